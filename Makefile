@@ -1,0 +1,79 @@
+# schedlab - build, test, benchmark.
+#
+#   make          build ./schedlab (installs missing Debian packages as root)
+#   make test     unit, scenario and CLI tests under ASan/UBSan; ends "N passed, N failed"
+#   make bench    time the standard benchmarks (events/s, wall time, peak memory)
+
+CC      ?= cc
+V       ?= 0
+Q       := $(if $(filter 1,$(V)),,@)
+PKGS    := json-c hwloc
+DEPS_OK := $(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes)
+ifneq ($(DEPS_OK),yes)
+$(shell sh scripts/install-deps.sh >&2)
+endif
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS  ?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Isrc -Ibuild/gen $(PKG_CFLAGS) -MMD -MP
+LDLIBS  := $(PKG_LIBS) -lm -lpthread
+
+LIB_SRC := $(sort $(wildcard src/base/*.c src/hw/*.c src/sim/*.c src/policy/*.c \
+                             src/workload/*.c src/report/*.c src/cli/*.c))
+LIB_SRC := $(filter-out src/cli/main.c,$(LIB_SRC))
+EXPERIMENTS := $(sort $(wildcard experiments/*.json))
+TEST_SRC := $(sort $(wildcard tests/unit/*.c))
+
+OBJ      := $(patsubst %.c,build/opt/%.o,$(LIB_SRC) build/gen/experiments_data.c)
+TEST_OBJ := $(patsubst %.c,build/san/%.o,$(LIB_SRC) build/gen/experiments_data.c $(TEST_SRC))
+
+.PHONY: all test bench clean check-deps
+all: schedlab
+
+schedlab: $(OBJ) build/opt/src/cli/main.o
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# Experiments are data files; they are compiled into the binary so that
+# ./schedlab works from any directory.
+build/gen/experiments_data.c: $(EXPERIMENTS) scripts/embed-experiments.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh scripts/embed-experiments.sh $(EXPERIMENTS) > $@
+
+build/opt/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+build/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC [san] $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -DSL_TESTING -c -o $@ $<
+
+build/gen/tests_list.h: $(TEST_SRC) scripts/gen-tests.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh scripts/gen-tests.sh $(TEST_SRC) > $@
+
+build/san/tests/unit/main.o: build/gen/tests_list.h
+
+build/test_runner: $(TEST_OBJ) build/san/src/cli/main.o
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(SAN) -o $@ $(filter-out build/san/src/cli/main.o,$(TEST_OBJ)) $(LDLIBS)
+
+build/schedlab-san: $(filter-out build/san/tests/%,$(TEST_OBJ)) build/san/src/cli/main.o
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(SAN) -o $@ $^ $(LDLIBS)
+
+test: build/test_runner build/schedlab-san schedlab
+	@sh tests/run.sh
+
+bench: schedlab
+	@sh bench/run.sh
+
+clean:
+	rm -rf build schedlab
+
+-include $(shell find build -name '*.d' 2>/dev/null)

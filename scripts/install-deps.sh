@@ -1,0 +1,24 @@
+#!/bin/sh
+# install-deps.sh - install the Debian packages schedlab needs to build and
+# test.  Used by the Makefile (when a dependency is missing and we are root)
+# and by .ci/run.  Safe to run repeatedly.
+set -eu
+
+PACKAGES="build-essential pkg-config libjson-c-dev libhwloc-dev hwloc valgrind"
+
+missing=""
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "schedlab needs these Debian packages:$missing" >&2
+	echo "run as root: apt-get install$missing" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+# shellcheck disable=SC2086
+apt-get install -y -q $missing >/dev/null

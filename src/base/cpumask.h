@@ -1,0 +1,88 @@
+/*
+ * cpumask.h - fixed-size CPU bit masks (like the kernel's cpumask_t).
+ *
+ * SL_MAX_CPUS bounds every machine schedlab simulates; masks are passed by
+ * value and iterated in ascending CPU order, which keeps runs deterministic.
+ */
+#ifndef SL_BASE_CPUMASK_H
+#define SL_BASE_CPUMASK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SL_MAX_CPUS 256
+#define SL_CPUMASK_WORDS (SL_MAX_CPUS / 64)
+
+typedef struct {
+	uint64_t w[SL_CPUMASK_WORDS];
+} sl_cpumask;
+
+static inline void sl_cpumask_clear(sl_cpumask *m)
+{
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++)
+		m->w[i] = 0;
+}
+static inline void sl_cpumask_set(sl_cpumask *m, int cpu) { m->w[cpu >> 6] |= 1ULL << (cpu & 63); }
+static inline void sl_cpumask_unset(sl_cpumask *m, int cpu) { m->w[cpu >> 6] &= ~(1ULL << (cpu & 63)); }
+static inline bool sl_cpumask_test(const sl_cpumask *m, int cpu) { return (m->w[cpu >> 6] >> (cpu & 63)) & 1; }
+
+static inline int sl_cpumask_weight(const sl_cpumask *m)
+{
+	int n = 0;
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++)
+		n += __builtin_popcountll(m->w[i]);
+	return n;
+}
+
+static inline bool sl_cpumask_empty(const sl_cpumask *m) { return sl_cpumask_weight(m) == 0; }
+
+static inline sl_cpumask sl_cpumask_and(sl_cpumask a, const sl_cpumask *b)
+{
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++)
+		a.w[i] &= b->w[i];
+	return a;
+}
+
+static inline sl_cpumask sl_cpumask_or(sl_cpumask a, const sl_cpumask *b)
+{
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++)
+		a.w[i] |= b->w[i];
+	return a;
+}
+
+static inline bool sl_cpumask_equal(const sl_cpumask *a, const sl_cpumask *b)
+{
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++)
+		if (a->w[i] != b->w[i])
+			return false;
+	return true;
+}
+
+/* Mask of CPUs 0..n-1. */
+static inline sl_cpumask sl_cpumask_first_n(int n)
+{
+	sl_cpumask m;
+	sl_cpumask_clear(&m);
+	for (int c = 0; c < n; c++)
+		sl_cpumask_set(&m, c);
+	return m;
+}
+
+/* Next set CPU at or after `from`, or -1. */
+static inline int sl_cpumask_next(const sl_cpumask *m, int from)
+{
+	for (int c = from; c < SL_MAX_CPUS;) {
+		uint64_t w = m->w[c >> 6] >> (c & 63);
+		if (w)
+			return c + __builtin_ctzll(w);
+		c = (c | 63) + 1;
+	}
+	return -1;
+}
+
+static inline int sl_cpumask_first(const sl_cpumask *m) { return sl_cpumask_next(m, 0); }
+
+#define sl_for_each_cpu(cpu, mask) \
+	for (int cpu = sl_cpumask_first(mask); cpu >= 0; cpu = sl_cpumask_next(mask, cpu + 1))
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * rng.c - xoshiro256** (Blackman & Vigna, 2018) with splitmix64 seeding.
+ * Chosen for speed and because its output is identical on every platform.
+ */
+#include "base/rng.h"
+
+#include <math.h>
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void sl_rng_seed(struct sl_rng *r, uint64_t seed)
+{
+	uint64_t x = seed;
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&x);
+}
+
+void sl_rng_derive(struct sl_rng *r, uint64_t seed, uint64_t a, uint64_t b)
+{
+	uint64_t x = seed;
+	uint64_t h = splitmix64(&x);
+	x = h ^ (a * 0xd1342543de82ef95ULL);
+	h = splitmix64(&x);
+	x = h ^ (b * 0xaf251af3b0f025b5ULL);
+	sl_rng_seed(r, splitmix64(&x));
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t sl_rng_next(struct sl_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+double sl_rng_uniform(struct sl_rng *r)
+{
+	return (double)(sl_rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+uint64_t sl_rng_below(struct sl_rng *r, uint64_t n)
+{
+	/* Lemire's nearly-divisionless method would be faster; modulo bias at
+	 * 64 bits is negligible for the n we use (< 2^32). */
+	return sl_rng_next(r) % n;
+}
+
+double sl_rng_normal(struct sl_rng *r)
+{
+	double u1 = sl_rng_uniform(r), u2 = sl_rng_uniform(r);
+	if (u1 < 1e-300)
+		u1 = 1e-300;
+	return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+}
+
+double sl_rng_lognormal(struct sl_rng *r, double median, double sigma)
+{
+	return median * exp(sigma * sl_rng_normal(r));
+}
+
+double sl_rng_exp(struct sl_rng *r, double mean)
+{
+	double u = sl_rng_uniform(r);
+	return -mean * log1p(-u);
+}

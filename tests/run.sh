@@ -1,0 +1,28 @@
+#!/bin/sh
+# run.sh - run every test tier and print one closing line "N passed, N failed".
+#   unit + scenario tests: build/test_runner (ASan/UBSan build)
+#   CLI tests:             tests/cli/*.sh against build/schedlab-san
+set -u
+cd "$(dirname "$0")/.."
+passed=0; failed=0
+
+count() {	# add "X passed, Y failed" from the last such line of $1
+	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+	p=$(echo "$line" | sed -E 's/.*[^0-9]([0-9]+) passed.*/\1/; s/^([0-9]+) passed.*/\1/')
+	f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+	[ -n "$line" ] || { p=0; f=1; }
+	passed=$((passed + p)); failed=$((failed + f))
+}
+
+out=$(mktemp); trap 'rm -f "$out"' EXIT
+build/test_runner >"$out" 2>&1; rc=$?
+cat "$out"; count "$out"
+[ $rc -eq 0 ] || grep -q ' failed' "$out" || failed=$((failed + 1))
+
+for t in tests/cli/test_*.sh; do
+	SCHEDLAB="$PWD/build/schedlab-san" sh "$t" >"$out" 2>&1
+	cat "$out"; count "$out"
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
