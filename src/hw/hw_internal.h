@@ -1,0 +1,123 @@
+/*
+ * hw_internal.h - the pieces hw/ assembles a machine from; private to hw/.
+ *
+ * A machine is a topology (from a preset's regular shape or from hwloc)
+ * plus a profile: clock, caches, RAM and the speed-model parameters of a
+ * processor generation.  machine.c resolves the name, the builders below
+ * make the topology, and hw_speed_init() turns the profile into the
+ * struct sl_speed_model the engine reads.  Sources: docs/model.md.
+ */
+#ifndef SL_HW_INTERNAL_H
+#define SL_HW_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hw/machine.h"
+
+/* ---- topology building (topo.c) ---- */
+
+/* One logical CPU before numbering: any keys that are equal exactly for
+ * CPUs of the same core / package / node (hwloc gp_index, or a preset's
+ * own indices).  Given in CPU order. */
+struct hw_raw_cpu {
+	uint64_t core_key;
+	uint64_t package_key;
+	uint64_t node_key;
+};
+
+/* Most raw CPUs looked at (noht may then keep SL_MAX_CPUS of them). */
+#define HW_MAX_RAW_CPUS (SL_MAX_CPUS * 8)
+
+/* Fill the id arrays and masks of t from raw CPUs: dense ids assigned in
+ * CPU order.  With noht only the first CPU of each core is kept and the
+ * survivors are renumbered densely.  node_keys[id] receives the key of each
+ * dense node id (to map distance matrices).  Clock, caches and distances
+ * are left to the caller.  Messages start with `what` ("machine 'x'"). */
+int hw_topo_build(struct sl_topo *t, const struct hw_raw_cpu *cpus, int n, bool noht,
+		  uint64_t node_keys[SL_MAX_NODES], const char *what, struct sl_err *err);
+
+/* Every remote node pair at distance `remote`, 10 on the diagonal. */
+void hw_topo_uniform_distances(struct sl_topo *t, int remote);
+
+/* ---- speed-model parameter sets (speed_params.c) ---- */
+
+enum hw_smt_kind {
+	HW_SMT_NETBURST,	/* anchors.md 2.4 starting matrix */
+	HW_SMT_MODERN,		/* Zen / Golden Cove calibration targets */
+	HW_SMT_OFF,		/* siblings do not slow each other */
+};
+
+/* Kernel path costs at a reference clock (docs/model.md, "Kernel costs"). */
+struct hw_kernel_costs {
+	unsigned ref_mhz;
+	sl_time ctx_switch_ns, fork_ns, exec_ns, exit_ns;
+	sl_time ipi_ns;			/* bus latency: not scaled with the clock */
+	sl_time migrate_ns, sched_scan_ns, sched_pick_ns;
+};
+
+extern const struct hw_kernel_costs hw_costs_netburst;
+extern const struct hw_kernel_costs hw_costs_p6;
+extern const struct hw_kernel_costs hw_costs_modern;
+
+/* Everything about a machine except its shape. */
+struct hw_profile {
+	unsigned mhz, l2_kb, llc_kb, mem_mb;
+	enum hw_smt_kind smt;
+	sl_time refill_ns[4];		/* by enum sl_migr_level */
+	unsigned evict_kb_per_ms;	/* how fast other tasks displace a footprint */
+	const struct hw_kernel_costs *costs;
+	int slit_remote;		/* SLIT for remote nodes when none is known */
+	double far_ratio;		/* latency ratio at the largest SLIT distance */
+};
+
+/* Options after the machine name: "p4dpe-2x2ht,noht,smt=off". */
+struct hw_options {
+	bool noht;
+	int smt;		/* enum hw_smt_kind, or -1 = the profile's */
+	double ratio;		/* > 0: overrides far_ratio */
+	int slit;		/* > 0: uniform remote SLIT distance */
+};
+
+/* Set every field of s from the profile (and option overrides) for the
+ * topology t, whose clock, l2_kb and distances must be final. */
+void hw_speed_init(struct sl_speed_model *s, const struct sl_topo *t,
+		   const struct hw_profile *p, const struct hw_options *o);
+
+/* ---- presets (presets.c) ---- */
+
+struct hw_preset;
+
+const struct hw_preset *hw_preset_find(const char *name);
+/* Build m's topology, summary, profile and speed model from a preset. */
+int hw_preset_load(struct sl_machine *m, const struct hw_preset *p,
+		   const struct hw_options *o, struct sl_err *err);
+/* "p4dpe-2x2ht, p4ht-3066, ..." for error messages. */
+void hw_preset_list(char *buf, size_t len);
+/* The profile of machines that are not presets (synthetic strings, XML
+ * files, the host): a modern server. */
+extern const struct hw_profile hw_profile_default;
+
+/* ---- hwloc (hwloc_load.c) ---- */
+
+enum hw_source {
+	HW_SRC_HOST,
+	HW_SRC_XML,
+	HW_SRC_SYNTHETIC,
+};
+
+/* What hwloc knew besides the shape; 0 = unknown. */
+struct hw_found {
+	unsigned mhz;
+	unsigned l2_kb, llc_kb;
+	unsigned mem_mb;
+	bool distances;		/* t->node_distance filled from hwloc */
+};
+
+/* Load a topology with hwloc.  Errors name `what` ("machine file 'x'"),
+ * with hwloc's own reason where it gave one; hwloc's stderr is swallowed. */
+int hw_hwloc_load(struct sl_topo *t, struct hw_found *found, enum hw_source src,
+		  const char *arg, bool noht, const char *what, struct sl_err *err);
+
+#endif

@@ -1,0 +1,354 @@
+/*
+ * hwloc_load.c - machines described by hwloc: a synthetic string ("pack:2
+ * core:1 pu:2", "node:4 pack:1 core:4 pu:1"), an XML file written by
+ * lstopo, or the host's own topology (anchors.md 5.6).
+ *
+ * The walk: PUs sorted by OS index (Linux's CPU numbering), each mapped to
+ * its Core and Package ancestors (a PU without a Core is its own core; a
+ * machine without Packages is one package) and to the most local NUMA node
+ * whose cpuset holds it.  Siblings take their core's node.  NUMA nodes
+ * without CPUs (memory-only, CXL) are not part of the topology.
+ *
+ * Distances: the first latency matrix between NUMA nodes, if any, rescaled
+ * so the diagonal is 10 (SLIT convention) and made symmetric by averaging
+ * (topo.h requires symmetry; real SLITs are symmetric almost always).
+ * Clock: the "@ 2.40GHz" of the package's CPUModel string, else for the host
+ * /proc/cpuinfo's "cpu MHz".  Caches: the L2 above the first CPU and the
+ * outermost data cache above it (LLC).  Unknowns stay 0 for the caller.
+ *
+ * hwloc reports parse errors only to stderr and only when HWLOC_XML_VERBOSE
+ * / HWLOC_SYNTHETIC_VERBOSE are set.  To give one clean line naming the
+ * input and hwloc's reason, those are set for the duration of the call and
+ * fd 2 is pointed at a temporary file, from which the first error line is
+ * taken.  This touches process-wide state: machines are loaded at startup,
+ * before any thread exists.
+ */
+#include "hw/hw_internal.h"
+
+#include <ctype.h>
+#include <hwloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- capturing hwloc's complaints ---- */
+
+struct capture {
+	FILE *file;
+	int saved_fd;
+	bool set_env[2];
+};
+
+static const char *const verbose_env[2] = { "HWLOC_XML_VERBOSE", "HWLOC_SYNTHETIC_VERBOSE" };
+
+static void capture_begin(struct capture *c)
+{
+	fflush(stderr);
+	c->saved_fd = -1;
+	c->file = tmpfile();
+	if (c->file) {
+		c->saved_fd = dup(2);
+		if (c->saved_fd >= 0 && dup2(fileno(c->file), 2) < 0) {
+			close(c->saved_fd);
+			c->saved_fd = -1;
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		/* verbose only while we capture: otherwise it would reach the user */
+		c->set_env[i] = c->saved_fd >= 0 && !getenv(verbose_env[i]);
+		if (c->set_env[i])
+			setenv(verbose_env[i], "1", 0);
+	}
+}
+
+/* "file.xml:15: parser error : Premature end..." -> "line 15: Premature end..." */
+static void tidy_reason(const char *line, char *out, size_t len)
+{
+	const char *tag = strstr(line, ": parser error : ");
+	if (tag) {
+		const char *num = tag;
+		while (num > line && isdigit((unsigned char)num[-1]))
+			num--;
+		int digits = (int)(tag - num) < 9 ? (int)(tag - num) : 9;
+		snprintf(out, len, "line %.*s: %.200s", digits, num,
+			 tag + strlen(": parser error : "));
+		return;
+	}
+	if (!strncmp(line, "Synthetic string with ", 22))
+		line += 22;
+	else if (!strncmp(line, "Synthetic string ", 17))
+		line += 17;
+	snprintf(out, len, "%.200s", line);
+}
+
+static void capture_end(struct capture *c, char *reason, size_t len)
+{
+	char line[512];
+
+	reason[0] = 0;
+	fflush(stderr);
+	if (c->saved_fd >= 0) {
+		dup2(c->saved_fd, 2);
+		close(c->saved_fd);
+	}
+	for (int i = 0; i < 2; i++)
+		if (c->set_env[i])
+			unsetenv(verbose_env[i]);
+	if (!c->file)
+		return;
+	rewind(c->file);
+	while (!reason[0] && fgets(line, sizeof(line), c->file)) {
+		line[strcspn(line, "\r\n")] = 0;
+		if (line[0] && strncmp(line, "Inserting a NUMA level", 22))
+			tidy_reason(line, reason, len);
+	}
+	fclose(c->file);
+}
+
+/* ---- walking the loaded topology ---- */
+
+static int by_os_index(const void *a, const void *b)
+{
+	unsigned x = (*(hwloc_obj_t const *)a)->os_index, y = (*(hwloc_obj_t const *)b)->os_index;
+	return x < y ? -1 : x > y;
+}
+
+/* The NUMA node with the smallest cpuset holding pu (the most local one). */
+static hwloc_obj_t local_node(hwloc_topology_t topo, hwloc_obj_t pu)
+{
+	hwloc_obj_t best = NULL, node = NULL;
+
+	while ((node = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, node)))
+		if (node->cpuset && hwloc_bitmap_isset(node->cpuset, pu->os_index) &&
+		    (!best || hwloc_bitmap_weight(node->cpuset) < hwloc_bitmap_weight(best->cpuset)))
+			best = node;
+	return best;
+}
+
+static void raw_cpu(hwloc_topology_t topo, hwloc_obj_t pu, struct hw_raw_cpu *raw)
+{
+	hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu);
+	hwloc_obj_t pkg = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_PACKAGE, pu);
+	hwloc_obj_t first = core ? hwloc_get_next_obj_inside_cpuset_by_type(topo, core->cpuset,
+									   HWLOC_OBJ_PU, NULL) : pu;
+	hwloc_obj_t node = local_node(topo, first ? first : pu);
+
+	raw->core_key = (core ? core : pu)->gp_index;
+	raw->package_key = pkg ? pkg->gp_index : 0;
+	raw->node_key = node ? node->gp_index : 0;
+}
+
+static int build_topo(hwloc_topology_t topo, struct sl_topo *t, bool noht,
+		      uint64_t node_keys[SL_MAX_NODES], const char *what, struct sl_err *err)
+{
+	int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+
+	if (n <= 0)
+		return sl_fail(err, "%s: no logical CPUs", what);
+	if (n > HW_MAX_RAW_CPUS)
+		return sl_fail(err, "%s: %d logical CPUs, at most %d supported", what, n, SL_MAX_CPUS);
+
+	hwloc_obj_t pus[HW_MAX_RAW_CPUS];
+	struct hw_raw_cpu raw[HW_MAX_RAW_CPUS];
+	for (int i = 0; i < n; i++)
+		pus[i] = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)i);
+	qsort(pus, (size_t)n, sizeof(pus[0]), by_os_index);
+	for (int i = 0; i < n; i++)
+		raw_cpu(topo, pus[i], &raw[i]);
+	return hw_topo_build(t, raw, n, noht, node_keys, what, err);
+}
+
+/* Dense node id of an hwloc NUMA node, or -1 if it holds none of our CPUs. */
+static int node_id(const struct sl_topo *t, const uint64_t *node_keys, hwloc_obj_t node)
+{
+	for (int i = 0; i < t->nnodes; i++)
+		if (node_keys[i] == node->gp_index)
+			return i;
+	return -1;
+}
+
+static bool fill_from_matrix(struct sl_topo *t, const uint64_t *node_keys,
+			     const struct hwloc_distances_s *d)
+{
+	int seen = 0, at[SL_MAX_NODES];
+	double raw[SL_MAX_NODES][SL_MAX_NODES];
+
+	for (unsigned i = 0; i < d->nbobjs; i++) {
+		int id = node_id(t, node_keys, d->objs[i]);
+		if (id >= 0) {
+			at[id] = (int)i;
+			seen++;
+		}
+	}
+	if (seen != t->nnodes)
+		return false;
+	for (int a = 0; a < t->nnodes; a++)
+		for (int b = 0; b < t->nnodes; b++)
+			raw[a][b] = (double)d->values[at[a] * d->nbobjs + at[b]];
+	for (int a = 0; a < t->nnodes; a++) {
+		if (raw[a][a] <= 0)
+			return false;
+		for (int b = 0; b < t->nnodes; b++) {
+			double ab = 10.0 * raw[a][b] / raw[a][a], ba = 10.0 * raw[b][a] / raw[b][b];
+			long v = a == b ? 10 : (long)((ab + ba) / 2 + 0.5);
+			if (v < 10 || v > 255)
+				return false;
+			t->node_distance[a][b] = (int)v;
+		}
+	}
+	return true;
+}
+
+static bool read_distances(hwloc_topology_t topo, struct sl_topo *t, const uint64_t *node_keys)
+{
+	struct hwloc_distances_s *dist[8];
+	unsigned nr = 8;
+	bool ok = false;
+
+	if (t->nnodes < 2)
+		return false;
+	if (hwloc_distances_get_by_type(topo, HWLOC_OBJ_NUMANODE, &nr, dist,
+					HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) < 0)
+		return false;
+	if (nr > 8)
+		nr = 8;
+	for (unsigned i = 0; i < nr; i++) {
+		if (!ok)
+			ok = fill_from_matrix(t, node_keys, dist[i]);
+		hwloc_distances_release(topo, dist[i]);
+	}
+	return ok;
+}
+
+/* "Intel(R) Xeon(R) CPU E5-2630 v3 @ 2.40GHz" -> 2400 */
+static unsigned mhz_from_model(const char *model)
+{
+	const char *at = model ? strstr(model, "@ ") : NULL;
+	char *end;
+
+	if (!at)
+		return 0;
+	double v = strtod(at + 2, &end);
+	if (v <= 0 || v > 100000)
+		return 0;
+	if (!strncmp(end, "GHz", 3))
+		return (unsigned)(v * 1000 + 0.5);
+	if (!strncmp(end, "MHz", 3))
+		return (unsigned)(v + 0.5);
+	return 0;
+}
+
+static unsigned host_mhz(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	double mhz = 0;
+
+	if (!f)
+		return 0;
+	while (mhz <= 0 && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "cpu MHz", 7) && strchr(line, ':'))
+			mhz = strtod(strchr(line, ':') + 1, NULL);
+	fclose(f);
+	return mhz > 0 && mhz < 100000 ? (unsigned)(mhz + 0.5) : 0;
+}
+
+static void read_clock(hwloc_topology_t topo, enum hw_source src, struct hw_found *found)
+{
+	hwloc_obj_t obj = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
+
+	if (!obj)
+		obj = hwloc_get_root_obj(topo);
+	found->mhz = mhz_from_model(hwloc_obj_get_info_by_name(obj, "CPUModel"));
+	if (!found->mhz && src == HW_SRC_HOST)
+		found->mhz = host_mhz();
+}
+
+static void read_caches(hwloc_topology_t topo, struct hw_found *found)
+{
+	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topo, 0);
+	unsigned llc_depth = 0;
+
+	if (!pu)
+		pu = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, 0);
+	for (hwloc_obj_t o = pu ? pu->parent : NULL; o; o = o->parent) {
+		if (!hwloc_obj_type_is_cache(o->type) ||
+		    o->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION)
+			continue;
+		unsigned kb = (unsigned)(o->attr->cache.size / 1024);
+		if (o->attr->cache.depth == 2 && !found->l2_kb)
+			found->l2_kb = kb;
+		if (o->attr->cache.depth >= llc_depth && kb) {
+			llc_depth = o->attr->cache.depth;
+			found->llc_kb = kb;
+		}
+	}
+}
+
+/* ---- loading ---- */
+
+static int set_source(hwloc_topology_t topo, enum hw_source src, const char *arg)
+{
+	switch (src) {
+	case HW_SRC_XML:
+		return hwloc_topology_set_xml(topo, arg);
+	case HW_SRC_SYNTHETIC:
+		return hwloc_topology_set_synthetic(topo, arg);
+	case HW_SRC_HOST:
+		break;
+	}
+	return 0;
+}
+
+static int open_topology(hwloc_topology_t *topo, enum hw_source src, const char *arg,
+			 const char *what, struct sl_err *err)
+{
+	struct capture cap;
+	char reason[256];
+
+	if (hwloc_topology_init(topo) < 0)
+		return sl_fail_internal(err, "%s: hwloc_topology_init failed", what);
+	capture_begin(&cap);
+	int rc = set_source(*topo, src, arg);
+	if (rc == 0)
+		rc = hwloc_topology_load(*topo);
+	capture_end(&cap, reason, sizeof(reason));
+	if (rc == 0)
+		return 0;
+	hwloc_topology_destroy(*topo);
+	if (src == HW_SRC_SYNTHETIC) {	/* the last resort: the name is none of the forms */
+		char presets[512];
+		hw_preset_list(presets, sizeof(presets));
+		return sl_fail(err, "%s: not a preset, 'host', an hwloc XML file or a valid hwloc "
+			       "synthetic string (hwloc: %s); presets: %s", what,
+			       reason[0] ? reason : "rejected", presets);
+	}
+	if (src == HW_SRC_HOST)
+		return sl_fail_internal(err, "%s: hwloc cannot read this machine's topology%s%s",
+					what, reason[0] ? ": " : "", reason);
+	return sl_fail(err, "%s: not a valid hwloc XML topology%s%s%s", what,
+		       reason[0] ? " (" : "", reason, reason[0] ? ")" : "");
+}
+
+int hw_hwloc_load(struct sl_topo *t, struct hw_found *found, enum hw_source src,
+		  const char *arg, bool noht, const char *what, struct sl_err *err)
+{
+	hwloc_topology_t topo;
+	uint64_t node_keys[SL_MAX_NODES];
+
+	memset(found, 0, sizeof(*found));
+	if (open_topology(&topo, src, arg, what, err))
+		return -1;
+	int rc = build_topo(topo, t, noht, node_keys, what, err);
+	if (rc == 0) {
+		found->distances = read_distances(topo, t, node_keys);
+		read_clock(topo, src, found);
+		read_caches(topo, found);
+		/* hwloc invents 1 GB per node for synthetic strings without memory= */
+		if (src != HW_SRC_SYNTHETIC || strstr(arg, "memory="))
+			found->mem_mb = (unsigned)(hwloc_get_root_obj(topo)->total_memory >> 20);
+	}
+	hwloc_topology_destroy(topo);
+	return rc;
+}

@@ -1,0 +1,210 @@
+/*
+ * machine.c - resolving a machine name: a preset, "host", an hwloc XML file,
+ * or an hwloc synthetic string, in that order (DESIGN.md "MACHINE").
+ *
+ * Options may follow the name after a comma (outside parentheses, since
+ * hwloc synthetic attributes such as "pu:2(indexes=0,2,1,3)" hold commas):
+ *   noht          the noht boot option: one logical CPU per core
+ *   smt=KIND      SMT pair model: netburst, modern, or off (siblings free)
+ *   ratio=R       NUMA latency ratio at the largest node distance
+ *   slit=N        uniform remote SLIT distance (what policies see)
+ * The last three exist because the research leaves those numbers uncertain
+ * (docs/model.md); a name that is an existing file is taken whole.
+ *
+ * Machines that are not presets get the modern default profile
+ * (presets.c), with the clock, caches and RAM hwloc reported where it did.
+ */
+#include "hw/hw_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/spec.h"
+
+#define MAX_BASE 4096
+
+static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N";
+
+static bool is_key(const char *opt, const char *key)
+{
+	size_t n = strlen(key);
+	return !strncmp(opt, key, n) && opt[n] == '=';
+}
+
+static int parse_option(struct hw_options *o, const char *opt, const char *what,
+			struct sl_err *err)
+{
+	const char *val = strchr(opt, '=') ? strchr(opt, '=') + 1 : "";
+	const char *expected = NULL;
+	long l;
+	double d;
+
+	if (!strcmp(opt, "noht")) {
+		o->noht = true;
+	} else if (is_key(opt, "smt")) {
+		o->smt = !strcmp(val, "netburst") ? HW_SMT_NETBURST :
+			 !strcmp(val, "modern") ? HW_SMT_MODERN :
+			 !strcmp(val, "off") ? HW_SMT_OFF : -1;
+		if (o->smt < 0)
+			expected = "netburst, modern or off";
+	} else if (is_key(opt, "ratio")) {
+		if (sl_parse_double(val, &d) || d < 1.0 || d > 50.0)
+			expected = "a number from 1 to 50";
+		else
+			o->ratio = d;
+	} else if (is_key(opt, "slit")) {
+		if (sl_parse_long(val, &l) || l < 11 || l > 254)
+			expected = "an integer from 11 to 254";
+		else
+			o->slit = (int)l;
+	} else {
+		return sl_fail(err, "%s: unknown option '%s' (expected %s)", what, opt, options_help);
+	}
+	if (expected)
+		return sl_fail(err, "%s: option '%s': expected %s", what, opt, expected);
+	return 0;
+}
+
+/* Split "base,opt,opt" at commas outside parentheses. */
+static int split_options(const char *name, char *base, struct hw_options *o,
+			 const char *what, struct sl_err *err)
+{
+	int depth = 0;
+	const char *p = name;
+
+	for (; *p && !(*p == ',' && depth == 0); p++)
+		depth += (*p == '(') - (*p == ')');
+	if ((size_t)(p - name) >= MAX_BASE)
+		return sl_fail(err, "%s: name too long", what);
+	memcpy(base, name, (size_t)(p - name));
+	base[p - name] = 0;
+	while (*p == ',') {
+		char opt[64];
+		const char *end = strchr(p + 1, ',');
+		size_t len = end ? (size_t)(end - p - 1) : strlen(p + 1);
+		if (len == 0 || len >= sizeof(opt))
+			return sl_fail(err, "%s: malformed option list (expected %s after ',')",
+				       what, options_help);
+		memcpy(opt, p + 1, len);
+		opt[len] = 0;
+		if (parse_option(o, opt, what, err))
+			return -1;
+		p += 1 + len;
+	}
+	return 0;
+}
+
+/* Logical CPUs a synthetic string asks for: the product of its arities.
+ * Checked before hwloc builds a topology of that size. */
+static unsigned long synthetic_cpus(const char *s)
+{
+	unsigned long n = 1;
+	int depth = 0;
+
+	for (const char *p = s; *p; p++) {
+		depth += (*p == '(' || *p == '[') - (*p == ')' || *p == ']');
+		if (*p != ':' || depth != 0)
+			continue;
+		unsigned long k = strtoul(p + 1, NULL, 10);
+		n = k && n > (1UL << 40) / k ? 1UL << 40 : n * k;
+	}
+	return n;
+}
+
+static void describe(struct sl_machine *m, const char *source, bool noht)
+{
+	const struct sl_topo *t = &m->topo;
+
+	snprintf(m->summary, sizeof(m->summary),
+		 "%s: %d CPUs = %d package(s), %d core(s), %d thread(s)/core; %d node(s); %u MHz%s",
+		 source, t->ncpus, t->npackages, t->ncores, t->threads_per_core, t->nnodes,
+		 t->cpu_khz / 1000, noht ? " (noht)" : "");
+}
+
+static int load_hwloc(struct sl_machine *m, enum hw_source src, const char *arg,
+		      const struct hw_options *o, const char *what, struct sl_err *err)
+{
+	const struct hw_profile *p = &hw_profile_default;
+	struct sl_topo *t = &m->topo;
+	struct hw_found found;
+
+	if (hw_hwloc_load(t, &found, src, arg, o->noht, what, err))
+		return -1;
+	if (o->slit > 0)
+		hw_topo_uniform_distances(t, o->slit);
+	else if (!found.distances)
+		hw_topo_uniform_distances(t, p->slit_remote);
+	t->cpu_khz = (found.mhz ? found.mhz : p->mhz) * 1000;
+	t->l2_kb = found.l2_kb ? found.l2_kb : p->l2_kb;
+	t->llc_kb = found.llc_kb ? found.llc_kb : t->l2_kb > p->llc_kb ? t->l2_kb : p->llc_kb;
+	m->mem_mb = found.mem_mb ? found.mem_mb : p->mem_mb * (unsigned)t->nnodes;
+	hw_speed_init(&m->speed, t, p, o);
+	describe(m, src == HW_SRC_HOST ? "host" :
+		    src == HW_SRC_XML ? "hwloc XML" : "hwloc synthetic", o->noht);
+	return 0;
+}
+
+static int load_file(struct sl_machine *m, const char *path, const struct hw_options *o,
+		     struct sl_err *err)
+{
+	char what[MAX_BASE + 32];
+	struct stat st;
+
+	snprintf(what, sizeof(what), "machine file '%s'", path);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return sl_fail(err, "%s: is a directory, expected an hwloc XML file", what);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return sl_fail(err, "%s: cannot read it (%s)", what, strerror(errno));
+	fclose(f);
+	return load_hwloc(m, HW_SRC_XML, path, o, what, err);
+}
+
+static bool looks_like_path(const char *s)
+{
+	size_t n = strlen(s);
+	return strchr(s, '/') || (n > 4 && !strcmp(s + n - 4, ".xml"));
+}
+
+static int load_synthetic(struct sl_machine *m, const char *base, const struct hw_options *o,
+			  const char *what, struct sl_err *err)
+{
+	unsigned long cpus = synthetic_cpus(base);
+
+	if (cpus > HW_MAX_RAW_CPUS)
+		return sl_fail(err, "%s: %lu logical CPUs, at most %d supported",
+			       what, cpus, SL_MAX_CPUS);
+	return load_hwloc(m, HW_SRC_SYNTHETIC, base, o, what, err);
+}
+
+int sl_machine_load(struct sl_machine *m, const char *name, struct sl_err *err)
+{
+	struct hw_options o = { .noht = false, .smt = -1, .ratio = 0, .slit = 0 };
+	char base[MAX_BASE], what[MAX_BASE + 16];
+	struct stat st;
+
+	memset(m, 0, sizeof(*m));
+	if (!name || !*name)
+		return sl_fail(err, "machine: empty name (expected a preset, 'host', an hwloc XML "
+			       "file or an hwloc synthetic string)");
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	if (stat(name, &st) == 0)
+		return load_file(m, name, &o, err);
+
+	snprintf(what, sizeof(what), "machine '%.*s'", MAX_BASE, name);
+	if (split_options(name, base, &o, what, err))
+		return -1;
+	const struct hw_preset *p = hw_preset_find(base);
+	if (p)
+		return hw_preset_load(m, p, &o, err);
+	if (!strcmp(base, "host"))
+		return load_hwloc(m, HW_SRC_HOST, NULL, &o, "machine 'host'", err);
+	if (stat(base, &st) == 0)
+		return load_file(m, base, &o, err);
+	if (looks_like_path(base))
+		return sl_fail(err, "machine file '%s': no such file", base);
+	return load_synthetic(m, base, &o, what, err);
+}

@@ -1,0 +1,38 @@
+/*
+ * machine.h - a simulated machine: topology (what the kernel sees) plus the
+ * speed model's parameters (what the hardware really does).
+ *
+ * A machine is named by a preset ("p4dpe-2x2ht"), an hwloc synthetic string
+ * ("pack:2 core:1 pu:2"), a path to an hwloc XML file, or "host".  Any of
+ * them may carry the suffix ",noht" (the noht boot option: one logical CPU
+ * per core), e.g. "p4dpe-2x2ht,noht".
+ */
+#ifndef SL_HW_MACHINE_H
+#define SL_HW_MACHINE_H
+
+#include "base/err.h"
+#include "base/units.h"
+#include "hw/speed.h"
+#include "hw/topo.h"
+
+struct sl_machine {
+	char name[128];		/* as given by the user */
+	char summary[160];	/* one line: "2 x 2.2 GHz Xeon HT (P4DPE-G2)" */
+	struct sl_topo topo;
+	struct sl_speed_model speed;
+	unsigned mem_mb;	/* RAM, for workloads that care (page cache) */
+};
+
+/* Resolve a machine name (preset, synthetic string, XML path, "host",
+ * optionally with ",noht").  Returns 0, or -1 with err set (exit 2 class
+ * for bad input). */
+int sl_machine_load(struct sl_machine *m, const char *name, struct sl_err *err);
+
+/* Presets, for `schedlab list machines`. */
+struct sl_machine_preset {
+	const char *name;
+	const char *summary;
+};
+const struct sl_machine_preset *sl_machine_presets(int *n);
+
+#endif

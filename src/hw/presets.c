@@ -1,0 +1,221 @@
+/*
+ * presets.c - the machines of the 2002-2004 HT/NUMA debate, and a modern
+ * two-socket SMT server, as named presets.
+ *
+ * Sources (docs/model.md has the full reasoning per number):
+ * - p4dpe-2x2ht: seeds/CALIBRATION.md 000 (Supermicro P4DPE-G2, 2 x 2.2 GHz
+ *   Xeon HT, 512 KB L2, 8 GB).  CPU numbering: siblings adjacent, CPUs 0,1
+ *   on package 0 and 2,3 on package 1 - seed 000 reports user time "per
+ *   package" as "CPU0+1" and "CPU2+3".
+ * - p4ht-3066: seed 002 (one P4 HT 3.066 GHz); Northwood, 512 KB L2.  RAM is
+ *   not given: 1 GB chosen (only page-cache-sensitive workloads care).
+ * - p4-2400: seed 002's reply (P4 2.4 GHz without HT, 256 MB); 512 KB L2.
+ * - xeon-1600ht: seed 004 (one Xeon MP 1.6 GHz HT, 2.5 GB).  Foster MP: 256 KB
+ *   L2 and 1 MB on-die L3 [from Intel's Xeon MP line-up, unverified];
+ *   l2_kb is the L2, which is what smp_tune_scheduling read.
+ * - numaq-16: anchors.md 3.1/3.2: 4 quads x 4 Pentium III Xeon, 16 GB; 700
+ *   MHz (workloads.md: "reference 700 MHz-1 GHz CPU"); 2 MB L2 [SKU
+ *   unverified, anchors 3.1 gives 512 KB-2 MB]; latency ratio 3.5 (the
+ *   3-4x average of Sequent's material).  SLIT 10/20: i386 NUMA-Q had no
+ *   ACPI SLIT, so Linux's node_distance() fell back to LOCAL/REMOTE_DISTANCE
+ *   (",slit=35" gives the anchors' "average latency" view instead).
+ * - xeon-2s-smt: anchors.md 3.3/7.6: 2 sockets x 16 cores x 2 threads, SLIT
+ *   10/21, latency ratio 1.45 (Intel MLC: 135 vs 194-202 ns).  Numbered as
+ *   Linux numbers a modern Intel server: first threads of all cores (socket
+ *   0, then socket 1), then their siblings, so CPU n and n+32 are siblings.
+ *
+ * Cache refill per migration level (anchors.md 4.2 "simplest mode"): NetBurst
+ * 0.3 / 1.0 / 2.0 ms by core / package / node, modern 0.05 / 0.2 / 0.4 ms;
+ * the in-place (decayed) refill equals the package level where there is no
+ * shared cache beyond the core's own.
+ */
+#include "hw/hw_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum hw_numbering {
+	HW_NUM_SIBLINGS_ADJACENT,	/* cpu = core * threads + thread */
+	HW_NUM_THREADS_LAST,		/* cpu = thread * cores + core */
+};
+
+struct hw_preset {
+	const char *name;
+	const char *summary;
+	int nodes, packages_per_node, cores_per_package, threads_per_core;
+	enum hw_numbering numbering;
+	struct hw_profile profile;
+};
+
+#define MS(x) ((sl_time)((x) * SL_MSEC))
+
+/* NetBurst: in-place 1.0 ms (from memory, no shared cache), core 0.3 ms
+ * (never used: one core per package), package 1.0 ms, node 2.0 ms. */
+#define NETBURST_REFILL { MS(1.0), MS(0.3), MS(1.0), MS(2.0) }
+
+static const struct hw_preset presets[] = {
+	{
+		.name = "p4dpe-2x2ht",
+		.summary = "2 x 2.2 GHz Xeon HT, 512 KB L2, 8 GB (Supermicro P4DPE-G2)",
+		.nodes = 1, .packages_per_node = 2, .cores_per_package = 1, .threads_per_core = 2,
+		.numbering = HW_NUM_SIBLINGS_ADJACENT,
+		.profile = {
+			.mhz = 2200, .l2_kb = 512, .llc_kb = 512, .mem_mb = 8192,
+			.smt = HW_SMT_NETBURST, .refill_ns = NETBURST_REFILL,
+			.evict_kb_per_ms = 200, .costs = &hw_costs_netburst,
+			.slit_remote = 20, .far_ratio = 1.0,
+		},
+	},
+	{
+		.name = "p4ht-3066",
+		.summary = "1 x 3.066 GHz Pentium 4 HT, 512 KB L2, 1 GB",
+		.nodes = 1, .packages_per_node = 1, .cores_per_package = 1, .threads_per_core = 2,
+		.numbering = HW_NUM_SIBLINGS_ADJACENT,
+		.profile = {
+			.mhz = 3066, .l2_kb = 512, .llc_kb = 512, .mem_mb = 1024,
+			.smt = HW_SMT_NETBURST, .refill_ns = NETBURST_REFILL,
+			.evict_kb_per_ms = 200, .costs = &hw_costs_netburst,
+			.slit_remote = 20, .far_ratio = 1.0,
+		},
+	},
+	{
+		.name = "p4-2400",
+		.summary = "1 x 2.4 GHz Pentium 4 (no HT), 512 KB L2, 256 MB",
+		.nodes = 1, .packages_per_node = 1, .cores_per_package = 1, .threads_per_core = 1,
+		.numbering = HW_NUM_SIBLINGS_ADJACENT,
+		.profile = {
+			.mhz = 2400, .l2_kb = 512, .llc_kb = 512, .mem_mb = 256,
+			.smt = HW_SMT_NETBURST, .refill_ns = NETBURST_REFILL,
+			.evict_kb_per_ms = 200, .costs = &hw_costs_netburst,
+			.slit_remote = 20, .far_ratio = 1.0,
+		},
+	},
+	{
+		.name = "xeon-1600ht",
+		.summary = "1 x 1.6 GHz Xeon MP HT, 256 KB L2 + 1 MB L3, 2.5 GB",
+		.nodes = 1, .packages_per_node = 1, .cores_per_package = 1, .threads_per_core = 2,
+		.numbering = HW_NUM_SIBLINGS_ADJACENT,
+		.profile = {
+			.mhz = 1600, .l2_kb = 256, .llc_kb = 1024, .mem_mb = 2560,
+			.smt = HW_SMT_NETBURST, .refill_ns = NETBURST_REFILL,
+			.evict_kb_per_ms = 200, .costs = &hw_costs_netburst,
+			.slit_remote = 20, .far_ratio = 1.0,
+		},
+	},
+	{
+		.name = "numaq-16",
+		.summary = "IBM NUMA-Q: 4 quads x 4 x 700 MHz Pentium III Xeon, 2 MB L2, 16 GB",
+		.nodes = 4, .packages_per_node = 4, .cores_per_package = 1, .threads_per_core = 1,
+		.numbering = HW_NUM_SIBLINGS_ADJACENT,
+		.profile = {
+			.mhz = 700, .l2_kb = 2048, .llc_kb = 2048, .mem_mb = 16384,
+			/* no siblings: the SMT model is never consulted */
+			.smt = HW_SMT_OFF,
+			/* 65536 lines of 32 B x 180 ns / 4 outstanding misses ~ 3 ms;
+			 * across the IQ-Link x 3.5 ~ 10 ms */
+			.refill_ns = { MS(3.0), MS(3.0), MS(3.0), MS(10.0) },
+			.evict_kb_per_ms = 60, .costs = &hw_costs_p6,
+			.slit_remote = 20, .far_ratio = 3.5,
+		},
+	},
+	{
+		.name = "xeon-2s-smt",
+		.summary = "2 x 16-core 2.4 GHz Xeon SMT2 (Ice Lake-SP class), 1.25 MB L2, 24 MB L3, 256 GB",
+		.nodes = 2, .packages_per_node = 1, .cores_per_package = 16, .threads_per_core = 2,
+		.numbering = HW_NUM_THREADS_LAST,
+		.profile = {
+			.mhz = 2400, .l2_kb = 1280, .llc_kb = 24576, .mem_mb = 262144,
+			.smt = HW_SMT_MODERN,
+			/* in place 0.1 ms: decayed L2 lines are often still in the L3 */
+			.refill_ns = { MS(0.1), MS(0.05), MS(0.2), MS(0.4) },
+			.evict_kb_per_ms = 500, .costs = &hw_costs_modern,
+			.slit_remote = 21, .far_ratio = 1.45,
+		},
+	},
+};
+
+#define NPRESETS ((int)(sizeof(presets) / sizeof(presets[0])))
+
+/*
+ * Machines named by an hwloc synthetic string, an XML file or "host": a
+ * modern server, since that is what such descriptions usually come from.
+ * Clock, caches and RAM are defaults only where hwloc knew nothing.
+ */
+const struct hw_profile hw_profile_default = {
+	.mhz = 2500, .l2_kb = 1024, .llc_kb = 16384, .mem_mb = 4096,
+	.smt = HW_SMT_MODERN,
+	.refill_ns = { MS(0.1), MS(0.05), MS(0.2), MS(0.4) },
+	.evict_kb_per_ms = 500, .costs = &hw_costs_modern,
+	.slit_remote = 20, .far_ratio = 1.45,
+};
+
+static struct sl_machine_preset preset_list[NPRESETS];
+
+const struct sl_machine_preset *sl_machine_presets(int *n)
+{
+	for (int i = 0; i < NPRESETS; i++) {
+		preset_list[i].name = presets[i].name;
+		preset_list[i].summary = presets[i].summary;
+	}
+	*n = NPRESETS;
+	return preset_list;
+}
+
+const struct hw_preset *hw_preset_find(const char *name)
+{
+	for (int i = 0; i < NPRESETS; i++)
+		if (!strcmp(presets[i].name, name))
+			return &presets[i];
+	return NULL;
+}
+
+void hw_preset_list(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < NPRESETS && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+					 presets[i].name);
+}
+
+/* The preset's CPUs in Linux's order, as raw keys (core, package, node). */
+static int preset_cpus(const struct hw_preset *p, struct hw_raw_cpu *cpus)
+{
+	int packages = p->nodes * p->packages_per_node;
+	int cores = packages * p->cores_per_package;
+	int n = cores * p->threads_per_core;
+
+	for (int cpu = 0; cpu < n; cpu++) {
+		int core = p->numbering == HW_NUM_THREADS_LAST ? cpu % cores
+							       : cpu / p->threads_per_core;
+		int package = core / p->cores_per_package;
+		cpus[cpu].core_key = (uint64_t)core;
+		cpus[cpu].package_key = (uint64_t)package;
+		cpus[cpu].node_key = (uint64_t)(package / p->packages_per_node);
+	}
+	return n;
+}
+
+int hw_preset_load(struct sl_machine *m, const struct hw_preset *p,
+		   const struct hw_options *o, struct sl_err *err)
+{
+	struct hw_raw_cpu cpus[SL_MAX_CPUS];
+	uint64_t node_keys[SL_MAX_NODES];
+	struct sl_topo *t = &m->topo;
+	char what[sizeof(m->name) + 16];
+
+	snprintf(what, sizeof(what), "machine '%s'", m->name);
+	int n = preset_cpus(p, cpus);
+	if (hw_topo_build(t, cpus, n, o->noht, node_keys, what, err))
+		return -1;
+	hw_topo_uniform_distances(t, o->slit > 0 ? o->slit : p->profile.slit_remote);
+	t->cpu_khz = p->profile.mhz * 1000;
+	t->l2_kb = p->profile.l2_kb;
+	t->llc_kb = p->profile.llc_kb;
+	m->mem_mb = p->profile.mem_mb;
+	snprintf(m->summary, sizeof(m->summary), "%s%s", p->summary,
+		 o->noht ? " (noht)" : "");
+	hw_speed_init(&m->speed, t, &p->profile, o);
+	return 0;
+}

@@ -1,0 +1,83 @@
+/*
+ * speed.c - the speed model the engine evaluates on every dispatch: SMT
+ * contention, NUMA locality and cache refill (anchors.md 2.4, 3.4, 4.2).
+ *
+ * - SMT: with one busy sibling the calibrated pair matrix gives the speed
+ *   (anchors.md 2.4 item 5); with more siblings (SMT4 synthetic machines)
+ *   the demand formula s = (1 - eps) / max(1, sum of demands) (item 6).
+ * - NUMA: s = 1 / (1 + m (r - 1)) with m the class's memory intensity and
+ *   r the measured latency ratio between the run node and the home node
+ *   (anchors.md 3.4; r is not SLIT/10).
+ * - Cache: warmth decays as exp(-others / tau) with others = run time of
+ *   other tasks on the same cache (anchors.md 4.2, "cheaper approximation");
+ *   the refill penalty is charged as extra work, (1 - warmth) x
+ *   refill_ns[level] x min(footprint, cache) / cache.  refill_ns[NONE] is
+ *   the cost of refilling in place a footprint that decayed while the task
+ *   was away (its lines come back from memory); a hot return costs nothing
+ *   because warmth is then 1.
+ *
+ * Called on every dispatch: no allocation, O(busy siblings) at most.
+ */
+#include "hw/speed.h"
+
+#include <math.h>
+
+static const char *const wclass_names[SL_WC_COUNT] = {
+	[SL_WC_INT] = "int",
+	[SL_WC_FP] = "fp",
+	[SL_WC_MEM] = "mem",
+	[SL_WC_CACHE] = "cache",
+	[SL_WC_SPIN] = "spin",
+};
+
+const char *sl_wclass_name(enum sl_wclass c)
+{
+	if ((unsigned)c >= SL_WC_COUNT)
+		return "?";
+	return wclass_names[c];
+}
+
+double sl_speed_smt(const struct sl_speed_model *m, enum sl_wclass self,
+		    const enum sl_wclass *others, int n)
+{
+	if (n <= 0)
+		return 1.0;
+	if (n == 1)
+		return m->smt_pair[self][others[0]];
+
+	double demand = m->smt_demand[self];
+	for (int i = 0; i < n; i++)
+		demand += m->smt_demand[others[i]];
+	return (1.0 - m->smt_eps) / (demand > 1.0 ? demand : 1.0);
+}
+
+double sl_speed_numa(const struct sl_speed_model *m, enum sl_wclass c, int run, int home)
+{
+	if (run == home || run < 0 || home < 0 ||
+	    run >= SL_MAX_NODES_SPEED || home >= SL_MAX_NODES_SPEED)
+		return 1.0;
+	double r = m->numa_ratio[run][home];
+	return 1.0 / (1.0 + m->mem_intensity[c] * (r - 1.0));
+}
+
+double sl_cache_warmth(const struct sl_speed_model *m, sl_time others_ns)
+{
+	if (others_ns <= 0)
+		return 1.0;
+	if (m->warmth_tau_ns <= 0)
+		return 0.0;
+	return exp(-(double)others_ns / (double)m->warmth_tau_ns);
+}
+
+sl_time sl_cache_refill(const struct sl_speed_model *m, enum sl_migr_level level,
+			double warmth, unsigned footprint_kb, unsigned cache_kb)
+{
+	if ((unsigned)level > SL_MIGR_NODE || footprint_kb == 0 || warmth >= 1.0)
+		return 0;
+	if (warmth < 0.0)
+		warmth = 0.0;
+	double share = 1.0;	/* part of a full cache the footprint fills */
+	if (cache_kb && footprint_kb < cache_kb)
+		share = (double)footprint_kb / (double)cache_kb;
+	return (sl_time)((1.0 - warmth) * share * (double)m->refill_ns[level] + 0.5);
+}

@@ -1,0 +1,89 @@
+/*
+ * speed.h - the hardware's truth: how fast a task runs on a logical CPU
+ * given what its siblings run (SMT contention), where its memory lives
+ * (NUMA locality) and how warm the caches are (refill cost on migration).
+ *
+ * Work is measured in reference nanoseconds: what a burst costs alone on an
+ * idle CPU of this machine.  speed = smt x numa, in (0, 1]; cache refill is
+ * charged as extra work at dispatch (anchors.md section 4.2: "penalty-as-
+ * extra-work is simpler and deterministic").  Parameters and sources:
+ * docs/model.md, anchors.md sections 2.4, 3.4, 4.2.
+ *
+ * Only the engine (sim/) calls these; policies never see them.
+ */
+#ifndef SL_HW_SPEED_H
+#define SL_HW_SPEED_H
+
+#include "base/units.h"
+
+/* Work classes (anchors.md 2.4). */
+enum sl_wclass {
+	SL_WC_INT,	/* integer, branchy: compilers, shells */
+	SL_WC_FP,	/* floating point */
+	SL_WC_MEM,	/* memory-latency bound: pointer chasing, JVM heaps */
+	SL_WC_CACHE,	/* cache-thrashing streaming */
+	SL_WC_SPIN,	/* spinning / polling */
+	SL_WC_COUNT,
+};
+
+const char *sl_wclass_name(enum sl_wclass c);
+
+#define SL_MAX_NODES_SPEED 64
+
+struct sl_speed_model {
+	/* SMT: speed of the row class when the column class runs on a sibling
+	 * (two siblings).  For more siblings the demand formula is used:
+	 * s_i = (1 - eps) / max(1, sum of demand). */
+	double smt_pair[SL_WC_COUNT][SL_WC_COUNT];
+	double smt_demand[SL_WC_COUNT];
+	double smt_eps;
+
+	/* NUMA: measured latency ratio r(run node, home node) (1.0 local) and
+	 * memory intensity per class (fraction of solo time stalled on DRAM). */
+	double numa_ratio[SL_MAX_NODES_SPEED][SL_MAX_NODES_SPEED];
+	double mem_intensity[SL_WC_COUNT];
+
+	/* Cache: refill cost in ns of a full footprint by migration level,
+	 * and the decay constant of warmth (ns of other tasks' run time on the
+	 * same cache that evicts about 63% of a footprint). */
+	sl_time refill_ns[4];		/* index: enum sl_migr_level */
+	sl_time warmth_tau_ns;
+
+	/* Kernel costs (system time), in ns on this machine. */
+	sl_time ctx_switch_ns;		/* direct cost of a context switch */
+	sl_time fork_ns;		/* fork of a small process */
+	sl_time exec_ns;		/* execve + mm setup */
+	sl_time exit_ns;		/* exit + reap */
+	sl_time ipi_ns;			/* latency of a reschedule IPI */
+	sl_time migrate_ns;		/* runqueue migration bookkeeping */
+	sl_time sched_scan_ns;		/* cost per task examined by an O(n) scan */
+	sl_time sched_pick_ns;		/* cost of an O(1) pick */
+};
+
+/* Where a task moves, for the cache refill cost. */
+enum sl_migr_level {
+	SL_MIGR_NONE = 0,	/* same logical CPU or an SMT sibling: shared caches */
+	SL_MIGR_CORE = 1,	/* another core of the same package: private L2 lost */
+	SL_MIGR_PACKAGE = 2,	/* another package on the same node */
+	SL_MIGR_NODE = 3,	/* another node */
+};
+
+/* Speed factor of a task of class `self` on a core where the other busy
+ * siblings run the classes in `others` (n of them; 0 = alone).  */
+double sl_speed_smt(const struct sl_speed_model *m, enum sl_wclass self,
+		    const enum sl_wclass *others, int n);
+
+/* NUMA factor of a task of class `c` running on node `run` with its memory
+ * on node `home`. */
+double sl_speed_numa(const struct sl_speed_model *m, enum sl_wclass c, int run, int home);
+
+/* Refill cost (reference ns of extra work) of dispatching a task whose cache
+ * warmth at the destination is `warmth` in [0,1], moving by `level`,
+ * with footprint `footprint_kb` against a cache of `cache_kb`. */
+sl_time sl_cache_refill(const struct sl_speed_model *m, enum sl_migr_level level,
+			double warmth, unsigned footprint_kb, unsigned cache_kb);
+
+/* Warmth left after `others_ns` of other tasks' run time on the cache. */
+double sl_cache_warmth(const struct sl_speed_model *m, sl_time others_ns);
+
+#endif

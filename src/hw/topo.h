@@ -1,0 +1,60 @@
+/*
+ * topo.h - the machine as a scheduler sees it: logical CPUs and how they
+ * group into cores (SMT siblings), packages and NUMA nodes, plus the few
+ * numbers the 2002-2004 kernels read at boot (cpu_khz and the L2 size for
+ * cache_decay_ticks, SLIT distances for the NUMA balancer).
+ *
+ * This is everything a policy may know about the hardware (DESIGN.md: the
+ * truth about speed lives in hw/speed.h and is invisible to policies).
+ */
+#ifndef SL_HW_TOPO_H
+#define SL_HW_TOPO_H
+
+#include "base/cpumask.h"
+
+#define SL_MAX_NODES 64
+
+struct sl_topo {
+	int ncpus;		/* logical CPUs, numbered 0..ncpus-1 */
+	int ncores;		/* physical cores (SMT groups) */
+	int npackages;		/* sockets */
+	int nnodes;		/* NUMA nodes (1 on a UMA machine) */
+
+	/* Per logical CPU: ids are dense, 0-based, assigned in CPU order. */
+	int cpu_core[SL_MAX_CPUS];
+	int cpu_package[SL_MAX_CPUS];
+	int cpu_node[SL_MAX_CPUS];
+	int cpu_thread[SL_MAX_CPUS];	/* index among its core's siblings */
+
+	sl_cpumask core_cpus[SL_MAX_CPUS];	/* indexed by core id: its siblings */
+	sl_cpumask package_cpus[SL_MAX_CPUS];	/* indexed by package id */
+	sl_cpumask node_cpus[SL_MAX_NODES];	/* indexed by node id */
+	sl_cpumask all_cpus;
+
+	int threads_per_core;	/* max siblings per core (1 = no SMT) */
+	int node_distance[SL_MAX_NODES][SL_MAX_NODES];	/* SLIT, 10 = local */
+
+	unsigned cpu_khz;	/* clock, as /proc/cpuinfo would say */
+	unsigned l2_kb;		/* per-core L2 (what smp_tune_scheduling read) */
+	unsigned llc_kb;	/* last-level cache per package */
+};
+
+static inline const sl_cpumask *sl_topo_siblings(const struct sl_topo *t, int cpu)
+{
+	return &t->core_cpus[t->cpu_core[cpu]];
+}
+static inline const sl_cpumask *sl_topo_package(const struct sl_topo *t, int cpu)
+{
+	return &t->package_cpus[t->cpu_package[cpu]];
+}
+static inline const sl_cpumask *sl_topo_node(const struct sl_topo *t, int cpu)
+{
+	return &t->node_cpus[t->cpu_node[cpu]];
+}
+
+/* Check internal consistency (masks match the id arrays, ids dense,
+ * distances symmetric with 10 on the diagonal).  0 or -1 with a reason. */
+struct sl_err;
+int sl_topo_check(const struct sl_topo *t, struct sl_err *err);
+
+#endif

@@ -1,0 +1,407 @@
+/*
+ * test_hw.c - the machines layer: presets, hwloc synthetic strings and XML
+ * files, the noht option, error reports, and the speed model.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hw/machine.h"
+#include "test.h"
+
+/* tests/data/machines/<file>, found from this source file's path. */
+static const char *fixture(const char *file)
+{
+	static char path[1024];
+	const char *src = __FILE__;
+	const char *slash = strrchr(src, '/');
+	int dir = slash ? (int)(slash - src) : 0;
+
+	snprintf(path, sizeof(path), "%.*s%s../data/machines/%s", dir, src, slash ? "/" : "", file);
+	return path;
+}
+
+static struct sl_machine mach;	/* large: keep it off the stack */
+
+static int load(const char *name, struct sl_err *err)
+{
+	memset(err, 0, sizeof(*err));
+	return sl_machine_load(&mach, name, err);
+}
+
+static bool mask_is(const sl_cpumask *m, const int *cpus, int n)
+{
+	sl_cpumask want;
+	sl_cpumask_clear(&want);
+	for (int i = 0; i < n; i++)
+		sl_cpumask_set(&want, cpus[i]);
+	return sl_cpumask_equal(m, &want);
+}
+
+static bool loads_ok(const char *name)
+{
+	struct sl_err err;
+	int rc = load(name, &err);
+	if (rc)
+		fprintf(stderr, "  load '%s': %s\n", name, err.msg);
+	return rc == 0 && sl_topo_check(&mach.topo, &err) == 0;
+}
+
+/* ---- presets ---- */
+
+SL_TEST(hw_preset_p4dpe)
+{
+	CHECK(loads_ok("p4dpe-2x2ht"));
+	const struct sl_topo *t = &mach.topo;
+	CHECK(t->ncpus == 4 && t->ncores == 2 && t->npackages == 2 && t->nnodes == 1);
+	CHECK(t->threads_per_core == 2);
+	CHECK(mask_is(sl_topo_siblings(t, 0), (int[]){ 0, 1 }, 2));
+	CHECK(mask_is(sl_topo_siblings(t, 3), (int[]){ 2, 3 }, 2));
+	CHECK(mask_is(sl_topo_package(t, 1), (int[]){ 0, 1 }, 2));
+	CHECK(t->cpu_thread[0] == 0 && t->cpu_thread[1] == 1);
+	CHECK(t->cpu_khz == 2200000 && t->l2_kb == 512);
+	CHECK(mach.mem_mb == 8192);
+	CHECK(strstr(mach.summary, "2.2 GHz") != NULL);
+}
+
+SL_TEST(hw_preset_single_p4s)
+{
+	CHECK(loads_ok("p4ht-3066"));
+	CHECK(mach.topo.ncpus == 2 && mach.topo.ncores == 1 && mach.topo.threads_per_core == 2);
+	CHECK(mach.topo.cpu_khz == 3066000);
+	CHECK(loads_ok("p4-2400"));
+	CHECK(mach.topo.ncpus == 1 && mach.topo.threads_per_core == 1 && mach.mem_mb == 256);
+	CHECK(loads_ok("xeon-1600ht"));
+	CHECK(mach.topo.ncpus == 2 && mach.topo.npackages == 1);
+	CHECK(mach.topo.l2_kb == 256 && mach.topo.llc_kb == 1024 && mach.mem_mb == 2560);
+}
+
+SL_TEST(hw_preset_numaq)
+{
+	CHECK(loads_ok("numaq-16"));
+	const struct sl_topo *t = &mach.topo;
+	CHECK(t->ncpus == 16 && t->ncores == 16 && t->npackages == 16 && t->nnodes == 4);
+	CHECK(mask_is(sl_topo_node(t, 5), (int[]){ 4, 5, 6, 7 }, 4));
+	CHECK(t->cpu_node[15] == 3);
+	CHECK(t->node_distance[0][0] == 10 && t->node_distance[0][3] == 20);
+	CHECK(fabs(mach.speed.numa_ratio[0][3] - 3.5) < 1e-9);
+	CHECK(mach.speed.numa_ratio[2][2] == 1.0);
+}
+
+SL_TEST(hw_preset_xeon_2s_smt)
+{
+	CHECK(loads_ok("xeon-2s-smt"));
+	const struct sl_topo *t = &mach.topo;
+	CHECK(t->ncpus == 64 && t->ncores == 32 && t->npackages == 2 && t->nnodes == 2);
+	/* Linux numbering on a modern Intel server: siblings n and n + 32 */
+	CHECK(mask_is(sl_topo_siblings(t, 0), (int[]){ 0, 32 }, 2));
+	CHECK(mask_is(sl_topo_siblings(t, 49), (int[]){ 17, 49 }, 2));
+	CHECK(t->cpu_thread[32] == 1 && t->cpu_thread[31] == 0);
+	CHECK(t->cpu_node[15] == 0 && t->cpu_node[16] == 1 && t->cpu_node[47] == 0);
+	CHECK(sl_cpumask_weight(sl_topo_node(t, 0)) == 32);
+	CHECK(t->node_distance[0][1] == 21);
+	CHECK(fabs(mach.speed.numa_ratio[1][0] - 1.45) < 1e-9);
+}
+
+SL_TEST(hw_preset_list_all_load)
+{
+	int n = 0;
+	const struct sl_machine_preset *p = sl_machine_presets(&n);
+	CHECK(n >= 6);
+	for (int i = 0; i < n; i++) {
+		CHECKF(loads_ok(p[i].name), "%s", p[i].name);
+		CHECK(p[i].summary && p[i].summary[0]);
+		for (int j = 0; j < i; j++)
+			CHECK(strcmp(p[i].name, p[j].name) != 0);
+	}
+}
+
+SL_TEST(hw_noht)
+{
+	CHECK(loads_ok("p4dpe-2x2ht,noht"));
+	const struct sl_topo *t = &mach.topo;
+	CHECK(t->ncpus == 2 && t->npackages == 2 && t->ncores == 2 && t->threads_per_core == 1);
+	CHECK(mask_is(sl_topo_siblings(t, 1), (int[]){ 1 }, 1));
+	CHECK(t->cpu_package[1] == 1);
+	CHECK(strstr(mach.summary, "noht") != NULL);
+
+	CHECK(loads_ok("xeon-2s-smt,noht"));
+	CHECK(t->ncpus == 32 && t->npackages == 2 && t->nnodes == 2 && t->threads_per_core == 1);
+	CHECK(t->cpu_node[16] == 1);
+
+	CHECK(loads_ok("pack:2 core:2 pu:2,noht"));
+	CHECK(t->ncpus == 4 && t->npackages == 2 && t->threads_per_core == 1);
+	CHECK(loads_ok("p4-2400,noht"));
+	CHECK(t->ncpus == 1);
+}
+
+/* ---- hwloc: synthetic strings, XML, host ---- */
+
+SL_TEST(hw_synthetic)
+{
+	const struct sl_topo *t = &mach.topo;
+
+	CHECK(loads_ok("pack:2 core:1 pu:2"));
+	CHECK(t->ncpus == 4 && t->npackages == 2 && t->ncores == 2 && t->nnodes == 1);
+	CHECK(mask_is(sl_topo_siblings(t, 2), (int[]){ 2, 3 }, 2));
+	CHECK(mach.speed.smt_pair[SL_WC_INT][SL_WC_INT] < 1.0);	/* modern default */
+
+	CHECK(loads_ok("node:4 pack:1 core:4 pu:1"));
+	CHECK(t->ncpus == 16 && t->nnodes == 4 && t->npackages == 4 && t->threads_per_core == 1);
+	CHECK(mask_is(sl_topo_node(t, 4), (int[]){ 4, 5, 6, 7 }, 4));
+
+	CHECK(loads_ok("node:2 pack:1 core:8 pu:2"));
+	CHECK(t->ncpus == 32 && t->nnodes == 2 && t->npackages == 2 && t->ncores == 16);
+	CHECK(t->node_distance[0][1] == 20 && t->node_distance[1][1] == 10);
+	CHECK(mach.speed.numa_ratio[0][1] > 1.0);
+	CHECK(mask_is(sl_topo_siblings(t, 17), (int[]){ 16, 17 }, 2));
+
+	CHECK(loads_ok("node:2 pack:1 core:8 pu:2,noht"));
+	CHECK(t->ncpus == 16 && t->nnodes == 2);
+
+	/* a synthetic string whose attributes hold commas */
+	CHECK(loads_ok("pack:1 core:2 pu:2(indexes=0,2,1,3)"));
+	CHECK(mask_is(sl_topo_siblings(t, 0), (int[]){ 0, 2 }, 2));
+}
+
+SL_TEST(hw_xml_fixture)
+{
+	const struct sl_topo *t = &mach.topo;
+
+	CHECK(loads_ok(fixture("2x2x2.xml")));
+	CHECK(t->ncpus == 8 && t->ncores == 4 && t->npackages == 2 && t->nnodes == 1);
+	/* PU OS indexes interleave threads: CPU n and n + 4 are siblings */
+	CHECK(mask_is(sl_topo_siblings(t, 0), (int[]){ 0, 4 }, 2));
+	CHECK(mask_is(sl_topo_package(t, 0), (int[]){ 0, 1, 4, 5 }, 4));
+	CHECK(t->cpu_khz == 2400000);			/* from "@ 2.40GHz" */
+	CHECK(t->l2_kb == 1024 && t->llc_kb == 8192);
+
+	CHECK(loads_ok(fixture("numa4-dist.xml")));
+	CHECK(t->ncpus == 8 && t->nnodes == 4);
+	CHECK(t->node_distance[0][1] == 16 && t->node_distance[0][2] == 21);
+	CHECK(t->node_distance[3][2] == 16);
+	CHECK(fabs(mach.speed.numa_ratio[0][2] - 1.45) < 1e-9);
+	CHECK(mach.speed.numa_ratio[0][1] > 1.0 && mach.speed.numa_ratio[0][1] < 1.45);
+
+	CHECK(loads_ok(fixture("2x2x2.xml,noht")));
+	CHECK(t->ncpus == 4 && t->npackages == 2 && t->threads_per_core == 1);
+}
+
+SL_TEST(hw_host)
+{
+	CHECK(loads_ok("host"));
+	CHECK(mach.topo.ncpus >= 1 && mach.topo.cpu_khz > 0);
+	CHECK(strstr(mach.summary, "host") != NULL);
+}
+
+/* ---- errors ---- */
+
+/* Load `name`, expect an input error naming `needle`, and nothing on stderr. */
+static bool fails_with(const char *name, const char *needle)
+{
+	struct sl_err err;
+	FILE *cap = tmpfile();
+	int saved = dup(2);
+	bool quiet = true;
+
+	fflush(stderr);
+	if (cap)
+		dup2(fileno(cap), 2);
+	int rc = load(name, &err);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	if (cap) {
+		quiet = ftell(cap) == 0 && fseek(cap, 0, SEEK_END) == 0 && ftell(cap) == 0;
+		fclose(cap);
+	}
+	bool ok = rc == -1 && err.kind == SL_ERR_INPUT && strstr(err.msg, needle) &&
+		  !strchr(err.msg, '\n') && quiet;
+	if (!ok)
+		fprintf(stderr, "  '%s' -> rc %d kind %d quiet %d: %s\n", name, rc, err.kind, quiet, err.msg);
+	return ok;
+}
+
+SL_TEST(hw_errors_files)
+{
+	CHECK(fails_with(fixture("broken.xml"), "broken.xml"));
+	CHECK(fails_with(fixture("broken.xml"), "line "));	/* hwloc's reason */
+	CHECK(fails_with(fixture("no-such.xml"), "no-such.xml"));
+	CHECK(fails_with("/nonexistent/dir/m.xml", "no such file"));
+	CHECK(fails_with(fixture(""), "directory"));
+}
+
+SL_TEST(hw_errors_names)
+{
+	CHECK(fails_with("garbage", "'garbage'"));
+	CHECK(fails_with("garbage", "p4dpe-2x2ht"));		/* lists the presets */
+	CHECK(fails_with("p4dpe-2x2ht,bogus", "bogus"));
+	CHECK(fails_with("p4dpe-2x2ht,", "option"));
+	CHECK(fails_with("p4dpe-2x2ht,smt=fast", "smt"));
+	CHECK(fails_with("numaq-16,ratio=0.5", "ratio"));
+	CHECK(fails_with("numaq-16,slit=5", "slit"));
+	CHECK(fails_with("pack:300 pu:1", "300"));
+	CHECK(fails_with("pack:16 core:16 pu:2", "512"));
+	CHECK(fails_with("pack:100000 core:100000 pu:100000", "at most"));
+	CHECK(fails_with("pack:2 core:1 pu:0", "pack:2 core:1 pu:0"));
+	CHECK(fails_with("", "empty"));
+	/* 512 PUs, 256 after noht: fits */
+	CHECK(loads_ok("pack:16 core:16 pu:2,noht"));
+	CHECK(mach.topo.ncpus == 256);
+}
+
+SL_TEST(hw_options)
+{
+	CHECK(loads_ok("p4dpe-2x2ht,smt=off"));
+	CHECK(mach.speed.smt_pair[SL_WC_INT][SL_WC_INT] == 1.0);
+	CHECK(loads_ok("pack:1 core:1 pu:2,smt=netburst"));
+	CHECK(fabs(mach.speed.smt_pair[SL_WC_INT][SL_WC_INT] - 0.58) < 1e-9);
+	CHECK(loads_ok("numaq-16,slit=35,ratio=2"));
+	CHECK(mach.topo.node_distance[1][2] == 35);
+	CHECK(fabs(mach.speed.numa_ratio[1][2] - 2.0) < 1e-9);
+	CHECK(loads_ok("p4dpe-2x2ht,noht,smt=modern"));
+	CHECK(mach.topo.ncpus == 2);
+}
+
+SL_TEST(hw_topo_check_catches)
+{
+	struct sl_err err;
+	struct sl_topo *t = sl_xmalloc(sizeof(*t));
+
+	CHECK(loads_ok("numaq-16"));
+	*t = mach.topo;
+	CHECK(sl_topo_check(t, &err) == 0);
+	sl_cpumask_set(&t->core_cpus[0], 5);
+	CHECK(sl_topo_check(t, &err) == -1);
+	*t = mach.topo;
+	t->node_distance[0][1] = 30;
+	CHECK(sl_topo_check(t, &err) == -1);
+	*t = mach.topo;
+	t->cpu_node[0] = 1;
+	CHECK(sl_topo_check(t, &err) == -1);
+	*t = mach.topo;
+	t->threads_per_core = 2;
+	CHECK(sl_topo_check(t, &err) == -1);
+	free(t);
+}
+
+SL_TEST(hw_load_deterministic)
+{
+	static struct sl_machine a;
+	CHECK(loads_ok("node:2 pack:1 core:8 pu:2"));
+	a = mach;
+	CHECK(loads_ok("node:2 pack:1 core:8 pu:2"));
+	CHECK(memcmp(&a, &mach, sizeof(a)) == 0);
+}
+
+/* ---- speed model ---- */
+
+static double pair(enum sl_wclass a, enum sl_wclass b)
+{
+	return sl_speed_smt(&mach.speed, a, &b, 1);
+}
+
+SL_TEST(hw_speed_smt_netburst)
+{
+	CHECK(loads_ok("p4dpe-2x2ht"));
+	CHECK(sl_speed_smt(&mach.speed, SL_WC_INT, NULL, 0) == 1.0);
+	CHECK(fabs(pair(SL_WC_INT, SL_WC_INT) - 0.58) < 1e-9);
+	CHECK(2 * pair(SL_WC_INT, SL_WC_INT) > 1.0);
+	CHECK(2 * pair(SL_WC_CACHE, SL_WC_CACHE) < 1.0);
+	CHECK(pair(SL_WC_MEM, SL_WC_MEM) * 2 > 2 * pair(SL_WC_INT, SL_WC_INT));
+	CHECK(pair(SL_WC_INT, SL_WC_SPIN) >= 0.9);
+	for (int a = 0; a < SL_WC_COUNT; a++)
+		for (int b = 0; b < SL_WC_COUNT; b++)
+			CHECK(pair(a, b) > 0 && pair(a, b) <= 1.0);
+}
+
+SL_TEST(hw_speed_smt_modern)
+{
+	CHECK(loads_ok("xeon-2s-smt"));
+	double ii = 2 * pair(SL_WC_INT, SL_WC_INT);
+	CHECK(ii >= 1.20 && ii <= 1.35);
+	CHECK(pair(SL_WC_CACHE, SL_WC_CACHE) * 2 < 1.0);
+	/* three siblings (SMT4 synthetic machines): the demand formula */
+	enum sl_wclass others[3] = { SL_WC_INT, SL_WC_INT, SL_WC_INT };
+	double s4 = sl_speed_smt(&mach.speed, SL_WC_INT, others, 3);
+	CHECK(s4 > 0 && s4 < sl_speed_smt(&mach.speed, SL_WC_INT, others, 2));
+	CHECK(fabs(s4 - 0.97 / (4 * 0.9 * 0.85)) < 1e-9);
+}
+
+SL_TEST(hw_speed_numa)
+{
+	CHECK(loads_ok("numaq-16"));
+	CHECK(sl_speed_numa(&mach.speed, SL_WC_MEM, 1, 1) == 1.0);
+	double mem = sl_speed_numa(&mach.speed, SL_WC_MEM, 0, 2);
+	CHECK(mem < 1.0 && fabs(mem - 1.0 / (1 + 0.6 * 2.5)) < 1e-9);	/* 0.40 */
+	CHECK(sl_speed_numa(&mach.speed, SL_WC_INT, 0, 2) > mem);
+	CHECK(sl_speed_numa(&mach.speed, SL_WC_SPIN, 0, 2) == 1.0);
+	CHECK(sl_speed_numa(&mach.speed, SL_WC_MEM, 0, -1) == 1.0);	/* no home yet */
+	CHECK(loads_ok("xeon-2s-smt"));
+	double modern = sl_speed_numa(&mach.speed, SL_WC_MEM, 0, 1);
+	CHECK(modern > mem && modern < 1.0);
+}
+
+SL_TEST(hw_cache_warmth)
+{
+	CHECK(loads_ok("p4dpe-2x2ht"));
+	const struct sl_speed_model *s = &mach.speed;
+	CHECK(sl_cache_warmth(s, 0) == 1.0);
+	double prev = 1.0;
+	for (sl_time t = SL_USEC * 100; t < 100 * SL_MSEC; t *= 2) {
+		double w = sl_cache_warmth(s, t);
+		CHECK(w < prev && w > 0);
+		prev = w;
+	}
+	CHECK(fabs(sl_cache_warmth(s, s->warmth_tau_ns) - exp(-1)) < 1e-9);
+	CHECK(s->warmth_tau_ns > SL_MSEC && s->warmth_tau_ns < 10 * SL_MSEC);
+}
+
+SL_TEST(hw_cache_refill)
+{
+	static const char *const machines[] = { "p4dpe-2x2ht", "xeon-2s-smt", "numaq-16" };
+	for (int i = 0; i < 3; i++) {
+		CHECK(loads_ok(machines[i]));
+		const struct sl_speed_model *s = &mach.speed;
+		unsigned l2 = mach.topo.l2_kb;
+		/* an SMT sibling shares the caches: a hot task refills nothing */
+		CHECK(sl_cache_refill(s, SL_MIGR_NONE, 1.0, l2, l2) == 0);
+		sl_time core = sl_cache_refill(s, SL_MIGR_CORE, 0, l2, l2);
+		sl_time pkg = sl_cache_refill(s, SL_MIGR_PACKAGE, 0, l2, l2);
+		sl_time node = sl_cache_refill(s, SL_MIGR_NODE, 0, l2, l2);
+		CHECKF(0 < core && core <= pkg && pkg < node, "%s", machines[i]);
+		/* a decayed footprint refills in place; half warm, half the cost */
+		sl_time cold = sl_cache_refill(s, SL_MIGR_NONE, 0, l2, l2);
+		sl_time half = sl_cache_refill(s, SL_MIGR_NONE, 0.5, l2, l2);
+		CHECK(cold > 0 && llabs(2 * half - cold) <= 1);
+		CHECK(llabs(2 * sl_cache_refill(s, SL_MIGR_PACKAGE, 0, l2 / 2, l2) - pkg) <= 1);
+		CHECK(sl_cache_refill(s, SL_MIGR_PACKAGE, 0, 4 * l2, l2) == pkg);
+		CHECK(sl_cache_refill(s, SL_MIGR_NODE, 0, 0, l2) == 0);
+	}
+}
+
+SL_TEST(hw_kernel_costs)
+{
+	CHECK(loads_ok("p4dpe-2x2ht"));
+	struct sl_speed_model p4dpe = mach.speed;
+	sl_time spawn = p4dpe.fork_ns + p4dpe.exec_ns + p4dpe.exit_ns;
+	CHECK(spawn >= 200 * SL_USEC && spawn <= 1000 * SL_USEC);
+	CHECK(p4dpe.ctx_switch_ns >= SL_USEC && p4dpe.ctx_switch_ns <= 10 * SL_USEC);
+	CHECK(p4dpe.sched_scan_ns > 0 && p4dpe.sched_pick_ns > 0 && p4dpe.ipi_ns > 0);
+	CHECK(loads_ok("p4ht-3066"));
+	CHECK(mach.speed.ctx_switch_ns < p4dpe.ctx_switch_ns);	/* faster clock */
+	CHECK(loads_ok("numaq-16"));
+	CHECK(mach.speed.fork_ns > p4dpe.fork_ns);
+}
+
+SL_TEST(hw_wclass_names)
+{
+	CHECK(!strcmp(sl_wclass_name(SL_WC_INT), "int"));
+	CHECK(!strcmp(sl_wclass_name(SL_WC_CACHE), "cache"));
+	CHECK(!strcmp(sl_wclass_name(SL_WC_SPIN), "spin"));
+	for (int a = 0; a < SL_WC_COUNT; a++)
+		for (int b = 0; b < a; b++)
+			CHECK(strcmp(sl_wclass_name(a), sl_wclass_name(b)) != 0);
+}
