@@ -1,0 +1,86 @@
+/*
+ * action.h - what a task does next: the vocabulary of workload programs
+ * (workloads.md section 0): compute, sleep, fork/exec/exit/wait, and the
+ * wait-queue based primitives (pipes and sockets as channels, locks,
+ * barriers).
+ */
+#ifndef SL_SIM_ACTION_H
+#define SL_SIM_ACTION_H
+
+#include <stdbool.h>
+
+#include "base/units.h"
+#include "hw/speed.h"
+
+struct sl_prog;
+struct sl_chan;
+struct sl_mutex;
+struct sl_barrier;
+
+enum sl_act_kind {
+	SL_ACT_RUN,		/* compute `work` reference ns in user mode */
+	SL_ACT_SYS,		/* compute `work` reference ns in kernel mode */
+	SL_ACT_SLEEP,		/* block for `ns` of wall time */
+	SL_ACT_FORK,		/* create a child running `prog`; result = child id */
+	SL_ACT_EXEC,		/* replace the image: charges exec cost, exec balancing */
+	SL_ACT_WAIT,		/* wait for any child to exit; result = its id, -1 if none */
+	SL_ACT_EXIT,		/* exit (the parent reaps it with SL_ACT_WAIT) */
+	SL_ACT_CHAN_WRITE,	/* write `bytes` to `chan`: blocks while full */
+	SL_ACT_CHAN_READ,	/* read up to `bytes` from `chan`: blocks while empty; result = bytes, 0 at EOF */
+	SL_ACT_CHAN_CLOSE,	/* close the writing end: readers see EOF when empty */
+	SL_ACT_LOCK,		/* acquire `mutex`: blocks while held */
+	SL_ACT_UNLOCK,		/* release `mutex`: hands it to the first waiter */
+	SL_ACT_BARRIER,		/* wait until `barrier` has all its parties */
+	SL_ACT_YIELD,		/* sched_yield */
+};
+
+struct sl_action {
+	enum sl_act_kind kind;
+	union {
+		struct {
+			double work;		/* reference ns */
+			enum sl_wclass wclass;
+		} run;
+		sl_time ns;			/* SLEEP */
+		struct {
+			const struct sl_prog *prog;
+			void *state;		/* the child's prog_state */
+			const char *comm;
+			bool thread;		/* shares the parent's mm (clone) */
+			bool set_nice;		/* else the child inherits the parent's nice */
+			int nice;
+		} fork;
+		struct {
+			const char *comm;	/* new name */
+		} exec;
+		struct {
+			struct sl_chan *chan;
+			long bytes;
+		} chan;
+		struct sl_mutex *mutex;
+		struct sl_barrier *barrier;
+	} u;
+};
+
+static inline struct sl_action sl_act_run(double work_ns, enum sl_wclass c)
+{
+	return (struct sl_action){ .kind = SL_ACT_RUN, .u.run = { work_ns, c } };
+}
+static inline struct sl_action sl_act_sys(double work_ns)
+{
+	return (struct sl_action){ .kind = SL_ACT_SYS, .u.run = { work_ns, SL_WC_INT } };
+}
+static inline struct sl_action sl_act_sleep(sl_time ns)
+{
+	return (struct sl_action){ .kind = SL_ACT_SLEEP, .u.ns = ns };
+}
+static inline struct sl_action sl_act_exit(void)
+{
+	return (struct sl_action){ .kind = SL_ACT_EXIT };
+}
+static inline struct sl_action sl_act_wait(void)
+{
+	return (struct sl_action){ .kind = SL_ACT_WAIT };
+}
+
+#endif

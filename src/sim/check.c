@@ -1,0 +1,54 @@
+/*
+ * check.c - invariants verified after every event when a run is created
+ * with check = true (the tests do): every task accounted for, each running
+ * task on exactly one CPU and runnable, runnable count consistent, CPU time
+ * never more than CPUs x elapsed, and the policy's own consistency check.
+ */
+#include "sim/internal.h"
+
+int sl__check(struct sl_sim *sim, struct sl_err *err)
+{
+	int live = 0, runnable = 0;
+
+	for (struct sl_task *t = sim->all_head; t; t = t->next_all) {
+		live++;
+		if (t->state == SL_TASK_RUNNABLE)
+			runnable++;
+		if (t->cpu >= 0) {
+			if (t->cpu >= sim->ncpus || sim->cpus[t->cpu].curr != t)
+				return sl_fail_internal(err, "check: task %d claims CPU %d, which runs %d",
+							t->id, t->cpu,
+							t->cpu < sim->ncpus && sim->cpus[t->cpu].curr
+								? sim->cpus[t->cpu].curr->id : -1);
+			if (t->state != SL_TASK_RUNNABLE)
+				return sl_fail_internal(err, "check: task %d runs on CPU %d but is not runnable",
+							t->id, t->cpu);
+		}
+		if (t->state == SL_TASK_SLEEPING && !t->waitq && !sl_event_queued(&t->timer) &&
+		    t->act.kind != SL_ACT_WAIT)
+			return sl_fail_internal(err, "check: task %d sleeps with nothing to wake it", t->id);
+	}
+	if (live != sim->nr_live)
+		return sl_fail_internal(err, "check: %d live tasks listed, %d counted", live, sim->nr_live);
+	if (runnable != sim->nr_runnable)
+		return sl_fail_internal(err, "check: %d runnable tasks, %d counted", runnable,
+					sim->nr_runnable);
+
+	sl_time cpu_time = 0;
+	for (int i = 0; i < sim->ncpus; i++) {
+		const struct sl_cpu *c = &sim->cpus[i];
+		if (c->curr && c->curr->cpu != i)
+			return sl_fail_internal(err, "check: CPU %d runs task %d which says CPU %d",
+						i, c->curr->id, c->curr->cpu);
+		if (c->curr && c->in_migration)
+			return sl_fail_internal(err, "check: CPU %d runs a task during migration", i);
+		cpu_time += c->stats.user_ns + c->stats.sys_ns;
+	}
+	/* Settling is lazy: allow each CPU its unsettled segment. */
+	if (cpu_time > (sl_time)sim->ncpus * sim->now + sim->ncpus)
+		return sl_fail_internal(err, "check: %.6f s of CPU time in %.6f s on %d CPUs",
+					sl_ns_to_s(cpu_time), sl_ns_to_s(sim->now), sim->ncpus);
+	if (sim->ops->check && sim->ops->check(sim, err))
+		return -1;
+	return 0;
+}

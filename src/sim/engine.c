@@ -1,0 +1,340 @@
+/*
+ * engine.c - the event loop: creation of a run, the global tick, IPIs, the
+ * migration thread, and the services policies call (sim.h).
+ *
+ * Ticks: one event per jiffy serves every CPU in CPU order (2.5's ticks
+ * are aligned: `jiffies % TICK == 0` fires on all CPUs on the same jiffy,
+ * policies.md 7.2).  When no task is runnable the tick stops (nothing a
+ * policy does on a tick can matter then) and restarts on the next aligned
+ * jiffy when a task becomes runnable; jiffies are derived from the clock,
+ * so they stay exact across the gap.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/internal.h"
+
+struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err)
+{
+	const struct sl_machine *m = cfg->machine;
+	if (m->topo.ncpus <= 0 || m->topo.ncpus > SL_MAX_CPUS) {
+		sl_fail(err, "machine '%s' has %d CPUs", m->name, m->topo.ncpus);
+		return NULL;
+	}
+	struct sl_sim *sim = sl_xcalloc(1, sizeof(*sim));
+	sim->machine = m;
+	sim->topo = &m->topo;
+	sim->model = &m->speed;
+	sim->ops = cfg->policy;
+	sim->seed = cfg->seed;
+	sim->check = cfg->check;
+	sim->trace = cfg->trace;
+	sim->time_limit = cfg->time_limit;
+	sim->ctx_cpu = -1;
+	sim->next_mm = 1;
+	sim->hz = 1000;
+	sim->tick_ns = SL_SEC / 1000;
+	sim->task_stride = ((sizeof(struct sl_task) + 15) & ~(size_t)15) +
+			   ((cfg->policy->task_size + 15) & ~(size_t)15);
+	sl_eventq_init(&sim->q);
+	sl_event_init(&sim->tick_ev, EV_TICK, -1, NULL);
+
+	sim->ncpus = m->topo.ncpus;
+	sim->cpus = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->cpus));
+	sim->core_busy_ns = sl_xcalloc((unsigned long)m->topo.ncores, sizeof(sl_time));
+	for (int i = 0; i < sim->ncpus; i++) {
+		struct sl_cpu *c = &sim->cpus[i];
+		c->id = i;
+		c->core = m->topo.cpu_core[i];
+		sl_event_init(&c->burst_ev, EV_BURST_DONE, i, NULL);
+		sl_event_init(&c->ipi_ev, EV_IPI, i, NULL);
+		sl_event_init(&c->migr_ev, EV_MIGRATION, i, NULL);
+	}
+
+	static struct sl_params no_knobs;
+	sim->run_err = err;
+	sim->policy_data = cfg->policy->init(sim, cfg->knobs ? cfg->knobs : &no_knobs, err);
+	if (!sim->policy_data) {
+		sl_sim_destroy(sim);
+		return NULL;
+	}
+	return sim;
+}
+
+void sl_sim_destroy(struct sl_sim *sim)
+{
+	if (!sim)
+		return;
+	if (sim->policy_data && sim->ops->destroy)
+		sim->ops->destroy(sim);
+	sl__free_all_tasks(sim);
+	while (sim->blocks) {
+		struct sl_block *b = sim->blocks->next;
+		free(sim->blocks);
+		sim->blocks = b;
+	}
+	sl_eventq_free(&sim->q);
+	free(sim->cpus);
+	free(sim->core_busy_ns);
+	free(sim);
+}
+
+void *sl_sim_alloc(struct sl_sim *sim, size_t size)
+{
+	struct sl_block *b = sl_xcalloc(1, sizeof(*b) + size);
+	b->next = sim->blocks;
+	sim->blocks = b;
+	return b->data;
+}
+
+void sl__arm_tick(struct sl_sim *sim)
+{
+	if (sl_event_queued(&sim->tick_ev) || sim->nr_runnable == 0)
+		return;
+	sl_time next = (sim->now / sim->tick_ns + 1) * sim->tick_ns;
+	sl_eventq_schedule(&sim->q, &sim->tick_ev, next);
+}
+
+static void do_tick(struct sl_sim *sim)
+{
+	for (int cpu = 0; cpu < sim->ncpus && !sim->stopped; cpu++) {
+		sim->ctx_cpu = cpu;
+		sim->ops->tick(sim, cpu);
+		sl__process_resched(sim, cpu);
+	}
+	bool busy = sim->nr_runnable > 0;
+	for (int cpu = 0; cpu < sim->ncpus; cpu++)
+		busy |= sim->cpus[cpu].in_migration;
+	if (busy)
+		sl_eventq_schedule(&sim->q, &sim->tick_ev, sim->now + sim->tick_ns);
+}
+
+static void migration_start(struct sl_sim *sim, struct sl_cpu *c)
+{
+	struct sl_task *t = c->curr;
+	c->migration_pending = false;
+	if (t) {
+		/* The SCHED_FIFO thread preempts whatever runs; the task stays
+		 * on the policy's queue, runnable but not running. */
+		sl__settle(sim, c);
+		sl_eventq_cancel(&sim->q, &c->burst_ev);
+		t->cpu = -1;
+		t->last_ran = sim->now;
+		t->cache_mark = sim->core_busy_ns[c->core];
+		t->nivcsw++;
+		c->curr = NULL;
+	}
+	c->in_migration = true;
+	sl__core_changed(sim, c->core);
+	sim->ctx_cpu = c->id;
+	if (sim->ops->migration)
+		sim->ops->migration(sim, c->id, c->migration_arg);
+	sl_time cost = 2 * sim->model->ctx_switch_ns + sim->model->migrate_ns;
+	c->stats.kthread_ns += cost;
+	c->migr_ev.kind = EV_MIGRATION_END;
+	sl_eventq_schedule(&sim->q, &c->migr_ev, sim->now + cost);
+}
+
+static void migration_end(struct sl_sim *sim, struct sl_cpu *c)
+{
+	c->migr_ev.kind = EV_MIGRATION;
+	c->in_migration = false;
+	sl__schedule(sim, c->id);
+	if (c->migration_pending)	/* requested while it ran */
+		sl_eventq_schedule(&sim->q, &c->migr_ev, sim->now);
+}
+
+static void handle(struct sl_sim *sim, struct sl_event *e)
+{
+	struct sl_cpu *c = e->cpu >= 0 ? &sim->cpus[e->cpu] : NULL;
+
+	sim->ctx_cpu = e->cpu;
+	switch ((enum sl_ev_kind)e->kind) {
+	case EV_BURST_DONE:
+		sl__burst_done(sim, c);
+		break;
+	case EV_TIMER: {
+		struct sl_task *t = e->obj;
+		sl__wake(sim, t, e->cpu, SL_WAKE_TIMER);
+		break;
+	}
+	case EV_TICK:
+		do_tick(sim);
+		return;
+	case EV_IPI:
+		break;	/* need_resched is acted on below */
+	case EV_MIGRATION:
+		migration_start(sim, c);
+		break;
+	case EV_MIGRATION_END:
+		migration_end(sim, c);
+		break;
+	}
+	/* A wakeup in this event may have asked this CPU to reschedule (a
+	 * woken task preempting, or a parent woken while its child's CPU
+	 * was switching).  Bounded: each round is a real switch. */
+	for (int i = 0; i < 8 && e->cpu >= 0 && !sim->stopped; i++) {
+		if (!sim->cpus[e->cpu].need_resched)
+			break;
+		sim->ctx_cpu = e->cpu;
+		sl__process_resched(sim, e->cpu);
+	}
+}
+
+int sl_sim_run(struct sl_sim *sim, struct sl_err *err)
+{
+	bool drained = false;
+
+	if (err)
+		err->kind = SL_ERR_NONE;
+	sim->run_err = err;
+	while (!sim->stopped) {
+		struct sl_event *e = sl_eventq_peek(&sim->q);
+		if (!e) {
+			drained = true;
+			break;
+		}
+		if (sim->time_limit && e->time > sim->time_limit) {
+			sim->now = sim->time_limit;
+			break;
+		}
+		sl_eventq_pop(&sim->q);
+		sim->now = e->time;
+		sim->events++;
+		handle(sim, e);
+		if (sim->check && !sim->stopped && sl__check(sim, err))
+			return -1;
+	}
+	for (int i = 0; i < sim->ncpus; i++)
+		sl__settle(sim, &sim->cpus[i]);
+	if (err && err->kind != SL_ERR_NONE)
+		return -1;
+	if (drained && sim->nr_live > 0) {
+		/* Nothing left to happen but tasks remain: they all sleep on
+		 * something no one will signal.  A workload bug: say so. */
+		for (struct sl_task *t = sim->all_head; t; t = t->next_all)
+			if (t->state == SL_TASK_SLEEPING)
+				return sl_fail_internal(err, "deadlock at %.6f s: task %d (%s) sleeps forever",
+							sl_ns_to_s(sim->now), t->id, t->comm);
+	}
+	return 0;
+}
+
+void sl_sim_stop(struct sl_sim *sim) { sim->stopped = true; }
+void sl_sim_set_time_limit(struct sl_sim *sim, sl_time limit) { sim->time_limit = limit; }
+
+/* ---- services ---- */
+
+sl_time sl_now(const struct sl_sim *sim) { return sim->now; }
+const struct sl_topo *sl_topo(const struct sl_sim *sim) { return sim->topo; }
+uint64_t sl_seed(const struct sl_sim *sim) { return sim->seed; }
+void *sl_policy_data(const struct sl_sim *sim) { return sim->policy_data; }
+const struct sl_machine *sl_sim_machine(const struct sl_sim *sim) { return sim->machine; }
+
+void sl_set_hz(struct sl_sim *sim, unsigned hz)
+{
+	if (hz < 10)
+		hz = 10;
+	sim->hz = hz;
+	sim->tick_ns = SL_SEC / hz;
+}
+
+unsigned sl_hz(const struct sl_sim *sim) { return sim->hz; }
+uint64_t sl_jiffies(const struct sl_sim *sim) { return (uint64_t)(sim->now / sim->tick_ns); }
+
+struct sl_task *sl_curr(const struct sl_sim *sim, int cpu) { return sim->cpus[cpu].curr; }
+
+bool sl_cpu_idle(const struct sl_sim *sim, int cpu)
+{
+	return !sim->cpus[cpu].curr && !sim->cpus[cpu].in_migration;
+}
+
+void sl_resched(struct sl_sim *sim, int cpu)
+{
+	struct sl_cpu *c = &sim->cpus[cpu];
+	c->need_resched = true;
+	if (cpu == sim->ctx_cpu || sl_event_queued(&c->ipi_ev))
+		return;
+	sl_eventq_schedule(&sim->q, &c->ipi_ev, sim->now + sim->model->ipi_ns);
+}
+
+bool sl_need_resched(const struct sl_sim *sim, int cpu) { return sim->cpus[cpu].need_resched; }
+
+void sl_migration_wake(struct sl_sim *sim, int cpu, long arg)
+{
+	struct sl_cpu *c = &sim->cpus[cpu];
+	if (c->migration_pending)
+		return;
+	c->migration_pending = true;
+	c->migration_arg = arg;
+	if (!c->in_migration)
+		sl_eventq_schedule(&sim->q, &c->migr_ev, sim->now + sim->model->ipi_ns);
+}
+
+void sl_charge_sched(struct sl_sim *sim, int cpu, sl_time ns)
+{
+	struct sl_cpu *c = &sim->cpus[cpu];
+	if (c->curr && !c->in_schedule) {
+		/* Work done in a tick or a wakeup delays the running task. */
+		sl__settle(sim, c);
+		c->curr->debt_sys += (double)ns;
+		sl__start_burst(sim, c);
+	} else {
+		c->sched_debt += (double)ns;	/* paid by the task switched in */
+	}
+}
+
+sl_time sl_charge_locked(struct sl_sim *sim, int cpu, struct sl_spinlock *lock, sl_time hold_ns)
+{
+	sl_time start = lock->free_at > sim->now ? lock->free_at : sim->now;
+	/* A CPU taking the lock again right after itself queues behind its
+	 * own work, which is already charged: only other CPUs spin. */
+	sl_time wait = lock->holder == cpu + 1 ? 0 : start - sim->now;
+	lock->free_at = start + hold_ns;
+	lock->holder = cpu + 1;
+	sl_charge_sched(sim, cpu, wait + hold_ns);
+	return wait;
+}
+
+void sl_note_migration(struct sl_sim *sim, struct sl_task *t, int from_cpu, int to_cpu)
+{
+	sl__trace(sim, "migrate %d %s %d -> %d", t->id, t->comm, from_cpu, to_cpu);
+}
+
+struct sl_task *sl_task_first(const struct sl_sim *sim) { return sim->all_head; }
+struct sl_task *sl_task_next(const struct sl_task *t) { return t->next_all; }
+int sl_nr_tasks(const struct sl_sim *sim) { return sim->nr_live; }
+
+/* ---- statistics ---- */
+
+void sl_sim_stats(const struct sl_sim *sim, struct sl_run_stats *out)
+{
+	*out = sim->totals;
+	for (const struct sl_task *t = sim->all_head; t; t = t->next_all)
+		sl__add_task_totals(out, t);
+	sl_time end = sim->root_end ? sim->root_end : sim->now;
+	out->elapsed_ns = end - sim->root_start;
+	out->events = sim->events;
+}
+
+const struct sl_cpu_stats *sl_sim_cpu_stats(const struct sl_sim *sim, int cpu)
+{
+	struct sl_cpu_stats *s = &sim->cpus[cpu].stats;
+	s->idle_ns = sim->now - s->user_ns - s->sys_ns - s->kthread_ns;
+	if (s->idle_ns < 0)
+		s->idle_ns = 0;
+	return s;
+}
+
+void sl__trace(struct sl_sim *sim, const char *fmt, ...)
+{
+	if (!sim->trace)
+		return;
+	va_list ap;
+	fprintf(sim->trace, "%12.6f ", sl_ns_to_s(sim->now));
+	va_start(ap, fmt);
+	vfprintf(sim->trace, fmt, ap);
+	va_end(ap);
+	fputc('\n', sim->trace);
+}

@@ -1,0 +1,60 @@
+/*
+ * eventq.h - the pending-event set: an indexed binary min-heap ordered by
+ * (time, insertion sequence).
+ *
+ * Events are embedded in the objects they belong to (a CPU's "burst done"
+ * event, a task's sleep timer, the global tick), so re-timing an event is
+ * an O(log n) sift in place rather than a cancel-and-insert, and nothing is
+ * allocated per event.  The pending set is small (a few events per CPU plus
+ * one per sleeping task), where a binary heap is the fastest simple choice
+ * (anchors.md section 6.3).  The sequence number makes ties deterministic:
+ * equal times pop in the order they were (re)scheduled.
+ */
+#ifndef SL_SIM_EVENTQ_H
+#define SL_SIM_EVENTQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/units.h"
+
+struct sl_event {
+	sl_time time;
+	uint64_t seq;
+	int heap_index;		/* -1 when not queued */
+	uint8_t kind;		/* owner-defined */
+	int cpu;		/* owner-defined */
+	void *obj;		/* owner-defined */
+};
+
+struct sl_eventq {
+	struct sl_event **heap;
+	int n, cap;
+	uint64_t next_seq;
+};
+
+void sl_eventq_init(struct sl_eventq *q);
+void sl_eventq_free(struct sl_eventq *q);
+static inline void sl_event_init(struct sl_event *e, uint8_t kind, int cpu, void *obj)
+{
+	e->time = 0;
+	e->seq = 0;
+	e->heap_index = -1;
+	e->kind = kind;
+	e->cpu = cpu;
+	e->obj = obj;
+}
+static inline bool sl_event_queued(const struct sl_event *e) { return e->heap_index >= 0; }
+
+/* Queue e at `time`, or move it there if already queued. */
+void sl_eventq_schedule(struct sl_eventq *q, struct sl_event *e, sl_time time);
+void sl_eventq_cancel(struct sl_eventq *q, struct sl_event *e);
+/* Earliest event (NULL if none), without removing it. */
+static inline struct sl_event *sl_eventq_peek(const struct sl_eventq *q)
+{
+	return q->n ? q->heap[0] : NULL;
+}
+struct sl_event *sl_eventq_pop(struct sl_eventq *q);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * internal.h - the engine's private state, shared by the files of sim/.
+ * Nothing outside src/sim includes this.
+ */
+#ifndef SL_SIM_INTERNAL_H
+#define SL_SIM_INTERNAL_H
+
+#include "sim/eventq.h"
+#include "sim/sim.h"
+
+enum sl_ev_kind {
+	EV_BURST_DONE,		/* the task on a CPU finished its outstanding work */
+	EV_TIMER,		/* a task's sleep ended */
+	EV_TICK,		/* one jiffy on every CPU */
+	EV_IPI,			/* a reschedule IPI reaches a CPU */
+	EV_MIGRATION,		/* a CPU's migration thread wakes */
+	EV_MIGRATION_END,	/* ... and finishes */
+};
+
+struct sl_cpu {
+	int id;
+	int core;
+	struct sl_task *curr;		/* NULL when idle or in the migration thread */
+	bool in_migration;		/* migration thread on the CPU */
+	bool need_resched;
+	bool in_schedule;		/* inside the policy's pick_next */
+	bool migration_pending;
+	long migration_arg;
+	sl_time seg_start;		/* start of the current run segment */
+	double sched_debt;		/* scheduler work to charge to the next task */
+	struct sl_event burst_ev, ipi_ev, migr_ev;
+	struct sl_cpu_stats stats;
+};
+
+struct sl_waitq {
+	struct sl_task *head, *tail;
+};
+
+struct sl_chan {
+	long level, capacity;
+	bool closed, sync;
+	struct sl_waitq readers, writers;
+};
+
+struct sl_mutex {
+	struct sl_task *owner;
+	struct sl_waitq waiters;
+};
+
+struct sl_barrier {
+	int parties, arrived;
+	unsigned long gen;
+	struct sl_waitq waiters;
+};
+
+/* Memory blocks owned by the run. */
+struct sl_block {
+	struct sl_block *next;
+	max_align_t data[];
+};
+
+struct sl_task_chunk {
+	struct sl_task_chunk *next;
+};
+
+struct sl_sim {
+	const struct sl_machine *machine;
+	const struct sl_topo *topo;
+	const struct sl_speed_model *model;
+	const struct sl_policy_ops *ops;
+	void *policy_data;
+	uint64_t seed;
+	bool check;
+	FILE *trace;
+
+	sl_time now;
+	sl_time time_limit;
+	bool stopped;
+	struct sl_eventq q;
+	uint64_t events;
+
+	unsigned hz;
+	sl_time tick_ns;
+	struct sl_event tick_ev;
+
+	int ncpus;
+	struct sl_cpu *cpus;
+	sl_time *core_busy_ns;		/* run time on each core's cache */
+	int ctx_cpu;			/* CPU whose code is running now, -1 none */
+
+	/* tasks */
+	struct sl_task *all_head, *all_tail;
+	int nr_live;			/* not yet freed */
+	int nr_runnable;		/* state RUNNABLE */
+	int next_id;
+	int next_mm;
+	struct sl_task *root;
+	struct sl_task *free_tasks;
+	struct sl_task_chunk *chunks;
+	size_t task_stride;		/* task + policy area, aligned */
+
+	/* totals of reaped tasks */
+	struct sl_run_stats totals;
+	sl_time root_start, root_end;
+
+	struct sl_block *blocks;
+	struct sl_err *run_err;		/* set when an invariant fails */
+};
+
+/* sched.c */
+void sl__schedule(struct sl_sim *sim, int cpu);
+void sl__settle(struct sl_sim *sim, struct sl_cpu *c);
+void sl__core_changed(struct sl_sim *sim, int core);
+void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c);
+void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c);
+void sl__process_resched(struct sl_sim *sim, int cpu);
+
+/* lifecycle.c */
+struct sl_task *sl__task_alloc(struct sl_sim *sim);
+struct sl_task *sl__fork(struct sl_sim *sim, struct sl_task *parent,
+			 const struct sl_action *a);
+/* Run t's actions until it needs the CPU (true) or blocked/exited (false). */
+bool sl__continue(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t);
+void sl__after_switch_out(struct sl_sim *sim, struct sl_task *prev);
+void sl__wake(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned flags);
+void sl__free_all_tasks(struct sl_sim *sim);
+void sl__add_task_totals(struct sl_run_stats *s, const struct sl_task *t);
+
+/* sync.c */
+void sl__waitq_add(struct sl_waitq *wq, struct sl_task *t);
+void sl__waitq_remove(struct sl_task *t);
+void sl__waitq_wake_all(struct sl_sim *sim, struct sl_waitq *wq, int waker_cpu, unsigned flags);
+/* Apply a synchronisation action: 1 done, 0 blocked (t queued, state set). */
+int sl__apply_sync(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t);
+
+/* engine.c */
+void sl__arm_tick(struct sl_sim *sim);
+int sl__check(struct sl_sim *sim, struct sl_err *err);
+void sl__trace(struct sl_sim *sim, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

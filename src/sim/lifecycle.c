@@ -1,0 +1,332 @@
+/*
+ * lifecycle.c - tasks from fork to reaping, and the interpreter of their
+ * actions (sim/action.h): fork, exec, exit, wait, sleep, compute.
+ *
+ * Kernel costs are charged as system-time debt that the task pays on its
+ * CPU before it goes on (the machine's fork/exec/exit costs); an action
+ * that may leave the CPU is applied only once the debt is paid, so a task
+ * that forks and then waits really spends the fork's time first.
+ *
+ * Blocking actions are retried when the task runs again after its wakeup,
+ * as kernel code re-checks its condition in a loop: wakeups can be spurious
+ * (several readers woken for one message) and that costs what it costs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/internal.h"
+
+enum apply_result {
+	APPLY_RUN,	/* the task has CPU work outstanding */
+	APPLY_DONE,	/* finished at once; ask the program for the next */
+	APPLY_BLOCK,	/* the task went to sleep */
+	APPLY_EXIT,	/* the task exited */
+};
+
+#define TASK_CHUNK 256
+
+struct sl_task *sl__task_alloc(struct sl_sim *sim)
+{
+	if (!sim->free_tasks) {
+		size_t stride = sim->task_stride;
+		struct sl_task_chunk *ch = sl_xcalloc(1, sizeof(max_align_t) + stride * TASK_CHUNK);
+		ch->next = sim->chunks;
+		sim->chunks = ch;
+		char *base = (char *)ch + sizeof(max_align_t);
+		for (int i = TASK_CHUNK - 1; i >= 0; i--) {
+			struct sl_task *t = (struct sl_task *)(base + stride * (size_t)i);
+			t->free_next = sim->free_tasks;
+			sim->free_tasks = t;
+		}
+	}
+	struct sl_task *t = sim->free_tasks;
+	sim->free_tasks = t->free_next;
+	memset(t, 0, sim->task_stride);
+	t->policy_area = (char *)t + ((sizeof(struct sl_task) + 15) & ~(size_t)15);
+	return t;
+}
+
+static void task_init(struct sl_sim *sim, struct sl_task *t, const char *comm)
+{
+	t->id = sim->next_id++;
+	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "task");
+	t->state = SL_TASK_RUNNABLE;
+	t->cpu = -1;
+	t->last_cpu = -1;
+	t->home_node = -1;
+	t->allowed = sim->topo->all_cpus;
+	t->wclass = SL_WC_INT;
+	t->need_step = true;
+	t->start_ns = sim->now;
+	t->woken_at = sim->now;
+	sl_rng_derive(&t->rng, sim->seed, 1, (uint64_t)t->id);
+	sl_event_init(&t->timer, EV_TIMER, -1, t);
+
+	t->prev_all = sim->all_tail;
+	if (sim->all_tail)
+		sim->all_tail->next_all = t;
+	else
+		sim->all_head = t;
+	sim->all_tail = t;
+	sim->nr_live++;
+	sim->nr_runnable++;
+	sim->totals.tasks++;
+}
+
+struct sl_task *sl_sim_spawn_root(struct sl_sim *sim, const struct sl_prog *prog,
+				  void *state, const char *comm)
+{
+	struct sl_task *t = sl__task_alloc(sim);
+	task_init(sim, t, comm);
+	t->prog = prog;
+	t->prog_state = state;
+	t->mm = sim->next_mm++;
+	if (!sim->root) {
+		sim->root = t;
+		sim->root_start = sim->now;
+	}
+	int saved = sim->ctx_cpu;
+	sim->ctx_cpu = 0;
+	sim->ops->fork(sim, NULL, t);
+	sl__process_resched(sim, 0);
+	sim->ctx_cpu = saved;
+	sl__arm_tick(sim);
+	return t;
+}
+
+struct sl_task *sl__fork(struct sl_sim *sim, struct sl_task *parent, const struct sl_action *a)
+{
+	struct sl_task *t = sl__task_alloc(sim);
+	task_init(sim, t, a->u.fork.comm ? a->u.fork.comm : parent->comm);
+	t->prog = a->u.fork.prog ? a->u.fork.prog : parent->prog;
+	t->prog_state = a->u.fork.state;
+	t->parent = parent;
+	t->nice = a->u.fork.set_nice ? a->u.fork.nice : parent->nice;
+	t->mm = a->u.fork.thread ? parent->mm : sim->next_mm++;
+	t->allowed = parent->allowed;
+	t->footprint_kb = parent->footprint_kb;
+	t->home_node = a->u.fork.thread ? parent->home_node : -1;
+	parent->nchildren++;
+	sim->ops->fork(sim, parent, t);
+	sl__arm_tick(sim);
+	return t;
+}
+
+void sl__add_task_totals(struct sl_run_stats *s, const struct sl_task *t)
+{
+	s->user_ns += t->user_ns;
+	s->sys_ns += t->sys_ns;
+	s->nvcsw += t->nvcsw;
+	s->nivcsw += t->nivcsw;
+	s->migrations += t->nmigrations;
+}
+
+static void task_free(struct sl_sim *sim, struct sl_task *t)
+{
+	if (t->prog && t->prog->release)
+		t->prog->release(sim, t);
+	sl__add_task_totals(&sim->totals, t);
+	if (t->prev_all)
+		t->prev_all->next_all = t->next_all;
+	else
+		sim->all_head = t->next_all;
+	if (t->next_all)
+		t->next_all->prev_all = t->prev_all;
+	else
+		sim->all_tail = t->prev_all;
+	t->free_next = sim->free_tasks;
+	sim->free_tasks = t;
+	if (--sim->nr_live == 0) {
+		sim->root_end = sim->now;	/* the workload is complete */
+		sim->stopped = true;
+	}
+}
+
+/* Reap the oldest zombie child of t; returns its id. */
+static int reap_one(struct sl_sim *sim, struct sl_task *t)
+{
+	struct sl_task *z = t->zombies;
+	t->zombies = z->zombie_next;
+	if (!t->zombies)
+		t->zombies_tail = NULL;
+	t->nchildren--;
+	int id = z->id;
+	task_free(sim, z);
+	return id;
+}
+
+/* An exiting task leaves its children to nobody: they are reaped
+ * automatically (init would do it). */
+static void orphan_children(struct sl_sim *sim, struct sl_task *t)
+{
+	while (t->zombies)
+		reap_one(sim, t);
+	if (!t->nchildren)
+		return;
+	for (struct sl_task *c = sim->all_head; c; c = c->next_all)
+		if (c->parent == t)
+			c->parent = NULL;
+	t->nchildren = 0;
+}
+
+/* Called by schedule() once prev is off its CPU. */
+void sl__after_switch_out(struct sl_sim *sim, struct sl_task *prev)
+{
+	if (prev->state != SL_TASK_DEAD)
+		return;
+	if (sim->ops->exit)
+		sim->ops->exit(sim, prev);
+	orphan_children(sim, prev);
+	struct sl_task *p = prev->parent;
+	if (!p) {
+		task_free(sim, prev);
+		return;
+	}
+	prev->zombie_next = NULL;
+	if (p->zombies_tail)
+		p->zombies_tail->zombie_next = prev;
+	else
+		p->zombies = prev;
+	p->zombies_tail = prev;
+	if (p->state == SL_TASK_SLEEPING && p->act.kind == SL_ACT_WAIT)
+		sl__wake(sim, p, prev->last_cpu, 0);
+}
+
+void sl__wake(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned flags)
+{
+	if (t->state != SL_TASK_SLEEPING)
+		return;
+	sl__waitq_remove(t);
+	sl_eventq_cancel(&sim->q, &t->timer);
+	t->state = SL_TASK_RUNNABLE;
+	t->woken_at = sim->now;
+	sim->nr_runnable++;
+	if (waker_cpu < 0)
+		waker_cpu = t->last_cpu >= 0 ? t->last_cpu : 0;
+	sim->ops->wakeup(sim, t, waker_cpu, flags);
+	sl__arm_tick(sim);
+}
+
+static enum apply_result block(struct sl_sim *sim, struct sl_task *t)
+{
+	t->state = SL_TASK_SLEEPING;
+	t->nvcsw++;
+	sim->nr_runnable--;
+	return APPLY_BLOCK;
+}
+
+static bool may_leave_cpu(enum sl_act_kind k)
+{
+	switch (k) {
+	case SL_ACT_RUN:
+	case SL_ACT_SYS:
+	case SL_ACT_FORK:
+	case SL_ACT_EXEC:
+	case SL_ACT_UNLOCK:
+	case SL_ACT_CHAN_CLOSE:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
+{
+	const struct sl_speed_model *m = sim->model;
+	struct sl_action *a = &t->act;
+
+	switch (a->kind) {
+	case SL_ACT_RUN:
+	case SL_ACT_SYS:
+		if (a->u.run.work <= 0)
+			return APPLY_DONE;
+		t->work_left = a->u.run.work;
+		t->act_sys = a->kind == SL_ACT_SYS;
+		t->wclass = a->u.run.wclass;
+		return APPLY_RUN;
+	case SL_ACT_SLEEP:
+		if (t->act_phase++ > 0 || a->u.ns <= 0)
+			return APPLY_DONE;
+		t->timer.cpu = c->id;
+		sl_eventq_schedule(&sim->q, &t->timer, sim->now + a->u.ns);
+		return block(sim, t);
+	case SL_ACT_FORK:
+		t->result = sl__fork(sim, t, a)->id;
+		t->debt_sys += (double)m->fork_ns;
+		return APPLY_DONE;
+	case SL_ACT_EXEC:
+		if (a->u.exec.comm)
+			snprintf(t->comm, sizeof(t->comm), "%s", a->u.exec.comm);
+		t->debt_sys += (double)m->exec_ns;
+		if (sim->ops->exec)
+			sim->ops->exec(sim, t);
+		return APPLY_DONE;
+	case SL_ACT_WAIT:
+		if (t->zombies) {
+			t->result = reap_one(sim, t);
+			return APPLY_DONE;
+		}
+		if (!t->nchildren) {
+			t->result = -1;
+			return APPLY_DONE;
+		}
+		return block(sim, t);
+	case SL_ACT_EXIT:
+		if (t->act_phase++ == 0) {
+			t->debt_sys += (double)m->exit_ns;
+			return APPLY_RUN;
+		}
+		t->state = SL_TASK_DEAD;
+		t->end_ns = sim->now;
+		sim->nr_runnable--;
+		return APPLY_EXIT;
+	case SL_ACT_YIELD:
+		sl_resched(sim, c->id);
+		return APPLY_DONE;
+	default:
+		return sl__apply_sync(sim, c, t) ? APPLY_DONE : APPLY_BLOCK;
+	}
+}
+
+#define MAX_INSTANT_ACTIONS 100000
+
+bool sl__continue(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
+{
+	for (int n = 0; n < MAX_INSTANT_ACTIONS; n++) {
+		if (t->need_step) {
+			t->need_step = false;
+			t->need_apply = true;
+			t->act_phase = 0;
+			t->prog->step(sim, t, &t->act);
+		}
+		if (t->debt_sys + t->debt_user > 0 && may_leave_cpu(t->act.kind))
+			return true;	/* pay the kernel's costs first */
+		switch (apply(sim, c, t)) {
+		case APPLY_RUN:
+			if (t->act.kind == SL_ACT_RUN || t->act.kind == SL_ACT_SYS)
+				t->need_apply = false;
+			return true;
+		case APPLY_DONE:
+			t->need_step = true;
+			break;
+		case APPLY_BLOCK:
+		case APPLY_EXIT:
+			return false;
+		}
+	}
+	sl_fail_internal(sim->run_err, "task %d (%s) did %d actions without using the CPU",
+			 t->id, t->comm, MAX_INSTANT_ACTIONS);
+	sim->stopped = true;
+	return false;
+}
+
+void sl__free_all_tasks(struct sl_sim *sim)
+{
+	while (sim->chunks) {
+		struct sl_task_chunk *next = sim->chunks->next;
+		free(sim->chunks);
+		sim->chunks = next;
+	}
+	sim->free_tasks = NULL;
+	sim->all_head = sim->all_tail = NULL;
+}

@@ -1,0 +1,101 @@
+/*
+ * policy_ops.h - the contract between the engine and a scheduler policy,
+ * shaped like the kernel's struct sched_class and sched_ext's ops table
+ * (style-anchors.md sections 1-2): one file per policy in src/policy/,
+ * each ending with its `const struct sl_policy_ops`.
+ *
+ * The policy owns its runqueues (2.4's single list, O(1)'s per-CPU arrays,
+ * the HT patch's per-package queue).  The engine owns task state, CPU
+ * occupancy, time, accounting and the kernel mechanisms; it calls these ops
+ * at the points where the kernel called into the scheduler:
+ *
+ *   fork          wake_up_forked_process: enqueue the new child somewhere
+ *   wakeup        try_to_wake_up: a sleeping task became runnable
+ *   pick_next     schedule() on `cpu`: choose what runs next
+ *   tick          scheduler_tick + rebalance_tick, once per jiffy per CPU
+ *   exec          sched_balance_exec / sched_exec (optional)
+ *   exit          sched_exit: the task died (optional)
+ *   migration     the per-CPU migration thread runs (optional)
+ *
+ * Ops are called with no locks and no reentrancy: a policy may call the
+ * engine services of sim.h (sl_resched, sl_migration_wake, ...) from any
+ * op, and the engine acts on them after the op returns.
+ */
+#ifndef SL_SIM_POLICY_OPS_H
+#define SL_SIM_POLICY_OPS_H
+
+#include <stddef.h>
+
+#include "base/err.h"
+#include "base/spec.h"
+
+struct sl_sim;
+struct sl_task;
+
+/* Flags for the wakeup op. */
+#define SL_WAKE_SYNC	(1u << 0)	/* waker is about to sleep (pipes) */
+#define SL_WAKE_TIMER	(1u << 1)	/* woken by a timer, not by a task */
+
+struct sl_policy_ops {
+	const char *name;
+	const char *summary;			/* one line for `list policies` */
+	const struct sl_param_def *knobs;	/* NULL-terminated; may be NULL */
+	size_t task_size;			/* bytes of per-task private state */
+
+	/*
+	 * Required.  Read knobs, allocate private state, and tell the engine
+	 * the tick rate with sl_set_hz().  Return the state (passed back by
+	 * sl_policy_data()) or NULL with err set.
+	 */
+	void *(*init)(struct sl_sim *sim, const struct sl_params *knobs,
+		      struct sl_err *err);
+	void (*destroy)(struct sl_sim *sim);
+
+	/*
+	 * Required.  `child` was just created by `parent` (which is running on
+	 * its CPU).  Initialise the child's private state and enqueue it.
+	 * parent == NULL for the workload's first task, which starts on CPU 0.
+	 */
+	void (*fork)(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child);
+
+	/*
+	 * Required.  `t` (sleeping, not on any queue) becomes runnable.
+	 * `waker_cpu` is the CPU of the waking task, or t->last_cpu for timer
+	 * wakeups.  Enqueue it and sl_resched() the CPU that should run it.
+	 */
+	void (*wakeup)(struct sl_sim *sim, struct sl_task *t, int waker_cpu,
+		       unsigned flags);
+
+	/*
+	 * Required.  schedule() on `cpu`.  `prev` is the task that was running
+	 * there (NULL if the CPU was idle).  If prev->state is not RUNNABLE it
+	 * blocked or exited: remove it from the policy's queues first.  Return
+	 * the task to run (may be prev; must not be running on another CPU),
+	 * or NULL to idle.
+	 */
+	struct sl_task *(*pick_next)(struct sl_sim *sim, int cpu, struct sl_task *prev);
+
+	/*
+	 * Required.  One timer tick on `cpu` (every 1/HZ s, all CPUs on the
+	 * same jiffy, in CPU order).  sl_curr(cpu) is the running task or NULL.
+	 */
+	void (*tick)(struct sl_sim *sim, int cpu);
+
+	/* Optional.  `t`, running, is about to exec (exec balancing). */
+	void (*exec)(struct sl_sim *sim, struct sl_task *t);
+
+	/* Optional.  `t` exited (already removed in pick_next). */
+	void (*exit)(struct sl_sim *sim, struct sl_task *t);
+
+	/*
+	 * Optional.  The migration thread of `cpu` runs: whatever ran there
+	 * has been preempted and is runnable-not-running.  Requested with
+	 * sl_migration_wake(); `arg` is what was passed there.
+	 */
+	void (*migration)(struct sl_sim *sim, int cpu, long arg);
+
+	/* Optional, for tests and --check: verify internal consistency. */
+	int (*check)(struct sl_sim *sim, struct sl_err *err);
+};
+
+#endif

@@ -1,0 +1,240 @@
+/*
+ * sched.c - the CPU side of the engine: schedule(), context switches, and
+ * the progress of running tasks under the speed model.
+ *
+ * A running task works through, in order, its kernel debt (context switch,
+ * fork/exec/exit costs, scheduler overhead: system time), its cache refill
+ * debt (user time: stalls after a migration) and the work of its current
+ * action.  It progresses at speed = smt x numa (hw/speed.h).  Whenever a
+ * sibling starts or stops, or a task moves, the affected CPUs are settled
+ * (progress and accounting brought up to now) and their completion events
+ * re-timed - the SimSo pattern of anchors.md sections 2.4 and 4.2.
+ */
+#include <math.h>
+
+#include "sim/internal.h"
+
+static enum sl_migr_level migr_level(const struct sl_topo *topo, int from, int to)
+{
+	if (from < 0 || topo->cpu_core[from] == topo->cpu_core[to])
+		return SL_MIGR_NONE;
+	if (topo->cpu_package[from] == topo->cpu_package[to])
+		return SL_MIGR_CORE;
+	if (topo->cpu_node[from] == topo->cpu_node[to])
+		return SL_MIGR_PACKAGE;
+	return SL_MIGR_NODE;
+}
+
+static inline double outstanding(const struct sl_task *t)
+{
+	return t->debt_sys + t->debt_user + t->work_left;
+}
+
+/* Bring c's running task's progress and accounting up to sim->now. */
+void sl__settle(struct sl_sim *sim, struct sl_cpu *c)
+{
+	struct sl_task *t = c->curr;
+	sl_time wall = sim->now - c->seg_start;
+
+	c->seg_start = sim->now;
+	if (!t || wall <= 0)
+		return;
+	sim->core_busy_ns[c->core] += wall;
+	int node = sim->topo->cpu_node[c->id];
+	if (node < 4)
+		t->node_ns[node] += wall;
+
+	/* Split the wall time over the three kinds of outstanding work. */
+	double progress = (double)wall * t->speed;
+	double sys_work = 0, user_work = 0;
+	double d = fmin(progress, t->debt_sys);
+	t->debt_sys -= d;
+	sys_work += d;
+	progress -= d;
+	d = fmin(progress, t->debt_user);
+	t->debt_user -= d;
+	user_work += d;
+	progress -= d;
+	d = fmin(progress, t->work_left);
+	t->work_left -= d;
+	t->work_done += d;
+	if (t->act_sys)
+		sys_work += d;
+	else
+		user_work += d;
+
+	double total = sys_work + user_work;
+	sl_time sys_wall = total > 0 ? (sl_time)llround((double)wall * sys_work / total) : 0;
+	if (total <= 0)	/* only possible at speed 0: charge by action kind */
+		sys_wall = t->act_sys ? wall : 0;
+	t->sys_ns += sys_wall;
+	t->user_ns += wall - sys_wall;
+	c->stats.sys_ns += sys_wall;
+	c->stats.user_ns += wall - sys_wall;
+}
+
+static double task_speed(struct sl_sim *sim, struct sl_cpu *c)
+{
+	const struct sl_topo *topo = sim->topo;
+	struct sl_task *t = c->curr;
+	enum sl_wclass others[8];
+	int n = 0;
+
+	sl_for_each_cpu(s, &topo->core_cpus[c->core]) {
+		if (s == c->id || n == 8)
+			continue;
+		struct sl_cpu *sc = &sim->cpus[s];
+		if (sc->curr)
+			others[n++] = sc->curr->wclass;
+		else if (sc->in_migration)
+			others[n++] = SL_WC_INT;
+	}
+	double speed = sl_speed_smt(sim->model, t->wclass, others, n);
+	if (t->home_node >= 0)
+		speed *= sl_speed_numa(sim->model, t->wclass, topo->cpu_node[c->id], t->home_node);
+	return speed > 1e-6 ? speed : 1e-6;
+}
+
+/* (Re)time c's completion event from its outstanding work. */
+void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c)
+{
+	struct sl_task *t = c->curr;
+	c->seg_start = sim->now;
+	t->speed = task_speed(sim, c);
+	double ns = ceil(outstanding(t) / t->speed);
+	sl_eventq_schedule(&sim->q, &c->burst_ev, sim->now + (sl_time)ns);
+}
+
+/* Something changed on `core`: settle its busy CPUs and re-time them. */
+void sl__core_changed(struct sl_sim *sim, int core)
+{
+	sl_for_each_cpu(s, &sim->topo->core_cpus[core]) {
+		struct sl_cpu *sc = &sim->cpus[s];
+		if (!sc->curr)
+			continue;
+		sl__settle(sim, sc);
+		sl__start_burst(sim, sc);
+	}
+}
+
+static void switch_out(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *prev)
+{
+	sl_eventq_cancel(&sim->q, &c->burst_ev);
+	prev->cpu = -1;
+	prev->last_ran = sim->now;
+	prev->cache_mark = sim->core_busy_ns[c->core];
+	if (prev->state == SL_TASK_RUNNABLE)
+		prev->nivcsw++;
+	c->curr = NULL;
+}
+
+static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next)
+{
+	const struct sl_topo *topo = sim->topo;
+	const struct sl_speed_model *m = sim->model;
+
+	if (next->home_node < 0)
+		next->home_node = topo->cpu_node[c->id];	/* first touch */
+	enum sl_migr_level level = migr_level(topo, next->last_cpu, c->id);
+	double warmth = 0;
+	if (next->last_cpu >= 0 && level == SL_MIGR_NONE)
+		warmth = sl_cache_warmth(m, sim->core_busy_ns[c->core] - next->cache_mark);
+	if (next->last_cpu >= 0 && next->last_cpu != c->id)
+		next->nmigrations++;
+	unsigned fp = next->footprint_kb ? next->footprint_kb : topo->l2_kb / 2;
+	if (next->last_cpu >= 0)
+		next->debt_user += (double)sl_cache_refill(m, level, warmth, fp, topo->l2_kb);
+	next->debt_sys += (double)m->ctx_switch_ns + c->sched_debt;
+	c->sched_debt = 0;
+	next->cpu = c->id;
+	next->last_cpu = c->id;
+	c->curr = next;
+	c->stats.switches++;
+	c->seg_start = sim->now;
+}
+
+/*
+ * schedule() on `cpu`: ask the policy what runs next and switch to it.  The
+ * incoming task first pays its context-switch debt; its program continues
+ * when that burst completes (sl__burst_done), so a task that blocks as soon
+ * as it runs still costs a switch, as it does on a real kernel.
+ */
+void sl__schedule(struct sl_sim *sim, int cpu)
+{
+	struct sl_cpu *c = &sim->cpus[cpu];
+	struct sl_task *prev = c->curr;
+
+	if (prev)
+		sl__settle(sim, c);
+	int saved_ctx = sim->ctx_cpu;
+	sim->ctx_cpu = cpu;
+	c->in_schedule = true;
+	struct sl_task *next = sim->ops->pick_next(sim, cpu, prev);
+	c->in_schedule = false;
+	sim->ctx_cpu = saved_ctx;
+	c->need_resched = false;
+
+	if (next && (next->state != SL_TASK_RUNNABLE || (next->cpu >= 0 && next->cpu != cpu))) {
+		sl_fail_internal(sim->run_err, "policy %s picked task %d (%s) on CPU %d but it is %s",
+				 sim->ops->name, next->id, next->comm, cpu,
+				 next->state != SL_TASK_RUNNABLE ? "not runnable" : "running elsewhere");
+		sim->stopped = true;
+		return;
+	}
+	if (next == prev) {
+		if (prev && prev->state != SL_TASK_RUNNABLE) {
+			sl_fail_internal(sim->run_err, "policy %s kept blocked task %d on CPU %d",
+					 sim->ops->name, prev->id, cpu);
+			sim->stopped = true;
+		} else if (prev && c->sched_debt > 0) {
+			/* The scheduler's work (e.g. a recalculation that
+			 * keeps the same hog) delays the task it kept. */
+			prev->debt_sys += c->sched_debt;
+			c->sched_debt = 0;
+			sl__start_burst(sim, c);
+		}
+		return;
+	}
+	if (prev) {
+		switch_out(sim, c, prev);
+		sl__after_switch_out(sim, prev);
+	}
+	if (next) {
+		switch_in(sim, c, next);
+		sl__trace(sim, "cpu %d: run %d %s", cpu, next->id, next->comm);
+	} else {
+		/* A CPU going idle keeps its scheduler debt for the next task
+		 * it runs: charging it now would overlap the idle time. */
+		sl__trace(sim, "cpu %d: idle", cpu);
+	}
+	sl__core_changed(sim, c->core);	/* re-times siblings, starts next's burst */
+}
+
+/* The task on c finished its outstanding work. */
+void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c)
+{
+	struct sl_task *t = c->curr;
+	sl__settle(sim, c);
+	t->work_done += t->work_left;
+	t->debt_sys = t->debt_user = t->work_left = 0;
+	if (!t->need_apply)
+		t->need_step = true;	/* the compute action is complete */
+	enum sl_wclass before = t->wclass;
+	sim->ctx_cpu = c->id;
+	if (sl__continue(sim, c, t)) {
+		if (t->wclass != before)
+			sl__core_changed(sim, c->core);
+		else
+			sl__start_burst(sim, c);
+	} else {
+		sl__schedule(sim, c->id);
+	}
+}
+
+/* Act on a pending local need_resched of `cpu`. */
+void sl__process_resched(struct sl_sim *sim, int cpu)
+{
+	struct sl_cpu *c = &sim->cpus[cpu];
+	if (c->need_resched && !c->in_migration)
+		sl__schedule(sim, cpu);
+}

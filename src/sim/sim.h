@@ -1,0 +1,137 @@
+/*
+ * sim.h - the simulation engine: clock, events, tasks on CPUs, and the
+ * kernel services that policies and workloads call.
+ *
+ * One struct sl_sim is one run: a machine, one policy instance, one
+ * workload, one seed.  Identical inputs give identical results: events are
+ * ordered by (time, insertion sequence) and all randomness comes from
+ * per-task streams.
+ */
+#ifndef SL_SIM_SIM_H
+#define SL_SIM_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/err.h"
+#include "base/units.h"
+#include "hw/machine.h"
+#include "sim/policy_ops.h"
+#include "sim/prog.h"
+#include "sim/task.h"
+
+struct sl_sim;
+
+/* ---- building and running ---- */
+
+struct sl_sim_config {
+	const struct sl_machine *machine;
+	const struct sl_policy_ops *policy;
+	const struct sl_params *knobs;
+	uint64_t seed;
+	sl_time time_limit;	/* stop at this simulated time (0 = none) */
+	bool check;		/* verify invariants after every event (tests) */
+	FILE *trace;		/* optional text trace of scheduling events */
+};
+
+struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err);
+void sl_sim_destroy(struct sl_sim *sim);
+
+/* Create the workload's root task (id 0) running `prog`; the policy's fork
+ * op places it with parent NULL. */
+struct sl_task *sl_sim_spawn_root(struct sl_sim *sim, const struct sl_prog *prog,
+				  void *state, const char *comm);
+
+/* Run until every task has exited and been reaped, the time limit, or
+ * sl_sim_stop().  Returns 0, or -1 with err set on an invariant failure. */
+int sl_sim_run(struct sl_sim *sim, struct sl_err *err);
+void sl_sim_stop(struct sl_sim *sim);
+/* Stop at simulated time `limit` (0 = none); for open-ended workloads,
+ * whose start() knows how long they run. */
+void sl_sim_set_time_limit(struct sl_sim *sim, sl_time limit);
+
+/* ---- for everyone ---- */
+
+sl_time sl_now(const struct sl_sim *sim);
+const struct sl_topo *sl_topo(const struct sl_sim *sim);
+uint64_t sl_seed(const struct sl_sim *sim);
+
+/* ---- services for policies ---- */
+
+void *sl_policy_data(const struct sl_sim *sim);
+void sl_set_hz(struct sl_sim *sim, unsigned hz);
+unsigned sl_hz(const struct sl_sim *sim);
+/* Ticks since the start of the run (at the policy's HZ). */
+uint64_t sl_jiffies(const struct sl_sim *sim);
+
+/* Task running on `cpu` (NULL if idle or running the migration thread). */
+struct sl_task *sl_curr(const struct sl_sim *sim, int cpu);
+/* True if `cpu` runs nothing (not even the migration thread). */
+bool sl_cpu_idle(const struct sl_sim *sim, int cpu);
+static inline bool sl_task_running(const struct sl_task *t) { return t->cpu >= 0; }
+
+/* Ask for schedule() on `cpu`: immediately after the current op if `cpu` is
+ * the CPU the op runs on, else after an IPI's latency (need_resched). */
+void sl_resched(struct sl_sim *sim, int cpu);
+bool sl_need_resched(const struct sl_sim *sim, int cpu);
+
+/* Wake `cpu`'s migration thread (SCHED_FIFO 99): it preempts what runs
+ * there and calls the policy's migration op with `arg`.  A request while
+ * one is pending is merged (the first arg is kept). */
+void sl_migration_wake(struct sl_sim *sim, int cpu, long arg);
+
+/* Charge scheduler work done on `cpu` (e.g. an O(n) goodness scan) as
+ * system time before the next task runs. */
+void sl_charge_sched(struct sl_sim *sim, int cpu, sl_time ns);
+/* A global spinlock: charge `hold_ns` under it on `cpu`; if another CPU
+ * holds it now, the spinning time is charged too.  Returns the wait. */
+struct sl_spinlock {
+	sl_time free_at;	/* when the last holder releases it */
+	int holder;		/* that holder's CPU + 1 (0: never taken) */
+};
+sl_time sl_charge_locked(struct sl_sim *sim, int cpu, struct sl_spinlock *lock,
+			 sl_time hold_ns);
+/* Record a task move between runqueues (for statistics and traces). */
+void sl_note_migration(struct sl_sim *sim, struct sl_task *t, int from_cpu, int to_cpu);
+
+/* Iterate over every live task (runnable or sleeping), in creation order. */
+struct sl_task *sl_task_first(const struct sl_sim *sim);
+struct sl_task *sl_task_next(const struct sl_task *t);
+int sl_nr_tasks(const struct sl_sim *sim);
+
+/* ---- services for workloads (synchronisation objects) ---- */
+
+/* A byte channel with a capacity (pipe: 4096 in 2.4/2.6.0's single page,
+ * 65536 on modern kernels; socket buffers).  Readers and writers block on
+ * it; wakeups are sync wakeups (as pipes were). */
+struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups);
+long sl_chan_level(const struct sl_chan *c);
+struct sl_mutex *sl_mutex_new(struct sl_sim *sim);
+struct sl_barrier *sl_barrier_new(struct sl_sim *sim, int parties);
+
+/* Memory owned by the run, freed with it (workload configs, prog states). */
+void *sl_sim_alloc(struct sl_sim *sim, size_t size);
+
+/* ---- run statistics ---- */
+
+struct sl_cpu_stats {
+	sl_time user_ns, sys_ns, idle_ns, kthread_ns;
+	long switches;
+};
+
+struct sl_run_stats {
+	sl_time elapsed_ns;		/* first task's start to the last exit (or the time limit) */
+	sl_time user_ns, sys_ns;	/* summed over the workload's tasks */
+	long nvcsw, nivcsw;		/* voluntary / involuntary switches */
+	long migrations;
+	long tasks;			/* tasks created */
+	uint64_t events;		/* events processed */
+};
+
+void sl_sim_stats(const struct sl_sim *sim, struct sl_run_stats *out);
+const struct sl_cpu_stats *sl_sim_cpu_stats(const struct sl_sim *sim, int cpu);
+/* The machine the run simulates (workloads read mem_mb, node count). */
+const struct sl_machine *sl_sim_machine(const struct sl_sim *sim);
+
+#endif

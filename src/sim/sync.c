@@ -1,0 +1,164 @@
+/*
+ * sync.c - wait queues and the synchronisation objects built on them:
+ * byte channels (pipes, socket buffers), mutexes (futex-style, with
+ * barging: a woken waiter retries), and barriers.
+ *
+ * Wakeups go through the policy's wakeup op like any other; channels use
+ * sync wakeups when asked to, as 2.5/2.6 pipes did (policies.md 7.10).
+ */
+#include "sim/internal.h"
+
+void sl__waitq_add(struct sl_waitq *wq, struct sl_task *t)
+{
+	t->waitq = wq;
+	t->wq_next = NULL;
+	if (wq->tail)
+		wq->tail->wq_next = t;
+	else
+		wq->head = t;
+	wq->tail = t;
+}
+
+void sl__waitq_remove(struct sl_task *t)
+{
+	struct sl_waitq *wq = t->waitq;
+	if (!wq)
+		return;
+	struct sl_task **pp = &wq->head, *prev = NULL;
+	while (*pp && *pp != t) {
+		prev = *pp;
+		pp = &(*pp)->wq_next;
+	}
+	if (*pp) {
+		*pp = t->wq_next;
+		if (wq->tail == t)
+			wq->tail = prev;
+	}
+	t->waitq = NULL;
+	t->wq_next = NULL;
+}
+
+void sl__waitq_wake_all(struct sl_sim *sim, struct sl_waitq *wq, int waker_cpu, unsigned flags)
+{
+	struct sl_task *t;
+	while ((t = wq->head)) {
+		sl__waitq_remove(t);
+		sl__wake(sim, t, waker_cpu, flags);
+	}
+}
+
+struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups)
+{
+	struct sl_chan *ch = sl_sim_alloc(sim, sizeof(*ch));
+	ch->capacity = capacity > 0 ? capacity : 1;
+	ch->sync = sync_wakeups;
+	return ch;
+}
+
+long sl_chan_level(const struct sl_chan *c) { return c->level; }
+
+struct sl_mutex *sl_mutex_new(struct sl_sim *sim)
+{
+	return sl_sim_alloc(sim, sizeof(struct sl_mutex));
+}
+
+struct sl_barrier *sl_barrier_new(struct sl_sim *sim, int parties)
+{
+	struct sl_barrier *b = sl_sim_alloc(sim, sizeof(*b));
+	b->parties = parties > 0 ? parties : 1;
+	return b;
+}
+
+static int sleep_on(struct sl_sim *sim, struct sl_waitq *wq, struct sl_task *t)
+{
+	sl__waitq_add(wq, t);
+	t->state = SL_TASK_SLEEPING;
+	t->nvcsw++;
+	sim->nr_runnable--;
+	return 0;
+}
+
+static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
+{
+	struct sl_chan *ch = t->act.u.chan.chan;
+	long room = ch->capacity - ch->level;
+	long n = t->act.u.chan.bytes < room ? t->act.u.chan.bytes : room;
+
+	ch->level += n;
+	t->act.u.chan.bytes -= n;
+	if (n > 0)
+		sl__waitq_wake_all(sim, &ch->readers, c->id, ch->sync ? SL_WAKE_SYNC : 0);
+	if (t->act.u.chan.bytes <= 0 || ch->closed)
+		return 1;
+	return sleep_on(sim, &ch->writers, t);
+}
+
+static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
+{
+	struct sl_chan *ch = t->act.u.chan.chan;
+	if (ch->level == 0) {
+		if (ch->closed) {
+			t->result = 0;
+			return 1;
+		}
+		return sleep_on(sim, &ch->readers, t);
+	}
+	long n = t->act.u.chan.bytes < ch->level ? t->act.u.chan.bytes : ch->level;
+	ch->level -= n;
+	t->result = n;
+	sl__waitq_wake_all(sim, &ch->writers, c->id, ch->sync ? SL_WAKE_SYNC : 0);
+	return 1;
+}
+
+static int barrier_wait(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
+{
+	struct sl_barrier *b = t->act.u.barrier;
+	if (t->act_phase++ == 0) {
+		if (++b->arrived < b->parties) {
+			t->barrier_gen = b->gen;
+			return sleep_on(sim, &b->waiters, t);
+		}
+		b->arrived = 0;
+		b->gen++;
+		sl__waitq_wake_all(sim, &b->waiters, c->id, 0);
+		return 1;
+	}
+	if (b->gen != t->barrier_gen)
+		return 1;
+	return sleep_on(sim, &b->waiters, t);
+}
+
+int sl__apply_sync(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
+{
+	struct sl_action *a = &t->act;
+
+	switch (a->kind) {
+	case SL_ACT_CHAN_WRITE:
+		return chan_write(sim, c, t);
+	case SL_ACT_CHAN_READ:
+		return chan_read(sim, c, t);
+	case SL_ACT_CHAN_CLOSE:
+		a->u.chan.chan->closed = true;
+		sl__waitq_wake_all(sim, &a->u.chan.chan->readers, c->id, 0);
+		sl__waitq_wake_all(sim, &a->u.chan.chan->writers, c->id, 0);
+		return 1;
+	case SL_ACT_LOCK:
+		if (!a->u.mutex->owner || a->u.mutex->owner == t) {
+			a->u.mutex->owner = t;
+			return 1;
+		}
+		return sleep_on(sim, &a->u.mutex->waiters, t);
+	case SL_ACT_UNLOCK:
+		if (a->u.mutex->owner == t) {
+			a->u.mutex->owner = NULL;
+			sl__waitq_wake_all(sim, &a->u.mutex->waiters, c->id, 0);
+		}
+		return 1;
+	case SL_ACT_BARRIER:
+		return barrier_wait(sim, c, t);
+	default:
+		sl_fail_internal(sim->run_err, "task %d: unknown action %d", t->id, (int)a->kind);
+		sim->stopped = true;
+		return 1;
+	}
+}

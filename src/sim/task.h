@@ -1,0 +1,88 @@
+/*
+ * task.h - a simulated task (process or thread), as the engine keeps it.
+ *
+ * Policies read the fields in the first block and keep their own state in
+ * the private area (sl_task_policy()); workloads drive a task through its
+ * program (sim/prog.h).  The rest is the engine's.
+ */
+#ifndef SL_SIM_TASK_H
+#define SL_SIM_TASK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/cpumask.h"
+#include "base/rng.h"
+#include "base/units.h"
+#include "hw/speed.h"
+#include "sim/action.h"
+#include "sim/eventq.h"
+
+enum sl_task_state {
+	SL_TASK_RUNNABLE,	/* queued or running */
+	SL_TASK_SLEEPING,	/* blocked: timer, wait queue, child */
+	SL_TASK_DEAD,		/* exited; awaiting reaping by its parent */
+};
+
+struct sl_prog;
+struct sl_waitq;
+
+struct sl_task {
+	/* ---- read by policies ---- */
+	int id;			/* creation index, 0 = the workload's root */
+	char comm[16];
+	enum sl_task_state state;
+	int cpu;		/* logical CPU it is running on, -1 if not running */
+	int last_cpu;		/* CPU it last ran on (-1 before its first run) */
+	int nice;		/* -20..19 */
+	int mm;			/* address-space id: threads share it (2.4 goodness) */
+	bool kthread;		/* kernel thread (no user mm) */
+	sl_cpumask allowed;	/* cpus_allowed */
+	struct sl_task *parent;
+	sl_time last_ran;	/* engine time it last left a CPU (ns) */
+	sl_time woken_at;	/* engine time of its last wakeup */
+
+	/* ---- workload ---- */
+	const struct sl_prog *prog;
+	void *prog_state;		/* owned by the workload */
+	struct sl_rng rng;		/* this task's own stream */
+	struct sl_action act;		/* the action in progress */
+	long result;			/* result of the last finished action */
+	enum sl_wclass wclass;		/* class of the current compute work */
+	unsigned footprint_kb;		/* cache footprint */
+	int home_node;			/* memory node by first touch (-1 before) */
+	int tag;			/* workload's own label (e.g. "measured") */
+
+	/* ---- accounting (read by reports) ---- */
+	sl_time user_ns, sys_ns;	/* wall time on CPU, as the kernel charges */
+	sl_time start_ns, end_ns;
+	double work_done;		/* reference ns completed */
+	long nvcsw, nivcsw;		/* voluntary / involuntary switches */
+	long nmigrations;
+	sl_time node_ns[4];		/* run time on nodes 0..3 (schedbench tables) */
+
+	/* ---- engine private ---- */
+	struct sl_task *next_all, *prev_all;	/* list of live tasks, creation order */
+	struct sl_task *wq_next;		/* link in the wait queue it sleeps on */
+	struct sl_waitq *waitq;			/* that wait queue, or NULL */
+	struct sl_task *zombie_next;		/* link in the parent's zombie FIFO */
+	struct sl_task *zombies, *zombies_tail;	/* exited children, in exit order */
+	int nchildren;				/* children not yet reaped */
+	double work_left;			/* of the current compute action (ref ns) */
+	double debt_sys;			/* kernel work to do first (ref ns) */
+	double debt_user;			/* cache refill stalls, before the work */
+	bool act_sys;				/* current compute counts as system time */
+	bool need_step;				/* ask the program for the next action */
+	bool need_apply;			/* t->act has not taken effect yet */
+	int act_phase;				/* progress of a multi-step action */
+	unsigned long barrier_gen;		/* generation it waits for to pass */
+	struct sl_event timer;			/* its sleep timer */
+	sl_time cache_mark;			/* core's run time when it left that core */
+	double speed;				/* current speed while running */
+	struct sl_task *free_next;		/* task pool free list */
+	void *policy_area;			/* policy private (task_size bytes) */
+};
+
+static inline void *sl_task_policy(const struct sl_task *t) { return t->policy_area; }
+
+#endif
