@@ -1,0 +1,517 @@
+/*
+ * linux24.c - the Linux 2.4 scheduler: one global runqueue under one global
+ * lock, goodness() picked by an O(runnable) scan, counters recalculated for
+ * every task when all runnable candidates have used their quantum, and
+ * reschedule_idle() choosing the CPU to poke on wakeup.
+ *
+ * Sources: research/policies.md section 1 (data structures 1.1, quantum 1.2,
+ * goodness 1.3, schedule 1.4, timer tick 1.5, reschedule_idle and fork 1.6),
+ * section 0 (HZ, need_resched) and section 7 (IPIs, sync wakeups); [S1]
+ * kernel/sched.c of 2.4.27 (goodness, reschedule_idle with the HT sibling
+ * check, schedule, recalculation), [S2] update_process_times, [S3]
+ * PROC_CHANGE_PENALTY.  Docs: docs/policies/linux24.md.
+ *
+ * The scan is O(runnable tasks) per schedule() and the recalculation
+ * O(all tasks): both are charged as system time, the scan under the global
+ * runqueue_lock so that contention between CPUs shows as spinning.  This is
+ * the cost the O(1) scheduler was written to remove, so it must be visible.
+ *
+ * Choices where the sources are uncertain (each one a knob):
+ *   ht_tweak     The "whole package idle" check in reschedule_idle is in
+ *                2.4.27 [S1]; it came with the i386 HT support of about
+ *                2.4.17/18 (INFERRED), so 2.4.19 (seed 004) has it.  A
+ *                2.4.8-based kernel (seed 000's 2.4.8-10bigmem) predates it
+ *                unless Red Hat backported it (unknown): model it with
+ *                ht_tweak=off.  Default on.
+ *   exit_return  2.4's release_task() gives a reaped child's remaining
+ *                counter back to the parent, capped at MAX_COUNTER =
+ *                20*HZ/100 (from memory of kernel/exit.c, not in
+ *                policies.md: UNVERIFIED).  Without it a parent that forks
+ *                many children (make) is penalised by the fork split.
+ *                Default on.
+ *   scan_ns      No published per-task cost of goodness(); 100 ns is about
+ *                one cache miss on a task_struct plus the arithmetic on a
+ *                2002 P4.  The same per-item cost is charged per CPU looked
+ *                at by reschedule_idle (also under the lock).
+ *   recalc_ns    Per task of the recalculation loop; 100 ns likewise.
+ *
+ * Omitted / simplified:
+ *   - SCHED_FIFO/SCHED_RR (goodness 1000 + rt_priority, RR requeueing): the
+ *     simulated tasks are all SCHED_OTHER; 2.4 has no migration thread.
+ *   - signal_pending() keeping an interruptible prev on the runqueue: the
+ *     engine has no signals.
+ *   - Big kernel lock release/reacquire in schedule(): no BKL in the engine.
+ *   - The idle loop's polling flag that saves an IPI: every remote kick goes
+ *     through sl_resched(), which applies the engine's IPI latency
+ *     (policies.md 7.9).
+ *   - last_schedule uses simulated ns instead of the cycle counter; only
+ *     its order matters (least recently active idle CPU).
+ *   - The recalculation runs in the kernel under tasklist_lock (a read
+ *     lock), outside runqueue_lock: it is charged as plain scheduler time on
+ *     the CPU that does it, not under the global lock.
+ *   - The exit counter return happens when the child exits rather than
+ *     when the parent reaps it (the engine tells the policy of exits only);
+ *     the parent's goodness is the same in all but the reaping window.
+ *   - HT tweak: 2.4 tested it only when smp_num_siblings == 2; here it
+ *     applies to any SMT width (every sibling idle), which is the same
+ *     thing on the 2-way HT machines of the time.
+ *   - sched_yield's YIELD bit (goodness -1 for one schedule(), prev moved
+ *     to the tail, no reschedule_idle for it): the engine turns a yield
+ *     into a plain reschedule and tells the policy nothing, so a yielding
+ *     task is re-picked like any preempted one (its own CPU's bonus wins).
+ */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "base/err.h"
+#include "base/spec.h"
+#include "hw/topo.h"
+#include "policy/policy.h"
+#include "sim/sim.h"
+
+/* Per-task state (the kernel's task_struct fields used by sched.c). */
+struct linux24_task {
+	struct sl_task *task;
+	struct linux24_task *next, *prev;	/* runqueue_head list */
+	int counter;		/* ticks left of the quantum; dynamic priority */
+	int processor;		/* p->processor: CPU it last ran on (or the parent's) */
+	int has_cpu;		/* CPU running it, -1 if none (cpus_runnable) */
+	bool queued;
+};
+
+struct linux24 {
+	const struct sl_topo *topo;
+	int ncpus;
+
+	/* knobs */
+	unsigned hz;
+	int proc_change_penalty;
+	sl_time scan_ns;
+	sl_time recalc_ns;
+	bool ht_tweak;
+	bool exit_return;
+	int max_counter;
+
+	struct linux24_task runqueue_head;	/* sentinel of the global list */
+	int nr_running;
+	struct sl_spinlock runqueue_lock;
+
+	/* per CPU (schedule_data and the lazy-TLB active_mm) */
+	struct sl_task *curr[SL_MAX_CPUS];
+	sl_time last_schedule[SL_MAX_CPUS];
+	int active_mm[SL_MAX_CPUS];
+};
+
+#define LINUX24_NO_MM INT_MIN
+
+static const struct sl_param_def linux24_knobs[] = {
+	{ .name = "hz", .type = SL_PARAM_INT, .def = "100", .min = 10, .max = 10000,
+	  .doc = "timer ticks per second (2.4 on i386: 100); scales NICE_TO_TICKS" },
+	{ .name = "proc_change_penalty", .type = SL_PARAM_INT, .def = "15", .min = 0, .max = 1000,
+	  .doc = "goodness bonus on the CPU a task last ran on (i386 15; ia64, s390, sparc64 20)" },
+	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = "100", .min = 0, .max = 1000000,
+	  .doc = "cost per task of the goodness scan (and per CPU of reschedule_idle), under the global lock" },
+	{ .name = "recalc_ns", .type = SL_PARAM_INT, .def = "100", .min = 0, .max = 1000000,
+	  .doc = "cost per task (runnable or sleeping) of the counter recalculation" },
+	{ .name = "ht_tweak", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "reschedule_idle takes an idle CPU whose SMT siblings are all idle at once (2.4.17+)" },
+	{ .name = "exit_return", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "an exiting child's counter goes back to its parent, capped at 20*HZ/100" },
+	{ .name = NULL },
+};
+
+static inline struct linux24_task *linux24_of(const struct sl_task *t)
+{
+	return sl_task_policy(t);
+}
+
+static inline struct linux24 *linux24_state(const struct sl_sim *sim)
+{
+	return sl_policy_data(sim);
+}
+
+/* TICK_SCALE keeps the nice-0 quantum near 50 ms whatever HZ is. */
+static int linux24_tick_scale(int x, unsigned hz)
+{
+	if (hz < 200)
+		return x >> 2;
+	if (hz < 400)
+		return x >> 1;
+	if (hz < 800)
+		return x;
+	if (hz < 1600)
+		return x << 1;
+	return x << 2;
+}
+
+static int linux24_nice_to_ticks(const struct linux24 *s, int nice)
+{
+	return linux24_tick_scale(20 - nice, s->hz) + 1;
+}
+
+/* ---- the global runqueue ---- */
+
+static void linux24_add_to_runqueue(struct linux24 *s, struct linux24_task *p)
+{
+	struct linux24_task *head = &s->runqueue_head;
+
+	p->prev = head->prev;
+	p->next = head;
+	head->prev->next = p;
+	head->prev = p;
+	p->queued = true;
+	s->nr_running++;
+}
+
+static void linux24_del_from_runqueue(struct linux24 *s, struct linux24_task *p)
+{
+	if (!p->queued)
+		return;
+	p->prev->next = p->next;
+	p->next->prev = p->prev;
+	p->next = p->prev = NULL;
+	p->queued = false;
+	s->nr_running--;
+}
+
+/* ---- goodness ---- */
+
+/* can_schedule(): not running on another CPU, and allowed on this one. */
+static bool linux24_can_schedule(const struct linux24_task *p, int cpu)
+{
+	return (p->has_cpu < 0 || p->has_cpu == cpu) &&
+	       sl_cpumask_test(&p->task->allowed, cpu);
+}
+
+static int linux24_goodness(const struct linux24 *s, const struct linux24_task *p,
+			    int cpu, int this_mm)
+{
+	const struct sl_task *t = p->task;
+	int weight = p->counter;
+
+	if (weight == 0)
+		return 0;
+	if (p->processor == cpu)
+		weight += s->proc_change_penalty;
+	/* no TLB flush: same address space, or a kernel thread borrowing it */
+	if (t->kthread || t->mm == this_mm)
+		weight += 1;
+	return weight + 20 - t->nice;
+}
+
+/* How much better p would be than the task running on cpu (> 0: preempt). */
+static int linux24_preemption_goodness(const struct linux24 *s, const struct linux24_task *running,
+				       const struct linux24_task *p, int cpu)
+{
+	int mm = s->active_mm[cpu];
+
+	return linux24_goodness(s, p, cpu, mm) - linux24_goodness(s, running, cpu, mm);
+}
+
+/* ---- wakeup placement ---- */
+
+static bool linux24_siblings_idle(const struct linux24 *s, int cpu)
+{
+	const sl_cpumask *sib = sl_topo_siblings(s->topo, cpu);
+
+	sl_for_each_cpu(c, sib)
+		if (c != cpu && s->curr[c])
+			return false;
+	return true;
+}
+
+/*
+ * reschedule_idle(): find a CPU for p and poke it.  The poked CPU then runs
+ * a full goodness scan, so p is not bound to it.  Returns the number of
+ * CPUs looked at, for the cost.
+ */
+static int linux24_reschedule_idle(struct sl_sim *sim, struct linux24 *s,
+				   struct linux24_task *p)
+{
+	int best = p->processor;
+
+	/* fast path: p's own last CPU is idle, its cache is p's */
+	if (best >= 0 && linux24_can_schedule(p, best) && !s->curr[best]) {
+		sl_resched(sim, best);
+		return 1;
+	}
+
+	bool smt = s->ht_tweak && s->topo->threads_per_core >= 2;
+	bool found_idle = false;
+	sl_time oldest = SL_TIME_MAX;
+	int target = -1, max_prio = 0, looked = 1;
+
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		if (!linux24_can_schedule(p, cpu))
+			continue;
+		looked++;
+		struct sl_task *running = s->curr[cpu];
+		if (!running) {
+			/* a whole idle package beats a half-busy one: no sharing */
+			if (smt && linux24_siblings_idle(s, cpu)) {
+				target = cpu;
+				found_idle = true;
+				break;
+			}
+			/* least recently active: the least of its cache is worth keeping */
+			if (!found_idle || s->last_schedule[cpu] < oldest) {
+				oldest = s->last_schedule[cpu];
+				target = cpu;
+				found_idle = true;
+			}
+		} else if (!found_idle) {
+			int prio = linux24_preemption_goodness(s, linux24_of(running), p, cpu);
+			if (prio > max_prio) {
+				max_prio = prio;
+				target = cpu;
+			}
+		}
+	}
+	if (target >= 0)
+		sl_resched(sim, target);
+	return looked;
+}
+
+/* try_to_wake_up() and wake_up_forked_process(): queue, then place. */
+static void linux24_activate(struct sl_sim *sim, struct linux24 *s, struct linux24_task *p,
+			     int this_cpu, bool sync)
+{
+	int looked = 0;
+
+	linux24_add_to_runqueue(s, p);
+	/* a sync waker is about to sleep: its own CPU will pick p up */
+	if (!sync || !sl_cpumask_test(&p->task->allowed, this_cpu))
+		looked = linux24_reschedule_idle(sim, s, p);
+	sl_charge_locked(sim, this_cpu, &s->runqueue_lock, (1 + looked) * s->scan_ns);
+}
+
+/* ---- ops ---- */
+
+static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
+			  struct sl_err *err)
+{
+	struct sl_params defaults;
+	struct sl_spec none = { .name = "linux24" };
+
+	/* the engine passes an empty table when the caller bound none */
+	if (!knobs || !knobs->defs) {
+		if (sl_spec_bind(&defaults, &none, linux24_knobs, NULL, "policy 'linux24'", err))
+			return NULL;
+		knobs = &defaults;
+	}
+
+	struct linux24 *s = sl_xcalloc(1, sizeof(*s));
+	s->topo = sl_topo(sim);
+	s->ncpus = s->topo->ncpus;
+	s->hz = (unsigned)sl_param_int(knobs, "hz");
+	s->proc_change_penalty = (int)sl_param_int(knobs, "proc_change_penalty");
+	s->scan_ns = sl_param_int(knobs, "scan_ns");
+	s->recalc_ns = sl_param_int(knobs, "recalc_ns");
+	s->ht_tweak = sl_param_choice(knobs, "ht_tweak") == 0;
+	s->exit_return = sl_param_choice(knobs, "exit_return") == 0;
+	s->max_counter = (int)(20 * s->hz / 100);
+	if (s->max_counter < 1)
+		s->max_counter = 1;
+
+	s->runqueue_head.next = s->runqueue_head.prev = &s->runqueue_head;
+	for (int cpu = 0; cpu < SL_MAX_CPUS; cpu++)
+		s->active_mm[cpu] = LINUX24_NO_MM;
+	sl_set_hz(sim, s->hz);
+	return s;
+}
+
+static void linux24_destroy(struct sl_sim *sim)
+{
+	free(linux24_state(sim));
+}
+
+static void linux24_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
+{
+	struct linux24 *s = linux24_state(sim);
+	struct linux24_task *c = linux24_of(child);
+
+	c->task = child;
+	c->has_cpu = -1;
+	if (!parent) {
+		c->counter = linux24_nice_to_ticks(s, child->nice);
+		c->processor = 0;
+		linux24_add_to_runqueue(s, c);
+		sl_resched(sim, 0);
+		return;
+	}
+
+	/* the quantum is split so that forking cannot create CPU time */
+	struct linux24_task *p = linux24_of(parent);
+	c->counter = (p->counter + 1) / 2;
+	p->counter /= 2;
+	if (!p->counter)
+		sl_resched(sim, parent->cpu);
+	c->processor = p->processor;
+	linux24_activate(sim, s, c, parent->cpu, false);
+}
+
+static void linux24_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu,
+			   unsigned flags)
+{
+	struct linux24 *s = linux24_state(sim);
+	struct linux24_task *p = linux24_of(t);
+
+	if (waker_cpu < 0)
+		waker_cpu = p->processor >= 0 ? p->processor : 0;
+	linux24_activate(sim, s, p, waker_cpu, flags & SL_WAKE_SYNC);
+}
+
+/* Every task, sleeping ones too: sleepers keep half and climb to ~2x. */
+static void linux24_recalculate(struct sl_sim *sim, struct linux24 *s, int cpu)
+{
+	int ntasks = 0;
+
+	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t)) {
+		struct linux24_task *p = linux24_of(t);
+		p->counter = (p->counter >> 1) + linux24_nice_to_ticks(s, t->nice);
+		ntasks++;
+	}
+	sl_charge_sched(sim, cpu, ntasks * s->recalc_ns);
+}
+
+/* The goodness scan over the whole runqueue; first of equals wins. */
+static struct linux24_task *linux24_scan(struct sl_sim *sim, struct linux24 *s, int cpu,
+					 int *best_weight)
+{
+	struct linux24_task *best = NULL;
+	int c = -1000, examined = 0;
+	int this_mm = s->active_mm[cpu];
+
+	for (struct linux24_task *p = s->runqueue_head.next; p != &s->runqueue_head; p = p->next) {
+		examined++;
+		if (!linux24_can_schedule(p, cpu))
+			continue;
+		int weight = linux24_goodness(s, p, cpu, this_mm);
+		if (weight > c) {
+			c = weight;
+			best = p;
+		}
+	}
+	sl_charge_locked(sim, cpu, &s->runqueue_lock, (examined ? examined : 1) * s->scan_ns);
+	*best_weight = c;
+	return best;
+}
+
+static void linux24_switch_to(struct sl_sim *sim, struct linux24 *s, int cpu,
+			      struct linux24_task *next)
+{
+	s->curr[cpu] = next ? next->task : NULL;
+	s->last_schedule[cpu] = sl_now(sim);
+	if (!next)
+		return;
+	next->has_cpu = cpu;
+	next->processor = cpu;
+	/* kernel threads borrow the previous mm (lazy TLB) */
+	if (!next->task->kthread)
+		s->active_mm[cpu] = next->task->mm;
+}
+
+static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev)
+{
+	struct linux24 *s = linux24_state(sim);
+	struct linux24_task *lp = prev ? linux24_of(prev) : NULL;
+
+	if (lp && prev->state != SL_TASK_RUNNABLE) {
+		linux24_del_from_runqueue(s, lp);
+		lp->has_cpu = -1;
+		s->curr[cpu] = NULL;
+	}
+
+	int c;
+	struct linux24_task *next = linux24_scan(sim, s, cpu, &c);
+	if (c == 0) {
+		linux24_recalculate(sim, s, cpu);
+		next = linux24_scan(sim, s, cpu, &c);
+	}
+
+	if (lp && next == lp)
+		return prev;
+	linux24_switch_to(sim, s, cpu, next);
+
+	/* schedule_tail: a preempted task may find a CPU of its own */
+	if (lp && prev->state == SL_TASK_RUNNABLE) {
+		lp->has_cpu = -1;
+		int looked = linux24_reschedule_idle(sim, s, lp);
+		sl_charge_locked(sim, cpu, &s->runqueue_lock, looked * s->scan_ns);
+	}
+	return next ? next->task : NULL;
+}
+
+static void linux24_tick(struct sl_sim *sim, int cpu)
+{
+	struct linux24 *s = linux24_state(sim);
+	struct sl_task *t = s->curr[cpu];
+
+	if (!t)
+		return;
+	struct linux24_task *p = linux24_of(t);
+	if (--p->counter <= 0) {
+		p->counter = 0;
+		sl_resched(sim, cpu);
+	}
+}
+
+/* release_task(): the child's unused quantum was the parent's to begin with. */
+static void linux24_exit(struct sl_sim *sim, struct sl_task *t)
+{
+	struct linux24 *s = linux24_state(sim);
+	struct sl_task *parent = t->parent;
+
+	if (!s->exit_return || !parent || parent->state == SL_TASK_DEAD)
+		return;
+	struct linux24_task *pp = linux24_of(parent);
+	pp->counter += linux24_of(t)->counter;
+	if (pp->counter > s->max_counter)
+		pp->counter = s->max_counter;
+}
+
+static int linux24_check(struct sl_sim *sim, struct sl_err *err)
+{
+	struct linux24 *s = linux24_state(sim);
+	int queued = 0, runnable = 0;
+
+	for (struct linux24_task *p = s->runqueue_head.next; p != &s->runqueue_head; p = p->next) {
+		queued++;
+		if (p->next->prev != p || !p->queued)
+			return sl_fail_internal(err, "linux24: runqueue links broken at task %d",
+						p->task->id);
+		if (p->task->state != SL_TASK_RUNNABLE)
+			return sl_fail_internal(err, "linux24: task %d queued but not runnable",
+						p->task->id);
+		if (p->counter < 0)
+			return sl_fail_internal(err, "linux24: task %d has counter %d",
+						p->task->id, p->counter);
+	}
+	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t))
+		runnable += t->state == SL_TASK_RUNNABLE;
+	if (queued != s->nr_running || queued != runnable)
+		return sl_fail_internal(err, "linux24: %d queued, nr_running %d, %d runnable",
+					queued, s->nr_running, runnable);
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		struct sl_task *t = s->curr[cpu];
+		if (t && (!linux24_of(t)->queued || linux24_of(t)->has_cpu != cpu))
+			return sl_fail_internal(err, "linux24: cpu %d runs task %d which is not "
+						"queued there", cpu, t->id);
+	}
+	return 0;
+}
+
+const struct sl_policy_ops sl_policy_linux24 = {
+	.name = "linux24",
+	.summary = "Linux 2.4: one global runqueue, goodness() scan, counter recalculation",
+	.knobs = linux24_knobs,
+	.task_size = sizeof(struct linux24_task),
+	.init = linux24_init,
+	.destroy = linux24_destroy,
+	.fork = linux24_fork,
+	.wakeup = linux24_wakeup,
+	.pick_next = linux24_pick_next,
+	.tick = linux24_tick,
+	.exit = linux24_exit,
+	.check = linux24_check,
+};

@@ -1,0 +1,138 @@
+/*
+ * o1_versions.c - the stock O(1) scheduler's versions as data: one row per
+ * kernel, constants plus the rules that changed between them, and
+ * cache_decay_ticks as i386 computed it at boot.
+ *
+ * Sources: policies.md 2.2 (timeslices), 2.3 (interactivity constants), 2.6
+ * (sync wakeups), 2.7 (imbalance rules, cache-hot test, cache_decay_ticks),
+ * 2.8 (rebalance ticks); [S5] 2.6.0 sched.c, [S6] a 2.5.6x sched.c, [S7]
+ * Ingo's 2.5.3 balancer post, [S8] i386 smp_tune_scheduling, [S10] the
+ * 2.5.59 constants in Rick Lindsley's split of D7, [S11] the 2.5.40
+ * imbalance rule.
+ *
+ * Choices (documented in docs/policies/o1.md):
+ *   2.5.33   Not described separately by the research.  It takes the
+ *            2.5.31/2.5.59-era values policies.md gives: MAX_TIMESLICE 300,
+ *            MAX_SLEEP_AVG and STARVATION_LIMIT 2*HZ, CHILD_PENALTY 95, busy
+ *            rebalance HZ/4, idle 1 ms passing idle=1, hot tasks never
+ *            stolen, the half-difference imbalance.  It therefore equals
+ *            2.5.59 in everything modelled; the two rows will differ once
+ *            the NUMA balancer (2.5.59's node balancing, policies.md 3)
+ *            is added, which 2.5.33 did not have.
+ *   2.5.68   The interactivity retune and HZ/5 busy tick are in the 2.5.68
+ *            base of Ingo's A9 [S6][S12]; which 2.5.6x release first had
+ *            them is UNVERIFIED.
+ *   2.6.0    The ns interactivity is modelled closely but not completely
+ *            (see o1_core.c: no uninterruptible-sleep cap).
+ *
+ * Omitted / simplified:
+ *   - NUMA constants (NODE_THRESHOLD, NODE_BALANCE_RATE, node ticks): no
+ *     NUMA balancing yet; every version balances over all CPUs.
+ *   - The 2.6.x EXPIRED_STARVING test on the best expired static priority:
+ *     it arrived after 2.6.0 (with best_expired_prio), outside these rows.
+ */
+#include <string.h>
+
+#include "policy/o1_core.h"
+
+static const struct o1_version o1_versions[] = {
+	{
+		.name = "2.5.33",	/* 2.5.31/2.5.59-era constants */
+		.min_timeslice_ms = 10, .max_timeslice_ms = 300,
+		.interactivity = O1_SLEEP_JIFFIES,
+		.max_sleep_avg_ms = 2000, .starvation_limit_ms = 2000,
+		.child_penalty = 95, .parent_penalty = 100, .exit_weight = 3,
+		.prio_bonus_ratio = 25, .interactive_delta = 2,
+		.sleep_credit_offset = 0,
+		.sync_rule = O1_SYNC_CREDIT,
+		.preempt_equal_prio = true,
+		.busy_rebalance_ms = 250, .idle_rebalance_ms = 1,
+		.idle_tick_passes_idle = true,
+		.imbalance = O1_IMBALANCE_HALF,
+		.hot = O1_HOT_NEVER,
+		.decay_plus_one = false,
+	},
+	{
+		.name = "2.5.59",	/* Jan 2003, base of Ingo's D7/E6/F3 */
+		.min_timeslice_ms = 10, .max_timeslice_ms = 300,
+		.interactivity = O1_SLEEP_JIFFIES,
+		.max_sleep_avg_ms = 2000, .starvation_limit_ms = 2000,
+		.child_penalty = 95, .parent_penalty = 100, .exit_weight = 3,
+		.prio_bonus_ratio = 25, .interactive_delta = 2,
+		.sleep_credit_offset = 0,
+		.sync_rule = O1_SYNC_CREDIT,
+		.preempt_equal_prio = true,
+		.busy_rebalance_ms = 250, .idle_rebalance_ms = 1,
+		.idle_tick_passes_idle = true,
+		.imbalance = O1_IMBALANCE_HALF,
+		.hot = O1_HOT_NEVER,
+		.decay_plus_one = false,
+	},
+	{
+		.name = "2.5.68",	/* Apr 2003: interactivity retune, HZ/5 */
+		.min_timeslice_ms = 10, .max_timeslice_ms = 200,
+		.interactivity = O1_SLEEP_JIFFIES,
+		.max_sleep_avg_ms = 10000, .starvation_limit_ms = 10000,
+		.child_penalty = 50, .parent_penalty = 100, .exit_weight = 3,
+		.prio_bonus_ratio = 25, .interactive_delta = 2,
+		.sleep_credit_offset = 1,
+		.sync_rule = O1_SYNC_QUIET,
+		.preempt_equal_prio = true,
+		.busy_rebalance_ms = 200, .idle_rebalance_ms = 1,
+		.idle_tick_passes_idle = false,
+		.imbalance = O1_IMBALANCE_HALF,
+		.hot = O1_HOT_NEVER,
+		.decay_plus_one = false,
+	},
+	{
+		.name = "2.6.0",	/* Dec 2003: ns interactivity, Nick's fixes */
+		.min_timeslice_ms = 10, .max_timeslice_ms = 200,
+		.interactivity = O1_SLEEP_NS,
+		.max_sleep_avg_ms = 0, .starvation_limit_ms = 0,	/* derived */
+		.child_penalty = 95, .parent_penalty = 100, .exit_weight = 3,
+		.prio_bonus_ratio = 25, .interactive_delta = 2,
+		.sleep_credit_offset = 0,
+		.on_runqueue_weight = 30, .credit_limit = 100,
+		.sync_rule = O1_SYNC_QUIET_LOCAL,
+		.preempt_equal_prio = false,
+		.busy_rebalance_ms = 200, .idle_rebalance_ms = 1,
+		.idle_tick_passes_idle = true,
+		.imbalance = O1_IMBALANCE_QUARTER,
+		.hot = O1_HOT_IF_IDLE,
+		.decay_plus_one = true,
+	},
+};
+
+const char o1_version_choices[] = "2.5.33|2.5.59|2.5.68|2.6.0";
+
+const struct o1_version *o1_version_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(o1_versions) / sizeof(o1_versions[0]); i++)
+		if (!strcmp(o1_versions[i].name, name))
+			return &o1_versions[i];
+	return NULL;
+}
+
+/*
+ * cacheflush_time = (cpu_khz>>10) * (L2 kB<<10) / 350 cycles: the time to
+ * refill the L2 at an assumed 350 MB/s (16 kB at 100 MB/s when the L2 size
+ * is unknown).  2.5 divided by cpu_khz and scaled by HZ/1000; 2.6.0-test1
+ * onwards adds one (a 512 kB P4 Xeon: 1 tick on 2.5, 2 on 2.6).
+ */
+int o1_cache_decay_ticks(const struct sl_topo *topo, const struct o1_version *v, unsigned hz)
+{
+	unsigned long long khz = topo->cpu_khz;
+	unsigned long long flush;
+
+	if (!khz)
+		return v->decay_plus_one ? 1 : 0;
+	if (topo->l2_kb)
+		flush = (khz >> 10) * ((unsigned long long)topo->l2_kb << 10) / 350;
+	else
+		flush = (khz >> 10) * (16ULL << 10) / 100;
+	long long ms = (long long)(flush / khz);
+	long long ticks = ms * hz / 1000;
+	if (v->decay_plus_one)
+		ticks += 1;
+	return ticks > 100000 ? 100000 : (int)ticks;
+}

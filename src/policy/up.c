@@ -1,0 +1,74 @@
+/*
+ * up.c - a uniprocessor kernel: the O(1) scheduler of the chosen version
+ * built without CONFIG_SMP, so only logical CPU 0 exists for it.  Every
+ * task is queued on CPU 0's runqueue; there is no load balancing, no
+ * migration thread, and 2.6.0's TIMESLICE_GRANULARITY has no
+ * num_online_cpus factor.  The other CPUs of the machine stay idle: on an
+ * HT P4 this is the "UP" row of seed 002 (a 2.6.0-test11 UP build).
+ *
+ * Sources: research/policies.md section 2 (the O(1) scheduler; 2.3 for
+ * the SMP-only granularity factor), seeds/CALIBRATION.md seed 002 ("UP =
+ * uniprocessor build, one logical CPU used").  Docs: docs/policies/up.md.
+ *
+ * Choices: the default version is 2.6.0, the nearest row to the
+ * 2.6.0-test11 UP kernel of seed 002 (test11 already had the 2.6.0
+ * interactivity and balancing code; UNVERIFIED in detail).
+ *
+ * Omitted / simplified: those of o1_core.c; also the UP kernel's cheaper
+ * primitives (no lock prefixes, no IPIs) beyond having no balancing: the
+ * machine's context-switch cost is the same for every policy.  A task's
+ * affinity mask is ignored, since a UP kernel has no other CPU to honour.
+ */
+#include "base/spec.h"
+#include "policy/o1_core.h"
+#include "policy/policy.h"
+#include "sim/sim.h"
+
+static const struct sl_param_def up_knobs[] = {
+	{ .name = "version", .type = SL_PARAM_CHOICE, .def = "2.6.0",
+	  .choices = o1_version_choices,
+	  .doc = "O(1) version built for one CPU (seed 002's UP is 2.6.0-test11)" },
+	{ .name = "hz", .type = SL_PARAM_INT, .def = "1000", .min = 100, .max = 10000,
+	  .doc = "timer ticks per second (2.5/2.6 on i386: 1000)" },
+	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = "100", .min = 0, .max = 1000000,
+	  .doc = "scheduler cost per schedule()" },
+	{ .name = NULL },
+};
+
+static void *up_init(struct sl_sim *sim, const struct sl_params *knobs, struct sl_err *err)
+{
+	struct sl_params defaults;
+
+	if (o1_core_bind_defaults(&knobs, &defaults, up_knobs, "policy 'up'", err))
+		return NULL;
+	const char *name = sl_param_str(knobs, "version");
+	const struct o1_version *v = o1_version_find(name);
+	if (!v) {
+		sl_fail(err, "policy 'up': version='%s' is not one of %s", name,
+			o1_version_choices);
+		return NULL;
+	}
+	struct o1_config cfg = {
+		.v = v,
+		.hz = (unsigned)sl_param_int(knobs, "hz"),
+		.hot = v->hot,
+		.scan_ns = sl_param_int(knobs, "scan_ns"),
+		.smp = false,
+	};
+	return o1_core_create(sim, &cfg, err);
+}
+
+const struct sl_policy_ops sl_policy_up = {
+	.name = "up",
+	.summary = "uniprocessor kernel: the O(1) scheduler on CPU 0 only",
+	.knobs = up_knobs,
+	.task_size = sizeof(struct o1_task),
+	.init = up_init,
+	.destroy = o1_core_destroy,
+	.fork = o1_core_fork,
+	.wakeup = o1_core_wakeup,
+	.pick_next = o1_core_pick_next,
+	.tick = o1_core_tick,
+	.exit = o1_core_exit,
+	.check = o1_core_check,
+};

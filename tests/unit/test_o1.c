@@ -1,0 +1,610 @@
+/*
+ * test_o1.c - the O(1) priority array, and scenario tests that pin the
+ * stock O(1) scheduler's distinctive decisions (policies.md section 2) on
+ * tiny machines: timeslices by nice, the fork slice split and the child
+ * running first, the first slice returned at exit, the sleep_avg bonus,
+ * the cache-hot test against cache_decay_ticks, the 2.5 half-difference
+ * imbalance rule against 2.6.0's 25% rule, the HT-blind 1,1,0,0 balance,
+ * wakeups staying on the last CPU, and the knobs.
+ *
+ * Every run has the engine's invariant checks on, which also run the
+ * policy's own check op (queues, counts, placement) after each event.
+ */
+#include <string.h>
+
+#include "base/spec.h"
+#include "hw/machine.h"
+#include "policy/o1_core.h"
+#include "policy/policy.h"
+#include "policy/prio_array.h"
+#include "sim/sim.h"
+#include "test.h"
+
+/* ---- the priority array ---- */
+
+SL_TEST(o1_prio_array_order)
+{
+	struct sl_prio_array a;
+	struct sl_prio_node n[6];
+	sl_prio_array_init(&a);
+	CHECK(sl_prio_array_empty(&a) && !sl_prio_array_first(&a));
+
+	sl_prio_array_enqueue(&a, &n[0], 125);
+	sl_prio_array_enqueue(&a, &n[1], 120);
+	sl_prio_array_enqueue(&a, &n[2], 125);
+	sl_prio_array_enqueue(&a, &n[3], 139);
+	sl_prio_array_enqueue_before(&a, &n[4], &n[2]);		/* 125: 0, 4, 2 */
+	sl_prio_array_enqueue_head(&a, &n[5], 64);		/* across a word boundary */
+	CHECK(a.nr_active == 6 && sl_prio_array_check(&a) == 6);
+
+	/* forward: 64; 120; 125: 0, 4, 2; 139 */
+	const struct sl_prio_node *want[6] = { &n[5], &n[1], &n[0], &n[4], &n[2], &n[3] };
+	const struct sl_prio_node *x = sl_prio_array_first(&a);
+	for (int i = 0; i < 6; i++, x = sl_prio_array_next(&a, x))
+		CHECKF(x == want[i], "forward position %d", i);
+	CHECK(x == NULL);
+
+	/* steal order: each priority from its tail: 64; 120; 125: 2, 4, 0; 139 */
+	const struct sl_prio_node *steal[6] = { &n[5], &n[1], &n[2], &n[4], &n[0], &n[3] };
+	x = sl_prio_array_first_tailwise(&a);
+	for (int i = 0; i < 6; i++, x = sl_prio_array_next_tailwise(&a, x))
+		CHECKF(x == steal[i], "tailwise position %d", i);
+	CHECK(x == NULL);
+
+	/* emptying a list clears its bit */
+	sl_prio_array_dequeue(&a, &n[1]);
+	CHECK(sl_prio_array_next_prio(&a, 65) == 125);
+	sl_prio_array_dequeue(&a, &n[5]);
+	CHECK(sl_prio_array_first(&a) == &n[0]);
+	CHECK(sl_prio_array_next_prio(&a, 126) == 139 && sl_prio_array_next_prio(&a, 140) == 140);
+	CHECK(sl_prio_array_check(&a) == 4);
+	for (int i = 0; i < 5; i++)
+		if (i != 1)
+			sl_prio_array_dequeue(&a, &n[i]);
+	CHECK(sl_prio_array_empty(&a) && sl_prio_array_check(&a) == 0);
+	CHECK(a.bitmap[0] == 0 && a.bitmap[1] == 0 && a.bitmap[2] == 0);
+}
+
+/* ---- a scripted program: do acts[] in order, note when and where ---- */
+
+#define O1T_MAX_ACTS 64
+
+struct o1t_script {
+	int n, pc;
+	struct sl_action acts[O1T_MAX_ACTS];
+	sl_time at[O1T_MAX_ACTS + 1];	/* when act i was asked for */
+	int cpu[O1T_MAX_ACTS + 1];	/* on which CPU */
+};
+
+static void o1t_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct o1t_script *s = t->prog_state;
+
+	s->at[s->pc] = sl_now(sim);
+	s->cpu[s->pc] = t->cpu;
+	*next = s->pc < s->n ? s->acts[s->pc++] : sl_act_exit();
+}
+
+static const struct sl_prog o1t_prog = { .name = "o1t", .step = o1t_step };
+
+static struct o1t_script *o1t_new(struct sl_sim *sim)
+{
+	return sl_sim_alloc(sim, sizeof(struct o1t_script));
+}
+
+static void o1t_add(struct o1t_script *s, struct sl_action a)
+{
+	if (s->n < O1T_MAX_ACTS)
+		s->acts[s->n++] = a;
+}
+
+static void o1t_fork(struct o1t_script *s, struct o1t_script *child, const char *comm, int nice)
+{
+	o1t_add(s, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &o1t_prog, .state = child, .comm = comm,
+			    .set_nice = true, .nice = nice } });
+}
+
+static struct o1t_script *o1t_hog(struct sl_sim *sim, double ms)
+{
+	struct o1t_script *s = o1t_new(sim);
+	o1t_add(s, sl_act_run(ms * SL_MSEC, SL_WC_INT));
+	return s;
+}
+
+/* ---- building a run ---- */
+
+struct o1t_run {
+	struct sl_machine machine;
+	struct sl_params knobs;
+	struct sl_sim *sim;
+	struct sl_err err;
+};
+
+static bool o1t_start(struct o1t_run *r, const char *machine, const char *policy, sl_time limit)
+{
+	const struct sl_policy_ops *ops;
+	char label[64];
+
+	memset(r, 0, sizeof(*r));
+	if (sl_machine_load(&r->machine, machine, &r->err) ||
+	    sl_policy_parse(policy, &ops, &r->knobs, label, sizeof(label), &r->err)) {
+		fprintf(stderr, "o1t_start: %s\n", r->err.msg);
+		return false;
+	}
+	struct sl_sim_config cfg = {
+		.machine = &r->machine, .policy = ops, .knobs = &r->knobs,
+		.seed = 1, .time_limit = limit, .check = true,
+	};
+	r->sim = sl_sim_create(&cfg, &r->err);
+	if (!r->sim)
+		fprintf(stderr, "o1t_start: %s\n", r->err.msg);
+	return r->sim != NULL;
+}
+
+static bool o1t_run(struct o1t_run *r)
+{
+	if (sl_sim_run(r->sim, &r->err) == 0)
+		return true;
+	fprintf(stderr, "o1t_run: %s\n", r->err.msg);
+	return false;
+}
+
+static struct sl_task *o1t_find(struct sl_sim *sim, const char *comm)
+{
+	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t))
+		if (!strcmp(t->comm, comm))
+			return t;
+	return NULL;
+}
+
+/* A root forking `n` hogs of `ms` each at `nice`, then reaping them. */
+static struct o1t_script *o1t_hogs(struct sl_sim *sim, int n, double ms, int nice)
+{
+	static const char *const names[] = { "h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7",
+					     "h8", "h9" };
+	struct o1t_script *root = o1t_new(sim);
+	for (int i = 0; i < n && i < 10; i++)
+		o1t_fork(root, o1t_hog(sim, ms), names[i], nice);
+	for (int i = 0; i < n; i++)
+		o1t_add(root, sl_act_wait());
+	return root;
+}
+
+static int o1t_bind(const char *text, struct sl_err *err)
+{
+	const struct sl_policy_ops *ops;
+	struct sl_params p;
+	char label[64];
+
+	*err = (struct sl_err){ 0 };
+	return sl_policy_parse(text, &ops, &p, label, sizeof(label), err);
+}
+
+/* ---- knobs ---- */
+
+SL_TEST(o1_knobs)
+{
+	struct sl_err err;
+
+	CHECK(o1t_bind("o1", &err) == 0);
+	CHECK(o1t_bind("o1:version=2.5.33,hz=100,cache_decay_ticks=5,scan_ns=0", &err) == 0);
+	CHECK(o1t_bind("o1:version=2.5.59", &err) == 0);
+	CHECK(o1t_bind("o1:version=2.5.68", &err) == 0);
+	CHECK(o1t_bind("o1:version=2.6.0", &err) == 0);
+	CHECK(o1t_bind("o1:version=2.4.19", &err) == -1 && err.kind == SL_ERR_INPUT &&
+	      strstr(err.msg, "version"));
+	CHECK(o1t_bind("o1:hz=fast", &err) == -1 && err.kind == SL_ERR_INPUT &&
+	      strstr(err.msg, "hz"));
+	CHECK(o1t_bind("o1:cache_decay_ticks=-1", &err) == -1 && err.kind == SL_ERR_INPUT);
+	CHECK(o1t_bind("o1:cache_decay_ticks=2x", &err) == -1 && err.kind == SL_ERR_INPUT);
+	CHECK(o1t_bind("o1:timeslice=5", &err) == -1 && strstr(err.msg, "timeslice"));
+	for (const struct sl_param_def *d = sl_policy_o1.knobs; d->name; d++)
+		CHECK(d->doc && d->doc[0] && (d->def || !strcmp(d->name, "cache_decay_ticks")));
+
+	/* an unbound table means the defaults */
+	struct sl_machine m;
+	CHECK(sl_machine_load(&m, "pack:1 core:1 pu:1", &err) == 0);
+	struct sl_sim_config cfg = { .machine = &m, .policy = &sl_policy_o1, .seed = 1 };
+	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	CHECK(sim && sl_hz(sim) == 1000);
+	if (sim) {
+		struct o1 *s = sl_policy_data(sim);
+		CHECK(!strcmp(s->cfg.v->name, "2.5.33") && s->max_slice == 300);
+		sl_sim_destroy(sim);
+	}
+}
+
+/* ---- cache_decay_ticks from the L2 and the clock (2.7) ---- */
+
+SL_TEST(o1_cache_decay_ticks)
+{
+	struct sl_topo t = { .ncpus = 1, .cpu_khz = 2200000, .l2_kb = 512 };
+	const struct o1_version *v25 = o1_version_find("2.5.33");
+	const struct o1_version *v26 = o1_version_find("2.6.0");
+
+	CHECK(v25 && v26);
+	if (!v25 || !v26)
+		return;
+	/* a 512 kB P4 Xeon: 1 ms on 2.5, 2 on 2.6 */
+	CHECK(o1_cache_decay_ticks(&t, v25, 1000) == 1);
+	CHECK(o1_cache_decay_ticks(&t, v26, 1000) == 2);
+	/* Ingo: "5 msecs for a 2MB L2 cache Xeon" */
+	t.cpu_khz = 700000;
+	t.l2_kb = 2048;
+	CHECK(o1_cache_decay_ticks(&t, v25, 1000) == 5);
+	CHECK(o1_cache_decay_ticks(&t, v26, 1000) == 6);
+	/* "1 msec for 128 KB L2 Celerons" rounds down to 0 ticks on 2.5 */
+	t.cpu_khz = 1000000;
+	t.l2_kb = 128;
+	CHECK(o1_cache_decay_ticks(&t, v25, 1000) == 0);
+	CHECK(o1_cache_decay_ticks(&t, v26, 1000) == 1);
+	/* at HZ=100 the 2 MB Xeon's 5 ms is not a whole tick */
+	t.cpu_khz = 700000;
+	t.l2_kb = 2048;
+	CHECK(o1_cache_decay_ticks(&t, v25, 100) == 0);
+}
+
+/* ---- timeslices by static priority (2.2) ---- */
+
+/* Two hogs of 1 s at `nice` on one CPU: involuntary switches. */
+static long o1t_preemptions(const char *policy, int nice)
+{
+	struct o1t_run r;
+	long n = -1;
+
+	if (!o1t_start(&r, "pack:1 core:1 pu:1", policy, 0))
+		return -1;
+	sl_sim_spawn_root(r.sim, &o1t_prog, o1t_hogs(r.sim, 2, 1000, nice), "root");
+	if (o1t_run(&r)) {
+		struct sl_run_stats st;
+		sl_sim_stats(r.sim, &st);
+		n = st.nivcsw;
+	}
+	sl_sim_destroy(r.sim);
+	return n;
+}
+
+SL_TEST(o1_timeslice_per_nice)
+{
+	/* 2.5.33: nice 0 gets 10 + 290*19/39 = 151 ms; 2 s / 151 ms ~ 13 */
+	long n = o1t_preemptions("o1:version=2.5.33", 0);
+	CHECKF(n >= 12 && n <= 15, "2.5.33 nice 0: %ld preemptions", n);
+	/* nice 19: 10 ms, after first slices of 76 and 38 ms (the split of
+	 * the nice-0 root's 151): ~190 */
+	n = o1t_preemptions("o1:version=2.5.33", 19);
+	CHECKF(n >= 182 && n <= 196, "2.5.33 nice 19: %ld preemptions", n);
+	/* nice -20: 300 ms; ~7 */
+	n = o1t_preemptions("o1:version=2.5.33", -20);
+	CHECKF(n >= 5 && n <= 8, "2.5.33 nice -20: %ld preemptions", n);
+	/* 2.6.0: nice 0 gets 10 + 190*19/39 = 102 ms; ~20 */
+	n = o1t_preemptions("o1:version=2.6.0", 0);
+	CHECKF(n >= 18 && n <= 22, "2.6.0 nice 0: %ld preemptions", n);
+	/* HZ=100: the same 151 ms is 15 ticks */
+	n = o1t_preemptions("o1:version=2.5.33,hz=100", 0);
+	CHECKF(n >= 12 && n <= 15, "2.5.33 hz=100 nice 0: %ld preemptions", n);
+}
+
+/* ---- fork: slice split, child first; exit: first slice returned (2.3) ---- */
+
+/*
+ * One CPU.  The root forks a child that works 1 ms and exits, waits for
+ * it, forks a hog and computes 400 ms itself.  Returns how long after the
+ * second fork the hog first ran: the root's slice by then.
+ */
+static sl_time o1t_hog_start_delay(const char *policy, bool first_child)
+{
+	struct o1t_run r;
+	sl_time delay = -1;
+
+	if (!o1t_start(&r, "pack:1 core:1 pu:1", policy, 0))
+		return -1;
+	struct o1t_script *root = o1t_new(r.sim);
+	if (first_child) {
+		o1t_fork(root, o1t_hog(r.sim, 1), "quick", 0);
+		o1t_add(root, sl_act_wait());
+	}
+	struct o1t_script *hog = o1t_hog(r.sim, 400);
+	o1t_fork(root, hog, "hog", 0);
+	int fork_pc = root->n;		/* asked for when the fork is done */
+	o1t_add(root, sl_act_run(400 * SL_MSEC, SL_WC_INT));
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r))
+		delay = hog->at[0] - root->at[fork_pc];
+	sl_sim_destroy(r.sim);
+	return delay;
+}
+
+SL_TEST(o1_fork_split_and_exit_return)
+{
+	/* the root's 151 ms is split: the hog gets 76, the root keeps 75 and
+	 * runs them out before the child (queued in front of it) runs */
+	sl_time d = o1t_hog_start_delay("o1:version=2.5.33", false);
+	CHECKF(d > 70 * SL_MSEC && d < 80 * SL_MSEC, "hog started %.1f ms after fork",
+	       (double)d / SL_MSEC);
+	/* a child that exits within its first slice gives the rest (75 ms)
+	 * back: the root has 150 ms at the second fork and keeps 75 (without
+	 * the return it would keep 37) */
+	d = o1t_hog_start_delay("o1:version=2.5.33", true);
+	CHECKF(d > 70 * SL_MSEC && d < 80 * SL_MSEC, "hog started %.1f ms after fork "
+	       "(first slice returned)", (double)d / SL_MSEC);
+}
+
+/* ---- interactivity (2.3): sleepers get a bonus and preempt hogs ---- */
+
+SL_TEST(o1_sleeper_bonus)
+{
+	struct o1t_run r;
+
+	if (!o1t_start(&r, "pack:1 core:1 pu:1", "o1:version=2.5.33", 2000 * SL_MSEC))
+		return;
+	/* the sleeper runs 1 ms every 20 ms beside a hog; both start at
+	 * sleep_avg 0 (prio 125), and 200 jiffies of net sleep are worth one
+	 * priority level */
+	struct o1t_script *sleeper = o1t_new(r.sim);
+	for (int i = 0; i < O1T_MAX_ACTS / 2; i++) {
+		o1t_add(sleeper, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+		o1t_add(sleeper, sl_act_sleep(20 * SL_MSEC));
+	}
+	struct o1t_script *root = o1t_new(r.sim);
+	o1t_fork(root, o1t_hog(r.sim, 5000), "hog", 0);
+	o1t_fork(root, sleeper, "sleeper", 0);
+	o1t_add(root, sl_act_wait());
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r)) {
+		struct sl_task *h = o1t_find(r.sim, "hog"), *s = o1t_find(r.sim, "sleeper");
+		CHECK(h && s);
+		if (h && s)
+			CHECKF(o1_of(s)->prio < o1_of(h)->prio && o1_of(h)->prio == 125,
+			       "prio: sleeper %d (sleep_avg %lld), hog %d", o1_of(s)->prio,
+			       (long long)o1_of(s)->sleep_avg, o1_of(h)->prio);
+		/* without a bonus it waits for the hog's slice to end ... */
+		sl_time early = sleeper->at[4] - (sleeper->at[3] + 20 * SL_MSEC);
+		CHECKF(early > 100 * SL_MSEC, "first wakeups %.2f ms late", (double)early / SL_MSEC);
+		/* ... with it, each wakeup preempts the hog: the last ten runs
+		 * started as soon as their 20 ms sleep ended */
+		sl_time worst = 0;
+		int last = sleeper->pc - 1;	/* a run: act index even */
+		last -= last % 2;
+		CHECKF(last >= 30, "only %d actions done", last);
+		for (int i = last; i > last - 20 && i >= 2; i -= 2) {
+			sl_time late = sleeper->at[i] - (sleeper->at[i - 1] + 20 * SL_MSEC);
+			if (late > worst)
+				worst = late;
+		}
+		CHECKF(worst < SL_MSEC, "sleeper woke up to %.2f ms late", (double)worst / SL_MSEC);
+	}
+	sl_sim_destroy(r.sim);
+}
+
+/* ---- cache-hot tasks are not stolen (2.7) ---- */
+
+/* Two hogs forked on CPU 0 of two: when does the second first run? */
+static sl_time o1t_second_hog_start(const char *policy)
+{
+	struct o1t_run r;
+	sl_time start = -1;
+
+	if (!o1t_start(&r, "pack:2 core:1 pu:1", policy, 0))
+		return -1;
+	struct o1t_script *a = o1t_hog(r.sim, 200), *b = o1t_hog(r.sim, 200);
+	struct o1t_script *root = o1t_new(r.sim);
+	o1t_fork(root, a, "a", 0);
+	o1t_fork(root, b, "b", 0);
+	o1t_add(root, sl_act_wait());
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r) && a->cpu[0] == 0 && b->cpu[0] == 1)
+		start = b->at[0];
+	sl_sim_destroy(r.sim);
+	return start;
+}
+
+SL_TEST(o1_cache_hot_not_stolen)
+{
+	/* b waits on CPU 0 behind a; idle CPU 1 may take it only once it has
+	 * been off a CPU for more than cache_decay_ticks */
+	sl_time t = o1t_second_hog_start("o1:version=2.5.33,cache_decay_ticks=40");
+	CHECKF(t > 40 * SL_MSEC && t < 44 * SL_MSEC, "b started at %.2f ms", (double)t / SL_MSEC);
+	t = o1t_second_hog_start("o1:version=2.5.33,cache_decay_ticks=0");
+	CHECKF(t > 0 && t < 3 * SL_MSEC, "b started at %.2f ms", (double)t / SL_MSEC);
+	/* derived: 2500 MHz, 1 MB L2 -> 2 ticks */
+	t = o1t_second_hog_start("o1:version=2.5.33");
+	CHECKF(t > 2 * SL_MSEC && t < 5 * SL_MSEC, "b started at %.2f ms", (double)t / SL_MSEC);
+	/* 2.6.0: an idle balancer may steal hot tasks */
+	t = o1t_second_hog_start("o1:version=2.6.0,cache_decay_ticks=40");
+	CHECKF(t > 0 && t < 3 * SL_MSEC, "2.6.0: b started at %.2f ms", (double)t / SL_MSEC);
+}
+
+/* ---- the imbalance rules (2.7) ---- */
+
+/* Runnable tasks queued for each of the two CPUs, from the policy state. */
+static void o1t_queue_lengths(struct sl_sim *sim, int *n0, int *n1)
+{
+	struct o1 *s = sl_policy_data(sim);
+	*n0 = s->rq_of[0]->nr_running;
+	*n1 = s->rq_of[1]->nr_running;
+}
+
+/* `hogs` hogs on two CPUs, stopped at `ms`: queue lengths. */
+static bool o1t_spread(const char *policy, int hogs, double ms, int *n0, int *n1)
+{
+	struct o1t_run r;
+	bool ok = false;
+
+	if (!o1t_start(&r, "pack:2 core:1 pu:1", policy, (sl_time)(ms * SL_MSEC)))
+		return false;
+	sl_sim_spawn_root(r.sim, &o1t_prog, o1t_hogs(r.sim, hogs, 2000, 0), "root");
+	if (o1t_run(&r)) {
+		o1t_queue_lengths(r.sim, n0, n1);
+		ok = true;
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(o1_imbalance_one_vs_three)
+{
+	int n0 = -1, n1 = -1;
+
+	/* CPU 1, idle, pulls one task at once; then 3 vs 1 until the first
+	 * busy rebalance tick (250 ms), where (3-1)/2 = 1 >= (3+3)/4 pulls */
+	CHECK(o1t_spread("o1:version=2.5.33", 4, 200, &n0, &n1));
+	CHECKF(n0 == 3 && n1 == 1, "at 200 ms: %d vs %d", n0, n1);
+	CHECK(o1t_spread("o1:version=2.5.33", 4, 260, &n0, &n1));
+	CHECKF(n0 == 2 && n1 == 2, "at 260 ms: %d vs %d", n0, n1);
+}
+
+/*
+ * Two CPUs: two short sleepers and eight hogs forked on CPU 0.  CPU 1
+ * pulls one hog when idle and three at the first busy tick (4 vs 4); the
+ * sleepers then wake on CPU 0: 6 vs 4.
+ */
+static bool o1t_four_vs_six(const char *policy, double ms, int *n0, int *n1)
+{
+	struct o1t_run r;
+	bool ok = false;
+
+	if (!o1t_start(&r, "pack:2 core:1 pu:1", policy, (sl_time)(ms * SL_MSEC)))
+		return false;
+	struct o1t_script *root = o1t_new(r.sim);
+	for (int i = 0; i < 2; i++) {
+		struct o1t_script *s = o1t_new(r.sim);
+		o1t_add(s, sl_act_run(0.1 * SL_MSEC, SL_WC_INT));
+		o1t_add(s, sl_act_sleep(420 * SL_MSEC));
+		o1t_add(s, sl_act_run(3000 * SL_MSEC, SL_WC_INT));
+		o1t_fork(root, s, "sleeper", 0);
+	}
+	for (int i = 0; i < 8; i++)
+		o1t_fork(root, o1t_hog(r.sim, 3000), "hog", 0);
+	for (int i = 0; i < 10; i++)
+		o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r)) {
+		o1t_queue_lengths(r.sim, n0, n1);
+		ok = true;
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(o1_imbalance_four_vs_six)
+{
+	int n0 = -1, n1 = -1;
+
+	CHECK(o1t_four_vs_six("o1:version=2.5.33", 300, &n0, &n1));
+	CHECKF(n0 == 4 && n1 == 4, "2.5.33 at 300 ms: %d vs %d", n0, n1);
+	/* 2.5: (6-4)/2 = 1 < (6+3)/4 = 2: no balance, ever */
+	CHECK(o1t_four_vs_six("o1:version=2.5.33", 1900, &n0, &n1));
+	CHECKF(n0 == 6 && n1 == 4, "2.5.33 at 1.9 s: %d vs %d", n0, n1);
+	/* 2.6.0: 2*4 >= 6 is enough: one task moves */
+	CHECK(o1t_four_vs_six("o1:version=2.6.0", 1900, &n0, &n1));
+	CHECKF(n0 == 5 && n1 == 5, "2.6.0 at 1.9 s: %d vs %d", n0, n1);
+}
+
+/* ---- HT-blind: two hogs stay on one package of a 2x2 HT box ---- */
+
+/* Packages of the CPUs running a and b after `ms`, or -1. */
+static int o1t_hogs_share_package(const char *policy, double ms)
+{
+	struct o1t_run r;
+	int shared = -1;
+
+	if (!o1t_start(&r, "pack:2 core:1 pu:2", policy, (sl_time)(ms * SL_MSEC)))
+		return -1;
+	struct o1t_script *root = o1t_new(r.sim);
+	o1t_fork(root, o1t_hog(r.sim, 5000), "a", 0);
+	o1t_fork(root, o1t_hog(r.sim, 5000), "b", 0);
+	o1t_add(root, sl_act_wait());
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r)) {
+		const struct sl_topo *topo = sl_topo(r.sim);
+		struct sl_task *a = o1t_find(r.sim, "a"), *b = o1t_find(r.sim, "b");
+		if (a && b && a->cpu >= 0 && b->cpu >= 0)
+			shared = topo->cpu_package[a->cpu] == topo->cpu_package[b->cpu];
+	}
+	sl_sim_destroy(r.sim);
+	return shared;
+}
+
+SL_TEST(o1_two_hogs_stay_on_one_package)
+{
+	/* the idle sibling pulls the second hog; 1,1,0,0 is balanced */
+	CHECK(o1t_hogs_share_package("o1:version=2.5.33", 100) == 1);
+	CHECK(o1t_hogs_share_package("o1:version=2.5.33", 2000) == 1);
+	CHECK(o1t_hogs_share_package("o1:version=2.6.0", 2000) == 1);
+}
+
+/* ---- wakeup placement (2.6): the last CPU, even when it is busy ---- */
+
+/*
+ * 2x2 HT.  `s` runs 1 ms on CPU 0 and sleeps 50 ms while a hog takes CPU 0;
+ * where does it run after the wakeup, and how late?  Cache-hot for the
+ * whole run, so no balancer moves it.
+ */
+static int o1t_woken_cpu(const char *policy, sl_time *late)
+{
+	struct o1t_run r;
+	int cpu = -2;
+
+	if (!o1t_start(&r, "pack:2 core:1 pu:2", policy, 0))
+		return -2;
+	struct o1t_script *s = o1t_new(r.sim);
+	o1t_add(s, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	o1t_add(s, sl_act_sleep(50 * SL_MSEC));
+	o1t_add(s, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	struct o1t_script *root = o1t_new(r.sim);
+	o1t_fork(root, s, "s", 0);
+	o1t_fork(root, o1t_hog(r.sim, 300), "hog", 0);
+	o1t_add(root, sl_act_wait());
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r) && s->cpu[1] == 0) {
+		cpu = s->cpu[2];
+		*late = s->at[2] - (s->at[1] + 50 * SL_MSEC);
+	}
+	sl_sim_destroy(r.sim);
+	return cpu;
+}
+
+SL_TEST(o1_wakeup_stays_on_last_cpu)
+{
+	sl_time late = -1;
+	/* equal priority: no preemption, no idle-CPU search; it waits on
+	 * CPU 0 for the hog's slice to end while three CPUs idle */
+	int cpu = o1t_woken_cpu("o1:version=2.5.33,cache_decay_ticks=10000", &late);
+	CHECKF(cpu == 0 && late > 10 * SL_MSEC, "woke on CPU %d, %.2f ms late", cpu,
+	       (double)late / SL_MSEC);
+}
+
+/* ---- every version runs a mixed load cleanly ---- */
+
+SL_TEST(o1_versions_run_clean)
+{
+	static const char *const pols[] = { "o1:version=2.5.33", "o1:version=2.5.59",
+					    "o1:version=2.5.68", "o1:version=2.6.0",
+					    "o1:version=2.6.0,hz=100" };
+	for (int i = 0; i < 5; i++) {
+		struct o1t_run r;
+		if (!o1t_start(&r, "pack:2 core:2 pu:2", pols[i], 0))
+			continue;
+		struct o1t_script *root = o1t_new(r.sim);
+		for (int k = 0; k < 6; k++) {
+			struct o1t_script *c = o1t_new(r.sim);
+			for (int j = 0; j < 8; j++) {
+				o1t_add(c, sl_act_run((1 + k) * 3 * SL_MSEC, SL_WC_INT));
+				o1t_add(c, sl_act_sleep((sl_time)(2 + j) * SL_MSEC));
+			}
+			o1t_fork(root, c, "mix", k % 3 - 1);
+		}
+		for (int k = 0; k < 6; k++)
+			o1t_add(root, sl_act_wait());
+		sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+		bool ok = o1t_run(&r);
+		CHECKF(ok && sl_nr_tasks(r.sim) == 0, "%s", pols[i]);
+		sl_sim_destroy(r.sim);
+	}
+}
