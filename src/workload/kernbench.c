@@ -1,0 +1,677 @@
+/*
+ * kernbench.c - `make -j N` of a kernel as processes: the make processes
+ * with GNU make's job server, and every process of every job.
+ *
+ * Models (workloads.md 2.2-2.6): the root make runs the serial head, then
+ * one sub-make per top-level directory, then the serial link tail
+ * (kernbench_tree.c builds that shape).  Each directory's make starts its
+ * compile units and its subdirectories' makes, waits for all of them, then
+ * starts its `ld -r` link.  A job is `sh -c`: for a unit it runs gcc (which
+ * runs cc1 and as: concurrently over a pipe with -pipe, else as after cc1
+ * through a temporary file), then fixdep, then rm.
+ *
+ * GNU make's job server (make 3.79/3.80, what -jN meant then): N slots in
+ * all.  Every make may run one child on the slot its parent used to start
+ * it; each further concurrent child needs a token from the shared pipe
+ * (N - 1 tokens).  A make blocked for a token also wakes when one of its
+ * children exits (SIGCHLD).  The model keeps the tokens in the run's state
+ * and gives each make a doorbell channel: children ring it just before they
+ * exit, and a make that returns a token hands it to the longest waiting make
+ * and rings that one's bell.  A make that has more to start keeps the token
+ * of a child that ended (in reality it writes the token back and reads it
+ * again at once, ahead of the sleeping makes); tokens are returned when a
+ * make has nothing left to start.
+ *
+ * Sources: workloads.md 2.2-2.6; /work/shared/data/kbuild-tinyconfig-j2.csv
+ * (process structure, fitted by scripts/fit-kernbench.py; the constants are
+ * in kernbench.h); the GNU make manual's job-server description.
+ *
+ * Calibrated against (docs/workloads.md): seed 000, make -j1..5 bzImage on a
+ * 2x2 HT Xeon, 195/117/110/109/109 s under the HT-aware scheduler: size=178
+ * (the default) and the tail's size (kernbench.h); seed 002, make vmlinux on
+ * a P4 HT, 65.96 s -j1 and 57.77 s -j2 (SMP), takes size=60.
+ *
+ * Omitted / simplified:
+ *   - kernel time: every process does `sys` x its user work as system time
+ *     right after exec (page faults, reading sources and headers, writing
+ *     objects) on top of the fork/exec/exit costs the engine charges; the
+ *     real build's per-kind ratios (printed by the fit script) reflect a
+ *     modern VM and are not used;
+ *   - the disk: with io=0 everything is in the page cache (kernbench reads
+ *     the tree first); io=MS gives each cc1 one exponential wait for disk
+ *     reads, served one at a time (one spindle, a mutex held across the
+ *     wait); the page cache's shrinking under parallel jobs on a small
+ *     machine is not modelled, nor any disk traffic of pipe=0's temporary
+ *     .s file;
+ *   - make's own CPU is one burst after exec, proportional to the units it
+ *     starts (reading makefiles and .cmd files); its per-job work is free;
+ *   - per-run variation: every job's work is multiplied by one lognormal
+ *     factor (log-sd `jitter`) drawn from the run seed by job index, so the
+ *     same seed gives the same work under every policy;
+ *   - the job-server pipe is not a channel: tokens are a count in the run's
+ *     state and the doorbells stand for the sleeping makes' reads; the GNU
+ *     make load limit (-l) is not modelled.
+ */
+#include <math.h>
+
+#include "base/rng.h"
+#include "sim/sim.h"
+#include "workload/kernbench.h"
+#include "workload/workload.h"
+
+#define KB_STREAM_RUN 0x6b62726e6ULL	/* per-run jitter and disk waits */
+#define KB_BELL_BYTES (1L << 20)	/* never fills: rings are counted in state */
+
+static const struct sl_prog kb_make_prog, kb_sh_prog, kb_gcc_prog, kb_cc1_prog,
+	kb_as_prog, kb_tool_prog;
+
+/* ---- actions ---- */
+
+static struct sl_action act_exec(const char *comm)
+{
+	return (struct sl_action){ .kind = SL_ACT_EXEC, .u.exec.comm = comm };
+}
+
+static struct sl_action act_chan(enum sl_act_kind kind, struct sl_chan *c, long bytes)
+{
+	return (struct sl_action){ .kind = kind, .u.chan = { c, bytes } };
+}
+
+static struct sl_action act_mutex(enum sl_act_kind kind, struct sl_mutex *m)
+{
+	return (struct sl_action){ .kind = kind, .u.mutex = m };
+}
+
+static struct sl_action act_fork(struct kb_run *run, const struct sl_prog *prog,
+				 void *state, const char *comm)
+{
+	run->forks++;
+	return (struct sl_action){ .kind = SL_ACT_FORK,
+				   .u.fork = { .prog = prog, .state = state, .comm = comm } };
+}
+
+static struct sl_action act_sys_for(const struct kb_run *run, double user)
+{
+	return sl_act_sys(run->sys_ratio * user);
+}
+
+/* ---- the job server ---- */
+
+static bool take_token(struct kb_run *run)
+{
+	if (run->unlimited)
+		return true;
+	if (run->tokens_free == 0)
+		return false;
+	run->tokens_free--;
+	return true;
+}
+
+static void queue_for_token(struct kb_run *run, struct kb_make *m)
+{
+	if (m->waiting_token)
+		return;
+	m->waiting_token = true;
+	m->next_waiter = NULL;
+	if (run->waiters_tail)
+		run->waiters_tail->next_waiter = m;
+	else
+		run->waiters = m;
+	run->waiters_tail = m;
+}
+
+static void unqueue(struct kb_run *run, struct kb_make *m)
+{
+	struct kb_make **pp = &run->waiters, *prev = NULL;
+
+	if (!m->waiting_token)
+		return;
+	while (*pp != m) {
+		prev = *pp;
+		pp = &(*pp)->next_waiter;
+	}
+	*pp = m->next_waiter;
+	if (run->waiters_tail == m)
+		run->waiters_tail = prev;
+	m->waiting_token = false;
+}
+
+/* m gives one token back: to the longest waiting make (whose bell m then
+ * rings), or to the pipe. */
+static void release_token(struct kb_run *run, struct kb_make *m)
+{
+	struct kb_make *w = run->waiters;
+
+	m->slots--;
+	if (run->unlimited)
+		return;
+	if (!w) {
+		run->tokens_free++;
+		return;
+	}
+	unqueue(run, w);
+	w->slots++;
+	m->bell_to = w;
+}
+
+/* ---- make ---- */
+
+enum { MAKE_EXEC, MAKE_SYS, MAKE_PARSE, MAKE_RUN };
+
+static void start_item(struct sl_sim *sim, struct kb_run *run, struct kb_make *m,
+		       const struct kb_item *it, struct sl_action *next)
+{
+	m->next_item++;
+	m->running++;
+	if (it->is_make) {
+		struct kb_make *sub = &run->tree.makes[it->index];
+		sub->parent = m;
+		sub->slots = 1;
+		*next = act_fork(run, &kb_make_prog, sub, "make");
+		return;
+	}
+	struct kb_job *j = &run->tree.jobs[it->index];
+	j->make = m;
+	j->t_start = sl_now(sim);
+	if (++run->live_jobs > run->max_live_jobs)
+		run->max_live_jobs = run->live_jobs;
+	*next = act_fork(run, &kb_sh_prog, &j->proc[KB_SH], "make");
+}
+
+/* Nothing left to start: tell the parent (SIGCHLD) and exit. */
+static void make_finish(struct kb_make *m, struct sl_action *next)
+{
+	if (m->parent && !m->announced) {
+		m->announced = true;
+		m->parent->reap_pending++;
+		*next = act_chan(SL_ACT_CHAN_WRITE, m->parent->bell, 1);
+		return;
+	}
+	*next = sl_act_exit();
+}
+
+/* The make's main loop: one action per call. */
+static void make_next(struct sl_sim *sim, struct kb_run *run, struct kb_make *m,
+		      struct sl_action *next)
+{
+	const struct kb_tree *tree = &run->tree;
+	struct kb_item it;
+
+	for (;;) {
+		if (m->bell_to) {
+			*next = act_chan(SL_ACT_CHAN_WRITE, m->bell_to->bell, 1);
+			m->bell_to = NULL;
+			return;
+		}
+		if (m->reap_pending > 0) {
+			m->reap_pending--;
+			m->awaiting_reap = true;
+			*next = sl_act_wait();
+			return;
+		}
+		if (kb_make_item(tree, m, m->stage, m->next_item, &it)) {
+			if (m->running < m->slots) {
+				start_item(sim, run, m, &it, next);
+				return;
+			}
+			if (take_token(run)) {
+				m->slots++;
+				continue;
+			}
+			queue_for_token(run, m);
+			*next = act_chan(SL_ACT_CHAN_READ, m->bell, KB_BELL_BYTES);
+			return;
+		}
+		/* the stage is fully started: give back what it does not use */
+		unqueue(run, m);
+		if (m->slots > 1 && m->slots > m->running) {
+			release_token(run, m);
+			continue;
+		}
+		if (m->running > 0) {
+			*next = act_chan(SL_ACT_CHAN_READ, m->bell, KB_BELL_BYTES);
+			return;
+		}
+		if (m->stage + 1 < kb_make_nstages(tree, m)) {
+			m->stage++;
+			m->next_item = 0;
+			continue;
+		}
+		make_finish(m, next);
+		return;
+	}
+}
+
+static void make_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct kb_make *m = t->prog_state;
+	struct kb_run *run = m->run;
+
+	if (m->awaiting_reap) {		/* t->result: the reaped child */
+		m->awaiting_reap = false;
+		m->running--;
+	}
+	if (m->pc == MAKE_EXEC) {
+		m->pc = MAKE_SYS;
+		t->footprint_kb = KB_FOOTPRINT_MAKE;
+		if (m->kind != KB_MAKE_ROOT) {	/* the root was started as make */
+			*next = act_exec("make");
+			return;
+		}
+	}
+	if (m->pc == MAKE_SYS) {
+		m->pc = MAKE_PARSE;
+		*next = act_sys_for(run, m->parse);
+		return;
+	}
+	if (m->pc == MAKE_PARSE) {
+		m->pc = MAKE_RUN;
+		*next = sl_act_run(m->parse, SL_WC_INT);
+		return;
+	}
+	make_next(sim, run, m, next);
+}
+
+static const struct sl_prog kb_make_prog = { .name = "make", .step = make_step };
+
+/* ---- a job's shell ---- */
+
+static const unsigned char unit_cmds[] = { KB_TOOL, KB_FIXDEP, KB_RM };
+static const unsigned char link_cmds[] = { KB_TOOL, KB_RM };
+static const unsigned char step_cmds[] = { KB_TOOL };
+
+static int job_cmds(const struct kb_job *j, const unsigned char **cmds)
+{
+	switch (j->kind) {
+	case KB_JOB_UNIT:
+		*cmds = unit_cmds;
+		return (int)sizeof(unit_cmds);
+	case KB_JOB_LINK:
+		*cmds = link_cmds;
+		return (int)sizeof(link_cmds);
+	case KB_JOB_STEP:
+		break;
+	}
+	*cmds = step_cmds;
+	return (int)sizeof(step_cmds);
+}
+
+static const struct sl_prog *role_prog(const struct kb_job *j, int role)
+{
+	if (role == KB_TOOL && j->kind == KB_JOB_UNIT)
+		return &kb_gcc_prog;
+	if (role == KB_CC1)
+		return &kb_cc1_prog;
+	if (role == KB_AS)
+		return &kb_as_prog;
+	return &kb_tool_prog;
+}
+
+static const char *role_comm(const struct kb_job *j, int role)
+{
+	static const char *const names[KB_NROLES] = {
+		[KB_SH] = "sh", [KB_CC1] = "cc1", [KB_AS] = "as",
+		[KB_FIXDEP] = "fixdep", [KB_RM] = "rm",
+	};
+	return role == KB_TOOL ? j->tool : names[role];
+}
+
+static struct sl_action fork_role(struct kb_job *j, int role, const char *parent_comm)
+{
+	struct kb_proc *p = &j->proc[role];
+	p->pc = 0;
+	return act_fork(j->run, role_prog(j, role), p, parent_comm);
+}
+
+/* The job is done: tell make (its SIGCHLD). */
+static struct sl_action job_announce(struct sl_sim *sim, struct kb_job *j)
+{
+	struct kb_run *run = j->run;
+	run->live_jobs--;
+	run->jobs_done++;
+	j->t_end = sl_now(sim);
+	j->make->reap_pending++;
+	return act_chan(SL_ACT_CHAN_WRITE, j->make->bell, 1);
+}
+
+static void sh_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct kb_proc *p = t->prog_state;
+	struct kb_job *j = p->job;
+	const unsigned char *cmds;
+	int ncmds = job_cmds(j, &cmds);
+	int pc = p->pc++;
+
+	if (pc == 0) {
+		t->footprint_kb = KB_FOOTPRINT_SMALL;
+		*next = act_exec("sh");
+	} else if (pc == 1) {
+		*next = act_sys_for(j->run, j->user[KB_SH]);
+	} else if (pc == 2) {
+		*next = sl_act_run(j->user[KB_SH], SL_WC_INT);
+	} else if (pc < 3 + 2 * ncmds) {
+		int c = (pc - 3) / 2;
+		*next = (pc - 3) % 2 == 0 ? fork_role(j, cmds[c], "sh") : sl_act_wait();
+	} else if (pc == 3 + 2 * ncmds) {
+		*next = job_announce(sim, j);
+	} else {
+		*next = sl_act_exit();
+	}
+}
+
+static const struct sl_prog kb_sh_prog = { .name = "kernbench-sh", .step = sh_step };
+
+/* ---- the processes a job runs ---- */
+
+/* exec, kernel work, user work, exit: fixdep, rm, ld, nm, gzip, ... */
+static void tool_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct kb_proc *p = t->prog_state;
+	struct kb_job *j = p->job;
+	double user = j->user[p->role];
+
+	(void)sim;
+	switch (p->pc++) {
+	case 0:
+		t->footprint_kb = p->role == KB_TOOL ? j->tool_footprint_kb : KB_FOOTPRINT_SMALL;
+		*next = act_exec(role_comm(j, p->role));
+		break;
+	case 1:
+		*next = act_sys_for(j->run, user);
+		break;
+	case 2:
+		*next = sl_act_run(user, p->role == KB_TOOL ? j->tool_class : SL_WC_INT);
+		break;
+	default:
+		*next = sl_act_exit();
+	}
+}
+
+static const struct sl_prog kb_tool_prog = { .name = "kernbench-tool", .step = tool_step };
+
+/* The gcc driver: cc1 then as, or both at once joined by a pipe. */
+static void gcc_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct kb_proc *p = t->prog_state;
+	struct kb_job *j = p->job;
+	bool pipe = j->run->pipe;
+
+	(void)sim;
+	switch (p->pc++) {
+	case 0:
+		t->footprint_kb = KB_FOOTPRINT_SMALL;
+		*next = act_exec("gcc");
+		break;
+	case 1:
+		*next = act_sys_for(j->run, j->user[KB_TOOL]);
+		break;
+	case 2:
+		*next = sl_act_run(j->user[KB_TOOL], SL_WC_INT);
+		break;
+	case 3:
+		*next = fork_role(j, KB_CC1, "gcc");
+		break;
+	case 4:
+		*next = pipe ? fork_role(j, KB_AS, "gcc") : sl_act_wait();
+		break;
+	case 5:
+		*next = pipe ? sl_act_wait() : fork_role(j, KB_AS, "gcc");
+		break;
+	case 6:
+		*next = sl_act_wait();
+		break;
+	default:
+		*next = sl_act_exit();
+	}
+}
+
+static const struct sl_prog kb_gcc_prog = { .name = "kernbench-gcc", .step = gcc_step };
+
+/* cc1: reads its sources (from the one disk, in turn, with io=), compiles,
+ * and with -pipe writes the assembly a page at a time as it goes (function
+ * at a time). */
+enum { CC1_EXEC, CC1_DISK, CC1_IO, CC1_IO_DONE, CC1_SYS, CC1_COMPILE, CC1_WRITE, CC1_CLOSE,
+       CC1_EXIT };
+
+static void cc1_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct kb_proc *p = t->prog_state;
+	struct kb_job *j = p->job;
+	double work = j->user[KB_CC1];
+	long chunk;
+
+	(void)sim;
+	switch (p->pc) {
+	case CC1_EXEC:
+		t->footprint_kb = KB_FOOTPRINT_CC1;
+		p->left = j->asm_bytes;
+		p->pc = j->io_ns > 0 ? CC1_DISK : CC1_SYS;
+		*next = act_exec("cc1");
+		return;
+	case CC1_DISK:
+		p->pc = CC1_IO;
+		*next = act_mutex(SL_ACT_LOCK, j->run->disk);
+		return;
+	case CC1_IO:
+		p->pc = CC1_IO_DONE;
+		*next = sl_act_sleep(j->io_ns);
+		return;
+	case CC1_IO_DONE:
+		p->pc = CC1_SYS;
+		*next = act_mutex(SL_ACT_UNLOCK, j->run->disk);
+		return;
+	case CC1_SYS:
+		p->pc = CC1_COMPILE;
+		*next = act_sys_for(j->run, work);
+		return;
+	case CC1_COMPILE:
+		if (!j->run->pipe) {
+			p->pc = CC1_EXIT;
+			*next = sl_act_run(work, SL_WC_INT);
+			return;
+		}
+		chunk = p->left < KB_PIPE_BYTES ? p->left : KB_PIPE_BYTES;
+		p->pc = CC1_WRITE;
+		*next = sl_act_run(work * (double)chunk / (double)j->asm_bytes, SL_WC_INT);
+		return;
+	case CC1_WRITE:
+		chunk = p->left < KB_PIPE_BYTES ? p->left : KB_PIPE_BYTES;
+		p->left -= chunk;
+		p->pc = p->left > 0 ? CC1_COMPILE : CC1_CLOSE;
+		*next = act_chan(SL_ACT_CHAN_WRITE, j->pipe, chunk);
+		return;
+	case CC1_CLOSE:
+		p->pc = CC1_EXIT;
+		*next = act_chan(SL_ACT_CHAN_CLOSE, j->pipe, 0);
+		return;
+	default:
+		*next = sl_act_exit();
+	}
+}
+
+static const struct sl_prog kb_cc1_prog = { .name = "kernbench-cc1", .step = cc1_step };
+
+/* as: assembles the whole temporary file, or what arrives on the pipe. */
+enum { AS_EXEC, AS_SYS, AS_READ, AS_ASSEMBLE, AS_EXIT };
+
+static void as_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct kb_proc *p = t->prog_state;
+	struct kb_job *j = p->job;
+	double work = j->user[KB_AS];
+
+	(void)sim;
+	switch (p->pc) {
+	case AS_EXEC:
+		t->footprint_kb = KB_FOOTPRINT_AS;
+		p->pc = AS_SYS;
+		*next = act_exec("as");
+		return;
+	case AS_SYS:
+		p->pc = AS_READ;
+		*next = act_sys_for(j->run, work);
+		return;
+	case AS_READ:
+		if (!j->run->pipe) {
+			p->pc = AS_EXIT;
+			*next = sl_act_run(work, SL_WC_INT);
+			return;
+		}
+		p->pc = AS_ASSEMBLE;
+		*next = act_chan(SL_ACT_CHAN_READ, j->pipe, KB_PIPE_BYTES);
+		return;
+	case AS_ASSEMBLE:
+		if (t->result <= 0) {	/* EOF: cc1 closed the pipe */
+			*next = sl_act_exit();
+			return;
+		}
+		p->pc = AS_READ;
+		*next = sl_act_run(work * (double)t->result / (double)j->asm_bytes, SL_WC_INT);
+		return;
+	default:
+		*next = sl_act_exit();
+	}
+}
+
+static const struct sl_prog kb_as_prog = { .name = "kernbench-as", .step = as_step };
+
+/* ---- parameters ---- */
+
+#define KB_DEFAULT_SIZE "178"
+
+static const struct sl_param_def kb_params[] = {
+	{ "jobs", SL_PARAM_INT, NULL, 0, 100000, NULL,
+	  "make -j N; 0 = unlimited (make -j); default 2 x logical CPUs (Bligh's N)" },
+	{ "target", SL_PARAM_CHOICE, "vmlinux", 0, 0, "vmlinux|bzimage",
+	  "what make builds: bzimage adds objcopy, gzip -9 and the boot image links" },
+	{ "pipe", SL_PARAM_INT, "1", 0, 1, NULL,
+	  "gcc -pipe: cc1 | as concurrently (1, kbuild's default) or as after cc1 (0)" },
+	{ "size", SL_PARAM_REAL, KB_DEFAULT_SIZE, 0.001, 1e7, NULL,
+	  "reference CPU seconds of user work of the whole build (178: seed 000 at -j1)" },
+	{ "units", SL_PARAM_INT, "1000", 1, KB_MAX_UNITS, NULL,
+	  "compile units (objects) of the body" },
+	{ "tree", SL_PARAM_INT, "1", 0, 2147483647, NULL,
+	  "seed of the directory tree and unit sizes (fixed across repetitions)" },
+	{ "jitter", SL_PARAM_REAL, "0.02", 0, 0.5, NULL,
+	  "log-sd of per-job work variation from run to run (run seed)" },
+	{ "sys", SL_PARAM_REAL, "0.04", 0, 5, NULL,
+	  "kernel work per unit of user work, besides fork/exec/exit" },
+	{ "head", SL_PARAM_REAL, NULL, 0, 50, NULL,
+	  "percent of size in the serial head; default 2.19 (the real build's)" },
+	{ "tail", SL_PARAM_REAL, NULL, 0, 80, NULL,
+	  "percent of size in the serial link tail; default by target (10.9 / 19.1)" },
+	{ "io", SL_PARAM_REAL, "0", 0, 100000, NULL,
+	  "mean disk wait per compile unit, ms (0: source tree in the page cache)" },
+	{ "kbuild", SL_PARAM_CHOICE, "2.6", 0, 0, "2.6|2.4",
+	  "directory recursion: 2.6 all at once; 2.4 subdirectories first, then objects" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+};
+
+static double head_frac(const struct sl_params *p)
+{
+	return sl_param_given(p, "head") ? sl_param_real(p, "head") / 100 : KB_HEAD_FRAC;
+}
+
+static double tail_frac(const struct sl_params *p)
+{
+	enum kb_target target = (enum kb_target)sl_param_choice(p, "target");
+	if (sl_param_given(p, "tail"))
+		return sl_param_real(p, "tail") / 100;
+	return KB_TAIL_FRAC_PER_WEIGHT * kb_tail_weight(target);
+}
+
+static int kb_validate(const struct sl_params *p, struct sl_err *err)
+{
+	double serial = head_frac(p) + tail_frac(p);
+	if (serial >= 0.95)
+		return sl_fail(err, "workload 'kernbench': head + tail = %.1f%% of size, "
+			       "expected less than 95%%", serial * 100);
+	return 0;
+}
+
+/* ---- start and report ---- */
+
+static void *sim_alloc(void *ctx, size_t size)
+{
+	return sl_sim_alloc(ctx, size);
+}
+
+/* Per-run: job work jitter and disk waits from the run seed (by job index,
+ * independent of the schedule), channels, and the make states. */
+static void prepare_run(struct sl_sim *sim, struct kb_run *run, double jitter, double io_ms)
+{
+	struct kb_tree *tree = &run->tree;
+	struct sl_rng r;
+
+	sl_rng_derive(&r, sl_seed(sim), KB_STREAM_RUN, 0);
+	for (int i = 0; i < tree->njobs; i++) {
+		struct kb_job *j = &tree->jobs[i];
+		double f = exp(jitter * sl_rng_normal(&r));
+		for (int role = 0; role < KB_NROLES; role++)
+			j->user[role] *= f;
+		j->run = run;
+		if (j->kind != KB_JOB_UNIT)
+			continue;
+		if (io_ms > 0)
+			j->io_ns = (sl_time)(sl_rng_exp(&r, io_ms) * 1e6) + 1;
+		if (run->pipe)
+			j->pipe = sl_chan_new(sim, KB_PIPE_BYTES, true);
+	}
+	if (io_ms > 0)
+		run->disk = sl_mutex_new(sim);
+	for (int i = 0; i < tree->nmakes; i++) {
+		tree->makes[i].run = run;
+		tree->makes[i].bell = sl_chan_new(sim, KB_BELL_BYTES, false);
+	}
+}
+
+static void *kb_start(struct sl_sim *sim, const struct sl_params *p, sl_time *limit_out)
+{
+	struct kb_run *run = sl_sim_alloc(sim, sizeof(*run));
+	struct kb_shape shape = {
+		.units = (int)sl_param_int(p, "units"),
+		.tree_seed = (uint64_t)sl_param_int(p, "tree"),
+		.target = (enum kb_target)sl_param_choice(p, "target"),
+		.kbuild = (enum kb_kbuild)sl_param_choice(p, "kbuild"),
+		.size_s = sl_param_real(p, "size"),
+		.head_frac = head_frac(p),
+		.tail_frac = tail_frac(p),
+	};
+	long jobs = sl_param_given(p, "jobs") ? sl_param_int(p, "jobs")
+					      : 2L * sl_topo(sim)->ncpus;
+
+	kb_tree_build(&run->tree, &shape, sim_alloc, sim);
+	run->pipe = sl_param_int(p, "pipe") != 0;
+	run->sys_ratio = sl_param_real(p, "sys");
+	run->unlimited = jobs == 0;
+	run->tokens_free = jobs > 0 ? (int)jobs - 1 : 0;
+	prepare_run(sim, run, sl_param_real(p, "jitter"), sl_param_real(p, "io"));
+
+	struct kb_make *root = &run->tree.makes[0];
+	root->slots = 1;
+	sl_sim_spawn_root(sim, &kb_make_prog, root, "make");
+	*limit_out = 0;
+	return run;
+}
+
+static void kb_report(struct sl_sim *sim, void *state, const struct sl_params *p,
+		      struct sl_metrics *out)
+{
+	const struct kb_run *run = state;
+
+	(void)sim;
+	(void)p;
+	sl_metrics_add(out, "processes", "count", (double)(run->forks + 1), 0);
+	sl_metrics_add(out, "compile_units", "count", run->tree.shape.units, 0);
+	sl_metrics_add(out, "max_jobs", "count", run->max_live_jobs, 0);
+}
+
+const struct sl_workload_ops sl_workload_kernbench = {
+	.name = "kernbench",
+	.summary = "make -j N of a kernel: make's job server, sh/gcc/cc1/as/fixdep per object",
+	.metric = "elapsed_s",
+	.params = kb_params,
+	.start = kb_start,
+	.report = kb_report,
+	.validate = kb_validate,
+};

@@ -1,0 +1,68 @@
+/*
+ * registry.c - the workload table, spec parsing and metric helpers.
+ */
+#include "workload/workload.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const struct sl_workload_ops *const sl_workloads[] = {
+	&sl_workload_kernbench,
+	&sl_workload_spin,
+	&sl_workload_javabench,
+	NULL,
+};
+
+const struct sl_workload_ops *sl_workload_find(const char *name)
+{
+	for (int i = 0; sl_workloads[i]; i++)
+		if (!strcmp(sl_workloads[i]->name, name))
+			return sl_workloads[i];
+	return NULL;
+}
+
+int sl_workload_parse(const char *text, const struct sl_workload_ops **ops,
+		      struct sl_params *params, struct sl_err *err)
+{
+	struct sl_spec spec;
+
+	if (sl_spec_parse(&spec, text, "workload", err))
+		return -1;
+	*ops = sl_workload_find(spec.name);
+	if (!*ops) {
+		char known[256] = "";
+		for (int i = 0; sl_workloads[i]; i++) {
+			strncat(known, i ? ", " : "", sizeof(known) - strlen(known) - 1);
+			strncat(known, sl_workloads[i]->name, sizeof(known) - strlen(known) - 1);
+		}
+		return sl_fail(err, "workload '%s': unknown workload (known: %s)",
+			       spec.name, known);
+	}
+	char owner[96];
+	snprintf(owner, sizeof(owner), "workload '%s'", spec.name);
+	if (sl_spec_bind(params, &spec, (*ops)->params, NULL, owner, err))
+		return -1;
+	if ((*ops)->validate && (*ops)->validate(params, err))
+		return -1;
+	return 0;
+}
+
+void sl_metrics_add(struct sl_metrics *ms, const char *name, const char *unit,
+		    double value, int better)
+{
+	if (ms->n == SL_MAX_METRICS)
+		return;
+	struct sl_metric *m = &ms->m[ms->n++];
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	snprintf(m->unit, sizeof(m->unit), "%s", unit);
+	m->value = value;
+	m->better = better;
+}
+
+const struct sl_metric *sl_metrics_find(const struct sl_metrics *ms, const char *name)
+{
+	for (int i = 0; i < ms->n; i++)
+		if (!strcmp(ms->m[i].name, name))
+			return &ms->m[i];
+	return NULL;
+}

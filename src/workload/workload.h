@@ -1,0 +1,65 @@
+/*
+ * workload.h - benchmarks as generators of task programs.
+ *
+ * A workload binds its parameters, creates the root task(s) of a run with
+ * sl_sim_spawn_root(), and afterwards reports its own metrics beside the
+ * engine's (elapsed, user, system, CPU%).  Workloads never know which
+ * policy runs.
+ */
+#ifndef SL_WORKLOAD_WORKLOAD_H
+#define SL_WORKLOAD_WORKLOAD_H
+
+#include "base/spec.h"
+#include "sim/sim.h"
+
+#define SL_MAX_METRICS 96
+
+struct sl_metric {
+	char name[32];		/* "elapsed_s", "throughput", "cpu0_user_pct" */
+	char unit[24];		/* "s", "%", "count", "MB/s" */
+	double value;
+	int better;		/* -1 lower is better, +1 higher, 0 neither */
+};
+
+struct sl_metrics {
+	int n;
+	struct sl_metric m[SL_MAX_METRICS];
+};
+
+void sl_metrics_add(struct sl_metrics *ms, const char *name, const char *unit,
+		    double value, int better);
+const struct sl_metric *sl_metrics_find(const struct sl_metrics *ms, const char *name);
+
+struct sl_workload_ops {
+	const char *name;
+	const char *summary;			/* one line */
+	const char *metric;			/* headline metric name, e.g. "elapsed_s" */
+	const struct sl_param_def *params;	/* NULL-terminated */
+
+	/* Required.  Create the run's tasks (sl_sim_spawn_root) from bound
+	 * params; per-run state goes in sl_sim_alloc() memory.  May set a time
+	 * limit for open-ended workloads through `limit_out` (0 = none).
+	 * Returns an opaque run state passed to report(). */
+	void *(*start)(struct sl_sim *sim, const struct sl_params *params,
+		       sl_time *limit_out);
+
+	/* Required.  After the run: add the workload's metrics (the engine's
+	 * standard ones are already in `out`). */
+	void (*report)(struct sl_sim *sim, void *state, const struct sl_params *params,
+		       struct sl_metrics *out);
+
+	/* Optional: extra validation across params; -1 with err set. */
+	int (*validate)(const struct sl_params *params, struct sl_err *err);
+};
+
+extern const struct sl_workload_ops sl_workload_kernbench;
+extern const struct sl_workload_ops sl_workload_spin;
+extern const struct sl_workload_ops sl_workload_javabench;
+
+extern const struct sl_workload_ops *const sl_workloads[];
+
+const struct sl_workload_ops *sl_workload_find(const char *name);
+int sl_workload_parse(const char *text, const struct sl_workload_ops **ops,
+		      struct sl_params *params, struct sl_err *err);
+
+#endif

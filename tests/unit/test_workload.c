@@ -1,0 +1,542 @@
+/*
+ * test_workload.c - the workload generators: kernbench's build shape (units,
+ * directories, processes per unit, what each make runs, work adding up to
+ * size=, the tree fixed by tree= alone), its make job server (-j1 never runs
+ * two jobs, -j2 runs two, links wait for their directories), spin's and
+ * javabench's metrics on runs small enough to work out by hand, and the
+ * rejection of bad parameters.
+ *
+ * Runs use the "up" policy on a synthetic one-CPU machine and "o1" on
+ * two- and four-CPU ones, with the engine's invariant checks on.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/machine.h"
+#include "policy/policy.h"
+#include "sim/sim.h"
+#include "workload/kernbench.h"
+#include "workload/workload.h"
+#include "test.h"
+
+/* ---- helpers ---- */
+
+/* An allocator for trees built outside a run: remembers blocks to free. */
+struct wl_arena {
+	int n;
+	void *blocks[16];
+};
+
+static void *wl_alloc(void *ctx, size_t size)
+{
+	struct wl_arena *a = ctx;
+	void *p = calloc(1, size ? size : 1);
+	if (a->n < 16)
+		a->blocks[a->n++] = p;
+	return p;
+}
+
+static void wl_free(struct wl_arena *a)
+{
+	for (int i = 0; i < a->n; i++)
+		free(a->blocks[i]);
+	a->n = 0;
+}
+
+static struct kb_shape wl_shape(int units, uint64_t tree, enum kb_kbuild kbuild)
+{
+	return (struct kb_shape){
+		.units = units, .tree_seed = tree, .target = KB_TARGET_BZIMAGE,
+		.kbuild = kbuild, .size_s = 100, .head_frac = 0.02, .tail_frac = 0.15,
+	};
+}
+
+static bool wl_parses(const char *text)
+{
+	const struct sl_workload_ops *ops;
+	struct sl_params params;
+	struct sl_err err = { 0 };
+	return sl_workload_parse(text, &ops, &params, &err) == 0;
+}
+
+/* One run kept alive for inspection. */
+struct wl_run {
+	struct sl_machine machine;
+	const struct sl_policy_ops *policy;
+	struct sl_params knobs, params;
+	const struct sl_workload_ops *workload;
+	struct sl_sim *sim;
+	void *state;
+	struct sl_run_stats stats;
+	struct sl_metrics metrics;
+};
+
+static struct sl_sim *wl_sim(struct wl_run *r, uint64_t seed, sl_time limit, struct sl_err *err)
+{
+	struct sl_sim_config cfg = {
+		.machine = &r->machine, .policy = r->policy, .knobs = &r->knobs,
+		.seed = seed, .time_limit = limit, .check = true,
+	};
+	return sl_sim_create(&cfg, err);
+}
+
+/* Run `workload` on `machine` under "up" when it has one CPU, else "o1". */
+static bool wl_run(struct wl_run *r, const char *machine, const char *workload, uint64_t seed)
+{
+	struct sl_err err = { 0 };
+	char label[64];
+	sl_time limit = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (sl_machine_load(&r->machine, machine, &err))
+		goto fail;
+	const char *policy = r->machine.topo.ncpus == 1 ? "up" : "o1";
+	if (sl_policy_parse(policy, &r->policy, &r->knobs, label, sizeof(label), &err) ||
+	    sl_workload_parse(workload, &r->workload, &r->params, &err))
+		goto fail;
+	r->sim = wl_sim(r, seed, 0, &err);
+	if (!r->sim)
+		goto fail;
+	r->state = r->workload->start(r->sim, &r->params, &limit);
+	if (limit > 0) {	/* as run.c: the limit is known only once started */
+		sl_sim_destroy(r->sim);
+		r->sim = wl_sim(r, seed, limit, &err);
+		if (!r->sim)
+			goto fail;
+		r->state = r->workload->start(r->sim, &r->params, &limit);
+	}
+	if (sl_sim_run(r->sim, &err))
+		goto fail;
+	sl_sim_stats(r->sim, &r->stats);
+	r->workload->report(r->sim, r->state, &r->params, &r->metrics);
+	return true;
+fail:
+	fprintf(stderr, "run %s on %s: %s\n", workload, machine, err.msg);
+	if (r->sim)
+		sl_sim_destroy(r->sim);
+	r->sim = NULL;
+	return false;
+}
+
+static void wl_done(struct wl_run *r)
+{
+	if (r->sim)
+		sl_sim_destroy(r->sim);
+	r->sim = NULL;
+}
+
+static double wl_metric(const struct wl_run *r, const char *name)
+{
+	const struct sl_metric *m = sl_metrics_find(&r->metrics, name);
+	return m ? m->value : NAN;
+}
+
+/* ---- kernbench: the shape ---- */
+
+SL_TEST(kernbench_tree_partitions_units_into_directories)
+{
+	struct wl_arena a = { 0 };
+	struct kb_tree t;
+	struct kb_shape s = wl_shape(300, 5, KB_KBUILD_26);
+
+	kb_tree_build(&t, &s, wl_alloc, &a);
+	int next_unit = 0, top = 0, subtree_top = 0;
+	bool contiguous = true, parents_earlier = true, depth_ok = true, subs_ok = true;
+	for (int d = 0; d < t.ndirs; d++) {
+		const struct kb_dir *dir = &t.dirs[d];
+		contiguous &= dir->first_unit == next_unit && dir->nunits >= 1;
+		next_unit += dir->nunits;
+		if (dir->parent < 0) {
+			top++;
+			subtree_top += dir->subtree_units;
+			depth_ok &= dir->depth == 0;
+			continue;
+		}
+		parents_earlier &= dir->parent < d;
+		depth_ok &= dir->depth == t.dirs[dir->parent].depth + 1;
+		int sum = dir->nunits;
+		for (int k = 0; k < dir->nsubs; k++) {
+			int c = t.subs[dir->first_sub + k];
+			subs_ok &= t.dirs[c].parent == d;
+			sum += t.dirs[c].subtree_units;
+		}
+		subs_ok &= sum == dir->subtree_units;
+	}
+	CHECK(next_unit == 300);
+	CHECK(contiguous);
+	CHECK(parents_earlier);
+	CHECK(depth_ok);
+	CHECK(subs_ok);
+	CHECK(top == KB_TOP_DIRS && t.ntop == KB_TOP_DIRS);
+	CHECK(subtree_top == 300);
+	for (int u = 0; u < 300; u++) {
+		const struct kb_job *j = &t.jobs[u];
+		const struct kb_dir *dir = &t.dirs[j->dir];
+		CHECK(j->kind == KB_JOB_UNIT);
+		CHECK(u >= dir->first_unit && u < dir->first_unit + dir->nunits);
+		CHECKF(j->user[KB_CC1] > 0 && j->user[KB_AS] > 0, "unit %d", u);
+	}
+	wl_free(&a);
+}
+
+SL_TEST(kernbench_tree_is_fixed_by_tree_seed)
+{
+	struct wl_arena a = { 0 };
+	struct kb_tree t1, t2, t3;
+	struct kb_shape s = wl_shape(400, 7, KB_KBUILD_26);
+
+	kb_tree_build(&t1, &s, wl_alloc, &a);
+	kb_tree_build(&t2, &s, wl_alloc, &a);
+	s.tree_seed = 8;
+	kb_tree_build(&t3, &s, wl_alloc, &a);
+	bool same = t1.ndirs == t2.ndirs;
+	for (int d = 0; same && d < t1.ndirs; d++)
+		same = t1.dirs[d].parent == t2.dirs[d].parent &&
+		       t1.dirs[d].nunits == t2.dirs[d].nunits;
+	for (int u = 0; same && u < 400; u++)
+		same = t1.jobs[u].user[KB_CC1] == t2.jobs[u].user[KB_CC1];
+	CHECK(same);
+	bool differs = t1.ndirs != t3.ndirs;
+	for (int d = 0; !differs && d < t1.ndirs; d++)
+		differs = t1.dirs[d].parent != t3.dirs[d].parent ||
+			  t1.dirs[d].nunits != t3.dirs[d].nunits;
+	CHECK(differs);
+	wl_free(&a);
+}
+
+SL_TEST(kernbench_tree_work_adds_up_to_size)
+{
+	struct wl_arena a = { 0 };
+	struct kb_tree t;
+	struct kb_shape s = wl_shape(500, 3, KB_KBUILD_26);
+
+	kb_tree_build(&t, &s, wl_alloc, &a);
+	double total = kb_tree_user_work(&t), head = 0, tail = 0;
+	for (int i = 0; i < t.nhead; i++)
+		for (int r = 0; r < KB_NROLES; r++)
+			head += t.jobs[t.head_base + i].user[r];
+	for (int i = 0; i < t.ntail; i++)
+		tail += t.jobs[t.tail_base + i].user[KB_TOOL];
+	CHECKF(fabs(total - 100e9) < 1e-6 * 100e9, "total %g", total);
+	CHECKF(fabs(head - 2e9) < 1e-6 * 2e9, "head %g", head);
+	CHECKF(fabs(tail - 15e9) < 1e-6 * 15e9, "tail %g", tail);
+	/* the bzImage tail has its 7 extra steps, the head KB_HEAD_UNITS units */
+	CHECK(t.ntail == 17 && t.nhead == KB_HEAD_UNITS);
+	CHECK(kb_tail_weight(KB_TARGET_BZIMAGE) > kb_tail_weight(KB_TARGET_VMLINUX));
+	wl_free(&a);
+}
+
+/* Walk every make's stages: each job and each sub-make is started exactly
+ * once, by one make. */
+static void check_items_once(enum kb_kbuild kbuild)
+{
+	struct wl_arena a = { 0 };
+	struct kb_tree t;
+	struct kb_shape s = wl_shape(250, 11, kbuild);
+
+	kb_tree_build(&t, &s, wl_alloc, &a);
+	int *job_seen = calloc((size_t)t.njobs, sizeof(int));
+	int *make_seen = calloc((size_t)t.nmakes, sizeof(int));
+	for (int m = 0; m < t.nmakes; m++)
+		for (int st = 0; st < kb_make_nstages(&t, &t.makes[m]); st++) {
+			struct kb_item it;
+			for (int i = 0; kb_make_item(&t, &t.makes[m], st, i, &it); i++)
+				(it.is_make ? make_seen : job_seen)[it.index]++;
+		}
+	bool once = make_seen[0] == 0;
+	for (int m = 1; m < t.nmakes; m++)
+		once &= make_seen[m] == 1;
+	for (int j = 0; j < t.njobs; j++)
+		once &= job_seen[j] == 1;
+	CHECKF(once, "kbuild %d", (int)kbuild);
+	CHECK(t.nmakes == 1 + t.ndirs * (kbuild == KB_KBUILD_24 ? 2 : 1));
+	free(job_seen);
+	free(make_seen);
+	wl_free(&a);
+}
+
+SL_TEST(kernbench_every_job_started_once)
+{
+	check_items_once(KB_KBUILD_26);
+	check_items_once(KB_KBUILD_24);
+}
+
+SL_TEST(kernbench_bad_params_fail)
+{
+	CHECK(wl_parses("kernbench"));
+	CHECK(wl_parses("kernbench:jobs=0,target=bzimage,pipe=0,size=50,kbuild=2.4"));
+	CHECK(!wl_parses("kernbench:jobs=-1"));
+	CHECK(!wl_parses("kernbench:jobs=abc"));
+	CHECK(!wl_parses("kernbench:size=0"));
+	CHECK(!wl_parses("kernbench:pipe=2"));
+	CHECK(!wl_parses("kernbench:target=zImage"));
+	CHECK(!wl_parses("kernbench:jbos=2"));
+	CHECK(!wl_parses("kernbench:head=40,tail=60"));	/* nothing left to build */
+}
+
+/* ---- kernbench: runs ---- */
+
+#define KB_SMALL "units=40,size=4,tree=2"
+
+SL_TEST(kernbench_j1_runs_one_job_at_a_time)
+{
+	struct wl_run r;
+
+	if (!wl_run(&r, "pack:2 core:1 pu:1", "kernbench:jobs=1," KB_SMALL, 1)) {
+		CHECK(!"kernbench -j1 ran");
+		return;
+	}
+	const struct kb_run *run = r.state;
+	CHECKF(run->max_live_jobs == 1, "max jobs %d", run->max_live_jobs);
+	CHECK(run->live_jobs == 0);
+	CHECK(run->jobs_done == run->tree.njobs);
+	/* make, 6 processes per unit (sh gcc cc1 as fixdep rm), 3 per link,
+	 * 2 per tail step */
+	CHECK(wl_metric(&r, "processes") == (double)run->tree.processes);
+	CHECK(run->tree.processes == run->tree.nmakes + (40 + KB_HEAD_UNITS) * 6 +
+	      run->tree.ndirs * 3 + run->tree.ntail * 2);
+	CHECK(wl_metric(&r, "max_jobs") == 1);
+	wl_done(&r);
+}
+
+SL_TEST(kernbench_j2_and_unlimited_run_jobs_in_parallel)
+{
+	struct wl_run r;
+
+	if (wl_run(&r, "pack:2 core:1 pu:1", "kernbench:jobs=2," KB_SMALL, 1)) {
+		CHECK(((const struct kb_run *)r.state)->max_live_jobs == 2);
+		wl_done(&r);
+	} else {
+		CHECK(!"kernbench -j2 ran");
+	}
+	if (wl_run(&r, "pack:2 core:1 pu:1", "kernbench:jobs=0," KB_SMALL, 1)) {
+		CHECK(((const struct kb_run *)r.state)->max_live_jobs > 2);
+		wl_done(&r);
+	} else {
+		CHECK(!"kernbench -j ran");
+	}
+}
+
+/* Every link starts after its directory's units and its subdirectories'
+ * links; the tail after every link; the body after the head. */
+static void check_order(const char *spec)
+{
+	struct wl_run r;
+
+	if (!wl_run(&r, "pack:2 core:1 pu:1", spec, 3)) {
+		CHECKF(0, "%s ran", spec);
+		return;
+	}
+	const struct kb_tree *t = &((const struct kb_run *)r.state)->tree;
+	bool ordered = true;
+	sl_time last_link = 0, head_end = 0, first_unit = SL_TIME_MAX;
+	for (int d = 0; d < t->ndirs; d++) {
+		const struct kb_dir *dir = &t->dirs[d];
+		const struct kb_job *link = &t->jobs[t->link_base + d];
+		for (int k = 0; k < dir->nunits; k++) {
+			ordered &= link->t_start >= t->jobs[dir->first_unit + k].t_end;
+			if (t->jobs[dir->first_unit + k].t_start < first_unit)
+				first_unit = t->jobs[dir->first_unit + k].t_start;
+		}
+		for (int k = 0; k < dir->nsubs; k++)
+			ordered &= link->t_start >= t->jobs[t->link_base + t->subs[dir->first_sub + k]].t_end;
+		if (link->t_end > last_link)
+			last_link = link->t_end;
+	}
+	for (int i = 0; i < t->nhead; i++)
+		if (t->jobs[t->head_base + i].t_end > head_end)
+			head_end = t->jobs[t->head_base + i].t_end;
+	CHECKF(ordered, "%s", spec);
+	CHECKF(t->jobs[t->tail_base].t_start >= last_link, "%s", spec);
+	CHECKF(first_unit >= head_end, "%s", spec);
+	for (int i = 1; i < t->ntail; i++)
+		CHECK(t->jobs[t->tail_base + i].t_start >= t->jobs[t->tail_base + i - 1].t_end);
+	wl_done(&r);
+}
+
+SL_TEST(kernbench_links_wait_for_their_directories)
+{
+	check_order("kernbench:jobs=0,kbuild=2.6," KB_SMALL);
+	check_order("kernbench:jobs=3,kbuild=2.4," KB_SMALL);
+	check_order("kernbench:jobs=2,pipe=0,target=bzimage," KB_SMALL);
+}
+
+/* On one CPU at -j1 with no kernel work besides fork/exec/exit, user time is
+ * the size (plus cache refills) and elapsed is user + system. */
+SL_TEST(kernbench_one_cpu_time_is_its_work)
+{
+	struct wl_run r;
+
+	if (!wl_run(&r, "pack:1 core:1 pu:1", "kernbench:jobs=1,sys=0,jitter=0," KB_SMALL, 1)) {
+		CHECK(!"kernbench on one CPU ran");
+		return;
+	}
+	double user = sl_ns_to_s(r.stats.user_ns), sys = sl_ns_to_s(r.stats.sys_ns);
+	double elapsed = sl_ns_to_s(r.stats.elapsed_ns);
+	CHECKF(user >= 4.0 * 0.999 && user < 4.0 * 1.15, "user %g", user);
+	CHECKF(sys > 0 && sys < 0.5 * user, "sys %g", sys);
+	CHECKF(elapsed >= (user + sys) * 0.999 && elapsed < (user + sys) * 1.02,
+	       "elapsed %g user %g sys %g", elapsed, user, sys);
+	wl_done(&r);
+}
+
+/* io=: one disk, so even unlimited -j on four CPUs waits for every
+ * request in turn; without io= the same build is mostly CPU. */
+SL_TEST(kernbench_disk_serves_one_request_at_a_time)
+{
+	struct wl_run r;
+
+	if (!wl_run(&r, "pack:4 core:1 pu:1", "kernbench:jobs=0,units=40,size=0.2,io=50", 1)) {
+		CHECK(!"kernbench with io ran");
+		return;
+	}
+	const struct kb_tree *t = &((const struct kb_run *)r.state)->tree;
+	sl_time waits = 0;
+	for (int i = 0; i < t->njobs; i++)
+		waits += t->jobs[i].io_ns;
+	CHECKF(waits > 40 * 20 * SL_MSEC, "waits %g", sl_ns_to_s(waits));
+	CHECKF(r.stats.elapsed_ns >= waits, "elapsed %g < waits %g",
+	       sl_ns_to_s(r.stats.elapsed_ns), sl_ns_to_s(waits));
+	double cpu = sl_ns_to_s(r.stats.user_ns + r.stats.sys_ns);
+	CHECKF(cpu < 0.5 * sl_ns_to_s(r.stats.elapsed_ns), "cpu %g", cpu);
+	wl_done(&r);
+}
+
+SL_TEST(kernbench_run_seed_jitters_but_keeps_the_tree)
+{
+	struct wl_run a, b, c;
+	const char *spec = "kernbench:jobs=2," KB_SMALL;
+
+	if (!wl_run(&a, "pack:2 core:1 pu:1", spec, 5) ||
+	    !wl_run(&b, "pack:2 core:1 pu:1", spec, 5) ||
+	    !wl_run(&c, "pack:2 core:1 pu:1", spec, 6)) {
+		CHECK(!"kernbench runs");
+		wl_done(&a);
+		wl_done(&b);
+		return;
+	}
+	CHECK(a.stats.elapsed_ns == b.stats.elapsed_ns);
+	CHECK(a.stats.user_ns == b.stats.user_ns);
+	CHECK(a.stats.elapsed_ns != c.stats.elapsed_ns);
+	CHECK(wl_metric(&a, "processes") == wl_metric(&c, "processes"));
+	double ua = (double)a.stats.user_ns, uc = (double)c.stats.user_ns;
+	CHECKF(fabs(ua - uc) < 0.05 * ua, "user %g vs %g", ua, uc);
+	wl_done(&a);
+	wl_done(&b);
+	wl_done(&c);
+}
+
+/* ---- spin ---- */
+
+SL_TEST(spin_one_task_fills_one_cpu)
+{
+	struct wl_run r;
+
+	if (!wl_run(&r, "pack:1 core:1 pu:1", "spin:tasks=1,seconds=1", 1)) {
+		CHECK(!"spin ran");
+		return;
+	}
+	CHECKF(fabs(sl_ns_to_s(r.stats.elapsed_ns) - 1.0) < 1e-3, "elapsed %g",
+	       sl_ns_to_s(r.stats.elapsed_ns));
+	double cpu0 = wl_metric(&r, "cpu0_user_pct");
+	CHECKF(cpu0 > 97 && cpu0 <= 100.01, "cpu0 %g", cpu0);
+	CHECK(wl_metric(&r, "pkg0_user_pct") == cpu0);
+	double work0 = wl_metric(&r, "pkg0_work_pct");
+	CHECKF(work0 > 97 && work0 <= 100.01, "pkg0 work %g", work0);
+	CHECKF(wl_metric(&r, "task_max_pct") > 97, "task %g", wl_metric(&r, "task_max_pct"));
+	CHECK(wl_metric(&r, "task_min_pct") == wl_metric(&r, "task_max_pct"));
+	double tp = wl_metric(&r, "throughput");
+	CHECKF(tp > 0.95 && tp <= 1.0, "throughput %g", tp);
+	CHECK(isnan(wl_metric(&r, "cpu1_user_pct")));
+	wl_done(&r);
+}
+
+SL_TEST(spin_two_tasks_share_one_cpu)
+{
+	struct wl_run r;
+
+	if (!wl_run(&r, "pack:1 core:1 pu:1", "spin:tasks=2,seconds=2,class=int", 1)) {
+		CHECK(!"spin ran");
+		return;
+	}
+	double lo = wl_metric(&r, "task_min_pct"), hi = wl_metric(&r, "task_max_pct");
+	CHECKF(lo > 40 && hi < 60 && lo <= hi, "min %g max %g", lo, hi);
+	CHECKF(lo + hi > 95 && lo + hi <= 100.01, "sum %g", lo + hi);
+	wl_done(&r);
+}
+
+SL_TEST(spin_packages_sum_their_cpus)
+{
+	struct wl_run r;
+
+	if (!wl_run(&r, "pack:2 core:1 pu:2", "spin:tasks=4,seconds=1", 1)) {
+		CHECK(!"spin ran");
+		return;
+	}
+	double c0 = wl_metric(&r, "cpu0_user_pct"), c1 = wl_metric(&r, "cpu1_user_pct");
+	double c2 = wl_metric(&r, "cpu2_user_pct"), c3 = wl_metric(&r, "cpu3_user_pct");
+	CHECK(fabs(wl_metric(&r, "pkg0_user_pct") - (c0 + c1)) < 1e-9);
+	CHECK(fabs(wl_metric(&r, "pkg1_user_pct") - (c2 + c3)) < 1e-9);
+	CHECKF(c0 + c1 + c2 + c3 > 380, "total %g", c0 + c1 + c2 + c3);
+	/* work is credited per completed 10 ms burst: within 4 bursts of the
+	 * exact total; with both siblings busy a package does less work than
+	 * its two CPUs' time */
+	double w0 = wl_metric(&r, "pkg0_work_pct"), w1 = wl_metric(&r, "pkg1_work_pct");
+	CHECKF(fabs(w0 + w1 - 100 * wl_metric(&r, "throughput")) < 4.01, "work %g + %g vs %g",
+	       w0, w1, wl_metric(&r, "throughput"));
+	CHECKF(w0 < c0 + c1 && w1 < c2 + c3, "work %g %g", w0, w1);
+	wl_done(&r);
+}
+
+SL_TEST(spin_bad_params_fail)
+{
+	CHECK(wl_parses("spin:tasks=4,seconds=2.5,nice=19,class=mem"));
+	CHECK(!wl_parses("spin:tasks=0"));
+	CHECK(!wl_parses("spin:seconds=0"));
+	CHECK(!wl_parses("spin:nice=20"));
+	CHECK(!wl_parses("spin:class=vector"));
+	CHECK(!wl_parses("spin:task=2"));
+}
+
+/* ---- javabench ---- */
+
+/* Two workers with 1 s of search each on two CPUs: 1 s plus four
+ * collections of 15 ms (one every 250 ms of a worker's work). */
+SL_TEST(javabench_two_workers_two_cpus)
+{
+	struct wl_run r;
+
+	if (!wl_run(&r, "pack:2 core:1 pu:1", "javabench:threads=2,size=2", 1)) {
+		CHECK(!"javabench ran");
+		return;
+	}
+	double elapsed = sl_ns_to_s(r.stats.elapsed_ns);
+	CHECKF(elapsed > 1.06 && elapsed < 1.2, "elapsed %g", elapsed);
+	CHECK(wl_metric(&r, "gcs") == 4);
+	CHECKF(wl_metric(&r, "throughput") > 0, "throughput %g", wl_metric(&r, "throughput"));
+	wl_done(&r);
+}
+
+SL_TEST(javabench_one_cpu_serialises_the_workers)
+{
+	struct wl_run r;
+
+	if (!wl_run(&r, "pack:1 core:1 pu:1", "javabench:threads=2,size=1,gc_ms=0", 1)) {
+		CHECK(!"javabench ran");
+		return;
+	}
+	double elapsed = sl_ns_to_s(r.stats.elapsed_ns);
+	CHECKF(elapsed > 1.0 && elapsed < 1.1, "elapsed %g", elapsed);
+	CHECK(wl_metric(&r, "gcs") == 2);
+	wl_done(&r);
+}
+
+SL_TEST(javabench_bad_params_fail)
+{
+	CHECK(wl_parses("javabench:threads=4,size=10,gc_ms=0"));
+	CHECK(!wl_parses("javabench:threads=0"));
+	CHECK(!wl_parses("javabench:size=0"));
+	CHECK(!wl_parses("javabench:gc_every_ms=abc"));
+	CHECK(!wl_parses("javabench:heap=2"));
+}
