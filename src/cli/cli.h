@@ -1,0 +1,66 @@
+/*
+ * cli.h - the subcommands (git's builtin/ pattern: one file per command,
+ * each `int cmd_NAME(int argc, char **argv)` returning the exit status)
+ * and the small helpers they share for options and errors.
+ *
+ * Exit status: 0 success, 2 bad input (one line on stderr naming the
+ * argument and what was expected), 1 internal failure.
+ */
+#ifndef SL_CLI_CLI_H
+#define SL_CLI_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "report/output.h"
+
+#define SL_VERSION "0.1"
+
+enum {
+	EXIT_OK = 0,
+	EXIT_INTERNAL = 1,
+	EXIT_BAD_INPUT = 2,
+};
+
+/* Dispatch argv[1] to its command; returns the exit status. */
+int cli_main(int argc, char **argv);
+
+int cmd_list(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_reproduce(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+
+/* Usage text of a command (NULL if there is no such command). */
+const char *cli_usage(const char *cmd);
+
+/* Print "schedlab: <msg>" and return the exit status for err's kind. */
+int cli_report(const struct sl_err *err);
+/* Print "schedlab: <formatted>" and return EXIT_BAD_INPUT. */
+int cli_bad_input(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Option matching.  cli_option() checks argv[*i] against "-x" / "--long":
+ * accepts "-x VALUE", "-xVALUE", "--long VALUE" and "--long=VALUE".
+ * Returns 1 and sets *value (advancing *i past a separate value) on a
+ * match, 0 if argv[*i] is another argument, -1 with err set when the
+ * value is missing.
+ */
+int cli_option(int argc, char **argv, int *i, const char *shortopt, const char *longopt,
+	       const char **value, struct sl_err *err);
+bool cli_is_help(const char *arg);
+
+/* Values, with messages naming the option: "-r 'abc': expected ...". */
+int cli_parse_reps(const char *opt, const char *text, int *reps, struct sl_err *err);
+int cli_parse_seed(const char *opt, const char *text, uint64_t *seed, struct sl_err *err);
+int cli_parse_format(const char *opt, const char *text, bool allow_csv,
+		     enum sl_format *format, struct sl_err *err);
+
+/* Seconds on a monotonic clock (for --stats only; results never use it). */
+double cli_wall_seconds(void);
+/* The --stats line on stderr. */
+void cli_print_stats(uint64_t events, double wall_s);
+/* Flush stdout; a write error (full disk, closed pipe) is an internal failure. */
+int cli_finish_output(void);
+
+#endif

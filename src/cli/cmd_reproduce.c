@@ -1,0 +1,136 @@
+/*
+ * cmd_reproduce.c - `schedlab reproduce [EXPERIMENT ...] [-r REPS]
+ * [-o table|json] [--stats]`: run experiments and print each table beside
+ * the published numbers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "report/experiment.h"
+#include "report/experiment_data.h"
+#include "report/output.h"
+#include "report/reproduce.h"
+
+struct reproduce_args {
+	const char **names;	/* experiments to run, in order */
+	int nnames;
+	int reps;		/* 0: each experiment's own */
+	enum sl_format format;
+	bool stats;
+};
+
+static int parse_one(int argc, char **argv, int *i, struct reproduce_args *a,
+		     struct sl_err *err)
+{
+	const char *v;
+	int m;
+
+	if (!strcmp(argv[*i], "--stats")) {
+		a->stats = true;
+		return 0;
+	}
+	if ((m = cli_option(argc, argv, i, "-r", "--reps", &v, err)))
+		return m < 0 ? -1 : cli_parse_reps("-r", v, &a->reps, err);
+	if ((m = cli_option(argc, argv, i, "-o", "--output", &v, err)))
+		return m < 0 ? -1 : cli_parse_format("-o", v, false, &a->format, err);
+	if (argv[*i][0] == '-')
+		return sl_fail(err, "reproduce: unknown option '%s' (expected -r, -o or --stats)",
+			       argv[*i]);
+	a->names[a->nnames++] = argv[*i];
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct reproduce_args *a, struct sl_err *err)
+{
+	int nfiles = 0;
+
+	while (sl_experiment_files[nfiles].name)
+		nfiles++;
+	a->names = sl_xcalloc((unsigned long)(argc + nfiles), sizeof(*a->names));
+	for (int i = 1; i < argc; i++)
+		if (parse_one(argc, argv, &i, a, err))
+			return -1;
+	if (!a->nnames) {
+		for (int i = 0; i < nfiles; i++)
+			a->names[a->nnames++] = sl_experiment_files[i].name;
+		if (!a->nnames)
+			return sl_fail_internal(err, "reproduce: no experiments are built in");
+	}
+	return 0;
+}
+
+/* Load every experiment first, so that a bad name fails before any run. */
+static int load_all(const struct reproduce_args *a, struct sl_experiment *exps,
+		    struct sl_err *err)
+{
+	for (int i = 0; i < a->nnames; i++)
+		if (sl_experiment_load(&exps[i], a->names[i], err))
+			return -1;
+	return 0;
+}
+
+static int run_all(const struct reproduce_args *a, struct sl_experiment *exps,
+		   struct sl_exp_result *res, struct sl_err *err)
+{
+	uint64_t events = 0;
+	double t0 = cli_wall_seconds();
+
+	for (int i = 0; i < a->nnames; i++) {
+		if (sl_experiment_run(&exps[i], a->reps, SL_SWEEP_THREADS, &res[i], err))
+			return -1;
+		events += res[i].sweep->events;
+	}
+	if (a->stats)
+		cli_print_stats(events, cli_wall_seconds() - t0);
+	return 0;
+}
+
+static void print_results(const struct reproduce_args *a, const struct sl_exp_result *res)
+{
+	if (a->format == SL_FORMAT_JSON) {
+		sl_out_exp_json(stdout, res, a->nnames);
+		return;
+	}
+	for (int i = 0; i < a->nnames; i++) {
+		if (i)
+			fputc('\n', stdout);
+		sl_out_exp_table(stdout, &res[i]);
+	}
+}
+
+int cmd_reproduce(int argc, char **argv)
+{
+	struct reproduce_args a = { .format = SL_FORMAT_TABLE };
+	struct sl_err err = { 0 };
+	struct sl_experiment *exps = NULL;
+	struct sl_exp_result *res = NULL;
+	int rc;
+
+	if (argc == 2 && cli_is_help(argv[1])) {
+		fputs(cli_usage("reproduce"), stdout);
+		return cli_finish_output();
+	}
+	if (parse_args(argc, argv, &a, &err)) {
+		rc = cli_report(&err);
+		goto out;
+	}
+	exps = sl_xcalloc((unsigned long)a.nnames, sizeof(*exps));
+	res = sl_xcalloc((unsigned long)a.nnames, sizeof(*res));
+	if (load_all(&a, exps, &err) || run_all(&a, exps, res, &err)) {
+		rc = cli_report(&err);
+		goto out;
+	}
+	print_results(&a, res);
+	rc = cli_finish_output();
+out:
+	for (int i = 0; res && i < a.nnames; i++)
+		sl_exp_result_free(&res[i]);
+	for (int i = 0; exps && i < a.nnames; i++)
+		sl_experiment_free(&exps[i]);
+	free(res);
+	free(exps);
+	free(a.names);
+	return rc;
+}

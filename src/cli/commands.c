@@ -1,0 +1,110 @@
+/*
+ * commands.c - the command table (git's builtin/ pattern), dispatch,
+ * --version and help.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+	const char *usage;
+};
+
+static const struct command commands[] = {
+	{ "list", cmd_list, "list machines, policies, workloads or experiments",
+	  "usage: schedlab list machines|policies|workloads|experiments\n" },
+	{ "run", cmd_run, "run a workload under one or more policies on a machine",
+	  "usage: schedlab run -m MACHINE -p POLICY [-p POLICY ...] -w WORKLOAD\n"
+	  "                    [-r REPS] [-s SEED] [-o table|json|csv] [--stats]\n"
+	  "\n"
+	  "  -m, --machine MACHINE   preset, hwloc synthetic string, hwloc XML file or 'host'\n"
+	  "                          (append ',noht' for one logical CPU per core)\n"
+	  "  -p, --policy POLICY     name[:knob=value,...]; repeat to compare policies;\n"
+	  "                          label=TEXT names the column\n"
+	  "  -w, --workload WORKLOAD name[:param=value,...]\n"
+	  "  -r, --reps REPS         repetitions (default 1); repetition i uses seed + i\n"
+	  "  -s, --seed SEED         first seed (default 1)\n"
+	  "  -o, --output FORMAT     table (default), json or csv\n"
+	  "      --stats             events processed and events/s on stderr\n" },
+	{ "reproduce", cmd_reproduce, "run experiments and print them beside the published numbers",
+	  "usage: schedlab reproduce [EXPERIMENT ...] [-r REPS] [-o table|json] [--stats]\n"
+	  "\n"
+	  "  EXPERIMENT              an experiment name (schedlab list experiments); default: all\n"
+	  "  -r, --reps REPS         repetitions per cell (default: the experiment's own)\n"
+	  "  -o, --output FORMAT     table (default) or json\n"
+	  "      --stats             events processed and events/s on stderr\n" },
+	{ "help", cmd_help, "show this help, or a command's usage",
+	  "usage: schedlab help [COMMAND]\n" },
+};
+
+#define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
+
+static const struct command *find_command(const char *name)
+{
+	for (int i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+const char *cli_usage(const char *cmd)
+{
+	const struct command *c = find_command(cmd);
+	return c ? c->usage : NULL;
+}
+
+static void print_overview(void)
+{
+	printf("usage: schedlab <command> [<args>]\n"
+	       "       schedlab --version\n\n"
+	       "schedlab simulates the Linux CPU schedulers of the 2002-2004 SMT/NUMA\n"
+	       "debate on SMT, multicore and NUMA machines and runs the benchmarks of\n"
+	       "that time.\n\ncommands:\n");
+	for (int i = 0; i < NCOMMANDS; i++)
+		printf("  %-10s %s\n", commands[i].name, commands[i].summary);
+	printf("\nexamples:\n"
+	       "  schedlab reproduce seed-000\n"
+	       "  schedlab run -m p4dpe-2x2ht -p ht -p o1 -w kernbench:jobs=2 -r 5\n"
+	       "  schedlab list policies\n");
+}
+
+int cmd_help(int argc, char **argv)
+{
+	if (argc > 2)
+		return cli_bad_input("help: unexpected argument '%s' (expected one command name)",
+				     argv[2]);
+	if (argc == 2) {
+		const char *usage = cli_usage(argv[1]);
+		if (!usage)
+			return cli_bad_input("help: unknown command '%s' (expected list, run, "
+					     "reproduce or help)", argv[1]);
+		fputs(usage, stdout);
+		return cli_finish_output();
+	}
+	print_overview();
+	return cli_finish_output();
+}
+
+int cli_main(int argc, char **argv)
+{
+	const struct command *cmd;
+
+	if (argc < 2)
+		return cli_bad_input("missing command (expected list, run, reproduce or help; "
+				     "see 'schedlab help')");
+	if (!strcmp(argv[1], "--version")) {
+		printf("schedlab %s\n", SL_VERSION);
+		return cli_finish_output();
+	}
+	if (cli_is_help(argv[1]))
+		return cmd_help(1, argv + 1);
+	cmd = find_command(argv[1]);
+	if (!cmd)
+		return cli_bad_input("unknown command '%s' (expected list, run, reproduce or "
+				     "help)", argv[1]);
+	return cmd->fn(argc - 1, argv + 1);
+}

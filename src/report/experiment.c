@@ -1,0 +1,556 @@
+/*
+ * experiment.c - loading and validating experiment files (see experiment.h).
+ */
+#include "report/experiment.h"
+
+#include <json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/spec.h"
+#include "policy/policy.h"
+#include "report/experiment_data.h"
+#include "workload/workload.h"
+
+#define DEFAULT_TOLERANCE_PCT 5.0
+
+static const char *const stat_names[] = {
+	[SL_STAT_MIN] = "min",
+	[SL_STAT_MEDIAN] = "median",
+	[SL_STAT_MAX] = "max",
+	[SL_STAT_MEAN] = "mean",
+	[SL_STAT_SD] = "sd",
+};
+
+const char *sl_stat_name(enum sl_stat s)
+{
+	return stat_names[s];
+}
+
+/* Where we are in the file, for messages: "experiments/x.json: rows[2].label". */
+struct ctx {
+	const char *path;
+	struct sl_err *err;
+};
+
+static int field_fail(const struct ctx *c, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int field_fail(const struct ctx *c, const char *field, const char *fmt, ...)
+{
+	char what[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return sl_fail(c->err, "%s: %s: %s", c->path, field, what);
+}
+
+/* Every key of obj must be in allowed (NULL-terminated). */
+static int check_keys(const struct ctx *c, struct json_object *obj, const char *where,
+		      const char *const *allowed)
+{
+	json_object_object_foreach(obj, key, val) {
+		bool known = false;
+		(void)val;
+		for (int i = 0; allowed[i]; i++)
+			known |= !strcmp(key, allowed[i]);
+		if (!known) {
+			char field[160];
+			snprintf(field, sizeof(field), "%s%s%s", where, *where ? "." : "", key);
+			return field_fail(c, field, "unknown field");
+		}
+	}
+	return 0;
+}
+
+static const char *type_name(struct json_object *v)
+{
+	return json_type_to_name(json_object_get_type(v));
+}
+
+/* A string field; *out = NULL when optional and absent. */
+static int get_string(const struct ctx *c, struct json_object *obj, const char *key,
+		      const char *field, bool required, char **out)
+{
+	struct json_object *v;
+
+	*out = NULL;
+	if (!json_object_object_get_ex(obj, key, &v)) {
+		if (required)
+			return field_fail(c, field, "missing (expected a string)");
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_string))
+		return field_fail(c, field, "expected a string, got %s", type_name(v));
+	if (!json_object_get_string_len(v))
+		return field_fail(c, field, "must not be empty");
+	*out = sl_xstrdup(json_object_get_string(v));
+	return 0;
+}
+
+static bool is_number(struct json_object *v)
+{
+	return json_object_is_type(v, json_type_int) ||
+	       json_object_is_type(v, json_type_double);
+}
+
+static int get_array(const struct ctx *c, struct json_object *obj, const char *key,
+		     bool required, struct json_object **out)
+{
+	*out = NULL;
+	if (!json_object_object_get_ex(obj, key, out)) {
+		if (required)
+			return field_fail(c, key, "missing (expected a non-empty array)");
+		return 0;
+	}
+	if (!json_object_is_type(*out, json_type_array))
+		return field_fail(c, key, "expected an array, got %s", type_name(*out));
+	if (required && !json_object_array_length(*out))
+		return field_fail(c, key, "must not be empty");
+	return 0;
+}
+
+static int parse_reps(const struct ctx *c, struct json_object *root, struct sl_experiment *e)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(root, "reps", &v))
+		return field_fail(c, "reps", "missing (expected an integer >= 1)");
+	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 1 ||
+	    json_object_get_int64(v) > 10000)
+		return field_fail(c, "reps", "expected an integer in [1, 10000]");
+	e->reps = (int)json_object_get_int64(v);
+	return 0;
+}
+
+static int parse_tolerance(const struct ctx *c, struct json_object *root,
+			   struct sl_experiment *e)
+{
+	struct json_object *v;
+
+	e->tolerance_pct = DEFAULT_TOLERANCE_PCT;
+	if (!json_object_object_get_ex(root, "tolerance_pct", &v))
+		return 0;
+	if (!is_number(v) || !(json_object_get_double(v) >= 0) ||
+	    json_object_get_double(v) > 100)
+		return field_fail(c, "tolerance_pct", "expected a number in [0, 100]");
+	e->tolerance_pct = json_object_get_double(v);
+	return 0;
+}
+
+static int parse_show(const struct ctx *c, struct json_object *root, struct sl_experiment *e)
+{
+	char *text, *save = NULL;
+	int rc = 0;
+
+	if (get_string(c, root, "show", "show", false, &text))
+		return -1;
+	if (!text)
+		text = sl_xstrdup("min/median/max");
+	e->nshow = 0;
+	for (char *tok = strtok_r(text, "/", &save); tok && !rc;
+	     tok = strtok_r(NULL, "/", &save)) {
+		int found = -1;
+		for (int s = 0; s <= SL_STAT_SD; s++)
+			if (!strcmp(tok, stat_names[s]))
+				found = s;
+		if (found < 0)
+			rc = field_fail(c, "show", "'%s' is not one of min, median, max, mean, sd",
+					tok);
+		else if (e->nshow == SL_EXP_MAX_SHOW)
+			rc = field_fail(c, "show", "at most %d statistics", SL_EXP_MAX_SHOW);
+		else
+			e->show[e->nshow++] = (enum sl_stat)found;
+	}
+	if (!rc && !e->nshow)
+		rc = field_fail(c, "show", "expected statistics separated by '/'");
+	free(text);
+	return rc;
+}
+
+static int parse_column(const struct ctx *c, struct json_object *v, int i,
+			struct sl_experiment *e)
+{
+	static const char *const keys[] = { "label", "policy", NULL };
+	struct sl_exp_column *col = &e->cols[i];
+	char where[32], field[64];
+	const struct sl_policy_ops *ops;
+	struct sl_params *knobs;
+	char label[128];
+	int rc;
+
+	snprintf(where, sizeof(where), "columns[%d]", i);
+	if (!json_object_is_type(v, json_type_object))
+		return field_fail(c, where, "expected an object, got %s", type_name(v));
+	if (check_keys(c, v, where, keys))
+		return -1;
+	snprintf(field, sizeof(field), "%s.label", where);
+	if (get_string(c, v, "label", field, true, &col->label))
+		return -1;
+	for (int j = 0; j < i; j++)
+		if (!strcmp(e->cols[j].label, col->label))
+			return field_fail(c, field, "'%s' used twice", col->label);
+	snprintf(field, sizeof(field), "%s.policy", where);
+	if (get_string(c, v, "policy", field, true, &col->policy))
+		return -1;
+	knobs = sl_xmalloc(sizeof(*knobs));
+	rc = sl_policy_parse(col->policy, &ops, knobs, label, sizeof(label), c->err);
+	free(knobs);
+	if (rc)
+		sl_err_prefix(c->err, "%s: %s: ", c->path, field);
+	return rc;
+}
+
+static int parse_columns(const struct ctx *c, struct json_object *root,
+			 struct sl_experiment *e)
+{
+	struct json_object *arr;
+
+	if (get_array(c, root, "columns", true, &arr))
+		return -1;
+	e->ncols = (int)json_object_array_length(arr);
+	e->cols = sl_xcalloc((unsigned long)e->ncols, sizeof(*e->cols));
+	for (int i = 0; i < e->ncols; i++)
+		if (parse_column(c, json_object_array_get_idx(arr, (size_t)i), i, e))
+			return -1;
+	return 0;
+}
+
+static int column_index(const struct sl_experiment *e, const char *label)
+{
+	for (int i = 0; i < e->ncols; i++)
+		if (!strcmp(e->cols[i].label, label))
+			return i;
+	return -1;
+}
+
+/* One published entry: a number or a non-empty array of numbers, all > 0. */
+static int parse_published_value(const struct ctx *c, struct json_object *v,
+				 const char *field, struct sl_exp_cell *cell)
+{
+	const char *expected = "a positive number or an array of positive numbers";
+	int n;
+
+	if (is_number(v)) {
+		cell->npublished = 1;
+		cell->published[0] = json_object_get_double(v);
+	} else if (json_object_is_type(v, json_type_array)) {
+		n = (int)json_object_array_length(v);
+		if (n < 1 || n > SL_EXP_MAX_PUBLISHED)
+			return field_fail(c, field, "expected 1 to %d values",
+					  SL_EXP_MAX_PUBLISHED);
+		for (int k = 0; k < n; k++) {
+			struct json_object *x = json_object_array_get_idx(v, (size_t)k);
+			if (!is_number(x))
+				return field_fail(c, field, "expected %s", expected);
+			cell->published[k] = json_object_get_double(x);
+		}
+		cell->npublished = n;
+	} else {
+		return field_fail(c, field, "expected %s, got %s", expected, type_name(v));
+	}
+	for (int k = 0; k < cell->npublished; k++)
+		if (!(cell->published[k] > 0) || !isfinite(cell->published[k]))
+			return field_fail(c, field, "expected %s", expected);
+	return 0;
+}
+
+static int parse_published(const struct ctx *c, struct json_object *row, const char *where,
+			   const struct sl_experiment *e, struct sl_exp_row *r)
+{
+	struct json_object *pub;
+	char field[192];
+
+	r->cells = sl_xcalloc((unsigned long)e->ncols, sizeof(*r->cells));
+	if (!json_object_object_get_ex(row, "published", &pub))
+		return 0;
+	snprintf(field, sizeof(field), "%s.published", where);
+	if (!json_object_is_type(pub, json_type_object))
+		return field_fail(c, field, "expected an object {column label: value}, got %s",
+				  type_name(pub));
+	json_object_object_foreach(pub, label, val) {
+		int col = column_index(e, label);
+		snprintf(field, sizeof(field), "%s.published.%s", where, label);
+		if (col < 0)
+			return field_fail(c, field, "'%s' is not a column label", label);
+		if (parse_published_value(c, val, field, &r->cells[col]))
+			return -1;
+	}
+	return 0;
+}
+
+/* Length of the name part of a "name:k=v" spec. */
+static size_t spec_name_len(const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	return colon ? (size_t)(colon - spec) : strlen(spec);
+}
+
+/* The row's workload with the experiment's shared params for it appended. */
+static char *with_shared_params(const char *spec, struct json_object *shared)
+{
+	size_t nlen = spec_name_len(spec);
+	char name[64];
+	struct json_object *v;
+
+	snprintf(name, sizeof(name), "%.*s", (int)nlen, spec);
+	if (!shared || !json_object_object_get_ex(shared, name, &v))
+		return sl_xstrdup(spec);
+	const char *extra = json_object_get_string(v);
+	size_t len = strlen(spec) + strlen(extra) + 2;
+	char *out = sl_xmalloc(len);
+	snprintf(out, len, "%s%s%s", spec, strchr(spec, ':') ? "," : ":", extra);
+	return out;
+}
+
+static int check_workload(const struct ctx *c, const char *spec, const char *field)
+{
+	const struct sl_workload_ops *ops;
+	struct sl_params *params = sl_xmalloc(sizeof(*params));
+	int rc = sl_workload_parse(spec, &ops, params, c->err);
+
+	free(params);
+	if (rc)
+		sl_err_prefix(c->err, "%s: %s: ", c->path, field);
+	return rc;
+}
+
+static int parse_row(const struct ctx *c, struct json_object *v, int i,
+		     struct json_object *shared, const char *default_metric,
+		     struct sl_experiment *e)
+{
+	static const char *const keys[] = { "label", "workload", "metric", "published", NULL };
+	struct sl_exp_row *r = &e->rows[i];
+	char where[32], field[64], *spec;
+
+	snprintf(where, sizeof(where), "rows[%d]", i);
+	if (!json_object_is_type(v, json_type_object))
+		return field_fail(c, where, "expected an object, got %s", type_name(v));
+	if (check_keys(c, v, where, keys))
+		return -1;
+	snprintf(field, sizeof(field), "%s.label", where);
+	if (get_string(c, v, "label", field, true, &r->label))
+		return -1;
+	snprintf(field, sizeof(field), "%s.metric", where);
+	if (get_string(c, v, "metric", field, false, &r->metric))
+		return -1;
+	if (!r->metric)
+		r->metric = sl_xstrdup(default_metric);
+	snprintf(field, sizeof(field), "%s.workload", where);
+	if (get_string(c, v, "workload", field, true, &spec))
+		return -1;
+	r->workload = with_shared_params(spec, shared);
+	free(spec);
+	if (check_workload(c, r->workload, field))
+		return -1;
+	return parse_published(c, v, where, e, r);
+}
+
+/* workload_params: {workload name: "k=v,..."}; every name must be used. */
+static int check_shared_params(const struct ctx *c, struct json_object *shared,
+			       struct json_object *rows)
+{
+	char field[128];
+
+	if (!json_object_is_type(shared, json_type_object))
+		return field_fail(c, "workload_params", "expected an object, got %s",
+				  type_name(shared));
+	json_object_object_foreach(shared, name, val) {
+		bool used = false;
+		snprintf(field, sizeof(field), "workload_params.%s", name);
+		if (!json_object_is_type(val, json_type_string) ||
+		    !json_object_get_string_len(val))
+			return field_fail(c, field, "expected a non-empty string \"key=value,...\"");
+		for (size_t i = 0; i < json_object_array_length(rows); i++) {
+			struct json_object *row = json_object_array_get_idx(rows, i), *w;
+			if (json_object_is_type(row, json_type_object) &&
+			    json_object_object_get_ex(row, "workload", &w) &&
+			    json_object_is_type(w, json_type_string)) {
+				const char *spec = json_object_get_string(w);
+				used |= spec_name_len(spec) == strlen(name) &&
+					!strncmp(spec, name, strlen(name));
+			}
+		}
+		if (!used)
+			return field_fail(c, field, "no row runs workload '%s'", name);
+	}
+	return 0;
+}
+
+static int parse_rows(const struct ctx *c, struct json_object *root, const char *metric,
+		      struct sl_experiment *e)
+{
+	struct json_object *arr, *shared = NULL;
+
+	if (get_array(c, root, "rows", true, &arr))
+		return -1;
+	if (json_object_object_get_ex(root, "workload_params", &shared) &&
+	    check_shared_params(c, shared, arr))
+		return -1;
+	e->nrows = (int)json_object_array_length(arr);
+	e->rows = sl_xcalloc((unsigned long)e->nrows, sizeof(*e->rows));
+	for (int i = 0; i < e->nrows; i++)
+		if (parse_row(c, json_object_array_get_idx(arr, (size_t)i), i, shared, metric, e))
+			return -1;
+	return 0;
+}
+
+static int parse_notes(const struct ctx *c, struct json_object *root, struct sl_experiment *e)
+{
+	struct json_object *arr;
+
+	if (get_array(c, root, "notes", false, &arr))
+		return -1;
+	if (!arr)
+		return 0;
+	e->nnotes = (int)json_object_array_length(arr);
+	e->notes = sl_xcalloc((unsigned long)e->nnotes + 1, sizeof(*e->notes));
+	for (int i = 0; i < e->nnotes; i++) {
+		struct json_object *v = json_object_array_get_idx(arr, (size_t)i);
+		if (!json_object_is_type(v, json_type_string))
+			return field_fail(c, "notes", "note %d: expected a string, got %s", i,
+					  type_name(v));
+		e->notes[i] = sl_xstrdup(json_object_get_string(v));
+	}
+	return 0;
+}
+
+static int parse_fields(const struct ctx *c, struct json_object *root, struct sl_experiment *e)
+{
+	static const char *const keys[] = {
+		"title", "source", "machine", "reps", "metric", "show", "tolerance_pct",
+		"workload_params", "columns", "rows", "notes", NULL,
+	};
+	char *metric = NULL;
+	int rc;
+
+	if (!json_object_is_type(root, json_type_object))
+		return field_fail(c, "top level", "expected an object, got %s", type_name(root));
+	if (check_keys(c, root, "", keys) ||
+	    get_string(c, root, "title", "title", true, &e->title) ||
+	    get_string(c, root, "source", "source", true, &e->source) ||
+	    get_string(c, root, "machine", "machine", true, &e->machine) ||
+	    parse_reps(c, root, e) || parse_tolerance(c, root, e) || parse_show(c, root, e) ||
+	    get_string(c, root, "metric", "metric", true, &metric) ||
+	    parse_columns(c, root, e))
+		rc = -1;
+	else
+		rc = parse_rows(c, root, metric, e) || parse_notes(c, root, e) ? -1 : 0;
+	free(metric);
+	return rc;
+}
+
+/* Line number (1-based) of byte offset `off` in text. */
+static int line_of(const char *text, size_t off)
+{
+	int line = 1;
+
+	for (size_t i = 0; i < off && text[i]; i++)
+		line += text[i] == '\n';
+	return line;
+}
+
+static struct json_object *parse_json(const struct ctx *c, const char *text)
+{
+	struct json_tokener *tok = json_tokener_new();
+	size_t len = strlen(text), end;
+	struct json_object *root = json_tokener_parse_ex(tok, text, (int)len);
+	enum json_tokener_error jerr = json_tokener_get_error(tok);
+
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (!root || jerr != json_tokener_success) {
+		if (jerr == json_tokener_continue)
+			sl_fail(c->err, "%s: line %d: invalid JSON (unexpected end of file)",
+				c->path, line_of(text, len));
+		else
+			sl_fail(c->err, "%s: line %d: invalid JSON (%s)", c->path,
+				line_of(text, end), json_tokener_error_desc(jerr));
+		json_object_put(root);
+		return NULL;
+	}
+	while (end < len && strchr(" \t\r\n", text[end]))
+		end++;
+	if (end < len) {
+		sl_fail(c->err, "%s: line %d: invalid JSON (text after the top-level object)",
+			c->path, line_of(text, end));
+		json_object_put(root);
+		return NULL;
+	}
+	return root;
+}
+
+int sl_experiment_parse(struct sl_experiment *e, const char *name, const char *path,
+			const char *text, struct sl_err *err)
+{
+	struct ctx c = { .path = path, .err = err };
+	struct json_object *root;
+	int rc;
+
+	memset(e, 0, sizeof(*e));
+	e->name = sl_xstrdup(name);
+	e->path = sl_xstrdup(path);
+	root = parse_json(&c, text);
+	if (!root) {
+		sl_experiment_free(e);
+		return -1;
+	}
+	rc = parse_fields(&c, root, e);
+	json_object_put(root);
+	if (rc)
+		sl_experiment_free(e);
+	return rc;
+}
+
+void sl_experiment_names(char *buf, unsigned long size)
+{
+	buf[0] = 0;
+	for (int i = 0; sl_experiment_files[i].name; i++) {
+		strncat(buf, i ? ", " : "", size - strlen(buf) - 1);
+		strncat(buf, sl_experiment_files[i].name, size - strlen(buf) - 1);
+	}
+}
+
+int sl_experiment_load(struct sl_experiment *e, const char *name, struct sl_err *err)
+{
+	char known[512];
+
+	for (int i = 0; sl_experiment_files[i].name; i++) {
+		const struct sl_experiment_file *f = &sl_experiment_files[i];
+		if (!strcmp(f->name, name))
+			return sl_experiment_parse(e, f->name, f->path, f->text, err);
+	}
+	sl_experiment_names(known, sizeof(known));
+	return sl_fail(err, "experiment '%s': unknown experiment (known: %s)", name,
+		       *known ? known : "none");
+}
+
+void sl_experiment_free(struct sl_experiment *e)
+{
+	for (int i = 0; e->cols && i < e->ncols; i++) {
+		free(e->cols[i].label);
+		free(e->cols[i].policy);
+	}
+	for (int i = 0; e->rows && i < e->nrows; i++) {
+		free(e->rows[i].label);
+		free(e->rows[i].workload);
+		free(e->rows[i].metric);
+		free(e->rows[i].cells);
+	}
+	for (int i = 0; e->notes && i < e->nnotes; i++)
+		free(e->notes[i]);
+	free(e->cols);
+	free(e->rows);
+	free(e->notes);
+	free(e->name);
+	free(e->path);
+	free(e->title);
+	free(e->source);
+	free(e->machine);
+	memset(e, 0, sizeof(*e));
+}

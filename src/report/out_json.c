@@ -1,0 +1,207 @@
+/*
+ * out_json.c - JSON output of `run` and `reproduce` (shapes in output.h).
+ * Numbers are written with ten significant digits; a value that is not
+ * finite is written as null.
+ */
+#include "report/output.h"
+
+#include <json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct json_object *number(double v)
+{
+	char buf[40];
+
+	if (!isfinite(v))
+		return NULL;
+	snprintf(buf, sizeof(buf), "%.10g", v);
+	return json_object_new_double_s(v, buf);
+}
+
+static void put(struct json_object *obj, const char *key, struct json_object *v)
+{
+	json_object_object_add(obj, key, v);
+}
+
+static void put_str(struct json_object *obj, const char *key, const char *s)
+{
+	put(obj, key, json_object_new_string(s));
+}
+
+static void print(FILE *f, struct json_object *root)
+{
+	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_SPACED |
+					     JSON_C_TO_STRING_NOSLASHESCAPE), f);
+	fputc('\n', f);
+	json_object_put(root);
+}
+
+static struct json_object *summary_object(const struct sl_summary *s, const char *unit)
+{
+	struct json_object *o = json_object_new_object();
+
+	put(o, "mean", number(s->mean));
+	put(o, "sd", number(s->sd));
+	put(o, "min", number(s->min));
+	put(o, "max", number(s->max));
+	put(o, "median", number(s->median));
+	put(o, "n", json_object_new_int(s->n));
+	if (unit)
+		put_str(o, "unit", unit);
+	return o;
+}
+
+/* ---- `run` ---- */
+
+static struct json_object *run_object(const struct sl_sweep *s, int cell, int rep)
+{
+	const struct sl_metrics *ms = sl_sweep_metrics(s, cell, rep);
+	struct json_object *o = json_object_new_object();
+	struct json_object *metrics = json_object_new_object();
+	struct json_object *units = json_object_new_object();
+
+	put_str(o, "policy", s->cells[cell]->label);
+	put_str(o, "policy_spec", s->cells[cell]->policy_text);
+	put(o, "rep", json_object_new_int(rep));
+	put(o, "seed", json_object_new_uint64(s->seed + (uint64_t)rep));
+	for (int i = 0; i < ms->n; i++) {
+		put(metrics, ms->m[i].name, number(ms->m[i].value));
+		put_str(units, ms->m[i].name, ms->m[i].unit);
+	}
+	put(o, "metrics", metrics);
+	put(o, "units", units);
+	return o;
+}
+
+/* Per metric of the cell's first run: the summary over its repetitions. */
+static struct json_object *cell_summary(const struct sl_sweep *s, int cell)
+{
+	const struct sl_metrics *first = sl_sweep_metrics(s, cell, 0);
+	struct json_object *o = json_object_new_object();
+	double *values = sl_xcalloc((unsigned long)s->reps, sizeof(*values));
+
+	for (int i = 0; i < first->n; i++) {
+		const struct sl_metric *m = &first->m[i];
+		struct sl_summary sum;
+		int n = 0;
+		for (int rep = 0; rep < s->reps; rep++) {
+			const struct sl_metric *x =
+				sl_metrics_find(sl_sweep_metrics(s, cell, rep), m->name);
+			if (x)
+				values[n++] = x->value;
+		}
+		sl_summarize(values, n, &sum);
+		put(o, m->name, summary_object(&sum, m->unit));
+	}
+	free(values);
+	return o;
+}
+
+void sl_out_run_json(FILE *f, const struct sl_sweep *s)
+{
+	struct json_object *root = json_object_new_object();
+	struct json_object *runs = json_object_new_array();
+	struct json_object *summary = json_object_new_object();
+
+	put_str(root, "machine", s->machine.name);
+	put_str(root, "machine_summary", s->machine.summary);
+	put_str(root, "workload", s->ncells ? s->cells[0]->workload_text : "");
+	put(root, "seed", json_object_new_uint64(s->seed));
+	put(root, "reps", json_object_new_int(s->reps));
+	for (int c = 0; c < s->ncells; c++) {
+		for (int rep = 0; rep < s->reps; rep++)
+			json_object_array_add(runs, run_object(s, c, rep));
+		put(summary, s->cells[c]->label, cell_summary(s, c));
+	}
+	put(root, "runs", runs);
+	put(root, "summary", summary);
+	print(f, root);
+}
+
+/* ---- `reproduce` ---- */
+
+static struct json_object *exp_cell_object(const struct sl_exp_result *r, int row, int col)
+{
+	const struct sl_experiment *e = r->exp;
+	const struct sl_exp_cell *pub = &e->rows[row].cells[col];
+	const struct sl_exp_cell_result *res = sl_exp_cell(r, row, col);
+	struct json_object *o = json_object_new_object();
+	struct json_object *sim = summary_object(&res->sim, NULL);
+	struct json_object *values = json_object_new_array();
+	struct json_object *published = NULL;
+
+	for (int i = 0; i < r->reps; i++)
+		json_object_array_add(values, number(res->values[i]));
+	put(sim, "values", values);
+	if (pub->npublished) {
+		published = json_object_new_array();
+		for (int k = 0; k < pub->npublished; k++)
+			json_object_array_add(published, number(pub->published[k]));
+	}
+	put_str(o, "column", e->cols[col].label);
+	put(o, "simulated", sim);
+	put(o, "published", published);
+	put(o, "miss", json_object_new_boolean(res->miss));
+	return o;
+}
+
+static struct json_object *exp_row_object(const struct sl_exp_result *r, int row)
+{
+	const struct sl_exp_row *er = &r->exp->rows[row];
+	struct json_object *o = json_object_new_object();
+	struct json_object *cells = json_object_new_array();
+
+	put_str(o, "label", er->label);
+	put_str(o, "workload", er->workload);
+	put_str(o, "metric", er->metric);
+	put_str(o, "unit", sl_exp_cell(r, row, 0)->unit);
+	for (int c = 0; c < r->exp->ncols; c++)
+		json_object_array_add(cells, exp_cell_object(r, row, c));
+	put(o, "cells", cells);
+	return o;
+}
+
+static struct json_object *exp_object(const struct sl_exp_result *r)
+{
+	const struct sl_experiment *e = r->exp;
+	struct json_object *o = json_object_new_object();
+	struct json_object *cols = json_object_new_array();
+	struct json_object *rows = json_object_new_array();
+	struct json_object *notes = json_object_new_array();
+
+	put_str(o, "name", e->name);
+	put_str(o, "title", e->title);
+	put_str(o, "source", e->source);
+	put_str(o, "machine", e->machine);
+	put_str(o, "machine_summary", r->sweep->machine.summary);
+	put(o, "reps", json_object_new_int(r->reps));
+	put(o, "tolerance_pct", number(e->tolerance_pct));
+	for (int c = 0; c < e->ncols; c++) {
+		struct json_object *col = json_object_new_object();
+		put_str(col, "label", e->cols[c].label);
+		put_str(col, "policy", e->cols[c].policy);
+		json_object_array_add(cols, col);
+	}
+	for (int row = 0; row < e->nrows; row++)
+		json_object_array_add(rows, exp_row_object(r, row));
+	for (int i = 0; i < e->nnotes; i++)
+		json_object_array_add(notes, json_object_new_string(e->notes[i]));
+	put(o, "columns", cols);
+	put(o, "rows", rows);
+	put(o, "notes", notes);
+	return o;
+}
+
+void sl_out_exp_json(FILE *f, const struct sl_exp_result *r, int n)
+{
+	struct json_object *root = json_object_new_object();
+	struct json_object *exps = json_object_new_array();
+
+	for (int i = 0; i < n; i++)
+		json_object_array_add(exps, exp_object(&r[i]));
+	put(root, "experiments", exps);
+	print(f, root);
+}

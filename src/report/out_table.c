@@ -1,0 +1,390 @@
+/*
+ * out_table.c - readable tables: `run` results per policy and metric
+ * (min/median/max and mean (sd) over repetitions), and experiments in the
+ * seeds' shape (rows = tests, columns = kernels, simulated beside published,
+ * with a mark where the simulation misses).
+ */
+#include "report/output.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a grid of strings printed in aligned columns ---- */
+
+struct grid {
+	int nrows, ncols;
+	char **cell;		/* nrows x ncols, NULL = empty */
+};
+
+static void grid_init(struct grid *g, int nrows, int ncols)
+{
+	g->nrows = nrows;
+	g->ncols = ncols;
+	g->cell = sl_xcalloc((unsigned long)(nrows * ncols), sizeof(*g->cell));
+}
+
+static void grid_set(struct grid *g, int r, int c, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void grid_set(struct grid *g, int r, int c, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	free(g->cell[r * g->ncols + c]);
+	g->cell[r * g->ncols + c] = sl_xstrdup(buf);
+}
+
+static const char *grid_get(const struct grid *g, int r, int c)
+{
+	const char *s = g->cell[r * g->ncols + c];
+	return s ? s : "";
+}
+
+/* Display width of UTF-8 text: count the bytes that start a character. */
+static int text_width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void grid_widths(const struct grid *g, int *width)
+{
+	for (int c = 0; c < g->ncols; c++) {
+		width[c] = 0;
+		for (int r = 0; r < g->nrows; r++)
+			if (text_width(grid_get(g, r, c)) > width[c])
+				width[c] = text_width(grid_get(g, r, c));
+	}
+}
+
+static void put_padded(FILE *f, const char *s, int width)
+{
+	fputs(s, f);
+	for (int i = text_width(s); i < width; i++)
+		fputc(' ', f);
+}
+
+/* Rows from `from` on, columns separated by `gap[c]` spaces after column c. */
+static void grid_print(FILE *f, const struct grid *g, int from, const int *width,
+		       const int *gap)
+{
+	for (int r = from; r < g->nrows; r++) {
+		int last = g->ncols - 1;
+		while (last > 0 && !*grid_get(g, r, last))
+			last--;
+		for (int c = 0; c <= last; c++)
+			put_padded(f, grid_get(g, r, c), c < last ? width[c] + gap[c] : 0);
+		fputc('\n', f);
+	}
+}
+
+static void grid_free(struct grid *g)
+{
+	for (int i = 0; i < g->nrows * g->ncols; i++)
+		free(g->cell[i]);
+	free(g->cell);
+}
+
+/* ---- numbers ---- */
+
+/* Decimals showing at least three significant digits of v, within [lo, 4]. */
+static int decimals_for(double v, int lo)
+{
+	int d = lo;
+
+	if (v != 0 && isfinite(v)) {
+		int sig = 2 - (int)floor(log10(fabs(v)));
+		if (sig > d)
+			d = sig;
+	}
+	return d > 4 ? 4 : d;
+}
+
+/* How many decimals a published number was written with (0..4). */
+static int published_decimals(double v)
+{
+	for (int d = 0; d < 4; d++) {
+		double scaled = v * pow(10, d);
+		if (fabs(scaled - round(scaled)) < 1e-6 * fabs(scaled) + 1e-9)
+			return d;
+	}
+	return 4;
+}
+
+/* Decimals for a run-table value: counts as integers (means with one
+ * decimal), else two, or more for small numbers. */
+static int run_decimals(double v, const char *unit, bool is_mean)
+{
+	if (!strcmp(unit, "count"))
+		return is_mean ? 1 : 0;
+	return decimals_for(v, 2);
+}
+
+/* ---- `run` ---- */
+
+/* Metric names in order of first appearance over all runs. */
+static int collect_metrics(const struct sl_sweep *s, const struct sl_metric **names)
+{
+	int n = 0;
+
+	for (int c = 0; c < s->ncells; c++) {
+		for (int rep = 0; rep < s->reps; rep++) {
+			const struct sl_metrics *ms = sl_sweep_metrics(s, c, rep);
+			for (int i = 0; i < ms->n; i++) {
+				bool seen = false;
+				for (int k = 0; k < n; k++)
+					seen |= !strcmp(names[k]->name, ms->m[i].name);
+				if (!seen && n < SL_MAX_METRICS * 4)
+					names[n++] = &ms->m[i];
+			}
+		}
+	}
+	return n;
+}
+
+/* The values of one metric over a cell's repetitions; returns how many. */
+static int metric_values(const struct sl_sweep *s, int cell, const char *name, double *out)
+{
+	int n = 0;
+
+	for (int rep = 0; rep < s->reps; rep++) {
+		const struct sl_metric *m = sl_metrics_find(sl_sweep_metrics(s, cell, rep), name);
+		if (m)
+			out[n++] = m->value;
+	}
+	return n;
+}
+
+static void run_cells(struct grid *g, int row, const struct sl_sweep *s,
+		      const struct sl_metric *metric, double *values)
+{
+	for (int c = 0; c < s->ncells; c++) {
+		struct sl_summary sum;
+		int n = metric_values(s, c, metric->name, values);
+
+		if (!n) {
+			grid_set(g, row, 3 + c, "-");
+			continue;
+		}
+		sl_summarize(values, n, &sum);
+		if (s->reps == 1) {
+			grid_set(g, row, 3 + c, "%.*f",
+				 run_decimals(sum.median, metric->unit, false), sum.median);
+			continue;
+		}
+		grid_set(g, row, 3 + c, "%.*f / %.*f / %.*f",
+			 run_decimals(sum.min, metric->unit, false), sum.min,
+			 run_decimals(sum.median, metric->unit, false), sum.median,
+			 run_decimals(sum.max, metric->unit, false), sum.max);
+		/* the sd with as many decimals as its mean */
+		int d = run_decimals(sum.mean, metric->unit, true);
+		grid_set(g, row + 1, 3 + c, "%.*f (%.*f)", d, sum.mean, d, sum.sd);
+	}
+}
+
+void sl_out_run_table(FILE *f, const struct sl_sweep *s)
+{
+	const struct sl_metric *names[SL_MAX_METRICS * 4];
+	int nmetrics = collect_metrics(s, names);
+	int per = s->reps > 1 ? 2 : 1;
+	double *values = sl_xcalloc((unsigned long)s->reps, sizeof(*values));
+	int *width = sl_xcalloc((unsigned long)(3 + s->ncells), sizeof(*width));
+	int *gap = sl_xcalloc((unsigned long)(3 + s->ncells), sizeof(*gap));
+	struct grid g;
+
+	fprintf(f, "workload %s on %s (%s)\n", s->ncells ? s->cells[0]->workload_text : "-",
+		s->machine.name, s->machine.summary);
+	if (s->reps > 1)
+		fprintf(f, "%d repetitions, seeds %llu-%llu; min / median / max and mean (sd)\n\n",
+			s->reps, (unsigned long long)s->seed,
+			(unsigned long long)(s->seed + (uint64_t)s->reps - 1));
+	else
+		fprintf(f, "1 run, seed %llu\n\n", (unsigned long long)s->seed);
+
+	grid_init(&g, 1 + nmetrics * per, 3 + s->ncells);
+	grid_set(&g, 0, 0, "metric");
+	grid_set(&g, 0, 1, "unit");
+	for (int c = 0; c < s->ncells; c++)
+		grid_set(&g, 0, 3 + c, "%s", s->cells[c]->label);
+	for (int i = 0; i < nmetrics; i++) {
+		int row = 1 + i * per;
+		grid_set(&g, row, 0, "%s", names[i]->name);
+		grid_set(&g, row, 1, "%s", names[i]->unit);
+		if (per == 2) {
+			grid_set(&g, row, 2, "min/med/max");
+			grid_set(&g, row + 1, 2, "mean (sd)");
+		}
+		run_cells(&g, row, s, names[i], values);
+	}
+	grid_widths(&g, width);
+	for (int c = 0; c < 3 + s->ncells; c++)
+		gap[c] = c == 2 && per == 1 ? 0 : 2;
+	grid_print(f, &g, 0, width, gap);
+	grid_free(&g);
+	free(values);
+	free(width);
+	free(gap);
+}
+
+/* ---- `reproduce` ---- */
+
+void sl_miss_legend(char *buf, unsigned long size, double tol_pct)
+{
+	snprintf(buf, size,
+		 "%s marks a miss: a single published value more than %g%% from the simulated "
+		 "median,\n  or a published spread none of whose values lies within %g%% of the "
+		 "simulated [min, max]", SL_MISS_MARK, tol_pct, tol_pct);
+}
+
+static void append(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void append(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
+static double stat_value(const struct sl_summary *s, enum sl_stat stat)
+{
+	switch (stat) {
+	case SL_STAT_MIN: return s->min;
+	case SL_STAT_MEDIAN: return s->median;
+	case SL_STAT_MAX: return s->max;
+	case SL_STAT_MEAN: return s->mean;
+	case SL_STAT_SD: return s->sd;
+	}
+	return NAN;
+}
+
+/* Decimals for a row: as many as its published numbers use, and at least
+ * three significant digits of the simulated medians. */
+static int row_decimals(const struct sl_exp_result *r, int row)
+{
+	const struct sl_exp_row *er = &r->exp->rows[row];
+	int d = 0;
+
+	for (int c = 0; c < r->exp->ncols; c++) {
+		for (int k = 0; k < er->cells[c].npublished; k++)
+			if (published_decimals(er->cells[c].published[k]) > d)
+				d = published_decimals(er->cells[c].published[k]);
+		int sd = decimals_for(sl_exp_cell(r, row, c)->sim.median, 0);
+		if (sd > d)
+			d = sd;
+	}
+	return d;
+}
+
+static void exp_cell(struct grid *g, int grow, int gcol, const struct sl_exp_result *r,
+		     int row, int col, int dec)
+{
+	const struct sl_experiment *e = r->exp;
+	const struct sl_exp_cell *pub = &e->rows[row].cells[col];
+	const struct sl_exp_cell_result *res = sl_exp_cell(r, row, col);
+	char sim[256] = "", published[256] = "";
+
+	for (int i = 0; i < e->nshow; i++)
+		append(sim, sizeof(sim), "%s%.*f", i ? "/" : "", dec,
+		       stat_value(&res->sim, e->show[i]));
+	for (int k = 0; k < pub->npublished; k++)
+		append(published, sizeof(published), "%s%.*f", k ? "," : "",
+		       published_decimals(pub->published[k]), pub->published[k]);
+	if (!pub->npublished)
+		snprintf(published, sizeof(published), "-");
+	else if (res->miss)
+		append(published, sizeof(published), " %s", SL_MISS_MARK);
+	grid_set(g, grow, gcol, "%s", sim);
+	grid_set(g, grow, gcol + 1, "%s", published);
+}
+
+static void exp_header(FILE *f, const struct sl_exp_result *r)
+{
+	const struct sl_experiment *e = r->exp;
+	char show[64] = "";
+
+	for (int i = 0; i < e->nshow; i++)
+		append(show, sizeof(show), "%s%s", i ? "/" : "", sl_stat_name(e->show[i]));
+	fprintf(f, "%s: %s\n", e->name, e->title);
+	fprintf(f, "source: %s\n", e->source);
+	fprintf(f, "machine: %s (%s)\n", e->machine, r->sweep->machine.summary);
+	fprintf(f, "%d repetitions (seeds 1-%d); cells: simulated %s, then published\n\n",
+		r->reps, r->reps, show);
+}
+
+/* Widen the published sub-column so that each column label fits over its
+ * two sub-columns. */
+static void fit_labels(const struct sl_experiment *e, int *width)
+{
+	for (int c = 0; c < e->ncols; c++) {
+		int sim = 2 + 2 * c, span = width[sim] + 2 + width[sim + 1];
+		int need = text_width(e->cols[c].label);
+		if (need > span)
+			width[sim + 1] += need - span;
+	}
+}
+
+void sl_out_exp_table(FILE *f, const struct sl_exp_result *r)
+{
+	const struct sl_experiment *e = r->exp;
+	int ncol = 2 + 2 * e->ncols, misses = 0, published = 0;
+	int *width = sl_xcalloc((unsigned long)ncol, sizeof(*width));
+	int *gap = sl_xcalloc((unsigned long)ncol, sizeof(*gap));
+	char legend[512];
+	struct grid g;
+
+	exp_header(f, r);
+	grid_init(&g, 2 + e->nrows, ncol);
+	grid_set(&g, 1, 0, "test");
+	grid_set(&g, 1, 1, "unit");
+	for (int c = 0; c < e->ncols; c++) {
+		grid_set(&g, 1, 2 + 2 * c, "simulated");
+		grid_set(&g, 1, 3 + 2 * c, "published");
+	}
+	for (int row = 0; row < e->nrows; row++) {
+		int dec = row_decimals(r, row);
+		grid_set(&g, 2 + row, 0, "%s", e->rows[row].label);
+		grid_set(&g, 2 + row, 1, "%s", sl_exp_cell(r, row, 0)->unit);
+		for (int c = 0; c < e->ncols; c++) {
+			exp_cell(&g, 2 + row, 2 + 2 * c, r, row, c, dec);
+			published += e->rows[row].cells[c].npublished > 0;
+			misses += sl_exp_cell(r, row, c)->miss;
+		}
+	}
+	grid_widths(&g, width);
+	fit_labels(e, width);
+	for (int c = 0; c < ncol; c++)
+		gap[c] = c >= 2 && c % 2 == 0 ? 2 : 4;
+	/* The label row: each label spans its two sub-columns. */
+	put_padded(f, "", width[0] + gap[0] + width[1] + gap[1]);
+	for (int c = 0; c < e->ncols; c++) {
+		int sim = 2 + 2 * c;
+		bool last = c == e->ncols - 1;
+		put_padded(f, e->cols[c].label,
+			   last ? 0 : width[sim] + gap[sim] + width[sim + 1] + gap[sim + 1]);
+	}
+	fputc('\n', f);
+	grid_print(f, &g, 1, width, gap);
+	sl_miss_legend(legend, sizeof(legend), e->tolerance_pct);
+	fprintf(f, "\n%s.\n%d of %d published cells missed.\n", legend, misses, published);
+	for (int i = 0; i < e->nnotes; i++)
+		fprintf(f, "note: %s\n", e->notes[i]);
+	grid_free(&g);
+	free(width);
+	free(gap);
+}

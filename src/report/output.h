@@ -1,0 +1,60 @@
+/*
+ * output.h - printing results: the readable tables (in the seeds' shape for
+ * experiments), JSON and CSV.  One backend per file (out_table.c,
+ * out_json.c, out_csv.c).  The CLI chooses the stream.
+ *
+ * JSON of `run` (one object):
+ *   { "machine": "p4dpe-2x2ht", "machine_summary": "...",
+ *     "workload": "kernbench:jobs=2", "seed": 1, "reps": 5,
+ *     "runs": [ { "policy": "<label>", "policy_spec": "o1:version=2.5.33",
+ *                 "rep": 0, "seed": 1,
+ *                 "metrics": { "elapsed_s": 117.2, "user_s": ..., ... },
+ *                 "units":   { "elapsed_s": "s", "cpu_pct": "%", ... } }, ... ],
+ *     "summary": { "<label>": { "elapsed_s": { "mean", "sd", "min", "max",
+ *                                              "median", "n", "unit" }, ... } } }
+ * Metrics are plain numbers so that runs[i].metrics.elapsed_s reads as a
+ * value; the parallel "units" object names each one's unit.  sd is the
+ * sample standard deviation (0 when n = 1).
+ *
+ * JSON of `reproduce` (one object for all experiments):
+ *   { "experiments": [ { "name", "title", "source", "machine", "reps",
+ *       "tolerance_pct", "columns": [ { "label", "policy" } ],
+ *       "rows": [ { "label", "workload", "metric", "unit",
+ *                   "cells": [ { "column": "<label>",
+ *                                "simulated": { "min", "median", "max", "mean",
+ *                                               "sd", "n", "values": [...] },
+ *                                "published": [195] or null,
+ *                                "miss": false } ] } ],
+ *       "notes": [...] } ] }
+ *
+ * CSV of `run`: a header, then one row per run x metric:
+ *   policy,rep,seed,metric,value,unit
+ */
+#ifndef SL_REPORT_OUTPUT_H
+#define SL_REPORT_OUTPUT_H
+
+#include <stdio.h>
+
+#include "report/reproduce.h"
+#include "report/sweep.h"
+
+enum sl_format {
+	SL_FORMAT_TABLE,
+	SL_FORMAT_JSON,
+	SL_FORMAT_CSV,
+};
+
+/* `run` results: every cell of the sweep is one policy on the same workload. */
+void sl_out_run_table(FILE *f, const struct sl_sweep *s);
+void sl_out_run_json(FILE *f, const struct sl_sweep *s);
+void sl_out_run_csv(FILE *f, const struct sl_sweep *s);
+
+/* `reproduce` results. */
+void sl_out_exp_table(FILE *f, const struct sl_exp_result *r);
+void sl_out_exp_json(FILE *f, const struct sl_exp_result *r, int n);
+
+/* The miss mark and its legend, as the table prints them. */
+#define SL_MISS_MARK "*"
+void sl_miss_legend(char *buf, unsigned long size, double tol_pct);
+
+#endif

@@ -1,0 +1,167 @@
+/*
+ * sweep.c - running cells x repetitions on worker threads (see sweep.h).
+ */
+#include "report/sweep.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/policy.h"
+#include "report/run.h"
+
+struct sl_sweep *sl_sweep_new(const char *machine, int reps, uint64_t seed,
+			      struct sl_err *err)
+{
+	struct sl_sweep *s;
+
+	if (reps < 1 || reps > SL_SWEEP_MAX_REPS) {
+		sl_fail(err, "repetitions: %d is out of range [1, %d]", reps, SL_SWEEP_MAX_REPS);
+		return NULL;
+	}
+	s = sl_xcalloc(1, sizeof(*s));
+	if (sl_machine_load(&s->machine, machine, err)) {
+		free(s);
+		return NULL;
+	}
+	s->reps = reps;
+	s->seed = seed;
+	return s;
+}
+
+static int find_cell(const struct sl_sweep *s, const char *policy, const char *workload)
+{
+	for (int i = 0; i < s->ncells; i++)
+		if (!strcmp(s->cells[i]->policy_text, policy) &&
+		    !strcmp(s->cells[i]->workload_text, workload))
+			return i;
+	return -1;
+}
+
+int sl_sweep_add(struct sl_sweep *s, const char *policy, const char *workload,
+		 struct sl_err *err)
+{
+	int i = find_cell(s, policy, workload);
+	struct sl_sweep_cell *c;
+
+	if (i >= 0)
+		return i;
+	c = sl_xcalloc(1, sizeof(*c));
+	if (sl_policy_parse(policy, &c->policy, &c->knobs, c->label, sizeof(c->label), err) ||
+	    sl_workload_parse(workload, &c->workload, &c->params, err)) {
+		free(c);
+		return -1;
+	}
+	c->policy_text = sl_xstrdup(policy);
+	c->workload_text = sl_xstrdup(workload);
+	s->cells = sl_xrealloc(s->cells, sizeof(*s->cells) * (unsigned long)(s->ncells + 1));
+	s->cells[s->ncells] = c;
+	return s->ncells++;
+}
+
+/* Shared by the workers: the next run to take, and one result slot per run. */
+struct job_board {
+	struct sl_sweep *sweep;
+	atomic_int next;
+	int njobs;
+	int *rc;
+	struct sl_err *errs;
+	uint64_t *events;
+};
+
+static void run_job(struct job_board *b, int job)
+{
+	struct sl_sweep *s = b->sweep;
+	const struct sl_sweep_cell *c = s->cells[job / s->reps];
+	int rep = job % s->reps;
+	struct sl_run_spec spec = {
+		.machine = &s->machine,
+		.policy = c->policy,
+		.knobs = &c->knobs,
+		.workload = c->workload,
+		.params = &c->params,
+		.seed = s->seed + (uint64_t)rep,
+#ifdef SL_TESTING
+		.check = true,	/* test builds verify invariants after every event */
+#endif
+	};
+
+	b->rc[job] = sl_run_once(&spec, &s->metrics[job], &b->events[job], &b->errs[job]);
+	if (b->rc[job])
+		sl_err_prefix(&b->errs[job], "policy '%s', workload '%s', seed %llu: ",
+			      c->label, c->workload_text, (unsigned long long)spec.seed);
+}
+
+static void *worker(void *arg)
+{
+	struct job_board *b = arg;
+
+	for (;;) {
+		int job = atomic_fetch_add(&b->next, 1);
+		if (job >= b->njobs)
+			return NULL;
+		run_job(b, job);
+	}
+}
+
+/* Workers plus the calling thread; if a thread cannot be started, the
+ * others simply take its share. */
+static void run_on_threads(struct job_board *b, int nthreads)
+{
+	pthread_t tid[SL_SWEEP_THREADS];
+	int started = 0;
+
+	if (nthreads > SL_SWEEP_THREADS)
+		nthreads = SL_SWEEP_THREADS;
+	if (nthreads > b->njobs)
+		nthreads = b->njobs;
+	for (; started < nthreads - 1; started++)
+		if (pthread_create(&tid[started], NULL, worker, b))
+			break;
+	worker(b);
+	for (int i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+}
+
+int sl_sweep_run(struct sl_sweep *s, int nthreads, struct sl_err *err)
+{
+	struct job_board b = { .sweep = s, .njobs = s->ncells * s->reps };
+	int rc = 0;
+
+	atomic_init(&b.next, 0);
+	free(s->metrics);
+	s->metrics = sl_xcalloc((unsigned long)b.njobs, sizeof(*s->metrics));
+	b.rc = sl_xcalloc((unsigned long)b.njobs, sizeof(*b.rc));
+	b.errs = sl_xcalloc((unsigned long)b.njobs, sizeof(*b.errs));
+	b.events = sl_xcalloc((unsigned long)b.njobs, sizeof(*b.events));
+	if (b.njobs)
+		run_on_threads(&b, nthreads);
+	s->events = 0;
+	for (int i = 0; i < b.njobs && !rc; i++) {
+		if (b.rc[i]) {
+			*err = b.errs[i];
+			rc = -1;
+		}
+		s->events += b.events[i];
+	}
+	free(b.rc);
+	free(b.errs);
+	free(b.events);
+	return rc;
+}
+
+void sl_sweep_free(struct sl_sweep *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->ncells; i++) {
+		free(s->cells[i]->policy_text);
+		free(s->cells[i]->workload_text);
+		free(s->cells[i]);
+	}
+	free(s->cells);
+	free(s->metrics);
+	free(s);
+}

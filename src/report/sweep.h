@@ -1,0 +1,64 @@
+/*
+ * sweep.h - many runs on one machine: a list of (policy, workload) cells,
+ * each repeated `reps` times with seeds seed, seed + 1, ...
+ *
+ * The runs are independent simulations, executed on a few worker threads;
+ * each result is stored by its index, so the output is identical to that of
+ * a serial run.  Used by `run` (one workload, several policies) and by
+ * `reproduce` (an experiment's rows x columns).
+ */
+#ifndef SL_REPORT_SWEEP_H
+#define SL_REPORT_SWEEP_H
+
+#include <stdint.h>
+
+#include "base/err.h"
+#include "hw/machine.h"
+#include "sim/policy_ops.h"
+#include "workload/workload.h"
+
+#define SL_SWEEP_THREADS 2
+#define SL_SWEEP_MAX_REPS 10000
+
+struct sl_sweep_cell {
+	char *policy_text;		/* as given: "ht:version=f3" */
+	char label[128];		/* column label: the text, or its label= */
+	const struct sl_policy_ops *policy;
+	struct sl_params knobs;
+	char *workload_text;
+	const struct sl_workload_ops *workload;
+	struct sl_params params;
+};
+
+struct sl_sweep {
+	struct sl_machine machine;
+	int reps;
+	uint64_t seed;
+	int ncells;
+	struct sl_sweep_cell **cells;	/* pointers: sl_params must not move */
+	struct sl_metrics *metrics;	/* [cell * reps + rep], after sl_sweep_run */
+	uint64_t events;		/* events processed by all runs */
+};
+
+/* A sweep on `machine` (any name sl_machine_load accepts).  NULL + err. */
+struct sl_sweep *sl_sweep_new(const char *machine, int reps, uint64_t seed,
+			      struct sl_err *err);
+
+/* Add a cell (or find the identical one already added): its index, or -1
+ * with err set when a spec is bad. */
+int sl_sweep_add(struct sl_sweep *s, const char *policy, const char *workload,
+		 struct sl_err *err);
+
+/* Run every cell x rep on up to `nthreads` threads.  0, or -1 with err set
+ * to the error of the first failing run (in index order). */
+int sl_sweep_run(struct sl_sweep *s, int nthreads, struct sl_err *err);
+
+static inline const struct sl_metrics *sl_sweep_metrics(const struct sl_sweep *s,
+							int cell, int rep)
+{
+	return &s->metrics[cell * s->reps + rep];
+}
+
+void sl_sweep_free(struct sl_sweep *s);
+
+#endif

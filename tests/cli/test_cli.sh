@@ -1,0 +1,130 @@
+#!/bin/sh
+# test_cli.sh - the command-line contract (DESIGN.md "Interface contract"):
+# exit codes, one-line errors naming the argument, list output, JSON/CSV
+# shapes, determinism.  $SCHEDLAB is the binary under test.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/cli/lib.sh
+S=${SCHEDLAB:-./schedlab}
+M=p4dpe-2x2ht
+W=spin:tasks=2,seconds=1
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# bad_input PATTERN ARGS...: exit 2 and one stderr line matching PATTERN
+bad_input() {
+	pat=$1; shift
+	expect_exit 2 "$S" "$@"
+	expect_err "$pat"
+}
+
+# ---- bad input: exit 2, exactly one line naming the argument ----
+bad_input 'missing command'
+bad_input "frobnicate" frobnicate
+bad_input "list"  list
+bad_input "gadgets" list gadgets
+bad_input "extra" list policies extra
+bad_input "nosuch" help nosuch
+bad_input "missing -m" run -p o1 -w $W
+bad_input "missing -p" run -m $M -w $W
+bad_input "missing -w" run -m $M -p o1
+bad_input "nosuchbox" run -m nosuchbox -p o1 -w $W
+bad_input "o9" run -m $M -p o9 -w $W
+bad_input "bogus" run -m $M -p o1:bogus=1 -w $W
+bad_input "key=value" run -m $M -p o1:version -w $W
+bad_input "nosuchload" run -m $M -p o1 -w nosuchload
+bad_input "frob" run -m $M -p o1 -w spin:frob=2
+bad_input "tasks" run -m $M -p o1 -w spin:tasks=abc
+bad_input "-r 'abc'" run -m $M -p o1 -w $W -r abc
+bad_input "-r '0'" run -m $M -p o1 -w $W -r 0
+bad_input "-r '-3'" run -m $M -p o1 -w $W -r -3
+bad_input "-r '2x'" run -m $M -p o1 -w $W -r 2x
+bad_input "-s 'xyz'" run -m $M -p o1 -w $W -s xyz
+bad_input "-o 'xml'" run -m $M -p o1 -w $W -o xml
+bad_input "'-m'" run -p o1 -w $W -m
+bad_input "'--frob'" run -m $M -p o1 -w $W --frob
+bad_input "'stray'" run -m $M -p o1 -w $W stray
+bad_input "-m given twice" run -m $M -m $M -p o1 -w $W
+bad_input "label 'o1' used twice" run -m $M -p o1 -p o1 -w $W
+bad_input "label 'x' used twice" run -m $M -p o1:label=x -p linux24:label=x -w $W
+bad_input "seed-999" reproduce seed-999
+bad_input "-r '0'" reproduce seed-000 -r 0
+bad_input "-o 'csv'" reproduce seed-000 -o csv
+bad_input "'--bogus'" reproduce --bogus
+
+# ---- listing and help: exit 0 with output ----
+for what in machines policies workloads experiments; do
+	expect_exit 0 "$S" list $what
+	[ -n "$("$S" list $what)" ] && ok || bad "list $what printed nothing"
+done
+"$S" list machines | grep -q "^$M " && ok || bad "list machines lacks $M"
+"$S" list machines | grep -q "noht" && ok || bad "list machines lacks the ,noht line"
+"$S" list policies | grep -q "^o1 - " && ok || bad "list policies lacks o1"
+"$S" list policies | grep -q "default" && ok || bad "list policies shows no knob defaults"
+"$S" list workloads | grep -q "headline metric" && ok || bad "list workloads lacks metrics"
+"$S" list experiments | grep -q "^seed-000 " && ok || bad "list experiments lacks seed-000"
+expect_exit 0 "$S" --version
+"$S" --version | grep -q '^schedlab [0-9]' && ok || bad "--version"
+expect_exit 0 "$S" help
+expect_exit 0 "$S" help run
+expect_exit 0 "$S" run --help
+"$S" help reproduce | grep -q 'usage: schedlab reproduce' && ok || bad "help reproduce"
+
+# ---- a tiny run in every format ----
+run="$S run -m $M -p o1 -p ht -w $W -r 2"
+expect_exit 0 $run -o json
+$run -o json >"$tmp/a.json" 2>"$tmp/err" && ok || bad "run -o json failed: $(cat "$tmp/err")"
+python3 - "$tmp/a.json" <<'PY' && ok || bad "run -o json: wrong shape"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["machine"] == "p4dpe-2x2ht" and d["workload"] == "spin:tasks=2,seconds=1"
+assert len(d["runs"]) == 4, d["runs"]
+assert [r["policy"] for r in d["runs"]] == ["o1", "o1", "ht", "ht"]
+assert [r["seed"] for r in d["runs"]] == [1, 2, 1, 2]
+assert [r["rep"] for r in d["runs"]] == [0, 1, 0, 1]
+for r in d["runs"]:
+    for k in ("elapsed_s", "user_s", "sys_s", "cpu_pct"):
+        assert isinstance(r["metrics"][k], (int, float)), k
+        assert k in r["units"], k
+for p in ("o1", "ht"):
+    s = d["summary"][p]["elapsed_s"]
+    assert s["n"] == 2 and s["min"] <= s["mean"] <= s["max"] and s["sd"] >= 0
+PY
+$run -o csv >"$tmp/a.csv" && ok || bad "run -o csv failed"
+[ "$(head -n 1 "$tmp/a.csv")" = "policy,rep,seed,metric,value,unit" ] && ok || bad "csv header"
+grep -q '^ht,1,2,elapsed_s,' "$tmp/a.csv" && ok || bad "csv lacks a row per run x metric"
+$run >"$tmp/a.txt" && ok || bad "run -o table failed"
+grep -q 'elapsed_s' "$tmp/a.txt" && grep -q 'mean (sd)' "$tmp/a.txt" && ok || bad "table shape"
+$run --stats -o json 2>"$tmp/stats" >/dev/null && ok || bad "--stats failed"
+grep -q 'events' "$tmp/stats" && ok || bad "--stats printed no event count"
+
+# ---- determinism: same seed, same bytes; another seed, other numbers ----
+D="$S run -m $M -p o1 -p linux24 -w kernbench:jobs=2,units=50,size=10"
+$D -s 3 -o json >"$tmp/s3a" 2>&1
+$D -s 3 -o json >"$tmp/s3b" 2>&1
+$D -s 4 -o json >"$tmp/s4" 2>&1
+cmp -s "$tmp/s3a" "$tmp/s3b" && ok || bad "same seed gave different JSON"
+python3 - "$tmp/s3a" "$tmp/s4" <<'PY' && ok || bad "seeds 3 and 4 gave the same metrics"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert [r["metrics"] for r in a["runs"]] != [r["metrics"] for r in b["runs"]]
+PY
+
+# ---- reproduce: table and JSON with published beside simulated ----
+"$S" reproduce seed-000 -r 1 -o json >"$tmp/r.json" 2>"$tmp/err" && ok \
+	|| bad "reproduce -o json failed: $(cat "$tmp/err")"
+python3 - "$tmp/r.json" <<'PY' && ok || bad "reproduce -o json: wrong shape"
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = d["experiments"][0]
+assert e["name"] == "seed-000" and e["reps"] == 1
+assert [c["label"] for c in e["columns"]] == ["2.5.33-HT-aware", "2.5.33", "2.4.8-10bigmem"]
+cell = e["rows"][1]["cells"][1]
+assert cell["published"] == [138, 147], cell
+for k in ("min", "median", "max", "mean", "sd", "n"):
+    assert k in cell["simulated"], k
+assert isinstance(cell["miss"], bool)
+PY
+"$S" reproduce seed-000 -r 1 >"$tmp/r.txt" && ok || bad "reproduce table failed"
+grep -q '2.5.33-HT-aware' "$tmp/r.txt" && grep -q 'make -j2 bzImage' "$tmp/r.txt" \
+	&& grep -q 'marks a miss' "$tmp/r.txt" && ok || bad "reproduce table shape"
+
+finish cli
