@@ -91,8 +91,9 @@ static const struct sl_param_def ht_knobs[] = {
 	  .doc = "timer ticks per second (2.5 on i386: 1000)" },
 	{ .name = "cache_decay_ticks", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 100000,
 	  .doc = "ticks a task stays cache-hot (default: derived from the L2 size and clock)" },
-	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = "100", .min = 0, .max = 1000000,
-	  .doc = "scheduler cost per schedule() and per runqueue or task a balance looks at" },
+	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
+	  .doc = "scheduler cost per schedule() and per runqueue or task a balance looks at "
+		 "(default: the machine's costs of a pick and of examining one item)" },
 	{ .name = "active_steal_hot", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "the migration thread's pull may take the cache-hot task it just preempted" },
 	{ .name = "idle_pickup", .type = SL_PARAM_CHOICE, .def = "tick", .choices = "tick|off",
@@ -149,7 +150,10 @@ static void *ht_init(struct sl_sim *sim, const struct sl_params *knobs, struct s
 		.v = v,
 		.hz = (unsigned)sl_param_int(knobs, "hz"),
 		.hot = v->hot,
-		.scan_ns = sl_param_int(knobs, "scan_ns"),
+		.scan_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns")
+							    : sl_cost_scan(sim, 1),
+		.pick_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns")
+							    : sl_cost_pick(sim),
 		.smp = true,
 	};
 	cfg.cache_decay_ticks = sl_param_given(knobs, "cache_decay_ticks") ?

@@ -29,11 +29,12 @@
  *                policies.md: UNVERIFIED).  Without it a parent that forks
  *                many children (make) is penalised by the fork split.
  *                Default on.
- *   scan_ns      No published per-task cost of goodness(); 100 ns is about
- *                one cache miss on a task_struct plus the arithmetic on a
- *                2002 P4.  The same per-item cost is charged per CPU looked
- *                at by reschedule_idle (also under the lock).
- *   recalc_ns    Per task of the recalculation loop; 100 ns likewise.
+ *   scan_ns      No published per-task cost of goodness(); by default the
+ *                machine's cost of examining one task (sl_cost_scan: what
+ *                code costs is hardware truth).  The same per-item cost is
+ *                charged per CPU looked at by reschedule_idle (also under
+ *                the lock).
+ *   recalc_ns    Per task of the recalculation loop; as scan_ns by default.
  *
  * Omitted / simplified:
  *   - SCHED_FIFO/SCHED_RR (goodness 1000 + rt_priority, RR requeueing): the
@@ -109,10 +110,12 @@ static const struct sl_param_def linux24_knobs[] = {
 	  .doc = "timer ticks per second (2.4 on i386: 100); scales NICE_TO_TICKS" },
 	{ .name = "proc_change_penalty", .type = SL_PARAM_INT, .def = "15", .min = 0, .max = 1000,
 	  .doc = "goodness bonus on the CPU a task last ran on (i386 15; ia64, s390, sparc64 20)" },
-	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = "100", .min = 0, .max = 1000000,
-	  .doc = "cost per task of the goodness scan (and per CPU of reschedule_idle), under the global lock" },
-	{ .name = "recalc_ns", .type = SL_PARAM_INT, .def = "100", .min = 0, .max = 1000000,
-	  .doc = "cost per task (runnable or sleeping) of the counter recalculation" },
+	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
+	  .doc = "cost per task of the goodness scan (and per CPU of reschedule_idle), under the "
+		 "global lock (default: the machine's cost of examining one task)" },
+	{ .name = "recalc_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
+	  .doc = "cost per task (runnable or sleeping) of the counter recalculation (default: "
+		 "as scan_ns)" },
 	{ .name = "ht_tweak", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "reschedule_idle takes an idle CPU whose SMT siblings are all idle at once (2.4.17+)" },
 	{ .name = "exit_return", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
@@ -305,8 +308,10 @@ static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
 	s->ncpus = s->topo->ncpus;
 	s->hz = (unsigned)sl_param_int(knobs, "hz");
 	s->proc_change_penalty = (int)sl_param_int(knobs, "proc_change_penalty");
-	s->scan_ns = sl_param_int(knobs, "scan_ns");
-	s->recalc_ns = sl_param_int(knobs, "recalc_ns");
+	s->scan_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns")
+						       : sl_cost_scan(sim, 1);
+	s->recalc_ns = sl_param_given(knobs, "recalc_ns") ? sl_param_int(knobs, "recalc_ns")
+							   : s->scan_ns;
 	s->ht_tweak = sl_param_choice(knobs, "ht_tweak") == 0;
 	s->exit_return = sl_param_choice(knobs, "exit_return") == 0;
 	s->max_counter = (int)(20 * s->hz / 100);

@@ -36,8 +36,9 @@ static const struct sl_param_def o1_knobs[] = {
 	{ .name = "cache_decay_ticks", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 100000,
 	  .doc = "ticks a task stays cache-hot (default: derived from the L2 size and clock "
 		 "as i386 did)" },
-	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = "100", .min = 0, .max = 1000000,
-	  .doc = "scheduler cost per schedule() and per runqueue or task a balance looks at" },
+	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
+	  .doc = "scheduler cost per schedule() and per runqueue or task a balance looks at "
+		 "(default: the machine's costs of a pick and of examining one item)" },
 	{ .name = NULL },
 };
 
@@ -58,7 +59,10 @@ static void *o1_init(struct sl_sim *sim, const struct sl_params *knobs, struct s
 		.v = v,
 		.hz = (unsigned)sl_param_int(knobs, "hz"),
 		.hot = v->hot,
-		.scan_ns = sl_param_int(knobs, "scan_ns"),
+		.scan_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns")
+							    : sl_cost_scan(sim, 1),
+		.pick_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns")
+							    : sl_cost_pick(sim),
 		.smp = true,
 	};
 	cfg.cache_decay_ticks = sl_param_given(knobs, "cache_decay_ticks") ?

@@ -540,7 +540,7 @@ struct sl_task *o1_core_pick_next(struct sl_sim *sim, int cpu, struct sl_task *p
 		o1_put_prev(sim, s, prev);
 	if (!s->cfg.smp && cpu != 0)
 		return NULL;
-	sl_charge_sched(sim, cpu, s->cfg.scan_ns);
+	sl_charge_sched(sim, cpu, s->cfg.pick_ns);
 
 	struct o1_task *next = o1_choose(sim, s, cpu, prev);
 	if (next && s->cfg.v->interactivity == O1_SLEEP_NS) {

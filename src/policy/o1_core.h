@@ -104,6 +104,7 @@ struct o1_config {
 	int cache_decay_ticks;
 	enum o1_hot_rule hot;		/* the version's, or the HT patch's idle steal */
 	sl_time scan_ns;		/* cost per runqueue or task examined */
+	sl_time pick_ns;		/* cost of one schedule() */
 	bool smp;			/* false: UP kernel, CPU 0 only, no balancing */
 
 	/* Ingo Molnar's HT scheduler (policies.md 4); all off for stock. */

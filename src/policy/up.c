@@ -30,8 +30,9 @@ static const struct sl_param_def up_knobs[] = {
 	  .doc = "O(1) version built for one CPU (seed 002's UP is 2.6.0-test11)" },
 	{ .name = "hz", .type = SL_PARAM_INT, .def = "1000", .min = 100, .max = 10000,
 	  .doc = "timer ticks per second (2.5/2.6 on i386: 1000)" },
-	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = "100", .min = 0, .max = 1000000,
-	  .doc = "scheduler cost per schedule()" },
+	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
+	  .doc = "scheduler cost per schedule() and per runqueue or task a balance looks at "
+		 "(default: the machine's costs of a pick and of examining one item)" },
 	{ .name = NULL },
 };
 
@@ -52,7 +53,10 @@ static void *up_init(struct sl_sim *sim, const struct sl_params *knobs, struct s
 		.v = v,
 		.hz = (unsigned)sl_param_int(knobs, "hz"),
 		.hot = v->hot,
-		.scan_ns = sl_param_int(knobs, "scan_ns"),
+		.scan_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns")
+							    : sl_cost_scan(sim, 1),
+		.pick_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns")
+							    : sl_cost_pick(sim),
 		.smp = false,
 	};
 	return o1_core_create(sim, &cfg, err);

@@ -297,6 +297,13 @@ sl_time sl_charge_locked(struct sl_sim *sim, int cpu, struct sl_spinlock *lock, 
 	return wait;
 }
 
+sl_time sl_cost_scan(const struct sl_sim *sim, long items)
+{
+	return items * sim->model->sched_scan_ns;
+}
+
+sl_time sl_cost_pick(const struct sl_sim *sim) { return sim->model->sched_pick_ns; }
+
 void sl_note_migration(struct sl_sim *sim, struct sl_task *t, int from_cpu, int to_cpu)
 {
 	sl__trace(sim, "migrate %d %s %d -> %d", t->id, t->comm, from_cpu, to_cpu);

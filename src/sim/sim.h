@@ -92,6 +92,11 @@ struct sl_spinlock {
 };
 sl_time sl_charge_locked(struct sl_sim *sim, int cpu, struct sl_spinlock *lock,
 			 sl_time hold_ns);
+/* What scheduler code costs on this machine (hardware truth, so a policy
+ * states how much work it did and the machine says how long it took):
+ * examining `items` tasks or runqueues in a scan, and one O(1) pick. */
+sl_time sl_cost_scan(const struct sl_sim *sim, long items);
+sl_time sl_cost_pick(const struct sl_sim *sim);
 /* Record a task move between runqueues (for statistics and traces). */
 void sl_note_migration(struct sl_sim *sim, struct sl_task *t, int from_cpu, int to_cpu);
 
