@@ -190,6 +190,14 @@ int sl_spec_bind(struct sl_params *p, const struct sl_spec *spec,
 	return 0;
 }
 
+bool sl_param_exists(const struct sl_params *p, const char *name)
+{
+	for (int i = 0; i < p->n; i++)
+		if (!strcmp(p->defs[i].name, name))
+			return true;
+	return false;
+}
+
 static int find(const struct sl_params *p, const char *name)
 {
 	for (int i = 0; i < p->n; i++)

@@ -64,6 +64,8 @@ int sl_spec_bind(struct sl_params *p, const struct sl_spec *spec,
 		 const struct sl_param_def *defs, const char *const *extra,
 		 const char *owner, struct sl_err *err);
 
+/* True if the table has a parameter of that name. */
+bool sl_param_exists(const struct sl_params *p, const char *name);
 /* Accessors; abort on a name not in the table (a programming error). */
 bool sl_param_given(const struct sl_params *p, const char *name);
 long sl_param_int(const struct sl_params *p, const char *name);

@@ -134,32 +134,11 @@ static void ht_configure(struct o1_config *cfg, const struct ht_version *hv,
 
 static void *ht_init(struct sl_sim *sim, const struct sl_params *knobs, struct sl_err *err)
 {
-	struct sl_params defaults;
+	const struct ht_version *hv = ht_version_find(sl_param_str(knobs, "version"));
+	struct o1_config cfg;
 
-	if (o1_core_bind_defaults(&knobs, &defaults, ht_knobs, "policy 'ht'", err))
-		return NULL;
-	const char *name = sl_param_str(knobs, "version");
-	const struct ht_version *hv = ht_version_find(name);
-	const struct o1_version *v = hv ? o1_version_find(hv->base) : NULL;
-	if (!v) {
-		sl_fail(err, "policy 'ht': version='%s' is not one of f3", name);
-		return NULL;
-	}
-	const struct sl_topo *topo = sl_topo(sim);
-	struct o1_config cfg = {
-		.v = v,
-		.hz = (unsigned)sl_param_int(knobs, "hz"),
-		.hot = v->hot,
-		.scan_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns")
-							    : sl_cost_scan(sim, 1),
-		.pick_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns")
-							    : sl_cost_pick(sim),
-		.smp = true,
-	};
-	cfg.cache_decay_ticks = sl_param_given(knobs, "cache_decay_ticks") ?
-		(int)sl_param_int(knobs, "cache_decay_ticks") :
-		o1_cache_decay_ticks(topo, v, cfg.hz);
-	ht_configure(&cfg, hv, knobs, topo);
+	o1_config_init(&cfg, sim, knobs, o1_version_find(hv->base), true);
+	ht_configure(&cfg, hv, knobs, sl_topo(sim));
 	return o1_core_create(sim, &cfg, err);
 }
 

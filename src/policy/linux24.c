@@ -293,16 +293,7 @@ static void linux24_activate(struct sl_sim *sim, struct linux24 *s, struct linux
 static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
 			  struct sl_err *err)
 {
-	struct sl_params defaults;
-	struct sl_spec none = { .name = "linux24" };
-
-	/* the engine passes an empty table when the caller bound none */
-	if (!knobs || !knobs->defs) {
-		if (sl_spec_bind(&defaults, &none, linux24_knobs, NULL, "policy 'linux24'", err))
-			return NULL;
-		knobs = &defaults;
-	}
-
+	(void)err;
 	struct linux24 *s = sl_xcalloc(1, sizeof(*s));
 	s->topo = sl_topo(sim);
 	s->ncpus = s->topo->ncpus;

@@ -44,30 +44,9 @@ static const struct sl_param_def o1_knobs[] = {
 
 static void *o1_init(struct sl_sim *sim, const struct sl_params *knobs, struct sl_err *err)
 {
-	struct sl_params defaults;
+	struct o1_config cfg;
 
-	if (o1_core_bind_defaults(&knobs, &defaults, o1_knobs, "policy 'o1'", err))
-		return NULL;
-	const char *name = sl_param_str(knobs, "version");
-	const struct o1_version *v = o1_version_find(name);
-	if (!v) {
-		sl_fail(err, "policy 'o1': version='%s' is not one of %s", name,
-			o1_version_choices);
-		return NULL;
-	}
-	struct o1_config cfg = {
-		.v = v,
-		.hz = (unsigned)sl_param_int(knobs, "hz"),
-		.hot = v->hot,
-		.scan_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns")
-							    : sl_cost_scan(sim, 1),
-		.pick_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns")
-							    : sl_cost_pick(sim),
-		.smp = true,
-	};
-	cfg.cache_decay_ticks = sl_param_given(knobs, "cache_decay_ticks") ?
-		(int)sl_param_int(knobs, "cache_decay_ticks") :
-		o1_cache_decay_ticks(sl_topo(sim), v, cfg.hz);
+	o1_config_init(&cfg, sim, knobs, o1_version_find(sl_param_str(knobs, "version")), true);
 	return o1_core_create(sim, &cfg, err);
 }
 

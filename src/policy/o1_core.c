@@ -795,18 +795,29 @@ void o1_core_destroy(struct sl_sim *sim)
 	free(s);
 }
 
-int o1_core_bind_defaults(const struct sl_params **knobs, struct sl_params *store,
-			  const struct sl_param_def *defs, const char *owner,
-			  struct sl_err *err)
+/*
+ * The knobs o1, ht and up share, as a configuration of version `v`: hz,
+ * scan_ns (default: the machine's costs of a pick and of examining one
+ * item) and, where the policy's table has it, cache_decay_ticks (default:
+ * derived from the L2 size and clock as i386 did).
+ */
+void o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_params *knobs,
+		    const struct o1_version *v, bool smp)
 {
-	struct sl_spec none = { .name = "" };
+	bool scan_given = sl_param_given(knobs, "scan_ns");
 
-	if (*knobs && (*knobs)->defs)
-		return 0;
-	if (sl_spec_bind(store, &none, defs, NULL, owner, err))
-		return -1;
-	*knobs = store;
-	return 0;
+	*cfg = (struct o1_config){
+		.v = v,
+		.hz = (unsigned)sl_param_int(knobs, "hz"),
+		.hot = v->hot,
+		.scan_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_scan(sim, 1),
+		.pick_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_pick(sim),
+		.smp = smp,
+	};
+	cfg->cache_decay_ticks = sl_param_exists(knobs, "cache_decay_ticks") &&
+				 sl_param_given(knobs, "cache_decay_ticks") ?
+		(int)sl_param_int(knobs, "cache_decay_ticks") :
+		o1_cache_decay_ticks(sl_topo(sim), v, cfg->hz);
 }
 
 /* ---- consistency (tests, --check) ---- */

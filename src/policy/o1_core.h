@@ -194,9 +194,8 @@ void o1_core_migration(struct sl_sim *sim, int cpu, long arg);
 int o1_core_check(struct sl_sim *sim, struct sl_err *err);
 
 /* Bind knobs, or the defaults when the engine passed an empty table. */
-int o1_core_bind_defaults(const struct sl_params **knobs, struct sl_params *store,
-			  const struct sl_param_def *defs, const char *owner,
-			  struct sl_err *err);
+void o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_params *knobs,
+		    const struct o1_version *v, bool smp);
 
 /* Shared between o1_core.c and o1_balance.c. */
 void o1_enqueue(struct sl_prio_array *array, struct o1_task *p);

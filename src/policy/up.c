@@ -38,27 +38,9 @@ static const struct sl_param_def up_knobs[] = {
 
 static void *up_init(struct sl_sim *sim, const struct sl_params *knobs, struct sl_err *err)
 {
-	struct sl_params defaults;
+	struct o1_config cfg;
 
-	if (o1_core_bind_defaults(&knobs, &defaults, up_knobs, "policy 'up'", err))
-		return NULL;
-	const char *name = sl_param_str(knobs, "version");
-	const struct o1_version *v = o1_version_find(name);
-	if (!v) {
-		sl_fail(err, "policy 'up': version='%s' is not one of %s", name,
-			o1_version_choices);
-		return NULL;
-	}
-	struct o1_config cfg = {
-		.v = v,
-		.hz = (unsigned)sl_param_int(knobs, "hz"),
-		.hot = v->hot,
-		.scan_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns")
-							    : sl_cost_scan(sim, 1),
-		.pick_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns")
-							    : sl_cost_pick(sim),
-		.smp = false,
-	};
+	o1_config_init(&cfg, sim, knobs, o1_version_find(sl_param_str(knobs, "version")), false);
 	return o1_core_create(sim, &cfg, err);
 }
 

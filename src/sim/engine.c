@@ -52,9 +52,20 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 		sl_event_init(&c->migr_ev, EV_MIGRATION, i, NULL);
 	}
 
-	static struct sl_params no_knobs;
+	const struct sl_params *knobs = cfg->knobs;
+	if (!knobs || !knobs->defs) {
+		/* No knobs given: the policy's defaults, bound as if from "name". */
+		struct sl_spec none = { .nkv = 0 };
+		snprintf(none.name, sizeof(none.name), "%s", cfg->policy->name);
+		if (sl_spec_bind(&sim->default_knobs, &none, cfg->policy->knobs, NULL,
+				 cfg->policy->name, err)) {
+			sl_sim_destroy(sim);
+			return NULL;
+		}
+		knobs = &sim->default_knobs;
+	}
 	sim->run_err = err;
-	sim->policy_data = cfg->policy->init(sim, cfg->knobs ? cfg->knobs : &no_knobs, err);
+	sim->policy_data = cfg->policy->init(sim, knobs, err);
 	if (!sim->policy_data) {
 		sl_sim_destroy(sim);
 		return NULL;

@@ -69,6 +69,7 @@ struct sl_sim {
 	const struct sl_speed_model *model;
 	const struct sl_policy_ops *ops;
 	void *policy_data;
+	struct sl_params default_knobs;	/* when the caller bound none */
 	uint64_t seed;
 	bool check;
 	FILE *trace;

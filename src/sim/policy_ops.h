@@ -43,7 +43,8 @@ struct sl_policy_ops {
 	size_t task_size;			/* bytes of per-task private state */
 
 	/*
-	 * Required.  Read knobs, allocate private state, and tell the engine
+	 * Required.  Read knobs (always bound to this policy's table, defaults
+	 * filled in), allocate private state, and tell the engine
 	 * the tick rate with sl_set_hz().  Return the state (passed back by
 	 * sl_policy_data()) or NULL with err set.
 	 */

@@ -28,7 +28,7 @@ struct sl_sim;
 struct sl_sim_config {
 	const struct sl_machine *machine;
 	const struct sl_policy_ops *policy;
-	const struct sl_params *knobs;
+	const struct sl_params *knobs;	/* NULL: the policy's defaults */
 	uint64_t seed;
 	sl_time time_limit;	/* stop at this simulated time (0 = none) */
 	bool check;		/* verify invariants after every event (tests) */
