@@ -45,6 +45,17 @@ bad_input "'stray'" run -m $M -p o1 -w $W stray
 bad_input "-m given twice" run -m $M -m $M -p o1 -w $W
 bad_input "label 'o1' used twice" run -m $M -p o1 -p o1 -w $W
 bad_input "label 'x' used twice" run -m $M -p o1:label=x -p linux24:label=x -w $W
+bad_input "broken.xml" run -m tests/data/machines/broken.xml -p o1 -w $W
+bad_input "nothere.xml" run -m tests/data/machines/nothere.xml -p o1 -w $W
+bad_input "256" run -m "pack:300 core:1 pu:1" -p o1 -w $W
+bad_input "pack:0" run -m "pack:0 core:1 pu:1" -p o1 -w $W
+bad_input "frob" run -m "$M,frob" -p o1 -w $W
+bad_input "version" run -m $M -p o1:version=9.9 -w $W
+bad_input "hz" run -m $M -p o1:hz=fast -w $W
+bad_input "ht_tweak" run -m $M -p linux24:ht_tweak=maybe -w $W
+bad_input "jobs" run -m $M -p o1 -w kernbench:jobs=-1
+bad_input "size" run -m $M -p o1 -w kernbench:size=0
+bad_input "seconds" run -m $M -p o1 -w spin:seconds=1e999
 bad_input "seed-999" reproduce seed-999
 bad_input "-r '0'" reproduce seed-000 -r 0
 bad_input "-o 'csv'" reproduce seed-000 -o csv
