@@ -20,7 +20,8 @@ struct sl_barrier;
 enum sl_act_kind {
 	SL_ACT_RUN,		/* compute `work` reference ns in user mode */
 	SL_ACT_SYS,		/* compute `work` reference ns in kernel mode */
-	SL_ACT_SLEEP,		/* block for `ns` of wall time */
+	SL_ACT_SLEEP,		/* block for `ns` of wall time (interruptible: nanosleep, select) */
+	SL_ACT_IO_WAIT,		/* block for `ns` uninterruptibly (a disk read, a page fault) */
 	SL_ACT_FORK,		/* create a child running `prog`; result = child id */
 	SL_ACT_EXEC,		/* replace the image: charges exec cost, exec balancing */
 	SL_ACT_WAIT,		/* wait for any child to exit; result = its id, -1 if none */
@@ -41,7 +42,7 @@ struct sl_action {
 			double work;		/* reference ns */
 			enum sl_wclass wclass;
 		} run;
-		sl_time ns;			/* SLEEP */
+		sl_time ns;			/* SLEEP, IO_WAIT */
 		struct {
 			const struct sl_prog *prog;
 			void *state;		/* the child's prog_state */
@@ -73,6 +74,10 @@ static inline struct sl_action sl_act_sys(double work_ns)
 static inline struct sl_action sl_act_sleep(sl_time ns)
 {
 	return (struct sl_action){ .kind = SL_ACT_SLEEP, .u.ns = ns };
+}
+static inline struct sl_action sl_act_io_wait(sl_time ns)
+{
+	return (struct sl_action){ .kind = SL_ACT_IO_WAIT, .u.ns = ns };
 }
 static inline struct sl_action sl_act_exit(void)
 {

@@ -209,6 +209,8 @@ void sl__wake(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned fla
 
 static enum apply_result block(struct sl_sim *sim, struct sl_task *t)
 {
+	t->uninterruptible = t->act.kind == SL_ACT_IO_WAIT;
+	t->slept_at = sim->now;
 	t->state = SL_TASK_SLEEPING;
 	t->nvcsw++;
 	sim->nr_runnable--;
@@ -245,6 +247,7 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		t->wclass = a->u.run.wclass;
 		return APPLY_RUN;
 	case SL_ACT_SLEEP:
+	case SL_ACT_IO_WAIT:
 		if (t->act_phase++ > 0 || a->u.ns <= 0)
 			return APPLY_DONE;
 		t->timer.cpu = c->id;
@@ -281,6 +284,8 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		sim->nr_runnable--;
 		return APPLY_EXIT;
 	case SL_ACT_YIELD:
+		if (sim->ops->yield)
+			sim->ops->yield(sim, t);
 		sl_resched(sim, c->id);
 		return APPLY_DONE;
 	default:

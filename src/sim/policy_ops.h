@@ -85,6 +85,10 @@ struct sl_policy_ops {
 	/* Optional.  `t`, running, is about to exec (exec balancing). */
 	void (*exec)(struct sl_sim *sim, struct sl_task *t);
 
+	/* Optional.  `t`, running on its CPU, calls sched_yield(); schedule()
+	 * follows at once.  NULL: a yield is a plain reschedule. */
+	void (*yield)(struct sl_sim *sim, struct sl_task *t);
+
 	/* Optional.  `t` exited (already removed in pick_next). */
 	void (*exit)(struct sl_sim *sim, struct sl_task *t);
 

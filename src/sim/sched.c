@@ -69,6 +69,7 @@ void sl__settle(struct sl_sim *sim, struct sl_cpu *c)
 		sys_wall = t->act_sys ? wall : 0;
 	t->sys_ns += sys_wall;
 	t->user_ns += wall - sys_wall;
+	c->stats.work += sys_work + user_work;
 	c->stats.sys_ns += sys_wall;
 	c->stats.user_ns += wall - sys_wall;
 }

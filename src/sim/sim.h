@@ -122,6 +122,7 @@ void *sl_sim_alloc(struct sl_sim *sim, size_t size);
 
 struct sl_cpu_stats {
 	sl_time user_ns, sys_ns, idle_ns, kthread_ns;
+	double work;		/* reference ns of work done on it (speed x time) */
 	long switches;
 };
 

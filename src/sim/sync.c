@@ -72,6 +72,8 @@ struct sl_barrier *sl_barrier_new(struct sl_sim *sim, int parties)
 static int sleep_on(struct sl_sim *sim, struct sl_waitq *wq, struct sl_task *t)
 {
 	sl__waitq_add(wq, t);
+	t->uninterruptible = false;
+	t->slept_at = sim->now;
 	t->state = SL_TASK_SLEEPING;
 	t->nvcsw++;
 	sim->nr_runnable--;

@@ -41,6 +41,8 @@ struct sl_task {
 	struct sl_task *parent;
 	sl_time last_ran;	/* engine time it last left a CPU (ns) */
 	sl_time woken_at;	/* engine time of its last wakeup */
+	sl_time slept_at;	/* engine time it last blocked */
+	bool uninterruptible;	/* its last sleep was uninterruptible (I/O) */
 
 	/* ---- workload ---- */
 	const struct sl_prog *prog;
