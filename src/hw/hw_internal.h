@@ -70,6 +70,7 @@ struct hw_profile {
 	const struct hw_kernel_costs *costs;
 	int slit_remote;		/* SLIT for remote nodes when none is known */
 	double far_ratio;		/* latency ratio at the largest SLIT distance */
+	double node_bw;			/* per-node memory bandwidth (speed.h), 0 = unlimited */
 };
 
 /* Options after the machine name: "p4dpe-2x2ht,noht,smt=off". */
@@ -78,6 +79,7 @@ struct hw_options {
 	int smt;		/* enum hw_smt_kind, or -1 = the profile's */
 	double ratio;		/* > 0: overrides far_ratio */
 	int slit;		/* > 0: uniform remote SLIT distance */
+	double bw;		/* > 0: overrides node_bw */
 };
 
 /* Set every field of s from the profile (and option overrides) for the

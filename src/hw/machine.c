@@ -7,6 +7,7 @@
  *   noht          the noht boot option: one logical CPU per core
  *   smt=KIND      SMT pair model: netburst, modern, or off (siblings free)
  *   ratio=R       NUMA latency ratio at the largest node distance
+ *   bw=B          per-node memory bandwidth in memory-bound task equivalents
  *   slit=N        uniform remote SLIT distance (what policies see)
  * The last three exist because the research leaves those numbers uncertain
  * (docs/model.md); a name that is an existing file is taken whole.
@@ -26,7 +27,7 @@
 
 #define MAX_BASE 4096
 
-static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N";
+static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N, bw=B";
 
 static bool is_key(const char *opt, const char *key)
 {
@@ -55,6 +56,11 @@ static int parse_option(struct hw_options *o, const char *opt, const char *what,
 			expected = "a number from 1 to 50";
 		else
 			o->ratio = d;
+	} else if (is_key(opt, "bw")) {
+		if (sl_parse_double(val, &d) || d <= 0.0 || d > 1e6)
+			expected = "a positive number (memory-bound tasks a node serves at full speed)";
+		else
+			o->bw = d;
 	} else if (is_key(opt, "slit")) {
 		if (sl_parse_long(val, &l) || l < 11 || l > 254)
 			expected = "an integer from 11 to 254";
@@ -182,7 +188,7 @@ static int load_synthetic(struct sl_machine *m, const char *base, const struct h
 
 int sl_machine_load(struct sl_machine *m, const char *name, struct sl_err *err)
 {
-	struct hw_options o = { .noht = false, .smt = -1, .ratio = 0, .slit = 0 };
+	struct hw_options o = { .noht = false, .smt = -1, .ratio = 0, .slit = 0, .bw = 0 };
 	char base[MAX_BASE], what[MAX_BASE + 16];
 	struct stat st;
 

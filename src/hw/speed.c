@@ -51,13 +51,26 @@ double sl_speed_smt(const struct sl_speed_model *m, enum sl_wclass self,
 	return (1.0 - m->smt_eps) / (demand > 1.0 ? demand : 1.0);
 }
 
-double sl_speed_numa(const struct sl_speed_model *m, enum sl_wclass c, int run, int home)
+double sl_speed_numa(const struct sl_speed_model *m, enum sl_wclass c, int run, int home,
+		     double contention)
 {
-	if (run == home || run < 0 || home < 0 ||
-	    run >= SL_MAX_NODES_SPEED || home >= SL_MAX_NODES_SPEED)
+	double r = 1.0;
+	if (run != home && run >= 0 && home >= 0 &&
+	    run < SL_MAX_NODES_SPEED && home < SL_MAX_NODES_SPEED)
+		r = m->numa_ratio[run][home];
+	if (r == 1.0 && contention <= 1.0)
 		return 1.0;
-	double r = m->numa_ratio[run][home];
-	return 1.0 / (1.0 + m->mem_intensity[c] * (r - 1.0));
+	double mi = m->mem_intensity[c];
+	/* solo time = (1 - m) computing + m stalled; stalls stretch by the
+	 * latency ratio and by the bandwidth oversubscription */
+	return 1.0 / (1.0 - mi + mi * r * (contention > 1.0 ? contention : 1.0));
+}
+
+double sl_numa_contention(const struct sl_speed_model *m, double demand)
+{
+	if (m->node_bw <= 0 || demand <= m->node_bw)
+		return 1.0;
+	return demand / m->node_bw;
 }
 
 double sl_cache_warmth(const struct sl_speed_model *m, sl_time others_ns)

@@ -42,6 +42,11 @@ struct sl_speed_model {
 	 * memory intensity per class (fraction of solo time stalled on DRAM). */
 	double numa_ratio[SL_MAX_NODES_SPEED][SL_MAX_NODES_SPEED];
 	double mem_intensity[SL_WC_COUNT];
+	/* Memory bandwidth of each node in "fully memory-bound task"
+	 * equivalents: when the memory intensities of the running tasks whose
+	 * memory lives on a node add up to more, their memory stalls stretch
+	 * by sum / node_bw (anchors.md 3.4).  0 = unlimited. */
+	double node_bw;
 
 	/* Cache: refill cost in ns of a full footprint by migration level,
 	 * and the decay constant of warmth (ns of other tasks' run time on the
@@ -74,8 +79,14 @@ double sl_speed_smt(const struct sl_speed_model *m, enum sl_wclass self,
 		    const enum sl_wclass *others, int n);
 
 /* NUMA factor of a task of class `c` running on node `run` with its memory
- * on node `home`. */
-double sl_speed_numa(const struct sl_speed_model *m, enum sl_wclass c, int run, int home);
+ * on node `home`, whose memory bandwidth is oversubscribed by `contention`
+ * (>= 1; 1 = not at all, see sl_numa_contention). */
+double sl_speed_numa(const struct sl_speed_model *m, enum sl_wclass c, int run, int home,
+		     double contention);
+
+/* Oversubscription of a node's memory bandwidth when running tasks of
+ * total memory intensity `demand` have their memory there (>= 1). */
+double sl_numa_contention(const struct sl_speed_model *m, double demand);
 
 /* Refill cost (reference ns of extra work) of dispatching a task whose cache
  * warmth at the destination is `warmth` in [0,1], moving by `level`,

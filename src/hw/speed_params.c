@@ -165,6 +165,7 @@ void hw_speed_init(struct sl_speed_model *s, const struct sl_topo *t,
 
 	set_smt(s, smt);
 	set_numa(s, t, ratio);
+	s->node_bw = o->bw > 0 ? o->bw : p->node_bw;
 	for (int level = 0; level < 4; level++)
 		s->refill_ns[level] = p->refill_ns[level];
 	s->warmth_tau_ns = (sl_time)t->l2_kb * SL_MSEC / p->evict_kb_per_ms;

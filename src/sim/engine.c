@@ -43,6 +43,7 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 	sim->ncpus = m->topo.ncpus;
 	sim->cpus = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->cpus));
 	sim->core_busy_ns = sl_xcalloc((unsigned long)m->topo.ncores, sizeof(sl_time));
+	sim->mem_demand = sl_xcalloc((unsigned long)m->topo.nnodes, sizeof(double));
 	for (int i = 0; i < sim->ncpus; i++) {
 		struct sl_cpu *c = &sim->cpus[i];
 		c->id = i;
@@ -88,6 +89,7 @@ void sl_sim_destroy(struct sl_sim *sim)
 	sl_eventq_free(&sim->q);
 	free(sim->cpus);
 	free(sim->core_busy_ns);
+	free(sim->mem_demand);
 	free(sim);
 }
 
@@ -130,11 +132,12 @@ static void migration_start(struct sl_sim *sim, struct sl_cpu *c)
 		 * on the policy's queue, runnable but not running. */
 		sl__settle(sim, c);
 		sl_eventq_cancel(&sim->q, &c->burst_ev);
+		c->curr = NULL;
+		sl__mem_demand(sim, t, -1);
 		t->cpu = -1;
 		t->last_ran = sim->now;
 		t->cache_mark = sim->core_busy_ns[c->core];
 		t->nivcsw++;
-		c->curr = NULL;
 	}
 	c->in_migration = true;
 	sl__core_changed(sim, c->core);

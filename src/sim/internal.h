@@ -87,6 +87,7 @@ struct sl_sim {
 	int ncpus;
 	struct sl_cpu *cpus;
 	sl_time *core_busy_ns;		/* run time on each core's cache */
+	double *mem_demand;		/* per node: memory intensity of running tasks homed there */
 	int ctx_cpu;			/* CPU whose code is running now, -1 none */
 
 	/* tasks */
@@ -112,6 +113,7 @@ struct sl_sim {
 void sl__schedule(struct sl_sim *sim, int cpu);
 void sl__settle(struct sl_sim *sim, struct sl_cpu *c);
 void sl__core_changed(struct sl_sim *sim, int core);
+void sl__mem_demand(struct sl_sim *sim, const struct sl_task *t, int sign);
 void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c);
 void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c);
 void sl__process_resched(struct sl_sim *sim, int cpu);

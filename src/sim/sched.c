@@ -92,7 +92,8 @@ static double task_speed(struct sl_sim *sim, struct sl_cpu *c)
 	}
 	double speed = sl_speed_smt(sim->model, t->wclass, others, n);
 	if (t->home_node >= 0)
-		speed *= sl_speed_numa(sim->model, t->wclass, topo->cpu_node[c->id], t->home_node);
+		speed *= sl_speed_numa(sim->model, t->wclass, topo->cpu_node[c->id], t->home_node,
+				       sl_numa_contention(sim->model, sim->mem_demand[t->home_node]));
 	return speed > 1e-6 ? speed : 1e-6;
 }
 
@@ -104,6 +105,33 @@ void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c)
 	t->speed = task_speed(sim, c);
 	double ns = ceil(outstanding(t) / t->speed);
 	sl_eventq_schedule(&sim->q, &c->burst_ev, sim->now + (sl_time)ns);
+}
+
+/*
+ * Running task t starts (sign +1) or stops (-1) drawing on its home node's
+ * memory.  If that changes the node's bandwidth contention, every running
+ * task whose memory lives there is settled at its old speed and re-timed.
+ */
+void sl__mem_demand(struct sl_sim *sim, const struct sl_task *t, int sign)
+{
+	int home = t->home_node;
+	double delta = sign * sim->model->mem_intensity[t->wclass];
+
+	if (sim->model->node_bw <= 0 || home < 0 || delta == 0)
+		return;
+	double before = sl_numa_contention(sim->model, sim->mem_demand[home]);
+	sim->mem_demand[home] += delta;
+	if (sim->mem_demand[home] < 1e-9)
+		sim->mem_demand[home] = 0;	/* no drift from rounding */
+	if (sl_numa_contention(sim->model, sim->mem_demand[home]) == before)
+		return;
+	for (int i = 0; i < sim->ncpus; i++) {
+		struct sl_cpu *c = &sim->cpus[i];
+		if (c->curr && c->curr->home_node == home) {
+			sl__settle(sim, c);
+			sl__start_burst(sim, c);
+		}
+	}
 }
 
 /* Something changed on `core`: settle its busy CPUs and re-time them. */
@@ -121,12 +149,13 @@ void sl__core_changed(struct sl_sim *sim, int core)
 static void switch_out(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *prev)
 {
 	sl_eventq_cancel(&sim->q, &c->burst_ev);
+	c->curr = NULL;
+	sl__mem_demand(sim, prev, -1);
 	prev->cpu = -1;
 	prev->last_ran = sim->now;
 	prev->cache_mark = sim->core_busy_ns[c->core];
 	if (prev->state == SL_TASK_RUNNABLE)
 		prev->nivcsw++;
-	c->curr = NULL;
 }
 
 static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next)
@@ -150,6 +179,7 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	next->cpu = c->id;
 	next->last_cpu = c->id;
 	c->curr = next;
+	sl__mem_demand(sim, next, +1);
 	c->stats.switches++;
 	c->seg_start = sim->now;
 }
@@ -223,10 +253,16 @@ void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c)
 	enum sl_wclass before = t->wclass;
 	sim->ctx_cpu = c->id;
 	if (sl__continue(sim, c, t)) {
-		if (t->wclass != before)
+		if (t->wclass != before) {
+			enum sl_wclass now_class = t->wclass;
+			t->wclass = before;
+			sl__mem_demand(sim, t, -1);
+			t->wclass = now_class;
+			sl__mem_demand(sim, t, +1);
 			sl__core_changed(sim, c->core);
-		else
+		} else {
 			sl__start_burst(sim, c);
+		}
 	} else {
 		sl__schedule(sim, c->id);
 	}

@@ -461,3 +461,34 @@ SL_TEST(engine_same_seed_same_result)
 	/* CPU time never exceeds CPUs x elapsed */
 	CHECK(a.user_ns + a.sys_ns <= 4 * a.elapsed_ns);
 }
+
+/* Two memory-bound tasks homed on one node whose bandwidth serves 0.6 of a
+ * fully memory-bound task: demand 2 x 0.6 = 1.2, contention 2, so their
+ * stalls (m = 0.6 of solo time) take twice as long: speed 1/(0.4 + 1.2).
+ * When one finishes the other speeds up again. */
+SL_TEST(engine_node_bandwidth_contention)
+{
+	struct sl_machine m;
+	struct sl_sim *sim = make_sim(&m, "pack:2 core:1 pu:1,bw=0.6", 1);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	double mi = m.speed.mem_intensity[SL_WC_MEM];
+	struct script *root = script_new(sim), *a = script_new(sim), *b = script_new(sim);
+	script_add(a, sl_act_run(1e8, SL_WC_MEM));
+	script_add(b, sl_act_run(2e8, SL_WC_MEM));
+	script_add(root, fork_of(a));
+	script_add(root, fork_of(b));
+	script_add(root, sl_act_wait());
+	script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	double k = 2 * mi / 0.6;
+	double slow = 1.0 / (1.0 - mi + mi * k);
+	/* a: 1e8 at the slow speed; b: as much meanwhile, then 1e8 alone */
+	double want = 1e8 / slow + 1e8;
+	CHECKF(fabs((double)st.elapsed_ns - want) < want * 0.001, "elapsed %lld want %.0f",
+	       (long long)st.elapsed_ns, want);
+	sl_sim_destroy(sim);
+}

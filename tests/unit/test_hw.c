@@ -333,14 +333,14 @@ SL_TEST(hw_speed_smt_modern)
 SL_TEST(hw_speed_numa)
 {
 	CHECK(loads_ok("numaq-16"));
-	CHECK(sl_speed_numa(&mach.speed, SL_WC_MEM, 1, 1) == 1.0);
-	double mem = sl_speed_numa(&mach.speed, SL_WC_MEM, 0, 2);
+	CHECK(sl_speed_numa(&mach.speed, SL_WC_MEM, 1, 1, 1.0) == 1.0);
+	double mem = sl_speed_numa(&mach.speed, SL_WC_MEM, 0, 2, 1.0);
 	CHECK(mem < 1.0 && fabs(mem - 1.0 / (1 + 0.6 * 2.5)) < 1e-9);	/* 0.40 */
-	CHECK(sl_speed_numa(&mach.speed, SL_WC_INT, 0, 2) > mem);
-	CHECK(sl_speed_numa(&mach.speed, SL_WC_SPIN, 0, 2) == 1.0);
-	CHECK(sl_speed_numa(&mach.speed, SL_WC_MEM, 0, -1) == 1.0);	/* no home yet */
+	CHECK(sl_speed_numa(&mach.speed, SL_WC_INT, 0, 2, 1.0) > mem);
+	CHECK(sl_speed_numa(&mach.speed, SL_WC_SPIN, 0, 2, 1.0) == 1.0);
+	CHECK(sl_speed_numa(&mach.speed, SL_WC_MEM, 0, -1, 1.0) == 1.0);	/* no home yet */
 	CHECK(loads_ok("xeon-2s-smt"));
-	double modern = sl_speed_numa(&mach.speed, SL_WC_MEM, 0, 1);
+	double modern = sl_speed_numa(&mach.speed, SL_WC_MEM, 0, 1, 1.0);
 	CHECK(modern > mem && modern < 1.0);
 }
 
