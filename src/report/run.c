@@ -19,7 +19,7 @@ static struct sl_sim *start(const struct sl_run_spec *spec, void **state, struct
 		.knobs = spec->knobs,
 		.seed = spec->seed,
 		.check = spec->check,
-		.trace = spec->trace,
+		.observer = spec->observer,
 	};
 	struct sl_sim *sim = sl_sim_create(&cfg, err);
 	sl_time limit = 0;

@@ -22,7 +22,7 @@ struct sl_run_spec {
 	const struct sl_params *params;
 	uint64_t seed;
 	bool check;		/* verify invariants after every event */
-	FILE *trace;		/* optional event trace */
+	const struct sl_observer *observer;	/* optional: tracepoint callbacks */
 };
 
 /* Run once; fill `out` with the standard metrics (elapsed_s, user_s, sys_s,

@@ -9,7 +9,6 @@
  * jiffy when a task becomes runnable; jiffies are derived from the clock,
  * so they stay exact across the gap.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +28,7 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 	sim->ops = cfg->policy;
 	sim->seed = cfg->seed;
 	sim->check = cfg->check;
-	sim->trace = cfg->trace;
+	sim->obs = cfg->observer;
 	sim->time_limit = cfg->time_limit;
 	sim->ctx_cpu = -1;
 	sim->next_mm = 1;
@@ -320,7 +319,7 @@ sl_time sl_cost_pick(const struct sl_sim *sim) { return sim->model->sched_pick_n
 
 void sl_note_migration(struct sl_sim *sim, struct sl_task *t, int from_cpu, int to_cpu)
 {
-	sl__trace(sim, "migrate %d %s %d -> %d", t->id, t->comm, from_cpu, to_cpu);
+	OBSERVE(sim, sched_migrate, t, from_cpu, to_cpu);
 }
 
 struct sl_task *sl_task_first(const struct sl_sim *sim) { return sim->all_head; }
@@ -346,16 +345,4 @@ const struct sl_cpu_stats *sl_sim_cpu_stats(const struct sl_sim *sim, int cpu)
 	if (s->idle_ns < 0)
 		s->idle_ns = 0;
 	return s;
-}
-
-void sl__trace(struct sl_sim *sim, const char *fmt, ...)
-{
-	if (!sim->trace)
-		return;
-	va_list ap;
-	fprintf(sim->trace, "%12.6f ", sl_ns_to_s(sim->now));
-	va_start(ap, fmt);
-	vfprintf(sim->trace, fmt, ap);
-	va_end(ap);
-	fputc('\n', sim->trace);
 }

@@ -72,7 +72,7 @@ struct sl_sim {
 	struct sl_params default_knobs;	/* when the caller bound none */
 	uint64_t seed;
 	bool check;
-	FILE *trace;
+	const struct sl_observer *obs;
 
 	sl_time now;
 	sl_time time_limit;
@@ -139,7 +139,10 @@ int sl__apply_sync(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t);
 /* engine.c */
 void sl__arm_tick(struct sl_sim *sim);
 int sl__check(struct sl_sim *sim, struct sl_err *err);
-void sl__trace(struct sl_sim *sim, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* Fire an observer callback if one is registered: OBSERVE(sim, sched_fork, a, b). */
+#define OBSERVE(sim, cb, ...) do { \
+	if ((sim)->obs && (sim)->obs->cb) \
+		(sim)->obs->cb((sim)->obs->ctx, (sim)->now, __VA_ARGS__); \
+} while (0)
 
 #endif

@@ -87,6 +87,7 @@ struct sl_task *sl_sim_spawn_root(struct sl_sim *sim, const struct sl_prog *prog
 	}
 	int saved = sim->ctx_cpu;
 	sim->ctx_cpu = 0;
+	OBSERVE(sim, sched_fork, NULL, t);
 	sim->ops->fork(sim, NULL, t);
 	sl__process_resched(sim, 0);
 	sim->ctx_cpu = saved;
@@ -107,6 +108,7 @@ struct sl_task *sl__fork(struct sl_sim *sim, struct sl_task *parent, const struc
 	t->footprint_kb = parent->footprint_kb;
 	t->home_node = a->u.fork.thread ? parent->home_node : -1;
 	parent->nchildren++;
+	OBSERVE(sim, sched_fork, parent, t);
 	sim->ops->fork(sim, parent, t);
 	sl__arm_tick(sim);
 	return t;
@@ -203,6 +205,7 @@ void sl__wake(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned fla
 	sim->nr_runnable++;
 	if (waker_cpu < 0)
 		waker_cpu = t->last_cpu >= 0 ? t->last_cpu : 0;
+	OBSERVE(sim, sched_wakeup, t, waker_cpu);
 	sim->ops->wakeup(sim, t, waker_cpu, flags);
 	sl__arm_tick(sim);
 }
@@ -261,6 +264,7 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		if (a->u.exec.comm)
 			snprintf(t->comm, sizeof(t->comm), "%s", a->u.exec.comm);
 		t->debt_sys += (double)m->exec_ns;
+		OBSERVE(sim, sched_exec, t);
 		if (sim->ops->exec)
 			sim->ops->exec(sim, t);
 		return APPLY_DONE;
@@ -282,6 +286,7 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		t->state = SL_TASK_DEAD;
 		t->end_ns = sim->now;
 		sim->nr_runnable--;
+		OBSERVE(sim, sched_exit, t);
 		return APPLY_EXIT;
 	case SL_ACT_YIELD:
 		if (sim->ops->yield)

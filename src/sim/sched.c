@@ -226,18 +226,15 @@ void sl__schedule(struct sl_sim *sim, int cpu)
 		}
 		return;
 	}
+	OBSERVE(sim, sched_switch, cpu, prev, next);
 	if (prev) {
 		switch_out(sim, c, prev);
 		sl__after_switch_out(sim, prev);
 	}
-	if (next) {
+	/* A CPU going idle keeps its scheduler debt for the next task it
+	 * runs: charging it now would overlap the idle time. */
+	if (next)
 		switch_in(sim, c, next);
-		sl__trace(sim, "cpu %d: run %d %s", cpu, next->id, next->comm);
-	} else {
-		/* A CPU going idle keeps its scheduler debt for the next task
-		 * it runs: charging it now would overlap the idle time. */
-		sl__trace(sim, "cpu %d: idle", cpu);
-	}
 	sl__core_changed(sim, c->core);	/* re-times siblings, starts next's burst */
 }
 

@@ -17,6 +17,7 @@
 #include "base/err.h"
 #include "base/units.h"
 #include "hw/machine.h"
+#include "sim/observer.h"
 #include "sim/policy_ops.h"
 #include "sim/prog.h"
 #include "sim/task.h"
@@ -32,7 +33,7 @@ struct sl_sim_config {
 	uint64_t seed;
 	sl_time time_limit;	/* stop at this simulated time (0 = none) */
 	bool check;		/* verify invariants after every event (tests) */
-	FILE *trace;		/* optional text trace of scheduling events */
+	const struct sl_observer *observer;	/* optional: tracepoint callbacks */
 };
 
 struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err);
