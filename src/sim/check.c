@@ -44,6 +44,19 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 			return sl_fail_internal(err, "check: CPU %d runs a task during migration", i);
 		cpu_time += c->stats.user_ns + c->stats.sys_ns;
 	}
+	if (sim->model->node_bw > 0) {
+		for (int n = 0; n < sim->topo->nnodes; n++) {
+			double d = 0;
+			for (int i = 0; i < sim->ncpus; i++) {
+				const struct sl_task *t = sim->cpus[i].curr;
+				if (t && t->home_node == n)
+					d += sim->model->mem_intensity[t->wclass];
+			}
+			if (d > sim->mem_demand[n] + 1e-6 || d < sim->mem_demand[n] - 1e-6)
+				return sl_fail_internal(err, "check: node %d memory demand %.3f, running tasks %.3f",
+							n, sim->mem_demand[n], d);
+		}
+	}
 	/* Settling is lazy: allow each CPU its unsettled segment. */
 	if (cpu_time > (sl_time)sim->ncpus * sim->now + sim->ncpus)
 		return sl_fail_internal(err, "check: %.6f s of CPU time in %.6f s on %d CPUs",

@@ -264,6 +264,11 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		if (a->u.exec.comm)
 			snprintf(t->comm, sizeof(t->comm), "%s", a->u.exec.comm);
 		t->debt_sys += (double)m->exec_ns;
+		/* A new image, new memory: first touch happens once exec is
+		 * done, after any exec balancing has moved the task. */
+		sl__mem_demand(sim, t, -1);
+		t->home_node = -1;
+		t->touch_pending = true;
 		OBSERVE(sim, sched_exec, t);
 		if (sim->ops->exec)
 			sim->ops->exec(sim, t);

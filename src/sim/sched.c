@@ -163,7 +163,7 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	const struct sl_topo *topo = sim->topo;
 	const struct sl_speed_model *m = sim->model;
 
-	if (next->home_node < 0)
+	if (next->home_node < 0 && !next->touch_pending)
 		next->home_node = topo->cpu_node[c->id];	/* first touch */
 	enum sl_migr_level level = migr_level(topo, next->last_cpu, c->id);
 	double warmth = 0;
@@ -178,10 +178,10 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	c->sched_debt = 0;
 	next->cpu = c->id;
 	next->last_cpu = c->id;
+	c->seg_start = sim->now;	/* before anything settles this CPU */
 	c->curr = next;
 	sl__mem_demand(sim, next, +1);
 	c->stats.switches++;
-	c->seg_start = sim->now;
 }
 
 /*
@@ -245,6 +245,13 @@ void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c)
 	sl__settle(sim, c);
 	t->work_done += t->work_left;
 	t->debt_sys = t->debt_user = t->work_left = 0;
+	if (t->touch_pending) {
+		/* exec's cost is paid (on whatever CPU exec balancing chose):
+		 * the new image touches its memory here */
+		t->touch_pending = false;
+		t->home_node = sim->topo->cpu_node[c->id];
+		sl__mem_demand(sim, t, +1);
+	}
 	if (!t->need_apply)
 		t->need_step = true;	/* the compute action is complete */
 	enum sl_wclass before = t->wclass;

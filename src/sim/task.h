@@ -53,6 +53,7 @@ struct sl_task {
 	enum sl_wclass wclass;		/* class of the current compute work */
 	unsigned footprint_kb;		/* cache footprint */
 	int home_node;			/* memory node by first touch (-1 before) */
+	bool touch_pending;		/* exec'd: first touch when exec's cost is paid */
 	int tag;			/* workload's own label (e.g. "measured") */
 
 	/* ---- accounting (read by reports) ---- */

@@ -3,6 +3,8 @@
  */
 #include "workload/workload.h"
 
+#include "workload/bench_workloads.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +12,9 @@ const struct sl_workload_ops *const sl_workloads[] = {
 	&sl_workload_kernbench,
 	&sl_workload_spin,
 	&sl_workload_javabench,
+	&sl_workload_sdet,
+	&sl_workload_schedbench,
+	&sl_workload_hackbench,
 	NULL,
 };
 

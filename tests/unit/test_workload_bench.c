@@ -1,0 +1,525 @@
+/*
+ * test_workload_bench.c - sdet, schedbench and hackbench: their structure
+ * (processes per script, messages and bytes per hackbench group), metric
+ * arithmetic on runs small enough to work out by hand, determinism per
+ * seed, and the rejection of every bad parameter by name.
+ *
+ * The workloads are bound directly through their ops (sl_spec_parse +
+ * sl_spec_bind), so these tests do not depend on the registry.  Runs use
+ * "up" on one-CPU machines and "o1" elsewhere, invariant checks on.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "hw/machine.h"
+#include "policy/policy.h"
+#include "sim/sim.h"
+#include "workload/bench_workloads.h"
+#include "workload/hackbench.h"
+#include "test.h"
+
+/* ---- helpers ---- */
+
+static int bind(const struct sl_workload_ops *ops, const char *text, struct sl_params *p,
+		struct sl_err *err)
+{
+	struct sl_spec spec;
+
+	if (sl_spec_parse(&spec, text, "workload", err) ||
+	    sl_spec_bind(p, &spec, ops->params, NULL, ops->name, err))
+		return -1;
+	if (ops->validate && ops->validate(p, err))
+		return -1;
+	return 0;
+}
+
+/* `text` is rejected as bad input, and the message names `key`. */
+static bool rejects(const struct sl_workload_ops *ops, const char *text, const char *key)
+{
+	struct sl_params p;
+	struct sl_err err = { 0 };
+
+	if (bind(ops, text, &p, &err) == 0)
+		return false;
+	return err.kind == SL_ERR_INPUT && strstr(err.msg, key) != NULL;
+}
+
+static bool accepts(const struct sl_workload_ops *ops, const char *text)
+{
+	struct sl_params p;
+	struct sl_err err = { 0 };
+	return bind(ops, text, &p, &err) == 0;
+}
+
+struct wb_run {
+	struct sl_machine machine;
+	const struct sl_policy_ops *policy;
+	struct sl_params knobs, params;
+	struct sl_sim *sim;
+	void *state;
+	struct sl_run_stats stats;
+	struct sl_metrics metrics;
+};
+
+static bool wb_run(struct wb_run *r, const char *machine, const struct sl_workload_ops *ops,
+		   const char *text, uint64_t seed)
+{
+	struct sl_err err = { 0 };
+	char label[64];
+	sl_time limit = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (sl_machine_load(&r->machine, machine, &err))
+		goto fail;
+	const char *policy = r->machine.topo.ncpus == 1 ? "up" : "o1";
+	if (sl_policy_parse(policy, &r->policy, &r->knobs, label, sizeof(label), &err) ||
+	    bind(ops, text, &r->params, &err))
+		goto fail;
+	struct sl_sim_config cfg = {
+		.machine = &r->machine, .policy = r->policy, .knobs = &r->knobs,
+		.seed = seed, .check = true,
+	};
+	r->sim = sl_sim_create(&cfg, &err);
+	if (!r->sim)
+		goto fail;
+	r->state = ops->start(r->sim, &r->params, &limit);
+	if (limit != 0) {
+		sl_fail_internal(&err, "unexpected time limit");
+		goto fail;
+	}
+	if (sl_sim_run(r->sim, &err))
+		goto fail;
+	sl_sim_stats(r->sim, &r->stats);
+	ops->report(r->sim, r->state, &r->params, &r->metrics);
+	return true;
+fail:
+	fprintf(stderr, "run %s on %s: %s\n", text, machine, err.msg);
+	if (r->sim)
+		sl_sim_destroy(r->sim);
+	r->sim = NULL;
+	return false;
+}
+
+static void wb_done(struct wb_run *r)
+{
+	if (r->sim)
+		sl_sim_destroy(r->sim);
+	r->sim = NULL;
+}
+
+static double metric(const struct wb_run *r, const char *name)
+{
+	const struct sl_metric *m = sl_metrics_find(&r->metrics, name);
+	return m ? m->value : NAN;
+}
+
+static bool near(double a, double b, double rel)
+{
+	return fabs(a - b) <= rel * fabs(b);
+}
+
+#define ONE_CPU "pack:1 core:1 pu:1"
+#define TWO_CPUS "pack:2 core:1 pu:1"
+
+/* ---- hackbench ---- */
+
+/* One group, one loop: each of the 20 senders writes one 100-byte message
+ * to each of the 20 receivers. */
+SL_TEST(hackbench_one_group_one_loop_moves_400_messages)
+{
+	struct wb_run r;
+
+	if (!wb_run(&r, ONE_CPU, &sl_workload_hackbench, "hackbench:groups=1,loops=1", 1)) {
+		CHECK(!"hackbench ran");
+		return;
+	}
+	const struct hb_run *run = r.state;
+	CHECK(metric(&r, "messages") == 20 * 20);
+	CHECK(metric(&r, "bytes") == 20 * 20 * 100);
+	CHECK(metric(&r, "processes") == 41);
+	CHECK(r.stats.tasks == 41);
+	CHECK(run->writes == 400 && run->bytes_written == 40000);
+	CHECK(run->reads == 400);	/* whole messages: never a split read */
+	CHECK(run->group_bytes[0] == 40000);
+	CHECK(run->reaped == 40 && run->ready_read == 40);
+	CHECK(run->t_go > run->t_start && run->t_end > run->t_go);
+	wb_done(&r);
+}
+
+/* On one CPU with 1 ms per call and no jitter, the measured time is the
+ * 400 writes and 400 reads back to back, plus context switches and the
+ * 40 exits: 0.8 s and a little. */
+SL_TEST(hackbench_time_is_the_calls_on_one_cpu)
+{
+	struct wb_run r;
+
+	if (!wb_run(&r, ONE_CPU, &sl_workload_hackbench,
+		    "hackbench:groups=1,loops=1,msg_us=1000,jitter=0", 1)) {
+		CHECK(!"hackbench ran");
+		return;
+	}
+	double t = metric(&r, "time_s");
+	CHECKF(t >= 0.8 && t < 0.81, "time %g", t);
+	/* 20 socketpairs before the start, the 800 calls after it */
+	double sys = sl_ns_to_s(r.stats.sys_ns);
+	CHECKF(sys >= 0.82 && sys < 0.83, "sys %g", sys);
+	CHECKF(sl_ns_to_s(r.stats.user_ns) < 0.01, "user %g", sl_ns_to_s(r.stats.user_ns));
+	CHECKF(sl_ns_to_s(r.stats.elapsed_ns) > t + 0.02, "elapsed %g", sl_ns_to_s(r.stats.elapsed_ns));
+	wb_done(&r);
+}
+
+SL_TEST(hackbench_groups_and_loops_multiply)
+{
+	struct wb_run r;
+
+	if (!wb_run(&r, TWO_CPUS, &sl_workload_hackbench,
+		    "hackbench:groups=3,loops=2,mode=pipe", 2)) {
+		CHECK(!"hackbench ran");
+		return;
+	}
+	const struct hb_run *run = r.state;
+	CHECK(metric(&r, "messages") == 3 * 20 * 20 * 2);
+	CHECK(metric(&r, "processes") == 1 + 3 * 40);
+	for (int g = 0; g < 3; g++)
+		CHECKF(run->group_bytes[g] == 20 * 20 * 2 * 100, "group %d: %ld", g,
+		       run->group_bytes[g]);
+	CHECK(run->reads == run->writes);
+	CHECK(run->cfg.buf == 4000 && run->cfg.pipe);
+	wb_done(&r);
+}
+
+SL_TEST(hackbench_fds_change_the_group)
+{
+	struct wb_run r;
+
+	if (!wb_run(&r, TWO_CPUS, &sl_workload_hackbench, "hackbench:groups=2,fds=3,loops=5", 1)) {
+		CHECK(!"hackbench ran");
+		return;
+	}
+	CHECK(metric(&r, "messages") == 2 * 3 * 3 * 5);
+	CHECK(metric(&r, "processes") == 1 + 2 * 6);
+	wb_done(&r);
+}
+
+SL_TEST(hackbench_channel_capacity_in_whole_messages)
+{
+	CHECK(hb_default_buf(true) == 4096);
+	CHECK(hb_chan_bytes(4096) == 4000);		/* 40 messages in one page */
+	CHECK(hb_default_buf(false) == 204 * 100);	/* 65535 / 320 skbs */
+	CHECK(hb_chan_bytes(150) == 100);
+	CHECK(hb_chan_bytes(100) == 100);
+}
+
+/* Same seed, same result; another seed moves the per-call jitter. */
+SL_TEST(hackbench_seed_gives_the_spread)
+{
+	struct wb_run a, b, c;
+	const char *spec = "hackbench:groups=2,loops=5";
+
+	if (!wb_run(&a, TWO_CPUS, &sl_workload_hackbench, spec, 4) ||
+	    !wb_run(&b, TWO_CPUS, &sl_workload_hackbench, spec, 4) ||
+	    !wb_run(&c, TWO_CPUS, &sl_workload_hackbench, spec, 5)) {
+		CHECK(!"hackbench runs");
+		wb_done(&a);
+		wb_done(&b);
+		return;
+	}
+	CHECK(metric(&a, "time_s") == metric(&b, "time_s"));
+	CHECK(metric(&a, "time_s") != metric(&c, "time_s"));
+	CHECK(metric(&a, "messages") == metric(&c, "messages"));
+	wb_done(&a);
+	wb_done(&b);
+	wb_done(&c);
+}
+
+SL_TEST(hackbench_bad_params_fail)
+{
+	const struct sl_workload_ops *h = &sl_workload_hackbench;
+
+	CHECK(accepts(h, "hackbench"));
+	CHECK(accepts(h, "hackbench:groups=20,loops=1,fds=1,mode=pipe,buf=65536,msg_us=0,jitter=0"));
+	CHECK(rejects(h, "hackbench:groups=0", "groups"));
+	CHECK(rejects(h, "hackbench:groups=abc", "groups"));
+	CHECK(rejects(h, "hackbench:loops=0", "loops"));
+	CHECK(rejects(h, "hackbench:fds=0", "fds"));
+	CHECK(rejects(h, "hackbench:mode=tcp", "mode"));
+	CHECK(rejects(h, "hackbench:buf=99", "buf"));
+	CHECK(rejects(h, "hackbench:msg_us=-1", "msg_us"));
+	CHECK(rejects(h, "hackbench:jitter=3", "jitter"));
+	CHECK(rejects(h, "hackbench:group=2", "group"));
+}
+
+/* ---- schedbench ---- */
+
+/* Two tasks of 1 s on one CPU (one node), no hackbench, no page-fault
+ * cost: each task's user time is its 1 s (plus cache refills when they
+ * share the CPU), the run is their sum, and every second is at home. */
+SL_TEST(schedbench_one_cpu_arithmetic)
+{
+	struct wb_run r;
+
+	if (!wb_run(&r, ONE_CPU, &sl_workload_schedbench,
+		    "schedbench:tasks=2,size=1,hackbench=0,fault_us=0", 1)) {
+		CHECK(!"schedbench ran");
+		return;
+	}
+	const struct sl_schedbench_task *rows;
+	CHECK(sl_schedbench_tasks(r.state, &rows) == 2);
+	double avg = metric(&r, "avg_user_s");
+	CHECKF(avg >= 1.0 && avg < 1.02, "avg user %g", avg);
+	CHECK(near(avg, (rows[0].user_s + rows[1].user_s) / 2, 1e-12));
+	CHECK(metric(&r, "max_user_s") == fmax(rows[0].user_s, rows[1].user_s));
+	/* TotalUser: the two tasks and dispatch's own (cache refills only) */
+	double total = metric(&r, "total_user_s");
+	CHECKF(total >= 2 * avg && total < 2 * avg + 0.01, "total %g avg %g", total, avg);
+	double elapsed = metric(&r, "bench_elapsed_s");
+	CHECKF(elapsed >= 2.0 && elapsed < 2.05, "elapsed %g", elapsed);
+	CHECKF(near(elapsed, sl_ns_to_s(r.stats.elapsed_ns), 1e-3), "bench %g engine %g", elapsed,
+	       sl_ns_to_s(r.stats.elapsed_ns));
+	/* exec, exit and 32 startup pages at 0 us: a few hundred us each */
+	CHECKF(metric(&r, "total_sys_s") < 0.01, "sys %g", metric(&r, "total_sys_s"));
+	CHECK(metric(&r, "home_pct") == 100);
+	CHECK(metric(&r, "home_pct_min") == 100);
+	CHECK(metric(&r, "moved") == 0);
+	CHECK(metric(&r, "hackbench_s") == 0);
+	for (int i = 0; i < 2; i++) {
+		CHECK(rows[i].isched == 0 && rows[i].msched == 0 && rows[i].home == 0);
+		CHECK(rows[i].node_pct[0] == 100);
+		CHECK(isnan(rows[i].node_pct[1]));
+		CHECK(rows[i].end_s > 0.99 && rows[i].end_s <= elapsed);
+	}
+	wb_done(&r);
+}
+
+/* The first-touch page faults are system time: 20 MB = 5120 pages. */
+SL_TEST(schedbench_page_faults_are_system_time)
+{
+	struct wb_run r;
+
+	if (!wb_run(&r, ONE_CPU, &sl_workload_schedbench,
+		    "schedbench:tasks=1,size=0.1,hackbench=0,fault_us=100", 1)) {
+		CHECK(!"schedbench ran");
+		return;
+	}
+	const struct sl_schedbench_task *rows;
+	sl_schedbench_tasks(r.state, &rows);
+	/* (5120 + 32 startup pages) x 100 us, plus exec and exit */
+	double faults = (5120 + 32) * 100e-6;
+	CHECKF(rows[0].sys_s >= faults && rows[0].sys_s < faults + 0.002, "sys %g", rows[0].sys_s);
+	CHECKF(near(rows[0].user_s, 0.1, 0.01), "user %g", rows[0].user_s);
+	wb_done(&r);
+}
+
+/* hackbench 1 in the background: its processes run and are timed, but
+ * TotalUser/TotalSys cover only dispatch and the jobs it reaps. */
+SL_TEST(schedbench_hackbench_is_outside_the_totals)
+{
+	struct wb_run r;
+
+	if (!wb_run(&r, TWO_CPUS, &sl_workload_schedbench,
+		    "schedbench:tasks=2,size=1,hackbench=1,hackbench_at=0.2", 3)) {
+		CHECK(!"schedbench ran");
+		return;
+	}
+	const struct sl_schedbench_task *rows;
+	int n = sl_schedbench_tasks(r.state, &rows);
+	CHECK(n == 2);
+	CHECK(r.stats.tasks == 1 + 2 + 1 + 40);	/* dispatch, jobs, hackbench and its 40 */
+	double hb = metric(&r, "hackbench_s");
+	CHECKF(hb > 0 && hb < metric(&r, "bench_elapsed_s"), "hackbench %g", hb);
+	double jobs_sys = rows[0].sys_s + rows[1].sys_s;
+	CHECKF(metric(&r, "total_sys_s") >= jobs_sys &&
+	       metric(&r, "total_sys_s") < sl_ns_to_s(r.stats.sys_ns), "sys %g of %g",
+	       metric(&r, "total_sys_s"), sl_ns_to_s(r.stats.sys_ns));
+	CHECK(metric(&r, "total_user_s") <= sl_ns_to_s(r.stats.user_ns));
+	CHECK(metric(&r, "bench_elapsed_s") <= sl_ns_to_s(r.stats.elapsed_ns) + 1e-9);
+	/* the jobs lost CPU to hackbench: more than 1 s of wall time each */
+	CHECK(rows[0].end_s > 1.0 && rows[1].end_s > 1.0);
+	wb_done(&r);
+}
+
+/* On two nodes the rows are consistent: shares add up to 100 %, MSched is
+ * the node with the largest share, the summaries are their means. */
+SL_TEST(schedbench_rows_are_consistent_on_two_nodes)
+{
+	struct wb_run r;
+
+	if (!wb_run(&r, "node:2 pack:1 core:2 pu:1", &sl_workload_schedbench,
+		    "schedbench:tasks=6,size=0.5,hackbench=1,hackbench_at=0.1", 2)) {
+		CHECK(!"schedbench ran");
+		return;
+	}
+	const struct sl_schedbench_task *rows;
+	int n = sl_schedbench_tasks(r.state, &rows);
+	double home = 0, min = 100;
+	int moved = 0;
+	CHECK(n == 6);
+	for (int i = 0; i < n; i++) {
+		const struct sl_schedbench_task *t = &rows[i];
+		double sum = t->node_pct[0] + t->node_pct[1];
+		CHECKF(near(sum, 100, 1e-9), "task %d: %g", i, sum);
+		CHECK(isnan(t->node_pct[2]) && isnan(t->node_pct[3]));
+		CHECK(t->msched == (t->node_pct[1] > t->node_pct[0] ? 1 : 0));
+		CHECK(t->isched >= 0 && t->isched < 2 && t->home >= 0 && t->home < 2);
+		home += t->node_pct[t->home];
+		min = fmin(min, t->node_pct[t->home]);
+		moved += t->msched != t->isched;
+	}
+	CHECK(near(metric(&r, "home_pct"), home / n, 1e-9));
+	CHECK(metric(&r, "home_pct_min") == min);
+	CHECK(metric(&r, "moved") == moved);
+	wb_done(&r);
+}
+
+SL_TEST(schedbench_same_seed_same_run)
+{
+	struct wb_run a, b;
+	const char *spec = "schedbench:tasks=3,size=0.3,hackbench=1,hackbench_at=0.05";
+
+	if (!wb_run(&a, TWO_CPUS, &sl_workload_schedbench, spec, 7) ||
+	    !wb_run(&b, TWO_CPUS, &sl_workload_schedbench, spec, 7)) {
+		CHECK(!"schedbench runs");
+		wb_done(&a);
+		return;
+	}
+	for (int i = 0; i < a.metrics.n; i++)
+		CHECKF(a.metrics.m[i].value == b.metrics.m[i].value ||
+		       (isnan(a.metrics.m[i].value) && isnan(b.metrics.m[i].value)),
+		       "%s", a.metrics.m[i].name);
+	wb_done(&a);
+	wb_done(&b);
+}
+
+SL_TEST(schedbench_bad_params_fail)
+{
+	const struct sl_workload_ops *s = &sl_workload_schedbench;
+
+	CHECK(accepts(s, "schedbench"));
+	CHECK(accepts(s, "schedbench:tasks=64,size=1,mb=1,hackbench=0,hackbench_at=0,fault_us=0"));
+	CHECK(rejects(s, "schedbench:tasks=0", "tasks"));
+	CHECK(rejects(s, "schedbench:tasks=many", "tasks"));
+	CHECK(rejects(s, "schedbench:size=0", "size"));
+	CHECK(rejects(s, "schedbench:mb=0", "mb"));
+	CHECK(rejects(s, "schedbench:hackbench=-1", "hackbench"));
+	CHECK(rejects(s, "schedbench:hackbench_at=-3", "hackbench_at"));
+	CHECK(rejects(s, "schedbench:fault_us=x", "fault_us"));
+	CHECK(rejects(s, "schedbench:task=4", "task"));
+}
+
+/* ---- sdet ---- */
+
+/* Per script: the shell, 80 single commands (61 light, 19 medium), two
+ * nroff | col (4), spell with deroff | spellprog (3), two cc with cpp,
+ * ccom, as, ld (10), make with a cc (6), two sh -c with a cat (4) and
+ * time ls (2): 110 processes; plus the driver. */
+SL_TEST(sdet_processes_per_script)
+{
+	struct wb_run r;
+
+	if (!wb_run(&r, TWO_CPUS, &sl_workload_sdet, "sdet:scripts=3,size=0.2", 1)) {
+		CHECK(!"sdet ran");
+		return;
+	}
+	CHECK(metric(&r, "commands") == 119);
+	CHECK(metric(&r, "processes") == 1 + 3 * 110);
+	CHECK(r.stats.tasks == 1 + 3 * 110);
+	double tp = metric(&r, "throughput");
+	CHECKF(tp > 0, "throughput %g", tp);
+	CHECK(metric(&r, "script_s_max") >= metric(&r, "script_s_mean"));
+	wb_done(&r);
+}
+
+/* One script on one CPU without jitter: the CPU never idles (ramfs, no
+ * waits), so the run is its CPU time; half of the commands' work is
+ * kernel time, the engine adds fork/exec/exit and switches; throughput
+ * is 3600 / the script's time. */
+SL_TEST(sdet_one_script_arithmetic)
+{
+	struct wb_run r;
+
+	if (!wb_run(&r, ONE_CPU, &sl_workload_sdet, "sdet:scripts=1,size=2,jitter=0,sys=0.5", 1)) {
+		CHECK(!"sdet ran");
+		return;
+	}
+	double user = sl_ns_to_s(r.stats.user_ns), sys = sl_ns_to_s(r.stats.sys_ns);
+	double elapsed = sl_ns_to_s(r.stats.elapsed_ns);
+	/* the shell's parsing and the builtins (0.45 % of the table) are user */
+	CHECKF(user >= 1.0 && user < 1.02, "user %g", user);
+	CHECKF(sys >= 0.99 && sys < 1.05, "sys %g", sys);
+	CHECKF(near(elapsed, user + sys, 1e-3), "elapsed %g cpu %g", elapsed, user + sys);
+	double t = metric(&r, "script_s_max");
+	CHECK(t == metric(&r, "script_s_mean"));
+	CHECKF(near(metric(&r, "throughput"), 3600 / t, 1e-3), "throughput %g time %g",
+	       metric(&r, "throughput"), t);
+	wb_done(&r);
+}
+
+/* sys= moves the commands' work between user and system time. */
+SL_TEST(sdet_sys_share)
+{
+	struct wb_run r;
+
+	if (!wb_run(&r, ONE_CPU, &sl_workload_sdet, "sdet:scripts=1,size=2,jitter=0,sys=0", 1)) {
+		CHECK(!"sdet ran");
+		return;
+	}
+	double user = sl_ns_to_s(r.stats.user_ns), sys = sl_ns_to_s(r.stats.sys_ns);
+	CHECKF(user >= 2.0 && user < 2.03, "user %g", user);
+	CHECKF(sys < 0.05, "sys %g", sys);
+	wb_done(&r);
+}
+
+/* Two CPUs run two scripts nearly twice as fast as one. */
+SL_TEST(sdet_throughput_scales_with_cpus)
+{
+	struct wb_run one, two;
+
+	if (!wb_run(&one, TWO_CPUS, &sl_workload_sdet, "sdet:scripts=1,size=0.5", 1) ||
+	    !wb_run(&two, TWO_CPUS, &sl_workload_sdet, "sdet:scripts=2,size=0.5", 1)) {
+		CHECK(!"sdet runs");
+		wb_done(&one);
+		return;
+	}
+	double t1 = metric(&one, "throughput"), t2 = metric(&two, "throughput");
+	CHECKF(t2 > 1.6 * t1 && t2 < 2.1 * t1, "1 script %g, 2 scripts %g", t1, t2);
+	wb_done(&one);
+	wb_done(&two);
+}
+
+/* The run seed shuffles the scripts and draws the work factors: the same
+ * seed repeats a run exactly, another differs but has the same structure. */
+SL_TEST(sdet_seed_gives_the_spread)
+{
+	struct wb_run a, b, c;
+	const char *spec = "sdet:scripts=4,size=0.3";
+
+	if (!wb_run(&a, TWO_CPUS, &sl_workload_sdet, spec, 11) ||
+	    !wb_run(&b, TWO_CPUS, &sl_workload_sdet, spec, 11) ||
+	    !wb_run(&c, TWO_CPUS, &sl_workload_sdet, spec, 12)) {
+		CHECK(!"sdet runs");
+		wb_done(&a);
+		wb_done(&b);
+		return;
+	}
+	CHECK(metric(&a, "throughput") == metric(&b, "throughput"));
+	CHECK(metric(&a, "throughput") != metric(&c, "throughput"));
+	CHECK(metric(&a, "processes") == metric(&c, "processes"));
+	wb_done(&a);
+	wb_done(&b);
+	wb_done(&c);
+}
+
+SL_TEST(sdet_bad_params_fail)
+{
+	const struct sl_workload_ops *s = &sl_workload_sdet;
+
+	CHECK(accepts(s, "sdet"));
+	CHECK(accepts(s, "sdet:scripts=999,size=1,sys=1,jitter=0"));
+	CHECK(rejects(s, "sdet:scripts=0", "scripts"));
+	CHECK(rejects(s, "sdet:scripts=1000", "scripts"));
+	CHECK(rejects(s, "sdet:scripts=2.5", "scripts"));
+	CHECK(rejects(s, "sdet:size=0", "size"));
+	CHECK(rejects(s, "sdet:sys=1.5", "sys"));
+	CHECK(rejects(s, "sdet:jitter=-0.1", "jitter"));
+	CHECK(rejects(s, "sdet:script=4", "script"));
+}
