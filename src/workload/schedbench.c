@@ -99,20 +99,12 @@ struct sb_run {
 
 /* ---- randupdt ---- */
 
-/*
- * The new image's first touch is after exec (and after exec balancing),
- * not where the child first ran: exec gives it a new mm.  The engine counts
- * a running task's memory-bandwidth demand against its home node at work
- * class changes, so the home may change only under work of zero memory
- * intensity: the startup faults are charged as SPIN-class kernel work (at
- * least 1 ns, so that the class is really taken), which makes the change
- * at J_TOUCH invisible to that bookkeeping.  A sibling sees a spinner for
- * those few hundred microseconds.
- */
+/* The page faults of a new image (kernel work); the engine makes the node
+ * where the task runs once exec is paid its home (first touch after exec
+ * and after any exec balancing: docs/engine.md). */
 static struct sl_action startup_faults(const struct sb_run *run)
 {
-	double work = run->startup_ns > 1 ? run->startup_ns : 1;
-	return (struct sl_action){ .kind = SL_ACT_SYS, .u.run = { work, SL_WC_SPIN } };
+	return sl_act_sys(run->startup_ns);
 }
 
 enum { J_EXEC, J_START, J_TOUCH, J_INIT, J_PASS };
@@ -134,7 +126,6 @@ static void job_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 		return;
 	case J_TOUCH:	/* read /proc/self/stat, then touch the arrays here */
 		run->rows[j->index].isched = sl_topo(sim)->cpu_node[t->cpu];
-		t->home_node = run->rows[j->index].isched;
 		j->pc = J_INIT;
 		*next = sl_act_sys(run->touch_ns);
 		return;
