@@ -11,6 +11,7 @@ const struct sl_policy_ops *const sl_policies[] = {
 	&sl_policy_linux24,
 	&sl_policy_o1,
 	&sl_policy_ht,
+	&sl_policy_domains,
 	NULL,
 };
 

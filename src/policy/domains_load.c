@@ -1,0 +1,316 @@
+/*
+ * domains_load.c - how scheduler domains measure load: nr_running as the
+ * kernel counts it, idle CPUs, the decayed cpu_load of 2.6.12 with its
+ * source/target guesses, w26's per-balancer "low"/"high" guesses, and
+ * find_busiest_group / find_busiest_queue of both versions.
+ *
+ * Sources: research/policies.md 5.3 (cpu_load, source_load, target_load),
+ * 5.5 (2.6.12 find_busiest_group with cpu_power and the power test,
+ * find_busiest_queue), 5.12 (w26: SD_FLAG_IDLE summed group loads, its
+ * imbalance arithmetic, the per-runqueue cpu_load[NR_CPUS] memory), 7.1
+ * (per-balancer memory), 7.3 (nr_running counts the running task); [S20]
+ * 2.6.12, [S39] [S41] the SD_FLAG_IDLE-era -mm code.
+ *
+ * Choices:
+ *   - The migration thread counts in nr_running while it runs, as the
+ *     kernel's migration thread is a task on its runqueue: a busy CPU whose
+ *     thread preempted its only task has two, so move_tasks and active
+ *     balancing may take that task (policies.md 5.8 relies on it).
+ *   - idle_cpu() is "runs nothing and has nothing queued".  The kernel
+ *     tests only what runs; but there a remote runqueue's lock serialises
+ *     a second balancer or waker behind the pull that just queued a task,
+ *     and the polling idle loop has switched to it by then, while here the
+ *     reschedule arrives an IPI latency later.  Without this, two
+ *     migration threads (w26) or two wakeups running at the same instant
+ *     would both pick the same "idle" CPU.
+ *   - 2.6.12's imbalance is min(max - avg, avg - this) times the smaller
+ *     of the two groups' cpu_power, / 128, as policies.md 5.5 writes it
+ *     (the kernel multiplies each difference by its own group's power;
+ *     the same on machines whose groups are alike).
+ *   - w26 (policies.md 5.12, [S39]): the imbalance is
+ *     (min(max - avg, avg - this) + 1) / 2, rounded up to tasks, times the
+ *     smaller group's CPU count; the imbalance_pct test applies only to
+ *     NOT_IDLE balancing; a NEWLY_IDLE balancer always tries one task.
+ *     The 2.6.2-mm1 "1.5 tasks" forced pull [S41] cannot fire with a
+ *     rounded-up imbalance and is left out (it is gone again in [S39]).
+ *   - w26's find_busiest_queue takes the CPU with the largest "low" load
+ *     (first one on ties), like 2.6.12's with source_load.
+ *
+ * Omitted / simplified:
+ *   - schedstats.
+ *   - Offline CPUs (cpu_online_map): every CPU is online.
+ */
+#include "policy/domains.h"
+#include "sim/sim.h"
+
+static inline unsigned long sd_min(unsigned long a, unsigned long b)
+{
+	return a < b ? a : b;
+}
+
+static inline unsigned long sd_max(unsigned long a, unsigned long b)
+{
+	return a > b ? a : b;
+}
+
+int sd_nr_running(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+{
+	int n = sd_rq(s, cpu)->nr_running;
+
+	if (!sl_curr(sim, cpu) && !sl_cpu_idle(sim, cpu))
+		n++;		/* the migration thread runs */
+	return n;
+}
+
+bool sd_cpu_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+{
+	return sl_cpu_idle(sim, cpu) && sd_rq(s, cpu)->nr_running == 0;
+}
+
+bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+{
+	sl_for_each_cpu(sib, sl_topo_siblings(s->topo, cpu))
+		if (!sd_cpu_idle(sim, s, sib))
+			return false;
+	return true;
+}
+
+/* ---- 2.6.12: one decayed load per runqueue (5.3) ---- */
+
+void sd_update_cpu_load(struct sl_sim *sim, struct sd_sched *s, int cpu)
+{
+	struct sd_rq *rq = sd_rq(s, cpu);
+	unsigned long old = rq->cpu_load;
+	unsigned long now = (unsigned long)sd_nr_running(sim, s, cpu) * SD_LOAD_SCALE;
+
+	/* round up when rising, or it would stick below the real load */
+	if (now > old)
+		old++;
+	rq->cpu_load = (old + now) / 2;
+}
+
+unsigned long sd_source_load(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+{
+	unsigned long now = (unsigned long)sd_nr_running(sim, s, cpu) * SD_LOAD_SCALE;
+
+	return sd_min(sd_rq(s, cpu)->cpu_load, now);
+}
+
+unsigned long sd_target_load(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+{
+	unsigned long now = (unsigned long)sd_nr_running(sim, s, cpu) * SD_LOAD_SCALE;
+
+	return sd_max(sd_rq(s, cpu)->cpu_load, now);
+}
+
+/* ---- w26: every balancer's own memory of every CPU (5.12, 7.1) ---- */
+
+static unsigned long sd_guess(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int cpu,
+			      bool update, bool high)
+{
+	unsigned long *mem = &sd_rq(s, this_cpu)->cpu_loads[cpu];
+	unsigned long nr = (unsigned long)sd_nr_running(sim, s, cpu) * SD_LOAD_SCALE;
+	unsigned long ret = high ? sd_max(nr, *mem) : sd_min(nr, *mem);
+
+	if (update)
+		*mem = (nr + *mem) / 2;
+	return ret;
+}
+
+unsigned long sd_low_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int cpu,
+			  bool update)
+{
+	return sd_guess(sim, s, this_cpu, cpu, update, false);
+}
+
+unsigned long sd_high_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int cpu,
+			   bool update)
+{
+	return sd_guess(sim, s, this_cpu, cpu, update, true);
+}
+
+/* ---- find_busiest_group, 2.6.12 (5.5) ---- */
+
+/*
+ * Would moving one task from busiest to this raise the CPU power in use
+ * by at least 1/8 of a CPU?  (Loads are per 128 of group power.)
+ */
+static bool sd_power_gain(const struct sd_group *busiest, const struct sd_group *this,
+			  unsigned long max_load, unsigned long this_load)
+{
+	unsigned long bp = (unsigned long)busiest->cpu_power;
+	unsigned long tp = (unsigned long)this->cpu_power;
+	unsigned long scale = SD_LOAD_SCALE;
+	unsigned long pwr_now = (bp * sd_min(scale, max_load) + tp * sd_min(scale, this_load)) /
+				scale;
+	unsigned long t1 = scale * scale / bp;		/* one task's load in busiest */
+	unsigned long pwr_move = max_load > t1 ? bp * sd_min(scale, max_load - t1) : 0;
+	unsigned long t2 = sd_min(max_load, scale * scale / tp);	/* ... added to us */
+
+	pwr_move = (pwr_move + tp * sd_min(scale, this_load + t2)) / scale;
+	return pwr_move >= pwr_now + scale / 8;
+}
+
+static struct sd_group *sd_fbg_2612(struct sl_sim *sim, struct sd_sched *s,
+				    struct sd_domain *sd, int this_cpu, enum sd_idle idle,
+				    unsigned long *imbalance)
+{
+	struct sd_group *busiest = NULL, *this = NULL;
+	unsigned long max_load = 0, this_load = 0, total_load = 0, total_pwr = 0;
+	long looked = 0;
+
+	for (int k = 0; k < sd->ngroups; k++) {
+		struct sd_group *g = sd_group_at(sd, k);
+		bool local = k == 0;
+		unsigned long load = 0;
+
+		/* bias toward our own group: high guess for us, low for others */
+		sl_for_each_cpu(i, &g->cpumask) {
+			load += local ? sd_target_load(sim, s, i) : sd_source_load(sim, s, i);
+			looked++;
+		}
+		total_load += load;
+		total_pwr += (unsigned long)g->cpu_power;
+		unsigned long avg = load * SD_LOAD_SCALE / (unsigned long)g->cpu_power;
+		if (local) {
+			this_load = avg;
+			this = g;
+		} else if (avg > max_load) {
+			max_load = avg;
+			busiest = g;
+		}
+	}
+	sl_charge_sched(sim, this_cpu, looked * s->scan_ns);
+	if (!busiest || this_load >= max_load)
+		goto out_balanced;
+
+	unsigned long avg_load = SD_LOAD_SCALE * total_load / total_pwr;
+	if (this_load >= avg_load ||
+	    100 * max_load <= (unsigned long)sd->p.imbalance_pct * this_load)
+		goto out_balanced;
+
+	unsigned long pwr = sd_min((unsigned long)busiest->cpu_power,
+				   (unsigned long)this->cpu_power);
+	unsigned long imb = sd_min(max_load - avg_load, avg_load - this_load) * pwr /
+			    SD_LOAD_SCALE;
+	if (imb < SD_LOAD_SCALE - 1) {
+		/* less than a task's worth: one task, if it is worth it */
+		if (max_load - this_load >= SD_LOAD_SCALE * 2 ||
+		    sd_power_gain(busiest, this, max_load, this_load)) {
+			*imbalance = 1;
+			return busiest;
+		}
+		goto out_balanced;
+	}
+	*imbalance = (imb + 1) / SD_LOAD_SCALE;
+	return busiest;
+
+out_balanced:
+	/* idle CPUs still try to grab one task */
+	if (busiest && (idle == SD_NEWLY_IDLE || (idle == SD_IDLE && max_load > SD_LOAD_SCALE))) {
+		*imbalance = 1;
+		return busiest;
+	}
+	*imbalance = 0;
+	return NULL;
+}
+
+/* ---- find_busiest_group, w26 (5.12) ---- */
+
+static struct sd_group *sd_fbg_w26(struct sl_sim *sim, struct sd_sched *s,
+				   struct sd_domain *sd, int this_cpu, enum sd_idle idle,
+				   unsigned long *imbalance)
+{
+	bool update = idle != SD_NEWLY_IDLE;	/* newly idle would skew the memory */
+	bool summed = sd->p.flags & SD_FLAG_IDLE;
+	struct sd_group *busiest = NULL;
+	unsigned long max_load = 0, this_load = 0, total_load = 0;
+	int total_cpus = 0, busiest_cpus = 0, this_cpus = 0;
+	long looked = 0;
+
+	for (int k = 0; k < sd->ngroups; k++) {
+		struct sd_group *g = sd_group_at(sd, k);
+		bool local = k == 0;
+		unsigned long load = 0;
+
+		sl_for_each_cpu(i, &g->cpumask) {
+			load += local ? sd_high_load(sim, s, this_cpu, i, update) :
+					sd_low_load(sim, s, this_cpu, i, update);
+			looked++;
+		}
+		total_load += load;
+		total_cpus += g->ncpus;
+		/* SD_FLAG_IDLE: a group's load is its sum, not its mean */
+		unsigned long avg = summed ? load : load / (unsigned long)g->ncpus;
+		if (local) {
+			this_load = avg;
+			this_cpus = g->ncpus;
+		} else if (avg > max_load) {
+			max_load = avg;
+			busiest = g;
+			busiest_cpus = g->ncpus;
+		}
+	}
+	sl_charge_sched(sim, this_cpu, looked * s->scan_ns);
+	if (!busiest)
+		goto out_balanced;
+
+	unsigned long avg_load = summed ? total_load / (unsigned long)sd->ngroups :
+					  total_load / (unsigned long)total_cpus;
+	if (this_load >= avg_load)
+		goto out_balanced;
+	if (idle == SD_NOT_IDLE &&
+	    100 * max_load <= (unsigned long)sd->p.imbalance_pct * this_load)
+		goto out_balanced;
+
+	unsigned long imb = (sd_min(max_load - avg_load, avg_load - this_load) + 1) / 2;
+	unsigned long tasks = (imb + SD_LOAD_SCALE - 1) / SD_LOAD_SCALE;
+	*imbalance = tasks * (unsigned long)(busiest_cpus < this_cpus ? busiest_cpus : this_cpus);
+	if (*imbalance)
+		return busiest;
+
+out_balanced:
+	if (busiest && idle == SD_NEWLY_IDLE) {
+		*imbalance = 1;
+		return busiest;
+	}
+	*imbalance = 0;
+	return NULL;
+}
+
+struct sd_group *sd_find_busiest_group(struct sl_sim *sim, struct sd_sched *s,
+				       struct sd_domain *sd, int this_cpu,
+				       enum sd_idle idle, unsigned long *imbalance)
+{
+	if (s->v->rules == SD_RULES_W26)
+		return sd_fbg_w26(sim, s, sd, this_cpu, idle, imbalance);
+	return sd_fbg_2612(sim, s, sd, this_cpu, idle, imbalance);
+}
+
+int sd_find_busiest_queue(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
+			  const struct sd_group *group)
+{
+	unsigned long max_load = 0;
+	int busiest = -1;
+
+	sl_for_each_cpu(i, &group->cpumask) {
+		unsigned long load = s->v->rules == SD_RULES_W26 ?
+				     sd_low_load(sim, s, this_cpu, i, false) :
+				     sd_source_load(sim, s, i);
+		if (load > max_load) {
+			max_load = load;
+			busiest = i;
+		}
+	}
+	return busiest;
+}
+
+unsigned long sd_w26_group_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
+				const struct sd_group *group)
+{
+	unsigned long load = 0;
+
+	sl_for_each_cpu(i, &group->cpumask)
+		load += sd_low_load(sim, s, this_cpu, i, false);
+	return load;
+}

@@ -1,0 +1,733 @@
+/*
+ * test_domains.c - scenario tests that pin the decisions of Nick Piggin's
+ * scheduler domains (policies.md section 5) on tiny machines: the domain
+ * hierarchy built per topology, cpu_power; two hogs on a 2x2 HT box
+ * spread to two packages by 2.6.12's cpu_power and active balancing, and
+ * by w26's SD_FLAG_IDLE (not when the flag sits on the sibling level); a
+ * lone task is not bounced by w26's active balancing; wake_idle to an
+ * idle sibling and, in 2.6.12 only, to an idle package; dependent_sleeper
+ * holding a nice 19 task back beside a nice 0 one; exec balancing to an
+ * idle package; kernbench under invariant checks on several machines; the
+ * knobs.
+ *
+ * The policy is referenced directly (&sl_policy_domains) with its knobs
+ * bound by sl_spec_bind, independent of the policy registry.  Every run has
+ * the engine's invariant checks on, which also run the policy's check op.
+ */
+#include <string.h>
+
+#include "base/spec.h"
+#include "hw/machine.h"
+#include "policy/domains.h"
+#include "report/run.h"
+#include "sim/sim.h"
+#include "test.h"
+
+/* ---- a scripted program: do acts[] in order, note when and where ---- */
+
+#define SDT_MAX_ACTS 16
+
+struct sdt_script {
+	int n, pc;
+	struct sl_action acts[SDT_MAX_ACTS];
+	sl_time at[SDT_MAX_ACTS + 1];	/* when act i was asked for */
+	int cpu[SDT_MAX_ACTS + 1];	/* on which CPU */
+	bool pin;			/* pin itself to its CPU at the first step */
+};
+
+static void sdt_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct sdt_script *s = t->prog_state;
+
+	if (s->pc == 0 && s->pin) {
+		sl_cpumask_clear(&t->allowed);
+		sl_cpumask_set(&t->allowed, t->cpu);
+	}
+	s->at[s->pc] = sl_now(sim);
+	s->cpu[s->pc] = t->cpu;
+	*next = s->pc < s->n ? s->acts[s->pc++] : sl_act_exit();
+}
+
+static const struct sl_prog sdt_prog = { .name = "sdt", .step = sdt_step };
+
+static struct sdt_script *sdt_new(struct sl_sim *sim)
+{
+	return sl_sim_alloc(sim, sizeof(struct sdt_script));
+}
+
+static void sdt_add(struct sdt_script *s, struct sl_action a)
+{
+	if (s->n < SDT_MAX_ACTS)
+		s->acts[s->n++] = a;
+}
+
+static void sdt_fork(struct sdt_script *s, struct sdt_script *child, const char *comm,
+		     bool thread, int nice)
+{
+	sdt_add(s, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &sdt_prog, .state = child, .comm = comm, .thread = thread,
+			    .set_nice = nice != 0, .nice = nice } });
+}
+
+static struct sdt_script *sdt_hog(struct sl_sim *sim, double ms, bool pin)
+{
+	struct sdt_script *s = sdt_new(sim);
+	sdt_add(s, sl_act_run(ms * SL_MSEC, SL_WC_INT));
+	s->pin = pin;
+	return s;
+}
+
+struct sdt_run {
+	struct sl_machine machine;
+	struct sl_params knobs;
+	struct sl_sim *sim;
+	struct sl_err err;
+};
+
+static int sdt_bind(struct sl_params *p, const char *text, struct sl_err *err)
+{
+	static const char *const extra[] = { "label", NULL };
+	struct sl_spec spec;
+
+	*err = (struct sl_err){ 0 };
+	if (sl_spec_parse(&spec, text, "policy", err))
+		return -1;
+	if (strcmp(spec.name, "domains"))
+		return sl_fail(err, "policy '%s': not domains", spec.name);
+	return sl_spec_bind(p, &spec, sl_policy_domains.knobs, extra, "policy 'domains'", err);
+}
+
+static bool sdt_start_obs(struct sdt_run *r, const char *machine, const char *policy,
+			  sl_time limit, const struct sl_observer *obs)
+{
+	memset(r, 0, sizeof(*r));
+	if (sl_machine_load(&r->machine, machine, &r->err) || sdt_bind(&r->knobs, policy, &r->err)) {
+		fprintf(stderr, "sdt_start: %s\n", r->err.msg);
+		return false;
+	}
+	struct sl_sim_config cfg = {
+		.machine = &r->machine, .policy = &sl_policy_domains, .knobs = &r->knobs,
+		.seed = 11, .time_limit = limit, .check = true, .observer = obs,
+	};
+	r->sim = sl_sim_create(&cfg, &r->err);
+	if (!r->sim)
+		fprintf(stderr, "sdt_start: %s\n", r->err.msg);
+	return r->sim != NULL;
+}
+
+static bool sdt_start(struct sdt_run *r, const char *machine, const char *policy, sl_time limit)
+{
+	return sdt_start_obs(r, machine, policy, limit, NULL);
+}
+
+static bool sdt_run(struct sdt_run *r)
+{
+	if (sl_sim_run(r->sim, &r->err) == 0)
+		return true;
+	fprintf(stderr, "sdt_run: %s\n", r->err.msg);
+	return false;
+}
+
+static struct sl_task *sdt_find(struct sl_sim *sim, const char *comm)
+{
+	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t))
+		if (!strcmp(t->comm, comm))
+			return t;
+	return NULL;
+}
+
+/* 1 if tasks x and y both run, on one package; 0 if on two; -1 else. */
+static int sdt_share_package(struct sl_sim *sim, const char *x, const char *y)
+{
+	const struct sl_topo *topo = sl_topo(sim);
+	struct sl_task *a = sdt_find(sim, x), *b = sdt_find(sim, y);
+
+	if (!a || !b || a->cpu < 0 || b->cpu < 0)
+		return -1;
+	return topo->cpu_package[a->cpu] == topo->cpu_package[b->cpu];
+}
+
+static sl_time sdt_kthread_ns(struct sl_sim *sim)
+{
+	sl_time kt = 0;
+
+	for (int c = 0; c < sl_topo(sim)->ncpus; c++)
+		kt += sl_sim_cpu_stats(sim, c)->kthread_ns;
+	return kt;
+}
+
+/* ---- knobs ---- */
+
+/* Bind and create on a 2x2 HT box: 0, or -1 with err (bind or init). */
+static int sdt_try(const char *text, struct sl_err *err)
+{
+	struct sl_machine m;
+	struct sl_params p;
+
+	if (sdt_bind(&p, text, err))
+		return -1;
+	if (sl_machine_load(&m, "pack:2 core:1 pu:2", err))
+		return -1;
+	struct sl_sim_config cfg = { .machine = &m, .policy = &sl_policy_domains, .knobs = &p };
+	struct sl_sim *sim = sl_sim_create(&cfg, err);
+	if (!sim)
+		return -1;
+	sl_sim_destroy(sim);
+	return 0;
+}
+
+SL_TEST(domains_knobs)
+{
+	struct sl_err err;
+
+	CHECK(sdt_try("domains", &err) == 0);
+	CHECK(sdt_try("domains:version=2.6.12,hz=1000,scan_ns=0,smt_nice=off,per_cpu_gain=15,"
+		      "smt_cache_hot_ms=1,smt_busy_factor=64,label=x", &err) == 0);
+	CHECK(sdt_try("domains:version=w26,idle_level=smt,w26_active_guard=off,smt_nice=on",
+		      &err) == 0);
+	CHECK(sdt_try("domains:version=w27", &err) == -1 && err.kind == SL_ERR_INPUT &&
+	      strstr(err.msg, "version"));
+	CHECK(sdt_try("domains:smt_nice=yes", &err) == -1 && err.kind == SL_ERR_INPUT);
+	CHECK(sdt_try("domains:per_cpu_gain=101", &err) == -1 && err.kind == SL_ERR_INPUT &&
+	      strstr(err.msg, "per_cpu_gain"));
+	CHECK(sdt_try("domains:smt_cache_hot_ms=-1", &err) == -1 && err.kind == SL_ERR_INPUT);
+	CHECK(sdt_try("domains:smt_cache_hot_ms=0.5", &err) == -1 && err.kind == SL_ERR_INPUT);
+	CHECK(sdt_try("domains:smt_busy_factor=0", &err) == -1 && err.kind == SL_ERR_INPUT);
+	CHECK(sdt_try("domains:hz=1e3", &err) == -1 && err.kind == SL_ERR_INPUT);
+	CHECK(sdt_try("domains:idle_level=node", &err) == -1 && err.kind == SL_ERR_INPUT);
+	CHECK(sdt_try("domains:siblings=2", &err) == -1 && err.kind == SL_ERR_INPUT &&
+	      strstr(err.msg, "siblings"));
+	/* w26-only knobs with 2.6.12: rejected when the run is created */
+	CHECK(sdt_try("domains:idle_level=phys", &err) == -1 && err.kind == SL_ERR_INPUT &&
+	      strstr(err.msg, "idle_level") && strstr(err.msg, "w26"));
+	CHECK(sdt_try("domains:version=2.6.12,w26_active_guard=on", &err) == -1 &&
+	      err.kind == SL_ERR_INPUT && strstr(err.msg, "w26_active_guard"));
+	for (const struct sl_param_def *d = sl_policy_domains.knobs; d->name; d++)
+		CHECK(d->doc && d->doc[0] && (d->def || strstr(d->doc, "default")));
+}
+
+/* ---- the hierarchy ---- */
+
+static struct sd_sched *sdt_sched(struct sdt_run *r)
+{
+	return sl_policy_data(r->sim);
+}
+
+/* Levels of `cpu`'s domains, bottom-up, as a string like "SP". */
+static void sdt_levels(const struct sd_sched *s, int cpu, char *out)
+{
+	static const char name[SD_NR_LEVELS] = { 'S', 'P', 'N' };
+	int n = 0;
+
+	for (const struct sd_domain *sd = s->rqs[cpu].sd; sd && n < 7; sd = sd->parent)
+		out[n++] = name[sd->level];
+	out[n] = 0;
+}
+
+SL_TEST(domains_hierarchy_2x2_ht)
+{
+	struct sdt_run r;
+	char lv[8];
+
+	if (!sdt_start(&r, "pack:2 core:1 pu:2", "domains", 0))
+		return;
+	struct sd_sched *s = sdt_sched(&r);
+	for (int cpu = 0; cpu < 4; cpu++) {
+		sdt_levels(s, cpu, lv);
+		CHECKF(!strcmp(lv, "SP"), "CPU %d: levels %s", cpu, lv);
+	}
+	const struct sd_domain *smt = s->rqs[2].sd, *phys = smt->parent;
+	CHECK(smt->ngroups == 2 && sl_cpumask_weight(&smt->span) == 2 &&
+	      sl_cpumask_test(&smt->span, 2) && sl_cpumask_test(&smt->span, 3));
+	CHECK(smt->groups[0].cpu_power == 128 && smt->groups[1].cpu_power == 128);
+	CHECK(sl_cpumask_test(&sd_group_at(smt, 0)->cpumask, 2));	/* own group first */
+	CHECK(phys->ngroups == 2 && sl_cpumask_weight(&phys->span) == 4);
+	/* one HT package = 1.1 CPUs: 128 + 128/10 */
+	CHECK(phys->groups[0].cpu_power == 140 && phys->groups[1].cpu_power == 140);
+	CHECK(sl_cpumask_test(&sd_group_at(phys, 0)->cpumask, 2) &&
+	      sl_cpumask_test(&sd_group_at(phys, 1)->cpumask, 0));
+	CHECK(smt->child == NULL && phys->child == smt && phys->parent == NULL);
+	/* the 2.6.12 table (policies.md 5.2) */
+	CHECK(smt->p.busy_factor == 8 && smt->p.imbalance_pct == 110 && smt->p.per_cpu_gain == 25 &&
+	      (smt->p.flags & SD_SHARE_CPUPOWER) && !(smt->p.flags & SD_WAKE_BALANCE));
+	CHECK(phys->p.busy_factor == 64 && phys->p.imbalance_pct == 125 &&
+	      phys->p.cache_hot_time == 2500 * SL_USEC && phys->p.cache_nice_tries == 1 &&
+	      (phys->p.flags & SD_WAKE_BALANCE) && !(phys->p.flags & SD_SHARE_CPUPOWER));
+	/* CPUs of a span share its groups */
+	CHECK(s->rqs[0].sd->parent->groups == phys->groups && s->rqs[0].sd->groups != smt->groups);
+	sl_sim_destroy(r.sim);
+}
+
+SL_TEST(domains_hierarchy_numa_and_smp)
+{
+	struct sdt_run r;
+	char lv[8];
+
+	/* NUMA without SMT: physical (the node's CPUs) + node */
+	if (!sdt_start(&r, "node:4 pack:1 core:4 pu:1", "domains", 0))
+		return;
+	struct sd_sched *s = sdt_sched(&r);
+	for (int cpu = 0; cpu < 16; cpu++) {
+		sdt_levels(s, cpu, lv);
+		CHECKF(!strcmp(lv, "PN"), "CPU %d: levels %s", cpu, lv);
+	}
+	const struct sd_domain *phys = s->rqs[5].sd, *node = phys->parent;
+	CHECK(phys->ngroups == 4 && sl_cpumask_weight(&phys->span) == 4 &&
+	      sl_cpumask_test(&phys->span, 4) && sl_cpumask_test(&phys->span, 7));
+	CHECK(phys->groups[0].cpu_power == 128 && phys->groups[0].ncpus == 1);
+	CHECK(node->ngroups == 4 && sl_cpumask_weight(&node->span) == 16);
+	CHECK(node->groups[0].cpu_power == 4 * 128 && node->groups[3].ncpus == 4);
+	CHECK(sl_cpumask_test(&sd_group_at(node, 0)->cpumask, 5) &&
+	      sl_cpumask_test(&sd_group_at(node, 3)->cpumask, 0));
+	CHECK(node->p.min_interval == 8 && node->p.busy_factor == 32 &&
+	      node->p.cache_hot_time == 10 * SL_MSEC && !(node->p.flags & SD_WAKE_AFFINE));
+	sl_sim_destroy(r.sim);
+
+	/* a plain SMP box: one physical level over every CPU */
+	if (!sdt_start(&r, "pack:2 core:2 pu:1", "domains:version=w26", 0))
+		return;
+	s = sdt_sched(&r);
+	for (int cpu = 0; cpu < 4; cpu++) {
+		sdt_levels(s, cpu, lv);
+		CHECKF(!strcmp(lv, "P"), "CPU %d: levels %s", cpu, lv);
+	}
+	CHECK(s->rqs[1].sd->ngroups == 4 && s->rqs[1].sd->groups[1].ncpus == 1);
+	/* w26 puts SD_FLAG_IDLE on the package level only with SMT */
+	CHECK(!(s->rqs[1].sd->p.flags & SD_FLAG_IDLE));
+	sl_sim_destroy(r.sim);
+
+	/* dual-core HT packages: cores are the physical level's groups */
+	if (!sdt_start(&r, "pack:2 core:2 pu:2", "domains:version=w26", 0))
+		return;
+	s = sdt_sched(&r);
+	sdt_levels(s, 5, lv);
+	CHECK(!strcmp(lv, "SP") && s->rqs[5].sd->parent->ngroups == 4);
+	CHECK((s->rqs[5].sd->parent->p.flags & SD_FLAG_IDLE) &&
+	      !(s->rqs[5].sd->p.flags & SD_FLAG_IDLE));
+	sl_sim_destroy(r.sim);
+
+	/* one CPU: no domain at all, and it still runs */
+	if (!sdt_start(&r, "pack:1 core:1 pu:1", "domains", 0))
+		return;
+	s = sdt_sched(&r);
+	CHECK(s->rqs[0].sd == NULL);
+	struct sdt_script *root = sdt_new(r.sim);
+	sdt_fork(root, sdt_hog(r.sim, 30, false), "a", false, 0);
+	sdt_add(root, sl_act_run(20 * SL_MSEC, SL_WC_INT));
+	sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	CHECK(sdt_run(&r));
+	sl_sim_destroy(r.sim);
+}
+
+/* ---- two hogs on a 2x2 HT box ---- */
+
+struct sdt_hogs {
+	int shared;		/* at the end: 1 one package, 0 two, -1 not both running */
+	int shared_early;	/* the same, at `early` ms */
+	sl_time kthread;
+	long migrations;
+};
+
+static void sdt_two_hogs(const char *policy, double early_ms, double ms, struct sdt_hogs *out)
+{
+	struct sdt_run r;
+
+	out->shared = out->shared_early = -2;
+	if (!sdt_start(&r, "pack:2 core:1 pu:2", policy, (sl_time)(early_ms * SL_MSEC)))
+		return;
+	/* threads: queued behind the root (no child-runs-first), so both
+	 * start on package 0 and the idle sibling pulls the second */
+	struct sdt_script *root = sdt_new(r.sim);
+	sdt_fork(root, sdt_hog(r.sim, 5000, false), "a", true, 0);
+	sdt_fork(root, sdt_hog(r.sim, 5000, false), "b", true, 0);
+	sdt_add(root, sl_act_wait());
+	sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	if (sdt_run(&r)) {
+		out->shared_early = sdt_share_package(r.sim, "a", "b");
+		sl_sim_set_time_limit(r.sim, (sl_time)(ms * SL_MSEC));
+		if (sdt_run(&r)) {
+			struct sl_run_stats st;
+			out->shared = sdt_share_package(r.sim, "a", "b");
+			out->kthread = sdt_kthread_ns(r.sim);
+			sl_sim_stats(r.sim, &st);
+			out->migrations = st.migrations;
+		}
+	}
+	sl_sim_destroy(r.sim);
+}
+
+SL_TEST(domains_2612_spreads_two_hogs)
+{
+	struct sdt_hogs h;
+
+	/*
+	 * Both start on package 0 (fork keeps children on the parent's CPU;
+	 * the idle sibling pulls one).  1,1 vs 0,0 is an imbalance of one task
+	 * through cpu_power (234 vs 0 against an average of 117); the pull
+	 * fails on running tasks, and after cache_nice_tries + 2 failures the
+	 * busiest CPU's migration thread pushes its task to the idle package.
+	 */
+	sdt_two_hogs("domains", 30, 2000, &h);
+	CHECKF(h.shared_early == 0, "after 30 ms: shared=%d", h.shared_early);
+	CHECKF(h.shared == 0 && h.kthread > 0, "after 2 s: shared=%d kthread=%lld ns",
+	       h.shared, (long long)h.kthread);
+	/* and it stays: no ping-pong */
+	CHECKF(h.migrations <= 6, "%ld migrations", h.migrations);
+}
+
+SL_TEST(domains_w26_spreads_two_hogs)
+{
+	struct sdt_hogs h;
+
+	/* SD_FLAG_IDLE on the package level: summed loads 2 vs 0, every CPU
+	 * of the busiest package is asked to push */
+	sdt_two_hogs("domains:version=w26", 30, 2000, &h);
+	CHECKF(h.shared_early == 0, "after 30 ms: shared=%d", h.shared_early);
+	CHECKF(h.shared == 0 && h.kthread > 0, "after 2 s: shared=%d kthread=%lld ns",
+	       h.shared, (long long)h.kthread);
+	CHECKF(h.migrations <= 6, "%ld migrations", h.migrations);
+	/* with the flag on the sibling domain the package level averages per
+	 * CPU and never balances actively: 1,1,0,0 stays */
+	sdt_two_hogs("domains:version=w26,idle_level=smt", 30, 2000, &h);
+	CHECKF(h.shared == 1 && h.kthread == 0, "idle_level=smt: shared=%d kthread=%lld ns",
+	       h.shared, (long long)h.kthread);
+}
+
+/* n hogs forked as threads on a 2x2 HT box, 500 ms: how often did the
+ * first move, and how long did migration threads run? */
+static long sdt_hogs_migrations(const char *policy, int n, sl_time *kthread)
+{
+	static const char *const names[4] = { "h0", "h1", "h2", "h3" };
+	struct sdt_run r;
+	long moved = -1;
+
+	if (!sdt_start(&r, "pack:2 core:1 pu:2", policy, 500 * SL_MSEC))
+		return -1;
+	struct sdt_script *root = sdt_new(r.sim);
+	for (int i = 0; i < n && i < 4; i++)
+		sdt_fork(root, sdt_hog(r.sim, 5000, false), names[i], true, 0);
+	for (int i = 0; i < n && i < 4; i++)
+		sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	if (sdt_run(&r)) {
+		struct sl_task *h = sdt_find(r.sim, "h0");
+		moved = h ? h->nmigrations : -1;
+		*kthread = sdt_kthread_ns(r.sim);
+	}
+	sl_sim_destroy(r.sim);
+	return moved;
+}
+
+SL_TEST(domains_w26_active_guard)
+{
+	sl_time kt = -1;
+
+	/* a lone task is not an imbalance worth a push */
+	long n = sdt_hogs_migrations("domains:version=w26", 1, &kt);
+	CHECKF(n >= 0 && n <= 2 && kt == 0, "w26: lone hog moved %ld times", n);
+	n = sdt_hogs_migrations("domains", 1, &kt);
+	CHECKF(n >= 0 && n <= 2 && kt == 0, "2.6.12: lone hog moved %ld times", n);
+	/* the literal reading: 1 vs 0 is an imbalance, the task bounces */
+	n = sdt_hogs_migrations("domains:version=w26,w26_active_guard=off", 1, &kt);
+	CHECKF(n > 20, "w26 without the guard: lone hog moved %ld times", n);
+	/* 2,1 over two packages: nothing to push to, so no migration threads */
+	n = sdt_hogs_migrations("domains:version=w26", 3, &kt);
+	CHECKF(n >= 0 && kt == 0, "w26, 3 hogs: migration threads ran %lld ns", (long long)kt);
+	n = sdt_hogs_migrations("domains:version=w26,w26_active_guard=off", 3, &kt);
+	CHECKF(kt > 100 * SL_USEC, "w26 without the guard, 3 hogs: migration threads ran %lld ns",
+	       (long long)kt);
+}
+
+/* ---- newly idle ---- */
+
+SL_TEST(domains_newly_idle_pull)
+{
+	struct sdt_run r;
+
+	/*
+	 * One P4 HT.  Threads a, b, c queue behind the root on CPU 0; CPU 1
+	 * pulls c (the tail) at a tick.  When c exits between two ticks, CPU 1
+	 * goes idle in schedule() and pulls b at once: a newly-idle balance.
+	 */
+	if (!sdt_start(&r, "pack:1 core:1 pu:2", "domains", 0))
+		return;
+	struct sdt_script *a = sdt_hog(r.sim, 20, false), *b = sdt_hog(r.sim, 20, false);
+	struct sdt_script *c = sdt_hog(r.sim, 3.3, false);
+	struct sdt_script *root = sdt_new(r.sim);
+	sdt_fork(root, a, "a", true, 0);
+	sdt_fork(root, b, "b", true, 0);
+	sdt_fork(root, c, "c", true, 0);
+	for (int i = 0; i < 3; i++)
+		sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	if (sdt_run(&r)) {
+		sl_time gap = b->at[0] - c->at[1];
+		CHECKF(a->cpu[0] == 0 && c->cpu[0] == 1, "a on %d, c on %d", a->cpu[0], c->cpu[0]);
+		CHECKF(b->cpu[0] == 1 && gap >= 0 && gap < 100 * SL_USEC &&
+		       (c->at[1] % SL_MSEC) > 100 * SL_USEC,
+		       "b started on CPU %d %.3f ms after c ended at %.3f ms", b->cpu[0],
+		       (double)gap / SL_MSEC, (double)c->at[1] / SL_MSEC);
+	}
+	sl_sim_destroy(r.sim);
+}
+
+/* ---- wakeups ---- */
+
+/* Where try_to_wake_up queued the task named `comm` (observer callbacks:
+ * the wakeup is reported before the policy places the task, a move by the
+ * placement as a migration at the same instant). */
+struct sdt_watch {
+	const char *comm;
+	sl_time woken;
+	int placed;
+};
+
+static void sdt_watch_wakeup(void *ctx, sl_time now, const struct sl_task *t, int waker_cpu)
+{
+	struct sdt_watch *w = ctx;
+
+	(void)waker_cpu;
+	if (!strcmp(t->comm, w->comm)) {
+		w->woken = now;
+		w->placed = t->last_cpu;
+	}
+}
+
+static void sdt_watch_migrate(void *ctx, sl_time now, const struct sl_task *t, int from_cpu,
+			      int to_cpu)
+{
+	struct sdt_watch *w = ctx;
+
+	(void)from_cpu;
+	if (!strcmp(t->comm, w->comm) && now == w->woken)
+		w->placed = to_cpu;
+}
+
+/*
+ * 2x2 HT.  `s` (on CPU 0) forks `nhogs` threads that pin themselves to
+ * the CPU they first run on, sleeps 10 ms while they take CPU 0 (and CPU
+ * 1), and wakes: where is it queued, and how late does it run?
+ */
+static int sdt_woken_cpu(const char *policy, int nhogs, sl_time *late, int *hog_cpu)
+{
+	struct sdt_run r;
+	struct sdt_watch w = { .comm = "s", .woken = -1, .placed = -1 };
+	struct sl_observer obs = { .ctx = &w, .sched_wakeup = sdt_watch_wakeup,
+				   .sched_migrate = sdt_watch_migrate };
+	int cpu = -2;
+
+	if (!sdt_start_obs(&r, "pack:2 core:1 pu:2", policy, 0, &obs))
+		return -2;
+	struct sdt_script *s = sdt_new(r.sim);
+	struct sdt_script *hogs[2];
+	for (int i = 0; i < nhogs; i++) {
+		hogs[i] = sdt_hog(r.sim, 40, true);
+		sdt_fork(s, hogs[i], i ? "h1" : "h0", true, 0);
+	}
+	sdt_add(s, sl_act_sleep(10 * SL_MSEC));
+	sdt_add(s, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	struct sdt_script *root = sdt_new(r.sim);
+	sdt_fork(root, s, "s", false, 0);
+	sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	if (sdt_run(&r) && s->cpu[nhogs] == 0) {
+		cpu = w.placed;
+		*late = s->at[nhogs + 1] - w.woken;
+		for (int i = 0; i < nhogs; i++)
+			hog_cpu[i] = hogs[i]->cpu[0];
+	}
+	sl_sim_destroy(r.sim);
+	return cpu;
+}
+
+SL_TEST(domains_wake_idle_sibling)
+{
+	sl_time late = -1;
+	int hog[2] = { -1, -1 };
+
+	/* its CPU is busy: the idle sibling takes it at once */
+	int cpu = sdt_woken_cpu("domains", 1, &late, hog);
+	CHECK(hog[0] == 0);
+	CHECKF(cpu == 1 && late >= 0 && late < SL_MSEC, "woke on CPU %d, %.3f ms late", cpu,
+	       (double)late / SL_MSEC);
+	/* w26: sched_balance_wake over the SD_FLAG_WAKE sibling domain */
+	cpu = sdt_woken_cpu("domains:version=w26", 1, &late, hog);
+	CHECK(hog[0] == 0);
+	CHECKF(cpu == 1 && late >= 0 && late < SL_MSEC, "w26: woke on CPU %d, %.3f ms late",
+	       cpu, (double)late / SL_MSEC);
+}
+
+SL_TEST(domains_wake_idle_package)
+{
+	sl_time late = -1;
+	int hog[2] = { -1, -1 };
+
+	/* both siblings busy: 2.6.12's physical level has SD_WAKE_IDLE too */
+	int cpu = sdt_woken_cpu("domains", 2, &late, hog);
+	CHECKF(hog[0] == 0 && hog[1] == 1, "hogs on %d, %d", hog[0], hog[1]);
+	CHECKF(cpu == 2 && late >= 0 && late < SL_MSEC, "woke on CPU %d, %.3f ms late", cpu,
+	       (double)late / SL_MSEC);
+	/* w26 looks only in the base domain: it stays on its busy CPU */
+	cpu = sdt_woken_cpu("domains:version=w26", 2, &late, hog);
+	CHECKF(hog[0] == 0 && hog[1] == 1, "w26: hogs on %d, %d", hog[0], hog[1]);
+	CHECKF(cpu == 0, "w26: woke on CPU %d", cpu);
+}
+
+/* ---- SMT nice: dependent_sleeper ---- */
+
+/* A nice 0 and a nice 19 hog on the two siblings of one P4 HT for 1 s:
+ * the CPU time of each. */
+static void sdt_nice_pair(const char *policy, sl_time *nice0, sl_time *nice19)
+{
+	struct sdt_run r;
+
+	*nice0 = *nice19 = -1;
+	if (!sdt_start(&r, "pack:1 core:1 pu:2", policy, 1000 * SL_MSEC))
+		return;
+	struct sdt_script *root = sdt_new(r.sim);
+	sdt_fork(root, sdt_hog(r.sim, 5000, false), "n0", false, 0);
+	sdt_fork(root, sdt_hog(r.sim, 5000, false), "n19", false, 19);
+	sdt_add(root, sl_act_wait());
+	sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	if (sdt_run(&r)) {
+		struct sl_task *a = sdt_find(r.sim, "n0"), *b = sdt_find(r.sim, "n19");
+		if (a && b) {
+			*nice0 = a->user_ns + a->sys_ns;
+			*nice19 = b->user_ns + b->sys_ns;
+		}
+	}
+	sl_sim_destroy(r.sim);
+}
+
+SL_TEST(domains_dependent_sleeper)
+{
+	sl_time n0, n19;
+
+	/* 2.6.12: nice 19 runs only while the nice 0 task's remaining slice,
+	 * less 25 %, is within nice 19's 10 ms slice: ~14 of every 102 ms */
+	sdt_nice_pair("domains", &n0, &n19);
+	CHECKF(n0 > 900 * SL_MSEC && n19 > 0 && n19 < n0 / 4,
+	       "nice 0: %.1f ms, nice 19: %.1f ms", (double)n0 / SL_MSEC,
+	       (double)n19 / SL_MSEC);
+	/* without it each sibling runs its task all the time */
+	sdt_nice_pair("domains:smt_nice=off", &n0, &n19);
+	CHECKF(n0 > 900 * SL_MSEC && n19 > 900 * SL_MSEC, "smt_nice=off: nice 0: %.1f ms, "
+	       "nice 19: %.1f ms", (double)n0 / SL_MSEC, (double)n19 / SL_MSEC);
+	/* w26 predates it */
+	sdt_nice_pair("domains:version=w26", &n0, &n19);
+	CHECKF(n19 > 900 * SL_MSEC, "w26: nice 19: %.1f ms", (double)n19 / SL_MSEC);
+	/* per_cpu_gain=100: only a sibling with any slice left holds it */
+	sdt_nice_pair("domains:per_cpu_gain=100", &n0, &n19);
+	CHECKF(n19 > 900 * SL_MSEC, "per_cpu_gain=100: nice 19: %.1f ms", (double)n19 / SL_MSEC);
+}
+
+/* ---- exec balancing ---- */
+
+/*
+ * 2x2 HT.  The root forks a hog (which runs on CPU 0, child first), is
+ * pulled to CPU 1 by the idle sibling, runs 0.5 ms and forks x there,
+ * which execs at once while the root waits queued behind it: package 0 is
+ * busy, package 1 idle (active balancing has not acted yet).
+ */
+static int sdt_exec_cpu(const char *policy, int *before, sl_time *delay)
+{
+	struct sdt_run r;
+	int cpu = -2;
+
+	if (!sdt_start(&r, "pack:2 core:1 pu:2", policy, 0))
+		return -2;
+	struct sdt_script *x = sdt_new(r.sim);
+	sdt_add(x, (struct sl_action){ .kind = SL_ACT_EXEC, .u.exec = { "x2" } });
+	sdt_add(x, sl_act_run(0.01 * SL_MSEC, SL_WC_INT));
+	sdt_add(x, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	struct sdt_script *root = sdt_new(r.sim);
+	sdt_fork(root, sdt_hog(r.sim, 60, false), "hog", false, 0);
+	sdt_add(root, sl_act_run(0.5 * SL_MSEC, SL_WC_INT));
+	sdt_fork(root, x, "x", false, 0);
+	sdt_add(root, sl_act_wait());
+	sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	if (sdt_run(&r)) {
+		*before = x->cpu[0];
+		cpu = x->cpu[2];	/* where its first work after the exec ran */
+		*delay = x->at[2] - x->at[0];
+	}
+	sl_sim_destroy(r.sim);
+	return cpu;
+}
+
+SL_TEST(domains_exec_balance)
+{
+	int before = -1;
+	sl_time delay = -1;
+
+	/* find_idlest_cpu over the highest SD_BALANCE_EXEC domain: CPU 2 */
+	int cpu = sdt_exec_cpu("domains", &before, &delay);
+	CHECKF(before == 1 && cpu == 2 && delay < SL_MSEC,
+	       "exec on CPU %d, continued on CPU %d after %.3f ms", before, cpu,
+	       (double)delay / SL_MSEC);
+	/* w26 balanced exec only on NUMA machines */
+	cpu = sdt_exec_cpu("domains:version=w26", &before, &delay);
+	CHECKF(cpu == before && before >= 0, "w26: exec on CPU %d, continued on CPU %d",
+	       before, cpu);
+}
+
+/* ---- whole workloads under invariant checks ---- */
+
+static bool sdt_kernbench(const char *machine, const char *policy, uint64_t seed,
+			  struct sl_metrics *m)
+{
+	struct sl_machine mach;
+	struct sl_params knobs, params;
+	const struct sl_workload_ops *w;
+	struct sl_err err;
+
+	memset(m, 0, sizeof(*m));
+	if (sl_machine_load(&mach, machine, &err) || sdt_bind(&knobs, policy, &err) ||
+	    sl_workload_parse("kernbench:size=3,units=60", &w, &params, &err)) {
+		fprintf(stderr, "sdt_kernbench: %s\n", err.msg);
+		return false;
+	}
+	struct sl_run_spec spec = {
+		.machine = &mach, .policy = &sl_policy_domains, .knobs = &knobs,
+		.workload = w, .params = &params, .seed = seed, .check = true,
+	};
+	if (sl_run_once(&spec, m, NULL, &err)) {
+		fprintf(stderr, "sdt_kernbench %s %s: %s\n", machine, policy, err.msg);
+		return false;
+	}
+	return true;
+}
+
+SL_TEST(domains_kernbench_invariants)
+{
+	static const char *const machines[] = {
+		"pack:2 core:1 pu:2", "node:4 pack:1 core:4 pu:1", "pack:2 core:2 pu:2",
+		"pack:1 core:1 pu:2",
+	};
+	static const char *const policies[] = {
+		"domains", "domains:version=w26", "domains:version=w26,idle_level=smt,smt_nice=on",
+	};
+	struct sl_metrics a, b;
+
+	for (size_t i = 0; i < sizeof(machines) / sizeof(machines[0]); i++) {
+		for (size_t j = 0; j < sizeof(policies) / sizeof(policies[0]); j++) {
+			bool ok = sdt_kernbench(machines[i], policies[j], 3, &a);
+			CHECKF(ok, "%s on %s", policies[j], machines[i]);
+			if (!ok)
+				continue;
+			const struct sl_metric *e = sl_metrics_find(&a, "elapsed_s");
+			const struct sl_metric *u = sl_metrics_find(&a, "user_s");
+			CHECKF(e && u && e->value > 0 && u->value >= 3 * 0.9,
+			       "%s on %s: elapsed %.3f user %.3f", policies[j], machines[i],
+			       e ? e->value : -1, u ? u->value : -1);
+		}
+	}
+	/* deterministic: same seed, same numbers */
+	CHECK(sdt_kernbench("pack:2 core:1 pu:2", "domains", 5, &a) &&
+	      sdt_kernbench("pack:2 core:1 pu:2", "domains", 5, &b));
+	CHECK(a.n == b.n && !memcmp(a.m, b.m, sizeof(a.m[0]) * (size_t)a.n));
+}
