@@ -1,59 +1,85 @@
 /*
- * ht.c - Ingo Molnar's "fully HT-aware" shared-runqueue scheduler, the F3
- * form of 2.5.31-2.5.33 (27 Aug 2002): the O(1) scheduler of its base
- * kernel, but one runqueue per SMT core served by all its siblings.  From
- * that one mechanism follow his five goals (policies.md 4.1): passive
- * balancing sees 2,0 between packages instead of 1,1,0,0; a sibling picks
- * up any queued task of its core, skipping those running on the other
- * sibling; wakeups go to an idle sibling (wake_up_cpu); and an idle
- * package makes the busy package's migration thread preempt one of its two
- * running tasks so that it can be pulled (active balancing).
+ * ht.c - Ingo Molnar's "fully HT-aware" shared-runqueue scheduler, in the
+ * versions posted from August 2002 to December 2003: the O(1) scheduler of
+ * its base kernel, but one runqueue per SMT core served by all its
+ * siblings.  From that one mechanism follow his five goals (policies.md
+ * 4.1): passive balancing sees 2,0 between packages instead of 1,1,0,0; a
+ * sibling picks up any queued task of its core, skipping those running on
+ * the other sibling; wakeups go to an idle sibling (wake_up_cpu); and an
+ * idle package makes the busy package's migration thread preempt one of its
+ * two running tasks so that it can be pulled (active balancing).
  *
- * Sources: research/policies.md 4.1-4.6 (goals, data structures, pickup,
- * wake_up_cpu, passive and active balancing, the F3/A9 differences), 7.7
- * (shared runqueue semantics); [S21] the 2.5.31 F3 post, [S22] Rusty's
- * rework, [S23] the 2.5.33-HT-aware benchmarks (seed 000), [S12] A9 for
- * the details F3's text does not show, [S24] 2.5.59 F3.  Docs:
+ * Versions (rows of ht_versions[], each a base o1 row plus the patch):
+ *   f3  2.5.31-2.5.33 (Aug 2002) on 2.5.33: the latch on the asking CPU,
+ *       runqueues of one CPU not skipped, no idle steal.
+ *   e6  2.5.59 (4 Feb 2003) on 2.5.59: AGRESSIVE_IDLE_STEAL, the latch on
+ *       the busy runqueue, 2.5.59 F3's `continue` bug (every busy
+ *       runqueue's migration thread woken), no one-CPU skip.
+ *   a9  2.5.68 (21 Apr 2003) on 2.5.68: the bug fixed, one-CPU runqueues
+ *       skipped, equal-priority-larger-slice preemption in wake_up_cpu
+ *       (also without SMT), idle steal on.
+ *   b2  2.5.68 (23 Apr 2003): a9 with the idle steal off.
+ *   c1  2.6.0-test11 (8 Dec 2003) on 2.6.0: a9's rules on the 2.6.0 base,
+ *       whose sync rule (A5's fix: quiet only if task_cpu == this CPU)
+ *       sends a non-local sync wakeup through wake_up_cpu.
+ *
+ * On a machine without SMT every runqueue has one CPU: the patch built with
+ * NR_SIBLINGS=0.  Shared runqueues, the pickup walk, active balancing and
+ * the idle-sibling ticks are then off, and ht is o1 of its base version
+ * plus only what the patch changed outside the sibling code: the idle
+ * steal (e6, a9, c1 by default) and, from a9 on, wake_up_cpu with its
+ * equal-priority preemption for wakeups and pulled tasks.
+ *
+ * Sources: research/policies.md 4.1-4.7 (goals, data structures, pickup,
+ * wake_up_cpu, passive and active balancing, the F3 / 2.5.59 F3 / A9
+ * differences, AGRESSIVE_IDLE_STEAL), 4.10 (A5 / C1), 7.7 (shared runqueue
+ * semantics), 3 (the NUMA scheduler of the e6, a9, b2, c1 bases); [S21]
+ * the 2.5.31 F3 post, [S22] Rusty's rework, [S23] the 2.5.33-HT-aware
+ * benchmarks (seed 000), [S24] 2.5.59 F3, [S25] E6 (quoted), [S12] A9,
+ * [S27] B2 (quoted), [S15] A5, [S28] C1, [S36] A5 review.  Docs:
  * docs/policies/ht.md.
  *
- * Versions are rows of ht_versions[] (a base o1 version plus the HT
- * features); only f3 exists.  E6/A9/B2/C1 slot in as rows: A9 sets the
- * latch on the busy runqueue, skips one-CPU runqueues, adds the equal-
- * priority preemption to wake_up_cpu and AGRESSIVE_IDLE_STEAL (hot rule
- * O1_HOT_IF_IDLE) on the 2.5.68 base; B2 turns the steal off.
- *
- * Choices where the sources are uncertain (INFERRED; knobs where they
- * change results):
+ * Choices where the sources are uncertain (INFERRED or UNVERIFIED; knobs
+ * where they change results):
  *   - A "package" of Ingo's patch (phys_proc_id on 2002 Xeons, one core
  *     each) is an SMT core of the topology: the runqueue is shared by
- *     sl_topo_siblings().  On a machine without SMT every runqueue has one
- *     CPU, which is the patch built with NR_SIBLINGS=0: the stock
- *     scheduler, so ht behaves exactly as o1 of its base version there
- *     (all HT features are switched off).
- *   - Sync wakeups are activated without wake_up_cpu, as in 2.5.59 F3
- *     [S24]; the 2.5.31 text does not show this detail.
- *   - active_steal_hot=on: the migration thread's pull may take the task
- *     it just preempted (see o1_balance.c).
- *   - idle_pickup=tick: an idle sibling takes a task waiting on its
- *     core's runqueue at its next tick (nothing else would kick it after a
- *     fork or a sync wakeup; seed 000's four folding@home tasks used all
- *     four logical CPUs).  See o1_core.c.
- *   - idle_active=1: a wholly idle core asks for active balancing every
- *     1 ms, standing in for the idle entries that kernel threads and
- *     wakeups caused on a real machine (the code asks only when a CPU goes
- *     idle in schedule(): idle_active=0).  A core idle since boot never
- *     goes idle again in the simulator, so with 0 two hogs that both run
- *     on one package stay there.
+ *     sl_topo_siblings().
+ *   - idle_steal: E6 introduced AGRESSIVE_IDLE_STEAL (default 1), A9 kept
+ *     it, B2 turned it off.  F3 predates it (passive).  C1's text is not
+ *     available; on its 2.6.0 base idle balancers steal hot tasks anyway,
+ *     so c1 defaults to aggressive (= the base's rule) and passive makes
+ *     its idle pulls respect hotness.  The steal sits in CAN_MIGRATE_TASK,
+ *     outside the sibling code, so it applies without SMT too.
+ *   - e6 is built from 2.5.59 F3 (7 Feb 2003, the nearest full text): the
+ *     continue bug and the latch on the busy runqueue (knob continue_bug).
+ *     D7's interactivity retune, which the 2.5.59 patches may have carried,
+ *     is not modelled: e6 has the stock 2.5.59 constants.
+ *   - Without SMT, f3 and e6 keep the stock wakeup and pull_task rules;
+ *     from a9 on wake_up_cpu is used (policies.md 4.4: its equal-priority
+ *     rule "is active even on non-HT builds in A9").
+ *   - C1's listed fixes (per-CPU rq_idx/cpu_idx, locking in
+ *     sched_map_runqueue, no init_idle move, Anton Blanchard's
+ *     "bounce-to-cpu1") concern data structures, locks and a ppc64 boot
+ *     problem that the simulator does not have; nothing is modelled for
+ *     them.  Whether C1 divided the node load by runqueues, as A5's
+ *     reviewers asked, is not known: knob node_divisor (default cpus).
+ *   - Sync wakeups are activated without wake_up_cpu in f3 and e6, as in
+ *     2.5.59 F3 [S24]; a9 and b2 keep 2.5.68's quiet sync wakeups; c1
+ *     sends a non-local sync wakeup through wake_up_cpu.
+ *   - active_steal_hot=on, idle_pickup=tick, idle_active=1: see
+ *     o1_active.c and o1_tick.c.  With the continue bug, every idle_active
+ *     ask of an idle core preempts a task on every busy runqueue: the cost
+ *     of the bug grows with how often idle cores ask.
  *   - The F3 latch sits on the asking CPU; the answering migration thread
- *     clears it (see o1_balance.c).
+ *     clears it (see o1_active.c).
  *   - The pickup may keep prev, and the 2.5.31 sibling-idle check of
- *     active balancing works (the "continue" bug is 2.5.59 F3's).  See
- *     o1_core.c and o1_balance.c.
+ *     active balancing works (the `continue` bug is 2.5.59 F3's).
  *
- * Omitted / simplified: those of o1_core.c and o1_balance.c; also the
- * patch's boot-time sched_map_runqueue and the test_ht option (the
- * topology is known from the start), and the user affinity API (tasks
- * keep their allowed mask; the pickup honours it per logical CPU).
+ * Omitted / simplified: those of the o1_*.c files; also the patch's
+ * boot-time sched_map_runqueue and the test_ht option (the topology is
+ * known from the start), the user affinity API (tasks keep their allowed
+ * mask; the pickup honours it per logical CPU), A5's statistics bug
+ * (nr_running counting idle threads: no load average here).
  */
 #include <string.h>
 
@@ -65,28 +91,51 @@
 struct ht_version {
 	const char *name;
 	const char *base;		/* o1 version row it patches */
-	bool wake_up_cpu_sync;		/* wake_up_cpu for sync wakeups too */
+	bool wake_up_cpu_sync;		/* wake_up_cpu for non-quiet sync wakeups */
 	bool wake_equal_prio;		/* equal prio, larger slice preempts (A9) */
+	bool nosmt_wake_up_cpu;		/* wake_up_cpu also without SMT (A9) */
 	enum o1_active_flag active_flag;
 	bool active_skip_single;
+	bool continue_bug;		/* 2.5.59 F3: every busy runqueue asked */
 	bool aggressive_idle_steal;	/* E6..A9: idle pulls ignore hotness */
 };
 
 static const struct ht_version ht_versions[] = {
 	{
-		.name = "f3",
-		.base = "2.5.33",
-		.wake_up_cpu_sync = false,
-		.wake_equal_prio = false,
+		.name = "f3", .base = "2.5.33",
 		.active_flag = O1_ACTIVE_FLAG_REQUESTER,
-		.active_skip_single = false,
+	},
+	{
+		.name = "e6", .base = "2.5.59",
+		.active_flag = O1_ACTIVE_FLAG_BUSY_RQ,
+		.continue_bug = true,
+		.aggressive_idle_steal = true,
+	},
+	{
+		.name = "a9", .base = "2.5.68",
+		.wake_equal_prio = true, .nosmt_wake_up_cpu = true,
+		.active_flag = O1_ACTIVE_FLAG_BUSY_RQ, .active_skip_single = true,
+		.aggressive_idle_steal = true,
+	},
+	{
+		.name = "b2", .base = "2.5.68",
+		.wake_equal_prio = true, .nosmt_wake_up_cpu = true,
+		.active_flag = O1_ACTIVE_FLAG_BUSY_RQ, .active_skip_single = true,
 		.aggressive_idle_steal = false,
+	},
+	{
+		.name = "c1", .base = "2.6.0",
+		.wake_up_cpu_sync = true,
+		.wake_equal_prio = true, .nosmt_wake_up_cpu = true,
+		.active_flag = O1_ACTIVE_FLAG_BUSY_RQ, .active_skip_single = true,
+		.aggressive_idle_steal = true,
 	},
 };
 
 static const struct sl_param_def ht_knobs[] = {
-	{ .name = "version", .type = SL_PARAM_CHOICE, .def = "f3", .choices = "f3",
-	  .doc = "patch version: f3 = 2.5.31-2.5.33 (Aug 2002), on stock 2.5.33" },
+	{ .name = "version", .type = SL_PARAM_CHOICE, .def = "f3", .choices = "f3|e6|a9|b2|c1",
+	  .doc = "patch: f3 = 2.5.31-33 (on 2.5.33), e6 = 2.5.59, a9 and b2 = 2.5.68, "
+		 "c1 = 2.6.0-test11 (on 2.6.0)" },
 	{ .name = "hz", .type = SL_PARAM_INT, .def = "1000", .min = 100, .max = 10000,
 	  .doc = "timer ticks per second (2.5 on i386: 1000)" },
 	{ .name = "cache_decay_ticks", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 100000,
@@ -94,6 +143,13 @@ static const struct sl_param_def ht_knobs[] = {
 	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
 	  .doc = "scheduler cost per schedule() and per runqueue or task a balance looks at "
 		 "(default: the machine's costs of a pick and of examining one item)" },
+	{ .name = "idle_steal", .type = SL_PARAM_CHOICE, .def = NULL,
+	  .choices = "aggressive|passive",
+	  .doc = "AGRESSIVE_IDLE_STEAL: idle balancers take cache-hot tasks (default: on for "
+		 "e6, a9, c1; off for f3, b2)" },
+	{ .name = "continue_bug", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "on|off",
+	  .doc = "2.5.59 F3's sibling-idle test that skips nothing: an idle package wakes "
+		 "every busy runqueue's migration thread (default: on for e6 only)" },
 	{ .name = "active_steal_hot", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "the migration thread's pull may take the cache-hot task it just preempted" },
 	{ .name = "idle_pickup", .type = SL_PARAM_CHOICE, .def = "tick", .choices = "tick|off",
@@ -101,6 +157,12 @@ static const struct sl_param_def ht_knobs[] = {
 	{ .name = "idle_active", .type = SL_PARAM_INT, .def = "1", .min = 0, .max = 1000000,
 	  .doc = "ms between active-balance requests of a wholly idle core "
 		 "(0: only when a CPU goes idle)" },
+	O1_KNOB_YIELD,
+	O1_KNOB_NUMA,
+	O1_KNOB_NODE_BALANCE_RATE,
+	{ .name = "node_divisor", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "cpus|runqueues",
+	  .doc = "c1 only: 2.6.0's node load is 10 * tasks / the node's CPUs, or / its "
+		 "runqueues as A5's reviewers asked (default: cpus)" },
 	{ .name = NULL },
 };
 
@@ -112,12 +174,30 @@ static const struct ht_version *ht_version_find(const char *name)
 	return NULL;
 }
 
+/* The patch's changes outside the sibling code: they act without SMT too. */
+static void ht_configure_any(struct o1_config *cfg, const struct ht_version *hv,
+			     const struct sl_params *knobs)
+{
+	bool aggressive = hv->aggressive_idle_steal;
+
+	if (o1_knob_given(knobs, "idle_steal"))
+		aggressive = sl_param_choice(knobs, "idle_steal") == 0;
+	cfg->hot = aggressive ? O1_HOT_IF_IDLE : O1_HOT_NEVER;
+	if (hv->nosmt_wake_up_cpu) {
+		cfg->wake_up_cpu = true;
+		cfg->wake_up_cpu_sync = hv->wake_up_cpu_sync;
+		cfg->wake_equal_prio = hv->wake_equal_prio;
+	}
+	cfg->node_load_per_rq = o1_knob_given(knobs, "node_divisor") &&
+				sl_param_choice(knobs, "node_divisor") == 1;
+}
+
 /* The HT features of row hv, if the machine has SMT siblings at all. */
-static void ht_configure(struct o1_config *cfg, const struct ht_version *hv,
-			 const struct sl_params *knobs, const struct sl_topo *topo)
+static void ht_configure_smt(struct o1_config *cfg, const struct ht_version *hv,
+			     const struct sl_params *knobs, const struct sl_topo *topo)
 {
 	if (topo->threads_per_core < 2)
-		return;		/* NR_SIBLINGS=0: the stock scheduler */
+		return;		/* NR_SIBLINGS=0 */
 	cfg->share_siblings = true;
 	cfg->wake_up_cpu = true;
 	cfg->wake_up_cpu_sync = hv->wake_up_cpu_sync;
@@ -125,11 +205,11 @@ static void ht_configure(struct o1_config *cfg, const struct ht_version *hv,
 	cfg->active_balance = true;
 	cfg->active_flag = hv->active_flag;
 	cfg->active_skip_single = hv->active_skip_single;
+	cfg->continue_bug = o1_knob_given(knobs, "continue_bug") ?
+			    sl_param_choice(knobs, "continue_bug") == 0 : hv->continue_bug;
 	cfg->active_steal_hot = sl_param_choice(knobs, "active_steal_hot") == 0;
 	cfg->idle_pickup_tick = sl_param_choice(knobs, "idle_pickup") == 0;
 	cfg->idle_active_ms = (int)sl_param_int(knobs, "idle_active");
-	if (hv->aggressive_idle_steal)
-		cfg->hot = O1_HOT_IF_IDLE;
 }
 
 static void *ht_init(struct sl_sim *sim, const struct sl_params *knobs, struct sl_err *err)
@@ -137,14 +217,26 @@ static void *ht_init(struct sl_sim *sim, const struct sl_params *knobs, struct s
 	const struct ht_version *hv = ht_version_find(sl_param_str(knobs, "version"));
 	struct o1_config cfg;
 
-	o1_config_init(&cfg, sim, knobs, o1_version_find(hv->base), true);
-	ht_configure(&cfg, hv, knobs, sl_topo(sim));
+	if (o1_config_init(&cfg, sim, knobs, o1_version_find(hv->base), true, "ht", err))
+		return NULL;
+	if (o1_knob_given(knobs, "node_divisor") && !cfg.v->node_load_per_cpu) {
+		sl_fail(err, "policy 'ht': node_divisor: only c1 (on 2.6.0) divides the node "
+			"load; %s uses the raw count", hv->name);
+		return NULL;
+	}
+	if (o1_knob_given(knobs, "node_divisor") && !cfg.numa) {
+		sl_fail(err, "policy 'ht': node_divisor: needs the NUMA scheduler, which "
+			"numa=off switched off");
+		return NULL;
+	}
+	ht_configure_any(&cfg, hv, knobs);
+	ht_configure_smt(&cfg, hv, knobs, sl_topo(sim));
 	return o1_core_create(sim, &cfg, err);
 }
 
 const struct sl_policy_ops sl_policy_ht = {
 	.name = "ht",
-	.summary = "Ingo Molnar's shared-runqueue HT scheduler (F3, 2.5.31-33) on O(1)",
+	.summary = "Ingo Molnar's shared-runqueue HT scheduler (F3 2.5.33 .. C1 2.6.0) on O(1)",
 	.knobs = ht_knobs,
 	.task_size = sizeof(struct o1_task),
 	.init = ht_init,
@@ -153,6 +245,8 @@ const struct sl_policy_ops sl_policy_ht = {
 	.wakeup = o1_core_wakeup,
 	.pick_next = o1_core_pick_next,
 	.tick = o1_core_tick,
+	.exec = o1_core_exec,
+	.yield = o1_core_yield,
 	.exit = o1_core_exit,
 	.migration = o1_core_migration,
 	.check = o1_core_check,

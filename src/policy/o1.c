@@ -4,21 +4,28 @@
  * by static priority, the sleep_avg interactivity bonus, wakeups on the
  * last CPU (or the waker's, for sync wakeups) with no idle-CPU search, and
  * a pull-only load balancer that sees the 1,1,0,0 of two tasks on one HT
- * package as balanced.  The mechanism is in o1_core.c / o1_balance.c; the
- * versions are rows of o1_versions.c.
+ * package as balanced.  From 2.5.59 on, a machine of several nodes runs the
+ * NUMA scheduler of the version: node-local balancing, a look across nodes
+ * every NODE_BALANCE_RATE balances (2.5.59) or every node tick (2.5.68,
+ * 2.6.0), and exec balancing.  The mechanism is in the o1_*.c files (see
+ * o1_core.h); the versions are rows of o1_versions.c.
  *
- * Sources: research/policies.md section 2 (2.1-2.8) and 7; [S5] 2.6.0
- * sched.c, [S6] 2.5.6x sched.c, [S7] [S8] cache_decay_ticks, [S10] 2.5.59
- * constants, [S11] 2.5.40 imbalance rule.  Docs: docs/policies/o1.md.
+ * Sources: research/policies.md sections 2 (2.1-2.10), 3 (NUMA) and 7;
+ * [S5] 2.6.0 sched.c, [S6] 2.5.6x sched.c, [S7] [S8] cache_decay_ticks,
+ * [S10] 2.5.59 constants, [S11] 2.5.40 imbalance rule, [S14] the 2.6.0-test4
+ * hot rule, [S16] [S17] [S18] [S19] the NUMA scheduler.  Docs:
+ * docs/policies/o1.md.
  *
  * Knobs: version (default 2.5.33, the most completely specified row and
  * the base of the `ht` policy's f3, so that `-p ht -p o1` compares like
  * with like), hz, cache_decay_ticks (derived from the topology's L2 size
- * and clock unless given), scan_ns.
+ * and clock unless given), scan_ns; the version's rules as knobs (policies.md
+ * 7.8): steal_hot (never / idle / 2.6.0-test4's busy / RHEL3's always),
+ * imbalance, idle_tick, yield; NUMA: numa, node_balance, node_balance_rate,
+ * idle_node_tick (checked in o1_config.c).
  *
- * Omitted / simplified: see o1_core.c, o1_balance.c and o1_versions.c
- * (yield, RT classes, locks, the 2.6.0 uninterruptible-sleep cap, NUMA
- * balancing).
+ * Omitted / simplified: see the o1_*.c files (RT classes, locks, the exec
+ * move's timing).
  */
 #include <stdlib.h>
 
@@ -39,6 +46,24 @@ static const struct sl_param_def o1_knobs[] = {
 	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
 	  .doc = "scheduler cost per schedule() and per runqueue or task a balance looks at "
 		 "(default: the machine's costs of a pick and of examining one item)" },
+	{ .name = "steal_hot", .type = SL_PARAM_CHOICE, .def = NULL,
+	  .choices = "never|idle|busy|always",
+	  .doc = "when load_balance may take a cache-hot task: never (2.5.x), idle balancers "
+		 "(2.6.0), busy ones (2.6.0-test4), always (RHEL3) (default: the version's)" },
+	{ .name = "imbalance", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "half|quarter",
+	  .doc = "find_busiest_queue rule: 2.5's half difference or 2.6.0's 25% with half "
+		 "pulled (default: the version's)" },
+	{ .name = "idle_tick", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "idle|busy",
+	  .doc = "what an idle CPU's 1 ms rebalance tick passes: idle=1, or idle=0 as 2.5.68 "
+		 "did (default: the version's)" },
+	O1_KNOB_YIELD,
+	O1_KNOB_NUMA,
+	{ .name = "node_balance", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "rate|ticks",
+	  .doc = "when a CPU looks across nodes: every node_balance_rate-th balance (2.5.59) "
+		 "or on node ticks of 5 ms idle / 400 ms busy (default: the version's)" },
+	O1_KNOB_NODE_BALANCE_RATE,
+	{ .name = "idle_node_tick", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "idle|busy",
+	  .doc = "what an idle CPU's node-tick balance passes (default: as idle_tick)" },
 	{ .name = NULL },
 };
 
@@ -46,13 +71,16 @@ static void *o1_init(struct sl_sim *sim, const struct sl_params *knobs, struct s
 {
 	struct o1_config cfg;
 
-	o1_config_init(&cfg, sim, knobs, o1_version_find(sl_param_str(knobs, "version")), true);
+	if (o1_config_init(&cfg, sim, knobs, o1_version_find(sl_param_str(knobs, "version")),
+			   true, "o1", err))
+		return NULL;
 	return o1_core_create(sim, &cfg, err);
 }
 
 const struct sl_policy_ops sl_policy_o1 = {
 	.name = "o1",
-	.summary = "O(1) scheduler of 2.5/2.6.0, HT-unaware: per-CPU runqueues, pull balancing",
+	.summary = "O(1) scheduler of 2.5/2.6.0, HT-unaware: per-CPU runqueues, pull "
+		   "balancing, NUMA scheduler from 2.5.59",
 	.knobs = o1_knobs,
 	.task_size = sizeof(struct o1_task),
 	.init = o1_init,
@@ -61,6 +89,8 @@ const struct sl_policy_ops sl_policy_o1 = {
 	.wakeup = o1_core_wakeup,
 	.pick_next = o1_core_pick_next,
 	.tick = o1_core_tick,
+	.exec = o1_core_exec,
+	.yield = o1_core_yield,
 	.exit = o1_core_exit,
 	.migration = o1_core_migration,
 	.check = o1_core_check,

@@ -2,49 +2,37 @@
  * o1_balance.c - load balancing of the O(1) scheduler: find_busiest_queue
  * with each balancer's own memory of every queue's length (prev_cpu_load),
  * the version's imbalance rule, load_balance pulling expired tasks first and
- * each list from its tail, the cache-hot test against cache_decay_ticks,
- * rebalance_tick, and the HT scheduler's active balancing through the
- * migration thread.
+ * each list from its tail, the cache-hot test against cache_decay_ticks
+ * with each version's exceptions, the newly-idle balance and rebalance_tick
+ * (with the NUMA scheduler's node balancing, o1_numa.c).
  *
- * Sources: research/policies.md 2.7 (find_busiest_queue, imbalance rules,
- * task selection order, CAN_MIGRATE, cache_decay_ticks), 2.8 (rebalance
- * ticks: jiffies % TICK == 0, so all CPUs balance on the same jiffy), 4.5
- * (passive balancing of shared runqueues, pull_task -> wake_up_cpu), 4.6
- * (active balancing, the F3 and A9 forms), 7.1 (per-balancer memory), 7.4
- * (every balance is a pull; the migration thread is the only push);
- * [S5] 2.6.0, [S6] 2.5.6x, [S11] 2.5.40, [S12] A9, [S21] F3.
+ * Sources: research/policies.md 2.5 (the newly-idle balance), 2.7
+ * (find_busiest_queue, the 2.5 half-difference and 2.6.0 25% rules with
+ * its literal imbalance/2 == 0, task selection order, CAN_MIGRATE and its
+ * versions, cache_decay_ticks), 2.8 (rebalance ticks: jiffies % TICK == 0,
+ * so all CPUs balance on the same jiffy; 2.5.68's idle tick passing idle=0),
+ * 3.3 (2.5.59 counts every load_balance call; 2.5.68/2.6.0 node ticks
+ * first, then the intra-node balance; newly-idle stays in the node),
+ * 4.5 (passive balancing of shared runqueues, pull_task -> wake_up_cpu),
+ * 4.7 (AGRESSIVE_IDLE_STEAL), 7.1 (per-balancer memory), 7.4 (every
+ * balance is a pull); [S5] 2.6.0, [S6] 2.5.6x, [S11] 2.5.40, [S12] A9,
+ * [S13] Nick Piggin's fixes, [S14] "CAN_MIGRATE seems screwed up",
+ * [S29] RHEL3.
  *
  * Choices where the sources are uncertain:
- *   - F3 sets the active-balance latch on the idle CPU that asks (4.6) but
- *     the research does not say who clears it.  Here the migration thread
- *     that answers clears the latch of every CPU that asked it, so that an
- *     idle CPU can ask again later.
- *   - The pull made by the migration thread (knob active_steal_hot): the
- *     task it preempted ran this jiffy, so under the stock test (hot tasks
- *     never stolen, 2.5.31-2.5.68) active balancing could never move it,
- *     and Ingo's goal 2 ("even if the tasks on the busy package are both
- *     running") would fail.  By default that pull ignores cache hotness,
- *     as A9's AGRESSIVE_IDLE_STEAL made every idle pull do.  INFERRED.
- *   - With no NUMA balancing modelled yet, the balancing mask is every CPU
- *     for all versions (what a non-NUMA build of those kernels does); the
- *     2.5.59+ node balancer slots in at o1_balance_mask().
+ *   - The 2.6.0 rule is reproduced literally: a difference of 1 halves to
+ *     0 and the pull loop then takes every movable task (policies.md 2.7
+ *     marks the extra-task case INFERRED unintended).  imbalance=half
+ *     gives such a kernel the 2.5 rule instead.
+ *   - 2.6.0-test4's (!idle || cold) and RHEL3's "always" are not rows but
+ *     values of the o1 knob steal_hot (lineage INFERRED, policies.md 2.7).
  *
  * Omitted / simplified:
  *   - double_lock_balance: no locks, so this queue's length never has to
  *     be re-read after taking the busiest queue's lock.
- *   - The NUMA node balancing of 2.5.59 (NODE_BALANCE_RATE) and of
- *     2.5.68/2.6.0 (node ticks): a later issue; see o1_balance_mask().
  */
 #include "policy/o1_core.h"
 #include "sim/sim.h"
-
-/* The CPUs a balance looks at.  The NUMA versions will restrict it to the
- * node and add the node balancer here (policies.md 3). */
-static const sl_cpumask *o1_balance_mask(const struct o1 *s, int cpu)
-{
-	(void)cpu;
-	return &s->topo->all_cpus;
-}
 
 /* ---- find_busiest_queue ---- */
 
@@ -55,7 +43,7 @@ static const sl_cpumask *o1_balance_mask(const struct o1 *s, int cpu)
  */
 static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
 					   struct o1_rq *this_rq, int this_cpu, bool idle,
-					   int *imbalance)
+					   const sl_cpumask *mask, int *imbalance)
 {
 	int *prev = this_rq->prev_cpu_load;
 	int nr_running = idle || this_rq->nr_running > prev[this_cpu] ?
@@ -64,7 +52,7 @@ static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
 	int max_load = 1;	/* a queue needs >= 2 tasks to be busiest */
 	int looked = 0;
 
-	sl_for_each_cpu(i, o1_balance_mask(s, this_cpu)) {
+	sl_for_each_cpu(i, mask) {
 		struct o1_rq *rq = s->rq_of[i];
 		int load = idle || rq->nr_running < prev[i] ? rq->nr_running : prev[i];
 		prev[i] = rq->nr_running;
@@ -78,7 +66,7 @@ static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
 	if (!busiest)
 		return NULL;
 
-	if (s->cfg.v->imbalance == O1_IMBALANCE_HALF) {
+	if (s->cfg.imbalance == O1_IMBALANCE_HALF) {
 		/* pull half the difference, and only for a ~25% imbalance */
 		*imbalance = (max_load - nr_running) / 2;
 		if (!idle && *imbalance < (max_load + 3) / 4)
@@ -107,53 +95,56 @@ static bool o1_task_hot(struct sl_sim *sim, const struct o1 *s, const struct o1_
 	return (int64_t)sl_jiffies(sim) - p->last_run <= s->cfg.cache_decay_ticks;
 }
 
+/* May this balance take a cache-hot task? */
+static bool o1_hot_ok(const struct o1 *s, bool idle)
+{
+	switch (s->cfg.hot) {
+	case O1_HOT_IF_IDLE:
+		return idle;
+	case O1_HOT_IF_BUSY:
+		return !idle;
+	case O1_HOT_ALWAYS:
+		return true;
+	case O1_HOT_NEVER:
+		break;
+	}
+	return false;
+}
+
 /* CAN_MIGRATE_TASK: not running, allowed here, and cold enough. */
 static bool o1_can_migrate(struct sl_sim *sim, const struct o1 *s, const struct o1_task *p,
 			   int this_cpu, bool idle, bool steal_hot)
 {
 	if (sl_task_running(p->task) || !sl_cpumask_test(&p->task->allowed, this_cpu))
 		return false;
-	if (steal_hot || (idle && s->cfg.hot == O1_HOT_IF_IDLE))
+	if (steal_hot || o1_hot_ok(s, idle))
 		return true;
 	return !o1_task_hot(sim, s, p);
 }
 
-static void o1_pull_task(struct sl_sim *sim, struct o1 *s, struct o1_rq *src,
-			 struct o1_task *p, struct o1_rq *this_rq, int this_cpu)
+/* pull_task: onto this runqueue's active array; preempt if it should. */
+static void o1_pull_task(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int this_cpu)
 {
-	o1_dequeue(p);
-	src->nr_running--;
-	sl_note_migration(sim, p->task, p->cpu, this_cpu);
-	p->cpu = this_cpu;
-	this_rq->nr_running++;
-	o1_enqueue(this_rq->active, p);
-	if (s->cfg.wake_up_cpu) {
-		o1_wake_up_cpu(sim, s, this_rq, this_cpu, p);
-		return;
-	}
-	/* idle has prio MAX_PRIO, so an idle balancer always reschedules */
-	int curr = o1_curr_prio(sim, this_cpu);
-	if (p->prio < curr || (s->cfg.v->preempt_equal_prio && p->prio == curr &&
-			       p->time_slice > o1_curr_slice(sim, this_cpu)))
-		sl_resched(sim, this_cpu);
+	o1_move_task(sim, s, p, this_cpu);
+	o1_kick_moved(sim, s, p, this_cpu, s->cfg.v->preempt_equal_prio);
 }
 
 /*
- * Pull from the busiest queue: expired tasks first (least likely to run
- * soon, most likely cache-cold), highest priority first, each list from
- * its tail.  An idle balancer takes one task; a busy one `imbalance`.
+ * Pull from the busiest queue of `mask`: expired tasks first (least likely
+ * to run soon, most likely cache-cold), highest priority first, each list
+ * from its tail.  An idle balancer takes one task; a busy one `imbalance`.
  */
 void o1_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq, int this_cpu,
-		     bool idle, bool steal_hot)
+		     bool idle, const sl_cpumask *mask, bool steal_hot)
 {
 	int imbalance = 0;
-	struct o1_rq *busiest = o1_find_busiest_queue(sim, s, this_rq, this_cpu, idle,
+	struct o1_rq *busiest = o1_find_busiest_queue(sim, s, this_rq, this_cpu, idle, mask,
 						      &imbalance);
 	if (!busiest)
 		return;
 	/* 2.6.0: half the difference.  A difference of 1 gives 0, and the
 	 * loop below then never reaches 0: it takes every movable task. */
-	if (s->cfg.v->imbalance == O1_IMBALANCE_QUARTER)
+	if (s->cfg.imbalance == O1_IMBALANCE_QUARTER)
 		imbalance /= 2;
 
 	struct sl_prio_array *array = sl_prio_array_empty(busiest->expired) ?
@@ -166,7 +157,7 @@ void o1_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq, in
 			struct o1_task *p = o1_of_node(n);
 			looked++;
 			if (o1_can_migrate(sim, s, p, this_cpu, idle, steal_hot)) {
-				o1_pull_task(sim, s, busiest, p, this_rq, this_cpu);
+				o1_pull_task(sim, s, p, this_cpu);
 				if (idle || !--imbalance)
 					goto out;
 			}
@@ -180,93 +171,45 @@ out:
 	sl_charge_sched(sim, this_cpu, looked * s->cfg.scan_ns);
 }
 
+/* schedule() found the runqueue empty: in 2.5.59 the call is counted
+ * towards NODE_BALANCE_RATE; later kernels stay in the node (3.3). */
+void o1_newidle_balance(struct sl_sim *sim, struct o1 *s, int cpu)
+{
+	struct o1_rq *rq = o1_rq(s, cpu);
+
+	if (s->numa && s->cfg.node_balance == O1_NODE_RATE) {
+		sl_cpumask mask = o1_cpus_to_balance(s, rq, cpu);
+		o1_load_balance(sim, s, rq, cpu, true, &mask, false);
+		return;
+	}
+	o1_load_balance(sim, s, rq, cpu, true, o1_node_mask(s, cpu), false);
+}
+
 /* ---- rebalance_tick ---- */
 
 void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
 {
 	uint64_t j = sl_jiffies(sim);
 	struct o1_rq *rq = s->rq_of[cpu];
+	uint64_t every = (uint64_t)(idle ? s->idle_ticks : s->busy_ticks);
+	bool flag = idle && s->cfg.idle_tick_idle;	/* 2.5.68: idle ticks pass 0 */
 
 	if (!s->cfg.smp)
 		return;
-	if (idle) {
-		if (j % (uint64_t)s->idle_ticks == 0)
-			o1_load_balance(sim, s, rq, cpu, s->cfg.v->idle_tick_passes_idle, false);
-		return;
-	}
-	if (j % (uint64_t)s->busy_ticks == 0)
-		o1_load_balance(sim, s, rq, cpu, false, false);
-}
-
-/* ---- active balancing (HT scheduler, 4.6) ---- */
-
-static bool o1_rq_has_idle_cpu(struct sl_sim *sim, const struct o1_rq *rq)
-{
-	sl_for_each_cpu(c, &rq->cpus)
-		if (sl_cpu_idle(sim, c))
-			return true;
-	return false;
-}
-
-/*
- * Run by a CPU whose whole runqueue is idle and whose pull failed: any
- * runqueue with every sibling busy has an SMT imbalance against us, but
- * its tasks are all running and cannot be pulled.  Wake its migration
- * thread, which preempts one of them so that it can be.
- */
-void o1_active_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq,
-			    int this_cpu)
-{
-	if (!s->cfg.active_balance)
-		return;
-	for (int i = 0; i < s->nrqs; i++) {
-		struct o1_rq *rq = &s->rqs[i];
-		if (rq == this_rq || (s->cfg.active_skip_single && rq->ncpus == 1))
-			continue;
-		if (rq->nr_running == 0 || o1_rq_has_idle_cpu(sim, rq))
-			continue;
-		if (s->cfg.active_flag == O1_ACTIVE_FLAG_REQUESTER) {
-			if (s->active_req[this_cpu])
-				continue;
-			s->active_req[this_cpu] = true;
-			s->active_req_rq[this_cpu] = rq;
-		} else {
-			if (rq->active_balance)
-				continue;
-			rq->active_balance = true;
+	if (s->numa && s->cfg.node_balance == O1_NODE_RATE) {
+		/* 2.5.59: load_balance itself counts calls and widens the mask */
+		if (j % every == 0) {
+			sl_cpumask mask = o1_cpus_to_balance(s, rq, cpu);
+			o1_load_balance(sim, s, rq, cpu, flag, &mask, false);
 		}
-		sl_migration_wake(sim, rq->first_cpu, this_cpu);
+		return;
 	}
-}
-
-/* The first CPU whose runqueue is completely empty, or -1. */
-static int o1_first_idle_rq_cpu(const struct o1 *s)
-{
-	for (int i = 0; i < s->nrqs; i++)
-		if (s->rqs[i].nr_running == 0)
-			return s->rqs[i].first_cpu;
-	return -1;
-}
-
-/*
- * The busy runqueue's migration thread answers: its CPU's task is now
- * queued-not-running, so a balance run on behalf of a wholly idle
- * runqueue can pull it.
- */
-void o1_do_active_balance(struct sl_sim *sim, struct o1 *s, int cpu)
-{
-	struct o1_rq *rq = s->rq_of[cpu];
-
-	if (!s->cfg.active_balance)
-		return;
-	rq->active_balance = false;
-	for (int c = 0; c < s->ncpus; c++)
-		if (s->active_req[c] && s->active_req_rq[c] == rq)
-			s->active_req[c] = false;
-	if (o1_rq_has_idle_cpu(sim, rq))
-		return;		/* a sibling went idle meanwhile: no SMT imbalance */
-	int target = o1_first_idle_rq_cpu(s);
-	if (target < 0)
-		return;
-	o1_load_balance(sim, s, s->rq_of[target], target, true, s->cfg.active_steal_hot);
+	if (s->numa) {
+		/* node ticks first, then the node's own balance (3.3) */
+		uint64_t node_every = (uint64_t)(idle ? s->idle_node_ticks : s->busy_node_ticks);
+		if (j % node_every == 0)
+			o1_balance_node(sim, s, cpu, idle && s->cfg.idle_node_tick_idle);
+	}
+	if (j % every == 0)
+		o1_load_balance(sim, s, rq, cpu, flag, o1_node_mask(s, cpu), false);
 }

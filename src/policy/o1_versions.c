@@ -1,35 +1,39 @@
 /*
  * o1_versions.c - the stock O(1) scheduler's versions as data: one row per
- * kernel, constants plus the rules that changed between them, and
- * cache_decay_ticks as i386 computed it at boot.
+ * kernel, constants plus the rules that changed between them (the NUMA
+ * scheduler among them), and cache_decay_ticks as i386 computed it at boot.
  *
  * Sources: policies.md 2.2 (timeslices), 2.3 (interactivity constants), 2.6
  * (sync wakeups), 2.7 (imbalance rules, cache-hot test, cache_decay_ticks),
- * 2.8 (rebalance ticks); [S5] 2.6.0 sched.c, [S6] a 2.5.6x sched.c, [S7]
- * Ingo's 2.5.3 balancer post, [S8] i386 smp_tune_scheduling, [S10] the
- * 2.5.59 constants in Rick Lindsley's split of D7, [S11] the 2.5.40
- * imbalance rule.
+ * 2.8 (rebalance ticks), 3.2-3.3 (node load, node balancing); [S5] 2.6.0
+ * sched.c, [S6] a 2.5.6x sched.c, [S7] Ingo's 2.5.3 balancer post, [S8]
+ * i386 smp_tune_scheduling, [S10] the 2.5.59 constants in Rick Lindsley's
+ * split of D7, [S11] the 2.5.40 imbalance rule, [S16] Ingo's B0 node
+ * ticks, [S18] Martin Bligh's decaying node load.
  *
  * Choices (documented in docs/policies/o1.md):
  *   2.5.33   Not described separately by the research.  It takes the
  *            2.5.31/2.5.59-era values policies.md gives: MAX_TIMESLICE 300,
  *            MAX_SLEEP_AVG and STARVATION_LIMIT 2*HZ, CHILD_PENALTY 95, busy
  *            rebalance HZ/4, idle 1 ms passing idle=1, hot tasks never
- *            stolen, the half-difference imbalance.  It therefore equals
- *            2.5.59 in everything modelled; the two rows will differ once
- *            the NUMA balancer (2.5.59's node balancing, policies.md 3)
- *            is added, which 2.5.33 did not have.
- *   2.5.68   The interactivity retune and HZ/5 busy tick are in the 2.5.68
- *            base of Ingo's A9 [S6][S12]; which 2.5.6x release first had
- *            them is UNVERIFIED.
- *   2.6.0    The ns interactivity is modelled closely but not completely
- *            (see o1_core.c: no uninterruptible-sleep cap).
+ *            stolen, the half-difference imbalance.  It differs from 2.5.59
+ *            only in having no NUMA scheduler (that came with 2.5.59,
+ *            policies.md 3), so on a one-node machine the two are equal.
+ *   2.5.68   The interactivity retune, the HZ/5 busy tick and the node
+ *            ticks are in the 2.5.68 base of Ingo's A9 [S6][S12]; which
+ *            2.5.6x release first had them is UNVERIFIED.
+ *   2.6.0    Node load normalised as 10 * node_nr_running / CPUs of the
+ *            node [S5]; the 2.5.x rows use the raw count [S6][S18].
+ *
+ * The NUMA constants common to every NUMA row (NODE_THRESHOLD 125 %, the
+ * decay load/2 + count, the default NODE_BALANCE_RATE 100 of i386 NUMA-Q)
+ * are in o1_numa.c and o1_config.c.
  *
  * Omitted / simplified:
- *   - NUMA constants (NODE_THRESHOLD, NODE_BALANCE_RATE, node ticks): no
- *     NUMA balancing yet; every version balances over all CPUs.
  *   - The 2.6.x EXPIRED_STARVING test on the best expired static priority:
  *     it arrived after 2.6.0 (with best_expired_prio), outside these rows.
+ *   - B0's first node ticks (idle x2 = 2 ms, Jan 2003): the rows carry the
+ *     x5 / x2 of the 2.5.6x file.
  */
 #include <string.h>
 
@@ -51,6 +55,7 @@ static const struct o1_version o1_versions[] = {
 		.imbalance = O1_IMBALANCE_HALF,
 		.hot = O1_HOT_NEVER,
 		.decay_plus_one = false,
+		.numa = false,
 	},
 	{
 		.name = "2.5.59",	/* Jan 2003, base of Ingo's D7/E6/F3 */
@@ -67,6 +72,9 @@ static const struct o1_version o1_versions[] = {
 		.imbalance = O1_IMBALANCE_HALF,
 		.hot = O1_HOT_NEVER,
 		.decay_plus_one = false,
+		.numa = true, .node_balance = O1_NODE_RATE,
+		.node_load_per_cpu = false,
+		.idle_node_factor = 5, .busy_node_factor = 2,	/* node_balance=ticks only */
 	},
 	{
 		.name = "2.5.68",	/* Apr 2003: interactivity retune, HZ/5 */
@@ -83,6 +91,9 @@ static const struct o1_version o1_versions[] = {
 		.imbalance = O1_IMBALANCE_HALF,
 		.hot = O1_HOT_NEVER,
 		.decay_plus_one = false,
+		.numa = true, .node_balance = O1_NODE_TICKS,
+		.node_load_per_cpu = false,
+		.idle_node_factor = 5, .busy_node_factor = 2,
 	},
 	{
 		.name = "2.6.0",	/* Dec 2003: ns interactivity, Nick's fixes */
@@ -100,6 +111,9 @@ static const struct o1_version o1_versions[] = {
 		.imbalance = O1_IMBALANCE_QUARTER,
 		.hot = O1_HOT_IF_IDLE,
 		.decay_plus_one = true,
+		.numa = true, .node_balance = O1_NODE_TICKS,
+		.node_load_per_cpu = true,
+		.idle_node_factor = 5, .busy_node_factor = 2,
 	},
 };
 

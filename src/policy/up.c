@@ -14,7 +14,10 @@
  * 2.6.0-test11 UP kernel of seed 002 (test11 already had the 2.6.0
  * interactivity and balancing code; UNVERIFIED in detail).
  *
- * Omitted / simplified: those of o1_core.c; also the UP kernel's cheaper
+ * Knobs: version, hz, scan_ns, yield (as o1).  A UP kernel has no
+ * balancing, so no cache_decay_ticks, and no NUMA scheduler.
+ *
+ * Omitted / simplified: those of the o1_*.c files; also the UP kernel's cheaper
  * primitives (no lock prefixes, no IPIs) beyond having no balancing: the
  * machine's context-switch cost is the same for every policy.  A task's
  * affinity mask is ignored, since a UP kernel has no other CPU to honour.
@@ -33,6 +36,7 @@ static const struct sl_param_def up_knobs[] = {
 	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
 	  .doc = "scheduler cost per schedule() and per runqueue or task a balance looks at "
 		 "(default: the machine's costs of a pick and of examining one item)" },
+	O1_KNOB_YIELD,
 	{ .name = NULL },
 };
 
@@ -40,7 +44,9 @@ static void *up_init(struct sl_sim *sim, const struct sl_params *knobs, struct s
 {
 	struct o1_config cfg;
 
-	o1_config_init(&cfg, sim, knobs, o1_version_find(sl_param_str(knobs, "version")), false);
+	if (o1_config_init(&cfg, sim, knobs, o1_version_find(sl_param_str(knobs, "version")),
+			   false, "up", err))
+		return NULL;
 	return o1_core_create(sim, &cfg, err);
 }
 
@@ -55,6 +61,7 @@ const struct sl_policy_ops sl_policy_up = {
 	.wakeup = o1_core_wakeup,
 	.pick_next = o1_core_pick_next,
 	.tick = o1_core_tick,
+	.yield = o1_core_yield,
 	.exit = o1_core_exit,
 	.check = o1_core_check,
 };

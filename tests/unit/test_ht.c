@@ -137,7 +137,7 @@ SL_TEST(ht_knobs)
 	CHECK(htt_bind("ht", &err) == 0);
 	CHECK(htt_bind("ht:version=f3,hz=1000,cache_decay_ticks=3,active_steal_hot=off,"
 		       "idle_pickup=off,idle_active=0,scan_ns=0", &err) == 0);
-	CHECK(htt_bind("ht:version=a9", &err) == -1 && err.kind == SL_ERR_INPUT &&
+	CHECK(htt_bind("ht:version=d7", &err) == -1 && err.kind == SL_ERR_INPUT &&
 	      strstr(err.msg, "version"));
 	CHECK(htt_bind("ht:idle_pickup=sometimes", &err) == -1 && err.kind == SL_ERR_INPUT);
 	CHECK(htt_bind("ht:idle_active=-1", &err) == -1 && err.kind == SL_ERR_INPUT);

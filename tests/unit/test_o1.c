@@ -19,6 +19,7 @@
 #include "policy/prio_array.h"
 #include "sim/sim.h"
 #include "test.h"
+#include "test_o1_script.h"
 
 /* ---- the priority array ---- */
 
@@ -65,122 +66,6 @@ SL_TEST(o1_prio_array_order)
 	CHECK(a.bitmap[0] == 0 && a.bitmap[1] == 0 && a.bitmap[2] == 0);
 }
 
-/* ---- a scripted program: do acts[] in order, note when and where ---- */
-
-#define O1T_MAX_ACTS 64
-
-struct o1t_script {
-	int n, pc;
-	struct sl_action acts[O1T_MAX_ACTS];
-	sl_time at[O1T_MAX_ACTS + 1];	/* when act i was asked for */
-	int cpu[O1T_MAX_ACTS + 1];	/* on which CPU */
-};
-
-static void o1t_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
-{
-	struct o1t_script *s = t->prog_state;
-
-	s->at[s->pc] = sl_now(sim);
-	s->cpu[s->pc] = t->cpu;
-	*next = s->pc < s->n ? s->acts[s->pc++] : sl_act_exit();
-}
-
-static const struct sl_prog o1t_prog = { .name = "o1t", .step = o1t_step };
-
-static struct o1t_script *o1t_new(struct sl_sim *sim)
-{
-	return sl_sim_alloc(sim, sizeof(struct o1t_script));
-}
-
-static void o1t_add(struct o1t_script *s, struct sl_action a)
-{
-	if (s->n < O1T_MAX_ACTS)
-		s->acts[s->n++] = a;
-}
-
-static void o1t_fork(struct o1t_script *s, struct o1t_script *child, const char *comm, int nice)
-{
-	o1t_add(s, (struct sl_action){ .kind = SL_ACT_FORK,
-		.u.fork = { .prog = &o1t_prog, .state = child, .comm = comm,
-			    .set_nice = true, .nice = nice } });
-}
-
-static struct o1t_script *o1t_hog(struct sl_sim *sim, double ms)
-{
-	struct o1t_script *s = o1t_new(sim);
-	o1t_add(s, sl_act_run(ms * SL_MSEC, SL_WC_INT));
-	return s;
-}
-
-/* ---- building a run ---- */
-
-struct o1t_run {
-	struct sl_machine machine;
-	struct sl_params knobs;
-	struct sl_sim *sim;
-	struct sl_err err;
-};
-
-static bool o1t_start(struct o1t_run *r, const char *machine, const char *policy, sl_time limit)
-{
-	const struct sl_policy_ops *ops;
-	char label[64];
-
-	memset(r, 0, sizeof(*r));
-	if (sl_machine_load(&r->machine, machine, &r->err) ||
-	    sl_policy_parse(policy, &ops, &r->knobs, label, sizeof(label), &r->err)) {
-		fprintf(stderr, "o1t_start: %s\n", r->err.msg);
-		return false;
-	}
-	struct sl_sim_config cfg = {
-		.machine = &r->machine, .policy = ops, .knobs = &r->knobs,
-		.seed = 1, .time_limit = limit, .check = true,
-	};
-	r->sim = sl_sim_create(&cfg, &r->err);
-	if (!r->sim)
-		fprintf(stderr, "o1t_start: %s\n", r->err.msg);
-	return r->sim != NULL;
-}
-
-static bool o1t_run(struct o1t_run *r)
-{
-	if (sl_sim_run(r->sim, &r->err) == 0)
-		return true;
-	fprintf(stderr, "o1t_run: %s\n", r->err.msg);
-	return false;
-}
-
-static struct sl_task *o1t_find(struct sl_sim *sim, const char *comm)
-{
-	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t))
-		if (!strcmp(t->comm, comm))
-			return t;
-	return NULL;
-}
-
-/* A root forking `n` hogs of `ms` each at `nice`, then reaping them. */
-static struct o1t_script *o1t_hogs(struct sl_sim *sim, int n, double ms, int nice)
-{
-	static const char *const names[] = { "h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7",
-					     "h8", "h9" };
-	struct o1t_script *root = o1t_new(sim);
-	for (int i = 0; i < n && i < 10; i++)
-		o1t_fork(root, o1t_hog(sim, ms), names[i], nice);
-	for (int i = 0; i < n; i++)
-		o1t_add(root, sl_act_wait());
-	return root;
-}
-
-static int o1t_bind(const char *text, struct sl_err *err)
-{
-	const struct sl_policy_ops *ops;
-	struct sl_params p;
-	char label[64];
-
-	*err = (struct sl_err){ 0 };
-	return sl_policy_parse(text, &ops, &p, label, sizeof(label), err);
-}
-
 /* ---- knobs ---- */
 
 SL_TEST(o1_knobs)
@@ -199,6 +84,35 @@ SL_TEST(o1_knobs)
 	CHECK(o1t_bind("o1:cache_decay_ticks=-1", &err) == -1 && err.kind == SL_ERR_INPUT);
 	CHECK(o1t_bind("o1:cache_decay_ticks=2x", &err) == -1 && err.kind == SL_ERR_INPUT);
 	CHECK(o1t_bind("o1:timeslice=5", &err) == -1 && strstr(err.msg, "timeslice"));
+	/* the version's rules as knobs: every value, and a typo */
+	CHECK(o1t_bind("o1:steal_hot=never", &err) == 0);
+	CHECK(o1t_bind("o1:steal_hot=idle", &err) == 0);
+	CHECK(o1t_bind("o1:steal_hot=busy", &err) == 0);
+	CHECK(o1t_bind("o1:steal_hot=always", &err) == 0);
+	CHECK(o1t_bind("o1:steal_hot=sometimes", &err) == -1 && err.kind == SL_ERR_INPUT &&
+	      strstr(err.msg, "steal_hot"));
+	CHECK(o1t_bind("o1:imbalance=half", &err) == 0);
+	CHECK(o1t_bind("o1:imbalance=quarter", &err) == 0);
+	CHECK(o1t_bind("o1:imbalance=third", &err) == -1 && err.kind == SL_ERR_INPUT &&
+	      strstr(err.msg, "imbalance"));
+	CHECK(o1t_bind("o1:idle_tick=idle", &err) == 0);
+	CHECK(o1t_bind("o1:idle_tick=busy", &err) == 0);
+	CHECK(o1t_bind("o1:idle_tick=0", &err) == -1 && err.kind == SL_ERR_INPUT &&
+	      strstr(err.msg, "idle_tick"));
+	CHECK(o1t_bind("o1:yield=expired", &err) == 0);
+	CHECK(o1t_bind("o1:yield=tail", &err) == 0);
+	CHECK(o1t_bind("o1:yield=head", &err) == -1 && err.kind == SL_ERR_INPUT &&
+	      strstr(err.msg, "yield"));
+	/* the NUMA knobs bind; their combinations are checked at init
+	 * (test_o1_numa.c) */
+	CHECK(o1t_bind("o1:version=2.5.59,numa=on,node_balance=rate,node_balance_rate=10",
+		       &err) == 0);
+	CHECK(o1t_bind("o1:version=2.6.0,numa=off", &err) == 0);
+	CHECK(o1t_bind("o1:numa=yes", &err) == -1 && strstr(err.msg, "numa"));
+	CHECK(o1t_bind("o1:node_balance=often", &err) == -1 && strstr(err.msg, "node_balance"));
+	CHECK(o1t_bind("o1:node_balance_rate=0", &err) == -1 && err.kind == SL_ERR_INPUT &&
+	      strstr(err.msg, "node_balance_rate"));
+	CHECK(o1t_bind("o1:idle_node_tick=2", &err) == -1 && strstr(err.msg, "idle_node_tick"));
 	for (const struct sl_param_def *d = sl_policy_o1.knobs; d->name; d++)
 		CHECK(d->doc && d->doc[0] && (d->def || strstr(d->doc, "default")));
 

@@ -110,6 +110,15 @@ SL_TEST(up_knobs)
 	err = (struct sl_err){ 0 };
 	CHECK(sl_policy_parse("up:cache_decay_ticks=1", &ops, &p, label, sizeof(label),
 			      &err) == -1 && err.kind == SL_ERR_INPUT);
+	CHECK(sl_policy_parse("up:yield=tail", &ops, &p, label, sizeof(label), &err) == 0);
+	CHECK(sl_policy_parse("up:yield=expired", &ops, &p, label, sizeof(label), &err) == 0);
+	err = (struct sl_err){ 0 };
+	CHECK(sl_policy_parse("up:yield=never", &ops, &p, label, sizeof(label), &err) == -1 &&
+	      err.kind == SL_ERR_INPUT && strstr(err.msg, "yield"));
+	/* a UP kernel has no NUMA scheduler */
+	err = (struct sl_err){ 0 };
+	CHECK(sl_policy_parse("up:numa=on", &ops, &p, label, sizeof(label), &err) == -1 &&
+	      err.kind == SL_ERR_INPUT && strstr(err.msg, "numa"));
 	for (const struct sl_param_def *d = sl_policy_up.knobs; d->name; d++)
 		CHECK(d->doc && d->doc[0] && (d->def || strstr(d->doc, "default")));
 }

@@ -1,0 +1,197 @@
+/*
+ * o1_wake.c - where tasks are queued when they become runnable in the O(1)
+ * scheduler: try_to_wake_up (the last CPU, or the waker's for a sync
+ * wakeup; no search for an idle CPU), the HT scheduler's wake_up_cpu (an
+ * idle sibling, else a CPU the task preempts), the placement after a task
+ * was moved, fork (the child in front of the parent on its CPU, the slice
+ * split) and exit (the first slice back to the parent).
+ *
+ * Sources: research/policies.md 2.3 (fork, exit), 2.6 (try_to_wake_up and
+ * the sync rules of 2.5.59 / 2.5.68 / 2.6.0; 2.6.0's activated = -1 for
+ * uninterruptible sleepers), 4.4 (wake_up_cpu, with A9's equal-priority
+ * rule, which acts even without SMT), 2.10 (no fork balancing); [S5] 2.6.0,
+ * [S6] 2.5.6x, [S12] A9, [S15] A5's sync fix, [S21] F3, [S24] 2.5.59 F3.
+ * Docs: docs/policies/o1.md, ht.md.
+ *
+ * Choices where the sources are uncertain:
+ *   - A child forked with a different nice than its parent (the engine
+ *     sets it at fork) gets the parent's dynamic priority shifted by the
+ *     difference and goes to the tail of that list, as set_user_nice()
+ *     right after fork would do.
+ *   - Sync wakeups that the version does not keep quiet call wake_up_cpu
+ *     only where the HT row says so (C1, whose base makes only a local sync
+ *     wakeup quiet); F3 and E6 activate them without it [S24].
+ *
+ * Omitted / simplified:
+ *   - sched_exit runs when the child exits, not when it is reaped (the
+ *     engine reports exits only).
+ *   - 2.6.0's cross-CPU timestamp adjustment: one clock here.
+ */
+#include "policy/o1_core.h"
+#include "sim/sim.h"
+
+static bool o1_preempts(struct sl_sim *sim, const struct o1_task *p, int cpu,
+			bool equal_prio_rule)
+{
+	int prio = o1_curr_prio(sim, cpu);
+
+	if (p->prio < prio)
+		return true;
+	return equal_prio_rule && p->prio == prio && p->time_slice > o1_curr_slice(sim, cpu);
+}
+
+void o1_wake_up_cpu(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, int cpu,
+		    struct o1_task *p)
+{
+	const sl_cpumask *allowed = &p->task->allowed;
+
+	if (sl_cpu_idle(sim, cpu)) {
+		sl_resched(sim, cpu);
+		return;
+	}
+	sl_for_each_cpu(sib, &rq->cpus) {
+		if (sl_cpumask_test(allowed, sib) && sl_cpu_idle(sim, sib)) {
+			sl_resched(sim, sib);
+			return;
+		}
+	}
+	if (o1_preempts(sim, p, cpu, s->cfg.wake_equal_prio)) {
+		sl_resched(sim, cpu);
+		return;
+	}
+	sl_for_each_cpu(sib, &rq->cpus) {
+		if (sib != cpu && sl_cpumask_test(allowed, sib) &&
+		    o1_preempts(sim, p, sib, s->cfg.wake_equal_prio)) {
+			sl_resched(sim, sib);
+			return;
+		}
+	}
+}
+
+void o1_kick_moved(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int cpu,
+		   bool equal_prio)
+{
+	if (s->cfg.wake_up_cpu) {
+		o1_wake_up_cpu(sim, s, o1_rq(s, cpu), cpu, p);
+		return;
+	}
+	/* idle has prio MAX_PRIO, so an idle CPU always reschedules */
+	if (o1_preempts(sim, p, cpu, equal_prio))
+		sl_resched(sim, cpu);
+}
+
+/* ---- try_to_wake_up (2.6, 4.4) ---- */
+
+void o1_core_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned flags)
+{
+	struct o1 *s = o1_state(sim);
+	struct o1_task *p = o1_of(t);
+	bool sync = flags & SL_WAKE_SYNC;
+
+	if (!s->cfg.smp) {
+		p->cpu = 0;
+	} else if (sync && p->cpu != waker_cpu && sl_cpumask_test(&t->allowed, waker_cpu)) {
+		/* fast-migrate: the waker is about to sleep, its CPU is free */
+		if (o1_rq(s, p->cpu) != o1_rq(s, waker_cpu))
+			sl_note_migration(sim, t, p->cpu, waker_cpu);
+		p->cpu = waker_cpu;
+	}
+	/* 2.6.0: involuntary sleepers earn no more than just interactive */
+	if (t->uninterruptible && s->cfg.v->interactivity == O1_SLEEP_NS)
+		p->activated = -1;
+	struct o1_rq *rq = o1_rq(s, p->cpu);
+	enum o1_sync_rule rule = s->cfg.v->sync_rule;
+	bool quiet = sync && (rule == O1_SYNC_QUIET ||
+			      (rule == O1_SYNC_QUIET_LOCAL && p->cpu == waker_cpu));
+	if (quiet) {
+		o1_activate_quiet(s, rq, p);
+		return;
+	}
+	o1_activate(sim, s, rq, p, flags & SL_WAKE_TIMER);
+	if (s->cfg.wake_up_cpu) {
+		if (!sync || s->cfg.wake_up_cpu_sync)
+			o1_wake_up_cpu(sim, s, rq, p->cpu, p);
+	} else if (o1_preempts(sim, p, p->cpu, false)) {
+		sl_resched(sim, p->cpu);
+	}
+}
+
+/* ---- fork and exit (2.3) ---- */
+
+static void o1_fork_root(struct sl_sim *sim, struct o1 *s, struct o1_task *c)
+{
+	c->cpu = 0;
+	c->sleep_avg = 0;
+	c->prio = o1_effective_prio(s, c);
+	c->time_slice = o1_task_timeslice(s, c);
+	o1_activate_quiet(s, o1_rq(s, 0), c);
+	sl_resched(sim, 0);
+}
+
+void o1_core_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
+{
+	struct o1 *s = o1_state(sim);
+	struct o1_task *c = o1_of(child);
+
+	c->task = child;
+	c->exec_cpu = -1;
+	c->static_prio = O1_NICE0_PRIO + child->nice;
+	c->last_run = (int64_t)sl_jiffies(sim);
+	c->timestamp = sl_now(sim);
+	if (!parent) {
+		o1_fork_root(sim, s, c);
+		return;
+	}
+
+	/* copy_process: the slice is split so that forking creates no time */
+	struct o1_task *pp = o1_of(parent);
+	c->sleep_avg = pp->sleep_avg;
+	c->interactive_credit = pp->interactive_credit;
+	c->time_slice = (pp->time_slice + 1) / 2;
+	c->first_time_slice = true;
+	pp->time_slice /= 2;
+	if (!pp->time_slice) {
+		pp->time_slice = 1;
+		o1_task_tick(sim, s, parent->cpu, pp);
+	}
+
+	o1_fork_penalties(s, pp, c);
+	c->cpu = s->cfg.smp ? parent->cpu : 0;
+	struct o1_rq *rq = o1_rq(s, c->cpu);
+	if (!pp->array) {
+		c->prio = o1_effective_prio(s, c);
+		o1_activate_quiet(s, rq, c);
+		return;
+	}
+	/* the child runs first: just in front of the parent, at its prio */
+	if (c->static_prio == pp->static_prio) {
+		c->prio = pp->prio;
+		sl_prio_array_enqueue_before(pp->array, &c->run_list, &pp->run_list);
+		c->array = pp->array;
+	} else {
+		int prio = pp->prio + c->static_prio - pp->static_prio;
+		c->prio = prio < SL_MAX_RT_PRIO ? SL_MAX_RT_PRIO :
+			  prio > SL_MAX_PRIO - 1 ? SL_MAX_PRIO - 1 : prio;
+		o1_enqueue(pp->array, c);
+	}
+	o1_nr_inc(s, rq);
+}
+
+void o1_core_exit(struct sl_sim *sim, struct sl_task *t)
+{
+	struct o1 *s = o1_state(sim);
+	struct sl_task *parent = t->parent;
+	struct o1_task *c = o1_of(t);
+
+	o1_exec_forget(s, c);
+	if (!parent || parent->state == SL_TASK_DEAD)
+		return;
+	struct o1_task *pp = o1_of(parent);
+	/* a child that did not finish its first slice gives the rest back */
+	if (c->first_time_slice) {
+		pp->time_slice += c->time_slice;
+		if (pp->time_slice > s->max_slice)
+			pp->time_slice = s->max_slice;
+	}
+	o1_exit_penalty(s, pp, c);
+}

@@ -1,0 +1,276 @@
+/*
+ * test_o1_numa.c - the NUMA scheduler of 2.5.59 / 2.5.68 / 2.6.0 on the
+ * O(1) scheduler (policies.md 3): the knobs and the combinations a version
+ * cannot have; find_busiest_node's 125 % threshold, decay, and raw (2.5.x)
+ * or per-CPU (2.6.0) node load; how often an idle CPU looks across nodes on
+ * a 4-node machine (every NODE_BALANCE_RATE balances in 2.5.59, every 5 ms
+ * node tick in 2.5.68 / 2.6.0, at once without the NUMA scheduler);
+ * sched_balance_exec moving an exec'ing task to the least loaded node; and
+ * every version running a mixed load with exec cleanly on NUMA machines.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/o1_core.h"
+#include "test.h"
+#include "test_o1_script.h"
+
+#define NUMA4 "node:4 pack:1 core:2 pu:1"
+
+/* ---- knobs ---- */
+
+static bool o1nt_rejects(const char *policy, const char *words)
+{
+	struct sl_err err;
+	bool ok = o1t_init(NUMA4, policy, &err) == -1 && err.kind == SL_ERR_INPUT &&
+		  strstr(err.msg, words);
+
+	if (!ok)
+		fprintf(stderr, "  %s: '%s', expected an input error with '%s'\n", policy,
+			err.msg, words);
+	return ok;
+}
+
+SL_TEST(o1_numa_knobs)
+{
+	struct sl_err err;
+
+	CHECK(o1t_init(NUMA4, "o1:version=2.5.59", &err) == 0);
+	CHECK(o1t_init(NUMA4, "o1:version=2.5.59,numa=on,node_balance_rate=10", &err) == 0);
+	CHECK(o1t_init(NUMA4, "o1:version=2.5.59,node_balance=ticks,idle_node_tick=idle",
+		       &err) == 0);
+	CHECK(o1t_init(NUMA4, "o1:version=2.5.68,node_balance=rate,node_balance_rate=30",
+		       &err) == 0);
+	CHECK(o1t_init(NUMA4, "o1:version=2.6.0,numa=off", &err) == 0);
+	CHECK(o1t_init(NUMA4, "o1:version=2.5.33,numa=off", &err) == 0);
+	/* 2.5.33 had no NUMA scheduler */
+	CHECK(o1nt_rejects("o1:version=2.5.33,numa=on", "2.5.33 has no NUMA scheduler"));
+	CHECK(o1nt_rejects("o1:node_balance_rate=10", "node_balance_rate: needs the NUMA"));
+	CHECK(o1nt_rejects("ht:numa=on", "numa=on"));
+	/* node knobs without the NUMA scheduler, or without their mechanism */
+	CHECK(o1nt_rejects("o1:version=2.6.0,numa=off,node_balance=rate", "numa=off"));
+	CHECK(o1nt_rejects("o1:version=2.5.68,node_balance_rate=100", "node ticks"));
+	CHECK(o1nt_rejects("o1:version=2.5.59,idle_node_tick=busy", "counts load_balance"));
+	CHECK(o1nt_rejects("ht:version=a9,node_balance_rate=10", "node ticks"));
+	/* the same on a one-node machine: the checks do not depend on it */
+	CHECK(o1t_init("pack:2 core:1 pu:1", "o1:version=2.5.33,numa=on", &err) == -1 &&
+	      err.kind == SL_ERR_INPUT);
+	CHECK(o1t_init("pack:2 core:1 pu:1", "o1:version=2.5.59,numa=on", &err) == 0);
+}
+
+/* ---- find_busiest_node (3.2) ---- */
+
+/* A hand-made scheduler of two nodes of 2 and 4 CPUs, for find_busiest_node. */
+struct o1nt_nodes {
+	struct o1 s;
+	struct o1_rq rq;
+	int prev[2];
+};
+
+static void o1nt_nodes_init(struct o1nt_nodes *n, const char *version)
+{
+	memset(n, 0, sizeof(*n));
+	n->s.cfg.v = o1_version_find(version);
+	n->s.nnodes = 2;
+	n->s.node_weight[0] = 2;
+	n->s.node_weight[1] = 4;
+	n->rq.prev_node_load = n->prev;
+}
+
+static int o1nt_busiest(struct o1nt_nodes *n, int here, int there)
+{
+	n->s.node_nr_running[0] = here;
+	n->s.node_nr_running[1] = there;
+	return o1_find_busiest_node(&n->s, &n->rq, 0);
+}
+
+SL_TEST(o1_find_busiest_node_rules)
+{
+	struct o1nt_nodes n;
+
+	/* 2.5.59: raw counts, a remote node needs > 125 % of ours */
+	o1nt_nodes_init(&n, "2.5.59");
+	CHECK(o1nt_busiest(&n, 4, 5) == -1);		/* 500 > 500 fails */
+	o1nt_nodes_init(&n, "2.5.59");
+	CHECK(o1nt_busiest(&n, 4, 6) == 1);
+	o1nt_nodes_init(&n, "2.5.59");
+	CHECK(o1nt_busiest(&n, 3, 4) == 1);		/* 400 > 375 */
+	/* 2.6.0: 10 * count / CPUs: 3 on 2 CPUs (15) is busier than 4 on 4 (10) */
+	o1nt_nodes_init(&n, "2.6.0");
+	CHECK(o1nt_busiest(&n, 3, 4) == -1);
+	o1nt_nodes_init(&n, "2.6.0");
+	CHECK(o1nt_busiest(&n, 1, 4) == 1);		/* 10 > 5 * 1.25 */
+	/* the decay load/2 + count: a node that emptied stays busiest for a
+	 * while (8; then 4, 2, 1 against 0 here) */
+	o1nt_nodes_init(&n, "2.5.68");
+	CHECK(o1nt_busiest(&n, 0, 8) == 1);
+	CHECK(o1nt_busiest(&n, 0, 0) == 1 && n.prev[1] == 4);
+	CHECK(o1nt_busiest(&n, 0, 0) == 1 && n.prev[1] == 2);
+	CHECK(o1nt_busiest(&n, 0, 0) == 1 && n.prev[1] == 1);
+	CHECK(o1nt_busiest(&n, 0, 0) == -1 && n.prev[1] == 0);
+	/* our own past load counts too: 4 here last time, 4 there now */
+	o1nt_nodes_init(&n, "2.5.68");
+	CHECK(o1nt_busiest(&n, 8, 0) == -1);
+	CHECK(o1nt_busiest(&n, 0, 5) == -1 && n.prev[0] == 4);	/* 500 > 125 * 4 fails */
+	CHECK(o1nt_busiest(&n, 0, 5) == 1 && n.prev[0] == 2 && n.prev[1] == 7);
+}
+
+/* ---- how often an idle CPU looks across nodes (3.3) ---- */
+
+/*
+ * Six hogs forked on CPU 0 of a 4-node machine (2 CPUs per node), stopped
+ * at `ms`: have any run on nodes 1-3 yet?  Cache-hot for one tick only, so
+ * CPU 1 (node 0) pulls one at once; the other nodes' CPUs have been idle
+ * since boot and balance only at their idle ticks.
+ */
+static int o1nt_remote_by(const char *policy, double ms)
+{
+	static const char *const names[] = { "h0", "h1", "h2", "h3", "h4", "h5" };
+	struct o1t_run r;
+	int remote = -1;
+
+	if (!o1t_start(&r, NUMA4, policy, (sl_time)(ms * SL_MSEC)))
+		return -1;
+	sl_sim_spawn_root(r.sim, &o1t_prog, o1t_hogs(r.sim, 6, 3000, 0), "root");
+	if (o1t_run(&r)) {
+		remote = 0;
+		for (int i = 0; i < 6; i++) {
+			struct sl_task *t = o1t_find(r.sim, names[i]);
+			if (t && t->node_ns[1] + t->node_ns[2] + t->node_ns[3] > 0)
+				remote++;
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return remote;
+}
+
+SL_TEST(o1_node_balance_interval)
+{
+	/* 2.5.59: every NODE_BALANCE_RATE-th (100) load_balance of an idle
+	 * CPU, one per 1 ms idle tick: about 100 ms */
+	const char *p59 = "o1:version=2.5.59,cache_decay_ticks=0";
+	CHECK(o1nt_remote_by(p59, 95) == 0);
+	CHECK(o1nt_remote_by(p59, 105) > 0);
+	/* ia64's rate of 10 */
+	const char *p59r = "o1:version=2.5.59,cache_decay_ticks=0,node_balance_rate=10";
+	CHECK(o1nt_remote_by(p59r, 9) == 0);
+	CHECK(o1nt_remote_by(p59r, 13) > 0);
+	/* 2.5.68: node ticks every 5 ms, balancing as busy (idle=0): the
+	 * first sees CPU 0's queue through its empty memory (prev_cpu_load),
+	 * the second pulls */
+	const char *p68 = "o1:version=2.5.68,cache_decay_ticks=0";
+	CHECK(o1nt_remote_by(p68, 9) == 0);
+	CHECK(o1nt_remote_by(p68, 12) > 0);
+	CHECK(o1nt_remote_by("o1:version=2.5.68,cache_decay_ticks=0,idle_node_tick=idle", 4) == 0);
+	CHECK(o1nt_remote_by("o1:version=2.5.68,cache_decay_ticks=0,idle_node_tick=idle", 7) > 0);
+	/* 2.6.0: node ticks every 5 ms with idle=1 */
+	CHECK(o1nt_remote_by("o1:version=2.6.0,cache_decay_ticks=0", 4) == 0);
+	CHECK(o1nt_remote_by("o1:version=2.6.0,cache_decay_ticks=0", 7) > 0);
+	/* no NUMA scheduler: one balancing domain, pulled at the first ticks */
+	CHECK(o1nt_remote_by("o1:version=2.5.33,cache_decay_ticks=0", 3) > 0);
+	CHECK(o1nt_remote_by("o1:version=2.5.59,cache_decay_ticks=0,numa=off", 3) > 0);
+}
+
+/* ---- sched_balance_exec (3.4) ---- */
+
+/*
+ * The root forks `hogs` hogs, then x, which execs at once and computes
+ * 50 ms.  Everything is cache-hot for a second, so no balancer moves
+ * anything: only the exec can.  Returns the CPU x finished on.
+ */
+static int o1nt_exec_cpu(const char *policy, int hogs, long *migrations)
+{
+	struct o1t_run r;
+	int cpu = -2;
+
+	if (!o1t_start(&r, NUMA4, policy, 0))
+		return -2;
+	struct o1t_script *root = o1t_new(r.sim);
+	for (int i = 0; i < hogs; i++)
+		o1t_fork(root, o1t_hog(r.sim, 100), "hog", 0);
+	struct o1t_script *x = o1t_new(r.sim);
+	o1t_exec(x, "x");
+	o1t_add(x, sl_act_run(50 * SL_MSEC, SL_WC_INT));
+	o1t_fork(root, x, "xfork", 0);
+	for (int i = 0; i <= hogs; i++)
+		o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r) && x->n == 2) {
+		cpu = x->cpu[2];
+		struct sl_run_stats st;
+		sl_sim_stats(r.sim, &st);
+		*migrations = st.migrations;
+	}
+	sl_sim_destroy(r.sim);
+	return cpu;
+}
+
+SL_TEST(o1_balance_exec)
+{
+	long mig = -1;
+
+	/* CPU 0 holds the root, two hogs and x (4 > 2): x goes to the least
+	 * loaded node (1, the first of three empty ones) and its least loaded
+	 * CPU (2), through the migration thread */
+	const char *hot = "cache_decay_ticks=1000,steal_hot=never";
+	char p[128];
+	static const char *const versions[] = { "2.5.59", "2.5.68", "2.6.0" };
+	for (int i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "o1:version=%s,%s", versions[i], hot);
+		int cpu = o1nt_exec_cpu(p, 2, &mig);
+		CHECKF(cpu == 2 && mig == 1, "%s: x ended on CPU %d, %ld migrations", p, cpu, mig);
+	}
+	/* lightly loaded (a hog and x: 2): it stays */
+	snprintf(p, sizeof(p), "o1:version=2.5.68,%s", hot);
+	CHECK(o1nt_exec_cpu(p, 1, &mig) == 0 && mig == 0);
+	/* no NUMA scheduler, no exec balancing */
+	snprintf(p, sizeof(p), "o1:version=2.5.68,numa=off,%s", hot);
+	CHECK(o1nt_exec_cpu(p, 2, &mig) == 0 && mig == 0);
+	snprintf(p, sizeof(p), "o1:version=2.5.33,%s", hot);
+	CHECK(o1nt_exec_cpu(p, 2, &mig) == 0 && mig == 0);
+	/* nor on a one-node machine: nothing to choose from */
+	struct o1t_run r;
+	if (o1t_start(&r, "pack:4 core:1 pu:1", "o1:version=2.5.68", 0)) {
+		struct o1 *s = sl_policy_data(r.sim);
+		CHECK(!s->numa && s->cfg.numa);
+		sl_sim_destroy(r.sim);
+	}
+}
+
+/* ---- every version, with exec, on NUMA machines ---- */
+
+SL_TEST(o1_numa_versions_run_clean)
+{
+	static const char *const pols[] = {
+		"o1:version=2.5.59", "o1:version=2.5.59,node_balance_rate=1",
+		"o1:version=2.5.68", "o1:version=2.6.0", "o1:version=2.6.0,hz=100",
+		"ht:version=e6", "ht:version=a9", "ht:version=b2", "ht:version=c1",
+		"ht:version=c1,node_divisor=runqueues",
+	};
+	static const char *const machines[] = { NUMA4, "node:2 pack:1 core:2 pu:2" };
+	for (int m = 0; m < 2; m++) {
+		for (size_t i = 0; i < sizeof(pols) / sizeof(pols[0]); i++) {
+			struct o1t_run r;
+			if (!o1t_start(&r, machines[m], pols[i], 0))
+				continue;
+			struct o1t_script *root = o1t_new(r.sim);
+			for (int k = 0; k < 8; k++) {
+				struct o1t_script *c = o1t_new(r.sim);
+				for (int j = 0; j < 6 && k < 7; j++) {
+					o1t_exec(c, "mix");
+					o1t_add(c, sl_act_run((1 + k) * 3 * SL_MSEC, SL_WC_INT));
+					o1t_add(c, sl_act_sleep((sl_time)(2 + j) * SL_MSEC));
+				}
+				if (k == 7)
+					o1t_exec(c, "quick");	/* exec, then exit at once */
+				o1t_fork(root, c, "mix", k % 3 - 1);
+			}
+			for (int k = 0; k < 8; k++)
+				o1t_add(root, sl_act_wait());
+			sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+			bool ok = o1t_run(&r);
+			CHECKF(ok && sl_nr_tasks(r.sim) == 0, "%s on %s", pols[i], machines[m]);
+			sl_sim_destroy(r.sim);
+		}
+	}
+}

@@ -1,0 +1,133 @@
+/*
+ * test_o1_script.c - helpers shared by the O(1) family's scenario tests;
+ * see test_o1_script.h.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "policy/policy.h"
+#include "test_o1_script.h"
+
+static void o1t_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct o1t_script *s = t->prog_state;
+
+	s->at[s->pc] = sl_now(sim);
+	s->cpu[s->pc] = t->cpu;
+	*next = s->pc < s->n ? s->acts[s->pc++] : sl_act_exit();
+}
+
+const struct sl_prog o1t_prog = { .name = "o1t", .step = o1t_step };
+
+struct o1t_script *o1t_new(struct sl_sim *sim)
+{
+	return sl_sim_alloc(sim, sizeof(struct o1t_script));
+}
+
+void o1t_add(struct o1t_script *s, struct sl_action a)
+{
+	if (s->n < O1T_MAX_ACTS)
+		s->acts[s->n++] = a;
+}
+
+void o1t_fork(struct o1t_script *s, struct o1t_script *child, const char *comm, int nice)
+{
+	o1t_add(s, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &o1t_prog, .state = child, .comm = comm,
+			    .set_nice = true, .nice = nice } });
+}
+
+void o1t_exec(struct o1t_script *s, const char *comm)
+{
+	o1t_add(s, (struct sl_action){ .kind = SL_ACT_EXEC, .u.exec.comm = comm });
+}
+
+void o1t_yield(struct o1t_script *s)
+{
+	o1t_add(s, (struct sl_action){ .kind = SL_ACT_YIELD });
+}
+
+struct o1t_script *o1t_hog(struct sl_sim *sim, double ms)
+{
+	struct o1t_script *s = o1t_new(sim);
+	o1t_add(s, sl_act_run(ms * SL_MSEC, SL_WC_INT));
+	return s;
+}
+
+struct o1t_script *o1t_hogs(struct sl_sim *sim, int n, double ms, int nice)
+{
+	static const char *const names[] = { "h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7",
+					     "h8", "h9" };
+	struct o1t_script *root = o1t_new(sim);
+	for (int i = 0; i < n && i < 10; i++)
+		o1t_fork(root, o1t_hog(sim, ms), names[i], nice);
+	for (int i = 0; i < n && i < 10; i++)
+		o1t_add(root, sl_act_wait());
+	return root;
+}
+
+bool o1t_start(struct o1t_run *r, const char *machine, const char *policy, sl_time limit)
+{
+	const struct sl_policy_ops *ops;
+	char label[64];
+
+	memset(r, 0, sizeof(*r));
+	if (sl_machine_load(&r->machine, machine, &r->err) ||
+	    sl_policy_parse(policy, &ops, &r->knobs, label, sizeof(label), &r->err)) {
+		fprintf(stderr, "o1t_start: %s\n", r->err.msg);
+		return false;
+	}
+	struct sl_sim_config cfg = {
+		.machine = &r->machine, .policy = ops, .knobs = &r->knobs,
+		.seed = 1, .time_limit = limit, .check = true,
+	};
+	r->sim = sl_sim_create(&cfg, &r->err);
+	if (!r->sim)
+		fprintf(stderr, "o1t_start: %s\n", r->err.msg);
+	return r->sim != NULL;
+}
+
+bool o1t_run(struct o1t_run *r)
+{
+	if (sl_sim_run(r->sim, &r->err) == 0)
+		return true;
+	fprintf(stderr, "o1t_run: %s\n", r->err.msg);
+	return false;
+}
+
+struct sl_task *o1t_find(struct sl_sim *sim, const char *comm)
+{
+	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t))
+		if (!strcmp(t->comm, comm))
+			return t;
+	return NULL;
+}
+
+int o1t_bind(const char *text, struct sl_err *err)
+{
+	const struct sl_policy_ops *ops;
+	struct sl_params p;
+	char label[64];
+
+	*err = (struct sl_err){ 0 };
+	return sl_policy_parse(text, &ops, &p, label, sizeof(label), err);
+}
+
+int o1t_init(const char *machine, const char *policy, struct sl_err *err)
+{
+	const struct sl_policy_ops *ops;
+	struct sl_machine m;
+	struct sl_params p;
+	char label[64];
+
+	*err = (struct sl_err){ 0 };
+	if (sl_machine_load(&m, machine, err) ||
+	    sl_policy_parse(policy, &ops, &p, label, sizeof(label), err))
+		return -1;
+	struct sl_sim_config cfg = { .machine = &m, .policy = ops, .knobs = &p, .seed = 1 };
+	struct sl_sim *sim = sl_sim_create(&cfg, err);
+	if (!sim)
+		return -1;
+	sl_sim_destroy(sim);
+	return 0;
+}

@@ -1,0 +1,383 @@
+/*
+ * test_o1_versions.c - scenario tests that pin what distinguishes the
+ * stock O(1) versions (policies.md 2): the rows' constants; the cache-hot
+ * rule of each version and of the steal_hot / idle_tick knobs (2.5.x never
+ * steals hot tasks, 2.5.68's idle tick balances as busy, 2.6.0 lets idle
+ * balancers steal, 2.6.0-test4 lets busy ones); the 2.5 half-difference
+ * rule against 2.6.0's 25% rule on 1-vs-3 and 1-vs-2 queues (2.6.0 pulls
+ * everything on a difference of 1 and rotates N+1 hogs over N CPUs); 2.6.0's
+ * cap on uninterruptible sleepers; sched_yield into the expired array.
+ *
+ * Every run has the engine's invariant checks on, which also run the
+ * policy's own check op after each event.
+ */
+#include <string.h>
+
+#include "policy/o1_core.h"
+#include "test.h"
+#include "test_o1_script.h"
+
+/* ---- the rows (2.2, 2.3, 2.8, 3.3) ---- */
+
+static struct o1 *o1vt_state(struct o1t_run *r, const char *policy)
+{
+	if (!o1t_start(r, "node:2 pack:1 core:2 pu:1", policy, 0))
+		return NULL;
+	return sl_policy_data(r->sim);
+}
+
+SL_TEST(o1_version_rows)
+{
+	struct o1t_run r;
+	struct o1 *s;
+
+	if ((s = o1vt_state(&r, "o1:version=2.5.33"))) {
+		CHECK(s->min_slice == 10 && s->max_slice == 300 && s->max_sleep_avg == 2000 &&
+		      s->starvation_limit == 2000 && s->busy_ticks == 250 && s->idle_ticks == 1);
+		CHECK(!s->numa && s->cfg.hot == O1_HOT_NEVER && s->cfg.imbalance == O1_IMBALANCE_HALF);
+		sl_sim_destroy(r.sim);
+	}
+	if ((s = o1vt_state(&r, "o1:version=2.5.59"))) {
+		CHECK(s->max_slice == 300 && s->max_sleep_avg == 2000 && s->busy_ticks == 250);
+		CHECK(s->numa && s->cfg.node_balance == O1_NODE_RATE &&
+		      s->cfg.node_balance_rate == 100 && s->cfg.idle_tick_idle);
+		sl_sim_destroy(r.sim);
+	}
+	if ((s = o1vt_state(&r, "o1:version=2.5.68"))) {
+		CHECK(s->max_slice == 200 && s->max_sleep_avg == 10000 &&
+		      s->starvation_limit == 10000 && s->cfg.v->child_penalty == 50 &&
+		      s->cfg.v->sleep_credit_offset == 1 && s->busy_ticks == 200);
+		CHECK(s->numa && s->cfg.node_balance == O1_NODE_TICKS && s->idle_node_ticks == 5 &&
+		      s->busy_node_ticks == 400 && !s->cfg.idle_tick_idle &&
+		      !s->cfg.idle_node_tick_idle && s->cfg.v->sync_rule == O1_SYNC_QUIET);
+		sl_sim_destroy(r.sim);
+	}
+	if ((s = o1vt_state(&r, "o1:version=2.6.0"))) {
+		/* MAX_SLEEP_AVG = AVG_TIMESLICE (102) * MAX_BONUS (10) */
+		CHECK(s->max_slice == 200 && s->max_sleep_avg == 1020 && s->starvation_limit == 1020);
+		CHECK(s->cfg.hot == O1_HOT_IF_IDLE && s->cfg.imbalance == O1_IMBALANCE_QUARTER &&
+		      s->cfg.idle_tick_idle && s->cfg.v->node_load_per_cpu &&
+		      s->cfg.v->sync_rule == O1_SYNC_QUIET_LOCAL && !s->cfg.v->preempt_equal_prio);
+		sl_sim_destroy(r.sim);
+	}
+	/* knobs override the row */
+	if ((s = o1vt_state(&r, "o1:version=2.6.0,steal_hot=busy,imbalance=half,idle_tick=busy,"
+				"idle_node_tick=idle,yield=tail"))) {
+		CHECK(s->cfg.hot == O1_HOT_IF_BUSY && s->cfg.imbalance == O1_IMBALANCE_HALF &&
+		      !s->cfg.idle_tick_idle && s->cfg.idle_node_tick_idle &&
+		      s->cfg.yield == O1_YIELD_TAIL);
+		sl_sim_destroy(r.sim);
+	}
+}
+
+/* ---- cache-hot tasks (2.7, 4.7) ---- */
+
+/* Two hogs forked on CPU 0 of two: when does the second first run? */
+static sl_time o1vt_second_start(const char *policy)
+{
+	struct o1t_run r;
+	sl_time start = -1;
+
+	if (!o1t_start(&r, "pack:2 core:1 pu:1", policy, 0))
+		return -1;
+	struct o1t_script *a = o1t_hog(r.sim, 200), *b = o1t_hog(r.sim, 200);
+	struct o1t_script *root = o1t_new(r.sim);
+	o1t_fork(root, a, "a", 0);
+	o1t_fork(root, b, "b", 0);
+	o1t_add(root, sl_act_wait());
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r) && a->cpu[0] == 0 && b->cpu[0] == 1)
+		start = b->at[0];
+	sl_sim_destroy(r.sim);
+	return start;
+}
+
+static bool o1vt_waits_for_decay(const char *policy)
+{
+	sl_time t = o1vt_second_start(policy);
+	bool ok = t > 40 * SL_MSEC && t < 44 * SL_MSEC;
+
+	if (!ok)
+		fprintf(stderr, "  %s: b started at %.2f ms, expected after 40\n", policy,
+			(double)t / SL_MSEC);
+	return ok;
+}
+
+static bool o1vt_steals_at_once(const char *policy)
+{
+	sl_time t = o1vt_second_start(policy);
+	bool ok = t > 0 && t < 3 * SL_MSEC;
+
+	if (!ok)
+		fprintf(stderr, "  %s: b started at %.2f ms, expected at once\n", policy,
+			(double)t / SL_MSEC);
+	return ok;
+}
+
+SL_TEST(o1_cache_hot_per_version)
+{
+	/* b is queued behind a on CPU 0 and hot for 40 ticks; CPU 1 has been
+	 * idle since boot, so only its idle ticks balance */
+	CHECK(o1vt_waits_for_decay("o1:version=2.5.59,cache_decay_ticks=40"));
+	CHECK(o1vt_waits_for_decay("o1:version=2.5.68,cache_decay_ticks=40"));
+	CHECK(o1vt_steals_at_once("o1:version=2.6.0,cache_decay_ticks=40"));
+	/* 2.5.68's idle tick passes idle=0: even an idle-steal rule does not
+	 * act there (policies.md 4.7) until the tick passes idle=1 */
+	CHECK(o1vt_waits_for_decay("o1:version=2.5.68,cache_decay_ticks=40,steal_hot=idle"));
+	CHECK(o1vt_steals_at_once("o1:version=2.5.68,cache_decay_ticks=40,steal_hot=idle,"
+				  "idle_tick=idle"));
+	/* 2.6.0-test4's (!idle || cold): the idle balancer respects hotness ... */
+	CHECK(o1vt_waits_for_decay("o1:version=2.6.0,cache_decay_ticks=40,steal_hot=busy"));
+	/* ... a busy one does not (an idle tick passing idle=0 is busy) */
+	CHECK(o1vt_steals_at_once("o1:version=2.6.0,cache_decay_ticks=40,steal_hot=busy,"
+				  "idle_tick=busy"));
+	CHECK(o1vt_waits_for_decay("o1:version=2.6.0,cache_decay_ticks=40,idle_tick=busy"));
+	/* RHEL3: hotness ignored; 2.6.0 with the 2.5 rule: never */
+	CHECK(o1vt_steals_at_once("o1:version=2.5.33,cache_decay_ticks=40,steal_hot=always"));
+	CHECK(o1vt_waits_for_decay("o1:version=2.6.0,cache_decay_ticks=40,steal_hot=never"));
+}
+
+/* ---- the imbalance rules (2.7) ---- */
+
+/* `hogs` hogs of 3 s on two CPUs, stopped at `ms`: queue lengths, and the
+ * most and least CPU time any hog got. */
+static bool o1vt_hogs(const char *policy, int hogs, double ms, int *n0, int *n1,
+		      sl_time *most, sl_time *least)
+{
+	static const char *const names[] = { "h0", "h1", "h2", "h3", "h4", "h5", "h6" };
+	struct o1t_run r;
+	bool ok = false;
+
+	if (!o1t_start(&r, "pack:2 core:1 pu:1", policy, (sl_time)(ms * SL_MSEC)))
+		return false;
+	sl_sim_spawn_root(r.sim, &o1t_prog, o1t_hogs(r.sim, hogs, 3000, 0), "root");
+	if (o1t_run(&r)) {
+		struct o1 *s = sl_policy_data(r.sim);
+		*n0 = s->rq_of[0]->nr_running;
+		*n1 = s->rq_of[1]->nr_running;
+		*most = 0;
+		*least = INT64_MAX;
+		for (int i = 0; i < hogs && i < 7; i++) {
+			struct sl_task *t = o1t_find(r.sim, names[i]);
+			sl_time u = t ? t->user_ns : 0;
+			*most = u > *most ? u : *most;
+			*least = u < *least ? u : *least;
+		}
+		ok = true;
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(o1_imbalance_one_vs_three_versions)
+{
+	int n0 = -1, n1 = -1;
+	sl_time most, least;
+
+	/* 2.6.0: 3-1 = 2, 2*4 >= 3, half of 2 is one task, at the first busy
+	 * tick (200 ms; 2.5 waits for 250 ms, see test_o1.c) */
+	CHECK(o1vt_hogs("o1:version=2.6.0", 4, 190, &n0, &n1, &most, &least));
+	CHECKF(n0 == 3 && n1 == 1, "2.6.0 at 190 ms: %d vs %d", n0, n1);
+	CHECK(o1vt_hogs("o1:version=2.6.0", 4, 210, &n0, &n1, &most, &least));
+	CHECKF(n0 == 2 && n1 == 2, "2.6.0 at 210 ms: %d vs %d", n0, n1);
+	CHECK(o1vt_hogs("o1:version=2.5.59", 4, 260, &n0, &n1, &most, &least));
+	CHECKF(n0 == 2 && n1 == 2, "2.5.59 at 260 ms: %d vs %d", n0, n1);
+}
+
+SL_TEST(o1_imbalance_one_vs_two_versions)
+{
+	int n0 = -1, n1 = -1;
+	sl_time most = 0, least = 0;
+
+	/* 2.5: (2-1)/2 = 0 < (2+3)/4: never balanced; the hog alone on its
+	 * CPU gets twice the others' time */
+	CHECK(o1vt_hogs("o1:version=2.5.33", 3, 2400, &n0, &n1, &most, &least));
+	CHECKF(n0 + n1 == 3 && (n0 == 1 || n1 == 1) && most > 2 * least - 100 * SL_MSEC,
+	       "2.5.33: %d vs %d, most %.0f ms, least %.0f ms", n0, n1,
+	       (double)most / SL_MSEC, (double)least / SL_MSEC);
+	CHECK(o1vt_hogs("o1:version=2.6.0,imbalance=half", 3, 2400, &n0, &n1, &most, &least));
+	CHECKF(most > 2 * least - 100 * SL_MSEC, "2.6.0 half: most %.0f ms, least %.0f ms",
+	       (double)most / SL_MSEC, (double)least / SL_MSEC);
+	/* 2.6.0: imbalance 1 halves to 0 and the pull takes every movable
+	 * task: the queued hog moves at every other busy tick, so the three
+	 * share the two CPUs far more evenly */
+	CHECK(o1vt_hogs("o1:version=2.6.0", 3, 2400, &n0, &n1, &most, &least));
+	CHECKF(most < least * 3 / 2, "2.6.0: most %.0f ms, least %.0f ms",
+	       (double)most / SL_MSEC, (double)least / SL_MSEC);
+	CHECK(o1vt_hogs("o1:version=2.5.33,imbalance=quarter", 3, 2400, &n0, &n1, &most,
+			&least));
+	CHECKF(most < least * 3 / 2, "2.5.33 quarter: most %.0f ms, least %.0f ms",
+	       (double)most / SL_MSEC, (double)least / SL_MSEC);
+}
+
+SL_TEST(o1_imbalance_pull_everything)
+{
+	int n0 = -1, n1 = -1;
+	sl_time most, least;
+
+	/*
+	 * Seven hogs: CPU 1 takes one when idle (6 vs 1), two at the 200 ms
+	 * busy tick (4 vs 3).  At 400 ms it sees 4 against its 3: 2.6.0's
+	 * imbalance of 1 halves to 0 and the pull loop takes every movable
+	 * task, all three queued ones (1 vs 6).  2.5 sees (4-3)/2 = 0 and
+	 * stays.
+	 */
+	CHECK(o1vt_hogs("o1:version=2.6.0", 7, 390, &n0, &n1, &most, &least));
+	CHECKF(n0 == 4 && n1 == 3, "2.6.0 at 390 ms: %d vs %d", n0, n1);
+	CHECK(o1vt_hogs("o1:version=2.6.0", 7, 410, &n0, &n1, &most, &least));
+	CHECKF(n0 == 1 && n1 == 6, "2.6.0 at 410 ms: %d vs %d", n0, n1);
+	CHECK(o1vt_hogs("o1:version=2.5.33", 7, 510, &n0, &n1, &most, &least));
+	CHECKF(n0 == 4 && n1 == 3, "2.5.33 at 510 ms: %d vs %d", n0, n1);
+}
+
+/* ---- 2.6.0: uninterruptible sleepers are capped (2.3) ---- */
+
+/* One task alternates 1 ms of work with 20 ms of (un)interruptible sleep;
+ * its sleep_avg (ms) and prio after 600 ms. */
+static bool o1vt_sleeper(const char *policy, bool io, int64_t *avg_ms, int *prio)
+{
+	struct o1t_run r;
+	bool ok = false;
+
+	if (!o1t_start(&r, "pack:1 core:1 pu:1", policy, 600 * SL_MSEC))
+		return false;
+	struct o1t_script *s = o1t_new(r.sim);
+	for (int i = 0; i < O1T_MAX_ACTS / 2; i++) {
+		o1t_add(s, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+		o1t_add(s, io ? sl_act_io_wait(20 * SL_MSEC) : sl_act_sleep(20 * SL_MSEC));
+	}
+	struct o1t_script *root = o1t_new(r.sim);
+	o1t_fork(root, s, "s", 0);
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r)) {
+		struct sl_task *t = o1t_find(r.sim, "s");
+		struct o1 *st = sl_policy_data(r.sim);
+		if (t) {
+			bool ns = st->cfg.v->interactivity == O1_SLEEP_NS;
+			*avg_ms = ns ? o1_of(t)->sleep_avg / SL_MSEC : o1_of(t)->sleep_avg;
+			*prio = o1_of(t)->prio;
+			ok = true;
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(o1_uninterruptible_cap)
+{
+	int64_t avg = -1, avg_io = -1;
+	int prio = -1, prio_io = -1;
+
+	/* 2.6.0: interruptible sleep raises sleep_avg to MAX_SLEEP_AVG
+	 * (1020 ms, the full bonus: prio 115); uninterruptible sleep stops at
+	 * INTERACTIVE_SLEEP = 1020 * 8 / 10 - 1 = 815 ms (bonus 2: prio 118) */
+	CHECK(o1vt_sleeper("o1:version=2.6.0", false, &avg, &prio));
+	CHECK(o1vt_sleeper("o1:version=2.6.0", true, &avg_io, &prio_io));
+	CHECKF(avg > 1000 && prio <= 116, "interruptible: sleep_avg %lld ms, prio %d",
+	       (long long)avg, prio);
+	CHECKF(avg_io <= 815 && avg_io > 700 && prio_io == 118,
+	       "uninterruptible: sleep_avg %lld ms, prio %d", (long long)avg_io, prio_io);
+	/* 2.5.68 has no such cap: the same either way */
+	CHECK(o1vt_sleeper("o1:version=2.5.68", false, &avg, &prio));
+	CHECK(o1vt_sleeper("o1:version=2.5.68", true, &avg_io, &prio_io));
+	CHECKF(avg == avg_io && prio == prio_io && avg > 0,
+	       "2.5.68: sleep_avg %lld / %lld jiffies", (long long)avg, (long long)avg_io);
+}
+
+/* ---- sync wakeups (2.6) ---- */
+
+/* One CPU: r blocks reading a pipe that w writes after 200 ms of work.
+ * r's sleep_avg (jiffies, or ms in 2.6.0) at 250 ms. */
+static int64_t o1vt_sync_credit(const char *policy)
+{
+	struct o1t_run r;
+	int64_t avg = -1;
+
+	if (!o1t_start(&r, "pack:1 core:1 pu:1", policy, 250 * SL_MSEC))
+		return -1;
+	struct sl_chan *pipe = sl_chan_new(r.sim, 4096, true);
+	struct o1t_script *rd = o1t_new(r.sim), *wr = o1t_new(r.sim);
+	o1t_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { pipe, 100 } });
+	o1t_add(rd, sl_act_run(300 * SL_MSEC, SL_WC_INT));
+	o1t_add(wr, sl_act_run(200 * SL_MSEC, SL_WC_INT));
+	o1t_add(wr, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { pipe, 100 } });
+	o1t_add(wr, sl_act_run(300 * SL_MSEC, SL_WC_INT));
+	struct o1t_script *root = o1t_new(r.sim);
+	o1t_fork(root, rd, "r", 0);
+	o1t_fork(root, wr, "w", 0);
+	o1t_add(root, sl_act_wait());
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r) && rd->pc == 2) {
+		struct sl_task *t = o1t_find(r.sim, "r");
+		struct o1 *s = sl_policy_data(r.sim);
+		if (t)
+			avg = s->cfg.v->interactivity == O1_SLEEP_NS ?
+			      o1_of(t)->sleep_avg / SL_MSEC : o1_of(t)->sleep_avg;
+	}
+	sl_sim_destroy(r.sim);
+	return avg;
+}
+
+SL_TEST(o1_sync_wakeup_credit)
+{
+	/* 2.5.59: a sync wakeup credits the ~200 jiffies slept */
+	int64_t avg = o1vt_sync_credit("o1:version=2.5.59");
+	CHECKF(avg > 140, "2.5.59: sleep_avg %lld", (long long)avg);
+	/* 2.5.68: __activate_task, no credit */
+	avg = o1vt_sync_credit("o1:version=2.5.68");
+	CHECKF(avg == 0, "2.5.68: sleep_avg %lld", (long long)avg);
+	/* 2.6.0: quiet as well, the woken task being on the waker's CPU */
+	avg = o1vt_sync_credit("o1:version=2.6.0");
+	CHECKF(avg == 0, "2.6.0: sleep_avg %lld ms", (long long)avg);
+}
+
+/* ---- sched_yield ---- */
+
+/* One CPU: y does 20 x (1 ms, yield) beside a 2 s hog.  When is y done? */
+static sl_time o1vt_yielder_done(const char *policy)
+{
+	struct o1t_run r;
+	sl_time done = -1;
+
+	if (!o1t_start(&r, "pack:1 core:1 pu:1", policy, 0))
+		return -1;
+	struct o1t_script *y = o1t_new(r.sim);
+	for (int i = 0; i < 20; i++) {
+		o1t_add(y, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+		o1t_yield(y);
+	}
+	struct o1t_script *root = o1t_new(r.sim);
+	o1t_fork(root, y, "y", 0);
+	o1t_fork(root, o1t_hog(r.sim, 2000), "hog", 0);
+	o1t_add(root, sl_act_wait());
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r))
+		done = y->at[y->n];
+	sl_sim_destroy(r.sim);
+	return done;
+}
+
+SL_TEST(o1_yield_to_expired)
+{
+	/* into the expired array: each yield hands the hog a whole slice
+	 * (151 ms in 2.5.33, 102 in 2.6.0), so y needs about 19 of them, or
+	 * finishes after the hog */
+	sl_time t = o1vt_yielder_done("o1:version=2.5.33");
+	CHECKF(t > 2000 * SL_MSEC, "2.5.33: y done at %.0f ms", (double)t / SL_MSEC);
+	t = o1vt_yielder_done("o1:version=2.6.0");
+	CHECKF(t > 1800 * SL_MSEC, "2.6.0: y done at %.0f ms", (double)t / SL_MSEC);
+	t = o1vt_yielder_done("up:version=2.6.0");
+	CHECKF(t > 1800 * SL_MSEC, "up: y done at %.0f ms", (double)t / SL_MSEC);
+	/* to the tail of the active list: once the hog has expired, y is
+	 * alone in the active array and keeps the CPU */
+	t = o1vt_yielder_done("o1:version=2.5.33,yield=tail");
+	CHECKF(t > 0 && t < 300 * SL_MSEC, "2.5.33 tail: y done at %.0f ms",
+	       (double)t / SL_MSEC);
+	t = o1vt_yielder_done("o1:version=2.6.0,yield=tail");
+	CHECKF(t > 0 && t < 300 * SL_MSEC, "2.6.0 tail: y done at %.0f ms",
+	       (double)t / SL_MSEC);
+}
