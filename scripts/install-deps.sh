@@ -4,7 +4,7 @@
 # and by .ci/run.  Safe to run repeatedly.
 set -eu
 
-PACKAGES="build-essential pkg-config libjson-c-dev libhwloc-dev hwloc valgrind python3"
+PACKAGES="build-essential pkg-config libjson-c-dev libhwloc-dev hwloc valgrind python3 rt-app"
 
 missing=""
 for p in $PACKAGES; do

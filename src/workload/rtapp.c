@@ -1,0 +1,748 @@
+/*
+ * rtapp.c - rt-app (scheduler-tools/rt-app, ARM/Linaro's workload
+ * generator, used by LISA and the EAS work) as a workload: `rtapp:file=PATH`
+ * runs the threads an rt-app JSON file describes.  rtapp_parse.c reads and
+ * checks the file; this file runs it and measures it as rt-app's per-phase
+ * log would.
+ *
+ * Model (the semantics of rt-app 1.0 and its doc/tutorial.txt):
+ *   - the root task ("rt-app") starts `instance` threads of every thread
+ *     description at time 0, in file order (threads: they share its mm),
+ *     and waits for them; a thread sleeps `delay` first, then runs its
+ *     phases in order, each `loop` times, the whole sequence `loop` times
+ *     (-1: for ever); a thread written without "phases" is one phase that
+ *     the thread repeats for ever (rt-app 1.0's behaviour, checked with the
+ *     Debian binary);
+ *   - run N: N microseconds of work on the reference CPU.  rt-app turns N
+ *     into iterations of a busy loop calibrated on one CPU ("calibration":
+ *     "CPU0", or the ns per loop given), so a run takes N us alone on the
+ *     calibration CPU at its speed and longer on a slower or shared one.
+ *     The simulator's reference ns is by definition the cost alone on an
+ *     idle CPU of the machine, so run N is N x 1000 reference ns of work,
+ *     whatever the calibration value: the calibration CPU is the reference
+ *     CPU.  Its work class is `class=` (default fp: rt-app's loop is
+ *     floating-point arithmetic);
+ *   - runtime N: busy until N us of wall time have passed since the event
+ *     began, in 32 us chunks of work (the granularity of upstream rt-app's
+ *     runtime loop), whatever the speed or preemption;
+ *   - sleep N: a relative sleep; timer {ref, period, mode}: the timer's
+ *     next expiry advances by period from where it was (its first use sets
+ *     its origin to that moment); the thread sleeps until then, or, when it
+ *     is already late, goes on at once and - in "relative" mode - the timer
+ *     restarts from now ("absolute" never re-bases).  Refs starting with
+ *     "unique" are per thread; other names are shared by every thread that
+ *     uses them, as in rt-app;
+ *   - lock/unlock: the engine's mutexes by name; barrier: the engine's
+ *     barrier, its parties the threads whose description names it (counted
+ *     per instance, as rt-app 1.0 does); yield: sched_yield;
+ *   - wait/signal/broad/sync and suspend/resume: condition variables (a
+ *     count of waiters and a byte channel): signal wakes one waiter, broad
+ *     all, and a signal with nobody waiting is lost; suspend NAME waits on
+ *     condition NAME and resume NAME broadcasts it, each under a mutex of
+ *     the condition's own, as rt-app does;
+ *   - fork NAME (upstream rt-app, not 1.0): starts one more thread of
+ *     description NAME (give it "instance": 0 if it should run only when
+ *     forked), child of the forking thread;
+ *   - with global.duration (or `duration=`, which overrides it) the run
+ *     lasts exactly that long, as rt-app 1.0's main thread sleeps for the
+ *     duration and then stops every thread, even those that ended earlier
+ *     or wait for ever; without one it ends when the last thread ends.
+ *
+ * Metrics (per timer event, as rt-app's log columns; docs/workloads.md):
+ * slack = the expiry minus the time the timer event is reached (negative:
+ * the period overran), a miss when it is <= 0, wakeup latency = from the
+ * expiry until the thread runs again.  Headline: slack_mean_us.  Also the
+ * wall time spent in run/runtime events, the stretch of run events (their
+ * wall time over their reference time: 1 = as fast as alone on the
+ * reference CPU), phase iterations and their mean duration, per thread
+ * description and overall.
+ *
+ * Sources: rt-app doc/tutorial.txt and examples (Debian rt-app 1.0-1);
+ * research/workloads.md section 8 (grammar, section 8.5 log columns, 8.6
+ * subset).
+ *
+ * Omitted / simplified:
+ *   - only SCHED_OTHER (nice = "priority"): the simulated 2.4/2.6 policies
+ *     have no real-time classes; affinity ("cpus"), deadline parameters,
+ *     utilisation clamps, task groups, memory and I/O events are rejected
+ *     by the loader rather than ignored;
+ *   - the busy loop, clock reads and logging of rt-app cost nothing;
+ *     system calls cost only what the engine charges (switches, fork);
+ *   - rt-app's per-phase log files are not written; their columns are
+ *     summarised as metrics;
+ *   - a thread that performs 10000 events without simulated time passing
+ *     (e.g. an uncontended lock/unlock loop) ends and is counted in
+ *     stalled_threads; a fork beyond 4096 live threads is refused
+ *     (forks_refused);
+ *   - the file is read again by every run (start() cannot fail): if it
+ *     changed into something invalid after validation, the run has no
+ *     threads and reports file_unreadable = 1.
+ */
+#include <ctype.h>
+#include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+#include "workload/rtapp.h"
+#include "workload/rtapp_int.h"
+
+#define RT_CHUNK_NS (32 * SL_USEC)	/* runtime events work in these chunks */
+#define RT_STILL_MAX 10000		/* events without time passing before a thread stalls */
+#define RT_CHAN_BYTES (1L << 30)	/* a condition's wakeup channel never fills */
+#define RT_TASK_METRICS 12		/* thread descriptions with metrics of their own */
+
+/* ---- run state ---- */
+
+struct rt_cond {
+	struct sl_chan *chan;		/* one byte per wakeup */
+	struct sl_mutex *mutex;		/* suspend/resume's own mutex */
+	int waiting;			/* waiters not yet signalled */
+};
+
+struct rt_timer {
+	bool init;
+	sl_time next;			/* the next expiry */
+};
+
+struct rt_stats {			/* per thread description */
+	long threads, loops;
+	sl_time period_sum;		/* phase iterations' wall time */
+	sl_time run_wall;		/* in run and runtime events */
+	sl_time stretch_wall, stretch_ref;	/* completed run events */
+	long timers, missed;
+	double slack_sum;
+	sl_time slack_min;
+	long wakeups;
+	double wu_sum;
+	sl_time wu_max;
+};
+
+struct rt_run {
+	const struct rt_config *cfg;
+	enum sl_wclass wclass;
+	struct sl_mutex **mutex;
+	struct sl_barrier **barrier;
+	struct rt_cond *cond;
+	struct rt_timer *timer;
+	struct rt_stats *stats;
+	bool has_run;			/* the file has run events */
+	bool load_failed;
+	int next_task, next_instance;	/* the root's next thread to start */
+	bool root_waiting;
+	sl_time limit;			/* the run's duration (0: until the threads end) */
+	int live;			/* threads not yet exited */
+	long forks_refused, stalled;
+};
+
+enum rt_pending { P_NONE, P_RUN, P_RUNTIME, P_TIMER };
+
+/* Steps of the events made of several actions. */
+enum rt_uop {
+	U_END,
+	U_LOCK,		/* the event's mutex */
+	U_UNLOCK,
+	U_LOCK_OWN,	/* the condition's own mutex (suspend/resume) */
+	U_UNLOCK_OWN,
+	U_WAIT_UNLOCK,	/* count in as a waiter, release the event's mutex */
+	U_WAIT_UNLOCK_OWN,
+	U_SLEEP,	/* block on the condition until signalled */
+	U_SIGNAL,
+	U_BROAD,
+};
+
+static const enum rt_uop uops_wait[] = { U_WAIT_UNLOCK, U_SLEEP, U_LOCK, U_END };
+static const enum rt_uop uops_sync[] = { U_LOCK, U_SIGNAL, U_WAIT_UNLOCK, U_SLEEP, U_LOCK,
+					 U_UNLOCK, U_END };
+static const enum rt_uop uops_suspend[] = { U_LOCK_OWN, U_WAIT_UNLOCK_OWN, U_SLEEP, U_LOCK_OWN,
+					    U_UNLOCK_OWN, U_END };
+static const enum rt_uop uops_resume[] = { U_LOCK_OWN, U_BROAD, U_UNLOCK_OWN, U_END };
+
+struct rt_thread {
+	struct rt_run *run;
+	const struct rt_task *task;
+	struct rt_stats *st;
+	struct rt_timer *unique;	/* its "unique..." timers */
+	long loops_done, phase_done;	/* passes over the phases; iterations of this phase */
+	int phase, ev;
+	bool started, in_iter;
+	sl_time iter_start;
+	const struct rt_event *cur;	/* multi-action event in progress */
+	const enum rt_uop *uop;
+	enum rt_pending pending;
+	sl_time ev_start, ev_ns, wake_due;
+	sl_time still_at;		/* zero-time guard */
+	int still;
+};
+
+/* ---- actions ---- */
+
+static struct sl_action act_mutex(enum sl_act_kind kind, struct sl_mutex *m)
+{
+	return (struct sl_action){ .kind = kind, .u.mutex = m };
+}
+
+static struct sl_action act_chan(enum sl_act_kind kind, struct sl_chan *c, long bytes)
+{
+	return (struct sl_action){ .kind = kind, .u.chan = { c, bytes } };
+}
+
+static void thread_exit(struct rt_thread *th, struct sl_action *next)
+{
+	th->run->live--;
+	*next = sl_act_exit();
+}
+
+/* ---- threads ---- */
+
+static const struct sl_prog rt_thread_prog;
+
+static struct rt_thread *thread_new(struct sl_sim *sim, struct rt_run *run, int task)
+{
+	struct rt_thread *th = sl_sim_alloc(sim, sizeof(*th));
+
+	th->run = run;
+	th->task = &run->cfg->tasks[task];
+	th->st = &run->stats[task];
+	th->unique = sl_sim_alloc(sim, sizeof(*th->unique) * (size_t)(th->task->nunique + 1));
+	th->still_at = -1;
+	th->st->threads++;
+	run->live++;
+	return th;
+}
+
+static struct sl_action fork_action(struct rt_thread *th)
+{
+	return (struct sl_action){
+		.kind = SL_ACT_FORK,
+		.u.fork = { .prog = &rt_thread_prog, .state = th, .comm = th->task->name,
+			    .thread = true, .set_nice = true, .nice = th->task->nice },
+	};
+}
+
+/* One step of a multi-action event; false when it is complete. */
+static bool uop_step(struct rt_thread *th, struct sl_action *next)
+{
+	struct rt_run *run = th->run;
+	const struct rt_event *ev = th->cur;
+	struct rt_cond *c = &run->cond[ev->res];
+
+	for (;;) {
+		enum rt_uop u = *th->uop++;
+		switch (u) {
+		case U_END:
+			th->cur = NULL;
+			return false;
+		case U_LOCK:
+			*next = act_mutex(SL_ACT_LOCK, run->mutex[ev->mutex]);
+			return true;
+		case U_UNLOCK:
+			*next = act_mutex(SL_ACT_UNLOCK, run->mutex[ev->mutex]);
+			return true;
+		case U_LOCK_OWN:
+			*next = act_mutex(SL_ACT_LOCK, c->mutex);
+			return true;
+		case U_UNLOCK_OWN:
+			*next = act_mutex(SL_ACT_UNLOCK, c->mutex);
+			return true;
+		case U_WAIT_UNLOCK:
+			c->waiting++;
+			*next = act_mutex(SL_ACT_UNLOCK, run->mutex[ev->mutex]);
+			return true;
+		case U_WAIT_UNLOCK_OWN:
+			c->waiting++;
+			*next = act_mutex(SL_ACT_UNLOCK, c->mutex);
+			return true;
+		case U_SLEEP:
+			*next = act_chan(SL_ACT_CHAN_READ, c->chan, 1);
+			return true;
+		case U_SIGNAL:
+			if (c->waiting == 0)
+				break;	/* lost, as pthread_cond_signal with no waiter */
+			c->waiting--;
+			*next = act_chan(SL_ACT_CHAN_WRITE, c->chan, 1);
+			return true;
+		case U_BROAD:
+			if (c->waiting == 0)
+				break;
+			*next = act_chan(SL_ACT_CHAN_WRITE, c->chan, c->waiting);
+			c->waiting = 0;
+			return true;
+		}
+	}
+}
+
+static bool timer_event(struct sl_sim *sim, struct rt_thread *th, const struct rt_event *ev,
+			struct sl_action *next)
+{
+	struct rt_timer *tm = ev->unique ? &th->unique[ev->res] : &th->run->timer[ev->res];
+	struct rt_stats *st = th->st;
+	sl_time now = sl_now(sim);
+
+	if (ev->ns == 0)	/* a disabled timer (tune_json.py's trick) */
+		return false;
+	if (!tm->init) {
+		tm->init = true;
+		tm->next = now;
+	}
+	tm->next += ev->ns;
+	sl_time slack = tm->next - now;
+	st->slack_sum += (double)slack;
+	if (st->timers == 0 || slack < st->slack_min)
+		st->slack_min = slack;
+	st->timers++;
+	if (slack > 0) {
+		th->pending = P_TIMER;
+		th->wake_due = tm->next;
+		*next = sl_act_sleep(slack);
+		return true;
+	}
+	st->missed++;
+	if (!ev->absolute)
+		tm->next = now;
+	return false;
+}
+
+/* Start event `ev`; false if it completed without an action. */
+static bool event(struct sl_sim *sim, struct rt_thread *th, const struct rt_event *ev,
+		  struct sl_action *next)
+{
+	struct rt_run *run = th->run;
+
+	switch (ev->kind) {
+	case RT_EV_RUN:
+	case RT_EV_RUNTIME:
+		if (ev->ns == 0)
+			return false;
+		th->pending = ev->kind == RT_EV_RUN ? P_RUN : P_RUNTIME;
+		th->ev_start = sl_now(sim);
+		th->ev_ns = ev->ns;
+		*next = sl_act_run((double)(ev->kind == RT_EV_RUN ? ev->ns : RT_CHUNK_NS), run->wclass);
+		return true;
+	case RT_EV_SLEEP:
+		if (ev->ns == 0)
+			return false;
+		*next = sl_act_sleep(ev->ns);
+		return true;
+	case RT_EV_TIMER:
+		return timer_event(sim, th, ev, next);
+	case RT_EV_LOCK:
+	case RT_EV_UNLOCK:
+		*next = act_mutex(ev->kind == RT_EV_LOCK ? SL_ACT_LOCK : SL_ACT_UNLOCK,
+				  run->mutex[ev->res]);
+		return true;
+	case RT_EV_BARRIER:
+		*next = (struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = run->barrier[ev->res] };
+		return true;
+	case RT_EV_FORK:
+		if (run->live >= RT_MAX_THREADS) {
+			run->forks_refused++;
+			return false;
+		}
+		*next = fork_action(thread_new(sim, run, ev->res));
+		return true;
+	case RT_EV_YIELD:
+		*next = (struct sl_action){ .kind = SL_ACT_YIELD };
+		return true;
+	case RT_EV_WAIT:
+	case RT_EV_SYNC:
+	case RT_EV_SUSPEND:
+	case RT_EV_SIGNAL:
+	case RT_EV_BROAD:
+	case RT_EV_RESUME:
+		break;
+	}
+	static const enum rt_uop uops_signal[] = { U_SIGNAL, U_END };
+	static const enum rt_uop uops_broad[] = { U_BROAD, U_END };
+	th->cur = ev;
+	th->uop = ev->kind == RT_EV_WAIT ? uops_wait
+		: ev->kind == RT_EV_SYNC ? uops_sync
+		: ev->kind == RT_EV_SUSPEND ? uops_suspend
+		: ev->kind == RT_EV_RESUME ? uops_resume
+		: ev->kind == RT_EV_SIGNAL ? uops_signal : uops_broad;
+	return uop_step(th, next);
+}
+
+/* Move to the next phase iteration to run; false when the thread is done. */
+static bool next_iteration(struct rt_thread *th)
+{
+	const struct rt_task *t = th->task;
+
+	for (int k = 0; k <= t->nphases; k++) {
+		if (t->loop >= 0 && th->loops_done >= t->loop)
+			return false;
+		const struct rt_phase *ph = &t->phases[th->phase];
+		if (ph->loop < 0 || th->phase_done < ph->loop)
+			return true;
+		th->phase_done = 0;
+		if (++th->phase == t->nphases) {
+			th->phase = 0;
+			th->loops_done++;
+		}
+	}
+	return false;
+}
+
+/* The previous action is over: account for it.  True if it goes on. */
+static bool finish(struct sl_sim *sim, struct rt_thread *th, struct sl_action *next)
+{
+	struct rt_stats *st = th->st;
+	sl_time now = sl_now(sim), took = now - th->ev_start;
+
+	switch (th->pending) {
+	case P_RUN:
+		st->run_wall += took;
+		st->stretch_wall += took;
+		st->stretch_ref += th->ev_ns;
+		break;
+	case P_RUNTIME:
+		if (took < th->ev_ns) {
+			*next = sl_act_run((double)RT_CHUNK_NS, th->run->wclass);
+			return true;
+		}
+		st->run_wall += took;
+		break;
+	case P_TIMER: {
+		sl_time wu = now - th->wake_due;
+		st->wu_sum += (double)wu;
+		if (st->wakeups == 0 || wu > st->wu_max)
+			st->wu_max = wu;
+		st->wakeups++;
+		break;
+	}
+	case P_NONE:
+		break;
+	}
+	th->pending = P_NONE;
+	return false;
+}
+
+static void thread_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct rt_thread *th = t->prog_state;
+	const struct rt_task *task = th->task;
+	sl_time now = sl_now(sim);
+
+	if (finish(sim, th, next))
+		return;
+	if (now != th->still_at) {
+		th->still_at = now;
+		th->still = 0;
+	} else if (++th->still > RT_STILL_MAX) {
+		th->run->stalled++;
+		thread_exit(th, next);
+		return;
+	}
+	if (!th->started) {
+		th->started = true;
+		if (task->delay > 0) {
+			*next = sl_act_sleep(task->delay);
+			return;
+		}
+	}
+	for (;;) {
+		if (th->cur) {
+			if (uop_step(th, next))
+				return;
+			continue;
+		}
+		if (!th->in_iter) {
+			if (!next_iteration(th)) {
+				thread_exit(th, next);
+				return;
+			}
+			th->in_iter = true;
+			th->iter_start = now;
+			th->ev = 0;
+		}
+		const struct rt_phase *ph = &task->phases[th->phase];
+		if (th->ev == ph->nev) {
+			th->in_iter = false;
+			th->phase_done++;
+			th->st->loops++;
+			th->st->period_sum += now - th->iter_start;
+			continue;
+		}
+		if (event(sim, th, &ph->ev[th->ev++], next))
+			return;
+	}
+}
+
+static const struct sl_prog rt_thread_prog = { .name = "rt-app-thread", .step = thread_step };
+
+/* The root: start every description's instances, then reap them. */
+static void root_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct rt_run *run = t->prog_state;
+	const struct rt_config *cfg = run->cfg;
+
+	if (run->root_waiting) {
+		*next = t->result >= 0 ? sl_act_wait() : sl_act_exit();
+		return;
+	}
+	while (!run->load_failed && run->next_task < cfg->ntasks) {
+		int task = run->next_task;
+		if (run->next_instance < cfg->tasks[task].instance) {
+			run->next_instance++;
+			*next = fork_action(thread_new(sim, run, task));
+			return;
+		}
+		run->next_task++;
+		run->next_instance = 0;
+	}
+	run->root_waiting = true;
+	if (run->limit > 0) {	/* rt-app's main thread: sleep(duration), then stop all */
+		*next = sl_act_sleep(run->limit - sl_now(sim) + SL_USEC);
+		return;
+	}
+	*next = sl_act_wait();
+}
+
+static const struct sl_prog rt_root_prog = { .name = "rt-app", .step = root_step };
+
+/* ---- parameters, loading, start ---- */
+
+static const struct sl_param_def rt_params[] = {
+	{ "file", SL_PARAM_STRING, NULL, 0, 0, NULL,
+	  "rt-app JSON file (required; see docs/workloads.md for the subset accepted)" },
+	{ "duration", SL_PARAM_REAL, NULL, 1e-6, 1e6, NULL,
+	  "simulated seconds to run; default the file's global.duration" },
+	{ "class", SL_PARAM_CHOICE, "fp", 0, 0, "fp|int|mem|cache|spin",
+	  "work class of run events (rt-app's busy loop: fp)" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+};
+
+static const enum sl_wclass rt_classes[] = {
+	SL_WC_FP, SL_WC_INT, SL_WC_MEM, SL_WC_CACHE, SL_WC_SPIN,
+};
+
+/* Scratch memory for validation, freed at once. */
+struct rt_arena {
+	struct rt_block *head;
+};
+
+struct rt_block {
+	struct rt_block *next;
+	alignas(max_align_t) unsigned char data[];
+};
+
+static void *arena_alloc(void *ctx, size_t size)
+{
+	struct rt_arena *a = ctx;
+	struct rt_block *b = sl_xcalloc(1, sizeof(*b) + size);
+
+	b->next = a->head;
+	a->head = b;
+	return b->data;
+}
+
+static void arena_free(struct rt_arena *a)
+{
+	while (a->head) {
+		struct rt_block *next = a->head->next;
+		free(a->head);
+		a->head = next;
+	}
+}
+
+static void *sim_alloc(void *ctx, size_t size)
+{
+	return sl_sim_alloc(ctx, size);
+}
+
+static const char *rt_file(const struct sl_params *p)
+{
+	const char *path = sl_param_str(p, "file");
+	return path ? path : "";
+}
+
+static int rt_validate(const struct sl_params *p, struct sl_err *err)
+{
+	struct rt_arena arena = { NULL };
+	struct rt_alloc a = { arena_alloc, &arena };
+	struct rt_config cfg;
+	const char *path = rt_file(p);
+
+	if (!*path)
+		return sl_fail(err, "workload 'rtapp': file= is required (an rt-app JSON file)");
+	int rc = rt_config_load(&cfg, path, &a, err);
+	if (rc == 0 && cfg.forever_task >= 0 && cfg.duration == 0 && !sl_param_given(p, "duration"))
+		rc = sl_fail(err, "%s: tasks.%s: runs for ever (loop -1, or no \"phases\") and "
+			     "global.duration is not set: set it, or give duration=SECONDS",
+			     path, cfg.tasks[cfg.forever_task].name);
+	arena_free(&arena);
+	return rc;
+}
+
+static void make_resources(struct sl_sim *sim, struct rt_run *run)
+{
+	const struct rt_config *cfg = run->cfg;
+	int nm = cfg->nres[RT_RES_MUTEX], nb = cfg->nres[RT_RES_BARRIER];
+	int nc = cfg->nres[RT_RES_COND], nt = cfg->nres[RT_RES_TIMER];
+
+	run->mutex = sl_sim_alloc(sim, sizeof(*run->mutex) * (size_t)(nm + 1));
+	for (int i = 0; i < nm; i++)
+		run->mutex[i] = sl_mutex_new(sim);
+	run->barrier = sl_sim_alloc(sim, sizeof(*run->barrier) * (size_t)(nb + 1));
+	for (int i = 0; i < nb; i++)
+		run->barrier[i] = sl_barrier_new(sim, cfg->barrier_parties[i]);
+	run->cond = sl_sim_alloc(sim, sizeof(*run->cond) * (size_t)(nc + 1));
+	for (int i = 0; i < nc; i++) {
+		run->cond[i].chan = sl_chan_new(sim, RT_CHAN_BYTES, false);
+		run->cond[i].mutex = sl_mutex_new(sim);
+	}
+	run->timer = sl_sim_alloc(sim, sizeof(*run->timer) * (size_t)(nt + 1));
+	run->stats = sl_sim_alloc(sim, sizeof(*run->stats) * (size_t)(cfg->ntasks + 1));
+	for (int i = 0; i < cfg->ntasks; i++)
+		for (int p = 0; p < cfg->tasks[i].nphases; p++)
+			for (int e = 0; e < cfg->tasks[i].phases[p].nev; e++)
+				run->has_run |= cfg->tasks[i].phases[p].ev[e].kind == RT_EV_RUN;
+}
+
+static void *rt_start(struct sl_sim *sim, const struct sl_params *p, sl_time *limit_out)
+{
+	struct rt_run *run = sl_sim_alloc(sim, sizeof(*run));
+	struct rt_config *cfg = sl_sim_alloc(sim, sizeof(*cfg));
+	struct rt_alloc a = { sim_alloc, sim };
+	struct sl_err err = { 0 };
+
+	run->cfg = cfg;
+	run->wclass = rt_classes[sl_param_choice(p, "class")];
+	run->load_failed = rt_config_load(cfg, rt_file(p), &a, &err) != 0;
+	if (run->load_failed)
+		memset(cfg, 0, sizeof(*cfg));
+	make_resources(sim, run);
+	run->limit = sl_param_given(p, "duration") ? sl_s_to_ns(sl_param_real(p, "duration"))
+						   : cfg->duration;
+	*limit_out = run->limit;
+	sl_sim_spawn_root(sim, &rt_root_prog, run, "rt-app");
+	return run;
+}
+
+/* ---- metrics ---- */
+
+static double us(double ns)
+{
+	return ns / 1000.0;
+}
+
+/* A description's name as a metric prefix: "t<i>" if it does not fit. */
+static void metric_prefix(const struct rt_task *t, int i, char *out, size_t size)
+{
+	size_t n = strlen(t->name);
+
+	if (n == 0 || n > 20) {
+		snprintf(out, size, "t%d", i);
+		return;
+	}
+	for (size_t k = 0; k < n && k + 1 < size; k++) {
+		unsigned char c = (unsigned char)t->name[k];
+		out[k] = isalnum(c) || c == '-' ? (char)c : '_';
+		out[k + 1] = 0;
+	}
+}
+
+static void add(struct sl_metrics *out, const char *prefix, const char *name, const char *unit,
+		double value, int better)
+{
+	char full[64];
+
+	snprintf(full, sizeof(full), "%s%s%s", prefix, *prefix ? "_" : "", name);
+	sl_metrics_add(out, full, unit, value, better);
+}
+
+static void timer_metrics(struct sl_metrics *out, const char *prefix, const struct rt_stats *s,
+			  bool detail)
+{
+	double n = s->timers > 0 ? (double)s->timers : 1;
+	double w = s->wakeups > 0 ? (double)s->wakeups : 1;
+
+	if (detail) {
+		add(out, prefix, "timers", "count", (double)s->timers, 0);
+		add(out, prefix, "missed", "count", (double)s->missed, -1);
+		add(out, prefix, "missed_pct", "%", 100.0 * (double)s->missed / n, -1);
+		add(out, prefix, "slack_mean_us", "us", us(s->slack_sum / n), +1);
+		add(out, prefix, "slack_min_us", "us", us((double)s->slack_min), +1);
+		add(out, prefix, "wu_lat_mean_us", "us", us(s->wu_sum / w), -1);
+		add(out, prefix, "wu_lat_max_us", "us", us((double)s->wu_max), -1);
+		return;
+	}
+	add(out, prefix, "slack_us", "us", us(s->slack_sum / n), +1);
+	add(out, prefix, "missed", "count", (double)s->missed, -1);
+	add(out, prefix, "wu_lat_us", "us", us(s->wu_sum / w), -1);
+}
+
+static void total(struct rt_stats *sum, const struct rt_stats *s)
+{
+	if (s->timers && (sum->timers == 0 || s->slack_min < sum->slack_min))
+		sum->slack_min = s->slack_min;
+	if (s->wakeups && (sum->wakeups == 0 || s->wu_max > sum->wu_max))
+		sum->wu_max = s->wu_max;
+	sum->threads += s->threads;
+	sum->loops += s->loops;
+	sum->period_sum += s->period_sum;
+	sum->run_wall += s->run_wall;
+	sum->stretch_wall += s->stretch_wall;
+	sum->stretch_ref += s->stretch_ref;
+	sum->timers += s->timers;
+	sum->missed += s->missed;
+	sum->slack_sum += s->slack_sum;
+	sum->wakeups += s->wakeups;
+	sum->wu_sum += s->wu_sum;
+}
+
+static void rt_report(struct sl_sim *sim, void *state, const struct sl_params *p,
+		      struct sl_metrics *out)
+{
+	const struct rt_run *run = state;
+	const struct rt_config *cfg = run->cfg;
+	struct rt_stats sum = { 0 };
+	char prefix[32];
+	int shown = 0;
+
+	(void)sim;
+	(void)p;
+	if (run->load_failed) {
+		sl_metrics_add(out, "file_unreadable", "count", 1, -1);
+		return;
+	}
+	for (int i = 0; i < cfg->ntasks; i++)
+		total(&sum, &run->stats[i]);
+	sl_metrics_add(out, "threads", "count", (double)sum.threads, 0);
+	sl_metrics_add(out, "loops", "count", (double)sum.loops, +1);
+	sl_metrics_add(out, "run_s", "s", sl_ns_to_s(sum.run_wall), 0);
+	if (run->has_run)
+		sl_metrics_add(out, "run_stretch", "x", sum.stretch_ref > 0
+			       ? (double)sum.stretch_wall / (double)sum.stretch_ref : 0, -1);
+	if (cfg->has_timers)
+		timer_metrics(out, "", &sum, true);
+	if (cfg->has_forks)
+		sl_metrics_add(out, "forks_refused", "count", (double)run->forks_refused, -1);
+	if (run->stalled)
+		sl_metrics_add(out, "stalled_threads", "count", (double)run->stalled, -1);
+	for (int i = 0; i < cfg->ntasks && shown < RT_TASK_METRICS; i++) {
+		const struct rt_task *t = &cfg->tasks[i];
+		const struct rt_stats *s = &run->stats[i];
+		if (t->instance == 0 && !t->forked)
+			continue;
+		shown++;
+		metric_prefix(t, i, prefix, sizeof(prefix));
+		add(out, prefix, "loops", "count", (double)s->loops, +1);
+		add(out, prefix, "period_us", "us",
+		    s->loops ? us((double)s->period_sum / (double)s->loops) : 0, 0);
+		add(out, prefix, "run_s", "s", sl_ns_to_s(s->run_wall), 0);
+		if (t->has_timer)
+			timer_metrics(out, prefix, s, false);
+	}
+}
+
+const struct sl_workload_ops sl_workload_rtapp = {
+	.name = "rtapp",
+	.summary = "an rt-app JSON file: periodic, locking, barrier threads; timer slack and latency",
+	.metric = "slack_mean_us",
+	.params = rt_params,
+	.start = rt_start,
+	.report = rt_report,
+	.validate = rt_validate,
+};

@@ -1,0 +1,1200 @@
+/*
+ * rtapp_parse.c - the loader of rt-app JSON files (workloads.md section 8):
+ * json-c reads the text (it accepts the comments and trailing commas of
+ * rt-app's own examples, as rt-app does, since rt-app uses json-c too);
+ * this file checks every key against the grammar and builds the struct
+ * rt_config that rtapp.c runs.
+ *
+ * What is accepted (section 8.6's subset, checked against rt-app 1.0, the
+ * Debian package, and rt-app's doc/tutorial.txt):
+ *   - top level: "tasks" (required), "global", "resources" (legacy, its
+ *     contents ignored: resources are created where they are named);
+ *   - global: duration, calibration ("CPUn" or ns per loop), default_policy,
+ *     and keys that only shape rt-app's own output or memory: logdir,
+ *     log_basename, log_size, ftrace, gnuplot, io_device, mem_buffer_size,
+ *     lock_pages, cumulative_slack, pi_enabled (false only), and "frag",
+ *     an obsolete key of rt-app's older examples that rt-app 1.0 ignores;
+ *   - a thread: instance, loop, delay, policy, priority, phases, or its
+ *     events directly (one phase);
+ *   - a phase: loop and events;
+ *   - events, recognised by key prefix in file order as rt-app does
+ *     ("run1", "sleep_a"): runtime, run, sleep, timer {ref, period, mode},
+ *     lock, unlock, barrier, fork, yield, wait {ref, mutex}, signal, broad,
+ *     sync {ref, mutex}, suspend, resume.
+ * Anything else is an error naming the file, the line of the key and the
+ * key's path ("tasks.thread0.phases.p1.run"): unknown keys; keys of rt-app
+ * that the simulation cannot honour (cpus, SCHED_FIFO, dl-*, mem, iorun,
+ * ...); wrong types; negative durations; a name used as two kinds of
+ * resource; a key repeated in one object (json-c would keep only the last)
+ * other than an event or a phase name; a fork of an unknown thread; a
+ * thread that repeats for ever without anything that takes time.
+ *
+ * Repeated events and phase names, as workgen-style files write them
+ * ("run", "sleep", "run" in one phase: rt-app's own examples do), are taken
+ * in order: they are numbered ("run#2") in the text before json-c reads it,
+ * as workgen does before handing a file to rt-app.
+ *
+ * Sources: rt-app doc/tutorial.txt and doc/examples (Debian rt-app 1.0-1,
+ * /usr/share/doc/rt-app); research/workloads.md section 8.
+ *
+ * Omitted / simplified:
+ *   - json-c gives no positions for values, so a small scanner of the raw
+ *     text finds the line of a key from its path; a key written with escape
+ *     sequences gets no line number, and keys are compared as written when
+ *     looking for repeated ones;
+ *   - "resources" is not checked beyond being an object (rt-app ignores it).
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload/rtapp_int.h"
+
+#define RT_MAX_FILE (16L << 20)
+#define RT_MAX_US 1000000000000LL	/* 11.6 days: keeps nanoseconds in range */
+#define RT_MAX_DEPTH 16			/* key path kept for messages */
+#define SCAN_MAX_DEPTH 64		/* json-c itself stops at 32 */
+
+/* ---- event names ---- */
+
+struct ev_name {
+	const char *prefix;
+	enum rt_ev_kind kind;
+};
+
+/* Longer names first: "runtime" before "run". */
+static const struct ev_name ev_names[] = {
+	{ "runtime", RT_EV_RUNTIME }, { "run", RT_EV_RUN }, { "sleep", RT_EV_SLEEP },
+	{ "timer", RT_EV_TIMER }, { "lock", RT_EV_LOCK }, { "unlock", RT_EV_UNLOCK },
+	{ "barrier", RT_EV_BARRIER }, { "fork", RT_EV_FORK }, { "yield", RT_EV_YIELD },
+	{ "wait", RT_EV_WAIT }, { "signal", RT_EV_SIGNAL }, { "broad", RT_EV_BROAD },
+	{ "sync", RT_EV_SYNC }, { "suspend", RT_EV_SUSPEND }, { "resume", RT_EV_RESUME },
+};
+
+/* Events of rt-app that are not simulated (their prefixes). */
+static const char *const ev_unsupported[] = { "memrun", "mem", "iorun", "sem_post", "sem_wait" };
+
+/* ---- finding keys in the raw text ---- */
+
+struct scan_key {
+	const char *s;
+	size_t n;
+};
+
+struct scan_frame {
+	bool object;
+	bool want_key;
+	struct scan_key key;		/* the key whose value is being read */
+	int nkeys, cap;
+	struct scan_key *keys;		/* keys seen so far (duplicate search) */
+};
+
+struct rename {
+	size_t at;			/* offset of the closing quote of a repeated key */
+	int n;				/* its occurrence: 2, 3, ... */
+};
+
+struct scan {
+	const char *text;
+	const char *const *want;	/* path of a key to find, or NULL to find a duplicate */
+	int nwant;
+	bool rename;			/* repeated events and phases get numbered */
+	int line;			/* result: the key's line (0: not found) */
+	char dup[256];			/* result: path of the repeated key */
+	int nren, capren;
+	struct rename *ren;		/* result: the keys to number */
+};
+
+static bool key_eq(struct scan_key k, const char *s)
+{
+	return strlen(s) == k.n && !memcmp(k.s, s, k.n);
+}
+
+static bool path_matches(const struct scan *sc, const struct scan_frame *fr, int depth,
+			 struct scan_key k)
+{
+	int n = 0;
+
+	for (int i = 0; i < depth; i++) {
+		if (!fr[i].object)
+			continue;
+		if (n >= sc->nwant || !key_eq(fr[i].key, sc->want[n]))
+			return false;
+		n++;
+	}
+	return n == sc->nwant - 1 && key_eq(k, sc->want[n]);
+}
+
+static void dup_path(struct scan *sc, const struct scan_frame *fr, int depth, struct scan_key k)
+{
+	size_t used = 0;
+
+	sc->dup[0] = 0;
+	for (int i = 0; i <= depth; i++) {
+		struct scan_key part = i < depth ? fr[i].key : k;
+		if (i < depth && !fr[i].object)
+			continue;
+		int w = snprintf(sc->dup + used, sizeof(sc->dup) - used, "%s%.*s",
+				 used ? "." : "", (int)part.n, part.s);
+		if (w < 0 || (size_t)w >= sizeof(sc->dup) - used)
+			return;
+		used += (size_t)w;
+	}
+}
+
+static bool is_event_key(struct scan_key k)
+{
+	for (size_t i = 0; i < sizeof(ev_names) / sizeof(ev_names[0]); i++)
+		if (k.n >= strlen(ev_names[i].prefix) &&
+		    !memcmp(k.s, ev_names[i].prefix, strlen(ev_names[i].prefix)))
+			return true;
+	for (size_t i = 0; i < sizeof(ev_unsupported) / sizeof(ev_unsupported[0]); i++)
+		if (k.n >= strlen(ev_unsupported[i]) &&
+		    !memcmp(k.s, ev_unsupported[i], strlen(ev_unsupported[i])))
+			return true;
+	return false;
+}
+
+/* May key `k` of the object at frames[depth] repeat?  Phase names (in
+ * "phases") and events (in a thread of "tasks" or in a phase) may: their
+ * order is their meaning, as workgen writes them. */
+static bool sequence_key(const struct scan_frame *fr, int depth, struct scan_key k)
+{
+	if (depth >= 1 && key_eq(fr[depth - 1].key, "phases"))
+		return true;
+	bool events = depth >= 2 && (key_eq(fr[depth - 2].key, "phases") ||
+				     (depth == 2 && key_eq(fr[0].key, "tasks")));
+	return events && is_event_key(k);
+}
+
+/* A key of the object at frames[depth]; true to stop the scan. */
+static bool on_key(struct scan *sc, struct scan_frame *fr, int depth, struct scan_key k, int line)
+{
+	struct scan_frame *f = &fr[depth];
+
+	if (sc->want) {
+		if (!path_matches(sc, fr, depth, k))
+			return false;
+		sc->line = line;
+		return true;
+	}
+	int seen = 0;
+	for (int i = 0; i < f->nkeys; i++)
+		seen += f->keys[i].n == k.n && !memcmp(f->keys[i].s, k.s, k.n);
+	if (seen > 0 && !(sc->rename && sequence_key(fr, depth, k))) {
+		sc->line = line;
+		dup_path(sc, fr, depth, k);
+		return true;
+	}
+	if (seen > 0) {
+		if (sc->nren == sc->capren) {
+			sc->capren = sc->capren ? 2 * sc->capren : 16;
+			sc->ren = sl_xrealloc(sc->ren, sizeof(*sc->ren) * (unsigned long)sc->capren);
+		}
+		sc->ren[sc->nren++] = (struct rename){ (size_t)(k.s + k.n - sc->text), seen + 1 };
+	}
+	if (f->nkeys == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 16;
+		f->keys = sl_xrealloc(f->keys, sizeof(*f->keys) * (unsigned long)f->cap);
+	}
+	f->keys[f->nkeys++] = k;
+	return false;
+}
+
+/* Walk json-c's dialect of JSON (comments, either quote) and report each
+ * object key to on_key() with its line. */
+static void scan_text(struct scan *sc, const char *text, size_t len)
+{
+	struct scan_frame fr[SCAN_MAX_DEPTH];
+	int depth = -1, line = 1;
+	bool stop = false;
+
+	for (size_t i = 0; i < len && !stop; i++) {
+		char c = text[i];
+		if (c == '\n') {
+			line++;
+		} else if (c == '/' && i + 1 < len && text[i + 1] == '/') {
+			while (i + 1 < len && text[i + 1] != '\n')
+				i++;
+		} else if (c == '/' && i + 1 < len && text[i + 1] == '*') {
+			for (i += 2; i + 1 < len && !(text[i] == '*' && text[i + 1] == '/'); i++)
+				line += text[i] == '\n';
+			i++;
+		} else if (c == '"' || c == '\'') {
+			size_t start = ++i;
+			for (; i < len && text[i] != c; i++) {
+				if (text[i] == '\\')
+					i++;
+				else if (text[i] == '\n')
+					line++;
+			}
+			struct scan_key k = { text + start, (i < len ? i : len) - start };
+			if (depth >= 0 && depth < SCAN_MAX_DEPTH && fr[depth].object &&
+			    fr[depth].want_key) {
+				fr[depth].want_key = false;
+				fr[depth].key = k;
+				stop = on_key(sc, fr, depth, k, line);
+			}
+		} else if (c == '{' || c == '[') {
+			if (++depth < SCAN_MAX_DEPTH)
+				fr[depth] = (struct scan_frame){ .object = c == '{', .want_key = c == '{' };
+		} else if (c == '}' || c == ']') {
+			if (depth >= 0 && depth < SCAN_MAX_DEPTH)
+				free(fr[depth].keys);
+			depth--;
+		} else if (c == ',') {
+			if (depth >= 0 && depth < SCAN_MAX_DEPTH && fr[depth].object)
+				fr[depth].want_key = true;
+		}
+	}
+	for (; depth >= 0; depth--)
+		if (depth < SCAN_MAX_DEPTH)
+			free(fr[depth].keys);
+}
+
+/* ---- the loader ---- */
+
+struct res {
+	const char *name;		/* json-c's string, valid while parsing */
+	enum rt_res_kind kind;
+	int index;			/* within its kind */
+	int last_task;			/* barriers: last task counted among its users */
+};
+
+struct loader {
+	const char *path;
+	const char *text;
+	size_t len;
+	const struct rt_alloc *a;
+	struct sl_err *err;
+	struct rt_config *cfg;
+	const char *keys[RT_MAX_DEPTH];	/* path of the object being read */
+	int depth;
+	int nres, capres;
+	struct res *res;
+	int nuniq, capuniq;		/* unique timers of the task being read */
+	const char **uniq;
+	int task;			/* index of the task being read */
+	const char **barrier_of;	/* per task: a barrier it uses, or NULL */
+	int *parties;			/* per barrier: threads that use it */
+};
+
+static int fail(struct loader *L, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* "FILE:LINE: a.b.key: message" (no line when the key cannot be found). */
+static int fail(struct loader *L, const char *key, const char *fmt, ...)
+{
+	const char *want[RT_MAX_DEPTH + 1];
+	char msg[384], path[256] = "";
+	size_t used = 0;
+	int n = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	for (int i = 0; i < L->depth && i < RT_MAX_DEPTH; i++)
+		want[n++] = L->keys[i];
+	if (key)
+		want[n++] = key;
+	for (int i = 0; i < n && used < sizeof(path); i++) {
+		int w = snprintf(path + used, sizeof(path) - used, "%s%s", i ? "." : "", want[i]);
+		used += w > 0 ? (size_t)w : 0;
+	}
+	struct scan sc = { .want = want, .nwant = n };
+	if (n > 0)
+		scan_text(&sc, L->text, L->len);
+	if (n == 0)
+		return sl_fail(L->err, "%s: %s", L->path, msg);
+	if (sc.line > 0)
+		return sl_fail(L->err, "%s:%d: %s: %s", L->path, sc.line, path, msg);
+	return sl_fail(L->err, "%s: %s: %s", L->path, path, msg);
+}
+
+static void push(struct loader *L, const char *key)
+{
+	if (L->depth < RT_MAX_DEPTH)
+		L->keys[L->depth] = key;
+	L->depth++;
+}
+
+static void pop(struct loader *L)
+{
+	L->depth--;
+}
+
+static void *alloc(struct loader *L, size_t size)
+{
+	return L->a->alloc(L->a->ctx, size ? size : 1);
+}
+
+static const char *copy_str(struct loader *L, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = alloc(L, n);
+	memcpy(p, s, n);
+	return p;
+}
+
+static const char *type_name(json_object *v)
+{
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		return "null";
+	case json_type_boolean:
+		return "a boolean";
+	case json_type_double:
+		return "a fractional number";
+	case json_type_int:
+		return "an integer";
+	case json_type_object:
+		return "an object";
+	case json_type_array:
+		return "an array";
+	case json_type_string:
+		return "a string";
+	}
+	return "something else";
+}
+
+static int want_type(struct loader *L, const char *key, json_object *v, enum json_type t,
+		     const char *what)
+{
+	if (json_object_is_type(v, t))
+		return 0;
+	return fail(L, key, "expected %s, got %s", what, type_name(v));
+}
+
+static int get_int(struct loader *L, const char *key, json_object *v, long long min,
+		   long long max, const char *what, long long *out)
+{
+	if (want_type(L, key, v, json_type_int, what))
+		return -1;
+	errno = 0;
+	long long x = json_object_get_int64(v);
+	if (errno || x < min || x > max)
+		return fail(L, key, "%lld is out of range: expected %s", x, what);
+	*out = x;
+	return 0;
+}
+
+/* A duration in microseconds, as rt-app writes them, to nanoseconds. */
+static int get_us(struct loader *L, const char *key, json_object *v, sl_time *ns)
+{
+	long long us;
+
+	if (json_object_is_type(v, json_type_int) && json_object_get_int64(v) < 0)
+		return fail(L, key, "negative duration %lld: expected microseconds >= 0",
+			    (long long)json_object_get_int64(v));
+	if (get_int(L, key, v, 0, RT_MAX_US, "an integer number of microseconds", &us))
+		return -1;
+	*ns = (sl_time)us * SL_USEC;
+	return 0;
+}
+
+/* A loop count: -1 (for ever) or >= 0. */
+static int get_loop(struct loader *L, const char *key, json_object *v, long *out)
+{
+	long long x;
+
+	if (get_int(L, key, v, -1, 1000000000000LL, "a loop count (-1 for ever, or >= 0)", &x))
+		return -1;
+	*out = (long)x;
+	return 0;
+}
+
+static int get_string(struct loader *L, const char *key, json_object *v, bool empty_ok,
+		      const char **out)
+{
+	if (want_type(L, key, v, json_type_string, "a string"))
+		return -1;
+	*out = json_object_get_string(v);
+	if (!empty_ok && !**out)
+		return fail(L, key, "expected a non-empty name");
+	return 0;
+}
+
+static int check_policy(struct loader *L, const char *key, json_object *v)
+{
+	static const char *const known[] = {
+		"SCHED_FIFO", "SCHED_RR", "SCHED_DEADLINE", "SCHED_BATCH", "SCHED_IDLE", NULL,
+	};
+	const char *p;
+
+	if (get_string(L, key, v, false, &p))
+		return -1;
+	if (!strcmp(p, "SCHED_OTHER"))
+		return 0;
+	for (int i = 0; known[i]; i++)
+		if (!strcmp(p, known[i]))
+			return fail(L, key, "%s is not modelled: the simulated schedulers run "
+				    "SCHED_OTHER tasks only", p);
+	return fail(L, key, "unknown policy '%s' (rt-app knows SCHED_OTHER, SCHED_FIFO, "
+		    "SCHED_RR, SCHED_DEADLINE)", p);
+}
+
+/* The index of resource `name` of `kind`, created at its first mention. */
+static int resource(struct loader *L, const char *key, const char *name, enum rt_res_kind kind,
+		    int *index)
+{
+	static const char *const kinds[] = { "a mutex", "a barrier", "a condition", "a timer" };
+
+	for (int i = 0; i < L->nres; i++) {
+		if (strcmp(L->res[i].name, name))
+			continue;
+		if (L->res[i].kind != kind)
+			return fail(L, key, "'%s' is used as %s here but as %s elsewhere", name,
+				    kinds[kind], kinds[L->res[i].kind]);
+		*index = i;
+		return 0;
+	}
+	if (L->nres == L->capres) {
+		L->capres = L->capres ? 2 * L->capres : 16;
+		L->res = sl_xrealloc(L->res, sizeof(*L->res) * (unsigned long)L->capres);
+	}
+	L->res[L->nres] = (struct res){ .name = name, .kind = kind,
+					.index = L->cfg->nres[kind]++, .last_task = -1 };
+	if (kind == RT_RES_BARRIER) {
+		int n = L->cfg->nres[RT_RES_BARRIER];
+		L->parties = sl_xrealloc(L->parties, sizeof(int) * (unsigned long)n);
+		L->parties[n - 1] = 0;
+	}
+	*index = L->nres++;
+	return 0;
+}
+
+static int task_index(const struct rt_config *cfg, const char *name)
+{
+	for (int i = 0; i < cfg->ntasks; i++)
+		if (!strcmp(cfg->tasks[i].name, name))
+			return i;
+	return -1;
+}
+
+/* ---- events ---- */
+
+static int parse_timer(struct loader *L, const char *key, json_object *v, struct rt_event *ev)
+{
+	const char *ref = NULL, *mode = "relative";
+	bool have_period = false;
+
+	if (want_type(L, key, v, json_type_object,
+		      "an object {\"ref\": name, \"period\": microseconds, \"mode\": ...}"))
+		return -1;
+	push(L, key);
+	json_object_object_foreach(v, k, x) {
+		if (!strcmp(k, "ref")) {
+			if (get_string(L, k, x, false, &ref))
+				goto fail;
+		} else if (!strcmp(k, "period")) {
+			if (get_us(L, k, x, &ev->ns))
+				goto fail;
+			have_period = true;
+		} else if (!strcmp(k, "mode")) {
+			if (get_string(L, k, x, false, &mode))
+				goto fail;
+			if (strcmp(mode, "relative") && strcmp(mode, "absolute")) {
+				fail(L, k, "expected \"relative\" or \"absolute\", got \"%s\"", mode);
+				goto fail;
+			}
+		} else {
+			fail(L, k, "unknown key in a timer (expected ref, period, mode)");
+			goto fail;
+		}
+	}
+	pop(L);
+	if (!ref)
+		return fail(L, key, "the timer needs a \"ref\" (its name)");
+	if (!have_period)
+		return fail(L, key, "the timer needs a \"period\" in microseconds");
+	ev->absolute = !strcmp(mode, "absolute");
+	ev->unique = !strncmp(ref, "unique", 6);
+	if (!ev->unique) {
+		int r;
+		if (resource(L, key, ref, RT_RES_TIMER, &r))
+			return -1;
+		ev->res = L->res[r].index;
+		return 0;
+	}
+	for (int i = 0; i < L->nuniq; i++)
+		if (!strcmp(L->uniq[i], ref)) {
+			ev->res = i;
+			return 0;
+		}
+	if (L->nuniq == L->capuniq) {
+		L->capuniq = L->capuniq ? 2 * L->capuniq : 8;
+		L->uniq = sl_xrealloc(L->uniq, sizeof(*L->uniq) * (unsigned long)L->capuniq);
+	}
+	L->uniq[L->nuniq] = ref;
+	ev->res = L->nuniq++;
+	return 0;
+fail:
+	pop(L);
+	return -1;
+}
+
+/* {"ref": condition, "mutex": mutex} of wait and sync. */
+static int parse_cond_wait(struct loader *L, const char *key, json_object *v, struct rt_event *ev)
+{
+	const char *ref = NULL, *mutex = NULL;
+	int r;
+
+	if (want_type(L, key, v, json_type_object, "an object {\"ref\": name, \"mutex\": name}"))
+		return -1;
+	push(L, key);
+	json_object_object_foreach(v, k, x) {
+		const char **dst = !strcmp(k, "ref") ? &ref : !strcmp(k, "mutex") ? &mutex : NULL;
+		if (!dst) {
+			fail(L, k, "unknown key (expected ref, mutex)");
+			pop(L);
+			return -1;
+		}
+		if (get_string(L, k, x, false, dst)) {
+			pop(L);
+			return -1;
+		}
+	}
+	pop(L);
+	if (!ref || !mutex)
+		return fail(L, key, "needs both \"ref\" (the condition) and \"mutex\"");
+	if (resource(L, key, ref, RT_RES_COND, &r))
+		return -1;
+	ev->res = L->res[r].index;
+	if (resource(L, key, mutex, RT_RES_MUTEX, &r))
+		return -1;
+	ev->mutex = L->res[r].index;
+	return 0;
+}
+
+static bool prefixed(const char *key, const char *prefix)
+{
+	return !strncmp(key, prefix, strlen(prefix));
+}
+
+/* -1: not an event key; else the kind.  Unsupported events are errors. */
+static int event_kind(struct loader *L, const char *key, bool *bad)
+{
+	*bad = false;
+	for (size_t i = 0; i < sizeof(ev_unsupported) / sizeof(ev_unsupported[0]); i++)
+		if (prefixed(key, ev_unsupported[i])) {
+			*bad = true;
+			return fail(L, key, "rt-app's '%s' event is not simulated (memory and I/O "
+				    "load have no model here)", ev_unsupported[i]);
+		}
+	for (size_t i = 0; i < sizeof(ev_names) / sizeof(ev_names[0]); i++)
+		if (prefixed(key, ev_names[i].prefix))
+			return (int)ev_names[i].kind;
+	return -1;
+}
+
+static int parse_event(struct loader *L, const char *key, json_object *v, enum rt_ev_kind kind,
+		       struct rt_event *ev)
+{
+	const char *name;
+	int r;
+
+	*ev = (struct rt_event){ .kind = kind };
+	switch (kind) {
+	case RT_EV_RUN:
+	case RT_EV_RUNTIME:
+	case RT_EV_SLEEP:
+		return get_us(L, key, v, &ev->ns);
+	case RT_EV_TIMER:
+		L->cfg->has_timers = true;
+		L->cfg->tasks[L->task].has_timer = true;
+		return parse_timer(L, key, v, ev);
+	case RT_EV_LOCK:
+	case RT_EV_UNLOCK:
+		if (get_string(L, key, v, false, &name) || resource(L, key, name, RT_RES_MUTEX, &r))
+			return -1;
+		ev->res = L->res[r].index;
+		return 0;
+	case RT_EV_BARRIER:
+		if (get_string(L, key, v, false, &name) ||
+		    resource(L, key, name, RT_RES_BARRIER, &r))
+			return -1;
+		ev->res = L->res[r].index;
+		if (L->res[r].last_task != L->task) {	/* count each thread once */
+			L->res[r].last_task = L->task;
+			L->parties[ev->res] += L->cfg->tasks[L->task].instance;
+		}
+		if (!L->barrier_of[L->task])
+			L->barrier_of[L->task] = name;
+		return 0;
+	case RT_EV_FORK:
+		if (get_string(L, key, v, false, &name))
+			return -1;
+		ev->res = task_index(L->cfg, name);
+		if (ev->res < 0)
+			return fail(L, key, "fork of '%s', which is not a thread of \"tasks\"", name);
+		L->cfg->tasks[ev->res].forked = true;
+		L->cfg->has_forks = true;
+		return 0;
+	case RT_EV_YIELD:
+		return get_string(L, key, v, true, &name);
+	case RT_EV_WAIT:
+	case RT_EV_SYNC:
+		return parse_cond_wait(L, key, v, ev);
+	case RT_EV_SIGNAL:
+	case RT_EV_BROAD:
+	case RT_EV_RESUME:
+	case RT_EV_SUSPEND:
+		if (get_string(L, key, v, kind == RT_EV_SUSPEND, &name))
+			return -1;
+		if (!*name)	/* suspend "": the thread's own name (workgen fills it in) */
+			name = L->cfg->tasks[L->task].name;
+		if (resource(L, key, name, RT_RES_COND, &r))
+			return -1;
+		ev->res = L->res[r].index;
+		return 0;
+	}
+	return fail(L, key, "internal: unhandled event");
+}
+
+/* ---- phases and threads ---- */
+
+/* Keys of rt-app's thread and phase objects that the simulation cannot
+ * honour. */
+static const char *const unsupported_keys[] = {
+	"cpus", "nodes_membind", "dl-runtime", "dl-period", "dl-deadline", "util_min",
+	"util_max", "taskgroup", NULL,
+};
+
+static int unsupported(struct loader *L, const char *key)
+{
+	for (int i = 0; unsupported_keys[i]; i++)
+		if (!strcmp(key, unsupported_keys[i]))
+			return fail(L, key, "rt-app's '%s' is not supported by the simulation "
+				    "(no affinity, deadline, clamp or cgroup model)", key);
+	return 0;
+}
+
+static bool thread_key(const char *key);
+
+/* The events of `obj`: a phase, or a thread without "phases" (`thread`),
+ * whose other keys have been read already. */
+static int parse_events(struct loader *L, json_object *obj, struct rt_phase *ph, bool thread)
+{
+	ph->ev = alloc(L, sizeof(*ph->ev) * (size_t)json_object_object_length(obj));
+	json_object_object_foreach(obj, key, v) {
+		bool bad;
+		if (thread ? thread_key(key) : !strcmp(key, "loop"))
+			continue;
+		int kind = event_kind(L, key, &bad);
+		if (bad)
+			return -1;
+		if (kind < 0) {
+			if (unsupported(L, key))
+				return -1;
+			return fail(L, key, "unknown key (not an rt-app event or %s key)",
+				    thread ? "thread" : "phase");
+		}
+		if (parse_event(L, key, v, (enum rt_ev_kind)kind, &ph->ev[ph->nev]))
+			return -1;
+		ph->nev++;
+	}
+	if (ph->nev == 0)
+		return fail(L, NULL, "no events (run, sleep, timer, ...)");
+	return 0;
+}
+
+static bool thread_key(const char *key)
+{
+	static const char *const keys[] = {
+		"instance", "loop", "phases", "delay", "policy", "priority", NULL,
+	};
+	for (int i = 0; keys[i]; i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return false;
+}
+
+static int parse_phase(struct loader *L, const char *name, json_object *obj, struct rt_phase *ph)
+{
+	int rc = -1;
+
+	if (want_type(L, name, obj, json_type_object, "an object (a phase)"))
+		return -1;
+	push(L, name);
+	ph->loop = 1;
+	json_object *v;
+	if (json_object_object_get_ex(obj, "loop", &v) && get_loop(L, "loop", v, &ph->loop))
+		goto out;
+	json_object_object_foreach(obj, key, x) {
+		(void)x;
+		if (!strcmp(key, "policy") || !strcmp(key, "priority")) {
+			fail(L, key, "changing the policy or priority per phase is not supported");
+			goto out;
+		}
+	}
+	rc = parse_events(L, obj, ph, false);
+out:
+	pop(L);
+	return rc;
+}
+
+/* Does the task's repeating part contain something that takes time or
+ * can block?  Otherwise the simulated clock would stand still. */
+static bool advances(const struct rt_config *cfg, const struct rt_task *t)
+{
+	for (int p = 0; p < t->nphases; p++) {
+		if (t->phases[p].loop == 0)
+			continue;
+		for (int e = 0; e < t->phases[p].nev; e++) {
+			const struct rt_event *ev = &t->phases[p].ev[e];
+			switch (ev->kind) {
+			case RT_EV_RUN:
+			case RT_EV_RUNTIME:
+			case RT_EV_SLEEP:
+			case RT_EV_TIMER:
+				if (ev->ns > 0)
+					return true;
+				break;
+			case RT_EV_BARRIER:
+				if (cfg->barrier_parties[ev->res] > 1)
+					return true;
+				break;
+			case RT_EV_LOCK:
+			case RT_EV_WAIT:
+			case RT_EV_SYNC:
+			case RT_EV_SUSPEND:
+				return true;
+			default:
+				break;
+			}
+		}
+	}
+	return false;
+}
+
+static int parse_task(struct loader *L, struct rt_task *t, json_object *obj)
+{
+	json_object *v, *phases = NULL;
+	long long x;
+
+	if (want_type(L, t->name, obj, json_type_object, "an object describing a thread"))
+		return -1;
+	push(L, t->name);
+	t->instance = 1;
+	t->loop = -1;
+	L->nuniq = 0;
+	json_object_object_get_ex(obj, "phases", &phases);
+	json_object_object_foreach(obj, key, val) {
+		if (!strcmp(key, "instance")) {
+			if (get_int(L, key, val, 0, RT_MAX_THREADS, "an instance count >= 0", &x))
+				goto fail;
+			t->instance = (int)x;
+		} else if (!strcmp(key, "loop")) {
+			if (get_loop(L, key, val, &t->loop))
+				goto fail;
+		} else if (!strcmp(key, "delay")) {
+			if (get_us(L, key, val, &t->delay))
+				goto fail;
+		} else if (!strcmp(key, "policy")) {
+			if (check_policy(L, key, val))
+				goto fail;
+		} else if (!strcmp(key, "priority")) {
+			if (get_int(L, key, val, -20, 19, "a nice value -20..19 (SCHED_OTHER)", &x))
+				goto fail;
+			t->nice = (int)x;
+		} else if (!strcmp(key, "phases")) {
+			if (want_type(L, key, val, json_type_object, "an object of named phases"))
+				goto fail;
+		} else if (unsupported(L, key)) {
+			goto fail;
+		} else if (phases) {
+			bool bad;
+			if (event_kind(L, key, &bad) >= 0)
+				fail(L, key, "events of a thread with \"phases\" belong in a phase");
+			else if (!bad)
+				fail(L, key, "unknown key (not an rt-app thread key)");
+			goto fail;
+		}
+	}
+	if (phases) {
+		t->nphases = json_object_object_length(phases);
+		if (t->nphases == 0) {
+			fail(L, "phases", "no phases");
+			goto fail;
+		}
+		t->phases = alloc(L, sizeof(*t->phases) * (size_t)t->nphases);
+		push(L, "phases");
+		int p = 0;
+		json_object_object_foreach(phases, pname, pobj) {
+			if (parse_phase(L, pname, pobj, &t->phases[p++])) {
+				pop(L);
+				goto fail;
+			}
+		}
+		pop(L);
+	} else {
+		/* rt-app 1.0: the thread object is its only phase; "loop" counts
+		 * that phase's iterations and the thread repeats it for ever. */
+		t->nphases = 1;
+		t->phases = alloc(L, sizeof(*t->phases));
+		t->phases[0].loop = json_object_object_get_ex(obj, "loop", &v) ? t->loop : 1;
+		t->loop = -1;
+		if (parse_events(L, obj, &t->phases[0], true))
+			goto fail;
+	}
+	t->nunique = L->nuniq;
+	bool finite_phases = true;
+	for (int p = 0; p < t->nphases; p++)
+		finite_phases &= t->phases[p].loop >= 0;
+	t->forever = t->loop != 0 && (t->loop < 0 || !finite_phases);
+	pop(L);
+	return 0;
+fail:
+	pop(L);
+	return -1;
+}
+
+static int parse_tasks(struct loader *L, json_object *tasks)
+{
+	struct rt_config *cfg = L->cfg;
+	int i = 0;
+
+	if (want_type(L, "tasks", tasks, json_type_object, "an object of named threads"))
+		return -1;
+	cfg->ntasks = json_object_object_length(tasks);
+	if (cfg->ntasks == 0)
+		return fail(L, "tasks", "no threads");
+	cfg->tasks = alloc(L, sizeof(*cfg->tasks) * (size_t)cfg->ntasks);
+	L->barrier_of = sl_xcalloc((unsigned long)cfg->ntasks, sizeof(*L->barrier_of));
+	json_object_object_foreach(tasks, name, obj) {	/* names first: forks look them up */
+		(void)obj;
+		cfg->tasks[i++].name = copy_str(L, name);
+	}
+	/* Parties per barrier need each task's instance count before its events. */
+	i = 0;
+	json_object_object_foreach(tasks, name2, obj2) {
+		json_object *v;
+		long long x;
+		(void)name2;
+		cfg->tasks[i].instance = 1;
+		if (json_object_is_type(obj2, json_type_object) &&
+		    json_object_object_get_ex(obj2, "instance", &v) &&
+		    json_object_is_type(v, json_type_int)) {
+			x = json_object_get_int64(v);
+			cfg->tasks[i].instance = x >= 0 && x <= RT_MAX_THREADS ? (int)x : 0;
+		}
+		i++;
+	}
+	push(L, "tasks");
+	i = 0;
+	json_object_object_foreach(tasks, name3, obj3) {
+		(void)name3;
+		L->task = i;
+		if (parse_task(L, &cfg->tasks[i], obj3)) {
+			pop(L);
+			return -1;
+		}
+		cfg->threads += cfg->tasks[i].instance;
+		if (cfg->threads > RT_MAX_THREADS) {
+			fail(L, cfg->tasks[i].name, "more than %d threads in all", RT_MAX_THREADS);
+			pop(L);
+			return -1;
+		}
+		i++;
+	}
+	cfg->barrier_parties = alloc(L, sizeof(int) * (size_t)cfg->nres[RT_RES_BARRIER]);
+	for (i = 0; i < cfg->nres[RT_RES_BARRIER]; i++)
+		cfg->barrier_parties[i] = L->parties[i];
+	cfg->forever_task = -1;
+	for (i = 0; i < cfg->ntasks; i++) {
+		struct rt_task *t = &cfg->tasks[i];
+		if (t->forked && L->barrier_of[i]) {
+			fail(L, t->name, "uses barrier '%s' but is started by fork: a barrier's "
+			     "party count is the threads that exist from the start",
+			     L->barrier_of[i]);
+			pop(L);
+			return -1;
+		}
+		if (t->forever && !advances(cfg, t)) {
+			fail(L, t->name, "repeats for ever but nothing in it takes time or blocks "
+			     "(run, runtime, sleep, timer, lock, wait, barrier): the simulated "
+			     "clock would stand still");
+			pop(L);
+			return -1;
+		}
+		if (t->forever && (t->instance > 0 || t->forked) && cfg->forever_task < 0)
+			cfg->forever_task = i;
+	}
+	pop(L);
+	return 0;
+}
+
+static int parse_global(struct loader *L, json_object *g)
+{
+	long long x;
+	int rc = -1;
+
+	if (want_type(L, "global", g, json_type_object, "an object"))
+		return -1;
+	push(L, "global");
+	json_object_object_foreach(g, key, v) {
+		if (!strcmp(key, "duration")) {
+			if (get_int(L, key, v, -1, 100000000, "-1 (until the threads end) or seconds > 0",
+				    &x))
+				goto out;
+			if (x == 0) {
+				fail(L, key, "0 s: expected -1 (until the threads end) or seconds > 0");
+				goto out;
+			}
+			L->cfg->duration = x > 0 ? (sl_time)x * SL_SEC : 0;
+		} else if (!strcmp(key, "calibration")) {
+			/* Run events are reference work whatever the value (rtapp.c). */
+			if (json_object_is_type(v, json_type_string)) {
+				const char *s = json_object_get_string(v);
+				size_t d = strspn(s + (strncmp(s, "CPU", 3) ? 0 : 3), "0123456789");
+				if (strncmp(s, "CPU", 3) || d == 0 || s[3 + d]) {
+					fail(L, key, "expected \"CPUn\" or ns per loop, got \"%s\"", s);
+					goto out;
+				}
+			} else if (get_int(L, key, v, 1, 1000000000, "\"CPUn\" or ns per loop > 0", &x)) {
+				goto out;
+			}
+		} else if (!strcmp(key, "default_policy")) {
+			if (check_policy(L, key, v))
+				goto out;
+		} else if (!strcmp(key, "pi_enabled")) {
+			if (want_type(L, key, v, json_type_boolean, "a boolean"))
+				goto out;
+			if (json_object_get_boolean(v)) {
+				fail(L, key, "priority-inheritance mutexes are not modelled");
+				goto out;
+			}
+		} else if (!strcmp(key, "lock_pages") || !strcmp(key, "gnuplot") ||
+			   !strcmp(key, "cumulative_slack")) {
+			if (want_type(L, key, v, json_type_boolean, "a boolean"))
+				goto out;
+		} else if (!strcmp(key, "logdir") || !strcmp(key, "log_basename") ||
+			   !strcmp(key, "io_device")) {
+			if (want_type(L, key, v, json_type_string, "a string"))
+				goto out;
+		} else if (!strcmp(key, "frag")) {
+			/* in rt-app's older examples; rt-app 1.0 itself ignores it */
+			if (get_int(L, key, v, 0, 1000000, "an integer (obsolete, ignored)", &x))
+				goto out;
+		} else if (!strcmp(key, "mem_buffer_size")) {
+			if (get_int(L, key, v, 0, 1LL << 40, "a size in bytes", &x))
+				goto out;
+		} else if (!strcmp(key, "log_size")) {
+			if (!json_object_is_type(v, json_type_string) &&
+			    get_int(L, key, v, 0, 1 << 20, "MB or \"file\", \"disable\", \"auto\"", &x))
+				goto out;
+		} else if (!strcmp(key, "ftrace")) {
+			if (!json_object_is_type(v, json_type_boolean) &&
+			    want_type(L, key, v, json_type_string, "a boolean or a category list"))
+				goto out;
+		} else {
+			fail(L, key, "unknown key (not an rt-app global key)");
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	pop(L);
+	return rc;
+}
+
+/* ---- the file ---- */
+
+static char *read_file(const char *path, size_t *len, struct sl_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	if (!f) {
+		sl_fail(err, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		if (cap - n < 4096) {
+			cap = cap ? 2 * cap : 65536;
+			buf = sl_xrealloc(buf, cap + 1);
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+		if ((long)n > RT_MAX_FILE) {
+			sl_fail(err, "%s: larger than %ld MB", path, RT_MAX_FILE >> 20);
+			goto fail;
+		}
+	}
+	if (ferror(f)) {
+		sl_fail(err, "%s: cannot read: %s", path, strerror(errno));
+		goto fail;
+	}
+	fclose(f);
+	buf[n] = 0;
+	*len = n;
+	return buf;
+fail:
+	fclose(f);
+	free(buf);
+	return NULL;
+}
+
+static int line_at(const char *text, size_t off)
+{
+	int line = 1;
+	for (size_t i = 0; i < off; i++)
+		line += text[i] == '\n';
+	return line;
+}
+
+/* Only white space and comments may follow the JSON value. */
+static size_t skip_blank(const char *s, size_t i, size_t len)
+{
+	while (i < len) {
+		if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+			i++;
+		} else if (s[i] == '/' && i + 1 < len && s[i + 1] == '/') {
+			while (i < len && s[i] != '\n')
+				i++;
+		} else if (s[i] == '/' && i + 1 < len && s[i + 1] == '*') {
+			const char *end = strstr(s + i + 2, "*/");
+			if (!end)
+				return i;
+			i = (size_t)(end - s) + 2;
+		} else {
+			break;
+		}
+	}
+	return i;
+}
+
+static json_object *parse_json(struct loader *L)
+{
+	struct json_tokener *tok = json_tokener_new();
+	json_object *root = json_tokener_parse_ex(tok, L->text, (int)L->len);
+	enum json_tokener_error e = json_tokener_get_error(tok);
+	size_t end = json_tokener_get_parse_end(tok);
+
+	json_tokener_free(tok);
+	if (skip_blank(L->text, 0, L->len) == L->len) {
+		sl_fail(L->err, "%s: not valid JSON: the file is empty", L->path);
+		json_object_put(root);
+		return NULL;
+	}
+	if (!root && e == json_tokener_continue) {
+		sl_fail(L->err, "%s:%d: not valid JSON: the text ends inside an object or a value",
+			L->path, line_at(L->text, L->len));
+		return NULL;
+	}
+	if (!root || e != json_tokener_success) {
+		sl_fail(L->err, "%s:%d: not valid JSON: %s", L->path, line_at(L->text, end),
+			json_tokener_error_desc(e));
+		json_object_put(root);
+		return NULL;
+	}
+	size_t rest = skip_blank(L->text, end, L->len);
+	if (rest < L->len) {
+		sl_fail(L->err, "%s:%d: not valid JSON: text after the end of the top-level object",
+			L->path, line_at(L->text, rest));
+		json_object_put(root);
+		return NULL;
+	}
+	return root;
+}
+
+static int load(struct loader *L, json_object *root)
+{
+	json_object *tasks = NULL, *global = NULL;
+
+	if (!json_object_is_type(root, json_type_object))
+		return fail(L, NULL, "expected a JSON object with \"tasks\", got %s", type_name(root));
+	json_object_object_foreach(root, key, v) {
+		if (!strcmp(key, "tasks")) {
+			tasks = v;
+		} else if (!strcmp(key, "global")) {
+			global = v;
+		} else if (!strcmp(key, "resources")) {
+			if (want_type(L, key, v, json_type_object, "an object"))
+				return -1;
+		} else {
+			return fail(L, key, "unknown key (rt-app files have tasks, global, resources)");
+		}
+	}
+	if (global && parse_global(L, global))
+		return -1;
+	if (!tasks)
+		return fail(L, NULL, "no \"tasks\" object");
+	return parse_tasks(L, tasks);
+}
+
+/* Number the repeated events and phase names of workgen-style files
+ * ("run", "run" -> "run", "run#2"): json-c would keep only the last.  Other
+ * repeated keys are errors.  Returns the text to parse (maybe `text`
+ * itself) or NULL with the error set. */
+static char *number_repeats(struct loader *L, char *text)
+{
+	struct scan sc = { .text = text, .rename = true };
+
+	scan_text(&sc, text, L->len);
+	if (sc.line > 0) {
+		free(sc.ren);
+		sl_fail(L->err, "%s:%d: %s: key repeated in one object (json-c keeps only the last)",
+			L->path, sc.line, sc.dup);
+		return NULL;
+	}
+	if (sc.nren == 0)
+		return text;
+	char *out = sl_xmalloc(L->len + 16 * (unsigned long)sc.nren + 1);
+	size_t from = 0, to = 0;
+	for (int i = 0; i < sc.nren; i++) {
+		memcpy(out + to, text + from, sc.ren[i].at - from);
+		to += sc.ren[i].at - from;
+		to += (size_t)sprintf(out + to, "#%d", sc.ren[i].n);
+		from = sc.ren[i].at;
+	}
+	memcpy(out + to, text + from, L->len - from);
+	to += L->len - from;
+	out[to] = 0;
+	L->len = to;
+	free(sc.ren);
+	return out;
+}
+
+int rt_config_load(struct rt_config *cfg, const char *path, const struct rt_alloc *a,
+		   struct sl_err *err)
+{
+	struct loader L = { .path = path, .a = a, .err = err, .cfg = cfg };
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->forever_task = -1;
+	char *text = read_file(path, &L.len, err);
+	if (!text)
+		return -1;
+	L.text = text;
+	cfg->path = copy_str(&L, path);
+	json_object *root = parse_json(&L);
+	if (root) {	/* syntax first, then repeated keys on the text as written */
+		char *numbered = number_repeats(&L, text);
+		if (numbered != text) {
+			json_object_put(root);
+			root = NULL;
+		}
+		if (numbered && numbered != text) {
+			free(text);
+			text = numbered;
+			L.text = text;
+			root = parse_json(&L);
+		}
+	}
+	int rc = root ? load(&L, root) : -1;
+	json_object_put(root);
+	free(L.res);
+	free(L.uniq);
+	free(L.barrier_of);
+	free(L.parties);
+	free(text);
+	return rc;
+}

@@ -1,0 +1,101 @@
+#!/bin/sh
+# test_rtapp.sh - `-w rtapp:file=PATH` on the command line: malformed files
+# (tests/data/rtapp/) exit 2 with one stderr line naming the file, the line
+# and the key, before anything runs; the examples (examples/rt-app/) run
+# and report their metrics in JSON, the same seed giving the same output.
+# When Debian's rt-app is installed, each example is also run by the real
+# rt-app for 1 s (calibration fixed at 100 ns per loop, since calibrating
+# on a loaded machine can take arbitrarily long): it must exit 0, print no
+# <error> or <crit> line and write one log per thread.
+#
+# Until the workload is registered (`schedlab list workloads` lacks rtapp)
+# the script checks nothing and reports "rtapp: 0 passed, 0 failed".
+cd "$(dirname "$0")/../.." || exit 1
+. tests/cli/lib.sh
+S=${SCHEDLAB:-./schedlab}
+M=p4dpe-2x2ht
+D=tests/data/rtapp
+E=examples/rt-app
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+if ! "$S" list workloads 2>/dev/null | grep -q '^rtapp '; then
+	finish rtapp
+	exit 0
+fi
+
+# bad_file FILE PATTERN: exit 2, one stderr line matching PATTERN, no output
+bad_file() {
+	expect_exit 2 "$S" run -m $M -p o1 -w "rtapp:file=$1"
+	expect_err "$2"
+	out=$("$S" run -m $M -p o1 -w "rtapp:file=$1" 2>/dev/null)
+	[ -z "$out" ] && ok || bad "output despite a bad file $1: $out"
+}
+
+# ---- the loader, through the CLI ----
+bad_file $D/bad-json.json "$D/bad-json.json:7: not valid JSON"
+bad_file $D/unknown-key.json "$D/unknown-key.json:6: tasks.thread0.frobnicate: unknown key"
+bad_file $D/unknown-global.json "$D/unknown-global.json:7: global.durration"
+bad_file $D/wrong-type-run.json "$D/wrong-type-run.json:4: tasks.t.run: expected an integer"
+bad_file $D/negative-sleep.json "$D/negative-sleep.json:5: tasks.t.sleep: negative duration"
+bad_file $D/negative-period.json "$D/negative-period.json:7: tasks.t.phases.p.timer.period"
+bad_file $D/duplicate-key.json "$D/duplicate-key.json:6: tasks.t.instance: key repeated"
+bad_file $D/cpus.json "$D/cpus.json:4: tasks.t.cpus: .*not supported"
+bad_file $D/forever.json "$D/forever.json: tasks.t: runs for ever"
+bad_file $D/nothere.json "$D/nothere.json: cannot open"
+expect_exit 2 "$S" run -m $M -p o1 -w rtapp
+expect_err "file= is required"
+expect_exit 2 "$S" run -m $M -p o1 -w "rtapp:file=$E/periodic.json,duration=-1"
+expect_err "duration"
+# the broken file is refused once, not once per repetition or policy
+expect_exit 2 "$S" run -m $M -p o1 -p ht -r 3 -w "rtapp:file=$D/mem.json"
+expect_err "tasks.t.mem"
+# a forever thread runs once a duration is given
+expect_exit 0 "$S" run -m $M -p o1 -w "rtapp:file=$D/forever.json,duration=0.1"
+
+"$S" list workloads | grep -q 'file=' && ok || bad "list workloads lacks rtapp's file="
+
+# ---- the examples run ----
+for f in periodic lock-pair barrier-group; do
+	w="rtapp:file=$E/$f.json,duration=0.3"
+	if "$S" run -m $M -p o1 -p ht -w "$w" -s 3 -o json >"$tmp/$f.json" 2>"$tmp/err"; then
+		ok
+	else
+		bad "$f: $(cat "$tmp/err")"
+		continue
+	fi
+	"$S" run -m $M -p o1 -p ht -w "$w" -s 3 -o json >"$tmp/$f-2.json" 2>/dev/null
+	cmp -s "$tmp/$f.json" "$tmp/$f-2.json" && ok || bad "$f: same seed, different output"
+	python3 - "$tmp/$f.json" "$f" <<'EOF' && ok || bad "$f: JSON metrics"
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = {"periodic": 4, "lock-pair": 2, "barrier-group": 4}[sys.argv[2]]
+for run in d["runs"]:
+    m = run["metrics"]
+    assert m["threads"] == want, m["threads"]
+    assert m["loops"] > 10, m["loops"]
+    assert abs(m["elapsed_s"] - 0.3) < 1e-9, m["elapsed_s"]
+    assert run["units"]["run_s"] == "s"
+    if sys.argv[2] == "periodic":
+        assert m["missed"] == 0 and m["slack_mean_us"] > 0, m
+assert set(d["summary"]) == {"o1", "ht"}
+EOF
+done
+
+# ---- the real rt-app accepts the examples ----
+if command -v rt-app >/dev/null 2>&1; then
+	for fw in periodic:4 lock-pair:2 barrier-group:4; do
+		f=${fw%:*}; want=${fw#*:}
+		mkdir "$tmp/real-$f"
+		sed -e 's/"calibration" : "CPU0"/"calibration" : 100/' \
+		    -e 's/"duration" : [0-9]*/"duration" : 1/' "$E/$f.json" >"$tmp/real-$f/x.json"
+		(cd "$tmp/real-$f" && timeout -s KILL 30 rt-app x.json >out.txt 2>&1)
+		rc=$?
+		[ $rc -eq 0 ] && ok || bad "rt-app $f.json: exit $rc: $(tail -n 3 "$tmp/real-$f/out.txt")"
+		grep -q '<error>\|<crit>' "$tmp/real-$f/out.txt" &&
+			bad "rt-app $f.json: $(grep '<error>\|<crit>' "$tmp/real-$f/out.txt")" || ok
+		logs=$(ls "$tmp/real-$f" | grep -c '\.log$')
+		[ "$logs" -eq "$want" ] && ok || bad "rt-app $f.json wrote $logs logs, not $want"
+	done
+fi
+
+finish rtapp

@@ -1,0 +1,622 @@
+/*
+ * test_rtapp.c - the rt-app workload: the loader accepts the shipped
+ * examples and rejects malformed files (tests/data/rtapp/) as bad input
+ * naming the file, the line and the key; tiny runs whose metrics can be
+ * worked out by hand (a periodic thread's slack, wakeup latency and
+ * period; relative and absolute timers that overrun; run against runtime
+ * next to an SMT sibling; a lock that serialises two threads; a barrier
+ * that makes a group as slow as its slowest; fork; suspend/resume;
+ * duration), and determinism.
+ *
+ * The workload is bound through its ops (sl_spec_parse + sl_spec_bind +
+ * validate), so the tests do not depend on the registry.  Runs use "up" on
+ * one-CPU machines and "o1" elsewhere, invariant checks on.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hw/machine.h"
+#include "policy/policy.h"
+#include "sim/sim.h"
+#include "workload/rtapp.h"
+#include "test.h"
+
+#define ONE_CPU "pack:1 core:1 pu:1"
+#define TWO_CPUS "pack:2 core:1 pu:1"
+#define FOUR_CPUS "pack:4 core:1 pu:1"
+#define ONE_HT_CORE "pack:1 core:1 pu:2"
+#define DATA "tests/data/rtapp/"
+
+/* ---- helpers ---- */
+
+static int rt_bind(const char *text, struct sl_params *p, struct sl_err *err)
+{
+	const struct sl_workload_ops *ops = &sl_workload_rtapp;
+	struct sl_spec spec;
+
+	if (sl_spec_parse(&spec, text, "workload", err) ||
+	    sl_spec_bind(p, &spec, ops->params, NULL, ops->name, err))
+		return -1;
+	return ops->validate(p, err);
+}
+
+/* `text` is rejected as bad input with a message containing each of the
+ * NULL-terminated strings. */
+static bool rt_rejects(const char *text, ...)
+{
+	struct sl_params p;
+	struct sl_err err = { 0 };
+	va_list ap;
+	bool ok = true;
+
+	if (rt_bind(text, &p, &err) == 0) {
+		fprintf(stderr, "  %s was accepted\n", text);
+		return false;
+	}
+	ok = err.kind == SL_ERR_INPUT && !strchr(err.msg, '\n');
+	va_start(ap, text);
+	for (const char *s; (s = va_arg(ap, const char *));)
+		ok &= strstr(err.msg, s) != NULL;
+	va_end(ap);
+	if (!ok)
+		fprintf(stderr, "  %s: unexpected message: %s\n", text, err.msg);
+	return ok;
+}
+
+static bool rt_accepts(const char *text)
+{
+	struct sl_params p;
+	struct sl_err err = { 0 };
+
+	if (rt_bind(text, &p, &err) == 0)
+		return true;
+	fprintf(stderr, "  %s: %s\n", text, err.msg);
+	return false;
+}
+
+/* A JSON text in a temporary file, named in `path`. */
+struct rt_tmp {
+	char path[64];
+};
+
+static bool rt_tmp_write(struct rt_tmp *f, const char *json)
+{
+	snprintf(f->path, sizeof(f->path), "/tmp/schedlab-rtapp-XXXXXX");
+	int fd = mkstemp(f->path);
+	if (fd < 0)
+		return false;
+	size_t n = strlen(json);
+	bool ok = write(fd, json, n) == (ssize_t)n;
+	close(fd);
+	return ok;
+}
+
+struct rt_result {
+	struct sl_machine machine;
+	const struct sl_policy_ops *policy;
+	struct sl_params knobs, params;
+	struct sl_run_stats stats;
+	struct sl_metrics metrics;
+};
+
+/* Run rtapp on the file `path` (and extra ",params") on `machine`. */
+static bool rt_run_path(struct rt_result *r, const char *machine, const char *path,
+			const char *extra, uint64_t seed)
+{
+	struct sl_err err = { 0 };
+	struct sl_sim *sim = NULL;
+	char label[64], text[256];
+	sl_time limit = 0;
+	bool ok = false;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(text, sizeof(text), "rtapp:file=%s%s", path, extra ? extra : "");
+	if (sl_machine_load(&r->machine, machine, &err))
+		goto out;
+	const char *policy = r->machine.topo.ncpus == 1 ? "up" : "o1";
+	if (sl_policy_parse(policy, &r->policy, &r->knobs, label, sizeof(label), &err) ||
+	    rt_bind(text, &r->params, &err))
+		goto out;
+	struct sl_sim_config cfg = {
+		.machine = &r->machine, .policy = r->policy, .knobs = &r->knobs,
+		.seed = seed, .check = true,
+	};
+	sim = sl_sim_create(&cfg, &err);
+	if (!sim)
+		goto out;
+	void *state = sl_workload_rtapp.start(sim, &r->params, &limit);
+	sl_sim_set_time_limit(sim, limit);
+	if (sl_sim_run(sim, &err))
+		goto out;
+	sl_sim_stats(sim, &r->stats);
+	sl_workload_rtapp.report(sim, state, &r->params, &r->metrics);
+	ok = true;
+out:
+	if (!ok)
+		fprintf(stderr, "  run %s on %s: %s\n", text, machine, err.msg);
+	if (sim)
+		sl_sim_destroy(sim);
+	return ok;
+}
+
+/* The same with the file's text given. */
+static bool rt_run(struct rt_result *r, const char *machine, const char *json, const char *extra,
+		   uint64_t seed)
+{
+	struct rt_tmp f;
+
+	if (!rt_tmp_write(&f, json)) {
+		fprintf(stderr, "  cannot write a temporary file\n");
+		return false;
+	}
+	bool ok = rt_run_path(r, machine, f.path, extra, seed);
+	if (!ok)
+		fprintf(stderr, "  the file was: %s\n", json);
+	unlink(f.path);
+	return ok;
+}
+
+static double metric(const struct rt_result *r, const char *name)
+{
+	const struct sl_metric *m = sl_metrics_find(&r->metrics, name);
+	return m ? m->value : NAN;
+}
+
+static double elapsed(const struct rt_result *r)
+{
+	return sl_ns_to_s(r->stats.elapsed_ns);
+}
+
+static bool near_abs(double a, double b, double tol)
+{
+	return fabs(a - b) <= tol;
+}
+
+/* ---- the loader ---- */
+
+SL_TEST(rtapp_examples_are_accepted)
+{
+	CHECK(rt_accepts("rtapp:file=examples/rt-app/periodic.json"));
+	CHECK(rt_accepts("rtapp:file=examples/rt-app/lock-pair.json"));
+	CHECK(rt_accepts("rtapp:file=examples/rt-app/barrier-group.json"));
+}
+
+/* rt-app's own examples (Debian's rt-app package), where installed: those
+ * within the subset load; those using affinity or memory events are
+ * refused by name. */
+SL_TEST(rtapp_debian_examples_load_or_are_refused_by_name)
+{
+	static const char *const ok[] = {
+		"browser-long.json", "browser-short.json", "spreading-tasks.json", "template.json", "tutorial/example1.json",
+		"tutorial/example2.json", "tutorial/example3.json", "tutorial/example4.json",
+		"tutorial/example7.json",
+	};
+	const char *dir = "/usr/share/doc/rt-app/examples/";
+	char text[256];
+
+	if (access(dir, R_OK) != 0)
+		return;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		snprintf(text, sizeof(text), "rtapp:file=%s%s,duration=1", dir, ok[i]);
+		CHECKF(rt_accepts(text), "%s", ok[i]);
+	}
+	snprintf(text, sizeof(text), "rtapp:file=%stutorial/example8.json", dir);
+	CHECK(rt_rejects(text, "example8.json:10:", "tasks.thread0.cpus", NULL));
+	snprintf(text, sizeof(text), "rtapp:file=%smp3-long.json", dir);
+	CHECK(rt_rejects(text, "mp3-long.json:6:", "tasks.AudioTick.cpus", NULL));
+	snprintf(text, sizeof(text), "rtapp:file=%stutorial/example6.json", dir);
+	CHECK(rt_rejects(text, "example6.json:11:", "tasks.thread0.mem", NULL));
+}
+
+SL_TEST(rtapp_rejects_missing_and_unreadable_files)
+{
+	CHECK(rt_rejects("rtapp", "file=", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "nothere.json", DATA "nothere.json", "cannot open",
+			 NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "empty.json", DATA "empty.json", "not valid JSON",
+			 NULL));
+}
+
+SL_TEST(rtapp_rejects_bad_json_with_its_line)
+{
+	CHECK(rt_rejects("rtapp:file=" DATA "bad-json.json", DATA "bad-json.json:7:",
+			 "not valid JSON", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "truncated.json", DATA "truncated.json",
+			 "ends inside", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "trailing.json", DATA "trailing.json:8:",
+			 "after the end", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "not-object.json", DATA "not-object.json",
+			 "expected a JSON object", NULL));
+}
+
+SL_TEST(rtapp_rejects_unknown_keys_naming_file_line_and_key)
+{
+	CHECK(rt_rejects("rtapp:file=" DATA "unknown-key.json", DATA "unknown-key.json:6:",
+			 "tasks.thread0.frobnicate", "unknown key", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "unknown-global.json", DATA "unknown-global.json:7:",
+			 "global.durration", "unknown key", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "unknown-top.json", DATA "unknown-top.json:5:",
+			 "taks", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "unknown-timer-key.json",
+			 DATA "unknown-timer-key.json:7:", "tasks.t.phases.p.timer.perod", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "event-outside-phases.json",
+			 DATA "event-outside-phases.json:5:", "tasks.t.run", "belong in a phase", NULL));
+}
+
+SL_TEST(rtapp_rejects_wrong_types)
+{
+	CHECK(rt_rejects("rtapp:file=" DATA "wrong-type-run.json", DATA "wrong-type-run.json:4:",
+			 "tasks.t.run", "expected an integer number of microseconds, got a string",
+			 NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "wrong-type-duration.json",
+			 DATA "wrong-type-duration.json:4:", "global.duration", "got a fractional",
+			 NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "wrong-type-timer.json",
+			 DATA "wrong-type-timer.json:4:", "tasks.t.timer", "expected an object", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "wrong-type-lock.json",
+			 DATA "wrong-type-lock.json:4:", "tasks.t.lock", "expected a string", NULL));
+}
+
+SL_TEST(rtapp_rejects_negative_durations)
+{
+	CHECK(rt_rejects("rtapp:file=" DATA "negative-sleep.json", DATA "negative-sleep.json:5:",
+			 "tasks.t.sleep", "negative duration -5", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "negative-period.json",
+			 DATA "negative-period.json:7:", "tasks.t.phases.p.timer.period", "negative",
+			 NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "negative-delay.json", DATA "negative-delay.json:4:",
+			 "tasks.t.delay", "negative", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "negative-duration.json",
+			 DATA "negative-duration.json:3:", "global.duration", "out of range", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "negative-loop.json", DATA "negative-loop.json:4:",
+			 "tasks.t.loop", "out of range", NULL));
+}
+
+SL_TEST(rtapp_rejects_what_cannot_be_simulated)
+{
+	CHECK(rt_rejects("rtapp:file=" DATA "cpus.json", DATA "cpus.json:4:", "tasks.t.cpus",
+			 "not supported", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "fifo.json", DATA "fifo.json:4:", "tasks.t.policy",
+			 "SCHED_FIFO is not modelled", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "mem.json", DATA "mem.json:5:", "tasks.t.mem",
+			 "not simulated", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "pi.json", DATA "pi.json:3:", "global.pi_enabled",
+			 NULL));
+}
+
+SL_TEST(rtapp_rejects_inconsistent_files)
+{
+	CHECK(rt_rejects("rtapp:file=" DATA "duplicate-key.json", DATA "duplicate-key.json:6:",
+			 "tasks.t.instance", "repeated", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "mixed-resource.json",
+			 DATA "mixed-resource.json:6:", "tasks.u.barrier", "'x' is used as a barrier",
+			 NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "fork-unknown.json", DATA "fork-unknown.json:5:",
+			 "tasks.u.phases.p.fork", "'nobody'", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "forever.json", DATA "forever.json", "tasks.t",
+			 "duration", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "standstill.json", DATA "standstill.json:3:",
+			 "tasks.t", "stand still", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "no-tasks.json", DATA "no-tasks.json", "tasks",
+			 NULL));
+	/* forever.json runs once a duration is given */
+	CHECK(rt_accepts("rtapp:file=" DATA "forever.json,duration=1"));
+}
+
+/* ---- runs worked out by hand ---- */
+
+/* One thread alone on one CPU: five periods of run 1 ms + timer 10 ms.
+ * The first timer use sets the origin, so the first slack is the whole
+ * period; each later one is the period less the run and the wakeup
+ * latency (the switch in from idle).  Nothing competes, so runs take
+ * exactly their reference time. */
+SL_TEST(rtapp_periodic_thread_slack_and_latency_by_hand)
+{
+	struct rt_result r;
+	const char *json = "{ \"tasks\": { \"t\": { \"loop\": 1, \"phases\": { \"p\": {"
+			   " \"loop\": 5, \"run\": 1000,"
+			   " \"timer\": { \"ref\": \"unique\", \"period\": 10000 } } } } } }";
+
+	if (!rt_run(&r, ONE_CPU, json, NULL, 1)) {
+		CHECK(!"periodic run");
+		return;
+	}
+	double wu = metric(&r, "wu_lat_mean_us");
+	CHECK(metric(&r, "threads") == 1);
+	CHECK(metric(&r, "loops") == 5);
+	CHECK(metric(&r, "timers") == 5);
+	CHECK(metric(&r, "missed") == 0);
+	CHECK(metric(&r, "run_stretch") == 1.0);
+	CHECKF(near_abs(metric(&r, "run_s"), 0.005, 1e-12), "%g", metric(&r, "run_s"));
+	CHECKF(wu > 0 && wu < 50, "wakeup latency %g us", wu);
+	CHECK(near_abs(metric(&r, "wu_lat_max_us"), wu, 1e-6));	/* all the same */
+	CHECKF(near_abs(metric(&r, "slack_mean_us"), (10000 + 4 * (9000 - wu)) / 5, 1e-6),
+	       "%g", metric(&r, "slack_mean_us"));
+	CHECK(near_abs(metric(&r, "slack_min_us"), 9000 - wu, 1e-6));
+	/* iterations: 1 ms + 10 ms, then 10 ms each; the last ends one
+	 * latency after its expiry */
+	CHECKF(near_abs(metric(&r, "t_period_us"), (51000 + wu) / 5, 1e-6), "%g",
+	       metric(&r, "t_period_us"));
+	CHECK(metric(&r, "t_loops") == 5);
+	CHECK(metric(&r, "t_missed") == 0);
+}
+
+/* run 15 ms against a 10 ms period: the first timer sleeps a full period,
+ * then every period overruns by 5 ms.  Relative mode re-bases on each
+ * miss: slack -5 ms each time (less the one wakeup latency the first time);
+ * absolute mode does not: -5, -10, -15 ms.  Within a microsecond: the
+ * policy charges a few hundred ns of scheduler work when a 15 ms run
+ * outlasts its timeslice. */
+SL_TEST(rtapp_overrunning_timer_relative_and_absolute_by_hand)
+{
+	struct rt_result r;
+	char json[512];
+	const char *fmt = "{ \"tasks\": { \"t\": { \"loop\": 1, \"phases\": { \"p\": {"
+			  " \"loop\": 4, \"run\": 15000, \"timer\": { \"ref\": \"tick\","
+			  " \"period\": 10000, \"mode\": \"%s\" } } } } } }";
+
+	snprintf(json, sizeof(json), fmt, "relative");
+	if (!rt_run(&r, ONE_CPU, json, NULL, 1)) {
+		CHECK(!"relative run");
+		return;
+	}
+	double wu = metric(&r, "wu_lat_mean_us");
+	CHECK(metric(&r, "timers") == 4);
+	CHECK(metric(&r, "missed") == 3);
+	CHECK(metric(&r, "missed_pct") == 75);
+	CHECKF(wu > 0 && wu < 50, "%g", wu);
+	CHECKF(near_abs(metric(&r, "slack_mean_us"), (10000 - 5000 - wu - 5000 - 5000) / 4, 1),
+	       "%g", metric(&r, "slack_mean_us"));
+	CHECK(near_abs(metric(&r, "slack_min_us"), -5000 - wu, 1));
+
+	snprintf(json, sizeof(json), fmt, "absolute");
+	if (!rt_run(&r, ONE_CPU, json, NULL, 1)) {
+		CHECK(!"absolute run");
+		return;
+	}
+	wu = metric(&r, "wu_lat_mean_us");
+	CHECK(metric(&r, "missed") == 3);
+	CHECKF(near_abs(metric(&r, "slack_mean_us"), (10000 - 5000 - 10000 - 15000 - 3 * wu) / 4,
+			1), "%g", metric(&r, "slack_mean_us"));
+	CHECK(near_abs(metric(&r, "slack_min_us"), -15000 - wu, 1));
+}
+
+/* A run event is reference work: beside a busy SMT sibling it takes
+ * longer.  A runtime event is wall time: 1000 us in 32 us chunks ends at
+ * 1024 us alone, and no later than one chunk past 1000 us beside the
+ * sibling. */
+SL_TEST(rtapp_run_is_work_and_runtime_is_wall_time)
+{
+	struct rt_result r;
+	const char *alone = "{ \"tasks\": { \"t\": { \"loop\": 1, \"phases\": { \"p\": {"
+			    " \"runtime\": 1000 } } } } }";
+	const char *fmt = "{ \"tasks\": {"
+			  " \"hog\": { \"loop\": 1, \"phases\": { \"p\": { \"run\": 50000 } } },"
+			  " \"probe\": { \"loop\": 1, \"phases\": { \"p\": { \"sleep\": 5000,"
+			  " \"%s\": 1000 } } } } }";
+	char json[512];
+
+	if (!rt_run(&r, ONE_CPU, alone, NULL, 1)) {
+		CHECK(!"runtime alone");
+		return;
+	}
+	CHECKF(near_abs(metric(&r, "run_s"), 1024e-6, 1e-12), "%g", metric(&r, "run_s"));
+
+	snprintf(json, sizeof(json), fmt, "run");
+	if (!rt_run(&r, ONE_HT_CORE, json, NULL, 1)) {
+		CHECK(!"run beside a sibling");
+		return;
+	}
+	CHECKF(metric(&r, "probe_run_s") > 1.1e-3, "%g", metric(&r, "probe_run_s"));
+
+	snprintf(json, sizeof(json), fmt, "runtime");
+	if (!rt_run(&r, ONE_HT_CORE, json, NULL, 1)) {
+		CHECK(!"runtime beside a sibling");
+		return;
+	}
+	double rt = metric(&r, "probe_run_s");
+	CHECKF(rt >= 1000e-6 && rt < 1032e-6 + 1e-5, "%g", rt);
+}
+
+/* Two threads that each hold one mutex for every 1 ms run are serialised:
+ * on two CPUs ten iterations each take 20 ms.  With a mutex each they
+ * overlap (not quite 10 ms: o1 starts both on the parent's CPU and
+ * balances them later). */
+SL_TEST(rtapp_lock_serialises_two_threads)
+{
+	struct rt_result r;
+	const char *fmt = "{ \"tasks\": {"
+			  " \"a\": { \"loop\": 1, \"phases\": { \"p\": { \"loop\": 10,"
+			  " \"lock\": \"m\", \"run\": 1000, \"unlock\": \"m\" } } },"
+			  " \"b\": { \"loop\": 1, \"phases\": { \"p\": { \"loop\": 10,"
+			  " \"lock\": \"%s\", \"run\": 1000, \"unlock\": \"%s\" } } } } }";
+	char json[512];
+
+	snprintf(json, sizeof(json), fmt, "m", "m");
+	if (!rt_run(&r, TWO_CPUS, json, NULL, 1)) {
+		CHECK(!"shared mutex");
+		return;
+	}
+	CHECK(metric(&r, "loops") == 20);
+	CHECKF(elapsed(&r) >= 0.020 && elapsed(&r) < 0.0215, "%g",
+	       elapsed(&r));
+	double shared = elapsed(&r);
+
+	snprintf(json, sizeof(json), fmt, "n", "n");
+	if (!rt_run(&r, TWO_CPUS, json, NULL, 1)) {
+		CHECK(!"own mutexes");
+		return;
+	}
+	CHECKF(elapsed(&r) < 0.8 * shared, "%g vs %g", elapsed(&r), shared);
+}
+
+/* Three workers with 1 ms of work and a straggler with 3 ms meet at a
+ * barrier: every step lasts 3 ms for all of them (plus wakeups).  Without
+ * it the workers go faster (not 1 ms: they share CPUs until o1 balances). */
+SL_TEST(rtapp_barrier_makes_the_group_as_slow_as_its_slowest)
+{
+	struct rt_result r;
+	const char *fmt = "{ \"tasks\": {"
+			  " \"worker\": { \"instance\": 3, \"loop\": 1, \"phases\": { \"p\": {"
+			  " \"loop\": 20, \"run\": 1000, \"%s\": \"step\" } } },"
+			  " \"slow\": { \"loop\": 1, \"phases\": { \"p\": {"
+			  " \"loop\": 20, \"run\": 3000, \"%s\": \"step\" } } } } }";
+	char json[512];
+
+	snprintf(json, sizeof(json), fmt, "barrier", "barrier");
+	if (!rt_run(&r, FOUR_CPUS, json, NULL, 1)) {
+		CHECK(!"barrier run");
+		return;
+	}
+	CHECK(metric(&r, "threads") == 4);
+	CHECK(metric(&r, "worker_loops") == 60);
+	CHECK(metric(&r, "slow_loops") == 20);
+	double w = metric(&r, "worker_period_us"), s = metric(&r, "slow_period_us");
+	CHECKF(w > 2900 && w < 3300 && s > 2900 && s < 3300, "worker %g slow %g", w, s);
+	double with_barrier = w;
+
+	snprintf(json, sizeof(json), fmt, "yield", "yield");	/* no barrier: 1 ms steps */
+	if (!rt_run(&r, FOUR_CPUS, json, NULL, 1)) {
+		CHECK(!"no-barrier run");
+		return;
+	}
+	CHECKF(metric(&r, "worker_period_us") < 0.8 * with_barrier, "%g",
+	       metric(&r, "worker_period_us"));
+}
+
+SL_TEST(rtapp_fork_starts_a_thread_of_another_description)
+{
+	struct rt_result r;
+	const char *json = "{ \"tasks\": {"
+			   " \"main\": { \"loop\": 1, \"phases\": { \"p\": { \"fork\": \"child\","
+			   " \"run\": 1000 } } },"
+			   " \"child\": { \"instance\": 0, \"loop\": 1, \"phases\": { \"p\": {"
+			   " \"run\": 2000 } } } } }";
+
+	if (!rt_run(&r, TWO_CPUS, json, NULL, 1)) {
+		CHECK(!"fork run");
+		return;
+	}
+	CHECK(metric(&r, "threads") == 2);
+	CHECK(metric(&r, "main_loops") == 1);
+	CHECK(metric(&r, "child_loops") == 1);
+	CHECK(metric(&r, "forks_refused") == 0);
+	CHECKF(near_abs(metric(&r, "child_run_s"), 0.002, 1e-4), "%g", metric(&r, "child_run_s"));
+	CHECK(r.stats.tasks == 3);	/* the root and two threads */
+}
+
+/* Tutorial example 4 on one CPU: two threads that run 10 ms, resume the
+ * other and suspend themselves take turns, one 10 ms run at a time. */
+SL_TEST(rtapp_suspend_resume_ping_pong)
+{
+	struct rt_result r;
+	const char *json = "{ \"tasks\": {"
+			   " \"thread0\": { \"loop\": -1, \"run\": 10000, \"resume\": \"thread1\","
+			   " \"suspend\": \"thread0\" },"
+			   " \"thread1\": { \"loop\": -1, \"run\": 10000, \"resume\": \"thread0\","
+			   " \"suspend\": \"\" } },"
+			   " \"global\": { \"duration\": 1 } }";
+
+	if (!rt_run(&r, ONE_CPU, json, ",duration=0.2", 1)) {
+		CHECK(!"ping-pong run");
+		return;
+	}
+	double loops = metric(&r, "loops");
+	CHECKF(loops >= 17 && loops <= 20, "%g", loops);
+	CHECK(fabs(metric(&r, "thread0_loops") - metric(&r, "thread1_loops")) <= 1);
+	CHECKF(near_abs(elapsed(&r), 0.2, 1e-9), "%g", elapsed(&r));
+}
+
+/* signal wakes one waiter, broad all; a signal nobody waits for is lost. */
+SL_TEST(rtapp_condition_signal_and_broadcast)
+{
+	struct rt_result r;
+	const char *fmt = "{ \"tasks\": {"
+			  " \"waiter\": { \"instance\": 3, \"loop\": 1, \"phases\": { \"p\": {"
+			  " \"lock\": \"m\", \"wait\": { \"ref\": \"c\", \"mutex\": \"m\" },"
+			  " \"unlock\": \"m\", \"run\": 1000 } } },"
+			  " \"waker\": { \"loop\": 1, \"phases\": { \"p\": { \"sleep\": 5000,"
+			  " \"%s\": \"c\" } } } } }";
+	char json[512];
+
+	snprintf(json, sizeof(json), fmt, "broad");
+	if (!rt_run(&r, FOUR_CPUS, json, NULL, 1)) {
+		CHECK(!"broadcast run");
+		return;
+	}
+	CHECK(metric(&r, "waiter_loops") == 3);
+	CHECK(elapsed(&r) < 0.01);	/* all done soon after 5 ms */
+
+	snprintf(json, sizeof(json), fmt, "signal");	/* two wait for ever: stop at 1 s */
+	if (!rt_run(&r, FOUR_CPUS, json, ",duration=1", 1)) {
+		CHECK(!"signal run");
+		return;
+	}
+	CHECK(metric(&r, "waiter_loops") == 1);	/* two still wait at the 1 s limit */
+	CHECK(near_abs(elapsed(&r), 1.0, 1e-9));
+}
+
+/* Workgen-style files repeat event keys and phase names; they are taken in
+ * order (one CPU: 1 + 2 ms of runs, 1 ms of sleep, twice through "p"). */
+SL_TEST(rtapp_repeated_events_and_phases_run_in_order)
+{
+	struct rt_result r;
+	const char *json = "{ \"tasks\": { \"t\": { \"loop\": 1, \"phases\": {"
+			   " \"p\": { \"run\": 1000, \"sleep\": 1000, \"run\": 2000 },"
+			   " \"p\": { \"run\": 500 } } } } }";
+
+	if (!rt_run(&r, ONE_CPU, json, NULL, 1)) {
+		CHECK(!"repeated keys");
+		return;
+	}
+	CHECK(metric(&r, "loops") == 2);
+	CHECKF(near_abs(metric(&r, "run_s"), 0.0035, 1e-12), "%g", metric(&r, "run_s"));
+}
+
+/* The shipped examples run on an HT machine and give what their comments
+ * describe; the same seed gives the same metrics. */
+SL_TEST(rtapp_examples_run_and_are_deterministic)
+{
+	static const struct {
+		const char *file;
+		double threads;
+	} ex[] = {
+		{ "examples/rt-app/periodic.json", 4 },
+		{ "examples/rt-app/lock-pair.json", 2 },
+		{ "examples/rt-app/barrier-group.json", 4 },
+	};
+	for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
+		struct rt_result a, b;
+		if (!rt_run_path(&a, "p4dpe-2x2ht", ex[i].file, ",duration=0.3", 7) ||
+		    !rt_run_path(&b, "p4dpe-2x2ht", ex[i].file, ",duration=0.3", 7)) {
+			CHECKF(0, "%s ran", ex[i].file);
+			continue;
+		}
+		CHECKF(metric(&a, "threads") == ex[i].threads, "%s: %g threads", ex[i].file,
+		       metric(&a, "threads"));
+		CHECKF(metric(&a, "loops") > 10, "%s: %g loops", ex[i].file, metric(&a, "loops"));
+		CHECK(a.metrics.n == b.metrics.n);
+		bool same = true;
+		for (int m = 0; m < a.metrics.n && m < b.metrics.n; m++)
+			same &= a.metrics.m[m].value == b.metrics.m[m].value;
+		CHECKF(same, "%s differs between identical runs", ex[i].file);
+	}
+}
+
+/* periodic.json: 0.72 of one CPU over four logical CPUs misses nothing. */
+SL_TEST(rtapp_periodic_example_meets_its_deadlines_on_ht)
+{
+	struct rt_result r;
+
+	if (!rt_run_path(&r, "p4dpe-2x2ht", "examples/rt-app/periodic.json", ",duration=1", 1)) {
+		CHECK(!"periodic example");
+		return;
+	}
+	CHECK(metric(&r, "missed") == 0);
+	CHECKF(metric(&r, "audio_slack_us") > 8000, "%g", metric(&r, "audio_slack_us"));
+	CHECKF(metric(&r, "timers") > 250, "%g", metric(&r, "timers"));
+	CHECK(near_abs(elapsed(&r), 1.0, 1e-9));
+}
