@@ -16,6 +16,7 @@
 #include "workload/workload.h"
 
 #define DEFAULT_TOLERANCE_PCT 5.0
+#define DEFAULT_TOLERANCE_POINTS 5.0
 
 static const char *const stat_names[] = {
 	[SL_STAT_MIN] = "min",
@@ -128,19 +129,100 @@ static int parse_reps(const struct ctx *c, struct json_object *root, struct sl_e
 	return 0;
 }
 
-static int parse_tolerance(const struct ctx *c, struct json_object *root,
-			   struct sl_experiment *e)
+/* A number field in [lo, hi]; *out keeps its default when absent. */
+static int get_number(const struct ctx *c, struct json_object *root, const char *key,
+		      double lo, double hi, double *out)
 {
 	struct json_object *v;
 
-	e->tolerance_pct = DEFAULT_TOLERANCE_PCT;
-	if (!json_object_object_get_ex(root, "tolerance_pct", &v))
+	if (!json_object_object_get_ex(root, key, &v))
 		return 0;
-	if (!is_number(v) || !(json_object_get_double(v) >= 0) ||
-	    json_object_get_double(v) > 100)
-		return field_fail(c, "tolerance_pct", "expected a number in [0, 100]");
-	e->tolerance_pct = json_object_get_double(v);
+	if (!is_number(v) || !(json_object_get_double(v) >= lo) ||
+	    json_object_get_double(v) > hi)
+		return field_fail(c, key, "expected a number in [%g, %g]", lo, hi);
+	*out = json_object_get_double(v);
 	return 0;
+}
+
+/* The miss rule: percent of the published value for plain values, points
+ * for values that are themselves percentages. */
+static int parse_tolerance(const struct ctx *c, struct json_object *root,
+			   struct sl_experiment *e)
+{
+	bool points = e->form != SL_FORM_VALUES;
+	const char *wrong = points ? "tolerance_pct" : "tolerance_points";
+
+	if (json_object_object_get_ex(root, wrong, NULL))
+		return field_fail(c, wrong, "not used with form '%s' (use %s)",
+				  points ? (e->form == SL_FORM_SPEEDUP ? "speedup" : "percent_of_first")
+					 : "values",
+				  points ? "tolerance_points" : "tolerance_pct");
+	e->tolerance_pct = DEFAULT_TOLERANCE_PCT;
+	e->tolerance_points = DEFAULT_TOLERANCE_POINTS;
+	return get_number(c, root, "tolerance_pct", 0, 100, &e->tolerance_pct) ||
+	       get_number(c, root, "tolerance_points", 0, 1000, &e->tolerance_points);
+}
+
+/* A string field that must be one of `choices` ('|'-separated); its index. */
+static int get_choice(const struct ctx *c, struct json_object *root, const char *key,
+		      const char *choices, int *out)
+{
+	char *text, buf[128];
+	int i = 0, rc = -1;
+
+	*out = 0;
+	if (get_string(c, root, key, key, false, &text))
+		return -1;
+	if (!text)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", choices);
+	for (char *save = NULL, *tok = strtok_r(buf, "|", &save); tok;
+	     tok = strtok_r(NULL, "|", &save), i++)
+		if (!strcmp(tok, text)) {
+			*out = i;
+			rc = 0;
+		}
+	if (rc)
+		field_fail(c, key, "'%s' is not one of %s", text, choices);
+	free(text);
+	return rc;
+}
+
+/* form, compare, shape and policy: how cells are computed and shown. */
+static int parse_form(const struct ctx *c, struct json_object *root, struct sl_experiment *e)
+{
+	int form, shape;
+	struct sl_params *knobs;
+	const struct sl_policy_ops *ops;
+	char label[128];
+
+	if (get_choice(c, root, "form", "values|speedup|percent_of_first", &form) ||
+	    get_choice(c, root, "shape", "grid|sdet", &shape))
+		return -1;
+	e->form = (enum sl_exp_form)form;
+	e->shape = (enum sl_exp_shape)shape;
+	if (get_string(c, root, "compare", "compare", false, &e->compare) ||
+	    get_string(c, root, "policy", "policy", false, &e->policy))
+		return -1;
+	if (e->form == SL_FORM_SPEEDUP && !e->compare)
+		return field_fail(c, "compare", "missing (form 'speedup' needs the machine "
+				  "to compare with)");
+	if (e->form != SL_FORM_SPEEDUP && e->compare)
+		return field_fail(c, "compare", "only used with form 'speedup'");
+	if (e->policy && e->form != SL_FORM_VALUES)
+		return field_fail(c, "policy", "metric columns need form 'values'");
+	if (e->policy && e->shape != SL_SHAPE_GRID)
+		return field_fail(c, "policy", "metric columns need shape 'grid'");
+	if (e->shape == SL_SHAPE_SDET && e->form == SL_FORM_SPEEDUP)
+		return field_fail(c, "shape", "'sdet' shows values or percent_of_first");
+	if (!e->policy)
+		return 0;
+	knobs = sl_xmalloc(sizeof(*knobs));
+	int rc = sl_policy_parse(e->policy, &ops, knobs, label, sizeof(label), c->err);
+	free(knobs);
+	if (rc)
+		sl_err_prefix(c->err, "%s: policy: ", c->path);
+	return rc;
 }
 
 static int parse_show(const struct ctx *c, struct json_object *root, struct sl_experiment *e)
@@ -173,10 +255,37 @@ static int parse_show(const struct ctx *c, struct json_object *root, struct sl_e
 	return rc;
 }
 
+/* A metric column: "metric" and optional "minus": [metric, ...]. */
+static int parse_metric_column(const struct ctx *c, struct json_object *v, const char *where,
+			       struct sl_exp_column *col)
+{
+	struct json_object *arr;
+	char field[64];
+
+	snprintf(field, sizeof(field), "%s.metric", where);
+	if (get_string(c, v, "metric", field, true, &col->metric))
+		return -1;
+	snprintf(field, sizeof(field), "%s.minus", where);
+	if (!json_object_object_get_ex(v, "minus", &arr))
+		return 0;
+	if (!json_object_is_type(arr, json_type_array) || !json_object_array_length(arr) ||
+	    json_object_array_length(arr) > SL_EXP_MAX_MINUS)
+		return field_fail(c, field, "expected an array of 1 to %d metric names",
+				  SL_EXP_MAX_MINUS);
+	for (size_t k = 0; k < json_object_array_length(arr); k++) {
+		struct json_object *x = json_object_array_get_idx(arr, k);
+		if (!json_object_is_type(x, json_type_string) || !json_object_get_string_len(x))
+			return field_fail(c, field, "expected metric names (strings)");
+		col->minus[col->nminus++] = sl_xstrdup(json_object_get_string(x));
+	}
+	return 0;
+}
+
 static int parse_column(const struct ctx *c, struct json_object *v, int i,
 			struct sl_experiment *e)
 {
 	static const char *const keys[] = { "label", "policy", NULL };
+	static const char *const metric_keys[] = { "label", "metric", "minus", NULL };
 	struct sl_exp_column *col = &e->cols[i];
 	char where[32], field[64];
 	const struct sl_policy_ops *ops;
@@ -187,7 +296,7 @@ static int parse_column(const struct ctx *c, struct json_object *v, int i,
 	snprintf(where, sizeof(where), "columns[%d]", i);
 	if (!json_object_is_type(v, json_type_object))
 		return field_fail(c, where, "expected an object, got %s", type_name(v));
-	if (check_keys(c, v, where, keys))
+	if (check_keys(c, v, where, sl_exp_metric_columns(e) ? metric_keys : keys))
 		return -1;
 	snprintf(field, sizeof(field), "%s.label", where);
 	if (get_string(c, v, "label", field, true, &col->label))
@@ -195,6 +304,8 @@ static int parse_column(const struct ctx *c, struct json_object *v, int i,
 	for (int j = 0; j < i; j++)
 		if (!strcmp(e->cols[j].label, col->label))
 			return field_fail(c, field, "'%s' used twice", col->label);
+	if (sl_exp_metric_columns(e))
+		return parse_metric_column(c, v, where, col);
 	snprintf(field, sizeof(field), "%s.policy", where);
 	if (get_string(c, v, "policy", field, true, &col->policy))
 		return -1;
@@ -229,11 +340,13 @@ static int column_index(const struct sl_experiment *e, const char *label)
 	return -1;
 }
 
-/* One published entry: a number or a non-empty array of numbers, all > 0. */
+/* One published entry: a number or a non-empty array of numbers, all > 0
+ * where they are values (percentages may be any finite number). */
 static int parse_published_value(const struct ctx *c, struct json_object *v,
-				 const char *field, struct sl_exp_cell *cell)
+				 const char *field, bool positive, struct sl_exp_cell *cell)
 {
-	const char *expected = "a positive number or an array of positive numbers";
+	const char *expected = positive ? "a positive number or an array of positive numbers"
+					: "a number or an array of numbers";
 	int n;
 
 	if (is_number(v)) {
@@ -255,7 +368,7 @@ static int parse_published_value(const struct ctx *c, struct json_object *v,
 		return field_fail(c, field, "expected %s, got %s", expected, type_name(v));
 	}
 	for (int k = 0; k < cell->npublished; k++)
-		if (!(cell->published[k] > 0) || !isfinite(cell->published[k]))
+		if ((positive && !(cell->published[k] > 0)) || !isfinite(cell->published[k]))
 			return field_fail(c, field, "expected %s", expected);
 	return 0;
 }
@@ -278,7 +391,9 @@ static int parse_published(const struct ctx *c, struct json_object *row, const c
 		snprintf(field, sizeof(field), "%s.published.%s", where, label);
 		if (col < 0)
 			return field_fail(c, field, "'%s' is not a column label", label);
-		if (parse_published_value(c, val, field, &r->cells[col]))
+		/* percentages (speed-ups) may be zero or negative */
+		if (parse_published_value(c, val, field, e->form == SL_FORM_VALUES,
+					  &r->cells[col]))
 			return -1;
 	}
 	return 0;
@@ -320,18 +435,69 @@ static int check_workload(const struct ctx *c, const char *spec, const char *fie
 	return rc;
 }
 
+/* { "section": "heading" } */
+static int parse_section(const struct ctx *c, struct json_object *v, const char *where,
+			 struct sl_experiment *e, struct sl_exp_row *r)
+{
+	static const char *const keys[] = { "section", NULL };
+	char field[64];
+
+	if (check_keys(c, v, where, keys))
+		return -1;
+	snprintf(field, sizeof(field), "%s.section", where);
+	r->kind = SL_ROW_SECTION;
+	r->cells = sl_xcalloc((unsigned long)e->ncols, sizeof(*r->cells));
+	return get_string(c, v, "section", field, true, &r->label);
+}
+
+/* { "label": ..., "derive": "geomean", "published": {...} } */
+static int parse_derived(const struct ctx *c, struct json_object *v, int i, const char *where,
+			 struct sl_experiment *e, struct sl_exp_row *r)
+{
+	static const char *const keys[] = { "label", "derive", "published", NULL };
+	char field[64], *derive;
+	bool have_data = false;
+
+	if (check_keys(c, v, where, keys))
+		return -1;
+	snprintf(field, sizeof(field), "%s.derive", where);
+	if (get_string(c, v, "derive", field, true, &derive))
+		return -1;
+	bool known = !strcmp(derive, "geomean");
+	free(derive);
+	if (!known)
+		return field_fail(c, field, "expected \"geomean\"");
+	if (e->form == SL_FORM_VALUES)
+		return field_fail(c, field, "a geometric mean row needs form 'speedup' or "
+				  "'percent_of_first'");
+	for (int k = i - 1; k >= 0 && e->rows[k].kind != SL_ROW_SECTION; k--)
+		have_data |= e->rows[k].kind == SL_ROW_DATA;
+	if (!have_data)
+		return field_fail(c, field, "no rows above it in its section");
+	r->kind = SL_ROW_GEOMEAN;
+	snprintf(field, sizeof(field), "%s.label", where);
+	if (get_string(c, v, "label", field, true, &r->label))
+		return -1;
+	return parse_published(c, v, where, e, r);
+}
+
 static int parse_row(const struct ctx *c, struct json_object *v, int i,
 		     struct json_object *shared, const char *default_metric,
 		     struct sl_experiment *e)
 {
 	static const char *const keys[] = { "label", "workload", "metric", "published", NULL };
+	static const char *const metric_col_keys[] = { "label", "workload", "published", NULL };
 	struct sl_exp_row *r = &e->rows[i];
 	char where[32], field[64], *spec;
 
 	snprintf(where, sizeof(where), "rows[%d]", i);
 	if (!json_object_is_type(v, json_type_object))
 		return field_fail(c, where, "expected an object, got %s", type_name(v));
-	if (check_keys(c, v, where, keys))
+	if (json_object_object_get_ex(v, "section", NULL))
+		return parse_section(c, v, where, e, r);
+	if (json_object_object_get_ex(v, "derive", NULL))
+		return parse_derived(c, v, i, where, e, r);
+	if (check_keys(c, v, where, sl_exp_metric_columns(e) ? metric_col_keys : keys))
 		return -1;
 	snprintf(field, sizeof(field), "%s.label", where);
 	if (get_string(c, v, "label", field, true, &r->label))
@@ -339,7 +505,7 @@ static int parse_row(const struct ctx *c, struct json_object *v, int i,
 	snprintf(field, sizeof(field), "%s.metric", where);
 	if (get_string(c, v, "metric", field, false, &r->metric))
 		return -1;
-	if (!r->metric)
+	if (!r->metric && default_metric)
 		r->metric = sl_xstrdup(default_metric);
 	snprintf(field, sizeof(field), "%s.workload", where);
 	if (get_string(c, v, "workload", field, true, &spec))
@@ -424,6 +590,7 @@ static int parse_fields(const struct ctx *c, struct json_object *root, struct sl
 {
 	static const char *const keys[] = {
 		"title", "source", "machine", "reps", "metric", "show", "tolerance_pct",
+		"tolerance_points", "form", "compare", "shape", "policy",
 		"workload_params", "columns", "rows", "notes", NULL,
 	};
 	char *metric = NULL;
@@ -435,8 +602,13 @@ static int parse_fields(const struct ctx *c, struct json_object *root, struct sl
 	    get_string(c, root, "title", "title", true, &e->title) ||
 	    get_string(c, root, "source", "source", true, &e->source) ||
 	    get_string(c, root, "machine", "machine", true, &e->machine) ||
-	    parse_reps(c, root, e) || parse_tolerance(c, root, e) || parse_show(c, root, e) ||
-	    get_string(c, root, "metric", "metric", true, &metric) ||
+	    parse_reps(c, root, e) || parse_form(c, root, e) || parse_tolerance(c, root, e) ||
+	    parse_show(c, root, e))
+		return -1;
+	if (e->policy && json_object_object_get_ex(root, "metric", NULL))
+		return field_fail(c, "metric", "not used with \"policy\": the columns name "
+				  "the metrics");
+	if ((!e->policy && get_string(c, root, "metric", "metric", true, &metric)) ||
 	    parse_columns(c, root, e))
 		rc = -1;
 	else
@@ -535,6 +707,9 @@ void sl_experiment_free(struct sl_experiment *e)
 	for (int i = 0; e->cols && i < e->ncols; i++) {
 		free(e->cols[i].label);
 		free(e->cols[i].policy);
+		free(e->cols[i].metric);
+		for (int k = 0; k < e->cols[i].nminus; k++)
+			free(e->cols[i].minus[k]);
 	}
 	for (int i = 0; e->rows && i < e->nrows; i++) {
 		free(e->rows[i].label);
@@ -552,5 +727,7 @@ void sl_experiment_free(struct sl_experiment *e)
 	free(e->title);
 	free(e->source);
 	free(e->machine);
+	free(e->compare);
+	free(e->policy);
 	memset(e, 0, sizeof(*e));
 }

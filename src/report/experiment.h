@@ -25,6 +25,43 @@
  *     "notes": [ "shown under the table", ... ]     optional
  *   }
  *
+ * Further forms (all optional; the defaults give the table above):
+ *
+ *     "form": "values" | "speedup" | "percent_of_first",
+ *         values: a cell is the row's metric over the repetitions;
+ *         speedup: a cell is 100 x (G / G' - 1), G and G' the geometric
+ *           means over the repetitions of the metric on "machine" and on
+ *           the "compare" machine (same policy, workload and seeds) - seed
+ *           004's HT on vs off;
+ *         percent_of_first: a cell is 100 x mean / the first column's mean
+ *           (its sd likewise) - Bligh's SDET tables.
+ *     "compare": "xeon-1600ht,noht",       required with form speedup only
+ *     "tolerance_points": 5,               with speedup / percent_of_first
+ *                                          (default 5): a miss is more than
+ *                                          that many points from published
+ *     "shape": "grid" | "sdet",            sdet: Bligh's blocks (one per row,
+ *                                          a line per column) with
+ *                                          percent_of_first; Hansen's
+ *                                          "Scripts | Average Throughput |
+ *                                          Standard Deviation" (a block per
+ *                                          column) with values
+ *     "policy": "o1:version=2.5.33",       one policy for every cell: the
+ *                                          columns are then metrics,
+ *         "columns": [ { "label": "idle", "metric": "elapsed_s",
+ *                        "minus": [ "user_s", "sys_s" ] } ]
+ *                                          (value = metric - each of minus,
+ *                                          per repetition); top-level and
+ *                                          row "metric" are not allowed
+ *     rows may also be
+ *         { "section": "dbench: No. clients" }   a heading; later derived
+ *                                                rows cover its rows only
+ *         { "label": "Geometric Mean", "derive": "geomean",
+ *           "published": {...} }                 speedup / percent_of_first:
+ *                                                the geometric mean of the
+ *                                                section's rows' factors
+ *                                                (1 + s/100, or p/100),
+ *                                                back in percent
+ *
  * Every field is checked when the file is loaded, including the policy and
  * workload specs; an error names the file and the field
  * ("experiments/x.json: rows[2].published: ...").  Unknown fields are
@@ -33,10 +70,14 @@
 #ifndef SL_REPORT_EXPERIMENT_H
 #define SL_REPORT_EXPERIMENT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "base/err.h"
 
 #define SL_EXP_MAX_PUBLISHED 8
 #define SL_EXP_MAX_SHOW 5
+#define SL_EXP_MAX_MINUS 4
 
 enum sl_stat {
 	SL_STAT_MIN,
@@ -48,9 +89,29 @@ enum sl_stat {
 
 const char *sl_stat_name(enum sl_stat s);
 
+enum sl_exp_form {
+	SL_FORM_VALUES,		/* the metric itself */
+	SL_FORM_SPEEDUP,	/* 100 x (G / G' - 1) against the compare machine */
+	SL_FORM_PCT_FIRST,	/* 100 x mean / the first column's mean */
+};
+
+enum sl_exp_shape {
+	SL_SHAPE_GRID,		/* rows x columns, simulated beside published */
+	SL_SHAPE_SDET,		/* Bligh's (percent_of_first) or Hansen's (values) */
+};
+
+enum sl_exp_row_kind {
+	SL_ROW_DATA,		/* a workload run in every column */
+	SL_ROW_SECTION,		/* a heading */
+	SL_ROW_GEOMEAN,		/* derived: geometric mean of its section's rows */
+};
+
 struct sl_exp_column {
 	char *label;
-	char *policy;		/* policy spec */
+	char *policy;		/* policy spec; NULL for metric columns */
+	char *metric;		/* metric columns: the metric, else NULL */
+	int nminus;
+	char *minus[SL_EXP_MAX_MINUS];	/* metrics subtracted from it */
 };
 
 struct sl_exp_cell {
@@ -59,9 +120,11 @@ struct sl_exp_cell {
 };
 
 struct sl_exp_row {
-	char *label;
-	char *workload;		/* the row's spec with the shared params appended */
-	char *metric;
+	enum sl_exp_row_kind kind;
+	char *label;		/* a section's heading for SL_ROW_SECTION */
+	char *workload;		/* the row's spec with the shared params appended
+				 * (data rows only) */
+	char *metric;		/* data rows of policy-column experiments */
 	struct sl_exp_cell *cells;	/* one per column */
 };
 
@@ -70,7 +133,12 @@ struct sl_experiment {
 	char *path;		/* "experiments/seed-000.json" */
 	char *title, *source, *machine;
 	int reps;
-	double tolerance_pct;
+	double tolerance_pct;		/* values form */
+	double tolerance_points;	/* speedup and percent_of_first forms */
+	enum sl_exp_form form;
+	enum sl_exp_shape shape;
+	char *compare;			/* speedup: the other machine */
+	char *policy;			/* metric columns: the one policy */
 	int nshow;
 	enum sl_stat show[SL_EXP_MAX_SHOW];
 	int ncols;
@@ -80,6 +148,11 @@ struct sl_experiment {
 	int nnotes;
 	char **notes;
 };
+
+static inline bool sl_exp_metric_columns(const struct sl_experiment *e)
+{
+	return e->policy != NULL;
+}
 
 /* Load the embedded experiment `name`.  0, or -1 with err set. */
 int sl_experiment_load(struct sl_experiment *e, const char *name, struct sl_err *err);

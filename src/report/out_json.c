@@ -123,19 +123,59 @@ void sl_out_run_json(FILE *f, const struct sl_sweep *s)
 
 /* ---- `reproduce` ---- */
 
+static const char *const form_names[] = {
+	[SL_FORM_VALUES] = "values",
+	[SL_FORM_SPEEDUP] = "speedup",
+	[SL_FORM_PCT_FIRST] = "percent_of_first",
+};
+
+static const char *const row_kinds[] = {
+	[SL_ROW_DATA] = "data",
+	[SL_ROW_SECTION] = "section",
+	[SL_ROW_GEOMEAN] = "geomean",
+};
+
+static struct json_object *values_array(const double *v, int n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < n; i++)
+		json_object_array_add(a, number(v[i]));
+	return a;
+}
+
+/* The derived value of a cell: speed-up or percent of the first column
+ * (its range or sd), or a geometric mean. */
+static void put_derived(struct json_object *o, const struct sl_exp_result *r, int row,
+			const struct sl_exp_cell_result *res)
+{
+	struct json_object *range = json_object_new_array();
+
+	put(o, "value", number(res->value));
+	json_object_array_add(range, number(res->lo));
+	json_object_array_add(range, number(res->hi));
+	put(o, "range", range);
+	if (r->exp->form == SL_FORM_PCT_FIRST && r->exp->rows[row].kind == SL_ROW_DATA)
+		put(o, "sd_pct", number(res->sd_pct));
+	if (r->exp->form == SL_FORM_SPEEDUP && r->exp->rows[row].kind == SL_ROW_DATA) {
+		struct json_object *base = summary_object(&res->base, NULL);
+		put(base, "values", values_array(res->base_values, r->reps));
+		put(o, "compare", base);
+	}
+}
+
 static struct json_object *exp_cell_object(const struct sl_exp_result *r, int row, int col)
 {
 	const struct sl_experiment *e = r->exp;
 	const struct sl_exp_cell *pub = &e->rows[row].cells[col];
 	const struct sl_exp_cell_result *res = sl_exp_cell(r, row, col);
 	struct json_object *o = json_object_new_object();
-	struct json_object *sim = summary_object(&res->sim, NULL);
-	struct json_object *values = json_object_new_array();
-	struct json_object *published = NULL;
+	struct json_object *sim = NULL, *published = NULL;
 
-	for (int i = 0; i < r->reps; i++)
-		json_object_array_add(values, number(res->values[i]));
-	put(sim, "values", values);
+	if (res->values) {
+		sim = summary_object(&res->sim, NULL);
+		put(sim, "values", values_array(res->values, r->reps));
+	}
 	if (pub->npublished) {
 		published = json_object_new_array();
 		for (int k = 0; k < pub->npublished; k++)
@@ -143,6 +183,8 @@ static struct json_object *exp_cell_object(const struct sl_exp_result *r, int ro
 	}
 	put_str(o, "column", e->cols[col].label);
 	put(o, "simulated", sim);
+	if (res->derived)
+		put_derived(o, r, row, res);
 	put(o, "published", published);
 	put(o, "miss", json_object_new_boolean(res->miss));
 	return o;
@@ -152,12 +194,19 @@ static struct json_object *exp_row_object(const struct sl_exp_result *r, int row
 {
 	const struct sl_exp_row *er = &r->exp->rows[row];
 	struct json_object *o = json_object_new_object();
-	struct json_object *cells = json_object_new_array();
+	struct json_object *cells;
 
+	put_str(o, "kind", row_kinds[er->kind]);
 	put_str(o, "label", er->label);
-	put_str(o, "workload", er->workload);
-	put_str(o, "metric", er->metric);
-	put_str(o, "unit", sl_exp_cell(r, row, 0)->unit);
+	if (er->kind == SL_ROW_SECTION)
+		return o;
+	if (er->kind == SL_ROW_DATA) {
+		put_str(o, "workload", er->workload);
+		if (er->metric)
+			put_str(o, "metric", er->metric);
+	}
+	put_str(o, "unit", sl_exp_cell(r, row, 0)->derived ? "%" : sl_exp_cell(r, row, 0)->unit);
+	cells = json_object_new_array();
 	for (int c = 0; c < r->exp->ncols; c++)
 		json_object_array_add(cells, exp_cell_object(r, row, c));
 	put(o, "cells", cells);
@@ -177,12 +226,31 @@ static struct json_object *exp_object(const struct sl_exp_result *r)
 	put_str(o, "source", e->source);
 	put_str(o, "machine", e->machine);
 	put_str(o, "machine_summary", r->sweep->machine.summary);
+	put_str(o, "form", form_names[e->form]);
+	if (e->compare) {
+		put_str(o, "compare", e->compare);
+		put_str(o, "compare_summary", r->base_sweep->machine.summary);
+	}
+	if (e->policy)
+		put_str(o, "policy", e->policy);
 	put(o, "reps", json_object_new_int(r->reps));
-	put(o, "tolerance_pct", number(e->tolerance_pct));
+	if (e->form == SL_FORM_VALUES)
+		put(o, "tolerance_pct", number(e->tolerance_pct));
+	else
+		put(o, "tolerance_points", number(e->tolerance_points));
 	for (int c = 0; c < e->ncols; c++) {
 		struct json_object *col = json_object_new_object();
 		put_str(col, "label", e->cols[c].label);
-		put_str(col, "policy", e->cols[c].policy);
+		if (e->cols[c].policy)
+			put_str(col, "policy", e->cols[c].policy);
+		if (e->cols[c].metric) {
+			struct json_object *minus = json_object_new_array();
+			put_str(col, "metric", e->cols[c].metric);
+			for (int k = 0; k < e->cols[c].nminus; k++)
+				json_object_array_add(minus,
+						      json_object_new_string(e->cols[c].minus[k]));
+			put(col, "minus", minus);
+		}
 		json_object_array_add(cols, col);
 	}
 	for (int row = 0; row < e->nrows; row++)

@@ -246,6 +246,14 @@ void sl_miss_legend(char *buf, unsigned long size, double tol_pct)
 		 "simulated [min, max]", SL_MISS_MARK, tol_pct, tol_pct);
 }
 
+void sl_miss_legend_points(char *buf, unsigned long size, double points)
+{
+	snprintf(buf, size,
+		 "%s marks a miss: the simulated value more than %g points from a single "
+		 "published value,\n  or a published spread none of whose values lies within %g "
+		 "points of the simulated range", SL_MISS_MARK, points, points);
+}
+
 static void append(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -274,13 +282,16 @@ static double stat_value(const struct sl_summary *s, enum sl_stat stat)
 }
 
 /* Decimals for a row: as many as its published numbers use, and at least
- * three significant digits of the simulated medians. */
+ * three significant digits of the simulated medians (derived percentages:
+ * one decimal). */
 static int row_decimals(const struct sl_exp_result *r, int row)
 {
 	const struct sl_exp_row *er = &r->exp->rows[row];
 	int d = 0;
 
 	for (int c = 0; c < r->exp->ncols; c++) {
+		if (sl_exp_cell(r, row, c)->derived)
+			return 1;
 		for (int k = 0; k < er->cells[c].npublished; k++)
 			if (published_decimals(er->cells[c].published[k]) > d)
 				d = published_decimals(er->cells[c].published[k]);
@@ -291,26 +302,60 @@ static int row_decimals(const struct sl_exp_result *r, int row)
 	return d;
 }
 
+/* The published entry as written, with the miss mark. */
+static void published_text(char *buf, size_t size, const struct sl_exp_cell *pub, bool miss)
+{
+	buf[0] = 0;
+	for (int k = 0; k < pub->npublished; k++)
+		append(buf, size, "%s%.*f", k ? "," : "", published_decimals(pub->published[k]),
+		       pub->published[k]);
+	if (!pub->npublished)
+		snprintf(buf, size, "-");
+	else if (miss)
+		append(buf, size, " %s", SL_MISS_MARK);
+}
+
+/* A derived cell: speed-up with the paired repetitions' range, percent of
+ * the first column with its sd, or a geometric mean alone. */
+static void derived_text(char *buf, size_t size, const struct sl_exp_result *r, int row,
+			 const struct sl_exp_cell_result *res)
+{
+	const struct sl_experiment *e = r->exp;
+
+	snprintf(buf, size, "%.1f", res->value);
+	if (e->rows[row].kind == SL_ROW_GEOMEAN || r->reps < 2)
+		return;
+	if (e->form == SL_FORM_SPEEDUP)
+		append(buf, size, " (%.1f..%.1f)", res->lo, res->hi);
+	else
+		append(buf, size, " (%.1f)", res->sd_pct);
+}
+
 static void exp_cell(struct grid *g, int grow, int gcol, const struct sl_exp_result *r,
 		     int row, int col, int dec)
 {
 	const struct sl_experiment *e = r->exp;
-	const struct sl_exp_cell *pub = &e->rows[row].cells[col];
 	const struct sl_exp_cell_result *res = sl_exp_cell(r, row, col);
-	char sim[256] = "", published[256] = "";
+	char sim[256] = "", published[256];
 
-	for (int i = 0; i < e->nshow; i++)
-		append(sim, sizeof(sim), "%s%.*f", i ? "/" : "", dec,
-		       stat_value(&res->sim, e->show[i]));
-	for (int k = 0; k < pub->npublished; k++)
-		append(published, sizeof(published), "%s%.*f", k ? "," : "",
-		       published_decimals(pub->published[k]), pub->published[k]);
-	if (!pub->npublished)
-		snprintf(published, sizeof(published), "-");
-	else if (res->miss)
-		append(published, sizeof(published), " %s", SL_MISS_MARK);
+	if (res->derived)
+		derived_text(sim, sizeof(sim), r, row, res);
+	else
+		for (int i = 0; i < e->nshow; i++)
+			append(sim, sizeof(sim), "%s%.*f", i ? "/" : "", dec,
+			       stat_value(&res->sim, e->show[i]));
+	published_text(published, sizeof(published), &e->rows[row].cells[col], res->miss);
 	grid_set(g, grow, gcol, "%s", sim);
 	grid_set(g, grow, gcol + 1, "%s", published);
+}
+
+/* The first data row's metric, for the header of derived forms. */
+static const char *exp_metric(const struct sl_experiment *e)
+{
+	for (int i = 0; i < e->nrows; i++)
+		if (e->rows[i].kind == SL_ROW_DATA && e->rows[i].metric)
+			return e->rows[i].metric;
+	return "-";
 }
 
 static void exp_header(FILE *f, const struct sl_exp_result *r)
@@ -323,6 +368,23 @@ static void exp_header(FILE *f, const struct sl_exp_result *r)
 	fprintf(f, "%s: %s\n", e->name, e->title);
 	fprintf(f, "source: %s\n", e->source);
 	fprintf(f, "machine: %s (%s)\n", e->machine, r->sweep->machine.summary);
+	if (e->form == SL_FORM_SPEEDUP) {
+		fprintf(f, "compared with: %s (%s)\n", e->compare, r->base_sweep->machine.summary);
+		fprintf(f, "%d repetitions (seeds 1-%d) on each; cells: speed-up %% = 100 x (G / G' - 1)"
+			" of %s,\n  G and G' the geometric means over the repetitions on %s and on %s\n"
+			"  (in parentheses: the range of the same-seed pairs' speed-ups), then "
+			"published;\n  geometric mean rows: 100 x ((prod (1 + s/100))^(1/n) - 1) over "
+			"the rows above\n\n", r->reps, r->reps, exp_metric(e), e->machine, e->compare);
+		return;
+	}
+	if (e->form == SL_FORM_PCT_FIRST) {
+		fprintf(f, "%d repetitions (seeds 1-%d); cells: mean of %s as %% of the first "
+			"column's mean (sd, same scale), then published\n\n", r->reps, r->reps,
+			exp_metric(e));
+		return;
+	}
+	if (sl_exp_metric_columns(e))
+		fprintf(f, "policy: %s\n", e->policy);
 	fprintf(f, "%d repetitions (seeds 1-%d); cells: simulated %s, then published\n\n",
 		r->reps, r->reps, show);
 }
@@ -339,16 +401,49 @@ static void fit_labels(const struct sl_experiment *e, int *width)
 	}
 }
 
-void sl_out_exp_table(FILE *f, const struct sl_exp_result *r)
+static void exp_footer(FILE *f, const struct sl_exp_result *r, int misses, int published)
 {
 	const struct sl_experiment *e = r->exp;
-	int ncol = 2 + 2 * e->ncols, misses = 0, published = 0;
+	char legend[512];
+
+	if (e->form == SL_FORM_VALUES)
+		sl_miss_legend(legend, sizeof(legend), e->tolerance_pct);
+	else
+		sl_miss_legend_points(legend, sizeof(legend), e->tolerance_points);
+	fprintf(f, "\n%s.\n%d of %d published cells missed.\n", legend, misses, published);
+	for (int i = 0; i < e->nnotes; i++)
+		fprintf(f, "note: %s\n", e->notes[i]);
+}
+
+static void count_misses(const struct sl_exp_result *r, int *misses, int *published)
+{
+	const struct sl_experiment *e = r->exp;
+
+	*misses = *published = 0;
+	for (int row = 0; row < e->nrows; row++)
+		for (int c = 0; c < e->ncols; c++) {
+			*published += e->rows[row].cells[c].npublished > 0;
+			*misses += sl_exp_cell(r, row, c)->miss;
+		}
+}
+
+static const char *row_unit(const struct sl_exp_result *r, int row)
+{
+	const struct sl_exp_cell_result *x = sl_exp_cell(r, row, 0);
+
+	if (r->exp->rows[row].kind == SL_ROW_SECTION)
+		return "";
+	return x->derived ? "%" : x->unit;
+}
+
+static void exp_grid(FILE *f, const struct sl_exp_result *r)
+{
+	const struct sl_experiment *e = r->exp;
+	int ncol = 2 + 2 * e->ncols, misses, published;
 	int *width = sl_xcalloc((unsigned long)ncol, sizeof(*width));
 	int *gap = sl_xcalloc((unsigned long)ncol, sizeof(*gap));
-	char legend[512];
 	struct grid g;
 
-	exp_header(f, r);
 	grid_init(&g, 2 + e->nrows, ncol);
 	grid_set(&g, 1, 0, "test");
 	grid_set(&g, 1, 1, "unit");
@@ -357,15 +452,15 @@ void sl_out_exp_table(FILE *f, const struct sl_exp_result *r)
 		grid_set(&g, 1, 3 + 2 * c, "published");
 	}
 	for (int row = 0; row < e->nrows; row++) {
+		if (e->rows[row].kind == SL_ROW_SECTION)
+			continue;	/* printed across the columns below */
 		int dec = row_decimals(r, row);
 		grid_set(&g, 2 + row, 0, "%s", e->rows[row].label);
-		grid_set(&g, 2 + row, 1, "%s", sl_exp_cell(r, row, 0)->unit);
-		for (int c = 0; c < e->ncols; c++) {
+		grid_set(&g, 2 + row, 1, "%s", row_unit(r, row));
+		for (int c = 0; c < e->ncols; c++)
 			exp_cell(&g, 2 + row, 2 + 2 * c, r, row, c, dec);
-			published += e->rows[row].cells[c].npublished > 0;
-			misses += sl_exp_cell(r, row, c)->miss;
-		}
 	}
+	count_misses(r, &misses, &published);
 	grid_widths(&g, width);
 	fit_labels(e, width);
 	for (int c = 0; c < ncol; c++)
@@ -379,12 +474,170 @@ void sl_out_exp_table(FILE *f, const struct sl_exp_result *r)
 			   last ? 0 : width[sim] + gap[sim] + width[sim + 1] + gap[sim + 1]);
 	}
 	fputc('\n', f);
-	grid_print(f, &g, 1, width, gap);
-	sl_miss_legend(legend, sizeof(legend), e->tolerance_pct);
-	fprintf(f, "\n%s.\n%d of %d published cells missed.\n", legend, misses, published);
-	for (int i = 0; i < e->nnotes; i++)
-		fprintf(f, "note: %s\n", e->notes[i]);
+	for (int row = -1; row < e->nrows; row++) {
+		if (row >= 0 && e->rows[row].kind == SL_ROW_SECTION) {
+			fprintf(f, "%s%s\n", row ? "\n" : "", e->rows[row].label);
+			continue;
+		}
+		struct grid one = { .nrows = 1, .ncols = ncol, .cell = g.cell + (row + 2) * ncol };
+		grid_print(f, &one, 0, width, gap);
+	}
+	exp_footer(f, r, misses, published);
 	grid_free(&g);
 	free(width);
 	free(gap);
+}
+
+/* ---- SDET shapes ---- */
+
+static const char sdet_disclaimer[] =
+	"SDET is a SPEC benchmark; these are simulated research runs, not compliant SDET "
+	"results,\nand not comparable with any published SDET result.\n";
+
+/* Bligh's shape: a block per row ("SDET <label>"), a line per column with
+ * Throughput and Std. Dev as percentages of the first column's mean. */
+static void exp_sdet_pct(FILE *f, const struct sl_exp_result *r)
+{
+	const struct sl_experiment *e = r->exp;
+	int misses, published;
+	char pub[256];
+
+	fputs(sdet_disclaimer, f);
+	fputs("Results are shown as percentages of the first set displayed\n", f);
+	for (int row = 0; row < e->nrows; row++) {
+		if (e->rows[row].kind == SL_ROW_SECTION) {
+			fprintf(f, "\n%s\n", e->rows[row].label);
+			continue;
+		}
+		struct grid g;
+		int width[4], gap[4] = { 4, 4, 4, 0 };
+		grid_init(&g, 1 + e->ncols, 4);
+		grid_set(&g, 0, 1, "Throughput");
+		grid_set(&g, 0, 2, "Std. Dev");
+		grid_set(&g, 0, 3, "published");
+		for (int c = 0; c < e->ncols; c++) {
+			const struct sl_exp_cell_result *x = sl_exp_cell(r, row, c);
+			grid_set(&g, 1 + c, 0, "%s", e->cols[c].label);
+			grid_set(&g, 1 + c, 1, "%.1f%%", x->value);
+			if (e->rows[row].kind == SL_ROW_DATA)
+				grid_set(&g, 1 + c, 2, "%.1f%%", x->sd_pct);
+			published_text(pub, sizeof(pub), &e->rows[row].cells[c], x->miss);
+			grid_set(&g, 1 + c, 3, "%s", pub);
+		}
+		fprintf(f, "\nSDET %s (see disclaimer)\n", e->rows[row].label);
+		grid_widths(&g, width);
+		grid_print(f, &g, 0, width, gap);
+		grid_free(&g);
+	}
+	count_misses(r, &misses, &published);
+	exp_footer(f, r, misses, published);
+}
+
+/* Hansen's shape: a block per column, "Scripts | Average Throughput |
+ * Standard Deviation" with a line per row. */
+static void exp_sdet_abs(FILE *f, const struct sl_exp_result *r)
+{
+	const struct sl_experiment *e = r->exp;
+	int misses, published;
+	char pub[256];
+
+	fputs(sdet_disclaimer, f);
+	for (int c = 0; c < e->ncols; c++) {
+		struct grid g;
+		int width[4], gap[4] = { 4, 4, 4, 0 }, line = 1;
+		grid_init(&g, 1 + e->nrows, 4);
+		grid_set(&g, 0, 0, "Scripts");
+		grid_set(&g, 0, 1, "Average Throughput");
+		grid_set(&g, 0, 2, "Standard Deviation");
+		grid_set(&g, 0, 3, "published");
+		for (int row = 0; row < e->nrows; row++) {
+			const struct sl_exp_cell_result *x = sl_exp_cell(r, row, c);
+			if (e->rows[row].kind != SL_ROW_DATA)
+				continue;
+			grid_set(&g, line, 0, "%s", e->rows[row].label);
+			grid_set(&g, line, 1, "%.1f", x->sim.mean);
+			grid_set(&g, line, 2, "%.1f", x->sim.sd);
+			published_text(pub, sizeof(pub), &e->rows[row].cells[c], x->miss);
+			grid_set(&g, line++, 3, "%s", pub);
+		}
+		g.nrows = line;
+		fprintf(f, "\n%s (%s)\n", e->cols[c].label, sl_exp_cell(r, 0, c)->unit);
+		grid_widths(&g, width);
+		grid_print(f, &g, 0, width, gap);
+		g.nrows = 1 + e->nrows;
+		grid_free(&g);
+	}
+	count_misses(r, &misses, &published);
+	exp_footer(f, r, misses, published);
+}
+
+void sl_out_exp_table(FILE *f, const struct sl_exp_result *r)
+{
+	exp_header(f, r);
+	if (r->exp->shape == SL_SHAPE_SDET && r->exp->form == SL_FORM_PCT_FIRST)
+		exp_sdet_pct(f, r);
+	else if (r->exp->shape == SL_SHAPE_SDET)
+		exp_sdet_abs(f, r);
+	else
+		exp_grid(f, r);
+}
+
+/* ---- `run` in the SDET shapes ---- */
+
+/* The values of `metric` per cell; NULL entries where a cell lacks it. */
+static void sdet_summary(const struct sl_sweep *s, int cell, const char *metric,
+			 struct sl_summary *sum, char *unit, size_t unit_size)
+{
+	double *values = sl_xcalloc((unsigned long)s->reps, sizeof(*values));
+	int n = 0;
+
+	for (int rep = 0; rep < s->reps; rep++) {
+		const struct sl_metric *m = sl_metrics_find(sl_sweep_metrics(s, cell, rep), metric);
+		if (!m)
+			continue;
+		values[n++] = m->value;
+		snprintf(unit, unit_size, "%s", m->unit);
+	}
+	memset(sum, 0, sizeof(*sum));
+	sum->mean = sum->sd = NAN;
+	if (n)
+		sl_summarize(values, n, sum);
+	free(values);
+}
+
+void sl_out_run_sdet(FILE *f, const struct sl_sweep *s, const char *metric, bool percent)
+{
+	struct sl_summary first, sum;
+	char unit[24] = "";
+	struct grid g;
+	int width[3], gap[3] = { 4, 4, 0 };
+
+	fputs(sdet_disclaimer, f);
+	if (percent)
+		fputs("Results are shown as percentages of the first set displayed\n", f);
+	fprintf(f, "\n%s on %s, %d repetitions (seeds %llu-%llu)\n",
+		s->ncells ? s->cells[0]->workload_text : "-", s->machine.name, s->reps,
+		(unsigned long long)s->seed, (unsigned long long)(s->seed + (uint64_t)s->reps - 1));
+	grid_init(&g, 1 + s->ncells, 3);
+	grid_set(&g, 0, 0, percent ? "" : "Kernel");
+	grid_set(&g, 0, 1, percent ? "Throughput" : "Average Throughput");
+	grid_set(&g, 0, 2, percent ? "Std. Dev" : "Standard Deviation");
+	if (s->ncells)
+		sdet_summary(s, 0, metric, &first, unit, sizeof(unit));
+	for (int c = 0; c < s->ncells; c++) {
+		sdet_summary(s, c, metric, &sum, unit, sizeof(unit));
+		grid_set(&g, 1 + c, 0, "%s", s->cells[c]->label);
+		if (percent) {
+			grid_set(&g, 1 + c, 1, "%.1f%%", 100.0 * sum.mean / first.mean);
+			grid_set(&g, 1 + c, 2, "%.1f%%", 100.0 * sum.sd / first.mean);
+		} else {
+			grid_set(&g, 1 + c, 1, "%.1f", sum.mean);
+			grid_set(&g, 1 + c, 2, "%.1f", sum.sd);
+		}
+	}
+	grid_widths(&g, width);
+	grid_print(f, &g, 0, width, gap);
+	if (!percent && *unit)
+		fprintf(f, "(%s: %s)\n", metric, unit);
+	grid_free(&g);
 }

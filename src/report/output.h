@@ -18,13 +18,23 @@
  *
  * JSON of `reproduce` (one object for all experiments):
  *   { "experiments": [ { "name", "title", "source", "machine", "reps",
- *       "tolerance_pct", "columns": [ { "label", "policy" } ],
- *       "rows": [ { "label", "workload", "metric", "unit",
+ *       "form": "values|speedup|percent_of_first",
+ *       "tolerance_pct" (values) or "tolerance_points" (the others),
+ *       "compare", "compare_summary" (speedup), "policy" (metric columns),
+ *       "columns": [ { "label", "policy" } or { "label", "metric", "minus" } ],
+ *       "rows": [ { "kind": "data", "label", "workload", "metric", "unit",
  *                   "cells": [ { "column": "<label>",
  *                                "simulated": { "min", "median", "max", "mean",
  *                                               "sd", "n", "values": [...] },
+ *                                "value", "range": [lo, hi]   (derived forms),
+ *                                "compare": { ...as simulated } (speedup),
+ *                                "sd_pct"                     (percent_of_first),
  *                                "published": [195] or null,
- *                                "miss": false } ] } ],
+ *                                "miss": false } ] },
+ *                 { "kind": "section", "label" },
+ *                 { "kind": "geomean", "label", "unit": "%",
+ *                   "cells": [ { "column", "simulated": null, "value",
+ *                                "range", "published", "miss" } ] } ],
  *       "notes": [...] } ] }
  *
  * CSV of `run`: a header, then one row per run x metric:
@@ -33,6 +43,7 @@
 #ifndef SL_REPORT_OUTPUT_H
 #define SL_REPORT_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "report/reproduce.h"
@@ -49,12 +60,25 @@ void sl_out_run_table(FILE *f, const struct sl_sweep *s);
 void sl_out_run_json(FILE *f, const struct sl_sweep *s);
 void sl_out_run_csv(FILE *f, const struct sl_sweep *s);
 
-/* `reproduce` results. */
+/* `reproduce` results (the experiment's shape: grid, or the SDET shapes). */
 void sl_out_exp_table(FILE *f, const struct sl_exp_result *r);
 void sl_out_exp_json(FILE *f, const struct sl_exp_result *r, int n);
 
-/* The miss mark and its legend, as the table prints them. */
+/*
+ * `run` results in the SDET table shapes (research/workloads.md 3.2), for
+ * one workload (one "SDET N") and several policies, over `metric` (sdet's
+ * "throughput", scripts/h):
+ *   percent: Bligh's block - a line per policy, "Throughput" and "Std. Dev"
+ *            as percentages of the first policy's mean;
+ *   else:    Hansen's columns "Average Throughput | Standard Deviation".
+ * Both after the disclaimer that these are not compliant SDET results.
+ */
+void sl_out_run_sdet(FILE *f, const struct sl_sweep *s, const char *metric, bool percent);
+
+/* The miss mark and its legends, as the table prints them: percent of the
+ * published value (plain values) or points (percentages). */
 #define SL_MISS_MARK "*"
 void sl_miss_legend(char *buf, unsigned long size, double tol_pct);
+void sl_miss_legend_points(char *buf, unsigned long size, double points);
 
 #endif

@@ -1,21 +1,32 @@
 /*
  * reproduce.c - running an experiment and comparing it with the published
- * values (see reproduce.h).
+ * values (see reproduce.h): every data row x column on the experiment's
+ * machine (and, for speed-ups, on the compare machine with the same seeds),
+ * then the derived forms and the misses.
  */
 #include "report/reproduce.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Add every cell to the sweep; cell_of[row * ncols + col] = sweep cell. */
+static const char *cell_policy(const struct sl_experiment *e, int col)
+{
+	return sl_exp_metric_columns(e) ? e->policy : e->cols[col].policy;
+}
+
+/* Add every data cell to the sweep; cell_of[row * ncols + col] = sweep
+ * cell (-1 for sections and derived rows). */
 static int add_cells(const struct sl_experiment *e, struct sl_sweep *s, int *cell_of,
 		     struct sl_err *err)
 {
 	for (int r = 0; r < e->nrows; r++) {
 		for (int c = 0; c < e->ncols; c++) {
-			int i = sl_sweep_add(s, e->cols[c].policy, e->rows[r].workload, err);
-			if (i < 0) {
+			int i = -1;
+			if (e->rows[r].kind == SL_ROW_DATA)
+				i = sl_sweep_add(s, cell_policy(e, c), e->rows[r].workload, err);
+			if (e->rows[r].kind == SL_ROW_DATA && i < 0) {
 				sl_err_prefix(err, "%s: rows[%d] x columns[%d]: ", e->path, r, c);
 				return -1;
 			}
@@ -25,59 +36,195 @@ static int add_cells(const struct sl_experiment *e, struct sl_sweep *s, int *cel
 	return 0;
 }
 
-/* Pull the row's metric out of every repetition of a cell and compare. */
-static int evaluate_cell(const struct sl_exp_result *res, int row, int col, int sweep_cell,
-			 struct sl_err *err)
+static const struct sl_metric *find_metric(const struct sl_metrics *ms, const char *name,
+					   const struct sl_experiment *e, int row,
+					   struct sl_err *err)
 {
-	const struct sl_experiment *e = res->exp;
-	const struct sl_exp_row *r = &e->rows[row];
-	const struct sl_exp_cell *pub = &r->cells[col];
-	struct sl_exp_cell_result *out = &res->cells[row * e->ncols + col];
+	const struct sl_metric *m = sl_metrics_find(ms, name);
 
-	out->values = sl_xcalloc((unsigned long)res->reps, sizeof(*out->values));
-	for (int rep = 0; rep < res->reps; rep++) {
-		const struct sl_metric *m =
-			sl_metrics_find(sl_sweep_metrics(res->sweep, sweep_cell, rep), r->metric);
-		if (!m)
-			return sl_fail(err, "%s: rows[%d].metric: workload '%s' reports no "
-				       "metric '%s'", e->path, row, r->workload, r->metric);
-		out->values[rep] = m->value;
-		snprintf(out->unit, sizeof(out->unit), "%s", m->unit);
+	if (!m)
+		sl_fail(err, "%s: rows[%d]: workload '%s' reports no metric '%s'", e->path, row,
+			e->rows[row].workload, name);
+	return m;
+}
+
+/* The cell's value in one run: the row's metric, or the column's metric
+ * minus its "minus" metrics. */
+static int run_value(const struct sl_experiment *e, int row, int col,
+		     const struct sl_metrics *ms, double *out, char *unit, struct sl_err *err)
+{
+	const struct sl_exp_column *c = &e->cols[col];
+	const char *name = sl_exp_metric_columns(e) ? c->metric : e->rows[row].metric;
+	const struct sl_metric *m = find_metric(ms, name, e, row, err);
+
+	if (!m)
+		return -1;
+	*out = m->value;
+	snprintf(unit, 24, "%s", m->unit);
+	for (int k = 0; sl_exp_metric_columns(e) && k < c->nminus; k++) {
+		const struct sl_metric *x = find_metric(ms, c->minus[k], e, row, err);
+		if (!x)
+			return -1;
+		*out -= x->value;
 	}
-	sl_summarize(out->values, res->reps, &out->sim);
-	out->miss = pub->npublished &&
-		    sl_stats_misses(&out->sim, pub->published, pub->npublished, e->tolerance_pct);
 	return 0;
 }
 
-static int evaluate(struct sl_exp_result *res, const int *cell_of, struct sl_err *err)
+static int collect(const struct sl_exp_result *res, const struct sl_sweep *s, int row, int col,
+		   int sweep_cell, double **values, char *unit, struct sl_err *err)
+{
+	*values = sl_xcalloc((unsigned long)res->reps, sizeof(**values));
+	for (int rep = 0; rep < res->reps; rep++)
+		if (run_value(res->exp, row, col, sl_sweep_metrics(s, sweep_cell, rep),
+			      &(*values)[rep], unit, err))
+			return -1;
+	return 0;
+}
+
+static int evaluate(struct sl_exp_result *res, const int *cell_of, const int *base_of,
+		    struct sl_err *err)
 {
 	const struct sl_experiment *e = res->exp;
+	char unit[24];
 
-	for (int r = 0; r < e->nrows; r++)
-		for (int c = 0; c < e->ncols; c++)
-			if (evaluate_cell(res, r, c, cell_of[r * e->ncols + c], err))
+	for (int r = 0; r < e->nrows; r++) {
+		for (int c = 0; c < e->ncols; c++) {
+			struct sl_exp_cell_result *out = &res->cells[r * e->ncols + c];
+			if (e->rows[r].kind != SL_ROW_DATA)
+				continue;
+			if (collect(res, res->sweep, r, c, cell_of[r * e->ncols + c],
+				    &out->values, out->unit, err))
 				return -1;
+			if (res->base_sweep &&
+			    collect(res, res->base_sweep, r, c, base_of[r * e->ncols + c],
+				    &out->base_values, unit, err))
+				return -1;
+		}
+	}
+	sl_exp_result_derive(res);
 	return 0;
+}
+
+/* ---- derived forms ---- */
+
+static void derive_speedup(const struct sl_exp_result *r, struct sl_exp_cell_result *x)
+{
+	sl_summarize(x->base_values, r->reps, &x->base);
+	x->value = sl_stats_speedup_pct(x->values, r->reps, x->base_values, r->reps);
+	x->lo = x->hi = x->value;
+	for (int i = 0; i < r->reps; i++) {	/* repetition i: the same seed on both */
+		double s = 100.0 * (x->values[i] / x->base_values[i] - 1.0);
+		x->lo = i == 0 || s < x->lo ? s : x->lo;
+		x->hi = i == 0 || s > x->hi ? s : x->hi;
+	}
+	x->derived = true;
+}
+
+static void derive_pct_first(const struct sl_exp_result *r, int row, int col)
+{
+	const struct sl_summary *first = &sl_exp_cell(r, row, 0)->sim;
+	struct sl_exp_cell_result *x = &r->cells[row * r->exp->ncols + col];
+
+	x->value = 100.0 * x->sim.mean / first->mean;
+	x->sd_pct = 100.0 * x->sim.sd / first->mean;
+	x->lo = x->value - x->sd_pct;
+	x->hi = x->value + x->sd_pct;
+	x->derived = true;
+}
+
+/* A geometric mean row: over the data rows of its section. */
+static void derive_geomean(const struct sl_exp_result *r, int row, int col)
+{
+	const struct sl_experiment *e = r->exp;
+	struct sl_exp_cell_result *x = &r->cells[row * e->ncols + col];
+	double *pct = sl_xcalloc((unsigned long)e->nrows, sizeof(*pct));
+	int n = 0;
+
+	for (int k = row - 1; k >= 0 && e->rows[k].kind != SL_ROW_SECTION; k--)
+		if (e->rows[k].kind == SL_ROW_DATA)
+			pct[n++] = sl_exp_cell(r, k, col)->value;
+	x->value = sl_stats_geomean_pct(pct, n, e->form == SL_FORM_SPEEDUP ? 1 : 0);
+	x->lo = x->hi = x->value;
+	x->derived = true;
+	snprintf(x->unit, sizeof(x->unit), "%%");
+	free(pct);
+}
+
+static void mark_miss(const struct sl_exp_result *r, int row, int col)
+{
+	const struct sl_experiment *e = r->exp;
+	const struct sl_exp_cell *pub = &e->rows[row].cells[col];
+	struct sl_exp_cell_result *x = &r->cells[row * e->ncols + col];
+
+	if (!pub->npublished)
+		x->miss = false;
+	else if (x->derived)
+		x->miss = sl_stats_misses_points(x->value, x->lo, x->hi, pub->published,
+						 pub->npublished, e->tolerance_points);
+	else
+		x->miss = sl_stats_misses(&x->sim, pub->published, pub->npublished,
+					  e->tolerance_pct);
+}
+
+void sl_exp_result_derive(struct sl_exp_result *r)
+{
+	const struct sl_experiment *e = r->exp;
+
+	for (int row = 0; row < e->nrows; row++) {
+		enum sl_exp_row_kind kind = e->rows[row].kind;
+		for (int col = 0; col < e->ncols && kind == SL_ROW_DATA; col++) {
+			struct sl_exp_cell_result *x = &r->cells[row * e->ncols + col];
+			sl_summarize(x->values, r->reps, &x->sim);
+			if (e->form == SL_FORM_SPEEDUP)
+				derive_speedup(r, x);
+			else if (e->form == SL_FORM_PCT_FIRST)
+				derive_pct_first(r, row, col);
+		}
+		for (int col = 0; col < e->ncols && kind == SL_ROW_GEOMEAN; col++)
+			derive_geomean(r, row, col);
+		for (int col = 0; col < e->ncols && kind != SL_ROW_SECTION; col++)
+			mark_miss(r, row, col);
+	}
+}
+
+/* ---- running ---- */
+
+static struct sl_sweep *new_sweep(const struct sl_experiment *e, const char *machine,
+				  const char *field, int reps, struct sl_err *err)
+{
+	struct sl_sweep *s = sl_sweep_new(machine, reps, 1, err);
+
+	if (!s)
+		sl_err_prefix(err, "%s: %s: ", e->path, field);
+	return s;
 }
 
 int sl_experiment_run(const struct sl_experiment *e, int reps, int nthreads,
 		      struct sl_exp_result *out, struct sl_err *err)
 {
-	int *cell_of = sl_xcalloc((unsigned long)(e->nrows * e->ncols), sizeof(*cell_of));
+	unsigned long ncells = (unsigned long)(e->nrows * e->ncols);
+	int *cell_of = sl_xcalloc(ncells, sizeof(*cell_of));
+	int *base_of = sl_xcalloc(ncells, sizeof(*base_of));
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	out->exp = e;
 	out->reps = reps ? reps : e->reps;
-	out->cells = sl_xcalloc((unsigned long)(e->nrows * e->ncols), sizeof(*out->cells));
-	out->sweep = sl_sweep_new(e->machine, out->reps, 1, err);
-	if (!out->sweep)
-		sl_err_prefix(err, "%s: machine: ", e->path);
-	else if (!add_cells(e, out->sweep, cell_of, err) &&
-		 !sl_sweep_run(out->sweep, nthreads, err))
-		rc = evaluate(out, cell_of, err);
+	out->cells = sl_xcalloc(ncells, sizeof(*out->cells));
+	out->sweep = new_sweep(e, e->machine, "machine", out->reps, err);
+	if (out->sweep && e->compare)
+		out->base_sweep = new_sweep(e, e->compare, "compare", out->reps, err);
+	if (!out->sweep || (e->compare && !out->base_sweep))
+		goto done;
+	if (add_cells(e, out->sweep, cell_of, err) ||
+	    (out->base_sweep && add_cells(e, out->base_sweep, base_of, err)) ||
+	    sl_sweep_run(out->sweep, nthreads, err) ||
+	    (out->base_sweep && sl_sweep_run(out->base_sweep, nthreads, err)))
+		goto done;
+	rc = evaluate(out, cell_of, base_of, err);
+done:
 	free(cell_of);
+	free(base_of);
 	if (rc)
 		sl_exp_result_free(out);
 	return rc;
@@ -86,9 +233,12 @@ int sl_experiment_run(const struct sl_experiment *e, int reps, int nthreads,
 void sl_exp_result_free(struct sl_exp_result *r)
 {
 	if (r->cells && r->exp)
-		for (int i = 0; i < r->exp->nrows * r->exp->ncols; i++)
+		for (int i = 0; i < r->exp->nrows * r->exp->ncols; i++) {
 			free(r->cells[i].values);
+			free(r->cells[i].base_values);
+		}
 	free(r->cells);
 	sl_sweep_free(r->sweep);
+	sl_sweep_free(r->base_sweep);
 	memset(r, 0, sizeof(*r));
 }

@@ -14,14 +14,25 @@
 
 struct sl_exp_cell_result {
 	char unit[24];
-	double *values;			/* one per repetition */
+	double *values;			/* one per repetition (metric columns:
+					 * the metric minus its "minus") */
 	struct sl_summary sim;
 	bool miss;			/* published and missed */
+	/* forms speedup and percent_of_first, and derived rows: what the
+	 * table shows (value), in percent */
+	bool derived;
+	double value;
+	double lo, hi;			/* speedup: range of the paired repetitions'
+					 * speed-ups; percent_of_first: value -+ sd_pct */
+	double sd_pct;			/* percent_of_first: sd / first column's mean */
+	double *base_values;		/* speedup: the metric on the compare machine */
+	struct sl_summary base;
 };
 
 struct sl_exp_result {
 	const struct sl_experiment *exp;
 	struct sl_sweep *sweep;
+	struct sl_sweep *base_sweep;	/* speedup: the compare machine's runs */
 	int reps;
 	struct sl_exp_cell_result *cells;	/* [row * exp->ncols + col] */
 };
@@ -31,6 +42,11 @@ sl_exp_cell(const struct sl_exp_result *r, int row, int col)
 {
 	return &r->cells[row * r->exp->ncols + col];
 }
+
+/* Compute the derived values of every cell from values / base_values
+ * (sections and geometric mean rows included) and mark the misses.
+ * sl_experiment_run calls it; exposed for tests on hand-made results. */
+void sl_exp_result_derive(struct sl_exp_result *r);
 
 /* Run experiment `e` with `reps` repetitions (0: the file's).  0, or -1
  * with err set. */

@@ -152,3 +152,38 @@ bool sl_stats_misses(const struct sl_summary *sim, const double *published,
 			return false;
 	return npublished > 0;
 }
+
+double sl_stats_speedup_pct(const double *on, int non, const double *off, int noff)
+{
+	double g_on = sl_stats_geomean(on, non), g_off = sl_stats_geomean(off, noff);
+
+	if (isnan(g_on) || isnan(g_off))
+		return NAN;
+	return 100.0 * (g_on / g_off - 1.0);
+}
+
+double sl_stats_geomean_pct(const double *pct, int n, double offset)
+{
+	double logsum = 0;
+
+	if (n <= 0)
+		return NAN;
+	for (int i = 0; i < n; i++) {
+		double f = offset + pct[i] / 100.0;
+		if (!(f > 0))
+			return NAN;
+		logsum += log(f);
+	}
+	return 100.0 * (exp(logsum / n) - offset);
+}
+
+bool sl_stats_misses_points(double value, double lo, double hi, const double *published,
+			    int npublished, double points)
+{
+	if (npublished == 1)
+		return !(fabs(published[0] - value) <= points);
+	for (int i = 0; i < npublished; i++)
+		if (distance_to_range(published[i], lo, hi) <= points)
+			return false;
+	return npublished > 0;
+}

@@ -46,4 +46,29 @@ void sl_summarize(const double *x, int n, struct sl_summary *s);
 bool sl_stats_misses(const struct sl_summary *sim, const double *published,
 		     int npublished, double tol_pct);
 
+/*
+ * Seed 004's speed-up of one configuration over another, in percent:
+ * 100 x (G_on / G_off - 1), where G is the geometric mean over the
+ * repetitions (each published entry was "the geometric mean of five
+ * runs").  NaN if either side is empty or not positive.
+ */
+double sl_stats_speedup_pct(const double *on, int non, const double *off, int noff);
+
+/*
+ * The geometric mean of percentages read as factors, back in percent:
+ * offset 1 for speed-ups (factor 1 + p/100: 100 x ((prod (1 + p_i/100))^(1/n)
+ * - 1), how seed 004's "Geometric Mean" rows are taken) and offset 0 for
+ * percentages of a baseline (factor p/100, mmtests' Gmean of ratios).
+ * NaN if a factor is not positive or n == 0.
+ */
+double sl_stats_geomean_pct(const double *pct, int n, double offset);
+
+/*
+ * The miss rule for percentages, in points: with one published value a
+ * miss is |value - published| > points; with a published spread, a miss is
+ * when no published value lies within `points` of the simulated [lo, hi].
+ */
+bool sl_stats_misses_points(double value, double lo, double hi, const double *published,
+			    int npublished, double points);
+
 #endif

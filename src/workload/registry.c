@@ -4,6 +4,7 @@
 #include "workload/workload.h"
 
 #include "workload/bench_workloads.h"
+#include "workload/net_workloads.h"
 #include "workload/rtapp.h"
 
 #include <stdio.h>
@@ -16,6 +17,9 @@ const struct sl_workload_ops *const sl_workloads[] = {
 	&sl_workload_sdet,
 	&sl_workload_schedbench,
 	&sl_workload_hackbench,
+	&sl_workload_chat,
+	&sl_workload_dbench,
+	&sl_workload_tbench,
 	&sl_workload_rtapp,
 	NULL,
 };

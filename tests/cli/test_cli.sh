@@ -138,4 +138,63 @@ PY
 grep -q '2.5.33-HT-aware' "$tmp/r.txt" && grep -q 'make -j2 bzImage' "$tmp/r.txt" \
 	&& grep -q 'marks a miss' "$tmp/r.txt" && ok || bad "reproduce table shape"
 
+# ---- seed 002's reply: metric columns, idle = real - user - sys ----
+"$S" list experiments | grep -q "^seed-002-pipe " && ok || bad "list experiments lacks seed-002-pipe"
+"$S" reproduce seed-002-pipe -r 1 -o json >"$tmp/p.json" 2>"$tmp/err" && ok \
+	|| bad "reproduce seed-002-pipe failed: $(cat "$tmp/err")"
+python3 - "$tmp/p.json" <<'PY' && ok || bad "reproduce seed-002-pipe -o json: wrong shape"
+import json, sys
+e = json.load(open(sys.argv[1]))["experiments"][0]
+assert e["machine"] == "p4-2400" and e["policy"].startswith("o1:"), e
+assert [c["label"] for c in e["columns"]] == ["real", "user", "sys", "idle"]
+assert e["columns"][3]["minus"] == ["user_s", "sys_s"]
+assert [r["label"] for r in e["rows"]] == ["-j1", "-j1 -pipe", "-j3", "-j3 -pipe"]
+for r in e["rows"]:
+    real, user, sys_, idle = (c["simulated"]["values"][0] for c in r["cells"])
+    assert abs(idle - (real - user - sys_)) < 1e-6, r
+    assert r["cells"][0]["published"] and isinstance(r["cells"][3]["miss"], bool)
+assert e["rows"][0]["cells"][3]["published"] == [79.1]
+PY
+"$S" reproduce seed-002-pipe -r 1 >"$tmp/p.txt" && grep -q 'idle' "$tmp/p.txt" \
+	&& grep -q -- '-j3 -pipe' "$tmp/p.txt" && grep -q 'policy: o1' "$tmp/p.txt" && ok \
+	|| bad "reproduce seed-002-pipe table shape"
+
+# ---- seed 004: HT on vs off speed-ups with geometric means.  The
+# optimised binary: 4000-thread chat rooms with per-event invariant checks
+# under ASan take many minutes. ----
+O=./schedlab
+"$S" list experiments | grep -q "^seed-004 " && ok || bad "list experiments lacks seed-004"
+bad_input "-r '0'" reproduce seed-004 -r 0
+$O reproduce seed-004 -r 1 -o json >"$tmp/h.json" 2>"$tmp/err" && ok \
+	|| bad "reproduce seed-004 failed: $(cat "$tmp/err")"
+python3 - "$tmp/h.json" <<'PY' && ok || bad "reproduce seed-004 -o json: wrong shape"
+import json, math, sys
+e = json.load(open(sys.argv[1]))["experiments"][0]
+assert e["form"] == "speedup" and e["compare"] == "xeon-1600ht,noht"
+assert e["tolerance_points"] == 5
+assert [c["label"] for c in e["columns"]] == ["2.4.19", "2.5.32"]
+kinds = [r["kind"] for r in e["rows"]]
+assert kinds == (["section"] + ["data"] * 4 + ["geomean"] + ["section"] + ["data"] * 5
+                 + ["geomean"] + ["section"] + ["data"] * 5 + ["geomean"]), kinds
+rows, section = e["rows"], []
+for r in rows:
+    if r["kind"] == "section":
+        section = []
+        continue
+    for i, c in enumerate(r["cells"]):
+        if r["kind"] == "data":
+            on, off = c["simulated"]["values"][0], c["compare"]["values"][0]
+            assert abs(c["value"] - 100 * (on / off - 1)) < 1e-6, c
+        else:
+            f = [1 + s["cells"][i]["value"] / 100 for s in section]
+            g = 100 * (math.exp(sum(map(math.log, f)) / len(f)) - 1)
+            assert abs(c["value"] - g) < 1e-6, (c, g)
+        pub = c["published"][0]
+        assert c["miss"] == (abs(c["value"] - pub) > 5), c
+    if r["kind"] == "data":
+        section.append(r)
+assert rows[1]["workload"] == "chat:rooms=20" and rows[1]["cells"][1]["published"] == [51]
+assert rows[12]["label"] == "Geometric Mean" and rows[12]["cells"][0]["published"] == [18]
+PY
+
 finish cli

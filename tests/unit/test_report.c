@@ -366,3 +366,371 @@ SL_TEST(report_out_exp_table)
 	free(r.cells);
 	sl_experiment_free(&e);
 }
+
+/* ---- seed 004's speed-ups, geometric means and the miss rule in points ---- */
+
+SL_TEST(report_stats_speedup_and_geomean)
+{
+	const double on[] = { 2, 8 }, off[] = { 2, 2 }, bad[] = { 0, 1 };
+	/* seed 004's published columns and their "Geometric Mean" rows */
+	const double chat24[] = { 24, 22, 22, 28 }, dbench25[] = { 27, 9, 1, 4, 23 };
+	const double tbench25[] = { 36, 36, 36, 35, 33 }, pct[] = { 100, 121 };
+	const double neg[] = { -150, 10 };
+
+	CHECK(near(sl_stats_speedup_pct(on, 2, off, 2), 100, 1e-9));	/* 4 / 2 */
+	CHECK(near(sl_stats_speedup_pct(off, 2, on, 2), -50, 1e-9));
+	CHECK(isnan(sl_stats_speedup_pct(on, 2, bad, 2)));
+	CHECK(near(sl_stats_geomean_pct(chat24, 4, 1), 23.98, 0.01));	/* published 24 */
+	CHECK(near(sl_stats_geomean_pct(dbench25, 5, 1), 12.33, 0.01));	/* published 12 */
+	CHECK(near(sl_stats_geomean_pct(tbench25, 5, 1), 35.19, 0.01));	/* published 35 */
+	/* of the factors, not of the percentages (those give 7.4 for dbench) */
+	CHECK(!near(sl_stats_geomean_pct(dbench25, 5, 1), sl_stats_geomean(dbench25, 5), 1));
+	CHECK(near(sl_stats_geomean_pct(pct, 2, 0), 110, 1e-9));	/* sqrt(1 x 1.21) */
+	CHECK(isnan(sl_stats_geomean_pct(neg, 2, 1)));
+	CHECK(isnan(sl_stats_geomean_pct(pct, 0, 1)));
+}
+
+SL_TEST(report_miss_rule_points)
+{
+	const double p24[] = { 24 }, p30[] = { 30 }, spread[] = { 10, 40 }, far[] = { 0, 50 };
+
+	CHECK(!sl_stats_misses_points(24.9, 24.9, 24.9, p24, 1, 5));
+	CHECK(!sl_stats_misses_points(29, 20, 35, p24, 1, 5));	/* the value, not the range */
+	CHECK(sl_stats_misses_points(18.9, 18.9, 18.9, p24, 1, 5));
+	CHECK(!sl_stats_misses_points(25, 25, 25, p30, 1, 5));	/* exactly 5 points */
+	CHECK(sl_stats_misses_points(25, 25, 25, p30, 1, 4.9));
+	CHECK(!sl_stats_misses_points(20, 14, 20, spread, 2, 5));	/* 10 within 5 of [14, 20] */
+	CHECK(sl_stats_misses_points(20, 15, 30, far, 2, 5));
+	CHECK(!sl_stats_misses_points(NAN, NAN, NAN, NULL, 0, 5));
+	CHECK(sl_stats_misses_points(NAN, NAN, NAN, p24, 1, 5));	/* no value: a miss */
+}
+
+#define SPEEDUP_HEAD \
+	"{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"xeon-1600ht\", \"reps\": 2,\n" \
+	"  \"metric\": \"throughput\", \"form\": \"speedup\", \"compare\": \"xeon-1600ht,noht\",\n"
+
+static const char speedup_experiment[] =
+	SPEEDUP_HEAD
+	"  \"tolerance_points\": 5,\n"
+	GOOD_COLUMNS "\n"
+	"  \"rows\": [ { \"section\": \"spin tasks\" },\n"
+	"    { \"label\": \"1\", \"workload\": \"spin:tasks=1\", \"published\": { \"A\": 0, \"B\": -3 } },\n"
+	"    { \"label\": \"2\", \"workload\": \"spin:tasks=2\", \"published\": { \"A\": 21 } },\n"
+	"    { \"label\": \"gm\", \"derive\": \"geomean\", \"published\": { \"A\": 10, \"B\": 40 } },\n"
+	"    { \"section\": \"second\" },\n"
+	"    { \"label\": \"3\", \"workload\": \"spin:tasks=3\" },\n"
+	"    { \"label\": \"gm2\", \"derive\": \"geomean\" } ] }\n";
+
+SL_TEST(report_experiment_parse_speedup)
+{
+	struct sl_experiment e;
+	struct sl_err err = { 0 };
+	int rc = sl_experiment_parse(&e, "x", "experiments/x.json", speedup_experiment, &err);
+
+	CHECKF(rc == 0, "%s", err.msg);
+	if (rc)
+		return;
+	CHECK(e.form == SL_FORM_SPEEDUP && !strcmp(e.compare, "xeon-1600ht,noht"));
+	CHECK(e.tolerance_points == 5 && e.nrows == 7);
+	CHECK(e.rows[0].kind == SL_ROW_SECTION && !strcmp(e.rows[0].label, "spin tasks"));
+	CHECK(e.rows[1].kind == SL_ROW_DATA && e.rows[1].cells[0].published[0] == 0);
+	CHECK(e.rows[1].cells[1].published[0] == -3);	/* speed-ups may be negative */
+	CHECK(e.rows[3].kind == SL_ROW_GEOMEAN && e.rows[3].cells[1].published[0] == 40);
+	CHECK(!e.rows[3].workload && e.rows[6].kind == SL_ROW_GEOMEAN);
+	sl_experiment_free(&e);
+}
+
+#define PIPE_HEAD \
+	"{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"p4-2400\", \"reps\": 3,\n" \
+	"  \"policy\": \"o1:version=2.5.33\",\n"
+#define METRIC_COLUMNS \
+	"  \"columns\": [ { \"label\": \"real\", \"metric\": \"elapsed_s\" },\n" \
+	"    { \"label\": \"idle\", \"metric\": \"elapsed_s\", \"minus\": [ \"user_s\", \"sys_s\" ] } ],\n"
+#define PIPE_ROWS \
+	"  \"rows\": [ { \"label\": \"-j1\", \"workload\": \"spin:tasks=1\",\n" \
+	"              \"published\": { \"real\": 406.2, \"idle\": 79.1 } } ] }\n"
+
+SL_TEST(report_experiment_parse_metric_columns)
+{
+	struct sl_experiment e;
+	struct sl_err err = { 0 };
+	int rc = sl_experiment_parse(&e, "x", "experiments/x.json",
+				     PIPE_HEAD METRIC_COLUMNS PIPE_ROWS, &err);
+
+	CHECKF(rc == 0, "%s", err.msg);
+	if (rc)
+		return;
+	CHECK(sl_exp_metric_columns(&e) && !strcmp(e.policy, "o1:version=2.5.33"));
+	CHECK(!e.cols[0].policy && !strcmp(e.cols[1].metric, "elapsed_s"));
+	CHECK(e.cols[1].nminus == 2 && !strcmp(e.cols[1].minus[1], "sys_s"));
+	CHECK(e.rows[0].metric == NULL && e.rows[0].cells[1].published[0] == 79.1);
+	CHECK(e.form == SL_FORM_VALUES && e.tolerance_pct == 5);
+	sl_experiment_free(&e);
+}
+
+SL_TEST(report_experiment_new_form_errors)
+{
+	const char *rows1 = "\"rows\": [ { \"label\": \"1\", \"workload\": \"spin\" } ] }";
+	char buf[2048];
+
+	/* speedup needs compare; compare needs speedup; points vs percent */
+	expect_load_error(HEAD "\"form\": \"speedup\", " GOOD_COLUMNS ROWS "}", "compare",
+			  "missing");
+	expect_load_error(HEAD "\"compare\": \"m\", " GOOD_COLUMNS ROWS "}", "compare",
+			  "only used");
+	expect_load_error(HEAD "\"form\": \"ratio\", " GOOD_COLUMNS ROWS "}", "form", "ratio");
+	expect_load_error(HEAD "\"shape\": \"round\", " GOOD_COLUMNS ROWS "}", "shape", "round");
+	expect_load_error(SPEEDUP_HEAD "\"tolerance_pct\": 5, " GOOD_COLUMNS ROWS "}",
+			  "tolerance_pct", "tolerance_points");
+	expect_load_error(HEAD "\"tolerance_points\": 5, " GOOD_COLUMNS ROWS "}",
+			  "tolerance_points", "tolerance_pct");
+	expect_load_error(SPEEDUP_HEAD "\"tolerance_points\": -1, " GOOD_COLUMNS ROWS "}",
+			  "tolerance_points", "expected a number");
+	expect_load_error(SPEEDUP_HEAD "\"shape\": \"sdet\", " GOOD_COLUMNS ROWS "}", "shape",
+			  NULL);
+	/* derived and section rows */
+	expect_load_error(SPEEDUP_HEAD GOOD_COLUMNS "\"rows\": [ { \"label\": \"g\", "
+			  "\"derive\": \"geomean\" } ] }", "rows[0].derive", "no rows above");
+	expect_load_error(SPEEDUP_HEAD GOOD_COLUMNS "\"rows\": [ { \"label\": \"1\", "
+			  "\"workload\": \"spin\" }, { \"section\": \"s\" }, { \"label\": \"g\", "
+			  "\"derive\": \"geomean\" } ] }", "rows[2].derive", "no rows above");
+	expect_load_error(SPEEDUP_HEAD GOOD_COLUMNS "\"rows\": [ { \"label\": \"1\", "
+			  "\"workload\": \"spin\" }, { \"label\": \"g\", \"derive\": \"mean\" } ] }",
+			  "rows[1].derive", "geomean");
+	expect_load_error(HEAD GOOD_COLUMNS "\"rows\": [ { \"label\": \"1\", "
+			  "\"workload\": \"spin\" }, { \"label\": \"g\", \"derive\": \"geomean\" } ] }",
+			  "rows[1].derive", "form");
+	expect_load_error(SPEEDUP_HEAD GOOD_COLUMNS "\"rows\": [ { \"section\": \"s\", "
+			  "\"label\": \"x\" } ] }", "rows[0].label", "unknown field");
+	expect_load_error(SPEEDUP_HEAD GOOD_COLUMNS "\"rows\": [ { \"section\": 3 } ] }",
+			  "rows[0].section", "expected a string");
+	expect_load_error(HEAD GOOD_COLUMNS "\"rows\": [ { \"label\": \"r\", \"workload\": "
+			  "\"spin\", \"published\": { \"A\": -3 } } ] }", "rows[0].published.A",
+			  "positive");
+	/* metric columns */
+	expect_load_error(PIPE_HEAD "\"metric\": \"elapsed_s\", " METRIC_COLUMNS PIPE_ROWS,
+			  "metric", "not used");
+	expect_load_error(PIPE_HEAD "\"columns\": [ { \"label\": \"A\", \"policy\": \"up\" } ], "
+			  PIPE_ROWS, "columns[0].policy", "unknown field");
+	expect_load_error(PIPE_HEAD "\"columns\": [ { \"label\": \"A\", \"metric\": \"e\", "
+			  "\"minus\": \"user_s\" } ], " PIPE_ROWS, "columns[0].minus", "array");
+	expect_load_error(PIPE_HEAD "\"columns\": [ { \"label\": \"A\" } ], " PIPE_ROWS,
+			  "columns[0].metric", "missing");
+	snprintf(buf, sizeof(buf), PIPE_HEAD METRIC_COLUMNS "\"rows\": [ { \"label\": \"r\", "
+		 "\"workload\": \"spin\", \"metric\": \"user_s\" } ] }");
+	expect_load_error(buf, "rows[0].metric", "unknown field");
+	expect_load_error("{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"m\", \"reps\": 1, "
+			  "\"policy\": \"o9\", " METRIC_COLUMNS PIPE_ROWS, "policy", "o9");
+	expect_load_error("{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"m\", \"reps\": 1, "
+			  "\"policy\": \"up\", \"form\": \"speedup\", \"compare\": \"m\", "
+			  METRIC_COLUMNS PIPE_ROWS, "policy", "form");
+	(void)rows1;
+}
+
+/* A hand-made speed-up result: every data cell runs at 2 x its compare
+ * machine's throughput, except row 2 in column A (1.21 x). */
+static void fill_speedup(struct sl_exp_result *r, const struct sl_experiment *e, double *pool)
+{
+	int k = 0;
+
+	r->exp = e;
+	r->reps = 2;
+	r->cells = calloc((size_t)(e->nrows * e->ncols), sizeof(*r->cells));
+	for (int row = 0; row < e->nrows; row++) {
+		if (e->rows[row].kind != SL_ROW_DATA)
+			continue;
+		for (int c = 0; c < e->ncols; c++) {
+			struct sl_exp_cell_result *x = &r->cells[row * e->ncols + c];
+			double f = row == 2 && c == 0 ? 1.21 : 2;
+			x->values = &pool[k];
+			x->base_values = &pool[k + 2];
+			pool[k] = 100 * f;
+			pool[k + 1] = 90 * f;
+			pool[k + 2] = 100;
+			pool[k + 3] = 90;
+			k += 4;
+			snprintf(x->unit, sizeof(x->unit), "MB/s");
+		}
+	}
+}
+
+static char *exp_text(const struct sl_exp_result *r, bool json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (json)
+		sl_out_exp_json(f, r, 1);
+	else
+		sl_out_exp_table(f, r);
+	fclose(f);
+	return buf;
+}
+
+SL_TEST(report_speedup_derive_and_print)
+{
+	struct sl_experiment e;
+	struct sl_err err = { 0 };
+	struct sl_exp_result r = { 0 };
+	struct sl_sweep a = { 0 }, b = { 0 };
+	double pool[64];
+
+	if (sl_experiment_parse(&e, "x", "experiments/x.json", speedup_experiment, &err)) {
+		CHECKF(0, "%s", err.msg);
+		return;
+	}
+	fill_speedup(&r, &e, pool);
+	r.sweep = &a;
+	r.base_sweep = &b;
+	sl_exp_result_derive(&r);
+	const struct sl_exp_cell_result *c1a = sl_exp_cell(&r, 1, 0), *c2a = sl_exp_cell(&r, 2, 0);
+	CHECK(c1a->derived && near(c1a->value, 100, 1e-9));
+	CHECK(near(c1a->lo, 100, 1e-9) && near(c1a->hi, 100, 1e-9));
+	CHECK(near(c2a->value, 21, 1e-9));
+	CHECK(c1a->miss && !c2a->miss);		/* 100 vs published 0; 21 vs 21 */
+	/* geometric mean of the factors 2 and 1.21 = 1.5556: 55.6 %, not 60.5 */
+	const struct sl_exp_cell_result *g = sl_exp_cell(&r, 3, 0);
+	CHECK(g->derived && near(g->value, 100 * (sqrt(2 * 1.21) - 1), 1e-9));
+	CHECK(g->miss);				/* published 10 */
+	CHECK(near(sl_exp_cell(&r, 3, 1)->value, 100, 1e-9) && sl_exp_cell(&r, 3, 1)->miss);
+	/* the second section's mean covers its own row only */
+	CHECK(near(sl_exp_cell(&r, 6, 0)->value, 100, 1e-9));
+	CHECK(!sl_exp_cell(&r, 6, 0)->miss);	/* nothing published */
+	/* B row 1: 100 vs -3 published: a miss by points */
+	CHECK(sl_exp_cell(&r, 1, 1)->miss);
+
+	snprintf(a.machine.summary, sizeof(a.machine.summary), "HT on");
+	snprintf(b.machine.summary, sizeof(b.machine.summary), "HT off");
+	char *text = exp_text(&r, false);
+	CHECK(strstr(text, "compared with: xeon-1600ht,noht (HT off)") != NULL);
+	CHECK(strstr(text, "spin tasks\n") != NULL && strstr(text, "\nsecond\n") != NULL);
+	CHECK(strstr(text, "100.0 (100.0..100.0)") != NULL);
+	CHECK(strstr(text, "21.0 (21.0..21.0)") != NULL);
+	CHECK(strstr(text, "55.6") != NULL);		/* the geometric mean */
+	CHECK(strstr(text, "0 " SL_MISS_MARK) != NULL);
+	CHECK(strstr(text, "5 points") != NULL);	/* the legend */
+	CHECK(strstr(text, "4 of 5 published cells missed") != NULL);
+	free(text);
+	text = exp_text(&r, true);
+	struct json_object *root = json_tokener_parse(text), *x;
+	CHECKF(root != NULL, "not JSON: %s", text);
+	if (root) {
+		struct json_object *exp0 = json_object_array_get_idx(
+			json_object_object_get(root, "experiments"), 0);
+		CHECK(json_object_object_get_ex(exp0, "form", &x) &&
+		      !strcmp(json_object_get_string(x), "speedup"));
+		struct json_object *rows = json_object_object_get(exp0, "rows");
+		CHECK(json_object_object_get_ex(json_object_array_get_idx(rows, 0), "kind", &x) &&
+		      !strcmp(json_object_get_string(x), "section"));
+		struct json_object *cell = json_object_array_get_idx(
+			json_object_object_get(json_object_array_get_idx(rows, 2), "cells"), 0);
+		CHECK(json_object_object_get_ex(cell, "value", &x) &&
+		      near(json_object_get_double(x), 21, 1e-9));
+		CHECK(json_object_object_get_ex(cell, "compare", &x) &&
+		      json_object_object_get_ex(x, "n", &x) && json_object_get_int(x) == 2);
+		json_object_put(root);
+	}
+	free(text);
+	free(r.cells);
+	sl_experiment_free(&e);
+}
+
+/* Metric columns: idle = real - user - sys per repetition. */
+SL_TEST(report_metric_columns_subtract)
+{
+	static const char text[] =
+		"{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"p4-2400\", \"reps\": 2,\n"
+		"  \"policy\": \"up\", \"show\": \"median\",\n"
+		"  \"columns\": [ { \"label\": \"real\", \"metric\": \"elapsed_s\" },\n"
+		"    { \"label\": \"idle\", \"metric\": \"elapsed_s\", \"minus\": [ \"user_s\", "
+		"\"sys_s\" ] } ],\n"
+		"  \"rows\": [ { \"label\": \"r\", \"workload\": \"spin:tasks=1,seconds=0.05\",\n"
+		"              \"published\": { \"idle\": 1 } } ] }\n";
+	struct sl_experiment e;
+	struct sl_err err = { 0 };
+	struct sl_exp_result r;
+
+	if (sl_experiment_parse(&e, "x", "experiments/x.json", text, &err)) {
+		CHECKF(0, "%s", err.msg);
+		return;
+	}
+	int rc = sl_experiment_run(&e, 0, 1, &r, &err);
+	CHECKF(rc == 0, "%s", err.msg);
+	if (!rc) {
+		const struct sl_exp_cell_result *real = sl_exp_cell(&r, 0, 0);
+		const struct sl_exp_cell_result *idle = sl_exp_cell(&r, 0, 1);
+		for (int rep = 0; rep < 2; rep++) {
+			const struct sl_metrics *m = sl_sweep_metrics(r.sweep, 0, rep);
+			double want = sl_metrics_find(m, "elapsed_s")->value -
+				      sl_metrics_find(m, "user_s")->value -
+				      sl_metrics_find(m, "sys_s")->value;
+			CHECK(near(idle->values[rep], want, 1e-12));
+			CHECK(real->values[rep] == sl_metrics_find(m, "elapsed_s")->value);
+		}
+		CHECK(r.sweep->ncells == 1);		/* one run serves every column */
+		CHECK(idle->miss);			/* a CPU hog idles ~0 s, not 1 */
+		sl_exp_result_free(&r);
+	}
+	sl_experiment_free(&e);
+}
+
+/* The SDET shapes: percent of the first column, and absolute. */
+SL_TEST(report_sdet_shapes)
+{
+	static const char pct_text[] =
+		"{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"m\", \"reps\": 2,\n"
+		"  \"metric\": \"throughput\", \"form\": \"percent_of_first\", \"shape\": \"sdet\",\n"
+		GOOD_COLUMNS "\n"
+		"  \"rows\": [ { \"label\": \"16\", \"workload\": \"spin\",\n"
+		"                \"published\": { \"A\": 100, \"B\": 120 } } ] }\n";
+	struct sl_experiment e;
+	struct sl_err err = { 0 };
+	struct sl_exp_result r = { 0 };
+	struct sl_sweep sweep = { 0 };
+	double a[] = { 90, 110 }, b[] = { 100, 120 };
+
+	if (sl_experiment_parse(&e, "x", "experiments/x.json", pct_text, &err)) {
+		CHECKF(0, "%s", err.msg);
+		return;
+	}
+	r.exp = &e;
+	r.sweep = &sweep;
+	r.reps = 2;
+	r.cells = calloc(2, sizeof(*r.cells));
+	r.cells[0].values = a;
+	r.cells[1].values = b;
+	sl_exp_result_derive(&r);
+	CHECK(near(r.cells[1].value, 110, 1e-9));		/* 110 / 100 */
+	CHECK(near(r.cells[1].sd_pct, 100 * sqrt(200) / 100, 1e-9));
+	CHECK(!r.cells[0].miss);				/* 100 vs 100 */
+	CHECK(r.cells[1].miss);				/* 110 vs 120: 10 points */
+	char *text = exp_text(&r, false);
+	CHECK(strstr(text, "SDET 16 (see disclaimer)") != NULL);
+	CHECK(strstr(text, "percentages of the first set") != NULL);
+	CHECK(strstr(text, "100.0%") && strstr(text, "110.0%") && strstr(text, "Std. Dev"));
+	free(text);
+	e.form = SL_FORM_VALUES;			/* Hansen's absolute shape */
+	sl_exp_result_derive(&r);
+	text = exp_text(&r, false);
+	CHECK(strstr(text, "Average Throughput") && strstr(text, "Standard Deviation"));
+	CHECK(strstr(text, "110.0") && strstr(text, "14.1"));	/* mean, sd of B */
+	free(text);
+	free(r.cells);
+	sl_experiment_free(&e);
+
+	/* `run` in both shapes */
+	struct sl_sweep *s = fake_sweep();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	sl_out_run_sdet(f, s, "elapsed_s", true);
+	sl_out_run_sdet(f, s, "elapsed_s", false);
+	fclose(f);
+	CHECK(strstr(buf, "100.0%") != NULL);		/* o1: the first */
+	CHECK(strstr(buf, "109.5%") != NULL);		/* 11.5 / 10.5 */
+	CHECK(strstr(buf, "6.7%") != NULL);		/* sd 0.71 / 10.5 */
+	CHECK(strstr(buf, "Average Throughput") && strstr(buf, "11.5"));
+	free(buf);
+	sl_sweep_free(s);
+}

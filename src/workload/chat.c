@@ -1,0 +1,484 @@
+/*
+ * chat.c - IBM LTC's chat room benchmark (Bill Hartner, chat 1.0.1, 2000):
+ * a C re-implementation of VolanoMark's loopback test, the wakeup storm
+ * Rusty Russell later distilled into hackbench.
+ *
+ * Model (research/workloads.md 5.2-5.4): `rooms` rooms of 20 users; each
+ * user has a TCP connection and four threads - in the client process a
+ * sender (CS) and a receiver (CR), in the server process a receiver (SR)
+ * and a sender (SS):
+ *   CS: `messages` times { compose (user); send 100 B to its socket }
+ *   SR: `messages` times { receive 100 B; bump the user's semaphore }
+ *   SS: `messages` times { wait on the semaphore; send the message to each
+ *       of the room's 19 other users (19 sends) }
+ *   CR: 19 x `messages` times { receive 100 B }
+ * A socket is a channel (the receiver's buffer, tcp_rmem's default 87380
+ * bytes rounded down to whole messages) with plain, not sync, wakeups:
+ * loopback TCP delivered through the softirq and woke the reader with
+ * wake_up_interruptible.  The System V semaphore is a channel of one byte
+ * per post.  Start: the server main thread creates its threads and sends
+ * the start byte; the client main thread has created its own and releases
+ * them all at once (a barrier) and takes the start time; the last client
+ * thread to finish takes the end time.  Sockets and semaphores exist from
+ * the start (the connection setup is not timed, nor modelled).
+ *
+ * Metric (chat_c's "Average throughput"): (messages sent + messages
+ * received) / (end - start), sent = 20 x messages and received = 380 x
+ * messages per room.  Work per message: `send_us` of kernel work per send
+ * (the TCP send, loopback delivery and the softirq's receive processing)
+ * and `recv_us` per receive (recv and, for SR, the semop), both MEM class:
+ * the socket, skb and task structures of hundreds to thousands of
+ * connections are far beyond a 2002 L2, so the kernel's networking is
+ * memory-latency bound; and `user_us` of chat's own code (INT) per message
+ * composed or handled.  Threads are clones of their process (shared mm)
+ * with a 4 KB cache footprint (a stack's hot top and the socket).
+ *
+ * Sources: research/workloads.md 5 (chat_s.c, chat_c.c, chat.h; VolanoMark
+ * workload description; IBM OLS 2001 slides: "1 room = 20 users = 80
+ * threads; 100 messages per user = 38,000 msgs per room"); seed 004 (HT
+ * speed-ups: 22-28 % on 2.4.19, 39-60 % on 2.5.32, one Xeon MP 1.6 GHz).
+ * Published magnitudes: 59,500-61,900 messages/s for 30 rooms x 1000
+ * messages on 2.5.33-2.5.37 (Paolo Ciarrocchi, hardware unstated);
+ * run-to-run swings of +-10 % and more (Andrew Morton).
+ *
+ * Calibrated against: nothing.  send_us, recv_us and user_us are taken
+ * from the research's 5-20 us range for 2002 hardware; seed 004's
+ * speed-ups are what the machine's SMT model and the policies make of it.
+ *
+ * Omitted / simplified:
+ *   - the TCP stack is a cost, not a protocol: no ACKs, windows, Nagle or
+ *     delayed ACK; the receive-side softirq work is charged to the sender
+ *     (loopback delivered it in the sender's context);
+ *   - the control connection, accept() and connect() are not modelled;
+ *     channels exist before the threads start;
+ *   - the client main thread's wait for the "done" semaphore is a wait for
+ *     its threads to exit; the end byte to the server is not sent (server
+ *     threads exit when they have handled their messages);
+ *   - message sizes are fixed at 100 bytes; reads return whole messages;
+ *   - run-to-run variation: every piece of work is drawn lognormal around
+ *     its mean (log-sd `jitter`, mean kept) from the thread's own stream -
+ *     an assumption standing for cache and interrupt noise; it lets the
+ *     repetitions differ, as loopback runs did (+-10 %, Morton).
+ */
+#include <math.h>
+#include <stdbool.h>
+
+#include "base/rng.h"
+#include "sim/sim.h"
+#include "workload/net_workloads.h"
+
+#define CHAT_USERS_PER_ROOM 20
+#define CHAT_MSG_BYTES 100
+#define CHAT_SOCK_BYTES (87380 / CHAT_MSG_BYTES * CHAT_MSG_BYTES)
+#define CHAT_SEM_BYTES (1L << 40)	/* a semaphore count never blocks the poster */
+#define CHAT_FOOTPRINT_KB 4
+
+enum chat_role { CHAT_CS, CHAT_CR, CHAT_SR, CHAT_SS, CHAT_NROLES };
+
+static const char *const chat_comm[CHAT_NROLES] = { "chat_c", "chat_c", "chat_s", "chat_s" };
+
+struct chat_run;
+
+struct chat_user {
+	struct chat_run *run;
+	int room;
+	struct sl_chan *up;	/* client -> server: SR's receive buffer */
+	struct sl_chan *down;	/* server -> client: CR's receive buffer */
+	struct sl_chan *sem;	/* SR -> SS: the connection's semaphore */
+};
+
+/* One thread of a user: its role, position in its loop, what it has done. */
+struct chat_thread {
+	struct chat_user *user;
+	unsigned char role;
+	unsigned char pc;
+	int peer;		/* SS: how many of the 19 sends are done */
+	long done;		/* messages handled */
+};
+
+/* A main thread (server or client) or the root shell. */
+struct chat_main {
+	struct chat_run *run;
+	int forked;
+	bool client;
+	unsigned char pc;
+};
+
+struct chat_run {
+	int rooms, nusers;
+	long messages;
+	double send_ns, recv_ns, user_ns;
+	double jitter;			/* log-sd of each piece of work */
+	struct chat_user *users;
+	struct chat_thread *threads;	/* [user * CHAT_NROLES + role] */
+	struct chat_main root, server, client;
+	struct sl_chan *ready;		/* the server's start byte */
+	struct sl_barrier *start;	/* client threads + client main */
+	int client_live;		/* client threads not yet finished */
+	bool started;			/* the release has been seen */
+	sl_time t_start, t_end;
+	long sent, received;
+	long sends, recvs;		/* socket operations of all threads */
+};
+
+/* ---- actions ---- */
+
+static struct sl_action act_chan(enum sl_act_kind kind, struct sl_chan *c, long bytes)
+{
+	return (struct sl_action){ .kind = kind, .u.chan = { c, bytes } };
+}
+
+/* Work varies from message to message: lognormal with mean 1 and log-sd
+ * `jitter`, from the task's own stream (the run seed). */
+static double vary(struct sl_task *t, const struct chat_run *run, double ns)
+{
+	if (run->jitter <= 0 || ns <= 0)
+		return ns;
+	return ns * exp(run->jitter * sl_rng_normal(&t->rng) - run->jitter * run->jitter / 2);
+}
+
+/* Kernel networking work: memory-latency bound (see the header). */
+static struct sl_action act_net(struct sl_task *t, const struct chat_run *run, double ns)
+{
+	return (struct sl_action){ .kind = SL_ACT_SYS, .u.run = { vary(t, run, ns), SL_WC_MEM } };
+}
+
+static struct sl_action act_user(struct sl_task *t, const struct chat_run *run)
+{
+	return sl_act_run(vary(t, run, run->user_ns), SL_WC_INT);
+}
+
+static struct sl_action act_fork(const struct sl_prog *prog, void *state, const char *comm,
+				 bool thread)
+{
+	return (struct sl_action){ .kind = SL_ACT_FORK,
+				   .u.fork = { .prog = prog, .state = state, .comm = comm,
+					       .thread = thread } };
+}
+
+/* ---- the four threads of a user ---- */
+
+/* Each loop iteration is: [block on a channel,] kernel work, user work,
+ * [post]; pc walks through it. */
+enum { P_BLOCK, P_KERNEL, P_USER, P_POST, P_BARRIER = 8, P_EXIT };
+
+static long chat_quota(const struct chat_thread *th)
+{
+	long m = th->user->run->messages;
+	return th->role == CHAT_CR ? (CHAT_USERS_PER_ROOM - 1) * m : m;
+}
+
+/* The user of the same room `k` places after u (skipping u itself). */
+static struct chat_user *room_peer(struct chat_user *u, int k)
+{
+	struct chat_run *run = u->run;
+	int base = u->room * CHAT_USERS_PER_ROOM, self = (int)(u - run->users) - base;
+	int j = (self + 1 + k) % CHAT_USERS_PER_ROOM;
+
+	return &run->users[base + j];
+}
+
+/* The clock starts with the first client task to run after the release. */
+static void mark_start(struct sl_sim *sim, struct chat_run *run)
+{
+	if (!run->started) {
+		run->started = true;
+		run->t_start = sl_now(sim);
+	}
+}
+
+static void thread_finish(struct sl_sim *sim, struct chat_thread *th, struct sl_action *next)
+{
+	struct chat_run *run = th->user->run;
+
+	if (th->role == CHAT_CS || th->role == CHAT_CR) {
+		if (--run->client_live == 0)
+			run->t_end = sl_now(sim);
+	}
+	th->pc = P_EXIT;
+	*next = sl_act_exit();
+}
+
+/* CS: compose, then send (the send's kernel work, then the write). */
+static void cs_step(struct sl_sim *sim, struct sl_task *t, struct chat_thread *th,
+		    struct sl_action *next)
+{
+	struct chat_run *run = th->user->run;
+
+	switch (th->pc) {
+	case P_BLOCK:
+		if (th->done == run->messages) {
+			thread_finish(sim, th, next);
+			return;
+		}
+		th->pc = P_KERNEL;
+		*next = act_user(t, run);
+		return;
+	case P_KERNEL:
+		th->pc = P_POST;
+		run->sends++;
+		*next = act_net(t, run, run->send_ns);
+		return;
+	default:
+		th->pc = P_BLOCK;
+		th->done++;
+		run->sent++;
+		*next = act_chan(SL_ACT_CHAN_WRITE, th->user->up, CHAT_MSG_BYTES);
+		return;
+	}
+}
+
+/* CR and SR: receive a message, the receive's kernel work, the handling;
+ * SR then posts the connection's semaphore. */
+static void receiver_step(struct sl_sim *sim, struct sl_task *t, struct chat_thread *th,
+			  struct sl_action *next)
+{
+	struct chat_run *run = th->user->run;
+	bool server = th->role == CHAT_SR;
+
+	switch (th->pc) {
+	case P_BLOCK:
+		if (th->done == chat_quota(th)) {
+			thread_finish(sim, th, next);
+			return;
+		}
+		th->pc = P_KERNEL;
+		*next = act_chan(SL_ACT_CHAN_READ, server ? th->user->up : th->user->down,
+				 CHAT_MSG_BYTES);
+		return;
+	case P_KERNEL:
+		th->pc = P_USER;
+		run->recvs++;
+		*next = act_net(t, run, run->recv_ns);
+		return;
+	case P_USER:
+		th->done++;
+		if (!server)
+			run->received++;
+		th->pc = server ? P_POST : P_BLOCK;
+		*next = act_user(t, run);
+		return;
+	default:
+		th->pc = P_BLOCK;
+		*next = act_chan(SL_ACT_CHAN_WRITE, th->user->sem, 1);
+		return;
+	}
+}
+
+/* SS: wait for the semaphore, then 19 x { send's kernel work, write }. */
+static void ss_step(struct sl_sim *sim, struct sl_task *t, struct chat_thread *th,
+		    struct sl_action *next)
+{
+	struct chat_run *run = th->user->run;
+
+	switch (th->pc) {
+	case P_BLOCK:
+		if (th->done == run->messages) {
+			thread_finish(sim, th, next);
+			return;
+		}
+		th->pc = P_USER;
+		th->peer = 0;
+		*next = act_chan(SL_ACT_CHAN_READ, th->user->sem, 1);
+		return;
+	case P_USER:
+		th->pc = P_KERNEL;
+		*next = act_user(t, run);
+		return;
+	case P_KERNEL:
+		th->pc = P_POST;
+		run->sends++;
+		*next = act_net(t, run, run->send_ns);
+		return;
+	default:
+		*next = act_chan(SL_ACT_CHAN_WRITE, room_peer(th->user, th->peer)->down,
+				 CHAT_MSG_BYTES);
+		if (++th->peer < CHAT_USERS_PER_ROOM - 1) {
+			th->pc = P_KERNEL;
+		} else {
+			th->pc = P_BLOCK;
+			th->done++;
+		}
+		return;
+	}
+}
+
+static void thread_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct chat_thread *th = t->prog_state;
+	struct chat_run *run = th->user->run;
+
+	t->footprint_kb = CHAT_FOOTPRINT_KB;
+	if (th->pc == P_BARRIER) {	/* client threads start together */
+		th->pc = P_BLOCK;
+		*next = (struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = run->start };
+		return;
+	}
+	if (th->pc == P_EXIT) {
+		*next = sl_act_exit();
+		return;
+	}
+	if (th->role == CHAT_CS || th->role == CHAT_CR)
+		mark_start(sim, run);
+	switch (th->role) {
+	case CHAT_CS:
+		cs_step(sim, t, th, next);
+		return;
+	case CHAT_SS:
+		ss_step(sim, t, th, next);
+		return;
+	default:
+		receiver_step(sim, t, th, next);
+		return;
+	}
+}
+
+static const struct sl_prog chat_thread_prog = { .name = "chat-thread", .step = thread_step };
+
+/* ---- the two main threads and the shell that starts them ---- */
+
+enum { M_EXEC, M_FORK, M_READY, M_START, M_WAIT };
+
+static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct chat_main *m = t->prog_state;
+	struct chat_run *run = m->run;
+	int first = m->client ? CHAT_CS : CHAT_SR;
+
+	switch (m->pc) {
+	case M_EXEC:
+		m->pc = M_FORK;
+		*next = (struct sl_action){ .kind = SL_ACT_EXEC,
+					    .u.exec.comm = m->client ? "chat_c" : "chat_s" };
+		return;
+	case M_FORK:	/* two threads per user: CS, CR or SR, SS */
+		if (m->forked < 2 * run->nusers) {
+			int u = m->forked / 2, role = first + m->forked % 2;
+			struct chat_thread *th = &run->threads[u * CHAT_NROLES + role];
+			m->forked++;
+			*next = act_fork(&chat_thread_prog, th, chat_comm[role], true);
+			return;
+		}
+		m->pc = M_READY;
+		/* the server says "start"; the client waits for it */
+		*next = act_chan(m->client ? SL_ACT_CHAN_READ : SL_ACT_CHAN_WRITE, run->ready, 1);
+		if (!m->client)
+			m->pc = M_WAIT;
+		return;
+	case M_READY:
+		m->pc = M_START;
+		*next = (struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = run->start };
+		return;
+	case M_START:
+		mark_start(sim, run);
+		m->pc = M_WAIT;
+		*next = sl_act_wait();
+		return;
+	default:	/* reap the threads, then exit */
+		*next = t->result < 0 ? sl_act_exit() : sl_act_wait();
+		return;
+	}
+}
+
+static const struct sl_prog chat_main_prog = { .name = "chat-main", .step = main_step };
+
+/* The shell: start the server, then the client, wait for both. */
+static void root_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct chat_main *m = t->prog_state;
+	struct chat_run *run = m->run;
+
+	(void)sim;
+	if (m->forked < 2) {
+		struct chat_main *child = m->forked ? &run->client : &run->server;
+		m->forked++;
+		*next = act_fork(&chat_main_prog, child, "sh", false);
+		return;
+	}
+	*next = t->result < 0 ? sl_act_exit() : sl_act_wait();
+}
+
+static const struct sl_prog chat_root_prog = { .name = "chat-root", .step = root_step };
+
+/* ---- parameters, start, report ---- */
+
+static const struct sl_param_def chat_params[] = {
+	{ "rooms", SL_PARAM_INT, "10", 1, 1000, NULL,
+	  "chat rooms of 20 users, 4 threads per user (chat_c's default 10)" },
+	{ "messages", SL_PARAM_INT, "100", 1, 1000000, NULL,
+	  "messages each user sends (chat_c's default 100)" },
+	{ "send_us", SL_PARAM_REAL, "12", 0, 1e6, NULL,
+	  "kernel work of one 100-byte loopback TCP send and its delivery, us" },
+	{ "recv_us", SL_PARAM_REAL, "6", 0, 1e6, NULL,
+	  "kernel work of one receive (and SR's semop), us" },
+	{ "user_us", SL_PARAM_REAL, "1", 0, 1e6, NULL,
+	  "chat's own work per message composed or handled, us" },
+	{ "jitter", SL_PARAM_REAL, "0.2", 0, 2, NULL,
+	  "log-sd of each piece of work around its mean (run seed; 0: none)" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+};
+
+static void *chat_start(struct sl_sim *sim, const struct sl_params *p, sl_time *limit_out)
+{
+	struct chat_run *run = sl_sim_alloc(sim, sizeof(*run));
+
+	run->rooms = (int)sl_param_int(p, "rooms");
+	run->nusers = run->rooms * CHAT_USERS_PER_ROOM;
+	run->messages = sl_param_int(p, "messages");
+	run->send_ns = sl_param_real(p, "send_us") * 1e3;
+	run->recv_ns = sl_param_real(p, "recv_us") * 1e3;
+	run->user_ns = sl_param_real(p, "user_us") * 1e3;
+	run->jitter = sl_param_real(p, "jitter");
+	run->users = sl_sim_alloc(sim, sizeof(*run->users) * (size_t)run->nusers);
+	run->threads = sl_sim_alloc(sim, sizeof(*run->threads) *
+				    (size_t)(run->nusers * CHAT_NROLES));
+	for (int u = 0; u < run->nusers; u++) {
+		struct chat_user *user = &run->users[u];
+		user->run = run;
+		user->room = u / CHAT_USERS_PER_ROOM;
+		user->up = sl_chan_new(sim, CHAT_SOCK_BYTES, false);
+		user->down = sl_chan_new(sim, CHAT_SOCK_BYTES, false);
+		user->sem = sl_chan_new(sim, CHAT_SEM_BYTES, false);
+		for (int r = 0; r < CHAT_NROLES; r++) {
+			struct chat_thread *th = &run->threads[u * CHAT_NROLES + r];
+			th->user = user;
+			th->role = (unsigned char)r;
+			th->pc = r == CHAT_CS || r == CHAT_CR ? P_BARRIER : P_BLOCK;
+		}
+	}
+	run->ready = sl_chan_new(sim, 1, false);
+	run->start = sl_barrier_new(sim, 2 * run->nusers + 1);
+	run->client_live = 2 * run->nusers;
+	run->root.run = run->server.run = run->client.run = run;
+	run->client.client = true;
+	sl_sim_spawn_root(sim, &chat_root_prog, &run->root, "sh");
+	*limit_out = 0;
+	return run;
+}
+
+static void chat_report(struct sl_sim *sim, void *state, const struct sl_params *p,
+			struct sl_metrics *out)
+{
+	const struct chat_run *run = state;
+	double window = sl_ns_to_s(run->t_end - run->t_start);
+
+	(void)sim;
+	(void)p;
+	sl_metrics_add(out, "throughput", "msg/s",
+		       window > 0 ? (double)(run->sent + run->received) / window : 0, +1);
+	sl_metrics_add(out, "messages_sent", "count", (double)run->sent, 0);
+	sl_metrics_add(out, "messages_received", "count", (double)run->received, 0);
+	sl_metrics_add(out, "timed_s", "s", window, -1);
+	sl_metrics_add(out, "threads", "count", (double)(run->nusers * CHAT_NROLES), 0);
+	sl_metrics_add(out, "socket_sends", "count", (double)run->sends, 0);
+	sl_metrics_add(out, "socket_receives", "count", (double)run->recvs, 0);
+}
+
+const struct sl_workload_ops sl_workload_chat = {
+	.name = "chat",
+	.summary = "IBM chat rooms (VolanoMark loopback): 20 users x 4 threads per room, 100-byte messages",
+	.metric = "throughput",
+	.params = chat_params,
+	.start = chat_start,
+	.report = chat_report,
+};

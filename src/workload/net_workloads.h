@@ -1,0 +1,70 @@
+/*
+ * net_workloads.h - the multithreaded server loads of seed 004 (IBM's chat
+ * room benchmark, dbench and tbench), and what dbench and tbench share: the
+ * netbench load file that both replay (dbench 2.0's client_oplocks.txt, as
+ * an operation mix; research/workloads.md 6.3).
+ *
+ * The public faces are the three workload ops below (the lead registers
+ * them in registry.c); the rest is for dbench.c, tbench.c and the tests.
+ */
+#ifndef SL_WORKLOAD_NET_WORKLOADS_H
+#define SL_WORKLOAD_NET_WORKLOADS_H
+
+#include <stdint.h>
+
+#include "base/units.h"
+#include "workload/workload.h"
+
+extern const struct sl_workload_ops sl_workload_chat;
+extern const struct sl_workload_ops sl_workload_dbench;
+extern const struct sl_workload_ops sl_workload_tbench;
+
+/* ---- the netbench load (dbench.c) ---- */
+
+/* SMB operations of dbench 2.0's client_oplocks.txt and what dbench's
+ * fileio.c does for each (workloads.md 6.3). */
+enum nb_op_kind {
+	NB_READX,	/* pread at the traced offset */
+	NB_NTCREATEX,	/* open, creating files and directories as needed */
+	NB_CLOSE,
+	NB_WRITEX,	/* pwrite */
+	NB_QPATHINFO,	/* stat */
+	NB_FINDFIRST,	/* opendir + readdir to the end */
+	NB_UNLINK,
+	NB_QFILEINFO,	/* fstat */
+	NB_QFSINFO,	/* nothing in dbench 2.0 (statfs later) */
+	NB_FLUSH,	/* nothing in 2.0; fsync from dbench 3 on */
+	NB_RENAME,
+	NB_NKINDS,
+};
+
+struct nb_op {
+	uint8_t kind;		/* enum nb_op_kind */
+	int32_t bytes;		/* payload of ReadX / WriteX, else 0 */
+};
+
+/* Percent of all operations per kind in client_oplocks.txt, as the
+ * research counted them (they add up to 100.1; nb_load_build normalises). */
+extern const double nb_op_pct[NB_NKINDS];
+extern const char *const nb_op_name[NB_NKINDS];
+
+/* Operations in one pass of client_oplocks.txt per client. */
+#define NB_TRACE_OPS 62477
+/* Request and response sizes are two-point mixtures: 4 KB blocks and
+ * 65,471-byte SMB maximum transfers, mixed to the trace's means (ReadX
+ * 199 MB in 17,881 reads = 11,129 B; WriteX 149 MB in 7,475 = 19,933 B). */
+#define NB_SMALL_IO 4096
+#define NB_LARGE_IO 65471
+#define NB_READ_MEAN 11129.0
+#define NB_WRITE_MEAN 19933.0
+
+/* Fill ops[0..n) with the load: kinds in the trace's proportions and
+ * payload sizes with its means, in an order fixed by `trace_seed` (the load
+ * file is the same for every client and every run).  Exactly round(n * pct)
+ * of each kind (largest remainders), so short loads keep the mix. */
+void nb_load_build(struct nb_op *ops, int n, uint64_t trace_seed);
+
+/* Payload bytes of a load (what dbench/tbench count for MB/s). */
+double nb_load_bytes(const struct nb_op *ops, int n);
+
+#endif

@@ -1,0 +1,401 @@
+/*
+ * tbench.c - Andrew Tridgell's tbench: the TCP and process side of a
+ * netbench run, without the file system.  N client processes replay the
+ * netbench load (dbench's load file) as request/response exchanges with N
+ * tbench_srv processes over loopback TCP.
+ *
+ * Model (research/workloads.md 6.2, 6.5): the tbench_srv parent forks one
+ * server process per connection; the tbench parent forks the clients and
+ * releases them together.  Per operation a client parses the load line
+ * (`user_us`, INT), sends the request and blocks for the response; its
+ * server wakes, receives, does its bit of work (`server_us`, INT) and sends
+ * the response of the operation's size; the client wakes and receives it.
+ * Sizes are sockio.c's (2002): NTCreateX 111/69 bytes, Close 45/39,
+ * Unlink 83/39, QPathInfo 41+path/80, QFileInfo and QFSInfo 41/80,
+ * FindFirst 41+path/200, Flush 41/39, Rename 41+2 paths/39, WriteX
+ * 51+size/41, ReadX 55/size+4, with 40-byte paths.  A send costs
+ * `send_us` of kernel work (TCP send, loopback delivery, the softirq's
+ * receive processing) and a receive `recv_us`, plus `copy_us` per KB
+ * copied on each side; kernel work is MEM class (sockets and skbs of up to
+ * hundreds of connections), as in chat.c.  A socket is a channel of
+ * tcp_rmem's default 87380 bytes with plain (not sync) wakeups.  When its
+ * load is done a client closes its connection and its server exits.
+ *
+ * Metric (tbench 2.x's final line, like dbench's): Throughput = 1e-6 x
+ * the ReadX and WriteX payload bytes of all clients / time from the
+ * release to the last client's exit, "MB/s".
+ *
+ * Sources: research/workloads.md 6 (README, sockio.c and tbench_srv.c at
+ * dbench 2.0; TCP_NODELAY, port 7003; the load of dbench.c); seed 004 (HT
+ * speed-ups 22-31 % on 2.4.19, 33-36 % on 2.5.32, one Xeon MP 1.6 GHz).
+ *
+ * Calibrated against: nothing.  send_us and recv_us are chat.c's (the
+ * research's 5-20 us per message on 2002 hardware), copy_us dbench.c's.
+ *
+ * Omitted / simplified:
+ *   - TCP is a cost, not a protocol (no segmentation at the loopback MTU,
+ *     ACKs or windows); a response is delivered whole;
+ *   - connection setup and the server's accept loop are not modelled;
+ *   - the load is dbench.c's operation mix (see there), the same for every
+ *     client; `ops` shortens it keeping the mix;
+ *   - run-to-run variation: every piece of work is drawn lognormal around
+ *     its mean (log-sd `jitter`, mean kept) from the task's own stream, an
+ *     assumption standing for cache and interrupt noise.
+ */
+#include <math.h>
+#include <stdbool.h>
+
+#include "base/rng.h"
+#include "sim/sim.h"
+#include "workload/net_workloads.h"
+
+#define TB_TRACE_SEED 2002		/* dbench.c's load: the same file */
+#define TB_SOCK_BYTES 87380
+#define TB_PATH_BYTES 40
+#define TB_FOOTPRINT_KB 8
+
+struct tb_run;
+
+struct tb_pair {
+	struct tb_run *run;
+	struct sl_chan *c2s, *s2c;
+	int next;		/* the client's next operation */
+	int served;		/* operations its server has answered */
+	long cwant, swant;	/* bytes still to read of the current response, request */
+	unsigned char cpc, spc;	/* client's and server's positions */
+};
+
+struct tb_main {
+	struct tb_run *run;
+	bool client;
+	int forked;
+	unsigned char pc;
+};
+
+struct tb_run {
+	int clients, nops;
+	struct nb_op *ops;
+	double jitter;		/* log-sd of each piece of work */
+	double user_ns, server_ns, send_ns, recv_ns, copy_ns_per_byte;
+	struct tb_pair *pairs;
+	struct tb_main root, server, client;
+	struct sl_barrier *start;
+	int live;
+	bool started;		/* the release has been seen */
+	sl_time t_start, t_end;
+	double bytes;
+	long exchanges;
+};
+
+/* Request and response bytes of an operation (sockio.c, 2002). */
+static void tb_sizes(const struct nb_op *op, long *req, long *resp)
+{
+	switch ((enum nb_op_kind)op->kind) {
+	case NB_NTCREATEX: *req = 111; *resp = 69; return;
+	case NB_CLOSE: *req = 45; *resp = 39; return;
+	case NB_UNLINK: *req = 83; *resp = 39; return;
+	case NB_QPATHINFO: *req = 41 + TB_PATH_BYTES; *resp = 80; return;
+	case NB_QFILEINFO:
+	case NB_QFSINFO: *req = 41; *resp = 80; return;
+	case NB_FINDFIRST: *req = 41 + TB_PATH_BYTES; *resp = 200; return;
+	case NB_FLUSH: *req = 41; *resp = 39; return;
+	case NB_RENAME: *req = 41 + 2 * TB_PATH_BYTES; *resp = 39; return;
+	case NB_WRITEX: *req = 51 + op->bytes; *resp = 41; return;
+	case NB_READX: *req = 55; *resp = op->bytes + 4; return;
+	case NB_NKINDS: break;
+	}
+	*req = 41;
+	*resp = 39;
+}
+
+/* Work varies from operation to operation: lognormal with mean 1 and
+ * log-sd `jitter`, from the task's own stream (the run seed). */
+static double vary(struct sl_task *t, double jitter, double ns)
+{
+	if (jitter <= 0 || ns <= 0)
+		return ns;
+	return ns * exp(jitter * sl_rng_normal(&t->rng) - jitter * jitter / 2);
+}
+
+/* The clock starts with the first task to run after the release. */
+static void mark_start(struct sl_sim *sim, struct tb_run *run)
+{
+	if (!run->started) {
+		run->started = true;
+		run->t_start = sl_now(sim);
+	}
+}
+
+static struct sl_action act_chan(enum sl_act_kind kind, struct sl_chan *c, long bytes)
+{
+	return (struct sl_action){ .kind = kind, .u.chan = { c, bytes } };
+}
+
+static struct sl_action act_net(struct sl_task *t, const struct tb_run *run, double base_ns,
+			       long bytes)
+{
+	double ns = vary(t, run->jitter, base_ns + bytes * run->copy_ns_per_byte);
+
+	return (struct sl_action){ .kind = SL_ACT_SYS, .u.run = { ns, SL_WC_MEM } };
+}
+
+/* ---- a client: parse, send the request, read the whole response ---- */
+
+enum { C_START, C_PARSE, C_SEND, C_WRITE, C_READ, C_RECV, C_CLOSE, C_EXIT };
+
+static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct tb_pair *p = t->prog_state;
+	struct tb_run *run = p->run;
+	const struct nb_op *op = &run->ops[p->next < run->nops ? p->next : 0];
+	long req, resp;
+
+	t->footprint_kb = TB_FOOTPRINT_KB;
+	tb_sizes(op, &req, &resp);
+	switch (p->cpc) {
+	case C_START:
+		p->cpc = C_PARSE;
+		*next = (struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = run->start };
+		return;
+	case C_PARSE:
+		mark_start(sim, run);
+		if (p->next == run->nops) {
+			p->cpc = C_CLOSE;
+			*next = act_chan(SL_ACT_CHAN_CLOSE, p->c2s, 0);
+			return;
+		}
+		p->cpc = C_SEND;
+		*next = sl_act_run(vary(t, run->jitter, run->user_ns), SL_WC_INT);
+		return;
+	case C_SEND:
+		p->cpc = C_WRITE;
+		*next = act_net(t, run, run->send_ns, req);
+		return;
+	case C_WRITE:
+		p->cpc = C_READ;
+		p->cwant = resp;
+		*next = act_chan(SL_ACT_CHAN_WRITE, p->c2s, req);
+		return;
+	case C_READ:
+		p->cpc = C_RECV;
+		*next = act_chan(SL_ACT_CHAN_READ, p->s2c, p->cwant);
+		return;
+	case C_RECV:
+		p->cwant -= t->result;
+		if (p->cwant > 0) {	/* the rest of a large response */
+			*next = act_chan(SL_ACT_CHAN_READ, p->s2c, p->cwant);
+			return;
+		}
+		p->cpc = C_PARSE;
+		p->next++;
+		run->bytes += op->bytes;
+		run->exchanges++;
+		*next = act_net(t, run, run->recv_ns, resp);
+		return;
+	case C_CLOSE:
+		p->cpc = C_EXIT;
+		if (--run->live == 0)
+			run->t_end = sl_now(sim);
+		*next = sl_act_exit();
+		return;
+	default:
+		*next = sl_act_exit();
+		return;
+	}
+}
+
+static const struct sl_prog tb_client_prog = { .name = "tbench-client", .step = client_step };
+
+/* ---- a server process: read a request, answer it, until EOF ---- */
+
+enum { S_READ, S_MORE, S_WORK, S_SEND, S_WRITE, S_EXIT };
+
+static void server_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct tb_pair *p = t->prog_state;
+	struct tb_run *run = p->run;
+	const struct nb_op *op = &run->ops[p->served < run->nops ? p->served : 0];
+	long req, resp;
+
+	(void)sim;
+	t->footprint_kb = TB_FOOTPRINT_KB;
+	tb_sizes(op, &req, &resp);
+	switch (p->spc) {
+	case S_READ:
+		p->spc = S_MORE;
+		p->swant = req;
+		*next = act_chan(SL_ACT_CHAN_READ, p->c2s, req);
+		return;
+	case S_MORE:
+		if (t->result <= 0) {	/* the client closed the connection */
+			p->spc = S_EXIT;
+			*next = sl_act_exit();
+			return;
+		}
+		p->swant -= t->result;
+		if (p->swant > 0) {
+			*next = act_chan(SL_ACT_CHAN_READ, p->c2s, p->swant);
+			return;
+		}
+		p->spc = S_WORK;
+		*next = act_net(t, run, run->recv_ns, req);
+		return;
+	case S_WORK:
+		p->spc = S_SEND;
+		*next = sl_act_run(vary(t, run->jitter, run->server_ns), SL_WC_INT);
+		return;
+	case S_SEND:
+		p->spc = S_WRITE;
+		*next = act_net(t, run, run->send_ns, resp);
+		return;
+	case S_WRITE:
+		p->spc = S_READ;
+		p->served++;
+		*next = act_chan(SL_ACT_CHAN_WRITE, p->s2c, resp);
+		return;
+	default:
+		*next = sl_act_exit();
+		return;
+	}
+}
+
+static const struct sl_prog tb_server_prog = { .name = "tbench-server", .step = server_step };
+
+/* ---- tbench_srv and tbench parents, and the shell that starts them ---- */
+
+enum { M_EXEC, M_FORK, M_START, M_WAIT };
+
+static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct tb_main *m = t->prog_state;
+	struct tb_run *run = m->run;
+
+	switch (m->pc) {
+	case M_EXEC:
+		m->pc = M_FORK;
+		*next = (struct sl_action){ .kind = SL_ACT_EXEC,
+					    .u.exec.comm = m->client ? "tbench" : "tbench_srv" };
+		return;
+	case M_FORK:
+		if (m->forked < run->clients) {
+			struct tb_pair *p = &run->pairs[m->forked++];
+			*next = (struct sl_action){
+				.kind = SL_ACT_FORK,
+				.u.fork = { .prog = m->client ? &tb_client_prog : &tb_server_prog,
+					    .state = p, .comm = m->client ? "tbench" : "tbench_srv" },
+			};
+			return;
+		}
+		if (m->client) {
+			m->pc = M_START;
+			*next = (struct sl_action){ .kind = SL_ACT_BARRIER,
+						    .u.barrier = run->start };
+			return;
+		}
+		m->pc = M_WAIT;
+		*next = sl_act_wait();
+		return;
+	case M_START:
+		mark_start(sim, run);
+		m->pc = M_WAIT;
+		*next = sl_act_wait();
+		return;
+	default:
+		*next = t->result < 0 ? sl_act_exit() : sl_act_wait();
+		return;
+	}
+}
+
+static const struct sl_prog tb_main_prog = { .name = "tbench-main", .step = main_step };
+
+static void root_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct tb_main *m = t->prog_state;
+	struct tb_run *run = m->run;
+
+	(void)sim;
+	if (m->forked < 2) {
+		struct tb_main *child = m->forked++ ? &run->client : &run->server;
+		*next = (struct sl_action){ .kind = SL_ACT_FORK,
+					    .u.fork = { .prog = &tb_main_prog, .state = child,
+							.comm = "sh" } };
+		return;
+	}
+	*next = t->result < 0 ? sl_act_exit() : sl_act_wait();
+}
+
+static const struct sl_prog tb_root_prog = { .name = "tbench-root", .step = root_step };
+
+/* ---- parameters, start, report ---- */
+
+static const struct sl_param_def tb_params[] = {
+	{ "clients", SL_PARAM_INT, "10", 1, 100000, NULL,
+	  "client processes, each with its own tbench_srv process" },
+	{ "ops", SL_PARAM_INT, "62477", 1, 10000000, NULL,
+	  "operations per client: the load file's 62477, or a shorter load with its mix" },
+	{ "user_us", SL_PARAM_REAL, "2", 0, 1e6, NULL,
+	  "client's user work per operation (parsing the load line), us" },
+	{ "server_us", SL_PARAM_REAL, "1", 0, 1e6, NULL,
+	  "server's user work per request, us" },
+	{ "send_us", SL_PARAM_REAL, "12", 0, 1e6, NULL,
+	  "kernel work of one loopback TCP send and its delivery, us (as chat)" },
+	{ "recv_us", SL_PARAM_REAL, "6", 0, 1e6, NULL,
+	  "kernel work of one receive, us (as chat)" },
+	{ "copy_us", SL_PARAM_REAL, "1", 0, 1e6, NULL,
+	  "kernel work per KB copied into or out of a socket, us (as dbench)" },
+	{ "jitter", SL_PARAM_REAL, "0.2", 0, 2, NULL,
+	  "log-sd of each piece of work around its mean (run seed; 0: none)" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+};
+
+static void *tb_start(struct sl_sim *sim, const struct sl_params *p, sl_time *limit_out)
+{
+	struct tb_run *run = sl_sim_alloc(sim, sizeof(*run));
+
+	run->clients = (int)sl_param_int(p, "clients");
+	run->nops = (int)sl_param_int(p, "ops");
+	run->ops = sl_sim_alloc(sim, sizeof(*run->ops) * (size_t)run->nops);
+	nb_load_build(run->ops, run->nops, TB_TRACE_SEED);
+	run->user_ns = sl_param_real(p, "user_us") * 1e3;
+	run->jitter = sl_param_real(p, "jitter");
+	run->server_ns = sl_param_real(p, "server_us") * 1e3;
+	run->send_ns = sl_param_real(p, "send_us") * 1e3;
+	run->recv_ns = sl_param_real(p, "recv_us") * 1e3;
+	run->copy_ns_per_byte = sl_param_real(p, "copy_us") * 1e3 / 1024;
+	run->pairs = sl_sim_alloc(sim, sizeof(*run->pairs) * (size_t)run->clients);
+	for (int i = 0; i < run->clients; i++) {
+		run->pairs[i].run = run;
+		run->pairs[i].c2s = sl_chan_new(sim, TB_SOCK_BYTES, false);
+		run->pairs[i].s2c = sl_chan_new(sim, TB_SOCK_BYTES, false);
+	}
+	run->start = sl_barrier_new(sim, run->clients + 1);
+	run->live = run->clients;
+	run->root.run = run->server.run = run->client.run = run;
+	run->client.client = true;
+	sl_sim_spawn_root(sim, &tb_root_prog, &run->root, "sh");
+	*limit_out = 0;
+	return run;
+}
+
+static void tb_report(struct sl_sim *sim, void *state, const struct sl_params *p,
+		      struct sl_metrics *out)
+{
+	const struct tb_run *run = state;
+	double window = sl_ns_to_s(run->t_end - run->t_start);
+
+	(void)sim;
+	(void)p;
+	sl_metrics_add(out, "throughput", "MB/s", window > 0 ? run->bytes / 1e6 / window : 0, +1);
+	sl_metrics_add(out, "bytes", "MB", run->bytes / 1e6, 0);
+	sl_metrics_add(out, "timed_s", "s", window, -1);
+	sl_metrics_add(out, "exchanges", "count", (double)run->exchanges, 0);
+}
+
+const struct sl_workload_ops sl_workload_tbench = {
+	.name = "tbench",
+	.summary = "tbench 2.x: N client/server process pairs exchange the netbench load over loopback TCP",
+	.metric = "throughput",
+	.params = tb_params,
+	.start = tb_start,
+	.report = tb_report,
+};

@@ -1,0 +1,336 @@
+/*
+ * test_workload_net.c - seed 004's server loads: chat (threads per user,
+ * messages per room, the throughput line's arithmetic), the netbench load
+ * dbench and tbench share (its mix and payload), dbench (bytes, copies,
+ * fsyncs), tbench (client/server pairs, exchanges), and the rejection of bad
+ * parameters.
+ *
+ * The workloads are driven through their ops directly (not the registry),
+ * under "up" on a one-CPU machine and "o1" on two CPUs, with the engine's
+ * invariant checks on.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/machine.h"
+#include "policy/policy.h"
+#include "sim/sim.h"
+#include "workload/net_workloads.h"
+#include "test.h"
+
+#define UP_BOX "pack:1 core:1 pu:1"
+#define HT_BOX "pack:1 core:1 pu:2"
+
+/* Bind "k=v,..." to the workload's parameter table as the registry does. */
+static int net_bind(const struct sl_workload_ops *ops, const char *args,
+		    struct sl_params *p, struct sl_err *err)
+{
+	char text[256];
+	struct sl_spec spec;
+
+	snprintf(text, sizeof(text), "%s%s%s", ops->name, *args ? ":" : "", args);
+	if (sl_spec_parse(&spec, text, "workload", err) ||
+	    sl_spec_bind(p, &spec, ops->params, NULL, ops->name, err))
+		return -1;
+	return ops->validate ? ops->validate(p, err) : 0;
+}
+
+struct net_run {
+	struct sl_run_stats stats;
+	struct sl_metrics metrics;
+	double elapsed, sys, cpu_pct;	/* the engine's, as run.c reports them */
+};
+
+static bool net_run(struct net_run *r, const char *machine, const struct sl_workload_ops *ops,
+		    const char *args, uint64_t seed)
+{
+	struct sl_machine m;
+	struct sl_params knobs, params;
+	const struct sl_policy_ops *policy;
+	struct sl_err err = { 0 };
+	struct sl_sim *sim = NULL;
+	char label[64];
+	sl_time limit = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (sl_machine_load(&m, machine, &err) ||
+	    sl_policy_parse(m.topo.ncpus == 1 ? "up" : "o1", &policy, &knobs, label,
+			    sizeof(label), &err) ||
+	    net_bind(ops, args, &params, &err))
+		goto fail;
+	struct sl_sim_config cfg = { .machine = &m, .policy = policy, .knobs = &knobs,
+				     .seed = seed, .check = true };
+	sim = sl_sim_create(&cfg, &err);
+	if (!sim)
+		goto fail;
+	void *state = ops->start(sim, &params, &limit);
+	if (sl_sim_run(sim, &err))
+		goto fail;
+	sl_sim_stats(sim, &r->stats);
+	ops->report(sim, state, &params, &r->metrics);
+	r->elapsed = sl_ns_to_s(r->stats.elapsed_ns);
+	r->sys = sl_ns_to_s(r->stats.sys_ns);
+	r->cpu_pct = 100 * sl_ns_to_s(r->stats.user_ns + r->stats.sys_ns) / r->elapsed;
+	sl_sim_destroy(sim);
+	return true;
+fail:
+	fprintf(stderr, "run %s:%s on %s: %s\n", ops->name, args, machine, err.msg);
+	if (sim)
+		sl_sim_destroy(sim);
+	return false;
+}
+
+static double net_metric(const struct net_run *r, const char *name)
+{
+	const struct sl_metric *m = sl_metrics_find(&r->metrics, name);
+	return m ? m->value : NAN;
+}
+
+static bool close_rel(double a, double b, double rel)
+{
+	return fabs(a - b) <= rel * fabs(b);
+}
+
+/* ---- chat ---- */
+
+SL_TEST(chat_threads_and_messages_per_room)
+{
+	struct net_run r;
+
+	if (!net_run(&r, UP_BOX, &sl_workload_chat, "rooms=2,messages=3", 1)) {
+		CHECK(!"chat ran");
+		return;
+	}
+	/* 4 threads per user, 20 users per room; a shell and two main threads */
+	CHECK(net_metric(&r, "threads") == 2 * 20 * 4);
+	CHECK(r.stats.tasks == 1 + 2 + 2 * 20 * 4);
+	/* per room: 20 x m sent, 19 x 20 x m received */
+	CHECK(net_metric(&r, "messages_sent") == 2 * 20 * 3);
+	CHECK(net_metric(&r, "messages_received") == 2 * 380 * 3);
+	/* sends: CS 20m + SS 19 x 20m; receives: SR 20m + CR 380m */
+	CHECK(net_metric(&r, "socket_sends") == 2 * 400 * 3);
+	CHECK(net_metric(&r, "socket_receives") == 2 * 400 * 3);
+	double t = net_metric(&r, "timed_s");
+	CHECK(t > 0 && t < r.elapsed);
+	CHECK(close_rel(net_metric(&r, "throughput"), 2 * 400 * 3 / t, 1e-9));
+}
+
+/* One room, one message, only send work: the timed window holds the 400
+ * sends' work, plus switches - on one CPU never less than the work. */
+SL_TEST(chat_throughput_hand_checked)
+{
+	struct net_run r;
+
+	if (!net_run(&r, UP_BOX, &sl_workload_chat,
+		     "rooms=1,messages=1,send_us=100,recv_us=0,user_us=0,jitter=0", 3)) {
+		CHECK(!"chat ran");
+		return;
+	}
+	double t = net_metric(&r, "timed_s"), work = 400 * 100e-6;
+	CHECKF(t >= work && t < work * 1.5, "timed %g s for %g s of send work", t, work);
+	CHECK(close_rel(net_metric(&r, "throughput"), 400 / t, 1e-9));
+	/* system time is the sends' (plus fork/exec/switch costs) */
+	CHECK(r.sys >= work);
+}
+
+SL_TEST(chat_uses_both_siblings)
+{
+	struct net_run r;
+
+	if (!net_run(&r, HT_BOX, &sl_workload_chat, "rooms=1,messages=20", 1)) {
+		CHECK(!"chat ran on two CPUs");
+		return;
+	}
+	CHECKF(r.cpu_pct > 120, "cpu %g%%", r.cpu_pct);
+	CHECK(net_metric(&r, "messages_received") == 380 * 20);
+}
+
+/* ---- the netbench load ---- */
+
+SL_TEST(netbench_load_keeps_the_mix)
+{
+	int n = 10000, count[NB_NKINDS] = { 0 }, reads = 0, writes = 0;
+	struct nb_op *ops = calloc((size_t)n, sizeof(*ops));
+	struct nb_op *again = calloc((size_t)n, sizeof(*again));
+	double rbytes = 0, wbytes = 0, total = 0;
+	bool payload_only_rw = true;
+
+	nb_load_build(ops, n, 2002);
+	nb_load_build(again, n, 2002);
+	CHECK(!memcmp(ops, again, sizeof(*ops) * (size_t)n));	/* one fixed load */
+	for (int k = 0; k < NB_NKINDS; k++)
+		total += nb_op_pct[k];
+	for (int i = 0; i < n; i++) {
+		count[ops[i].kind]++;
+		if (ops[i].kind == NB_READX) {
+			reads++;
+			rbytes += ops[i].bytes;
+		} else if (ops[i].kind == NB_WRITEX) {
+			writes++;
+			wbytes += ops[i].bytes;
+		} else {
+			payload_only_rw &= ops[i].bytes == 0;
+		}
+	}
+	for (int k = 0; k < NB_NKINDS; k++)
+		CHECKF(fabs(count[k] - n * nb_op_pct[k] / total) <= 1, "%s: %d",
+		       nb_op_name[k], count[k]);
+	CHECKF(close_rel(rbytes / reads, NB_READ_MEAN, 0.01), "read mean %g", rbytes / reads);
+	CHECKF(close_rel(wbytes / writes, NB_WRITE_MEAN, 0.01), "write mean %g", wbytes / writes);
+	CHECK(payload_only_rw);
+	CHECK(nb_load_bytes(ops, n) == rbytes + wbytes);
+	/* the order is shuffled, not sorted by kind */
+	bool mixed = false;
+	for (int i = 1; i < 50; i++)
+		mixed |= ops[i].kind != ops[0].kind;
+	CHECK(mixed);
+	free(ops);
+	free(again);
+}
+
+/* ---- dbench ---- */
+
+SL_TEST(dbench_bytes_and_copy_cost)
+{
+	struct net_run a, b;
+	struct nb_op ops[300];
+
+	nb_load_build(ops, 300, 2002);
+	double bytes = 2 * nb_load_bytes(ops, 300);
+	if (!net_run(&a, UP_BOX, &sl_workload_dbench, "clients=2,ops=300,copy_us=0,jitter=0", 1) ||
+	    !net_run(&b, UP_BOX, &sl_workload_dbench, "clients=2,ops=300,copy_us=1,jitter=0", 1)) {
+		CHECK(!"dbench ran");
+		return;
+	}
+	CHECK(net_metric(&a, "bytes") * 1e6 == bytes);
+	CHECK(close_rel(net_metric(&a, "throughput"),
+			bytes / 1e6 / net_metric(&a, "timed_s"), 1e-9));
+	CHECK(a.stats.tasks == 1 + 2);
+	/* one CPU: the copies add exactly 1 us per KB to the window */
+	double extra = net_metric(&b, "timed_s") - net_metric(&a, "timed_s");
+	CHECKF(close_rel(extra, bytes / 1024 * 1e-6, 0.02), "copies took %g s for %g KB",
+	       extra, bytes / 1024);
+	CHECK(net_metric(&a, "fsyncs") == 0);	/* dbench 2.x: Flush does nothing */
+}
+
+SL_TEST(dbench_fsync_waits_for_the_disk)
+{
+	struct net_run r;
+	struct nb_op ops[1000];
+	int flushes = 0;
+
+	nb_load_build(ops, 1000, 2002);
+	for (int i = 0; i < 1000; i++)
+		flushes += ops[i].kind == NB_FLUSH;
+	if (!net_run(&r, HT_BOX, &sl_workload_dbench, "clients=3,ops=1000,fsync_ms=5", 2)) {
+		CHECK(!"dbench ran with fsync");
+		return;
+	}
+	CHECK(flushes > 0 && net_metric(&r, "fsyncs") == 3 * flushes);
+	/* one disk: the waits do not overlap, and the CPUs idle meanwhile */
+	CHECK(net_metric(&r, "timed_s") >= net_metric(&r, "fsync_wait_s"));
+	CHECK(close_rel(net_metric(&r, "fsync_wait_s"), 3 * flushes * 5e-3, 0.5));
+	CHECK(r.cpu_pct < 100);
+	CHECK(r.stats.nvcsw >= 3 * flushes);
+}
+
+/* ---- tbench ---- */
+
+SL_TEST(tbench_pairs_and_exchanges)
+{
+	struct net_run r;
+	struct nb_op ops[200];
+
+	nb_load_build(ops, 200, 2002);
+	if (!net_run(&r, HT_BOX, &sl_workload_tbench, "clients=3,ops=200", 1)) {
+		CHECK(!"tbench ran");
+		return;
+	}
+	/* a shell, tbench_srv and tbench, and a client and a server per pair */
+	CHECK(r.stats.tasks == 3 + 2 * 3);
+	CHECK(net_metric(&r, "exchanges") == 3 * 200);
+	CHECK(net_metric(&r, "bytes") * 1e6 == 3 * nb_load_bytes(ops, 200));
+	CHECK(close_rel(net_metric(&r, "throughput"),
+			net_metric(&r, "bytes") / net_metric(&r, "timed_s"), 1e-9));
+	/* every exchange blocks the client for the response */
+	CHECK(r.stats.nvcsw >= 3 * 200);
+}
+
+/* One pair, zero-cost copies and user work: each exchange costs one send
+ * and one receive on each side, in series. */
+SL_TEST(tbench_exchange_cost_hand_checked)
+{
+	struct net_run r;
+
+	if (!net_run(&r, UP_BOX, &sl_workload_tbench,
+		     "clients=1,ops=100,send_us=50,recv_us=30,copy_us=0,user_us=0,server_us=0,jitter=0", 1)) {
+		CHECK(!"tbench ran");
+		return;
+	}
+	double t = net_metric(&r, "timed_s"), work = 100 * 2 * (50 + 30) * 1e-6;
+	CHECKF(t >= work && t < work * 1.3, "timed %g s for %g s of work", t, work);
+}
+
+/* ---- parameters ---- */
+
+static bool binds(const struct sl_workload_ops *ops, const char *args, bool *input_error)
+{
+	struct sl_params p;
+	struct sl_err err = { 0 };
+	int rc = net_bind(ops, args, &p, &err);
+
+	*input_error = err.kind == SL_ERR_INPUT && !strchr(err.msg, '\n');
+	return rc == 0;
+}
+
+SL_TEST(net_workloads_bad_params_fail)
+{
+	static const struct { const struct sl_workload_ops *ops; const char *args; } bad[] = {
+		{ &sl_workload_chat, "rooms=0" },
+		{ &sl_workload_chat, "rooms=abc" },
+		{ &sl_workload_chat, "messages=-1" },
+		{ &sl_workload_chat, "send_us=-2" },
+		{ &sl_workload_chat, "room=2" },
+		{ &sl_workload_dbench, "clients=0" },
+		{ &sl_workload_dbench, "ops=0" },
+		{ &sl_workload_dbench, "fsync_ms=-1" },
+		{ &sl_workload_dbench, "procs=4" },
+		{ &sl_workload_tbench, "clients=1.5" },
+		{ &sl_workload_tbench, "ops=0" },
+		{ &sl_workload_tbench, "copy_us=x" },
+	};
+	bool input;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECKF(!binds(bad[i].ops, bad[i].args, &input), "%s:%s accepted", bad[i].ops->name,
+		       bad[i].args);
+		CHECKF(input, "%s:%s: not an input error", bad[i].ops->name, bad[i].args);
+	}
+	CHECK(binds(&sl_workload_chat, "rooms=50,messages=10", &input));
+	CHECK(binds(&sl_workload_dbench, "clients=120,ops=2000,fsync_ms=10", &input));
+	CHECK(binds(&sl_workload_tbench, "", &input));
+}
+
+/* The run seed varies the work (jitter), so repetitions differ; the same
+ * seed gives the same run. */
+SL_TEST(net_workloads_seeds_vary_runs)
+{
+	const struct sl_workload_ops *ops[] = { &sl_workload_chat, &sl_workload_dbench,
+						&sl_workload_tbench };
+	const char *args[] = { "rooms=1,messages=5", "clients=4,ops=200", "clients=4,ops=100" };
+
+	for (int i = 0; i < 3; i++) {
+		struct net_run a, b, c;
+		if (!net_run(&a, HT_BOX, ops[i], args[i], 1) ||
+		    !net_run(&b, HT_BOX, ops[i], args[i], 1) ||
+		    !net_run(&c, HT_BOX, ops[i], args[i], 2)) {
+			CHECK(!"ran");
+			continue;
+		}
+		CHECKF(net_metric(&a, "throughput") == net_metric(&b, "throughput"), "%s",
+		       ops[i]->name);
+		CHECKF(net_metric(&a, "throughput") != net_metric(&c, "throughput"), "%s",
+		       ops[i]->name);
+	}
+}
