@@ -8,9 +8,9 @@
  * - NUMA: s = 1 / (1 + m (r - 1)) with m the class's memory intensity and
  *   r the measured latency ratio between the run node and the home node
  *   (anchors.md 3.4; r is not SLIT/10).
- * - Cache: warmth decays as exp(-others / tau) with others = run time of
- *   other tasks on the same cache (anchors.md 4.2, "cheaper approximation");
- *   the refill penalty is charged as extra work, (1 - warmth) x
+ * - Cache: warmth decays as exp(-evicted / cache size) with evicted = the
+ *   KB of lines other tasks touched on the CPU the task left (anchors.md
+ *   4.2), each at most its own footprint; the refill penalty is charged as extra work, (1 - warmth) x
  *   refill_ns[level] x min(footprint, cache) / cache.  refill_ns[NONE] is
  *   the cost of refilling in place a footprint that decayed while the task
  *   was away (its lines come back from memory); a hot return costs nothing
@@ -73,13 +73,19 @@ double sl_numa_contention(const struct sl_speed_model *m, double demand)
 	return demand / m->node_bw;
 }
 
-double sl_cache_warmth(const struct sl_speed_model *m, sl_time others_ns)
+double sl_cache_touched_kb(const struct sl_speed_model *m, sl_time ns, unsigned footprint_kb)
 {
-	if (others_ns <= 0)
+	double kb = (double)ns / (double)SL_MSEC * m->touch_kb_per_ms;
+	return kb < footprint_kb ? kb : footprint_kb;
+}
+
+double sl_cache_warmth(double evicted_kb, unsigned cache_kb)
+{
+	if (evicted_kb <= 0)
 		return 1.0;
-	if (m->warmth_tau_ns <= 0)
+	if (cache_kb == 0)
 		return 0.0;
-	return exp(-(double)others_ns / (double)m->warmth_tau_ns);
+	return exp(-evicted_kb / (double)cache_kb);
 }
 
 sl_time sl_cache_refill(const struct sl_speed_model *m, enum sl_migr_level level,

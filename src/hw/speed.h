@@ -49,10 +49,9 @@ struct sl_speed_model {
 	double node_bw;
 
 	/* Cache: refill cost in ns of a full footprint by migration level,
-	 * and the decay constant of warmth (ns of other tasks' run time on the
-	 * same cache that evicts about 63% of a footprint). */
+	 * and how fast a running task touches (and so evicts) cache lines. */
 	sl_time refill_ns[4];		/* index: enum sl_migr_level */
-	sl_time warmth_tau_ns;
+	double touch_kb_per_ms;
 
 	/* Kernel costs (system time), in ns on this machine. */
 	sl_time ctx_switch_ns;		/* direct cost of a context switch */
@@ -94,7 +93,11 @@ double sl_numa_contention(const struct sl_speed_model *m, double demand);
 sl_time sl_cache_refill(const struct sl_speed_model *m, enum sl_migr_level level,
 			double warmth, unsigned footprint_kb, unsigned cache_kb);
 
-/* Warmth left after `others_ns` of other tasks' run time on the cache. */
-double sl_cache_warmth(const struct sl_speed_model *m, sl_time others_ns);
+/* KB of cache lines a task with `footprint_kb` has touched after running
+ * `ns` (it cannot displace more than its own footprint). */
+double sl_cache_touched_kb(const struct sl_speed_model *m, sl_time ns, unsigned footprint_kb);
+/* Warmth left in a `cache_kb` cache after others touched `evicted_kb`:
+ * exp(-evicted / cache) (anchors.md 4.2). */
+double sl_cache_warmth(double evicted_kb, unsigned cache_kb);
 
 #endif

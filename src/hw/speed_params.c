@@ -168,6 +168,6 @@ void hw_speed_init(struct sl_speed_model *s, const struct sl_topo *t,
 	s->node_bw = o->bw > 0 ? o->bw : p->node_bw;
 	for (int level = 0; level < 4; level++)
 		s->refill_ns[level] = p->refill_ns[level];
-	s->warmth_tau_ns = (sl_time)t->l2_kb * SL_MSEC / p->evict_kb_per_ms;
+	s->touch_kb_per_ms = p->evict_kb_per_ms;
 	set_kernel_costs(s, p->costs, mhz);
 }

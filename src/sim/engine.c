@@ -41,7 +41,7 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 
 	sim->ncpus = m->topo.ncpus;
 	sim->cpus = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->cpus));
-	sim->core_busy_ns = sl_xcalloc((unsigned long)m->topo.ncores, sizeof(sl_time));
+	
 	sim->mem_demand = sl_xcalloc((unsigned long)m->topo.nnodes, sizeof(double));
 	for (int i = 0; i < sim->ncpus; i++) {
 		struct sl_cpu *c = &sim->cpus[i];
@@ -87,7 +87,6 @@ void sl_sim_destroy(struct sl_sim *sim)
 	}
 	sl_eventq_free(&sim->q);
 	free(sim->cpus);
-	free(sim->core_busy_ns);
 	free(sim->mem_demand);
 	free(sim);
 }
@@ -135,7 +134,7 @@ static void migration_start(struct sl_sim *sim, struct sl_cpu *c)
 		sl__mem_demand(sim, t, -1);
 		t->cpu = -1;
 		t->last_ran = sim->now;
-		t->cache_mark = sim->core_busy_ns[c->core];
+		t->cache_mark = c->evicted_kb;
 		t->nivcsw++;
 	}
 	c->in_migration = true;

@@ -27,6 +27,8 @@ struct sl_cpu {
 	bool migration_pending;
 	long migration_arg;
 	sl_time seg_start;		/* start of the current run segment */
+	double evicted_kb;		/* cache lines touched by tasks run here, cumulative */
+	double curr_touched_kb;		/* ... of which by curr since it came */
 	double sched_debt;		/* scheduler work to charge to the next task */
 	struct sl_event burst_ev, ipi_ev, migr_ev;
 	struct sl_cpu_stats stats;
@@ -86,7 +88,6 @@ struct sl_sim {
 
 	int ncpus;
 	struct sl_cpu *cpus;
-	sl_time *core_busy_ns;		/* run time on each core's cache */
 	double *mem_demand;		/* per node: memory intensity of running tasks homed there */
 	int ctx_cpu;			/* CPU whose code is running now, -1 none */
 

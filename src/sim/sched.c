@@ -25,6 +25,11 @@ static enum sl_migr_level migr_level(const struct sl_topo *topo, int from, int t
 	return SL_MIGR_NODE;
 }
 
+static inline unsigned task_footprint(const struct sl_sim *sim, const struct sl_task *t)
+{
+	return t->footprint_kb ? t->footprint_kb : sim->topo->l2_kb / 2;
+}
+
 static inline double outstanding(const struct sl_task *t)
 {
 	return t->debt_sys + t->debt_user + t->work_left;
@@ -39,7 +44,11 @@ void sl__settle(struct sl_sim *sim, struct sl_cpu *c)
 	c->seg_start = sim->now;
 	if (!t || wall <= 0)
 		return;
-	sim->core_busy_ns[c->core] += wall;
+	/* the lines t touches displace those of tasks that left this CPU */
+	double touched = sl_cache_touched_kb(sim->model, sim->now - t->dispatched_at,
+					     task_footprint(sim, t));
+	c->evicted_kb += touched - c->curr_touched_kb;
+	c->curr_touched_kb = touched;
 	int node = sim->topo->cpu_node[c->id];
 	if (node < 4)
 		t->node_ns[node] += wall;
@@ -153,7 +162,7 @@ static void switch_out(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *pre
 	sl__mem_demand(sim, prev, -1);
 	prev->cpu = -1;
 	prev->last_ran = sim->now;
-	prev->cache_mark = sim->core_busy_ns[c->core];
+	prev->cache_mark = c->evicted_kb;
 	if (prev->state == SL_TASK_RUNNABLE)
 		prev->nivcsw++;
 }
@@ -167,11 +176,15 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 		next->home_node = topo->cpu_node[c->id];	/* first touch */
 	enum sl_migr_level level = migr_level(topo, next->last_cpu, c->id);
 	double warmth = 0;
-	if (next->last_cpu >= 0 && level == SL_MIGR_NONE)
-		warmth = sl_cache_warmth(m, sim->core_busy_ns[c->core] - next->cache_mark);
+	if (next->last_cpu >= 0 && level == SL_MIGR_NONE) {
+		/* What ran in its place evicted it; a sibling's work while
+		 * both ran is already in the SMT pair speed. */
+		const struct sl_cpu *left = &sim->cpus[next->last_cpu];
+		warmth = sl_cache_warmth(left->evicted_kb - next->cache_mark, topo->l2_kb);
+	}
 	if (next->last_cpu >= 0 && next->last_cpu != c->id)
 		next->nmigrations++;
-	unsigned fp = next->footprint_kb ? next->footprint_kb : topo->l2_kb / 2;
+	unsigned fp = task_footprint(sim, next);
 	if (next->last_cpu >= 0)
 		next->debt_user += (double)sl_cache_refill(m, level, warmth, fp, topo->l2_kb);
 	next->debt_sys += (double)m->ctx_switch_ns + c->sched_debt;
@@ -179,6 +192,8 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	next->cpu = c->id;
 	next->last_cpu = c->id;
 	c->seg_start = sim->now;	/* before anything settles this CPU */
+	c->curr_touched_kb = 0;
+	next->dispatched_at = sim->now;
 	c->curr = next;
 	sl__mem_demand(sim, next, +1);
 	c->stats.switches++;

@@ -80,7 +80,8 @@ struct sl_task {
 	int act_phase;				/* progress of a multi-step action */
 	unsigned long barrier_gen;		/* generation it waits for to pass */
 	struct sl_event timer;			/* its sleep timer */
-	sl_time cache_mark;			/* core's run time when it left that core */
+	double cache_mark;			/* its CPU's evicted_kb when it left */
+	sl_time dispatched_at;			/* when it last came onto a CPU */
 	double speed;				/* current speed while running */
 	struct sl_task *free_next;		/* task pool free list */
 	void *policy_area;			/* policy private (task_size bytes) */

@@ -348,15 +348,22 @@ SL_TEST(hw_cache_warmth)
 {
 	CHECK(loads_ok("p4dpe-2x2ht"));
 	const struct sl_speed_model *s = &mach.speed;
-	CHECK(sl_cache_warmth(s, 0) == 1.0);
+	unsigned l2 = mach.topo.l2_kb;
+	CHECK(sl_cache_warmth(0, l2) == 1.0);
 	double prev = 1.0;
-	for (sl_time t = SL_USEC * 100; t < 100 * SL_MSEC; t *= 2) {
-		double w = sl_cache_warmth(s, t);
+	for (double kb = 16; kb < 8 * l2; kb *= 2) {
+		double w = sl_cache_warmth(kb, l2);
 		CHECK(w < prev && w > 0);
 		prev = w;
 	}
-	CHECK(fabs(sl_cache_warmth(s, s->warmth_tau_ns) - exp(-1)) < 1e-9);
-	CHECK(s->warmth_tau_ns > SL_MSEC && s->warmth_tau_ns < 10 * SL_MSEC);
+	CHECK(fabs(sl_cache_warmth(l2, l2) - exp(-1)) < 1e-9);
+	/* a task touches lines at the machine's rate, never more than its
+	 * footprint: a small tool cannot flush a compiler's cache */
+	CHECK(sl_cache_touched_kb(s, 0, 256) == 0);
+	double ms = sl_cache_touched_kb(s, SL_MSEC, 100000);
+	CHECK(ms > 50 && ms < 1000);
+	CHECK(sl_cache_touched_kb(s, 100 * SL_MSEC, 32) == 32);
+	CHECK(sl_cache_touched_kb(s, SL_MSEC / 2, 100000) < ms);
 }
 
 SL_TEST(hw_cache_refill)
