@@ -29,6 +29,7 @@ int cli_main(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
 /* Usage text of a command (NULL if there is no such command). */

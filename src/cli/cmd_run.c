@@ -1,7 +1,9 @@
 /*
  * cmd_run.c - `schedlab run -m MACHINE -p POLICY [-p POLICY ...] -w WORKLOAD
- * [-r REPS] [-s SEED] [-o table|json|csv] [--stats]`.
+ * [-r REPS] [-s SEED] [-o table|json|csv] [--stats] [--trace FILE
+ * [--trace-format perf|ftrace]]`.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,7 @@
 #include "cli/cli.h"
 #include "report/output.h"
 #include "report/sweep.h"
+#include "report/trace_perf.h"
 
 #define MAX_POLICIES 64
 
@@ -19,7 +22,10 @@ struct run_args {
 	int reps;
 	uint64_t seed;
 	enum sl_format format;
+	int sdet;			/* -o sdet (1) or sdet-percent (2): SDET's table shapes */
 	bool stats;
+	const char *trace;		/* --trace FILE: the run's schedule as a trace */
+	const char *trace_format;
 };
 
 /* Set a value that may be given only once. */
@@ -32,6 +38,25 @@ static int once(const char **slot, const char *opt, const char *value, struct sl
 	return 0;
 }
 
+/* "--name VALUE" or "--name=VALUE" only (no prefix matching): 1 and *value
+ * on a match, 0 for another argument, -1 with err set without a value. */
+static int long_option(int argc, char **argv, int *i, const char *name, const char **value,
+		       struct sl_err *err)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(argv[*i], name, n) || (argv[*i][n] && argv[*i][n] != '='))
+		return 0;
+	if (argv[*i][n] == '=') {
+		*value = argv[*i] + n + 1;
+		return 1;
+	}
+	if (*i + 1 >= argc)
+		return sl_fail(err, "option '%s': expected a value after it", name);
+	*value = argv[++*i];
+	return 1;
+}
+
 /* One argument at argv[*i]: 0 handled, -1 error (err set). */
 static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct sl_err *err)
 {
@@ -42,6 +67,10 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 		a->stats = true;
 		return 0;
 	}
+	if ((m = long_option(argc, argv, i, "--trace", &v, err)))
+		return m < 0 ? -1 : once(&a->trace, "--trace", v, err);
+	if ((m = long_option(argc, argv, i, "--trace-format", &v, err)))
+		return m < 0 ? -1 : once(&a->trace_format, "--trace-format", v, err);
 	if ((m = cli_option(argc, argv, i, "-m", "--machine", &v, err)))
 		return m < 0 ? -1 : once(&a->machine, "-m", v, err);
 	if ((m = cli_option(argc, argv, i, "-w", "--workload", &v, err)))
@@ -58,11 +87,16 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 		return m < 0 ? -1 : cli_parse_reps("-r", v, &a->reps, err);
 	if ((m = cli_option(argc, argv, i, "-s", "--seed", &v, err)))
 		return m < 0 ? -1 : cli_parse_seed("-s", v, &a->seed, err);
-	if ((m = cli_option(argc, argv, i, "-o", "--output", &v, err)))
+	if ((m = cli_option(argc, argv, i, "-o", "--output", &v, err))) {
+		if (m > 0 && (!strcmp(v, "sdet") || !strcmp(v, "sdet-percent"))) {
+			a->sdet = strcmp(v, "sdet") ? 2 : 1;	/* SDET's two table shapes */
+			return 0;
+		}
 		return m < 0 ? -1 : cli_parse_format("-o", v, true, &a->format, err);
+	}
 	if (argv[*i][0] == '-')
-		return sl_fail(err, "run: unknown option '%s' (expected -m, -p, -w, -r, -s, -o "
-			       "or --stats)", argv[*i]);
+		return sl_fail(err, "run: unknown option '%s' (expected -m, -p, -w, -r, -s, -o, "
+			       "--stats, --trace or --trace-format)", argv[*i]);
 	return sl_fail(err, "run: unexpected argument '%s' (options are -m, -p, -w, -r, -s, "
 		       "-o, --stats)", argv[*i]);
 }
@@ -78,7 +112,47 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *
 		return sl_fail(err, "run: missing -p POLICY (see 'schedlab list policies')");
 	if (!a->workload)
 		return sl_fail(err, "run: missing -w WORKLOAD (see 'schedlab list workloads')");
+	if (a->trace_format && !a->trace)
+		return sl_fail(err, "run: --trace-format '%s' without --trace FILE", a->trace_format);
+	if (a->trace && a->npolicies > 1)
+		return sl_fail(err, "run: --trace records one run: give one -p (got %d)",
+			       a->npolicies);
+	if (a->trace && a->reps > 1)
+		return sl_fail(err, "run: --trace records one run: give -r 1 (got %d)", a->reps);
+	if (a->sdet) {
+		/* SDET's shapes tabulate a throughput: only for workloads whose
+		 * headline metric is one (sdet, spin, ...) */
+		struct sl_spec spec;
+		const struct sl_workload_ops *w;
+		if (sl_spec_parse(&spec, a->workload, "workload", err))
+			return -1;
+		w = sl_workload_find(spec.name);
+		if (w && strcmp(w->metric, "throughput"))
+			return sl_fail(err, "run: -o sdet: workload '%s' reports %s, not a throughput "
+				       "(SDET's tables are for sdet-like workloads)", spec.name,
+				       w->metric);
+	}
 	return 0;
+}
+
+/* The one run of `s`, with its schedule written to a->trace. */
+static int run_traced(struct sl_sweep *s, const struct run_args *a, struct sl_err *err)
+{
+	enum sl_trace_format format = SL_TRACE_PERF;
+	FILE *f;
+	int rc;
+
+	if (a->trace_format &&
+	    sl_trace_format_parse("--trace-format", a->trace_format, &format, err))
+		return -1;
+	f = fopen(a->trace, "w");
+	if (!f)
+		return sl_fail(err, "run: --trace '%s': cannot write it (%s)", a->trace,
+			       strerror(errno));
+	rc = sl_trace_sweep_run(s, f, format, err);
+	if (fclose(f) && !rc)
+		rc = sl_fail_internal(err, "run: --trace '%s': error writing it", a->trace);
+	return rc;
 }
 
 /* Add every policy; two columns may not share a label. */
@@ -99,8 +173,12 @@ static int add_policies(struct sl_sweep *s, const struct run_args *a, struct sl_
 	return 0;
 }
 
-static void print_results(const struct sl_sweep *s, enum sl_format format)
+static void print_results(const struct sl_sweep *s, enum sl_format format, int sdet)
 {
+	if (sdet) {
+		sl_out_run_sdet(stdout, s, "throughput", sdet == 2);
+		return;
+	}
 	switch (format) {
 	case SL_FORMAT_TABLE:
 		sl_out_run_table(stdout, s);
@@ -136,13 +214,13 @@ int cmd_run(int argc, char **argv)
 		return cli_report(&err);
 	}
 	t0 = cli_wall_seconds();
-	if (sl_sweep_run(s, SL_SWEEP_THREADS, &err)) {
+	if (a.trace ? run_traced(s, &a, &err) : sl_sweep_run(s, SL_SWEEP_THREADS, &err)) {
 		sl_sweep_free(s);
 		return cli_report(&err);
 	}
 	if (a.stats)
 		cli_print_stats(s->events, cli_wall_seconds() - t0);
-	print_results(s, a.format);
+	print_results(s, a.format, a.sdet);
 	rc = cli_finish_output();
 	sl_sweep_free(s);
 	return rc;

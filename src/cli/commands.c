@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 
+
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -28,8 +29,12 @@ static const struct command commands[] = {
 	  "  -w, --workload WORKLOAD name[:param=value,...]\n"
 	  "  -r, --reps REPS         repetitions (default 1); repetition i uses seed + i\n"
 	  "  -s, --seed SEED         first seed (default 1)\n"
-	  "  -o, --output FORMAT     table (default), json or csv\n"
-	  "      --stats             events processed and events/s on stderr\n" },
+	  "  -o, --output FORMAT     table (default), json, csv, or sdet / sdet-percent (SDET's\n"
+	  "                          tables: throughput per policy, absolute or as % of the first)\n"
+	  "      --stats             events processed and events/s on stderr\n"
+	  "      --trace FILE        write the run's schedule as a trace (one -p, -r 1):\n"
+	  "                          sched_switch, wakeups, fork, exec, exit per CPU\n"
+	  "      --trace-format FMT  perf (default: perf script text) or ftrace (Perfetto)\n" },
 	{ "reproduce", cmd_reproduce, "run experiments and print them beside the published numbers",
 	  "usage: schedlab reproduce [EXPERIMENT ...] [-r REPS] [-o table|json] [--stats]\n"
 	  "\n"
@@ -37,6 +42,19 @@ static const struct command commands[] = {
 	  "  -r, --reps REPS         repetitions per cell (default: the experiment's own)\n"
 	  "  -o, --output FORMAT     table (default) or json\n"
 	  "      --stats             events processed and events/s on stderr\n" },
+	{ "trace", cmd_trace, "import a kernel scheduling trace as a workload, or record one",
+	  "usage: schedlab trace import FILE -o WORKLOAD.json [--all | --pid PID ...]\n"
+	  "       schedlab trace record -o FILE [--] COMMAND [ARG ...]\n"
+	  "\n"
+	  "  import                  read perf script (or ftrace) text of 'perf sched record'\n"
+	  "                          and write a workload: -w trace:file=WORKLOAD.json\n"
+	  "    -o, --output FILE     the workload JSON ('-': standard output)\n"
+	  "        --all             keep every task (default: the command perf recorded and\n"
+	  "                          its descendants; every task if perf recorded none)\n"
+	  "        --pid PID         keep task PID and its descendants (repeatable)\n"
+	  "  record                  run COMMAND under 'perf sched record' and write the\n"
+	  "                          'perf script --ns' text of it (needs perf and tracefs)\n"
+	  "    -o, --output FILE     the trace\n" },
 	{ "help", cmd_help, "show this help, or a command's usage",
 	  "usage: schedlab help [COMMAND]\n" },
 };
@@ -72,6 +90,24 @@ static void print_overview(void)
 	       "  schedlab list policies\n");
 }
 
+/* "list, run, ..., help": the command names, for error messages. */
+static const char *command_names(void)
+{
+	static char names[256];
+	size_t n = sizeof(commands) / sizeof(commands[0]);
+
+	if (names[0])
+		return names;
+	for (size_t k = 0; k < n; k++) {
+		if (!commands[k].name)
+			break;
+		strncat(names, k ? (k + 1 < n && commands[k + 1].name ? ", " : " or ") : "",
+			sizeof(names) - strlen(names) - 1);
+		strncat(names, commands[k].name, sizeof(names) - strlen(names) - 1);
+	}
+	return names;
+}
+
 int cmd_help(int argc, char **argv)
 {
 	if (argc > 2)
@@ -80,8 +116,8 @@ int cmd_help(int argc, char **argv)
 	if (argc == 2) {
 		const char *usage = cli_usage(argv[1]);
 		if (!usage)
-			return cli_bad_input("help: unknown command '%s' (expected list, run, "
-					     "reproduce or help)", argv[1]);
+			return cli_bad_input("help: unknown command '%s' (expected %s)", argv[1],
+					     command_names());
 		fputs(usage, stdout);
 		return cli_finish_output();
 	}
@@ -94,8 +130,8 @@ int cli_main(int argc, char **argv)
 	const struct command *cmd;
 
 	if (argc < 2)
-		return cli_bad_input("missing command (expected list, run, reproduce or help; "
-				     "see 'schedlab help')");
+		return cli_bad_input("missing command (expected %s; see 'schedlab help')",
+				     command_names());
 	if (!strcmp(argv[1], "--version")) {
 		printf("schedlab %s\n", SL_VERSION);
 		return cli_finish_output();
@@ -104,7 +140,7 @@ int cli_main(int argc, char **argv)
 		return cmd_help(1, argv + 1);
 	cmd = find_command(argv[1]);
 	if (!cmd)
-		return cli_bad_input("unknown command '%s' (expected list, run, reproduce or "
-				     "help)", argv[1]);
+		return cli_bad_input("unknown command '%s' (expected %s)", argv[1],
+				     command_names());
 	return cmd->fn(argc - 1, argv + 1);
 }

@@ -6,6 +6,7 @@
 #include "workload/bench_workloads.h"
 #include "workload/net_workloads.h"
 #include "workload/rtapp.h"
+#include "workload/trace_replay.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,7 @@ const struct sl_workload_ops *const sl_workloads[] = {
 	&sl_workload_dbench,
 	&sl_workload_tbench,
 	&sl_workload_rtapp,
+	&sl_workload_trace,
 	NULL,
 };
 

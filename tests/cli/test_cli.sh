@@ -197,4 +197,12 @@ assert rows[1]["workload"] == "chat:rooms=20" and rows[1]["cells"][1]["published
 assert rows[12]["label"] == "Geometric Mean" and rows[12]["cells"][0]["published"] == [18]
 PY
 
+# ---- SDET's table shapes from run (-o sdet, -o sdet-percent) ----
+bad_input "not a throughput" run -m $M -p o1 -w kernbench:jobs=2,size=1 -o sdet
+"$S" run -m $M -p o1 -p linux24 -w sdet:scripts=2,size=0.2 -r 2 -o sdet-percent >"$tmp/sdet" 2>&1 \
+	&& grep -q "^o1 *100.0%" "$tmp/sdet" && grep -q "not compliant SDET" "$tmp/sdet" && ok \
+	|| bad "run -o sdet-percent: $(cat "$tmp/sdet")"
+"$S" run -m $M -p o1 -w sdet:scripts=2,size=0.2 -o sdet >"$tmp/sdet" 2>&1 \
+	&& grep -q "Average Throughput" "$tmp/sdet" && ok || bad "run -o sdet: $(cat "$tmp/sdet")"
+
 finish cli

@@ -1,0 +1,389 @@
+/*
+ * cmd_trace.c - `schedlab trace import FILE -o WORKLOAD.json [--all |
+ * --pid PID ...]` and `schedlab trace record -o FILE [--] COMMAND...`.
+ *
+ * import turns the perf script (or ftrace) text of a scheduling trace into
+ * the JSON the `trace` workload replays (report/trace_import.h) and says
+ * on stderr, in one line, what it used, skipped and kept.
+ *
+ * record runs COMMAND under `perf sched record` (adding the exec and exit
+ * tracepoints, which perf sched leaves out) and writes `perf script --ns`
+ * of it: the text import reads.  It needs perf and the kernel's sched
+ * tracepoints; if tracefs is not mounted it tries to mount it (root only)
+ * and says what failed otherwise (exit 1).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <json.h>
+
+#include "cli/cli.h"
+#include "report/trace_import.h"
+
+static const char *const tracing_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+
+/* ---- import ---- */
+
+static int parse_pid(const char *text, int *pid, struct sl_err *err)
+{
+	long v;
+
+	if (sl_parse_long(text, &v) || v < 1 || v > 0x7fffffffL)
+		return sl_fail(err, "trace import: --pid '%s': expected a process id (a positive "
+			       "integer)", text);
+	*pid = (int)v;
+	return 0;
+}
+
+static int import_args(int argc, char **argv, const char **in, const char **out,
+		       struct sl_trace_import_opts *o, struct sl_err *err)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+		int m;
+
+		if (!strcmp(argv[i], "--all")) {
+			if (o->npids)
+				return sl_fail(err, "trace import: --all and --pid exclude each other");
+			o->select = SL_SELECT_ALL;
+			continue;
+		}
+		if ((m = cli_option(argc, argv, &i, "-o", "--output", &v, err))) {
+			if (m < 0)
+				return -1;
+			if (*out)
+				return sl_fail(err, "trace import: -o given twice ('%s' and '%s')",
+					       *out, v);
+			*out = v;
+			continue;
+		}
+		if (!strcmp(argv[i], "--pid") || !strncmp(argv[i], "--pid=", 6)) {
+			if (argv[i][5] == '=')
+				v = argv[i] + 6;
+			else if (i + 1 < argc)
+				v = argv[++i];
+			else
+				return sl_fail(err, "option '--pid': expected a value after it");
+			if (o->select == SL_SELECT_ALL)
+				return sl_fail(err, "trace import: --all and --pid exclude each other");
+			if (o->npids == SL_TRACE_MAX_PIDS)
+				return sl_fail(err, "trace import: at most %d --pid", SL_TRACE_MAX_PIDS);
+			if (parse_pid(v, &o->pids[o->npids], err))
+				return -1;
+			o->npids++;
+			o->select = SL_SELECT_PIDS;
+			continue;
+		}
+		if (argv[i][0] == '-' && argv[i][1])
+			return sl_fail(err, "trace import: unknown option '%s' (expected -o, --all "
+				       "or --pid)", argv[i]);
+		if (*in)
+			return sl_fail(err, "trace import: unexpected argument '%s' (one trace file "
+				       "only)", argv[i]);
+		*in = argv[i];
+	}
+	if (!*in)
+		return sl_fail(err, "trace import: missing the trace FILE (perf script output)");
+	if (!*out)
+		return sl_fail(err, "trace import: missing -o WORKLOAD.json");
+	return 0;
+}
+
+/* The one summary line. */
+static void import_summary(const struct sl_trace_import_stats *st)
+{
+	fprintf(stderr, "schedlab: trace import: %ld lines, %ld events used, %ld skipped",
+		st->lines, st->used, st->skipped);
+	for (int i = 0; i < st->nnames; i++)
+		fprintf(stderr, "%s%ld %s", i ? ", " : " (", st->names[i].count, st->names[i].name);
+	if (st->nnames)
+		fputs(st->skipped > 0 && st->nnames == SL_TRACE_SKIP_NAMES ? ", ...)" : ")", stderr);
+	fprintf(stderr, "; %d of %d tasks kept", st->tasks_kept, st->tasks_seen);
+	if (st->command)
+		fprintf(stderr, " (the recorded command '%s', pid %d, and its descendants)",
+			st->command_comm, st->command_pid);
+	fputc('\n', stderr);
+}
+
+static int trace_import(int argc, char **argv)
+{
+	struct sl_trace_import_opts o = { .select = SL_SELECT_AUTO };
+	struct sl_trace_import_stats st;
+	struct sl_err err = { 0 };
+	const char *in = NULL, *out = NULL;
+	struct json_object *w;
+	FILE *f;
+
+	if (import_args(argc, argv, &in, &out, &o, &err))
+		return cli_report(&err);
+	f = strcmp(in, "-") ? fopen(in, "r") : stdin;
+	if (!f)
+		return cli_bad_input("trace import: %s: cannot read it (%s)", in, strerror(errno));
+	w = sl_trace_import(f, in, &o, &st, &err);
+	if (f != stdin)
+		fclose(f);
+	if (!w)
+		return cli_report(&err);
+	int rc = sl_trace_write_json(w, out, &err);
+	json_object_put(w);
+	if (rc)
+		return cli_report(&err);
+	import_summary(&st);
+	return EXIT_OK;
+}
+
+/* ---- record ---- */
+
+/* The path of `name` found in $PATH (or `name` itself with a '/'), into
+ * buf; false if there is no such executable. */
+static bool find_program(const char *name, char *buf, size_t size)
+{
+	if (strchr(name, '/')) {
+		snprintf(buf, size, "%s", name);
+		return access(name, X_OK) == 0;
+	}
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		snprintf(buf, size, "%.*s/%s", (int)n, n ? path : ".", name);
+		struct stat sb;
+		if (stat(buf, &sb) == 0 && S_ISREG(sb.st_mode) && access(buf, X_OK) == 0)
+			return true;
+		path += n + (path[n] == ':');
+	}
+	return false;
+}
+
+static bool have_event(const char *name)
+{
+	char p[256];
+
+	for (size_t i = 0; i < sizeof(tracing_dirs) / sizeof(tracing_dirs[0]); i++) {
+		snprintf(p, sizeof(p), "%s/events/sched/%s", tracing_dirs[i], name);
+		if (access(p, F_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The sched tracepoints, mounting tracefs (or debugfs) if need be. */
+static int need_tracepoints(void)
+{
+	int e1 = 0, e2 = 0;
+
+	if (have_event("sched_switch"))
+		return 0;
+	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
+		e1 = errno;
+	if (!have_event("sched_switch") && mount("nodev", "/sys/kernel/debug", "debugfs", 0, NULL))
+		e2 = errno;
+	if (have_event("sched_switch"))
+		return 0;
+	fprintf(stderr, "schedlab: trace record: the kernel's sched tracepoints are not available "
+		"(no events/sched/sched_switch under /sys/kernel/tracing; mounting tracefs: %s; "
+		"debugfs: %s)\n", e1 ? strerror(e1) : "mounted, no sched events",
+		e2 ? strerror(e2) : "mounted, no sched events");
+	return EXIT_INTERNAL;
+}
+
+/* Run argv with stdout on `out_fd` (-1: ours); its wait status, or -1. */
+static int run(char *const *argv, int out_fd)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	int status = -1;
+	pid_t pid;
+
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGINT, &ign, &old_int);	/* ^C stops perf's command, not us */
+	sigaction(SIGQUIT, &ign, &old_quit);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGQUIT, &old_quit, NULL);
+		if (out_fd >= 0 && dup2(out_fd, STDOUT_FILENO) < 0)
+			_exit(127);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	return pid > 0 ? status : -1;
+}
+
+static const char *status_text(int status, char *buf, size_t size)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, size, "signal %d", WTERMSIG(status));
+	else
+		snprintf(buf, size, "status %d", status);
+	return buf;
+}
+
+/* A command word as a shell would need it: quoted unless plain. */
+static void put_word(FILE *f, const char *w)
+{
+	bool plain = *w != 0;
+
+	for (const char *p = w; *p && plain; p++)
+		plain = isalnum((unsigned char)*p) || strchr("_./=:,+-@%", *p);
+	if (plain) {
+		fprintf(f, " %s", w);
+		return;
+	}
+	fputs(" '", f);
+	for (const char *p = w; *p; p++)
+		if (*p == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*p, f);
+	fputc('\'', f);
+}
+
+/* perf sched record -o DATA [-e exec -e exit] -- COMMAND; then perf script. */
+static int record(const char *perf, const char *out, char **cmd, int ncmd)
+{
+	char data[] = "/tmp/schedlab-perf-XXXXXX", why[64];
+	char *args[16 + 256];
+	int n = 0, fd, status, rc = EXIT_INTERNAL;
+	struct stat sb;
+	FILE *f;
+
+	fd = mkstemp(data);
+	if (fd < 0) {
+		fprintf(stderr, "schedlab: trace record: cannot make a temporary file (%s)\n",
+			strerror(errno));
+		return EXIT_INTERNAL;
+	}
+	close(fd);
+	args[n++] = (char *)perf;
+	args[n++] = "sched";
+	args[n++] = "record";
+	args[n++] = "-q";
+	args[n++] = "-o";
+	args[n++] = data;
+	if (have_event("sched_process_exec")) {
+		args[n++] = "-e";
+		args[n++] = "sched:sched_process_exec";
+	}
+	if (have_event("sched_process_exit")) {
+		args[n++] = "-e";
+		args[n++] = "sched:sched_process_exit";
+	}
+	args[n++] = "--";
+	for (int i = 0; i < ncmd; i++)
+		args[n++] = cmd[i];
+	args[n] = NULL;
+	status = run(args, -1);
+	if (status < 0 || stat(data, &sb) || sb.st_size == 0) {
+		fprintf(stderr, "schedlab: trace record: perf sched record failed (%s)\n",
+			status < 0 ? strerror(errno) : status_text(status, why, sizeof(why)));
+		goto out;
+	}
+	f = fopen(out, "w");
+	if (!f) {
+		fprintf(stderr, "schedlab: trace record: %s: cannot write it (%s)\n", out,
+			strerror(errno));
+		rc = EXIT_BAD_INPUT;
+		goto out;
+	}
+	fprintf(f, "# schedlab trace record --");
+	for (int i = 0; i < ncmd; i++)
+		put_word(f, cmd[i]);
+	fprintf(f, "\n");
+	fflush(f);
+	char *script[] = { (char *)perf, "script", "-i", data, "--ns", NULL };
+	int st = run(script, fileno(f));
+	if (fclose(f) || st < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "schedlab: trace record: perf script failed (%s)\n",
+			st < 0 ? strerror(errno) : status_text(st, why, sizeof(why)));
+		goto out;
+	}
+	fprintf(stderr, "schedlab: trace record: wrote %s; %s %s\n", out, cmd[0],
+		status_text(status, why, sizeof(why)));
+	rc = EXIT_OK;
+out:
+	unlink(data);
+	return rc;
+}
+
+static int trace_record(int argc, char **argv)
+{
+	const char *out = NULL;
+	char perf[4096], prog[4096];
+	struct sl_err err = { 0 };
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *v;
+		int m;
+
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		if ((m = cli_option(argc, argv, &i, "-o", "--output", &v, &err))) {
+			if (m < 0)
+				return cli_report(&err);
+			if (out)
+				return cli_bad_input("trace record: -o given twice ('%s' and '%s')",
+						     out, v);
+			out = v;
+			continue;
+		}
+		if (argv[i][0] == '-')
+			return cli_bad_input("trace record: unknown option '%s' (expected -o FILE, "
+					     "then the command)", argv[i]);
+		break;
+	}
+	if (!out)
+		return cli_bad_input("trace record: missing -o FILE");
+	if (i >= argc)
+		return cli_bad_input("trace record: missing the COMMAND to record");
+	if (argc - i > 256)
+		return cli_bad_input("trace record: at most 256 command words");
+	if (!find_program(argv[i], prog, sizeof(prog)))
+		return cli_bad_input("trace record: command '%s' not found", argv[i]);
+	if (!find_program("perf", perf, sizeof(perf))) {
+		fputs("schedlab: trace record: perf not found in PATH (Debian: apt-get install "
+		      "linux-perf)\n", stderr);
+		return EXIT_INTERNAL;
+	}
+	int rc = need_tracepoints();
+	if (rc)
+		return rc;
+	return record(perf, out, argv + i, argc - i);
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	if (argc < 2)
+		return cli_bad_input("trace: expected 'import' or 'record' (see 'schedlab help "
+				     "trace')");
+	if (cli_is_help(argv[1]) || (argc == 3 && cli_is_help(argv[2]))) {
+		fputs(cli_usage("trace"), stdout);
+		return cli_finish_output();
+	}
+	if (!strcmp(argv[1], "import"))
+		return trace_import(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "record"))
+		return trace_record(argc - 1, argv + 1);
+	return cli_bad_input("trace: unknown subcommand '%s' (expected import or record)",
+			     argv[1]);
+}

@@ -1,0 +1,80 @@
+/*
+ * trace_import.h - a kernel scheduling trace turned into a replayable
+ * workload (the `trace` workload, workload/trace_replay.h).
+ *
+ * Input: the text `perf script` prints for a `perf sched record` session
+ * (comm, tid, [cpu], timestamp, "sched:event:", fields), or ftrace's text
+ * (comm-pid, optional (tgid), [cpu], flags, timestamp, "event:", fields),
+ * as schedlab's own exporter writes them (report/trace_perf.h) and as real
+ * kernels do (anchors.md 5.1-5.3).  sched_switch, sched_waking,
+ * sched_wakeup, sched_wakeup_new and sched_process_fork / exec / exit shape
+ * the workload; every other event is skipped and counted; lines starting
+ * with '#' and blank lines are comments.  Lines must be in time order.
+ *
+ * Output: a JSON object (json-c) describing each task: pid, comm, prio,
+ * parent and children, its recorded CPU time, and its ops in order - CPU
+ * bursts (with the on-CPU segments between preemptions), timed sleeps,
+ * waits for a wakeup by a named task or for a child's exit, the wakeups it
+ * gives, forks, execs and its exit.  docs/traces.md describes the format
+ * and the model; the field names are the replay's contract.
+ *
+ * Errors: a line that does not parse, or a sched event with a missing or
+ * malformed field, is an input error "FILE:LINE: ..." (exit 2).
+ */
+#ifndef SL_REPORT_TRACE_IMPORT_H
+#define SL_REPORT_TRACE_IMPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "base/err.h"
+
+struct json_object;
+
+#define SL_TRACE_FORMAT_VERSION 1	/* "schedlab_trace" in the JSON */
+#define SL_TRACE_MAX_PIDS 16
+#define SL_TRACE_SKIP_NAMES 6		/* skipped event names reported by count */
+
+/* Which tasks become the workload. */
+enum sl_trace_select {
+	SL_SELECT_AUTO,		/* the command perf recorded ("perf-exec" that execs), else all */
+	SL_SELECT_ALL,		/* every task but the idle ones (pid 0) */
+	SL_SELECT_PIDS,		/* the tasks of `pids` and their descendants */
+};
+
+struct sl_trace_import_opts {
+	enum sl_trace_select select;
+	int npids;
+	int pids[SL_TRACE_MAX_PIDS];
+};
+
+struct sl_trace_import_stats {
+	long lines;		/* event lines read */
+	long used;		/* sched events that shaped the workload */
+	long skipped;		/* other events */
+	int nnames;		/* the most frequent skipped event names, by count */
+	struct {
+		char name[48];
+		long count;
+	} names[SL_TRACE_SKIP_NAMES];
+	int tasks_seen, tasks_kept;
+	bool command;		/* SL_SELECT_AUTO found perf's command ... */
+	int command_pid;	/* ... this pid */
+	char command_comm[16];	/* ... named so after its exec */
+};
+
+/*
+ * Read the trace text from `in` (named `path` in messages), select tasks
+ * by `opts` (NULL: SL_SELECT_AUTO) and return the workload as a new JSON
+ * object (release with json_object_put), or NULL with err set.  `stats`
+ * may be NULL.
+ */
+struct json_object *sl_trace_import(FILE *in, const char *path,
+				    const struct sl_trace_import_opts *opts,
+				    struct sl_trace_import_stats *stats, struct sl_err *err);
+
+/* Write `workload` to `path` (pretty-printed JSON); -1 with err set. */
+int sl_trace_write_json(const struct json_object *workload, const char *path,
+			struct sl_err *err);
+
+#endif

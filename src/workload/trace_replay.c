@@ -1,0 +1,799 @@
+/*
+ * trace_replay.c - the `trace` workload (see trace_replay.h): a workload
+ * JSON written by `schedlab trace import`, replayed.
+ *
+ * Model (docs/traces.md):
+ *   - tasks without a parent in the file start at time 0 (as the run's
+ *     roots, in file order); the others are forked by their parent's fork
+ *     op, with the recorded comm and nice (prio - 120);
+ *   - "run": a CPU burst.  The recorded on-CPU time contains the recording
+ *     kernel's own costs - switching in, cache refill, fork, exec, exit,
+ *     scheduler work - which the simulator charges again by itself; so the
+ *     replay issues as user work (work class `class=`) what remains of the
+ *     recorded time after the costs the simulator charged this task since
+ *     its last burst and during this one, and lets SMT, NUMA and
+ *     preemption stretch the work as the machine and policy do
+ *     (bursts=work), or counts those slowdowns as costs too, keeping the
+ *     recorded CPU time (bursts=time).  To see the costs as they come, a
+ *     burst runs in pieces: each ends 1 ns past the next tick (what a
+ *     policy charges the running task there is then taken out of the
+ *     rest) and 1 ns past the end of its recorded on-CPU segment (so that
+ *     on the recorded machine and policy the recorded preemption comes
+ *     first and the rest resumes exactly as recorded).  The last burst
+ *     before an exit leaves room for the simulator's exit cost (minus the
+ *     exit path the trace shows after the exit event); costs a burst could
+ *     not absorb are taken from the next;
+ *   - "sleep": a timed sleep (SLEEP, or IO_WAIT for 'D');
+ *   - "wait" for task W: blocks on the task's own wakeup channel until W's
+ *     matching "wake" op writes to it (wakeups=causal), or sleeps the
+ *     recorded time (wakeups=timed);
+ *   - "wait_child" C: wait() until child C has exited and been reaped;
+ *   - "fork", "exec", "exit": as recorded.
+ * On the machine and policy a trace was recorded on (a schedlab run with
+ * --trace, on a machine whose tasks run at the reference speed, with a
+ * cache footprint `footprint=` whose refills fit in the recorded bursts),
+ * the replay reproduces each task's CPU time exactly and the elapsed time.
+ * Channel wakeups are never sync wakeups (a trace does not say), and
+ * threads are replayed as processes.
+ *
+ * The file is read when the workload is parsed (validate: errors name the
+ * file and the JSON place) and again by each run, into the run's memory.
+ */
+#include "workload/trace_replay.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json.h>
+
+#include "sim/sim.h"
+
+#define RP_MAX_FILE (1L << 30)	/* bytes of JSON */
+#define RP_COMM 16
+#define RP_HAIR 1e-3		/* ns */
+#define RP_APPROACH_NS 2000.0	/* bursts=time: halve the last stretch down to this */
+
+enum rp_kind { RP_RUN, RP_SLEEP, RP_WAIT, RP_WAIT_CHILD, RP_WAKE, RP_FORK, RP_EXEC, RP_EXIT };
+
+static const char *const rp_kind_names[] = {
+	[RP_RUN] = "run", [RP_SLEEP] = "sleep", [RP_WAIT] = "wait",
+	[RP_WAIT_CHILD] = "wait_child", [RP_WAKE] = "wake", [RP_FORK] = "fork",
+	[RP_EXEC] = "exec", [RP_EXIT] = "exit",
+};
+
+#define RP_NKINDS ((int)(sizeof(rp_kind_names) / sizeof(rp_kind_names[0])))
+
+struct rp_op {
+	enum rp_kind kind;
+	bool io;		/* SLEEP, WAIT, WAIT_CHILD: uninterruptible ('D') */
+	int arg;		/* WAIT: waker; WAIT_CHILD, FORK: child; WAKE: wakee */
+	sl_time ns;		/* RUN: on-CPU time; sleeps: recorded time; EXIT: tail */
+	int seg0, nseg;		/* RUN: cumulative segment ends in m->segs (0: one) */
+	int comm;		/* EXEC: index in m->comms */
+};
+
+struct rp_task {
+	char comm[RP_COMM];
+	int parent;		/* -1: a root */
+	int nice;
+	int op0, nops;
+	int waits, wakes;	/* waits on its channel, wake ops aimed at it */
+	int forked;		/* fork ops creating it */
+};
+
+struct rp_model {
+	int ntasks, nops, nsegs, ncomms;
+	struct rp_task *tasks;
+	struct rp_op *ops;
+	sl_time *segs;
+	char (*comms)[RP_COMM];
+	sl_time recorded_cpu, duration;
+};
+
+/* Memory for a model: the run's (start) or a throwaway list (validate). */
+struct rp_mem {
+	struct sl_sim *sim;
+	void *blocks[4];
+	int n;
+};
+
+static void *rp_alloc(struct rp_mem *mem, size_t n)
+{
+	if (mem->sim)
+		return sl_sim_alloc(mem->sim, n);
+	void *p = sl_xcalloc(1, n);
+	mem->blocks[mem->n++] = p;
+	return p;
+}
+
+static void rp_mem_free(struct rp_mem *mem)
+{
+	for (int i = 0; i < mem->n; i++)
+		free(mem->blocks[i]);
+	mem->n = 0;
+}
+
+/* ---- loading ---- */
+
+struct rp_load {
+	const char *path;
+	struct sl_err *err;
+	char where[96];		/* "tasks[3].ops[7]" */
+};
+
+static int bad(struct rp_load *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int bad(struct rp_load *l, const char *fmt, ...)
+{
+	char what[320];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return sl_fail(l->err, "%s: %s%s%s", l->path, l->where, l->where[0] ? ": " : "", what);
+}
+
+/* The file, parsed; NULL with err naming the line of a syntax error. */
+static struct json_object *read_json(struct rp_load *l)
+{
+	FILE *f = fopen(l->path, "r");
+	struct json_object *root = NULL;
+	char *text = NULL;
+	size_t n = 0, cap = 0;
+
+	if (!f) {
+		sl_fail(l->err, "%s: cannot read it (%s)", l->path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		if (n + 65536 > cap) {
+			cap = cap ? cap * 2 : 1 << 20;
+			text = sl_xrealloc(text, cap + 1);
+		}
+		size_t got = fread(text + n, 1, cap - n, f);
+		n += got;
+		if (got == 0 || n > (size_t)RP_MAX_FILE)
+			break;
+	}
+	bool err = ferror(f) != 0;
+	fclose(f);
+	if (err || n > (size_t)RP_MAX_FILE) {
+		sl_fail(l->err, "%s: %s", l->path,
+			err ? "read error" : "larger than 1 GiB: expected a trace workload");
+		free(text);
+		return NULL;
+	}
+	text[n] = 0;
+	struct json_tokener *tok = json_tokener_new();
+	root = json_tokener_parse_ex(tok, text, (int)n);
+	enum json_tokener_error je = json_tokener_get_error(tok);
+	if (!root || je != json_tokener_success || json_tokener_get_parse_end(tok) < n) {
+		size_t at = json_tokener_get_parse_end(tok);
+		long line = 1;
+		for (size_t i = 0; i < at && i < n; i++)
+			line += text[i] == '\n';
+		sl_fail(l->err, "%s:%ld: %s", l->path, line,
+			je != json_tokener_success ? json_tokener_error_desc(je)
+						   : "text after the JSON value");
+		json_object_put(root);
+		root = NULL;
+	}
+	json_tokener_free(tok);
+	free(text);
+	return root;
+}
+
+static int get_int(struct rp_load *l, struct json_object *o, const char *key, int64_t lo,
+		   int64_t hi, bool required, int64_t *out)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || json_object_is_type(v, json_type_null)) {
+		if (required)
+			return bad(l, "missing '%s'", key);
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_int))
+		return bad(l, "'%s' is a %s: expected an integer", key,
+			   json_type_to_name(json_object_get_type(v)));
+	errno = 0;
+	int64_t x = json_object_get_int64(v);
+	if (errno || x < lo || x > hi)
+		return bad(l, "'%s' = %s: expected %lld to %lld", key, json_object_get_string(v),
+			   (long long)lo, (long long)hi);
+	*out = x;
+	return 0;
+}
+
+static int get_str(struct rp_load *l, struct json_object *o, const char *key, char out[RP_COMM])
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return bad(l, "missing '%s' (a string)", key);
+	snprintf(out, RP_COMM, "%s", json_object_get_string(v));
+	return 0;
+}
+
+static struct json_object *get_array(struct rp_load *l, struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_array)) {
+		bad(l, "missing '%s' (an array)", key);
+		return NULL;
+	}
+	return v;
+}
+
+static int op_kind(struct rp_load *l, struct json_object *o, enum rp_kind *kind)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, "op", &v) || !json_object_is_type(v, json_type_string))
+		return bad(l, "missing 'op' (run, sleep, wait, wait_child, wake, fork, exec or exit)");
+	for (int k = 0; k < RP_NKINDS; k++)
+		if (!strcmp(json_object_get_string(v), rp_kind_names[k])) {
+			*kind = (enum rp_kind)k;
+			return 0;
+		}
+	return bad(l, "op '%s': expected run, sleep, wait, wait_child, wake, fork, exec or exit",
+		   json_object_get_string(v));
+}
+
+/* Count what to allocate: ops, run segments, exec names. */
+static int count(struct rp_load *l, struct json_object *tasks, struct rp_model *m)
+{
+	m->ntasks = (int)json_object_array_length(tasks);
+	for (int i = 0; i < m->ntasks; i++) {
+		snprintf(l->where, sizeof(l->where), "tasks[%d]", i);
+		struct json_object *t = json_object_array_get_idx(tasks, i), *ops, *seg;
+		if (!json_object_is_type(t, json_type_object))
+			return bad(l, "expected an object");
+		if (!(ops = get_array(l, t, "ops")))
+			return -1;
+		int n = (int)json_object_array_length(ops);
+		if (n > (1 << 28) - m->nops)
+			return bad(l, "too many ops");
+		m->nops += n;
+		for (int j = 0; j < n; j++) {
+			struct json_object *o = json_object_array_get_idx(ops, j);
+			snprintf(l->where, sizeof(l->where), "tasks[%d].ops[%d]", i, j);
+			if (!json_object_is_type(o, json_type_object))
+				return bad(l, "expected an object");
+			enum rp_kind k;
+			if (op_kind(l, o, &k))
+				return -1;
+			if (k == RP_EXEC)
+				m->ncomms++;
+			if (k == RP_RUN && json_object_object_get_ex(o, "seg", &seg) &&
+			    json_object_is_type(seg, json_type_array))
+				m->nsegs += (int)json_object_array_length(seg);
+		}
+	}
+	return 0;
+}
+
+#define RP_NS_MAX ((int64_t)1 << 62)
+
+static int load_op(struct rp_load *l, struct json_object *o, struct rp_model *m, int self,
+		   struct rp_op *op)
+{
+	int64_t v = 0;
+	struct json_object *seg;
+	char state[RP_COMM] = "S";
+
+	memset(op, 0, sizeof(*op));
+	op->arg = -1;
+	if (op_kind(l, o, &op->kind))
+		return -1;
+	switch (op->kind) {
+	case RP_RUN:
+		if (get_int(l, o, "ns", 0, RP_NS_MAX, true, &op->ns))
+			return -1;
+		if (json_object_object_get_ex(o, "seg", &seg)) {
+			if (!json_object_is_type(seg, json_type_array))
+				return bad(l, "'seg' is not an array of ns");
+			int n = (int)json_object_array_length(seg);
+			sl_time sum = 0;
+			op->seg0 = m->nsegs;
+			op->nseg = n;
+			for (int i = 0; i < n; i++) {
+				struct json_object *s = json_object_array_get_idx(seg, i);
+				if (!json_object_is_type(s, json_type_int) ||
+				    json_object_get_int64(s) < 0 || json_object_get_int64(s) > RP_NS_MAX)
+					return bad(l, "seg[%d]: expected a non-negative integer (ns)", i);
+				sum += json_object_get_int64(s);
+				m->segs[m->nsegs++] = sum;
+			}
+			if (n && sum != op->ns)
+				return bad(l, "the segments add up to %lld ns, 'ns' says %lld",
+					   (long long)sum, (long long)op->ns);
+			if (n < 2)
+				op->nseg = 0;
+		}
+		m->recorded_cpu += op->ns;
+		return 0;
+	case RP_SLEEP:
+	case RP_WAIT:
+	case RP_WAIT_CHILD:
+		if (get_int(l, o, "ns", 0, RP_NS_MAX, true, &op->ns))
+			return -1;
+		if (json_object_object_get_ex(o, "state", &seg) && get_str(l, o, "state", state))
+			return -1;
+		if (strcmp(state, "S") && strcmp(state, "D"))
+			return bad(l, "state '%s': expected S or D", state);
+		op->io = state[0] == 'D';
+		if (op->kind == RP_SLEEP)
+			return 0;
+		if (get_int(l, o, op->kind == RP_WAIT ? "waker" : "child", 0, m->ntasks - 1, true, &v))
+			return -1;
+		if (v == self)
+			return bad(l, "a task cannot wait for itself");
+		op->arg = (int)v;
+		return 0;
+	case RP_WAKE:
+	case RP_FORK:
+		if (get_int(l, o, op->kind == RP_WAKE ? "task" : "child", 0, m->ntasks - 1, true, &v))
+			return -1;
+		if (v == self)
+			return bad(l, "a task cannot %s itself", rp_kind_names[op->kind]);
+		op->arg = (int)v;
+		return 0;
+	case RP_EXEC:
+		op->comm = m->ncomms;
+		return get_str(l, o, "comm", m->comms[m->ncomms++]);
+	case RP_EXIT:
+		return get_int(l, o, "ns", 0, RP_NS_MAX, false, &op->ns);
+	}
+	return 0;
+}
+
+static int load_task(struct rp_load *l, struct json_object *t, struct rp_model *m, int i)
+{
+	struct rp_task *rt = &m->tasks[i];
+	int64_t v = -1, prio = 120;
+	struct json_object *ops = get_array(l, t, "ops");
+
+	if (get_int(l, t, "id", i, i, true, &v) || get_str(l, t, "comm", rt->comm) ||
+	    get_int(l, t, "prio", 0, 139, false, &prio))
+		return -1;
+	v = -1;
+	if (get_int(l, t, "parent", 0, m->ntasks - 1, false, &v))
+		return -1;
+	if (v == i)
+		return bad(l, "a task cannot be its own parent");
+	rt->parent = (int)v;
+	rt->nice = prio < 100 ? -20 : (int)prio - 120 > 19 ? 19 : (int)prio - 120;
+	rt->op0 = m->nops;
+	rt->nops = (int)json_object_array_length(ops);
+	if (!rt->nops)
+		return bad(l, "no ops: expected at least an exit");
+	for (int j = 0; j < rt->nops; j++) {
+		snprintf(l->where, sizeof(l->where), "tasks[%d].ops[%d]", i, j);
+		if (load_op(l, json_object_array_get_idx(ops, j), m, i, &m->ops[m->nops++]))
+			return -1;
+		enum rp_kind k = m->ops[m->nops - 1].kind;
+		if ((k == RP_EXIT) != (j == rt->nops - 1))
+			return bad(l, k == RP_EXIT ? "ops after the exit" : "the last op must be exit");
+	}
+	return 0;
+}
+
+/* Cross-task rules: forks, children, waits and wakes agree. */
+static int check_links(struct rp_load *l, struct rp_model *m)
+{
+	for (int i = 0; i < m->ntasks; i++) {
+		const struct rp_task *t = &m->tasks[i];
+		for (int j = 0; j < t->nops; j++) {
+			const struct rp_op *op = &m->ops[t->op0 + j];
+			snprintf(l->where, sizeof(l->where), "tasks[%d].ops[%d]", i, j);
+			if ((op->kind == RP_FORK || op->kind == RP_WAIT_CHILD) &&
+			    m->tasks[op->arg].parent != i)
+				return bad(l, "task %d is not a child of task %d (its parent is %d)",
+					   op->arg, i, m->tasks[op->arg].parent);
+			if (op->kind == RP_FORK)
+				m->tasks[op->arg].forked++;
+			if (op->kind == RP_WAIT)
+				m->tasks[i].waits++;
+			if (op->kind == RP_WAKE)
+				m->tasks[op->arg].wakes++;
+		}
+	}
+	l->where[0] = 0;
+	for (int i = 0; i < m->ntasks; i++) {
+		const struct rp_task *t = &m->tasks[i];
+		if (t->parent >= 0 && t->forked != 1)
+			return bad(l, "task %d is forked %d times by its parent %d: expected once", i,
+				   t->forked, t->parent);
+		if (t->waits > t->wakes)
+			return bad(l, "task %d waits %d times to be woken but other tasks wake it %d "
+				   "times: it would sleep for ever", i, t->waits, t->wakes);
+	}
+	return 0;
+}
+
+/* Read and check the file into *m, its arrays from `mem`. */
+static int rp_model_load(const char *path, struct rp_mem *mem, struct rp_model *m,
+			 struct sl_err *err)
+{
+	struct rp_load l = { .path = path, .err = err };
+	struct json_object *root = read_json(&l), *tasks;
+	int64_t version = 0, duration = 0;
+	int rc = -1;
+
+	memset(m, 0, sizeof(*m));
+	if (!root)
+		return -1;
+	if (!json_object_is_type(root, json_type_object) ||
+	    get_int(&l, root, "schedlab_trace", 1, 1, true, &version)) {
+		sl_fail(err, "%s: not a trace workload (expected an object with \"schedlab_trace\": "
+			"1, as 'schedlab trace import' writes)", path);
+		goto out;
+	}
+	if (get_int(&l, root, "duration_ns", 0, RP_NS_MAX, false, &duration) ||
+	    !(tasks = get_array(&l, root, "tasks")) || count(&l, tasks, m))
+		goto out;
+	if (!m->ntasks) {
+		l.where[0] = 0;
+		bad(&l, "no tasks");
+		goto out;
+	}
+	m->duration = duration;
+	m->tasks = rp_alloc(mem, sizeof(*m->tasks) * (size_t)m->ntasks);
+	m->ops = rp_alloc(mem, sizeof(*m->ops) * (size_t)(m->nops ? m->nops : 1));
+	m->segs = rp_alloc(mem, sizeof(*m->segs) * (size_t)(m->nsegs ? m->nsegs : 1));
+	m->comms = rp_alloc(mem, sizeof(*m->comms) * (size_t)(m->ncomms ? m->ncomms : 1));
+	m->nops = m->nsegs = m->ncomms = 0;
+	for (int i = 0; i < m->ntasks; i++) {
+		snprintf(l.where, sizeof(l.where), "tasks[%d]", i);
+		if (load_task(&l, json_object_array_get_idx(tasks, i), m, i))
+			goto out;
+	}
+	rc = check_links(&l, m);
+out:
+	json_object_put(root);
+	return rc;
+}
+
+/* ---- the run ---- */
+
+struct rp_run;
+
+struct rp_proc {
+	struct rp_run *run;
+	int index;		/* its task in the model */
+	int pc;			/* next op */
+	struct sl_chan *chan;	/* wakeups for it (causal) */
+	int forking;		/* child being forked: its id comes back in result */
+	bool waiting;		/* a wait() for a child is in flight */
+	/* accounting of CPU time against the recorded bursts (rp_account) */
+	sl_time mark_cpu, mark_sys;
+	double mark_work;
+	long mark_preempt;
+	bool in_piece;		/* the last action was a piece of a burst */
+	bool op_open;		/* a burst is being replayed ... */
+	int seg;		/* ... its segment ... */
+	double consumed;	/* ... and its time so far, ns */
+	double outside;		/* CPU time since the last burst: the simulator's costs */
+	bool refill_due;	/* the piece starts with a cache refill to pay */
+};
+
+struct rp_run {
+	struct rp_model m;
+	struct rp_proc *procs;
+	int *task_of_id;	/* sim task id -> model task */
+	bool *reaped;
+	enum sl_wclass wclass;
+	unsigned footprint_kb;
+	bool causal;
+	bool as_time;		/* bursts=time */
+	sl_time exit_ns;	/* the machine's exit cost */
+	sl_time tick_ns;	/* the policy's jiffy */
+};
+
+/*
+ * The replay reads three engine-private fields of sim/task.h: debt_sys and
+ * debt_user (kernel costs charged but not yet paid, which the next piece
+ * pays first) and speed (of its last run segment, to tell a burst's cache
+ * refill after a preemption from its SMT slowdown).
+ */
+
+/* Bring p's accounting up to date at a step: what the last piece of a
+ * burst consumed (its work, the system time charged during it, and - if
+ * it was preempted - the cache refill on its return), or else the CPU
+ * time spent outside bursts, which the next burst owes. */
+static void rp_account(struct rp_proc *p, const struct sl_task *t)
+{
+	sl_time cpu = t->user_ns + t->sys_ns;
+
+	if (p->in_piece && p->run->as_time) {
+		p->consumed += (double)(cpu - p->mark_cpu);
+		p->in_piece = false;
+	} else if (p->in_piece) {
+		double work = t->work_done - p->mark_work;
+		double sys = (double)(t->sys_ns - p->mark_sys);
+		double user = (double)((cpu - t->sys_ns) - (p->mark_cpu - p->mark_sys));
+		double over = sys;
+		if (t->nivcsw != p->mark_preempt || p->refill_due) {
+			double refill = user - work / (t->speed > 0 ? t->speed : 1.0);
+			if (refill > 0)
+				over += refill;
+		}
+		/* pieces end on whole ns: keep no fractions from the work */
+		p->consumed = floor(p->consumed + work + over + 0.5);
+		p->in_piece = false;
+	} else {
+		p->outside += (double)(cpu - p->mark_cpu);
+	}
+	p->mark_cpu = cpu;
+	p->mark_sys = t->sys_ns;
+	p->mark_work = t->work_done;
+	p->mark_preempt = t->nivcsw;
+}
+
+/* The next piece of the burst `op`: true with *next set, false when the
+ * burst is complete.  A piece ends 1 ns past the recorded end of its
+ * segment (so a recorded preemption there comes first) and 1 ns past the
+ * next tick (so what the policy charges the running task at the tick is
+ * seen and taken out of the rest). */
+static bool rp_burst(struct rp_run *run, struct rp_proc *p, const struct sl_task *t,
+		     const struct rp_op *op, const struct rp_op *after, sl_time now,
+		     struct sl_action *next)
+{
+	const struct rp_model *m = &run->m;
+	double speed = t->speed > 0 ? t->speed : 1.0;
+	double pending = t->debt_sys + t->debt_user;	/* ref ns, paid first */
+	double exit_room = 0, end = 0;
+	int nseg = op->nseg ? op->nseg : 1;
+
+	if (!p->op_open) {
+		p->op_open = true;
+		p->consumed = p->outside;
+		p->outside = 0;
+		p->seg = 0;
+	}
+	if (after && after->kind == RP_EXIT) {	/* the engine rounds a burst up to the ns */
+		double exit_time = ceil((double)run->exit_ns / speed);
+		if (exit_time > (double)after->ns)
+			exit_room = exit_time - (double)after->ns;
+	}
+	for (; p->seg < nseg; p->seg++) {
+		bool last = p->seg == nseg - 1;
+		end = op->nseg ? (double)m->segs[op->seg0 + p->seg] : (double)op->ns;
+		end += last ? -exit_room : 1.0;
+		double left = end - p->consumed;	/* ns of CPU time */
+		/* Short of a segment's end, a piece is due even if the costs
+		 * charged cover the rest: the recorded preemption may come
+		 * before they are paid (a fork's child taking the CPU). */
+		if (last ? left - pending / speed < 1.0 : left <= 0)
+			continue;
+		sl_time tick = run->tick_ns;
+		double to_tick = (double)((now / tick + 1) * tick - now + 1);
+		if (left > to_tick)
+			left = to_tick;
+		else if (run->as_time && left - pending / speed > RP_APPROACH_NS)
+			left = pending / speed + (left - pending / speed) / 2;
+		/* work need not be whole ns: aim a hair short of `left`, which
+		 * the engine rounds up to the ns */
+		double work = left * speed - pending - RP_HAIR;
+		if (work < 1.0)
+			work = 1.0;
+		*next = sl_act_run(work, run->wclass);
+		p->in_piece = true;
+		p->refill_due = t->debt_user > 0;
+		return true;
+	}
+	/* What it overran (costs it could not take out) the next burst takes
+	 * out; costs charged but unpaid belong to this one, though paid later. */
+	double unpaid = pending / speed;
+	p->outside = (p->consumed + unpaid > end ? p->consumed + unpaid - end : 0) - unpaid;
+	p->op_open = false;
+	return false;
+}
+
+/* wait() until the child of `op` is reaped: true with *next set. */
+static bool rp_wait_child(struct rp_run *run, struct rp_proc *p, const struct sl_task *t,
+			  const struct rp_op *op, struct sl_action *next)
+{
+	if (p->waiting) {
+		p->waiting = false;
+		if (t->result < 0)
+			return false;		/* no children left */
+		if (t->result < run->m.ntasks && run->task_of_id[t->result] >= 0)
+			run->reaped[run->task_of_id[t->result]] = true;
+	}
+	if (run->reaped[op->arg])
+		return false;
+	p->waiting = true;
+	*next = sl_act_wait();
+	return true;
+}
+
+static struct sl_action chan_act(enum sl_act_kind kind, struct sl_chan *chan)
+{
+	return (struct sl_action){ .kind = kind, .u.chan = { .chan = chan, .bytes = 1 } };
+}
+
+static struct sl_action timed(const struct rp_op *op)
+{
+	return op->io ? sl_act_io_wait(op->ns) : sl_act_sleep(op->ns);
+}
+
+static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next);
+
+static const struct sl_prog rp_prog = { .name = "trace", .step = rp_step };
+
+static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct rp_proc *p = t->prog_state;
+	struct rp_run *run = p->run;
+	const struct rp_task *rt = &run->m.tasks[p->index];
+
+	rp_account(p, t);
+	t->footprint_kb = run->footprint_kb;
+	if (p->forking >= 0) {
+		if (t->result >= 0 && t->result < run->m.ntasks)
+			run->task_of_id[t->result] = p->forking;
+		p->forking = -1;
+	}
+	while (p->pc < rt->nops) {
+		const struct rp_op *op = &run->m.ops[rt->op0 + p->pc];
+		const struct rp_op *after = p->pc + 1 < rt->nops ? op + 1 : NULL;
+		const struct rp_task *c;
+
+		switch (op->kind) {
+		case RP_RUN:
+			if (rp_burst(run, p, t, op, after, sl_now(sim), next))
+				return;
+			break;
+		case RP_SLEEP:
+			p->pc++;
+			*next = timed(op);
+			return;
+		case RP_WAIT:
+			p->pc++;
+			*next = run->causal ? chan_act(SL_ACT_CHAN_READ, p->chan) : timed(op);
+			return;
+		case RP_WAIT_CHILD:
+			if (!run->causal) {
+				p->pc++;
+				*next = timed(op);
+				return;
+			}
+			if (rp_wait_child(run, p, t, op, next))
+				return;
+			break;
+		case RP_WAKE:
+			if (!run->causal)
+				break;
+			p->pc++;
+			*next = chan_act(SL_ACT_CHAN_WRITE, run->procs[op->arg].chan);
+			return;
+		case RP_FORK:
+			p->pc++;
+			p->forking = op->arg;
+			c = &run->m.tasks[op->arg];
+			*next = (struct sl_action){
+				.kind = SL_ACT_FORK,
+				.u.fork = { .prog = &rp_prog, .state = &run->procs[op->arg],
+					    .comm = c->comm, .set_nice = true, .nice = c->nice },
+			};
+			return;
+		case RP_EXEC:
+			p->pc++;
+			*next = (struct sl_action){ .kind = SL_ACT_EXEC,
+						    .u.exec.comm = run->m.comms[op->comm] };
+			return;
+		case RP_EXIT:
+			p->pc++;
+			*next = sl_act_exit();
+			return;
+		}
+		p->pc++;
+	}
+	*next = sl_act_exit();	/* a checked model ends with exit: not reached */
+}
+
+/* ---- the workload ---- */
+
+static const enum sl_wclass rp_classes[] = {
+	SL_WC_INT, SL_WC_FP, SL_WC_MEM, SL_WC_CACHE, SL_WC_SPIN,
+};
+
+static const struct sl_param_def rp_params[] = {
+	{ "file", SL_PARAM_STRING, NULL, 0, 0, NULL,
+	  "workload JSON written by 'schedlab trace import' (required)" },
+	{ "class", SL_PARAM_CHOICE, "int", 0, 0, "int|fp|mem|cache|spin",
+	  "work class of the bursts (a trace does not say)" },
+	{ "footprint", SL_PARAM_INT, "0", 0, 1 << 24, NULL,
+	  "cache footprint of every task, KB (a trace does not say; 0: half the L2)" },
+	{ "bursts", SL_PARAM_CHOICE, "work", 0, 0, "work|time",
+	  "work: a burst is work, slowed by SMT/NUMA here; time: it keeps its recorded CPU time" },
+	{ "wakeups", SL_PARAM_CHOICE, "causal", 0, 0, "causal|timed",
+	  "causal: a task woken by another waits for it; timed: sleeps its recorded time" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+};
+
+static int rp_validate(const struct sl_params *params, struct sl_err *err)
+{
+	struct rp_mem mem = { 0 };
+	struct rp_model m;
+
+	if (!sl_param_given(params, "file"))
+		return sl_fail(err, "workload 'trace': missing file=WORKLOAD.json (write one with "
+			       "'schedlab trace import')");
+	int rc = rp_model_load(sl_param_str(params, "file"), &mem, &m, err);
+	rp_mem_free(&mem);
+	if (rc)
+		sl_err_prefix(err, "workload 'trace': ");
+	return rc;
+}
+
+static void *rp_start(struct sl_sim *sim, const struct sl_params *params, sl_time *limit_out)
+{
+	struct rp_run *run = sl_sim_alloc(sim, sizeof(*run));
+	struct rp_mem mem = { .sim = sim };
+	struct sl_err err = { 0 };
+
+	*limit_out = 0;
+	run->wclass = rp_classes[sl_param_choice(params, "class")];
+	run->footprint_kb = (unsigned)sl_param_int(params, "footprint");
+	run->causal = sl_param_choice(params, "wakeups") == 0;
+	run->as_time = sl_param_choice(params, "bursts") == 1;
+	run->exit_ns = sl_sim_machine(sim)->speed.exit_ns;
+	run->tick_ns = SL_SEC / (sl_hz(sim) ? sl_hz(sim) : 1000);
+	if (rp_model_load(sl_param_str(params, "file"), &mem, &run->m, &err)) {
+		/* The file changed since the workload was checked: run nothing. */
+		memset(&run->m, 0, sizeof(run->m));
+		return run;
+	}
+	int n = run->m.ntasks;
+	run->procs = sl_sim_alloc(sim, sizeof(*run->procs) * (size_t)n);
+	run->task_of_id = sl_sim_alloc(sim, sizeof(int) * (size_t)n);
+	run->reaped = sl_sim_alloc(sim, sizeof(bool) * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		struct rp_proc *p = &run->procs[i];
+		p->run = run;
+		p->index = i;
+		p->forking = -1;
+		run->task_of_id[i] = -1;
+		if (run->causal && run->m.tasks[i].wakes)
+			p->chan = sl_chan_new(sim, run->m.tasks[i].wakes + 1L, false);
+	}
+	for (int i = 0; i < n; i++) {
+		if (run->m.tasks[i].parent >= 0)
+			continue;
+		struct sl_task *t = sl_sim_spawn_root(sim, &rp_prog, &run->procs[i],
+						      run->m.tasks[i].comm);
+		if (t->id < n)
+			run->task_of_id[t->id] = i;
+	}
+	return run;
+}
+
+static void rp_report(struct sl_sim *sim, void *state, const struct sl_params *params,
+		      struct sl_metrics *out)
+{
+	const struct rp_run *run = state;
+
+	(void)sim;
+	(void)params;
+	sl_metrics_add(out, "tasks", "count", run->m.ntasks, 0);
+	sl_metrics_add(out, "recorded_cpu_s", "s", sl_ns_to_s(run->m.recorded_cpu), 0);
+	sl_metrics_add(out, "recorded_elapsed_s", "s", sl_ns_to_s(run->m.duration), 0);
+}
+
+const struct sl_workload_ops sl_workload_trace = {
+	.name = "trace",
+	.summary = "a scheduling trace imported by 'schedlab trace import', replayed",
+	.metric = "elapsed_s",
+	.params = rp_params,
+	.start = rp_start,
+	.report = rp_report,
+	.validate = rp_validate,
+};

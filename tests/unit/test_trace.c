@@ -1,0 +1,724 @@
+/*
+ * test_trace.c - traces in and out (docs/traces.md): the perf-script and
+ * ftrace writer (every task's CPU time in the trace is what the engine
+ * charged it, the migration thread shows), the importer on the committed
+ * real traces (tests/data/traces) and on malformed lines (an input error
+ * naming the file and line), the replay's loader and its causality, and
+ * the round trip export -> import -> replay on the recorded machine and
+ * policy, which reproduces every task's CPU time exactly and the elapsed
+ * time.
+ *
+ * The `trace` workload is used through &sl_workload_trace directly (the
+ * workload table may not list it).
+ */
+#include <json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hw/machine.h"
+#include "policy/policy.h"
+#include "report/run.h"
+#include "report/trace_import.h"
+#include "report/trace_perf.h"
+#include "sim/sim.h"
+#include "workload/trace_replay.h"
+#include "test.h"
+
+#define TT_MAX_TASKS 4096
+
+/* ---- helpers ---- */
+
+/* Bind "name:params" to a workload, the trace workload included. */
+static bool tt_workload(const char *text, const struct sl_workload_ops **ops,
+			struct sl_params *params, struct sl_err *err)
+{
+	struct sl_spec spec;
+
+	if (strncmp(text, "trace:", 6) && strcmp(text, "trace"))
+		return sl_workload_parse(text, ops, params, err) == 0;
+	*ops = &sl_workload_trace;
+	return sl_spec_parse(&spec, text, "workload", err) == 0 &&
+	       sl_spec_bind(params, &spec, sl_workload_trace.params, NULL, "workload 'trace'",
+			    err) == 0 &&
+	       sl_workload_trace.validate(params, err) == 0;
+}
+
+/* CPU time the engine charged each task, by id, seen at its exit; the
+ * callbacks go on to the trace writer. */
+struct tt_watch {
+	const struct sl_observer *next;
+	struct sl_observer obs;
+	sl_time cpu[TT_MAX_TASKS];
+	bool exited[TT_MAX_TASKS];
+};
+
+static void w_switch(void *c, sl_time now, int cpu, const struct sl_task *p,
+		     const struct sl_task *n)
+{
+	const struct tt_watch *w = c;
+	w->next->sched_switch(w->next->ctx, now, cpu, p, n);
+}
+
+static void w_wakeup(void *c, sl_time now, const struct sl_task *t, int cpu)
+{
+	const struct tt_watch *w = c;
+	w->next->sched_wakeup(w->next->ctx, now, t, cpu);
+}
+
+static void w_fork(void *c, sl_time now, const struct sl_task *p, const struct sl_task *t)
+{
+	const struct tt_watch *w = c;
+	w->next->sched_fork(w->next->ctx, now, p, t);
+}
+
+static void w_exec(void *c, sl_time now, const struct sl_task *t)
+{
+	const struct tt_watch *w = c;
+	w->next->sched_exec(w->next->ctx, now, t);
+}
+
+static void w_exit(void *c, sl_time now, const struct sl_task *t)
+{
+	struct tt_watch *w = c;
+	if (t->id < TT_MAX_TASKS) {
+		w->cpu[t->id] = t->user_ns + t->sys_ns;
+		w->exited[t->id] = true;
+	}
+	w->next->sched_exit(w->next->ctx, now, t);
+}
+
+static void w_migrate(void *c, sl_time now, const struct sl_task *t, int from, int to)
+{
+	const struct tt_watch *w = c;
+	w->next->sched_migrate(w->next->ctx, now, t, from, to);
+}
+
+/* Run `workload` on `machine` under `policy` with a writer of `format`;
+ * returns the trace text (free it) or NULL, and the run's metrics. */
+static char *tt_traced(const char *machine, const char *policy, const char *workload,
+		       enum sl_trace_format format, struct sl_metrics *metrics,
+		       struct tt_watch *watch)
+{
+	static struct sl_machine m;
+	struct sl_params knobs, params;
+	const struct sl_policy_ops *pops;
+	const struct sl_workload_ops *wops;
+	struct sl_err err = { 0 };
+	char label[64], *text = NULL;
+	size_t len = 0;
+
+	if (sl_machine_load(&m, machine, &err) ||
+	    sl_policy_parse(policy, &pops, &knobs, label, sizeof(label), &err) ||
+	    !tt_workload(workload, &wops, &params, &err)) {
+		fprintf(stderr, "%s: %s\n", workload, err.msg);
+		return NULL;
+	}
+	FILE *out = open_memstream(&text, &len);
+	struct sl_trace_writer *w = sl_trace_writer_new(out, format, &m, "test");
+	struct sl_run_spec spec = {
+		.machine = &m, .policy = pops, .knobs = &knobs, .workload = wops,
+		.params = &params, .seed = 1, .check = true,
+		.observer = sl_trace_writer_observer(w),
+	};
+	if (watch) {
+		watch->next = spec.observer;
+		watch->obs = (struct sl_observer){
+			.ctx = watch, .sched_switch = w_switch, .sched_wakeup = w_wakeup,
+			.sched_fork = w_fork, .sched_exec = w_exec, .sched_exit = w_exit,
+			.sched_migrate = w_migrate,
+		};
+		spec.observer = &watch->obs;
+	}
+	int rc = sl_run_once(&spec, metrics, NULL, &err);
+	const struct sl_metric *e = rc ? NULL : sl_metrics_find(metrics, "elapsed_s");
+	if (!rc)
+		rc = sl_trace_writer_finish(w, e ? (sl_time)llround(e->value * 1e9) : 0, &err);
+	sl_trace_writer_free(w);
+	fclose(out);
+	if (rc) {
+		fprintf(stderr, "%s on %s: %s\n", workload, machine, err.msg);
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* Import trace text (NULL + message on stderr if it fails). */
+static struct json_object *tt_import(const char *text, const struct sl_trace_import_opts *o,
+				     struct sl_trace_import_stats *st, struct sl_err *err)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	struct json_object *w = sl_trace_import(in, "mem.txt", o, st, err);
+	fclose(in);
+	return w;
+}
+
+static struct json_object *tt_import_file(const char *path, const struct sl_trace_import_opts *o,
+					  struct sl_trace_import_stats *st)
+{
+	struct sl_err err = { 0 };
+	FILE *in = fopen(path, "r");
+
+	if (!in) {
+		fprintf(stderr, "%s: cannot read it\n", path);
+		return NULL;
+	}
+	struct json_object *w = sl_trace_import(in, path, o, st, &err);
+	fclose(in);
+	if (!w)
+		fprintf(stderr, "%s\n", err.msg);
+	return w;
+}
+
+static struct json_object *jget(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+	json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+static int64_t jint(struct json_object *o, const char *key)
+{
+	return json_object_get_int64(jget(o, key));
+}
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+	return json_object_get_string(jget(o, key));
+}
+
+static int ntasks(struct json_object *w)
+{
+	return (int)json_object_array_length(jget(w, "tasks"));
+}
+
+static struct json_object *task(struct json_object *w, int i)
+{
+	return json_object_array_get_idx(jget(w, "tasks"), i);
+}
+
+static int nops(struct json_object *t)
+{
+	return (int)json_object_array_length(jget(t, "ops"));
+}
+
+static struct json_object *op(struct json_object *t, int i)
+{
+	return json_object_array_get_idx(jget(t, "ops"), i);
+}
+
+static int count_ops(struct json_object *t, const char *kind)
+{
+	int n = 0;
+	for (int i = 0; i < nops(t); i++)
+		n += !strcmp(jstr(op(t, i), "op"), kind);
+	return n;
+}
+
+/* The task whose pid is `pid`, or NULL. */
+static struct json_object *by_pid(struct json_object *w, int64_t pid)
+{
+	for (int i = 0; i < ntasks(w); i++)
+		if (jint(task(w, i), "pid") == pid)
+			return task(w, i);
+	return NULL;
+}
+
+/* Every op well formed: runs add up to cpu_ns, the last op is the exit,
+ * waits name tasks of the file. */
+static bool ops_consistent(struct json_object *w)
+{
+	for (int i = 0; i < ntasks(w); i++) {
+		struct json_object *t = task(w, i);
+		int64_t cpu = 0;
+		for (int j = 0; j < nops(t); j++) {
+			struct json_object *o = op(t, j);
+			const char *k = jstr(o, "op");
+			if (!strcmp(k, "run"))
+				cpu += jint(o, "ns");
+			if (!strcmp(k, "wait") && (jint(o, "waker") < 0 || jint(o, "waker") >= ntasks(w)))
+				return false;
+			if (!strcmp(k, "exit") != (j == nops(t) - 1))
+				return false;
+		}
+		if (cpu != jint(t, "cpu_ns") || jint(t, "id") != i)
+			return false;
+	}
+	return true;
+}
+
+static char *tt_tmpfile(void)
+{
+	char *path = strdup("/tmp/schedlab-test-trace-XXXXXX");
+	int fd = mkstemp(path);
+	if (fd >= 0)
+		close(fd);
+	return path;
+}
+
+/* ---- the writer ---- */
+
+SL_TEST(trace_writer_lines_are_perf_script_text)
+{
+	struct sl_metrics m;
+	char *text = tt_traced("pack:2 core:1 pu:1", "o1", "javabench:size=0.05", SL_TRACE_PERF,
+			       &m, NULL);
+
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	CHECK(strstr(text, "# ========\n# captured on    : simulated by schedlab") == text);
+	/* the root (task 0 = pid 1000) is switched in from idle at time 0 */
+	CHECK(strstr(text, "         swapper     0 [000]     0.000000000:       sched:sched_switch: "
+			   "prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> "
+			   "next_comm=java next_pid=1000 next_prio=120\n") != NULL);
+	CHECK(strstr(text, "sched:sched_process_fork: comm=java pid=1000 child_comm=") != NULL);
+	CHECK(strstr(text, "      sched:sched_waking: comm=") != NULL);
+	CHECK(strstr(text, "      sched:sched_wakeup: comm=") != NULL);
+	CHECK(strstr(text, "sched:sched_process_exit: comm=java pid=1000 prio=120\n") != NULL);
+	/* times never go back */
+	double last = -1;
+	bool ordered = true;
+	int lines = 0;
+	for (char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (*p == '#')
+			continue;
+		char *cpu = strstr(p, "] ");
+		double ts = cpu ? strtod(cpu + 2, NULL) : -1;
+		ordered &= ts >= last;
+		last = ts;
+		lines++;
+	}
+	CHECK(ordered && lines > 20);
+	free(text);
+}
+
+SL_TEST(trace_writer_ftrace_is_the_same_schedule)
+{
+	struct sl_metrics m;
+	struct sl_err err = { 0 };
+	char *perf = tt_traced("pack:2 core:1 pu:1", "o1", "javabench:size=0.05", SL_TRACE_PERF,
+			       &m, NULL);
+	char *ftrace = tt_traced("pack:2 core:1 pu:1", "o1", "javabench:size=0.05",
+				 SL_TRACE_FTRACE, &m, NULL);
+
+	CHECK(perf && ftrace);
+	if (!perf || !ftrace)
+		goto out;
+	CHECK(!strncmp(ftrace, "# tracer: nop\n", 14));
+	CHECK(strstr(ftrace, "            java-1000    (   1000) [000] .... ") != NULL);
+	CHECK(strstr(ftrace, "          <idle>-0       (-------) [000] ....     0.000000000: "
+			     "sched_switch: prev_comm=swapper/0") != NULL);
+	/* threads of one process share its tgid */
+	CHECK(strstr(ftrace, "CompilerThread0-1001    (   1000)") != NULL);
+	struct json_object *a = tt_import(perf, NULL, NULL, &err);
+	struct json_object *b = tt_import(ftrace, NULL, NULL, &err);
+	CHECKF(a && b, "%s", err.msg);
+	if (a && b) {
+		json_object_object_del(a, "source");
+		json_object_object_del(b, "source");
+		CHECK(json_object_equal(a, b));
+		CHECK(ntasks(a) == 5 && ops_consistent(a));
+	}
+	json_object_put(a);
+	json_object_put(b);
+out:
+	free(perf);
+	free(ftrace);
+}
+
+/* In the trace each task is on a CPU exactly as long as the engine
+ * charged it, including where the migration thread (ht's active
+ * balancing) takes tasks off their CPU without a switch. */
+static void check_cpu_matches(const char *machine, const char *policy, const char *workload)
+{
+	static struct tt_watch watch;
+	struct sl_metrics m;
+	struct sl_err err = { 0 };
+
+	memset(&watch, 0, sizeof(watch));
+	char *text = tt_traced(machine, policy, workload, SL_TRACE_PERF, &m, &watch);
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	struct sl_trace_import_opts all = { .select = SL_SELECT_ALL };
+	struct json_object *w = tt_import(text, &all, NULL, &err);
+	CHECKF(w != NULL, "%s", err.msg);
+	int checked = 0, wrong = 0;
+	for (int i = 0; w && i < ntasks(w); i++) {
+		struct json_object *t = task(w, i);
+		int id = (int)jint(t, "pid") - SL_TRACE_PID_BASE;
+		if (id < 0 || id >= TT_MAX_TASKS || !watch.exited[id])
+			continue;
+		checked++;
+		if (jint(t, "cpu_ns") != watch.cpu[id] && wrong++ < 3)
+			fprintf(stderr, "  %s %s: task %d: trace %lld ns, engine %lld ns\n", policy,
+				workload, id, (long long)jint(t, "cpu_ns"), (long long)watch.cpu[id]);
+	}
+	CHECKF(checked > 10 && wrong == 0, "%s on %s: %d of %d tasks", policy, machine, wrong,
+	       checked);
+	json_object_put(w);
+	free(text);
+}
+
+SL_TEST(trace_writer_cpu_time_is_the_engines)
+{
+	check_cpu_matches("p4dpe-2x2ht", "ht", "kernbench:size=2,units=20");
+	check_cpu_matches("p4dpe-2x2ht", "o1", "kernbench:size=2,units=20");
+	check_cpu_matches("pack:2 core:2 pu:1", "linux24", "kernbench:size=2,units=20,jobs=8");
+}
+
+SL_TEST(trace_writer_shows_the_migration_thread)
+{
+	struct sl_metrics m;
+	char *text = tt_traced("p4dpe-2x2ht", "ht", "kernbench:size=2,units=20", SL_TRACE_PERF, &m,
+			       NULL);
+
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	CHECK(strstr(text, "prev_state=R+ ==> next_comm=migration/") != NULL);
+	CHECK(strstr(text, " prev_prio=0 prev_state=S ==> ") != NULL);
+	free(text);
+}
+
+/* ---- import: real traces ---- */
+
+SL_TEST(trace_import_ls3_recorded_command)
+{
+	struct sl_trace_import_stats st;
+	struct json_object *w = tt_import_file("tests/data/traces/ls3.txt", NULL, &st);
+
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	CHECK(st.command && !strcmp(st.command_comm, "sh"));
+	CHECK(ntasks(w) == 4 && st.tasks_kept == 4 && st.tasks_seen > 4);
+	CHECK(st.lines == 142 && st.used + st.skipped == st.lines);
+	CHECK(st.nnames >= 1 && !strcmp(st.names[0].name, "sched_stat_runtime"));
+	CHECK(ops_consistent(w));
+	struct json_object *sh = task(w, 0);
+	CHECK(!strcmp(jstr(sh, "comm"), "sh") && json_object_is_type(jget(sh, "parent"),
+								    json_type_null));
+	CHECK(jint(sh, "pid") == st.command_pid);
+	CHECK(json_object_array_length(jget(sh, "children")) == 3);
+	CHECK(count_ops(sh, "fork") == 3);
+	/* vfork: the parent sleeps in D until the child wakes it */
+	int vfork_waits = 0;
+	for (int i = 0; i < nops(sh); i++)
+		if (!strcmp(jstr(op(sh, i), "op"), "wait") && !strcmp(jstr(op(sh, i), "state"), "D"))
+			vfork_waits++;
+	CHECK(vfork_waits == 3);
+	CHECK(count_ops(sh, "wait_child") == 3);
+	for (int c = 1; c < 4; c++) {
+		struct json_object *t = task(w, c);
+		CHECK(jint(t, "parent") == 0 && !strcmp(jstr(t, "comm"), "sh"));
+		CHECK(count_ops(t, "exec") == 1 && count_ops(t, "wake") == 1);
+		int e = -1;
+		for (int i = 0; i < nops(t); i++)
+			if (!strcmp(jstr(op(t, i), "op"), "exec"))
+				e = i;
+		CHECK(e > 0 && !strcmp(jstr(op(t, e), "comm"), "ls"));
+		CHECK(jint(t, "cpu_ns") > 100000 && jint(t, "cpu_ns") < 50000000);
+	}
+	json_object_put(w);
+}
+
+SL_TEST(trace_import_pingpong_waits_for_the_other)
+{
+	struct sl_trace_import_stats st;
+	struct json_object *w = tt_import_file("tests/data/traces/pingpong.txt", NULL, &st);
+
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	CHECK(ntasks(w) == 2 && st.command && !strcmp(st.command_comm, "perl"));
+	CHECK(ops_consistent(w));
+	struct json_object *parent = task(w, 0), *child = task(w, 1);
+	int waits = 0;
+	for (int i = 0; i < nops(parent); i++)
+		if (!strcmp(jstr(op(parent, i), "op"), "wait")) {
+			waits++;
+			CHECK(jint(op(parent, i), "waker") == 1);
+		}
+	CHECK(waits >= 10);
+	CHECK(count_ops(child, "wake") == waits);
+	CHECK(count_ops(parent, "wait_child") == 1);
+	json_object_put(w);
+}
+
+SL_TEST(trace_import_selects_tasks)
+{
+	struct sl_trace_import_stats st;
+	struct sl_trace_import_opts all = { .select = SL_SELECT_ALL };
+	struct json_object *w = tt_import_file("tests/data/traces/ls3.txt", &all, &st);
+
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	CHECK(!st.command && ntasks(w) == st.tasks_kept && ntasks(w) > 4);
+	bool scheduler_threads = false;
+	for (int i = 0; i < ntasks(w); i++)
+		scheduler_threads |= !strncmp(jstr(task(w, i), "comm"), "migration/", 10);
+	CHECK(!scheduler_threads);
+	CHECK(ops_consistent(w));
+	json_object_put(w);
+
+	struct json_object *auto_w = tt_import_file("tests/data/traces/ls3.txt", NULL, &st);
+	struct sl_trace_import_opts one = { .select = SL_SELECT_PIDS, .npids = 1 };
+	one.pids[0] = (int)jint(task(auto_w, 0), "pid");
+	w = tt_import_file("tests/data/traces/ls3.txt", &one, &st);
+	CHECK(w && ntasks(w) == 4);
+	CHECK(w && jint(task(w, 0), "pid") == one.pids[0]);
+	json_object_put(w);
+	json_object_put(auto_w);
+
+	one.pids[0] = 1 << 30;		/* in no trace */
+	struct sl_err err = { 0 };
+	FILE *in = fopen("tests/data/traces/ls3.txt", "r");
+	w = sl_trace_import(in, "ls3.txt", &one, &st, &err);
+	fclose(in);
+	CHECK(!w && err.kind == SL_ERR_INPUT && strstr(err.msg, "no task"));
+}
+
+/* ---- import: malformed input ---- */
+
+static const char *const good_lines =
+	"# comment\n"
+	"\n"
+	"            sh  100 [000]     1.000000000:       sched:sched_switch: prev_comm=sh "
+	"prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
+
+/* `bad` as line 4 after good_lines: an input error naming that line. */
+static void check_bad(const char *bad, const char *expect)
+{
+	char text[1024];
+	struct sl_err err = { 0 };
+
+	snprintf(text, sizeof(text), "%s%s\n", good_lines, bad);
+	struct json_object *w = tt_import(text, NULL, NULL, &err);
+	CHECKF(!w && err.kind == SL_ERR_INPUT && strstr(err.msg, "mem.txt:4: ") &&
+	       strstr(err.msg, expect), "'%s': got '%s'", bad, err.msg);
+	json_object_put(w);
+}
+
+SL_TEST(trace_import_malformed_lines_name_the_line)
+{
+	check_bad("garbage", "no [CPU] column");
+	check_bad("  sh  100 [000] yesterday: sched:sched_switch: x=1", "timestamp");
+	check_bad("  sh  100 [000] d..2 1.5 sched:sched_switch: x=1", "timestamp");
+	check_bad("  sh  100 [000]     2.0:", "no event name");
+	check_bad("  sh  100 [99999999] 2.0: sched:sched_switch: x", "CPU");
+	check_bad("  sh  100 [000]     0.5: sched:sched_switch: prev_comm=sh prev_pid=100 "
+		  "prev_prio=120 prev_state=S ==> next_comm=a next_pid=1 next_prio=120",
+		  "before the previous line");
+	check_bad("  sh  100 [000]     2.0: sched:sched_switch: prev_comm=sh prev_pid=abc "
+		  "prev_prio=120 prev_state=S ==> next_comm=a next_pid=1 next_prio=120",
+		  "prev_pid='abc'");
+	check_bad("  sh  100 [000]     2.0: sched:sched_switch: prev_comm=sh prev_pid=100 "
+		  "prev_prio=120 prev_state=S ==> next_comm=a next_prio=120", "next_pid");
+	check_bad("  sh  100 [000]     2.0: sched:sched_switch: prev_comm=sh prev_pid=100 "
+		  "prev_prio=120 prev_state=?? ==> next_comm=a next_pid=1 next_prio=120",
+		  "prev_state='\?\?'");
+	check_bad("  sh  100 [000]     2.0: sched:sched_waking: comm=a prio=120 target_cpu=000",
+		  "'pid='");
+	check_bad("  sh  100 [000]     2.0: sched:sched_process_fork: comm=sh pid=100 "
+		  "child_comm=sh child_pid=0", "child_pid='0'");
+	check_bad("  sh  100 [000]     2.0: sched:sched_process_exec: pid=100 old_pid=100",
+		  "filename=");
+	check_bad("sh-x [000] .... 2.0: sched_switch: a", "expected 'COMM TID");
+}
+
+SL_TEST(trace_import_skips_and_counts_other_events)
+{
+	const char *text =
+		"  sh  100 [000] 1.0: sched:sched_switch: prev_comm=sh prev_pid=100 prev_prio=120 "
+		"prev_state=R ==> next_comm=cat next_pid=101 next_prio=120\n"
+		"  cat 101 [000] 1.1: irq:irq_handler_entry: irq=1 name=x\n"
+		"  cat 101 [000] 1.2: sched:sched_stat_runtime: comm=cat pid=101 runtime=1 [ns]\n"
+		"  cat 101 [000] 1.3: irq:irq_handler_entry: irq=1 name=x\n"
+		"  cat 101 [000] 1.4: sched:sched_switch: prev_comm=cat prev_pid=101 prev_prio=120 "
+		"prev_state=Z ==> next_comm=sh next_pid=100 next_prio=120\n";
+	struct sl_trace_import_stats st;
+	struct sl_err err = { 0 };
+	struct json_object *w = tt_import(text, NULL, &st, &err);
+
+	CHECKF(w != NULL, "%s", err.msg);
+	CHECK(st.lines == 5 && st.used == 2 && st.skipped == 3);
+	CHECK(st.nnames == 2 && !strcmp(st.names[0].name, "irq:irq_handler_entry") &&
+	      st.names[0].count == 2 && st.names[1].count == 1);
+	/* sh ran before the trace began, cat was runnable: both start at 0 */
+	CHECK(w && ntasks(w) == 2 && ops_consistent(w));
+	CHECK(w && jint(by_pid(w, 101), "cpu_ns") == 400000000);
+	json_object_put(w);
+
+	err = (struct sl_err){ 0 };
+	w = tt_import("# only a comment\n", NULL, &st, &err);
+	CHECK(!w && err.kind == SL_ERR_INPUT && strstr(err.msg, "no scheduling events"));
+}
+
+/* ---- the replay ---- */
+
+static bool load_error(const char *json, const char *expect)
+{
+	char *path = tt_tmpfile(), spec[256];
+	FILE *f = fopen(path, "w");
+	const struct sl_workload_ops *ops;
+	struct sl_params params;
+	struct sl_err err = { 0 };
+
+	fputs(json, f);
+	fclose(f);
+	snprintf(spec, sizeof(spec), "trace:file=%s", path);
+	bool ok = !tt_workload(spec, &ops, &params, &err) && err.kind == SL_ERR_INPUT &&
+		  strstr(err.msg, path) && strstr(err.msg, expect);
+	if (!ok)
+		fprintf(stderr, "  expected '%s', got '%s'\n", expect, err.msg);
+	unlink(path);
+	free(path);
+	return ok;
+}
+
+#define TT_HEAD "{\"schedlab_trace\": 1, \"tasks\": ["
+#define TT_ROOT(ops) "{\"id\": 0, \"comm\": \"a\", \"parent\": null, \"ops\": [" ops "]}"
+
+SL_TEST(trace_replay_rejects_bad_workloads)
+{
+	const struct sl_workload_ops *ops;
+	struct sl_params params;
+	struct sl_err err = { 0 };
+
+	CHECK(!tt_workload("trace", &ops, &params, &err) && strstr(err.msg, "file="));
+	CHECK(!tt_workload("trace:file=/nonexistent/x.json", &ops, &params, &err) &&
+	      strstr(err.msg, "/nonexistent/x.json") && err.kind == SL_ERR_INPUT);
+	CHECK(load_error("{\"schedlab_trace\": 1,\n \"tasks\": [\n  {\"id\": 0,,}]}", ":3: "));
+	CHECK(load_error("[1, 2]", "not a trace workload"));
+	CHECK(load_error(TT_HEAD "]}", "no tasks"));
+	CHECK(load_error(TT_HEAD TT_ROOT("{\"op\": \"run\", \"ns\": 5}") "]}", "last op must be exit"));
+	CHECK(load_error(TT_HEAD TT_ROOT("{\"op\": \"hop\"}, {\"op\": \"exit\"}") "]}",
+			 "tasks[0].ops[0]: op 'hop'"));
+	CHECK(load_error(TT_HEAD TT_ROOT("{\"op\": \"run\", \"ns\": -5}, {\"op\": \"exit\"}") "]}",
+			 "'ns' = -5"));
+	CHECK(load_error(TT_HEAD TT_ROOT("{\"op\": \"run\", \"ns\": 5, \"seg\": [1, 2]}, "
+					 "{\"op\": \"exit\"}") "]}", "add up to 3 ns"));
+	CHECK(load_error(TT_HEAD TT_ROOT("{\"op\": \"exit\"}") ", {\"id\": 1, \"comm\": \"b\", "
+			 "\"parent\": null, \"ops\": [{\"op\": \"wait\", \"ns\": 1, \"waker\": 0}, "
+			 "{\"op\": \"exit\"}]}]}", "would sleep for ever"));
+	CHECK(load_error(TT_HEAD TT_ROOT("{\"op\": \"fork\", \"child\": 1}, {\"op\": \"exit\"}")
+			 ", {\"id\": 1, \"comm\": \"b\", \"parent\": null, \"ops\": "
+			 "[{\"op\": \"exit\"}]}]}", "not a child of task 0"));
+	CHECK(load_error(TT_HEAD TT_ROOT("{\"op\": \"exit\"}") ", {\"id\": 1, \"comm\": \"b\", "
+			 "\"parent\": 0, \"ops\": [{\"op\": \"exit\"}]}]}", "forked 0 times"));
+}
+
+/* Elapsed seconds of replaying `json` with `extra` params on two CPUs. */
+static double replay_elapsed(const char *json, const char *extra)
+{
+	char *path = tt_tmpfile(), spec[256];
+	FILE *f = fopen(path, "w");
+	struct sl_metrics m;
+
+	fputs(json, f);
+	fclose(f);
+	snprintf(spec, sizeof(spec), "trace:file=%s%s", path, extra);
+	char *text = tt_traced("pack:2 core:1 pu:1", "o1", spec, SL_TRACE_PERF, &m, NULL);
+	free(text);
+	unlink(path);
+	free(path);
+	const struct sl_metric *e = sl_metrics_find(&m, "elapsed_s");
+	return text && e ? e->value : NAN;
+}
+
+SL_TEST(trace_replay_keeps_causality)
+{
+	/* the child's recorded wait was short, but it was the parent's wake
+	 * 6 ms in that ended it: causal, it runs its 10 ms after that; the
+	 * parent waits for it (timed: sleeps its recorded 4 ms) */
+	const char *json =
+		TT_HEAD TT_ROOT("{\"op\": \"run\", \"ns\": 1000000}, {\"op\": \"fork\", \"child\": 1}, "
+				"{\"op\": \"run\", \"ns\": 5000000}, {\"op\": \"wake\", \"task\": 1}, "
+				"{\"op\": \"run\", \"ns\": 1000000}, "
+				"{\"op\": \"wait_child\", \"ns\": 4000000, \"child\": 1}, "
+				"{\"op\": \"exit\"}")
+		", {\"id\": 1, \"comm\": \"b\", \"parent\": 0, \"ops\": ["
+		"{\"op\": \"wait\", \"ns\": 100, \"waker\": 0}, {\"op\": \"run\", \"ns\": 10000000}, "
+		"{\"op\": \"exit\"}]}]}";
+	double causal = replay_elapsed(json, "");
+	double timed = replay_elapsed(json, ",wakeups=timed");
+
+	/* causal: not before the wake (6 ms) + 10 ms; timed: the child
+	 * starts after its 100 ns sleep and is done well before */
+	CHECKF(causal >= 0.016 && causal < 0.0165, "causal %g s", causal);
+	CHECKF(timed >= 0.011 && timed < causal - 0.0015, "timed %g s", timed);
+}
+
+/* ---- the round trip ---- */
+
+/* Export -> import -> replay (with `extra` params) -> export -> import
+ * on the same machine and policy: every task's CPU time as recorded, the
+ * elapsed time within `tol` (relative).  Returns how many tasks differ. */
+static int round_trip(const char *machine, const char *policy, const char *workload,
+		      const char *replay_policy, const char *extra, double tol)
+{
+	struct sl_metrics m1, m2;
+	struct sl_err err = { 0 };
+	char *path = tt_tmpfile(), spec[256];
+	int differ = -1;
+
+	char *t1 = tt_traced(machine, policy, workload, SL_TRACE_PERF, &m1, NULL);
+	struct json_object *w1 = t1 ? tt_import(t1, NULL, NULL, &err) : NULL;
+	CHECKF(w1 && sl_trace_write_json(w1, path, &err) == 0, "%s", err.msg);
+	snprintf(spec, sizeof(spec), "trace:file=%s%s", path, extra);
+	char *t2 = w1 ? tt_traced(machine, replay_policy, spec, SL_TRACE_PERF, &m2, NULL) : NULL;
+	struct json_object *w2 = t2 ? tt_import(t2, NULL, NULL, &err) : NULL;
+	CHECKF(w2 != NULL, "%s", err.msg);
+	if (w1 && w2) {
+		differ = 0;
+		CHECK(ntasks(w1) == ntasks(w2));
+		for (int i = 0; i < ntasks(w1); i++) {
+			struct json_object *a = task(w1, i), *b = by_pid(w2, jint(a, "pid"));
+			differ += !b || jint(a, "cpu_ns") != jint(b, "cpu_ns");
+		}
+		double e1 = sl_metrics_find(&m1, "elapsed_s")->value;
+		double e2 = sl_metrics_find(&m2, "elapsed_s")->value;
+		CHECKF(tol < 0 || fabs(e2 - e1) <= tol * e1, "%s %s: elapsed %.9f then %.9f", policy,
+		       workload, e1, e2);
+		const struct sl_metric *n = sl_metrics_find(&m2, "tasks");
+		CHECK(n && (int)n->value == ntasks(w1));
+	}
+	json_object_put(w1);
+	json_object_put(w2);
+	free(t1);
+	free(t2);
+	unlink(path);
+	free(path);
+	return differ;
+}
+
+SL_TEST(trace_round_trip_reproduces_cpu_time)
+{
+	const char *noht = "p4dpe-2x2ht,noht";
+
+	CHECK(round_trip(noht, "o1", "javabench:size=0.3", "o1", "", 0.01) == 0);
+	CHECK(round_trip(noht, "o1", "javabench:size=0.3", "o1", "", 0) == 0);
+	/* kernbench's small tools: the replay's cache footprint must not
+	 * make a switch cost more than the recorded burst */
+	CHECK(round_trip(noht, "o1", "kernbench:size=1,units=10,pipe=0", "o1", ",footprint=8",
+			 0.01) == 0);
+	CHECK(round_trip(noht, "linux24", "kernbench:size=1,units=10,pipe=0", "linux24",
+			 ",footprint=8", 0.01) == 0);
+	/* the comparison can fail: another policy makes another schedule */
+	CHECK(round_trip(noht, "o1", "kernbench:size=1,units=10,pipe=0", "linux24",
+			 ",footprint=8", -1) > 0);
+}
+
+SL_TEST(trace_round_trip_on_smt_keeps_time_with_bursts_time)
+{
+	/* on SMT the recorded bursts already hold the sibling's slowdown:
+	 * bursts=time replays CPU time, not work */
+	CHECK(round_trip("p4dpe-2x2ht", "o1", "javabench:size=0.5", "o1", ",bursts=time,class=mem",
+			 0.01) >= 0);
+}
