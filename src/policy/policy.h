@@ -12,6 +12,7 @@ extern const struct sl_policy_ops sl_policy_linux24;
 extern const struct sl_policy_ops sl_policy_o1;
 extern const struct sl_policy_ops sl_policy_ht;
 extern const struct sl_policy_ops sl_policy_domains;
+extern const struct sl_policy_ops sl_policy_cfs;
 
 /* NULL-terminated, in the order `list policies` prints them. */
 extern const struct sl_policy_ops *const sl_policies[];

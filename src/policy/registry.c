@@ -12,6 +12,7 @@ const struct sl_policy_ops *const sl_policies[] = {
 	&sl_policy_o1,
 	&sl_policy_ht,
 	&sl_policy_domains,
+	&sl_policy_cfs,
 	NULL,
 };
 

@@ -1,0 +1,484 @@
+/*
+ * cfs.c - policy `cfs`: today's Linux fair scheduler (EEVDF since 6.6,
+ * the CFS pick of 2.6.23-6.5 with pick=cfs) with scheduler domains,
+ * capacities, select_idle_sibling, fork/exec balancing, periodic,
+ * newly-idle and active balancing and NUMA balancing.  This file holds the
+ * knobs, creation, the ops the engine calls and the consistency check; the
+ * mechanisms are in the cfs_*.c files listed in cfs.h.
+ *
+ * Sources: see cfs.h; Linux kernel/sched/core.c (sched_fork,
+ * wake_up_new_task, try_to_wake_up / ttwu_do_activate and avg_idle,
+ * sched_exec, migration_cpu_stop, sched_tunable_scaling and
+ * get_update_sysctl_factor), fair.c (pick_next_task_fair, task_tick_fair,
+ * task_fork_fair, yield_task_fair), Kconfig.hz.
+ *
+ * Choices (each a knob):
+ *   pick        eevdf (the scheduler of 6.6 and later) by default; cfs for
+ *               the vruntime/latency scheduler that ran from 2.6.23 to 6.5.
+ *   hz          250: the kernel's Kconfig default (Debian builds it); many
+ *               distributions build 1000 (hz=1000).  With HRTICK off (the
+ *               default) the tick is what ends a slice.
+ *   scaling     the base slice (0.75 ms), CFS's sched_latency (6 ms) and
+ *               wakeup granularity (1 ms) are multiplied by
+ *               1 + log2(min(ncpus, 8)) (SCHED_TUNABLESCALING_LOG, the
+ *               default): x3 on 4 CPUs, x4 from 8 CPUs up.
+ *   capacity    1024 per logical CPU, SMT siblings included (modern, with
+ *               SD_SHARE_CPUCAPACITY marking the SMT level); smt_gain=1178
+ *               gives the 2.6.x-4.x rule (siblings share 1.15 CPUs).
+ *
+ * Omitted / simplified:
+ *   - Scheduling classes other than fair (RT, deadline, idle policy): all
+ *     simulated tasks are SCHED_NORMAL; the migration thread is the
+ *     engine's.
+ *   - sched_exec moves the task through the migration thread after the
+ *     machine's IPI latency; the kernel's stop_one_cpu waits for it, so
+ *     here the task may run a little longer on its old CPU.
+ *   - A timer wakeup is done from the CPU where the task slept, as if the
+ *     hrtimer fired there.
+ *   - The per-rq clock and clock_task: one engine clock for everything.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/spec.h"
+#include "policy/cfs.h"
+#include "sim/sim.h"
+
+static const struct sl_param_def cfs_knobs[] = {
+	{ .name = "pick", .type = SL_PARAM_CHOICE, .def = "eevdf", .choices = "eevdf|cfs",
+	  .doc = "eevdf: earliest eligible virtual deadline (6.6+); cfs: leftmost vruntime with "
+		 "sched_latency slices (2.6.23-6.5)" },
+	{ .name = "hz", .type = SL_PARAM_INT, .def = "250", .min = 100, .max = 1000,
+	  .doc = "timer ticks per second (CONFIG_HZ: Kconfig default 250; many distributions "
+		 "build 1000)" },
+	{ .name = "base_slice_us", .type = SL_PARAM_INT, .def = "750", .min = 100,
+	  .max = 100000,
+	  .doc = "EEVDF request size, and CFS min_granularity, before CPU scaling (0.75 ms)" },
+	{ .name = "latency_us", .type = SL_PARAM_INT, .def = "6000", .min = 100, .max = 1000000,
+	  .doc = "pick=cfs: sched_latency, the period shared by the runnable tasks, before "
+		 "CPU scaling (6 ms)" },
+	{ .name = "wakeup_gran_us", .type = SL_PARAM_INT, .def = "1000", .min = 0,
+	  .max = 1000000,
+	  .doc = "pick=cfs: how far ahead a woken task must be to preempt, before CPU scaling "
+		 "(1 ms)" },
+	{ .name = "scaling", .type = SL_PARAM_CHOICE, .def = "log", .choices = "log|none|linear",
+	  .doc = "sched_tunable_scaling: slices x (1 + log2(min(ncpus, 8))), x 1, or "
+		 "x min(ncpus, 8)" },
+	{ .name = "migration_cost_us", .type = SL_PARAM_INT, .def = "500", .min = 0,
+	  .max = 1000000,
+	  .doc = "sysctl_sched_migration_cost: a task that ran this recently is cache-hot to "
+		 "the balancer (0.5 ms)" },
+	{ .name = "run_to_parity", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "EEVDF RUN_TO_PARITY: wakeups do not preempt a task within its first slice" },
+	{ .name = "wake_affine", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "a wakeup may move the task towards the waker's CPU (SD_WAKE_AFFINE)" },
+	{ .name = "idle_core", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "select_idle_sibling prefers a wholly idle core to an idle SMT sibling (off: "
+		 "the first idle CPU, as with SMT inactive)" },
+	{ .name = "fork_balance", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "new and exec'ing tasks go to the idlest group (SD_BALANCE_FORK/EXEC); off: "
+		 "the parent's CPU" },
+	{ .name = "newidle", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "a CPU going idle pulls a task at once (SD_BALANCE_NEWIDLE)" },
+	{ .name = "numa", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "NUMA balancing: prefer the task's home node, move or swap it back there" },
+	{ .name = "numa_scan_ms", .type = SL_PARAM_INT, .def = "1000", .min = 1, .max = 100000,
+	  .doc = "NUMA: CPU time before the first scan sets the preferred node "
+		 "(numa_balancing_scan_delay_ms); retries every 1/16 of it" },
+	{ .name = "smt_gain", .type = SL_PARAM_INT, .def = "0", .min = 0, .max = 4096,
+	  .doc = "0: capacity 1024 per logical CPU (modern); N: a core's siblings share N "
+		 "(2.6.x-4.x: 1178)" },
+	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
+	  .doc = "cost of each CPU or task the scheduler examines (default: the machine's); "
+		 "a pick costs the machine's pick cost" },
+	{ .name = NULL },
+};
+
+/* ---- creation ---- */
+
+static bool cfs_given(const struct sl_params *knobs, const char *name)
+{
+	return sl_param_exists(knobs, name) && sl_param_given(knobs, name);
+}
+
+/* A knob that cannot act under the others is an error, not ignored. */
+static int cfs_check_knobs(const struct sl_params *knobs, struct sl_err *err)
+{
+	static const char *const cfs_only[] = { "latency_us", "wakeup_gran_us", NULL };
+	bool eevdf = sl_param_choice(knobs, "pick") == 0;
+
+	for (int i = 0; eevdf && cfs_only[i]; i++)
+		if (cfs_given(knobs, cfs_only[i]))
+			return sl_fail(err, "policy 'cfs': %s: applies to pick=cfs only (EEVDF "
+				       "has no sched_latency or wakeup granularity)", cfs_only[i]);
+	if (!eevdf && cfs_given(knobs, "run_to_parity"))
+		return sl_fail(err, "policy 'cfs': run_to_parity: applies to pick=eevdf only");
+	if (sl_param_choice(knobs, "numa") == 1 && cfs_given(knobs, "numa_scan_ms"))
+		return sl_fail(err, "policy 'cfs': numa_scan_ms: NUMA balancing is off (numa=off)");
+	return 0;
+}
+
+static int cfs_ilog2(int x)
+{
+	int l = 0;
+
+	while (x > 1) {
+		x >>= 1;
+		l++;
+	}
+	return l;
+}
+
+static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct sl_err *err)
+{
+	if (cfs_check_knobs(knobs, err))
+		return NULL;
+	struct cfs *s = sl_xcalloc(1, sizeof(*s));
+	const struct sl_topo *t = sl_topo(sim);
+
+	s->sim = sim;
+	s->topo = t;
+	s->ncpus = t->ncpus;
+	s->hz = (unsigned)sl_param_int(knobs, "hz");
+	s->tick_ns = SL_SEC / s->hz;
+	s->pick = sl_param_choice(knobs, "pick") == 0 ? CFS_PICK_EEVDF : CFS_PICK_CFS;
+
+	int n = s->ncpus < 8 ? s->ncpus : 8;
+	switch (sl_param_choice(knobs, "scaling")) {
+	case 0:
+		s->tunable_factor = 1 + cfs_ilog2(n);
+		break;
+	case 1:
+		s->tunable_factor = 1;
+		break;
+	default:
+		s->tunable_factor = n;
+		break;
+	}
+	s->base_slice = sl_param_int(knobs, "base_slice_us") * SL_USEC * s->tunable_factor;
+	s->min_gran = s->base_slice;
+	s->latency = sl_param_int(knobs, "latency_us") * SL_USEC * s->tunable_factor;
+	s->wakeup_gran = sl_param_int(knobs, "wakeup_gran_us") * SL_USEC * s->tunable_factor;
+	s->nr_latency = (int)((s->latency + s->min_gran - 1) / s->min_gran);
+	s->migration_cost = sl_param_int(knobs, "migration_cost_us") * SL_USEC;
+	s->run_to_parity = sl_param_choice(knobs, "run_to_parity") == 0;
+	s->wake_affine = sl_param_choice(knobs, "wake_affine") == 0;
+	s->idle_core = sl_param_choice(knobs, "idle_core") == 0;
+	s->fork_balance = sl_param_choice(knobs, "fork_balance") == 0;
+	s->newidle = sl_param_choice(knobs, "newidle") == 0;
+	s->numa = sl_param_choice(knobs, "numa") == 0;
+	s->numa_scan_delay = sl_param_int(knobs, "numa_scan_ms") * SL_MSEC;
+	s->numa_retry = s->numa_scan_delay / 16 > s->tick_ns ? s->numa_scan_delay / 16 : s->tick_ns;
+	s->smt_gain = (int)sl_param_int(knobs, "smt_gain");
+	s->scan_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns") :
+							 sl_cost_scan(sim, 1);
+	s->pick_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns") :
+							 sl_cost_pick(sim);
+	s->max_lb_interval = (uint64_t)s->hz * (uint64_t)s->ncpus / 10;
+	if (s->max_lb_interval < 1)
+		s->max_lb_interval = 1;
+
+	s->rq = sl_xcalloc((unsigned long)s->ncpus, sizeof(struct cfs_rq));
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		struct cfs_rq *rq = &s->rq[cpu];
+		rq->cpu = cpu;
+		cfs_tl_init(&rq->tl);
+		rq->avg_idle = 2 * s->migration_cost;
+		rq->push_cpu = -1;
+		rq->mig_dest = -1;
+	}
+	/* every CPU starts idle: every LLC of an SMT machine has idle cores */
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
+		s->has_idle_cores[cpu] = t->threads_per_core > 1;
+	if (cfs_build_domains(s, err)) {
+		cfs_free_domains(s);
+		free(s->rq);
+		free(s);
+		return NULL;
+	}
+	sl_set_hz(sim, s->hz);
+	return s;
+}
+
+static void cfs_destroy(struct sl_sim *sim)
+{
+	struct cfs *s = cfs_state(sim);
+
+	cfs_free_domains(s);
+	free(s->rq);
+	free(s);
+}
+
+/* ---- ops ---- */
+
+static void cfs_entity_init(struct cfs *s, struct sl_task *t)
+{
+	struct cfs_entity *se = cfs_se(t);
+
+	memset(se, 0, sizeof(*se));
+	se->task = t;
+	se->nice = t->nice;
+	se->weight = cfs_nice_to_weight(t->nice);
+	se->slice = s->base_slice;
+	se->cpu = -1;
+	se->recent_used_cpu = -1;
+	se->numa_nid = -1;
+	se->mig_rq = -1;
+}
+
+/* sched_fork() + wake_up_new_task(): placed, then queued where
+ * select_task_rq(WF_FORK) says; it may preempt there. */
+static void cfs_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
+{
+	struct cfs *s = cfs_state(sim);
+	struct cfs_entity *se = cfs_se(child);
+	int cpu = 0;
+
+	cfs_entity_init(s, child);
+	if (parent) {
+		struct cfs_entity *pse = cfs_se(parent);
+		struct cfs_rq *prq = &s->rq[pse->cpu];
+		cfs_update_curr(s, prq);
+		cfs_place_new(s, prq, se);
+		cpu = parent->cpu >= 0 ? parent->cpu : pse->cpu;
+		se->cpu = cpu;
+		if (s->fork_balance)
+			cpu = cfs_select_task_rq(s, se, cpu, cpu, CFS_WF_FORK, pse);
+	} else {
+		cfs_place_new(s, &s->rq[0], se);
+	}
+	se->cpu = cpu;
+	struct cfs_rq *rq = &s->rq[cpu];
+	cfs_pelt_init_new(s, rq, se);
+	cfs_enqueue(s, rq, se, CFS_ENQ_INITIAL);
+	cfs_check_preempt(s, rq, se);
+}
+
+/* try_to_wake_up(): select_task_rq(WF_TTWU), then ttwu_do_activate. */
+static void cfs_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned flags)
+{
+	struct cfs *s = cfs_state(sim);
+	struct cfs_entity *se = cfs_se(t);
+	int prev_cpu = se->cpu;
+
+	if (se->nice != t->nice) {
+		se->nice = t->nice;
+		se->weight = cfs_nice_to_weight(t->nice);
+	}
+	if (waker_cpu < 0 || waker_cpu >= s->ncpus)
+		waker_cpu = prev_cpu;
+	struct cfs_entity *waker = (flags & SL_WAKE_TIMER) ? NULL : s->rq[waker_cpu].curr;
+	unsigned wf = CFS_WF_TTWU | ((flags & SL_WAKE_SYNC) ? CFS_WF_SYNC : 0);
+	int cpu = cfs_select_task_rq(s, se, prev_cpu, waker_cpu, wf, waker);
+	if (cpu != prev_cpu)
+		cfs_move_sleeping(s, se, cpu);
+
+	struct cfs_rq *rq = &s->rq[cpu];
+	if (rq->idle_stamp) {
+		/* how long this CPU idles, on average: bounds newly-idle balancing */
+		sl_time delta = sl_now(sim) - rq->idle_stamp;
+		rq->avg_idle += (delta - rq->avg_idle) / 8;
+		if (rq->avg_idle > 2 * s->migration_cost)
+			rq->avg_idle = 2 * s->migration_cost;
+		rq->idle_stamp = 0;
+	}
+	cfs_enqueue(s, rq, se, CFS_ENQ_WAKEUP | (cpu != prev_cpu ? CFS_ENQ_MIGRATED : 0));
+	cfs_check_preempt(s, rq, se);
+}
+
+/* A dead task leaves its CPU's averages and any pending move. */
+static void cfs_task_dead(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
+{
+	cfs_pelt_se(s, se);
+	cfs_pelt_rq(s, rq);
+	cfs_pelt_detach(rq, se);
+	if (se->mig_rq >= 0) {
+		struct cfs_rq *mrq = &s->rq[se->mig_rq];
+		if (mrq->mig_se == se)
+			mrq->mig_se = NULL;
+		se->mig_rq = -1;
+	}
+}
+
+/* pick_next_task_fair(): put prev back (or take it off if it blocked),
+ * pull if about to idle, pick. */
+static struct sl_task *cfs_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev)
+{
+	struct cfs *s = cfs_state(sim);
+	struct cfs_rq *rq = &s->rq[cpu];
+
+	if (prev) {
+		struct cfs_entity *pse = cfs_se(prev);
+		if (prev->state != SL_TASK_RUNNABLE) {
+			cfs_dequeue(s, rq, pse, CFS_DEQ_SLEEP);
+			if (prev->state == SL_TASK_DEAD)
+				cfs_task_dead(s, rq, pse);
+		} else {
+			cfs_put_prev(s, rq);
+		}
+	}
+	if (s->pick_ns > 0)
+		sl_charge_sched(sim, cpu, s->pick_ns);
+	if (rq->nr_running == 0)
+		cfs_newidle_balance(s, cpu);
+	if (rq->nr_running == 0) {
+		rq->last_idle = sl_now(sim);
+		cfs_update_idle_core(s, cpu);
+		return NULL;
+	}
+	struct cfs_entity *next = cfs_pick_entity(s, rq);
+	cfs_set_next(s, rq, next);
+	return next->task;
+}
+
+static void cfs_tick(struct sl_sim *sim, int cpu)
+{
+	struct cfs *s = cfs_state(sim);
+	struct cfs_rq *rq = &s->rq[cpu];
+
+	if (rq->curr) {
+		cfs_task_tick(s, rq);
+		cfs_numa_tick(s, rq, rq->curr);
+	}
+	cfs_rebalance_tick(s, cpu);
+}
+
+/* sched_exec(): an exec is the cheapest time to move a task. */
+static void cfs_exec(struct sl_sim *sim, struct sl_task *t)
+{
+	struct cfs *s = cfs_state(sim);
+	struct cfs_entity *se = cfs_se(t);
+
+	if (!s->fork_balance || t->cpu < 0)
+		return;
+	int dest = cfs_select_task_rq(s, se, t->cpu, t->cpu, CFS_WF_EXEC, se);
+	if (dest != t->cpu)
+		cfs_request_move(s, se, dest);
+}
+
+static void cfs_yield_op(struct sl_sim *sim, struct sl_task *t)
+{
+	struct cfs *s = cfs_state(sim);
+
+	cfs_yield(s, &s->rq[cfs_se(t)->cpu]);
+}
+
+/* The migration thread preempted whatever ran on cpu: it is queued again,
+ * then pushed (active balance) or moved (exec, NUMA) if so requested. */
+static void cfs_migration(struct sl_sim *sim, int cpu, long arg)
+{
+	struct cfs *s = cfs_state(sim);
+	struct cfs_rq *rq = &s->rq[cpu];
+
+	(void)arg;
+	cfs_put_prev(s, rq);
+	cfs_active_balance(s, cpu);
+	struct cfs_entity *se = rq->mig_se;
+	if (!se)
+		return;
+	int dest = rq->mig_dest;
+	rq->mig_se = NULL;
+	se->mig_rq = -1;
+	if (se->on_rq && se->cpu == cpu && rq->curr != se && dest != cpu &&
+	    sl_cpumask_test(&se->task->allowed, dest))
+		cfs_move_queued(s, se, dest);
+}
+
+/* ---- consistency (tests, --check) ---- */
+
+static int cfs_check_rq(struct sl_sim *sim, struct cfs *s, struct cfs_rq *rq, struct sl_err *err)
+{
+	int cpu = rq->cpu;
+	struct sl_task *running = sl_curr(sim, cpu);
+
+	if (cfs_tl_check(&rq->tl, cpu, err))
+		return -1;
+	if ((rq->curr ? rq->curr->task : NULL) != running)
+		return sl_fail_internal(err, "cfs: CPU %d runs task %d, its runqueue's curr is %d",
+					cpu, running ? running->id : -1,
+					rq->curr ? rq->curr->task->id : -1);
+	if (rq->tl.nr + (rq->curr != NULL) != rq->nr_running)
+		return sl_fail_internal(err, "cfs: CPU %d: %d queued + %d running, nr_running %d",
+					cpu, rq->tl.nr, rq->curr != NULL, rq->nr_running);
+	long load = rq->curr ? rq->curr->weight : 0, avg_load = 0;
+	int64_t avg = 0;
+	for (const struct cfs_entity *se = cfs_tl_first(&rq->tl); se; se = cfs_tl_next(se)) {
+		if (!se->on_rq || se->cpu != cpu || se->task->state != SL_TASK_RUNNABLE)
+			return sl_fail_internal(err, "cfs: task %d queued on CPU %d (its cpu %d, "
+						"on_rq %d)", se->task->id, cpu, se->cpu, se->on_rq);
+		load += se->weight;
+		avg_load += se->weight;
+		avg += (se->vruntime - rq->min_vruntime) * se->weight;
+	}
+	if (load != rq->load || avg_load != rq->avg_load || avg != rq->avg_vruntime)
+		return sl_fail_internal(err, "cfs: CPU %d: load %ld (kept %ld), tree weight %ld "
+					"(kept %ld), weighted vruntime sum %lld (kept %lld)", cpu,
+					load, rq->load, avg_load, rq->avg_load, (long long)avg,
+					(long long)rq->avg_vruntime);
+	int n = 0, numa = 0, pref = 0;
+	for (const struct cfs_entity *se = rq->lru_head; se; se = se->lru_next) {
+		if (++n > rq->nr_running || (se->lru_next && se->lru_next->lru_prev != se))
+			return sl_fail_internal(err, "cfs: CPU %d: cfs_tasks list broken", cpu);
+		if (se->numa_nid >= 0) {
+			numa++;
+			pref += se->numa_nid == s->topo->cpu_node[cpu];
+		}
+	}
+	if (n != rq->nr_running || (n && rq->lru_tail->lru_next))
+		return sl_fail_internal(err, "cfs: CPU %d: %d tasks listed, nr_running %d", cpu, n,
+					rq->nr_running);
+	if (numa != rq->nr_numa_running || pref != rq->nr_preferred_running)
+		return sl_fail_internal(err, "cfs: CPU %d: NUMA counts %d/%d, kept %d/%d", cpu, numa,
+					pref, rq->nr_numa_running, rq->nr_preferred_running);
+	if (rq->mig_se && rq->mig_se->mig_rq != cpu)
+		return sl_fail_internal(err, "cfs: CPU %d: stale migration request", cpu);
+	return 0;
+}
+
+static int cfs_check(struct sl_sim *sim, struct sl_err *err)
+{
+	struct cfs *s = cfs_state(sim);
+	int overloaded = 0;
+
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		if (cfs_check_rq(sim, s, &s->rq[cpu], err))
+			return -1;
+		overloaded += s->rq[cpu].nr_running >= 2;
+	}
+	if (overloaded != s->nr_overloaded)
+		return sl_fail_internal(err, "cfs: %d runqueues overloaded, counted %d", overloaded,
+					s->nr_overloaded);
+	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t)) {
+		const struct cfs_entity *se = cfs_se(t);
+		bool runnable = t->state == SL_TASK_RUNNABLE;
+		if (se->on_rq != runnable)
+			return sl_fail_internal(err, "cfs: task %d is %s but %s queued", t->id,
+						runnable ? "runnable" : "not runnable",
+						se->on_rq ? "is" : "is not");
+		if (t->cpu >= 0 && t->cpu != se->cpu)
+			return sl_fail_internal(err, "cfs: task %d runs on CPU %d but is queued on %d",
+						t->id, t->cpu, se->cpu);
+		if (runnable && (se->cpu < 0 || !sl_cpumask_test(&t->allowed, se->cpu)))
+			return sl_fail_internal(err, "cfs: task %d queued on CPU %d, not allowed",
+						t->id, se->cpu);
+	}
+	return 0;
+}
+
+const struct sl_policy_ops sl_policy_cfs = {
+	.name = "cfs",
+	.summary = "today's Linux: EEVDF/CFS fair queuing, SMT/MC/NUMA domains, "
+		   "select_idle_sibling, NUMA balancing",
+	.knobs = cfs_knobs,
+	.task_size = sizeof(struct cfs_entity),
+	.init = cfs_init,
+	.destroy = cfs_destroy,
+	.fork = cfs_fork,
+	.wakeup = cfs_wakeup,
+	.pick_next = cfs_pick_next,
+	.tick = cfs_tick,
+	.exec = cfs_exec,
+	.yield = cfs_yield_op,
+	.migration = cfs_migration,
+	.check = cfs_check,
+};

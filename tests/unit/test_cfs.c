@@ -1,0 +1,739 @@
+/*
+ * test_cfs.c - policy `cfs` (today's Linux fair scheduler): the timeline
+ * tree against a brute-force model, the knobs and the tunables they
+ * derive, the domains built from a few machines, and scenario tests that
+ * pin its distinctive decisions on tiny machines: a woken task takes a
+ * wholly idle core before an idle sibling; two hogs on a 2x2 HT box end on
+ * different cores, by fork placement or by the balancer; CPU shares follow
+ * the nice weights; a sleeper does not starve beside hogs; a CPU going idle
+ * pulls at once; a task returns to its NUMA home node once it has room;
+ * and mixed loads on every preset run clean and deterministically.
+ *
+ * Every run has the engine's invariant checks on, which also run the
+ * policy's own check op (trees, counts, loads, NUMA counts) after each
+ * event.  The policy is not registered yet, so runs bind its knobs with
+ * sl_spec_parse + sl_spec_bind against &sl_policy_cfs directly.
+ */
+#include <string.h>
+
+#include "base/spec.h"
+#include "hw/machine.h"
+#include "policy/cfs.h"
+#include "report/run.h"
+#include "sim/sim.h"
+#include "test.h"
+#include "workload/workload.h"
+
+/* ---- the timeline against a brute-force model ---- */
+
+#define CFST_N 200
+
+static uint64_t cfst_lcg(uint64_t *x)
+{
+	*x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *x >> 33;
+}
+
+SL_TEST(cfs_timeline_tree)
+{
+	static struct sl_task tasks[CFST_N];
+	static struct {
+		struct cfs_entity se;
+		char pad[64];
+	} area[CFST_N];
+	bool in[CFST_N] = { false };
+	struct cfs_timeline tl;
+	struct sl_err err;
+	uint64_t x = 42;
+	int fails = 0;
+
+	cfs_tl_init(&tl);
+	for (int i = 0; i < CFST_N; i++) {
+		memset(&tasks[i], 0, sizeof(tasks[i]));
+		tasks[i].id = i;
+		tasks[i].policy_area = &area[i].se;
+		area[i].se.task = &tasks[i];
+	}
+	for (int step = 0; step < 4000 && fails < 5; step++) {
+		int i = (int)(cfst_lcg(&x) % CFST_N);
+		struct cfs_entity *se = &area[i].se;
+		if (in[i]) {
+			cfs_tl_erase(&tl, se);
+			in[i] = false;
+		} else {
+			/* few distinct keys: ties must be broken by id */
+			se->vruntime = (int64_t)(cfst_lcg(&x) % 50) - 10;
+			se->deadline = se->vruntime + (int64_t)(cfst_lcg(&x) % 40);
+			cfs_tl_insert(&tl, se);
+			in[i] = true;
+		}
+		if (cfs_tl_check(&tl, 0, &err)) {
+			CHECKF(0, "step %d: %s", step, err.msg);
+			fails++;
+			continue;
+		}
+		/* in-order walk = sorted (vruntime, id) of the members */
+		const struct cfs_entity *prev = NULL;
+		int n = 0;
+		for (const struct cfs_entity *e = cfs_tl_first(&tl); e; e = cfs_tl_next(e), n++)
+			if (prev && (prev->vruntime > e->vruntime ||
+				     (prev->vruntime == e->vruntime && prev->task->id > e->task->id)))
+				fails++;
+			else
+				prev = e;
+		/* the EEVDF pick = the brute-force earliest eligible deadline */
+		struct cfs_eligible el = { .zero = -10, .load = 0, .avg = 0 };
+		for (int k = 0; k < CFST_N; k++)
+			if (in[k]) {
+				el.avg += (area[k].se.vruntime - el.zero) * 3;
+				el.load += 3;
+			}
+		const struct cfs_entity *best = NULL;
+		for (int k = 0; k < CFST_N; k++) {
+			const struct cfs_entity *e = &area[k].se;
+			if (!in[k] || !cfs_tl_eligible(&el, e->vruntime))
+				continue;
+			if (!best || e->deadline < best->deadline ||
+			    (e->deadline == best->deadline && e->task->id < best->task->id))
+				best = e;
+		}
+		if (cfs_tl_pick_eevdf(&tl, &el) != best || n != tl.nr)
+			fails++;
+	}
+	CHECKF(fails == 0, "%d mismatches against the model", fails);
+	CHECK(tl.nr > 0);
+}
+
+/* ---- a scripted program: do acts[] in order, note when and where ---- */
+
+#define CFST_MAX_ACTS 80
+
+struct cfst_script {
+	int n, pc;
+	struct sl_action acts[CFST_MAX_ACTS];
+	bool set_aff[CFST_MAX_ACTS];		/* sched_setaffinity before act i */
+	sl_cpumask aff[CFST_MAX_ACTS];
+	sl_time at[CFST_MAX_ACTS + 1];		/* when act i was asked for */
+	int cpu[CFST_MAX_ACTS + 1];		/* on which CPU */
+	sl_time node_ns[2];			/* time on nodes 0 and 1 at the last step */
+};
+
+static void cfst_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct cfst_script *s = t->prog_state;
+
+	s->at[s->pc] = sl_now(sim);
+	s->cpu[s->pc] = t->cpu;
+	s->node_ns[0] = t->node_ns[0];
+	s->node_ns[1] = t->node_ns[1];
+	if (s->pc < s->n && s->set_aff[s->pc])
+		t->allowed = s->aff[s->pc];
+	*next = s->pc < s->n ? s->acts[s->pc++] : sl_act_exit();
+}
+
+static const struct sl_prog cfst_prog = { .name = "cfst", .step = cfst_step };
+
+static struct cfst_script *cfst_new(struct sl_sim *sim)
+{
+	return sl_sim_alloc(sim, sizeof(struct cfst_script));
+}
+
+static void cfst_add(struct cfst_script *s, struct sl_action a)
+{
+	if (s->n < CFST_MAX_ACTS)
+		s->acts[s->n++] = a;
+}
+
+static void cfst_fork(struct cfst_script *s, struct cfst_script *child, const char *comm, int nice)
+{
+	cfst_add(s, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &cfst_prog, .state = child, .comm = comm,
+			    .set_nice = true, .nice = nice } });
+}
+
+/* The next action runs with this affinity (a task may pin itself). */
+static void cfst_affinity(struct cfst_script *s, sl_cpumask m)
+{
+	if (s->n < CFST_MAX_ACTS) {
+		s->set_aff[s->n] = true;
+		s->aff[s->n] = m;
+	}
+}
+
+static struct cfst_script *cfst_hog(struct sl_sim *sim, double ms)
+{
+	struct cfst_script *s = cfst_new(sim);
+	cfst_add(s, sl_act_run(ms * SL_MSEC, SL_WC_INT));
+	return s;
+}
+
+static struct sl_task *cfst_find(struct sl_sim *sim, const char *comm)
+{
+	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t))
+		if (!strcmp(t->comm, comm))
+			return t;
+	return NULL;
+}
+
+/* ---- building a run ---- */
+
+struct cfst_run {
+	struct sl_machine machine;
+	struct sl_params knobs;
+	struct sl_sim *sim;
+	struct sl_err err;
+};
+
+/* Bind "cfs[:knob=value,...]" as the registry would. */
+static int cfst_bind(const char *text, struct sl_params *p, struct sl_err *err)
+{
+	static const char *const extra[] = { "label", NULL };
+	struct sl_spec spec;
+
+	*err = (struct sl_err){ 0 };
+	if (sl_spec_parse(&spec, text, "policy", err))
+		return -1;
+	if (strcmp(spec.name, "cfs"))
+		return sl_fail(err, "policy '%s': not cfs", spec.name);
+	return sl_spec_bind(p, &spec, sl_policy_cfs.knobs, extra, "policy 'cfs'", err);
+}
+
+static bool cfst_start(struct cfst_run *r, const char *machine, const char *policy, sl_time limit)
+{
+	memset(r, 0, sizeof(*r));
+	if (sl_machine_load(&r->machine, machine, &r->err) || cfst_bind(policy, &r->knobs, &r->err)) {
+		fprintf(stderr, "cfst_start: %s\n", r->err.msg);
+		return false;
+	}
+	struct sl_sim_config cfg = {
+		.machine = &r->machine, .policy = &sl_policy_cfs, .knobs = &r->knobs,
+		.seed = 1, .time_limit = limit, .check = true,
+	};
+	r->sim = sl_sim_create(&cfg, &r->err);
+	if (!r->sim)
+		fprintf(stderr, "cfst_start: %s\n", r->err.msg);
+	return r->sim != NULL;
+}
+
+static bool cfst_run(struct cfst_run *r)
+{
+	if (sl_sim_run(r->sim, &r->err) == 0)
+		return true;
+	fprintf(stderr, "cfst_run: %s\n", r->err.msg);
+	return false;
+}
+
+static struct cfs *cfst_state(struct cfst_run *r)
+{
+	return sl_policy_data(r->sim);
+}
+
+/* ---- knobs and the tunables they derive ---- */
+
+SL_TEST(cfs_knobs)
+{
+	struct sl_params p;
+	struct sl_err err;
+
+	CHECK(cfst_bind("cfs", &p, &err) == 0);
+	CHECK(cfst_bind("cfs:pick=cfs,hz=1000,base_slice_us=3000,latency_us=24000,"
+			"wakeup_gran_us=4000,scaling=none,migration_cost_us=0,"
+			"wake_affine=off,idle_core=off,fork_balance=off,newidle=off,numa=on,"
+			"numa_scan_ms=100,smt_gain=1178,scan_ns=0,label=x", &p, &err) == 0);
+	CHECK(cfst_bind("cfs:pick=fifo", &p, &err) == -1 && err.kind == SL_ERR_INPUT &&
+	      strstr(err.msg, "pick"));
+	CHECK(cfst_bind("cfs:hz=50", &p, &err) == -1 && err.kind == SL_ERR_INPUT &&
+	      strstr(err.msg, "hz"));
+	CHECK(cfst_bind("cfs:hz=fast", &p, &err) == -1 && strstr(err.msg, "hz"));
+	CHECK(cfst_bind("cfs:smt_gain=-1", &p, &err) == -1 && strstr(err.msg, "smt_gain"));
+	CHECK(cfst_bind("cfs:numa=maybe", &p, &err) == -1 && strstr(err.msg, "numa"));
+	CHECK(cfst_bind("cfs:base_slice_us=2x", &p, &err) == -1 && strstr(err.msg, "base_slice_us"));
+	CHECK(cfst_bind("cfs:timeslice=5", &p, &err) == -1 && strstr(err.msg, "timeslice"));
+	for (const struct sl_param_def *d = sl_policy_cfs.knobs; d->name; d++)
+		CHECK(d->doc && d->doc[0] && (d->def || strstr(d->doc, "default")));
+
+	/* defaults: HZ 250, EEVDF, slices scaled by 1 + log2(min(ncpus, 8)) */
+	static const struct {
+		const char *machine;
+		int factor;
+	} m[] = { { "pack:1 core:1 pu:1", 1 }, { "pack:2 core:1 pu:2", 3 },
+		  { "pack:2 core:2 pu:2", 4 }, { "numaq-16", 4 } };
+	for (int i = 0; i < 4; i++) {
+		struct cfst_run r;
+		if (!cfst_start(&r, m[i].machine, "cfs", 0))
+			continue;
+		struct cfs *s = cfst_state(&r);
+		CHECK(sl_hz(r.sim) == 250 && s->pick == CFS_PICK_EEVDF);
+		CHECKF(s->tunable_factor == m[i].factor && s->base_slice == 750 * SL_USEC * m[i].factor &&
+		       s->latency == 6 * SL_MSEC * m[i].factor &&
+		       s->wakeup_gran == 1 * SL_MSEC * m[i].factor && s->nr_latency == 8,
+		       "%s: factor %d, base slice %lld", m[i].machine, s->tunable_factor,
+		       (long long)s->base_slice);
+		CHECK(s->migration_cost == 500 * SL_USEC && s->numa && s->idle_core);
+		sl_sim_destroy(r.sim);
+	}
+	struct cfst_run r;
+	if (cfst_start(&r, "pack:2 core:2 pu:2", "cfs:scaling=none,hz=1000,pick=cfs", 0)) {
+		struct cfs *s = cfst_state(&r);
+		CHECK(sl_hz(r.sim) == 1000 && s->pick == CFS_PICK_CFS && s->base_slice == 750 * SL_USEC);
+		sl_sim_destroy(r.sim);
+	}
+	/* knobs that cannot act under the others are rejected when the run is
+	 * created (they bind: the table cannot know) */
+	static const char *const moot[] = { "cfs:latency_us=3000", "cfs:pick=eevdf,wakeup_gran_us=1",
+					    "cfs:pick=cfs,run_to_parity=off",
+					    "cfs:numa=off,numa_scan_ms=10" };
+	static const char *const named[] = { "latency_us", "wakeup_gran_us", "run_to_parity",
+					     "numa_scan_ms" };
+	for (int i = 0; i < 4; i++) {
+		struct sl_machine mm;
+		CHECK(sl_machine_load(&mm, "pack:1 core:1 pu:1", &err) == 0 &&
+		      cfst_bind(moot[i], &p, &err) == 0);
+		struct sl_sim_config c = { .machine = &mm, .policy = &sl_policy_cfs, .knobs = &p,
+					   .seed = 1 };
+		err = (struct sl_err){ 0 };
+		struct sl_sim *x = sl_sim_create(&c, &err);
+		CHECKF(!x && err.kind == SL_ERR_INPUT && strstr(err.msg, named[i]), "%s: %s", moot[i],
+		       err.msg);
+		sl_sim_destroy(x);
+	}
+	/* an unbound table means the defaults */
+	struct sl_machine mach;
+	CHECK(sl_machine_load(&mach, "pack:1 core:2 pu:1", &err) == 0);
+	struct sl_sim_config cfg = { .machine = &mach, .policy = &sl_policy_cfs, .seed = 1 };
+	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	CHECK(sim && sl_hz(sim) == 250);
+	sl_sim_destroy(sim);
+}
+
+/* ---- domains, groups and capacities ---- */
+
+SL_TEST(cfs_domains)
+{
+	struct cfst_run r;
+
+	/* 2x2 HT: SMT {0,1} (110, shares capacity and LLC); MC = SMT span, so
+	 * it is dropped; PKG {0-3} with the two packages as groups */
+	if (cfst_start(&r, "pack:2 core:1 pu:2", "cfs", 0)) {
+		struct cfs_rq *rq = &cfst_state(&r)->rq[2];
+		CHECK(rq->nsd == 2);
+		if (rq->nsd == 2) {
+			const struct cfs_domain *smt = &rq->sd[0], *pkg = &rq->sd[1];
+			CHECK(!strcmp(smt->name, "SMT") && smt->span->weight == 2 &&
+			      smt->imbalance_pct == 110 && smt->cache_nice_tries == 0 &&
+			      (smt->flags & CFS_SD_SHARE_CPUCAPACITY) && smt->span->ngroups == 2);
+			CHECK(!strcmp(pkg->name, "PKG") && pkg->span->weight == 4 &&
+			      pkg->imbalance_pct == 117 && pkg->span->ngroups == 2 &&
+			      pkg->local == 1 && pkg->span->groups[1].first_cpu == 2 &&
+			      pkg->span->groups[1].capacity == 2048 &&
+			      (pkg->span->groups[1].flags & CFS_SD_SHARE_CPUCAPACITY) &&
+			      pkg->min_interval == 4 && pkg->max_interval == 8 &&
+			      pkg->busy_factor == 16);
+			CHECK(rq->sd_llc == 0 && rq->llc_id == 2 && rq->llc_size == 2);
+		}
+		sl_sim_destroy(r.sim);
+	}
+	/* the old smt_gain: two siblings share 1178 */
+	if (cfst_start(&r, "pack:2 core:1 pu:2", "cfs:smt_gain=1178", 0)) {
+		struct cfs_rq *rq = &cfst_state(&r)->rq[0];
+		CHECK(rq->capacity == 589 && rq->sd[1].span->groups[0].capacity == 1178);
+		sl_sim_destroy(r.sim);
+	}
+	/* NUMA-Q: one P-III per package, no shared cache: PKG = the quad, then
+	 * NUMA over the four quads; no LLC domain, so wakeups do not search */
+	if (cfst_start(&r, "numaq-16", "cfs", 0)) {
+		struct cfs_rq *rq = &cfst_state(&r)->rq[5];
+		CHECK(rq->nsd == 2 && rq->sd_llc == -1 && rq->llc_size == 1);
+		if (rq->nsd == 2) {
+			const struct cfs_domain *numa = &rq->sd[1];
+			CHECK(!strcmp(rq->sd[0].name, "PKG") && rq->sd[0].span->weight == 4 &&
+			      rq->sd[0].span->ngroups == 4);
+			CHECK(!strcmp(numa->name, "NUMA") && numa->span->weight == 16 &&
+			      numa->span->ngroups == 4 && numa->local == 1 &&
+			      numa->cache_nice_tries == 2 && (numa->flags & CFS_SD_NUMA) &&
+			      !(numa->flags & CFS_SD_PREFER_SIBLING) &&
+			      (numa->flags & CFS_SD_WAKE_AFFINE) && numa->imb_numa_nr == 0);
+		}
+		sl_sim_destroy(r.sim);
+	}
+	/* a modern 2-socket SMT server: siblings n and n+32; the package is
+	 * the node, so PKG is dropped; an LLC of 32 CPUs per socket */
+	if (cfst_start(&r, "xeon-2s-smt", "cfs", 0)) {
+		struct cfs_rq *rq = &cfst_state(&r)->rq[3];
+		CHECK(rq->nsd == 3);
+		if (rq->nsd == 3) {
+			CHECK(sl_cpumask_test(&rq->sd[0].span->cpus, 35) && rq->sd[0].span->weight == 2);
+			CHECK(!strcmp(rq->sd[1].name, "MC") && rq->sd[1].span->weight == 32 &&
+			      rq->sd[1].span->ngroups == 16 && rq->sd[1].span->groups[0].cores == 1);
+			CHECK(!strcmp(rq->sd[2].name, "NUMA") && rq->sd[2].span->ngroups == 2 &&
+			      rq->sd[2].imb_numa_nr == 2);
+			CHECK(rq->sd_llc == 1 && rq->llc_size == 32);
+		}
+		sl_sim_destroy(r.sim);
+	}
+}
+
+/* ---- wakeup: a wholly idle core before an idle sibling ---- */
+
+/*
+ * 1 package, 2 cores x 2 threads.  The root (CPU 0) forks a hog that stays
+ * on CPU 0's queue (fork_balance=off) and sleeps 20 ms; the hog runs on
+ * CPU 0 meanwhile.  The root's timer wakeup targets CPU 0, which is busy:
+ * select_idle_sibling takes the wholly idle core (CPU 2 or 3), not CPU 0's
+ * idle sibling, unless idle_core=off.  Returns the CPU it woke on (-1 if
+ * the hog was not on CPU 0 then).
+ */
+static int cfst_woken_cpu(const char *policy)
+{
+	struct cfst_run r;
+	int cpu = -2;
+
+	if (!cfst_start(&r, "pack:1 core:2 pu:2", policy, 0))
+		return -2;
+	struct cfst_script *hog = cfst_new(r.sim);
+	for (int i = 0; i < 20; i++)
+		cfst_add(hog, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_fork(root, hog, "hog", 0);
+	cfst_add(root, sl_act_sleep(20 * SL_MSEC));
+	int woke = root->n;
+	cfst_add(root, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r)) {
+		/* where the hog was while the root woke up */
+		int hog_cpu = -1;
+		for (int i = 0; i < hog->n; i++)
+			if (hog->at[i] <= root->at[woke])
+				hog_cpu = hog->cpu[i];
+		cpu = hog_cpu == 0 ? root->cpu[woke] : -1;
+	}
+	sl_sim_destroy(r.sim);
+	return cpu;
+}
+
+SL_TEST(cfs_wakeup_prefers_idle_core)
+{
+	int cpu = cfst_woken_cpu("cfs:fork_balance=off");
+	CHECKF(cpu == 2 || cpu == 3, "woke on CPU %d (want the idle core: 2 or 3)", cpu);
+	/* without the idle-core search, the first idle CPU after the target */
+	cpu = cfst_woken_cpu("cfs:fork_balance=off,idle_core=off");
+	CHECKF(cpu == 1, "idle_core=off: woke on CPU %d (want the idle sibling 1)", cpu);
+	cpu = cfst_woken_cpu("cfs:fork_balance=off,pick=cfs");
+	CHECKF(cpu == 2 || cpu == 3, "pick=cfs: woke on CPU %d", cpu);
+}
+
+/* ---- two hogs on a 2x2 HT machine: one per core ---- */
+
+/* The cores the two hogs a and b run on when the run is stopped at `ms`. */
+static bool cfst_two_hogs(const char *policy, double ms, int *core_a, int *core_b)
+{
+	struct cfst_run r;
+	bool ok = false;
+
+	if (!cfst_start(&r, "pack:2 core:1 pu:2", policy, (sl_time)(ms * SL_MSEC)))
+		return false;
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_fork(root, cfst_hog(r.sim, 5000), "a", 0);
+	cfst_fork(root, cfst_hog(r.sim, 5000), "b", 0);
+	cfst_add(root, sl_act_wait());
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r)) {
+		const struct sl_topo *topo = sl_topo(r.sim);
+		struct sl_task *a = cfst_find(r.sim, "a"), *b = cfst_find(r.sim, "b");
+		if (a && b && a->cpu >= 0 && b->cpu >= 0) {
+			*core_a = topo->cpu_core[a->cpu];
+			*core_b = topo->cpu_core[b->cpu];
+			ok = true;
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(cfs_two_hogs_two_cores)
+{
+	int a = -1, b = -1;
+
+	/* fork balancing puts the second hog on the idle package at once */
+	CHECK(cfst_two_hogs("cfs", 2, &a, &b));
+	CHECKF(a != b, "at 2 ms: cores %d and %d", a, b);
+	CHECK(cfst_two_hogs("cfs", 2000, &a, &b));
+	CHECKF(a != b, "at 2 s: cores %d and %d", a, b);
+	/* both forked on CPU 0: its idle sibling pulls one at its first tick
+	 * (at the SMT level a task is never cache-hot) ... */
+	CHECK(cfst_two_hogs("cfs:fork_balance=off", 10, &a, &b));
+	CHECKF(a == b, "fork_balance=off at 10 ms: cores %d and %d", a, b);
+	/* ... then the idle package's balancer fails cache_nice_tries + 3
+	 * times (4 ms apart) and pushes one over through the migration
+	 * thread */
+	CHECK(cfst_two_hogs("cfs:fork_balance=off", 100, &a, &b));
+	CHECKF(a != b, "fork_balance=off at 100 ms: cores %d and %d", a, b);
+	CHECK(cfst_two_hogs("cfs:fork_balance=off,pick=cfs", 2000, &a, &b));
+	CHECKF(a != b, "pick=cfs at 2 s: cores %d and %d", a, b);
+}
+
+/* ---- CPU shares follow the nice weights ---- */
+
+/* CPU time of a nice-0 and a nice-`nice` hog on one CPU over 3 s. */
+static double cfst_share_ratio(const char *policy, int nice)
+{
+	struct cfst_run r;
+	double ratio = -1;
+
+	if (!cfst_start(&r, "pack:1 core:1 pu:1", policy, 3 * SL_SEC))
+		return -1;
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_fork(root, cfst_hog(r.sim, 10000), "n0", 0);
+	cfst_fork(root, cfst_hog(r.sim, 10000), "nx", nice);
+	cfst_add(root, sl_act_wait());
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r)) {
+		struct sl_task *a = cfst_find(r.sim, "n0"), *b = cfst_find(r.sim, "nx");
+		if (a && b && b->user_ns + b->sys_ns > 0)
+			ratio = (double)(a->user_ns + a->sys_ns) / (double)(b->user_ns + b->sys_ns);
+	}
+	sl_sim_destroy(r.sim);
+	return ratio;
+}
+
+SL_TEST(cfs_nice_weights)
+{
+	/* 1024 : 335 = 3.06 */
+	double x = cfst_share_ratio("cfs", 5);
+	CHECKF(x > 2.95 && x < 3.17, "eevdf nice 0 : 5 = %.3f", x);
+	x = cfst_share_ratio("cfs:pick=cfs", 5);
+	CHECKF(x > 2.95 && x < 3.17, "cfs nice 0 : 5 = %.3f", x);
+	/* 1024 : 1024 */
+	x = cfst_share_ratio("cfs", 0);
+	CHECKF(x > 0.97 && x < 1.03, "eevdf nice 0 : 0 = %.3f", x);
+	/* 1024 : 110 = 9.3 */
+	x = cfst_share_ratio("cfs", 10);
+	CHECKF(x > 8.9 && x < 9.7, "eevdf nice 0 : 10 = %.3f", x);
+}
+
+/* ---- a sleeper beside hogs ---- */
+
+/*
+ * One CPU, three hogs and a task that runs 1 ms and sleeps 9 ms, 30
+ * times.  Returns the worst delay from a wakeup to running, and the time
+ * the 30 cycles took.
+ */
+static bool cfst_sleeper(const char *policy, sl_time *worst, sl_time *total)
+{
+	struct cfst_run r;
+	bool ok = false;
+
+	if (!cfst_start(&r, "pack:1 core:1 pu:1", policy, 2 * SL_SEC))
+		return false;
+	struct cfst_script *sl = cfst_new(r.sim);
+	for (int i = 0; i < 30; i++) {
+		cfst_add(sl, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+		cfst_add(sl, sl_act_sleep(9 * SL_MSEC));
+	}
+	struct cfst_script *root = cfst_new(r.sim);
+	for (int i = 0; i < 3; i++)
+		cfst_fork(root, cfst_hog(r.sim, 5000), "hog", 0);
+	cfst_fork(root, sl, "sleeper", 0);
+	for (int i = 0; i < 4; i++)
+		cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r) && sl->pc == sl->n) {
+		*worst = 0;
+		for (int i = 2; i < sl->n; i += 2) {
+			sl_time late = sl->at[i] - (sl->at[i - 1] + 9 * SL_MSEC);
+			if (late > *worst)
+				*worst = late;
+		}
+		*total = sl->at[sl->n] - sl->at[0];
+		ok = true;
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(cfs_sleeper_not_starved)
+{
+	sl_time worst = -1, total = -1;
+
+	/* EEVDF keeps the lag a task leaves with: its 1 ms burst overran its
+	 * request, so at wakeup it is placed ahead of V and waits until the
+	 * four runnable tasks have paid that back (~4 ms), then for the
+	 * running hog's deadline, checked at the tick (4 ms at HZ=250) */
+	CHECK(cfst_sleeper("cfs", &worst, &total));
+	CHECKF(worst < 8500 * SL_USEC && total < 420 * SL_MSEC,
+	       "eevdf: worst wakeup %.2f ms, 30 cycles in %.1f ms", (double)worst / SL_MSEC,
+	       (double)total / SL_MSEC);
+	/* CFS: the sleeper's vruntime is far behind: it preempts at wakeup */
+	CHECK(cfst_sleeper("cfs:pick=cfs", &worst, &total));
+	CHECKF(worst < 1 * SL_MSEC && total < 330 * SL_MSEC,
+	       "cfs: worst wakeup %.2f ms, 30 cycles in %.1f ms", (double)worst / SL_MSEC,
+	       (double)total / SL_MSEC);
+}
+
+/* ---- newly-idle balancing ---- */
+
+/*
+ * Two CPUs.  The root forks a 5 ms task (placed on CPU 1, the idle one)
+ * and two hogs (both on CPU 0: fork placement sees the root's CPU as
+ * having spare capacity), then waits.  When the short task exits, CPU 1
+ * pulls the waiting hog at once; without newly-idle balancing it idles
+ * until a periodic balance at a tick finds a hog that is not cache-hot.
+ * Returns CPU 1's idle time over the first 30 ms.
+ */
+static sl_time cfst_newidle_gap(const char *policy)
+{
+	struct cfst_run r;
+	sl_time gap = -1;
+
+	if (!cfst_start(&r, "pack:1 core:2 pu:1", policy, 30 * SL_MSEC))
+		return -1;
+	struct cfst_script *quick = cfst_hog(r.sim, 5);
+	struct cfst_script *root = cfst_new(r.sim);
+	struct cfst_script *hogs[2];
+	cfst_fork(root, quick, "quick", 0);
+	for (int i = 0; i < 2; i++) {
+		hogs[i] = cfst_hog(r.sim, 200);
+		cfst_fork(root, hogs[i], "hog", 0);
+	}
+	for (int i = 0; i < 3; i++)
+		cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r) && quick->cpu[0] == 1 && quick->pc == 1 && hogs[0]->cpu[0] == 0 &&
+	    hogs[1]->cpu[0] == 0)
+		gap = sl_sim_cpu_stats(r.sim, 1)->idle_ns;
+	sl_sim_destroy(r.sim);
+	return gap;
+}
+
+SL_TEST(cfs_newidle_pulls)
+{
+	sl_time gap = cfst_newidle_gap("cfs");
+	CHECKF(gap >= 0 && gap < 200 * SL_USEC, "newidle: CPU 1 idle %.3f ms", (double)gap / SL_MSEC);
+	/* at least until the next tick (8 ms; the task exits at ~5 ms), and
+	 * then the hog CPU 0 just preempted at the same tick is cache-hot
+	 * until the domain has failed cache_nice_tries + 1 times */
+	gap = cfst_newidle_gap("cfs:newidle=off");
+	CHECKF(gap > 2500 * SL_USEC && gap < 20 * SL_MSEC, "newidle=off: CPU 1 idle %.3f ms",
+	       (double)gap / SL_MSEC);
+}
+
+/* ---- NUMA: back to the home node when it has room ---- */
+
+/*
+ * Two nodes of two CPUs.  `a` first runs on node 0 (its home), sleeps
+ * 5 ms while two hogs pinned to node 0 take both CPUs, and is pulled to
+ * node 1 by the idle CPUs there.  After `busy_ms` the hogs end; NUMA
+ * balancing then sends `a` home (after its first scan, 200 ms of CPU time
+ * here).  Returns a's time on nodes 0 and 1 over its 1.5 s of work.
+ */
+static bool cfst_numa_home(const char *policy, double busy_ms, sl_time *node0, sl_time *node1)
+{
+	struct cfst_run r;
+	bool ok = false;
+
+	if (!cfst_start(&r, "node:2 pack:1 core:2 pu:1", policy, 0))
+		return false;
+	struct cfst_script *a = cfst_new(r.sim);
+	cfst_add(a, sl_act_run(1 * SL_MSEC, SL_WC_MEM));
+	cfst_add(a, sl_act_sleep(5 * SL_MSEC));
+	cfst_add(a, sl_act_run(1500 * SL_MSEC, SL_WC_MEM));
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_fork(root, a, "a", 0);
+	cfst_affinity(root, sl_topo(r.sim)->node_cpus[0]);
+	cfst_fork(root, cfst_hog(r.sim, busy_ms), "pinned", 0);
+	cfst_fork(root, cfst_hog(r.sim, busy_ms), "pinned", 0);
+	cfst_affinity(root, sl_topo(r.sim)->all_cpus);
+	for (int i = 0; i < 3; i++)
+		cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r) && a->pc == a->n && a->cpu[0] >= 0 &&
+	    sl_topo(r.sim)->cpu_node[a->cpu[0]] == 0) {
+		ok = true;
+		*node0 = a->node_ns[0];
+		*node1 = a->node_ns[1];
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(cfs_numa_returns_home)
+{
+	sl_time n0 = -1, n1 = -1;
+
+	/* the node frees up at 100 ms; a goes home at its first scan */
+	CHECK(cfst_numa_home("cfs:numa_scan_ms=200", 100, &n0, &n1));
+	CHECKF(n1 > 150 * SL_MSEC && n1 < 260 * SL_MSEC && n0 > 1200 * SL_MSEC,
+	       "numa on: %.0f ms home, %.0f ms away", (double)n0 / SL_MSEC, (double)n1 / SL_MSEC);
+	/* without NUMA balancing nothing brings it back: one task on a node
+	 * of two CPUs is balanced as far as the load balancer can tell */
+	CHECK(cfst_numa_home("cfs:numa=off", 100, &n0, &n1));
+	CHECKF(n0 < 50 * SL_MSEC && n1 > 1400 * SL_MSEC, "numa off: %.0f ms home, %.0f ms away",
+	       (double)n0 / SL_MSEC, (double)n1 / SL_MSEC);
+	/* while the home node stays full it stays away */
+	CHECK(cfst_numa_home("cfs:numa_scan_ms=200", 5000, &n0, &n1));
+	CHECKF(n0 < 50 * SL_MSEC && n1 > 1400 * SL_MSEC, "home busy: %.0f ms home, %.0f ms away",
+	       (double)n0 / SL_MSEC, (double)n1 / SL_MSEC);
+}
+/* ---- whole workloads on the presets: clean and deterministic ---- */
+
+static bool cfst_run_once(const char *machine, const char *policy, const char *workload,
+			  struct sl_metrics *out)
+{
+	struct sl_machine m;
+	struct sl_params knobs, params;
+	const struct sl_workload_ops *w;
+	struct sl_err err;
+
+	if (sl_machine_load(&m, machine, &err) || cfst_bind(policy, &knobs, &err) ||
+	    sl_workload_parse(workload, &w, &params, &err)) {
+		fprintf(stderr, "cfst_run_once: %s\n", err.msg);
+		return false;
+	}
+	struct sl_run_spec spec = {
+		.machine = &m, .policy = &sl_policy_cfs, .knobs = &knobs, .workload = w,
+		.params = &params, .seed = 7, .check = true,
+	};
+	memset(out, 0, sizeof(*out));
+	if (sl_run_once(&spec, out, NULL, &err)) {
+		fprintf(stderr, "cfst_run_once: %s on %s: %s\n", policy, machine, err.msg);
+		return false;
+	}
+	return true;
+}
+
+static double cfst_metric(const struct sl_metrics *ms, const char *name)
+{
+	const struct sl_metric *m = sl_metrics_find(ms, name);
+	return m ? m->value : -1;
+}
+
+SL_TEST(cfs_presets_run_clean)
+{
+	static const char *const machines[] = { "p4dpe-2x2ht", "p4ht-3066", "numaq-16",
+						"xeon-2s-smt", "node:2 pack:2 core:2 pu:2" };
+	static const char *const policies[] = { "cfs", "cfs:pick=cfs,hz=1000,smt_gain=1178" };
+	struct sl_metrics a, b;
+
+	for (int i = 0; i < 5; i++)
+		for (int k = 0; k < 2; k++) {
+			bool ok = cfst_run_once(machines[i], policies[k],
+						"kernbench:size=8,units=60", &a);
+			CHECKF(ok && cfst_metric(&a, "elapsed_s") > 0 &&
+			       cfst_metric(&a, "user_s") > 4, "%s on %s", policies[k], machines[i]);
+		}
+	/* the same seed gives the same run, to the last switch */
+	CHECK(cfst_run_once("xeon-2s-smt", "cfs", "javabench:threads=8,size=4", &a));
+	CHECK(cfst_run_once("xeon-2s-smt", "cfs", "javabench:threads=8,size=4", &b));
+	CHECK(a.n == b.n && a.n > 0);
+	for (int i = 0; i < a.n && i < b.n; i++)
+		CHECKF(!strcmp(a.m[i].name, b.m[i].name) && a.m[i].value == b.m[i].value,
+		       "%s: %g vs %g", a.m[i].name, a.m[i].value, b.m[i].value);
+	/* folding@home on the 2x2 HT box: one task per package */
+	CHECK(cfst_run_once("p4dpe-2x2ht", "cfs", "spin:tasks=2,seconds=2", &a));
+	CHECKF(cfst_metric(&a, "pkg0_user_pct") > 95 && cfst_metric(&a, "pkg1_user_pct") > 95,
+	       "spin: packages %.1f%% and %.1f%%", cfst_metric(&a, "pkg0_user_pct"),
+	       cfst_metric(&a, "pkg1_user_pct"));
+}
