@@ -21,7 +21,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Isrc -Ibuild/gen $(PKG_CF
 LDLIBS  := $(PKG_LIBS) -lm -lpthread
 
 LIB_SRC := $(sort $(wildcard src/base/*.c src/hw/*.c src/sim/*.c src/policy/*.c \
-                             src/workload/*.c src/report/*.c src/cli/*.c))
+                             src/workload/*.c src/report/*.c src/real/*.c src/cli/*.c))
 LIB_SRC := $(filter-out src/cli/main.c,$(LIB_SRC))
 EXPERIMENTS := $(sort $(wildcard experiments/*.json))
 TEST_SRC := $(sort $(wildcard tests/unit/*.c))
@@ -77,3 +77,19 @@ clean:
 	rm -rf build schedlab
 
 -include $(shell find build -name '*.d' 2>/dev/null)
+
+# make validate - run the benchmarks for real on this host and simulated on
+# its model, side by side (docs/validation.md).  Long: besides the short
+# ones, two real kernel builds (make -j1 and -j2 vmlinux of linux-source-6.1,
+# tinyconfig; a few minutes each on 2 CPUs, plus a one-time unpack and
+# warm-up build of the tree in ~/.cache/schedlab or $SCHEDLAB_CACHE).
+# Installs the kernel build's Debian packages first.  The simulated policy
+# is cfs (schedlab validate's default).
+.PHONY: validate
+validate: schedlab
+	@sh scripts/install-validate-deps.sh
+	./schedlab validate -w spin:seconds=10 -r 3
+	./schedlab validate -w hackbench -r 5
+	./schedlab validate -w schedbench:passes=2000 -r 3
+	./schedlab validate -w kernbench:jobs=1
+	./schedlab validate -w kernbench:jobs=2

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-
+#include "cli/cmd_real.h"
 
 struct command {
 	const char *name;
@@ -42,6 +42,38 @@ static const struct command commands[] = {
 	  "  -r, --reps REPS         repetitions per cell (default: the experiment's own)\n"
 	  "  -o, --output FORMAT     table (default) or json\n"
 	  "      --stats             events processed and events/s on stderr\n" },
+	{ "real", cmd_real, "run a workload as real processes on this host and time it",
+	  "usage: schedlab real -w WORKLOAD [--cpus LIST] [-r REPS] [-s SEED]\n"
+	  "                     [-o table|json|csv]\n"
+	  "\n"
+	  "  -w, --workload WORKLOAD name[:param=value,...]: spin, hackbench, schedbench,\n"
+	  "                          kernbench (a real kernel build; see docs/validation.md)\n"
+	  "      --cpus LIST         pin every process to these CPUs, e.g. 0 or 0-1,3\n"
+	  "  -r, --reps REPS         repetitions (default 1)\n"
+	  "  -s, --seed SEED         first seed (default 1): schedbench's random indices\n"
+	  "  -o, --output FORMAT     table (default), json or csv, as 'run' prints them\n"
+	  "\n"
+	  "Metrics are GNU time's, summed over every process waited for (wait4 rusage):\n"
+	  "elapsed_s, user_s, sys_s, cpu_pct, ctx_switches (involuntary), sleeps\n"
+	  "(voluntary).  Ctrl-C kills every process the run started.\n" },
+	{ "validate", cmd_validate, "run a workload for real and simulated, side by side",
+	  "usage: schedlab validate -w WORKLOAD [-p POLICY] [-m MACHINE] [--sim WORKLOAD]\n"
+	  "                         [--work measured|recorded] [-r REPS] [-s SEED]\n"
+	  "                         [-o table|json|csv]\n"
+	  "\n"
+	  "  -w, --workload WORKLOAD a real workload (see 'schedlab real --help')\n"
+	  "  -p, --policy POLICY     simulated policy (default cfs, or o1 without cfs)\n"
+	  "  -m, --machine MACHINE   simulated machine (default host)\n"
+	  "      --sim WORKLOAD      simulated workload instead of the built-in counterpart\n"
+	  "                          (e.g. a replay of a recorded trace)\n"
+	  "      --work SOURCE       the work the model is given (kernbench CPU seconds,\n"
+	  "                          schedbench seconds per task): measured in the real runs\n"
+	  "                          (default) or recorded (the host figures in the source)\n"
+	  "  -r, --reps REPS         repetitions of each (default 1)\n"
+	  "  -s, --seed SEED         first seed (default 1)\n"
+	  "  -o, --output FORMAT     table (default), json or csv\n"
+	  "\n"
+	  "The real runs go first; the error is (simulated - real) / real of the means.\n" },
 	{ "trace", cmd_trace, "import a kernel scheduling trace as a workload, or record one",
 	  "usage: schedlab trace import FILE -o WORKLOAD.json [--all | --pid PID ...]\n"
 	  "       schedlab trace record -o FILE [--] COMMAND [ARG ...]\n"

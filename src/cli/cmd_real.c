@@ -1,0 +1,203 @@
+/*
+ * cmd_real.c - `schedlab real -w WORKLOAD [--cpus LIST] [-r REPS] [-s SEED]
+ * [-o table|json|csv]`: run a workload as real processes on this host and
+ * print GNU time's view of it in the shapes `run` prints (one column,
+ * labelled with the host's kernel).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_real.h"
+#include "real/cpus.h"
+#include "real/proc.h"
+#include "real/real.h"
+#include "report/output.h"
+#include "report/sweep.h"
+
+struct real_args {
+	const char *workload, *cpus;
+	int reps;
+	uint64_t seed;
+	enum sl_format format;
+};
+
+static int once(const char **slot, const char *opt, const char *value, struct sl_err *err)
+{
+	if (*slot)
+		return sl_fail(err, "real: %s given twice ('%s' and '%s'; expected one)", opt,
+			       *slot, value);
+	*slot = value;
+	return 0;
+}
+
+static int parse_one(int argc, char **argv, int *i, struct real_args *a, struct sl_err *err)
+{
+	const char *v;
+	int m;
+
+	if ((m = cli_option(argc, argv, i, "-w", "--workload", &v, err)))
+		return m < 0 ? -1 : once(&a->workload, "-w", v, err);
+	if ((m = cli_long_option(argc, argv, i, "--cpus", &v, err)))
+		return m < 0 ? -1 : once(&a->cpus, "--cpus", v, err);
+	if ((m = cli_option(argc, argv, i, "-r", "--reps", &v, err)))
+		return m < 0 ? -1 : cli_parse_reps("-r", v, &a->reps, err);
+	if ((m = cli_option(argc, argv, i, "-s", "--seed", &v, err)))
+		return m < 0 ? -1 : cli_parse_seed("-s", v, &a->seed, err);
+	if ((m = cli_option(argc, argv, i, "-o", "--output", &v, err)))
+		return m < 0 ? -1 : cli_parse_format("-o", v, true, &a->format, err);
+	if (argv[*i][0] == '-')
+		return sl_fail(err, "real: unknown option '%s' (expected -w, --cpus, -r, -s or -o)",
+			       argv[*i]);
+	return sl_fail(err, "real: unexpected argument '%s' (options are -w, --cpus, -r, -s, -o)",
+		       argv[*i]);
+}
+
+/* The real workloads and their parameters, after the usage. */
+static void print_workloads(void)
+{
+	printf("\nreal workloads:\n");
+	for (int i = 0; sl_real_workloads[i]; i++) {
+		const struct sl_real_workload *w = sl_real_workloads[i];
+		printf("  %s - %s\n", w->name, w->summary);
+		for (int k = 0; w->params[k].name; k++)
+			printf("      %-12s default %-10s %s\n", w->params[k].name,
+			       w->params[k].def ? w->params[k].def : "derived", w->params[k].doc);
+	}
+}
+
+int cli_long_option(int argc, char **argv, int *i, const char *longopt, const char **value,
+		    struct sl_err *err)
+{
+	size_t len = strlen(longopt);
+
+	if (!strncmp(argv[*i], longopt, len) && argv[*i][len] == '=') {
+		*value = argv[*i] + len + 1;
+		return 1;
+	}
+	if (strcmp(argv[*i], longopt))
+		return 0;
+	if (*i + 1 >= argc)
+		return sl_fail(err, "option '%s': expected a value after it", longopt);
+	*value = argv[++*i];
+	return 1;
+}
+
+int cli_real_interrupted(const struct sl_err *err)
+{
+	int sig = sl_real_interrupted();
+
+	cli_report(err);
+	fflush(stdout);
+	fflush(stderr);
+	if (sig) {	/* die of it, as the shell expects of an interrupted command */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	return EXIT_INTERNAL;
+}
+
+int cli_real_setup(const char *cmd, const char *workload, const char *cpus,
+		   const struct sl_real_workload **w, struct sl_params *params,
+		   struct sl_real_env *env, struct sl_err *err)
+{
+	cpu_set_t allowed, set;
+
+	if (!workload)
+		return sl_fail(err, "%s: missing -w WORKLOAD (see 'schedlab help %s')", cmd, cmd);
+	if (sl_real_parse(workload, w, params, err))
+		return -1;
+	if (cpus && (sl_real_cpus_allowed(&allowed, err) ||
+		     sl_real_cpus_parse("--cpus", cpus, &allowed, &set, err)))
+		return -1;
+	if (sl_real_env_init(env, cpus ? &set : NULL, err))
+		return -1;
+	if ((*w)->resolve)
+		(*w)->resolve(params, env);
+	return 0;
+}
+
+void cli_real_label(const struct sl_real_env *env, char *buf, size_t size)
+{
+	struct utsname u;
+	char cpus[256];
+
+	if (uname(&u))
+		snprintf(u.release, sizeof(u.release), "?");
+	sl_real_cpus_format(&env->cpus, cpus, sizeof(cpus));
+	snprintf(buf, size, "real: Linux %s, CPUs %s%s", u.release, cpus,
+		 env->pinned ? " (pinned)" : "");
+}
+
+/* A one-column sweep on `host` holding the real runs, for the printers. */
+static struct sl_sweep *real_sweep(const struct real_args *a, const char *spec,
+				   const struct sl_real_env *env, struct sl_err *err)
+{
+	struct sl_sweep *s = sl_sweep_new("host", a->reps, a->seed, err);
+	struct sl_sweep_cell *c;
+
+	if (!s)
+		return NULL;
+	c = sl_xcalloc(1, sizeof(*c));
+	c->policy_text = sl_xstrdup("real");
+	c->workload_text = sl_xstrdup(spec);
+	cli_real_label(env, c->label, sizeof(c->label));
+	s->cells = sl_xcalloc(1, sizeof(*s->cells));
+	s->cells[0] = c;
+	s->ncells = 1;
+	s->metrics = sl_xcalloc((unsigned long)a->reps, sizeof(*s->metrics));
+	return s;
+}
+
+static void print_results(const struct sl_sweep *s, enum sl_format format)
+{
+	switch (format) {
+	case SL_FORMAT_TABLE:
+		sl_out_run_table(stdout, s);
+		break;
+	case SL_FORMAT_JSON:
+		sl_out_run_json(stdout, s);
+		break;
+	case SL_FORMAT_CSV:
+		sl_out_run_csv(stdout, s);
+		break;
+	}
+}
+
+int cmd_real(int argc, char **argv)
+{
+	struct real_args a = { .reps = 1, .seed = 1, .format = SL_FORMAT_TABLE };
+	const struct sl_real_workload *w;
+	struct sl_err err = { 0 };
+	struct sl_params params;
+	struct sl_real_env env;
+	struct sl_sweep *s;
+	char spec[1024];
+	int rc;
+
+	if (argc == 2 && cli_is_help(argv[1])) {
+		fputs(cli_usage("real"), stdout);
+		print_workloads();
+		return cli_finish_output();
+	}
+	for (int i = 1; i < argc; i++)
+		if (parse_one(argc, argv, &i, &a, &err))
+			return cli_report(&err);
+	if (cli_real_setup("real", a.workload, a.cpus, &w, &params, &env, &err))
+		return cli_report(&err);
+	sl_real_spec_text(w, &params, spec, sizeof(spec));
+	s = real_sweep(&a, spec, &env, &err);
+	if (!s)
+		return cli_report(&err);
+	if (sl_real_run_reps(w, &params, &env, a.reps, a.seed, s->metrics, &err)) {
+		sl_sweep_free(s);
+		return sl_real_interrupted() ? cli_real_interrupted(&err) : cli_report(&err);
+	}
+	print_results(s, a.format);
+	rc = cli_finish_output();
+	sl_sweep_free(s);
+	return rc;
+}

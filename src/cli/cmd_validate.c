@@ -1,0 +1,362 @@
+/*
+ * cmd_validate.c - `schedlab validate -w WORKLOAD [-p POLICY] [-m MACHINE]
+ * [--sim WORKLOAD] [--work measured|recorded] [-r REPS] [-s SEED]
+ * [-o table|json|csv]`: run a workload for real on this host, simulate its
+ * counterpart (validate.h) on the host's model, and print the two side by
+ * side with the simulation's error.  The real runs go first, so that the
+ * simulation's threads do not disturb them; the counterpart takes the work
+ * it needs from them, unless --work recorded.  The hook for recorded
+ * traces is --sim: any simulated workload, e.g. a trace replay.
+ */
+#include <json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_real.h"
+#include "policy/policy.h"
+#include "real/proc.h"
+#include "real/validate.h"
+#include "report/sweep.h"
+
+#define MAX_ROWS (2 * SL_MAX_METRICS)
+
+struct val_args {
+	const char *workload, *policy, *machine, *sim;
+	bool recorded;		/* --work recorded: the model's work from recorded figures */
+	int reps;
+	uint64_t seed;
+	enum sl_format format;
+};
+
+static int once(const char **slot, const char *opt, const char *value, struct sl_err *err)
+{
+	if (*slot)
+		return sl_fail(err, "validate: %s given twice ('%s' and '%s'; expected one)", opt,
+			       *slot, value);
+	*slot = value;
+	return 0;
+}
+
+static int parse_one(int argc, char **argv, int *i, struct val_args *a, struct sl_err *err)
+{
+	const char *v;
+	int m;
+
+	if ((m = cli_option(argc, argv, i, "-w", "--workload", &v, err)))
+		return m < 0 ? -1 : once(&a->workload, "-w", v, err);
+	if ((m = cli_option(argc, argv, i, "-p", "--policy", &v, err)))
+		return m < 0 ? -1 : once(&a->policy, "-p", v, err);
+	if ((m = cli_option(argc, argv, i, "-m", "--machine", &v, err)))
+		return m < 0 ? -1 : once(&a->machine, "-m", v, err);
+	if ((m = cli_long_option(argc, argv, i, "--sim", &v, err)))
+		return m < 0 ? -1 : once(&a->sim, "--sim", v, err);
+	if ((m = cli_long_option(argc, argv, i, "--work", &v, err))) {
+		if (m < 0)
+			return -1;
+		if (strcmp(v, "measured") && strcmp(v, "recorded"))
+			return sl_fail(err, "validate: --work '%s': expected measured or "
+				       "recorded", v);
+		a->recorded = !strcmp(v, "recorded");
+		return 0;
+	}
+	if ((m = cli_option(argc, argv, i, "-r", "--reps", &v, err)))
+		return m < 0 ? -1 : cli_parse_reps("-r", v, &a->reps, err);
+	if ((m = cli_option(argc, argv, i, "-s", "--seed", &v, err)))
+		return m < 0 ? -1 : cli_parse_seed("-s", v, &a->seed, err);
+	if ((m = cli_option(argc, argv, i, "-o", "--output", &v, err)))
+		return m < 0 ? -1 : cli_parse_format("-o", v, true, &a->format, err);
+	if (argv[*i][0] == '-')
+		return sl_fail(err, "validate: unknown option '%s' (expected -w, -p, -m, --sim, "
+			       "--work, -r, -s or -o)", argv[*i]);
+	return sl_fail(err, "validate: unexpected argument '%s' (options are -w, -p, -m, --sim, "
+		       "--work, -r, -s, -o)", argv[*i]);
+}
+
+/* What was compared, for the printers. */
+struct val_result {
+	char workload[1024];	/* the real workload as run */
+	char real_label[256];
+	char sim_workload[1024];	/* "" when there is no counterpart */
+	char note[512];		/* why there is none */
+	const struct sl_sweep *sim;	/* NULL when there is none */
+	int reps;
+	uint64_t seed;
+	int nrows;
+	struct sl_val_row rows[MAX_ROWS];
+};
+
+/* ---- table ---- */
+
+static int decimals(double v, const char *unit, bool mean)
+{
+	int d = 2;
+
+	if (!strcmp(unit, "count"))
+		return mean ? 1 : 0;
+	if (v != 0 && isfinite(v) && 2 - (int)floor(log10(fabs(v))) > d)
+		d = 2 - (int)floor(log10(fabs(v)));
+	return d > 4 ? 4 : d;
+}
+
+static void cell(char *buf, size_t size, const struct sl_summary *s, const char *unit)
+{
+	if (!s->n)
+		snprintf(buf, size, "-");
+	else if (s->n == 1)
+		snprintf(buf, size, "%.*f", decimals(s->mean, unit, false), s->mean);
+	else
+		snprintf(buf, size, "%.*f (%.*f)", decimals(s->mean, unit, true), s->mean,
+			 decimals(s->mean, unit, true), s->sd);
+}
+
+static void print_table(const struct val_result *r)
+{
+	enum { NCOL = 5 };
+	char (*text)[NCOL][64] = sl_xcalloc((unsigned long)(r->nrows + 1), sizeof(*text));
+	int width[NCOL] = { 0 };
+
+	printf("validate %s: %d run%s each\n", r->workload, r->reps, r->reps > 1 ? "s" : "");
+	printf("  %s\n", r->real_label);
+	if (r->sim && r->reps == 1)
+		printf("  simulated: %s under %s on %s (%s), seed %llu\n", r->sim_workload,
+		       r->sim->cells[0]->label, r->sim->machine.name, r->sim->machine.summary,
+		       (unsigned long long)r->seed);
+	else if (r->sim)
+		printf("  simulated: %s under %s on %s (%s), seeds %llu-%llu\n", r->sim_workload,
+		       r->sim->cells[0]->label, r->sim->machine.name, r->sim->machine.summary,
+		       (unsigned long long)r->seed,
+		       (unsigned long long)(r->seed + (uint64_t)r->reps - 1));
+	else
+		printf("  simulated: none: %s\n", r->note);
+	if (r->reps > 1)
+		printf("  cells: mean (sd); error: of the simulated mean against the real one\n");
+	putchar('\n');
+	snprintf(text[0][0], 64, "metric");
+	snprintf(text[0][1], 64, "unit");
+	snprintf(text[0][2], 64, "real");
+	snprintf(text[0][3], 64, "simulated");
+	snprintf(text[0][4], 64, "error");
+	for (int i = 0; i < r->nrows; i++) {
+		const struct sl_val_row *row = &r->rows[i];
+		snprintf(text[i + 1][0], 64, "%s", row->name);
+		snprintf(text[i + 1][1], 64, "%s", row->unit);
+		cell(text[i + 1][2], 64, &row->real, row->unit);
+		cell(text[i + 1][3], 64, &row->sim, row->unit);
+		if (isfinite(row->error_pct))
+			snprintf(text[i + 1][4], 64, "%+.1f%%", row->error_pct);
+		else
+			snprintf(text[i + 1][4], 64, "-");
+	}
+	for (int i = 0; i <= r->nrows; i++)
+		for (int c = 0; c < NCOL; c++)
+			if ((int)strlen(text[i][c]) > width[c])
+				width[c] = (int)strlen(text[i][c]);
+	for (int i = 0; i <= r->nrows; i++) {
+		for (int c = 0; c < NCOL - 1; c++)
+			printf("%-*s  ", width[c], text[i][c]);
+		printf("%s\n", text[i][NCOL - 1]);
+	}
+	free(text);
+}
+
+/* ---- JSON and CSV ---- */
+
+static struct json_object *number(double v)
+{
+	char buf[40];
+
+	if (!isfinite(v))
+		return NULL;
+	snprintf(buf, sizeof(buf), "%.10g", v);
+	return json_object_new_double_s(v, buf);
+}
+
+static struct json_object *summary(const struct sl_summary *s)
+{
+	struct json_object *o;
+
+	if (!s->n)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "mean", number(s->mean));
+	json_object_object_add(o, "sd", number(s->sd));
+	json_object_object_add(o, "min", number(s->min));
+	json_object_object_add(o, "max", number(s->max));
+	json_object_object_add(o, "n", json_object_new_int(s->n));
+	return o;
+}
+
+static void print_json(const struct val_result *r)
+{
+	struct json_object *root = json_object_new_object(), *real = json_object_new_object();
+	struct json_object *sim = NULL, *metrics = json_object_new_array();
+
+	json_object_object_add(root, "workload", json_object_new_string(r->workload));
+	json_object_object_add(root, "reps", json_object_new_int(r->reps));
+	json_object_object_add(real, "label", json_object_new_string(r->real_label));
+	json_object_object_add(root, "real", real);
+	if (r->sim) {
+		sim = json_object_new_object();
+		json_object_object_add(sim, "workload", json_object_new_string(r->sim_workload));
+		json_object_object_add(sim, "policy",
+				       json_object_new_string(r->sim->cells[0]->policy_text));
+		json_object_object_add(sim, "machine",
+				       json_object_new_string(r->sim->machine.name));
+		json_object_object_add(sim, "machine_summary",
+				       json_object_new_string(r->sim->machine.summary));
+		json_object_object_add(sim, "seed", json_object_new_uint64(r->seed));
+	}
+	json_object_object_add(root, "simulated", sim);
+	json_object_object_add(root, "note", r->sim ? NULL : json_object_new_string(r->note));
+	for (int i = 0; i < r->nrows; i++) {
+		struct json_object *m = json_object_new_object();
+		json_object_object_add(m, "name", json_object_new_string(r->rows[i].name));
+		json_object_object_add(m, "unit", json_object_new_string(r->rows[i].unit));
+		json_object_object_add(m, "real", summary(&r->rows[i].real));
+		json_object_object_add(m, "simulated", summary(&r->rows[i].sim));
+		json_object_object_add(m, "error_pct", number(r->rows[i].error_pct));
+		json_object_array_add(metrics, m);
+	}
+	json_object_object_add(root, "metrics", metrics);
+	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_SPACED |
+					     JSON_C_TO_STRING_NOSLASHESCAPE), stdout);
+	putchar('\n');
+	json_object_put(root);
+}
+
+static void csv_value(const struct sl_summary *s, bool sd)
+{
+	if (s->n)
+		printf(",%.10g", sd ? s->sd : s->mean);
+	else
+		printf(",");
+}
+
+static void print_csv(const struct val_result *r)
+{
+	printf("metric,unit,real_mean,real_sd,real_n,sim_mean,sim_sd,sim_n,error_pct\n");
+	for (int i = 0; i < r->nrows; i++) {
+		const struct sl_val_row *row = &r->rows[i];
+		printf("%s,%s", row->name, row->unit);
+		csv_value(&row->real, false);
+		csv_value(&row->real, true);
+		printf(",%d", row->real.n);
+		csv_value(&row->sim, false);
+		csv_value(&row->sim, true);
+		printf(",%d,", row->sim.n);
+		if (isfinite(row->error_pct))
+			printf("%.4g", row->error_pct);
+		putchar('\n');
+	}
+}
+
+/* ---- the command ---- */
+
+/* The simulated counterpart's spec into r->sim_workload: --sim as given,
+ * else built from the real runs (nreal > 0, unless --work recorded).
+ * Returns 1 with r->note saying why when there is none. */
+static int sim_spec(const struct val_args *a, const struct sl_real_workload *w,
+		    const struct sl_params *params, const struct sl_metrics *real, int nreal,
+		    struct val_result *r)
+{
+	struct sl_err none = { 0 };
+
+	if (a->sim) {
+		snprintf(r->sim_workload, sizeof(r->sim_workload), "%s", a->sim);
+		return 0;
+	}
+	if (sl_real_counterpart(w, params, real, a->recorded ? 0 : nreal, r->sim_workload,
+				sizeof(r->sim_workload), &none)) {
+		snprintf(r->note, sizeof(r->note), "%s", none.msg);
+		r->sim_workload[0] = 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* A one-cell sweep simulating r->sim_workload; NULL + err on bad input. */
+static struct sl_sweep *sim_sweep(const struct val_args *a, const struct val_result *r,
+				  struct sl_err *err)
+{
+	const char *policy = a->policy ? a->policy : sl_policy_find("cfs") ? "cfs" : "o1";
+	struct sl_sweep *s = sl_sweep_new(a->machine ? a->machine : "host", a->reps, a->seed, err);
+
+	if (s && sl_sweep_add(s, policy, r->sim_workload, err) < 0) {
+		sl_err_prefix(err, "validate: ");
+		sl_sweep_free(s);
+		s = NULL;
+	}
+	return s;
+}
+
+static void print_result(const struct val_result *r, enum sl_format format)
+{
+	if (format == SL_FORMAT_JSON)
+		print_json(r);
+	else if (format == SL_FORMAT_CSV)
+		print_csv(r);
+	else
+		print_table(r);
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	struct val_args a = { .reps = 1, .seed = 1, .format = SL_FORMAT_TABLE };
+	const struct sl_real_workload *w;
+	struct sl_err err = { 0 };
+	struct sl_params params;
+	struct sl_real_env env;
+	struct sl_sweep *sim = NULL;
+	struct sl_metrics *real = NULL;
+	struct val_result *r;
+	int rc, none;
+
+	if (argc == 2 && cli_is_help(argv[1])) {
+		fputs(cli_usage("validate"), stdout);
+		return cli_finish_output();
+	}
+	for (int i = 1; i < argc; i++)
+		if (parse_one(argc, argv, &i, &a, &err))
+			return cli_report(&err);
+	if (cli_real_setup("validate", a.workload, NULL, &w, &params, &env, &err))
+		return cli_report(&err);
+	r = sl_xcalloc(1, sizeof(*r));
+	r->reps = a.reps;
+	r->seed = a.seed;
+	sl_real_spec_text(w, &params, r->workload, sizeof(r->workload));
+	cli_real_label(&env, r->real_label, sizeof(r->real_label));
+	/* check the simulated side before anything runs for real */
+	none = sim_spec(&a, w, &params, NULL, 0, r);
+	if (!none && !(sim = sim_sweep(&a, r, &err))) {
+		rc = cli_report(&err);
+		goto out;
+	}
+	sl_sweep_free(sim);
+	sim = NULL;
+	real = sl_xcalloc((unsigned long)a.reps, sizeof(*real));
+	if (sl_real_run_reps(w, &params, &env, a.reps, a.seed, real, &err)) {
+		rc = sl_real_interrupted() ? cli_real_interrupted(&err) : cli_report(&err);
+		goto out;
+	}
+	if (!none)
+		none = sim_spec(&a, w, &params, real, a.reps, r);
+	if (!none && (!(sim = sim_sweep(&a, r, &err)) ||
+		      sl_sweep_run(sim, SL_SWEEP_THREADS, &err))) {
+		rc = cli_report(&err);
+		goto out;
+	}
+	r->sim = sim;
+	r->nrows = sl_val_compare(real, a.reps, sim ? sim->metrics : NULL, sim ? a.reps : 0,
+				  r->rows, MAX_ROWS);
+	print_result(r, a.format);
+	rc = cli_finish_output();
+out:
+	sl_sweep_free(sim);
+	free(real);
+	free(r);
+	return rc;
+}

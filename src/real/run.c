@@ -1,0 +1,36 @@
+/*
+ * run.c - the repetitions of a real workload, under the signal handlers
+ * that kill every child on Ctrl-C (see real.h), each followed by how much
+ * CPU the rest of the host used meanwhile (other_cpu_pct, host.h).
+ */
+#include "real/real.h"
+
+#include <string.h>
+
+#include "real/host.h"
+#include "real/proc.h"
+
+int sl_real_run_reps(const struct sl_real_workload *w, const struct sl_params *p,
+		     struct sl_real_env *env, int reps, uint64_t seed,
+		     struct sl_metrics *out, struct sl_err *err)
+{
+	int rc = 0;
+
+	sl_real_signals_install();
+	env->seed = seed;
+	if (w->prepare)
+		rc = w->prepare(p, env, err);
+	for (int rep = 0; !rc && rep < reps; rep++) {
+		struct sl_real_host_mark from, to;
+		memset(&out[rep], 0, sizeof(out[rep]));
+		env->seed = seed + (uint64_t)rep;
+		sl_real_host_mark(&from);
+		rc = w->run(p, env, &out[rep], err);
+		sl_real_host_mark(&to);
+		if (!rc)
+			sl_metrics_add(&out[rep], "other_cpu_pct", "%",
+				       sl_real_host_other_pct(&from, &to), 0);
+	}
+	sl_real_signals_restore();
+	return rc;
+}
