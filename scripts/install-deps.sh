@@ -1,10 +1,12 @@
 #!/bin/sh
-# install-deps.sh - install the Debian packages schedlab needs to build and
-# test.  Used by the Makefile (when a dependency is missing and we are root)
-# and by .ci/run.  Safe to run repeatedly.
+# install-deps.sh [PACKAGE...] - install the Debian packages schedlab needs
+# to build and test (or the ones given).  Used by the Makefile (when a
+# dependency is missing and we are root), by .ci/run, and by
+# install-validate-deps.sh.  Safe to run repeatedly.
 set -eu
 
 PACKAGES="build-essential pkg-config libjson-c-dev libhwloc-dev hwloc valgrind python3 rt-app"
+[ $# -gt 0 ] && PACKAGES="$*"
 
 missing=""
 for p in $PACKAGES; do
