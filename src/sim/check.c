@@ -9,6 +9,11 @@
 int sl__check(struct sl_sim *sim, struct sl_err *err)
 {
 	int live = 0, runnable = 0;
+	double max_refill = 0;
+
+	for (int l = 0; l < 4; l++)
+		if ((double)sim->model->refill_ns[l] > max_refill)
+			max_refill = (double)sim->model->refill_ns[l];
 
 	for (struct sl_task *t = sim->all_head; t; t = t->next_all) {
 		live++;
@@ -24,6 +29,10 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 				return sl_fail_internal(err, "check: task %d runs on CPU %d but is not runnable",
 							t->id, t->cpu);
 		}
+		if (t->debt_user > max_refill + 1.0)
+			return sl_fail_internal(err, "check: task %d owes %.0f ns of cache refill, more "
+						"than a whole footprint costs (%.0f)", t->id,
+						t->debt_user, max_refill);
 		if (t->state == SL_TASK_SLEEPING && !t->waitq && !sl_event_queued(&t->timer) &&
 		    t->act.kind != SL_ACT_WAIT)
 			return sl_fail_internal(err, "check: task %d sleeps with nothing to wake it", t->id);

@@ -60,11 +60,18 @@ void sl__settle(struct sl_sim *sim, struct sl_cpu *c)
 	t->debt_sys -= d;
 	sys_work += d;
 	progress -= d;
-	d = fmin(progress, t->debt_user);
-	t->debt_user -= d;
-	user_work += d;
-	progress -= d;
-	d = fmin(progress, t->work_left);
+	/* Refill stalls come with the work that touches the lines, not
+	 * before it: while both remain, half the progress goes to each (a
+	 * cold task runs at half speed).  An uninterrupted burst ends at the
+	 * same time either way; a task preempted again and again before its
+	 * cache is back still gets work done, as on real hardware. */
+	double refill = fmin(t->debt_user, t->work_left > 0 ? progress / 2 : progress);
+	double work = fmin(t->work_left, progress - refill);
+	refill = fmin(t->debt_user, progress - work);	/* the rest, if work ran out */
+	t->debt_user -= refill;
+	user_work += refill;
+	progress -= refill;
+	d = work;
 	t->work_left -= d;
 	t->work_done += d;
 	if (t->act_sys)
@@ -185,8 +192,14 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	if (next->last_cpu >= 0 && next->last_cpu != c->id)
 		next->nmigrations++;
 	unsigned fp = task_footprint(sim, next);
-	if (next->last_cpu >= 0)
+	if (next->last_cpu >= 0) {
+		/* Unpaid refill is lines still missing; new evictions add to
+		 * them, but no more can be missing than the whole footprint. */
+		double full = (double)sl_cache_refill(m, level, 0.0, fp, topo->l2_kb);
 		next->debt_user += (double)sl_cache_refill(m, level, warmth, fp, topo->l2_kb);
+		if (next->debt_user > full)
+			next->debt_user = full;
+	}
 	next->debt_sys += (double)m->ctx_switch_ns + c->sched_debt;
 	c->sched_debt = 0;
 	next->cpu = c->id;

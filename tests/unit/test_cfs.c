@@ -737,3 +737,4 @@ SL_TEST(cfs_presets_run_clean)
 	       "spin: packages %.1f%% and %.1f%%", cfst_metric(&a, "pkg0_user_pct"),
 	       cfst_metric(&a, "pkg1_user_pct"));
 }
+
