@@ -295,27 +295,6 @@ SL_TEST(o1_sleeper_bonus)
 
 /* ---- cache-hot tasks are not stolen (2.7) ---- */
 
-/* Two hogs forked on CPU 0 of two: when does the second first run? */
-static sl_time o1t_second_hog_start(const char *policy)
-{
-	struct o1t_run r;
-	sl_time start = -1;
-
-	if (!o1t_start(&r, "pack:2 core:1 pu:1", policy, 0))
-		return -1;
-	struct o1t_script *a = o1t_hog(r.sim, 200), *b = o1t_hog(r.sim, 200);
-	struct o1t_script *root = o1t_new(r.sim);
-	o1t_fork(root, a, "a", 0);
-	o1t_fork(root, b, "b", 0);
-	o1t_add(root, sl_act_wait());
-	o1t_add(root, sl_act_wait());
-	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
-	if (o1t_run(&r) && a->cpu[0] == 0 && b->cpu[0] == 1)
-		start = b->at[0];
-	sl_sim_destroy(r.sim);
-	return start;
-}
-
 SL_TEST(o1_cache_hot_not_stolen)
 {
 	/* b waits on CPU 0 behind a; idle CPU 1 may take it only once it has

@@ -131,3 +131,24 @@ int o1t_init(const char *machine, const char *policy, struct sl_err *err)
 	sl_sim_destroy(sim);
 	return 0;
 }
+
+/* Two hogs forked on CPU 0 of two: when does the second first run? */
+sl_time o1t_second_hog_start(const char *policy)
+{
+	struct o1t_run r;
+	sl_time start = -1;
+
+	if (!o1t_start(&r, "pack:2 core:1 pu:1", policy, 0))
+		return -1;
+	struct o1t_script *a = o1t_hog(r.sim, 200), *b = o1t_hog(r.sim, 200);
+	struct o1t_script *root = o1t_new(r.sim);
+	o1t_fork(root, a, "a", 0);
+	o1t_fork(root, b, "b", 0);
+	o1t_add(root, sl_act_wait());
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r) && a->cpu[0] == 0 && b->cpu[0] == 1)
+		start = b->at[0];
+	sl_sim_destroy(r.sim);
+	return start;
+}
