@@ -106,6 +106,7 @@ struct sl_task *sl__fork(struct sl_sim *sim, struct sl_task *parent, const struc
 	t->mm = a->u.fork.thread ? parent->mm : sim->next_mm++;
 	t->allowed = parent->allowed;
 	t->footprint_kb = parent->footprint_kb;
+	t->steady_speed = parent->steady_speed;
 	t->home_node = a->u.fork.thread ? parent->home_node : -1;
 	parent->nchildren++;
 	OBSERVE(sim, sched_fork, parent, t);
@@ -298,6 +299,8 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 			sim->ops->yield(sim, t);
 		sl_resched(sim, c->id);
 		return APPLY_DONE;
+	case SL_ACT_PAY_COSTS:
+		return APPLY_DONE;	/* sl__continue had them paid first */
 	default:
 		return sl__apply_sync(sim, c, t) ? APPLY_DONE : APPLY_BLOCK;
 	}

@@ -97,6 +97,8 @@ static double task_speed(struct sl_sim *sim, struct sl_cpu *c)
 	enum sl_wclass others[8];
 	int n = 0;
 
+	if (t->steady_speed)
+		return 1.0;
 	sl_for_each_cpu(s, &topo->core_cpus[c->core]) {
 		if (s == c->id || n == 8)
 			continue;

@@ -98,6 +98,11 @@ sl_time sl_charge_locked(struct sl_sim *sim, int cpu, struct sl_spinlock *lock,
  * examining `items` tasks or runqueues in a scan, and one O(1) pick. */
 sl_time sl_cost_scan(const struct sl_sim *sim, long items);
 sl_time sl_cost_pick(const struct sl_sim *sim);
+/* ... and what the kernel paths workloads go through cost: a context
+ * switch (the unit hackbench's and schedbench's kernel work is scaled
+ * by) and an exit. */
+sl_time sl_cost_ctx_switch(const struct sl_sim *sim);
+sl_time sl_cost_exit(const struct sl_sim *sim);
 /* Record a task move between runqueues (for statistics and traces). */
 void sl_note_migration(struct sl_sim *sim, struct sl_task *t, int from_cpu, int to_cpu);
 
@@ -105,6 +110,18 @@ void sl_note_migration(struct sl_sim *sim, struct sl_task *t, int from_cpu, int 
 struct sl_task *sl_task_first(const struct sl_sim *sim);
 struct sl_task *sl_task_next(const struct sl_task *t);
 int sl_nr_tasks(const struct sl_sim *sim);
+
+/* ---- a task's own progress, for programs that replay recorded time ---- */
+
+/* Kernel costs charged to t and not yet paid (fork, exec, switches,
+ * scheduler work: system time), and the cache refill it still owes (user
+ * time), in reference ns: t pays both before the work of its next compute
+ * action (or at SL_ACT_PAY_COSTS). */
+double sl_task_costs_owed(const struct sl_task *t);
+double sl_task_refill_owed(const struct sl_task *t);
+/* t's speed (SMT x NUMA; 1 = the reference) in its current or last run
+ * segment; 1 before it first ran. */
+double sl_task_speed(const struct sl_task *t);
 
 /* ---- services for workloads (synchronisation objects) ---- */
 

@@ -54,6 +54,9 @@ struct sl_task {
 	unsigned footprint_kb;		/* cache footprint */
 	int home_node;			/* memory node by first touch (-1 before) */
 	bool touch_pending;		/* exec'd: first touch when exec's cost is paid */
+	bool steady_speed;		/* runs at the reference speed whatever shares its
+					 * core or memory: its work is CPU time (a trace
+					 * replayed with bursts=time) */
 	int tag;			/* workload's own label (e.g. "measured") */
 
 	/* ---- accounting (read by reports) ---- */

@@ -242,7 +242,7 @@ const struct sl_prog hb_main_prog = { .name = "hackbench", .step = main_step };
 
 double hb_default_msg_ns(const struct sl_sim *sim)
 {
-	return HB_MSG_PER_CTX_SWITCH * (double)sl_sim_machine(sim)->speed.ctx_switch_ns;
+	return HB_MSG_PER_CTX_SWITCH * (double)sl_cost_ctx_switch(sim);
 }
 
 long hb_default_buf(bool pipe)

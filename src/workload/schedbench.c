@@ -287,7 +287,7 @@ static void *sb_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	double size_ns = sl_param_real(p, "size") * 1e9;
 	double fault_ns = sl_param_given(p, "fault_us")
 		? sl_param_real(p, "fault_us") * 1e3
-		: SB_FAULT_PER_CTX_SWITCH * (double)sl_sim_machine(sim)->speed.ctx_switch_ns;
+		: SB_FAULT_PER_CTX_SWITCH * (double)sl_cost_ctx_switch(sim);
 	int groups = (int)sl_param_int(p, "hackbench");
 
 	run->tasks = sl_param_given(p, "tasks") ? (int)sl_param_int(p, "tasks")

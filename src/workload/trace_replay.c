@@ -13,8 +13,9 @@
  *     recorded time after the costs the simulator charged this task since
  *     its last burst and during this one, and lets SMT, NUMA and
  *     preemption stretch the work as the machine and policy do
- *     (bursts=work), or counts those slowdowns as costs too, keeping the
- *     recorded CPU time (bursts=time).  To see the costs as they come, a
+ *     (bursts=work), or runs every task at the reference speed whatever
+ *     shares its core or memory (task->steady_speed), so that a burst
+ *     keeps its recorded CPU time (bursts=time).  To see the costs as they come, a
  *     burst runs in pieces: each ends 1 ns past the next tick (what a
  *     policy charges the running task there is then taken out of the
  *     rest) and 1 ns past the end of its recorded on-CPU segment (so that
@@ -30,8 +31,8 @@
  *   - "wait_child" C: wait() until child C has exited and been reaped;
  *   - "fork", "exec", "exit": as recorded.
  * On the machine and policy a trace was recorded on (a schedlab run with
- * --trace, on a machine whose tasks run at the reference speed, with a
- * cache footprint `footprint=` whose refills fit in the recorded bursts),
+ * --trace; with bursts=time unless the tasks ran at the reference speed;
+ * with a cache footprint `footprint=` that matches the recorded tasks'),
  * the replay reproduces each task's CPU time exactly and the elapsed time.
  * Channel wakeups are never sync wakeups (a trace does not say), and
  * threads are replayed as processes.
@@ -54,7 +55,6 @@
 #define RP_MAX_FILE (1L << 30)	/* bytes of JSON */
 #define RP_COMM 16
 #define RP_HAIR 1e-3		/* ns */
-#define RP_APPROACH_NS 2000.0	/* bursts=time: halve the last stretch down to this */
 
 enum rp_kind { RP_RUN, RP_SLEEP, RP_WAIT, RP_WAIT_CHILD, RP_WAKE, RP_FORK, RP_EXEC, RP_EXIT };
 
@@ -496,13 +496,6 @@ struct rp_run {
 	sl_time tick_ns;	/* the policy's jiffy */
 };
 
-/*
- * The replay reads three engine-private fields of sim/task.h: debt_sys and
- * debt_user (kernel costs charged but not yet paid, which the next piece
- * pays first) and speed (of its last run segment, to tell a burst's cache
- * refill after a preemption from its SMT slowdown).
- */
-
 /* Bring p's accounting up to date at a step: what the last piece of a
  * burst consumed (its work, the system time charged during it, and - if
  * it was preempted - the cache refill on its return), or else the CPU
@@ -511,16 +504,13 @@ static void rp_account(struct rp_proc *p, const struct sl_task *t)
 {
 	sl_time cpu = t->user_ns + t->sys_ns;
 
-	if (p->in_piece && p->run->as_time) {
-		p->consumed += (double)(cpu - p->mark_cpu);
-		p->in_piece = false;
-	} else if (p->in_piece) {
+	if (p->in_piece) {
 		double work = t->work_done - p->mark_work;
 		double sys = (double)(t->sys_ns - p->mark_sys);
 		double user = (double)((cpu - t->sys_ns) - (p->mark_cpu - p->mark_sys));
 		double over = sys;
 		if (t->nivcsw != p->mark_preempt || p->refill_due) {
-			double refill = user - work / (t->speed > 0 ? t->speed : 1.0);
+			double refill = user - work / sl_task_speed(t);
 			if (refill > 0)
 				over += refill;
 		}
@@ -546,8 +536,8 @@ static bool rp_burst(struct rp_run *run, struct rp_proc *p, const struct sl_task
 		     struct sl_action *next)
 {
 	const struct rp_model *m = &run->m;
-	double speed = t->speed > 0 ? t->speed : 1.0;
-	double pending = t->debt_sys + t->debt_user;	/* ref ns, paid first */
+	double speed = sl_task_speed(t);
+	double pending = sl_task_costs_owed(t);	/* ref ns, paid first */
 	double exit_room = 0, end = 0;
 	int nseg = op->nseg ? op->nseg : 1;
 
@@ -562,10 +552,12 @@ static bool rp_burst(struct rp_run *run, struct rp_proc *p, const struct sl_task
 		if (exit_time > (double)after->ns)
 			exit_room = exit_time - (double)after->ns;
 	}
+	/* the exit cost may have begun before the last recorded preemption */
+	double total = (double)op->ns - exit_room;
 	for (; p->seg < nseg; p->seg++) {
 		bool last = p->seg == nseg - 1;
 		end = op->nseg ? (double)m->segs[op->seg0 + p->seg] : (double)op->ns;
-		end += last ? -exit_room : 1.0;
+		end = last ? total : fmin(end + 1.0, total);
 		double left = end - p->consumed;	/* ns of CPU time */
 		/* Short of a segment's end, a piece is due even if the costs
 		 * charged cover the rest: the recorded preemption may come
@@ -576,16 +568,15 @@ static bool rp_burst(struct rp_run *run, struct rp_proc *p, const struct sl_task
 		double to_tick = (double)((now / tick + 1) * tick - now + 1);
 		if (left > to_tick)
 			left = to_tick;
-		else if (run->as_time && left - pending / speed > RP_APPROACH_NS)
-			left = pending / speed + (left - pending / speed) / 2;
 		/* work need not be whole ns: aim a hair short of `left`, which
 		 * the engine rounds up to the ns */
 		double work = left * speed - pending - RP_HAIR;
-		if (work < 1.0)
-			work = 1.0;
-		*next = sl_act_run(work, run->wclass);
+		if (work < 1.0 && pending > 0)	/* the costs cover it: just pay them */
+			*next = (struct sl_action){ .kind = SL_ACT_PAY_COSTS };
+		else
+			*next = sl_act_run(work < 1.0 ? 1.0 : work, run->wclass);
 		p->in_piece = true;
-		p->refill_due = t->debt_user > 0;
+		p->refill_due = sl_task_refill_owed(t) > 0;
 		return true;
 	}
 	/* What it overran (costs it could not take out) the next burst takes
@@ -636,6 +627,7 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 
 	rp_account(p, t);
 	t->footprint_kb = run->footprint_kb;
+	t->steady_speed = run->as_time;
 	if (p->forking >= 0) {
 		if (t->result >= 0 && t->result < run->m.ntasks)
 			run->task_of_id[t->result] = p->forking;
@@ -745,7 +737,7 @@ static void *rp_start(struct sl_sim *sim, const struct sl_params *params, sl_tim
 	run->footprint_kb = (unsigned)sl_param_int(params, "footprint");
 	run->causal = sl_param_choice(params, "wakeups") == 0;
 	run->as_time = sl_param_choice(params, "bursts") == 1;
-	run->exit_ns = sl_sim_machine(sim)->speed.exit_ns;
+	run->exit_ns = sl_cost_exit(sim);
 	run->tick_ns = SL_SEC / (sl_hz(sim) ? sl_hz(sim) : 1000);
 	if (rp_model_load(sl_param_str(params, "file"), &mem, &run->m, &err)) {
 		/* The file changed since the workload was checked: run nothing. */

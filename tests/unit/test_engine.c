@@ -252,6 +252,87 @@ SL_TEST(engine_smt_siblings_share_a_core)
 	sl_sim_destroy(sim);
 }
 
+/* A root whose tasks (and their children) run at the reference speed. */
+static void steady_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	t->steady_speed = true;
+	script_step(sim, t, next);
+}
+
+static const struct sl_prog steady_prog = { .name = "steady", .step = steady_step };
+
+SL_TEST(engine_steady_speed_ignores_the_sibling)
+{
+	/* the two hogs of engine_smt_siblings_share_a_core, steady: each
+	 * burst takes its work in wall time, as a replayed CPU time does */
+	struct sl_machine m;
+	struct sl_sim *sim = make_sim(&m, "pack:1 core:1 pu:2", 1);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	struct script *root = script_new(sim), *a = script_new(sim), *b = script_new(sim);
+	script_add(a, sl_act_run(1e8, SL_WC_INT));
+	script_add(b, sl_act_run(1e8, SL_WC_INT));
+	script_add(root, fork_of(a));
+	script_add(root, fork_of(b));
+	script_add(root, sl_act_wait());
+	script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &steady_prog, root, "root");
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	CHECKF(llabs(st.elapsed_ns - 100 * SL_MSEC) <= 2, "elapsed %lld", (long long)st.elapsed_ns);
+	CHECKF(llabs(st.user_ns - 200 * SL_MSEC) <= 4, "user %lld", (long long)st.user_ns);
+	sl_sim_destroy(sim);
+}
+
+/* Records, at each step, what the task still owes and when. */
+struct probe {
+	struct script s;
+	int n;
+	double owed[8];
+	sl_time at[8];
+};
+
+static void probe_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct probe *p = t->prog_state;
+	if (p->n < 8) {
+		p->owed[p->n] = sl_task_costs_owed(t);
+		p->at[p->n++] = sl_now(sim);
+	}
+	script_step(sim, t, next);
+}
+
+static const struct sl_prog probe_prog = { .name = "probe", .step = probe_step };
+
+SL_TEST(engine_pay_costs_lets_the_costs_run_first)
+{
+	struct sl_machine m;
+	struct sl_sim *sim = make_sim(&m, "pack:2 core:1 pu:1", 1);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	m.speed.fork_ns = 200000;
+	struct probe *p = sl_sim_alloc(sim, sizeof(*p));
+	struct script *c = script_new(sim);
+	script_add(c, sl_act_run(1e6, SL_WC_INT));
+	script_add(&p->s, fork_of(c));
+	script_add(&p->s, (struct sl_action){ .kind = SL_ACT_PAY_COSTS });
+	script_add(&p->s, sl_act_run(1e6, SL_WC_INT));
+	script_add(&p->s, sl_act_wait());
+	sl_sim_spawn_root(sim, &probe_prog, &p->s, "root");
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	/* steps: fork at 0; PAY_COSTS with the fork's cost owed; the run
+	 * once it is paid (0.2 ms), owing nothing */
+	CHECK(p->n >= 3);
+	CHECKF(p->owed[1] == 200000 && p->at[1] == 0, "owed %g at %lld", p->owed[1],
+	       (long long)p->at[1]);
+	CHECKF(p->owed[2] == 0 && p->at[2] == 200000, "owed %g at %lld", p->owed[2],
+	       (long long)p->at[2]);
+	sl_sim_destroy(sim);
+}
+
 SL_TEST(engine_fork_costs_are_system_time)
 {
 	struct sl_machine m;

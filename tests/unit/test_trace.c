@@ -718,7 +718,14 @@ SL_TEST(trace_round_trip_reproduces_cpu_time)
 SL_TEST(trace_round_trip_on_smt_keeps_time_with_bursts_time)
 {
 	/* on SMT the recorded bursts already hold the sibling's slowdown:
-	 * bursts=time replays CPU time, not work */
+	 * bursts=time replays CPU time at a steady speed, exactly */
 	CHECK(round_trip("p4dpe-2x2ht", "o1", "javabench:size=0.5", "o1", ",bursts=time,class=mem",
-			 0.01) >= 0);
+			 0) == 0);
+	CHECK(round_trip("p4dpe-2x2ht", "o1", "kernbench:size=1,units=10,pipe=0", "o1",
+			 ",footprint=8,bursts=time", 0) == 0);
+	CHECK(round_trip("p4dpe-2x2ht", "linux24", "kernbench:size=1,units=10,pipe=0", "linux24",
+			 ",footprint=8,bursts=time", 0) == 0);
+	/* bursts=work applies the sibling's slowdown a second time */
+	CHECK(round_trip("p4dpe-2x2ht", "o1", "kernbench:size=1,units=10,pipe=0", "o1",
+			 ",footprint=8", -1) > 0);
 }
