@@ -83,8 +83,10 @@ clean:
 # ones, two real kernel builds (make -j1 and -j2 vmlinux of linux-source-6.1,
 # tinyconfig; a few minutes each on 2 CPUs, plus a one-time unpack and
 # warm-up build of the tree in ~/.cache/schedlab or $SCHEDLAB_CACHE).
-# Installs the kernel build's Debian packages first.  The simulated policy
-# is cfs (schedlab validate's default).
+# Then the same against replays of perf sched recordings of the real
+# programs (scripts/validate-traces.sh; another build, 1-2 minutes).
+# Installs the kernel build's Debian packages and perf first.  The
+# simulated policy is cfs (schedlab validate's default).
 .PHONY: validate
 validate: schedlab
 	@sh scripts/install-validate-deps.sh
@@ -93,3 +95,4 @@ validate: schedlab
 	./schedlab validate -w schedbench:passes=2000 -r 3
 	./schedlab validate -w kernbench:jobs=1
 	./schedlab validate -w kernbench:jobs=2
+	sh scripts/validate-traces.sh ./schedlab

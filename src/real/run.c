@@ -6,9 +6,24 @@
 #include "real/real.h"
 
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "real/host.h"
 #include "real/proc.h"
+
+/* The real processes are forked from this one: give back to the system
+ * the memory freed before (validate parses a trace workload's JSON to
+ * check it), or each fork copies the page tables of that heap and the
+ * benchmark measures it - 68 MB of freed heap made hackbench's 400
+ * forks take 2.3 times as long. */
+static void shed_freed_memory(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
 
 int sl_real_run_reps(const struct sl_real_workload *w, const struct sl_params *p,
 		     struct sl_real_env *env, int reps, uint64_t seed,
@@ -16,6 +31,7 @@ int sl_real_run_reps(const struct sl_real_workload *w, const struct sl_params *p
 {
 	int rc = 0;
 
+	shed_freed_memory();
 	sl_real_signals_install();
 	env->seed = seed;
 	if (w->prepare)
