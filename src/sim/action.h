@@ -33,9 +33,9 @@ enum sl_act_kind {
 	SL_ACT_UNLOCK,		/* release `mutex`: hands it to the first waiter */
 	SL_ACT_BARRIER,		/* wait until `barrier` has all its parties */
 	SL_ACT_YIELD,		/* sched_yield */
-	SL_ACT_PAY_COSTS,	/* let the kernel's pending costs (fork, exec, switch,
-				 * refill) run before the next action: a trace
-				 * replay's way to see a preemption come first */
+	SL_ACT_PAY_COSTS,	/* let the kernel's pending costs (fork, exec,
+				 * switch) run, then a burst of no work: a trace
+				 * replay's way to let a preemption come first */
 };
 
 struct sl_action {

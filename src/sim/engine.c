@@ -318,7 +318,7 @@ sl_time sl_cost_pick(const struct sl_sim *sim) { return sim->model->sched_pick_n
 sl_time sl_cost_ctx_switch(const struct sl_sim *sim) { return sim->model->ctx_switch_ns; }
 sl_time sl_cost_exit(const struct sl_sim *sim) { return sim->model->exit_ns; }
 
-double sl_task_costs_owed(const struct sl_task *t) { return t->debt_sys + t->debt_user; }
+double sl_task_costs_owed(const struct sl_task *t) { return t->debt_sys; }
 double sl_task_refill_owed(const struct sl_task *t) { return t->debt_user; }
 double sl_task_speed(const struct sl_task *t) { return t->speed > 0 ? t->speed : 1.0; }
 

@@ -300,7 +300,9 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		sl_resched(sim, c->id);
 		return APPLY_DONE;
 	case SL_ACT_PAY_COSTS:
-		return APPLY_DONE;	/* sl__continue had them paid first */
+		/* sl__continue had the costs paid first; then a burst of
+		 * nothing, where a pending preemption takes the CPU */
+		return t->act_phase++ == 0 ? APPLY_RUN : APPLY_DONE;
 	default:
 		return sl__apply_sync(sim, c, t) ? APPLY_DONE : APPLY_BLOCK;
 	}
@@ -317,7 +319,7 @@ bool sl__continue(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 			t->act_phase = 0;
 			t->prog->step(sim, t, &t->act);
 		}
-		if (t->debt_sys + t->debt_user > 0 && may_leave_cpu(t->act.kind))
+		if (t->debt_sys > 0 && may_leave_cpu(t->act.kind))
 			return true;	/* pay the kernel's costs first */
 		switch (apply(sim, c, t)) {
 		case APPLY_RUN:

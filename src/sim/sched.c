@@ -30,9 +30,11 @@ static inline unsigned task_footprint(const struct sl_sim *sim, const struct sl_
 	return t->footprint_kb ? t->footprint_kb : sim->topo->l2_kb / 2;
 }
 
+/* What the current burst must get through: the kernel debt, the work,
+ * and as much refill as the work touches (see sl__settle). */
 static inline double outstanding(const struct sl_task *t)
 {
-	return t->debt_sys + t->debt_user + t->work_left;
+	return t->debt_sys + t->work_left + fmin(t->debt_user, t->work_left);
 }
 
 /* Bring c's running task's progress and accounting up to sim->now. */
@@ -62,12 +64,13 @@ void sl__settle(struct sl_sim *sim, struct sl_cpu *c)
 	progress -= d;
 	/* Refill stalls come with the work that touches the lines, not
 	 * before it: while both remain, half the progress goes to each (a
-	 * cold task runs at half speed).  An uninterrupted burst ends at the
-	 * same time either way; a task preempted again and again before its
-	 * cache is back still gets work done, as on real hardware. */
-	double refill = fmin(t->debt_user, t->work_left > 0 ? progress / 2 : progress);
-	double work = fmin(t->work_left, progress - refill);
-	refill = fmin(t->debt_user, progress - work);	/* the rest, if work ran out */
+	 * cold task runs at half speed), then the work runs alone.  Lines
+	 * no work touches cost nothing: a task that wakes only to block
+	 * again does not refill its whole footprint first, and one preempted
+	 * again and again before its cache is back still gets work done (and
+	 * is never slower than half speed), as on real hardware. */
+	double refill = fmin(progress / 2, fmin(t->debt_user, t->work_left));
+	double work = refill + fmin(t->work_left - refill, progress - 2 * refill);
 	t->debt_user -= refill;
 	user_work += refill;
 	progress -= refill;
@@ -274,7 +277,9 @@ void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c)
 	struct sl_task *t = c->curr;
 	sl__settle(sim, c);
 	t->work_done += t->work_left;
-	t->debt_sys = t->debt_user = t->work_left = 0;
+	t->debt_sys = t->work_left = 0;	/* no fractions left behind */
+	if (t->debt_user < 1e-6)
+		t->debt_user = 0;	/* the lines its next work touches stay missing */
 	if (t->touch_pending) {
 		/* exec's cost is paid (on whatever CPU exec balancing chose):
 		 * the new image touches its memory here */

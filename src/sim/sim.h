@@ -114,9 +114,10 @@ int sl_nr_tasks(const struct sl_sim *sim);
 /* ---- a task's own progress, for programs that replay recorded time ---- */
 
 /* Kernel costs charged to t and not yet paid (fork, exec, switches,
- * scheduler work: system time), and the cache refill it still owes (user
- * time), in reference ns: t pays both before the work of its next compute
- * action (or at SL_ACT_PAY_COSTS). */
+ * scheduler work: system time), which t pays before its next action, and
+ * the cache refill it still owes (user time), which it pays alongside its
+ * work - at most as much refill as work, so a burst of `w` costs
+ * w + min(refill, w) - in reference ns. */
 double sl_task_costs_owed(const struct sl_task *t);
 double sl_task_refill_owed(const struct sl_task *t);
 /* t's speed (SMT x NUMA; 1 = the reference) in its current or last run

@@ -478,6 +478,7 @@ struct rp_proc {
 	bool in_piece;		/* the last action was a piece of a burst */
 	bool op_open;		/* a burst is being replayed ... */
 	int seg;		/* ... its segment ... */
+	int paused;		/* ... paused in segment paused - 1 (0: not) ... */
 	double consumed;	/* ... and its time so far, ns */
 	double outside;		/* CPU time since the last burst: the simulator's costs */
 	bool refill_due;	/* the piece starts with a cache refill to pay */
@@ -493,6 +494,7 @@ struct rp_run {
 	bool causal;
 	bool as_time;		/* bursts=time */
 	sl_time exit_ns;	/* the machine's exit cost */
+	sl_time switch_ns;	/* and a context switch with an O(1) pick */
 	sl_time tick_ns;	/* the policy's jiffy */
 };
 
@@ -538,6 +540,7 @@ static bool rp_burst(struct rp_run *run, struct rp_proc *p, const struct sl_task
 	const struct rp_model *m = &run->m;
 	double speed = sl_task_speed(t);
 	double pending = sl_task_costs_owed(t);	/* ref ns, paid first */
+	double refill = sl_task_refill_owed(t);	/* paid with the work, up to as much */
 	double exit_room = 0, end = 0;
 	int nseg = op->nseg ? op->nseg : 1;
 
@@ -546,14 +549,22 @@ static bool rp_burst(struct rp_run *run, struct rp_proc *p, const struct sl_task
 		p->consumed = p->outside;
 		p->outside = 0;
 		p->seg = 0;
+		p->paused = 0;
 	}
 	if (after && after->kind == RP_EXIT) {	/* the engine rounds a burst up to the ns */
 		double exit_time = ceil((double)run->exit_ns / speed);
 		if (exit_time > (double)after->ns)
 			exit_room = exit_time - (double)after->ns;
 	}
-	/* the exit cost may have begun before the last recorded preemption */
+	/* The exit cost may have begun before the last recorded preemptions;
+	 * then each return after one cost a context switch as well. */
 	double total = (double)op->ns - exit_room;
+	if (exit_room > 0 && op->nseg) {
+		int later = 0;
+		for (int i = 0; i < nseg - 1; i++)
+			later += (double)m->segs[op->seg0 + i] >= total;
+		total -= later * ceil((double)run->switch_ns / speed);
+	}
 	for (; p->seg < nseg; p->seg++) {
 		bool last = p->seg == nseg - 1;
 		end = op->nseg ? (double)m->segs[op->seg0 + p->seg] : (double)op->ns;
@@ -570,13 +581,20 @@ static bool rp_burst(struct rp_run *run, struct rp_proc *p, const struct sl_task
 			left = to_tick;
 		/* work need not be whole ns: aim a hair short of `left`, which
 		 * the engine rounds up to the ns */
-		double work = left * speed - pending - RP_HAIR;
-		if (work < 1.0 && pending > 0)	/* the costs cover it: just pay them */
+		double avail = left * speed - pending - RP_HAIR;
+		double work = avail >= 2 * refill ? avail - refill : avail / 2;
+		if (work < 1.0) {
+			/* the costs cover it: pay them, and let a preemption
+			 * due here come; if none came, on to the next segment */
+			if (pending <= 0 && p->paused == p->seg + 1)
+				continue;
+			p->paused = p->seg + 1;
 			*next = (struct sl_action){ .kind = SL_ACT_PAY_COSTS };
-		else
-			*next = sl_act_run(work < 1.0 ? 1.0 : work, run->wclass);
+		} else {
+			*next = sl_act_run(work, run->wclass);
+		}
 		p->in_piece = true;
-		p->refill_due = sl_task_refill_owed(t) > 0;
+		p->refill_due = refill > 0;
 		return true;
 	}
 	/* What it overran (costs it could not take out) the next burst takes
@@ -738,6 +756,7 @@ static void *rp_start(struct sl_sim *sim, const struct sl_params *params, sl_tim
 	run->causal = sl_param_choice(params, "wakeups") == 0;
 	run->as_time = sl_param_choice(params, "bursts") == 1;
 	run->exit_ns = sl_cost_exit(sim);
+	run->switch_ns = sl_cost_ctx_switch(sim) + sl_cost_pick(sim);
 	run->tick_ns = SL_SEC / (sl_hz(sim) ? sl_hz(sim) : 1000);
 	if (rp_model_load(sl_param_str(params, "file"), &mem, &run->m, &err)) {
 		/* The file changed since the workload was checked: run nothing. */

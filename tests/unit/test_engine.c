@@ -333,6 +333,78 @@ SL_TEST(engine_pay_costs_lets_the_costs_run_first)
 	sl_sim_destroy(sim);
 }
 
+/* A task with a 512 KB cache footprint. */
+static void footprint_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	t->footprint_kb = 512;
+	script_step(sim, t, next);
+}
+
+static const struct sl_prog footprint_prog = { .name = "footprint", .step = footprint_step };
+
+/* A task whose footprint is more than any cache: it refills a whole one. */
+static void big_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	t->footprint_kb = 1u << 20;
+	script_step(sim, t, next);
+}
+
+static const struct sl_prog big_prog = { .name = "big", .step = big_step };
+
+SL_TEST(engine_refill_is_paid_only_with_work)
+{
+	/* A runs 1 ms and sleeps 5; B's 20 ms hog runs meanwhile (FIFO: 10
+	 * ms slices) and evicts A's cache, so A comes back cold to a 2 ms
+	 * refill - but only to exit, which touches none of it: 21 ms in all.
+	 * (Paying the refill before blocking made it 23, and made tasks that
+	 * are preempted before they pay it stall for ever.) */
+	struct sl_machine m;
+	struct sl_sim *sim = make_sim(&m, "pack:1 core:1 pu:1", 1);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	m.speed.refill_ns[SL_MIGR_NONE] = 2 * SL_MSEC;
+	struct script *a = script_new(sim), *b = script_new(sim);
+	script_add(a, sl_act_run(1e6, SL_WC_INT));
+	script_add(a, sl_act_sleep(5 * SL_MSEC));
+	script_add(b, sl_act_run(2e7, SL_WC_INT));
+	sl_sim_spawn_root(sim, &footprint_prog, a, "a");
+	sl_sim_spawn_root(sim, &footprint_prog, b, "b");
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	CHECKF(llabs(st.elapsed_ns - 21 * SL_MSEC) <= 2, "elapsed %lld", (long long)st.elapsed_ns);
+	CHECKF(llabs(st.user_ns - 21 * SL_MSEC) <= 2, "user %lld", (long long)st.user_ns);
+	sl_sim_destroy(sim);
+}
+
+SL_TEST(engine_cold_task_runs_at_half_speed_or_better)
+{
+	/* Two 30 ms hogs take turns in 10 ms slices, each return to a cache
+	 * the other evicted: a refill of 8 ms, paid alongside the work at
+	 * half speed, so a slice does 5 ms of work and 5 of refill; the 3 ms
+	 * of refill left over and the next 8 are capped at the footprint's
+	 * 8.  First slices 10 ms of work each, then 5 per slice: 10 slices,
+	 * 100 ms. */
+	struct sl_machine m;
+	struct sl_sim *sim = make_sim(&m, "pack:1 core:1 pu:1", 1);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	m.speed.refill_ns[SL_MIGR_NONE] = 8 * SL_MSEC;
+	m.speed.touch_kb_per_ms = 1e6;		/* a slice evicts the whole cache */
+	struct script *a = script_new(sim), *b = script_new(sim);
+	script_add(a, sl_act_run(3e7, SL_WC_INT));
+	script_add(b, sl_act_run(3e7, SL_WC_INT));
+	sl_sim_spawn_root(sim, &big_prog, a, "a");
+	sl_sim_spawn_root(sim, &big_prog, b, "b");
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	CHECKF(llabs(st.elapsed_ns - 100 * SL_MSEC) <= 10, "elapsed %lld",
+	       (long long)st.elapsed_ns);
+	CHECKF(llabs(st.user_ns - st.elapsed_ns) <= 2, "user %lld", (long long)st.user_ns);
+	sl_sim_destroy(sim);
+}
+
 SL_TEST(engine_fork_costs_are_system_time)
 {
 	struct sl_machine m;
