@@ -116,3 +116,52 @@ int cli_finish_output(void)
 	}
 	return EXIT_OK;
 }
+
+int cli_long_option(int argc, char **argv, int *i, const char *longopt, const char **value,
+		    struct sl_err *err)
+{
+	size_t len = strlen(longopt);
+
+	if (!strncmp(argv[*i], longopt, len) && argv[*i][len] == '=') {
+		*value = argv[*i] + len + 1;
+		return 1;
+	}
+	if (strcmp(argv[*i], longopt))
+		return 0;
+	if (*i + 1 >= argc)
+		return sl_fail(err, "option '%s': expected a value after it", longopt);
+	*value = argv[++*i];
+	return 1;
+}
+
+int cli_once(const char *cmd, const char **slot, const char *opt, const char *value,
+	     struct sl_err *err)
+{
+	if (*slot)
+		return sl_fail(err, "%s: %s given twice ('%s' and '%s'; expected one)", cmd, opt,
+			       *slot, value);
+	*slot = value;
+	return 0;
+}
+
+int cli_reps_seed_format(int argc, char **argv, int *i, int *reps, uint64_t *seed,
+			 enum sl_format *format, struct sl_err *err)
+{
+	const char *v;
+	int m;
+
+	if ((m = cli_option(argc, argv, i, "-r", "--reps", &v, err)))
+		return m < 0 ? -1 : cli_parse_reps("-r", v, reps, err) ? -1 : 1;
+	if ((m = cli_option(argc, argv, i, "-s", "--seed", &v, err)))
+		return m < 0 ? -1 : cli_parse_seed("-s", v, seed, err) ? -1 : 1;
+	if ((m = cli_option(argc, argv, i, "-o", "--output", &v, err)))
+		return m < 0 ? -1 : cli_parse_format("-o", v, true, format, err) ? -1 : 1;
+	return 0;
+}
+
+int cli_unexpected(const char *cmd, const char *arg, const char *options, struct sl_err *err)
+{
+	if (arg[0] == '-')
+		return sl_fail(err, "%s: unknown option '%s' (expected %s)", cmd, arg, options);
+	return sl_fail(err, "%s: unexpected argument '%s' (options are %s)", cmd, arg, options);
+}

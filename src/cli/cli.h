@@ -50,6 +50,21 @@ int cli_bad_input(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_option(int argc, char **argv, int *i, const char *shortopt, const char *longopt,
 	       const char **value, struct sl_err *err);
 bool cli_is_help(const char *arg);
+/* A long-only option: "--name VALUE" or "--name=VALUE" (no prefixes). */
+int cli_long_option(int argc, char **argv, int *i, const char *longopt, const char **value,
+		    struct sl_err *err);
+/* Set *slot to an option's value that may be given only once; `cmd`
+ * names the command in the message ("run: -m given twice ..."). */
+int cli_once(const char *cmd, const char **slot, const char *opt, const char *value,
+	     struct sl_err *err);
+/* -r REPS, -s SEED, -o table|json|csv, as every running command takes
+ * them: 1 matched, 0 another argument, -1 with err set. */
+int cli_reps_seed_format(int argc, char **argv, int *i, int *reps, uint64_t *seed,
+			 enum sl_format *format, struct sl_err *err);
+/* The error for an argument no option matched: "CMD: unknown option
+ * '-x' (expected OPTIONS)" or "CMD: unexpected argument 'x' (options are
+ * OPTIONS)".  Returns -1. */
+int cli_unexpected(const char *cmd, const char *arg, const char *options, struct sl_err *err);
 
 /* Values, with messages naming the option: "-r 'abc': expected ...". */
 int cli_parse_reps(const char *opt, const char *text, int *reps, struct sl_err *err);

@@ -25,35 +25,18 @@ struct real_args {
 	enum sl_format format;
 };
 
-static int once(const char **slot, const char *opt, const char *value, struct sl_err *err)
-{
-	if (*slot)
-		return sl_fail(err, "real: %s given twice ('%s' and '%s'; expected one)", opt,
-			       *slot, value);
-	*slot = value;
-	return 0;
-}
-
 static int parse_one(int argc, char **argv, int *i, struct real_args *a, struct sl_err *err)
 {
 	const char *v;
 	int m;
 
 	if ((m = cli_option(argc, argv, i, "-w", "--workload", &v, err)))
-		return m < 0 ? -1 : once(&a->workload, "-w", v, err);
+		return m < 0 ? -1 : cli_once("real", &a->workload, "-w", v, err);
 	if ((m = cli_long_option(argc, argv, i, "--cpus", &v, err)))
-		return m < 0 ? -1 : once(&a->cpus, "--cpus", v, err);
-	if ((m = cli_option(argc, argv, i, "-r", "--reps", &v, err)))
-		return m < 0 ? -1 : cli_parse_reps("-r", v, &a->reps, err);
-	if ((m = cli_option(argc, argv, i, "-s", "--seed", &v, err)))
-		return m < 0 ? -1 : cli_parse_seed("-s", v, &a->seed, err);
-	if ((m = cli_option(argc, argv, i, "-o", "--output", &v, err)))
-		return m < 0 ? -1 : cli_parse_format("-o", v, true, &a->format, err);
-	if (argv[*i][0] == '-')
-		return sl_fail(err, "real: unknown option '%s' (expected -w, --cpus, -r, -s or -o)",
-			       argv[*i]);
-	return sl_fail(err, "real: unexpected argument '%s' (options are -w, --cpus, -r, -s, -o)",
-		       argv[*i]);
+		return m < 0 ? -1 : cli_once("real", &a->cpus, "--cpus", v, err);
+	if ((m = cli_reps_seed_format(argc, argv, i, &a->reps, &a->seed, &a->format, err)))
+		return m < 0 ? -1 : 0;
+	return cli_unexpected("real", argv[*i], "-w, --cpus, -r, -s or -o", err);
 }
 
 /* The real workloads and their parameters, after the usage. */
@@ -67,23 +50,6 @@ static void print_workloads(void)
 			printf("      %-12s default %-10s %s\n", w->params[k].name,
 			       w->params[k].def ? w->params[k].def : "derived", w->params[k].doc);
 	}
-}
-
-int cli_long_option(int argc, char **argv, int *i, const char *longopt, const char **value,
-		    struct sl_err *err)
-{
-	size_t len = strlen(longopt);
-
-	if (!strncmp(argv[*i], longopt, len) && argv[*i][len] == '=') {
-		*value = argv[*i] + len + 1;
-		return 1;
-	}
-	if (strcmp(argv[*i], longopt))
-		return 0;
-	if (*i + 1 >= argc)
-		return sl_fail(err, "option '%s': expected a value after it", longopt);
-	*value = argv[++*i];
-	return 1;
 }
 
 int cli_real_interrupted(const struct sl_err *err)

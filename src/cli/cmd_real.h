@@ -13,11 +13,6 @@
 int cmd_real(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 
-/* Match a long-only option: "--name VALUE" or "--name=VALUE" (as
- * cli_option, without a short form). */
-int cli_long_option(int argc, char **argv, int *i, const char *longopt, const char **value,
-		    struct sl_err *err);
-
 /* Parse -w and --cpus (NULL: every CPU we may use) into a bound workload
  * with its host-derived defaults resolved.  `cmd` names the command in
  * messages.  0 or -1 with err set. */

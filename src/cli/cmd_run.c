@@ -28,35 +28,6 @@ struct run_args {
 	const char *trace_format;
 };
 
-/* Set a value that may be given only once. */
-static int once(const char **slot, const char *opt, const char *value, struct sl_err *err)
-{
-	if (*slot)
-		return sl_fail(err, "run: %s given twice ('%s' and '%s'; expected one)", opt,
-			       *slot, value);
-	*slot = value;
-	return 0;
-}
-
-/* "--name VALUE" or "--name=VALUE" only (no prefix matching): 1 and *value
- * on a match, 0 for another argument, -1 with err set without a value. */
-static int long_option(int argc, char **argv, int *i, const char *name, const char **value,
-		       struct sl_err *err)
-{
-	size_t n = strlen(name);
-
-	if (strncmp(argv[*i], name, n) || (argv[*i][n] && argv[*i][n] != '='))
-		return 0;
-	if (argv[*i][n] == '=') {
-		*value = argv[*i] + n + 1;
-		return 1;
-	}
-	if (*i + 1 >= argc)
-		return sl_fail(err, "option '%s': expected a value after it", name);
-	*value = argv[++*i];
-	return 1;
-}
-
 /* One argument at argv[*i]: 0 handled, -1 error (err set). */
 static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct sl_err *err)
 {
@@ -67,14 +38,14 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 		a->stats = true;
 		return 0;
 	}
-	if ((m = long_option(argc, argv, i, "--trace", &v, err)))
-		return m < 0 ? -1 : once(&a->trace, "--trace", v, err);
-	if ((m = long_option(argc, argv, i, "--trace-format", &v, err)))
-		return m < 0 ? -1 : once(&a->trace_format, "--trace-format", v, err);
+	if ((m = cli_long_option(argc, argv, i, "--trace", &v, err)))
+		return m < 0 ? -1 : cli_once("run", &a->trace, "--trace", v, err);
+	if ((m = cli_long_option(argc, argv, i, "--trace-format", &v, err)))
+		return m < 0 ? -1 : cli_once("run", &a->trace_format, "--trace-format", v, err);
 	if ((m = cli_option(argc, argv, i, "-m", "--machine", &v, err)))
-		return m < 0 ? -1 : once(&a->machine, "-m", v, err);
+		return m < 0 ? -1 : cli_once("run", &a->machine, "-m", v, err);
 	if ((m = cli_option(argc, argv, i, "-w", "--workload", &v, err)))
-		return m < 0 ? -1 : once(&a->workload, "-w", v, err);
+		return m < 0 ? -1 : cli_once("run", &a->workload, "-w", v, err);
 	if ((m = cli_option(argc, argv, i, "-p", "--policy", &v, err))) {
 		if (m < 0)
 			return -1;
@@ -94,11 +65,8 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 		}
 		return m < 0 ? -1 : cli_parse_format("-o", v, true, &a->format, err);
 	}
-	if (argv[*i][0] == '-')
-		return sl_fail(err, "run: unknown option '%s' (expected -m, -p, -w, -r, -s, -o, "
-			       "--stats, --trace or --trace-format)", argv[*i]);
-	return sl_fail(err, "run: unexpected argument '%s' (options are -m, -p, -w, -r, -s, "
-		       "-o, --stats)", argv[*i]);
+	return cli_unexpected("run", argv[*i], "-m, -p, -w, -r, -s, -o, --stats, --trace or "
+			      "--trace-format", err);
 }
 
 static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *err)

@@ -31,28 +31,19 @@ struct val_args {
 	enum sl_format format;
 };
 
-static int once(const char **slot, const char *opt, const char *value, struct sl_err *err)
-{
-	if (*slot)
-		return sl_fail(err, "validate: %s given twice ('%s' and '%s'; expected one)", opt,
-			       *slot, value);
-	*slot = value;
-	return 0;
-}
-
 static int parse_one(int argc, char **argv, int *i, struct val_args *a, struct sl_err *err)
 {
 	const char *v;
 	int m;
 
 	if ((m = cli_option(argc, argv, i, "-w", "--workload", &v, err)))
-		return m < 0 ? -1 : once(&a->workload, "-w", v, err);
+		return m < 0 ? -1 : cli_once("validate", &a->workload, "-w", v, err);
 	if ((m = cli_option(argc, argv, i, "-p", "--policy", &v, err)))
-		return m < 0 ? -1 : once(&a->policy, "-p", v, err);
+		return m < 0 ? -1 : cli_once("validate", &a->policy, "-p", v, err);
 	if ((m = cli_option(argc, argv, i, "-m", "--machine", &v, err)))
-		return m < 0 ? -1 : once(&a->machine, "-m", v, err);
+		return m < 0 ? -1 : cli_once("validate", &a->machine, "-m", v, err);
 	if ((m = cli_long_option(argc, argv, i, "--sim", &v, err)))
-		return m < 0 ? -1 : once(&a->sim, "--sim", v, err);
+		return m < 0 ? -1 : cli_once("validate", &a->sim, "--sim", v, err);
 	if ((m = cli_long_option(argc, argv, i, "--work", &v, err))) {
 		if (m < 0)
 			return -1;
@@ -62,17 +53,10 @@ static int parse_one(int argc, char **argv, int *i, struct val_args *a, struct s
 		a->recorded = !strcmp(v, "recorded");
 		return 0;
 	}
-	if ((m = cli_option(argc, argv, i, "-r", "--reps", &v, err)))
-		return m < 0 ? -1 : cli_parse_reps("-r", v, &a->reps, err);
-	if ((m = cli_option(argc, argv, i, "-s", "--seed", &v, err)))
-		return m < 0 ? -1 : cli_parse_seed("-s", v, &a->seed, err);
-	if ((m = cli_option(argc, argv, i, "-o", "--output", &v, err)))
-		return m < 0 ? -1 : cli_parse_format("-o", v, true, &a->format, err);
-	if (argv[*i][0] == '-')
-		return sl_fail(err, "validate: unknown option '%s' (expected -w, -p, -m, --sim, "
-			       "--work, -r, -s or -o)", argv[*i]);
-	return sl_fail(err, "validate: unexpected argument '%s' (options are -w, -p, -m, --sim, "
-		       "--work, -r, -s, -o)", argv[*i]);
+	if ((m = cli_reps_seed_format(argc, argv, i, &a->reps, &a->seed, &a->format, err)))
+		return m < 0 ? -1 : 0;
+	return cli_unexpected("validate", argv[*i], "-w, -p, -m, --sim, --work, -r, -s or -o",
+			      err);
 }
 
 /* What was compared, for the printers. */
