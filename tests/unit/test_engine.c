@@ -205,6 +205,20 @@ static int run(struct sl_sim *sim, struct sl_run_stats *st)
 	return rc;
 }
 
+/* A root (running `prog`) that forks two INT hogs of `work` ref ns and
+ * waits for both. */
+static void spawn_two_hogs(struct sl_sim *sim, const struct sl_prog *prog, double work)
+{
+	struct script *root = script_new(sim), *a = script_new(sim), *b = script_new(sim);
+	script_add(a, sl_act_run(work, SL_WC_INT));
+	script_add(b, sl_act_run(work, SL_WC_INT));
+	script_add(root, fork_of(a));
+	script_add(root, fork_of(b));
+	script_add(root, sl_act_wait());
+	script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, prog, root, "root");
+}
+
 SL_TEST(engine_single_burst_takes_its_work)
 {
 	struct sl_machine m;
@@ -234,14 +248,7 @@ SL_TEST(engine_smt_siblings_share_a_core)
 	if (!sim)
 		return;
 	double pair = m.speed.smt_pair[SL_WC_INT][SL_WC_INT];
-	struct script *root = script_new(sim), *a = script_new(sim), *b = script_new(sim);
-	script_add(a, sl_act_run(1e8, SL_WC_INT));
-	script_add(b, sl_act_run(1e8, SL_WC_INT));
-	script_add(root, fork_of(a));
-	script_add(root, fork_of(b));
-	script_add(root, sl_act_wait());
-	script_add(root, sl_act_wait());
-	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	spawn_two_hogs(sim, &script_prog, 1e8);
 	struct sl_run_stats st;
 	CHECK(run(sim, &st) == 0);
 	double want = 1e8 / pair;
@@ -270,14 +277,7 @@ SL_TEST(engine_steady_speed_ignores_the_sibling)
 	CHECK(sim != NULL);
 	if (!sim)
 		return;
-	struct script *root = script_new(sim), *a = script_new(sim), *b = script_new(sim);
-	script_add(a, sl_act_run(1e8, SL_WC_INT));
-	script_add(b, sl_act_run(1e8, SL_WC_INT));
-	script_add(root, fork_of(a));
-	script_add(root, fork_of(b));
-	script_add(root, sl_act_wait());
-	script_add(root, sl_act_wait());
-	sl_sim_spawn_root(sim, &steady_prog, root, "root");
+	spawn_two_hogs(sim, &steady_prog, 1e8);
 	struct sl_run_stats st;
 	CHECK(run(sim, &st) == 0);
 	CHECKF(llabs(st.elapsed_ns - 100 * SL_MSEC) <= 2, "elapsed %lld", (long long)st.elapsed_ns);
