@@ -92,6 +92,8 @@ validate: schedlab
 	@sh scripts/install-validate-deps.sh
 	./schedlab validate -w spin:seconds=10 -r 3
 	./schedlab validate -w hackbench -r 5
+	./schedlab validate -w pingpong -r 3
+	./schedlab real -w pingpong --cpus 0 -r 3
 	./schedlab validate -w schedbench:passes=2000 -r 3
 	./schedlab validate -w kernbench:jobs=1
 	./schedlab validate -w kernbench:jobs=2

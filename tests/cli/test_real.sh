@@ -94,6 +94,11 @@ check "csv messages" grep -q ',messages,40000,count$' "$tmp/hb.csv"
 "$S" real -w hackbench:groups=1,fds=4,loops=10,mode=pipe -o json >"$tmp/hb.json"
 check "hackbench pipes: processes" is_true "$(json "$tmp/hb.json" "$m['processes'] == 9")"
 check "hackbench time within elapsed" is_true "$(json "$tmp/hb.json" "0 < $m['time_s'] <= $m['elapsed_s'] < 30")"
+"$S" real -w pingpong:loops=2000 -o json >"$tmp/pp.json"
+check "pingpong round trip" is_true "$(json "$tmp/pp.json" \
+	"0 < $m['round_trip_us'] and abs($m['round_trip_us'] * 2000e-6 - $m['time_s']) < 1e-9")"
+"$S" real -w pingpong:loops=2000,mode=socket --cpus 0 -o json >"$tmp/pps.json"
+check "pingpong socket, one CPU" is_true "$(json "$tmp/pps.json" "$m['time_s'] <= $m['elapsed_s']")"
 "$S" real -w schedbench:tasks=2,mb=2,passes=3,hackbench=1,hackbench_at=0 -o json >"$tmp/sb.json"
 check "schedbench totals" is_true "$(json "$tmp/sb.json" \
 	"abs($m['avg_user_s'] * 2 - $m['total_user_s']) < 1e-6 and $m['total_user_s'] <= $m['user_s'] + 1e-9 and $m['hackbench_s'] > 0")"

@@ -168,6 +168,44 @@ SL_TEST(hackbench_time_is_the_calls_on_one_cpu)
 	wb_done(&r);
 }
 
+/* ---- pingpong ---- */
+
+/* One CPU, 1 ms per call: a round trip is four calls (write and read on
+ * each side) and two context switches; each side sleeps once per trip. */
+SL_TEST(pingpong_round_trip_is_four_calls_on_one_cpu)
+{
+	struct wb_run r;
+
+	if (!wb_run(&r, ONE_CPU, &sl_workload_pingpong, "pingpong:loops=50,msg_us=1000", 1)) {
+		CHECK(!"pingpong ran");
+		return;
+	}
+	double rt = metric(&r, "round_trip_us");
+	CHECKF(rt >= 4000 && rt < 4020, "round trip %g us", rt);
+	CHECK(near(metric(&r, "time_s"), 50 * rt * 1e-6, 1e-9));
+	CHECK(r.stats.tasks == 2);
+	CHECKF(r.stats.nvcsw >= 100 && r.stats.nvcsw <= 103, "sleeps %ld", r.stats.nvcsw);
+	wb_done(&r);
+}
+
+/* Two CPUs: the partners run on both, and each trip pays two cross-CPU
+ * wakeups, so a trip costs the four calls plus two IPI latencies. */
+SL_TEST(pingpong_across_cpus_pays_the_wakeups)
+{
+	struct wb_run one, two;
+
+	if (!wb_run(&one, ONE_CPU, &sl_workload_pingpong, "pingpong:loops=50,msg_us=10", 1) ||
+	    !wb_run(&two, TWO_CPUS, &sl_workload_pingpong, "pingpong:loops=50,msg_us=10", 1)) {
+		CHECK(!"pingpong ran");
+		return;
+	}
+	double ipi_us = (double)sl_sim_machine(two.sim)->speed.ipi_ns / 1e3;
+	double a = metric(&one, "round_trip_us"), b = metric(&two, "round_trip_us");
+	CHECKF(b > 40 + 2 * ipi_us - 1e-9, "two CPUs %g us, one %g us, ipi %g us", b, a, ipi_us);
+	wb_done(&one);
+	wb_done(&two);
+}
+
 SL_TEST(hackbench_groups_and_loops_multiply)
 {
 	struct wb_run r;
