@@ -80,6 +80,7 @@ struct hw_options {
 	double ratio;		/* > 0: overrides far_ratio */
 	int slit;		/* > 0: uniform remote SLIT distance */
 	double bw;		/* > 0: overrides node_bw */
+	double ipi_us;		/* > 0: overrides ipi_ns (waking another CPU) */
 };
 
 /* Set every field of s from the profile (and option overrides) for the

@@ -25,6 +25,8 @@
  */
 #include "hw/hw_internal.h"
 
+#include <math.h>
+
 enum { I = SL_WC_INT, F = SL_WC_FP, M = SL_WC_MEM, C = SL_WC_CACHE, S = SL_WC_SPIN };
 
 /* Speed of the row class with the column class on the other sibling. */
@@ -170,4 +172,6 @@ void hw_speed_init(struct sl_speed_model *s, const struct sl_topo *t,
 		s->refill_ns[level] = p->refill_ns[level];
 	s->touch_kb_per_ms = p->evict_kb_per_ms;
 	set_kernel_costs(s, p->costs, mhz);
+	if (o->ipi_us > 0)
+		s->ipi_ns = (sl_time)llround(o->ipi_us * 1e3);
 }

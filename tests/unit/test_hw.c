@@ -242,6 +242,8 @@ SL_TEST(hw_errors_names)
 	CHECK(fails_with("p4dpe-2x2ht,smt=fast", "smt"));
 	CHECK(fails_with("numaq-16,ratio=0.5", "ratio"));
 	CHECK(fails_with("numaq-16,slit=5", "slit"));
+	CHECK(fails_with("host,ipi=0", "ipi"));
+	CHECK(fails_with("p4dpe-2x2ht,ipi=fast", "microseconds"));
 	CHECK(fails_with("pack:300 pu:1", "300"));
 	CHECK(fails_with("pack:16 core:16 pu:2", "512"));
 	CHECK(fails_with("pack:100000 core:100000 pu:100000", "at most"));
@@ -263,6 +265,8 @@ SL_TEST(hw_options)
 	CHECK(fabs(mach.speed.numa_ratio[1][2] - 2.0) < 1e-9);
 	CHECK(loads_ok("p4dpe-2x2ht,noht,smt=modern"));
 	CHECK(mach.topo.ncpus == 2);
+	CHECK(loads_ok("p4dpe-2x2ht,ipi=19.5"));
+	CHECK(mach.speed.ipi_ns == 19500);
 }
 
 SL_TEST(hw_topo_check_catches)
