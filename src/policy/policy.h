@@ -13,6 +13,7 @@ extern const struct sl_policy_ops sl_policy_o1;
 extern const struct sl_policy_ops sl_policy_ht;
 extern const struct sl_policy_ops sl_policy_domains;
 extern const struct sl_policy_ops sl_policy_cfs;
+extern const struct sl_policy_ops sl_policy_sl;
 
 /* NULL-terminated, in the order `list policies` prints them. */
 extern const struct sl_policy_ops *const sl_policies[];

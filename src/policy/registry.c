@@ -13,6 +13,7 @@ const struct sl_policy_ops *const sl_policies[] = {
 	&sl_policy_ht,
 	&sl_policy_domains,
 	&sl_policy_cfs,
+	&sl_policy_sl,
 	NULL,
 };
 

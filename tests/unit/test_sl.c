@@ -1,0 +1,557 @@
+/*
+ * test_sl.c - policy `sl` (schedlab's own scheduler): scenario tests that
+ * pin its decisions on small machines: the balancing levels built from
+ * the topology; two long hogs left on the siblings of one package are
+ * separated by active balancing within a few ms (and not with active=off);
+ * a sync wakeup lands on the waker's core; a task whose previous core is
+ * idle wakes there; on a NUMA-Q new processes spread over the four nodes
+ * at exec, and a task is moved across nodes only for a lasting imbalance;
+ * equal hogs share a CPU evenly and nice weights apply; a sleeper is
+ * served promptly beside a hog; kernbench under invariant checks on every
+ * preset; determinism; the knobs.
+ *
+ * Every run has the engine's invariant checks on, which also run the
+ * policy's check op.
+ */
+#include <string.h>
+
+#include "base/spec.h"
+#include "hw/machine.h"
+#include "policy/sl.h"
+#include "policy/policy.h"
+#include "report/run.h"
+#include "sim/sim.h"
+#include "test.h"
+#include "workload/workload.h"
+
+/* ---- a scripted program: do acts[] in order, note when and where ---- */
+
+#define SLT_MAX_ACTS 16
+
+struct slt_script {
+	int n, pc;
+	struct sl_action acts[SLT_MAX_ACTS];
+	sl_time at[SLT_MAX_ACTS + 1];	/* when act i was asked for */
+	int cpu[SLT_MAX_ACTS + 1];	/* on which CPU */
+};
+
+static void slt_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct slt_script *s = t->prog_state;
+
+	s->at[s->pc] = sl_now(sim);
+	s->cpu[s->pc] = t->cpu;
+	*next = s->pc < s->n ? s->acts[s->pc++] : sl_act_exit();
+}
+
+static const struct sl_prog slt_prog = { .name = "slt", .step = slt_step };
+
+static struct slt_script *slt_new(struct sl_sim *sim)
+{
+	return sl_sim_alloc(sim, sizeof(struct slt_script));
+}
+
+static void slt_add(struct slt_script *s, struct sl_action a)
+{
+	if (s->n < SLT_MAX_ACTS)
+		s->acts[s->n++] = a;
+}
+
+static void slt_fork(struct slt_script *s, struct slt_script *child, const char *comm,
+		     bool thread, int nice)
+{
+	slt_add(s, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &slt_prog, .state = child, .comm = comm, .thread = thread,
+			    .set_nice = nice != 0, .nice = nice } });
+}
+
+static struct slt_script *slt_hog(struct sl_sim *sim, double ms)
+{
+	struct slt_script *s = slt_new(sim);
+	slt_add(s, sl_act_run(ms * SL_MSEC, SL_WC_INT));
+	return s;
+}
+
+static struct sl_action slt_chan(enum sl_act_kind kind, struct sl_chan *c, long bytes)
+{
+	return (struct sl_action){ .kind = kind, .u.chan = { c, bytes } };
+}
+
+struct slt_run {
+	struct sl_machine machine;
+	struct sl_params knobs;
+	struct sl_sim *sim;
+	struct sl_err err;
+};
+
+static int slt_bind(struct sl_params *p, const char *text, struct sl_err *err)
+{
+	static const char *const extra[] = { "label", NULL };
+	struct sl_spec spec;
+
+	*err = (struct sl_err){ 0 };
+	if (sl_spec_parse(&spec, text, "policy", err))
+		return -1;
+	if (strcmp(spec.name, "sl"))
+		return sl_fail(err, "policy '%s': not sl", spec.name);
+	return sl_spec_bind(p, &spec, sl_policy_sl.knobs, extra, "policy 'sl'", err);
+}
+
+static bool slt_start(struct slt_run *r, const char *machine, const char *policy, sl_time limit)
+{
+	memset(r, 0, sizeof(*r));
+	if (sl_machine_load(&r->machine, machine, &r->err) || slt_bind(&r->knobs, policy, &r->err)) {
+		fprintf(stderr, "slt_start: %s\n", r->err.msg);
+		return false;
+	}
+	struct sl_sim_config cfg = {
+		.machine = &r->machine, .policy = &sl_policy_sl, .knobs = &r->knobs,
+		.seed = 11, .time_limit = limit, .check = true,
+	};
+	r->sim = sl_sim_create(&cfg, &r->err);
+	if (!r->sim)
+		fprintf(stderr, "slt_start: %s\n", r->err.msg);
+	return r->sim != NULL;
+}
+
+static bool slt_run(struct slt_run *r)
+{
+	if (sl_sim_run(r->sim, &r->err) == 0)
+		return true;
+	fprintf(stderr, "slt_run: %s\n", r->err.msg);
+	return false;
+}
+
+static struct sl_task *slt_find(struct sl_sim *sim, const char *comm)
+{
+	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t))
+		if (!strcmp(t->comm, comm))
+			return t;
+	return NULL;
+}
+
+/* ---- knobs and levels ---- */
+
+static int slt_try(const char *text, struct sl_err *err)
+{
+	struct sl_machine m;
+	struct sl_params p;
+
+	if (slt_bind(&p, text, err) || sl_machine_load(&m, "pack:2 core:1 pu:2", err))
+		return -1;
+	struct sl_sim_config cfg = { .machine = &m, .policy = &sl_policy_sl, .knobs = &p };
+	struct sl_sim *sim = sl_sim_create(&cfg, err);
+	if (!sim)
+		return -1;
+	sl_sim_destroy(sim);
+	return 0;
+}
+
+SL_TEST(sl_knobs)
+{
+	struct sl_err err;
+
+	CHECK(sl_policy_find("sl") == &sl_policy_sl);
+	CHECK(slt_try("sl", &err) == 0);
+	CHECK(slt_try("sl:hz=250,slice_ms=100,latency_ms=400,min_slice_ms=10,batch_us=0,numa_settle_ms=0,"
+		      "sleep_credit_ms=0,wake_gran_ms=1,idle_core_first=off,sync_wake=off,"
+		      "exec_spread=off,fork_spread=off,balance_ms=8,numa_balance_ms=200,"
+		      "numa_persist=1,active=off,newidle=off,scan_ns=0,label=x", &err) == 0);
+	CHECK(slt_try("sl:min_slice_ms=140", &err) == -1 && err.kind == SL_ERR_INPUT &&
+	      strstr(err.msg, "min_slice_ms"));
+	CHECK(slt_try("sl:active=yes", &err) == -1 && err.kind == SL_ERR_INPUT);
+	CHECK(slt_try("sl:slice_ms=0", &err) == -1 && err.kind == SL_ERR_INPUT);
+	CHECK(slt_try("sl:numa_persist=0", &err) == -1 && err.kind == SL_ERR_INPUT);
+	CHECK(slt_try("sl:quantum=3", &err) == -1 && err.kind == SL_ERR_INPUT &&
+	      strstr(err.msg, "quantum"));
+}
+
+SL_TEST(sl_levels)
+{
+	struct slt_run r;
+
+	/* 2 packages x 2 siblings: core (2 CPUs), then the machine (2 packages) */
+	if (slt_start(&r, "p4dpe-2x2ht", "sl", 0)) {
+		const struct sls_rq *rq = &sls_state(r.sim)->rq[2];
+		CHECK(rq->nlevels == 2);
+		CHECK(sl_cpumask_weight(&rq->lv[0].span) == 2 && rq->lv[0].ngroups == 2 &&
+		      !rq->lv[0].numa && rq->lv[0].interval == 2);
+		CHECK(rq->lv[1].ngroups == 2 && rq->lv[1].local == 1 && !rq->lv[1].numa &&
+		      rq->lv[1].interval == 4);
+		sl_sim_destroy(r.sim);
+	}
+	/* NUMA-Q: the quad (4 one-CPU packages), then 4 nodes, cautiously */
+	if (slt_start(&r, "numaq-16", "sl", 0)) {
+		const struct sls_rq *rq = &sls_state(r.sim)->rq[5];
+		CHECK(rq->nlevels == 2);
+		CHECK(rq->lv[0].ngroups == 4 && !rq->lv[0].numa);
+		CHECK(rq->lv[1].ngroups == 4 && rq->lv[1].local == 1 && rq->lv[1].numa &&
+		      rq->lv[1].interval == 50);
+		sl_sim_destroy(r.sim);
+	}
+	/* modern 2-socket: siblings n and n+32; core, socket (16 cores), machine */
+	if (slt_start(&r, "xeon-2s-smt", "sl", 0)) {
+		const struct sls_rq *rq = &sls_state(r.sim)->rq[3];
+		CHECK(rq->nlevels == 3);
+		CHECK(sl_cpumask_test(&rq->lv[0].span, 35) && rq->lv[0].ngroups == 2);
+		CHECK(rq->lv[1].ngroups == 16 && !rq->lv[1].numa);
+		CHECK(rq->lv[2].ngroups == 2 && rq->lv[2].numa);
+		sl_sim_destroy(r.sim);
+	}
+}
+
+/* ---- SMT: two hogs on one package are split up ---- */
+
+/*
+ * 2 x 2 HT.  The root on CPU 0 forks a (long), b (short), c (long),
+ * d (short): idle-core-first placement puts a on CPU 2, b on 1, c on 3 and
+ * d on 0.  When b and d exit (~35 ms), package 0 idles while a and c share
+ * package 1.  Returns whether a and c ran on different packages when the
+ * run stopped at `ms`.
+ */
+static int slt_split(const char *policy, double ms)
+{
+	struct slt_run r;
+	int res = -1;
+
+	if (!slt_start(&r, "p4dpe-2x2ht", policy, (sl_time)(ms * SL_MSEC)))
+		return -1;
+	struct slt_script *root = slt_new(r.sim);
+	slt_fork(root, slt_hog(r.sim, 5000), "a", false, 0);
+	slt_fork(root, slt_hog(r.sim, 20), "b", false, 0);
+	slt_fork(root, slt_hog(r.sim, 5000), "c", false, 0);
+	slt_fork(root, slt_hog(r.sim, 20), "d", false, 0);
+	for (int i = 0; i < 4; i++)
+		slt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &slt_prog, root, "root");
+	if (slt_run(&r)) {
+		const struct sl_topo *tp = sl_topo(r.sim);
+		struct sl_task *a = slt_find(r.sim, "a"), *c = slt_find(r.sim, "c");
+		if (a && c && a->cpu >= 0 && c->cpu >= 0)
+			res = tp->cpu_package[a->cpu] != tp->cpu_package[c->cpu];
+	}
+	sl_sim_destroy(r.sim);
+	return res;
+}
+
+SL_TEST(sl_two_hogs_split_packages)
+{
+	/* while all four run, a and c share package 1 */
+	CHECK(slt_split("sl", 20) == 0);
+	/* b and d end at ~35 ms (20 ms of work beside a busy sibling); a few
+	 * ms later active balancing has split a and c */
+	CHECK(slt_split("sl", 30) == 0);
+	CHECK(slt_split("sl", 45) == 1);
+	CHECK(slt_split("sl", 2000) == 1);
+	/* without active balancing nothing can: neither has a queue */
+	CHECK(slt_split("sl:active=off", 2000) == 0);
+}
+
+/* ---- wakeups ---- */
+
+/*
+ * The root on CPU 0 forks A (to CPU 2, an idle core) and B (to CPU 1),
+ * then waits.  B blocks reading a sync channel; A computes 5 ms and writes
+ * it (a sync wakeup of B), then blocks on a second channel that B writes.
+ * Returns the CPU B woke on.
+ */
+static int slt_sync_cpu(const char *policy, int *waker_cpu)
+{
+	struct slt_run r;
+	int cpu = -2;
+
+	if (!slt_start(&r, "p4dpe-2x2ht", policy, 0))
+		return -2;
+	struct sl_chan *ab = sl_chan_new(r.sim, 4096, true), *ba = sl_chan_new(r.sim, 4096, true);
+	struct slt_script *a = slt_new(r.sim), *b = slt_new(r.sim), *root = slt_new(r.sim);
+	slt_add(b, slt_chan(SL_ACT_CHAN_READ, ab, 100));
+	slt_add(b, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	slt_add(b, slt_chan(SL_ACT_CHAN_WRITE, ba, 100));
+	slt_add(a, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	slt_add(a, slt_chan(SL_ACT_CHAN_WRITE, ab, 100));
+	slt_add(a, slt_chan(SL_ACT_CHAN_READ, ba, 100));
+	slt_fork(root, a, "A", false, 0);
+	slt_fork(root, b, "B", false, 0);
+	slt_add(root, sl_act_wait());
+	slt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &slt_prog, root, "root");
+	if (slt_run(&r)) {
+		cpu = b->cpu[1];	/* where B asked for its next act after the read */
+		*waker_cpu = a->cpu[2];	/* where A asked to write */
+	}
+	sl_sim_destroy(r.sim);
+	return cpu;
+}
+
+SL_TEST(sl_sync_wakeup_to_waker)
+{
+	int waker = -1;
+	int cpu = slt_sync_cpu("sl", &waker);
+	const int sib = waker ^ 1;	/* p4dpe: siblings are adjacent */
+
+	CHECKF(waker >= 0 && (cpu == waker || cpu == sib), "B woke on %d, waker on %d", cpu,
+	       waker);
+	/* without the sync rule B goes back to its own idle core */
+	cpu = slt_sync_cpu("sl:sync_wake=off", &waker);
+	CHECKF(cpu >= 0 && cpu != waker && cpu != (waker ^ 1), "sync_wake=off: B woke on %d, "
+	       "waker on %d", cpu, waker);
+}
+
+/* T runs 5 ms, sleeps 20 ms (a hog takes another CPU meanwhile), runs 1
+ * ms: its previous CPU is idle, so it wakes there. */
+SL_TEST(sl_wakeup_prev_idle)
+{
+	struct slt_run r;
+
+	if (!slt_start(&r, "p4dpe-2x2ht", "sl", 0))
+		return;
+	struct slt_script *t = slt_new(r.sim), *root = slt_new(r.sim);
+	slt_add(t, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	slt_add(t, sl_act_sleep(20 * SL_MSEC));
+	slt_add(t, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	slt_fork(root, t, "T", false, 0);
+	slt_fork(root, slt_hog(r.sim, 100), "H", false, 0);
+	slt_add(root, sl_act_wait());
+	slt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &slt_prog, root, "root");
+	if (slt_run(&r))
+		CHECKF(t->cpu[1] >= 0 && t->cpu[2] == t->cpu[1], "slept on %d, woke on %d",
+		       t->cpu[1], t->cpu[2]);
+	sl_sim_destroy(r.sim);
+}
+
+/* ---- NUMA ---- */
+
+/* The root forks 16 processes that exec and compute 1 s; at 100 ms (before
+ * any NUMA balancing could act), how many run on each node. */
+static bool slt_exec_spread(const char *policy, int per_node[4])
+{
+	struct slt_run r;
+	bool ok = false;
+
+	if (!slt_start(&r, "numaq-16", policy, 100 * SL_MSEC))
+		return false;
+	struct slt_script *root = slt_new(r.sim);
+	static const char *const names[16] = { "j0", "j1", "j2", "j3", "j4", "j5", "j6", "j7",
+		"j8", "j9", "j10", "j11", "j12", "j13", "j14", "j15" };
+	for (int i = 0; i < 16; i++) {
+		struct slt_script *j = slt_new(r.sim);
+		slt_add(j, (struct sl_action){ .kind = SL_ACT_EXEC, .u.exec.comm = names[i] });
+		slt_add(j, sl_act_run(1000 * SL_MSEC, SL_WC_MEM));
+		slt_fork(root, j, names[i], false, 0);
+	}
+	slt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &slt_prog, root, "root");
+	if (slt_run(&r)) {
+		memset(per_node, 0, 4 * sizeof(int));
+		ok = true;
+		for (int i = 0; i < 16; i++) {
+			struct sl_task *t = slt_find(r.sim, names[i]);
+			if (t && t->cpu >= 0)
+				per_node[sl_topo(r.sim)->cpu_node[t->cpu]]++;
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(sl_numa_exec_spreads)
+{
+	int n[4];
+
+	/* exec alone (forks stay on the parent's node) spreads them 4 per node */
+	CHECK(slt_exec_spread("sl:fork_spread=off", n));
+	CHECKF(n[0] == 4 && n[1] == 4 && n[2] == 4 && n[3] == 4, "nodes %d %d %d %d", n[0], n[1],
+	       n[2], n[3]);
+	CHECK(slt_exec_spread("sl", n));
+	CHECKF(n[0] == 4 && n[1] == 4 && n[2] == 4 && n[3] == 4, "nodes %d %d %d %d", n[0], n[1],
+	       n[2], n[3]);
+	/* without either, the 16 stay on node 0's four CPUs */
+	CHECK(slt_exec_spread("sl:fork_spread=off,exec_spread=off", n));
+	CHECKF(n[0] == 4 && n[1] + n[2] + n[3] == 0, "nodes %d %d %d %d", n[0], n[1], n[2], n[3]);
+}
+
+/* The root forks five threads (they stay on its node); the fifth computes
+ * `last_ms`.  Returns how much CPU time the five got off node 0 by `ms`. */
+static sl_time slt_numa_away(const char *policy, double last_ms, double ms)
+{
+	struct slt_run r;
+	sl_time away = -1;
+
+	if (!slt_start(&r, "numaq-16", policy, (sl_time)(ms * SL_MSEC)))
+		return -1;
+	struct slt_script *root = slt_new(r.sim);
+	static const char *const names[5] = { "t0", "t1", "t2", "t3", "t4" };
+	for (int i = 0; i < 5; i++)
+		slt_fork(root, slt_hog(r.sim, i == 4 ? last_ms : 2000), names[i], true, 0);
+	for (int i = 0; i < 5; i++)
+		slt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &slt_prog, root, "root");
+	if (slt_run(&r)) {
+		away = 0;
+		for (int i = 0; i < 5; i++) {
+			struct sl_task *t = slt_find(r.sim, names[i]);
+			if (t)
+				away += t->node_ns[1] + t->node_ns[2] + t->node_ns[3];
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return away;
+}
+
+SL_TEST(sl_numa_lasting_imbalance_only)
+{
+	/* 5 on node 0's 4 CPUs: nobody leaves before the imbalance has lasted
+	 * numa_persist x numa_balance_ms (200 ms) ... */
+	sl_time a = slt_numa_away("sl", 2000, 150);
+	CHECKF(a == 0, "%.1f ms off node 0 by 150 ms", (double)a / SL_MSEC);
+	/* ... then one moves */
+	a = slt_numa_away("sl", 2000, 500);
+	CHECKF(a > 50 * SL_MSEC, "%.1f ms off node 0 by 500 ms", (double)a / SL_MSEC);
+	/* a 20 ms fifth task is a passing imbalance: nothing crosses nodes */
+	a = slt_numa_away("sl", 20, 1000);
+	CHECKF(a == 0, "short extra task: %.1f ms off node 0", (double)a / SL_MSEC);
+	/* numa_persist=1: the first NUMA balance (50 ms) moves one */
+	a = slt_numa_away("sl:numa_persist=1", 2000, 150);
+	CHECKF(a > 50 * SL_MSEC, "persist 1: %.1f ms off node 0 by 150 ms", (double)a / SL_MSEC);
+}
+
+/* ---- fairness and latency on one CPU ---- */
+
+SL_TEST(sl_fair_share)
+{
+	struct slt_run r;
+
+	if (!slt_start(&r, "p4-2400", "sl", 20 * SL_SEC))
+		return;
+	struct slt_script *root = slt_new(r.sim);
+	static const char *const names[4] = { "h0", "h1", "h2", "h3" };
+	for (int i = 0; i < 4; i++)
+		slt_fork(root, slt_hog(r.sim, 100000), names[i], false, 0);
+	for (int i = 0; i < 4; i++)
+		slt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &slt_prog, root, "root");
+	if (slt_run(&r)) {
+		double t[4], mean = 0;
+		for (int i = 0; i < 4; i++) {
+			struct sl_task *h = slt_find(r.sim, names[i]);
+			t[i] = h ? (double)h->user_ns : 0;
+			mean += t[i] / 4;
+		}
+		for (int i = 0; i < 4; i++)
+			CHECKF(t[i] > 0.97 * mean && t[i] < 1.03 * mean, "%s: %.0f ms, mean %.0f ms",
+			       names[i], t[i] / SL_MSEC, mean / SL_MSEC);
+	}
+	sl_sim_destroy(r.sim);
+	/* nice 5 against nice 0: weight 335 against 1024 */
+	if (!slt_start(&r, "p4-2400", "sl", 20 * SL_SEC))
+		return;
+	root = slt_new(r.sim);
+	slt_fork(root, slt_hog(r.sim, 100000), "n0", false, 0);
+	slt_fork(root, slt_hog(r.sim, 100000), "n5", false, 5);
+	slt_add(root, sl_act_wait());
+	slt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &slt_prog, root, "root");
+	if (slt_run(&r)) {
+		struct sl_task *a = slt_find(r.sim, "n0"), *b = slt_find(r.sim, "n5");
+		double ratio = a && b && b->user_ns ? (double)a->user_ns / (double)b->user_ns : 0;
+		CHECKF(ratio > 2.7 && ratio < 3.4, "nice 0 / nice 5 CPU time %.2f (want ~3.06)",
+		       ratio);
+	}
+	sl_sim_destroy(r.sim);
+}
+
+/* A hog and a task that sleeps 10 ms and computes 1 ms, ten times, on one
+ * CPU: the sleeper preempts the hog at once (its credit puts it well
+ * behind in vruntime), so each 1 ms burst is done within 2 ms. */
+SL_TEST(sl_sleeper_served_promptly)
+{
+	struct slt_run r;
+
+	if (!slt_start(&r, "p4-2400", "sl", 0))
+		return;
+	struct slt_script *s = slt_new(r.sim), *root = slt_new(r.sim);
+	for (int i = 0; i < 7; i++) {
+		slt_add(s, sl_act_sleep(10 * SL_MSEC));
+		slt_add(s, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	}
+	slt_fork(root, slt_hog(r.sim, 500), "hog", false, 0);
+	slt_fork(root, s, "sleeper", false, 0);
+	slt_add(root, sl_act_wait());
+	slt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &slt_prog, root, "root");
+	if (slt_run(&r)) {
+		sl_time worst = 0;
+		for (int i = 1; i + 1 < s->n; i += 2) {
+			/* act i is the run after sleep i-1; it ends when act i+1 is asked */
+			sl_time d = s->at[i + 1] - s->at[i];
+			if (d > worst)
+				worst = d;
+		}
+		CHECKF(worst < 2 * SL_MSEC, "worst 1 ms burst took %.2f ms", (double)worst / SL_MSEC);
+	}
+	sl_sim_destroy(r.sim);
+}
+
+/* ---- whole workloads: clean on every preset, deterministic ---- */
+
+static bool slt_run_once(const char *machine, const char *policy, const char *workload,
+			 struct sl_metrics *out)
+{
+	struct sl_machine m;
+	struct sl_params knobs, params;
+	const struct sl_workload_ops *w;
+	struct sl_err err;
+
+	if (sl_machine_load(&m, machine, &err) || slt_bind(&knobs, policy, &err) ||
+	    sl_workload_parse(workload, &w, &params, &err)) {
+		fprintf(stderr, "slt_run_once: %s\n", err.msg);
+		return false;
+	}
+	struct sl_run_spec spec = {
+		.machine = &m, .policy = &sl_policy_sl, .knobs = &knobs, .workload = w,
+		.params = &params, .seed = 7, .check = true,
+	};
+	memset(out, 0, sizeof(*out));
+	if (sl_run_once(&spec, out, NULL, &err)) {
+		fprintf(stderr, "slt_run_once: %s on %s: %s\n", policy, machine, err.msg);
+		return false;
+	}
+	return true;
+}
+
+static double slt_metric(const struct sl_metrics *ms, const char *name)
+{
+	const struct sl_metric *m = sl_metrics_find(ms, name);
+	return m ? m->value : -1;
+}
+
+SL_TEST(sl_presets_run_clean)
+{
+	static const char *const machines[] = { "p4dpe-2x2ht", "p4ht-3066", "p4-2400",
+						"xeon-1600ht", "numaq-16", "xeon-2s-smt",
+						"node:2 pack:2 core:2 pu:2" };
+	struct sl_metrics a, b;
+
+	for (size_t i = 0; i < sizeof(machines) / sizeof(machines[0]); i++) {
+		bool ok = slt_run_once(machines[i], "sl", "kernbench:size=8,units=60", &a);
+		CHECKF(ok && slt_metric(&a, "elapsed_s") > 0 && slt_metric(&a, "user_s") > 4, "%s",
+		       machines[i]);
+	}
+	CHECK(slt_run_once("numaq-16", "sl:batch_us=0,numa_persist=1,hz=250",
+			   "schedbench:tasks=8,size=0.5,hackbench=2,hackbench_at=0.1", &a));
+	CHECK(slt_run_once("p4dpe-2x2ht", "sl", "hackbench:groups=2,loops=20", &a));
+	CHECK(slt_run_once("xeon-1600ht", "sl", "tbench:clients=4,ops=2000", &a));
+	/* the same seed gives the same run, to the last switch */
+	CHECK(slt_run_once("xeon-2s-smt", "sl", "javabench:threads=8,size=4", &a));
+	CHECK(slt_run_once("xeon-2s-smt", "sl", "javabench:threads=8,size=4", &b));
+	CHECK(a.n == b.n && a.n > 0);
+	for (int i = 0; i < a.n && i < b.n; i++)
+		CHECKF(!strcmp(a.m[i].name, b.m[i].name) && a.m[i].value == b.m[i].value,
+		       "%s: %g vs %g", a.m[i].name, a.m[i].value, b.m[i].value);
+	/* folding@home on the 2x2 HT box: one task per package */
+	CHECK(slt_run_once("p4dpe-2x2ht", "sl", "spin:tasks=2,seconds=2", &a));
+	CHECKF(slt_metric(&a, "pkg0_user_pct") > 95 && slt_metric(&a, "pkg1_user_pct") > 95,
+	       "spin: packages %.1f%% and %.1f%%", slt_metric(&a, "pkg0_user_pct"),
+	       slt_metric(&a, "pkg1_user_pct"));
+}
