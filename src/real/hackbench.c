@@ -202,41 +202,21 @@ static int hb_run(const struct sl_params *p, const struct sl_real_env *env,
 		.size = (int)sl_param_int(p, "datasize"),
 		.pipe = sl_param_choice(p, "mode") == 1,
 	} };
-	struct sl_real_procs ps;
 	struct sl_real_usage u;
-	int fds[2], rc = -1;
 	double t = 0;
 
-	if (pipe(fds))
-		return sl_fail_internal(err, "hackbench: pipe: %s", strerror(errno));
-	r.result_fd = fds[1];
-	if (sl_real_procs_begin(&ps, 1, env->pinned ? &env->cpus : NULL, err))
-		goto out_fds;
-	if (sl_real_procs_spawn(&ps, true, sl_real_hb_root, &r, err) < 0)
-		goto out;
-	close(fds[1]);
-	fds[1] = -1;
-	if (sl_real_procs_wait(&ps, &u, err))
-		goto out;
-	if (read(fds[0], &t, sizeof(t)) != (ssize_t)sizeof(t)) {
-		sl_fail_internal(err, "hackbench: no time from the root process");
-		goto out;
+	if (sl_real_root_run(env->pinned ? &env->cpus : NULL, sl_real_hb_root, &r, &r.result_fd,
+			     &t, &u, err)) {
+		if (!sl_real_interrupted())
+			sl_err_prefix(err, "hackbench: ");
+		return -1;
 	}
 	sl_real_usage_metrics(&u, out);
 	sl_metrics_add(out, "time_s", "s", t, -1);
 	sl_metrics_add(out, "messages", "count",
 		       (double)r.hb.groups * r.hb.fds * r.hb.fds * r.hb.loops, 0);
 	sl_metrics_add(out, "processes", "count", 1.0 + 2.0 * r.hb.fds * r.hb.groups, 0);
-	rc = 0;
-out:
-	sl_real_procs_end(&ps);
-out_fds:
-	close(fds[0]);
-	if (fds[1] >= 0)
-		close(fds[1]);
-	if (rc && !sl_real_interrupted())
-		sl_err_prefix(err, "hackbench: ");
-	return rc;
+	return 0;
 }
 
 const struct sl_real_workload sl_real_hackbench = {

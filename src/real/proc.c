@@ -346,3 +346,34 @@ out:
 	sl_real_procs_end(&ps);
 	return rc;
 }
+
+int sl_real_root_run(const cpu_set_t *cpus, int (*fn)(void *), void *arg, int *result_fd,
+		     double *result, struct sl_real_usage *u, struct sl_err *err)
+{
+	struct sl_real_procs ps;
+	int fds[2], rc = -1;
+
+	if (pipe(fds))
+		return sl_fail_internal(err, "pipe: %s", strerror(errno));
+	*result_fd = fds[1];
+	if (sl_real_procs_begin(&ps, 1, cpus, err))
+		goto out_fds;
+	if (sl_real_procs_spawn(&ps, true, fn, arg, err) < 0)
+		goto out;
+	close(fds[1]);
+	fds[1] = -1;
+	if (sl_real_procs_wait(&ps, u, err))
+		goto out;
+	if (read(fds[0], result, sizeof(*result)) != (ssize_t)sizeof(*result)) {
+		sl_fail_internal(err, "no result from the root process");
+		goto out;
+	}
+	rc = 0;
+out:
+	sl_real_procs_end(&ps);
+out_fds:
+	close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	return rc;
+}

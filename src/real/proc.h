@@ -80,6 +80,16 @@ int sl_real_procs_wait(struct sl_real_procs *ps, struct sl_real_usage *u, struct
  * outcome of the calls above. */
 void sl_real_procs_end(struct sl_real_procs *ps);
 
+/*
+ * A benchmark run by one root process (hackbench, pingpong): spawn fn(arg)
+ * as the only, counted child (pinned to `cpus` if not NULL), so that its
+ * wait4() rusage holds every process it starts; before that, *result_fd
+ * is set to a pipe's write end, on which the root writes one double (the
+ * time it measured itself).  0 with *result and *u set, or -1 with err.
+ */
+int sl_real_root_run(const cpu_set_t *cpus, int (*fn)(void *), void *arg, int *result_fd,
+		     double *result, struct sl_real_usage *u, struct sl_err *err);
+
 /* A command for sl_real_exec(): argv[0] is looked up in PATH, run in
  * `dir` (NULL: the current directory) with stdin from /dev/null and
  * stdout and stderr to `out_fd` (-1: /dev/null). */
