@@ -359,8 +359,11 @@ SL_TEST(real_spin_short)
 
 	CHECK(run_real("spin:tasks=2,seconds=0.3", &ms));
 	CHECK(metric(&ms, "elapsed_s") >= 0.29 && metric(&ms, "elapsed_s") < 10);
-	CHECK(metric(&ms, "user_s") > 0.05);
-	CHECK(metric(&ms, "cpu_pct") > 20 && metric(&ms, "cpu_pct") <= 100.0 * 2 + 5);
+	/* how much CPU the hogs got depends on what else the host runs (a
+	 * parallel test suite can starve them): only that they ran, and no
+	 * more than the two CPUs they may use */
+	CHECK(metric(&ms, "user_s") > 0);
+	CHECK(metric(&ms, "cpu_pct") > 0 && metric(&ms, "cpu_pct") <= 100.0 * 2 + 5);
 	CHECK(metric(&ms, "task_min_pct") <= metric(&ms, "task_max_pct"));
 	CHECK(metric(&ms, "task_max_pct") <= 105);
 	CHECK(metric(&ms, "sleeps") >= 0 && metric(&ms, "ctx_switches") >= 0);
