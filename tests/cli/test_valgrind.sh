@@ -18,6 +18,13 @@ for w in kernbench:jobs=2,size=3 spin:tasks=3,seconds=0.5 javabench:threads=2,si
 	rc=$?
 	[ $rc -eq 0 ] && ok || bad "valgrind: run $w exited $rc"
 done
+for w in kernbench:jobs=2,size=3 hackbench:groups=1,loops=5 pingpong:loops=200 sdet:scripts=2; do
+	vg "$BIN" run -m p4dpe-2x2ht -p domains -p cfs -p sl -w "$w" -o json >/dev/null 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && ok || bad "valgrind: run $w under domains, cfs, sl exited $rc"
+done
+vg "$BIN" run -m numaq-16 -p sl -p cfs -w schedbench:tasks=8,size=0.5,hackbench=1 -o csv >/dev/null 2>&1
+rc=$?; [ $rc -eq 0 ] && ok || bad "valgrind: numaq-16 schedbench exited $rc"
 vg "$BIN" run -m "node:2 pack:1 core:2 pu:2" -p o1 -w kernbench:jobs=4,size=2 -o csv >/dev/null 2>&1
 rc=$?; [ $rc -eq 0 ] && ok || bad "valgrind: synthetic NUMA machine run exited $rc"
 vg "$BIN" run -m nosuchmachine -p o1 -w spin >/dev/null 2>&1
