@@ -81,6 +81,7 @@ struct hw_options {
 	int slit;		/* > 0: uniform remote SLIT distance */
 	double bw;		/* > 0: overrides node_bw */
 	double ipi_us;		/* > 0: overrides ipi_ns (waking another CPU) */
+	double refill;		/* > 0: scales every refill_ns level */
 };
 
 /* Set every field of s from the profile (and option overrides) for the

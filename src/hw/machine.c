@@ -9,11 +9,13 @@
  *   ratio=R       NUMA latency ratio at the largest node distance
  *   bw=B          per-node memory bandwidth in memory-bound task equivalents
  *   slit=N        uniform remote SLIT distance (what policies see)
+ *   refill=F      scale every cache refill cost by F (NetBurst's 1 ms
+ *                 full-L2 refill is the top of a 0.2-1 ms range)
  *   ipi=US        latency of waking another CPU, us (a VM's halted vCPU:
  *                 ~20 us on the development host, docs/validation.md)
- * ratio, bw and slit exist because the research leaves those numbers
- * uncertain (docs/model.md); ipi because it depends on where the machine
- * runs.  A name that is an existing file is taken whole.
+ * ratio, bw, slit and refill exist because the research leaves those
+ * numbers uncertain (docs/model.md); ipi because it depends on where the
+ * machine runs.  A name that is an existing file is taken whole.
  *
  * Machines that are not presets get the modern default profile
  * (presets.c), with the clock, caches and RAM hwloc reported where it did.
@@ -30,7 +32,7 @@
 
 #define MAX_BASE 4096
 
-static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N, bw=B, ipi=US";
+static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N, bw=B, refill=F, ipi=US";
 
 static bool is_key(const char *opt, const char *key)
 {
@@ -64,6 +66,11 @@ static int parse_option(struct hw_options *o, const char *opt, const char *what,
 			expected = "a positive number (memory-bound tasks a node serves at full speed)";
 		else
 			o->bw = d;
+	} else if (is_key(opt, "refill")) {
+		if (sl_parse_double(val, &d) || d <= 0.0 || d > 100.0)
+			expected = "a factor above 0, at most 100";
+		else
+			o->refill = d;
 	} else if (is_key(opt, "ipi")) {
 		if (sl_parse_double(val, &d) || d <= 0.0 || d > 1e6)
 			expected = "a positive number of microseconds";
@@ -197,7 +204,7 @@ static int load_synthetic(struct sl_machine *m, const char *base, const struct h
 int sl_machine_load(struct sl_machine *m, const char *name, struct sl_err *err)
 {
 	struct hw_options o = { .noht = false, .smt = -1, .ratio = 0, .slit = 0, .bw = 0,
-				 .ipi_us = 0 };
+				 .ipi_us = 0, .refill = 0 };
 	char base[MAX_BASE], what[MAX_BASE + 16];
 	struct stat st;
 

@@ -169,7 +169,9 @@ void hw_speed_init(struct sl_speed_model *s, const struct sl_topo *t,
 	set_numa(s, t, ratio);
 	s->node_bw = o->bw > 0 ? o->bw : p->node_bw;
 	for (int level = 0; level < 4; level++)
-		s->refill_ns[level] = p->refill_ns[level];
+		s->refill_ns[level] = o->refill > 0
+			? (sl_time)llround((double)p->refill_ns[level] * o->refill)
+			: p->refill_ns[level];
 	s->touch_kb_per_ms = p->evict_kb_per_ms;
 	set_kernel_costs(s, p->costs, mhz);
 	if (o->ipi_us > 0)

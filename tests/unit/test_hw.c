@@ -243,6 +243,7 @@ SL_TEST(hw_errors_names)
 	CHECK(fails_with("numaq-16,ratio=0.5", "ratio"));
 	CHECK(fails_with("numaq-16,slit=5", "slit"));
 	CHECK(fails_with("host,ipi=0", "ipi"));
+	CHECK(fails_with("p4dpe-2x2ht,refill=-1", "factor"));
 	CHECK(fails_with("p4dpe-2x2ht,ipi=fast", "microseconds"));
 	CHECK(fails_with("pack:300 pu:1", "300"));
 	CHECK(fails_with("pack:16 core:16 pu:2", "512"));
@@ -267,6 +268,9 @@ SL_TEST(hw_options)
 	CHECK(mach.topo.ncpus == 2);
 	CHECK(loads_ok("p4dpe-2x2ht,ipi=19.5"));
 	CHECK(mach.speed.ipi_ns == 19500);
+	CHECK(loads_ok("p4dpe-2x2ht,refill=0.2"));
+	CHECK(mach.speed.refill_ns[SL_MIGR_NONE] == 200 * SL_USEC);
+	CHECK(mach.speed.refill_ns[SL_MIGR_NODE] == 400 * SL_USEC);
 }
 
 SL_TEST(hw_topo_check_catches)
