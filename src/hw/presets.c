@@ -26,8 +26,9 @@
  *
  * Cache refill per migration level (anchors.md 4.2 "simplest mode"): NetBurst
  * 0.3 / 1.0 / 2.0 ms by core / package / node, modern 0.05 / 0.2 / 0.4 ms;
- * the in-place (decayed) refill equals the package level where there is no
- * shared cache beyond the core's own.
+ * the in-place (decayed) refill, from memory, equals the package level.
+ * Where an LLC lies beyond the L2 (xeon-1600ht's L3, modern L3s), lines
+ * it still holds come back at the core level's cost (speed.c).
  */
 #include "hw/hw_internal.h"
 
@@ -130,8 +131,9 @@ static const struct hw_preset presets[] = {
 		.profile = {
 			.mhz = 2400, .l2_kb = 1280, .llc_kb = 24576, .mem_mb = 262144,
 			.smt = HW_SMT_MODERN,
-			/* in place 0.1 ms: decayed L2 lines are often still in the L3 */
-			.refill_ns = { MS(0.1), MS(0.05), MS(0.2), MS(0.4) },
+			/* in place from memory 0.2 ms, as across packages; lines
+			 * still in the L3 come back at the core level's 0.05 */
+			.refill_ns = { MS(0.2), MS(0.05), MS(0.2), MS(0.4) },
 			.evict_kb_per_ms = 500, .costs = &hw_costs_modern,
 			.slit_remote = 21, .far_ratio = 1.45,
 		},
@@ -148,7 +150,7 @@ static const struct hw_preset presets[] = {
 const struct hw_profile hw_profile_default = {
 	.mhz = 2500, .l2_kb = 1024, .llc_kb = 16384, .mem_mb = 4096,
 	.smt = HW_SMT_MODERN,
-	.refill_ns = { MS(0.1), MS(0.05), MS(0.2), MS(0.4) },
+	.refill_ns = { MS(0.2), MS(0.05), MS(0.2), MS(0.4) },
 	.evict_kb_per_ms = 500, .costs = &hw_costs_modern,
 	.slit_remote = 20, .far_ratio = 1.45,
 };

@@ -14,7 +14,10 @@
  *   refill_ns[level] x min(footprint, cache) / cache.  refill_ns[NONE] is
  *   the cost of refilling in place a footprint that decayed while the task
  *   was away (its lines come back from memory); a hot return costs nothing
- *   because warmth is then 1.
+ *   because warmth is then 1.  Where the package has a last-level cache
+ *   beyond the L2, a second warmth decays with what the whole package
+ *   touched against the LLC's size, and lines still in the LLC cost the
+ *   core level's refill instead (sl_cache_refill_in_place).
  *
  * Called on every dispatch: no allocation, O(busy siblings) at most.
  */
@@ -99,4 +102,19 @@ sl_time sl_cache_refill(const struct sl_speed_model *m, enum sl_migr_level level
 	if (cache_kb && footprint_kb < cache_kb)
 		share = (double)footprint_kb / (double)cache_kb;
 	return (sl_time)((1.0 - warmth) * share * (double)m->refill_ns[level] + 0.5);
+}
+
+sl_time sl_cache_refill_in_place(const struct sl_speed_model *m, double l2_warmth,
+				 double llc_warmth, unsigned footprint_kb, unsigned l2_kb)
+{
+	if (footprint_kb == 0 || l2_warmth >= 1.0)
+		return 0;
+	double share = 1.0;
+	if (l2_kb && footprint_kb < l2_kb)
+		share = (double)footprint_kb / (double)l2_kb;
+	double lost_l2 = 1.0 - fmax(l2_warmth, 0.0);
+	double lost_llc = fmin(lost_l2, 1.0 - fmin(fmax(llc_warmth, 0.0), 1.0));
+	double ns = lost_llc * (double)m->refill_ns[SL_MIGR_NONE] +
+		    (lost_l2 - lost_llc) * (double)m->refill_ns[SL_MIGR_CORE];
+	return (sl_time)(share * ns + 0.5);
 }

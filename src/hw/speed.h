@@ -93,6 +93,16 @@ double sl_numa_contention(const struct sl_speed_model *m, double demand);
 sl_time sl_cache_refill(const struct sl_speed_model *m, enum sl_migr_level level,
 			double warmth, unsigned footprint_kb, unsigned cache_kb);
 
+/* Refill cost of coming back to the core a task left, on a package whose
+ * last-level cache lies beyond the core's L2: of its footprint,
+ * 1 - `l2_warmth` is gone from the L2, and 1 - `llc_warmth` (at most as
+ * much) from the LLC too.  Lines only the L2 lost come back from the LLC
+ * at the core level's cost (anchors.md 4.2: cores sharing an LLC pay "the
+ * L2 refill only"), lines the LLC lost too from memory at the in-place
+ * cost. */
+sl_time sl_cache_refill_in_place(const struct sl_speed_model *m, double l2_warmth,
+				 double llc_warmth, unsigned footprint_kb, unsigned l2_kb);
+
 /* KB of cache lines a task with `footprint_kb` has touched after running
  * `ns` (it cannot displace more than its own footprint). */
 double sl_cache_touched_kb(const struct sl_speed_model *m, sl_time ns, unsigned footprint_kb);

@@ -43,6 +43,7 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 	sim->cpus = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->cpus));
 	
 	sim->mem_demand = sl_xcalloc((unsigned long)m->topo.nnodes, sizeof(double));
+	sim->llc_evicted_kb = sl_xcalloc((unsigned long)m->topo.npackages, sizeof(double));
 	for (int i = 0; i < sim->ncpus; i++) {
 		struct sl_cpu *c = &sim->cpus[i];
 		c->id = i;
@@ -88,6 +89,7 @@ void sl_sim_destroy(struct sl_sim *sim)
 	sl_eventq_free(&sim->q);
 	free(sim->cpus);
 	free(sim->mem_demand);
+	free(sim->llc_evicted_kb);
 	free(sim);
 }
 
@@ -135,6 +137,7 @@ static void migration_start(struct sl_sim *sim, struct sl_cpu *c)
 		t->cpu = -1;
 		t->last_ran = sim->now;
 		t->cache_mark = c->evicted_kb;
+		t->llc_mark = sim->llc_evicted_kb[sim->topo->cpu_package[c->id]];
 		t->nivcsw++;
 	}
 	c->in_migration = true;

@@ -89,6 +89,7 @@ struct sl_sim {
 	int ncpus;
 	struct sl_cpu *cpus;
 	double *mem_demand;		/* per node: memory intensity of running tasks homed there */
+	double *llc_evicted_kb;		/* per package: lines touched there, cumulative */
 	int ctx_cpu;			/* CPU whose code is running now, -1 none */
 
 	/* tasks */

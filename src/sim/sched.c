@@ -50,6 +50,7 @@ void sl__settle(struct sl_sim *sim, struct sl_cpu *c)
 	double touched = sl_cache_touched_kb(sim->model, sim->now - t->dispatched_at,
 					     task_footprint(sim, t));
 	c->evicted_kb += touched - c->curr_touched_kb;
+	sim->llc_evicted_kb[sim->topo->cpu_package[c->id]] += touched - c->curr_touched_kb;
 	c->curr_touched_kb = touched;
 	int node = sim->topo->cpu_node[c->id];
 	if (node < 4)
@@ -175,6 +176,7 @@ static void switch_out(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *pre
 	prev->cpu = -1;
 	prev->last_ran = sim->now;
 	prev->cache_mark = c->evicted_kb;
+	prev->llc_mark = sim->llc_evicted_kb[sim->topo->cpu_package[c->id]];
 	if (prev->state == SL_TASK_RUNNABLE)
 		prev->nivcsw++;
 }
@@ -187,12 +189,19 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	if (next->home_node < 0 && !next->touch_pending)
 		next->home_node = topo->cpu_node[c->id];	/* first touch */
 	enum sl_migr_level level = migr_level(topo, next->last_cpu, c->id);
-	double warmth = 0;
+	double warmth = 0, llc_warmth = -1;	/* -1: no LLC beyond the L2 */
 	if (next->last_cpu >= 0 && level == SL_MIGR_NONE) {
 		/* What ran in its place evicted it; a sibling's work while
 		 * both ran is already in the SMT pair speed. */
 		const struct sl_cpu *left = &sim->cpus[next->last_cpu];
 		warmth = sl_cache_warmth(left->evicted_kb - next->cache_mark, topo->l2_kb);
+		/* A last-level cache beyond the L2 lost only what the whole
+		 * package touched against its larger size. */
+		if (topo->llc_kb > topo->l2_kb) {
+			int pkg = topo->cpu_package[next->last_cpu];
+			llc_warmth = sl_cache_warmth(sim->llc_evicted_kb[pkg] - next->llc_mark,
+						     topo->llc_kb);
+		}
 	}
 	if (next->last_cpu >= 0 && next->last_cpu != c->id)
 		next->nmigrations++;
@@ -201,7 +210,9 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 		/* Unpaid refill is lines still missing; new evictions add to
 		 * them, but no more can be missing than the whole footprint. */
 		double full = (double)sl_cache_refill(m, level, 0.0, fp, topo->l2_kb);
-		next->debt_user += (double)sl_cache_refill(m, level, warmth, fp, topo->l2_kb);
+		next->debt_user += llc_warmth >= 0
+			? (double)sl_cache_refill_in_place(m, warmth, llc_warmth, fp, topo->l2_kb)
+			: (double)sl_cache_refill(m, level, warmth, fp, topo->l2_kb);
 		if (next->debt_user > full)
 			next->debt_user = full;
 	}

@@ -84,6 +84,7 @@ struct sl_task {
 	unsigned long barrier_gen;		/* generation it waits for to pass */
 	struct sl_event timer;			/* its sleep timer */
 	double cache_mark;			/* its CPU's evicted_kb when it left */
+	double llc_mark;			/* its package's llc_evicted_kb then */
 	sl_time dispatched_at;			/* when it last came onto a CPU */
 	double speed;				/* current speed while running */
 	struct sl_task *free_next;		/* task pool free list */

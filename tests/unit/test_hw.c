@@ -397,6 +397,28 @@ SL_TEST(hw_cache_refill)
 	}
 }
 
+SL_TEST(hw_cache_refill_in_place_with_an_l3)
+{
+	/* xeon-1600ht: 256 KB L2 and 1 MB L3.  Lines the L2 lost but the L3
+	 * holds come back at the core level's 0.3 ms rate, lines both lost
+	 * at memory's 1 ms; the two mix in proportion. */
+	CHECK(loads_ok("xeon-1600ht"));
+	const struct sl_speed_model *s = &mach.speed;
+	unsigned l2 = mach.topo.l2_kb;
+	CHECK(mach.topo.llc_kb > l2);
+	sl_time from_l3 = sl_cache_refill_in_place(s, 0, 1, l2, l2);
+	sl_time from_mem = sl_cache_refill_in_place(s, 0, 0, l2, l2);
+	CHECK(from_l3 == s->refill_ns[SL_MIGR_CORE] && from_mem == s->refill_ns[SL_MIGR_NONE]);
+	CHECK(from_mem == sl_cache_refill(s, SL_MIGR_NONE, 0, l2, l2));
+	sl_time mixed = sl_cache_refill_in_place(s, 0, 0.5, l2, l2);
+	CHECK(llabs(2 * mixed - from_l3 - from_mem) <= 1);
+	/* the L3 never lost more of it than the L2 did */
+	CHECK(sl_cache_refill_in_place(s, 0.75, 0, l2, l2) ==
+	      sl_cache_refill(s, SL_MIGR_NONE, 0.75, l2, l2));
+	CHECK(sl_cache_refill_in_place(s, 1, 0, l2, l2) == 0);
+	CHECK(llabs(2 * sl_cache_refill_in_place(s, 0, 1, l2 / 2, l2) - from_l3) <= 1);
+}
+
 SL_TEST(hw_kernel_costs)
 {
 	CHECK(loads_ok("p4dpe-2x2ht"));
