@@ -72,6 +72,13 @@ double sl_rng_lognormal(struct sl_rng *r, double median, double sigma)
 	return median * exp(sigma * sl_rng_normal(r));
 }
 
+double sl_rng_vary(struct sl_rng *r, double mean, double sigma)
+{
+	if (sigma <= 0 || mean <= 0)
+		return mean;
+	return mean * exp(sigma * sl_rng_normal(r) - sigma * sigma / 2);
+}
+
 double sl_rng_exp(struct sl_rng *r, double mean)
 {
 	double u = sl_rng_uniform(r);

@@ -27,6 +27,10 @@ uint64_t sl_rng_below(struct sl_rng *r, uint64_t n);
 double sl_rng_normal(struct sl_rng *r);
 /* Lognormal with the given median and log-sd. */
 double sl_rng_lognormal(struct sl_rng *r, double median, double sigma);
+/* `mean` varied by a lognormal factor of mean 1 and log-sd `sigma` (work
+ * that varies from call to call around its mean); `mean` itself, with no
+ * draw, when sigma or mean is not positive. */
+double sl_rng_vary(struct sl_rng *r, double mean, double sigma);
 /* Exponential with the given mean. */
 double sl_rng_exp(struct sl_rng *r, double mean);
 

@@ -659,10 +659,11 @@ static int on_switch(struct ti *m, const struct ti_line *l)
 	return 0;
 }
 
-/* sched_waking / sched_wakeup: the line's context woke the task. */
-static int on_wakeup(struct ti *m, const struct ti_line *l)
+/* The task a wakeup line names (comm=, pid=, prio=), found or added:
+ * 1 with *idx and its comm, 0 for pid 0 (an idle task), -1 on a
+ * malformed field. */
+static int wakee(struct ti *m, const struct ti_line *l, char comm[TI_COMM], int *idx)
 {
-	char comm[TI_COMM];
 	long pid, prio;
 
 	if (field_comm(m, l, "comm", "pid", comm) || field_int(m, l, "pid", 0, INT_MAX, &pid) ||
@@ -670,7 +671,19 @@ static int on_wakeup(struct ti *m, const struct ti_line *l)
 		return -1;
 	if (!pid)
 		return 0;
-	int wi = task_of(m, (int)pid, comm, (int)prio, l->ts);
+	*idx = task_of(m, (int)pid, comm, (int)prio, l->ts);
+	return 1;
+}
+
+/* sched_waking / sched_wakeup: the line's context woke the task. */
+static int on_wakeup(struct ti *m, const struct ti_line *l)
+{
+	char comm[TI_COMM];
+	int wi, rc = wakee(m, l, comm, &wi);
+
+	if (rc <= 0)
+		return rc;
+	long pid = m->tasks[wi].pid;
 	struct ti_task *w = &m->tasks[wi];
 	snprintf(w->now_comm, sizeof(w->now_comm), "%s", comm);
 	if (w->st == TS_NEW) {		/* asleep since before the trace */
@@ -714,14 +727,10 @@ static int on_wakeup(struct ti *m, const struct ti_line *l)
 static int on_wakeup_new(struct ti *m, const struct ti_line *l)
 {
 	char comm[TI_COMM];
-	long pid, prio;
+	int i, rc = wakee(m, l, comm, &i);
 
-	if (field_comm(m, l, "comm", "pid", comm) || field_int(m, l, "pid", 0, INT_MAX, &pid) ||
-	    field_int(m, l, "prio", -1000, 1000, &prio))
-		return -1;
-	if (!pid)
-		return 0;
-	int i = task_of(m, (int)pid, comm, (int)prio, l->ts);
+	if (rc <= 0)
+		return rc;
 	struct ti_task *t = &m->tasks[i];
 	if (t->st == TS_NEW)
 		t->st = TS_RUNNABLE;	/* forked where the trace did not show it */

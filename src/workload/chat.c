@@ -60,7 +60,6 @@
  *     an assumption standing for cache and interrupt noise; it lets the
  *     repetitions differ, as loopback runs did (+-10 %, Morton).
  */
-#include <math.h>
 #include <stdbool.h>
 
 #include "base/rng.h"
@@ -128,24 +127,16 @@ static struct sl_action act_chan(enum sl_act_kind kind, struct sl_chan *c, long 
 	return (struct sl_action){ .kind = kind, .u.chan = { c, bytes } };
 }
 
-/* Work varies from message to message: lognormal with mean 1 and log-sd
- * `jitter`, from the task's own stream (the run seed). */
-static double vary(struct sl_task *t, const struct chat_run *run, double ns)
-{
-	if (run->jitter <= 0 || ns <= 0)
-		return ns;
-	return ns * exp(run->jitter * sl_rng_normal(&t->rng) - run->jitter * run->jitter / 2);
-}
-
 /* Kernel networking work: memory-latency bound (see the header). */
 static struct sl_action act_net(struct sl_task *t, const struct chat_run *run, double ns)
 {
-	return (struct sl_action){ .kind = SL_ACT_SYS, .u.run = { vary(t, run, ns), SL_WC_MEM } };
+	double work = sl_rng_vary(&t->rng, ns, run->jitter);
+	return (struct sl_action){ .kind = SL_ACT_SYS, .u.run = { work, SL_WC_MEM } };
 }
 
 static struct sl_action act_user(struct sl_task *t, const struct chat_run *run)
 {
-	return sl_act_run(vary(t, run, run->user_ns), SL_WC_INT);
+	return sl_act_run(sl_rng_vary(&t->rng, run->user_ns, run->jitter), SL_WC_INT);
 }
 
 static struct sl_action act_fork(const struct sl_prog *prog, void *state, const char *comm,

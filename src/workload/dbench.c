@@ -176,15 +176,6 @@ struct db_run {
 	sl_time fsync_wait;	/* summed disk waits of fsync */
 };
 
-/* Work varies from operation to operation: lognormal with mean 1 and
- * log-sd `jitter`, from the task's own stream (the run seed). */
-static double vary(struct sl_task *t, double jitter, double ns)
-{
-	if (jitter <= 0 || ns <= 0)
-		return ns;
-	return ns * exp(jitter * sl_rng_normal(&t->rng) - jitter * jitter / 2);
-}
-
 /* The clock starts with the first task to run after the release. */
 static void mark_start(struct sl_sim *sim, struct db_run *run)
 {
@@ -230,15 +221,15 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 			return;
 		}
 		c->pc = C_CALL;
-		*next = sl_act_run(vary(t, run->jitter, run->user_ns), SL_WC_INT);
+		*next = sl_act_run(sl_rng_vary(&t->rng, run->user_ns, run->jitter), SL_WC_INT);
 		return;
 	case C_CALL:
 		c->pc = op->kind == NB_FLUSH && run->fsync_ns > 0 ? C_DISK : C_PARSE;
 		if (c->pc == C_PARSE)
 			c->next++;
 		run->bytes += op->bytes;
-		*next = act_kernel(vary(t, run->jitter, db_op_us[op->kind] * 1e3 +
-					   op->bytes * run->copy_ns_per_byte));
+		*next = act_kernel(sl_rng_vary(&t->rng, db_op_us[op->kind] * 1e3 +
+						   op->bytes * run->copy_ns_per_byte, run->jitter));
 		return;
 	case C_DISK:
 		c->pc = C_DISK_DONE;

@@ -42,7 +42,6 @@
  *     its mean (log-sd `jitter`, mean kept) from the task's own stream, an
  *     assumption standing for cache and interrupt noise.
  */
-#include <math.h>
 #include <stdbool.h>
 
 #include "base/rng.h"
@@ -108,15 +107,6 @@ static void tb_sizes(const struct nb_op *op, long *req, long *resp)
 	*resp = 39;
 }
 
-/* Work varies from operation to operation: lognormal with mean 1 and
- * log-sd `jitter`, from the task's own stream (the run seed). */
-static double vary(struct sl_task *t, double jitter, double ns)
-{
-	if (jitter <= 0 || ns <= 0)
-		return ns;
-	return ns * exp(jitter * sl_rng_normal(&t->rng) - jitter * jitter / 2);
-}
-
 /* The clock starts with the first task to run after the release. */
 static void mark_start(struct sl_sim *sim, struct tb_run *run)
 {
@@ -134,7 +124,7 @@ static struct sl_action act_chan(enum sl_act_kind kind, struct sl_chan *c, long 
 static struct sl_action act_net(struct sl_task *t, const struct tb_run *run, double base_ns,
 			       long bytes)
 {
-	double ns = vary(t, run->jitter, base_ns + bytes * run->copy_ns_per_byte);
+	double ns = sl_rng_vary(&t->rng, base_ns + bytes * run->copy_ns_per_byte, run->jitter);
 
 	return (struct sl_action){ .kind = SL_ACT_SYS, .u.run = { ns, SL_WC_MEM } };
 }
@@ -165,7 +155,7 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 			return;
 		}
 		p->cpc = C_SEND;
-		*next = sl_act_run(vary(t, run->jitter, run->user_ns), SL_WC_INT);
+		*next = sl_act_run(sl_rng_vary(&t->rng, run->user_ns, run->jitter), SL_WC_INT);
 		return;
 	case C_SEND:
 		p->cpc = C_WRITE;
@@ -242,7 +232,7 @@ static void server_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		return;
 	case S_WORK:
 		p->spc = S_SEND;
-		*next = sl_act_run(vary(t, run->jitter, run->server_ns), SL_WC_INT);
+		*next = sl_act_run(sl_rng_vary(&t->rng, run->server_ns, run->jitter), SL_WC_INT);
 		return;
 	case S_SEND:
 		p->spc = S_WRITE;

@@ -1,6 +1,7 @@
 /*
  * test_base.c - base/: spec parsing and binding, PRNG streams, cpumasks.
  */
+#include <math.h>
 #include <string.h>
 
 #include "base/cpumask.h"
@@ -80,6 +81,20 @@ SL_TEST(base_rng_streams_are_independent_and_repeatable)
 	for (int i = 0; i < 2001; i++)
 		below += med[i] < 3.0;
 	CHECK(below > 900 && below < 1100);
+}
+
+SL_TEST(base_rng_vary_keeps_the_mean)
+{
+	struct sl_rng a, b;
+	sl_rng_derive(&a, 7, 2, 3);
+	sl_rng_derive(&b, 7, 2, 3);
+	/* no spread, or nothing to vary: the value itself, and no draw */
+	CHECK(sl_rng_vary(&a, 5.0, 0) == 5.0 && sl_rng_vary(&a, 0, 0.3) == 0);
+	CHECK(sl_rng_next(&a) == sl_rng_next(&b));
+	double sum = 0;
+	for (int i = 0; i < 20000; i++)
+		sum += sl_rng_vary(&a, 10.0, 0.5);
+	CHECKF(fabs(sum / 20000 - 10.0) < 0.15, "mean %g", sum / 20000);
 }
 
 SL_TEST(base_cpumask_ops)
