@@ -111,6 +111,25 @@ static void import_summary(const struct sl_trace_import_stats *st)
 	if (st->command)
 		fprintf(stderr, " (the recorded command '%s', pid %d, and its descendants)",
 			st->command_comm, st->command_pid);
+	fprintf(stderr, "; %.3f s of CPU time in %.3f s on %d CPUs\n", st->cpu_ns / 1e9,
+		st->span_ns / 1e9, st->cpus);
+}
+
+/* The repairs' warning (docs/traces.md "Repairs"), one line, if any. */
+static void import_warning(const struct sl_trace_import_stats *st)
+{
+	if (!st->repaired_tasks)
+		return;
+	fprintf(stderr, "schedlab: trace import: warning: repaired %d task%s (%ld run%s cut "
+		"where another task showed on the CPU, %d task%s never switched in): dropped "
+		"%.6f s of CPU time", st->repaired_tasks, st->repaired_tasks == 1 ? "" : "s",
+		st->cuts, st->cuts == 1 ? "" : "s", st->never_switched,
+		st->never_switched == 1 ? "" : "s", st->dropped_ns / 1e9);
+	for (int i = 0; i < st->ndrops; i++)
+		fprintf(stderr, "%s%s pid %d %.6f s", i ? ", " : ": ", st->drops[i].comm,
+			st->drops[i].pid, st->drops[i].ns / 1e9);
+	if (st->repaired_tasks > st->ndrops)
+		fputs(", ...", stderr);
 	fputc('\n', stderr);
 }
 
@@ -138,6 +157,7 @@ static int trace_import(int argc, char **argv)
 	if (rc)
 		return cli_report(&err);
 	import_summary(&st);
+	import_warning(&st);
 	return EXIT_OK;
 }
 

@@ -7,9 +7,10 @@
  * shows them:
  *   - on-CPU time is gathered into a run op until something ends it: the
  *     task sleeps, exits, forks, execs or wakes another task.  Preemptions
- *     (prev_state R) do not end a run (LinSched's replay rule, anchors.md
- *     5.5); the on-CPU segments between them are kept, so that a replay on
- *     the recorded machine and policy can follow the recorded schedule;
+ *     (prev_state R) do not end a run (LinSched's replay rule: Calandrino
+ *     et al., "LinSched: The Linux Scheduler Simulator", 2008); the on-CPU
+ *     segments between them are kept, so that a replay on the recorded
+ *     machine and policy can follow the recorded schedule;
  *   - a sleep ends at the wakeup (sched_waking, or sched_wakeup when there
  *     is no sched_waking).  The line's context tells who woke it: pid 0 (an
  *     interrupt on an idle CPU) or the task itself make a timed sleep; an
@@ -24,10 +25,17 @@
  * first appearance, and written as JSON; waits for tasks not kept become
  * timed sleeps.
  *
- * Traces from real kernels are taken as they are: a line inconsistent
- * with what came before (a task switched in on two CPUs, a wakeup of a
- * task that never slept) is resolved in the simplest way rather than
- * refused; only lines that do not parse are errors.
+ * CPU time comes only from the CPUs' timelines: each CPU runs the one task
+ * its lines show (a line's context is on its CPU), from its switch-in (or
+ * the trace's start, or its first line there when the switch-in is
+ * missing) to its switch-out or the first line showing another task there;
+ * a task no sched_switch names gets none.  So a trace that lost lines - a
+ * busy host's perf record does - cannot give a CPU's time twice; what the
+ * repairs dropped is reported (sl_trace_import_stats), and the import
+ * refuses a result whose CPU time still exceeds CPUs x span or overlaps.
+ * Other inconsistencies (a wakeup of a task that never slept) are resolved
+ * in the simplest way; lines that do not parse, or out of time order, are
+ * errors.
  */
 #include "report/trace_import.h"
 
@@ -88,6 +96,12 @@ struct ti_task {
 	bool asleep_from_start;
 	char asleep_state;
 	sl_time exit_at;	/* EXITING: its exit event */
+	int cpu;		/* the CPU whose timeline it holds, -1 none */
+	bool switched;		/* a sched_switch line names it */
+	bool from_start;	/* it held a CPU from the start of the trace */
+	sl_time lost_at;	/* cut off its CPU here, not seen since; -1 */
+	sl_time dropped;	/* CPU time the repairs did not give it */
+	int cuts;		/* runs cut short: their switch-out is missing */
 	sl_time *segs;		/* closed segments of the run being gathered */
 	int nsegs, capsegs;
 	struct ti_op *ops;
@@ -96,6 +110,17 @@ struct ti_task {
 	int nchildren, capchildren;
 	bool kept;
 	int json_id;
+};
+
+/* A CPU's timeline: who holds it now.  `task` is the task the CPU's lines
+ * show (-1: idle, or a pid with no record yet, `pid`), since `since`. */
+struct ti_cpu {
+	int task;
+	int pid;		/* its pid, 0 idle or unknown */
+	sl_time since;
+	sl_time busy_until;	/* the end of the last time given on it */
+	bool seen;		/* a line has shown this CPU */
+	bool start;		/* `pid` has held it since the trace began */
 };
 
 struct ti_skip {
@@ -114,8 +139,11 @@ struct ti {
 	int ntasks, captasks;
 	int *hkey, *hval;		/* pid -> task index, open addressing */
 	int hcap, hn;
-	sl_time *cpu_switch;		/* each CPU's last switch, -1 none yet */
+	struct ti_cpu *cpu;		/* each CPU's timeline */
 	int ncpus;
+	int overlap_task;		/* the timelines' check: a task given */
+	int overlap_cpu;		/* time another had on its CPU (-1 none) */
+	sl_time overlap_at;
 	sl_time *pool;			/* run segments of all run ops */
 	int npool, cappool;
 	struct ti_skip skip[64];	/* skipped events by name */
@@ -229,6 +257,8 @@ static int add_task(struct ti *m, int pid, const char *comm, int prio, sl_time t
 	t->first = t->last = ts;
 	t->json_id = -1;
 	t->perf_exec_op = -1;
+	t->cpu = -1;
+	t->lost_at = -1;
 	map_put(m, pid, m->ntasks);
 	return m->ntasks++;
 }
@@ -262,16 +292,16 @@ static void push_seg(struct ti_task *t, sl_time len)
 	t->segs[t->nsegs++] = len > 0 ? len : 0;
 }
 
+static void charge(struct ti *m, struct ti_task *t, sl_time ts);
+
 /* End the run being gathered at `ts`: its segments become a run op (none
  * for a single empty segment). */
 static void close_run(struct ti *m, struct ti_task *t, sl_time ts)
 {
 	sl_time total = 0;
 
-	if (t->st == TS_RUNNING) {
-		push_seg(t, ts - t->on_since);
-		t->on_since = ts;
-	}
+	if (t->st == TS_RUNNING && t->cpu >= 0)
+		charge(m, t, ts);
 	for (int i = 0; i < t->nsegs; i++)
 		total += t->segs[i];
 	if (t->nsegs == 0 || (t->nsegs == 1 && total == 0)) {
@@ -288,11 +318,6 @@ static void close_run(struct ti *m, struct ti_task *t, sl_time ts)
 	t->nsegs = 0;
 }
 
-static sl_time cpu_since(const struct ti *m, int cpu)
-{
-	return m->cpu_switch[cpu] >= 0 ? m->cpu_switch[cpu] : m->first_ts;
-}
-
 /* A sleep ends at `ts`: a timed sleep, or a wait for task `other`. */
 static void end_sleep(struct ti_task *t, sl_time ts, enum ti_op_kind kind, int other)
 {
@@ -304,28 +329,153 @@ static void end_sleep(struct ti_task *t, sl_time ts, enum ti_op_kind kind, int o
 	t->st = TS_RUNNABLE;
 }
 
-/* t is seen on `cpu` at `ts` (a line's context, a switch's prev): if the
- * trace had not shown it running, it runs from now on - or, new, since
- * the CPU's last switch (it was running when the trace began). */
+/* ---- the CPUs' timelines ----
+ *
+ * Each CPU runs one task at a time: the one its lines show.  A task holds
+ * a CPU from its switch-in there (or from the start of the trace if it is
+ * the first task the CPU shows, or from the first line in its name there
+ * when its switch-in is missing) until its switch-out, the first line that
+ * shows another task or idle there, or the end of the trace.  Only that
+ * time is CPU time: no CPU's time is given twice, and the sum over the
+ * tasks is at most CPUs x span.  A task cut off its CPU by another's line
+ * (its switch-out is not in the trace) runs nowhere the trace shows until
+ * a line names it again. */
+
+/* Give t the time it held its CPU up to `ts` (a segment of its run). */
+static void charge(struct ti *m, struct ti_task *t, sl_time ts)
+{
+	struct ti_cpu *k = &m->cpu[t->cpu];
+
+	if (t->on_since < k->busy_until && m->overlap_task < 0) {	/* the check */
+		m->overlap_task = (int)(t - m->tasks);
+		m->overlap_cpu = t->cpu;
+		m->overlap_at = t->on_since;
+	}
+	push_seg(t, ts - t->on_since);
+	t->on_since = ts;
+	if (ts > k->busy_until)
+		k->busy_until = ts;
+}
+
+/* The trace shows t again at ts: since it was cut off its CPU, the trace
+ * did not show it anywhere. */
+static void found(struct ti_task *t, sl_time ts)
+{
+	if (t->lost_at >= 0 && ts > t->lost_at) {
+		t->dropped += ts - t->lost_at;
+		t->cuts++;
+	}
+	t->lost_at = -1;
+}
+
+/* CPU c's task leaves it at ts: switched out, or - `lost` - cut off by a
+ * line showing another task (or idle) there, its switch-out missing. */
+static void cpu_leave(struct ti *m, int c, sl_time ts, bool lost)
+{
+	struct ti_cpu *k = &m->cpu[c];
+
+	if (k->task >= 0) {
+		struct ti_task *t = &m->tasks[k->task];
+		if (t->st == TS_RUNNING) {
+			charge(m, t, ts);
+			t->st = TS_RUNNABLE;
+		} else if (t->st == TS_EXITING && lost) {	/* its last switch is missing */
+			add_op(t, OP_EXIT, ts)->ns = ts - t->exit_at;
+			t->st = TS_DEAD;
+		}
+		t->cpu = -1;
+		if (lost && t->st != TS_DEAD)
+			t->lost_at = ts;
+	}
+	k->task = -1;
+	k->pid = 0;
+	k->since = ts;
+	k->start = false;
+}
+
+/* Task ti takes CPU c from `since` on. */
+static void cpu_take(struct ti *m, int ti, int c, sl_time since)
+{
+	struct ti_task *t = &m->tasks[ti];
+	struct ti_cpu *k = &m->cpu[c];
+
+	if (t->st != TS_EXITING)
+		t->st = TS_RUNNING;
+	t->cpu = c;
+	t->on_since = since;
+	k->task = ti;
+	k->pid = t->pid;
+	k->since = since;
+	k->seen = true;
+}
+
+/* Task ti is shown on CPU c at ts (a line's context, a switch's prev): if
+ * the CPU's lines had not put it there, it holds it from now on - or, the
+ * first task the CPU shows, since the trace began.  Whoever held the CPU
+ * leaves it, and so does ti any other CPU it held. */
+static void seen_on(struct ti *m, int ti, int c, sl_time ts)
+{
+	struct ti_task *t = &m->tasks[ti];
+	struct ti_cpu *k = &m->cpu[c];
+
+	if (t->st == TS_DEAD || k->task == ti) {
+		found(t, ts);
+		return;
+	}
+	sl_time since = ts;
+	if (!k->seen) {
+		since = m->first_ts;
+		t->from_start = true;
+	} else if (t->st == TS_NEW && k->task < 0 && k->pid == t->pid) {
+		since = k->since;	/* the CPU showed it before it had a record */
+		t->from_start = k->start;
+	}
+	if (t->cpu >= 0)
+		cpu_leave(m, t->cpu, ts, true);
+	cpu_leave(m, c, ts, true);
+	found(t, ts);
+	if (t->st == TS_DEAD)
+		return;
+	if (t->st == TS_SLEEPING)	/* its wakeup is not in the trace */
+		end_sleep(t, ts, OP_SLEEP, -1);
+	cpu_take(m, ti, c, since);
+}
+
+/* A line in the name of `pid`, which has no record yet: it holds the CPU
+ * (its record, if one comes, takes the time from here). */
+static void unknown_on(struct ti *m, int pid, int c, sl_time ts)
+{
+	struct ti_cpu *k = &m->cpu[c];
+	bool first = !k->seen;
+
+	if (k->seen && k->task < 0 && k->pid == pid)
+		return;
+	cpu_leave(m, c, ts, true);
+	k->pid = pid;
+	k->since = first ? m->first_ts : ts;
+	k->start = first;
+	k->seen = true;
+}
+
+/* A line's context is on its CPU (perf and ftrace write the CPU's current
+ * task; an interrupt shows the task it interrupted).  Idle (pid 0),
+ * unknown (perf's -1) and dead contexts say nothing: schedlab's own traces
+ * write a wakeup no task caused in pid 0's name on a busy CPU, and an
+ * exiting child's wakeup of its parent after its last switch. */
+static void context_on(struct ti *m, const struct ti_line *l)
+{
+	if (l->pid <= 0)
+		return;
+	int i = map_get(m, l->pid);
+	if (i < 0)
+		unknown_on(m, l->pid, l->cpu, l->ts);
+	else if (m->tasks[i].st != TS_DEAD)
+		seen_on(m, i, l->cpu, l->ts);
+}
+
 static void make_running(struct ti *m, struct ti_task *t, int cpu, sl_time ts)
 {
-	switch (t->st) {
-	case TS_RUNNING:
-	case TS_EXITING:
-	case TS_DEAD:
-		return;
-	case TS_NEW:
-		t->st = TS_RUNNING;
-		t->on_since = cpu_since(m, cpu);
-		return;
-	case TS_SLEEPING:
-		end_sleep(t, ts, OP_SLEEP, -1);
-		break;
-	case TS_RUNNABLE:
-		break;
-	}
-	t->st = TS_RUNNING;
-	t->on_since = ts;
+	seen_on(m, (int)(t - m->tasks), cpu, ts);
 }
 
 static int ensure_cpu(struct ti *m, int cpu)
@@ -335,9 +485,9 @@ static int ensure_cpu(struct ti *m, int cpu)
 	if (cpu < m->ncpus)
 		return 0;
 	int n = cpu + 1;
-	m->cpu_switch = sl_xrealloc(m->cpu_switch, sizeof(sl_time) * (unsigned long)n);
+	m->cpu = sl_xrealloc(m->cpu, sizeof(*m->cpu) * (unsigned long)n);
 	for (int i = m->ncpus; i < n; i++)
-		m->cpu_switch[i] = -1;
+		m->cpu[i] = (struct ti_cpu){ .task = -1 };
 	m->ncpus = n;
 	return 0;
 }
@@ -453,6 +603,11 @@ static int parse_task(struct ti *m, const char *p, const char *end, struct ti_li
 	const char *tok = end;
 	while (tok > p && tok[-1] != ' ' && tok[-1] != '\t')
 		tok--;
+	if (tok > p && end - tok == 2 && !strncmp(tok, "-1", 2)) {	/* perf: unknown */
+		l->comm[0] = 0;
+		l->pid = -1;
+		return 0;
+	}
 	if (tok > p && pid_token(tok, end)) {		/* perf: COMM TID */
 		const char *slash = memchr(tok, '/', (size_t)(end - tok));
 		if (!to_int(slash ? slash + 1 : tok, end, 0, INT_MAX, &pid))
@@ -611,10 +766,12 @@ static int on_switch(struct ti *m, const struct ti_line *l)
 	    field_int(m, l, "next_pid", 0, INT_MAX, &npid) ||
 	    field_int(m, l, "next_prio", -1000, 1000, &nprio))
 		return -1;
+	int pi = -1;
 	if (ppid) {
-		int i = task_of(m, (int)ppid, pcomm, (int)pprio, l->ts);	/* may move tasks */
+		int i = pi = task_of(m, (int)ppid, pcomm, (int)pprio, l->ts);	/* may move tasks */
 		struct ti_task *t = &m->tasks[i];
-		make_running(m, t, l->cpu, l->ts);
+		t->switched = true;
+		seen_on(m, i, l->cpu, l->ts);
 		snprintf(t->now_comm, sizeof(t->now_comm), "%s", pcomm);
 		if (t->st == TS_EXITING) {
 			if (how == PREV_DEAD) {
@@ -622,8 +779,7 @@ static int on_switch(struct ti *m, const struct ti_line *l)
 				t->st = TS_DEAD;
 			}
 		} else {
-			push_seg(t, l->ts - t->on_since);
-			t->st = TS_RUNNABLE;	/* off the CPU: a preemption ends here */
+			cpu_leave(m, l->cpu, l->ts, false);	/* a preemption ends here */
 			if (how != PREV_PREEMPTED)
 				close_run(m, t, l->ts);
 			if (how == PREV_DEAD) {
@@ -637,25 +793,23 @@ static int on_switch(struct ti *m, const struct ti_line *l)
 			}
 		}
 	}
+	/* the CPU's task leaves it: prev, or one whose switch-out is missing */
+	int held = m->cpu[l->cpu].task;
+	cpu_leave(m, l->cpu, l->ts, held >= 0 && held != pi);
+	m->cpu[l->cpu].seen = true;
 	if (npid) {
 		int i = task_of(m, (int)npid, ncomm, (int)nprio, l->ts);
 		struct ti_task *t = &m->tasks[i];
+		t->switched = true;
 		snprintf(t->now_comm, sizeof(t->now_comm), "%s", ncomm);
-		switch (t->st) {
-		case TS_SLEEPING:	/* its wakeup is not in the trace */
+		if (t->st == TS_SLEEPING)	/* its wakeup is not in the trace */
 			end_sleep(t, l->ts, OP_SLEEP, -1);
-			break;
-		case TS_RUNNING:	/* shown on another CPU too: it left there */
-			push_seg(t, l->ts - t->on_since);
-			break;
-		default:
-			break;
-		}
-		if (t->st != TS_EXITING)
-			t->st = TS_RUNNING;
-		t->on_since = l->ts;
+		if (t->cpu >= 0)		/* shown on another CPU too: it left there */
+			cpu_leave(m, t->cpu, l->ts, true);
+		found(t, l->ts);
+		if (t->st != TS_DEAD)
+			cpu_take(m, i, l->cpu, l->ts);
 	}
-	m->cpu_switch[l->cpu] = l->ts;
 	return 0;
 }
 
@@ -694,7 +848,7 @@ static int on_wakeup(struct ti *m, const struct ti_line *l)
 	}
 	if (w->st != TS_SLEEPING)
 		return 0;		/* already awake: a second tracepoint of one wakeup */
-	if (!l->pid || l->pid == (int)pid) {
+	if (l->pid <= 0 || l->pid == (int)pid) {
 		end_sleep(w, l->ts, OP_SLEEP, -1);
 		return 0;
 	}
@@ -856,6 +1010,7 @@ static int on_line(struct ti *m, char *s)
 	m->lines++;
 	if (ensure_cpu(m, l.cpu))
 		return -1;
+	context_on(m, &l);
 
 	int (*handler)(struct ti *, const struct ti_line *) = NULL;
 	if (!strcmp(l.event, "sched_switch"))
@@ -885,6 +1040,8 @@ static void finish_tasks(struct ti *m)
 		m->end_ts = m->last_ts;
 	for (int i = 0; i < m->ntasks; i++) {
 		struct ti_task *t = &m->tasks[i];
+		if (t->st != TS_DEAD)
+			found(t, m->end_ts);
 		switch (t->st) {
 		case TS_DEAD:
 			continue;
@@ -1107,6 +1264,15 @@ static struct json_object *op_json(const struct ti *m, const struct ti_op *op, s
 	return NULL;
 }
 
+/* A task no sched_switch line names, and that did not hold a CPU from the
+ * start of the trace, was never switched in: it has no CPU time, whatever
+ * lines show it running (its switch-in and switch-out are not in the trace,
+ * so nothing bounds its time). */
+static bool no_cpu(const struct ti_task *t)
+{
+	return !t->switched && !t->from_start;
+}
+
 static struct json_object *task_json(const struct ti *m, const struct ti_task *t, bool command,
 				     sl_time origin)
 {
@@ -1139,7 +1305,8 @@ static struct json_object *task_json(const struct ti *m, const struct ti_task *t
 	struct run_acc acc = { 0 };
 	for (int i = first; i < t->nops; i++) {
 		if (t->ops[i].kind == OP_RUN) {
-			acc_add(&acc, m, &t->ops[i]);
+			if (!no_cpu(t))
+				acc_add(&acc, m, &t->ops[i]);
 			continue;
 		}
 		struct json_object *o = op_json(m, &t->ops[i], origin);
@@ -1153,6 +1320,73 @@ static struct json_object *task_json(const struct ti *m, const struct ti_task *t
 	add_int(j, "cpu_ns", cpu);
 	json_object_object_add(j, "ops", ops);
 	return j;
+}
+
+/* Note what the repairs took from the kept tasks (the largest first). */
+static void note_drops(const struct ti_task *t, struct sl_trace_import_stats *st)
+{
+	sl_time dropped = t->dropped;
+
+	if (no_cpu(t))
+		for (int i = 0; i < t->nops; i++)
+			if (t->ops[i].kind == OP_RUN)
+				dropped += t->ops[i].ns;
+	if (!dropped)
+		return;
+	st->cuts += t->cuts;
+	st->never_switched += no_cpu(t);
+	st->repaired_tasks++;
+	st->dropped_ns += dropped;
+	if (st->ndrops < SL_TRACE_DROPS)
+		st->ndrops++;
+	else if (st->drops[SL_TRACE_DROPS - 1].ns >= dropped)
+		return;
+	int k = st->ndrops - 1;
+	while (k > 0 && st->drops[k - 1].ns < dropped) {
+		st->drops[k] = st->drops[k - 1];
+		k--;
+	}
+	snprintf(st->drops[k].comm, sizeof(st->drops[k].comm), "%s", t->comm);
+	st->drops[k].pid = t->pid;
+	st->drops[k].ns = dropped;
+}
+
+/* The import's check of the kept tasks: no CPU's time given twice, and
+ * their CPU time at most CPUs x span; and what the repairs dropped.
+ * Fails (the import refuses) if the timelines do not hold. */
+static int check_timeline(struct ti *m, struct json_object *w, struct sl_trace_import_stats *st)
+{
+	struct json_object *tasks = NULL, *v = NULL;
+	int64_t cpu = 0, span = 0;
+
+	json_object_object_get_ex(w, "tasks", &tasks);
+	for (size_t i = 0; i < json_object_array_length(tasks); i++) {
+		struct json_object *t = json_object_array_get_idx(tasks, i);
+		if (json_object_object_get_ex(t, "cpu_ns", &v))
+			cpu += json_object_get_int64(v);
+	}
+	if (json_object_object_get_ex(w, "duration_ns", &v))
+		span = json_object_get_int64(v);
+	st->cpu_ns = cpu;
+	st->span_ns = span;
+	st->cpus = m->ncpus;
+	for (int i = 0; i < m->ntasks; i++)
+		if (m->tasks[i].kept)
+			note_drops(&m->tasks[i], st);
+	if (m->overlap_task >= 0) {
+		const struct ti_task *t = &m->tasks[m->overlap_task];
+		return sl_fail(m->err, "%s: CPU %d's timeline overlaps at %lld.%09lld: %s (pid %d) "
+			       "was given time another task had there (the import's repair "
+			       "failed; expected one task per CPU)", m->path, m->overlap_cpu,
+			       (long long)(m->overlap_at / SL_SEC),
+			       (long long)(m->overlap_at % SL_SEC), t->comm, t->pid);
+	}
+	if (cpu > (int64_t)m->ncpus * span)
+		return sl_fail(m->err, "%s: the tasks kept have %.6f s of CPU time in a span of "
+			       "%.6f s on %d CPUs (the import's repair failed; expected at most "
+			       "CPUs x span)", m->path, (double)cpu / SL_SEC, (double)span / SL_SEC,
+			       m->ncpus);
+	return 0;
 }
 
 static struct json_object *workload_json(struct ti *m, const struct sl_trace_import_opts *o,
@@ -1184,6 +1418,10 @@ static struct json_object *workload_json(struct ti *m, const struct sl_trace_imp
 							       origin));
 	json_object_object_add(w, "tasks", tasks);
 
+	if (check_timeline(m, w, st)) {
+		json_object_put(w);
+		return NULL;
+	}
 	st->tasks_seen = m->ntasks;
 	st->tasks_kept = n;
 	st->command = command >= 0;
@@ -1228,7 +1466,7 @@ static void ti_free(struct ti *m)
 	free(m->tasks);
 	free(m->hkey);
 	free(m->hval);
-	free(m->cpu_switch);
+	free(m->cpu);
 	free(m->pool);
 }
 
@@ -1238,7 +1476,7 @@ struct json_object *sl_trace_import(FILE *in, const char *path,
 {
 	static const struct sl_trace_import_opts autosel = { .select = SL_SELECT_AUTO };
 	struct sl_trace_import_stats local;
-	struct ti m = { .path = path, .err = err };
+	struct ti m = { .path = path, .err = err, .overlap_task = -1 };
 	struct json_object *w = NULL;
 
 	if (!stats)

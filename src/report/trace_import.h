@@ -6,7 +6,8 @@
  * (comm, tid, [cpu], timestamp, "sched:event:", fields), or ftrace's text
  * (comm-pid, optional (tgid), [cpu], flags, timestamp, "event:", fields),
  * as schedlab's own exporter writes them (report/trace_perf.h) and as real
- * kernels do (anchors.md 5.1-5.3).  sched_switch, sched_waking,
+ * kernels do (the TP_printk formats of 6.12 include/trace/events/sched.h;
+ * Documentation/trace/ftrace.rst, "Output format"; perf-script(1)).  sched_switch, sched_waking,
  * sched_wakeup, sched_wakeup_new and sched_process_fork / exec / exit shape
  * the workload; every other event is skipped and counted; lines starting
  * with '#' and blank lines are comments.  Lines must be in time order.
@@ -18,8 +19,14 @@
  * gives, forks, execs and its exit.  docs/traces.md describes the format
  * and the model; the field names are the replay's contract.
  *
+ * CPU time is what the CPUs' timelines give (one task per CPU at a time; a
+ * task never switched in has none; docs/traces.md "The CPUs' timelines"),
+ * so the kept tasks' CPU time is at most CPUs x span; the stats say what
+ * the repairs of a trace with missing lines dropped.
+ *
  * Errors: a line that does not parse, or a sched event with a missing or
- * malformed field, is an input error "FILE:LINE: ..." (exit 2).
+ * malformed field, is an input error "FILE:LINE: ..." (exit 2); so is a
+ * result that fails the timelines' check (a guard).
  */
 #ifndef SL_REPORT_TRACE_IMPORT_H
 #define SL_REPORT_TRACE_IMPORT_H
@@ -34,6 +41,7 @@ struct json_object;
 #define SL_TRACE_FORMAT_VERSION 1	/* "schedlab_trace" in the JSON */
 #define SL_TRACE_MAX_PIDS 16
 #define SL_TRACE_SKIP_NAMES 6		/* skipped event names reported by count */
+#define SL_TRACE_DROPS 3		/* repaired tasks named, by CPU time dropped */
 
 /* Which tasks become the workload. */
 enum sl_trace_select {
@@ -61,6 +69,21 @@ struct sl_trace_import_stats {
 	bool command;		/* SL_SELECT_AUTO found perf's command ... */
 	int command_pid;	/* ... this pid */
 	char command_comm[16];	/* ... named so after its exec */
+	/* the workload's check (of the tasks kept) */
+	long long cpu_ns;	/* their CPU time */
+	long long span_ns;	/* the workload's span */
+	int cpus;
+	/* the repairs (of the tasks kept; docs/traces.md "Repairs") */
+	long cuts;		/* runs cut short: another task showed on the CPU */
+	int never_switched;	/* tasks never switched in, their runs dropped */
+	int repaired_tasks;	/* tasks with CPU time dropped */
+	long long dropped_ns;	/* CPU time the trace alone would have given them */
+	int ndrops;
+	struct {
+		char comm[16];
+		int pid;
+		long long ns;
+	} drops[SL_TRACE_DROPS];	/* the largest drops */
 };
 
 /*

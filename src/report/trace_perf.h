@@ -4,8 +4,10 @@
  * The writer is an engine observer (sim/observer.h): every sched_switch,
  * wakeup, fork, exec, exit and migration of the run becomes one line of
  * the text `perf script --ns` prints for a `perf sched record` session
- * (anchors.md 5.3), or of ftrace's `trace` file (5.2), which Perfetto
- * opens with one track per CPU (5.4).  `schedlab trace import` reads both
+ * (perf-script(1); the fields are the TP_printk formats of 6.12
+ * include/trace/events/sched.h), or of ftrace's `trace` file
+ * (Documentation/trace/ftrace.rst, "Output format"), which Perfetto opens
+ * with one track per CPU (its systrace text importer).  `schedlab trace import` reads both
  * back (report/trace_import.h).
  *
  * What the trace shows (docs/traces.md has examples):

@@ -70,6 +70,22 @@ expect_exit 0 "$S" trace import tests/data/traces/ls3.txt --pid "$pid" -o "$tmp/
 check "--pid keeps the tree" test "$(json_tasks "$tmp/pid.json")" = 4
 expect_exit 0 "$S" trace import tests/data/traces/pingpong.txt -o -
 expect_err "2 of 23 tasks kept (the recorded command 'perl'"
+expect_err "; 0.00[0-9] s of CPU time in 0.009 s on 2 CPUs$"
+# a busy host's recording (tests/data/traces/README.md): every task's CPU
+# time fits in the CPUs' time, and one warning line names what the repairs
+# dropped (daemons whose switch-outs are not in the trace)
+"$S" trace import tests/data/traces/busy-make.txt --all -o "$tmp/busy.json" 2>"$tmp/busy.err"
+check "busy host: two lines" test "$(grep -c . "$tmp/busy.err")" = 2
+check "busy host: summary" grep -q '; 3.79[0-9] s of CPU time in 1.899 s on 2 CPUs$' "$tmp/busy.err"
+check "busy host: the warning names what it dropped" grep -q \
+	'^schedlab: trace import: warning: repaired [0-9]* tasks (.*): dropped [0-9.]* s of CPU time: tokio-rt-worker pid 75 1.1[0-9]* s, ' \
+	"$tmp/busy.err"
+check "busy host: CPU time fits" python3 -c '
+import json, sys
+w = json.load(open(sys.argv[1]))
+sys.exit(0 if sum(t["cpu_ns"] for t in w["tasks"]) <= w["cpus"] * w["duration_ns"] else 1)' "$tmp/busy.json"
+expect_exit 0 "$S" trace import tests/data/traces/busy-make.txt -o "$tmp/busy1.json"
+expect_err "5 of 52 tasks kept (the recorded command 'make'"
 
 head -20 "$tmp/t.txt" > "$tmp/bad.txt"
 echo 'java 1000 [000] 0.5x: sched:sched_switch: prev_comm=a' >> "$tmp/bad.txt"
