@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cmd_real.h"
@@ -287,6 +288,22 @@ static void print_result(const struct val_result *r, enum sl_format format)
 		print_table(r);
 }
 
+/* One line on stderr when other processes took more of the host than the
+ * comparison's tolerance (sl_val_other_load). */
+static void busy_host_warning(const struct sl_metrics *real, int nreal)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	int cpus = n > 0 ? (int)n : 1;
+	double other = sl_val_other_load(real, nreal, cpus);
+
+	if (other > 0)
+		fprintf(stderr, "schedlab: validate: warning: other processes used %.0f %% of a CPU "
+			"during a real run, more than %.0f %% (a tenth of this host's %d CPU%s): "
+			"the real figures measure that load too, and the comparison says little "
+			"about the model (run it on an idle host)\n", other,
+			SL_VAL_OTHER_LOAD_PCT * cpus, cpus, cpus == 1 ? "" : "s");
+}
+
 int cmd_validate(int argc, char **argv)
 {
 	struct val_args a = { .reps = 1, .seed = 1, .format = SL_FORMAT_TABLE };
@@ -338,6 +355,7 @@ int cmd_validate(int argc, char **argv)
 				  r->rows, MAX_ROWS);
 	print_result(r, a.format);
 	rc = cli_finish_output();
+	busy_host_warning(real, a.reps);
 out:
 	sl_sweep_free(sim);
 	free(real);

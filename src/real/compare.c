@@ -1,6 +1,7 @@
 /*
  * compare.c - real metrics beside simulated ones, with the simulation's
- * error (see validate.h).
+ * error, and whether other load on the host makes the comparison
+ * meaningless (see validate.h).
  */
 #include "real/validate.h"
 
@@ -29,6 +30,18 @@ double sl_val_mean(const struct sl_metrics *runs, int n, const char *name)
 		}
 	}
 	return k ? sum / k : NAN;
+}
+
+double sl_val_other_load(const struct sl_metrics *real, int nreal, int host_cpus)
+{
+	double most = 0;
+
+	for (int i = 0; i < nreal; i++) {
+		const struct sl_metric *m = sl_metrics_find(&real[i], "other_cpu_pct");
+		if (m && isfinite(m->value) && m->value > most)
+			most = m->value;
+	}
+	return most > SL_VAL_OTHER_LOAD_PCT * (host_cpus > 0 ? host_cpus : 1) ? most : 0;
 }
 
 /* The summary of metric `name` over n runs (n = 0 in it if none has it). */

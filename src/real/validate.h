@@ -63,4 +63,15 @@ int sl_val_compare(const struct sl_metrics *real, int nreal, const struct sl_met
  * the real value is 0 or either is missing). */
 double sl_val_error_pct(double real, double sim);
 
+/*
+ * Other load on the host: the largest other_cpu_pct of the real runs
+ * (% of one CPU) when it is more than SL_VAL_OTHER_LOAD_PCT of the host's
+ * `host_cpus` CPUs together - more than the 10 % the simulation is asked
+ * to be within, so that a run using every CPU may have been slowed by more
+ * than that and the comparison measures the load, not the model
+ * (docs/validation.md); else 0 (also for runs without the metric).
+ */
+#define SL_VAL_OTHER_LOAD_PCT 10.0
+double sl_val_other_load(const struct sl_metrics *real, int nreal, int host_cpus);
+
 #endif
