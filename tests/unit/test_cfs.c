@@ -7,7 +7,9 @@
  * different cores, by fork placement or by the balancer; CPU shares follow
  * the nice weights; a sleeper does not starve beside hogs; a CPU going idle
  * pulls at once; a task returns to its NUMA home node once it has room;
- * and mixed loads on every preset run clean and deterministically.
+ * 6.12's DELAY_DEQUEUE, PLACE_REL_DEADLINE, PREEMPT_SHORT, RUN_TO_PARITY
+ * after a re-pick, and SIS_UTIL's bound on the wakeup search; and mixed
+ * loads on every preset run clean and deterministically.
  *
  * Every run has the engine's invariant checks on, which also run the
  * policy's own check op (trees, counts, loads, NUMA counts) after each
@@ -747,6 +749,14 @@ SL_TEST(cfs_presets_run_clean)
 	for (int i = 0; i < a.n && i < b.n; i++)
 		CHECKF(!strcmp(a.m[i].name, b.m[i].name) && a.m[i].value == b.m[i].value,
 		       "%s: %g vs %g", a.m[i].name, a.m[i].value, b.m[i].value);
+	/* sleep-heavy pipes under every 6.12 feature and under 6.6's EEVDF:
+	 * delayed dequeues, requeues and moves of delayed tasks stay
+	 * consistent (the check op runs after every event) */
+	CHECK(cfst_run_once("p4dpe-2x2ht", "cfs", "hackbench:groups=2,loops=20,mode=pipe", &a));
+	CHECK(cfst_run_once("xeon-2s-smt", "cfs:custom_slice=hackbench:300",
+			    "hackbench:groups=4,loops=20", &a));
+	CHECK(cfst_run_once("p4dpe-2x2ht", "cfs:delay_dequeue=off,rel_deadline=off,preempt_short=off",
+			    "hackbench:groups=2,loops=20", &a));
 	/* folding@home on the 2x2 HT box: one task per package */
 	CHECK(cfst_run_once("p4dpe-2x2ht", "cfs", "spin:tasks=2,seconds=2", &a));
 	CHECKF(cfst_metric(&a, "pkg0_user_pct") > 95 && cfst_metric(&a, "pkg1_user_pct") > 95,
@@ -1050,4 +1060,46 @@ SL_TEST(cfs_sis_util)
 	CHECKF(o.nr_scan >= 1 && o.nr_scan <= 2 && o.cpu == (o.dist <= o.nr_scan ? o.idle : o.busy),
 	       "6 hogs: nr_idle_scan %d, woke on %d (busy %d, idle %d at %d)", o.nr_scan, o.cpu,
 	       o.busy, o.idle, o.dist);
+}
+
+/* ---- RUN_TO_PARITY is not renewed when schedule() keeps the task ---- */
+
+/*
+ * One CPU, one hog.  After 50 ms its first request has long ended, so
+ * RUN_TO_PARITY no longer protects it.  A schedule() that picks it again
+ * (pick_next with the hog as prev) must not protect it anew: 6.12's
+ * put_prev_set_next_task returns early when prev == next, and
+ * set_next_entity, which stashes the deadline, is not called.  Returns
+ * the protection before and after (-1 on error).
+ */
+static int cfst_repick_protect(const char *policy, int *before)
+{
+	struct cfst_run r;
+	int after = -1;
+
+	if (!cfst_start(&r, "pack:1 core:1 pu:1", policy, 50 * SL_MSEC))
+		return -1;
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_fork(root, cfst_hog(r.sim, 100), "hog", 0);
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r)) {
+		struct sl_task *hog = cfst_find(r.sim, "hog");
+		if (hog && sl_curr(r.sim, 0) == hog) {
+			*before = cfs_se(hog)->protect;
+			struct sl_task *next = sl_policy_cfs.pick_next(r.sim, 0, hog);
+			if (next == hog)
+				after = cfs_se(hog)->protect;
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return after;
+}
+
+SL_TEST(cfs_repick_keeps_parity_off)
+{
+	int before = -1;
+	int after = cfst_repick_protect("cfs", &before);
+	CHECKF(before == 0 && after == 0, "eevdf: protected %d before the pick, %d after", before,
+	       after);
 }
