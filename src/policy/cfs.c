@@ -22,6 +22,14 @@
  *               wakeup granularity (1 ms) are multiplied by
  *               1 + log2(min(ncpus, 8)) (SCHED_TUNABLESCALING_LOG, the
  *               default): x3 on 4 CPUs, x4 from 8 CPUs up.
+ *   features    6.12's features.h defaults: DELAY_DEQUEUE (delay_dequeue),
+ *               PLACE_REL_DEADLINE (rel_deadline), PREEMPT_SHORT
+ *               (preempt_short), SIS_UTIL (sis_util) on; the first three
+ *               off give 6.6's EEVDF.  No workload calls sched_setattr:
+ *               custom_slice=COMM:US gives the tasks of that name a slice
+ *               of their own (what PREEMPT_SHORT is about).
+ *   nr_idle_scan starts at the LLC's size, what the first periodic balance
+ *               of the idle machine sets (the kernel's starts at 0 at boot).
  *   capacity    1024 per logical CPU, SMT siblings included (modern, with
  *               SD_SHARE_CPUCAPACITY marking the SMT level); smt_gain=1178
  *               gives the 2.6.x-4.x rule (siblings share 1.15 CPUs).
@@ -70,6 +78,22 @@ static const struct sl_param_def cfs_knobs[] = {
 		 "the balancer (0.5 ms)" },
 	{ .name = "run_to_parity", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "EEVDF RUN_TO_PARITY: wakeups do not preempt a task within its first slice" },
+	{ .name = "delay_dequeue", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "EEVDF DELAY_DEQUEUE (6.12): a sleeper that is not eligible stays queued "
+		 "until picked or woken, and leaves with its lag clipped to zero" },
+	{ .name = "rel_deadline", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "EEVDF PLACE_REL_DEADLINE (6.12): a task moved between CPUs keeps what is "
+		 "left of its request (off: a new request where it lands)" },
+	{ .name = "preempt_short", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "EEVDF PREEMPT_SHORT (6.12): a waking task with a shorter slice cancels "
+		 "RUN_TO_PARITY; an unprotected task is preempted once not eligible" },
+	{ .name = "custom_slice", .type = SL_PARAM_STRING, .def = "none",
+	  .doc = "COMM:US: tasks named COMM ask for a slice of US microseconds "
+		 "(sched_attr.sched_runtime, 100..100000, not CPU-scaled); none: all tasks use "
+		 "the base slice" },
+	{ .name = "sis_util", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "SIS_UTIL: select_idle_cpu scans fewer CPUs the busier the LLC was at its "
+		 "last periodic balance (none from 85%)" },
 	{ .name = "wake_affine", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "a wakeup may move the task towards the waker's CPU (SD_WAKE_AFFINE)" },
 	{ .name = "idle_core", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
@@ -105,16 +129,42 @@ static bool cfs_given(const struct sl_params *knobs, const char *name)
 static int cfs_check_knobs(const struct sl_params *knobs, struct sl_err *err)
 {
 	static const char *const cfs_only[] = { "latency_us", "wakeup_gran_us", NULL };
+	static const char *const eevdf_only[] = { "run_to_parity", "delay_dequeue",
+						  "rel_deadline", "preempt_short", "custom_slice",
+						  NULL };
 	bool eevdf = sl_param_choice(knobs, "pick") == 0;
 
 	for (int i = 0; eevdf && cfs_only[i]; i++)
 		if (cfs_given(knobs, cfs_only[i]))
 			return sl_fail(err, "policy 'cfs': %s: applies to pick=cfs only (EEVDF "
 				       "has no sched_latency or wakeup granularity)", cfs_only[i]);
-	if (!eevdf && cfs_given(knobs, "run_to_parity"))
-		return sl_fail(err, "policy 'cfs': run_to_parity: applies to pick=eevdf only");
+	for (int i = 0; !eevdf && eevdf_only[i]; i++)
+		if (cfs_given(knobs, eevdf_only[i]))
+			return sl_fail(err, "policy 'cfs': %s: applies to pick=eevdf only",
+				       eevdf_only[i]);
 	if (sl_param_choice(knobs, "numa") == 1 && cfs_given(knobs, "numa_scan_ms"))
 		return sl_fail(err, "policy 'cfs': numa_scan_ms: NUMA balancing is off (numa=off)");
+	return 0;
+}
+
+/* custom_slice=COMM:US (or none). */
+static int cfs_parse_custom_slice(struct cfs *s, const char *v, struct sl_err *err)
+{
+	if (!v || !strcmp(v, "none"))
+		return 0;
+	const char *colon = strrchr(v, ':');
+	char *end;
+	long us = colon ? strtol(colon + 1, &end, 10) : 0;
+	size_t len = colon ? (size_t)(colon - v) : 0;
+
+	if (!colon || len == 0 || len >= sizeof(s->short_comm) || colon[1] == '\0' || *end)
+		return sl_fail(err, "policy 'cfs': custom_slice: '%s': want COMM:US or none", v);
+	if (us < 100 || us > 100000)
+		return sl_fail(err, "policy 'cfs': custom_slice: %ld us: the kernel clamps "
+			       "sched_runtime to 100..100000 us", us);
+	memcpy(s->short_comm, v, len);
+	s->short_comm[len] = '\0';
+	s->short_slice = us * SL_USEC;
 	return 0;
 }
 
@@ -162,6 +212,15 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	s->nr_latency = (int)((s->latency + s->min_gran - 1) / s->min_gran);
 	s->migration_cost = sl_param_int(knobs, "migration_cost_us") * SL_USEC;
 	s->run_to_parity = sl_param_choice(knobs, "run_to_parity") == 0;
+	bool eevdf = s->pick == CFS_PICK_EEVDF;
+	s->delay_dequeue = eevdf && sl_param_choice(knobs, "delay_dequeue") == 0;
+	s->rel_deadline = eevdf && sl_param_choice(knobs, "rel_deadline") == 0;
+	s->preempt_short = eevdf && sl_param_choice(knobs, "preempt_short") == 0;
+	s->sis_util = sl_param_choice(knobs, "sis_util") == 0;
+	if (eevdf && cfs_parse_custom_slice(s, sl_param_str(knobs, "custom_slice"), err)) {
+		free(s);
+		return NULL;
+	}
 	s->wake_affine = sl_param_choice(knobs, "wake_affine") == 0;
 	s->idle_core = sl_param_choice(knobs, "idle_core") == 0;
 	s->fork_balance = sl_param_choice(knobs, "fork_balance") == 0;
@@ -196,6 +255,11 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 		free(s);
 		return NULL;
 	}
+	/* SIS_UTIL's bound as the first periodic balance of an idle LLC sets
+	 * it: every CPU (the kernel starts from 0 and updates it within a few
+	 * ms of boot; the simulated machine starts booted) */
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
+		s->nr_idle_scan[s->rq[cpu].llc_id] = s->rq[cpu].llc_size;
 	sl_set_hz(sim, s->hz);
 	return s;
 }
@@ -211,6 +275,14 @@ static void cfs_destroy(struct sl_sim *sim)
 
 /* ---- ops ---- */
 
+/* custom_slice: the tasks of that name asked for their own slice
+ * (sched_setattr); matched at fork and exec. */
+static void cfs_apply_custom_slice(const struct cfs *s, struct cfs_entity *se)
+{
+	se->custom_slice = s->short_slice > 0 && !strcmp(se->task->comm, s->short_comm);
+	se->slice = se->custom_slice ? s->short_slice : s->base_slice;
+}
+
 static void cfs_entity_init(struct cfs *s, struct sl_task *t)
 {
 	struct cfs_entity *se = cfs_se(t);
@@ -219,7 +291,7 @@ static void cfs_entity_init(struct cfs *s, struct sl_task *t)
 	se->task = t;
 	se->nice = t->nice;
 	se->weight = cfs_nice_to_weight(t->nice);
-	se->slice = s->base_slice;
+	cfs_apply_custom_slice(s, se);
 	se->cpu = -1;
 	se->recent_used_cpu = -1;
 	se->numa_nid = -1;
@@ -261,6 +333,17 @@ static void cfs_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, uns
 	struct cfs_entity *se = cfs_se(t);
 	int prev_cpu = se->cpu;
 
+	if (se->delayed) {
+		struct cfs_rq *drq = &s->rq[prev_cpu];
+		if (se->nice == t->nice && sl_cpumask_test(&t->allowed, prev_cpu)) {
+			/* ttwu_runnable(): still queued, woken where it is */
+			cfs_requeue_delayed(s, drq, se);
+			cfs_check_preempt(s, drq, se);
+			return;
+		}
+		/* a new weight or affinity: leave, then wake as usual */
+		cfs_dequeue(s, drq, se, CFS_DEQ_SLEEP | CFS_DEQ_DELAYED);
+	}
 	if (se->nice != t->nice) {
 		se->nice = t->nice;
 		se->weight = cfs_nice_to_weight(t->nice);
@@ -307,28 +390,39 @@ static struct sl_task *cfs_pick_next(struct sl_sim *sim, int cpu, struct sl_task
 	struct cfs *s = cfs_state(sim);
 	struct cfs_rq *rq = &s->rq[cpu];
 
+	struct cfs_entity *pse = prev ? cfs_se(prev) : NULL;
+
 	if (prev) {
-		struct cfs_entity *pse = cfs_se(prev);
-		if (prev->state != SL_TASK_RUNNABLE) {
-			cfs_dequeue(s, rq, pse, CFS_DEQ_SLEEP);
-			if (prev->state == SL_TASK_DEAD)
-				cfs_task_dead(s, rq, pse);
+		if (prev->state == SL_TASK_DEAD) {
+			cfs_dequeue(s, rq, pse, CFS_DEQ_SLEEP | CFS_DEQ_NODELAY);
+			cfs_task_dead(s, rq, pse);
+		} else if (prev->state != SL_TASK_RUNNABLE) {
+			/* DELAY_DEQUEUE may keep it queued: then it competes as if runnable */
+			if (!cfs_dequeue(s, rq, pse, CFS_DEQ_SLEEP))
+				cfs_put_prev(s, rq);
 		} else {
 			cfs_put_prev(s, rq);
 		}
 	}
 	if (s->pick_ns > 0)
 		sl_charge_sched(sim, cpu, s->pick_ns);
-	if (rq->nr_running == 0)
-		cfs_newidle_balance(s, cpu);
-	if (rq->nr_running == 0) {
-		rq->last_idle = sl_now(sim);
-		cfs_update_idle_core(s, cpu);
-		return NULL;
+	for (;;) {
+		if (rq->nr_running == 0)
+			cfs_newidle_balance(s, cpu);
+		if (rq->nr_running == 0) {
+			rq->last_idle = sl_now(sim);
+			cfs_update_idle_core(s, cpu);
+			return NULL;
+		}
+		struct cfs_entity *next = cfs_pick_entity(s, rq);
+		if (next->delayed) {
+			/* picked: it is eligible now, and finally leaves */
+			cfs_dequeue(s, rq, next, CFS_DEQ_SLEEP | CFS_DEQ_DELAYED);
+			continue;
+		}
+		cfs_set_next(s, rq, next, s->pick == CFS_PICK_EEVDF && next == pse);
+		return next->task;
 	}
-	struct cfs_entity *next = cfs_pick_entity(s, rq);
-	cfs_set_next(s, rq, next);
-	return next->task;
 }
 
 static void cfs_tick(struct sl_sim *sim, int cpu)
@@ -349,6 +443,8 @@ static void cfs_exec(struct sl_sim *sim, struct sl_task *t)
 	struct cfs *s = cfs_state(sim);
 	struct cfs_entity *se = cfs_se(t);
 
+	if (s->short_slice > 0)
+		cfs_apply_custom_slice(s, se);
 	if (!s->fork_balance || t->cpu < 0)
 		return;
 	int dest = cfs_select_task_rq(s, se, t->cpu, t->cpu, CFS_WF_EXEC, se);
@@ -403,7 +499,9 @@ static int cfs_check_rq(struct sl_sim *sim, struct cfs *s, struct cfs_rq *rq, st
 	long load = rq->curr ? rq->curr->weight : 0, avg_load = 0;
 	int64_t avg = 0;
 	for (const struct cfs_entity *se = cfs_tl_first(&rq->tl); se; se = cfs_tl_next(se)) {
-		if (!se->on_rq || se->cpu != cpu || se->task->state != SL_TASK_RUNNABLE)
+		bool delayed_ok = se->delayed && se->task->state == SL_TASK_SLEEPING;
+		if (!se->on_rq || se->cpu != cpu ||
+		    (se->task->state != SL_TASK_RUNNABLE && !delayed_ok))
 			return sl_fail_internal(err, "cfs: task %d queued on CPU %d (its cpu %d, "
 						"on_rq %d)", se->task->id, cpu, se->cpu, se->on_rq);
 		load += se->weight;
@@ -451,7 +549,10 @@ static int cfs_check(struct sl_sim *sim, struct sl_err *err)
 	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t)) {
 		const struct cfs_entity *se = cfs_se(t);
 		bool runnable = t->state == SL_TASK_RUNNABLE;
-		if (se->on_rq != runnable)
+		if (se->delayed && (runnable || !se->on_rq || s->pick != CFS_PICK_EEVDF))
+			return sl_fail_internal(err, "cfs: task %d delayed but %s", t->id,
+						runnable ? "runnable" : "not queued");
+		if (se->on_rq != (runnable || se->delayed))
 			return sl_fail_internal(err, "cfs: task %d is %s but %s queued", t->id,
 						runnable ? "runnable" : "not runnable",
 						se->on_rq ? "is" : "is not");

@@ -1,6 +1,9 @@
 /*
- * cfs.h - policy `cfs`: the scheduler a user runs today (Linux 6.6-6.12
- * fair class, EEVDF by default, the pre-6.6 CFS pick as a knob) on per-CPU
+ * cfs.h - policy `cfs`: the scheduler a user runs today (the Linux 6.12
+ * fair class with 6.12's default features: EEVDF with DELAY_DEQUEUE,
+ * PLACE_REL_DEADLINE, PREEMPT_SHORT and RUN_TO_PARITY, SIS_UTIL; each a
+ * knob, 6.6's EEVDF by turning the first three off, the pre-6.6 CFS pick
+ * with pick=cfs) on per-CPU
  * runqueues, with scheduler domains built from the machine (SMT, MC,
  * package, NUMA levels), CPU capacities, PELT load and utilisation,
  * select_idle_sibling wakeups, fork/exec balancing to the idlest group,
@@ -19,12 +22,12 @@
  *   cfs_numa.c      NUMA placement: home node preference and migration back
  *   cfs.c           the policy: knobs, creation, ops, consistency check
  *
- * Sources: research/anchors.md 1.8 (select_idle_sibling, idle cores), 1.11
- * (Wasted Cores: the invariants the balancer must keep), 2.3 (smt_gain,
- * imbalance_pct), 4.1 (migration cost); research/policies.md 5 (sched
- * domains, the ancestry of today's balancer); Linux kernel/sched/fair.c,
- * topology.c, pelt.c and core.c of v6.6-v6.12 (function names are given
- * where each rule is implemented).  Docs: docs/policies/cfs.md.
+ * Sources: Linux kernel/sched/fair.c, features.h, topology.c, pelt.c and
+ * core.c of v6.12 (function names are given where each rule is
+ * implemented); 2.6.12.1 kernel/sched.c (sched domains, the ancestry of
+ * today's balancer); Lozi et al., "The Linux Scheduler: a Decade of
+ * Wasted Cores", EuroSys 2016 (the invariants the balancer must keep).
+ * Docs: docs/policies/cfs.md.
  */
 #ifndef SL_POLICY_CFS_H
 #define SL_POLICY_CFS_H
@@ -108,6 +111,9 @@ struct cfs_entity {
 	int cpu;			/* task_cpu(): its runqueue */
 	bool on_rq;			/* queued or running on rq cpu */
 	bool protect;			/* RUN_TO_PARITY: first slice since picked */
+	bool delayed;			/* DELAY_DEQUEUE: asleep, still queued (sched_delayed) */
+	bool rel_deadline;		/* PLACE_REL_DEADLINE: deadline kept as deadline - vruntime */
+	bool custom_slice;		/* slice set per task (sched_attr.sched_runtime) */
 	struct cfs_avg avg;
 	/* wake_wide() */
 	const struct sl_task *last_wakee;	/* compared, never dereferenced */
@@ -217,6 +223,12 @@ struct cfs {
 	int nr_latency;			/* latency / min_gran */
 	sl_time migration_cost;
 	bool run_to_parity;
+	bool delay_dequeue;		/* DELAY_DEQUEUE (with DELAY_ZERO) */
+	bool rel_deadline;		/* PLACE_REL_DEADLINE */
+	bool preempt_short;		/* PREEMPT_SHORT */
+	bool sis_util;			/* SIS_UTIL */
+	sl_time short_slice;		/* custom slice of the tasks named short_comm, 0: none */
+	char short_comm[16];
 	bool wake_affine;
 	bool idle_core;
 	bool fork_balance;
@@ -230,6 +242,7 @@ struct cfs {
 	int nr_spans;
 	struct cfs_span *spans;		/* every domain span, all levels */
 	bool has_idle_cores[SL_MAX_CPUS];	/* sd_llc_shared, by llc_id */
+	int nr_idle_scan[SL_MAX_CPUS];		/* sd_llc_shared: SIS_UTIL's bound, by llc_id */
 	int nr_overloaded;		/* runqueues with nr_running >= 2 (rd->overloaded) */
 	long lb_looked;			/* CPUs and tasks the balancer examined, ever */
 	uint64_t max_lb_interval;	/* jiffies: HZ * ncpus / 10 */
@@ -248,15 +261,22 @@ static inline struct cfs *cfs_state(const struct sl_sim *sim)
 #define CFS_ENQ_MIGRATED (1u << 2)	/* moved from another runqueue */
 #define CFS_DEQ_SLEEP	(1u << 0)
 #define CFS_DEQ_MIGRATE	(1u << 1)
+#define CFS_DEQ_DELAYED	(1u << 2)	/* finish a delayed dequeue */
+#define CFS_DEQ_NODELAY	(1u << 3)	/* dying: never delayed (task_dead_fair) */
 
 long cfs_nice_to_weight(int nice);
 int64_t cfs_delta_fair(sl_time delta, long weight);
 void cfs_update_curr(struct cfs *s, struct cfs_rq *rq);
 int64_t cfs_avg_vruntime(const struct cfs_rq *rq);
 void cfs_enqueue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsigned flags);
-void cfs_dequeue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsigned flags);
+/* Returns false if DELAY_DEQUEUE kept the sleeper queued (se->delayed). */
+bool cfs_dequeue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsigned flags);
+/* requeue_delayed_entity(): a delayed sleeper woke up where it is queued. */
+void cfs_requeue_delayed(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
 void cfs_put_prev(struct cfs *s, struct cfs_rq *rq);
-void cfs_set_next(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
+/* again: schedule() kept the task that was running (no set_next_entity). */
+void cfs_set_next(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, bool again);
+/* pick_next_entity(): may return a delayed entity, which the caller dequeues. */
 struct cfs_entity *cfs_pick_entity(struct cfs *s, struct cfs_rq *rq);
 void cfs_check_preempt(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
 void cfs_task_tick(struct cfs *s, struct cfs_rq *rq);

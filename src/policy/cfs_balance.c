@@ -25,12 +25,13 @@
  * domain has failed cache_nice_tries times; NUMA balancing's preferences
  * are respected (cfs_numa.c).
  *
- * Sources: research/anchors.md 1.11 (Wasted Cores: an idle CPU must not
- * stay idle while another has waiting tasks - the group-imbalance and
- * overload-on-wakeup bugs are what this logic was reworked against), 2.3
- * (imbalance_pct), 4.1 (migration_cost 0.5 ms); research/policies.md 5.4-5.8
- * (the 2.6.12 ancestors of every function here); Linux
- * kernel/sched/fair.c of 6.6-6.12: sched_balance_trigger /
+ * Sources: Lozi et al., "The Linux Scheduler: a Decade of Wasted Cores"
+ * (EuroSys 2016: an idle CPU must not stay idle while another has waiting
+ * tasks - the group-imbalance and overload-on-wakeup bugs are what this
+ * logic was reworked against); 2.6.12.1 kernel/sched.c (load_balance,
+ * find_busiest_group, can_migrate_task, active_load_balance: the
+ * ancestors of every function here); Linux kernel/sched/fair.c of 6.12
+ * (sysctl_sched_migration_cost 0.5 ms, update_idle_cpu_scan for SIS_UTIL): sched_balance_trigger /
  * sched_balance_domains (rebalance_domains), get_sd_balance_interval,
  * should_we_balance, update_sg_lb_stats, group_classify,
  * group_has_capacity, group_is_overloaded, smt_balance,
@@ -309,8 +310,31 @@ has_spare:
 	return true;
 }
 
+/*
+ * update_idle_cpu_scan(): after a periodic (not newly-idle) balance of the
+ * LLC domain, SIS_UTIL's bound for wakeup searches there: with x the mean
+ * utilisation per CPU, scan llc_size * (1 - (x * pct / 100 / 1024)^2)
+ * CPUs, none once x reaches 100/imbalance_pct (85% at 117).
+ */
+static void cfs_update_idle_cpu_scan(struct cfs *s, const struct cfs_lb_env *env, long sum_util)
+{
+	const struct cfs_rq *rq = env->dst_rq;
+
+	if (!s->sis_util || env->idle == CFS_NEWLY_IDLE || rq->sd_llc < 0 ||
+	    env->sd->span->weight != rq->llc_size)
+		return;
+	int64_t x = sum_util / rq->llc_size, pct = env->sd->imbalance_pct;
+	int64_t tmp = x * x * pct * pct / (10000 * CFS_CAPACITY_SCALE);
+	if (tmp > CFS_CAPACITY_SCALE)
+		tmp = CFS_CAPACITY_SCALE;
+	s->nr_idle_scan[rq->llc_id] =
+		(int)((CFS_CAPACITY_SCALE - tmp) * rq->llc_size / CFS_CAPACITY_SCALE);
+}
+
 static void cfs_sd_stats(struct cfs *s, struct cfs_lb_env *env, struct cfs_sd_stats *sds)
 {
+	long sum_util = 0;
+
 	const struct cfs_span *sp = env->sd->span;
 	int idx = (int)(env->sd - env->dst_rq->sd);
 
@@ -330,12 +354,14 @@ static void cfs_sd_stats(struct cfs *s, struct cfs_lb_env *env, struct cfs_sd_st
 		}
 		sds->total_load += st.load;
 		sds->total_capacity += st.capacity;
+		sum_util += st.util;
 	}
 	env->fbq_type = CFS_FBQ_ALL;
 	if ((env->sd->flags & CFS_SD_NUMA) && sds->busiest)
 		env->fbq_type = cfs_fbq_classify(sds->busiest_stat.nr_running,
 						 sds->busiest_stat.nr_numa_running,
 						 sds->busiest_stat.nr_preferred_running);
+	cfs_update_idle_cpu_scan(s, env, sum_util);
 }
 
 /* Spread running tasks evenly per core between the two groups. */

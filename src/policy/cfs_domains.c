@@ -21,9 +21,9 @@
  * sd_parent_degenerate and the SD_PREFER_SIBLING transfer in
  * cpu_attach_domain, update_top_cache_domain for sd_llc, the imb_numa_nr
  * loop in build_sched_domains), arch/x86 topology (SMT, MC, PKG levels),
- * include/linux/sched/sd_flags.h; research/anchors.md 2.3 (smt_gain,
- * imbalance_pct); research/policies.md 5.1-5.2 (the 2.6.12 ancestors:
- * busy_factor 64 and imbalance_pct 125 have since come down).
+ * include/linux/sched/sd_flags.h, all of 6.12; smt_gain 1178 of the
+ * 2.6.31-4.x sd_init / SD_SIBLING_INIT; 2.6.12.1 include/linux/topology.h
+ * (SD_CPU_INIT: busy_factor 64 and imbalance_pct 125 have since come down).
  *
  * Omitted / simplified:
  *   - NUMA levels: the kernel builds overlapping groups when node distances

@@ -5,11 +5,17 @@
  * preemption at the tick and at wakeup, yield, and moving a task between
  * runqueues.
  *
- * Sources: Linux kernel/sched/core.c (sched_prio_to_weight), fair.c of 6.6
+ * Sources: Linux kernel/sched/core.c (sched_prio_to_weight, ttwu_runnable,
+ * pick_next_task / put_prev_set_next_task), features.h and fair.c of 6.12
  * (update_curr, update_deadline, avg_vruntime, entity_eligible,
- * update_entity_lag, place_entity with PLACE_LAG and PLACE_DEADLINE_INITIAL,
- * pick_eevdf with RUN_TO_PARITY, check_preempt_wakeup_fair, yield_task_fair,
- * update_min_vruntime) and of 6.1-6.5 for pick=cfs (sched_slice,
+ * update_entity_lag, place_entity with PLACE_LAG, PLACE_DEADLINE_INITIAL
+ * and PLACE_REL_DEADLINE, dequeue_entity and pick_next_entity with
+ * DELAY_DEQUEUE, finish_delayed_dequeue_entity and requeue_delayed_entity
+ * with DELAY_ZERO, pick_eevdf with RUN_TO_PARITY, did_preempt_short and
+ * do_preempt_short (PREEMPT_SHORT), set_next_entity's stash of the
+ * deadline, check_preempt_wakeup_fair, yield_task_fair,
+ * update_min_vruntime), syscalls.c (sched_runtime clamped to
+ * 0.1..100 ms as a custom slice); of 6.1-6.5 for pick=cfs (sched_slice,
  * __sched_period, place_entity with START_DEBIT and GENTLE_FAIR_SLEEPERS,
  * check_preempt_tick, wakeup_preempt_entity, the skip buddy, vruntime
  * normalisation by min_vruntime when a task changes runqueue);
@@ -18,10 +24,15 @@
  * Omitted / simplified:
  *   - Group scheduling (task groups, autogroup, cgroup weights, bandwidth):
  *     every task is its own entity on its CPU's root runqueue.
- *   - EEVDF since 6.12: DELAY_DEQUEUE (sleepers with negative lag staying
- *     queued until eligible), per-task custom slices (sched_attr), the
- *     deadline-sorted tree of 6.8 (same picks, other layout); reweighting
- *     of a queued entity (nice changes only while a task sleeps).
+ *   - EEVDF: the deadline-sorted tree of 6.8 (same picks, other layout);
+ *     reweighting of a queued entity (nice changes only while a task
+ *     sleeps; a delayed sleeper whose nice changed finishes its delayed
+ *     dequeue at wakeup and is then woken as usual).  Custom slices come
+ *     from the custom_slice knob (by task name) instead of sched_setattr.
+ *   - DELAY_DEQUEUE as in 6.12: a delayed task still counts in
+ *     nr_running, load and PELT, the load balancer may move it, and
+ *     its wakeup requeues it where it is (ttwu_runnable) without a
+ *     select_task_rq; no h_nr_delayed bookkeeping (later kernels).
  *   - Buddies: NEXT_BUDDY is off by default in both pick rules; the CFS
  *     LAST_BUDDY (a preempted task favoured to run again) is omitted, only
  *     the skip buddy of yield is kept.
@@ -150,15 +161,33 @@ static sl_time cfs_sched_slice(const struct cfs *s, const struct cfs_rq *rq,
 /* ---- accounting of the running task ---- */
 
 /* update_deadline(): a consumed request gets a new one and yields. */
-static void cfs_update_deadline(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
+static bool cfs_update_deadline(struct cfs *s, struct cfs_entity *se)
 {
 	if (se->vruntime < se->deadline)
-		return;
-	se->slice = s->base_slice;
+		return false;
+	if (!se->custom_slice)
+		se->slice = s->base_slice;
 	se->deadline = se->vruntime + cfs_delta_fair(se->slice, se->weight);
 	se->protect = false;
-	if (rq->nr_running > 1)
-		sl_resched(s->sim, rq->cpu);
+	return true;
+}
+
+static bool cfs_entity_eligible(const struct cfs_rq *rq, const struct cfs_entity *se)
+{
+	struct cfs_eligible el;
+
+	cfs_eligible_of(rq, &el);
+	return cfs_tl_eligible(&el, se->vruntime);
+}
+
+/* did_preempt_short(): a shorter-slice wakeup took curr's protection
+ * away; curr then goes as soon as it is no longer eligible. */
+static bool cfs_did_preempt_short(const struct cfs *s, const struct cfs_rq *rq,
+				  const struct cfs_entity *curr)
+{
+	if (!s->preempt_short || curr->protect)
+		return false;
+	return !cfs_entity_eligible(rq, curr);
 }
 
 void cfs_update_curr(struct cfs *s, struct cfs_rq *rq)
@@ -174,9 +203,11 @@ void cfs_update_curr(struct cfs *s, struct cfs_rq *rq)
 	curr->exec_start = now;
 	curr->sum_exec += delta;
 	curr->vruntime += cfs_delta_fair(delta, curr->weight);
-	if (s->pick == CFS_PICK_EEVDF)
-		cfs_update_deadline(s, rq, curr);
+	bool resched = s->pick == CFS_PICK_EEVDF && cfs_update_deadline(s, curr);
 	cfs_update_min_vruntime(rq);
+	if (s->pick == CFS_PICK_EEVDF && rq->nr_running > 1 &&
+	    (resched || cfs_did_preempt_short(s, rq, curr)))
+		sl_resched(s->sim, rq->cpu);
 }
 
 /* ---- placement ---- */
@@ -188,7 +219,8 @@ static void cfs_place_eevdf(struct cfs *s, struct cfs_rq *rq, struct cfs_entity 
 {
 	int64_t v = cfs_avg_vruntime(rq), lag = 0;
 
-	se->slice = s->base_slice;
+	if (!se->custom_slice)
+		se->slice = s->base_slice;
 	int64_t vslice = cfs_delta_fair(se->slice, se->weight);
 	if (rq->nr_running) {
 		long load = rq->avg_load + (rq->curr ? rq->curr->weight : 0);
@@ -196,6 +228,12 @@ static void cfs_place_eevdf(struct cfs *s, struct cfs_rq *rq, struct cfs_entity 
 		lag /= load ? load : 1;
 	}
 	se->vruntime = v - lag;
+	if (se->rel_deadline) {
+		/* PLACE_REL_DEADLINE: a move keeps what was left of the request */
+		se->deadline += se->vruntime;
+		se->rel_deadline = false;
+		return;
+	}
 	if (flags & CFS_ENQ_INITIAL)
 		vslice /= 2;
 	se->deadline = se->vruntime + vslice;
@@ -228,7 +266,8 @@ static void cfs_place_sleeper(struct cfs *s, struct cfs_rq *rq, struct cfs_entit
 void cfs_place_new(struct cfs *s, struct cfs_rq *parent_rq, struct cfs_entity *se)
 {
 	se->vlag = 0;
-	se->slice = s->base_slice;
+	if (!se->custom_slice)
+		se->slice = s->base_slice;
 	if (s->pick == CFS_PICK_EEVDF)
 		return;
 	int64_t start = parent_rq->min_vruntime +
@@ -292,13 +331,33 @@ void cfs_enqueue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsign
 		s->nr_overloaded++;
 }
 
-void cfs_dequeue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsigned flags)
+/*
+ * dequeue_entity().  DELAY_DEQUEUE: a sleeper that is not eligible (it
+ * has received more than its share) stays queued, competing, flagged
+ * delayed, until it is picked (then it leaves, its lag clipped to zero by
+ * DELAY_ZERO) or woken (cfs_requeue_delayed).  PLACE_REL_DEADLINE: a task
+ * taken off to be moved, not to sleep, keeps its deadline relative to its
+ * vruntime, so that it does not start a new request where it lands.
+ */
+bool cfs_dequeue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsigned flags)
 {
+	bool sleep = flags & CFS_DEQ_SLEEP;
+
 	cfs_update_curr(s, rq);
 	cfs_pelt_rq(s, rq);
 	cfs_pelt_se(s, se);
-	if (s->pick == CFS_PICK_EEVDF)
+	if (s->delay_dequeue && sleep && !(flags & (CFS_DEQ_DELAYED | CFS_DEQ_NODELAY)) &&
+	    !cfs_entity_eligible(rq, se)) {
+		se->delayed = true;
+		return false;
+	}
+	if (s->pick == CFS_PICK_EEVDF) {
 		cfs_update_lag(s, rq, se);
+		if (s->rel_deadline && !sleep) {
+			se->deadline -= se->vruntime;
+			se->rel_deadline = true;
+		}
+	}
 
 	if (rq->curr == se) {
 		rq->curr = NULL;
@@ -323,6 +382,43 @@ void cfs_dequeue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsign
 			se->vruntime -= rq->min_vruntime;
 	}
 	cfs_update_min_vruntime(rq);
+	if (flags & CFS_DEQ_DELAYED) {
+		/* finish_delayed_dequeue_entity(): DELAY_ZERO */
+		se->delayed = false;
+		if (se->vlag > 0)
+			se->vlag = 0;
+	}
+	return true;
+}
+
+/*
+ * requeue_delayed_entity(): ttwu_runnable() found the woken task still
+ * queued (delayed), on its old CPU: no select_task_rq, it just stops
+ * being delayed.  DELAY_ZERO: if it has meanwhile become owed service,
+ * it is placed afresh at V with zero lag instead of keeping that credit.
+ */
+void cfs_requeue_delayed(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
+{
+	cfs_update_curr(s, rq);
+	cfs_pelt_rq(s, rq);
+	cfs_pelt_se(s, se);
+	cfs_update_lag(s, rq, se);
+	if (se->vlag > 0) {
+		bool queued = rq->curr != se;
+		if (queued) {
+			cfs_tl_erase(&rq->tl, se);
+			cfs_avg_sub(rq, se);
+		}
+		se->vlag = 0;
+		rq->nr_running--;
+		cfs_place_eevdf(s, rq, se, 0);
+		rq->nr_running++;
+		if (queued) {
+			cfs_avg_add(rq, se);
+			cfs_tl_insert(&rq->tl, se);
+		}
+	}
+	se->delayed = false;
 }
 
 /* put_prev_entity(): the running task goes back into the tree. */
@@ -340,8 +436,14 @@ void cfs_put_prev(struct cfs *s, struct cfs_rq *rq)
 	cfs_tl_insert(&rq->tl, curr);
 }
 
-/* set_next_entity(): out of the tree, a new slice, most recently used. */
-void cfs_set_next(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
+/*
+ * set_next_entity(): out of the tree, most recently used, and (EEVDF)
+ * protected by RUN_TO_PARITY until its deadline moves.  The kernel does
+ * not call it when schedule() picks the task that was running
+ * (pick_next_task_fair: prev == p), so a task that keeps the CPU after
+ * its request ended stays unprotected: `again` says so.
+ */
+void cfs_set_next(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, bool again)
 {
 	cfs_pelt_rq(s, rq);
 	cfs_pelt_se(s, se);
@@ -349,6 +451,8 @@ void cfs_set_next(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
 	cfs_avg_sub(rq, se);
 	rq->curr = se;
 	se->exec_start = sl_now(s->sim);
+	if (again)
+		return;
 	se->prev_sum_exec = se->sum_exec;
 	se->protect = true;
 	cfs_lru_del(rq, se);
@@ -417,6 +521,18 @@ struct cfs_entity *cfs_pick_entity(struct cfs *s, struct cfs_rq *rq)
 
 /* ---- preemption ---- */
 
+/* do_preempt_short(): se asks for a shorter slice than curr and is
+ * eligible, and either its deadline is earlier or curr is not eligible. */
+static bool cfs_do_preempt_short(const struct cfs *s, const struct cfs_rq *rq,
+				 const struct cfs_entity *se, const struct cfs_entity *curr)
+{
+	if (!s->preempt_short || se->slice >= curr->slice || !cfs_entity_eligible(rq, se))
+		return false;
+	if (se->deadline < curr->deadline)
+		return true;
+	return !cfs_entity_eligible(rq, curr);
+}
+
 /*
  * check_preempt_wakeup_fair() (and check_preempt_curr for forks and
  * pulled tasks): se was just queued on rq.  An idle CPU is woken; a
@@ -440,6 +556,9 @@ void cfs_check_preempt(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
 	if (sl_need_resched(s->sim, cpu))
 		return;
 	if (s->pick == CFS_PICK_EEVDF) {
+		/* PREEMPT_SHORT: a shorter request cancels curr's RUN_TO_PARITY */
+		if (cfs_do_preempt_short(s, rq, se, curr))
+			curr->protect = false;
 		if (cfs_pick_eevdf(s, rq) == se)
 			sl_resched(s->sim, cpu);
 	} else if (cfs_wakeup_preempt_entity(s, curr, se) == 1) {

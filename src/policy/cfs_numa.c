@@ -20,8 +20,8 @@
  * swap with dst_rq->curr, migrate_task_to / migrate_swap,
  * account_numa_enqueue, fbq_classify_group/rq,
  * migrate_degrades_locality, adjust_numa_imbalance);
- * research/anchors.md 4.1 (the NUMA balancer works by page-fault
- * sampling).
+ * kernel/sched/fair.c task_numa_work / task_numa_fault (the real balancer
+ * works by page-fault sampling).
  *
  * Omitted / simplified (the preferred node is the home node):
  *   - Page-fault sampling: no scanner unmaps pages, no faults are counted,

@@ -19,19 +19,22 @@
  *           and a small allowed imbalance keep tasks local; within the
  *           group the most recently idled idle CPU, else the least loaded.
  *
- * Sources: research/anchors.md 1.8 (the idle-core-first order of
- * select_idle_sibling and sched_ext's default, the idle-core hint);
- * Linux kernel/sched/fair.c of 6.6-6.12 (select_task_rq_fair,
+ * Sources: Linux kernel/sched/fair.c of 6.12 (select_task_rq_fair,
  * record_wakee, wake_wide, wake_affine, wake_affine_idle,
  * wake_affine_weight, select_idle_sibling, select_idle_smt,
  * select_idle_cpu, select_idle_core, __update_idle_core / set_idle_cores,
  * sched_balance_find_dst_cpu/_group/_group_cpu (find_idlest_*),
- * update_sg_wakeup_stats, update_pick_idlest, cpu_*_without, sched_exec).
+ * update_sg_wakeup_stats, update_pick_idlest, cpu_*_without, sched_exec),
+ * features.h (SIS_UTIL), ext.c of 6.12 (scx_select_cpu_dfl: the same
+ * idle-core-first order in sched_ext's default).
+ *
+ * SIS_UTIL (on by default since 6.0): select_idle_cpu looks at no
+ * more than the LLC's nr_idle_scan CPUs, which the periodic balance of the
+ * LLC domain sets from its utilisation (cfs_balance.c); from about 85%
+ * busy it looks at none.  Each CPU looked at is charged as scheduler work
+ * on the waking CPU.
  *
  * Omitted / simplified:
- *   - SIS_UTIL's limit on how many CPUs select_idle_cpu scans (it scans
- *     fewer when the LLC is busy): the whole LLC is scanned, and each CPU
- *     looked at is charged as scheduler work on the waking CPU.
  *   - Energy-aware placement, asymmetric capacities, uclamp, core
  *     scheduling cookies, SCHED_IDLE CPUs, the cluster level, per-CPU
  *     kthread stacking: not modelled.
@@ -213,17 +216,26 @@ static int cfs_select_idle_cpu(struct cfs *s, const struct cfs_entity *p, bool h
 			       int target, long *looked)
 {
 	sl_cpumask cpus = sl_cpumask_and(*s->rq[target].llc_span, &p->task->allowed);
-	int idle_cpu = -1;
+	int idle_cpu = -1, nr = INT_MAX;
 
+	if (s->sis_util) {
+		/* SIS_UTIL: at most nr_idle_scan CPUs, none if the LLC was busy */
+		nr = s->nr_idle_scan[s->rq[target].llc_id] + 1;
+		if (nr == 1)
+			return -1;
+	}
 	for (int k = 1; k <= s->ncpus; k++) {
 		int c = (target + k) % s->ncpus;
 		if (!sl_cpumask_test(&cpus, c))
 			continue;
 		if (has_idle_core) {
+			/* the idle-core search is not bounded */
 			int i = cfs_select_idle_core(s, c, &cpus, &idle_cpu, looked);
 			if (i >= 0)
 				return i;
 		} else {
+			if (--nr <= 0)
+				return -1;
 			(*looked)++;
 			if (cfs_cpu_idle(s, c))
 				return c;

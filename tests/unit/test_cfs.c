@@ -7,7 +7,9 @@
  * different cores, by fork placement or by the balancer; CPU shares follow
  * the nice weights; a sleeper does not starve beside hogs; a CPU going idle
  * pulls at once; a task returns to its NUMA home node once it has room;
- * and mixed loads on every preset run clean and deterministically.
+ * 6.12's DELAY_DEQUEUE, PLACE_REL_DEADLINE, PREEMPT_SHORT, RUN_TO_PARITY
+ * after a re-pick, and SIS_UTIL's bound on the wakeup search; and mixed
+ * loads on every preset run clean and deterministically.
  *
  * Every run has the engine's invariant checks on, which also run the
  * policy's own check op (trees, counts, loads, NUMA counts) after each
@@ -116,6 +118,7 @@ struct cfst_script {
 	sl_time at[CFST_MAX_ACTS + 1];		/* when act i was asked for */
 	int cpu[CFST_MAX_ACTS + 1];		/* on which CPU */
 	sl_time node_ns[2];			/* time on nodes 0 and 1 at the last step */
+	int64_t vlag[CFST_MAX_ACTS + 1];	/* its EEVDF lag then (as last dequeued) */
 };
 
 static void cfst_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
@@ -124,6 +127,7 @@ static void cfst_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 
 	s->at[s->pc] = sl_now(sim);
 	s->cpu[s->pc] = t->cpu;
+	s->vlag[s->pc] = cfs_se(t)->vlag;
 	s->node_ns[0] = t->node_ns[0];
 	s->node_ns[1] = t->node_ns[1];
 	if (s->pc < s->n && s->set_aff[s->pc])
@@ -240,6 +244,9 @@ SL_TEST(cfs_knobs)
 			"wakeup_gran_us=4000,scaling=none,migration_cost_us=0,"
 			"wake_affine=off,idle_core=off,fork_balance=off,newidle=off,numa=on,"
 			"numa_scan_ms=100,smt_gain=1178,scan_ns=0,label=x", &p, &err) == 0);
+	CHECK(cfst_bind("cfs:delay_dequeue=off,rel_deadline=off,preempt_short=off,sis_util=off,"
+			"custom_slice=cc1:300", &p, &err) == 0);
+	CHECK(cfst_bind("cfs:delay_dequeue=maybe", &p, &err) == -1 && strstr(err.msg, "delay_dequeue"));
 	CHECK(cfst_bind("cfs:pick=fifo", &p, &err) == -1 && err.kind == SL_ERR_INPUT &&
 	      strstr(err.msg, "pick"));
 	CHECK(cfst_bind("cfs:hz=50", &p, &err) == -1 && err.kind == SL_ERR_INPUT &&
@@ -270,6 +277,9 @@ SL_TEST(cfs_knobs)
 		       "%s: factor %d, base slice %lld", m[i].machine, s->tunable_factor,
 		       (long long)s->base_slice);
 		CHECK(s->migration_cost == 500 * SL_USEC && s->numa && s->idle_core);
+		/* 6.12's features.h defaults */
+		CHECK(s->delay_dequeue && s->rel_deadline && s->preempt_short && s->sis_util &&
+		      s->short_slice == 0);
 		sl_sim_destroy(r.sim);
 	}
 	struct cfst_run r;
@@ -282,10 +292,18 @@ SL_TEST(cfs_knobs)
 	 * created (they bind: the table cannot know) */
 	static const char *const moot[] = { "cfs:latency_us=3000", "cfs:pick=eevdf,wakeup_gran_us=1",
 					    "cfs:pick=cfs,run_to_parity=off",
-					    "cfs:numa=off,numa_scan_ms=10" };
+					    "cfs:numa=off,numa_scan_ms=10",
+					    "cfs:pick=cfs,delay_dequeue=on",
+					    "cfs:pick=cfs,rel_deadline=off",
+					    "cfs:pick=cfs,preempt_short=off",
+					    "cfs:pick=cfs,custom_slice=cc1:300",
+					    "cfs:custom_slice=cc1", "cfs:custom_slice=:300",
+					    "cfs:custom_slice=cc1:50", "cfs:custom_slice=cc1:3x" };
 	static const char *const named[] = { "latency_us", "wakeup_gran_us", "run_to_parity",
-					     "numa_scan_ms" };
-	for (int i = 0; i < 4; i++) {
+					     "numa_scan_ms", "delay_dequeue", "rel_deadline",
+					     "preempt_short", "custom_slice", "custom_slice",
+					     "custom_slice", "custom_slice", "custom_slice" };
+	for (int i = 0; i < 12; i++) {
 		struct sl_machine mm;
 		CHECK(sl_machine_load(&mm, "pack:1 core:1 pu:1", &err) == 0 &&
 		      cfst_bind(moot[i], &p, &err) == 0);
@@ -731,6 +749,14 @@ SL_TEST(cfs_presets_run_clean)
 	for (int i = 0; i < a.n && i < b.n; i++)
 		CHECKF(!strcmp(a.m[i].name, b.m[i].name) && a.m[i].value == b.m[i].value,
 		       "%s: %g vs %g", a.m[i].name, a.m[i].value, b.m[i].value);
+	/* sleep-heavy pipes under every 6.12 feature and under 6.6's EEVDF:
+	 * delayed dequeues, requeues and moves of delayed tasks stay
+	 * consistent (the check op runs after every event) */
+	CHECK(cfst_run_once("p4dpe-2x2ht", "cfs", "hackbench:groups=2,loops=20,mode=pipe", &a));
+	CHECK(cfst_run_once("xeon-2s-smt", "cfs:custom_slice=hackbench:300",
+			    "hackbench:groups=4,loops=20", &a));
+	CHECK(cfst_run_once("p4dpe-2x2ht", "cfs:delay_dequeue=off,rel_deadline=off,preempt_short=off",
+			    "hackbench:groups=2,loops=20", &a));
 	/* folding@home on the 2x2 HT box: one task per package */
 	CHECK(cfst_run_once("p4dpe-2x2ht", "cfs", "spin:tasks=2,seconds=2", &a));
 	CHECKF(cfst_metric(&a, "pkg0_user_pct") > 95 && cfst_metric(&a, "pkg1_user_pct") > 95,
@@ -738,3 +764,342 @@ SL_TEST(cfs_presets_run_clean)
 	       cfst_metric(&a, "pkg1_user_pct"));
 }
 
+
+/* ---- EEVDF of 6.12: DELAY_DEQUEUE ---- */
+
+/*
+ * 2 cores x 2 threads, one LLC.  A hog pinned to CPU 0 and `s`, which runs
+ * 6 ms on CPU 0 beside it (pinned), unpins itself and sleeps 1 ms, then
+ * runs 1 ms.  Having run more than its share, s is not eligible when it
+ * blocks.  Returns where and how late s ran after its wakeup.
+ */
+static bool cfst_delayed_wakeup(const char *policy, int *cpu, sl_time *late)
+{
+	struct cfst_run r;
+	bool ok = false;
+
+	if (!cfst_start(&r, "pack:1 core:2 pu:2", policy, 0))
+		return false;
+	sl_cpumask cpu0 = sl_cpumask_first_n(1);
+	struct cfst_script *sc = cfst_new(r.sim);
+	cfst_add(sc, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	cfst_affinity(sc, sl_topo(r.sim)->all_cpus);
+	cfst_add(sc, sl_act_sleep(1 * SL_MSEC));
+	cfst_add(sc, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_affinity(root, cpu0);
+	cfst_fork(root, cfst_hog(r.sim, 100), "hog", -10);
+	cfst_fork(root, sc, "s", 0);
+	cfst_affinity(root, sl_topo(r.sim)->all_cpus);
+	cfst_add(root, sl_act_wait());
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r) && sc->pc == sc->n) {
+		*cpu = sc->cpu[2];
+		*late = sc->at[2] - (sc->at[1] + 1 * SL_MSEC);
+		ok = true;
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+/*
+ * One CPU: a nice -10 hog and `s`, which runs 1 ms (more than its ~10%
+ * share: it blocks not eligible), sleeps `sleep_ms`, runs 1 ms.  Returns
+ * the lag s had when it ran again, and how late that was.
+ */
+static bool cfst_burnt_lag(const char *policy, double sleep_ms, int64_t *vlag, sl_time *late)
+{
+	struct cfst_run r;
+	bool ok = false;
+
+	if (!cfst_start(&r, "pack:1 core:1 pu:1", policy, 0))
+		return false;
+	struct cfst_script *sc = cfst_new(r.sim);
+	cfst_add(sc, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	cfst_add(sc, sl_act_sleep((sl_time)(sleep_ms * SL_MSEC)));
+	cfst_add(sc, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_fork(root, cfst_hog(r.sim, 200), "hog", -10);
+	cfst_fork(root, sc, "s", 0);
+	cfst_add(root, sl_act_wait());
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r) && sc->pc == sc->n) {
+		*vlag = sc->vlag[2];
+		*late = sc->at[2] - (sc->at[1] + (sl_time)(sleep_ms * SL_MSEC));
+		ok = true;
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(cfs_delay_dequeue)
+{
+	int cpu = -1;
+	sl_time late = -1;
+	int64_t vlag = 1;
+
+	/* 6.12: s stays queued on CPU 0 when it blocks; its wakeup requeues it
+	 * there (ttwu_runnable, no select_task_rq), behind the hog, until
+	 * the idle CPUs' balance at the next tick (8 ms) pulls it */
+	CHECK(cfst_delayed_wakeup("cfs", &cpu, &late));
+	CHECKF(late >= 1 * SL_MSEC, "delay_dequeue: ran %.3f ms late on CPU %d",
+	       (double)late / SL_MSEC, cpu);
+	/* dequeued at once, the wakeup searches the LLC: an idle core */
+	CHECK(cfst_delayed_wakeup("cfs:delay_dequeue=off", &cpu, &late));
+	CHECKF(late < 100 * SL_USEC && cpu >= 2, "delay_dequeue=off: ran %.3f ms late on CPU %d",
+	       (double)late / SL_MSEC, cpu);
+
+	/* a long sleep: the delayed s became eligible while away, was picked,
+	 * left with zero lag (DELAY_ZERO), and wakes at V: it runs at the
+	 * next tick at the latest */
+	CHECK(cfst_burnt_lag("cfs", 50, &vlag, &late));
+	CHECKF(vlag == 0 && late <= 4 * SL_MSEC, "delay_dequeue: lag %lld ns, %.3f ms late",
+	       (long long)vlag, (double)late / SL_MSEC);
+	/* 6.6: the negative lag is kept across any sleep and paid back after */
+	CHECK(cfst_burnt_lag("cfs:delay_dequeue=off", 50, &vlag, &late));
+	CHECKF(vlag < -200 * SL_USEC && late > 4 * SL_MSEC,
+	       "delay_dequeue=off: lag %lld ns, %.3f ms late", (long long)vlag,
+	       (double)late / SL_MSEC);
+	/* a short sleep: woken while still delayed, it keeps its negative lag */
+	CHECK(cfst_burnt_lag("cfs", 0.5, &vlag, &late));
+	CHECKF(vlag < -200 * SL_USEC, "delay_dequeue, short sleep: lag %lld ns", (long long)vlag);
+}
+
+/* ---- EEVDF of 6.12: PLACE_REL_DEADLINE ---- */
+
+/*
+ * Two CPUs, fork_balance=off: two hogs forked on CPU 0, each with half a
+ * request (a new task's first deadline).  At 2 ms, before any balance,
+ * the one waiting on CPU 0 is moved to CPU 1 as the balancer's
+ * detach/attach would.  Returns its deadline - vruntime before and after.
+ */
+static bool cfst_moved_deadline(const char *policy, int64_t *before, int64_t *after,
+				int64_t *vslice)
+{
+	struct cfst_run r;
+	bool ok = false;
+
+	if (!cfst_start(&r, "pack:1 core:2 pu:1", policy, 2 * SL_MSEC))
+		return false;
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_fork(root, cfst_hog(r.sim, 100), "a", 0);
+	cfst_fork(root, cfst_hog(r.sim, 100), "b", 0);
+	cfst_add(root, sl_act_wait());
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	struct cfs *s = cfst_state(&r);
+	if (cfst_run(&r)) {
+		struct cfs_entity *se = NULL;
+		for (struct sl_task *t = sl_task_first(r.sim); t; t = sl_task_next(t))
+			if (t->comm[0] != 'r' && cfs_se(t)->on_rq && s->rq[0].curr != cfs_se(t) &&
+			    cfs_se(t)->cpu == 0)
+				se = cfs_se(t);
+		if (se) {
+			*before = se->deadline - se->vruntime;
+			cfs_move_queued(s, se, 1);
+			*after = se->deadline - se->vruntime;
+			*vslice = s->base_slice;
+			ok = se->cpu == 1;
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(cfs_place_rel_deadline)
+{
+	int64_t before = -1, after = -1, vslice = -1;
+
+	/* what was left of its request moves with it */
+	CHECK(cfst_moved_deadline("cfs:fork_balance=off", &before, &after, &vslice));
+	CHECKF(before == vslice / 2 && after == before,
+	       "rel_deadline: %lld ns of request before the move, %lld after (slice %lld)",
+	       (long long)before, (long long)after, (long long)vslice);
+	/* 6.6: a new request where it lands */
+	CHECK(cfst_moved_deadline("cfs:fork_balance=off,rel_deadline=off", &before, &after,
+				  &vslice));
+	CHECKF(before == vslice / 2 && after == vslice,
+	       "rel_deadline=off: %lld ns of request before the move, %lld after (slice %lld)",
+	       (long long)before, (long long)after, (long long)vslice);
+}
+
+/* ---- EEVDF of 6.12: PREEMPT_SHORT ---- */
+
+/*
+ * One CPU at HZ=1000: two hogs take turns, a tick each, and `w` wakes
+ * every 20 ms, just after a tick, to run 50 us.  The hog that has just
+ * been picked is eligible and protected by RUN_TO_PARITY for its 0.75 ms
+ * request; w, placed at V with zero lag, has the earlier deadline only if
+ * it asks for a shorter request.  Returns w's shortest and longest delay
+ * from wakeup to running.
+ */
+static bool cfst_short_wakeup(const char *policy, sl_time *lo, sl_time *hi)
+{
+	struct cfst_run r;
+	bool ok = false;
+
+	if (!cfst_start(&r, "pack:1 core:1 pu:1", policy, 0))
+		return false;
+	struct cfst_script *w = cfst_new(r.sim);
+	for (int i = 0; i < 5; i++) {
+		cfst_add(w, sl_act_sleep(20 * SL_MSEC));
+		cfst_add(w, sl_act_run(50 * SL_USEC, SL_WC_INT));
+	}
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_fork(root, cfst_hog(r.sim, 200), "hog", 0);
+	cfst_fork(root, cfst_hog(r.sim, 200), "hog", 0);
+	cfst_fork(root, w, "w", 0);
+	for (int i = 0; i < 3; i++)
+		cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r) && w->pc == w->n) {
+		*lo = SL_SEC;
+		*hi = 0;
+		for (int i = 1; i < w->n; i += 2) {
+			sl_time late = w->at[i] - (w->at[i - 1] + 20 * SL_MSEC);
+			*lo = late < *lo ? late : *lo;
+			*hi = late > *hi ? late : *hi;
+		}
+		ok = true;
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(cfs_preempt_short)
+{
+	sl_time lo = -1, hi = -1;
+
+	/* w asks for 0.1 ms: its wakeup cancels the hog's protection, and its
+	 * deadline being the earliest, it runs at once */
+	CHECK(cfst_short_wakeup("cfs:hz=1000,custom_slice=w:100", &lo, &hi));
+	CHECKF(hi < 50 * SL_USEC, "preempt_short: w waited %.3f..%.3f ms", (double)lo / SL_MSEC,
+	       (double)hi / SL_MSEC);
+	/* without PREEMPT_SHORT, whenever the hog is still eligible it keeps
+	 * the CPU to its deadline, seen at the next tick */
+	CHECK(cfst_short_wakeup("cfs:hz=1000,custom_slice=w:100,preempt_short=off", &lo, &hi));
+	CHECKF(hi > 500 * SL_USEC, "preempt_short=off: w waited %.3f..%.3f ms",
+	       (double)lo / SL_MSEC, (double)hi / SL_MSEC);
+}
+
+/* ---- SIS_UTIL: the wakeup search of a busy LLC is cut short ---- */
+
+/*
+ * 8 CPUs sharing a cache, `nhogs` hogs and a sleeper.  After 300 ms (the
+ * hogs' utilisation has built up, and the LLC's periodic balances have
+ * set nr_idle_scan), ask where a wakeup from the first busy CPU would put
+ * the sleeper.  Returns that CPU (-1 on error), the busy CPU, the first
+ * idle CPU after it (wrapping) and how many CPUs lie between, and
+ * nr_idle_scan.
+ */
+struct cfst_sis {
+	int cpu, busy, idle, dist, nr_scan;
+};
+
+static bool cfst_sis_target(const char *policy, int nhogs, struct cfst_sis *o)
+{
+	struct cfst_run r;
+	bool ok = false;
+
+	if (!cfst_start(&r, "pack:1 core:8 pu:1", policy, 300 * SL_MSEC))
+		return false;
+	struct cfst_script *w = cfst_new(r.sim);
+	cfst_add(w, sl_act_sleep(1 * SL_SEC));
+	struct cfst_script *root = cfst_new(r.sim);
+	for (int i = 0; i < nhogs; i++)
+		cfst_fork(root, cfst_hog(r.sim, 1000), "hog", 0);
+	cfst_fork(root, w, "w", 0);
+	for (int i = 0; i <= nhogs; i++)
+		cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	struct cfs *s = cfst_state(&r);
+	if (cfst_run(&r) && s->rq[0].sd_llc >= 0 && s->rq[0].llc_size == 8) {
+		o->busy = o->idle = -1;
+		for (int c = 0; c < s->ncpus && o->busy < 0; c++)
+			if (!cfs_cpu_idle(s, c))
+				o->busy = c;
+		for (int k = 1; k < s->ncpus && o->idle < 0 && o->busy >= 0; k++)
+			if (cfs_cpu_idle(s, (o->busy + k) % s->ncpus)) {
+				o->idle = (o->busy + k) % s->ncpus;
+				o->dist = k;
+			}
+		struct cfs_entity *se = cfs_se(cfst_find(r.sim, "w"));
+		o->nr_scan = s->nr_idle_scan[s->rq[0].llc_id];
+		if (o->busy >= 0 && o->idle >= 0 && !se->on_rq) {
+			se->recent_used_cpu = -1;
+			o->cpu = cfs_select_task_rq(s, se, o->busy, o->busy, CFS_WF_TTWU, NULL);
+			ok = true;
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(cfs_sis_util)
+{
+	struct cfst_sis o;
+
+	/* 7 busy CPUs of 8: 7/8 of the capacity used is past 85%, nothing is
+	 * scanned, the task is queued on the busy CPU */
+	CHECK(cfst_sis_target("cfs", 7, &o));
+	CHECKF(o.nr_scan == 0 && o.cpu == o.busy, "7 hogs: nr_idle_scan %d, woke on %d (busy %d)",
+	       o.nr_scan, o.cpu, o.busy);
+	/* without SIS_UTIL the whole LLC is searched: the idle CPU */
+	CHECK(cfst_sis_target("cfs:sis_util=off", 7, &o));
+	CHECKF(o.cpu == o.idle, "sis_util=off: woke on %d (idle %d)", o.cpu, o.idle);
+	/* half busy: 8 x (1 - (0.5 x 1.17)^2) = 5 CPUs; the first idle CPU is
+	 * found if it lies within them */
+	CHECK(cfst_sis_target("cfs", 4, &o));
+	CHECKF(o.nr_scan >= 4 && o.nr_scan <= 6 && o.cpu == (o.dist <= o.nr_scan ? o.idle : o.busy),
+	       "4 hogs: nr_idle_scan %d, woke on %d (busy %d, idle %d at %d)", o.nr_scan, o.cpu,
+	       o.busy, o.idle, o.dist);
+	/* 6 of 8 and a little more: 1 or 2 CPUs, which may not reach an idle one */
+	CHECK(cfst_sis_target("cfs", 6, &o));
+	CHECKF(o.nr_scan >= 1 && o.nr_scan <= 2 && o.cpu == (o.dist <= o.nr_scan ? o.idle : o.busy),
+	       "6 hogs: nr_idle_scan %d, woke on %d (busy %d, idle %d at %d)", o.nr_scan, o.cpu,
+	       o.busy, o.idle, o.dist);
+}
+
+/* ---- RUN_TO_PARITY is not renewed when schedule() keeps the task ---- */
+
+/*
+ * One CPU, one hog.  After 50 ms its first request has long ended, so
+ * RUN_TO_PARITY no longer protects it.  A schedule() that picks it again
+ * (pick_next with the hog as prev) must not protect it anew: 6.12's
+ * put_prev_set_next_task returns early when prev == next, and
+ * set_next_entity, which stashes the deadline, is not called.  Returns
+ * the protection before and after (-1 on error).
+ */
+static int cfst_repick_protect(const char *policy, int *before)
+{
+	struct cfst_run r;
+	int after = -1;
+
+	if (!cfst_start(&r, "pack:1 core:1 pu:1", policy, 50 * SL_MSEC))
+		return -1;
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_fork(root, cfst_hog(r.sim, 100), "hog", 0);
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r)) {
+		struct sl_task *hog = cfst_find(r.sim, "hog");
+		if (hog && sl_curr(r.sim, 0) == hog) {
+			*before = cfs_se(hog)->protect;
+			struct sl_task *next = sl_policy_cfs.pick_next(r.sim, 0, hog);
+			if (next == hog)
+				after = cfs_se(hog)->protect;
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return after;
+}
+
+SL_TEST(cfs_repick_keeps_parity_off)
+{
+	int before = -1;
+	int after = cfst_repick_protect("cfs", &before);
+	CHECKF(before == 0 && after == 0, "eevdf: protected %d before the pick, %d after", before,
+	       after);
+}
