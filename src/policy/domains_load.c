@@ -23,10 +23,13 @@
  *     reschedule arrives an IPI latency later.  Without this, two
  *     migration threads (w26) or two wakeups running at the same instant
  *     would both pick the same "idle" CPU.
- *   - 2.6.12's imbalance is min(max - avg, avg - this) times the smaller
- *     of the two groups' cpu_power, / 128, as policies.md 5.5 writes it
- *     (the kernel multiplies each difference by its own group's power;
- *     the same on machines whose groups are alike).
+ *   - 2.6.12's find_busiest_group is 2.6.12.1's, with Nick Piggin's Feb
+ *     2005 changes to 2.6.11's: the imbalance is the smaller of the two
+ *     gaps to the average, each times its own group's cpu_power; below one
+ *     task's load (128, 2.6.11: 127) one task moves if the gap is two
+ *     tasks or the CPU power in use rises at all (2.6.11: by an 8th of a
+ *     CPU), counting the load we'd add in our group's power; otherwise the
+ *     division rounds down (2.6.11 added 1 first).
  *   - w26 (policies.md 5.12, [S39]): the imbalance is
  *     (min(max - avg, avg - this) + 1) / 2, rounded up to tasks, times the
  *     smaller group's CPU count; the imbalance_pct test applies only to
@@ -129,11 +132,15 @@ unsigned long sd_high_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 	return sd_guess(sim, s, this_cpu, cpu, update, true);
 }
 
-/* ---- find_busiest_group, 2.6.12 (5.5) ---- */
+/* ---- find_busiest_group, 2.6.12 ---- */
 
 /*
- * Would moving one task from busiest to this raise the CPU power in use
- * by at least 1/8 of a CPU?  (Loads are per 128 of group power.)
+ * 2.6.12.1 kernel/sched.c find_busiest_group(), the small-imbalance case:
+ * would moving one task from busiest to this raise the CPU power in use?
+ * (Loads are per 128 of group power.)  2.6.11 asked for a gain of an 8th
+ * of a CPU and added min(max_load, one task) to us; Nick Piggin's Feb 2005
+ * fix moves on any gain and adds the busiest group's load rescaled to our
+ * power, capped at one task.
  */
 static bool sd_power_gain(const struct sd_group *busiest, const struct sd_group *this,
 			  unsigned long max_load, unsigned long this_load)
@@ -145,10 +152,11 @@ static bool sd_power_gain(const struct sd_group *busiest, const struct sd_group 
 				scale;
 	unsigned long t1 = scale * scale / bp;		/* one task's load in busiest */
 	unsigned long pwr_move = max_load > t1 ? bp * sd_min(scale, max_load - t1) : 0;
-	unsigned long t2 = sd_min(max_load, scale * scale / tp);	/* ... added to us */
+	/* the load we'd add, in our power's units */
+	unsigned long t2 = max_load * bp < scale * scale ? max_load * bp / tp : scale * scale / tp;
 
 	pwr_move = (pwr_move + tp * sd_min(scale, this_load + t2)) / scale;
-	return pwr_move >= pwr_now + scale / 8;
+	return pwr_move > pwr_now;
 }
 
 static struct sd_group *sd_fbg_2612(struct sl_sim *sim, struct sd_sched *s,
@@ -189,11 +197,12 @@ static struct sd_group *sd_fbg_2612(struct sl_sim *sim, struct sd_sched *s,
 	    100 * max_load <= (unsigned long)sd->p.imbalance_pct * this_load)
 		goto out_balanced;
 
-	unsigned long pwr = sd_min((unsigned long)busiest->cpu_power,
-				   (unsigned long)this->cpu_power);
-	unsigned long imb = sd_min(max_load - avg_load, avg_load - this_load) * pwr /
+	/* how much load to move: the smaller of the two gaps to the average,
+	 * each weighted by its own group's power */
+	unsigned long imb = sd_min((max_load - avg_load) * (unsigned long)busiest->cpu_power,
+				   (avg_load - this_load) * (unsigned long)this->cpu_power) /
 			    SD_LOAD_SCALE;
-	if (imb < SD_LOAD_SCALE - 1) {
+	if (imb < SD_LOAD_SCALE) {
 		/* less than a task's worth: one task, if it is worth it */
 		if (max_load - this_load >= SD_LOAD_SCALE * 2 ||
 		    sd_power_gain(busiest, this, max_load, this_load)) {
@@ -202,7 +211,7 @@ static struct sd_group *sd_fbg_2612(struct sl_sim *sim, struct sd_sched *s,
 		}
 		goto out_balanced;
 	}
-	*imbalance = (imb + 1) / SD_LOAD_SCALE;
+	*imbalance = imb / SD_LOAD_SCALE;	/* rounding down */
 	return busiest;
 
 out_balanced:

@@ -320,6 +320,92 @@ SL_TEST(domains_hierarchy_numa_and_smp)
 	sl_sim_destroy(r.sim);
 }
 
+/* ---- find_busiest_group on set runqueue states ---- */
+
+struct sdt_fbg_case {
+	int nr[4];			/* tasks counted on CPUs 0-3 */
+	unsigned long load[4];		/* their decayed cpu_load */
+	bool smt;			/* ask the sibling level, not the package one */
+	int power_busy, power_this;	/* package level cpu_power overrides, or 0 */
+};
+
+/*
+ * `policy` on a 2x2 HT box, not run: CPU i gets c->nr[i] tasks counted and
+ * a decayed cpu_load of c->load[i] (source/target_load clip it by nr * 128;
+ * w26's per-balancer memories all hold it).  CPU 2's package (or sibling)
+ * domain is asked for its busiest group: the imbalance in tasks, 0 when it
+ * finds none.
+ */
+static long sdt_fbg(const char *policy, const struct sdt_fbg_case *c, enum sd_idle idle)
+{
+	struct sdt_run r;
+	unsigned long imb = 99;
+
+	if (!sdt_start(&r, "pack:2 core:1 pu:2", policy, 0))
+		return -1;
+	struct sd_sched *s = sl_policy_data(r.sim);
+	for (int i = 0; i < 4; i++) {
+		s->rqs[i].nr_running = c->nr[i];
+		s->rqs[i].cpu_load = c->load[i];
+		if (s->rqs[i].cpu_loads)
+			for (int j = 0; j < 4; j++)
+				s->rqs[j].cpu_loads[i] = c->load[i];
+	}
+	struct sd_domain *sd = c->smt ? s->rqs[2].sd : s->rqs[2].sd->parent;
+	if (c->power_busy)
+		sd_group_at(sd, 1)->cpu_power = c->power_busy;
+	if (c->power_this)
+		sd_group_at(sd, 0)->cpu_power = c->power_this;
+	struct sd_group *g = sd_find_busiest_group(r.sim, s, sd, 2, idle, &imb);
+	if (!g)
+		imb = 0;
+	for (int i = 0; i < 4; i++)
+		s->rqs[i].nr_running = 0;	/* the arithmetic only: no task to run */
+	sl_sim_destroy(r.sim);
+	return (long)imb;
+}
+
+SL_TEST(domains_2612_find_busiest_group)
+{
+	/*
+	 * 2.6.12.1 kernel/sched.c find_busiest_group(), with Nick Piggin's
+	 * Feb 2005 changes to 2.6.11's (each case gives 2.6.11's answer too).
+	 * Loads are per 128 of group power; an HT package is 140.
+	 */
+	static const struct {
+		struct sdt_fbg_case c;
+		long want;
+		const char *what;
+	} cases[] = {
+		/* 2+2 tasks against none: 468 vs 0, average 234; 234 * 140 / 128
+		 * = 255 rounds down to one task (2.6.11 added 1 first: two) */
+		{ { { 2, 2, 0, 0 }, { 256, 256, 0, 0 }, false, 0, 0 }, 1, "final division" },
+		/* 150 of decayed load against none (137 vs 0): below a task, but
+		 * moving one raises the power in use from 140 to 149 per 128: any
+		 * gain moves (2.6.11 wanted an 8th of a CPU more: 0) */
+		{ { { 2, 0, 0, 0 }, { 150, 0, 0, 0 }, false, 0, 0 }, 1, "any gain" },
+		/* a busiest group of power 256 with 4+4 tasks (512) against ours
+		 * of 140 with none, average 331: min(181 * 256, 331 * 140) / 128 =
+		 * 362, two tasks (2.6.11: min(181, 331) * 140 / 128 = 197, one) */
+		{ { { 4, 4, 0, 0 }, { 512, 512, 0, 0 }, false, 256, 0 }, 2, "weighted gaps" },
+		/* ours of power 256 idle, busiest of 140 with decayed load 100
+		 * (91): the load we'd add is 91 * 140 / 256 = 49 of ours, so the
+		 * power in use would fall from 99 to 98: balanced (2.6.11 added
+		 * min(91, 64) = 64 of ours: 128, and moved) */
+		{ { { 1, 0, 0, 0 }, { 100, 0, 0, 0 }, false, 140, 256 }, 0, "load we'd add" },
+		/* siblings: 383 against our 128, average 255, gap 127: below a
+		 * task (2.6.11's threshold was 127: one task), and moving one
+		 * gains nothing (256 either way): balanced */
+		{ { { 0, 0, 1, 3 }, { 0, 0, 128, 383 }, true, 0, 0 }, 0, "below a task" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		long imb = sdt_fbg("domains", &cases[i].c, SD_NOT_IDLE);
+		CHECKF(imb == cases[i].want, "%s: imbalance %ld, want %ld", cases[i].what, imb,
+		       cases[i].want);
+	}
+}
+
 /* ---- two hogs on a 2x2 HT box ---- */
 
 struct sdt_hogs {
