@@ -17,9 +17,10 @@
  * only push); [S20] 2.6.12, [S39] [S40] [S41] the w26-era code and mails.
  *
  * Choices:
- *   - A balanced outcome resets nr_balance_failed, as a successful move
- *     does (policies.md 5.6 lists only the interval doubling; failures
- *     count consecutive imbalanced attempts).
+ *   - A balanced outcome leaves nr_balance_failed alone and doubles the
+ *     interval (2.6.12.1 kernel/sched.c load_balance(), out_balanced): only
+ *     a move resets the counter, so failures separated by balanced looks
+ *     still add up to an active balance.
  *   - w26's interval and counter rules are not in the research.  Here an
  *     imbalanced attempt resets the interval to min_interval and a failure
  *     bumps the counter without resetting it after an active kick; a
@@ -231,7 +232,8 @@ static int sd_load_balance(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 	return nr_moved;
 
 out_balanced:
-	sd->nr_balance_failed = 0;
+	/* nr_balance_failed stays: 2.6.11 and 2.6.12.1 load_balance() leave
+	 * it alone here, so failures count until a move succeeds */
 	if (sd->balance_interval < sd->p.max_interval)
 		sd->balance_interval *= 2;
 	return 0;

@@ -406,6 +406,34 @@ SL_TEST(domains_2612_find_busiest_group)
 	}
 }
 
+SL_TEST(domains_balanced_keeps_failures)
+{
+	struct sdt_run r;
+
+	/*
+	 * 2.6.12.1 kernel/sched.c load_balance(): a balanced look doubles the
+	 * interval and leaves nr_balance_failed as it was; only a move resets
+	 * it.  Every runqueue empty, CPU 2's domains due: both balanced.
+	 */
+	static const char *const policies[] = { "domains", "domains:version=w26" };
+	for (int v = 0; v < 2; v++) {
+		if (!sdt_start(&r, "pack:2 core:1 pu:2", policies[v], 0))
+			return;
+		struct sd_sched *s = sl_policy_data(r.sim);
+		sd_for_each_domain(s, 2, sd) {
+			sd->nr_balance_failed = 2;
+			sd->balance_interval = 1;
+			sd->last_balance = -100000;
+		}
+		sd_rebalance_tick(r.sim, s, 2, SD_IDLE);
+		sd_for_each_domain(s, 2, sd)
+			CHECKF(sd->nr_balance_failed == 2 && sd->balance_interval == 2,
+			       "%s level %d: failed %d, interval %d", policies[v], sd->level,
+			       sd->nr_balance_failed, sd->balance_interval);
+		sl_sim_destroy(r.sim);
+	}
+}
+
 /* ---- two hogs on a 2x2 HT box ---- */
 
 struct sdt_hogs {
