@@ -8,7 +8,7 @@
  * Sources: research/policies.md 2.1 (structures), 2.2 (2.6.0 timeslices),
  * 2.3 (the ns interactivity of 2.6.0, fork and exit penalties), 2.4
  * (scheduler_tick, EXPIRED_STARVING), 2.5 (schedule), 5.4 (the idle tick of
- * 2.6.12: wake_priority_sleeper before balancing), 5.7 (newly-idle
+ * 2.6.12: wake_priority_sleeper, then balancing as busy), 5.7 (newly-idle
  * balancing from schedule()), 5.10 (2.6.12 fork: child runs first unless
  * it shares the parent's mm), 5.11 (dependent_sleeper in schedule()), 7.3;
  * [S5] 2.6.0 sched.c, [S20] 2.6.12.  The 2.6.0 constants are read from the
@@ -305,9 +305,12 @@ void sd_tick(struct sl_sim *sim, int cpu)
 			sd_rebalance_tick(sim, s, cpu, SD_NOT_IDLE);
 			return;
 		}
+		/* held back by SMT nice: reschedule, and balance as a busy CPU
+		 * (2.6.12.1 scheduler_tick(): wake_priority_sleeper, then out) */
 		if (s->smt_nice && sd_wake_priority_sleeper(sim, s, cpu))
-			return;
-		sd_rebalance_tick(sim, s, cpu, SD_IDLE);
+			sd_rebalance_tick(sim, s, cpu, SD_NOT_IDLE);
+		else
+			sd_rebalance_tick(sim, s, cpu, SD_IDLE);
 		return;
 	}
 	sd_task_tick(sim, s, cpu, sd_of(t));

@@ -789,6 +789,32 @@ SL_TEST(domains_exec_balance)
 	       before, cpu);
 }
 
+SL_TEST(domains_priority_sleeper_tick_balances)
+{
+	struct sdt_run r;
+
+	/*
+	 * 2.6.12.1 scheduler_tick(): an idle CPU with queued tasks (held back
+	 * by dependent_sleeper) reschedules itself and then still runs
+	 * rebalance_tick(NOT_IDLE), which updates its cpu_load and balances
+	 * at the busy interval.  CPU 1 of a P4 HT, one task counted, due.
+	 */
+	if (!sdt_start(&r, "pack:1 core:1 pu:2", "domains", 0))
+		return;
+	struct sd_sched *s = sl_policy_data(r.sim);
+	struct sd_domain *sd = s->rqs[1].sd;
+	s->rqs[1].nr_running = 1;
+	sd->last_balance = -100000;
+	sd->balance_interval = 1;
+	sd_tick(r.sim, 1);
+	CHECKF(s->rqs[1].cpu_load == 64, "cpu_load %lu", s->rqs[1].cpu_load);
+	/* busy: the interval advanced by busy_factor (8) ticks, not 1 */
+	CHECKF(sd->last_balance == -100000 + 8, "last_balance %lld",
+	       (long long)sd->last_balance);
+	s->rqs[1].nr_running = 0;
+	sl_sim_destroy(r.sim);
+}
+
 /* ---- whole workloads under invariant checks ---- */
 
 static bool sdt_kernbench(const char *machine, const char *policy, uint64_t seed,
