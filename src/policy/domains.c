@@ -142,6 +142,7 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 		rq->active = &rq->arrays[0];
 		rq->expired = &rq->arrays[1];
 		rq->expired_timestamp = -1;
+		rq->best_expired_prio = SL_MAX_PRIO;
 		rq->push_cpu = -1;
 		if (s->load_store)
 			rq->cpu_loads = &s->load_store[(size_t)cpu * (size_t)s->ncpus];

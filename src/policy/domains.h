@@ -165,6 +165,7 @@ struct sd_rq {
 	struct sl_prio_array arrays[2];
 	struct sl_prio_array *active, *expired;
 	int64_t expired_timestamp;	/* jiffies of the first expiry, -1 none */
+	int best_expired_prio;		/* 2.6.12: best static_prio expired since the switch */
 	struct sl_task *curr;		/* what schedule() chose (NULL: idle) */
 	unsigned long cpu_load;		/* 2.6.12: decayed 128 * nr_running */
 	unsigned long *cpu_loads;	/* w26: this balancer's memory of every CPU */
@@ -187,8 +188,11 @@ struct sd_sched {
 	bool w26_active_guard;		/* w26: active balancing only from an idle group */
 	sl_time scan_ns, pick_ns;
 
-	/* the O(1) base, 2.6.0 constants in ticks */
-	int min_slice, max_slice;
+	/* the O(1) base, in ticks: 2.6.0's for w26, 2.6.12's for 2.6.12 */
+	bool base_2612;			/* SCALE_PRIO slices, best_expired_prio, no credit */
+	int min_slice, max_slice;	/* 2.6.0: the slice range */
+	int def_slice;			/* 2.6.12: DEF_TIMESLICE */
+	int granularity;		/* TIMESLICE_GRANULARITY's unit */
 	int max_bonus;
 	int interactive_delta;
 	int64_t max_sleep_avg;		/* ticks */

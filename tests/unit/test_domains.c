@@ -689,6 +689,115 @@ SL_TEST(domains_wake_idle_package)
 	CHECKF(cpu == 0, "w26: woke on CPU %d", cpu);
 }
 
+/* ---- the O(1) base of each version ---- */
+
+SL_TEST(domains_timeslices)
+{
+	/* 2.6.12.1 task_timeslice(): SCALE_PRIO of DEF_TIMESLICE (100 ms in
+	 * mainline), times 4 below nice 0, at least MIN_TIMESLICE (5 ms);
+	 * w26 runs on 2.6.0's 10..200 ms line */
+	static const struct { const char *policy; int nice, ms; } cases[] = {
+		{ "domains", -20, 800 }, { "domains", -1, 420 }, { "domains", 0, 100 },
+		{ "domains", 10, 50 }, { "domains", 19, 5 },
+		{ "domains:version=w26", -20, 200 }, { "domains:version=w26", 0, 102 },
+		{ "domains:version=w26", 19, 10 },
+	};
+	struct sdt_run r;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (!sdt_start(&r, "pack:1 core:1 pu:2", cases[i].policy, 0))
+			return;
+		struct sd_sched *s = sl_policy_data(r.sim);
+		struct sd_task p = { .static_prio = 120 + cases[i].nice };
+		int got = sd_task_timeslice(s, &p);
+		CHECKF(got == cases[i].ms, "%s nice %d: %d ms, want %d", cases[i].policy,
+		       cases[i].nice, got, cases[i].ms);
+		sl_sim_destroy(r.sim);
+	}
+}
+
+/*
+ * One CPU.  `i` (forked first: it runs first and sleeps 1 s) wakes
+ * interactive while hogs h (nice -1, 420 ms slices) and f (nice 0) take
+ * turns; h has just expired, f runs.  i preempts f and runs 150 ms of
+ * work: how long from its wakeup to the end of that work?
+ */
+static sl_time sdt_starving_run(const char *policy)
+{
+	struct sdt_run r;
+	sl_time took = -1;
+
+	if (!sdt_start(&r, "pack:1 core:1 pu:1", policy, 0))
+		return -1;
+	struct sdt_script *i = sdt_new(r.sim);
+	sdt_add(i, sl_act_sleep(1000 * SL_MSEC));
+	sdt_add(i, sl_act_run(150 * SL_MSEC, SL_WC_INT));
+	struct sdt_script *root = sdt_new(r.sim);
+	sdt_fork(root, i, "i", false, 0);
+	sdt_fork(root, sdt_hog(r.sim, 2000, false), "h", true, -1);
+	sdt_fork(root, sdt_hog(r.sim, 2000, false), "f", true, 0);
+	for (int k = 0; k < 3; k++)
+		sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	if (sdt_run(&r))
+		took = i->at[2] - i->at[1];
+	sl_sim_destroy(r.sim);
+	return took;
+}
+
+SL_TEST(domains_expired_starving_best_prio)
+{
+	/*
+	 * 2.6.12.1 EXPIRED_STARVING(): a task whose static priority is worse
+	 * than the best expired one's goes to the expired array even when
+	 * interactive.  i (nice 0) expires after 100 ms while h (nice -1)
+	 * waits expired: i goes to the expired array, f finishes its slice,
+	 * the arrays switch and i finishes: 150 ms of work take ~190 ms.  In
+	 * 2.6.0 (w26) an interactive i goes back to the active array and runs
+	 * on at once.
+	 */
+	sl_time took = sdt_starving_run("domains");
+	CHECKF(took > 170 * SL_MSEC && took < 230 * SL_MSEC, "2.6.12: i took %.1f ms",
+	       (double)took / SL_MSEC);
+	took = sdt_starving_run("domains:version=w26");
+	CHECKF(took > 0 && took < 160 * SL_MSEC, "w26: i took %.1f ms", (double)took / SL_MSEC);
+}
+
+/* One CPU: a task sleeps 1 s, then runs; its sleep_avg after 250 ms of it. */
+static sl_time sdt_sleep_avg_after_run(const char *policy)
+{
+	struct sdt_run r;
+	sl_time avg = -1;
+
+	if (!sdt_start(&r, "pack:1 core:1 pu:1", policy, 1250 * SL_MSEC))
+		return -1;
+	struct sdt_script *t = sdt_new(r.sim);
+	sdt_add(t, sl_act_sleep(1000 * SL_MSEC));
+	sdt_add(t, sl_act_run(500 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &sdt_prog, t, "t");
+	if (sdt_run(&r))
+		avg = sd_of(sdt_find(r.sim, "t"))->sleep_avg;
+	sl_sim_destroy(r.sim);
+	return avg;
+}
+
+SL_TEST(domains_run_time_by_bonus)
+{
+	/*
+	 * 2.6.12.1 schedule(): every task's run time comes off its sleep_avg
+	 * divided by CURRENT_BONUS, so a task that wakes "just interactive"
+	 * (900 ms) keeps most of it over 250 ms of running; 2.6.0 (w26) divides
+	 * only for tasks with high interactive_credit (2.6.12 has no credit):
+	 * 918 - 250 ms.
+	 */
+	sl_time avg = sdt_sleep_avg_after_run("domains");
+	CHECKF(avg > 850 * SL_MSEC && avg < 900 * SL_MSEC, "2.6.12: sleep_avg %.1f ms",
+	       (double)avg / SL_MSEC);
+	avg = sdt_sleep_avg_after_run("domains:version=w26");
+	CHECKF(avg > 600 * SL_MSEC && avg < 700 * SL_MSEC, "w26: sleep_avg %.1f ms",
+	       (double)avg / SL_MSEC);
+}
+
 /* ---- SMT nice: dependent_sleeper ---- */
 
 /* A nice 0 and a nice 19 hog on the two siblings of one P4 HT for 1 s:
@@ -721,7 +830,7 @@ SL_TEST(domains_dependent_sleeper)
 	sl_time n0, n19;
 
 	/* 2.6.12: nice 19 runs only while the nice 0 task's remaining slice,
-	 * less 25 %, is within nice 19's 10 ms slice: ~14 of every 102 ms */
+	 * less 25 %, is within nice 19's 5 ms slice: ~6 of every 100 ms */
 	sdt_nice_pair("domains", &n0, &n19);
 	CHECKF(n0 > 900 * SL_MSEC && n19 > 0 && n19 < n0 / 4,
 	       "nice 0: %.1f ms, nice 19: %.1f ms", (double)n0 / SL_MSEC,
