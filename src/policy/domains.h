@@ -97,6 +97,7 @@ struct sd_params {
 	int cache_nice_tries;
 	int per_cpu_gain;		/* percent (SMT nice) */
 	unsigned flags;
+	int max_interval_fls;		/* not 0: max_interval = this * fls(ncpus) */
 };
 
 struct sd_version {
@@ -185,7 +186,6 @@ struct sd_sched {
 	unsigned hz;
 	sl_time tick_ns;
 	bool smt_nice;			/* dependent_sleeper and companions */
-	bool w26_active_guard;		/* w26: active balancing only from an idle group */
 	sl_time scan_ns, pick_ns;
 
 	/* the O(1) base, in ticks: 2.6.0's for w26, 2.6.12's for 2.6.12 */
@@ -265,7 +265,7 @@ unsigned long sd_w26_group_load(struct sl_sim *sim, struct sd_sched *s, int this
 /* ---- domains_balance.c ---- */
 
 int sd_move_tasks(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int busiest,
-		  unsigned long max_nr_move, struct sd_domain *sd);
+		  unsigned long max_nr_move, struct sd_domain *sd, enum sd_idle idle);
 void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_idle idle);
 /* Every tick, first: skip the jiffies the engine's tick was stopped. */
 void sd_note_tick(struct sl_sim *sim, struct sd_sched *s, int cpu);
