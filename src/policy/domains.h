@@ -106,7 +106,8 @@ struct sd_version {
 	struct sd_params level[SD_NR_LEVELS];
 	bool stagger;		/* rebalance_tick offsets CPUs by HZ*cpu/NR_CPUS */
 	bool smt_nice;		/* dependent_sleeper by default */
-	bool child_first;	/* fork marks the parent for resched (2.6.12) */
+	bool child_first;	/* fork marks the parent for resched: the child runs first */
+	bool thread_last;	/* ... unless it shares the parent's mm: then at the tail (2.6.12) */
 	bool sync_quiet;	/* 2.6.0: a sync wakeup on the waker's CPU earns no credit */
 	bool exec_numa_only;	/* exec balancing only on NUMA machines (w26) */
 };

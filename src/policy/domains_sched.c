@@ -22,10 +22,13 @@
  *     divided by CURRENT_BONUS), and sched_exit returns a child's unused
  *     first slice up to the child's full slice.  w26 runs on 2.6.0's
  *     (10..200 ms, nice 0 102 ms, credits).
- *   - Fork follows each version's kernel: 2.6.12 marks the parent for
- *     resched after queueing a non-thread child in front of it (child runs
- *     first) and queues a thread (same mm) at the tail; w26 (2.6.0) puts
- *     every child in front of its parent without a resched.
+ *   - Fork follows each version's kernel.  2.6.12.1 wake_up_new_task():
+ *     a child not sharing the parent's mm goes in front of the parent at
+ *     its priority and the parent is marked need_resched (child runs
+ *     first); a thread (CLONE_VM) goes to the tail of its own priority and
+ *     runs last.  2.6.0 (w26): wake_up_forked_process() puts every child,
+ *     threads too, in front of the parent, and do_fork() marks the parent
+ *     need_resched after it (child-runs-first from 2.5.3 until 2004).
  *   - Sync wakeups (domains_wake.c): 2.6.0 activates a sync wakeup on the
  *     waker's CPU without credit or preemption; 2.6.12 credits it but does
  *     not preempt.
@@ -470,11 +473,14 @@ void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
 
 	c->cpu = cpu;
 	struct sd_rq *rq = sd_rq(s, cpu);
-	bool thread = child->mm == parent->mm;
-	if (!pp->array || (thread && s->v->child_first)) {
-		/* 2.6.12 runs a thread last */
+	bool last = s->v->thread_last && child->mm == parent->mm;
+	if (!pp->array || last) {
+		/* at the tail of its own priority: a thread in 2.6.12 (run child
+		 * last), or any child of a parent that is not queued */
 		c->prio = sd_effective_prio(s, c);
 		sd_activate_quiet(rq, c);
+		if (!last && s->v->child_first)
+			sl_resched(sim, cpu);
 		return;
 	}
 	/* the child runs first: just in front of the parent, at its prio */

@@ -455,8 +455,8 @@ static void sdt_two_hogs(const char *policy, double early_ms, double ms, struct 
 	out->shared = out->shared_early = -2;
 	if (!sdt_start(&r, "pack:2 core:1 pu:2", policy, (sl_time)(early_ms * SL_MSEC)))
 		return;
-	/* threads: queued behind the root (no child-runs-first), so both
-	 * start on package 0 and the idle sibling pulls the second */
+	/* threads: 2.6.12 queues them behind the root (no child-runs-first),
+	 * w26 runs each first; either way both start on package 0 */
 	struct sdt_script *root = sdt_new(r.sim);
 	sdt_fork(root, sdt_hog(r.sim, 5000, false), "a", true, 0);
 	sdt_fork(root, sdt_hog(r.sim, 5000, false), "b", true, 0);
@@ -662,6 +662,46 @@ SL_TEST(domains_newly_idle_pull)
 		       (double)gap / SL_MSEC, (double)c->at[1] / SL_MSEC);
 	}
 	sl_sim_destroy(r.sim);
+}
+
+/* ---- fork ---- */
+
+/* One CPU: the root forks a child (a thread or a process) and goes on
+ * computing.  Did the child take its first step before the root's next? */
+static int sdt_child_first(const char *policy, bool thread)
+{
+	struct sdt_run r;
+	int first = -1;
+
+	if (!sdt_start(&r, "pack:1 core:1 pu:2", policy, 0))
+		return -1;
+	struct sdt_script *c = sdt_hog(r.sim, 1, false);
+	struct sdt_script *root = sdt_new(r.sim);
+	root->pin = true;	/* keep both on CPU 0: no sibling to run the other */
+	c->pin = true;
+	sdt_fork(root, c, "c", thread, 0);
+	sdt_add(root, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	if (sdt_run(&r))
+		first = c->at[0] < root->at[2];	/* before the root's 1 ms ended */
+	sl_sim_destroy(r.sim);
+	return first;
+}
+
+SL_TEST(domains_child_runs_first)
+{
+	/*
+	 * 2.6.12.1 wake_up_new_task(): a child that does not share the
+	 * parent's mm goes in front of the parent and the parent is marked
+	 * need_resched; a thread (CLONE_VM) goes to the tail and runs last.
+	 * 2.6.0 (w26): wake_up_forked_process puts every child in front of
+	 * the parent and do_fork marks the parent need_resched after it.
+	 */
+	CHECK(sdt_child_first("domains", false) == 1);
+	CHECK(sdt_child_first("domains", true) == 0);
+	CHECK(sdt_child_first("domains:version=w26", false) == 1);
+	CHECK(sdt_child_first("domains:version=w26", true) == 1);
 }
 
 /* ---- wakeups ---- */
