@@ -1,8 +1,9 @@
 /*
  * domains.h - Nick Piggin's scheduler domains (policy `domains`): O(1)
- * per-CPU runqueues with 2.6.0 timeslices and interactivity, balanced over
- * a hierarchy of domains built from the machine's topology (SMT siblings,
- * the CPUs of a node, the nodes), in two versions:
+ * per-CPU runqueues (each version on its kernel's timeslices and
+ * interactivity), balanced over a hierarchy of domains built from the
+ * machine's topology (SMT siblings, the CPUs of a node, the nodes), in two
+ * versions:
  *
  *   2.6.12  (June 2005, the default) cpu_power per group, the per-level
  *           parameter table, decayed cpu_load, staggered rebalance_tick,
@@ -26,9 +27,10 @@
  *                      scheduler_tick, schedule(), fork, exit, yield
  *   domains.c          the policy: knobs, creation, consistency check, ops
  *
- * Sources: research/policies.md section 5 (5.1-5.12), 2.1-2.5 for the O(1)
- * base, 7 (modelling notes), 8 (open questions); [S5] 2.6.0 sched.c, [S20]
- * 2.6.12, [S37]-[S42] w26 and the early-2004 -mm code.  Docs:
+ * Sources: 2.6.12.1 kernel/sched.c, include/linux/sched.h and topology.h,
+ * include/asm-i386/topology.h; 2.6.0 kernel/sched.c; for w26 the
+ * sched-domains code of early 2004 before Nick Piggin's Feb 2004
+ * "lessidle" patch and his LKML mails of Dec 2003 - Feb 2004.  Docs:
  * docs/policies/domains.md.
  */
 #ifndef SL_POLICY_DOMAINS_H
@@ -53,7 +55,7 @@ extern const struct sl_policy_ops sl_policy_domains;
 
 #define SD_LOAD_SCALE 128	/* SCHED_LOAD_SCALE: one task, one CPU's power */
 
-/* 2.6.12 flag values (policies.md 5.1). */
+/* 2.6.12 flag values (2.6.12.1 include/linux/sched.h). */
 #define SD_LOAD_BALANCE		0x0001
 #define SD_BALANCE_NEWIDLE	0x0002
 #define SD_BALANCE_EXEC		0x0004
@@ -61,7 +63,7 @@ extern const struct sl_policy_ops sl_policy_domains;
 #define SD_WAKE_AFFINE		0x0010
 #define SD_WAKE_BALANCE		0x0020
 #define SD_SHARE_CPUPOWER	0x0040
-/* w26's own flags (5.12); its NEWIDLE and EXEC are the two above. */
+/* w26's own flags; its NEWIDLE and EXEC are the two above. */
 #define SD_FLAG_WAKE		0x0100
 #define SD_FLAG_FASTMIGRATE	0x0200
 #define SD_FLAG_IDLE		0x0400
@@ -88,7 +90,7 @@ enum sd_rules {
 	SD_RULES_2612,
 };
 
-/* One level's SD_*_INIT: the parameter table of policies.md 5.2. */
+/* One level's SD_*_INIT (2.6.12.1 include/linux/topology.h). */
 struct sd_params {
 	int min_interval, max_interval;	/* ms */
 	int busy_factor;

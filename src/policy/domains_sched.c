@@ -61,7 +61,7 @@ static inline struct sd_sched *sd_state(const struct sl_sim *sim)
 	return sl_policy_data(sim);
 }
 
-/* ---- timeslices and interactivity (2.2, 2.3) ---- */
+/* ---- timeslices and interactivity ---- */
 
 static int sd_timeslice_of(const struct sd_sched *s, int static_prio)
 {
@@ -263,7 +263,7 @@ bool sd_preempts(struct sl_sim *sim, const struct sd_task *p, int cpu)
 	return p->prio < sd_of(curr)->prio;
 }
 
-/* ---- scheduler_tick (2.4) ---- */
+/* ---- scheduler_tick ---- */
 
 /* 2.6.0: interactive tasks round-robin within their priority every
  * TIMESLICE_GRANULARITY, times the number of CPUs. */
@@ -337,7 +337,7 @@ void sd_tick(struct sl_sim *sim, int cpu)
 	sd_rebalance_tick(sim, s, cpu, SD_NOT_IDLE);
 }
 
-/* ---- schedule() (2.5, 5.7, 5.11) ---- */
+/* ---- schedule() ---- */
 
 void sd_put_prev(struct sl_sim *sim, struct sd_sched *s, struct sl_task *prev)
 {
@@ -419,7 +419,7 @@ struct sl_task *sd_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev)
 	return rq->curr;
 }
 
-/* ---- fork, exit, yield (2.3, 5.10) ---- */
+/* ---- fork, exit, yield ---- */
 
 static void sd_fork_root(struct sl_sim *sim, struct sd_sched *s, struct sd_task *c)
 {
