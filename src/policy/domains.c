@@ -5,9 +5,11 @@
  * O(1) base), the consistency check and the ops table; the mechanism is in
  * the domains_*.c files listed in domains.h.
  *
- * Sources: research/policies.md section 5 (5.1-5.12), 2 (the O(1) base),
- * 7, 8; [S5] 2.6.0, [S20] 2.6.12, [S37]-[S44] w26 to 2.6.7.  Docs:
- * docs/policies/domains.md.
+ * Sources: 2.6.12.1 kernel/sched.c, include/linux/topology.h,
+ * include/asm-i386/topology.h; 2.6.0 kernel/sched.c; for w26 the
+ * sched-domains code of early 2004 before Nick Piggin's "lessidle" patch
+ * and his LKML mails of Dec 2003 - Feb 2004 (see the domains_*.c
+ * headers).  Docs: docs/policies/domains.md.
  *
  * Knobs (each value is checked by the spec binder; combinations here):
  *   version           2.6.12 | w26
@@ -17,20 +19,20 @@
  *   per_cpu_gain      the SMT level's per_cpu_gain (default 25 for 2.6.12,
  *                     15 for w26, the 2.6.6-era value; only with smt_nice)
  *   smt_cache_hot_ms  the SMT level's cache_hot_time: 0 in w26 and 2.6.12,
- *                     1 in w27 by accident [S40] (UNVERIFIED which is
- *                     right for w26: 0 by default)
+ *                     1 in w27 by accident (Nick Piggin to Jun Nakajima,
+ *                     LKML, Dec 2003; UNVERIFIED which is right for w26:
+ *                     0 by default)
  *   smt_busy_factor   the SMT level's busy_factor: 8 in 2.6.12, raised to
- *                     64 by Intel in Dec 2006 [S45]
+ *                     64 by Intel in Dec 2006 (Suresh Siddha, "sched
+ *                     domain: increase the SMT busy rebalance interval",
+ *                     commit ac7d550499e2)
  *   idle_level        w26 only: which level carries SD_FLAG_IDLE (phys,
  *                     default, or smt; the w26 layout is UNVERIFIED)
- *   w26_active_guard  w26 only: active balancing only from a wholly idle
- *                     group, against a busiest group of more than 1.5
- *                     tasks (INFERRED, see domains_balance.c)
  *
  * Choices:
  *   - w26 sets SD_FLAG_IDLE only on machines with SMT: it came with the
- *     i386 SMT setup [S38] [S39]; a plain SMP box ran SD_CPU_INIT, which
- *     has no such flag.
+ *     i386 SMT setup; a plain SMP box ran SD_CPU_INIT, which has no such
+ *     flag.
  *
  * Omitted / simplified: see the domains_*.c headers.
  */
@@ -62,9 +64,6 @@ static const struct sl_param_def domains_knobs[] = {
 	{ .name = "idle_level", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "phys|smt",
 	  .doc = "w26 only: the level that carries SD_FLAG_IDLE (default: phys, the package "
 		 "level; smt: the sibling domain)" },
-	{ .name = "w26_active_guard", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "on|off",
-	  .doc = "w26 only: kick active balancing only from a wholly idle group against one of "
-		 "more than 1.5 tasks (default: on; off lets a lone task bounce between packages)" },
 	{ .name = NULL },
 };
 
@@ -80,8 +79,15 @@ static void domains_levels(struct sd_sched *s, const struct sl_params *knobs)
 {
 	struct sd_params *smt = &s->level[SD_LV_SMT], *phys = &s->level[SD_LV_PHYS];
 
-	for (int lv = 0; lv < SD_NR_LEVELS; lv++)
+	for (int lv = 0; lv < SD_NR_LEVELS; lv++) {
 		s->level[lv] = s->v->level[lv];
+		if (s->level[lv].max_interval_fls) {
+			int fls = 0;	/* fls(num_online_cpus()) */
+			for (int n = s->ncpus; n; n >>= 1)
+				fls++;
+			s->level[lv].max_interval = s->level[lv].max_interval_fls * fls;
+		}
+	}
 	smt->cache_hot_time = sl_param_int(knobs, "smt_cache_hot_ms") * SL_MSEC;
 	smt->busy_factor = (int)sl_param_int(knobs, "smt_busy_factor");
 	if (sl_param_given(knobs, "per_cpu_gain"))
@@ -107,7 +113,7 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 		return NULL;
 	}
 	if (v->rules != SD_RULES_W26) {
-		static const char *const w26_only[] = { "idle_level", "w26_active_guard" };
+		static const char *const w26_only[] = { "idle_level" };
 		for (size_t i = 0; i < sizeof(w26_only) / sizeof(w26_only[0]); i++) {
 			if (sl_param_given(knobs, w26_only[i])) {
 				sl_fail(err, "policy 'domains': %s applies to version=w26 only, "
@@ -127,7 +133,6 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	s->scan_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_scan(sim, 1);
 	s->pick_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_pick(sim);
 	s->smt_nice = domains_knob_on(knobs, "smt_nice", v->smt_nice);
-	s->w26_active_guard = domains_knob_on(knobs, "w26_active_guard", true);
 	domains_levels(s, knobs);
 
 	s->rqs = sl_xcalloc((unsigned long)s->ncpus, sizeof(struct sd_rq));
@@ -142,6 +147,7 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 		rq->active = &rq->arrays[0];
 		rq->expired = &rq->arrays[1];
 		rq->expired_timestamp = -1;
+		rq->best_expired_prio = SL_MAX_PRIO;
 		rq->push_cpu = -1;
 		if (s->load_store)
 			rq->cpu_loads = &s->load_store[(size_t)cpu * (size_t)s->ncpus];

@@ -1,8 +1,9 @@
 /*
  * domains.h - Nick Piggin's scheduler domains (policy `domains`): O(1)
- * per-CPU runqueues with 2.6.0 timeslices and interactivity, balanced over
- * a hierarchy of domains built from the machine's topology (SMT siblings,
- * the CPUs of a node, the nodes), in two versions:
+ * per-CPU runqueues (each version on its kernel's timeslices and
+ * interactivity), balanced over a hierarchy of domains built from the
+ * machine's topology (SMT siblings, the CPUs of a node, the nodes), in two
+ * versions:
  *
  *   2.6.12  (June 2005, the default) cpu_power per group, the per-level
  *           parameter table, decayed cpu_load, staggered rebalance_tick,
@@ -26,9 +27,10 @@
  *                      scheduler_tick, schedule(), fork, exit, yield
  *   domains.c          the policy: knobs, creation, consistency check, ops
  *
- * Sources: research/policies.md section 5 (5.1-5.12), 2.1-2.5 for the O(1)
- * base, 7 (modelling notes), 8 (open questions); [S5] 2.6.0 sched.c, [S20]
- * 2.6.12, [S37]-[S42] w26 and the early-2004 -mm code.  Docs:
+ * Sources: 2.6.12.1 kernel/sched.c, include/linux/sched.h and topology.h,
+ * include/asm-i386/topology.h; 2.6.0 kernel/sched.c; for w26 the
+ * sched-domains code of early 2004 before Nick Piggin's Feb 2004
+ * "lessidle" patch and his LKML mails of Dec 2003 - Feb 2004.  Docs:
  * docs/policies/domains.md.
  */
 #ifndef SL_POLICY_DOMAINS_H
@@ -53,7 +55,7 @@ extern const struct sl_policy_ops sl_policy_domains;
 
 #define SD_LOAD_SCALE 128	/* SCHED_LOAD_SCALE: one task, one CPU's power */
 
-/* 2.6.12 flag values (policies.md 5.1). */
+/* 2.6.12 flag values (2.6.12.1 include/linux/sched.h). */
 #define SD_LOAD_BALANCE		0x0001
 #define SD_BALANCE_NEWIDLE	0x0002
 #define SD_BALANCE_EXEC		0x0004
@@ -61,7 +63,7 @@ extern const struct sl_policy_ops sl_policy_domains;
 #define SD_WAKE_AFFINE		0x0010
 #define SD_WAKE_BALANCE		0x0020
 #define SD_SHARE_CPUPOWER	0x0040
-/* w26's own flags (5.12); its NEWIDLE and EXEC are the two above. */
+/* w26's own flags; its NEWIDLE and EXEC are the two above. */
 #define SD_FLAG_WAKE		0x0100
 #define SD_FLAG_FASTMIGRATE	0x0200
 #define SD_FLAG_IDLE		0x0400
@@ -88,7 +90,7 @@ enum sd_rules {
 	SD_RULES_2612,
 };
 
-/* One level's SD_*_INIT: the parameter table of policies.md 5.2. */
+/* One level's SD_*_INIT (2.6.12.1 include/linux/topology.h). */
 struct sd_params {
 	int min_interval, max_interval;	/* ms */
 	int busy_factor;
@@ -97,6 +99,7 @@ struct sd_params {
 	int cache_nice_tries;
 	int per_cpu_gain;		/* percent (SMT nice) */
 	unsigned flags;
+	int max_interval_fls;		/* not 0: max_interval = this * fls(ncpus) */
 };
 
 struct sd_version {
@@ -105,7 +108,8 @@ struct sd_version {
 	struct sd_params level[SD_NR_LEVELS];
 	bool stagger;		/* rebalance_tick offsets CPUs by HZ*cpu/NR_CPUS */
 	bool smt_nice;		/* dependent_sleeper by default */
-	bool child_first;	/* fork marks the parent for resched (2.6.12) */
+	bool child_first;	/* fork marks the parent for resched: the child runs first */
+	bool thread_last;	/* ... unless it shares the parent's mm: then at the tail (2.6.12) */
 	bool sync_quiet;	/* 2.6.0: a sync wakeup on the waker's CPU earns no credit */
 	bool exec_numa_only;	/* exec balancing only on NUMA machines (w26) */
 };
@@ -165,6 +169,7 @@ struct sd_rq {
 	struct sl_prio_array arrays[2];
 	struct sl_prio_array *active, *expired;
 	int64_t expired_timestamp;	/* jiffies of the first expiry, -1 none */
+	int best_expired_prio;		/* 2.6.12: best static_prio expired since the switch */
 	struct sl_task *curr;		/* what schedule() chose (NULL: idle) */
 	unsigned long cpu_load;		/* 2.6.12: decayed 128 * nr_running */
 	unsigned long *cpu_loads;	/* w26: this balancer's memory of every CPU */
@@ -184,11 +189,13 @@ struct sd_sched {
 	unsigned hz;
 	sl_time tick_ns;
 	bool smt_nice;			/* dependent_sleeper and companions */
-	bool w26_active_guard;		/* w26: active balancing only from an idle group */
 	sl_time scan_ns, pick_ns;
 
-	/* the O(1) base, 2.6.0 constants in ticks */
-	int min_slice, max_slice;
+	/* the O(1) base, in ticks: 2.6.0's for w26, 2.6.12's for 2.6.12 */
+	bool base_2612;			/* SCALE_PRIO slices, best_expired_prio, no credit */
+	int min_slice, max_slice;	/* 2.6.0: the slice range */
+	int def_slice;			/* 2.6.12: DEF_TIMESLICE */
+	int granularity;		/* TIMESLICE_GRANULARITY's unit */
 	int max_bonus;
 	int interactive_delta;
 	int64_t max_sleep_avg;		/* ticks */
@@ -261,7 +268,7 @@ unsigned long sd_w26_group_load(struct sl_sim *sim, struct sd_sched *s, int this
 /* ---- domains_balance.c ---- */
 
 int sd_move_tasks(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int busiest,
-		  unsigned long max_nr_move, struct sd_domain *sd);
+		  unsigned long max_nr_move, struct sd_domain *sd, enum sd_idle idle);
 void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_idle idle);
 /* Every tick, first: skip the jiffies the engine's tick was stopped. */
 void sd_note_tick(struct sl_sim *sim, struct sd_sched *s, int cpu);

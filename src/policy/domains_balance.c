@@ -6,49 +6,48 @@
  * thread, and the migration thread itself (which also serves exec
  * balancing's sched_migrate_task).
  *
- * Sources: research/policies.md 5.4 (rebalance_tick, the stagger, intervals
- * in ms scaled by busy_factor), 5.6 (load_balance, move_tasks,
- * can_migrate_task, the failure counter), 5.7 (newly-idle), 5.8 (2.6.12
- * active_load_balance; the earlier form that pushes to every fully idle
- * group of push_cpu's domain), 5.12 (w26: active balancing only in
- * SD_FLAG_IDLE domains after more than cache_nice_tries failures, waking
- * the migration thread of every CPU of the busiest group), 2.9 (the
- * migration thread), 7.4 (every balance is a pull, the migration thread the
- * only push); [S20] 2.6.12, [S39] [S40] [S41] the w26-era code and mails.
+ * Sources: 2.6.12.1 kernel/sched.c (can_migrate_task, move_tasks,
+ * load_balance, load_balance_newidle, idle_balance, active_load_balance,
+ * rebalance_tick, migration_thread).  w26 (Nick Piggin's Dec 2003 CFT
+ * against 2.6.0-test11) is read from the sched-domains code of early 2004,
+ * before Nick's Feb 2004 "lessidle" patch, and his mails of the time:
+ * "[CFT][RFC] HT scheduler" (LKML, Dec 2003), his reply to Jun Nakajima on
+ * w26 vs w27 (Dec 2003), to Rick Lindsley on SD_FLAG_IDLE vs cpu_power
+ * (Feb 2004), and "[PATCH] 2.6.3-rc3-mm1: sched-group-power"
+ * <403480CA.7050804@cyberone.com.au>.
  *
  * Choices:
- *   - A balanced outcome resets nr_balance_failed, as a successful move
- *     does (policies.md 5.6 lists only the interval doubling; failures
- *     count consecutive imbalanced attempts).
- *   - w26's interval and counter rules are not in the research.  Here an
- *     imbalanced attempt resets the interval to min_interval and a failure
- *     bumps the counter without resetting it after an active kick; a
- *     balanced one doubles the interval.  INFERRED.
- *   - w26's active balancing is kicked only when the balancing CPU's own
- *     group idles wholly and the busiest group carries more than 1.5
- *     tasks' load (knob w26_active_guard, default on): the conditions of
- *     2.6.2-mm1's forced pull [S41], and what SD_FLAG_IDLE ("should not
- *     have all CPUs idle") is for; the push only ever targets wholly idle
- *     groups.  The research states neither for w26.  With w26's rounded-up
- *     imbalance, a lone task (1 vs 0) is an imbalance of one task, and 2,1
- *     tasks on two HT packages one of one task: without the guard the
- *     migration thread pushes a lone task to the idle package (whose
- *     balancer pushes it back), or preempts the busy package's tasks every
- *     millisecond for nothing.  Nick called w26's active balancing "quite
- *     broken" [S40]; off gives that literal reading.  INFERRED.
- *   - w26 pulls into the active array (2.6.0's pull_task); 2.6.12 takes
- *     expired tasks into the expired array.
- *   - can_migrate_task is 2.6.12's for both versions (the w26 one is not in
- *     the research).
+ *   - A balanced outcome leaves nr_balance_failed alone and doubles the
+ *     interval (2.6.12.1 load_balance(), out_balanced): only a move resets
+ *     the counter, so failures separated by balanced looks still add up to
+ *     an active balance.  No w26-era source resets it either.
+ *   - w26's interval rule is not known: here an imbalanced attempt resets
+ *     the interval to min_interval and a failure bumps the counter without
+ *     resetting it after an active kick.  INFERRED.
+ *   - w26 kicks active balancing in SD_FLAG_IDLE domains after more than
+ *     cache_nice_tries failures, waking the migration thread of every CPU
+ *     of the busiest group; each pushes one task to every wholly idle group
+ *     of its domain spanning push_cpu.  Its rounding to the nearest task
+ *     means a lone task (1 vs 0) or 2 vs 1 tasks on two HT packages is no
+ *     imbalance, so nothing bounces.
+ *   - can_migrate_task: 2.6.12 lets any task go when our whole package
+ *     idles or the domain failed more than cache_nice_tries times; w26 has
+ *     no package override: a newly idle balance always respects cache-hot,
+ *     any other balance ignores it once nr_balance_failed reaches
+ *     cache_nice_tries.  The migration thread's push is an IDLE balance of
+ *     the busiest CPU's own domain (as in the early-2004 code), whose
+ *     counter has not failed: in w26 the task it just preempted is hot at
+ *     the package level (5 ms) and stays, which is how its active
+ *     balancing was "quite broken" (Nick, Dec 2003).
+ *   - Both versions pull expired tasks into our expired array.
  *   - cache-hot compares against the engine's last_ran (when the task left
  *     its CPU), as 2.6.12's task_hot; a task that never ran is cold.
- *   - rebalance_tick: the stagger is HZ*cpu/NR_CPUS with NR_CPUS the
- *     machine's CPU count; each domain's last_balance starts at that
- *     offset, rounded down to its busy interval, so balancing starts
+ *   - rebalance_tick (both versions): the stagger is HZ*cpu/NR_CPUS with
+ *     NR_CPUS the machine's CPU count; each domain's last_balance starts at
+ *     that offset, rounded down to its busy interval, so balancing starts
  *     staggered without a burst of catch-up balances.  When the engine
  *     stopped the tick (nothing runnable), the missed jiffies are skipped:
  *     those balances would have found nothing to move.
- *   - w26 has no stagger (2.6.0-era rebalance_tick, all CPUs aligned).
  *
  * Omitted / simplified:
  *   - Locks (double_lock_balance) and their contention; the balancer's
@@ -69,16 +68,24 @@ bool sd_task_hot(const struct sd_task *p, sl_time now, const struct sd_domain *s
 	return now - t->last_ran < sd->p.cache_hot_time;
 }
 
-/* can_migrate_task (5.6) */
+/* can_migrate_task */
 static bool sd_can_migrate(struct sl_sim *sim, const struct sd_sched *s,
 			   const struct sd_task *p, int src, int this_cpu,
-			   const struct sd_domain *sd)
+			   const struct sd_domain *sd, enum sd_idle idle)
 {
 	const struct sl_task *t = p->task;
 
 	if (sl_task_running(t) || !sl_cpumask_test(&t->allowed, this_cpu))
 		return false;
-	/* aggressive if our whole package idles or balancing keeps failing */
+	if (s->v->rules == SD_RULES_W26) {
+		/* newly idle always respects cache-hot; the others stop caring
+		 * once balancing has failed cache_nice_tries times */
+		if (idle != SD_NEWLY_IDLE && sd->nr_balance_failed >= sd->p.cache_nice_tries)
+			return true;
+		return !sd_task_hot(p, sd_rq(s, src)->timestamp_last_tick, sd);
+	}
+	/* 2.6.12: aggressive if our whole package idles or balancing keeps
+	 * failing */
 	if (sd_cpu_and_siblings_idle(sim, s, this_cpu) ||
 	    sd->nr_balance_failed > sd->p.cache_nice_tries)
 		return true;
@@ -107,10 +114,9 @@ void sd_move_queued(struct sl_sim *sim, struct sd_sched *s, struct sd_task *p,
  * priority first, each list from its tail.
  */
 int sd_move_tasks(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int busiest,
-		  unsigned long max_nr_move, struct sd_domain *sd)
+		  unsigned long max_nr_move, struct sd_domain *sd, enum sd_idle idle)
 {
 	struct sd_rq *src = sd_rq(s, busiest), *dst = sd_rq(s, this_cpu);
-	bool to_expired = s->v->rules == SD_RULES_2612;
 	unsigned long pulled = 0;
 	long looked = 0;
 
@@ -119,7 +125,7 @@ int sd_move_tasks(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int busi
 	struct sl_prio_array *array = src->active, *dst_array = dst->active;
 	if (!sl_prio_array_empty(src->expired)) {
 		array = src->expired;
-		dst_array = to_expired ? dst->expired : dst->active;
+		dst_array = dst->expired;	/* expired stays expired */
 	}
 	for (;;) {
 		struct sl_prio_node *n = sl_prio_array_first_tailwise(array);
@@ -127,7 +133,7 @@ int sd_move_tasks(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int busi
 			struct sl_prio_node *next = sl_prio_array_next_tailwise(array, n);
 			struct sd_task *p = sd_of_node(n);
 			looked++;
-			if (sd_can_migrate(sim, s, p, busiest, this_cpu, sd)) {
+			if (sd_can_migrate(sim, s, p, busiest, this_cpu, sd, idle)) {
 				sd_move_queued(sim, s, p, this_cpu, dst_array);
 				if (++pulled >= max_nr_move)
 					goto out;
@@ -144,7 +150,7 @@ out:
 	return (int)pulled;
 }
 
-/* ---- load_balance (5.6, 5.12) ---- */
+/* ---- load_balance ---- */
 
 static void sd_kick_active(struct sl_sim *sim, struct sd_sched *s, int cpu, int this_cpu)
 {
@@ -170,34 +176,11 @@ static void sd_failed_2612(struct sl_sim *sim, struct sd_sched *s, struct sd_dom
 		sd->balance_interval++;
 }
 
-/* Every CPU of a group idles (nothing running, nothing queued). */
-static bool sd_group_idle(struct sl_sim *sim, const struct sd_sched *s,
-			  const struct sd_group *g)
-{
-	sl_for_each_cpu(i, &g->cpumask)
-		if (!sd_cpu_idle(sim, s, i))
-			return false;
-	return true;
-}
-
-/* w26's guard (see the header): our own group idles wholly and the
- * busiest carries more than 1.5 tasks, 2.6.2-mm1's conditions [S41]. */
-static bool sd_w26_worth_pushing(struct sl_sim *sim, struct sd_sched *s,
-				 const struct sd_domain *sd, int this_cpu,
-				 const struct sd_group *busiest)
-{
-	if (!s->w26_active_guard)
-		return true;
-	return sd_group_idle(sim, s, sd_group_at(sd, 0)) &&
-	       2 * sd_w26_group_load(sim, s, this_cpu, busiest) > 3 * SD_LOAD_SCALE;
-}
-
 /* w26: in SD_FLAG_IDLE domains, every CPU of the busiest group pushes. */
 static void sd_failed_w26(struct sl_sim *sim, struct sd_sched *s, struct sd_domain *sd,
 			  int this_cpu, const struct sd_group *group)
 {
-	if ((sd->p.flags & SD_FLAG_IDLE) && sd->nr_balance_failed > sd->p.cache_nice_tries &&
-	    sd_w26_worth_pushing(sim, s, sd, this_cpu, group)) {
+	if ((sd->p.flags & SD_FLAG_IDLE) && sd->nr_balance_failed > sd->p.cache_nice_tries) {
 		sl_for_each_cpu(i, &group->cpumask)
 			sd_kick_active(sim, s, i, this_cpu);
 	}
@@ -219,7 +202,7 @@ static int sd_load_balance(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 		goto out_balanced;
 	/* a lone running task cannot be pulled: that still counts as failing */
 	if (sd_nr_running(sim, s, busiest) > 1)
-		nr_moved = sd_move_tasks(sim, s, this_cpu, busiest, imbalance, sd);
+		nr_moved = sd_move_tasks(sim, s, this_cpu, busiest, imbalance, sd, idle);
 	if (nr_moved) {
 		sd->nr_balance_failed = 0;
 		sd->balance_interval = sd->p.min_interval;
@@ -231,13 +214,14 @@ static int sd_load_balance(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 	return nr_moved;
 
 out_balanced:
-	sd->nr_balance_failed = 0;
+	/* nr_balance_failed stays: 2.6.11 and 2.6.12.1 load_balance() leave
+	 * it alone here, so failures count until a move succeeds */
 	if (sd->balance_interval < sd->p.max_interval)
 		sd->balance_interval *= 2;
 	return 0;
 }
 
-/* ---- newly idle (5.7) ---- */
+/* ---- newly idle ---- */
 
 void sd_idle_balance(struct sl_sim *sim, struct sd_sched *s, int cpu)
 {
@@ -252,12 +236,12 @@ void sd_idle_balance(struct sl_sim *sim, struct sd_sched *s, int cpu)
 		int busiest = sd_find_busiest_queue(sim, s, cpu, g);
 		if (busiest < 0 || busiest == cpu)
 			continue;
-		if (sd_move_tasks(sim, s, cpu, busiest, imbalance, sd))
+		if (sd_move_tasks(sim, s, cpu, busiest, imbalance, sd, SD_NEWLY_IDLE))
 			break;	/* pulled: stop searching */
 	}
 }
 
-/* ---- rebalance_tick (5.4) ---- */
+/* ---- rebalance_tick ---- */
 
 static int64_t sd_ms_to_jiffies(const struct sd_sched *s, int64_t ms)
 {
@@ -315,7 +299,7 @@ void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_
 	}
 }
 
-/* ---- active balancing (5.8, 5.12) ---- */
+/* ---- active balancing ---- */
 
 /* 2.6.12: push one task at a time to CPUs whose whole package idles,
  * from the busiest CPU's own domains outwards. */
@@ -336,13 +320,13 @@ static void sd_active_2612(struct sl_sim *sim, struct sd_sched *s, int busiest)
 				sl_cpumask_set(&visited, cpu);
 				if (cpu == busiest || !sd_cpu_and_siblings_idle(sim, s, cpu))
 					continue;
-				sd_move_tasks(sim, s, cpu, busiest, 1, sd);
+				sd_move_tasks(sim, s, cpu, busiest, 1, sd, SD_IDLE);
 			}
 		}
 	}
 }
 
-/* w26 ([S39] form): push one task to every wholly idle group of the
+/* w26 (the early-2004 form): push one task to every wholly idle group of the
  * domain that spans push_cpu, to the group's last CPU. */
 static void sd_active_w26(struct sl_sim *sim, struct sd_sched *s, int busiest)
 {
@@ -368,7 +352,7 @@ static void sd_active_w26(struct sl_sim *sim, struct sd_sched *s, int busiest)
 			target = i;
 		}
 		if (target >= 0)
-			sd_move_tasks(sim, s, target, busiest, 1, sd);
+			sd_move_tasks(sim, s, target, busiest, 1, sd, SD_IDLE);
 	}
 }
 

@@ -17,13 +17,16 @@
  * their first CPU, and each CPU's domain walks them starting from its own
  * group, as the kernel's circular group lists do.
  *
- * Sources: research/policies.md 5.1 (structures, the documentation rules:
- * span contains the child's span, groups partition the span, the first
- * group holds the owning CPU), 5.2 (the 2.6.12 levels, parameters, flags,
- * cpu_power, the generic builder, siblings split across nodes), 5.12 (w26
- * flags and where SD_FLAG_IDLE sits), 8 (the w26 numbers are not known);
- * [S20] 2.6.12 topology.h / sched.c, [S38] w26's i386 setup, [S39] [S42]
- * [S44] the 2004 -mm and 2.6.6-era values.
+ * Sources: 2.6.12.1 include/linux/topology.h (SD_SIBLING_INIT,
+ * SD_CPU_INIT), include/asm-i386/topology.h (SD_NODE_INIT), kernel/sched.c
+ * (arch_init_sched_domains, cpu_to_phys_group, init_sched_build_groups,
+ * the cpu_power of each level) and Documentation/sched-domains.txt (a
+ * span contains its child's, groups partition it, the first group holds
+ * the owning CPU).  w26: the SD_CPU_INIT and SD_NODE_INIT values before
+ * Nick Piggin's Feb 2004 "lessidle" patch (read from the sched-domains
+ * code of early 2004 and that mail), his w26 i386 setup quoted by Zwane
+ * Mwaikambo in "[PATCH][RFC] make cpu_sibling_map a cpumask_t" (LKML,
+ * 8 Dec 2003), and the 2.6.6-era include/linux/sched.h for the sibling row.
  *
  * Choices (documented in docs/policies/domains.md):
  *   - PHYS groups are cores, not packages: 2.6.12's generic builder groups
@@ -33,17 +36,18 @@
  *     dual-core package is two groups of the physical level here.
  *   - Levels with one group are left out (2.6.13's sd_degenerate did the
  *     same; 2.6.12 kept them and they balanced nothing).
- *   - The w26 rows are INFERRED (policies.md 8: the exact numbers are not
- *     known).  SMT: the 2.6.6-era SD_SIBLING_INIT numbers (1/2 ms, x8,
- *     110 %, cache_hot 0, tries 0) with NEWIDLE, WAKE and FASTMIGRATE; PHYS:
- *     the 2.6.6-era SD_CPU_INIT numbers (1/4 ms, x64, 125 %, 2.5 ms, 1) with
- *     NEWIDLE, FASTMIGRATE and SD_FLAG_IDLE; NODE: 8/32 ms, x32, 125 %,
- *     10 ms, 1, EXEC only.  Where SD_FLAG_IDLE sits is the knob idle_level
- *     (phys, default: the package level of the early-2004 -mm code [S39];
- *     smt: the sibling domain of the Dec 2003 i386 quote [S38]).  w26 had
- *     no SD_LOAD_BALANCE (every domain balanced): its rows carry it.  Its
- *     SMT row also carries SD_SHARE_CPUPOWER, which only matters with
- *     smt_nice=on (dependent_sleeper came after w26).
+ *   - The w26 rows: PHYS is SD_CPU_INIT before lessidle (1/8 ms, x32,
+ *     125 %, cache_hot 5 ms, tries 2) with NEWIDLE, FASTMIGRATE and
+ *     SD_FLAG_IDLE; NODE is SD_NODE_INIT before lessidle (min 20 ms, max
+ *     1000 ms * fls(ncpus), x4, 125 %, 5 ms, tries 1), EXEC only.  The SMT
+ *     row is not known: the 2.6.6-era SD_SIBLING_INIT numbers (1/2 ms, x8,
+ *     110 %, cache_hot 0, tries 0) with NEWIDLE, WAKE and FASTMIGRATE.
+ *     INFERRED.  Where SD_FLAG_IDLE sits is the knob idle_level (phys,
+ *     default: the package level of the early-2004 code; smt: the sibling
+ *     domain of the Dec 2003 i386 quote).  w26 had no SD_LOAD_BALANCE
+ *     (every domain balanced): its rows carry it.  Its SMT row also carries
+ *     SD_SHARE_CPUPOWER, which only matters with smt_nice=on
+ *     (dependent_sleeper came after w26).
  *   - The 2.6.12 NODE row is the i386 NUMA-Q / x86-64 one; the ia64 rows
  *     and the ia64 all-nodes level are not built.
  *
@@ -88,6 +92,7 @@ static const struct sd_version sd_versions[] = {
 		.stagger = true,
 		.smt_nice = true,
 		.child_first = true,
+		.thread_last = true,
 		.sync_quiet = false,
 		.exec_numa_only = false,
 	},
@@ -102,23 +107,26 @@ static const struct sd_version sd_versions[] = {
 				.flags = SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE | SD_FLAG_WAKE |
 					 SD_FLAG_FASTMIGRATE | SD_SHARE_CPUPOWER,
 			},
+			/* SD_CPU_INIT before lessidle */
 			[SD_LV_PHYS] = {
-				.min_interval = 1, .max_interval = 4, .busy_factor = 64,
-				.imbalance_pct = 125, .cache_hot_time = 5 * SD_MS / 2,
-				.cache_nice_tries = 1, .per_cpu_gain = 100,
+				.min_interval = 1, .max_interval = 8, .busy_factor = 32,
+				.imbalance_pct = 125, .cache_hot_time = 5 * SD_MS,
+				.cache_nice_tries = 2, .per_cpu_gain = 100,
 				.flags = SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE |
 					 SD_FLAG_FASTMIGRATE | SD_FLAG_IDLE,
 			},
+			/* SD_NODE_INIT before lessidle: max 1000 ms * fls(ncpus) */
 			[SD_LV_NODE] = {
-				.min_interval = 8, .max_interval = 32, .busy_factor = 32,
-				.imbalance_pct = 125, .cache_hot_time = 10 * SD_MS,
+				.min_interval = 20, .max_interval_fls = 1000, .busy_factor = 4,
+				.imbalance_pct = 125, .cache_hot_time = 5 * SD_MS,
 				.cache_nice_tries = 1, .per_cpu_gain = 100,
 				.flags = SD_LOAD_BALANCE | SD_BALANCE_EXEC,
 			},
 		},
-		.stagger = false,
+		.stagger = true,
 		.smt_nice = false,
-		.child_first = false,
+		.child_first = true,
+		.thread_last = false,
 		.sync_quiet = true,
 		.exec_numa_only = true,
 	},

@@ -4,18 +4,19 @@
  * source/target guesses, w26's per-balancer "low"/"high" guesses, and
  * find_busiest_group / find_busiest_queue of both versions.
  *
- * Sources: research/policies.md 5.3 (cpu_load, source_load, target_load),
- * 5.5 (2.6.12 find_busiest_group with cpu_power and the power test,
- * find_busiest_queue), 5.12 (w26: SD_FLAG_IDLE summed group loads, its
- * imbalance arithmetic, the per-runqueue cpu_load[NR_CPUS] memory), 7.1
- * (per-balancer memory), 7.3 (nr_running counts the running task); [S20]
- * 2.6.12, [S39] [S41] the SD_FLAG_IDLE-era -mm code.
+ * Sources: 2.6.12.1 kernel/sched.c (rebalance_tick's cpu_load,
+ * source_load, target_load, find_busiest_group, find_busiest_queue) and
+ * 2.6.11's find_busiest_group for what changed; for w26 the sched-domains
+ * code of early 2004 before Nick Piggin's Feb 2004 "lessidle" patch
+ * (SD_FLAG_IDLE summed group loads, the per-runqueue cpu_load[NR_CPUS]
+ * memory of "low"/"high" guesses) and Nick's mail to Rick Lindsley on
+ * SD_FLAG_IDLE vs cpu_power (LKML, Feb 2004).
  *
  * Choices:
  *   - The migration thread counts in nr_running while it runs, as the
  *     kernel's migration thread is a task on its runqueue: a busy CPU whose
  *     thread preempted its only task has two, so move_tasks and active
- *     balancing may take that task (policies.md 5.8 relies on it).
+ *     balancing may take that task.
  *   - idle_cpu() is "runs nothing and has nothing queued".  The kernel
  *     tests only what runs; but there a remote runqueue's lock serialises
  *     a second balancer or waker behind the pull that just queued a task,
@@ -23,16 +24,19 @@
  *     reschedule arrives an IPI latency later.  Without this, two
  *     migration threads (w26) or two wakeups running at the same instant
  *     would both pick the same "idle" CPU.
- *   - 2.6.12's imbalance is min(max - avg, avg - this) times the smaller
- *     of the two groups' cpu_power, / 128, as policies.md 5.5 writes it
- *     (the kernel multiplies each difference by its own group's power;
- *     the same on machines whose groups are alike).
- *   - w26 (policies.md 5.12, [S39]): the imbalance is
- *     (min(max - avg, avg - this) + 1) / 2, rounded up to tasks, times the
- *     smaller group's CPU count; the imbalance_pct test applies only to
- *     NOT_IDLE balancing; a NEWLY_IDLE balancer always tries one task.
- *     The 2.6.2-mm1 "1.5 tasks" forced pull [S41] cannot fire with a
- *     rounded-up imbalance and is left out (it is gone again in [S39]).
+ *   - 2.6.12's find_busiest_group is 2.6.12.1's, with Nick Piggin's Feb
+ *     2005 changes to 2.6.11's: the imbalance is the smaller of the two
+ *     gaps to the average, each times its own group's cpu_power; below one
+ *     task's load (128, 2.6.11: 127) one task moves if the gap is two
+ *     tasks or the CPU power in use rises at all (2.6.11: by an 8th of a
+ *     CPU), counting the load we'd add in our group's power; otherwise the
+ *     division rounds down (2.6.11 added 1 first).
+ *   - w26: the imbalance is (min(max - avg, avg - this) + 1) / 2, rounded
+ *     to the nearest task ((imb + 64 + 1) >> 7), times the smaller group's
+ *     CPU count; the imbalance_pct test applies only to NOT_IDLE
+ *     balancing.  There is no "newly idle: try one task anyway" (lessidle
+ *     added it).  Rounding to nearest, a lone task (1 vs 0) or 2 vs 1 on
+ *     two packages is no imbalance.
  *   - w26's find_busiest_queue takes the CPU with the largest "low" load
  *     (first one on ties), like 2.6.12's with source_load.
  *
@@ -75,7 +79,7 @@ bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int 
 	return true;
 }
 
-/* ---- 2.6.12: one decayed load per runqueue (5.3) ---- */
+/* ---- 2.6.12: one decayed load per runqueue ---- */
 
 void sd_update_cpu_load(struct sl_sim *sim, struct sd_sched *s, int cpu)
 {
@@ -103,7 +107,7 @@ unsigned long sd_target_load(struct sl_sim *sim, const struct sd_sched *s, int c
 	return sd_max(sd_rq(s, cpu)->cpu_load, now);
 }
 
-/* ---- w26: every balancer's own memory of every CPU (5.12, 7.1) ---- */
+/* ---- w26: every balancer's own memory of every CPU ---- */
 
 static unsigned long sd_guess(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int cpu,
 			      bool update, bool high)
@@ -129,11 +133,15 @@ unsigned long sd_high_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 	return sd_guess(sim, s, this_cpu, cpu, update, true);
 }
 
-/* ---- find_busiest_group, 2.6.12 (5.5) ---- */
+/* ---- find_busiest_group, 2.6.12 ---- */
 
 /*
- * Would moving one task from busiest to this raise the CPU power in use
- * by at least 1/8 of a CPU?  (Loads are per 128 of group power.)
+ * 2.6.12.1 kernel/sched.c find_busiest_group(), the small-imbalance case:
+ * would moving one task from busiest to this raise the CPU power in use?
+ * (Loads are per 128 of group power.)  2.6.11 asked for a gain of an 8th
+ * of a CPU and added min(max_load, one task) to us; Nick Piggin's Feb 2005
+ * fix moves on any gain and adds the busiest group's load rescaled to our
+ * power, capped at one task.
  */
 static bool sd_power_gain(const struct sd_group *busiest, const struct sd_group *this,
 			  unsigned long max_load, unsigned long this_load)
@@ -145,10 +153,11 @@ static bool sd_power_gain(const struct sd_group *busiest, const struct sd_group 
 				scale;
 	unsigned long t1 = scale * scale / bp;		/* one task's load in busiest */
 	unsigned long pwr_move = max_load > t1 ? bp * sd_min(scale, max_load - t1) : 0;
-	unsigned long t2 = sd_min(max_load, scale * scale / tp);	/* ... added to us */
+	/* the load we'd add, in our power's units */
+	unsigned long t2 = max_load * bp < scale * scale ? max_load * bp / tp : scale * scale / tp;
 
 	pwr_move = (pwr_move + tp * sd_min(scale, this_load + t2)) / scale;
-	return pwr_move >= pwr_now + scale / 8;
+	return pwr_move > pwr_now;
 }
 
 static struct sd_group *sd_fbg_2612(struct sl_sim *sim, struct sd_sched *s,
@@ -189,11 +198,12 @@ static struct sd_group *sd_fbg_2612(struct sl_sim *sim, struct sd_sched *s,
 	    100 * max_load <= (unsigned long)sd->p.imbalance_pct * this_load)
 		goto out_balanced;
 
-	unsigned long pwr = sd_min((unsigned long)busiest->cpu_power,
-				   (unsigned long)this->cpu_power);
-	unsigned long imb = sd_min(max_load - avg_load, avg_load - this_load) * pwr /
+	/* how much load to move: the smaller of the two gaps to the average,
+	 * each weighted by its own group's power */
+	unsigned long imb = sd_min((max_load - avg_load) * (unsigned long)busiest->cpu_power,
+				   (avg_load - this_load) * (unsigned long)this->cpu_power) /
 			    SD_LOAD_SCALE;
-	if (imb < SD_LOAD_SCALE - 1) {
+	if (imb < SD_LOAD_SCALE) {
 		/* less than a task's worth: one task, if it is worth it */
 		if (max_load - this_load >= SD_LOAD_SCALE * 2 ||
 		    sd_power_gain(busiest, this, max_load, this_load)) {
@@ -202,7 +212,7 @@ static struct sd_group *sd_fbg_2612(struct sl_sim *sim, struct sd_sched *s,
 		}
 		goto out_balanced;
 	}
-	*imbalance = (imb + 1) / SD_LOAD_SCALE;
+	*imbalance = imb / SD_LOAD_SCALE;	/* rounding down */
 	return busiest;
 
 out_balanced:
@@ -215,7 +225,7 @@ out_balanced:
 	return NULL;
 }
 
-/* ---- find_busiest_group, w26 (5.12) ---- */
+/* ---- find_busiest_group, w26 ---- */
 
 static struct sd_group *sd_fbg_w26(struct sl_sim *sim, struct sd_sched *s,
 				   struct sd_domain *sd, int this_cpu, enum sd_idle idle,
@@ -264,16 +274,15 @@ static struct sd_group *sd_fbg_w26(struct sl_sim *sim, struct sd_sched *s,
 		goto out_balanced;
 
 	unsigned long imb = (sd_min(max_load - avg_load, avg_load - this_load) + 1) / 2;
-	unsigned long tasks = (imb + SD_LOAD_SCALE - 1) / SD_LOAD_SCALE;
+	/* to the nearest task: a lone task (64 of imbalance) is none */
+	unsigned long tasks = (imb + SD_LOAD_SCALE / 2 + 1) / SD_LOAD_SCALE;
 	*imbalance = tasks * (unsigned long)(busiest_cpus < this_cpus ? busiest_cpus : this_cpus);
 	if (*imbalance)
 		return busiest;
 
 out_balanced:
-	if (busiest && idle == SD_NEWLY_IDLE) {
-		*imbalance = 1;
-		return busiest;
-	}
+	/* no "newly idle: grab one task anyway" yet: that came with Nick
+	 * Piggin's Feb 2004 lessidle patch */
 	*imbalance = 0;
 	return NULL;
 }

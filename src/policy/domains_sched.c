@@ -5,24 +5,30 @@
  * with newly-idle balancing and the SMT nice hold-back, fork with the child
  * in front of its parent, exit and sched_yield.
  *
- * Sources: research/policies.md 2.1 (structures), 2.2 (2.6.0 timeslices),
- * 2.3 (the ns interactivity of 2.6.0, fork and exit penalties), 2.4
- * (scheduler_tick, EXPIRED_STARVING), 2.5 (schedule), 5.4 (the idle tick of
- * 2.6.12: wake_priority_sleeper before balancing), 5.7 (newly-idle
- * balancing from schedule()), 5.10 (2.6.12 fork: child runs first unless
- * it shares the parent's mm), 5.11 (dependent_sleeper in schedule()), 7.3;
- * [S5] 2.6.0 sched.c, [S20] 2.6.12.  The 2.6.0 constants are read from the
+ * Sources: 2.6.12.1 kernel/sched.c (task_timeslice, recalc_task_prio,
+ * scheduler_tick, EXPIRED_STARVING, schedule, sched_fork,
+ * wake_up_new_task, sched_exit) for 2.6.12; 2.6.0 kernel/sched.c for w26,
+ * a patch against 2.6.0-test11.  The 2.6.0 constants are read from the
  * `o1` version table (o1_version_find("2.6.0")), so both policies agree.
  *
  * Choices:
- *   - Both versions run on 2.6.0's timeslices (nice 0: 102 ms) and
- *     interactivity: w26 was a patch against 2.6.0-test11, and the brief
- *     of this model is the balancer, not 2.6.12's retuned timeslices
- *     (800/100/5 ms, policies.md 2.2) or its best_expired_prio.
- *   - Fork follows each version's kernel: 2.6.12 marks the parent for
- *     resched after queueing a non-thread child in front of it (child runs
- *     first) and queues a thread (same mm) at the tail; w26 (2.6.0) puts
- *     every child in front of its parent without a resched.
+ *   - 2.6.12 runs on 2.6.12's O(1) base: slices from SCALE_PRIO with
+ *     mainline's DEF_TIMESLICE (nice -20 800 ms, nice 0 100 ms, nice 19
+ *     5 ms; 2.6.12.1 is a vendor tree whose DEF_TIMESLICE of 40 ms and
+ *     PRIO_BONUS_RATIO of 3 are not mainline's 100 ms and 25),
+ *     MAX_SLEEP_AVG = DEF_TIMESLICE * MAX_BONUS, EXPIRED_STARVING also when
+ *     a task of better static priority has expired (best_expired_prio), no
+ *     interactive_credit (every task's run time comes off its sleep_avg
+ *     divided by CURRENT_BONUS), and sched_exit returns a child's unused
+ *     first slice up to the child's full slice.  w26 runs on 2.6.0's
+ *     (10..200 ms, nice 0 102 ms, credits).
+ *   - Fork follows each version's kernel.  2.6.12.1 wake_up_new_task():
+ *     a child not sharing the parent's mm goes in front of the parent at
+ *     its priority and the parent is marked need_resched (child runs
+ *     first); a thread (CLONE_VM) goes to the tail of its own priority and
+ *     runs last.  2.6.0 (w26): wake_up_forked_process() puts every child,
+ *     threads too, in front of the parent, and do_fork() marks the parent
+ *     need_resched after it (child-runs-first from 2.5.3 until 2004).
  *   - Sync wakeups (domains_wake.c): 2.6.0 activates a sync wakeup on the
  *     waker's CPU without credit or preemption; 2.6.12 credits it but does
  *     not preempt.
@@ -55,10 +61,16 @@ static inline struct sd_sched *sd_state(const struct sl_sim *sim)
 	return sl_policy_data(sim);
 }
 
-/* ---- timeslices and interactivity (2.2, 2.3) ---- */
+/* ---- timeslices and interactivity ---- */
 
 static int sd_timeslice_of(const struct sd_sched *s, int static_prio)
 {
+	if (s->base_2612) {
+		/* SCALE_PRIO: nice -20 800 ms, nice 0 100 ms, nice 19 5 ms */
+		int x = static_prio < SD_NICE0_PRIO ? s->def_slice * 4 : s->def_slice;
+		int slice = x * (SL_MAX_PRIO - static_prio) / (SD_MAX_USER_PRIO / 2);
+		return slice > s->min_slice ? slice : s->min_slice;
+	}
 	return s->min_slice + (s->max_slice - s->min_slice) *
 		(SL_MAX_PRIO - 1 - static_prio) / (SD_MAX_USER_PRIO - 1);
 }
@@ -100,9 +112,13 @@ static bool sd_task_interactive(const struct sd_sched *s, const struct sd_task *
 	return p->prio <= p->static_prio - sd_delta(s, p);
 }
 
+/* EXPIRED_STARVING: the first expired task waited too long, or (2.6.12) a
+ * task of better static priority than curr's has expired. */
 static bool sd_expired_starving(const struct sd_sched *s, const struct sd_rq *rq,
-				int64_t now_j)
+				const struct sd_task *curr, int64_t now_j)
 {
+	if (s->base_2612 && curr->static_prio > rq->best_expired_prio)
+		return true;
 	return rq->expired_timestamp >= 0 &&
 	       now_j - rq->expired_timestamp >= s->starvation_limit * rq->nr_running + 1;
 }
@@ -112,14 +128,15 @@ static sl_time sd_ns_max_sleep_avg(const struct sd_sched *s)
 	return s->max_sleep_avg * s->tick_ns;
 }
 
+/* interactive_credit (2.6.0); 2.6.12 has none: nobody is high or low. */
 static bool sd_high_credit(const struct sd_sched *s, const struct sd_task *p)
 {
-	return p->interactive_credit > s->credit_limit;
+	return !s->base_2612 && p->interactive_credit > s->credit_limit;
 }
 
 static bool sd_low_credit(const struct sd_sched *s, const struct sd_task *p)
 {
-	return p->interactive_credit < -s->credit_limit;
+	return !s->base_2612 && p->interactive_credit < -s->credit_limit;
 }
 
 /* INTERACTIVE_SLEEP(p): sleeping longer makes a task "just interactive". */
@@ -184,15 +201,16 @@ static void sd_charge_run_time(const struct sd_sched *s, struct sd_task *p, sl_t
 		run_time = 0;
 	if (run_time > max_avg)
 		run_time = max_avg;
-	/* tasks with credit lose their status more slowly */
-	if (sd_high_credit(s, p)) {
+	/* tasks with credit (2.6.12: every task) lose their status more
+	 * slowly, the more so the higher their sleep_avg */
+	if (s->base_2612 || sd_high_credit(s, p)) {
 		int bonus = sd_current_bonus(s, p);
 		run_time /= bonus ? bonus : 1;
 	}
 	p->sleep_avg -= run_time;
 	if (p->sleep_avg <= 0) {
 		p->sleep_avg = 0;
-		if (!sd_high_credit(s, p) && !sd_low_credit(s, p))
+		if (!s->base_2612 && !sd_high_credit(s, p) && !sd_low_credit(s, p))
 			p->interactive_credit--;
 	}
 	p->timestamp = now;
@@ -245,7 +263,7 @@ bool sd_preempts(struct sl_sim *sim, const struct sd_task *p, int cpu)
 	return p->prio < sd_of(curr)->prio;
 }
 
-/* ---- scheduler_tick (2.4) ---- */
+/* ---- scheduler_tick ---- */
 
 /* 2.6.0: interactive tasks round-robin within their priority every
  * TIMESLICE_GRANULARITY, times the number of CPUs. */
@@ -253,7 +271,7 @@ static int sd_granularity(const struct sd_sched *s, const struct sd_task *p)
 {
 	int n = s->max_bonus - sd_current_bonus(s, p);
 
-	return s->min_slice * (1 << ((n ? n : 1) - 1)) * s->ncpus;
+	return s->granularity * (1 << ((n ? n : 1) - 1)) * s->ncpus;
 }
 
 /* The part of scheduler_tick that concerns the running task p. */
@@ -275,9 +293,11 @@ static void sd_task_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, struct
 		p->first_time_slice = false;
 		if (rq->expired_timestamp < 0)
 			rq->expired_timestamp = now_j;
-		if (!sd_task_interactive(s, p) || sd_expired_starving(s, rq, now_j))
+		if (!sd_task_interactive(s, p) || sd_expired_starving(s, rq, p, now_j)) {
 			sd_enqueue(rq->expired, p);
-		else
+			if (p->static_prio < rq->best_expired_prio)
+				rq->best_expired_prio = p->static_prio;
+		} else
 			sd_enqueue(rq->active, p);
 		return;
 	}
@@ -305,16 +325,19 @@ void sd_tick(struct sl_sim *sim, int cpu)
 			sd_rebalance_tick(sim, s, cpu, SD_NOT_IDLE);
 			return;
 		}
+		/* held back by SMT nice: reschedule, and balance as a busy CPU
+		 * (2.6.12.1 scheduler_tick(): wake_priority_sleeper, then out) */
 		if (s->smt_nice && sd_wake_priority_sleeper(sim, s, cpu))
-			return;
-		sd_rebalance_tick(sim, s, cpu, SD_IDLE);
+			sd_rebalance_tick(sim, s, cpu, SD_NOT_IDLE);
+		else
+			sd_rebalance_tick(sim, s, cpu, SD_IDLE);
 		return;
 	}
 	sd_task_tick(sim, s, cpu, sd_of(t));
 	sd_rebalance_tick(sim, s, cpu, SD_NOT_IDLE);
 }
 
-/* ---- schedule() (2.5, 5.7, 5.11) ---- */
+/* ---- schedule() ---- */
 
 void sd_put_prev(struct sl_sim *sim, struct sd_sched *s, struct sl_task *prev)
 {
@@ -373,6 +396,7 @@ static struct sd_task *sd_choose(struct sl_sim *sim, struct sd_sched *s, int cpu
 		rq->active = rq->expired;
 		rq->expired = array;
 		rq->expired_timestamp = -1;
+		rq->best_expired_prio = SL_MAX_PRIO;
 	}
 	return sd_of_node(sl_prio_array_first(rq->active));
 }
@@ -395,7 +419,7 @@ struct sl_task *sd_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev)
 	return rq->curr;
 }
 
-/* ---- fork, exit, yield (2.3, 5.10) ---- */
+/* ---- fork, exit, yield ---- */
 
 static void sd_fork_root(struct sl_sim *sim, struct sd_sched *s, struct sd_task *c)
 {
@@ -449,11 +473,14 @@ void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
 
 	c->cpu = cpu;
 	struct sd_rq *rq = sd_rq(s, cpu);
-	bool thread = child->mm == parent->mm;
-	if (!pp->array || (thread && s->v->child_first)) {
-		/* 2.6.12 runs a thread last */
+	bool last = s->v->thread_last && child->mm == parent->mm;
+	if (!pp->array || last) {
+		/* at the tail of its own priority: a thread in 2.6.12 (run child
+		 * last), or any child of a parent that is not queued */
 		c->prio = sd_effective_prio(s, c);
 		sd_activate_quiet(rq, c);
+		if (!last && s->v->child_first)
+			sl_resched(sim, cpu);
 		return;
 	}
 	/* the child runs first: just in front of the parent, at its prio */
@@ -486,9 +513,12 @@ void sd_exit(struct sl_sim *sim, struct sl_task *t)
 	struct sd_task *c = sd_of(t), *pp = sd_of(parent);
 	/* a child that did not finish its first slice gives the rest back */
 	if (c->first_time_slice) {
+		/* 2.6.0 caps at MAX_TIMESLICE, 2.6.12.1 sched_exit() at the
+		 * child's full slice */
+		int cap = s->base_2612 ? sd_task_timeslice(s, c) : s->max_slice;
 		pp->time_slice += c->time_slice;
-		if (pp->time_slice > s->max_slice)
-			pp->time_slice = s->max_slice;
+		if (pp->time_slice > cap)
+			pp->time_slice = cap;
 	}
 	/* a CPU-hog child makes the parent look less interactive too */
 	if (c->sleep_avg < pp->sleep_avg)
@@ -523,13 +553,30 @@ int sd_sched_init(struct sd_sched *s, struct sl_err *err)
 
 	if (!v)
 		return sl_fail_internal(err, "domains: the o1 version table has no 2.6.0 row");
-	s->min_slice = sd_ms_to_ticks(v->min_timeslice_ms, s->hz);
-	s->max_slice = sd_ms_to_ticks(v->max_timeslice_ms, s->hz);
-	if (s->max_slice < s->min_slice)
-		s->max_slice = s->min_slice;
+	s->base_2612 = s->v->rules == SD_RULES_2612;
+	if (s->base_2612) {
+		/*
+		 * 2.6.12.1 kernel/sched.c with mainline's DEF_TIMESLICE (100 ms;
+		 * that tree's vendor edit has 40) and PRIO_BONUS_RATIO (25, as
+		 * 2.6.0; the vendor tree has 3).  MIN_TIMESLICE 5 ms, the
+		 * round-robin unit GRANULARITY 10 ms.
+		 */
+		s->def_slice = sd_ms_to_ticks(100, s->hz);
+		s->min_slice = sd_ms_to_ticks(5, s->hz);
+		s->max_slice = s->def_slice * 8;
+		s->granularity = sd_ms_to_ticks(10, s->hz);
+	} else {
+		s->min_slice = sd_ms_to_ticks(v->min_timeslice_ms, s->hz);
+		s->max_slice = sd_ms_to_ticks(v->max_timeslice_ms, s->hz);
+		if (s->max_slice < s->min_slice)
+			s->max_slice = s->min_slice;
+		s->def_slice = sd_timeslice_of(s, SD_NICE0_PRIO);
+		s->granularity = s->min_slice;
+	}
 	s->max_bonus = SD_MAX_USER_PRIO * v->prio_bonus_ratio / 100;
 	s->interactive_delta = v->interactive_delta;
-	/* MAX_SLEEP_AVG = AVG_TIMESLICE * MAX_BONUS; STARVATION_LIMIT the same */
+	/* MAX_SLEEP_AVG = DEF_TIMESLICE (2.6.0: AVG_TIMESLICE) * MAX_BONUS;
+	 * STARVATION_LIMIT the same */
 	s->max_sleep_avg = (int64_t)sd_timeslice_of(s, SD_NICE0_PRIO) * s->max_bonus;
 	s->starvation_limit = s->max_sleep_avg;
 	s->child_penalty = v->child_penalty;

@@ -10,12 +10,13 @@
  * per_cpu_gain (the share of a core a second thread is assumed to add,
  * 25 % in 2.6.12, 15 % in the 2.6.6 era), against the other's full slice.
  * Since the slice is a monotone function of nice, a nice 19 task beside a
- * nice 0 one runs only in the last stretch of the nice 0 task's slice.
+ * nice 0 one runs only in the last stretch of the nice 0 task's slice
+ * (2.6.12's slices: while it has at most 6 of its 100 ms left).
  *
- * Sources: research/policies.md 5.11 (the two conditions, the idle-sibling
- * kick, wake_sleeping_dependent, wake_priority_sleeper, kernel threads
- * exempt), 5.4 (the idle tick), 5.2 (per_cpu_gain); [S20] 2.6.12, [S44]
- * the 2.6.6-era per_cpu_gain.
+ * Sources: 2.6.12.1 kernel/sched.c (dependent_sleeper,
+ * wake_sleeping_dependent, wake_priority_sleeper, scheduler_tick,
+ * schedule) and include/linux/topology.h (per_cpu_gain 25 in
+ * SD_SIBLING_INIT); the 2.6.6-era include/linux/sched.h for per_cpu_gain 15.
  *
  * Choices:
  *   - Applies to the CPU's base domain when it has SD_SHARE_CPUPOWER (the

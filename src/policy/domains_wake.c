@@ -4,11 +4,13 @@
  * FASTMIGRATE rules, and exec balancing (sched_exec / find_idlest_cpu of
  * 2.6.12, w26's NUMA-only sched_balance_exec) through the migration thread.
  *
- * Sources: research/policies.md 5.9 (try_to_wake_up and wake_idle of
- * 2.6.12), 5.10 (sched_exec, find_idlest_cpu; 2.6.3-mm's sched_best_cpu
- * only on NUMA), 5.12 (w26 wakeups: sched_balance_wake, FASTMIGRATE, the
- * low/high guesses), 2.6 (2.6.0's sync rule), 2.9 (sched_migrate_task and
- * the migration thread); [S20] 2.6.12, [S38] [S39] [S40] w26 era.
+ * Sources: 2.6.12.1 kernel/sched.c (try_to_wake_up, wake_idle, sched_exec,
+ * find_idlest_cpu, sched_migrate_task, migration_thread); 2.6.0
+ * kernel/sched.c (the sync-wakeup rule); for w26 the sched-domains code of
+ * early 2004 (sched_balance_wake, the SD_FLAG_FASTMIGRATE walk, the
+ * low/high guesses, NUMA-only sched_balance_exec with sched_best_cpu) and
+ * Nick Piggin's mails of Dec 2003 on w26 (SD_FLAG_WAKE on the sibling
+ * domain).
  *
  * Choices:
  *   - A sync wakeup subtracts one task from the waker's target load
@@ -16,11 +18,11 @@
  *     arithmetic would wrap (the waker's CPU can be idle when an exiting
  *     child wakes its parent).
  *   - task_hot for wake affine is measured against the old CPU's last
- *     tick, as can_migrate_task's (5.6).
+ *     tick, as can_migrate_task's.
  *   - w26's low/high guesses at wakeup read the waker's memory without
  *     updating it; only balancing updates it.
- *   - w26's exec balancing (sched_balance_exec, NUMA only): the research
- *     names sched_best_cpu without its rule.  Used: the least loaded CPU
+ *   - w26's exec balancing (sched_balance_exec, NUMA only): its
+ *     sched_best_cpu rule is not known.  Used: the least loaded CPU
  *     of the lowest SD_BALANCE_EXEC domain, our own CPU counted with its
  *     low guess and every other with its high guess plus one task (the
  *     one that would move), first CPU on ties.  INFERRED.
@@ -29,15 +31,15 @@
  *     take the same idle CPU.
  *
  * Omitted / simplified:
- *   - SD_BALANCE_CLONE / wake_up_forked_thread of 2.6.7-2.6.8 (policies.md
- *     5.10): neither modelled version has it.
+ *   - SD_BALANCE_CLONE / wake_up_forked_thread of 2.6.7-2.6.8: neither
+ *     modelled version has it.
  *   - A task woken while still current on its CPU: the engine switches a
  *     blocking task out before anything can wake it.
  */
 #include "policy/domains.h"
 #include "sim/sim.h"
 
-/* ---- 2.6.12 (5.9) ---- */
+/* ---- 2.6.12 ---- */
 
 /* wake_idle: the CPU itself if idle, else the first idle CPU of each
  * SD_WAKE_IDLE domain outwards. */
@@ -94,7 +96,7 @@ out_set:
 	return sd_wake_idle(sim, s, new_cpu, p);
 }
 
-/* ---- w26 (5.12) ---- */
+/* ---- w26 ---- */
 
 /* sched_balance_wake: a busy CPU whose base domain has SD_FLAG_WAKE hands
  * the task to the first idle CPU of that domain. */
@@ -159,7 +161,7 @@ void sd_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned fl
 		sl_resched(sim, cpu);
 }
 
-/* ---- exec balancing (5.10) ---- */
+/* ---- exec balancing ---- */
 
 /* 2.6.12 find_idlest_cpu: least target_load in sd, if moving beats half
  * the imbalance_pct against our source_load plus the task itself. */

@@ -1,14 +1,18 @@
 /*
  * test_domains.c - scenario tests that pin the decisions of Nick Piggin's
- * scheduler domains (policies.md section 5) on tiny machines: the domain
- * hierarchy built per topology, cpu_power; two hogs on a 2x2 HT box
- * spread to two packages by 2.6.12's cpu_power and active balancing, and
- * by w26's SD_FLAG_IDLE (not when the flag sits on the sibling level); a
- * lone task is not bounced by w26's active balancing; wake_idle to an
- * idle sibling and, in 2.6.12 only, to an idle package; dependent_sleeper
- * holding a nice 19 task back beside a nice 0 one; exec balancing to an
- * idle package; kernbench under invariant checks on several machines; the
- * knobs.
+ * scheduler domains on tiny machines, against 2.6.12.1 kernel/sched.c
+ * and, for w26, the sched-domains code before Nick's Feb 2004 "lessidle"
+ * patch: the domain hierarchy built per topology, cpu_power and the level
+ * rows; find_busiest_group's arithmetic of both versions on set runqueue
+ * loads; the failure counter; two hogs on a 2x2 HT box spread to two
+ * packages by 2.6.12's cpu_power and active balancing but not by w26's
+ * (its push cannot take a cache-hot task); a lone task is not bounced;
+ * newly-idle pulls; child-runs-first; wake_idle to an idle sibling and, in
+ * 2.6.12 only, to an idle package; 2.6.12's timeslices, best_expired_prio
+ * and run-time charging; dependent_sleeper holding a nice 19 task back
+ * beside a nice 0 one, and the idle tick that wakes it; exec balancing to
+ * an idle package; kernbench under invariant checks on several machines;
+ * the knobs.
  *
  * The policy is referenced directly (&sl_policy_domains) with its knobs
  * bound by sl_spec_bind, independent of the policy registry.  Every run has
@@ -32,14 +36,15 @@ struct sdt_script {
 	struct sl_action acts[SDT_MAX_ACTS];
 	sl_time at[SDT_MAX_ACTS + 1];	/* when act i was asked for */
 	int cpu[SDT_MAX_ACTS + 1];	/* on which CPU */
-	bool pin;			/* pin itself to its CPU at the first step */
+	bool pin;			/* pin itself to its CPU at step pin_step */
+	int pin_step;
 };
 
 static void sdt_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {
 	struct sdt_script *s = t->prog_state;
 
-	if (s->pc == 0 && s->pin) {
+	if (s->pc == s->pin_step && s->pin) {
 		sl_cpumask_clear(&t->allowed);
 		sl_cpumask_set(&t->allowed, t->cpu);
 	}
@@ -183,8 +188,10 @@ SL_TEST(domains_knobs)
 	CHECK(sdt_try("domains", &err) == 0);
 	CHECK(sdt_try("domains:version=2.6.12,hz=1000,scan_ns=0,smt_nice=off,per_cpu_gain=15,"
 		      "smt_cache_hot_ms=1,smt_busy_factor=64,label=x", &err) == 0);
-	CHECK(sdt_try("domains:version=w26,idle_level=smt,w26_active_guard=off,smt_nice=on",
-		      &err) == 0);
+	CHECK(sdt_try("domains:version=w26,idle_level=smt,smt_nice=on", &err) == 0);
+	/* w26's rounding to nearest made the inferred guard unnecessary */
+	CHECK(sdt_try("domains:version=w26,w26_active_guard=on", &err) == -1 &&
+	      err.kind == SL_ERR_INPUT && strstr(err.msg, "w26_active_guard"));
 	CHECK(sdt_try("domains:version=w27", &err) == -1 && err.kind == SL_ERR_INPUT &&
 	      strstr(err.msg, "version"));
 	CHECK(sdt_try("domains:smt_nice=yes", &err) == -1 && err.kind == SL_ERR_INPUT);
@@ -200,8 +207,6 @@ SL_TEST(domains_knobs)
 	/* w26-only knobs with 2.6.12: rejected when the run is created */
 	CHECK(sdt_try("domains:idle_level=phys", &err) == -1 && err.kind == SL_ERR_INPUT &&
 	      strstr(err.msg, "idle_level") && strstr(err.msg, "w26"));
-	CHECK(sdt_try("domains:version=2.6.12,w26_active_guard=on", &err) == -1 &&
-	      err.kind == SL_ERR_INPUT && strstr(err.msg, "w26_active_guard"));
 	for (const struct sl_param_def *d = sl_policy_domains.knobs; d->name; d++)
 		CHECK(d->doc && d->doc[0] && (d->def || strstr(d->doc, "default")));
 }
@@ -247,7 +252,7 @@ SL_TEST(domains_hierarchy_2x2_ht)
 	CHECK(sl_cpumask_test(&sd_group_at(phys, 0)->cpumask, 2) &&
 	      sl_cpumask_test(&sd_group_at(phys, 1)->cpumask, 0));
 	CHECK(smt->child == NULL && phys->child == smt && phys->parent == NULL);
-	/* the 2.6.12 table (policies.md 5.2) */
+	/* the 2.6.12 table (2.6.12.1 include/linux/topology.h) */
 	CHECK(smt->p.busy_factor == 8 && smt->p.imbalance_pct == 110 && smt->p.per_cpu_gain == 25 &&
 	      (smt->p.flags & SD_SHARE_CPUPOWER) && !(smt->p.flags & SD_WAKE_BALANCE));
 	CHECK(phys->p.busy_factor == 64 && phys->p.imbalance_pct == 125 &&
@@ -320,6 +325,120 @@ SL_TEST(domains_hierarchy_numa_and_smp)
 	sl_sim_destroy(r.sim);
 }
 
+/* ---- find_busiest_group on set runqueue states ---- */
+
+struct sdt_fbg_case {
+	int nr[4];			/* tasks counted on CPUs 0-3 */
+	unsigned long load[4];		/* their decayed cpu_load */
+	bool smt;			/* ask the sibling level, not the package one */
+	int power_busy, power_this;	/* package level cpu_power overrides, or 0 */
+};
+
+/*
+ * `policy` on a 2x2 HT box, not run: CPU i gets c->nr[i] tasks counted and
+ * a decayed cpu_load of c->load[i] (source/target_load clip it by nr * 128;
+ * w26's per-balancer memories all hold it).  CPU 2's package (or sibling)
+ * domain is asked for its busiest group: the imbalance in tasks, 0 when it
+ * finds none.
+ */
+static long sdt_fbg(const char *policy, const struct sdt_fbg_case *c, enum sd_idle idle)
+{
+	struct sdt_run r;
+	unsigned long imb = 99;
+
+	if (!sdt_start(&r, "pack:2 core:1 pu:2", policy, 0))
+		return -1;
+	struct sd_sched *s = sl_policy_data(r.sim);
+	for (int i = 0; i < 4; i++) {
+		s->rqs[i].nr_running = c->nr[i];
+		s->rqs[i].cpu_load = c->load[i];
+		if (s->rqs[i].cpu_loads)
+			for (int j = 0; j < 4; j++)
+				s->rqs[j].cpu_loads[i] = c->load[i];
+	}
+	struct sd_domain *sd = c->smt ? s->rqs[2].sd : s->rqs[2].sd->parent;
+	if (c->power_busy)
+		sd_group_at(sd, 1)->cpu_power = c->power_busy;
+	if (c->power_this)
+		sd_group_at(sd, 0)->cpu_power = c->power_this;
+	struct sd_group *g = sd_find_busiest_group(r.sim, s, sd, 2, idle, &imb);
+	if (!g)
+		imb = 0;
+	for (int i = 0; i < 4; i++)
+		s->rqs[i].nr_running = 0;	/* the arithmetic only: no task to run */
+	sl_sim_destroy(r.sim);
+	return (long)imb;
+}
+
+SL_TEST(domains_2612_find_busiest_group)
+{
+	/*
+	 * 2.6.12.1 kernel/sched.c find_busiest_group(), with Nick Piggin's
+	 * Feb 2005 changes to 2.6.11's (each case gives 2.6.11's answer too).
+	 * Loads are per 128 of group power; an HT package is 140.
+	 */
+	static const struct {
+		struct sdt_fbg_case c;
+		long want;
+		const char *what;
+	} cases[] = {
+		/* 2+2 tasks against none: 468 vs 0, average 234; 234 * 140 / 128
+		 * = 255 rounds down to one task (2.6.11 added 1 first: two) */
+		{ { { 2, 2, 0, 0 }, { 256, 256, 0, 0 }, false, 0, 0 }, 1, "final division" },
+		/* 150 of decayed load against none (137 vs 0): below a task, but
+		 * moving one raises the power in use from 140 to 149 per 128: any
+		 * gain moves (2.6.11 wanted an 8th of a CPU more: 0) */
+		{ { { 2, 0, 0, 0 }, { 150, 0, 0, 0 }, false, 0, 0 }, 1, "any gain" },
+		/* a busiest group of power 256 with 4+4 tasks (512) against ours
+		 * of 140 with none, average 331: min(181 * 256, 331 * 140) / 128 =
+		 * 362, two tasks (2.6.11: min(181, 331) * 140 / 128 = 197, one) */
+		{ { { 4, 4, 0, 0 }, { 512, 512, 0, 0 }, false, 256, 0 }, 2, "weighted gaps" },
+		/* ours of power 256 idle, busiest of 140 with decayed load 100
+		 * (91): the load we'd add is 91 * 140 / 256 = 49 of ours, so the
+		 * power in use would fall from 99 to 98: balanced (2.6.11 added
+		 * min(91, 64) = 64 of ours: 128, and moved) */
+		{ { { 1, 0, 0, 0 }, { 100, 0, 0, 0 }, false, 140, 256 }, 0, "load we'd add" },
+		/* siblings: 383 against our 128, average 255, gap 127: below a
+		 * task (2.6.11's threshold was 127: one task), and moving one
+		 * gains nothing (256 either way): balanced */
+		{ { { 0, 0, 1, 3 }, { 0, 0, 128, 383 }, true, 0, 0 }, 0, "below a task" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		long imb = sdt_fbg("domains", &cases[i].c, SD_NOT_IDLE);
+		CHECKF(imb == cases[i].want, "%s: imbalance %ld, want %ld", cases[i].what, imb,
+		       cases[i].want);
+	}
+}
+
+SL_TEST(domains_balanced_keeps_failures)
+{
+	struct sdt_run r;
+
+	/*
+	 * 2.6.12.1 kernel/sched.c load_balance(): a balanced look doubles the
+	 * interval and leaves nr_balance_failed as it was; only a move resets
+	 * it.  Every runqueue empty, CPU 2's domains due: both balanced.
+	 */
+	static const char *const policies[] = { "domains", "domains:version=w26" };
+	for (int v = 0; v < 2; v++) {
+		if (!sdt_start(&r, "pack:2 core:1 pu:2", policies[v], 0))
+			return;
+		struct sd_sched *s = sl_policy_data(r.sim);
+		sd_for_each_domain(s, 2, sd) {
+			sd->nr_balance_failed = 2;
+			sd->balance_interval = 1;
+			sd->last_balance = -100000;
+		}
+		sd_rebalance_tick(r.sim, s, 2, SD_IDLE);
+		sd_for_each_domain(s, 2, sd)
+			CHECKF(sd->nr_balance_failed == 2 && sd->balance_interval == 2,
+			       "%s level %d: failed %d, interval %d", policies[v], sd->level,
+			       sd->nr_balance_failed, sd->balance_interval);
+		sl_sim_destroy(r.sim);
+	}
+}
+
 /* ---- two hogs on a 2x2 HT box ---- */
 
 struct sdt_hogs {
@@ -336,8 +455,8 @@ static void sdt_two_hogs(const char *policy, double early_ms, double ms, struct 
 	out->shared = out->shared_early = -2;
 	if (!sdt_start(&r, "pack:2 core:1 pu:2", policy, (sl_time)(early_ms * SL_MSEC)))
 		return;
-	/* threads: queued behind the root (no child-runs-first), so both
-	 * start on package 0 and the idle sibling pulls the second */
+	/* threads: 2.6.12 queues them behind the root (no child-runs-first),
+	 * w26 runs each first; either way both start on package 0 */
 	struct sdt_script *root = sdt_new(r.sim);
 	sdt_fork(root, sdt_hog(r.sim, 5000, false), "a", true, 0);
 	sdt_fork(root, sdt_hog(r.sim, 5000, false), "b", true, 0);
@@ -377,17 +496,24 @@ SL_TEST(domains_2612_spreads_two_hogs)
 	CHECKF(h.migrations <= 6, "%ld migrations", h.migrations);
 }
 
-SL_TEST(domains_w26_spreads_two_hogs)
+SL_TEST(domains_w26_keeps_two_hogs_on_a_package)
 {
 	struct sdt_hogs h;
 
-	/* SD_FLAG_IDLE on the package level: summed loads 2 vs 0, every CPU
-	 * of the busiest package is asked to push */
+	/*
+	 * SD_FLAG_IDLE on the package level: summed loads 2 vs 0 are an
+	 * imbalance, the pulls fail on running tasks, and after more than
+	 * cache_nice_tries (2) failures every CPU of the busiest package is
+	 * asked to push.  But the push goes through can_migrate_task as an
+	 * IDLE balance of the busiest CPU's own package domain, which has not
+	 * failed: the task its migration thread just preempted is cache-hot
+	 * (5 ms), and before the 2.6.8-era "whole package idle" override
+	 * nothing lets it go.  The migration threads run for nothing and the
+	 * hogs stay on one package (2.6.12 spreads them).
+	 */
 	sdt_two_hogs("domains:version=w26", 30, 2000, &h);
-	CHECKF(h.shared_early == 0, "after 30 ms: shared=%d", h.shared_early);
-	CHECKF(h.shared == 0 && h.kthread > 0, "after 2 s: shared=%d kthread=%lld ns",
+	CHECKF(h.shared == 1 && h.kthread > 0, "after 2 s: shared=%d kthread=%lld ns",
 	       h.shared, (long long)h.kthread);
-	CHECKF(h.migrations <= 6, "%ld migrations", h.migrations);
 	/* with the flag on the sibling domain the package level averages per
 	 * CPU and never balances actively: 1,1,0,0 stays */
 	sdt_two_hogs("domains:version=w26,idle_level=smt", 30, 2000, &h);
@@ -420,24 +546,89 @@ static long sdt_hogs_migrations(const char *policy, int n, sl_time *kthread)
 	return moved;
 }
 
-SL_TEST(domains_w26_active_guard)
+SL_TEST(domains_w26_find_busiest_group)
+{
+	/*
+	 * w26 before the Feb 2004 lessidle patch: (min(gaps) + 1) / 2 rounded
+	 * to the nearest task, times the smaller group's CPU count; no
+	 * newly-idle grab.  Packages with SD_FLAG_IDLE sum their loads.
+	 */
+	static const struct {
+		struct sdt_fbg_case c;
+		enum sd_idle idle;
+		long want;
+		const char *what;
+	} cases[] = {
+		/* a lone task: 128 vs 0, gaps 64, (64 + 1) / 2 = 32: none */
+		{ { { 1, 0, 0, 0 }, { 128, 128, 0, 0 }, false, 0, 0 }, SD_NOT_IDLE, 0, "lone task" },
+		{ { { 1, 0, 0, 0 }, { 128, 128, 0, 0 }, false, 0, 0 }, SD_NEWLY_IDLE, 0,
+		  "lone task, newly idle" },
+		/* 2 vs 1: 256 vs 128, gap 64: none */
+		{ { { 1, 1, 1, 0 }, { 128, 128, 128, 0 }, false, 0, 0 }, SD_NOT_IDLE, 0, "2 vs 1" },
+		/* 2 vs 0: gap 128, 64 rounds to one task, times 2 CPUs */
+		{ { { 1, 1, 0, 0 }, { 128, 128, 0, 0 }, false, 0, 0 }, SD_IDLE, 2, "2 vs 0" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		long imb = sdt_fbg("domains:version=w26", &cases[i].c, cases[i].idle);
+		CHECKF(imb == cases[i].want, "%s: imbalance %ld, want %ld", cases[i].what, imb,
+		       cases[i].want);
+	}
+}
+
+SL_TEST(domains_w26_lone_task_stays)
 {
 	sl_time kt = -1;
 
-	/* a lone task is not an imbalance worth a push */
+	/* a lone task is no imbalance: it is not bounced between packages */
 	long n = sdt_hogs_migrations("domains:version=w26", 1, &kt);
 	CHECKF(n >= 0 && n <= 2 && kt == 0, "w26: lone hog moved %ld times", n);
 	n = sdt_hogs_migrations("domains", 1, &kt);
 	CHECKF(n >= 0 && n <= 2 && kt == 0, "2.6.12: lone hog moved %ld times", n);
-	/* the literal reading: 1 vs 0 is an imbalance, the task bounces */
-	n = sdt_hogs_migrations("domains:version=w26,w26_active_guard=off", 1, &kt);
-	CHECKF(n > 20, "w26 without the guard: lone hog moved %ld times", n);
-	/* 2,1 over two packages: nothing to push to, so no migration threads */
+	/* 2,1 over two packages: no imbalance, so no migration threads */
 	n = sdt_hogs_migrations("domains:version=w26", 3, &kt);
 	CHECKF(n >= 0 && kt == 0, "w26, 3 hogs: migration threads ran %lld ns", (long long)kt);
-	n = sdt_hogs_migrations("domains:version=w26,w26_active_guard=off", 3, &kt);
-	CHECKF(kt > 100 * SL_USEC, "w26 without the guard, 3 hogs: migration threads ran %lld ns",
-	       (long long)kt);
+}
+
+SL_TEST(domains_w26_levels_stagger_expired)
+{
+	struct sdt_run r;
+
+	/* SD_CPU_INIT and SD_NODE_INIT before lessidle, on a 16-CPU NUMA-Q */
+	if (!sdt_start(&r, "node:4 pack:1 core:4 pu:1", "domains:version=w26", 0))
+		return;
+	struct sd_sched *s = sl_policy_data(r.sim);
+	const struct sd_domain *phys = s->rqs[5].sd, *node = phys->parent;
+	CHECKF(phys->p.min_interval == 1 && phys->p.max_interval == 8 &&
+	       phys->p.busy_factor == 32 && phys->p.cache_hot_time == 5 * SL_MSEC &&
+	       phys->p.cache_nice_tries == 2, "phys: %d/%d x%d hot %lld tries %d",
+	       phys->p.min_interval, phys->p.max_interval, phys->p.busy_factor,
+	       (long long)phys->p.cache_hot_time, phys->p.cache_nice_tries);
+	/* max_interval 1000 ms * fls(16) */
+	CHECKF(node->p.min_interval == 20 && node->p.max_interval == 5000 &&
+	       node->p.busy_factor == 4 && node->p.cache_hot_time == 5 * SL_MSEC,
+	       "node: %d/%d x%d hot %lld", node->p.min_interval, node->p.max_interval,
+	       node->p.busy_factor, (long long)node->p.cache_hot_time);
+	/* rebalance_tick staggers CPUs by HZ * cpu / NR_CPUS: CPU 5 starts at
+	 * 312 jiffies, rounded down to its busy interval (32) */
+	CHECKF(phys->last_balance == 288, "CPU 5 phys last_balance %lld",
+	       (long long)phys->last_balance);
+	sl_sim_destroy(r.sim);
+
+	/* move_tasks takes expired tasks into our expired array */
+	if (!sdt_start(&r, "pack:1 core:1 pu:2", "domains:version=w26", 0))
+		return;
+	s = sl_policy_data(r.sim);
+	sl_sim_spawn_root(r.sim, &sdt_prog, sdt_new(r.sim), "runs");
+	struct sl_task *t = sl_sim_spawn_root(r.sim, &sdt_prog, sdt_new(r.sim), "queued");
+	struct sd_task *p = sd_of(t);
+	CHECK(p->cpu == 0 && p->array == s->rqs[0].active && !sl_task_running(t));
+	sd_dequeue(p);
+	sd_enqueue(s->rqs[0].expired, p);
+	int moved = sd_move_tasks(r.sim, s, 1, 0, 1, s->rqs[1].sd, SD_IDLE);
+	CHECKF(moved == 1 && p->cpu == 1 && p->array == s->rqs[1].expired,
+	       "moved %d, to CPU %d, expired %d", moved, p->cpu, p->array == s->rqs[1].expired);
+	sl_sim_destroy(r.sim);
 }
 
 /* ---- newly idle ---- */
@@ -471,6 +662,46 @@ SL_TEST(domains_newly_idle_pull)
 		       (double)gap / SL_MSEC, (double)c->at[1] / SL_MSEC);
 	}
 	sl_sim_destroy(r.sim);
+}
+
+/* ---- fork ---- */
+
+/* One CPU: the root forks a child (a thread or a process) and goes on
+ * computing.  Did the child take its first step before the root's next? */
+static int sdt_child_first(const char *policy, bool thread)
+{
+	struct sdt_run r;
+	int first = -1;
+
+	if (!sdt_start(&r, "pack:1 core:1 pu:2", policy, 0))
+		return -1;
+	struct sdt_script *c = sdt_hog(r.sim, 1, false);
+	struct sdt_script *root = sdt_new(r.sim);
+	root->pin = true;	/* keep both on CPU 0: no sibling to run the other */
+	c->pin = true;
+	sdt_fork(root, c, "c", thread, 0);
+	sdt_add(root, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	if (sdt_run(&r))
+		first = c->at[0] < root->at[2];	/* before the root's 1 ms ended */
+	sl_sim_destroy(r.sim);
+	return first;
+}
+
+SL_TEST(domains_child_runs_first)
+{
+	/*
+	 * 2.6.12.1 wake_up_new_task(): a child that does not share the
+	 * parent's mm goes in front of the parent and the parent is marked
+	 * need_resched; a thread (CLONE_VM) goes to the tail and runs last.
+	 * 2.6.0 (w26): wake_up_forked_process puts every child in front of
+	 * the parent and do_fork marks the parent need_resched after it.
+	 */
+	CHECK(sdt_child_first("domains", false) == 1);
+	CHECK(sdt_child_first("domains", true) == 0);
+	CHECK(sdt_child_first("domains:version=w26", false) == 1);
+	CHECK(sdt_child_first("domains:version=w26", true) == 1);
 }
 
 /* ---- wakeups ---- */
@@ -507,10 +738,12 @@ static void sdt_watch_migrate(void *ctx, sl_time now, const struct sl_task *t, i
 
 /*
  * 2x2 HT.  `s` (on CPU 0) forks `nhogs` threads that pin themselves to
- * the CPU they first run on, sleeps 10 ms while they take CPU 0 (and CPU
- * 1), and wakes: where is it queued, and how late does it run?
+ * the CPU they first run on (with presleep: to the CPU they run on after
+ * a 1 ms sleep), sleeps 10 ms while they take CPU 0 (and CPU 1), and
+ * wakes: where is it queued, and how late does it run?
  */
-static int sdt_woken_cpu(const char *policy, int nhogs, sl_time *late, int *hog_cpu)
+static int sdt_woken_cpu(const char *policy, int nhogs, bool presleep, sl_time *late,
+			 int *hog_cpu)
 {
 	struct sdt_run r;
 	struct sdt_watch w = { .comm = "s", .woken = -1, .placed = -1 };
@@ -523,7 +756,17 @@ static int sdt_woken_cpu(const char *policy, int nhogs, sl_time *late, int *hog_
 	struct sdt_script *s = sdt_new(r.sim);
 	struct sdt_script *hogs[2];
 	for (int i = 0; i < nhogs; i++) {
-		hogs[i] = sdt_hog(r.sim, 40, true);
+		if (presleep) {
+			/* sleep 1 ms first and pin after: with child-runs-first
+			 * the forker goes on at once and stays on CPU 0 */
+			hogs[i] = sdt_new(r.sim);
+			sdt_add(hogs[i], sl_act_sleep(1 * SL_MSEC));
+			sdt_add(hogs[i], sl_act_run(40 * SL_MSEC, SL_WC_INT));
+			hogs[i]->pin = true;
+			hogs[i]->pin_step = 1;
+		} else {
+			hogs[i] = sdt_hog(r.sim, 40, true);
+		}
 		sdt_fork(s, hogs[i], i ? "h1" : "h0", true, 0);
 	}
 	sdt_add(s, sl_act_sleep(10 * SL_MSEC));
@@ -536,7 +779,7 @@ static int sdt_woken_cpu(const char *policy, int nhogs, sl_time *late, int *hog_
 		cpu = w.placed;
 		*late = s->at[nhogs + 1] - w.woken;
 		for (int i = 0; i < nhogs; i++)
-			hog_cpu[i] = hogs[i]->cpu[0];
+			hog_cpu[i] = hogs[i]->cpu[hogs[i]->pin_step];
 	}
 	sl_sim_destroy(r.sim);
 	return cpu;
@@ -548,12 +791,12 @@ SL_TEST(domains_wake_idle_sibling)
 	int hog[2] = { -1, -1 };
 
 	/* its CPU is busy: the idle sibling takes it at once */
-	int cpu = sdt_woken_cpu("domains", 1, &late, hog);
+	int cpu = sdt_woken_cpu("domains", 1, false, &late, hog);
 	CHECK(hog[0] == 0);
 	CHECKF(cpu == 1 && late >= 0 && late < SL_MSEC, "woke on CPU %d, %.3f ms late", cpu,
 	       (double)late / SL_MSEC);
 	/* w26: sched_balance_wake over the SD_FLAG_WAKE sibling domain */
-	cpu = sdt_woken_cpu("domains:version=w26", 1, &late, hog);
+	cpu = sdt_woken_cpu("domains:version=w26", 1, false, &late, hog);
 	CHECK(hog[0] == 0);
 	CHECKF(cpu == 1 && late >= 0 && late < SL_MSEC, "w26: woke on CPU %d, %.3f ms late",
 	       cpu, (double)late / SL_MSEC);
@@ -565,14 +808,123 @@ SL_TEST(domains_wake_idle_package)
 	int hog[2] = { -1, -1 };
 
 	/* both siblings busy: 2.6.12's physical level has SD_WAKE_IDLE too */
-	int cpu = sdt_woken_cpu("domains", 2, &late, hog);
+	int cpu = sdt_woken_cpu("domains", 2, false, &late, hog);
 	CHECKF(hog[0] == 0 && hog[1] == 1, "hogs on %d, %d", hog[0], hog[1]);
 	CHECKF(cpu == 2 && late >= 0 && late < SL_MSEC, "woke on CPU %d, %.3f ms late", cpu,
 	       (double)late / SL_MSEC);
 	/* w26 looks only in the base domain: it stays on its busy CPU */
-	cpu = sdt_woken_cpu("domains:version=w26", 2, &late, hog);
+	cpu = sdt_woken_cpu("domains:version=w26", 2, true, &late, hog);
 	CHECKF(hog[0] == 0 && hog[1] == 1, "w26: hogs on %d, %d", hog[0], hog[1]);
 	CHECKF(cpu == 0, "w26: woke on CPU %d", cpu);
+}
+
+/* ---- the O(1) base of each version ---- */
+
+SL_TEST(domains_timeslices)
+{
+	/* 2.6.12.1 task_timeslice(): SCALE_PRIO of DEF_TIMESLICE (100 ms in
+	 * mainline), times 4 below nice 0, at least MIN_TIMESLICE (5 ms);
+	 * w26 runs on 2.6.0's 10..200 ms line */
+	static const struct { const char *policy; int nice, ms; } cases[] = {
+		{ "domains", -20, 800 }, { "domains", -1, 420 }, { "domains", 0, 100 },
+		{ "domains", 10, 50 }, { "domains", 19, 5 },
+		{ "domains:version=w26", -20, 200 }, { "domains:version=w26", 0, 102 },
+		{ "domains:version=w26", 19, 10 },
+	};
+	struct sdt_run r;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (!sdt_start(&r, "pack:1 core:1 pu:2", cases[i].policy, 0))
+			return;
+		struct sd_sched *s = sl_policy_data(r.sim);
+		struct sd_task p = { .static_prio = 120 + cases[i].nice };
+		int got = sd_task_timeslice(s, &p);
+		CHECKF(got == cases[i].ms, "%s nice %d: %d ms, want %d", cases[i].policy,
+		       cases[i].nice, got, cases[i].ms);
+		sl_sim_destroy(r.sim);
+	}
+}
+
+/*
+ * One CPU.  `i` (forked first: it runs first and sleeps 1 s) wakes
+ * interactive while hogs h (nice -1, 420 ms slices) and f (nice 0) take
+ * turns; h has just expired, f runs.  i preempts f and runs 150 ms of
+ * work: how long from its wakeup to the end of that work?
+ */
+static sl_time sdt_starving_run(const char *policy)
+{
+	struct sdt_run r;
+	sl_time took = -1;
+
+	if (!sdt_start(&r, "pack:1 core:1 pu:1", policy, 0))
+		return -1;
+	struct sdt_script *i = sdt_new(r.sim);
+	sdt_add(i, sl_act_sleep(1000 * SL_MSEC));
+	sdt_add(i, sl_act_run(150 * SL_MSEC, SL_WC_INT));
+	struct sdt_script *root = sdt_new(r.sim);
+	sdt_fork(root, i, "i", false, 0);
+	sdt_fork(root, sdt_hog(r.sim, 2000, false), "h", true, -1);
+	sdt_fork(root, sdt_hog(r.sim, 2000, false), "f", true, 0);
+	for (int k = 0; k < 3; k++)
+		sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	if (sdt_run(&r))
+		took = i->at[2] - i->at[1];
+	sl_sim_destroy(r.sim);
+	return took;
+}
+
+SL_TEST(domains_expired_starving_best_prio)
+{
+	/*
+	 * 2.6.12.1 EXPIRED_STARVING(): a task whose static priority is worse
+	 * than the best expired one's goes to the expired array even when
+	 * interactive.  i (nice 0) expires after 100 ms while h (nice -1)
+	 * waits expired: i goes to the expired array, f finishes its slice,
+	 * the arrays switch and i finishes: 150 ms of work take ~190 ms.  In
+	 * 2.6.0 (w26) an interactive i goes back to the active array and runs
+	 * on at once.
+	 */
+	sl_time took = sdt_starving_run("domains");
+	CHECKF(took > 170 * SL_MSEC && took < 230 * SL_MSEC, "2.6.12: i took %.1f ms",
+	       (double)took / SL_MSEC);
+	took = sdt_starving_run("domains:version=w26");
+	CHECKF(took > 0 && took < 160 * SL_MSEC, "w26: i took %.1f ms", (double)took / SL_MSEC);
+}
+
+/* One CPU: a task sleeps 1 s, then runs; its sleep_avg after 250 ms of it. */
+static sl_time sdt_sleep_avg_after_run(const char *policy)
+{
+	struct sdt_run r;
+	sl_time avg = -1;
+
+	if (!sdt_start(&r, "pack:1 core:1 pu:1", policy, 1250 * SL_MSEC))
+		return -1;
+	struct sdt_script *t = sdt_new(r.sim);
+	sdt_add(t, sl_act_sleep(1000 * SL_MSEC));
+	sdt_add(t, sl_act_run(500 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &sdt_prog, t, "t");
+	if (sdt_run(&r))
+		avg = sd_of(sdt_find(r.sim, "t"))->sleep_avg;
+	sl_sim_destroy(r.sim);
+	return avg;
+}
+
+SL_TEST(domains_run_time_by_bonus)
+{
+	/*
+	 * 2.6.12.1 schedule(): every task's run time comes off its sleep_avg
+	 * divided by CURRENT_BONUS, so a task that wakes "just interactive"
+	 * (900 ms) keeps most of it over 250 ms of running; 2.6.0 (w26) divides
+	 * only for tasks with high interactive_credit (2.6.12 has no credit):
+	 * 918 - 250 ms.
+	 */
+	sl_time avg = sdt_sleep_avg_after_run("domains");
+	CHECKF(avg > 850 * SL_MSEC && avg < 900 * SL_MSEC, "2.6.12: sleep_avg %.1f ms",
+	       (double)avg / SL_MSEC);
+	avg = sdt_sleep_avg_after_run("domains:version=w26");
+	CHECKF(avg > 600 * SL_MSEC && avg < 700 * SL_MSEC, "w26: sleep_avg %.1f ms",
+	       (double)avg / SL_MSEC);
 }
 
 /* ---- SMT nice: dependent_sleeper ---- */
@@ -607,7 +959,7 @@ SL_TEST(domains_dependent_sleeper)
 	sl_time n0, n19;
 
 	/* 2.6.12: nice 19 runs only while the nice 0 task's remaining slice,
-	 * less 25 %, is within nice 19's 10 ms slice: ~14 of every 102 ms */
+	 * less 25 %, is within nice 19's 5 ms slice: ~6 of every 100 ms */
 	sdt_nice_pair("domains", &n0, &n19);
 	CHECKF(n0 > 900 * SL_MSEC && n19 > 0 && n19 < n0 / 4,
 	       "nice 0: %.1f ms, nice 19: %.1f ms", (double)n0 / SL_MSEC,
@@ -673,6 +1025,32 @@ SL_TEST(domains_exec_balance)
 	cpu = sdt_exec_cpu("domains:version=w26", &before, &delay);
 	CHECKF(cpu == before && before >= 0, "w26: exec on CPU %d, continued on CPU %d",
 	       before, cpu);
+}
+
+SL_TEST(domains_priority_sleeper_tick_balances)
+{
+	struct sdt_run r;
+
+	/*
+	 * 2.6.12.1 scheduler_tick(): an idle CPU with queued tasks (held back
+	 * by dependent_sleeper) reschedules itself and then still runs
+	 * rebalance_tick(NOT_IDLE), which updates its cpu_load and balances
+	 * at the busy interval.  CPU 1 of a P4 HT, one task counted, due.
+	 */
+	if (!sdt_start(&r, "pack:1 core:1 pu:2", "domains", 0))
+		return;
+	struct sd_sched *s = sl_policy_data(r.sim);
+	struct sd_domain *sd = s->rqs[1].sd;
+	s->rqs[1].nr_running = 1;
+	sd->last_balance = -100000;
+	sd->balance_interval = 1;
+	sd_tick(r.sim, 1);
+	CHECKF(s->rqs[1].cpu_load == 64, "cpu_load %lu", s->rqs[1].cpu_load);
+	/* busy: the interval advanced by busy_factor (8) ticks, not 1 */
+	CHECKF(sd->last_balance == -100000 + 8, "last_balance %lld",
+	       (long long)sd->last_balance);
+	s->rqs[1].nr_running = 0;
+	sl_sim_destroy(r.sim);
 }
 
 /* ---- whole workloads under invariant checks ---- */
