@@ -95,6 +95,7 @@ double sl_pagecache_hit_ratio(const struct sl_pagecache *pc, double set_bytes)
 }
 
 double sl_pagecache_dirty(const struct sl_pagecache *pc) { return pc->dirty; }
+double sl_pagecache_limit(const struct sl_pagecache *pc) { return pc->limit; }
 
 static void flush(struct sl_sim *sim, struct sl_pagecache *pc);
 
