@@ -50,7 +50,8 @@ struct sl_blockdev *sl_sim_disk(struct sl_sim *sim)
 	if (!sim->disk) {
 		struct sl_blockdev *d = sl_sim_alloc(sim, sizeof(*d));
 		d->p = sim->machine->disk;
-		if (d->p.mb_s <= 0)	/* a machine built by hand (tests) */
+		if (d->p.mb_s <= 0)	/* a machine not from sl_machine_load: keep
+					 * the division defined; 1 MB/s shows up */
 			d->p.mb_s = 1;
 		sl_event_init(&d->ev, EV_DISK_DONE, -1, d);
 		sim->disk = d;
@@ -62,6 +63,7 @@ sl_time sl_blockdev_service_ns(const struct sl_blockdev *d, long bytes, bool see
 {
 	/* MB/s (decimal) = 1e6 bytes per 1e9 ns */
 	sl_time xfer = (sl_time)((double)(bytes > 0 ? bytes : 0) * 1e3 / d->p.mb_s);
+	/* + 1 ns: even an empty request completes after it was queued */
 	return (seek ? d->p.seek_ns + d->p.rot_ns : 0) + xfer + 1;
 }
 
