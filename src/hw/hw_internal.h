@@ -71,6 +71,7 @@ struct hw_profile {
 	int slit_remote;		/* SLIT for remote nodes when none is known */
 	double far_ratio;		/* latency ratio at the largest SLIT distance */
 	double node_bw;			/* per-node memory bandwidth (speed.h), 0 = unlimited */
+	struct sl_disk_params disk;	/* all 0: hw_disk_default */
 };
 
 /* Options after the machine name: "p4dpe-2x2ht,noht,smt=off". */
@@ -82,7 +83,14 @@ struct hw_options {
 	double bw;		/* > 0: overrides node_bw */
 	double ipi_us;		/* > 0: overrides ipi_ns (waking another CPU) */
 	double refill;		/* > 0: scales every refill_ns level */
+	double seek_ms;		/* > 0: overrides the disk's average seek */
+	double xfer_mb_s;	/* > 0: overrides the disk's transfer rate */
 };
+
+/* The disk of machines whose profile names none (presets.c). */
+extern const struct sl_disk_params hw_disk_default;
+/* m->disk from the profile's disk (or the default) and the options. */
+void hw_disk_init(struct sl_machine *m, const struct hw_profile *p, const struct hw_options *o);
 
 /* Set every field of s from the profile (and option overrides) for the
  * topology t, whose clock, l2_kb and distances must be final. */

@@ -13,6 +13,8 @@
  *                 full-L2 refill is the top of a 0.2-1 ms range)
  *   ipi=US        latency of waking another CPU, us (a VM's halted vCPU:
  *                 ~20 us on the development host, docs/validation.md)
+ *   seek=MS       the disk's average seek, ms (disk.c)
+ *   xfer=MBS      the disk's media transfer rate, MB/s (disk.c)
  * ratio, bw, slit and refill exist because the research leaves those
  * numbers uncertain (docs/model.md); ipi because it depends on where the
  * machine runs.  A name that is an existing file is taken whole.
@@ -32,7 +34,7 @@
 
 #define MAX_BASE 4096
 
-static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N, bw=B, refill=F, ipi=US";
+static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N, bw=B, refill=F, ipi=US, seek=MS, xfer=MBS";
 
 static bool is_key(const char *opt, const char *key)
 {
@@ -76,6 +78,16 @@ static int parse_option(struct hw_options *o, const char *opt, const char *what,
 			expected = "a positive number of microseconds";
 		else
 			o->ipi_us = d;
+	} else if (is_key(opt, "seek")) {
+		if (sl_parse_double(val, &d) || d <= 0.0 || d > 1000.0)
+			expected = "a positive number of milliseconds, at most 1000";
+		else
+			o->seek_ms = d;
+	} else if (is_key(opt, "xfer")) {
+		if (sl_parse_double(val, &d) || d <= 0.0 || d > 1e6)
+			expected = "a positive number of MB/s";
+		else
+			o->xfer_mb_s = d;
 	} else if (is_key(opt, "slit")) {
 		if (sl_parse_long(val, &l) || l < 11 || l > 254)
 			expected = "an integer from 11 to 254";
@@ -163,6 +175,7 @@ static int load_hwloc(struct sl_machine *m, enum hw_source src, const char *arg,
 	t->llc_kb = found.llc_kb ? found.llc_kb : t->l2_kb > p->llc_kb ? t->l2_kb : p->llc_kb;
 	m->mem_mb = found.mem_mb ? found.mem_mb : p->mem_mb * (unsigned)t->nnodes;
 	hw_speed_init(&m->speed, t, p, o);
+	hw_disk_init(m, p, o);
 	describe(m, src == HW_SRC_HOST ? "host" :
 		    src == HW_SRC_XML ? "hwloc XML" : "hwloc synthetic", o->noht);
 	return 0;
@@ -204,7 +217,8 @@ static int load_synthetic(struct sl_machine *m, const char *base, const struct h
 int sl_machine_load(struct sl_machine *m, const char *name, struct sl_err *err)
 {
 	struct hw_options o = { .noht = false, .smt = -1, .ratio = 0, .slit = 0, .bw = 0,
-				 .ipi_us = 0, .refill = 0 };
+				 .ipi_us = 0, .refill = 0, .seek_ms = 0,
+				 .xfer_mb_s = 0 };
 	char base[MAX_BASE], what[MAX_BASE + 16];
 	struct stat st;
 

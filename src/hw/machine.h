@@ -15,12 +15,22 @@
 #include "hw/speed.h"
 #include "hw/topo.h"
 
+/* The machine's one disk (hw default: a 2002 7200 rpm IDE disk; presets.c
+ * says where the numbers come from).  Used only by workloads that do I/O
+ * through sim/blockdev.h; a run that issues no request is unaffected. */
+struct sl_disk_params {
+	sl_time seek_ns;	/* average seek */
+	sl_time rot_ns;		/* average rotational latency: half a turn */
+	double mb_s;		/* media transfer rate, MB/s (decimal) */
+};
+
 struct sl_machine {
 	char name[128];		/* as given by the user */
 	char summary[160];	/* one line: "2 x 2.2 GHz Xeon HT (P4DPE-G2)" */
 	struct sl_topo topo;
 	struct sl_speed_model speed;
 	unsigned mem_mb;	/* RAM, for workloads that care (page cache) */
+	struct sl_disk_params disk;
 };
 
 /* Resolve a machine name (preset, synthetic string, XML path, "host",

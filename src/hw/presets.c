@@ -27,6 +27,8 @@
  * Cache refill per migration level (anchors.md 4.2 "simplest mode"): NetBurst
  * 0.3 / 1.0 / 2.0 ms by core / package / node, modern 0.05 / 0.2 / 0.4 ms;
  * the in-place (decayed) refill, from memory, equals the package level.
+ * Disks: no seed names its disk; every preset has disk.c's 2002 7200 rpm
+ * default (a profile's .disk left zero).
  * Where an LLC lies beyond the L2 (xeon-1600ht's L3, modern L3s), lines
  * it still holds come back at the core level's cost (speed.c).
  */
@@ -223,5 +225,6 @@ int hw_preset_load(struct sl_machine *m, const struct hw_preset *p,
 	snprintf(m->summary, sizeof(m->summary), "%s%s", p->summary,
 		 o->noht ? " (noht)" : "");
 	hw_speed_init(&m->speed, t, &p->profile, o);
+	hw_disk_init(m, &p->profile, o);
 	return 0;
 }

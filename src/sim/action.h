@@ -16,6 +16,8 @@ struct sl_prog;
 struct sl_chan;
 struct sl_mutex;
 struct sl_barrier;
+struct sl_blockdev;
+struct sl_pagecache;
 
 enum sl_act_kind {
 	SL_ACT_RUN,		/* compute `work` reference ns in user mode */
@@ -33,6 +35,10 @@ enum sl_act_kind {
 	SL_ACT_UNLOCK,		/* release `mutex`: hands it to the first waiter */
 	SL_ACT_BARRIER,		/* wait until `barrier` has all its parties */
 	SL_ACT_YIELD,		/* sched_yield */
+	SL_ACT_DISK_IO,		/* a request of `bytes` to `dev`: block uninterruptibly
+				 * until the disk has served it (blockdev.c) */
+	SL_ACT_DIRTY,		/* dirty `bytes` of page cache `pc`; above the dirty
+				 * limit wait for writeback first (pagecache.c) */
 	SL_ACT_PAY_COSTS,	/* let the kernel's pending costs (fork, exec,
 				 * switch) run, then a burst of no work: a trace
 				 * replay's way to let a preemption come first */
@@ -63,6 +69,15 @@ struct sl_action {
 		} chan;
 		struct sl_mutex *mutex;
 		struct sl_barrier *barrier;
+		struct {
+			struct sl_blockdev *dev;
+			long bytes;
+			bool seek;		/* random access: pays positioning */
+		} disk;
+		struct {
+			struct sl_pagecache *pc;
+			double bytes;
+		} dirty;
 	} u;
 };
 
@@ -81,6 +96,14 @@ static inline struct sl_action sl_act_sleep(sl_time ns)
 static inline struct sl_action sl_act_io_wait(sl_time ns)
 {
 	return (struct sl_action){ .kind = SL_ACT_IO_WAIT, .u.ns = ns };
+}
+static inline struct sl_action sl_act_disk_io(struct sl_blockdev *dev, long bytes, bool seek)
+{
+	return (struct sl_action){ .kind = SL_ACT_DISK_IO, .u.disk = { dev, bytes, seek } };
+}
+static inline struct sl_action sl_act_dirty(struct sl_pagecache *pc, double bytes)
+{
+	return (struct sl_action){ .kind = SL_ACT_DIRTY, .u.dirty = { pc, bytes } };
 }
 static inline struct sl_action sl_act_exit(void)
 {

@@ -185,6 +185,9 @@ static void handle(struct sl_sim *sim, struct sl_event *e)
 	case EV_MIGRATION_END:
 		migration_end(sim, c);
 		break;
+	case EV_DISK_DONE:
+		sl__disk_done(sim, e->obj);
+		break;
 	}
 	/* A wakeup in this event may have asked this CPU to reschedule (a
 	 * woken task preempting, or a parent woken while its child's CPU

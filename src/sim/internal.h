@@ -15,6 +15,7 @@ enum sl_ev_kind {
 	EV_IPI,			/* a reschedule IPI reaches a CPU */
 	EV_MIGRATION,		/* a CPU's migration thread wakes */
 	EV_MIGRATION_END,	/* ... and finishes */
+	EV_DISK_DONE,		/* the disk finished the request in service */
 };
 
 struct sl_cpu {
@@ -107,6 +108,9 @@ struct sl_sim {
 	struct sl_run_stats totals;
 	sl_time root_start, root_end;
 
+	struct sl_blockdev *disk;	/* created on first use (blockdev.c) */
+	struct sl_pagecache *pcache;	/* created on first use (pagecache.c) */
+
 	struct sl_block *blocks;
 	struct sl_err *run_err;		/* set when an invariant fails */
 };
@@ -137,6 +141,13 @@ void sl__waitq_remove(struct sl_task *t);
 void sl__waitq_wake_all(struct sl_sim *sim, struct sl_waitq *wq, int waker_cpu, unsigned flags);
 /* Apply a synchronisation action: 1 done, 0 blocked (t queued, state set). */
 int sl__apply_sync(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t);
+
+/* blockdev.c, pagecache.c: 1 done, 0 blocked (t asleep, uninterruptible) */
+int sl__apply_disk(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t);
+int sl__apply_dirty(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t);
+void sl__disk_done(struct sl_sim *sim, struct sl_blockdev *d);
+/* Put t to sleep on wq (NULL: on nothing, a request will wake it). */
+void sl__sleep_io(struct sl_sim *sim, struct sl_waitq *wq, struct sl_task *t);
 
 /* engine.c */
 void sl__arm_tick(struct sl_sim *sim);

@@ -80,6 +80,17 @@ static int sleep_on(struct sl_sim *sim, struct sl_waitq *wq, struct sl_task *t)
 	return 0;
 }
 
+void sl__sleep_io(struct sl_sim *sim, struct sl_waitq *wq, struct sl_task *t)
+{
+	if (wq)
+		sl__waitq_add(wq, t);
+	t->uninterruptible = true;
+	t->slept_at = sim->now;
+	t->state = SL_TASK_SLEEPING;
+	t->nvcsw++;
+	sim->nr_runnable--;
+}
+
 static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 {
 	struct sl_chan *ch = t->act.u.chan.chan;
@@ -158,6 +169,10 @@ int sl__apply_sync(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 		return 1;
 	case SL_ACT_BARRIER:
 		return barrier_wait(sim, c, t);
+	case SL_ACT_DISK_IO:
+		return sl__apply_disk(sim, c, t);
+	case SL_ACT_DIRTY:
+		return sl__apply_dirty(sim, c, t);
 	default:
 		sl_fail_internal(sim->run_err, "task %d: unknown action %d", t->id, (int)a->kind);
 		sim->stopped = true;

@@ -14,11 +14,29 @@
  * client parses the line (`user_us`, INT) and makes the system call: a
  * kernel cost per kind (metadata: dcache and inode lookups, memory-latency
  * bound: MEM) plus, for ReadX and WriteX, the copy between the page cache
- * and the client's buffer (`copy_us` per KB, MEM).  Everything is in the
- * page cache except Flush: with `fsync_ms` > 0 it is an fsync, an
- * uninterruptible disk wait (exponential, mean `fsync_ms`) served one at a
- * time (one disk, one journal); `fsync_ms=0` is dbench 2.0's fileio.c, in
- * which Flush did nothing.
+ * and the client's buffer (`copy_us` per KB, MEM).  Flush: with `fsync_ms`
+ * > 0 it is an fsync, an uninterruptible disk wait (exponential, mean
+ * `fsync_ms`) served one at a time (one disk, one journal); `fsync_ms=0` is
+ * dbench 2.0's fileio.c, in which Flush did nothing.
+ *
+ * Memory (pagecache=1): the machine's page cache and disk (sim/blockdev.h).
+ * Each client owns a file set of `files_mb` (client_oplocks.txt, replayed
+ * op by op with per-file sizes: each client writes 21.1 MB of filler files
+ * in its first ~1000 lines and keeps them, and its working files add up to
+ * 3 MB more; peak 24.0 MB).  A ReadX finds its pages in memory with the
+ * cache's hit ratio for all clients' files (1 while they fit), else waits
+ * for the disk (one request with positioning).  A WriteX dirties the share
+ * of its bytes that were clean - a write lands anywhere in the client's
+ * files, so the chance a page is already dirty is the dirty share of all
+ * files - and passes balance_dirty_pages: above the dirty limit it waits
+ * for writeback.  A shortened load (`ops` < 62477, as the experiments use)
+ * starts, by assumption, where the full load stands after its opening phase: every
+ * client's files written moments before and still dirty, up to the dirty
+ * limit (the writers were held there by throttling).  So: clients x
+ * files_mb below the dirty limit (40 % of memory) - nothing waits; above it
+ * - writers wait for the disk; above the cache - reads miss too.
+ * Thresholds `dirty_bg`, `dirty_limit`: 2.5/2.6's 10 % and 40 % (see
+ * sim/pagecache.c for 2.4's bdflush numbers, which take lowmem only).
  *
  * Metric (dbench 2.x's final line): Throughput = 1e-6 x (bytes read +
  * bytes written by all clients) / time from the release to the last
@@ -36,16 +54,19 @@
  * Calibrated against: nothing.  The per-kind costs are estimates within
  * the research's 2-20 us for metadata; copy_us (1 us per KB, ~1 GB/s) is a
  * 2002 P4's copy_to_user from memory; fsync_ms is the research's 2002-disk
- * range's lower end (a dbench file's dirty data is small).
+ * range's lower end (a dbench file's dirty data is small); files_mb is
+ * counted from client_oplocks.txt (dbench 2.0, Feb 2002).
  *
  * Omitted / simplified:
  *   - the load is a mix with the trace's proportions, not the trace itself:
  *     no per-file state, offsets or directory tree; a shorter load (`ops`)
  *     keeps the mix (the experiments use one to keep runs short);
- *   - the page cache is unlimited: no reads from disk, no dirty-memory
- *     throttling (balance_dirty_pages, bdflush's nfract) and no periodic
- *     writeback of expired dirty data - the memory pressure of many
- *     clients on a 2.5 GB machine is not modelled;
+ *   - the page cache is a mean field, not per-file: no per-page LRU, no
+ *     discard of dirty data by Unlink (the trace deletes only its 3 MB of
+ *     working files), no periodic writeback of expired dirty data (the
+ *     runs last seconds), no anonymous memory of the clients (small);
+ *   - one set of thresholds for every kernel (2.4.19's bdflush is not
+ *     told apart, sim/pagecache.c);
  *   - no VFS locks (dcache_lock, the BKL of 2.4's VFS) and no journal
  *     beyond the fsyncs' one-at-a-time disk;
  *   - the parent's once-a-second progress line is not printed;
@@ -57,6 +78,7 @@
 #include <stdbool.h>
 
 #include "base/rng.h"
+#include "sim/blockdev.h"
 #include "sim/sim.h"
 #include "workload/net_workloads.h"
 
@@ -168,12 +190,17 @@ struct db_run {
 	struct db_client *client;
 	struct sl_barrier *start;
 	struct sl_mutex *disk;
+	struct sl_pagecache *pc;	/* NULL: pagecache=0, unlimited memory */
+	struct sl_blockdev *dev;
+	double files;		/* all clients' file sets, bytes */
 	int forked, live;
 	bool started;		/* the release has been seen */
 	sl_time t_start, t_end;
 	double bytes;
 	long fsyncs;
 	sl_time fsync_wait;	/* summed disk waits of fsync */
+	long read_misses;	/* ReadX that went to the disk */
+	double dirtied;		/* bytes WriteX newly dirtied */
 };
 
 /* The clock starts with the first task to run after the release. */
@@ -197,7 +224,38 @@ static struct sl_action act_mutex(enum sl_act_kind kind, struct sl_mutex *m)
 
 /* A client's loop: parse (user), system call (kernel), and for an fsync
  * the disk: lock, wait, unlock. */
-enum { C_START, C_PARSE, C_CALL, C_DISK, C_DISK_DONE, C_UNLOCK, C_EXIT };
+enum { C_START, C_PARSE, C_CALL, C_CACHE, C_DISK, C_DISK_DONE, C_UNLOCK, C_EXIT };
+
+/* After the call's CPU work: the page cache's side of a ReadX or WriteX.
+ * A read finds its pages in memory with the cache's hit ratio for all the
+ * clients' files, else it waits for the disk (one request, positioning
+ * included); a write dirties the share of its bytes that were clean (a
+ * write lands anywhere in the client's files: the chance a page is already
+ * dirty is the dirty share of all files) and passes balance_dirty_pages.
+ * Returns false when the operation needs nothing more. */
+static bool cache_action(struct db_run *run, struct sl_task *t, const struct nb_op *op,
+			 struct sl_action *next)
+{
+	if (!run->pc)
+		return false;
+	if (op->kind == NB_READX) {
+		double hit = sl_pagecache_hit_ratio(run->pc, run->files);
+		if (hit >= 1.0 || sl_rng_uniform(&t->rng) < hit)
+			return false;
+		run->read_misses++;
+		*next = sl_act_disk_io(run->dev, op->bytes, true);
+		return true;
+	}
+	if (op->kind == NB_WRITEX) {
+		double clean = 1.0 - sl_pagecache_dirty(run->pc) / run->files;
+		if (clean <= 0)
+			return false;
+		run->dirtied += op->bytes * clean;
+		*next = sl_act_dirty(run->pc, op->bytes * clean);
+		return true;
+	}
+	return false;
+}
 
 static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {
@@ -224,12 +282,17 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		*next = sl_act_run(sl_rng_vary(&t->rng, run->user_ns, run->jitter), SL_WC_INT);
 		return;
 	case C_CALL:
-		c->pc = op->kind == NB_FLUSH && run->fsync_ns > 0 ? C_DISK : C_PARSE;
-		if (c->pc == C_PARSE)
-			c->next++;
+		c->pc = op->kind == NB_FLUSH && run->fsync_ns > 0 ? C_DISK : C_CACHE;
 		run->bytes += op->bytes;
 		*next = act_kernel(sl_rng_vary(&t->rng, db_op_us[op->kind] * 1e3 +
 						   op->bytes * run->copy_ns_per_byte, run->jitter));
+		return;
+	case C_CACHE:
+		c->pc = C_PARSE;
+		c->next++;
+		if (cache_action(run, t, op, next))
+			return;
+		client_step(sim, t, next);	/* nothing to wait for: parse the next */
 		return;
 	case C_DISK:
 		c->pc = C_DISK_DONE;
@@ -297,6 +360,14 @@ static const struct sl_param_def db_params[] = {
 	  "log-sd of each piece of work around its mean (run seed; 0: none)" },
 	{ "fsync_ms", SL_PARAM_REAL, "0", 0, 1e6, NULL,
 	  "mean disk wait of a Flush (fsync), one at a time; 0 = dbench 2.0 (Flush does nothing)" },
+	{ "pagecache", SL_PARAM_INT, "1", 0, 1, NULL,
+	  "1: the machine's page cache and disk (reads miss, writes dirty and throttle); 0: unlimited memory" },
+	{ "files_mb", SL_PARAM_REAL, "24", 0.001, 1e6, NULL,
+	  "each client's file set, MB (client_oplocks.txt: 21 MB of filler files kept, 3 MB more at peak)" },
+	{ "dirty_bg", SL_PARAM_REAL, "10", 1, 100, NULL,
+	  "% of memory dirty that starts writeback (2.5/2.6 dirty_background_ratio; 2.4 bdflush: 30)" },
+	{ "dirty_limit", SL_PARAM_REAL, "40", 1, 100, NULL,
+	  "% of memory dirty above which writers wait (2.5/2.6 dirty_ratio; 2.4 bdflush nfract_sync: 60)" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -318,6 +389,19 @@ static void *db_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	run->start = sl_barrier_new(sim, run->clients + 1);
 	run->disk = sl_mutex_new(sim);
 	run->live = run->clients;
+	run->files = run->clients * sl_param_real(p, "files_mb") * 1024 * 1024;
+	if (sl_param_int(p, "pagecache")) {
+		double bg = sl_param_real(p, "dirty_bg"), limit = sl_param_real(p, "dirty_limit");
+		run->pc = sl_sim_pagecache(sim);
+		run->dev = sl_sim_disk(sim);
+		sl_pagecache_set_ratios(run->pc, bg < limit ? bg : limit, bg < limit ? bg : limit,
+					limit);
+		/* the state after the load's opening phase (see the header):
+		 * the files written moments ago, dirty up to the limit */
+		double limit_bytes = sl_pagecache_limit(run->pc);
+		sl_pagecache_set_dirty(sim, run->pc, run->files < limit_bytes ? run->files
+									      : limit_bytes);
+	}
 	sl_sim_spawn_root(sim, &db_parent_prog, run, "dbench");
 	*limit_out = 0;
 	return run;
@@ -336,6 +420,18 @@ static void db_report(struct sl_sim *sim, void *state, const struct sl_params *p
 	sl_metrics_add(out, "timed_s", "s", window, -1);
 	sl_metrics_add(out, "fsyncs", "count", (double)run->fsyncs, 0);
 	sl_metrics_add(out, "fsync_wait_s", "s", sl_ns_to_s(run->fsync_wait), 0);
+	if (run->pc) {
+		struct sl_pagecache_stats pst;
+		struct sl_blockdev_stats bst;
+		sl_pagecache_stats(run->pc, &pst);
+		sl_blockdev_stats(run->dev, &bst);
+		sl_metrics_add(out, "read_misses", "count", (double)run->read_misses, 0);
+		sl_metrics_add(out, "dirtied_mb", "MB", run->dirtied / 1e6, 0);
+		sl_metrics_add(out, "writeback_mb", "MB", pst.written_back / 1e6, 0);
+		sl_metrics_add(out, "throttled", "count", (double)pst.throttled, 0);
+		sl_metrics_add(out, "throttle_s", "s", sl_ns_to_s(pst.throttle_ns), 0);
+		sl_metrics_add(out, "disk_busy_s", "s", sl_ns_to_s(bst.busy_ns), 0);
+	}
 }
 
 const struct sl_workload_ops sl_workload_dbench = {

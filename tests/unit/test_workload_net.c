@@ -235,6 +235,34 @@ SL_TEST(dbench_fsync_waits_for_the_disk)
 	CHECK(r.stats.nvcsw >= 3 * flushes);
 }
 
+/* Memory pressure (p4-2400: 256 MB, 224 MB of cache, dirty limit 40 % =
+ * 89.6 MB): 2 clients' 48 MB of files fit and stay off the disk; 6 clients'
+ * 144 MB go over the dirty limit, and their writers wait for writeback;
+ * 12 clients' 288 MB do not fit at all, and reads miss too. */
+SL_TEST(dbench_clients_block_on_the_disk_above_memory_only)
+{
+	struct net_run lo, mid, hi, off;
+
+	if (!net_run(&lo, "p4-2400", &sl_workload_dbench, "clients=2,ops=400", 1) ||
+	    !net_run(&mid, "p4-2400", &sl_workload_dbench, "clients=6,ops=400", 1) ||
+	    !net_run(&hi, "p4-2400", &sl_workload_dbench, "clients=12,ops=400", 1) ||
+	    !net_run(&off, "p4-2400", &sl_workload_dbench, "clients=12,ops=400,pagecache=0", 1)) {
+		CHECK(!"dbench ran");
+		return;
+	}
+	CHECK(net_metric(&lo, "throttled") == 0 && net_metric(&lo, "read_misses") == 0);
+	CHECK(net_metric(&lo, "throttle_s") == 0);
+	CHECK(lo.cpu_pct > 95);		/* CPU-bound: nothing waits */
+	CHECK(net_metric(&mid, "throttled") > 0 && net_metric(&mid, "read_misses") == 0);
+	CHECK(mid.cpu_pct < 50);	/* disk-bound */
+	CHECK(net_metric(&mid, "disk_busy_s") > 0.5 * net_metric(&mid, "timed_s"));
+	CHECK(net_metric(&hi, "throttled") > 0 && net_metric(&hi, "read_misses") > 0);
+	CHECK(net_metric(&hi, "throughput") < net_metric(&mid, "throughput"));
+	/* pagecache=0: the unlimited page cache of before */
+	CHECK(isnan(net_metric(&off, "throttled")));
+	CHECK(off.cpu_pct > 95);
+}
+
 /* ---- tbench ---- */
 
 SL_TEST(tbench_pairs_and_exchanges)

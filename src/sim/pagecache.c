@@ -1,0 +1,172 @@
+/*
+ * pagecache.c - the page cache in front of the disk: its size from the
+ * machine's memory, dirty pages, a flusher that writes them back, and the
+ * throttling of writers that dirty memory faster than the disk takes it.
+ *
+ * Shape modelled: 2.5/2.6's pdflush and balance_dirty_pages (2.6.11
+ * mm/page-writeback.c: dirty_background_ratio 10, vm_dirty_ratio 40, of
+ * the machine's pages).  Above the background threshold the flusher
+ * (background_writeout) writes dirty pages back until they are below it
+ * again; a writer that finds dirty + under-writeback pages above the dirty
+ * limit (balance_dirty_pages) waits, uninterruptibly, until writeback has
+ * brought them under it.  2.4's bdflush has the same shape with other
+ * numbers (2.4.27 fs/buffer.c bdf_prm: wake bdflush above nfract 30 %,
+ * block writers above nfract_sync 60 %, stop at nfract_stop_bdflush 20 %,
+ * of nr_free_buffer_pages(), which leaves highmem out):
+ * sl_pagecache_set_ratios() takes them, and the workloads expose them.
+ *
+ * Simplified (each an assumption, not a source rule):
+ *   - the flusher is not a task: its writeback costs disk time but no CPU
+ *     (pdflush/bdflush spend little CPU next to the disk time);
+ *   - it keeps one request of WB_CHUNK bytes at the disk at a time, each
+ *     paying positioning (the dirty pages of many small files are not
+ *     contiguous); so reads queue between its requests in arrival order;
+ *   - in 2.6 the throttled writer writes its own chunk
+ *     (writeback_inodes(write_chunk)) and then waits; here the flusher
+ *     writes and the writer waits for the limit - the same disk time, in
+ *     one queue;
+ *   - no periodic writeback of old dirty data (kupdate / wb_kupdate, 30 s
+ *     expiry): the workloads that use the cache run for seconds;
+ *   - the kernel's own memory (image, mem_map, slab, free-page reserve) is
+ *     a fixed KERNEL_MB [estimate], and anonymous memory (process images)
+ *     is what workloads declare with sl_pagecache_anon().
+ */
+#include "sim/internal.h"
+#include "sim/blockdev.h"
+
+#define KERNEL_MB 32.0			/* memory the kernel keeps, estimate */
+#define WB_CHUNK (128L * 1024)		/* one writeback request: an IDE disk's
+					 * largest (256 sectors), estimate */
+
+struct sl_pagecache {
+	double mem;			/* bytes: machine memory less the kernel's */
+	double anon;
+	double dirty;			/* includes those under writeback */
+	double writeback;		/* in the flusher's request now */
+	double bg, stop, limit;		/* thresholds, bytes */
+	struct sl_blockdev *disk;
+	struct sl_waitq throttled;
+	struct sl_pagecache_stats st;
+};
+
+static void set_thresholds(struct sl_pagecache *pc, double bg, double stop, double limit)
+{
+	pc->bg = pc->mem * bg / 100;
+	pc->stop = pc->mem * stop / 100;
+	pc->limit = pc->mem * limit / 100;
+}
+
+struct sl_pagecache *sl_sim_pagecache(struct sl_sim *sim)
+{
+	if (!sim->pcache) {
+		struct sl_pagecache *pc = sl_sim_alloc(sim, sizeof(*pc));
+		double mem = (double)sim->machine->mem_mb - KERNEL_MB;
+		pc->mem = (mem > 1 ? mem : 1) * 1024 * 1024;
+		pc->disk = sl_sim_disk(sim);
+		set_thresholds(pc, 10, 10, 40);
+		sim->pcache = pc;
+	}
+	return sim->pcache;
+}
+
+void sl_pagecache_set_ratios(struct sl_pagecache *pc, double bg_pct, double stop_pct,
+			     double limit_pct)
+{
+	set_thresholds(pc, bg_pct, stop_pct, limit_pct);
+}
+
+double sl_pagecache_capacity(const struct sl_pagecache *pc)
+{
+	double c = pc->mem - pc->anon;
+	return c > 0 ? c : 0;
+}
+
+void sl_pagecache_anon(struct sl_pagecache *pc, double bytes)
+{
+	pc->anon += bytes;
+	if (pc->anon < 0)
+		pc->anon = 0;
+}
+
+double sl_pagecache_hit_ratio(const struct sl_pagecache *pc, double set_bytes)
+{
+	double c = sl_pagecache_capacity(pc);
+	return set_bytes <= c ? 1.0 : c / set_bytes;
+}
+
+double sl_pagecache_dirty(const struct sl_pagecache *pc) { return pc->dirty; }
+double sl_pagecache_limit(const struct sl_pagecache *pc) { return pc->limit; }
+
+static void flush(struct sl_sim *sim, struct sl_pagecache *pc);
+
+static void wb_done(struct sl_sim *sim, void *arg)
+{
+	struct sl_pagecache *pc = arg;
+
+	pc->dirty -= pc->writeback;
+	if (pc->dirty < 0)
+		pc->dirty = 0;
+	pc->st.written_back += pc->writeback;
+	pc->writeback = 0;
+	if (pc->dirty <= pc->limit)
+		sl__waitq_wake_all(sim, &pc->throttled, -1, 0);
+	flush(sim, pc);
+}
+
+/* The flusher: one request at a time while above the stop threshold once
+ * started, which happens above the background threshold (or for a
+ * throttled writer). */
+static void flush(struct sl_sim *sim, struct sl_pagecache *pc)
+{
+	bool waiting = pc->throttled.head != NULL;
+
+	if (pc->writeback > 0 || pc->dirty <= 0)
+		return;
+	if (pc->dirty <= pc->stop && !waiting)
+		return;
+	double n = pc->dirty < (double)WB_CHUNK ? pc->dirty : (double)WB_CHUNK;
+	pc->writeback = n;
+	sl_blockdev_submit(sim, pc->disk, (long)n, true, wb_done, pc);
+}
+
+static void note_dirty(struct sl_sim *sim, struct sl_pagecache *pc)
+{
+	if (pc->dirty > pc->st.dirty_peak)
+		pc->st.dirty_peak = pc->dirty;
+	if (pc->dirty > pc->bg)
+		flush(sim, pc);
+}
+
+void sl_pagecache_set_dirty(struct sl_sim *sim, struct sl_pagecache *pc, double bytes)
+{
+	pc->dirty = bytes > 0 ? bytes : 0;
+	note_dirty(sim, pc);
+}
+
+int sl__apply_dirty(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
+{
+	struct sl_pagecache *pc = t->act.u.dirty.pc;
+
+	(void)c;
+	if (t->act_phase == 0) {
+		if (t->act.u.dirty.bytes > 0)
+			pc->dirty += t->act.u.dirty.bytes;
+		note_dirty(sim, pc);
+	} else {
+		pc->st.throttle_ns += sim->now - t->slept_at;
+	}
+	/* balance_dirty_pages: over the limit, wait for writeback */
+	if (pc->dirty > pc->limit) {
+		if (t->act_phase++ == 0)
+			pc->st.throttled++;
+		sl__sleep_io(sim, &pc->throttled, t);
+		flush(sim, pc);
+		return 0;
+	}
+	return 1;
+}
+
+void sl_pagecache_stats(const struct sl_pagecache *pc, struct sl_pagecache_stats *out)
+{
+	*out = pc->st;
+}

@@ -1,0 +1,289 @@
+/*
+ * test_blockdev.c - sim/blockdev.c and sim/pagecache.c: the disk's queue
+ * order and service time, a task's uninterruptible wait for its request,
+ * the machine's disk options, and the page cache's writeback and
+ * throttling of writers above the dirty limit.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "hw/machine.h"
+#include "policy/policy.h"
+#include "sim/blockdev.h"
+#include "sim/sim.h"
+#include "test.h"
+
+struct bd_env {
+	struct sl_machine m;
+	const struct sl_policy_ops *policy;
+	struct sl_params knobs;
+	struct sl_sim *sim;
+};
+
+static bool bd_open(struct bd_env *e, const char *machine)
+{
+	struct sl_err err = { 0 };
+	char label[64];
+
+	memset(e, 0, sizeof(*e));
+	if (sl_machine_load(&e->m, machine, &err) ||
+	    sl_policy_parse("up", &e->policy, &e->knobs, label, sizeof(label), &err)) {
+		fprintf(stderr, "bd_open: %s\n", err.msg);
+		return false;
+	}
+	struct sl_sim_config cfg = { .machine = &e->m, .policy = e->policy, .knobs = &e->knobs,
+				     .seed = 1, .check = true };
+	e->sim = sl_sim_create(&cfg, &err);
+	return e->sim != NULL;
+}
+
+static bool bd_run(struct bd_env *e)
+{
+	struct sl_err err = { 0 };
+	int rc = sl_sim_run(e->sim, &err);
+	if (rc)
+		fprintf(stderr, "bd_run: %s\n", err.msg);
+	return rc == 0;
+}
+
+/* ---- the disk ---- */
+
+struct done_log {
+	int n;
+	int order[8];
+	sl_time at[8];
+};
+
+struct done_arg {
+	struct done_log *log;
+	int id;
+};
+
+static void note_done(struct sl_sim *sim, void *arg)
+{
+	struct done_arg *a = arg;
+	a->log->order[a->log->n] = a->id;
+	a->log->at[a->log->n++] = sl_now(sim);
+}
+
+SL_TEST(blockdev_serves_in_arrival_order_one_at_a_time)
+{
+	struct bd_env e;
+	struct done_log log = { 0 };
+	struct done_arg args[3];
+	const long bytes[3] = { 4096, 131072, 65536 };
+	const bool seek[3] = { true, false, true };
+
+	if (!bd_open(&e, "p4-2400")) {
+		CHECK(!"sim created");
+		return;
+	}
+	struct sl_blockdev *d = sl_sim_disk(e.sim);
+	CHECK(d == sl_sim_disk(e.sim));		/* one disk per run */
+	for (int i = 0; i < 3; i++) {
+		args[i] = (struct done_arg){ &log, i };
+		sl_blockdev_submit(e.sim, d, bytes[i], seek[i], note_done, &args[i]);
+	}
+	struct sl_blockdev_stats st;
+	sl_blockdev_stats(d, &st);
+	CHECK(st.queued == 3);
+	CHECK(bd_run(&e));
+	CHECK(log.n == 3);
+	sl_time t = 0;
+	for (int i = 0; i < 3; i++) {
+		CHECK(log.order[i] == i);	/* arrival order */
+		t += sl_blockdev_service_ns(d, bytes[i], seek[i]);
+		CHECKF(log.at[i] == t, "request %d done at %lld, expected %lld", i,
+		       (long long)log.at[i], (long long)t);	/* back to back */
+	}
+	sl_blockdev_stats(d, &st);
+	CHECK(st.requests == 3 && st.queued == 0 && st.busy_ns == t);
+	CHECK(fabs(st.bytes - (4096 + 131072 + 65536)) < 1);
+	sl_sim_destroy(e.sim);
+}
+
+SL_TEST(blockdev_service_time_is_seek_rotation_and_transfer)
+{
+	struct bd_env e, f;
+
+	if (!bd_open(&e, "p4-2400") || !bd_open(&f, "p4-2400,seek=4.9,xfer=50")) {
+		CHECK(!"sims created");
+		return;
+	}
+	struct sl_blockdev *d = sl_sim_disk(e.sim), *g = sl_sim_disk(f.sim);
+	/* 2002 7200 rpm default: 8.5 ms + 4.167 ms + 128 KB at 35 MB/s (3.745 ms) */
+	double ms = (double)sl_blockdev_service_ns(d, 131072, true) / 1e6;
+	CHECKF(fabs(ms - 16.412) < 0.01, "%.3f ms", ms);
+	ms = (double)sl_blockdev_service_ns(d, 131072, false) / 1e6;	/* sequential */
+	CHECKF(fabs(ms - 3.745) < 0.01, "%.3f ms", ms);
+	ms = (double)sl_blockdev_service_ns(g, 131072, true) / 1e6;	/* options */
+	CHECKF(fabs(ms - (4.9 + 4.167 + 2.621)) < 0.01, "%.3f ms", ms);
+	sl_sim_destroy(e.sim);
+	sl_sim_destroy(f.sim);
+
+	struct sl_machine m;
+	struct sl_err err = { 0 };
+	CHECK(sl_machine_load(&m, "p4-2400,seek=-1", &err) != 0);
+	CHECK(strstr(err.msg, "seek=-1") != NULL);
+	CHECK(sl_machine_load(&m, "p4-2400,xfer=fast", &err) != 0);
+	CHECK(strstr(err.msg, "MB/s") != NULL);
+}
+
+/* A task's request: uninterruptible sleep for exactly queue + service. */
+struct io_state {
+	struct sl_blockdev *d;
+	int pc;
+	sl_time issued, done;
+	bool saw_uninterruptible;
+};
+
+static void io_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct io_state *s = t->prog_state;
+
+	switch (s->pc++) {
+	case 0:
+		s->issued = sl_now(sim);
+		*next = sl_act_disk_io(s->d, 65536, true);
+		return;
+	case 1:
+		s->done = sl_now(sim);
+		s->saw_uninterruptible = t->uninterruptible;
+		*next = sl_act_exit();
+		return;
+	default:
+		*next = sl_act_exit();
+	}
+}
+
+static const struct sl_prog io_prog = { .name = "io", .step = io_step };
+
+SL_TEST(blockdev_task_sleeps_uninterruptibly_until_its_request_is_done)
+{
+	struct bd_env e;
+	struct done_log log = { 0 };
+	struct done_arg arg = { &log, 0 };
+
+	if (!bd_open(&e, "p4-2400")) {
+		CHECK(!"sim created");
+		return;
+	}
+	struct io_state *s = sl_sim_alloc(e.sim, sizeof(*s));
+	s->d = sl_sim_disk(e.sim);
+	/* a writeback request is ahead of the task's in the queue */
+	sl_blockdev_submit(e.sim, s->d, 131072, true, note_done, &arg);
+	sl_sim_spawn_root(e.sim, &io_prog, s, "io");
+	CHECK(bd_run(&e));
+	CHECK(s->saw_uninterruptible);
+	sl_time svc = sl_blockdev_service_ns(s->d, 131072, true) +
+		      sl_blockdev_service_ns(s->d, 65536, true);
+	/* woken at the completion; then only the switch back in */
+	CHECKF(s->done >= svc && s->done - s->issued <= svc + 100 * SL_USEC,
+	       "issued %lld done %lld, service %lld", (long long)s->issued, (long long)s->done,
+	       (long long)svc);
+	struct sl_blockdev_stats st;
+	sl_blockdev_stats(s->d, &st);
+	CHECK(st.requests == 2);
+	sl_sim_destroy(e.sim);
+}
+
+/* ---- the page cache ---- */
+
+struct dirty_state {
+	struct sl_pagecache *pc;
+	double mb;
+	int pc_step;
+	sl_time done;
+	double dirty_later;	/* 20 s after the write */
+};
+
+static void dirty_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct dirty_state *s = t->prog_state;
+
+	switch (s->pc_step++) {
+	case 0:
+		*next = sl_act_dirty(s->pc, s->mb * 1024 * 1024);
+		return;
+	case 1:
+		s->done = sl_now(sim);
+		*next = sl_act_sleep(20 * SL_SEC);
+		return;
+	case 2:
+		s->dirty_later = sl_pagecache_dirty(s->pc);
+		*next = sl_act_exit();
+		return;
+	default:
+		*next = sl_act_exit();
+	}
+}
+
+static const struct sl_prog dirty_prog = { .name = "dirty", .step = dirty_step };
+
+/* Dirty `mb` at once on p4-2400 (256 MB: 224 MB of cache base, limit 40 %
+ * = 89.6 MB, background 10 % = 22.4 MB). */
+static bool dirty_run(double mb, struct dirty_state *out, struct sl_pagecache_stats *st)
+{
+	struct bd_env e;
+
+	if (!bd_open(&e, "p4-2400"))
+		return false;
+	struct dirty_state *s = sl_sim_alloc(e.sim, sizeof(*s));
+	s->pc = sl_sim_pagecache(e.sim);
+	s->mb = mb;
+	sl_sim_spawn_root(e.sim, &dirty_prog, s, "dirty");
+	bool ok = bd_run(&e);
+	*out = *s;
+	sl_pagecache_stats(s->pc, st);
+	sl_sim_destroy(e.sim);
+	return ok;
+}
+
+SL_TEST(pagecache_throttles_a_writer_above_the_dirty_limit)
+{
+	struct dirty_state below, above;
+	struct sl_pagecache_stats sb, sa;
+	double mib = 1024 * 1024;
+
+	if (!dirty_run(50, &below, &sb) || !dirty_run(120, &above, &sa)) {
+		CHECK(!"runs");
+		return;
+	}
+	/* below the limit: no wait, but background writeback down to 10 % */
+	CHECK(sb.throttled == 0);
+	CHECK(below.done < 1000000);
+	double end_b = below.dirty_later;
+	CHECKF(end_b <= 22.4 * mib && end_b > 22.4 * mib - 131072, "dirty later %.1f MB",
+	       end_b / mib);
+	CHECK(fabs(sb.written_back - (50 * mib - end_b)) < 1);
+	CHECK(above.dirty_later <= 22.4 * mib);
+	/* above: the writer waits until writeback brought dirty to 40 % */
+	CHECK(sa.throttled == 1);
+	CHECKF(sa.written_back >= (120 - 89.6) * mib, "written back %.1f MB",
+	       sa.written_back / mib);
+	/* (120 - 89.6) MB in 128 KB requests of 16.4 ms: about 4 s */
+	CHECKF(above.done > 3 * SL_SEC && above.done < 5 * SL_SEC, "writer done at %.2f s",
+	       (double)above.done / 1e9);
+	CHECK(sa.throttle_ns > 3 * SL_SEC);
+	CHECK(sa.dirty_peak >= 120 * mib);
+}
+
+SL_TEST(pagecache_capacity_and_hit_ratio_follow_memory)
+{
+	struct bd_env e;
+
+	if (!bd_open(&e, "p4-2400")) {
+		CHECK(!"sim created");
+		return;
+	}
+	struct sl_pagecache *pc = sl_sim_pagecache(e.sim);
+	double mib = 1024 * 1024;
+	CHECK(fabs(sl_pagecache_capacity(pc) - 224 * mib) < 1);
+	CHECK(sl_pagecache_hit_ratio(pc, 200 * mib) == 1.0);
+	CHECK(fabs(sl_pagecache_hit_ratio(pc, 448 * mib) - 0.5) < 1e-9);
+	sl_pagecache_anon(pc, 24 * mib);	/* process memory shrinks the cache */
+	CHECK(fabs(sl_pagecache_hit_ratio(pc, 400 * mib) - 0.5) < 1e-9);
+	sl_pagecache_anon(pc, -24 * mib);
+	CHECK(fabs(sl_pagecache_capacity(pc) - 224 * mib) < 1);
+	sl_sim_destroy(e.sim);
+}
