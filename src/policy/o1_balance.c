@@ -88,9 +88,9 @@ static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
 static bool o1_task_hot(struct sl_sim *sim, const struct o1 *s, const struct o1_task *p)
 {
 	if (s->cfg.v->interactivity == O1_SLEEP_NS) {
-		/* 2.6.0: ns since its last switch, against the busiest's last tick */
-		sl_time last_tick = (sl_time)sl_jiffies(sim) * s->tick_ns;
-		return last_tick - p->timestamp <= s->cfg.cache_decay_ticks * s->tick_ns;
+		/* 2.6.0: sched_clock() - timestamp, ns since its last switch
+		 * measured from now (the last tick came with sched domains) */
+		return sl_now(sim) - p->timestamp <= s->cfg.cache_decay_ticks * s->tick_ns;
 	}
 	return (int64_t)sl_jiffies(sim) - p->last_run <= s->cfg.cache_decay_ticks;
 }

@@ -51,9 +51,11 @@ void o1_activate_quiet(struct o1 *s, struct o1_rq *rq, struct o1_task *p)
 	o1_nr_inc(s, rq);
 }
 
-void o1_activate(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, struct o1_task *p,
-		 bool from_interrupt)
+bool o1_activate(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, struct o1_task *p,
+		 bool from_interrupt, struct o1_task *waker)
 {
+	bool requeue_waker = false;
+
 	if (s->cfg.v->interactivity == O1_SLEEP_NS) {
 		sl_time now = sl_now(sim);
 		o1_recalc_task_prio(s, p, now);
@@ -62,9 +64,11 @@ void o1_activate(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, struct o1_t
 			p->activated = from_interrupt ? 2 : 1;
 		p->timestamp = now;
 	} else {
-		o1_credit_sleep_jiffies(s, p, sl_jiffies(sim));
+		requeue_waker = o1_credit_sleep_jiffies(s, p, from_interrupt ? NULL : waker,
+							sl_jiffies(sim));
 	}
 	o1_activate_quiet(s, rq, p);
+	return requeue_waker;
 }
 
 void o1_deactivate(struct o1 *s, struct o1_rq *rq, struct o1_task *p)

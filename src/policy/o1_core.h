@@ -110,8 +110,12 @@ struct o1_version {
 	int child_penalty, parent_penalty, exit_weight;	/* percent, percent, weight */
 	int prio_bonus_ratio, interactive_delta;
 	int sleep_credit_offset;	/* jiffies not credited per sleep (2.5.68: 1) */
+	bool requeue_waker;		/* 2.5.68: sleep credit beyond the maximum goes
+					 * to the waker, which is requeued */
 	int on_runqueue_weight, credit_limit;		/* ns model only */
 	enum o1_sync_rule sync_rule;
+	bool expired_ts_always;		/* 2.6.0: any expiry sets expired_timestamp;
+					 * 2.5.x: only one into the expired array */
 	bool preempt_equal_prio;	/* pull_task: equal prio and larger slice preempts */
 	int busy_rebalance_ms, idle_rebalance_ms;
 	bool idle_tick_passes_idle;	/* false in 2.5.68: the idle tick balances as busy */
@@ -335,9 +339,12 @@ void o1_enqueue(struct sl_prio_array *array, struct o1_task *p);
 void o1_dequeue(struct o1_task *p);
 /* __activate_task: on the active array, counted. */
 void o1_activate_quiet(struct o1 *s, struct o1_rq *rq, struct o1_task *p);
-/* activate_task: credit the sleep (interrupt: woken by a timer), then queue. */
-void o1_activate(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, struct o1_task *p,
-		 bool from_interrupt);
+/* activate_task: credit the sleep (interrupt: woken by a timer), then queue.
+ * `waker` is the task that woke p (current), NULL for an interrupt or when
+ * none runs.  Returns true if the waker must be requeued (2.5.68: it took
+ * sleep credit beyond p's maximum; o1_requeue_waker once p is placed). */
+bool o1_activate(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, struct o1_task *p,
+		 bool from_interrupt, struct o1_task *waker);
 void o1_deactivate(struct o1 *s, struct o1_rq *rq, struct o1_task *p);
 /* Move queued p to `cpu`'s runqueue (active array) and make it its task_cpu. */
 void o1_move_task(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int cpu);
@@ -354,8 +361,14 @@ int o1_max_bonus(const struct o1 *s);
 int o1_effective_prio(const struct o1 *s, const struct o1_task *p);
 bool o1_task_interactive(const struct o1 *s, const struct o1_task *p);
 bool o1_expired_starving(const struct o1 *s, const struct o1_rq *rq, uint64_t now_j);
-/* 2.5.x activate_task: sleep jiffies into sleep_avg. */
-void o1_credit_sleep_jiffies(const struct o1 *s, struct o1_task *p, uint64_t now_j);
+/* 2.5.x activate_task: sleep jiffies into sleep_avg; in 2.5.68 what is
+ * beyond the maximum goes to `waker` (may be NULL).  True if the waker's
+ * sleep_avg changed, so that it must be requeued. */
+bool o1_credit_sleep_jiffies(const struct o1 *s, struct o1_task *p, struct o1_task *waker,
+			     uint64_t now_j);
+/* 2.5.68 try_to_wake_up's end: the waker at its new priority, at the tail
+ * of that list in the array it is on. */
+void o1_requeue_waker(const struct o1 *s, struct o1_task *waker);
 /* 2.6.0 recalc_task_prio: credit the sleep that ended at `now`. */
 void o1_recalc_task_prio(const struct o1 *s, struct o1_task *p, sl_time now);
 /* 2.6.0 schedule(): the time prev ran comes off its sleep_avg. */

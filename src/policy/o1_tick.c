@@ -42,12 +42,17 @@ static void o1_expire(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, struct
 	p->prio = o1_effective_prio(s, p);
 	p->time_slice = o1_task_timeslice(s, p);
 	p->first_time_slice = false;
-	if (rq->expired_timestamp < 0)
+	/* 2.6.0 starts the starvation clock at any expiry; 2.5.x only when a
+	 * task really goes to the expired array */
+	if (s->cfg.v->expired_ts_always && rq->expired_timestamp < 0)
 		rq->expired_timestamp = (int64_t)now_j;
-	if (!o1_task_interactive(s, p) || o1_expired_starving(s, rq, now_j))
+	if (!o1_task_interactive(s, p) || o1_expired_starving(s, rq, now_j)) {
+		if (rq->expired_timestamp < 0)
+			rq->expired_timestamp = (int64_t)now_j;
 		o1_enqueue(rq->expired, p);
-	else
+	} else {
 		o1_enqueue(rq->active, p);
+	}
 }
 
 static void o1_round_robin(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq,

@@ -19,9 +19,10 @@
  *            stolen, the half-difference imbalance.  It differs from 2.5.59
  *            only in having no NUMA scheduler (that came with 2.5.59,
  *            policies.md 3), so on a one-node machine the two are equal.
- *   2.5.68   The interactivity retune, the HZ/5 busy tick and the node
- *            ticks are in the 2.5.68 base of Ingo's A9 [S6][S12]; which
- *            2.5.6x release first had them is UNVERIFIED.
+ *   2.5.68   The interactivity retune, the HZ/5 busy tick, the node
+ *            ticks and activate_task's requeue_waker are in the 2.5.68
+ *            base of Ingo's A9 [S6][S12]; which 2.5.6x release first had
+ *            them is UNVERIFIED.
  *   2.6.0    Node load normalised as 10 * node_nr_running / CPUs of the
  *            node [S5]; the 2.5.x rows use the raw count [S6][S18].
  *
@@ -48,7 +49,9 @@ static const struct o1_version o1_versions[] = {
 		.child_penalty = 95, .parent_penalty = 100, .exit_weight = 3,
 		.prio_bonus_ratio = 25, .interactive_delta = 2,
 		.sleep_credit_offset = 0,
+		.requeue_waker = false,
 		.sync_rule = O1_SYNC_CREDIT,
+		.expired_ts_always = false,
 		.preempt_equal_prio = true,
 		.busy_rebalance_ms = 250, .idle_rebalance_ms = 1,
 		.idle_tick_passes_idle = true,
@@ -65,7 +68,9 @@ static const struct o1_version o1_versions[] = {
 		.child_penalty = 95, .parent_penalty = 100, .exit_weight = 3,
 		.prio_bonus_ratio = 25, .interactive_delta = 2,
 		.sleep_credit_offset = 0,
+		.requeue_waker = false,
 		.sync_rule = O1_SYNC_CREDIT,
+		.expired_ts_always = false,
 		.preempt_equal_prio = true,
 		.busy_rebalance_ms = 250, .idle_rebalance_ms = 1,
 		.idle_tick_passes_idle = true,
@@ -84,7 +89,9 @@ static const struct o1_version o1_versions[] = {
 		.child_penalty = 50, .parent_penalty = 100, .exit_weight = 3,
 		.prio_bonus_ratio = 25, .interactive_delta = 2,
 		.sleep_credit_offset = 1,
+		.requeue_waker = true,
 		.sync_rule = O1_SYNC_QUIET,
+		.expired_ts_always = false,
 		.preempt_equal_prio = true,
 		.busy_rebalance_ms = 200, .idle_rebalance_ms = 1,
 		.idle_tick_passes_idle = false,
@@ -103,8 +110,10 @@ static const struct o1_version o1_versions[] = {
 		.child_penalty = 95, .parent_penalty = 100, .exit_weight = 3,
 		.prio_bonus_ratio = 25, .interactive_delta = 2,
 		.sleep_credit_offset = 0,
+		.requeue_waker = false,
 		.on_runqueue_weight = 30, .credit_limit = 100,
 		.sync_rule = O1_SYNC_QUIET_LOCAL,
+		.expired_ts_always = true,
 		.preempt_equal_prio = false,
 		.busy_rebalance_ms = 200, .idle_rebalance_ms = 1,
 		.idle_tick_passes_idle = true,

@@ -107,13 +107,18 @@ void o1_core_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsign
 		o1_activate_quiet(s, rq, p);
 		return;
 	}
-	o1_activate(sim, s, rq, p, flags & SL_WAKE_TIMER);
+	struct sl_task *current = sl_curr(sim, waker_cpu);
+	struct o1_task *waker = current ? o1_of(current) : NULL;
+	bool requeue_waker = o1_activate(sim, s, rq, p, flags & SL_WAKE_TIMER, waker);
 	if (s->cfg.wake_up_cpu) {
 		if (!sync || s->cfg.wake_up_cpu_sync)
 			o1_wake_up_cpu(sim, s, rq, p->cpu, p);
 	} else if (o1_preempts(sim, p, p->cpu, false)) {
 		sl_resched(sim, p->cpu);
 	}
+	/* 2.5.68: after the preemption test, which saw its old priority */
+	if (requeue_waker)
+		o1_requeue_waker(s, waker);
 }
 
 /* ---- fork and exit (2.3) ---- */
