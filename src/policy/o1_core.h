@@ -101,6 +101,13 @@ enum o1_yield {
 	O1_YIELD_TAIL,		/* to the tail of its list in the active array */
 };
 
+/* Where wake_up_forked_process queues the child.  The order is that of
+ * the knob `fork_place`. */
+enum o1_fork_place {
+	O1_FORK_TAIL,		/* up to 2.5.59: activate_task, tail of its list */
+	O1_FORK_FRONT,		/* Ingo's D7, mainline 2.5.6x: in front of the parent */
+};
+
 struct o1_version {
 	const char *name;
 	int min_timeslice_ms, max_timeslice_ms;
@@ -114,6 +121,7 @@ struct o1_version {
 					 * to the waker, which is requeued */
 	int on_runqueue_weight, credit_limit;		/* ns model only */
 	enum o1_sync_rule sync_rule;
+	enum o1_fork_place fork_place;
 	bool expired_ts_always;		/* 2.6.0: any expiry sets expired_timestamp;
 					 * 2.5.x: only one into the expired array */
 	bool preempt_equal_prio;	/* pull_task: equal prio and larger slice preempts */
@@ -159,6 +167,7 @@ struct o1_config {
 	bool idle_tick_idle;		/* the intra-node idle-tick balance passes idle=1 */
 	bool idle_node_tick_idle;	/* the node balance of an idle tick passes idle=1 */
 	enum o1_yield yield;
+	enum o1_fork_place fork_place;
 
 	/* the NUMA scheduler (3); in effect only on a machine of several nodes */
 	bool numa;
@@ -200,6 +209,11 @@ bool o1_knob_given(const struct sl_params *knobs, const char *name);
 	{ .name = "yield", .type = SL_PARAM_CHOICE, .def = "expired", .choices = "expired|tail", \
 	  .doc = "sched_yield moves the task to the expired array (2.5.6x/2.6.0) or to the " \
 		 "tail of its list in the active array" }
+#define O1_KNOB_FORK_PLACE \
+	{ .name = "fork_place", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "tail|front", \
+	  .doc = "where wake_up_forked_process queues the child: the tail of its priority " \
+		 "list (stock up to 2.5.59) or in front of the parent at its priority (Ingo's " \
+		 "D7, mainline in 2.5.6x) (default: the version's)" }
 #define O1_KNOB_NUMA \
 	{ .name = "numa", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "on|off", \
 	  .doc = "NUMA scheduler on machines of several nodes: node-local balancing, node " \

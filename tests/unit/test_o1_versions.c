@@ -35,14 +35,16 @@ SL_TEST(o1_version_rows)
 		CHECK(s->min_slice == 10 && s->max_slice == 300 && s->max_sleep_avg == 2000 &&
 		      s->starvation_limit == 2000 && s->busy_ticks == 250 && s->idle_ticks == 1);
 		CHECK(!s->numa && s->cfg.hot == O1_HOT_NEVER && s->cfg.imbalance == O1_IMBALANCE_HALF);
-		CHECK(!s->cfg.v->expired_ts_always && !s->cfg.v->requeue_waker);
+		CHECK(s->cfg.fork_place == O1_FORK_TAIL && !s->cfg.v->expired_ts_always &&
+		      !s->cfg.v->requeue_waker);
 		sl_sim_destroy(r.sim);
 	}
 	if ((s = o1vt_state(&r, "o1:version=2.5.59"))) {
 		CHECK(s->max_slice == 300 && s->max_sleep_avg == 2000 && s->busy_ticks == 250);
 		CHECK(s->numa && s->cfg.node_balance == O1_NODE_RATE &&
 		      s->cfg.node_balance_rate == 100 && s->cfg.idle_tick_idle);
-		CHECK(!s->cfg.v->expired_ts_always && !s->cfg.v->requeue_waker);
+		CHECK(s->cfg.fork_place == O1_FORK_TAIL && !s->cfg.v->expired_ts_always &&
+		      !s->cfg.v->requeue_waker);
 		sl_sim_destroy(r.sim);
 	}
 	if ((s = o1vt_state(&r, "o1:version=2.5.68"))) {
@@ -52,7 +54,8 @@ SL_TEST(o1_version_rows)
 		CHECK(s->numa && s->cfg.node_balance == O1_NODE_TICKS && s->idle_node_ticks == 5 &&
 		      s->busy_node_ticks == 400 && !s->cfg.idle_tick_idle &&
 		      !s->cfg.idle_node_tick_idle && s->cfg.v->sync_rule == O1_SYNC_QUIET);
-		CHECK(!s->cfg.v->expired_ts_always && s->cfg.v->requeue_waker);
+		CHECK(s->cfg.fork_place == O1_FORK_FRONT && !s->cfg.v->expired_ts_always &&
+		      s->cfg.v->requeue_waker);
 		sl_sim_destroy(r.sim);
 	}
 	if ((s = o1vt_state(&r, "o1:version=2.6.0"))) {
@@ -61,15 +64,16 @@ SL_TEST(o1_version_rows)
 		CHECK(s->cfg.hot == O1_HOT_IF_IDLE && s->cfg.imbalance == O1_IMBALANCE_QUARTER &&
 		      s->cfg.idle_tick_idle && s->cfg.v->node_load_per_cpu &&
 		      s->cfg.v->sync_rule == O1_SYNC_QUIET_LOCAL && !s->cfg.v->preempt_equal_prio);
-		CHECK(s->cfg.v->expired_ts_always && !s->cfg.v->requeue_waker);
+		CHECK(s->cfg.fork_place == O1_FORK_FRONT && s->cfg.v->expired_ts_always &&
+		      !s->cfg.v->requeue_waker);
 		sl_sim_destroy(r.sim);
 	}
 	/* knobs override the row */
 	if ((s = o1vt_state(&r, "o1:version=2.6.0,steal_hot=busy,imbalance=half,idle_tick=busy,"
-				"idle_node_tick=idle,yield=tail"))) {
+				"idle_node_tick=idle,yield=tail,fork_place=tail"))) {
 		CHECK(s->cfg.hot == O1_HOT_IF_BUSY && s->cfg.imbalance == O1_IMBALANCE_HALF &&
 		      !s->cfg.idle_tick_idle && s->cfg.idle_node_tick_idle &&
-		      s->cfg.yield == O1_YIELD_TAIL);
+		      s->cfg.yield == O1_YIELD_TAIL && s->cfg.fork_place == O1_FORK_TAIL);
 		sl_sim_destroy(r.sim);
 	}
 }
@@ -365,6 +369,60 @@ SL_TEST(o1_yield_to_expired)
 	       (double)t / SL_MSEC);
 }
 
+/* ---- fork placement (2.3) ---- */
+
+/*
+ * One CPU.  The root forks s and sleeps 1 ms, so that s runs; the root
+ * wakes behind s at the same priority.  s then forks c.  Returns true if c
+ * ran before the root's next action (*ok false if the run failed).
+ */
+static bool o1vt_child_before_waiter(const char *policy, bool *ok)
+{
+	struct o1t_run r;
+	bool before = false;
+
+	*ok = false;
+	if (!o1t_start(&r, "pack:1 core:1 pu:1", policy, 0))
+		return false;
+	struct o1t_script *c = o1t_hog(r.sim, 1);
+	struct o1t_script *s = o1t_new(r.sim);
+	o1t_add(s, sl_act_run(3 * SL_MSEC, SL_WC_INT));
+	o1t_fork(s, c, "c", 0);
+	o1t_add(s, sl_act_run(3 * SL_MSEC, SL_WC_INT));
+	o1t_add(s, sl_act_wait());
+	struct o1t_script *root = o1t_new(r.sim);
+	o1t_fork(root, s, "s", 0);
+	o1t_add(root, sl_act_sleep(1 * SL_MSEC));
+	o1t_add(root, sl_act_run(1 * SL_MSEC, SL_WC_INT));	/* act 2 */
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r) && root->pc == 4 && c->pc == 1 && root->at[1] < s->at[2]) {
+		*ok = true;
+		before = c->at[0] < root->at[2];
+	}
+	sl_sim_destroy(r.sim);
+	return before;
+}
+
+SL_TEST(o1_fork_placement_per_version)
+{
+	bool ok;
+
+	/* up to 2.5.59 the child goes to the tail of its list: behind the
+	 * root, which woke while s ran */
+	CHECK(!o1vt_child_before_waiter("o1:version=2.5.33", &ok) && ok);
+	CHECK(!o1vt_child_before_waiter("o1:version=2.5.59", &ok) && ok);
+	CHECK(!o1vt_child_before_waiter("ht:version=f3", &ok) && ok);
+	CHECK(!o1vt_child_before_waiter("ht:version=e6", &ok) && ok);
+	/* D7 (2.5.68, 2.6.0): in front of its parent, ahead of the root */
+	CHECK(o1vt_child_before_waiter("o1:version=2.5.68", &ok) && ok);
+	CHECK(o1vt_child_before_waiter("o1:version=2.6.0", &ok) && ok);
+	CHECK(o1vt_child_before_waiter("ht:version=a9", &ok) && ok);
+	/* the knob overrides the row */
+	CHECK(o1vt_child_before_waiter("o1:version=2.5.59,fork_place=front", &ok) && ok);
+	CHECK(!o1vt_child_before_waiter("o1:version=2.6.0,fork_place=tail", &ok) && ok);
+}
+
 /* ---- expired_timestamp (2.4) ---- */
 
 /*
@@ -479,8 +537,8 @@ SL_TEST(o1_requeue_waker)
 
 /*
  * Two CPUs, hotness respected by every balance, 5 ticks hot.  On CPU 0 the
- * root forks a (0.2 ms of work), runs 1 ms, forks b and computes on, its
- * children queued behind it.  At
+ * root forks a (0.2 ms of work), runs 1 ms, forks b and computes on; both
+ * children queue behind it (fork_place=tail keeps the root running).  At
  * the 6 ms tick idle CPU 1 finds b still hot and takes a, which exits
  * ~0.25 ms later: the balance of the newly idle CPU, between two ticks,
  * finds b more than 5 ms old.  When did b first run, and where?
@@ -512,8 +570,8 @@ static sl_time o1vt_hot_from_now(const char *policy, int *cpu)
 SL_TEST(o1_task_hot_from_now)
 {
 	int cpu = -1;
-	sl_time t = o1vt_hot_from_now("o1:version=2.6.0,steal_hot=never,cache_decay_ticks=5",
-				      &cpu);
+	sl_time t = o1vt_hot_from_now("o1:version=2.6.0,fork_place=tail,steal_hot=never,"
+				      "cache_decay_ticks=5", &cpu);
 	/* b was forked at ~1.07 ms: at 6.2 ms it is cold, though only 4.93
 	 * ms older than the last tick (6 ms), which would have kept it until
 	 * the 7 ms tick */
