@@ -8,12 +8,16 @@
  * runqueues; creation from the topology and the consistency check.  The
  * decisions are in the other o1_*.c files (see o1_core.h).
  *
- * Sources: research/policies.md 2.1 (data structures; nr_running counts the
- * running task, 7.3), 3.1 (node_nr_running, prev_node_load, nr_balanced),
- * 4.2 (a runqueue per package shared by its siblings; task_running is "curr
- * of the CPU in task_cpu"), 7.7 (shared runqueue semantics); [S5] 2.6.0
- * sched.c, [S6] a 2.5.6x sched.c, [S12] A9, [S21] F3.  Docs:
- * docs/policies/o1.md, ht.md, up.md.
+ * Sources: 2.6.0 kernel/sched.c and a 2.5.6x one (runqueue, prio_array;
+ * nr_running counts the running task; node_nr_running, activate_task and
+ * its 2.5.68 requeue_waker), the NUMA scheduler's prev_node_load and
+ * nr_balanced (Martin Bligh's numasched3); a runqueue per package shared
+ * by its siblings, task_running as "curr of the CPU in task_cpu", from
+ * Ingo Molnar's HT patches (F3: LKML, 27 Aug 2002,
+ * <Pine.LNX.4.44.0208270226190.12947-100000@localhost.localdomain>; A9:
+ * LKML, 21 Apr 2003,
+ * <Pine.LNX.4.44.0304211509010.11700-100000@devserv.devel.redhat.com>).
+ * Docs: docs/policies/o1.md, ht.md, up.md.
  *
  * Choices where the sources are uncertain:
  *   - "Package" of the HT patch = SMT core of the topology (see ht.c).

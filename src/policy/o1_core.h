@@ -30,10 +30,10 @@
  *                   NODE_BALANCE_RATE / node ticks, sched_balance_exec
  *   o1_active.c     the HT scheduler's active balancing, the migration op
  *
- * Sources: research/policies.md sections 2 (O(1)), 3 (NUMA), 4 (HT
- * scheduler), 7 (modelling notes); each file lists its own, with its
- * choices and omitted / simplified list.  Docs: docs/policies/o1.md, ht.md,
- * up.md.
+ * Sources: 2.6.0 and a 2.5.6x kernel/sched.c, Ingo Molnar's HT patches
+ * (F3 to C1) and the NUMA scheduler's patches; each file lists its own,
+ * with its choices and omitted / simplified list.  Docs:
+ * docs/policies/o1.md, ht.md, up.md.
  */
 #ifndef SL_POLICY_O1_CORE_H
 #define SL_POLICY_O1_CORE_H
@@ -58,20 +58,20 @@ struct sl_task;
 
 /* ---- the version table (o1_versions.c) ---- */
 
-/* How sleep_avg and the dynamic priority work (policies.md 2.3). */
+/* How sleep_avg and the dynamic priority work. */
 enum o1_interactivity {
 	O1_SLEEP_JIFFIES,	/* 2.5.x: +sleep jiffies at wakeup, -1 per running tick */
 	O1_SLEEP_NS,		/* 2.6.0: Con Kolivas' ns sleep_avg with credits */
 };
 
-/* What a sync wakeup (pipes) does besides the fast-migrate (2.6). */
+/* What a sync wakeup (pipes) does besides the fast-migrate. */
 enum o1_sync_rule {
 	O1_SYNC_CREDIT,		/* 2.5.59: credit and preemption check as usual */
 	O1_SYNC_QUIET,		/* 2.5.68: no credit, no preemption check */
 	O1_SYNC_QUIET_LOCAL,	/* 2.6.0: quiet only if task_cpu == waker's CPU */
 };
 
-/* find_busiest_queue's threshold and how many tasks move (2.7).  The
+/* find_busiest_queue's threshold and how many tasks move.  The
  * order is that of the o1 knob `imbalance`. */
 enum o1_imbalance_rule {
 	O1_IMBALANCE_HALF,	/* 2.5: (max-me)/2, >= (max+3)/4 if busy, busiest > me+1 */
@@ -87,7 +87,7 @@ enum o1_hot_rule {
 	O1_HOT_ALWAYS,		/* RHEL3 (BUSY_STEAL and AGRESSIVE_IDLE_STEAL) */
 };
 
-/* When a CPU looks across nodes (3.3).  The order is that of the knob
+/* When a CPU looks across nodes.  The order is that of the knob
  * `node_balance`. */
 enum o1_node_balance {
 	O1_NODE_RATE,		/* 2.5.59: every NODE_BALANCE_RATE-th load_balance call */
@@ -142,12 +142,12 @@ const struct o1_version *o1_version_find(const char *name);
 /* "2.5.33|2.5.59|2.5.68|2.6.0": the choices of the version knob. */
 extern const char o1_version_choices[];
 
-/* cache_decay_ticks as i386 smp_tune_scheduling computed it (2.7). */
+/* cache_decay_ticks as i386 smp_tune_scheduling computed it. */
 int o1_cache_decay_ticks(const struct sl_topo *topo, const struct o1_version *v, unsigned hz);
 
 /* ---- the build (o1_config.c) ---- */
 
-/* Where the HT scheduler keeps the "active balance requested" latch (4.6). */
+/* Where the HT scheduler keeps the "active balance requested" latch. */
 enum o1_active_flag {
 	O1_ACTIVE_FLAG_REQUESTER,	/* F3 (2.5.31): on the idle CPU asking */
 	O1_ACTIVE_FLAG_BUSY_RQ,		/* 2.5.59 F3, A9: on the busy runqueue */
@@ -175,12 +175,12 @@ struct o1_config {
 	int node_balance_rate;		/* NODE_BALANCE_RATE (i386 NUMA-Q: 100) */
 	bool node_load_per_rq;		/* 2.6.0 node load divided by runqueues, not CPUs */
 
-	/* Ingo Molnar's HT scheduler (policies.md 4); all off for stock. */
-	bool share_siblings;		/* one runqueue per SMT core (4.2) */
-	bool wake_up_cpu;		/* wake_up_cpu() placement (4.4) */
+	/* Ingo Molnar's HT scheduler; all off for stock. */
+	bool share_siblings;		/* one runqueue per SMT core */
+	bool wake_up_cpu;		/* wake_up_cpu() placement */
 	bool wake_up_cpu_sync;		/* ... also for sync wakeups not kept quiet */
 	bool wake_equal_prio;		/* ... equal prio and larger slice preempts (A9) */
-	bool active_balance;		/* active balancing via the migration thread (4.6) */
+	bool active_balance;		/* active balancing via the migration thread */
 	enum o1_active_flag active_flag;
 	bool active_skip_single;	/* skip runqueues of one CPU (A9) */
 	bool continue_bug;		/* 2.5.59 F3: the sibling-idle check skips nothing */
@@ -407,7 +407,7 @@ void o1_put_prev(struct sl_sim *sim, struct o1 *s, struct sl_task *prev);
 
 /* ---- o1_wake.c ---- */
 
-/* The HT scheduler's wake_up_cpu (4.4); also the placement of pulled and
+/* The HT scheduler's wake_up_cpu; also the placement of pulled and
  * migrated tasks. */
 void o1_wake_up_cpu(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, int cpu,
 		    struct o1_task *p);
@@ -418,10 +418,10 @@ void o1_kick_moved(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int cpu,
 
 /* ---- o1_balance.c ---- */
 
-/* load_balance(this_rq, idle, cpumask) run on behalf of this_cpu (2.7). */
+/* load_balance(this_rq, idle, cpumask) run on behalf of this_cpu. */
 void o1_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq, int this_cpu,
 		     bool idle, const sl_cpumask *mask, bool steal_hot);
-/* The balance schedule() does when its runqueue ran empty (2.5). */
+/* The balance schedule() does when its runqueue ran empty. */
 void o1_newidle_balance(struct sl_sim *sim, struct o1 *s, int cpu);
 /* rebalance_tick (2.8, 3.3). */
 void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle);
@@ -430,10 +430,10 @@ void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle);
 
 /* The CPUs of `cpu`'s node, or all CPUs without the NUMA scheduler. */
 const sl_cpumask *o1_node_mask(const struct o1 *s, int cpu);
-/* find_busiest_node from this runqueue's decayed view (3.2), or -1. */
+/* find_busiest_node from this runqueue's decayed view, or -1. */
 int o1_find_busiest_node(struct o1 *s, struct o1_rq *rq, int this_node);
 /* 2.5.59 cpus_to_balance: count this load_balance call and, every
- * NODE_BALANCE_RATE-th, balance against the busiest node (3.3). */
+ * NODE_BALANCE_RATE-th, balance against the busiest node. */
 sl_cpumask o1_cpus_to_balance(struct o1 *s, struct o1_rq *rq, int cpu);
 /* 2.5.68/2.6.0 balance_node: balance against the busiest node, if any. */
 void o1_balance_node(struct sl_sim *sim, struct o1 *s, int cpu, bool idle);
@@ -442,7 +442,7 @@ void o1_exec_move(struct sl_sim *sim, struct o1 *s, int cpu);
 /* p exits: forget its pending exec move. */
 void o1_exec_forget(struct o1 *s, struct o1_task *p);
 
-/* ---- o1_active.c (4.6) ---- */
+/* ---- o1_active.c ---- */
 
 /* A CPU whose whole runqueue is idle asks busy runqueues for help. */
 void o1_active_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq,

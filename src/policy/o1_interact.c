@@ -6,17 +6,22 @@
  * uninterruptible sleeps, and its run-time charge), TASK_INTERACTIVE,
  * EXPIRED_STARVING, TIMESLICE_GRANULARITY and the fork and exit penalties.
  *
- * Sources: research/policies.md 2.2 (timeslices), 2.3 (interactivity,
- * fork, exit), 2.4 (EXPIRED_STARVING); [S5] 2.6.0 sched.c (recalc_task_prio,
- * the activated values, INTERACTIVE_SLEEP, CREDIT_LIMIT), [S6] a 2.5.6x
- * sched.c, [S10] 2.5.59 constants.  Docs: docs/policies/o1.md.
+ * Sources: 2.6.0 kernel/sched.c (task_timeslice, effective_prio,
+ * recalc_task_prio, the activated values, INTERACTIVE_SLEEP, CREDIT_LIMIT,
+ * EXPIRED_STARVING, wake_up_forked_process, sched_exit); a 2.5.6x
+ * kernel/sched.c, the "-" side of Ingo Molnar's sched-2.5.68-A9, LKML
+ * <Pine.LNX.4.44.0304211509010.11700-100000@devserv.devel.redhat.com>
+ * (activate_task: the sleep credit, the overflow passed to the waker and
+ * requeue_waker); the 2.5.59 constants in Rick Lindsley's split of D7
+ * (Martin J. Bligh, LKML, 13 Feb 2003, <7790000.1045177072@[10.10.2.4]>).
+ * Docs: docs/policies/o1.md.
  *
  * Choices where the sources are uncertain:
  *   - 2.6.0's uninterruptible cap: a task woken from an uninterruptible
  *     sleep (the engine's t->uninterruptible: IO_WAIT) without high credit
  *     raises its sleep_avg at most to INTERACTIVE_SLEEP(p) and gets no
  *     "long sleeper" treatment, as recalc_task_prio of 2.6.0 has it with
- *     activated == -1; policies.md 2.3 states the cap only in outline.
+ *     activated == -1.
  *
  * Omitted / simplified:
  *   - RT priorities: every simulated task is SCHED_OTHER.

@@ -5,11 +5,15 @@
  * round-robin every TIMESLICE_GRANULARITY; then rebalance_tick; and, on a
  * runqueue shared by SMT siblings, what an idle sibling does at its tick.
  *
- * Sources: research/policies.md 2.3 (sleep_avg -1 per running tick in
- * 2.5.x; TIMESLICE_GRANULARITY in 2.6.0), 2.4 (scheduler_tick,
- * EXPIRED_STARVING), 4.3 and 4.6 (pickup and active balancing of a shared
- * runqueue); [S5] 2.6.0, [S6] 2.5.6x, [S12] A9, [S21] F3.  Docs:
- * docs/policies/o1.md, ht.md.
+ * Sources: 2.6.0 kernel/sched.c scheduler_tick (TIMESLICE_GRANULARITY;
+ * expired_timestamp set at any expiry); a 2.5.6x kernel/sched.c, the "-"
+ * side of Ingo Molnar's sched-2.5.68-A9, LKML
+ * <Pine.LNX.4.44.0304211509010.11700-100000@devserv.devel.redhat.com>
+ * (sleep_avg -1 per running tick; expired_timestamp set only when a task
+ * goes to the expired array, as from 2.5.31); the pickup and active
+ * balancing of a shared runqueue from A9 and F3 (Ingo, LKML, 27 Aug 2002,
+ * <Pine.LNX.4.44.0208270226190.12947-100000@localhost.localdomain>).
+ * Docs: docs/policies/o1.md, ht.md.
  *
  * Choices where the sources are uncertain:
  *   - Idle siblings at their tick (ht knobs idle_pickup, idle_active; 4.3,
