@@ -158,6 +158,7 @@ static const struct sl_param_def ht_knobs[] = {
 	  .doc = "ms between active-balance requests of a wholly idle core "
 		 "(0: only when a CPU goes idle)" },
 	O1_KNOB_YIELD,
+	O1_KNOB_FORK_PLACE,
 	O1_KNOB_NUMA,
 	O1_KNOB_NODE_BALANCE_RATE,
 	{ .name = "node_divisor", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "cpus|runqueues",

@@ -6,26 +6,28 @@
  * with each version's exceptions, the newly-idle balance and rebalance_tick
  * (with the NUMA scheduler's node balancing, o1_numa.c).
  *
- * Sources: research/policies.md 2.5 (the newly-idle balance), 2.7
- * (find_busiest_queue, the 2.5 half-difference and 2.6.0 25% rules with
- * its literal imbalance/2 == 0, task selection order, CAN_MIGRATE and its
- * versions, cache_decay_ticks), 2.8 (rebalance ticks: jiffies % TICK == 0,
- * so all CPUs balance on the same jiffy; 2.5.68's idle tick passing idle=0),
- * 3.3 (2.5.59 counts every load_balance call; 2.5.68/2.6.0 node ticks
- * first, then the intra-node balance; newly-idle stays in the node),
- * 4.5 (passive balancing of shared runqueues, pull_task -> wake_up_cpu),
- * 4.7 (AGRESSIVE_IDLE_STEAL), 7.1 (per-balancer memory), 7.4 (every
- * balance is a pull); [S5] 2.6.0, [S6] 2.5.6x, [S11] 2.5.40, [S12] A9,
- * [S13] Nick Piggin's fixes, [S14] "CAN_MIGRATE seems screwed up",
- * [S29] RHEL3.
+ * Sources: 2.6.0 kernel/sched.c (load_balance, find_busiest_queue with
+ * its 25% rule and literal imbalance/2 == 0, can_migrate_task measuring
+ * cache-hotness as sched_clock() - timestamp, rebalance_tick: jiffies %
+ * TICK == 0, so all CPUs balance on the same jiffy); a 2.5.6x
+ * kernel/sched.c, the "-" side of Ingo Molnar's sched-2.5.68-A9, LKML
+ * <Pine.LNX.4.44.0304211509010.11700-100000@devserv.devel.redhat.com>
+ * (the half-difference rule, CAN_MIGRATE_TASK on jiffies - last_run, the
+ * per-balancer prev_cpu_load, the idle tick passing idle=0, node ticks;
+ * pull_task -> wake_up_cpu and AGRESSIVE_IDLE_STEAL in A9 itself); the
+ * 2.5.40 imbalance rule in Matthew Dobson's sched_cleanup-2.5.40; Nick
+ * Piggin, LKML, 7 Sep 2003, <3F5B6727.2010201@cyberone.com.au>; Andrew
+ * Theurer, LKML, 27 Aug 2003, "CAN_MIGRATE seems screwed up",
+ * <200308271008.01939.habanero@us.ibm.com> (2.6.0-test4's rule); the
+ * RHEL3 backport's BUSY_STEAL and AGRESSIVE_IDLE_STEAL.
  *
  * Choices where the sources are uncertain:
  *   - The 2.6.0 rule is reproduced literally: a difference of 1 halves to
- *     0 and the pull loop then takes every movable task (policies.md 2.7
- *     marks the extra-task case INFERRED unintended).  imbalance=half
+ *     0 and the pull loop then takes every movable task (the extra task
+ *     is most likely unintended: INFERRED).  imbalance=half
  *     gives such a kernel the 2.5 rule instead.
  *   - 2.6.0-test4's (!idle || cold) and RHEL3's "always" are not rows but
- *     values of the o1 knob steal_hot (lineage INFERRED, policies.md 2.7).
+ *     values of the o1 knob steal_hot (lineage INFERRED).
  *
  * Omitted / simplified:
  *   - double_lock_balance: no locks, so this queue's length never has to
@@ -88,9 +90,9 @@ static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
 static bool o1_task_hot(struct sl_sim *sim, const struct o1 *s, const struct o1_task *p)
 {
 	if (s->cfg.v->interactivity == O1_SLEEP_NS) {
-		/* 2.6.0: ns since its last switch, against the busiest's last tick */
-		sl_time last_tick = (sl_time)sl_jiffies(sim) * s->tick_ns;
-		return last_tick - p->timestamp <= s->cfg.cache_decay_ticks * s->tick_ns;
+		/* 2.6.0: sched_clock() - timestamp, ns since its last switch
+		 * measured from now (the last tick came with sched domains) */
+		return sl_now(sim) - p->timestamp <= s->cfg.cache_decay_ticks * s->tick_ns;
 	}
 	return (int64_t)sl_jiffies(sim) - p->last_run <= s->cfg.cache_decay_ticks;
 }

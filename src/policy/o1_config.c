@@ -107,6 +107,8 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 		.idle_tick_idle = o1_knob_choice(knobs, "idle_tick",
 						 v->idle_tick_passes_idle ? 0 : 1) == 0,
 		.yield = (enum o1_yield)o1_knob_choice(knobs, "yield", O1_YIELD_EXPIRED),
+		.fork_place = (enum o1_fork_place)o1_knob_choice(knobs, "fork_place",
+								 (int)v->fork_place),
 		.numa = smp && v->numa,
 		.node_balance = v->node_balance,
 		.node_balance_rate = 100,	/* i386 (NUMA-Q) */

@@ -8,12 +8,16 @@
  * runqueues; creation from the topology and the consistency check.  The
  * decisions are in the other o1_*.c files (see o1_core.h).
  *
- * Sources: research/policies.md 2.1 (data structures; nr_running counts the
- * running task, 7.3), 3.1 (node_nr_running, prev_node_load, nr_balanced),
- * 4.2 (a runqueue per package shared by its siblings; task_running is "curr
- * of the CPU in task_cpu"), 7.7 (shared runqueue semantics); [S5] 2.6.0
- * sched.c, [S6] a 2.5.6x sched.c, [S12] A9, [S21] F3.  Docs:
- * docs/policies/o1.md, ht.md, up.md.
+ * Sources: 2.6.0 kernel/sched.c and a 2.5.6x one (runqueue, prio_array;
+ * nr_running counts the running task; node_nr_running, activate_task and
+ * its 2.5.68 requeue_waker), the NUMA scheduler's prev_node_load and
+ * nr_balanced (Martin Bligh's numasched3); a runqueue per package shared
+ * by its siblings, task_running as "curr of the CPU in task_cpu", from
+ * Ingo Molnar's HT patches (F3: LKML, 27 Aug 2002,
+ * <Pine.LNX.4.44.0208270226190.12947-100000@localhost.localdomain>; A9:
+ * LKML, 21 Apr 2003,
+ * <Pine.LNX.4.44.0304211509010.11700-100000@devserv.devel.redhat.com>).
+ * Docs: docs/policies/o1.md, ht.md, up.md.
  *
  * Choices where the sources are uncertain:
  *   - "Package" of the HT patch = SMT core of the topology (see ht.c).
@@ -51,9 +55,11 @@ void o1_activate_quiet(struct o1 *s, struct o1_rq *rq, struct o1_task *p)
 	o1_nr_inc(s, rq);
 }
 
-void o1_activate(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, struct o1_task *p,
-		 bool from_interrupt)
+bool o1_activate(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, struct o1_task *p,
+		 bool from_interrupt, struct o1_task *waker)
 {
+	bool requeue_waker = false;
+
 	if (s->cfg.v->interactivity == O1_SLEEP_NS) {
 		sl_time now = sl_now(sim);
 		o1_recalc_task_prio(s, p, now);
@@ -62,9 +68,11 @@ void o1_activate(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, struct o1_t
 			p->activated = from_interrupt ? 2 : 1;
 		p->timestamp = now;
 	} else {
-		o1_credit_sleep_jiffies(s, p, sl_jiffies(sim));
+		requeue_waker = o1_credit_sleep_jiffies(s, p, from_interrupt ? NULL : waker,
+							sl_jiffies(sim));
 	}
 	o1_activate_quiet(s, rq, p);
+	return requeue_waker;
 }
 
 void o1_deactivate(struct o1 *s, struct o1_rq *rq, struct o1_task *p)

@@ -30,10 +30,10 @@
  *                   NODE_BALANCE_RATE / node ticks, sched_balance_exec
  *   o1_active.c     the HT scheduler's active balancing, the migration op
  *
- * Sources: research/policies.md sections 2 (O(1)), 3 (NUMA), 4 (HT
- * scheduler), 7 (modelling notes); each file lists its own, with its
- * choices and omitted / simplified list.  Docs: docs/policies/o1.md, ht.md,
- * up.md.
+ * Sources: 2.6.0 and a 2.5.6x kernel/sched.c, Ingo Molnar's HT patches
+ * (F3 to C1) and the NUMA scheduler's patches; each file lists its own,
+ * with its choices and omitted / simplified list.  Docs:
+ * docs/policies/o1.md, ht.md, up.md.
  */
 #ifndef SL_POLICY_O1_CORE_H
 #define SL_POLICY_O1_CORE_H
@@ -58,20 +58,20 @@ struct sl_task;
 
 /* ---- the version table (o1_versions.c) ---- */
 
-/* How sleep_avg and the dynamic priority work (policies.md 2.3). */
+/* How sleep_avg and the dynamic priority work. */
 enum o1_interactivity {
 	O1_SLEEP_JIFFIES,	/* 2.5.x: +sleep jiffies at wakeup, -1 per running tick */
 	O1_SLEEP_NS,		/* 2.6.0: Con Kolivas' ns sleep_avg with credits */
 };
 
-/* What a sync wakeup (pipes) does besides the fast-migrate (2.6). */
+/* What a sync wakeup (pipes) does besides the fast-migrate. */
 enum o1_sync_rule {
 	O1_SYNC_CREDIT,		/* 2.5.59: credit and preemption check as usual */
 	O1_SYNC_QUIET,		/* 2.5.68: no credit, no preemption check */
 	O1_SYNC_QUIET_LOCAL,	/* 2.6.0: quiet only if task_cpu == waker's CPU */
 };
 
-/* find_busiest_queue's threshold and how many tasks move (2.7).  The
+/* find_busiest_queue's threshold and how many tasks move.  The
  * order is that of the o1 knob `imbalance`. */
 enum o1_imbalance_rule {
 	O1_IMBALANCE_HALF,	/* 2.5: (max-me)/2, >= (max+3)/4 if busy, busiest > me+1 */
@@ -87,7 +87,7 @@ enum o1_hot_rule {
 	O1_HOT_ALWAYS,		/* RHEL3 (BUSY_STEAL and AGRESSIVE_IDLE_STEAL) */
 };
 
-/* When a CPU looks across nodes (3.3).  The order is that of the knob
+/* When a CPU looks across nodes.  The order is that of the knob
  * `node_balance`. */
 enum o1_node_balance {
 	O1_NODE_RATE,		/* 2.5.59: every NODE_BALANCE_RATE-th load_balance call */
@@ -101,6 +101,13 @@ enum o1_yield {
 	O1_YIELD_TAIL,		/* to the tail of its list in the active array */
 };
 
+/* Where wake_up_forked_process queues the child.  The order is that of
+ * the knob `fork_place`. */
+enum o1_fork_place {
+	O1_FORK_TAIL,		/* up to 2.5.59: activate_task, tail of its list */
+	O1_FORK_FRONT,		/* Ingo's D7, mainline 2.5.6x: in front of the parent */
+};
+
 struct o1_version {
 	const char *name;
 	int min_timeslice_ms, max_timeslice_ms;
@@ -110,8 +117,13 @@ struct o1_version {
 	int child_penalty, parent_penalty, exit_weight;	/* percent, percent, weight */
 	int prio_bonus_ratio, interactive_delta;
 	int sleep_credit_offset;	/* jiffies not credited per sleep (2.5.68: 1) */
+	bool requeue_waker;		/* 2.5.68: sleep credit beyond the maximum goes
+					 * to the waker, which is requeued */
 	int on_runqueue_weight, credit_limit;		/* ns model only */
 	enum o1_sync_rule sync_rule;
+	enum o1_fork_place fork_place;
+	bool expired_ts_always;		/* 2.6.0: any expiry sets expired_timestamp;
+					 * 2.5.x: only one into the expired array */
 	bool preempt_equal_prio;	/* pull_task: equal prio and larger slice preempts */
 	int busy_rebalance_ms, idle_rebalance_ms;
 	bool idle_tick_passes_idle;	/* false in 2.5.68: the idle tick balances as busy */
@@ -130,12 +142,12 @@ const struct o1_version *o1_version_find(const char *name);
 /* "2.5.33|2.5.59|2.5.68|2.6.0": the choices of the version knob. */
 extern const char o1_version_choices[];
 
-/* cache_decay_ticks as i386 smp_tune_scheduling computed it (2.7). */
+/* cache_decay_ticks as i386 smp_tune_scheduling computed it. */
 int o1_cache_decay_ticks(const struct sl_topo *topo, const struct o1_version *v, unsigned hz);
 
 /* ---- the build (o1_config.c) ---- */
 
-/* Where the HT scheduler keeps the "active balance requested" latch (4.6). */
+/* Where the HT scheduler keeps the "active balance requested" latch. */
 enum o1_active_flag {
 	O1_ACTIVE_FLAG_REQUESTER,	/* F3 (2.5.31): on the idle CPU asking */
 	O1_ACTIVE_FLAG_BUSY_RQ,		/* 2.5.59 F3, A9: on the busy runqueue */
@@ -155,6 +167,7 @@ struct o1_config {
 	bool idle_tick_idle;		/* the intra-node idle-tick balance passes idle=1 */
 	bool idle_node_tick_idle;	/* the node balance of an idle tick passes idle=1 */
 	enum o1_yield yield;
+	enum o1_fork_place fork_place;
 
 	/* the NUMA scheduler (3); in effect only on a machine of several nodes */
 	bool numa;
@@ -162,12 +175,12 @@ struct o1_config {
 	int node_balance_rate;		/* NODE_BALANCE_RATE (i386 NUMA-Q: 100) */
 	bool node_load_per_rq;		/* 2.6.0 node load divided by runqueues, not CPUs */
 
-	/* Ingo Molnar's HT scheduler (policies.md 4); all off for stock. */
-	bool share_siblings;		/* one runqueue per SMT core (4.2) */
-	bool wake_up_cpu;		/* wake_up_cpu() placement (4.4) */
+	/* Ingo Molnar's HT scheduler; all off for stock. */
+	bool share_siblings;		/* one runqueue per SMT core */
+	bool wake_up_cpu;		/* wake_up_cpu() placement */
 	bool wake_up_cpu_sync;		/* ... also for sync wakeups not kept quiet */
 	bool wake_equal_prio;		/* ... equal prio and larger slice preempts (A9) */
-	bool active_balance;		/* active balancing via the migration thread (4.6) */
+	bool active_balance;		/* active balancing via the migration thread */
 	enum o1_active_flag active_flag;
 	bool active_skip_single;	/* skip runqueues of one CPU (A9) */
 	bool continue_bug;		/* 2.5.59 F3: the sibling-idle check skips nothing */
@@ -196,6 +209,11 @@ bool o1_knob_given(const struct sl_params *knobs, const char *name);
 	{ .name = "yield", .type = SL_PARAM_CHOICE, .def = "expired", .choices = "expired|tail", \
 	  .doc = "sched_yield moves the task to the expired array (2.5.6x/2.6.0) or to the " \
 		 "tail of its list in the active array" }
+#define O1_KNOB_FORK_PLACE \
+	{ .name = "fork_place", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "tail|front", \
+	  .doc = "where wake_up_forked_process queues the child: the tail of its priority " \
+		 "list (stock up to 2.5.59) or in front of the parent at its priority (Ingo's " \
+		 "D7, mainline in 2.5.6x) (default: the version's)" }
 #define O1_KNOB_NUMA \
 	{ .name = "numa", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "on|off", \
 	  .doc = "NUMA scheduler on machines of several nodes: node-local balancing, node " \
@@ -335,9 +353,12 @@ void o1_enqueue(struct sl_prio_array *array, struct o1_task *p);
 void o1_dequeue(struct o1_task *p);
 /* __activate_task: on the active array, counted. */
 void o1_activate_quiet(struct o1 *s, struct o1_rq *rq, struct o1_task *p);
-/* activate_task: credit the sleep (interrupt: woken by a timer), then queue. */
-void o1_activate(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, struct o1_task *p,
-		 bool from_interrupt);
+/* activate_task: credit the sleep (interrupt: woken by a timer), then queue.
+ * `waker` is the task that woke p (current), NULL for an interrupt or when
+ * none runs.  Returns true if the waker must be requeued (2.5.68: it took
+ * sleep credit beyond p's maximum; o1_requeue_waker once p is placed). */
+bool o1_activate(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, struct o1_task *p,
+		 bool from_interrupt, struct o1_task *waker);
 void o1_deactivate(struct o1 *s, struct o1_rq *rq, struct o1_task *p);
 /* Move queued p to `cpu`'s runqueue (active array) and make it its task_cpu. */
 void o1_move_task(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int cpu);
@@ -354,8 +375,14 @@ int o1_max_bonus(const struct o1 *s);
 int o1_effective_prio(const struct o1 *s, const struct o1_task *p);
 bool o1_task_interactive(const struct o1 *s, const struct o1_task *p);
 bool o1_expired_starving(const struct o1 *s, const struct o1_rq *rq, uint64_t now_j);
-/* 2.5.x activate_task: sleep jiffies into sleep_avg. */
-void o1_credit_sleep_jiffies(const struct o1 *s, struct o1_task *p, uint64_t now_j);
+/* 2.5.x activate_task: sleep jiffies into sleep_avg; in 2.5.68 what is
+ * beyond the maximum goes to `waker` (may be NULL).  True if the waker's
+ * sleep_avg changed, so that it must be requeued. */
+bool o1_credit_sleep_jiffies(const struct o1 *s, struct o1_task *p, struct o1_task *waker,
+			     uint64_t now_j);
+/* 2.5.68 try_to_wake_up's end: the waker at its new priority, at the tail
+ * of that list in the array it is on. */
+void o1_requeue_waker(const struct o1 *s, struct o1_task *waker);
 /* 2.6.0 recalc_task_prio: credit the sleep that ended at `now`. */
 void o1_recalc_task_prio(const struct o1 *s, struct o1_task *p, sl_time now);
 /* 2.6.0 schedule(): the time prev ran comes off its sleep_avg. */
@@ -380,7 +407,7 @@ void o1_put_prev(struct sl_sim *sim, struct o1 *s, struct sl_task *prev);
 
 /* ---- o1_wake.c ---- */
 
-/* The HT scheduler's wake_up_cpu (4.4); also the placement of pulled and
+/* The HT scheduler's wake_up_cpu; also the placement of pulled and
  * migrated tasks. */
 void o1_wake_up_cpu(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, int cpu,
 		    struct o1_task *p);
@@ -391,10 +418,10 @@ void o1_kick_moved(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int cpu,
 
 /* ---- o1_balance.c ---- */
 
-/* load_balance(this_rq, idle, cpumask) run on behalf of this_cpu (2.7). */
+/* load_balance(this_rq, idle, cpumask) run on behalf of this_cpu. */
 void o1_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq, int this_cpu,
 		     bool idle, const sl_cpumask *mask, bool steal_hot);
-/* The balance schedule() does when its runqueue ran empty (2.5). */
+/* The balance schedule() does when its runqueue ran empty. */
 void o1_newidle_balance(struct sl_sim *sim, struct o1 *s, int cpu);
 /* rebalance_tick (2.8, 3.3). */
 void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle);
@@ -403,10 +430,10 @@ void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle);
 
 /* The CPUs of `cpu`'s node, or all CPUs without the NUMA scheduler. */
 const sl_cpumask *o1_node_mask(const struct o1 *s, int cpu);
-/* find_busiest_node from this runqueue's decayed view (3.2), or -1. */
+/* find_busiest_node from this runqueue's decayed view, or -1. */
 int o1_find_busiest_node(struct o1 *s, struct o1_rq *rq, int this_node);
 /* 2.5.59 cpus_to_balance: count this load_balance call and, every
- * NODE_BALANCE_RATE-th, balance against the busiest node (3.3). */
+ * NODE_BALANCE_RATE-th, balance against the busiest node. */
 sl_cpumask o1_cpus_to_balance(struct o1 *s, struct o1_rq *rq, int cpu);
 /* 2.5.68/2.6.0 balance_node: balance against the busiest node, if any. */
 void o1_balance_node(struct sl_sim *sim, struct o1 *s, int cpu, bool idle);
@@ -415,7 +442,7 @@ void o1_exec_move(struct sl_sim *sim, struct o1 *s, int cpu);
 /* p exits: forget its pending exec move. */
 void o1_exec_forget(struct o1 *s, struct o1_task *p);
 
-/* ---- o1_active.c (4.6) ---- */
+/* ---- o1_active.c ---- */
 
 /* A CPU whose whole runqueue is idle asks busy runqueues for help. */
 void o1_active_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq,

@@ -6,20 +6,28 @@
  * uninterruptible sleeps, and its run-time charge), TASK_INTERACTIVE,
  * EXPIRED_STARVING, TIMESLICE_GRANULARITY and the fork and exit penalties.
  *
- * Sources: research/policies.md 2.2 (timeslices), 2.3 (interactivity,
- * fork, exit), 2.4 (EXPIRED_STARVING); [S5] 2.6.0 sched.c (recalc_task_prio,
- * the activated values, INTERACTIVE_SLEEP, CREDIT_LIMIT), [S6] a 2.5.6x
- * sched.c, [S10] 2.5.59 constants.  Docs: docs/policies/o1.md.
+ * Sources: 2.6.0 kernel/sched.c (task_timeslice, effective_prio,
+ * recalc_task_prio, the activated values, INTERACTIVE_SLEEP, CREDIT_LIMIT,
+ * EXPIRED_STARVING, wake_up_forked_process, sched_exit); a 2.5.6x
+ * kernel/sched.c, the "-" side of Ingo Molnar's sched-2.5.68-A9, LKML
+ * <Pine.LNX.4.44.0304211509010.11700-100000@devserv.devel.redhat.com>
+ * (activate_task: the sleep credit, the overflow passed to the waker and
+ * requeue_waker); the 2.5.59 constants in Rick Lindsley's split of D7
+ * (Martin J. Bligh, LKML, 13 Feb 2003, <7790000.1045177072@[10.10.2.4]>).
+ * Docs: docs/policies/o1.md.
  *
  * Choices where the sources are uncertain:
  *   - 2.6.0's uninterruptible cap: a task woken from an uninterruptible
  *     sleep (the engine's t->uninterruptible: IO_WAIT) without high credit
  *     raises its sleep_avg at most to INTERACTIVE_SLEEP(p) and gets no
  *     "long sleeper" treatment, as recalc_task_prio of 2.6.0 has it with
- *     activated == -1; policies.md 2.3 states the cap only in outline.
+ *     activated == -1.
  *
  * Omitted / simplified:
  *   - RT priorities: every simulated task is SCHED_OTHER.
+ *   - 2.5.68's in_interrupt() test for passing credit to the waker: a
+ *     timer wakeup is an interrupt's; a wakeup with no task running on
+ *     the waker's CPU (an exit noticed after the switch) passes nothing.
  *   - 2.6.0's in_interrupt() test: a timer wakeup counts as an interrupt
  *     wakeup (activated = 2), any other as a task wakeup (1).
  */
@@ -95,16 +103,46 @@ bool o1_expired_starving(const struct o1 *s, const struct o1_rq *rq, uint64_t no
 
 /* ---- 2.5.x: sleep in jiffies ---- */
 
-void o1_credit_sleep_jiffies(const struct o1 *s, struct o1_task *p, uint64_t now_j)
+bool o1_credit_sleep_jiffies(const struct o1 *s, struct o1_task *p, struct o1_task *waker,
+			     uint64_t now_j)
 {
 	int64_t sleep_time = (int64_t)now_j - p->last_run - s->cfg.v->sleep_credit_offset;
+	bool requeue = false;
 
 	if (sleep_time <= 0)
-		return;
-	p->sleep_avg += sleep_time;
-	if (p->sleep_avg > s->max_sleep_avg)
-		p->sleep_avg = s->max_sleep_avg;
-	p->prio = o1_effective_prio(s, p);
+		return false;
+	int64_t avg = p->sleep_avg + sleep_time;
+	if (avg > s->max_sleep_avg) {
+		/* 2.5.68: the overflow is not lost but boosts the waker, so
+		 * that tasks related to interactive ones gain too */
+		if (s->cfg.v->requeue_waker && waker) {
+			int64_t w = waker->sleep_avg + avg - s->max_sleep_avg;
+			if (w > s->max_sleep_avg)
+				w = s->max_sleep_avg;
+			if (w != waker->sleep_avg) {
+				waker->sleep_avg = w;
+				requeue = true;
+			}
+		}
+		avg = s->max_sleep_avg;
+	}
+	/* the priority is recomputed only if sleep_avg changed */
+	if (avg != p->sleep_avg) {
+		p->sleep_avg = avg;
+		p->prio = o1_effective_prio(s, p);
+	}
+	return requeue;
+}
+
+void o1_requeue_waker(const struct o1 *s, struct o1_task *waker)
+{
+	struct sl_prio_array *array = waker->array;
+
+	if (!array)
+		return;		/* already off its runqueue */
+	o1_dequeue(waker);
+	waker->prio = o1_effective_prio(s, waker);
+	o1_enqueue(array, waker);
 }
 
 /* ---- 2.6.0: sleep in ns, with credits ---- */

@@ -5,11 +5,15 @@
  * round-robin every TIMESLICE_GRANULARITY; then rebalance_tick; and, on a
  * runqueue shared by SMT siblings, what an idle sibling does at its tick.
  *
- * Sources: research/policies.md 2.3 (sleep_avg -1 per running tick in
- * 2.5.x; TIMESLICE_GRANULARITY in 2.6.0), 2.4 (scheduler_tick,
- * EXPIRED_STARVING), 4.3 and 4.6 (pickup and active balancing of a shared
- * runqueue); [S5] 2.6.0, [S6] 2.5.6x, [S12] A9, [S21] F3.  Docs:
- * docs/policies/o1.md, ht.md.
+ * Sources: 2.6.0 kernel/sched.c scheduler_tick (TIMESLICE_GRANULARITY;
+ * expired_timestamp set at any expiry); a 2.5.6x kernel/sched.c, the "-"
+ * side of Ingo Molnar's sched-2.5.68-A9, LKML
+ * <Pine.LNX.4.44.0304211509010.11700-100000@devserv.devel.redhat.com>
+ * (sleep_avg -1 per running tick; expired_timestamp set only when a task
+ * goes to the expired array, as from 2.5.31); the pickup and active
+ * balancing of a shared runqueue from A9 and F3 (Ingo, LKML, 27 Aug 2002,
+ * <Pine.LNX.4.44.0208270226190.12947-100000@localhost.localdomain>).
+ * Docs: docs/policies/o1.md, ht.md.
  *
  * Choices where the sources are uncertain:
  *   - Idle siblings at their tick (ht knobs idle_pickup, idle_active; 4.3,
@@ -42,12 +46,17 @@ static void o1_expire(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, struct
 	p->prio = o1_effective_prio(s, p);
 	p->time_slice = o1_task_timeslice(s, p);
 	p->first_time_slice = false;
-	if (rq->expired_timestamp < 0)
+	/* 2.6.0 starts the starvation clock at any expiry; 2.5.x only when a
+	 * task really goes to the expired array */
+	if (s->cfg.v->expired_ts_always && rq->expired_timestamp < 0)
 		rq->expired_timestamp = (int64_t)now_j;
-	if (!o1_task_interactive(s, p) || o1_expired_starving(s, rq, now_j))
+	if (!o1_task_interactive(s, p) || o1_expired_starving(s, rq, now_j)) {
+		if (rq->expired_timestamp < 0)
+			rq->expired_timestamp = (int64_t)now_j;
 		o1_enqueue(rq->expired, p);
-	else
+	} else {
 		o1_enqueue(rq->active, p);
+	}
 }
 
 static void o1_round_robin(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq,

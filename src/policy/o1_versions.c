@@ -3,27 +3,37 @@
  * kernel, constants plus the rules that changed between them (the NUMA
  * scheduler among them), and cache_decay_ticks as i386 computed it at boot.
  *
- * Sources: policies.md 2.2 (timeslices), 2.3 (interactivity constants), 2.6
- * (sync wakeups), 2.7 (imbalance rules, cache-hot test, cache_decay_ticks),
- * 2.8 (rebalance ticks), 3.2-3.3 (node load, node balancing); [S5] 2.6.0
- * sched.c, [S6] a 2.5.6x sched.c, [S7] Ingo's 2.5.3 balancer post, [S8]
- * i386 smp_tune_scheduling, [S10] the 2.5.59 constants in Rick Lindsley's
- * split of D7, [S11] the 2.5.40 imbalance rule, [S16] Ingo's B0 node
- * ticks, [S18] Martin Bligh's decaying node load.
+ * Sources: 2.6.0 kernel/sched.c and kernel/fork.c; a 2.5.6x kernel/sched.c
+ * (the "-" side of Ingo Molnar's sched-2.5.68-A9, LKML
+ * <Pine.LNX.4.44.0304211509010.11700-100000@devserv.devel.redhat.com>);
+ * Ingo's 2.5.3 balancer post (LKML, 28 Jan 2002,
+ * <Pine.LNX.4.33.0201281754050.10067-100000@localhost.localdomain>: child
+ * runs first, rebalance ticks); Ingo's sched-2.5.59-D7 (LKML, 20 Jan 2003,
+ * <Pine.LNX.4.44.0301202204210.18235-100000@localhost.localdomain>: the
+ * child in front of the parent; its "-" side the stock 2.5.59 fork); the
+ * 2.5.59 constants in Rick Lindsley's split of D7 (Martin J. Bligh, LKML,
+ * 13 Feb 2003, <7790000.1045177072@[10.10.2.4]>); i386 smp_tune_scheduling
+ * as quoted in Ingo's sched-2.6.0-test1-G3; Matthew Dobson's
+ * sched_cleanup-2.5.40 (the 2.5.40 imbalance rule); Ingo's B0 node ticks
+ * (LKML, 17 Jan 2003, <Pine.LNX.4.44.0301171607510.10244-100000@localhost.localdomain>);
+ * Martin Bligh's numasched3 (decaying node load).
  *
  * Choices (documented in docs/policies/o1.md):
- *   2.5.33   Not described separately by the research.  It takes the
- *            2.5.31/2.5.59-era values policies.md gives: MAX_TIMESLICE 300,
+ *   2.5.33   No 2.5.33 sched.c is at hand.  It takes the 2.5.59-era
+ *            values: MAX_TIMESLICE 300,
  *            MAX_SLEEP_AVG and STARVATION_LIMIT 2*HZ, CHILD_PENALTY 95, busy
  *            rebalance HZ/4, idle 1 ms passing idle=1, hot tasks never
  *            stolen, the half-difference imbalance.  It differs from 2.5.59
- *            only in having no NUMA scheduler (that came with 2.5.59,
- *            policies.md 3), so on a one-node machine the two are equal.
- *   2.5.68   The interactivity retune, the HZ/5 busy tick and the node
- *            ticks are in the 2.5.68 base of Ingo's A9 [S6][S12]; which
- *            2.5.6x release first had them is UNVERIFIED.
+ *            only in having no NUMA scheduler (that came with 2.5.59),
+ *            so on a one-node machine the two are equal.
+ *   2.5.68   The interactivity retune, the HZ/5 busy tick, the node
+ *            ticks and activate_task's requeue_waker are in the 2.5.68
+ *            base of Ingo's A9; which 2.5.6x release first had them is
+ *            UNVERIFIED.  D7's fork placement (child in front of the
+ *            parent) reached mainline in 2.5.6x, before 2.5.68; which
+ *            release is not known (knob fork_place).
  *   2.6.0    Node load normalised as 10 * node_nr_running / CPUs of the
- *            node [S5]; the 2.5.x rows use the raw count [S6][S18].
+ *            node; the 2.5.x rows use the raw count.
  *
  * The NUMA constants common to every NUMA row (NODE_THRESHOLD 125 %, the
  * decay load/2 + count, the default NODE_BALANCE_RATE 100 of i386 NUMA-Q)
@@ -48,7 +58,9 @@ static const struct o1_version o1_versions[] = {
 		.child_penalty = 95, .parent_penalty = 100, .exit_weight = 3,
 		.prio_bonus_ratio = 25, .interactive_delta = 2,
 		.sleep_credit_offset = 0,
+		.requeue_waker = false,
 		.sync_rule = O1_SYNC_CREDIT,
+		.fork_place = O1_FORK_TAIL, .expired_ts_always = false,
 		.preempt_equal_prio = true,
 		.busy_rebalance_ms = 250, .idle_rebalance_ms = 1,
 		.idle_tick_passes_idle = true,
@@ -65,7 +77,9 @@ static const struct o1_version o1_versions[] = {
 		.child_penalty = 95, .parent_penalty = 100, .exit_weight = 3,
 		.prio_bonus_ratio = 25, .interactive_delta = 2,
 		.sleep_credit_offset = 0,
+		.requeue_waker = false,
 		.sync_rule = O1_SYNC_CREDIT,
+		.fork_place = O1_FORK_TAIL, .expired_ts_always = false,
 		.preempt_equal_prio = true,
 		.busy_rebalance_ms = 250, .idle_rebalance_ms = 1,
 		.idle_tick_passes_idle = true,
@@ -84,7 +98,9 @@ static const struct o1_version o1_versions[] = {
 		.child_penalty = 50, .parent_penalty = 100, .exit_weight = 3,
 		.prio_bonus_ratio = 25, .interactive_delta = 2,
 		.sleep_credit_offset = 1,
+		.requeue_waker = true,
 		.sync_rule = O1_SYNC_QUIET,
+		.fork_place = O1_FORK_FRONT, .expired_ts_always = false,
 		.preempt_equal_prio = true,
 		.busy_rebalance_ms = 200, .idle_rebalance_ms = 1,
 		.idle_tick_passes_idle = false,
@@ -103,8 +119,10 @@ static const struct o1_version o1_versions[] = {
 		.child_penalty = 95, .parent_penalty = 100, .exit_weight = 3,
 		.prio_bonus_ratio = 25, .interactive_delta = 2,
 		.sleep_credit_offset = 0,
+		.requeue_waker = false,
 		.on_runqueue_weight = 30, .credit_limit = 100,
 		.sync_rule = O1_SYNC_QUIET_LOCAL,
+		.fork_place = O1_FORK_FRONT, .expired_ts_always = true,
 		.preempt_equal_prio = false,
 		.busy_rebalance_ms = 200, .idle_rebalance_ms = 1,
 		.idle_tick_passes_idle = true,

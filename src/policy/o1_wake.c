@@ -3,17 +3,35 @@
  * scheduler: try_to_wake_up (the last CPU, or the waker's for a sync
  * wakeup; no search for an idle CPU), the HT scheduler's wake_up_cpu (an
  * idle sibling, else a CPU the task preempts), the placement after a task
- * was moved, fork (the child in front of the parent on its CPU, the slice
- * split) and exit (the first slice back to the parent).
+ * was moved, fork (the child on the parent's CPU at the tail of its list,
+ * or from D7 on in front of the parent; the slice split; the parent's CPU
+ * rescheduled so that the child runs first) and exit (the first slice back
+ * to the parent).
  *
- * Sources: research/policies.md 2.3 (fork, exit), 2.6 (try_to_wake_up and
- * the sync rules of 2.5.59 / 2.5.68 / 2.6.0; 2.6.0's activated = -1 for
- * uninterruptible sleepers), 4.4 (wake_up_cpu, with A9's equal-priority
- * rule, which acts even without SMT), 2.10 (no fork balancing); [S5] 2.6.0,
- * [S6] 2.5.6x, [S12] A9, [S15] A5's sync fix, [S21] F3, [S24] 2.5.59 F3.
+ * Sources: 2.6.0 kernel/sched.c try_to_wake_up, wake_up_forked_process,
+ * sched_exit, and kernel/fork.c do_fork (set_need_resched after
+ * wake_up_forked_process, there since 2.5.3: Ingo Molnar, LKML, 28 Jan
+ * 2002, <Pine.LNX.4.33.0201281754050.10067-100000@localhost.localdomain>);
+ * a 2.5.6x kernel/sched.c (the "-" side of Ingo's sched-2.5.68-A9,
+ * LKML <Pine.LNX.4.44.0304211509010.11700-100000@devserv.devel.redhat.com>:
+ * try_to_wake_up requeueing the waker); stock 2.5.59 wake_up_forked_process
+ * (activate_task at the tail) as the "-" side of Ingo's sched-2.5.59-D7,
+ * LKML <Pine.LNX.4.44.0301202204210.18235-100000@localhost.localdomain>,
+ * which queues the child in front of the parent; wake_up_cpu and its
+ * equal-priority rule (acting even without SMT) from A9, the sync rule of
+ * F3 from Ingo, LKML, 7 Feb 2003, "Re: [patch] HT scheduler,
+ * sched-2.5.59-F3", <Pine.LNX.4.44.0302071033530.8102-100000@localhost.localdomain>,
+ * and A5's sync fix, LKML <Pine.LNX.4.58.0312011102540.3323@earth>.
  * Docs: docs/policies/o1.md, ht.md.
  *
  * Choices where the sources are uncertain:
+ *   - Which 2.5.6x release took D7's fork placement is not known: the
+ *     version rows say tail up to 2.5.59, front from 2.5.68 (knob
+ *     fork_place).  The ht rows follow their base (e6 on 2.5.59: tail).
+ *   - The child-runs-first reschedule is skipped when it cannot change
+ *     the pick: the child went to the tail and the parent heads the
+ *     highest list, so schedule() would keep the parent.  Only the cost
+ *     of that schedule() is not charged.
  *   - A child forked with a different nice than its parent (the engine
  *     sets it at fork) gets the parent's dynamic priority shifted by the
  *     difference and goes to the tail of that list, as set_user_nice()
@@ -23,6 +41,10 @@
  *     wakeup quiet); F3 and E6 activate them without it [S24].
  *
  * Omitted / simplified:
+ *   - A parent that forks several times in a row (no work in between)
+ *     forks them all before the reschedule takes effect: the engine acts
+ *     on need_resched after a task's instant actions, where the kernel
+ *     preempted the parent on return from its first fork.
  *   - sched_exit runs when the child exits, not when it is reaped (the
  *     engine reports exits only).
  *   - 2.6.0's cross-CPU timestamp adjustment: one clock here.
@@ -107,13 +129,18 @@ void o1_core_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsign
 		o1_activate_quiet(s, rq, p);
 		return;
 	}
-	o1_activate(sim, s, rq, p, flags & SL_WAKE_TIMER);
+	struct sl_task *current = sl_curr(sim, waker_cpu);
+	struct o1_task *waker = current ? o1_of(current) : NULL;
+	bool requeue_waker = o1_activate(sim, s, rq, p, flags & SL_WAKE_TIMER, waker);
 	if (s->cfg.wake_up_cpu) {
 		if (!sync || s->cfg.wake_up_cpu_sync)
 			o1_wake_up_cpu(sim, s, rq, p->cpu, p);
 	} else if (o1_preempts(sim, p, p->cpu, false)) {
 		sl_resched(sim, p->cpu);
 	}
+	/* 2.5.68: after the preemption test, which saw its old priority */
+	if (requeue_waker)
+		o1_requeue_waker(s, waker);
 }
 
 /* ---- fork and exit (2.3) ---- */
@@ -158,23 +185,29 @@ void o1_core_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *ch
 	o1_fork_penalties(s, pp, c);
 	c->cpu = s->cfg.smp ? parent->cpu : 0;
 	struct o1_rq *rq = o1_rq(s, c->cpu);
-	if (!pp->array) {
+	if (!pp->array || s->cfg.fork_place == O1_FORK_TAIL) {
+		/* activate_task: its own priority, the tail of that list */
 		c->prio = o1_effective_prio(s, c);
 		o1_activate_quiet(s, rq, c);
-		return;
-	}
-	/* the child runs first: just in front of the parent, at its prio */
-	if (c->static_prio == pp->static_prio) {
+	} else if (c->static_prio == pp->static_prio) {
+		/* D7: just in front of the parent, at its prio */
 		c->prio = pp->prio;
 		sl_prio_array_enqueue_before(pp->array, &c->run_list, &pp->run_list);
 		c->array = pp->array;
+		o1_nr_inc(s, rq);
 	} else {
 		int prio = pp->prio + c->static_prio - pp->static_prio;
 		c->prio = prio < SL_MAX_RT_PRIO ? SL_MAX_RT_PRIO :
 			  prio > SL_MAX_PRIO - 1 ? SL_MAX_PRIO - 1 : prio;
 		o1_enqueue(pp->array, c);
+		o1_nr_inc(s, rq);
 	}
-	o1_nr_inc(s, rq);
+	/* do_fork: the parent's CPU reschedules so that the child runs first
+	 * (2.5.3 to mid-2004).  With the child at the tail, schedule() keeps
+	 * a parent that heads the highest list; that call is skipped (see
+	 * the header). */
+	if (sl_prio_array_first(rq->active) != &pp->run_list)
+		sl_resched(sim, parent->cpu >= 0 ? parent->cpu : c->cpu);
 }
 
 void o1_core_exit(struct sl_sim *sim, struct sl_task *t)

@@ -14,7 +14,7 @@
  * 2.6.0-test11 UP kernel of seed 002 (test11 already had the 2.6.0
  * interactivity and balancing code; UNVERIFIED in detail).
  *
- * Knobs: version, hz, scan_ns, yield (as o1).  A UP kernel has no
+ * Knobs: version, hz, scan_ns, yield, fork_place (as o1).  A UP kernel has no
  * balancing, so no cache_decay_ticks, and no NUMA scheduler.
  *
  * Omitted / simplified: those of the o1_*.c files; also the UP kernel's cheaper
@@ -37,6 +37,7 @@ static const struct sl_param_def up_knobs[] = {
 	  .doc = "scheduler cost per schedule() and per runqueue or task a balance looks at "
 		 "(default: the machine's costs of a pick and of examining one item)" },
 	O1_KNOB_YIELD,
+	O1_KNOB_FORK_PLACE,
 	{ .name = NULL },
 };
 

@@ -268,13 +268,15 @@ SL_TEST(ht_idle_steal_per_version)
 	/* 2.5.68 (a9): the idle tick passes idle=0, so the steal does not act
 	 * there ... */
 	CHECK(htvt_in(htvt_second_start("ht:version=a9,cache_decay_ticks=40"), 40, 44, "a9"));
-	/* ... only in the newly-idle balance, where b2 waits for the decay */
-	CHECK(htvt_in(htvt_newidle_start("ht:version=a9,cache_decay_ticks=40"), 69, 75,
-		      "a9 newly idle"));
-	CHECK(htvt_in(htvt_newidle_start("ht:version=b2,cache_decay_ticks=40"), 99, 105,
-		      "b2 newly idle"));
-	CHECK(htvt_in(htvt_newidle_start("o1:version=2.5.68,cache_decay_ticks=40"), 99, 105,
-		      "o1 2.5.68 newly idle"));
+	/* ... only in the newly-idle balance, where b2 waits for the decay
+	 * (fork_place=tail: the root forks on without its children running
+	 * first, so that the queue is the one this scenario is about) */
+	CHECK(htvt_in(htvt_newidle_start("ht:version=a9,cache_decay_ticks=40,fork_place=tail"),
+		      69, 75, "a9 newly idle"));
+	CHECK(htvt_in(htvt_newidle_start("ht:version=b2,cache_decay_ticks=40,fork_place=tail"),
+		      99, 105, "b2 newly idle"));
+	CHECK(htvt_in(htvt_newidle_start("o1:version=2.5.68,cache_decay_ticks=40,"
+					 "fork_place=tail"), 99, 105, "o1 2.5.68 newly idle"));
 	/* 2.6.0 (c1): idle balancers steal anyway; passive makes them wait */
 	CHECK(htvt_in(htvt_second_start("ht:version=c1,cache_decay_ticks=40"), 0, 3, "c1"));
 	CHECK(htvt_in(htvt_second_start("ht:version=c1,cache_decay_ticks=40,idle_steal=passive"),
@@ -319,7 +321,9 @@ SL_TEST(ht_continue_bug)
 	       (long long)kt);
 	n = htvt_lone_hog("ht:version=e6,continue_bug=off", &kt);
 	CHECKF(n < 3 && kt == 0, "e6 fixed: %ld preemptions, %lld ns", n, (long long)kt);
-	n = htvt_lone_hog("ht:version=a9", &kt);
+	/* (fork_place=tail: the root waits before the hog runs; with the
+	 * child in front, the root queued behind it is a second task) */
+	n = htvt_lone_hog("ht:version=a9,fork_place=tail", &kt);
 	CHECKF(n < 3 && kt == 0, "a9: %ld preemptions, %lld ns", n, (long long)kt);
 	n = htvt_lone_hog("ht:version=f3,continue_bug=on", &kt);
 	CHECKF(n > 50 && kt > 0, "f3 with the bug: %ld preemptions", n);
@@ -356,9 +360,11 @@ SL_TEST(ht_two_hogs_apart_every_version)
 		CHECKF(htvt_two_hogs_apart(pols[i], 10) == 1, "%s at 10 ms", pols[i]);
 		CHECKF(htvt_two_hogs_apart(pols[i], 2000) == 1, "%s at 2 s", pols[i]);
 	}
-	/* stock o1 of every base keeps them on one package (1,1,0,0) */
-	CHECK(htvt_two_hogs_apart("o1:version=2.5.68", 2000) == 0);
-	CHECK(htvt_two_hogs_apart("o1:version=2.6.0", 2000) == 0);
+	/* stock o1 of every base keeps them on one package (1,1,0,0); the
+	 * root forks both before either runs (fork_place=tail), else it is
+	 * queued too and an idle CPU of the other package pulls a hog */
+	CHECK(htvt_two_hogs_apart("o1:version=2.5.68,fork_place=tail", 2000) == 0);
+	CHECK(htvt_two_hogs_apart("o1:version=2.6.0,fork_place=tail", 2000) == 0);
 }
 
 /* ---- without SMT: the base plus only the patch's own changes ---- */

@@ -103,6 +103,10 @@ SL_TEST(o1_knobs)
 	CHECK(o1t_bind("o1:yield=tail", &err) == 0);
 	CHECK(o1t_bind("o1:yield=head", &err) == -1 && err.kind == SL_ERR_INPUT &&
 	      strstr(err.msg, "yield"));
+	CHECK(o1t_bind("o1:fork_place=tail", &err) == 0);
+	CHECK(o1t_bind("ht:fork_place=front", &err) == 0);
+	CHECK(o1t_bind("o1:fork_place=head", &err) == -1 && err.kind == SL_ERR_INPUT &&
+	      strstr(err.msg, "fork_place"));
 	/* the NUMA knobs bind; their combinations are checked at init
 	 * (test_o1_numa.c) */
 	CHECK(o1t_bind("o1:version=2.5.59,numa=on,node_balance=rate,node_balance_rate=10",
@@ -188,9 +192,10 @@ SL_TEST(o1_timeslice_per_nice)
 	 * the nice-0 root's 151): ~190 */
 	n = o1t_preemptions("o1:version=2.5.33", 19);
 	CHECKF(n >= 182 && n <= 196, "2.5.33 nice 19: %ld preemptions", n);
-	/* nice -20: 300 ms; ~7 */
+	/* nice -20: 300 ms; ~7, and the nice-0 root once: the children, of
+	 * better priority, preempt it at the fork (child runs first) */
 	n = o1t_preemptions("o1:version=2.5.33", -20);
-	CHECKF(n >= 5 && n <= 8, "2.5.33 nice -20: %ld preemptions", n);
+	CHECKF(n >= 6 && n <= 9, "2.5.33 nice -20: %ld preemptions", n);
 	/* 2.6.0: nice 0 gets 10 + 190*19/39 = 102 ms; ~20 */
 	n = o1t_preemptions("o1:version=2.6.0", 0);
 	CHECKF(n >= 18 && n <= 22, "2.6.0 nice 0: %ld preemptions", n);
@@ -202,16 +207,17 @@ SL_TEST(o1_timeslice_per_nice)
 /* ---- fork: slice split, child first; exit: first slice returned (2.3) ---- */
 
 /*
- * One CPU.  The root forks a child that works 1 ms and exits, waits for
- * it, forks a hog and computes 400 ms itself.  Returns how long after the
- * second fork the hog first ran: the root's slice by then.
+ * One CPU (or `machine`).  The root forks a child that works 1 ms and
+ * exits, waits for it, forks a hog and computes 400 ms itself.  Returns how
+ * long after the second fork the hog first ran: the root's slice by then.
  */
-static sl_time o1t_hog_start_delay(const char *policy, bool first_child)
+static sl_time o1t_hog_start_delay_on(const char *machine, const char *policy,
+				      bool first_child)
 {
 	struct o1t_run r;
 	sl_time delay = -1;
 
-	if (!o1t_start(&r, "pack:1 core:1 pu:1", policy, 0))
+	if (!o1t_start(&r, machine, policy, 0))
 		return -1;
 	struct o1t_script *root = o1t_new(r.sim);
 	if (first_child) {
@@ -230,10 +236,17 @@ static sl_time o1t_hog_start_delay(const char *policy, bool first_child)
 	return delay;
 }
 
+static sl_time o1t_hog_start_delay(const char *policy, bool first_child)
+{
+	return o1t_hog_start_delay_on("pack:1 core:1 pu:1", policy, first_child);
+}
+
 SL_TEST(o1_fork_split_and_exit_return)
 {
 	/* the root's 151 ms is split: the hog gets 76, the root keeps 75 and
-	 * runs them out before the child (queued in front of it) runs */
+	 * runs them out before the child runs: 2.5.33 queues the child at the
+	 * tail of its list, behind the root, so the child-runs-first
+	 * reschedule picks the root again */
 	sl_time d = o1t_hog_start_delay("o1:version=2.5.33", false);
 	CHECKF(d > 70 * SL_MSEC && d < 80 * SL_MSEC, "hog started %.1f ms after fork",
 	       (double)d / SL_MSEC);
@@ -243,6 +256,38 @@ SL_TEST(o1_fork_split_and_exit_return)
 	d = o1t_hog_start_delay("o1:version=2.5.33", true);
 	CHECKF(d > 70 * SL_MSEC && d < 80 * SL_MSEC, "hog started %.1f ms after fork "
 	       "(first slice returned)", (double)d / SL_MSEC);
+}
+
+/*
+ * do_fork reschedules the parent's CPU after wake_up_forked_process (2.5.3
+ * to mid-2004): where the child is queued in front of the parent (D7,
+ * 2.5.68, 2.6.0) it runs at once, before the parent's slice is out.
+ */
+SL_TEST(o1_child_runs_first)
+{
+	static const char *const first[] = {
+		"o1:version=2.5.68", "o1:version=2.6.0", "o1:version=2.5.33,fork_place=front",
+		"up:version=2.5.68",
+	};
+	for (int i = 0; i < 4; i++) {
+		sl_time d = o1t_hog_start_delay(first[i], false);
+		CHECKF(d >= 0 && d < SL_MSEC / 10, "%s: child ran %.3f ms after the fork",
+		       first[i], (double)d / SL_MSEC);
+	}
+	/* queued at the tail the child waits for the rest of the parent's
+	 * slice: 2.5.68's 102 ms nice-0 slice split in two */
+	sl_time d = o1t_hog_start_delay("o1:version=2.5.68,fork_place=tail", false);
+	CHECKF(d > 48 * SL_MSEC && d < 54 * SL_MSEC, "2.5.68 tail: child ran %.1f ms after "
+	       "the fork", (double)d / SL_MSEC);
+	/* Ingo's HT scheduler shares o1's fork: on a runqueue shared by two
+	 * siblings the child still runs on the parent's CPU at once, not
+	 * whenever the idle sibling looks */
+	static const char *const ht[] = { "ht:version=a9", "ht:version=b2", "ht:version=c1" };
+	for (int i = 0; i < 3; i++) {
+		d = o1t_hog_start_delay_on("pack:1 core:1 pu:2", ht[i], false);
+		CHECKF(d >= 0 && d < SL_MSEC / 10, "%s: child ran %.3f ms after the fork", ht[i],
+		       (double)d / SL_MSEC);
+	}
 }
 
 /* ---- interactivity (2.3): sleepers get a bonus and preempt hogs ---- */
@@ -428,7 +473,8 @@ SL_TEST(o1_two_hogs_stay_on_one_package)
 	/* the idle sibling pulls the second hog; 1,1,0,0 is balanced */
 	CHECK(o1t_hogs_share_package("o1:version=2.5.33", 100) == 1);
 	CHECK(o1t_hogs_share_package("o1:version=2.5.33", 2000) == 1);
-	CHECK(o1t_hogs_share_package("o1:version=2.6.0", 2000) == 1);
+	/* (fork_place=tail: the root forks both and waits before either runs) */
+	CHECK(o1t_hogs_share_package("o1:version=2.6.0,fork_place=tail", 2000) == 1);
 }
 
 /* ---- wakeup placement (2.6): the last CPU, even when it is busy ---- */

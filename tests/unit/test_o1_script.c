@@ -137,8 +137,11 @@ sl_time o1t_second_hog_start(const char *policy)
 {
 	struct o1t_run r;
 	sl_time start = -1;
+	char pol[256];
 
-	if (!o1t_start(&r, "pack:2 core:1 pu:1", policy, 0))
+	/* the root forks both and waits before either runs, in every version */
+	snprintf(pol, sizeof(pol), "%s,fork_place=tail", policy);
+	if (!o1t_start(&r, "pack:2 core:1 pu:1", pol, 0))
 		return -1;
 	struct o1t_script *a = o1t_hog(r.sim, 200), *b = o1t_hog(r.sim, 200);
 	struct o1t_script *root = o1t_new(r.sim);

@@ -55,8 +55,10 @@ int o1t_bind(const char *policy, struct sl_err *err);
 /* Bind and initialise on `machine`: 0, or -1 with *err (init-time checks). */
 int o1t_init(const char *machine, const char *policy, struct sl_err *err);
 
-/* Two hogs forked on CPU 0 of a two-CPU machine: when the second first
- * runs on CPU 1 (-1 if it did not), for the cache-hot tests. */
+/* Two hogs forked on CPU 0 of a two-CPU machine (queued behind the root
+ * with fork_place=tail, so that the root has blocked in wait before either
+ * runs): when the second first runs on CPU 1 (-1 if it did not), for the
+ * cache-hot tests.  `policy` must have the fork_place knob (o1, ht). */
 sl_time o1t_second_hog_start(const char *policy);
 
 #endif

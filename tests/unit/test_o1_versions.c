@@ -35,12 +35,16 @@ SL_TEST(o1_version_rows)
 		CHECK(s->min_slice == 10 && s->max_slice == 300 && s->max_sleep_avg == 2000 &&
 		      s->starvation_limit == 2000 && s->busy_ticks == 250 && s->idle_ticks == 1);
 		CHECK(!s->numa && s->cfg.hot == O1_HOT_NEVER && s->cfg.imbalance == O1_IMBALANCE_HALF);
+		CHECK(s->cfg.fork_place == O1_FORK_TAIL && !s->cfg.v->expired_ts_always &&
+		      !s->cfg.v->requeue_waker);
 		sl_sim_destroy(r.sim);
 	}
 	if ((s = o1vt_state(&r, "o1:version=2.5.59"))) {
 		CHECK(s->max_slice == 300 && s->max_sleep_avg == 2000 && s->busy_ticks == 250);
 		CHECK(s->numa && s->cfg.node_balance == O1_NODE_RATE &&
 		      s->cfg.node_balance_rate == 100 && s->cfg.idle_tick_idle);
+		CHECK(s->cfg.fork_place == O1_FORK_TAIL && !s->cfg.v->expired_ts_always &&
+		      !s->cfg.v->requeue_waker);
 		sl_sim_destroy(r.sim);
 	}
 	if ((s = o1vt_state(&r, "o1:version=2.5.68"))) {
@@ -50,6 +54,8 @@ SL_TEST(o1_version_rows)
 		CHECK(s->numa && s->cfg.node_balance == O1_NODE_TICKS && s->idle_node_ticks == 5 &&
 		      s->busy_node_ticks == 400 && !s->cfg.idle_tick_idle &&
 		      !s->cfg.idle_node_tick_idle && s->cfg.v->sync_rule == O1_SYNC_QUIET);
+		CHECK(s->cfg.fork_place == O1_FORK_FRONT && !s->cfg.v->expired_ts_always &&
+		      s->cfg.v->requeue_waker);
 		sl_sim_destroy(r.sim);
 	}
 	if ((s = o1vt_state(&r, "o1:version=2.6.0"))) {
@@ -58,14 +64,16 @@ SL_TEST(o1_version_rows)
 		CHECK(s->cfg.hot == O1_HOT_IF_IDLE && s->cfg.imbalance == O1_IMBALANCE_QUARTER &&
 		      s->cfg.idle_tick_idle && s->cfg.v->node_load_per_cpu &&
 		      s->cfg.v->sync_rule == O1_SYNC_QUIET_LOCAL && !s->cfg.v->preempt_equal_prio);
+		CHECK(s->cfg.fork_place == O1_FORK_FRONT && s->cfg.v->expired_ts_always &&
+		      !s->cfg.v->requeue_waker);
 		sl_sim_destroy(r.sim);
 	}
 	/* knobs override the row */
 	if ((s = o1vt_state(&r, "o1:version=2.6.0,steal_hot=busy,imbalance=half,idle_tick=busy,"
-				"idle_node_tick=idle,yield=tail"))) {
+				"idle_node_tick=idle,yield=tail,fork_place=tail"))) {
 		CHECK(s->cfg.hot == O1_HOT_IF_BUSY && s->cfg.imbalance == O1_IMBALANCE_HALF &&
 		      !s->cfg.idle_tick_idle && s->cfg.idle_node_tick_idle &&
-		      s->cfg.yield == O1_YIELD_TAIL);
+		      s->cfg.yield == O1_YIELD_TAIL && s->cfg.fork_place == O1_FORK_TAIL);
 		sl_sim_destroy(r.sim);
 	}
 }
@@ -359,4 +367,214 @@ SL_TEST(o1_yield_to_expired)
 	t = o1vt_yielder_done("o1:version=2.6.0,yield=tail");
 	CHECKF(t > 0 && t < 300 * SL_MSEC, "2.6.0 tail: y done at %.0f ms",
 	       (double)t / SL_MSEC);
+}
+
+/* ---- fork placement (2.3) ---- */
+
+/*
+ * One CPU.  The root forks s and sleeps 1 ms, so that s runs; the root
+ * wakes behind s at the same priority.  s then forks c.  Returns true if c
+ * ran before the root's next action (*ok false if the run failed).
+ */
+static bool o1vt_child_before_waiter(const char *policy, bool *ok)
+{
+	struct o1t_run r;
+	bool before = false;
+
+	*ok = false;
+	if (!o1t_start(&r, "pack:1 core:1 pu:1", policy, 0))
+		return false;
+	struct o1t_script *c = o1t_hog(r.sim, 1);
+	struct o1t_script *s = o1t_new(r.sim);
+	o1t_add(s, sl_act_run(3 * SL_MSEC, SL_WC_INT));
+	o1t_fork(s, c, "c", 0);
+	o1t_add(s, sl_act_run(3 * SL_MSEC, SL_WC_INT));
+	o1t_add(s, sl_act_wait());
+	struct o1t_script *root = o1t_new(r.sim);
+	o1t_fork(root, s, "s", 0);
+	o1t_add(root, sl_act_sleep(1 * SL_MSEC));
+	o1t_add(root, sl_act_run(1 * SL_MSEC, SL_WC_INT));	/* act 2 */
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r) && root->pc == 4 && c->pc == 1 && root->at[1] < s->at[2]) {
+		*ok = true;
+		before = c->at[0] < root->at[2];
+	}
+	sl_sim_destroy(r.sim);
+	return before;
+}
+
+SL_TEST(o1_fork_placement_per_version)
+{
+	bool ok;
+
+	/* up to 2.5.59 the child goes to the tail of its list: behind the
+	 * root, which woke while s ran */
+	CHECK(!o1vt_child_before_waiter("o1:version=2.5.33", &ok) && ok);
+	CHECK(!o1vt_child_before_waiter("o1:version=2.5.59", &ok) && ok);
+	CHECK(!o1vt_child_before_waiter("ht:version=f3", &ok) && ok);
+	CHECK(!o1vt_child_before_waiter("ht:version=e6", &ok) && ok);
+	/* D7 (2.5.68, 2.6.0): in front of its parent, ahead of the root */
+	CHECK(o1vt_child_before_waiter("o1:version=2.5.68", &ok) && ok);
+	CHECK(o1vt_child_before_waiter("o1:version=2.6.0", &ok) && ok);
+	CHECK(o1vt_child_before_waiter("ht:version=a9", &ok) && ok);
+	/* the knob overrides the row */
+	CHECK(o1vt_child_before_waiter("o1:version=2.5.59,fork_place=front", &ok) && ok);
+	CHECK(!o1vt_child_before_waiter("o1:version=2.6.0,fork_place=tail", &ok) && ok);
+}
+
+/* ---- expired_timestamp (2.4) ---- */
+
+/*
+ * One CPU: i sleeps 10.5 s (the full bonus in every version), then runs
+ * past the end of its first slice, which it spends interactive, so it goes
+ * back to the active array.  The runqueue's expired_timestamp at 10.65 s.
+ */
+static int64_t o1vt_expired_timestamp(const char *policy)
+{
+	struct o1t_run r;
+	int64_t ts = -2;
+
+	if (!o1t_start(&r, "pack:1 core:1 pu:1", policy, 10650 * SL_MSEC))
+		return -2;
+	struct o1t_script *i = o1t_new(r.sim);
+	o1t_add(i, sl_act_sleep(10500 * SL_MSEC));
+	o1t_add(i, sl_act_run(1000 * SL_MSEC, SL_WC_INT));
+	struct o1t_script *root = o1t_new(r.sim);
+	o1t_fork(root, i, "i", 0);
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r) && i->pc == 2) {
+		struct o1 *s = sl_policy_data(r.sim);
+		struct sl_task *t = o1t_find(r.sim, "i");
+		/* it did expire, and stayed in the active array */
+		if (t && o1_of(t)->array == s->rq_of[0]->active && !o1_of(t)->first_time_slice)
+			ts = s->rq_of[0]->expired_timestamp;
+	}
+	sl_sim_destroy(r.sim);
+	return ts;
+}
+
+SL_TEST(o1_expired_timestamp_per_version)
+{
+	/* 2.5.31-2.5.68: the starvation clock starts only when a task goes
+	 * to the expired array; an interactive task reinserted does not */
+	static const char *const v25[] = { "o1:version=2.5.33", "o1:version=2.5.59",
+					   "o1:version=2.5.68" };
+	for (int k = 0; k < 3; k++) {
+		int64_t ts = o1vt_expired_timestamp(v25[k]);
+		CHECKF(ts == -1, "%s: expired_timestamp %lld", v25[k], (long long)ts);
+	}
+	/* 2.6.0: any expiry starts it (here at ~10.6 s) */
+	int64_t ts = o1vt_expired_timestamp("o1:version=2.6.0");
+	CHECKF(ts > 10500 && ts < 10650, "2.6.0: expired_timestamp %lld", (long long)ts);
+}
+
+/* ---- 2.5.68: overflow sleep credit goes to the waker (2.3) ---- */
+
+/*
+ * One CPU: r blocks reading a pipe (no sync wakeup) that w writes after
+ * 12 s of work.  r's credit of ~12 s exceeds every version's maximum.
+ * w's sleep_avg (jiffies, or ms in 2.6.0) and prio at 12.1 s.
+ */
+static bool o1vt_waker_credit(const char *policy, int64_t *avg, int *prio)
+{
+	struct o1t_run r;
+	bool ok = false;
+
+	if (!o1t_start(&r, "pack:1 core:1 pu:1", policy, 12100 * SL_MSEC))
+		return false;
+	struct sl_chan *pipe = sl_chan_new(r.sim, 4096, false);
+	struct o1t_script *rd = o1t_new(r.sim), *wr = o1t_new(r.sim);
+	o1t_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { pipe, 100 } });
+	o1t_add(rd, sl_act_run(300 * SL_MSEC, SL_WC_INT));
+	o1t_add(wr, sl_act_run(12000 * SL_MSEC, SL_WC_INT));
+	o1t_add(wr, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { pipe, 100 } });
+	o1t_add(wr, sl_act_run(300 * SL_MSEC, SL_WC_INT));
+	struct o1t_script *root = o1t_new(r.sim);
+	o1t_fork(root, rd, "r", 0);
+	o1t_fork(root, wr, "w", 0);
+	o1t_add(root, sl_act_wait());
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r) && wr->pc == 3 && rd->pc == 2) {
+		struct sl_task *t = o1t_find(r.sim, "w");
+		struct o1 *s = sl_policy_data(r.sim);
+		if (t) {
+			*avg = s->cfg.v->interactivity == O1_SLEEP_NS ?
+			       o1_of(t)->sleep_avg / SL_MSEC : o1_of(t)->sleep_avg;
+			*prio = o1_of(t)->prio;
+			ok = true;
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(o1_requeue_waker)
+{
+	int64_t avg = -1;
+	int prio = -1;
+
+	/* 2.5.68: r's ~11999 jiffies exceed MAX_SLEEP_AVG (10000) by ~1999,
+	 * which w, a hog at sleep_avg 0 (prio 125), takes: prio 124 */
+	CHECK(o1vt_waker_credit("o1:version=2.5.68", &avg, &prio));
+	CHECKF(avg > 1900 && avg <= 2000 && prio == 124, "2.5.68: w's sleep_avg %lld, prio %d",
+	       (long long)avg, prio);
+	CHECK(o1vt_waker_credit("ht:version=b2", &avg, &prio));
+	CHECKF(avg > 1900 && avg <= 2000 && prio == 124, "b2: w's sleep_avg %lld, prio %d",
+	       (long long)avg, prio);
+	/* the other versions drop the overflow */
+	static const char *const none[] = { "o1:version=2.5.59", "o1:version=2.6.0" };
+	for (int i = 0; i < 2; i++) {
+		CHECK(o1vt_waker_credit(none[i], &avg, &prio));
+		CHECKF(avg == 0 && prio == 125, "%s: w's sleep_avg %lld, prio %d", none[i],
+		       (long long)avg, prio);
+	}
+}
+
+/* ---- 2.6.0's cache-hot test measures from now (2.7) ---- */
+
+/*
+ * Two CPUs, hotness respected by every balance, 5 ticks hot.  On CPU 0 the
+ * root forks a (0.2 ms of work), runs 1 ms, forks b and computes on; both
+ * children queue behind it (fork_place=tail keeps the root running).  At
+ * the 6 ms tick idle CPU 1 finds b still hot and takes a, which exits
+ * ~0.25 ms later: the balance of the newly idle CPU, between two ticks,
+ * finds b more than 5 ms old.  When did b first run, and where?
+ */
+static sl_time o1vt_hot_from_now(const char *policy, int *cpu)
+{
+	struct o1t_run r;
+	sl_time start = -1;
+
+	if (!o1t_start(&r, "pack:2 core:1 pu:1", policy, 0))
+		return -1;
+	struct o1t_script *a = o1t_hog(r.sim, 0.2), *b = o1t_hog(r.sim, 10);
+	struct o1t_script *root = o1t_new(r.sim);
+	o1t_fork(root, a, "a", 0);
+	o1t_add(root, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	o1t_fork(root, b, "b", 0);
+	o1t_add(root, sl_act_run(20 * SL_MSEC, SL_WC_INT));
+	o1t_add(root, sl_act_wait());
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r) && a->cpu[0] == 1) {
+		start = b->at[0];
+		*cpu = b->cpu[0];
+	}
+	sl_sim_destroy(r.sim);
+	return start;
+}
+
+SL_TEST(o1_task_hot_from_now)
+{
+	int cpu = -1;
+	sl_time t = o1vt_hot_from_now("o1:version=2.6.0,fork_place=tail,steal_hot=never,"
+				      "cache_decay_ticks=5", &cpu);
+	/* b was forked at ~1.07 ms: at 6.2 ms it is cold, though only 4.93
+	 * ms older than the last tick (6 ms), which would have kept it until
+	 * the 7 ms tick */
+	CHECKF(cpu == 1 && t > 6 * SL_MSEC && t < 6.5 * SL_MSEC, "b started at %.3f ms on "
+	       "CPU %d", (double)t / SL_MSEC, cpu);
 }
