@@ -35,7 +35,10 @@
  *                 { "kind": "geomean", "label", "unit": "%",
  *                   "cells": [ { "column", "simulated": null, "value",
  *                                "range", "published", "miss" } ] } ],
- *       "notes": [...] } ] }
+ *       "notes": [...] } ],
+ *     "scoreboard": { "experiments": [ { "name", "published", "within" } ],
+ *                     "all": { "published", "within" } } }
+ *   (published: cells with a published value; within: those not missed)
  *
  * CSV of `run`: a header, then one row per run x metric:
  *   policy,rep,seed,metric,value,unit
@@ -63,6 +66,10 @@ void sl_out_run_csv(FILE *f, const struct sl_sweep *s);
 /* `reproduce` results (the experiment's shape: grid, or the SDET shapes). */
 void sl_out_exp_table(FILE *f, const struct sl_exp_result *r);
 void sl_out_exp_json(FILE *f, const struct sl_exp_result *r, int n);
+
+/* The scoreboard that ends `reproduce` of several experiments: published
+ * cells within tolerance per experiment and in all. */
+void sl_out_exp_scoreboard(FILE *f, const struct sl_exp_result *r, int n);
 
 /*
  * `run` results in the SDET table shapes (research/workloads.md 3.2), for

@@ -242,3 +242,17 @@ void sl_exp_result_free(struct sl_exp_result *r)
 	sl_sweep_free(r->base_sweep);
 	memset(r, 0, sizeof(*r));
 }
+
+void sl_exp_result_score(const struct sl_exp_result *r, struct sl_exp_score *s)
+{
+	const struct sl_experiment *e = r->exp;
+
+	s->published = s->within = 0;
+	for (int row = 0; row < e->nrows; row++)
+		for (int c = 0; c < e->ncols; c++) {
+			if (e->rows[row].kind == SL_ROW_SECTION || !e->rows[row].cells[c].npublished)
+				continue;
+			s->published++;
+			s->within += !sl_exp_cell(r, row, c)->miss;
+		}
+}

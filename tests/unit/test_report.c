@@ -636,6 +636,76 @@ SL_TEST(report_speedup_derive_and_print)
 	sl_experiment_free(&e);
 }
 
+/* The scoreboard: published cells within tolerance per experiment and in
+ * all - a plain result (1 of 2) and a speed-up one with a derived row
+ * (1 of 5: sections and unpublished cells do not count). */
+SL_TEST(report_scoreboard)
+{
+	struct sl_experiment e[2];
+	struct sl_err err = { 0 };
+	struct sl_exp_result r[2] = { { 0 } };
+	struct sl_sweep a = { 0 }, b = { 0 };
+	struct sl_exp_score sc;
+	double pool[64], v0[] = { 9, 10, 11 }, v1[] = { 2, 2, 2 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (sl_experiment_parse(&e[0], "plain", "experiments/plain.json", good_experiment, &err) ||
+	    sl_experiment_parse(&e[1], "speedup", "experiments/speedup.json", speedup_experiment,
+				&err)) {
+		CHECKF(0, "%s", err.msg);
+		return;
+	}
+	r[0].exp = &e[0];
+	r[0].sweep = &a;
+	r[0].reps = 3;
+	r[0].cells = calloc(4, sizeof(*r[0].cells));
+	for (int i = 0; i < 4; i++)
+		r[0].cells[i].values = i % 2 ? v1 : v0;
+	sl_exp_result_derive(&r[0]);	/* A: 10 vs 10 within; B: 2 vs 1, 2.5 */
+	sl_exp_result_score(&r[0], &sc);
+	CHECK(sc.published == 2 && sc.within == 1);
+	fill_speedup(&r[1], &e[1], pool);
+	r[1].sweep = &a;
+	r[1].base_sweep = &b;
+	sl_exp_result_derive(&r[1]);
+	sl_exp_result_score(&r[1], &sc);
+	CHECK(sc.published == 5 && sc.within == 1);
+
+	f = open_memstream(&buf, &len);
+	sl_out_exp_scoreboard(f, r, 2);
+	fclose(f);
+	CHECKF(strstr(buf, "plain      1 of    2   50.0 %") != NULL, "%s", buf);
+	CHECKF(strstr(buf, "speedup    1 of    5   20.0 %") != NULL, "%s", buf);
+	CHECKF(strstr(buf, "all        2 of    7   28.6 %") != NULL, "%s", buf);
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	sl_out_exp_json(f, r, 2);
+	fclose(f);
+	struct json_object *root = json_tokener_parse(buf), *board, *x;
+	CHECKF(root != NULL, "not JSON: %s", buf);
+	if (root && json_object_object_get_ex(root, "scoreboard", &board)) {
+		struct json_object *one = json_object_array_get_idx(
+			json_object_object_get(board, "experiments"), 1);
+		CHECK(json_object_object_get_ex(one, "name", &x) &&
+		      !strcmp(json_object_get_string(x), "speedup"));
+		CHECK(json_object_object_get_ex(one, "within", &x) && json_object_get_int(x) == 1);
+		x = json_object_object_get(board, "all");
+		CHECK(json_object_get_int(json_object_object_get(x, "published")) == 7);
+		CHECK(json_object_get_int(json_object_object_get(x, "within")) == 2);
+	} else {
+		CHECKF(0, "no scoreboard: %s", buf);
+	}
+	json_object_put(root);
+	free(buf);
+	free(r[0].cells);
+	free(r[1].cells);
+	sl_experiment_free(&e[0]);
+	sl_experiment_free(&e[1]);
+}
+
 /* Metric columns: idle = real - user - sys per repetition. */
 SL_TEST(report_metric_columns_subtract)
 {
