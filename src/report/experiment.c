@@ -586,6 +586,19 @@ static int parse_notes(const struct ctx *c, struct json_object *root, struct sl_
 	return 0;
 }
 
+/* A source a user can follow: an LKML Message-ID ("<id@host>") or a web
+ * address, never a file outside the repository. */
+static int check_source(const struct ctx *c, const char *source)
+{
+	const char *lt = strchr(source, '<'), *at = lt ? strchr(lt, '@') : NULL;
+	bool message_id = at && strchr(at, '>');
+
+	if (message_id || strstr(source, "http://") || strstr(source, "https://"))
+		return 0;
+	return field_fail(c, "source", "cites neither a Message-ID (<id@host>) nor an "
+			  "http(s):// address: '%s'", source);
+}
+
 static int parse_fields(const struct ctx *c, struct json_object *root, struct sl_experiment *e)
 {
 	static const char *const keys[] = {
@@ -601,6 +614,7 @@ static int parse_fields(const struct ctx *c, struct json_object *root, struct sl
 	if (check_keys(c, root, "", keys) ||
 	    get_string(c, root, "title", "title", true, &e->title) ||
 	    get_string(c, root, "source", "source", true, &e->source) ||
+	    check_source(c, e->source) ||
 	    get_string(c, root, "machine", "machine", true, &e->machine) ||
 	    parse_reps(c, root, e) || parse_form(c, root, e) || parse_tolerance(c, root, e) ||
 	    parse_show(c, root, e))

@@ -1,5 +1,5 @@
 /*
- * experiment.h - an experiment: one of the seeds' tables as data.
+ * experiment.h - an experiment: one published table as data.
  *
  * An experiment file (experiments/NAME.json, embedded into the binary) names
  * a machine, the columns (kernels, as policy specs), the rows (tests, as
@@ -8,7 +8,9 @@
  *
  *   {
  *     "title":   "one line",                      required
- *     "source":  "seed file the numbers are from", required
+ *     "source":  "where the numbers were published", required: an LKML
+ *                Message-ID (<id@host>) or an http(s):// address, with
+ *                author, date and subject
  *     "machine": "p4dpe-2x2ht",                    required
  *     "reps":    5,                                required, >= 1
  *     "metric":  "elapsed_s",                      required (rows may override)

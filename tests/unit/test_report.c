@@ -94,7 +94,7 @@ SL_TEST(report_miss_rule)
 	"               { \"label\": \"B\", \"policy\": \"linux24:label=b\" } ],"
 
 static const char good_experiment[] =
-	"{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"p4dpe-2x2ht\", \"reps\": 3,\n"
+	"{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"p4dpe-2x2ht\", \"reps\": 3,\n"
 	"  \"metric\": \"elapsed_s\", \"show\": \"median/mean\", \"tolerance_pct\": 10,\n"
 	"  \"workload_params\": { \"spin\": \"tasks=2\" },\n"
 	GOOD_COLUMNS "\n"
@@ -139,7 +139,7 @@ static void expect_load_error(const char *text, const char *frag1, const char *f
 	CHECKF(!strchr(err.msg, '\n'), "more than one line: %s", err.msg);
 }
 
-#define HEAD "{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"m\", \"reps\": 5, " \
+#define HEAD "{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"m\", \"reps\": 5, " \
 	     "\"metric\": \"elapsed_s\", "
 #define ROWS "\"rows\": [ { \"label\": \"r\", \"workload\": \"spin\" } ]"
 
@@ -149,15 +149,22 @@ SL_TEST(report_experiment_errors)
 	expect_load_error("{ \"title\": \"t\"", "invalid JSON", "end of file");
 	expect_load_error("[1, 2]", "expected an object", NULL);
 	expect_load_error(HEAD GOOD_COLUMNS ROWS "} x", "text after", NULL);
-	expect_load_error("{ \"source\": \"s\", \"machine\": \"m\", \"reps\": 5, \"metric\": \"e\", "
+	expect_load_error("{ \"source\": \"<s@lkml>\", \"machine\": \"m\", \"reps\": 5, \"metric\": \"e\", "
 			  GOOD_COLUMNS ROWS "}", "title", "missing");
-	expect_load_error("{ \"title\": \"t\", \"source\": \"s\", \"reps\": 5, \"metric\": \"e\", "
+	expect_load_error("{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"reps\": 5, \"metric\": \"e\", "
 			  GOOD_COLUMNS ROWS "}", "machine", "missing");
 	expect_load_error(HEAD "\"colums\": [], " GOOD_COLUMNS ROWS "}", "colums",
 			  "unknown field");
-	expect_load_error("{ \"title\": 3, \"source\": \"s\", \"machine\": \"m\", \"reps\": 5, "
+	/* a source users can follow: a Message-ID or a web address */
+	expect_load_error("{ \"title\": \"t\", \"source\": \"seeds/000_ab.txt\", \"machine\": \"m\", "
+			  "\"reps\": 5, \"metric\": \"e\", " GOOD_COLUMNS ROWS "}", "source",
+			  "Message-ID");
+	expect_load_error("{ \"title\": \"t\", \"source\": \"<no id>\", \"machine\": \"m\", "
+			  "\"reps\": 5, \"metric\": \"e\", " GOOD_COLUMNS ROWS "}", "source",
+			  "http");
+	expect_load_error("{ \"title\": 3, \"source\": \"<s@lkml>\", \"machine\": \"m\", \"reps\": 5, "
 			  "\"metric\": \"e\", " GOOD_COLUMNS ROWS "}", "title", "expected a string");
-	expect_load_error("{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"m\", \"reps\": 0, "
+	expect_load_error("{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"m\", \"reps\": 0, "
 			  "\"metric\": \"e\", " GOOD_COLUMNS ROWS "}", "reps", NULL);
 	expect_load_error(HEAD "\"show\": \"min/best\", " GOOD_COLUMNS ROWS "}", "show", "best");
 	expect_load_error(HEAD "\"columns\": [], " ROWS "}", "columns", "empty");
@@ -406,7 +413,7 @@ SL_TEST(report_miss_rule_points)
 }
 
 #define SPEEDUP_HEAD \
-	"{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"xeon-1600ht\", \"reps\": 2,\n" \
+	"{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"xeon-1600ht\", \"reps\": 2,\n" \
 	"  \"metric\": \"throughput\", \"form\": \"speedup\", \"compare\": \"xeon-1600ht,noht\",\n"
 
 static const char speedup_experiment[] =
@@ -441,7 +448,7 @@ SL_TEST(report_experiment_parse_speedup)
 }
 
 #define PIPE_HEAD \
-	"{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"p4-2400\", \"reps\": 3,\n" \
+	"{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"p4-2400\", \"reps\": 3,\n" \
 	"  \"policy\": \"o1:version=2.5.33\",\n"
 #define METRIC_COLUMNS \
 	"  \"columns\": [ { \"label\": \"real\", \"metric\": \"elapsed_s\" },\n" \
@@ -519,9 +526,9 @@ SL_TEST(report_experiment_new_form_errors)
 	snprintf(buf, sizeof(buf), PIPE_HEAD METRIC_COLUMNS "\"rows\": [ { \"label\": \"r\", "
 		 "\"workload\": \"spin\", \"metric\": \"user_s\" } ] }");
 	expect_load_error(buf, "rows[0].metric", "unknown field");
-	expect_load_error("{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"m\", \"reps\": 1, "
+	expect_load_error("{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"m\", \"reps\": 1, "
 			  "\"policy\": \"o9\", " METRIC_COLUMNS PIPE_ROWS, "policy", "o9");
-	expect_load_error("{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"m\", \"reps\": 1, "
+	expect_load_error("{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"m\", \"reps\": 1, "
 			  "\"policy\": \"up\", \"form\": \"speedup\", \"compare\": \"m\", "
 			  METRIC_COLUMNS PIPE_ROWS, "policy", "form");
 	(void)rows1;
@@ -710,7 +717,7 @@ SL_TEST(report_scoreboard)
 SL_TEST(report_metric_columns_subtract)
 {
 	static const char text[] =
-		"{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"p4-2400\", \"reps\": 2,\n"
+		"{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"p4-2400\", \"reps\": 2,\n"
 		"  \"policy\": \"up\", \"show\": \"median\",\n"
 		"  \"columns\": [ { \"label\": \"real\", \"metric\": \"elapsed_s\" },\n"
 		"    { \"label\": \"idle\", \"metric\": \"elapsed_s\", \"minus\": [ \"user_s\", "
@@ -749,7 +756,7 @@ SL_TEST(report_metric_columns_subtract)
 SL_TEST(report_sdet_shapes)
 {
 	static const char pct_text[] =
-		"{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"m\", \"reps\": 2,\n"
+		"{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"m\", \"reps\": 2,\n"
 		"  \"metric\": \"throughput\", \"form\": \"percent_of_first\", \"shape\": \"sdet\",\n"
 		GOOD_COLUMNS "\n"
 		"  \"rows\": [ { \"label\": \"16\", \"workload\": \"spin\",\n"
