@@ -19,6 +19,17 @@
  *   3-4x average of Sequent's material).  SLIT 10/20: i386 NUMA-Q had no
  *   ACPI SLIT, so Linux's node_distance() fell back to LOCAL/REMOTE_DISTANCE
  *   (",slit=35" gives the anchors' "average latency" view instead).
+ * - xeon-1800-2x2ht: J.A. Magallon's dual Xeon 1.8 GHz with HT (LKML, 16 Dec
+ *   2002, <20021216223848.GA2994@werewolf.able.es>).  A 1.8 GHz Xeon DP with
+ *   HT is a Prestonia (Northwood core): 512 KB L2, NetBurst.  RAM is not
+ *   given: 1 GB chosen (only page-cache-sensitive workloads care).
+ * - azusa-16: Erich Focht's NEC AzusA, 16 Itanium CPUs in 4 nodes of 4 (LKML,
+ *   6 Oct 2002, <200210061851.45401.efocht@ess.nec.de>).  Clock and caches
+ *   are not given in the post: 800 MHz Itanium (Merced) with 96 KB L2 and a
+ *   4 MB L3 [the line's top SKU, unverified], 16 GB [unverified].  No
+ *   Itanium kernel-cost profile exists: P6-era costs scaled by the clock.
+ *   The two numbers numa_test depends on come from the same post's per-job
+ *   logs (see below).
  * - xeon-2s-smt: anchors.md 3.3/7.6: 2 sockets x 16 cores x 2 threads, SLIT
  *   10/21, latency ratio 1.45 (Intel MLC: 135 vs 194-202 ns).  Numbered as
  *   Linux numbers a modern Intel server: first threads of all cores (socket
@@ -121,6 +132,41 @@ static const struct hw_preset presets[] = {
 			 * 50-56 s (anchors.md 3.2): 0.4 + 0.6 k = 53/22 with
 			 * k = 4 x 0.6 / bw gives bw = 0.72. */
 			.node_bw = 0.72,
+		},
+	},
+	{
+		.name = "xeon-1800-2x2ht",
+		.summary = "2 x 1.8 GHz Xeon HT (Prestonia), 512 KB L2, 1 GB",
+		.nodes = 1, .packages_per_node = 2, .cores_per_package = 1, .threads_per_core = 2,
+		.numbering = HW_NUM_SIBLINGS_ADJACENT,
+		.profile = {
+			.mhz = 1800, .l2_kb = 512, .llc_kb = 512, .mem_mb = 1024,
+			.smt = HW_SMT_NETBURST, .refill_ns = NETBURST_REFILL,
+			.evict_kb_per_ms = 200, .costs = &hw_costs_netburst,
+			.slit_remote = 20, .far_ratio = 1.0,
+		},
+	},
+	{
+		.name = "azusa-16",
+		.summary = "NEC AzusA: 4 nodes x 4 x 800 MHz Itanium, 96 KB L2, 4 MB L3, 16 GB",
+		.nodes = 4, .packages_per_node = 4, .cores_per_package = 1, .threads_per_core = 1,
+		.numbering = HW_NUM_SIBLINGS_ADJACENT,
+		.profile = {
+			.mhz = 800, .l2_kb = 96, .llc_kb = 4096, .mem_mb = 16384,
+			.smt = HW_SMT_OFF,
+			/* 32768 lines of 128 B x ~250 ns / 4 outstanding ~ 2 ms;
+			 * across nodes x far_ratio ~ 3.5 ms */
+			.refill_ns = { MS(2.0), MS(2.0), MS(2.0), MS(3.5) },
+			.evict_kb_per_ms = 60, .costs = &hw_costs_p6,
+			.slit_remote = 20,
+			/* Focht's logs: a numa_test task off its home node ran
+			 * 1.35-1.45 x slower; 1 + 0.6 (r - 1) = 1.4 gives
+			 * r = 1.67 (speed.h: m = 0.6 for MEM). */
+			.far_ratio = 1.67,
+			/* Home-node tasks took ~33 s with four running per node
+			 * against ~28 s alone: 0.4 + 0.6 k = 33/28 with k =
+			 * 4 x 0.6 / bw gives bw = 1.85. */
+			.node_bw = 1.85,
 		},
 	},
 	{
