@@ -72,7 +72,7 @@ void sl_out_exp_json(FILE *f, const struct sl_exp_result *r, int n);
 void sl_out_exp_scoreboard(FILE *f, const struct sl_exp_result *r, int n);
 
 /*
- * `run` results in the SDET table shapes (research/workloads.md 3.2), for
+ * `run` results in the SDET table shapes (docs/workloads.md, sdet), for
  * one workload (one "SDET N") and several policies, over `metric` (sdet's
  * "throughput", scripts/h):
  *   percent: Bligh's block - a line per policy, "Throughput" and "Std. Dev"
