@@ -191,7 +191,7 @@ static int get_choice(const struct ctx *c, struct json_object *root, const char 
 /* form, compare, shape and policy: how cells are computed and shown. */
 static int parse_form(const struct ctx *c, struct json_object *root, struct sl_experiment *e)
 {
-	int form, shape;
+	int form, shape, pct;
 	struct sl_params *knobs;
 	const struct sl_policy_ops *ops;
 	char label[128];
@@ -201,6 +201,11 @@ static int parse_form(const struct ctx *c, struct json_object *root, struct sl_e
 		return -1;
 	e->form = (enum sl_exp_form)form;
 	e->shape = (enum sl_exp_shape)shape;
+	if (get_choice(c, root, "percent_of", "mean|min", &pct))
+		return -1;
+	e->pct_stat = pct ? SL_STAT_MIN : SL_STAT_MEAN;
+	if (e->form != SL_FORM_PCT_FIRST && json_object_object_get_ex(root, "percent_of", NULL))
+		return field_fail(c, "percent_of", "only used with form 'percent_of_first'");
 	if (get_string(c, root, "compare", "compare", false, &e->compare) ||
 	    get_string(c, root, "policy", "policy", false, &e->policy))
 		return -1;
@@ -603,7 +608,7 @@ static int parse_fields(const struct ctx *c, struct json_object *root, struct sl
 {
 	static const char *const keys[] = {
 		"title", "source", "machine", "reps", "metric", "show", "tolerance_pct",
-		"tolerance_points", "form", "compare", "shape", "policy",
+		"tolerance_points", "form", "percent_of", "compare", "shape", "policy",
 		"workload_params", "columns", "rows", "notes", NULL,
 	};
 	char *metric = NULL;

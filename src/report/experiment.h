@@ -37,6 +37,9 @@
  *           004's HT on vs off;
  *         percent_of_first: a cell is 100 x mean / the first column's mean
  *           (its sd likewise) - Bligh's SDET tables.
+ *     "percent_of": "mean" | "min",        percent_of_first only (default
+ *                                          mean): min compares the best
+ *                                          runs, for tables of best-of-N
  *     "compare": "xeon-1600ht,noht",       required with form speedup only
  *     "tolerance_points": 5,               with speedup / percent_of_first
  *                                          (default 5): a miss is more than
@@ -139,6 +142,7 @@ struct sl_experiment {
 	double tolerance_points;	/* speedup and percent_of_first forms */
 	enum sl_exp_form form;
 	enum sl_exp_shape shape;
+	enum sl_stat pct_stat;		/* percent_of_first: SL_STAT_MEAN or SL_STAT_MIN */
 	char *compare;			/* speedup: the other machine */
 	char *policy;			/* metric columns: the one policy */
 	int nshow;

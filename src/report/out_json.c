@@ -227,6 +227,8 @@ static struct json_object *exp_object(const struct sl_exp_result *r)
 	put_str(o, "machine", e->machine);
 	put_str(o, "machine_summary", r->sweep->machine.summary);
 	put_str(o, "form", form_names[e->form]);
+	if (e->form == SL_FORM_PCT_FIRST)
+		put_str(o, "percent_of", sl_stat_name(e->pct_stat));
 	if (e->compare) {
 		put_str(o, "compare", e->compare);
 		put_str(o, "compare_summary", r->base_sweep->machine.summary);

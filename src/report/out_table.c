@@ -378,9 +378,10 @@ static void exp_header(FILE *f, const struct sl_exp_result *r)
 		return;
 	}
 	if (e->form == SL_FORM_PCT_FIRST) {
-		fprintf(f, "%d repetitions (seeds 1-%d); cells: mean of %s as %% of the first "
-			"column's mean (sd, same scale), then published\n\n", r->reps, r->reps,
-			exp_metric(e));
+		const char *stat = sl_stat_name(e->pct_stat);
+		fprintf(f, "%d repetitions (seeds 1-%d); cells: %s of %s as %% of the first "
+			"column's %s (sd, same scale), then published\n\n", r->reps, r->reps,
+			stat, exp_metric(e), stat);
 		return;
 	}
 	if (sl_exp_metric_columns(e))

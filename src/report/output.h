@@ -19,6 +19,7 @@
  * JSON of `reproduce` (one object for all experiments):
  *   { "experiments": [ { "name", "title", "source", "machine", "reps",
  *       "form": "values|speedup|percent_of_first",
+ *       "percent_of": "mean|min" (percent_of_first),
  *       "tolerance_pct" (values) or "tolerance_points" (the others),
  *       "compare", "compare_summary" (speedup), "policy" (metric columns),
  *       "columns": [ { "label", "policy" } or { "label", "metric", "minus" } ],

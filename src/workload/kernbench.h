@@ -7,9 +7,9 @@
  * The first block of constants is what scripts/fit-kernbench.py prints for
  * the record of a real tinyconfig `make -j2 vmlinux` (every process
  * recorded with BSD accounting; the record is not shipped); see that
- * script for how each is measured.  The second block is the era model and the calibration
- * against the published tables of seeds 000 and 002 (docs/workloads.md,
- * "kernbench").
+ * script for how each is measured.  The second block is the era model and
+ * the calibration against the published tables of seeds 000 and 002
+ * (docs/workloads.md, "kernbench").
  */
 #ifndef SL_WORKLOAD_KERNBENCH_H
 #define SL_WORKLOAD_KERNBENCH_H

@@ -753,6 +753,53 @@ SL_TEST(report_metric_columns_subtract)
 }
 
 /* The SDET shapes: percent of the first column, and absolute. */
+/* percent_of_first of the best runs ("percent_of": "min"), for tables of
+ * best-of-N times: 100 x min / the first column's min, not of the means. */
+SL_TEST(report_percent_of_min)
+{
+	static const char text_min[] =
+		"{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"m\", \"reps\": 2,\n"
+		"  \"metric\": \"elapsed_s\", \"form\": \"percent_of_first\", \"percent_of\": \"min\",\n"
+		GOOD_COLUMNS "\n"
+		"  \"rows\": [ { \"label\": \"j2\", \"workload\": \"spin\",\n"
+		"                \"published\": { \"B\": 125 } } ] }\n";
+	struct sl_experiment e;
+	struct sl_err err = { 0 };
+	struct sl_exp_result r = { 0 };
+	struct sl_sweep sweep = { 0 };
+	double a[] = { 80, 120 }, b[] = { 100, 120 };	/* means 100, 110; mins 80, 100 */
+
+	if (sl_experiment_parse(&e, "x", "experiments/x.json", text_min, &err)) {
+		CHECKF(0, "%s", err.msg);
+		return;
+	}
+	CHECK(e.pct_stat == SL_STAT_MIN);
+	r.exp = &e;
+	r.sweep = &sweep;
+	r.reps = 2;
+	r.cells = calloc(2, sizeof(*r.cells));
+	r.cells[0].values = a;
+	r.cells[1].values = b;
+	sl_exp_result_derive(&r);
+	CHECK(near(r.cells[1].value, 125, 1e-9));	/* 100 / 80, not 110 / 100 */
+	CHECK(!r.cells[1].miss);
+	char *out = exp_text(&r, false);
+	CHECKF(strstr(out, "min of elapsed_s as % of the first column's min") != NULL, "%s", out);
+	free(out);
+	e.pct_stat = SL_STAT_MEAN;			/* the default: means */
+	sl_exp_result_derive(&r);
+	CHECK(near(r.cells[1].value, 110, 1e-9) && r.cells[1].miss);
+	free(r.cells);
+	sl_experiment_free(&e);
+
+	expect_load_error("{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"m\", "
+			  "\"reps\": 5, \"metric\": \"e\", \"percent_of\": \"min\", " GOOD_COLUMNS ROWS "}",
+			  "percent_of", "percent_of_first");
+	expect_load_error("{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"m\", "
+			  "\"reps\": 5, \"metric\": \"e\", \"form\": \"percent_of_first\", "
+			  "\"percent_of\": \"max\", " GOOD_COLUMNS ROWS "}", "percent_of", "max");
+}
+
 SL_TEST(report_sdet_shapes)
 {
 	static const char pct_text[] =
