@@ -17,6 +17,10 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
 		./schedlab $cmd | sed 's/^/    /; s/ *$//'
 		echo
 	done
+	# Every experiment: only the scoreboard that ends the output is shown.
+	echo '    $ ./schedlab reproduce          # every experiment; its last lines:'
+	./schedlab reproduce | sed -n '/^scoreboard:/,$p' | sed 's/^/    /; s/ *$//'
+	echo
 } > "$out"
 awk -v f="$out" '
 	/^## Example output/ { while ((getline l < f) > 0) print l; skip = 1; next }

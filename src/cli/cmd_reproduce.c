@@ -1,7 +1,8 @@
 /*
  * cmd_reproduce.c - `schedlab reproduce [EXPERIMENT ...] [-r REPS]
  * [-o table|json] [--stats]`: run experiments and print each table beside
- * the published numbers.
+ * the published numbers; with several (or none named: all of them), a
+ * scoreboard of the cells within tolerance ends the output.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ struct reproduce_args {
 	int reps;		/* 0: each experiment's own */
 	enum sl_format format;
 	bool stats;
+	bool all;		/* no experiment named: every built-in one */
 };
 
 static int parse_one(int argc, char **argv, int *i, struct reproduce_args *a,
@@ -53,6 +55,7 @@ static int parse_args(int argc, char **argv, struct reproduce_args *a, struct sl
 		if (parse_one(argc, argv, &i, a, err))
 			return -1;
 	if (!a->nnames) {
+		a->all = true;
 		for (int i = 0; i < nfiles; i++)
 			a->names[a->nnames++] = sl_experiment_files[i].name;
 		if (!a->nnames)
@@ -97,6 +100,10 @@ static void print_results(const struct reproduce_args *a, const struct sl_exp_re
 		if (i)
 			fputc('\n', stdout);
 		sl_out_exp_table(stdout, &res[i]);
+	}
+	if (a->nnames > 1 || a->all) {
+		fputc('\n', stdout);
+		sl_out_exp_scoreboard(stdout, res, a->nnames);
 	}
 }
 

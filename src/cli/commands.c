@@ -39,6 +39,8 @@ static const struct command commands[] = {
 	  "usage: schedlab reproduce [EXPERIMENT ...] [-r REPS] [-o table|json] [--stats]\n"
 	  "\n"
 	  "  EXPERIMENT              an experiment name (schedlab list experiments); default: all\n"
+	  "                          (with more than one: a scoreboard of the published cells\n"
+	  "                          within tolerance, per experiment and in all, ends the output)\n"
 	  "  -r, --reps REPS         repetitions per cell (default: the experiment's own)\n"
 	  "  -o, --output FORMAT     table (default) or json\n"
 	  "      --stats             events processed and events/s on stderr\n" },

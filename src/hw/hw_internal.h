@@ -44,7 +44,7 @@ void hw_topo_uniform_distances(struct sl_topo *t, int remote);
 /* ---- speed-model parameter sets (speed_params.c) ---- */
 
 enum hw_smt_kind {
-	HW_SMT_NETBURST,	/* anchors.md 2.4 starting matrix */
+	HW_SMT_NETBURST,	/* docs/model.md [SMT] starting matrix */
 	HW_SMT_MODERN,		/* Zen / Golden Cove calibration targets */
 	HW_SMT_OFF,		/* siblings do not slow each other */
 };

@@ -1,7 +1,7 @@
 /*
  * hwloc_load.c - machines described by hwloc: a synthetic string ("pack:2
  * core:1 pu:2", "node:4 pack:1 core:4 pu:1"), an XML file written by
- * lstopo, or the host's own topology (anchors.md 5.6).
+ * lstopo, or the host's own topology (hwloc 2.x documentation).
  *
  * The walk: PUs sorted by OS index (Linux's CPU numbering), each mapped to
  * its Core and Package ancestors (a PU without a Core is its own core; a

@@ -3,32 +3,50 @@
  * two-socket SMT server, as named presets.
  *
  * Sources (docs/model.md has the full reasoning per number):
- * - p4dpe-2x2ht: seeds/CALIBRATION.md 000 (Supermicro P4DPE-G2, 2 x 2.2 GHz
- *   Xeon HT, 512 KB L2, 8 GB).  CPU numbering: siblings adjacent, CPUs 0,1
+ * - p4dpe-2x2ht: Allan MacKinnon's box (LKML, 9 Sep 2002,
+ *   <m24rczzkq8.fsf@everypoint.net>: Supermicro P4DPE-G2, 2 x 2.2 GHz Xeon
+ *   HT, 512 KB L2, 8 GB).  CPU numbering: siblings adjacent, CPUs 0,1
  *   on package 0 and 2,3 on package 1 - seed 000 reports user time "per
  *   package" as "CPU0+1" and "CPU2+3".
- * - p4ht-3066: seed 002 (one P4 HT 3.066 GHz); Northwood, 512 KB L2.  RAM is
- *   not given: 1 GB chosen (only page-cache-sensitive workloads care).
- * - p4-2400: seed 002's reply (P4 2.4 GHz without HT, 256 MB); 512 KB L2.
- * - xeon-1600ht: seed 004 (one Xeon MP 1.6 GHz HT, 2.5 GB).  Foster MP: 256 KB
+ * - p4ht-3066: Con Kolivas's (LKML, 13 Dec 2003,
+ *   <200312130157.36843.kernel@kolivas.org>: one P4 HT 3.066 GHz);
+ *   Northwood, 512 KB L2.  RAM is not given: 1 GB chosen (only
+ *   page-cache-sensitive workloads care).
+ * - p4-2400: Bill Davidsen's (LKML, 3 Jan 2004, <3FF70241.1030307@tmr.com>:
+ *   P4 2.4 GHz without HT, 256 MB); 512 KB L2.
+ * - xeon-1600ht: Duc Vianney's (IBM developerWorks, "Hyper-Threading speeds
+ *   Linux", Jan 2003: one Xeon MP 1.6 GHz HT, 2.5 GB).  Foster MP: 256 KB
  *   L2 and 1 MB on-die L3 [from Intel's Xeon MP line-up, unverified];
  *   l2_kb is the L2, which is what smp_tune_scheduling read.
- * - numaq-16: anchors.md 3.1/3.2: 4 quads x 4 Pentium III Xeon, 16 GB; 700
- *   MHz (workloads.md: "reference 700 MHz-1 GHz CPU"); 2 MB L2 [SKU
- *   unverified, anchors 3.1 gives 512 KB-2 MB]; latency ratio 3.5 (the
- *   3-4x average of Sequent's material).  SLIT 10/20: i386 NUMA-Q had no
- *   ACPI SLIT, so Linux's node_distance() fell back to LOCAL/REMOTE_DISTANCE
- *   (",slit=35" gives the anchors' "average latency" view instead).
- * - xeon-2s-smt: anchors.md 3.3/7.6: 2 sockets x 16 cores x 2 threads, SLIT
+ * - numaq-16: IBM's 16-way NUMA-Q of Hohnbaum's and Bligh's LKML posts
+ *   (docs/model.md [NUMAQ]): 4 quads x 4 Pentium III Xeon, 16 GB; 700 MHz
+ *   (the SDET model's reference CPU); 2 MB L2 [SKU unverified: 512 KB-2 MB
+ *   were sold]; latency ratio 3.5 (the 3-4x average of Sequent's
+ *   material).  SLIT 10/20: i386 NUMA-Q had no ACPI SLIT, so Linux's
+ *   node_distance() fell back to LOCAL/REMOTE_DISTANCE
+ *   (",slit=35" gives the 3-4x "average latency" view instead).
+ * - xeon-1800-2x2ht: J.A. Magallon's dual Xeon 1.8 GHz with HT (LKML, 16 Dec
+ *   2002, <20021216223848.GA2994@werewolf.able.es>).  A 1.8 GHz Xeon DP with
+ *   HT is a Prestonia (Northwood core): 512 KB L2, NetBurst.  RAM is not
+ *   given: 1 GB chosen (only page-cache-sensitive workloads care).
+ * - azusa-16: Erich Focht's NEC AzusA, 16 Itanium CPUs in 4 nodes of 4 (LKML,
+ *   6 Oct 2002, <200210061851.45401.efocht@ess.nec.de>).  Clock and caches
+ *   are not given in the post: 800 MHz Itanium (Merced) with 96 KB L2 and a
+ *   4 MB L3 [the line's top SKU, unverified], 16 GB [unverified].  No
+ *   Itanium kernel-cost profile exists: P6-era costs scaled by the clock.
+ *   The two numbers numa_test depends on come from the same post's per-job
+ *   logs (see below).
+ * - xeon-2s-smt: a modern server: 2 sockets x 16 cores x 2 threads, SLIT
  *   10/21, latency ratio 1.45 (Intel MLC: 135 vs 194-202 ns).  Numbered as
  *   Linux numbers a modern Intel server: first threads of all cores (socket
  *   0, then socket 1), then their siblings, so CPU n and n+32 are siblings.
  *
- * Cache refill per migration level (anchors.md 4.2 "simplest mode"): NetBurst
- * 0.3 / 1.0 / 2.0 ms by core / package / node, modern 0.05 / 0.2 / 0.4 ms;
- * the in-place (decayed) refill, from memory, equals the package level.
- * Disks: no seed names its disk; every preset has disk.c's 2002 7200 rpm
- * default (a profile's .disk left zero).
+ * Cache refill per migration level (docs/model.md [CACHE], constant
+ * penalties): NetBurst 0.3 / 1.0 / 2.0 ms by core / package / node, modern
+ * 0.05 / 0.2 / 0.4 ms; the in-place (decayed) refill, from memory, equals
+ * the package level.
+ * Disks: no published report names its disk; every preset has disk.c's
+ * 2002 7200 rpm default (a profile's .disk left zero).
  * Where an LLC lies beyond the L2 (xeon-1600ht's L3, modern L3s), lines
  * it still holds come back at the core level's cost (speed.c).
  */
@@ -120,9 +138,45 @@ static const struct hw_preset presets[] = {
 			.evict_kb_per_ms = 60, .costs = &hw_costs_p6,
 			.slit_remote = 20, .far_ratio = 3.5,
 			/* One numa_test task per quad ~22 s, four per quad
-			 * 50-56 s (anchors.md 3.2): 0.4 + 0.6 k = 53/22 with
+			 * 50-56 s (Hohnbaum, docs/model.md [Hohnbaum03]):
+			 * 0.4 + 0.6 k = 53/22 with
 			 * k = 4 x 0.6 / bw gives bw = 0.72. */
 			.node_bw = 0.72,
+		},
+	},
+	{
+		.name = "xeon-1800-2x2ht",
+		.summary = "2 x 1.8 GHz Xeon HT (Prestonia), 512 KB L2, 1 GB",
+		.nodes = 1, .packages_per_node = 2, .cores_per_package = 1, .threads_per_core = 2,
+		.numbering = HW_NUM_SIBLINGS_ADJACENT,
+		.profile = {
+			.mhz = 1800, .l2_kb = 512, .llc_kb = 512, .mem_mb = 1024,
+			.smt = HW_SMT_NETBURST, .refill_ns = NETBURST_REFILL,
+			.evict_kb_per_ms = 200, .costs = &hw_costs_netburst,
+			.slit_remote = 20, .far_ratio = 1.0,
+		},
+	},
+	{
+		.name = "azusa-16",
+		.summary = "NEC AzusA: 4 nodes x 4 x 800 MHz Itanium, 96 KB L2, 4 MB L3, 16 GB",
+		.nodes = 4, .packages_per_node = 4, .cores_per_package = 1, .threads_per_core = 1,
+		.numbering = HW_NUM_SIBLINGS_ADJACENT,
+		.profile = {
+			.mhz = 800, .l2_kb = 96, .llc_kb = 4096, .mem_mb = 16384,
+			.smt = HW_SMT_OFF,
+			/* 32768 lines of 128 B x ~250 ns / 4 outstanding ~ 2 ms;
+			 * across nodes x far_ratio ~ 3.5 ms */
+			.refill_ns = { MS(2.0), MS(2.0), MS(2.0), MS(3.5) },
+			.evict_kb_per_ms = 60, .costs = &hw_costs_p6,
+			.slit_remote = 20,
+			/* Focht's logs: a numa_test task off its home node ran
+			 * 1.35-1.45 x slower; 1 + 0.6 (r - 1) = 1.4 gives
+			 * r = 1.67 (speed.h: m = 0.6 for MEM). */
+			.far_ratio = 1.67,
+			/* Home-node tasks took ~33 s with four running per node
+			 * against ~28 s alone: 0.4 + 0.6 k = 33/28 with k =
+			 * 4 x 0.6 / bw gives bw = 1.85. */
+			.node_bw = 1.85,
 		},
 	},
 	{

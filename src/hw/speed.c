@@ -1,16 +1,17 @@
 /*
  * speed.c - the speed model the engine evaluates on every dispatch: SMT
- * contention, NUMA locality and cache refill (anchors.md 2.4, 3.4, 4.2).
+ * contention, NUMA locality and cache refill (docs/model.md [SMT], [NUMA],
+ * [CACHE]).
  *
  * - SMT: with one busy sibling the calibrated pair matrix gives the speed
- *   (anchors.md 2.4 item 5); with more siblings (SMT4 synthetic machines)
- *   the demand formula s = (1 - eps) / max(1, sum of demands) (item 6).
+ *   (docs/model.md [SMT]); with more siblings (SMT4 synthetic machines)
+ *   the demand formula s = (1 - eps) / max(1, sum of demands) ([SMT]).
  * - NUMA: s = 1 / (1 + m (r - 1)) with m the class's memory intensity and
  *   r the measured latency ratio between the run node and the home node
- *   (anchors.md 3.4; r is not SLIT/10).
+ *   (docs/model.md [NUMA]; r is not SLIT/10).
  * - Cache: warmth decays as exp(-evicted / cache size) with evicted = the
- *   KB of lines other tasks touched on the CPU the task left (anchors.md
- *   4.2), each at most its own footprint; the refill penalty is charged as extra work, (1 - warmth) x
+ *   KB of lines other tasks touched on the CPU the task left (docs/model.md
+ *   [CACHE]), each at most its own footprint; the refill penalty is charged as extra work, (1 - warmth) x
  *   refill_ns[level] x min(footprint, cache) / cache.  refill_ns[NONE] is
  *   the cost of refilling in place a footprint that decayed while the task
  *   was away (its lines come back from memory); a hot return costs nothing

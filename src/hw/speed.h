@@ -5,9 +5,9 @@
  *
  * Work is measured in reference nanoseconds: what a burst costs alone on an
  * idle CPU of this machine.  speed = smt x numa, in (0, 1]; cache refill is
- * charged as extra work at dispatch (anchors.md section 4.2: "penalty-as-
- * extra-work is simpler and deterministic").  Parameters and sources:
- * docs/model.md, anchors.md sections 2.4, 3.4, 4.2.
+ * charged as extra work at dispatch (simpler and deterministic).  Parameters
+ * and sources: docs/model.md ([SMT], [NUMA], [CACHE] and the posts they
+ * were checked against).
  *
  * Only the engine (sim/) calls these; policies never see them.
  */
@@ -16,7 +16,7 @@
 
 #include "base/units.h"
 
-/* Work classes (anchors.md 2.4). */
+/* Work classes (docs/model.md [SMT]). */
 enum sl_wclass {
 	SL_WC_INT,	/* integer, branchy: compilers, shells */
 	SL_WC_FP,	/* floating point */
@@ -45,7 +45,7 @@ struct sl_speed_model {
 	/* Memory bandwidth of each node in "fully memory-bound task"
 	 * equivalents: when the memory intensities of the running tasks whose
 	 * memory lives on a node add up to more, their memory stalls stretch
-	 * by sum / node_bw (anchors.md 3.4).  0 = unlimited. */
+	 * by sum / node_bw (docs/model.md [NUMA]).  0 = unlimited. */
 	double node_bw;
 
 	/* Cache: refill cost in ns of a full footprint by migration level,
@@ -97,8 +97,8 @@ sl_time sl_cache_refill(const struct sl_speed_model *m, enum sl_migr_level level
  * last-level cache lies beyond the core's L2: of its footprint,
  * 1 - `l2_warmth` is gone from the L2, and 1 - `llc_warmth` (at most as
  * much) from the LLC too.  Lines only the L2 lost come back from the LLC
- * at the core level's cost (anchors.md 4.2: cores sharing an LLC pay "the
- * L2 refill only"), lines the LLC lost too from memory at the in-place
+ * at the core level's cost (docs/model.md [CACHE]: cores sharing an LLC pay
+ * the L2 refill only), lines the LLC lost too from memory at the in-place
  * cost. */
 sl_time sl_cache_refill_in_place(const struct sl_speed_model *m, double l2_warmth,
 				 double llc_warmth, unsigned footprint_kb, unsigned l2_kb);
@@ -107,7 +107,7 @@ sl_time sl_cache_refill_in_place(const struct sl_speed_model *m, double l2_warmt
  * `ns` (it cannot displace more than its own footprint). */
 double sl_cache_touched_kb(const struct sl_speed_model *m, sl_time ns, unsigned footprint_kb);
 /* Warmth left in a `cache_kb` cache after others touched `evicted_kb`:
- * exp(-evicted / cache) (anchors.md 4.2). */
+ * exp(-evicted / cache) (docs/model.md [CACHE]). */
 double sl_cache_warmth(double evicted_kb, unsigned cache_kb);
 
 #endif

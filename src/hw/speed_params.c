@@ -6,19 +6,20 @@
  *
  * Every number is explained in docs/model.md ("The machine model"); in
  * short:
- * - NetBurst pair matrix: anchors.md 2.4 item 5 starting values (INT+INT
- *   0.58 each, ...), consistent with Con Kolivas' ~60% per sibling (2.1)
- *   and with seed-002's make -j2 gain (57.77 s vs 65.17 s on a P4 HT).
- *   Cells the anchors leave open (FP next to MEM, SPIN's own speed) are
+ * - NetBurst pair matrix: docs/model.md [SMT] starting values (INT+INT
+ *   0.58 each, ...), consistent with Con Kolivas' ~60% per sibling
+ *   ([Kolivas06]) and with seed-002's make -j2 gain (57.77 s vs 65.17 s on a P4 HT).
+ *   Cells the sources leave open (FP next to MEM, SPIN's own speed) are
  *   chosen by analogy and marked below.
- * - Modern pair matrix: the 2.2/2.4 targets, combined 1.20-1.35 for typical
+ * - Modern pair matrix: the [SMT] targets, combined 1.20-1.35 for typical
  *   pairs, a tail from just below 1.0 (cache thrashers) to ~1.6 (Zen 1 peak).
- * - SMT demands (used only with 3+ busy siblings): anchors.md 2.4 item 1,
- *   times a generation factor 0.9 for modern cores (item 5: "scaling all d
- *   values by one generation factor is enough").
- * - Memory intensity m: anchors.md 3.4 (MEM 0.6, CACHE 0.4, INT/FP 0.05-0.1,
- *   SPIN 0); with r = 3.5 a MEM task runs at 0.40 off-node on a NUMA-Q,
- *   the 2.1-2.6x of Hohnbaum's and Bligh's schedbench runs (workloads.md 4.4).
+ * - SMT demands (used only with 3+ busy siblings): docs/model.md [SMT],
+ *   times a generation factor 0.9 for modern cores (scaling all d values by
+ *   one generation factor is enough to move between them).
+ * - Memory intensity m: docs/model.md [NUMA] (MEM 0.6, CACHE 0.4, INT/FP
+ *   0.05-0.1, SPIN 0); with r = 3.5 a MEM task runs at 0.40 off-node on a
+ *   NUMA-Q, the 2.1-2.9x of Hohnbaum's and Bligh's schedbench runs ([Hohnbaum03],
+ *   [Bligh02]).
  * - NUMA ratio: the profile gives the latency ratio at the largest SLIT
  *   distance; nearer remote nodes get 1 + (ratio - 1)(d - 10)/(dmax - 10),
  *   so an EPYC-like 10/12/32 machine gets a small same-socket penalty.
@@ -53,7 +54,7 @@ static const double smt_demand_netburst[SL_WC_COUNT] = {
 };
 
 #define MODERN_GENERATION_FACTOR 0.9
-#define SMT_EPS 0.03	/* anchors.md 2.4 item 4: fixed cost of sharing */
+#define SMT_EPS 0.03	/* [SMT]: fixed cost of sharing */
 
 static const double mem_intensity[SL_WC_COUNT] = {
 	[I] = 0.08, [F] = 0.08, [M] = 0.60, [C] = 0.40, [S] = 0.0,

@@ -7,8 +7,9 @@
  * the caller's: presets follow how Linux numbered the real box, hwloc
  * topologies use the OS index of each PU (Linux's numbering).  The "noht"
  * boot option of 2.4/2.6 kept one logical CPU per physical package
- * (seeds/004: HT disabled "through the boot option noht"); here it keeps
- * the first CPU of every core and renumbers the survivors densely.
+ * (Vianney's 2.4.19 runs: HT disabled "through the boot option noht");
+ * here it keeps the first CPU of every core and renumbers the survivors
+ * densely.
  */
 #include "hw/hw_internal.h"
 

@@ -191,7 +191,7 @@ static int get_choice(const struct ctx *c, struct json_object *root, const char 
 /* form, compare, shape and policy: how cells are computed and shown. */
 static int parse_form(const struct ctx *c, struct json_object *root, struct sl_experiment *e)
 {
-	int form, shape;
+	int form, shape, pct;
 	struct sl_params *knobs;
 	const struct sl_policy_ops *ops;
 	char label[128];
@@ -201,6 +201,11 @@ static int parse_form(const struct ctx *c, struct json_object *root, struct sl_e
 		return -1;
 	e->form = (enum sl_exp_form)form;
 	e->shape = (enum sl_exp_shape)shape;
+	if (get_choice(c, root, "percent_of", "mean|min", &pct))
+		return -1;
+	e->pct_stat = pct ? SL_STAT_MIN : SL_STAT_MEAN;
+	if (e->form != SL_FORM_PCT_FIRST && json_object_object_get_ex(root, "percent_of", NULL))
+		return field_fail(c, "percent_of", "only used with form 'percent_of_first'");
 	if (get_string(c, root, "compare", "compare", false, &e->compare) ||
 	    get_string(c, root, "policy", "policy", false, &e->policy))
 		return -1;
@@ -586,11 +591,24 @@ static int parse_notes(const struct ctx *c, struct json_object *root, struct sl_
 	return 0;
 }
 
+/* A source a user can follow: an LKML Message-ID ("<id@host>") or a web
+ * address, never a file outside the repository. */
+static int check_source(const struct ctx *c, const char *source)
+{
+	const char *lt = strchr(source, '<'), *at = lt ? strchr(lt, '@') : NULL;
+	bool message_id = at && strchr(at, '>');
+
+	if (message_id || strstr(source, "http://") || strstr(source, "https://"))
+		return 0;
+	return field_fail(c, "source", "cites neither a Message-ID (<id@host>) nor an "
+			  "http(s):// address: '%s'", source);
+}
+
 static int parse_fields(const struct ctx *c, struct json_object *root, struct sl_experiment *e)
 {
 	static const char *const keys[] = {
 		"title", "source", "machine", "reps", "metric", "show", "tolerance_pct",
-		"tolerance_points", "form", "compare", "shape", "policy",
+		"tolerance_points", "form", "percent_of", "compare", "shape", "policy",
 		"workload_params", "columns", "rows", "notes", NULL,
 	};
 	char *metric = NULL;
@@ -601,6 +619,7 @@ static int parse_fields(const struct ctx *c, struct json_object *root, struct sl
 	if (check_keys(c, root, "", keys) ||
 	    get_string(c, root, "title", "title", true, &e->title) ||
 	    get_string(c, root, "source", "source", true, &e->source) ||
+	    check_source(c, e->source) ||
 	    get_string(c, root, "machine", "machine", true, &e->machine) ||
 	    parse_reps(c, root, e) || parse_form(c, root, e) || parse_tolerance(c, root, e) ||
 	    parse_show(c, root, e))

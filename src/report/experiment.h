@@ -1,5 +1,5 @@
 /*
- * experiment.h - an experiment: one of the seeds' tables as data.
+ * experiment.h - an experiment: one published table as data.
  *
  * An experiment file (experiments/NAME.json, embedded into the binary) names
  * a machine, the columns (kernels, as policy specs), the rows (tests, as
@@ -8,7 +8,9 @@
  *
  *   {
  *     "title":   "one line",                      required
- *     "source":  "seed file the numbers are from", required
+ *     "source":  "where the numbers were published", required: an LKML
+ *                Message-ID (<id@host>) or an http(s):// address, with
+ *                author, date and subject
  *     "machine": "p4dpe-2x2ht",                    required
  *     "reps":    5,                                required, >= 1
  *     "metric":  "elapsed_s",                      required (rows may override)
@@ -35,6 +37,9 @@
  *           004's HT on vs off;
  *         percent_of_first: a cell is 100 x mean / the first column's mean
  *           (its sd likewise) - Bligh's SDET tables.
+ *     "percent_of": "mean" | "min",        percent_of_first only (default
+ *                                          mean): min compares the best
+ *                                          runs, for tables of best-of-N
  *     "compare": "xeon-1600ht,noht",       required with form speedup only
  *     "tolerance_points": 5,               with speedup / percent_of_first
  *                                          (default 5): a miss is more than
@@ -137,6 +142,7 @@ struct sl_experiment {
 	double tolerance_points;	/* speedup and percent_of_first forms */
 	enum sl_exp_form form;
 	enum sl_exp_shape shape;
+	enum sl_stat pct_stat;		/* percent_of_first: SL_STAT_MEAN or SL_STAT_MIN */
 	char *compare;			/* speedup: the other machine */
 	char *policy;			/* metric columns: the one policy */
 	int nshow;

@@ -227,6 +227,8 @@ static struct json_object *exp_object(const struct sl_exp_result *r)
 	put_str(o, "machine", e->machine);
 	put_str(o, "machine_summary", r->sweep->machine.summary);
 	put_str(o, "form", form_names[e->form]);
+	if (e->form == SL_FORM_PCT_FIRST)
+		put_str(o, "percent_of", sl_stat_name(e->pct_stat));
 	if (e->compare) {
 		put_str(o, "compare", e->compare);
 		put_str(o, "compare_summary", r->base_sweep->machine.summary);
@@ -263,6 +265,35 @@ static struct json_object *exp_object(const struct sl_exp_result *r)
 	return o;
 }
 
+static struct json_object *score_object(const char *name, const struct sl_exp_score *s)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (name)
+		put_str(o, "name", name);
+	put(o, "published", json_object_new_int(s->published));
+	put(o, "within", json_object_new_int(s->within));
+	return o;
+}
+
+/* The scoreboard: per experiment and in all. */
+static struct json_object *scoreboard_object(const struct sl_exp_result *r, int n)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *per = json_object_new_array();
+	struct sl_exp_score all = { 0 }, s;
+
+	for (int i = 0; i < n; i++) {
+		sl_exp_result_score(&r[i], &s);
+		json_object_array_add(per, score_object(r[i].exp->name, &s));
+		all.published += s.published;
+		all.within += s.within;
+	}
+	put(o, "experiments", per);
+	put(o, "all", score_object(NULL, &all));
+	return o;
+}
+
 void sl_out_exp_json(FILE *f, const struct sl_exp_result *r, int n)
 {
 	struct json_object *root = json_object_new_object();
@@ -271,5 +302,6 @@ void sl_out_exp_json(FILE *f, const struct sl_exp_result *r, int n)
 	for (int i = 0; i < n; i++)
 		json_object_array_add(exps, exp_object(&r[i]));
 	put(root, "experiments", exps);
+	put(root, "scoreboard", scoreboard_object(r, n));
 	print(f, root);
 }

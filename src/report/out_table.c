@@ -378,9 +378,10 @@ static void exp_header(FILE *f, const struct sl_exp_result *r)
 		return;
 	}
 	if (e->form == SL_FORM_PCT_FIRST) {
-		fprintf(f, "%d repetitions (seeds 1-%d); cells: mean of %s as %% of the first "
-			"column's mean (sd, same scale), then published\n\n", r->reps, r->reps,
-			exp_metric(e));
+		const char *stat = sl_stat_name(e->pct_stat);
+		fprintf(f, "%d repetitions (seeds 1-%d); cells: %s of %s as %% of the first "
+			"column's %s (sd, same scale), then published\n\n", r->reps, r->reps,
+			stat, exp_metric(e), stat);
 		return;
 	}
 	if (sl_exp_metric_columns(e))
@@ -417,14 +418,11 @@ static void exp_footer(FILE *f, const struct sl_exp_result *r, int misses, int p
 
 static void count_misses(const struct sl_exp_result *r, int *misses, int *published)
 {
-	const struct sl_experiment *e = r->exp;
+	struct sl_exp_score s;
 
-	*misses = *published = 0;
-	for (int row = 0; row < e->nrows; row++)
-		for (int c = 0; c < e->ncols; c++) {
-			*published += e->rows[row].cells[c].npublished > 0;
-			*misses += sl_exp_cell(r, row, c)->miss;
-		}
+	sl_exp_result_score(r, &s);
+	*published = s.published;
+	*misses = s.published - s.within;
 }
 
 static const char *row_unit(const struct sl_exp_result *r, int row)
@@ -580,6 +578,32 @@ void sl_out_exp_table(FILE *f, const struct sl_exp_result *r)
 		exp_sdet_abs(f, r);
 	else
 		exp_grid(f, r);
+}
+
+static void score_line(FILE *f, const char *name, int width, const struct sl_exp_score *s)
+{
+	fprintf(f, "  %-*s %4d of %4d", width, name, s->within, s->published);
+	if (s->published)
+		fprintf(f, "  %5.1f %%", 100.0 * s->within / s->published);
+	fputc('\n', f);
+}
+
+void sl_out_exp_scoreboard(FILE *f, const struct sl_exp_result *r, int n)
+{
+	struct sl_exp_score all = { 0 }, s;
+	int width = 3;
+
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(r[i].exp->name) > width)
+			width = (int)strlen(r[i].exp->name);
+	fprintf(f, "scoreboard: published cells within tolerance\n");
+	for (int i = 0; i < n; i++) {
+		sl_exp_result_score(&r[i], &s);
+		score_line(f, r[i].exp->name, width, &s);
+		all.published += s.published;
+		all.within += s.within;
+	}
+	score_line(f, "all", width, &all);
 }
 
 /* ---- `run` in the SDET shapes ---- */

@@ -19,6 +19,7 @@
  * JSON of `reproduce` (one object for all experiments):
  *   { "experiments": [ { "name", "title", "source", "machine", "reps",
  *       "form": "values|speedup|percent_of_first",
+ *       "percent_of": "mean|min" (percent_of_first),
  *       "tolerance_pct" (values) or "tolerance_points" (the others),
  *       "compare", "compare_summary" (speedup), "policy" (metric columns),
  *       "columns": [ { "label", "policy" } or { "label", "metric", "minus" } ],
@@ -35,7 +36,10 @@
  *                 { "kind": "geomean", "label", "unit": "%",
  *                   "cells": [ { "column", "simulated": null, "value",
  *                                "range", "published", "miss" } ] } ],
- *       "notes": [...] } ] }
+ *       "notes": [...] } ],
+ *     "scoreboard": { "experiments": [ { "name", "published", "within" } ],
+ *                     "all": { "published", "within" } } }
+ *   (published: cells with a published value; within: those not missed)
  *
  * CSV of `run`: a header, then one row per run x metric:
  *   policy,rep,seed,metric,value,unit
@@ -64,8 +68,12 @@ void sl_out_run_csv(FILE *f, const struct sl_sweep *s);
 void sl_out_exp_table(FILE *f, const struct sl_exp_result *r);
 void sl_out_exp_json(FILE *f, const struct sl_exp_result *r, int n);
 
+/* The scoreboard that ends `reproduce` of several experiments: published
+ * cells within tolerance per experiment and in all. */
+void sl_out_exp_scoreboard(FILE *f, const struct sl_exp_result *r, int n);
+
 /*
- * `run` results in the SDET table shapes (research/workloads.md 3.2), for
+ * `run` results in the SDET table shapes (docs/workloads.md, sdet), for
  * one workload (one "SDET N") and several policies, over `metric` (sdet's
  * "throughput", scripts/h):
  *   percent: Bligh's block - a line per policy, "Throughput" and "Std. Dev"

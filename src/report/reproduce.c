@@ -125,7 +125,10 @@ static void derive_pct_first(const struct sl_exp_result *r, int row, int col)
 	const struct sl_summary *first = &sl_exp_cell(r, row, 0)->sim;
 	struct sl_exp_cell_result *x = &r->cells[row * r->exp->ncols + col];
 
-	x->value = 100.0 * x->sim.mean / first->mean;
+	if (r->exp->pct_stat == SL_STAT_MIN)	/* best runs, for best-of-N tables */
+		x->value = 100.0 * x->sim.min / first->min;
+	else
+		x->value = 100.0 * x->sim.mean / first->mean;
 	x->sd_pct = 100.0 * x->sim.sd / first->mean;
 	x->lo = x->value - x->sd_pct;
 	x->hi = x->value + x->sd_pct;
@@ -241,4 +244,18 @@ void sl_exp_result_free(struct sl_exp_result *r)
 	sl_sweep_free(r->sweep);
 	sl_sweep_free(r->base_sweep);
 	memset(r, 0, sizeof(*r));
+}
+
+void sl_exp_result_score(const struct sl_exp_result *r, struct sl_exp_score *s)
+{
+	const struct sl_experiment *e = r->exp;
+
+	s->published = s->within = 0;
+	for (int row = 0; row < e->nrows; row++)
+		for (int c = 0; c < e->ncols; c++) {
+			if (e->rows[row].kind == SL_ROW_SECTION || !e->rows[row].cells[c].npublished)
+				continue;
+			s->published++;
+			s->within += !sl_exp_cell(r, row, c)->miss;
+		}
 }

@@ -55,4 +55,13 @@ int sl_experiment_run(const struct sl_experiment *e, int reps, int nthreads,
 
 void sl_exp_result_free(struct sl_exp_result *r);
 
+/* The scoreboard's count for one result: cells with a published value,
+ * and of those the ones within tolerance (not missed). */
+struct sl_exp_score {
+	int published;
+	int within;
+};
+
+void sl_exp_result_score(const struct sl_exp_result *r, struct sl_exp_score *s);
+
 #endif

@@ -3,7 +3,7 @@
  * a C re-implementation of VolanoMark's loopback test, the wakeup storm
  * Rusty Russell later distilled into hackbench.
  *
- * Model (research/workloads.md 5.2-5.4): `rooms` rooms of 20 users; each
+ * Model (docs/workloads.md, chat): `rooms` rooms of 20 users; each
  * user has a TCP connection and four threads - in the client process a
  * sender (CS) and a receiver (CR), in the server process a receiver (SR)
  * and a sender (SS):
@@ -33,8 +33,10 @@
  * composed or handled.  Threads are clones of their process (shared mm)
  * with a 4 KB cache footprint (a stack's hot top and the socket).
  *
- * Sources: research/workloads.md 5 (chat_s.c, chat_c.c, chat.h; VolanoMark
- * workload description; IBM OLS 2001 slides: "1 room = 20 users = 80
+ * Sources: IBM's chat benchmark 1.0.1 (chat_s.c, chat_c.c, chat.h, Bill
+ * Hartner); the VolanoMark workload description
+ * (lse.sourceforge.net/benchmarks/volanomark/vmarkworkload.html); IBM's
+ * OLS 2001 scheduling slides, "Chat": "1 room = 20 users = 80
  * threads; 100 messages per user = 38,000 msgs per room"); seed 004 (HT
  * speed-ups: 22-28 % on 2.4.19, 39-60 % on 2.5.32, one Xeon MP 1.6 GHz).
  * Published magnitudes: 59,500-61,900 messages/s for 30 rooms x 1000

@@ -4,7 +4,7 @@
  * the server's file system), and the netbench load that dbench and tbench
  * share.
  *
- * Model (research/workloads.md 6.2-6.5): the parent forks `clients`
+ * Model (docs/workloads.md, dbench): the parent forks `clients`
  * children and releases them together (dbench signals the process group);
  * each replays the load once (dbench 1.x/2.x: closed loop, no think time)
  * in its own directory and exits; the parent reaps them.  The load is
@@ -42,7 +42,7 @@
  * bytes written by all clients) / time from the release to the last
  * client's exit, "MB/s" of payload (decimal MB).
  *
- * Sources: research/workloads.md 6 (the sahlberg/dbench history: README,
+ * Sources: github.com/sahlberg/dbench (its history: README,
  * dbench.c, child.c, fileio.c of 2.0; client_oplocks.txt's mix, counted:
  * 62,477 ops, 199 MB read in 17,881 ReadX, 149 MB written in 7,475 WriteX;
  * Flush's fsync: mean 13 ms in a dbench 4 run on a modern array, 5-50 ms

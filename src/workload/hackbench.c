@@ -23,16 +23,18 @@
  * poller at once.  Metric: the time from the go signal to the last reap,
  * what hackbench prints ("Time: s.mmm").
  *
- * Sources: workloads.md 7.1 (Rusty's version in Erich Focht's numa_test
- * attachment and rt-tests' hackbench: structure, defaults, message size;
- * per-message costs ~10 us in 2002, 1-3 us today), 4.2 (hackbench 20 as
- * numa_test's disturbance), policies.md 7.10 (sync wakeups of pipes).
+ * Sources: Rusty Russell's version in Erich Focht's numa_test attachment
+ * (LKML, <200210062224.50087.efocht@ess.nec.de>; numa_test's dispatch
+ * starts hackbench 20 as its disturbance) and rt-tests' src/hackbench/
+ * hackbench.c (structure, defaults, message size; per-message costs are
+ * estimates, ~10 us in 2002, 1-3 us today); 2.6.11 fs/pipe.c pipe_writev()
+ * (wake_up_interruptible_sync: sync wakeups of pipes).
  *
  * Checked against: the structure only (process, message and byte counts,
  * tests/unit/test_workload_bench.c).  No hackbench time of the era was
  * available to calibrate against; msg_ns is derived from the machine's
  * context-switch cost (hackbench.h), which puts a 2002 NUMA-Q at ~8 us
- * and a modern core at ~3 us per call, inside workloads.md 7.1's ranges.
+ * and a modern core at ~3 us per call, inside those ranges.
  *
  * Omitted / simplified:
  *   - no user time: the sender's and receiver's loops are a few dozen

@@ -24,8 +24,8 @@
 /* Kernel work of one 100-byte write or read (syscall entry, skb or pipe
  * page copy, queueing, waking the other side) in units of the machine's
  * context-switch cost, its yardstick for kernel-path speed: 8 us on the
- * 700 MHz P6 of a NUMA-Q (workloads.md 7.1: ~10 us in 2002), 3 us on a
- * modern core (7.1: 1-3 us today). */
+ * 700 MHz P6 of a NUMA-Q (estimates: ~10 us in 2002), 3 us on a modern
+ * core (1-3 us today). */
 #define HB_MSG_PER_CTX_SWITCH	2.0
 #define HB_JITTER		0.1	/* log-sd of a call's cost: cache misses, IRQs */
 

@@ -26,12 +26,12 @@
  *   - the main thread starts them all, waits for the workers and exits.
  * With two workers on a 2x2 HT machine the result hinges on whether they
  * share a package: MEM work next to MEM work on a sibling runs at ~0.65 of
- * its speed (anchors.md 2.4), and every safepoint makes the faster worker
+ * its speed (docs/model.md [SMT]), and every safepoint makes the faster worker
  * wait for the slower one.
  *
- * Sources: seed 000 (/work/shared/seeds/000_*.txt, CALIBRATION.md);
- * anchors.md 2.1 and 2.4 (memory-latency-bound Java/GC-heavy code, MEM
- * class).
+ * Sources: seed-000 (Allan MacKinnon, LKML, 9 Sep 2002,
+ * <m24rczzkq8.fsf@everypoint.net>); docs/model.md [SMT]
+ * (memory-latency-bound Java/GC-heavy code: MEM class).
  *
  * Calibrated against: size=277 (reference seconds of search work) gives
  * seed 000's 150 s when the two workers have a package each (the HT-aware

@@ -2,8 +2,8 @@
  * kernbench.c - `make -j N` of a kernel as processes: the make processes
  * with GNU make's job server, and every process of every job.
  *
- * Models (workloads.md 2.2-2.6): the root make runs the serial head, then
- * one sub-make per top-level directory, then the serial link tail
+ * Models (docs/workloads.md, kernbench): the root make runs the serial
+ * head, then one sub-make per top-level directory, then the serial link tail
  * (kernbench_tree.c builds that shape).  Each directory's make starts its
  * compile units and its subdirectories' makes, waits for all of them, then
  * starts its `ld -r` link.  A job is `sh -c`: for a unit it runs gcc (which
@@ -22,9 +22,11 @@
  * again at once, ahead of the sleeping makes); tokens are returned when a
  * make has nothing left to start.
  *
- * Sources: workloads.md 2.2-2.6; /work/shared/data/kbuild-tinyconfig-j2.csv
- * (process structure, fitted by scripts/fit-kernbench.py; the constants are
- * in kernbench.h); the GNU make manual's job-server description.
+ * Sources: kernbench 0.42 (linux-test-project/ltp,
+ * utils/benchmark/kernbench-0.42); the BSD accounting of a real tinyconfig
+ * `make -j2` (process structure, fitted by scripts/fit-kernbench.py; the
+ * record is not shipped, the constants are in kernbench.h); the GNU make
+ * manual's job-server description.
  *
  * Calibrated against (docs/workloads.md): seed 000, make -j1..5 bzImage on a
  * 2x2 HT Xeon, 195/117/110/109/109 s under the HT-aware scheduler: size=178

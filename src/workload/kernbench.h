@@ -5,11 +5,11 @@
  * face of the workload is sl_workload_kernbench in workload.h.
  *
  * The first block of constants is what scripts/fit-kernbench.py prints for
- * /work/shared/data/kbuild-tinyconfig-j2.csv (a real `make -j2 vmlinux`,
- * every process recorded with BSD accounting); see that script for how
- * each is measured.  The second block is the era model and the calibration
- * against the published tables of seeds 000 and 002 (docs/workloads.md,
- * "kernbench").
+ * the record of a real tinyconfig `make -j2 vmlinux` (every process
+ * recorded with BSD accounting; the record is not shipped); see that
+ * script for how each is measured.  The second block is the era model and
+ * the calibration against the published tables of seeds 000 and 002
+ * (docs/workloads.md, "kernbench").
  */
 #ifndef SL_WORKLOAD_KERNBENCH_H
 #define SL_WORKLOAD_KERNBENCH_H

@@ -2,7 +2,7 @@
  * kernbench_tree.c - the shape of a kernel build: which jobs exist, how
  * much work each does and in which order make may run them.
  *
- * Models (workloads.md sections 2.5-2.6):
+ * Models (docs/workloads.md, kernbench):
  *   - a serial head: `prepare`, host tools and generated headers, here
  *     KB_HEAD_UNITS compile units run one after another by the root make;
  *   - a wide body: a tree of directories, each with compile units
@@ -13,9 +13,9 @@
  *     kallsyms, as; three times) and, for bzImage, objcopy, the gzip -9
  *     compression of vmlinux.bin and the small boot-image links.
  *
- * Sources: workloads.md 2.5 (structure, per-object chain, kallsyms tail),
- * 2.6 (proposed model); the real build in
- * /work/shared/data/kbuild-tinyconfig-j2.csv, fitted by
+ * Sources: the 2.6 kernel's top-level Makefile (structure, per-object
+ * chain, the kallsyms three-stage link); a real tinyconfig build's BSD
+ * accounting (not shipped), fitted by
  * scripts/fit-kernbench.py: the cc1 time mixture, the other processes'
  * CPU relative to cc1, make's and ld's CPU per unit, the units-per-directory
  * distribution, the number of top-level directories and the head's share.

@@ -2,7 +2,7 @@
  * net_workloads.h - the multithreaded server loads of seed 004 (IBM's chat
  * room benchmark, dbench and tbench), and what dbench and tbench share: the
  * netbench load file that both replay (dbench 2.0's client_oplocks.txt, as
- * an operation mix; research/workloads.md 6.3).
+ * an operation mix; github.com/sahlberg/dbench).
  *
  * The public faces are the three workload ops below (the lead registers
  * them in registry.c); the rest is for dbench.c, tbench.c and the tests.
@@ -22,7 +22,7 @@ extern const struct sl_workload_ops sl_workload_tbench;
 /* ---- the netbench load (dbench.c) ---- */
 
 /* SMB operations of dbench 2.0's client_oplocks.txt and what dbench's
- * fileio.c does for each (workloads.md 6.3). */
+ * fileio.c (dbench 2.0) does for each. */
 enum nb_op_kind {
 	NB_READX,	/* pread at the traced offset */
 	NB_NTCREATEX,	/* open, creating files and directories as needed */

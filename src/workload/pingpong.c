@@ -17,7 +17,7 @@
  * with a plain one.  Metric: the time of the `loops` round trips, and one
  * round trip's average in microseconds.
  *
- * Sources: workloads.md 7.1 (hackbench's calls and their costs, reused
+ * Sources: hackbench.h (hackbench's calls and their costs, reused
  * here through hackbench.h: msg_ns, the footprint); lmbench's lat_pipe
  * (the pattern).
  *

@@ -58,8 +58,8 @@
  * description and overall.
  *
  * Sources: rt-app doc/tutorial.txt and examples (Debian rt-app 1.0-1);
- * research/workloads.md section 8 (grammar, section 8.5 log columns, 8.6
- * subset).
+ * github.com/scheduler-tools/rt-app src/rt-app_parse_config.c (grammar, log
+ * columns).
  *
  * Omitted / simplified:
  *   - only SCHED_OTHER (nice = "priority"): the simulated 2.4/2.6 policies

@@ -1,5 +1,5 @@
 /*
- * rtapp_parse.c - the loader of rt-app JSON files (workloads.md section 8):
+ * rtapp_parse.c - the loader of rt-app JSON files (docs/workloads.md, rtapp):
  * json-c reads the text (it accepts the comments and trailing commas of
  * rt-app's own examples, as rt-app does, since rt-app uses json-c too);
  * this file checks every key against the grammar and builds the struct
@@ -35,7 +35,8 @@
  * as workgen does before handing a file to rt-app.
  *
  * Sources: rt-app doc/tutorial.txt and doc/examples (Debian rt-app 1.0-1,
- * /usr/share/doc/rt-app); research/workloads.md section 8.
+ * /usr/share/doc/rt-app); github.com/scheduler-tools/rt-app
+ * src/rt-app_parse_config.c.
  *
  * Omitted / simplified:
  *   - json-c gives no positions for values, so a small scanner of the raw

@@ -2,7 +2,7 @@
  * schedbench.c - "NUMA schedbench": Erich Focht's numa_test (LKML, 6 Oct
  * 2002), as Martin Bligh and Michael Hohnbaum ran it on a 16-way NUMA-Q.
  *
- * Model (workloads.md 4.2, 4.5): a launcher (`dispatch`, a Perl script)
+ * Model (docs/workloads.md, schedbench): a launcher (`dispatch`, a Perl script)
  * forks N copies of `randupdt` at once and waits for them.  Each execs,
  * allocates 20 MB (two arrays of 10^6 doubles and 10^6 int indices), notes
  * the node it runs on (iSched) and initialises the arrays - first touch puts
@@ -26,14 +26,15 @@
  * whose MSched differs from iSched (the listing's asterisks).  Erich's own
  * summary also gave the hackbench time (H): hackbench_s.
  *
- * Sources: workloads.md 4 (the decoded attachment: process structure,
- * array sizes, passes, hackbench at 3 s; the metric definitions and the
- * note that TotalUser excludes hackbench), 11; anchors.md 3.1-3.4 (NUMA-Q,
- * the schedbench measurements, the NUMA model).
+ * Sources: numa_test as attached to Erich Focht's LKML post
+ * <200210062224.50087.efocht@ess.nec.de> (process structure, array sizes,
+ * passes, hackbench at 3 s; the metric definitions and the note that
+ * TotalUser excludes hackbench); docs/model.md [NUMAQ], [Hohnbaum03] and
+ * [NUMA] (NUMA-Q, the schedbench measurements, the NUMA model).
  *
  * Checked against (docs/workloads.md, "schedbench"): one task per quad on
  * the NUMA-Q took about 22 s of user time with a NUMA-aware scheduler
- * (anchors 3.2) - the default size, the only calibrated number; with more
+ * ([Hohnbaum03]) - the default size, the only calibrated number; with more
  * tasks per quad the published times grow through per-node memory
  * bandwidth contention (4 per quad: 50-56 s), which is the machine model's
  * (node_bw).  NUMA-blind runs published: N = 64 AvgUser 123.3 s, Elapsed

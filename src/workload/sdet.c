@@ -5,7 +5,7 @@
  * shell typing a random order of the same UNIX commands; throughput in
  * scripts per hour, N x 3600 / the wall time until the last script ends.
  *
- * Model (workloads.md 3.4): the driver forks N children, each execs a
+ * Model (docs/workloads.md, sdet): the driver forks N children, each execs a
  * shell on its own script.  Every script holds the same multiset of
  * command lines (the table below, 119 lines), shuffled per script; the
  * shell parses each line, runs builtins (cd, echo, test) itself and forks
@@ -20,7 +20,7 @@
  * at a time as it computes, the consumer works on each page as it
  * arrives.  No disk: Hansen ran on ramfs.
  *
- * Work: the per-command costs are the middles of workloads.md 3.4's classes
+ * Work: the per-command costs are the middles of docs/workloads.md's classes
  * (built-ins 0.05 ms, light 2-10 ms, medium 10-50 ms, heavy 100-800 ms,
  * on a 700 MHz-1 GHz CPU), scaled together so that one script's commands
  * hold `size` reference seconds of work.  Per run, every command line of
@@ -29,8 +29,10 @@
  * different scripts (SPEC regenerates them) and one seed gives the same
  * scripts under every policy.
  *
- * Sources: workloads.md 3.1-3.4 (SPEC's descriptions, the command list,
- * Bligh's and Hansen's use, the derived 3.5 CPU-s per script), 11.
+ * Sources: SPEC SDM91 (open.spec.org/osg/sdm91/sdet_descr.txt and
+ * sdet_command.txt: the descriptions, the command list); Bligh's and
+ * Hansen's LKML tables (<225880000.1068073678@flay>,
+ * <1063782920.3590.164.camel@nighthawk>: the derived 3.5 CPU-s per script).
  *
  * Checked against (docs/workloads.md, "sdet"): size is calibrated once so
  * that a script costs 3.5 CPU-seconds (user + system, all its processes)
@@ -90,7 +92,7 @@ enum sdet_line {
 
 struct sdet_pt_def {
 	const char *name;
-	double ms;		/* work, ms at the table's scale (workloads.md 3.4) */
+	double ms;		/* work, ms at the table's scale (docs/workloads.md) */
 	unsigned footprint_kb;
 	long out_bytes;		/* written to the next pipeline stage, if any */
 	int nlines;		/* command lines it runs in turn */

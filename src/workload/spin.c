@@ -18,9 +18,9 @@
  * 200 %); they read like each package's combined throughput, which is
  * what pkgK_work_pct measures - both are reported.
  *
- * Sources: seed 000 (/work/shared/seeds/000_*.txt); anchors.md 2.4 (work
- * classes; folding@home's Gromacs cores are floating-point heavy, hence the
- * default class fp).
+ * Sources: seed-000 (LKML, <m24rczzkq8.fsf@everypoint.net>); docs/model.md
+ * [SMT] (work classes; folding@home's Gromacs cores are floating-point
+ * heavy, hence the default class fp).
  *
  * Calibrated against: nothing is tuned here; the seed's 116 % / 109 %
  * per-package user shares are what the machine's SMT model and the policy

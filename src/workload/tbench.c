@@ -4,7 +4,7 @@
  * netbench load (dbench's load file) as request/response exchanges with N
  * tbench_srv processes over loopback TCP.
  *
- * Model (research/workloads.md 6.2, 6.5): the tbench_srv parent forks one
+ * Model (docs/workloads.md, tbench): the tbench_srv parent forks one
  * server process per connection; the tbench parent forks the clients and
  * releases them together.  Per operation a client parses the load line
  * (`user_us`, INT), sends the request and blocks for the response; its
@@ -25,7 +25,7 @@
  * the ReadX and WriteX payload bytes of all clients / time from the
  * release to the last client's exit, "MB/s".
  *
- * Sources: research/workloads.md 6 (README, sockio.c and tbench_srv.c at
+ * Sources: github.com/sahlberg/dbench (README, sockio.c and tbench_srv.c at
  * dbench 2.0; TCP_NODELAY, port 7003; the load of dbench.c); seed 004 (HT
  * speed-ups 22-31 % on 2.4.19, 33-36 % on 2.5.32, one Xeon MP 1.6 GHz).
  *

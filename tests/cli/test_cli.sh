@@ -159,6 +159,28 @@ PY
 	&& grep -q -- '-j3 -pipe' "$tmp/p.txt" && grep -q 'policy: o1' "$tmp/p.txt" && ok \
 	|| bad "reproduce seed-002-pipe table shape"
 
+# ---- the scoreboard: with several experiments, the cells within tolerance
+# per experiment and in all; the JSON's counts agree with its cells ----
+"$S" reproduce seed-002 seed-002-pipe -r 1 -o json >"$tmp/s.json" 2>"$tmp/err" && ok \
+	|| bad "reproduce of two experiments failed: $(cat "$tmp/err")"
+python3 - "$tmp/s.json" <<'PY' && ok || bad "reproduce -o json: scoreboard does not count the cells"
+import json, sys
+d = json.load(open(sys.argv[1]))
+board, tp, tw = d["scoreboard"], 0, 0
+assert [b["name"] for b in board["experiments"]] == ["seed-002", "seed-002-pipe"], board
+for e, b in zip(d["experiments"], board["experiments"]):
+    cells = [c for r in e["rows"] if r["kind"] != "section" for c in r["cells"] if c["published"]]
+    p, w = len(cells), sum(not c["miss"] for c in cells)
+    assert (b["published"], b["within"]) == (p, w), (b, p, w)
+    tp, tw = tp + p, tw + w
+assert board["all"] == {"published": tp, "within": tw}, board
+assert board["experiments"][0]["published"] == 12 and board["experiments"][1]["published"] == 16
+PY
+"$S" reproduce seed-002 seed-002-pipe -r 1 >"$tmp/s.txt" \
+	&& grep -q '^scoreboard: published cells within tolerance' "$tmp/s.txt" \
+	&& grep -Eq '^  all +[0-9]+ of +28 ' "$tmp/s.txt" && ok || bad "reproduce table: no scoreboard"
+grep -q '^scoreboard' "$tmp/p.txt" && bad "one experiment named: scoreboard printed" || ok
+
 # ---- seed 004: HT on vs off speed-ups with geometric means.  The
 # optimised binary: 4000-thread chat rooms with per-event invariant checks
 # under ASan take many minutes. ----

@@ -90,6 +90,25 @@ SL_TEST(hw_preset_numaq)
 	CHECK(mach.speed.numa_ratio[2][2] == 1.0);
 }
 
+/* The published tables' machines: Magallon's dual Xeon 1.8 GHz HT and
+ * Focht's AzusA, with the remote ratio and node bandwidth presets.c
+ * derives from Focht's logs. */
+SL_TEST(hw_preset_published_machines)
+{
+	CHECK(loads_ok("xeon-1800-2x2ht"));
+	const struct sl_topo *t = &mach.topo;
+	CHECK(t->ncpus == 4 && t->npackages == 2 && t->threads_per_core == 2 && t->nnodes == 1);
+	CHECK(t->cpu_khz == 1800000 && t->l2_kb == 512);
+	CHECK(mask_is(sl_topo_siblings(t, 2), (int[]){ 2, 3 }, 2));
+	CHECK(loads_ok("azusa-16"));
+	CHECK(t->ncpus == 16 && t->npackages == 16 && t->nnodes == 4 && t->threads_per_core == 1);
+	CHECK(mask_is(sl_topo_node(t, 13), (int[]){ 12, 13, 14, 15 }, 4));
+	CHECK(t->l2_kb == 96 && t->llc_kb == 4096 && t->cpu_khz == 800000);
+	CHECK(fabs(mach.speed.numa_ratio[0][3] - 1.67) < 1e-9);
+	CHECK(mach.speed.numa_ratio[1][1] == 1.0);
+	CHECK(fabs(mach.speed.node_bw - 1.85) < 1e-9);
+}
+
 SL_TEST(hw_preset_xeon_2s_smt)
 {
 	CHECK(loads_ok("xeon-2s-smt"));

@@ -94,7 +94,7 @@ SL_TEST(report_miss_rule)
 	"               { \"label\": \"B\", \"policy\": \"linux24:label=b\" } ],"
 
 static const char good_experiment[] =
-	"{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"p4dpe-2x2ht\", \"reps\": 3,\n"
+	"{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"p4dpe-2x2ht\", \"reps\": 3,\n"
 	"  \"metric\": \"elapsed_s\", \"show\": \"median/mean\", \"tolerance_pct\": 10,\n"
 	"  \"workload_params\": { \"spin\": \"tasks=2\" },\n"
 	GOOD_COLUMNS "\n"
@@ -139,7 +139,7 @@ static void expect_load_error(const char *text, const char *frag1, const char *f
 	CHECKF(!strchr(err.msg, '\n'), "more than one line: %s", err.msg);
 }
 
-#define HEAD "{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"m\", \"reps\": 5, " \
+#define HEAD "{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"m\", \"reps\": 5, " \
 	     "\"metric\": \"elapsed_s\", "
 #define ROWS "\"rows\": [ { \"label\": \"r\", \"workload\": \"spin\" } ]"
 
@@ -149,15 +149,22 @@ SL_TEST(report_experiment_errors)
 	expect_load_error("{ \"title\": \"t\"", "invalid JSON", "end of file");
 	expect_load_error("[1, 2]", "expected an object", NULL);
 	expect_load_error(HEAD GOOD_COLUMNS ROWS "} x", "text after", NULL);
-	expect_load_error("{ \"source\": \"s\", \"machine\": \"m\", \"reps\": 5, \"metric\": \"e\", "
+	expect_load_error("{ \"source\": \"<s@lkml>\", \"machine\": \"m\", \"reps\": 5, \"metric\": \"e\", "
 			  GOOD_COLUMNS ROWS "}", "title", "missing");
-	expect_load_error("{ \"title\": \"t\", \"source\": \"s\", \"reps\": 5, \"metric\": \"e\", "
+	expect_load_error("{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"reps\": 5, \"metric\": \"e\", "
 			  GOOD_COLUMNS ROWS "}", "machine", "missing");
 	expect_load_error(HEAD "\"colums\": [], " GOOD_COLUMNS ROWS "}", "colums",
 			  "unknown field");
-	expect_load_error("{ \"title\": 3, \"source\": \"s\", \"machine\": \"m\", \"reps\": 5, "
+	/* a source users can follow: a Message-ID or a web address */
+	expect_load_error("{ \"title\": \"t\", \"source\": \"seeds/000_ab.txt\", \"machine\": \"m\", "
+			  "\"reps\": 5, \"metric\": \"e\", " GOOD_COLUMNS ROWS "}", "source",
+			  "Message-ID");
+	expect_load_error("{ \"title\": \"t\", \"source\": \"<no id>\", \"machine\": \"m\", "
+			  "\"reps\": 5, \"metric\": \"e\", " GOOD_COLUMNS ROWS "}", "source",
+			  "http");
+	expect_load_error("{ \"title\": 3, \"source\": \"<s@lkml>\", \"machine\": \"m\", \"reps\": 5, "
 			  "\"metric\": \"e\", " GOOD_COLUMNS ROWS "}", "title", "expected a string");
-	expect_load_error("{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"m\", \"reps\": 0, "
+	expect_load_error("{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"m\", \"reps\": 0, "
 			  "\"metric\": \"e\", " GOOD_COLUMNS ROWS "}", "reps", NULL);
 	expect_load_error(HEAD "\"show\": \"min/best\", " GOOD_COLUMNS ROWS "}", "show", "best");
 	expect_load_error(HEAD "\"columns\": [], " ROWS "}", "columns", "empty");
@@ -406,7 +413,7 @@ SL_TEST(report_miss_rule_points)
 }
 
 #define SPEEDUP_HEAD \
-	"{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"xeon-1600ht\", \"reps\": 2,\n" \
+	"{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"xeon-1600ht\", \"reps\": 2,\n" \
 	"  \"metric\": \"throughput\", \"form\": \"speedup\", \"compare\": \"xeon-1600ht,noht\",\n"
 
 static const char speedup_experiment[] =
@@ -441,7 +448,7 @@ SL_TEST(report_experiment_parse_speedup)
 }
 
 #define PIPE_HEAD \
-	"{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"p4-2400\", \"reps\": 3,\n" \
+	"{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"p4-2400\", \"reps\": 3,\n" \
 	"  \"policy\": \"o1:version=2.5.33\",\n"
 #define METRIC_COLUMNS \
 	"  \"columns\": [ { \"label\": \"real\", \"metric\": \"elapsed_s\" },\n" \
@@ -519,9 +526,9 @@ SL_TEST(report_experiment_new_form_errors)
 	snprintf(buf, sizeof(buf), PIPE_HEAD METRIC_COLUMNS "\"rows\": [ { \"label\": \"r\", "
 		 "\"workload\": \"spin\", \"metric\": \"user_s\" } ] }");
 	expect_load_error(buf, "rows[0].metric", "unknown field");
-	expect_load_error("{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"m\", \"reps\": 1, "
+	expect_load_error("{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"m\", \"reps\": 1, "
 			  "\"policy\": \"o9\", " METRIC_COLUMNS PIPE_ROWS, "policy", "o9");
-	expect_load_error("{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"m\", \"reps\": 1, "
+	expect_load_error("{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"m\", \"reps\": 1, "
 			  "\"policy\": \"up\", \"form\": \"speedup\", \"compare\": \"m\", "
 			  METRIC_COLUMNS PIPE_ROWS, "policy", "form");
 	(void)rows1;
@@ -636,11 +643,81 @@ SL_TEST(report_speedup_derive_and_print)
 	sl_experiment_free(&e);
 }
 
+/* The scoreboard: published cells within tolerance per experiment and in
+ * all - a plain result (1 of 2) and a speed-up one with a derived row
+ * (1 of 5: sections and unpublished cells do not count). */
+SL_TEST(report_scoreboard)
+{
+	struct sl_experiment e[2];
+	struct sl_err err = { 0 };
+	struct sl_exp_result r[2] = { { 0 } };
+	struct sl_sweep a = { 0 }, b = { 0 };
+	struct sl_exp_score sc;
+	double pool[64], v0[] = { 9, 10, 11 }, v1[] = { 2, 2, 2 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (sl_experiment_parse(&e[0], "plain", "experiments/plain.json", good_experiment, &err) ||
+	    sl_experiment_parse(&e[1], "speedup", "experiments/speedup.json", speedup_experiment,
+				&err)) {
+		CHECKF(0, "%s", err.msg);
+		return;
+	}
+	r[0].exp = &e[0];
+	r[0].sweep = &a;
+	r[0].reps = 3;
+	r[0].cells = calloc(4, sizeof(*r[0].cells));
+	for (int i = 0; i < 4; i++)
+		r[0].cells[i].values = i % 2 ? v1 : v0;
+	sl_exp_result_derive(&r[0]);	/* A: 10 vs 10 within; B: 2 vs 1, 2.5 */
+	sl_exp_result_score(&r[0], &sc);
+	CHECK(sc.published == 2 && sc.within == 1);
+	fill_speedup(&r[1], &e[1], pool);
+	r[1].sweep = &a;
+	r[1].base_sweep = &b;
+	sl_exp_result_derive(&r[1]);
+	sl_exp_result_score(&r[1], &sc);
+	CHECK(sc.published == 5 && sc.within == 1);
+
+	f = open_memstream(&buf, &len);
+	sl_out_exp_scoreboard(f, r, 2);
+	fclose(f);
+	CHECKF(strstr(buf, "plain      1 of    2   50.0 %") != NULL, "%s", buf);
+	CHECKF(strstr(buf, "speedup    1 of    5   20.0 %") != NULL, "%s", buf);
+	CHECKF(strstr(buf, "all        2 of    7   28.6 %") != NULL, "%s", buf);
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	sl_out_exp_json(f, r, 2);
+	fclose(f);
+	struct json_object *root = json_tokener_parse(buf), *board, *x;
+	CHECKF(root != NULL, "not JSON: %s", buf);
+	if (root && json_object_object_get_ex(root, "scoreboard", &board)) {
+		struct json_object *one = json_object_array_get_idx(
+			json_object_object_get(board, "experiments"), 1);
+		CHECK(json_object_object_get_ex(one, "name", &x) &&
+		      !strcmp(json_object_get_string(x), "speedup"));
+		CHECK(json_object_object_get_ex(one, "within", &x) && json_object_get_int(x) == 1);
+		x = json_object_object_get(board, "all");
+		CHECK(json_object_get_int(json_object_object_get(x, "published")) == 7);
+		CHECK(json_object_get_int(json_object_object_get(x, "within")) == 2);
+	} else {
+		CHECKF(0, "no scoreboard: %s", buf);
+	}
+	json_object_put(root);
+	free(buf);
+	free(r[0].cells);
+	free(r[1].cells);
+	sl_experiment_free(&e[0]);
+	sl_experiment_free(&e[1]);
+}
+
 /* Metric columns: idle = real - user - sys per repetition. */
 SL_TEST(report_metric_columns_subtract)
 {
 	static const char text[] =
-		"{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"p4-2400\", \"reps\": 2,\n"
+		"{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"p4-2400\", \"reps\": 2,\n"
 		"  \"policy\": \"up\", \"show\": \"median\",\n"
 		"  \"columns\": [ { \"label\": \"real\", \"metric\": \"elapsed_s\" },\n"
 		"    { \"label\": \"idle\", \"metric\": \"elapsed_s\", \"minus\": [ \"user_s\", "
@@ -676,10 +753,57 @@ SL_TEST(report_metric_columns_subtract)
 }
 
 /* The SDET shapes: percent of the first column, and absolute. */
+/* percent_of_first of the best runs ("percent_of": "min"), for tables of
+ * best-of-N times: 100 x min / the first column's min, not of the means. */
+SL_TEST(report_percent_of_min)
+{
+	static const char text_min[] =
+		"{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"m\", \"reps\": 2,\n"
+		"  \"metric\": \"elapsed_s\", \"form\": \"percent_of_first\", \"percent_of\": \"min\",\n"
+		GOOD_COLUMNS "\n"
+		"  \"rows\": [ { \"label\": \"j2\", \"workload\": \"spin\",\n"
+		"                \"published\": { \"B\": 125 } } ] }\n";
+	struct sl_experiment e;
+	struct sl_err err = { 0 };
+	struct sl_exp_result r = { 0 };
+	struct sl_sweep sweep = { 0 };
+	double a[] = { 80, 120 }, b[] = { 100, 120 };	/* means 100, 110; mins 80, 100 */
+
+	if (sl_experiment_parse(&e, "x", "experiments/x.json", text_min, &err)) {
+		CHECKF(0, "%s", err.msg);
+		return;
+	}
+	CHECK(e.pct_stat == SL_STAT_MIN);
+	r.exp = &e;
+	r.sweep = &sweep;
+	r.reps = 2;
+	r.cells = calloc(2, sizeof(*r.cells));
+	r.cells[0].values = a;
+	r.cells[1].values = b;
+	sl_exp_result_derive(&r);
+	CHECK(near(r.cells[1].value, 125, 1e-9));	/* 100 / 80, not 110 / 100 */
+	CHECK(!r.cells[1].miss);
+	char *out = exp_text(&r, false);
+	CHECKF(strstr(out, "min of elapsed_s as % of the first column's min") != NULL, "%s", out);
+	free(out);
+	e.pct_stat = SL_STAT_MEAN;			/* the default: means */
+	sl_exp_result_derive(&r);
+	CHECK(near(r.cells[1].value, 110, 1e-9) && r.cells[1].miss);
+	free(r.cells);
+	sl_experiment_free(&e);
+
+	expect_load_error("{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"m\", "
+			  "\"reps\": 5, \"metric\": \"e\", \"percent_of\": \"min\", " GOOD_COLUMNS ROWS "}",
+			  "percent_of", "percent_of_first");
+	expect_load_error("{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"m\", "
+			  "\"reps\": 5, \"metric\": \"e\", \"form\": \"percent_of_first\", "
+			  "\"percent_of\": \"max\", " GOOD_COLUMNS ROWS "}", "percent_of", "max");
+}
+
 SL_TEST(report_sdet_shapes)
 {
 	static const char pct_text[] =
-		"{ \"title\": \"t\", \"source\": \"s\", \"machine\": \"m\", \"reps\": 2,\n"
+		"{ \"title\": \"t\", \"source\": \"<s@lkml>\", \"machine\": \"m\", \"reps\": 2,\n"
 		"  \"metric\": \"throughput\", \"form\": \"percent_of_first\", \"shape\": \"sdet\",\n"
 		GOOD_COLUMNS "\n"
 		"  \"rows\": [ { \"label\": \"16\", \"workload\": \"spin\",\n"
