@@ -62,8 +62,7 @@ static const struct sl_param_def o1_knobs[] = {
 	  .doc = "when a CPU looks across nodes: every node_balance_rate-th balance (2.5.59) "
 		 "or on node ticks of 5 ms idle / 400 ms busy (default: the version's)" },
 	O1_KNOB_NODE_BALANCE_RATE,
-	{ .name = "idle_node_tick", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "idle|busy",
-	  .doc = "what an idle CPU's node-tick balance passes (default: as idle_tick)" },
+	O1_KNOB_IDLE_NODE_TICK,
 	{ .name = NULL },
 };
 

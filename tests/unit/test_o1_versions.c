@@ -49,7 +49,7 @@ SL_TEST(o1_version_rows)
 		      s->cfg.v->sleep_credit_offset == 1 && s->busy_ticks == 200);
 		CHECK(s->numa && s->cfg.node_balance == O1_NODE_TICKS && s->idle_node_ticks == 5 &&
 		      s->busy_node_ticks == 400 && !s->cfg.idle_tick_idle &&
-		      !s->cfg.idle_node_tick_idle && s->cfg.v->sync_rule == O1_SYNC_QUIET);
+		      s->cfg.idle_node_tick_idle && s->cfg.v->sync_rule == O1_SYNC_QUIET);
 		sl_sim_destroy(r.sim);
 	}
 	if ((s = o1vt_state(&r, "o1:version=2.6.0"))) {
