@@ -1,6 +1,6 @@
 /*
  * test_o1_numa.c - the NUMA scheduler of 2.5.59 / 2.5.68 / 2.6.0 on the
- * O(1) scheduler (policies.md 3): the knobs and the combinations a version
+ * O(1) scheduler (their kernel/sched.c): the knobs and the combinations a version
  * cannot have; find_busiest_node's 125 % threshold, decay, and raw (2.5.x)
  * or per-CPU (2.6.0) node load; how often an idle CPU looks across nodes on
  * a 4-node machine (every NODE_BALANCE_RATE balances in 2.5.59, every 5 ms
@@ -60,7 +60,7 @@ SL_TEST(o1_numa_knobs)
 	CHECK(o1t_init("pack:2 core:1 pu:1", "o1:version=2.5.59,numa=on", &err) == 0);
 }
 
-/* ---- find_busiest_node (3.2) ---- */
+/* ---- find_busiest_node ---- */
 
 /* A hand-made scheduler of two nodes of 2 and 4 CPUs, for find_busiest_node. */
 struct o1nt_nodes {
@@ -117,7 +117,7 @@ SL_TEST(o1_find_busiest_node_rules)
 	CHECK(o1nt_busiest(&n, 0, 5) == 1 && n.prev[0] == 2 && n.prev[1] == 7);
 }
 
-/* ---- how often an idle CPU looks across nodes (3.3) ---- */
+/* ---- how often an idle CPU looks across nodes ---- */
 
 /*
  * Six hogs forked on CPU 0 of a 4-node machine (2 CPUs per node), stopped
@@ -179,7 +179,7 @@ SL_TEST(o1_node_balance_interval)
 	CHECK(o1nt_remote_by("o1:version=2.5.59,cache_decay_ticks=0,numa=off", 3) > 0);
 }
 
-/* ---- sched_balance_exec (3.4) ---- */
+/* ---- sched_balance_exec ---- */
 
 /*
  * The root forks `hogs` hogs, then x, which execs at once and computes
