@@ -23,7 +23,11 @@
  *            ticks are in the 2.5.68 base of Ingo's A9 [S6][S12]; which
  *            2.5.6x release first had them is UNVERIFIED.
  *   2.6.0    Node load normalised as 10 * node_nr_running / CPUs of the
- *            node [S5]; the 2.5.x rows use the raw count [S6][S18].
+ *            node [S5]; the 2.5.x rows use the raw count [S6][S18].  Its
+ *            idle tick passes idle=0 to the intra-node load_balance, as
+ *            2.5.68's does (2.6.0 kernel/sched.c rebalance_tick(): inside
+ *            `if (idle)`, balance_node(this_rq, idle, ...) but
+ *            load_balance(this_rq, 0, ...)).
  *
  * The NUMA constants common to every NUMA row (NODE_THRESHOLD 125 %, the
  * decay load/2 + count, the default NODE_BALANCE_RATE 100 of i386 NUMA-Q)
@@ -107,7 +111,7 @@ static const struct o1_version o1_versions[] = {
 		.sync_rule = O1_SYNC_QUIET_LOCAL,
 		.preempt_equal_prio = false,
 		.busy_rebalance_ms = 200, .idle_rebalance_ms = 1,
-		.idle_tick_passes_idle = true,
+		.idle_tick_passes_idle = false,	/* load_balance(this_rq, 0, ...) */
 		.imbalance = O1_IMBALANCE_QUARTER,
 		.hot = O1_HOT_IF_IDLE,
 		.decay_plus_one = true,
