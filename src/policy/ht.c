@@ -161,6 +161,7 @@ static const struct sl_param_def ht_knobs[] = {
 	O1_KNOB_FORK_PLACE,
 	O1_KNOB_NUMA,
 	O1_KNOB_NODE_BALANCE_RATE,
+	O1_KNOB_IDLE_NODE_TICK,
 	{ .name = "node_divisor", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "cpus|runqueues",
 	  .doc = "c1 only: 2.6.0's node load is 10 * tasks / the node's CPUs, or / its "
 		 "runqueues as A5's reviewers asked (default: cpus)" },

@@ -54,8 +54,8 @@ static const struct sl_param_def o1_knobs[] = {
 	  .doc = "find_busiest_queue rule: 2.5's half difference or 2.6.0's 25% with half "
 		 "pulled (default: the version's)" },
 	{ .name = "idle_tick", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "idle|busy",
-	  .doc = "what an idle CPU's 1 ms rebalance tick passes: idle=1, or idle=0 as 2.5.68 "
-		 "did (default: the version's)" },
+	  .doc = "what an idle CPU's 1 ms rebalance tick passes: idle=1 as 2.5.33 and 2.5.59 "
+		 "did, or idle=0 as 2.5.68 and 2.6.0 did (default: the version's)" },
 	O1_KNOB_YIELD,
 	O1_KNOB_FORK_PLACE,
 	O1_KNOB_NUMA,
@@ -63,8 +63,7 @@ static const struct sl_param_def o1_knobs[] = {
 	  .doc = "when a CPU looks across nodes: every node_balance_rate-th balance (2.5.59) "
 		 "or on node ticks of 5 ms idle / 400 ms busy (default: the version's)" },
 	O1_KNOB_NODE_BALANCE_RATE,
-	{ .name = "idle_node_tick", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "idle|busy",
-	  .doc = "what an idle CPU's node-tick balance passes (default: as idle_tick)" },
+	O1_KNOB_IDLE_NODE_TICK,
 	{ .name = NULL },
 };
 

@@ -194,7 +194,7 @@ void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
 	uint64_t j = sl_jiffies(sim);
 	struct o1_rq *rq = s->rq_of[cpu];
 	uint64_t every = (uint64_t)(idle ? s->idle_ticks : s->busy_ticks);
-	bool flag = idle && s->cfg.idle_tick_idle;	/* 2.5.68: idle ticks pass 0 */
+	bool flag = idle && s->cfg.idle_tick_idle;	/* 2.5.68, 2.6.0: idle ticks pass 0 */
 
 	if (!s->cfg.smp)
 		return;

@@ -5,30 +5,32 @@
  * have.  Each policy's own table says which of these knobs it offers; a
  * knob absent from the table keeps the version's rule.
  *
- * Sources: policies.md 2.7 (imbalance rules, the cache-hot test of each
- * version: 2.5.x never, 2.6.0-test4 (!idle || cold), 2.6.0 idle || cold,
- * RHEL3 both steals), 2.8 (the 2.5.68 idle tick passing idle=0), 3.3
- * (NODE_BALANCE_RATE per architecture: i386 NUMA-Q 100, ia64 10, ppc64 10,
- * x86-64 30; node ticks), 7.8 (the version knobs to expose).
+ * Sources: 2.5.59-2.6.0 kernel/sched.c load_balance() (imbalance rules,
+ * the cache-hot test of each version: 2.5.x never, 2.6.0-test4 (!idle ||
+ * cold), 2.6.0 idle || cold, RHEL3 both steals); 2.5.68 and 2.6.0
+ * kernel/sched.c rebalance_tick() (inside `if (idle)`: balance_node() with
+ * idle = 1, the node's own load_balance() with 0); 2.5.59 include/asm-ARCH/
+ * topology.h NODE_BALANCE_RATE (i386 NUMA-Q 100, ia64 10, ppc64 10, x86-64
+ * 30); Ingo Molnar's sched-2.5.59-B0 node ticks.
  *
  * Choices:
- *   - numa=on is rejected for 2.5.33: the NUMA scheduler came with 2.5.59
- *     (policies.md 3), so that version has nothing to switch on.  numa=off
- *     is a kernel built without CONFIG_NUMA: one balancing domain of all
- *     CPUs, no node balancing, no exec balancing.
+ *   - numa=on is rejected for 2.5.33: the NUMA scheduler came with 2.5.59,
+ *     so that version has nothing to switch on.  numa=off is a kernel built
+ *     without CONFIG_NUMA: one balancing domain of all CPUs, no node
+ *     balancing, no exec balancing.
  *   - The node knobs (node_balance, node_balance_rate, idle_node_tick) are
  *     rejected when there is no NUMA scheduler, and node_balance_rate /
  *     idle_node_tick when the chosen node balancing does not use them,
  *     rather than ignored: a knob that cannot act is most likely a typo
  *     for another version.
- *   - idle_node_tick defaults to the flag of the intra-node idle tick
- *     (2.5.68: idle=0), since policies.md 4.7 lists only the newly-idle
- *     and active-balance pulls as idle=1 on the 2.5.68 base.  A 2.5.6x
- *     balance_node(this_rq, idle, this_cpu) that passes rebalance_tick's
- *     own idle flag is the alternative: idle_node_tick=idle.  INFERRED.
+ *   - idle_node_tick defaults to idle (idle = 1) whatever idle_tick says:
+ *     the idle branch of 2.5.68's and 2.6.0's rebalance_tick passes its own
+ *     idle flag to balance_node() but a literal 0 to the intra-node
+ *     load_balance() beside it.  idle_node_tick=busy gives the node balance
+ *     the 0 as well.
  *   - yield defaults to the expired array for every version; which 2.5
- *     release first moved yielders there is not in the research
- *     (UNVERIFIED for 2.5.33); yield=tail requeues within the active array.
+ *     release first moved yielders there is not known (UNVERIFIED for
+ *     2.5.33); yield=tail requeues within the active array.
  *
  * Omitted / simplified: nothing beyond what the options describe.
  */
@@ -113,7 +115,7 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 		.node_balance = v->node_balance,
 		.node_balance_rate = 100,	/* i386 (NUMA-Q) */
 	};
-	cfg->idle_node_tick_idle = cfg->idle_tick_idle;
+	cfg->idle_node_tick_idle = true;	/* balance_node(this_rq, idle, ...) */
 	cfg->cache_decay_ticks = o1_knob_given(knobs, "cache_decay_ticks") ?
 		(int)sl_param_int(knobs, "cache_decay_ticks") :
 		o1_cache_decay_ticks(sl_topo(sim), v, cfg->hz);

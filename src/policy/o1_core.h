@@ -224,6 +224,11 @@ bool o1_knob_given(const struct sl_params *knobs, const char *name);
 	  .doc = "2.5.59 NODE_BALANCE_RATE: every Nth load_balance looks across nodes " \
 		 "(i386 NUMA-Q 100, ia64 and ppc64 10, x86-64 30)" }
 
+#define O1_KNOB_IDLE_NODE_TICK \
+	{ .name = "idle_node_tick", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "idle|busy", \
+	  .doc = "what an idle CPU's node-tick balance passes: idle=1 as 2.5.68 and 2.6.0 " \
+		 "did whatever the intra-node idle tick passes, or idle=0 (default: idle)" }
+
 /* ---- state ---- */
 
 struct o1_task {

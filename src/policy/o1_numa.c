@@ -20,14 +20,20 @@
  * 10 * node_nr_running / CPUs of the node in 2.6.0 (nodes without CPUs
  * skipped).
  *
- * Sources: research/policies.md 2.10 (exec balancing only on NUMA), 3.1
- * (node_nr_running, prev_node_load, nr_balanced), 3.2 (find_busiest_node,
- * NODE_THRESHOLD 125), 3.3 (cpus_to_balance with NODE_BALANCE_RATE; node
- * ticks), 3.4 (sched_balance_exec, sched_best_cpu; ties to the first
- * minimum), 2.9 (the migration thread moves the task and preempts the
- * destination if it has a better priority), 4.10 (A5 on NUMA+HT: "node
- * balancing should count runqueues not CPUs"); [S5] 2.6.0, [S6] 2.5.6x,
- * [S16] B0, [S17] Erich Focht, [S18] numasched3, [S19] NODE_BALANCE_RATE.
+ * Sources: 2.5.59 kernel/sched.c (node_nr_running, find_busiest_node()
+ * with NODE_THRESHOLD 125 and the decay load/2 + count, cpus_to_balance()
+ * counting load_balance() calls against NODE_BALANCE_RATE,
+ * sched_best_cpu() and sched_balance_exec(), exec balancing only when
+ * numnodes > 1, ties to the first minimum); 2.5.59 include/asm-ARCH/
+ * topology.h NODE_BALANCE_RATE; 2.5.68 and 2.6.0 kernel/sched.c
+ * (balance_node(), rebalance_tick() with IDLE_NODE_REBALANCE_TICK =
+ * 5 x IDLE_REBALANCE_TICK and BUSY_NODE_REBALANCE_TICK = 2 x
+ * BUSY_REBALANCE_TICK, node balance before the node's own); 2.6.0
+ * kernel/sched.c find_busiest_node() (10 * node_nr_running / nr_cpus_node,
+ * CPU-less nodes skipped) and set_cpus_allowed() / migration_thread() (the
+ * move, preempting the destination only for a better priority); the review
+ * of Ingo Molnar's sched-SMT-A5 (LKML, Nov 2003: on NUMA+HT "node
+ * balancing should count runqueues, not CPUs").
  * Docs: docs/policies/o1.md ("NUMA").
  *
  * Choices where the sources are uncertain:
@@ -129,7 +135,7 @@ void o1_balance_node(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
 	o1_load_balance(sim, s, rq, cpu, idle, &mask, false);
 }
 
-/* ---- sched_balance_exec (3.4) ---- */
+/* ---- sched_balance_exec ---- */
 
 /* The least loaded node, then its least loaded CPU (first minima). */
 static int o1_best_cpu(const struct o1 *s)

@@ -33,7 +33,11 @@
  *            parent) reached mainline in 2.5.6x, before 2.5.68; which
  *            release is not known (knob fork_place).
  *   2.6.0    Node load normalised as 10 * node_nr_running / CPUs of the
- *            node; the 2.5.x rows use the raw count.
+ *            node; the 2.5.x rows use the raw count.  Its idle tick
+ *            passes idle=0 to the intra-node load_balance, as 2.5.68's
+ *            does (2.6.0 kernel/sched.c rebalance_tick(): inside
+ *            `if (idle)`, balance_node(this_rq, idle, ...) but
+ *            load_balance(this_rq, 0, ...)).
  *
  * The NUMA constants common to every NUMA row (NODE_THRESHOLD 125 %, the
  * decay load/2 + count, the default NODE_BALANCE_RATE 100 of i386 NUMA-Q)
@@ -125,7 +129,7 @@ static const struct o1_version o1_versions[] = {
 		.fork_place = O1_FORK_FRONT, .expired_ts_always = true,
 		.preempt_equal_prio = false,
 		.busy_rebalance_ms = 200, .idle_rebalance_ms = 1,
-		.idle_tick_passes_idle = true,
+		.idle_tick_passes_idle = false,	/* load_balance(this_rq, 0, ...) */
 		.imbalance = O1_IMBALANCE_QUARTER,
 		.hot = O1_HOT_IF_IDLE,
 		.decay_plus_one = true,

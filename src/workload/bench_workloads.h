@@ -33,6 +33,7 @@ struct sl_schedbench_task {
 	int msched;
 	int home;		/* the node its memory lives on */
 	double user_s, sys_s;
+	double start_s;		/* fork time from the start of the run */
 	double end_s;		/* exit time from the start of the run */
 };
 

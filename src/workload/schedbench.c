@@ -2,8 +2,10 @@
  * schedbench.c - "NUMA schedbench": Erich Focht's numa_test (LKML, 6 Oct
  * 2002), as Martin Bligh and Michael Hohnbaum ran it on a 16-way NUMA-Q.
  *
- * Model (docs/workloads.md, schedbench): a launcher (`dispatch`, a Perl script)
- * forks N copies of `randupdt` at once and waits for them.  Each execs,
+ * Model: a launcher (`dispatch`, a Perl script) forks N copies of
+ * `randupdt` in a loop, one fork after the other (each fork returns before
+ * the next begins, so the k-th child is born k fork costs after the
+ * first), and waits for them.  Each execs,
  * allocates 20 MB (two arrays of 10^6 doubles and 10^6 int indices), notes
  * the node it runs on (iSched) and initialises the arrays - first touch puts
  * every page on that node, its home for good (2.5/2.6 never migrated
@@ -26,15 +28,18 @@
  * whose MSched differs from iSched (the listing's asterisks).  Erich's own
  * summary also gave the hackbench time (H): hackbench_s.
  *
- * Sources: numa_test as attached to Erich Focht's LKML post
- * <200210062224.50087.efocht@ess.nec.de> (process structure, array sizes,
- * passes, hackbench at 3 s; the metric definitions and the note that
- * TotalUser excludes hackbench); docs/model.md [NUMAQ], [Hohnbaum03] and
- * [NUMA] (NUMA-Q, the schedbench measurements, the NUMA model).
+ * Sources: Erich Focht's numa_test attachment, "Re: [RFC] NUMA schedulers
+ * benchmark results", LKML <200210062224.50087.efocht@ess.nec.de> (process
+ * structure, array sizes, passes, hackbench at 3 s); Michael Hohnbaum's
+ * full N = 32 listing, "Re: [PATCH 2.5.58] new NUMA scheduler: fix",
+ * LKML <1042589135.27149.216.camel@dyn9-47-17-164.beaverton.ibm.com>
+ * (the columns; TotalUser = N x AvgUser, so hackbench is not in it);
+ * docs/workloads.md and docs/model.md (the NUMA-Q preset and NUMA model).
  *
  * Checked against (docs/workloads.md, "schedbench"): one task per quad on
  * the NUMA-Q took about 22 s of user time with a NUMA-aware scheduler
- * ([Hohnbaum03]) - the default size, the only calibrated number; with more
+ * (Martin Bligh's 2.5.44 table, LKML <3129290732.1035737182@[10.10.2.3]>,
+ * N = 4) - the default size, the only calibrated number; with more
  * tasks per quad the published times grow through per-node memory
  * bandwidth contention (4 per quad: 50-56 s), which is the machine model's
  * (node_bw).  NUMA-blind runs published: N = 64 AvgUser 123.3 s, Elapsed
@@ -47,6 +52,8 @@
  *     after exec: the pages of a task that moves during its ~0.1 s init all
  *     land on the node where it started it (so iSched is the home node; the
  *     original sampled iSched just before the init);
+ *   - dispatch's own Perl work between forks (setting up the capture of
+ *     each child's stderr) is free: only the fork cost separates them;
  *   - kernel time of a task is exec, a few startup page faults, one fault
  *     per 4 KB page of the arrays (fault_us) and exit; freeing the pages at
  *     exit, the Perl launcher's own CPU and the capture of stderr are free;
@@ -155,6 +162,7 @@ static void job_release(struct sl_sim *sim, struct sl_task *t)
 	row->home = t->home_node;
 	row->user_s = sl_ns_to_s(t->user_ns);
 	row->sys_s = sl_ns_to_s(t->sys_ns);
+	row->start_s = sl_ns_to_s(t->start_ns - run->t_start);
 	row->end_s = sl_ns_to_s(t->end_ns - run->t_start);
 	row->msched = -1;
 	for (int n = 0; n < SL_SCHEDBENCH_NODES; n++)
@@ -199,9 +207,13 @@ static void dispatch_step(struct sl_sim *sim, struct sl_task *t, struct sl_actio
 			run->pc = D_FORK;
 			continue;
 		case D_FORKED:
+			/* fork() returns once the child exists: the loop's
+			 * next fork comes after this one's cost (the engine
+			 * would apply back-to-back forks at one instant) */
 			run->jobs[run->forked - 1].tid = t->result;
 			run->pc = D_FORK;
-			continue;
+			*next = (struct sl_action){ .kind = SL_ACT_PAY_COSTS };
+			return;
 		case D_FORK:
 			if (run->forked < run->tasks) {
 				run->pc = D_FORKED;

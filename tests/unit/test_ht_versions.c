@@ -277,10 +277,13 @@ SL_TEST(ht_idle_steal_per_version)
 		      99, 105, "b2 newly idle"));
 	CHECK(htvt_in(htvt_newidle_start("o1:version=2.5.68,cache_decay_ticks=40,"
 					 "fork_place=tail"), 99, 105, "o1 2.5.68 newly idle"));
-	/* 2.6.0 (c1): idle balancers steal anyway; passive makes them wait */
-	CHECK(htvt_in(htvt_second_start("ht:version=c1,cache_decay_ticks=40"), 0, 3, "c1"));
-	CHECK(htvt_in(htvt_second_start("ht:version=c1,cache_decay_ticks=40,idle_steal=passive"),
-		      40, 44, "c1 passive"));
+	/* 2.6.0 (c1): its idle tick passes idle=0 as 2.5.68's did, so the
+	 * steal acts only in the newly-idle balance; passive makes it wait */
+	CHECK(htvt_in(htvt_second_start("ht:version=c1,cache_decay_ticks=40"), 40, 44, "c1"));
+	CHECK(htvt_in(htvt_newidle_start("ht:version=c1,cache_decay_ticks=40,fork_place=tail"),
+		      69, 75, "c1 newly idle"));
+	CHECK(htvt_in(htvt_newidle_start("ht:version=c1,cache_decay_ticks=40,fork_place=tail,"
+					 "idle_steal=passive"), 99, 105, "c1 passive newly idle"));
 }
 
 /* ---- active balancing: the continue bug (4.6) ---- */

@@ -351,9 +351,15 @@ SL_TEST(o1_cache_hot_not_stolen)
 	/* derived: 2500 MHz, 1 MB L2 -> 2 ticks */
 	t = o1t_second_hog_start("o1:version=2.5.33");
 	CHECKF(t > 2 * SL_MSEC && t < 5 * SL_MSEC, "b started at %.2f ms", (double)t / SL_MSEC);
-	/* 2.6.0: an idle balancer may steal hot tasks */
+	/* 2.6.0: an idle balancer may steal hot tasks, but its idle tick
+	 * balances with idle=0 (rebalance_tick's load_balance(this_rq, 0,
+	 * ...)), so there b waits; a tick passing idle=1 steals at once */
 	t = o1t_second_hog_start("o1:version=2.6.0,cache_decay_ticks=40");
-	CHECKF(t > 0 && t < 3 * SL_MSEC, "2.6.0: b started at %.2f ms", (double)t / SL_MSEC);
+	CHECKF(t > 40 * SL_MSEC && t < 44 * SL_MSEC, "2.6.0: b started at %.2f ms",
+	       (double)t / SL_MSEC);
+	t = o1t_second_hog_start("o1:version=2.6.0,cache_decay_ticks=40,idle_tick=idle");
+	CHECKF(t > 0 && t < 3 * SL_MSEC, "2.6.0 idle_tick=idle: b started at %.2f ms",
+	       (double)t / SL_MSEC);
 }
 
 /* ---- the imbalance rules (2.7) ---- */

@@ -1,6 +1,6 @@
 /*
  * test_o1_numa.c - the NUMA scheduler of 2.5.59 / 2.5.68 / 2.6.0 on the
- * O(1) scheduler (policies.md 3): the knobs and the combinations a version
+ * O(1) scheduler (their kernel/sched.c): the knobs and the combinations a version
  * cannot have; find_busiest_node's 125 % threshold, decay, and raw (2.5.x)
  * or per-CPU (2.6.0) node load; how often an idle CPU looks across nodes on
  * a 4-node machine (every NODE_BALANCE_RATE balances in 2.5.59, every 5 ms
@@ -52,13 +52,15 @@ SL_TEST(o1_numa_knobs)
 	CHECK(o1nt_rejects("o1:version=2.5.68,node_balance_rate=100", "node ticks"));
 	CHECK(o1nt_rejects("o1:version=2.5.59,idle_node_tick=busy", "counts load_balance"));
 	CHECK(o1nt_rejects("ht:version=a9,node_balance_rate=10", "node ticks"));
+	CHECK(o1t_init(NUMA4, "ht:version=b2,idle_node_tick=busy", &err) == 0);
+	CHECK(o1nt_rejects("ht:version=e6,idle_node_tick=idle", "counts load_balance"));
 	/* the same on a one-node machine: the checks do not depend on it */
 	CHECK(o1t_init("pack:2 core:1 pu:1", "o1:version=2.5.33,numa=on", &err) == -1 &&
 	      err.kind == SL_ERR_INPUT);
 	CHECK(o1t_init("pack:2 core:1 pu:1", "o1:version=2.5.59,numa=on", &err) == 0);
 }
 
-/* ---- find_busiest_node (3.2) ---- */
+/* ---- find_busiest_node ---- */
 
 /* A hand-made scheduler of two nodes of 2 and 4 CPUs, for find_busiest_node. */
 struct o1nt_nodes {
@@ -115,7 +117,7 @@ SL_TEST(o1_find_busiest_node_rules)
 	CHECK(o1nt_busiest(&n, 0, 5) == 1 && n.prev[0] == 2 && n.prev[1] == 7);
 }
 
-/* ---- how often an idle CPU looks across nodes (3.3) ---- */
+/* ---- how often an idle CPU looks across nodes ---- */
 
 /*
  * Six hogs forked on CPU 0 of a 4-node machine (2 CPUs per node), stopped
@@ -155,23 +157,29 @@ SL_TEST(o1_node_balance_interval)
 	const char *p59r = "o1:version=2.5.59,cache_decay_ticks=0,node_balance_rate=10";
 	CHECK(o1nt_remote_by(p59r, 9) == 0);
 	CHECK(o1nt_remote_by(p59r, 13) > 0);
-	/* 2.5.68: node ticks every 5 ms, balancing as busy (idle=0): the
-	 * first sees CPU 0's queue through its empty memory (prev_cpu_load),
-	 * the second pulls */
+	/* 2.5.68 and 2.6.0: node ticks every 5 ms; inside rebalance_tick's
+	 * `if (idle)` the node balance passes idle = 1 (the node's own
+	 * balance beside it 0), so the first node tick pulls */
 	const char *p68 = "o1:version=2.5.68,cache_decay_ticks=0";
-	CHECK(o1nt_remote_by(p68, 9) == 0);
-	CHECK(o1nt_remote_by(p68, 12) > 0);
-	CHECK(o1nt_remote_by("o1:version=2.5.68,cache_decay_ticks=0,idle_node_tick=idle", 4) == 0);
-	CHECK(o1nt_remote_by("o1:version=2.5.68,cache_decay_ticks=0,idle_node_tick=idle", 7) > 0);
-	/* 2.6.0: node ticks every 5 ms with idle=1 */
+	CHECK(o1nt_remote_by(p68, 4) == 0);
+	CHECK(o1nt_remote_by(p68, 7) > 0);
 	CHECK(o1nt_remote_by("o1:version=2.6.0,cache_decay_ticks=0", 4) == 0);
 	CHECK(o1nt_remote_by("o1:version=2.6.0,cache_decay_ticks=0", 7) > 0);
+	CHECK(o1nt_remote_by("ht:version=a9,cache_decay_ticks=0", 7) > 0);
+	CHECK(o1nt_remote_by("ht:version=c1,cache_decay_ticks=0", 7) > 0);
+	/* idle_node_tick=busy: balancing as busy (idle=0), the first node
+	 * tick sees CPU 0's queue through its empty memory (prev_cpu_load),
+	 * the second pulls */
+	const char *p68b = "o1:version=2.5.68,cache_decay_ticks=0,idle_node_tick=busy";
+	CHECK(o1nt_remote_by(p68b, 9) == 0);
+	CHECK(o1nt_remote_by(p68b, 12) > 0);
+	CHECK(o1nt_remote_by("ht:version=a9,cache_decay_ticks=0,idle_node_tick=busy", 7) == 0);
 	/* no NUMA scheduler: one balancing domain, pulled at the first ticks */
 	CHECK(o1nt_remote_by("o1:version=2.5.33,cache_decay_ticks=0", 3) > 0);
 	CHECK(o1nt_remote_by("o1:version=2.5.59,cache_decay_ticks=0,numa=off", 3) > 0);
 }
 
-/* ---- sched_balance_exec (3.4) ---- */
+/* ---- sched_balance_exec ---- */
 
 /*
  * The root forks `hogs` hogs, then x, which execs at once and computes

@@ -53,7 +53,7 @@ SL_TEST(o1_version_rows)
 		      s->cfg.v->sleep_credit_offset == 1 && s->busy_ticks == 200);
 		CHECK(s->numa && s->cfg.node_balance == O1_NODE_TICKS && s->idle_node_ticks == 5 &&
 		      s->busy_node_ticks == 400 && !s->cfg.idle_tick_idle &&
-		      !s->cfg.idle_node_tick_idle && s->cfg.v->sync_rule == O1_SYNC_QUIET);
+		      s->cfg.idle_node_tick_idle && s->cfg.v->sync_rule == O1_SYNC_QUIET);
 		CHECK(s->cfg.fork_place == O1_FORK_FRONT && !s->cfg.v->expired_ts_always &&
 		      s->cfg.v->requeue_waker);
 		sl_sim_destroy(r.sim);
@@ -62,7 +62,8 @@ SL_TEST(o1_version_rows)
 		/* MAX_SLEEP_AVG = AVG_TIMESLICE (102) * MAX_BONUS (10) */
 		CHECK(s->max_slice == 200 && s->max_sleep_avg == 1020 && s->starvation_limit == 1020);
 		CHECK(s->cfg.hot == O1_HOT_IF_IDLE && s->cfg.imbalance == O1_IMBALANCE_QUARTER &&
-		      s->cfg.idle_tick_idle && s->cfg.v->node_load_per_cpu &&
+		      !s->cfg.idle_tick_idle && s->cfg.idle_node_tick_idle &&
+		      s->cfg.v->node_load_per_cpu &&
 		      s->cfg.v->sync_rule == O1_SYNC_QUIET_LOCAL && !s->cfg.v->preempt_equal_prio);
 		CHECK(s->cfg.fork_place == O1_FORK_FRONT && s->cfg.v->expired_ts_always &&
 		      !s->cfg.v->requeue_waker);
@@ -108,14 +109,19 @@ SL_TEST(o1_cache_hot_per_version)
 	 * idle since boot, so only its idle ticks balance */
 	CHECK(o1vt_waits_for_decay("o1:version=2.5.59,cache_decay_ticks=40"));
 	CHECK(o1vt_waits_for_decay("o1:version=2.5.68,cache_decay_ticks=40"));
-	CHECK(o1vt_steals_at_once("o1:version=2.6.0,cache_decay_ticks=40"));
+	/* 2.6.0 steals hot tasks when idle, but its idle tick passes idle=0
+	 * like 2.5.68's: the steal acts at an idle tick only with
+	 * idle_tick=idle (the newly-idle balance, below, passes 1) */
+	CHECK(o1vt_waits_for_decay("o1:version=2.6.0,cache_decay_ticks=40"));
+	CHECK(o1vt_steals_at_once("o1:version=2.6.0,cache_decay_ticks=40,idle_tick=idle"));
 	/* 2.5.68's idle tick passes idle=0: even an idle-steal rule does not
 	 * act there (policies.md 4.7) until the tick passes idle=1 */
 	CHECK(o1vt_waits_for_decay("o1:version=2.5.68,cache_decay_ticks=40,steal_hot=idle"));
 	CHECK(o1vt_steals_at_once("o1:version=2.5.68,cache_decay_ticks=40,steal_hot=idle,"
 				  "idle_tick=idle"));
 	/* 2.6.0-test4's (!idle || cold): the idle balancer respects hotness ... */
-	CHECK(o1vt_waits_for_decay("o1:version=2.6.0,cache_decay_ticks=40,steal_hot=busy"));
+	CHECK(o1vt_waits_for_decay("o1:version=2.6.0,cache_decay_ticks=40,steal_hot=busy,"
+				   "idle_tick=idle"));
 	/* ... a busy one does not (an idle tick passing idle=0 is busy) */
 	CHECK(o1vt_steals_at_once("o1:version=2.6.0,cache_decay_ticks=40,steal_hot=busy,"
 				  "idle_tick=busy"));
@@ -163,10 +169,12 @@ SL_TEST(o1_imbalance_one_vs_three_versions)
 	sl_time most, least;
 
 	/* 2.6.0: 3-1 = 2, 2*4 >= 3, half of 2 is one task, at the first busy
-	 * tick (200 ms; 2.5 waits for 250 ms, see test_o1.c) */
-	CHECK(o1vt_hogs("o1:version=2.6.0", 4, 190, &n0, &n1, &most, &least));
+	 * tick (200 ms; 2.5 waits for 250 ms, see test_o1.c).  idle_tick=idle
+	 * so that idle CPU 1 starts by taking one task (its stock idle tick
+	 * balances as busy and would take two: 4-0 halves to 2) */
+	CHECK(o1vt_hogs("o1:version=2.6.0,idle_tick=idle", 4, 190, &n0, &n1, &most, &least));
 	CHECKF(n0 == 3 && n1 == 1, "2.6.0 at 190 ms: %d vs %d", n0, n1);
-	CHECK(o1vt_hogs("o1:version=2.6.0", 4, 210, &n0, &n1, &most, &least));
+	CHECK(o1vt_hogs("o1:version=2.6.0,idle_tick=idle", 4, 210, &n0, &n1, &most, &least));
 	CHECKF(n0 == 2 && n1 == 2, "2.6.0 at 210 ms: %d vs %d", n0, n1);
 	CHECK(o1vt_hogs("o1:version=2.5.59", 4, 260, &n0, &n1, &most, &least));
 	CHECKF(n0 == 2 && n1 == 2, "2.5.59 at 260 ms: %d vs %d", n0, n1);
@@ -208,11 +216,12 @@ SL_TEST(o1_imbalance_pull_everything)
 	 * busy tick (4 vs 3).  At 400 ms it sees 4 against its 3: 2.6.0's
 	 * imbalance of 1 halves to 0 and the pull loop takes every movable
 	 * task, all three queued ones (1 vs 6).  2.5 sees (4-3)/2 = 0 and
-	 * stays.
+	 * stays.  (idle_tick=idle: the first pull is an idle one, as above.)
 	 */
-	CHECK(o1vt_hogs("o1:version=2.6.0", 7, 390, &n0, &n1, &most, &least));
+	const char *p26 = "o1:version=2.6.0,idle_tick=idle";
+	CHECK(o1vt_hogs(p26, 7, 390, &n0, &n1, &most, &least));
 	CHECKF(n0 == 4 && n1 == 3, "2.6.0 at 390 ms: %d vs %d", n0, n1);
-	CHECK(o1vt_hogs("o1:version=2.6.0", 7, 410, &n0, &n1, &most, &least));
+	CHECK(o1vt_hogs(p26, 7, 410, &n0, &n1, &most, &least));
 	CHECKF(n0 == 1 && n1 == 6, "2.6.0 at 410 ms: %d vs %d", n0, n1);
 	CHECK(o1vt_hogs("o1:version=2.5.33", 7, 510, &n0, &n1, &most, &least));
 	CHECKF(n0 == 4 && n1 == 3, "2.5.33 at 510 ms: %d vs %d", n0, n1);

@@ -329,6 +329,29 @@ SL_TEST(schedbench_one_cpu_arithmetic)
 	wb_done(&r);
 }
 
+/* dispatch forks in a loop: each fork returns before the next begins, so
+ * the children are born one fork cost apart, not all at once (a burst of
+ * children queued at one instant skews exec balancing on NUMA machines). */
+SL_TEST(schedbench_forks_one_after_the_other)
+{
+	struct wb_run r;
+
+	if (!wb_run(&r, ONE_CPU, &sl_workload_schedbench,
+		    "schedbench:tasks=4,size=0.1,hackbench=0", 1)) {
+		CHECK(!"schedbench ran");
+		return;
+	}
+	const struct sl_schedbench_task *rows;
+	CHECK(sl_schedbench_tasks(r.state, &rows) == 4);
+	double fork_s = sl_ns_to_s(r.machine.speed.fork_ns);
+	CHECK(fork_s > 0);
+	for (int i = 1; i < 4; i++)
+		CHECKF(rows[i].start_s - rows[i - 1].start_s >= fork_s * (1 - 1e-9),
+		       "child %d born %g s after child %d (fork %g s)", i,
+		       rows[i].start_s - rows[i - 1].start_s, i - 1, fork_s);
+	wb_done(&r);
+}
+
 /* The first-touch page faults are system time: 20 MB = 5120 pages. */
 SL_TEST(schedbench_page_faults_are_system_time)
 {
