@@ -14,8 +14,9 @@
  * each measured on the host or fitted on one named figure, and scaled to
  * other machines by their context-switch cost): the write, the waking of
  * a receiver blocked on an empty channel, the read call, each message it
- * dequeues, and the cache misses of a message read from behind others
- * (it waited while other processes ran).  Each call's work is varied by a
+ * dequeues, the cache misses of a message read from behind others (it
+ * waited while other processes ran), and the lines the run's kernel paths
+ * share with every other CPU running the run at the time.  Each call's work is varied by a
  * lognormal factor (log-sd `jitter`, from the process's own stream: cache
  * misses, interrupts); the context switches are the engine's.  Then
  * the channel operation.  A channel holds what the
@@ -35,8 +36,8 @@
  * Checked against: the structure (process, message and byte counts,
  * tests/unit/test_workload_bench.c); on the host, the real hackbench's
  * time (0.588 s for 10 groups over sockets; readsize=65536 as schedlab's
- * real program reads: 0.59 s) and schedbench's background hackbench
- * (1.26 s real, 1.31 s simulated); docs/validation.md.  No hackbench time
+ * real program reads: 0.577-0.590 s) and the pingpong round trips;
+ * docs/validation.md.  No hackbench time
  * of the era was available: on older machines the parts scale with the
  * context-switch cost (a 2002 NUMA-Q pays about 2.7 times the host's).
  *
@@ -89,13 +90,39 @@ static struct sl_action act_call(struct sl_task *t, const struct hb_run *run, do
 
 enum { C_READY, C_GO, C_WORK, C_XFER, C_DONE };
 
-static struct sl_chan *proc_chan(const struct hb_proc *p)
+static int proc_chan_index(const struct hb_proc *p)
 {
-	const struct hb_run *run = p->run;
-	return run->chans[p->group * run->cfg.fds + p->fd];
+	return p->group * p->run->cfg.fds + p->fd;
 }
 
-static void sender_next(struct sl_task *t, struct hb_proc *p, struct sl_action *next)
+static struct sl_chan *proc_chan(const struct hb_proc *p)
+{
+	return p->run->chans[proc_chan_index(p)];
+}
+
+static const struct sl_prog hb_child_prog;
+
+/* Kernel work `ns` of one call, plus the shared lines' cost when another
+ * CPU running a process of this run wrote them last. */
+static struct sl_action act_msg_call(struct sl_sim *sim, struct sl_task *t,
+				     const struct hb_run *run, double ns)
+{
+	if (run->cost.shared_ns > 0) {
+		int others = 0;
+		for (int c = 0; c < run->ncpus; c++) {
+			const struct sl_task *o = c == t->cpu ? NULL : sl_curr(sim, c);
+			if (o && o->prog == &hb_child_prog &&
+			    ((const struct hb_proc *)o->prog_state)->run == run)
+				others++;
+		}
+		/* the lines were last written by any of the CPUs running the
+		 * run: by another one in others / (others + 1) of the calls */
+		ns += run->cost.shared_ns * others / (others + 1.0);
+	}
+	return act_call(t, run, ns);
+}
+
+static void sender_next(struct sl_sim *sim, struct sl_task *t, struct hb_proc *p, struct sl_action *next)
 {
 	struct hb_run *run = p->run;
 
@@ -118,14 +145,14 @@ static void sender_next(struct sl_task *t, struct hb_proc *p, struct sl_action *
 		if (sl_chan_level(proc_chan(p)) == 0)
 			ns += run->cost.wake_ns;
 		p->pc = C_XFER;
-		*next = act_call(t, run, ns);
+		*next = act_msg_call(sim, t, run, ns);
 		return;
 	}
 	p->pc = C_DONE;
 	*next = act_chan(SL_ACT_CHAN_WRITE, proc_chan(p), HB_MSG_BYTES);
 }
 
-static void receiver_next(struct sl_task *t, struct hb_proc *p, struct sl_action *next)
+static void receiver_next(struct sl_sim *sim, struct sl_task *t, struct hb_proc *p, struct sl_action *next)
 {
 	struct hb_run *run = p->run;
 
@@ -147,7 +174,7 @@ static void receiver_next(struct sl_task *t, struct hb_proc *p, struct sl_action
 		p->left -= n;
 		p->got = (p->got + n) % HB_MSG_BYTES;
 		p->pc = C_WORK;
-		*next = act_call(t, run, ns);
+		*next = act_msg_call(sim, t, run, ns);
 		return;
 	}
 	if (p->left <= 0) {
@@ -165,7 +192,6 @@ static void child_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *
 {
 	struct hb_proc *p = t->prog_state;
 
-	(void)sim;
 	switch (p->pc) {
 	case C_READY:
 		t->footprint_kb = HB_FOOTPRINT_KB;
@@ -178,13 +204,14 @@ static void child_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *
 		return;
 	default:
 		if (p->sender)
-			sender_next(t, p, next);
+			sender_next(sim, t, p, next);
 		else
-			receiver_next(t, p, next);
+			receiver_next(sim, t, p, next);
 	}
 }
 
-static const struct sl_prog hb_child_prog = { .name = "hackbench-child", .step = child_step };
+static const struct sl_prog hb_child_prog = {
+	.name = "hackbench-child", .step = child_step };
 
 /* ---- the main process ---- */
 
@@ -280,7 +307,8 @@ void hb_machine_costs(const struct sl_sim *sim, bool pipe, struct hb_costs *out)
 		.write_ns = ctx * (pipe ? HB_PIPE_WRITE_CTX : HB_SOCK_WRITE_CTX),
 		.read_ns = ctx * (pipe ? HB_PIPE_READ_CTX : HB_SOCK_READ_CTX),
 		.msg_ns = ctx * (pipe ? HB_PIPE_MSG_CTX : HB_SOCK_MSG_CTX),
-		.cold_ns = ctx * HB_COLD_CTX,
+		.cold_ns = ctx * (pipe ? HB_PIPE_COLD_CTX : HB_SOCK_COLD_CTX),
+		.shared_ns = ctx * HB_SHARED_CTX,
 		.wake_ns = ctx * HB_WAKE_CTX,
 	};
 }
@@ -315,6 +343,7 @@ void hb_setup(struct sl_sim *sim, struct hb_run *run, const struct hb_config *cf
 	hb_costs_for(sim, cfg->pipe, cfg->msg_ns, &run->cost);
 	run->nchildren = 2 * nchans;
 	run->chans = sl_sim_alloc(sim, sizeof(*run->chans) * (size_t)nchans);
+	run->ncpus = sl_topo(sim)->ncpus;
 	for (int i = 0; i < nchans; i++)
 		run->chans[i] = sl_chan_new(sim, run->cfg.buf, cfg->pipe);
 	run->ready = sl_chan_new(sim, run->nchildren, cfg->pipe);

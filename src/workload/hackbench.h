@@ -32,16 +32,25 @@
  *   AF_UNIX socket: write 0.72 us; read of one message 0.74 us, of k
  *   queued messages 0.27 us + 0.47 us each (skb dequeue, copy, free);
  *   pipe: write 0.22 us; read 0.20 us + 0.02 us per message.
- * Two costs are not in that loop and are fitted (each on one figure):
+ * Three costs are not in that loop and are fitted, each on one figure:
  *   WAKE: waking a sleeping partner (try_to_wake_up, the enqueue, the
  *   preemption check), paid by the writer that fills an empty channel or
  *   the reader that frees a full one: fitted on the pinned pipe pingpong
  *   round trip, 6.87 us (two calls each way, two wakeups, two switches).
  *   COLD: a message read behind others in its queue waited while other
- *   processes ran; its skb or pipe-buffer lines are gone from the cache:
- *   fitted on hackbench's CPU time per message, 3.0 us (1.21 s of CPU for
- *   400,000 messages, 10 groups, sockets, quiet host).  Pipes use the same
- *   number of lines per message in the model (an estimate).
+ *   processes ran on the CPU; its lines (sockets: the skb head, data and
+ *   shared info, the slab and memcg metadata of freeing it; pipes: the
+ *   page and the pipe_buffer) are gone from the cache.  Fitted per mode
+ *   on the real hackbench's CPU time per message pinned to one CPU
+ *   (perf task-clock, 10 groups: sockets 1.95 us, pipes 0.70 us).
+ *   SHARED: while other CPUs run processes of the same hackbench, the
+ *   lines its kernel paths share (the slab's and memcg's counters and
+ *   lists, a group's socket locks and wait queues, written by senders on
+ *   every CPU) bounce between their caches: a call pays this when another
+ *   CPU wrote them last, which with n CPUs running the run is (n-1)/n of
+ *   the calls.  Fitted on the real hackbench's CPU time
+ *   per message on two CPUs, sockets, quiet host: 3.0 us (1.21 s for
+ *   400,000 messages, against 1.95 us pinned).
  * User time is left out: a perf cpu-clock profile of hackbench puts 96 %
  * of its CPU time in the kernel (the rusage user/sys split, 0.53/0.68 s,
  * is the tick sampling's, which charges interrupts held off in the kernel
@@ -54,7 +63,9 @@
 #define HB_PIPE_READ_CTX	0.137	/* 0.20 us */
 #define HB_PIPE_MSG_CTX		0.012	/* 0.017 us */
 #define HB_WAKE_CTX		0.84	/* fitted: see above */
-#define HB_COLD_CTX		1.14	/* fitted: see above */
+#define HB_SOCK_COLD_CTX	0.37	/* fitted: see above */
+#define HB_PIPE_COLD_CTX	0.03	/* fitted: see above */
+#define HB_SHARED_CTX		1.3	/* fitted: see above */
 #define HB_JITTER		0.1	/* log-sd of a call's cost: cache misses, IRQs */
 
 struct hb_config {
@@ -77,6 +88,7 @@ struct hb_costs {
 	double read_ns;		/* one read() call ... */
 	double msg_ns;		/* ... and each message it dequeues */
 	double cold_ns;		/* each message read from behind others */
+	double shared_ns;	/* a call whose shared lines another CPU wrote */
 	double wake_ns;		/* waking the partner blocked on the channel */
 };
 
@@ -99,6 +111,7 @@ struct hb_run {
 	struct hb_costs cost;		/* what each part of a message costs */
 	int nchildren;			/* 2 x fds x groups */
 	struct sl_chan **chans;		/* receiver channels, [group * fds + i] */
+	int ncpus;
 	struct sl_chan *ready;		/* children -> main: "ready" bytes */
 	struct sl_chan *go;		/* main -> children: the start signal */
 	struct hb_proc *procs;		/* [group * 2 * fds + ...]: receivers, senders */

@@ -631,6 +631,7 @@ SL_TEST(hackbench_queued_messages_are_read_cold)
 	hb_machine_costs(r.sim, false, &c);
 	double hot = 1000 * (c.write_ns + c.read_ns + c.msg_ns);
 	double sys = (double)r.stats.sys_ns;
+	CHECKF(c.cold_ns > 0.2 * c.write_ns, "cold %g ns", c.cold_ns);
 	CHECKF(sys > hot + 900 * c.cold_ns, "sys %g ns, hot parts %g ns", sys, hot);
 	/* two forks and three exits (70 + 40 us each on this machine), the
 	 * socketpair, some wakeups and switches */
@@ -639,4 +640,30 @@ SL_TEST(hackbench_queued_messages_are_read_cold)
 	CHECKF(sys < hot + 1000 * c.cold_ns + rest, "sys %g ns, hot parts %g ns, rest %g ns", sys,
 	       hot, rest);
 	wb_done(&r);
+}
+
+/* The same hackbench on two CPUs costs more CPU time than on one: half
+ * the calls made while the other CPU runs the run too pay the shared
+ * lines (hackbench.h, SHARED); here at least a fifth of all calls do. */
+SL_TEST(hackbench_two_cpus_pay_the_shared_lines)
+{
+	struct wb_run one, two;
+	const char *spec = "hackbench:groups=2,loops=20,jitter=0";
+
+	if (!wb_run(&one, ONE_CPU, &sl_workload_hackbench, spec, 1) ||
+	    !wb_run(&two, TWO_CPUS, &sl_workload_hackbench, spec, 1)) {
+		CHECK(!"hackbench ran");
+		wb_done(&one);
+		return;
+	}
+	struct hb_costs c;
+	hb_machine_costs(two.sim, false, &c);
+	const struct hb_run *run = two.state;
+	double calls = (double)(run->writes + run->reads);
+	double extra = (double)two.stats.sys_ns - (double)one.stats.sys_ns;
+	CHECKF(c.shared_ns > 0 && extra > calls / 5 * c.shared_ns,
+	       "two CPUs %g ns, one %g ns, %g calls, shared %g ns", (double)two.stats.sys_ns,
+	       (double)one.stats.sys_ns, calls, c.shared_ns);
+	wb_done(&one);
+	wb_done(&two);
 }
