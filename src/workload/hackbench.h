@@ -21,12 +21,51 @@
 #define HB_SOCK_SNDBUF		65535
 #define HB_SKB_TRUESIZE		320
 #define HB_FOOTPRINT_KB		16	/* a tiny loop over a few fds */
-/* Kernel work of one 100-byte write or read (syscall entry, skb or pipe
- * page copy, queueing, waking the other side) in units of the machine's
- * context-switch cost, its yardstick for kernel-path speed: 8 us on the
- * 700 MHz P6 of a NUMA-Q (estimates: ~10 us in 2002), 3 us on a modern
- * core (1-3 us today). */
-#define HB_MSG_PER_CTX_SWITCH	2.0
+/*
+ * The kernel work of a message, in units of the machine's context-switch
+ * cost (its yardstick for kernel-path speed: 1.46 us on `host`, 3 us on
+ * the 2.2 GHz P4, 4 us on the 700 MHz P6 of a NUMA-Q).  Measured on the
+ * host (2.6 GHz, Linux 6.18 in a VM) as CPU time per call of a process
+ * that writes k 100-byte messages into its own socket pair or pipe and
+ * reads them back, pinned, caches hot (docs/validation.md, "the cost of a
+ * message"):
+ *   AF_UNIX socket: write 0.72 us; read of one message 0.74 us, of k
+ *   queued messages 0.27 us + 0.47 us each (skb dequeue, copy, free);
+ *   pipe: write 0.22 us; read 0.20 us + 0.02 us per message.
+ * Three costs are not in that loop and are fitted, each on one figure:
+ *   WAKE: waking a sleeping partner (try_to_wake_up, the enqueue, the
+ *   preemption check), paid by the writer that fills an empty channel or
+ *   the reader that frees a full one: fitted on the pinned pipe pingpong
+ *   round trip, 6.87 us (two calls each way, two wakeups, two switches).
+ *   COLD: a message read behind others in its queue waited while other
+ *   processes ran on the CPU; its lines (sockets: the skb head, data and
+ *   shared info, the slab and memcg metadata of freeing it; pipes: the
+ *   page and the pipe_buffer) are gone from the cache.  Fitted per mode
+ *   on the real hackbench's CPU time per message pinned to one CPU
+ *   (perf task-clock, 10 groups: sockets 1.95 us, pipes 0.70 us).
+ *   SHARED: while other CPUs run processes of the same hackbench, the
+ *   lines its kernel paths share (the slab's and memcg's counters and
+ *   lists, a group's socket locks and wait queues, written by senders on
+ *   every CPU) bounce between their caches: a call pays this when another
+ *   CPU wrote them last, which with n CPUs running the run is (n-1)/n of
+ *   the calls.  Fitted on the real hackbench's CPU time
+ *   per message on two CPUs, sockets, quiet host: 3.0 us (1.21 s for
+ *   400,000 messages, against 1.95 us pinned).
+ * User time is left out: a perf cpu-clock profile of hackbench puts 96 %
+ * of its CPU time in the kernel (the rusage user/sys split, 0.53/0.68 s,
+ * is the tick sampling's, which charges interrupts held off in the kernel
+ * to the user mode they return to).
+ */
+#define HB_SOCK_WRITE_CTX	0.494	/* 0.72 us / 1.458 us */
+#define HB_SOCK_READ_CTX	0.185	/* 0.27 us */
+#define HB_SOCK_MSG_CTX		0.322	/* 0.47 us per message dequeued */
+#define HB_PIPE_WRITE_CTX	0.151	/* 0.22 us */
+#define HB_PIPE_READ_CTX	0.137	/* 0.20 us */
+#define HB_PIPE_MSG_CTX		0.012	/* 0.017 us */
+#define HB_WAKE_CTX		0.84	/* fitted: see above */
+#define HB_SOCK_COLD_CTX	0.37	/* fitted: see above */
+#define HB_PIPE_COLD_CTX	0.03	/* fitted: see above */
+#define HB_SHARED_CTX		1.3	/* fitted: see above */
 #define HB_JITTER		0.1	/* log-sd of a call's cost: cache misses, IRQs */
 
 struct hb_config {
@@ -35,9 +74,22 @@ struct hb_config {
 	int loops;		/* messages each sender sends to each receiver */
 	bool pipe;		/* pipes (sync wakeups) or socket pairs */
 	long buf;		/* channel capacity, bytes: a multiple of HB_MSG_BYTES */
-	double msg_ns;		/* kernel work of one write and of one read (ref ns) */
+	double msg_ns;		/* >= 0: every write and every read costs this and
+				 * nothing else (msg_us); < 0: the machine's costs */
+	long readsize;		/* bytes a receiver asks per read (0: one message) */
 	double jitter;		/* log-sd of each call's work (the task's own stream) */
 	bool exec;		/* forked by another program: exec the image first */
+};
+
+/* The kernel work of each part of a message, reference ns (the machine's
+ * own, from hb_machine_costs, unless msg_ns overrides them all). */
+struct hb_costs {
+	double write_ns;	/* one write() of a message */
+	double read_ns;		/* one read() call ... */
+	double msg_ns;		/* ... and each message it dequeues */
+	double cold_ns;		/* each message read from behind others */
+	double shared_ns;	/* a call whose shared lines another CPU wrote */
+	double wake_ns;		/* waking the partner blocked on the channel */
 };
 
 struct hb_run;
@@ -56,8 +108,10 @@ struct hb_proc {
 
 struct hb_run {
 	struct hb_config cfg;
+	struct hb_costs cost;		/* what each part of a message costs */
 	int nchildren;			/* 2 x fds x groups */
 	struct sl_chan **chans;		/* receiver channels, [group * fds + i] */
+	int ncpus;
 	struct sl_chan *ready;		/* children -> main: "ready" bytes */
 	struct sl_chan *go;		/* main -> children: the start signal */
 	struct hb_proc *procs;		/* [group * 2 * fds + ...]: receivers, senders */
@@ -80,8 +134,12 @@ struct hb_run {
 void hb_setup(struct sl_sim *sim, struct hb_run *run, const struct hb_config *cfg);
 extern const struct sl_prog hb_main_prog;
 
-/* Defaults that depend on the machine or the mode. */
+/* Defaults that depend on the machine or the mode.  hb_default_msg_ns is
+ * -1: the machine's per-part costs (hb_machine_costs) for the mode. */
 double hb_default_msg_ns(const struct sl_sim *sim);
+void hb_machine_costs(const struct sl_sim *sim, bool pipe, struct hb_costs *out);
+/* The costs a run uses: msg_ns >= 0 makes every call cost msg_ns. */
+void hb_costs_for(const struct sl_sim *sim, bool pipe, double msg_ns, struct hb_costs *out);
 long hb_default_buf(bool pipe);
 /* Capacity actually used for a requested one: whole messages, at least one. */
 long hb_chan_bytes(long buf);

@@ -283,6 +283,7 @@ SL_TEST(hackbench_bad_params_fail)
 	CHECK(rejects(h, "hackbench:mode=tcp", "mode"));
 	CHECK(rejects(h, "hackbench:buf=99", "buf"));
 	CHECK(rejects(h, "hackbench:msg_us=-1", "msg_us"));
+	CHECK(rejects(h, "hackbench:readsize=50", "readsize"));
 	CHECK(rejects(h, "hackbench:jitter=3", "jitter"));
 	CHECK(rejects(h, "hackbench:group=2", "group"));
 }
@@ -583,4 +584,109 @@ SL_TEST(sdet_bad_params_fail)
 	CHECK(rejects(s, "sdet:sys=1.5", "sys"));
 	CHECK(rejects(s, "sdet:jitter=-0.1", "jitter"));
 	CHECK(rejects(s, "sdet:script=4", "script"));
+}
+
+/* ---- the per-part message costs (hackbench.h) ---- */
+
+/* One CPU, the machine's costs: a round trip is, on each side, a write
+ * that wakes the partner, a read of one hot message, and a context switch
+ * (plus the policy's pick).  Pipes are cheaper than sockets per call, as
+ * measured, where the old single msg_us made them equal. */
+SL_TEST(pingpong_round_trip_is_the_sum_of_its_parts)
+{
+	struct wb_run p, s;
+
+	if (!wb_run(&p, ONE_CPU, &sl_workload_pingpong, "pingpong:loops=200,mode=pipe", 1) ||
+	    !wb_run(&s, ONE_CPU, &sl_workload_pingpong, "pingpong:loops=200,mode=socket", 1)) {
+		CHECK(!"pingpong ran");
+		wb_done(&p);
+		return;
+	}
+	struct hb_costs c;
+	double ctx = (double)sl_cost_ctx_switch(p.sim);
+	hb_machine_costs(p.sim, true, &c);
+	double parts = 2 * (c.write_ns + c.wake_ns + c.read_ns + c.msg_ns + ctx) / 1e3;
+	double rt = metric(&p, "round_trip_us");
+	CHECKF(rt >= parts && rt < parts * 1.1, "pipe round trip %g us, parts %g us", rt, parts);
+	CHECKF(c.wake_ns > 0 && c.cold_ns > 0, "wake %g cold %g", c.wake_ns, c.cold_ns);
+	CHECKF(metric(&s, "round_trip_us") > rt * 1.2, "socket %g us, pipe %g us",
+	       metric(&s, "round_trip_us"), rt);
+	wb_done(&p);
+	wb_done(&s);
+}
+
+/* hackbench reads one message per call; readsize=65536 (schedlab's real
+ * hackbench) takes whatever is queued, so reads are fewer than messages. */
+SL_TEST(hackbench_readsize_batches_the_reads)
+{
+	struct wb_run one, many;
+
+	if (!wb_run(&one, ONE_CPU, &sl_workload_hackbench, "hackbench:groups=1,loops=20", 1) ||
+	    !wb_run(&many, ONE_CPU, &sl_workload_hackbench,
+		    "hackbench:groups=1,loops=20,readsize=65536", 1)) {
+		CHECK(!"hackbench ran");
+		wb_done(&one);
+		return;
+	}
+	const struct hb_run *a = one.state, *b = many.state;
+	CHECK(a->reads == 20 * 20 * 20 && a->bytes_read == 20 * 20 * 20 * 100);
+	CHECKF(b->reads < 20 * 20 * 20 / 4, "%ld reads", b->reads);
+	CHECK(b->bytes_read == 20 * 20 * 20 * 100 && b->writes == a->writes);
+	CHECK(metric(&many, "time_s") < metric(&one, "time_s"));
+	wb_done(&one);
+	wb_done(&many);
+}
+
+/* One sender and one receiver on one CPU: the sender fills the socket
+ * (204 messages) before the receiver runs, so nearly every message is
+ * read from behind others and pays the cold cost; the system time is
+ * the messages' parts, a few wakeups and switches, and the fork/exit. */
+SL_TEST(hackbench_queued_messages_are_read_cold)
+{
+	struct wb_run r;
+
+	if (!wb_run(&r, ONE_CPU, &sl_workload_hackbench,
+		    "hackbench:groups=1,fds=1,loops=1000,jitter=0", 1)) {
+		CHECK(!"hackbench ran");
+		return;
+	}
+	struct hb_costs c;
+	hb_machine_costs(r.sim, false, &c);
+	double hot = 1000 * (c.write_ns + c.read_ns + c.msg_ns);
+	double sys = (double)r.stats.sys_ns;
+	CHECKF(c.cold_ns > 0.2 * c.write_ns, "cold %g ns", c.cold_ns);
+	CHECKF(sys > hot + 900 * c.cold_ns, "sys %g ns, hot parts %g ns", sys, hot);
+	/* two forks and three exits (70 + 40 us each on this machine), the
+	 * socketpair, some wakeups and switches */
+	double rest = 2 * (double)sl_sim_machine(r.sim)->speed.fork_ns +
+		      3 * (double)sl_cost_exit(r.sim) + 20 * (c.wake_ns + sl_cost_ctx_switch(r.sim));
+	CHECKF(sys < hot + 1000 * c.cold_ns + rest, "sys %g ns, hot parts %g ns, rest %g ns", sys,
+	       hot, rest);
+	wb_done(&r);
+}
+
+/* The same hackbench on two CPUs costs more CPU time than on one: half
+ * the calls made while the other CPU runs the run too pay the shared
+ * lines (hackbench.h, SHARED); here at least a fifth of all calls do. */
+SL_TEST(hackbench_two_cpus_pay_the_shared_lines)
+{
+	struct wb_run one, two;
+	const char *spec = "hackbench:groups=2,loops=20,jitter=0";
+
+	if (!wb_run(&one, ONE_CPU, &sl_workload_hackbench, spec, 1) ||
+	    !wb_run(&two, TWO_CPUS, &sl_workload_hackbench, spec, 1)) {
+		CHECK(!"hackbench ran");
+		wb_done(&one);
+		return;
+	}
+	struct hb_costs c;
+	hb_machine_costs(two.sim, false, &c);
+	const struct hb_run *run = two.state;
+	double calls = (double)(run->writes + run->reads);
+	double extra = (double)two.stats.sys_ns - (double)one.stats.sys_ns;
+	CHECKF(c.shared_ns > 0 && extra > calls / 5 * c.shared_ns,
+	       "two CPUs %g ns, one %g ns, %g calls, shared %g ns", (double)two.stats.sys_ns,
+	       (double)one.stats.sys_ns, calls, c.shared_ns);
+	wb_done(&one);
+	wb_done(&two);
 }
