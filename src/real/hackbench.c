@@ -20,7 +20,7 @@
 #include "real/real.h"
 
 #define HB_MAX_FDS 256	/* 2 x 256 descriptors in the root: under the usual 1024 */
-#define HB_MAX_SIZE 65536
+#define HB_MAX_SIZE SL_REAL_HB_READ_MAX
 
 /* Exit statuses of the children and the root, for the error message. */
 enum { HB_OK = 0, HB_EIO = 3, HB_ESETUP = 4, HB_ECHILD = 5 };

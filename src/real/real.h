@@ -47,6 +47,10 @@ struct sl_real_workload {
 };
 
 extern const struct sl_real_workload sl_real_spin;
+/* The real hackbench's receivers read whatever is queued, up to this many
+ * bytes per call (Rusty Russell's hackbench reads one message per call);
+ * its simulated counterpart is given the same readsize. */
+#define SL_REAL_HB_READ_MAX 65536
 extern const struct sl_real_workload sl_real_hackbench;
 extern const struct sl_real_workload sl_real_schedbench;
 extern const struct sl_real_workload sl_real_kernbench;

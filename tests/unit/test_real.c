@@ -253,6 +253,8 @@ SL_TEST(real_counterparts)
 		CHECK(sl_real_counterpart(w, &p, NULL, 0, spec, sizeof(spec), &err) == 0);
 		CHECKF(!strncmp(spec, "hackbench:groups=3", 18) && !strstr(spec, "datasize"),
 		       "%s", spec);
+		/* the real receivers read what is queued: so does the simulated */
+		CHECKF(strstr(spec, ",readsize=65536") != NULL, "%s", spec);
 	} else {
 		CHECK(sl_real_counterpart(w, &p, NULL, 0, spec, sizeof(spec), &err) == -1 &&
 		      strstr(err.msg, "no workload 'hackbench'"));
