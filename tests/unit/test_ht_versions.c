@@ -72,15 +72,18 @@ SL_TEST(ht_version_rows)
 	struct o1 *s;
 
 	if ((s = htvt_state(&r, HT22, "ht:version=f3"))) {
-		CHECK(!strcmp(s->cfg.v->name, "2.5.33") && s->cfg.hot == O1_HOT_NEVER &&
+		/* F3: the idle steal hard-wired, sync wakeups through wake_up_cpu */
+		CHECK(!strcmp(s->cfg.v->name, "2.5.33") && s->cfg.hot == O1_HOT_IF_IDLE &&
 		      s->cfg.active_flag == O1_ACTIVE_FLAG_REQUESTER && !s->cfg.active_skip_single &&
-		      !s->cfg.continue_bug && !s->cfg.wake_equal_prio);
+		      !s->cfg.continue_bug && !s->cfg.wake_equal_prio && s->cfg.wake_up_cpu_sync);
+		/* what is not from any source is off */
+		CHECK(!s->cfg.active_steal_hot && !s->cfg.idle_pickup_tick);
 		sl_sim_destroy(r.sim);
 	}
 	if ((s = htvt_state(&r, HT22, "ht:version=e6"))) {
 		CHECK(!strcmp(s->cfg.v->name, "2.5.59") && s->cfg.hot == O1_HOT_IF_IDLE &&
 		      s->cfg.active_flag == O1_ACTIVE_FLAG_BUSY_RQ && !s->cfg.active_skip_single &&
-		      s->cfg.continue_bug && !s->cfg.wake_equal_prio);
+		      s->cfg.continue_bug && !s->cfg.wake_equal_prio && !s->cfg.wake_up_cpu_sync);
 		sl_sim_destroy(r.sim);
 	}
 	if ((s = htvt_state(&r, HT22, "ht:version=a9"))) {
@@ -90,7 +93,7 @@ SL_TEST(ht_version_rows)
 	}
 	if ((s = htvt_state(&r, HT22, "ht:version=b2"))) {
 		CHECK(!strcmp(s->cfg.v->name, "2.5.68") && s->cfg.hot == O1_HOT_NEVER &&
-		      s->cfg.wake_equal_prio);
+		      s->cfg.wake_equal_prio && !s->cfg.active_steal_hot);
 		sl_sim_destroy(r.sim);
 	}
 	if ((s = htvt_state(&r, HT22, "ht:version=c1"))) {
@@ -262,9 +265,11 @@ SL_TEST(ht_idle_steal_per_version)
 	CHECK(htvt_in(htvt_second_start("ht:version=e6,cache_decay_ticks=40"), 0, 3, "e6"));
 	CHECK(htvt_in(htvt_second_start("ht:version=e6,cache_decay_ticks=40,idle_steal=passive"),
 		      40, 44, "e6 passive"));
-	CHECK(htvt_in(htvt_second_start("ht:version=f3,cache_decay_ticks=40"), 40, 44, "f3"));
-	CHECK(htvt_in(htvt_second_start("ht:version=f3,cache_decay_ticks=40,idle_steal=aggressive"),
-		      0, 3, "f3 aggressive"));
+	/* 2.5.33 (f3): the idle tick passes idle=1 too, and F3's steal is
+	 * hard-wired */
+	CHECK(htvt_in(htvt_second_start("ht:version=f3,cache_decay_ticks=40"), 0, 3, "f3"));
+	CHECK(htvt_in(htvt_second_start("ht:version=f3,cache_decay_ticks=40,idle_steal=passive"),
+		      40, 44, "f3 passive"));
 	/* 2.5.68 (a9): the idle tick passes idle=0, so the steal does not act
 	 * there ... */
 	CHECK(htvt_in(htvt_second_start("ht:version=a9,cache_decay_ticks=40"), 40, 44, "a9"));
