@@ -1,12 +1,14 @@
 /*
  * test_ht.c - scenario tests that pin the decisions of Ingo Molnar's
- * shared-runqueue HT scheduler (policies.md section 4) on tiny machines:
- * two hogs on a 2x2 HT box end on different packages through active
- * balancing (and the knobs that model it); a sibling takes a queued task
- * of its core at once, cache-hot or not; a woken task goes to an idle
- * sibling when its own CPU is busy; later imbalances are balanced again
- * (the F3 latch is cleared); on a machine without SMT the policy is
- * exactly stock o1 of its base version; knob errors.
+ * shared-runqueue HT scheduler (his 2.5.31 F3 post and A9, LKML) on tiny
+ * machines: two hogs on a 2x2 HT box end on different packages (F3's idle
+ * steal, or active balancing, whose pull goes through CAN_MIGRATE_TASK);
+ * a task forked on a shared runqueue waits beside an idle sibling, since
+ * fork kicks nobody (the what-if idle_pickup=tick takes it at once); a woken
+ * task goes to an idle sibling when its own CPU is busy, and under F3 a
+ * sync-woken one too; later imbalances are balanced again (the F3 latch is
+ * cleared); on a machine without SMT the policy is exactly stock o1 of its
+ * base version plus F3's idle steal; knob errors.
  */
 #include <string.h>
 

@@ -1,13 +1,14 @@
 /*
  * test_ht_versions.c - scenario tests that pin what distinguishes the
- * versions of Ingo Molnar's HT scheduler (policies.md 4): the rows and the
+ * versions of Ingo Molnar's HT scheduler (F3 .. C1): the rows and the
  * knobs idle_steal, continue_bug, node_divisor; A9's equal-priority,
  * larger-slice preemption in wake_up_cpu, which acts even on a machine
- * without SMT; AGRESSIVE_IDLE_STEAL per version, and where each base
- * kernel passes idle=1 (2.5.59's idle tick; only 2.5.68's newly-idle
- * balance); 2.5.59 F3's `continue` bug waking the migration thread of a
- * runqueue that has an idle sibling; active balancing in every version;
- * and, without SMT, e6 with the steal off being exactly o1 2.5.59.
+ * without SMT; the idle steal per version (F3 hard-wired, E6 and A9 on,
+ * B2 off), and where each base kernel passes idle=1 (the 2.5.33 and
+ * 2.5.59 idle ticks; only 2.5.68's newly-idle balance); 2.5.59 F3's
+ * `continue` bug waking the migration thread of a runqueue that has an
+ * idle sibling; active balancing in every version; and, without SMT, e6
+ * with the steal off being exactly o1 2.5.59.
  */
 #include <string.h>
 
@@ -127,7 +128,7 @@ SL_TEST(ht_version_rows)
 	}
 }
 
-/* ---- A9's equal-priority preemption, without SMT (4.4) ---- */
+/* ---- A9's equal-priority preemption, without SMT ---- */
 
 /*
  * One CPU.  s runs 1 ms, sleeps `sleep_ms` and runs 1 ms beside a hog; both
@@ -196,7 +197,7 @@ SL_TEST(ht_equal_prio_wakeup_without_smt)
 	CHECK(sys == o1_sys);
 }
 
-/* ---- AGRESSIVE_IDLE_STEAL per version (4.7) ---- */
+/* ---- the idle steal per version ---- */
 
 /* Two hogs forked on CPU 0 of two CPUs without SMT, hot for 40 ticks:
  * when does the second start (on CPU 1, idle since boot)? */
@@ -286,7 +287,7 @@ SL_TEST(ht_idle_steal_per_version)
 		      40, 44, "c1 passive"));
 }
 
-/* ---- active balancing: the continue bug (4.6) ---- */
+/* ---- active balancing: the continue bug ---- */
 
 /* One hog on a 2x2 HT box for 100 ms: how often was it preempted, and how
  * long did migration threads run? */
