@@ -2,41 +2,54 @@
  * ht.c - Ingo Molnar's "fully HT-aware" shared-runqueue scheduler, in the
  * versions posted from August 2002 to December 2003: the O(1) scheduler of
  * its base kernel, but one runqueue per SMT core served by all its
- * siblings.  From that one mechanism follow his five goals (policies.md
- * 4.1): passive balancing sees 2,0 between packages instead of 1,1,0,0; a
- * sibling picks up any queued task of its core, skipping those running on
- * the other sibling; wakeups go to an idle sibling (wake_up_cpu); and an
- * idle package makes the busy package's migration thread preempt one of its
- * two running tasks so that it can be pulled (active balancing).
+ * siblings.  From that one mechanism follow his five goals (the 2.5.31
+ * post): passive balancing sees 2,0 between packages instead of 1,1,0,0;
+ * a sibling picks up any queued task of its core, skipping those running
+ * on the other sibling; wakeups go to an idle sibling (wake_up_cpu); and
+ * an idle package makes the busy package's migration thread preempt one
+ * of its two running tasks so that it can be pulled (active balancing).
  *
  * Versions (rows of ht_versions[], each a base o1 row plus the patch):
  *   f3  2.5.31-2.5.33 (Aug 2002) on 2.5.33: the latch on the asking CPU,
- *       runqueues of one CPU not skipped, no idle steal.
- *   e6  2.5.59 (4 Feb 2003) on 2.5.59: AGRESSIVE_IDLE_STEAL, the latch on
- *       the busy runqueue, 2.5.59 F3's `continue` bug (every busy
- *       runqueue's migration thread woken), no one-CPU skip.
+ *       runqueues of one CPU not skipped, the idle steal hard-wired
+ *       (`idle ||` in CAN_MIGRATE_TASK), every wakeup, sync included,
+ *       through wake_up_cpu.
+ *   e6  2.5.59 (4 Feb 2003) on 2.5.59: AGRESSIVE_IDLE_STEAL (on), the
+ *       latch on the busy runqueue, 2.5.59 F3's `continue` bug (every busy
+ *       runqueue's migration thread woken), no one-CPU skip; D7's sync
+ *       path (a sync wakeup is activated without wake_up_cpu).
  *   a9  2.5.68 (21 Apr 2003) on 2.5.68: the bug fixed, one-CPU runqueues
  *       skipped, equal-priority-larger-slice preemption in wake_up_cpu
  *       (also without SMT), idle steal on.
- *   b2  2.5.68 (23 Apr 2003): a9 with the idle steal off.
+ *   b2  2.5.68 (23 Apr 2003): a9 with the idle steal off, so the
+ *       migration thread's pull cannot take the hot task it preempted.
  *   c1  2.6.0-test11 (8 Dec 2003) on 2.6.0: a9's rules on the 2.6.0 base,
  *       whose sync rule (A5's fix: quiet only if task_cpu == this CPU)
  *       sends a non-local sync wakeup through wake_up_cpu.
  *
  * On a machine without SMT every runqueue has one CPU: the patch built with
- * NR_SIBLINGS=0.  Shared runqueues, the pickup walk, active balancing and
- * the idle-sibling ticks are then off, and ht is o1 of its base version
- * plus only what the patch changed outside the sibling code: the idle
- * steal (e6, a9, c1 by default) and, from a9 on, wake_up_cpu with its
- * equal-priority preemption for wakeups and pulled tasks.
+ * NR_SIBLINGS=0.  Shared runqueues, the pickup walk and active balancing
+ * are then off, and ht is o1 of its base version plus only what the patch
+ * changed outside the sibling code: the idle steal (f3, e6, a9, c1 by
+ * default) and, from a9 on, wake_up_cpu with its equal-priority
+ * preemption for wakeups and pulled tasks.
  *
- * Sources: research/policies.md 4.1-4.7 (goals, data structures, pickup,
- * wake_up_cpu, passive and active balancing, the F3 / 2.5.59 F3 / A9
- * differences, AGRESSIVE_IDLE_STEAL), 4.10 (A5 / C1), 7.7 (shared runqueue
- * semantics), 3 (the NUMA scheduler of the e6, a9, b2, c1 bases); [S21]
- * the 2.5.31 F3 post, [S22] Rusty's rework, [S23] the 2.5.33-HT-aware
- * benchmarks (seed 000), [S24] 2.5.59 F3, [S25] E6 (quoted), [S12] A9,
- * [S27] B2 (quoted), [S15] A5, [S28] C1, [S36] A5 review.  Docs:
+ * Sources (LKML): Ingo Molnar, 27 Aug 2002, "[patch] "fully HT-aware
+ * scheduler" support, 2.5.31-BK-curr" (F3),
+ * <Pine.LNX.4.44.0208270226190.12947-100000@localhost.localdomain>;
+ * Rusty Russell's rework <20020901114842.4a03d264.rusty@rustcorp.com.au>;
+ * Ingo Molnar, 20 Jan 2003, "[patch] HT scheduler, sched-2.5.59-D7"
+ * <Pine.LNX.4.44.0301202204210.18235-100000@localhost.localdomain>;
+ * Martin J. Bligh quoting E6, 4 Feb 2003, <376170000.1044392941@flay>;
+ * Ingo Molnar, 7 Feb 2003, "Re: [patch] HT scheduler, sched-2.5.59-F3"
+ * <Pine.LNX.4.44.0302071033530.8102-100000@localhost.localdomain>;
+ * Ingo Molnar, 21 Apr 2003, "[patch] HT scheduler, sched-2.5.68-A9"
+ * <Pine.LNX.4.44.0304211509010.11700-100000@devserv.devel.redhat.com>;
+ * Martin J. Bligh quoting B2, 23 Apr 2003, <1535810000.1051120075@flay>;
+ * Ingo Molnar, 1 Dec 2003, "[patch] sched-HT-2.6.0-test11-A5"
+ * <Pine.LNX.4.58.0312011102540.3323@earth>, and C1, 8 Dec 2003,
+ * <Pine.LNX.4.58.0312081859100.8707@earth>; Anton Blanchard's A5 review
+ * <20031207163914.GB19412@krispykreme>.  The bases: see o1.c.  Docs:
  * docs/policies/ht.md.
  *
  * Choices where the sources are uncertain (INFERRED or UNVERIFIED; knobs
@@ -44,32 +57,49 @@
  *   - A "package" of Ingo's patch (phys_proc_id on 2002 Xeons, one core
  *     each) is an SMT core of the topology: the runqueue is shared by
  *     sl_topo_siblings().
- *   - idle_steal: E6 introduced AGRESSIVE_IDLE_STEAL (default 1), A9 kept
- *     it, B2 turned it off.  F3 predates it (passive).  C1's text is not
- *     available; on its 2.6.0 base idle balancers steal hot tasks anyway,
- *     so c1 defaults to aggressive (= the base's rule) and passive makes
- *     its idle pulls respect hotness.  The steal sits in CAN_MIGRATE_TASK,
- *     outside the sibling code, so it applies without SMT too.
+ *   - idle_steal: F3 and D7 hard-wire it (CAN_MIGRATE_TASK is "idle, or
+ *     not cache-hot"), E6 made it AGRESSIVE_IDLE_STEAL (default 1), A9
+ *     kept it, B2 turned it off.  C1's text is not available; on its 2.6.0
+ *     base idle balancers steal hot tasks anyway, so c1 defaults to
+ *     aggressive (= the base's rule) and passive makes its idle pulls
+ *     respect hotness.  The steal sits in CAN_MIGRATE_TASK, outside the
+ *     sibling code, so it applies without SMT too.
+ *   - active_steal_hot: in A9 and B2 the migration thread's pull is a
+ *     load_balance() with idle=1 on behalf of the idle runqueue, through
+ *     the same CAN_MIGRATE_TASK; F3's and E6's texts are taken to do the
+ *     same (UNVERIFIED).  So the pull takes the task it just preempted
+ *     (hot: it ran this jiffy) exactly where the idle steal is on: not in
+ *     b2, nor with idle_steal=passive.  The knob (default off: the
+ *     source's form) makes the pull ignore hotness: a what-if.
  *   - e6 is built from 2.5.59 F3 (7 Feb 2003, the nearest full text): the
  *     continue bug and the latch on the busy runqueue (knob continue_bug).
  *     D7's interactivity retune, which the 2.5.59 patches may have carried,
  *     is not modelled: e6 has the stock 2.5.59 constants.
  *   - Without SMT, f3 and e6 keep the stock wakeup and pull_task rules;
- *     from a9 on wake_up_cpu is used (policies.md 4.4: its equal-priority
- *     rule "is active even on non-HT builds in A9").
+ *     from a9 on wake_up_cpu is used (A9 applies its equal-priority rule
+ *     on non-HT builds too).
  *   - C1's listed fixes (per-CPU rq_idx/cpu_idx, locking in
  *     sched_map_runqueue, no init_idle move, Anton Blanchard's
  *     "bounce-to-cpu1") concern data structures, locks and a ppc64 boot
  *     problem that the simulator does not have; nothing is modelled for
  *     them.  Whether C1 divided the node load by runqueues, as A5's
  *     reviewers asked, is not known: knob node_divisor (default cpus).
- *   - Sync wakeups are activated without wake_up_cpu in f3 and e6, as in
- *     2.5.59 F3 [S24]; a9 and b2 keep 2.5.68's quiet sync wakeups; c1
- *     sends a non-local sync wakeup through wake_up_cpu.
- *   - active_steal_hot=on, idle_pickup=tick, idle_active=1: see
- *     o1_active.c and o1_tick.c.  With the continue bug, every idle_active
- *     ask of an idle core preempts a task on every busy runqueue: the cost
- *     of the bug grows with how often idle cores ask.
+ *   - Sync wakeups: F3 sends every wakeup, sync included, through
+ *     activate + wake_up_cpu.  The separate sync path came with D7's
+ *     SYNC_WAKEUPS (Jan 2003), so e6 (from 2.5.59 F3) activates a sync
+ *     wakeup without wake_up_cpu; whether D7 also withheld the sleep
+ *     credit, as 2.5.68's path does, is not known: e6 keeps 2.5.59's
+ *     credit.  a9 and b2 keep 2.5.68's quiet sync wakeups; c1 sends a
+ *     non-local sync wakeup through wake_up_cpu.
+ *   - idle_pickup (default off) is not from any source: an idle CPU runs
+ *     schedule() only when need_resched is set, and fork does not call
+ *     wake_up_cpu, so a task queued on a shared runqueue (a forked child,
+ *     a quietly woken task) waits while a sibling idles until something
+ *     reschedules that sibling.  `tick` is a what-if: the idle sibling
+ *     takes such a task at its next tick (see o1_tick.c).
+ *   - idle_active=1: see o1_tick.c.  With the continue bug, every
+ *     idle_active ask of an idle core preempts a task on every busy
+ *     runqueue: the cost of the bug grows with how often idle cores ask.
  *   - The F3 latch sits on the asking CPU; the answering migration thread
  *     clears it (see o1_active.c).
  *   - The pickup may keep prev, and the 2.5.31 sibling-idle check of
@@ -97,13 +127,15 @@ struct ht_version {
 	enum o1_active_flag active_flag;
 	bool active_skip_single;
 	bool continue_bug;		/* 2.5.59 F3: every busy runqueue asked */
-	bool aggressive_idle_steal;	/* E6..A9: idle pulls ignore hotness */
+	bool aggressive_idle_steal;	/* F3..A9: idle pulls ignore hotness */
 };
 
 static const struct ht_version ht_versions[] = {
 	{
 		.name = "f3", .base = "2.5.33",
+		.wake_up_cpu_sync = true,
 		.active_flag = O1_ACTIVE_FLAG_REQUESTER,
+		.aggressive_idle_steal = true,
 	},
 	{
 		.name = "e6", .base = "2.5.59",
@@ -145,15 +177,18 @@ static const struct sl_param_def ht_knobs[] = {
 		 "(default: the machine's costs of a pick and of examining one item)" },
 	{ .name = "idle_steal", .type = SL_PARAM_CHOICE, .def = NULL,
 	  .choices = "aggressive|passive",
-	  .doc = "AGRESSIVE_IDLE_STEAL: idle balancers take cache-hot tasks (default: on for "
-		 "e6, a9, c1; off for f3, b2)" },
+	  .doc = "AGRESSIVE_IDLE_STEAL (F3: hard-wired): idle balancers take cache-hot tasks "
+		 "(default: aggressive for f3, e6, a9, c1; passive for b2)" },
 	{ .name = "continue_bug", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "on|off",
 	  .doc = "2.5.59 F3's sibling-idle test that skips nothing: an idle package wakes "
 		 "every busy runqueue's migration thread (default: on for e6 only)" },
-	{ .name = "active_steal_hot", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
-	  .doc = "the migration thread's pull may take the cache-hot task it just preempted" },
-	{ .name = "idle_pickup", .type = SL_PARAM_CHOICE, .def = "tick", .choices = "tick|off",
-	  .doc = "an idle sibling takes a task waiting on its core's runqueue at its next tick" },
+	{ .name = "active_steal_hot", .type = SL_PARAM_CHOICE, .def = "off", .choices = "on|off",
+	  .doc = "on: the migration thread's pull ignores cache hotness (what-if); off: it goes "
+		 "through CAN_MIGRATE_TASK with idle=1, so it takes the hot task it preempted "
+		 "only under an aggressive idle_steal (not b2)" },
+	{ .name = "idle_pickup", .type = SL_PARAM_CHOICE, .def = "off", .choices = "tick|off",
+	  .doc = "tick: an idle sibling takes a task waiting on its core's runqueue at its next "
+		 "tick (what-if, in no source); off: only when something reschedules it" },
 	{ .name = "idle_active", .type = SL_PARAM_INT, .def = "1", .min = 0, .max = 1000000,
 	  .doc = "ms between active-balance requests of a wholly idle core "
 		 "(0: only when a CPU goes idle)" },

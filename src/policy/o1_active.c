@@ -1,6 +1,6 @@
 /*
  * o1_active.c - the migration thread of the O(1) scheduler and the HT
- * scheduler's active balancing (Ingo Molnar, policies.md 4.6): a CPU whose
+ * scheduler's active balancing (Ingo Molnar's HT patches): a CPU whose
  * whole (package) runqueue is idle, and whose own pull failed, wakes the
  * migration thread of a runqueue whose siblings are all busy; that
  * SCHED_FIFO thread preempts one of the running tasks, and then balances
@@ -18,23 +18,28 @@
  *   A9 and later   the latch of the busy runqueue, a label that makes the
  *                  test work, and runqueues of one CPU skipped.
  *
- * Sources: research/policies.md 4.6 (active balancing, the F3 / 2.5.59 F3
- * / A9 forms, RHEL3), 2.9 (the migration thread), 7.4 (it is the only
- * push); [S12] A9, [S21] F3, [S24] 2.5.59 F3, [S29] RHEL3.  Docs:
- * docs/policies/ht.md.
+ * Sources (LKML): Ingo Molnar's F3 for 2.5.31, 27 Aug 2002,
+ * <Pine.LNX.4.44.0208270226190.12947-100000@localhost.localdomain>; his
+ * 2.5.59 F3, 7 Feb 2003,
+ * <Pine.LNX.4.44.0302071033530.8102-100000@localhost.localdomain>; A9,
+ * 21 Apr 2003, <Pine.LNX.4.44.0304211509010.11700-100000@devserv.devel.redhat.com>
+ * (active_load_balance, do_active_balance); B2 as quoted by Martin J.
+ * Bligh, <1535810000.1051120075@flay>.  Docs: docs/policies/ht.md.
  *
  * Choices where the sources are uncertain:
- *   - F3 sets the latch on the idle CPU that asks (4.6) but the research
- *     does not say who clears it.  Here the migration thread that answers
- *     clears the latch of every CPU that asked it, so that an idle CPU can
- *     ask again later.
- *   - The pull made by the migration thread (ht knob active_steal_hot):
- *     the task it preempted ran this jiffy, so under the stock test (hot
- *     tasks never stolen, 2.5.31-2.5.68) active balancing could never move
- *     it, and Ingo's goal 2 ("even if the tasks on the busy package are
- *     both running") would fail.  By default that pull ignores cache
- *     hotness, as A9's AGRESSIVE_IDLE_STEAL made every idle pull do.
- *     INFERRED.
+ *   - F3 sets the latch on the idle CPU that asks, but who clears it is
+ *     not known.  Here the migration thread that answers clears the latch
+ *     of every CPU that asked it, so that an idle CPU can ask again later.
+ *   - The pull made by the migration thread is a load_balance() with
+ *     idle=1 on behalf of the idle runqueue (A9, B2), so it goes through
+ *     CAN_MIGRATE_TASK like every idle balance: the task it preempted ran
+ *     this jiffy and is hot, so it is taken only where the idle steal is
+ *     on (F3's hard-wired `idle ||`, E6's and A9's AGRESSIVE_IDLE_STEAL,
+ *     2.6.0's own rule under C1).  In B2, which turned the steal off, the
+ *     pull cannot take it.  That F3 and E6 pass idle=1 too is read from
+ *     A9 (UNVERIFIED; with their steal on it makes no difference).  The
+ *     ht knob active_steal_hot makes the pull ignore hotness anyway: a
+ *     what-if, not from any source.
  *   - The pull runs with the busy CPU's node mask ("load_balance(rq_i,
  *     idle=1, node mask)", the mask of the migration thread's own CPU), so
  *     on a NUMA machine the first wholly idle runqueue may pull across

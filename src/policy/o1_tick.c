@@ -16,17 +16,18 @@
  * Docs: docs/policies/o1.md, ht.md.
  *
  * Choices where the sources are uncertain:
- *   - Idle siblings at their tick (ht knobs idle_pickup, idle_active; 4.3,
- *     4.6).  Nothing in the research makes an idle CPU notice a task
- *     queued on its shared runqueue (a forked child, a sync-woken task, a
- *     task left over at an expiry), yet seed 000's four folding@home tasks
- *     kept all four logical CPUs busy; with idle_pickup=tick the idle
- *     sibling takes such a task at its next tick.  Active balancing runs
- *     when a CPU goes idle in schedule(); on a real machine idle CPUs also
- *     re-enter schedule() whenever a kernel thread or a wakeup ran there,
- *     which the simulator lacks, so a wholly idle core asks again every
- *     idle_active ms (default every tick; 0 = only on going idle).
- *     Both INFERRED.
+ *   - Idle siblings at their tick (ht knobs idle_pickup, idle_active).
+ *     In every version the idle loop calls schedule() only when
+ *     need_resched is set, and fork does not call wake_up_cpu, so nothing
+ *     makes an idle sibling take a task queued on its shared runqueue (a
+ *     forked child, a quietly woken task, a task left at an expiry) until
+ *     something reschedules it.  idle_pickup=tick, in which the idle
+ *     sibling takes such a task at its next tick, is therefore a what-if
+ *     from no source, off by default.  Active balancing runs when a CPU
+ *     goes idle in schedule(); on a real machine idle CPUs also re-enter
+ *     schedule() whenever a kernel thread or a wakeup ran there, which the
+ *     simulator lacks, so a wholly idle core asks again every idle_active
+ *     ms (default every tick; 0 = only on going idle).  INFERRED.
  *
  * Omitted / simplified:
  *   - SCHED_RR / SCHED_FIFO tick handling: every task is SCHED_OTHER.
@@ -104,8 +105,9 @@ static int o1_rq_waiting(struct sl_sim *sim, const struct o1_rq *rq)
 
 /*
  * An idle CPU of a shared runqueue at its tick (knobs idle_pickup and
- * idle_active, see the header): take a task of its core that waits while
- * the CPU idles, or ask for active balancing when the whole core is idle.
+ * idle_active, see the header): ask for active balancing when the whole
+ * core is idle, or (the what-if idle_pickup=tick) take a task of its core
+ * that waits while the CPU idles.
  */
 static void o1_idle_sibling_tick(struct sl_sim *sim, struct o1 *s, int cpu)
 {

@@ -37,8 +37,11 @@
  *     difference and goes to the tail of that list, as set_user_nice()
  *     right after fork would do.
  *   - Sync wakeups that the version does not keep quiet call wake_up_cpu
- *     only where the HT row says so (C1, whose base makes only a local sync
- *     wakeup quiet); F3 and E6 activate them without it [S24].
+ *     only where the HT row says so: F3, which sends every wakeup through
+ *     activate + wake_up_cpu (Ingo Molnar's 2.5.31 F3, 27 Aug 2002), and
+ *     C1, whose 2.6.0 base keeps only a local sync wakeup quiet.  E6, built
+ *     from 2.5.59 F3 (LKML, 7 Feb 2003), activates them without it: the
+ *     separate sync path came with D7's SYNC_WAKEUPS (Jan 2003).
  *
  * Omitted / simplified:
  *   - A parent that forks several times in a row (no work in between)

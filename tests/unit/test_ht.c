@@ -1,12 +1,14 @@
 /*
  * test_ht.c - scenario tests that pin the decisions of Ingo Molnar's
- * shared-runqueue HT scheduler (policies.md section 4) on tiny machines:
- * two hogs on a 2x2 HT box end on different packages through active
- * balancing (and the knobs that model it); a sibling takes a queued task
- * of its core at once, cache-hot or not; a woken task goes to an idle
- * sibling when its own CPU is busy; later imbalances are balanced again
- * (the F3 latch is cleared); on a machine without SMT the policy is
- * exactly stock o1 of its base version; knob errors.
+ * shared-runqueue HT scheduler (his 2.5.31 F3 post and A9, LKML) on tiny
+ * machines: two hogs on a 2x2 HT box end on different packages (F3's idle
+ * steal, or active balancing, whose pull goes through CAN_MIGRATE_TASK);
+ * a task forked on a shared runqueue waits beside an idle sibling, since
+ * fork kicks nobody (the what-if idle_pickup=tick takes it at once); a woken
+ * task goes to an idle sibling when its own CPU is busy, and under F3 a
+ * sync-woken one too; later imbalances are balanced again (the F3 latch is
+ * cleared); on a machine without SMT the policy is exactly stock o1 of its
+ * base version plus F3's idle steal; knob errors.
  */
 #include <string.h>
 
@@ -173,12 +175,13 @@ SL_TEST(ht_runqueue_per_core)
 }
 
 /* Two hogs forked on one P4 HT (1 package, 2 siblings), cache-hot for the
- * whole run: when does the second start? */
-static sl_time htt_second_start(const char *policy)
+ * whole run: when does the second start, and is it on the other CPU? */
+static sl_time htt_second_start(const char *policy, bool *other_cpu)
 {
 	struct htt_run r;
 	sl_time t = -1;
 
+	*other_cpu = false;
 	if (!htt_start(&r, "pack:1 core:1 pu:2", policy, 0))
 		return -1;
 	struct htt_script *a = htt_hog(r.sim, 100), *b = htt_hog(r.sim, 100);
@@ -188,21 +191,37 @@ static sl_time htt_second_start(const char *policy)
 	htt_add(root, sl_act_wait());
 	htt_add(root, sl_act_wait());
 	sl_sim_spawn_root(r.sim, &htt_prog, root, "root");
-	if (htt_run(&r) && a->cpu[0] != b->cpu[0])
+	if (htt_run(&r)) {
 		t = b->at[0] > a->at[0] ? b->at[0] : a->at[0];
+		*other_cpu = a->cpu[0] != b->cpu[0];
+	}
 	sl_sim_destroy(r.sim);
 	return t;
 }
 
 SL_TEST(ht_sibling_takes_queued_task)
 {
-	/* the idle sibling serves the same queue: no cache-hot test applies */
-	sl_time t = htt_second_start("ht:cache_decay_ticks=50");
-	CHECKF(t >= 0 && t < 2 * SL_MSEC, "ht: second hog started at %.2f ms",
+	bool other = false;
+
+	/*
+	 * Fork does not call wake_up_cpu and the idle loop runs schedule()
+	 * only on need_resched: nothing kicks the idle sibling, and on one
+	 * package there is no other runqueue to balance with.  The second hog
+	 * waits on the shared queue until the first's slice (half of the
+	 * root's) ends, and then runs on that CPU.
+	 */
+	sl_time t = htt_second_start("ht:cache_decay_ticks=50", &other);
+	CHECKF(t >= 50 * SL_MSEC && !other, "ht: second hog started at %.2f ms, other CPU %d",
+	       (double)t / SL_MSEC, other);
+	/* the what-if idle_pickup=tick: the idle sibling serves the same queue
+	 * at its next tick, and no cache-hot test applies */
+	t = htt_second_start("ht:cache_decay_ticks=50,idle_pickup=tick", &other);
+	CHECKF(t >= 0 && t < 2 * SL_MSEC && other, "ht tick: second hog started at %.2f ms",
 	       (double)t / SL_MSEC);
 	/* stock: the sibling must steal it, and hot tasks are never stolen */
-	t = htt_second_start("o1:version=2.5.33,cache_decay_ticks=50");
-	CHECKF(t > 50 * SL_MSEC, "o1: second hog started at %.2f ms", (double)t / SL_MSEC);
+	t = htt_second_start("o1:version=2.5.33,cache_decay_ticks=50", &other);
+	CHECKF(t > 50 * SL_MSEC && t < 100 * SL_MSEC && other, "o1: second hog started at %.2f ms",
+	       (double)t / SL_MSEC);
 }
 
 /* ---- active balancing: two hogs on a 2x2 HT box ---- */
@@ -234,28 +253,34 @@ SL_TEST(ht_two_hogs_one_per_package)
 {
 	sl_time kt = -1;
 
-	/* both start on package 0's shared queue; the idle package asks the
-	 * busy one's migration thread to preempt a hog, and pulls it */
-	CHECK(htt_two_hogs("ht", 10, &kt) == 0);
-	CHECKF(kt > 0, "migration thread time %lld ns", (long long)kt);
+	/* f3: the second hog waits on package 0's queue (fork kicks no
+	 * sibling); package 1's idle tick passes idle=1 and F3's hard-wired
+	 * idle steal takes it at once, hot or not: no migration thread */
+	CHECK(htt_two_hogs("ht", 10, &kt) == 0 && kt == 0);
 	CHECK(htt_two_hogs("ht", 2000, &kt) == 0);
 	/* the stock scheduler sees 1,1,0,0 as balanced */
 	CHECK(htt_two_hogs("o1:version=2.5.33", 2000, &kt) == 1 && kt == 0);
-	/* without stealing the task it preempted, the migration thread's pull
-	 * fails: that task left its CPU this very jiffy, so it is hot even
-	 * with cache_decay_ticks=0 */
-	CHECK(htt_two_hogs("ht:active_steal_hot=off", 2000, &kt) == 1);
-	CHECK(htt_two_hogs("ht:active_steal_hot=off,cache_decay_ticks=0", 2000, &kt) == 1);
+	/* with the what-if idle_pickup=tick both run on package 0 at once;
+	 * the idle package asks the busy one's migration thread to preempt a
+	 * hog, and pulls it */
+	CHECK(htt_two_hogs("ht:idle_pickup=tick", 10, &kt) == 0);
+	CHECKF(kt > 0, "migration thread time %lld ns", (long long)kt);
+	CHECK(htt_two_hogs("ht:idle_pickup=tick", 2000, &kt) == 0);
+	/* that pull goes through CAN_MIGRATE_TASK with idle=1: with the idle
+	 * steal off the task it preempted left its CPU this very jiffy, so it
+	 * is hot even with cache_decay_ticks=0, and the pull fails ... */
+	CHECK(htt_two_hogs("ht:idle_pickup=tick,idle_steal=passive", 2000, &kt) == 1 && kt > 0);
+	CHECK(htt_two_hogs("ht:idle_pickup=tick,idle_steal=passive,cache_decay_ticks=0", 2000,
+			   &kt) == 1);
+	/* ... unless the what-if active_steal_hot lets it ignore hotness */
+	CHECK(htt_two_hogs("ht:idle_pickup=tick,idle_steal=passive,active_steal_hot=on", 2000,
+			   &kt) == 0);
 	/* the idle package never goes idle again by itself: asking only when
 	 * a CPU goes idle, it never asks */
-	CHECK(htt_two_hogs("ht:idle_active=0", 2000, &kt) == 1 && kt == 0);
-	/* with neither idle-tick rule the sibling never takes the second hog,
-	 * which waits until the idle package finds it cold and pulls it
-	 * (passive balancing sees 2 vs 0 packages) */
-	CHECK(htt_two_hogs("ht:idle_active=0,idle_pickup=off", 2000, &kt) == 0 && kt == 0);
+	CHECK(htt_two_hogs("ht:idle_pickup=tick,idle_active=0", 2000, &kt) == 1 && kt == 0);
 	/* asking every 100 ms: spread within that */
-	CHECK(htt_two_hogs("ht:idle_active=100", 10, &kt) == 1);
-	CHECK(htt_two_hogs("ht:idle_active=100", 120, &kt) == 0 && kt > 0);
+	CHECK(htt_two_hogs("ht:idle_pickup=tick,idle_active=100", 10, &kt) == 1);
+	CHECK(htt_two_hogs("ht:idle_pickup=tick,idle_active=100", 120, &kt) == 0 && kt > 0);
 }
 
 /*
@@ -296,11 +321,20 @@ SL_TEST(ht_active_balance_on_going_idle)
 {
 	sl_time kt = -1;
 
-	CHECK(htt_idle_transition("ht:idle_active=0,idle_pickup=off", &kt) == 0);
+	CHECK(htt_idle_transition("ht:idle_active=0", &kt) == 0);
 	CHECKF(kt > 0, "migration thread time %lld ns", (long long)kt);
-	/* it was the migration thread's pull: without it both stay on package 1 */
-	CHECK(htt_idle_transition("ht:idle_active=0,idle_pickup=off,active_steal_hot=off",
-				  &kt) == 1);
+	/* fork_place=tail on the 2.5.68 base: the root forks both hogs before
+	 * either runs, so that both start on one package, the case this test
+	 * is about (with D7's front placement the child runs first and the
+	 * hogs start apart, with no active balance to pin) */
+	CHECK(htt_idle_transition("ht:version=a9,idle_active=0,fork_place=tail", &kt) == 0 && kt > 0);
+	/* it was the migration thread's pull, through CAN_MIGRATE_TASK with
+	 * idle=1: B2 turned the idle steal off, so it cannot take the task it
+	 * just preempted, and both stay on package 1 */
+	CHECK(htt_idle_transition("ht:version=b2,idle_active=0,fork_place=tail", &kt) == 1 && kt > 0);
+	CHECK(htt_idle_transition("ht:idle_active=0,idle_steal=passive", &kt) == 1);
+	/* the what-if active_steal_hot=on ignores hotness in that pull */
+	CHECK(htt_idle_transition("ht:version=b2,idle_active=0,active_steal_hot=on", &kt) == 0);
 }
 
 /*
@@ -366,7 +400,8 @@ static int htt_woken_cpu(const char *policy, int sleep_ms, sl_time *late)
 
 SL_TEST(ht_wakeup_to_idle_sibling)
 {
-	const char *ht = "ht:cache_decay_ticks=10000,idle_pickup=off,idle_active=0";
+	/* passive: no idle steal may move the hog off CPU 0 */
+	const char *ht = "ht:cache_decay_ticks=10000,idle_steal=passive,idle_active=0";
 	const char *o1 = "o1:version=2.5.33,cache_decay_ticks=10000";
 	sl_time late = -1;
 
@@ -386,6 +421,60 @@ SL_TEST(ht_wakeup_to_idle_sibling)
 	cpu = htt_woken_cpu(o1, 300, &late);
 	CHECKF(cpu == 0 && late >= 0 && late < SL_MSEC, "o1: woke on CPU %d, %.3f ms late", cpu,
 	       (double)late / SL_MSEC);
+}
+
+/*
+ * One P4 HT.  r blocks reading a pipe; w computes 5 ms, writes (a sync
+ * wakeup of r) and computes 60 ms more.  Where and how late does r run
+ * after the read?  No other runqueue, so no balancing: only the wakeup can
+ * send r to the idle sibling.
+ */
+static int htt_sync_woken_cpu(const char *policy, sl_time *late)
+{
+	struct htt_run r;
+	int cpu = -2;
+
+	if (!htt_start(&r, "pack:1 core:1 pu:2", policy, 0))
+		return -2;
+	struct sl_chan *pipe = sl_chan_new(r.sim, 4096, true);
+	struct htt_script *rd = htt_new(r.sim), *wr = htt_new(r.sim);
+	htt_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { pipe, 100 } });
+	htt_add(rd, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	htt_add(wr, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	htt_add(wr, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { pipe, 100 } });
+	htt_add(wr, sl_act_run(60 * SL_MSEC, SL_WC_INT));
+	struct htt_script *root = htt_new(r.sim);
+	htt_fork(root, rd, "r");
+	htt_fork(root, wr, "w");
+	htt_add(root, sl_act_wait());
+	htt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &htt_prog, root, "root");
+	if (htt_run(&r) && wr->pc == wr->n) {
+		cpu = rd->cpu[1];
+		*late = rd->at[1] - wr->at[2];
+	}
+	sl_sim_destroy(r.sim);
+	return cpu;
+}
+
+SL_TEST(ht_sync_wakeup_per_version)
+{
+	sl_time late = -1;
+
+	/* F3: every wakeup, sync too, is activate + wake_up_cpu: the writer's
+	 * CPU is busy, so the idle sibling is kicked and takes the reader */
+	int cpu = htt_sync_woken_cpu("ht:version=f3,idle_pickup=off", &late);
+	CHECKF(cpu >= 0 && late >= 0 && late < SL_MSEC, "f3: CPU %d, %.3f ms late", cpu,
+	       (double)late / SL_MSEC);
+	/* E6 has D7's sync path: activated without wake_up_cpu, so the reader
+	 * waits on the shared queue beside the idle sibling until the
+	 * writer's slice (half of the root's) ends */
+	static const char *const quiet[] = { "ht:version=e6", "ht:version=a9", "ht:version=c1" };
+	for (int i = 0; i < 3; i++) {
+		cpu = htt_sync_woken_cpu(quiet[i], &late);
+		CHECKF(cpu >= 0 && late > 10 * SL_MSEC, "%s: CPU %d, %.3f ms late", quiet[i], cpu,
+		       (double)late / SL_MSEC);
+	}
 }
 
 /* ---- no SMT: exactly the stock scheduler ---- */
@@ -446,7 +535,8 @@ SL_TEST(ht_without_smt_is_o1)
 
 	memset(&h, 0, sizeof(h));
 	memset(&o, 0, sizeof(o));
-	CHECK(htt_mixed("ht", &h) && htt_mixed("o1:version=2.5.33", &o));
+	/* F3's hard-wired idle steal is outside the sibling code */
+	CHECK(htt_mixed("ht", &h) && htt_mixed("o1:version=2.5.33,steal_hot=idle", &o));
 	CHECK(h.st.elapsed_ns == o.st.elapsed_ns && h.st.user_ns == o.st.user_ns &&
 	      h.st.sys_ns == o.st.sys_ns && h.st.migrations == o.st.migrations &&
 	      h.st.nivcsw == o.st.nivcsw && h.st.events == o.st.events);
@@ -457,4 +547,8 @@ SL_TEST(ht_without_smt_is_o1)
 	for (int c = 0; c < 4; c++)
 		used += o.cpu_busy[c] > 0;
 	CHECKF(used >= 3, "%d CPUs used", used);
+	/* with the steal off, f3 is the stock 2.5.33 scheduler */
+	CHECK(htt_mixed("ht:idle_steal=passive", &h) && htt_mixed("o1:version=2.5.33", &o));
+	CHECK(h.st.elapsed_ns == o.st.elapsed_ns && h.st.events == o.st.events &&
+	      !memcmp(h.end, o.end, sizeof(h.end)));
 }

@@ -1,13 +1,14 @@
 /*
  * test_ht_versions.c - scenario tests that pin what distinguishes the
- * versions of Ingo Molnar's HT scheduler (policies.md 4): the rows and the
+ * versions of Ingo Molnar's HT scheduler (F3 .. C1): the rows and the
  * knobs idle_steal, continue_bug, node_divisor; A9's equal-priority,
  * larger-slice preemption in wake_up_cpu, which acts even on a machine
- * without SMT; AGRESSIVE_IDLE_STEAL per version, and where each base
- * kernel passes idle=1 (2.5.59's idle tick; only 2.5.68's newly-idle
- * balance); 2.5.59 F3's `continue` bug waking the migration thread of a
- * runqueue that has an idle sibling; active balancing in every version;
- * and, without SMT, e6 with the steal off being exactly o1 2.5.59.
+ * without SMT; the idle steal per version (F3 hard-wired, E6 and A9 on,
+ * B2 off), and where each base kernel passes idle=1 (the 2.5.33 and
+ * 2.5.59 idle ticks; only 2.5.68's newly-idle balance); 2.5.59 F3's
+ * `continue` bug waking the migration thread of a runqueue that has an
+ * idle sibling; active balancing in every version; and, without SMT, e6
+ * with the steal off being exactly o1 2.5.59.
  */
 #include <string.h>
 
@@ -72,15 +73,18 @@ SL_TEST(ht_version_rows)
 	struct o1 *s;
 
 	if ((s = htvt_state(&r, HT22, "ht:version=f3"))) {
-		CHECK(!strcmp(s->cfg.v->name, "2.5.33") && s->cfg.hot == O1_HOT_NEVER &&
+		/* F3: the idle steal hard-wired, sync wakeups through wake_up_cpu */
+		CHECK(!strcmp(s->cfg.v->name, "2.5.33") && s->cfg.hot == O1_HOT_IF_IDLE &&
 		      s->cfg.active_flag == O1_ACTIVE_FLAG_REQUESTER && !s->cfg.active_skip_single &&
-		      !s->cfg.continue_bug && !s->cfg.wake_equal_prio);
+		      !s->cfg.continue_bug && !s->cfg.wake_equal_prio && s->cfg.wake_up_cpu_sync);
+		/* what is not from any source is off */
+		CHECK(!s->cfg.active_steal_hot && !s->cfg.idle_pickup_tick);
 		sl_sim_destroy(r.sim);
 	}
 	if ((s = htvt_state(&r, HT22, "ht:version=e6"))) {
 		CHECK(!strcmp(s->cfg.v->name, "2.5.59") && s->cfg.hot == O1_HOT_IF_IDLE &&
 		      s->cfg.active_flag == O1_ACTIVE_FLAG_BUSY_RQ && !s->cfg.active_skip_single &&
-		      s->cfg.continue_bug && !s->cfg.wake_equal_prio);
+		      s->cfg.continue_bug && !s->cfg.wake_equal_prio && !s->cfg.wake_up_cpu_sync);
 		sl_sim_destroy(r.sim);
 	}
 	if ((s = htvt_state(&r, HT22, "ht:version=a9"))) {
@@ -90,7 +94,7 @@ SL_TEST(ht_version_rows)
 	}
 	if ((s = htvt_state(&r, HT22, "ht:version=b2"))) {
 		CHECK(!strcmp(s->cfg.v->name, "2.5.68") && s->cfg.hot == O1_HOT_NEVER &&
-		      s->cfg.wake_equal_prio);
+		      s->cfg.wake_equal_prio && !s->cfg.active_steal_hot);
 		sl_sim_destroy(r.sim);
 	}
 	if ((s = htvt_state(&r, HT22, "ht:version=c1"))) {
@@ -124,7 +128,7 @@ SL_TEST(ht_version_rows)
 	}
 }
 
-/* ---- A9's equal-priority preemption, without SMT (4.4) ---- */
+/* ---- A9's equal-priority preemption, without SMT ---- */
 
 /*
  * One CPU.  s runs 1 ms, sleeps `sleep_ms` and runs 1 ms beside a hog; both
@@ -193,7 +197,7 @@ SL_TEST(ht_equal_prio_wakeup_without_smt)
 	CHECK(sys == o1_sys);
 }
 
-/* ---- AGRESSIVE_IDLE_STEAL per version (4.7) ---- */
+/* ---- the idle steal per version ---- */
 
 /* Two hogs forked on CPU 0 of two CPUs without SMT, hot for 40 ticks:
  * when does the second start (on CPU 1, idle since boot)? */
@@ -262,9 +266,11 @@ SL_TEST(ht_idle_steal_per_version)
 	CHECK(htvt_in(htvt_second_start("ht:version=e6,cache_decay_ticks=40"), 0, 3, "e6"));
 	CHECK(htvt_in(htvt_second_start("ht:version=e6,cache_decay_ticks=40,idle_steal=passive"),
 		      40, 44, "e6 passive"));
-	CHECK(htvt_in(htvt_second_start("ht:version=f3,cache_decay_ticks=40"), 40, 44, "f3"));
-	CHECK(htvt_in(htvt_second_start("ht:version=f3,cache_decay_ticks=40,idle_steal=aggressive"),
-		      0, 3, "f3 aggressive"));
+	/* 2.5.33 (f3): the idle tick passes idle=1 too, and F3's steal is
+	 * hard-wired */
+	CHECK(htvt_in(htvt_second_start("ht:version=f3,cache_decay_ticks=40"), 0, 3, "f3"));
+	CHECK(htvt_in(htvt_second_start("ht:version=f3,cache_decay_ticks=40,idle_steal=passive"),
+		      40, 44, "f3 passive"));
 	/* 2.5.68 (a9): the idle tick passes idle=0, so the steal does not act
 	 * there ... */
 	CHECK(htvt_in(htvt_second_start("ht:version=a9,cache_decay_ticks=40"), 40, 44, "a9"));
@@ -286,7 +292,7 @@ SL_TEST(ht_idle_steal_per_version)
 					 "idle_steal=passive"), 99, 105, "c1 passive newly idle"));
 }
 
-/* ---- active balancing: the continue bug (4.6) ---- */
+/* ---- active balancing: the continue bug ---- */
 
 /* One hog on a 2x2 HT box for 100 ms: how often was it preempted, and how
  * long did migration threads run? */

@@ -374,8 +374,10 @@ SL_TEST(trace_writer_cpu_time_is_the_engines)
 SL_TEST(trace_writer_shows_the_migration_thread)
 {
 	struct sl_metrics m;
-	char *text = tt_traced("p4dpe-2x2ht", "ht", "kernbench:size=2,units=20", SL_TRACE_PERF, &m,
-			       NULL);
+	/* a9: f3's hard-wired idle steal lets idle CPUs take hot tasks
+	 * themselves, so f3 needs no migration thread in this build */
+	char *text = tt_traced("p4dpe-2x2ht", "ht:version=a9", "kernbench:size=2,units=20",
+			       SL_TRACE_PERF, &m, NULL);
 
 	CHECK(text != NULL);
 	if (!text)
