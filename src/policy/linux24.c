@@ -4,11 +4,11 @@
  * every task when all runnable candidates have used their quantum, and
  * reschedule_idle() choosing the CPU to poke on wakeup.
  *
- * Sources: research/policies.md section 1 (data structures 1.1, quantum 1.2,
- * goodness 1.3, schedule 1.4, timer tick 1.5, reschedule_idle and fork 1.6),
- * section 0 (HZ, need_resched) and section 7 (IPIs, sync wakeups); [S1]
- * kernel/sched.c of 2.4.27 (goodness, reschedule_idle with the HT sibling
- * check, schedule, recalculation), [S2] update_process_times, [S3]
+ * Sources: 2.4.27 kernel/sched.c (the runqueue and runqueue_lock,
+ * NICE_TO_TICKS, goodness(), reschedule_idle() with the HT sibling check,
+ * schedule() and its recalculation, wake_up_process, the sync wakeup),
+ * kernel/timer.c update_process_times() (the tick), kernel/fork.c do_fork()
+ * (the counter split), kernel/exit.c release_task(), include/asm-i386
  * PROC_CHANGE_PENALTY.  Docs: docs/policies/linux24.md.
  *
  * The scan is O(runnable tasks) per schedule() and the recalculation
@@ -25,8 +25,8 @@
  *                ht_tweak=off.  Default on.
  *   exit_return  2.4's release_task() gives a reaped child's remaining
  *                counter back to the parent, capped at MAX_COUNTER =
- *                20*HZ/100 (from memory of kernel/exit.c, not in
- *                policies.md: UNVERIFIED).  Without it a parent that forks
+ *                20*HZ/100 (2.4.27 kernel/exit.c release_task(), MAX_COUNTER
+ *                in include/linux/sched.h).  Without it a parent that forks
  *                many children (make) is penalised by the fork split.
  *                Default on.
  *   scan_ns      No published per-task cost of goodness(); by default the
@@ -44,7 +44,7 @@
  *   - Big kernel lock release/reacquire in schedule(): no BKL in the engine.
  *   - The idle loop's polling flag that saves an IPI: every remote kick goes
  *     through sl_resched(), which applies the engine's IPI latency
- *     (policies.md 7.9).
+ *     (docs/engine.md).
  *   - last_schedule uses simulated ns instead of the cycle counter; only
  *     its order matters (least recently active idle CPU).
  *   - The recalculation runs in the kernel under tasklist_lock (a read

@@ -10,17 +10,19 @@
  * 2.6.0), and exec balancing.  The mechanism is in the o1_*.c files (see
  * o1_core.h); the versions are rows of o1_versions.c.
  *
- * Sources: research/policies.md sections 2 (2.1-2.10), 3 (NUMA) and 7;
- * [S5] 2.6.0 sched.c, [S6] 2.5.6x sched.c, [S7] [S8] cache_decay_ticks,
- * [S10] 2.5.59 constants, [S11] 2.5.40 imbalance rule, [S14] the 2.6.0-test4
- * hot rule, [S16] [S17] [S18] [S19] the NUMA scheduler.  Docs:
- * docs/policies/o1.md.
+ * Sources (the full list with LKML Message-IDs: docs/policies/o1.md,
+ * "Sources"): 2.6.0 kernel/sched.c and kernel/fork.c do_fork(); a 2.5.6x
+ * kernel/sched.c (the "-" side of Ingo Molnar's A9); i386
+ * smp_tune_scheduling() (cache_decay_ticks); Rick Lindsley's split of D7
+ * (the 2.5.59 constants); Matthew Dobson's sched_cleanup-2.5.40 (the
+ * imbalance rule); Andrew Theurer's "CAN_MIGRATE seems screwed up" (the
+ * 2.6.0-test4 hot rule); the NUMA scheduler patches of Erich Focht, Ingo
+ * Molnar and Martin Bligh (2.5.58-2.5.59).  Docs: docs/policies/o1.md.
  *
  * Knobs: version (default 2.5.33, the most completely specified row and
  * the base of the `ht` policy's f3, so that `-p ht -p o1` compares like
  * with like), hz, cache_decay_ticks (derived from the topology's L2 size
- * and clock unless given), scan_ns; the version's rules as knobs (policies.md
- * 7.8): steal_hot (never / idle / 2.6.0-test4's busy / RHEL3's always),
+ * and clock unless given), scan_ns; the version's rules as knobs: steal_hot (never / idle / 2.6.0-test4's busy / RHEL3's always),
  * imbalance, idle_tick, yield; NUMA: numa, node_balance, node_balance_rate,
  * idle_node_tick (checked in o1_config.c).
  *

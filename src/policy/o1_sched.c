@@ -6,15 +6,18 @@
  * a shared runqueue the HT pickup walk), 2.6.0's runqueue-wait credit; and
  * sched_yield.
  *
- * Sources: research/policies.md 2.3 (the first pick after a wakeup credits
- * the runqueue wait in 2.6.0), 2.5 (schedule), 4.3 (HT pickup), 4.6
- * (active balancing on going idle); [S5] 2.6.0 sched.c (schedule,
- * sys_sched_yield), [S6] a 2.5.6x sched.c, [S12] A9, [S21] F3.  Docs:
- * docs/policies/o1.md, ht.md.
+ * Sources: 2.6.0 kernel/sched.c schedule() (the first pick after a wakeup
+ * credits the runqueue wait) and sys_sched_yield(); a 2.5.6x
+ * kernel/sched.c schedule(); Ingo Molnar's A9 (LKML, 21 Apr 2003,
+ * <Pine.LNX.4.44.0304211509010.11700-100000@devserv.devel.redhat.com>) and
+ * F3 (LKML, 27 Aug 2002,
+ * <Pine.LNX.4.44.0208270226190.12947-100000@localhost.localdomain>) for the
+ * HT pickup and active balancing on going idle.  Docs: docs/policies/o1.md,
+ * ht.md.
  *
  * Choices where the sources are uncertain:
- *   - The HT pickup (4.3) skips tasks running on a sibling; prev, running
- *     on this CPU, may be kept.  A9 says so explicitly; for F3 the research
+ *   - The HT pickup skips tasks running on a sibling; prev, running
+ *     on this CPU, may be kept.  A9 says so explicitly; for F3 the patch text
  *     is ambiguous, and the literal alternative would idle a CPU while its
  *     own task is queued.
  *   - sched_yield moves the yielder to the expired array (2.5.6x, 2.6.0)

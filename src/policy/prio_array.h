@@ -1,5 +1,5 @@
 /*
- * prio_array.h - the O(1) scheduler's priority array (policies.md 2.1): a
+ * prio_array.h - the O(1) scheduler's priority array (2.6.0 kernel/sched.c struct prio_array): a
  * 140-bit bitmap and 140 FIFO lists, one per priority (0 = highest, 100..139
  * for SCHED_OTHER).  Bit i is set exactly when list i is non-empty, so the
  * best queued task is "first set bit, head of that list" in constant time.
@@ -9,9 +9,11 @@
  * node remembers the priority it was queued at; a task's priority may only
  * change while it is off the array, as in the kernel.
  *
- * Sources: policies.md 2.1 (bitmap + lists), 2.5 (pick = first set bit),
- * 2.7 (load_balance walks priorities from the highest, each list from the
- * tail), 4.3 (the HT pickup walks forward past tasks it may not take).
+ * Sources: 2.6.0 kernel/sched.c (struct prio_array: bitmap + lists;
+ * schedule()'s pick = sched_find_first_bit, head of that list;
+ * load_balance() walks priorities from the highest, each list from the
+ * tail); Ingo Molnar's F3/A9 patches (the HT pickup walks forward past
+ * tasks it may not take).
  *
  * Omitted / simplified:
  *   - The kernel's bitmap has a delimiter bit at MAX_PRIO so that the bit

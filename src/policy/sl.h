@@ -15,11 +15,12 @@
  *   sl_balance.c  the levels, periodic, newly-idle and active balancing
  *   sl.c          knobs, creation, the ops the engine calls, the check
  *
- * Sources: research/policies.md 5 (scheduler domains: the hierarchy and
- * the newly-idle pull), 4.1 (Ingo Molnar's HT goals: an idle package gets
- * a task by active balancing); research/anchors.md 1.8 (select_idle_sibling's
- * idle-core-first search), 1.11 (Wasted Cores: an idle core beside a queue
- * is a bug), 4.1 (cache-hot tasks and migration cost); docs/model.md (what
+ * Sources: Nick Piggin's scheduler domains (2.6.12.1 kernel/sched.c: the
+ * hierarchy and the newly-idle pull); Ingo Molnar's HT scheduler (F3, LKML
+ * <Pine.LNX.4.44.0208270226190.12947-100000@localhost.localdomain>: an idle
+ * package gets a task by active balancing); 6.12 kernel/sched/fair.c
+ * select_idle_sibling() (the idle-core-first search); J.-P. Lozi et al., "The Linux Scheduler: a Decade of Wasted Cores", EuroSys 2016 (an idle core beside a queue
+ * is a bug); docs/model.md (cache-hot tasks and migration cost; what
  * a switch, a migration and an SMT pair cost: the reason for each choice).
  * Docs: docs/policies/sl.md.
  */

@@ -33,11 +33,12 @@
  *               CPU with the most queued tasks, nearest level first, never
  *               across nodes (knob newidle).
  *
- * Sources: research/policies.md 5 (Nick Piggin's scheduler domains: the
+ * Sources: Nick Piggin's scheduler domains (2.6.12.1 kernel/sched.c: the
  * hierarchy, intervals growing with the level, newly-idle balancing,
- * active balancing through the migration thread), 4.6 (Ingo Molnar's
- * active balancing of an idle package), 3 (the NUMA scheduler's rare,
- * cautious node balancing); research/anchors.md 1.11 (Wasted Cores).
+ * active balancing through the migration thread); Ingo Molnar's HT
+ * scheduler (active balancing of an idle package, F3/A9); the 2.5.59 NUMA
+ * scheduler (rare, cautious node balancing; docs/policies/o1.md);
+ * J.-P. Lozi et al., "The Linux Scheduler: a Decade of Wasted Cores", EuroSys 2016.
  *
  * Choices: load is the number of runnable tasks (nice is ignored by the
  * balancer, as in the 2.6 NUMA scheduler); a move between equal groups

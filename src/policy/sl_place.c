@@ -27,9 +27,10 @@
  *           memory (where it first ran after fork or exec): a wakeup never
  *           crosses nodes by itself.
  *
- * Sources: research/anchors.md 1.8 (select_idle_sibling: an idle core
- * before an idle sibling), research/policies.md 2.6 and 5 (sched_balance_exec,
- * wake_affine for sync wakeups), 4.4 (wake_up_cpu: an idle sibling).
+ * Sources: 6.12 kernel/sched/fair.c select_idle_sibling() (an idle core
+ * before an idle sibling); 2.6.0 kernel/sched.c sched_balance_exec() and
+ * 2.6.12.1 wake_affine logic in try_to_wake_up() (sync wakeups); Ingo
+ * Molnar's HT scheduler's wake_up_cpu() (an idle sibling).
  *
  * Cost: every CPU examined is charged to the deciding CPU as a scan item.
  */

@@ -6,7 +6,7 @@
  *
  * Sources: CFS (Linux 2.6.23 kernel/sched_fair.c: vruntime weighted by
  * nice, min_vruntime, place_entity's bounded sleeper credit, the wakeup
- * granularity); o1 (research/policies.md 2: 100 ms slices, whose cache
+ * granularity); o1 (2.6.0 kernel/sched.c: 100 ms slices, whose cache
  * economy docs/model.md explains: each switch back to a cold cache costs a
  * refill of ~1 ms on the NetBurst presets).
  *

@@ -6,9 +6,11 @@
  * num_online_cpus factor.  The other CPUs of the machine stay idle: on an
  * HT P4 this is the "UP" row of seed 002 (a 2.6.0-test11 UP build).
  *
- * Sources: research/policies.md section 2 (the O(1) scheduler; 2.3 for
- * the SMP-only granularity factor), seeds/CALIBRATION.md seed 002 ("UP =
- * uniprocessor build, one logical CPU used").  Docs: docs/policies/up.md.
+ * Sources: the O(1) scheduler's sources (docs/policies/o1.md); 2.6.0
+ * kernel/sched.c TIMESLICE_GRANULARITY (its num_online_cpus factor exists
+ * only under CONFIG_SMP); seed 002's report (Con Kolivas, LKML, 13 Dec 2003:
+ * "UP = uniprocessor build", one logical CPU used; the experiment's source
+ * line).  Docs: docs/policies/up.md.
  *
  * Choices: the default version is 2.6.0, the nearest row to the
  * 2.6.0-test11 UP kernel of seed 002 (test11 already had the 2.6.0

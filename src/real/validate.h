@@ -5,7 +5,7 @@
  *
  * The counterpart is built from the simulator's own model of the
  * benchmark, with constants for this kind of host where the model needs
- * them (kernbench: the recorded build of /work/shared/data).  A caller may
+ * them (kernbench: a build recorded on the project's development host).  A caller may
  * instead give any simulated workload spec, e.g. one that replays a
  * recorded trace of the real run once trace import exists.
  */
@@ -33,8 +33,8 @@ int sl_real_counterpart(const struct sl_real_workload *w, const struct sl_params
 			struct sl_err *err);
 
 /* The recorded host figures of the kernbench counterpart: tinyconfig of
- * 6.1 on a 2-vCPU EPYC VM, /work/shared/data/README.md and the process
- * accounting in kbuild-tinyconfig-j2.csv (docs/validation.md). */
+ * 6.1 on a 2-vCPU EPYC VM, timed and with its process accounting recorded
+ * on the project's development host (the figures: docs/validation.md). */
 #define SL_VAL_KB_USER_S	203.7	/* `time make -j2 vmlinux`: user */
 #define SL_VAL_KB_SYS_PER_USER	0.49	/* 99.8 s system / 203.7 s user */
 #define SL_VAL_KB_UNITS		494	/* cc1 runs in the recorded build */
