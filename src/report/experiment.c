@@ -350,8 +350,9 @@ static int column_index(const struct sl_experiment *e, const char *label)
 static int parse_published_value(const struct ctx *c, struct json_object *v,
 				 const char *field, bool positive, struct sl_exp_cell *cell)
 {
-	const char *expected = positive ? "a positive number or an array of positive numbers"
-					: "a number or an array of numbers";
+	const char *expected = positive ? "a positive number, an array of positive numbers or "
+					  "an interval {\"from\", \"to\"}"
+					: "a number, an array of numbers or an interval {\"from\", \"to\"}";
 	int n;
 
 	if (is_number(v)) {
@@ -369,6 +370,19 @@ static int parse_published_value(const struct ctx *c, struct json_object *v,
 			cell->published[k] = json_object_get_double(x);
 		}
 		cell->npublished = n;
+	} else if (json_object_is_type(v, json_type_object)) {
+		struct json_object *from, *to;
+		if (json_object_object_length(v) != 2 ||
+		    !json_object_object_get_ex(v, "from", &from) ||
+		    !json_object_object_get_ex(v, "to", &to) || !is_number(from) || !is_number(to))
+			return field_fail(c, field, "expected an interval {\"from\": number, "
+					  "\"to\": number} and nothing else");
+		cell->published[0] = json_object_get_double(from);
+		cell->published[1] = json_object_get_double(to);
+		if (!(cell->published[0] < cell->published[1]))
+			return field_fail(c, field, "interval: \"from\" must be below \"to\"");
+		cell->npublished = 2;
+		cell->interval = true;
 	} else {
 		return field_fail(c, field, "expected %s, got %s", expected, type_name(v));
 	}

@@ -23,7 +23,12 @@
  *     "rows": [ { "label": "make -j1 bzImage",
  *                 "workload": "kernbench:jobs=1",
  *                 "metric": "elapsed_s",            optional
- *                 "published": { "2.5.33": 206, "2.4.8": [154, 216] } }, ...],
+ *                 "published": { "2.5.33": 206, "2.4.8": [154, 216],
+ *                                "2.5.31": { "from": 52, "to": 92 } } }, ...],
+ *                 (a number; the values seen in several runs; or the
+ *                 interval an author gave, e.g. "fluctuated between 2.60
+ *                 and 4.6 s", which misses only when the simulated
+ *                 [min, max] does not meet it widened by the tolerance)
  *     "notes": [ "shown under the table", ... ]     optional
  *   }
  *
@@ -122,6 +127,7 @@ struct sl_exp_column {
 struct sl_exp_cell {
 	int npublished;		/* 0: nothing published for this cell */
 	double published[SL_EXP_MAX_PUBLISHED];
+	bool interval;		/* published[0..1] is a range { "from", "to" } */
 };
 
 struct sl_exp_row {

@@ -186,6 +186,8 @@ static struct json_object *exp_cell_object(const struct sl_exp_result *r, int ro
 	if (res->derived)
 		put_derived(o, r, row, res);
 	put(o, "published", published);
+	if (pub->interval)
+		put(o, "published_interval", json_object_new_boolean(true));
 	put(o, "miss", json_object_new_boolean(res->miss));
 	return o;
 }

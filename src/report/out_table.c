@@ -307,8 +307,8 @@ static void published_text(char *buf, size_t size, const struct sl_exp_cell *pub
 {
 	buf[0] = 0;
 	for (int k = 0; k < pub->npublished; k++)
-		append(buf, size, "%s%.*f", k ? "," : "", published_decimals(pub->published[k]),
-		       pub->published[k]);
+		append(buf, size, "%s%.*f", k ? (pub->interval ? ".." : ",") : "",
+		       published_decimals(pub->published[k]), pub->published[k]);
 	if (!pub->npublished)
 		snprintf(buf, size, "-");
 	else if (miss)
@@ -402,6 +402,15 @@ static void fit_labels(const struct sl_experiment *e, int *width)
 	}
 }
 
+static bool has_interval(const struct sl_experiment *e)
+{
+	for (int row = 0; row < e->nrows; row++)
+		for (int c = 0; c < e->ncols && e->rows[row].cells; c++)
+			if (e->rows[row].cells[c].interval)
+				return true;
+	return false;
+}
+
 static void exp_footer(FILE *f, const struct sl_exp_result *r, int misses, int published)
 {
 	const struct sl_experiment *e = r->exp;
@@ -411,7 +420,13 @@ static void exp_footer(FILE *f, const struct sl_exp_result *r, int misses, int p
 		sl_miss_legend(legend, sizeof(legend), e->tolerance_pct);
 	else
 		sl_miss_legend_points(legend, sizeof(legend), e->tolerance_points);
-	fprintf(f, "\n%s.\n%d of %d published cells missed.\n", legend, misses, published);
+	fprintf(f, "\n%s.\n", legend);
+	if (has_interval(e))
+		fprintf(f, "  A published interval A..B misses when the simulated [min, max] does not "
+			"meet it widened by %g%s.\n",
+			e->form == SL_FORM_VALUES ? e->tolerance_pct : e->tolerance_points,
+			e->form == SL_FORM_VALUES ? "% at each end" : " points");
+	fprintf(f, "%d of %d published cells missed.\n", misses, published);
 	for (int i = 0; i < e->nnotes; i++)
 		fprintf(f, "note: %s\n", e->notes[i]);
 }

@@ -161,6 +161,14 @@ static void mark_miss(const struct sl_exp_result *r, int row, int col)
 
 	if (!pub->npublished)
 		x->miss = false;
+	else if (pub->interval && x->derived)
+		x->miss = sl_stats_misses_interval(x->lo, x->hi, pub->published[0], pub->published[1],
+						   e->tolerance_points, e->tolerance_points);
+	else if (pub->interval)
+		x->miss = sl_stats_misses_interval(x->sim.min, x->sim.max, pub->published[0],
+						   pub->published[1],
+						   e->tolerance_pct / 100.0 * fabs(pub->published[0]),
+						   e->tolerance_pct / 100.0 * fabs(pub->published[1]));
 	else if (x->derived)
 		x->miss = sl_stats_misses_points(x->value, x->lo, x->hi, pub->published,
 						 pub->npublished, e->tolerance_points);

@@ -153,6 +153,12 @@ bool sl_stats_misses(const struct sl_summary *sim, const double *published,
 	return npublished > 0;
 }
 
+bool sl_stats_misses_interval(double lo, double hi, double from, double to, double slack_from,
+			      double slack_to)
+{
+	return hi < from - slack_from || lo > to + slack_to;
+}
+
 double sl_stats_speedup_pct(const double *on, int non, const double *off, int noff)
 {
 	double g_on = sl_stats_geomean(on, non), g_off = sl_stats_geomean(off, noff);

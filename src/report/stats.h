@@ -71,4 +71,13 @@ double sl_stats_geomean_pct(const double *pct, int n, double offset);
 bool sl_stats_misses_points(double value, double lo, double hi, const double *published,
 			    int npublished, double points);
 
+/*
+ * The miss rule for a published interval (an author's "fluctuated between
+ * A and B"): the simulated [lo, hi] misses when it does not meet [from -
+ * slack_from, to + slack_to], the interval widened by the tolerance at
+ * each end.
+ */
+bool sl_stats_misses_interval(double lo, double hi, double from, double to, double slack_from,
+			      double slack_to);
+
 #endif

@@ -87,6 +87,12 @@ SL_TEST(report_miss_rule)
 	CHECK(!sl_stats_misses(&s, spread_edge, 2, 5));
 	CHECK(sl_stats_misses(&s, spread_out, 2, 5));
 	CHECK(!sl_stats_misses(&s, NULL, 0, 5));
+	/* interval: the simulated [min, max] must meet it, widened at each end */
+	CHECK(sl_stats_misses_interval(100, 110, 52, 92, 2.6, 4.6));	/* above 96.6 */
+	CHECK(!sl_stats_misses_interval(96, 110, 52, 92, 2.6, 4.6));	/* meets the slack */
+	CHECK(!sl_stats_misses_interval(60, 70, 52, 92, 2.6, 4.6));	/* inside, no end near */
+	CHECK(sl_stats_misses_interval(40, 49, 52, 92, 2.6, 4.6));	/* below 49.4 */
+	CHECK(!sl_stats_misses_interval(40, 50, 52, 92, 2.6, 4.6));
 }
 
 #define GOOD_COLUMNS \
@@ -100,7 +106,9 @@ static const char good_experiment[] =
 	GOOD_COLUMNS "\n"
 	"  \"rows\": [ { \"label\": \"r0\", \"workload\": \"spin\",\n"
 	"              \"published\": { \"A\": 10, \"B\": [ 1, 2.5 ] } },\n"
-	"            { \"label\": \"r1\", \"workload\": \"javabench\", \"metric\": \"user_s\" } ],\n"
+	"            { \"label\": \"r1\", \"workload\": \"javabench\", \"metric\": \"user_s\" },\n"
+	"            { \"label\": \"r2\", \"workload\": \"spin\",\n"
+	"              \"published\": { \"A\": { \"from\": 3, \"to\": 4.5 } } } ],\n"
 	"  \"notes\": [ \"n1\" ] }\n";
 
 SL_TEST(report_experiment_parse)
@@ -112,7 +120,7 @@ SL_TEST(report_experiment_parse)
 	CHECKF(rc == 0, "%s", err.msg);
 	if (rc)
 		return;
-	CHECK(e.reps == 3 && e.tolerance_pct == 10 && e.ncols == 2 && e.nrows == 2);
+	CHECK(e.reps == 3 && e.tolerance_pct == 10 && e.ncols == 2 && e.nrows == 3);
 	CHECK(e.nshow == 2 && e.show[0] == SL_STAT_MEDIAN && e.show[1] == SL_STAT_MEAN);
 	CHECK(!strcmp(e.rows[0].workload, "spin:tasks=2"));	/* shared params appended */
 	CHECK(!strcmp(e.rows[1].workload, "javabench"));
@@ -120,6 +128,9 @@ SL_TEST(report_experiment_parse)
 	CHECK(e.rows[0].cells[0].npublished == 1 && e.rows[0].cells[0].published[0] == 10);
 	CHECK(e.rows[0].cells[1].npublished == 2 && e.rows[0].cells[1].published[1] == 2.5);
 	CHECK(e.rows[1].cells[0].npublished == 0);
+	CHECK(!e.rows[0].cells[1].interval && e.rows[2].cells[0].interval &&
+	      e.rows[2].cells[0].npublished == 2 && e.rows[2].cells[0].published[0] == 3 &&
+	      e.rows[2].cells[0].published[1] == 4.5);
 	CHECK(e.nnotes == 1 && !strcmp(e.notes[0], "n1"));
 	sl_experiment_free(&e);
 }
@@ -187,6 +198,15 @@ SL_TEST(report_experiment_errors)
 	expect_load_error(HEAD GOOD_COLUMNS "\"rows\": [ { \"label\": \"r\", \"workload\": "
 			  "\"spin\", \"published\": { \"A\": [] } } ] }",
 			  "rows[0].published.A", NULL);
+	expect_load_error(HEAD GOOD_COLUMNS "\"rows\": [ { \"label\": \"r\", \"workload\": "
+			  "\"spin\", \"published\": { \"A\": { \"from\": 5, \"to\": 5 } } } ] }",
+			  "rows[0].published.A", "below");
+	expect_load_error(HEAD GOOD_COLUMNS "\"rows\": [ { \"label\": \"r\", \"workload\": "
+			  "\"spin\", \"published\": { \"A\": { \"from\": 1, \"to\": 5, "
+			  "\"mid\": 3 } } } ] }", "rows[0].published.A", "interval");
+	expect_load_error(HEAD GOOD_COLUMNS "\"rows\": [ { \"label\": \"r\", \"workload\": "
+			  "\"spin\", \"published\": { \"A\": { \"from\": -1, \"to\": 5 } } } ] }",
+			  "rows[0].published.A", "positive");
 	expect_load_error(HEAD "\"workload_params\": { \"kernbench\": \"jobs=2\" }, "
 			  GOOD_COLUMNS ROWS "}", "workload_params.kernbench", "no row");
 	expect_load_error(HEAD "\"notes\": [ 1 ], " GOOD_COLUMNS ROWS "}", "notes", NULL);
@@ -321,7 +341,7 @@ SL_TEST(report_out_run_table)
 	sl_sweep_free(s);
 }
 
-/* An experiment result made by hand: 1 row, 2 columns. */
+/* An experiment result made by hand: 3 rows, 2 columns. */
 SL_TEST(report_out_exp_table)
 {
 	struct sl_experiment e;
@@ -341,12 +361,10 @@ SL_TEST(report_out_exp_table)
 	r.exp = &e;
 	r.sweep = &sweep;
 	r.reps = 3;
-	r.cells = calloc(4, sizeof(*r.cells));
-	r.cells[0].values = v0;
-	r.cells[1].values = v1;
-	r.cells[2].values = v0;
-	r.cells[3].values = v1;
-	for (int i = 0; i < 4; i++) {
+	r.cells = calloc(6, sizeof(*r.cells));
+	for (int i = 0; i < 6; i++)
+		r.cells[i].values = i % 2 ? v1 : v0;
+	for (int i = 0; i < 6; i++) {
 		snprintf(r.cells[i].unit, sizeof(r.cells[i].unit), "s");
 		sl_summarize(r.cells[i].values, 3, &r.cells[i].sim);
 	}
@@ -357,7 +375,9 @@ SL_TEST(report_out_exp_table)
 	CHECK(strstr(buf, "x: t") != NULL);
 	CHECK(strstr(buf, "10.00/10.00") != NULL);	/* median/mean: 3 significant digits */
 	CHECK(strstr(buf, "1,2.5 " SL_MISS_MARK) != NULL);
-	CHECK(strstr(buf, "1 of 2 published cells missed") != NULL);
+	CHECK(strstr(buf, "1 of 3 published cells missed") != NULL);
+	CHECK(strstr(buf, "3..4.5") != NULL);				/* an interval */
+	CHECK(strstr(buf, "A published interval A..B misses") != NULL);
 	CHECK(strstr(buf, "note: n1") != NULL);
 	CHECK(strstr(buf, SL_MISS_MARK " marks a miss") != NULL);	/* the legend */
 	f = open_memstream(&jbuf, &len);
@@ -368,6 +388,7 @@ SL_TEST(report_out_exp_table)
 	json_object_put(root);
 	CHECK(strstr(jbuf, "\"published\": null") != NULL);	/* row r1 has none */
 	CHECK(strstr(jbuf, "\"miss\": true") != NULL);
+	CHECK(strstr(jbuf, "\"published_interval\": true") != NULL);
 	free(buf);
 	free(jbuf);
 	free(r.cells);
@@ -653,7 +674,7 @@ SL_TEST(report_scoreboard)
 	struct sl_exp_result r[2] = { { 0 } };
 	struct sl_sweep a = { 0 }, b = { 0 };
 	struct sl_exp_score sc;
-	double pool[64], v0[] = { 9, 10, 11 }, v1[] = { 2, 2, 2 };
+	double pool[64], v0[] = { 9, 10, 11 }, v1[] = { 2, 2, 2 }, v2[] = { 4.6, 4.7, 5 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -667,12 +688,21 @@ SL_TEST(report_scoreboard)
 	r[0].exp = &e[0];
 	r[0].sweep = &a;
 	r[0].reps = 3;
-	r[0].cells = calloc(4, sizeof(*r[0].cells));
-	for (int i = 0; i < 4; i++)
+	r[0].cells = calloc(6, sizeof(*r[0].cells));
+	for (int i = 0; i < 6; i++)
 		r[0].cells[i].values = i % 2 ? v1 : v0;
+	/* r2's A: [4.6, 5] meets the interval 3..4.5 widened by 10 % (4.95) */
+	r[0].cells[4].values = v2;
 	sl_exp_result_derive(&r[0]);	/* A: 10 vs 10 within; B: 2 vs 1, 2.5 */
 	sl_exp_result_score(&r[0], &sc);
-	CHECK(sc.published == 2 && sc.within == 1);
+	CHECK(sc.published == 3 && sc.within == 2);
+	CHECK(!r[0].cells[4].miss);
+	v2[0] = v2[1] = 5;		/* [5, 5] is past 4.95: a miss */
+	sl_exp_result_derive(&r[0]);
+	CHECK(r[0].cells[4].miss);
+	v2[0] = 4.6;
+	v2[1] = 4.7;
+	sl_exp_result_derive(&r[0]);
 	fill_speedup(&r[1], &e[1], pool);
 	r[1].sweep = &a;
 	r[1].base_sweep = &b;
@@ -683,9 +713,9 @@ SL_TEST(report_scoreboard)
 	f = open_memstream(&buf, &len);
 	sl_out_exp_scoreboard(f, r, 2);
 	fclose(f);
-	CHECKF(strstr(buf, "plain      1 of    2   50.0 %") != NULL, "%s", buf);
+	CHECKF(strstr(buf, "plain      2 of    3   66.7 %") != NULL, "%s", buf);
 	CHECKF(strstr(buf, "speedup    1 of    5   20.0 %") != NULL, "%s", buf);
-	CHECKF(strstr(buf, "all        2 of    7   28.6 %") != NULL, "%s", buf);
+	CHECKF(strstr(buf, "all        3 of    8   37.5 %") != NULL, "%s", buf);
 	free(buf);
 	buf = NULL;
 	f = open_memstream(&buf, &len);
@@ -700,8 +730,8 @@ SL_TEST(report_scoreboard)
 		      !strcmp(json_object_get_string(x), "speedup"));
 		CHECK(json_object_object_get_ex(one, "within", &x) && json_object_get_int(x) == 1);
 		x = json_object_object_get(board, "all");
-		CHECK(json_object_get_int(json_object_object_get(x, "published")) == 7);
-		CHECK(json_object_get_int(json_object_object_get(x, "within")) == 2);
+		CHECK(json_object_get_int(json_object_object_get(x, "published")) == 8);
+		CHECK(json_object_get_int(json_object_object_get(x, "within")) == 3);
 	} else {
 		CHECKF(0, "no scoreboard: %s", buf);
 	}
