@@ -7,9 +7,9 @@
  * The first block of constants is what scripts/fit-kernbench.py prints for
  * the record of a real tinyconfig `make -j2 vmlinux` (every process
  * recorded with BSD accounting; the record is not shipped); see that
- * script for how each is measured.  The second block is the era model and
- * the calibration against the published tables of seeds 000 and 002
- * (docs/workloads.md, "kernbench").
+ * script for how each is measured.  The second block is the era model
+ * (docs/workloads.md, "kernbench"): estimates for the steps the record
+ * has not; none is fitted to a published table.
  */
 #ifndef SL_WORKLOAD_KERNBENCH_H
 #define SL_WORKLOAD_KERNBENCH_H
@@ -34,21 +34,30 @@
 #define KB_RM_PER_CC1		0
 #define KB_MAKE_PER_CC1		0.004114	/* make's own CPU per unit it starts */
 #define KB_LD_PER_CC1		0.0004431	/* a link's CPU per unit it links in */
+#define KB_NM_PER_CC1		0.0002532	/* nm of vmlinux, per unit in it */
 #define KB_DIR_UNITS_MEDIAN	4	/* compile units per directory: lognormal */
 #define KB_DIR_UNITS_SIGMA	1.23
-#define KB_HEAD_FRAC		0.02189	/* CPU before the first directory make */
+#define KB_HEAD_CC1		9.032	/* the head's CPU in mean cc1 runs */
 #define KB_TOP_DIRS		10	/* top-level directories (init, kernel, mm, ...) */
 
-/* ---- era model and calibration (docs/workloads.md, kernbench) ---- */
+/* ---- era model (docs/workloads.md, kernbench) ---- */
 
 /*
- * The serial link tail: fraction of the build's user work per unit of step
- * weight (kb_tail_steps in kernbench_tree.c).  Calibrated once so that
- * seed 000 (make -j1..5 bzImage on a 2x2 HT Xeon) holds under the HT-aware
- * policy; with it the vmlinux target lands on seed 002's -j1/-j2 ratio
- * without further tuning.
+ * The serial part is amounts of work, not shares of the build: the head is
+ * KB_HEAD_CC1 mean compile units (prepare does the same whatever the
+ * config compiles), and each step of the link tail does work in proportion
+ * to what it reads (kb_tail_steps in kernbench_tree.c: the links and nm
+ * per unit linked, measured above; the rest estimates).  Nothing here is
+ * fitted to a published cell.
+ *
+ * Estimates for the steps the tinyconfig record has not: gzip -9 of
+ * vmlinux.bin (a 2.5/2.6 i386 image of ~3 MB, ~3 KB per object, at
+ * ~3 MB/s on a 2.2 GHz P4 whose mean unit compiles in ~0.17 s: ~6 mean
+ * units for 1000 objects); objcopy copies the image (a quarter of a link);
+ * kallsyms and the assembly of its symbol table read what nm wrote (as nm).
  */
-#define KB_TAIL_FRAC_PER_WEIGHT	0.0090
+#define KB_GZIP_PER_CC1		0.006
+#define KB_OBJCOPY_PER_CC1	(KB_LD_PER_CC1 / 4)
 #define KB_HEAD_UNITS		8	/* serial host-tool compiles of `prepare` */
 #define KB_ASM_BYTES_MEAN	65536	/* cc1 -> as output of a mean unit (.s text) */
 #define KB_PIPE_BYTES		4096	/* pipe buffer: one page in 2.4 and 2.6.0 */
@@ -77,8 +86,8 @@ struct kb_shape {
 	enum kb_target target;
 	enum kb_kbuild kbuild;
 	double size_s;		/* reference seconds of user work, whole build */
-	double head_frac;	/* of size_s, in the serial head */
-	double tail_frac;	/* of size_s, in the serial tail */
+	double head_frac;	/* of size_s, in the serial head; < 0: KB_HEAD_CC1 */
+	double tail_frac;	/* of size_s, in the serial tail; < 0: by its steps */
 };
 
 struct kb_dir {
@@ -171,8 +180,9 @@ typedef void *(*kb_alloc_fn)(void *ctx, size_t size);
 void kb_tree_build(struct kb_tree *tree, const struct kb_shape *shape,
 		   kb_alloc_fn alloc, void *ctx);
 
-/* Tail weight of a target (sum of its steps' weights). */
-double kb_tail_weight(enum kb_target target);
+/* Nominal user work of the serial head and tail (reference ns). */
+double kb_tree_head_work(const struct kb_tree *tree);
+double kb_tree_tail_work(const struct kb_tree *tree);
 
 /* Total nominal user work of the tree (reference ns). */
 double kb_tree_user_work(const struct kb_tree *tree);

@@ -223,7 +223,72 @@ SL_TEST(kernbench_tree_work_adds_up_to_size)
 	CHECKF(fabs(tail - 15e9) < 1e-6 * 15e9, "tail %g", tail);
 	/* the bzImage tail has its 7 extra steps, the head KB_HEAD_UNITS units */
 	CHECK(t.ntail == 17 && t.nhead == KB_HEAD_UNITS);
-	CHECK(kb_tail_weight(KB_TARGET_BZIMAGE) > kb_tail_weight(KB_TARGET_VMLINUX));
+	CHECK(fabs(kb_tree_head_work(&t) - head) < 1e-9 * head &&
+	      fabs(kb_tree_tail_work(&t) - tail) < 1e-9 * tail);
+	wl_free(&a);
+}
+
+/* The default serial part: shape with head and tail by the model's amounts
+ * (no share given). */
+static struct kb_shape kb_default_shape(int units, double size, enum kb_target target)
+{
+	return (struct kb_shape){
+		.units = units, .tree_seed = 1, .target = target, .kbuild = KB_KBUILD_26,
+		.size_s = size, .head_frac = -1, .tail_frac = -1,
+	};
+}
+
+static double body_cc1(const struct kb_tree *t)
+{
+	double w = 0;
+	for (int u = 0; u < t->shape.units; u++)
+		w += t->jobs[u].user[KB_CC1];
+	return w;
+}
+
+/* The head is an amount of work (KB_HEAD_CC1 mean units) and each tail
+ * step's work follows what it links (KB_LD_PER_CC1 of the body's cc1 work
+ * per link): a build four times as large has a head of the same size in
+ * mean units and a tail four times as large.  (The old model made both
+ * fixed shares of the build: 2.19 % and 10.9 %/19.1 %.) */
+SL_TEST(kernbench_serial_part_is_work_not_a_share)
+{
+	struct wl_arena a = { 0 };
+	struct kb_tree t1, t4, tz;
+	struct kb_shape s1 = kb_default_shape(1000, 100, KB_TARGET_VMLINUX);
+	struct kb_shape s4 = kb_default_shape(4000, 400, KB_TARGET_VMLINUX);
+	struct kb_shape sz = kb_default_shape(1000, 100, KB_TARGET_BZIMAGE);
+
+	kb_tree_build(&t1, &s1, wl_alloc, &a);
+	kb_tree_build(&t4, &s4, wl_alloc, &a);
+	kb_tree_build(&tz, &sz, wl_alloc, &a);
+	double total1 = kb_tree_user_work(&t1), total4 = kb_tree_user_work(&t4);
+	CHECKF(fabs(total1 - 100e9) < 1e-6 * 100e9, "total %g", total1);
+	CHECKF(fabs(total4 - 400e9) < 1e-6 * 400e9, "total %g", total4);
+
+	/* head: KB_HEAD_CC1 mean cc1 runs, whatever the build's size */
+	double h1 = kb_tree_head_work(&t1) / t1.mean_cc1, h4 = kb_tree_head_work(&t4) / t4.mean_cc1;
+	CHECKF(fabs(h1 - KB_HEAD_CC1) < 0.01 * KB_HEAD_CC1, "head %g mean units", h1);
+	CHECKF(fabs(h4 - KB_HEAD_CC1) < 0.01 * KB_HEAD_CC1, "head %g mean units", h4);
+
+	/* the final link (the tail's third ld) links every unit */
+	const struct kb_job *vmlinux = &t1.jobs[t1.tail_base + 8];
+	CHECK(!strcmp(vmlinux->tool, "ld"));
+	double link = vmlinux->user[KB_TOOL] / body_cc1(&t1);
+	CHECKF(fabs(link - KB_LD_PER_CC1) < 0.01 * KB_LD_PER_CC1, "link %g", link);
+
+	/* a small serial part: about 1 % of a 1000-unit vmlinux build, under
+	 * 3 % of bzImage, whose gzip -9 makes it larger */
+	double serial1 = (kb_tree_head_work(&t1) + kb_tree_tail_work(&t1)) / total1;
+	double serialz = (kb_tree_head_work(&tz) + kb_tree_tail_work(&tz)) / kb_tree_user_work(&tz);
+	CHECKF(serial1 > 0.005 && serial1 < 0.02, "vmlinux serial %g", serial1);
+	CHECKF(serialz > serial1 && serialz < 0.03, "bzImage serial %g", serialz);
+	/* the tail grows with the build, the head's share shrinks */
+	double tail1 = kb_tree_tail_work(&t1) / total1, tail4 = kb_tree_tail_work(&t4) / total4;
+	CHECKF(fabs(tail4 - tail1) < 0.1 * tail1, "tail share %g vs %g", tail1, tail4);
+	CHECKF(kb_tree_head_work(&t4) / total4 < 0.3 * kb_tree_head_work(&t1) / total1,
+	       "head share %g vs %g", kb_tree_head_work(&t4) / total4,
+	       kb_tree_head_work(&t1) / total1);
 	wl_free(&a);
 }
 
@@ -378,6 +443,71 @@ SL_TEST(kernbench_one_cpu_time_is_its_work)
 	CHECKF(sys > 0 && sys < 0.5 * user, "sys %g", sys);
 	CHECKF(elapsed >= (user + sys) * 0.999 && elapsed < (user + sys) * 1.02,
 	       "elapsed %g user %g sys %g", elapsed, user, sys);
+	wl_done(&r);
+}
+
+/* The serial head and tail of a run: from the start to the first body
+ * unit's fork, and from the tail's first step to the end (seconds). */
+static void kb_serial_span(const struct wl_run *r, double *head_s, double *tail_s)
+{
+	const struct kb_tree *t = &((const struct kb_run *)r->state)->tree;
+	sl_time first_unit = SL_TIME_MAX;
+	for (int u = 0; u < t->shape.units; u++)
+		if (t->jobs[u].t_start < first_unit)
+			first_unit = t->jobs[u].t_start;
+	*head_s = sl_ns_to_s(first_unit);
+	*tail_s = sl_ns_to_s(r->stats.elapsed_ns - t->jobs[t->tail_base].t_start);
+}
+
+#define KB_WIDE "units=1000,size=40,tree=1,jitter=0"
+
+/* The serial part of a build takes as long on 16 CPUs as on one: no CPU
+ * count shortens the head or the link tail.  And it is small: about 1 % of
+ * the -j1 time of a 1000-unit build (the old shares made it 13 %). */
+SL_TEST(kernbench_serial_part_same_on_1_and_16_cpus)
+{
+	struct wl_run one, wide;
+
+	if (!wl_run(&one, "pack:1 core:1 pu:1", "kernbench:jobs=1," KB_WIDE, 1) ||
+	    !wl_run(&wide, "pack:16 core:1 pu:1", "kernbench:jobs=32," KB_WIDE, 1)) {
+		CHECK(!"kernbench on 1 and 16 CPUs ran");
+		wl_done(&one);
+		return;
+	}
+	double h1, t1, h16, t16;
+	kb_serial_span(&one, &h1, &t1);
+	kb_serial_span(&wide, &h16, &t16);
+	double e1 = sl_ns_to_s(one.stats.elapsed_ns);
+	CHECKF(fabs(h16 - h1) < 0.1 * h1, "head %g s on 1 CPU, %g s on 16", h1, h16);
+	CHECKF(fabs(t16 - t1) < 0.1 * t1, "tail %g s on 1 CPU, %g s on 16", t1, t16);
+	CHECKF((h1 + t1) / e1 > 0.004 && (h1 + t1) / e1 < 0.02,
+	       "serial %g s of %g s", h1 + t1, e1);
+	wl_done(&one);
+	wl_done(&wide);
+}
+
+/* make -j32 on 16 idle CPUs: elapsed is bounded by the CPU time spread
+ * over 16 CPUs plus the serial part, and the serial part is at most 2 % of
+ * the work (Bligh's 16-way builds ran at 1197-1502 % CPU), with 10 % for
+ * the body's stragglers and make's job-server handoffs.  With the serial
+ * part as 13 % of the work, elapsed was twice that bound. */
+SL_TEST(kernbench_j32_on_16_cpus_bounded_by_cpu_over_16_plus_serial)
+{
+	struct wl_run r;
+
+	if (!wl_run(&r, "pack:16 core:1 pu:1", "kernbench:jobs=32," KB_WIDE, 1)) {
+		CHECK(!"kernbench -j32 on 16 CPUs ran");
+		return;
+	}
+	const struct kb_tree *t = &((const struct kb_run *)r.state)->tree;
+	double cpu = sl_ns_to_s(r.stats.user_ns + r.stats.sys_ns);
+	double serial = sl_ns_to_s((sl_time)(kb_tree_head_work(t) + kb_tree_tail_work(t)));
+	double elapsed = sl_ns_to_s(r.stats.elapsed_ns);
+	CHECKF(serial <= 0.02 * cpu, "serial %g s of %g s", serial, cpu);
+	CHECKF(elapsed <= 1.1 * (cpu / 16 + 0.02 * cpu), "elapsed %g s, cpu %g s, serial %g s",
+	       elapsed, cpu, serial);
+	CHECKF(elapsed >= cpu / 16 + 0.9 * serial, "elapsed %g s < %g s + %g s",
+	       elapsed, cpu / 16, serial);
 	wl_done(&r);
 }
 
