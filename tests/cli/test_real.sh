@@ -73,7 +73,9 @@ fi
 "$S" real -w spin:tasks=2,seconds=1 -o json >"$tmp/spin.json"
 m='j["runs"][0]["metrics"]'
 check "spin elapsed within [1, 20] s" is_true "$(json "$tmp/spin.json" "1 <= $m['elapsed_s'] < 20")"
-check "spin user time > 0" is_true "$(json "$tmp/spin.json" "$m['user_s'] > 0.2")"
+# (unless other load took the CPUs, as for spin2 above)
+check "spin user time > 0" is_true "$(json "$tmp/spin.json" \
+	"$m['user_s'] > 0.2 or ($m['other_cpu_pct'] > 50 and $m['user_s'] > 0)")"
 check "spin per-task shares ordered" is_true \
 	"$(json "$tmp/spin.json" "0 < $m['task_min_pct'] <= $m['task_max_pct'] <= 105")"
 check "spin JSON shape" is_true "$(json "$tmp/spin.json" \
