@@ -323,6 +323,7 @@ sl_time sl_cost_scan(const struct sl_sim *sim, long items)
 sl_time sl_cost_pick(const struct sl_sim *sim) { return sim->model->sched_pick_ns; }
 sl_time sl_cost_ctx_switch(const struct sl_sim *sim) { return sim->model->ctx_switch_ns; }
 sl_time sl_cost_exit(const struct sl_sim *sim) { return sim->model->exit_ns; }
+sl_time sl_cost_fork(const struct sl_sim *sim) { return sim->model->fork_ns; }
 
 double sl_task_costs_owed(const struct sl_task *t) { return t->debt_sys; }
 double sl_task_refill_owed(const struct sl_task *t) { return t->debt_user; }

@@ -128,7 +128,9 @@ void sl__process_resched(struct sl_sim *sim, int cpu);
 struct sl_task *sl__task_alloc(struct sl_sim *sim);
 struct sl_task *sl__fork(struct sl_sim *sim, struct sl_task *parent,
 			 const struct sl_action *a);
-/* Run t's actions until it needs the CPU (true) or blocked/exited (false). */
+/* Run t's actions until it needs the CPU (true: including when a pending
+ * reschedule of c stops it on its way back to user space) or blocked or
+ * exited (false). */
 bool sl__continue(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t);
 void sl__after_switch_out(struct sl_sim *sim, struct sl_task *prev);
 void sl__wake(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned flags);

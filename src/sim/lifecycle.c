@@ -7,6 +7,14 @@
  * that may leave the CPU is applied only once the debt is paid, so a task
  * that forks and then waits really spends the fork's time first.
  *
+ * Fork is a system call like the others: its cost is paid first and the
+ * child exists at its end (2.4.27/2.6.11 kernel/fork.c do_fork: the child
+ * is woken last).  Every action but user computation is kernel work whose
+ * return to user space tests need_resched (2.4.27 arch/i386/kernel/entry.S
+ * ret_from_sys_call, 2.6.11 syscall_exit): a reschedule pending on the
+ * task's CPU after one (a child that runs first, a woken task that
+ * preempts) stops the task's instant actions there.
+ *
  * Blocking actions are retried when the task runs again after its wakeup,
  * as kernel code re-checks its condition in a loop: wakeups can be spurious
  * (several readers woken for one message) and that costs what it costs.
@@ -236,6 +244,14 @@ static bool may_leave_cpu(enum sl_act_kind k)
 	}
 }
 
+/* Whether the action is kernel work the task returns to user space from:
+ * everything but user computation and PAY_COSTS (whose burst of nothing
+ * already let a pending preemption in). */
+static bool enters_kernel(enum sl_act_kind k)
+{
+	return k != SL_ACT_RUN && k != SL_ACT_PAY_COSTS;
+}
+
 static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 {
 	const struct sl_speed_model *m = sim->model;
@@ -258,8 +274,16 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		sl_eventq_schedule(&sim->q, &t->timer, sim->now + a->u.ns);
 		return block(sim, t);
 	case SL_ACT_FORK:
+		/* fork() is a system call that takes the machine's fork cost
+		 * in the parent; the child becomes runnable at the end of
+		 * do_fork (wake_up_forked_process), so the cost is paid
+		 * first and the child born after it: a loop of forks has its
+		 * k-th child born k fork costs after the first. */
+		if (t->act_phase++ == 0 && m->fork_ns > 0) {
+			t->debt_sys += (double)m->fork_ns;
+			return APPLY_RUN;
+		}
 		t->result = sl__fork(sim, t, a)->id;
-		t->debt_sys += (double)m->fork_ns;
 		return APPLY_DONE;
 	case SL_ACT_EXEC:
 		if (a->u.exec.comm)
@@ -328,6 +352,16 @@ bool sl__continue(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 			return true;
 		case APPLY_DONE:
 			t->need_step = true;
+			/* The return to user space after a system call checks
+			 * need_resched and calls schedule(): a reschedule
+			 * pending on this CPU (the child of a fork that runs
+			 * first, a woken task that preempts) takes the CPU
+			 * before the task's next action.  The task stays
+			 * runnable; the caller starts a burst of what it
+			 * owes (maybe nothing) and the event loop acts on
+			 * need_resched at once. */
+			if (c->need_resched && enters_kernel(t->act.kind))
+				return true;
 			break;
 		case APPLY_BLOCK:
 		case APPLY_EXIT:

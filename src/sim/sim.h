@@ -103,6 +103,7 @@ sl_time sl_cost_pick(const struct sl_sim *sim);
  * by) and an exit. */
 sl_time sl_cost_ctx_switch(const struct sl_sim *sim);
 sl_time sl_cost_exit(const struct sl_sim *sim);
+sl_time sl_cost_fork(const struct sl_sim *sim);
 /* Record a task move between runqueues (for statistics and traces). */
 void sl_note_migration(struct sl_sim *sim, struct sl_task *t, int from_cpu, int to_cpu);
 

@@ -207,13 +207,11 @@ static void dispatch_step(struct sl_sim *sim, struct sl_task *t, struct sl_actio
 			run->pc = D_FORK;
 			continue;
 		case D_FORKED:
-			/* fork() returns once the child exists: the loop's
-			 * next fork comes after this one's cost (the engine
-			 * would apply back-to-back forks at one instant) */
+			/* fork() returns once the child exists, its cost
+			 * paid: the loop's next fork comes after it */
 			run->jobs[run->forked - 1].tid = t->result;
 			run->pc = D_FORK;
-			*next = (struct sl_action){ .kind = SL_ACT_PAY_COSTS };
-			return;
+			continue;
 		case D_FORK:
 			if (run->forked < run->tasks) {
 				run->pc = D_FORKED;

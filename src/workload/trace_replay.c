@@ -23,7 +23,9 @@
  *     first and the rest resumes exactly as recorded).  The last burst
  *     before an exit leaves room for the simulator's exit cost (minus the
  *     exit path the trace shows after the exit event); costs a burst could
- *     not absorb are taken from the next;
+ *     not absorb are taken from the next; likewise the burst before a fork
+ *     leaves room for the simulator's fork cost, which comes before the
+ *     child exists (the recorded fork event is at the end of do_fork);
  *   - "sleep": a timed sleep (SLEEP, or IO_WAIT for 'D');
  *   - "wait" for task W: blocks on the task's own wakeup channel until W's
  *     matching "wake" op writes to it (wakeups=causal), or sleeps the
@@ -481,6 +483,7 @@ struct rp_proc {
 	int paused;		/* ... paused in segment paused - 1 (0: not) ... */
 	double consumed;	/* ... and its time so far, ns */
 	double outside;		/* CPU time since the last burst: the simulator's costs */
+	double fork_room;	/* of which the last burst left room for: a fork's cost */
 	bool refill_due;	/* the piece starts with a cache refill to pay */
 };
 
@@ -494,6 +497,7 @@ struct rp_run {
 	bool causal;
 	bool as_time;		/* bursts=time */
 	sl_time exit_ns;	/* the machine's exit cost */
+	sl_time fork_ns;	/* and fork cost, paid before the child exists */
 	sl_time switch_ns;	/* and a context switch with an O(1) pick */
 	sl_time tick_ns;	/* the policy's jiffy */
 };
@@ -555,9 +559,14 @@ static bool rp_burst(struct rp_run *run, struct rp_proc *p, const struct sl_task
 		double exit_time = ceil((double)run->exit_ns / speed);
 		if (exit_time > (double)after->ns)
 			exit_room = exit_time - (double)after->ns;
+	} else if (after && after->kind == RP_FORK) {
+		/* the fork's cost comes before the child exists: the
+		 * recorded burst ends with it */
+		exit_room = ceil((double)run->fork_ns / speed);
 	}
-	/* The exit cost may have begun before the last recorded preemptions;
-	 * then each return after one cost a context switch as well. */
+	/* The exit (fork) cost may have begun before the last recorded
+	 * preemptions; then each return after one cost a context switch as
+	 * well. */
 	double total = (double)op->ns - exit_room;
 	if (exit_room > 0 && op->nseg) {
 		int later = 0;
@@ -602,6 +611,7 @@ static bool rp_burst(struct rp_run *run, struct rp_proc *p, const struct sl_task
 	double unpaid = pending / speed;
 	p->outside = (p->consumed + unpaid > end ? p->consumed + unpaid - end : 0) - unpaid;
 	p->op_open = false;
+	p->fork_room = after && after->kind == RP_FORK ? exit_room : 0;
 	return false;
 }
 
@@ -650,6 +660,9 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 		if (t->result >= 0 && t->result < run->m.ntasks)
 			run->task_of_id[t->result] = p->forking;
 		p->forking = -1;
+		/* the fork's cost was taken out of the burst before it */
+		p->outside -= p->fork_room;
+		p->fork_room = 0;
 	}
 	while (p->pc < rt->nops) {
 		const struct rp_op *op = &run->m.ops[rt->op0 + p->pc];
@@ -756,6 +769,7 @@ static void *rp_start(struct sl_sim *sim, const struct sl_params *params, sl_tim
 	run->causal = sl_param_choice(params, "wakeups") == 0;
 	run->as_time = sl_param_choice(params, "bursts") == 1;
 	run->exit_ns = sl_cost_exit(sim);
+	run->fork_ns = sl_cost_fork(sim);
 	run->switch_ns = sl_cost_ctx_switch(sim) + sl_cost_pick(sim);
 	run->tick_ns = SL_SEC / (sl_hz(sim) ? sl_hz(sim) : 1000);
 	if (rp_model_load(sl_param_str(params, "file"), &mem, &run->m, &err)) {

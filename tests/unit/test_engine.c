@@ -312,18 +312,15 @@ SL_TEST(engine_pay_costs_lets_the_costs_run_first)
 	CHECK(sim != NULL);
 	if (!sim)
 		return;
-	m.speed.fork_ns = 200000;
+	m.speed.exec_ns = 200000;
 	struct probe *p = sl_sim_alloc(sim, sizeof(*p));
-	struct script *c = script_new(sim);
-	script_add(c, sl_act_run(1e6, SL_WC_INT));
-	script_add(&p->s, fork_of(c));
+	script_add(&p->s, (struct sl_action){ .kind = SL_ACT_EXEC });
 	script_add(&p->s, (struct sl_action){ .kind = SL_ACT_PAY_COSTS });
 	script_add(&p->s, sl_act_run(1e6, SL_WC_INT));
-	script_add(&p->s, sl_act_wait());
 	sl_sim_spawn_root(sim, &probe_prog, &p->s, "root");
 	struct sl_run_stats st;
 	CHECK(run(sim, &st) == 0);
-	/* steps: fork at 0; PAY_COSTS with the fork's cost owed; the run
+	/* steps: exec at 0; PAY_COSTS with the exec's cost owed; the run
 	 * once it is paid (0.2 ms), owing nothing */
 	CHECK(p->n >= 3);
 	CHECKF(p->owed[1] == 200000 && p->at[1] == 0, "owed %g at %lld", p->owed[1],
@@ -402,6 +399,184 @@ SL_TEST(engine_cold_task_runs_at_half_speed_or_better)
 	CHECKF(llabs(st.elapsed_ns - 100 * SL_MSEC) <= 10, "elapsed %lld",
 	       (long long)st.elapsed_ns);
 	CHECKF(llabs(st.user_ns - st.elapsed_ns) <= 2, "user %lld", (long long)st.user_ns);
+	sl_sim_destroy(sim);
+}
+
+/* Notes each task's birth (the fork's end) and first step. */
+struct birth {
+	struct script s;
+	sl_time born, first;
+};
+
+static void birth_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct birth *b = t->prog_state;
+	if (b->s.pc == 0) {
+		b->born = t->start_ns;
+		b->first = sl_now(sim);
+	}
+	script_step(sim, t, next);
+}
+
+static const struct sl_prog birth_prog = { .name = "birth", .step = birth_step };
+
+static struct sl_action fork_birth(struct birth *child)
+{
+	struct sl_action a = fork_of(&child->s);
+	a.u.fork.prog = &birth_prog;
+	a.u.fork.state = child;
+	return a;
+}
+
+/* fork() is a system call: the parent pays its cost, and the child exists
+ * at its end (wake_up_forked_process at the end of do_fork), so a loop of
+ * forks with no work between has its children born one fork cost apart,
+ * and the cost is charged once. */
+SL_TEST(engine_back_to_back_forks_are_one_fork_cost_apart)
+{
+	struct sl_machine m;
+	struct sl_sim *sim = make_sim(&m, "pack:1 core:1 pu:1", 1);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	m.speed.fork_ns = 200000;
+	struct probe *p = sl_sim_alloc(sim, sizeof(*p));
+	struct birth *kids[3];
+	for (int i = 0; i < 3; i++) {
+		kids[i] = sl_sim_alloc(sim, sizeof(*kids[i]));
+		script_add(&kids[i]->s, sl_act_run(1e6, SL_WC_INT));
+		script_add(&p->s, fork_birth(kids[i]));
+	}
+	for (int i = 0; i < 3; i++)
+		script_add(&p->s, sl_act_wait());
+	sl_sim_spawn_root(sim, &probe_prog, &p->s, "root");
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	for (int i = 0; i < 3; i++) {
+		CHECKF(kids[i]->born == (i + 1) * 200000, "child %d born at %lld", i,
+		       (long long)kids[i]->born);
+		/* each fork returns with its cost paid */
+		CHECKF(p->at[i + 1] == (i + 1) * 200000 && p->owed[i + 1] == 0,
+		       "step %d at %lld owing %g", i + 1, (long long)p->at[i + 1], p->owed[i + 1]);
+	}
+	CHECKF(st.sys_ns == 3 * 200000, "sys %lld", (long long)st.sys_ns);
+	CHECKF(st.user_ns == 3 * SL_MSEC, "user %lld", (long long)st.user_ns);
+	sl_sim_destroy(sim);
+}
+
+/* A FIFO whose newcomers (forked or woken) go first and preempt: the
+ * child-runs-first of 2.5/2.6's do_fork, a wakeup that preempts. */
+static void fifo_push_front(struct sl_sim *sim, struct sl_task *t)
+{
+	struct fifo *f = sl_policy_data(sim);
+	struct fifo_task *ft = sl_task_policy(t);
+	ft->next = f->head;
+	ft->queued = true;
+	f->head = t;
+	if (!f->tail)
+		f->tail = t;
+}
+
+static void first_fork(struct sl_sim *sim, struct sl_task *p, struct sl_task *t)
+{
+	fifo_push_front(sim, t);
+	sl_resched(sim, p ? p->cpu : 0);
+}
+
+static void first_wakeup(struct sl_sim *sim, struct sl_task *t, int w, unsigned fl)
+{
+	(void)fl;
+	fifo_push_front(sim, t);
+	sl_resched(sim, w >= 0 && sl_curr(sim, w) ? w : 0);
+}
+
+static struct sl_task *first_pick(struct sl_sim *sim, int cpu, struct sl_task *prev)
+{
+	(void)cpu;
+	if (prev && prev->state == SL_TASK_RUNNABLE)
+		fifo_push(sim, prev);	/* preempted: behind the newcomer */
+	return fifo_pop(sim);
+}
+
+static const struct sl_policy_ops first_ops = {
+	.name = "first", .summary = "test: newcomers first", .task_size = sizeof(struct fifo_task),
+	.init = fifo_init, .fork = first_fork, .wakeup = first_wakeup,
+	.pick_next = first_pick, .tick = fifo_tick,
+};
+
+static struct sl_sim *make_first_sim(struct sl_machine *m)
+{
+	struct sl_err err = { 0 };
+	if (sl_machine_load(m, "pack:1 core:1 pu:1", &err))
+		return NULL;
+	zero_costs(m);
+	struct sl_sim_config cfg = { .machine = m, .policy = &first_ops, .seed = 1, .check = true };
+	return sl_sim_create(&cfg, &err);
+}
+
+/* The return to user space after a system call acts on need_resched: a
+ * parent whose fork marked its CPU goes no further (not to its next fork)
+ * until the child has had the CPU. */
+SL_TEST(engine_need_resched_stops_the_parent_after_fork)
+{
+	struct sl_machine m;
+	struct sl_sim *sim = make_first_sim(&m);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	struct probe *p = sl_sim_alloc(sim, sizeof(*p));
+	struct birth *a = sl_sim_alloc(sim, sizeof(*a)), *b = sl_sim_alloc(sim, sizeof(*b));
+	script_add(&a->s, sl_act_run(1e6, SL_WC_INT));
+	script_add(&b->s, sl_act_run(1e6, SL_WC_INT));
+	script_add(&p->s, fork_birth(a));
+	script_add(&p->s, fork_birth(b));
+	script_add(&p->s, sl_act_wait());
+	script_add(&p->s, sl_act_wait());
+	sl_sim_spawn_root(sim, &probe_prog, &p->s, "root");
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	/* a runs at once and to its end (1 ms); only then the second fork */
+	CHECKF(a->first == 0, "a first ran at %lld", (long long)a->first);
+	CHECKF(p->at[1] == SL_MSEC && b->born == SL_MSEC, "second fork asked at %lld, b born "
+	       "at %lld", (long long)p->at[1], (long long)b->born);
+	CHECK(st.nivcsw >= 2);	/* the root, preempted at each fork */
+	sl_sim_destroy(sim);
+}
+
+/* ... and a writer whose write woke a reader that preempts it stops
+ * there, runnable, until the reader has had the CPU. */
+SL_TEST(engine_need_resched_stops_the_waker)
+{
+	struct sl_machine m;
+	struct sl_sim *sim = make_first_sim(&m);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	struct sl_chan *pipe = sl_chan_new(sim, 4096, false);
+	struct probe *w = sl_sim_alloc(sim, sizeof(*w)), *rd = sl_sim_alloc(sim, sizeof(*rd));
+	script_add(&rd->s, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { pipe, 1 } });
+	script_add(&rd->s, sl_act_run(1e6, SL_WC_INT));
+	script_add(&w->s, sl_act_run(1e6, SL_WC_INT));
+	script_add(&w->s, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { pipe, 1 } });
+	script_add(&w->s, (struct sl_action){ .kind = SL_ACT_CHAN_CLOSE, .u.chan = { pipe, 0 } });
+	script_add(&w->s, sl_act_run(1e6, SL_WC_INT));
+	struct script *root = script_new(sim);
+	struct sl_action fr = fork_of(&rd->s), fw = fork_of(&w->s);
+	fr.u.fork.prog = fw.u.fork.prog = &probe_prog;
+	fr.u.fork.state = rd;
+	fw.u.fork.state = w;
+	script_add(root, fr);
+	script_add(root, fw);
+	script_add(root, sl_act_wait());
+	script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	/* r blocks at 0; w runs 1 ms and writes; r runs its 1 ms; only then
+	 * does w go on to close the pipe */
+	CHECKF(w->at[1] == SL_MSEC && rd->at[1] == SL_MSEC, "write at %lld, read done at %lld",
+	       (long long)w->at[1], (long long)rd->at[1]);
+	CHECKF(w->at[2] == 2 * SL_MSEC, "close asked at %lld", (long long)w->at[2]);
 	sl_sim_destroy(sim);
 }
 

@@ -66,6 +66,14 @@ struct o1t_script *o1t_hogs(struct sl_sim *sim, int n, double ms, int nice)
 	return root;
 }
 
+void o1t_spawn_hogs(struct sl_sim *sim, int n, double ms)
+{
+	static const char *const names[] = { "h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7",
+					     "h8", "h9" };
+	for (int i = 0; i < n && i < 10; i++)
+		sl_sim_spawn_root(sim, &o1t_prog, o1t_hog(sim, ms), names[i]);
+}
+
 bool o1t_start(struct o1t_run *r, const char *machine, const char *policy, sl_time limit)
 {
 	const struct sl_policy_ops *ops;

@@ -37,6 +37,10 @@ void o1t_yield(struct o1t_script *s);
 struct o1t_script *o1t_hog(struct sl_sim *sim, double ms);
 /* A root forking `n` (<= 10) hogs h0.. of `ms` each at `nice`, then reaping. */
 struct o1t_script *o1t_hogs(struct sl_sim *sim, int n, double ms, int nice);
+/* `n` (<= 10) hogs h0.. of `ms` each, started together as the run's roots
+ * (queued on CPU 0 at time 0, as a forking loop does not: each fork costs
+ * its parent time, and a child that runs first delays the next fork). */
+void o1t_spawn_hogs(struct sl_sim *sim, int n, double ms);
 
 struct o1t_run {
 	struct sl_machine machine;

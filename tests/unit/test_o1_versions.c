@@ -133,8 +133,12 @@ SL_TEST(o1_cache_hot_per_version)
 
 /* ---- the imbalance rules (2.7) ---- */
 
-/* `hogs` hogs of 3 s on two CPUs, stopped at `ms`: queue lengths, and the
- * most and least CPU time any hog got. */
+/* `hogs` hogs of 3 s on two CPUs, all queued on CPU 0 at time 0 (not
+ * forked: with child-runs-first a forking loop of hogs takes slices to
+ * start them), stopped at `ms`: queue lengths, and the most and least CPU
+ * time any hog got. */
+static long o1vt_moves;	/* migrations of the hogs in the last o1vt_hogs run */
+
 static bool o1vt_hogs(const char *policy, int hogs, double ms, int *n0, int *n1,
 		      sl_time *most, sl_time *least)
 {
@@ -144,16 +148,18 @@ static bool o1vt_hogs(const char *policy, int hogs, double ms, int *n0, int *n1,
 
 	if (!o1t_start(&r, "pack:2 core:1 pu:1", policy, (sl_time)(ms * SL_MSEC)))
 		return false;
-	sl_sim_spawn_root(r.sim, &o1t_prog, o1t_hogs(r.sim, hogs, 3000, 0), "root");
+	o1t_spawn_hogs(r.sim, hogs, 3000);
 	if (o1t_run(&r)) {
 		struct o1 *s = sl_policy_data(r.sim);
 		*n0 = s->rq_of[0]->nr_running;
 		*n1 = s->rq_of[1]->nr_running;
 		*most = 0;
 		*least = INT64_MAX;
+		o1vt_moves = 0;
 		for (int i = 0; i < hogs && i < 7; i++) {
 			struct sl_task *t = o1t_find(r.sim, names[i]);
 			sl_time u = t ? t->user_ns : 0;
+			o1vt_moves += t ? t->nmigrations : 0;
 			*most = u > *most ? u : *most;
 			*least = u < *least ? u : *least;
 		}
@@ -195,11 +201,15 @@ SL_TEST(o1_imbalance_one_vs_two_versions)
 	CHECKF(most > 2 * least - 100 * SL_MSEC, "2.6.0 half: most %.0f ms, least %.0f ms",
 	       (double)most / SL_MSEC, (double)least / SL_MSEC);
 	/* 2.6.0: imbalance 1 halves to 0 and the pull takes every movable
-	 * task: the queued hog moves at every other busy tick, so the three
-	 * share the two CPUs far more evenly */
+	 * task: the queued hog moves at every other busy tick (0.4, 0.6, 1.0,
+	 * 1.2 ... s), so the three share the two CPUs far more evenly.  (How
+	 * evenly depends on which hog is queued at those ticks: the moving
+	 * one shares a CPU with each of the others in turn; 1.5 held when all
+	 * the forks happened at one instant, 1.6 with the hogs queued
+	 * together at 0.) */
 	CHECK(o1vt_hogs("o1:version=2.6.0", 3, 2400, &n0, &n1, &most, &least));
-	CHECKF(most < least * 3 / 2, "2.6.0: most %.0f ms, least %.0f ms",
-	       (double)most / SL_MSEC, (double)least / SL_MSEC);
+	CHECKF(most < least * 7 / 4 && o1vt_moves >= 6, "2.6.0: most %.0f ms, least %.0f ms, "
+	       "%ld moves", (double)most / SL_MSEC, (double)least / SL_MSEC, o1vt_moves);
 	CHECK(o1vt_hogs("o1:version=2.5.33,imbalance=quarter", 3, 2400, &n0, &n1, &most,
 			&least));
 	CHECKF(most < least * 3 / 2, "2.5.33 quarter: most %.0f ms, least %.0f ms",
@@ -381,9 +391,11 @@ SL_TEST(o1_yield_to_expired)
 /* ---- fork placement (2.3) ---- */
 
 /*
- * One CPU.  The root forks s and sleeps 1 ms, so that s runs; the root
- * wakes behind s at the same priority.  s then forks c.  Returns true if c
- * ran before the root's next action (*ok false if the run failed).
+ * One CPU.  s and w start together, s first in the queue and w behind it
+ * at the same priority; s works 3 ms and forks c.  Returns true if c ran
+ * before w (*ok false if the run failed).  (Not a root that forks s and
+ * sleeps: where the child runs first, s would preempt that root at the
+ * fork, before its sleep.)
  */
 static bool o1vt_child_before_waiter(const char *policy, bool *ok)
 {
@@ -399,15 +411,12 @@ static bool o1vt_child_before_waiter(const char *policy, bool *ok)
 	o1t_fork(s, c, "c", 0);
 	o1t_add(s, sl_act_run(3 * SL_MSEC, SL_WC_INT));
 	o1t_add(s, sl_act_wait());
-	struct o1t_script *root = o1t_new(r.sim);
-	o1t_fork(root, s, "s", 0);
-	o1t_add(root, sl_act_sleep(1 * SL_MSEC));
-	o1t_add(root, sl_act_run(1 * SL_MSEC, SL_WC_INT));	/* act 2 */
-	o1t_add(root, sl_act_wait());
-	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
-	if (o1t_run(&r) && root->pc == 4 && c->pc == 1 && root->at[1] < s->at[2]) {
+	struct o1t_script *w = o1t_hog(r.sim, 1);
+	sl_sim_spawn_root(r.sim, &o1t_prog, s, "s");
+	sl_sim_spawn_root(r.sim, &o1t_prog, w, "w");
+	if (o1t_run(&r) && s->pc == 4 && c->pc == 1 && w->pc == 1 && s->at[0] < w->at[0]) {
 		*ok = true;
-		before = c->at[0] < root->at[2];
+		before = c->at[0] < w->at[0];
 	}
 	sl_sim_destroy(r.sim);
 	return before;
@@ -417,13 +426,12 @@ SL_TEST(o1_fork_placement_per_version)
 {
 	bool ok;
 
-	/* up to 2.5.59 the child goes to the tail of its list: behind the
-	 * root, which woke while s ran */
+	/* up to 2.5.59 the child goes to the tail of its list: behind w */
 	CHECK(!o1vt_child_before_waiter("o1:version=2.5.33", &ok) && ok);
 	CHECK(!o1vt_child_before_waiter("o1:version=2.5.59", &ok) && ok);
 	CHECK(!o1vt_child_before_waiter("ht:version=f3", &ok) && ok);
 	CHECK(!o1vt_child_before_waiter("ht:version=e6", &ok) && ok);
-	/* D7 (2.5.68, 2.6.0): in front of its parent, ahead of the root */
+	/* D7 (2.5.68, 2.6.0): in front of its parent, ahead of w */
 	CHECK(o1vt_child_before_waiter("o1:version=2.5.68", &ok) && ok);
 	CHECK(o1vt_child_before_waiter("o1:version=2.6.0", &ok) && ok);
 	CHECK(o1vt_child_before_waiter("ht:version=a9", &ok) && ok);
@@ -506,7 +514,9 @@ static bool o1vt_waker_credit(const char *policy, int64_t *avg, int *prio)
 	o1t_add(root, sl_act_wait());
 	o1t_add(root, sl_act_wait());
 	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
-	if (o1t_run(&r) && wr->pc == 3 && rd->pc == 2) {
+	/* w has written (r, woken with more credit, preempts w on its return
+	 * from the write: w has not asked for its next action yet) */
+	if (o1t_run(&r) && wr->pc >= 2 && rd->pc == 2) {
 		struct sl_task *t = o1t_find(r.sim, "w");
 		struct o1 *s = sl_policy_data(r.sim);
 		if (t) {

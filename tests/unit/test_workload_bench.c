@@ -330,7 +330,8 @@ SL_TEST(schedbench_one_cpu_arithmetic)
 	wb_done(&r);
 }
 
-/* dispatch forks in a loop: each fork returns before the next begins, so
+/* dispatch forks in a loop: each fork returns before the next begins (the
+ * engine charges a fork's cost before the child exists), so
  * the children are born one fork cost apart, not all at once (a burst of
  * children queued at one instant skews exec balancing on NUMA machines). */
 SL_TEST(schedbench_forks_one_after_the_other)
