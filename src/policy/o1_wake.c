@@ -44,10 +44,6 @@
  *     separate sync path came with D7's SYNC_WAKEUPS (Jan 2003).
  *
  * Omitted / simplified:
- *   - A parent that forks several times in a row (no work in between)
- *     forks them all before the reschedule takes effect: the engine acts
- *     on need_resched after a task's instant actions, where the kernel
- *     preempted the parent on return from its first fork.
  *   - sched_exit runs when the child exits, not when it is reaped (the
  *     engine reports exits only).
  *   - 2.6.0's cross-CPU timestamp adjustment: one clock here.
