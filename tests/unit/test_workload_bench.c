@@ -720,3 +720,34 @@ SL_TEST(javabench_class_sets_the_work_class)
 	wb_done(&mem);
 	wb_done(&fp);
 }
+
+/* Two MEM threads on the two packages of a dual Xeon DP (noht: one CPU
+ * each) share its front-side bus.  A 0.4 GB/s bus serves 0.76 fully
+ * memory-bound tasks (512 KB L2 refilled in 1 ms: 0.52 GB/s each), so
+ * their demand 2 x 0.6 stretches their stalls by 1.57: 1 / (0.4 + 0.6 x
+ * 1.57) = 0.74 of their speed; the preset's own 3.2 GB/s bus (6.1 tasks)
+ * leaves them at full speed, and one thread alone is not slowed by 0.4. */
+SL_TEST(javabench_threads_share_the_bus)
+{
+	struct wb_run own, narrow, alone;
+	const char *two = "javabench:threads=2,size=1,gc_ms=0,lock_us=0,compile_every=1e9";
+	const char *one = "javabench:threads=1,size=0.5,gc_ms=0,lock_us=0,compile_every=1e9";
+
+	bool ok = wb_run(&own, "xeon-1800-2x2ht,noht", &sl_workload_javabench, two, 1);
+	ok = wb_run(&narrow, "xeon-1800-2x2ht,noht,bus=0.4", &sl_workload_javabench, two, 1) && ok;
+	ok = wb_run(&alone, "xeon-1800-2x2ht,noht,bus=0.4", &sl_workload_javabench, one, 1) && ok;
+	CHECK(ok);
+	if (ok) {
+		double o = (double)own.stats.user_ns, n = (double)narrow.stats.user_ns;
+		double a = (double)alone.stats.user_ns;
+		double k = 1.2 / (0.4 / (512.0 * 1024 / 1e6));
+		double want = 0.4 + 0.6 * k;	/* 1.34 */
+		CHECKF(fabs(o - 1e9) < 0.01e9, "own bus: %g ns of user time for 1 s of work", o);
+		CHECKF(fabs(n / o - want) < 0.02, "narrow bus: %g x the user time, want %g", n / o,
+		       want);
+		CHECKF(fabs(a - 0.5e9) < 0.005e9, "alone on the narrow bus: %g ns", a);
+	}
+	wb_done(&own);
+	wb_done(&narrow);
+	wb_done(&alone);
+}
