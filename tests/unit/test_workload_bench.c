@@ -751,3 +751,32 @@ SL_TEST(javabench_threads_share_the_bus)
 	wb_done(&narrow);
 	wb_done(&alone);
 }
+
+/* split=pool: three FP workers on two HT packages, where one package runs
+ * two of them on its siblings at 0.55 each and the other one alone.  With
+ * even shares the lone worker finishes first and its CPU idles; taking
+ * bursts from one pool they all work until the pool is empty (user time
+ * about 3 x elapsed, as a job with a work queue shows), which is sooner. */
+SL_TEST(javabench_pool_keeps_every_worker_busy)
+{
+	struct wb_run even, pool;
+	const char *base = "javabench:threads=3,size=3,gc_every_ms=1e6,gc_ms=0,lock_us=0,"
+			   "compile_every=1e9,class=fp";
+	char spec[160];
+
+	CHECK(rejects(&sl_workload_javabench, "javabench:split=dynamic", "split"));
+	snprintf(spec, sizeof(spec), "%s,split=even", base);
+	bool ok = wb_run(&even, "xeon-1800-2x2ht", &sl_workload_javabench, spec, 1);
+	snprintf(spec, sizeof(spec), "%s,split=pool", base);
+	ok = wb_run(&pool, "xeon-1800-2x2ht", &sl_workload_javabench, spec, 1) && ok;
+	CHECK(ok);
+	if (ok) {
+		double ee = (double)even.stats.elapsed_ns, eu = (double)even.stats.user_ns;
+		double pe = (double)pool.stats.elapsed_ns, pu = (double)pool.stats.user_ns;
+		CHECKF(eu < 2.8 * ee, "even: user %g ns in %g ns", eu, ee);
+		CHECKF(pu > 2.9 * pe && pe < 0.9 * ee, "pool: user %g ns in %g ns (even %g)", pu,
+		       pe, ee);
+	}
+	wb_done(&even);
+	wb_done(&pool);
+}
