@@ -71,6 +71,8 @@ struct hw_profile {
 	int slit_remote;		/* SLIT for remote nodes when none is known */
 	double far_ratio;		/* latency ratio at the largest SLIT distance */
 	double node_bw;			/* per-node memory bandwidth (speed.h), 0 = unlimited */
+	double bus_gbs;			/* the bus every CPU of a node shares, GB/s (peak);
+					 * gives node_bw where that is 0 (speed_params.c) */
 	struct sl_disk_params disk;	/* all 0: hw_disk_default */
 };
 
@@ -81,6 +83,7 @@ struct hw_options {
 	double ratio;		/* > 0: overrides far_ratio */
 	int slit;		/* > 0: uniform remote SLIT distance */
 	double bw;		/* > 0: overrides node_bw */
+	double bus_gbs;		/* > 0: overrides bus_gbs (and a profile's node_bw) */
 	double ipi_us;		/* > 0: overrides ipi_ns (waking another CPU) */
 	double refill;		/* > 0: scales every refill_ns level */
 	double seek_ms;		/* > 0: overrides the disk's average seek */

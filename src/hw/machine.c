@@ -8,6 +8,8 @@
  *   smt=KIND      SMT pair model: netburst, modern, or off (siblings free)
  *   ratio=R       NUMA latency ratio at the largest node distance
  *   bw=B          per-node memory bandwidth in memory-bound task equivalents
+ *   bus=GBS       the bus all CPUs of a node share, GB/s (converted to bw
+ *                 by the machine's refill rate, speed_params.c)
  *   slit=N        uniform remote SLIT distance (what policies see)
  *   refill=F      scale every cache refill cost by F (NetBurst's 1 ms
  *                 full-L2 refill is the top of a 0.2-1 ms range)
@@ -34,7 +36,7 @@
 
 #define MAX_BASE 4096
 
-static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N, bw=B, refill=F, ipi=US, seek=MS, xfer=MBS";
+static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N, bw=B, bus=GBS, refill=F, ipi=US, seek=MS, xfer=MBS";
 
 static bool is_key(const char *opt, const char *key)
 {
@@ -68,6 +70,11 @@ static int parse_option(struct hw_options *o, const char *opt, const char *what,
 			expected = "a positive number (memory-bound tasks a node serves at full speed)";
 		else
 			o->bw = d;
+	} else if (is_key(opt, "bus")) {
+		if (sl_parse_double(val, &d) || d <= 0.0 || d > 1e6)
+			expected = "a positive number of GB/s (the bus all CPUs of a node share)";
+		else
+			o->bus_gbs = d;
 	} else if (is_key(opt, "refill")) {
 		if (sl_parse_double(val, &d) || d <= 0.0 || d > 100.0)
 			expected = "a factor above 0, at most 100";
@@ -217,6 +224,7 @@ static int load_synthetic(struct sl_machine *m, const char *base, const struct h
 int sl_machine_load(struct sl_machine *m, const char *name, struct sl_err *err)
 {
 	struct hw_options o = { .noht = false, .smt = -1, .ratio = 0, .slit = 0, .bw = 0,
+				 .bus_gbs = 0,
 				 .ipi_us = 0, .refill = 0, .seek_ms = 0,
 				 .xfer_mb_s = 0 };
 	char base[MAX_BASE], what[MAX_BASE + 16];

@@ -45,6 +45,13 @@
  * penalties): NetBurst 0.3 / 1.0 / 2.0 ms by core / package / node, modern
  * 0.05 / 0.2 / 0.4 ms; the in-place (decayed) refill, from memory, equals
  * the package level.
+ * Shared bus (docs/model.md "NUMA locality"): the two dual-package Xeon
+ * DP presets share one front-side bus and memory controller between their
+ * packages, 400 MT/s x 8 bytes = 3.2 GB/s peak.  p4dpe-2x2ht's 2.2 GHz
+ * Xeons of Sep 2002 are 400 MT/s parts on the board's E7500 chipset (the
+ * 533 MT/s Xeon DP and its E7501 came in Nov 2002) [from Intel's line-up,
+ * unverified].  The other presets keep a fitted node_bw or none (one
+ * package per bus, or NUMA nodes whose bandwidth was measured).
  * Disks: no published report names its disk; every preset has disk.c's
  * 2002 7200 rpm default (a profile's .disk left zero).
  * Where an LLC lies beyond the L2 (xeon-1600ht's L3, modern L3s), lines
@@ -85,6 +92,9 @@ static const struct hw_preset presets[] = {
 			.smt = HW_SMT_NETBURST, .refill_ns = NETBURST_REFILL,
 			.evict_kb_per_ms = 200, .costs = &hw_costs_netburst,
 			.slit_remote = 20, .far_ratio = 1.0,
+			/* one 400 MT/s x 64-bit front-side bus for both
+			 * packages (E7500 chipset), 3.2 GB/s */
+			.bus_gbs = 3.2,
 		},
 	},
 	{
@@ -154,6 +164,9 @@ static const struct hw_preset presets[] = {
 			.smt = HW_SMT_NETBURST, .refill_ns = NETBURST_REFILL,
 			.evict_kb_per_ms = 200, .costs = &hw_costs_netburst,
 			.slit_remote = 20, .far_ratio = 1.0,
+			/* the 1.8 GHz Xeon DP's 400 MT/s x 64-bit front-side
+			 * bus, shared by both packages: 3.2 GB/s */
+			.bus_gbs = 3.2,
 		},
 	},
 	{

@@ -20,6 +20,12 @@
  *   0.05-0.1, SPIN 0); with r = 3.5 a MEM task runs at 0.40 off-node on a
  *   NUMA-Q, the 2.1-2.9x of Hohnbaum's and Bligh's schedbench runs ([Hohnbaum03],
  *   [Bligh02]).
+ * - Memory bus: where a profile gives the bus all CPUs of a node share
+ *   (a front-side bus and its one memory controller) in GB/s rather than
+ *   a fitted node_bw, node_bw = bus / what one fully memory-bound CPU
+ *   draws, and that draw is the model's own in-place refill rate: a full
+ *   L2 from memory in refill_ns[NONE] (NetBurst: 512 KB in 1 ms = 0.52
+ *   GB/s, one line per miss latency, as MEM's pointer chasing does).
  * - NUMA ratio: the profile gives the latency ratio at the largest SLIT
  *   distance; nearer remote nodes get 1 + (ratio - 1)(d - 10)/(dmax - 10),
  *   so an EPYC-like 10/12/32 machine gets a small same-socket penalty.
@@ -159,6 +165,21 @@ static void set_kernel_costs(struct sl_speed_model *s, const struct hw_kernel_co
 	s->sched_pick_ns = scale(k->sched_pick_ns, f);
 }
 
+/*
+ * node_bw (fully memory-bound task equivalents) of a bus of `gbs` GB/s: a
+ * CPU that does nothing but miss pulls its L2 back from memory in
+ * refill_ns[NONE], l2_kb KB per that many ns (docs/model.md "NUMA
+ * locality", the shared bus).
+ */
+static double bus_tasks(const struct sl_speed_model *s, unsigned l2_kb, double gbs)
+{
+	double ns = (double)s->refill_ns[SL_MIGR_NONE];
+
+	if (ns <= 0 || l2_kb == 0)
+		return 0;	/* no refill model: the bus cannot be converted */
+	return gbs / ((double)l2_kb * 1024.0 / ns);	/* bytes per ns = GB/s */
+}
+
 void hw_speed_init(struct sl_speed_model *s, const struct sl_topo *t,
 		   const struct hw_profile *p, const struct hw_options *o)
 {
@@ -168,11 +189,19 @@ void hw_speed_init(struct sl_speed_model *s, const struct sl_topo *t,
 
 	set_smt(s, smt);
 	set_numa(s, t, ratio);
-	s->node_bw = o->bw > 0 ? o->bw : p->node_bw;
 	for (int level = 0; level < 4; level++)
 		s->refill_ns[level] = o->refill > 0
 			? (sl_time)llround((double)p->refill_ns[level] * o->refill)
 			: p->refill_ns[level];
+	/* precedence: bw=, bus=, the profile's fitted node_bw, its bus */
+	if (o->bw > 0)
+		s->node_bw = o->bw;
+	else if (o->bus_gbs > 0)
+		s->node_bw = bus_tasks(s, t->l2_kb, o->bus_gbs);
+	else if (p->node_bw > 0)
+		s->node_bw = p->node_bw;
+	else
+		s->node_bw = p->bus_gbs > 0 ? bus_tasks(s, t->l2_kb, p->bus_gbs) : 0;
 	s->touch_kb_per_ms = p->evict_kb_per_ms;
 	set_kernel_costs(s, p->costs, mhz);
 	if (o->ipi_us > 0)

@@ -13,7 +13,11 @@
  *     elapsed time measures throughput).  A worker runs MEM-class search
  *     bursts (pointer chasing over a shared heap; exponential, mean
  *     `burst_ms`), and after each records its result under one shared lock
- *     (`lock_us` of work inside it);
+ *     (`lock_us` of work inside it).  `class` gives the search, lock and
+ *     GC work another work class, for thread-scaling jobs of other kinds
+ *     (default mem: the seed's bench); `split=pool` makes the workers take
+ *     their bursts from one pool of work, as a job with a work queue does,
+ *     instead of an even share each (default even);
  *   - stop-the-world garbage collection: after every `gc_every_ms` of its
  *     own search work each worker comes to a safepoint (a barrier of all
  *     workers); worker 0 then collects (`gc_ms` of MEM work, serial as in
@@ -90,6 +94,9 @@ struct jb_run {
 	struct jb_worker *workers;
 	struct sl_chan *compile_queue;
 	double compile_every;	/* mean search bursts per compile request */
+	enum sl_wclass wclass;	/* of the search and GC work */
+	bool pool;		/* split=pool: one pool of work for all workers */
+	int64_t pool_left;	/* search work still in the pool, ns */
 	struct jb_helper compiler, watcher;
 	int started, finished, reaped;
 	long searches, gcs;
@@ -110,19 +117,26 @@ static struct sl_action act_barrier(struct sl_barrier *b)
 	return (struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = b };
 }
 
+/* Search work still to do for w: its own share, or the common pool. */
+static int64_t *work_left(struct jb_worker *w)
+{
+	return w->run->pool ? &w->run->pool_left : &w->left;
+}
+
 static void search(struct sl_task *t, struct jb_worker *w, struct sl_action *next)
 {
 	int64_t burst = (int64_t)sl_rng_exp(&t->rng, w->run->burst_mean) + 1;
+	int64_t *left = work_left(w);
 
-	if (burst > w->left)
-		burst = w->left;
+	if (burst > *left)
+		burst = *left;
 	if (burst > w->until_gc)
 		burst = w->until_gc;
-	w->left -= burst;
+	*left -= burst;
 	w->until_gc -= burst;
 	w->run->searches++;
 	w->pc = W_LOCK;
-	*next = sl_act_run((double)burst, SL_WC_MEM);
+	*next = sl_act_run((double)burst, w->run->wclass);
 }
 
 static void resume(struct jb_worker *w, struct sl_action *next)
@@ -141,7 +155,7 @@ static void worker_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	switch (w->pc) {
 	case W_SEARCH:
 		t->footprint_kb = JB_FOOTPRINT_KB;
-		if (w->left > 0) {
+		if (*work_left(w) > 0) {
 			search(t, w, next);
 			return;
 		}
@@ -157,7 +171,7 @@ static void worker_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		return;
 	case W_RECORD:
 		w->pc = W_UNLOCK;
-		*next = sl_act_run((double)run->lock_work, SL_WC_MEM);
+		*next = sl_act_run((double)run->lock_work, run->wclass);
 		return;
 	case W_UNLOCK:
 		w->pc = W_COMPILE;
@@ -180,7 +194,7 @@ static void worker_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		if (w->index == 0) {
 			w->pc = W_RESUME;
 			run->gcs++;
-			*next = sl_act_run((double)run->gc_work, SL_WC_MEM);
+			*next = sl_act_run((double)run->gc_work, run->wclass);
 			return;
 		}
 		resume(w, next);
@@ -303,8 +317,17 @@ static const struct sl_param_def jb_params[] = {
 	  "work of one collection (done by one thread while the others wait), ms" },
 	{ "compile_every", SL_PARAM_REAL, "100", 1, 1e9, NULL,
 	  "mean search bursts per JIT compile request (each ~2 ms of compiling)" },
+	{ "class", SL_PARAM_CHOICE, "mem", 0, 0, "mem|int|fp|cache|spin",
+	  "work class of the search and GC work (the seed's bench: mem)" },
+	{ "split", SL_PARAM_CHOICE, "even", 0, 0, "even|pool",
+	  "even: each worker does size/threads; pool: workers take bursts from one pool "
+	  "until it is empty (a work queue: they finish together)" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
+
+/* In the order of the "class" choices. */
+static const enum sl_wclass jb_classes[] = { SL_WC_MEM, SL_WC_INT, SL_WC_FP, SL_WC_CACHE,
+					     SL_WC_SPIN };
 
 static void *jb_start(struct sl_sim *sim, const struct sl_params *p, sl_time *limit_out)
 {
@@ -331,6 +354,9 @@ static void *jb_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	}
 	run->compile_queue = sl_chan_new(sim, JB_QUEUE_BYTES, false);
 	run->compile_every = sl_param_real(p, "compile_every");
+	run->wclass = jb_classes[sl_param_choice(p, "class")];
+	run->pool = sl_param_choice(p, "split") == 1;
+	run->pool_left = (int64_t)(sl_param_real(p, "size") * 1e9);
 	run->compiler.run = run;
 	run->watcher.run = run;
 	sl_sim_spawn_root(sim, &jb_main_prog, run, "java");

@@ -109,6 +109,37 @@ SL_TEST(hw_preset_published_machines)
 	CHECK(fabs(mach.speed.node_bw - 1.85) < 1e-9);
 }
 
+/* The dual-package Xeon DPs share one 3.2 GB/s front-side bus: node_bw is
+ * the bus over what one fully memory-bound NetBurst CPU draws (its 512 KB
+ * L2 from memory in 1 ms, 0.52 GB/s), 6.1 such tasks.  Two or four MEM
+ * tasks (0.6 each) stay below it; bus= gives another bus in GB/s, bw= a
+ * bandwidth in task equivalents wins over both, and a fitted node_bw
+ * (numaq-16) is kept. */
+SL_TEST(hw_shared_bus)
+{
+	double draw = 512.0 * 1024 / 1e6;	/* GB/s */
+
+	CHECK(loads_ok("xeon-1800-2x2ht"));
+	CHECK(fabs(mach.speed.node_bw - 3.2 / draw) < 1e-9);
+	CHECK(sl_numa_contention(&mach.speed, 4 * 0.6) == 1.0);
+	CHECK(loads_ok("p4dpe-2x2ht"));
+	CHECK(fabs(mach.speed.node_bw - 3.2 / draw) < 1e-9);
+	CHECK(loads_ok("xeon-1800-2x2ht,bus=0.4"));
+	CHECK(fabs(mach.speed.node_bw - 0.4 / draw) < 1e-9);
+	CHECK(sl_numa_contention(&mach.speed, 0.6) == 1.0);
+	CHECK(sl_numa_contention(&mach.speed, 1.2) > 1.5);
+	CHECK(loads_ok("xeon-1800-2x2ht,bus=0.4,refill=2"));	/* a slower refill draws less */
+	CHECK(fabs(mach.speed.node_bw - 0.8 / draw) < 1e-9);
+	CHECK(loads_ok("xeon-1800-2x2ht,bus=0.4,bw=3"));
+	CHECK(mach.speed.node_bw == 3.0);
+	CHECK(loads_ok("numaq-16,bus=100"));
+	CHECK(mach.speed.node_bw > 100);
+	CHECK(loads_ok("numaq-16"));
+	CHECK(mach.speed.node_bw == 0.72);
+	CHECK(loads_ok("p4ht-3066"));
+	CHECK(mach.speed.node_bw == 0);
+}
+
 SL_TEST(hw_preset_xeon_2s_smt)
 {
 	CHECK(loads_ok("xeon-2s-smt"));
@@ -263,6 +294,7 @@ SL_TEST(hw_errors_names)
 	CHECK(fails_with("numaq-16,slit=5", "slit"));
 	CHECK(fails_with("host,ipi=0", "ipi"));
 	CHECK(fails_with("p4dpe-2x2ht,refill=-1", "factor"));
+	CHECK(fails_with("p4dpe-2x2ht,bus=0", "GB/s"));
 	CHECK(fails_with("p4dpe-2x2ht,ipi=fast", "microseconds"));
 	CHECK(fails_with("pack:300 pu:1", "300"));
 	CHECK(fails_with("pack:16 core:16 pu:2", "512"));

@@ -9,6 +9,7 @@
  * "up" on one-CPU machines and "o1" elsewhere, invariant checks on.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "hw/machine.h"
@@ -16,6 +17,7 @@
 #include "sim/sim.h"
 #include "workload/bench_workloads.h"
 #include "workload/hackbench.h"
+#include "workload/workload.h"
 #include "test.h"
 
 /* ---- helpers ---- */
@@ -690,4 +692,92 @@ SL_TEST(hackbench_two_cpus_pay_the_shared_lines)
 	       (double)one.stats.sys_ns, calls, c.shared_ns);
 	wb_done(&one);
 	wb_done(&two);
+}
+
+/* ---- javabench ---- */
+
+/* class= gives javabench's work another class: two workers on the two
+ * siblings of one HT package run FP + FP at 0.55 each and MEM + MEM at
+ * 0.65 (docs/model.md [SMT]), so the fp run takes longer; a bad class is
+ * rejected by name. */
+SL_TEST(javabench_class_sets_the_work_class)
+{
+	struct wb_run mem, fp;
+	const char *base = "javabench:threads=2,size=1,gc_ms=0,lock_us=0,compile_every=1e9";
+	char spec[128];
+
+	CHECK(rejects(&sl_workload_javabench, "javabench:class=vector", "class"));
+	CHECK(accepts(&sl_workload_javabench, "javabench:class=int"));
+	snprintf(spec, sizeof(spec), "%s,class=mem", base);
+	bool ok = wb_run(&mem, "pack:1 core:1 pu:2", &sl_workload_javabench, spec, 1);
+	snprintf(spec, sizeof(spec), "%s,class=fp", base);
+	ok = wb_run(&fp, "pack:1 core:1 pu:2", &sl_workload_javabench, spec, 1) && ok;
+	CHECK(ok);
+	if (ok) {
+		double m = sl_ns_to_s(mem.stats.elapsed_ns), f = sl_ns_to_s(fp.stats.elapsed_ns);
+		/* 0.5 s of work per worker: 0.77 s at 0.65, 0.91 s at 0.55 */
+		CHECKF(m > 0.70 && m < 0.82 && f > 0.85 && f < 0.97, "mem %g s, fp %g s", m, f);
+	}
+	wb_done(&mem);
+	wb_done(&fp);
+}
+
+/* Two MEM threads on the two packages of a dual Xeon DP (noht: one CPU
+ * each) share its front-side bus.  A 0.4 GB/s bus serves 0.76 fully
+ * memory-bound tasks (512 KB L2 refilled in 1 ms: 0.52 GB/s each), so
+ * their demand 2 x 0.6 stretches their stalls by 1.57: 1 / (0.4 + 0.6 x
+ * 1.57) = 0.74 of their speed; the preset's own 3.2 GB/s bus (6.1 tasks)
+ * leaves them at full speed, and one thread alone is not slowed by 0.4. */
+SL_TEST(javabench_threads_share_the_bus)
+{
+	struct wb_run own, narrow, alone;
+	const char *two = "javabench:threads=2,size=1,gc_ms=0,lock_us=0,compile_every=1e9";
+	const char *one = "javabench:threads=1,size=0.5,gc_ms=0,lock_us=0,compile_every=1e9";
+
+	bool ok = wb_run(&own, "xeon-1800-2x2ht,noht", &sl_workload_javabench, two, 1);
+	ok = wb_run(&narrow, "xeon-1800-2x2ht,noht,bus=0.4", &sl_workload_javabench, two, 1) && ok;
+	ok = wb_run(&alone, "xeon-1800-2x2ht,noht,bus=0.4", &sl_workload_javabench, one, 1) && ok;
+	CHECK(ok);
+	if (ok) {
+		double o = (double)own.stats.user_ns, n = (double)narrow.stats.user_ns;
+		double a = (double)alone.stats.user_ns;
+		double k = 1.2 / (0.4 / (512.0 * 1024 / 1e6));
+		double want = 0.4 + 0.6 * k;	/* 1.34 */
+		CHECKF(fabs(o - 1e9) < 0.01e9, "own bus: %g ns of user time for 1 s of work", o);
+		CHECKF(fabs(n / o - want) < 0.02, "narrow bus: %g x the user time, want %g", n / o,
+		       want);
+		CHECKF(fabs(a - 0.5e9) < 0.005e9, "alone on the narrow bus: %g ns", a);
+	}
+	wb_done(&own);
+	wb_done(&narrow);
+	wb_done(&alone);
+}
+
+/* split=pool: three FP workers on two HT packages, where one package runs
+ * two of them on its siblings at 0.55 each and the other one alone.  With
+ * even shares the lone worker finishes first and its CPU idles; taking
+ * bursts from one pool they all work until the pool is empty (user time
+ * about 3 x elapsed, as a job with a work queue shows), which is sooner. */
+SL_TEST(javabench_pool_keeps_every_worker_busy)
+{
+	struct wb_run even, pool;
+	const char *base = "javabench:threads=3,size=3,gc_every_ms=1e6,gc_ms=0,lock_us=0,"
+			   "compile_every=1e9,class=fp";
+	char spec[160];
+
+	CHECK(rejects(&sl_workload_javabench, "javabench:split=dynamic", "split"));
+	snprintf(spec, sizeof(spec), "%s,split=even", base);
+	bool ok = wb_run(&even, "xeon-1800-2x2ht", &sl_workload_javabench, spec, 1);
+	snprintf(spec, sizeof(spec), "%s,split=pool", base);
+	ok = wb_run(&pool, "xeon-1800-2x2ht", &sl_workload_javabench, spec, 1) && ok;
+	CHECK(ok);
+	if (ok) {
+		double ee = (double)even.stats.elapsed_ns, eu = (double)even.stats.user_ns;
+		double pe = (double)pool.stats.elapsed_ns, pu = (double)pool.stats.user_ns;
+		CHECKF(eu < 2.8 * ee, "even: user %g ns in %g ns", eu, ee);
+		CHECKF(pu > 2.9 * pe && pe < 0.9 * ee, "pool: user %g ns in %g ns (even %g)", pu,
+		       pe, ee);
+	}
+	wb_done(&even);
+	wb_done(&pool);
 }
