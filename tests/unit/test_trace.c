@@ -718,9 +718,12 @@ SL_TEST(trace_round_trip_reproduces_cpu_time)
 	 * make a switch cost more than the recorded burst.  One gcc's fork
 	 * (its cost paid before the child exists) began before a recorded
 	 * preemption: the replay's estimate of the switch back misses o1's
-	 * own scheduler charge there by 500 ns, as below for an exit */
-	CHECK(round_trip_within(noht, "o1", "kernbench:size=2,units=20,pipe=0", "o1",
-				",footprint=8", 0.01, 500) == 0);
+	 * own scheduler charge there by 500 ns, as below for an exit.  head=
+	 * and tail= pin the shares of that schedule: with the serial part as
+	 * amounts of work this tiny build's make shells meet the same
+	 * estimate at two preemptions (0.95-2 us, docs/traces.md) */
+	CHECK(round_trip_within(noht, "o1", "kernbench:size=2,units=20,pipe=0,head=2.19,tail=10.9",
+				"o1", ",footprint=8", 0.01, 500) == 0);
 	/* (until child-runs-first was modelled one gcc's exit began before
 	 * its last recorded preemption, and the replay's estimate of the
 	 * switch back missed o1's own scheduler charge there by 500 ns; that
