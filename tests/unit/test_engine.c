@@ -10,6 +10,7 @@
 
 #include "base/rng.h"
 #include "hw/machine.h"
+#include "policy/policy.h"
 #include "sim/eventq.h"
 #include "sim/sim.h"
 #include "test.h"
@@ -797,4 +798,91 @@ SL_TEST(engine_tick_sync_random_order_by_seed)
 	memcpy(other, tick_log.cpu, sizeof(other));
 	CHECK(memcmp(first, again, sizeof(first)) == 0);
 	CHECK(memcmp(first, other, sizeof(first)) != 0);
+}
+
+/* ---- who pulls a task forked on CPU 0 of an idle NUMA-Q ---- */
+
+static void note_first_pull(void *ctx, sl_time now, const struct sl_task *t, int from, int to)
+{
+	(void)now;
+	(void)t;
+	int *first = ctx;
+	if (*first < 0 && from == 0)
+		*first = to;
+}
+
+/* On numaq-16 (16 CPUs, all idle), under `policy` and `seed`, a root runs
+ * `delay_us`, forks a 20 ms hog and computes 20 ms itself: the CPU that
+ * first takes one of the two off CPU 0 (-1: none did). */
+static int first_puller(const char *policy, uint64_t seed, double delay_us)
+{
+	struct sl_machine m;
+	struct sl_params knobs;
+	const struct sl_policy_ops *ops;
+	struct sl_err err = { 0 };
+	char label[64];
+	int first = -1;
+
+	if (sl_machine_load(&m, "numaq-16", &err) ||
+	    sl_policy_parse(policy, &ops, &knobs, label, sizeof(label), &err)) {
+		fprintf(stderr, "first_puller: %s\n", err.msg);
+		return -2;
+	}
+	struct sl_observer obs = { .ctx = &first, .sched_migrate = note_first_pull };
+	struct sl_sim_config cfg = { .machine = &m, .policy = ops, .knobs = &knobs, .seed = seed,
+				     .check = true, .observer = &obs };
+	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	if (!sim) {
+		fprintf(stderr, "first_puller: %s\n", err.msg);
+		return -2;
+	}
+	struct script *root = script_new(sim), *hog = script_new(sim);
+	script_add(hog, sl_act_run(20 * SL_MSEC, SL_WC_INT));
+	if (delay_us > 0)
+		script_add(root, sl_act_run(delay_us * SL_USEC, SL_WC_INT));
+	script_add(root, fork_of(hog));
+	script_add(root, sl_act_run(20 * SL_MSEC, SL_WC_INT));
+	script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	if (sl_sim_run(sim, &err))
+		fprintf(stderr, "first_puller: %s\n", err.msg);
+	sl_sim_destroy(sim);
+	return first;
+}
+
+/* The engine used to tick every CPU at once in CPU order, so the idle
+ * CPU 1 always pulled first (numasched schedbench: every task stayed on
+ * node 0).  With 2.6's synchronous timers the race goes to a different CPU
+ * from run to run; with 2.4's staggered ones to the CPU whose slice of the
+ * jiffy comes next after the fork (here with steal_hot=always, so that the
+ * first idle tick after the fork may take the child). */
+SL_TEST(engine_tick_mode_decides_who_pulls_first)
+{
+	int pulled_by[SL_MAX_CPUS] = { 0 };
+	int distinct = 0, others = 0;
+
+	for (uint64_t seed = 1; seed <= 8; seed++) {
+		int ordered = first_puller("o1:version=2.5.33,tick=ordered", seed, 0);
+		CHECKF(ordered == 1, "ordered, seed %d: CPU %d", (int)seed, ordered);
+		int sync = first_puller("o1:version=2.5.33", seed, 0);
+		CHECKF(sync > 0, "sync, seed %d: CPU %d", (int)seed, sync);
+		if (sync > 0 && !pulled_by[sync]++)
+			distinct++;
+		others += sync > 1;
+	}
+	CHECKF(distinct >= 3 && others >= 4, "sync: %d CPUs pulled first, not CPU 1 %d times in 8",
+	       distinct, others);
+
+	memset(pulled_by, 0, sizeof(pulled_by));
+	distinct = others = 0;
+	for (int k = 0; k < 8; k++) {
+		int stag = first_puller("o1:version=2.5.33,tick=staggered,steal_hot=always", 1,
+					50 + 110 * k);
+		CHECKF(stag > 0, "staggered, fork at %d us: CPU %d", 50 + 110 * k, stag);
+		if (stag > 0 && !pulled_by[stag]++)
+			distinct++;
+		others += stag > 1;
+	}
+	CHECKF(distinct >= 4 && others >= 4, "staggered: %d CPUs pulled first, not CPU 1 %d times "
+	       "in 8", distinct, others);
 }
