@@ -59,6 +59,7 @@ static const struct sl_param_def cfs_knobs[] = {
 	{ .name = "hz", .type = SL_PARAM_INT, .def = "250", .min = 100, .max = 1000,
 	  .doc = "timer ticks per second (CONFIG_HZ: Kconfig default 250; many distributions "
 		 "build 1000)" },
+	SL_TICK_KNOB("sync", "6.12 tick-sched.c: aligned on every CPU unless skew_tick=1"),
 	{ .name = "base_slice_us", .type = SL_PARAM_INT, .def = "750", .min = 100,
 	  .max = 100000,
 	  .doc = "EEVDF request size, and CFS min_granularity, before CPU scaling (0.75 ms)" },
@@ -261,6 +262,7 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	for (int cpu = 0; cpu < s->ncpus; cpu++)
 		s->nr_idle_scan[s->rq[cpu].llc_id] = s->rq[cpu].llc_size;
 	sl_set_hz(sim, s->hz);
+	sl_set_tick_mode(sim, (enum sl_tick_mode)sl_param_choice(knobs, "tick"));
 	return s;
 }
 

@@ -48,6 +48,7 @@ static const struct sl_param_def domains_knobs[] = {
 	  .doc = "2.6.12 (June 2005: cpu_power, SMT nice) or w26 (Dec 2003 CFT: SD_FLAG_IDLE)" },
 	{ .name = "hz", .type = SL_PARAM_INT, .def = "1000", .min = 100, .max = 10000,
 	  .doc = "timer ticks per second (2.6 on i386: 1000); ms intervals scale with it" },
+	SL_TICK_KNOB("sync", "2.6.11/2.6.12 i386 setup_APIC_timer: aligned; w26 as 2.6.0"),
 	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
 	  .doc = "scheduler cost per schedule() and per CPU or task a balance looks at "
 		 "(default: the machine's costs of a pick and of examining one item)" },
@@ -161,6 +162,7 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	}
 	sd_balance_init(s);
 	sl_set_hz(sim, s->hz);
+	sl_set_tick_mode(sim, (enum sl_tick_mode)sl_param_choice(knobs, "tick"));
 	return s;
 }
 

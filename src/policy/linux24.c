@@ -35,6 +35,11 @@
  *                charged per CPU looked at by reschedule_idle (also under
  *                the lock).
  *   recalc_ns    Per task of the recalculation loop; as scan_ns by default.
+ *   tick         staggered: 2.4.27 i386 setup_APIC_timer() sets CPU n's
+ *                local APIC timer (n+1) slices of 1/(smp_num_cpus+1) jiffy
+ *                after IRQ0 "to spread out timer events", so the CPUs tick
+ *                one after another through the jiffy, in CPU order, CPU 0
+ *                one slice after IRQ0.
  *
  * Omitted / simplified:
  *   - SCHED_FIFO/SCHED_RR (goodness 1000 + rt_priority, RR requeueing): the
@@ -108,6 +113,7 @@ struct linux24 {
 static const struct sl_param_def linux24_knobs[] = {
 	{ .name = "hz", .type = SL_PARAM_INT, .def = "100", .min = 10, .max = 10000,
 	  .doc = "timer ticks per second (2.4 on i386: 100); scales NICE_TO_TICKS" },
+	SL_TICK_KNOB("staggered", "2.4.27 i386 setup_APIC_timer"),
 	{ .name = "proc_change_penalty", .type = SL_PARAM_INT, .def = "15", .min = 0, .max = 1000,
 	  .doc = "goodness bonus on the CPU a task last ran on (i386 15; ia64, s390, sparc64 20)" },
 	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
@@ -313,6 +319,7 @@ static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
 	for (int cpu = 0; cpu < SL_MAX_CPUS; cpu++)
 		s->active_mm[cpu] = LINUX24_NO_MM;
 	sl_set_hz(sim, s->hz);
+	sl_set_tick_mode(sim, (enum sl_tick_mode)sl_param_choice(knobs, "tick"));
 	return s;
 }
 

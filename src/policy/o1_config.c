@@ -28,6 +28,15 @@
  *     idle flag to balance_node() but a literal 0 to the intra-node
  *     load_balance() beside it.  idle_node_tick=busy gives the node balance
  *     the 0 as well.
+ *   - tick defaults to sync (every CPU's tick at the jiffy's start, the
+ *     order a race) for every version.  2.4.27 i386 setup_APIC_timer()
+ *     staggers the local APIC timers over smp_num_cpus+1 slices of the
+ *     jiffy; 2.6.11's starts them all on the same IRQ0 edge.  No 2.5 or
+ *     2.6.0 tree is at hand (UNVERIFIED): we take 2.6.11's form, because
+ *     the slice is computed from smp_num_cpus, which 2.5 replaced by
+ *     num_online_cpus() for CPU hotplug (INFERRED: the stagger went with
+ *     it), and the O(1) code of 2.5 is 2.6's, not 2.4's.  tick=staggered
+ *     gives 2.4's timers.
  *   - yield defaults to the expired array for every version; which 2.5
  *     release first moved yielders there is not known (UNVERIFIED for
  *     2.5.33); yield=tail requeues within the active array.
@@ -111,6 +120,7 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 		.yield = (enum o1_yield)o1_knob_choice(knobs, "yield", O1_YIELD_EXPIRED),
 		.fork_place = (enum o1_fork_place)o1_knob_choice(knobs, "fork_place",
 								 (int)v->fork_place),
+		.tick = (enum sl_tick_mode)o1_knob_choice(knobs, "tick", SL_TICK_SYNC),
 		.numa = smp && v->numa,
 		.node_balance = v->node_balance,
 		.node_balance_rate = 100,	/* i386 (NUMA-Q) */

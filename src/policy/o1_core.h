@@ -168,6 +168,7 @@ struct o1_config {
 	bool idle_node_tick_idle;	/* the node balance of an idle tick passes idle=1 */
 	enum o1_yield yield;
 	enum o1_fork_place fork_place;
+	enum sl_tick_mode tick;		/* when each CPU's tick comes in a jiffy */
 
 	/* the NUMA scheduler (3); in effect only on a machine of several nodes */
 	bool numa;
@@ -192,8 +193,9 @@ struct o1_config {
 /*
  * Bind the knobs o1, ht and up share (whichever the policy's table has) as
  * a configuration of version `v`: hz, scan_ns, cache_decay_ticks, yield,
- * steal_hot, imbalance, idle_tick, and the NUMA knobs numa, node_balance,
- * node_balance_rate, idle_node_tick.  An empty table means the defaults.
+ * steal_hot, imbalance, idle_tick, tick, and the NUMA knobs numa,
+ * node_balance, node_balance_rate, idle_node_tick.  An empty table means
+ * the defaults.
  * Returns 0, or -1 with an SL_ERR_INPUT error naming policy `name` for a
  * combination the version cannot have (numa=on before 2.5.59, a node knob
  * without the NUMA scheduler, ...).
@@ -214,6 +216,8 @@ bool o1_knob_given(const struct sl_params *knobs, const char *name);
 	  .doc = "where wake_up_forked_process queues the child: the tail of its priority " \
 		 "list (stock up to 2.5.59) or in front of the parent at its priority (Ingo's " \
 		 "D7, mainline in 2.5.6x) (default: the version's)" }
+#define O1_KNOB_TICK \
+	SL_TICK_KNOB("sync", "2.6.11's aligned APIC timers; 2.5 UNVERIFIED, see o1.md")
 #define O1_KNOB_NUMA \
 	{ .name = "numa", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "on|off", \
 	  .doc = "NUMA scheduler on machines of several nodes: node-local balancing, node " \

@@ -2,17 +2,28 @@
  * engine.c - the event loop: creation of a run, the global tick, IPIs, the
  * migration thread, and the services policies call (sim.h).
  *
- * Ticks: one event per jiffy serves every CPU in CPU order (2.5's ticks
- * are aligned: `jiffies % TICK == 0` fires on all CPUs on the same jiffy,
- * policies.md 7.2).  When no task is runnable the tick stops (nothing a
- * policy does on a tick can matter then) and restarts on the next aligned
- * jiffy when a task becomes runnable; jiffies are derived from the clock,
- * so they stay exact across the gap.
+ * Ticks: each CPU's timer tick comes once per jiffy, at a phase the policy
+ * chooses (sl_set_tick_mode, as it sets its HZ; sim.h says which kernel did
+ * what).  STAGGERED (2.4's local APIC timers, one slice of the jiffy per
+ * CPU) is one event that walks through the CPUs in phase order, moving
+ * itself on to the next CPU's phase; SYNC and ORDERED are one event at the
+ * jiffy's start that ticks every CPU, in a random order drawn for that tick
+ * (which CPU's handler takes a contended runqueue lock first is a race) or
+ * in CPU index order.  Jiffies are derived from the clock, and every phase
+ * lies inside its jiffy, so a CPU ticking late in the jiffy sees the jiffy
+ * IRQ0 incremented at its start.  When no task is runnable the tick stops
+ * (nothing a policy does on a tick can matter then) and restarts at the
+ * first tick, of any CPU, after the moment a task becomes runnable: the
+ * hardware timers ran on while the engine skipped them, so the phases and
+ * jiffies stay exact across the gap.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/internal.h"
+
+/* Label of the tick race's PRNG stream (tasks' streams use 1). */
+#define TICK_STREAM 0x7469636bULL	/* "tick" */
 
 struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err)
 {
@@ -38,10 +49,14 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 			   ((cfg->policy->task_size + 15) & ~(size_t)15);
 	sl_eventq_init(&sim->q);
 	sl_event_init(&sim->tick_ev, EV_TICK, -1, NULL);
+	sim->tick_mode = SL_TICK_ORDERED;
+	sl_rng_derive(&sim->tick_rng, sim->seed, TICK_STREAM, 0);
 
 	sim->ncpus = m->topo.ncpus;
 	sim->cpus = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->cpus));
-	
+	sim->tick_order = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->tick_order));
+	for (int i = 0; i < sim->ncpus; i++)
+		sim->tick_order[i] = i;
 	sim->mem_demand = sl_xcalloc((unsigned long)m->topo.nnodes, sizeof(double));
 	sim->llc_evicted_kb = sl_xcalloc((unsigned long)m->topo.npackages, sizeof(double));
 	for (int i = 0; i < sim->ncpus; i++) {
@@ -88,6 +103,7 @@ void sl_sim_destroy(struct sl_sim *sim)
 	}
 	sl_eventq_free(&sim->q);
 	free(sim->cpus);
+	free(sim->tick_order);
 	free(sim->mem_demand);
 	free(sim->llc_evicted_kb);
 	free(sim);
@@ -101,26 +117,96 @@ void *sl_sim_alloc(struct sl_sim *sim, size_t size)
 	return b->data;
 }
 
+/* Where in the jiffy `cpu`'s tick comes: 2.4 setup_APIC_timer() waits
+ * until its timer is slice * (smp_processor_id() + 1) behind IRQ0, with
+ * slice = period / (smp_num_cpus + 1). */
+sl_time sl_tick_phase(const struct sl_sim *sim, int cpu)
+{
+	if (sim->tick_mode != SL_TICK_STAGGERED)
+		return 0;
+	return (sl_time)(cpu + 1) * sim->tick_ns / (sim->ncpus + 1);
+}
+
+sl_time sl_next_tick(const struct sl_sim *sim, int cpu)
+{
+	sl_time start = sim->now / sim->tick_ns * sim->tick_ns;
+	if (cpu >= 0) {
+		sl_time at = start + sl_tick_phase(sim, cpu);
+		return at > sim->now ? at : at + sim->tick_ns;
+	}
+	for (int c = 0; c < sim->ncpus; c++)
+		if (start + sl_tick_phase(sim, c) > sim->now)
+			return start + sl_tick_phase(sim, c);
+	return start + sim->tick_ns + sl_tick_phase(sim, 0);
+}
+
+static void schedule_tick(struct sl_sim *sim, sl_time jiffy_start, int cpu)
+{
+	sim->tick_cpu = cpu;
+	sl_eventq_schedule(&sim->q, &sim->tick_ev, jiffy_start + sl_tick_phase(sim, cpu));
+}
+
 void sl__arm_tick(struct sl_sim *sim)
 {
 	if (sl_event_queued(&sim->tick_ev) || sim->nr_runnable == 0)
 		return;
-	sl_time next = (sim->now / sim->tick_ns + 1) * sim->tick_ns;
-	sl_eventq_schedule(&sim->q, &sim->tick_ev, next);
+	/* The first tick strictly after now: one due now would have been
+	 * queued before whatever made the task runnable, and found nothing. */
+	sl_time start = sim->now / sim->tick_ns * sim->tick_ns;
+	if (sim->tick_mode == SL_TICK_STAGGERED)
+		for (int cpu = 0; cpu < sim->ncpus; cpu++)
+			if (start + sl_tick_phase(sim, cpu) > sim->now) {
+				schedule_tick(sim, start, cpu);
+				return;
+			}
+	schedule_tick(sim, start + sim->tick_ns, 0);
+}
+
+static void tick_cpu(struct sl_sim *sim, int cpu)
+{
+	sim->ctx_cpu = cpu;
+	sim->ops->tick(sim, cpu);
+	sl__process_resched(sim, cpu);
+}
+
+/* Whether the tick must go on: a task wants a CPU, or a migration thread
+ * runs (its end reschedules, and a policy may act on that at a tick). */
+static bool tick_busy(const struct sl_sim *sim)
+{
+	if (sim->nr_runnable > 0)
+		return true;
+	for (int cpu = 0; cpu < sim->ncpus; cpu++)
+		if (sim->cpus[cpu].in_migration)
+			return true;
+	return false;
 }
 
 static void do_tick(struct sl_sim *sim)
 {
-	for (int cpu = 0; cpu < sim->ncpus && !sim->stopped; cpu++) {
-		sim->ctx_cpu = cpu;
-		sim->ops->tick(sim, cpu);
-		sl__process_resched(sim, cpu);
+	sl_time start = sim->now / sim->tick_ns * sim->tick_ns;
+
+	if (sim->tick_mode == SL_TICK_STAGGERED) {
+		int cpu = sim->tick_cpu;
+		tick_cpu(sim, cpu);
+		if (tick_busy(sim))
+			schedule_tick(sim, cpu + 1 < sim->ncpus ? start : start + sim->tick_ns,
+				      (cpu + 1) % sim->ncpus);
+		return;
 	}
-	bool busy = sim->nr_runnable > 0;
-	for (int cpu = 0; cpu < sim->ncpus; cpu++)
-		busy |= sim->cpus[cpu].in_migration;
-	if (busy)
-		sl_eventq_schedule(&sim->q, &sim->tick_ev, sim->now + sim->tick_ns);
+	if (sim->tick_mode == SL_TICK_SYNC) {
+		/* Fisher-Yates over the last order: uniform whatever it was. */
+		int *o = sim->tick_order;
+		for (int i = sim->ncpus - 1; i > 0; i--) {
+			int j = (int)sl_rng_below(&sim->tick_rng, (uint64_t)i + 1);
+			int t = o[i];
+			o[i] = o[j];
+			o[j] = t;
+		}
+	}
+	for (int i = 0; i < sim->ncpus && !sim->stopped; i++)
+		tick_cpu(sim, sim->tick_mode == SL_TICK_SYNC ? sim->tick_order[i] : i);
+	if (tick_busy(sim))
+		schedule_tick(sim, start + sim->tick_ns, 0);
 }
 
 static void migration_start(struct sl_sim *sim, struct sl_cpu *c)
@@ -259,6 +345,9 @@ void sl_set_hz(struct sl_sim *sim, unsigned hz)
 }
 
 unsigned sl_hz(const struct sl_sim *sim) { return sim->hz; }
+
+void sl_set_tick_mode(struct sl_sim *sim, enum sl_tick_mode mode) { sim->tick_mode = mode; }
+enum sl_tick_mode sl_tick_mode(const struct sl_sim *sim) { return sim->tick_mode; }
 uint64_t sl_jiffies(const struct sl_sim *sim) { return (uint64_t)(sim->now / sim->tick_ns); }
 
 struct sl_task *sl_curr(const struct sl_sim *sim, int cpu) { return sim->cpus[cpu].curr; }

@@ -5,13 +5,14 @@
 #ifndef SL_SIM_INTERNAL_H
 #define SL_SIM_INTERNAL_H
 
+#include "base/rng.h"
 #include "sim/eventq.h"
 #include "sim/sim.h"
 
 enum sl_ev_kind {
 	EV_BURST_DONE,		/* the task on a CPU finished its outstanding work */
 	EV_TIMER,		/* a task's sleep ended */
-	EV_TICK,		/* one jiffy on every CPU */
+	EV_TICK,		/* one jiffy's tick on every CPU (one CPU's if staggered) */
 	EV_IPI,			/* a reschedule IPI reaches a CPU */
 	EV_MIGRATION,		/* a CPU's migration thread wakes */
 	EV_MIGRATION_END,	/* ... and finishes */
@@ -86,6 +87,10 @@ struct sl_sim {
 	unsigned hz;
 	sl_time tick_ns;
 	struct sl_event tick_ev;
+	enum sl_tick_mode tick_mode;
+	int tick_cpu;			/* STAGGERED: the CPU whose tick tick_ev serves */
+	int *tick_order;		/* SYNC: this jiffy's order, ncpus entries */
+	struct sl_rng tick_rng;		/* SYNC: the race for the runqueue locks */
 
 	int ncpus;
 	struct sl_cpu *cpus;

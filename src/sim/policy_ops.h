@@ -77,8 +77,9 @@ struct sl_policy_ops {
 	struct sl_task *(*pick_next)(struct sl_sim *sim, int cpu, struct sl_task *prev);
 
 	/*
-	 * Required.  One timer tick on `cpu` (every 1/HZ s, all CPUs on the
-	 * same jiffy, in CPU order).  sl_curr(cpu) is the running task or NULL.
+	 * Required.  One timer tick on `cpu` (every 1/HZ s, at the phase and
+	 * in the order of the mode the policy set: sim.h enum sl_tick_mode).
+	 * sl_curr(cpu) is the running task or NULL.
 	 */
 	void (*tick)(struct sl_sim *sim, int cpu);
 

@@ -5,7 +5,7 @@
  * One struct sl_sim is one run: a machine, one policy instance, one
  * workload, one seed.  Identical inputs give identical results: events are
  * ordered by (time, insertion sequence) and all randomness comes from
- * per-task streams.
+ * per-task streams and, for ticks in SL_TICK_SYNC, one stream of the run.
  */
 #ifndef SL_SIM_SIM_H
 #define SL_SIM_SIM_H
@@ -63,8 +63,41 @@ uint64_t sl_seed(const struct sl_sim *sim);
 void *sl_policy_data(const struct sl_sim *sim);
 void sl_set_hz(struct sl_sim *sim, unsigned hz);
 unsigned sl_hz(const struct sl_sim *sim);
-/* Ticks since the start of the run (at the policy's HZ). */
+/* Ticks since the start of the run (at the policy's HZ).  A CPU whose
+ * tick comes at a phase offset inside the jiffy sees the jiffy that began
+ * it, as the kernel's CPUs read the jiffies IRQ0 had incremented. */
 uint64_t sl_jiffies(const struct sl_sim *sim);
+
+/* When each CPU's timer tick comes within a jiffy (set by the policy at
+ * init, as its HZ; the engine's default is SL_TICK_ORDERED).  The order
+ * matches the choices of the policies' `tick` knob (SL_TICK_CHOICES).
+ *   STAGGERED  2.4 i386 setup_APIC_timer(): the jiffy is cut into ncpus+1
+ *              slices and CPU n's local APIC timer fires at slice n+1.
+ *   SYNC       2.6 i386 setup_APIC_timer() (and 6.12 without skew_tick):
+ *              every CPU at the jiffy's start; which CPU's handler runs
+ *              first is a race, drawn per tick from a stream of the run seed.
+ *   ORDERED    every CPU at the jiffy's start in CPU index order: no kernel,
+ *              kept for what-ifs and for comparing with older results. */
+enum sl_tick_mode {
+	SL_TICK_STAGGERED,
+	SL_TICK_SYNC,
+	SL_TICK_ORDERED,
+};
+#define SL_TICK_CHOICES "staggered|sync|ordered"
+/* The policies' `tick` knob (its choice index is the mode): `why` says
+ * why `def` is the policy's default. */
+#define SL_TICK_KNOB(def_, why) \
+	{ .name = "tick", .type = SL_PARAM_CHOICE, .def = def_, .choices = SL_TICK_CHOICES, \
+	  .doc = "when each CPU's timer tick comes in a jiffy: staggered (CPU n at " \
+		 "(n+1)/(ncpus+1) of it), sync (all at its start, the order a new race each " \
+		 "tick) or ordered (all at its start, CPU 0 first: no kernel's) (" why ")" }
+void sl_set_tick_mode(struct sl_sim *sim, enum sl_tick_mode mode);
+enum sl_tick_mode sl_tick_mode(const struct sl_sim *sim);
+/* Where in its jiffy `cpu`'s tick comes under the current mode (ns). */
+sl_time sl_tick_phase(const struct sl_sim *sim, int cpu);
+/* When `cpu`'s next tick comes, strictly after now (cpu < 0: the next
+ * tick of any CPU), if something keeps the tick running until then. */
+sl_time sl_next_tick(const struct sl_sim *sim, int cpu);
 
 /* Task running on `cpu` (NULL if idle or running the migration thread). */
 struct sl_task *sl_curr(const struct sl_sim *sim, int cpu);

@@ -499,7 +499,6 @@ struct rp_run {
 	sl_time exit_ns;	/* the machine's exit cost */
 	sl_time fork_ns;	/* and fork cost, paid before the child exists */
 	sl_time switch_ns;	/* and a context switch with an O(1) pick */
-	sl_time tick_ns;	/* the policy's jiffy */
 };
 
 /* Bring p's accounting up to date at a step: what the last piece of a
@@ -535,11 +534,11 @@ static void rp_account(struct rp_proc *p, const struct sl_task *t)
 /* The next piece of the burst `op`: true with *next set, false when the
  * burst is complete.  A piece ends 1 ns past the recorded end of its
  * segment (so a recorded preemption there comes first) and 1 ns past the
- * next tick (so what the policy charges the running task at the tick is
+ * task's CPU's next tick (so what the policy charges the running task at the tick is
  * seen and taken out of the rest). */
 static bool rp_burst(struct rp_run *run, struct rp_proc *p, const struct sl_task *t,
 		     const struct rp_op *op, const struct rp_op *after, sl_time now,
-		     struct sl_action *next)
+		     sl_time next_tick, struct sl_action *next)
 {
 	const struct rp_model *m = &run->m;
 	double speed = sl_task_speed(t);
@@ -584,8 +583,7 @@ static bool rp_burst(struct rp_run *run, struct rp_proc *p, const struct sl_task
 		 * before they are paid (a fork's child taking the CPU). */
 		if (last ? left - pending / speed < 1.0 : left <= 0)
 			continue;
-		sl_time tick = run->tick_ns;
-		double to_tick = (double)((now / tick + 1) * tick - now + 1);
+		double to_tick = (double)(next_tick - now + 1);
 		if (left > to_tick)
 			left = to_tick;
 		/* work need not be whole ns: aim a hair short of `left`, which
@@ -671,7 +669,8 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 
 		switch (op->kind) {
 		case RP_RUN:
-			if (rp_burst(run, p, t, op, after, sl_now(sim), next))
+			if (rp_burst(run, p, t, op, after, sl_now(sim), sl_next_tick(sim, t->cpu),
+				     next))
 				return;
 			break;
 		case RP_SLEEP:
@@ -771,7 +770,6 @@ static void *rp_start(struct sl_sim *sim, const struct sl_params *params, sl_tim
 	run->exit_ns = sl_cost_exit(sim);
 	run->fork_ns = sl_cost_fork(sim);
 	run->switch_ns = sl_cost_ctx_switch(sim) + sl_cost_pick(sim);
-	run->tick_ns = SL_SEC / (sl_hz(sim) ? sl_hz(sim) : 1000);
 	if (rp_model_load(sl_param_str(params, "file"), &mem, &run->m, &err)) {
 		/* The file changed since the workload was checked: run nothing. */
 		memset(&run->m, 0, sizeof(run->m));

@@ -396,7 +396,9 @@ SL_TEST(cfs_domains)
 /*
  * 1 package, 2 cores x 2 threads.  The root (CPU 0) forks a hog that stays
  * on CPU 0's queue (fork_balance=off) and sleeps 20 ms; the hog runs on
- * CPU 0 meanwhile.  The root's timer wakeup targets CPU 0, which is busy:
+ * CPU 0 meanwhile (delay_dequeue=off: else the sleeping root stays queued
+ * on CPU 0, delayed, and the idle CPU that wins the race of the first
+ * tick's balance pulls it, so that its wakeup targets that CPU).  The root's timer wakeup targets CPU 0, which is busy:
  * select_idle_sibling takes the wholly idle core (CPU 2 or 3), not CPU 0's
  * idle sibling, unless idle_core=off.  Returns the CPU it woke on (-1 if
  * the hog was not on CPU 0 then).
@@ -432,10 +434,10 @@ static int cfst_woken_cpu(const char *policy)
 
 SL_TEST(cfs_wakeup_prefers_idle_core)
 {
-	int cpu = cfst_woken_cpu("cfs:fork_balance=off");
+	int cpu = cfst_woken_cpu("cfs:fork_balance=off,delay_dequeue=off");
 	CHECKF(cpu == 2 || cpu == 3, "woke on CPU %d (want the idle core: 2 or 3)", cpu);
 	/* without the idle-core search, the first idle CPU after the target */
-	cpu = cfst_woken_cpu("cfs:fork_balance=off,idle_core=off");
+	cpu = cfst_woken_cpu("cfs:fork_balance=off,delay_dequeue=off,idle_core=off");
 	CHECKF(cpu == 1, "idle_core=off: woke on CPU %d (want the idle sibling 1)", cpu);
 	cpu = cfst_woken_cpu("cfs:fork_balance=off,pick=cfs");
 	CHECKF(cpu == 2 || cpu == 3, "pick=cfs: woke on CPU %d", cpu);
@@ -480,13 +482,14 @@ SL_TEST(cfs_two_hogs_two_cores)
 	CHECK(cfst_two_hogs("cfs", 2000, &a, &b));
 	CHECKF(a != b, "at 2 s: cores %d and %d", a, b);
 	/* both forked on CPU 0: its idle sibling pulls one at its first tick
-	 * (at the SMT level a task is never cache-hot) ... */
-	CHECK(cfst_two_hogs("cfs:fork_balance=off", 10, &a, &b));
+	 * (at the SMT level a task is never cache-hot; ordered ticks: the
+	 * sibling wins the race with package 1's CPUs) ... */
+	CHECK(cfst_two_hogs("cfs:fork_balance=off,tick=ordered", 10, &a, &b));
 	CHECKF(a == b, "fork_balance=off at 10 ms: cores %d and %d", a, b);
 	/* ... then the idle package's balancer fails cache_nice_tries + 3
 	 * times (4 ms apart) and pushes one over through the migration
 	 * thread */
-	CHECK(cfst_two_hogs("cfs:fork_balance=off", 100, &a, &b));
+	CHECK(cfst_two_hogs("cfs:fork_balance=off,tick=ordered", 100, &a, &b));
 	CHECKF(a != b, "fork_balance=off at 100 ms: cores %d and %d", a, b);
 	CHECK(cfst_two_hogs("cfs:fork_balance=off,pick=cfs", 2000, &a, &b));
 	CHECKF(a != b, "pick=cfs at 2 s: cores %d and %d", a, b);

@@ -483,12 +483,14 @@ SL_TEST(domains_2612_spreads_two_hogs)
 
 	/*
 	 * Both start on package 0 (fork keeps children on the parent's CPU;
-	 * the idle sibling pulls one).  1,1 vs 0,0 is an imbalance of one task
-	 * through cpu_power (234 vs 0 against an average of 117); the pull
-	 * fails on running tasks, and after cache_nice_tries + 2 failures the
-	 * busiest CPU's migration thread pushes its task to the idle package.
+	 * the idle sibling pulls one: with ordered ticks it pulls first, under
+	 * the default race an idle CPU of package 1 may).  1,1 vs 0,0 is an
+	 * imbalance of one task through cpu_power (234 vs 0 against an
+	 * average of 117); the pull fails on running tasks, and after
+	 * cache_nice_tries + 2 failures the busiest CPU's migration thread
+	 * pushes its task to the idle package.
 	 */
-	sdt_two_hogs("domains", 30, 2000, &h);
+	sdt_two_hogs("domains:tick=ordered", 30, 2000, &h);
 	CHECKF(h.shared_early == 0, "after 30 ms: shared=%d", h.shared_early);
 	CHECKF(h.shared == 0 && h.kthread > 0, "after 2 s: shared=%d kthread=%lld ns",
 	       h.shared, (long long)h.kthread);
@@ -809,8 +811,9 @@ SL_TEST(domains_wake_idle_package)
 	sl_time late = -1;
 	int hog[2] = { -1, -1 };
 
-	/* both siblings busy: 2.6.12's physical level has SD_WAKE_IDLE too */
-	int cpu = sdt_woken_cpu("domains", 2, false, &late, hog);
+	/* both siblings busy: 2.6.12's physical level has SD_WAKE_IDLE too
+	 * (ordered ticks: the sibling, not package 1, pulls the second hog) */
+	int cpu = sdt_woken_cpu("domains:tick=ordered", 2, false, &late, hog);
 	CHECKF(hog[0] == 0 && hog[1] == 1, "hogs on %d, %d", hog[0], hog[1]);
 	CHECKF(cpu == 2 && late >= 0 && late < SL_MSEC, "woke on CPU %d, %.3f ms late", cpu,
 	       (double)late / SL_MSEC);
@@ -1018,8 +1021,9 @@ SL_TEST(domains_exec_balance)
 	int before = -1;
 	sl_time delay = -1;
 
-	/* find_idlest_cpu over the highest SD_BALANCE_EXEC domain: CPU 2 */
-	int cpu = sdt_exec_cpu("domains", &before, &delay);
+	/* find_idlest_cpu over the highest SD_BALANCE_EXEC domain: CPU 2
+	 * (ordered ticks: the sibling, CPU 1, pulls x before its exec) */
+	int cpu = sdt_exec_cpu("domains:tick=ordered", &before, &delay);
 	CHECKF(before == 1 && cpu == 2 && delay < SL_MSEC,
 	       "exec on CPU %d, continued on CPU %d after %.3f ms", before, cpu,
 	       (double)delay / SL_MSEC);

@@ -10,6 +10,7 @@
 
 #include "base/rng.h"
 #include "hw/machine.h"
+#include "policy/policy.h"
 #include "sim/eventq.h"
 #include "sim/sim.h"
 #include "test.h"
@@ -819,4 +820,244 @@ SL_TEST(engine_node_bandwidth_contention)
 	CHECKF(fabs((double)st.elapsed_ns - want) < want * 0.001, "elapsed %lld want %.0f",
 	       (long long)st.elapsed_ns, want);
 	sl_sim_destroy(sim);
+}
+
+/* ---- tick phases (sim.h enum sl_tick_mode) ---- */
+
+/* A policy that records every tick: which CPU, when, and the jiffies it
+ * saw; it schedules as the FIFO policy does. */
+enum { TICK_LOG_MAX = 512 };
+static struct tick_log {
+	enum sl_tick_mode mode;
+	int n;
+	int cpu[TICK_LOG_MAX];
+	sl_time at[TICK_LOG_MAX];
+	uint64_t jiffies[TICK_LOG_MAX];
+} tick_log;
+
+static void *ticklog_init(struct sl_sim *sim, const struct sl_params *k, struct sl_err *e)
+{
+	void *f = fifo_init(sim, k, e);
+	sl_set_tick_mode(sim, tick_log.mode);
+	tick_log.n = 0;
+	return f;
+}
+
+static void ticklog_tick(struct sl_sim *sim, int cpu)
+{
+	if (tick_log.n < TICK_LOG_MAX) {
+		tick_log.cpu[tick_log.n] = cpu;
+		tick_log.at[tick_log.n] = sl_now(sim);
+		tick_log.jiffies[tick_log.n] = sl_jiffies(sim);
+		tick_log.n++;
+	}
+	fifo_tick(sim, cpu);
+}
+
+static const struct sl_policy_ops ticklog_ops = {
+	.name = "ticklog", .summary = "test FIFO recording ticks",
+	.task_size = sizeof(struct fifo_task), .init = ticklog_init,
+	.fork = fifo_enqueue_new, .wakeup = fifo_wakeup, .pick_next = fifo_pick,
+	.tick = ticklog_tick,
+};
+
+/* One task on a 4-CPU machine (HZ 1000): runs `run_ms`, sleeps `sleep_ms`
+ * (0: no sleep), runs `run_ms` again.  The ticks land in tick_log. */
+static bool tick_run(enum sl_tick_mode mode, uint64_t seed, double run_ms, double sleep_ms)
+{
+	struct sl_machine m;
+	struct sl_err err = { 0 };
+	if (sl_machine_load(&m, "pack:4 core:1 pu:1", &err))
+		return false;
+	zero_costs(&m);
+	tick_log.mode = mode;
+	struct sl_sim_config cfg = { .machine = &m, .policy = &ticklog_ops, .seed = seed,
+				     .check = true };
+	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	if (!sim)
+		return false;
+	CHECK(sl_tick_mode(sim) == mode);
+	struct script *s = script_new(sim);
+	script_add(s, sl_act_run(run_ms * SL_MSEC, SL_WC_INT));
+	if (sleep_ms > 0) {
+		script_add(s, sl_act_sleep((sl_time)(sleep_ms * SL_MSEC)));
+		script_add(s, sl_act_run(run_ms * SL_MSEC, SL_WC_INT));
+	}
+	sl_sim_spawn_root(sim, &script_prog, s, "root");
+	struct sl_run_stats st;
+	int rc = run(sim, &st);
+	sl_sim_destroy(sim);
+	return rc == 0;
+}
+
+/* Today's order, kept for what-ifs: every CPU at the jiffy's start, CPU 0
+ * first, from the first jiffy after the task became runnable. */
+SL_TEST(engine_tick_ordered_all_at_the_jiffy_in_cpu_order)
+{
+	CHECK(tick_run(SL_TICK_ORDERED, 1, 3.5, 0));
+	CHECKF(tick_log.n == 12, "%d ticks", tick_log.n);
+	for (int i = 0; i < tick_log.n; i++) {
+		CHECKF(tick_log.cpu[i] == i % 4, "tick %d on CPU %d", i, tick_log.cpu[i]);
+		CHECK(tick_log.at[i] == (sl_time)(i / 4 + 1) * SL_MSEC);
+		CHECK(tick_log.jiffies[i] == (uint64_t)(i / 4 + 1));
+	}
+}
+
+/* 2.4 setup_APIC_timer(): CPU n ticks (n+1)/(ncpus+1) into each jiffy,
+ * from the first such moment after the task became runnable (CPU 0 at
+ * 0.2 ms of jiffy 0), and sees the jiffy that began at IRQ0. */
+SL_TEST(engine_tick_staggered_cpu_n_at_slice_n_plus_1)
+{
+	CHECK(tick_run(SL_TICK_STAGGERED, 1, 2.5, 0));
+	/* the run ends with the task at 2.5 ms, after CPU 1's tick of jiffy 2 */
+	CHECKF(tick_log.n == 10, "%d ticks", tick_log.n);
+	for (int i = 0; i < tick_log.n; i++) {
+		int cpu = i % 4;
+		sl_time jiffy = i / 4;
+		CHECKF(tick_log.cpu[i] == cpu, "tick %d on CPU %d", i, tick_log.cpu[i]);
+		CHECKF(tick_log.at[i] == jiffy * SL_MSEC + (cpu + 1) * SL_MSEC / 5,
+		       "tick %d at %lld", i, (long long)tick_log.at[i]);
+		CHECK(tick_log.jiffies[i] == (uint64_t)jiffy);
+	}
+}
+
+/* The tick stops while nothing is runnable and comes back at the first
+ * CPU's phase after the wakeup, mid-jiffy: here the task sleeps from
+ * 0.3 ms to 5.35 ms, so CPU 1's tick at 0.4 ms is the last one before and
+ * CPU 1's at 5.4 ms the first one after. */
+SL_TEST(engine_tick_staggered_restarts_at_the_next_phase)
+{
+	CHECK(tick_run(SL_TICK_STAGGERED, 1, 0.3, 5.05));
+	CHECK(tick_log.n >= 4);
+	if (tick_log.n < 4)
+		return;
+	CHECK(tick_log.cpu[0] == 0 && tick_log.at[0] == 200000);
+	CHECK(tick_log.cpu[1] == 1 && tick_log.at[1] == 400000);
+	CHECKF(tick_log.cpu[2] == 1 && tick_log.at[2] == 5400000, "CPU %d at %lld",
+	       tick_log.cpu[2], (long long)tick_log.at[2]);
+	CHECK(tick_log.jiffies[2] == 5);
+	CHECK(tick_log.cpu[3] == 2 && tick_log.at[3] == 5600000);
+}
+
+/* 2.6 setup_APIC_timer(): all at the jiffy's start, each CPU once per
+ * jiffy, in an order drawn per tick from the run's seed: the same seed
+ * gives the same orders, another seed others, and every CPU comes first
+ * some of the time. */
+SL_TEST(engine_tick_sync_random_order_by_seed)
+{
+	enum { N = 4 * 40 };
+	int first[N], again[N], other[N];
+	int firsts[4] = { 0 };
+
+	CHECK(tick_run(SL_TICK_SYNC, 7, 40.5, 0));
+	CHECKF(tick_log.n == N, "%d ticks", tick_log.n);
+	if (tick_log.n != N)
+		return;
+	for (int j = 0; j < N / 4; j++) {
+		int seen = 0;
+		for (int k = 0; k < 4; k++) {
+			int i = 4 * j + k;
+			CHECK(tick_log.at[i] == (sl_time)(j + 1) * SL_MSEC);
+			CHECK(tick_log.jiffies[i] == (uint64_t)(j + 1));
+			seen |= 1 << tick_log.cpu[i];
+		}
+		CHECKF(seen == 0xf, "jiffy %d: CPUs %#x", j + 1, seen);
+		firsts[tick_log.cpu[4 * j]]++;
+	}
+	for (int c = 0; c < 4; c++)
+		CHECKF(firsts[c] >= 3, "CPU %d first %d times in 40", c, firsts[c]);
+	memcpy(first, tick_log.cpu, sizeof(first));
+	CHECK(tick_run(SL_TICK_SYNC, 7, 40.5, 0) && tick_log.n == N);
+	memcpy(again, tick_log.cpu, sizeof(again));
+	CHECK(tick_run(SL_TICK_SYNC, 8, 40.5, 0) && tick_log.n == N);
+	memcpy(other, tick_log.cpu, sizeof(other));
+	CHECK(memcmp(first, again, sizeof(first)) == 0);
+	CHECK(memcmp(first, other, sizeof(first)) != 0);
+}
+
+/* ---- who pulls a task forked on CPU 0 of an idle NUMA-Q ---- */
+
+static void note_first_pull(void *ctx, sl_time now, const struct sl_task *t, int from, int to)
+{
+	(void)now;
+	(void)t;
+	int *first = ctx;
+	if (*first < 0 && from == 0)
+		*first = to;
+}
+
+/* On numaq-16 (16 CPUs, all idle), under `policy` and `seed`, a root runs
+ * `delay_us`, forks a 20 ms hog and computes 20 ms itself: the CPU that
+ * first takes one of the two off CPU 0 (-1: none did). */
+static int first_puller(const char *policy, uint64_t seed, double delay_us)
+{
+	struct sl_machine m;
+	struct sl_params knobs;
+	const struct sl_policy_ops *ops;
+	struct sl_err err = { 0 };
+	char label[64];
+	int first = -1;
+
+	if (sl_machine_load(&m, "numaq-16", &err) ||
+	    sl_policy_parse(policy, &ops, &knobs, label, sizeof(label), &err)) {
+		fprintf(stderr, "first_puller: %s\n", err.msg);
+		return -2;
+	}
+	struct sl_observer obs = { .ctx = &first, .sched_migrate = note_first_pull };
+	struct sl_sim_config cfg = { .machine = &m, .policy = ops, .knobs = &knobs, .seed = seed,
+				     .check = true, .observer = &obs };
+	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	if (!sim) {
+		fprintf(stderr, "first_puller: %s\n", err.msg);
+		return -2;
+	}
+	struct script *root = script_new(sim), *hog = script_new(sim);
+	script_add(hog, sl_act_run(20 * SL_MSEC, SL_WC_INT));
+	if (delay_us > 0)
+		script_add(root, sl_act_run(delay_us * SL_USEC, SL_WC_INT));
+	script_add(root, fork_of(hog));
+	script_add(root, sl_act_run(20 * SL_MSEC, SL_WC_INT));
+	script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	if (sl_sim_run(sim, &err))
+		fprintf(stderr, "first_puller: %s\n", err.msg);
+	sl_sim_destroy(sim);
+	return first;
+}
+
+/* The engine used to tick every CPU at once in CPU order, so the idle
+ * CPU 1 always pulled first (numasched schedbench: every task stayed on
+ * node 0).  With 2.6's synchronous timers the race goes to a different CPU
+ * from run to run; with 2.4's staggered ones to the CPU whose slice of the
+ * jiffy comes next after the fork (here with steal_hot=always, so that the
+ * first idle tick after the fork may take the child). */
+SL_TEST(engine_tick_mode_decides_who_pulls_first)
+{
+	int pulled_by[SL_MAX_CPUS] = { 0 };
+	int distinct = 0, others = 0;
+
+	for (uint64_t seed = 1; seed <= 8; seed++) {
+		int ordered = first_puller("o1:version=2.5.33,tick=ordered", seed, 0);
+		CHECKF(ordered == 1, "ordered, seed %d: CPU %d", (int)seed, ordered);
+		int sync = first_puller("o1:version=2.5.33", seed, 0);
+		CHECKF(sync > 0, "sync, seed %d: CPU %d", (int)seed, sync);
+		if (sync > 0 && !pulled_by[sync]++)
+			distinct++;
+		others += sync > 1;
+	}
+	CHECKF(distinct >= 3 && others >= 4, "sync: %d CPUs pulled first, not CPU 1 %d times in 8",
+	       distinct, others);
+
+	memset(pulled_by, 0, sizeof(pulled_by));
+	distinct = others = 0;
+	for (int k = 0; k < 8; k++) {
+		int stag = first_puller("o1:version=2.5.33,tick=staggered,steal_hot=always", 1,
+					50 + 110 * k);
+		CHECKF(stag > 0, "staggered, fork at %d us: CPU %d", 50 + 110 * k, stag);
+		if (stag > 0 && !pulled_by[stag]++)
+			distinct++;
+		others += stag > 1;
+	}
+	CHECKF(distinct >= 4 && others >= 4, "staggered: %d CPUs pulled first, not CPU 1 %d times "
+	       "in 8", distinct, others);
 }

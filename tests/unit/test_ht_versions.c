@@ -371,9 +371,10 @@ SL_TEST(ht_two_hogs_apart_every_version)
 	}
 	/* stock o1 of every base keeps them on one package (1,1,0,0); the
 	 * root forks both before either runs (fork_place=tail), else it is
-	 * queued too and an idle CPU of the other package pulls a hog */
-	CHECK(htvt_two_hogs_apart("o1:version=2.5.68,fork_place=tail", 2000) == 0);
-	CHECK(htvt_two_hogs_apart("o1:version=2.6.0,fork_place=tail", 2000) == 0);
+	 * queued too and an idle CPU of the other package pulls a hog; and
+	 * the sibling pulls first (ordered ticks), not the other package */
+	CHECK(htvt_two_hogs_apart("o1:version=2.5.68,fork_place=tail,tick=ordered", 2000) == 0);
+	CHECK(htvt_two_hogs_apart("o1:version=2.6.0,fork_place=tail,tick=ordered", 2000) == 0);
 }
 
 /* ---- without SMT: the base plus only the patch's own changes ---- */
