@@ -6,9 +6,9 @@
  * event, a task's sleep timer, the global tick), so re-timing an event is
  * an O(log n) sift in place rather than a cancel-and-insert, and nothing is
  * allocated per event.  The pending set is small (a few events per CPU plus
- * one per sleeping task), where a binary heap is the fastest simple choice
- * (anchors.md section 6.3).  The sequence number makes ties deterministic:
- * equal times pop in the order they were (re)scheduled.
+ * one per sleeping task), where a binary heap is the simplest fast choice.
+ * The sequence number makes ties deterministic: equal times pop in the
+ * order they were (re)scheduled.
  */
 #ifndef SL_SIM_EVENTQ_H
 #define SL_SIM_EVENTQ_H

@@ -2,7 +2,7 @@
  * observer.h - watching a run: the scheduling events a trace records.
  *
  * The engine calls these at the points where the kernel fires its sched
- * tracepoints (anchors.md 5.1: sched_switch, sched_wakeup,
+ * tracepoints (include/trace/events/sched.h: sched_switch, sched_wakeup,
  * sched_process_fork/exec/exit, sched_migrate_task), so an observer can
  * write a perf-script or ftrace-style trace, or compute statistics the
  * engine does not keep.  Every callback is optional; the engine pays one

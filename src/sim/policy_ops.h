@@ -1,7 +1,7 @@
 /*
  * policy_ops.h - the contract between the engine and a scheduler policy,
  * shaped like the kernel's struct sched_class and sched_ext's ops table
- * (style-anchors.md sections 1-2): one file per policy in src/policy/,
+ * (6.12 kernel/sched/sched.h; tools/sched_ext/scx_*.bpf.c): one file per policy in src/policy/,
  * each ending with its `const struct sl_policy_ops`.
  *
  * The policy owns its runqueues (2.4's single list, O(1)'s per-CPU arrays,

@@ -8,7 +8,10 @@
  * action.  It progresses at speed = smt x numa (hw/speed.h).  Whenever a
  * sibling starts or stops, or a task moves, the affected CPUs are settled
  * (progress and accounting brought up to now) and their completion events
- * re-timed - the SimSo pattern of anchors.md sections 2.4 and 4.2.
+ * re-timed - the pattern of the SimSo simulator (M. Chéramy et al.,
+ * "SimSo: a simulation tool to evaluate real-time multiprocessor
+ * scheduling algorithms", WATERS 2014), whose speed changes re-time
+ * pending completions.
  */
 #include <math.h>
 

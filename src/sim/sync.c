@@ -4,7 +4,8 @@
  * barging: a woken waiter retries), and barriers.
  *
  * Wakeups go through the policy's wakeup op like any other; channels use
- * sync wakeups when asked to, as 2.5/2.6 pipes did (policies.md 7.10).
+ * sync wakeups when asked to, as 2.5/2.6 pipes did (2.6.11 fs/pipe.c:
+ * wake_up_interruptible_sync on the pipe's wait queue).
  */
 #include "sim/internal.h"
 
