@@ -10,8 +10,9 @@
  *   r the measured latency ratio between the run node and the home node
  *   (docs/model.md [NUMA]; r is not SLIT/10).
  * - Cache: warmth decays as exp(-evicted / cache size) with evicted = the
- *   KB of lines other tasks touched on the CPU the task left (docs/model.md
- *   [CACHE]), each at most its own footprint; the refill penalty is charged as extra work, (1 - warmth) x
+ *   KB of lines other tasks brought into the CPU the task left (docs/model.md
+ *   [CACHE]): of the lines each touched (at most its own footprint), those
+ *   it lacked - a hit evicts nothing; the refill penalty is charged as extra work, (1 - warmth) x
  *   refill_ns[level] x min(footprint, cache) / cache.  refill_ns[NONE] is
  *   the cost of refilling in place a footprint that decayed while the task
  *   was away (its lines come back from memory); a hot return costs nothing

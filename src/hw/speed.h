@@ -106,8 +106,9 @@ sl_time sl_cache_refill_in_place(const struct sl_speed_model *m, double l2_warmt
 /* KB of cache lines a task with `footprint_kb` has touched after running
  * `ns` (it cannot displace more than its own footprint). */
 double sl_cache_touched_kb(const struct sl_speed_model *m, sl_time ns, unsigned footprint_kb);
-/* Warmth left in a `cache_kb` cache after others touched `evicted_kb`:
- * exp(-evicted / cache) (docs/model.md [CACHE]). */
+/* Warmth left in a `cache_kb` cache after others brought in `evicted_kb`
+ * (lines they missed; hits evict nothing): exp(-evicted / cache), the
+ * survival of a line under random replacement (docs/model.md [CACHE]). */
 double sl_cache_warmth(double evicted_kb, unsigned cache_kb);
 
 #endif

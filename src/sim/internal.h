@@ -29,8 +29,10 @@ struct sl_cpu {
 	bool migration_pending;
 	long migration_arg;
 	sl_time seg_start;		/* start of the current run segment */
-	double evicted_kb;		/* cache lines touched by tasks run here, cumulative */
-	double curr_touched_kb;		/* ... of which by curr since it came */
+	double evicted_kb;		/* cache lines brought in by tasks run here, cumulative */
+	double curr_touched_kb;		/* lines curr touched since it came */
+	double curr_miss, curr_llc_miss;	/* part of curr's lines missing from the
+						 * L2 / the LLC when it came */
 	double sched_debt;		/* scheduler work to charge to the next task */
 	struct sl_event burst_ev, ipi_ev, migr_ev;
 	struct sl_cpu_stats stats;

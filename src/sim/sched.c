@@ -49,11 +49,14 @@ void sl__settle(struct sl_sim *sim, struct sl_cpu *c)
 	c->seg_start = sim->now;
 	if (!t || wall <= 0)
 		return;
-	/* the lines t touches displace those of tasks that left this CPU */
+	/* The lines t brings in displace those of tasks that left this CPU:
+	 * of what it touches, only the part that was missing (a line still
+	 * in the cache is hit, and evicts nothing). */
 	double touched = sl_cache_touched_kb(sim->model, sim->now - t->dispatched_at,
 					     task_footprint(sim, t));
-	c->evicted_kb += touched - c->curr_touched_kb;
-	sim->llc_evicted_kb[sim->topo->cpu_package[c->id]] += touched - c->curr_touched_kb;
+	c->evicted_kb += (touched - c->curr_touched_kb) * c->curr_miss;
+	sim->llc_evicted_kb[sim->topo->cpu_package[c->id]] +=
+		(touched - c->curr_touched_kb) * c->curr_llc_miss;
 	c->curr_touched_kb = touched;
 	int node = sim->topo->cpu_node[c->id];
 	if (node < 4)
@@ -219,6 +222,21 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 		if (next->debt_user > full)
 			next->debt_user = full;
 	}
+	/* The part of its footprint it lacks here, which it brings in (and
+	 * so evicts others' lines with) as it touches it: all of it at its
+	 * first run or after a move to another core; else what the others
+	 * evicted, or what it still had not refilled if that is more. */
+	double miss = next->last_cpu >= 0 && level == SL_MIGR_NONE ? 1.0 - warmth : 1.0;
+	double full = (double)sl_cache_refill(m, level, 0.0, fp, topo->l2_kb);
+	if (full > 0 && next->debt_user / full > miss)
+		miss = fmin(1.0, next->debt_user / full);
+	c->curr_miss = miss;
+	/* Of those, the LLC beyond the L2 lacks what the package evicted
+	 * (all of them after a move to another package). */
+	c->curr_llc_miss = llc_warmth >= 0 ? fmin(miss, 1.0 - llc_warmth) : miss;
+	if (next->last_cpu >= 0 && level == SL_MIGR_CORE && topo->llc_kb > topo->l2_kb)
+		c->curr_llc_miss = 1.0 - sl_cache_warmth(sim->llc_evicted_kb[topo->cpu_package[c->id]] -
+							 next->llc_mark, topo->llc_kb);
 	next->debt_sys += (double)m->ctx_switch_ns + c->sched_debt;
 	c->sched_debt = 0;
 	next->cpu = c->id;

@@ -31,7 +31,9 @@
  * connections are far beyond a 2002 L2, so the kernel's networking is
  * memory-latency bound; and `user_us` of chat's own code (INT) per message
  * composed or handled.  Threads are clones of their process (shared mm)
- * with a 4 KB cache footprint (a stack's hot top and the socket).
+ * whose cache footprint (`footprint_kb`, 2 KB) is their private lines: a
+ * stack's hot top, the task_struct and the socket; the kernel's networking
+ * code and shared data stay hot whichever thread runs (net_workloads.h).
  *
  * Sources: IBM's chat benchmark 1.0.1 (chat_s.c, chat_c.c, chat.h, Bill
  * Hartner); the VolanoMark workload description
@@ -72,7 +74,6 @@
 #define CHAT_MSG_BYTES 100
 #define CHAT_SOCK_BYTES (87380 / CHAT_MSG_BYTES * CHAT_MSG_BYTES)
 #define CHAT_SEM_BYTES (1L << 40)	/* a semaphore count never blocks the poster */
-#define CHAT_FOOTPRINT_KB 4
 
 enum chat_role { CHAT_CS, CHAT_CR, CHAT_SR, CHAT_SS, CHAT_NROLES };
 
@@ -110,6 +111,7 @@ struct chat_run {
 	long messages;
 	double send_ns, recv_ns, user_ns;
 	double jitter;			/* log-sd of each piece of work */
+	unsigned footprint_kb;		/* private cache footprint per thread */
 	struct chat_user *users;
 	struct chat_thread *threads;	/* [user * CHAT_NROLES + role] */
 	struct chat_main root, server, client;
@@ -301,7 +303,7 @@ static void thread_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	struct chat_thread *th = t->prog_state;
 	struct chat_run *run = th->user->run;
 
-	t->footprint_kb = CHAT_FOOTPRINT_KB;
+	t->footprint_kb = run->footprint_kb;
 	if (th->pc == P_BARRIER) {	/* client threads start together */
 		th->pc = P_BLOCK;
 		*next = (struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = run->start };
@@ -408,6 +410,9 @@ static const struct sl_param_def chat_params[] = {
 	  "chat's own work per message composed or handled, us" },
 	{ "jitter", SL_PARAM_REAL, "0.2", 0, 2, NULL,
 	  "log-sd of each piece of work around its mean (run seed; 0: none)" },
+	{ "footprint_kb", SL_PARAM_INT, NET_FOOTPRINT_KB, 1, 1 << 20, NULL,
+	  "private cache footprint of a thread, KB (the shared kernel networking lines "
+	  "stay hot and are not in it)" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -422,6 +427,7 @@ static void *chat_start(struct sl_sim *sim, const struct sl_params *p, sl_time *
 	run->recv_ns = sl_param_real(p, "recv_us") * 1e3;
 	run->user_ns = sl_param_real(p, "user_us") * 1e3;
 	run->jitter = sl_param_real(p, "jitter");
+	run->footprint_kb = (unsigned)sl_param_int(p, "footprint_kb");
 	run->users = sl_sim_alloc(sim, sizeof(*run->users) * (size_t)run->nusers);
 	run->threads = sl_sim_alloc(sim, sizeof(*run->threads) *
 				    (size_t)(run->nusers * CHAT_NROLES));

@@ -19,6 +19,16 @@ extern const struct sl_workload_ops sl_workload_chat;
 extern const struct sl_workload_ops sl_workload_dbench;
 extern const struct sl_workload_ops sl_workload_tbench;
 
+/* Cache footprint of a chat thread or a tbench process, KB: only its
+ * private lines (the top of its user and kernel stacks, its task_struct,
+ * its socket and skb heads).  The kernel's networking code and the data
+ * every connection's path shares (TCP/IP, loopback, scheduler) are touched
+ * by whichever of them runs, so they stay in the cache across switches
+ * between them and are not part of what a switch makes one refill.
+ * Fitted: docs/model.md, calibration ledger (tbench on 2.5.32 at 60
+ * clients); the default of both workloads' `footprint_kb`. */
+#define NET_FOOTPRINT_KB "2"
+
 /* ---- the netbench load (dbench.c) ---- */
 
 /* SMB operations of dbench 2.0's client_oplocks.txt and what dbench's

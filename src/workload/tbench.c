@@ -17,7 +17,11 @@
  * `send_us` of kernel work (TCP send, loopback delivery, the softirq's
  * receive processing) and a receive `recv_us`, plus `copy_us` per KB
  * copied on each side; kernel work is MEM class (sockets and skbs of up to
- * hundreds of connections), as in chat.c.  A socket is a channel of
+ * hundreds of connections), as in chat.c.  A process's cache footprint
+ * (`footprint_kb`) is its private lines only: the kernel's networking code
+ * and shared data stay hot whichever client or server runs (see
+ * net_workloads.h), so a switch among them refills only those.  A socket
+ * is a channel of
  * tcp_rmem's default 87380 bytes with plain (not sync) wakeups.  When its
  * load is done a client closes its connection and its server exits.
  *
@@ -29,8 +33,10 @@
  * dbench 2.0; TCP_NODELAY, port 7003; the load of dbench.c); seed 004 (HT
  * speed-ups 22-31 % on 2.4.19, 33-36 % on 2.5.32, one Xeon MP 1.6 GHz).
  *
- * Calibrated against: nothing.  send_us and recv_us are chat.c's (the
- * research's 5-20 us per message on 2002 hardware), copy_us dbench.c's.
+ * Calibrated against: footprint_kb (shared with chat.c) on seed 004's
+ * tbench at 60 clients on 2.5.32 (docs/model.md, calibration ledger).
+ * send_us and recv_us are chat.c's (5-20 us per message on 2002
+ * hardware), copy_us dbench.c's.
  *
  * Omitted / simplified:
  *   - TCP is a cost, not a protocol (no segmentation at the loopback MTU,
@@ -51,7 +57,6 @@
 #define TB_TRACE_SEED 2002		/* dbench.c's load: the same file */
 #define TB_SOCK_BYTES 87380
 #define TB_PATH_BYTES 40
-#define TB_FOOTPRINT_KB 8
 
 struct tb_run;
 
@@ -76,6 +81,7 @@ struct tb_run {
 	struct nb_op *ops;
 	double jitter;		/* log-sd of each piece of work */
 	double user_ns, server_ns, send_ns, recv_ns, copy_ns_per_byte;
+	unsigned footprint_kb;	/* private cache footprint per process */
 	struct tb_pair *pairs;
 	struct tb_main root, server, client;
 	struct sl_barrier *start;
@@ -140,7 +146,7 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	const struct nb_op *op = &run->ops[p->next < run->nops ? p->next : 0];
 	long req, resp;
 
-	t->footprint_kb = TB_FOOTPRINT_KB;
+	t->footprint_kb = run->footprint_kb;
 	tb_sizes(op, &req, &resp);
 	switch (p->cpc) {
 	case C_START:
@@ -208,7 +214,7 @@ static void server_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	long req, resp;
 
 	(void)sim;
-	t->footprint_kb = TB_FOOTPRINT_KB;
+	t->footprint_kb = run->footprint_kb;
 	tb_sizes(op, &req, &resp);
 	switch (p->spc) {
 	case S_READ:
@@ -335,6 +341,9 @@ static const struct sl_param_def tb_params[] = {
 	  "kernel work per KB copied into or out of a socket, us (as dbench)" },
 	{ "jitter", SL_PARAM_REAL, "0.2", 0, 2, NULL,
 	  "log-sd of each piece of work around its mean (run seed; 0: none)" },
+	{ "footprint_kb", SL_PARAM_INT, NET_FOOTPRINT_KB, 1, 1 << 20, NULL,
+	  "private cache footprint of a client or server process, KB (the shared "
+	  "kernel networking lines stay hot and are not in it)" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -348,6 +357,7 @@ static void *tb_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	nb_load_build(run->ops, run->nops, TB_TRACE_SEED);
 	run->user_ns = sl_param_real(p, "user_us") * 1e3;
 	run->jitter = sl_param_real(p, "jitter");
+	run->footprint_kb = (unsigned)sl_param_int(p, "footprint_kb");
 	run->server_ns = sl_param_real(p, "server_us") * 1e3;
 	run->send_ns = sl_param_real(p, "send_us") * 1e3;
 	run->recv_ns = sl_param_real(p, "recv_us") * 1e3;

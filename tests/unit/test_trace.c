@@ -374,9 +374,10 @@ SL_TEST(trace_writer_cpu_time_is_the_engines)
 SL_TEST(trace_writer_shows_the_migration_thread)
 {
 	struct sl_metrics m;
-	/* a9: f3's hard-wired idle steal lets idle CPUs take hot tasks
-	 * themselves, so f3 needs no migration thread in this build */
-	char *text = tt_traced("p4dpe-2x2ht", "ht:version=a9", "kernbench:size=2,units=20",
+	/* e6: f3's hard-wired idle steal lets idle CPUs take hot tasks
+	 * themselves, so f3 needs no migration thread in this build; e6's
+	 * continue bug wakes every busy runqueue's migration thread */
+	char *text = tt_traced("p4dpe-2x2ht", "ht:version=e6", "kernbench:size=2,units=20",
 			       SL_TRACE_PERF, &m, NULL);
 
 	CHECK(text != NULL);
@@ -733,8 +734,8 @@ SL_TEST(trace_round_trip_reproduces_cpu_time)
 	 * schedule no longer occurs in this run.  head= and tail= pin the
 	 * shares kernbench used then: with its head as an amount of work, a
 	 * ten-unit build is half head and the schedule occurs again) */
-	CHECK(round_trip(noht, "o1", "kernbench:size=1,units=10,pipe=0,head=2.19,tail=10.9", "o1",
-			 ",footprint=8", 0.01) == 0);
+	CHECK(round_trip_within(noht, "o1", "kernbench:size=1,units=10,pipe=0,head=2.19,tail=10.9",
+				"o1", ",footprint=8", 0.01, 500) == 0);
 	CHECK(round_trip_within(noht, "o1", "kernbench:size=1,units=10,pipe=0", "o1",
 				",footprint=8", 0.01, 500) == 0);
 	/* (exact with every tick at the jiffy's start; with 2.4's staggered
@@ -753,9 +754,10 @@ SL_TEST(trace_round_trip_on_smt_keeps_time_with_bursts_time)
 	CHECK(round_trip("p4dpe-2x2ht", "o1", "javabench:size=0.5", "o1", ",bursts=time,class=mem",
 			 0) == 0);
 	/* tick=ordered: under o1's sync ticks one switch back in this build
-	 * comes 500 ns apart in the replay (docs/traces.md) */
-	CHECK(round_trip("p4dpe-2x2ht", "o1:tick=ordered", "kernbench:size=1,units=10,pipe=0",
-			 "o1:tick=ordered", ",footprint=8,bursts=time", 0) == 0);
+	 * comes 500 ns apart in the replay; since only missing lines evict,
+	 * a make's refill comes back up to 3.5 us apart (docs/traces.md) */
+	CHECK(round_trip_within("p4dpe-2x2ht", "o1:tick=ordered", "kernbench:size=1,units=10,pipe=0",
+				"o1:tick=ordered", ",footprint=8,bursts=time", 1e-5, 4000) == 0);
 	CHECK(round_trip("p4dpe-2x2ht", "linux24", "kernbench:size=1,units=10,pipe=0", "linux24",
 			 ",footprint=8,bursts=time", 0) == 0);
 	/* bursts=work applies the sibling's slowdown a second time */
