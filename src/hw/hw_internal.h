@@ -61,6 +61,12 @@ extern const struct hw_kernel_costs hw_costs_netburst;
 extern const struct hw_kernel_costs hw_costs_p6;
 extern const struct hw_kernel_costs hw_costs_modern;
 
+/* Where the kernel's own memory lives (docs/model.md "Kernel memory"). */
+enum hw_kmem {
+	HW_KMEM_OWN,		/* with each task's memory: kernel work at the task's speed */
+	HW_KMEM_NODE0,		/* on node 0: i386 discontigmem, lowmem only there */
+};
+
 /* Everything about a machine except its shape. */
 struct hw_profile {
 	unsigned mhz, l2_kb, llc_kb, mem_mb;
@@ -74,6 +80,7 @@ struct hw_profile {
 	double bus_gbs;			/* the bus every CPU of a node shares, GB/s (peak);
 					 * gives node_bw where that is 0 (speed_params.c) */
 	struct sl_disk_params disk;	/* all 0: hw_disk_default */
+	enum hw_kmem kernel_mem;	/* where the kernel's own memory lives */
 };
 
 /* Options after the machine name: "p4dpe-2x2ht,noht,smt=off". */
@@ -88,7 +95,11 @@ struct hw_options {
 	double refill;		/* > 0: scales every refill_ns level */
 	double seek_ms;		/* > 0: overrides the disk's average seek */
 	double xfer_mb_s;	/* > 0: overrides the disk's transfer rate */
+	int kmem;		/* node of the kernel's memory; -1 = each task's own;
+				 * HW_KMEM_PROFILE = the profile's */
 };
+
+#define HW_KMEM_PROFILE (-2)
 
 /* The disk of machines whose profile names none (presets.c). */
 extern const struct sl_disk_params hw_disk_default;

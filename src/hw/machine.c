@@ -17,6 +17,9 @@
  *                 ~20 us on the development host, docs/validation.md)
  *   seek=MS       the disk's average seek, ms (disk.c)
  *   xfer=MBS      the disk's media transfer rate, MB/s (disk.c)
+ *   kmem=N|local  where the kernel's own memory lives: node N for every
+ *                 task's kernel work (numaq-16: 0), or with each task's
+ *                 own memory (every other preset)
  * ratio, bw, slit and refill exist because the research leaves those
  * numbers uncertain (docs/model.md); ipi because it depends on where the
  * machine runs.  A name that is an existing file is taken whole.
@@ -36,7 +39,7 @@
 
 #define MAX_BASE 4096
 
-static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N, bw=B, bus=GBS, refill=F, ipi=US, seek=MS, xfer=MBS";
+static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N, bw=B, bus=GBS, refill=F, ipi=US, seek=MS, xfer=MBS, kmem=N|local";
 
 static bool is_key(const char *opt, const char *key)
 {
@@ -95,6 +98,13 @@ static int parse_option(struct hw_options *o, const char *opt, const char *what,
 			expected = "a positive number of MB/s";
 		else
 			o->xfer_mb_s = d;
+	} else if (is_key(opt, "kmem")) {
+		if (!strcmp(val, "local"))
+			o->kmem = -1;
+		else if (sl_parse_long(val, &l) || l < 0 || l >= SL_MAX_NODES_SPEED)
+			expected = "a node number or 'local'";
+		else
+			o->kmem = (int)l;
 	} else if (is_key(opt, "slit")) {
 		if (sl_parse_long(val, &l) || l < 11 || l > 254)
 			expected = "an integer from 11 to 254";
@@ -226,7 +236,7 @@ int sl_machine_load(struct sl_machine *m, const char *name, struct sl_err *err)
 	struct hw_options o = { .noht = false, .smt = -1, .ratio = 0, .slit = 0, .bw = 0,
 				 .bus_gbs = 0,
 				 .ipi_us = 0, .refill = 0, .seek_ms = 0,
-				 .xfer_mb_s = 0 };
+				 .xfer_mb_s = 0, .kmem = HW_KMEM_PROFILE };
 	char base[MAX_BASE], what[MAX_BASE + 16];
 	struct stat st;
 
@@ -242,13 +252,19 @@ int sl_machine_load(struct sl_machine *m, const char *name, struct sl_err *err)
 	if (split_options(name, base, &o, what, err))
 		return -1;
 	const struct hw_preset *p = hw_preset_find(base);
+	int rc;
 	if (p)
-		return hw_preset_load(m, p, &o, err);
-	if (!strcmp(base, "host"))
-		return load_hwloc(m, HW_SRC_HOST, NULL, &o, "machine 'host'", err);
-	if (stat(base, &st) == 0)
-		return load_file(m, base, &o, err);
-	if (looks_like_path(base))
+		rc = hw_preset_load(m, p, &o, err);
+	else if (!strcmp(base, "host"))
+		rc = load_hwloc(m, HW_SRC_HOST, NULL, &o, "machine 'host'", err);
+	else if (stat(base, &st) == 0)
+		rc = load_file(m, base, &o, err);
+	else if (looks_like_path(base))
 		return sl_fail(err, "machine file '%s': no such file", base);
-	return load_synthetic(m, base, &o, what, err);
+	else
+		rc = load_synthetic(m, base, &o, what, err);
+	if (rc == 0 && o.kmem >= m->topo.nnodes)
+		return sl_fail(err, "%s: option 'kmem=%d': the machine has %d node(s), 0 to %d",
+			       what, o.kmem, m->topo.nnodes, m->topo.nnodes - 1);
+	return rc;
 }

@@ -25,6 +25,16 @@
  *   material).  SLIT 10/20: i386 NUMA-Q had no ACPI SLIT, so Linux's
  *   node_distance() fell back to LOCAL/REMOTE_DISTANCE
  *   (",slit=35" gives the 3-4x "average latency" view instead).
+ *   Kernel memory on node 0: a 16 GB NUMA-Q's quads start at 0, 4, 8 and
+ *   12 GB (2.6.11 arch/i386/kernel/numaq.c smp_dump_qct()); lowmem is the
+ *   first 896 MB, so only node 0 gets ZONE_DMA and ZONE_NORMAL, the others
+ *   ZONE_HIGHMEM alone (2.6.11 arch/i386/mm/discontig.c zone_sizes_init()).
+ *   Slab (dentries, inodes, radix-tree nodes, vmas, rmap chains), kernel
+ *   stacks, page-table upper levels, per-CPU data and the kernel image are
+ *   lowmem, and a GFP_KERNEL allocation on node 2 falls back to node 0's
+ *   ZONE_NORMAL (2.6.11 mm/page_alloc.c build_zonelists()).  Only the
+ *   struct pages of nodes 1-3 are remapped into node-local memory (Bligh's
+ *   KVA remap of Aug 2002, calculate_numa_remap_pages()).
  * - xeon-1800-2x2ht: J.A. Magallon's dual Xeon 1.8 GHz with HT (LKML, 16 Dec
  *   2002, <20021216223848.GA2994@werewolf.able.es>).  A 1.8 GHz Xeon DP with
  *   HT is a Prestonia (Northwood core): 512 KB L2, NetBurst.  RAM is not
@@ -152,6 +162,9 @@ static const struct hw_preset presets[] = {
 			 * 0.4 + 0.6 k = 53/22 with
 			 * k = 4 x 0.6 / bw gives bw = 0.72. */
 			.node_bw = 0.72,
+			/* i386 discontigmem: only node 0 has ZONE_NORMAL, so
+			 * the kernel's own memory is there (see the header) */
+			.kernel_mem = HW_KMEM_NODE0,
 		},
 	},
 	{

@@ -8,7 +8,10 @@
  *   the demand formula s = (1 - eps) / max(1, sum of demands) ([SMT]).
  * - NUMA: s = 1 / (1 + m (r - 1)) with m the class's memory intensity and
  *   r the measured latency ratio between the run node and the home node
- *   (docs/model.md [NUMA]; r is not SLIT/10).
+ *   (docs/model.md [NUMA]; r is not SLIT/10).  Kernel work on a machine
+ *   whose kernel memory lives on one node (kernel_node, i386 NUMA-Q's
+ *   lowmem on node 0) takes the same form with that node as home and the
+ *   kernel's own memory intensity (docs/model.md "Kernel memory").
  * - Cache: warmth decays as exp(-evicted / cache size) with evicted = the
  *   KB of lines other tasks brought into the CPU the task left (docs/model.md
  *   [CACHE]): of the lines each touched (at most its own footprint), those
@@ -68,6 +71,21 @@ double sl_speed_numa(const struct sl_speed_model *m, enum sl_wclass c, int run, 
 	double mi = m->mem_intensity[c];
 	/* solo time = (1 - m) computing + m stalled; stalls stretch by the
 	 * latency ratio and by the bandwidth oversubscription */
+	return 1.0 / (1.0 - mi + mi * r * (contention > 1.0 ? contention : 1.0));
+}
+
+double sl_speed_numa_kernel(const struct sl_speed_model *m, int run, double contention)
+{
+	int home = m->kernel_node;
+	double r = 1.0;
+
+	if (home < 0)
+		return 1.0;
+	if (run != home && run >= 0 && run < SL_MAX_NODES_SPEED && home < SL_MAX_NODES_SPEED)
+		r = m->numa_ratio[run][home];
+	if (r == 1.0 && contention <= 1.0)
+		return 1.0;
+	double mi = m->kernel_mem_intensity;
 	return 1.0 / (1.0 - mi + mi * r * (contention > 1.0 ? contention : 1.0));
 }
 

@@ -47,6 +47,15 @@ struct sl_speed_model {
 	 * memory lives on a node add up to more, their memory stalls stretch
 	 * by sum / node_bw (docs/model.md [NUMA]).  0 = unlimited. */
 	double node_bw;
+	/* The kernel's own memory (docs/model.md "Kernel memory"): the node
+	 * that holds it for every task's kernel work (system time), or -1 =
+	 * each task's kernel memory lives with its own, and kernel work runs
+	 * at the task's speed.  i386 NUMA-Q: node 0, the only node with
+	 * lowmem (2.6.11 arch/i386/mm/discontig.c zone_sizes_init()).
+	 * kernel_mem_intensity is the share of a kernel path stalled on
+	 * memory when local (the quarter of speed_params.c's clock scaling). */
+	int kernel_node;
+	double kernel_mem_intensity;
 
 	/* Cache: refill cost in ns of a full footprint by migration level,
 	 * and how fast a running task touches (and so evicts) cache lines. */
@@ -82,6 +91,12 @@ double sl_speed_smt(const struct sl_speed_model *m, enum sl_wclass self,
  * (>= 1; 1 = not at all, see sl_numa_contention). */
 double sl_speed_numa(const struct sl_speed_model *m, enum sl_wclass c, int run, int home,
 		     double contention);
+
+/* NUMA factor of kernel work on node `run` whose memory lives on
+ * m->kernel_node, whose bandwidth is oversubscribed by `contention`:
+ * sl_speed_numa with the kernel's memory intensity.  1 when kernel_node
+ * is -1 (then kernel work runs at its task's own speed). */
+double sl_speed_numa_kernel(const struct sl_speed_model *m, int run, double contention);
 
 /* Oversubscription of a node's memory bandwidth when running tasks of
  * total memory intensity `demand` have their memory there (>= 1). */

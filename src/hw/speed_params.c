@@ -26,6 +26,11 @@
  *   draws, and that draw is the model's own in-place refill rate: a full
  *   L2 from memory in refill_ns[NONE] (NetBurst: 512 KB in 1 ms = 0.52
  *   GB/s, one line per miss latency, as MEM's pointer chasing does).
+ * - Kernel memory: where a profile puts the kernel's own memory on one
+ *   node (i386 NUMA-Q: lowmem, node 0), kernel work stalls on that node
+ *   for the share of a kernel path that is cache misses, the quarter
+ *   KCOST_CLOCK_SHARE leaves out of the clock scaling below: one number
+ *   for both, not a new one (docs/model.md "Kernel memory").
  * - NUMA ratio: the profile gives the latency ratio at the largest SLIT
  *   distance; nearer remote nodes get 1 + (ratio - 1)(d - 10)/(dmax - 10),
  *   so an EPYC-like 10/12/32 machine gets a small same-socket penalty.
@@ -204,6 +209,9 @@ void hw_speed_init(struct sl_speed_model *s, const struct sl_topo *t,
 		s->node_bw = p->bus_gbs > 0 ? bus_tasks(s, t->l2_kb, p->bus_gbs) : 0;
 	s->touch_kb_per_ms = p->evict_kb_per_ms;
 	set_kernel_costs(s, p->costs, mhz);
+	s->kernel_node = o->kmem != HW_KMEM_PROFILE ? o->kmem
+			 : p->kernel_mem == HW_KMEM_NODE0 ? 0 : -1;
+	s->kernel_mem_intensity = 1.0 - KCOST_CLOCK_SHARE;
 	if (o->ipi_us > 0)
 		s->ipi_ns = (sl_time)llround(o->ipi_us * 1e3);
 }

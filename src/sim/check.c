@@ -58,8 +58,9 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 			double d = 0;
 			for (int i = 0; i < sim->ncpus; i++) {
 				const struct sl_task *t = sim->cpus[i].curr;
-				if (t && t->home_node == n)
-					d += sim->model->mem_intensity[t->wclass];
+				double mi;
+				if (t && sl__mem_node(sim, t, &mi) == n)
+					d += mi;
 			}
 			if (d > sim->mem_demand[n] + 1e-6 || d < sim->mem_demand[n] - 1e-6)
 				return sl_fail_internal(err, "check: node %d memory demand %.3f, running tasks %.3f",

@@ -126,7 +126,10 @@ struct sl_sim {
 void sl__schedule(struct sl_sim *sim, int cpu);
 void sl__settle(struct sl_sim *sim, struct sl_cpu *c);
 void sl__core_changed(struct sl_sim *sim, int core);
-void sl__mem_demand(struct sl_sim *sim, const struct sl_task *t, int sign);
+void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign);
+/* The node whose memory running task t draws on now, and how much
+ * (its memory intensity), or -1: none (sched.c). */
+int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *intensity);
 void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c);
 void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c);
 void sl__process_resched(struct sl_sim *sim, int cpu);

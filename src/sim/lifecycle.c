@@ -62,6 +62,7 @@ static void task_init(struct sl_sim *sim, struct sl_task *t, const char *comm)
 	t->cpu = -1;
 	t->last_cpu = -1;
 	t->home_node = -1;
+	t->mem_node = -1;
 	t->allowed = sim->topo->all_cpus;
 	t->wclass = SL_WC_INT;
 	t->need_step = true;

@@ -12,6 +12,15 @@
  * "SimSo: a simulation tool to evaluate real-time multiprocessor
  * scheduling algorithms", WATERS 2014), whose speed changes re-time
  * pending completions.
+ *
+ * Kernel memory (docs/model.md "Kernel memory"): on a machine whose kernel
+ * memory lives on one node (model->kernel_node >= 0: i386 NUMA-Q, where
+ * only node 0 has lowmem), kernel work - the debt and system-time actions -
+ * is a phase of its own: it runs at the NUMA speed of the kernel's node
+ * and draws on that node's bandwidth (t->kmem).  A burst whose debt comes
+ * before user work ends at the debt (the phase end), and the work then
+ * runs at the task's own speed.  Elsewhere kernel work runs at its task's
+ * speed, as one burst.
  */
 #include <math.h>
 
@@ -38,6 +47,15 @@ static inline unsigned task_footprint(const struct sl_sim *sim, const struct sl_
 static inline double outstanding(const struct sl_task *t)
 {
 	return t->debt_sys + t->work_left + fmin(t->debt_user, t->work_left);
+}
+
+/* Whether t's next progress is kernel work against the kernel's own
+ * memory: its debt, or a system-time action, on a machine whose kernel
+ * memory lives on one node. */
+static bool kernel_phase(const struct sl_sim *sim, const struct sl_task *t)
+{
+	return sim->model->kernel_node >= 0 && !t->steady_speed &&
+	       (t->debt_sys > 0 || (t->act_sys && t->work_left > 0));
 }
 
 /* Bring c's running task's progress and accounting up to sim->now. */
@@ -119,47 +137,123 @@ static double task_speed(struct sl_sim *sim, struct sl_cpu *c)
 			others[n++] = SL_WC_INT;
 	}
 	double speed = sl_speed_smt(sim->model, t->wclass, others, n);
-	if (t->home_node >= 0)
+	int knode = sim->model->kernel_node;
+	if (t->kmem)
+		speed *= sl_speed_numa_kernel(sim->model, topo->cpu_node[c->id],
+					      sl_numa_contention(sim->model, sim->mem_demand[knode]));
+	else if (t->home_node >= 0)
 		speed *= sl_speed_numa(sim->model, t->wclass, topo->cpu_node[c->id], t->home_node,
 				       sl_numa_contention(sim->model, sim->mem_demand[t->home_node]));
 	return speed > 1e-6 ? speed : 1e-6;
 }
 
+static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel);
+
 /* (Re)time c's completion event from its outstanding work. */
 void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c)
 {
 	struct sl_task *t = c->curr;
+	bool kernel = kernel_phase(sim, t);
+
+	if (kernel != t->kmem)
+		kernel_phase_changes(sim, t, kernel);
 	c->seg_start = sim->now;
 	t->speed = task_speed(sim, c);
-	double ns = ceil(outstanding(t) / t->speed);
+	/* kernel work ahead of user work ends at its own event (the phase
+	 * end, sl__burst_done); the work then runs at the task's speed */
+	double owed = t->kmem && !t->act_sys ? t->debt_sys : outstanding(t);
+	double ns = ceil(owed / t->speed);
 	sl_eventq_schedule(&sim->q, &c->burst_ev, sim->now + (sl_time)ns);
 }
 
-/*
- * Running task t starts (sign +1) or stops (-1) drawing on its home node's
- * memory.  If that changes the node's bandwidth contention, every running
- * task whose memory lives there is settled at its old speed and re-timed.
- */
-void sl__mem_demand(struct sl_sim *sim, const struct sl_task *t, int sign)
+int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *intensity)
 {
-	int home = t->home_node;
-	double delta = sign * sim->model->mem_intensity[t->wclass];
+	*intensity = 0;
+	if (t->home_node < 0)
+		return -1;	/* exec'd, not yet touched: draws on nothing */
+	if (t->kmem) {
+		*intensity = sim->model->kernel_mem_intensity;
+		return sim->model->kernel_node;
+	}
+	*intensity = sim->model->mem_intensity[t->wclass];
+	return t->home_node;
+}
 
-	if (sim->model->node_bw <= 0 || home < 0 || delta == 0)
-		return;
-	double before = sl_numa_contention(sim->model, sim->mem_demand[home]);
-	sim->mem_demand[home] += delta;
-	if (sim->mem_demand[home] < 1e-9)
-		sim->mem_demand[home] = 0;	/* no drift from rounding */
-	if (sl_numa_contention(sim->model, sim->mem_demand[home]) == before)
-		return;
+/* Add `delta` to the memory demand on `node`; whether that changed the
+ * node's bandwidth contention. */
+static bool add_demand(struct sl_sim *sim, int node, double delta)
+{
+	if (sim->model->node_bw <= 0 || node < 0 || delta == 0)
+		return false;
+	double before = sl_numa_contention(sim->model, sim->mem_demand[node]);
+	sim->mem_demand[node] += delta;
+	if (sim->mem_demand[node] < 1e-9)
+		sim->mem_demand[node] = 0;	/* no drift from rounding */
+	return sl_numa_contention(sim->model, sim->mem_demand[node]) != before;
+}
+
+/* Settle every running task but `skip` that draws on `node` at its old
+ * speed, and re-time it. */
+static void retime_node(struct sl_sim *sim, int node, const struct sl_task *skip)
+{
+	double mi;
+
 	for (int i = 0; i < sim->ncpus; i++) {
 		struct sl_cpu *c = &sim->cpus[i];
-		if (c->curr && c->curr->home_node == home) {
+		if (c->curr && c->curr != skip && sl__mem_node(sim, c->curr, &mi) == node) {
 			sl__settle(sim, c);
 			sl__start_burst(sim, c);
 		}
 	}
+}
+
+/*
+ * Running task t starts (sign +1) or stops (-1) drawing on the memory of
+ * its node (its home, or the kernel's in a kernel phase); it stops
+ * drawing what it started with (t->mem_node, t->mem_mi).  If that
+ * changes the node's bandwidth contention, every running task drawing on
+ * it is settled at its old speed and re-timed.
+ */
+void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign)
+{
+	double mi = t->mem_mi;
+	int node = t->mem_node;
+
+	if (sign > 0) {
+		node = t->mem_node = sl__mem_node(sim, t, &mi);
+		t->mem_mi = mi;
+	} else {
+		t->mem_node = -1;
+		t->mem_mi = 0;
+	}
+	if (add_demand(sim, node, sign * mi))
+		retime_node(sim, node, NULL);
+}
+
+/*
+ * Running task t enters (kernel) or leaves a kernel phase: its demand
+ * moves between its own node and the kernel's in one step, before anyone
+ * is re-timed (a task re-timed meanwhile may change phase too, and must
+ * see t's new state).  A task that draws nothing at the moment (its
+ * demand is being moved by its caller) only changes phase.  t itself is
+ * re-timed by its caller.
+ */
+static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel)
+{
+	double mi_from = t->mem_mi, mi_to;
+	int from = t->mem_node;
+
+	t->kmem = kernel;
+	if (from < 0)
+		return;
+	int to = t->mem_node = sl__mem_node(sim, t, &mi_to);
+	t->mem_mi = mi_to;
+	bool from_changed = add_demand(sim, from, -mi_from);
+	bool to_changed = add_demand(sim, to, mi_to);
+	if (from_changed)
+		retime_node(sim, from, t);
+	if (to_changed && !(to == from && from_changed))
+		retime_node(sim, to, t);
 }
 
 /* Something changed on `core`: settle its busy CPUs and re-time them. */
@@ -245,6 +339,7 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	c->curr_touched_kb = 0;
 	next->dispatched_at = sim->now;
 	c->curr = next;
+	next->kmem = kernel_phase(sim, next);
 	sl__mem_demand(sim, next, +1);
 	c->stats.switches++;
 }
@@ -308,6 +403,13 @@ void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c)
 {
 	struct sl_task *t = c->curr;
 	sl__settle(sim, c);
+	if (t->kmem && !t->act_sys && t->work_left > 0) {
+		/* the phase end: the kernel work ahead of the user work is
+		 * paid, the work runs on at the task's own speed */
+		t->debt_sys = 0;
+		sl__start_burst(sim, c);
+		return;
+	}
 	t->work_done += t->work_left;
 	t->debt_sys = t->work_left = 0;	/* no fractions left behind */
 	if (t->debt_user < 1e-6)

@@ -78,6 +78,11 @@ struct sl_task {
 	double debt_sys;			/* kernel work to do first (ref ns) */
 	double debt_user;			/* cache refill stalls, before the work */
 	bool act_sys;				/* current compute counts as system time */
+	bool kmem;				/* in a kernel phase on a machine whose kernel
+						 * memory is on one node: its speed and memory
+						 * demand are the kernel's (sched.c) */
+	int mem_node;				/* node its running adds to mem_demand, -1: none */
+	double mem_mi;				/* ... and how much */
 	bool need_step;				/* ask the program for the next action */
 	bool need_apply;			/* t->act has not taken effect yet */
 	int act_phase;				/* progress of a multi-step action */

@@ -1,0 +1,262 @@
+/*
+ * test_kmem.c - the kernel's own memory on one node (docs/model.md
+ * "Kernel memory"): on i386 NUMA-Q only node 0 has lowmem, so kernel work
+ * (system time) runs against node 0's memory wherever the task runs, and
+ * draws on node 0's bandwidth.  Other machines: kernel work at the task's
+ * own speed, as before.
+ *
+ * A tiny placement policy puts task k on the CPU the test names, so a
+ * task's node is known.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/machine.h"
+#include "sim/sim.h"
+#include "test.h"
+
+/* ---- a policy that runs task k on cpu_of[k] only ---- */
+
+#define KM_MAX 8
+
+static int cpu_of[KM_MAX];
+
+struct km_task { struct sl_task *next; };
+struct km { struct sl_task *head[64]; };
+
+static void km_push(struct sl_sim *sim, struct sl_task *t)
+{
+	struct km *k = sl_policy_data(sim);
+	int cpu = cpu_of[t->id < KM_MAX ? t->id : 0];
+	((struct km_task *)sl_task_policy(t))->next = k->head[cpu];
+	k->head[cpu] = t;
+	if (sl_cpu_idle(sim, cpu))
+		sl_resched(sim, cpu);
+}
+
+static void *km_init(struct sl_sim *sim, const struct sl_params *p, struct sl_err *e)
+{
+	(void)p; (void)e;
+	sl_set_hz(sim, 100);
+	return sl_sim_alloc(sim, sizeof(struct km));
+}
+
+static void km_fork(struct sl_sim *sim, struct sl_task *p, struct sl_task *t)
+{
+	(void)p;
+	km_push(sim, t);
+}
+
+static void km_wakeup(struct sl_sim *sim, struct sl_task *t, int w, unsigned fl)
+{
+	(void)w; (void)fl;
+	km_push(sim, t);
+}
+
+static struct sl_task *km_pick(struct sl_sim *sim, int cpu, struct sl_task *prev)
+{
+	struct km *k = sl_policy_data(sim);
+	if (prev && prev->state == SL_TASK_RUNNABLE)
+		return prev;
+	struct sl_task *t = k->head[cpu];
+	if (t)
+		k->head[cpu] = ((struct km_task *)sl_task_policy(t))->next;
+	return t;
+}
+
+static void km_tick(struct sl_sim *sim, int cpu) { (void)sim; (void)cpu; }
+
+static const struct sl_policy_ops km_ops = {
+	.name = "km", .task_size = sizeof(struct km_task),
+	.init = km_init, .fork = km_fork, .wakeup = km_wakeup,
+	.pick_next = km_pick, .tick = km_tick,
+};
+
+/* ---- programs: a script of actions ---- */
+
+struct km_script { int n, pc; struct sl_action a[8]; };
+
+static void km_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	(void)sim;
+	struct km_script *s = t->prog_state;
+	*next = s->pc < s->n ? s->a[s->pc++] : sl_act_exit();
+}
+
+static const struct sl_prog km_prog = { .name = "km", .step = km_step };
+
+static struct km_script *script(struct sl_sim *sim)
+{
+	return sl_sim_alloc(sim, sizeof(struct km_script));
+}
+
+static void add(struct km_script *s, struct sl_action a) { s->a[s->n++] = a; }
+
+static struct sl_action fork_of(struct km_script *child)
+{
+	struct sl_action a = { .kind = SL_ACT_FORK };
+	a.u.fork.prog = &km_prog;
+	a.u.fork.state = child;
+	a.u.fork.comm = "child";
+	return a;
+}
+
+static struct sl_machine mach;	/* large: keep it off the stack */
+
+/* A simulation on `name` with every kernel path cost zero but a context
+ * switch of `ctx_ns`, and no cache refill. */
+static struct sl_sim *make(const char *name, sl_time ctx_ns)
+{
+	struct sl_err err = { 0 };
+	if (sl_machine_load(&mach, name, &err)) {
+		fprintf(stderr, "  machine '%s': %s\n", name, err.msg);
+		return NULL;
+	}
+	mach.speed.ctx_switch_ns = ctx_ns;
+	mach.speed.fork_ns = mach.speed.exec_ns = mach.speed.exit_ns = 0;
+	mach.speed.ipi_ns = mach.speed.migrate_ns = 0;
+	mach.speed.sched_scan_ns = mach.speed.sched_pick_ns = 0;
+	for (int l = 0; l < 4; l++)
+		mach.speed.refill_ns[l] = 0;
+	struct sl_sim_config cfg = { .machine = &mach, .policy = &km_ops, .seed = 1, .check = true };
+	return sl_sim_create(&cfg, &err);
+}
+
+/* Run one task on `cpu` doing `a`; its system and user time. */
+static bool run_one(const char *name, int cpu, sl_time ctx_ns, struct sl_action a,
+		    struct sl_run_stats *st)
+{
+	struct sl_err err = { 0 };
+	cpu_of[0] = cpu;
+	struct sl_sim *sim = make(name, ctx_ns);
+	if (!sim)
+		return false;
+	struct km_script *s = script(sim);
+	add(s, a);
+	sl_sim_spawn_root(sim, &km_prog, s, "root");
+	int rc = sl_sim_run(sim, &err);
+	if (rc)
+		fprintf(stderr, "  run: %s\n", err.msg);
+	sl_sim_stats(sim, st);
+	sl_sim_destroy(sim);
+	return rc == 0;
+}
+
+static bool near(double got, double want)
+{
+	return fabs(got - want) <= want * 1e-6 + 2;
+}
+
+/* NUMA-Q's kernel memory is node 0's lowmem (2.6.11 arch/i386/mm/
+ * discontig.c zone_sizes_init()): 100 ms of kernel work takes 100 ms on
+ * node 0 and 1 / (0.75 + 0.25 x 3.5) as long on node 2, where the
+ * task's own memory is local; kmem=local restores the old model. */
+SL_TEST(kmem_numaq_kernel_work_is_slower_off_node_0)
+{
+	struct sl_run_stats st;
+	double remote = 0.75 + 0.25 * 3.5;
+
+	CHECK(run_one("numaq-16", 1, 0, sl_act_sys(1e8), &st));
+	CHECKF(near((double)st.sys_ns, 1e8), "node 0: sys %lld", (long long)st.sys_ns);
+	CHECK(run_one("numaq-16", 9, 0, sl_act_sys(1e8), &st));
+	CHECKF(near((double)st.sys_ns, 1e8 * remote), "node 2: sys %lld want %.0f",
+	       (long long)st.sys_ns, 1e8 * remote);
+	CHECK(st.user_ns == 0);
+	CHECK(run_one("numaq-16,kmem=local", 9, 0, sl_act_sys(1e8), &st));
+	CHECKF(near((double)st.sys_ns, 1e8), "kmem=local: sys %lld", (long long)st.sys_ns);
+	/* user work of class INT on its own node is not touched */
+	CHECK(run_one("numaq-16", 9, 0, sl_act_run(1e8, SL_WC_INT), &st));
+	CHECKF(near((double)st.user_ns, 1e8) && st.sys_ns == 0, "user %lld sys %lld",
+	       (long long)st.user_ns, (long long)st.sys_ns);
+}
+
+/* The kernel's debt ahead of user work (here a 1 ms context switch) is a
+ * phase of its own: paid at the kernel's speed, then the work at the
+ * task's. */
+SL_TEST(kmem_debt_before_work_is_a_kernel_phase)
+{
+	struct sl_run_stats st;
+	double remote = 0.75 + 0.25 * 3.5;
+
+	CHECK(run_one("numaq-16", 9, SL_MSEC, sl_act_run(1e8, SL_WC_INT), &st));
+	CHECKF(near((double)st.sys_ns, 1e6 * remote), "sys %lld want %.0f",
+	       (long long)st.sys_ns, 1e6 * remote);
+	CHECKF(near((double)st.user_ns, 1e8), "user %lld", (long long)st.user_ns);
+	CHECK(run_one("numaq-16", 2, SL_MSEC, sl_act_run(1e8, SL_WC_INT), &st));
+	CHECKF(near((double)st.sys_ns, 1e6), "node 0: sys %lld", (long long)st.sys_ns);
+}
+
+/* A machine of one node, and the other presets: unchanged. */
+SL_TEST(kmem_one_node_and_other_presets_unchanged)
+{
+	struct sl_run_stats st;
+
+	CHECK(run_one("pack:1 core:1 pu:1", 0, 0, sl_act_sys(1e8), &st));
+	CHECKF(near((double)st.sys_ns, 1e8), "sys %lld", (long long)st.sys_ns);
+	/* azusa-16: ia64 has no highmem, every node has its own normal
+	 * memory: kernel work at the task's speed */
+	CHECK(run_one("azusa-16", 9, 0, sl_act_sys(1e8), &st));
+	CHECKF(near((double)st.sys_ns, 1e8), "azusa node 2: sys %lld", (long long)st.sys_ns);
+	CHECK(run_one("xeon-2s-smt", 20, 0, sl_act_sys(1e8), &st));
+	CHECKF(near((double)st.sys_ns, 1e8), "xeon-2s-smt node 1: sys %lld", (long long)st.sys_ns);
+}
+
+/* Node 0's bandwidth serves every CPU's kernel work: four tasks in the
+ * kernel on node 1 draw 4 x 0.25 = 1.0 against NUMA-Q's 0.72, and so slow
+ * each other by k = 1.0 / 0.72 on their node-0 stalls. */
+SL_TEST(kmem_kernel_work_shares_node_0_bandwidth)
+{
+	struct sl_err err = { 0 };
+	int cpus[] = { 0, 4, 5, 6, 7 };
+
+	memcpy(cpu_of, cpus, sizeof(cpus));
+	struct sl_sim *sim = make("numaq-16", 0);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	struct km_script *root = script(sim);
+	for (int i = 0; i < 4; i++) {
+		struct km_script *c = script(sim);
+		add(c, sl_act_sys(1e8));
+		add(root, fork_of(c));
+	}
+	for (int i = 0; i < 4; i++)
+		add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &km_prog, root, "root");
+	CHECK(sl_sim_run(sim, &err) == 0);
+	struct sl_run_stats st;
+	sl_sim_stats(sim, &st);
+	double k = 4 * 0.25 / mach.speed.node_bw;
+	double want = 1e8 * (0.75 + 0.25 * 3.5 * k);
+	CHECKF(fabs((double)st.elapsed_ns - want) < want * 0.001, "elapsed %lld want %.0f",
+	       (long long)st.elapsed_ns, want);
+	sl_sim_destroy(sim);
+}
+
+/* The machine property and its option. */
+SL_TEST(kmem_machine_property)
+{
+	struct sl_err err = { 0 };
+
+	CHECK(sl_machine_load(&mach, "numaq-16", &err) == 0 && mach.speed.kernel_node == 0);
+	CHECK(fabs(mach.speed.kernel_mem_intensity - 0.25) < 1e-12);
+	CHECK(sl_speed_numa_kernel(&mach.speed, 2, 1.0) < 1.0);
+	CHECK(sl_speed_numa_kernel(&mach.speed, 0, 1.0) == 1.0);
+	CHECK(sl_machine_load(&mach, "numaq-16,kmem=local", &err) == 0 &&
+	      mach.speed.kernel_node == -1);
+	CHECK(sl_speed_numa_kernel(&mach.speed, 2, 1.0) == 1.0);
+	CHECK(sl_machine_load(&mach, "azusa-16,kmem=1", &err) == 0 && mach.speed.kernel_node == 1);
+	static const char *const others[] = { "p4dpe-2x2ht", "p4ht-3066", "p4-2400", "xeon-1600ht",
+					      "xeon-1800-2x2ht", "azusa-16", "xeon-2s-smt",
+					      "node:2 pack:1 core:2 pu:1" };
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		CHECKF(sl_machine_load(&mach, others[i], &err) == 0 && mach.speed.kernel_node == -1,
+		       "%s", others[i]);
+	memset(&err, 0, sizeof(err));
+	CHECK(sl_machine_load(&mach, "numaq-16,kmem=4", &err) != 0 && strstr(err.msg, "kmem"));
+	memset(&err, 0, sizeof(err));
+	CHECK(sl_machine_load(&mach, "numaq-16,kmem=far", &err) != 0 &&
+	      strstr(err.msg, "node number"));
+}
