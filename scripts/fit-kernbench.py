@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """fit-kernbench.py CSV - fit the kernbench model to a real build's process accounting.
 
-Reads the BSD process accounting dump of a real `make -j2 vmlinux`
-(/work/shared/data/kbuild-tinyconfig-j2.csv, described in that directory's
-README.md) and prints the statistics that src/workload/kernbench.c uses:
+Reads the BSD process accounting dump of a real `make -j2 vmlinux` (a
+tinyconfig build of Linux 6.1 recorded on the project's development host,
+a 2-vCPU VM; one CSV row per process, as `dump-acct` prints it; the record
+itself is not shipped) and prints the statistics that src/workload/kernbench.c uses:
 
   * process structure of a compile unit (make -> sh -> gcc -> cc1, as; sh ->
     fixdep, rm) and how many of each process a unit has;
