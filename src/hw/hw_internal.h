@@ -93,6 +93,7 @@ struct hw_options {
 	double bus_gbs;		/* > 0: overrides bus_gbs (and a profile's node_bw) */
 	double ipi_us;		/* > 0: overrides ipi_ns (waking another CPU) */
 	double refill;		/* > 0: scales every refill_ns level */
+	double kcost;		/* > 0: scales every kernel path cost (not the IPI) */
 	double seek_ms;		/* > 0: overrides the disk's average seek */
 	double xfer_mb_s;	/* > 0: overrides the disk's transfer rate */
 	int kmem;		/* node of the kernel's memory; -1 = each task's own;

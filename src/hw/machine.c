@@ -13,6 +13,10 @@
  *   slit=N        uniform remote SLIT distance (what policies see)
  *   refill=F      scale every cache refill cost by F (NetBurst's 1 ms
  *                 full-L2 refill is the top of a 0.2-1 ms range)
+ *   kcost=F       scale every kernel path cost (context switch, fork, exec,
+ *                 exit, migration, the scheduler's scan and pick) by F: a
+ *                 host's kernel-path speed is not its clock's (the same VM
+ *                 type measured 1.6x apart on two days, docs/validation.md)
  *   ipi=US        latency of waking another CPU, us (a VM's halted vCPU:
  *                 ~20 us on the development host, docs/validation.md)
  *   seek=MS       the disk's average seek, ms (disk.c)
@@ -20,9 +24,9 @@
  *   kmem=N|local  where the kernel's own memory lives: node N for every
  *                 task's kernel work (numaq-16: 0), or with each task's
  *                 own memory (every other preset)
- * ratio, bw, slit and refill exist because the research leaves those
- * numbers uncertain (docs/model.md); ipi because it depends on where the
- * machine runs.  A name that is an existing file is taken whole.
+ * ratio, bw, slit and refill exist because those numbers are uncertain
+ * (docs/model.md); ipi and kcost because they depend on where the machine
+ * runs.  A name that is an existing file is taken whole.
  *
  * Machines that are not presets get the modern default profile
  * (presets.c), with the clock, caches and RAM hwloc reported where it did.
@@ -39,7 +43,7 @@
 
 #define MAX_BASE 4096
 
-static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N, bw=B, bus=GBS, refill=F, ipi=US, seek=MS, xfer=MBS, kmem=N|local";
+static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N, bw=B, bus=GBS, refill=F, kcost=F, ipi=US, seek=MS, xfer=MBS, kmem=N|local";
 
 static bool is_key(const char *opt, const char *key)
 {
@@ -83,6 +87,11 @@ static int parse_option(struct hw_options *o, const char *opt, const char *what,
 			expected = "a factor above 0, at most 100";
 		else
 			o->refill = d;
+	} else if (is_key(opt, "kcost")) {
+		if (sl_parse_double(val, &d) || d <= 0.0 || d > 100.0)
+			expected = "a factor above 0, at most 100";
+		else
+			o->kcost = d;
 	} else if (is_key(opt, "ipi")) {
 		if (sl_parse_double(val, &d) || d <= 0.0 || d > 1e6)
 			expected = "a positive number of microseconds";
@@ -235,7 +244,7 @@ int sl_machine_load(struct sl_machine *m, const char *name, struct sl_err *err)
 {
 	struct hw_options o = { .noht = false, .smt = -1, .ratio = 0, .slit = 0, .bw = 0,
 				 .bus_gbs = 0,
-				 .ipi_us = 0, .refill = 0, .seek_ms = 0,
+				 .ipi_us = 0, .refill = 0, .kcost = 0, .seek_ms = 0,
 				 .xfer_mb_s = 0, .kmem = HW_KMEM_PROFILE };
 	char base[MAX_BASE], what[MAX_BASE + 16];
 	struct stat st;

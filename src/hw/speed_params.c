@@ -156,9 +156,12 @@ static sl_time scale(sl_time ns, double factor)
 }
 
 static void set_kernel_costs(struct sl_speed_model *s, const struct hw_kernel_costs *k,
-			     unsigned mhz)
+			     unsigned mhz, double kcost)
 {
 	double f = 1.0 - KCOST_CLOCK_SHARE + KCOST_CLOCK_SHARE * k->ref_mhz / (double)mhz;
+
+	if (kcost > 0)
+		f *= kcost;	/* the machine option kcost=F */
 
 	s->ctx_switch_ns = scale(k->ctx_switch_ns, f);
 	s->fork_ns = scale(k->fork_ns, f);
@@ -208,7 +211,7 @@ void hw_speed_init(struct sl_speed_model *s, const struct sl_topo *t,
 	else
 		s->node_bw = p->bus_gbs > 0 ? bus_tasks(s, t->l2_kb, p->bus_gbs) : 0;
 	s->touch_kb_per_ms = p->evict_kb_per_ms;
-	set_kernel_costs(s, p->costs, mhz);
+	set_kernel_costs(s, p->costs, mhz, o->kcost);
 	s->kernel_node = o->kmem != HW_KMEM_PROFILE ? o->kmem
 			 : p->kernel_mem == HW_KMEM_NODE0 ? 0 : -1;
 	s->kernel_mem_intensity = 1.0 - KCOST_CLOCK_SHARE;

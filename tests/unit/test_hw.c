@@ -294,6 +294,8 @@ SL_TEST(hw_errors_names)
 	CHECK(fails_with("numaq-16,slit=5", "slit"));
 	CHECK(fails_with("host,ipi=0", "ipi"));
 	CHECK(fails_with("p4dpe-2x2ht,refill=-1", "factor"));
+	CHECK(fails_with("host,kcost=0", "factor"));
+	CHECK(fails_with("host,kcost=fast", "kcost"));
 	CHECK(fails_with("p4dpe-2x2ht,bus=0", "GB/s"));
 	CHECK(fails_with("p4dpe-2x2ht,ipi=fast", "microseconds"));
 	CHECK(fails_with("pack:300 pu:1", "300"));
@@ -322,6 +324,14 @@ SL_TEST(hw_options)
 	CHECK(loads_ok("p4dpe-2x2ht,refill=0.2"));
 	CHECK(mach.speed.refill_ns[SL_MIGR_NONE] == 200 * SL_USEC);
 	CHECK(mach.speed.refill_ns[SL_MIGR_NODE] == 400 * SL_USEC);
+	/* kcost scales the kernel paths, not the IPI or the refill */
+	CHECK(loads_ok("p4dpe-2x2ht"));
+	sl_time ctx = mach.speed.ctx_switch_ns, fork = mach.speed.fork_ns;
+	sl_time ipi = mach.speed.ipi_ns, refill = mach.speed.refill_ns[SL_MIGR_NONE];
+	CHECK(loads_ok("p4dpe-2x2ht,kcost=0.5"));
+	CHECK(llabs(mach.speed.ctx_switch_ns - ctx / 2) <= 1 &&
+	      llabs(mach.speed.fork_ns - fork / 2) <= 1);
+	CHECK(mach.speed.ipi_ns == ipi && mach.speed.refill_ns[SL_MIGR_NONE] == refill);
 }
 
 SL_TEST(hw_topo_check_catches)
