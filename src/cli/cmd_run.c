@@ -1,13 +1,15 @@
 /*
  * cmd_run.c - `schedlab run -m MACHINE -p POLICY [-p POLICY ...] -w WORKLOAD
  * [-r REPS] [-s SEED] [-o table|json|csv] [--stats] [--trace FILE
- * [--trace-format perf|ftrace]]`.
+ * [--trace-format perf|ftrace]]`.  --trace FILE appears only when the run
+ * succeeded (base/outfile.h); --trace - writes the trace to standard output
+ * and the results to standard error.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/outfile.h"
 #include "cli/cli.h"
 #include "report/output.h"
 #include "report/sweep.h"
@@ -103,24 +105,17 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *
 	return 0;
 }
 
-/* The one run of `s`, with its schedule written to a->trace. */
-static int run_traced(struct sl_sweep *s, const struct run_args *a, struct sl_err *err)
+/* The one run of `s`, with its schedule written to `out` (opened before
+ * the run, so that a directory that cannot take the file is found before
+ * any work): the file appears only if the run and the writing succeed. */
+static int run_traced(struct sl_sweep *s, enum sl_trace_format format, struct sl_outfile *out,
+		      struct sl_err *err)
 {
-	enum sl_trace_format format = SL_TRACE_PERF;
-	FILE *f;
-	int rc;
-
-	if (a->trace_format &&
-	    sl_trace_format_parse("--trace-format", a->trace_format, &format, err))
+	if (sl_trace_sweep_run(s, out->f, format, err)) {
+		sl_outfile_abort(out);
 		return -1;
-	f = fopen(a->trace, "w");
-	if (!f)
-		return sl_fail(err, "run: --trace '%s': cannot write it (%s)", a->trace,
-			       strerror(errno));
-	rc = sl_trace_sweep_run(s, f, format, err);
-	if (fclose(f) && !rc)
-		rc = sl_fail_internal(err, "run: --trace '%s': error writing it", a->trace);
-	return rc;
+	}
+	return sl_outfile_commit(out, "run: --trace", err);
 }
 
 /* Add every policy; two columns may not share a label. */
@@ -141,21 +136,21 @@ static int add_policies(struct sl_sweep *s, const struct run_args *a, struct sl_
 	return 0;
 }
 
-static void print_results(const struct sl_sweep *s, enum sl_format format, int sdet)
+static void print_results(FILE *f, const struct sl_sweep *s, enum sl_format format, int sdet)
 {
 	if (sdet) {
-		sl_out_run_sdet(stdout, s, "throughput", sdet == 2);
+		sl_out_run_sdet(f, s, "throughput", sdet == 2);
 		return;
 	}
 	switch (format) {
 	case SL_FORMAT_TABLE:
-		sl_out_run_table(stdout, s);
+		sl_out_run_table(f, s);
 		break;
 	case SL_FORMAT_JSON:
-		sl_out_run_json(stdout, s);
+		sl_out_run_json(f, s);
 		break;
 	case SL_FORMAT_CSV:
-		sl_out_run_csv(stdout, s);
+		sl_out_run_csv(f, s);
 		break;
 	}
 }
@@ -165,6 +160,8 @@ int cmd_run(int argc, char **argv)
 	struct run_args a = { .reps = 1, .seed = 1, .format = SL_FORMAT_TABLE };
 	struct sl_err err = { 0 };
 	struct sl_sweep *s;
+	struct sl_outfile trace = { 0 };
+	enum sl_trace_format trace_format = SL_TRACE_PERF;
 	double t0;
 	int rc;
 
@@ -181,14 +178,22 @@ int cmd_run(int argc, char **argv)
 		sl_sweep_free(s);
 		return cli_report(&err);
 	}
+	if (a.trace && ((a.trace_format && sl_trace_format_parse("--trace-format", a.trace_format,
+								     &trace_format, &err)) ||
+			sl_outfile_open(&trace, a.trace, "run: --trace", &err))) {
+		sl_sweep_free(s);
+		return cli_report(&err);
+	}
 	t0 = cli_wall_seconds();
-	if (a.trace ? run_traced(s, &a, &err) : sl_sweep_run(s, SL_SWEEP_THREADS, &err)) {
+	if (a.trace ? run_traced(s, trace_format, &trace, &err)
+		    : sl_sweep_run(s, SL_SWEEP_THREADS, &err)) {
 		sl_sweep_free(s);
 		return cli_report(&err);
 	}
 	if (a.stats)
 		cli_print_stats(s->events, cli_wall_seconds() - t0);
-	print_results(s, a.format, a.sdet);
+	/* with the trace on standard output, the results go to stderr */
+	print_results(a.trace && !strcmp(a.trace, "-") ? stderr : stdout, s, a.format, a.sdet);
 	rc = cli_finish_output();
 	sl_sweep_free(s);
 	return rc;

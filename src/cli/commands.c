@@ -33,7 +33,9 @@ static const struct command commands[] = {
 	  "                          tables: throughput per policy, absolute or as % of the first)\n"
 	  "      --stats             events processed and events/s on stderr\n"
 	  "      --trace FILE        write the run's schedule as a trace (one -p, -r 1):\n"
-	  "                          sched_switch, wakeups, fork, exec, exit per CPU\n"
+	  "                          sched_switch, wakeups, fork, exec, exit per CPU; the\n"
+	  "                          file appears only if the run succeeds; - is stdout\n"
+	  "                          (the results then go to stderr)\n"
 	  "      --trace-format FMT  perf (default: perf script text) or ftrace (Perfetto)\n" },
 	{ "reproduce", cmd_reproduce, "run experiments and print them beside the published numbers",
 	  "usage: schedlab reproduce [EXPERIMENT ...] [-r REPS] [-o table|json] [--stats]\n"

@@ -50,6 +50,7 @@
 
 #include <json.h>
 
+#include "base/outfile.h"
 #include "base/units.h"
 #include "report/trace_perf.h"
 
@@ -1503,18 +1504,11 @@ int sl_trace_write_json(const struct json_object *workload, const char *path, st
 	const char *text = json_object_to_json_string_ext((struct json_object *)workload,
 							  JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 							  JSON_C_TO_STRING_NOSLASHESCAPE);
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	struct sl_outfile out;
 
-	if (!f)
-		return sl_fail(err, "%s: cannot write it (%s)", path, strerror(errno));
-	fputs(text, f);
-	fputc('\n', f);
-	int bad = ferror(f) != 0;
-	if (f == stdout)
-		bad |= fflush(f) != 0;
-	else
-		bad |= fclose(f) != 0;
-	if (bad)
-		return sl_fail_internal(err, "%s: error writing it", path);
-	return 0;
+	if (sl_outfile_open(&out, path, "trace import -o", err))
+		return -1;
+	fputs(text, out.f);
+	fputc('\n', out.f);
+	return sl_outfile_commit(&out, "trace import -o", err);
 }

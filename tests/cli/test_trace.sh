@@ -55,6 +55,27 @@ bad_input "'--trace'" run -m $M -p o1 -w $W --trace
 bad_input "--trace given twice" run -m $M -p o1 -w $W --trace a --trace b
 bad_input "'--tracex'" run -m $M -p o1 -w $W --tracex foo
 
+# ---- the user's files: written whole or not at all ----
+# a run that fails leaves an existing file as it was, and no temporary file
+echo keep >"$tmp/old.txt"
+bad_input "bogus" run -m $M -p o1:bogus=1 -w $W --trace "$tmp/old.txt"
+check "failed run leaves the file" grep -qx keep "$tmp/old.txt"
+check "failed run leaves no temporary" test -z "$(ls "$tmp" | grep 'old.txt.')"
+# a symlink is replaced, not written through
+echo target >"$tmp/target.txt"
+ln -s target.txt "$tmp/link.txt"
+expect_exit 0 "$S" run -m $M -p o1 -w $W --trace "$tmp/link.txt"
+check "symlink's target untouched" grep -qx target "$tmp/target.txt"
+check "the trace replaced the link" test ! -L "$tmp/link.txt"
+check "trace file mode from the umask" test -r "$tmp/link.txt"
+# a directory that cannot hold it is bad input, before the run
+bad_input "nodir/t.txt" run -m $M -p o1 -w $W --trace "$tmp/nodir/t.txt"
+# "-": the trace on standard output, the results on standard error
+"$S" run -m $M -p o1 -w $W --trace - >"$tmp/out.txt" 2>"$tmp/err.txt"
+check "--trace - writes the trace to stdout" grep -q '^# captured on    : simulated by schedlab' "$tmp/out.txt"
+check "--trace - keeps the results off stdout" test -z "$(grep '^elapsed_s' "$tmp/out.txt")"
+check "--trace - puts the results on stderr" grep -q '^elapsed_s' "$tmp/err.txt"
+
 # ---- trace import ----
 expect_exit 0 "$S" trace import "$tmp/t.txt" -o "$tmp/w.json"
 expect_err "trace import: [0-9]* lines, [0-9]* events used, [0-9]* skipped .*; 5 of 5 tasks kept"
