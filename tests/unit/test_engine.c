@@ -1100,3 +1100,30 @@ SL_TEST(engine_only_missing_lines_evict)
 	       (long long)st.elapsed_ns);
 	sl_sim_destroy(sim);
 }
+
+/* A program that never uses the CPU: waits with no child, for ever. */
+static void stuck_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	(void)sim;
+	(void)t;
+	*next = sl_act_wait();
+}
+
+static const struct sl_prog stuck_prog = { .name = "stuck", .step = stuck_step };
+
+/* The guard against a program that cannot make progress stops a stuck
+ * task (a run with many dead children to reap in a row, e.g. hackbench's
+ * root with 400,000, is allowed one more instant action per task created;
+ * too slow to pin here under the sanitizers). */
+SL_TEST(engine_instant_actions_bounded)
+{
+	struct sl_machine m;
+	struct sl_err err = { 0 };
+	struct sl_sim *sim = make_sim(&m, "pack:2 core:1 pu:1", 1);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	sl_sim_spawn_root(sim, &stuck_prog, NULL, "stuck");
+	CHECK(sl_sim_run(sim, &err) != 0 && strstr(err.msg, "without using the CPU"));
+	sl_sim_destroy(sim);
+}
