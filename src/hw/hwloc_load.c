@@ -229,14 +229,18 @@ static unsigned mhz_from_model(const char *model)
 
 	if (!at)
 		return 0;
-	double v = strtod(at + 2, &end);
-	if (v <= 0 || v > 100000)
-		return 0;
+	double v = strtod(at + 2, &end), mhz;
 	if (!strncmp(end, "GHz", 3))
-		return (unsigned)(v * 1000 + 0.5);
-	if (!strncmp(end, "MHz", 3))
-		return (unsigned)(v + 0.5);
-	return 0;
+		mhz = v * 1000;
+	else if (!strncmp(end, "MHz", 3))
+		mhz = v;
+	else
+		return 0;
+	/* the converted value, not the text: "@ 99999.9GHz" or "@ 0x1p16GHz"
+	 * must not wrap the kHz clock; beyond 100 GHz is no clock at all */
+	if (!(mhz >= 1 && mhz <= 100000))
+		return 0;
+	return (unsigned)(mhz + 0.5);
 }
 
 static unsigned host_mhz(void)

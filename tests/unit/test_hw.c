@@ -239,6 +239,50 @@ SL_TEST(hw_xml_fixture)
 	CHECK(t->ncpus == 4 && t->npackages == 2 && t->threads_per_core == 1);
 }
 
+/* A CPUModel whose clock does not fit (or is no clock) gives no clock: the
+ * machine keeps its profile's, as with a model string without "@". */
+static unsigned long xml_khz(const char *model)
+{
+	char src[16384], *text, path[] = "/tmp/schedlab-hw-XXXXXX";
+	FILE *f = fopen(fixture("2x2x2.xml"), "r");
+	size_t n = f ? fread(src, 1, sizeof(src) - 1, f) : 0;
+	unsigned long khz = 0;
+
+	if (f)
+		fclose(f);
+	src[n] = 0;
+	char *at = strstr(src, "Intel(R) Xeon(R) CPU E5-2630 v3 @ 2.40GHz");
+	int fd = mkstemp(path);
+	if (!at || fd < 0)
+		return 0;
+	text = sl_xmalloc(n + 256);
+	snprintf(text, n + 256, "%.*s%s%s", (int)(at - src), src, model,
+		 at + strlen("Intel(R) Xeon(R) CPU E5-2630 v3 @ 2.40GHz"));
+	/* only the first package's CPUModel is read */
+	f = fdopen(fd, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+		if (loads_ok(path))
+			khz = mach.topo.cpu_khz;
+	}
+	unlink(path);
+	free(text);
+	return khz;
+}
+
+SL_TEST(hw_xml_clock_checked_after_conversion)
+{
+	unsigned long none = xml_khz("Some CPU");
+
+	CHECK(none > 0 && none != 2400000);
+	CHECK(xml_khz("Some CPU @ 3.00GHz") == 3000000);
+	CHECK(xml_khz("Some CPU @ 800MHz") == 800000);
+	CHECKF(xml_khz("Some CPU @ 99999.9GHz") == none, "%lu", xml_khz("Some CPU @ 99999.9GHz"));
+	CHECK(xml_khz("Some CPU @ 0x1p16GHz") == none);
+	CHECK(xml_khz("Some CPU @ -2GHz") == none);
+}
+
 SL_TEST(hw_host)
 {
 	CHECK(loads_ok("host"));
