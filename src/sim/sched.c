@@ -306,10 +306,10 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	if (next->last_cpu >= 0 && next->last_cpu != c->id)
 		next->nmigrations++;
 	unsigned fp = task_footprint(sim, next);
+	double full = (double)sl_cache_refill(m, level, 0.0, fp, topo->l2_kb);
 	if (next->last_cpu >= 0) {
 		/* Unpaid refill is lines still missing; new evictions add to
 		 * them, but no more can be missing than the whole footprint. */
-		double full = (double)sl_cache_refill(m, level, 0.0, fp, topo->l2_kb);
 		next->debt_user += llc_warmth >= 0
 			? (double)sl_cache_refill_in_place(m, warmth, llc_warmth, fp, topo->l2_kb)
 			: (double)sl_cache_refill(m, level, warmth, fp, topo->l2_kb);
@@ -321,7 +321,6 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	 * first run or after a move to another core; else what the others
 	 * evicted, or what it still had not refilled if that is more. */
 	double miss = next->last_cpu >= 0 && level == SL_MIGR_NONE ? 1.0 - warmth : 1.0;
-	double full = (double)sl_cache_refill(m, level, 0.0, fp, topo->l2_kb);
 	if (full > 0 && next->debt_user / full > miss)
 		miss = fmin(1.0, next->debt_user / full);
 	c->curr_miss = miss;

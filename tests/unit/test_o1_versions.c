@@ -294,34 +294,55 @@ SL_TEST(o1_uninterruptible_cap)
 
 /* ---- sync wakeups (2.6) ---- */
 
-/* One CPU: r blocks reading a pipe that w writes after 200 ms of work.
- * r's sleep_avg (jiffies, or ms in 2.6.0) at 250 ms. */
+/*
+ * One CPU, run until `until`: r blocks reading a pipe (sync wakeups or
+ * not) that w writes after `work` of its own; then each computes 300 ms.
+ * False if the machine could not be set up (then there is no sim).
+ */
+static bool o1vt_pipe_pair(struct o1t_run *r, const char *policy, sl_time until, bool sync,
+			   sl_time work, struct o1t_script **rd, struct o1t_script **wr)
+{
+	if (!o1t_start(r, "pack:1 core:1 pu:1", policy, until))
+		return false;
+	struct sl_chan *pipe = sl_chan_new(r->sim, 4096, sync);
+	*rd = o1t_new(r->sim);
+	*wr = o1t_new(r->sim);
+	o1t_add(*rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { pipe, 100 } });
+	o1t_add(*rd, sl_act_run(300 * SL_MSEC, SL_WC_INT));
+	o1t_add(*wr, sl_act_run(work, SL_WC_INT));
+	o1t_add(*wr, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { pipe, 100 } });
+	o1t_add(*wr, sl_act_run(300 * SL_MSEC, SL_WC_INT));
+	struct o1t_script *root = o1t_new(r->sim);
+	o1t_fork(root, *rd, "r", 0);
+	o1t_fork(root, *wr, "w", 0);
+	o1t_add(root, sl_act_wait());
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r->sim, &o1t_prog, root, "root");
+	return true;
+}
+
+/* t's sleep_avg in its version's unit: jiffies, or ms where it counts ns
+ * (2.6.0). */
+static int64_t o1vt_sleep_avg(struct sl_sim *sim, struct sl_task *t)
+{
+	const struct o1 *s = sl_policy_data(sim);
+	return s->cfg.v->interactivity == O1_SLEEP_NS ? o1_of(t)->sleep_avg / SL_MSEC
+						       : o1_of(t)->sleep_avg;
+}
+
+/* r's sleep_avg at 250 ms when w writes after 200 ms, with sync wakeups. */
 static int64_t o1vt_sync_credit(const char *policy)
 {
 	struct o1t_run r;
+	struct o1t_script *rd, *wr;
 	int64_t avg = -1;
 
-	if (!o1t_start(&r, "pack:1 core:1 pu:1", policy, 250 * SL_MSEC))
+	if (!o1vt_pipe_pair(&r, policy, 250 * SL_MSEC, true, 200 * SL_MSEC, &rd, &wr))
 		return -1;
-	struct sl_chan *pipe = sl_chan_new(r.sim, 4096, true);
-	struct o1t_script *rd = o1t_new(r.sim), *wr = o1t_new(r.sim);
-	o1t_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { pipe, 100 } });
-	o1t_add(rd, sl_act_run(300 * SL_MSEC, SL_WC_INT));
-	o1t_add(wr, sl_act_run(200 * SL_MSEC, SL_WC_INT));
-	o1t_add(wr, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { pipe, 100 } });
-	o1t_add(wr, sl_act_run(300 * SL_MSEC, SL_WC_INT));
-	struct o1t_script *root = o1t_new(r.sim);
-	o1t_fork(root, rd, "r", 0);
-	o1t_fork(root, wr, "w", 0);
-	o1t_add(root, sl_act_wait());
-	o1t_add(root, sl_act_wait());
-	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
 	if (o1t_run(&r) && rd->pc == 2) {
 		struct sl_task *t = o1t_find(r.sim, "r");
-		struct o1 *s = sl_policy_data(r.sim);
 		if (t)
-			avg = s->cfg.v->interactivity == O1_SLEEP_NS ?
-			      o1_of(t)->sleep_avg / SL_MSEC : o1_of(t)->sleep_avg;
+			avg = o1vt_sleep_avg(r.sim, t);
 	}
 	sl_sim_destroy(r.sim);
 	return avg;
@@ -497,31 +518,17 @@ SL_TEST(o1_expired_timestamp_per_version)
 static bool o1vt_waker_credit(const char *policy, int64_t *avg, int *prio)
 {
 	struct o1t_run r;
+	struct o1t_script *rd, *wr;
 	bool ok = false;
 
-	if (!o1t_start(&r, "pack:1 core:1 pu:1", policy, 12100 * SL_MSEC))
+	if (!o1vt_pipe_pair(&r, policy, 12100 * SL_MSEC, false, 12000 * SL_MSEC, &rd, &wr))
 		return false;
-	struct sl_chan *pipe = sl_chan_new(r.sim, 4096, false);
-	struct o1t_script *rd = o1t_new(r.sim), *wr = o1t_new(r.sim);
-	o1t_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { pipe, 100 } });
-	o1t_add(rd, sl_act_run(300 * SL_MSEC, SL_WC_INT));
-	o1t_add(wr, sl_act_run(12000 * SL_MSEC, SL_WC_INT));
-	o1t_add(wr, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { pipe, 100 } });
-	o1t_add(wr, sl_act_run(300 * SL_MSEC, SL_WC_INT));
-	struct o1t_script *root = o1t_new(r.sim);
-	o1t_fork(root, rd, "r", 0);
-	o1t_fork(root, wr, "w", 0);
-	o1t_add(root, sl_act_wait());
-	o1t_add(root, sl_act_wait());
-	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
 	/* w has written (r, woken with more credit, preempts w on its return
 	 * from the write: w has not asked for its next action yet) */
 	if (o1t_run(&r) && wr->pc >= 2 && rd->pc == 2) {
 		struct sl_task *t = o1t_find(r.sim, "w");
-		struct o1 *s = sl_policy_data(r.sim);
 		if (t) {
-			*avg = s->cfg.v->interactivity == O1_SLEEP_NS ?
-			       o1_of(t)->sleep_avg / SL_MSEC : o1_of(t)->sleep_avg;
+			*avg = o1vt_sleep_avg(r.sim, t);
 			*prio = o1_of(t)->prio;
 			ok = true;
 		}

@@ -156,6 +156,17 @@ static struct json_object *tt_import(const char *text, const struct sl_trace_imp
 	return w;
 }
 
+/* Import every task of `text`; a failure is reported as a check. */
+static struct json_object *tt_import_all(const char *text, struct sl_trace_import_stats *st)
+{
+	struct sl_trace_import_opts all = { .select = SL_SELECT_ALL };
+	struct sl_err err = { 0 };
+	struct json_object *w = tt_import(text, &all, st, &err);
+
+	CHECKF(w != NULL, "%s", err.msg);
+	return w;
+}
+
 static struct json_object *tt_import_file(const char *path, const struct sl_trace_import_opts *o,
 					  struct sl_trace_import_stats *st)
 {
@@ -804,12 +815,9 @@ SL_TEST(trace_import_woken_never_switched_in_has_no_cpu_time)
 		TT_RT("b", 11, 1, "1.300000000")
 		TT_RT("a", 10, 0, "2.000000000")
 		TT_RT("b", 11, 1, "2.000000000");
-	struct sl_trace_import_opts all = { .select = SL_SELECT_ALL };
 	struct sl_trace_import_stats st;
-	struct sl_err err = { 0 };
-	struct json_object *w = tt_import(text, &all, &st, &err);
+	struct json_object *w = tt_import_all(text, &st);
 
-	CHECKF(w != NULL, "%s", err.msg);
 	if (!w)
 		return;
 	CHECK(ops_consistent(w));
@@ -841,12 +849,9 @@ SL_TEST(trace_import_one_task_per_cpu)
 		TT_SW("k", 41, 0, "1.150000000", "k", 41, "I", "tok", 69)
 		TT_SW("m", 50, 0, "1.500000000", "m", 50, "S", "swapper/0", 0)
 		TT_RT("x", 7, 1, "2.000000000");
-	struct sl_trace_import_opts all = { .select = SL_SELECT_ALL };
 	struct sl_trace_import_stats st;
-	struct sl_err err = { 0 };
-	struct json_object *w = tt_import(text, &all, &st, &err);
+	struct json_object *w = tt_import_all(text, &st);
 
-	CHECKF(w != NULL, "%s", err.msg);
 	if (!w)
 		return;
 	CHECK(ops_consistent(w));
@@ -872,11 +877,8 @@ SL_TEST(trace_import_perf_unknown_context_is_no_waker)
 		"target_cpu=000\n"
 		TT_SW("swapper", 0, 0, "1.100000000", "swapper/0", 0, "R", "s", 12)
 		TT_SW("s", 12, 0, "1.200000000", "s", 12, "S", "swapper/0", 0);
-	struct sl_trace_import_opts all = { .select = SL_SELECT_ALL };
-	struct sl_err err = { 0 };
-	struct json_object *w = tt_import(text, &all, NULL, &err);
+	struct json_object *w = tt_import_all(text, NULL);
 
-	CHECKF(w != NULL, "%s", err.msg);
 	if (!w)
 		return;
 	CHECK(ntasks(w) == 1 && by_pid(w, 1) == NULL);
