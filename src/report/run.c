@@ -31,7 +31,8 @@ static struct sl_sim *start(const struct sl_run_spec *spec, void **state, struct
 	return sim;
 }
 
-static void standard_metrics(const struct sl_run_stats *st, struct sl_metrics *out)
+static void standard_metrics(const struct sl_sim *sim, const struct sl_run_stats *st,
+			     struct sl_metrics *out)
 {
 	double elapsed = sl_ns_to_s(st->elapsed_ns);
 	double user = sl_ns_to_s(st->user_ns), sys = sl_ns_to_s(st->sys_ns);
@@ -43,6 +44,19 @@ static void standard_metrics(const struct sl_run_stats *st, struct sl_metrics *o
 	sl_metrics_add(out, "ctx_switches", "count", (double)st->nivcsw, 0);
 	sl_metrics_add(out, "sleeps", "count", (double)st->nvcsw, 0);
 	sl_metrics_add(out, "migrations", "count", (double)st->migrations, 0);
+	sl_metrics_add_latency(out, sim, 0, "");
+	/* work conservation (sim/conserve.c), shares of the run's CPU- or core-time */
+	const struct sl_topo *topo = sl_topo(sim);
+	double cpu_time = (double)st->elapsed_ns * topo->ncpus;
+	double core_time = (double)st->elapsed_ns * topo->ncores;
+	sl_metrics_add(out, "idle_while_waiting_pct", "%",
+		       cpu_time > 0 ? (double)st->idle_waiting_ns / cpu_time * 100 : 0, -1);
+	sl_metrics_add(out, "idle_while_waiting_max_ms", "ms",
+		       (double)st->idle_waiting_max_ns / 1e6, -1);
+	if (topo->ncpus > topo->ncores)
+		sl_metrics_add(out, "smt_shared_while_idle_pct", "%",
+			       core_time > 0 ? (double)st->smt_shared_idle_ns / core_time * 100 : 0,
+			       -1);
 }
 
 int sl_run_once(const struct sl_run_spec *spec, struct sl_metrics *out,
@@ -60,7 +74,7 @@ int sl_run_once(const struct sl_run_spec *spec, struct sl_metrics *out,
 	}
 	sl_sim_stats(sim, &st);
 	memset(out, 0, sizeof(*out));
-	standard_metrics(&st, out);
+	standard_metrics(sim, &st, out);
 	spec->workload->report(sim, state, spec->params, out);
 	if (events)
 		*events = st.events;

@@ -59,6 +59,7 @@ struct sl_action {
 			bool thread;		/* shares the parent's mm (clone) */
 			bool set_nice;		/* else the child inherits the parent's nice */
 			int nice;
+			int lat_group;		/* the child's latency group; 0: the parent's */
 		} fork;
 		struct {
 			const char *comm;	/* new name */

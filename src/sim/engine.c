@@ -67,6 +67,7 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 		sl_event_init(&c->ipi_ev, EV_IPI, i, NULL);
 		sl_event_init(&c->migr_ev, EV_MIGRATION, i, NULL);
 	}
+	sl__conserve_init(sim);
 
 	const struct sl_params *knobs = cfg->knobs;
 	if (!knobs || !knobs->defs) {
@@ -102,6 +103,8 @@ void sl_sim_destroy(struct sl_sim *sim)
 		sim->blocks = b;
 	}
 	sl_eventq_free(&sim->q);
+	sl__lat_free(sim);
+	sl__conserve_free(sim);
 	free(sim->cpus);
 	free(sim->tick_order);
 	free(sim->mem_demand);
@@ -219,6 +222,7 @@ static void migration_start(struct sl_sim *sim, struct sl_cpu *c)
 		sl__settle(sim, c);
 		sl_eventq_cancel(&sim->q, &c->burst_ev);
 		c->curr = NULL;
+		sl__lat_queued(sim, t, false);
 		sl__mem_demand(sim, t, -1);
 		t->cpu = -1;
 		t->last_ran = sim->now;
@@ -227,6 +231,7 @@ static void migration_start(struct sl_sim *sim, struct sl_cpu *c)
 		t->nivcsw++;
 	}
 	c->in_migration = true;
+	sl__occupancy(sim, c);
 	sl__core_changed(sim, c->core);
 	sim->ctx_cpu = c->id;
 	if (sim->ops->migration)
@@ -241,6 +246,7 @@ static void migration_end(struct sl_sim *sim, struct sl_cpu *c)
 {
 	c->migr_ev.kind = EV_MIGRATION;
 	c->in_migration = false;
+	sl__occupancy(sim, c);
 	sl__schedule(sim, c->id);
 	if (c->migration_pending)	/* requested while it ran */
 		sl_eventq_schedule(&sim->q, &c->migr_ev, sim->now);
@@ -305,6 +311,7 @@ int sl_sim_run(struct sl_sim *sim, struct sl_err *err)
 		}
 		sl_eventq_pop(&sim->q);
 		sim->now = e->time;
+		sl__conserve_advance(sim);
 		sim->events++;
 		handle(sim, e);
 		if (sim->check && !sim->stopped && sl__check(sim, err))
@@ -312,6 +319,7 @@ int sl_sim_run(struct sl_sim *sim, struct sl_err *err)
 	}
 	for (int i = 0; i < sim->ncpus; i++)
 		sl__settle(sim, &sim->cpus[i]);
+	sl__conserve_advance(sim);
 	if (err && err->kind != SL_ERR_NONE)
 		return -1;
 	if (drained && sim->nr_live > 0) {
@@ -437,6 +445,7 @@ void sl_sim_stats(const struct sl_sim *sim, struct sl_run_stats *out)
 	sl_time end = sim->root_end ? sim->root_end : sim->now;
 	out->elapsed_ns = end - sim->root_start;
 	out->events = sim->events;
+	sl__conserve_stats(sim, out);
 }
 
 const struct sl_cpu_stats *sl_sim_cpu_stats(const struct sl_sim *sim, int cpu)

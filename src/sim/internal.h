@@ -36,6 +36,7 @@ struct sl_cpu {
 	double sched_debt;		/* scheduler work to charge to the next task */
 	struct sl_event burst_ev, ipi_ev, migr_ev;
 	struct sl_cpu_stats stats;
+	bool occ_busy, occ_running;	/* as conserve.c last counted it */
 };
 
 struct sl_waitq {
@@ -57,6 +58,21 @@ struct sl_barrier {
 	int parties, arrived;
 	unsigned long gen;
 	struct sl_waitq waiters;
+};
+
+/* Work conservation (conserve.c): what the CPUs and cores were doing since
+ * `last`, kept up to date by sl__occupancy() at every change. */
+struct sl_conserve {
+	sl_time last;			/* integrated up to here */
+	int nbusy;			/* CPUs running a task or the migration thread */
+	int nrunning;			/* CPUs running a task */
+	int ncores_idle;		/* cores with every sibling idle */
+	int ncores_shared;		/* cores running two or more tasks */
+	int *core_busy, *core_running;	/* per core: siblings busy / running a task */
+	bool smt;			/* some core has two or more CPUs */
+	sl_time idle_waiting_ns, smt_shared_idle_ns;
+	sl_time episode_start;		/* of the current idle-while-waiting stretch, -1: none */
+	sl_time longest_ns;
 };
 
 /* Memory blocks owned by the run. */
@@ -115,6 +131,9 @@ struct sl_sim {
 	struct sl_run_stats totals;
 	sl_time root_start, root_end;
 
+	struct sl_hist *lat[2][SL_LAT_GROUPS];	/* latency.c: [kind][group], on first use */
+	struct sl_conserve cons;
+
 	struct sl_blockdev *disk;	/* created on first use (blockdev.c) */
 	struct sl_pagecache *pcache;	/* created on first use (pagecache.c) */
 
@@ -160,6 +179,21 @@ int sl__apply_dirty(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t);
 void sl__disk_done(struct sl_sim *sim, struct sl_blockdev *d);
 /* Put t to sleep on wq (NULL: on nothing, a request will wake it). */
 void sl__sleep_io(struct sl_sim *sim, struct sl_waitq *wq, struct sl_task *t);
+
+/* latency.c: t became runnable off a CPU (woken: by a wakeup or fork, else
+ * preempted); t comes onto a CPU now. */
+void sl__lat_queued(struct sl_sim *sim, struct sl_task *t, bool woken);
+void sl__lat_dispatched(struct sl_sim *sim, struct sl_task *t);
+void sl__lat_free(struct sl_sim *sim);
+
+/* conserve.c */
+void sl__conserve_init(struct sl_sim *sim);
+void sl__conserve_free(struct sl_sim *sim);
+/* Count the time since the last call with the state that held over it. */
+void sl__conserve_advance(struct sl_sim *sim);
+/* c's occupancy (curr, in_migration) may have changed: recount it. */
+void sl__occupancy(struct sl_sim *sim, struct sl_cpu *c);
+void sl__conserve_stats(const struct sl_sim *sim, struct sl_run_stats *out);
 
 /* engine.c */
 void sl__arm_tick(struct sl_sim *sim);

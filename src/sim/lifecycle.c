@@ -68,6 +68,7 @@ static void task_init(struct sl_sim *sim, struct sl_task *t, const char *comm)
 	t->need_step = true;
 	t->start_ns = sim->now;
 	t->woken_at = sim->now;
+	sl__lat_queued(sim, t, true);	/* sched_wakeup_new */
 	sl_rng_derive(&t->rng, sim->seed, 1, (uint64_t)t->id);
 	sl_event_init(&t->timer, EV_TIMER, -1, t);
 
@@ -116,6 +117,7 @@ struct sl_task *sl__fork(struct sl_sim *sim, struct sl_task *parent, const struc
 	t->allowed = parent->allowed;
 	t->footprint_kb = parent->footprint_kb;
 	t->steady_speed = parent->steady_speed;
+	t->lat_group = a->u.fork.lat_group ? a->u.fork.lat_group : parent->lat_group;
 	t->home_node = a->u.fork.thread ? parent->home_node : -1;
 	parent->nchildren++;
 	OBSERVE(sim, sched_fork, parent, t);
@@ -212,6 +214,7 @@ void sl__wake(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned fla
 	sl_eventq_cancel(&sim->q, &t->timer);
 	t->state = SL_TASK_RUNNABLE;
 	t->woken_at = sim->now;
+	sl__lat_queued(sim, t, true);
 	sim->nr_runnable++;
 	if (waker_cpu < 0)
 		waker_cpu = t->last_cpu >= 0 ? t->last_cpu : 0;

@@ -277,8 +277,11 @@ static void switch_out(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *pre
 	prev->last_ran = sim->now;
 	prev->cache_mark = c->evicted_kb;
 	prev->llc_mark = sim->llc_evicted_kb[sim->topo->cpu_package[c->id]];
-	if (prev->state == SL_TASK_RUNNABLE)
+	if (prev->state == SL_TASK_RUNNABLE) {
 		prev->nivcsw++;
+		sl__lat_queued(sim, prev, false);
+	}
+	sl__occupancy(sim, c);
 }
 
 static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next)
@@ -337,7 +340,9 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	c->seg_start = sim->now;	/* before anything settles this CPU */
 	c->curr_touched_kb = 0;
 	next->dispatched_at = sim->now;
+	sl__lat_dispatched(sim, next);
 	c->curr = next;
+	sl__occupancy(sim, c);
 	next->kmem = kernel_phase(sim, next);
 	sl__mem_demand(sim, next, +1);
 	c->stats.switches++;

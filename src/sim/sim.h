@@ -186,9 +186,25 @@ struct sl_run_stats {
 	long migrations;
 	long tasks;			/* tasks created */
 	uint64_t events;		/* events processed */
+	/* Work conservation (conserve.c), over the whole run: */
+	sl_time idle_waiting_ns;	/* CPU-time idle while a task it could run waited */
+	sl_time idle_waiting_max_ns;	/* the longest stretch with such a CPU */
+	sl_time smt_shared_idle_ns;	/* core-time a core ran two or more tasks while
+					 * another core ran nothing */
 };
 
 void sl_sim_stats(const struct sl_sim *sim, struct sl_run_stats *out);
+
+/* How long tasks waited for a CPU (latency.c), as histograms of ns:
+ *   WAKEUP  runnable -> running after a wakeup or fork (the delay that
+ *           perf sched latency and schbench report);
+ *   RUNQ    every dispatch, preempted tasks' waits included.
+ * Group 0 counts every task; groups 1 .. SL_LAT_GROUPS - 1 the tasks a
+ * workload put in them (sl_task.lat_group).  NULL: no sample there. */
+#define SL_LAT_GROUPS 8
+enum sl_lat_kind { SL_LAT_WAKEUP, SL_LAT_RUNQ };
+struct sl_hist;
+const struct sl_hist *sl_sim_latency(const struct sl_sim *sim, enum sl_lat_kind kind, int group);
 const struct sl_cpu_stats *sl_sim_cpu_stats(const struct sl_sim *sim, int cpu);
 /* The machine the run simulates (workloads read mem_mb, node count). */
 const struct sl_machine *sl_sim_machine(const struct sl_sim *sim);

@@ -58,6 +58,8 @@ struct sl_task {
 					 * core or memory: its work is CPU time (a trace
 					 * replayed with bursts=time) */
 	int tag;			/* workload's own label (e.g. "measured") */
+	int lat_group;			/* latency group (1 .. SL_LAT_GROUPS - 1) its
+					 * waits are also counted in; 0: none */
 
 	/* ---- accounting (read by reports) ---- */
 	sl_time user_ns, sys_ns;	/* wall time on CPU, as the kernel charges */
@@ -91,6 +93,8 @@ struct sl_task {
 	double cache_mark;			/* its CPU's evicted_kb when it left */
 	double llc_mark;			/* its package's llc_evicted_kb then */
 	sl_time dispatched_at;			/* when it last came onto a CPU */
+	sl_time queued_at;			/* when it last became runnable off a CPU */
+	bool lat_woken;				/* ... by a wakeup or fork (latency.c) */
 	double speed;				/* current speed while running */
 	struct sl_task *free_next;		/* task pool free list */
 	void *policy_area;			/* policy private (task_size bytes) */

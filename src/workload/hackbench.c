@@ -75,10 +75,16 @@ static struct sl_action act_chan(enum sl_act_kind kind, struct sl_chan *c, long 
 	return (struct sl_action){ .kind = kind, .u.chan = { c, bytes } };
 }
 
-static struct sl_action act_fork(const struct sl_prog *prog, void *state, const char *comm)
+/* Senders and receivers are latency groups of their own (their waits are
+ * reported apart: a receiver waits for messages, a sender for room). */
+enum { HB_LAT_SENDERS = 1, HB_LAT_RECEIVERS = 2 };
+
+static struct sl_action act_fork(const struct sl_prog *prog, void *state, const char *comm,
+				 int lat_group)
 {
 	return (struct sl_action){ .kind = SL_ACT_FORK,
-				   .u.fork = { .prog = prog, .state = state, .comm = comm } };
+				   .u.fork = { .prog = prog, .state = state, .comm = comm,
+					       .lat_group = lat_group } };
 }
 
 /* ---- senders and receivers ---- */
@@ -249,7 +255,9 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 			continue;
 		case M_FORK:
 			run->pc = M_PAIR;
-			*next = act_fork(&hb_child_prog, &run->procs[run->forked++], "hackbench");
+			struct hb_proc *child = &run->procs[run->forked++];
+			*next = act_fork(&hb_child_prog, child, "hackbench",
+					 child->sender ? HB_LAT_SENDERS : HB_LAT_RECEIVERS);
 			return;
 		case M_READY_GOT:
 			run->ready_read += t->result;
@@ -419,12 +427,13 @@ static void hb_report(struct sl_sim *sim, void *state, const struct sl_params *p
 {
 	const struct hb_run *run = state;
 
-	(void)sim;
 	(void)p;
 	sl_metrics_add(out, "time_s", "s", sl_ns_to_s(run->t_end - run->t_go), -1);
 	sl_metrics_add(out, "messages", "count", (double)(run->bytes_read / HB_MSG_BYTES), 0);
 	sl_metrics_add(out, "bytes", "bytes", (double)run->bytes_read, 0);
 	sl_metrics_add(out, "processes", "count", 1.0 + run->nchildren, 0);
+	sl_metrics_add_latency(out, sim, HB_LAT_SENDERS, "senders");
+	sl_metrics_add_latency(out, sim, HB_LAT_RECEIVERS, "receivers");
 }
 
 const struct sl_workload_ops sl_workload_hackbench = {

@@ -12,7 +12,7 @@
 #include "base/spec.h"
 #include "sim/sim.h"
 
-#define SL_MAX_METRICS 96
+#define SL_MAX_METRICS 128
 
 struct sl_metric {
 	char name[32];		/* "elapsed_s", "throughput", "cpu0_user_pct" */
@@ -29,6 +29,11 @@ struct sl_metrics {
 void sl_metrics_add(struct sl_metrics *ms, const char *name, const char *unit,
 		    double value, int better);
 const struct sl_metric *sl_metrics_find(const struct sl_metrics *ms, const char *name);
+/* The wait-for-a-CPU percentiles of latency group `group` (0: every task),
+ * named wakeup_lat_us_p50 ... runq_delay_us_max, then "_" suffix if any
+ * (a workload's group: "senders"). */
+void sl_metrics_add_latency(struct sl_metrics *out, const struct sl_sim *sim, int group,
+			    const char *suffix);
 
 struct sl_workload_ops {
 	const char *name;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hist.h"
 #include "base/rng.h"
 #include "hw/machine.h"
 #include "policy/policy.h"
@@ -257,6 +258,154 @@ SL_TEST(engine_smt_siblings_share_a_core)
 	       (long long)st.elapsed_ns, want);
 	CHECK(pair < 1.0);
 	CHECK(st.tasks == 3);
+	sl_sim_destroy(sim);
+}
+
+/* ---- waits for a CPU (latency.c) and work conservation (conserve.c) ---- */
+
+/* FIFO restricted to the CPUs of core 0 (`core0`) or to CPU 0 (`cpu0`):
+ * the others stay idle whatever waits, the waste conserve.c measures. */
+static bool restricted_cpu0;
+
+static bool restricted_allows(struct sl_sim *sim, int cpu)
+{
+	return restricted_cpu0 ? cpu == 0 : sl_topo(sim)->cpu_core[cpu] == 0;
+}
+
+static void restricted_kick(struct sl_sim *sim)
+{
+	for (int c = 0; c < sl_topo(sim)->ncpus; c++)
+		if (sl_cpu_idle(sim, c) && restricted_allows(sim, c))
+			sl_resched(sim, c);
+}
+
+static void restricted_fork(struct sl_sim *sim, struct sl_task *p, struct sl_task *t)
+{
+	(void)p;
+	fifo_push(sim, t);
+	restricted_kick(sim);
+}
+
+static void restricted_wakeup(struct sl_sim *sim, struct sl_task *t, int w, unsigned fl)
+{
+	(void)w; (void)fl;
+	fifo_push(sim, t);
+	restricted_kick(sim);
+}
+
+static struct sl_task *restricted_pick(struct sl_sim *sim, int cpu, struct sl_task *prev)
+{
+	return restricted_allows(sim, cpu) ? fifo_pick(sim, cpu, prev) : NULL;
+}
+
+static const struct sl_policy_ops restricted_ops = {
+	.name = "restricted", .summary = "test FIFO on some CPUs",
+	.task_size = sizeof(struct fifo_task), .init = fifo_init, .fork = restricted_fork,
+	.wakeup = restricted_wakeup, .pick_next = restricted_pick, .tick = fifo_tick,
+};
+
+static struct sl_sim *make_restricted_sim(struct sl_machine *m, const char *shape, bool cpu0)
+{
+	struct sl_err err = { 0 };
+	restricted_cpu0 = cpu0;
+	if (sl_machine_load(m, shape, &err))
+		return NULL;
+	zero_costs(m);
+	struct sl_sim_config cfg = { .machine = m, .policy = &restricted_ops, .seed = 1,
+				     .check = true };
+	return sl_sim_create(&cfg, &err);
+}
+
+SL_TEST(engine_wakeup_latency_is_the_remaining_slice)
+{
+	/* One CPU, FIFO with 10-tick slices.  S sleeps 3 ms while a hog runs
+	 * from 0: woken at 3 ms onto the busy CPU, S waits exactly the rest
+	 * of the hog's slice, 7 ms.  S is in latency group 1, alone. */
+	struct sl_machine m;
+	struct sl_sim *sim = make_sim(&m, "pack:1 core:1 pu:1", 1);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	struct script *root = script_new(sim), *s = script_new(sim), *h = script_new(sim);
+	script_add(s, sl_act_sleep(3 * SL_MSEC));
+	script_add(s, sl_act_run(1e6, SL_WC_INT));
+	script_add(h, sl_act_run(50e6, SL_WC_INT));
+	struct sl_action fs = fork_of(s);
+	fs.u.fork.lat_group = 1;
+	script_add(root, fs);
+	script_add(root, fork_of(h));
+	script_add(root, sl_act_wait());
+	script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	const struct sl_hist *g = sl_sim_latency(sim, SL_LAT_WAKEUP, 1);
+	CHECK(g != NULL);
+	if (g) {
+		CHECKF(g->count == 2 && g->min == 0 && g->max == 7 * SL_MSEC,
+		       "count %llu min %llu max %llu", (unsigned long long)g->count,
+		       (unsigned long long)g->min, (unsigned long long)g->max);
+	}
+	/* every task: six wakeups (root's spawn; S's and the hog's forks;
+	 * S's timer; root woken at S's exit, 11 ms, waiting for the hog's
+	 * next slice to end at 21 ms; root woken at the hog's exit, no
+	 * wait), and in the run queue also the hog's two preemptions (1 ms
+	 * while S ran; none at 21 ms, when root blocked at once) */
+	const struct sl_hist *w = sl_sim_latency(sim, SL_LAT_WAKEUP, 0);
+	const struct sl_hist *q = sl_sim_latency(sim, SL_LAT_RUNQ, 0);
+	CHECK(w && w->count == 6 && w->max == 10 * SL_MSEC);
+	CHECKF(q && q->count == 8 && q->max == 10 * SL_MSEC, "runq count %llu max %llu", q ? (unsigned long long)q->count : 0ull, q ? (unsigned long long)q->max : 0ull);
+	CHECK(sl_sim_latency(sim, SL_LAT_RUNQ, 2) == NULL);	/* no task in group 2 */
+	sl_sim_destroy(sim);
+}
+
+SL_TEST(engine_idle_while_waiting_counts_the_idle_cpu)
+{
+	/* Two CPUs, tasks run only on CPU 0: of two 10 ms hogs one waits
+	 * 10 ms, then the root, woken at the first exit, waits 10 ms more,
+	 * all while CPU 1 idles: 20 ms of CPU 1 wasted, in one stretch. */
+	struct sl_machine m;
+	struct sl_sim *sim = make_restricted_sim(&m, "pack:1 core:2 pu:1", true);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	spawn_two_hogs(sim, &script_prog, 10e6);
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	CHECKF(st.elapsed_ns == 20 * SL_MSEC, "elapsed %lld", (long long)st.elapsed_ns);
+	CHECKF(st.idle_waiting_ns == 20 * SL_MSEC, "wasted %lld", (long long)st.idle_waiting_ns);
+	CHECK(st.idle_waiting_max_ns == 20 * SL_MSEC);
+	CHECK(st.smt_shared_idle_ns == 0);	/* no SMT */
+	sl_sim_destroy(sim);
+
+	/* the FIFO that uses every idle CPU wastes nothing */
+	sim = make_sim(&m, "pack:1 core:2 pu:1", 1);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	spawn_two_hogs(sim, &script_prog, 10e6);
+	CHECK(run(sim, &st) == 0);
+	CHECKF(st.idle_waiting_ns == 0 && st.idle_waiting_max_ns == 0, "wasted %lld",
+	       (long long)st.idle_waiting_ns);
+	sl_sim_destroy(sim);
+}
+
+SL_TEST(engine_smt_shared_while_a_core_idles)
+{
+	/* Two cores of two siblings, tasks only on core 0: the two hogs share
+	 * it for the whole run while core 1 idles; nothing waits. */
+	struct sl_machine m;
+	struct sl_sim *sim = make_restricted_sim(&m, "pack:1 core:2 pu:2", false);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	spawn_two_hogs(sim, &script_prog, 10e6);
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	CHECKF(llabs(st.smt_shared_idle_ns - st.elapsed_ns) <= 2, "shared %lld elapsed %lld",
+	       (long long)st.smt_shared_idle_ns, (long long)st.elapsed_ns);
+	CHECK(st.elapsed_ns > 10 * SL_MSEC);	/* siblings slow each other */
+	CHECK(st.idle_waiting_ns == 0);
 	sl_sim_destroy(sim);
 }
 
