@@ -1,7 +1,7 @@
 /*
  * cmd_run.c - `schedlab run -m MACHINE -p POLICY [-p POLICY ...] -w WORKLOAD
  * [-r REPS] [-s SEED] [-o table|json|csv] [--stats] [--trace FILE
- * [--trace-format perf|ftrace]]`.  --trace FILE appears only when the run
+ * [--trace-format perf|ftrace|chrome]]`.  --trace FILE appears only when the run
  * succeeded (base/outfile.h); --trace - writes the trace to standard output
  * and the results to standard error.
  */

@@ -36,7 +36,8 @@ static const struct command commands[] = {
 	  "                          sched_switch, wakeups, fork, exec, exit per CPU; the\n"
 	  "                          file appears only if the run succeeds; - is stdout\n"
 	  "                          (the results then go to stderr)\n"
-	  "      --trace-format FMT  perf (default: perf script text) or ftrace (Perfetto)\n" },
+	  "      --trace-format FMT  perf (default: perf script text), ftrace (Perfetto) or\n"
+	  "                          chrome (trace-event JSON: Perfetto, chrome://tracing)\n" },
 	{ "reproduce", cmd_reproduce, "run experiments and print them beside the published numbers",
 	  "usage: schedlab reproduce [EXPERIMENT ...] [-r REPS] [-o table|json] [--stats]\n"
 	  "\n"

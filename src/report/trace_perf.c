@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "report/run.h"
+#include "report/trace_chrome.h"
 #include "sim/sim.h"
 
 #define TW_PERF_EVENT_WIDTH 24	/* strlen("sched:sched_process_fork"): perf aligns names */
@@ -41,6 +42,8 @@ struct tw_cpu {
 	sl_time migr_end;		/* ... until then */
 	bool has_exited;
 	struct tw_who exited;		/* the last task that exited here (wakes its parent) */
+	struct tw_who lane;		/* what the last switch line put on this CPU ... */
+	sl_time lane_at;		/* ... and when (chrome: a slice per lane) */
 };
 
 struct sl_trace_writer {
@@ -128,6 +131,15 @@ static void line(struct sl_trace_writer *w, sl_time ts, int cpu, const struct tw
 	if (ts < w->last)
 		ts = w->last;
 	w->last = ts;
+	if (w->format == SL_TRACE_CHROME) {
+		char detail[512];
+		va_start(ap, fmt);
+		vsnprintf(detail, sizeof(detail), fmt, ap);
+		va_end(ap);
+		sl_chrome_instant(w->out, cpu, ts, name, ctx->idle ? "swapper" : ctx->comm, ctx->pid,
+				  detail);
+		return;
+	}
 	int64_t sec = ts / SL_SEC, ns = ts % SL_SEC;
 	if (w->format == SL_TRACE_PERF) {
 		char event[48];
@@ -151,6 +163,18 @@ static void line(struct sl_trace_writer *w, sl_time ts, int cpu, const struct tw
 static void switch_line(struct sl_trace_writer *w, sl_time ts, int cpu, const struct tw_who *prev,
 			const char *state, const struct tw_who *next)
 {
+	struct tw_cpu *tc = &w->cpu[cpu];
+
+	if (w->format == SL_TRACE_CHROME) {
+		if (ts < w->last)
+			ts = w->last;
+		w->last = ts;
+		if (!tc->lane.idle && ts > tc->lane_at)
+			sl_chrome_slice(w->out, cpu, tc->lane.comm, tc->lane.pid, tc->lane_at, ts);
+		tc->lane = *next;
+		tc->lane_at = ts;
+		return;
+	}
 	line(w, ts, cpu, prev, "sched_switch",
 	     "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s "
 	     "next_pid=%d next_prio=%d",
@@ -294,6 +318,17 @@ static void on_exec_task(void *ctx, sl_time now, const struct sl_task *t)
 	who_task(w, t, &me);
 	line(w, now, t->cpu >= 0 ? t->cpu : 0, &me, "sched_process_exec",
 	     "filename=%s pid=%d old_pid=%d", me.comm, me.pid, me.pid);
+	if (w->format == SL_TRACE_CHROME && t->cpu >= 0) {
+		/* the slice takes the new name from here */
+		struct tw_cpu *tc = &w->cpu[t->cpu];
+		if (!tc->lane.idle && tc->lane.pid == me.pid) {
+			if (now > tc->lane_at)
+				sl_chrome_slice(w->out, t->cpu, tc->lane.comm, tc->lane.pid,
+						tc->lane_at, now);
+			tc->lane = me;
+			tc->lane_at = now;
+		}
+	}
 }
 
 static void on_exit_task(void *ctx, sl_time now, const struct sl_task *t)
@@ -329,6 +364,10 @@ static void on_migrate(void *ctx, sl_time now, const struct sl_task *t, int from
 
 static void header(struct sl_trace_writer *w, const struct sl_machine *m, const char *title)
 {
+	if (w->format == SL_TRACE_CHROME) {
+		sl_chrome_header(w->out, m, title);
+		return;
+	}
 	if (w->format == SL_TRACE_FTRACE) {
 		fprintf(w->out,
 			"# tracer: nop\n"
@@ -365,6 +404,8 @@ struct sl_trace_writer *sl_trace_writer_new(FILE *out, enum sl_trace_format form
 	w->format = format;
 	w->ncpus = n;
 	w->migr_cost = 2 * machine->speed.ctx_switch_ns + machine->speed.migrate_ns;
+	for (int c = 0; c < n; c++)
+		who_idle(c, &w->cpu[c].lane);
 	w->obs = (struct sl_observer){
 		.ctx = w,
 		.sched_switch = on_switch,
@@ -400,8 +441,17 @@ int sl_trace_writer_finish(struct sl_trace_writer *w, sl_time end, struct sl_err
 	}
 	if (end < w->last)
 		end = w->last;
-	fprintf(w->out, SL_TRACE_END_COMMENT "%" PRId64 ".%09" PRId64 "\n", (int64_t)(end / SL_SEC),
+	if (w->format == SL_TRACE_CHROME) {
+		for (int c = 0; c < w->ncpus; c++) {
+			struct tw_cpu *tc = &w->cpu[c];
+			if (!tc->lane.idle && end > tc->lane_at)
+				sl_chrome_slice(w->out, c, tc->lane.comm, tc->lane.pid, tc->lane_at, end);
+		}
+		sl_chrome_footer(w->out, end);
+	} else {
+		fprintf(w->out, SL_TRACE_END_COMMENT "%" PRId64 ".%09" PRId64 "\n", (int64_t)(end / SL_SEC),
 		(int64_t)(end % SL_SEC));
+	}
 	if (fflush(w->out) || ferror(w->out))
 		return sl_fail_internal(err, "trace: error writing the trace");
 	return 0;
@@ -422,8 +472,10 @@ int sl_trace_format_parse(const char *opt, const char *text, enum sl_trace_forma
 		*format = SL_TRACE_PERF;
 	else if (!strcmp(text, "ftrace"))
 		*format = SL_TRACE_FTRACE;
+	else if (!strcmp(text, "chrome"))
+		*format = SL_TRACE_CHROME;
 	else
-		return sl_fail(err, "%s '%s': expected perf or ftrace", opt, text);
+		return sl_fail(err, "%s '%s': expected perf, ftrace or chrome", opt, text);
 	return 0;
 }
 

@@ -29,7 +29,9 @@
  *     notes.  No sched_wakeup_new: a new task's CPU is chosen after the
  *     fork tracepoint.
  * Timestamps are simulated time from 0, in seconds with 9 decimals (as
- * `perf script --ns`), and lines are in time order.
+ * `perf script --ns`), and lines are in time order.  The chrome format
+ * shows the same events as JSON (trace_chrome.h): each CPU's lane between
+ * two switches as a slice, every other line as an instant event.
  *
  * Writing a line formats text; nothing else is allocated per event except
  * the ftrace tgid table, which grows (doubling) with the address spaces.
@@ -50,6 +52,7 @@
 enum sl_trace_format {
 	SL_TRACE_PERF,		/* `perf script --ns` output of `perf sched record` */
 	SL_TRACE_FTRACE,	/* ftrace's trace file ("# tracer: nop"): Perfetto's CPU tracks */
+	SL_TRACE_CHROME,	/* Chrome trace-event JSON (report/trace_chrome.h) */
 };
 
 struct sl_trace_writer;
@@ -71,7 +74,7 @@ int sl_trace_writer_finish(struct sl_trace_writer *w, sl_time end, struct sl_err
 #define SL_TRACE_END_COMMENT "# schedlab: end of run at "
 void sl_trace_writer_free(struct sl_trace_writer *w);
 
-/* "perf" or "ftrace"; -1 with err naming `opt` otherwise. */
+/* "perf", "ftrace" or "chrome"; -1 with err naming `opt` otherwise. */
 int sl_trace_format_parse(const char *opt, const char *text, enum sl_trace_format *format,
 			  struct sl_err *err);
 

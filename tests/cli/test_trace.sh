@@ -46,9 +46,20 @@ check "ftrace lines" grep -q '^            java-1000    (   1000) \[000\] .... '
 check "tracing changes no result" cmp -s "$tmp/a.json" "$tmp/b.json"
 check "same trace twice" cmp -s "$tmp/t.txt" "$tmp/t2.txt"
 
+# chrome: the trace-event JSON the viewers need, showing the same run as perf's
+expect_exit 0 "$S" run -m $M -p o1 -w $W --trace "$tmp/c.json" --trace-format chrome
+check "chrome trace has the viewers' fields and perf's run" \
+	python3 tests/cli/check_chrome_trace.py "$tmp/c.json" "$tmp/t.txt"
+"$S" run -m p4dpe-2x2ht -p ht -w kernbench:jobs=3,size=0.3 --trace "$tmp/k.json" --trace-format chrome >/dev/null
+"$S" run -m p4dpe-2x2ht -p ht -w kernbench:jobs=3,size=0.3 --trace "$tmp/k.txt" >/dev/null
+check "chrome trace of a kernbench on 4 CPUs" \
+	python3 tests/cli/check_chrome_trace.py "$tmp/k.json" "$tmp/k.txt"
+check "the checker catches a broken trace" sh -c \
+	"sed 's/\"dur\":/\"dux\":/' '$tmp/c.json' > '$tmp/c2.json'; ! python3 tests/cli/check_chrome_trace.py '$tmp/c2.json' '$tmp/t.txt' >/dev/null"
+
 bad_input "one -p" run -m $M -p o1 -p linux24 -w $W --trace "$tmp/x.txt"
 bad_input "-r 1" run -m $M -p o1 -w $W -r 2 --trace "$tmp/x.txt"
-bad_input "--trace-format 'xml': expected perf or ftrace" run -m $M -p o1 -w $W --trace "$tmp/x.txt" --trace-format xml
+bad_input "--trace-format 'xml': expected perf, ftrace or chrome" run -m $M -p o1 -w $W --trace "$tmp/x.txt" --trace-format xml
 bad_input "without --trace" run -m $M -p o1 -w $W --trace-format ftrace
 bad_input "/nonexistent/dir/x.txt" run -m $M -p o1 -w $W --trace /nonexistent/dir/x.txt
 bad_input "'--trace'" run -m $M -p o1 -w $W --trace
