@@ -45,7 +45,7 @@ double sl_val_mean(const struct sl_metrics *runs, int n, const char *name);
 
 /* One metric, real beside simulated. */
 struct sl_val_row {
-	char name[32], unit[24];
+	char name[48], unit[24];
 	struct sl_summary real;
 	struct sl_summary sim;	/* n = 0: the simulation has no such metric */
 	double error_pct;	/* (sim - real) / real x 100 of the means; NaN if none */

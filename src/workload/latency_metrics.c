@@ -9,8 +9,8 @@
 #include "base/hist.h"
 #include "workload/workload.h"
 
-static void add_one(struct sl_metrics *out, const struct sl_hist *h, const char *base,
-		    const char *suffix)
+static void add_one(struct sl_metrics *out, const struct sl_hist *h, const char *prefix,
+		    const char *base)
 {
 	static const struct { const char *name; double p; } pct[] = {
 		{ "p50", 50 }, { "p90", 90 }, { "p99", 99 }, { "p99.9", 99.9 }, { "max", 100 },
@@ -18,16 +18,16 @@ static void add_one(struct sl_metrics *out, const struct sl_hist *h, const char 
 	char name[64];
 
 	for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++) {
-		snprintf(name, sizeof(name), "%s_%s%s%s", base, pct[i].name, *suffix ? "_" : "",
-			 suffix);
+		snprintf(name, sizeof(name), "%s%s%s_%s", prefix, *prefix ? "_" : "", base,
+			 pct[i].name);
 		double us = h ? (double)sl_hist_percentile(h, pct[i].p) / 1e3 : 0;
 		sl_metrics_add(out, name, "us", us, -1);
 	}
 }
 
 void sl_metrics_add_latency(struct sl_metrics *out, const struct sl_sim *sim, int group,
-			    const char *suffix)
+			    const char *prefix)
 {
-	add_one(out, sl_sim_latency(sim, SL_LAT_WAKEUP, group), "wakeup_lat_us", suffix);
-	add_one(out, sl_sim_latency(sim, SL_LAT_RUNQ, group), "runq_delay_us", suffix);
+	add_one(out, sl_sim_latency(sim, SL_LAT_WAKEUP, group), prefix, "wakeup_lat_us");
+	add_one(out, sl_sim_latency(sim, SL_LAT_RUNQ, group), prefix, "runq_delay_us");
 }

@@ -9,6 +9,7 @@
 #include "workload/trace_replay.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const struct sl_workload_ops *const sl_workloads[] = {
@@ -64,8 +65,12 @@ int sl_workload_parse(const char *text, const struct sl_workload_ops **ops,
 void sl_metrics_add(struct sl_metrics *ms, const char *name, const char *unit,
 		    double value, int better)
 {
-	if (ms->n == SL_MAX_METRICS)
-		return;
+	if (ms->n == SL_MAX_METRICS) {
+		/* a workload reports a bounded set: more is a bug, not input */
+		fprintf(stderr, "schedlab: internal error: more than %d metrics (at %s)\n",
+			SL_MAX_METRICS, name);
+		abort();
+	}
 	struct sl_metric *m = &ms->m[ms->n++];
 	snprintf(m->name, sizeof(m->name), "%s", name);
 	snprintf(m->unit, sizeof(m->unit), "%s", unit);

@@ -212,12 +212,21 @@ static struct rt_thread *thread_new(struct sl_sim *sim, struct rt_run *run, int 
 	return th;
 }
 
+/* The first SL_LAT_GROUPS - 1 thread descriptions are latency groups of
+ * their own (their waits for a CPU reported per description). */
+static int lat_group(const struct rt_thread *th)
+{
+	long i = th->task - th->run->cfg->tasks;
+	return i + 1 < SL_LAT_GROUPS ? (int)i + 1 : 0;
+}
+
 static struct sl_action fork_action(struct rt_thread *th)
 {
 	return (struct sl_action){
 		.kind = SL_ACT_FORK,
 		.u.fork = { .prog = &rt_thread_prog, .state = th, .comm = th->task->name,
-			    .thread = true, .set_nice = true, .nice = th->task->nice },
+			    .thread = true, .set_nice = true, .nice = th->task->nice,
+			    .lat_group = lat_group(th) },
 	};
 }
 
@@ -701,7 +710,6 @@ static void rt_report(struct sl_sim *sim, void *state, const struct sl_params *p
 	char prefix[32];
 	int shown = 0;
 
-	(void)sim;
 	(void)p;
 	if (run->load_failed) {
 		sl_metrics_add(out, "file_unreadable", "count", 1, -1);
@@ -734,6 +742,8 @@ static void rt_report(struct sl_sim *sim, void *state, const struct sl_params *p
 		add(out, prefix, "run_s", "s", sl_ns_to_s(s->run_wall), 0);
 		if (t->has_timer)
 			timer_metrics(out, prefix, s, false);
+		if (i + 1 < SL_LAT_GROUPS)
+			sl_metrics_add_latency(out, sim, i + 1, prefix);
 	}
 }
 

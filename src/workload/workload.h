@@ -12,10 +12,10 @@
 #include "base/spec.h"
 #include "sim/sim.h"
 
-#define SL_MAX_METRICS 128
+#define SL_MAX_METRICS 320
 
 struct sl_metric {
-	char name[32];		/* "elapsed_s", "throughput", "cpu0_user_pct" */
+	char name[48];		/* "elapsed_s", "throughput", "cpu0_user_pct" */
 	char unit[24];		/* "s", "%", "count", "MB/s" */
 	double value;
 	int better;		/* -1 lower is better, +1 higher, 0 neither */
@@ -30,10 +30,10 @@ void sl_metrics_add(struct sl_metrics *ms, const char *name, const char *unit,
 		    double value, int better);
 const struct sl_metric *sl_metrics_find(const struct sl_metrics *ms, const char *name);
 /* The wait-for-a-CPU percentiles of latency group `group` (0: every task),
- * named wakeup_lat_us_p50 ... runq_delay_us_max, then "_" suffix if any
- * (a workload's group: "senders"). */
+ * named wakeup_lat_us_p50 ... runq_delay_us_max, after "prefix_" if a
+ * prefix is given (a workload's group: "senders_wakeup_lat_us_p99"). */
 void sl_metrics_add_latency(struct sl_metrics *out, const struct sl_sim *sim, int group,
-			    const char *suffix);
+			    const char *prefix);
 
 struct sl_workload_ops {
 	const char *name;

@@ -453,6 +453,11 @@ SL_TEST(rtapp_lock_serialises_two_threads)
 	CHECKF(elapsed(&r) >= 0.020 && elapsed(&r) < 0.0215, "%g",
 	       elapsed(&r));
 	double shared = elapsed(&r);
+	/* each description's waits for a CPU, apart (a waiter woken at the
+	 * other's unlock waits when o1 still has both threads on one CPU) */
+	double wa = metric(&r, "a_wakeup_lat_us_max"), wb = metric(&r, "b_wakeup_lat_us_max");
+	CHECKF(wa > 0 && wb > 0 && wa < elapsed(&r) * 1e6 && wb < elapsed(&r) * 1e6 &&
+	       metric(&r, "a_runq_delay_us_p50") <= wa, "a %g b %g us", wa, wb);
 
 	snprintf(json, sizeof(json), fmt, "n", "n");
 	if (!rt_run(&r, TWO_CPUS, json, NULL, 1)) {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/hist.h"
 #include "hw/machine.h"
 #include "policy/policy.h"
 #include "sim/sim.h"
@@ -145,6 +146,33 @@ SL_TEST(hackbench_one_group_one_loop_moves_400_messages)
 	CHECK(run->group_bytes[0] == 40000);
 	CHECK(run->reaped == 40 && run->ready_read == 40);
 	CHECK(run->t_go > run->t_start && run->t_end > run->t_go);
+	wb_done(&r);
+}
+
+/* Senders and receivers are latency groups of their own: each side's
+ * waits are counted there and in the run's; the main process is in
+ * neither.  On one CPU every wakeup waits for whoever runs. */
+SL_TEST(hackbench_reports_waits_per_side)
+{
+	struct wb_run r;
+
+	if (!wb_run(&r, ONE_CPU, &sl_workload_hackbench, "hackbench:groups=1,loops=2", 1)) {
+		CHECK(!"hackbench ran");
+		return;
+	}
+	const struct sl_hist *all = sl_sim_latency(r.sim, SL_LAT_WAKEUP, 0);
+	const struct sl_hist *snd = sl_sim_latency(r.sim, SL_LAT_WAKEUP, 1);
+	const struct sl_hist *rcv = sl_sim_latency(r.sim, SL_LAT_WAKEUP, 2);
+	CHECK(all && snd && rcv);
+	if (all && snd && rcv) {
+		CHECKF(all->count > snd->count + rcv->count, "all %llu senders %llu receivers %llu",
+		       (unsigned long long)all->count, (unsigned long long)snd->count,
+		       (unsigned long long)rcv->count);
+		CHECK(snd->count >= 20 && rcv->count >= 20);	/* each forked at least */
+		CHECK(snd->max <= all->max && rcv->max <= all->max);
+		CHECK(metric(&r, "senders_wakeup_lat_us_max") == (double)snd->max / 1e3);
+		CHECK(metric(&r, "receivers_runq_delay_us_p99") > 0);
+	}
 	wb_done(&r);
 }
 
