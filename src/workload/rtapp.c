@@ -507,7 +507,8 @@ static const struct sl_param_def rt_params[] = {
 	{ "file", SL_PARAM_STRING, NULL, 0, 0, NULL,
 	  "rt-app JSON file (required; see docs/workloads.md for the subset accepted)" },
 	{ "duration", SL_PARAM_REAL, NULL, 1e-6, (double)(SL_TIME_HORIZON / SL_SEC), NULL,
-	  "simulated seconds to run; default the file's global.duration" },
+	  "simulated seconds to run (at most 1000000, the simulated-time horizon); default the "
+	  "file's global.duration" },
 	{ "class", SL_PARAM_CHOICE, "fp", 0, 0, "fp|int|mem|cache|spin",
 	  "work class of run events (rt-app's busy loop: fp)" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
@@ -582,7 +583,7 @@ static int rt_validate(const struct sl_params *p, struct sl_err *err)
 		if (t->time == SL_TIME_MAX)
 			snprintf(took, sizeof(took), "more than %lld s", SL_TIME_MAX / SL_SEC);
 		else
-			snprintf(took, sizeof(took), "%.0f s", sl_ns_to_s(t->time));
+			snprintf(took, sizeof(took), "%.6f s", sl_ns_to_s(t->time));
 		rc = sl_fail(err, "%s: tasks.%s: needs %s of simulated time (its delay and loops "
 			     "of run, runtime, sleep and timer periods), beyond the horizon of "
 			     "%lld s a run can last: shorten it, or set global.duration or "

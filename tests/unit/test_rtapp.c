@@ -316,6 +316,24 @@ SL_TEST(rtapp_refuses_threads_longer_than_the_time_horizon)
 	/* each thread within the horizon: accepted (the engine stops the run
 	 * at the horizon when a fork makes them follow each other) */
 	CHECK(rt_accepts("rtapp:file=" DATA "horizon-fork.json"));
+
+	/* the boundary: a delay and a run that end at the horizon exactly, or
+	 * 1 us past it */
+	static const char *const json[2] = {
+		"{\"tasks\": {\"t\": {\"delay\": 999999999990, \"loop\": 1, "
+		"\"phases\": {\"p\": {\"run\": 10}}}}}",
+		"{\"tasks\": {\"t\": {\"delay\": 999999999990, \"loop\": 1, "
+		"\"phases\": {\"p\": {\"run\": 11}}}}}",
+	};
+	for (int i = 0; i < 2; i++) {
+		struct rt_tmp f;
+		char text[128];
+		CHECK(rt_tmp_write(&f, json[i]));
+		snprintf(text, sizeof(text), "rtapp:file=%s", f.path);
+		CHECK(i == 0 ? rt_accepts(text)
+			     : rt_rejects(text, "tasks.t: needs 1000000.000001 s", "horizon", NULL));
+		unlink(f.path);
+	}
 }
 
 SL_TEST(rtapp_rejects_inconsistent_files)
