@@ -72,7 +72,7 @@ static void start_next(struct sl_sim *sim, struct sl_blockdev *d)
 	if (d->head && !sl_event_queued(&d->ev)) {
 		sl_time svc = sl_blockdev_service_ns(d, d->head->bytes, d->head->seek);
 		d->st.busy_ns += svc;
-		sl_eventq_schedule(&sim->q, &d->ev, sim->now + svc);
+		sl_eventq_schedule(&sim->q, &d->ev, sl__after(sim, svc));
 	}
 }
 

@@ -51,7 +51,8 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 						i, c->curr->id, c->curr->cpu);
 		if (c->curr && c->in_migration)
 			return sl_fail_internal(err, "check: CPU %d runs a task during migration", i);
-		cpu_time += c->stats.user_ns + c->stats.sys_ns;
+		if (__builtin_add_overflow(cpu_time, c->stats.user_ns + c->stats.sys_ns, &cpu_time))
+			return sl_fail_internal(err, "check: CPU time overflows at CPU %d", i);
 	}
 	if (sim->model->node_bw > 0) {
 		for (int n = 0; n < sim->topo->nnodes; n++) {
@@ -67,8 +68,14 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 							n, sim->mem_demand[n], d);
 		}
 	}
-	/* Settling is lazy: allow each CPU its unsettled segment. */
-	if (cpu_time > (sl_time)sim->ncpus * sim->now + sim->ncpus)
+	/* Settling is lazy: allow each CPU its unsettled segment.  The bound
+	 * is computed without overflow whatever now is (the horizon keeps it
+	 * small, but this check must not be what breaks on a broken clock). */
+	sl_time bound;
+	if (__builtin_mul_overflow((sl_time)sim->ncpus, sim->now, &bound) ||
+	    __builtin_add_overflow(bound, (sl_time)sim->ncpus, &bound))
+		bound = SL_TIME_MAX;
+	if (cpu_time > bound)
 		return sl_fail_internal(err, "check: %.6f s of CPU time in %.6f s on %d CPUs",
 					sl_ns_to_s(cpu_time), sl_ns_to_s(sim->now), sim->ncpus);
 	if (sim->ops->check && sim->ops->check(sim, err))

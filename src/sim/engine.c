@@ -292,6 +292,35 @@ static void handle(struct sl_sim *sim, struct sl_event *e)
 	}
 }
 
+/* The task whose event e is, if any: what a horizon error names. */
+static const struct sl_task *event_task(const struct sl_sim *sim, const struct sl_event *e)
+{
+	if (e->kind == EV_TIMER)
+		return e->obj;
+	if (e->cpu >= 0 && sim->cpus[e->cpu].curr)
+		return sim->cpus[e->cpu].curr;
+	return sim->all_head;
+}
+
+/* The next event lies past the time limit (the run is over) or past the
+ * simulated-time horizon: the workload needs more time than a run can
+ * represent, which its input asked for (exit 2). */
+static int past_stop(struct sl_sim *sim, const struct sl_event *e, struct sl_err *err)
+{
+	if (sim->time_limit && sim->time_limit <= SL_TIME_HORIZON) {
+		sim->now = sim->time_limit;
+		return 0;
+	}
+	const struct sl_task *t = event_task(sim, e);
+	char who[96] = "";
+	if (t)
+		snprintf(who, sizeof(who), ": task %d (%s) is not done by then", t->id, t->comm);
+	sim->stopped = true;
+	return sl_fail(err, "simulated time would pass the horizon of %lld s (11.6 days), the "
+		       "longest a run can last, after %.3f s%s", SL_TIME_HORIZON / SL_SEC,
+		       sl_ns_to_s(sim->now), who);
+}
+
 int sl_sim_run(struct sl_sim *sim, struct sl_err *err)
 {
 	bool drained = false;
@@ -299,14 +328,19 @@ int sl_sim_run(struct sl_sim *sim, struct sl_err *err)
 	if (err)
 		err->kind = SL_ERR_NONE;
 	sim->run_err = err;
+	/* One comparison per event covers both the time limit and the
+	 * horizon; past_stop() tells them apart. */
+	sim->stop_at = sim->time_limit && sim->time_limit < SL_TIME_HORIZON ? sim->time_limit
+									    : SL_TIME_HORIZON;
 	while (!sim->stopped) {
 		struct sl_event *e = sl_eventq_peek(&sim->q);
 		if (!e) {
 			drained = true;
 			break;
 		}
-		if (sim->time_limit && e->time > sim->time_limit) {
-			sim->now = sim->time_limit;
+		if (e->time > sim->stop_at) {
+			if (past_stop(sim, e, err))
+				return -1;
 			break;
 		}
 		sl_eventq_pop(&sim->q);

@@ -98,6 +98,7 @@ struct sl_sim {
 
 	sl_time now;
 	sl_time time_limit;
+	sl_time stop_at;		/* the time limit or the horizon, the earlier */
 	bool stopped;
 	struct sl_eventq q;
 	uint64_t events;
@@ -140,6 +141,19 @@ struct sl_sim {
 	struct sl_block *blocks;
 	struct sl_err *run_err;		/* set when an invariant fails */
 };
+
+/*
+ * The time `delta` after now, for an event.  While a run goes on, now is
+ * at most SL_TIME_HORIZON (the event loop stops there); a delta beyond
+ * the horizon (a sleep no loader bounded, a burst at a crawling speed)
+ * lands beyond it too, at a time that cannot overflow, and the run stops
+ * there with an input error (sl_sim_run).  One comparison: this is on
+ * the path of every event.
+ */
+static inline sl_time sl__after(const struct sl_sim *sim, sl_time delta)
+{
+	return sim->now + (delta <= SL_TIME_HORIZON ? delta : SL_TIME_HORIZON + 1);
+}
 
 /* sched.c */
 void sl__schedule(struct sl_sim *sim, int cpu);

@@ -275,7 +275,7 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		if (t->act_phase++ > 0 || a->u.ns <= 0)
 			return APPLY_DONE;
 		t->timer.cpu = c->id;
-		sl_eventq_schedule(&sim->q, &t->timer, sim->now + a->u.ns);
+		sl_eventq_schedule(&sim->q, &t->timer, sl__after(sim, a->u.ns));
 		return block(sim, t);
 	case SL_ACT_FORK:
 		/* fork() is a system call that takes the machine's fork cost

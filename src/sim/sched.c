@@ -163,7 +163,9 @@ void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c)
 	 * end, sl__burst_done); the work then runs at the task's speed */
 	double owed = t->kmem && !t->act_sys ? t->debt_sys : outstanding(t);
 	double ns = ceil(owed / t->speed);
-	sl_eventq_schedule(&sim->q, &c->burst_ev, sim->now + (sl_time)ns);
+	/* compared as a double: a burst past the horizon has no sl_time */
+	sl_eventq_schedule(&sim->q, &c->burst_ev,
+			   sl__after(sim, ns <= (double)SL_TIME_HORIZON ? (sl_time)ns : SL_TIME_MAX));
 }
 
 int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *intensity)

@@ -515,8 +515,9 @@ static const struct sl_prog rt_root_prog = { .name = "rt-app", .step = root_step
 static const struct sl_param_def rt_params[] = {
 	{ "file", SL_PARAM_STRING, NULL, 0, 0, NULL,
 	  "rt-app JSON file (required; see docs/workloads.md for the subset accepted)" },
-	{ "duration", SL_PARAM_REAL, NULL, 1e-6, 1e6, NULL,
-	  "simulated seconds to run; default the file's global.duration" },
+	{ "duration", SL_PARAM_REAL, NULL, 1e-6, (double)(SL_TIME_HORIZON / SL_SEC), NULL,
+	  "simulated seconds to run (at most 1000000, the simulated-time horizon); default the "
+	  "file's global.duration" },
 	{ "class", SL_PARAM_CHOICE, "fp", 0, 0, "fp|int|mem|cache|spin",
 	  "work class of run events (rt-app's busy loop: fp)" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
@@ -580,6 +581,23 @@ static int rt_validate(const struct sl_params *p, struct sl_err *err)
 		rc = sl_fail(err, "%s: tasks.%s: runs for ever (loop -1, or no \"phases\") and "
 			     "global.duration is not set: set it, or give duration=SECONDS",
 			     path, cfg.tasks[cfg.forever_task].name);
+	/* Without a duration the run lasts as long as its longest thread,
+	 * which must end within the horizon (with one, the run stops there). */
+	for (int i = 0; rc == 0 && cfg.duration == 0 && !sl_param_given(p, "duration") &&
+			i < cfg.ntasks; i++) {
+		const struct rt_task *t = &cfg.tasks[i];
+		if (t->time <= SL_TIME_HORIZON)
+			continue;
+		char took[48];
+		if (t->time == SL_TIME_MAX)
+			snprintf(took, sizeof(took), "more than %lld s", SL_TIME_MAX / SL_SEC);
+		else
+			snprintf(took, sizeof(took), "%.6f s", sl_ns_to_s(t->time));
+		rc = sl_fail(err, "%s: tasks.%s: needs %s of simulated time (its delay and loops "
+			     "of run, runtime, sleep and timer periods), beyond the horizon of "
+			     "%lld s a run can last: shorten it, or set global.duration or "
+			     "duration=SECONDS", path, t->name, took, SL_TIME_HORIZON / SL_SEC);
+	}
 	arena_free(&arena);
 	return rc;
 }

@@ -62,6 +62,9 @@ struct rt_task {
 	bool has_timer;
 	bool forked;		/* named by some fork event */
 	bool forever;		/* never ends by itself */
+	sl_time time;		/* a finite thread: its delay plus its loops of run,
+				 * runtime, sleep and timer periods (saturated at
+				 * SL_TIME_MAX); what it needs of the clock at least */
 };
 
 enum rt_res_kind { RT_RES_MUTEX, RT_RES_BARRIER, RT_RES_COND, RT_RES_TIMER };

@@ -772,6 +772,43 @@ static bool advances(const struct rt_config *cfg, const struct rt_task *t)
 	return false;
 }
 
+/* Saturating arithmetic on simulated times: a sum or a product beyond
+ * SL_TIME_MAX is SL_TIME_MAX (each duration is at most RT_MAX_US, but
+ * loops multiply them). */
+static sl_time sat_add(sl_time a, sl_time b)
+{
+	sl_time r;
+	return __builtin_add_overflow(a, b, &r) ? SL_TIME_MAX : r;
+}
+
+static sl_time sat_mul(sl_time a, long n)
+{
+	sl_time r;
+	return __builtin_mul_overflow(a, (sl_time)n, &r) ? SL_TIME_MAX : r;
+}
+
+/* The simulated time a finite thread needs at least: its delay, then its
+ * loops over its phases, each its loops over the events that take time
+ * (a run at the reference speed; a timer waits its period at most, but a
+ * thread that keeps to its period takes that long). */
+static sl_time task_time(const struct rt_task *t)
+{
+	sl_time pass = 0;
+
+	for (int p = 0; p < t->nphases; p++) {
+		const struct rt_phase *ph = &t->phases[p];
+		sl_time once = 0;
+		for (int e = 0; e < ph->nev; e++) {
+			enum rt_ev_kind k = ph->ev[e].kind;
+			if (k == RT_EV_RUN || k == RT_EV_RUNTIME || k == RT_EV_SLEEP ||
+			    k == RT_EV_TIMER)
+				once = sat_add(once, ph->ev[e].ns);
+		}
+		pass = sat_add(pass, sat_mul(once, ph->loop));
+	}
+	return sat_add(t->delay, sat_mul(pass, t->loop));
+}
+
 static int parse_task(struct loader *L, struct rt_task *t, json_object *obj)
 {
 	json_object *v, *phases = NULL;
@@ -847,6 +884,7 @@ static int parse_task(struct loader *L, struct rt_task *t, json_object *obj)
 	for (int p = 0; p < t->nphases; p++)
 		finite_phases &= t->phases[p].loop >= 0;
 	t->forever = t->loop != 0 && (t->loop < 0 || !finite_phases);
+	t->time = t->forever ? 0 : task_time(t);
 	pop(L);
 	return 0;
 fail:
@@ -939,8 +977,9 @@ static int parse_global(struct loader *L, json_object *g)
 	push(L, "global");
 	json_object_object_foreach(g, key, v) {
 		if (!strcmp(key, "duration")) {
-			if (get_int(L, key, v, -1, 100000000, "-1 (until the threads end) or seconds > 0",
-				    &x))
+			if (get_int(L, key, v, -1, SL_TIME_HORIZON / SL_SEC,
+				    "-1 (until the threads end) or seconds > 0, at most 1000000 "
+				    "(the simulated-time horizon)", &x))
 				goto out;
 			if (x == 0) {
 				fail(L, key, "0 s: expected -1 (until the threads end) or seconds > 0");

@@ -92,7 +92,10 @@ struct rp_model {
 	struct rp_op *ops;
 	sl_time *segs;
 	char (*comms)[RP_COMM];
-	sl_time recorded_cpu, duration;
+	double recorded_cpu;	/* summed over every task: may pass any one's span */
+	sl_time duration;
+	sl_time op_max;		/* the longest op the trace allows: its span */
+	sl_time task_max;	/* and the most time a task's ops may add up to */
 };
 
 /* Memory for a model: the run's (start) or a throwaway list (validate). */
@@ -282,6 +285,34 @@ static int count(struct rp_load *l, struct json_object *tasks, struct rp_model *
 
 #define RP_NS_MAX ((int64_t)1 << 62)
 
+/*
+ * What a trace may ask of the clock (docs/traces.md, "Replay"): an op is
+ * an interval of one task's recorded life, so none is longer than the
+ * trace's span ("duration_ns"), and a task's ops, which do not overlap,
+ * add up to no more than the span either; RP_SLACK allows for rounding
+ * in hand-made or converted files (an import's sums are within the span).
+ * Without "duration_ns" the span is unknown and the simulated-time
+ * horizon bounds both.  This bounds the replay's work by the trace's own
+ * length: a run op is replayed in pieces of at most a tick.
+ */
+#define RP_SLACK(span) ((span) / 100 + SL_MSEC)	/* 1 % + 1 ms */
+
+/* An op's recorded time, checked against the span. */
+static int op_ns(struct rp_load *l, struct json_object *o, const struct rp_model *m,
+		 const char *op, bool required, sl_time *ns)
+{
+	if (get_int(l, o, "ns", 0, RP_NS_MAX, required, ns))
+		return -1;
+	if (*ns <= m->op_max)
+		return 0;
+	if (m->op_max < SL_TIME_HORIZON)
+		return bad(l, "%s of %lld ns is longer than the trace's span ('duration_ns' %lld ns)",
+			   op, (long long)*ns, (long long)m->op_max);
+	return bad(l, "%s of %lld ns is longer than the horizon of %lld ns (%lld s) a run can "
+		   "simulate", op, (long long)*ns, (long long)SL_TIME_HORIZON,
+		   (long long)(SL_TIME_HORIZON / SL_SEC));
+}
+
 static int load_op(struct rp_load *l, struct json_object *o, struct rp_model *m, int self,
 		   struct rp_op *op)
 {
@@ -295,7 +326,7 @@ static int load_op(struct rp_load *l, struct json_object *o, struct rp_model *m,
 		return -1;
 	switch (op->kind) {
 	case RP_RUN:
-		if (get_int(l, o, "ns", 0, RP_NS_MAX, true, &op->ns))
+		if (op_ns(l, o, m, "a run", true, &op->ns))
 			return -1;
 		if (json_object_object_get_ex(o, "seg", &seg)) {
 			if (!json_object_is_type(seg, json_type_array))
@@ -310,6 +341,9 @@ static int load_op(struct rp_load *l, struct json_object *o, struct rp_model *m,
 				    json_object_get_int64(s) < 0 || json_object_get_int64(s) > RP_NS_MAX)
 					return bad(l, "seg[%d]: expected a non-negative integer (ns)", i);
 				sum += json_object_get_int64(s);
+				if (sum > op->ns)	/* and stop before a sum can overflow */
+					return bad(l, "the segments add up to more than 'ns' (%lld)",
+						   (long long)op->ns);
 				m->segs[m->nsegs++] = sum;
 			}
 			if (n && sum != op->ns)
@@ -318,12 +352,13 @@ static int load_op(struct rp_load *l, struct json_object *o, struct rp_model *m,
 			if (n < 2)
 				op->nseg = 0;
 		}
-		m->recorded_cpu += op->ns;
+		m->recorded_cpu += (double)op->ns;
 		return 0;
 	case RP_SLEEP:
 	case RP_WAIT:
 	case RP_WAIT_CHILD:
-		if (get_int(l, o, "ns", 0, RP_NS_MAX, true, &op->ns))
+		if (op_ns(l, o, m, op->kind == RP_SLEEP ? "a sleep" : op->kind == RP_WAIT ? "a wait"
+				   : "a wait_child", true, &op->ns))
 			return -1;
 		if (json_object_object_get_ex(o, "state", &seg) && get_str(l, o, "state", state))
 			return -1;
@@ -350,7 +385,7 @@ static int load_op(struct rp_load *l, struct json_object *o, struct rp_model *m,
 		op->comm = m->ncomms;
 		return get_str(l, o, "comm", m->comms[m->ncomms++]);
 	case RP_EXIT:
-		return get_int(l, o, "ns", 0, RP_NS_MAX, false, &op->ns);
+		return op_ns(l, o, m, "an exit", false, &op->ns);
 	}
 	return 0;
 }
@@ -375,6 +410,7 @@ static int load_task(struct rp_load *l, struct json_object *t, struct rp_model *
 	rt->nops = (int)json_object_array_length(ops);
 	if (!rt->nops)
 		return bad(l, "no ops: expected at least an exit");
+	sl_time total = 0;	/* at most task_max + op_max: no overflow */
 	for (int j = 0; j < rt->nops; j++) {
 		snprintf(l->where, sizeof(l->where), "tasks[%d].ops[%d]", i, j);
 		if (load_op(l, json_object_array_get_idx(ops, j), m, i, &m->ops[m->nops++]))
@@ -382,6 +418,17 @@ static int load_task(struct rp_load *l, struct json_object *t, struct rp_model *
 		enum rp_kind k = m->ops[m->nops - 1].kind;
 		if ((k == RP_EXIT) != (j == rt->nops - 1))
 			return bad(l, k == RP_EXIT ? "ops after the exit" : "the last op must be exit");
+		total += m->ops[m->nops - 1].ns;
+		if (total <= m->task_max)
+			continue;
+		snprintf(l->where, sizeof(l->where), "tasks[%d] (%s)", i, rt->comm);
+		if (m->op_max < SL_TIME_HORIZON)
+			return bad(l, "its ops take %lld ns by ops[%d], more than the trace's span "
+				   "('duration_ns' %lld ns) and its slack (1 %% + 1 ms)",
+				   (long long)total, j, (long long)m->op_max);
+		return bad(l, "its ops take %lld ns by ops[%d], more than the horizon of %lld ns "
+			   "(%lld s) a run can simulate", (long long)total, j,
+			   (long long)SL_TIME_HORIZON, (long long)(SL_TIME_HORIZON / SL_SEC));
 	}
 	return 0;
 }
@@ -437,15 +484,25 @@ static int rp_model_load(const char *path, struct rp_mem *mem, struct rp_model *
 			"1, as 'schedlab trace import' writes)", path);
 		goto out;
 	}
-	if (get_int(&l, root, "duration_ns", 0, RP_NS_MAX, false, &duration) ||
-	    !(tasks = get_array(&l, root, "tasks")) || count(&l, tasks, m))
+	duration = -1;
+	if (get_int(&l, root, "duration_ns", 0, RP_NS_MAX, false, &duration))
+		goto out;
+	if (duration > SL_TIME_HORIZON) {
+		bad(&l, "'duration_ns' = %lld: longer than the horizon of %lld ns (%lld s) a run "
+		    "can simulate", (long long)duration, (long long)SL_TIME_HORIZON,
+		    (long long)(SL_TIME_HORIZON / SL_SEC));
+		goto out;
+	}
+	if (!(tasks = get_array(&l, root, "tasks")) || count(&l, tasks, m))
 		goto out;
 	if (!m->ntasks) {
 		l.where[0] = 0;
 		bad(&l, "no tasks");
 		goto out;
 	}
-	m->duration = duration;
+	m->duration = duration >= 0 ? duration : 0;
+	m->op_max = duration >= 0 ? duration : SL_TIME_HORIZON;
+	m->task_max = duration >= 0 ? duration + RP_SLACK(duration) : SL_TIME_HORIZON;
 	m->tasks = rp_alloc(mem, sizeof(*m->tasks) * (size_t)m->ntasks);
 	m->ops = rp_alloc(mem, sizeof(*m->ops) * (size_t)(m->nops ? m->nops : 1));
 	m->segs = rp_alloc(mem, sizeof(*m->segs) * (size_t)(m->nsegs ? m->nsegs : 1));
@@ -807,7 +864,7 @@ static void rp_report(struct sl_sim *sim, void *state, const struct sl_params *p
 	(void)sim;
 	(void)params;
 	sl_metrics_add(out, "tasks", "count", run->m.ntasks, 0);
-	sl_metrics_add(out, "recorded_cpu_s", "s", sl_ns_to_s(run->m.recorded_cpu), 0);
+	sl_metrics_add(out, "recorded_cpu_s", "s", run->m.recorded_cpu / 1e9, 0);
 	sl_metrics_add(out, "recorded_elapsed_s", "s", sl_ns_to_s(run->m.duration), 0);
 }
 

@@ -51,6 +51,16 @@ expect_exit 2 "$S" run -m $M -p o1 -p ht -r 3 -w "rtapp:file=$D/mem.json"
 expect_err "tasks.t.mem"
 # a forever thread runs once a duration is given
 expect_exit 0 "$S" run -m $M -p o1 -w "rtapp:file=$D/forever.json,duration=0.1"
+# simulated time (docs/robustness.md): a thread whose loops need more than
+# the horizon is refused before anything runs, unless a duration cuts it;
+# threads that each fit but follow each other stop at the horizon, exit 2
+bad_file $D/too-long.json "$D/too-long.json: tasks.t: needs more than .* the horizon of 1000000 s"
+bad_file $D/too-long-duration.json "$D/too-long-duration.json:2: global.duration: 2000000 .*horizon"
+out=$("$S" run -m $M -p o1 -w "rtapp:file=$D/too-long.json,duration=10" -o json 2>&1)
+case $out in *'"elapsed_s": 10,'*) ok ;;
+	*) bad "too-long.json with duration=10: $out" ;; esac
+expect_exit 2 "$S" run -m $M -p o1 -w "rtapp:file=$D/horizon-fork.json"
+expect_err "horizon-fork.json', seed 1: simulated time would pass the horizon of 1000000 s .*after 600000.001 s: task 2 (b) is not done"
 
 "$S" list workloads | grep -q 'file=' && ok || bad "list workloads lacks rtapp's file="
 

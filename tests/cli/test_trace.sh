@@ -154,6 +154,24 @@ EOF
 	bad_input "missing file=" run -m $M -p o1 -w trace
 	bad_input "nothere.json" run -m $M -p o1 -w "trace:file=$tmp/nothere.json"
 	bad_input "not a trace workload" run -m $M -p o1 -w "trace:file=$tmp/a.json"
+	# simulated time (docs/robustness.md): ops bounded by the trace's span,
+	# or the horizon without one; refused before anything runs
+	root='{"id": 0, "comm": "a", "parent": null, "ops": '
+	# (a run 4 times the span: were it accepted, it would replay quickly)
+	echo '{"schedlab_trace": 1, "duration_ns": 12398928, "tasks": ['"$root"'[{"op": "run",
+	      "ns": 50000000}, {"op": "exit"}]}]}' > "$tmp/long.json"
+	bad_input "long.json: tasks\[0\].ops\[0\]: a run of 50000000 ns is longer than the trace's span ('duration_ns' 12398928 ns)" \
+		run -m $M -p o1 -w "trace:file=$tmp/long.json"
+	s62='{"op": "sleep", "ns": 4611686018427387904}'
+	echo '{"schedlab_trace": 1, "tasks": ['"$root"'['"$s62, $s62, $s62"', {"op": "exit"}]}]}' \
+		> "$tmp/sleep62.json"
+	bad_input "sleep62.json: tasks\[0\].ops\[0\]: a sleep of 4611686018427387904 ns is longer than the horizon of 1000000000000000 ns" \
+		run -m $M -p o1 -w "trace:file=$tmp/sleep62.json"
+	s6='{"op": "sleep", "ns": 6000000}'
+	echo '{"schedlab_trace": 1, "duration_ns": 10000000, "tasks": ['"$root"'['"$s6, $s6"', {"op": "exit"}]}]}' \
+		> "$tmp/sum.json"
+	bad_input "sum.json: tasks\[0\] (a): its ops take 12000000 ns by ops\[1\], more than the trace's span ('duration_ns' 10000000 ns) and its slack" \
+		run -m $M -p o1 -w "trace:file=$tmp/sum.json"
 else
 	echo "note: the workload table does not list 'trace' yet: replay checks skipped"
 fi

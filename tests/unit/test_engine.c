@@ -1276,3 +1276,64 @@ SL_TEST(engine_instant_actions_bounded)
 	CHECK(sl_sim_run(sim, &err) != 0 && strstr(err.msg, "without using the CPU"));
 	sl_sim_destroy(sim);
 }
+
+/* ---- the simulated-time horizon (docs/robustness.md, "Simulated time") ---- */
+
+/* Run a one-task script of `n` sleeps of `ns` each on one CPU, with a time
+ * limit (0: none); returns sl_sim_run's result, err and stats filled. */
+static int run_sleeps(int n, sl_time ns, sl_time limit, struct sl_err *err,
+		      struct sl_run_stats *st)
+{
+	struct sl_machine m;
+	struct sl_sim *sim = make_sim(&m, "pack:1 core:1 pu:1", 1);
+	if (!sim)
+		return -2;
+	struct script *s = script_new(sim);
+	for (int i = 0; i < n; i++)
+		script_add(s, sl_act_sleep(ns));
+	sl_sim_spawn_root(sim, &script_prog, s, "sleeper");
+	sl_sim_set_time_limit(sim, limit);
+	int rc = sl_sim_run(sim, err);
+	sl_sim_stats(sim, st);
+	sl_sim_destroy(sim);
+	return rc;
+}
+
+/* Each sleep is representable, their sum is not (issue 10's reproducer:
+ * three sleeps of 2^62 ns wrapped the clock, and the run ended "fine" with
+ * a negative elapsed time); sleeps that add up past the horizon without
+ * overflowing are refused the same way.  Bad input: exit 2, naming the
+ * horizon and the task. */
+SL_TEST(engine_refuses_to_run_past_the_time_horizon)
+{
+	struct sl_err err = { 0 };
+	struct sl_run_stats st;
+
+	CHECK(run_sleeps(3, (sl_time)1 << 62, 0, &err, &st) == -1);
+	CHECKF(err.kind == SL_ERR_INPUT && strstr(err.msg, "horizon of 1000000 s") &&
+	       strstr(err.msg, "task 0 (sleeper)"), "%s", err.msg);
+	CHECK(st.elapsed_ns >= 0 && st.elapsed_ns <= SL_TIME_HORIZON);
+
+	memset(&err, 0, sizeof(err));
+	CHECK(run_sleeps(3, SL_TIME_HORIZON / 2, 0, &err, &st) == -1);
+	CHECKF(err.kind == SL_ERR_INPUT && strstr(err.msg, "horizon") &&
+	       strstr(err.msg, "after 1000000.000 s"), "%s", err.msg);
+
+	/* up to the horizon is a run like any other */
+	memset(&err, 0, sizeof(err));
+	CHECKF(run_sleeps(2, SL_TIME_HORIZON / 2, 0, &err, &st) == 0, "%s", err.msg);
+	CHECK(st.elapsed_ns == SL_TIME_HORIZON);
+}
+
+/* A time limit comes first: a sleep past the horizon (even one of
+ * SL_TIME_MAX, whose end has no sl_time) is cut there as any other. */
+SL_TEST(engine_time_limit_cuts_a_sleep_past_the_horizon)
+{
+	struct sl_err err = { 0 };
+	struct sl_run_stats st;
+
+	CHECKF(run_sleeps(1, SL_TIME_MAX, 10 * SL_SEC, &err, &st) == 0, "%s", err.msg);
+	CHECK(st.elapsed_ns == 10 * SL_SEC);
+	memset(&err, 0, sizeof(err));
+	CHECK(run_sleeps(1, SL_TIME_MAX, 0, &err, &st) == -1 && err.kind == SL_ERR_INPUT);
+}

@@ -296,6 +296,46 @@ SL_TEST(rtapp_rejects_what_cannot_be_simulated)
 			 NULL));
 }
 
+/* Each duration is capped; loops multiply them: a thread whose loops need
+ * more simulated time than the horizon is refused when the file is read,
+ * unless a duration cuts the run (issue 10: 10000 sleeps of 1e12 us
+ * overflowed the clock and printed a negative elapsed time). */
+SL_TEST(rtapp_refuses_threads_longer_than_the_time_horizon)
+{
+	struct rt_result r;
+
+	CHECK(rt_rejects("rtapp:file=" DATA "too-long.json", DATA "too-long.json: tasks.t: ",
+			 "horizon of 1000000 s", "global.duration", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "too-long-duration.json",
+			 DATA "too-long-duration.json:2: global.duration", "2000000",
+			 "the simulated-time horizon", NULL));
+	CHECK(rt_rejects("rtapp:file=" DATA "too-long.json,duration=1000001", "duration", NULL));
+	CHECK(rt_accepts("rtapp:file=" DATA "too-long.json,duration=10"));
+	if (rt_run_path(&r, ONE_CPU, DATA "too-long.json", ",duration=10", 1))
+		CHECKF(elapsed(&r) == 10.0, "%g s", elapsed(&r));
+	/* each thread within the horizon: accepted (the engine stops the run
+	 * at the horizon when a fork makes them follow each other) */
+	CHECK(rt_accepts("rtapp:file=" DATA "horizon-fork.json"));
+
+	/* the boundary: a delay and a run that end at the horizon exactly, or
+	 * 1 us past it */
+	static const char *const json[2] = {
+		"{\"tasks\": {\"t\": {\"delay\": 999999999990, \"loop\": 1, "
+		"\"phases\": {\"p\": {\"run\": 10}}}}}",
+		"{\"tasks\": {\"t\": {\"delay\": 999999999990, \"loop\": 1, "
+		"\"phases\": {\"p\": {\"run\": 11}}}}}",
+	};
+	for (int i = 0; i < 2; i++) {
+		struct rt_tmp f;
+		char text[128];
+		CHECK(rt_tmp_write(&f, json[i]));
+		snprintf(text, sizeof(text), "rtapp:file=%s", f.path);
+		CHECK(i == 0 ? rt_accepts(text)
+			     : rt_rejects(text, "tasks.t: needs 1000000.000001 s", "horizon", NULL));
+		unlink(f.path);
+	}
+}
+
 SL_TEST(rtapp_rejects_inconsistent_files)
 {
 	CHECK(rt_rejects("rtapp:file=" DATA "duplicate-key.json", DATA "duplicate-key.json:6:",

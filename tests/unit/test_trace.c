@@ -628,6 +628,76 @@ SL_TEST(trace_replay_rejects_bad_workloads)
 			 "\"parent\": 0, \"ops\": [{\"op\": \"exit\"}]}]}", "forked 0 times"));
 }
 
+/* A replay's time is bounded by the trace's own span (issue 10: a run op
+ * of 2^53 ns was accepted and replayed for half an hour; three sleeps of
+ * 2^62 ns wrapped the clock): no op is longer than "duration_ns", no
+ * task's ops add up to more than it and 1 % + 1 ms; without
+ * "duration_ns", the simulated-time horizon bounds both. */
+#define TT_SPAN(ns) "{\"schedlab_trace\": 1, \"duration_ns\": " #ns ", \"tasks\": ["
+SL_TEST(trace_replay_bounds_ops_by_the_span)
+{
+	CHECK(load_error(TT_HEAD TT_ROOT("{\"op\": \"run\", \"ns\": 9007199254740992}, "
+					 "{\"op\": \"exit\"}") "]}",
+			 "tasks[0].ops[0]: a run of 9007199254740992 ns is longer than the horizon "
+			 "of 1000000000000000 ns (1000000 s)"));
+	CHECK(load_error(TT_SPAN(1000000) TT_ROOT("{\"op\": \"run\", \"ns\": 9007199254740992}, "
+						  "{\"op\": \"exit\"}") "]}",
+			 "tasks[0].ops[0]: a run of 9007199254740992 ns is longer than the trace's "
+			 "span ('duration_ns' 1000000 ns)"));
+	CHECK(load_error(TT_HEAD TT_ROOT("{\"op\": \"sleep\", \"ns\": 4611686018427387904}, "
+					 "{\"op\": \"sleep\", \"ns\": 4611686018427387904}, "
+					 "{\"op\": \"sleep\", \"ns\": 4611686018427387904}, "
+					 "{\"op\": \"exit\"}") "]}",
+			 "tasks[0].ops[0]: a sleep of 4611686018427387904 ns is longer than"));
+	/* each op within the bound, their sum not */
+	CHECK(load_error(TT_HEAD TT_ROOT("{\"op\": \"sleep\", \"ns\": 600000000000000}, "
+					 "{\"op\": \"sleep\", \"ns\": 600000000000000}, "
+					 "{\"op\": \"exit\"}") "]}",
+			 "tasks[0] (a): its ops take 1200000000000000 ns by ops[1], more than the "
+			 "horizon"));
+	CHECK(load_error(TT_SPAN(1000000) TT_ROOT("{\"op\": \"run\", \"ns\": 1000000}, "
+						  "{\"op\": \"sleep\", \"ns\": 1000000}, "
+						  "{\"op\": \"exit\", \"ns\": 20000}") "]}",
+			 "tasks[0] (a): its ops take 2020000 ns by ops[2], more than the trace's span "
+			 "('duration_ns' 1000000 ns) and its slack (1 % + 1 ms)"));
+	CHECK(load_error(TT_SPAN(2000000000000000) TT_ROOT("{\"op\": \"exit\"}") "]}",
+			 "'duration_ns' = 2000000000000000: longer than the horizon"));
+	/* segments that would overflow their sum */
+	CHECK(load_error(TT_HEAD TT_ROOT("{\"op\": \"run\", \"ns\": 1000, \"seg\": "
+					 "[4611686018427387904, 4611686018427387904, 8]}, "
+					 "{\"op\": \"exit\"}") "]}",
+			 "the segments add up to more than 'ns' (1000)"));
+
+	/* within the span and its slack: accepted; so is every recorded
+	 * trace, imported (busy-make: trace_import_busy_host_...) */
+	const struct sl_workload_ops *ops;
+	struct sl_params params;
+	struct sl_err err = { 0 };
+	char *path = tt_tmpfile(), spec[256];
+	FILE *f = fopen(path, "w");
+	fputs(TT_SPAN(1000000) TT_ROOT("{\"op\": \"run\", \"ns\": 1000000}, "
+				       "{\"op\": \"sleep\", \"ns\": 1000000}, "
+				       "{\"op\": \"exit\", \"ns\": 10000}") "]}", f);
+	fclose(f);
+	snprintf(spec, sizeof(spec), "trace:file=%s", path);
+	CHECKF(tt_workload(spec, &ops, &params, &err), "%s", err.msg);
+	static const char *const recorded[] = { "ls3", "pingpong" };
+	for (int i = 0; i < 2; i++)
+		for (int all = 0; all < 2; all++) {
+			char in[64];
+			struct sl_trace_import_opts o = { .select = SL_SELECT_ALL };
+			snprintf(in, sizeof(in), "tests/data/traces/%s.txt", recorded[i]);
+			struct sl_trace_import_stats ist;
+			struct json_object *w = tt_import_file(in, all ? &o : NULL, &ist);
+			err = (struct sl_err){ 0 };
+			CHECK(w && sl_trace_write_json(w, path, &err) == 0);
+			CHECKF(tt_workload(spec, &ops, &params, &err), "%s: %s", in, err.msg);
+			json_object_put(w);
+		}
+	unlink(path);
+	free(path);
+}
+
 /* Elapsed seconds of replaying `json` with `extra` params on two CPUs. */
 static double replay_elapsed(const char *json, const char *extra)
 {
