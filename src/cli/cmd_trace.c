@@ -24,8 +24,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <json.h>
-
 #include "cli/cli.h"
 #include "report/trace_import.h"
 
@@ -139,7 +137,6 @@ static int trace_import(int argc, char **argv)
 	struct sl_trace_import_stats st;
 	struct sl_err err = { 0 };
 	const char *in = NULL, *out = NULL;
-	struct json_object *w;
 	FILE *f;
 
 	if (import_args(argc, argv, &in, &out, &o, &err))
@@ -147,13 +144,9 @@ static int trace_import(int argc, char **argv)
 	f = strcmp(in, "-") ? fopen(in, "r") : stdin;
 	if (!f)
 		return cli_bad_input("trace import: %s: cannot read it (%s)", in, strerror(errno));
-	w = sl_trace_import(f, in, &o, &st, &err);
+	int rc = sl_trace_import_to(f, in, out, &o, &st, &err);
 	if (f != stdin)
 		fclose(f);
-	if (!w)
-		return cli_report(&err);
-	int rc = sl_trace_write_json(w, out, &err);
-	json_object_put(w);
 	if (rc)
 		return cli_report(&err);
 	import_summary(&st);

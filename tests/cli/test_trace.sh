@@ -108,6 +108,43 @@ sys.exit(0 if sum(t["cpu_ns"] for t in w["tasks"]) <= w["cpus"] * w["duration_ns
 expect_exit 0 "$S" trace import tests/data/traces/busy-make.txt -o "$tmp/busy1.json"
 expect_err "5 of 52 tasks kept (the recorded command 'make'"
 
+# ---- trace import's memory: the lines streamed, the workload written as it goes ----
+# a long trace (a run's export repeated, each copy shifted past the last in
+# time) is imported with at most twice its size in memory beyond what a
+# one-copy import takes (the whole workload as a json-c tree took ten times)
+"$S" run -m p4dpe-2x2ht -p o1 -w hackbench:groups=2,loops=20 --trace "$tmp/hb.txt" >/dev/null 2>&1
+mem=$(python3 - "$S" "$tmp/hb.txt" 12 "$tmp" <<'EOF'
+import os, resource, subprocess, sys
+S, src, n, d = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+lines = [l for l in open(src) if l.strip() and not l.lstrip().startswith("#")]
+def stamp(l):			# where the timestamp is, and its ns
+    i = l.index("]") + 1
+    j = l.index(":", i)
+    tok = l[i:j].split()[-1]
+    a, b = tok.split(".")
+    return j - len(tok), j, int(a) * 10**9 + int(b.ljust(9, "0")[:9])
+span = stamp(lines[-1])[2] - stamp(lines[0])[2] + 1000
+with open(d + "/long.txt", "w") as f:
+    for k in range(n):
+        for l in lines:
+            i, j, t = stamp(l)
+            t += k * span
+            f.write("%s%d.%09d%s" % (l[:i], t // 10**9, t % 10**9, l[j:]))
+def peak(path):			# the import's peak RSS (KiB), in a child of its own
+    code = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], "
+            "stderr=subprocess.DEVNULL, check=True); "
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", code, S, "trace", "import", path, "--all",
+                          "-o", d + "/long.json"], stdout=subprocess.PIPE, check=True)
+    return int(out.stdout)
+one, many = peak(src), peak(d + "/long.txt")
+size = os.path.getsize(d + "/long.txt") // 1024
+print("ok" if many - one < 2 * size else
+      "peak %d KiB for %d KiB of text, %d KiB for one copy" % (many, size, one))
+EOF
+)
+check "trace import's memory grows with at most twice the text: $mem" test "$mem" = ok
+
 head -20 "$tmp/t.txt" > "$tmp/bad.txt"
 echo 'java 1000 [000] 0.5x: sched:sched_switch: prev_comm=a' >> "$tmp/bad.txt"
 bad_input "bad.txt:21: '0.5x:': expected a timestamp" trace import "$tmp/bad.txt" -o "$tmp/x.json"
