@@ -68,6 +68,30 @@ expect_exit 0 "$S" run -m $M -p o1 -w $W --trace "$tmp/link.txt"
 check "symlink's target untouched" grep -qx target "$tmp/target.txt"
 check "the trace replaced the link" test ! -L "$tmp/link.txt"
 check "trace file mode from the umask" test -r "$tmp/link.txt"
+# a signal during the run: the temporary file is removed, and the run ends
+# by the signal
+for sig in SIGINT SIGTERM; do
+	mkdir -p "$tmp/sig"
+	r=$(python3 - "$S" $sig "$tmp/sig" <<'EOF'
+import os, signal, subprocess, sys, time
+S, name, d = sys.argv[1], sys.argv[2], sys.argv[3]
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+p = subprocess.Popen([S, "run", "-m", "p4dpe-2x2ht", "-p", "o1", "-w",
+                      "hackbench:groups=10,loops=200", "--trace", d + "/t.txt"],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+for i in range(3000):	# until the trace is being written
+    if any(os.path.getsize(os.path.join(d, f)) > 0 for f in os.listdir(d)) or p.poll() is not None:
+        break
+    time.sleep(0.01)
+p.send_signal(getattr(signal, name))
+p.wait()
+print("rc=%d files=%s" % (p.returncode, ",".join(os.listdir(d)) or "none"))
+EOF
+)
+	num=$(python3 -c "import signal; print(int(signal.$sig))")
+	check "$sig during run --trace leaves no file: $r" test "$r" = "rc=-$num files=none"
+	rm -rf "$tmp/sig"
+done
 # a directory that cannot hold it is bad input, before the run
 bad_input "nodir/t.txt" run -m $M -p o1 -w $W --trace "$tmp/nodir/t.txt"
 # "-": the trace on standard output, the results on standard error
