@@ -251,9 +251,36 @@ static int rec_exec(void *arg)
 }
 
 /*
+ * While perf's group has the terminal, job control is ours to pass on:
+ * when ^Z stops perf's group, take the terminal back and stop ourselves,
+ * so that the shell gets it; once continued (fg), hand it back and
+ * continue the group.  Returns when perf has ended (not reaped: that is
+ * sl_real_procs_wait's) or a signal interrupted us.
+ */
+static void follow_stops(pid_t pid)
+{
+	for (;;) {
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WSTOPPED | WNOWAIT) < 0) {
+			if (errno == EINTR && !sl_real_interrupted())
+				continue;
+			return;
+		}
+		if (si.si_code != CLD_STOPPED)
+			return;
+		waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG);	/* seen */
+		give_terminal(getpgrp());
+		raise(SIGTSTP);		/* discarded if no shell can continue us */
+		give_terminal(pid);
+		kill(-pid, SIGCONT);
+	}
+}
+
+/*
  * Run argv to its end; its wait status, or -1 with err set: it could not
- * be started, or a signal interrupted us (sl_real_interrupted(); perf's
- * group was killed and reaped).
+ * be started, it could not be waited for, or a signal interrupted us
+ * (sl_real_interrupted(); perf's group was killed and reaped).
  */
 static int run(char *const *argv, int out_fd, struct sl_err *err)
 {
@@ -268,10 +295,13 @@ static int run(char *const *argv, int out_fd, struct sl_err *err)
 		return -1;
 	pid = sl_real_procs_spawn(&ps, false, rec_exec, &c, err);
 	if (pid > 0) {
-		if (c.tty)
+		if (c.tty) {
 			give_terminal(pid);
+			follow_stops(pid);
+		}
 		/* a status other than 0 is perf's answer, not a failure here */
-		if (sl_real_procs_wait(&ps, NULL, err) == 0 || !sl_real_interrupted())
+		if ((sl_real_procs_wait(&ps, NULL, err) == 0 || !sl_real_interrupted()) &&
+		    !ps.child[0].live)
 			status = ps.child[0].status;
 		if (c.tty)
 			give_terminal(getpgrp());
