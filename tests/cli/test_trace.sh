@@ -282,6 +282,38 @@ EOF
 		*) bad "$sig during trace record: $r" ;;
 		esac
 	done
+	# ^C typed at the terminal goes to perf and the command, not to
+	# schedlab: the recording stops and the trace is written (exit 0)
+	rm -f "$fp/rec.txt" "$fp/pids/pids"
+	r=$(python3 - "$S" "$fp" <<'EOF'
+import os, pty, select, sys, time
+S, d = sys.argv[1], sys.argv[2]
+os.environ.update(PATH=d + "/bin:" + os.environ["PATH"], TMPDIR=d + "/tmp",
+                  FAKE_PERF_DIR=d + "/pids")
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(S, [S, "trace", "record", "-o", d + "/rec.txt", "--", "sleep", "60"])
+out, sent, end = b"", False, time.time() + 60
+while time.time() < end:
+    if not sent and os.path.exists(d + "/pids/pids"):
+        os.write(fd, b"\x03")
+        sent = True
+    r, _, _ = select.select([fd], [], [], 0.05)
+    if r:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        out += data
+else:
+    os.kill(pid, 9)
+_, st = os.waitpid(pid, 0)
+print("rc=%s written=%s" % (os.waitstatus_to_exitcode(st), os.path.exists(d + "/rec.txt")))
+EOF
+)
+	check "^C at the terminal: $r" test "$r" = "rc=0 written=True"
 else
 	echo "note: no sched tracepoints here: trace record's checks with a fake perf skipped"
 fi
