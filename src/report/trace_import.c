@@ -1606,29 +1606,29 @@ static int import(FILE *in, const char *path, const struct sl_trace_import_opts 
 	return rc;
 }
 
-struct to_file {
-	const char *out;
-	struct sl_err *err;
-};
-
 static int write_file(void *ctx, const struct ti *m, const struct ti_plan *p)
 {
-	struct to_file *t = ctx;
-	struct sl_outfile out;
-
-	if (sl_outfile_open(&out, t->out, "trace import -o", t->err))
-		return -1;
-	workload_out(out.f, m, p);
-	return sl_outfile_commit(&out, "trace import -o", t->err);
+	workload_out(((struct sl_outfile *)ctx)->f, m, p);
+	return 0;
 }
 
 int sl_trace_import_to(FILE *in, const char *path, const char *out,
 		       const struct sl_trace_import_opts *opts,
 		       struct sl_trace_import_stats *stats, struct sl_err *err)
 {
-	struct to_file t = { .out = out, .err = err };
+	struct sl_outfile f;
 
-	return import(in, path, opts, stats, err, write_file, &t);
+	/* first: a place that cannot hold it is bad input before any work */
+	if (sl_outfile_open(&f, out, "trace import -o", err)) {
+		if (stats)
+			memset(stats, 0, sizeof(*stats));
+		return -1;
+	}
+	if (import(in, path, opts, stats, err, write_file, &f)) {
+		sl_outfile_abort(&f);
+		return -1;
+	}
+	return sl_outfile_commit(&f, "trace import -o", err);
 }
 
 struct to_json {
