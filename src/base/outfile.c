@@ -5,10 +5,72 @@
 #include "base/outfile.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* ---- signals ----
+ *
+ * SIGINT, SIGTERM or SIGHUP while a temporary file is open would leave it
+ * beside the target (a long run's trace: hundreds of MB).  While one is
+ * open, those signals - where their action is the default - remove it and
+ * then kill us by the same signal, as the default action would.  The
+ * handler runs once (SA_RESETHAND) and uses only unlink and raise. */
+
+static const int handled[] = { SIGINT, SIGTERM, SIGHUP };
+#define NSIGS ((int)(sizeof(handled) / sizeof(handled[0])))
+static char active_tmp[sizeof(((struct sl_outfile *)0)->tmp)];
+static volatile sig_atomic_t have_tmp;
+static bool ours[NSIGS];
+
+static void on_signal(int sig)
+{
+	if (have_tmp)
+		unlink(active_tmp);
+	raise(sig);	/* delivered, with the default action, once we return */
+}
+
+static void watch(const char *tmp)
+{
+	struct sigaction sa, old;
+
+	have_tmp = 0;
+	memcpy(active_tmp, tmp, sizeof(active_tmp));
+	have_tmp = 1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigfillset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND;
+	for (int i = 0; i < NSIGS; i++) {
+		sigaction(handled[i], NULL, &old);
+		ours[i] = old.sa_handler == SIG_DFL || old.sa_handler == on_signal;
+		if (ours[i])
+			sigaction(handled[i], &sa, NULL);
+	}
+}
+
+/* Back to the default actions, where they are still ours (a caller may
+ * have installed its own meanwhile, as trace record does). */
+static void unwatch(void)
+{
+	struct sigaction dfl, cur;
+
+	have_tmp = 0;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (int i = 0; i < NSIGS; i++) {
+		if (!ours[i])
+			continue;
+		sigaction(handled[i], NULL, &cur);
+		if (cur.sa_handler == on_signal)
+			sigaction(handled[i], &dfl, NULL);
+		ours[i] = false;
+	}
+}
+
+/* ---- the file ---- */
 
 int sl_outfile_open(struct sl_outfile *o, const char *path, const char *what,
 		    struct sl_err *err)
@@ -49,6 +111,7 @@ int sl_outfile_open(struct sl_outfile *o, const char *path, const char *what,
 		o->tmp[0] = 0;
 		return sl_fail_internal(err, "%s '%s': %s", what, path, strerror(e));
 	}
+	watch(o->tmp);
 	return 0;
 }
 
@@ -64,11 +127,13 @@ int sl_outfile_commit(struct sl_outfile *o, const char *what, struct sl_err *err
 	bad |= fclose(o->f) != 0;
 	o->f = NULL;
 	if (!bad && rename(o->tmp, o->path) == 0) {
+		unwatch();
 		o->tmp[0] = 0;
 		return 0;
 	}
 	int e = errno;
 	unlink(o->tmp);
+	unwatch();
 	o->tmp[0] = 0;
 	return sl_fail_internal(err, "%s '%s': error writing it (%s)", what, o->path,
 				bad ? "write failed" : strerror(e));
@@ -79,7 +144,9 @@ void sl_outfile_abort(struct sl_outfile *o)
 	if (o->f && o->f != stdout)
 		fclose(o->f);
 	o->f = NULL;
-	if (o->tmp[0])
+	if (o->tmp[0]) {
 		unlink(o->tmp);
+		unwatch();
+	}
 	o->tmp[0] = 0;
 }

@@ -6,7 +6,9 @@
  * renames it over the target only when everything went well: a run that
  * fails (bad input found late, an internal error, Ctrl-C) leaves no partial
  * file and the user's old file untouched, and a symlink at the target is
- * replaced, never written through.  "-" means standard output, written
+ * replaced, never written through.  While the temporary file is open,
+ * SIGINT, SIGTERM and SIGHUP (where their action is the default) remove it
+ * before they end the process; one temporary file is watched at a time.  "-" means standard output, written
  * directly.  The same pattern as src/real/ktree.c's cache files.
  */
 #ifndef SL_BASE_OUTFILE_H

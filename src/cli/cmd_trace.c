@@ -10,7 +10,10 @@
  * tracepoints, which perf sched leaves out) and writes `perf script --ns`
  * of it: the text import reads.  It needs perf and the kernel's sched
  * tracepoints; if tracefs is not mounted it tries to mount it (root only)
- * and says what failed otherwise (exit 1).
+ * and says what failed otherwise (exit 1).  perf runs in a process group
+ * of its own, as `real`'s processes do (real/proc.h): SIGINT, SIGTERM or
+ * SIGHUP sent to schedlab kill it and the command, and nothing is left
+ * behind - no process, no temporary directory, no partial FILE.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -24,9 +27,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <json.h>
-
+#include "base/outfile.h"
 #include "cli/cli.h"
+#include "cli/cmd_real.h"
+#include "real/ktree.h"
+#include "real/proc.h"
 #include "report/trace_import.h"
 
 static const char *const tracing_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
@@ -139,7 +144,6 @@ static int trace_import(int argc, char **argv)
 	struct sl_trace_import_stats st;
 	struct sl_err err = { 0 };
 	const char *in = NULL, *out = NULL;
-	struct json_object *w;
 	FILE *f;
 
 	if (import_args(argc, argv, &in, &out, &o, &err))
@@ -147,13 +151,9 @@ static int trace_import(int argc, char **argv)
 	f = strcmp(in, "-") ? fopen(in, "r") : stdin;
 	if (!f)
 		return cli_bad_input("trace import: %s: cannot read it (%s)", in, strerror(errno));
-	w = sl_trace_import(f, in, &o, &st, &err);
+	int rc = sl_trace_import_to(f, in, out, &o, &st, &err);
 	if (f != stdin)
 		fclose(f);
-	if (!w)
-		return cli_report(&err);
-	int rc = sl_trace_write_json(w, out, &err);
-	json_object_put(w);
 	if (rc)
 		return cli_report(&err);
 	import_summary(&st);
@@ -217,32 +217,97 @@ static int need_tracepoints(void)
 	return EXIT_INTERNAL;
 }
 
-/* Run argv with stdout on `out_fd` (-1: ours); its wait status, or -1. */
-static int run(char *const *argv, int out_fd)
+/* A child of record: perf, in its own process group (real/proc.h), with
+ * the terminal if we had it (so that ^C and the terminal's input go to
+ * perf and the command, as they would without us), stdout on out_fd
+ * (-1: ours).  Async-signal-safe calls only. */
+struct rec_cmd {
+	char *const *argv;
+	int out_fd;
+	bool tty;		/* hand it the terminal */
+};
+
+static void give_terminal(pid_t pgid)
 {
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	sigset_t ttou, old;
+
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);	/* a background group may take it back */
+	sigprocmask(SIG_BLOCK, &ttou, &old);
+	tcsetpgrp(STDIN_FILENO, pgid);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static int rec_exec(void *arg)
+{
+	const struct rec_cmd *c = arg;
+
+	if (c->tty)
+		give_terminal(getpgrp());	/* also here: before it reads it */
+	if (c->out_fd >= 0 && dup2(c->out_fd, STDOUT_FILENO) < 0)
+		return 127;
+	execv(c->argv[0], c->argv);
+	return 127;
+}
+
+/*
+ * While perf's group has the terminal, job control is ours to pass on:
+ * when ^Z stops perf's group, take the terminal back and stop ourselves,
+ * so that the shell gets it; once continued (fg), hand it back and
+ * continue the group.  Returns when perf has ended (not reaped: that is
+ * sl_real_procs_wait's) or a signal interrupted us.
+ */
+static void follow_stops(pid_t pid)
+{
+	for (;;) {
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WSTOPPED | WNOWAIT) < 0) {
+			if (errno == EINTR && !sl_real_interrupted())
+				continue;
+			return;
+		}
+		if (si.si_code != CLD_STOPPED)
+			return;
+		waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG);	/* seen */
+		give_terminal(getpgrp());
+		raise(SIGTSTP);		/* discarded if no shell can continue us */
+		give_terminal(pid);
+		kill(-pid, SIGCONT);
+	}
+}
+
+/*
+ * Run argv to its end; its wait status, or -1 with err set: it could not
+ * be started, it could not be waited for, or a signal interrupted us
+ * (sl_real_interrupted(); perf's group was killed and reaped).
+ */
+static int run(char *const *argv, int out_fd, struct sl_err *err)
+{
+	struct rec_cmd c = { .argv = argv, .out_fd = out_fd };
+	struct sl_real_procs ps;
 	int status = -1;
 	pid_t pid;
 
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGINT, &ign, &old_int);	/* ^C stops perf's command, not us */
-	sigaction(SIGQUIT, &ign, &old_quit);
+	c.tty = isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp();
 	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGQUIT, &old_quit, NULL);
-		if (out_fd >= 0 && dup2(out_fd, STDOUT_FILENO) < 0)
-			_exit(127);
-		execv(argv[0], argv);
-		_exit(127);
+	if (sl_real_procs_begin(&ps, 1, NULL, err))
+		return -1;
+	pid = sl_real_procs_spawn(&ps, false, rec_exec, &c, err);
+	if (pid > 0) {
+		if (c.tty) {
+			give_terminal(pid);
+			follow_stops(pid);
+		}
+		/* a status other than 0 is perf's answer, not a failure here */
+		if ((sl_real_procs_wait(&ps, NULL, err) == 0 || !sl_real_interrupted()) &&
+		    !ps.child[0].live)
+			status = ps.child[0].status;
+		if (c.tty)
+			give_terminal(getpgrp());
 	}
-	if (pid > 0)
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
-	return pid > 0 ? status : -1;
+	sl_real_procs_end(&ps);
+	return status;
 }
 
 static const char *status_text(int status, char *buf, size_t size)
@@ -276,22 +341,35 @@ static void put_word(FILE *f, const char *w)
 	fputc('\'', f);
 }
 
-/* perf sched record -o DATA [-e exec -e exit] -- COMMAND; then perf script. */
+/*
+ * perf sched record -o TMPDIR/perf.data [-e exec -e exit] -- COMMAND; then
+ * perf script into OUT (written beside and renamed: base/outfile.h).  A
+ * SIGINT, SIGTERM or SIGHUP sent to us kills perf and the command (their
+ * process group), removes the temporary directory and OUT's temporary
+ * file, and ends us by that signal (exit 128 + signal), as `real` does.
+ */
 static int record(const char *perf, const char *out, char **cmd, int ncmd)
 {
-	char data[] = "/tmp/schedlab-perf-XXXXXX", why[64];
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096], data[4200], why[64];
 	char *args[16 + 256];
-	int n = 0, fd, status, rc = EXIT_INTERNAL;
+	int n = 0, status, rc = EXIT_INTERNAL;
+	struct sl_err err = { 0 };
+	struct sl_outfile f;
 	struct stat sb;
-	FILE *f;
 
-	fd = mkstemp(data);
-	if (fd < 0) {
-		fprintf(stderr, "schedlab: trace record: cannot make a temporary file (%s)\n",
-			strerror(errno));
+	if (sl_outfile_open(&f, out, "trace record -o", &err))
+		return cli_report(&err);
+	snprintf(dir, sizeof(dir), "%s/schedlab-perf-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	sl_real_signals_install();
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "schedlab: trace record: cannot make a temporary directory %s "
+			"(%s)\n", dir, strerror(errno));
+		sl_real_signals_restore();
+		sl_outfile_abort(&f);
 		return EXIT_INTERNAL;
 	}
-	close(fd);
+	snprintf(data, sizeof(data), "%s/perf.data", dir);
 	args[n++] = (char *)perf;
 	args[n++] = "sched";
 	args[n++] = "record";
@@ -310,36 +388,50 @@ static int record(const char *perf, const char *out, char **cmd, int ncmd)
 	for (int i = 0; i < ncmd; i++)
 		args[n++] = cmd[i];
 	args[n] = NULL;
-	status = run(args, -1);
-	if (status < 0 || stat(data, &sb) || sb.st_size == 0) {
+	status = run(args, -1, &err);
+	if (status < 0) {
+		rc = sl_real_interrupted() ? rc : cli_report(&err);
+		goto out;
+	}
+	if (stat(data, &sb) || sb.st_size == 0) {
 		fprintf(stderr, "schedlab: trace record: perf sched record failed (%s)\n",
-			status < 0 ? strerror(errno) : status_text(status, why, sizeof(why)));
+			status_text(status, why, sizeof(why)));
 		goto out;
 	}
-	f = fopen(out, "w");
-	if (!f) {
-		fprintf(stderr, "schedlab: trace record: %s: cannot write it (%s)\n", out,
-			strerror(errno));
-		rc = EXIT_BAD_INPUT;
-		goto out;
-	}
-	fprintf(f, "# schedlab trace record --");
+	fprintf(f.f, "# schedlab trace record --");
 	for (int i = 0; i < ncmd; i++)
-		put_word(f, cmd[i]);
-	fprintf(f, "\n");
-	fflush(f);
+		put_word(f.f, cmd[i]);
+	fprintf(f.f, "\n");
+	fflush(f.f);
 	char *script[] = { (char *)perf, "script", "-i", data, "--ns", NULL };
-	int st = run(script, fileno(f));
-	if (fclose(f) || st < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+	int st = run(script, fileno(f.f), &err);
+	if (st < 0) {
+		rc = sl_real_interrupted() ? rc : cli_report(&err);
+		goto out;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		fprintf(stderr, "schedlab: trace record: perf script failed (%s)\n",
-			st < 0 ? strerror(errno) : status_text(st, why, sizeof(why)));
+			status_text(st, why, sizeof(why)));
+		goto out;
+	}
+	if (sl_real_interrupted()) {	/* after perf script ended: still no file */
+		sl_fail_internal(&err, "trace record: interrupted by SIG%s",
+				 sigabbrev_np(sl_real_interrupted()));
+		goto out;
+	}
+	if (sl_outfile_commit(&f, "trace record -o", &err)) {
+		rc = cli_report(&err);
 		goto out;
 	}
 	fprintf(stderr, "schedlab: trace record: wrote %s; %s %s\n", out, cmd[0],
 		status_text(status, why, sizeof(why)));
 	rc = EXIT_OK;
 out:
-	unlink(data);
+	sl_outfile_abort(&f);
+	sl_ktree_remove(dir);	/* perf.data and whatever else perf left there */
+	sl_real_signals_restore();
+	if (sl_real_interrupted())
+		return cli_real_interrupted(&err);	/* dies of the signal */
 	return rc;
 }
 

@@ -25,6 +25,14 @@
  * first appearance, and written as JSON; waits for tasks not kept become
  * timed sleeps.
  *
+ * Memory: the lines are read one at a time (at most SL_TRACE_MAX_LINE
+ * bytes each) and only the tasks' timelines are kept - 32 bytes an op, 8
+ * a run segment - and the JSON is written as it is produced
+ * (report/json_stream.h), never built as a tree (which took ten times the
+ * text).  The ops and segments and the tasks are capped
+ * (SL_TRACE_MAX_OPS, SL_TRACE_MAX_TASKS): the line that goes over is an
+ * input error naming the limit.
+ *
  * CPU time comes only from the CPUs' timelines: each CPU runs the one task
  * its lines show (a line's context is on its CPU), from its switch-in (or
  * the trace's start, or its first line there when the switch-in is
@@ -52,6 +60,7 @@
 
 #include "base/outfile.h"
 #include "base/units.h"
+#include "report/json_stream.h"
 #include "report/trace_perf.h"
 
 #define TI_MAX_CPU 65535
@@ -70,16 +79,23 @@ enum ti_state {
 
 enum ti_op_kind { OP_RUN, OP_SLEEP, OP_WAIT, OP_WAIT_CHILD, OP_WAKE, OP_FORK, OP_EXEC, OP_EXIT };
 
+/* An op of a task's timeline: 32 bytes, as a trace holds millions. */
 struct ti_op {
-	enum ti_op_kind kind;
+	unsigned char kind;	/* enum ti_op_kind */
 	char state;		/* SLEEP, WAIT, WAIT_CHILD: 'S' or 'D' */
 	bool from_start;	/* SLEEP, WAIT: asleep since before the trace */
 	bool at_end;		/* EXIT: the trace ended, not the task */
 	int task;		/* WAIT: waker; WAIT_CHILD, FORK: child; WAKE: wakee */
-	sl_time t0, t1;		/* SLEEP, WAIT, WAIT_CHILD: asleep from t0 to t1 */
-	sl_time ns;		/* RUN: on-CPU time; EXIT: exit event to final switch */
-	int seg0, nseg;		/* RUN: its on-CPU segments in the pool */
-	char comm[TI_COMM];	/* EXEC: the new name */
+	sl_time t0;		/* when; SLEEP, WAIT, WAIT_CHILD: asleep from t0 ... */
+	union {
+		sl_time t1;	/* ... to t1 */
+		sl_time ns;	/* RUN: on-CPU time; EXIT: exit event to final switch */
+	};
+	union {
+		int seg0;	/* RUN: its on-CPU segments in the pool */
+		int comm;	/* EXEC: the new name in the comm pool */
+	};
+	int nseg;
 };
 
 struct ti_task {
@@ -147,6 +163,11 @@ struct ti {
 	sl_time overlap_at;
 	sl_time *pool;			/* run segments of all run ops */
 	int npool, cappool;
+	char (*comms)[TI_COMM];		/* exec ops' names */
+	int ncomms, capcomms;
+	long stored;			/* ops and run segments stored */
+	long max_ops;			/* ... at most; tasks at most: */
+	int max_tasks;
 	struct ti_skip skip[64];	/* skipped events by name */
 	int nskip;
 	long skip_other;
@@ -274,21 +295,23 @@ static int task_of(struct ti *m, int pid, const char *comm, int prio, sl_time ts
 	return add_task(m, pid, comm, prio, ts);
 }
 
-static struct ti_op *add_op(struct ti_task *t, enum ti_op_kind kind, sl_time at)
+static struct ti_op *add_op(struct ti *m, struct ti_task *t, enum ti_op_kind kind, sl_time at)
 {
 	if (at > t->last)
 		t->last = at;
+	m->stored++;
 	t->ops = grow(t->ops, &t->capops, t->nops + 1, sizeof(*t->ops));
 	struct ti_op *op = &t->ops[t->nops++];
 	memset(op, 0, sizeof(*op));
-	op->kind = kind;
-	op->t0 = op->t1 = at;
+	op->kind = (unsigned char)kind;
+	op->t0 = at;
 	op->task = -1;
 	return op;
 }
 
-static void push_seg(struct ti_task *t, sl_time len)
+static void push_seg(struct ti *m, struct ti_task *t, sl_time len)
 {
+	m->stored++;
 	t->segs = grow(t->segs, &t->capsegs, t->nsegs + 1, sizeof(*t->segs));
 	t->segs[t->nsegs++] = len > 0 ? len : 0;
 }
@@ -309,7 +332,7 @@ static void close_run(struct ti *m, struct ti_task *t, sl_time ts)
 		t->nsegs = 0;
 		return;
 	}
-	struct ti_op *op = add_op(t, OP_RUN, ts);
+	struct ti_op *op = add_op(m, t, OP_RUN, ts);
 	op->ns = total;
 	op->seg0 = m->npool;
 	op->nseg = t->nsegs;
@@ -320,9 +343,9 @@ static void close_run(struct ti *m, struct ti_task *t, sl_time ts)
 }
 
 /* A sleep ends at `ts`: a timed sleep, or a wait for task `other`. */
-static void end_sleep(struct ti_task *t, sl_time ts, enum ti_op_kind kind, int other)
+static void end_sleep(struct ti *m, struct ti_task *t, sl_time ts, enum ti_op_kind kind, int other)
 {
-	struct ti_op *op = add_op(t, kind, t->asleep_since);
+	struct ti_op *op = add_op(m, t, kind, t->asleep_since);
 	op->t1 = ts;
 	op->state = t->asleep_state;
 	op->from_start = t->asleep_from_start;
@@ -352,7 +375,7 @@ static void charge(struct ti *m, struct ti_task *t, sl_time ts)
 		m->overlap_cpu = t->cpu;
 		m->overlap_at = t->on_since;
 	}
-	push_seg(t, ts - t->on_since);
+	push_seg(m, t, ts - t->on_since);
 	t->on_since = ts;
 	if (ts > k->busy_until)
 		k->busy_until = ts;
@@ -381,7 +404,7 @@ static void cpu_leave(struct ti *m, int c, sl_time ts, bool lost)
 			charge(m, t, ts);
 			t->st = TS_RUNNABLE;
 		} else if (t->st == TS_EXITING && lost) {	/* its last switch is missing */
-			add_op(t, OP_EXIT, ts)->ns = ts - t->exit_at;
+			add_op(m, t, OP_EXIT, ts)->ns = ts - t->exit_at;
 			t->st = TS_DEAD;
 		}
 		t->cpu = -1;
@@ -438,7 +461,7 @@ static void seen_on(struct ti *m, int ti, int c, sl_time ts)
 	if (t->st == TS_DEAD)
 		return;
 	if (t->st == TS_SLEEPING)	/* its wakeup is not in the trace */
-		end_sleep(t, ts, OP_SLEEP, -1);
+		end_sleep(m, t, ts, OP_SLEEP, -1);
 	cpu_take(m, ti, c, since);
 }
 
@@ -776,7 +799,7 @@ static int on_switch(struct ti *m, const struct ti_line *l)
 		snprintf(t->now_comm, sizeof(t->now_comm), "%s", pcomm);
 		if (t->st == TS_EXITING) {
 			if (how == PREV_DEAD) {
-				add_op(t, OP_EXIT, l->ts)->ns = l->ts - t->exit_at;
+				add_op(m, t, OP_EXIT, l->ts)->ns = l->ts - t->exit_at;
 				t->st = TS_DEAD;
 			}
 		} else {
@@ -784,7 +807,7 @@ static int on_switch(struct ti *m, const struct ti_line *l)
 			if (how != PREV_PREEMPTED)
 				close_run(m, t, l->ts);
 			if (how == PREV_DEAD) {
-				add_op(t, OP_EXIT, l->ts);
+				add_op(m, t, OP_EXIT, l->ts);
 				t->st = TS_DEAD;
 			} else if (how != PREV_PREEMPTED) {
 				t->st = TS_SLEEPING;
@@ -804,7 +827,7 @@ static int on_switch(struct ti *m, const struct ti_line *l)
 		t->switched = true;
 		snprintf(t->now_comm, sizeof(t->now_comm), "%s", ncomm);
 		if (t->st == TS_SLEEPING)	/* its wakeup is not in the trace */
-			end_sleep(t, l->ts, OP_SLEEP, -1);
+			end_sleep(m, t, l->ts, OP_SLEEP, -1);
 		if (t->cpu >= 0)		/* shown on another CPU too: it left there */
 			cpu_leave(m, t->cpu, l->ts, true);
 		found(t, l->ts);
@@ -850,7 +873,7 @@ static int on_wakeup(struct ti *m, const struct ti_line *l)
 	if (w->st != TS_SLEEPING)
 		return 0;		/* already awake: a second tracepoint of one wakeup */
 	if (l->pid <= 0 || l->pid == (int)pid) {
-		end_sleep(w, l->ts, OP_SLEEP, -1);
+		end_sleep(m, w, l->ts, OP_SLEEP, -1);
 		return 0;
 	}
 	/* the waker as it is, even dead: an exiting child wakes its parent
@@ -861,21 +884,22 @@ static int on_wakeup(struct ti *m, const struct ti_line *l)
 	w = &m->tasks[wi];
 	struct ti_task *x = &m->tasks[xi];
 	if ((x->st == TS_EXITING || x->st == TS_DEAD) && x->parent == wi) {
-		end_sleep(w, l->ts, OP_WAIT_CHILD, xi);
+		end_sleep(m, w, l->ts, OP_WAIT_CHILD, xi);
 		return 0;
 	}
-	end_sleep(w, l->ts, OP_WAIT, xi);
+	end_sleep(m, w, l->ts, OP_WAIT, xi);
 	if (x->st == TS_DEAD && x->nops && x->ops[x->nops - 1].kind == OP_EXIT) {
 		/* woken after its last switch: the wake goes before its exit */
 		struct ti_op ex = x->ops[x->nops - 1];
 		x->nops--;
-		add_op(x, OP_WAKE, l->ts)->task = wi;
-		*add_op(x, OP_EXIT, ex.t0) = ex;
+		m->stored--;
+		add_op(m, x, OP_WAKE, l->ts)->task = wi;
+		*add_op(m, x, OP_EXIT, ex.t0) = ex;
 		return 0;
 	}
 	make_running(m, x, l->cpu, l->ts);
 	close_run(m, x, l->ts);
-	add_op(x, OP_WAKE, l->ts)->task = wi;
+	add_op(m, x, OP_WAKE, l->ts)->task = wi;
 	return 0;
 }
 
@@ -911,7 +935,7 @@ static int on_fork(struct ti *m, const struct ti_line *l)
 	c->parent = pi;
 	c->forked = true;
 	c->st = TS_RUNNABLE;
-	add_op(p, OP_FORK, l->ts)->task = ci;
+	add_op(m, p, OP_FORK, l->ts)->task = ci;
 	p->children = grow(p->children, &p->capchildren, p->nchildren + 1, sizeof(int));
 	p->children[p->nchildren++] = ci;
 	return 0;
@@ -937,22 +961,25 @@ static int on_exec(struct ti *m, const struct ti_line *l)
 	struct ti_task *t = &m->tasks[i];
 	make_running(m, t, l->cpu, l->ts);
 	close_run(m, t, l->ts);
-	struct ti_op *op = add_op(t, OP_EXEC, l->ts);
+	struct ti_op *op = add_op(m, t, OP_EXEC, l->ts);
+	m->comms = grow(m->comms, &m->capcomms, m->ncomms + 1, sizeof(*m->comms));
+	op->comm = m->ncomms++;
+	char *comm = m->comms[op->comm];
 	if (l->comm[0] && strcmp(l->comm, ":-1")) {
-		snprintf(op->comm, sizeof(op->comm), "%s", l->comm);
+		snprintf(comm, TI_COMM, "%s", l->comm);
 	} else {			/* no name in the context: the file's base name */
 		const char *e = fe - strlen("pid") - 1, *b = e;
 		while (b > fn && b[-1] != '/')
 			b--;
 		while (e > b && e[-1] == ' ')
 			e--;
-		copy_comm(op->comm, b, (size_t)(e - b));
+		copy_comm(comm, b, (size_t)(e - b));
 	}
 	if (!strcmp(t->now_comm, "perf-exec") && t->perf_exec_op < 0) {
 		t->perf_exec = true;
 		t->perf_exec_op = t->nops - 1;
 	}
-	snprintf(t->now_comm, sizeof(t->now_comm), "%s", op->comm);
+	snprintf(t->now_comm, sizeof(t->now_comm), "%s", comm);
 	return 0;
 }
 
@@ -1031,7 +1058,16 @@ static int on_line(struct ti *m, char *s)
 		return 0;
 	}
 	m->used++;
-	return handler(m, &l);
+	if (handler(m, &l))
+		return -1;
+	/* the bounds (a line adds a few ops and at most two tasks) */
+	if (m->stored > m->max_ops)
+		return bad_line(m, "the trace needs more than %ld ops and run segments, the "
+				"import's limit (expected a shorter recording)", m->max_ops);
+	if (m->ntasks > m->max_tasks)
+		return bad_line(m, "the trace has more than %d tasks, the import's limit "
+				"(expected a shorter recording)", m->max_tasks);
+	return 0;
 }
 
 /* The end of the trace: tasks still alive exit there. */
@@ -1047,11 +1083,11 @@ static void finish_tasks(struct ti *m)
 		case TS_DEAD:
 			continue;
 		case TS_EXITING:	/* its last switch is not in the trace */
-			add_op(t, OP_EXIT, t->exit_at);
+			add_op(m, t, OP_EXIT, t->exit_at);
 			t->st = TS_DEAD;
 			continue;
 		case TS_SLEEPING:
-			end_sleep(t, m->end_ts, OP_SLEEP, -1);
+			end_sleep(m, t, m->end_ts, OP_SLEEP, -1);
 			break;
 		case TS_RUNNING:
 			close_run(m, t, m->end_ts);
@@ -1062,27 +1098,54 @@ static void finish_tasks(struct ti *m)
 		}
 		t->st = TS_RUNNABLE;
 		close_run(m, t, m->end_ts);
-		add_op(t, OP_EXIT, m->end_ts)->at_end = true;
+		add_op(m, t, OP_EXIT, m->end_ts)->at_end = true;
 		t->st = TS_DEAD;
 	}
 }
 
+/* The next line into buf (at most SL_TRACE_MAX_LINE bytes and a NUL),
+ * without its end: its length, -1 at the end of the input, -2 if it is
+ * longer, -3 if it holds a NUL byte. */
+static long next_line(FILE *in, char *buf)
+{
+	long n = 0;
+	bool nul = false;
+	int c;
+
+	while ((c = getc_unlocked(in)) != EOF && c != '\n') {
+		if (n == SL_TRACE_MAX_LINE)
+			return -2;
+		nul |= c == 0;
+		buf[n++] = (char)c;
+	}
+	if (c == EOF && n == 0)
+		return -1;
+	buf[n] = 0;
+	return nul ? -3 : n;
+}
+
+/* The lines, one at a time: nothing of a line is kept but what the
+ * tasks' timelines take from it. */
 static int read_lines(struct ti *m, FILE *in)
 {
-	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	char *buf = sl_xmalloc(SL_TRACE_MAX_LINE + 1);
+	long n;
 	int rc = 0;
 
 	errno = 0;
-	while ((n = getline(&buf, &cap, in)) >= 0) {
+	while ((n = next_line(in, buf)) != -1) {
 		m->lineno++;
-		while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-			buf[--n] = 0;
-		if ((size_t)n != strlen(buf)) {
+		if (n == -2) {
+			rc = bad_line(m, "a line longer than %d bytes (expected perf script or "
+				      "ftrace text)", SL_TRACE_MAX_LINE);
+			break;
+		}
+		if (n == -3) {
 			rc = bad_line(m, "a NUL byte: expected text");
 			break;
 		}
+		while (n > 0 && buf[n - 1] == '\r')
+			buf[--n] = 0;
 		const char *p = skip_blank(buf);
 		if (!strncmp(p, SL_TRACE_END_COMMENT, strlen(SL_TRACE_END_COMMENT))) {
 			const char *v = p + strlen(SL_TRACE_END_COMMENT);
@@ -1150,121 +1213,6 @@ static sl_time select_tasks(struct ti *m, const struct sl_trace_import_opts *o, 
 	return origin;
 }
 
-static void add_int(struct json_object *o, const char *key, int64_t v)
-{
-	json_object_object_add(o, key, json_object_new_int64(v));
-}
-
-static void add_str(struct json_object *o, const char *key, const char *v)
-{
-	json_object_object_add(o, key, json_object_new_string(v));
-}
-
-static struct json_object *sleep_json(const char *kind, const struct ti_op *op, sl_time origin)
-{
-	struct json_object *j = json_object_new_object();
-	sl_time from = op->from_start ? origin : op->t0;
-
-	add_str(j, "op", kind);
-	add_int(j, "ns", op->t1 > from ? op->t1 - from : 0);
-	add_str(j, "state", op->state == 'D' ? "D" : "S");
-	return j;
-}
-
-/* A run being gathered for output: runs whose separating op was dropped
- * (a wake of a task not kept) are one run, their touching segments one. */
-struct run_acc {
-	sl_time ns;
-	sl_time *seg;
-	int nseg, cap;
-};
-
-static void acc_add(struct run_acc *a, const struct ti *m, const struct ti_op *op)
-{
-	const sl_time *seg = m->pool + op->seg0;
-
-	a->seg = grow(a->seg, &a->cap, a->nseg + op->nseg, sizeof(*a->seg));
-	a->ns += op->ns;
-	for (int i = 0; i < op->nseg; i++) {
-		if (i == 0 && a->nseg)
-			a->seg[a->nseg - 1] += seg[0];
-		else
-			a->seg[a->nseg++] = seg[i];
-	}
-}
-
-static void acc_flush(struct run_acc *a, struct json_object *ops, int64_t *cpu)
-{
-	if (!a->nseg)
-		return;
-	struct json_object *j = json_object_new_object();
-	add_str(j, "op", "run");
-	add_int(j, "ns", a->ns);
-	if (a->nseg > 1) {
-		struct json_object *arr = json_object_new_array();
-		for (int i = 0; i < a->nseg; i++)
-			json_object_array_add(arr, json_object_new_int64(a->seg[i]));
-		json_object_object_add(j, "seg", arr);
-	}
-	json_object_array_add(ops, j);
-	*cpu += a->ns;
-	a->ns = 0;
-	a->nseg = 0;
-}
-
-/* One op other than a run as JSON (NULL: dropped). */
-static struct json_object *op_json(const struct ti *m, const struct ti_op *op, sl_time origin)
-{
-	struct json_object *j;
-	const struct ti_task *other = op->task >= 0 ? &m->tasks[op->task] : NULL;
-
-	switch (op->kind) {
-	case OP_RUN:		/* gathered by task_json */
-		return NULL;
-	case OP_SLEEP:
-		return sleep_json("sleep", op, origin);
-	case OP_WAIT:
-		if (!other->kept)
-			return sleep_json("sleep", op, origin);
-		j = sleep_json("wait", op, origin);
-		add_int(j, "waker", other->json_id);
-		return j;
-	case OP_WAIT_CHILD:
-		if (!other->kept)
-			return sleep_json("sleep", op, origin);
-		j = sleep_json("wait_child", op, origin);
-		add_int(j, "child", other->json_id);
-		return j;
-	case OP_WAKE:
-		if (!other->kept)
-			return NULL;
-		j = json_object_new_object();
-		add_str(j, "op", "wake");
-		add_int(j, "task", other->json_id);
-		return j;
-	case OP_FORK:
-		if (!other->kept)
-			return NULL;
-		j = json_object_new_object();
-		add_str(j, "op", "fork");
-		add_int(j, "child", other->json_id);
-		return j;
-	case OP_EXEC:
-		j = json_object_new_object();
-		add_str(j, "op", "exec");
-		add_str(j, "comm", op->comm);
-		return j;
-	case OP_EXIT:
-		j = json_object_new_object();
-		add_str(j, "op", "exit");
-		add_int(j, "ns", op->ns);
-		if (op->at_end)
-			json_object_object_add(j, "end", json_object_new_boolean(1));
-		return j;
-	}
-	return NULL;
-}
-
 /* A task no sched_switch line names, and that did not hold a CPU from the
  * start of the trace, was never switched in: it has no CPU time, whatever
  * lines show it running (its switch-in and switch-out are not in the trace,
@@ -1274,56 +1222,194 @@ static bool no_cpu(const struct ti_task *t)
 	return !t->switched && !t->from_start;
 }
 
-static struct json_object *task_json(const struct ti *m, const struct ti_task *t, bool command,
-				     sl_time origin)
+/* The ops a task's JSON starts from: perf's command after its exec. */
+static int first_op(const struct ti_task *t, bool command)
 {
-	struct json_object *j = json_object_new_object(), *ops = json_object_new_array();
-	struct json_object *kids = json_object_new_array();
-	bool root = t->parent < 0 || !m->tasks[t->parent].kept;
-	int first = command ? t->perf_exec_op + 1 : 0;
-	sl_time start = command ? t->ops[t->perf_exec_op].t0 : t->first;
-	int64_t cpu = 0;
-
-	add_int(j, "id", t->json_id);
-	add_int(j, "pid", t->pid);
-	add_str(j, "comm", command ? t->ops[t->perf_exec_op].comm : t->comm);
-	add_int(j, "prio", t->prio);
-	json_object_object_add(j, "parent",
-			       root ? NULL : json_object_new_int(m->tasks[t->parent].json_id));
-	for (int i = 0; i < t->nchildren; i++)
-		if (m->tasks[t->children[i]].kept)
-			json_object_array_add(kids,
-					      json_object_new_int(m->tasks[t->children[i]].json_id));
-	json_object_object_add(j, "children", kids);
-	add_int(j, "start_ns", start > origin ? start - origin : 0);
-	if (root && t->forked && t->first > origin) {	/* its parent was not kept */
-		struct json_object *s = json_object_new_object();
-		add_str(s, "op", "sleep");
-		add_int(s, "ns", t->first - origin);
-		add_str(s, "state", "S");
-		json_object_array_add(ops, s);
-	}
-	struct run_acc acc = { 0 };
-	for (int i = first; i < t->nops; i++) {
-		if (t->ops[i].kind == OP_RUN) {
-			if (!no_cpu(t))
-				acc_add(&acc, m, &t->ops[i]);
-			continue;
-		}
-		struct json_object *o = op_json(m, &t->ops[i], origin);
-		if (!o)
-			continue;
-		acc_flush(&acc, ops, &cpu);
-		json_object_array_add(ops, o);
-	}
-	acc_flush(&acc, ops, &cpu);
-	free(acc.seg);
-	add_int(j, "cpu_ns", cpu);
-	json_object_object_add(j, "ops", ops);
-	return j;
+	return command ? t->perf_exec_op + 1 : 0;
 }
 
-/* Note what the repairs took from the kept tasks (the largest first). */
+/* Whether an op other than a run is written: a wake or fork of a task not
+ * kept is dropped (and the runs around it become one). */
+static bool op_written(const struct ti *m, const struct ti_op *op)
+{
+	if (op->kind == OP_RUN)
+		return false;
+	if (op->kind == OP_WAKE || op->kind == OP_FORK)
+		return m->tasks[op->task].kept;
+	return true;
+}
+
+/* The CPU time the JSON gives a kept task: its runs, unless it has none. */
+static sl_time task_cpu(const struct ti_task *t, bool command)
+{
+	sl_time cpu = 0;
+
+	if (no_cpu(t))
+		return 0;
+	for (int i = first_op(t, command); i < t->nops; i++)
+		if (t->ops[i].kind == OP_RUN)
+			cpu += t->ops[i].ns;
+	return cpu;
+}
+
+static void sleep_out(struct sl_json_stream *js, const char *kind, const struct ti_op *op,
+		      sl_time origin)
+{
+	sl_time from = op->from_start ? origin : op->t0;
+
+	sl_json_str(js, "op", kind);
+	sl_json_int(js, "ns", op->t1 > from ? op->t1 - from : 0);
+	sl_json_str(js, "state", op->state == 'D' ? "D" : "S");
+}
+
+/* The runs ops[i, end) (with dropped ops between them) as one run: its
+ * total, and its segments, those that touch across a dropped op merged. */
+static void run_out(struct sl_json_stream *js, const struct ti *m, const struct ti_task *t,
+		    int i, int end)
+{
+	sl_time ns = 0;
+	int nseg = 0, runs = 0;
+
+	for (int k = i; k < end; k++)
+		if (t->ops[k].kind == OP_RUN) {
+			ns += t->ops[k].ns;
+			nseg += t->ops[k].nseg;	/* at least 1 */
+			runs++;
+		}
+	nseg -= runs - 1;
+	sl_json_open(js, NULL, '{');
+	sl_json_str(js, "op", "run");
+	sl_json_int(js, "ns", ns);
+	if (nseg > 1) {
+		bool pending = false;
+		sl_time last = 0;
+		sl_json_open(js, "seg", '[');
+		for (int k = i; k < end; k++) {
+			const struct ti_op *op = &t->ops[k];
+			if (op->kind != OP_RUN)
+				continue;
+			for (int s = 0; s < op->nseg; s++) {
+				sl_time v = m->pool[op->seg0 + s];
+				if (s == 0 && pending) {
+					last += v;
+					continue;
+				}
+				if (pending)
+					sl_json_int(js, NULL, last);
+				last = v;
+				pending = true;
+			}
+		}
+		sl_json_int(js, NULL, last);
+		sl_json_close(js, ']');
+	}
+	sl_json_close(js, '}');
+}
+
+/* One op other than a run, if it is written. */
+static void op_out(struct sl_json_stream *js, const struct ti *m, const struct ti_op *op,
+		   sl_time origin)
+{
+	const struct ti_task *other = NULL;
+
+	if (!op_written(m, op))
+		return;
+	if (op->kind == OP_WAIT || op->kind == OP_WAIT_CHILD)
+		other = &m->tasks[op->task];
+	sl_json_open(js, NULL, '{');
+	switch ((enum ti_op_kind)op->kind) {
+	case OP_RUN:		/* run_out's */
+		break;
+	case OP_SLEEP:
+		sleep_out(js, "sleep", op, origin);
+		break;
+	case OP_WAIT:
+		sleep_out(js, other->kept ? "wait" : "sleep", op, origin);
+		if (other->kept)
+			sl_json_int(js, "waker", other->json_id);
+		break;
+	case OP_WAIT_CHILD:
+		sleep_out(js, other->kept ? "wait_child" : "sleep", op, origin);
+		if (other->kept)
+			sl_json_int(js, "child", other->json_id);
+		break;
+	case OP_WAKE:
+		sl_json_str(js, "op", "wake");
+		sl_json_int(js, "task", m->tasks[op->task].json_id);
+		break;
+	case OP_FORK:
+		sl_json_str(js, "op", "fork");
+		sl_json_int(js, "child", m->tasks[op->task].json_id);
+		break;
+	case OP_EXEC:
+		sl_json_str(js, "op", "exec");
+		sl_json_str(js, "comm", m->comms[op->comm]);
+		break;
+	case OP_EXIT:
+		sl_json_str(js, "op", "exit");
+		sl_json_int(js, "ns", op->ns);
+		if (op->at_end)
+			sl_json_bool(js, "end", true);
+		break;
+	}
+	sl_json_close(js, '}');
+}
+
+/* A task's ops: runs that only dropped ops separate are one run. */
+static void ops_out(struct sl_json_stream *js, const struct ti *m, const struct ti_task *t,
+		    bool command, sl_time origin)
+{
+	bool root = t->parent < 0 || !m->tasks[t->parent].kept;
+
+	sl_json_open(js, "ops", '[');
+	if (root && t->forked && t->first > origin) {	/* its parent was not kept */
+		sl_json_open(js, NULL, '{');
+		sl_json_str(js, "op", "sleep");
+		sl_json_int(js, "ns", t->first - origin);
+		sl_json_str(js, "state", "S");
+		sl_json_close(js, '}');
+	}
+	for (int i = first_op(t, command); i < t->nops;) {
+		if (t->ops[i].kind != OP_RUN) {
+			op_out(js, m, &t->ops[i++], origin);
+			continue;
+		}
+		int end = i;
+		while (end < t->nops && !op_written(m, &t->ops[end]))
+			end++;
+		if (!no_cpu(t))
+			run_out(js, m, t, i, end);
+		i = end;
+	}
+	sl_json_close(js, ']');
+}
+
+static void task_out(struct sl_json_stream *js, const struct ti *m, const struct ti_task *t,
+		     bool command, sl_time origin)
+{
+	bool root = t->parent < 0 || !m->tasks[t->parent].kept;
+	sl_time start = command ? t->ops[t->perf_exec_op].t0 : t->first;
+
+	sl_json_open(js, NULL, '{');
+	sl_json_int(js, "id", t->json_id);
+	sl_json_int(js, "pid", t->pid);
+	sl_json_str(js, "comm", command ? m->comms[t->ops[t->perf_exec_op].comm] : t->comm);
+	sl_json_int(js, "prio", t->prio);
+	if (root)
+		sl_json_null(js, "parent");
+	else
+		sl_json_int(js, "parent", m->tasks[t->parent].json_id);
+	sl_json_open(js, "children", '[');
+	for (int i = 0; i < t->nchildren; i++)
+		if (m->tasks[t->children[i]].kept)
+			sl_json_int(js, NULL, m->tasks[t->children[i]].json_id);
+	sl_json_close(js, ']');
+	sl_json_int(js, "start_ns", start > origin ? start - origin : 0);
+	sl_json_int(js, "cpu_ns", task_cpu(t, command));
+	ops_out(js, m, t, command, origin);
+	sl_json_close(js, '}');
+}
+
 static void note_drops(const struct ti_task *t, struct sl_trace_import_stats *st)
 {
 	sl_time dropped = t->dropped;
@@ -1355,19 +1441,18 @@ static void note_drops(const struct ti_task *t, struct sl_trace_import_stats *st
 /* The import's check of the kept tasks: no CPU's time given twice, and
  * their CPU time at most CPUs x span; and what the repairs dropped.
  * Fails (the import refuses) if the timelines do not hold. */
-static int check_timeline(struct ti *m, struct json_object *w, struct sl_trace_import_stats *st)
-{
-	struct json_object *tasks = NULL, *v = NULL;
-	int64_t cpu = 0, span = 0;
 
-	json_object_object_get_ex(w, "tasks", &tasks);
-	for (size_t i = 0; i < json_object_array_length(tasks); i++) {
-		struct json_object *t = json_object_array_get_idx(tasks, i);
-		if (json_object_object_get_ex(t, "cpu_ns", &v))
-			cpu += json_object_get_int64(v);
-	}
-	if (json_object_object_get_ex(w, "duration_ns", &v))
-		span = json_object_get_int64(v);
+/* The import's check of the kept tasks: no CPU's time given twice, and
+ * their CPU time at most CPUs x span; and what the repairs dropped.
+ * Fails (the import refuses) if the timelines do not hold. */
+static int check_timeline(struct ti *m, int command, sl_time span,
+			  struct sl_trace_import_stats *st)
+{
+	int64_t cpu = 0;
+
+	for (int i = 0; i < m->ntasks; i++)
+		if (m->tasks[i].kept)
+			cpu += task_cpu(&m->tasks[i], i == command);
 	st->cpu_ns = cpu;
 	st->span_ns = span;
 	st->cpus = m->ncpus;
@@ -1390,49 +1475,63 @@ static int check_timeline(struct ti *m, struct json_object *w, struct sl_trace_i
 	return 0;
 }
 
-static struct json_object *workload_json(struct ti *m, const struct sl_trace_import_opts *o,
-					 struct sl_trace_import_stats *st)
-{
-	int command, n = 0;
-	sl_time origin = select_tasks(m, o, &command);
+/* What the workload will be: the tasks kept and numbered, its origin and
+ * span, checked.  0, or -1 with err set (nothing to write). */
+struct ti_plan {
+	int command;		/* perf's command, -1 none */
+	sl_time origin, span;
+};
 
+static int plan_workload(struct ti *m, const struct sl_trace_import_opts *o, struct ti_plan *p,
+			 struct sl_trace_import_stats *st)
+{
+	int n = 0;
+
+	p->origin = select_tasks(m, o, &p->command);
 	for (int i = 0; i < m->ntasks; i++)
 		m->tasks[i].json_id = m->tasks[i].kept ? n++ : -1;
-	if (!n) {
-		sl_fail(m->err, "%s: no task of the trace was selected (expected --pid to name "
-			"a pid the trace shows)", m->path);
-		return NULL;
-	}
-	struct json_object *w = json_object_new_object(), *tasks = json_object_new_array();
-	add_int(w, "schedlab_trace", SL_TRACE_FORMAT_VERSION);
-	add_str(w, "source", m->path);
-	add_int(w, "origin_ns", origin);
-	sl_time end = origin;
+	if (!n)
+		return sl_fail(m->err, "%s: no task of the trace was selected (expected --pid to "
+			       "name a pid the trace shows)", m->path);
+	sl_time end = p->origin;
 	for (int i = 0; i < m->ntasks; i++)
 		if (m->tasks[i].kept && m->tasks[i].last > end)
 			end = m->tasks[i].last;
-	add_int(w, "duration_ns", end - origin);
-	add_int(w, "cpus", m->ncpus);
-	for (int i = 0; i < m->ntasks; i++)
-		if (m->tasks[i].kept)
-			json_object_array_add(tasks, task_json(m, &m->tasks[i], i == command,
-							       origin));
-	json_object_object_add(w, "tasks", tasks);
-
-	if (check_timeline(m, w, st)) {
-		json_object_put(w);
-		return NULL;
-	}
+	p->span = end - p->origin;
+	if (check_timeline(m, p->command, p->span, st))
+		return -1;
 	st->tasks_seen = m->ntasks;
 	st->tasks_kept = n;
-	st->command = command >= 0;
-	if (command >= 0) {
-		const struct ti_task *c = &m->tasks[command];
+	st->command = p->command >= 0;
+	if (p->command >= 0) {
+		const struct ti_task *c = &m->tasks[p->command];
 		st->command_pid = c->pid;
 		snprintf(st->command_comm, sizeof(st->command_comm), "%s",
-			 c->ops[c->perf_exec_op].comm);
+			 m->comms[c->ops[c->perf_exec_op].comm]);
 	}
-	return w;
+	return 0;
+}
+
+/* The workload as JSON, written as it goes (json_stream.h): no more
+ * memory than the tasks' timelines already hold. */
+static void workload_out(FILE *f, const struct ti *m, const struct ti_plan *p)
+{
+	struct sl_json_stream js;
+
+	sl_json_stream_init(&js, f);
+	sl_json_open(&js, NULL, '{');
+	sl_json_int(&js, "schedlab_trace", SL_TRACE_FORMAT_VERSION);
+	sl_json_str(&js, "source", m->path);
+	sl_json_int(&js, "origin_ns", p->origin);
+	sl_json_int(&js, "duration_ns", p->span);
+	sl_json_int(&js, "cpus", m->ncpus);
+	sl_json_open(&js, "tasks", '[');
+	for (int i = 0; i < m->ntasks; i++)
+		if (m->tasks[i].kept)
+			task_out(&js, m, &m->tasks[i], i == p->command, p->origin);
+	sl_json_close(&js, ']');
+	sl_json_close(&js, '}');
+	fputc('\n', f);
 }
 
 static void fill_stats(const struct ti *m, struct sl_trace_import_stats *st)
@@ -1457,6 +1556,7 @@ static void fill_stats(const struct ti *m, struct sl_trace_import_stats *st)
 	}
 }
 
+
 static void ti_free(struct ti *m)
 {
 	for (int i = 0; i < m->ntasks; i++) {
@@ -1469,34 +1569,103 @@ static void ti_free(struct ti *m)
 	free(m->hval);
 	free(m->cpu);
 	free(m->pool);
+	free(m->comms);
 }
 
-struct json_object *sl_trace_import(FILE *in, const char *path,
-				    const struct sl_trace_import_opts *opts,
-				    struct sl_trace_import_stats *stats, struct sl_err *err)
+/* Read the trace, plan the workload and write it to `out` (opened by
+ * `open_out`, which may fail); 0 or -1 with err set. */
+static int import(FILE *in, const char *path, const struct sl_trace_import_opts *opts,
+		  struct sl_trace_import_stats *stats, struct sl_err *err,
+		  int (*write)(void *ctx, const struct ti *m, const struct ti_plan *p), void *ctx)
 {
 	static const struct sl_trace_import_opts autosel = { .select = SL_SELECT_AUTO };
 	struct sl_trace_import_stats local;
 	struct ti m = { .path = path, .err = err, .overlap_task = -1 };
-	struct json_object *w = NULL;
+	struct ti_plan plan;
+	int rc = -1;
 
 	if (!stats)
 		stats = &local;
 	memset(stats, 0, sizeof(*stats));
 	if (!opts)
 		opts = &autosel;
+	m.max_ops = opts->max_ops > 0 ? opts->max_ops : SL_TRACE_MAX_OPS;
+	m.max_tasks = opts->max_tasks > 0 ? opts->max_tasks : SL_TRACE_MAX_TASKS;
 	if (read_lines(&m, in) == 0) {
 		if (!m.used)
 			sl_fail(err, "%s: no scheduling events (expected the perf script output of "
 				"'perf sched record', or ftrace text with sched events)", path);
 		else {
 			finish_tasks(&m);
-			w = workload_json(&m, opts, stats);
+			if (plan_workload(&m, opts, &plan, stats) == 0)
+				rc = write(ctx, &m, &plan);
 		}
 	}
 	fill_stats(&m, stats);
 	ti_free(&m);
-	return w;
+	return rc;
+}
+
+static int write_file(void *ctx, const struct ti *m, const struct ti_plan *p)
+{
+	workload_out(((struct sl_outfile *)ctx)->f, m, p);
+	return 0;
+}
+
+int sl_trace_import_to(FILE *in, const char *path, const char *out,
+		       const struct sl_trace_import_opts *opts,
+		       struct sl_trace_import_stats *stats, struct sl_err *err)
+{
+	struct sl_outfile f;
+
+	/* first: a place that cannot hold it is bad input before any work */
+	if (sl_outfile_open(&f, out, "trace import -o", err)) {
+		if (stats)
+			memset(stats, 0, sizeof(*stats));
+		return -1;
+	}
+	if (import(in, path, opts, stats, err, write_file, &f)) {
+		sl_outfile_abort(&f);
+		return -1;
+	}
+	return sl_outfile_commit(&f, "trace import -o", err);
+}
+
+struct to_json {
+	struct json_object *w;
+	struct sl_err *err;
+};
+
+static int write_json(void *ctx, const struct ti *m, const struct ti_plan *p)
+{
+	struct to_json *t = ctx;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return sl_fail_internal(t->err, "open_memstream: %s", strerror(errno));
+	workload_out(f, m, p);
+	bool bad = ferror(f) != 0;
+	bad |= fclose(f) != 0;
+	if (!bad)
+		t->w = json_tokener_parse(text);
+	free(text);
+	if (!t->w)
+		return sl_fail_internal(t->err, "%s: the workload's JSON did not parse back",
+					m->path);
+	return 0;
+}
+
+struct json_object *sl_trace_import(FILE *in, const char *path,
+				    const struct sl_trace_import_opts *opts,
+				    struct sl_trace_import_stats *stats, struct sl_err *err)
+{
+	struct to_json t = { .err = err };
+
+	if (import(in, path, opts, stats, err, write_json, &t))
+		return NULL;
+	return t.w;
 }
 
 int sl_trace_write_json(const struct json_object *workload, const char *path, struct sl_err *err)

@@ -50,10 +50,21 @@ enum sl_trace_select {
 	SL_SELECT_PIDS,		/* the tasks of `pids` and their descendants */
 };
 
+/* What an import holds is bounded (docs/robustness.md, "Files"): the
+ * tasks' timelines, at most this many ops and run segments (32 and 8
+ * bytes each; a workload the replay's 1 GiB of JSON could hardly hold)
+ * and tasks; a trace that needs more is refused at the line that
+ * exceeds it (exit 2).  A line is at most SL_TRACE_MAX_LINE bytes. */
+#define SL_TRACE_MAX_OPS (1L << 23)
+#define SL_TRACE_MAX_TASKS (1 << 20)
+#define SL_TRACE_MAX_LINE 65536
+
 struct sl_trace_import_opts {
 	enum sl_trace_select select;
 	int npids;
 	int pids[SL_TRACE_MAX_PIDS];
+	long max_ops;		/* 0: SL_TRACE_MAX_OPS */
+	int max_tasks;		/* 0: SL_TRACE_MAX_TASKS */
 };
 
 struct sl_trace_import_stats {
@@ -87,10 +98,21 @@ struct sl_trace_import_stats {
 };
 
 /*
- * Read the trace text from `in` (named `path` in messages), select tasks
- * by `opts` (NULL: SL_SELECT_AUTO) and return the workload as a new JSON
- * object (release with json_object_put), or NULL with err set.  `stats`
- * may be NULL.
+ * Read the trace text from `in` (named `path` in messages), a line at a
+ * time, select tasks by `opts` (NULL: SL_SELECT_AUTO) and write the
+ * workload to the file `out` as it goes ("-": standard output; otherwise
+ * a temporary file beside it, renamed over it once complete: base/
+ * outfile.h), pretty-printed as json-c prints it.  0, or -1 with err set
+ * and nothing written.  `stats` may be NULL.
+ */
+int sl_trace_import_to(FILE *in, const char *path, const char *out,
+		       const struct sl_trace_import_opts *opts,
+		       struct sl_trace_import_stats *stats, struct sl_err *err);
+
+/*
+ * The same, the workload returned as a new JSON object (release with
+ * json_object_put), or NULL with err set: for tests and small traces, as
+ * the tree takes about ten times the size of the text.
  */
 struct json_object *sl_trace_import(FILE *in, const char *path,
 				    const struct sl_trace_import_opts *opts,

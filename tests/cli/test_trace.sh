@@ -79,6 +79,30 @@ expect_exit 0 "$S" run -m $M -p o1 -w $W --trace "$tmp/link.txt"
 check "symlink's target untouched" grep -qx target "$tmp/target.txt"
 check "the trace replaced the link" test ! -L "$tmp/link.txt"
 check "trace file mode from the umask" test -r "$tmp/link.txt"
+# a signal during the run: the temporary file is removed, and the run ends
+# by the signal
+for sig in SIGINT SIGTERM; do
+	mkdir -p "$tmp/sig"
+	r=$(python3 - "$S" $sig "$tmp/sig" <<'EOF'
+import os, signal, subprocess, sys, time
+S, name, d = sys.argv[1], sys.argv[2], sys.argv[3]
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+p = subprocess.Popen([S, "run", "-m", "p4dpe-2x2ht", "-p", "o1", "-w",
+                      "hackbench:groups=10,loops=200", "--trace", d + "/t.txt"],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+for i in range(3000):	# until the trace is being written
+    if any(os.path.getsize(os.path.join(d, f)) > 0 for f in os.listdir(d)) or p.poll() is not None:
+        break
+    time.sleep(0.01)
+p.send_signal(getattr(signal, name))
+p.wait()
+print("rc=%d files=%s" % (p.returncode, ",".join(os.listdir(d)) or "none"))
+EOF
+)
+	num=$(python3 -c "import signal; print(int(signal.$sig))")
+	check "$sig during run --trace leaves no file: $r" test "$r" = "rc=-$num files=none"
+	rm -rf "$tmp/sig"
+done
 # a directory that cannot hold it is bad input, before the run
 bad_input "nodir/t.txt" run -m $M -p o1 -w $W --trace "$tmp/nodir/t.txt"
 # "-": the trace on standard output, the results on standard error
@@ -119,9 +143,50 @@ sys.exit(0 if sum(t["cpu_ns"] for t in w["tasks"]) <= w["cpus"] * w["duration_ns
 expect_exit 0 "$S" trace import tests/data/traces/busy-make.txt -o "$tmp/busy1.json"
 expect_err "5 of 52 tasks kept (the recorded command 'make'"
 
+# ---- trace import's memory: the lines streamed, the workload written as it goes ----
+# a long trace (a run's export repeated, each copy shifted past the last in
+# time) is imported with at most twice its size in memory beyond what a
+# one-copy import takes (the whole workload as a json-c tree took ten times)
+"$S" run -m p4dpe-2x2ht -p o1 -w hackbench:groups=2,loops=20 --trace "$tmp/hb.txt" >/dev/null 2>&1
+mem=$(python3 - "$S" "$tmp/hb.txt" 12 "$tmp" <<'EOF'
+import os, resource, subprocess, sys
+S, src, n, d = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+lines = [l for l in open(src) if l.strip() and not l.lstrip().startswith("#")]
+def stamp(l):			# where the timestamp is, and its ns
+    i = l.index("]") + 1
+    j = l.index(":", i)
+    tok = l[i:j].split()[-1]
+    a, b = tok.split(".")
+    return j - len(tok), j, int(a) * 10**9 + int(b.ljust(9, "0")[:9])
+span = stamp(lines[-1])[2] - stamp(lines[0])[2] + 1000
+with open(d + "/long.txt", "w") as f:
+    for k in range(n):
+        for l in lines:
+            i, j, t = stamp(l)
+            t += k * span
+            f.write("%s%d.%09d%s" % (l[:i], t // 10**9, t % 10**9, l[j:]))
+def peak(path):			# the import's peak RSS (KiB), in a child of its own
+    code = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], "
+            "stderr=subprocess.DEVNULL, check=True); "
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", code, S, "trace", "import", path, "--all",
+                          "-o", d + "/long.json"], stdout=subprocess.PIPE, check=True)
+    return int(out.stdout)
+one, many = peak(src), peak(d + "/long.txt")
+size = os.path.getsize(d + "/long.txt") // 1024
+print("ok" if many - one < 2 * size else
+      "peak %d KiB for %d KiB of text, %d KiB for one copy" % (many, size, one))
+EOF
+)
+check "trace import's memory grows with at most twice the text: $mem" test "$mem" = ok
+
 head -20 "$tmp/t.txt" > "$tmp/bad.txt"
 echo 'java 1000 [000] 0.5x: sched:sched_switch: prev_comm=a' >> "$tmp/bad.txt"
 bad_input "bad.txt:21: '0.5x:': expected a timestamp" trace import "$tmp/bad.txt" -o "$tmp/x.json"
+# -o that cannot be written is refused before the trace is read
+bad_input "trace import -o '$tmp/nodir/x.json': cannot write beside it" trace import "$tmp/bad.txt" -o "$tmp/nodir/x.json"
+python3 -c 'print("  sh 10 [000] 1.0: sched:sched_switch: " + "x" * 70000)' > "$tmp/long1.txt"
+bad_input "long1.txt:1: a line longer than 65536 bytes" trace import "$tmp/long1.txt" -o "$tmp/x.json"
 printf '# nothing\n' > "$tmp/empty.txt"
 bad_input "empty.txt: no scheduling events" trace import "$tmp/empty.txt" -o "$tmp/x.json"
 bad_input "nothere.txt: cannot read" trace import "$tmp/nothere.txt" -o "$tmp/x.json"
@@ -184,6 +249,107 @@ bad_input "unknown option '--frob'" trace record --frob -o "$tmp/rec.txt" -- tru
 nopath=$(dirname "$(command -v sh)")
 expect_exit 1 env PATH="$tmp" "$S" trace record -o "$tmp/rec.txt" -- "$nopath/sh" -c true
 expect_err "perf not found"
+# a fake perf (tests/cli/fake-perf.sh: it writes the data file and runs the
+# command as its child, as `perf sched record` does), so that what record
+# does around perf is checked wherever the sched tracepoints exist
+if [ -e /sys/kernel/tracing/events/sched/sched_switch ] ||
+   [ -e /sys/kernel/debug/tracing/events/sched/sched_switch ]; then
+	fp=$tmp/fp; mkdir -p "$fp/bin" "$fp/tmp" "$fp/pids"
+	cp tests/cli/fake-perf.sh "$fp/bin/perf"; chmod +x "$fp/bin/perf"
+	PATH="$fp/bin:$PATH" TMPDIR="$fp/tmp" FAKE_PERF_DIR="$fp/pids" \
+		"$S" trace record -o "$fp/rec.txt" -- true 2>"$fp/err"; rc=$?
+	check "fake perf: recorded" test $rc = 0
+	check "fake perf: the script's text after the command" sh -c \
+		"head -1 '$fp/rec.txt' | grep -qx '# schedlab trace record -- true' &&
+		 grep -q 'sched:sched_switch' '$fp/rec.txt'"
+	check "fake perf: one line" grep -qx "schedlab: trace record: wrote $fp/rec.txt; true exit status 0" "$fp/err"
+	check "fake perf: the temporary directory removed" test -z "$(ls "$fp/tmp")"
+	# a signal while perf records: perf and the command killed and reaped,
+	# the temporary directory and the output's temporary file removed, and
+	# schedlab dies of the signal (the shell sees 128 + signal)
+	for sig in SIGTERM SIGHUP SIGINT; do
+		rm -f "$fp/rec.txt" "$fp/pids/pids"
+		r=$(python3 - "$S" $sig "$fp" <<'EOF'
+import os, signal, subprocess, sys, time
+S, name, d = sys.argv[1], sys.argv[2], sys.argv[3]
+def alive(pid):
+    try:
+        st = open("/proc/%d/stat" % pid).read()
+    except OSError:
+        return False
+    return st[st.rindex(")") + 2] != "Z"
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+env = dict(os.environ, PATH=d + "/bin:" + os.environ["PATH"], TMPDIR=d + "/tmp",
+           FAKE_PERF_DIR=d + "/pids")
+p = subprocess.Popen([S, "trace", "record", "-o", d + "/rec.txt", "--", "sleep", "60"],
+                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                     env=env)
+pids = []
+for i in range(3000):	# until the fake perf has started the command
+    try:
+        pids = [int(x) for x in open(d + "/pids/pids").read().split()]
+    except (OSError, ValueError):
+        pids = []
+    if len(pids) == 2 or p.poll() is not None:
+        break
+    time.sleep(0.01)
+p.send_signal(getattr(signal, name))
+try:
+    out, err = p.communicate(timeout=30)
+    rc = p.returncode
+except subprocess.TimeoutExpired:	# perf and the command hold its pipes
+    p.kill()
+    p.wait()
+    rc, err = "timeout", b""
+left = [k for k in pids if alive(k)]
+for k in left:
+    os.kill(k, signal.SIGKILL)
+files = os.listdir(d + "/tmp") + [f for f in os.listdir(d) if f.startswith("rec.txt")]
+print("started=%d rc=%s left=%d files=%d err=%s" % (len(pids), rc, len(left), len(files),
+                                                   err.decode().strip()))
+EOF
+)
+		num=$(python3 -c "import signal; print(int(signal.$sig))")
+		case $r in
+		"started=2 rc=-$num left=0 files=0 err=schedlab: interrupted by $sig; every child process was killed") ok ;;
+		*) bad "$sig during trace record: $r" ;;
+		esac
+	done
+	# ^C typed at the terminal goes to perf and the command, not to
+	# schedlab: the recording stops and the trace is written (exit 0)
+	rm -f "$fp/rec.txt" "$fp/pids/pids"
+	r=$(python3 - "$S" "$fp" <<'EOF'
+import os, pty, select, sys, time
+S, d = sys.argv[1], sys.argv[2]
+os.environ.update(PATH=d + "/bin:" + os.environ["PATH"], TMPDIR=d + "/tmp",
+                  FAKE_PERF_DIR=d + "/pids")
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(S, [S, "trace", "record", "-o", d + "/rec.txt", "--", "sleep", "60"])
+out, sent, end = b"", False, time.time() + 60
+while time.time() < end:
+    if not sent and os.path.exists(d + "/pids/pids"):
+        os.write(fd, b"\x03")
+        sent = True
+    r, _, _ = select.select([fd], [], [], 0.05)
+    if r:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        out += data
+else:
+    os.kill(pid, 9)
+_, st = os.waitpid(pid, 0)
+print("rc=%s written=%s" % (os.waitstatus_to_exitcode(st), os.path.exists(d + "/rec.txt")))
+EOF
+)
+	check "^C at the terminal: $r" test "$r" = "rc=0 written=True"
+else
+	echo "note: no sched tracepoints here: trace record's checks with a fake perf skipped"
+fi
 if command -v perf >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
 	"$S" trace record -o "$tmp/rec.txt" -- sh -c 'ls >/dev/null' 2>"$tmp/rec.err"; rc=$?
 	if [ $rc -eq 0 ]; then
