@@ -19,6 +19,16 @@ build/test_runner >"$out" 2>&1; rc=$?
 cat "$out"; count "$out"
 [ $rc -eq 0 ] || grep -q ' failed' "$out" || failed=$((failed + 1))
 
+# The runner's isolation (tests/unit/test_runner_self.c): three tests that
+# crash on purpose are each reported by name, and the one after them runs.
+SL_TEST_CRASH=1 build/test_runner runner_ >"$out" 2>&1
+if [ "$(grep -c '^FAIL runner_crash_[a-z_]*: crashed' "$out")" -eq 3 ] &&
+   grep -q '^unit: 1 passed, 3 failed$' "$out"; then
+	echo "runner isolation: 1 passed, 0 failed"; passed=$((passed + 1))
+else
+	cat "$out"; echo "runner isolation: 0 passed, 1 failed"; failed=$((failed + 1))
+fi
+
 for t in tests/cli/test_*.sh; do
 	SCHEDLAB="$PWD/build/schedlab-san" sh "$t" >"$out" 2>&1
 	cat "$out"; count "$out"
