@@ -939,6 +939,46 @@ SL_TEST(engine_tick_staggered_restarts_at_the_next_phase)
 	CHECK(tick_log.cpu[3] == 2 && tick_log.at[3] == 5600000);
 }
 
+/* After an idle period the tick comes back on the tick grid, never at
+ * "wakeup + one tick": every tick of every mode lies at its CPU's phase
+ * of a whole jiffy (phase 0 for ordered and sync; (cpu+1)/(ncpus+1) of a
+ * jiffy for staggered, 2.4's setup_APIC_timer), worked out here from the
+ * modes' definitions in sim.h, not with sl_tick_phase.  The task runs
+ * 2.3 ms, sleeps to 5.35 ms, off the grid, so a restart at wake + 1 ms
+ * (6.35 ms) is caught; ordered and sync restart at 6 ms, the first whole
+ * jiffy after the wakeup. */
+SL_TEST(engine_tick_on_the_jiffy_grid_after_idle)
+{
+	static const enum sl_tick_mode modes[] = { SL_TICK_ORDERED, SL_TICK_SYNC,
+						   SL_TICK_STAGGERED };
+	for (int k = 0; k < 3; k++) {
+		CHECK(tick_run(modes[k], 1, 2.3, 3.05));
+		CHECKF(tick_log.n >= 12, "mode %d: %d ticks", (int)modes[k], tick_log.n);
+		int after = -1;
+		for (int i = 0; i < tick_log.n; i++) {
+			sl_time phase = modes[k] == SL_TICK_STAGGERED
+				? (sl_time)(tick_log.cpu[i] + 1) * SL_MSEC / 5 : 0;
+			CHECKF(tick_log.at[i] % SL_MSEC == phase,
+			       "mode %d: tick %d on CPU %d at %lld ns, phase %lld", (int)modes[k], i,
+			       tick_log.cpu[i], (long long)tick_log.at[i], (long long)phase);
+			if (after < 0 && tick_log.at[i] > 5350000)
+				after = i;
+		}
+		CHECK(after > 0);
+		if (after <= 0)
+			continue;
+		/* the tick stops (after the one already queued) while all
+		 * sleep; the first one after is the next grid point: 6 ms,
+		 * or CPU 1's 5.4 ms when staggered */
+		CHECKF(tick_log.at[after - 1] <= 3000000, "mode %d: tick at %lld ns",
+		       (int)modes[k], (long long)tick_log.at[after - 1]);
+		CHECKF(tick_log.at[after] == (modes[k] == SL_TICK_STAGGERED ? 5400000 : 6000000),
+		       "mode %d: first tick after the wakeup at %lld ns", (int)modes[k],
+		       (long long)tick_log.at[after]);
+		CHECK(tick_log.jiffies[after] == (modes[k] == SL_TICK_STAGGERED ? 5u : 6u));
+	}
+}
+
 /* 2.6 setup_APIC_timer(): all at the jiffy's start, each CPU once per
  * jiffy, in an order drawn per tick from the run's seed: the same seed
  * gives the same orders, another seed others, and every CPU comes first
