@@ -735,6 +735,115 @@ SL_TEST(engine_mutex_excludes_and_barrier_releases)
 	sl_sim_destroy(sim);
 }
 
+/*
+ * Wait queues wake first-in first-out.  On one CPU under the FIFO test
+ * policy a woken task is queued in the order it was woken, so the order in
+ * which the waiters get through is the order they were woken.  Three
+ * waiters block in order 1, 2, 3 (they are spawned, so run, in that
+ * order): on a held mutex, on an empty pipe fed one byte at a time, on a
+ * barrier of four.  Expected logs, by hand: mutex 1 2 3; pipe 1 2 3 (the
+ * first woken reads the byte, the others sleep again in order); barrier
+ * 4 1 2 3 (the last to arrive goes on at once).  Newest-first wakeups
+ * give 3 2 1, 3 1 2 and 4 3 2 1.
+ */
+enum { WQ_MUTEX, WQ_PIPE, WQ_BARRIER };
+struct wq_shared { int kind; struct sl_mutex *mu; struct sl_chan *ch; struct sl_barrier *bar;
+		   int log[8], n; };
+struct wq_task { struct wq_shared *sh; int id, pc; };
+
+static void wq_log(struct wq_shared *sh, int id)
+{
+	if (sh->n < 8)
+		sh->log[sh->n++] = id;
+}
+
+/* id 0: the mutex holder or the pipe writer; 1-3: the waiters; 4: the
+ * barrier's last arrival. */
+static void wq_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	(void)sim;
+	struct wq_task *w = t->prog_state;
+	struct wq_shared *sh = w->sh;
+	int pc = w->pc++;
+
+	*next = sl_act_exit();
+	if (sh->kind == WQ_MUTEX) {
+		struct sl_action lock = { .kind = SL_ACT_LOCK, .u.mutex = sh->mu };
+		struct sl_action unlock = { .kind = SL_ACT_UNLOCK, .u.mutex = sh->mu };
+		if (w->id == 0 && pc <= 2)	/* lock, sleep 1 ms holding it, unlock */
+			*next = pc == 0 ? lock : pc == 1 ? sl_act_sleep(SL_MSEC) : unlock;
+		else if (w->id > 0 && pc == 0)
+			*next = lock;
+		else if (w->id > 0 && pc == 1) {
+			wq_log(sh, w->id);
+			*next = sl_act_run(1e5, SL_WC_INT);
+		} else if (w->id > 0 && pc == 2)
+			*next = unlock;
+	} else if (sh->kind == WQ_PIPE) {
+		struct sl_action wr = { .kind = SL_ACT_CHAN_WRITE, .u.chan = { sh->ch, 1 } };
+		if (w->id == 0 && pc < 6)	/* three bytes 1 ms apart */
+			*next = pc % 2 ? wr : sl_act_sleep(SL_MSEC);
+		else if (w->id == 0 && pc == 6)
+			*next = (struct sl_action){ .kind = SL_ACT_CHAN_CLOSE, .u.chan = { sh->ch, 0 } };
+		else if (w->id > 0 && pc == 0)
+			*next = (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { sh->ch, 1 } };
+		else if (w->id > 0 && pc == 1 && t->result > 0)
+			wq_log(sh, w->id);
+	} else {
+		if (pc == 0)
+			*next = (struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = sh->bar };
+		else if (pc == 1) {
+			wq_log(sh, w->id);
+			*next = sl_act_run(1e5, SL_WC_INT);
+		}
+	}
+}
+
+static const struct sl_prog wq_prog = { .name = "wq", .step = wq_step };
+
+/* Run `kind` on one CPU; the log, as digits ("123"), in out[]. */
+static void wq_order(int kind, char out[9])
+{
+	struct sl_machine m;
+	struct sl_sim *sim = make_sim(&m, "pack:1 core:1 pu:1", 1);
+	out[0] = 0;
+	if (!sim)
+		return;
+	struct wq_shared *sh = sl_sim_alloc(sim, sizeof(*sh));
+	sh->kind = kind;
+	sh->mu = sl_mutex_new(sim);
+	sh->ch = sl_chan_new(sim, 64, false);
+	sh->bar = sl_barrier_new(sim, 4);
+	/* the holder takes the mutex first; the pipe's readers block before
+	 * the writer's first byte; the barrier has no id 0 */
+	int first = kind == WQ_BARRIER ? 1 : kind == WQ_PIPE ? 1 : 0;
+	int last = kind == WQ_BARRIER ? 4 : 3;
+	for (int id = first; id <= last + (kind == WQ_PIPE); id++) {
+		struct wq_task *w = sl_sim_alloc(sim, sizeof(*w));
+		w->sh = sh;
+		w->id = kind == WQ_PIPE && id == last + 1 ? 0 : id;
+		sl_sim_spawn_root(sim, &wq_prog, w, "wq");
+	}
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	for (int i = 0; i < sh->n; i++)
+		out[i] = (char)('0' + sh->log[i]);
+	out[sh->n] = 0;
+	sl_sim_destroy(sim);
+}
+
+SL_TEST(engine_waiters_wake_first_in_first_out)
+{
+	char got[9];
+
+	wq_order(WQ_MUTEX, got);
+	CHECKF(!strcmp(got, "123"), "mutex: got the lock in order %s", got);
+	wq_order(WQ_PIPE, got);
+	CHECKF(!strcmp(got, "123"), "pipe: readers got the bytes in order %s", got);
+	wq_order(WQ_BARRIER, got);
+	CHECKF(!strcmp(got, "4123"), "barrier: went on in order %s", got);
+}
+
 static void fan_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {
 	(void)sim;
