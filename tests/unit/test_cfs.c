@@ -83,7 +83,10 @@ SL_TEST(cfs_timeline_tree)
 				fails++;
 			else
 				prev = e;
-		/* the EEVDF pick = the brute-force earliest eligible deadline */
+		/* the EEVDF pick = the brute-force earliest eligible deadline,
+		 * eligibility written out here ((v - zero) * load <= avg, the
+		 * definition in cfs_timeline.h), not cfs_tl_eligible's: a
+		 * reference calling the function under test moves with it */
 		struct cfs_eligible el = { .zero = -10, .load = 0, .avg = 0 };
 		for (int k = 0; k < CFST_N; k++)
 			if (in[k]) {
@@ -93,7 +96,7 @@ SL_TEST(cfs_timeline_tree)
 		const struct cfs_entity *best = NULL;
 		for (int k = 0; k < CFST_N; k++) {
 			const struct cfs_entity *e = &area[k].se;
-			if (!in[k] || !cfs_tl_eligible(&el, e->vruntime))
+			if (!in[k] || (e->vruntime - el.zero) * el.load > el.avg)
 				continue;
 			if (!best || e->deadline < best->deadline ||
 			    (e->deadline == best->deadline && e->task->id < best->task->id))
@@ -104,6 +107,88 @@ SL_TEST(cfs_timeline_tree)
 	}
 	CHECKF(fails == 0, "%d mismatches against the model", fails);
 	CHECK(tl.nr > 0);
+}
+
+/*
+ * EEVDF by hand.  An entity is eligible when its vruntime is at most the
+ * load-weighted average V of the queue's vruntimes (lag >= 0), equality
+ * included: a lone entity, or one exactly at V, has zero lag and must be
+ * eligible.  The pick is the earliest virtual deadline among the eligible
+ * ones (ties: lower task id).  Every expected value below is worked out
+ * in the comments, not with the code under test.
+ */
+struct cfst_hand { int64_t v, d; long w; };
+
+/* Queue `n` entities (ids 0..n-1) with the average taken about `zero`;
+ * the index of the pick, or -1 for none. */
+static int cfst_hand_pick(const struct cfst_hand *h, int n, int64_t zero)
+{
+	static struct sl_task tasks[8];
+	static struct cfs_entity se[8];
+	struct cfs_timeline tl;
+	struct cfs_eligible el = { .zero = zero };
+
+	cfs_tl_init(&tl);
+	for (int i = 0; i < n; i++) {
+		memset(&tasks[i], 0, sizeof(tasks[i]));
+		memset(&se[i], 0, sizeof(se[i]));
+		tasks[i].id = i;
+		se[i].task = &tasks[i];
+		se[i].vruntime = h[i].v;
+		se[i].deadline = h[i].d;
+		el.avg += (h[i].v - zero) * h[i].w;
+		el.load += h[i].w;
+		cfs_tl_insert(&tl, &se[i]);
+	}
+	struct cfs_entity *p = cfs_tl_pick_eevdf(&tl, &el);
+	return p ? (int)(p - se) : -1;
+}
+
+SL_TEST(cfs_eevdf_hand_worked)
+{
+	/* weights 1, 1, 1 at v 0, 10, 20: V = 30 / 3 = 10 */
+	struct cfs_eligible el = { .zero = 0, .avg = 30, .load = 3 };
+	CHECK(cfs_tl_eligible(&el, 0));
+	CHECK(cfs_tl_eligible(&el, 10));	/* at V: lag 0, eligible */
+	CHECK(!cfs_tl_eligible(&el, 11));
+	/* weights 1024 at v 100 and 2048 at v 130, about zero = 100:
+	 * avg = 0 * 1024 + 30 * 2048 = 61440, load 3072, V = 100 + 20 = 120 */
+	el = (struct cfs_eligible){ .zero = 100, .avg = 61440, .load = 3072 };
+	CHECK(cfs_tl_eligible(&el, 120));
+	CHECK(!cfs_tl_eligible(&el, 121));
+	CHECK(cfs_tl_eligible(&el, 90));
+	/* below zero: weights 2 at v 4 and 1 at v 16, zero = 10:
+	 * avg = -6 * 2 + 6 * 1 = -6, load 3, V = 10 - 2 = 8 */
+	el = (struct cfs_eligible){ .zero = 10, .avg = -6, .load = 3 };
+	CHECK(cfs_tl_eligible(&el, 8));
+	CHECK(!cfs_tl_eligible(&el, 9));
+
+	/* V = 10: 0 and 1 eligible (1 exactly at V), 2 not; of 0 (d 50) and
+	 * 1 (d 15) the earlier deadline is 1's, though 2's (12) is earlier */
+	const struct cfst_hand three[] = { { 0, 50, 1 }, { 10, 15, 1 }, { 20, 12, 1 } };
+	CHECKF(cfst_hand_pick(three, 3, 0) == 1, "pick %d", cfst_hand_pick(three, 3, 0));
+	/* a lone entity is at V: always picked */
+	const struct cfst_hand lone[] = { { 5, 9, 1024 } };
+	CHECK(cfst_hand_pick(lone, 1, 0) == 0);
+	CHECK(cfst_hand_pick(lone, 1, 5) == 0);
+	/* two at the same v are both at V; equal deadlines: lower id */
+	const struct cfst_hand tie[] = { { 10, 30, 1 }, { 10, 30, 1 } };
+	CHECK(cfst_hand_pick(tie, 2, 0) == 0);
+	/* weights 1024 at v 100 (d 200) and 2048 at v 120 (d 150), zero 100:
+	 * avg = 20 * 2048 = 40960, load 3072, V = 113.3: only 0 eligible */
+	const struct cfst_hand heavy[] = { { 100, 200, 1024 }, { 120, 150, 2048 } };
+	CHECK(cfst_hand_pick(heavy, 2, 100) == 0);
+	/* the heavier entity pulls V towards itself: 2048 at v 110 (d 300)
+	 * and 1024 at v 140 (d 100), zero 100: avg = 10 * 2048 + 40 * 1024 =
+	 * 61440, load 3072, V = 120: only 0 eligible, despite 1's deadline */
+	const struct cfst_hand pull[] = { { 110, 300, 2048 }, { 140, 100, 1024 } };
+	CHECK(cfst_hand_pick(pull, 2, 100) == 0);
+	/* seven entities of weight 1 at v 0..60 step 10: V = 30; eligible
+	 * 0..3 (3 at V); deadlines 70, 65, 60, 55, 10, 20, 30: pick 3 */
+	const struct cfst_hand seven[] = { { 0, 70, 1 }, { 10, 65, 1 }, { 20, 60, 1 },
+					   { 30, 55, 1 }, { 40, 10, 1 }, { 50, 20, 1 },
+					   { 60, 30, 1 } };
+	CHECKF(cfst_hand_pick(seven, 7, 0) == 3, "pick %d", cfst_hand_pick(seven, 7, 0));
 }
 
 /* ---- a scripted program: do acts[] in order, note when and where ---- */
