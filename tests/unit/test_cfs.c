@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "base/spec.h"
+#include "bounds.h"
 #include "hw/machine.h"
 #include "policy/cfs.h"
 #include "report/run.h"
@@ -785,6 +786,8 @@ SL_TEST(cfs_numa_returns_home)
 }
 /* ---- whole workloads on the presets: clean and deterministic ---- */
 
+static int cfst_ncpus;	/* logical CPUs of cfst_run_once's last machine */
+
 static bool cfst_run_once(const char *machine, const char *policy, const char *workload,
 			  struct sl_metrics *out)
 {
@@ -798,6 +801,7 @@ static bool cfst_run_once(const char *machine, const char *policy, const char *w
 		fprintf(stderr, "cfst_run_once: %s\n", err.msg);
 		return false;
 	}
+	cfst_ncpus = m.topo.ncpus;
 	struct sl_run_spec spec = {
 		.machine = &m, .policy = &sl_policy_cfs, .knobs = &knobs, .workload = w,
 		.params = &params, .seed = 7, .check = true,
@@ -816,6 +820,15 @@ static double cfst_metric(const struct sl_metrics *ms, const char *name)
 	return m ? m->value : -1;
 }
 
+/* bounds.h's bounds on the last cfst_run_once (chain and idle_max in s). */
+static void cfst_bounds(const char *what, const struct sl_metrics *m, double chain,
+			double idle_max)
+{
+	struct bt_run r;
+	CHECKF(bt_from_metrics(m, cfst_ncpus, &r), "%s: elapsed, user, sys", what);
+	bt_check(what, &r, chain, idle_max);
+}
+
 SL_TEST(cfs_presets_run_clean)
 {
 	static const char *const machines[] = { "p4dpe-2x2ht", "p4ht-3066", "numaq-16",
@@ -829,10 +842,17 @@ SL_TEST(cfs_presets_run_clean)
 						"kernbench:size=8,units=60", &a);
 			CHECKF(ok && cfst_metric(&a, "elapsed_s") > 0 &&
 			       cfst_metric(&a, "user_s") > 4, "%s on %s", policies[k], machines[i]);
+			/* io=0: nothing sleeps on time, so the machine is
+			 * never wholly idle while a job waits */
+			char what[96];
+			snprintf(what, sizeof(what), "kernbench, %s on %s", policies[k], machines[i]);
+			if (ok)
+				cfst_bounds(what, &a, 0, 0);
 		}
 	/* the same seed gives the same run, to the last switch */
 	CHECK(cfst_run_once("xeon-2s-smt", "cfs", "javabench:threads=8,size=4", &a));
 	CHECK(cfst_run_once("xeon-2s-smt", "cfs", "javabench:threads=8,size=4", &b));
+	cfst_bounds("javabench on xeon-2s-smt", &b, 0, 0);
 	CHECK(a.n == b.n && a.n > 0);
 	for (int i = 0; i < a.n && i < b.n; i++)
 		CHECKF(!strcmp(a.m[i].name, b.m[i].name) && a.m[i].value == b.m[i].value,
@@ -841,12 +861,14 @@ SL_TEST(cfs_presets_run_clean)
 	 * delayed dequeues, requeues and moves of delayed tasks stay
 	 * consistent (the check op runs after every event) */
 	CHECK(cfst_run_once("p4dpe-2x2ht", "cfs", "hackbench:groups=2,loops=20,mode=pipe", &a));
+	cfst_bounds("hackbench on p4dpe-2x2ht", &a, 0, 0);
 	CHECK(cfst_run_once("xeon-2s-smt", "cfs:custom_slice=hackbench:300",
 			    "hackbench:groups=4,loops=20", &a));
 	CHECK(cfst_run_once("p4dpe-2x2ht", "cfs:delay_dequeue=off,rel_deadline=off,preempt_short=off",
 			    "hackbench:groups=2,loops=20", &a));
 	/* folding@home on the 2x2 HT box: one task per package */
 	CHECK(cfst_run_once("p4dpe-2x2ht", "cfs", "spin:tasks=2,seconds=2", &a));
+	cfst_bounds("spin on p4dpe-2x2ht", &a, 2, 0);
 	CHECKF(cfst_metric(&a, "pkg0_user_pct") > 95 && cfst_metric(&a, "pkg1_user_pct") > 95,
 	       "spin: packages %.1f%% and %.1f%%", cfst_metric(&a, "pkg0_user_pct"),
 	       cfst_metric(&a, "pkg1_user_pct"));
