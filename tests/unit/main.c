@@ -54,7 +54,7 @@ static void run_forked(int i, unsigned timeout)
 		counts[0] = sl_test_passed;
 		counts[1] = sl_test_failed;
 		/* exit(), not _exit(): LeakSanitizer's check at exit then
-		 * names this test (its exit status, 23, reads as a crash) */
+		 * names this test */
 		exit(write(fd[1], counts, sizeof(counts)) == (ssize_t)sizeof(counts) ? 0 : 3);
 	}
 	close(fd[1]);
@@ -76,13 +76,16 @@ static void run_forked(int i, unsigned timeout)
 	if (ok)
 		return;
 	sl_test_failed++;
+	const char *when = got == (ssize_t)sizeof(counts) ?
+			   "after the test (a leak or a sanitizer report at exit?)" :
+			   "before the end of the test";
 	if (WIFSIGNALED(status))
-		fprintf(stderr, "FAIL %s: crashed: signal %d (%s)%s\n", sl_tests[i].name,
+		fprintf(stderr, "FAIL %s: crashed: signal %d (%s)%s %s\n", sl_tests[i].name,
 			WTERMSIG(status), strsignal(WTERMSIG(status)),
-			WTERMSIG(status) == SIGALRM ? ", a hang: SL_TEST_TIMEOUT" : "");
+			WTERMSIG(status) == SIGALRM ? ", a hang: SL_TEST_TIMEOUT," : "", when);
 	else
-		fprintf(stderr, "FAIL %s: crashed: exit status %d before the end of the test\n",
-			sl_tests[i].name, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		fprintf(stderr, "FAIL %s: crashed: exit status %d %s\n", sl_tests[i].name,
+			WIFEXITED(status) ? WEXITSTATUS(status) : -1, when);
 }
 
 int main(int argc, char **argv)
