@@ -4,8 +4,8 @@
  * 2 x 2 HT box (p4dpe-2x2ht) for 2 s.  One CPU (up) gives 1 CPU-second per
  * second; two siblings of one package give more than one thread but less
  * than two packages (SMT shares a core: a P4 pair gains 10-30 %, so under
- * 1.5); a scheduler that knows the
- * siblings (ht's F3, sl) puts one task on each package: 2.  Stock 2.5.33
+ * 1.5); a scheduler that knows the siblings (ht's F3, sl) puts one task on
+ * each package: 2.  Stock 2.5.33
  * O(1) sees 1,1,0,0 as balanced and keeps both on package 0 (the case the
  * HT patches were written for).  Each figure is worked out from that, not
  * read from a run: the test fails if a change to a policy or to the SMT
