@@ -814,14 +814,13 @@ static void wq_order(int kind, char out[9])
 	sh->mu = sl_mutex_new(sim);
 	sh->ch = sl_chan_new(sim, 64, false);
 	sh->bar = sl_barrier_new(sim, 4);
-	/* the holder takes the mutex first; the pipe's readers block before
-	 * the writer's first byte; the barrier has no id 0 */
-	int first = kind == WQ_BARRIER ? 1 : kind == WQ_PIPE ? 1 : 0;
-	int last = kind == WQ_BARRIER ? 4 : 3;
-	for (int id = first; id <= last + (kind == WQ_PIPE); id++) {
+	/* spawn (so run) order: the holder takes the mutex first; the
+	 * pipe's readers block before the writer's first byte */
+	static const int order[3][4] = { { 0, 1, 2, 3 }, { 1, 2, 3, 0 }, { 1, 2, 3, 4 } };
+	for (int i = 0; i < 4; i++) {
 		struct wq_task *w = sl_sim_alloc(sim, sizeof(*w));
 		w->sh = sh;
-		w->id = kind == WQ_PIPE && id == last + 1 ? 0 : id;
+		w->id = order[kind][i];
 		sl_sim_spawn_root(sim, &wq_prog, w, "wq");
 	}
 	struct sl_run_stats st;
