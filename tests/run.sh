@@ -1,6 +1,7 @@
 #!/bin/sh
 # run.sh - run every test tier and print one closing line "N passed, N failed".
 #   unit + scenario tests: build/test_runner (ASan/UBSan build)
+#   golden results:        scripts/golden.py against ./schedlab
 #   CLI tests:             tests/cli/*.sh against build/schedlab-san
 set -u
 cd "$(dirname "$0")/.."
@@ -28,6 +29,11 @@ if [ "$(grep -c '^FAIL runner_crash_[a-z_]*: crashed' "$out")" -eq 3 ] &&
 else
 	cat "$out"; echo "runner isolation: 0 passed, 1 failed"; failed=$((failed + 1))
 fi
+
+# Golden results (scripts/golden.py, tests/golden/reproduce.tsv): every
+# built-in experiment's simulated numbers, with the optimised ./schedlab.
+python3 scripts/golden.py check ./schedlab tests/golden/reproduce.tsv >"$out" 2>&1
+cat "$out"; count "$out"
 
 for t in tests/cli/test_*.sh; do
 	SCHEDLAB="$PWD/build/schedlab-san" sh "$t" >"$out" 2>&1
