@@ -3,6 +3,8 @@
 #   make          build ./schedlab (installs missing Debian packages as root)
 #   make test     unit, scenario and CLI tests under ASan/UBSan; ends "N passed, N failed"
 #   make bench    time the standard benchmarks (events/s, wall time, peak memory)
+#   make golden   rewrite tests/golden/reproduce.tsv, the simulated results that
+#                 make test pins (commit it with the change that moved them)
 
 CC      ?= cc
 V       ?= 0
@@ -72,6 +74,12 @@ test: build/test_runner build/schedlab-san schedlab
 
 bench: schedlab
 	@sh bench/run.sh
+
+# The golden results: every built-in experiment's simulated medians, derived
+# values and misses (scripts/golden.py; ~1 min alone on 2 CPUs).
+.PHONY: golden
+golden: schedlab
+	python3 scripts/golden.py update ./schedlab tests/golden/reproduce.tsv
 
 clean:
 	rm -rf build schedlab

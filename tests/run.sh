@@ -1,6 +1,7 @@
 #!/bin/sh
 # run.sh - run every test tier and print one closing line "N passed, N failed".
 #   unit + scenario tests: build/test_runner (ASan/UBSan build)
+#   golden results:        scripts/golden.py against ./schedlab
 #   CLI tests:             tests/cli/*.sh against build/schedlab-san
 set -u
 cd "$(dirname "$0")/.."
@@ -18,6 +19,21 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
 build/test_runner >"$out" 2>&1; rc=$?
 cat "$out"; count "$out"
 [ $rc -eq 0 ] || grep -q ' failed' "$out" || failed=$((failed + 1))
+
+# The runner's isolation (tests/unit/test_runner_self.c): three tests that
+# crash on purpose are each reported by name, and the one after them runs.
+SL_TEST_CRASH=1 build/test_runner runner_ >"$out" 2>&1
+if [ "$(grep -c '^FAIL runner_crash_[a-z_]*: crashed' "$out")" -eq 3 ] &&
+   grep -q '^unit: 1 passed, 3 failed$' "$out"; then
+	echo "runner isolation: 1 passed, 0 failed"; passed=$((passed + 1))
+else
+	cat "$out"; echo "runner isolation: 0 passed, 1 failed"; failed=$((failed + 1))
+fi
+
+# Golden results (scripts/golden.py, tests/golden/reproduce.tsv): every
+# built-in experiment's simulated numbers, with the optimised ./schedlab.
+python3 scripts/golden.py check ./schedlab tests/golden/reproduce.tsv >"$out" 2>&1
+cat "$out"; count "$out"
 
 for t in tests/cli/test_*.sh; do
 	SCHEDLAB="$PWD/build/schedlab-san" sh "$t" >"$out" 2>&1

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "base/spec.h"
+#include "bounds.h"
 #include "hw/machine.h"
 #include "policy/cfs.h"
 #include "report/run.h"
@@ -83,7 +84,10 @@ SL_TEST(cfs_timeline_tree)
 				fails++;
 			else
 				prev = e;
-		/* the EEVDF pick = the brute-force earliest eligible deadline */
+		/* the EEVDF pick = the brute-force earliest eligible deadline,
+		 * eligibility written out here ((v - zero) * load <= avg, the
+		 * definition in cfs_timeline.h), not cfs_tl_eligible's: a
+		 * reference calling the function under test moves with it */
 		struct cfs_eligible el = { .zero = -10, .load = 0, .avg = 0 };
 		for (int k = 0; k < CFST_N; k++)
 			if (in[k]) {
@@ -93,7 +97,7 @@ SL_TEST(cfs_timeline_tree)
 		const struct cfs_entity *best = NULL;
 		for (int k = 0; k < CFST_N; k++) {
 			const struct cfs_entity *e = &area[k].se;
-			if (!in[k] || !cfs_tl_eligible(&el, e->vruntime))
+			if (!in[k] || (e->vruntime - el.zero) * el.load > el.avg)
 				continue;
 			if (!best || e->deadline < best->deadline ||
 			    (e->deadline == best->deadline && e->task->id < best->task->id))
@@ -104,6 +108,88 @@ SL_TEST(cfs_timeline_tree)
 	}
 	CHECKF(fails == 0, "%d mismatches against the model", fails);
 	CHECK(tl.nr > 0);
+}
+
+/*
+ * EEVDF by hand.  An entity is eligible when its vruntime is at most the
+ * load-weighted average V of the queue's vruntimes (lag >= 0), equality
+ * included: a lone entity, or one exactly at V, has zero lag and must be
+ * eligible.  The pick is the earliest virtual deadline among the eligible
+ * ones (ties: lower task id).  Every expected value below is worked out
+ * in the comments, not with the code under test.
+ */
+struct cfst_hand { int64_t v, d; long w; };
+
+/* Queue `n` entities (ids 0..n-1) with the average taken about `zero`;
+ * the index of the pick, or -1 for none. */
+static int cfst_hand_pick(const struct cfst_hand *h, int n, int64_t zero)
+{
+	static struct sl_task tasks[8];
+	static struct cfs_entity se[8];
+	struct cfs_timeline tl;
+	struct cfs_eligible el = { .zero = zero };
+
+	cfs_tl_init(&tl);
+	for (int i = 0; i < n; i++) {
+		memset(&tasks[i], 0, sizeof(tasks[i]));
+		memset(&se[i], 0, sizeof(se[i]));
+		tasks[i].id = i;
+		se[i].task = &tasks[i];
+		se[i].vruntime = h[i].v;
+		se[i].deadline = h[i].d;
+		el.avg += (h[i].v - zero) * h[i].w;
+		el.load += h[i].w;
+		cfs_tl_insert(&tl, &se[i]);
+	}
+	struct cfs_entity *p = cfs_tl_pick_eevdf(&tl, &el);
+	return p ? (int)(p - se) : -1;
+}
+
+SL_TEST(cfs_eevdf_hand_worked)
+{
+	/* weights 1, 1, 1 at v 0, 10, 20: V = 30 / 3 = 10 */
+	struct cfs_eligible el = { .zero = 0, .avg = 30, .load = 3 };
+	CHECK(cfs_tl_eligible(&el, 0));
+	CHECK(cfs_tl_eligible(&el, 10));	/* at V: lag 0, eligible */
+	CHECK(!cfs_tl_eligible(&el, 11));
+	/* weights 1024 at v 100 and 2048 at v 130, about zero = 100:
+	 * avg = 0 * 1024 + 30 * 2048 = 61440, load 3072, V = 100 + 20 = 120 */
+	el = (struct cfs_eligible){ .zero = 100, .avg = 61440, .load = 3072 };
+	CHECK(cfs_tl_eligible(&el, 120));
+	CHECK(!cfs_tl_eligible(&el, 121));
+	CHECK(cfs_tl_eligible(&el, 90));
+	/* below zero: weights 2 at v 4 and 1 at v 16, zero = 10:
+	 * avg = -6 * 2 + 6 * 1 = -6, load 3, V = 10 - 2 = 8 */
+	el = (struct cfs_eligible){ .zero = 10, .avg = -6, .load = 3 };
+	CHECK(cfs_tl_eligible(&el, 8));
+	CHECK(!cfs_tl_eligible(&el, 9));
+
+	/* V = 10: 0 and 1 eligible (1 exactly at V), 2 not; of 0 (d 50) and
+	 * 1 (d 15) the earlier deadline is 1's, though 2's (12) is earlier */
+	const struct cfst_hand three[] = { { 0, 50, 1 }, { 10, 15, 1 }, { 20, 12, 1 } };
+	CHECKF(cfst_hand_pick(three, 3, 0) == 1, "pick %d", cfst_hand_pick(three, 3, 0));
+	/* a lone entity is at V: always picked */
+	const struct cfst_hand lone[] = { { 5, 9, 1024 } };
+	CHECK(cfst_hand_pick(lone, 1, 0) == 0);
+	CHECK(cfst_hand_pick(lone, 1, 5) == 0);
+	/* two at the same v are both at V; equal deadlines: lower id */
+	const struct cfst_hand tie[] = { { 10, 30, 1 }, { 10, 30, 1 } };
+	CHECK(cfst_hand_pick(tie, 2, 0) == 0);
+	/* weights 1024 at v 100 (d 200) and 2048 at v 120 (d 150), zero 100:
+	 * avg = 20 * 2048 = 40960, load 3072, V = 113.3: only 0 eligible */
+	const struct cfst_hand heavy[] = { { 100, 200, 1024 }, { 120, 150, 2048 } };
+	CHECK(cfst_hand_pick(heavy, 2, 100) == 0);
+	/* the heavier entity pulls V towards itself: 2048 at v 110 (d 300)
+	 * and 1024 at v 140 (d 100), zero 100: avg = 10 * 2048 + 40 * 1024 =
+	 * 61440, load 3072, V = 120: only 0 eligible, despite 1's deadline */
+	const struct cfst_hand pull[] = { { 110, 300, 2048 }, { 140, 100, 1024 } };
+	CHECK(cfst_hand_pick(pull, 2, 100) == 0);
+	/* seven entities of weight 1 at v 0..60 step 10: V = 30; eligible
+	 * 0..3 (3 at V); deadlines 70, 65, 60, 55, 10, 20, 30: pick 3 */
+	const struct cfst_hand seven[] = { { 0, 70, 1 }, { 10, 65, 1 }, { 20, 60, 1 },
+					   { 30, 55, 1 }, { 40, 10, 1 }, { 50, 20, 1 },
+					   { 60, 30, 1 } };
+	CHECKF(cfst_hand_pick(seven, 7, 0) == 3, "pick %d", cfst_hand_pick(seven, 7, 0));
 }
 
 /* ---- a scripted program: do acts[] in order, note when and where ---- */
@@ -700,6 +786,8 @@ SL_TEST(cfs_numa_returns_home)
 }
 /* ---- whole workloads on the presets: clean and deterministic ---- */
 
+static int cfst_ncpus;	/* logical CPUs of cfst_run_once's last machine */
+
 static bool cfst_run_once(const char *machine, const char *policy, const char *workload,
 			  struct sl_metrics *out)
 {
@@ -713,6 +801,7 @@ static bool cfst_run_once(const char *machine, const char *policy, const char *w
 		fprintf(stderr, "cfst_run_once: %s\n", err.msg);
 		return false;
 	}
+	cfst_ncpus = m.topo.ncpus;
 	struct sl_run_spec spec = {
 		.machine = &m, .policy = &sl_policy_cfs, .knobs = &knobs, .workload = w,
 		.params = &params, .seed = 7, .check = true,
@@ -731,6 +820,15 @@ static double cfst_metric(const struct sl_metrics *ms, const char *name)
 	return m ? m->value : -1;
 }
 
+/* bounds.h's bounds on the last cfst_run_once (chain and idle_max in s). */
+static void cfst_bounds(const char *what, const struct sl_metrics *m, double chain,
+			double idle_max)
+{
+	struct bt_run r;
+	CHECKF(bt_from_metrics(m, cfst_ncpus, &r), "%s: elapsed, user, sys", what);
+	bt_check(what, &r, chain, idle_max);
+}
+
 SL_TEST(cfs_presets_run_clean)
 {
 	static const char *const machines[] = { "p4dpe-2x2ht", "p4ht-3066", "numaq-16",
@@ -744,10 +842,17 @@ SL_TEST(cfs_presets_run_clean)
 						"kernbench:size=8,units=60", &a);
 			CHECKF(ok && cfst_metric(&a, "elapsed_s") > 0 &&
 			       cfst_metric(&a, "user_s") > 4, "%s on %s", policies[k], machines[i]);
+			/* io=0: nothing sleeps on time, so the machine is
+			 * never wholly idle while a job waits */
+			char what[96];
+			snprintf(what, sizeof(what), "kernbench, %s on %s", policies[k], machines[i]);
+			if (ok)
+				cfst_bounds(what, &a, 0, 0);
 		}
 	/* the same seed gives the same run, to the last switch */
 	CHECK(cfst_run_once("xeon-2s-smt", "cfs", "javabench:threads=8,size=4", &a));
 	CHECK(cfst_run_once("xeon-2s-smt", "cfs", "javabench:threads=8,size=4", &b));
+	cfst_bounds("javabench on xeon-2s-smt", &b, 0, 0);
 	CHECK(a.n == b.n && a.n > 0);
 	for (int i = 0; i < a.n && i < b.n; i++)
 		CHECKF(!strcmp(a.m[i].name, b.m[i].name) && a.m[i].value == b.m[i].value,
@@ -756,12 +861,14 @@ SL_TEST(cfs_presets_run_clean)
 	 * delayed dequeues, requeues and moves of delayed tasks stay
 	 * consistent (the check op runs after every event) */
 	CHECK(cfst_run_once("p4dpe-2x2ht", "cfs", "hackbench:groups=2,loops=20,mode=pipe", &a));
+	cfst_bounds("hackbench on p4dpe-2x2ht", &a, 0, 0);
 	CHECK(cfst_run_once("xeon-2s-smt", "cfs:custom_slice=hackbench:300",
 			    "hackbench:groups=4,loops=20", &a));
 	CHECK(cfst_run_once("p4dpe-2x2ht", "cfs:delay_dequeue=off,rel_deadline=off,preempt_short=off",
 			    "hackbench:groups=2,loops=20", &a));
 	/* folding@home on the 2x2 HT box: one task per package */
 	CHECK(cfst_run_once("p4dpe-2x2ht", "cfs", "spin:tasks=2,seconds=2", &a));
+	cfst_bounds("spin on p4dpe-2x2ht", &a, 2, 0);
 	CHECKF(cfst_metric(&a, "pkg0_user_pct") > 95 && cfst_metric(&a, "pkg1_user_pct") > 95,
 	       "spin: packages %.1f%% and %.1f%%", cfst_metric(&a, "pkg0_user_pct"),
 	       cfst_metric(&a, "pkg1_user_pct"));

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "base/spec.h"
+#include "bounds.h"
 #include "hw/machine.h"
 #include "policy/domains.h"
 #include "report/run.h"
@@ -1061,6 +1062,8 @@ SL_TEST(domains_priority_sleeper_tick_balances)
 
 /* ---- whole workloads under invariant checks ---- */
 
+static int sdt_ncpus;	/* logical CPUs of sdt_kernbench's last machine */
+
 static bool sdt_kernbench(const char *machine, const char *policy, uint64_t seed,
 			  struct sl_metrics *m)
 {
@@ -1075,6 +1078,7 @@ static bool sdt_kernbench(const char *machine, const char *policy, uint64_t seed
 		fprintf(stderr, "sdt_kernbench: %s\n", err.msg);
 		return false;
 	}
+	sdt_ncpus = mach.topo.ncpus;
 	struct sl_run_spec spec = {
 		.machine = &mach, .policy = &sl_policy_domains, .knobs = &knobs,
 		.workload = w, .params = &params, .seed = seed, .check = true,
@@ -1108,6 +1112,12 @@ SL_TEST(domains_kernbench_invariants)
 			CHECKF(e && u && e->value > 0 && u->value >= 3 * 0.9,
 			       "%s on %s: elapsed %.3f user %.3f", policies[j], machines[i],
 			       e ? e->value : -1, u ? u->value : -1);
+			/* io=0: never wholly idle while a job waits */
+			struct bt_run br;
+			char what[128];
+			snprintf(what, sizeof(what), "%s on %s", policies[j], machines[i]);
+			CHECKF(bt_from_metrics(&a, sdt_ncpus, &br), "%s: elapsed, user, sys", what);
+			bt_check(what, &br, 0, 0);
 		}
 	}
 	/* deterministic: same seed, same numbers */

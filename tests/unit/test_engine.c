@@ -884,6 +884,114 @@ SL_TEST(engine_mutex_excludes_and_barrier_releases)
 	sl_sim_destroy(sim);
 }
 
+/*
+ * Wait queues wake first-in first-out.  On one CPU under the FIFO test
+ * policy a woken task is queued in the order it was woken, so the order in
+ * which the waiters get through is the order they were woken.  Three
+ * waiters block in order 1, 2, 3 (they are spawned, so run, in that
+ * order): on a held mutex, on an empty pipe fed one byte at a time, on a
+ * barrier of four.  Expected logs, by hand: mutex 1 2 3; pipe 1 2 3 (the
+ * first woken reads the byte, the others sleep again in order); barrier
+ * 4 1 2 3 (the last to arrive goes on at once).  Newest-first wakeups
+ * give 3 2 1, 3 1 2 and 4 3 2 1.
+ */
+enum { WQ_MUTEX, WQ_PIPE, WQ_BARRIER };
+struct wq_shared { int kind; struct sl_mutex *mu; struct sl_chan *ch; struct sl_barrier *bar;
+		   int log[8], n; };
+struct wq_task { struct wq_shared *sh; int id, pc; };
+
+static void wq_log(struct wq_shared *sh, int id)
+{
+	if (sh->n < 8)
+		sh->log[sh->n++] = id;
+}
+
+/* id 0: the mutex holder or the pipe writer; 1-3: the waiters; 4: the
+ * barrier's last arrival. */
+static void wq_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	(void)sim;
+	struct wq_task *w = t->prog_state;
+	struct wq_shared *sh = w->sh;
+	int pc = w->pc++;
+
+	*next = sl_act_exit();
+	if (sh->kind == WQ_MUTEX) {
+		struct sl_action lock = { .kind = SL_ACT_LOCK, .u.mutex = sh->mu };
+		struct sl_action unlock = { .kind = SL_ACT_UNLOCK, .u.mutex = sh->mu };
+		if (w->id == 0 && pc <= 2)	/* lock, sleep 1 ms holding it, unlock */
+			*next = pc == 0 ? lock : pc == 1 ? sl_act_sleep(SL_MSEC) : unlock;
+		else if (w->id > 0 && pc == 0)
+			*next = lock;
+		else if (w->id > 0 && pc == 1) {
+			wq_log(sh, w->id);
+			*next = sl_act_run(1e5, SL_WC_INT);
+		} else if (w->id > 0 && pc == 2)
+			*next = unlock;
+	} else if (sh->kind == WQ_PIPE) {
+		struct sl_action wr = { .kind = SL_ACT_CHAN_WRITE, .u.chan = { sh->ch, 1 } };
+		if (w->id == 0 && pc < 6)	/* three bytes 1 ms apart */
+			*next = pc % 2 ? wr : sl_act_sleep(SL_MSEC);
+		else if (w->id == 0 && pc == 6)
+			*next = (struct sl_action){ .kind = SL_ACT_CHAN_CLOSE, .u.chan = { sh->ch, 0 } };
+		else if (w->id > 0 && pc == 0)
+			*next = (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { sh->ch, 1 } };
+		else if (w->id > 0 && pc == 1 && t->result > 0)
+			wq_log(sh, w->id);
+	} else {
+		if (pc == 0)
+			*next = (struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = sh->bar };
+		else if (pc == 1) {
+			wq_log(sh, w->id);
+			*next = sl_act_run(1e5, SL_WC_INT);
+		}
+	}
+}
+
+static const struct sl_prog wq_prog = { .name = "wq", .step = wq_step };
+
+/* Run `kind` on one CPU; the log, as digits ("123"), in out[]. */
+static void wq_order(int kind, char out[9])
+{
+	struct sl_machine m;
+	struct sl_sim *sim = make_sim(&m, "pack:1 core:1 pu:1", 1);
+	out[0] = 0;
+	if (!sim)
+		return;
+	struct wq_shared *sh = sl_sim_alloc(sim, sizeof(*sh));
+	sh->kind = kind;
+	sh->mu = sl_mutex_new(sim);
+	sh->ch = sl_chan_new(sim, 64, false);
+	sh->bar = sl_barrier_new(sim, 4);
+	/* spawn (so run) order: the holder takes the mutex first; the
+	 * pipe's readers block before the writer's first byte */
+	static const int order[3][4] = { { 0, 1, 2, 3 }, { 1, 2, 3, 0 }, { 1, 2, 3, 4 } };
+	for (int i = 0; i < 4; i++) {
+		struct wq_task *w = sl_sim_alloc(sim, sizeof(*w));
+		w->sh = sh;
+		w->id = order[kind][i];
+		sl_sim_spawn_root(sim, &wq_prog, w, "wq");
+	}
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	for (int i = 0; i < sh->n; i++)
+		out[i] = (char)('0' + sh->log[i]);
+	out[sh->n] = 0;
+	sl_sim_destroy(sim);
+}
+
+SL_TEST(engine_waiters_wake_first_in_first_out)
+{
+	char got[9];
+
+	wq_order(WQ_MUTEX, got);
+	CHECKF(!strcmp(got, "123"), "mutex: got the lock in order %s", got);
+	wq_order(WQ_PIPE, got);
+	CHECKF(!strcmp(got, "123"), "pipe: readers got the bytes in order %s", got);
+	wq_order(WQ_BARRIER, got);
+	CHECKF(!strcmp(got, "4123"), "barrier: went on in order %s", got);
+}
+
 static void fan_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {
 	(void)sim;
@@ -1086,6 +1194,46 @@ SL_TEST(engine_tick_staggered_restarts_at_the_next_phase)
 	       tick_log.cpu[2], (long long)tick_log.at[2]);
 	CHECK(tick_log.jiffies[2] == 5);
 	CHECK(tick_log.cpu[3] == 2 && tick_log.at[3] == 5600000);
+}
+
+/* After an idle period the tick comes back on the tick grid, never at
+ * "wakeup + one tick": every tick of every mode lies at its CPU's phase
+ * of a whole jiffy (phase 0 for ordered and sync; (cpu+1)/(ncpus+1) of a
+ * jiffy for staggered, 2.4's setup_APIC_timer), worked out here from the
+ * modes' definitions in sim.h, not with sl_tick_phase.  The task runs
+ * 2.3 ms, sleeps to 5.35 ms, off the grid, so a restart at wake + 1 ms
+ * (6.35 ms) is caught; ordered and sync restart at 6 ms, the first whole
+ * jiffy after the wakeup. */
+SL_TEST(engine_tick_on_the_jiffy_grid_after_idle)
+{
+	static const enum sl_tick_mode modes[] = { SL_TICK_ORDERED, SL_TICK_SYNC,
+						   SL_TICK_STAGGERED };
+	for (int k = 0; k < 3; k++) {
+		CHECK(tick_run(modes[k], 1, 2.3, 3.05));
+		CHECKF(tick_log.n >= 12, "mode %d: %d ticks", (int)modes[k], tick_log.n);
+		int after = -1;
+		for (int i = 0; i < tick_log.n; i++) {
+			sl_time phase = modes[k] == SL_TICK_STAGGERED
+				? (sl_time)(tick_log.cpu[i] + 1) * SL_MSEC / 5 : 0;
+			CHECKF(tick_log.at[i] % SL_MSEC == phase,
+			       "mode %d: tick %d on CPU %d at %lld ns, phase %lld", (int)modes[k], i,
+			       tick_log.cpu[i], (long long)tick_log.at[i], (long long)phase);
+			if (after < 0 && tick_log.at[i] > 5350000)
+				after = i;
+		}
+		CHECK(after > 0);
+		if (after <= 0)
+			continue;
+		/* the tick stops (after the one already queued) while all
+		 * sleep; the first one after is the next grid point: 6 ms,
+		 * or CPU 1's 5.4 ms when staggered */
+		CHECKF(tick_log.at[after - 1] <= 3000000, "mode %d: tick at %lld ns",
+		       (int)modes[k], (long long)tick_log.at[after - 1]);
+		CHECKF(tick_log.at[after] == (modes[k] == SL_TICK_STAGGERED ? 5400000 : 6000000),
+		       "mode %d: first tick after the wakeup at %lld ns", (int)modes[k],
+		       (long long)tick_log.at[after]);
+		CHECK(tick_log.jiffies[after] == (modes[k] == SL_TICK_STAGGERED ? 5u : 6u));
+	}
 }
 
 /* 2.6 setup_APIC_timer(): all at the jiffy's start, each CPU once per

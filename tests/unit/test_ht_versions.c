@@ -341,6 +341,68 @@ SL_TEST(ht_continue_bug)
 	CHECKF(n < 3, "e6 idle_active=0: %ld preemptions", n);
 }
 
+/*
+ * The guard of do_active_balance: a migration thread that finds a sibling
+ * of its runqueue idle gives the task it preempted back and pulls nothing
+ * (no SMT imbalance).  With the continue bug that is every request made of
+ * a runqueue with an idle sibling.  Here the root forks h (fork_place=tail:
+ * h waits on package 0's queue beside the idle CPU 1, since fork kicks
+ * nobody) and computes 30 ms.  Package 1 is wholly idle: each ms its own
+ * pull fails (idle_steal=passive, h is hot for cache_decay_ticks=10) and
+ * it asks package 0, whose thread preempts the root.  With the guard h
+ * stays until it turns cold, ~10 jiffies after the fork, and package 1's
+ * own pull takes it; the root is preempted about once a ms meanwhile and
+ * never leaves CPU 0.  Without the guard the thread's pull (told to ignore
+ * hotness by active_steal_hot=on) takes h at the first request, ~1 ms.
+ * When h first ran, and where; the root's preemptions in *preempted.
+ */
+static sl_time htvt_guard_h_start(const char *policy, int *h_cpu, long *preempted)
+{
+	struct o1t_run r;
+	sl_time start = -1;
+
+	*h_cpu = -1;
+	*preempted = -1;
+	if (!o1t_start(&r, HT22, policy, 40 * SL_MSEC))
+		return -1;
+	struct o1t_script *root = o1t_new(r.sim), *h = o1t_hog(r.sim, 5000);
+	o1t_fork(root, h, "h", 0);
+	o1t_add(root, sl_act_run(30 * SL_MSEC, SL_WC_INT));
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r)) {
+		start = h->pc > 0 ? h->at[0] : -1;
+		*h_cpu = h->cpu[0];
+		struct sl_task *t = o1t_find(r.sim, "root");
+		*preempted = t ? t->nivcsw : -1;
+		for (int i = 0; i < root->pc; i++)
+			CHECKF(root->cpu[i] == 0, "%s: root step %d on CPU %d", policy, i,
+			       root->cpu[i]);
+	}
+	sl_sim_destroy(r.sim);
+	return start;
+}
+
+SL_TEST(ht_active_balance_gives_back_when_a_sibling_is_idle)
+{
+	static const char *const policies[] = {
+		"ht:version=e6,fork_place=tail,cache_decay_ticks=10,idle_steal=passive,"
+		"active_steal_hot=on",
+		"ht:version=f3,continue_bug=on,fork_place=tail,cache_decay_ticks=10,"
+		"idle_steal=passive,active_steal_hot=on",
+	};
+	for (int i = 0; i < 2; i++) {
+		int cpu;
+		long n;
+		sl_time at = htvt_guard_h_start(policies[i], &cpu, &n);
+		CHECKF(at >= 10 * SL_MSEC && at < 13 * SL_MSEC,
+		       "%s: h first ran at %lld ns, not when cold (10-12 ms)", policies[i],
+		       (long long)at);
+		CHECKF(cpu == 2 || cpu == 3, "%s: h first ran on CPU %d", policies[i], cpu);
+		CHECKF(n >= 5, "%s: root preempted %ld times", policies[i], n);
+	}
+}
+
 /* ---- active balancing in every version ---- */
 
 static int htvt_two_hogs_apart(const char *policy, double ms)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/spec.h"
+#include "bounds.h"
 #include "hw/machine.h"
 #include "policy/o1_core.h"
 #include "policy/policy.h"
@@ -556,6 +557,14 @@ SL_TEST(o1_versions_run_clean)
 		sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
 		bool ok = o1t_run(&r);
 		CHECKF(ok && sl_nr_tasks(r.sim) == 0, "%s", pols[i]);
+		/* by hand: mix 5 alone computes 8 x 18 ms and sleeps 2+..+9 =
+		 * 44 ms (at most full speed: >= 188 ms); the last task to
+		 * finish is alive throughout, so all CPUs are idle at most
+		 * while it sleeps (44 ms) */
+		struct bt_run br;
+		bt_from_sim(r.sim, &br);
+		if (ok)
+			bt_check(pols[i], &br, 0.188, 0.044);
 		sl_sim_destroy(r.sim);
 	}
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "policy/o1_core.h"
+#include "bounds.h"
 #include "test.h"
 #include "test_o1_script.h"
 
@@ -280,6 +281,16 @@ SL_TEST(o1_numa_versions_run_clean)
 			sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
 			bool ok = o1t_run(&r);
 			CHECKF(ok && sl_nr_tasks(r.sim) == 0, "%s on %s", pols[i], machines[m]);
+			/* by hand: mix 6 alone computes 6 x 21 ms and sleeps
+			 * 2+..+7 = 27 ms (>= 153 ms at full speed); all CPUs
+			 * idle at most while the last one to finish sleeps:
+			 * 27 ms */
+			struct bt_run br;
+			bt_from_sim(r.sim, &br);
+			char what[128];
+			snprintf(what, sizeof(what), "%s on %s", pols[i], machines[m]);
+			if (ok)
+				bt_check(what, &br, 0.153, 0.027);
 			sl_sim_destroy(r.sim);
 		}
 	}

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/spec.h"
+#include "bounds.h"
 #include "hw/machine.h"
 #include "policy/sl.h"
 #include "policy/policy.h"
@@ -495,6 +496,8 @@ SL_TEST(sl_sleeper_served_promptly)
 
 /* ---- whole workloads: clean on every preset, deterministic ---- */
 
+static int slt_ncpus;	/* logical CPUs of slt_run_once's last machine */
+
 static bool slt_run_once(const char *machine, const char *policy, const char *workload,
 			 struct sl_metrics *out)
 {
@@ -508,6 +511,7 @@ static bool slt_run_once(const char *machine, const char *policy, const char *wo
 		fprintf(stderr, "slt_run_once: %s\n", err.msg);
 		return false;
 	}
+	slt_ncpus = m.topo.ncpus;
 	struct sl_run_spec spec = {
 		.machine = &m, .policy = &sl_policy_sl, .knobs = &knobs, .workload = w,
 		.params = &params, .seed = 7, .check = true,
@@ -526,6 +530,15 @@ static double slt_metric(const struct sl_metrics *ms, const char *name)
 	return m ? m->value : -1;
 }
 
+/* bounds.h's bounds on the last slt_run_once (chain and idle_max in s). */
+static void slt_bounds(const char *what, const struct sl_metrics *m, double chain,
+		       double idle_max)
+{
+	struct bt_run r;
+	CHECKF(bt_from_metrics(m, slt_ncpus, &r), "%s: elapsed, user, sys", what);
+	bt_check(what, &r, chain, idle_max);
+}
+
 SL_TEST(sl_presets_run_clean)
 {
 	static const char *const machines[] = { "p4dpe-2x2ht", "p4ht-3066", "p4-2400",
@@ -537,20 +550,26 @@ SL_TEST(sl_presets_run_clean)
 		bool ok = slt_run_once(machines[i], "sl", "kernbench:size=8,units=60", &a);
 		CHECKF(ok && slt_metric(&a, "elapsed_s") > 0 && slt_metric(&a, "user_s") > 4, "%s",
 		       machines[i]);
+		/* io=0: never wholly idle while a job waits */
+		if (ok)
+			slt_bounds(machines[i], &a, 0, 0);
 	}
 	CHECK(slt_run_once("numaq-16", "sl:batch_us=0,numa_persist=1,hz=250",
 			   "schedbench:tasks=8,size=0.5,hackbench=2,hackbench_at=0.1", &a));
 	CHECK(slt_run_once("p4dpe-2x2ht", "sl", "hackbench:groups=2,loops=20", &a));
+	slt_bounds("hackbench on p4dpe-2x2ht", &a, 0, 0);
 	CHECK(slt_run_once("xeon-1600ht", "sl", "tbench:clients=4,ops=2000", &a));
 	/* the same seed gives the same run, to the last switch */
 	CHECK(slt_run_once("xeon-2s-smt", "sl", "javabench:threads=8,size=4", &a));
 	CHECK(slt_run_once("xeon-2s-smt", "sl", "javabench:threads=8,size=4", &b));
+	slt_bounds("javabench on xeon-2s-smt", &b, 0, 0);
 	CHECK(a.n == b.n && a.n > 0);
 	for (int i = 0; i < a.n && i < b.n; i++)
 		CHECKF(!strcmp(a.m[i].name, b.m[i].name) && a.m[i].value == b.m[i].value,
 		       "%s: %g vs %g", a.m[i].name, a.m[i].value, b.m[i].value);
 	/* folding@home on the 2x2 HT box: one task per package */
 	CHECK(slt_run_once("p4dpe-2x2ht", "sl", "spin:tasks=2,seconds=2", &a));
+	slt_bounds("spin on p4dpe-2x2ht", &a, 2, 0);
 	CHECKF(slt_metric(&a, "pkg0_user_pct") > 95 && slt_metric(&a, "pkg1_user_pct") > 95,
 	       "spin: packages %.1f%% and %.1f%%", slt_metric(&a, "pkg0_user_pct"),
 	       slt_metric(&a, "pkg1_user_pct"));

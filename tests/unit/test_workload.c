@@ -466,12 +466,14 @@ static void kb_serial_span(const struct wl_run *r, double *head_s, double *tail_
  * the -j1 time of a 1000-unit build (the old shares made it 13 %). */
 SL_TEST(kernbench_serial_part_same_on_1_and_16_cpus)
 {
-	struct wl_run one, wide;
+	/* zeroed: a failing wl_run stops the ||, leaving the later ones unset */
+	struct wl_run one = { 0 }, wide = { 0 };
 
 	if (!wl_run(&one, "pack:1 core:1 pu:1", "kernbench:jobs=1," KB_WIDE, 1) ||
 	    !wl_run(&wide, "pack:16 core:1 pu:1", "kernbench:jobs=32," KB_WIDE, 1)) {
 		CHECK(!"kernbench on 1 and 16 CPUs ran");
 		wl_done(&one);
+		wl_done(&wide);
 		return;
 	}
 	double h1, t1, h16, t16;
@@ -535,7 +537,8 @@ SL_TEST(kernbench_disk_serves_one_request_at_a_time)
 
 SL_TEST(kernbench_run_seed_jitters_but_keeps_the_tree)
 {
-	struct wl_run a, b, c;
+	/* zeroed: a failing wl_run stops the ||, leaving the later ones unset */
+	struct wl_run a = { 0 }, b = { 0 }, c = { 0 };
 	const char *spec = "kernbench:jobs=2," KB_SMALL;
 
 	if (!wl_run(&a, "pack:2 core:1 pu:1", spec, 5) ||
@@ -544,6 +547,7 @@ SL_TEST(kernbench_run_seed_jitters_but_keeps_the_tree)
 		CHECK(!"kernbench runs");
 		wl_done(&a);
 		wl_done(&b);
+		wl_done(&c);
 		return;
 	}
 	CHECK(a.stats.elapsed_ns == b.stats.elapsed_ns);
