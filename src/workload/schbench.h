@@ -1,0 +1,48 @@
+/*
+ * schbench.h - what the simulated schbench (schbench.c) and its real
+ * counterpart (src/real/schbench.c) share: the matrix a request multiplies,
+ * the assumed cost of one multiply-add, and the metrics both report.
+ */
+#ifndef SL_WORKLOAD_SCHBENCH_H
+#define SL_WORKLOAD_SCHBENCH_H
+
+#include "base/hist.h"
+#include "workload/workload.h"
+
+/*
+ * The side of the square matrices of a request: three n x n arrays of
+ * unsigned long fill the footprint, n = floor(sqrt(KB x 1024 / 3 / 8)),
+ * as schbench computes matrix_size (104 for the default 256 KB).  One
+ * multiplication is n^3 multiply-adds.
+ */
+unsigned long sch_matrix_n(long footprint_kb);
+
+/*
+ * Cycles of one multiply-add of schbench's naive multiplication (the
+ * inner loop: two loads, an imul, an add into a register, a store),
+ * measured alone on the project's host: gcc -O2 of the same loop, 104 x
+ * 104, 1.66 ns per multiply-add at 2.6 GHz (AMD EPYC VM) = 4.3 cycles.
+ * The simulation charges it at each machine's clock; it was not fitted to
+ * any schbench result.  Cross-check, not used: the README's calibration
+ * run (-F 256 -n 5, 52 workers busy) took 16.9 ms for 5 x 104^3, 3.0 ns
+ * per multiply-add, what 4.3 cycles give at about 2.3 GHz with the SMT
+ * sibling busy (0.63 of solo).
+ */
+#define SCH_OP_CYCLES 4.3
+
+/* Bounds shared by both sides' parameter tables. */
+#define SCH_MAX_MSG 1024
+#define SCH_MAX_WORKERS 4096
+#define SCH_MAX_TASKS 16384	/* message threads x workers */
+/* rps mode: a worker with more requests queued than this gets no more
+ * (schbench's `batch`); the message thread sleeps 100 us instead */
+#define SCH_RPS_BATCH 128
+#define SCH_RPS_BACKOFF_NS 100000
+
+/* Add schbench's own metrics: `wakeup_us_p50` ... `_max` and
+ * `request_us_p50` ... `_max` from the two histograms (ns), `requests`
+ * counted after the warm-up and `rps` = requests / seconds measured. */
+void sch_metrics_add(struct sl_metrics *out, const struct sl_hist *wakeup,
+		     const struct sl_hist *request, long requests, double seconds);
+
+#endif
