@@ -15,7 +15,7 @@
  *   its own futex; once woken its wakeup latency is now - the stamp (the
  *   message thread's clock read before it began waking the list); then one
  *   request: usleep(`sleep_us`), then, holding the lock of the CPU it runs
- *   on unless `lock=0`, `loops` multiplications of n x n matrices (three
+ *   on unless `lock=off`, `loops` multiplications of n x n matrices (three
  *   arrays of unsigned long filling `footprint_kb`: n = 104 for 256 KB);
  *   its request latency runs from before the usleep to after the unlock.
  *   With `rps` > 0, each message thread instead posts rps / message_threads
@@ -42,13 +42,14 @@
  * means to show.
  *
  * Costs: a multiply-add is SCH_OP_CYCLES at the machine's clock
- * (schbench.h: measured alone on the host, not fitted), work class MEM (a
- * dependency-bound loop that leaves the core's units idle for a sibling;
- * docs/model.md [SMT]); the workers' footprint is `footprint_kb` (their
+ * (schbench.h: measured alone on the host, not fitted), work class MEM
+ * (every multiply-add reads a new cache line of the second matrix, whose
+ * column walk strides n x 8 bytes: a loop of L1 misses; docs/model.md
+ * [SMT]); the workers' footprint is `footprint_kb` (their
  * cache refill after a migration).  A futex call's kernel work is
- * SCH_FUTEX_CTX context switches (measured: FUTEX_WAKE on a word nobody
- * waits on, 0.50 us on the host, 1.46 us a switch), a wake that finds a
- * sleeper adds hackbench's HB_WAKE_CTX (the same try_to_wake_up path).
+ * SCH_FUTEX_CTX context switches (schbench.h: measured on the host), a
+ * wake that finds a sleeper adds hackbench's HB_WAKE_CTX (the same
+ * try_to_wake_up path).
  *
  * Metrics (schbench's own, kept apart from the engine's wakeup_lat_us):
  * wakeup_us_* and request_us_* (p50, p90, p99, p99.9, max) of the samples
@@ -81,7 +82,6 @@
 #include "workload/schbench.h"
 #include "workload/workload.h"
 
-#define SCH_FUTEX_CTX	0.34		/* 0.50 us / 1.458 us: see above */
 #define SCH_SPIN_NS	2000.0		/* poll period of a spinning worker */
 #define SCH_CHAN_BYTES	(1L << 30)	/* a futex's wake channel never fills */
 
@@ -497,12 +497,12 @@ static const struct sl_param_def sch_params[] = {
 	  "matrix multiplications per request (-n, 'operations')" },
 	{ "footprint_kb", SL_PARAM_INT, "256", 1, 1 << 20, NULL,
 	  "KB of the three matrices a worker multiplies (-F; 256: 104 x 104)" },
-	{ "lock", SL_PARAM_INT, "1", 0, 1, NULL,
-	  "1: hold the per-CPU spinlock during the math; 0: schbench -L" },
+	{ "lock", SL_PARAM_CHOICE, "on", 0, 0, "on|off",
+	  "on: hold the per-CPU spinlock during the math; off: schbench -L" },
 	{ "rps", SL_PARAM_INT, "0", 0, 10000000, NULL,
 	  "requests per second, shared by the message threads (-R); 0: as fast as possible" },
 	{ "op_ns", SL_PARAM_REAL, NULL, 0, 1e6, NULL,
-	  "ns of one multiply-add (default: 4.3 cycles at the machine's clock)" },
+	  "ns of one multiply-add (default: 1.34 cycles at the machine's clock, measured on the host)" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -539,7 +539,7 @@ static void *sch_start(struct sl_sim *sim, const struct sl_params *p, sl_time *l
 		? (int)sl_param_int(p, "workers")
 		: (topo->ncpus + run->nmsg - 1) / run->nmsg;
 	run->ncpus = topo->ncpus;
-	run->lock = sl_param_int(p, "lock") != 0;
+	run->lock = sl_param_choice(p, "lock") == 0;
 	run->rps_mode = sl_param_int(p, "rps") > 0;
 	run->rps_per_msg = sl_param_int(p, "rps") / run->nmsg;
 	run->sleep_ns = (sl_time)llround(sl_param_real(p, "sleep_us") * 1e3);

@@ -19,16 +19,28 @@ unsigned long sch_matrix_n(long footprint_kb);
 
 /*
  * Cycles of one multiply-add of schbench's naive multiplication (the
- * inner loop: two loads, an imul, an add into a register, a store),
- * measured alone on the project's host: gcc -O2 of the same loop, 104 x
- * 104, 1.66 ns per multiply-add at 2.6 GHz (AMD EPYC VM) = 4.3 cycles.
- * The simulation charges it at each machine's clock; it was not fitted to
- * any schbench result.  Cross-check, not used: the README's calibration
- * run (-F 256 -n 5, 52 workers busy) took 16.9 ms for 5 x 104^3, 3.0 ns
- * per multiply-add, what 4.3 cycles give at about 2.3 GHz with the SMT
- * sibling busy (0.63 of solo).
+ * inner loop gcc -O2 makes of it: two loads, an imul, an add into a
+ * register, a store), measured alone on the project's host as the
+ * thread's CPU time (CLOCK_THREAD_CPUTIME_ID, so other load does not
+ * count): 200 multiplications of 104 x 104, never-written matrices as
+ * schbench's, 0.516 ns per multiply-add at 2.596 GHz (AMD EPYC VM) =
+ * 1.34 cycles.  The simulation charges it at each machine's clock; it was
+ * not fitted to any schbench result.  It is the least certain input: the
+ * README's calibration run (-F 256 -n 5, 52 workers busy, an unknown
+ * 2016-era machine) took 16.9 ms for 5 x 104^3, 3.0 ns per multiply-add,
+ * 6-7 cycles at 2-2.5 GHz (the source's header says -O0); an older core
+ * needs more cycles too.  op_ns= sets it.
  */
-#define SCH_OP_CYCLES 4.3
+#define SCH_OP_CYCLES 1.34
+
+/*
+ * Kernel work of a futex call (FUTEX_WAKE or the entry of FUTEX_WAIT), in
+ * context switches of the machine: FUTEX_WAKE on a word nobody waits on
+ * took 0.153 us of the thread's CPU time on the host (200,000 calls), whose
+ * context switch costs 1.458 us.  A wake that finds a sleeper adds
+ * hackbench's HB_WAKE_CTX (the same try_to_wake_up path).
+ */
+#define SCH_FUTEX_CTX 0.105
 
 /* Bounds shared by both sides' parameter tables. */
 #define SCH_MAX_MSG 1024

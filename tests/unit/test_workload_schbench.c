@@ -249,7 +249,7 @@ SL_TEST(schbench_one_worker_handoff_bounds)
 	const struct sl_speed_model *s = &r.m.speed;
 	double ctx = (double)s->ctx_switch_ns / 1e3, ipi = (double)s->ipi_ns / 1e3;
 	double refill = (double)s->refill_ns[0] / 1e3;
-	double futex = 0.34 * ctx, wake = HB_WAKE_CTX * ctx;
+	double futex = SCH_FUTEX_CTX * ctx, wake = HB_WAKE_CTX * ctx;
 	/* stamped, then: the post (futex + wake; doubled at most by the
 	 * cache refill of a message thread that changed CPU, as the engine
 	 * charges a burst w + min(refill, w)), the IPI to the worker's idle
@@ -293,7 +293,7 @@ SL_TEST(schbench_rps_mode_posts_the_rate)
 /* The per-CPU lock on one CPU under CFS: two workers whose math is longer
  * than a slice share one CPU lock.  A worker preempted in its math keeps
  * the lock; the one that then runs spins on it.  Spinning is CPU time
- * that does no request, so the lock costs requests; without it (lock=0)
+ * that does no request, so the lock costs requests; without it (lock=off)
  * the CPU only does work. */
 SL_TEST(schbench_lock_spins_cost_requests)
 {
@@ -301,8 +301,8 @@ SL_TEST(schbench_lock_spins_cost_requests)
 	const char *args = "workers=2,runtime_s=1,sleep_us=100,loops=1,footprint_kb=24,op_ns=300";
 
 	char a1[160], a0[160];
-	snprintf(a1, sizeof(a1), "%s,lock=1", args);
-	snprintf(a0, sizeof(a0), "%s,lock=0", args);
+	snprintf(a1, sizeof(a1), "%s,lock=on", args);
+	snprintf(a0, sizeof(a0), "%s,lock=off", args);
 	if (!sch_run(&with, ONE_CPU, "cfs", false, a1) ||
 	    !sch_run(&without, ONE_CPU, "cfs", false, a0)) {
 		CHECK(!"schbench ran");
