@@ -42,10 +42,13 @@
  * means to show.
  *
  * Costs: a multiply-add is SCH_OP_CYCLES at the machine's clock
- * (schbench.h: measured alone on the host, not fitted), work class MEM
- * (every multiply-add reads a new cache line of the second matrix, whose
- * column walk strides n x 8 bytes: a loop of L1 misses; docs/model.md
- * [SMT]); the workers' footprint is `footprint_kb` (their
+ * (schbench.h: measured alone on the host, not fitted).  Its work class
+ * follows the footprint (`class=auto`): matrices that fit the package's
+ * last-level cache (256 KB fit every preset's) make an integer loop out
+ * of cache, INT (docs/model.md [SMT]: two on one core's siblings get 0.58
+ * each on NetBurst; almost no NUMA penalty); larger ones come from
+ * memory, MEM (each multiply-add reads a new line of the second matrix,
+ * whose column walk strides n x 8 bytes); the workers' footprint is `footprint_kb` (their
  * cache refill after a migration).  A futex call's kernel work is
  * SCH_FUTEX_CTX context switches (schbench.h: measured on the host), a
  * wake that finds a sleeper adds hackbench's HB_WAKE_CTX (the same
@@ -133,6 +136,7 @@ struct sch_run {
 	long rps_per_msg;
 	sl_time sleep_ns, warm_ns, end_ns;
 	double math_ns;			/* reference ns of a request's math */
+	enum sl_wclass wclass;		/* ... and its work class */
 	double futex_ns, wake_ns;	/* kernel work of a futex call, a wakeup */
 	unsigned footprint_kb;
 	struct sch_msg *msgs;
@@ -328,7 +332,7 @@ static void worker_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 			continue;
 		case W_MATH:
 			w->pc = W_DONE;
-			*next = sl_act_run(run->math_ns, SL_WC_MEM);
+			*next = sl_act_run(run->math_ns, run->wclass);
 			return;
 		case W_DONE:
 		default:
@@ -501,6 +505,9 @@ static const struct sl_param_def sch_params[] = {
 	  "on: hold the per-CPU spinlock during the math; off: schbench -L" },
 	{ "rps", SL_PARAM_INT, "0", 0, 10000000, NULL,
 	  "requests per second, shared by the message threads (-R); 0: as fast as possible" },
+	{ "class", SL_PARAM_CHOICE, "auto", 0, 0, "auto|int|fp|mem|cache",
+	  "work class of the math; auto: int while footprint_kb fits the machine's last-level cache, "
+	  "else mem" },
 	{ "op_ns", SL_PARAM_REAL, NULL, 0, 1e6, NULL,
 	  "ns of one multiply-add (default: 1.34 cycles at the machine's clock, measured on the host)" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
@@ -546,6 +553,11 @@ static void *sch_start(struct sl_sim *sim, const struct sl_params *p, sl_time *l
 	run->warm_ns = sl_s_to_ns(sl_param_real(p, "warmup_s"));
 	run->end_ns = sl_s_to_ns(sl_param_real(p, "runtime_s"));
 	run->math_ns = (double)sl_param_int(p, "loops") * (double)n * (double)n * (double)n * op_ns;
+	static const enum sl_wclass classes[] = { SL_WC_INT, SL_WC_INT, SL_WC_FP, SL_WC_MEM,
+						  SL_WC_CACHE };
+	int cls = sl_param_choice(p, "class");
+	run->wclass = cls ? classes[cls]
+			  : sl_param_int(p, "footprint_kb") <= (long)topo->llc_kb ? SL_WC_INT : SL_WC_MEM;
 	run->futex_ns = SCH_FUTEX_CTX * ctx;
 	run->wake_ns = HB_WAKE_CTX * ctx;
 	run->footprint_kb = (unsigned)sl_param_int(p, "footprint_kb");

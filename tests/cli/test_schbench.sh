@@ -42,7 +42,7 @@ bad_input "workers" real -w schbench:workers=0
 
 # ---- every parameter listed ----
 list=$("$S" list workloads)
-for p in message_threads workers runtime_s warmup_s sleep_us loops footprint_kb lock rps op_ns; do
+for p in message_threads workers runtime_s warmup_s sleep_us loops footprint_kb lock rps class op_ns; do
 	printf '%s\n' "$list" | sed -n '/^schbench /,/^$/p' | grep -q "^    $p=" && ok ||
 		bad "list workloads lacks schbench's $p"
 done
