@@ -236,7 +236,10 @@ static void msg_and_wait(struct sbr_thread *w, long *nreq)
 		return;
 	fwait(run, &w->futex);
 	int64_t woken = now_ns();
-	record(run, w->wakeup, __atomic_load_n(&w->wake_time, __ATOMIC_SEQ_CST), woken);
+	/* the posts that end the run are not wakeups the run measures (the
+	 * simulation stops at runtime_s without them) */
+	if (!stopping(run))
+		record(run, w->wakeup, __atomic_load_n(&w->wake_time, __ATOMIC_SEQ_CST), woken);
 	if (!run->rps_per_msg)
 		*nreq = 1;
 }
