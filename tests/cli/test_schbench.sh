@@ -72,6 +72,10 @@ check "real workers resolved" is_true "$(json "$tmp/real.json" "'workers=' in j[
 # -R: 20 a second, one worker, 1.2 s: the posts at 0 s and 1 s, at most 40
 "$S" real -w schbench:runtime_s=1.2,rps=20,workers=1,loops=1,lock=off -o json >"$tmp/rrps.json"
 check "real rps mode" is_true "$(json "$tmp/rrps.json" "0 < $m['requests'] <= 40")"
+# the stopping post is no wakeup: 2 a second, posted at 0 s and 1 s; the
+# worker idles from about 1 s to the end at 1.9 s, and that wait is no sample
+"$S" real -w schbench:runtime_s=1.9,rps=2,workers=1,loops=1,lock=off -o json >"$tmp/rend.json"
+check "real end is no wakeup" is_true "$(json "$tmp/rend.json" "$m['wakeup_us_max'] < 500000")"
 
 # ---- validate: the same names on both sides ----
 "$S" validate -w schbench:runtime_s=0.3,loops=1 -p cfs -o csv >"$tmp/val.csv" 2>/dev/null
