@@ -26,6 +26,8 @@
  * joins.  A FUTEX_WAIT times out after a second so that no lost post
  * can hang the run.  Each worker has its own two histograms (base/hist.h,
  * merged at the end), so real workers are limited to SCH_REAL_MAX_WORKERS.
+ * Each thread reads its own schedstat as it ends, for schbench's "sched
+ * delay" (the mean run delay per switch-in of each role).
  * The root writes the results to memory shared with schedlab.
  */
 #include "real/real.h"
@@ -34,6 +36,7 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -72,6 +75,7 @@ struct sbr_thread {
 	unsigned long *data;		/* the three matrices */
 	struct sl_hist *wakeup, *request;
 	long requests;
+	double delay_ns, pcount;	/* its schedstat at its end */
 	pthread_t tid;
 };
 
@@ -79,6 +83,7 @@ struct sbr_result {
 	struct sl_hist wakeup, request;
 	long requests;
 	double seconds;			/* the measured span after the warm-up */
+	double msg_delay_ns, msg_pcount, w_delay_ns, w_pcount;
 };
 
 struct sbr_run {
@@ -244,6 +249,23 @@ static void msg_and_wait(struct sbr_thread *w, long *nreq)
 		*nreq = 1;
 }
 
+/* The calling thread's run delay and switch-ins (/proc/thread-self/
+ * schedstat: run time, run delay, pcount); zero where the kernel has no
+ * schedstat. */
+static void own_schedstat(struct sbr_thread *t)
+{
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+	unsigned long long run, delay, count;
+
+	if (!f)
+		return;
+	if (fscanf(f, "%llu %llu %llu", &run, &delay, &count) == 3) {
+		t->delay_ns = (double)delay;
+		t->pcount = (double)count;
+	}
+	fclose(f);
+}
+
 static void *worker_main(void *arg)
 {
 	struct sbr_thread *w = arg;
@@ -255,6 +277,7 @@ static void *worker_main(void *arg)
 		while (nreq-- > 0 && !stopping(w->run))
 			request(w);
 	}
+	own_schedstat(w);
 	return NULL;
 }
 
@@ -330,6 +353,7 @@ static void *msg_main(void *arg)
 		rps_loop(m);
 	else
 		msg_loop(m);
+	own_schedstat(m);
 	for (int i = 0; i < started; i++) {
 		fpost(&m->workers[i].futex);
 		pthread_join(m->workers[i].tid, NULL);
@@ -399,13 +423,18 @@ static int sbr_root_main(void *arg)
 		pthread_join(run->msgs[i].tid, NULL);
 	}
 	struct sbr_result *out = run->out;
-	for (int i = 0; i < run->nmsg; i++)
+	for (int i = 0; i < run->nmsg; i++) {
+		out->msg_delay_ns += run->msgs[i].delay_ns;
+		out->msg_pcount += run->msgs[i].pcount;
 		for (int k = 0; k < run->nworkers; k++) {
 			const struct sbr_thread *w = &run->msgs[i].workers[k];
 			sl_hist_merge(&out->wakeup, w->wakeup);
 			sl_hist_merge(&out->request, w->request);
 			out->requests += w->requests;
+			out->w_delay_ns += w->delay_ns;
+			out->w_pcount += w->pcount;
 		}
+	}
 	out->seconds = run->runtime_s - run->warmup_s;
 	double t = (double)(now_ns() - run->t0) / 1e9;
 	if (started < run->nmsg)
@@ -501,6 +530,8 @@ static int sbr_run(const struct sl_params *p, const struct sl_real_env *env,
 		sl_real_usage_metrics(&u, out);
 		sch_metrics_add(out, &r.out->wakeup, &r.out->request, r.out->requests,
 				r.out->seconds);
+		sch_sched_delay_add(out, r.out->msg_delay_ns, r.out->msg_pcount,
+				    r.out->w_delay_ns, r.out->w_pcount);
 	}
 	munmap(r.out, sizeof(*r.out));
 	return rc;

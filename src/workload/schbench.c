@@ -57,8 +57,11 @@
  * Metrics (schbench's own, kept apart from the engine's wakeup_lat_us):
  * wakeup_us_* and request_us_* (p50, p90, p99, p99.9, max) of the samples
  * taken after `warmup_s`, `requests` completed after it and `rps` =
- * requests / (runtime_s - warmup_s); the engine's waits for a CPU also per
- * role (`_msg`, `_workers`).
+ * requests / (runtime_s - warmup_s); schbench's "sched delay" line,
+ * the mean wait on a runqueue per switch-in of each role over the whole
+ * run (sched_delay_us_msg, _workers: schbench reads them from
+ * /proc/<tid>/schedstat); the engine's waits for a CPU also per role
+ * (`_msg`, `_workers`).
  *
  * Omitted / simplified (docs/workloads.md "schbench"):
  *   - the run ends at runtime_s (the engine's time limit), not by the
@@ -591,6 +594,10 @@ static void sch_report(struct sl_sim *sim, void *state, const struct sl_params *
 	(void)p;
 	sch_metrics_add(out, run->wakeup, run->request, run->requests,
 			sl_ns_to_s(run->end_ns - run->warm_ns));
+	const struct sl_hist *mq = sl_sim_latency(sim, SL_LAT_RUNQ, LAT_MSG);
+	const struct sl_hist *wq = sl_sim_latency(sim, SL_LAT_RUNQ, LAT_WORKERS);
+	sch_sched_delay_add(out, mq ? mq->sum : 0, mq ? (double)mq->count : 0, wq ? wq->sum : 0,
+			    wq ? (double)wq->count : 0);
 	sl_metrics_add_latency(out, sim, LAT_MSG, "msg");
 	sl_metrics_add_latency(out, sim, LAT_WORKERS, "workers");
 }
@@ -615,6 +622,16 @@ void sch_metrics_add(struct sl_metrics *out, const struct sl_hist *wakeup,
 	}
 	sl_metrics_add(out, "requests", "count", (double)requests, +1);
 	sl_metrics_add(out, "rps", "req/s", seconds > 0 ? (double)requests / seconds : 0, +1);
+}
+
+void sch_sched_delay_add(struct sl_metrics *out, double msg_ns, double msg_count,
+			 double workers_ns, double workers_count)
+{
+	if (msg_count > 0)
+		sl_metrics_add(out, "sched_delay_us_msg", "us", msg_ns / msg_count / 1e3, -1);
+	if (workers_count > 0)
+		sl_metrics_add(out, "sched_delay_us_workers", "us",
+			       workers_ns / workers_count / 1e3, -1);
 }
 
 const struct sl_workload_ops sl_workload_schbench = {

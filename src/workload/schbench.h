@@ -57,4 +57,11 @@ unsigned long sch_matrix_n(long footprint_kb);
 void sch_metrics_add(struct sl_metrics *out, const struct sl_hist *wakeup,
 		     const struct sl_hist *request, long requests, double seconds);
 
+/* schbench's "sched delay" line: the mean wait on a runqueue per switch-in
+ * of the message threads and of the workers, us (`sched_delay_us_msg`,
+ * `sched_delay_us_workers`), over the whole run; a side with no switch-in
+ * (count 0) is left out. */
+void sch_sched_delay_add(struct sl_metrics *out, double msg_ns, double msg_count,
+			 double workers_ns, double workers_count);
+
 #endif

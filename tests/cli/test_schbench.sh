@@ -51,7 +51,8 @@ done
 "$S" $R -w schbench:runtime_s=0.5,warmup_s=0.1 -o json >"$tmp/sim.json"
 check "sim metrics" is_true "$(json "$tmp/sim.json" "all(k in $m for k in \
 	['wakeup_us_p50', 'wakeup_us_p99.9', 'wakeup_us_max', 'request_us_p90', 'request_us_max', \
-	 'requests', 'rps', 'wakeup_lat_us_p99_msg', 'runq_delay_us_max_workers'])")"
+	 'requests', 'rps', 'sched_delay_us_msg', 'sched_delay_us_workers', \
+	 'wakeup_lat_us_p99_msg', 'runq_delay_us_max_workers'])")"
 check "sim request >= sleep" is_true "$(json "$tmp/sim.json" "$m['request_us_p50'] >= 100")"
 check "sim rps = requests / 0.4 s" is_true "$(json "$tmp/sim.json" \
 	"$m['requests'] > 0 and abs($m['rps'] - $m['requests'] / 0.4) < 1e-6")"
@@ -68,6 +69,10 @@ check "real metrics" is_true "$(json "$tmp/real.json" "all(k in $m for k in \
 check "real requests" is_true "$(json "$tmp/real.json" \
 	"$m['requests'] > 0 and abs($m['rps'] - $m['requests'] / 0.3) < 1e-6")"
 check "real request >= sleep" is_true "$(json "$tmp/real.json" "$m['request_us_p50'] >= 100")"
+if [ -r /proc/thread-self/schedstat ]; then
+	check "real sched delay" is_true "$(json "$tmp/real.json" \
+		"$m['sched_delay_us_msg'] >= 0 and $m['sched_delay_us_workers'] >= 0")"
+fi
 check "real workers resolved" is_true "$(json "$tmp/real.json" "'workers=' in j['workload']")"
 # -R: 20 a second, one worker, 1.2 s: the posts at 0 s and 1 s, at most 40
 "$S" real -w schbench:runtime_s=1.2,rps=20,workers=1,loops=1,lock=off -o json >"$tmp/rrps.json"

@@ -211,8 +211,11 @@ SL_TEST(schbench_one_worker_free_kernel_exact)
 	CHECK(metric(&r, "wakeup_us_max") == 0);
 	CHECK(metric(&r, "requests") == 549);
 	CHECK(fabs(metric(&r, "rps") - 5490) < 1e-6);
-	/* the engine's view: the worker never waited for a CPU */
+	/* the engine's view: the worker never waited for a CPU, nor did the
+	 * message thread (schbench's sched delay line) */
 	CHECK(metric(&r, "wakeup_lat_us_max_workers") == 0);
+	CHECK(metric(&r, "sched_delay_us_workers") == 0);
+	CHECK(metric(&r, "sched_delay_us_msg") == 0);
 }
 
 /* The warm-up drops what came before it: a warm-up of 0.05 s out of 0.1 s
@@ -266,6 +269,10 @@ SL_TEST(schbench_one_worker_handoff_bounds)
 	double rps = metric(&r, "rps");
 	CHECKF(rps <= 1e6 / cycle_lo && rps >= 1e6 / cycle_hi * 0.99,
 	       "rps %g in [%g, %g]", rps, 1e6 / cycle_hi, 1e6 / cycle_lo);
+	/* a worker's wait on the runqueue is at most the IPI to its idle CPU
+	 * (the switch is paid once it runs): so is its mean, sched delay */
+	double sd = metric(&r, "sched_delay_us_workers");
+	CHECKF(sd > 0 && sd <= ipi + 1e-3, "sched delay %g", sd);
 	/* its wakeups are also in the engine's per-role latencies */
 	CHECK(metric(&r, "wakeup_lat_us_max_workers") > 0);
 	CHECK(!isnan(metric(&r, "wakeup_lat_us_p99_msg")));
