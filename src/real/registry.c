@@ -18,6 +18,7 @@ const struct sl_real_workload *const sl_real_workloads[] = {
 	&sl_real_schedbench,
 	&sl_real_kernbench,
 	&sl_real_pingpong,
+	&sl_real_schbench,
 	NULL,
 };
 

@@ -2,7 +2,7 @@
  * bench_workloads.h - the fork/exec, NUMA and messaging benchmarks of the
  * 2002-2004 debate: SDET (sdet.c), Erich Focht's NUMA schedbench /
  * numa_test (schedbench.c), hackbench (hackbench.c) and its smallest case,
- * a ping-pong pair (pingpong.c).  See
+ * a ping-pong pair (pingpong.c) and Chris Mason's schbench (schbench.c).  See
  * docs/workloads.md for the models, parameters and metrics.
  */
 #ifndef SL_WORKLOAD_BENCH_WORKLOADS_H
@@ -14,6 +14,7 @@ extern const struct sl_workload_ops sl_workload_sdet;
 extern const struct sl_workload_ops sl_workload_schedbench;
 extern const struct sl_workload_ops sl_workload_hackbench;
 extern const struct sl_workload_ops sl_workload_pingpong;
+extern const struct sl_workload_ops sl_workload_schbench;
 
 /*
  * One row of numa_test's per-task listing (Hohnbaum's N = 32 paste): the

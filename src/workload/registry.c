@@ -20,6 +20,7 @@ const struct sl_workload_ops *const sl_workloads[] = {
 	&sl_workload_schedbench,
 	&sl_workload_hackbench,
 	&sl_workload_pingpong,
+	&sl_workload_schbench,
 	&sl_workload_chat,
 	&sl_workload_dbench,
 	&sl_workload_tbench,

@@ -2,7 +2,8 @@
 # test_real.sh - `schedlab real` and `schedlab validate`: bad input exits 2
 # with one line; short real runs (spin, hackbench, schedbench) print sane
 # GNU-time metrics in table, JSON and CSV; --cpus pins; a run interrupted by
-# SIGTERM or SIGINT leaves no process behind and prints no results;
+# SIGTERM or SIGINT leaves no process behind and prints no results (schbench:
+# threads of one root);
 # kernbench's tree handling (unpack once, configure, warm up, log, failure)
 # on a tiny fake kernel tree; validate puts real and simulated side by side.
 # Timing is never asserted beyond generous bounds.  $SCHEDLAB is the binary.
@@ -158,6 +159,12 @@ r=$(interrupt SIGINT spin:tasks=3,seconds=60)
 case $r in
 "kids=3 rc=-2 out=0 left=0 err=schedlab: interrupted by SIGINT; every child process was killed") ok ;;
 *) bad "SIGINT during spin: $r" ;;
+esac
+# threads of one root process: the root's group goes, threads and all
+r=$(interrupt SIGTERM schbench:runtime_s=60)
+case $r in
+"kids=1 rc=-15 out=0 left=0 err=schedlab: interrupted by SIGTERM; every child process was killed") ok ;;
+*) bad "SIGTERM during schbench: $r" ;;
 esac
 
 # ---- kernbench on a fake kernel tree ----
