@@ -32,7 +32,9 @@
  * SL_HTML_MIN_SLICES. */
 #define SL_HTML_SLICE_BUDGET 40000
 #define SL_HTML_MIN_SLICES 2000
-/* Distinct task names a timeline tells apart; the rest are "other". */
+/* Distinct task names a timeline tells apart; the rest are "other".  A
+ * task in a latency group (hackbench's senders, 1, and receivers, 2) is
+ * told apart by it: "hackbench (group 1)". */
 #define SL_TL_MAX_COMMS 256
 
 /* Write s with & < > " ' as entities; bytes >= 0x80 and controls as '?'
@@ -48,7 +50,8 @@ struct sl_timeline;
  * run those cover, [0, sl_timeline_window()], complete on every CPU. */
 struct sl_timeline *sl_timeline_new(const struct sl_machine *machine, int max_slices);
 /* A slice, as sl_trace_slice_fn (report/trace_perf.h): called in order of `end`. */
-void sl_timeline_slice(void *tl, int cpu, const char *comm, int pid, sl_time start, sl_time end);
+void sl_timeline_slice(void *tl, int cpu, const char *comm, int pid, int group, sl_time start,
+		       sl_time end);
 /* The run ended at `end`. */
 void sl_timeline_end(struct sl_timeline *tl, sl_time end);
 int sl_timeline_count(const struct sl_timeline *tl);

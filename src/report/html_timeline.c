@@ -25,7 +25,7 @@ struct tl_slice {
 };
 
 struct tl_comm {
-	char name[24];
+	char name[40];		/* comm, and " (group N)" */
 	sl_time ns;		/* CPU time of the slices kept */
 };
 
@@ -66,15 +66,18 @@ void sl_timeline_free(struct sl_timeline *tl)
 	free(tl);
 }
 
-/* The index of a task name (the migration threads share one). */
-static int intern(struct sl_timeline *tl, const char *comm, int pid)
+/* The index of a task name and group (the migration threads share one). */
+static int intern(struct sl_timeline *tl, const char *comm, int pid, int group)
 {
-	char name[24];
+	char name[sizeof(tl->comm[0].name)];
 	uint32_t h = 2166136261u;	/* FNV-1a */
 
 	if (pid >= SL_TRACE_KTHREAD_PID && pid < SL_TRACE_PID_BASE && !strncmp(comm, "migration/", 10))
-		comm = TL_MIGRATION_NAME;
-	snprintf(name, sizeof(name), "%s", comm);
+		snprintf(name, sizeof(name), "%s", TL_MIGRATION_NAME);
+	else if (group > 0)
+		snprintf(name, sizeof(name), "%.16s (group %d)", comm, group);
+	else
+		snprintf(name, sizeof(name), "%.16s", comm);
 	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
 		h = (h ^ *p) * 16777619u;
 	for (unsigned i = h % TL_HASH;; i = (i + 1) % TL_HASH) {
@@ -90,26 +93,27 @@ static int intern(struct sl_timeline *tl, const char *comm, int pid)
 	}
 }
 
-static void keep(struct sl_timeline *tl, int cpu, const char *comm, int pid, sl_time start,
-		 sl_time end)
+static void keep(struct sl_timeline *tl, int cpu, const char *comm, int pid, int group,
+		 sl_time start, sl_time end)
 {
 	if (tl->n == tl->cap) {
 		tl->cap = tl->cap ? 2 * tl->cap : 1024;
 		tl->s = sl_xrealloc(tl->s, sizeof(*tl->s) * (size_t)tl->cap);
 	}
-	int k = intern(tl, comm, pid);
+	int k = intern(tl, comm, pid, group);
 	tl->s[tl->n++] = (struct tl_slice){ start, end, cpu, pid, k };
 	tl->comm[k].ns += end - start;
 }
 
-void sl_timeline_slice(void *ctx, int cpu, const char *comm, int pid, sl_time start, sl_time end)
+void sl_timeline_slice(void *ctx, int cpu, const char *comm, int pid, int group, sl_time start,
+		       sl_time end)
 {
 	struct sl_timeline *tl = ctx;
 
 	if (cpu < 0 || cpu >= tl->machine->topo.ncpus || end <= start)
 		return;
 	if (!tl->cut && tl->n < tl->max) {
-		keep(tl, cpu, comm, pid, start, end);
+		keep(tl, cpu, comm, pid, group, start, end);
 		return;
 	}
 	if (!tl->cut) {
@@ -120,7 +124,7 @@ void sl_timeline_slice(void *ctx, int cpu, const char *comm, int pid, sl_time st
 		return;
 	tl->crossed[cpu] = true;
 	if (start < tl->window)
-		keep(tl, cpu, comm, pid, start, end < tl->window ? end : tl->window);
+		keep(tl, cpu, comm, pid, group, start, end < tl->window ? end : tl->window);
 }
 
 void sl_timeline_end(struct sl_timeline *tl, sl_time end)
@@ -211,11 +215,15 @@ static const char *color_class(const struct sl_tl_colors *c, const char *name, c
 {
 	if (!strcmp(name, TL_MIGRATION_NAME))
 		return "km";
-	for (int i = 0; i < c->n && i < NPALETTE; i++)
+	for (int i = 0, k = 0; i < c->n && k < NPALETTE; i++) {
+		if (!strcmp(c->names[i].name, TL_MIGRATION_NAME))
+			continue;	/* black, not a palette colour */
 		if (!strcmp(c->names[i].name, name)) {
-			snprintf(buf, size, "k%d", i);
+			snprintf(buf, size, "k%d", k);
 			return buf;
 		}
+		k++;
+	}
 	return "kx";
 }
 

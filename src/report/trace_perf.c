@@ -32,6 +32,7 @@
 struct tw_who {
 	char comm[24];
 	int pid, tgid, prio;
+	int group;		/* the task's latency group (sl_task.lat_group), 0: none */
 	bool idle;
 };
 
@@ -67,6 +68,7 @@ static void who_task(const struct sl_trace_writer *w, const struct sl_task *t, s
 	snprintf(o->comm, sizeof(o->comm), "%s", t->comm);
 	o->pid = SL_TRACE_PID_BASE + t->id;
 	o->prio = 120 + t->nice;
+	o->group = t->lat_group;
 	o->tgid = t->mm >= 0 && t->mm < w->ntgid && w->tgid[t->mm] ? w->tgid[t->mm] : o->pid;
 	o->idle = false;
 }
@@ -76,6 +78,7 @@ static void who_idle(int cpu, struct tw_who *o)
 	snprintf(o->comm, sizeof(o->comm), "swapper/%d", cpu);
 	o->pid = o->tgid = 0;
 	o->prio = 120;
+	o->group = 0;
 	o->idle = true;
 }
 
@@ -84,6 +87,7 @@ static void who_migration(int cpu, struct tw_who *o)
 	snprintf(o->comm, sizeof(o->comm), "migration/%d", cpu);
 	o->pid = o->tgid = SL_TRACE_KTHREAD_PID + cpu;
 	o->prio = 0;
+	o->group = 0;
 	o->idle = false;
 }
 
@@ -130,7 +134,7 @@ static void emit_slice(struct sl_trace_writer *w, int cpu, const struct tw_who *
 		       sl_time end)
 {
 	if (w->format == SL_TRACE_SLICES)
-		w->slice_fn(w->slice_ctx, cpu, who->comm, who->pid, start, end);
+		w->slice_fn(w->slice_ctx, cpu, who->comm, who->pid, who->group, start, end);
 	else
 		sl_chrome_slice(w->out, cpu, who->comm, who->pid, start, end);
 }

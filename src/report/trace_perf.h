@@ -63,11 +63,12 @@ struct sl_trace_writer;
  * into the header comment. */
 struct sl_trace_writer *sl_trace_writer_new(FILE *out, enum sl_trace_format format,
 					    const struct sl_machine *machine, const char *title);
-/* `comm` (pid) ran on `cpu` from `start` to `end`: a task, or the
- * migration thread ("migration/N", pid SL_TRACE_KTHREAD_PID + N); idle
- * is the time no slice covers.  Called in order of `end`. */
-typedef void (*sl_trace_slice_fn)(void *ctx, int cpu, const char *comm, int pid, sl_time start,
-				  sl_time end);
+/* `comm` (pid, latency group `group`, 0: none) ran on `cpu` from `start`
+ * to `end`: a task, or the migration thread ("migration/N", pid
+ * SL_TRACE_KTHREAD_PID + N); idle is the time no slice covers.  Called in
+ * order of `end`. */
+typedef void (*sl_trace_slice_fn)(void *ctx, int cpu, const char *comm, int pid, int group,
+				  sl_time start, sl_time end);
 /* A writer that writes nothing and hands every CPU's lanes, as the chrome
  * format shows them, to `fn` (the HTML report's timeline, report/html.h);
  * sl_trace_writer_finish() closes the lanes still open. */

@@ -58,21 +58,21 @@ SL_TEST(timeline_bound_keeps_the_first_window_complete)
 	struct sl_err err = { 0 };
 	CHECK(!sl_machine_load(&mach, "p4dpe-2x2ht", &err));	/* 4 CPUs */
 	struct sl_timeline *tl = sl_timeline_new(&mach, 3);
-	sl_timeline_slice(tl, 0, "a", 1000, 0, 10);
-	sl_timeline_slice(tl, 1, "b", 1001, 0, 12);
-	sl_timeline_slice(tl, 2, "c", 1002, 5, 15);
+	sl_timeline_slice(tl, 0, "a", 1000, 0, 0, 10);
+	sl_timeline_slice(tl, 1, "b", 1001, 0, 0, 12);
+	sl_timeline_slice(tl, 2, "c", 1002, 0, 5, 15);
 	CHECK(!sl_timeline_cut(tl) && sl_timeline_count(tl) == 3);
 	/* the 4th does not fit: the window closes at its end (20), it is kept */
-	sl_timeline_slice(tl, 3, "d", 1003, 2, 20);
+	sl_timeline_slice(tl, 3, "d", 1003, 0, 2, 20);
 	CHECK(sl_timeline_cut(tl) && sl_timeline_window(tl) == 20);
 	CHECK(sl_timeline_count(tl) == 4);
-	sl_timeline_slice(tl, 0, "a", 1000, 10, 30);	/* crosses 20: kept, cut */
-	sl_timeline_slice(tl, 0, "a", 1000, 30, 40);	/* after it on CPU 0: not */
-	sl_timeline_slice(tl, 1, "b", 1001, 25, 35);	/* starts after 20: not */
-	sl_timeline_slice(tl, 1, "b", 1001, 35, 45);
-	sl_timeline_slice(tl, 2, "<i>&", 1002, 15, 50);	/* crosses: kept, cut */
-	sl_timeline_slice(tl, 3, "d", 1003, 20, 60);	/* starts at 20: not */
-	sl_timeline_slice(tl, 7, "bad cpu", 1004, 0, 1);	/* ignored */
+	sl_timeline_slice(tl, 0, "a", 1000, 0, 10, 30);	/* crosses 20: kept, cut */
+	sl_timeline_slice(tl, 0, "a", 1000, 0, 30, 40);	/* after it on CPU 0: not */
+	sl_timeline_slice(tl, 1, "b", 1001, 0, 25, 35);	/* starts after 20: not */
+	sl_timeline_slice(tl, 1, "b", 1001, 0, 35, 45);
+	sl_timeline_slice(tl, 2, "<i>&", 1002, 0, 15, 50);	/* crosses: kept, cut */
+	sl_timeline_slice(tl, 3, "d", 1003, 0, 20, 60);	/* starts at 20: not */
+	sl_timeline_slice(tl, 7, "bad cpu", 1004, 0, 0, 1);	/* ignored */
 	sl_timeline_end(tl, 60);
 	CHECK(sl_timeline_count(tl) == 6 && sl_timeline_window(tl) == 20);
 
@@ -92,7 +92,7 @@ SL_TEST(timeline_bound_keeps_the_first_window_complete)
 
 	/* within the bound: the window is the whole run, no note */
 	tl = sl_timeline_new(&mach, 100);
-	sl_timeline_slice(tl, 0, "a", 1000, 0, 10);
+	sl_timeline_slice(tl, 0, "a", 1000, 0, 0, 10);
 	sl_timeline_end(tl, 50);
 	CHECK(!sl_timeline_cut(tl) && sl_timeline_window(tl) == 50);
 	c = sl_tl_colors_new(&tl, 1);
@@ -110,10 +110,11 @@ SL_TEST(timeline_colors_rank_names_by_cpu_time)
 	struct sl_err err = { 0 };
 	CHECK(!sl_machine_load(&mach, "p4dpe-2x2ht", &err));
 	struct sl_timeline *tl[2] = { sl_timeline_new(&mach, 100), sl_timeline_new(&mach, 100) };
-	sl_timeline_slice(tl[0], 0, "small", 1000, 0, 5);
-	sl_timeline_slice(tl[0], 1, "big", 1001, 0, 10);
-	sl_timeline_slice(tl[1], 0, "big", 1001, 0, 10);
-	sl_timeline_slice(tl[1], 1, "migration/1", SL_TRACE_KTHREAD_PID + 1, 10, 12);
+	sl_timeline_slice(tl[0], 0, "small", 1000, 0, 0, 5);
+	sl_timeline_slice(tl[0], 1, "big", 1001, 0, 0, 10);
+	sl_timeline_slice(tl[1], 0, "big", 1001, 0, 0, 10);
+	sl_timeline_slice(tl[1], 1, "migration/1", SL_TRACE_KTHREAD_PID + 1, 0, 10, 12);
+	sl_timeline_slice(tl[1], 2, "hb", 1005, 2, 0, 1);	/* a latency group's task */
 	struct sl_tl_colors *c = sl_tl_colors_new(tl, 2);
 	struct mem m;
 	sl_tl_colors_legend(mem_open(&m), c);
@@ -121,6 +122,7 @@ SL_TEST(timeline_colors_rank_names_by_cpu_time)
 	/* big (20) before small (5); the migration threads share one swatch */
 	CHECK(strstr(s, "k0\"></span>big") && strstr(s, "k1\"></span>small"));
 	CHECK(strstr(s, "km\"></span>migration thread") && !strstr(s, "migration/1"));
+	CHECK(strstr(s, "k2\"></span>hb (group 2)") != NULL);
 	free(s);
 	sl_tl_colors_free(c);
 	sl_timeline_free(tl[0]);
@@ -186,11 +188,13 @@ struct lanes {
 	int slices, overlaps;
 };
 
-static void on_slice(void *ctx, int cpu, const char *comm, int pid, sl_time start, sl_time end)
+static void on_slice(void *ctx, int cpu, const char *comm, int pid, int group, sl_time start,
+		     sl_time end)
 {
 	struct lanes *l = ctx;
 	(void)comm;
 	(void)pid;
+	(void)group;
 	l->slices++;
 	if (start < l->last_end[cpu] || end < start)
 		l->overlaps++;
