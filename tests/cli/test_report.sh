@@ -112,6 +112,10 @@ browse "$T/log1" --dump-dom "file://$P" >"$T/dom.html"
 [ "$(grep -o '<rect class="k' "$T/dom.html" | wc -l)" -eq "$(grep -c '<rect class="k' "$P")" ] &&
 	ok || bad "DOM: every slice parsed"
 grep -q ':CONSOLE' "$T/log1" && bad "console messages: $(grep ':CONSOLE' "$T/log1")" || ok
+browse "$T/log4" --dump-dom "file://$E" >"$T/edom.html"
+[ "$(grep -o '<svg class="exp"' "$T/edom.html" | wc -l)" -eq "$(grep -c '<svg class="exp"' "$E")" ] &&
+	ok || bad "DOM: experiment charts"
+grep -q ':CONSOLE' "$T/log4" && bad "console messages: $(grep ':CONSOLE' "$T/log4")" || ok
 # the zoom: a copy of the page that zooms the first timeline when loaded
 # (the buttons' calls, then a click on the lanes)
 sed 's|^</body>$|<script>tz("tl0","in");tz("tl0","r");tz("tl0","out");tz("tl0","in",.25);\
