@@ -1,7 +1,8 @@
 /*
  * cmd_report.c - `schedlab report -m MACHINE -p POLICY [-p ...] -w WORKLOAD
  * [-r REPS] [-s SEED] -o FILE` (what `run` would run) or `schedlab report
- * EXPERIMENT [...] [-r REPS] -o FILE` (what `reproduce` would): the same
+ * EXPERIMENT [...] [-r REPS] [--row LABEL] -o FILE` (what `reproduce`
+ * would): the same
  * runs, written as one self-contained HTML page (report/html.h) with the
  * tables the command prints and pictures of what the CPUs did.  FILE
  * appears only when complete (base/outfile.h); - is standard output.
@@ -22,6 +23,7 @@
 
 struct report_args {
 	const char *machine, *workload, *out;
+	const char *row;	/* --row LABEL: the experiments' row the pictures show */
 	const char *policy[MAX_POLICIES];
 	int npolicies;
 	const char *names[MAX_EXPERIMENTS];
@@ -38,6 +40,8 @@ static int parse_one(int argc, char **argv, int *i, struct report_args *a, struc
 
 	if ((m = cli_option(argc, argv, i, "-o", "--output", &v, err)))
 		return m < 0 ? -1 : cli_once("report", &a->out, "-o", v, err);
+	if ((m = cli_long_option(argc, argv, i, "--row", &v, err)))
+		return m < 0 ? -1 : cli_once("report", &a->row, "--row", v, err);
 	if ((m = cli_option(argc, argv, i, "-m", "--machine", &v, err)))
 		return m < 0 ? -1 : cli_once("report", &a->machine, "-m", v, err);
 	if ((m = cli_option(argc, argv, i, "-w", "--workload", &v, err)))
@@ -57,7 +61,8 @@ static int parse_one(int argc, char **argv, int *i, struct report_args *a, struc
 		return m < 0 ? -1 : cli_parse_seed("-s", v, &a->seed, err);
 	}
 	if (argv[*i][0] == '-')
-		return cli_unexpected("report", argv[*i], "-m, -p, -w, -r, -s or -o FILE", err);
+		return cli_unexpected("report", argv[*i], "-m, -p, -w, -r, -s, --row or -o FILE",
+				      err);
 	if (a->nnames == MAX_EXPERIMENTS)
 		return sl_fail(err, "report: '%s': at most %d experiments", argv[*i],
 			       MAX_EXPERIMENTS);
@@ -79,6 +84,9 @@ static int parse_args(int argc, char **argv, struct report_args *a, struct sl_er
 	if (!run && !a->nnames)
 		return sl_fail(err, "report: nothing to run (expected -m MACHINE -p POLICY -w "
 			       "WORKLOAD, or experiment names; see 'schedlab list experiments')");
+	if (run && a->row)
+		return sl_fail(err, "report: --row '%s' is for experiments (a run has one workload)",
+			       a->row);
 	if (a->nnames && a->seed_given)
 		return sl_fail(err, "report: -s: experiments run with their own seeds (as reproduce)");
 	if (!run)
@@ -124,12 +132,16 @@ static int report_experiments(const struct report_args *a, const char *cmdline,
 
 	for (; loaded < a->nnames && !rc; loaded++)	/* a bad name fails before any run */
 		rc = sl_experiment_load(&exps[loaded], a->names[loaded], err);
+	for (int i = 0; i < a->nnames && !rc && a->row; i++)
+		if (sl_html_exp_row(&exps[i], a->row) < 0)
+			rc = sl_fail(err, "report: --row '%s': experiment %s has no such row (see "
+				     "'schedlab reproduce %s')", a->row, a->names[i], a->names[i]);
 	if (!rc)
 		rc = sl_outfile_open(out, a->out, "report: -o", err);
 	for (int i = 0; i < a->nnames && !rc; i++)
 		rc = sl_experiment_run(&exps[i], a->reps, SL_SWEEP_THREADS, &res[i], err);
 	if (!rc)
-		rc = sl_html_exp_page(out->f, res, a->nnames, cmdline, err);
+		rc = sl_html_exp_page(out->f, res, a->nnames, a->row, cmdline, err);
 	if (!rc)
 		rc = sl_outfile_commit(out, "report: -o", err);
 	else

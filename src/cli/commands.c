@@ -52,15 +52,17 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "run as run or reproduce would, and write an HTML page of it",
 	  "usage: schedlab report -m MACHINE -p POLICY [-p POLICY ...] -w WORKLOAD\n"
 	  "                       [-r REPS] [-s SEED] -o FILE\n"
-	  "       schedlab report EXPERIMENT [EXPERIMENT ...] [-r REPS] -o FILE\n"
+	  "       schedlab report EXPERIMENT [EXPERIMENT ...] [-r REPS] [--row LABEL] -o FILE\n"
 	  "\n"
 	  "  -m, -p, -w, -r, -s      as 'schedlab run' takes them\n"
 	  "  EXPERIMENT              as 'schedlab reproduce' takes them (at least one)\n"
+	  "      --row LABEL         the row of the experiments whose runs the timelines and\n"
+	  "                          CDFs show (default: the first), e.g. 'make -j2 bzImage'\n"
 	  "  -o, --output FILE       the page (one self-contained HTML file); it appears\n"
 	  "                          only if everything succeeds; - is standard output\n"
 	  "\n"
 	  "The page has the tables the command prints, a per-CPU timeline and the\n"
-	  "latency CDFs of repetition 0 of each policy (an experiment's first row),\n"
+	  "latency CDFs of repetition 0 of each policy (of an experiment's row),\n"
 	  "and an experiment's rows as charts beside the published values\n"
 	  "(docs/report.md).\n" },
 	{ "real", cmd_real, "run a workload as real processes on this host and time it",

@@ -91,8 +91,11 @@ void sl_html_exp_charts(FILE *f, const struct sl_exp_result *r);
  * to give the same metrics).  `cmdline` is shown as given.  -1 + err. */
 int sl_html_run_page(FILE *f, struct sl_sweep *s, const char *cmdline, struct sl_err *err);
 /* The page of `reproduce` for n experiment results (a scoreboard with
- * n > 1); pictures of the first data row of each. */
-int sl_html_exp_page(FILE *f, const struct sl_exp_result *r, int n, const char *cmdline,
-		     struct sl_err *err);
+ * n > 1); pictures of each one's data row labelled `row` (NULL: its
+ * first data row). */
+int sl_html_exp_page(FILE *f, const struct sl_exp_result *r, int n, const char *row,
+		     const char *cmdline, struct sl_err *err);
+/* The data row of `e` labelled `label` (NULL: the first), or -1. */
+int sl_html_exp_row(const struct sl_experiment *e, const char *label);
 
 #endif

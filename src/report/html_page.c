@@ -283,22 +283,22 @@ int sl_html_run_page(FILE *f, struct sl_sweep *s, const char *cmdline, struct sl
 
 /* ---- experiments ---- */
 
-/* The first data row of an experiment (-1: none). */
-static int first_data_row(const struct sl_experiment *e)
+int sl_html_exp_row(const struct sl_experiment *e, const char *label)
 {
 	for (int r = 0; r < e->nrows; r++)
-		if (e->rows[r].kind == SL_ROW_DATA)
+		if (e->rows[r].kind == SL_ROW_DATA && (!label || !strcmp(e->rows[r].label, label)))
 			return r;
 	return -1;
 }
 
-/* Pictures of experiment r: one per column (policy), of its first data
- * row; metric columns share one policy, so one picture. */
-static int exp_pics(const struct sl_exp_result *r, int max, struct pic **p, int *np,
-		    struct sl_err *err)
+/* Pictures of experiment r: one per column (policy), of row `label`
+ * (NULL: the first data row); metric columns share one policy, so one
+ * picture. */
+static int exp_pics(const struct sl_exp_result *r, const char *label, int max, struct pic **p,
+		    int *np, struct sl_err *err)
 {
 	const struct sl_experiment *e = r->exp;
-	int row = first_data_row(e);
+	int row = sl_html_exp_row(e, label);
 	int ncols = sl_exp_metric_columns(e) ? 1 : e->ncols;
 
 	if (row < 0)
@@ -323,18 +323,19 @@ static int exp_pics(const struct sl_exp_result *r, int max, struct pic **p, int 
 	return 0;
 }
 
-static int count_timelines(const struct sl_exp_result *r, int n)
+static int count_timelines(const struct sl_exp_result *r, int n, const char *label)
 {
 	int k = 0;
 
 	for (int i = 0; i < n; i++)
-		if (first_data_row(r[i].exp) >= 0)
+		if (sl_html_exp_row(r[i].exp, label) >= 0)
 			k += sl_exp_metric_columns(r[i].exp) ? 1 : r[i].exp->ncols;
 	return k;
 }
 
-static void exp_section(FILE *f, const struct sl_exp_result *r, const struct pic *p, int from,
-			int to, const struct sl_tl_colors *colors, int index)
+static void exp_section(FILE *f, const struct sl_exp_result *r, const char *label,
+			const struct pic *p, int from, int to, const struct sl_tl_colors *colors,
+			int index)
 {
 	const struct sl_experiment *e = r->exp;
 	struct printed pr;
@@ -368,24 +369,24 @@ static void exp_section(FILE *f, const struct sl_exp_result *r, const struct pic
 	sl_html_exp_charts(f, r);
 	if (to > from) {
 		fputs("<h3>What the CPUs ran: ", f);
-		sl_html_escape(f, e->rows[first_data_row(e)].label);
+		sl_html_escape(f, e->rows[sl_html_exp_row(e, label)].label);
 		fputs("</h3>\n", f);
 		snprintf(idbase, sizeof(idbase), "x%dt", index);
 		pics_html(f, p, from, to, colors, idbase, r->sweep->seed);
 	}
 }
 
-int sl_html_exp_page(FILE *f, const struct sl_exp_result *r, int n, const char *cmdline,
-		     struct sl_err *err)
+int sl_html_exp_page(FILE *f, const struct sl_exp_result *r, int n, const char *row,
+		     const char *cmdline, struct sl_err *err)
 {
-	int max = per_timeline(count_timelines(r, n)), np = 0;
+	int max = per_timeline(count_timelines(r, n, row)), np = 0;
 	int *first = sl_xcalloc((size_t)n + 1, sizeof(*first));
 	struct pic *p = NULL;
 	struct printed pr;
 
 	for (int i = 0; i < n; i++) {
 		first[i] = np;
-		if (exp_pics(&r[i], max, &p, &np, err)) {
+		if (exp_pics(&r[i], row, max, &p, &np, err)) {
 			pics_free(p, np);
 			free(first);
 			return -1;
@@ -399,7 +400,7 @@ int sl_html_exp_page(FILE *f, const struct sl_exp_result *r, int n, const char *
 
 	page_head(f, "schedlab reproduce report", cmdline);
 	for (int i = 0; i < n; i++)
-		exp_section(f, &r[i], p, first[i], first[i + 1], colors, i);
+		exp_section(f, &r[i], row, p, first[i], first[i + 1], colors, i);
 	if (n > 1) {
 		fputs("<h2>Scoreboard</h2>\n", f);
 		sl_out_exp_scoreboard(print_begin(&pr), r, n);

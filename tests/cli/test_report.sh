@@ -65,8 +65,9 @@ n=$(grep -c '<rect class="k' "$T/big.html")
 	bad "slice bound: the page says where it cut"
 
 # ---- an experiment's page ----
-expect_exit 0 $S report seed-000 -r 1 -o "$T/exp.html"
+expect_exit 0 $S report seed-000 -r 1 --row 'make -j2 bzImage' -o "$T/exp.html"
 E="$T/exp.html"
+grep -q '<h3>What the CPUs ran: make -j2 bzImage</h3>' "$E" && ok || bad "experiment page: --row"
 grep -q '<svg class="exp"' "$E" && ok || bad "experiment page: charts"
 [ "$(grep -c '<path class="pub' "$E")" -ge 20 ] && ok || bad "experiment page: published markers"
 grep -q 'class="pub miss"' "$E" && ok || bad "experiment page: misses marked"
@@ -90,6 +91,10 @@ expect_exit 2 $S report $M -p nosuchpolicy -w $W -o "$T/x.html"
 expect_err "nosuchpolicy"
 expect_exit 2 $S report $M -p ht -w $W -o "$T/no/such/dir/x.html"
 expect_err "cannot write beside it"
+expect_exit 2 $S report seed-000 --row 'make -j9' -o "$T/x.html"
+expect_err "no such row"
+expect_exit 2 $S report $M -p ht -w $W --row x -o "$T/x.html"
+expect_err "is for experiments"
 expect_exit 2 $S report $M -p ht -w $W -o "$T/x.html" --frobnicate
 expect_err "unknown option '--frobnicate'"
 [ ! -e "$T/x.html" ] && [ -z "$(ls "$T" | grep 'x.html')" ] && ok || bad "a failed report left a file"
