@@ -14,8 +14,11 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$schedlab" report -m p4dpe-2x2ht -p ht -p o1:version=2.5.33 \
-	-w kernbench:jobs=2,size=20,units=100 -o "$tmp/report.html"
+case $schedlab in /*) ;; *) schedlab=$PWD/$schedlab ;; esac
+# written as report.html in its directory: the page shows its command line,
+# and the picture should not change with the temporary directory's name
+(cd "$tmp" && "$schedlab" report -m p4dpe-2x2ht -p ht -p o1:version=2.5.33 \
+	-w kernbench:jobs=2,size=20,units=100 -o report.html)
 # --no-sandbox: root in containers has no user namespaces; the page is ours.
 # A profile of its own, so that runs in parallel do not share a lock.
 if ! timeout 60 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
