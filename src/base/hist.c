@@ -34,6 +34,11 @@ static uint64_t highest_of(unsigned i)
 	return (((uint64_t)sub + 1) << shift) - 1;
 }
 
+uint64_t sl_hist_bucket_high(unsigned i)
+{
+	return highest_of(i);
+}
+
 void sl_hist_reset(struct sl_hist *h)
 {
 	memset(h, 0, sizeof(*h));

@@ -30,6 +30,9 @@ void sl_hist_record(struct sl_hist *h, uint64_t v);
  * exact maximum; 0 for an empty histogram. */
 uint64_t sl_hist_percentile(const struct sl_hist *h, double p);
 double sl_hist_mean(const struct sl_hist *h);
+/* The highest value bucket i (0 <= i < SL_HIST_BUCKETS) counts: a CDF's
+ * steps (the HTML report's latency charts). */
+uint64_t sl_hist_bucket_high(unsigned i);
 /* Add every sample of `from` to `h`. */
 void sl_hist_merge(struct sl_hist *h, const struct sl_hist *from);
 

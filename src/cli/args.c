@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/err.h"
 #include "base/spec.h"
 #include "report/sweep.h"
 
@@ -164,4 +165,20 @@ int cli_unexpected(const char *cmd, const char *arg, const char *options, struct
 	if (arg[0] == '-')
 		return sl_fail(err, "%s: unknown option '%s' (expected %s)", cmd, arg, options);
 	return sl_fail(err, "%s: unexpected argument '%s' (options are %s)", cmd, arg, options);
+}
+
+char *cli_command_line(int argc, char **argv)
+{
+	size_t len = sizeof("schedlab");
+	char *s;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = sl_xmalloc(len);
+	strcpy(s, "schedlab");
+	for (int i = 0; i < argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
 }

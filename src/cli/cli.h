@@ -30,7 +30,16 @@ int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+
+/* Add run's -p POLICY cells on `workload` to `s` (run, report): -1 + err
+ * on a bad spec or a label used twice. */
+struct sl_sweep;
+int cli_run_add_policies(struct sl_sweep *s, const char *const *policy, int npolicies,
+			 const char *workload, struct sl_err *err);
+/* The command line as one string, for pages that show it (free it). */
+char *cli_command_line(int argc, char **argv);
 
 /* Usage text of a command (NULL if there is no such command). */
 const char *cli_usage(const char *cmd);

@@ -1,9 +1,9 @@
 /*
  * cmd_run.c - `schedlab run -m MACHINE -p POLICY [-p POLICY ...] -w WORKLOAD
  * [-r REPS] [-s SEED] [-o table|json|csv] [--stats] [--trace FILE
- * [--trace-format perf|ftrace|chrome]]`.  --trace FILE appears only when the run
- * succeeded (base/outfile.h); --trace - writes the trace to standard output
- * and the results to standard error.
+ * [--trace-format perf|ftrace|chrome]] [--html FILE]`.  --trace FILE and
+ * --html FILE appear only when the run succeeded (base/outfile.h); - writes
+ * either to standard output and the results to standard error.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 
 #include "base/outfile.h"
 #include "cli/cli.h"
+#include "report/html.h"
 #include "report/output.h"
 #include "report/sweep.h"
 #include "report/trace_perf.h"
@@ -28,6 +29,7 @@ struct run_args {
 	bool stats;
 	const char *trace;		/* --trace FILE: the run's schedule as a trace */
 	const char *trace_format;
+	const char *html;		/* --html FILE: the page `report` writes */
 };
 
 /* One argument at argv[*i]: 0 handled, -1 error (err set). */
@@ -42,6 +44,8 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 	}
 	if ((m = cli_long_option(argc, argv, i, "--trace", &v, err)))
 		return m < 0 ? -1 : cli_once("run", &a->trace, "--trace", v, err);
+	if ((m = cli_long_option(argc, argv, i, "--html", &v, err)))
+		return m < 0 ? -1 : cli_once("run", &a->html, "--html", v, err);
 	if ((m = cli_long_option(argc, argv, i, "--trace-format", &v, err)))
 		return m < 0 ? -1 : cli_once("run", &a->trace_format, "--trace-format", v, err);
 	if ((m = cli_option(argc, argv, i, "-m", "--machine", &v, err)))
@@ -67,8 +71,8 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 		}
 		return m < 0 ? -1 : cli_parse_format("-o", v, true, &a->format, err);
 	}
-	return cli_unexpected("run", argv[*i], "-m, -p, -w, -r, -s, -o, --stats, --trace or "
-			      "--trace-format", err);
+	return cli_unexpected("run", argv[*i], "-m, -p, -w, -r, -s, -o, --stats, --trace, "
+			      "--trace-format or --html", err);
 }
 
 static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *err)
@@ -84,6 +88,9 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *
 		return sl_fail(err, "run: missing -w WORKLOAD (see 'schedlab list workloads')");
 	if (a->trace_format && !a->trace)
 		return sl_fail(err, "run: --trace-format '%s' without --trace FILE", a->trace_format);
+	if (a->trace && a->html && !strcmp(a->trace, "-") && !strcmp(a->html, "-"))
+		return sl_fail(err, "run: --trace - and --html - (expected at most one on standard "
+			       "output)");
 	if (a->trace && a->npolicies > 1)
 		return sl_fail(err, "run: --trace records one run: give one -p (got %d)",
 			       a->npolicies);
@@ -119,11 +126,12 @@ static int run_traced(struct sl_sweep *s, enum sl_trace_format format, struct sl
 }
 
 /* Add every policy; two columns may not share a label. */
-static int add_policies(struct sl_sweep *s, const struct run_args *a, struct sl_err *err)
+int cli_run_add_policies(struct sl_sweep *s, const char *const *policy, int npolicies,
+			 const char *workload, struct sl_err *err)
 {
-	for (int p = 0; p < a->npolicies; p++) {
+	for (int p = 0; p < npolicies; p++) {
 		int before = s->ncells;
-		int cell = sl_sweep_add(s, a->policy[p], a->workload, err);
+		int cell = sl_sweep_add(s, policy[p], workload, err);
 		if (cell < 0)
 			return -1;
 		for (int q = 0; q < s->ncells; q++)
@@ -131,7 +139,7 @@ static int add_policies(struct sl_sweep *s, const struct run_args *a, struct sl_
 			    !strcmp(s->cells[q]->label, s->cells[cell]->label))
 				return sl_fail(err, "run: -p '%s': label '%s' used twice (expected "
 					       "distinct policies; label=TEXT names a column)",
-					       a->policy[p], s->cells[cell]->label);
+					       policy[p], s->cells[cell]->label);
 	}
 	return 0;
 }
@@ -155,12 +163,33 @@ static void print_results(FILE *f, const struct sl_sweep *s, enum sl_format form
 	}
 }
 
+static bool on_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
+/* The page of the finished sweep (report/html.h) to `out`, opened before
+ * the runs. */
+static int write_html(struct sl_sweep *s, int argc, char **argv, struct sl_outfile *out,
+		      struct sl_err *err)
+{
+	char *cmdline = cli_command_line(argc, argv);
+	int rc = sl_html_run_page(out->f, s, cmdline, err);
+
+	free(cmdline);
+	if (rc) {
+		sl_outfile_abort(out);
+		return -1;
+	}
+	return sl_outfile_commit(out, "run: --html", err);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = { .reps = 1, .seed = 1, .format = SL_FORMAT_TABLE };
 	struct sl_err err = { 0 };
 	struct sl_sweep *s;
-	struct sl_outfile trace = { 0 };
+	struct sl_outfile trace = { 0 }, html = { 0 };
 	enum sl_trace_format trace_format = SL_TRACE_PERF;
 	double t0;
 	int rc;
@@ -174,7 +203,7 @@ int cmd_run(int argc, char **argv)
 	s = sl_sweep_new(a.machine, a.reps, a.seed, &err);
 	if (!s)
 		return cli_report(&err);
-	if (add_policies(s, &a, &err)) {
+	if (cli_run_add_policies(s, a.policy, a.npolicies, a.workload, &err)) {
 		sl_sweep_free(s);
 		return cli_report(&err);
 	}
@@ -184,16 +213,27 @@ int cmd_run(int argc, char **argv)
 		sl_sweep_free(s);
 		return cli_report(&err);
 	}
+	if (a.html && sl_outfile_open(&html, a.html, "run: --html", &err)) {
+		sl_outfile_abort(&trace);
+		sl_sweep_free(s);
+		return cli_report(&err);
+	}
 	t0 = cli_wall_seconds();
 	if (a.trace ? run_traced(s, trace_format, &trace, &err)
 		    : sl_sweep_run(s, SL_SWEEP_THREADS, &err)) {
+		sl_outfile_abort(&html);
+		sl_sweep_free(s);
+		return cli_report(&err);
+	}
+	if (a.html && write_html(s, argc, argv, &html, &err)) {
 		sl_sweep_free(s);
 		return cli_report(&err);
 	}
 	if (a.stats)
 		cli_print_stats(s->events, cli_wall_seconds() - t0);
-	/* with the trace on standard output, the results go to stderr */
-	print_results(a.trace && !strcmp(a.trace, "-") ? stderr : stdout, s, a.format, a.sdet);
+	/* with the trace or the page on standard output, the results go to stderr */
+	print_results(on_stdout(a.trace) || on_stdout(a.html) ? stderr : stdout, s, a.format,
+		      a.sdet);
 	rc = cli_finish_output();
 	sl_sweep_free(s);
 	return rc;

@@ -37,7 +37,9 @@ static const struct command commands[] = {
 	  "                          file appears only if the run succeeds; - is stdout\n"
 	  "                          (the results then go to stderr)\n"
 	  "      --trace-format FMT  perf (default: perf script text), ftrace (Perfetto) or\n"
-	  "                          chrome (trace-event JSON: Perfetto, chrome://tracing)\n" },
+	  "                          chrome (trace-event JSON: Perfetto, chrome://tracing)\n"
+	  "      --html FILE         also write the page 'schedlab report' writes (tables,\n"
+	  "                          per-CPU timelines, latency CDFs; docs/report.md)\n" },
 	{ "reproduce", cmd_reproduce, "run experiments and print them beside the published numbers",
 	  "usage: schedlab reproduce [EXPERIMENT ...] [-r REPS] [-o table|json] [--stats]\n"
 	  "\n"
@@ -47,6 +49,22 @@ static const struct command commands[] = {
 	  "  -r, --reps REPS         repetitions per cell (default: the experiment's own)\n"
 	  "  -o, --output FORMAT     table (default) or json\n"
 	  "      --stats             events processed and events/s on stderr\n" },
+	{ "report", cmd_report, "run as run or reproduce would, and write an HTML page of it",
+	  "usage: schedlab report -m MACHINE -p POLICY [-p POLICY ...] -w WORKLOAD\n"
+	  "                       [-r REPS] [-s SEED] -o FILE\n"
+	  "       schedlab report EXPERIMENT [EXPERIMENT ...] [-r REPS] [--row LABEL] -o FILE\n"
+	  "\n"
+	  "  -m, -p, -w, -r, -s      as 'schedlab run' takes them\n"
+	  "  EXPERIMENT              as 'schedlab reproduce' takes them (at least one)\n"
+	  "      --row LABEL         the row of the experiments whose runs the timelines and\n"
+	  "                          CDFs show (default: the first), e.g. 'make -j2 bzImage'\n"
+	  "  -o, --output FILE       the page (one self-contained HTML file); it appears\n"
+	  "                          only if everything succeeds; - is standard output\n"
+	  "\n"
+	  "The page has the tables the command prints, a per-CPU timeline and the\n"
+	  "latency CDFs of repetition 0 of each policy (of an experiment's row),\n"
+	  "and an experiment's rows as charts beside the published values\n"
+	  "(docs/report.md).\n" },
 	{ "real", cmd_real, "run a workload as real processes on this host and time it",
 	  "usage: schedlab real -w WORKLOAD [--cpus LIST] [-r REPS] [-s SEED]\n"
 	  "                     [-o table|json|csv]\n"

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "base/hist.h"
 #include "sim/sim.h"
 
 /* Create the sim and start the workload in it; returns the sim or NULL. */
@@ -76,6 +77,13 @@ int sl_run_once(const struct sl_run_spec *spec, struct sl_metrics *out,
 	memset(out, 0, sizeof(*out));
 	standard_metrics(sim, &st, out);
 	spec->workload->report(sim, state, spec->params, out);
+	for (int k = 0; spec->latency_out && k < 2; k++) {
+		const struct sl_hist *h = sl_sim_latency(sim, k ? SL_LAT_RUNQ : SL_LAT_WAKEUP, 0);
+		if (h)
+			spec->latency_out[k] = *h;
+		else
+			sl_hist_reset(&spec->latency_out[k]);
+	}
 	if (events)
 		*events = st.events;
 	sl_sim_destroy(sim);

@@ -14,6 +14,8 @@
 #include "sim/policy_ops.h"
 #include "workload/workload.h"
 
+struct sl_hist;
+
 struct sl_run_spec {
 	const struct sl_machine *machine;
 	const struct sl_policy_ops *policy;
@@ -23,6 +25,9 @@ struct sl_run_spec {
 	uint64_t seed;
 	bool check;		/* verify invariants after every event */
 	const struct sl_observer *observer;	/* optional: tracepoint callbacks */
+	struct sl_hist *latency_out;	/* optional: [2], receives copies of the run's
+					 * SL_LAT_WAKEUP and SL_LAT_RUNQ histograms of
+					 * every task (group 0; the HTML report's CDFs) */
 };
 
 /* Run once; fill `out` with the standard metrics (elapsed_s, user_s, sys_s,

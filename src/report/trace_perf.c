@@ -32,6 +32,7 @@
 struct tw_who {
 	char comm[24];
 	int pid, tgid, prio;
+	int group;		/* the task's latency group (sl_task.lat_group), 0: none */
 	bool idle;
 };
 
@@ -49,6 +50,8 @@ struct tw_cpu {
 struct sl_trace_writer {
 	FILE *out;
 	enum sl_trace_format format;
+	sl_trace_slice_fn slice_fn;	/* SL_TRACE_SLICES: where the lanes go */
+	void *slice_ctx;
 	int ncpus;
 	sl_time migr_cost;		/* the migration thread's run */
 	sl_time last;			/* time of the last line: lines stay in order */
@@ -65,6 +68,7 @@ static void who_task(const struct sl_trace_writer *w, const struct sl_task *t, s
 	snprintf(o->comm, sizeof(o->comm), "%s", t->comm);
 	o->pid = SL_TRACE_PID_BASE + t->id;
 	o->prio = 120 + t->nice;
+	o->group = t->lat_group;
 	o->tgid = t->mm >= 0 && t->mm < w->ntgid && w->tgid[t->mm] ? w->tgid[t->mm] : o->pid;
 	o->idle = false;
 }
@@ -74,6 +78,7 @@ static void who_idle(int cpu, struct tw_who *o)
 	snprintf(o->comm, sizeof(o->comm), "swapper/%d", cpu);
 	o->pid = o->tgid = 0;
 	o->prio = 120;
+	o->group = 0;
 	o->idle = true;
 }
 
@@ -82,6 +87,7 @@ static void who_migration(int cpu, struct tw_who *o)
 	snprintf(o->comm, sizeof(o->comm), "migration/%d", cpu);
 	o->pid = o->tgid = SL_TRACE_KTHREAD_PID + cpu;
 	o->prio = 0;
+	o->group = 0;
 	o->idle = false;
 }
 
@@ -118,6 +124,21 @@ static void note_tgid(struct sl_trace_writer *w, const struct sl_task *t)
 
 /* ---- lines ---- */
 
+/* The lane formats (chrome, slices) show runs as slices, not switch lines. */
+static bool lanes(const struct sl_trace_writer *w)
+{
+	return w->format == SL_TRACE_CHROME || w->format == SL_TRACE_SLICES;
+}
+
+static void emit_slice(struct sl_trace_writer *w, int cpu, const struct tw_who *who, sl_time start,
+		       sl_time end)
+{
+	if (w->format == SL_TRACE_SLICES)
+		w->slice_fn(w->slice_ctx, cpu, who->comm, who->pid, who->group, start, end);
+	else
+		sl_chrome_slice(w->out, cpu, who->comm, who->pid, start, end);
+}
+
 /* Write one line: `ctx` on `cpu` at `ts` (never before the last line),
  * event `name` (without "sched:") and its fields. */
 static void line(struct sl_trace_writer *w, sl_time ts, int cpu, const struct tw_who *ctx,
@@ -131,6 +152,8 @@ static void line(struct sl_trace_writer *w, sl_time ts, int cpu, const struct tw
 	if (ts < w->last)
 		ts = w->last;
 	w->last = ts;
+	if (w->format == SL_TRACE_SLICES)
+		return;		/* only the lanes */
 	if (w->format == SL_TRACE_CHROME) {
 		char detail[512];
 		va_start(ap, fmt);
@@ -165,12 +188,12 @@ static void switch_line(struct sl_trace_writer *w, sl_time ts, int cpu, const st
 {
 	struct tw_cpu *tc = &w->cpu[cpu];
 
-	if (w->format == SL_TRACE_CHROME) {
+	if (lanes(w)) {
 		if (ts < w->last)
 			ts = w->last;
 		w->last = ts;
 		if (!tc->lane.idle && ts > tc->lane_at)
-			sl_chrome_slice(w->out, cpu, tc->lane.comm, tc->lane.pid, tc->lane_at, ts);
+			emit_slice(w, cpu, &tc->lane, tc->lane_at, ts);
 		tc->lane = *next;
 		tc->lane_at = ts;
 		return;
@@ -318,13 +341,12 @@ static void on_exec_task(void *ctx, sl_time now, const struct sl_task *t)
 	who_task(w, t, &me);
 	line(w, now, t->cpu >= 0 ? t->cpu : 0, &me, "sched_process_exec",
 	     "filename=%s pid=%d old_pid=%d", me.comm, me.pid, me.pid);
-	if (w->format == SL_TRACE_CHROME && t->cpu >= 0) {
+	if (lanes(w) && t->cpu >= 0) {
 		/* the slice takes the new name from here */
 		struct tw_cpu *tc = &w->cpu[t->cpu];
 		if (!tc->lane.idle && tc->lane.pid == me.pid) {
 			if (now > tc->lane_at)
-				sl_chrome_slice(w->out, t->cpu, tc->lane.comm, tc->lane.pid,
-						tc->lane_at, now);
+				emit_slice(w, t->cpu, &tc->lane, tc->lane_at, now);
 			tc->lane = me;
 			tc->lane_at = now;
 		}
@@ -364,6 +386,8 @@ static void on_migrate(void *ctx, sl_time now, const struct sl_task *t, int from
 
 static void header(struct sl_trace_writer *w, const struct sl_machine *m, const char *title)
 {
+	if (w->format == SL_TRACE_SLICES)
+		return;
 	if (w->format == SL_TRACE_CHROME) {
 		sl_chrome_header(w->out, m, title);
 		return;
@@ -441,12 +465,14 @@ int sl_trace_writer_finish(struct sl_trace_writer *w, sl_time end, struct sl_err
 	}
 	if (end < w->last)
 		end = w->last;
-	if (w->format == SL_TRACE_CHROME) {
+	if (lanes(w)) {
 		for (int c = 0; c < w->ncpus; c++) {
 			struct tw_cpu *tc = &w->cpu[c];
 			if (!tc->lane.idle && end > tc->lane_at)
-				sl_chrome_slice(w->out, c, tc->lane.comm, tc->lane.pid, tc->lane_at, end);
+				emit_slice(w, c, &tc->lane, tc->lane_at, end);
 		}
+		if (w->format == SL_TRACE_SLICES)
+			return 0;
 		sl_chrome_footer(w->out, end);
 	} else {
 		fprintf(w->out, SL_TRACE_END_COMMENT "%" PRId64 ".%09" PRId64 "\n", (int64_t)(end / SL_SEC),
@@ -463,6 +489,16 @@ void sl_trace_writer_free(struct sl_trace_writer *w)
 		return;
 	free(w->tgid);
 	free(w);
+}
+
+struct sl_trace_writer *sl_trace_writer_slices(const struct sl_machine *machine,
+					       sl_trace_slice_fn fn, void *ctx)
+{
+	struct sl_trace_writer *w = sl_trace_writer_new(NULL, SL_TRACE_SLICES, machine, "");
+
+	w->slice_fn = fn;
+	w->slice_ctx = ctx;
+	return w;
 }
 
 int sl_trace_format_parse(const char *opt, const char *text, enum sl_trace_format *format,

@@ -53,6 +53,7 @@ enum sl_trace_format {
 	SL_TRACE_PERF,		/* `perf script --ns` output of `perf sched record` */
 	SL_TRACE_FTRACE,	/* ftrace's trace file ("# tracer: nop"): Perfetto's CPU tracks */
 	SL_TRACE_CHROME,	/* Chrome trace-event JSON (report/trace_chrome.h) */
+	SL_TRACE_SLICES,	/* no text: each CPU's lanes to a callback (sl_trace_writer_slices) */
 };
 
 struct sl_trace_writer;
@@ -62,6 +63,17 @@ struct sl_trace_writer;
  * into the header comment. */
 struct sl_trace_writer *sl_trace_writer_new(FILE *out, enum sl_trace_format format,
 					    const struct sl_machine *machine, const char *title);
+/* `comm` (pid, latency group `group`, 0: none) ran on `cpu` from `start`
+ * to `end`: a task, or the migration thread ("migration/N", pid
+ * SL_TRACE_KTHREAD_PID + N); idle is the time no slice covers.  Called in
+ * order of `end`. */
+typedef void (*sl_trace_slice_fn)(void *ctx, int cpu, const char *comm, int pid, int group,
+				  sl_time start, sl_time end);
+/* A writer that writes nothing and hands every CPU's lanes, as the chrome
+ * format shows them, to `fn` (the HTML report's timeline, report/html.h);
+ * sl_trace_writer_finish() closes the lanes still open. */
+struct sl_trace_writer *sl_trace_writer_slices(const struct sl_machine *machine,
+					       sl_trace_slice_fn fn, void *ctx);
 /* The observer to put in sl_run_spec.observer; valid while the writer is. */
 const struct sl_observer *sl_trace_writer_observer(struct sl_trace_writer *w);
 /* After the run, which ended at `end` (its elapsed time: a time limit
