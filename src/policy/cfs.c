@@ -319,7 +319,9 @@ static void cfs_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task 
 		if (s->fork_balance)
 			cpu = cfs_select_task_rq(s, se, cpu, cpu, CFS_WF_FORK, pse);
 	} else {
-		cfs_place_new(s, &s->rq[0], se);
+		/* CPU 0, or the first it may run on (a pinned benchmark) */
+		cpu = sl_cpumask_test(&child->allowed, 0) ? 0 : sl_cpumask_first(&child->allowed);
+		cfs_place_new(s, &s->rq[cpu], se);
 	}
 	se->cpu = cpu;
 	struct cfs_rq *rq = &s->rq[cpu];

@@ -336,10 +336,12 @@ static void linux24_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_t
 	c->task = child;
 	c->has_cpu = -1;
 	if (!parent) {
+		/* CPU 0, or the first it may run on (a pinned benchmark) */
+		int cpu = sl_cpumask_test(&child->allowed, 0) ? 0 : sl_cpumask_first(&child->allowed);
 		c->counter = linux24_nice_to_ticks(s, child->nice);
-		c->processor = 0;
+		c->processor = cpu;
 		linux24_add_to_runqueue(s, c);
-		sl_resched(sim, 0);
+		sl_resched(sim, cpu);
 		return;
 	}
 

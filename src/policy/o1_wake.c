@@ -146,12 +146,16 @@ void o1_core_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsign
 
 static void o1_fork_root(struct sl_sim *sim, struct o1 *s, struct o1_task *c)
 {
-	c->cpu = 0;
+	/* CPU 0, or the first it may run on (a pinned benchmark) */
+	const sl_cpumask *allowed = &c->task->allowed;
+	int cpu = !s->cfg.smp || sl_cpumask_test(allowed, 0) ? 0 : sl_cpumask_first(allowed);
+
+	c->cpu = cpu;
 	c->sleep_avg = 0;
 	c->prio = o1_effective_prio(s, c);
 	c->time_slice = o1_task_timeslice(s, c);
-	o1_activate_quiet(s, o1_rq(s, 0), c);
-	sl_resched(sim, 0);
+	o1_activate_quiet(s, o1_rq(s, cpu), c);
+	sl_resched(sim, cpu);
 }
 
 void o1_core_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)

@@ -21,8 +21,9 @@
  *
  * Omitted / simplified: those of the o1_*.c files; also the UP kernel's cheaper
  * primitives (no lock prefixes, no IPIs) beyond having no balancing: the
- * machine's context-switch cost is the same for every policy.  A task's
- * affinity mask is ignored, since a UP kernel has no other CPU to honour.
+ * machine's context-switch cost is the same for every policy.  A workload
+ * pinned to CPUs without CPU 0 is refused (a UP kernel's sched_setaffinity
+ * finds no online CPU in such a mask: EINVAL).
  */
 #include "base/spec.h"
 #include "policy/o1_core.h"
@@ -58,6 +59,7 @@ const struct sl_policy_ops sl_policy_up = {
 	.summary = "uniprocessor kernel: the O(1) scheduler on CPU 0 only",
 	.knobs = up_knobs,
 	.task_size = sizeof(struct o1_task),
+	.cpu0_only = true,
 	.init = up_init,
 	.destroy = o1_core_destroy,
 	.fork = o1_core_fork,

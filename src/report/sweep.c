@@ -54,6 +54,18 @@ int sl_sweep_add(struct sl_sweep *s, const char *policy, const char *workload,
 		free(c);
 		return -1;
 	}
+	sl_cpumask cpus;
+	if (sl_workload_cpus(&c->params, s->machine.topo.ncpus, &cpus, err)) {
+		sl_err_prefix(err, "workload '%s' on %s: ", workload, s->machine.name);
+		free(c);
+		return -1;
+	}
+	if (c->policy->cpu0_only && !sl_cpumask_test(&cpus, 0)) {
+		sl_fail(err, "policy '%s' knows CPU 0 only (a uniprocessor kernel): workload '%s' "
+			"is pinned elsewhere", policy, workload);
+		free(c);
+		return -1;
+	}
 	c->policy_text = sl_xstrdup(policy);
 	c->workload_text = sl_xstrdup(workload);
 	s->cells = sl_xrealloc(s->cells, sizeof(*s->cells) * (unsigned long)(s->ncells + 1));

@@ -1,7 +1,7 @@
 /*
  * check.c - invariants verified after every event when a run is created
  * with check = true (the tests do): every task accounted for, each running
- * task on exactly one CPU and runnable, runnable count consistent, CPU time
+ * task on exactly one CPU it is allowed on and runnable, runnable count consistent, CPU time
  * never more than CPUs x elapsed, and the policy's own consistency check.
  */
 #include "sim/internal.h"
@@ -28,6 +28,9 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 			if (t->state != SL_TASK_RUNNABLE)
 				return sl_fail_internal(err, "check: task %d runs on CPU %d but is not runnable",
 							t->id, t->cpu);
+			if (!sl_cpumask_test(&t->allowed, t->cpu))
+				return sl_fail_internal(err, "check: task %d runs on CPU %d, outside its "
+							"cpus_allowed", t->id, t->cpu);
 		}
 		if (t->debt_user > max_refill + 1.0)
 			return sl_fail_internal(err, "check: task %d owes %.0f ns of cache refill, more "

@@ -4,11 +4,12 @@
  * After Lozi et al., "The Linux Scheduler: a Decade of Wasted Cores"
  * (EuroSys 2016): the CPU-time in which a CPU sat idle while a task it was
  * allowed to run was runnable and running nowhere.  At any instant that is
- * min(idle CPUs, waiting tasks) CPUs: every task may run on every CPU in
- * today's task model (the engine gives each task the whole machine), so a
- * matching of waiting tasks to idle CPUs always exists.  (With affinity
- * masks this count would be an upper bound.)  The migration thread counts
- * as busy: a CPU running it is not idle, and the task it preempted waits.
+ * min(idle CPUs of the workload's set, waiting tasks) CPUs: every task may
+ * run on every CPU of the set its root was given (sl_sim_set_root_allowed,
+ * all CPUs by default), so a matching of waiting tasks to idle CPUs always
+ * exists.  (Tasks pinned to smaller sets of their own would make this an
+ * upper bound.)  The migration thread counts as busy: a CPU running it is
+ * not idle, and the task it preempted waits.
  *
  * On SMT machines also: the core-time in which a core ran two or more
  * tasks on its siblings while another core ran nothing - min(shared cores,
@@ -33,6 +34,7 @@ void sl__conserve_init(struct sl_sim *sim)
 	k->core_busy = sl_xcalloc((unsigned long)ncores, sizeof(int));
 	k->core_running = sl_xcalloc((unsigned long)ncores, sizeof(int));
 	k->ncores_idle = ncores;
+	k->nallowed = sim->ncpus;
 	k->episode_start = -1;
 	k->smt = sim->ncpus > ncores;
 }
@@ -57,7 +59,7 @@ void sl__conserve_advance(struct sl_sim *sim)
 
 	if (span <= 0)
 		return;
-	int idle = sim->ncpus - k->nbusy, waiting = waiting_tasks(sim);
+	int idle = k->nallowed - k->nbusy_allowed, waiting = waiting_tasks(sim);
 	int wasted = idle < waiting ? idle : waiting;
 	if (wasted > 0) {
 		k->idle_waiting_ns += span * wasted;
@@ -86,6 +88,8 @@ void sl__occupancy(struct sl_sim *sim, struct sl_cpu *c)
 		*cb += busy ? 1 : -1;
 		k->ncores_idle += *cb == 0;
 		k->nbusy += busy ? 1 : -1;
+		if (sl_cpumask_test(&sim->root_allowed, c->id))
+			k->nbusy_allowed += busy ? 1 : -1;
 		c->occ_busy = busy;
 	}
 	if (running != c->occ_running) {
@@ -94,6 +98,17 @@ void sl__occupancy(struct sl_sim *sim, struct sl_cpu *c)
 		k->ncores_shared += *cr >= 2;
 		k->nrunning += running ? 1 : -1;
 		c->occ_running = running;
+	}
+}
+
+void sl__conserve_mask(struct sl_sim *sim)
+{
+	struct sl_conserve *k = &sim->cons;
+
+	k->nallowed = k->nbusy_allowed = 0;
+	sl_for_each_cpu(c, &sim->root_allowed) {
+		k->nallowed++;
+		k->nbusy_allowed += sim->cpus[c].occ_busy;
 	}
 }
 

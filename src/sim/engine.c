@@ -67,6 +67,7 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 		sl_event_init(&c->ipi_ev, EV_IPI, i, NULL);
 		sl_event_init(&c->migr_ev, EV_MIGRATION, i, NULL);
 	}
+	sim->root_allowed = m->topo.all_cpus;
 	sl__conserve_init(sim);
 
 	const struct sl_params *knobs = cfg->knobs;

@@ -68,6 +68,7 @@ struct sl_conserve {
 	int nrunning;			/* CPUs running a task */
 	int ncores_idle;		/* cores with every sibling idle */
 	int ncores_shared;		/* cores running two or more tasks */
+	int nallowed, nbusy_allowed;	/* CPUs of the workload's set, and those busy */
 	int *core_busy, *core_running;	/* per core: siblings busy / running a task */
 	bool smt;			/* some core has two or more CPUs */
 	sl_time idle_waiting_ns, smt_shared_idle_ns;
@@ -124,6 +125,7 @@ struct sl_sim {
 	int next_id;
 	int next_mm;
 	struct sl_task *root;
+	sl_cpumask root_allowed;	/* roots' cpus_allowed (sl_sim_set_root_allowed) */
 	struct sl_task *free_tasks;
 	struct sl_task_chunk *chunks;
 	size_t task_stride;		/* task + policy area, aligned */
@@ -208,6 +210,8 @@ void sl__conserve_advance(struct sl_sim *sim);
 /* c's occupancy (curr, in_migration) may have changed: recount it. */
 void sl__occupancy(struct sl_sim *sim, struct sl_cpu *c);
 void sl__conserve_stats(const struct sl_sim *sim, struct sl_run_stats *out);
+/* The workload's CPUs (root_allowed) changed: recount them. */
+void sl__conserve_mask(struct sl_sim *sim);
 
 /* engine.c */
 void sl__arm_tick(struct sl_sim *sim);

@@ -91,6 +91,7 @@ struct sl_task *sl_sim_spawn_root(struct sl_sim *sim, const struct sl_prog *prog
 	t->prog = prog;
 	t->prog_state = state;
 	t->mm = sim->next_mm++;
+	t->allowed = sim->root_allowed;
 	if (!sim->root) {
 		sim->root = t;
 		sim->root_start = sim->now;
@@ -124,6 +125,16 @@ struct sl_task *sl__fork(struct sl_sim *sim, struct sl_task *parent, const struc
 	sim->ops->fork(sim, parent, t);
 	sl__arm_tick(sim);
 	return t;
+}
+
+void sl_sim_set_root_allowed(struct sl_sim *sim, const sl_cpumask *allowed)
+{
+	sl_cpumask m = sl_cpumask_and(*allowed, &sim->topo->all_cpus);
+
+	if (sim->root || sl_cpumask_empty(&m))
+		return;
+	sim->root_allowed = m;
+	sl__conserve_mask(sim);
 }
 
 void sl__add_task_totals(struct sl_run_stats *s, const struct sl_task *t)

@@ -41,6 +41,8 @@ struct sl_policy_ops {
 	const char *summary;			/* one line for `list policies` */
 	const struct sl_param_def *knobs;	/* NULL-terminated; may be NULL */
 	size_t task_size;			/* bytes of per-task private state */
+	bool cpu0_only;				/* a uniprocessor kernel: CPU 0 is all it
+						 * knows, so tasks must be allowed there */
 
 	/*
 	 * Required.  Read knobs (always bound to this policy's table, defaults
@@ -55,7 +57,8 @@ struct sl_policy_ops {
 	/*
 	 * Required.  `child` was just created by `parent` (which is running on
 	 * its CPU).  Initialise the child's private state and enqueue it.
-	 * parent == NULL for the workload's first task, which starts on CPU 0.
+	 * parent == NULL for the workload's first task, which starts on CPU 0
+	 * or, if the workload is pinned elsewhere, its first allowed CPU.
 	 */
 	void (*fork)(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child);
 

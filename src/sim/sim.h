@@ -39,6 +39,10 @@ struct sl_sim_config {
 struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err);
 void sl_sim_destroy(struct sl_sim *sim);
 
+/* The CPUs the workload's root tasks, and so every task they create, may
+ * run on (taskset -c on the benchmark; default all).  Before the first
+ * root is spawned; a mask with no CPU of the machine is ignored. */
+void sl_sim_set_root_allowed(struct sl_sim *sim, const sl_cpumask *allowed);
 /* Create the workload's root task (id 0) running `prog`; the policy's fork
  * op places it with parent NULL. */
 struct sl_task *sl_sim_spawn_root(struct sl_sim *sim, const struct sl_prog *prog,

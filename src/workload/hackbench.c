@@ -397,6 +397,7 @@ static const struct sl_param_def hb_params[] = {
 	  "switch)" },
 	{ "jitter", SL_PARAM_REAL, HB_XSTR(HB_JITTER), 0, 2, NULL,
 	  "log-sd of each call's kernel work (each process's own random stream)" },
+	SL_WORKLOAD_CPUS_PARAM,
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -417,6 +418,7 @@ static void *hb_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	};
 
 	hb_setup(sim, run, &cfg);
+	sl_workload_pin(sim, p);
 	sl_sim_spawn_root(sim, &hb_main_prog, run, "hackbench");
 	*limit_out = 0;
 	return run;

@@ -154,6 +154,7 @@ static const struct sl_param_def pp_params[] = {
 	{ "msg_us", SL_PARAM_REAL, NULL, 0, 1e6, NULL,
 	  "kernel work of every message write and read, us, replacing hackbench's per-part "
 	  "costs for the mode (default: those costs)" },
+	SL_WORKLOAD_CPUS_PARAM,
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -168,6 +169,7 @@ static void *pp_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	run->to_pong = sl_chan_new(sim, HB_PIPE_BYTES, sync);
 	run->to_ping = sl_chan_new(sim, HB_PIPE_BYTES, sync);
 	run->ready = sl_chan_new(sim, 1, sync);
+	sl_workload_pin(sim, p);
 	sl_sim_spawn_root(sim, &ping_prog, run, "pingpong");
 	*limit_out = 0;
 	return run;

@@ -3,6 +3,8 @@
  */
 #include "workload/workload.h"
 
+#include "base/cpulist.h"
+
 #include "workload/bench_workloads.h"
 #include "workload/net_workloads.h"
 #include "workload/rtapp.h"
@@ -61,6 +63,23 @@ int sl_workload_parse(const char *text, const struct sl_workload_ops **ops,
 	if ((*ops)->validate && (*ops)->validate(params, err))
 		return -1;
 	return 0;
+}
+
+int sl_workload_cpus(const struct sl_params *p, int ncpus, sl_cpumask *out, struct sl_err *err)
+{
+	*out = sl_cpumask_first_n(ncpus);
+	if (!sl_param_exists(p, "cpus") || !sl_param_given(p, "cpus"))
+		return 0;
+	return sl_cpulist_parse(sl_param_str(p, "cpus"), ncpus, "cpus", out, err);
+}
+
+void sl_workload_pin(struct sl_sim *sim, const struct sl_params *p)
+{
+	sl_cpumask m;
+
+	/* the sweep checked it against this machine before any run */
+	if (!sl_workload_cpus(p, sl_topo(sim)->ncpus, &m, NULL))
+		sl_sim_set_root_allowed(sim, &m);
 }
 
 void sl_metrics_add(struct sl_metrics *ms, const char *name, const char *unit,

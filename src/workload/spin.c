@@ -99,6 +99,7 @@ static const struct sl_param_def spin_params[] = {
 	  "nice of the tasks (the seed does not say; folding@home's own default was 19)" },
 	{ "class", SL_PARAM_CHOICE, "fp", 0, 0, "fp|int|mem|cache|spin",
 	  "work class (folding@home: fp)" },
+	SL_WORKLOAD_CPUS_PARAM,
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -111,6 +112,7 @@ static void *spin_start(struct sl_sim *sim, const struct sl_params *p, sl_time *
 	run->nice = (int)sl_param_int(p, "nice");
 	run->wclass = spin_classes[sl_param_choice(p, "class")];
 	run->cpu_work = sl_sim_alloc(sim, sizeof(double) * (size_t)sl_topo(sim)->ncpus);
+	sl_workload_pin(sim, p);
 	sl_sim_spawn_root(sim, &spin_parent_prog, run, "spin");
 	*limit_out = sl_s_to_ns(sl_param_real(p, "seconds"));
 	return run;

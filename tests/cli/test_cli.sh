@@ -19,6 +19,11 @@ bad_input() {
 # ---- bad input: exit 2, exactly one line naming the argument ----
 bad_input 'missing command'
 bad_input "frobnicate" frobnicate
+# pinned workloads: the CPU list is checked against the machine before any run
+bad_input "cpus '4': CPU 4 is not on the machine (CPUs 0-3)" run -m p4dpe-2x2ht -p o1 -w spin:cpus=4
+bad_input "range 3-1 runs backwards" run -m p4dpe-2x2ht -p o1 -w hackbench:cpus=3-1
+bad_input "cpus '1x': unexpected 'x'" run -m p4dpe-2x2ht -p o1 -w pingpong:cpus=1x
+bad_input "policy 'up' knows CPU 0 only" run -m p4dpe-2x2ht -p up -w spin:cpus=1+3
 bad_input "list"  list
 bad_input "gadgets" list gadgets
 bad_input "extra" list policies extra
