@@ -54,7 +54,7 @@ cat >"$T/tasks.json" <<'JSON'
 JSON
 expect_exit 0 $S report $M -p 'ht:label=<b>&x"' -w "rtapp:file=$T/tasks.json" -o "$T/esc.html"
 grep -q '&lt;b&gt;&amp;x&quot;' "$T/esc.html" && ok || bad "escaped label"
-grep -q "&lt;i&gt;x&amp;&#39; 1001, CPU" "$T/esc.html" && ok || bad "escaped task name"
+grep -q "&lt;i&gt;x&amp;&#39; (group 1) 1001, CPU" "$T/esc.html" && ok || bad "escaped task name"
 grep -q '<b>&\|<i>x' "$T/esc.html" && bad "raw markup from input" || ok
 
 # ---- the slice bound: two kernbench runs of more than half the budget each ----

@@ -213,7 +213,7 @@ SL_TEST(schbench_one_worker_free_kernel_exact)
 	CHECK(fabs(metric(&r, "rps") - 5490) < 1e-6);
 	/* the engine's view: the worker never waited for a CPU, nor did the
 	 * message thread (schbench's sched delay line) */
-	CHECK(metric(&r, "wakeup_lat_us_max_workers") == 0);
+	CHECK(metric(&r, "workers_wakeup_lat_us_max") == 0);
 	CHECK(metric(&r, "sched_delay_us_workers") == 0);
 	CHECK(metric(&r, "sched_delay_us_msg") == 0);
 }
@@ -274,7 +274,7 @@ SL_TEST(schbench_one_worker_handoff_bounds)
 	double sd = metric(&r, "sched_delay_us_workers");
 	CHECKF(sd > 0 && sd <= ipi + 1e-3, "sched delay %g", sd);
 	/* its wakeups are also in the engine's per-role latencies */
-	CHECK(metric(&r, "wakeup_lat_us_max_workers") > 0);
+	CHECK(metric(&r, "workers_wakeup_lat_us_max") > 0);
 	CHECK(!isnan(metric(&r, "msg_wakeup_lat_us_p99")));
 }
 
