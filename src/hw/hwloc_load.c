@@ -26,6 +26,7 @@
 #include "hw/hw_internal.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <hwloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,8 +155,17 @@ static int build_topo(hwloc_topology_t topo, struct sl_topo *t, bool noht,
 	for (int i = 0; i < n; i++)
 		pus[i] = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)i);
 	qsort(pus, (size_t)n, sizeof(pus[0]), by_os_index);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		/* os_index.c bounded the text; this holds for the host too */
+		if (pus[i]->os_index > HW_MAX_OS_INDEX)
+			return sl_fail(err, "%s: PU OS index %u is out of range (0 to %d)",
+				       what, pus[i]->os_index, HW_MAX_OS_INDEX);
+		/* hwloc keeps two PUs of one index; Linux has one CPU per number */
+		if (i > 0 && pus[i]->os_index == pus[i - 1]->os_index)
+			return sl_fail(err, "%s: two PUs have OS index %u", what,
+				       pus[i]->os_index);
 		raw_cpu(topo, pus[i], &raw[i]);
+	}
 	return hw_topo_build(t, raw, n, noht, node_keys, what, err);
 }
 
@@ -292,11 +302,46 @@ static void read_caches(hwloc_topology_t topo, struct hw_found *found)
 
 /* ---- loading ---- */
 
-static int set_source(hwloc_topology_t topo, enum hw_source src, const char *arg)
+/* The whole XML file, NUL-terminated, or NULL with err set.  hwloc is given
+ * these bytes, not the path, so that os_index.c checks exactly what hwloc
+ * parses (libxml2 would also inflate a gzip file behind our back). */
+static char *read_xml(const char *path, size_t *len, const char *what, struct sl_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+
+	if (!f) {
+		sl_fail(err, "%s: cannot read it (%s)", what, strerror(errno));
+		return NULL;
+	}
+	do {
+		if (cap - n < 4096) {
+			cap = cap ? 2 * cap : 65536;
+			buf = sl_xrealloc(buf, cap + 1);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got && n <= HW_MAX_XML_BYTES);
+	int rc = n > HW_MAX_XML_BYTES ?
+		 sl_fail(err, "%s: larger than %d MB", what, HW_MAX_XML_BYTES >> 20) :
+		 ferror(f) ? sl_fail(err, "%s: cannot read it (%s)", what, strerror(errno)) :
+		 n == 0 ? sl_fail(err, "%s: empty file, expected an hwloc XML topology", what) : 0;
+	fclose(f);
+	if (rc) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+static int set_source(hwloc_topology_t topo, enum hw_source src, const char *arg, size_t len)
 {
 	switch (src) {
-	case HW_SRC_XML:
-		return hwloc_topology_set_xml(topo, arg);
+	case HW_SRC_XML:	/* arg is the file's text */
+		return hwloc_topology_set_xmlbuffer(topo, arg, (int)len);
 	case HW_SRC_SYNTHETIC:
 		return hwloc_topology_set_synthetic(topo, arg);
 	case HW_SRC_HOST:
@@ -306,7 +351,7 @@ static int set_source(hwloc_topology_t topo, enum hw_source src, const char *arg
 }
 
 static int open_topology(hwloc_topology_t *topo, enum hw_source src, const char *arg,
-			 const char *what, struct sl_err *err)
+			 size_t len, const char *what, struct sl_err *err)
 {
 	struct capture cap;
 	char reason[256];
@@ -314,11 +359,13 @@ static int open_topology(hwloc_topology_t *topo, enum hw_source src, const char 
 	if (hwloc_topology_init(topo) < 0)
 		return sl_fail_internal(err, "%s: hwloc_topology_init failed", what);
 	capture_begin(&cap);
-	int rc = set_source(*topo, src, arg);
+	int rc = set_source(*topo, src, arg, len);
 	if (rc == 0)
 		rc = hwloc_topology_load(*topo);
 	capture_end(&cap, reason, sizeof(reason));
-	if (rc == 0)
+	/* hwloc only warns, and falls back to its default numbering, when a
+	 * synthetic "indexes=" interleaving is wrong: nothing silently defaulted */
+	if (rc == 0 && !(src == HW_SRC_SYNTHETIC && reason[0]))
 		return 0;
 	hwloc_topology_destroy(*topo);
 	if (src == HW_SRC_SYNTHETIC) {	/* the last resort: the name is none of the forms */
@@ -341,10 +388,22 @@ int hw_hwloc_load(struct sl_topo *t, struct hw_found *found, enum hw_source src,
 	hwloc_topology_t topo;
 	uint64_t node_keys[SL_MAX_NODES];
 
+	char *xml = NULL;
+	size_t len = 0;
+	int rc;
+
 	memset(found, 0, sizeof(*found));
-	if (open_topology(&topo, src, arg, what, err))
+	if (src == HW_SRC_XML &&
+	    (!(xml = read_xml(arg, &len, what, err)) ||
+	     hw_xml_check_indexes(xml, len, what, err))) {
+		free(xml);
 		return -1;
-	int rc = build_topo(topo, t, noht, node_keys, what, err);
+	}
+	rc = open_topology(&topo, src, xml ? xml : arg, len, what, err);
+	free(xml);	/* hwloc is done with it after the load */
+	if (rc)
+		return -1;
+	rc = build_topo(topo, t, noht, node_keys, what, err);
 	if (rc == 0) {
 		found->distances = read_distances(topo, t, node_keys);
 		read_clock(topo, src, found);

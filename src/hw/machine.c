@@ -237,6 +237,8 @@ static int load_synthetic(struct sl_machine *m, const char *base, const struct h
 	if (cpus > HW_MAX_RAW_CPUS)
 		return sl_fail(err, "%s: %lu logical CPUs, at most %d supported",
 			       what, cpus, SL_MAX_CPUS);
+	if (hw_synthetic_check_indexes(base, what, err))
+		return -1;
 	return load_hwloc(m, HW_SRC_SYNTHETIC, base, o, what, err);
 }
 
