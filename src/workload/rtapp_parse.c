@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strmap.h"
 #include "workload/rtapp_int.h"
 
 #define RT_MAX_FILE (16L << 20)
@@ -89,8 +90,7 @@ struct scan_frame {
 	bool object;
 	bool want_key;
 	struct scan_key key;		/* the key whose value is being read */
-	int nkeys, cap;
-	struct scan_key *keys;		/* keys seen so far (duplicate search) */
+	struct sl_strmap keys;		/* keys seen so far -> times seen */
 };
 
 struct rename {
@@ -107,6 +107,7 @@ struct scan {
 	char dup[256];			/* result: path of the repeated key */
 	int nren, capren;
 	struct rename *ren;		/* result: the keys to number */
+	unsigned long compares;		/* result: key comparisons made (rt_key_compares) */
 };
 
 static bool key_eq(struct scan_key k, const char *s)
@@ -182,27 +183,30 @@ static bool on_key(struct scan *sc, struct scan_frame *fr, int depth, struct sca
 		sc->line = line;
 		return true;
 	}
-	int seen = 0;
-	for (int i = 0; i < f->nkeys; i++)
-		seen += f->keys[i].n == k.n && !memcmp(f->keys[i].s, k.s, k.n);
-	if (seen > 0 && !(sc->rename && sequence_key(fr, depth, k))) {
+	/* a hash map, not a search of the earlier keys: 200,000 events in a
+	 * phase took a minute that way */
+	int added, *seen = sl_strmap_put(&f->keys, k.s, k.n, &added);
+	if (!added && !(sc->rename && sequence_key(fr, depth, k))) {
 		sc->line = line;
 		dup_path(sc, fr, depth, k);
 		return true;
 	}
-	if (seen > 0) {
+	if (!added) {
 		if (sc->nren == sc->capren) {
 			sc->capren = sc->capren ? 2 * sc->capren : 16;
 			sc->ren = sl_xrealloc(sc->ren, sizeof(*sc->ren) * (unsigned long)sc->capren);
 		}
-		sc->ren[sc->nren++] = (struct rename){ (size_t)(k.s + k.n - sc->text), seen + 1 };
+		sc->ren[sc->nren++] = (struct rename){ (size_t)(k.s + k.n - sc->text), *seen + 1 };
 	}
-	if (f->nkeys == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 16;
-		f->keys = sl_xrealloc(f->keys, sizeof(*f->keys) * (unsigned long)f->cap);
-	}
-	f->keys[f->nkeys++] = k;
+	++*seen;
 	return false;
+}
+
+/* Done with the keys of the object at f. */
+static void frame_end(struct scan *sc, struct scan_frame *f)
+{
+	sc->compares += f->keys.compares;
+	sl_strmap_free(&f->keys);
 }
 
 /* Walk json-c's dialect of JSON (comments, either quote) and report each
@@ -244,7 +248,7 @@ static void scan_text(struct scan *sc, const char *text, size_t len)
 				fr[depth] = (struct scan_frame){ .object = c == '{', .want_key = c == '{' };
 		} else if (c == '}' || c == ']') {
 			if (depth >= 0 && depth < SCAN_MAX_DEPTH)
-				free(fr[depth].keys);
+				frame_end(sc, &fr[depth]);
 			depth--;
 		} else if (c == ',') {
 			if (depth >= 0 && depth < SCAN_MAX_DEPTH && fr[depth].object)
@@ -253,7 +257,7 @@ static void scan_text(struct scan *sc, const char *text, size_t len)
 	}
 	for (; depth >= 0; depth--)
 		if (depth < SCAN_MAX_DEPTH)
-			free(fr[depth].keys);
+			frame_end(sc, &fr[depth]);
 }
 
 /* ---- the loader ---- */
@@ -276,8 +280,10 @@ struct loader {
 	int depth;
 	int nres, capres;
 	struct res *res;
-	int nuniq, capuniq;		/* unique timers of the task being read */
-	const char **uniq;
+	struct sl_strmap res_ids;	/* resource name -> index in res */
+	int nuniq;			/* unique timers of the task being read */
+	struct sl_strmap uniq_ids;	/* their names -> index */
+	struct sl_strmap task_ids;	/* task name -> index in cfg->tasks */
 	int task;			/* index of the task being read */
 	const char **barrier_of;	/* per task: a barrier it uses, or NULL */
 	int *parties;			/* per barrier: threads that use it */
@@ -443,16 +449,16 @@ static int resource(struct loader *L, const char *key, const char *name, enum rt
 		    int *index)
 {
 	static const char *const kinds[] = { "a mutex", "a barrier", "a condition", "a timer" };
+	int added, *id = sl_strmap_put(&L->res_ids, name, strlen(name), &added);
 
-	for (int i = 0; i < L->nres; i++) {
-		if (strcmp(L->res[i].name, name))
-			continue;
-		if (L->res[i].kind != kind)
+	if (!added) {
+		if (L->res[*id].kind != kind)
 			return fail(L, key, "'%s' is used as %s here but as %s elsewhere", name,
-				    kinds[kind], kinds[L->res[i].kind]);
-		*index = i;
+				    kinds[kind], kinds[L->res[*id].kind]);
+		*index = *id;
 		return 0;
 	}
+	*id = L->nres;
 	if (L->nres == L->capres) {
 		L->capres = L->capres ? 2 * L->capres : 16;
 		L->res = sl_xrealloc(L->res, sizeof(*L->res) * (unsigned long)L->capres);
@@ -468,12 +474,11 @@ static int resource(struct loader *L, const char *key, const char *name, enum rt
 	return 0;
 }
 
-static int task_index(const struct rt_config *cfg, const char *name)
+static int task_index(struct loader *L, const char *name)
 {
-	for (int i = 0; i < cfg->ntasks; i++)
-		if (!strcmp(cfg->tasks[i].name, name))
-			return i;
-	return -1;
+	int *id = sl_strmap_find(&L->task_ids, name, strlen(name));
+
+	return id ? *id : -1;
 }
 
 /* ---- events ---- */
@@ -521,17 +526,10 @@ static int parse_timer(struct loader *L, const char *key, json_object *v, struct
 		ev->res = L->res[r].index;
 		return 0;
 	}
-	for (int i = 0; i < L->nuniq; i++)
-		if (!strcmp(L->uniq[i], ref)) {
-			ev->res = i;
-			return 0;
-		}
-	if (L->nuniq == L->capuniq) {
-		L->capuniq = L->capuniq ? 2 * L->capuniq : 8;
-		L->uniq = sl_xrealloc(L->uniq, sizeof(*L->uniq) * (unsigned long)L->capuniq);
-	}
-	L->uniq[L->nuniq] = ref;
-	ev->res = L->nuniq++;
+	int added, *id = sl_strmap_put(&L->uniq_ids, ref, strlen(ref), &added);
+	if (added)
+		*id = L->nuniq++;
+	ev->res = *id;
 	return 0;
 fail:
 	pop(L);
@@ -629,7 +627,7 @@ static int parse_event(struct loader *L, const char *key, json_object *v, enum r
 	case RT_EV_FORK:
 		if (get_string(L, key, v, false, &name))
 			return -1;
-		ev->res = task_index(L->cfg, name);
+		ev->res = task_index(L, name);
 		if (ev->res < 0)
 			return fail(L, key, "fork of '%s', which is not a thread of \"tasks\"", name);
 		L->cfg->tasks[ev->res].forked = true;
@@ -783,6 +781,8 @@ static int parse_task(struct loader *L, struct rt_task *t, json_object *obj)
 	t->instance = 1;
 	t->loop = -1;
 	L->nuniq = 0;
+	L->cfg->key_compares += L->uniq_ids.compares;
+	sl_strmap_free(&L->uniq_ids);
 	json_object_object_get_ex(obj, "phases", &phases);
 	json_object_object_foreach(obj, key, val) {
 		if (!strcmp(key, "instance")) {
@@ -867,8 +867,11 @@ static int parse_tasks(struct loader *L, json_object *tasks)
 	cfg->tasks = alloc(L, sizeof(*cfg->tasks) * (size_t)cfg->ntasks);
 	L->barrier_of = sl_xcalloc((unsigned long)cfg->ntasks, sizeof(*L->barrier_of));
 	json_object_object_foreach(tasks, name, obj) {	/* names first: forks look them up */
+		int added;
 		(void)obj;
-		cfg->tasks[i++].name = copy_str(L, name);
+		cfg->tasks[i].name = copy_str(L, name);
+		*sl_strmap_put(&L->task_ids, cfg->tasks[i].name, strlen(name), &added) = i;
+		i++;
 	}
 	/* Parties per barrier need each task's instance count before its events. */
 	i = 0;
@@ -1140,6 +1143,7 @@ static char *number_repeats(struct loader *L, char *text)
 	struct scan sc = { .text = text, .rename = true };
 
 	scan_text(&sc, text, L->len);
+	L->cfg->key_compares += sc.compares;
 	if (sc.line > 0) {
 		free(sc.ren);
 		sl_fail(L->err, "%s:%d: %s: key repeated in one object (json-c keeps only the last)",
@@ -1192,8 +1196,11 @@ int rt_config_load(struct rt_config *cfg, const char *path, const struct rt_allo
 	}
 	int rc = root ? load(&L, root) : -1;
 	json_object_put(root);
+	cfg->key_compares += L.res_ids.compares + L.uniq_ids.compares + L.task_ids.compares;
+	sl_strmap_free(&L.res_ids);
+	sl_strmap_free(&L.uniq_ids);
+	sl_strmap_free(&L.task_ids);
 	free(L.res);
-	free(L.uniq);
 	free(L.barrier_of);
 	free(L.parties);
 	free(text);

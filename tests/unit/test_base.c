@@ -2,11 +2,13 @@
  * test_base.c - base/: spec parsing and binding, PRNG streams, cpumasks.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/cpumask.h"
 #include "base/rng.h"
 #include "base/spec.h"
+#include "base/strmap.h"
 #include "test.h"
 
 static const struct sl_param_def defs[] = {
@@ -118,4 +120,36 @@ SL_TEST(base_cpumask_ops)
 	sl_cpumask f = sl_cpumask_first_n(4);
 	sl_cpumask both = sl_cpumask_and(f, &m);
 	CHECK(sl_cpumask_weight(&both) == 1 && sl_cpumask_test(&both, 3));
+}
+
+/* Keys are byte ranges (prefixes differ, the empty key is a key); each
+ * lookup compares bytes about once, however many keys there are. */
+SL_TEST(base_strmap_finds_and_counts)
+{
+	static char names[100000][16];
+	struct sl_strmap m = { 0 };
+	int added, all_added = 1, none_added = 0, all_found = 1;
+
+	for (int i = 0; i < 100000; i++) {
+		snprintf(names[i], sizeof(names[i]), "k%d", i);
+		*sl_strmap_put(&m, names[i], strlen(names[i]), &added) = i;
+		all_added &= added;
+	}
+	CHECK(all_added && m.count == 100000);
+	CHECK(m.compares < 100);	/* distinct keys: the hashes differ */
+	for (int i = 0; i < 100000; i++) {
+		int *v = sl_strmap_find(&m, names[i], strlen(names[i]));
+		all_found &= v && *v == i;
+		(void)sl_strmap_put(&m, names[i], strlen(names[i]), &added);
+		none_added |= added;
+	}
+	CHECK(all_found && !none_added);
+	CHECKF(m.compares <= 2 * 100000 + 100, "%lu", m.compares);
+	CHECK(sl_strmap_find(&m, "k1", 1) == NULL);		/* "k", a prefix */
+	CHECK(sl_strmap_find(&m, "k100000", 7) == NULL);
+	CHECK(sl_strmap_find(&m, "", 0) == NULL);
+	*sl_strmap_put(&m, "", 0, &added) = -1;
+	CHECK(added && *sl_strmap_find(&m, "x", 0) == -1);
+	sl_strmap_free(&m);
+	CHECK(m.count == 0 && sl_strmap_find(&m, "k1", 2) == NULL);
 }
