@@ -45,6 +45,7 @@
  *     looking for repeated ones;
  *   - "resources" is not checked beyond being an object (rt-app ignores it).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdarg.h>
@@ -108,6 +109,8 @@ struct scan {
 	int nren, capren;
 	struct rename *ren;		/* result: the keys to number */
 	unsigned long compares;		/* result: key comparisons made (rt_key_compares) */
+	int nowned, capowned;
+	char **owned;			/* decoded keys (json_key), freed with the scan */
 };
 
 static bool key_eq(struct scan_key k, const char *s)
@@ -172,8 +175,10 @@ static bool sequence_key(const struct scan_frame *fr, int depth, struct scan_key
 	return events && is_event_key(k);
 }
 
-/* A key of the object at frames[depth]; true to stop the scan. */
-static bool on_key(struct scan *sc, struct scan_frame *fr, int depth, struct scan_key k, int line)
+/* A key of the object at frames[depth], as json-c reads it; its closing
+ * quote is at text[end].  True to stop the scan. */
+static bool on_key(struct scan *sc, struct scan_frame *fr, int depth, struct scan_key k,
+		   size_t end, int line)
 {
 	struct scan_frame *f = &fr[depth];
 
@@ -196,7 +201,7 @@ static bool on_key(struct scan *sc, struct scan_frame *fr, int depth, struct sca
 			sc->capren = sc->capren ? 2 * sc->capren : 16;
 			sc->ren = sl_xrealloc(sc->ren, sizeof(*sc->ren) * (unsigned long)sc->capren);
 		}
-		sc->ren[sc->nren++] = (struct rename){ (size_t)(k.s + k.n - sc->text), *seen + 1 };
+		sc->ren[sc->nren++] = (struct rename){ end, *seen + 1 };
 	}
 	++*seen;
 	return false;
@@ -207,6 +212,89 @@ static void frame_end(struct scan *sc, struct scan_frame *f)
 {
 	sc->compares += f->keys.compares;
 	sl_strmap_free(&f->keys);
+}
+
+static unsigned hex4(const char *s, size_t n)
+{
+	unsigned v = 0;
+
+	for (size_t i = 0; i < 4; i++) {
+		int d = i >= n ? -1 : isdigit((unsigned char)s[i]) ? s[i] - '0' :
+			isxdigit((unsigned char)s[i]) ? (tolower((unsigned char)s[i]) - 'a' + 10) : -1;
+		if (d < 0)
+			return ~0u;
+		v = v << 4 | (unsigned)d;
+	}
+	return v;
+}
+
+static size_t put_utf8(char *out, unsigned cp)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | cp >> 12);
+		out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | cp >> 18);
+	out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+	out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* The key `raw` (as written, between its quotes) as json-c stores it:
+ * escapes decoded, a \uXXXX surrogate pair as one character and a lone
+ * surrogate as U+FFFD (json-c 0.16), cut at a NUL (object keys are C
+ * strings).  Otherwise "run" and "r\u0075n", or "a" and "a\u0000b", were
+ * two keys to this scan and one to json-c, which kept the last silently.
+ * Decoded text is never longer than the escapes it comes from. */
+static struct scan_key json_key(struct scan *sc, struct scan_key raw)
+{
+	if (!memchr(raw.s, '\\', raw.n))
+		return raw;
+	char *out = sl_xmalloc(raw.n + 1);
+	size_t o = 0;
+	for (size_t i = 0; i < raw.n; i++) {
+		char c = raw.s[i];
+		if (c != '\\' || i + 1 >= raw.n) {
+			out[o++] = c;
+			continue;
+		}
+		c = raw.s[++i];
+		unsigned cp = c == 'u' ? hex4(raw.s + i + 1, raw.n - i - 1) : ~0u;
+		if (c != 'u' || cp == ~0u) {	/* json-c refused a bad \u before this scan */
+			out[o++] = c == 'b' ? '\b' : c == 'f' ? '\f' : c == 'n' ? '\n' :
+				   c == 'r' ? '\r' : c == 't' ? '\t' : c;
+			continue;
+		}
+		i += 4;
+		unsigned lo = i + 2 < raw.n && raw.s[i + 1] == '\\' && raw.s[i + 2] == 'u' ?
+			      hex4(raw.s + i + 3, raw.n - i - 3) : ~0u;
+		if (cp >= 0xd800 && cp < 0xdc00 && lo >= 0xdc00 && lo < 0xe000) {
+			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+			i += 6;
+		} else if (cp >= 0xd800 && cp < 0xe000) {
+			cp = 0xfffd;
+		}
+		o += put_utf8(out + o, cp);
+	}
+	out[o] = 0;
+	if (sc->nowned == sc->capowned) {
+		sc->capowned = sc->capowned ? 2 * sc->capowned : 16;
+		sc->owned = sl_xrealloc(sc->owned, sizeof(*sc->owned) * (unsigned long)sc->capowned);
+	}
+	sc->owned[sc->nowned++] = out;
+	return (struct scan_key){ out, strlen(out) };
 }
 
 /* Walk json-c's dialect of JSON (comments, either quote) and report each
@@ -236,12 +324,13 @@ static void scan_text(struct scan *sc, const char *text, size_t len)
 				else if (text[i] == '\n')
 					line++;
 			}
-			struct scan_key k = { text + start, (i < len ? i : len) - start };
+			size_t end = i < len ? i : len;
+			struct scan_key k = json_key(sc, (struct scan_key){ text + start, end - start });
 			if (depth >= 0 && depth < SCAN_MAX_DEPTH && fr[depth].object &&
 			    fr[depth].want_key) {
 				fr[depth].want_key = false;
 				fr[depth].key = k;
-				stop = on_key(sc, fr, depth, k, line);
+				stop = on_key(sc, fr, depth, k, end, line);
 			}
 		} else if (c == '{' || c == '[') {
 			if (++depth < SCAN_MAX_DEPTH)
@@ -258,6 +347,11 @@ static void scan_text(struct scan *sc, const char *text, size_t len)
 	for (; depth >= 0; depth--)
 		if (depth < SCAN_MAX_DEPTH)
 			frame_end(sc, &fr[depth]);
+	while (sc->nowned > 0)
+		free(sc->owned[--sc->nowned]);
+	free(sc->owned);
+	sc->owned = NULL;
+	sc->capowned = 0;
 }
 
 /* ---- the loader ---- */

@@ -694,6 +694,42 @@ SL_TEST(rtapp_many_keys_load_with_constant_work_per_key)
 	free(buf);
 }
 
+/* Keys are compared as json-c stores them, escapes decoded: json-c kept
+ * only the last of "instance" and "inst\u0061nce", silently. */
+SL_TEST(rtapp_repeated_keys_found_through_escapes)
+{
+	static const char *const dups[][2] = {
+		{ "{ \"tasks\": { \"t\": { \"instance\": 1, \"inst\\u0061nce\": 3, \"run\": 1 } } }",
+		  "tasks.t.instance: key repeated" },
+		{ "{ \"tasks\": { \"t\": { \"run\": 1 } }, \"resources\": { \"a\": 1, \"a\\u0000b\": 2 } }",
+		  "resources.a: key repeated" },		/* keys are C strings */
+		{ "{ \"tasks\": { \"t\": { \"run\": 1 } }, \"resources\": { \"\\ud800\": 1, \"\\udc00\": 2 } }",
+		  "key repeated" },			/* both U+FFFD */
+		{ "{ \"tasks\": { \"t\": { \"run\": 1 } }, \"resources\": { \"\\ud83d\\ude00\": 1, "
+		  "\"\xf0\x9f\x98\x80\": 2 } }", "key repeated" },	/* a pair is one character */
+		{ "{ \"tasks\": { \"t\": { \"run\": 1 } }, \"resources\": { \"\\n\\/\": 1, \"\\u000a/\": 2 } }",
+		  "key repeated" },
+	};
+	struct sl_err err;
+
+	for (size_t i = 0; i < sizeof(dups) / sizeof(dups[0]); i++) {
+		bool refused = many_load(dups[i][0], &err) == ULONG_MAX;
+		CHECKF(refused && strstr(err.msg, dups[i][1]), "%s -> %s", dups[i][0], err.msg);
+	}
+	/* distinct after decoding: accepted */
+	CHECK(many_load("{ \"tasks\": { \"t\": { \"run\": 1, \"loop\": 1 } }, \"resources\": "
+			"{ \"\\u00e9\": 1, \"e\": 2, \"\\ud800\": 3 } }", &err) != ULONG_MAX);
+
+	/* a repeated event written with an escape is numbered and runs */
+	struct rt_result r;
+	const char *json = "{ \"tasks\": { \"t\": { \"loop\": 1, \"phases\": {"
+			   " \"p\": { \"run\": 1000, \"r\\u0075n\": 2000 } } } } }";
+	if (rt_run(&r, ONE_CPU, json, NULL, 1))
+		CHECKF(near_abs(metric(&r, "run_s"), 0.003, 1e-12), "%g", metric(&r, "run_s"));
+	else
+		CHECK(!"escaped repeated event");
+}
+
 /* MANY repeated events run in order: every one of them is simulated. */
 SL_TEST(rtapp_many_repeated_events_all_run)
 {
