@@ -65,14 +65,13 @@ static unsigned long level_objects(const char *s, const char *attr)
 static int check_index_list(const char *v, const char *end, unsigned long objects,
 			    const char *what, struct sl_err *err)
 {
-	static bool seen[HW_MAX_OS_INDEX + 1];
+	bool seen[HW_MAX_OS_INDEX + 1] = { false };	/* 8 KB */
 	unsigned long count = 0;
 	int len = (int)(end - v);
 
 	for (const char *p = v; p < end; p++)
 		if (!isdigit((unsigned char)*p) && *p != ',')
 			return 0;	/* an interleaving: a permutation of 0..n-1 */
-	memset(seen, 0, sizeof(seen));
 	for (const char *p = v; p <= end; p++) {
 		const char *num = p;
 		unsigned long x = 0;

@@ -1048,8 +1048,8 @@ static int parse_global(struct loader *L, json_object *g)
 			/* Run events are reference work whatever the value (rtapp.c). */
 			if (json_object_is_type(v, json_type_string)) {
 				const char *s = json_object_get_string(v);
-				size_t d = strspn(s + (strncmp(s, "CPU", 3) ? 0 : 3), "0123456789");
-				if (strncmp(s, "CPU", 3) || d == 0 || s[3 + d]) {
+				size_t d = strncmp(s, "CPU", 3) ? 0 : strspn(s + 3, "0123456789");
+				if (d == 0 || s[3 + d]) {
 					fail(L, key, "expected \"CPUn\" or ns per loop, got \"%s\"", s);
 					goto out;
 				}
