@@ -300,6 +300,23 @@ static void read_caches(hwloc_topology_t topo, struct hw_found *found)
 	}
 }
 
+/* RAM in MB; 0 (unknown, the profile's is used) when hwloc has none.  A
+ * size that would wrap mem_mb, or round to 0 MB, is refused rather than
+ * read as another size or as unknown. */
+static int read_memory(hwloc_topology_t topo, struct hw_found *found, const char *what,
+		       struct sl_err *err)
+{
+	unsigned long long bytes = hwloc_get_root_obj(topo)->total_memory;
+
+	if (bytes >> 20 > HW_MAX_MEM_MB)
+		return sl_fail(err, "%s: %llu MB of memory, at most %u MB (1 PiB)", what,
+			       bytes >> 20, HW_MAX_MEM_MB);
+	if (bytes && bytes >> 20 == 0)
+		return sl_fail(err, "%s: %llu bytes of memory, at least 1 MB", what, bytes);
+	found->mem_mb = (unsigned)(bytes >> 20);
+	return 0;
+}
+
 /* ---- loading ---- */
 
 /* The whole XML file, NUL-terminated, or NULL with err set.  hwloc is given
@@ -410,7 +427,7 @@ int hw_hwloc_load(struct sl_topo *t, struct hw_found *found, enum hw_source src,
 		read_caches(topo, found);
 		/* hwloc invents 1 GB per node for synthetic strings without memory= */
 		if (src != HW_SRC_SYNTHETIC || strstr(arg, "memory="))
-			found->mem_mb = (unsigned)(hwloc_get_root_obj(topo)->total_memory >> 20);
+			rc = read_memory(topo, found, what, err);
 	}
 	hwloc_topology_destroy(topo);
 	return rc;

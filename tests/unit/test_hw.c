@@ -377,6 +377,31 @@ SL_TEST(hw_synthetic_indexes_checked)
 	CHECK(loads_ok("pu:4(indexes=2*2:1*2)"));
 }
 
+/* The CPU count is estimated before hwloc builds the machine: hwloc read
+ * "0x10000" as 65536 where the estimate read 0, and built 2^32 objects. */
+SL_TEST(hw_synthetic_counts_are_plain)
+{
+	CHECK(fails_with("pack:0x10000 core:0x10000 pu:1", "'0x10000' after ':' is not a count"));
+	CHECK(fails_with("pack:0x2 pu:1", "'0x2' after ':' is not a count"));
+	CHECK(fails_with("pack:+2 pu:1", "'+2'"));
+	CHECK(fails_with("pack:02 pu:1", "'02'"));
+	CHECK(fails_with("pack: 2 pu:1", "after ':' is not a count"));
+	/* no number at all: hwloc's own refusal, with the presets */
+	CHECK(fails_with("pack:x pu:1", "p4dpe-2x2ht"));
+	CHECK(loads_ok("pack:2 l2:1(size=1MB) core:2 pu:2"));
+	CHECK(mach.topo.ncpus == 8);
+}
+
+/* RAM that mem_mb cannot hold, or that rounds to 0 MB, is refused rather
+ * than wrapped or taken for "unknown" (the profile's). */
+SL_TEST(hw_memory_checked)
+{
+	CHECK(fails_with("numa:1(memory=4096TB) pu:1", "3906250000 MB of memory, at most"));
+	CHECK(fails_with("numa:1(memory=1kB) pu:1", "1000 bytes of memory, at least 1 MB"));
+	CHECK(loads_ok("numa:2(memory=1GB) pu:1"));
+	CHECK(mach.mem_mb == 2000000000ULL >> 20);
+}
+
 /* The 2x2x2.xml fixture with `from` replaced by `to`, written to path. */
 static bool xml_variant(char *path, const char *from, const char *to)
 {
