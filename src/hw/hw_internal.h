@@ -153,6 +153,8 @@ int hw_hwloc_load(struct sl_topo *t, struct hw_found *found, enum hw_source src,
  * Linux's largest CPU number (NR_CPUS 8192 with CONFIG_MAXSMP).  Bitmaps
  * of this size cost hwloc 1 KB each. */
 #define HW_MAX_OS_INDEX 8191
+/* The largest cache, KB (1 TiB; l2_kb and llc_kb are unsigned). */
+#define HW_MAX_CACHE_KB (1u << 30)
 /* The most RAM a machine may have, MB (mem_mb is unsigned). */
 #define HW_MAX_MEM_MB (1u << 30)
 /* The largest hwloc XML file read (lstopo's XML of a 2048-CPU machine with

@@ -279,7 +279,10 @@ static void read_clock(hwloc_topology_t topo, enum hw_source src, struct hw_foun
 		found->mhz = host_mhz();
 }
 
-static void read_caches(hwloc_topology_t topo, struct hw_found *found)
+/* A cache size that would wrap the KB count, or round to 0 KB ("unknown",
+ * the profile's), is refused rather than read as another size. */
+static int read_caches(hwloc_topology_t topo, struct hw_found *found, const char *what,
+		       struct sl_err *err)
 {
 	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topo, 0);
 	unsigned llc_depth = 0;
@@ -290,7 +293,11 @@ static void read_caches(hwloc_topology_t topo, struct hw_found *found)
 		if (!hwloc_obj_type_is_cache(o->type) ||
 		    o->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION)
 			continue;
-		unsigned kb = (unsigned)(o->attr->cache.size / 1024);
+		unsigned long long bytes = o->attr->cache.size;
+		if (bytes / 1024 > HW_MAX_CACHE_KB || (bytes && bytes < 1024))
+			return sl_fail(err, "%s: an L%u cache of %llu bytes (expected 1 KB to %u KB)",
+				       what, o->attr->cache.depth, bytes, HW_MAX_CACHE_KB);
+		unsigned kb = (unsigned)(bytes / 1024);
 		if (o->attr->cache.depth == 2 && !found->l2_kb)
 			found->l2_kb = kb;
 		if (o->attr->cache.depth >= llc_depth && kb) {
@@ -298,6 +305,7 @@ static void read_caches(hwloc_topology_t topo, struct hw_found *found)
 			found->llc_kb = kb;
 		}
 	}
+	return 0;
 }
 
 /* RAM in MB; 0 (unknown, the profile's is used) when hwloc has none.  A
@@ -424,9 +432,9 @@ int hw_hwloc_load(struct sl_topo *t, struct hw_found *found, enum hw_source src,
 	if (rc == 0) {
 		found->distances = read_distances(topo, t, node_keys);
 		read_clock(topo, src, found);
-		read_caches(topo, found);
+		rc = read_caches(topo, found, what, err);
 		/* hwloc invents 1 GB per node for synthetic strings without memory= */
-		if (src != HW_SRC_SYNTHETIC || strstr(arg, "memory="))
+		if (rc == 0 && (src != HW_SRC_SYNTHETIC || strstr(arg, "memory=")))
 			rc = read_memory(topo, found, what, err);
 	}
 	hwloc_topology_destroy(topo);

@@ -392,10 +392,14 @@ SL_TEST(hw_synthetic_counts_are_plain)
 	CHECK(mach.topo.ncpus == 8);
 }
 
-/* RAM that mem_mb cannot hold, or that rounds to 0 MB, is refused rather
- * than wrapped or taken for "unknown" (the profile's). */
-SL_TEST(hw_memory_checked)
+/* RAM or a cache that mem_mb / l2_kb cannot hold, or that rounds to 0, is
+ * refused rather than wrapped or taken for "unknown" (the profile's). */
+SL_TEST(hw_memory_and_caches_checked)
 {
+	CHECK(fails_with("pack:1 l2:1(size=4398046511104KB) pu:1", "an L2 cache of"));
+	CHECK(fails_with("pack:1 l2:1(size=100) pu:1", "an L2 cache of 100 bytes (expected 1 KB"));
+	CHECK(loads_ok("pack:1 l3:1(size=32MB) l2:1(size=1MB) pu:1"));
+	CHECK(mach.topo.l2_kb == 1000000 / 1024 && mach.topo.llc_kb == 32000000 / 1024);
 	CHECK(fails_with("numa:1(memory=4096TB) pu:1", "3906250000 MB of memory, at most"));
 	CHECK(fails_with("numa:1(memory=1kB) pu:1", "1000 bytes of memory, at least 1 MB"));
 	CHECK(loads_ok("numa:2(memory=1GB) pu:1"));
