@@ -3,17 +3,28 @@
  */
 #include "base/spec.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* s starts a plain decimal number: [-]digit or [-].digit (strto* would
+ * skip white space and take '+' first). */
+static bool plain_start(const char *s, bool point)
+{
+	if (*s == '-')
+		s++;
+	return isdigit((unsigned char)s[0]) ||
+	       (point && s[0] == '.' && isdigit((unsigned char)s[1]));
+}
+
 int sl_parse_long(const char *s, long *out)
 {
 	char *end;
 	errno = 0;
-	if (!*s)
+	if (!plain_start(s, false))
 		return -1;
 	long v = strtol(s, &end, 10);
 	if (errno || *end)
@@ -26,13 +37,50 @@ int sl_parse_double(const char *s, double *out)
 {
 	char *end;
 	errno = 0;
-	if (!*s)
+	/* "0x1p4" is strtod's hex float */
+	if (!plain_start(s, true) || strpbrk(s, "xX"))
 		return -1;
 	double v = strtod(s, &end);
 	if (errno || *end || !isfinite(v))
 		return -1;
 	*out = v;
 	return 0;
+}
+
+/* Bytes of the UTF-8 character at s if it is well formed and printable, else 0. */
+static size_t printable_char(const unsigned char *s)
+{
+	unsigned c = s[0], len, cp;
+
+	if (c < 0x80)
+		return c >= 0x20 && c != 0x7f;
+	len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
+	if (!len || c > 0xf4)
+		return 0;
+	cp = c & (0x3f >> (len - 1));
+	for (unsigned i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	static const unsigned least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	if (cp < least[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    (cp >= 0x80 && cp < 0xa0))	/* overlong, beyond Unicode, surrogate, C1 */
+		return 0;
+	return len;
+}
+
+size_t sl_text_printable(const char *s, size_t max)
+{
+	size_t i = 0;
+
+	while (s[i] && i < max) {
+		size_t n = printable_char((const unsigned char *)s + i);
+		if (!n || i + n > max)
+			break;
+		i += n;
+	}
+	return i;
 }
 
 int sl_spec_parse(struct sl_spec *spec, const char *text, const char *what,

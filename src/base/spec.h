@@ -12,6 +12,7 @@
 #define SL_BASE_SPEC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "base/err.h"
 
@@ -73,9 +74,18 @@ double sl_param_real(const struct sl_params *p, const char *name);
 int sl_param_choice(const struct sl_params *p, const char *name);
 const char *sl_param_str(const struct sl_params *p, const char *name);
 
-/* Strict number parsing: the whole string must be a number. */
+/* Strict number parsing: the whole string must be a decimal number, an
+ * optional '-' then digits (a double: also a '.' and an exponent, "1e-3").
+ * No white space anywhere, no '+', no hex, inf or nan: strtol/strtod alone
+ * took " 5" and "+5" but not "5 ".  Returns 0, or -1 leaving *out alone. */
 int sl_parse_long(const char *s, long *out);
 int sl_parse_double(const char *s, double *out);
+
+/* Length of the longest prefix of s, at most max bytes, that is printable
+ * UTF-8 text: no control character (C0, DEL, C1), no malformed, overlong
+ * or surrogate sequence.  s is all printable text when s[result] == 0;
+ * a prefix of max bytes ends on a character boundary. */
+size_t sl_text_printable(const char *s, size_t max);
 
 /* Value of key in spec or NULL (for keys outside any def table, e.g. label). */
 const char *sl_spec_get(const struct sl_spec *spec, const char *key);

@@ -4,6 +4,7 @@
  */
 #include "cli/cli.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -75,24 +76,52 @@ int cli_parse_seed(const char *opt, const char *text, uint64_t *seed, struct sl_
 	long v;
 
 	if (sl_parse_long(text, &v) || v < 0)
-		return sl_fail(err, "%s '%s': expected a non-negative integer seed", opt, text);
+		return sl_fail(err, "%s '%s': expected an integer seed from 0 to %ld", opt, text,
+			       LONG_MAX);
 	*seed = (uint64_t)v;
 	return 0;
 }
 
-int cli_parse_format(const char *opt, const char *text, bool allow_csv,
+/* Every -o format, in the order messages list them; `needs` is the allow
+ * flag a command must give for it (0: every command takes it). */
+static const struct {
+	const char *name;
+	enum sl_format format;
+	unsigned needs;
+} formats[] = {
+	{ "table", SL_FORMAT_TABLE, 0 },
+	{ "json", SL_FORMAT_JSON, 0 },
+	{ "csv", SL_FORMAT_CSV, CLI_FORMAT_CSV },
+	{ "sdet", SL_FORMAT_TABLE, CLI_FORMAT_SDET },
+	{ "sdet-percent", SL_FORMAT_TABLE, CLI_FORMAT_SDET },
+};
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+int cli_parse_format(const char *opt, const char *text, unsigned allow,
 		     enum sl_format *format, struct sl_err *err)
 {
-	if (!strcmp(text, "table"))
-		*format = SL_FORMAT_TABLE;
-	else if (!strcmp(text, "json"))
-		*format = SL_FORMAT_JSON;
-	else if (allow_csv && !strcmp(text, "csv"))
-		*format = SL_FORMAT_CSV;
-	else
-		return sl_fail(err, "%s '%s': expected %s", opt, text,
-			       allow_csv ? "table, json or csv" : "table or json");
-	return 0;
+	char list[256] = "";
+	size_t n = 0, used = 0, k = 0;
+
+	for (size_t i = 0; i < NFORMATS; i++) {
+		if ((formats[i].needs & allow) != formats[i].needs)
+			continue;
+		if (!strcmp(text, formats[i].name)) {
+			*format = formats[i].format;
+			return 0;
+		}
+		n++;
+	}
+	/* "a, b or c" */
+	for (size_t i = 0; i < NFORMATS && used < sizeof(list); i++) {
+		if ((formats[i].needs & allow) != formats[i].needs)
+			continue;
+		int w = snprintf(list + used, sizeof(list) - used, "%s%s",
+				 k == 0 ? "" : k + 1 == n ? " or " : ", ", formats[i].name);
+		used += w > 0 ? (size_t)w : 0;
+		k++;
+	}
+	return sl_fail(err, "%s '%s': expected %s", opt, text, list);
 }
 
 double cli_wall_seconds(void)
@@ -145,18 +174,22 @@ int cli_once(const char *cmd, const char **slot, const char *opt, const char *va
 	return 0;
 }
 
-int cli_reps_seed_format(int argc, char **argv, int *i, int *reps, uint64_t *seed,
-			 enum sl_format *format, struct sl_err *err)
+int cli_reps_seed_format(const char *cmd, int argc, char **argv, int *i, int *reps,
+			 uint64_t *seed, enum sl_format *format, struct cli_given *given,
+			 struct sl_err *err)
 {
 	const char *v;
 	int m;
 
 	if ((m = cli_option(argc, argv, i, "-r", "--reps", &v, err)))
-		return m < 0 ? -1 : cli_parse_reps("-r", v, reps, err) ? -1 : 1;
+		return m < 0 || cli_once(cmd, &given->reps, "-r", v, err) ||
+		       cli_parse_reps("-r", v, reps, err) ? -1 : 1;
 	if ((m = cli_option(argc, argv, i, "-s", "--seed", &v, err)))
-		return m < 0 ? -1 : cli_parse_seed("-s", v, seed, err) ? -1 : 1;
+		return m < 0 || cli_once(cmd, &given->seed, "-s", v, err) ||
+		       cli_parse_seed("-s", v, seed, err) ? -1 : 1;
 	if ((m = cli_option(argc, argv, i, "-o", "--output", &v, err)))
-		return m < 0 ? -1 : cli_parse_format("-o", v, true, format, err) ? -1 : 1;
+		return m < 0 || cli_once(cmd, &given->format, "-o", v, err) ||
+		       cli_parse_format("-o", v, CLI_FORMAT_CSV, format, err) ? -1 : 1;
 	return 0;
 }
 

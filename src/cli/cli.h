@@ -66,10 +66,16 @@ int cli_long_option(int argc, char **argv, int *i, const char *longopt, const ch
  * names the command in the message ("run: -m given twice ..."). */
 int cli_once(const char *cmd, const char **slot, const char *opt, const char *value,
 	     struct sl_err *err);
+/* The -r, -s and -o values given so far (NULL: none), so that a second
+ * one is refused as cli_once() refuses it, not silently preferred. */
+struct cli_given {
+	const char *reps, *seed, *format;
+};
 /* -r REPS, -s SEED, -o table|json|csv, as every running command takes
  * them: 1 matched, 0 another argument, -1 with err set. */
-int cli_reps_seed_format(int argc, char **argv, int *i, int *reps, uint64_t *seed,
-			 enum sl_format *format, struct sl_err *err);
+int cli_reps_seed_format(const char *cmd, int argc, char **argv, int *i, int *reps,
+			 uint64_t *seed, enum sl_format *format, struct cli_given *given,
+			 struct sl_err *err);
 /* The error for an argument no option matched: "CMD: unknown option
  * '-x' (expected OPTIONS)" or "CMD: unexpected argument 'x' (options are
  * OPTIONS)".  Returns -1. */
@@ -78,7 +84,11 @@ int cli_unexpected(const char *cmd, const char *arg, const char *options, struct
 /* Values, with messages naming the option: "-r 'abc': expected ...". */
 int cli_parse_reps(const char *opt, const char *text, int *reps, struct sl_err *err);
 int cli_parse_seed(const char *opt, const char *text, uint64_t *seed, struct sl_err *err);
-int cli_parse_format(const char *opt, const char *text, bool allow_csv,
+/* Formats beyond table and json a command takes (cli_parse_format's allow). */
+#define CLI_FORMAT_CSV 1u
+#define CLI_FORMAT_SDET 2u	/* run's sdet and sdet-percent: tables */
+/* The message lists the allowed formats from the table of formats. */
+int cli_parse_format(const char *opt, const char *text, unsigned allow,
 		     enum sl_format *format, struct sl_err *err);
 
 /* Seconds on a monotonic clock (for --stats only; results never use it). */

@@ -23,6 +23,7 @@ struct real_args {
 	int reps;
 	uint64_t seed;
 	enum sl_format format;
+	struct cli_given given;
 };
 
 static int parse_one(int argc, char **argv, int *i, struct real_args *a, struct sl_err *err)
@@ -34,7 +35,8 @@ static int parse_one(int argc, char **argv, int *i, struct real_args *a, struct 
 		return m < 0 ? -1 : cli_once("real", &a->workload, "-w", v, err);
 	if ((m = cli_long_option(argc, argv, i, "--cpus", &v, err)))
 		return m < 0 ? -1 : cli_once("real", &a->cpus, "--cpus", v, err);
-	if ((m = cli_reps_seed_format(argc, argv, i, &a->reps, &a->seed, &a->format, err)))
+	if ((m = cli_reps_seed_format("real", argc, argv, i, &a->reps, &a->seed, &a->format,
+					&a->given, err)))
 		return m < 0 ? -1 : 0;
 	return cli_unexpected("real", argv[*i], "-w, --cpus, -r, -s or -o", err);
 }

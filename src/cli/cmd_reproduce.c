@@ -21,6 +21,7 @@ struct reproduce_args {
 	enum sl_format format;
 	bool stats;
 	bool all;		/* no experiment named: every built-in one */
+	struct cli_given given;
 };
 
 static int parse_one(int argc, char **argv, int *i, struct reproduce_args *a,
@@ -34,9 +35,11 @@ static int parse_one(int argc, char **argv, int *i, struct reproduce_args *a,
 		return 0;
 	}
 	if ((m = cli_option(argc, argv, i, "-r", "--reps", &v, err)))
-		return m < 0 ? -1 : cli_parse_reps("-r", v, &a->reps, err);
+		return m < 0 || cli_once("reproduce", &a->given.reps, "-r", v, err) ? -1 :
+		       cli_parse_reps("-r", v, &a->reps, err);
 	if ((m = cli_option(argc, argv, i, "-o", "--output", &v, err)))
-		return m < 0 ? -1 : cli_parse_format("-o", v, false, &a->format, err);
+		return m < 0 || cli_once("reproduce", &a->given.format, "-o", v, err) ? -1 :
+		       cli_parse_format("-o", v, 0, &a->format, err);
 	if (argv[*i][0] == '-')
 		return sl_fail(err, "reproduce: unknown option '%s' (expected -r, -o or --stats)",
 			       argv[*i]);

@@ -30,6 +30,7 @@ struct run_args {
 	const char *trace;		/* --trace FILE: the run's schedule as a trace */
 	const char *trace_format;
 	const char *html;		/* --html FILE: the page `report` writes */
+	struct cli_given given;		/* -r, -s, -o: once each */
 };
 
 /* One argument at argv[*i]: 0 handled, -1 error (err set). */
@@ -60,17 +61,17 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 		a->policy[a->npolicies++] = v;
 		return 0;
 	}
-	if ((m = cli_option(argc, argv, i, "-r", "--reps", &v, err)))
-		return m < 0 ? -1 : cli_parse_reps("-r", v, &a->reps, err);
-	if ((m = cli_option(argc, argv, i, "-s", "--seed", &v, err)))
-		return m < 0 ? -1 : cli_parse_seed("-s", v, &a->seed, err);
 	if ((m = cli_option(argc, argv, i, "-o", "--output", &v, err))) {
-		if (m > 0 && (!strcmp(v, "sdet") || !strcmp(v, "sdet-percent"))) {
+		if (m < 0 || cli_once("run", &a->given.format, "-o", v, err) ||
+		    cli_parse_format("-o", v, CLI_FORMAT_CSV | CLI_FORMAT_SDET, &a->format, err))
+			return -1;
+		if (!strcmp(v, "sdet") || !strcmp(v, "sdet-percent"))
 			a->sdet = strcmp(v, "sdet") ? 2 : 1;	/* SDET's two table shapes */
-			return 0;
-		}
-		return m < 0 ? -1 : cli_parse_format("-o", v, true, &a->format, err);
+		return 0;
 	}
+	if ((m = cli_reps_seed_format("run", argc, argv, i, &a->reps, &a->seed, &a->format,
+				      &a->given, err)))	/* -r, -s (-o is above) */
+		return m < 0 ? -1 : 0;
 	return cli_unexpected("run", argv[*i], "-m, -p, -w, -r, -s, -o, --stats, --trace, "
 			      "--trace-format or --html", err);
 }

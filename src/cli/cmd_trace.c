@@ -164,21 +164,25 @@ static int trace_import(int argc, char **argv)
 /* ---- record ---- */
 
 /* The path of `name` found in $PATH (or `name` itself with a '/'), into
- * buf; false if there is no such executable. */
+ * buf; false if there is no such executable.  A path that does not fit buf
+ * is no match: a cut one would name another file than the one checked. */
 static bool find_program(const char *name, char *buf, size_t size)
 {
+	int w;
+
 	if (strchr(name, '/')) {
-		snprintf(buf, size, "%s", name);
-		return access(name, X_OK) == 0;
+		w = snprintf(buf, size, "%s", name);
+		return w >= 0 && (size_t)w < size && access(buf, X_OK) == 0;
 	}
 	const char *path = getenv("PATH");
 	if (!path || !*path)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	while (*path) {
 		size_t n = strcspn(path, ":");
-		snprintf(buf, size, "%.*s/%s", (int)n, n ? path : ".", name);
 		struct stat sb;
-		if (stat(buf, &sb) == 0 && S_ISREG(sb.st_mode) && access(buf, X_OK) == 0)
+		w = snprintf(buf, size, "%.*s/%s", (int)n, n ? path : ".", name);
+		if (w >= 0 && (size_t)w < size && stat(buf, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		    access(buf, X_OK) == 0)
 			return true;
 		path += n + (path[n] == ':');
 	}

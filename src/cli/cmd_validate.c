@@ -30,6 +30,8 @@ struct val_args {
 	int reps;
 	uint64_t seed;
 	enum sl_format format;
+	struct cli_given given;
+	const char *work;	/* --work as given */
 };
 
 static int parse_one(int argc, char **argv, int *i, struct val_args *a, struct sl_err *err)
@@ -46,7 +48,7 @@ static int parse_one(int argc, char **argv, int *i, struct val_args *a, struct s
 	if ((m = cli_long_option(argc, argv, i, "--sim", &v, err)))
 		return m < 0 ? -1 : cli_once("validate", &a->sim, "--sim", v, err);
 	if ((m = cli_long_option(argc, argv, i, "--work", &v, err))) {
-		if (m < 0)
+		if (m < 0 || cli_once("validate", &a->work, "--work", v, err))
 			return -1;
 		if (strcmp(v, "measured") && strcmp(v, "recorded"))
 			return sl_fail(err, "validate: --work '%s': expected measured or "
@@ -54,7 +56,8 @@ static int parse_one(int argc, char **argv, int *i, struct val_args *a, struct s
 		a->recorded = !strcmp(v, "recorded");
 		return 0;
 	}
-	if ((m = cli_reps_seed_format(argc, argv, i, &a->reps, &a->seed, &a->format, err)))
+	if ((m = cli_reps_seed_format("validate", argc, argv, i, &a->reps, &a->seed,
+					&a->format, &a->given, err)))
 		return m < 0 ? -1 : 0;
 	return cli_unexpected("validate", argv[*i], "-w, -p, -m, --sim, --work, -r, -s or -o",
 			      err);

@@ -147,4 +147,25 @@ struct hw_found {
 int hw_hwloc_load(struct sl_topo *t, struct hw_found *found, enum hw_source src,
 		  const char *arg, bool noht, const char *what, struct sl_err *err);
 
+/* ---- OS indexes, checked before hwloc builds bitmaps that size (os_index.c) ---- */
+
+/* The largest OS index (PU, core or NUMA node number) a machine may use:
+ * Linux's largest CPU number (NR_CPUS 8192 with CONFIG_MAXSMP).  Bitmaps
+ * of this size cost hwloc 1 KB each. */
+#define HW_MAX_OS_INDEX 8191
+/* The largest cache, KB (1 TiB; l2_kb and llc_kb are unsigned). */
+#define HW_MAX_CACHE_KB (1u << 30)
+/* The most RAM a machine may have, MB (mem_mb is unsigned). */
+#define HW_MAX_MEM_MB (1u << 30)
+/* The largest hwloc XML file read (lstopo's XML of a 2048-CPU machine with
+ * its PCI devices is a few MB); it is read whole into memory. */
+#define HW_MAX_XML_BYTES (16 << 20)
+
+/* Every "indexes=" list of a synthetic string: in range, no duplicates,
+ * one index per object of its level. */
+int hw_synthetic_check_indexes(const char *s, const char *what, struct sl_err *err);
+/* An XML text hwloc will parse: ASCII-compatible, no internal DTD subset,
+ * every os_index a plain decimal number in range. */
+int hw_xml_check_indexes(const char *buf, size_t len, const char *what, struct sl_err *err);
+
 #endif

@@ -26,6 +26,7 @@
 #include "hw/hw_internal.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <hwloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,8 +155,17 @@ static int build_topo(hwloc_topology_t topo, struct sl_topo *t, bool noht,
 	for (int i = 0; i < n; i++)
 		pus[i] = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)i);
 	qsort(pus, (size_t)n, sizeof(pus[0]), by_os_index);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		/* os_index.c bounded the text; this holds for the host too */
+		if (pus[i]->os_index > HW_MAX_OS_INDEX)
+			return sl_fail(err, "%s: PU OS index %u is out of range (0 to %d)",
+				       what, pus[i]->os_index, HW_MAX_OS_INDEX);
+		/* hwloc keeps two PUs of one index; Linux has one CPU per number */
+		if (i > 0 && pus[i]->os_index == pus[i - 1]->os_index)
+			return sl_fail(err, "%s: two PUs have OS index %u", what,
+				       pus[i]->os_index);
 		raw_cpu(topo, pus[i], &raw[i]);
+	}
 	return hw_topo_build(t, raw, n, noht, node_keys, what, err);
 }
 
@@ -269,7 +279,10 @@ static void read_clock(hwloc_topology_t topo, enum hw_source src, struct hw_foun
 		found->mhz = host_mhz();
 }
 
-static void read_caches(hwloc_topology_t topo, struct hw_found *found)
+/* A cache size that would wrap the KB count, or round to 0 KB ("unknown",
+ * the profile's), is refused rather than read as another size. */
+static int read_caches(hwloc_topology_t topo, struct hw_found *found, const char *what,
+		       struct sl_err *err)
 {
 	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topo, 0);
 	unsigned llc_depth = 0;
@@ -280,7 +293,11 @@ static void read_caches(hwloc_topology_t topo, struct hw_found *found)
 		if (!hwloc_obj_type_is_cache(o->type) ||
 		    o->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION)
 			continue;
-		unsigned kb = (unsigned)(o->attr->cache.size / 1024);
+		unsigned long long bytes = o->attr->cache.size;
+		if (bytes / 1024 > HW_MAX_CACHE_KB || (bytes && bytes < 1024))
+			return sl_fail(err, "%s: an L%u cache of %llu bytes (expected 1 KB to %u KB)",
+				       what, o->attr->cache.depth, bytes, HW_MAX_CACHE_KB);
+		unsigned kb = (unsigned)(bytes / 1024);
 		if (o->attr->cache.depth == 2 && !found->l2_kb)
 			found->l2_kb = kb;
 		if (o->attr->cache.depth >= llc_depth && kb) {
@@ -288,15 +305,68 @@ static void read_caches(hwloc_topology_t topo, struct hw_found *found)
 			found->llc_kb = kb;
 		}
 	}
+	return 0;
+}
+
+/* RAM in MB; 0 (unknown, the profile's is used) when hwloc has none.  A
+ * size that would wrap mem_mb, or round to 0 MB, is refused rather than
+ * read as another size or as unknown. */
+static int read_memory(hwloc_topology_t topo, struct hw_found *found, const char *what,
+		       struct sl_err *err)
+{
+	unsigned long long bytes = hwloc_get_root_obj(topo)->total_memory;
+
+	if (bytes >> 20 > HW_MAX_MEM_MB)
+		return sl_fail(err, "%s: %llu MB of memory, at most %u MB (1 PiB)", what,
+			       bytes >> 20, HW_MAX_MEM_MB);
+	if (bytes && bytes >> 20 == 0)
+		return sl_fail(err, "%s: %llu bytes of memory, at least 1 MB", what, bytes);
+	found->mem_mb = (unsigned)(bytes >> 20);
+	return 0;
 }
 
 /* ---- loading ---- */
 
-static int set_source(hwloc_topology_t topo, enum hw_source src, const char *arg)
+/* The whole XML file, NUL-terminated, or NULL with err set.  hwloc is given
+ * these bytes, not the path, so that os_index.c checks exactly what hwloc
+ * parses (libxml2 would also inflate a gzip file behind our back). */
+static char *read_xml(const char *path, size_t *len, const char *what, struct sl_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+
+	if (!f) {
+		sl_fail(err, "%s: cannot read it (%s)", what, strerror(errno));
+		return NULL;
+	}
+	do {
+		if (cap - n < 4096) {
+			cap = cap ? 2 * cap : 65536;
+			buf = sl_xrealloc(buf, cap + 1);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got && n <= HW_MAX_XML_BYTES);
+	int rc = n > HW_MAX_XML_BYTES ?
+		 sl_fail(err, "%s: larger than %d MB", what, HW_MAX_XML_BYTES >> 20) :
+		 ferror(f) ? sl_fail(err, "%s: cannot read it (%s)", what, strerror(errno)) :
+		 n == 0 ? sl_fail(err, "%s: empty file, expected an hwloc XML topology", what) : 0;
+	fclose(f);
+	if (rc) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+static int set_source(hwloc_topology_t topo, enum hw_source src, const char *arg, size_t len)
 {
 	switch (src) {
-	case HW_SRC_XML:
-		return hwloc_topology_set_xml(topo, arg);
+	case HW_SRC_XML:	/* arg is the file's text */
+		return hwloc_topology_set_xmlbuffer(topo, arg, (int)len);
 	case HW_SRC_SYNTHETIC:
 		return hwloc_topology_set_synthetic(topo, arg);
 	case HW_SRC_HOST:
@@ -306,7 +376,7 @@ static int set_source(hwloc_topology_t topo, enum hw_source src, const char *arg
 }
 
 static int open_topology(hwloc_topology_t *topo, enum hw_source src, const char *arg,
-			 const char *what, struct sl_err *err)
+			 size_t len, const char *what, struct sl_err *err)
 {
 	struct capture cap;
 	char reason[256];
@@ -314,11 +384,13 @@ static int open_topology(hwloc_topology_t *topo, enum hw_source src, const char 
 	if (hwloc_topology_init(topo) < 0)
 		return sl_fail_internal(err, "%s: hwloc_topology_init failed", what);
 	capture_begin(&cap);
-	int rc = set_source(*topo, src, arg);
+	int rc = set_source(*topo, src, arg, len);
 	if (rc == 0)
 		rc = hwloc_topology_load(*topo);
 	capture_end(&cap, reason, sizeof(reason));
-	if (rc == 0)
+	/* hwloc only warns, and falls back to its default numbering, when a
+	 * synthetic "indexes=" interleaving is wrong: nothing silently defaulted */
+	if (rc == 0 && !(src == HW_SRC_SYNTHETIC && reason[0]))
 		return 0;
 	hwloc_topology_destroy(*topo);
 	if (src == HW_SRC_SYNTHETIC) {	/* the last resort: the name is none of the forms */
@@ -341,17 +413,29 @@ int hw_hwloc_load(struct sl_topo *t, struct hw_found *found, enum hw_source src,
 	hwloc_topology_t topo;
 	uint64_t node_keys[SL_MAX_NODES];
 
+	char *xml = NULL;
+	size_t len = 0;
+	int rc;
+
 	memset(found, 0, sizeof(*found));
-	if (open_topology(&topo, src, arg, what, err))
+	if (src == HW_SRC_XML &&
+	    (!(xml = read_xml(arg, &len, what, err)) ||
+	     hw_xml_check_indexes(xml, len, what, err))) {
+		free(xml);
 		return -1;
-	int rc = build_topo(topo, t, noht, node_keys, what, err);
+	}
+	rc = open_topology(&topo, src, xml ? xml : arg, len, what, err);
+	free(xml);	/* hwloc is done with it after the load */
+	if (rc)
+		return -1;
+	rc = build_topo(topo, t, noht, node_keys, what, err);
 	if (rc == 0) {
 		found->distances = read_distances(topo, t, node_keys);
 		read_clock(topo, src, found);
-		read_caches(topo, found);
+		rc = read_caches(topo, found, what, err);
 		/* hwloc invents 1 GB per node for synthetic strings without memory= */
-		if (src != HW_SRC_SYNTHETIC || strstr(arg, "memory="))
-			found->mem_mb = (unsigned)(hwloc_get_root_obj(topo)->total_memory >> 20);
+		if (rc == 0 && (src != HW_SRC_SYNTHETIC || strstr(arg, "memory=")))
+			rc = read_memory(topo, found, what, err);
 	}
 	hwloc_topology_destroy(topo);
 	return rc;

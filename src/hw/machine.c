@@ -33,6 +33,7 @@
  */
 #include "hw/hw_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,8 +158,11 @@ static int split_options(const char *name, char *base, struct hw_options *o,
 }
 
 /* Logical CPUs a synthetic string asks for: the product of its arities.
- * Checked before hwloc builds a topology of that size. */
-static unsigned long synthetic_cpus(const char *s)
+ * Checked before hwloc builds a topology of that size.  Each arity must be
+ * a plain decimal count: hwloc reads "+2", " 2" and "0x10000" too, and an
+ * estimate that read them otherwise let hwloc build 2^32 objects.  0 if one
+ * is not; *bad then points at it. */
+static unsigned long synthetic_cpus(const char *s, const char **bad)
 {
 	unsigned long n = 1;
 	int depth = 0;
@@ -167,8 +171,19 @@ static unsigned long synthetic_cpus(const char *s)
 		depth += (*p == '(' || *p == '[') - (*p == ')' || *p == ']');
 		if (*p != ':' || depth != 0)
 			continue;
-		unsigned long k = strtoul(p + 1, NULL, 10);
-		n = k && n > (1UL << 40) / k ? 1UL << 40 : n * k;
+		const char *q = p + 1;
+		unsigned long k = 0;
+		if (isalpha((unsigned char)*q) || *q == '_')
+			continue;	/* no number hwloc could read: it refuses the string */
+		while (isdigit((unsigned char)*q)) {
+			k = k > (1UL << 40) ? k : k * 10 + (unsigned long)(*q - '0');
+			q++;
+		}
+		if (q == p + 1 || p[1] == '0' || (*q && *q != '(' && !isspace((unsigned char)*q))) {
+			*bad = p + 1;
+			return 0;
+		}
+		n = n > (1UL << 40) / k ? 1UL << 40 : n * k;
 	}
 	return n;
 }
@@ -232,11 +247,18 @@ static bool looks_like_path(const char *s)
 static int load_synthetic(struct sl_machine *m, const char *base, const struct hw_options *o,
 			  const char *what, struct sl_err *err)
 {
-	unsigned long cpus = synthetic_cpus(base);
+	const char *bad = NULL;
+	unsigned long cpus = synthetic_cpus(base, &bad);
 
+	if (!cpus)
+		return sl_fail(err, "%s: not a preset, and '%.*s' after ':' is not a count of an "
+			       "hwloc synthetic string (expected 1, 2, ...)", what,
+			       (int)strcspn(bad, " \t\n("), bad);
 	if (cpus > HW_MAX_RAW_CPUS)
 		return sl_fail(err, "%s: %lu logical CPUs, at most %d supported",
 			       what, cpus, SL_MAX_CPUS);
+	if (hw_synthetic_check_indexes(base, what, err))
+		return -1;
 	return load_hwloc(m, HW_SRC_SYNTHETIC, base, o, what, err);
 }
 

@@ -154,11 +154,10 @@ static int cfs_parse_custom_slice(struct cfs *s, const char *v, struct sl_err *e
 	if (!v || !strcmp(v, "none"))
 		return 0;
 	const char *colon = strrchr(v, ':');
-	char *end;
-	long us = colon ? strtol(colon + 1, &end, 10) : 0;
+	long us = 0;
 	size_t len = colon ? (size_t)(colon - v) : 0;
 
-	if (!colon || len == 0 || len >= sizeof(s->short_comm) || colon[1] == '\0' || *end)
+	if (!colon || len == 0 || len >= sizeof(s->short_comm) || sl_parse_long(colon + 1, &us))
 		return sl_fail(err, "policy 'cfs': custom_slice: '%s': want COMM:US or none", v);
 	if (us < 100 || us > 100000)
 		return sl_fail(err, "policy 'cfs': custom_slice: %ld us: the kernel clamps "

@@ -31,7 +31,15 @@ int sl_policy_parse(const char *text, const struct sl_policy_ops **ops,
 {
 	static const char *const extra[] = { "label", NULL };
 	struct sl_spec spec;
+	/* the text and its label= reach tables, CSV and JSON (the label, the
+	 * default label, "policy_spec"): printable UTF-8 only.  Checked first,
+	 * and not echoed, so that no message carries the bytes to a terminal. */
+	size_t ok = sl_text_printable(text, (size_t)-1);
 
+	if (text[ok])
+		return sl_fail(err, "policy: byte %zu of the policy text is a control character "
+			       "or invalid UTF-8 (expected printable text: it labels tables and "
+			       "JSON)", ok + 1);
 	if (sl_spec_parse(&spec, text, "policy", err))
 		return -1;
 	*ops = sl_policy_find(spec.name);
@@ -48,6 +56,12 @@ int sl_policy_parse(const char *text, const struct sl_policy_ops **ops,
 	if (sl_spec_bind(knobs, &spec, (*ops)->knobs, extra, owner, err))
 		return -1;
 	const char *label = sl_spec_get(&spec, "label");
-	snprintf(label_out, label_size, "%s", label ? label : text);
+	const char *shown = label ? label : text;
+	if (label && strlen(label) >= label_size)
+		return sl_fail(err, "policy '%s': label= is %zu bytes, at most %zu", spec.name,
+			       strlen(label), label_size - 1);
+	/* a long policy text is cut, on a character boundary */
+	ok = sl_text_printable(shown, label_size - 1);
+	snprintf(label_out, label_size, "%.*s", (int)ok, shown);
 	return 0;
 }

@@ -79,6 +79,8 @@ struct rt_config {
 	int threads;		/* threads started at time 0 */
 	bool has_timers, has_forks;
 	int forever_task;	/* a task that runs for ever (-1: none) */
+	unsigned long key_compares;	/* name comparisons the loader's lookups made:
+					 * O(1) per name read (tests bound it) */
 };
 
 /* Where the loader's memory comes from: the run's (sl_sim_alloc) when

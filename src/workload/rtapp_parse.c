@@ -45,6 +45,7 @@
  *     looking for repeated ones;
  *   - "resources" is not checked beyond being an object (rt-app ignores it).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdarg.h>
@@ -52,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strmap.h"
 #include "workload/rtapp_int.h"
 
 #define RT_MAX_FILE (16L << 20)
@@ -89,8 +91,7 @@ struct scan_frame {
 	bool object;
 	bool want_key;
 	struct scan_key key;		/* the key whose value is being read */
-	int nkeys, cap;
-	struct scan_key *keys;		/* keys seen so far (duplicate search) */
+	struct sl_strmap keys;		/* keys seen so far -> times seen */
 };
 
 struct rename {
@@ -107,6 +108,9 @@ struct scan {
 	char dup[256];			/* result: path of the repeated key */
 	int nren, capren;
 	struct rename *ren;		/* result: the keys to number */
+	unsigned long compares;		/* result: key comparisons made (rt_key_compares) */
+	int nowned, capowned;
+	char **owned;			/* decoded keys (json_key), freed with the scan */
 };
 
 static bool key_eq(struct scan_key k, const char *s)
@@ -171,8 +175,10 @@ static bool sequence_key(const struct scan_frame *fr, int depth, struct scan_key
 	return events && is_event_key(k);
 }
 
-/* A key of the object at frames[depth]; true to stop the scan. */
-static bool on_key(struct scan *sc, struct scan_frame *fr, int depth, struct scan_key k, int line)
+/* A key of the object at frames[depth], as json-c reads it; its closing
+ * quote is at text[end].  True to stop the scan. */
+static bool on_key(struct scan *sc, struct scan_frame *fr, int depth, struct scan_key k,
+		   size_t end, int line)
 {
 	struct scan_frame *f = &fr[depth];
 
@@ -182,27 +188,113 @@ static bool on_key(struct scan *sc, struct scan_frame *fr, int depth, struct sca
 		sc->line = line;
 		return true;
 	}
-	int seen = 0;
-	for (int i = 0; i < f->nkeys; i++)
-		seen += f->keys[i].n == k.n && !memcmp(f->keys[i].s, k.s, k.n);
-	if (seen > 0 && !(sc->rename && sequence_key(fr, depth, k))) {
+	/* a hash map, not a search of the earlier keys: 200,000 events in a
+	 * phase took a minute that way */
+	int added, *seen = sl_strmap_put(&f->keys, k.s, k.n, &added);
+	if (!added && !(sc->rename && sequence_key(fr, depth, k))) {
 		sc->line = line;
 		dup_path(sc, fr, depth, k);
 		return true;
 	}
-	if (seen > 0) {
+	if (!added) {
 		if (sc->nren == sc->capren) {
 			sc->capren = sc->capren ? 2 * sc->capren : 16;
 			sc->ren = sl_xrealloc(sc->ren, sizeof(*sc->ren) * (unsigned long)sc->capren);
 		}
-		sc->ren[sc->nren++] = (struct rename){ (size_t)(k.s + k.n - sc->text), seen + 1 };
+		sc->ren[sc->nren++] = (struct rename){ end, *seen + 1 };
 	}
-	if (f->nkeys == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 16;
-		f->keys = sl_xrealloc(f->keys, sizeof(*f->keys) * (unsigned long)f->cap);
-	}
-	f->keys[f->nkeys++] = k;
+	++*seen;
 	return false;
+}
+
+/* Done with the keys of the object at f. */
+static void frame_end(struct scan *sc, struct scan_frame *f)
+{
+	sc->compares += f->keys.compares;
+	sl_strmap_free(&f->keys);
+}
+
+static unsigned hex4(const char *s, size_t n)
+{
+	unsigned v = 0;
+
+	for (size_t i = 0; i < 4; i++) {
+		int d = i >= n ? -1 : isdigit((unsigned char)s[i]) ? s[i] - '0' :
+			isxdigit((unsigned char)s[i]) ? (tolower((unsigned char)s[i]) - 'a' + 10) : -1;
+		if (d < 0)
+			return ~0u;
+		v = v << 4 | (unsigned)d;
+	}
+	return v;
+}
+
+static size_t put_utf8(char *out, unsigned cp)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | cp >> 12);
+		out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | cp >> 18);
+	out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+	out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* The key `raw` (as written, between its quotes) as json-c stores it:
+ * escapes decoded, a \uXXXX surrogate pair as one character and a lone
+ * surrogate as U+FFFD (json-c 0.16), cut at a NUL (object keys are C
+ * strings).  Otherwise "run" and "r\u0075n", or "a" and "a\u0000b", were
+ * two keys to this scan and one to json-c, which kept the last silently.
+ * Decoded text is never longer than the escapes it comes from. */
+static struct scan_key json_key(struct scan *sc, struct scan_key raw)
+{
+	if (!memchr(raw.s, '\\', raw.n))
+		return raw;
+	char *out = sl_xmalloc(raw.n + 1);
+	size_t o = 0;
+	for (size_t i = 0; i < raw.n; i++) {
+		char c = raw.s[i];
+		if (c != '\\' || i + 1 >= raw.n) {
+			out[o++] = c;
+			continue;
+		}
+		c = raw.s[++i];
+		unsigned cp = c == 'u' ? hex4(raw.s + i + 1, raw.n - i - 1) : ~0u;
+		if (c != 'u' || cp == ~0u) {	/* json-c refused a bad \u before this scan */
+			out[o++] = c == 'b' ? '\b' : c == 'f' ? '\f' : c == 'n' ? '\n' :
+				   c == 'r' ? '\r' : c == 't' ? '\t' : c;
+			continue;
+		}
+		i += 4;
+		unsigned lo = i + 2 < raw.n && raw.s[i + 1] == '\\' && raw.s[i + 2] == 'u' ?
+			      hex4(raw.s + i + 3, raw.n - i - 3) : ~0u;
+		if (cp >= 0xd800 && cp < 0xdc00 && lo >= 0xdc00 && lo < 0xe000) {
+			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+			i += 6;
+		} else if (cp >= 0xd800 && cp < 0xe000) {
+			cp = 0xfffd;
+		}
+		o += put_utf8(out + o, cp);
+	}
+	out[o] = 0;
+	if (sc->nowned == sc->capowned) {
+		sc->capowned = sc->capowned ? 2 * sc->capowned : 16;
+		sc->owned = sl_xrealloc(sc->owned, sizeof(*sc->owned) * (unsigned long)sc->capowned);
+	}
+	sc->owned[sc->nowned++] = out;
+	return (struct scan_key){ out, strlen(out) };
 }
 
 /* Walk json-c's dialect of JSON (comments, either quote) and report each
@@ -232,19 +324,20 @@ static void scan_text(struct scan *sc, const char *text, size_t len)
 				else if (text[i] == '\n')
 					line++;
 			}
-			struct scan_key k = { text + start, (i < len ? i : len) - start };
+			size_t end = i < len ? i : len;
+			struct scan_key k = json_key(sc, (struct scan_key){ text + start, end - start });
 			if (depth >= 0 && depth < SCAN_MAX_DEPTH && fr[depth].object &&
 			    fr[depth].want_key) {
 				fr[depth].want_key = false;
 				fr[depth].key = k;
-				stop = on_key(sc, fr, depth, k, line);
+				stop = on_key(sc, fr, depth, k, end, line);
 			}
 		} else if (c == '{' || c == '[') {
 			if (++depth < SCAN_MAX_DEPTH)
 				fr[depth] = (struct scan_frame){ .object = c == '{', .want_key = c == '{' };
 		} else if (c == '}' || c == ']') {
 			if (depth >= 0 && depth < SCAN_MAX_DEPTH)
-				free(fr[depth].keys);
+				frame_end(sc, &fr[depth]);
 			depth--;
 		} else if (c == ',') {
 			if (depth >= 0 && depth < SCAN_MAX_DEPTH && fr[depth].object)
@@ -253,7 +346,12 @@ static void scan_text(struct scan *sc, const char *text, size_t len)
 	}
 	for (; depth >= 0; depth--)
 		if (depth < SCAN_MAX_DEPTH)
-			free(fr[depth].keys);
+			frame_end(sc, &fr[depth]);
+	while (sc->nowned > 0)
+		free(sc->owned[--sc->nowned]);
+	free(sc->owned);
+	sc->owned = NULL;
+	sc->capowned = 0;
 }
 
 /* ---- the loader ---- */
@@ -276,8 +374,10 @@ struct loader {
 	int depth;
 	int nres, capres;
 	struct res *res;
-	int nuniq, capuniq;		/* unique timers of the task being read */
-	const char **uniq;
+	struct sl_strmap res_ids;	/* resource name -> index in res */
+	int nuniq;			/* unique timers of the task being read */
+	struct sl_strmap uniq_ids;	/* their names -> index */
+	struct sl_strmap task_ids;	/* task name -> index in cfg->tasks */
 	int task;			/* index of the task being read */
 	const char **barrier_of;	/* per task: a barrier it uses, or NULL */
 	int *parties;			/* per barrier: threads that use it */
@@ -443,16 +543,16 @@ static int resource(struct loader *L, const char *key, const char *name, enum rt
 		    int *index)
 {
 	static const char *const kinds[] = { "a mutex", "a barrier", "a condition", "a timer" };
+	int added, *id = sl_strmap_put(&L->res_ids, name, strlen(name), &added);
 
-	for (int i = 0; i < L->nres; i++) {
-		if (strcmp(L->res[i].name, name))
-			continue;
-		if (L->res[i].kind != kind)
+	if (!added) {
+		if (L->res[*id].kind != kind)
 			return fail(L, key, "'%s' is used as %s here but as %s elsewhere", name,
-				    kinds[kind], kinds[L->res[i].kind]);
-		*index = i;
+				    kinds[kind], kinds[L->res[*id].kind]);
+		*index = *id;
 		return 0;
 	}
+	*id = L->nres;
 	if (L->nres == L->capres) {
 		L->capres = L->capres ? 2 * L->capres : 16;
 		L->res = sl_xrealloc(L->res, sizeof(*L->res) * (unsigned long)L->capres);
@@ -468,12 +568,11 @@ static int resource(struct loader *L, const char *key, const char *name, enum rt
 	return 0;
 }
 
-static int task_index(const struct rt_config *cfg, const char *name)
+static int task_index(struct loader *L, const char *name)
 {
-	for (int i = 0; i < cfg->ntasks; i++)
-		if (!strcmp(cfg->tasks[i].name, name))
-			return i;
-	return -1;
+	int *id = sl_strmap_find(&L->task_ids, name, strlen(name));
+
+	return id ? *id : -1;
 }
 
 /* ---- events ---- */
@@ -521,17 +620,10 @@ static int parse_timer(struct loader *L, const char *key, json_object *v, struct
 		ev->res = L->res[r].index;
 		return 0;
 	}
-	for (int i = 0; i < L->nuniq; i++)
-		if (!strcmp(L->uniq[i], ref)) {
-			ev->res = i;
-			return 0;
-		}
-	if (L->nuniq == L->capuniq) {
-		L->capuniq = L->capuniq ? 2 * L->capuniq : 8;
-		L->uniq = sl_xrealloc(L->uniq, sizeof(*L->uniq) * (unsigned long)L->capuniq);
-	}
-	L->uniq[L->nuniq] = ref;
-	ev->res = L->nuniq++;
+	int added, *id = sl_strmap_put(&L->uniq_ids, ref, strlen(ref), &added);
+	if (added)
+		*id = L->nuniq++;
+	ev->res = *id;
 	return 0;
 fail:
 	pop(L);
@@ -629,7 +721,7 @@ static int parse_event(struct loader *L, const char *key, json_object *v, enum r
 	case RT_EV_FORK:
 		if (get_string(L, key, v, false, &name))
 			return -1;
-		ev->res = task_index(L->cfg, name);
+		ev->res = task_index(L, name);
 		if (ev->res < 0)
 			return fail(L, key, "fork of '%s', which is not a thread of \"tasks\"", name);
 		L->cfg->tasks[ev->res].forked = true;
@@ -820,6 +912,8 @@ static int parse_task(struct loader *L, struct rt_task *t, json_object *obj)
 	t->instance = 1;
 	t->loop = -1;
 	L->nuniq = 0;
+	L->cfg->key_compares += L->uniq_ids.compares;
+	sl_strmap_free(&L->uniq_ids);
 	json_object_object_get_ex(obj, "phases", &phases);
 	json_object_object_foreach(obj, key, val) {
 		if (!strcmp(key, "instance")) {
@@ -905,8 +999,11 @@ static int parse_tasks(struct loader *L, json_object *tasks)
 	cfg->tasks = alloc(L, sizeof(*cfg->tasks) * (size_t)cfg->ntasks);
 	L->barrier_of = sl_xcalloc((unsigned long)cfg->ntasks, sizeof(*L->barrier_of));
 	json_object_object_foreach(tasks, name, obj) {	/* names first: forks look them up */
+		int added;
 		(void)obj;
-		cfg->tasks[i++].name = copy_str(L, name);
+		cfg->tasks[i].name = copy_str(L, name);
+		*sl_strmap_put(&L->task_ids, cfg->tasks[i].name, strlen(name), &added) = i;
+		i++;
 	}
 	/* Parties per barrier need each task's instance count before its events. */
 	i = 0;
@@ -990,8 +1087,8 @@ static int parse_global(struct loader *L, json_object *g)
 			/* Run events are reference work whatever the value (rtapp.c). */
 			if (json_object_is_type(v, json_type_string)) {
 				const char *s = json_object_get_string(v);
-				size_t d = strspn(s + (strncmp(s, "CPU", 3) ? 0 : 3), "0123456789");
-				if (strncmp(s, "CPU", 3) || d == 0 || s[3 + d]) {
+				size_t d = strncmp(s, "CPU", 3) ? 0 : strspn(s + 3, "0123456789");
+				if (d == 0 || s[3 + d]) {
 					fail(L, key, "expected \"CPUn\" or ns per loop, got \"%s\"", s);
 					goto out;
 				}
@@ -1179,6 +1276,7 @@ static char *number_repeats(struct loader *L, char *text)
 	struct scan sc = { .text = text, .rename = true };
 
 	scan_text(&sc, text, L->len);
+	L->cfg->key_compares += sc.compares;
 	if (sc.line > 0) {
 		free(sc.ren);
 		sl_fail(L->err, "%s:%d: %s: key repeated in one object (json-c keeps only the last)",
@@ -1231,8 +1329,11 @@ int rt_config_load(struct rt_config *cfg, const char *path, const struct rt_allo
 	}
 	int rc = root ? load(&L, root) : -1;
 	json_object_put(root);
+	cfg->key_compares += L.res_ids.compares + L.uniq_ids.compares + L.task_ids.compares;
+	sl_strmap_free(&L.res_ids);
+	sl_strmap_free(&L.uniq_ids);
+	sl_strmap_free(&L.task_ids);
 	free(L.res);
-	free(L.uniq);
 	free(L.barrier_of);
 	free(L.parties);
 	free(text);

@@ -48,6 +48,28 @@ bad_input "'-m'" run -p o1 -w $W -m
 bad_input "'--frob'" run -m $M -p o1 -w $W --frob
 bad_input "'stray'" run -m $M -p o1 -w $W stray
 bad_input "-m given twice" run -m $M -m $M -p o1 -w $W
+# single-valued options are refused when repeated, not last-wins
+bad_input "run: -r given twice ('2' and '3'; expected one)" run -m $M -p o1 -w $W -r 2 -r 3
+bad_input "run: -s given twice" run -m $M -p o1 -w $W -s 1 --seed=2
+bad_input "run: -o given twice ('json' and 'table'" run -m $M -p o1 -w $W -o json -o table
+bad_input "reproduce: -o given twice" reproduce seed-000 -o json -o json
+bad_input "reproduce: -r given twice" reproduce seed-000 -r 1 -r 1
+bad_input "validate: --work given twice" validate -w spin --work measured --work recorded
+# every -o format is named, from the formats' table
+bad_input "-o 'xml': expected table, json, csv, sdet or sdet-percent" run -m $M -p o1 -w $W -o xml
+bad_input "-o 'csv': expected table or json" reproduce seed-000 -o csv
+bad_input "-s '-1': expected an integer seed from 0 to 9223372036854775807" run -m $M -p o1 -w $W -s -1
+# numbers: a plain decimal, nothing around it
+bad_input "-r '+2'" run -m $M -p o1 -w $W -r +2
+bad_input "-r ' 2'" run -m $M -p o1 -w $W -r " 2"
+bad_input "hz=' 1000' is not an integer" run -m $M -p "o1:hz= 1000" -w $W
+bad_input "tasks='+2' is not an integer" run -m $M -p o1 -w spin:tasks=+2
+bad_input "option 'ratio=0x1p1'" run -m "numaq-16,ratio=0x1p1" -p o1 -w $W
+# labels: printable UTF-8, not echoed; at most 127 bytes
+bad_input "byte 11 of the policy text is a control character" run -m $M -p "o1:label=$(printf 'a\033[2Jb')" -w $W
+bad_input "byte 11 of the policy text is a control character or invalid UTF-8" run -m $M -p "o1:label=$(printf 'a\377b')" -w $W
+bad_input "label= is 130 bytes, at most 127" run -m $M -p "o1:label=$(printf '%0130d' 0)" -w $W
+expect_exit 0 "$S" run -m $M -p "o1:label=$(printf 'caf\303\251')" -w $W -o json
 bad_input "label 'o1' used twice" run -m $M -p o1 -p o1 -w $W
 bad_input "label 'x' used twice" run -m $M -p o1:label=x -p linux24:label=x -w $W
 bad_input "broken.xml" run -m tests/data/machines/broken.xml -p o1 -w $W

@@ -350,6 +350,17 @@ EOF
 else
 	echo "note: no sched tracepoints here: trace record's checks with a fake perf skipped"
 fi
+# a $PATH candidate that does not fit the path buffer (4096 bytes) is no
+# match: cut to DIR/ab it named another program than 'abc'
+long=$tmp; comp=$(printf '%0200d' 0)
+while [ $((${#long} + 201)) -le 4092 ]; do long=$long/$comp; done
+long=$long/$(printf '%0*d' $((4092 - ${#long} - 1)) 0)
+if mkdir -p "$long" && cp "$nopath/sh" "$long/ab"; then
+	expect_exit 2 env PATH="$long" "$S" trace record -o "$tmp/rec.txt" -- abc
+	expect_err "command 'abc' not found"
+else
+	bad "cannot make a $((${#long}))-byte directory path"
+fi
 if command -v perf >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
 	"$S" trace record -o "$tmp/rec.txt" -- sh -c 'ls >/dev/null' 2>"$tmp/rec.err"; rc=$?
 	if [ $rc -eq 0 ]; then

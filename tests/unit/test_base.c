@@ -2,11 +2,13 @@
  * test_base.c - base/: spec parsing and binding, PRNG streams, cpumasks.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/cpumask.h"
 #include "base/rng.h"
 #include "base/spec.h"
+#include "base/strmap.h"
 #include "test.h"
 
 static const struct sl_param_def defs[] = {
@@ -118,4 +120,92 @@ SL_TEST(base_cpumask_ops)
 	sl_cpumask f = sl_cpumask_first_n(4);
 	sl_cpumask both = sl_cpumask_and(f, &m);
 	CHECK(sl_cpumask_weight(&both) == 1 && sl_cpumask_test(&both, 3));
+}
+
+/* Keys are byte ranges (prefixes differ, the empty key is a key); each
+ * lookup compares bytes about once, however many keys there are. */
+SL_TEST(base_strmap_finds_and_counts)
+{
+	static char names[100000][16];
+	struct sl_strmap m = { 0 };
+	int added, all_added = 1, none_added = 0, all_found = 1;
+
+	for (int i = 0; i < 100000; i++) {
+		snprintf(names[i], sizeof(names[i]), "k%d", i);
+		*sl_strmap_put(&m, names[i], strlen(names[i]), &added) = i;
+		all_added &= added;
+	}
+	CHECK(all_added && m.count == 100000);
+	CHECK(m.compares < 100);	/* distinct keys: the hashes differ */
+	for (int i = 0; i < 100000; i++) {
+		int *v = sl_strmap_find(&m, names[i], strlen(names[i]));
+		all_found &= v && *v == i;
+		(void)sl_strmap_put(&m, names[i], strlen(names[i]), &added);
+		none_added |= added;
+	}
+	CHECK(all_found && !none_added);
+	CHECKF(m.compares <= 2 * 100000 + 100, "%lu", m.compares);
+	CHECK(sl_strmap_find(&m, "k1", 1) == NULL);		/* "k", a prefix */
+	CHECK(sl_strmap_find(&m, "k100000", 7) == NULL);
+	CHECK(sl_strmap_find(&m, "", 0) == NULL);
+	*sl_strmap_put(&m, "", 0, &added) = -1;
+	CHECK(added && *sl_strmap_find(&m, "x", 0) == -1);
+	sl_strmap_free(&m);
+	CHECK(m.count == 0 && sl_strmap_find(&m, "k1", 2) == NULL);
+}
+
+/* One rule for every number: a plain decimal, '-' allowed, nothing around
+ * it (strtol/strtod took " 5" and "+5" but not "5 "). */
+SL_TEST(base_numbers_are_plain_decimals)
+{
+	long l = 42;
+	double d = 42;
+
+	CHECK(sl_parse_long("5", &l) == 0 && l == 5);
+	CHECK(sl_parse_long("-5", &l) == 0 && l == -5);
+	CHECK(sl_parse_long("007", &l) == 0 && l == 7);
+	l = 42;
+	CHECK(sl_parse_long(" 5", &l) == -1 && sl_parse_long("5 ", &l) == -1);
+	CHECK(sl_parse_long("+5", &l) == -1 && sl_parse_long("\t5", &l) == -1);
+	CHECK(sl_parse_long("- 5", &l) == -1 && sl_parse_long("--5", &l) == -1);
+	CHECK(sl_parse_long("0x10", &l) == -1 && sl_parse_long("", &l) == -1);
+	CHECK(sl_parse_long("-", &l) == -1 && sl_parse_long("99999999999999999999", &l) == -1);
+	CHECK(l == 42);
+
+	CHECK(sl_parse_double("1.5", &d) == 0 && d == 1.5);
+	CHECK(sl_parse_double("-.5", &d) == 0 && d == -0.5);
+	CHECK(sl_parse_double("1e-3", &d) == 0 && d == 1e-3);
+	CHECK(sl_parse_double("2e+2", &d) == 0 && d == 200);
+	CHECK(sl_parse_double("3.", &d) == 0 && d == 3);
+	d = 42;
+	CHECK(sl_parse_double(" 1.5", &d) == -1 && sl_parse_double("1.5 ", &d) == -1);
+	CHECK(sl_parse_double("+1.5", &d) == -1 && sl_parse_double("\n1", &d) == -1);
+	CHECK(sl_parse_double("0x1p4", &d) == -1 && sl_parse_double("inf", &d) == -1);
+	CHECK(sl_parse_double("nan", &d) == -1 && sl_parse_double(".", &d) == -1);
+	CHECK(sl_parse_double("-e1", &d) == -1 && sl_parse_double("1e999", &d) == -1);
+	CHECK(d == 42);
+
+	/* through a spec: "jobs= 7" is refused, not read as 7 */
+	struct sl_params p;
+	struct sl_err err = { 0 };
+	CHECK(bind("x:jobs= 7", &p, &err) == -1 && strstr(err.msg, "' 7' is not an integer"));
+	CHECK(bind("x:size=+2", &p, &err) == -1 && strstr(err.msg, "'+2' is not a number"));
+}
+
+/* Labels reach tables and JSON: printable UTF-8 only. */
+SL_TEST(base_text_printable)
+{
+	CHECK(sl_text_printable("plain", 100) == 5);
+	CHECK(sl_text_printable("caf\xc3\xa9 \xf0\x9f\x98\x80", 100) == 10);	/* é, U+1F600 */
+	CHECK(sl_text_printable("a\x1b[31m", 100) == 1);	/* ESC */
+	CHECK(sl_text_printable("a\x7f", 100) == 1);		/* DEL */
+	CHECK(sl_text_printable("a\xc2\x85", 100) == 1);	/* C1 NEL */
+	CHECK(sl_text_printable("a\xff", 100) == 1);
+	CHECK(sl_text_printable("a\xc3", 100) == 1);		/* cut sequence */
+	CHECK(sl_text_printable("a\xc0\xaf", 100) == 1);	/* overlong '/' */
+	CHECK(sl_text_printable("a\xed\xa0\x80", 100) == 1);	/* surrogate */
+	CHECK(sl_text_printable("a\xf4\x90\x80\x80", 100) == 1);	/* beyond U+10FFFF */
+	/* a prefix ends on a character boundary */
+	CHECK(sl_text_printable("ab\xc3\xa9", 3) == 2);
+	CHECK(sl_text_printable("ab\xc3\xa9", 4) == 4);
 }

@@ -352,6 +352,115 @@ SL_TEST(hw_errors_names)
 	CHECK(mach.topo.ncpus == 256);
 }
 
+/* ---- OS indexes: bounded before hwloc builds bitmaps that size ---- */
+
+SL_TEST(hw_synthetic_indexes_checked)
+{
+	/* hwloc spent a minute and 4.4 GB on these; refused from the text now */
+	CHECK(fails_with("pu:2(indexes=4294967295,4294967294)", "out of range (0 to 8191)"));
+	CHECK(fails_with("pu:2(indexes=0,8192)", "OS index 8192"));
+	CHECK(fails_with("pack:2 [numa(indexes=0,9000)] core:2 pu:2", "9000"));
+	/* hwloc kept one object per index: four CPUs became one */
+	CHECK(fails_with("pu:4(indexes=0,0,0,0)", "OS index 0 given twice"));
+	CHECK(fails_with("pu:2(indexes=01,1)", "OS index 1 given twice"));
+	/* hwloc dropped a short list and ignored extra indexes, silently */
+	CHECK(fails_with("pu:4(indexes=0,1)", "2 OS index(es) for 4 object(s)"));
+	CHECK(fails_with("pack:2 core:1 pu:2(indexes=0,4,1,5,2,6,3,7)", "8 OS index(es) for 4"));
+	CHECK(fails_with("pu:2(indexes=0,,1)", "decimal OS indexes"));
+	/* an interleaving hwloc only warns about is refused with its reason */
+	CHECK(fails_with("pu:2(indexes=100000*2)", "interleaving"));
+	/* in range: the largest index is fine, CPUs follow OS index order */
+	CHECK(loads_ok("pu:2(indexes=8191,0)"));
+	CHECK(mach.topo.ncpus == 2);
+	CHECK(loads_ok("pack:2 core:1 pu:2(indexes=0,2,1,3)"));
+	CHECK(mask_is(sl_topo_package(&mach.topo, 0), (int[]){ 0, 2 }, 2));
+	CHECK(loads_ok("pu:4(indexes=2*2:1*2)"));
+}
+
+/* The CPU count is estimated before hwloc builds the machine: hwloc read
+ * "0x10000" as 65536 where the estimate read 0, and built 2^32 objects. */
+SL_TEST(hw_synthetic_counts_are_plain)
+{
+	CHECK(fails_with("pack:0x10000 core:0x10000 pu:1", "'0x10000' after ':' is not a count"));
+	CHECK(fails_with("pack:0x2 pu:1", "'0x2' after ':' is not a count"));
+	CHECK(fails_with("pack:+2 pu:1", "'+2'"));
+	CHECK(fails_with("pack:02 pu:1", "'02'"));
+	CHECK(fails_with("pack: 2 pu:1", "after ':' is not a count"));
+	/* no number at all: hwloc's own refusal, with the presets */
+	CHECK(fails_with("pack:x pu:1", "p4dpe-2x2ht"));
+	CHECK(loads_ok("pack:2 l2:1(size=1MB) core:2 pu:2"));
+	CHECK(mach.topo.ncpus == 8);
+}
+
+/* RAM or a cache that mem_mb / l2_kb cannot hold, or that rounds to 0, is
+ * refused rather than wrapped or taken for "unknown" (the profile's). */
+SL_TEST(hw_memory_and_caches_checked)
+{
+	CHECK(fails_with("pack:1 l2:1(size=4398046511104KB) pu:1", "an L2 cache of"));
+	CHECK(fails_with("pack:1 l2:1(size=100) pu:1", "an L2 cache of 100 bytes (expected 1 KB"));
+	CHECK(loads_ok("pack:1 l3:1(size=32MB) l2:1(size=1MB) pu:1"));
+	CHECK(mach.topo.l2_kb == 1000000 / 1024 && mach.topo.llc_kb == 32000000 / 1024);
+	CHECK(fails_with("numa:1(memory=4096TB) pu:1", "3906250000 MB of memory, at most"));
+	CHECK(fails_with("numa:1(memory=1kB) pu:1", "1000 bytes of memory, at least 1 MB"));
+	CHECK(loads_ok("numa:2(memory=1GB) pu:1"));
+	CHECK(mach.mem_mb == 2000000000ULL >> 20);
+}
+
+/* The 2x2x2.xml fixture with `from` replaced by `to`, written to path. */
+static bool xml_variant(char *path, const char *from, const char *to)
+{
+	char src[16384];
+	FILE *f = fopen(fixture("2x2x2.xml"), "r");
+	size_t n = f ? fread(src, 1, sizeof(src) - 1, f) : 0;
+	int fd = mkstemp(path);
+
+	if (f)
+		fclose(f);
+	src[n] = 0;
+	char *at = strstr(src, from);
+	if (!at || fd < 0 || !(f = fdopen(fd, "w")))
+		return false;
+	fprintf(f, "%.*s%s%s", (int)(at - src), src, to, at + strlen(from));
+	fclose(f);
+	return true;
+}
+
+/* Loading the fixture edited so fails with needle. */
+static bool xml_fails_with(const char *from, const char *to, const char *needle)
+{
+	char path[] = "/tmp/schedlab-hw-XXXXXX";
+	bool ok = xml_variant(path, from, to) && fails_with(path, needle);
+
+	unlink(path);
+	return ok;
+}
+
+SL_TEST(hw_xml_indexes_checked)
+{
+	const char *pu7 = "type=\"PU\" os_index=\"7\"";
+	char path[] = "/tmp/schedlab-hw-XXXXXX";
+
+	/* 6.5 s and 983 MB inside hwloc_topology_load(); refused from the text */
+	CHECK(xml_fails_with(pu7, "type=\"PU\" os_index=\"4000000000\"",
+			     "line 40: os_index 4000000000 is out of range (0 to 8191)"));
+	CHECK(xml_fails_with(pu7, "type=\"PU\" os_index = '9000'", "os_index 9000"));
+	/* hwloc keeps both PUs of one index */
+	CHECK(xml_fails_with(pu7, "type=\"PU\" os_index=\"3\"", "two PUs have OS index 3"));
+	/* what libxml2 would decode, the scan cannot read: refused */
+	CHECK(xml_fails_with(pu7, "type=\"PU\" os_index=\"&#55;\"", "plain decimal number"));
+	CHECK(xml_fails_with("<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">",
+			     "<!DOCTYPE topology SYSTEM \"hwloc2.dtd\" [<!ENTITY i \"7\">]>",
+			     "internal DTD subset"));
+	CHECK(xml_fails_with("encoding=\"UTF-8\"", "encoding=\"IBM037\"", "encoding"));
+	/* hwloc 2.9's libxml2 reader crashed on a DOCTYPE without a system id */
+	CHECK(xml_fails_with("<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">", "<!DOCTYPE topology>",
+			     "system identifier"));
+	/* in range, quoted either way, spaced: loads */
+	CHECK(xml_variant(path, pu7, "type=\"PU\"\n os_index = '8191'") && loads_ok(path));
+	CHECK(mach.topo.ncpus == 8);
+	unlink(path);
+}
+
 SL_TEST(hw_options)
 {
 	CHECK(loads_ok("p4dpe-2x2ht,smt=off"));

@@ -13,6 +13,7 @@
  * (children queued at the tail) on one-CPU machines and "o1" elsewhere,
  * invariant checks on.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include "policy/policy.h"
 #include "sim/sim.h"
 #include "workload/rtapp.h"
+#include "workload/rtapp_int.h"
 #include "test.h"
 
 #define ONE_CPU "pack:1 core:1 pu:1"
@@ -650,6 +652,147 @@ SL_TEST(rtapp_repeated_events_and_phases_run_in_order)
 	}
 	CHECK(metric(&r, "loops") == 2);
 	CHECKF(near_abs(metric(&r, "run_s"), 0.0035, 1e-12), "%g", metric(&r, "run_s"));
+}
+
+/* ---- many keys: the loader's name lookups cost O(1) per name ---- */
+
+#define MANY 20000
+
+/* Scratch memory for rt_config_load, freed as a whole. */
+struct many_arena {
+	int n;
+	void *blocks[4 * MANY + 64];
+};
+
+static void *many_alloc(void *ctx, size_t size)
+{
+	struct many_arena *a = ctx;
+
+	if (a->n == (int)(sizeof(a->blocks) / sizeof(a->blocks[0])))
+		return NULL;
+	return a->blocks[a->n++] = sl_xcalloc(1, size ? size : 1);
+}
+
+/* Load json with rt_config_load; the comparisons its lookups made, or
+ * ULONG_MAX if it failed (message in err). */
+static unsigned long many_load(const char *json, struct sl_err *err)
+{
+	static struct many_arena arena;
+	struct rt_alloc a = { many_alloc, &arena };
+	struct rt_config cfg;
+	struct rt_tmp f;
+	unsigned long compares = ULONG_MAX;
+
+	memset(err, 0, sizeof(*err));
+	if (rt_tmp_write(&f, json)) {
+		if (rt_config_load(&cfg, f.path, &a, err) == 0)
+			compares = cfg.key_compares;
+		unlink(f.path);
+	}
+	while (arena.n > 0)
+		free(arena.blocks[--arena.n]);
+	return compares;
+}
+
+/* A string builder for the big files below. */
+static char *many_text(size_t *used, char *buf, const char *fmt, int i)
+{
+	size_t room = 64 * (size_t)MANY + 4096 - *used;
+	int w = snprintf(buf + *used, room, fmt, i, i);
+	*used += w > 0 && (size_t)w < room ? (size_t)w : 0;
+	return buf;
+}
+
+SL_TEST(rtapp_many_keys_load_with_constant_work_per_key)
+{
+	char *buf = sl_xmalloc(64 * (size_t)MANY + 4096);
+	size_t used = 0;
+	struct sl_err err;
+
+	/* MANY resources (an ignored object, one key per line), MANY repeated
+	 * "run" events in a phase (numbered), and MANY distinct mutexes */
+	many_text(&used, buf, "{ \"resources\": {\n", 0);
+	for (int i = 0; i < MANY; i++)
+		many_text(&used, buf, "\"r%d\": {},\n", i);
+	many_text(&used, buf, "\"last\": {} },\n\"tasks\": { \"t\": { \"loop\": 1, "
+		  "\"phases\": { \"p\": {", 0);
+	for (int i = 0; i < MANY; i++)
+		many_text(&used, buf, "\"run\": 1, \"lock\": \"m%d\", \"unlock\": \"m%d\", ", i);
+	many_text(&used, buf, "\"sleep\": 1 } } } } }", 0);
+	unsigned long compares = many_load(buf, &err);
+	/* a linear search made MANY^2/2 comparisons per kind of key */
+	CHECKF(compares <= 4UL * MANY, "%lu comparisons for %d keys: %s", compares, 4 * MANY,
+	       err.msg);
+
+	/* a repeated key at the first and the last position is still found,
+	 * at the line of its second occurrence */
+	used = 0;
+	many_text(&used, buf, "{ \"tasks\": { \"t\": { \"loop\": 1, \"run\": 1 } },\n"
+		  "\"resources\": {\n", 0);
+	for (int i = 0; i < MANY; i++)
+		many_text(&used, buf, "\"r%d\": {},\n", i);
+	many_text(&used, buf, "\"r0\": {} } }", 0);
+	CHECK(many_load(buf, &err) == ULONG_MAX);
+	char want[64];
+	snprintf(want, sizeof(want), ":%d: resources.r0: key repeated", MANY + 3);
+	CHECKF(strstr(err.msg, want) != NULL, "%s", err.msg);
+	free(buf);
+}
+
+/* Keys are compared as json-c stores them, escapes decoded: json-c kept
+ * only the last of "instance" and "inst\u0061nce", silently. */
+SL_TEST(rtapp_repeated_keys_found_through_escapes)
+{
+	static const char *const dups[][2] = {
+		{ "{ \"tasks\": { \"t\": { \"instance\": 1, \"inst\\u0061nce\": 3, \"run\": 1 } } }",
+		  "tasks.t.instance: key repeated" },
+		{ "{ \"tasks\": { \"t\": { \"run\": 1 } }, \"resources\": { \"a\": 1, \"a\\u0000b\": 2 } }",
+		  "resources.a: key repeated" },		/* keys are C strings */
+		{ "{ \"tasks\": { \"t\": { \"run\": 1 } }, \"resources\": { \"\\ud800\": 1, \"\\udc00\": 2 } }",
+		  "key repeated" },			/* both U+FFFD */
+		{ "{ \"tasks\": { \"t\": { \"run\": 1 } }, \"resources\": { \"\\ud83d\\ude00\": 1, "
+		  "\"\xf0\x9f\x98\x80\": 2 } }", "key repeated" },	/* a pair is one character */
+		{ "{ \"tasks\": { \"t\": { \"run\": 1 } }, \"resources\": { \"\\n\\/\": 1, \"\\u000a/\": 2 } }",
+		  "key repeated" },
+	};
+	struct sl_err err;
+
+	for (size_t i = 0; i < sizeof(dups) / sizeof(dups[0]); i++) {
+		bool refused = many_load(dups[i][0], &err) == ULONG_MAX;
+		CHECKF(refused && strstr(err.msg, dups[i][1]), "%s -> %s", dups[i][0], err.msg);
+	}
+	/* distinct after decoding: accepted */
+	CHECK(many_load("{ \"tasks\": { \"t\": { \"run\": 1, \"loop\": 1 } }, \"resources\": "
+			"{ \"\\u00e9\": 1, \"e\": 2, \"\\ud800\": 3 } }", &err) != ULONG_MAX);
+
+	/* a repeated event written with an escape is numbered and runs */
+	struct rt_result r;
+	const char *json = "{ \"tasks\": { \"t\": { \"loop\": 1, \"phases\": {"
+			   " \"p\": { \"run\": 1000, \"r\\u0075n\": 2000 } } } } }";
+	if (rt_run(&r, ONE_CPU, json, NULL, 1))
+		CHECKF(near_abs(metric(&r, "run_s"), 0.003, 1e-12), "%g", metric(&r, "run_s"));
+	else
+		CHECK(!"escaped repeated event");
+}
+
+/* MANY repeated events run in order: every one of them is simulated. */
+SL_TEST(rtapp_many_repeated_events_all_run)
+{
+	char *buf = sl_xmalloc(64 * (size_t)MANY + 4096);
+	size_t used = 0;
+	struct rt_result r;
+
+	many_text(&used, buf, "{ \"tasks\": { \"t\": { \"loop\": 1, \"phases\": { \"p\": {", 0);
+	for (int i = 0; i < MANY; i++)
+		many_text(&used, buf, "\"run\": 10, \"sleep\": 10, ", i);
+	many_text(&used, buf, "\"run\": 10 } } } } }", 0);
+	if (rt_run(&r, ONE_CPU, buf, NULL, 1))
+		/* within half an event: a lost event would show */
+		CHECKF(near_abs(metric(&r, "run_s"), (MANY + 1) * 10e-6, 5e-6), "%g",
+		       metric(&r, "run_s"));
+	else
+		CHECK(!"many repeated events");
+	free(buf);
 }
 
 /* The shipped examples run on an HT machine and give what their comments
