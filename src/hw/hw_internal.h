@@ -147,4 +147,8 @@ struct hw_found {
 int hw_hwloc_load(struct sl_topo *t, struct hw_found *found, enum hw_source src,
 		  const char *arg, bool noht, const char *what, struct sl_err *err);
 
+/* Refuse an XML topology hwloc would crash on (xml_check.c); 0 when the
+ * file looks loadable or cannot be parsed (hwloc then says why). */
+int hw_xml_check(const char *path, const char *what, struct sl_err *err);
+
 #endif

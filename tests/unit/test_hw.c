@@ -325,6 +325,11 @@ SL_TEST(hw_errors_files)
 	CHECK(fails_with(fixture("no-such.xml"), "no-such.xml"));
 	CHECK(fails_with("/nonexistent/dir/m.xml", "no such file"));
 	CHECK(fails_with(fixture(""), "directory"));
+	/* files hwloc 2.9 crashes on (found by tests/fuzz/): refused first */
+	CHECK(fails_with(fixture("pu-no-complete-cpuset.xml"),
+			 "line 10: object 'PU' has cpuset but no complete_cpuset"));
+	CHECK(fails_with(fixture("node-no-complete-nodeset.xml"),
+			 "line 5: object 'NUMANode' has nodeset but no complete_nodeset"));
 }
 
 SL_TEST(hw_errors_names)
