@@ -147,6 +147,10 @@ struct hw_found {
 int hw_hwloc_load(struct sl_topo *t, struct hw_found *found, enum hw_source src,
 		  const char *arg, bool noht, const char *what, struct sl_err *err);
 
+/* Logical CPUs an hwloc synthetic string asks for (machine.c), capped at
+ * 2^40: checked before hwloc is given the string. */
+unsigned long hw_synthetic_cpus(const char *s);
+
 /* Refuse an XML topology hwloc would crash on (xml_check.c); 0 when the
  * file looks loadable or cannot be parsed (hwloc then says why). */
 int hw_xml_check(const char *path, const char *what, struct sl_err *err);

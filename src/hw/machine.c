@@ -33,6 +33,7 @@
  */
 #include "hw/hw_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,18 +157,25 @@ static int split_options(const char *name, char *base, struct hw_options *o,
 	return 0;
 }
 
-/* Logical CPUs a synthetic string asks for: the product of its arities.
- * Checked before hwloc builds a topology of that size. */
-static unsigned long synthetic_cpus(const char *s)
+/* Logical CPUs a synthetic string asks for: the product of its arities,
+ * "type:N" or a bare "N" (hwloc takes "4 2" as levels of default types).
+ * Checked before hwloc builds a topology of that size: "42200" alone took
+ * hwloc minutes (found by tests/fuzz/). */
+unsigned long hw_synthetic_cpus(const char *s)
 {
 	unsigned long n = 1;
 	int depth = 0;
 
 	for (const char *p = s; *p; p++) {
+		bool token_start = p == s || isspace((unsigned char)p[-1]);
 		depth += (*p == '(' || *p == '[') - (*p == ')' || *p == ']');
-		if (*p != ':' || depth != 0)
+		if (depth != 0)
 			continue;
-		unsigned long k = strtoul(p + 1, NULL, 10);
+		const char *arity = *p == ':' ? p + 1
+				  : token_start && isdigit((unsigned char)*p) ? p : NULL;
+		if (!arity)
+			continue;
+		unsigned long k = strtoul(arity, NULL, 10);
 		n = k && n > (1UL << 40) / k ? 1UL << 40 : n * k;
 	}
 	return n;
@@ -232,7 +240,7 @@ static bool looks_like_path(const char *s)
 static int load_synthetic(struct sl_machine *m, const char *base, const struct hw_options *o,
 			  const char *what, struct sl_err *err)
 {
-	unsigned long cpus = synthetic_cpus(base);
+	unsigned long cpus = hw_synthetic_cpus(base);
 
 	if (cpus > HW_MAX_RAW_CPUS)
 		return sl_fail(err, "%s: %lu logical CPUs, at most %d supported",
