@@ -21,6 +21,7 @@ for name in "$@"; do
 	[ "${FUZZ_REGRESS:-0}" = 1 ] && [ -d tests/fuzz/regress/$name ] && seeds="$seeds tests/fuzz/regress/$name"
 	# -max_len as FUZZ_MAX_LEN (fuzz.h); -timeout per input, s; RSS per process, MB
 	# shellcheck disable=SC2086
+	LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp:print_suppressions=0 \
 	build/fuzz/"$name" -max_total_time="$secs" -max_len=8192 -timeout=10 \
 		-rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$work/findings/" "$work/corpus" $seeds \
