@@ -169,6 +169,8 @@ unsigned long hw_synthetic_cpus(const char *s)
 	for (const char *p = s; *p; p++) {
 		bool token_start = p == s || isspace((unsigned char)p[-1]);
 		depth += (*p == '(' || *p == '[') - (*p == ')' || *p == ']');
+		if (depth < 0)
+			depth = 0;	/* a stray ')' must not hide the levels after it */
 		if (depth != 0)
 			continue;
 		const char *arity = *p == ':' ? p + 1

@@ -343,6 +343,7 @@ SL_TEST(hw_synthetic_cpus_counted_before_hwloc)
 	CHECK(hw_synthetic_cpus("pack:2 4") == 8);
 	CHECK(hw_synthetic_cpus("pack:2 core:1 pu:2(indexes=0,1,2,3)") == 4);
 	CHECK(hw_synthetic_cpus("numa:2 [numa(memory=1GB)] pack:1 pu:3") == 6);
+	CHECK(hw_synthetic_cpus("pack:1] pu:218888881") == 218888881);
 	CHECK(fails_with("42200", "42200 logical CPUs, at most"));
 }
 
