@@ -142,8 +142,20 @@ void fuzz_run(const struct sl_machine *machine, const char *policy,
 	b.sim = sim;
 	sl_time limit = 0;
 	void *state = ops->start(sim, params, &limit);
-	sl_sim_set_time_limit(sim, limit && limit < FUZZ_MAX_SIM_NS ? limit : FUZZ_MAX_SIM_NS);
-	int rc = sl_sim_run(sim, &err);
+	if (!limit || limit > FUZZ_MAX_SIM_NS)
+		limit = FUZZ_MAX_SIM_NS;
+	/* In slices of simulated time, so that engine events can be counted
+	 * between them (some workloads do 10^5 events per simulated second
+	 * with no switch); a slice ending early means the run ended. */
+	struct sl_run_stats st;
+	int rc;
+	sl_time t = 0;
+	do {
+		t = t + FUZZ_SLICE_NS < limit ? t + FUZZ_SLICE_NS : limit;
+		sl_sim_set_time_limit(sim, t);
+		rc = sl_sim_run(sim, &err);
+		sl_sim_stats(sim, &st);
+	} while (rc == 0 && sl_now(sim) == t && t < limit && st.events < FUZZ_MAX_EVENTS);
 	if (rc == 0) {
 		struct sl_metrics m = { 0 };
 		ops->report(sim, state, params, &m);

@@ -24,10 +24,13 @@
  * own caps are far larger; make fuzz passes the same -max_len). */
 #define FUZZ_MAX_LEN 8192
 
-/* What a run may cost: simulated time, and scheduling events seen by an
- * observer (switches, wakeups, forks, exits, migrations), after which the
- * run is stopped as complete. */
+/* What a run may cost: simulated time, engine events (counted between
+ * slices of simulated time), and scheduling events seen by an observer
+ * (switches, wakeups, forks, exits, migrations); the run stops at the
+ * first bound reached, as if complete. */
 #define FUZZ_MAX_SIM_NS (2 * SL_SEC)
+#define FUZZ_SLICE_NS SL_MSEC
+#define FUZZ_MAX_EVENTS 20000
 #define FUZZ_MAX_SCHED_EVENTS 5000
 
 /* The input as a file named by a path the loaders open ("/proc/self/fd/N"
