@@ -9,7 +9,7 @@
 CC      ?= cc
 V       ?= 0
 Q       := $(if $(filter 1,$(V)),,@)
-PKGS    := json-c hwloc
+PKGS    := json-c hwloc libxml-2.0
 DEPS_OK := $(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes)
 ifneq ($(DEPS_OK),yes)
 $(shell sh scripts/install-deps.sh >&2)
@@ -106,3 +106,34 @@ validate: schedlab
 	./schedlab validate -w kernbench:jobs=1
 	./schedlab validate -w kernbench:jobs=2
 	sh scripts/validate-traces.sh ./schedlab
+
+# make fuzz - build the libFuzzer harnesses of tests/fuzz/ (clang, ASan,
+# UBSan and the invariant checks of test builds) as build/fuzz/NAME, and
+# run each for FUZZ_SECONDS on its seed corpus (tests/fuzz/run.sh;
+# docs/robustness.md "Fuzzing").  New inputs and findings go under
+# build/fuzz/, never into the tree.  Fails on any finding.  FUZZ_REGRESS=1
+# adds the reproducers of tests/fuzz/regress/ to the seeds.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_REGRESS ?= 0
+FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS  = -std=c11 -D_GNU_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) -DSL_TESTING \
+               -Isrc -Ibuild/gen $(PKG_CFLAGS) -MMD -MP
+FUZZ_OBJ     := $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRC) build/gen/experiments_data.c tests/fuzz/fuzz.c)
+
+.PHONY: fuzz fuzz-build
+fuzz: fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_REGRESS=$(FUZZ_REGRESS) sh tests/fuzz/run.sh $(FUZZ_NAMES)
+
+FUZZ_BINS    := $(patsubst %,build/fuzz/%,$(FUZZ_NAMES))
+fuzz-build: $(FUZZ_BINS)
+
+build/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC [fuzz] $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_BINS): build/fuzz/%: build/fuzz/obj/tests/fuzz/fuzz_%.o $(FUZZ_OBJ)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)

@@ -5,7 +5,9 @@
 # install-validate-deps.sh.  Safe to run repeatedly.
 set -eu
 
-PACKAGES="build-essential pkg-config libjson-c-dev libhwloc-dev hwloc valgrind python3 rt-app"
+PACKAGES="build-essential pkg-config libjson-c-dev libhwloc-dev libxml2-dev hwloc valgrind python3 rt-app"
+# make fuzz: libFuzzer harnesses (clang, and its fuzzer and sanitizer runtimes)
+PACKAGES="$PACKAGES clang libclang-rt-14-dev"
 [ $# -gt 0 ] && PACKAGES="$*"
 
 missing=""

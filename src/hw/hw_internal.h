@@ -168,4 +168,14 @@ int hw_synthetic_check_indexes(const char *s, const char *what, struct sl_err *e
  * every os_index a plain decimal number in range. */
 int hw_xml_check_indexes(const char *buf, size_t len, const char *what, struct sl_err *err);
 
+/* Logical CPUs an hwloc synthetic string asks for (machine.c), capped at
+ * 2^40: checked before hwloc is given the string.  0 if an arity is not a
+ * plain decimal count; *bad (if bad is not NULL) then points at it. */
+unsigned long hw_synthetic_cpus(const char *s, const char **bad);
+
+/* Refuse an XML topology (the file's bytes) hwloc would crash on
+ * (xml_check.c); 0 when it looks loadable or cannot be parsed (hwloc then
+ * says why). */
+int hw_xml_check(const char *buf, size_t len, const char *what, struct sl_err *err);
+
 #endif

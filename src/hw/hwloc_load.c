@@ -381,6 +381,8 @@ static int open_topology(hwloc_topology_t *topo, enum hw_source src, const char 
 	struct capture cap;
 	char reason[256];
 
+	if (src == HW_SRC_XML && hw_xml_check(arg, len, what, err))
+		return -1;
 	if (hwloc_topology_init(topo) < 0)
 		return sl_fail_internal(err, "%s: hwloc_topology_init failed", what);
 	capture_begin(&cap);

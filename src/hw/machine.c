@@ -157,33 +157,45 @@ static int split_options(const char *name, char *base, struct hw_options *o,
 	return 0;
 }
 
-/* Logical CPUs a synthetic string asks for: the product of its arities.
- * Checked before hwloc builds a topology of that size.  Each arity must be
- * a plain decimal count: hwloc reads "+2", " 2" and "0x10000" too, and an
- * estimate that read them otherwise let hwloc build 2^32 objects.  0 if one
- * is not; *bad then points at it. */
-static unsigned long synthetic_cpus(const char *s, const char **bad)
+/* Logical CPUs a synthetic string asks for: the product of its arities,
+ * "type:N" or a bare "N" (hwloc takes "4 2" as levels of default types).
+ * Checked before hwloc builds a topology of that size: "42200" alone took
+ * hwloc minutes (found by tests/fuzz/).  Each arity must be a plain
+ * decimal count: hwloc reads "+2", " 2" and "0x10000" too, and an estimate
+ * that read them otherwise let hwloc build 2^32 objects.  0 if one is not;
+ * *bad then points at it. */
+unsigned long hw_synthetic_cpus(const char *s, const char **bad)
 {
 	unsigned long n = 1;
 	int depth = 0;
 
 	for (const char *p = s; *p; p++) {
+		bool token_start = p == s || isspace((unsigned char)p[-1]);
 		depth += (*p == '(' || *p == '[') - (*p == ')' || *p == ']');
-		if (*p != ':' || depth != 0)
+		if (depth < 0)
+			depth = 0;	/* a stray ')' must not hide the levels after it */
+		if (depth != 0)
 			continue;
-		const char *q = p + 1;
-		unsigned long k = 0;
-		if (isalpha((unsigned char)*q) || *q == '_')
+		const char *arity = *p == ':' ? p + 1
+				  : token_start && isdigit((unsigned char)*p) ? p : NULL;
+		if (!arity)
+			continue;
+		if (isalpha((unsigned char)*arity) || *arity == '_')
 			continue;	/* no number hwloc could read: it refuses the string */
+		const char *q = arity;
+		unsigned long k = 0;
 		while (isdigit((unsigned char)*q)) {
 			k = k > (1UL << 40) ? k : k * 10 + (unsigned long)(*q - '0');
 			q++;
 		}
-		if (q == p + 1 || p[1] == '0' || (*q && *q != '(' && !isspace((unsigned char)*q))) {
-			*bad = p + 1;
+		if (q == arity || *arity == '0' ||
+		    (*q && *q != '(' && *q != '[' && !isspace((unsigned char)*q))) {
+			if (bad)
+				*bad = arity;
 			return 0;
 		}
 		n = n > (1UL << 40) / k ? 1UL << 40 : n * k;
+		p = q - 1;	/* past the number */
 	}
 	return n;
 }
@@ -248,7 +260,7 @@ static int load_synthetic(struct sl_machine *m, const char *base, const struct h
 			  const char *what, struct sl_err *err)
 {
 	const char *bad = NULL;
-	unsigned long cpus = synthetic_cpus(base, &bad);
+	unsigned long cpus = hw_synthetic_cpus(base, &bad);
 
 	if (!cpus)
 		return sl_fail(err, "%s: not a preset, and '%.*s' after ':' is not a count of an "

@@ -60,6 +60,21 @@ SL_TEST(base_spec_rejects_bad_input)
 	}
 }
 
+/* Messages quote user text (keys, names); control characters in it are
+ * escaped so that a message is always one line. */
+SL_TEST(base_err_messages_are_one_line)
+{
+	struct sl_err err = { 0 };
+
+	CHECK(sl_fail(&err, "f:%d: key '%s'", 3, "a\nb\tc\x01" "d\x7f") == -1);
+	CHECK(err.kind == SL_ERR_INPUT);
+	CHECKF(!strcmp(err.msg, "f:3: key 'a\\nb\\tc\\x01d\\x7f'"), "got %s", err.msg);
+	sl_err_prefix(&err, "%s: ", "w\r");
+	CHECKF(!strcmp(err.msg, "w\\r: f:3: key 'a\\nb\\tc\\x01d\\x7f'"), "got %s", err.msg);
+	CHECK(sl_fail_internal(&err, "%s", "x\ny") == -1);
+	CHECK(err.kind == SL_ERR_INTERNAL && !strcmp(err.msg, "x\\ny"));
+}
+
 SL_TEST(base_rng_streams_are_independent_and_repeatable)
 {
 	struct sl_rng a, b, c;

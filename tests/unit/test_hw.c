@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hw/hw_internal.h"
 #include "hw/machine.h"
 #include "test.h"
 
@@ -325,6 +326,25 @@ SL_TEST(hw_errors_files)
 	CHECK(fails_with(fixture("no-such.xml"), "no-such.xml"));
 	CHECK(fails_with("/nonexistent/dir/m.xml", "no such file"));
 	CHECK(fails_with(fixture(""), "directory"));
+	/* files hwloc 2.9 crashes on (found by tests/fuzz/): refused first */
+	CHECK(fails_with(fixture("pu-no-complete-cpuset.xml"),
+			 "line 10: object 'PU' has cpuset but no complete_cpuset"));
+	CHECK(fails_with(fixture("node-no-complete-nodeset.xml"),
+			 "line 5: object 'NUMANode' has nodeset but no complete_nodeset"));
+}
+
+/* The CPU count a synthetic string asks for, known before hwloc builds
+ * it: bare arities count ("42200" alone kept hwloc busy for minutes). */
+SL_TEST(hw_synthetic_cpus_counted_before_hwloc)
+{
+	CHECK(hw_synthetic_cpus("pack:2 core:2 pu:2", NULL) == 8);
+	CHECK(hw_synthetic_cpus("42200", NULL) == 42200);
+	CHECK(hw_synthetic_cpus("4 2", NULL) == 8);
+	CHECK(hw_synthetic_cpus("pack:2 4", NULL) == 8);
+	CHECK(hw_synthetic_cpus("pack:2 core:1 pu:2(indexes=0,1,2,3)", NULL) == 4);
+	CHECK(hw_synthetic_cpus("numa:2 [numa(memory=1GB)] pack:1 pu:3", NULL) == 6);
+	CHECK(hw_synthetic_cpus("pack:1] pu:218888881", NULL) == 0);	/* "1]" is no count */
+	CHECK(fails_with("42200", "42200 logical CPUs, at most"));
 }
 
 SL_TEST(hw_errors_names)

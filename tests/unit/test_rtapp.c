@@ -255,6 +255,10 @@ SL_TEST(rtapp_rejects_unknown_keys_naming_file_line_and_key)
 			 DATA "unknown-timer-key.json:7:", "tasks.t.phases.p.timer.perod", NULL));
 	CHECK(rt_rejects("rtapp:file=" DATA "event-outside-phases.json",
 			 DATA "event-outside-phases.json:5:", "tasks.t.run", "belong in a phase", NULL));
+	/* a key with a raw tab and newline (json-c takes them) is quoted
+	 * escaped: the message stays one line (found by tests/fuzz/) */
+	CHECK(rt_rejects("rtapp:file=" DATA "control-char-key.json", DATA "control-char-key.json:",
+			 "global.\\tcla\\nibration", "unknown key", NULL));
 }
 
 SL_TEST(rtapp_rejects_wrong_types)

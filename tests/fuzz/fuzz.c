@@ -1,0 +1,196 @@
+/*
+ * fuzz.c - the harnesses' shared part (fuzz.h): input files in memory and
+ * a bounded, checked run.
+ */
+#include "fuzz.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "policy/policy.h"
+#include "sim/sim.h"
+
+const char *fuzz_file(int slot, const uint8_t *data, size_t size)
+{
+	static int fd[2] = { -1, -1 };
+	static char path[2][32];
+
+	if (fd[slot] < 0) {
+		fd[slot] = memfd_create("schedlab-fuzz", 0);
+		if (fd[slot] < 0) {
+			perror("memfd_create");
+			abort();
+		}
+		snprintf(path[slot], sizeof(path[slot]), "/proc/self/fd/%d", fd[slot]);
+	}
+	if (ftruncate(fd[slot], 0) || (size && pwrite(fd[slot], data, size, 0) != (ssize_t)size)) {
+		perror("memfd write");
+		abort();
+	}
+	return path[slot];
+}
+
+const char *fuzz_text(const uint8_t *data, size_t size)
+{
+	static char buf[FUZZ_MAX_LEN + 1];
+
+	if (size > FUZZ_MAX_LEN || memchr(data, 0, size))
+		return NULL;
+	memcpy(buf, data, size);
+	buf[size] = 0;
+	return buf;
+}
+
+void fuzz_expect_input_error(int rc, const struct sl_err *err, const char *what)
+{
+	if (rc == 0)
+		return;
+	if (err->kind == SL_ERR_INPUT && err->msg[0] && !strchr(err->msg, '\n'))
+		return;
+	fprintf(stderr, "fuzz: %s: not a one-line input error (kind %d): %s\n", what,
+		(int)err->kind, err->msg);
+	abort();
+}
+
+const char *fuzz_pick_policy(const uint8_t *data, size_t size)
+{
+	unsigned sum = 0;
+	int n = 0;
+
+	for (size_t i = 0; i < size; i++)
+		sum = sum * 31 + data[i];
+	while (sl_policies[n])
+		n++;
+	return sl_policies[sum % (unsigned)n]->name;
+}
+
+/* The observer that ends a run after FUZZ_MAX_SCHED_EVENTS. */
+struct budget {
+	struct sl_sim *sim;
+	long left;
+};
+
+static void spend(struct budget *b)
+{
+	if (--b->left == 0)
+		sl_sim_stop(b->sim);
+}
+
+static void on_switch(void *ctx, sl_time now, int cpu, const struct sl_task *prev,
+		      const struct sl_task *next)
+{
+	(void)now, (void)cpu, (void)prev, (void)next;
+	spend(ctx);
+}
+
+static void on_wakeup(void *ctx, sl_time now, const struct sl_task *t, int waker_cpu)
+{
+	(void)now, (void)t, (void)waker_cpu;
+	spend(ctx);
+}
+
+static void on_fork(void *ctx, sl_time now, const struct sl_task *parent,
+		    const struct sl_task *child)
+{
+	(void)now, (void)parent, (void)child;
+	spend(ctx);
+}
+
+static void on_task(void *ctx, sl_time now, const struct sl_task *t)
+{
+	(void)now, (void)t;
+	spend(ctx);
+}
+
+static void on_migrate(void *ctx, sl_time now, const struct sl_task *t, int from, int to)
+{
+	(void)now, (void)t, (void)from, (void)to;
+	spend(ctx);
+}
+
+void fuzz_run(const struct sl_machine *machine, const char *policy,
+	      const struct sl_workload_ops *ops, const struct sl_params *params, uint64_t seed)
+{
+	const struct sl_policy_ops *pops;
+	struct sl_params knobs;
+	struct sl_err err = { 0 };
+	char label[64];
+	struct budget b = { .left = FUZZ_MAX_SCHED_EVENTS };
+	const struct sl_observer obs = {
+		.ctx = &b, .sched_switch = on_switch, .sched_wakeup = on_wakeup,
+		.sched_fork = on_fork, .sched_exec = on_task, .sched_exit = on_task,
+		.sched_migrate = on_migrate,
+	};
+
+	if (sl_policy_parse(policy, &pops, &knobs, label, sizeof(label), &err)) {
+		fuzz_expect_input_error(-1, &err, policy);
+		return;
+	}
+	struct sl_sim_config cfg = {
+		.machine = machine, .policy = pops, .knobs = &knobs,
+		.seed = seed, .check = true, .observer = &obs,
+	};
+	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	if (!sim) {
+		fuzz_expect_input_error(-1, &err, "sl_sim_create");
+		return;
+	}
+	b.sim = sim;
+	sl_time limit = 0;
+	void *state = ops->start(sim, params, &limit);
+	if (!limit || limit > FUZZ_MAX_SIM_NS)
+		limit = FUZZ_MAX_SIM_NS;
+	/* In slices of simulated time, so that engine events can be counted
+	 * between them (some workloads do 10^5 events per simulated second
+	 * with no switch); a slice ending early means the run ended. */
+	struct sl_run_stats st;
+	int rc;
+	sl_time t = 0;
+	do {
+		t = t + FUZZ_SLICE_NS < limit ? t + FUZZ_SLICE_NS : limit;
+		sl_sim_set_time_limit(sim, t);
+		rc = sl_sim_run(sim, &err);
+		sl_sim_stats(sim, &st);
+	} while (rc == 0 && sl_now(sim) == t && t < limit && st.events < FUZZ_MAX_EVENTS);
+	if (rc == 0) {
+		struct sl_metrics m = { 0 };
+		ops->report(sim, state, params, &m);
+	}
+	sl_sim_destroy(sim);
+	fuzz_expect_input_error(rc, &err, "run");
+}
+
+const struct sl_machine *fuzz_pick_machine(size_t size)
+{
+	static const char *const names[] = { "p4-2400", "p4dpe-2x2ht", "numaq-16" };
+	static struct sl_machine m[3];
+	static bool loaded[3];
+	size_t i = size % 3;
+
+	if (!loaded[i]) {
+		struct sl_err err = { 0 };
+		if (sl_machine_load(&m[i], names[i], &err)) {
+			fprintf(stderr, "fuzz: machine %s: %s\n", names[i], err.msg);
+			abort();
+		}
+		loaded[i] = true;
+	}
+	return &m[i];
+}
+
+void fuzz_workload(const char *text, const uint8_t *data, size_t size)
+{
+	const struct sl_workload_ops *ops;
+	struct sl_params params;
+	struct sl_err err = { 0 };
+	int rc = sl_workload_parse(text, &ops, &params, &err);
+
+	fuzz_expect_input_error(rc, &err, "workload");
+	if (rc == 0)
+		fuzz_run(fuzz_pick_machine(size), fuzz_pick_policy(data, size), ops, &params,
+			 size);
+}
