@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/memsize.h"
 #include "base/spec.h"
 #include "report/sweep.h"
 
@@ -164,4 +165,20 @@ int cli_unexpected(const char *cmd, const char *arg, const char *options, struct
 	if (arg[0] == '-')
 		return sl_fail(err, "%s: unknown option '%s' (expected %s)", cmd, arg, options);
 	return sl_fail(err, "%s: unexpected argument '%s' (options are %s)", cmd, arg, options);
+}
+
+int cli_max_mem(const char *cmd, int argc, char **argv, int *i, struct sl_err *err)
+{
+	const char *v;
+	uint64_t bytes;
+	int m = cli_long_option(argc, argv, i, "--max-mem", &v, err);
+
+	if (m <= 0)
+		return m;
+	if (sl_mem_limit_given())
+		return sl_fail(err, "%s: --max-mem given twice (expected one)", cmd);
+	if (sl_mem_parse("--max-mem", v, &bytes, err))
+		return -1;
+	sl_mem_set_limit(bytes);
+	return 1;
 }

@@ -1,6 +1,6 @@
 /*
  * cmd_reproduce.c - `schedlab reproduce [EXPERIMENT ...] [-r REPS]
- * [-o table|json] [--stats]`: run experiments and print each table beside
+ * [-o table|json] [--stats] [--max-mem SIZE]`: run experiments and print each table beside
  * the published numbers; with several (or none named: all of them), a
  * scoreboard of the cells within tolerance ends the output.
  */
@@ -33,12 +33,15 @@ static int parse_one(int argc, char **argv, int *i, struct reproduce_args *a,
 		a->stats = true;
 		return 0;
 	}
+	if ((m = cli_max_mem("reproduce", argc, argv, i, err)))
+		return m < 0 ? -1 : 0;
 	if ((m = cli_option(argc, argv, i, "-r", "--reps", &v, err)))
 		return m < 0 ? -1 : cli_parse_reps("-r", v, &a->reps, err);
 	if ((m = cli_option(argc, argv, i, "-o", "--output", &v, err)))
 		return m < 0 ? -1 : cli_parse_format("-o", v, false, &a->format, err);
 	if (argv[*i][0] == '-')
-		return sl_fail(err, "reproduce: unknown option '%s' (expected -r, -o or --stats)",
+		return sl_fail(err, "reproduce: unknown option '%s' (expected -r, -o, --stats or "
+			       "--max-mem)",
 			       argv[*i]);
 	a->names[a->nnames++] = argv[*i];
 	return 0;

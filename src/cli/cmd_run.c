@@ -1,7 +1,7 @@
 /*
  * cmd_run.c - `schedlab run -m MACHINE -p POLICY [-p POLICY ...] -w WORKLOAD
- * [-r REPS] [-s SEED] [-o table|json|csv] [--stats] [--trace FILE
- * [--trace-format perf|ftrace]]`.  --trace FILE appears only when the run
+ * [-r REPS] [-s SEED] [-o table|json|csv] [--stats] [--max-mem SIZE]
+ * [--trace FILE [--trace-format perf|ftrace]]`.  --trace FILE appears only when the run
  * succeeded (base/outfile.h); --trace - writes the trace to standard output
  * and the results to standard error.
  */
@@ -40,6 +40,8 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 		a->stats = true;
 		return 0;
 	}
+	if ((m = cli_max_mem("run", argc, argv, i, err)))
+		return m < 0 ? -1 : 0;
 	if ((m = cli_long_option(argc, argv, i, "--trace", &v, err)))
 		return m < 0 ? -1 : cli_once("run", &a->trace, "--trace", v, err);
 	if ((m = cli_long_option(argc, argv, i, "--trace-format", &v, err)))
@@ -67,8 +69,8 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 		}
 		return m < 0 ? -1 : cli_parse_format("-o", v, true, &a->format, err);
 	}
-	return cli_unexpected("run", argv[*i], "-m, -p, -w, -r, -s, -o, --stats, --trace or "
-			      "--trace-format", err);
+	return cli_unexpected("run", argv[*i], "-m, -p, -w, -r, -s, -o, --stats, --max-mem, "
+			      "--trace or --trace-format", err);
 }
 
 static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *err)
