@@ -67,12 +67,16 @@ static int parse_args(int argc, char **argv, struct reproduce_args *a, struct sl
 	return 0;
 }
 
-/* Load every experiment first, so that a bad name fails before any run. */
+/* Load and check every experiment first, so that a bad name or a run
+ * beyond the memory limit fails before any run. */
 static int load_all(const struct reproduce_args *a, struct sl_experiment *exps,
 		    struct sl_err *err)
 {
 	for (int i = 0; i < a->nnames; i++)
 		if (sl_experiment_load(&exps[i], a->names[i], err))
+			return -1;
+	for (int i = 0; i < a->nnames; i++)
+		if (sl_experiment_check(&exps[i], a->reps, err))
 			return -1;
 	return 0;
 }
