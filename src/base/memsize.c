@@ -94,7 +94,7 @@ static int limit_given;
 void sl_mem_set_limit(uint64_t bytes)
 {
 	limit_bytes = bytes;
-	limit_given = 1;
+	limit_given = bytes != 0;
 }
 
 int sl_mem_limit_given(void)

@@ -43,6 +43,7 @@ uint64_t sl_mem_available(void);
 /* The limit runs are checked against: --max-mem if set, else half of
  * physical memory (SL_MEM_FALLBACK_LIMIT if that is unknown). */
 #define SL_MEM_FALLBACK_LIMIT (4ULL << 30)
+/* Set the limit (0: back to the default, for tests). */
 void sl_mem_set_limit(uint64_t bytes);
 uint64_t sl_mem_limit(void);
 /* True when the limit was set by sl_mem_set_limit (--max-mem). */
