@@ -49,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <json.h>
 
@@ -214,6 +215,17 @@ static struct json_object *read_json(struct rp_load *l)
 
 	if (!f) {
 		sl_fail(l->err, "%s: cannot read it (%s)", l->path, strerror(errno));
+		return NULL;
+	}
+	/* the text alone must fit before it is read (its tree is checked
+	 * once it is) */
+	struct stat st;
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size <= RP_MAX_FILE &&
+	    (uint64_t)st.st_size > sl_mem_limit()) {
+		char what[1200];
+		snprintf(what, sizeof(what), "%s: loading it", l->path);
+		sl_mem_refuse(l->err, what, (uint64_t)st.st_size, "its text alone");
+		fclose(f);
 		return NULL;
 	}
 	for (;;) {

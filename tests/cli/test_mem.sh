@@ -62,6 +62,9 @@ expect_exit 0 "$S" run -m $M -p o1 -w rtapp:file=examples/rt-app/barrier-group.j
   printf ']}]}\n'; } >"$tmp/objects.json"
 bad_input "^schedlab: workload 'trace': $tmp/objects.json: loading it needs about 2[0-9][0-9] MiB of memory (a JSON tree of 300002 objects, 2 arrays and 300006 values), more than --max-mem 64 MiB$" \
 	run -m $M -p o1 -w trace:file="$tmp/objects.json" --max-mem 64M
+# ... and a text larger than the limit is not even read
+bad_input "^schedlab: workload 'trace': $tmp/objects.json: loading it needs about 879 KiB of memory (its text alone), more than --max-mem 512 KiB$" \
+	run -m $M -p o1 -w trace:file="$tmp/objects.json" --max-mem 512K
 "$S" trace import tests/data/traces/busy-make.txt -o "$tmp/make.json" 2>/dev/null
 expect_exit 0 "$S" run -m $M -p o1 -w trace:file="$tmp/make.json" --max-mem 64M
 bad_input "workload 'trace:file=$tmp/make.json' on $M needs about" \
