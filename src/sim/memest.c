@@ -7,7 +7,8 @@
  *
  * The estimate is an upper bound of the engine's part, not a guess: a
  * task is its pool slot (task + policy area, as sl__task_alloc() lays
- * them out) and its slots in the event heap (which doubles as it grows);
+ * them out) and its slots in the event heap and a policy's run-queue
+ * heap (which double as they grow);
  * a CPU is its struct sl_cpu plus an allowance for the policy's per-CPU
  * state (run queues, domain groups: a few KB; sched domains keep an
  * ncpus x ncpus load table).  Each block the workload asks for costs its
@@ -58,10 +59,12 @@ uint64_t sl_sim_mem_estimate(const struct sl_machine *machine,
 			     const struct sl_policy_ops *policy, const struct sl_mem_need *need)
 {
 	uint64_t ncpus = machine->topo.ncpus > 0 ? (uint64_t)machine->topo.ncpus : 1;
-	/* as sl_sim_create() lays a task out, plus its two heap slots at most
-	 * (the heap doubles: n events use at most 2n slots) */
+	/* as sl_sim_create() lays a task out, plus two slots in the event
+	 * heap and two in a policy's run-queue heap (sl's) at most: a heap
+	 * doubles, so n entries use at most 2n slots */
 	uint64_t task = (((sizeof(struct sl_task) + 15) & ~(size_t)15) +
-			 ((policy->task_size + 15) & ~(size_t)15)) + 2 * sizeof(struct sl_event *);
+			 ((policy->task_size + 15) & ~(size_t)15)) +
+			2 * sizeof(struct sl_event *) + 2 * sizeof(void *);
 	uint64_t cpu = sizeof(struct sl_cpu) + sizeof(int) + 2 * sizeof(double) +
 		       MEM_POLICY_PER_CPU + ncpus * MEM_POLICY_PER_CPU2;
 	uint64_t total = MEM_RUN_BASE + sizeof(struct sl_sim);
