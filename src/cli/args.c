@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "base/err.h"
+#include "base/memsize.h"
 #include "base/spec.h"
 #include "report/sweep.h"
 
@@ -214,4 +215,20 @@ char *cli_command_line(int argc, char **argv)
 		strcat(s, argv[i]);
 	}
 	return s;
+}
+
+int cli_max_mem(const char *cmd, int argc, char **argv, int *i, struct sl_err *err)
+{
+	const char *v;
+	uint64_t bytes;
+	int m = cli_long_option(argc, argv, i, "--max-mem", &v, err);
+
+	if (m <= 0)
+		return m;
+	if (sl_mem_limit_given())
+		return sl_fail(err, "%s: --max-mem given twice (expected one)", cmd);
+	if (sl_mem_parse("--max-mem", v, &bytes, err))
+		return -1;
+	sl_mem_set_limit(bytes);
+	return 1;
 }

@@ -76,6 +76,10 @@ struct cli_given {
 int cli_reps_seed_format(const char *cmd, int argc, char **argv, int *i, int *reps,
 			 uint64_t *seed, enum sl_format *format, struct cli_given *given,
 			 struct sl_err *err);
+/* --max-mem SIZE (base/memsize.h), given at most once: sets the memory
+ * limit runs are checked against.  1 matched, 0 another argument, -1
+ * with err set. */
+int cli_max_mem(const char *cmd, int argc, char **argv, int *i, struct sl_err *err);
 /* The error for an argument no option matched: "CMD: unknown option
  * '-x' (expected OPTIONS)" or "CMD: unexpected argument 'x' (options are
  * OPTIONS)".  Returns -1. */

@@ -1,6 +1,6 @@
 /*
  * cmd_real.c - `schedlab real -w WORKLOAD [--cpus LIST] [-r REPS] [-s SEED]
- * [-o table|json|csv]`: run a workload as real processes on this host and
+ * [-o table|json|csv] [--max-mem SIZE]`: run a workload as real processes on this host and
  * print GNU time's view of it in the shapes `run` prints (one column,
  * labelled with the host's kernel).
  */
@@ -35,10 +35,12 @@ static int parse_one(int argc, char **argv, int *i, struct real_args *a, struct 
 		return m < 0 ? -1 : cli_once("real", &a->workload, "-w", v, err);
 	if ((m = cli_long_option(argc, argv, i, "--cpus", &v, err)))
 		return m < 0 ? -1 : cli_once("real", &a->cpus, "--cpus", v, err);
+	if ((m = cli_max_mem("real", argc, argv, i, err)))
+		return m < 0 ? -1 : 0;
 	if ((m = cli_reps_seed_format("real", argc, argv, i, &a->reps, &a->seed, &a->format,
 					&a->given, err)))
 		return m < 0 ? -1 : 0;
-	return cli_unexpected("real", argv[*i], "-w, --cpus, -r, -s or -o", err);
+	return cli_unexpected("real", argv[*i], "-w, --cpus, -r, -s, -o or --max-mem", err);
 }
 
 /* The real workloads and their parameters, after the usage. */
@@ -85,7 +87,7 @@ int cli_real_setup(const char *cmd, const char *workload, const char *cpus,
 		return -1;
 	if ((*w)->resolve)
 		(*w)->resolve(params, env);
-	return 0;
+	return sl_real_check_mem(cmd, *w, params, env, err);
 }
 
 void cli_real_label(const struct sl_real_env *env, char *buf, size_t size)

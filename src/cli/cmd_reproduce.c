@@ -1,6 +1,6 @@
 /*
  * cmd_reproduce.c - `schedlab reproduce [EXPERIMENT ...] [-r REPS]
- * [-o table|json] [--stats]`: run experiments and print each table beside
+ * [-o table|json] [--stats] [--max-mem SIZE]`: run experiments and print each table beside
  * the published numbers; with several (or none named: all of them), a
  * scoreboard of the cells within tolerance ends the output.
  */
@@ -34,6 +34,8 @@ static int parse_one(int argc, char **argv, int *i, struct reproduce_args *a,
 		a->stats = true;
 		return 0;
 	}
+	if ((m = cli_max_mem("reproduce", argc, argv, i, err)))
+		return m < 0 ? -1 : 0;
 	if ((m = cli_option(argc, argv, i, "-r", "--reps", &v, err)))
 		return m < 0 || cli_once("reproduce", &a->given.reps, "-r", v, err) ? -1 :
 		       cli_parse_reps("-r", v, &a->reps, err);
@@ -41,7 +43,8 @@ static int parse_one(int argc, char **argv, int *i, struct reproduce_args *a,
 		return m < 0 || cli_once("reproduce", &a->given.format, "-o", v, err) ? -1 :
 		       cli_parse_format("-o", v, 0, &a->format, err);
 	if (argv[*i][0] == '-')
-		return sl_fail(err, "reproduce: unknown option '%s' (expected -r, -o or --stats)",
+		return sl_fail(err, "reproduce: unknown option '%s' (expected -r, -o, --stats or "
+			       "--max-mem)",
 			       argv[*i]);
 	a->names[a->nnames++] = argv[*i];
 	return 0;
@@ -67,12 +70,16 @@ static int parse_args(int argc, char **argv, struct reproduce_args *a, struct sl
 	return 0;
 }
 
-/* Load every experiment first, so that a bad name fails before any run. */
+/* Load and check every experiment first, so that a bad name or a run
+ * beyond the memory limit fails before any run. */
 static int load_all(const struct reproduce_args *a, struct sl_experiment *exps,
 		    struct sl_err *err)
 {
 	for (int i = 0; i < a->nnames; i++)
 		if (sl_experiment_load(&exps[i], a->names[i], err))
+			return -1;
+	for (int i = 0; i < a->nnames; i++)
+		if (sl_experiment_check(&exps[i], a->reps, err))
 			return -1;
 	return 0;
 }

@@ -1,9 +1,9 @@
 /*
  * cmd_run.c - `schedlab run -m MACHINE -p POLICY [-p POLICY ...] -w WORKLOAD
- * [-r REPS] [-s SEED] [-o table|json|csv] [--stats] [--trace FILE
- * [--trace-format perf|ftrace|chrome]] [--html FILE]`.  --trace FILE and
- * --html FILE appear only when the run succeeded (base/outfile.h); - writes
- * either to standard output and the results to standard error.
+ * [-r REPS] [-s SEED] [-o table|json|csv] [--stats] [--max-mem SIZE]
+ * [--trace FILE [--trace-format perf|ftrace|chrome]] [--html FILE].  --trace
+ * FILE and --html FILE appear only when the run succeeded (base/outfile.h);
+ * - writes either to standard output and the results to standard error.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +43,8 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 		a->stats = true;
 		return 0;
 	}
+	if ((m = cli_max_mem("run", argc, argv, i, err)))
+		return m < 0 ? -1 : 0;
 	if ((m = cli_long_option(argc, argv, i, "--trace", &v, err)))
 		return m < 0 ? -1 : cli_once("run", &a->trace, "--trace", v, err);
 	if ((m = cli_long_option(argc, argv, i, "--html", &v, err)))
@@ -72,8 +74,8 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 	if ((m = cli_reps_seed_format("run", argc, argv, i, &a->reps, &a->seed, &a->format,
 				      &a->given, err)))	/* -r, -s (-o is above) */
 		return m < 0 ? -1 : 0;
-	return cli_unexpected("run", argv[*i], "-m, -p, -w, -r, -s, -o, --stats, --trace, "
-			      "--trace-format or --html", err);
+	return cli_unexpected("run", argv[*i], "-m, -p, -w, -r, -s, -o, --stats, --max-mem, "
+			      "--trace, --trace-format or --html", err);
 }
 
 static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *err)

@@ -1,7 +1,7 @@
 /*
  * cmd_validate.c - `schedlab validate -w WORKLOAD [-p POLICY] [-m MACHINE]
  * [--sim WORKLOAD] [--work measured|recorded] [-r REPS] [-s SEED]
- * [-o table|json|csv]`: run a workload for real on this host, simulate its
+ * [-o table|json|csv] [--max-mem SIZE]`: run a workload for real on this host, simulate its
  * counterpart (validate.h) on the host's model, and print the two side by
  * side with the simulation's error.  The real runs go first, so that the
  * simulation's threads do not disturb them; the counterpart takes the work
@@ -56,11 +56,13 @@ static int parse_one(int argc, char **argv, int *i, struct val_args *a, struct s
 		a->recorded = !strcmp(v, "recorded");
 		return 0;
 	}
+	if ((m = cli_max_mem("validate", argc, argv, i, err)))
+		return m < 0 ? -1 : 0;
 	if ((m = cli_reps_seed_format("validate", argc, argv, i, &a->reps, &a->seed,
 					&a->format, &a->given, err)))
 		return m < 0 ? -1 : 0;
-	return cli_unexpected("validate", argv[*i], "-w, -p, -m, --sim, --work, -r, -s or -o",
-			      err);
+	return cli_unexpected("validate", argv[*i], "-w, -p, -m, --sim, --work, -r, -s, -o or "
+			      "--max-mem", err);
 }
 
 /* What was compared, for the printers. */

@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "run a workload under one or more policies on a machine",
 	  "usage: schedlab run -m MACHINE -p POLICY [-p POLICY ...] -w WORKLOAD\n"
 	  "                    [-r REPS] [-s SEED] [-o table|json|csv] [--stats]\n"
+	  "                    [--max-mem SIZE]\n"
 	  "\n"
 	  "  -m, --machine MACHINE   preset, hwloc synthetic string, hwloc XML file or 'host'\n"
 	  "                          (append ',noht' for one logical CPU per core)\n"
@@ -32,6 +33,9 @@ static const struct command commands[] = {
 	  "  -o, --output FORMAT     table (default), json, csv, or sdet / sdet-percent (SDET's\n"
 	  "                          tables: throughput per policy, absolute or as % of the first)\n"
 	  "      --stats             events processed and events/s on stderr\n"
+	  "      --max-mem SIZE      refuse a run whose estimated memory exceeds SIZE (e.g.\n"
+	  "                          512M, 4G; default half of physical memory; see\n"
+	  "                          docs/robustness.md)\n"
 	  "      --trace FILE        write the run's schedule as a trace (one -p, -r 1):\n"
 	  "                          sched_switch, wakeups, fork, exec, exit per CPU; the\n"
 	  "                          file appears only if the run succeeds; - is stdout\n"
@@ -42,13 +46,17 @@ static const struct command commands[] = {
 	  "                          per-CPU timelines, latency CDFs; docs/report.md)\n" },
 	{ "reproduce", cmd_reproduce, "run experiments and print them beside the published numbers",
 	  "usage: schedlab reproduce [EXPERIMENT ...] [-r REPS] [-o table|json] [--stats]\n"
+	  "                          [--max-mem SIZE]\n"
 	  "\n"
 	  "  EXPERIMENT              an experiment name (schedlab list experiments); default: all\n"
 	  "                          (with more than one: a scoreboard of the published cells\n"
 	  "                          within tolerance, per experiment and in all, ends the output)\n"
 	  "  -r, --reps REPS         repetitions per cell (default: the experiment's own)\n"
 	  "  -o, --output FORMAT     table (default) or json\n"
-	  "      --stats             events processed and events/s on stderr\n" },
+	  "      --stats             events processed and events/s on stderr\n"
+	  "      --max-mem SIZE      refuse a run whose estimated memory exceeds SIZE (e.g.\n"
+	  "                          512M, 4G; default half of physical memory; see\n"
+	  "                          docs/robustness.md)\n" },
 	{ "report", cmd_report, "run as run or reproduce would, and write an HTML page of it",
 	  "usage: schedlab report -m MACHINE -p POLICY [-p POLICY ...] -w WORKLOAD\n"
 	  "                       [-r REPS] [-s SEED] -o FILE\n"
@@ -67,7 +75,7 @@ static const struct command commands[] = {
 	  "(docs/report.md).\n" },
 	{ "real", cmd_real, "run a workload as real processes on this host and time it",
 	  "usage: schedlab real -w WORKLOAD [--cpus LIST] [-r REPS] [-s SEED]\n"
-	  "                     [-o table|json|csv]\n"
+	  "                     [-o table|json|csv] [--max-mem SIZE]\n"
 	  "\n"
 	  "  -w, --workload WORKLOAD name[:param=value,...]: spin, hackbench, schedbench,\n"
 	  "                          kernbench (a real kernel build; see docs/validation.md)\n"
@@ -75,6 +83,9 @@ static const struct command commands[] = {
 	  "  -r, --reps REPS         repetitions (default 1)\n"
 	  "  -s, --seed SEED         first seed (default 1): schedbench's random indices\n"
 	  "  -o, --output FORMAT     table (default), json or csv, as 'run' prints them\n"
+	  "      --max-mem SIZE      refuse a workload that would touch more than SIZE of\n"
+	  "                          memory (e.g. 512M, 4G; default half of physical memory);\n"
+	  "                          it is refused beyond MemAvailable in any case\n"
 	  "\n"
 	  "Metrics are GNU time's, summed over every process waited for (wait4 rusage):\n"
 	  "elapsed_s, user_s, sys_s, cpu_pct, ctx_switches (involuntary), sleeps\n"
@@ -82,7 +93,7 @@ static const struct command commands[] = {
 	{ "validate", cmd_validate, "run a workload for real and simulated, side by side",
 	  "usage: schedlab validate -w WORKLOAD [-p POLICY] [-m MACHINE] [--sim WORKLOAD]\n"
 	  "                         [--work measured|recorded] [-r REPS] [-s SEED]\n"
-	  "                         [-o table|json|csv]\n"
+	  "                         [-o table|json|csv] [--max-mem SIZE]\n"
 	  "\n"
 	  "  -w, --workload WORKLOAD a real workload (see 'schedlab real --help')\n"
 	  "  -p, --policy POLICY     simulated policy (default cfs, or o1 without cfs)\n"
@@ -95,6 +106,8 @@ static const struct command commands[] = {
 	  "  -r, --reps REPS         repetitions of each (default 1)\n"
 	  "  -s, --seed SEED         first seed (default 1)\n"
 	  "  -o, --output FORMAT     table (default), json or csv\n"
+	  "      --max-mem SIZE      the memory limit of the real and the simulated runs\n"
+	  "                          (e.g. 512M, 4G; default half of physical memory)\n"
 	  "\n"
 	  "The real runs go first; the error is (simulated - real) / real of the means.\n" },
 	{ "trace", cmd_trace, "import a kernel scheduling trace as a workload, or record one",

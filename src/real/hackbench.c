@@ -3,6 +3,7 @@
  * and the real `hackbench` workload: one root process runs it, so its
  * wait4() rusage holds every sender and receiver, as GNU time's would.
  */
+#include "base/memsize.h"
 #include "real/hackbench.h"
 
 #include <errno.h>
@@ -219,10 +220,26 @@ static int hb_run(const struct sl_params *p, const struct sl_real_env *env,
 	return 0;
 }
 
+uint64_t sl_real_hb_mem(long groups, long fds, uint64_t *procs)
+{
+	uint64_t chans = sl_sat_mul((uint64_t)groups, (uint64_t)fds);
+	uint64_t n = sl_sat_add(sl_sat_mul(2, chans), 1);
+
+	*procs = sl_sat_add(*procs, n);
+	return sl_sat_add(sl_sat_mul(n, SL_REAL_PROC_BYTES), sl_sat_mul(chans, SL_REAL_CHAN_BYTES));
+}
+
+static uint64_t hb_mem(const struct sl_params *p, const struct sl_real_env *env, uint64_t *procs)
+{
+	(void)env;
+	return sl_real_hb_mem(sl_param_int(p, "groups"), sl_param_int(p, "fds"), procs);
+}
+
 const struct sl_real_workload sl_real_hackbench = {
 	.name = "hackbench",
 	.summary = "G groups x (F senders + F receivers) passing messages over sockets or pipes",
 	.metric = "time_s",
 	.params = hb_params,
 	.run = hb_run,
+	.mem = hb_mem,
 };

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/memsize.h"
 #include "real/proc.h"
 #include "real/real.h"
 
@@ -138,10 +139,20 @@ static int pp_run(const struct sl_params *p, const struct sl_real_env *env,
 	return 0;
 }
 
+static uint64_t pp_mem(const struct sl_params *p, const struct sl_real_env *env,
+		       uint64_t *procs)
+{
+	(void)p;
+	(void)env;
+	*procs += 2;
+	return 2 * (SL_REAL_PROC_BYTES + SL_REAL_CHAN_BYTES);
+}
+
 const struct sl_real_workload sl_real_pingpong = {
 	.name = "pingpong",
 	.summary = "two processes bouncing a 100-byte message over pipes or a socket pair",
 	.metric = "round_trip_us",
 	.params = pp_params,
 	.run = pp_run,
+	.mem = pp_mem,
 };

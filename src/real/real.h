@@ -44,7 +44,33 @@ struct sl_real_workload {
 	/* Required: one timed repetition.  0 or -1 with err set. */
 	int (*run)(const struct sl_params *p, const struct sl_real_env *env,
 		   struct sl_metrics *out, struct sl_err *err);
+	/* Optional: the host memory one repetition touches at most, bytes
+	 * (saturating: base/memsize.h), from the resolved params; *procs
+	 * gets the processes it counted.  Without it (kernbench: the
+	 * compilers' memory is not ours to know) nothing is checked. */
+	uint64_t (*mem)(const struct sl_params *p, const struct sl_real_env *env,
+			uint64_t *procs);
 };
+
+/* What a process of a real run costs the host besides the memory it
+ * touches on purpose: kernel stack, task and page tables, the pages its
+ * copy-on-write writes duplicate, the stack buffer of hackbench's 64 KB
+ * reads.  Generous: measured as 200-300 KB of Pss per hackbench child. */
+#define SL_REAL_PROC_BYTES (512ULL << 10)
+/* What a socket pair or pipe can hold in the kernel: the default socket
+ * send buffer (net.core.wmem_default, 208 KB) or a pipe's 16 pages. */
+#define SL_REAL_CHAN_BYTES (212992ULL)
+
+/* The hackbench of `hb`'s memory (sl_real_workload.mem), for schedbench's
+ * background one too. */
+uint64_t sl_real_hb_mem(long groups, long fds, uint64_t *procs);
+
+/* Refuse (-1, err set) a run of `w` whose memory (its mem op) exceeds the
+ * host's MemAvailable or the memory limit (base/memsize.h); `cmd` names
+ * the command in the message. */
+int sl_real_check_mem(const char *cmd, const struct sl_real_workload *w,
+		      const struct sl_params *p, const struct sl_real_env *env,
+		      struct sl_err *err);
 
 extern const struct sl_real_workload sl_real_spin;
 /* The real hackbench's receivers read whatever is queued, up to this many

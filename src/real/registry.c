@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/memsize.h"
 #include "real/cpus.h"
 
 const struct sl_real_workload *const sl_real_workloads[] = {
@@ -143,5 +144,34 @@ int sl_real_env_init(struct sl_real_env *env, const cpu_set_t *cpus, struct sl_e
 	env->ncpus = CPU_COUNT(&env->cpus);
 	if (env->ncpus < 1)
 		return sl_fail(err, "no CPU to run on");
+	return 0;
+}
+
+int sl_real_check_mem(const char *cmd, const struct sl_real_workload *w,
+		      const struct sl_params *p, const struct sl_real_env *env,
+		      struct sl_err *err)
+{
+	uint64_t procs = 0, need, avail;
+	char what[1200], detail[96], n[32], a[32];
+
+	if (!w->mem)
+		return 0;
+	need = w->mem(p, env, &procs);
+	avail = sl_mem_available();
+	snprintf(detail, sizeof(detail), "%llu process%s", (unsigned long long)procs,
+		 procs == 1 ? "" : "es");
+	sl_real_spec_text(w, p, what, sizeof(what) - 32);
+	if (need > sl_mem_limit()) {
+		char full[1300];
+		snprintf(full, sizeof(full), "%s: workload '%s'", cmd, what);
+		return sl_mem_refuse(err, full, need, detail);
+	}
+	if (avail && need > avail) {
+		sl_mem_format(need, n, sizeof(n));
+		sl_mem_format(avail, a, sizeof(a));
+		return sl_fail(err, "%s: workload '%s' would touch about %s of this host's memory "
+			       "(%s), more than the %s it has available (MemAvailable in "
+			       "/proc/meminfo)", cmd, what, n, detail, a);
+	}
 	return 0;
 }

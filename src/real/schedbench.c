@@ -13,6 +13,7 @@
  * walker has exited, but not before the hackbench started (its dispatch
  * reaped the jobs only after launching it); elapsed_s when everything has.
  */
+#include "base/memsize.h"
 #include "real/real.h"
 
 #include <errno.h>
@@ -175,6 +176,22 @@ out_fds:
 	return rc;
 }
 
+/* Every walker touches its arrays (mb MB of 10^6 bytes), and the
+ * background hackbench's processes run beside them. */
+static uint64_t sb_mem(const struct sl_params *p, const struct sl_real_env *env, uint64_t *procs)
+{
+	uint64_t tasks = (uint64_t)sl_param_int(p, "tasks");
+	uint64_t each = sl_sat_add(sl_sat_mul((uint64_t)sl_param_int(p, "mb"), 1000000),
+				   SL_REAL_PROC_BYTES);
+	uint64_t total = sl_sat_mul(tasks, each);
+
+	(void)env;
+	*procs = sl_sat_add(*procs, tasks);
+	if (sl_param_int(p, "hackbench"))
+		total = sl_sat_add(total, sl_real_hb_mem(sl_param_int(p, "hackbench"), 20, procs));
+	return total;
+}
+
 const struct sl_real_workload sl_real_schedbench = {
 	.name = "schedbench",
 	.summary = "numa_test: N processes first-touch 20 MB each and update it at random indices",
@@ -182,4 +199,5 @@ const struct sl_real_workload sl_real_schedbench = {
 	.params = sb_params,
 	.resolve = sb_resolve,
 	.run = sb_run,
+	.mem = sb_mem,
 };

@@ -3,6 +3,7 @@
  * spin workload, seed 000's folding@home clients).  Each hog is a direct
  * child, so its own rusage gives its share of the CPU.
  */
+#include "base/memsize.h"
 #include "real/real.h"
 
 #include <math.h>
@@ -151,6 +152,16 @@ out:
 	return rc;
 }
 
+static uint64_t spin_need(const struct sl_params *p, const struct sl_real_env *env,
+			  uint64_t *procs)
+{
+	uint64_t tasks = (uint64_t)sl_param_int(p, "tasks");
+
+	(void)env;
+	*procs = sl_sat_add(*procs, tasks);
+	return sl_sat_mul(tasks, SL_REAL_PROC_BYTES);
+}
+
 const struct sl_real_workload sl_real_spin = {
 	.name = "spin",
 	.summary = "N CPU hogs spinning for a fixed wall time; per-process share of the CPU",
@@ -158,4 +169,5 @@ const struct sl_real_workload sl_real_spin = {
 	.params = spin_params,
 	.resolve = spin_resolve,
 	.run = spin_run,
+	.mem = spin_need,
 };

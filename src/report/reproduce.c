@@ -241,6 +241,25 @@ done:
 	return rc;
 }
 
+int sl_experiment_check(const struct sl_experiment *e, int reps, struct sl_err *err)
+{
+	struct sl_exp_result r = { 0 };
+	unsigned long ncells = (unsigned long)(e->nrows * e->ncols);
+	int *cell_of = sl_xcalloc(ncells, sizeof(*cell_of));
+	int rc = -1;
+
+	r.sweep = new_sweep(e, e->machine, "machine", reps ? reps : e->reps, err);
+	if (r.sweep && e->compare)
+		r.base_sweep = new_sweep(e, e->compare, "compare", reps ? reps : e->reps, err);
+	if (r.sweep && (!e->compare || r.base_sweep) && !add_cells(e, r.sweep, cell_of, err) &&
+	    (!r.base_sweep || !add_cells(e, r.base_sweep, cell_of, err)))
+		rc = 0;
+	sl_sweep_free(r.sweep);
+	sl_sweep_free(r.base_sweep);
+	free(cell_of);
+	return rc;
+}
+
 void sl_exp_result_free(struct sl_exp_result *r)
 {
 	if (r->cells && r->exp)

@@ -55,6 +55,12 @@ int sl_experiment_run(const struct sl_experiment *e, int reps, int nthreads,
 
 void sl_exp_result_free(struct sl_exp_result *r);
 
+/* Check, without running anything, what sl_experiment_run would refuse:
+ * its machines and cells, and the memory of each run against the limit
+ * (base/memsize.h), so that a list of experiments fails before the first
+ * runs.  0, or -1 with err set. */
+int sl_experiment_check(const struct sl_experiment *e, int reps, struct sl_err *err);
+
 /* The scoreboard's count for one result: cells with a published value,
  * and of those the ones within tolerance (not missed). */
 struct sl_exp_score {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/memsize.h"
 #include "policy/policy.h"
 #include "report/run.h"
 
@@ -40,11 +41,66 @@ static int find_cell(const struct sl_sweep *s, const char *policy, const char *w
 	return -1;
 }
 
+/* What the sweep keeps per run besides the runs: results, errors, counts. */
+static uint64_t results_mem(uint64_t njobs)
+{
+	return sl_sat_mul(njobs, sizeof(struct sl_metrics) + sizeof(struct sl_err) +
+			  sizeof(int) + sizeof(uint64_t));
+}
+
+/* The most memory `k` runs at once may take: the k largest of the jobs
+ * (each cell counts reps times), plus the results. */
+static uint64_t peak_mem(const struct sl_sweep *s, int k)
+{
+	uint64_t total = results_mem((uint64_t)s->ncells * (uint64_t)s->reps), prev = UINT64_MAX;
+	int taken = 0;
+
+	while (taken < k) {
+		uint64_t best = 0;
+		int n = 0;
+		/* the next largest estimate below the previous one, and how
+		 * many jobs have it */
+		for (int i = 0; i < s->ncells; i++)
+			if (s->cells[i]->mem < prev && s->cells[i]->mem > best)
+				best = s->cells[i]->mem;
+		if (!best)
+			break;
+		for (int i = 0; i < s->ncells; i++)
+			if (s->cells[i]->mem == best)
+				n += s->reps;
+		for (; n > 0 && taken < k; n--, taken++)
+			total = sl_sat_add(total, best);
+		prev = best;
+	}
+	return total;
+}
+
+/* Refuse a cell whose one run, with the sweep's results, exceeds the
+ * memory limit: the sweep can always run one job at a time. */
+static int check_mem(const struct sl_sweep *s, const struct sl_sweep_cell *c,
+		     const char *workload, uint64_t tasks, struct sl_err *err)
+{
+	uint64_t need = sl_sat_add(c->mem, results_mem((uint64_t)(s->ncells + 1) *
+							(uint64_t)s->reps));
+	char what[1200], detail[160];
+
+	if (need <= sl_mem_limit())
+		return 0;
+	snprintf(what, sizeof(what), "workload '%s' on %s", workload, s->machine.name);
+	snprintf(detail, sizeof(detail), "%llu task%s on %d CPU%s, results of %llu run%s",
+		 (unsigned long long)tasks, tasks == 1 ? "" : "s", s->machine.topo.ncpus,
+		 s->machine.topo.ncpus == 1 ? "" : "s",
+		 (unsigned long long)(s->ncells + 1) * (unsigned long long)s->reps,
+		 (s->ncells + 1) * s->reps == 1 ? "" : "s");
+	return sl_mem_refuse(err, what, need, detail);
+}
+
 int sl_sweep_add(struct sl_sweep *s, const char *policy, const char *workload,
 		 struct sl_err *err)
 {
 	int i = find_cell(s, policy, workload);
 	struct sl_sweep_cell *c;
+	uint64_t tasks;
 
 	if (i >= 0)
 		return i;
@@ -63,6 +119,11 @@ int sl_sweep_add(struct sl_sweep *s, const char *policy, const char *workload,
 	if (c->policy->cpu0_only && !sl_cpumask_test(&cpus, 0)) {
 		sl_fail(err, "policy '%s' knows CPU 0 only (a uniprocessor kernel): workload '%s' "
 			"is pinned elsewhere", policy, workload);
+		free(c);
+		return -1;
+	}
+	c->mem = sl_workload_mem(c->workload, &c->params, &s->machine, c->policy, &tasks);
+	if (check_mem(s, c, workload, tasks, err)) {
 		free(c);
 		return -1;
 	}
@@ -129,6 +190,10 @@ static void run_on_threads(struct job_board *b, int nthreads)
 		nthreads = SL_SWEEP_THREADS;
 	if (nthreads > b->njobs)
 		nthreads = b->njobs;
+	/* as many runs at once as fit in the memory limit (one always
+	 * does: sl_sweep_add checked it) */
+	while (nthreads > 1 && peak_mem(b->sweep, nthreads) > sl_mem_limit())
+		nthreads--;
 	for (; started < nthreads - 1; started++)
 		if (pthread_create(&tid[started], NULL, worker, b))
 			break;

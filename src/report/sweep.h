@@ -28,6 +28,7 @@ struct sl_sweep_cell {
 	char *workload_text;
 	const struct sl_workload_ops *workload;
 	struct sl_params params;
+	uint64_t mem;			/* bytes one run of it needs (estimate) */
 };
 
 struct sl_sweep {
@@ -45,11 +46,13 @@ struct sl_sweep *sl_sweep_new(const char *machine, int reps, uint64_t seed,
 			      struct sl_err *err);
 
 /* Add a cell (or find the identical one already added): its index, or -1
- * with err set when a spec is bad. */
+ * with err set when a spec is bad, or when one run of it and the results
+ * of the sweep need more memory than the limit (base/memsize.h). */
 int sl_sweep_add(struct sl_sweep *s, const char *policy, const char *workload,
 		 struct sl_err *err);
 
-/* Run every cell x rep on up to `nthreads` threads.  0, or -1 with err set
+/* Run every cell x rep on up to `nthreads` threads (fewer when the runs
+ * at once would need more memory than the limit).  0, or -1 with err set
  * to the error of the first failing run (in index order). */
 int sl_sweep_run(struct sl_sweep *s, int nthreads, struct sl_err *err);
 

@@ -175,6 +175,32 @@ struct sl_barrier *sl_barrier_new(struct sl_sim *sim, int parties);
 /* Memory owned by the run, freed with it (workload configs, prog states). */
 void *sl_sim_alloc(struct sl_sim *sim, size_t size);
 
+/* ---- the memory a run needs (memest.c; docs/robustness.md "Memory") ---- */
+
+/* What a workload says it needs, from its bound parameters alone
+ * (workload.h's mem op), in saturating arithmetic (base/memsize.h). */
+struct sl_mem_need {
+	uint64_t tasks;		/* most tasks alive (not yet reaped) at once */
+	uint64_t bytes;		/* its own structures, each sl_sim_alloc counted
+				 * with sl_sim_alloc_cost() */
+	uint64_t transient;	/* the most held while it loads a file (the JSON
+				 * tree and what is built from it), before the
+				 * run's tasks exist: the larger of the two counts */
+};
+/* What sl_sim_alloc(size) costs, with its block header and malloc's. */
+uint64_t sl_sim_alloc_cost(uint64_t size);
+/* ... n of them (saturating). */
+uint64_t sl_sim_allocs_cost(uint64_t n, uint64_t size);
+/* ... and the synchronisation objects, n of each (saturating). */
+uint64_t sl_sim_chans_cost(uint64_t n);
+uint64_t sl_sim_mutexes_cost(uint64_t n);
+uint64_t sl_sim_barriers_cost(uint64_t n);
+/* The bytes one run of `need` under `policy` on `machine` takes at most:
+ * the engine's per-run, per-CPU and per-task structures (their sizeof,
+ * plus an allowance for the policy's per-CPU state) and the workload's. */
+uint64_t sl_sim_mem_estimate(const struct sl_machine *machine,
+			     const struct sl_policy_ops *policy, const struct sl_mem_need *need);
+
 /* ---- run statistics ---- */
 
 struct sl_cpu_stats {

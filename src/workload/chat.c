@@ -66,6 +66,7 @@
  */
 #include <stdbool.h>
 
+#include "base/memsize.h"
 #include "base/rng.h"
 #include "sim/sim.h"
 #include "workload/net_workloads.h"
@@ -473,6 +474,24 @@ static void chat_report(struct sl_sim *sim, void *state, const struct sl_params 
 	sl_metrics_add(out, "socket_receives", "count", (double)run->recvs, 0);
 }
 
+/* the driver, the server and client processes and every user's four
+ * threads, their states and three channels per user */
+static void chat_mem(const struct sl_params *p, const struct sl_topo *topo,
+		     struct sl_mem_need *need)
+{
+	uint64_t users = sl_sat_mul((uint64_t)sl_param_int(p, "rooms"), CHAT_USERS_PER_ROOM);
+	uint64_t threads = sl_sat_mul(users, CHAT_NROLES);
+	uint64_t b = sl_sim_alloc_cost(sizeof(struct chat_run));
+
+	(void)topo;
+	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul(users, sizeof(struct chat_user))));
+	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul(threads, sizeof(struct chat_thread))));
+	b = sl_sat_add(b, sl_sim_chans_cost(sl_sat_add(sl_sat_mul(3, users), 1)));
+	b = sl_sat_add(b, sl_sim_barriers_cost(1));
+	need->tasks = sl_sat_add(need->tasks, sl_sat_add(threads, 2));
+	need->bytes = sl_sat_add(need->bytes, b);
+}
+
 const struct sl_workload_ops sl_workload_chat = {
 	.name = "chat",
 	.summary = "IBM chat rooms (VolanoMark loopback): 20 users x 4 threads per room, 100-byte messages",
@@ -480,4 +499,5 @@ const struct sl_workload_ops sl_workload_chat = {
 	.params = chat_params,
 	.start = chat_start,
 	.report = chat_report,
+	.mem = chat_mem,
 };

@@ -77,6 +77,7 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "base/memsize.h"
 #include "base/rng.h"
 #include "sim/blockdev.h"
 #include "sim/sim.h"
@@ -434,6 +435,24 @@ static void db_report(struct sl_sim *sim, void *state, const struct sl_params *p
 	}
 }
 
+/* the driver and its clients; the load's operations, the clients' states,
+ * and a disk request per client at most */
+static void db_mem(const struct sl_params *p, const struct sl_topo *topo,
+		   struct sl_mem_need *need)
+{
+	uint64_t clients = (uint64_t)sl_param_int(p, "clients");
+	uint64_t ops = (uint64_t)sl_param_int(p, "ops");
+	uint64_t b = sl_sim_alloc_cost(sizeof(struct db_run));
+
+	(void)topo;
+	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul(ops, sizeof(((struct db_run *)0)->ops[0]))));
+	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul(clients, sizeof(struct db_client))));
+	b = sl_sat_add(b, sl_sim_allocs_cost(clients, 64));
+	b = sl_sat_add(b, sl_sat_add(sl_sim_barriers_cost(1), sl_sim_mutexes_cost(1)));
+	need->tasks = sl_sat_add(need->tasks, clients);
+	need->bytes = sl_sat_add(need->bytes, b);
+}
+
 const struct sl_workload_ops sl_workload_dbench = {
 	.name = "dbench",
 	.summary = "dbench 2.x: N clients replay the netbench file-system load (page cache, fsync waits)",
@@ -441,4 +460,5 @@ const struct sl_workload_ops sl_workload_dbench = {
 	.params = db_params,
 	.start = db_start,
 	.report = db_report,
+	.mem = db_mem,
 };

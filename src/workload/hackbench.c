@@ -62,6 +62,7 @@
  */
 #include <math.h>
 
+#include "base/memsize.h"
 #include "base/rng.h"
 #include "sim/sim.h"
 #include "workload/bench_workloads.h"
@@ -371,6 +372,21 @@ void hb_setup(struct sl_sim *sim, struct hb_run *run, const struct hb_config *cf
 	}
 }
 
+void hb_mem(long groups, long fds, struct sl_mem_need *need)
+{
+	uint64_t nchans = sl_sat_mul((uint64_t)groups, (uint64_t)fds);
+	uint64_t nchildren = sl_sat_mul(2, nchans);
+	uint64_t bytes = sl_sim_alloc_cost(sizeof(struct hb_run));
+
+	bytes = sl_sat_add(bytes, sl_sim_alloc_cost(sl_sat_mul(nchans, sizeof(struct sl_chan *))));
+	bytes = sl_sat_add(bytes, sl_sim_chans_cost(sl_sat_add(nchans, 2)));
+	bytes = sl_sat_add(bytes, sl_sim_alloc_cost(sl_sat_mul((uint64_t)groups, sizeof(long))));
+	bytes = sl_sat_add(bytes, sl_sim_alloc_cost(sl_sat_mul(nchildren,
+							       sizeof(struct hb_proc))));
+	need->tasks = sl_sat_add(need->tasks, nchildren);
+	need->bytes = sl_sat_add(need->bytes, bytes);
+}
+
 /* ---- the workload ---- */
 
 #define HB_STR(x) #x
@@ -424,6 +440,13 @@ static void *hb_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	return run;
 }
 
+static void hb_mem_op(const struct sl_params *p, const struct sl_topo *topo,
+		      struct sl_mem_need *need)
+{
+	(void)topo;
+	hb_mem(sl_param_int(p, "groups"), sl_param_int(p, "fds"), need);
+}
+
 static void hb_report(struct sl_sim *sim, void *state, const struct sl_params *p,
 		      struct sl_metrics *out)
 {
@@ -446,4 +469,5 @@ const struct sl_workload_ops sl_workload_hackbench = {
 	.params = hb_params,
 	.start = hb_start,
 	.report = hb_report,
+	.mem = hb_mem_op,
 };

@@ -133,6 +133,9 @@ struct hb_run {
  * Start it by running hb_main_prog with `run` as its state. */
 void hb_setup(struct sl_sim *sim, struct hb_run *run, const struct hb_config *cfg);
 extern const struct sl_prog hb_main_prog;
+/* Add what hb_setup() and the run of `groups` x `fds` allocate and fork
+ * to `need` (saturating): the children, their states and channels. */
+void hb_mem(long groups, long fds, struct sl_mem_need *need);
 
 /* Defaults that depend on the machine or the mode.  hb_default_msg_ns is
  * -1: the machine's per-part costs (hb_machine_costs) for the mode. */

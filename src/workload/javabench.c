@@ -59,6 +59,7 @@
  */
 #include <stdint.h>
 
+#include "base/memsize.h"
 #include "sim/sim.h"
 #include "workload/workload.h"
 
@@ -378,6 +379,20 @@ static void jb_report(struct sl_sim *sim, void *state, const struct sl_params *p
 	sl_metrics_add(out, "gcs", "count", (double)run->gcs, 0);
 }
 
+/* the VM's main thread, its workers and the JIT compiler thread */
+static void jb_mem(const struct sl_params *p, const struct sl_topo *topo,
+		   struct sl_mem_need *need)
+{
+	uint64_t n = (uint64_t)sl_param_int(p, "threads");
+	uint64_t b = sl_sim_alloc_cost(sizeof(struct jb_run));
+
+	(void)topo;
+	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul(n, sizeof(struct jb_worker))));
+	b = sl_sat_add(b, sl_sim_mutexes_cost(1) + sl_sim_barriers_cost(2) + sl_sim_chans_cost(1));
+	need->tasks = sl_sat_add(need->tasks, sl_sat_add(n, 1));
+	need->bytes = sl_sat_add(need->bytes, b);
+}
+
 const struct sl_workload_ops sl_workload_javabench = {
 	.name = "javabench",
 	.summary = "seed 000's Java search bench (inferred): MEM-bound threads, a lock, stop-the-world GC",
@@ -385,4 +400,5 @@ const struct sl_workload_ops sl_workload_javabench = {
 	.params = jb_params,
 	.start = jb_start,
 	.report = jb_report,
+	.mem = jb_mem,
 };

@@ -56,7 +56,10 @@
  *     make load limit (-l) is not modelled.
  */
 #include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
 
+#include "base/memsize.h"
 #include "base/rng.h"
 #include "sim/sim.h"
 #include "workload/kernbench.h"
@@ -663,6 +666,65 @@ static void kb_report(struct sl_sim *sim, void *state, const struct sl_params *p
 	sl_metrics_add(out, "max_jobs", "count", run->max_live_jobs, 0);
 }
 
+/* The tree's blocks, built aside to be counted (kb_mem). */
+struct kb_block {
+	struct kb_block *next;
+	max_align_t data[];
+};
+
+struct kb_count {
+	struct kb_block *blocks;
+	uint64_t bytes;		/* what they cost as sl_sim_alloc blocks */
+};
+
+static void *count_alloc(void *ctx, size_t size)
+{
+	struct kb_count *c = ctx;
+	struct kb_block *b = sl_xcalloc(1, sizeof(*b) + size);
+
+	b->next = c->blocks;
+	c->blocks = b;
+	c->bytes = sl_sat_add(c->bytes, sl_sim_alloc_cost(size));
+	return b->data;
+}
+
+/* The tree as kb_start builds it (built here and measured: its size
+ * depends on the drawn directories), a channel per unit and per make,
+ * and the processes alive at once: every make, and each job's processes
+ * (sh, the tool, cc1, as, fixdep, rm) for as many jobs as -j allows. */
+static void kb_mem(const struct sl_params *p, const struct sl_topo *topo,
+		   struct sl_mem_need *need)
+{
+	struct kb_shape shape = {
+		.units = (int)sl_param_int(p, "units"),
+		.tree_seed = (uint64_t)sl_param_int(p, "tree"),
+		.target = (enum kb_target)sl_param_choice(p, "target"),
+		.kbuild = (enum kb_kbuild)sl_param_choice(p, "kbuild"),
+		.size_s = sl_param_real(p, "size"),
+		.head_frac = share(p, "head"),
+		.tail_frac = share(p, "tail"),
+	};
+	uint64_t jobs = sl_param_given(p, "jobs") ? (uint64_t)sl_param_int(p, "jobs")
+						  : 2ULL * (uint64_t)topo->ncpus;
+	struct kb_count c = { .blocks = NULL };
+	struct kb_tree tree;
+
+	kb_tree_build(&tree, &shape, count_alloc, &c);
+	if (jobs == 0 || jobs > (uint64_t)tree.njobs)
+		jobs = (uint64_t)tree.njobs;
+	c.bytes = sl_sat_add(c.bytes, sl_sim_alloc_cost(sizeof(struct kb_run)));
+	c.bytes = sl_sat_add(c.bytes, sl_sim_chans_cost((uint64_t)tree.njobs + (uint64_t)tree.nmakes));
+	c.bytes = sl_sat_add(c.bytes, sl_sim_mutexes_cost(1));
+	need->tasks = sl_sat_add(need->tasks, sl_sat_add((uint64_t)tree.nmakes,
+							 sl_sat_mul(jobs, KB_NROLES)));
+	need->bytes = sl_sat_add(need->bytes, c.bytes);
+	while (c.blocks) {
+		struct kb_block *next = c.blocks->next;
+		free(c.blocks);
+		c.blocks = next;
+	}
+}
+
 const struct sl_workload_ops sl_workload_kernbench = {
 	.name = "kernbench",
 	.summary = "make -j N of a kernel: make's job server, sh/gcc/cc1/as/fixdep per object",
@@ -670,5 +732,6 @@ const struct sl_workload_ops sl_workload_kernbench = {
 	.params = kb_params,
 	.start = kb_start,
 	.report = kb_report,
+	.mem = kb_mem,
 	.validate = kb_validate,
 };

@@ -187,6 +187,16 @@ static void pp_report(struct sl_sim *sim, void *state, const struct sl_params *p
 	sl_metrics_add(out, "round_trip_us", "us", time_s * 1e6 / run->loops, -1);
 }
 
+/* main, ping and pong */
+static void pp_mem(const struct sl_params *p, const struct sl_topo *topo,
+		   struct sl_mem_need *need)
+{
+	(void)p;
+	(void)topo;
+	need->tasks += 2;
+	need->bytes += sl_sim_alloc_cost(sizeof(struct pp_run)) + sl_sim_chans_cost(3);
+}
+
 const struct sl_workload_ops sl_workload_pingpong = {
 	.name = "pingpong",
 	.summary = "two processes bouncing a 100-byte message over pipes or sockets",
@@ -194,4 +204,5 @@ const struct sl_workload_ops sl_workload_pingpong = {
 	.params = pp_params,
 	.start = pp_start,
 	.report = pp_report,
+	.mem = pp_mem,
 };

@@ -82,6 +82,19 @@ void sl_workload_pin(struct sl_sim *sim, const struct sl_params *p)
 		sl_sim_set_root_allowed(sim, &m);
 }
 
+uint64_t sl_workload_mem(const struct sl_workload_ops *w, const struct sl_params *params,
+			 const struct sl_machine *machine, const struct sl_policy_ops *policy,
+			 uint64_t *tasks)
+{
+	struct sl_mem_need need = { .tasks = 1 };
+
+	if (w->mem)
+		w->mem(params, &machine->topo, &need);
+	if (tasks)
+		*tasks = need.tasks;
+	return sl_sim_mem_estimate(machine, policy, &need);
+}
+
 void sl_metrics_add(struct sl_metrics *ms, const char *name, const char *unit,
 		    double value, int better)
 {

@@ -84,6 +84,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/memsize.h"
 #include "sim/sim.h"
 #include "workload/rtapp.h"
 #include "workload/rtapp_int.h"
@@ -527,9 +528,11 @@ static const enum sl_wclass rt_classes[] = {
 	SL_WC_FP, SL_WC_INT, SL_WC_MEM, SL_WC_CACHE, SL_WC_SPIN,
 };
 
-/* Scratch memory for validation, freed at once. */
+/* Scratch memory for validation, freed at once; `bytes` counts what the
+ * same blocks cost from the run (rt_mem). */
 struct rt_arena {
 	struct rt_block *head;
+	uint64_t bytes;
 };
 
 struct rt_block {
@@ -544,6 +547,7 @@ static void *arena_alloc(void *ctx, size_t size)
 
 	b->next = a->head;
 	a->head = b;
+	a->bytes = sl_sat_add(a->bytes, sl_sim_alloc_cost(size));
 	return b->data;
 }
 
@@ -765,6 +769,45 @@ static void rt_report(struct sl_sim *sim, void *state, const struct sl_params *p
 	}
 }
 
+/* The file as rt_start loads it (loaded here and measured), its resources,
+ * and the root and each thread started at time 0 with its state.  Threads
+ * forked later (fork events) are not counted: how many is a matter of the
+ * schedule. */
+static void rt_mem(const struct sl_params *p, const struct sl_topo *topo,
+		   struct sl_mem_need *need)
+{
+	struct rt_arena arena = { NULL, 0 };
+	struct rt_alloc a = { arena_alloc, &arena };
+	struct sl_err err = { 0 };
+	struct rt_config cfg;
+	uint64_t b, threads = 0;
+
+	(void)topo;
+	if (rt_config_load(&cfg, rt_file(p), &a, &err)) {
+		arena_free(&arena);	/* validate refused it already */
+		return;
+	}
+	b = sl_sat_add(arena.bytes, sl_sim_alloc_cost(sizeof(struct rt_run) + sizeof(cfg)));
+	for (int i = 0; i < cfg.ntasks; i++) {
+		uint64_t n = (uint64_t)cfg.tasks[i].instance;
+		threads = sl_sat_add(threads, n);
+		b = sl_sat_add(b, sl_sat_mul(n, sl_sim_alloc_cost(sizeof(struct rt_thread)) +
+			       sl_sim_alloc_cost(sizeof(struct rt_timer) *
+						 ((uint64_t)cfg.tasks[i].nunique + 1))));
+	}
+	b = sl_sat_add(b, sl_sim_mutexes_cost((uint64_t)cfg.nres[RT_RES_MUTEX] +
+					      (uint64_t)cfg.nres[RT_RES_COND]));
+	b = sl_sat_add(b, sl_sim_barriers_cost((uint64_t)cfg.nres[RT_RES_BARRIER]));
+	b = sl_sat_add(b, sl_sim_chans_cost((uint64_t)cfg.nres[RT_RES_COND]));
+	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul((uint64_t)cfg.ntasks + 1,
+						       sizeof(struct rt_stats))));
+	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul((uint64_t)cfg.nres[RT_RES_TIMER] + 1,
+						       sizeof(struct rt_timer))));
+	need->tasks = sl_sat_add(need->tasks, threads);
+	need->bytes = sl_sat_add(need->bytes, b);
+	arena_free(&arena);
+}
+
 const struct sl_workload_ops sl_workload_rtapp = {
 	.name = "rtapp",
 	.summary = "an rt-app JSON file: periodic, locking, barrier threads; timer slack and latency",
@@ -772,5 +815,6 @@ const struct sl_workload_ops sl_workload_rtapp = {
 	.params = rt_params,
 	.start = rt_start,
 	.report = rt_report,
+	.mem = rt_mem,
 	.validate = rt_validate,
 };

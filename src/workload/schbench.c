@@ -82,6 +82,7 @@
 #include <stdio.h>
 
 #include "base/hist.h"
+#include "base/memsize.h"
 #include "sim/sim.h"
 #include "workload/bench_workloads.h"
 #include "workload/hackbench.h"
@@ -513,6 +514,7 @@ static const struct sl_param_def sch_params[] = {
 	  "else mem" },
 	{ "op_ns", SL_PARAM_REAL, NULL, 0, 1e6, NULL,
 	  "ns of one multiply-add (default: 1.34 cycles at the machine's clock, measured on the host)" },
+	SL_WORKLOAD_CPUS_PARAM,
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -581,6 +583,7 @@ static void *sch_start(struct sl_sim *sim, const struct sl_params *p, sl_time *l
 			w->futex.chan = sl_chan_new(sim, SCH_CHAN_BYTES, false);
 		}
 	}
+	sl_workload_pin(sim, p);
 	sl_sim_spawn_root(sim, &sch_main_prog, run, "schbench");
 	*limit_out = run->end_ns;
 	return run;
@@ -634,6 +637,26 @@ void sch_sched_delay_add(struct sl_metrics *out, double msg_ns, double msg_count
 			       workers_ns / workers_count / 1e3, -1);
 }
 
+/* main, the message threads and their workers, their futexes and the
+ * run's structures (as sch_start allocates them). */
+static void sch_mem(const struct sl_params *p, const struct sl_topo *topo,
+		    struct sl_mem_need *need)
+{
+	uint64_t nmsg = (uint64_t)sl_param_int(p, "message_threads");
+	uint64_t nworkers = sl_param_given(p, "workers") ? (uint64_t)sl_param_int(p, "workers")
+			    : ((uint64_t)topo->ncpus + nmsg - 1) / nmsg;
+	uint64_t threads = sl_sat_mul(nmsg, nworkers + 1);
+
+	need->tasks = sl_sat_add(need->tasks, threads);
+	need->bytes = sl_sat_add(need->bytes, sl_sim_alloc_cost(sizeof(struct sch_run)));
+	need->bytes = sl_sat_add(need->bytes, sl_sim_allocs_cost(2, sizeof(struct sl_hist)));
+	need->bytes = sl_sat_add(need->bytes, sl_sim_alloc_cost(sizeof(struct sch_msg) * nmsg));
+	need->bytes = sl_sat_add(need->bytes, sl_sim_allocs_cost(nmsg, sizeof(struct sch_worker) *
+								    nworkers));
+	need->bytes = sl_sat_add(need->bytes, sl_sim_chans_cost(threads));
+	need->bytes = sl_sat_add(need->bytes, sl_sim_alloc_cost(sizeof(struct sch_worker *) * (uint64_t)topo->ncpus));
+}
+
 const struct sl_workload_ops sl_workload_schbench = {
 	.name = "schbench",
 	.summary = "Chris Mason's schbench: message threads wake workers by futex; each request "
@@ -643,4 +666,5 @@ const struct sl_workload_ops sl_workload_schbench = {
 	.start = sch_start,
 	.report = sch_report,
 	.validate = sch_validate,
+	.mem = sch_mem,
 };

@@ -65,6 +65,7 @@
  */
 #include <math.h>
 
+#include "base/memsize.h"
 #include "sim/sim.h"
 #include "workload/bench_workloads.h"
 #include "workload/hackbench.h"
@@ -374,6 +375,26 @@ static void sb_report(struct sl_sim *sim, void *state, const struct sl_params *p
 	sl_metrics_add(out, "moved", "count", moved, -1);
 }
 
+/* dispatch, its N children and the background hackbench's main and children */
+static void sb_mem(const struct sl_params *p, const struct sl_topo *topo,
+		   struct sl_mem_need *need)
+{
+	uint64_t tasks = sl_param_given(p, "tasks") ? (uint64_t)sl_param_int(p, "tasks")
+						    : (uint64_t)topo->ncpus;
+	long groups = sl_param_int(p, "hackbench");
+
+	need->bytes = sl_sat_add(need->bytes, sl_sim_alloc_cost(sizeof(struct sb_run)));
+	need->bytes = sl_sat_add(need->bytes, sl_sim_alloc_cost(sl_sat_mul(tasks,
+						sizeof(struct sb_job))));
+	need->bytes = sl_sat_add(need->bytes, sl_sim_alloc_cost(sl_sat_mul(tasks,
+						sizeof(struct sl_schedbench_task))));
+	need->tasks = sl_sat_add(need->tasks, tasks);
+	if (groups > 0) {
+		hb_mem(groups, 20, need);
+		need->tasks = sl_sat_add(need->tasks, 1);
+	}
+}
+
 const struct sl_workload_ops sl_workload_schedbench = {
 	.name = "schedbench",
 	.summary = "NUMA schedbench (Erich Focht's numa_test): N memory-bound tasks with 20 MB "
@@ -382,4 +403,5 @@ const struct sl_workload_ops sl_workload_schedbench = {
 	.params = sb_params,
 	.start = sb_start,
 	.report = sb_report,
+	.mem = sb_mem,
 };

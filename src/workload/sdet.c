@@ -55,6 +55,7 @@
  */
 #include <math.h>
 
+#include "base/memsize.h"
 #include "base/rng.h"
 #include "sim/sim.h"
 #include "workload/bench_workloads.h"
@@ -644,6 +645,33 @@ static void sdet_report(struct sl_sim *sim, void *state, const struct sl_params 
 	sl_metrics_add(out, "commands", "count", (double)run->ncmds, 0);
 }
 
+/* the driver and, per script, its shell and the most processes alive at
+ * once; each script's line order, factors, process pool and pipes (as
+ * sdet_start allocates them) */
+static void sdet_mem(const struct sl_params *p, const struct sl_topo *topo,
+		     struct sl_mem_need *need)
+{
+	uint64_t scripts = sl_param_given(p, "scripts") ? (uint64_t)sl_param_int(p, "scripts")
+						        : (uint64_t)topo->ncpus;
+	uint64_t k = 0, pipes = 0, live = 0, per;
+
+	for (int l = 0; l < L_COUNT; l++) {
+		struct sdet_line_shape sh = line_shape(l);
+		k += (uint64_t)sdet_lines[l].count;
+		pipes += (uint64_t)sdet_lines[l].count * (uint64_t)sh.pipes;
+		if (sdet_lines[l].count && (uint64_t)sh.live > live)
+			live = (uint64_t)sh.live;
+	}
+	per = sl_sim_alloc_cost(sizeof(struct sdet_proc) * live) + sl_sim_alloc_cost(k) +
+	      sl_sim_alloc_cost(sizeof(double) * k) +
+	      sl_sim_alloc_cost(sizeof(struct sl_chan *) * (pipes ? pipes : 1)) +
+	      sl_sim_chans_cost(pipes);
+	need->tasks = sl_sat_add(need->tasks, sl_sat_mul(scripts, 1 + live));
+	need->bytes = sl_sat_add(need->bytes, sl_sat_add(sl_sim_alloc_cost(sizeof(struct sdet_run)),
+		sl_sat_add(sl_sim_alloc_cost(sl_sat_mul(scripts, sizeof(struct sdet_script))),
+			   sl_sat_mul(scripts, per))));
+}
+
 const struct sl_workload_ops sl_workload_sdet = {
 	.name = "sdet",
 	.summary = "SPEC SDET: N concurrent shell scripts of short commands (fork/exec/exit "
@@ -652,4 +680,5 @@ const struct sl_workload_ops sl_workload_sdet = {
 	.params = sdet_params,
 	.start = sdet_start,
 	.report = sdet_report,
+	.mem = sdet_mem,
 };

@@ -39,6 +39,7 @@
  */
 #include <stdio.h>
 
+#include "base/memsize.h"
 #include "sim/sim.h"
 #include "workload/workload.h"
 
@@ -189,6 +190,18 @@ static void spin_report(struct sl_sim *sim, void *state, const struct sl_params 
 	cpu_metrics(sim, st.elapsed_ns, out);
 }
 
+/* the parent and its spinners */
+static void spin_mem(const struct sl_params *p, const struct sl_topo *topo,
+		     struct sl_mem_need *need)
+{
+	uint64_t tasks = sl_param_given(p, "tasks") ? (uint64_t)sl_param_int(p, "tasks")
+						    : (uint64_t)topo->ncpus;
+
+	need->tasks = sl_sat_add(need->tasks, tasks);
+	need->bytes = sl_sat_add(need->bytes, sl_sat_add(sl_sim_alloc_cost(sizeof(struct spin_run)),
+		sl_sim_alloc_cost(sizeof(double) * (uint64_t)topo->ncpus)));
+}
+
 const struct sl_workload_ops sl_workload_spin = {
 	.name = "spin",
 	.summary = "N CPU-bound tasks for a fixed time (folding@home): per-CPU and per-package user %",
@@ -196,4 +209,5 @@ const struct sl_workload_ops sl_workload_spin = {
 	.params = spin_params,
 	.start = spin_start,
 	.report = spin_report,
+	.mem = spin_mem,
 };

@@ -50,6 +50,7 @@
  */
 #include <stdbool.h>
 
+#include "base/memsize.h"
 #include "base/rng.h"
 #include "sim/sim.h"
 #include "workload/net_workloads.h"
@@ -391,6 +392,24 @@ static void tb_report(struct sl_sim *sim, void *state, const struct sl_params *p
 	sl_metrics_add(out, "exchanges", "count", (double)run->exchanges, 0);
 }
 
+/* the driver, a client and a server process per client pair, their
+ * socket channels, and the load's operations */
+static void tb_mem(const struct sl_params *p, const struct sl_topo *topo,
+		   struct sl_mem_need *need)
+{
+	uint64_t clients = (uint64_t)sl_param_int(p, "clients");
+	uint64_t ops = (uint64_t)sl_param_int(p, "ops");
+	uint64_t b = sl_sim_alloc_cost(sizeof(struct tb_run));
+
+	(void)topo;
+	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul(ops, sizeof(((struct tb_run *)0)->ops[0]))));
+	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul(clients, sizeof(struct tb_pair))));
+	b = sl_sat_add(b, sl_sim_chans_cost(sl_sat_mul(2, clients)));
+	b = sl_sat_add(b, sl_sim_barriers_cost(1));
+	need->tasks = sl_sat_add(need->tasks, sl_sat_add(sl_sat_mul(2, clients), 2));
+	need->bytes = sl_sat_add(need->bytes, b);
+}
+
 const struct sl_workload_ops sl_workload_tbench = {
 	.name = "tbench",
 	.summary = "tbench 2.x: N client/server process pairs exchange the netbench load over loopback TCP",
@@ -398,4 +417,5 @@ const struct sl_workload_ops sl_workload_tbench = {
 	.params = tb_params,
 	.start = tb_start,
 	.report = tb_report,
+	.mem = tb_mem,
 };

@@ -49,9 +49,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <json.h>
 
+#include "base/memsize.h"
 #include "sim/sim.h"
 
 #define RP_MAX_FILE (1L << 30)	/* bytes of JSON */
@@ -142,6 +144,70 @@ static int bad(struct rp_load *l, const char *fmt, ...)
 	return sl_fail(l->err, "%s: %s%s%s", l->path, l->where, l->where[0] ? ": " : "", what);
 }
 
+/*
+ * What json-c's tree of a text takes, from a scan of its tokens (outside
+ * strings): every object, array and value (values are at most the colons
+ * and commas, plus one).  The costs per token were measured (peak RSS of
+ * loads of 9-56 MB files): an empty object 780 bytes (its hash table), an
+ * empty array 150, a trace op {"op":"run","ns":1000} 1050; the constants
+ * bound each.  A file of 3 million "{}" takes 2.3 GB: 260 times its size,
+ * which is why the estimate counts tokens, not bytes.
+ */
+#define RP_JSON_OBJECT 800
+#define RP_JSON_ARRAY 160
+#define RP_JSON_VALUE 100
+
+struct rp_scan {
+	uint64_t objects, arrays, values;
+	bool in_str, esc;
+};
+
+static void rp_scan_feed(struct rp_scan *s, const char *text, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char ch = text[i];
+		if (s->in_str) {
+			if (s->esc)
+				s->esc = false;
+			else if (ch == '\\')
+				s->esc = true;
+			else if (ch == '"')
+				s->in_str = false;
+			continue;
+		}
+		s->in_str = ch == '"';
+		s->objects += ch == '{';
+		s->arrays += ch == '[';
+		s->values += ch == ':' || ch == ',';
+	}
+}
+
+static uint64_t rp_scan_cost(const struct rp_scan *s)
+{
+	return sl_sat_add(sl_sat_add(sl_sat_mul(s->objects, RP_JSON_OBJECT),
+				     sl_sat_mul(s->arrays, RP_JSON_ARRAY)),
+			  sl_sat_mul(sl_sat_add(s->values, 1), RP_JSON_VALUE));
+}
+
+/* Memory for parsing `text` (held in a buffer of `cap` bytes) into a
+ * tree: refused, before json-c builds it, beyond the memory limit. */
+static int rp_check_json(struct rp_load *l, const char *text, size_t n, size_t cap)
+{
+	struct rp_scan s = { 0 };
+	char what[1200], detail[160];
+	uint64_t need;
+
+	rp_scan_feed(&s, text, n);
+	need = sl_sat_add(rp_scan_cost(&s), cap);
+	if (need <= sl_mem_limit())
+		return 0;
+	snprintf(what, sizeof(what), "%s: loading it", l->path);
+	snprintf(detail, sizeof(detail), "a JSON tree of %llu objects, %llu arrays and %llu values",
+		 (unsigned long long)s.objects, (unsigned long long)s.arrays,
+		 (unsigned long long)s.values + 1);
+	return sl_mem_refuse(l->err, what, need, detail);
+}
+
 /* The file, parsed; NULL with err naming the line of a syntax error. */
 static struct json_object *read_json(struct rp_load *l)
 {
@@ -152,6 +218,17 @@ static struct json_object *read_json(struct rp_load *l)
 
 	if (!f) {
 		sl_fail(l->err, "%s: cannot read it (%s)", l->path, strerror(errno));
+		return NULL;
+	}
+	/* the text alone must fit before it is read (its tree is checked
+	 * once it is) */
+	struct stat st;
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size <= RP_MAX_FILE &&
+	    (uint64_t)st.st_size > sl_mem_limit()) {
+		char what[1200];
+		snprintf(what, sizeof(what), "%s: loading it", l->path);
+		sl_mem_refuse(l->err, what, (uint64_t)st.st_size, "its text alone");
+		fclose(f);
 		return NULL;
 	}
 	for (;;) {
@@ -173,6 +250,10 @@ static struct json_object *read_json(struct rp_load *l)
 		return NULL;
 	}
 	text[n] = 0;
+	if (rp_check_json(l, text, n, cap)) {
+		free(text);
+		return NULL;
+	}
 	struct json_tokener *tok = json_tokener_new();
 	root = json_tokener_parse_ex(tok, text, (int)n);
 	enum json_tokener_error je = json_tokener_get_error(tok);
@@ -856,6 +937,38 @@ static void *rp_start(struct sl_sim *sim, const struct sl_params *params, sl_tim
 	return run;
 }
 
+/* Loading (the text, its JSON tree: rp_check_json's count of the file
+ * as it is now) or the run: every object of the file could be a task
+ * (each of which is at least one), or an op. */
+static void rp_mem(const struct sl_params *params, const struct sl_topo *topo,
+		   struct sl_mem_need *need)
+{
+	FILE *f = fopen(sl_param_str(params, "file"), "r");
+	struct rp_scan s = { 0 };
+	char buf[65536];
+	uint64_t size = 0, cap = 1 << 20, model;
+	size_t got;
+
+	(void)topo;
+	if (!f)
+		return;		/* validate refused it already */
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
+		rp_scan_feed(&s, buf, got);
+		size = sl_sat_add(size, got);
+	}
+	fclose(f);
+	while (cap < sl_sat_add(size, 65536) && cap < UINT64_MAX / 2)
+		cap *= 2;	/* read_json's buffer */
+	model = sl_sat_add(sl_sat_mul(s.objects, sizeof(struct rp_task) + sizeof(struct rp_op) +
+				      sizeof(struct rp_proc) + sizeof(int) + sizeof(bool) +
+				      sizeof(struct sl_chan *) + 2 * sizeof(sl_time)),
+			   sl_sim_chans_cost(s.objects));
+	/* the model is built while the tree is still there */
+	need->transient = sl_sat_add(sl_sat_add(rp_scan_cost(&s), cap), model);
+	need->tasks = sl_sat_add(need->tasks, s.objects);
+	need->bytes = sl_sat_add(need->bytes, model);
+}
+
 static void rp_report(struct sl_sim *sim, void *state, const struct sl_params *params,
 		      struct sl_metrics *out)
 {
@@ -875,5 +988,6 @@ const struct sl_workload_ops sl_workload_trace = {
 	.params = rp_params,
 	.start = rp_start,
 	.report = rp_report,
+	.mem = rp_mem,
 	.validate = rp_validate,
 };

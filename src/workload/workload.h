@@ -55,6 +55,13 @@ struct sl_workload_ops {
 
 	/* Optional: extra validation across params; -1 with err set. */
 	int (*validate)(const struct sl_params *params, struct sl_err *err);
+
+	/* Optional: what one run needs (sim.h, struct sl_mem_need) on a
+	 * machine of `topo`, from the bound (and validated) params, in
+	 * saturating arithmetic (base/memsize.h): checked against the memory
+	 * limit before any run starts.  Without it: the root task only. */
+	void (*mem)(const struct sl_params *params, const struct sl_topo *topo,
+		    struct sl_mem_need *need);
 };
 
 extern const struct sl_workload_ops sl_workload_kernbench;
@@ -76,6 +83,11 @@ const struct sl_workload_ops *sl_workload_find(const char *name);
 int sl_workload_cpus(const struct sl_params *p, int ncpus, sl_cpumask *out, struct sl_err *err);
 /* ... and pin the run's roots to them (start(): checked before the run). */
 void sl_workload_pin(struct sl_sim *sim, const struct sl_params *p);
+/* One run's memory, bytes (sl_sim_mem_estimate of the workload's need);
+ * *tasks (may be NULL) receives the tasks it counted. */
+uint64_t sl_workload_mem(const struct sl_workload_ops *w, const struct sl_params *params,
+			 const struct sl_machine *machine, const struct sl_policy_ops *policy,
+			 uint64_t *tasks);
 int sl_workload_parse(const char *text, const struct sl_workload_ops **ops,
 		      struct sl_params *params, struct sl_err *err);
 
