@@ -573,7 +573,7 @@ static const char *rt_file(const struct sl_params *p)
 
 static int rt_validate(const struct sl_params *p, struct sl_err *err)
 {
-	struct rt_arena arena = { NULL };
+	struct rt_arena arena = { 0 };
 	struct rt_alloc a = { arena_alloc, &arena };
 	struct rt_config cfg;
 	const char *path = rt_file(p);

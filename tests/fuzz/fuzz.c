@@ -130,6 +130,16 @@ void fuzz_run(const struct sl_machine *machine, const char *policy,
 		fuzz_expect_input_error(-1, &err, policy);
 		return;
 	}
+	/* what the command line checks before any run (report/sweep.c): the
+	 * pinned CPUs against the machine, and the run's memory, here against
+	 * the harness's own budget */
+	sl_cpumask cpus;
+	if (sl_workload_cpus(params, machine->topo.ncpus, &cpus, &err)) {
+		fuzz_expect_input_error(-1, &err, "cpus");
+		return;
+	}
+	if (sl_workload_mem(ops, params, machine, pops, NULL) > FUZZ_MAX_RUN_BYTES)
+		return;
 	struct sl_sim_config cfg = {
 		.machine = machine, .policy = pops, .knobs = &knobs,
 		.seed = seed, .check = true, .observer = &obs,

@@ -32,6 +32,9 @@
 #define FUZZ_SLICE_NS SL_MSEC
 #define FUZZ_MAX_EVENTS 20000
 #define FUZZ_MAX_SCHED_EVENTS 5000
+/* Runs whose estimated memory (sl_workload_mem) is above this are skipped,
+ * as the command line refuses them above --max-mem. */
+#define FUZZ_MAX_RUN_BYTES (256ull << 20)
 
 /* The input as a file named by a path the loaders open ("/proc/self/fd/N"
  * of a memfd, rewritten for each input).  `slot` picks one of two files,
