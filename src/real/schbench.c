@@ -445,24 +445,7 @@ static int sbr_root_main(void *arg)
 /* ---- the workload ---- */
 
 static const struct sl_param_def sbr_params[] = {
-	{ "message_threads", SL_PARAM_INT, "1", 1, SCH_MAX_MSG, NULL,
-	  "message threads (schbench -m)" },
-	{ "workers", SL_PARAM_INT, NULL, 1, SCH_REAL_MAX_WORKERS, NULL,
-	  "worker threads per message thread (-t); default CPUs / message_threads, rounded up" },
-	{ "runtime_s", SL_PARAM_REAL, "30", 0.001, 86400, NULL,
-	  "seconds the run lasts (-r), warm-up included" },
-	{ "warmup_s", SL_PARAM_REAL, "0", 0, 86400, NULL,
-	  "seconds after which the statistics start (-w), less than runtime_s" },
-	{ "sleep_us", SL_PARAM_REAL, "100", 0, 1e6, NULL,
-	  "usleep at the start of each request, us (-s)" },
-	{ "loops", SL_PARAM_INT, "5", 0, 1000000, NULL,
-	  "matrix multiplications per request (-n, 'operations')" },
-	{ "footprint_kb", SL_PARAM_INT, "256", 1, SCH_REAL_MAX_FOOTPRINT_KB, NULL,
-	  "KB of the three matrices a worker multiplies (-F; 256: 104 x 104)" },
-	{ "lock", SL_PARAM_CHOICE, "on", 0, 0, "on|off",
-	  "on: hold the per-CPU spinlock during the math; off: schbench -L" },
-	{ "rps", SL_PARAM_INT, "0", 0, 10000000, NULL,
-	  "requests per second, shared by the message threads (-R); 0: as fast as possible" },
+	SCH_PARAMS(SCH_REAL_MAX_WORKERS, SCH_REAL_MAX_FOOTPRINT_KB),
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 

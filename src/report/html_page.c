@@ -155,19 +155,9 @@ static int trace_pic(struct sl_sweep *s, int cell, int max_slices, struct pic *p
 
 	p->tl = sl_timeline_new(&s->machine, max_slices);
 	w = sl_trace_writer_slices(&s->machine, sl_timeline_slice, p->tl);
-	struct sl_run_spec spec = {
-		.machine = &s->machine,
-		.policy = c->policy,
-		.knobs = &c->knobs,
-		.workload = c->workload,
-		.params = &c->params,
-		.seed = s->seed,
-#ifdef SL_TESTING
-		.check = true,	/* as sl_sweep_run in test builds */
-#endif
-		.observer = sl_trace_writer_observer(w),
-		.latency_out = p->lat,
-	};
+	struct sl_run_spec spec = sl_sweep_spec(s, cell, 0);
+	spec.observer = sl_trace_writer_observer(w);
+	spec.latency_out = p->lat;
 	rc = sl_run_once(&spec, m, NULL, err);
 	if (rc)
 		sl_err_prefix(err, "report: policy '%s', workload '%s', seed %llu: ", c->label,

@@ -134,6 +134,23 @@ int sl_sweep_add(struct sl_sweep *s, const char *policy, const char *workload,
 	return s->ncells++;
 }
 
+struct sl_run_spec sl_sweep_spec(const struct sl_sweep *s, int cell, int rep)
+{
+	const struct sl_sweep_cell *c = s->cells[cell];
+
+	return (struct sl_run_spec){
+		.machine = &s->machine,
+		.policy = c->policy,
+		.knobs = &c->knobs,
+		.workload = c->workload,
+		.params = &c->params,
+		.seed = s->seed + (uint64_t)rep,
+#ifdef SL_TESTING
+		.check = true,	/* test builds verify invariants after every event */
+#endif
+	};
+}
+
 /* Shared by the workers: the next run to take, and one result slot per run. */
 struct job_board {
 	struct sl_sweep *sweep;
@@ -149,17 +166,7 @@ static void run_job(struct job_board *b, int job)
 	struct sl_sweep *s = b->sweep;
 	const struct sl_sweep_cell *c = s->cells[job / s->reps];
 	int rep = job % s->reps;
-	struct sl_run_spec spec = {
-		.machine = &s->machine,
-		.policy = c->policy,
-		.knobs = &c->knobs,
-		.workload = c->workload,
-		.params = &c->params,
-		.seed = s->seed + (uint64_t)rep,
-#ifdef SL_TESTING
-		.check = true,	/* test builds verify invariants after every event */
-#endif
-	};
+	struct sl_run_spec spec = sl_sweep_spec(s, job / s->reps, rep);
 
 	b->rc[job] = sl_run_once(&spec, &s->metrics[job], &b->events[job], &b->errs[job]);
 	if (b->rc[job])

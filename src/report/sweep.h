@@ -14,6 +14,7 @@
 
 #include "base/err.h"
 #include "hw/machine.h"
+#include "report/run.h"
 #include "sim/policy_ops.h"
 #include "workload/workload.h"
 
@@ -50,6 +51,10 @@ struct sl_sweep *sl_sweep_new(const char *machine, int reps, uint64_t seed,
  * of the sweep need more memory than the limit (base/memsize.h). */
 int sl_sweep_add(struct sl_sweep *s, const char *policy, const char *workload,
 		 struct sl_err *err);
+
+/* The run of cell `cell`, repetition `rep` (seed + rep), as sl_sweep_run
+ * runs it; callers add an observer or a latency copy to look at it. */
+struct sl_run_spec sl_sweep_spec(const struct sl_sweep *s, int cell, int rep);
 
 /* Run every cell x rep on up to `nthreads` threads (fewer when the runs
  * at once would need more memory than the limit).  0, or -1 with err set

@@ -533,18 +533,8 @@ int sl_trace_sweep_run(struct sl_sweep *s, FILE *out, enum sl_trace_format forma
 	snprintf(title, sizeof(title), "policy %s, workload %s, seed %llu", c->label,
 		 c->workload_text, (unsigned long long)s->seed);
 	struct sl_trace_writer *w = sl_trace_writer_new(out, format, &s->machine, title);
-	struct sl_run_spec spec = {
-		.machine = &s->machine,
-		.policy = c->policy,
-		.knobs = &c->knobs,
-		.workload = c->workload,
-		.params = &c->params,
-		.seed = s->seed,
-#ifdef SL_TESTING
-		.check = true,	/* as sl_sweep_run in test builds */
-#endif
-		.observer = sl_trace_writer_observer(w),
-	};
+	struct sl_run_spec spec = sl_sweep_spec(s, 0, 0);
+	spec.observer = sl_trace_writer_observer(w);
 	uint64_t events = 0;
 
 	free(s->metrics);

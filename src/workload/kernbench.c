@@ -625,10 +625,10 @@ static void prepare_run(struct sl_sim *sim, struct kb_run *run, double jitter, d
 	}
 }
 
-static void *kb_start(struct sl_sim *sim, const struct sl_params *p, sl_time *limit_out)
+/* The tree's shape as the parameters give it. */
+static struct kb_shape kb_shape_of(const struct sl_params *p)
 {
-	struct kb_run *run = sl_sim_alloc(sim, sizeof(*run));
-	struct kb_shape shape = {
+	return (struct kb_shape){
 		.units = (int)sl_param_int(p, "units"),
 		.tree_seed = (uint64_t)sl_param_int(p, "tree"),
 		.target = (enum kb_target)sl_param_choice(p, "target"),
@@ -637,6 +637,12 @@ static void *kb_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 		.head_frac = share(p, "head"),
 		.tail_frac = share(p, "tail"),
 	};
+}
+
+static void *kb_start(struct sl_sim *sim, const struct sl_params *p, sl_time *limit_out)
+{
+	struct kb_run *run = sl_sim_alloc(sim, sizeof(*run));
+	struct kb_shape shape = kb_shape_of(p);
 	long jobs = sl_param_given(p, "jobs") ? sl_param_int(p, "jobs")
 					      : 2L * sl_topo(sim)->ncpus;
 
@@ -695,15 +701,7 @@ static void *count_alloc(void *ctx, size_t size)
 static void kb_mem(const struct sl_params *p, const struct sl_topo *topo,
 		   struct sl_mem_need *need)
 {
-	struct kb_shape shape = {
-		.units = (int)sl_param_int(p, "units"),
-		.tree_seed = (uint64_t)sl_param_int(p, "tree"),
-		.target = (enum kb_target)sl_param_choice(p, "target"),
-		.kbuild = (enum kb_kbuild)sl_param_choice(p, "kbuild"),
-		.size_s = sl_param_real(p, "size"),
-		.head_frac = share(p, "head"),
-		.tail_frac = share(p, "tail"),
-	};
+	struct kb_shape shape = kb_shape_of(p);
 	uint64_t jobs = sl_param_given(p, "jobs") ? (uint64_t)sl_param_int(p, "jobs")
 						  : 2ULL * (uint64_t)topo->ncpus;
 	struct kb_count c = { .blocks = NULL };

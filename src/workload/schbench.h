@@ -64,4 +64,26 @@ void sch_metrics_add(struct sl_metrics *out, const struct sl_hist *wakeup,
 void sch_sched_delay_add(struct sl_metrics *out, double msg_ns, double msg_count,
 			 double workers_ns, double workers_count);
 
+/* The parameters the simulated and the real schbench share, with their
+ * own limits on workers and footprint (a definition-table fragment). */
+#define SCH_PARAMS(max_workers, max_footprint_kb) \
+	{ "message_threads", SL_PARAM_INT, "1", 1, SCH_MAX_MSG, NULL, \
+	  "message threads (schbench -m)" }, \
+	{ "workers", SL_PARAM_INT, NULL, 1, (max_workers), NULL, \
+	  "worker threads per message thread (-t); default CPUs / message_threads, rounded up" }, \
+	{ "runtime_s", SL_PARAM_REAL, "30", 0.001, 86400, NULL, \
+	  "seconds the run lasts (-r), warm-up included" }, \
+	{ "warmup_s", SL_PARAM_REAL, "0", 0, 86400, NULL, \
+	  "seconds after which the statistics start (-w), less than runtime_s" }, \
+	{ "sleep_us", SL_PARAM_REAL, "100", 0, 1e6, NULL, \
+	  "usleep at the start of each request, us (-s)" }, \
+	{ "loops", SL_PARAM_INT, "5", 0, 1000000, NULL, \
+	  "matrix multiplications per request (-n, 'operations')" }, \
+	{ "footprint_kb", SL_PARAM_INT, "256", 1, (max_footprint_kb), NULL, \
+	  "KB of the three matrices a worker multiplies (-F; 256: 104 x 104)" }, \
+	{ "lock", SL_PARAM_CHOICE, "on", 0, 0, "on|off", \
+	  "on: hold the per-CPU spinlock during the math; off: schbench -L" }, \
+	{ "rps", SL_PARAM_INT, "0", 0, 10000000, NULL, \
+	  "requests per second, shared by the message threads (-R); 0: as fast as possible" }
+
 #endif
