@@ -33,6 +33,7 @@
 #include "real/ktree.h"
 #include "real/proc.h"
 #include "report/trace_import.h"
+#include "report/trace_stats.h"
 
 static const char *const tracing_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
@@ -159,6 +160,29 @@ static int trace_import(int argc, char **argv)
 	import_summary(&st);
 	import_warning(&st);
 	return EXIT_OK;
+}
+
+/* ---- stats ---- */
+
+static int trace_stats(int argc, char **argv)
+{
+	struct sl_trace_stats st;
+	struct sl_err err = { 0 };
+
+	if (argc != 2 || (argv[1][0] == '-' && argv[1][1]))
+		return cli_bad_input("trace stats: expected one trace file ('-': standard input), "
+				     "got %s", argc < 2 ? "none" : argc > 2 ? "more" : argv[1]);
+	const char *in = argv[1];
+	FILE *f = strcmp(in, "-") ? fopen(in, "r") : stdin;
+	if (!f)
+		return cli_bad_input("trace stats: %s: cannot read it (%s)", in, strerror(errno));
+	int rc = sl_trace_stats_read(f, in, &st, &err);
+	if (f != stdin)
+		fclose(f);
+	if (!rc)
+		sl_trace_stats_print(stdout, &st);
+	sl_trace_stats_free(&st);
+	return rc ? cli_report(&err) : cli_finish_output();
 }
 
 /* ---- record ---- */
@@ -490,8 +514,8 @@ static int trace_record(int argc, char **argv)
 int cmd_trace(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_bad_input("trace: expected 'import' or 'record' (see 'schedlab help "
-				     "trace')");
+		return cli_bad_input("trace: expected 'import', 'record' or 'stats' (see 'schedlab "
+				     "help trace')");
 	if (cli_is_help(argv[1]) || (argc == 3 && cli_is_help(argv[2]))) {
 		fputs(cli_usage("trace"), stdout);
 		return cli_finish_output();
@@ -500,6 +524,8 @@ int cmd_trace(int argc, char **argv)
 		return trace_import(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "record"))
 		return trace_record(argc - 1, argv + 1);
-	return cli_bad_input("trace: unknown subcommand '%s' (expected import or record)",
+	if (!strcmp(argv[1], "stats"))
+		return trace_stats(argc - 1, argv + 1);
+	return cli_bad_input("trace: unknown subcommand '%s' (expected import, record or stats)",
 			     argv[1]);
 }

@@ -110,9 +110,11 @@ static const struct command commands[] = {
 	  "                          (e.g. 512M, 4G; default half of physical memory)\n"
 	  "\n"
 	  "The real runs go first; the error is (simulated - real) / real of the means.\n" },
-	{ "trace", cmd_trace, "import a kernel scheduling trace as a workload, or record one",
+	{ "trace", cmd_trace, "import a kernel scheduling trace as a workload, record one, or "
+	  "summarise its waits",
 	  "usage: schedlab trace import FILE -o WORKLOAD.json [--all | --pid PID ...]\n"
 	  "       schedlab trace record -o FILE [--] COMMAND [ARG ...]\n"
+	  "       schedlab trace stats FILE\n"
 	  "\n"
 	  "  import                  read perf script (or ftrace) text of 'perf sched record'\n"
 	  "                          and write a workload: -w trace:file=WORKLOAD.json\n"
@@ -122,7 +124,10 @@ static const struct command commands[] = {
 	  "        --pid PID         keep task PID and its descendants (repeatable)\n"
 	  "  record                  run COMMAND under 'perf sched record' and write the\n"
 	  "                          'perf script --ns' text of it (needs perf and tracefs)\n"
-	  "    -o, --output FILE     the trace\n" },
+	  "    -o, --output FILE     the trace\n"
+	  "  stats                   perf sched latency's per-task table (runtime, switches,\n"
+	  "                          average and longest wait) of a trace, real or --trace's,\n"
+	  "                          and the wakeup_lat_us / runq_delay_us percentiles\n" },
 	{ "help", cmd_help, "show this help, or a command's usage",
 	  "usage: schedlab help [COMMAND]\n" },
 };

@@ -46,6 +46,7 @@
  * errors.
  */
 #include "report/trace_import.h"
+#include "report/trace_lines.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -63,8 +64,7 @@
 #include "report/json_stream.h"
 #include "report/trace_perf.h"
 
-#define TI_MAX_CPU 65535
-#define TI_COMM 16
+#define TI_COMM SL_TRACE_COMM
 
 /* ---- the model ---- */
 
@@ -146,9 +146,7 @@ struct ti_skip {
 };
 
 struct ti {
-	const char *path;
-	long lineno;
-	struct sl_err *err;
+	struct sl_trace_src src;	/* the input, its line, where errors go */
 	bool any;			/* an event line was seen */
 	sl_time first_ts, last_ts;
 	sl_time end_ts;			/* the end of the trace: its last line, or later */
@@ -174,16 +172,6 @@ struct ti {
 	long lines, used, skipped;
 };
 
-/* One parsed line. */
-struct ti_line {
-	char comm[TI_COMM];
-	int pid;
-	int cpu;
-	sl_time ts;
-	char *event;		/* without "sched:" */
-	char *fields;
-};
-
 static void *grow(void *p, int *cap, int need, size_t size)
 {
 	if (need <= *cap)
@@ -193,27 +181,6 @@ static void *grow(void *p, int *cap, int need, size_t size)
 		n *= 2;
 	*cap = n;
 	return sl_xrealloc(p, size * (unsigned long)n);
-}
-
-static void copy_comm(char out[TI_COMM], const char *s, size_t len)
-{
-	if (len > TI_COMM - 1)
-		len = TI_COMM - 1;
-	memcpy(out, s, len);
-	out[len] = 0;
-}
-
-static int bad_line(struct ti *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int bad_line(struct ti *m, const char *fmt, ...)
-{
-	char what[384];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	return sl_fail(m->err, "%s:%ld: %s", m->path, m->lineno, what);
 }
 
 /* ---- pid map ---- */
@@ -486,7 +453,7 @@ static void unknown_on(struct ti *m, int pid, int c, sl_time ts)
  * unknown (perf's -1) and dead contexts say nothing: schedlab's own traces
  * write a wakeup no task caused in pid 0's name on a busy CPU, and an
  * exiting child's wakeup of its parent after its last switch. */
-static void context_on(struct ti *m, const struct ti_line *l)
+static void context_on(struct ti *m, const struct sl_trace_line *l)
 {
 	if (l->pid <= 0)
 		return;
@@ -504,8 +471,8 @@ static void make_running(struct ti *m, struct ti_task *t, int cpu, sl_time ts)
 
 static int ensure_cpu(struct ti *m, int cpu)
 {
-	if (cpu > TI_MAX_CPU)
-		return bad_line(m, "CPU %d: expected at most %d", cpu, TI_MAX_CPU);
+	if (cpu > SL_TRACE_MAX_CPU)
+		return sl_trace_bad_line(&m->src, "CPU %d: expected at most %d", cpu, SL_TRACE_MAX_CPU);
 	if (cpu < m->ncpus)
 		return 0;
 	int n = cpu + 1;
@@ -518,277 +485,21 @@ static int ensure_cpu(struct ti *m, int cpu)
 
 /* ---- parsing a line ---- */
 
-static bool all_digits(const char *s, const char *e)
-{
-	if (s >= e)
-		return false;
-	for (; s < e; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
-
-/* "TID" or "PID/TID" (perf's pid column). */
-static bool pid_token(const char *s, const char *e)
-{
-	const char *slash = memchr(s, '/', (size_t)(e - s));
-	if (slash)
-		return all_digits(s, slash) && all_digits(slash + 1, e);
-	return all_digits(s, e);
-}
-
-static bool to_int(const char *s, const char *e, long lo, long hi, long *out)
-{
-	bool neg = s < e && *s == '-';
-	long v = 0;
-
-	if (!all_digits(s + neg, e) || e - s > 12)
-		return false;
-	for (const char *p = s + neg; p < e; p++)
-		v = v * 10 + (*p - '0');
-	v = neg ? -v : v;
-	if (v < lo || v > hi)
-		return false;
-	*out = v;
-	return true;
-}
-
-/* "SECONDS[.FRACTION]" to ns; digits past 9 decimals are dropped. */
-static bool to_time(const char *s, const char *e, sl_time *out)
-{
-	const char *dot = memchr(s, '.', (size_t)(e - s));
-	const char *ie = dot ? dot : e;
-	sl_time sec = 0, frac = 0;
-	int nfrac = 0;
-
-	if (!all_digits(s, ie) || ie - s > 10 || (dot && !all_digits(dot + 1, e)))
-		return false;
-	for (const char *p = s; p < ie; p++)
-		sec = sec * 10 + (*p - '0');
-	if (dot)
-		for (const char *p = dot + 1; p < e && nfrac < 9; p++, nfrac++)
-			frac = frac * 10 + (*p - '0');
-	for (; nfrac < 9; nfrac++)
-		frac *= 10;
-	*out = sec * SL_SEC + frac;
-	return true;
-}
-
-static const char *skip_blank(const char *p)
-{
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return p;
-}
-
-static const char *token_end(const char *p)
-{
-	while (*p && *p != ' ' && *p != '\t')
-		p++;
-	return p;
-}
-
-/* The first " [CPU] " of the line. */
-static char *find_cpu(char *p)
-{
-	for (char *q = p; (q = strchr(q, '[')); q++) {
-		if (q == p || (q[-1] != ' ' && q[-1] != '\t'))
-			continue;
-		char *r = q + 1;
-		while (isdigit((unsigned char)*r))
-			r++;
-		if (r > q + 1 && *r == ']' && (r[1] == ' ' || r[1] == '\t'))
-			return q;
-	}
-	return NULL;
-}
-
-#define TI_SYNTAX "expected 'COMM TID [CPU] SECONDS: EVENT: FIELDS' (perf script) or " \
-		  "'COMM-PID [CPU] FLAGS SECONDS: EVENT: FIELDS' (ftrace)"
-
-/* Split the task column ("COMM TID", "COMM PID/TID", "COMM-PID", each
- * maybe with " (TGID)") into comm and pid. */
-static int parse_task(struct ti *m, const char *p, const char *end, struct ti_line *l)
-{
-	long pid;
-
-	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	if (end > p && end[-1] == ')') {
-		const char *open = end - 1;
-		while (open > p && *open != '(')
-			open--;
-		if (*open != '(')
-			return bad_line(m, TI_SYNTAX);
-		end = open;
-		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
-			end--;
-	}
-	const char *tok = end;
-	while (tok > p && tok[-1] != ' ' && tok[-1] != '\t')
-		tok--;
-	if (tok > p && end - tok == 2 && !strncmp(tok, "-1", 2)) {	/* perf: unknown */
-		l->comm[0] = 0;
-		l->pid = -1;
-		return 0;
-	}
-	if (tok > p && pid_token(tok, end)) {		/* perf: COMM TID */
-		const char *slash = memchr(tok, '/', (size_t)(end - tok));
-		if (!to_int(slash ? slash + 1 : tok, end, 0, INT_MAX, &pid))
-			return bad_line(m, "pid '%.*s' is out of range", (int)(end - tok), tok);
-		const char *ce = tok;
-		while (ce > p && (ce[-1] == ' ' || ce[-1] == '\t'))
-			ce--;
-		copy_comm(l->comm, p, (size_t)(ce - p));
-	} else {					/* ftrace: COMM-PID */
-		const char *dash = end;
-		while (dash > p && dash[-1] != '-')
-			dash--;
-		if (dash == p || !to_int(dash, end, 0, INT_MAX, &pid))
-			return bad_line(m, TI_SYNTAX);
-		copy_comm(l->comm, p, (size_t)(dash - 1 - p));
-	}
-	l->pid = (int)pid;
-	return 0;
-}
-
-/* Parse the part of a line before the fields.  0, or -1 with err set. */
-static int parse_line(struct ti *m, char *s, struct ti_line *l)
-{
-	const char *p = skip_blank(s);
-	char *br = find_cpu((char *)p);
-	long cpu;
-
-	if (!br)
-		return bad_line(m, "no [CPU] column: " TI_SYNTAX);
-	if (parse_task(m, p, br, l))
-		return -1;
-	char *close = strchr(br, ']');
-	if (!to_int(br + 1, close, 0, TI_MAX_CPU, &cpu))
-		return bad_line(m, "CPU '%.*s': expected 0 to %d", (int)(close - br - 1), br + 1,
-				TI_MAX_CPU);
-	l->cpu = (int)cpu;
-
-	/* [flags] SECONDS: */
-	const char *q = skip_blank(close + 1);
-	const char *e = token_end(q);
-	if (e == q || e[-1] != ':' || !to_time(q, e - 1, &l->ts)) {
-		bool flags = e - q <= 6;
-		for (const char *f = q; f < e && flags; f++)
-			flags = isalnum((unsigned char)*f) || *f == '.';
-		if (!flags || e == q)
-			return bad_line(m, "'%.*s': expected a timestamp 'SECONDS.FRACTION:' "
-					"after the CPU", (int)(e - q), q);
-		q = skip_blank(e);
-		e = token_end(q);
-		if (e == q || e[-1] != ':' || !to_time(q, e - 1, &l->ts))
-			return bad_line(m, "'%.*s': expected a timestamp 'SECONDS.FRACTION:'",
-					(int)(e - q), q);
-	}
-
-	/* EVENT: */
-	q = skip_blank(e);
-	e = token_end(q);
-	if (e == q)
-		return bad_line(m, "no event name after the timestamp: " TI_SYNTAX);
-	if (all_digits(q, e) && *skip_blank(e)) {	/* perf's sample period */
-		q = skip_blank(e);
-		e = token_end(q);
-	}
-	char *ev = (char *)q, *eve = (char *)e;
-	if (eve[-1] == ':')
-		eve--;
-	char *fields = (char *)skip_blank(e);
-	*eve = 0;
-	if (!strncmp(ev, "sched:", 6))
-		ev += 6;
-	l->event = ev;
-	l->fields = fields;
-	return 0;
-}
-
-/* ---- fields ---- */
-
-/* The value of key= in the fields: after "key=" at the start or a blank. */
-static const char *find_key(const char *f, const char *key)
-{
-	size_t n = strlen(key);
-
-	for (const char *p = f; (p = strstr(p, key)); p++)
-		if ((p == f || p[-1] == ' ') && p[n] == '=')
-			return p + n + 1;
-	return NULL;
-}
-
-static int field_int(struct ti *m, const struct ti_line *l, const char *key, long lo, long hi,
-		     long *out)
-{
-	const char *v = find_key(l->fields, key);
-
-	if (!v)
-		return bad_line(m, "%s: no field '%s='", l->event, key);
-	const char *e = token_end(v);
-	if (!to_int(v, e, lo, hi, out))
-		return bad_line(m, "%s: %s='%.*s': expected an integer from %ld to %ld", l->event,
-				key, (int)(e - v), v, lo, hi);
-	return 0;
-}
-
-/* A comm (which may hold blanks): from key= to the blank before next=. */
-static int field_comm(struct ti *m, const struct ti_line *l, const char *key, const char *next,
-		      char out[TI_COMM])
-{
-	const char *v = find_key(l->fields, key);
-
-	if (!v)
-		return bad_line(m, "%s: no field '%s='", l->event, key);
-	const char *nv = find_key(v, next);
-	if (!nv)
-		return bad_line(m, "%s: no field '%s=' after '%s='", l->event, next, key);
-	const char *e = nv - strlen(next) - 1;
-	while (e > v && e[-1] == ' ')
-		e--;
-	copy_comm(out, v, (size_t)(e - v));
-	return 0;
-}
-
-/* prev_state: 'R' preempted, 'X'/'Z'/'x' dead, else asleep ('D' if any). */
-enum ti_prev { PREV_PREEMPTED, PREV_SLEEP, PREV_SLEEP_D, PREV_DEAD };
-
-static int field_state(struct ti *m, const struct ti_line *l, enum ti_prev *out)
-{
-	const char *v = find_key(l->fields, "prev_state");
-
-	if (!v)
-		return bad_line(m, "%s: no field 'prev_state='", l->event);
-	const char *e = token_end(v);
-	bool dead = false, d = false, ok = e > v;
-	for (const char *p = v; p < e; p++) {
-		ok &= isalpha((unsigned char)*p) || *p == '|' || *p == '+';
-		dead |= *p == 'X' || *p == 'Z' || *p == 'x';
-		d |= *p == 'D';
-	}
-	if (!ok)
-		return bad_line(m, "%s: prev_state='%.*s': expected state letters (R, S, D, Z, "
-				"X, ...)", l->event, (int)(e - v), v);
-	*out = *v == 'R' ? PREV_PREEMPTED : dead ? PREV_DEAD : d ? PREV_SLEEP_D : PREV_SLEEP;
-	return 0;
-}
-
 /* ---- events ---- */
 
-static int on_switch(struct ti *m, const struct ti_line *l)
+static int on_switch(struct ti *m, const struct sl_trace_line *l)
 {
 	char pcomm[TI_COMM], ncomm[TI_COMM];
 	long ppid, pprio, npid, nprio;
-	enum ti_prev how = PREV_PREEMPTED;
+	enum sl_trace_prev how = SL_PREV_PREEMPTED;
 
-	if (field_comm(m, l, "prev_comm", "prev_pid", pcomm) ||
-	    field_int(m, l, "prev_pid", 0, INT_MAX, &ppid) ||
-	    field_int(m, l, "prev_prio", -1000, 1000, &pprio) || field_state(m, l, &how) ||
-	    field_comm(m, l, "next_comm", "next_pid", ncomm) ||
-	    field_int(m, l, "next_pid", 0, INT_MAX, &npid) ||
-	    field_int(m, l, "next_prio", -1000, 1000, &nprio))
+	if (sl_trace_field_comm(&m->src, l, "prev_comm", "prev_pid", pcomm) ||
+	    sl_trace_field_int(&m->src, l, "prev_pid", 0, INT_MAX, &ppid) ||
+	    sl_trace_field_int(&m->src, l, "prev_prio", -1000, 1000, &pprio) ||
+	    sl_trace_field_state(&m->src, l, &how) ||
+	    sl_trace_field_comm(&m->src, l, "next_comm", "next_pid", ncomm) ||
+	    sl_trace_field_int(&m->src, l, "next_pid", 0, INT_MAX, &npid) ||
+	    sl_trace_field_int(&m->src, l, "next_prio", -1000, 1000, &nprio))
 		return -1;
 	int pi = -1;
 	if (ppid) {
@@ -798,22 +509,22 @@ static int on_switch(struct ti *m, const struct ti_line *l)
 		seen_on(m, i, l->cpu, l->ts);
 		snprintf(t->now_comm, sizeof(t->now_comm), "%s", pcomm);
 		if (t->st == TS_EXITING) {
-			if (how == PREV_DEAD) {
+			if (how == SL_PREV_DEAD) {
 				add_op(m, t, OP_EXIT, l->ts)->ns = l->ts - t->exit_at;
 				t->st = TS_DEAD;
 			}
 		} else {
 			cpu_leave(m, l->cpu, l->ts, false);	/* a preemption ends here */
-			if (how != PREV_PREEMPTED)
+			if (how != SL_PREV_PREEMPTED)
 				close_run(m, t, l->ts);
-			if (how == PREV_DEAD) {
+			if (how == SL_PREV_DEAD) {
 				add_op(m, t, OP_EXIT, l->ts);
 				t->st = TS_DEAD;
-			} else if (how != PREV_PREEMPTED) {
+			} else if (how != SL_PREV_PREEMPTED) {
 				t->st = TS_SLEEPING;
 				t->asleep_since = l->ts;
 				t->asleep_from_start = false;
-				t->asleep_state = how == PREV_SLEEP_D ? 'D' : 'S';
+				t->asleep_state = how == SL_PREV_SLEEP_D ? 'D' : 'S';
 			}
 		}
 	}
@@ -840,12 +551,13 @@ static int on_switch(struct ti *m, const struct ti_line *l)
 /* The task a wakeup line names (comm=, pid=, prio=), found or added:
  * 1 with *idx and its comm, 0 for pid 0 (an idle task), -1 on a
  * malformed field. */
-static int wakee(struct ti *m, const struct ti_line *l, char comm[TI_COMM], int *idx)
+static int wakee(struct ti *m, const struct sl_trace_line *l, char comm[TI_COMM], int *idx)
 {
 	long pid, prio;
 
-	if (field_comm(m, l, "comm", "pid", comm) || field_int(m, l, "pid", 0, INT_MAX, &pid) ||
-	    field_int(m, l, "prio", -1000, 1000, &prio))
+	if (sl_trace_field_comm(&m->src, l, "comm", "pid", comm) ||
+	    sl_trace_field_int(&m->src, l, "pid", 0, INT_MAX, &pid) ||
+	    sl_trace_field_int(&m->src, l, "prio", -1000, 1000, &prio))
 		return -1;
 	if (!pid)
 		return 0;
@@ -854,7 +566,7 @@ static int wakee(struct ti *m, const struct ti_line *l, char comm[TI_COMM], int 
 }
 
 /* sched_waking / sched_wakeup: the line's context woke the task. */
-static int on_wakeup(struct ti *m, const struct ti_line *l)
+static int on_wakeup(struct ti *m, const struct sl_trace_line *l)
 {
 	char comm[TI_COMM];
 	int wi, rc = wakee(m, l, comm, &wi);
@@ -903,7 +615,7 @@ static int on_wakeup(struct ti *m, const struct ti_line *l)
 	return 0;
 }
 
-static int on_wakeup_new(struct ti *m, const struct ti_line *l)
+static int on_wakeup_new(struct ti *m, const struct sl_trace_line *l)
 {
 	char comm[TI_COMM];
 	int i, rc = wakee(m, l, comm, &i);
@@ -916,14 +628,15 @@ static int on_wakeup_new(struct ti *m, const struct ti_line *l)
 	return 0;
 }
 
-static int on_fork(struct ti *m, const struct ti_line *l)
+static int on_fork(struct ti *m, const struct sl_trace_line *l)
 {
 	char pcomm[TI_COMM], ccomm[TI_COMM];
 	long ppid, cpid;
 
-	if (field_comm(m, l, "comm", "pid", pcomm) || field_int(m, l, "pid", 0, INT_MAX, &ppid) ||
-	    field_comm(m, l, "child_comm", "child_pid", ccomm) ||
-	    field_int(m, l, "child_pid", 1, INT_MAX, &cpid))
+	if (sl_trace_field_comm(&m->src, l, "comm", "pid", pcomm) ||
+	    sl_trace_field_int(&m->src, l, "pid", 0, INT_MAX, &ppid) ||
+	    sl_trace_field_comm(&m->src, l, "child_comm", "child_pid", ccomm) ||
+	    sl_trace_field_int(&m->src, l, "child_pid", 1, INT_MAX, &cpid))
 		return -1;
 	if (!ppid)
 		return 0;	/* the kernel's own first tasks */
@@ -941,16 +654,16 @@ static int on_fork(struct ti *m, const struct ti_line *l)
 	return 0;
 }
 
-static int on_exec(struct ti *m, const struct ti_line *l)
+static int on_exec(struct ti *m, const struct sl_trace_line *l)
 {
 	long pid, old;
-	const char *fn = find_key(l->fields, "filename");
-	const char *fe = fn ? find_key(fn, "pid") : NULL;
+	const char *fn = sl_trace_find_key(l->fields, "filename");
+	const char *fe = fn ? sl_trace_find_key(fn, "pid") : NULL;
 
 	if (!fn || !fe)
-		return bad_line(m, "%s: expected 'filename=FILE pid=PID old_pid=PID'", l->event);
-	if (field_int(m, l, "pid", 1, INT_MAX, &pid) ||
-	    field_int(m, l, "old_pid", 1, INT_MAX, &old))
+		return sl_trace_bad_line(&m->src, "%s: expected 'filename=FILE pid=PID old_pid=PID'", l->event);
+	if (sl_trace_field_int(&m->src, l, "pid", 1, INT_MAX, &pid) ||
+	    sl_trace_field_int(&m->src, l, "old_pid", 1, INT_MAX, &old))
 		return -1;
 	int i = map_get(m, (int)old);
 	if (old != pid && i >= 0) {	/* a thread exec'd and took the leader's pid */
@@ -973,7 +686,7 @@ static int on_exec(struct ti *m, const struct ti_line *l)
 			b--;
 		while (e > b && e[-1] == ' ')
 			e--;
-		copy_comm(comm, b, (size_t)(e - b));
+		sl_trace_copy_comm(comm, b, (size_t)(e - b));
 	}
 	if (!strcmp(t->now_comm, "perf-exec") && t->perf_exec_op < 0) {
 		t->perf_exec = true;
@@ -983,13 +696,14 @@ static int on_exec(struct ti *m, const struct ti_line *l)
 	return 0;
 }
 
-static int on_exit_event(struct ti *m, const struct ti_line *l)
+static int on_exit_event(struct ti *m, const struct sl_trace_line *l)
 {
 	char comm[TI_COMM];
 	long pid, prio;
 
-	if (field_comm(m, l, "comm", "pid", comm) || field_int(m, l, "pid", 0, INT_MAX, &pid) ||
-	    field_int(m, l, "prio", -1000, 1000, &prio))
+	if (sl_trace_field_comm(&m->src, l, "comm", "pid", comm) ||
+	    sl_trace_field_int(&m->src, l, "pid", 0, INT_MAX, &pid) ||
+	    sl_trace_field_int(&m->src, l, "prio", -1000, 1000, &prio))
 		return -1;
 	if (!pid)
 		return 0;
@@ -1022,12 +736,12 @@ static void count_skipped(struct ti *m, const char *name)
 
 static int on_line(struct ti *m, char *s)
 {
-	struct ti_line l;
+	struct sl_trace_line l;
 
-	if (parse_line(m, s, &l))
+	if (sl_trace_parse_line(&m->src, s, &l))
 		return -1;
 	if (m->any && l.ts < m->last_ts)
-		return bad_line(m, "time %lld.%09lld is before the previous line's %lld.%09lld "
+		return sl_trace_bad_line(&m->src, "time %lld.%09lld is before the previous line's %lld.%09lld "
 				"(expected lines in time order, as perf script writes them)",
 				(long long)(l.ts / SL_SEC), (long long)(l.ts % SL_SEC),
 				(long long)(m->last_ts / SL_SEC), (long long)(m->last_ts % SL_SEC));
@@ -1040,7 +754,7 @@ static int on_line(struct ti *m, char *s)
 		return -1;
 	context_on(m, &l);
 
-	int (*handler)(struct ti *, const struct ti_line *) = NULL;
+	int (*handler)(struct ti *, const struct sl_trace_line *) = NULL;
 	if (!strcmp(l.event, "sched_switch"))
 		handler = on_switch;
 	else if (!strcmp(l.event, "sched_waking") || !strcmp(l.event, "sched_wakeup"))
@@ -1062,10 +776,10 @@ static int on_line(struct ti *m, char *s)
 		return -1;
 	/* the bounds (a line adds a few ops and at most two tasks) */
 	if (m->stored > m->max_ops)
-		return bad_line(m, "the trace needs more than %ld ops and run segments, the "
+		return sl_trace_bad_line(&m->src, "the trace needs more than %ld ops and run segments, the "
 				"import's limit (expected a shorter recording)", m->max_ops);
 	if (m->ntasks > m->max_tasks)
-		return bad_line(m, "the trace has more than %d tasks, the import's limit "
+		return sl_trace_bad_line(&m->src, "the trace has more than %d tasks, the import's limit "
 				"(expected a shorter recording)", m->max_tasks);
 	return 0;
 }
@@ -1103,64 +817,16 @@ static void finish_tasks(struct ti *m)
 	}
 }
 
-/* The next line into buf (at most SL_TRACE_MAX_LINE bytes and a NUL),
- * without its end: its length, -1 at the end of the input, -2 if it is
- * longer, -3 if it holds a NUL byte. */
-static long next_line(FILE *in, char *buf)
+static int on_text(void *arg, char *text)
 {
-	long n = 0;
-	bool nul = false;
-	int c;
-
-	while ((c = getc_unlocked(in)) != EOF && c != '\n') {
-		if (n == SL_TRACE_MAX_LINE)
-			return -2;
-		nul |= c == 0;
-		buf[n++] = (char)c;
-	}
-	if (c == EOF && n == 0)
-		return -1;
-	buf[n] = 0;
-	return nul ? -3 : n;
+	return on_line(arg, text);
 }
 
 /* The lines, one at a time: nothing of a line is kept but what the
  * tasks' timelines take from it. */
 static int read_lines(struct ti *m, FILE *in)
 {
-	char *buf = sl_xmalloc(SL_TRACE_MAX_LINE + 1);
-	long n;
-	int rc = 0;
-
-	errno = 0;
-	while ((n = next_line(in, buf)) != -1) {
-		m->lineno++;
-		if (n == -2) {
-			rc = bad_line(m, "a line longer than %d bytes (expected perf script or "
-				      "ftrace text)", SL_TRACE_MAX_LINE);
-			break;
-		}
-		if (n == -3) {
-			rc = bad_line(m, "a NUL byte: expected text");
-			break;
-		}
-		while (n > 0 && buf[n - 1] == '\r')
-			buf[--n] = 0;
-		const char *p = skip_blank(buf);
-		if (!strncmp(p, SL_TRACE_END_COMMENT, strlen(SL_TRACE_END_COMMENT))) {
-			const char *v = p + strlen(SL_TRACE_END_COMMENT);
-			if (!to_time(v, v + strcspn(v, " \t"), &m->end_ts))
-				m->end_ts = 0;
-		}
-		if (!*p || *p == '#')
-			continue;
-		if ((rc = on_line(m, buf)))
-			break;
-	}
-	if (!rc && ferror(in))
-		rc = sl_fail(m->err, "%s: read error (%s)", m->path, strerror(errno));
-	free(buf);
-	return rc;
+	return sl_trace_read(in, &m->src, on_text, m, &m->end_ts);
 }
 
 /* ---- choosing and writing ---- */
@@ -1461,16 +1127,16 @@ static int check_timeline(struct ti *m, int command, sl_time span,
 			note_drops(&m->tasks[i], st);
 	if (m->overlap_task >= 0) {
 		const struct ti_task *t = &m->tasks[m->overlap_task];
-		return sl_fail(m->err, "%s: CPU %d's timeline overlaps at %lld.%09lld: %s (pid %d) "
+		return sl_fail(m->src.err, "%s: CPU %d's timeline overlaps at %lld.%09lld: %s (pid %d) "
 			       "was given time another task had there (the import's repair "
-			       "failed; expected one task per CPU)", m->path, m->overlap_cpu,
+			       "failed; expected one task per CPU)", m->src.path, m->overlap_cpu,
 			       (long long)(m->overlap_at / SL_SEC),
 			       (long long)(m->overlap_at % SL_SEC), t->comm, t->pid);
 	}
 	if (cpu > (int64_t)m->ncpus * span)
-		return sl_fail(m->err, "%s: the tasks kept have %.6f s of CPU time in a span of "
+		return sl_fail(m->src.err, "%s: the tasks kept have %.6f s of CPU time in a span of "
 			       "%.6f s on %d CPUs (the import's repair failed; expected at most "
-			       "CPUs x span)", m->path, (double)cpu / SL_SEC, (double)span / SL_SEC,
+			       "CPUs x span)", m->src.path, (double)cpu / SL_SEC, (double)span / SL_SEC,
 			       m->ncpus);
 	return 0;
 }
@@ -1491,8 +1157,8 @@ static int plan_workload(struct ti *m, const struct sl_trace_import_opts *o, str
 	for (int i = 0; i < m->ntasks; i++)
 		m->tasks[i].json_id = m->tasks[i].kept ? n++ : -1;
 	if (!n)
-		return sl_fail(m->err, "%s: no task of the trace was selected (expected --pid to "
-			       "name a pid the trace shows)", m->path);
+		return sl_fail(m->src.err, "%s: no task of the trace was selected (expected --pid to "
+			       "name a pid the trace shows)", m->src.path);
 	sl_time end = p->origin;
 	for (int i = 0; i < m->ntasks; i++)
 		if (m->tasks[i].kept && m->tasks[i].last > end)
@@ -1521,7 +1187,7 @@ static void workload_out(FILE *f, const struct ti *m, const struct ti_plan *p)
 	sl_json_stream_init(&js, f);
 	sl_json_open(&js, NULL, '{');
 	sl_json_int(&js, "schedlab_trace", SL_TRACE_FORMAT_VERSION);
-	sl_json_str(&js, "source", m->path);
+	sl_json_str(&js, "source", m->src.path);
 	sl_json_int(&js, "origin_ns", p->origin);
 	sl_json_int(&js, "duration_ns", p->span);
 	sl_json_int(&js, "cpus", m->ncpus);
@@ -1580,7 +1246,7 @@ static int import(FILE *in, const char *path, const struct sl_trace_import_opts 
 {
 	static const struct sl_trace_import_opts autosel = { .select = SL_SELECT_AUTO };
 	struct sl_trace_import_stats local;
-	struct ti m = { .path = path, .err = err, .overlap_task = -1 };
+	struct ti m = { .src = { .path = path, .err = err }, .overlap_task = -1 };
 	struct ti_plan plan;
 	int rc = -1;
 
@@ -1653,7 +1319,7 @@ static int write_json(void *ctx, const struct ti *m, const struct ti_plan *p)
 	free(text);
 	if (!t->w)
 		return sl_fail_internal(t->err, "%s: the workload's JSON did not parse back",
-					m->path);
+					m->src.path);
 	return 0;
 }
 

@@ -35,6 +35,7 @@
 #include <stdio.h>
 
 #include "base/err.h"
+#include "report/trace_lines.h"
 
 struct json_object;
 
@@ -57,7 +58,6 @@ enum sl_trace_select {
  * exceeds it (exit 2).  A line is at most SL_TRACE_MAX_LINE bytes. */
 #define SL_TRACE_MAX_OPS (1L << 23)
 #define SL_TRACE_MAX_TASKS (1 << 20)
-#define SL_TRACE_MAX_LINE 65536
 
 struct sl_trace_import_opts {
 	enum sl_trace_select select;

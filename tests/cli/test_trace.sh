@@ -196,9 +196,60 @@ bad_input "'--frob'" trace import "$tmp/t.txt" -o "$tmp/x.json" --frob
 bad_input "exclude each other" trace import "$tmp/t.txt" -o "$tmp/x.json" --all --pid 3
 bad_input "--pid 'x'" trace import "$tmp/t.txt" -o "$tmp/x.json" --pid x
 bad_input "no task" trace import "$tmp/t.txt" -o "$tmp/x.json" --pid 99
-bad_input "expected 'import' or 'record'" trace
+bad_input "expected 'import', 'record' or 'stats'" trace
 bad_input "'frob'" trace frob
 check "trace help" sh -c "'$S' help trace | grep -q 'schedlab trace import FILE'"
+
+# ---- trace stats: perf sched latency's table and the run's wait percentiles ----
+# by hand: B is woken at 1.0001 s and runs at 1.0006 s (a 0.5 ms wakeup
+# wait), is preempted at 1.0010 s and runs again at 1.0030 s (2 ms); A runs
+# 0.6 ms then 2 ms (to the end at 1.0050 s)
+cat >"$tmp/hand.txt" <<'TXT'
+               a  101 [000]     1.000000000: sched:sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=101 next_prio=120
+               a  101 [000]     1.000100000: sched:sched_waking: comm=b pid=102 prio=120 target_cpu=000
+               a  101 [000]     1.000600000: sched:sched_switch: prev_comm=a prev_pid=101 prev_prio=120 prev_state=S ==> next_comm=b next_pid=102 next_prio=120
+               b  102 [000]     1.001000000: sched:sched_switch: prev_comm=b prev_pid=102 prev_prio=120 prev_state=R ==> next_comm=a next_pid=101 next_prio=120
+               a  101 [000]     1.003000000: sched:sched_switch: prev_comm=a prev_pid=101 prev_prio=120 prev_state=S ==> next_comm=b next_pid=102 next_prio=120
+# schedlab: end of run at 1.005000000
+TXT
+"$S" trace stats "$tmp/hand.txt" >"$tmp/hand.out" 2>&1; rc=$?
+check "trace stats: by hand" test $rc = 0
+check "trace stats: b's waits" grep -Eq '^  b:102 +\| +2\.400 \| +2 \| +1\.250 \| +2\.000 \| +1\.003000$' "$tmp/hand.out"
+check "trace stats: a's runtime" grep -Eq '^  a:101 +\| +2\.600 \| +2 \|' "$tmp/hand.out"
+check "trace stats: one wakeup wait of 500 us" grep -Eq '^wakeup_lat_us .* max +500\.00 +\(1 waits\)' "$tmp/hand.out"
+check "trace stats: two waits in all" grep -Eq '^runq_delay_us .* max +2000\.00 +\(2 waits\)' "$tmp/hand.out"
+# a simulated run's trace gives the percentiles the run itself reports
+for spec in "ht hackbench:groups=1,loops=20" "o1:version=2.6.0 kernbench:jobs=3,size=0.3" \
+	    "cfs javabench:size=0.2"; do
+	set -- $spec
+	"$S" run -m p4dpe-2x2ht -p "$1" -w "$2" -o json --trace "$tmp/st.txt" >"$tmp/st.json"
+	"$S" trace stats "$tmp/st.txt" >"$tmp/st.out"
+	check "trace stats of $1 $2: the run's percentiles" python3 - "$tmp/st.json" "$tmp/st.out" <<'PY'
+import json, re, sys
+m = json.load(open(sys.argv[1]))["runs"][0]["metrics"]
+out = open(sys.argv[2]).read()
+bad = []
+for name in ("wakeup_lat_us", "runq_delay_us"):
+    line = re.search(r"^%s (.*)$" % name, out, re.M).group(1)
+    got = re.findall(r"(p50|p90|p99\.9|p99|max) +([\d.]+)", line)
+    for k, v in got:
+        v, want = float(v), m["%s_%s" % (name, k)]
+        # the run also counts its root's first dispatch, which no trace line shows
+        if abs(v - want) > 0.01 * want + 0.02:
+            bad.append("%s_%s: stats %g, run %g" % (name, k, v, want))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+done
+"$S" trace stats tests/data/traces/busy-make.txt >"$tmp/real.out"; rc=$?
+check "trace stats of a real recording" sh -c "test $rc = 0 && grep -q '^  make:' '$tmp/real.out'"
+bad_input "trace stats: expected one trace file" trace stats
+bad_input "trace stats: expected one trace file" trace stats a b
+bad_input "cannot read it" trace stats "$tmp/none.txt"
+printf 'garbage line\n' >"$tmp/garbage.txt"
+bad_input "garbage.txt:1: no \[CPU\] column" trace stats "$tmp/garbage.txt"
+printf '# only a comment\n' >"$tmp/empty.txt"
+bad_input "no event lines" trace stats "$tmp/empty.txt"
 
 # ---- the replay (once the workload table lists it) ----
 if "$S" list workloads | grep -q '^trace '; then

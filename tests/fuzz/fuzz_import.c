@@ -3,7 +3,8 @@
  * scheduling trace, `perf script` or ftrace (report/trace_import.c, what
  * `schedlab trace import` reads); when it imports, the workload it gives
  * is replayed (workload/trace_replay.c), so an import that succeeds must
- * also load and simulate.
+ * also load and simulate.  The same text also goes through `trace stats`
+ * (report/trace_stats.c), which shares the line reader.
  */
 #include "fuzz.h"
 
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "report/trace_import.h"
+#include "report/trace_stats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -33,6 +35,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct json_object *w = sl_trace_import(in, "fuzz.txt", &opts, &stats, &err);
 	fclose(in);
 	fuzz_expect_input_error(w ? 0 : -1, &err, "trace import");
+
+	struct sl_trace_stats st;
+	struct sl_err serr = { 0 };
+	in = fmemopen((void *)data, size ? size : 1, "r");
+	if (!in)
+		abort();
+	if (!size)
+		fgetc(in);
+	int rc = sl_trace_stats_read(in, "fuzz.txt", &st, &serr);
+	fclose(in);
+	fuzz_expect_input_error(rc, &serr, "trace stats");
+	if (!rc) {
+		FILE *null = fopen("/dev/null", "w");
+		if (!null)
+			abort();
+		sl_trace_stats_print(null, &st);
+		fclose(null);
+	}
+	sl_trace_stats_free(&st);
+
 	if (!w)
 		return 0;
 	const char *text = json_object_to_json_string_ext(w, JSON_C_TO_STRING_PLAIN);
