@@ -238,7 +238,8 @@ void sl_trace_stats_print(FILE *out, const struct sl_trace_stats *st)
 	const char *rule = " ------------------------------------------------------------------"
 			   "---------------------------------\n";
 
-	memcpy(t, st->tasks, sizeof(*t) * (size_t)st->ntasks);
+	if (st->ntasks)
+		memcpy(t, st->tasks, sizeof(*t) * (size_t)st->ntasks);
 	qsort(t, (size_t)st->ntasks, sizeof(*t), by_longest_wait);
 	fputs(rule, out);
 	fprintf(out, "  %-22s | %12s | %8s | %13s | %13s | %14s\n", "Task", "Runtime ms",

@@ -248,6 +248,9 @@ bad_input "trace stats: expected one trace file" trace stats a b
 bad_input "cannot read it" trace stats "$tmp/none.txt"
 printf 'garbage line\n' >"$tmp/garbage.txt"
 bad_input "garbage.txt:1: no \[CPU\] column" trace stats "$tmp/garbage.txt"
+# events but no sched task (found by the import fuzz harness: an empty table)
+printf '  x 1 [000] 1.0: sched:sched_stat_runtime: comm=x pid=1 runtime=5\n' >"$tmp/notask.txt"
+check "trace stats: no task" sh -c "'$S' trace stats '$tmp/notask.txt' | grep -q '^0 tasks'"
 printf '# only a comment\n' >"$tmp/empty.txt"
 bad_input "no event lines" trace stats "$tmp/empty.txt"
 
