@@ -61,8 +61,10 @@ struct sl_blockdev *sl_sim_disk(struct sl_sim *sim)
 
 sl_time sl_blockdev_service_ns(const struct sl_blockdev *d, long bytes, bool seek)
 {
-	/* MB/s (decimal) = 1e6 bytes per 1e9 ns */
-	sl_time xfer = (sl_time)((double)(bytes > 0 ? bytes : 0) * 1e3 / d->p.mb_s);
+	/* MB/s (decimal) = 1e6 bytes per 1e9 ns; a transfer past the horizon
+	 * (a run stops there) is just past it, never a wrapped integer */
+	double x = (double)(bytes > 0 ? bytes : 0) * 1e3 / d->p.mb_s;
+	sl_time xfer = x <= (double)SL_TIME_HORIZON ? (sl_time)x : SL_TIME_HORIZON + 1;
 	/* + 1 ns: even an empty request completes after it was queued */
 	return (seek ? d->p.seek_ns + d->p.rot_ns : 0) + xfer + 1;
 }

@@ -4,6 +4,7 @@
  * the machine's disk options, and the page cache's writeback and
  * throttling of writers above the dirty limit.
  */
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -118,6 +119,10 @@ SL_TEST(blockdev_service_time_is_seek_rotation_and_transfer)
 	CHECKF(fabs(ms - 3.745) < 0.01, "%.3f ms", ms);
 	ms = (double)sl_blockdev_service_ns(g, 131072, true) / 1e6;	/* options */
 	CHECKF(fabs(ms - (4.9 + 4.167 + 2.621)) < 0.01, "%.3f ms", ms);
+	/* a transfer that cannot fit the run lands just past the horizon,
+	 * not on a wrapped (negative) time: LONG_MAX bytes at 35 MB/s */
+	sl_time huge = sl_blockdev_service_ns(d, LONG_MAX, true);
+	CHECKF(huge > SL_TIME_HORIZON && huge < 2 * SL_TIME_HORIZON, "%lld", (long long)huge);
 	sl_sim_destroy(e.sim);
 	sl_sim_destroy(f.sim);
 
