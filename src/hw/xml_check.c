@@ -6,7 +6,11 @@
  * or a nodeset but no complete_nodeset (a NUMA node): `hwloc-info --input
  * FILE` dies the same way.  lstopo always writes these attributes in
  * pairs, so such a file was edited by hand or damaged; it is refused here,
- * before hwloc reads it, with the line of the object.  Found by the
+ * before hwloc reads it, with the line of the object.  It crashes too on a
+ * set attribute that is not a bitmap (complete_cpuset="0x0`00000ff"), so
+ * every cpuset and nodeset attribute must be one as lstopo writes them:
+ * hex words, each with or without "0x" and of 1 to 8 digits, joined by
+ * ',', maybe after hwloc's "0xf...f," for an infinite set.  Found by the
  * machine_xml fuzz harness (tests/fuzz/).
  *
  * libxml2 (hwloc's own XML backend) reads the bytes hwloc will be given
@@ -16,6 +20,9 @@
  */
 #include "hw/hw_internal.h"
 
+#include <ctype.h>
+#include <string.h>
+
 #include <libxml/xmlreader.h>
 
 /* Attributes that must come together on an <object>. */
@@ -23,6 +30,38 @@ static const char *const pairs[][2] = {
 	{ "cpuset", "complete_cpuset" },
 	{ "nodeset", "complete_nodeset" },
 };
+
+/* The sets of an <object>, in hwloc's bitmap syntax. */
+static const char *const sets[] = {
+	"cpuset", "complete_cpuset", "allowed_cpuset", "nodeset", "complete_nodeset",
+	"allowed_nodeset",
+};
+
+static bool is_bitmap(const char *s)
+{
+	if (!strncmp(s, "0xf...f", 7)) {
+		s += 7;
+		if (!*s)
+			return true;
+		if (*s++ != ',')
+			return false;
+	}
+	for (;;) {
+		if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+			s += 2;
+		int n = 0;
+		while (isxdigit((unsigned char)*s)) {
+			s++;
+			n++;
+		}
+		if (n < 1 || n > 8)
+			return false;
+		if (!*s)
+			return true;
+		if (*s++ != ',')
+			return false;
+	}
+}
 
 static bool has_attr(xmlTextReaderPtr r, const char *name)
 {
@@ -57,6 +96,18 @@ int hw_xml_check(const char *buf, size_t len, const char *what, struct sl_err *e
 				     (int)xmlGetLineNo(xmlTextReaderCurrentNode(r)),
 				     type ? (const char *)type : "?", pairs[i][0], pairs[i][1]);
 			xmlFree(type);
+		}
+		for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]) && rc == 0; i++) {
+			xmlChar *v = xmlTextReaderGetAttribute(r, BAD_CAST sets[i]);
+			if (v && !is_bitmap((const char *)v)) {
+				xmlChar *type = xmlTextReaderGetAttribute(r, BAD_CAST "type");
+				rc = sl_fail(err, "%s: line %d: object '%s' has %s '%s', not an hwloc "
+					     "bitmap (hex words joined by ',', as lstopo writes them)",
+					     what, (int)xmlGetLineNo(xmlTextReaderCurrentNode(r)),
+					     type ? (const char *)type : "?", sets[i], (const char *)v);
+				xmlFree(type);
+			}
+			xmlFree(v);
 		}
 	}
 	xmlFreeTextReader(r);

@@ -359,13 +359,32 @@ int sl_sim_run(struct sl_sim *sim, struct sl_err *err)
 		return -1;
 	if (drained && sim->nr_live > 0) {
 		/* Nothing left to happen but tasks remain: they all sleep on
-		 * something no one will signal.  A workload bug: say so. */
-		for (struct sl_task *t = sim->all_head; t; t = t->next_all)
-			if (t->state == SL_TASK_SLEEPING)
-				return sl_fail_internal(err, "deadlock at %.6f s: task %d (%s) sleeps forever",
-							sl_ns_to_s(sim->now), t->id, t->comm);
+		 * something no one will signal.  Name one that waits for more
+		 * than its children; a file's programs are the file's doing. */
+		const struct sl_task *stuck = NULL;
+		for (const struct sl_task *t = sim->all_head; t; t = t->next_all)
+			if (t->state == SL_TASK_SLEEPING &&
+			    (!stuck || (stuck->act.kind == SL_ACT_WAIT && t->act.kind != SL_ACT_WAIT)))
+				stuck = t;
+		if (stuck && sim->program_source)
+			return sl_fail(err, "%s: deadlock at %.6f s: task %d (%s) sleeps for ever and "
+				       "nothing is left to wake it (a barrier, lock or wait the file "
+				       "never completes: the real program would hang)",
+				       sim->program_source, sl_ns_to_s(sim->now), stuck->id, stuck->comm);
+		if (stuck)
+			return sl_fail_internal(err, "deadlock at %.6f s: task %d (%s) sleeps forever",
+						sl_ns_to_s(sim->now), stuck->id, stuck->comm);
 	}
 	return 0;
+}
+
+void sl_sim_set_program_source(struct sl_sim *sim, const char *what)
+{
+	size_t n = strlen(what) + 1;
+	char *copy = sl_sim_alloc(sim, n);
+
+	memcpy(copy, what, n);
+	sim->program_source = copy;
 }
 
 void sl_sim_stop(struct sl_sim *sim) { sim->stopped = true; }

@@ -126,6 +126,7 @@ struct sl_sim {
 	int next_mm;
 	struct sl_task *root;
 	sl_cpumask root_allowed;	/* roots' cpus_allowed (sl_sim_set_root_allowed) */
+	const char *program_source;	/* the user's file the programs come from, or NULL */
 	struct sl_task *free_tasks;
 	struct sl_task_chunk *chunks;
 	size_t task_stride;		/* task + policy area, aligned */

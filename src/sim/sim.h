@@ -43,6 +43,11 @@ void sl_sim_destroy(struct sl_sim *sim);
  * run on (taskset -c on the benchmark; default all).  Before the first
  * root is spawned; a mask with no CPU of the machine is ignored. */
 void sl_sim_set_root_allowed(struct sl_sim *sim, const sl_cpumask *allowed);
+/* The tasks' programs come from the user's file `what` (an rt-app file, a
+ * trace): a deadlock - tasks asleep with nothing left to wake them - is
+ * then that file's doing, as the real program would hang too, and is
+ * reported as bad input naming it (exit 2), not as the simulator's error. */
+void sl_sim_set_program_source(struct sl_sim *sim, const char *what);
 /* Create the workload's root task (id 0) running `prog`; the policy's fork
  * op places it with parent NULL. */
 struct sl_task *sl_sim_spawn_root(struct sl_sim *sim, const struct sl_prog *prog,

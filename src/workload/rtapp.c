@@ -647,6 +647,7 @@ static void *rt_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	run->limit = sl_param_given(p, "duration") ? sl_s_to_ns(sl_param_real(p, "duration"))
 						   : cfg->duration;
 	*limit_out = run->limit;
+	sl_sim_set_program_source(sim, rt_file(p));
 	sl_sim_spawn_root(sim, &rt_root_prog, run, "rt-app");
 	return run;
 }

@@ -901,6 +901,7 @@ static void *rp_start(struct sl_sim *sim, const struct sl_params *params, sl_tim
 	struct sl_err err = { 0 };
 
 	*limit_out = 0;
+	sl_sim_set_program_source(sim, sl_param_str(params, "file"));
 	run->wclass = rp_classes[sl_param_choice(params, "class")];
 	run->footprint_kb = (unsigned)sl_param_int(params, "footprint");
 	run->causal = sl_param_choice(params, "wakeups") == 0;

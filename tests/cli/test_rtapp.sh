@@ -51,6 +51,11 @@ expect_exit 2 "$S" run -m $M -p o1 -p ht -r 3 -w "rtapp:file=$D/mem.json"
 expect_err "tasks.t.mem"
 # a forever thread runs once a duration is given
 expect_exit 0 "$S" run -m $M -p o1 -w "rtapp:file=$D/forever.json,duration=0.1"
+# a file whose threads deadlock (a barrier one party never reaches: its
+# loop is 0; found by the rtapp fuzz harness) is the file's doing: exit 2
+# naming it, as the real rt-app would hang (it was an internal error)
+expect_exit 2 "$S" run -m $M -p o1 -w "rtapp:file=$D/deadlock-barrier.json"
+expect_err "$D/deadlock-barrier.json: deadlock at .* task 1 (worker) sleeps for ever"
 # simulated time (docs/robustness.md): a thread whose loops need more than
 # the horizon is refused before anything runs, unless a duration cuts it;
 # threads that each fit but follow each other stop at the horizon, exit 2

@@ -331,6 +331,10 @@ SL_TEST(hw_errors_files)
 			 "line 10: object 'PU' has cpuset but no complete_cpuset"));
 	CHECK(fails_with(fixture("node-no-complete-nodeset.xml"),
 			 "line 5: object 'NUMANode' has nodeset but no complete_nodeset"));
+	/* ... and on a set that is not a bitmap (found by a longer run) */
+	CHECK(fails_with(fixture("bad-bitmap.xml"),
+			 "line 4: object 'Machine' has complete_cpuset '0x0`00000ff', not an hwloc "
+			 "bitmap"));
 }
 
 /* The CPU count a synthetic string asks for, known before hwloc builds
