@@ -98,8 +98,11 @@ void cli_real_label(const struct sl_real_env *env, char *buf, size_t size)
 	if (uname(&u))
 		snprintf(u.release, sizeof(u.release), "?");
 	sl_real_cpus_format(&env->cpus, cpus, sizeof(cpus));
-	snprintf(buf, size, "real: Linux %s, CPUs %s%s", u.release, cpus,
-		 env->pinned ? " (pinned)" : "");
+	int n = snprintf(buf, size, "real: Linux %s, CPUs %s%s", u.release, cpus,
+			 env->pinned ? " (pinned)" : "");
+	if (n < 0 || (size_t)n >= size)	/* a long CPU list: count them instead of cutting */
+		snprintf(buf, size, "real: Linux %.40s, %d CPUs%s", u.release, CPU_COUNT(&env->cpus),
+			 env->pinned ? " (pinned)" : "");
 }
 
 /* A one-column sweep on `host` holding the real runs, for the printers. */

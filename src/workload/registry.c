@@ -68,7 +68,7 @@ int sl_workload_parse(const char *text, const struct sl_workload_ops **ops,
 int sl_workload_cpus(const struct sl_params *p, int ncpus, sl_cpumask *out, struct sl_err *err)
 {
 	*out = sl_cpumask_first_n(ncpus);
-	if (!sl_param_exists(p, "cpus") || !sl_param_given(p, "cpus"))
+	if (!sl_param_exists(p, "cpus") || !strcmp(sl_param_str(p, "cpus"), "all"))
 		return 0;
 	return sl_cpulist_parse(sl_param_str(p, "cpus"), ncpus, "cpus", out, err);
 }

@@ -77,9 +77,9 @@ const struct sl_workload_ops *sl_workload_find(const char *name);
  * their tables, and its value: the CPUs given, checked against a machine
  * of `ncpus` logical CPUs (all of them when not given).  -1 with err. */
 #define SL_WORKLOAD_CPUS_PARAM \
-	{ "cpus", SL_PARAM_STRING, NULL, 0, 0, NULL, \
-	  "CPUs its tasks may run on, as taskset -c: N or N-M joined by '+' (0-1+4); " \
-	  "default all" }
+	{ "cpus", SL_PARAM_STRING, "all", 0, 0, NULL, \
+	  "CPUs its tasks may run on, as taskset -c: N or N-M joined by '+' (0-1+4), " \
+	  "or all" }
 int sl_workload_cpus(const struct sl_params *p, int ncpus, sl_cpumask *out, struct sl_err *err);
 /* ... and pin the run's roots to them (start(): checked before the run). */
 void sl_workload_pin(struct sl_sim *sim, const struct sl_params *p);

@@ -24,6 +24,7 @@ bad_input "cpus '4': CPU 4 is not on the machine (CPUs 0-3)" run -m p4dpe-2x2ht 
 bad_input "range 3-1 runs backwards" run -m p4dpe-2x2ht -p o1 -w hackbench:cpus=3-1
 bad_input "cpus '1x': unexpected 'x'" run -m p4dpe-2x2ht -p o1 -w pingpong:cpus=1x
 bad_input "policy 'up' knows CPU 0 only" run -m p4dpe-2x2ht -p up -w spin:cpus=1+3
+expect_exit 0 "$S" run -m p4dpe-2x2ht -p o1 -w spin:seconds=0.05,cpus=all
 bad_input "list"  list
 bad_input "gadgets" list gadgets
 bad_input "extra" list policies extra
