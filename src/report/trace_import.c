@@ -46,7 +46,6 @@
  * errors.
  */
 #include "report/trace_import.h"
-#include "report/trace_lines.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -60,8 +59,10 @@
 #include <json.h>
 
 #include "base/outfile.h"
+#include "base/pidmap.h"
 #include "base/units.h"
 #include "report/json_stream.h"
+#include "report/trace_lines.h"
 #include "report/trace_perf.h"
 
 #define TI_COMM SL_TRACE_COMM
@@ -152,8 +153,7 @@ struct ti {
 	sl_time end_ts;			/* the end of the trace: its last line, or later */
 	struct ti_task *tasks;
 	int ntasks, captasks;
-	int *hkey, *hval;		/* pid -> task index, open addressing */
-	int hcap, hn;
+	struct sl_pidmap pids;		/* pid -> task index */
 	struct ti_cpu *cpu;		/* each CPU's timeline */
 	int ncpus;
 	int overlap_task;		/* the timelines' check: a task given */
@@ -183,51 +183,6 @@ static void *grow(void *p, int *cap, int need, size_t size)
 	return sl_xrealloc(p, size * (unsigned long)n);
 }
 
-/* ---- pid map ---- */
-
-static void map_put(struct ti *m, int pid, int idx);
-
-static void map_grow(struct ti *m)
-{
-	int *k = m->hkey, *v = m->hval, n = m->hcap;
-
-	m->hcap = n ? n * 2 : 1024;
-	m->hkey = sl_xcalloc((unsigned long)m->hcap, sizeof(int));
-	m->hval = sl_xcalloc((unsigned long)m->hcap, sizeof(int));
-	m->hn = 0;
-	for (int i = 0; i < n; i++)
-		if (k[i])
-			map_put(m, k[i], v[i]);
-	free(k);
-	free(v);
-}
-
-static void map_put(struct ti *m, int pid, int idx)
-{
-	if (2 * (m->hn + 1) > m->hcap)
-		map_grow(m);
-	unsigned h = ((unsigned)pid * 2654435761u) & (unsigned)(m->hcap - 1);
-	while (m->hkey[h] && m->hkey[h] != pid)
-		h = (h + 1) & (unsigned)(m->hcap - 1);
-	if (!m->hkey[h])
-		m->hn++;
-	m->hkey[h] = pid;
-	m->hval[h] = idx;
-}
-
-static int map_get(const struct ti *m, int pid)
-{
-	if (!m->hcap)
-		return -1;
-	unsigned h = ((unsigned)pid * 2654435761u) & (unsigned)(m->hcap - 1);
-	while (m->hkey[h]) {
-		if (m->hkey[h] == pid)
-			return m->hval[h];
-		h = (h + 1) & (unsigned)(m->hcap - 1);
-	}
-	return -1;
-}
-
 /* ---- tasks ---- */
 
 /* A new task record for `pid` (a pid seen again after its task died gets
@@ -248,14 +203,14 @@ static int add_task(struct ti *m, int pid, const char *comm, int prio, sl_time t
 	t->perf_exec_op = -1;
 	t->cpu = -1;
 	t->lost_at = -1;
-	map_put(m, pid, m->ntasks);
+	sl_pidmap_put(&m->pids, pid, m->ntasks);
 	return m->ntasks++;
 }
 
 /* The live task with `pid`, or a new record. */
 static int task_of(struct ti *m, int pid, const char *comm, int prio, sl_time ts)
 {
-	int i = map_get(m, pid);
+	int i = sl_pidmap_get(&m->pids, pid);
 
 	if (i >= 0 && m->tasks[i].st != TS_DEAD)
 		return i;
@@ -457,7 +412,7 @@ static void context_on(struct ti *m, const struct sl_trace_line *l)
 {
 	if (l->pid <= 0)
 		return;
-	int i = map_get(m, l->pid);
+	int i = sl_pidmap_get(&m->pids, l->pid);
 	if (i < 0)
 		unknown_on(m, l->pid, l->cpu, l->ts);
 	else if (m->tasks[i].st != TS_DEAD)
@@ -590,7 +545,7 @@ static int on_wakeup(struct ti *m, const struct sl_trace_line *l)
 	}
 	/* the waker as it is, even dead: an exiting child wakes its parent
 	 * after its last switch in schedlab's traces */
-	int xi = map_get(m, l->pid);
+	int xi = sl_pidmap_get(&m->pids, l->pid);
 	if (xi < 0)
 		xi = add_task(m, l->pid, l->comm, 120, l->ts);
 	w = &m->tasks[wi];
@@ -665,9 +620,9 @@ static int on_exec(struct ti *m, const struct sl_trace_line *l)
 	if (sl_trace_field_int(&m->src, l, "pid", 1, INT_MAX, &pid) ||
 	    sl_trace_field_int(&m->src, l, "old_pid", 1, INT_MAX, &old))
 		return -1;
-	int i = map_get(m, (int)old);
+	int i = sl_pidmap_get(&m->pids, (int)old);
 	if (old != pid && i >= 0) {	/* a thread exec'd and took the leader's pid */
-		map_put(m, (int)pid, i);
+		sl_pidmap_put(&m->pids, (int)pid, i);
 		m->tasks[i].pid = (int)pid;
 	}
 	i = task_of(m, (int)pid, l->comm, 120, l->ts);
@@ -1231,8 +1186,7 @@ static void ti_free(struct ti *m)
 		free(m->tasks[i].children);
 	}
 	free(m->tasks);
-	free(m->hkey);
-	free(m->hval);
+	sl_pidmap_free(&m->pids);
 	free(m->cpu);
 	free(m->pool);
 	free(m->comms);

@@ -19,41 +19,13 @@ struct reader {
 	struct sl_trace_stats *st;
 };
 
-static int pid_slot(const struct sl_trace_stats *st, int pid)
-{
-	unsigned h = (unsigned)pid * 2654435761u;
-	for (int i = (int)(h & (unsigned)(st->hcap - 1));; i = (i + 1) & (st->hcap - 1))
-		if (st->hkey[i] == pid || st->hkey[i] == 0)
-			return i;
-}
-
-static void rehash(struct sl_trace_stats *st)
-{
-	int ncap = st->hcap ? st->hcap * 2 : 1024;
-	int *ok = st->hkey, *ov = st->hval, ocap = st->hcap;
-
-	st->hkey = sl_xcalloc((unsigned long)ncap, sizeof(int));
-	st->hval = sl_xcalloc((unsigned long)ncap, sizeof(int));
-	st->hcap = ncap;
-	for (int i = 0; i < ocap; i++)
-		if (ok[i]) {
-			int j = pid_slot(st, ok[i]);
-			st->hkey[j] = ok[i];
-			st->hval[j] = ov[i];
-		}
-	free(ok);
-	free(ov);
-}
-
 /* The record of pid (> 0), added if new; NULL past the task limit. */
 static struct sl_trace_task_stats *task_of(struct reader *r, int pid, const char *comm)
 {
 	struct sl_trace_stats *st = r->st;
 
-	if (!st->hcap || 2 * (st->ntasks + 1) > st->hcap)
-		rehash(st);
-	int i = pid_slot(st, pid);
-	if (!st->hkey[i]) {
+	int i = sl_pidmap_get(&st->pids, pid);
+	if (i < 0) {
 		if (st->ntasks >= SL_TRACE_MAX_TASKS) {
 			sl_trace_bad_line(&r->src, "the trace has more than %d tasks, the limit "
 					  "(expected a shorter recording)", SL_TRACE_MAX_TASKS);
@@ -63,13 +35,12 @@ static struct sl_trace_task_stats *task_of(struct reader *r, int pid, const char
 			st->cap = st->cap ? 2 * st->cap : 256;
 			st->tasks = sl_xrealloc(st->tasks, sizeof(*st->tasks) * (unsigned long)st->cap);
 		}
-		st->hkey[i] = pid;
-		st->hval[i] = st->ntasks;
-		st->tasks[st->ntasks] = (struct sl_trace_task_stats){
+		i = st->ntasks++;
+		sl_pidmap_put(&st->pids, pid, i);
+		st->tasks[i] = (struct sl_trace_task_stats){
 			.pid = pid, .on_since = -1, .queued_at = -1 };
-		st->ntasks++;
 	}
-	struct sl_trace_task_stats *t = &st->tasks[st->hval[i]];
+	struct sl_trace_task_stats *t = &st->tasks[i];
 	if (comm && *comm)
 		snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	return t;
@@ -268,7 +239,6 @@ void sl_trace_stats_print(FILE *out, const struct sl_trace_stats *st)
 void sl_trace_stats_free(struct sl_trace_stats *st)
 {
 	free(st->tasks);
-	free(st->hkey);
-	free(st->hval);
+	sl_pidmap_free(&st->pids);
 	memset(st, 0, sizeof(*st));
 }

@@ -21,6 +21,7 @@
 
 #include "base/err.h"
 #include "base/hist.h"
+#include "base/pidmap.h"
 #include "base/units.h"
 
 struct sl_trace_task_stats {
@@ -40,7 +41,7 @@ struct sl_trace_task_stats {
 struct sl_trace_stats {
 	struct sl_trace_task_stats *tasks;
 	int ntasks, cap;
-	int *hkey, *hval, hcap;		/* pid -> index */
+	struct sl_pidmap pids;		/* pid -> index */
 	struct sl_hist wakeup, runq;	/* every task's waits, ns */
 	long lines;
 	sl_time first, last;

@@ -87,7 +87,6 @@ void sl__occupancy(struct sl_sim *sim, struct sl_cpu *c)
 		k->ncores_idle -= *cb == 0;
 		*cb += busy ? 1 : -1;
 		k->ncores_idle += *cb == 0;
-		k->nbusy += busy ? 1 : -1;
 		if (sl_cpumask_test(&sim->root_allowed, c->id))
 			k->nbusy_allowed += busy ? 1 : -1;
 		c->occ_busy = busy;

@@ -64,7 +64,6 @@ struct sl_barrier {
  * `last`, kept up to date by sl__occupancy() at every change. */
 struct sl_conserve {
 	sl_time last;			/* integrated up to here */
-	int nbusy;			/* CPUs running a task or the migration thread */
 	int nrunning;			/* CPUs running a task */
 	int ncores_idle;		/* cores with every sibling idle */
 	int ncores_shared;		/* cores running two or more tasks */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/cpumask.h"
+#include "base/pidmap.h"
 #include "base/rng.h"
 #include "base/spec.h"
 #include "base/strmap.h"
@@ -223,4 +224,22 @@ SL_TEST(base_text_printable)
 	/* a prefix ends on a character boundary */
 	CHECK(sl_text_printable("ab\xc3\xa9", 3) == 2);
 	CHECK(sl_text_printable("ab\xc3\xa9", 4) == 4);
+}
+
+SL_TEST(base_pidmap_finds_what_it_was_given)
+{
+	struct sl_pidmap m = { 0 };
+
+	CHECK(sl_pidmap_get(&m, 5) == -1);	/* empty */
+	for (int pid = 1; pid <= 5000; pid++)	/* past several growths */
+		sl_pidmap_put(&m, pid * 7919, pid);
+	sl_pidmap_put(&m, 7919, -5);		/* a value replaced */
+	bool ok = true;
+	for (int pid = 2; pid <= 5000; pid++)
+		ok &= sl_pidmap_get(&m, pid * 7919) == pid;
+	CHECK(ok);
+	CHECK(sl_pidmap_get(&m, 7919) == -5 && m.n == 5000);
+	CHECK(sl_pidmap_get(&m, 7918) == -1);
+	sl_pidmap_free(&m);
+	CHECK(m.cap == 0 && sl_pidmap_get(&m, 7919) == -1);
 }
