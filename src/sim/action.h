@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "base/cpumask.h"
 #include "base/units.h"
 #include "hw/speed.h"
 
@@ -39,6 +40,9 @@ enum sl_act_kind {
 				 * until the disk has served it (blockdev.c) */
 	SL_ACT_DIRTY,		/* dirty `bytes` of page cache `pc`; above the dirty
 				 * limit wait for writeback first (pagecache.c) */
+	SL_ACT_SETSCHED,	/* sched_setscheduler/setpriority on itself: `setsched`
+				 * (sim/sched_attr.c) */
+	SL_ACT_SETAFFINITY,	/* sched_setaffinity on itself: `allowed` */
 	SL_ACT_PAY_COSTS,	/* let the kernel's pending costs (fork, exec,
 				 * switch) run, then a burst of no work: a trace
 				 * replay's way to let a preemption come first */
@@ -60,7 +64,18 @@ struct sl_action {
 			bool set_nice;		/* else the child inherits the parent's nice */
 			int nice;
 			int lat_group;		/* the child's latency group; 0: the parent's */
+			bool set_sched;		/* else the child inherits policy and rt_priority */
+			int sched_policy;	/* enum sl_sched_policy */
+			int rt_priority;
+			const sl_cpumask *allowed;	/* the child's mask (ANDed with the
+							 * machine's); NULL: the parent's */
 		} fork;
+		struct {
+			int sched_policy;	/* enum sl_sched_policy */
+			int rt_priority;
+			int nice;
+		} setsched;
+		const sl_cpumask *allowed;	/* SETAFFINITY: must outlive the action */
 		struct {
 			const char *comm;	/* new name */
 		} exec;

@@ -115,7 +115,10 @@ struct sl_task *sl__fork(struct sl_sim *sim, struct sl_task *parent, const struc
 	t->parent = parent;
 	t->nice = a->u.fork.set_nice ? a->u.fork.nice : parent->nice;
 	t->mm = a->u.fork.thread ? parent->mm : sim->next_mm++;
-	t->allowed = parent->allowed;
+	t->sched_policy = a->u.fork.set_sched ? a->u.fork.sched_policy : parent->sched_policy;
+	t->rt_priority = a->u.fork.set_sched ? a->u.fork.rt_priority : parent->rt_priority;
+	t->allowed = a->u.fork.allowed ? sl_cpumask_and(*a->u.fork.allowed, &sim->topo->all_cpus)
+				       : parent->allowed;
 	t->footprint_kb = parent->footprint_kb;
 	t->steady_speed = parent->steady_speed;
 	t->lat_group = a->u.fork.lat_group ? a->u.fork.lat_group : parent->lat_group;
@@ -337,6 +340,18 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		if (sim->ops->yield)
 			sim->ops->yield(sim, t);
 		sl_resched(sim, c->id);
+		return APPLY_DONE;
+	case SL_ACT_SETSCHED: {
+		struct sl_sched_attr attr = {
+			.sched_policy = a->u.setsched.sched_policy,
+			.rt_priority = a->u.setsched.rt_priority,
+			.nice = a->u.setsched.nice,
+		};
+		sl_task_setscheduler(sim, t, &attr);
+		return APPLY_DONE;
+	}
+	case SL_ACT_SETAFFINITY:
+		sl_task_set_allowed(sim, t, a->u.allowed);
 		return APPLY_DONE;
 	case SL_ACT_PAY_COSTS:
 		/* sl__continue had the costs paid first; then a burst of

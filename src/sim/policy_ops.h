@@ -16,6 +16,8 @@
  *   exec          sched_balance_exec / sched_exec (optional)
  *   exit          sched_exit: the task died (optional)
  *   migration     the per-CPU migration thread runs (optional)
+ *   setscheduler  sched_setscheduler / set_user_nice changed a task (optional)
+ *   set_allowed   set_cpus_allowed changed a task's mask (optional)
  *
  * Ops are called with no locks and no reentrancy: a policy may call the
  * engine services of sim.h (sl_resched, sl_migration_wake, ...) from any
@@ -31,6 +33,7 @@
 
 struct sl_sim;
 struct sl_task;
+struct sl_sched_attr;
 
 /* Flags for the wakeup op. */
 #define SL_WAKE_SYNC	(1u << 0)	/* waker is about to sleep (pipes) */
@@ -43,6 +46,11 @@ struct sl_policy_ops {
 	size_t task_size;			/* bytes of per-task private state */
 	bool cpu0_only;				/* a uniprocessor kernel: CPU 0 is all it
 						 * knows, so tasks must be allowed there */
+	unsigned sched_policies;		/* (1u << SL_SCHED_*) of the classes it
+						 * implements beside SCHED_NORMAL, which
+						 * every policy has; a workload asking for
+						 * another is refused before the run
+						 * (sl_sim_supports_sched) */
 
 	/*
 	 * Required.  Read knobs (always bound to this policy's table, defaults
@@ -102,6 +110,26 @@ struct sl_policy_ops {
 	 * sl_migration_wake(); `arg` is what was passed there.
 	 */
 	void (*migration)(struct sl_sim *sim, int cpu, long arg);
+
+	/*
+	 * Optional.  The engine has changed t's sched_policy, rt_priority or
+	 * nice (`old` has what they were); t may be running, queued or
+	 * sleeping.  Requeue it where its new priority puts it and
+	 * sl_resched() whatever CPU should now preempt, as the kernel's
+	 * sched_setscheduler and set_user_nice did.  NULL: the policy reads
+	 * nice afresh when it next computes a priority, and has no other class.
+	 */
+	void (*setscheduler)(struct sl_sim *sim, struct sl_task *t,
+			     const struct sl_sched_attr *old);
+
+	/*
+	 * Optional (required to honour live mask changes).  The engine has
+	 * set t->allowed (never empty).  If t is running or queued on a CPU
+	 * outside it, move it as set_cpus_allowed did: a sleeping or queued
+	 * task is moved directly, a running one by its CPU's migration thread
+	 * (sl_migration_wake) to a CPU of the new mask.
+	 */
+	void (*set_allowed)(struct sl_sim *sim, struct sl_task *t);
 
 	/* Optional, for tests and --check: verify internal consistency. */
 	int (*check)(struct sl_sim *sim, struct sl_err *err);

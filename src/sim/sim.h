@@ -146,6 +146,26 @@ sl_time sl_cost_pick(const struct sl_sim *sim);
 sl_time sl_cost_ctx_switch(const struct sl_sim *sim);
 sl_time sl_cost_exit(const struct sl_sim *sim);
 sl_time sl_cost_fork(const struct sl_sim *sim);
+/* ---- changing a live task (sim/sched_attr.c) ---- */
+
+struct sl_sched_attr {
+	int sched_policy;	/* enum sl_sched_policy */
+	int rt_priority;	/* 1..99 for FIFO/RR, else 0 */
+	int nice;		/* -20..19 */
+};
+/* True if the policy implements `sched_policy` (SCHED_NORMAL always):
+ * workloads check each class they will use before the run starts. */
+bool sl_sim_supports_sched(const struct sl_sim *sim, int sched_policy);
+/* sched_setscheduler + setpriority: set t's class, RT priority and nice
+ * (the caller has checked them: supported, 1..99 for FIFO/RR, -20..19)
+ * and let the policy requeue it (ops->setscheduler). */
+void sl_task_setscheduler(struct sl_sim *sim, struct sl_task *t,
+			  const struct sl_sched_attr *attr);
+/* set_cpus_allowed: t's mask becomes `mask` AND the machine's CPUs, which
+ * the caller has checked is not empty; the policy moves t off CPUs
+ * outside it (ops->set_allowed). */
+void sl_task_set_allowed(struct sl_sim *sim, struct sl_task *t, const sl_cpumask *mask);
+
 /* Record a task move between runqueues (for statistics and traces). */
 void sl_note_migration(struct sl_sim *sim, struct sl_task *t, int from_cpu, int to_cpu);
 

@@ -24,6 +24,17 @@ enum sl_task_state {
 	SL_TASK_DEAD,		/* exited; awaiting reaping by its parent */
 };
 
+/* sched_setscheduler's policies, with the kernel's numbers (include/linux/sched.h). */
+enum sl_sched_policy {
+	SL_SCHED_NORMAL = 0,	/* SCHED_OTHER: the policy's time-sharing class */
+	SL_SCHED_FIFO = 1,	/* real time: runs until it blocks, yields or a higher one comes */
+	SL_SCHED_RR = 2,	/* real time: FIFO with a timeslice among equals */
+	SL_SCHED_BATCH = 3,	/* 2.6.16+: never preempts on wakeup */
+	SL_SCHED_IDLE = 5,	/* 2.6.23+: weight 3, below every nice level */
+	SL_SCHED_DEADLINE = 6,	/* 3.14+: CBS + EDF */
+};
+#define SL_RT_PRIO_MAX 99	/* rt_priority 1..99 for FIFO and RR */
+
 struct sl_prog;
 struct sl_waitq;
 
@@ -35,6 +46,8 @@ struct sl_task {
 	int cpu;		/* logical CPU it is running on, -1 if not running */
 	int last_cpu;		/* CPU it last ran on (-1 before its first run) */
 	int nice;		/* -20..19 */
+	int sched_policy;	/* enum sl_sched_policy */
+	int rt_priority;	/* 1..99 for FIFO/RR (higher runs first), 0 otherwise */
 	int mm;			/* address-space id: threads share it (2.4 goodness) */
 	bool kthread;		/* kernel thread (no user mm) */
 	sl_cpumask allowed;	/* cpus_allowed */
@@ -101,5 +114,9 @@ struct sl_task {
 };
 
 static inline void *sl_task_policy(const struct sl_task *t) { return t->policy_area; }
+static inline bool sl_task_rt(const struct sl_task *t)
+{
+	return t->sched_policy == SL_SCHED_FIFO || t->sched_policy == SL_SCHED_RR;
+}
 
 #endif
