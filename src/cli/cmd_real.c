@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_real.h"
+#include "cli/perf_tools.h"
 #include "real/cpus.h"
 #include "real/proc.h"
 #include "real/real.h"
@@ -20,6 +21,7 @@
 
 struct real_args {
 	const char *workload, *cpus;
+	bool latency;		/* --latency: record each repetition with perf */
 	int reps;
 	uint64_t seed;
 	enum sl_format format;
@@ -37,10 +39,17 @@ static int parse_one(int argc, char **argv, int *i, struct real_args *a, struct 
 		return m < 0 ? -1 : cli_once("real", &a->cpus, "--cpus", v, err);
 	if ((m = cli_max_mem("real", argc, argv, i, err)))
 		return m < 0 ? -1 : 0;
+	if (!strcmp(argv[*i], "--latency")) {
+		if (a->latency)
+			return sl_fail(err, "real: --latency given twice (expected one)");
+		a->latency = true;
+		return 0;
+	}
 	if ((m = cli_reps_seed_format("real", argc, argv, i, &a->reps, &a->seed, &a->format,
 					&a->given, err)))
 		return m < 0 ? -1 : 0;
-	return cli_unexpected("real", argv[*i], "-w, --cpus, -r, -s, -o or --max-mem", err);
+	return cli_unexpected("real", argv[*i], "-w, --cpus, -r, -s, -o, --latency or --max-mem",
+			      err);
 }
 
 /* The real workloads and their parameters, after the usage. */
@@ -54,6 +63,18 @@ static void print_workloads(void)
 			printf("      %-12s default %-10s %s\n", w->params[k].name,
 			       w->params[k].def ? w->params[k].def : "derived", w->params[k].doc);
 	}
+}
+
+int cli_real_latency(struct cli_perf_rec *rec, const char *cmd, struct sl_real_env *env)
+{
+	int rc = cli_perf_rec_init(rec, cmd);
+
+	if (rc)
+		return rc;
+	env->rep_begin = cli_perf_rec_rep_begin;
+	env->rep_end = cli_perf_rec_rep_end;
+	env->rep_arg = rec;
+	return 0;
 }
 
 int cli_real_interrupted(const struct sl_err *err)
@@ -165,7 +186,15 @@ int cmd_real(int argc, char **argv)
 	s = real_sweep(&a, spec, &env, &err);
 	if (!s)
 		return cli_report(&err);
-	if (sl_real_run_reps(w, &params, &env, a.reps, a.seed, s->metrics, &err)) {
+	struct cli_perf_rec rec;
+	if (a.latency && (rc = cli_real_latency(&rec, "real", &env))) {
+		sl_sweep_free(s);
+		return rc;
+	}
+	rc = sl_real_run_reps(w, &params, &env, a.reps, a.seed, s->metrics, &err);
+	if (a.latency)
+		cli_perf_rec_cleanup(&rec);
+	if (rc) {
 		sl_sweep_free(s);
 		return sl_real_interrupted() ? cli_real_interrupted(&err) : cli_report(&err);
 	}

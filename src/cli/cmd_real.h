@@ -23,6 +23,12 @@ int cli_real_setup(const char *cmd, const char *workload, const char *cpus,
 /* "real: Linux 6.1.0-18-amd64, CPUs 0-1": the column label of real runs. */
 void cli_real_label(const struct sl_real_env *env, char *buf, size_t size);
 
+/* --latency: find perf and the tracepoints and set env's hooks to record
+ * each repetition with `rec` (cli_perf_rec_cleanup it after the run): 0,
+ * or the exit code after one line on stderr. */
+struct cli_perf_rec;
+int cli_real_latency(struct cli_perf_rec *rec, const char *cmd, struct sl_real_env *env);
+
 /* After an interrupted real run: print the error line, then die of the
  * signal (so the shell sees an interrupted command); returns 1 only if
  * the signal does not kill us. */

@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -30,22 +29,21 @@
 #include "base/outfile.h"
 #include "cli/cli.h"
 #include "cli/cmd_real.h"
+#include "cli/perf_tools.h"
 #include "real/ktree.h"
 #include "real/proc.h"
 #include "report/trace_import.h"
 #include "report/trace_stats.h"
 
-static const char *const tracing_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-
 /* ---- import ---- */
 
-static int parse_pid(const char *text, int *pid, struct sl_err *err)
+static int parse_pid(const char *text, const char *what, int *pid, struct sl_err *err)
 {
 	long v;
 
 	if (sl_parse_long(text, &v) || v < 1 || v > 0x7fffffffL)
-		return sl_fail(err, "trace import: --pid '%s': expected a process id (a positive "
-			       "integer)", text);
+		return sl_fail(err, "%s '%s': expected a process id (a positive integer)", what,
+			       text);
 	*pid = (int)v;
 	return 0;
 }
@@ -83,7 +81,7 @@ static int import_args(int argc, char **argv, const char **in, const char **out,
 				return sl_fail(err, "trace import: --all and --pid exclude each other");
 			if (o->npids == SL_TRACE_MAX_PIDS)
 				return sl_fail(err, "trace import: at most %d --pid", SL_TRACE_MAX_PIDS);
-			if (parse_pid(v, &o->pids[o->npids], err))
+			if (parse_pid(v, "trace import: --pid", &o->pids[o->npids], err))
 				return -1;
 			o->npids++;
 			o->select = SL_SELECT_PIDS;
@@ -168,15 +166,34 @@ static int trace_stats(int argc, char **argv)
 {
 	struct sl_trace_stats st;
 	struct sl_err err = { 0 };
+	const char *in = NULL;
+	int tree = 0;
 
-	if (argc != 2 || (argv[1][0] == '-' && argv[1][1]))
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--tree")) {
+			if (tree)
+				return cli_bad_input("trace stats: --tree given twice");
+			if (i + 1 >= argc)
+				return cli_bad_input("trace stats: --tree needs a process id");
+			if (parse_pid(argv[++i], "trace stats: --tree", &tree, &err))
+				return cli_report(&err);
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return cli_bad_input("trace stats: unknown option '%s' (expected --tree PID)",
+					     argv[i]);
+		} else if (in) {
+			return cli_bad_input("trace stats: expected one trace file ('-': standard "
+					     "input), got more");
+		} else {
+			in = argv[i];
+		}
+	}
+	if (!in)
 		return cli_bad_input("trace stats: expected one trace file ('-': standard input), "
-				     "got %s", argc < 2 ? "none" : argc > 2 ? "more" : argv[1]);
-	const char *in = argv[1];
+				     "got none");
 	FILE *f = strcmp(in, "-") ? fopen(in, "r") : stdin;
 	if (!f)
 		return cli_bad_input("trace stats: %s: cannot read it (%s)", in, strerror(errno));
-	int rc = sl_trace_stats_read(f, in, &st, &err);
+	int rc = sl_trace_stats_read_tree(f, in, tree, &st, &err);
 	if (f != stdin)
 		fclose(f);
 	if (!rc)
@@ -186,64 +203,6 @@ static int trace_stats(int argc, char **argv)
 }
 
 /* ---- record ---- */
-
-/* The path of `name` found in $PATH (or `name` itself with a '/'), into
- * buf; false if there is no such executable.  A path that does not fit buf
- * is no match: a cut one would name another file than the one checked. */
-static bool find_program(const char *name, char *buf, size_t size)
-{
-	int w;
-
-	if (strchr(name, '/')) {
-		w = snprintf(buf, size, "%s", name);
-		return w >= 0 && (size_t)w < size && access(buf, X_OK) == 0;
-	}
-	const char *path = getenv("PATH");
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		size_t n = strcspn(path, ":");
-		struct stat sb;
-		w = snprintf(buf, size, "%.*s/%s", (int)n, n ? path : ".", name);
-		if (w >= 0 && (size_t)w < size && stat(buf, &sb) == 0 && S_ISREG(sb.st_mode) &&
-		    access(buf, X_OK) == 0)
-			return true;
-		path += n + (path[n] == ':');
-	}
-	return false;
-}
-
-static bool have_event(const char *name)
-{
-	char p[256];
-
-	for (size_t i = 0; i < sizeof(tracing_dirs) / sizeof(tracing_dirs[0]); i++) {
-		snprintf(p, sizeof(p), "%s/events/sched/%s", tracing_dirs[i], name);
-		if (access(p, F_OK) == 0)
-			return true;
-	}
-	return false;
-}
-
-/* The sched tracepoints, mounting tracefs (or debugfs) if need be. */
-static int need_tracepoints(void)
-{
-	int e1 = 0, e2 = 0;
-
-	if (have_event("sched_switch"))
-		return 0;
-	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
-		e1 = errno;
-	if (!have_event("sched_switch") && mount("nodev", "/sys/kernel/debug", "debugfs", 0, NULL))
-		e2 = errno;
-	if (have_event("sched_switch"))
-		return 0;
-	fprintf(stderr, "schedlab: trace record: the kernel's sched tracepoints are not available "
-		"(no events/sched/sched_switch under /sys/kernel/tracing; mounting tracefs: %s; "
-		"debugfs: %s)\n", e1 ? strerror(e1) : "mounted, no sched events",
-		e2 ? strerror(e2) : "mounted, no sched events");
-	return EXIT_INTERNAL;
-}
 
 /* A child of record: perf, in its own process group (real/proc.h), with
  * the terminal if we had it (so that ^C and the terminal's input go to
@@ -404,11 +363,11 @@ static int record(const char *perf, const char *out, char **cmd, int ncmd)
 	args[n++] = "-q";
 	args[n++] = "-o";
 	args[n++] = data;
-	if (have_event("sched_process_exec")) {
+	if (cli_have_sched_event("sched_process_exec")) {
 		args[n++] = "-e";
 		args[n++] = "sched:sched_process_exec";
 	}
-	if (have_event("sched_process_exit")) {
+	if (cli_have_sched_event("sched_process_exit")) {
 		args[n++] = "-e";
 		args[n++] = "sched:sched_process_exit";
 	}
@@ -498,14 +457,14 @@ static int trace_record(int argc, char **argv)
 		return cli_bad_input("trace record: missing the COMMAND to record");
 	if (argc - i > 256)
 		return cli_bad_input("trace record: at most 256 command words");
-	if (!find_program(argv[i], prog, sizeof(prog)))
+	if (!cli_find_program(argv[i], prog, sizeof(prog)))
 		return cli_bad_input("trace record: command '%s' not found", argv[i]);
-	if (!find_program("perf", perf, sizeof(perf))) {
+	if (!cli_find_program("perf", perf, sizeof(perf))) {
 		fputs("schedlab: trace record: perf not found in PATH (Debian: apt-get install "
 		      "linux-perf)\n", stderr);
 		return EXIT_INTERNAL;
 	}
-	int rc = need_tracepoints();
+	int rc = cli_need_tracepoints("trace record");
 	if (rc)
 		return rc;
 	return record(perf, out, argv + i, argc - i);

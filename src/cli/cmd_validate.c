@@ -17,6 +17,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_real.h"
+#include "cli/perf_tools.h"
 #include "policy/policy.h"
 #include "real/proc.h"
 #include "real/validate.h"
@@ -27,6 +28,7 @@
 struct val_args {
 	const char *workload, *policy, *machine, *sim;
 	bool recorded;		/* --work recorded: the model's work from recorded figures */
+	bool latency;		/* --latency: the real runs' waits, recorded with perf */
 	int reps;
 	uint64_t seed;
 	enum sl_format format;
@@ -58,11 +60,17 @@ static int parse_one(int argc, char **argv, int *i, struct val_args *a, struct s
 	}
 	if ((m = cli_max_mem("validate", argc, argv, i, err)))
 		return m < 0 ? -1 : 0;
+	if (!strcmp(argv[*i], "--latency")) {
+		if (a->latency)
+			return sl_fail(err, "validate: --latency given twice (expected one)");
+		a->latency = true;
+		return 0;
+	}
 	if ((m = cli_reps_seed_format("validate", argc, argv, i, &a->reps, &a->seed,
 					&a->format, &a->given, err)))
 		return m < 0 ? -1 : 0;
-	return cli_unexpected("validate", argv[*i], "-w, -p, -m, --sim, --work, -r, -s, -o or "
-			      "--max-mem", err);
+	return cli_unexpected("validate", argv[*i], "-w, -p, -m, --sim, --work, -r, -s, -o, "
+			      "--latency or --max-mem", err);
 }
 
 /* What was compared, for the printers. */
@@ -344,7 +352,13 @@ int cmd_validate(int argc, char **argv)
 	sl_sweep_free(sim);
 	sim = NULL;
 	real = sl_xcalloc((unsigned long)a.reps, sizeof(*real));
-	if (sl_real_run_reps(w, &params, &env, a.reps, a.seed, real, &err)) {
+	struct cli_perf_rec rec;
+	if (a.latency && (rc = cli_real_latency(&rec, "validate", &env)))
+		goto out;
+	rc = sl_real_run_reps(w, &params, &env, a.reps, a.seed, real, &err);
+	if (a.latency)
+		cli_perf_rec_cleanup(&rec);
+	if (rc) {
 		rc = sl_real_interrupted() ? cli_real_interrupted(&err) : cli_report(&err);
 		goto out;
 	}

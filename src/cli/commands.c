@@ -75,7 +75,7 @@ static const struct command commands[] = {
 	  "(docs/report.md).\n" },
 	{ "real", cmd_real, "run a workload as real processes on this host and time it",
 	  "usage: schedlab real -w WORKLOAD [--cpus LIST] [-r REPS] [-s SEED]\n"
-	  "                     [-o table|json|csv] [--max-mem SIZE]\n"
+	  "                     [-o table|json|csv] [--latency] [--max-mem SIZE]\n"
 	  "\n"
 	  "  -w, --workload WORKLOAD name[:param=value,...]: spin, hackbench, schedbench,\n"
 	  "                          kernbench (a real kernel build; see docs/validation.md)\n"
@@ -83,6 +83,9 @@ static const struct command commands[] = {
 	  "  -r, --reps REPS         repetitions (default 1)\n"
 	  "  -s, --seed SEED         first seed (default 1): schedbench's random indices\n"
 	  "  -o, --output FORMAT     table (default), json or csv, as 'run' prints them\n"
+	  "      --latency           record each repetition with 'perf sched record -a' and\n"
+	  "                          add the wakeup_lat_us / runq_delay_us percentiles of\n"
+	  "                          the processes it started (needs perf and tracefs)\n"
 	  "      --max-mem SIZE      refuse a workload that would touch more than SIZE of\n"
 	  "                          memory (e.g. 512M, 4G; default half of physical memory);\n"
 	  "                          it is refused beyond MemAvailable in any case\n"
@@ -93,7 +96,7 @@ static const struct command commands[] = {
 	{ "validate", cmd_validate, "run a workload for real and simulated, side by side",
 	  "usage: schedlab validate -w WORKLOAD [-p POLICY] [-m MACHINE] [--sim WORKLOAD]\n"
 	  "                         [--work measured|recorded] [-r REPS] [-s SEED]\n"
-	  "                         [-o table|json|csv] [--max-mem SIZE]\n"
+	  "                         [-o table|json|csv] [--latency] [--max-mem SIZE]\n"
 	  "\n"
 	  "  -w, --workload WORKLOAD a real workload (see 'schedlab real --help')\n"
 	  "  -p, --policy POLICY     simulated policy (default cfs, or o1 without cfs)\n"
@@ -106,6 +109,8 @@ static const struct command commands[] = {
 	  "  -r, --reps REPS         repetitions of each (default 1)\n"
 	  "  -s, --seed SEED         first seed (default 1)\n"
 	  "  -o, --output FORMAT     table (default), json or csv\n"
+	  "      --latency           the real runs' wait percentiles too, recorded by perf\n"
+	  "                          (see 'schedlab real --help'), beside the simulated ones\n"
 	  "      --max-mem SIZE      the memory limit of the real and the simulated runs\n"
 	  "                          (e.g. 512M, 4G; default half of physical memory)\n"
 	  "\n"
@@ -114,7 +119,7 @@ static const struct command commands[] = {
 	  "summarise its waits",
 	  "usage: schedlab trace import FILE -o WORKLOAD.json [--all | --pid PID ...]\n"
 	  "       schedlab trace record -o FILE [--] COMMAND [ARG ...]\n"
-	  "       schedlab trace stats FILE\n"
+	  "       schedlab trace stats [--tree PID] FILE\n"
 	  "\n"
 	  "  import                  read perf script (or ftrace) text of 'perf sched record'\n"
 	  "                          and write a workload: -w trace:file=WORKLOAD.json\n"
@@ -127,7 +132,9 @@ static const struct command commands[] = {
 	  "    -o, --output FILE     the trace\n"
 	  "  stats                   perf sched latency's per-task table (runtime, switches,\n"
 	  "                          average and longest wait) of a trace, real or --trace's,\n"
-	  "                          and the wakeup_lat_us / runq_delay_us percentiles\n" },
+	  "                          and the wakeup_lat_us / runq_delay_us percentiles\n"
+	  "    --tree PID            only the tasks PID forked, directly or not (a system-\n"
+	  "                          wide recording of one program)\n" },
 	{ "help", cmd_help, "show this help, or a command's usage",
 	  "usage: schedlab help [COMMAND]\n" },
 };

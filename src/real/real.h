@@ -26,6 +26,12 @@ struct sl_real_env {
 	int ncpus;		/* CPU_COUNT(&cpus) */
 	bool pinned;		/* --cpus was given: children are pinned to cpus */
 	uint64_t seed;		/* of this repetition (random indices of schedbench) */
+	/* Optional, around each timed repetition, outside the host marks of
+	 * other_cpu_pct (real --latency records the repetition with perf
+	 * and adds its wait percentiles to its metrics): 0 or -1 with err. */
+	int (*rep_begin)(void *arg, struct sl_err *err);
+	int (*rep_end)(void *arg, struct sl_metrics *out, struct sl_err *err);
+	void *rep_arg;
 };
 
 struct sl_real_workload {

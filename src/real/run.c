@@ -40,12 +40,16 @@ int sl_real_run_reps(const struct sl_real_workload *w, const struct sl_params *p
 		struct sl_real_host_mark from, to;
 		memset(&out[rep], 0, sizeof(out[rep]));
 		env->seed = seed + (uint64_t)rep;
+		if (env->rep_begin && (rc = env->rep_begin(env->rep_arg, err)))
+			break;
 		sl_real_host_mark(&from);
 		rc = w->run(p, env, &out[rep], err);
 		sl_real_host_mark(&to);
 		if (!rc)
 			sl_metrics_add(&out[rep], "other_cpu_pct", "%",
 				       sl_real_host_other_pct(&from, &to), 0);
+		if (!rc && env->rep_end)
+			rc = env->rep_end(env->rep_arg, &out[rep], err);
 	}
 	sl_real_signals_restore();
 	return rc;

@@ -19,10 +19,19 @@ struct reader {
 	struct sl_trace_stats *st;
 };
 
-/* The record of pid (> 0), added if new; NULL past the task limit. */
+/* Tasks outside the tree being looked at (sl_trace_stats_read_tree). */
+static struct sl_trace_task_stats ignored;
+
+/* The record of pid (> 0), added if new; &ignored for a task outside the
+ * tree; NULL past the task limit. */
 static struct sl_trace_task_stats *task_of(struct reader *r, int pid, const char *comm)
 {
 	struct sl_trace_stats *st = r->st;
+
+	if (st->root > 0 && sl_pidmap_get(&st->members, pid) < 0) {
+		ignored = (struct sl_trace_task_stats){ .on_since = -1, .queued_at = -1 };
+		return &ignored;
+	}
 
 	int i = sl_pidmap_get(&st->pids, pid);
 	if (i < 0) {
@@ -89,9 +98,11 @@ static int on_switch(struct reader *r, const struct sl_trace_line *l)
 				t->wait_max = w;
 				t->wait_max_at = l->ts;
 			}
-			sl_hist_record(&r->st->runq, (uint64_t)w);
-			if (t->woken)
-				sl_hist_record(&r->st->wakeup, (uint64_t)w);
+			if (t != &ignored) {
+				sl_hist_record(&r->st->runq, (uint64_t)w);
+				if (t->woken)
+					sl_hist_record(&r->st->wakeup, (uint64_t)w);
+			}
 			t->queued_at = -1;
 		}
 		t->on_since = l->ts;
@@ -121,11 +132,17 @@ static int on_wakeup(struct reader *r, const struct sl_trace_line *l)
 static int on_fork(struct reader *r, const struct sl_trace_line *l)
 {
 	char comm[SL_TRACE_COMM];
-	long pid;
+	long pid, parent;
 
 	if (sl_trace_field_comm(&r->src, l, "child_comm", "child_pid", comm) ||
 	    sl_trace_field_int(&r->src, l, "child_pid", 1, INT_MAX, &pid))
 		return -1;
+	if (r->st->root > 0) {
+		if (sl_trace_field_int(&r->src, l, "pid", 0, INT_MAX, &parent))
+			return -1;
+		if (parent == r->st->root || sl_pidmap_get(&r->st->members, (int)parent) >= 0)
+			sl_pidmap_put(&r->st->members, (int)pid, 1);
+	}
 	struct sl_trace_task_stats *t = task_of(r, (int)pid, comm);
 	if (!t)
 		return -1;
@@ -160,10 +177,17 @@ static int on_text(void *arg, char *text)
 int sl_trace_stats_read(FILE *in, const char *path, struct sl_trace_stats *st,
 			struct sl_err *err)
 {
+	return sl_trace_stats_read_tree(in, path, 0, st, err);
+}
+
+int sl_trace_stats_read_tree(FILE *in, const char *path, int root, struct sl_trace_stats *st,
+			     struct sl_err *err)
+{
 	struct reader r = { .src = { .path = path, .err = err }, .st = st };
 	sl_time end = 0;
 
 	memset(st, 0, sizeof(*st));
+	st->root = root;
 	sl_hist_reset(&st->wakeup);
 	sl_hist_reset(&st->runq);
 	if (sl_trace_read(in, &r.src, on_text, &r, &end))
@@ -240,5 +264,6 @@ void sl_trace_stats_free(struct sl_trace_stats *st)
 {
 	free(st->tasks);
 	sl_pidmap_free(&st->pids);
+	sl_pidmap_free(&st->members);
 	memset(st, 0, sizeof(*st));
 }

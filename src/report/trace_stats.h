@@ -43,6 +43,8 @@ struct sl_trace_stats {
 	int ntasks, cap;
 	struct sl_pidmap pids;		/* pid -> index */
 	struct sl_hist wakeup, runq;	/* every task's waits, ns */
+	int root;			/* > 0: only root's descendants count */
+	struct sl_pidmap members;	/* ... which are these (pid -> 1) */
 	long lines;
 	sl_time first, last;
 };
@@ -52,6 +54,12 @@ struct sl_trace_stats {
  * tasks, an over-long line). */
 int sl_trace_stats_read(FILE *in, const char *path, struct sl_trace_stats *st,
 			struct sl_err *err);
+/* The same for the tasks that `root` (a pid) forked, directly or through
+ * its descendants, in the trace (sched_process_fork lines), root itself
+ * not included: a system-wide recording of a run that `root` started
+ * (real --latency). */
+int sl_trace_stats_read_tree(FILE *in, const char *path, int root, struct sl_trace_stats *st,
+			     struct sl_err *err);
 /* The perf sched latency table, tasks by longest wait, then the
  * percentiles. */
 void sl_trace_stats_print(FILE *out, const struct sl_trace_stats *st);

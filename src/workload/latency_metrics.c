@@ -25,9 +25,16 @@ static void add_one(struct sl_metrics *out, const struct sl_hist *h, const char 
 	}
 }
 
+void sl_metrics_add_waits(struct sl_metrics *out, const struct sl_hist *wakeup,
+			  const struct sl_hist *runq, const char *prefix)
+{
+	add_one(out, wakeup, prefix, "wakeup_lat_us");
+	add_one(out, runq, prefix, "runq_delay_us");
+}
+
 void sl_metrics_add_latency(struct sl_metrics *out, const struct sl_sim *sim, int group,
 			    const char *prefix)
 {
-	add_one(out, sl_sim_latency(sim, SL_LAT_WAKEUP, group), prefix, "wakeup_lat_us");
-	add_one(out, sl_sim_latency(sim, SL_LAT_RUNQ, group), prefix, "runq_delay_us");
+	sl_metrics_add_waits(out, sl_sim_latency(sim, SL_LAT_WAKEUP, group),
+			     sl_sim_latency(sim, SL_LAT_RUNQ, group), prefix);
 }

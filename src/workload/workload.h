@@ -34,6 +34,11 @@ const struct sl_metric *sl_metrics_find(const struct sl_metrics *ms, const char 
  * prefix is given (a workload's group: "senders_wakeup_lat_us_p99"). */
 void sl_metrics_add_latency(struct sl_metrics *out, const struct sl_sim *sim, int group,
 			    const char *prefix);
+/* ... the same percentiles of two histograms of waits in ns (a real
+ * recording's: real --latency). */
+struct sl_hist;
+void sl_metrics_add_waits(struct sl_metrics *out, const struct sl_hist *wakeup,
+			  const struct sl_hist *runq, const char *prefix);
 
 struct sl_workload_ops {
 	const char *name;

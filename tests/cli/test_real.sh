@@ -218,4 +218,36 @@ check "validate table names both" grep -q 'simulated: spin:tasks=1,seconds=0.3 u
 check "validate csv" grep -q '^elapsed_s,s,' "$tmp/val.csv"
 expect_exit 0 "$S" validate -w hackbench:groups=1,loops=10 -p o1
 
+# ---- --latency: each repetition recorded system-wide by perf; the waits
+# of the processes schedlab forked, and only those (pingpong: its two) ----
+bad_input "real: --latency given twice" real -w spin --latency --latency
+bad_input "validate: --latency given twice" validate -w spin --latency --latency
+expect_exit 1 env PATH="$tmp" "$(command -v "$S" || echo "$PWD/$S")" real -w spin:seconds=0.1 --latency
+expect_err "needs perf, not found"
+if command -v perf >/dev/null && { [ -e /sys/kernel/tracing/events/sched/sched_switch ] ||
+   [ -e /sys/kernel/debug/tracing/events/sched/sched_switch ]; }; then
+	mkdir -p "$tmp/lt"
+	TMPDIR="$tmp/lt" "$S" real -w pingpong:loops=2000 --latency -r 2 -o json >"$tmp/lat.json"
+	check "--latency: ran" test $? = 0
+	check "--latency: pingpong's two processes in each repetition" is_true "$(json "$tmp/lat.json" \
+		'all(r["metrics"]["latency_tasks"] == 2 for r in j["runs"])')"
+	check "--latency: percentiles in order, waits seen" is_true "$(json "$tmp/lat.json" \
+		'all(0 < m["wakeup_lat_us_p50"] <= m["wakeup_lat_us_p99"] <= m["wakeup_lat_us_max"] and m["runq_delay_us_p50"] > 0 for m in (r["metrics"] for r in j["runs"]))')"
+	check "--latency: the recordings removed" test -z "$(ls "$tmp/lt")"
+	"$S" validate -w pingpong:loops=2000 -p o1 --latency -o csv >"$tmp/lval.csv" 2>/dev/null
+	check "validate --latency: real and simulated wakeup latency side by side" \
+		grep -Eq '^wakeup_lat_us_p50,us,[0-9.]+,[0-9.]+,1,[0-9.]+,' "$tmp/lval.csv"
+	# interrupted: perf killed and reaped, its directory removed
+	TMPDIR="$tmp/lt" "$S" real -w spin:seconds=20 --latency >/dev/null 2>&1 &
+	pid=$!
+	sleep 2
+	kill -TERM $pid
+	wait $pid; rc=$?
+	check "--latency interrupted: died of SIGTERM" test $rc = 143
+	check "--latency interrupted: no perf left" sh -c "! pgrep -f 'record -a -q -D -1 --control fd:[0-9]*,[0-9]* -o $tmp/lt/' >/dev/null"
+	check "--latency interrupted: nothing left in TMPDIR" test -z "$(ls "$tmp/lt")"
+else
+	echo "note: perf or the sched tracepoints missing: real --latency checks skipped"
+fi
+
 finish real

@@ -218,6 +218,27 @@ check "trace stats: b's waits" grep -Eq '^  b:102 +\| +2\.400 \| +2 \| +1\.250 \
 check "trace stats: a's runtime" grep -Eq '^  a:101 +\| +2\.600 \| +2 \|' "$tmp/hand.out"
 check "trace stats: one wakeup wait of 500 us" grep -Eq '^wakeup_lat_us .* max +500\.00 +\(1 waits\)' "$tmp/hand.out"
 check "trace stats: two waits in all" grep -Eq '^runq_delay_us .* max +2000\.00 +\(2 waits\)' "$tmp/hand.out"
+# --tree: only what pid 100 forked, directly (a) or not (b); x's child c
+# and 100 itself are left out (a system-wide recording of one run)
+cat >"$tmp/tree.txt" <<'TXT'
+            root  100 [000]     1.000000000: sched:sched_process_fork: comm=root pid=100 child_comm=a child_pid=101
+               x  200 [001]     1.000000000: sched:sched_process_fork: comm=x pid=200 child_comm=c child_pid=201
+            root  100 [000]     1.000100000: sched:sched_switch: prev_comm=root prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=a next_pid=101 next_prio=120
+               a  101 [000]     1.000200000: sched:sched_process_fork: comm=a pid=101 child_comm=b child_pid=102
+               x  200 [001]     1.000300000: sched:sched_switch: prev_comm=x prev_pid=200 prev_prio=120 prev_state=S ==> next_comm=c next_pid=201 next_prio=120
+               a  101 [000]     1.001200000: sched:sched_switch: prev_comm=a prev_pid=101 prev_prio=120 prev_state=S ==> next_comm=b next_pid=102 next_prio=120
+# schedlab: end of run at 1.002000000
+TXT
+"$S" trace stats --tree 100 "$tmp/tree.txt" >"$tmp/tree.out" 2>&1
+check "trace stats --tree: the tree's two tasks" grep -q '^2 tasks' "$tmp/tree.out"
+check "trace stats --tree: b waited 1 ms" grep -Eq '^  b:102 +\| +0\.800 \| +1 \| +1\.000 ' "$tmp/tree.out"
+check "trace stats --tree: not c" sh -c "! grep -q 'c:201' '$tmp/tree.out'"
+check "trace stats --tree: two waits" grep -Eq '^runq_delay_us .* \(2 waits\)' "$tmp/tree.out"
+"$S" trace stats "$tmp/tree.txt" >"$tmp/all.out" 2>&1
+check "trace stats without --tree: every task" grep -q '^5 tasks' "$tmp/all.out"
+bad_input "trace stats: --tree 'x': expected a process id" trace stats --tree x "$tmp/tree.txt"
+bad_input "trace stats: --tree needs a process id" trace stats "$tmp/tree.txt" --tree
+bad_input "unknown option '--pid'" trace stats --pid 1 "$tmp/tree.txt"
 # a simulated run's trace gives the percentiles the run itself reports
 for spec in "ht hackbench:groups=1,loops=20" "o1:version=2.6.0 kernbench:jobs=3,size=0.3" \
 	    "cfs javabench:size=0.2"; do

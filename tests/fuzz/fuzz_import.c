@@ -43,7 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (!size)
 		fgetc(in);
-	int rc = sl_trace_stats_read(in, "fuzz.txt", &st, &serr);
+	/* the tree of a pid the input picks (its length), or every task */
+	int rc = sl_trace_stats_read_tree(in, "fuzz.txt", (int)(size % 4) * 100, &st, &serr);
 	fclose(in);
 	fuzz_expect_input_error(rc, &serr, "trace stats");
 	if (!rc) {
