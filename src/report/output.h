@@ -52,6 +52,7 @@
 
 #include "report/reproduce.h"
 #include "report/sweep.h"
+#include "report/sweep_plan.h"
 
 enum sl_format {
 	SL_FORMAT_TABLE,
@@ -63,6 +64,16 @@ enum sl_format {
 void sl_out_run_table(FILE *f, const struct sl_sweep *s);
 void sl_out_run_json(FILE *f, const struct sl_sweep *s);
 void sl_out_run_csv(FILE *f, const struct sl_sweep *s);
+
+/* A `run` sweep (report/sweep_plan.h): per machine and metric (none: the
+ * workload's headline metric), a table with a row per workload spec of
+ * the lists and a column per policy; cells min / median / max over the
+ * repetitions (the value, with one repetition). */
+void sl_out_sweep_table(FILE *f, const struct sl_sweep_plan *p, const char *const *metrics,
+			int nmetrics);
+/* JSON and CSV of a sweep; sl_out_run_json/csv write a sweep of one row. */
+void sl_out_plan_json(FILE *f, const struct sl_sweep_plan *p);
+void sl_out_plan_csv(FILE *f, const struct sl_sweep_plan *p);
 
 /* `reproduce` results (the experiment's shape: grid, or the SDET shapes). */
 void sl_out_exp_table(FILE *f, const struct sl_exp_result *r);
