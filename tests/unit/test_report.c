@@ -156,7 +156,7 @@ static void expect_load_error(const char *text, const char *frag1, const char *f
 
 SL_TEST(report_experiment_errors)
 {
-	expect_load_error("{ \"title\": \"t\",\n  \"source\": }", "line 2", "invalid JSON");
+	expect_load_error("{ \"title\": \"t\",\n  \"source\": }", "x.json:2:", "invalid JSON");
 	expect_load_error("{ \"title\": \"t\"", "invalid JSON", "end of file");
 	expect_load_error("[1, 2]", "expected an object", NULL);
 	expect_load_error(HEAD GOOD_COLUMNS ROWS "} x", "text after", NULL);
