@@ -414,9 +414,15 @@ static int parse_columns(const struct ctx *c, struct json_object *root,
 	if (get_array(c, root, "columns", true, &arr))
 		return -1;
 	n = (int)json_object_array_length(arr);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		if (parse_column(c, json_object_array_get_idx(arr, (size_t)i), i, e))
 			return -1;
+		/* bounded as the lists expand, not once they have */
+		if (e->ncols > SL_SWEEP_MAX_CELLS)
+			return field_fail(c, "columns", "more than %d columns (expected at most %d "
+					  "cells; see docs/experiments.md)", SL_SWEEP_MAX_CELLS,
+					  SL_SWEEP_MAX_CELLS);
+	}
 	return 0;
 }
 
@@ -733,10 +739,11 @@ static int parse_rows(const struct ctx *c, struct json_object *root, const char 
 	    check_shared_params(c, shared, arr))
 		return -1;
 	int n = (int)json_object_array_length(arr);
-	for (int i = 0; i < n; i++)
-		if (parse_row(c, json_object_array_get_idx(arr, (size_t)i), i, shared, metric, e))
+	for (int i = 0; i < n; i++)	/* bounded as the lists expand */
+		if (parse_row(c, json_object_array_get_idx(arr, (size_t)i), i, shared, metric, e) ||
+		    check_size(c, e))
 			return -1;
-	return check_size(c, e);
+	return 0;
 }
 
 static int parse_notes(const struct ctx *c, struct json_object *root, struct sl_experiment *e)

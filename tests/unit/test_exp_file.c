@@ -98,6 +98,12 @@ SL_TEST(exp_file_errors)
 		   "  \"columns\": [ { \"policy\": \"cfs:base_slice_us=100..139\" } ],\n"
 		   "  \"rows\": [ { \"workload\": \"spin:tasks=1..40\" } ] }",
 		   "4800 cells");
+	/* bounded while the columns expand, before any row is looked at */
+	user_fails(USER_HEAD "  \"machine\": \"p4dpe-2x2ht\",\n"
+		   "  \"columns\": [ { \"policy\": \"cfs:base_slice_us=100..3099\" },\n"
+		   "               { \"policy\": \"cfs:base_slice_us=5000..7999\" } ],\n"
+		   "  \"rows\": [ { \"workload\": \"spin\" } ] }",
+		   "u.json:3: columns: more than 4096 columns");
 	/* built-in experiments still need a source they cite */
 	struct sl_experiment e;
 	struct sl_err err = { 0 };
