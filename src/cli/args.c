@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/err.h"
 #include "base/memsize.h"
@@ -123,6 +124,82 @@ int cli_parse_format(const char *opt, const char *text, unsigned allow,
 		k++;
 	}
 	return sl_fail(err, "%s '%s': expected %s", opt, text, list);
+}
+
+int cli_parse_jobs(const char *opt, const char *text, int *jobs, struct sl_err *err)
+{
+	long v;
+
+	if (sl_parse_long(text, &v) || v < 1 || v > SL_SWEEP_MAX_THREADS)
+		return sl_fail(err, "%s '%s': expected a number of threads from 1 to %d", opt, text,
+			       SL_SWEEP_MAX_THREADS);
+	*jobs = (int)v;
+	return 0;
+}
+
+int cli_progress_option(const char *arg, bool *quiet, bool *forced)
+{
+	if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
+		*quiet = true;
+		return 1;
+	}
+	if (!strcmp(arg, "--progress")) {
+		*forced = true;
+		return 1;
+	}
+	return 0;
+}
+
+/* "schedlab: 37/120 runs, 12.4 s, about 27.8 s left"; the caller holds the lock. */
+static void progress_draw(struct cli_progress *p, double now)
+{
+	double elapsed = now - p->t0;
+
+	fprintf(stderr, "%sschedlab: %ld/%ld runs, %.1f s", p->tty ? "\r" : "", p->done, p->total,
+		elapsed);
+	if (p->done && p->done < p->total)
+		fprintf(stderr, ", about %.1f s left",
+			elapsed / (double)p->done * (double)(p->total - p->done));
+	fputs(p->tty ? "\033[K" : "\n", stderr);
+	fflush(stderr);
+	p->last = now;
+}
+
+static void progress_run_done(struct sl_sweep_progress *base)
+{
+	struct cli_progress *p = (struct cli_progress *)base;
+	double now = cli_wall_seconds();
+
+	pthread_mutex_lock(&p->lock);
+	p->done++;
+	/* a terminal's line at most 10 times a second; a log's once a second */
+	if (p->done < p->total && now - p->last >= (p->tty ? 0.1 : 1.0))
+		progress_draw(p, now);
+	pthread_mutex_unlock(&p->lock);
+}
+
+void cli_progress_start(struct cli_progress *p, long total, bool quiet, bool forced)
+{
+	memset(p, 0, sizeof(*p));
+	pthread_mutex_init(&p->lock, NULL);
+	p->tty = isatty(STDERR_FILENO);
+	p->on = !quiet && (forced || p->tty);
+	p->total = total;
+	p->t0 = p->last = cli_wall_seconds();
+	if (p->on) {
+		p->base.run_done = progress_run_done;
+		progress_draw(p, p->t0);
+	}
+}
+
+void cli_progress_end(struct cli_progress *p)
+{
+	if (p->on) {
+		progress_draw(p, cli_wall_seconds());
+		if (p->tty)
+			fputc('\n', stderr);
+	}
+	pthread_mutex_destroy(&p->lock);
 }
 
 double cli_wall_seconds(void)

@@ -9,11 +9,13 @@
 #ifndef SL_CLI_CLI_H
 #define SL_CLI_CLI_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "base/err.h"
 #include "report/output.h"
+#include "report/sweep.h"
 
 #define SL_VERSION "0.1"
 
@@ -94,6 +96,33 @@ int cli_parse_seed(const char *opt, const char *text, uint64_t *seed, struct sl_
 /* The message lists the allowed formats from the table of formats. */
 int cli_parse_format(const char *opt, const char *text, unsigned allow,
 		     enum sl_format *format, struct sl_err *err);
+
+/* -j N: worker threads, 1 to SL_SWEEP_MAX_THREADS. */
+int cli_parse_jobs(const char *opt, const char *text, int *jobs, struct sl_err *err);
+
+/*
+ * The progress line on stderr (docs/experiments.md): runs done / total,
+ * elapsed, an estimate of the rest.  Drawn in place when stderr is a
+ * terminal; off otherwise, or with --quiet; --progress forces it (a line
+ * per update).  Never on stdout, so results stay byte for byte the same.
+ */
+struct cli_progress {
+	struct sl_sweep_progress base;	/* first: the sweep calls base.run_done */
+	pthread_mutex_t lock;
+	long done, total;
+	double t0, last;
+	bool on, tty;
+};
+/* --quiet / --progress: 1 matched, 0 another argument. */
+int cli_progress_option(const char *arg, bool *quiet, bool *forced);
+void cli_progress_start(struct cli_progress *p, long total, bool quiet, bool forced);
+/* The last line (and the newline a terminal needs). */
+void cli_progress_end(struct cli_progress *p);
+/* What to hand the sweeps: NULL when the line is off. */
+static inline struct sl_sweep_progress *cli_progress_sink(struct cli_progress *p)
+{
+	return p->on ? &p->base : NULL;
+}
 
 /* Seconds on a monotonic clock (for --stats only; results never use it). */
 double cli_wall_seconds(void);

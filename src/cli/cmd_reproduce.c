@@ -1,8 +1,11 @@
 /*
- * cmd_reproduce.c - `schedlab reproduce [EXPERIMENT ...] [-r REPS]
- * [-o table|json] [--stats] [--max-mem SIZE]`: run experiments and print each table beside
- * the published numbers; with several (or none named: all of them), a
- * scoreboard of the cells within tolerance ends the output.
+ * cmd_reproduce.c - `schedlab reproduce [EXPERIMENT|FILE.json ...] [-r REPS]
+ * [-o table|json] [-j N] [--quiet|--progress] [--stats] [--max-mem SIZE]`:
+ * run experiments - built-in ones by name, a user's files by path
+ * (docs/experiments.md) - and print each table beside the published
+ * numbers (one per machine of an experiment's list); with several (or none
+ * named: all of them), a scoreboard of the cells within tolerance ends
+ * the output.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +21,9 @@ struct reproduce_args {
 	const char **names;	/* experiments to run, in order */
 	int nnames;
 	int reps;		/* 0: each experiment's own */
+	int jobs;		/* -j: worker threads */
+	const char *jobs_text;
+	bool quiet, progress;
 	enum sl_format format;
 	bool stats;
 	bool all;		/* no experiment named: every built-in one */
@@ -34,6 +40,11 @@ static int parse_one(int argc, char **argv, int *i, struct reproduce_args *a,
 		a->stats = true;
 		return 0;
 	}
+	if (cli_progress_option(argv[*i], &a->quiet, &a->progress))
+		return 0;
+	if ((m = cli_option(argc, argv, i, "-j", "--jobs", &v, err)))
+		return m < 0 || cli_once("reproduce", &a->jobs_text, "-j", v, err) ? -1 :
+		       cli_parse_jobs("-j", v, &a->jobs, err);
 	if ((m = cli_max_mem("reproduce", argc, argv, i, err)))
 		return m < 0 ? -1 : 0;
 	if ((m = cli_option(argc, argv, i, "-r", "--reps", &v, err)))
@@ -43,9 +54,8 @@ static int parse_one(int argc, char **argv, int *i, struct reproduce_args *a,
 		return m < 0 || cli_once("reproduce", &a->given.format, "-o", v, err) ? -1 :
 		       cli_parse_format("-o", v, 0, &a->format, err);
 	if (argv[*i][0] == '-')
-		return sl_fail(err, "reproduce: unknown option '%s' (expected -r, -o, --stats or "
-			       "--max-mem)",
-			       argv[*i]);
+		return sl_fail(err, "reproduce: unknown option '%s' (expected -r, -o, -j, --quiet, "
+			       "--progress, --stats or --max-mem)", argv[*i]);
 	a->names[a->nnames++] = argv[*i];
 	return 0;
 }
@@ -60,6 +70,8 @@ static int parse_args(int argc, char **argv, struct reproduce_args *a, struct sl
 	for (int i = 1; i < argc; i++)
 		if (parse_one(argc, argv, &i, a, err))
 			return -1;
+	if (a->quiet && a->progress)
+		return sl_fail(err, "reproduce: --quiet and --progress (expected at most one)");
 	if (!a->nnames) {
 		a->all = true;
 		for (int i = 0; i < nfiles; i++)
@@ -70,60 +82,80 @@ static int parse_args(int argc, char **argv, struct reproduce_args *a, struct sl
 	return 0;
 }
 
-/* Load and check every experiment first, so that a bad name or a run
- * beyond the memory limit fails before any run. */
-static int load_all(const struct reproduce_args *a, struct sl_experiment *exps,
-		    struct sl_err *err)
+/* Load and check every experiment first - each table of each - so that a
+ * bad name, a bad file or a run beyond the memory limit fails before any
+ * run.  *runs: what they will run, for the progress line. */
+static int load_all(const struct reproduce_args *a, struct sl_experiment **exps, int *nexps,
+		    long *runs, struct sl_err *err)
 {
-	for (int i = 0; i < a->nnames; i++)
-		if (sl_experiment_load(&exps[i], a->names[i], err))
+	*runs = 0;
+	for (int i = 0; i < a->nnames; i++) {
+		struct sl_experiment *t;
+		int n;
+		if (sl_experiment_load_tables(a->names[i], &t, &n, err))
 			return -1;
-	for (int i = 0; i < a->nnames; i++)
-		if (sl_experiment_check(&exps[i], a->reps, err))
+		*exps = sl_xrealloc(*exps, sizeof(**exps) * (unsigned long)(*nexps + n));
+		memcpy(*exps + *nexps, t, sizeof(*t) * (unsigned long)n);
+		*nexps += n;
+		free(t);
+	}
+	for (int i = 0; i < *nexps; i++) {
+		long r;
+		if (sl_experiment_check_runs(&(*exps)[i], a->reps, &r, err))
 			return -1;
+		*runs += r;
+	}
 	return 0;
 }
 
-static int run_all(const struct reproduce_args *a, struct sl_experiment *exps,
-		   struct sl_exp_result *res, struct sl_err *err)
+static int run_all(const struct reproduce_args *a, struct sl_experiment *exps, int nexps,
+		   long runs, struct sl_exp_result *res, struct sl_err *err)
 {
 	uint64_t events = 0;
 	double t0 = cli_wall_seconds();
+	struct cli_progress progress;
+	int rc = 0;
 
-	for (int i = 0; i < a->nnames; i++) {
-		if (sl_experiment_run(&exps[i], a->reps, SL_SWEEP_THREADS, &res[i], err))
-			return -1;
-		events += res[i].sweep->events;
+	cli_progress_start(&progress, runs, a->quiet, a->progress);
+	for (int i = 0; i < nexps && !rc; i++) {
+		rc = sl_experiment_run_progress(&exps[i], a->reps, a->jobs,
+						cli_progress_sink(&progress), &res[i], err);
+		if (!rc)
+			events += res[i].sweep->events + (res[i].base_sweep ?
+							  res[i].base_sweep->events : 0);
 	}
-	if (a->stats)
+	cli_progress_end(&progress);
+	if (!rc && a->stats)
 		cli_print_stats(events, cli_wall_seconds() - t0);
-	return 0;
+	return rc;
 }
 
-static void print_results(const struct reproduce_args *a, const struct sl_exp_result *res)
+static void print_results(const struct reproduce_args *a, const struct sl_exp_result *res,
+			  int nexps)
 {
 	if (a->format == SL_FORMAT_JSON) {
-		sl_out_exp_json(stdout, res, a->nnames);
+		sl_out_exp_json(stdout, res, nexps);
 		return;
 	}
-	for (int i = 0; i < a->nnames; i++) {
+	for (int i = 0; i < nexps; i++) {
 		if (i)
 			fputc('\n', stdout);
 		sl_out_exp_table(stdout, &res[i]);
 	}
 	if (a->nnames > 1 || a->all) {
 		fputc('\n', stdout);
-		sl_out_exp_scoreboard(stdout, res, a->nnames);
+		sl_out_exp_scoreboard(stdout, res, nexps);
 	}
 }
 
 int cmd_reproduce(int argc, char **argv)
 {
-	struct reproduce_args a = { .format = SL_FORMAT_TABLE };
+	struct reproduce_args a = { .format = SL_FORMAT_TABLE, .jobs = sl_sweep_default_threads() };
 	struct sl_err err = { 0 };
 	struct sl_experiment *exps = NULL;
 	struct sl_exp_result *res = NULL;
-	int rc;
+	int nexps = 0, rc;
+	long runs;
 
 	if (argc == 2 && cli_is_help(argv[1])) {
 		fputs(cli_usage("reproduce"), stdout);
@@ -133,18 +165,21 @@ int cmd_reproduce(int argc, char **argv)
 		rc = cli_report(&err);
 		goto out;
 	}
-	exps = sl_xcalloc((unsigned long)a.nnames, sizeof(*exps));
-	res = sl_xcalloc((unsigned long)a.nnames, sizeof(*res));
-	if (load_all(&a, exps, &err) || run_all(&a, exps, res, &err)) {
+	if (load_all(&a, &exps, &nexps, &runs, &err)) {
 		rc = cli_report(&err);
 		goto out;
 	}
-	print_results(&a, res);
+	res = sl_xcalloc((unsigned long)nexps, sizeof(*res));
+	if (run_all(&a, exps, nexps, runs, res, &err)) {
+		rc = cli_report(&err);
+		goto out;
+	}
+	print_results(&a, res, nexps);
 	rc = cli_finish_output();
 out:
-	for (int i = 0; res && i < a.nnames; i++)
+	for (int i = 0; res && i < nexps; i++)
 		sl_exp_result_free(&res[i]);
-	for (int i = 0; exps && i < a.nnames; i++)
+	for (int i = 0; exps && i < nexps; i++)
 		sl_experiment_free(&exps[i]);
 	free(res);
 	free(exps);

@@ -1,9 +1,15 @@
 /*
- * cmd_run.c - `schedlab run -m MACHINE -p POLICY [-p POLICY ...] -w WORKLOAD
- * [-r REPS] [-s SEED] [-o table|json|csv] [--stats] [--max-mem SIZE]
- * [--trace FILE [--trace-format perf|ftrace|chrome]] [--html FILE].  --trace
+ * cmd_run.c - `schedlab run -m MACHINE [-m MACHINE ...] -p POLICY [-p POLICY
+ * ...] -w WORKLOAD [-r REPS] [-s SEED] [-o table|json|csv] [--metric NAME
+ * ...] [-j N] [--quiet|--progress] [--stats] [--max-mem SIZE] [--trace FILE
+ * [--trace-format perf|ftrace|chrome]] [--html FILE].  --trace
  * FILE and --html FILE appear only when the run succeeded (base/outfile.h);
  * - writes either to standard output and the results to standard error.
+ *
+ * -w and -p may hold lists and ranges (report/spec_list.h): the run is then
+ * a sweep (report/sweep_plan.h) and its table has a row per value and a
+ * column per policy, per machine and metric.  A plain run - one machine,
+ * one workload spec, no --metric - prints the per-metric table as always.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +23,19 @@
 #include "report/trace_perf.h"
 
 #define MAX_POLICIES 64
+#define MAX_MACHINES 64
+#define MAX_METRICS 32
 
 struct run_args {
-	const char *machine, *workload;
+	const char *machine[MAX_MACHINES], *workload;
+	int nmachines;
 	const char *policy[MAX_POLICIES];
 	int npolicies;
+	const char *metric[MAX_METRICS];	/* --metric: the sweep table's metrics */
+	int nmetrics;
+	int jobs;			/* -j: worker threads */
+	const char *jobs_text;
+	bool quiet, progress;
 	int reps;
 	uint64_t seed;
 	enum sl_format format;
@@ -43,6 +57,22 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 		a->stats = true;
 		return 0;
 	}
+	if (cli_progress_option(argv[*i], &a->quiet, &a->progress))
+		return 0;
+	if ((m = cli_option(argc, argv, i, "-j", "--jobs", &v, err)))
+		return m < 0 || cli_once("run", &a->jobs_text, "-j", v, err) ? -1 :
+		       cli_parse_jobs("-j", v, &a->jobs, err);
+	if ((m = cli_long_option(argc, argv, i, "--metric", &v, err))) {
+		if (m < 0)
+			return -1;
+		if (a->nmetrics == MAX_METRICS)
+			return sl_fail(err, "run: --metric '%s': at most %d metrics", v, MAX_METRICS);
+		for (int k = 0; k < a->nmetrics; k++)
+			if (!strcmp(a->metric[k], v))
+				return sl_fail(err, "run: --metric '%s' given twice", v);
+		a->metric[a->nmetrics++] = v;
+		return 0;
+	}
 	if ((m = cli_max_mem("run", argc, argv, i, err)))
 		return m < 0 ? -1 : 0;
 	if ((m = cli_long_option(argc, argv, i, "--trace", &v, err)))
@@ -51,8 +81,14 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 		return m < 0 ? -1 : cli_once("run", &a->html, "--html", v, err);
 	if ((m = cli_long_option(argc, argv, i, "--trace-format", &v, err)))
 		return m < 0 ? -1 : cli_once("run", &a->trace_format, "--trace-format", v, err);
-	if ((m = cli_option(argc, argv, i, "-m", "--machine", &v, err)))
-		return m < 0 ? -1 : cli_once("run", &a->machine, "-m", v, err);
+	if ((m = cli_option(argc, argv, i, "-m", "--machine", &v, err))) {
+		if (m < 0)
+			return -1;
+		if (a->nmachines == MAX_MACHINES)
+			return sl_fail(err, "run: -m '%s': at most %d machines", v, MAX_MACHINES);
+		a->machine[a->nmachines++] = v;
+		return 0;
+	}
 	if ((m = cli_option(argc, argv, i, "-w", "--workload", &v, err)))
 		return m < 0 ? -1 : cli_once("run", &a->workload, "-w", v, err);
 	if ((m = cli_option(argc, argv, i, "-p", "--policy", &v, err))) {
@@ -74,8 +110,8 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 	if ((m = cli_reps_seed_format("run", argc, argv, i, &a->reps, &a->seed, &a->format,
 				      &a->given, err)))	/* -r, -s (-o is above) */
 		return m < 0 ? -1 : 0;
-	return cli_unexpected("run", argv[*i], "-m, -p, -w, -r, -s, -o, --stats, --max-mem, "
-			      "--trace, --trace-format or --html", err);
+	return cli_unexpected("run", argv[*i], "-m, -p, -w, -r, -s, -o, --metric, -j, --quiet, "
+			      "--progress, --stats, --max-mem, --trace, --trace-format or --html", err);
 }
 
 static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *err)
@@ -83,8 +119,13 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *
 	for (int i = 1; i < argc; i++)
 		if (parse_one(argc, argv, &i, a, err))
 			return -1;
-	if (!a->machine)
+	if (!a->nmachines)
 		return sl_fail(err, "run: missing -m MACHINE (see 'schedlab list machines')");
+	if (a->quiet && a->progress)
+		return sl_fail(err, "run: --quiet and --progress (expected at most one)");
+	if (a->nmetrics && a->format != SL_FORMAT_TABLE)
+		return sl_fail(err, "run: --metric chooses the table's metrics (-o json and csv "
+			       "write every metric)");
 	if (!a->npolicies)
 		return sl_fail(err, "run: missing -p POLICY (see 'schedlab list policies')");
 	if (!a->workload)
@@ -94,22 +135,20 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *
 	if (a->trace && a->html && !strcmp(a->trace, "-") && !strcmp(a->html, "-"))
 		return sl_fail(err, "run: --trace - and --html - (expected at most one on standard "
 			       "output)");
-	if (a->trace && a->npolicies > 1)
-		return sl_fail(err, "run: --trace records one run: give one -p (got %d)",
-			       a->npolicies);
 	if (a->trace && a->reps > 1)
 		return sl_fail(err, "run: --trace records one run: give -r 1 (got %d)", a->reps);
+	if (a->sdet && a->nmetrics)
+		return sl_fail(err, "run: --metric with -o sdet (SDET's tables show the throughput)");
 	if (a->sdet) {
 		/* SDET's shapes tabulate a throughput: only for workloads whose
 		 * headline metric is one (sdet, spin, ...) */
-		struct sl_spec spec;
+		char name[64];
 		const struct sl_workload_ops *w;
-		if (sl_spec_parse(&spec, a->workload, "workload", err))
-			return -1;
-		w = sl_workload_find(spec.name);
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(a->workload, ":"), a->workload);
+		w = sl_workload_find(name);
 		if (w && strcmp(w->metric, "throughput"))
 			return sl_fail(err, "run: -o sdet: workload '%s' reports %s, not a throughput "
-				       "(SDET's tables are for sdet-like workloads)", spec.name,
+				       "(SDET's tables are for sdet-like workloads)", name,
 				       w->metric);
 	}
 	return 0;
@@ -147,21 +186,64 @@ int cli_run_add_policies(struct sl_sweep *s, const char *const *policy, int npol
 	return 0;
 }
 
-static void print_results(FILE *f, const struct sl_sweep *s, enum sl_format format, int sdet)
+/* One machine and one workload spec (any number of policies). */
+static bool plain(const struct sl_sweep_plan *p)
 {
-	if (sdet) {
-		sl_out_run_sdet(f, s, "throughput", sdet == 2);
+	return p->nmachines == 1 && p->nrows == 1;
+}
+
+/* What needs a plain run, checked once the lists are expanded. */
+static int check_plan(const struct run_args *a, const struct sl_sweep_plan *p, struct sl_err *err)
+{
+	if (a->trace && (!plain(p) || p->ncols > 1))
+		return sl_fail(err, "run: --trace records one run: give one -m, one -p and no lists "
+			       "(got %d cells)", p->ncells);
+	if (a->html && !plain(p))
+		return sl_fail(err, "run: --html draws one machine and one workload: give one -m "
+			       "and no lists in -w (got %d machines x %d workloads)", p->nmachines,
+			       p->nrows);
+	if (a->sdet && !plain(p))
+		return sl_fail(err, "run: -o sdet tabulates one machine and one workload: give one "
+			       "-m and no lists in -w");
+	return 0;
+}
+
+/* --metric names must be reported by some run (known only afterwards). */
+static int check_metrics(const struct run_args *a, const struct sl_sweep_plan *p,
+			 struct sl_err *err)
+{
+	for (int k = 0; k < a->nmetrics; k++) {
+		bool found = false;
+		for (int m = 0; m < p->nmachines && !found; m++) {
+			const struct sl_sweep *s = p->sweeps[m];
+			for (int i = 0; i < s->ncells * s->reps && !found; i++)
+				found = sl_metrics_find(&s->metrics[i], a->metric[k]) != NULL;
+		}
+		if (!found)
+			return sl_fail(err, "run: --metric '%s': no run reports it (see the metrics of "
+				       "'schedlab run' without --metric)", a->metric[k]);
+	}
+	return 0;
+}
+
+static void print_results(FILE *f, const struct run_args *a, const struct sl_sweep_plan *p)
+{
+	if (a->sdet) {
+		sl_out_run_sdet(f, p->sweeps[0], "throughput", a->sdet == 2);
 		return;
 	}
-	switch (format) {
+	switch (a->format) {
 	case SL_FORMAT_TABLE:
-		sl_out_run_table(f, s);
+		if (plain(p) && !a->nmetrics)
+			sl_out_run_table(f, p->sweeps[0]);
+		else
+			sl_out_sweep_table(f, p, a->metric, a->nmetrics);
 		break;
 	case SL_FORMAT_JSON:
-		sl_out_run_json(f, s);
+		sl_out_plan_json(f, p);
 		break;
 	case SL_FORMAT_CSV:
-		sl_out_run_csv(f, s);
+		sl_out_plan_csv(f, p);
 		break;
 	}
 }
@@ -187,11 +269,41 @@ static int write_html(struct sl_sweep *s, int argc, char **argv, struct sl_outfi
 	return sl_outfile_commit(out, "run: --html", err);
 }
 
+/* Open --trace and --html before any run. */
+static int open_files(const struct run_args *a, struct sl_outfile *trace, struct sl_outfile *html,
+		      enum sl_trace_format *trace_format, struct sl_err *err)
+{
+	if (a->trace && ((a->trace_format && sl_trace_format_parse("--trace-format", a->trace_format,
+								     trace_format, err)) ||
+			 sl_outfile_open(trace, a->trace, "run: --trace", err)))
+		return -1;
+	if (a->html && sl_outfile_open(html, a->html, "run: --html", err)) {
+		sl_outfile_abort(trace);
+		return -1;
+	}
+	return 0;
+}
+
+static int run_plan(const struct run_args *a, struct sl_sweep_plan *p, enum sl_trace_format tf,
+		    struct sl_outfile *trace, struct sl_err *err)
+{
+	struct cli_progress progress;
+	int rc;
+
+	if (a->trace)
+		return run_traced(p->sweeps[0], tf, trace, err);
+	cli_progress_start(&progress, sl_sweep_plan_runs(p), a->quiet, a->progress);
+	rc = sl_sweep_plan_run(p, a->jobs, cli_progress_sink(&progress), err);
+	cli_progress_end(&progress);
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	struct run_args a = { .reps = 1, .seed = 1, .format = SL_FORMAT_TABLE };
+	struct run_args a = { .reps = 1, .seed = 1, .format = SL_FORMAT_TABLE,
+			      .jobs = sl_sweep_default_threads() };
 	struct sl_err err = { 0 };
-	struct sl_sweep *s;
+	struct sl_sweep_plan plan = { 0 };
 	struct sl_outfile trace = { 0 }, html = { 0 };
 	enum sl_trace_format trace_format = SL_TRACE_PERF;
 	double t0;
@@ -201,43 +313,32 @@ int cmd_run(int argc, char **argv)
 		fputs(cli_usage("run"), stdout);
 		return cli_finish_output();
 	}
-	if (parse_args(argc, argv, &a, &err))
-		return cli_report(&err);
-	s = sl_sweep_new(a.machine, a.reps, a.seed, &err);
-	if (!s)
-		return cli_report(&err);
-	if (cli_run_add_policies(s, a.policy, a.npolicies, a.workload, &err)) {
-		sl_sweep_free(s);
-		return cli_report(&err);
-	}
-	if (a.trace && ((a.trace_format && sl_trace_format_parse("--trace-format", a.trace_format,
-								     &trace_format, &err)) ||
-			sl_outfile_open(&trace, a.trace, "run: --trace", &err))) {
-		sl_sweep_free(s);
-		return cli_report(&err);
-	}
-	if (a.html && sl_outfile_open(&html, a.html, "run: --html", &err)) {
-		sl_outfile_abort(&trace);
-		sl_sweep_free(s);
+	if (parse_args(argc, argv, &a, &err) ||
+	    sl_sweep_plan_new(&plan, a.machine, a.nmachines, a.policy, a.npolicies, a.workload,
+			      a.reps, a.seed, &err) ||
+	    check_plan(&a, &plan, &err) || open_files(&a, &trace, &html, &trace_format, &err)) {
+		sl_sweep_plan_free(&plan);
 		return cli_report(&err);
 	}
 	t0 = cli_wall_seconds();
-	if (a.trace ? run_traced(s, trace_format, &trace, &err)
-		    : sl_sweep_run(s, SL_SWEEP_THREADS, &err)) {
+	if (run_plan(&a, &plan, trace_format, &trace, &err) || check_metrics(&a, &plan, &err)) {
 		sl_outfile_abort(&html);
-		sl_sweep_free(s);
+		sl_sweep_plan_free(&plan);
 		return cli_report(&err);
 	}
-	if (a.html && write_html(s, argc, argv, &html, &err)) {
-		sl_sweep_free(s);
+	if (a.html && write_html(plan.sweeps[0], argc, argv, &html, &err)) {
+		sl_sweep_plan_free(&plan);
 		return cli_report(&err);
 	}
-	if (a.stats)
-		cli_print_stats(s->events, cli_wall_seconds() - t0);
+	if (a.stats) {
+		uint64_t events = 0;
+		for (int m = 0; m < plan.nmachines; m++)
+			events += plan.sweeps[m]->events;
+		cli_print_stats(events, cli_wall_seconds() - t0);
+	}
 	/* with the trace or the page on standard output, the results go to stderr */
-	print_results(on_stdout(a.trace) || on_stdout(a.html) ? stderr : stdout, s, a.format,
-		      a.sdet);
+	print_results(on_stdout(a.trace) || on_stdout(a.html) ? stderr : stdout, &a, &plan);
 	rc = cli_finish_output();
-	sl_sweep_free(s);
+	sl_sweep_plan_free(&plan);
 	return rc;
 }

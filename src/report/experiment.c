@@ -1,8 +1,13 @@
 /*
- * experiment.c - loading and validating experiment files (see experiment.h).
+ * experiment.c - loading and validating experiment files (see experiment.h
+ * and docs/experiments.md): the built-in ones by name, a user's by path.
+ * Rows and columns with lists (report/spec_list.h) are expanded here, so
+ * that everything after the loader sees one row per workload spec and one
+ * column per policy spec.
  */
 #include "report/experiment.h"
 
+#include <errno.h>
 #include <json.h>
 #include <math.h>
 #include <stdarg.h>
@@ -13,6 +18,8 @@
 #include "base/spec.h"
 #include "policy/policy.h"
 #include "report/experiment_data.h"
+#include "report/experiment_lines.h"
+#include "report/spec_list.h"
 #include "workload/workload.h"
 
 #define DEFAULT_TOLERANCE_PCT 5.0
@@ -34,8 +41,33 @@ const char *sl_stat_name(enum sl_stat s)
 /* Where we are in the file, for messages: "experiments/x.json: rows[2].label". */
 struct ctx {
 	const char *path;
+	const char *text;		/* for the line of a field */
+	bool user;			/* a user's file: "source" optional, free text */
+	int machine;			/* which machine of a list this table is for */
 	struct sl_err *err;
 };
+
+/* "path:line: " (or "path: " when the field has no line). */
+static void where_prefix(const struct ctx *c, const char *field, char *buf, size_t size)
+{
+	struct sl_json_lines *lines = c->text ? sl_json_lines_scan(c->text) : NULL;
+	int line = lines ? sl_json_lines_find(lines, field) : 0;
+
+	sl_json_lines_free(lines);
+	if (line)
+		snprintf(buf, size, "%s:%d: ", c->path, line);
+	else
+		snprintf(buf, size, "%s: ", c->path);
+}
+
+/* Prefix an error from a spec parser with where the spec is. */
+static void field_prefix(const struct ctx *c, const char *field)
+{
+	char where[512];
+
+	where_prefix(c, field, where, sizeof(where));
+	sl_err_prefix(c->err, "%s%s: ", where, field);
+}
 
 static int field_fail(const struct ctx *c, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -45,10 +77,13 @@ static int field_fail(const struct ctx *c, const char *field, const char *fmt, .
 	char what[384];
 	va_list ap;
 
+	char where[512];
+
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	return sl_fail(c->err, "%s: %s: %s", c->path, field, what);
+	where_prefix(c, field, where, sizeof(where));
+	return sl_fail(c->err, "%s%s: %s", where, field, what);
 }
 
 /* Every key of obj must be in allowed (NULL-terminated). */
@@ -226,7 +261,7 @@ static int parse_form(const struct ctx *c, struct json_object *root, struct sl_e
 	int rc = sl_policy_parse(e->policy, &ops, knobs, label, sizeof(label), c->err);
 	free(knobs);
 	if (rc)
-		sl_err_prefix(c->err, "%s: policy: ", c->path);
+		field_prefix(c, "policy");
 	return rc;
 }
 
@@ -286,17 +321,65 @@ static int parse_metric_column(const struct ctx *c, struct json_object *v, const
 	return 0;
 }
 
+static struct sl_exp_column *new_column(struct sl_experiment *e, int src)
+{
+	e->cols = sl_xrealloc(e->cols, sizeof(*e->cols) * (unsigned long)(e->ncols + 1));
+	memset(&e->cols[e->ncols], 0, sizeof(*e->cols));
+	e->cols[e->ncols].src = src;
+	return &e->cols[e->ncols++];
+}
+
+/* "LABEL key=value" for a column or row made from a list. */
+static char *made_label(const char *label, const char *swept)
+{
+	size_t len = strlen(label) + strlen(swept) + 2;
+	char *out = sl_xmalloc(len);
+
+	snprintf(out, len, "%s%s%s", label, *label && *swept ? " " : "", swept);
+	return out;
+}
+
+/* A policy column: one per spec of its lists (docs/experiments.md). */
+static int parse_policy_column(const struct ctx *c, struct json_object *v, int i,
+			       const char *where, const char *label, struct sl_experiment *e)
+{
+	char field[64], *spec, plabel[128];
+	struct sl_spec_list l;
+	int rc = 0;
+
+	snprintf(field, sizeof(field), "%s.policy", where);
+	if (get_string(c, v, "policy", field, true, &spec))
+		return -1;
+	if (sl_spec_list_expand(spec, "policy", SL_SWEEP_MAX_CELLS, &l, c->err)) {
+		field_prefix(c, field);
+		free(spec);
+		return -1;
+	}
+	free(spec);
+	for (int k = 0; k < l.n && !rc; k++) {
+		const struct sl_policy_ops *ops;
+		struct sl_params *knobs = sl_xmalloc(sizeof(*knobs));
+		rc = sl_policy_parse(l.specs[k], &ops, knobs, plabel, sizeof(plabel), c->err);
+		free(knobs);
+		if (rc) {
+			field_prefix(c, field);
+			break;
+		}
+		struct sl_exp_column *col = new_column(e, i);
+		col->policy = sl_xstrdup(l.specs[k]);
+		col->label = label ? made_label(label, l.swept[k]) : sl_xstrdup(plabel);
+	}
+	sl_spec_list_free(&l);
+	return rc;
+}
+
 static int parse_column(const struct ctx *c, struct json_object *v, int i,
 			struct sl_experiment *e)
 {
 	static const char *const keys[] = { "label", "policy", NULL };
 	static const char *const metric_keys[] = { "label", "metric", "minus", NULL };
-	struct sl_exp_column *col = &e->cols[i];
-	char where[32], field[64];
-	const struct sl_policy_ops *ops;
-	struct sl_params *knobs;
-	char label[128];
-	int rc;
+	char where[32], field[64], *label;
+	int first = e->ncols, rc;
 
 	snprintf(where, sizeof(where), "columns[%d]", i);
 	if (!json_object_is_type(v, json_type_object))
@@ -304,21 +387,21 @@ static int parse_column(const struct ctx *c, struct json_object *v, int i,
 	if (check_keys(c, v, where, sl_exp_metric_columns(e) ? metric_keys : keys))
 		return -1;
 	snprintf(field, sizeof(field), "%s.label", where);
-	if (get_string(c, v, "label", field, true, &col->label))
+	/* a policy column's label defaults to the policy's own */
+	if (get_string(c, v, "label", field, sl_exp_metric_columns(e), &label))
 		return -1;
-	for (int j = 0; j < i; j++)
-		if (!strcmp(e->cols[j].label, col->label))
-			return field_fail(c, field, "'%s' used twice", col->label);
-	if (sl_exp_metric_columns(e))
-		return parse_metric_column(c, v, where, col);
-	snprintf(field, sizeof(field), "%s.policy", where);
-	if (get_string(c, v, "policy", field, true, &col->policy))
-		return -1;
-	knobs = sl_xmalloc(sizeof(*knobs));
-	rc = sl_policy_parse(col->policy, &ops, knobs, label, sizeof(label), c->err);
-	free(knobs);
-	if (rc)
-		sl_err_prefix(c->err, "%s: %s: ", c->path, field);
+	if (sl_exp_metric_columns(e)) {
+		struct sl_exp_column *col = new_column(e, i);
+		col->label = label;
+		rc = parse_metric_column(c, v, where, col);
+	} else {
+		rc = parse_policy_column(c, v, i, where, label, e);
+		free(label);
+	}
+	for (int k = first; k < e->ncols && !rc; k++)
+		for (int j = 0; j < k; j++)
+			if (!strcmp(e->cols[j].label, e->cols[k].label))
+				return field_fail(c, field, "'%s' used twice", e->cols[k].label);
 	return rc;
 }
 
@@ -326,14 +409,20 @@ static int parse_columns(const struct ctx *c, struct json_object *root,
 			 struct sl_experiment *e)
 {
 	struct json_object *arr;
+	int n;
 
 	if (get_array(c, root, "columns", true, &arr))
 		return -1;
-	e->ncols = (int)json_object_array_length(arr);
-	e->cols = sl_xcalloc((unsigned long)e->ncols, sizeof(*e->cols));
-	for (int i = 0; i < e->ncols; i++)
+	n = (int)json_object_array_length(arr);
+	for (int i = 0; i < n; i++) {
 		if (parse_column(c, json_object_array_get_idx(arr, (size_t)i), i, e))
 			return -1;
+		/* bounded as the lists expand, not once they have */
+		if (e->ncols > SL_SWEEP_MAX_CELLS)
+			return field_fail(c, "columns", "more than %d columns (expected at most %d "
+					  "cells; see docs/experiments.md)", SL_SWEEP_MAX_CELLS,
+					  SL_SWEEP_MAX_CELLS);
+	}
 	return 0;
 }
 
@@ -450,19 +539,29 @@ static int check_workload(const struct ctx *c, const char *spec, const char *fie
 
 	free(params);
 	if (rc)
-		sl_err_prefix(c->err, "%s: %s: ", c->path, field);
+		field_prefix(c, field);
 	return rc;
 }
 
+static struct sl_exp_row *new_row(struct sl_experiment *e, int src)
+{
+	e->rows = sl_xrealloc(e->rows, sizeof(*e->rows) * (unsigned long)(e->nrows + 1));
+	memset(&e->rows[e->nrows], 0, sizeof(*e->rows));
+	e->rows[e->nrows].src = src;
+	return &e->rows[e->nrows++];
+}
+
 /* { "section": "heading" } */
-static int parse_section(const struct ctx *c, struct json_object *v, const char *where,
-			 struct sl_experiment *e, struct sl_exp_row *r)
+static int parse_section(const struct ctx *c, struct json_object *v, int i, const char *where,
+			 struct sl_experiment *e)
 {
 	static const char *const keys[] = { "section", NULL };
 	char field[64];
+	struct sl_exp_row *r;
 
 	if (check_keys(c, v, where, keys))
 		return -1;
+	r = new_row(e, i);
 	snprintf(field, sizeof(field), "%s.section", where);
 	r->kind = SL_ROW_SECTION;
 	r->cells = sl_xcalloc((unsigned long)e->ncols, sizeof(*r->cells));
@@ -471,11 +570,12 @@ static int parse_section(const struct ctx *c, struct json_object *v, const char 
 
 /* { "label": ..., "derive": "geomean", "published": {...} } */
 static int parse_derived(const struct ctx *c, struct json_object *v, int i, const char *where,
-			 struct sl_experiment *e, struct sl_exp_row *r)
+			 struct sl_experiment *e)
 {
 	static const char *const keys[] = { "label", "derive", "published", NULL };
 	char field[64], *derive;
 	bool have_data = false;
+	struct sl_exp_row *r;
 
 	if (check_keys(c, v, where, keys))
 		return -1;
@@ -489,15 +589,54 @@ static int parse_derived(const struct ctx *c, struct json_object *v, int i, cons
 	if (e->form == SL_FORM_VALUES)
 		return field_fail(c, field, "a geometric mean row needs form 'speedup' or "
 				  "'percent_of_first'");
-	for (int k = i - 1; k >= 0 && e->rows[k].kind != SL_ROW_SECTION; k--)
+	for (int k = e->nrows - 1; k >= 0 && e->rows[k].kind != SL_ROW_SECTION; k--)
 		have_data |= e->rows[k].kind == SL_ROW_DATA;
 	if (!have_data)
 		return field_fail(c, field, "no rows above it in its section");
+	r = new_row(e, i);
 	r->kind = SL_ROW_GEOMEAN;
 	snprintf(field, sizeof(field), "%s.label", where);
 	if (get_string(c, v, "label", field, true, &r->label))
 		return -1;
 	return parse_published(c, v, where, e, r);
+}
+
+/* One data row per spec of the row's lists. */
+static int add_data_rows(const struct ctx *c, struct json_object *v, int i, const char *where,
+			 const char *label, const char *metric, const char *spec,
+			 struct sl_experiment *e)
+{
+	char field[64];
+	struct sl_spec_list l;
+	int rc = 0;
+
+	snprintf(field, sizeof(field), "%s.workload", where);
+	if (sl_spec_list_expand(spec, "workload", SL_SWEEP_MAX_CELLS, &l, c->err)) {
+		field_prefix(c, field);
+		return -1;
+	}
+	if (l.n > 1 && json_object_object_get_ex(v, "published", NULL)) {
+		snprintf(field, sizeof(field), "%s.published", where);
+		rc = field_fail(c, field, "not allowed on a row with lists (it makes %d rows: "
+				"write the rows with published values one by one)", l.n);
+		sl_spec_list_free(&l);
+		return rc;
+	}
+	for (int k = 0; k < l.n && !rc; k++) {
+		if ((rc = check_workload(c, l.specs[k], field)))
+			break;
+		struct sl_exp_row *r = new_row(e, i);
+		r->kind = SL_ROW_DATA;
+		r->workload = sl_xstrdup(l.specs[k]);
+		r->metric = metric ? sl_xstrdup(metric) : NULL;
+		if (label)
+			r->label = made_label(label, l.swept[k]);
+		else
+			r->label = sl_xstrdup(*l.swept[k] ? l.swept[k] : l.specs[k]);
+		rc = parse_published(c, v, where, e, r);
+	}
+	sl_spec_list_free(&l);
+	return rc;
 }
 
 static int parse_row(const struct ctx *c, struct json_object *v, int i,
@@ -506,34 +645,41 @@ static int parse_row(const struct ctx *c, struct json_object *v, int i,
 {
 	static const char *const keys[] = { "label", "workload", "metric", "published", NULL };
 	static const char *const metric_col_keys[] = { "label", "workload", "published", NULL };
-	struct sl_exp_row *r = &e->rows[i];
-	char where[32], field[64], *spec;
+	char where[32], field[64], *spec, *label = NULL, *metric = NULL, *full;
+	int rc;
 
 	snprintf(where, sizeof(where), "rows[%d]", i);
 	if (!json_object_is_type(v, json_type_object))
 		return field_fail(c, where, "expected an object, got %s", type_name(v));
 	if (json_object_object_get_ex(v, "section", NULL))
-		return parse_section(c, v, where, e, r);
+		return parse_section(c, v, i, where, e);
 	if (json_object_object_get_ex(v, "derive", NULL))
-		return parse_derived(c, v, i, where, e, r);
+		return parse_derived(c, v, i, where, e);
 	if (check_keys(c, v, where, sl_exp_metric_columns(e) ? metric_col_keys : keys))
 		return -1;
 	snprintf(field, sizeof(field), "%s.label", where);
-	if (get_string(c, v, "label", field, true, &r->label))
+	if (get_string(c, v, "label", field, !c->user, &label))
 		return -1;
 	snprintf(field, sizeof(field), "%s.metric", where);
-	if (get_string(c, v, "metric", field, false, &r->metric))
+	if (get_string(c, v, "metric", field, false, &metric)) {
+		free(label);
 		return -1;
-	if (!r->metric && default_metric)
-		r->metric = sl_xstrdup(default_metric);
+	}
+	if (!metric && default_metric)
+		metric = sl_xstrdup(default_metric);
 	snprintf(field, sizeof(field), "%s.workload", where);
-	if (get_string(c, v, "workload", field, true, &spec))
+	if (get_string(c, v, "workload", field, true, &spec)) {
+		free(label);
+		free(metric);
 		return -1;
-	r->workload = with_shared_params(spec, shared);
+	}
+	full = with_shared_params(spec, shared);
+	rc = add_data_rows(c, v, i, where, label, metric, full, e);
+	free(full);
 	free(spec);
-	if (check_workload(c, r->workload, field))
-		return -1;
-	return parse_published(c, v, where, e, r);
+	free(label);
+	free(metric);
+	return rc;
 }
 
 /* workload_params: {workload name: "k=v,..."}; every name must be used. */
@@ -567,6 +713,21 @@ static int check_shared_params(const struct ctx *c, struct json_object *shared,
 	return 0;
 }
 
+/* Machines x data rows x columns within SL_SWEEP_MAX_CELLS. */
+static int check_size(const struct ctx *c, const struct sl_experiment *e)
+{
+	long cells = 0;
+
+	for (int r = 0; r < e->nrows; r++)
+		cells += e->rows[r].kind == SL_ROW_DATA ? e->ncols : 0;
+	cells *= e->nmachines;
+	if (cells > SL_SWEEP_MAX_CELLS)
+		return field_fail(c, "rows", "%d machine%s x rows x columns = %ld cells (expected "
+				  "at most %d; see docs/experiments.md)", e->nmachines,
+				  e->nmachines == 1 ? "" : "s", cells, SL_SWEEP_MAX_CELLS);
+	return 0;
+}
+
 static int parse_rows(const struct ctx *c, struct json_object *root, const char *metric,
 		      struct sl_experiment *e)
 {
@@ -577,10 +738,10 @@ static int parse_rows(const struct ctx *c, struct json_object *root, const char 
 	if (json_object_object_get_ex(root, "workload_params", &shared) &&
 	    check_shared_params(c, shared, arr))
 		return -1;
-	e->nrows = (int)json_object_array_length(arr);
-	e->rows = sl_xcalloc((unsigned long)e->nrows, sizeof(*e->rows));
-	for (int i = 0; i < e->nrows; i++)
-		if (parse_row(c, json_object_array_get_idx(arr, (size_t)i), i, shared, metric, e))
+	int n = (int)json_object_array_length(arr);
+	for (int i = 0; i < n; i++)	/* bounded as the lists expand */
+		if (parse_row(c, json_object_array_get_idx(arr, (size_t)i), i, shared, metric, e) ||
+		    check_size(c, e))
 			return -1;
 	return 0;
 }
@@ -618,6 +779,37 @@ static int check_source(const struct ctx *c, const char *source)
 			  "http(s):// address: '%s'", source);
 }
 
+/* "machine": a spec, or an array of them (one table each): this table's. */
+static int parse_machine(const struct ctx *c, struct json_object *root, struct sl_experiment *e)
+{
+	struct json_object *v, *m;
+	char field[32];
+
+	if (!json_object_object_get_ex(root, "machine", &v) ||
+	    !json_object_is_type(v, json_type_array)) {
+		e->nmachines = 1;
+		return get_string(c, root, "machine", "machine", true, &e->machine);
+	}
+	e->nmachines = (int)json_object_array_length(v);
+	if (!e->nmachines)
+		return field_fail(c, "machine", "must not be empty");
+	for (int k = 0; k < e->nmachines; k++) {
+		m = json_object_array_get_idx(v, (size_t)k);
+		snprintf(field, sizeof(field), "machine[%d]", k);
+		if (!json_object_is_type(m, json_type_string) || !json_object_get_string_len(m))
+			return field_fail(c, field, "expected a machine spec (a non-empty string)");
+		for (int j = 0; j < k; j++)
+			if (!strcmp(json_object_get_string(m),
+				    json_object_get_string(json_object_array_get_idx(v, (size_t)j))))
+				return field_fail(c, field, "'%s' given twice",
+						  json_object_get_string(m));
+	}
+	e->machine_index = c->machine < e->nmachines ? c->machine : 0;
+	e->machine = sl_xstrdup(json_object_get_string(
+		json_object_array_get_idx(v, (size_t)e->machine_index)));
+	return 0;
+}
+
 static int parse_fields(const struct ctx *c, struct json_object *root, struct sl_experiment *e)
 {
 	static const char *const keys[] = {
@@ -632,9 +824,8 @@ static int parse_fields(const struct ctx *c, struct json_object *root, struct sl
 		return field_fail(c, "top level", "expected an object, got %s", type_name(root));
 	if (check_keys(c, root, "", keys) ||
 	    get_string(c, root, "title", "title", true, &e->title) ||
-	    get_string(c, root, "source", "source", true, &e->source) ||
-	    check_source(c, e->source) ||
-	    get_string(c, root, "machine", "machine", true, &e->machine) ||
+	    get_string(c, root, "source", "source", !c->user, &e->source) ||
+	    (!c->user && check_source(c, e->source)) || parse_machine(c, root, e) ||
 	    parse_reps(c, root, e) || parse_form(c, root, e) || parse_tolerance(c, root, e) ||
 	    parse_show(c, root, e))
 		return -1;
@@ -671,10 +862,10 @@ static struct json_object *parse_json(const struct ctx *c, const char *text)
 	json_tokener_free(tok);
 	if (!root || jerr != json_tokener_success) {
 		if (jerr == json_tokener_continue)
-			sl_fail(c->err, "%s: line %d: invalid JSON (unexpected end of file)",
+			sl_fail(c->err, "%s:%d: invalid JSON (unexpected end of file)",
 				c->path, line_of(text, len));
 		else
-			sl_fail(c->err, "%s: line %d: invalid JSON (%s)", c->path,
+			sl_fail(c->err, "%s:%d: invalid JSON (%s)", c->path,
 				line_of(text, end), json_tokener_error_desc(jerr));
 		json_object_put(root);
 		return NULL;
@@ -682,7 +873,7 @@ static struct json_object *parse_json(const struct ctx *c, const char *text)
 	while (end < len && strchr(" \t\r\n", text[end]))
 		end++;
 	if (end < len) {
-		sl_fail(c->err, "%s: line %d: invalid JSON (text after the top-level object)",
+		sl_fail(c->err, "%s:%d: invalid JSON (text after the top-level object)",
 			c->path, line_of(text, end));
 		json_object_put(root);
 		return NULL;
@@ -690,25 +881,145 @@ static struct json_object *parse_json(const struct ctx *c, const char *text)
 	return root;
 }
 
-int sl_experiment_parse(struct sl_experiment *e, const char *name, const char *path,
-			const char *text, struct sl_err *err)
+static int parse(struct sl_experiment *e, const char *name, struct ctx *c)
 {
-	struct ctx c = { .path = path, .err = err };
 	struct json_object *root;
 	int rc;
 
 	memset(e, 0, sizeof(*e));
 	e->name = sl_xstrdup(name);
-	e->path = sl_xstrdup(path);
-	root = parse_json(&c, text);
+	e->path = sl_xstrdup(c->path);
+	root = parse_json(c, c->text);
 	if (!root) {
 		sl_experiment_free(e);
 		return -1;
 	}
-	rc = parse_fields(&c, root, e);
+	rc = parse_fields(c, root, e);
 	json_object_put(root);
 	if (rc)
 		sl_experiment_free(e);
+	return rc;
+}
+
+int sl_experiment_parse(struct sl_experiment *e, const char *name, const char *path,
+			const char *text, struct sl_err *err)
+{
+	struct ctx c = { .path = path, .text = text, .err = err };
+
+	return parse(e, name, &c);
+}
+
+int sl_experiment_parse_user(struct sl_experiment *e, const char *name, const char *path,
+			     const char *text, int machine, struct sl_err *err)
+{
+	struct ctx c = { .path = path, .text = text, .user = true, .machine = machine, .err = err };
+
+	return parse(e, name, &c);
+}
+
+bool sl_experiment_is_file(const char *arg)
+{
+	size_t len = strlen(arg);
+
+	return strchr(arg, '/') || (len > 5 && !strcmp(arg + len - 5, ".json"));
+}
+
+/* The text of a user's file: NULL + err when it cannot be read. */
+static char *read_file(const char *path, struct sl_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *text = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f) {
+		sl_fail(err, "experiment '%s': cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	do {
+		if (cap - len < 4096) {
+			if (cap >= SL_EXP_MAX_FILE) {
+				sl_fail(err, "experiment '%s': longer than %d MiB", path,
+					SL_EXP_MAX_FILE >> 20);
+				free(text);
+				fclose(f);
+				return NULL;
+			}
+			cap = cap ? 2 * cap : 65536;
+			text = sl_xrealloc(text, cap + 1);
+		}
+		n = fread(text + len, 1, cap - len, f);
+		len += n;
+	} while (n);
+	if (ferror(f) || memchr(text, 0, len)) {
+		sl_fail(err, "experiment '%s': %s", path, ferror(f) ? "cannot read it" :
+			"holds a NUL byte (expected JSON text)");
+		free(text);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	text[len] = 0;
+	return text;
+}
+
+/* "dir/my-sweep.json" -> "my-sweep" */
+static char *file_name(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t len = strlen(base);
+
+	if (len > 5 && !strcmp(base + len - 5, ".json"))
+		len -= 5;
+	char *out = sl_xmalloc(len + 1);
+	memcpy(out, base, len);
+	out[len] = 0;
+	return out;
+}
+
+static const struct sl_experiment_file *builtin(const char *name)
+{
+	for (int i = 0; sl_experiment_files[i].name; i++)
+		if (!strcmp(sl_experiment_files[i].name, name))
+			return &sl_experiment_files[i];
+	return NULL;
+}
+
+int sl_experiment_load_tables(const char *arg, struct sl_experiment **out, int *n,
+			      struct sl_err *err)
+{
+	const struct sl_experiment_file *f = NULL;
+	struct ctx c = { .err = err };
+	char *text = NULL, *name = NULL;
+	struct sl_experiment first;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!sl_experiment_is_file(arg) && !(f = builtin(arg)))
+		return sl_experiment_load(&first, arg, err);	/* the unknown-name message */
+	if (!f && !(text = read_file(arg, err)))
+		return -1;
+	name = f ? sl_xstrdup(f->name) : file_name(arg);
+	c.path = f ? f->path : arg;
+	c.text = f ? f->text : text;
+	c.user = !f;
+	rc = parse(&first, name, &c);
+	if (!rc) {
+		*out = sl_xcalloc((unsigned long)first.nmachines, sizeof(**out));
+		(*out)[(*n)++] = first;
+		for (c.machine = 1; c.machine < first.nmachines && !rc; c.machine++)
+			if (!(rc = parse(&(*out)[*n], name, &c)))
+				(*n)++;
+	}
+	if (rc) {
+		for (int k = 0; k < *n; k++)
+			sl_experiment_free(&(*out)[k]);
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
+	free(text);
+	free(name);
 	return rc;
 }
 

@@ -72,9 +72,17 @@
  *                                                (1 + s/100, or p/100),
  *                                                back in percent
  *
+ * A user's file (docs/experiments.md; `reproduce FILE.json`) is the same
+ * format, where "source" is optional free text and row labels are
+ * optional.  In both, "machine" may be an array (a table per machine), a
+ * row's "workload" and a column's "policy" may hold lists and ranges
+ * (report/spec_list.h): one row / column per spec, labelled "LABEL
+ * key=value" (rows[i].src / cols[i].src keep the file's index); a row with
+ * lists takes no "published"; a column's "label" defaults to the policy's.
+ *
  * Every field is checked when the file is loaded, including the policy and
- * workload specs; an error names the file and the field
- * ("experiments/x.json: rows[2].published: ...").  Unknown fields are
+ * workload specs; an error names the file, the line and the field
+ * ("experiments/x.json:12: rows[2].published: ...").  Unknown fields are
  * errors too, so that a typo is never silently ignored.
  */
 #ifndef SL_REPORT_EXPERIMENT_H
@@ -117,6 +125,7 @@ enum sl_exp_row_kind {
 };
 
 struct sl_exp_column {
+	int src;		/* its index in the file's "columns" (lists make several) */
 	char *label;
 	char *policy;		/* policy spec; NULL for metric columns */
 	char *metric;		/* metric columns: the metric, else NULL */
@@ -131,6 +140,7 @@ struct sl_exp_cell {
 };
 
 struct sl_exp_row {
+	int src;		/* its index in the file's "rows" (lists make several) */
 	enum sl_exp_row_kind kind;
 	char *label;		/* a section's heading for SL_ROW_SECTION */
 	char *workload;		/* the row's spec with the shared params appended
@@ -142,7 +152,9 @@ struct sl_exp_row {
 struct sl_experiment {
 	char *name;		/* "seed-000" */
 	char *path;		/* "experiments/seed-000.json" */
-	char *title, *source, *machine;
+	char *title, *source, *machine;	/* machine: this table's (of a list) */
+	int nmachines;			/* entries of "machine" (1 for a string) */
+	int machine_index;		/* which of them this table is for */
 	int reps;
 	double tolerance_pct;		/* values form */
 	double tolerance_points;	/* speedup and percent_of_first forms */
@@ -172,6 +184,22 @@ int sl_experiment_load(struct sl_experiment *e, const char *name, struct sl_err 
 /* Parse and validate experiment text; `path` is used in messages. */
 int sl_experiment_parse(struct sl_experiment *e, const char *name, const char *path,
 			const char *text, struct sl_err *err);
+
+/* A user's file: "source" optional and free text, row labels optional;
+ * `machine` picks the table of a "machine" list (0 for a string). */
+int sl_experiment_parse_user(struct sl_experiment *e, const char *name, const char *path,
+			     const char *text, int machine, struct sl_err *err);
+
+/* `reproduce`'s argument: a path (it has a '/' or ends in .json), else a
+ * built-in experiment's name. */
+bool sl_experiment_is_file(const char *arg);
+
+/* Every table of a built-in experiment or a user's file: one per machine
+ * of its "machine" list, in order.  *out (free each, then the array). */
+int sl_experiment_load_tables(const char *arg, struct sl_experiment **out, int *n,
+			      struct sl_err *err);
+
+#define SL_EXP_MAX_FILE (16 << 20)	/* a user's experiment file, bytes */
 
 void sl_experiment_free(struct sl_experiment *e);
 

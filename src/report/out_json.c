@@ -54,7 +54,25 @@ static struct json_object *summary_object(const struct sl_summary *s, const char
 	return o;
 }
 
-/* ---- `run` ---- */
+/* ---- `run` (docs/experiments.md "Result formats") ---- */
+
+#define SCHEMA_VERSION 1
+
+/* The workload's parameters as bound: text, or null where derived. */
+static struct json_object *params_object(const struct sl_params *p)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int k = 0; k < p->n; k++)
+		put(o, p->defs[k].name, p->text[k] ? json_object_new_string(p->text[k]) : NULL);
+	return o;
+}
+
+static void put_coordinates(struct json_object *o, const struct sl_sweep *s, int cell)
+{
+	put_str(o, "machine", s->machine.name);
+	put_str(o, "workload", s->cells[cell]->workload_text);
+}
 
 static struct json_object *run_object(const struct sl_sweep *s, int cell, int rep)
 {
@@ -63,6 +81,7 @@ static struct json_object *run_object(const struct sl_sweep *s, int cell, int re
 	struct json_object *metrics = json_object_new_object();
 	struct json_object *units = json_object_new_object();
 
+	put_coordinates(o, s, cell);
 	put_str(o, "policy", s->cells[cell]->label);
 	put_str(o, "policy_spec", s->cells[cell]->policy_text);
 	put(o, "rep", json_object_new_int(rep));
@@ -76,8 +95,11 @@ static struct json_object *run_object(const struct sl_sweep *s, int cell, int re
 	return o;
 }
 
-/* Per metric of the cell's first run: the summary over its repetitions. */
-static struct json_object *cell_summary(const struct sl_sweep *s, int cell)
+static struct json_object *values_array(const double *v, int n);
+
+/* Per metric of the cell's first run: the summary over its repetitions,
+ * with the values themselves when `with_values`. */
+static struct json_object *cell_summary(const struct sl_sweep *s, int cell, bool with_values)
 {
 	const struct sl_metrics *first = sl_sweep_metrics(s, cell, 0);
 	struct json_object *o = json_object_new_object();
@@ -86,39 +108,102 @@ static struct json_object *cell_summary(const struct sl_sweep *s, int cell)
 	for (int i = 0; i < first->n; i++) {
 		const struct sl_metric *m = &first->m[i];
 		struct sl_summary sum;
+		struct json_object *x;
 		int n = 0;
 		for (int rep = 0; rep < s->reps; rep++) {
-			const struct sl_metric *x =
+			const struct sl_metric *v =
 				sl_metrics_find(sl_sweep_metrics(s, cell, rep), m->name);
-			if (x)
-				values[n++] = x->value;
+			if (v)
+				values[n++] = v->value;
 		}
 		sl_summarize(values, n, &sum);
-		put(o, m->name, summary_object(&sum, m->unit));
+		if (with_values) {
+			x = json_object_new_object();
+			put_str(x, "unit", m->unit);
+			put(x, "values", values_array(values, n));
+			struct json_object *tmp = summary_object(&sum, NULL);
+			json_object_object_foreach(tmp, k, v) {
+				put(x, k, json_object_get(v));
+			}
+			json_object_put(tmp);
+		} else {
+			x = summary_object(&sum, m->unit);
+		}
+		put(o, m->name, x);
 	}
 	free(values);
 	return o;
 }
 
-void sl_out_run_json(FILE *f, const struct sl_sweep *s)
+static struct json_object *cell_object(const struct sl_sweep *s, int cell, int index)
 {
-	struct json_object *root = json_object_new_object();
-	struct json_object *runs = json_object_new_array();
+	struct json_object *o = json_object_new_object();
+
+	put(o, "index", json_object_new_int(index));
+	put_coordinates(o, s, cell);
+	put(o, "params", params_object(&s->cells[cell]->params));
+	put_str(o, "policy", s->cells[cell]->label);
+	put_str(o, "policy_spec", s->cells[cell]->policy_text);
+	put(o, "metrics", cell_summary(s, cell, true));
+	return o;
+}
+
+/* A plain run (one machine, one workload) also gets the keys it had
+ * before the sweeps: machine, machine_summary, workload, summary. */
+static void put_plain(struct json_object *root, const struct sl_sweep_plan *p)
+{
+	const struct sl_sweep *s = p->sweeps[0];
 	struct json_object *summary = json_object_new_object();
 
 	put_str(root, "machine", s->machine.name);
 	put_str(root, "machine_summary", s->machine.summary);
-	put_str(root, "workload", s->ncells ? s->cells[0]->workload_text : "");
-	put(root, "seed", json_object_new_uint64(s->seed));
-	put(root, "reps", json_object_new_int(s->reps));
-	for (int c = 0; c < s->ncells; c++) {
-		for (int rep = 0; rep < s->reps; rep++)
-			json_object_array_add(runs, run_object(s, c, rep));
-		put(summary, s->cells[c]->label, cell_summary(s, c));
-	}
-	put(root, "runs", runs);
+	put_str(root, "workload", p->nrows ? p->rows[0] : "");
+	for (int c = 0; c < s->ncells; c++)
+		put(summary, s->cells[c]->label, cell_summary(s, c, false));
 	put(root, "summary", summary);
+}
+
+void sl_out_plan_json(FILE *f, const struct sl_sweep_plan *p)
+{
+	struct json_object *root = json_object_new_object();
+	struct json_object *machines = json_object_new_array();
+	struct json_object *cells = json_object_new_array();
+	struct json_object *runs = json_object_new_array();
+	const struct sl_sweep *s;
+	int cell;
+
+	put(root, "schema_version", json_object_new_int(SCHEMA_VERSION));
+	put(root, "seed", json_object_new_uint64(p->sweeps[0]->seed));
+	put(root, "reps", json_object_new_int(p->sweeps[0]->reps));
+	put(root, "ncells", json_object_new_int(p->ncells));
+	for (int m = 0; m < p->nmachines; m++) {
+		struct json_object *o = json_object_new_object();
+		put_str(o, "name", p->sweeps[m]->machine.name);
+		put_str(o, "summary", p->sweeps[m]->machine.summary);
+		json_object_array_add(machines, o);
+	}
+	put(root, "machines", machines);
+	for (int i = 0; i < p->ncells; i++) {
+		if (!sl_sweep_plan_get(p, i, &s, &cell))
+			continue;
+		json_object_array_add(cells, cell_object(s, cell, i));
+		for (int rep = 0; rep < s->reps; rep++)
+			json_object_array_add(runs, run_object(s, cell, rep));
+	}
+	put(root, "cells", cells);
+	put(root, "runs", runs);
+	if (p->nmachines == 1 && p->nrows == 1)
+		put_plain(root, p);
 	print(f, root);
+}
+
+void sl_out_run_json(FILE *f, const struct sl_sweep *s)
+{
+	struct sl_sweep_plan p;
+
+	sl_sweep_plan_wrap(&p, s);
+	sl_out_plan_json(f, &p);
+	sl_sweep_plan_free(&p);
 }
 
 /* ---- `reproduce` ---- */
@@ -192,6 +277,20 @@ static struct json_object *exp_cell_object(const struct sl_exp_result *r, int ro
 	return o;
 }
 
+/* The parameters a row's workload spec binds (the loader checked it). */
+static struct json_object *workload_params(const char *spec)
+{
+	const struct sl_workload_ops *ops;
+	struct sl_params *params = sl_xmalloc(sizeof(*params));
+	struct sl_err err = { 0 };
+	struct json_object *o = NULL;
+
+	if (!sl_workload_parse(spec, &ops, params, &err))
+		o = params_object(params);
+	free(params);
+	return o;
+}
+
 static struct json_object *exp_row_object(const struct sl_exp_result *r, int row)
 {
 	const struct sl_exp_row *er = &r->exp->rows[row];
@@ -204,6 +303,7 @@ static struct json_object *exp_row_object(const struct sl_exp_result *r, int row
 		return o;
 	if (er->kind == SL_ROW_DATA) {
 		put_str(o, "workload", er->workload);
+		put(o, "params", workload_params(er->workload));
 		if (er->metric)
 			put_str(o, "metric", er->metric);
 	}
@@ -224,8 +324,9 @@ static struct json_object *exp_object(const struct sl_exp_result *r)
 	struct json_object *notes = json_object_new_array();
 
 	put_str(o, "name", e->name);
+	put_str(o, "path", e->path);
 	put_str(o, "title", e->title);
-	put_str(o, "source", e->source);
+	put(o, "source", e->source ? json_object_new_string(e->source) : NULL);
 	put_str(o, "machine", e->machine);
 	put_str(o, "machine_summary", r->sweep->machine.summary);
 	put_str(o, "form", form_names[e->form]);
@@ -301,6 +402,7 @@ void sl_out_exp_json(FILE *f, const struct sl_exp_result *r, int n)
 	struct json_object *root = json_object_new_object();
 	struct json_object *exps = json_object_new_array();
 
+	put(root, "schema_version", json_object_new_int(SCHEMA_VERSION));
 	for (int i = 0; i < n; i++)
 		json_object_array_add(exps, exp_object(&r[i]));
 	put(root, "experiments", exps);

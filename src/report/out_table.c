@@ -236,6 +236,98 @@ void sl_out_run_table(FILE *f, const struct sl_sweep *s)
 	free(gap);
 }
 
+/* ---- `run` sweeps: rows = the workload's listed values, columns = policies ---- */
+
+/* The summary of `metric` over a cell's repetitions; n = 0 if no run has it. */
+static int cell_summary(const struct sl_sweep *s, int cell, const char *metric, double *values,
+			struct sl_summary *sum, const char **unit)
+{
+	int n = 0;
+
+	for (int rep = 0; rep < s->reps; rep++) {
+		const struct sl_metric *m = sl_metrics_find(sl_sweep_metrics(s, cell, rep), metric);
+		if (m) {
+			values[n++] = m->value;
+			*unit = m->unit;
+		}
+	}
+	if (n)
+		sl_summarize(values, n, sum);
+	return n;
+}
+
+/* One metric's grid for machine m. */
+static void sweep_metric_grid(FILE *f, const struct sl_sweep_plan *p, int m, const char *metric,
+			      double *values)
+{
+	const struct sl_sweep *s = p->sweeps[m];
+	const char *unit = NULL;
+	int *width = sl_xcalloc((unsigned long)(1 + p->ncols), sizeof(*width));
+	int *gap = sl_xcalloc((unsigned long)(1 + p->ncols), sizeof(*gap));
+	struct grid g;
+
+	grid_init(&g, 1 + p->nrows, 1 + p->ncols);
+	for (int r = 0; r < p->nrows; r++) {
+		grid_set(&g, 1 + r, 0, "%s", p->row_labels[r]);
+		for (int c = 0; c < p->ncols; c++) {
+			int i = (m * p->nrows + r) * p->ncols + c, cell = p->cell_of[i];
+			const char *u = NULL;
+			struct sl_summary sum;
+			if (cell < 0)
+				continue;
+			if (!g.cell[c + 1])
+				grid_set(&g, 0, 1 + c, "%s", s->cells[cell]->label);
+			if (!cell_summary(s, cell, metric, values, &sum, &u)) {
+				grid_set(&g, 1 + r, 1 + c, "-");
+				continue;
+			}
+			unit = u;
+			if (s->reps == 1)
+				grid_set(&g, 1 + r, 1 + c, "%.*f",
+					 run_decimals(sum.median, u, false), sum.median);
+			else
+				grid_set(&g, 1 + r, 1 + c, "%.*f / %.*f / %.*f",
+					 run_decimals(sum.min, u, false), sum.min,
+					 run_decimals(sum.median, u, false), sum.median,
+					 run_decimals(sum.max, u, false), sum.max);
+		}
+	}
+	grid_set(&g, 0, 0, "%s (%s)", metric, unit ? unit : "not reported");
+	grid_widths(&g, width);
+	for (int c = 0; c <= p->ncols; c++)
+		gap[c] = 2;
+	grid_print(f, &g, 0, width, gap);
+	grid_free(&g);
+	free(width);
+	free(gap);
+}
+
+void sl_out_sweep_table(FILE *f, const struct sl_sweep_plan *p, const char *const *metrics,
+			int nmetrics)
+{
+	for (int m = 0; m < p->nmachines; m++) {
+		const struct sl_sweep *s = p->sweeps[m];
+		double *values = sl_xcalloc((unsigned long)s->reps, sizeof(*values));
+		const char *headline = s->ncells ? s->cells[0]->workload->metric : "elapsed_s";
+
+		if (m)
+			fputc('\n', f);
+		fprintf(f, "workload %s on %s (%s)\n", p->workload_text, s->machine.name,
+			s->machine.summary);
+		if (s->reps > 1)
+			fprintf(f, "%d repetitions, seeds %llu-%llu; cells: min / median / max\n",
+				s->reps, (unsigned long long)s->seed,
+				(unsigned long long)(s->seed + (uint64_t)s->reps - 1));
+		else
+			fprintf(f, "1 run, seed %llu\n", (unsigned long long)s->seed);
+		for (int k = 0; k < (nmetrics ? nmetrics : 1); k++) {
+			fputc('\n', f);
+			sweep_metric_grid(f, p, m, nmetrics ? metrics[k] : headline, values);
+		}
+		free(values);
+	}
+}
+
 /* ---- `reproduce` ---- */
 
 void sl_miss_legend(char *buf, unsigned long size, double tol_pct)
@@ -366,7 +458,8 @@ static void exp_header(FILE *f, const struct sl_exp_result *r)
 	for (int i = 0; i < e->nshow; i++)
 		append(show, sizeof(show), "%s%s", i ? "/" : "", sl_stat_name(e->show[i]));
 	fprintf(f, "%s: %s\n", e->name, e->title);
-	fprintf(f, "source: %s\n", e->source);
+	if (e->source)	/* optional in a user's file */
+		fprintf(f, "source: %s\n", e->source);
 	fprintf(f, "machine: %s (%s)\n", e->machine, r->sweep->machine.summary);
 	if (e->form == SL_FORM_SPEEDUP) {
 		fprintf(f, "compared with: %s (%s)\n", e->compare, r->base_sweep->machine.summary);

@@ -17,7 +17,8 @@ static const char *cell_policy(const struct sl_experiment *e, int col)
 }
 
 /* Add every data cell to the sweep; cell_of[row * ncols + col] = sweep
- * cell (-1 for sections and derived rows). */
+ * cell (-1 for sections and derived rows).  The one enumeration of an
+ * experiment's cells (docs/experiments.md "Which cells, in which order"). */
 static int add_cells(const struct sl_experiment *e, struct sl_sweep *s, int *cell_of,
 		     struct sl_err *err)
 {
@@ -27,7 +28,8 @@ static int add_cells(const struct sl_experiment *e, struct sl_sweep *s, int *cel
 			if (e->rows[r].kind == SL_ROW_DATA)
 				i = sl_sweep_add(s, cell_policy(e, c), e->rows[r].workload, err);
 			if (e->rows[r].kind == SL_ROW_DATA && i < 0) {
-				sl_err_prefix(err, "%s: rows[%d] x columns[%d]: ", e->path, r, c);
+				sl_err_prefix(err, "%s: rows[%d] x columns[%d]: ", e->path,
+					      e->rows[r].src, e->cols[c].src);
 				return -1;
 			}
 			cell_of[r * e->ncols + c] = i;
@@ -43,7 +45,8 @@ static const struct sl_metric *find_metric(const struct sl_metrics *ms, const ch
 	const struct sl_metric *m = sl_metrics_find(ms, name);
 
 	if (!m)
-		sl_fail(err, "%s: rows[%d]: workload '%s' reports no metric '%s'", e->path, row,
+		sl_fail(err, "%s: rows[%d]: workload '%s' reports no metric '%s'", e->path,
+			e->rows[row].src,
 			e->rows[row].workload, name);
 	return m;
 }
@@ -213,6 +216,13 @@ static struct sl_sweep *new_sweep(const struct sl_experiment *e, const char *mac
 int sl_experiment_run(const struct sl_experiment *e, int reps, int nthreads,
 		      struct sl_exp_result *out, struct sl_err *err)
 {
+	return sl_experiment_run_progress(e, reps, nthreads, NULL, out, err);
+}
+
+int sl_experiment_run_progress(const struct sl_experiment *e, int reps, int nthreads,
+			       struct sl_sweep_progress *progress, struct sl_exp_result *out,
+			       struct sl_err *err)
+{
 	unsigned long ncells = (unsigned long)(e->nrows * e->ncols);
 	int *cell_of = sl_xcalloc(ncells, sizeof(*cell_of));
 	int *base_of = sl_xcalloc(ncells, sizeof(*base_of));
@@ -229,8 +239,8 @@ int sl_experiment_run(const struct sl_experiment *e, int reps, int nthreads,
 		goto done;
 	if (add_cells(e, out->sweep, cell_of, err) ||
 	    (out->base_sweep && add_cells(e, out->base_sweep, base_of, err)) ||
-	    sl_sweep_run(out->sweep, nthreads, err) ||
-	    (out->base_sweep && sl_sweep_run(out->base_sweep, nthreads, err)))
+	    sl_sweep_run_progress(out->sweep, nthreads, progress, err) ||
+	    (out->base_sweep && sl_sweep_run_progress(out->base_sweep, nthreads, progress, err)))
 		goto done;
 	rc = evaluate(out, cell_of, base_of, err);
 done:
@@ -243,6 +253,14 @@ done:
 
 int sl_experiment_check(const struct sl_experiment *e, int reps, struct sl_err *err)
 {
+	long runs;
+
+	return sl_experiment_check_runs(e, reps, &runs, err);
+}
+
+int sl_experiment_check_runs(const struct sl_experiment *e, int reps, long *runs,
+			     struct sl_err *err)
+{
 	struct sl_exp_result r = { 0 };
 	unsigned long ncells = (unsigned long)(e->nrows * e->ncols);
 	int *cell_of = sl_xcalloc(ncells, sizeof(*cell_of));
@@ -252,8 +270,11 @@ int sl_experiment_check(const struct sl_experiment *e, int reps, struct sl_err *
 	if (r.sweep && e->compare)
 		r.base_sweep = new_sweep(e, e->compare, "compare", reps ? reps : e->reps, err);
 	if (r.sweep && (!e->compare || r.base_sweep) && !add_cells(e, r.sweep, cell_of, err) &&
-	    (!r.base_sweep || !add_cells(e, r.base_sweep, cell_of, err)))
+	    (!r.base_sweep || !add_cells(e, r.base_sweep, cell_of, err))) {
 		rc = 0;
+		*runs = (long)r.sweep->ncells * r.sweep->reps +
+			(r.base_sweep ? (long)r.base_sweep->ncells * r.base_sweep->reps : 0);
+	}
 	sl_sweep_free(r.sweep);
 	sl_sweep_free(r.base_sweep);
 	free(cell_of);

@@ -53,6 +53,11 @@ void sl_exp_result_derive(struct sl_exp_result *r);
 int sl_experiment_run(const struct sl_experiment *e, int reps, int nthreads,
 		      struct sl_exp_result *out, struct sl_err *err);
 
+/* The same, telling `progress` (may be NULL) of each run done. */
+int sl_experiment_run_progress(const struct sl_experiment *e, int reps, int nthreads,
+			       struct sl_sweep_progress *progress, struct sl_exp_result *out,
+			       struct sl_err *err);
+
 void sl_exp_result_free(struct sl_exp_result *r);
 
 /* Check, without running anything, what sl_experiment_run would refuse:
@@ -60,6 +65,10 @@ void sl_exp_result_free(struct sl_exp_result *r);
  * (base/memsize.h), so that a list of experiments fails before the first
  * runs.  0, or -1 with err set. */
 int sl_experiment_check(const struct sl_experiment *e, int reps, struct sl_err *err);
+/* The same, and the number of runs (distinct cells x repetitions, both
+ * machines of a speed-up) sl_experiment_run will make. */
+int sl_experiment_check_runs(const struct sl_experiment *e, int reps, long *runs,
+			     struct sl_err *err);
 
 /* The scoreboard's count for one result: cells with a published value,
  * and of those the ones within tolerance (not missed). */

@@ -4,6 +4,7 @@
 #include "report/sweep.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -159,6 +160,7 @@ struct job_board {
 	int *rc;
 	struct sl_err *errs;
 	uint64_t *events;
+	struct sl_sweep_progress *progress;
 };
 
 static void run_job(struct job_board *b, int job)
@@ -183,6 +185,8 @@ static void *worker(void *arg)
 		if (job >= b->njobs)
 			return NULL;
 		run_job(b, job);
+		if (b->progress)
+			b->progress->run_done(b->progress);
 	}
 }
 
@@ -190,28 +194,46 @@ static void *worker(void *arg)
  * others simply take its share. */
 static void run_on_threads(struct job_board *b, int nthreads)
 {
-	pthread_t tid[SL_SWEEP_THREADS];
+	pthread_t *tid;
 	int started = 0;
 
-	if (nthreads > SL_SWEEP_THREADS)
-		nthreads = SL_SWEEP_THREADS;
+	if (nthreads > SL_SWEEP_MAX_THREADS)
+		nthreads = SL_SWEEP_MAX_THREADS;
 	if (nthreads > b->njobs)
 		nthreads = b->njobs;
 	/* as many runs at once as fit in the memory limit (one always
 	 * does: sl_sweep_add checked it) */
 	while (nthreads > 1 && peak_mem(b->sweep, nthreads) > sl_mem_limit())
 		nthreads--;
+	tid = sl_xcalloc((unsigned long)(nthreads > 1 ? nthreads : 1), sizeof(*tid));
 	for (; started < nthreads - 1; started++)
 		if (pthread_create(&tid[started], NULL, worker, b))
 			break;
 	worker(b);
 	for (int i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
+	free(tid);
+}
+
+int sl_sweep_default_threads(void)
+{
+	cpu_set_t set;
+	int n = 1;
+
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		n = CPU_COUNT(&set);
+	return n < 1 ? 1 : n > SL_SWEEP_MAX_THREADS ? SL_SWEEP_MAX_THREADS : n;
 }
 
 int sl_sweep_run(struct sl_sweep *s, int nthreads, struct sl_err *err)
 {
-	struct job_board b = { .sweep = s, .njobs = s->ncells * s->reps };
+	return sl_sweep_run_progress(s, nthreads, NULL, err);
+}
+
+int sl_sweep_run_progress(struct sl_sweep *s, int nthreads, struct sl_sweep_progress *progress,
+			  struct sl_err *err)
+{
+	struct job_board b = { .sweep = s, .njobs = s->ncells * s->reps, .progress = progress };
 	int rc = 0;
 
 	atomic_init(&b.next, 0);

@@ -18,8 +18,15 @@
 #include "sim/policy_ops.h"
 #include "workload/workload.h"
 
-#define SL_SWEEP_THREADS 2
+#define SL_SWEEP_THREADS 2	/* report and validate: two workers */
+#define SL_SWEEP_MAX_THREADS 256	/* -j N */
 #define SL_SWEEP_MAX_REPS 10000
+
+/* Told after each run finishes (from the worker that ran it, so the
+ * callback locks what it shares); the CLI draws its progress line. */
+struct sl_sweep_progress {
+	void (*run_done)(struct sl_sweep_progress *p);
+};
 
 struct sl_sweep_cell {
 	char *policy_text;		/* as given: "ht:version=f3" */
@@ -60,6 +67,13 @@ struct sl_run_spec sl_sweep_spec(const struct sl_sweep *s, int cell, int rep);
  * at once would need more memory than the limit).  0, or -1 with err set
  * to the error of the first failing run (in index order). */
 int sl_sweep_run(struct sl_sweep *s, int nthreads, struct sl_err *err);
+/* The same, telling `progress` (may be NULL) of each run done. */
+int sl_sweep_run_progress(struct sl_sweep *s, int nthreads, struct sl_sweep_progress *progress,
+			  struct sl_err *err);
+
+/* The default of -j: the CPUs this process may run on (at least 1, at
+ * most SL_SWEEP_MAX_THREADS). */
+int sl_sweep_default_threads(void);
 
 static inline const struct sl_metrics *sl_sweep_metrics(const struct sl_sweep *s,
 							int cell, int rep)

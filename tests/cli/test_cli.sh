@@ -128,7 +128,8 @@ for p in ("o1", "ht"):
     assert s["n"] == 2 and s["min"] <= s["mean"] <= s["max"] and s["sd"] >= 0
 PY
 $run -o csv >"$tmp/a.csv" && ok || bad "run -o csv failed"
-[ "$(head -n 1 "$tmp/a.csv")" = "policy,rep,seed,metric,value,unit" ] && ok || bad "csv header"
+# the six columns as before, then the coordinates (docs/experiments.md)
+[ "$(head -n 1 "$tmp/a.csv" | cut -d, -f1-9)" = "policy,rep,seed,metric,value,unit,machine,workload,policy_spec" ] && ok || bad "csv header"
 grep -q '^ht,1,2,elapsed_s,' "$tmp/a.csv" && ok || bad "csv lacks a row per run x metric"
 $run >"$tmp/a.txt" && ok || bad "run -o table failed"
 grep -q 'elapsed_s' "$tmp/a.txt" && grep -q 'mean (sd)' "$tmp/a.txt" && ok || bad "table shape"
