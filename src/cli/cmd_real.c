@@ -128,7 +128,8 @@ void cli_real_label(const struct sl_real_env *env, char *buf, size_t size)
 
 /* A one-column sweep on `host` holding the real runs, for the printers. */
 static struct sl_sweep *real_sweep(const struct real_args *a, const char *spec,
-				   const struct sl_real_env *env, struct sl_err *err)
+				   const struct sl_params *params, const struct sl_real_env *env,
+				   struct sl_err *err)
 {
 	struct sl_sweep *s = sl_sweep_new("host", a->reps, a->seed, err);
 	struct sl_sweep_cell *c;
@@ -138,6 +139,7 @@ static struct sl_sweep *real_sweep(const struct real_args *a, const char *spec,
 	c = sl_xcalloc(1, sizeof(*c));
 	c->policy_text = sl_xstrdup("real");
 	c->workload_text = sl_xstrdup(spec);
+	c->params = *params;	/* its text may point into *params: printed while it lives */
 	cli_real_label(env, c->label, sizeof(c->label));
 	s->cells = sl_xcalloc(1, sizeof(*s->cells));
 	s->cells[0] = c;
@@ -183,7 +185,7 @@ int cmd_real(int argc, char **argv)
 	if (cli_real_setup("real", a.workload, a.cpus, &w, &params, &env, &err))
 		return cli_report(&err);
 	sl_real_spec_text(w, &params, spec, sizeof(spec));
-	s = real_sweep(&a, spec, &env, &err);
+	s = real_sweep(&a, spec, &params, &env, &err);
 	if (!s)
 		return cli_report(&err);
 	struct cli_perf_rec rec;
