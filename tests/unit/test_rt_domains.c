@@ -41,6 +41,8 @@ struct rtt_script {
 	int cpu[RTT_MAX_ACTS + 1];	/* on which CPU */
 	int away_step;			/* this act's mask: every CPU but the current */
 	sl_cpumask away;
+	int outside;			/* acts asked for outside its mask, but the one
+					 * right after a change (at the same instant) */
 };
 
 static void rtt_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
@@ -51,6 +53,9 @@ static void rtt_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 		s->away = sl_topo(sim)->all_cpus;
 		sl_cpumask_unset(&s->away, t->cpu);
 	}
+	if (t->cpu >= 0 && !sl_cpumask_test(&t->allowed, t->cpu) &&
+	    !(s->pc > 0 && s->acts[s->pc - 1].kind == SL_ACT_SETAFFINITY))
+		s->outside++;
 	s->at[s->pc] = sl_now(sim);
 	s->cpu[s->pc] = t->cpu;
 	*next = s->pc < s->n ? s->acts[s->pc++] : sl_act_exit();
@@ -93,6 +98,12 @@ static void rtt_move_away(struct rtt_script *s)
 {
 	s->away_step = rtt_add(s, (struct sl_action){ .kind = SL_ACT_SETAFFINITY,
 						       .u.allowed = &s->away });
+}
+
+/* sched_setaffinity(0, mask) */
+static void rtt_mask(struct rtt_script *s, const sl_cpumask *mask)
+{
+	rtt_add(s, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = mask });
 }
 
 /* Fork `child` as `comm`: policy < 0 inherits the class; allowed NULL the mask. */
@@ -211,7 +222,7 @@ static bool rtt_finish(struct rtt_sim *r)
 	return ok;
 }
 
-static const char *const rtt_policies[] = { "domains", "domains:version=w26" };
+static const char *const rtt_policies[] = { "domains", "domains:version=w26", "sl" };
 #define RTT_NPOL (sizeof(rtt_policies) / sizeof(rtt_policies[0]))
 
 static double rtt_ms(sl_time t)
@@ -418,14 +429,16 @@ SL_TEST(rt_mask_change_moves_running_task)
 		       from, rtt_ms(t->at[1]), k < x->n ? "" : "(none)", k < x->n ? x->cpu[k] : -1,
 		       k < x->n ? rtt_ms(x->start[k]) : -1.0);
 		CHECKF(t->cpu[3] != from, "%s: t finished on CPU %d", pol, t->cpu[3]);
-		CHECKF(x->outside == 0, "%s: %d runs outside the mask", pol, x->outside);
+		CHECKF(x->outside == 0 && t->outside == 0, "%s: %d runs, %d acts outside the mask",
+		       pol, x->outside, t->outside);
 		sl_sim_destroy(r.sim);
 	}
 }
 
 /*
  * Two CPUs.  `t` (SCHED_FIFO 10) starts pinned to CPU 0, moves itself to
- * CPU 1 after 2 ms and then sleeps and runs 1 ms at a time, 20 times;
+ * CPU 1 after 2 ms, runs 2 ms more, then sleeps and runs 1 ms at a time,
+ * 20 times;
  * `p` (SCHED_FIFO 20, pinned to CPU 1 from its fork) does the same with
  * 2 ms runs, and two normal hogs run on either CPU.  Neither RT task ever
  * starts a run outside its mask: not at wakeups (t's old CPU is idle when
@@ -451,6 +464,7 @@ SL_TEST(rt_pinned_never_leaves_its_mask)
 		struct rtt_script *root = rtt_new(r.sim);
 		rtt_run(t, 2);
 		rtt_move_away(t);
+		rtt_run(t, 2);
 		for (int k = 0; k < 20; k++) {
 			rtt_sleep(t, 1);
 			rtt_run(t, 1);
@@ -470,12 +484,62 @@ SL_TEST(rt_pinned_never_leaves_its_mask)
 		const struct rtt_runs *rt = rtt_of(&r.log, "t"), *rp = rtt_of(&r.log, "p");
 		CHECKF(t->cpu[1] == 0, "%s: t changed its mask on CPU %d", pol, t->cpu[1]);
 		CHECKF(rt->n > 20 && rp->n >= 20, "%s: t ran %d times, p %d", pol, rt->n, rp->n);
-		CHECKF(rt->outside == 0 && rp->outside == 0, "%s: runs outside the mask: t %d, p %d",
-		       pol, rt->outside, rp->outside);
+		CHECKF(rt->outside == 0 && rp->outside == 0 && t->outside == 0 && p->outside == 0,
+		       "%s: runs outside the mask: t %d, p %d; acts: t %d, p %d", pol, rt->outside,
+		       rp->outside, t->outside, p->outside);
 		int t_on0 = 0;
 		for (int k = 0; k < rt->n; k++)
 			t_on0 += rt->cpu[k] == 0 && rt->start[k] > t->at[1];
 		CHECKF(t_on0 == 0, "%s: t started %d runs on CPU 0 after leaving it", pol, t_on0);
 		sl_sim_destroy(r.sim);
 	}
+}
+
+/* ---- sl's own placement of RT tasks ---- */
+
+/*
+ * Two CPUs.  `a` (SCHED_FIFO 50, pinned to CPU 0) runs 100 ms; a normal
+ * `h` (pinned to CPU 1) runs 100 ms.  `b` (SCHED_FIFO 40) starts pinned to
+ * CPU 0, runs 1 ms, frees its mask, sleeps 5 ms and runs 10 ms.  When it
+ * wakes, its previous CPU runs a more important RT task: sl puts it on
+ * CPU 1, where it preempts the normal task at once, and a is never
+ * disturbed.  (2.6.12 queues it behind a on CPU 0: domains has no such
+ * rule.)
+ */
+SL_TEST(sl_rt_wakes_where_it_runs_at_once)
+{
+	static struct rtt_sim r;
+	static sl_cpumask cpu0, cpu1, both;
+
+	if (!rtt_start(&r, "pack:2 core:1 pu:1", "sl", true)) {
+		CHECK(0);
+		return;
+	}
+	sl_cpumask_clear(&cpu0);
+	sl_cpumask_set(&cpu0, 0);
+	sl_cpumask_clear(&cpu1);
+	sl_cpumask_set(&cpu1, 1);
+	both = sl_cpumask_or(cpu0, &cpu1);
+	struct rtt_script *a = rtt_new(r.sim), *b = rtt_new(r.sim), *h = rtt_new(r.sim);
+	struct rtt_script *root = rtt_new(r.sim);
+	rtt_run(b, 1);
+	rtt_mask(b, &both);
+	rtt_sleep(b, 5);
+	rtt_run(b, 10);
+	rtt_run(a, 100);
+	rtt_run(h, 100);
+	rtt_fork(root, b, "b", SL_SCHED_FIFO, 40, 0, &cpu0);
+	rtt_fork(root, a, "a", SL_SCHED_FIFO, 50, 0, &cpu0);
+	rtt_fork(root, h, "h", SL_SCHED_NORMAL, 0, 0, &cpu1);
+	for (int k = 0; k < 3; k++)
+		rtt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &rtt_prog, root, "root");
+	CHECK(rtt_finish(&r));
+	sl_time late = b->at[3] - (b->at[2] + 5 * SL_MSEC);
+	CHECKF(b->cpu[2] == 0 && b->cpu[3] == 1 && late >= 0 && late < 50 * SL_USEC,
+	       "b slept on CPU %d, ran on CPU %d %.3f ms after waking", b->cpu[2], b->cpu[3],
+	       rtt_ms(late));
+	const struct rtt_runs *ra = rtt_of(&r.log, "a");
+	CHECKF(ra->n == 1, "a ran %d times", ra->n);
+	sl_sim_destroy(r.sim);
 }
