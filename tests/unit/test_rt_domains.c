@@ -11,7 +11,9 @@
  *     task that gets nothing meanwhile;
  *   - a mask change moves a running task off its CPU within a migration
  *     thread's run;
- *   - a renice of a running hog changes its share at once;
+ *   - a renice of a running hog changes its share at once, and a FIFO hog
+ *     that makes itself SCHED_NORMAL shares the CPU from then on;
+ *   - domains 2.6.12: an RT task holds back a normal one on its SMT sibling;
  *   - a task whose mask changed, and a pinned RT task, never run outside
  *     their masks afterwards (sleeps, wakeups, balancing);
  *   - sl: a woken RT task goes to the CPU where it runs at once.
@@ -541,5 +543,82 @@ SL_TEST(sl_rt_wakes_where_it_runs_at_once)
 	       rtt_ms(late));
 	const struct rtt_runs *ra = rtt_of(&r.log, "a");
 	CHECKF(ra->n == 1, "a ran %d times", ra->n);
+	sl_sim_destroy(r.sim);
+}
+
+/*
+ * One CPU.  `a` (SCHED_FIFO 50) runs 250 ms, makes itself SCHED_NORMAL and
+ * runs 300 ms more; `b` (SCHED_NORMAL) runs 300 ms.  b gets nothing while
+ * a is FIFO; after the change they share the CPU: b's first run starts
+ * when a's slice allows (2.6.12: at once, a's priority having fallen to
+ * its static_prio; w26: when a's slice runs out; sl: after a's slice,
+ * their vruntimes being equal), long before a is done.
+ */
+SL_TEST(rt_class_change_takes_effect)
+{
+	for (size_t i = 0; i < RTT_NPOL; i++) {
+		static struct rtt_sim r;
+		const char *pol = rtt_policies[i];
+		if (!rtt_start(&r, "pack:1 core:1 pu:1", pol, true)) {
+			CHECK(0);
+			continue;
+		}
+		struct rtt_script *a = rtt_new(r.sim), *b = rtt_new(r.sim);
+		struct rtt_script *root = rtt_new(r.sim);
+		rtt_run(a, 250);
+		rtt_setsched(a, SL_SCHED_NORMAL, 0, 0);
+		rtt_run(a, 300);
+		rtt_run(b, 300);
+		rtt_fork(root, a, "a", SL_SCHED_FIFO, 50, 0, NULL);
+		rtt_fork(root, b, "b", SL_SCHED_NORMAL, 0, 0, NULL);
+		rtt_add(root, sl_act_wait());
+		rtt_add(root, sl_act_wait());
+		sl_sim_spawn_root(r.sim, &rtt_prog, root, "root");
+		CHECKF(rtt_finish(&r), "%s", pol);
+		const struct rtt_runs *rb = rtt_of(&r.log, "b");
+		sl_time change = a->at[1];
+		CHECKF(rb->n >= 1 && rb->start[0] >= change &&
+		       rb->start[0] + 150 * SL_MSEC < a->at[3],
+		       "%s: a changed at %.3f ms and ended at %.3f, b first ran at %.3f", pol,
+		       rtt_ms(change), rtt_ms(a->at[3]), rb->n ? rtt_ms(rb->start[0]) : -1.0);
+		sl_sim_destroy(r.sim);
+	}
+}
+
+/*
+ * 2.6.12's SMT nice (dependent_sleeper): on one core's two siblings, a
+ * SCHED_FIFO task on CPU 0 holds back a normal hog pinned to CPU 1 for as
+ * long as it runs (an RT sibling holds back any user task that is not
+ * RT); the hog starts when the FIFO task is done.  Without the RT rule the
+ * hog, whose nice equals the FIFO task's, would run beside it.
+ */
+SL_TEST(rt_domains_smt_rt_holds_sibling_back)
+{
+	static struct rtt_sim r;
+	static sl_cpumask cpu0, cpu1;
+
+	if (!rtt_start(&r, "pack:1 core:1 pu:2", "domains", true)) {
+		CHECK(0);
+		return;
+	}
+	sl_cpumask_clear(&cpu0);
+	sl_cpumask_set(&cpu0, 0);
+	sl_cpumask_clear(&cpu1);
+	sl_cpumask_set(&cpu1, 1);
+	struct rtt_script *f = rtt_new(r.sim), *h = rtt_new(r.sim);
+	struct rtt_script *root = rtt_new(r.sim);
+	rtt_run(f, 50);
+	rtt_run(h, 50);
+	rtt_fork(root, f, "f", SL_SCHED_FIFO, 50, 0, &cpu0);
+	rtt_fork(root, h, "h", SL_SCHED_NORMAL, 0, 0, &cpu1);
+	rtt_add(root, sl_act_wait());
+	rtt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &rtt_prog, root, "root");
+	CHECK(rtt_finish(&r));
+	const struct rtt_runs *rf = rtt_of(&r.log, "f"), *rh = rtt_of(&r.log, "h");
+	sl_time f_end = f->at[1];
+	CHECKF(rf->n == 1 && rh->n >= 1 && rh->start[0] >= f_end,
+	       "f ran %d times, ended at %.3f ms; h first ran at %.3f", rf->n, rtt_ms(f_end),
+	       rh->n ? rtt_ms(rh->start[0]) : -1.0);
 	sl_sim_destroy(r.sim);
 }
