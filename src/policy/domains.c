@@ -208,7 +208,8 @@ static int domains_check_task(struct sd_sched *s, struct sl_task *t, int *count,
 	if (t->cpu >= 0 && t->cpu != p->cpu)
 		return sl_fail_internal(err, "domains: task %d runs on CPU %d but is queued "
 					"for CPU %d", t->id, t->cpu, p->cpu);
-	if (!sl_cpumask_test(&t->allowed, p->cpu))
+	/* outside its mask only until the migration thread moves it */
+	if (!sl_cpumask_test(&t->allowed, p->cpu) && p->move_rq != p->cpu)
 		return sl_fail_internal(err, "domains: task %d queued on CPU %d outside its "
 					"affinity", t->id, p->cpu);
 	if (p->time_slice <= 0 && t->cpu < 0)
@@ -248,6 +249,7 @@ const struct sl_policy_ops sl_policy_domains = {
 		   "with cpu_power / SD_FLAG_IDLE",
 	.knobs = domains_knobs,
 	.task_size = sizeof(struct sd_task),
+	.sched_policies = (1u << SL_SCHED_FIFO) | (1u << SL_SCHED_RR),
 	.init = domains_init,
 	.destroy = domains_destroy,
 	.fork = sd_fork,
@@ -258,5 +260,7 @@ const struct sl_policy_ops sl_policy_domains = {
 	.yield = sd_yield,
 	.exit = sd_exit,
 	.migration = sd_migration,
+	.setscheduler = sd_setscheduler,
+	.set_allowed = sd_set_allowed,
 	.check = domains_check,
 };

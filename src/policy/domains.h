@@ -24,7 +24,10 @@
  *   domains_wake.c     wakeup placement and exec balancing
  *   domains_smt.c      dependent_sleeper and its companions (SMT nice)
  *   domains_sched.c    the O(1) base: runqueues, timeslices, interactivity,
- *                      scheduler_tick, schedule(), fork, exit, yield
+ *                      SCHED_FIFO/RR, scheduler_tick, schedule(), fork,
+ *                      exit, yield
+ *   domains_attr.c     live changes: sched_setscheduler, set_user_nice,
+ *                      set_cpus_allowed through the migration thread
  *   domains.c          the policy: knobs, creation, consistency check, ops
  *
  * Sources: 2.6.12.1 kernel/sched.c, include/linux/sched.h and topology.h,
@@ -161,6 +164,10 @@ struct sd_task {
 	sl_time timestamp;		/* ns of the last switch or wakeup */
 	int activated;			/* -1 uninterruptible, 1 by a task, 2 by an interrupt */
 	int interactive_credit;
+	/* set_cpus_allowed's request to the migration thread (domains_attr.c) */
+	struct sd_task *move_next;	/* next request on the same runqueue */
+	int move_rq;			/* runqueue whose list holds it, -1 none */
+	int move_dest;			/* any_online_cpu(new_mask) */
 };
 
 struct sd_rq {
@@ -180,6 +187,7 @@ struct sd_rq {
 	int push_cpu;
 	struct sl_task *migrate_task;	/* sched_migrate_task request, or NULL */
 	int migrate_dest;
+	struct sd_task *moves;		/* set_cpus_allowed requests (migration_queue) */
 };
 
 struct sd_sched {
@@ -216,6 +224,19 @@ struct sd_sched {
 static inline struct sd_task *sd_of(const struct sl_task *t)
 {
 	return sl_task_policy(t);
+}
+
+/* rt_task(p): SCHED_FIFO or SCHED_RR, queued at prio 0..99 above every
+ * SCHED_NORMAL task (2.6.12.1 include/linux/sched.h). */
+static inline bool sd_rt(const struct sd_task *p)
+{
+	return sl_task_rt(p->task);
+}
+
+/* __setscheduler: MAX_USER_RT_PRIO-1 - rt_priority (rt_priority 99 is prio 0). */
+static inline int sd_rt_prio(const struct sl_task *t)
+{
+	return SL_MAX_RT_PRIO - 1 - t->rt_priority;
 }
 
 static inline struct sd_task *sd_of_node(struct sl_prio_node *n)
@@ -316,5 +337,23 @@ void sd_tick(struct sl_sim *sim, int cpu);
 /* What schedule() does to prev before choosing (also the migration thread's
  * preemption of the running task). */
 void sd_put_prev(struct sl_sim *sim, struct sd_sched *s, struct sl_task *prev);
+/* effective_prio: the RT priority for FIFO/RR, else static_prio less the
+ * sleep bonus, clamped to 100..139. */
+int sd_effective_prio(const struct sd_sched *s, const struct sd_task *p);
+
+/* ---- domains_attr.c ---- */
+
+/* sched_setscheduler and set_user_nice on a live task. */
+void sd_setscheduler(struct sl_sim *sim, struct sl_task *t, const struct sl_sched_attr *old);
+/* set_cpus_allowed: move t off a CPU its new mask forbids. */
+void sd_set_allowed(struct sl_sim *sim, struct sl_task *t);
+/* The migration thread of `cpu` carries out the set_cpus_allowed moves
+ * queued on it (__migrate_task). */
+void sd_migrate_affinity(struct sl_sim *sim, struct sd_sched *s, int cpu);
+/* Forget t's pending affinity move (it exited). */
+void sd_cancel_affinity(struct sd_sched *s, struct sd_task *p);
+/* A sleeping task whose move is pending is woken: the move is done now
+ * (the kernel's caller waited for it before anything could wake it). */
+void sd_settle_affinity(struct sl_sim *sim, struct sd_sched *s, struct sd_task *p);
 
 #endif

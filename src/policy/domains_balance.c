@@ -375,8 +375,9 @@ static void sd_migrate_request(struct sl_sim *sim, struct sd_sched *s, int cpu)
 
 /*
  * The migration thread of `cpu` runs: the task it preempted is queued and
- * not running.  Active balancing first, then the migration request, as
- * 2.6.12's migration_thread loop does.
+ * not running.  Active balancing first, then the migration requests (exec
+ * balancing's, then set_cpus_allowed's, domains_attr.c), as 2.6.12's
+ * migration_thread loop does.
  */
 void sd_migration(struct sl_sim *sim, int cpu, long arg)
 {
@@ -396,4 +397,5 @@ void sd_migration(struct sl_sim *sim, int cpu, long arg)
 		rq->active_balance = false;
 	}
 	sd_migrate_request(sim, s, cpu);
+	sd_migrate_affinity(sim, s, cpu);
 }

@@ -36,8 +36,20 @@
  *     dynamic priority shifted by the difference, at the tail of that list
  *     (as set_user_nice() right after fork would do); see o1_core.c.
  *
+ * Real-time tasks (2.6.12.1 kernel/sched.c: effective_prio, scheduler_tick,
+ * schedule, sys_sched_yield; domains_attr.c for sched_setscheduler):
+ * SCHED_FIFO and SCHED_RR at prio 99 - rt_priority in the same arrays,
+ * above every SCHED_OTHER task.  FIFO runs until it blocks, yields or a
+ * higher one comes; RR gets task_timeslice (by its nice, as in 2.6.12) and
+ * then goes to the tail of its list; neither ever enters the expired array
+ * nor gets the runqueue-wait credit; yield puts an RT task at the tail of
+ * its list.  Wakeup preemption and load balancing need nothing of their
+ * own: TASK_PREEMPTS_CURR compares prio, and move_tasks walks the
+ * priorities from 0, so RT tasks are pulled first and counted as one task
+ * each, as can_migrate_task treats every task alike.
+ *
  * Omitted / simplified:
- *   - SCHED_FIFO/RR tasks; the migration thread is the engine's.
+ *   - The migration thread is the engine's.
  *   - The per-CPU clocks of 2.6 (sched_clock, timestamp adjustment in
  *     pull_task): one clock.
  *   - The tick processed at fork when the parent's slice halves to 0 does
@@ -88,8 +100,10 @@ static int sd_current_bonus(const struct sd_sched *s, const struct sd_task *p)
 	return (int)(j * s->max_bonus / s->max_sleep_avg);
 }
 
-static int sd_effective_prio(const struct sd_sched *s, const struct sd_task *p)
+int sd_effective_prio(const struct sd_sched *s, const struct sd_task *p)
 {
+	if (sd_rt(p))
+		return sd_rt_prio(p->task);	/* no bonus: its own priority */
 	int prio = p->static_prio - (sd_current_bonus(s, p) - s->max_bonus / 2);
 
 	if (prio < SL_MAX_RT_PRIO)
@@ -284,6 +298,18 @@ static void sd_task_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, struct
 		sl_resched(sim, cpu);
 		return;
 	}
+	if (sd_rt(p)) {
+		/* FIFO has no timeslice; RR gets a fresh one at the tail of
+		 * its list, never the expired array */
+		if (p->task->sched_policy == SL_SCHED_RR && --p->time_slice <= 0) {
+			p->time_slice = sd_task_timeslice(s, p);
+			p->first_time_slice = false;
+			sl_resched(sim, cpu);
+			sd_dequeue(p);
+			sd_enqueue(rq->active, p);
+		}
+		return;
+	}
 	if (--p->time_slice <= 0) {
 		int64_t now_j = (int64_t)sl_jiffies(sim);
 		sl_resched(sim, cpu);
@@ -364,7 +390,7 @@ static struct sd_task *sd_peek(const struct sd_rq *rq)
 static void sd_credit_runqueue_wait(struct sl_sim *sim, struct sd_sched *s,
 				    struct sd_task *next)
 {
-	if (next->activated > 0) {
+	if (!sd_rt(next) && next->activated > 0) {
 		sl_time delta = sl_now(sim) - next->timestamp;
 		if (next->activated == 1)
 			delta = delta * s->on_runqueue_weight / 100;
@@ -451,6 +477,8 @@ void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
 
 	c->task = child;
 	c->static_prio = SD_NICE0_PRIO + child->nice;
+	c->move_rq = -1;
+	c->move_next = NULL;
 	c->timestamp = sl_now(sim);
 	if (!parent) {
 		sd_fork_root(sim, s, c);
@@ -471,9 +499,24 @@ void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
 	}
 	sd_fork_penalties(s, pp, c);
 
+	bool away = !sl_cpumask_test(&child->allowed, cpu);
+	if (away)
+		cpu = sl_cpumask_first(&child->allowed);
 	c->cpu = cpu;
 	struct sd_rq *rq = sd_rq(s, cpu);
 	bool last = s->v->thread_last && child->mm == parent->mm;
+	if (away || sd_rt(c) != sd_rt(pp) || (sd_rt(c) && sd_rt_prio(child) != pp->prio)) {
+		/* forked with a class or a mask of its own: as
+		 * sched_setscheduler / set_cpus_allowed on the new child (the
+		 * kernel's fork has neither; the child would inherit, then be
+		 * changed): at the tail of its priority, on any_online_cpu of
+		 * its mask if the parent's CPU is not in it */
+		c->prio = sd_effective_prio(s, c);
+		sd_activate_quiet(rq, c);
+		if ((!away && !last && s->v->child_first) || sd_preempts(sim, c, cpu))
+			sl_resched(sim, cpu);
+		return;
+	}
 	if (!pp->array || last) {
 		/* at the tail of its own priority: a thread in 2.6.12 (run child
 		 * last), or any child of a parent that is not queued */
@@ -484,8 +527,8 @@ void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
 		return;
 	}
 	/* the child runs first: just in front of the parent, at its prio */
-	if (c->static_prio == pp->static_prio) {
-		c->prio = pp->prio;
+	if (c->static_prio == pp->static_prio || sd_rt(c)) {
+		c->prio = pp->prio;	/* an RT child: the priority it shares */
 		sl_prio_array_enqueue_before(pp->array, &c->run_list, &pp->run_list);
 		c->array = pp->array;
 	} else {
@@ -504,10 +547,11 @@ void sd_exit(struct sl_sim *sim, struct sl_task *t)
 	struct sd_sched *s = sd_state(sim);
 	struct sl_task *parent = t->parent;
 
-	/* a pending exec migration of t dies with it */
+	/* a pending exec migration or affinity move of t dies with it */
 	for (int cpu = 0; cpu < s->ncpus; cpu++)
 		if (sd_rq(s, cpu)->migrate_task == t)
 			sd_rq(s, cpu)->migrate_task = NULL;
+	sd_cancel_affinity(s, sd_of(t));
 	if (!parent || parent->state == SL_TASK_DEAD)
 		return;
 	struct sd_task *c = sd_of(t), *pp = sd_of(parent);
@@ -526,16 +570,18 @@ void sd_exit(struct sl_sim *sim, struct sl_task *t)
 				(s->exit_weight + 1);
 }
 
-/* sys_sched_yield (2.6.0): a SCHED_OTHER task moves to the expired array. */
+/* sys_sched_yield (2.6.0, 2.6.12): a SCHED_OTHER task moves to the expired
+ * array; an RT task to the tail of its list in the active one. */
 void sd_yield(struct sl_sim *sim, struct sl_task *t)
 {
 	struct sd_sched *s = sd_state(sim);
 	struct sd_task *p = sd_of(t);
+	struct sd_rq *rq = sd_rq(s, p->cpu);
 
 	if (!p->array)
 		return;
 	sd_dequeue(p);
-	sd_enqueue(sd_rq(s, p->cpu)->expired, p);
+	sd_enqueue(sd_rt(p) ? rq->active : rq->expired, p);
 }
 
 /* ---- constants ---- */

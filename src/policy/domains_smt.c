@@ -24,10 +24,10 @@
  *     for w26, which predates it).
  *   - The migration thread on a sibling is a kernel thread: it neither
  *     holds a task back nor is kicked.
+ *   - RT tasks as 2.6.12.1: an RT sibling holds back any user task that is
+ *     not RT, and an RT task kicks a sibling running one that is not.
  *
  * Omitted / simplified:
- *   - RT tasks (an RT sibling would always hold a user task back): every
- *     simulated task is SCHED_OTHER.
  *   - The lock dance of the kernel (releasing this runqueue's lock to take
  *     all the siblings') and the re-checks it forces.
  */
@@ -69,11 +69,15 @@ bool sd_dependent_sleeper(struct sl_sim *sim, struct sd_sched *s, int cpu,
 		const struct sd_task *q = sd_of(sc);
 		if (!p_user || sc->kthread)
 			continue;	/* kernel threads never sleep for this */
-		/* the sibling runs something much more important: hold p back */
-		if (q->time_slice * keep / 100 > sd_task_timeslice(s, p))
+		/* the sibling runs something much more important (or RT):
+		 * hold p back, unless p is RT itself */
+		if ((q->time_slice * keep / 100 > sd_task_timeslice(s, p) || sd_rt(q)) &&
+		    !sd_rt(p))
 			ret = true;
-		/* p is much more important than what the sibling runs: kick it */
-		if (p->time_slice * keep / 100 > sd_task_timeslice(s, q))
+		/* p is much more important (or RT) than what the sibling runs,
+		 * which is not RT: kick it */
+		if ((p->time_slice * keep / 100 > sd_task_timeslice(s, q) || sd_rt(p)) &&
+		    !sd_rt(q))
 			sl_resched(sim, i);
 	}
 	return ret;

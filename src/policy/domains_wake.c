@@ -142,6 +142,8 @@ void sd_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned fl
 	struct sd_sched *s = sl_policy_data(sim);
 	struct sd_task *p = sd_of(t);
 	bool sync = flags & SL_WAKE_SYNC;
+
+	sd_settle_affinity(sim, s, p);
 	int old = p->cpu;
 	int cpu = s->v->rules == SD_RULES_W26 ? sd_wake_cpu_w26(sim, s, p, waker_cpu) :
 						sd_wake_cpu_2612(sim, s, p, waker_cpu, sync);

@@ -17,12 +17,15 @@
  *   idle_core_first, sync_wake, exec_spread: see sl_place.c.
  *   balance_ms, numa_balance_ms, numa_persist, active, newidle: see
  *                  sl_balance.c.
+ *   rr_slice_ms    SCHED_RR's slice (100 ms, Linux's RR_TIMESLICE); the RT
+ *                  rule is in sl_rt.c.
  *
- * Omitted / simplified: no scheduling classes (every task is SCHED_NORMAL);
- * no group scheduling; nice changes take effect at the next wakeup; a
+ * Omitted / simplified: SCHED_BATCH, SCHED_IDLE and SCHED_DEADLINE are
+ * refused (sched_policies); no RT throttling (an RT hog keeps its CPU:
+ * sl's balancer moves the normal tasks away); no group scheduling; a
  * move requested through the migration thread is dropped if the task
  * blocked or moved meanwhile; a task's yield puts it just behind the
- * first queued task.
+ * first queued task (an RT task: at the tail of its list).
  */
 #include "policy/sl.h"
 
@@ -49,6 +52,9 @@ static const struct sl_param_def sls_knobs[] = {
 	{ .name = "batch_us", .type = SL_PARAM_INT, .def = "10000", .min = 0, .max = 10000000,
 	  .doc = "tasks within one vruntime quantum of this size run most recently run first "
 		 "(warm cache); 0: strict vruntime order" },
+	{ .name = "rr_slice_ms", .type = SL_PARAM_INT, .def = "100", .min = 1, .max = 10000,
+	  .doc = "SCHED_RR's slice: then behind the RR tasks of its priority (Linux's "
+		 "RR_TIMESLICE)" },
 	{ .name = "idle_core_first", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "wakeups take a wholly idle core before the previous CPU with a busy sibling" },
 	{ .name = "sync_wake", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
@@ -103,6 +109,7 @@ static void *sls_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	s->sleep_credit = sls_ms(knobs, "sleep_credit_ms");
 	s->wake_gran = sls_ms(knobs, "wake_gran_ms");
 	s->batch = sl_param_int(knobs, "batch_us") * SL_USEC;
+	s->rr_slice = sls_ms(knobs, "rr_slice_ms");
 	s->idle_core_first = sls_on(knobs, "idle_core_first");
 	s->sync_wake = sls_on(knobs, "sync_wake");
 	s->exec_spread = sls_on(knobs, "exec_spread");
@@ -122,6 +129,7 @@ static void *sls_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		s->rq[cpu].cpu = cpu;
 		s->rq[cpu].mig_dest = -1;
+		sl_prio_array_init(&s->rq[cpu].rt);
 	}
 	sls_build_levels(s);
 	sl_set_hz(sim, s->hz);
@@ -155,6 +163,7 @@ static void sls_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task 
 	e->weight = sls_nice_weight(child->nice);
 	e->run_node = -1;
 	e->mem_node = -1;
+	e->rt = sl_task_rt(child);
 	int cpu = sls_select_fork(s, parent, child);
 	struct sls_rq *rq = &s->rq[cpu];
 	e->vruntime = rq->min_vruntime;
@@ -211,13 +220,17 @@ static struct sl_task *sls_pick_next(struct sl_sim *sim, int cpu, struct sl_task
 	}
 	if (s->pick_ns > 0)
 		sl_charge_sched(sim, cpu, s->pick_ns);
-	if (!rq->nq && s->newidle)
+	if (s->rt_queued)
+		sls_pull_rt(s, cpu);
+	if (!rq->nq && !rq->rt.nr_active && s->newidle)
 		sls_newidle(s, cpu);
 	struct sls_ent *e = sls_peek(rq);
-	if (!e)
-		return NULL;
-	sls_set_curr(s, rq, e);
-	return e->task;
+	if (e)
+		sls_set_curr(s, rq, e);
+	/* an RT task a better one just took the CPU from: elsewhere? */
+	if (prev && prev->state == SL_TASK_RUNNABLE && sls_ent(prev) != e && sls_ent(prev)->rt)
+		sls_push_rt(s, sls_ent(prev));
+	return e ? e->task : NULL;
 }
 
 static void sls_tick(struct sl_sim *sim, int cpu)
@@ -255,6 +268,10 @@ static void sls_yield(struct sl_sim *sim, struct sl_task *t)
 	struct sls_ent *e = sls_ent(t);
 	struct sls_rq *rq = &s->rq[e->cpu];
 
+	if (e->rt) {
+		e->rt_tail = true;	/* behind the others of its priority */
+		return;
+	}
 	sls_update_curr(s, rq);
 	if (rq->nq && e->vruntime <= rq->heap[0]->vruntime)
 		e->vruntime = rq->heap[0]->vruntime + 1;
@@ -292,7 +309,7 @@ static void sls_migration(struct sl_sim *sim, int cpu, long arg)
 	rq->mig_ent = NULL;
 	rq->mig_dest = -1;
 	s->rq[dest].incoming--;
-	if (e->on_rq && e->cpu == cpu && e->heap_idx >= 0 &&
+	if (e->on_rq && e->cpu == cpu && sls_queued(e) &&
 	    sl_cpumask_test(&e->task->allowed, dest)) {
 		sls_move_queued(s, e, dest);
 		sls_check_preempt(s, &s->rq[dest], e, false);
@@ -310,10 +327,14 @@ static int sls_check_rq(struct sl_sim *sim, struct sls *s, struct sls_rq *rq, st
 		return sl_fail_internal(err, "sl: CPU %d runs task %d, its runqueue's curr is %d",
 					cpu, running ? running->id : -1,
 					rq->curr ? rq->curr->task->id : -1);
-	if (rq->nq + (rq->curr != NULL) != rq->nr_running || rq->incoming < 0)
-		return sl_fail_internal(err, "sl: CPU %d: %d queued + %d running, nr_running %d, "
-					"incoming %d", cpu, rq->nq, rq->curr != NULL,
-					rq->nr_running, rq->incoming);
+	if (rq->nq + rq->rt.nr_active + (rq->curr != NULL) != rq->nr_running || rq->incoming < 0)
+		return sl_fail_internal(err, "sl: CPU %d: %d + %d RT queued + %d running, "
+					"nr_running %d, incoming %d", cpu, rq->nq,
+					rq->rt.nr_active, rq->curr != NULL, rq->nr_running,
+					rq->incoming);
+	if (rq->curr && rq->curr->rt_queued)
+		return sl_fail_internal(err, "sl: CPU %d runs task %d, which is queued", cpu,
+					rq->curr->task->id);
 	for (int i = 0; i < rq->nq; i++) {
 		const struct sls_ent *e = rq->heap[i];
 		if (e->heap_idx != i || !e->on_rq || e->cpu != cpu ||
@@ -332,11 +353,12 @@ static int sls_check_rq(struct sl_sim *sim, struct sls *s, struct sls_rq *rq, st
 static int sls_check(struct sl_sim *sim, struct sl_err *err)
 {
 	struct sls *s = sls_state(sim);
-	int incoming[SL_MAX_CPUS] = { 0 };
+	int incoming[SL_MAX_CPUS] = { 0 }, rt_queued = 0;
 
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		if (sls_check_rq(sim, s, &s->rq[cpu], err))
 			return -1;
+		rt_queued += s->rq[cpu].rt.nr_active;
 		if (s->rq[cpu].mig_ent)
 			incoming[s->rq[cpu].mig_dest]++;
 	}
@@ -354,10 +376,23 @@ static int sls_check(struct sl_sim *sim, struct sl_err *err)
 		if (t->cpu >= 0 && (t->cpu != e->cpu || s->rq[t->cpu].curr != e))
 			return sl_fail_internal(err, "sl: task %d runs on CPU %d but belongs to %d",
 						t->id, t->cpu, e->cpu);
-		if (runnable && !sl_cpumask_test(&t->allowed, e->cpu))
+		/* outside its mask only until the migration thread moves it */
+		if (runnable && !sl_cpumask_test(&t->allowed, e->cpu) && s->rq[e->cpu].mig_ent != e)
 			return sl_fail_internal(err, "sl: task %d queued on CPU %d, not allowed",
 						t->id, e->cpu);
+		if (e->rt_queued && (!e->rt || !e->on_rq || t->cpu >= 0 || e->heap_idx >= 0 ||
+				     e->rt_node.prio != sls_rt_prio(e)))
+			return sl_fail_internal(err, "sl: task %d in the RT queue of CPU %d (rt %d, "
+						"on_rq %d, running on %d, prio %d of %d)", t->id,
+						e->cpu, e->rt, e->on_rq, t->cpu, e->rt_node.prio,
+						sls_rt_prio(e));
+		if (e->rt != sl_task_rt(t) && t->state != SL_TASK_DEAD)
+			return sl_fail_internal(err, "sl: task %d's class %d, queued as %s", t->id,
+						t->sched_policy, e->rt ? "RT" : "normal");
 	}
+	if (rt_queued != s->rt_queued)
+		return sl_fail_internal(err, "sl: %d RT tasks queued, counted %d", rt_queued,
+					s->rt_queued);
 	return 0;
 }
 
@@ -367,6 +402,7 @@ const struct sl_policy_ops sl_policy_sl = {
 		   "topology balancing, cautious NUMA",
 	.knobs = sls_knobs,
 	.task_size = sizeof(struct sls_ent),
+	.sched_policies = (1u << SL_SCHED_FIFO) | (1u << SL_SCHED_RR),
 	.init = sls_init,
 	.destroy = sls_destroy,
 	.fork = sls_fork,
@@ -377,5 +413,7 @@ const struct sl_policy_ops sl_policy_sl = {
 	.yield = sls_yield,
 	.exit = sls_exit,
 	.migration = sls_migration,
+	.setscheduler = sls_setscheduler,
+	.set_allowed = sls_set_allowed,
 	.check = sls_check,
 };

@@ -13,6 +13,8 @@
  *                 sleeper credit, wakeup preemption, moving a queued task
  *   sl_place.c    where a forked, exec'ing or woken task goes
  *   sl_balance.c  the levels, periodic, newly-idle and active balancing
+ *   sl_rt.c       SCHED_FIFO/RR: pushing and pulling RT tasks between CPUs,
+ *                 live changes of class, nice and mask
  *   sl.c          knobs, creation, the ops the engine calls, the check
  *
  * Sources: Nick Piggin's scheduler domains (2.6.12.1 kernel/sched.c: the
@@ -33,6 +35,7 @@
 #include "base/cpumask.h"
 #include "base/units.h"
 #include "hw/topo.h"
+#include "policy/prio_array.h"
 #include "sim/sim.h"
 
 #define SLS_NICE_0	1024	/* weight of a nice-0 task */
@@ -41,6 +44,7 @@
 /* ---- per task ---- */
 
 struct sls_ent {
+	struct sl_prio_node rt_node;	/* RT: its place in the runqueue's rt array */
 	struct sl_task *task;
 	int cpu;		/* runqueue it belongs to (-1 before the first fork) */
 	int heap_idx;		/* index in that queue's heap, -1 when not queued */
@@ -57,7 +61,24 @@ struct sls_ent {
 				 * fork / exec), -1 not yet known */
 	sl_time node_ns;	/* CPU time on the node it runs on, since it got there */
 	int run_node;		/* that node */
+	bool rt;		/* SCHED_FIFO/RR as the policy last queued it */
+	bool rt_queued;		/* on its runqueue's rt array */
+	bool rt_tail;		/* RT: goes to the tail of its list when it stops
+				 * running (RR slice over, yield), else the head */
+	sl_time rr_start;	/* sum_exec when its current RR slice began */
 };
+
+/* An RT task's priority as the rt array orders it (0 best): 99 - rt_priority. */
+static inline int sls_rt_prio(const struct sls_ent *e)
+{
+	return SL_MAX_RT_PRIO - 1 - e->task->rt_priority;
+}
+
+/* Queued, not running (in the heap or the rt array). */
+static inline bool sls_queued(const struct sls_ent *e)
+{
+	return e->heap_idx >= 0 || e->rt_queued;
+}
 
 static inline struct sls_ent *sls_ent(const struct sl_task *t)
 {
@@ -86,7 +107,8 @@ struct sls_rq {
 	struct sls_ent **heap;	/* queued, not running: min-heap on vruntime */
 	int nq, cap;
 	struct sls_ent *curr;	/* running, not in the heap */
-	int nr_running;		/* nq + (curr != NULL) */
+	struct sl_prio_array rt;	/* queued RT tasks: FIFO lists by priority */
+	int nr_running;		/* nq + rt.nr_active + (curr != NULL) */
 	int64_t min_vruntime;	/* monotonic floor of the queue's vruntimes */
 	int nlevels;
 	struct sls_level lv[SLS_MAX_LEVELS];
@@ -106,6 +128,8 @@ struct sls {
 	sl_time slice, min_slice, latency;	/* slice = latency / nr, clamped */
 	sl_time sleep_credit, wake_gran;
 	sl_time batch;		/* vruntime quantum within which the hottest runs first */
+	sl_time rr_slice;	/* SCHED_RR's slice */
+	int rt_queued;		/* RT tasks queued (not running) on every CPU */
 	sl_time cache_hot;	/* a task that ran this recently is cache-hot */
 	bool idle_core_first;	/* wakeups: an idle core beats a half-idle prev */
 	bool sync_wake;		/* sync wakeups go to the waker's CPU / sibling */
@@ -155,6 +179,13 @@ bool sls_core_idle(const struct sls *s, int cpu);
 int sls_select_fork(struct sls *s, struct sl_task *parent, struct sl_task *child);
 int sls_select_exec(struct sls *s, struct sl_task *t);
 int sls_select_wake(struct sls *s, struct sl_task *t, int waker_cpu, unsigned flags);
+/* The most important task of cpu, e aside: an RT prio 0..99,
+ * SL_MAX_RT_PRIO for a SCHED_NORMAL one, SL_MAX_PRIO if nothing is there. */
+int sls_top(const struct sls *s, int cpu, const struct sls_ent *e);
+/* Where RT task e runs soonest (see sl_place.c); prev may be -1. */
+int sls_select_rt(struct sls *s, struct sls_ent *e, int prev, int charge_cpu);
+/* Where a runnable task goes that its new mask forbids its CPU. */
+int sls_select_allowed(struct sls *s, struct sl_task *t);
 
 /* ---- sl_balance.c ---- */
 
@@ -164,5 +195,15 @@ void sls_balance_tick(struct sls *s, int cpu);
 bool sls_newidle(struct sls *s, int cpu);
 /* Ask cpu's migration thread to move e (running or queued there) to dest. */
 void sls_request_move(struct sls *s, struct sls_ent *e, int dest);
+
+/* ---- sl_rt.c ---- */
+
+/* A CPU is about to pick: pull the best RT task waiting elsewhere behind
+ * an RT task as important as itself, if it beats what this CPU has. */
+void sls_pull_rt(struct sls *s, int cpu);
+/* Queued RT task e cannot run on its CPU now: move it where it can. */
+void sls_push_rt(struct sls *s, struct sls_ent *e);
+void sls_setscheduler(struct sl_sim *sim, struct sl_task *t, const struct sl_sched_attr *old);
+void sls_set_allowed(struct sl_sim *sim, struct sl_task *t);
 
 #endif

@@ -26,6 +26,18 @@
  *           CPU; else stay.  All within the node holding the task's
  *           memory (where it first ran after fork or exec): a wakeup never
  *           crosses nodes by itself.
+ *   RT      a SCHED_FIFO/RR task that wakes or is forked goes where it runs
+ *           soonest: among its allowed CPUs, in the search order from its
+ *           previous CPU (the parent's at fork) over the whole machine, the
+ *           one whose most important task is least important - an idle CPU,
+ *           else one running only SCHED_NORMAL tasks, else the one with the
+ *           lowest RT priority - the first such CPU on ties, so the previous
+ *           one if it is as good.  If no CPU would run it at once it waits on
+ *           its previous CPU (warm cache; it runs there in priority order).
+ *           A wait for a CPU costs an RT task its deadline, a cold cache
+ *           only a refill, and memory placement does not hold it back.
+ *   mask    a runnable task whose new mask forbids its CPU: RT as above,
+ *           any other by the search over its memory node (then anywhere).
  *
  * Sources: 6.12 kernel/sched/fair.c select_idle_sibling() (an idle core
  * before an idle sibling); 2.6.0 kernel/sched.c sched_balance_exec() and
@@ -164,6 +176,8 @@ int sls_select_fork(struct sls *s, struct sl_task *parent, struct sl_task *child
 	if (!parent)
 		return sl_cpumask_test(&child->allowed, 0) ? 0 : sl_cpumask_first(&child->allowed);
 	int near = parent->cpu >= 0 ? parent->cpu : sls_ent(parent)->cpu;
+	if (e->rt)
+		return sls_select_rt(s, e, near, near);
 	const sl_cpumask *span = sl_topo_node(s->topo, near);
 	if (s->fork_spread && child->mm != parent->mm && s->topo->nnodes > 1) {
 		/* a new process has no memory of its own yet */
@@ -199,6 +213,9 @@ int sls_select_wake(struct sls *s, struct sl_task *t, int waker_cpu, unsigned fl
 	int prev = e->cpu >= 0 ? e->cpu : waker_cpu;
 	int charge = waker_cpu >= 0 ? waker_cpu : prev;
 
+	if (e->rt)
+		return sls_select_rt(s, e, prev, charge);
+
 	if (s->sync_wake && (flags & SL_WAKE_SYNC) && !(flags & SL_WAKE_TIMER) &&
 	    waker_cpu >= 0 && (e->mem_node < 0 || tp->cpu_node[waker_cpu] == e->mem_node)) {
 		const sl_cpumask *sib = sl_topo_siblings(tp, waker_cpu);
@@ -227,4 +244,59 @@ int sls_select_wake(struct sls *s, struct sl_task *t, int waker_cpu, unsigned fl
 	if (sls_ok(t, prev))
 		return prev;
 	return c >= 0 ? c : sls_place(s, e, prev, &tp->all_cpus, charge);
+}
+
+/* ---- RT tasks and mask changes ---- */
+
+int sls_top(const struct sls *s, int cpu, const struct sls_ent *e)
+{
+	const struct sls_rq *rq = &s->rq[cpu];
+	int top = sl_prio_array_next_prio(&rq->rt, 0);
+	const struct sls_ent *c = rq->curr;
+
+	if (e->rt_queued && e->cpu == cpu && e->rt_node.prio == top) {
+		/* e itself may head the list: look past it */
+		const struct sl_prio_node *n = &e->rt_node;
+		if (n->next == &rq->rt.queue[top] && n->prev == &rq->rt.queue[top])
+			top = sl_prio_array_next_prio(&rq->rt, top + 1);
+	}
+	if (c && c != e) {
+		int cp = c->rt ? sls_rt_prio(c) : SL_MAX_RT_PRIO;
+		if (cp < top)
+			top = cp;
+	}
+	if (top == SL_MAX_PRIO && rq->nr_running + rq->incoming - (e->on_rq && e->cpu == cpu) > 0)
+		top = SL_MAX_RT_PRIO;	/* SCHED_NORMAL tasks only */
+	return top;
+}
+
+int sls_select_rt(struct sls *s, struct sls_ent *e, int prev, int charge_cpu)
+{
+	int order[SL_MAX_CPUS];
+	int near = prev >= 0 ? prev : sl_cpumask_first(&e->task->allowed);
+	int n = sls_order(s, e->task, near, &s->topo->all_cpus, order);
+	int best = -1, best_top = -1;
+
+	for (int i = 0; i < n; i++) {
+		int top = sls_top(s, order[i], e);
+		if (top > best_top) {
+			best = order[i];
+			best_top = top;
+		}
+	}
+	sl_charge_sched(s->sim, charge_cpu, n * s->scan_ns);
+	if (best_top <= sls_rt_prio(e) && sls_ok(e->task, prev))
+		return prev;	/* nowhere at once: wait where its cache is */
+	return best;
+}
+
+int sls_select_allowed(struct sls *s, struct sl_task *t)
+{
+	struct sls_ent *e = sls_ent(t);
+	int from = e->cpu;
+
+	if (e->rt)
+		return sls_select_rt(s, e, from, from);
+	int home = e->mem_node >= 0 ? e->mem_node : s->topo->cpu_node[from];
+	return sls_place_any(s, e, from, &s->topo->node_cpus[home], from);
 }

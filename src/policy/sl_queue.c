@@ -29,6 +29,15 @@
  *     wake_gran_ms (4 ms) of virtual time ahead, and never for a sync
  *     wakeup onto the waker's CPU (the waker is about to sleep anyway).
  *   - ties are broken by task id, so runs are deterministic.
+ *   - SCHED_FIFO/RR tasks (docs/policies/sl.md, "Real-time classes") wait
+ *     in a second structure, the O(1) priority array (policy/prio_array.c)
+ *     at 99 - rt_priority, and every pick looks there first: strict
+ *     priority above every SCHED_NORMAL task.  An RT task that stops
+ *     running goes back to the head of its list (preempted by a better
+ *     one), or to its tail after its RR slice (knob rr_slice_ms, 100 ms as
+ *     Linux's RR_TIMESLICE) or a yield.  An RT task wakes or arrives and
+ *     preempts anything less important at once, and nothing of its own
+ *     priority or lower ever preempts it.  Its vruntime stands still.
  */
 #include "policy/sl.h"
 
@@ -142,6 +151,8 @@ static void sls_heap_remove(struct sls_rq *rq, struct sls_ent *e)
 
 struct sls_ent *sls_peek(const struct sls_rq *rq)
 {
+	if (rq->rt.nr_active)
+		return (struct sls_ent *)sl_prio_array_first(&rq->rt);	/* rt_node is first */
 	return rq->nq ? rq->heap[0] : NULL;
 }
 
@@ -149,7 +160,7 @@ struct sls_ent *sls_peek(const struct sls_rq *rq)
 
 static void sls_update_min(struct sls_rq *rq)
 {
-	int64_t v = rq->curr ? rq->curr->vruntime : INT64_MAX;
+	int64_t v = rq->curr && !rq->curr->rt ? rq->curr->vruntime : INT64_MAX;
 
 	if (rq->nq && rq->heap[0]->vruntime < v)
 		v = rq->heap[0]->vruntime;
@@ -167,7 +178,8 @@ void sls_update_curr(struct sls *s, struct sls_rq *rq)
 		if (d > 0) {
 			e->sum_exec += d;
 			e->node_ns += d;
-			e->vruntime += d * SLS_NICE_0 / e->weight;
+			if (!e->rt)
+				e->vruntime += d * SLS_NICE_0 / e->weight;
 			e->exec_start = now;
 		}
 	}
@@ -185,13 +197,45 @@ sl_time sls_slice(const struct sls *s, const struct sls_rq *rq)
 	return sl;
 }
 
+/* ---- the rt array ---- */
+
+static void sls_rt_push(struct sls *s, struct sls_rq *rq, struct sls_ent *e, bool head)
+{
+	if (head)
+		sl_prio_array_enqueue_head(&rq->rt, &e->rt_node, sls_rt_prio(e));
+	else
+		sl_prio_array_enqueue(&rq->rt, &e->rt_node, sls_rt_prio(e));
+	e->rt_queued = true;
+	e->rt_tail = false;
+	s->rt_queued++;
+}
+
+static void sls_rt_remove(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
+{
+	sl_prio_array_dequeue(&rq->rt, &e->rt_node);
+	e->rt_queued = false;
+	s->rt_queued--;
+}
+
+/* Off whichever queue e waits in. */
+static void sls_unqueue(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
+{
+	if (e->rt_queued)
+		sls_rt_remove(s, rq, e);
+	else
+		sls_heap_remove(rq, e);
+}
+
 /* ---- enqueue, dequeue, pick ---- */
 
 void sls_enqueue(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
 {
 	e->cpu = rq->cpu;
 	e->on_rq = true;
-	sls_heap_push(s, rq, e, false);
+	if (e->rt)
+		sls_rt_push(s, rq, e, false);
+	else
+		sls_heap_push(s, rq, e, false);
 	rq->nr_running++;
 	sls_update_min(rq);
 }
@@ -202,7 +246,7 @@ void sls_dequeue(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
 		sls_update_curr(s, rq);
 		rq->curr = NULL;
 	} else {
-		sls_heap_remove(rq, e);
+		sls_unqueue(s, rq, e);
 	}
 	e->stamp = sl_now(s->sim);
 	e->on_rq = false;
@@ -217,14 +261,19 @@ void sls_put_prev(struct sls *s, struct sls_rq *rq)
 		return;
 	sls_update_curr(s, rq);
 	rq->curr = NULL;
-	sls_heap_push(s, rq, e, true);
+	if (e->rt) {
+		e->stamp = sl_now(s->sim);
+		sls_rt_push(s, rq, e, !e->rt_tail);
+	} else {
+		sls_heap_push(s, rq, e, true);
+	}
 }
 
 void sls_set_curr(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
 {
 	int node = s->topo->cpu_node[rq->cpu];
 
-	sls_heap_remove(rq, e);
+	sls_unqueue(s, rq, e);
 	rq->curr = e;
 	e->exec_start = sl_now(s->sim);
 	e->slice_start = e->sum_exec;
@@ -244,6 +293,12 @@ void sls_check_preempt(struct sls *s, struct sls_rq *rq, struct sls_ent *e, bool
 		sl_resched(s->sim, rq->cpu);
 		return;
 	}
+	if (e->rt || rq->curr->rt) {
+		/* strict priority: only a more important RT task preempts */
+		if (e->rt && (!rq->curr->rt || sls_rt_prio(e) < sls_rt_prio(rq->curr)))
+			sl_resched(s->sim, rq->cpu);
+		return;
+	}
 	if (sync)
 		return;
 	sls_update_curr(s, rq);
@@ -256,6 +311,19 @@ void sls_tick_curr(struct sls *s, struct sls_rq *rq)
 	struct sls_ent *e = rq->curr;
 
 	sls_update_curr(s, rq);
+	if (e && e->rt) {
+		/* RR: at the end of its slice, behind the others of its
+		 * priority if there are any; FIFO has no slice */
+		if (e->task->sched_policy == SL_SCHED_RR &&
+		    e->sum_exec - e->rr_start >= s->rr_slice) {
+			e->rr_start = e->sum_exec;
+			if (sl_prio_array_next_prio(&rq->rt, 0) <= sls_rt_prio(e)) {
+				e->rt_tail = true;
+				sl_resched(s->sim, rq->cpu);
+			}
+		}
+		return;
+	}
 	if (!e || !rq->nq)
 		return;
 	if (e->sum_exec - e->slice_start >= sls_slice(s, rq) &&
@@ -277,7 +345,7 @@ void sls_move_queued(struct sls *s, struct sls_ent *e, int dst)
 	struct sls_rq *src = &s->rq[e->cpu];
 	int from = e->cpu;
 
-	sls_heap_remove(src, e);
+	sls_unqueue(s, src, e);
 	src->nr_running--;
 	e->on_rq = false;
 	sls_rebase(s, e, dst);
