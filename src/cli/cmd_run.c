@@ -30,6 +30,7 @@ struct run_args {
 	const char *trace;		/* --trace FILE: the run's schedule as a trace */
 	const char *trace_format;
 	const char *html;		/* --html FILE: the page `report` writes */
+	const char *rtapp_logdir;	/* --rtapp-logdir DIR: rt-app's log files */
 	struct cli_given given;		/* -r, -s, -o: once each */
 };
 
@@ -49,6 +50,8 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 		return m < 0 ? -1 : cli_once("run", &a->trace, "--trace", v, err);
 	if ((m = cli_long_option(argc, argv, i, "--html", &v, err)))
 		return m < 0 ? -1 : cli_once("run", &a->html, "--html", v, err);
+	if ((m = cli_long_option(argc, argv, i, "--rtapp-logdir", &v, err)))
+		return m < 0 ? -1 : cli_once("run", &a->rtapp_logdir, "--rtapp-logdir", v, err);
 	if ((m = cli_long_option(argc, argv, i, "--trace-format", &v, err)))
 		return m < 0 ? -1 : cli_once("run", &a->trace_format, "--trace-format", v, err);
 	if ((m = cli_option(argc, argv, i, "-m", "--machine", &v, err)))
@@ -75,7 +78,7 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 				      &a->given, err)))	/* -r, -s (-o is above) */
 		return m < 0 ? -1 : 0;
 	return cli_unexpected("run", argv[*i], "-m, -p, -w, -r, -s, -o, --stats, --max-mem, "
-			      "--trace, --trace-format or --html", err);
+			      "--trace, --trace-format, --html or --rtapp-logdir", err);
 }
 
 static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *err)
@@ -99,6 +102,10 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *
 			       a->npolicies);
 	if (a->trace && a->reps > 1)
 		return sl_fail(err, "run: --trace records one run: give -r 1 (got %d)", a->reps);
+	if (a->rtapp_logdir && (a->npolicies > 1 || a->reps > 1 || strncmp(a->workload, "rtapp:", 6) ||
+				strchr(a->rtapp_logdir, ',')))
+		return sl_fail(err, "run: --rtapp-logdir '%s': the logs of one run of -w rtapp:... "
+			       "(one -p, -r 1, and no ',' in DIR)", a->rtapp_logdir);
 	if (a->sdet) {
 		/* SDET's shapes tabulate a throughput: only for workloads whose
 		 * headline metric is one (sdet, spin, ...) */
@@ -206,10 +213,17 @@ int cmd_run(int argc, char **argv)
 	s = sl_sweep_new(a.machine, a.reps, a.seed, &err);
 	if (!s)
 		return cli_report(&err);
-	if (cli_run_add_policies(s, a.policy, a.npolicies, a.workload, &err)) {
+	char workload[1024], note[1024];
+	/* --rtapp-logdir DIR is rtapp's logdir= (it checks DIR before the run) */
+	snprintf(workload, sizeof(workload), "%s%s%s", a.workload,
+		 a.rtapp_logdir ? ",logdir=" : "", a.rtapp_logdir ? a.rtapp_logdir : "");
+	if (cli_run_add_policies(s, a.policy, a.npolicies, workload, &err)) {
 		sl_sweep_free(s);
 		return cli_report(&err);
 	}
+	if (s->cells[0]->workload->note && s->cells[0]->workload->note(&s->cells[0]->params,
+									 note, sizeof(note)))
+		fprintf(stderr, "schedlab: note: %s\n", note);
 	if (a.trace && ((a.trace_format && sl_trace_format_parse("--trace-format", a.trace_format,
 								     &trace_format, &err)) ||
 			sl_outfile_open(&trace, a.trace, "run: --trace", &err))) {

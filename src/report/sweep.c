@@ -110,6 +110,12 @@ int sl_sweep_add(struct sl_sweep *s, const char *policy, const char *workload,
 		free(c);
 		return -1;
 	}
+	/* the workload's own checks against this machine and policy (a CPU
+	 * or a scheduling class that is not there), naming what asks for it */
+	if (c->workload->check && c->workload->check(&c->params, &s->machine, c->policy, err)) {
+		free(c);
+		return -1;
+	}
 	sl_cpumask cpus;
 	if (sl_workload_cpus(&c->params, s->machine.topo.ncpus, &cpus, err)) {
 		sl_err_prefix(err, "workload '%s' on %s: ", workload, s->machine.name);
