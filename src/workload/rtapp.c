@@ -26,8 +26,9 @@
  *     began, in 32 us chunks of work (the granularity of upstream rt-app's
  *     runtime loop), whatever the speed or preemption;
  *   - sleep N: a relative sleep; timer {ref, period, mode}: the timer's
- *     next expiry advances by period from where it was (its first use sets
- *     its origin to that moment); the thread sleeps until then, or, when it
+ *     next expiry advances by period from where it was (its origin: the
+ *     start of the thread that first uses it, rt-app 1.0's t_first, after
+ *     the thread's delay; threads start together); the thread sleeps until then, or, when it
  *     is already late, goes on at once and - in "relative" mode - the timer
  *     restarts from now ("absolute" never re-bases).  Refs starting with
  *     "unique" are per thread; other names are shared by every thread that
@@ -157,6 +158,8 @@ struct rt_run {
 	bool root_waiting;
 	sl_time limit;			/* the run's duration (0: until the threads end) */
 	int live;			/* threads not yet exited */
+	bool zero_set;
+	sl_time t_zero;			/* when the first thread began */
 	long forks_refused, stalled;
 };
 
@@ -203,6 +206,7 @@ struct rt_thread {
 	enum rt_pending pending;
 	sl_time ev_start, ev_ns, wake_due;
 	sl_time still_at;		/* zero-time guard */
+	sl_time t_first;		/* when it began (after its delay) */
 	int still;
 };
 
@@ -403,9 +407,9 @@ static bool timer_event(struct sl_sim *sim, struct rt_thread *th, const struct r
 
 	if (ev->ns == 0)	/* a disabled timer (tune_json.py's trick) */
 		return false;
-	if (!tm->init) {
+	if (!tm->init) {	/* its origin: the first user's start (rt-app 1.0's t_first) */
 		tm->init = true;
-		tm->next = now;
+		tm->next = th->t_first;
 	}
 	tm->next += ev->ns;
 	sl_time slack = tm->next - now;
@@ -422,6 +426,7 @@ static bool timer_event(struct sl_sim *sim, struct rt_thread *th, const struct r
 		return true;
 	}
 	st->missed++;
+	th->it.wu_lat = 0;	/* rt-app 1.0 zeroes the row's wu_lat on a miss */
 	if (!ev->absolute)
 		tm->next = now;
 	return false;
@@ -576,9 +581,17 @@ static void thread_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		return;
 	}
 	if (!th->started) {
+		/* rt-app 1.0: the threads start together at t_zero (a barrier),
+		 * each at t_first = t_zero + its delay, its timers' origin */
+		struct rt_run *run = th->run;
 		th->started = true;
-		if (task->delay > 0) {
-			*next = sl_act_sleep(task->delay);
+		if (!run->zero_set) {
+			run->zero_set = true;
+			run->t_zero = now;
+		}
+		th->t_first = (th->task->forked ? now : run->t_zero) + task->delay;
+		if (th->t_first > now) {
+			*next = sl_act_sleep(th->t_first - now);
 			return;
 		}
 	}
