@@ -104,7 +104,6 @@
 #define RT_CHUNK_NS (32 * SL_USEC)	/* runtime events work in these chunks */
 #define RT_STILL_MAX 10000		/* events without time passing before a thread stalls */
 #define RT_CHAN_BYTES (1L << 30)	/* a condition's wakeup channel never fills */
-#define RT_TASK_METRICS 12		/* thread descriptions with metrics of their own */
 #define RT_DEFAULT_HORIZON (10 * SL_SEC)	/* a run of threads that loop for ever,
 						 * without a duration */
 #define RT_LOG_ROWS_MAX (1L << 19)	/* log rows kept in a run (46 MB) */
@@ -931,8 +930,7 @@ static double us(double ns)
 	return ns / 1000.0;
 }
 
-/* A description's name as a metric prefix: "t<i>" if it does not fit. */
-static void metric_prefix(const struct rt_task *t, int i, char *out, size_t size)
+void rt_metric_prefix(const struct rt_task *t, int i, char *out, size_t size)
 {
 	size_t n = strlen(t->name);
 
@@ -1052,7 +1050,7 @@ static void rt_report(struct sl_sim *sim, void *state, const struct sl_params *p
 		if (t->instance == 0 && !t->forked)
 			continue;
 		shown++;
-		metric_prefix(t, i, prefix, sizeof(prefix));
+		rt_metric_prefix(t, i, prefix, sizeof(prefix));
 		add(out, prefix, "loops", "count", (double)s->loops, +1);
 		add(out, prefix, "period_us", "us",
 		    s->loops ? us((double)s->period_sum / (double)s->loops) : 0, 0);

@@ -159,6 +159,20 @@ static inline bool rt_class(int policy)
 /* "SCHED_FIFO" for SL_SCHED_FIFO, ... */
 const char *rt_policy_name(int policy);
 
+#define RT_TASK_METRICS 12	/* thread descriptions with metrics of their own: the
+				 * first that start threads (instance > 0 or forked) */
+
+/* A description's name as a metric prefix ("audio" -> "audio_slack_us"):
+ * other characters than letters, digits and '-' as '_', "t<i>" if it is
+ * longer than 20 characters. */
+void rt_metric_prefix(const struct rt_task *t, int i, char *out, size_t size);
+
+/* The file's text as workgen hands it to rt-app: repeated events and
+ * phases numbered ("run#2", which rt-app reads as a run by its prefix) and
+ * bare "suspend" keys completed; *len its length.  NULL with err set if the
+ * file cannot be read.  (For the real rt-app: src/real/rtapp.c.) */
+char *rt_workgen_text(const char *path, size_t *len, struct sl_err *err);
+
 /* Read and check an rt-app file.  Returns 0, or -1 with a one-line
  * SL_ERR_INPUT error naming the file, the line when it is known, and the
  * key ("tasks.thread0.run"). */

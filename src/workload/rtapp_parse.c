@@ -1547,6 +1547,28 @@ static char *number_repeats(struct loader *L, char *text)
 	return out;
 }
 
+char *rt_workgen_text(const char *path, size_t *len, struct sl_err *err)
+{
+	struct rt_config cfg;
+	struct loader L = { .path = path, .err = err, .cfg = &cfg };
+
+	memset(&cfg, 0, sizeof(cfg));
+	char *text = read_file(path, &L.len, err);
+	if (!text)
+		return NULL;
+	char *completed = complete_bare_suspends(&L, text);
+	if (completed) {
+		free(text);
+		text = completed;
+	}
+	char *numbered = number_repeats(&L, text);
+	if (numbered != text)
+		free(text);
+	if (numbered)
+		*len = L.len;
+	return numbered;
+}
+
 int rt_config_load(struct rt_config *cfg, const char *path, const struct rt_alloc *a,
 		   struct sl_err *err)
 {

@@ -177,4 +177,25 @@ if command -v rt-app >/dev/null 2>&1; then
 	done
 fi
 
+# ---- validate: the real rt-app beside the simulation ----
+expect_exit 2 env PATH=/nonexistent "$S" validate -w "rtapp:file=$E/periodic.json,duration=1"
+expect_err "rt-app is not installed"
+expect_exit 2 "$S" validate -w "rtapp:file=$D/forever.json"
+expect_err "thread 't' loops for ever .* give duration=SECONDS"
+if command -v rt-app >/dev/null 2>&1; then
+	if "$S" validate -w "rtapp:file=$E/periodic.json,duration=1,calibration=100" -o json \
+		>"$tmp/v.json" 2>"$tmp/err"; then ok; else bad "validate rtapp: $(cat "$tmp/err")"; fi
+	python3 - "$tmp/v.json" <<'EOF2' && ok || bad "validate rtapp: $(head -c 600 "$tmp/v.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = {r["name"]: r for r in d["metrics"]}
+for name in ("threads", "audio_slack_us", "audio_wu_lat_us", "video_slack_us", "ui_loops"):
+    r = rows[name]
+    assert r["real"]["n"] == 1 and r["simulated"]["n"] == 1, (name, r)
+assert rows["threads"]["real"]["mean"] == 4, rows["threads"]
+assert rows["audio_loops"]["real"]["mean"] >= 90, rows["audio_loops"]   # 10 ms period, 1 s
+assert 0 < rows["audio_slack_us"]["real"]["mean"] <= 10000, rows["audio_slack_us"]
+EOF2
+fi
+
 finish rtapp
