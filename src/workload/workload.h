@@ -56,6 +56,12 @@ struct sl_workload_ops {
 	/* Optional: extra validation across params; -1 with err set. */
 	int (*validate)(const struct sl_params *params, struct sl_err *err);
 
+	/* Optional: the scheduling classes its tasks will use, as a mask of
+	 * (1u << SL_SCHED_*) from the bound (and validated) params.  A policy
+	 * whose sched_policies lacks one (SCHED_NORMAL it always has) is
+	 * refused before any run (report/sweep.c).  Without it: NORMAL only. */
+	unsigned (*sched_classes)(const struct sl_params *params);
+
 	/* Optional: what one run needs (sim.h, struct sl_mem_need) on a
 	 * machine of `topo`, from the bound (and validated) params, in
 	 * saturating arithmetic (base/memsize.h): checked against the memory
