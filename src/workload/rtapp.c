@@ -829,8 +829,7 @@ static int check_class(const struct rt_config *cfg, const struct rt_task *t,
 	if (sc->same_policy || sc->policy == SL_SCHED_NORMAL)
 		return 0;
 	where(at, sizeof(at), t, ph, "policy");
-	/* sl_sim_supports_sched's rule, before there is a sim */
-	if (!((policy->sched_policies >> sc->policy) & 1))
+	if (!sl_policy_supports_sched(policy, sc->policy))
 		return sl_fail(err, "%s: %s: thread '%s' asks for %s, which policy '%s' does not "
 			       "implement", cfg->path, at, t->name, rt_policy_name(sc->policy),
 			       policy->name);
@@ -839,6 +838,28 @@ static int check_class(const struct rt_config *cfg, const struct rt_task *t,
 			       "and dl-deadline cannot be handed to the simulated kernel yet (the "
 			       "engine's sched attributes lack them)", cfg->path, at, t->name);
 	return 0;
+}
+
+/* The classes the file's threads and phases ask for (the sweep's own
+ * check; rt_check, first, names the thread). */
+static unsigned rt_sched_classes(const struct sl_params *p)
+{
+	struct rt_arena arena = { 0 };
+	struct rt_alloc a = { arena_alloc, &arena };
+	struct sl_err err = { 0 };
+	struct rt_config cfg;
+	unsigned mask = 0;
+
+	if (rt_config_load(&cfg, rt_file(p), &a, &err) == 0)
+		for (int i = 0; i < cfg.ntasks; i++)
+			for (int k = -1; k < cfg.tasks[i].nphases; k++) {
+				const struct rt_sched *sc = k < 0 ? &cfg.tasks[i].sched
+							   : &cfg.tasks[i].phases[k].sched;
+				if (!sc->same_policy)
+					mask |= 1u << sc->policy;
+			}
+	arena_free(&arena);
+	return mask;
 }
 
 /* What needs the machine and the policy: every CPU named exists, every
@@ -1110,5 +1131,6 @@ const struct sl_workload_ops sl_workload_rtapp = {
 	.mem = rt_mem,
 	.validate = rt_validate,
 	.check = rt_check,
+	.sched_classes = rt_sched_classes,
 	.note = rt_note,
 };

@@ -366,7 +366,8 @@ static void scan_text(struct scan *sc, const char *text, size_t len)
 		} else if (c == '}' || c == ']') {
 			if (depth >= 0 && depth < SCAN_MAX_DEPTH)
 				frame_end(sc, &fr[depth]);
-			depth--;
+			if (depth >= 0)	/* the bare-suspend scan reads text json-c refused */
+				depth--;
 		} else if (c == ',') {
 			if (depth >= 0 && depth < SCAN_MAX_DEPTH && fr[depth].object)
 				fr[depth].want_key = true;
