@@ -103,6 +103,19 @@ assert set(d["summary"]) == {"o1", "ht"}
 EOF
 done
 
+# ---- a class and a mask from the file reach the policy ----
+# realtime.json's SCHED_FIFO audio thread beside two hogs on its CPU runs
+# the moment its timer fires; as SCHED_OTHER (pinned.json) o1 makes it wait
+for f in realtime pinned; do
+	if "$S" run -m $M -p o1 -w "rtapp:file=$E/$f.json,duration=1" -o json >"$tmp/$f.json" 2>"$tmp/err"; then
+		ok; else bad "$f: $(cat "$tmp/err")"; fi
+done
+python3 -c 'import json, sys
+rt, other = (json.load(open(f))["runs"][0]["metrics"] for f in sys.argv[1:])
+assert rt["audio_missed"] == 0 and rt["audio_wu_lat_us"] < 50, rt["audio_wu_lat_us"]
+assert other["audio_wu_lat_us"] > 1000, other["audio_wu_lat_us"]' "$tmp/realtime.json" "$tmp/pinned.json" &&
+	ok || bad "realtime.json and pinned.json under o1: the FIFO thread waited, or the other did not"
+
 # ---- rt-app's log files (--rtapp-logdir) ----
 L=$tmp/logs
 if "$S" run -m $M -p o1 -w "rtapp:file=$E/periodic.json,duration=0.3" --rtapp-logdir "$L" \
