@@ -1116,6 +1116,9 @@ static void rt_mem(const struct sl_params *p, const struct sl_topo *topo,
 						       sizeof(struct rt_stats))));
 	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul((uint64_t)cfg.nres[RT_RES_TIMER] + 1,
 						       sizeof(struct rt_timer))));
+	if (sl_param_given(p, "logdir"))	/* the log rows, at most RT_LOG_ROWS_MAX */
+		b = sl_sat_add(b, sl_sat_mul(RT_LOG_ROWS_MAX / RT_LOG_CHUNK + (uint64_t)threads,
+					     sl_sim_alloc_cost(sizeof(struct rt_log_chunk))));
 	need->tasks = sl_sat_add(need->tasks, threads);
 	need->bytes = sl_sat_add(need->bytes, b);
 	arena_free(&arena);
