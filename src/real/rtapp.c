@@ -7,7 +7,8 @@
  *
  * One repetition: the file as workgen hands it to rt-app (repeated events
  * numbered, bare "suspend" keys completed: rt_workgen_text, the text the
- * simulation reads), with its global section set for the run - duration=
+ * simulation reads; keys=rt-app: the file itself, as json-c reads it, the
+ * simulation reading it so too), with its global section set for the run - duration=
  * (or the file's), calibration= if given, logdir a fresh directory,
  * log_basename "rt-app", no ftrace or gnuplot - written to that directory
  * and run there as `rt-app FILE`.  Its per-thread logs (rtapp_log.c says
@@ -49,6 +50,9 @@ static const struct sl_param_def rtr_params[] = {
 	{ "file", SL_PARAM_STRING, NULL, 0, 0, NULL, "rt-app JSON file (required)" },
 	{ "duration", SL_PARAM_INT, NULL, 1, 86400, NULL,
 	  "seconds rt-app runs; default the file's global.duration" },
+	{ "keys", SL_PARAM_CHOICE, "workgen", 0, 0, "workgen|rt-app",
+	  "repeated keys: rt-app gets the file as workgen hands it (numbered in order), or "
+	  "the file itself (json-c keeps each key once, with its last value)" },
 	{ "calibration", SL_PARAM_INT, NULL, 1, 1000000000, NULL,
 	  "ns per loop of rt-app's busy loop, skipping its calibration; default the file's "
 	  "(\"CPU0\": rt-app measures it, seconds on a busy host)" },
@@ -149,7 +153,7 @@ static int load(const struct sl_params *p, struct rt_config *cfg, struct rtr_are
 
 	if (!path || !*path)
 		return sl_fail(err, "workload 'rtapp': file= is required (an rt-app JSON file)");
-	if (rt_config_load(cfg, path, &a, err))
+	if (rt_config_load_keys(cfg, path, &a, sl_param_choice(p, "keys") == 0, err))
 		return -1;
 	*duration = sl_param_given(p, "duration") ? sl_param_int(p, "duration")
 						  : (long)(cfg->duration / SL_SEC);
@@ -185,14 +189,18 @@ static int rtr_prepare(const struct sl_params *p, const struct sl_real_env *env,
 static int write_file(const struct sl_params *p, long duration, const char *dir,
 		      const char *out, struct sl_err *err)
 {
-	size_t len;
-	char *text = rt_workgen_text(sl_param_str(p, "file"), &len, err);
+	json_object *root, *g = NULL;
 
-	if (!text)
-		return -1;
-	json_object *root = json_tokener_parse(text);
-	free(text);
-	json_object *g = NULL;
+	if (sl_param_choice(p, "keys") == 0) {
+		size_t len;
+		char *text = rt_workgen_text(sl_param_str(p, "file"), &len, err);
+		if (!text)
+			return -1;
+		root = json_tokener_parse(text);
+		free(text);
+	} else {	/* as rt-app reads it */
+		root = json_object_from_file(sl_param_str(p, "file"));
+	}
 	if (!root || !json_object_is_type(root, json_type_object)) {
 		json_object_put(root);
 		return sl_fail(err, "rtapp: %s: not an rt-app file", sl_param_str(p, "file"));

@@ -671,6 +671,9 @@ static const struct sl_param_def rt_params[] = {
 	  "file's global.duration" },
 	{ "class", SL_PARAM_CHOICE, "fp", 0, 0, "fp|int|mem|cache|spin",
 	  "work class of run events (rt-app's busy loop: fp)" },
+	{ "keys", SL_PARAM_CHOICE, "workgen", 0, 0, "workgen|rt-app",
+	  "repeated keys in an object: workgen numbers them in order (as it hands files to "
+	  "rt-app); rt-app: json-c keeps each once, at its first place, with its last value" },
 	{ "mem_gbs", SL_PARAM_REAL, "2", 0.01, 1000, NULL,
 	  "GB/s a mem event's memset writes alone on a CPU (an assumed figure: a 2002 Xeon's "
 	  "memset on its 3.2 GB/s bus)" },
@@ -727,6 +730,13 @@ static const char *rt_file(const struct sl_params *p)
 	return path ? path : "";
 }
 
+/* The file as keys= reads it. */
+static int load(struct rt_config *cfg, const struct sl_params *p, const struct rt_alloc *a,
+		struct sl_err *err)
+{
+	return rt_config_load_keys(cfg, rt_file(p), a, sl_param_choice(p, "keys") == 0, err);
+}
+
 static int rt_validate(const struct sl_params *p, struct sl_err *err)
 {
 	struct rt_arena arena = { 0 };
@@ -736,7 +746,7 @@ static int rt_validate(const struct sl_params *p, struct sl_err *err)
 
 	if (!*path)
 		return sl_fail(err, "workload 'rtapp': file= is required (an rt-app JSON file)");
-	int rc = rt_config_load(&cfg, path, &a, err);
+	int rc = load(&cfg, p, &a, err);
 	/* Without a duration the run lasts as long as its longest thread,
 	 * which must end within the horizon (with one, the run stops there;
 	 * threads that loop for ever stop at RT_DEFAULT_HORIZON, see rt_note). */
@@ -780,7 +790,7 @@ static int rt_note(const struct sl_params *p, char *buf, size_t size)
 	struct rt_config cfg;
 	int n = 0;
 
-	if (rt_config_load(&cfg, rt_file(p), &a, &err) == 0 && cfg.forever_task >= 0 &&
+	if (load(&cfg, p, &a, &err) == 0 && cfg.forever_task >= 0 &&
 	    !cfg.duration && !sl_param_given(p, "duration"))
 		n = snprintf(buf, size, "%s: thread '%s' loops for ever and the file sets no "
 			     "global.duration: the run stops after %lld s of simulated time (rt-app "
@@ -850,7 +860,7 @@ static unsigned rt_sched_classes(const struct sl_params *p)
 	struct rt_config cfg;
 	unsigned mask = 0;
 
-	if (rt_config_load(&cfg, rt_file(p), &a, &err) == 0)
+	if (load(&cfg, p, &a, &err) == 0)
 		for (int i = 0; i < cfg.ntasks; i++)
 			for (int k = -1; k < cfg.tasks[i].nphases; k++) {
 				const struct rt_sched *sc = k < 0 ? &cfg.tasks[i].sched
@@ -871,7 +881,7 @@ static int rt_check(const struct sl_params *p, const struct sl_machine *m,
 	struct rt_arena arena = { 0 };
 	struct rt_alloc a = { arena_alloc, &arena };
 	struct rt_config cfg;
-	int rc = rt_config_load(&cfg, rt_file(p), &a, err);
+	int rc = load(&cfg, p, &a, err);
 
 	for (int i = 0; rc == 0 && i < cfg.ntasks; i++) {
 		const struct rt_task *t = &cfg.tasks[i];
@@ -921,7 +931,7 @@ static void *rt_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	run->mem_ns_per_byte = 1.0 / sl_param_real(p, "mem_gbs");	/* GB/s = bytes per ns */
 	run->all = sl_topo(sim)->all_cpus;
 	run->logging = sl_param_given(p, "logdir");
-	run->load_failed = rt_config_load(cfg, rt_file(p), &a, &err) != 0;
+	run->load_failed = load(cfg, p, &a, &err) != 0;
 	if (run->load_failed)
 		memset(cfg, 0, sizeof(*cfg));
 	/* rt_check refused CPUs the machine lacks before any run; a caller
@@ -1097,7 +1107,7 @@ static void rt_mem(const struct sl_params *p, const struct sl_topo *topo,
 	uint64_t b, threads = 0;
 
 	(void)topo;
-	if (rt_config_load(&cfg, rt_file(p), &a, &err)) {
+	if (load(&cfg, p, &a, &err)) {
 		arena_free(&arena);	/* validate refused it already */
 		return;
 	}

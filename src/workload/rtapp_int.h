@@ -178,5 +178,10 @@ char *rt_workgen_text(const char *path, size_t *len, struct sl_err *err);
  * key ("tasks.thread0.run"). */
 int rt_config_load(struct rt_config *cfg, const char *path, const struct rt_alloc *a,
 		   struct sl_err *err);
+/* The same, reading repeated keys as workgen does (rt_config_load) or, with
+ * `workgen` false, as json-c does when rt-app is given the file directly:
+ * each key once, at its first place, with its last value. */
+int rt_config_load_keys(struct rt_config *cfg, const char *path, const struct rt_alloc *a,
+			bool workgen, struct sl_err *err);
 
 #endif

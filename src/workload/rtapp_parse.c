@@ -1573,6 +1573,12 @@ char *rt_workgen_text(const char *path, size_t *len, struct sl_err *err)
 int rt_config_load(struct rt_config *cfg, const char *path, const struct rt_alloc *a,
 		   struct sl_err *err)
 {
+	return rt_config_load_keys(cfg, path, a, true, err);
+}
+
+int rt_config_load_keys(struct rt_config *cfg, const char *path, const struct rt_alloc *a,
+			bool workgen, struct sl_err *err)
+{
 	struct loader L = { .path = path, .a = a, .err = err, .cfg = cfg };
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -1585,6 +1591,8 @@ int rt_config_load(struct rt_config *cfg, const char *path, const struct rt_allo
 	L.text = text;
 	cfg->path = copy_str(&L, path);
 	json_object *root = parse_json(&L);
+	if (!workgen)	/* rt-app's own reading: json-c's, repeated keys and all */
+		goto loaded;
 	if (!root) {	/* workgen's bare "suspend" keys, or the first error stands */
 		char *completed = complete_bare_suspends(&L, text);
 		struct sl_err first = *err;
@@ -1610,6 +1618,7 @@ int rt_config_load(struct rt_config *cfg, const char *path, const struct rt_allo
 			root = parse_json(&L);
 		}
 	}
+loaded:;
 	int rc = root ? load(&L, root) : -1;
 	json_object_put(root);
 	cfg->key_compares += L.uniq_ids.compares + L.task_ids.compares;

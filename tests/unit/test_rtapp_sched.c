@@ -499,3 +499,42 @@ SL_TEST(rtapp_bare_suspend_is_workgens)
 	CHECKF(strstr(err.msg, ":1: not valid JSON"), "%s", err.msg);
 	unlink(path);
 }
+
+/* keys=rt-app reads repeated keys as rt-app 1.0 does when given the file
+ * directly (json-c: each key once, at its first place, with its last
+ * value; checked on tutorial example 5: c_duration 100000 for a phase of
+ * run 10000, 10000 and 100000), keys=workgen (the default) as workgen
+ * hands it over: in order. */
+SL_TEST(rtapp_repeated_keys_as_rt_app_or_workgen)
+{
+	struct rs_result r;
+	const char *json = "{ \"tasks\": { \"t\": { \"instance\": 1, \"loop\": 1, \"phases\": {"
+			   " \"p\": { \"run\": 1000, \"sleep\": 100, \"run\": 5000 } },"
+			   " \"instance\": 2 } } }";
+	struct sl_params p;
+	struct sl_err err = { 0 };
+	char path[64], text[128];
+
+	if (!run(&r, FOUR_CPUS, json, ",keys=rt-app", NULL)) {
+		CHECK(!"keys=rt-app run");
+		return;
+	}
+	const struct sl_metric *threads = sl_metrics_find(&r.metrics, "threads");
+	const struct sl_metric *run_s = sl_metrics_find(&r.metrics, "run_s");
+	CHECK(threads && threads->value == 2);	/* the last "instance" */
+	CHECKF(run_s && fabs(run_s->value - 0.010) < 1e-6, "%g", run_s ? run_s->value : -1);
+	/* workgen: the repeated "instance" is an error; events run in order */
+	if (!write_tmp(path, sizeof(path), json))
+		return;
+	snprintf(text, sizeof(text), "rtapp:file=%s", path);
+	CHECK(bind(text, &p, &err) != 0 && strstr(err.msg, "tasks.t.instance: key repeated"));
+	unlink(path);
+	const char *ordered = "{ \"tasks\": { \"t\": { \"loop\": 1, \"phases\": {"
+			      " \"p\": { \"run\": 1000, \"sleep\": 100, \"run\": 5000 } } } } }";
+	if (!run(&r, FOUR_CPUS, ordered, NULL, NULL)) {
+		CHECK(!"keys=workgen run");
+		return;
+	}
+	run_s = sl_metrics_find(&r.metrics, "run_s");
+	CHECKF(run_s && fabs(run_s->value - 0.006) < 1e-6, "%g", run_s ? run_s->value : -1);
+}
