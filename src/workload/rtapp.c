@@ -668,7 +668,7 @@ static const struct sl_param_def rt_params[] = {
 	  "rt-app JSON file (required; see docs/workloads.md for the subset accepted)" },
 	{ "duration", SL_PARAM_REAL, NULL, 1e-6, (double)(SL_TIME_HORIZON / SL_SEC), NULL,
 	  "simulated seconds to run (at most 1000000, the simulated-time horizon); default the "
-	  "file's global.duration" },
+	  "file's global.duration, else 10 if a thread loops for ever (a note says so)" },
 	{ "class", SL_PARAM_CHOICE, "fp", 0, 0, "fp|int|mem|cache|spin",
 	  "work class of run events (rt-app's busy loop: fp)" },
 	{ "keys", SL_PARAM_CHOICE, "workgen", 0, 0, "workgen|rt-app",
@@ -1136,7 +1136,8 @@ static void rt_mem(const struct sl_params *p, const struct sl_topo *topo,
 
 const struct sl_workload_ops sl_workload_rtapp = {
 	.name = "rtapp",
-	.summary = "an rt-app JSON file: periodic, locking, barrier threads; timer slack and latency",
+	.summary = "an rt-app JSON file: periodic, locking, pinned, real-time threads; timer slack "
+		   "and latency",
 	.metric = "slack_mean_us",
 	.params = rt_params,
 	.start = rt_start,
