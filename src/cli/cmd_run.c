@@ -44,6 +44,7 @@ struct run_args {
 	const char *trace;		/* --trace FILE: the run's schedule as a trace */
 	const char *trace_format;
 	const char *html;		/* --html FILE: the page `report` writes */
+	const char *rtapp_logdir;	/* --rtapp-logdir DIR: rt-app's log files */
 	struct cli_given given;		/* -r, -s, -o: once each */
 };
 
@@ -79,6 +80,8 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 		return m < 0 ? -1 : cli_once("run", &a->trace, "--trace", v, err);
 	if ((m = cli_long_option(argc, argv, i, "--html", &v, err)))
 		return m < 0 ? -1 : cli_once("run", &a->html, "--html", v, err);
+	if ((m = cli_long_option(argc, argv, i, "--rtapp-logdir", &v, err)))
+		return m < 0 ? -1 : cli_once("run", &a->rtapp_logdir, "--rtapp-logdir", v, err);
 	if ((m = cli_long_option(argc, argv, i, "--trace-format", &v, err)))
 		return m < 0 ? -1 : cli_once("run", &a->trace_format, "--trace-format", v, err);
 	if ((m = cli_option(argc, argv, i, "-m", "--machine", &v, err))) {
@@ -111,7 +114,8 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 				      &a->given, err)))	/* -r, -s (-o is above) */
 		return m < 0 ? -1 : 0;
 	return cli_unexpected("run", argv[*i], "-m, -p, -w, -r, -s, -o, --metric, -j, --quiet, "
-			      "--progress, --stats, --max-mem, --trace, --trace-format or --html", err);
+			      "--progress, --stats, --max-mem, --trace, --trace-format, --html or "
+			      "--rtapp-logdir", err);
 }
 
 static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *err)
@@ -139,6 +143,10 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *
 		return sl_fail(err, "run: --trace records one run: give -r 1 (got %d)", a->reps);
 	if (a->sdet && a->nmetrics)
 		return sl_fail(err, "run: --metric with -o sdet (SDET's tables show the throughput)");
+	if (a->rtapp_logdir && (a->npolicies > 1 || a->nmachines > 1 || a->reps > 1 ||
+				strncmp(a->workload, "rtapp:", 6) || strchr(a->rtapp_logdir, ',')))
+		return sl_fail(err, "run: --rtapp-logdir '%s': the logs of one run of -w rtapp:... "
+			       "(one -m, one -p, -r 1, and no ',' in DIR)", a->rtapp_logdir);
 	if (a->sdet) {
 		/* SDET's shapes tabulate a throughput: only for workloads whose
 		 * headline metric is one (sdet, spin, ...) */
@@ -313,13 +321,24 @@ int cmd_run(int argc, char **argv)
 		fputs(cli_usage("run"), stdout);
 		return cli_finish_output();
 	}
-	if (parse_args(argc, argv, &a, &err) ||
-	    sl_sweep_plan_new(&plan, a.machine, a.nmachines, a.policy, a.npolicies, a.workload,
+	char workload[1024], note[1024];
+	if (parse_args(argc, argv, &a, &err))
+		return cli_report(&err);
+	/* --rtapp-logdir DIR is rtapp's logdir= (it checks DIR before the run) */
+	if (snprintf(workload, sizeof(workload), "%s%s%s", a.workload,
+		     a.rtapp_logdir ? ",logdir=" : "", a.rtapp_logdir ? a.rtapp_logdir : "") >=
+	    (int)sizeof(workload))
+		return cli_bad_input("run: -w with --rtapp-logdir: longer than %zu characters",
+				     sizeof(workload) - 1);
+	if (sl_sweep_plan_new(&plan, a.machine, a.nmachines, a.policy, a.npolicies, workload,
 			      a.reps, a.seed, &err) ||
 	    check_plan(&a, &plan, &err) || open_files(&a, &trace, &html, &trace_format, &err)) {
 		sl_sweep_plan_free(&plan);
 		return cli_report(&err);
 	}
+	const struct sl_sweep_cell *c0 = plan.sweeps[0]->cells[0];
+	if (c0->workload->note && c0->workload->note(&c0->params, note, sizeof(note)))
+		fprintf(stderr, "schedlab: note: %s\n", note);
 	t0 = cli_wall_seconds();
 	if (run_plan(&a, &plan, trace_format, &trace, &err) || check_metrics(&a, &plan, &err)) {
 		sl_outfile_abort(&html);

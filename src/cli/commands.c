@@ -54,7 +54,10 @@ static const struct command commands[] = {
 	  "      --trace-format FMT  perf (default: perf script text), ftrace (Perfetto) or\n"
 	  "                          chrome (trace-event JSON: Perfetto, chrome://tracing)\n"
 	  "      --html FILE         also write the page 'schedlab report' writes (tables,\n"
-	  "                          per-CPU timelines, latency CDFs; docs/report.md)\n" },
+	  "                          per-CPU timelines, latency CDFs; docs/report.md)\n"
+	  "      --rtapp-logdir DIR  with -w rtapp:...: write rt-app's per-thread log files\n"
+	  "                          of the run in DIR (one -p, -r 1; created if missing;\n"
+	  "                          existing logs of the file's threads are refused)\n" },
 	{ "reproduce", cmd_reproduce, "run experiments and print them beside the published numbers",
 	  "usage: schedlab reproduce [EXPERIMENT|FILE.json ...] [-r REPS] [-o table|json]\n"
 	  "                          [-j N] [--quiet|--progress] [--stats] [--max-mem SIZE]\n"

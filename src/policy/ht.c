@@ -277,6 +277,7 @@ const struct sl_policy_ops sl_policy_ht = {
 	.summary = "Ingo Molnar's shared-runqueue HT scheduler (F3 2.5.33 .. C1 2.6.0) on O(1)",
 	.knobs = ht_knobs,
 	.task_size = sizeof(struct o1_task),
+	.sched_policies = O1_SCHED_POLICIES,
 	.init = ht_init,
 	.destroy = o1_core_destroy,
 	.fork = o1_core_fork,
@@ -287,5 +288,7 @@ const struct sl_policy_ops sl_policy_ht = {
 	.yield = o1_core_yield,
 	.exit = o1_core_exit,
 	.migration = o1_core_migration,
+	.setscheduler = o1_core_setscheduler,
+	.set_allowed = o1_core_set_allowed,
 	.check = o1_core_check,
 };

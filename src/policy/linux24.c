@@ -41,9 +41,34 @@
  *                one after another through the jiffy, in CPU order, CPU 0
  *                one slice after IRQ0.
  *
+ * Real-time classes and live changes (2.4.27 kernel/sched.c goodness(),
+ * schedule(), setscheduler(), sys_sched_yield(), set_cpus_allowed();
+ * kernel/timer.c update_process_times(); kernel/sys.c setpriority()):
+ *   - SCHED_FIFO and SCHED_RR have goodness 1000 + rt_priority whatever
+ *     their counter, so they beat every SCHED_OTHER task in the scan and in
+ *     reschedule_idle's preemption_goodness; equals go by list order.
+ *   - The tick counts every task's counter down, but a FIFO task's reaching
+ *     0 sets no need_resched.  An RR task's does, and schedule() then gives
+ *     it NICE_TO_TICKS(nice) again and moves it to the tail of the list,
+ *     so the next RR task of its priority wins the scan.
+ *   - sched_yield moves an RT task to the tail of the list (its YIELD bit
+ *     is for SCHED_OTHER only, whose yield stays as below).
+ *   - setscheduler() sets policy and rt_priority and reschedules the
+ *     caller's CPU; the caller is the task itself here (a SETSCHED action),
+ *     so a running task's CPU.  2.4.27 does not move the task in the list
+ *     (earlier 2.4 releases had move_first_runqueue there; 2.4.27 has not).
+ *     A renice (setpriority) sets nice only: goodness and the next refill
+ *     read it.
+ *   - set_cpus_allowed(): a task running on a CPU its new mask forbids gets
+ *     need_resched there (an IPI if it is another CPU's); schedule()'s
+ *     can_schedule() then passes it over and schedule_tail's
+ *     reschedule_idle() finds it an allowed CPU.  A queued or sleeping task
+ *     needs nothing: can_schedule() is asked at every pick.
+ *   The 2.4.27 mirror's HEAD carries a course project's changes to
+ *   schedule(); its first commit is the stock file read here.
+ *
  * Omitted / simplified:
- *   - SCHED_FIFO/SCHED_RR (goodness 1000 + rt_priority, RR requeueing): the
- *     simulated tasks are all SCHED_OTHER; 2.4 has no migration thread.
+ *   - 2.4 has no migration thread.
  *   - signal_pending() keeping an interruptible prev on the runqueue: the
  *     engine has no signals.
  *   - Big kernel lock release/reacquire in schedule(): no BKL in the engine.
@@ -61,10 +86,10 @@
  *   - HT tweak: 2.4 tested it only when smp_num_siblings == 2; here it
  *     applies to any SMT width (every sibling idle), which is the same
  *     thing on the 2-way HT machines of the time.
- *   - sched_yield's YIELD bit (goodness -1 for one schedule(), prev moved
- *     to the tail, no reschedule_idle for it): the engine turns a yield
- *     into a plain reschedule and tells the policy nothing, so a yielding
- *     task is re-picked like any preempted one (its own CPU's bonus wins).
+ *   - sched_yield of a SCHED_OTHER task (the YIELD bit: goodness -1 for
+ *     one schedule(), prev moved to the tail, no reschedule_idle for it):
+ *     a plain reschedule, so a yielding task is re-picked like any
+ *     preempted one (its own CPU's bonus wins).  RT tasks: see above.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -172,6 +197,18 @@ static void linux24_add_to_runqueue(struct linux24 *s, struct linux24_task *p)
 	s->nr_running++;
 }
 
+/* move_last_runqueue: behind every task now queued (RR, RT yield). */
+static void linux24_move_last(struct linux24 *s, struct linux24_task *p)
+{
+	if (!p->queued)
+		return;
+	p->prev->next = p->next;
+	p->next->prev = p->prev;
+	p->queued = false;
+	s->nr_running--;
+	linux24_add_to_runqueue(s, p);
+}
+
 static void linux24_del_from_runqueue(struct linux24 *s, struct linux24_task *p)
 {
 	if (!p->queued)
@@ -198,6 +235,9 @@ static int linux24_goodness(const struct linux24 *s, const struct linux24_task *
 	const struct sl_task *t = p->task;
 	int weight = p->counter;
 
+	/* real time: the first on the runqueue of the highest rt_priority */
+	if (sl_task_rt(t))
+		return 1000 + t->rt_priority;
 	if (weight == 0)
 		return 0;
 	if (p->processor == cpu)
@@ -421,6 +461,11 @@ static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_
 	struct linux24 *s = linux24_state(sim);
 	struct linux24_task *lp = prev ? linux24_of(prev) : NULL;
 
+	/* an exhausted RR task gets a new quantum, behind its equals */
+	if (lp && prev->sched_policy == SL_SCHED_RR && lp->counter == 0) {
+		lp->counter = linux24_nice_to_ticks(s, prev->nice);
+		linux24_move_last(s, lp);
+	}
 	if (lp && prev->state != SL_TASK_RUNNABLE) {
 		linux24_del_from_runqueue(s, lp);
 		lp->has_cpu = -1;
@@ -457,8 +502,34 @@ static void linux24_tick(struct sl_sim *sim, int cpu)
 	struct linux24_task *p = linux24_of(t);
 	if (--p->counter <= 0) {
 		p->counter = 0;
-		sl_resched(sim, cpu);
+		/* FIFO is priority preemption, not a quantum */
+		if (t->sched_policy != SL_SCHED_FIFO)
+			sl_resched(sim, cpu);
 	}
+}
+
+/* sys_sched_yield for RT tasks: to the tail; then schedule() follows. */
+static void linux24_yield(struct sl_sim *sim, struct sl_task *t)
+{
+	if (sl_task_rt(t))
+		linux24_move_last(linux24_state(sim), linux24_of(t));
+}
+
+/* setscheduler(): the caller's CPU reschedules; a renice does nothing. */
+static void linux24_setscheduler(struct sl_sim *sim, struct sl_task *t,
+				 const struct sl_sched_attr *old)
+{
+	if (old->sched_policy == t->sched_policy && old->rt_priority == t->rt_priority)
+		return;
+	if (sl_task_running(t))
+		sl_resched(sim, t->cpu);
+}
+
+/* set_cpus_allowed(): a task running where it may not gets need_resched. */
+static void linux24_set_allowed(struct sl_sim *sim, struct sl_task *t)
+{
+	if (sl_task_running(t) && !sl_cpumask_test(&t->allowed, t->cpu))
+		sl_resched(sim, t->cpu);
 }
 
 /* release_task(): the child's unused quantum was the parent's to begin with. */
@@ -511,12 +582,16 @@ const struct sl_policy_ops sl_policy_linux24 = {
 	.summary = "Linux 2.4: one global runqueue, goodness() scan, counter recalculation",
 	.knobs = linux24_knobs,
 	.task_size = sizeof(struct linux24_task),
+	.sched_policies = (1u << SL_SCHED_FIFO) | (1u << SL_SCHED_RR),
 	.init = linux24_init,
 	.destroy = linux24_destroy,
 	.fork = linux24_fork,
 	.wakeup = linux24_wakeup,
 	.pick_next = linux24_pick_next,
 	.tick = linux24_tick,
+	.yield = linux24_yield,
 	.exit = linux24_exit,
+	.setscheduler = linux24_setscheduler,
+	.set_allowed = linux24_set_allowed,
 	.check = linux24_check,
 };

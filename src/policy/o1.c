@@ -86,6 +86,7 @@ const struct sl_policy_ops sl_policy_o1 = {
 		   "balancing, NUMA scheduler from 2.5.59",
 	.knobs = o1_knobs,
 	.task_size = sizeof(struct o1_task),
+	.sched_policies = O1_SCHED_POLICIES,
 	.init = o1_init,
 	.destroy = o1_core_destroy,
 	.fork = o1_core_fork,
@@ -96,5 +97,7 @@ const struct sl_policy_ops sl_policy_o1 = {
 	.yield = o1_core_yield,
 	.exit = o1_core_exit,
 	.migration = o1_core_migration,
+	.setscheduler = o1_core_setscheduler,
+	.set_allowed = o1_core_set_allowed,
 	.check = o1_core_check,
 };

@@ -6,7 +6,7 @@
  * SCHED_FIFO thread preempts one of the running tasks, and then balances
  * on behalf of the first wholly idle runqueue, which can now pull the
  * preempted task.  The thread also carries out sched_balance_exec's moves
- * (o1_numa.c).
+ * (o1_numa.c) and set_cpus_allowed's (o1_attr.c).
  *
  * The versions differ in where the "requested" latch lives and which
  * runqueues are asked (ht rows, knob continue_bug):
@@ -149,6 +149,7 @@ void o1_core_migration(struct sl_sim *sim, int cpu, long arg)
 		s->curr[cpu] = NULL;
 	}
 	o1_exec_move(sim, s, cpu);
+	o1_affinity_moves(sim, s, cpu);
 	if (s->active_woken[cpu]) {
 		s->active_woken[cpu] = false;
 		o1_do_active_balance(sim, s, cpu);

@@ -293,9 +293,13 @@ int o1_core_check(struct sl_sim *sim, struct sl_err *err)
 	struct o1 *s = o1_state(sim);
 	int count[SL_MAX_CPUS] = { 0 };
 
-	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t))
+	int affinity[SL_MAX_CPUS] = { 0 };
+	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t)) {
 		if (o1_check_task(s, t, count, err))
 			return -1;
+		if (o1_of(t)->affinity_cpu >= 0)
+			affinity[o1_of(t)->affinity_cpu]++;
+	}
 	if (o1_check_counts(s, count, err))
 		return -1;
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
@@ -303,6 +307,10 @@ int o1_core_check(struct sl_sim *sim, struct sl_err *err)
 		if (t && t != s->curr[cpu])
 			return sl_fail_internal(err, "o1: CPU %d runs task %d, schedule() chose %d",
 						cpu, t->id, s->curr[cpu] ? s->curr[cpu]->id : -1);
+		if (affinity[cpu] != s->affinity_req[cpu])
+			return sl_fail_internal(err, "o1: CPU %d's migration thread has %d affinity "
+						"moves, %d tasks wait for it", cpu,
+						s->affinity_req[cpu], affinity[cpu]);
 		struct o1_exec_req *x = &s->exec_req[cpu];
 		if (x->p && (x->p->exec_cpu != cpu || x->p->task->state == SL_TASK_DEAD))
 			return sl_fail_internal(err, "o1: CPU %d holds a stale exec move of "

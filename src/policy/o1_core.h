@@ -29,6 +29,7 @@
  *   o1_numa.c       the NUMA scheduler: node loads, find_busiest_node,
  *                   NODE_BALANCE_RATE / node ticks, sched_balance_exec
  *   o1_active.c     the HT scheduler's active balancing, the migration op
+ *   o1_attr.c       sched_setscheduler, set_user_nice, set_cpus_allowed
  *
  * Sources: 2.6.0 and a 2.5.6x kernel/sched.c, Ingo Molnar's HT patches
  * (F3 to C1) and the NUMA scheduler's patches; each file lists its own,
@@ -55,6 +56,8 @@ struct sl_task;
 
 #define O1_NICE0_PRIO 120
 #define O1_MAX_USER_PRIO 40
+/* The classes beside SCHED_NORMAL that every O(1) version had. */
+#define O1_SCHED_POLICIES ((1u << SL_SCHED_FIFO) | (1u << SL_SCHED_RR))
 
 /* ---- the version table (o1_versions.c) ---- */
 
@@ -250,6 +253,8 @@ struct o1_task {
 					 * -1 from uninterruptible sleep */
 	int interactive_credit;		/* 2.6.0 */
 	int exec_cpu;			/* CPU whose migration thread will move it, -1 */
+	int affinity_cpu;		/* CPU whose migration thread will move it off
+					 * a CPU its new mask forbids, -1 */
 };
 
 struct o1_rq {
@@ -300,6 +305,7 @@ struct o1 {
 	int node_nr_running[SL_MAX_NODES];	/* node_nr_running[] */
 	int node_weight[SL_MAX_NODES];		/* nr_cpus_node (or its runqueues) */
 	struct o1_exec_req exec_req[SL_MAX_CPUS];
+	int affinity_req[SL_MAX_CPUS];		/* tasks with affinity_cpu == cpu */
 };
 
 static inline struct o1_task *o1_of(const struct sl_task *t)
@@ -355,6 +361,10 @@ void o1_core_tick(struct sl_sim *sim, int cpu);
 void o1_core_exec(struct sl_sim *sim, struct sl_task *t);
 /* o1_active.c: the migration thread */
 void o1_core_migration(struct sl_sim *sim, int cpu, long arg);
+/* o1_attr.c: sched_setscheduler + set_user_nice, set_cpus_allowed */
+void o1_core_setscheduler(struct sl_sim *sim, struct sl_task *t,
+			  const struct sl_sched_attr *old);
+void o1_core_set_allowed(struct sl_sim *sim, struct sl_task *t);
 
 /* ---- o1_core.c: runqueue membership ---- */
 
@@ -381,6 +391,7 @@ int o1_curr_slice(struct sl_sim *sim, int cpu);
 int o1_timeslice_of(const struct o1 *s, int static_prio);
 int o1_task_timeslice(const struct o1 *s, const struct o1_task *p);
 int o1_max_bonus(const struct o1 *s);
+/* RT tasks: MAX_USER_RT_PRIO-1 - rt_priority (0..98), whatever the bonus. */
 int o1_effective_prio(const struct o1 *s, const struct o1_task *p);
 bool o1_task_interactive(const struct o1 *s, const struct o1_task *p);
 bool o1_expired_starving(const struct o1 *s, const struct o1_rq *rq, uint64_t now_j);
@@ -450,6 +461,15 @@ void o1_balance_node(struct sl_sim *sim, struct o1 *s, int cpu, bool idle);
 void o1_exec_move(struct sl_sim *sim, struct o1 *s, int cpu);
 /* p exits: forget its pending exec move. */
 void o1_exec_forget(struct o1 *s, struct o1_task *p);
+
+/* ---- o1_attr.c ---- */
+
+/* The migration thread of `cpu` moves the tasks set_cpus_allowed handed it. */
+void o1_affinity_moves(struct sl_sim *sim, struct o1 *s, int cpu);
+/* p exits: forget its pending affinity move. */
+void o1_affinity_forget(struct o1 *s, struct o1_task *p);
+/* The first CPU of p's mask (any_online_cpu), where a forbidden p goes. */
+int o1_first_allowed(const struct o1 *s, const struct o1_task *p);
 
 /* ---- o1_active.c ---- */
 

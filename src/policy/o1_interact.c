@@ -23,8 +23,12 @@
  *     "long sleeper" treatment, as recalc_task_prio of 2.6.0 has it with
  *     activated == -1.
  *
+ * RT tasks (SCHED_FIFO, SCHED_RR) have prio MAX_USER_RT_PRIO-1 - rt_priority
+ * (2.6.0 and 2.6.11 setscheduler / __setscheduler; effective_prio returns
+ * it unchanged); their timeslice is still task_timeslice by static_prio (the
+ * RR quantum) and sleep_avg is kept as for any task, without effect.
+ *
  * Omitted / simplified:
- *   - RT priorities: every simulated task is SCHED_OTHER.
  *   - 2.5.68's in_interrupt() test for passing credit to the waker: a
  *     timer wakeup is an interrupt's; a wakeup with no task running on
  *     the waker's CPU (an exit noticed after the switch) passes nothing.
@@ -73,6 +77,9 @@ static int o1_bonus(const struct o1 *s, const struct o1_task *p)
 
 int o1_effective_prio(const struct o1 *s, const struct o1_task *p)
 {
+	/* what __setscheduler set and effective_prio keeps for RT tasks */
+	if (sl_task_rt(p->task))
+		return SL_MAX_RT_PRIO - 1 - p->task->rt_priority;
 	int prio = p->static_prio - o1_bonus(s, p);
 
 	if (prio < SL_MAX_RT_PRIO)

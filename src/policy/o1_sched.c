@@ -25,8 +25,13 @@
  *     UNVERIFIED.  yield=tail requeues it at the tail of its list in the
  *     active array instead (what RT tasks get).
  *
+ * RT tasks: sched_yield puts them at the tail of their list in the active
+ * array (2.6.0 sys_sched_yield's "special rule"), never in the expired one;
+ * the runqueue-wait credit of the first pick is skipped for them, as
+ * 2.6.11's schedule() does with !rt_task(next) (2.6.0's text is not at
+ * hand: its requeue would move an RT task behind its equals; CHOSEN).
+ *
  * Omitted / simplified:
- *   - RT tasks: none are simulated, so yield has no RT round-robin case.
  *   - sched_exit runs when the child exits, not when it is reaped (the
  *     engine reports exits only); see o1_wake.c.
  */
@@ -82,7 +87,7 @@ static struct o1_task *o1_pick_from(struct o1_rq *rq, int cpu, const struct sl_t
  * the runqueue (30% if woken by a task, all of it if by an interrupt). */
 static void o1_credit_runqueue_wait(struct sl_sim *sim, struct o1 *s, struct o1_task *next)
 {
-	if (next->activated > 0) {
+	if (next->activated > 0 && !sl_task_rt(next->task)) {
 		sl_time delta = sl_now(sim) - next->timestamp;
 		if (next->activated == 1)
 			delta = delta * s->cfg.v->on_runqueue_weight / 100;
@@ -148,5 +153,7 @@ void o1_core_yield(struct sl_sim *sim, struct sl_task *t)
 		return;
 	struct o1_rq *rq = o1_rq(s, p->cpu);
 	o1_dequeue(p);
-	o1_enqueue(s->cfg.yield == O1_YIELD_EXPIRED ? rq->expired : rq->active, p);
+	/* RT tasks round-robin in the active array */
+	bool expired = s->cfg.yield == O1_YIELD_EXPIRED && !sl_task_rt(t);
+	o1_enqueue(expired ? rq->expired : rq->active, p);
 }

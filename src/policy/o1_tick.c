@@ -29,8 +29,14 @@
  *     simulator lacks, so a wholly idle core asks again every idle_active
  *     ms (default every tick; 0 = only on going idle).  INFERRED.
  *
+ * RT tasks (2.6.0 and 2.6.11 scheduler_tick, the rt_task branch): a FIFO
+ * task's tick does nothing; an RR task whose slice runs out gets
+ * task_timeslice again and goes to the tail of its list in the active
+ * array, with need_resched; neither ever reaches the expired array.  The
+ * 2.5.x jiffies sleep_avg is decremented before that branch, as in the
+ * 2.5.6x scheduler_tick.
+ *
  * Omitted / simplified:
- *   - SCHED_RR / SCHED_FIFO tick handling: every task is SCHED_OTHER.
  *   - The tick processed at fork when the parent's slice halves to 0 does
  *     the slice expiry only, not the rebalance_tick at its end.
  */
@@ -74,6 +80,20 @@ static void o1_round_robin(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq,
 	o1_enqueue(rq->active, p);
 }
 
+/* RT tasks never go to the expired array: FIFO has no timeslice, RR gets
+ * a new one and goes to the tail of its list in the active array. */
+static void o1_rt_tick(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, struct o1_task *p,
+		       int cpu)
+{
+	if (p->task->sched_policy != SL_SCHED_RR || --p->time_slice > 0)
+		return;
+	p->time_slice = o1_task_timeslice(s, p);
+	p->first_time_slice = false;
+	sl_resched(sim, cpu);
+	o1_dequeue(p);
+	o1_enqueue(rq->active, p);
+}
+
 void o1_task_tick(struct sl_sim *sim, struct o1 *s, int cpu, struct o1_task *p)
 {
 	struct o1_rq *rq = o1_rq(s, cpu);
@@ -85,6 +105,10 @@ void o1_task_tick(struct sl_sim *sim, struct o1 *s, int cpu, struct o1_task *p)
 	}
 	if (s->cfg.v->interactivity == O1_SLEEP_JIFFIES && p->sleep_avg > 0)
 		p->sleep_avg--;
+	if (sl_task_rt(p->task)) {
+		o1_rt_tick(sim, s, rq, p, cpu);
+		return;
+	}
 	if (--p->time_slice <= 0) {
 		sl_resched(sim, cpu);
 		o1_expire(sim, s, rq, p);

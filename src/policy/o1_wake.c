@@ -35,7 +35,13 @@
  *   - A child forked with a different nice than its parent (the engine
  *     sets it at fork) gets the parent's dynamic priority shifted by the
  *     difference and goes to the tail of that list, as set_user_nice()
- *     right after fork would do.
+ *     right after fork would do.  A child forked into another class or RT
+ *     priority (the engine can set them at fork) gets its own priority at
+ *     the tail of its list, as sched_setscheduler() right after fork would
+ *     do; one given a mask without the parent's CPU starts on the first
+ *     CPU of its mask, as set_cpus_allowed() right after fork would move
+ *     it.  An RT child of the parent's class goes in front of the parent
+ *     at its prio whatever its nice.
  *   - Sync wakeups that the version does not keep quiet call wake_up_cpu
  *     only where the HT row says so: F3, which sends every wakeup through
  *     activate + wake_up_cpu (Ingo Molnar's 2.5.31 F3, 27 Aug 2002), and
@@ -165,6 +171,7 @@ void o1_core_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *ch
 
 	c->task = child;
 	c->exec_cpu = -1;
+	c->affinity_cpu = -1;
 	c->static_prio = O1_NICE0_PRIO + child->nice;
 	c->last_run = (int64_t)sl_jiffies(sim);
 	c->timestamp = sl_now(sim);
@@ -187,13 +194,21 @@ void o1_core_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *ch
 
 	o1_fork_penalties(s, pp, c);
 	c->cpu = s->cfg.smp ? parent->cpu : 0;
+	/* a child given a mask without the parent's CPU: where
+	 * set_cpus_allowed right after fork would put it */
+	if (s->cfg.smp && !sl_cpumask_test(&child->allowed, c->cpu))
+		c->cpu = o1_first_allowed(s, c);
 	struct o1_rq *rq = o1_rq(s, c->cpu);
-	if (!pp->array || s->cfg.fork_place == O1_FORK_TAIL) {
+	bool same_class = child->sched_policy == parent->sched_policy &&
+			  child->rt_priority == parent->rt_priority;
+	if (!pp->array || s->cfg.fork_place == O1_FORK_TAIL || !same_class ||
+	    rq != o1_rq(s, pp->cpu)) {
 		/* activate_task: its own priority, the tail of that list */
 		c->prio = o1_effective_prio(s, c);
 		o1_activate_quiet(s, rq, c);
-	} else if (c->static_prio == pp->static_prio) {
-		/* D7: just in front of the parent, at its prio */
+	} else if (c->static_prio == pp->static_prio || sl_task_rt(child)) {
+		/* D7: just in front of the parent, at its prio (an RT
+		 * child's nice does not change its prio) */
 		c->prio = pp->prio;
 		sl_prio_array_enqueue_before(pp->array, &c->run_list, &pp->run_list);
 		c->array = pp->array;
@@ -220,6 +235,7 @@ void o1_core_exit(struct sl_sim *sim, struct sl_task *t)
 	struct o1_task *c = o1_of(t);
 
 	o1_exec_forget(s, c);
+	o1_affinity_forget(s, c);
 	if (!parent || parent->state == SL_TASK_DEAD)
 		return;
 	struct o1_task *pp = o1_of(parent);

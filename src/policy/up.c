@@ -59,6 +59,7 @@ const struct sl_policy_ops sl_policy_up = {
 	.summary = "uniprocessor kernel: the O(1) scheduler on CPU 0 only",
 	.knobs = up_knobs,
 	.task_size = sizeof(struct o1_task),
+	.sched_policies = O1_SCHED_POLICIES,
 	.cpu0_only = true,
 	.init = up_init,
 	.destroy = o1_core_destroy,
@@ -68,5 +69,6 @@ const struct sl_policy_ops sl_policy_up = {
 	.tick = o1_core_tick,
 	.yield = o1_core_yield,
 	.exit = o1_core_exit,
+	.setscheduler = o1_core_setscheduler,
 	.check = o1_core_check,
 };

@@ -88,6 +88,7 @@ extern const struct sl_real_workload sl_real_schedbench;
 extern const struct sl_real_workload sl_real_kernbench;
 extern const struct sl_real_workload sl_real_pingpong;
 extern const struct sl_real_workload sl_real_schbench;
+extern const struct sl_real_workload sl_real_rtapp;
 
 extern const struct sl_real_workload *const sl_real_workloads[];
 

@@ -20,6 +20,7 @@ const struct sl_real_workload *const sl_real_workloads[] = {
 	&sl_real_kernbench,
 	&sl_real_pingpong,
 	&sl_real_schbench,
+	&sl_real_rtapp,
 	NULL,
 };
 

@@ -96,6 +96,20 @@ static int check_mem(const struct sl_sweep *s, const struct sl_sweep_cell *c,
 	return sl_mem_refuse(err, what, need, detail);
 }
 
+/* Refuse a cell whose workload asks for a scheduling class the policy
+ * does not implement (chrt would get EINVAL from such a kernel). */
+static int check_classes(const struct sl_sweep_cell *c, const char *policy,
+			 const char *workload, struct sl_err *err)
+{
+	unsigned want = c->workload->sched_classes ? c->workload->sched_classes(&c->params) : 0;
+
+	for (int k = 0; k < 32; k++)
+		if ((want >> k) & 1 && !sl_policy_supports_sched(c->policy, k))
+			return sl_fail(err, "policy '%s' has no %s: workload '%s' asks for it",
+				       policy, sl_sched_policy_name(k), workload);
+	return 0;
+}
+
 int sl_sweep_add(struct sl_sweep *s, const char *policy, const char *workload,
 		 struct sl_err *err)
 {
@@ -111,6 +125,12 @@ int sl_sweep_add(struct sl_sweep *s, const char *policy, const char *workload,
 		free(c);
 		return -1;
 	}
+	/* the workload's own checks against this machine and policy (a CPU
+	 * or a scheduling class that is not there), naming what asks for it */
+	if (c->workload->check && c->workload->check(&c->params, &s->machine, c->policy, err)) {
+		free(c);
+		return -1;
+	}
 	sl_cpumask cpus;
 	if (sl_workload_cpus(&c->params, s->machine.topo.ncpus, &cpus, err)) {
 		sl_err_prefix(err, "workload '%s' on %s: ", workload, s->machine.name);
@@ -120,6 +140,10 @@ int sl_sweep_add(struct sl_sweep *s, const char *policy, const char *workload,
 	if (c->policy->cpu0_only && !sl_cpumask_test(&cpus, 0)) {
 		sl_fail(err, "policy '%s' knows CPU 0 only (a uniprocessor kernel): workload '%s' "
 			"is pinned elsewhere", policy, workload);
+		free(c);
+		return -1;
+	}
+	if (check_classes(c, policy, workload, err)) {
 		free(c);
 		return -1;
 	}

@@ -1,8 +1,10 @@
 /*
  * check.c - invariants verified after every event when a run is created
  * with check = true (the tests do): every task accounted for, each running
- * task on exactly one CPU it is allowed on and runnable, runnable count consistent, CPU time
- * never more than CPUs x elapsed, and the policy's own consistency check.
+ * task on exactly one CPU and runnable, on a CPU it is allowed on (or one
+ * whose migration thread or reschedule is pending after a mask change),
+ * runnable count consistent, CPU time never more than CPUs x elapsed, and
+ * the policy's own consistency check.
  */
 #include "sim/internal.h"
 
@@ -28,9 +30,17 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 			if (t->state != SL_TASK_RUNNABLE)
 				return sl_fail_internal(err, "check: task %d runs on CPU %d but is not runnable",
 							t->id, t->cpu);
-			if (!sl_cpumask_test(&t->allowed, t->cpu))
+			/* A mask just changed (set_cpus_allowed) leaves the task
+			 * running where it is until what the policy asked for
+			 * takes it off: that CPU's migration thread (2.6) or its
+			 * reschedule (2.4).  Only while one is pending: once it
+			 * has run, the task must be elsewhere. */
+			const struct sl_cpu *on = &sim->cpus[t->cpu];
+			if (!sl_cpumask_test(&t->allowed, t->cpu) && !on->migration_pending &&
+			    !on->need_resched)
 				return sl_fail_internal(err, "check: task %d runs on CPU %d, outside its "
-							"cpus_allowed", t->id, t->cpu);
+							"cpus_allowed, and nothing is to move it",
+							t->id, t->cpu);
 		}
 		if (t->debt_user > max_refill + 1.0)
 			return sl_fail_internal(err, "check: task %d owes %.0f ns of cache refill, more "

@@ -12,13 +12,37 @@
  */
 #include "sim/internal.h"
 
-bool sl_sim_supports_sched(const struct sl_sim *sim, int sched_policy)
+bool sl_policy_supports_sched(const struct sl_policy_ops *ops, int sched_policy)
 {
 	if (sched_policy == SL_SCHED_NORMAL)
 		return true;
 	if (sched_policy < 0 || sched_policy >= 32)
 		return false;
-	return (sim->ops->sched_policies >> sched_policy) & 1;
+	return (ops->sched_policies >> sched_policy) & 1;
+}
+
+bool sl_sim_supports_sched(const struct sl_sim *sim, int sched_policy)
+{
+	return sl_policy_supports_sched(sim->ops, sched_policy);
+}
+
+const char *sl_sched_policy_name(int sched_policy)
+{
+	switch (sched_policy) {
+	case SL_SCHED_NORMAL:
+		return "SCHED_NORMAL";
+	case SL_SCHED_FIFO:
+		return "SCHED_FIFO";
+	case SL_SCHED_RR:
+		return "SCHED_RR";
+	case SL_SCHED_BATCH:
+		return "SCHED_BATCH";
+	case SL_SCHED_IDLE:
+		return "SCHED_IDLE";
+	case SL_SCHED_DEADLINE:
+		return "SCHED_DEADLINE";
+	}
+	return "SCHED_?";
 }
 
 void sl_task_setscheduler(struct sl_sim *sim, struct sl_task *t,

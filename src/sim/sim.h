@@ -154,16 +154,24 @@ struct sl_sched_attr {
 	int nice;		/* -20..19 */
 };
 /* True if the policy implements `sched_policy` (SCHED_NORMAL always):
- * workloads check each class they will use before the run starts. */
+ * workloads check each class they will use before the run starts (a
+ * workload's sched_classes op lets the sweep do it before the sim exists:
+ * sl_policy_supports_sched on the ops). */
 bool sl_sim_supports_sched(const struct sl_sim *sim, int sched_policy);
+bool sl_policy_supports_sched(const struct sl_policy_ops *ops, int sched_policy);
+/* "SCHED_FIFO" ... for messages; "SCHED_?" for a number it does not know. */
+const char *sl_sched_policy_name(int sched_policy);
 /* sched_setscheduler + setpriority: set t's class, RT priority and nice
  * (the caller has checked them: supported, 1..99 for FIFO/RR, -20..19)
  * and let the policy requeue it (ops->setscheduler). */
 void sl_task_setscheduler(struct sl_sim *sim, struct sl_task *t,
 			  const struct sl_sched_attr *attr);
 /* set_cpus_allowed: t's mask becomes `mask` AND the machine's CPUs, which
- * the caller has checked is not empty; the policy moves t off CPUs
- * outside it (ops->set_allowed). */
+ * the caller has checked is not empty (and, for a cpu0_only policy, holds
+ * CPU 0: a UP kernel's sched_setaffinity refused other masks with EINVAL);
+ * the policy moves t off CPUs outside it (ops->set_allowed).  Until the
+ * migration thread or reschedule it asks for has run, t may still run
+ * where it is (the invariant check allows exactly that, sim/check.c). */
 void sl_task_set_allowed(struct sl_sim *sim, struct sl_task *t, const sl_cpumask *mask);
 
 /* Record a task move between runqueues (for statistics and traces). */

@@ -26,8 +26,9 @@
  *     began, in 32 us chunks of work (the granularity of upstream rt-app's
  *     runtime loop), whatever the speed or preemption;
  *   - sleep N: a relative sleep; timer {ref, period, mode}: the timer's
- *     next expiry advances by period from where it was (its first use sets
- *     its origin to that moment); the thread sleeps until then, or, when it
+ *     next expiry advances by period from where it was (its origin: the
+ *     start of the thread that first uses it, rt-app 1.0's t_first, after
+ *     the thread's delay; threads start together); the thread sleeps until then, or, when it
  *     is already late, goes on at once and - in "relative" mode - the timer
  *     restarts from now ("absolute" never re-bases).  Refs starting with
  *     "unique" are per thread; other names are shared by every thread that
@@ -38,15 +39,26 @@
  *   - wait/signal/broad/sync and suspend/resume: condition variables (a
  *     count of waiters and a byte channel): signal wakes one waiter, broad
  *     all, and a signal with nobody waiting is lost; suspend NAME waits on
- *     condition NAME and resume NAME broadcasts it, each under a mutex of
- *     the condition's own, as rt-app does;
+ *     condition NAME and resume NAME broadcasts it, each holding the mutex
+ *     NAME, as rt-app 1.0 does;
+ *   - "cpus" of a thread: its mask from its fork; of a phase: applied at
+ *     each iteration of the phase when it changes the mask (rt-app's
+ *     set_thread_affinity: the phase's, else the thread's, else all CPUs);
+ *     "policy"/"priority" likewise (fork with a class; SETSCHED at a
+ *     phase's iterations, rt-app's set_thread_param); "priority" is nice
+ *     under SCHED_OTHER/BATCH/IDLE, rt_priority under FIFO/RR.  rt_check
+ *     refuses CPUs the machine lacks and classes the policy lacks;
+ *   - mem N: a memset of N bytes, mem-class work of N / mem_gbs reference
+ *     ns; iorun N: one sequential disk write of N bytes (sim/blockdev.h);
  *   - fork NAME (upstream rt-app, not 1.0): starts one more thread of
  *     description NAME (give it "instance": 0 if it should run only when
  *     forked), child of the forking thread;
  *   - with global.duration (or `duration=`, which overrides it) the run
  *     lasts exactly that long, as rt-app 1.0's main thread sleeps for the
  *     duration and then stops every thread, even those that ended earlier
- *     or wait for ever; without one it ends when the last thread ends.
+ *     or wait for ever; without one it ends when the last thread ends, or
+ *     after RT_DEFAULT_HORIZON if a thread loops for ever (rt_note says
+ *     so: rt-app would run until killed).
  *
  * Metrics (per timer event, as rt-app's log columns; docs/workloads.md):
  * slack = the expiry minus the time the timer event is reached (negative:
@@ -62,14 +74,12 @@
  * columns).
  *
  * Omitted / simplified:
- *   - only SCHED_OTHER (nice = "priority"): the simulated 2.4/2.6 policies
- *     have no real-time classes; affinity ("cpus"), deadline parameters,
- *     utilisation clamps, task groups, memory and I/O events are rejected
- *     by the loader rather than ignored;
+ *   - no SCHED_DEADLINE (the engine's attributes have no deadline
+ *     parameters), utilisation clamps or task groups: refused;
  *   - the busy loop, clock reads and logging of rt-app cost nothing;
  *     system calls cost only what the engine charges (switches, fork);
- *   - rt-app's per-phase log files are not written; their columns are
- *     summarised as metrics;
+ *   - rt-app's per-phase log files are written after the run from rows
+ *     kept in memory (logdir=, rtapp_log.c), at most RT_LOG_ROWS_MAX;
  *   - a thread that performs 10000 events without simulated time passing
  *     (e.g. an uncontended lock/unlock loop) ends and is counted in
  *     stalled_threads; a fork beyond 4096 live threads is refused
@@ -85,6 +95,8 @@
 #include <string.h>
 
 #include "base/memsize.h"
+#include "sim/blockdev.h"
+#include "sim/policy_ops.h"
 #include "sim/sim.h"
 #include "workload/rtapp.h"
 #include "workload/rtapp_int.h"
@@ -92,13 +104,14 @@
 #define RT_CHUNK_NS (32 * SL_USEC)	/* runtime events work in these chunks */
 #define RT_STILL_MAX 10000		/* events without time passing before a thread stalls */
 #define RT_CHAN_BYTES (1L << 30)	/* a condition's wakeup channel never fills */
-#define RT_TASK_METRICS 12		/* thread descriptions with metrics of their own */
+#define RT_DEFAULT_HORIZON (10 * SL_SEC)	/* a run of threads that loop for ever,
+						 * without a duration */
+#define RT_LOG_ROWS_MAX (1L << 19)	/* log rows kept in a run (46 MB) */
 
 /* ---- run state ---- */
 
 struct rt_cond {
 	struct sl_chan *chan;		/* one byte per wakeup */
-	struct sl_mutex *mutex;		/* suspend/resume's own mutex */
 	int waiting;			/* waiters not yet signalled */
 };
 
@@ -120,20 +133,32 @@ struct rt_stats {			/* per thread description */
 	sl_time wu_max;
 };
 
+struct rt_thread;
+
 struct rt_run {
 	const struct rt_config *cfg;
 	enum sl_wclass wclass;
+	double mem_ns_per_byte;		/* mem events: reference ns per byte written */
+	sl_cpumask all;			/* the machine's CPUs: a phase without "cpus"
+					 * in a thread without them */
+	bool logging;			/* logdir= given: keep the log rows */
+	long log_rows, log_dropped;
+	struct rt_thread **threads;	/* every thread started, in rt-app's index order */
+	int nthreads, capthreads;
 	struct sl_mutex **mutex;
 	struct sl_barrier **barrier;
 	struct rt_cond *cond;
 	struct rt_timer *timer;
 	struct rt_stats *stats;
 	bool has_run;			/* the file has run events */
+	long ns_per_loop;		/* the logs' perf: run work / this */
 	bool load_failed;
 	int next_task, next_instance;	/* the root's next thread to start */
 	bool root_waiting;
 	sl_time limit;			/* the run's duration (0: until the threads end) */
 	int live;			/* threads not yet exited */
+	bool zero_set;
+	sl_time t_zero;			/* when the first thread began */
 	long forks_refused, stalled;
 };
 
@@ -144,10 +169,7 @@ enum rt_uop {
 	U_END,
 	U_LOCK,		/* the event's mutex */
 	U_UNLOCK,
-	U_LOCK_OWN,	/* the condition's own mutex (suspend/resume) */
-	U_UNLOCK_OWN,
 	U_WAIT_UNLOCK,	/* count in as a waiter, release the event's mutex */
-	U_WAIT_UNLOCK_OWN,
 	U_SLEEP,	/* block on the condition until signalled */
 	U_SIGNAL,
 	U_BROAD,
@@ -156,14 +178,23 @@ enum rt_uop {
 static const enum rt_uop uops_wait[] = { U_WAIT_UNLOCK, U_SLEEP, U_LOCK, U_END };
 static const enum rt_uop uops_sync[] = { U_LOCK, U_SIGNAL, U_WAIT_UNLOCK, U_SLEEP, U_LOCK,
 					 U_UNLOCK, U_END };
-static const enum rt_uop uops_suspend[] = { U_LOCK_OWN, U_WAIT_UNLOCK_OWN, U_SLEEP, U_LOCK_OWN,
-					    U_UNLOCK_OWN, U_END };
-static const enum rt_uop uops_resume[] = { U_LOCK_OWN, U_BROAD, U_UNLOCK_OWN, U_END };
+/* suspend/resume NAME: with the mutex NAME, as rt-app 1.0 */
+static const enum rt_uop uops_suspend[] = { U_LOCK, U_WAIT_UNLOCK, U_SLEEP, U_LOCK, U_UNLOCK,
+					    U_END };
+static const enum rt_uop uops_resume[] = { U_LOCK, U_BROAD, U_UNLOCK, U_END };
 
 struct rt_thread {
 	struct rt_run *run;
 	const struct rt_task *task;
 	struct rt_stats *st;
+	int index;			/* rt-app's thread index (its log file's) */
+	int policy, rt_priority, nice;	/* its class now */
+	const sl_cpumask *mask;		/* its affinity now */
+	int setup;			/* a phase iteration's start: 0 affinity,
+					 * 1 class, 2 done (rt-app's set_thread_affinity
+					 * and set_thread_param) */
+	struct rt_log_row it;		/* the iteration being run (log row) */
+	struct rt_log_chunk *log_head, *log_tail;
 	struct rt_timer *unique;	/* its "unique..." timers */
 	long loops_done, phase_done;	/* passes over the phases; iterations of this phase */
 	int phase, ev;
@@ -174,6 +205,7 @@ struct rt_thread {
 	enum rt_pending pending;
 	sl_time ev_start, ev_ns, wake_due;
 	sl_time still_at;		/* zero-time guard */
+	sl_time t_first;		/* when it began (after its delay) */
 	int still;
 };
 
@@ -202,10 +234,29 @@ static const struct sl_prog rt_thread_prog;
 static struct rt_thread *thread_new(struct sl_sim *sim, struct rt_run *run, int task)
 {
 	struct rt_thread *th = sl_sim_alloc(sim, sizeof(*th));
+	const struct rt_sched *sc;
 
 	th->run = run;
 	th->task = &run->cfg->tasks[task];
 	th->st = &run->stats[task];
+	sc = &th->task->sched;
+	th->policy = sc->policy;
+	th->rt_priority = rt_class(sc->policy) ? sc->prio : 0;
+	th->nice = rt_class(sc->policy) || sc->policy == SL_SCHED_DEADLINE ? 0 : sc->prio;
+	th->mask = th->task->cpus.set ? &th->task->cpus.mask : &run->all;
+	th->index = run->nthreads;
+	if (run->logging) {	/* its log's rows are found from the run at the end */
+		if (run->nthreads == run->capthreads) {
+			int cap = run->capthreads ? 2 * run->capthreads : 64;
+			struct rt_thread **t = sl_sim_alloc(sim, sizeof(*t) * (size_t)cap);
+			if (run->nthreads)
+				memcpy(t, run->threads, sizeof(*t) * (size_t)run->nthreads);
+			run->threads = t;
+			run->capthreads = cap;
+		}
+		run->threads[run->nthreads] = th;
+	}
+	run->nthreads++;
 	th->unique = sl_sim_alloc(sim, sizeof(*th->unique) * (size_t)(th->task->nunique + 1));
 	th->still_at = -1;
 	th->st->threads++;
@@ -221,14 +272,87 @@ static int lat_group(const struct rt_thread *th)
 	return i + 1 < SL_LAT_GROUPS ? (int)i + 1 : 0;
 }
 
+/* pthread_create of a thread of its description's class and "cpus" (rt-app
+ * sets them first thing in the thread; here the thread is born with them). */
 static struct sl_action fork_action(struct rt_thread *th)
 {
 	return (struct sl_action){
 		.kind = SL_ACT_FORK,
 		.u.fork = { .prog = &rt_thread_prog, .state = th, .comm = th->task->name,
-			    .thread = true, .set_nice = true, .nice = th->task->nice,
-			    .lat_group = lat_group(th) },
+			    .thread = true, .set_nice = true, .nice = th->nice,
+			    .lat_group = lat_group(th), .set_sched = true,
+			    .sched_policy = th->policy, .rt_priority = th->rt_priority,
+			    .allowed = th->task->cpus.set ? &th->task->cpus.mask : NULL },
 	};
+}
+
+/* The start of a phase iteration: rt-app's set_thread_affinity (the
+ * phase's "cpus", else the thread's, else every CPU) and set_thread_param
+ * (the phase's class, if it names one), each only when it changes
+ * something.  True with the action in *next. */
+static bool phase_setup(struct rt_thread *th, const struct rt_phase *ph, struct sl_action *next)
+{
+	const struct rt_task *t = th->task;
+
+	if (th->setup == 0) {
+		th->setup = 1;
+		const sl_cpumask *want = ph->cpus.set ? &ph->cpus.mask
+					 : t->cpus.set ? &t->cpus.mask : &th->run->all;
+		if (!sl_cpumask_equal(want, th->mask)) {
+			th->mask = want;
+			*next = (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = want };
+			return true;
+		}
+	}
+	if (th->setup == 1) {
+		th->setup = 2;
+		const struct rt_sched *sc = &ph->sched;
+		if (!sc->set)
+			return false;
+		int policy = sc->same_policy ? th->policy : sc->policy;
+		int prio = sc->prio_given || !sc->same_policy ? sc->prio
+			   : rt_class(policy) ? th->rt_priority : th->nice;
+		int rt = rt_class(policy) ? prio : 0;
+		int nice = rt_class(policy) ? th->nice : prio;
+		if (policy == th->policy && rt == th->rt_priority && nice == th->nice)
+			return false;
+		th->policy = policy;
+		th->rt_priority = rt;
+		th->nice = nice;
+		*next = (struct sl_action){ .kind = SL_ACT_SETSCHED,
+					    .u.setsched = { policy, rt, nice } };
+		return true;
+	}
+	return false;
+}
+
+/* The iteration is over: its log row. */
+static void log_row(struct sl_sim *sim, struct rt_thread *th, sl_time now)
+{
+	struct rt_run *run = th->run;
+
+	if (!run->logging)
+		return;
+	if (run->log_rows >= RT_LOG_ROWS_MAX) {
+		run->log_dropped++;
+		return;
+	}
+	if (!th->log_tail || th->log_tail->n == RT_LOG_CHUNK) {
+		struct rt_log_chunk *c = sl_sim_alloc(sim, sizeof(*c));
+		if (th->log_tail)
+			th->log_tail->next = c;
+		else
+			th->log_head = c;
+		th->log_tail = c;
+	}
+	struct rt_log_row *r = &th->log_tail->row[th->log_tail->n++];
+	*r = th->it;
+	r->end = now / SL_USEC;
+	r->period = r->end - r->start;
+	r->run /= SL_USEC;
+	r->slack /= SL_USEC;
+	r->wu_lat /= SL_USEC;
+	run->log_rows++;
 }
 
 /* One step of a multi-action event; false when it is complete. */
@@ -250,19 +374,9 @@ static bool uop_step(struct rt_thread *th, struct sl_action *next)
 		case U_UNLOCK:
 			*next = act_mutex(SL_ACT_UNLOCK, run->mutex[ev->mutex]);
 			return true;
-		case U_LOCK_OWN:
-			*next = act_mutex(SL_ACT_LOCK, c->mutex);
-			return true;
-		case U_UNLOCK_OWN:
-			*next = act_mutex(SL_ACT_UNLOCK, c->mutex);
-			return true;
 		case U_WAIT_UNLOCK:
 			c->waiting++;
 			*next = act_mutex(SL_ACT_UNLOCK, run->mutex[ev->mutex]);
-			return true;
-		case U_WAIT_UNLOCK_OWN:
-			c->waiting++;
-			*next = act_mutex(SL_ACT_UNLOCK, c->mutex);
 			return true;
 		case U_SLEEP:
 			*next = act_chan(SL_ACT_CHAN_READ, c->chan, 1);
@@ -292,12 +406,14 @@ static bool timer_event(struct sl_sim *sim, struct rt_thread *th, const struct r
 
 	if (ev->ns == 0)	/* a disabled timer (tune_json.py's trick) */
 		return false;
-	if (!tm->init) {
+	if (!tm->init) {	/* its origin: the first user's start (rt-app 1.0's t_first) */
 		tm->init = true;
-		tm->next = now;
+		tm->next = th->t_first;
 	}
 	tm->next += ev->ns;
 	sl_time slack = tm->next - now;
+	th->it.c_period += ev->ns / SL_USEC;
+	th->it.slack = th->run->cfg->cumulative_slack ? th->it.slack + slack : slack;
 	st->slack_sum += (double)slack;
 	if (st->timers == 0 || slack < st->slack_min)
 		st->slack_min = slack;
@@ -309,6 +425,7 @@ static bool timer_event(struct sl_sim *sim, struct rt_thread *th, const struct r
 		return true;
 	}
 	st->missed++;
+	th->it.wu_lat = 0;	/* rt-app 1.0 zeroes the row's wu_lat on a miss */
 	if (!ev->absolute)
 		tm->next = now;
 	return false;
@@ -328,6 +445,7 @@ static bool event(struct sl_sim *sim, struct rt_thread *th, const struct rt_even
 		th->pending = ev->kind == RT_EV_RUN ? P_RUN : P_RUNTIME;
 		th->ev_start = sl_now(sim);
 		th->ev_ns = ev->ns;
+		th->it.c_duration += ev->ns / SL_USEC;
 		*next = sl_act_run((double)(ev->kind == RT_EV_RUN ? ev->ns : RT_CHUNK_NS), run->wclass);
 		return true;
 	case RT_EV_SLEEP:
@@ -354,6 +472,18 @@ static bool event(struct sl_sim *sim, struct rt_thread *th, const struct rt_even
 		return true;
 	case RT_EV_YIELD:
 		*next = (struct sl_action){ .kind = SL_ACT_YIELD };
+		return true;
+	case RT_EV_MEM:
+		/* memset of the bytes, as memory-bound work (docs/workloads.md) */
+		if (ev->bytes == 0)
+			return false;
+		*next = sl_act_run((double)ev->bytes * run->mem_ns_per_byte, SL_WC_MEM);
+		return true;
+	case RT_EV_IORUN:
+		/* write(io_device) of the bytes: one sequential request to the disk */
+		if (ev->bytes == 0)
+			return false;
+		*next = sl_act_disk_io(sl_sim_disk(sim), (long)ev->bytes, false);
 		return true;
 	case RT_EV_WAIT:
 	case RT_EV_SYNC:
@@ -405,16 +535,21 @@ static bool finish(struct sl_sim *sim, struct rt_thread *th, struct sl_action *n
 		st->run_wall += took;
 		st->stretch_wall += took;
 		st->stretch_ref += th->ev_ns;
+		th->it.run += took;
+		th->it.perf += th->ev_ns / th->run->ns_per_loop;
 		break;
 	case P_RUNTIME:
+		th->it.perf += RT_CHUNK_NS / th->run->ns_per_loop;
 		if (took < th->ev_ns) {
 			*next = sl_act_run((double)RT_CHUNK_NS, th->run->wclass);
 			return true;
 		}
 		st->run_wall += took;
+		th->it.run += took;
 		break;
 	case P_TIMER: {
 		sl_time wu = now - th->wake_due;
+		th->it.wu_lat += wu;
 		st->wu_sum += (double)wu;
 		if (st->wakeups == 0 || wu > st->wu_max)
 			st->wu_max = wu;
@@ -445,9 +580,17 @@ static void thread_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		return;
 	}
 	if (!th->started) {
+		/* rt-app 1.0: the threads start together at t_zero (a barrier),
+		 * each at t_first = t_zero + its delay, its timers' origin */
+		struct rt_run *run = th->run;
 		th->started = true;
-		if (task->delay > 0) {
-			*next = sl_act_sleep(task->delay);
+		if (!run->zero_set) {
+			run->zero_set = true;
+			run->t_zero = now;
+		}
+		th->t_first = (th->task->forked ? now : run->t_zero) + task->delay;
+		if (th->t_first > now) {
+			*next = sl_act_sleep(th->t_first - now);
 			return;
 		}
 	}
@@ -463,15 +606,22 @@ static void thread_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 				return;
 			}
 			th->in_iter = true;
-			th->iter_start = now;
+			th->setup = 0;
 			th->ev = 0;
 		}
 		const struct rt_phase *ph = &task->phases[th->phase];
+		if (th->setup < 2) {
+			if (phase_setup(th, ph, next))
+				return;
+			th->iter_start = now;
+			th->it = (struct rt_log_row){ .start = now / SL_USEC, .rel_st = now / SL_USEC };
+		}
 		if (th->ev == ph->nev) {
 			th->in_iter = false;
 			th->phase_done++;
 			th->st->loops++;
 			th->st->period_sum += now - th->iter_start;
+			log_row(sim, th, now);
 			continue;
 		}
 		if (event(sim, th, &ph->ev[th->ev++], next))
@@ -518,9 +668,18 @@ static const struct sl_param_def rt_params[] = {
 	  "rt-app JSON file (required; see docs/workloads.md for the subset accepted)" },
 	{ "duration", SL_PARAM_REAL, NULL, 1e-6, (double)(SL_TIME_HORIZON / SL_SEC), NULL,
 	  "simulated seconds to run (at most 1000000, the simulated-time horizon); default the "
-	  "file's global.duration" },
+	  "file's global.duration, else 10 if a thread loops for ever (a note says so)" },
 	{ "class", SL_PARAM_CHOICE, "fp", 0, 0, "fp|int|mem|cache|spin",
 	  "work class of run events (rt-app's busy loop: fp)" },
+	{ "keys", SL_PARAM_CHOICE, "workgen", 0, 0, "workgen|rt-app",
+	  "repeated keys in an object: workgen numbers them in order (as it hands files to "
+	  "rt-app); rt-app: json-c keeps each once, at its first place, with its last value" },
+	{ "mem_gbs", SL_PARAM_REAL, "2", 0.01, 1000, NULL,
+	  "GB/s a mem event's memset writes alone on a CPU (an assumed figure: a 2002 Xeon's "
+	  "memset on its 3.2 GB/s bus)" },
+	{ "logdir", SL_PARAM_STRING, NULL, 0, 0, NULL,
+	  "directory for rt-app's per-thread log files of one run (run --rtapp-logdir sets it): "
+	  "created if missing, refused if it has logs of this file's threads" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -571,6 +730,13 @@ static const char *rt_file(const struct sl_params *p)
 	return path ? path : "";
 }
 
+/* The file as keys= reads it. */
+static int load(struct rt_config *cfg, const struct sl_params *p, const struct rt_alloc *a,
+		struct sl_err *err)
+{
+	return rt_config_load_keys(cfg, rt_file(p), a, sl_param_choice(p, "keys") == 0, err);
+}
+
 static int rt_validate(const struct sl_params *p, struct sl_err *err)
 {
 	struct rt_arena arena = { 0 };
@@ -580,15 +746,12 @@ static int rt_validate(const struct sl_params *p, struct sl_err *err)
 
 	if (!*path)
 		return sl_fail(err, "workload 'rtapp': file= is required (an rt-app JSON file)");
-	int rc = rt_config_load(&cfg, path, &a, err);
-	if (rc == 0 && cfg.forever_task >= 0 && cfg.duration == 0 && !sl_param_given(p, "duration"))
-		rc = sl_fail(err, "%s: tasks.%s: runs for ever (loop -1, or no \"phases\") and "
-			     "global.duration is not set: set it, or give duration=SECONDS",
-			     path, cfg.tasks[cfg.forever_task].name);
+	int rc = load(&cfg, p, &a, err);
 	/* Without a duration the run lasts as long as its longest thread,
-	 * which must end within the horizon (with one, the run stops there). */
+	 * which must end within the horizon (with one, the run stops there;
+	 * threads that loop for ever stop at RT_DEFAULT_HORIZON, see rt_note). */
 	for (int i = 0; rc == 0 && cfg.duration == 0 && !sl_param_given(p, "duration") &&
-			i < cfg.ntasks; i++) {
+			cfg.forever_task < 0 && i < cfg.ntasks; i++) {
 		const struct rt_task *t = &cfg.tasks[i];
 		if (t->time <= SL_TIME_HORIZON)
 			continue;
@@ -601,6 +764,133 @@ static int rt_validate(const struct sl_params *p, struct sl_err *err)
 			     "of run, runtime, sleep and timer periods), beyond the horizon of "
 			     "%lld s a run can last: shorten it, or set global.duration or "
 			     "duration=SECONDS", path, t->name, took, SL_TIME_HORIZON / SL_SEC);
+	}
+	if (rc == 0 && sl_param_given(p, "logdir"))
+		rc = rt_logdir_check(&cfg, sl_param_str(p, "logdir"), err);
+	arena_free(&arena);
+	return rc;
+}
+
+/* The run's length: duration=, else global.duration, else (threads that
+ * loop for ever) the default horizon, else until the threads end (0). */
+static sl_time rt_limit(const struct sl_params *p, const struct rt_config *cfg)
+{
+	if (sl_param_given(p, "duration"))
+		return sl_s_to_ns(sl_param_real(p, "duration"));
+	if (cfg->duration)
+		return cfg->duration;
+	return cfg->forever_task >= 0 ? RT_DEFAULT_HORIZON : 0;
+}
+
+static int rt_note(const struct sl_params *p, char *buf, size_t size)
+{
+	struct rt_arena arena = { 0 };
+	struct rt_alloc a = { arena_alloc, &arena };
+	struct sl_err err = { 0 };
+	struct rt_config cfg;
+	int n = 0;
+
+	if (load(&cfg, p, &a, &err) == 0 && cfg.forever_task >= 0 &&
+	    !cfg.duration && !sl_param_given(p, "duration"))
+		n = snprintf(buf, size, "%s: thread '%s' loops for ever and the file sets no "
+			     "global.duration: the run stops after %lld s of simulated time (rt-app "
+			     "runs until it is killed; give duration=SECONDS for another length)",
+			     cfg.path, cfg.tasks[cfg.forever_task].name, RT_DEFAULT_HORIZON / SL_SEC);
+	arena_free(&arena);
+	return n > 0;
+}
+
+/* Where a CPU list is, for messages: "tasks.T.cpus" or "tasks.T.phases.P.cpus". */
+static void where(char *buf, size_t size, const struct rt_task *t, const struct rt_phase *ph,
+		  const char *key)
+{
+	if (ph)
+		snprintf(buf, size, "tasks.%s.phases.%s.%s", t->name, ph->name, key);
+	else
+		snprintf(buf, size, "tasks.%s.%s", t->name, key);
+}
+
+static int check_cpus(const struct rt_config *cfg, const struct rt_task *t,
+		      const struct rt_phase *ph, const struct rt_cpus *c,
+		      const struct sl_machine *m, const struct sl_policy_ops *policy,
+		      struct sl_err *err)
+{
+	char at[300];
+
+	if (!c->set)
+		return 0;
+	where(at, sizeof(at), t, ph, "cpus");
+	for (int cpu = sl_cpumask_next(&c->mask, 0); cpu >= 0; cpu = sl_cpumask_next(&c->mask, cpu + 1))
+		if (!sl_cpumask_test(&m->topo.all_cpus, cpu))
+			return sl_fail(err, "%s: %s: CPU %d: machine '%s' has CPUs 0-%d", cfg->path,
+				       at, cpu, m->name, m->topo.ncpus - 1);
+	if (policy->cpu0_only && !sl_cpumask_test(&c->mask, 0))
+		return sl_fail(err, "%s: %s: policy '%s' knows CPU 0 only (a uniprocessor kernel) "
+			       "and the thread is pinned elsewhere", cfg->path, at, policy->name);
+	return 0;
+}
+
+static int check_class(const struct rt_config *cfg, const struct rt_task *t,
+		       const struct rt_phase *ph, const struct rt_sched *sc,
+		       const struct sl_policy_ops *policy, struct sl_err *err)
+{
+	char at[300];
+
+	if (sc->same_policy || sc->policy == SL_SCHED_NORMAL)
+		return 0;
+	where(at, sizeof(at), t, ph, "policy");
+	if (!sl_policy_supports_sched(policy, sc->policy))
+		return sl_fail(err, "%s: %s: thread '%s' asks for %s, which policy '%s' does not "
+			       "implement", cfg->path, at, t->name, rt_policy_name(sc->policy),
+			       policy->name);
+	if (sc->policy == SL_SCHED_DEADLINE)
+		return sl_fail(err, "%s: %s: thread '%s': SCHED_DEADLINE's dl-runtime, dl-period "
+			       "and dl-deadline cannot be handed to the simulated kernel yet (the "
+			       "engine's sched attributes lack them)", cfg->path, at, t->name);
+	return 0;
+}
+
+/* The classes the file's threads and phases ask for (the sweep's own
+ * check; rt_check, first, names the thread). */
+static unsigned rt_sched_classes(const struct sl_params *p)
+{
+	struct rt_arena arena = { 0 };
+	struct rt_alloc a = { arena_alloc, &arena };
+	struct sl_err err = { 0 };
+	struct rt_config cfg;
+	unsigned mask = 0;
+
+	if (load(&cfg, p, &a, &err) == 0)
+		for (int i = 0; i < cfg.ntasks; i++)
+			for (int k = -1; k < cfg.tasks[i].nphases; k++) {
+				const struct rt_sched *sc = k < 0 ? &cfg.tasks[i].sched
+							   : &cfg.tasks[i].phases[k].sched;
+				if (!sc->same_policy)
+					mask |= 1u << sc->policy;
+			}
+	arena_free(&arena);
+	return mask;
+}
+
+/* What needs the machine and the policy: every CPU named exists, every
+ * class named is implemented (rt-app's sched_setaffinity and
+ * sched_setscheduler would fail on the real system). */
+static int rt_check(const struct sl_params *p, const struct sl_machine *m,
+		    const struct sl_policy_ops *policy, struct sl_err *err)
+{
+	struct rt_arena arena = { 0 };
+	struct rt_alloc a = { arena_alloc, &arena };
+	struct rt_config cfg;
+	int rc = load(&cfg, p, &a, err);
+
+	for (int i = 0; rc == 0 && i < cfg.ntasks; i++) {
+		const struct rt_task *t = &cfg.tasks[i];
+		rc = check_cpus(&cfg, t, NULL, &t->cpus, m, policy, err) ||
+		     check_class(&cfg, t, NULL, &t->sched, policy, err) ? -1 : 0;
+		for (int k = 0; rc == 0 && k < t->nphases; k++)
+			rc = check_cpus(&cfg, t, &t->phases[k], &t->phases[k].cpus, m, policy, err) ||
+			     check_class(&cfg, t, &t->phases[k], &t->phases[k].sched, policy, err)
+			     ? -1 : 0;
 	}
 	arena_free(&arena);
 	return rc;
@@ -619,10 +909,8 @@ static void make_resources(struct sl_sim *sim, struct rt_run *run)
 	for (int i = 0; i < nb; i++)
 		run->barrier[i] = sl_barrier_new(sim, cfg->barrier_parties[i]);
 	run->cond = sl_sim_alloc(sim, sizeof(*run->cond) * (size_t)(nc + 1));
-	for (int i = 0; i < nc; i++) {
+	for (int i = 0; i < nc; i++)
 		run->cond[i].chan = sl_chan_new(sim, RT_CHAN_BYTES, false);
-		run->cond[i].mutex = sl_mutex_new(sim);
-	}
 	run->timer = sl_sim_alloc(sim, sizeof(*run->timer) * (size_t)(nt + 1));
 	run->stats = sl_sim_alloc(sim, sizeof(*run->stats) * (size_t)(cfg->ntasks + 1));
 	for (int i = 0; i < cfg->ntasks; i++)
@@ -640,12 +928,26 @@ static void *rt_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 
 	run->cfg = cfg;
 	run->wclass = rt_classes[sl_param_choice(p, "class")];
-	run->load_failed = rt_config_load(cfg, rt_file(p), &a, &err) != 0;
+	run->mem_ns_per_byte = 1.0 / sl_param_real(p, "mem_gbs");	/* GB/s = bytes per ns */
+	run->all = sl_topo(sim)->all_cpus;
+	run->logging = sl_param_given(p, "logdir");
+	run->load_failed = load(cfg, p, &a, &err) != 0;
 	if (run->load_failed)
 		memset(cfg, 0, sizeof(*cfg));
+	/* rt_check refused CPUs the machine lacks before any run; a caller
+	 * that did not ask it gets each list cut to the machine (none empty) */
+	for (int i = 0; i < cfg->ntasks; i++) {
+		struct rt_task *t = &cfg->tasks[i];
+		for (int k = -1; k < t->nphases; k++) {
+			struct rt_cpus *c = k < 0 ? &t->cpus : &t->phases[k].cpus;
+			c->mask = sl_cpumask_and(c->mask, &run->all);
+			c->set &= !sl_cpumask_empty(&c->mask);
+		}
+	}
+	/* the logs' perf column: loops of rt-app's busy loop ("CPUn": 1 us each) */
+	run->ns_per_loop = cfg->ns_per_loop > 0 ? cfg->ns_per_loop : SL_USEC;
 	make_resources(sim, run);
-	run->limit = sl_param_given(p, "duration") ? sl_s_to_ns(sl_param_real(p, "duration"))
-						   : cfg->duration;
+	run->limit = rt_limit(p, cfg);
 	*limit_out = run->limit;
 	sl_sim_set_program_source(sim, rt_file(p));
 	sl_sim_spawn_root(sim, &rt_root_prog, run, "rt-app");
@@ -659,8 +961,7 @@ static double us(double ns)
 	return ns / 1000.0;
 }
 
-/* A description's name as a metric prefix: "t<i>" if it does not fit. */
-static void metric_prefix(const struct rt_task *t, int i, char *out, size_t size)
+void rt_metric_prefix(const struct rt_task *t, int i, char *out, size_t size)
 {
 	size_t n = strlen(t->name);
 
@@ -724,6 +1025,27 @@ static void total(struct rt_stats *sum, const struct rt_stats *s)
 	sum->wu_sum += s->wu_sum;
 }
 
+/* rt-app's log files of the run (logdir=): one per thread started. */
+static void write_logs(const struct rt_run *run, const char *dir, struct sl_metrics *out)
+{
+	long written = 0, failed = 0;
+
+	for (int i = 0; i < run->nthreads; i++) {
+		const struct rt_thread *th = run->threads[i];
+		const struct rt_sched *sc = &th->task->sched;
+		if (rt_log_write(dir, run->cfg, th->task->name, th->index, sc->policy, sc->prio,
+				 th->log_head))
+			failed++;
+		else
+			written++;
+	}
+	sl_metrics_add(out, "log_files", "count", (double)written, 0);
+	if (failed)	/* a file of that name appeared during the run */
+		sl_metrics_add(out, "log_files_failed", "count", (double)failed, -1);
+	if (run->log_dropped)
+		sl_metrics_add(out, "log_rows_dropped", "count", (double)run->log_dropped, -1);
+}
+
 static void rt_report(struct sl_sim *sim, void *state, const struct sl_params *p,
 		      struct sl_metrics *out)
 {
@@ -733,11 +1055,12 @@ static void rt_report(struct sl_sim *sim, void *state, const struct sl_params *p
 	char prefix[32];
 	int shown = 0;
 
-	(void)p;
 	if (run->load_failed) {
 		sl_metrics_add(out, "file_unreadable", "count", 1, -1);
 		return;
 	}
+	if (run->logging)
+		write_logs(run, sl_param_str(p, "logdir"), out);
 	for (int i = 0; i < cfg->ntasks; i++)
 		total(&sum, &run->stats[i]);
 	sl_metrics_add(out, "threads", "count", (double)sum.threads, 0);
@@ -758,7 +1081,7 @@ static void rt_report(struct sl_sim *sim, void *state, const struct sl_params *p
 		if (t->instance == 0 && !t->forked)
 			continue;
 		shown++;
-		metric_prefix(t, i, prefix, sizeof(prefix));
+		rt_metric_prefix(t, i, prefix, sizeof(prefix));
 		add(out, prefix, "loops", "count", (double)s->loops, +1);
 		add(out, prefix, "period_us", "us",
 		    s->loops ? us((double)s->period_sum / (double)s->loops) : 0, 0);
@@ -784,7 +1107,7 @@ static void rt_mem(const struct sl_params *p, const struct sl_topo *topo,
 	uint64_t b, threads = 0;
 
 	(void)topo;
-	if (rt_config_load(&cfg, rt_file(p), &a, &err)) {
+	if (load(&cfg, p, &a, &err)) {
 		arena_free(&arena);	/* validate refused it already */
 		return;
 	}
@@ -796,14 +1119,16 @@ static void rt_mem(const struct sl_params *p, const struct sl_topo *topo,
 			       sl_sim_alloc_cost(sizeof(struct rt_timer) *
 						 ((uint64_t)cfg.tasks[i].nunique + 1))));
 	}
-	b = sl_sat_add(b, sl_sim_mutexes_cost((uint64_t)cfg.nres[RT_RES_MUTEX] +
-					      (uint64_t)cfg.nres[RT_RES_COND]));
+	b = sl_sat_add(b, sl_sim_mutexes_cost((uint64_t)cfg.nres[RT_RES_MUTEX]));
 	b = sl_sat_add(b, sl_sim_barriers_cost((uint64_t)cfg.nres[RT_RES_BARRIER]));
 	b = sl_sat_add(b, sl_sim_chans_cost((uint64_t)cfg.nres[RT_RES_COND]));
 	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul((uint64_t)cfg.ntasks + 1,
 						       sizeof(struct rt_stats))));
 	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul((uint64_t)cfg.nres[RT_RES_TIMER] + 1,
 						       sizeof(struct rt_timer))));
+	if (sl_param_given(p, "logdir"))	/* the log rows, at most RT_LOG_ROWS_MAX */
+		b = sl_sat_add(b, sl_sat_mul(RT_LOG_ROWS_MAX / RT_LOG_CHUNK + (uint64_t)threads,
+					     sl_sim_alloc_cost(sizeof(struct rt_log_chunk))));
 	need->tasks = sl_sat_add(need->tasks, threads);
 	need->bytes = sl_sat_add(need->bytes, b);
 	arena_free(&arena);
@@ -811,11 +1136,15 @@ static void rt_mem(const struct sl_params *p, const struct sl_topo *topo,
 
 const struct sl_workload_ops sl_workload_rtapp = {
 	.name = "rtapp",
-	.summary = "an rt-app JSON file: periodic, locking, barrier threads; timer slack and latency",
+	.summary = "an rt-app JSON file: periodic, locking, pinned, real-time threads; timer slack "
+		   "and latency",
 	.metric = "slack_mean_us",
 	.params = rt_params,
 	.start = rt_start,
 	.report = rt_report,
 	.mem = rt_mem,
 	.validate = rt_validate,
+	.check = rt_check,
+	.sched_classes = rt_sched_classes,
+	.note = rt_note,
 };

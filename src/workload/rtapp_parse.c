@@ -10,29 +10,33 @@
  *   - top level: "tasks" (required), "global", "resources" (legacy, its
  *     contents ignored: resources are created where they are named);
  *   - global: duration, calibration ("CPUn" or ns per loop), default_policy,
- *     and keys that only shape rt-app's own output or memory: logdir,
- *     log_basename, log_size, ftrace, gnuplot, io_device, mem_buffer_size,
- *     lock_pages, cumulative_slack, pi_enabled (false only), and "frag",
+ *     log_basename, cumulative_slack, mem_buffer_size, and keys that only
+ *     shape rt-app's own output or memory: logdir, log_size, ftrace,
+ *     gnuplot, io_device, lock_pages, pi_enabled (false only), and "frag",
  *     an obsolete key of rt-app's older examples that rt-app 1.0 ignores;
- *   - a thread: instance, loop, delay, policy, priority, phases, or its
- *     events directly (one phase);
- *   - a phase: loop and events;
+ *   - a thread: instance, loop, delay, cpus, policy, priority, dl-runtime,
+ *     dl-period, dl-deadline, phases, or its events directly (one phase);
+ *   - a phase: loop, cpus, policy, priority and events;
  *   - events, recognised by key prefix in file order as rt-app does
  *     ("run1", "sleep_a"): runtime, run, sleep, timer {ref, period, mode},
  *     lock, unlock, barrier, fork, yield, wait {ref, mutex}, signal, broad,
- *     sync {ref, mutex}, suspend, resume.
+ *     sync {ref, mutex}, suspend, resume, mem (and "memrun": N, which rt-app
+ *     1.0 reads as mem by prefix), iorun.
  * Anything else is an error naming the file, the line of the key and the
- * key's path ("tasks.thread0.phases.p1.run"): unknown keys; keys of rt-app
- * that the simulation cannot honour (cpus, SCHED_FIFO, dl-*, mem, iorun,
- * ...); wrong types; negative durations; a name used as two kinds of
- * resource; a key repeated in one object (json-c would keep only the last)
+ * key's path ("tasks.thread0.phases.p1.run"): unknown keys; keys of
+ * upstream rt-app after 1.0 (taskgroup, util_min, memrun objects,
+ * sem_post, ...); priorities outside their class's range; wrong types;
+ * negative durations; a key repeated in one object (json-c would keep only the last)
  * other than an event or a phase name; a fork of an unknown thread; a
  * thread that repeats for ever without anything that takes time.
  *
  * Repeated events and phase names, as workgen-style files write them
  * ("run", "sleep", "run" in one phase: rt-app's own examples do), are taken
  * in order: they are numbered ("run#2") in the text before json-c reads it,
- * as workgen does before handing a file to rt-app.
+ * as workgen does before handing a file to rt-app; and workgen's bare
+ * "suspend" key (`"suspend",`) becomes "suspend": "" (the thread's own).
+ * Resources have a namespace per kind (rt-app 1.0's get_resource_index
+ * looks up name and type).
  *
  * Sources: rt-app doc/tutorial.txt and doc/examples (Debian rt-app 1.0-1,
  * /usr/share/doc/rt-app); github.com/scheduler-tools/rt-app
@@ -54,6 +58,7 @@
 #include <string.h>
 
 #include "base/strmap.h"
+#include "sim/task.h"
 #include "workload/rtapp_int.h"
 
 #define RT_MAX_FILE (16L << 20)
@@ -75,10 +80,11 @@ static const struct ev_name ev_names[] = {
 	{ "barrier", RT_EV_BARRIER }, { "fork", RT_EV_FORK }, { "yield", RT_EV_YIELD },
 	{ "wait", RT_EV_WAIT }, { "signal", RT_EV_SIGNAL }, { "broad", RT_EV_BROAD },
 	{ "sync", RT_EV_SYNC }, { "suspend", RT_EV_SUSPEND }, { "resume", RT_EV_RESUME },
+	{ "mem", RT_EV_MEM }, { "iorun", RT_EV_IORUN },
 };
 
-/* Events of rt-app that are not simulated (their prefixes). */
-static const char *const ev_unsupported[] = { "memrun", "mem", "iorun", "sem_post", "sem_wait" };
+/* Events of upstream rt-app after 1.0 that 1.0 refuses too (their prefixes). */
+static const char *const ev_unsupported[] = { "sem_post", "sem_wait" };
 
 /* ---- finding keys in the raw text ---- */
 
@@ -104,6 +110,7 @@ struct scan {
 	const char *const *want;	/* path of a key to find, or NULL to find a duplicate */
 	int nwant;
 	bool rename;			/* repeated events and phases get numbered */
+	bool bare;			/* find workgen's bare "suspend" keys (into ren) */
 	int line;			/* result: the key's line (0: not found) */
 	char dup[256];			/* result: path of the repeated key */
 	int nren, capren;
@@ -175,6 +182,15 @@ static bool sequence_key(const struct scan_frame *fr, int depth, struct scan_key
 	return events && is_event_key(k);
 }
 
+static void add_rename(struct scan *sc, size_t at, int n)
+{
+	if (sc->nren == sc->capren) {
+		sc->capren = sc->capren ? 2 * sc->capren : 16;
+		sc->ren = sl_xrealloc(sc->ren, sizeof(*sc->ren) * (unsigned long)sc->capren);
+	}
+	sc->ren[sc->nren++] = (struct rename){ at, n };
+}
+
 /* A key of the object at frames[depth], as json-c reads it; its closing
  * quote is at text[end].  True to stop the scan. */
 static bool on_key(struct scan *sc, struct scan_frame *fr, int depth, struct scan_key k,
@@ -196,13 +212,8 @@ static bool on_key(struct scan *sc, struct scan_frame *fr, int depth, struct sca
 		dup_path(sc, fr, depth, k);
 		return true;
 	}
-	if (!added) {
-		if (sc->nren == sc->capren) {
-			sc->capren = sc->capren ? 2 * sc->capren : 16;
-			sc->ren = sl_xrealloc(sc->ren, sizeof(*sc->ren) * (unsigned long)sc->capren);
-		}
-		sc->ren[sc->nren++] = (struct rename){ end, *seen + 1 };
-	}
+	if (!added)
+		add_rename(sc, end, *seen + 1);
 	++*seen;
 	return false;
 }
@@ -297,6 +308,20 @@ static struct scan_key json_key(struct scan *sc, struct scan_key raw)
 	return (struct scan_key){ out, strlen(out) };
 }
 
+/* workgen's shorthand: a "suspend" key with no value (rt-app's video
+ * examples write `"suspend",`), which workgen turns into "suspend" : "<the
+ * thread's name>".  Recorded with n = 0: ` : ""` goes after its quote
+ * (suspend "" is the thread's own name here). */
+static void bare_key(struct scan *sc, const char *text, size_t len, struct scan_key k, size_t end)
+{
+	size_t j = end + 1;
+
+	while (j < len && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n'))
+		j++;
+	if (j < len && (text[j] == ',' || text[j] == '}') && k.n >= 7 && !memcmp(k.s, "suspend", 7))
+		add_rename(sc, end + 1, 0);
+}
+
 /* Walk json-c's dialect of JSON (comments, either quote) and report each
  * object key to on_key() with its line. */
 static void scan_text(struct scan *sc, const char *text, size_t len)
@@ -330,7 +355,10 @@ static void scan_text(struct scan *sc, const char *text, size_t len)
 			    fr[depth].want_key) {
 				fr[depth].want_key = false;
 				fr[depth].key = k;
-				stop = on_key(sc, fr, depth, k, end, line);
+				if (sc->bare)
+					bare_key(sc, text, len, k, end);
+				else
+					stop = on_key(sc, fr, depth, k, end, line);
 			}
 		} else if (c == '{' || c == '[') {
 			if (++depth < SCAN_MAX_DEPTH)
@@ -338,7 +366,8 @@ static void scan_text(struct scan *sc, const char *text, size_t len)
 		} else if (c == '}' || c == ']') {
 			if (depth >= 0 && depth < SCAN_MAX_DEPTH)
 				frame_end(sc, &fr[depth]);
-			depth--;
+			if (depth >= 0)	/* the bare-suspend scan reads text json-c refused */
+				depth--;
 		} else if (c == ',') {
 			if (depth >= 0 && depth < SCAN_MAX_DEPTH && fr[depth].object)
 				fr[depth].want_key = true;
@@ -374,7 +403,7 @@ struct loader {
 	int depth;
 	int nres, capres;
 	struct res *res;
-	struct sl_strmap res_ids;	/* resource name -> index in res */
+	struct sl_strmap res_ids[4];	/* per enum rt_res_kind: name -> index in res */
 	int nuniq;			/* unique timers of the task being read */
 	struct sl_strmap uniq_ids;	/* their names -> index */
 	struct sl_strmap task_ids;	/* task name -> index in cfg->tasks */
@@ -519,36 +548,145 @@ static int get_string(struct loader *L, const char *key, json_object *v, bool em
 	return 0;
 }
 
-static int check_policy(struct loader *L, const char *key, json_object *v)
+/* rt-app's policy names (string_to_policy) and the kernel's numbers. */
+static const struct {
+	const char *name;
+	int policy;
+} policies[] = {
+	{ "SCHED_OTHER", SL_SCHED_NORMAL }, { "SCHED_FIFO", SL_SCHED_FIFO },
+	{ "SCHED_RR", SL_SCHED_RR }, { "SCHED_BATCH", SL_SCHED_BATCH },
+	{ "SCHED_IDLE", SL_SCHED_IDLE }, { "SCHED_DEADLINE", SL_SCHED_DEADLINE },
+};
+
+const char *rt_policy_name(int policy)
 {
-	static const char *const known[] = {
-		"SCHED_FIFO", "SCHED_RR", "SCHED_DEADLINE", "SCHED_BATCH", "SCHED_IDLE", NULL,
-	};
+	for (size_t i = 0; i < sizeof(policies) / sizeof(policies[0]); i++)
+		if (policies[i].policy == policy)
+			return policies[i].name;
+	return "SCHED_?";
+}
+
+static int parse_policy(struct loader *L, const char *key, json_object *v, int *out)
+{
 	const char *p;
 
 	if (get_string(L, key, v, false, &p))
 		return -1;
-	if (!strcmp(p, "SCHED_OTHER"))
-		return 0;
-	for (int i = 0; known[i]; i++)
-		if (!strcmp(p, known[i]))
-			return fail(L, key, "%s is not modelled: the simulated schedulers run "
-				    "SCHED_OTHER tasks only", p);
+	for (size_t i = 0; i < sizeof(policies) / sizeof(policies[0]); i++)
+		if (!strcmp(p, policies[i].name)) {
+			*out = policies[i].policy;
+			return 0;
+		}
 	return fail(L, key, "unknown policy '%s' (rt-app knows SCHED_OTHER, SCHED_FIFO, "
-		    "SCHED_RR, SCHED_DEADLINE)", p);
+		    "SCHED_RR, SCHED_BATCH, SCHED_IDLE, SCHED_DEADLINE)", p);
 }
 
-/* The index of resource `name` of `kind`, created at its first mention. */
+/* "priority" under `policy`: the nice value (-20..19) of the time-sharing
+ * classes, rt_priority 1..99 of FIFO and RR, 0 under DEADLINE (rt-app's
+ * set_thread_param: the kernel refuses anything else). */
+static int check_prio(struct loader *L, const char *key, long long x, int policy)
+{
+	if (rt_class(policy) && (x < 1 || x > SL_RT_PRIO_MAX))
+		return fail(L, key, "%lld is out of range: %s takes a priority 1..%d", x,
+			    rt_policy_name(policy), SL_RT_PRIO_MAX);
+	if (policy == SL_SCHED_DEADLINE && x != 0)
+		return fail(L, key, "%lld: SCHED_DEADLINE takes no priority (0)", x);
+	if (!rt_class(policy) && policy != SL_SCHED_DEADLINE && (x < -20 || x > 19))
+		return fail(L, key, "%lld is out of range: %s takes a nice value -20..19", x,
+			    rt_policy_name(policy));
+	return 0;
+}
+
+/* The keys of rt-app's sched_data in `obj` (a thread or a phase): policy,
+ * priority and SCHED_DEADLINE's dl-runtime, dl-period, dl-deadline.  A
+ * thread's missing policy is global.default_policy; a phase's is the
+ * thread's current one (checked at the end of the thread: check_phase_prio). */
+static int parse_sched(struct loader *L, json_object *obj, struct rt_sched *s, bool phase)
+{
+	static const char *const dl_keys[] = { "dl-runtime", "dl-period", "dl-deadline" };
+	json_object *v, *prio = NULL;
+	sl_time dl[3] = { 0, 0, 0 };
+	bool any_dl = false;
+	long long x;
+
+	s->policy = L->cfg->default_policy;
+	s->same_policy = phase;
+	if (json_object_object_get_ex(obj, "policy", &v)) {
+		if (parse_policy(L, "policy", v, &s->policy))
+			return -1;
+		s->same_policy = false;
+		s->set = true;
+	}
+	if (json_object_object_get_ex(obj, "priority", &prio)) {
+		if (get_int(L, "priority", prio, -1000000, 1000000, "an integer priority", &x))
+			return -1;
+		s->prio = (int)x;
+		s->prio_given = true;
+		s->set = true;
+	}
+	for (int i = 0; i < 3; i++)
+		if (json_object_object_get_ex(obj, dl_keys[i], &v)) {
+			if (get_us(L, dl_keys[i], v, &dl[i]))
+				return -1;
+			any_dl = true;
+		}
+	if (any_dl && (s->same_policy || s->policy != SL_SCHED_DEADLINE))
+		return fail(L, json_object_object_get_ex(obj, "dl-runtime", &v) ? "dl-runtime" :
+			    json_object_object_get_ex(obj, "dl-period", &v) ? "dl-period" :
+			    "dl-deadline", "deadline parameters without \"policy\": "
+			    "\"SCHED_DEADLINE\" here (rt-app would ignore them)");
+	if (!s->prio_given && !s->same_policy)
+		s->prio = rt_class(s->policy) ? 10 : 0;	/* rt-app's defaults */
+	if (s->prio_given && !s->same_policy && check_prio(L, "priority", s->prio, s->policy))
+		return -1;
+	if (!s->same_policy && s->policy == SL_SCHED_DEADLINE) {
+		s->dl_runtime = dl[0];
+		s->dl_period = dl[1] ? dl[1] : dl[0];
+		s->dl_deadline = dl[2] ? dl[2] : s->dl_period;
+		if (s->dl_runtime == 0)
+			return fail(L, "policy", "SCHED_DEADLINE needs \"dl-runtime\" > 0");
+		if (s->dl_runtime > s->dl_deadline || s->dl_deadline > s->dl_period)
+			return fail(L, "dl-runtime", "expected dl-runtime <= dl-deadline <= "
+				    "dl-period (sched_setattr refuses others)");
+		L->cfg->has_deadline = true;
+	}
+	return 0;
+}
+
+/* A "cpus" list: CPU numbers (rt-app's CPU_SET of each); checked against
+ * the machine before the run (rtapp.c). */
+static int parse_cpus(struct loader *L, json_object *v, struct rt_cpus *c)
+{
+	if (want_type(L, "cpus", v, json_type_array, "an array of CPU numbers ([0, 2])"))
+		return -1;
+	size_t n = json_object_array_length(v);
+	if (n == 0)
+		return fail(L, "cpus", "an empty CPU list (sched_setaffinity refuses it)");
+	sl_cpumask_clear(&c->mask);
+	c->max = -1;
+	for (size_t i = 0; i < n; i++) {
+		long long x;
+		if (get_int(L, "cpus", json_object_array_get_idx(v, i), 0, SL_MAX_CPUS - 1,
+			    "CPU numbers 0..255", &x))
+			return -1;
+		sl_cpumask_set(&c->mask, (int)x);
+		if (x > c->max)
+			c->max = (int)x;
+	}
+	c->set = true;
+	return 0;
+}
+
+/* The index of resource `name` of `kind`, created at its first mention.
+ * Each kind has its own names, as in rt-app 1.0 (get_resource_index looks
+ * up name and type): a mutex and a barrier may both be called "x". */
 static int resource(struct loader *L, const char *key, const char *name, enum rt_res_kind kind,
 		    int *index)
 {
-	static const char *const kinds[] = { "a mutex", "a barrier", "a condition", "a timer" };
-	int added, *id = sl_strmap_put(&L->res_ids, name, strlen(name), &added);
+	int added, *id = sl_strmap_put(&L->res_ids[kind], name, strlen(name), &added);
 
+	(void)key;
 	if (!added) {
-		if (L->res[*id].kind != kind)
-			return fail(L, key, "'%s' is used as %s here but as %s elsewhere", name,
-				    kinds[kind], kinds[L->res[*id].kind]);
 		*index = *id;
 		return 0;
 	}
@@ -675,8 +813,8 @@ static int event_kind(struct loader *L, const char *key, bool *bad)
 	for (size_t i = 0; i < sizeof(ev_unsupported) / sizeof(ev_unsupported[0]); i++)
 		if (prefixed(key, ev_unsupported[i])) {
 			*bad = true;
-			return fail(L, key, "rt-app's '%s' event is not simulated (memory and I/O "
-				    "load have no model here)", ev_unsupported[i]);
+			return fail(L, key, "'%s' is an event of upstream rt-app after 1.0, not of "
+				    "rt-app 1.0 (Debian's), and is not simulated", ev_unsupported[i]);
 		}
 	for (size_t i = 0; i < sizeof(ev_names) / sizeof(ev_names[0]); i++)
 		if (prefixed(key, ev_names[i].prefix))
@@ -718,6 +856,19 @@ static int parse_event(struct loader *L, const char *key, json_object *v, enum r
 		if (!L->barrier_of[L->task])
 			L->barrier_of[L->task] = name;
 		return 0;
+	case RT_EV_MEM:
+	case RT_EV_IORUN:
+		if (kind == RT_EV_MEM && json_object_is_type(v, json_type_object))
+			return fail(L, key, "memrun objects {type, size, count} are upstream "
+				    "rt-app's, after 1.0, and are not simulated: rt-app 1.0 takes "
+				    "\"mem\": bytes");
+		if (get_int(L, key, v, 0, 1LL << 40, "a size in bytes", &ev->bytes))
+			return -1;
+		if (kind == RT_EV_MEM)
+			L->cfg->has_mem = true;
+		else
+			L->cfg->has_io = true;
+		return 0;
 	case RT_EV_FORK:
 		if (get_string(L, key, v, false, &name))
 			return -1;
@@ -743,6 +894,12 @@ static int parse_event(struct loader *L, const char *key, json_object *v, enum r
 		if (resource(L, key, name, RT_RES_COND, &r))
 			return -1;
 		ev->res = L->res[r].index;
+		if (kind == RT_EV_SIGNAL || kind == RT_EV_BROAD)
+			return 0;
+		/* suspend and resume NAME hold the mutex NAME (rt-app 1.0) */
+		if (resource(L, key, name, RT_RES_MUTEX, &r))
+			return -1;
+		ev->mutex = L->res[r].index;
 		return 0;
 	}
 	return fail(L, key, "internal: unhandled event");
@@ -753,17 +910,28 @@ static int parse_event(struct loader *L, const char *key, json_object *v, enum r
 /* Keys of rt-app's thread and phase objects that the simulation cannot
  * honour. */
 static const char *const unsupported_keys[] = {
-	"cpus", "nodes_membind", "dl-runtime", "dl-period", "dl-deadline", "util_min",
-	"util_max", "taskgroup", NULL,
+	"nodes_membind", "util_min", "util_max", "taskgroup", NULL,
 };
 
 static int unsupported(struct loader *L, const char *key)
 {
 	for (int i = 0; unsupported_keys[i]; i++)
 		if (!strcmp(key, unsupported_keys[i]))
-			return fail(L, key, "rt-app's '%s' is not supported by the simulation "
-				    "(no affinity, deadline, clamp or cgroup model)", key);
+			return fail(L, key, "upstream rt-app's '%s' (after 1.0) is not supported "
+				    "by the simulation (no memory-policy, clamp or cgroup model)", key);
 	return 0;
+}
+
+/* Keys of a phase (or a thread) other than events. */
+static bool sched_key(const char *key)
+{
+	static const char *const keys[] = {
+		"cpus", "policy", "priority", "dl-runtime", "dl-period", "dl-deadline", NULL,
+	};
+	for (int i = 0; keys[i]; i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return false;
 }
 
 static bool thread_key(const char *key);
@@ -775,7 +943,7 @@ static int parse_events(struct loader *L, json_object *obj, struct rt_phase *ph,
 	ph->ev = alloc(L, sizeof(*ph->ev) * (size_t)json_object_object_length(obj));
 	json_object_object_foreach(obj, key, v) {
 		bool bad;
-		if (thread ? thread_key(key) : !strcmp(key, "loop"))
+		if (thread ? thread_key(key) : !strcmp(key, "loop") || sched_key(key))
 			continue;
 		int kind = event_kind(L, key, &bad);
 		if (bad)
@@ -798,8 +966,10 @@ static int parse_events(struct loader *L, json_object *obj, struct rt_phase *ph,
 static bool thread_key(const char *key)
 {
 	static const char *const keys[] = {
-		"instance", "loop", "phases", "delay", "policy", "priority", NULL,
+		"instance", "loop", "phases", "delay", NULL,
 	};
+	if (sched_key(key))
+		return true;
 	for (int i = 0; keys[i]; i++)
 		if (!strcmp(key, keys[i]))
 			return true;
@@ -813,17 +983,15 @@ static int parse_phase(struct loader *L, const char *name, json_object *obj, str
 	if (want_type(L, name, obj, json_type_object, "an object (a phase)"))
 		return -1;
 	push(L, name);
+	ph->name = copy_str(L, name);
 	ph->loop = 1;
 	json_object *v;
 	if (json_object_object_get_ex(obj, "loop", &v) && get_loop(L, "loop", v, &ph->loop))
 		goto out;
-	json_object_object_foreach(obj, key, x) {
-		(void)x;
-		if (!strcmp(key, "policy") || !strcmp(key, "priority")) {
-			fail(L, key, "changing the policy or priority per phase is not supported");
-			goto out;
-		}
-	}
+	if (json_object_object_get_ex(obj, "cpus", &v) && parse_cpus(L, v, &ph->cpus))
+		goto out;
+	if (parse_sched(L, obj, &ph->sched, true))
+		goto out;
 	rc = parse_events(L, obj, ph, false);
 out:
 	pop(L);
@@ -845,6 +1013,11 @@ static bool advances(const struct rt_config *cfg, const struct rt_task *t)
 			case RT_EV_SLEEP:
 			case RT_EV_TIMER:
 				if (ev->ns > 0)
+					return true;
+				break;
+			case RT_EV_MEM:
+			case RT_EV_IORUN:
+				if (ev->bytes > 0)
 					return true;
 				break;
 			case RT_EV_BARRIER:
@@ -901,6 +1074,30 @@ static sl_time task_time(const struct rt_task *t)
 	return sat_add(t->delay, sat_mul(pass, t->loop));
 }
 
+/* A phase's "priority" without "policy" applies to the thread's class at
+ * that phase, which earlier phases may have changed: check it against the
+ * class it has there on the first pass and on every later one. */
+static int check_phase_prio(struct loader *L, const struct rt_task *t, const char *const *pname)
+{
+	int cur = t->sched.policy;
+
+	for (int k = 0; k < 2 * t->nphases; k++) {
+		const struct rt_phase *ph = &t->phases[k % t->nphases];
+		if (!ph->sched.same_policy)
+			cur = ph->sched.policy;
+		else if (ph->sched.prio_given) {
+			push(L, "phases");
+			push(L, pname[k % t->nphases]);
+			int rc = check_prio(L, "priority", ph->sched.prio, cur);
+			pop(L);
+			pop(L);
+			if (rc)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 static int parse_task(struct loader *L, struct rt_task *t, json_object *obj)
 {
 	json_object *v, *phases = NULL;
@@ -915,6 +1112,8 @@ static int parse_task(struct loader *L, struct rt_task *t, json_object *obj)
 	L->cfg->key_compares += L->uniq_ids.compares;
 	sl_strmap_free(&L->uniq_ids);
 	json_object_object_get_ex(obj, "phases", &phases);
+	if (parse_sched(L, obj, &t->sched, false))
+		goto fail;
 	json_object_object_foreach(obj, key, val) {
 		if (!strcmp(key, "instance")) {
 			if (get_int(L, key, val, 0, RT_MAX_THREADS, "an instance count >= 0", &x))
@@ -926,13 +1125,11 @@ static int parse_task(struct loader *L, struct rt_task *t, json_object *obj)
 		} else if (!strcmp(key, "delay")) {
 			if (get_us(L, key, val, &t->delay))
 				goto fail;
-		} else if (!strcmp(key, "policy")) {
-			if (check_policy(L, key, val))
+		} else if (!strcmp(key, "cpus")) {
+			if (parse_cpus(L, val, &t->cpus))
 				goto fail;
-		} else if (!strcmp(key, "priority")) {
-			if (get_int(L, key, val, -20, 19, "a nice value -20..19 (SCHED_OTHER)", &x))
-				goto fail;
-			t->nice = (int)x;
+		} else if (sched_key(key)) {
+			continue;	/* parse_sched */
 		} else if (!strcmp(key, "phases")) {
 			if (want_type(L, key, val, json_type_object, "an object of named phases"))
 				goto fail;
@@ -954,20 +1151,28 @@ static int parse_task(struct loader *L, struct rt_task *t, json_object *obj)
 			goto fail;
 		}
 		t->phases = alloc(L, sizeof(*t->phases) * (size_t)t->nphases);
+		const char **names = sl_xcalloc((unsigned long)t->nphases, sizeof(*names));
 		push(L, "phases");
 		int p = 0;
 		json_object_object_foreach(phases, pname, pobj) {
+			names[p] = pname;
 			if (parse_phase(L, pname, pobj, &t->phases[p++])) {
 				pop(L);
+				free(names);
 				goto fail;
 			}
 		}
 		pop(L);
+		int rc = check_phase_prio(L, t, names);
+		free(names);
+		if (rc)
+			goto fail;
 	} else {
 		/* rt-app 1.0: the thread object is its only phase; "loop" counts
 		 * that phase's iterations and the thread repeats it for ever. */
 		t->nphases = 1;
 		t->phases = alloc(L, sizeof(*t->phases));
+		t->phases[0].name = "";
 		t->phases[0].loop = json_object_object_get_ex(obj, "loop", &v) ? t->loop : 1;
 		t->loop = -1;
 		if (parse_events(L, obj, &t->phases[0], true))
@@ -1094,10 +1299,17 @@ static int parse_global(struct loader *L, json_object *g)
 				}
 			} else if (get_int(L, key, v, 1, 1000000000, "\"CPUn\" or ns per loop > 0", &x)) {
 				goto out;
+			} else {
+				L->cfg->ns_per_loop = (long)x;
 			}
 		} else if (!strcmp(key, "default_policy")) {
-			if (check_policy(L, key, v))
+			if (parse_policy(L, key, v, &L->cfg->default_policy))
 				goto out;
+			if (L->cfg->default_policy == SL_SCHED_DEADLINE) {
+				fail(L, key, "SCHED_DEADLINE as every thread's default: give each "
+				     "thread its policy and dl-runtime");
+				goto out;
+			}
 		} else if (!strcmp(key, "pi_enabled")) {
 			if (want_type(L, key, v, json_type_boolean, "a boolean"))
 				goto out;
@@ -1109,17 +1321,28 @@ static int parse_global(struct loader *L, json_object *g)
 			   !strcmp(key, "cumulative_slack")) {
 			if (want_type(L, key, v, json_type_boolean, "a boolean"))
 				goto out;
+			if (!strcmp(key, "cumulative_slack"))
+				L->cfg->cumulative_slack = json_object_get_boolean(v);
 		} else if (!strcmp(key, "logdir") || !strcmp(key, "log_basename") ||
 			   !strcmp(key, "io_device")) {
 			if (want_type(L, key, v, json_type_string, "a string"))
 				goto out;
+			if (!strcmp(key, "log_basename")) {
+				const char *b = json_object_get_string(v);
+				if (!*b || strchr(b, '/')) {
+					fail(L, key, "expected a file name prefix without '/'");
+					goto out;
+				}
+				L->cfg->log_basename = copy_str(L, b);
+			}
 		} else if (!strcmp(key, "frag")) {
 			/* in rt-app's older examples; rt-app 1.0 itself ignores it */
 			if (get_int(L, key, v, 0, 1000000, "an integer (obsolete, ignored)", &x))
 				goto out;
 		} else if (!strcmp(key, "mem_buffer_size")) {
-			if (get_int(L, key, v, 0, 1LL << 40, "a size in bytes", &x))
+			if (get_int(L, key, v, 1, 1LL << 40, "a size in bytes > 0", &x))
 				goto out;
+			L->cfg->mem_buffer = x;
 		} else if (!strcmp(key, "log_size")) {
 			if (!json_object_is_type(v, json_type_string) &&
 			    get_int(L, key, v, 0, 1 << 20, "MB or \"file\", \"disable\", \"auto\"", &x))
@@ -1267,6 +1490,41 @@ static int load(struct loader *L, json_object *root)
 	return parse_tasks(L, tasks);
 }
 
+/* `text` with each recorded insertion made: "#n" (a numbered repeat) or,
+ * for n = 0, ` : ""` (a bare suspend). */
+static char *apply_renames(struct loader *L, const char *text, const struct scan *sc)
+{
+	char *out = sl_xmalloc(L->len + 16 * (unsigned long)sc->nren + 1);
+	size_t from = 0, to = 0;
+
+	for (int i = 0; i < sc->nren; i++) {
+		memcpy(out + to, text + from, sc->ren[i].at - from);
+		to += sc->ren[i].at - from;
+		if (sc->ren[i].n)
+			to += (size_t)sprintf(out + to, "#%d", sc->ren[i].n);
+		else
+			to += (size_t)sprintf(out + to, " : \"\"");
+		from = sc->ren[i].at;
+	}
+	memcpy(out + to, text + from, L->len - from);
+	to += L->len - from;
+	out[to] = 0;
+	L->len = to;
+	return out;
+}
+
+/* A file that json-c refuses may be in workgen's dialect with bare
+ * "suspend" keys: the text with them completed, or NULL if it has none. */
+static char *complete_bare_suspends(struct loader *L, const char *text)
+{
+	struct scan sc = { .text = text, .bare = true };
+
+	scan_text(&sc, text, L->len);
+	char *out = sc.nren ? apply_renames(L, text, &sc) : NULL;
+	free(sc.ren);
+	return out;
+}
+
 /* Number the repeated events and phase names of workgen-style files
  * ("run", "run" -> "run", "run#2"): json-c would keep only the last.  Other
  * repeated keys are errors.  Returns the text to parse (maybe `text`
@@ -1285,35 +1543,68 @@ static char *number_repeats(struct loader *L, char *text)
 	}
 	if (sc.nren == 0)
 		return text;
-	char *out = sl_xmalloc(L->len + 16 * (unsigned long)sc.nren + 1);
-	size_t from = 0, to = 0;
-	for (int i = 0; i < sc.nren; i++) {
-		memcpy(out + to, text + from, sc.ren[i].at - from);
-		to += sc.ren[i].at - from;
-		to += (size_t)sprintf(out + to, "#%d", sc.ren[i].n);
-		from = sc.ren[i].at;
-	}
-	memcpy(out + to, text + from, L->len - from);
-	to += L->len - from;
-	out[to] = 0;
-	L->len = to;
+	char *out = apply_renames(L, text, &sc);
 	free(sc.ren);
 	return out;
+}
+
+char *rt_workgen_text(const char *path, size_t *len, struct sl_err *err)
+{
+	struct rt_config cfg;
+	struct loader L = { .path = path, .err = err, .cfg = &cfg };
+
+	memset(&cfg, 0, sizeof(cfg));
+	char *text = read_file(path, &L.len, err);
+	if (!text)
+		return NULL;
+	char *completed = complete_bare_suspends(&L, text);
+	if (completed) {
+		free(text);
+		text = completed;
+	}
+	char *numbered = number_repeats(&L, text);
+	if (numbered != text)
+		free(text);
+	if (numbered)
+		*len = L.len;
+	return numbered;
 }
 
 int rt_config_load(struct rt_config *cfg, const char *path, const struct rt_alloc *a,
 		   struct sl_err *err)
 {
+	return rt_config_load_keys(cfg, path, a, true, err);
+}
+
+int rt_config_load_keys(struct rt_config *cfg, const char *path, const struct rt_alloc *a,
+			bool workgen, struct sl_err *err)
+{
 	struct loader L = { .path = path, .a = a, .err = err, .cfg = cfg };
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->forever_task = -1;
+	cfg->mem_buffer = 4194304;	/* rt-app's default */
+	cfg->log_basename = "rt-app";
 	char *text = read_file(path, &L.len, err);
 	if (!text)
 		return -1;
 	L.text = text;
 	cfg->path = copy_str(&L, path);
 	json_object *root = parse_json(&L);
+	if (!workgen)	/* rt-app's own reading: json-c's, repeated keys and all */
+		goto loaded;
+	if (!root) {	/* workgen's bare "suspend" keys, or the first error stands */
+		char *completed = complete_bare_suspends(&L, text);
+		struct sl_err first = *err;
+		if (completed) {
+			free(text);
+			text = completed;
+			L.text = text;
+			root = parse_json(&L);
+			if (!root)
+				*err = first;	/* the file's own error, at its own line */
+		}
+	}
 	if (root) {	/* syntax first, then repeated keys on the text as written */
 		char *numbered = number_repeats(&L, text);
 		if (numbered != text) {
@@ -1327,10 +1618,14 @@ int rt_config_load(struct rt_config *cfg, const char *path, const struct rt_allo
 			root = parse_json(&L);
 		}
 	}
+loaded:;
 	int rc = root ? load(&L, root) : -1;
 	json_object_put(root);
-	cfg->key_compares += L.res_ids.compares + L.uniq_ids.compares + L.task_ids.compares;
-	sl_strmap_free(&L.res_ids);
+	cfg->key_compares += L.uniq_ids.compares + L.task_ids.compares;
+	for (int k = 0; k < 4; k++) {
+		cfg->key_compares += L.res_ids[k].compares;
+		sl_strmap_free(&L.res_ids[k]);
+	}
 	sl_strmap_free(&L.uniq_ids);
 	sl_strmap_free(&L.task_ids);
 	free(L.res);

@@ -26,6 +26,12 @@
  * per-package user shares are what the machine's SMT model and the policy
  * must produce.
  *
+ * policy= and rtprio= run the workload in a scheduling class as chrt on
+ * the command would (chrt -f 50: policy=fifo rtprio=50): the parent enters
+ * it first (sched_setscheduler on itself), so that it forks every task
+ * before they run, and they inherit it.  A policy without that class is
+ * refused before the run (sched_classes).
+ *
  * Omitted / simplified:
  *   - nice defaults to 0: the seed does not say how the folding@home
  *     clients were run (the client's own default was the lowest priority,
@@ -49,6 +55,9 @@
 struct spin_run {
 	int tasks;
 	int nice;
+	int sched_policy;	/* enum sl_sched_policy of every task */
+	int rt_priority;
+	bool classed;		/* the parent has entered it */
 	enum sl_wclass wclass;
 	int forked;
 	double *cpu_work;	/* reference ns of completed bursts, per CPU */
@@ -56,6 +65,11 @@ struct spin_run {
 
 static const enum sl_wclass spin_classes[] = {
 	SL_WC_FP, SL_WC_INT, SL_WC_MEM, SL_WC_CACHE, SL_WC_SPIN,
+};
+
+/* The choices of `policy`, in order (chrt's --other, --fifo, ...). */
+static const int spin_policies[] = {
+	SL_SCHED_NORMAL, SL_SCHED_FIFO, SL_SCHED_RR, SL_SCHED_BATCH, SL_SCHED_IDLE,
 };
 
 static void worker_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
@@ -77,6 +91,14 @@ static void parent_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	struct spin_run *run = t->prog_state;
 
 	(void)sim;
+	if (!run->classed && run->sched_policy != SL_SCHED_NORMAL) {
+		/* chrt on the command: the parent first, the children inherit */
+		run->classed = true;
+		*next = (struct sl_action){ .kind = SL_ACT_SETSCHED,
+			.u.setsched = { .sched_policy = run->sched_policy,
+					.rt_priority = run->rt_priority, .nice = t->nice } };
+		return;
+	}
 	if (run->forked == run->tasks) {
 		*next = sl_act_wait();
 		return;
@@ -100,9 +122,39 @@ static const struct sl_param_def spin_params[] = {
 	  "nice of the tasks (the seed does not say; folding@home's own default was 19)" },
 	{ "class", SL_PARAM_CHOICE, "fp", 0, 0, "fp|int|mem|cache|spin",
 	  "work class (folding@home: fp)" },
+	{ "policy", SL_PARAM_CHOICE, "other", 0, 0, "other|fifo|rr|batch|idle",
+	  "scheduling class of the tasks, as chrt: SCHED_OTHER, FIFO, RR, BATCH or IDLE "
+	  "(refused if the policy has no such class)" },
+	{ "rtprio", SL_PARAM_INT, NULL, 1, 99, NULL,
+	  "RT priority of the tasks (policy=fifo or rr only, which need it)" },
 	SL_WORKLOAD_CPUS_PARAM,
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
+
+static int spin_sched_policy(const struct sl_params *p)
+{
+	return spin_policies[sl_param_choice(p, "policy")];
+}
+
+/* chrt's rules: FIFO and RR need a priority 1..99, the others have none. */
+static int spin_validate(const struct sl_params *p, struct sl_err *err)
+{
+	int policy = spin_sched_policy(p);
+	bool rt = policy == SL_SCHED_FIFO || policy == SL_SCHED_RR;
+
+	if (rt && !sl_param_given(p, "rtprio"))
+		return sl_fail(err, "workload 'spin': policy=%s needs rtprio=1..99",
+			       sl_param_str(p, "policy"));
+	if (!rt && sl_param_given(p, "rtprio"))
+		return sl_fail(err, "workload 'spin': rtprio=%ld is for policy=fifo or rr, not "
+			       "policy=%s", sl_param_int(p, "rtprio"), sl_param_str(p, "policy"));
+	return 0;
+}
+
+static unsigned spin_sched_classes(const struct sl_params *p)
+{
+	return 1u << spin_sched_policy(p);
+}
 
 static void *spin_start(struct sl_sim *sim, const struct sl_params *p, sl_time *limit_out)
 {
@@ -111,6 +163,8 @@ static void *spin_start(struct sl_sim *sim, const struct sl_params *p, sl_time *
 	run->tasks = sl_param_given(p, "tasks") ? (int)sl_param_int(p, "tasks")
 						: sl_topo(sim)->ncpus;
 	run->nice = (int)sl_param_int(p, "nice");
+	run->sched_policy = spin_sched_policy(p);
+	run->rt_priority = sl_param_given(p, "rtprio") ? (int)sl_param_int(p, "rtprio") : 0;
 	run->wclass = spin_classes[sl_param_choice(p, "class")];
 	run->cpu_work = sl_sim_alloc(sim, sizeof(double) * (size_t)sl_topo(sim)->ncpus);
 	sl_workload_pin(sim, p);
@@ -209,5 +263,7 @@ const struct sl_workload_ops sl_workload_spin = {
 	.params = spin_params,
 	.start = spin_start,
 	.report = spin_report,
+	.validate = spin_validate,
+	.sched_classes = spin_sched_classes,
 	.mem = spin_mem,
 };

@@ -61,12 +61,30 @@ struct sl_workload_ops {
 	/* Optional: extra validation across params; -1 with err set. */
 	int (*validate)(const struct sl_params *params, struct sl_err *err);
 
+	/* Optional: the scheduling classes its tasks will use, as a mask of
+	 * (1u << SL_SCHED_*) from the bound (and validated) params.  A policy
+	 * whose sched_policies lacks one (SCHED_NORMAL it always has) is
+	 * refused before any run (report/sweep.c).  Without it: NORMAL only. */
+	unsigned (*sched_classes)(const struct sl_params *params);
+
 	/* Optional: what one run needs (sim.h, struct sl_mem_need) on a
 	 * machine of `topo`, from the bound (and validated) params, in
 	 * saturating arithmetic (base/memsize.h): checked against the memory
 	 * limit before any run starts.  Without it: the root task only. */
 	void (*mem)(const struct sl_params *params, const struct sl_topo *topo,
 		    struct sl_mem_need *need);
+
+	/* Optional: the checks that need the machine and the policy (a CPU
+	 * the machine lacks, a scheduling class the policy does not
+	 * implement: sl_sim_supports_sched's rule), before any run; -1 with
+	 * err set (bad input). */
+	int (*check)(const struct sl_params *params, const struct sl_machine *machine,
+		     const struct sl_policy_ops *policy, struct sl_err *err);
+
+	/* Optional: a note for the user about how the run reads the params
+	 * (a default it had to choose); `run` prints it on standard error.
+	 * Returns 1 with the note in buf, 0 for none. */
+	int (*note)(const struct sl_params *params, char *buf, size_t size);
 };
 
 extern const struct sl_workload_ops sl_workload_kernbench;

@@ -25,6 +25,13 @@ bad_input "range 3-1 runs backwards" run -m p4dpe-2x2ht -p o1 -w hackbench:cpus=
 bad_input "cpus '1x': unexpected 'x'" run -m p4dpe-2x2ht -p o1 -w pingpong:cpus=1x
 bad_input "policy 'up' knows CPU 0 only" run -m p4dpe-2x2ht -p up -w spin:cpus=1+3
 expect_exit 0 "$S" run -m p4dpe-2x2ht -p o1 -w spin:seconds=0.05,cpus=all
+# scheduling classes: chrt's rules, and a class the policy lacks, before any run
+bad_input "spin': policy=fifo needs rtprio=1..99" run -m $M -p o1 -w spin:policy=fifo
+bad_input "rtprio=5 is for policy=fifo or rr, not policy=other" run -m $M -p o1 -w spin:rtprio=5
+bad_input "rtprio=100 is out of range" run -m $M -p o1 -w spin:policy=rr,rtprio=100
+bad_input "policy 'linux24' has no SCHED_BATCH: workload 'spin:policy=batch' asks for it" \
+	run -m $M -p linux24 -w spin:policy=batch
+expect_exit 0 "$S" run -m $M -p linux24 -p up -p o1 -p ht -w spin:seconds=0.05,policy=rr,rtprio=9
 bad_input "list"  list
 bad_input "gadgets" list gadgets
 bad_input "extra" list policies extra

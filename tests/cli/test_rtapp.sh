@@ -39,18 +39,25 @@ bad_file $D/wrong-type-run.json "$D/wrong-type-run.json:4: tasks.t.run: expected
 bad_file $D/negative-sleep.json "$D/negative-sleep.json:5: tasks.t.sleep: negative duration"
 bad_file $D/negative-period.json "$D/negative-period.json:7: tasks.t.phases.p.timer.period"
 bad_file $D/duplicate-key.json "$D/duplicate-key.json:6: tasks.t.instance: key repeated"
-bad_file $D/cpus.json "$D/cpus.json:4: tasks.t.cpus: .*not supported"
-bad_file $D/forever.json "$D/forever.json: tasks.t: runs for ever"
+# a CPU the machine lacks (p4dpe-2x2ht has 0-3), a class the policy lacks
+bad_file $D/cpus-outside.json "$D/cpus-outside.json: tasks.t.cpus: CPU 7: machine '$M' has CPUs 0-3"
+bad_file $D/deadline.json "$D/deadline.json: tasks.t.policy: thread 't' asks for SCHED_DEADLINE, which policy 'o1' does not implement"
+bad_file $D/sem.json "$D/sem.json:4: tasks.t.sem_post: .*not of rt-app 1.0"
 bad_file $D/nothere.json "$D/nothere.json: cannot open"
 expect_exit 2 "$S" run -m $M -p o1 -w rtapp
 expect_err "file= is required"
 expect_exit 2 "$S" run -m $M -p o1 -w "rtapp:file=$E/periodic.json,duration=-1"
 expect_err "duration"
 # the broken file is refused once, not once per repetition or policy
-expect_exit 2 "$S" run -m $M -p o1 -p ht -r 3 -w "rtapp:file=$D/mem.json"
-expect_err "tasks.t.mem"
-# a forever thread runs once a duration is given
+expect_exit 2 "$S" run -m $M -p o1 -p ht -r 3 -w "rtapp:file=$D/sem.json"
+expect_err "tasks.t.sem_post"
+# a forever thread runs once a duration is given, and without one to the
+# default horizon, saying so in one note on stderr
 expect_exit 0 "$S" run -m $M -p o1 -w "rtapp:file=$D/forever.json,duration=0.1"
+expect_exit 0 "$S" run -m $M -p o1 -w "rtapp:file=$D/forever.json"
+expect_err "^schedlab: note: $D/forever.json: thread 't' loops for ever .* stops after 10 s"
+out=$("$S" run -m $M -p o1 -w "rtapp:file=$D/forever.json" -o json 2>/dev/null)
+case $out in *'"elapsed_s": 10,'*) ok ;; *) bad "forever.json: not 10 s: $out" ;; esac
 # a file whose threads deadlock (a barrier one party never reaches: its
 # loop is 0; found by the rtapp fuzz harness) is the file's doing: exit 2
 # naming it, as the real rt-app would hang (it was an internal error)
@@ -96,6 +103,59 @@ assert set(d["summary"]) == {"o1", "ht"}
 EOF
 done
 
+# ---- a class and a mask from the file reach the policy ----
+# realtime.json's SCHED_FIFO audio thread beside two hogs on its CPU runs
+# the moment its timer fires; as SCHED_OTHER (pinned.json) o1 makes it wait
+for f in realtime pinned; do
+	if "$S" run -m $M -p o1 -w "rtapp:file=$E/$f.json,duration=1" -o json >"$tmp/$f.json" 2>"$tmp/err"; then
+		ok; else bad "$f: $(cat "$tmp/err")"; fi
+done
+python3 -c 'import json, sys
+rt, other = (json.load(open(f))["runs"][0]["metrics"] for f in sys.argv[1:])
+assert rt["audio_missed"] == 0 and rt["audio_wu_lat_us"] < 50, rt["audio_wu_lat_us"]
+assert other["audio_wu_lat_us"] > 1000, other["audio_wu_lat_us"]' "$tmp/realtime.json" "$tmp/pinned.json" &&
+	ok || bad "realtime.json and pinned.json under o1: the FIFO thread waited, or the other did not"
+
+# ---- rt-app's log files (--rtapp-logdir) ----
+L=$tmp/logs
+if "$S" run -m $M -p o1 -w "rtapp:file=$E/periodic.json,duration=0.3" --rtapp-logdir "$L" \
+	>/dev/null 2>"$tmp/err"; then ok; else bad "--rtapp-logdir: $(cat "$tmp/err")"; fi
+[ "$(ls "$L" | tr '\n' ' ')" = "periodic-audio-0.log periodic-ui-2.log periodic-ui-3.log periodic-video-1.log " ] &&
+	ok || bad "--rtapp-logdir wrote: $(ls "$L")"
+[ "$(sed -n 1p "$L/periodic-audio-0.log")" = "# Policy : SCHED_OTHER priority : -5" ] && ok ||
+	bad "audio log header: $(sed -n 1p "$L/periodic-audio-0.log")"
+hdr='#idx     perf      run   period           start             end          rel_st      slack c_duration   c_period     wu_lat'
+[ "$(sed -n 2p "$L/periodic-video-1.log")" = "$hdr" ] && ok || bad "log columns: $(sed -n 2p "$L/periodic-video-1.log")"
+# audio: every 10 ms for 0.3 s, 1000 us of run (perf: 1 loop per us with
+# "CPU0"), a 10000 us period in each row
+awk 'NR > 2 { n++; if ($1 != 0 || $3 < 1000 || $9 != 1000 || $10 != 10000 || NF != 11) bad++ }
+     END { exit !(n >= 28 && n <= 30 && !bad) }' "$L/periodic-audio-0.log" && ok ||
+	bad "audio log rows: $(head -5 "$L/periodic-audio-0.log")"
+# never overwritten: the same run again is refused before it starts
+expect_exit 2 "$S" run -m $M -p o1 -w "rtapp:file=$E/periodic.json,duration=0.3" --rtapp-logdir "$L"
+expect_err "logdir '$L' has 'periodic-.*' already, a log of thread .* never overwritten"
+expect_exit 2 "$S" run -m $M -p o1 -r 2 -w "rtapp:file=$E/periodic.json" --rtapp-logdir "$tmp/l2"
+expect_err "one -p, -r 1"
+expect_exit 2 "$S" run -m $M -p o1 -w spin --rtapp-logdir "$tmp/l2"
+expect_err "rtapp"
+
+# ---- every example of Debian's rt-app runs (16 of them) ----
+X=/usr/share/doc/rt-app/examples
+if [ -d $X/tutorial ]; then
+	n=0
+	for f in $X/*.json $X/tutorial/*.json; do
+		# SCHED_OTHER only in these files; linux24 keeps tasks in a mask
+		# given at fork or later (example 5 and 8 pin threads)
+		if "$S" run -m $M -p linux24 -w "rtapp:file=$f,duration=0.5" -o json >"$tmp/x.json" 2>"$tmp/err" &&
+			python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))["runs"][0]["metrics"]
+assert m["threads"] > 0 and m["loops"] > 0, m' "$tmp/x.json"; then n=$((n + 1)); else
+			bad "$f: $(cat "$tmp/err")"; fi
+	done
+	[ $n -eq 16 ] && ok || bad "$n of 16 Debian examples ran"
+else
+	echo "rtapp: $X is absent (Debian's rt-app package): its examples are not run"
+fi
+
 # ---- the real rt-app accepts the examples ----
 if command -v rt-app >/dev/null 2>&1; then
 	for fw in periodic:4 lock-pair:2 barrier-group:4; do
@@ -110,7 +170,38 @@ if command -v rt-app >/dev/null 2>&1; then
 			bad "rt-app $f.json: $(grep '<error>\|<crit>' "$tmp/real-$f/out.txt")" || ok
 		logs=$(ls "$tmp/real-$f" | grep -c '\.log$')
 		[ "$logs" -eq "$want" ] && ok || bad "rt-app $f.json wrote $logs logs, not $want"
+		# the simulated logs have the real one's names and header lines
+		if [ $f = periodic ]; then
+			(cd "$tmp/real-$f" && ls *.log) >"$tmp/real-names"
+			ls "$L" >"$tmp/sim-names"
+			cmp -s "$tmp/real-names" "$tmp/sim-names" && ok || bad "log names: real $(cat "$tmp/real-names"), simulated $(cat "$tmp/sim-names")"
+			for g in $(cat "$tmp/real-names"); do
+				[ "$(head -2 "$tmp/real-$f/$g")" = "$(head -2 "$L/$g")" ] && ok ||
+					bad "$g: real header $(head -2 "$tmp/real-$f/$g"), simulated $(head -2 "$L/$g")"
+			done
+		fi
 	done
+fi
+
+# ---- validate: the real rt-app beside the simulation ----
+expect_exit 2 env PATH=/nonexistent "$S" validate -w "rtapp:file=$E/periodic.json,duration=1"
+expect_err "rt-app is not installed"
+expect_exit 2 "$S" validate -w "rtapp:file=$D/forever.json"
+expect_err "thread 't' loops for ever .* give duration=SECONDS"
+if command -v rt-app >/dev/null 2>&1; then
+	if "$S" validate -w "rtapp:file=$E/periodic.json,duration=1,calibration=100" -o json \
+		>"$tmp/v.json" 2>"$tmp/err"; then ok; else bad "validate rtapp: $(cat "$tmp/err")"; fi
+	python3 - "$tmp/v.json" <<'EOF2' && ok || bad "validate rtapp: $(head -c 600 "$tmp/v.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = {r["name"]: r for r in d["metrics"]}
+for name in ("threads", "audio_slack_us", "audio_wu_lat_us", "video_slack_us", "ui_loops"):
+    r = rows[name]
+    assert r["real"]["n"] == 1 and r["simulated"]["n"] == 1, (name, r)
+assert rows["threads"]["real"]["mean"] == 4, rows["threads"]
+assert rows["audio_loops"]["real"]["mean"] >= 90, rows["audio_loops"]   # 10 ms period, 1 s
+assert 0 < rows["audio_slack_us"]["real"]["mean"] <= 10000, rows["audio_slack_us"]
+EOF2
 fi
 
 finish rtapp

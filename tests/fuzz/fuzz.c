@@ -138,6 +138,10 @@ void fuzz_run(const struct sl_machine *machine, const char *policy,
 		fuzz_expect_input_error(-1, &err, "cpus");
 		return;
 	}
+	if (ops->check && ops->check(params, machine, pops, &err)) {
+		fuzz_expect_input_error(-1, &err, "check");
+		return;
+	}
 	if (sl_workload_mem(ops, params, machine, pops, NULL) > FUZZ_MAX_RUN_BYTES)
 		return;
 	struct sl_sim_config cfg = {
