@@ -128,6 +128,20 @@ static const struct command commands[] = {
 	  "  stats                   perf sched latency's per-task table (runtime, switches,\n"
 	  "                          average and longest wait) of a trace, real or --trace's,\n"
 	  "                          and the wakeup_lat_us / runq_delay_us percentiles\n" },
+	/* issue 13: saved results compared (report/compare.h) */
+	{ "compare", cmd_compare, "compare saved results of run, real or reproduce (mmtests-style)",
+	  "usage: schedlab compare BASELINE.json OTHER.json [OTHER.json ...] [--metric NAME ...]\n"
+	  "\n"
+	  "  BASELINE.json, OTHER.json  results of 'run', 'real' or 'reproduce' -o json, in any\n"
+	  "                          mix; cells match by workload, column (policy) and metric,\n"
+	  "                          or, where a file has one column for a workload (real's\n"
+	  "                          host), that column against every policy of the baseline\n"
+	  "      --metric NAME       only this metric (repeatable; default: every metric)\n"
+	  "\n"
+	  "One line per metric and cell: the mean of the repetitions in each file and its\n"
+	  "difference to the baseline in percent, marked as mmtests marks them:\n"
+	  "*x%* significant (Welch's t-test, two-sided, alpha 0.05), (x%) not significant,\n"
+	  "[x%] not tested (fewer than two repetitions).  See docs/report.md.\n" },
 	{ "help", cmd_help, "show this help, or a command's usage",
 	  "usage: schedlab help [COMMAND]\n" },
 };
