@@ -11,6 +11,7 @@
 
 #include "base/outfile.h"
 #include "cli/cli.h"
+#include "cli/shard_cli.h"
 #include "report/html.h"
 #include "report/output.h"
 #include "report/sweep.h"
@@ -45,6 +46,8 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 	}
 	if ((m = cli_max_mem("run", argc, argv, i, err)))
 		return m < 0 ? -1 : 0;
+	if ((m = cli_shard_option("run", argc, argv, i, err)))	/* docs/scale-out.md */
+		return m < 0 ? -1 : 0;
 	if ((m = cli_long_option(argc, argv, i, "--trace", &v, err)))
 		return m < 0 ? -1 : cli_once("run", &a->trace, "--trace", v, err);
 	if ((m = cli_long_option(argc, argv, i, "--html", &v, err)))
@@ -75,7 +78,7 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 				      &a->given, err)))	/* -r, -s (-o is above) */
 		return m < 0 ? -1 : 0;
 	return cli_unexpected("run", argv[*i], "-m, -p, -w, -r, -s, -o, --stats, --max-mem, "
-			      "--trace, --trace-format or --html", err);
+			      "--trace, --trace-format, --html or --shard", err);
 }
 
 static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *err)
@@ -99,6 +102,9 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *
 			       a->npolicies);
 	if (a->trace && a->reps > 1)
 		return sl_fail(err, "run: --trace records one run: give -r 1 (got %d)", a->reps);
+	if (cli_shard_check("run", &a->format, a->given.format,
+			    a->trace ? "--trace" : a->html ? "--html" : NULL, err))
+		return -1;
 	if (a->sdet) {
 		/* SDET's shapes tabulate a throughput: only for workloads whose
 		 * headline metric is one (sdet, spin, ...) */
@@ -234,6 +240,11 @@ int cmd_run(int argc, char **argv)
 	}
 	if (a.stats)
 		cli_print_stats(s->events, cli_wall_seconds() - t0);
+	if (cli_shard_slicing()) {	/* the slice's runs, for merge */
+		rc = cli_shard_finish(argc, argv);
+		sl_sweep_free(s);
+		return rc;
+	}
 	/* with the trace or the page on standard output, the results go to stderr */
 	print_results(on_stdout(a.trace) || on_stdout(a.html) ? stderr : stdout, s, a.format,
 		      a.sdet);

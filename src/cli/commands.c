@@ -21,7 +21,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "run a workload under one or more policies on a machine",
 	  "usage: schedlab run -m MACHINE -p POLICY [-p POLICY ...] -w WORKLOAD\n"
 	  "                    [-r REPS] [-s SEED] [-o table|json|csv] [--stats]\n"
-	  "                    [--max-mem SIZE]\n"
+	  "                    [--max-mem SIZE] [--shard K/N]\n"
 	  "\n"
 	  "  -m, --machine MACHINE   preset, hwloc synthetic string, hwloc XML file or 'host'\n"
 	  "                          (append ',noht' for one logical CPU per core)\n"
@@ -43,10 +43,12 @@ static const struct command commands[] = {
 	  "      --trace-format FMT  perf (default: perf script text), ftrace (Perfetto) or\n"
 	  "                          chrome (trace-event JSON: Perfetto, chrome://tracing)\n"
 	  "      --html FILE         also write the page 'schedlab report' writes (tables,\n"
-	  "                          per-CPU timelines, latency CDFs; docs/report.md)\n" },
+	  "                          per-CPU timelines, latency CDFs; docs/report.md)\n"
+	  "      --shard K/N         run slice K (from 0) of N of the runs and print it as a\n"
+	  "                          shard for 'schedlab merge' (docs/scale-out.md)\n" },
 	{ "reproduce", cmd_reproduce, "run experiments and print them beside the published numbers",
 	  "usage: schedlab reproduce [EXPERIMENT ...] [-r REPS] [-o table|json] [--stats]\n"
-	  "                          [--max-mem SIZE]\n"
+	  "                          [--max-mem SIZE] [--shard K/N]\n"
 	  "\n"
 	  "  EXPERIMENT              an experiment name (schedlab list experiments); default: all\n"
 	  "                          (with more than one: a scoreboard of the published cells\n"
@@ -56,7 +58,9 @@ static const struct command commands[] = {
 	  "      --stats             events processed and events/s on stderr\n"
 	  "      --max-mem SIZE      refuse a run whose estimated memory exceeds SIZE (e.g.\n"
 	  "                          512M, 4G; default half of physical memory; see\n"
-	  "                          docs/robustness.md)\n" },
+	  "                          docs/robustness.md)\n"
+	  "      --shard K/N         run slice K (from 0) of N of the runs and print it as a\n"
+	  "                          shard for 'schedlab merge' (docs/scale-out.md)\n" },
 	{ "report", cmd_report, "run as run or reproduce would, and write an HTML page of it",
 	  "usage: schedlab report -m MACHINE -p POLICY [-p POLICY ...] -w WORKLOAD\n"
 	  "                       [-r REPS] [-s SEED] -o FILE\n"
@@ -142,6 +146,19 @@ static const struct command commands[] = {
 	  "difference to the baseline in percent, marked as mmtests marks them:\n"
 	  "*x%* significant (Welch's t-test, two-sided, alpha 0.05), (x%) not significant,\n"
 	  "[x%] not tested (fewer than two repetitions).  See docs/report.md.\n" },
+	/* issue 13: shards joined (report/shard.h, docs/scale-out.md) */
+	{ "merge", cmd_merge, "join the slices of run or reproduce --shard K/N",
+	  "usage: schedlab merge OUT.json SHARD.json [SHARD.json ...]\n"
+	  "\n"
+	  "  OUT.json                the merged result, byte for byte what the command prints\n"
+	  "                          with -o json unsharded; it must not exist yet (- is\n"
+	  "                          standard output) and appears only when complete\n"
+	  "  SHARD.json              what 'run' or 'reproduce' ... --shard K/N printed: one\n"
+	  "                          command line and N in all, every run point once\n"
+	  "\n"
+	  "--shard K/N (run, reproduce) runs the run points (one repetition of one cell)\n"
+	  "numbered K, K+N, K+2N, ... and prints them as a shard; docs/scale-out.md has\n"
+	  "recipes for GNU parallel, Slurm job arrays and mpirun.\n" },
 	{ "help", cmd_help, "show this help, or a command's usage",
 	  "usage: schedlab help [COMMAND]\n" },
 };
