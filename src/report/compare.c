@@ -132,9 +132,19 @@ static int load_runs(struct sl_cmp_file *f, struct json_object *root, struct jso
 	return 0;
 }
 
+/* The metric of column `c` of an experiment whose columns are metrics. */
+static const char *column_metric(struct json_object *exp, size_t c)
+{
+	struct json_object *cols = member(exp, "columns", json_type_array);
+
+	if (!cols || c >= json_object_array_length(cols))
+		return NULL;
+	return str_member(json_object_array_get_idx(cols, c), "metric");
+}
+
 /* One data row of an experiment: a cell per column. */
-static int load_exp_row(struct sl_cmp_file *f, const char *exp, bool prefix,
-			struct json_object *row, size_t ir, struct sl_err *err)
+static int load_exp_row(struct sl_cmp_file *f, struct json_object *exp, const char *name,
+			const char *prefix, struct json_object *row, size_t ir, struct sl_err *err)
 {
 	const char *kind = str_member(row, "kind"), *workload = str_member(row, "workload");
 	const char *metric = str_member(row, "metric"), *unit = str_member(row, "unit");
@@ -145,32 +155,46 @@ static int load_exp_row(struct sl_cmp_file *f, const char *exp, bool prefix,
 		return 0;	/* sections and geometric means carry no samples */
 	if (!workload || !cells)
 		return sl_fail(err, "%s: experiment '%s' rows[%zu]: expected \"workload\" and "
-			       "\"cells\"", f->path, exp, ir);
-	snprintf(group, sizeof(group), "%s%s%s", prefix ? exp : "", prefix ? ": " : "", workload);
+			       "\"cells\"", f->path, name, ir);
+	snprintf(group, sizeof(group), "%s%s", prefix, workload);
 	for (size_t c = 0; c < json_object_array_length(cells); c++) {
 		struct json_object *cell = json_object_array_get_idx(cells, c), *sim, *values;
 		const char *column = str_member(cell, "column");
-		const char *m = metric;
+		const char *m = metric ? metric : column_metric(exp, c);
 		if (!column)
 			return sl_fail(err, "%s: experiment '%s' rows[%zu].cells[%zu]: expected "
-				       "\"column\"", f->path, exp, ir, c);
+				       "\"column\"", f->path, name, ir, c);
 		sim = member(cell, "simulated", json_type_object);
 		values = sim ? member(sim, "values", json_type_array) : NULL;
 		if (!values)
 			continue;
-		if (!m)
-			m = "value";	/* metric columns: the column names it */
-		struct sl_cmp_cell *x = cell_get(f, group, column, m);
+		/* derived forms: the row's unit is that of the derived value
+		 * (%), not of the samples */
+		if (json_object_object_get_ex(cell, "value", NULL))
+			unit = NULL;
+		struct sl_cmp_cell *x = cell_get(f, group, column, m ? m : "value");
 		for (size_t k = 0; k < json_object_array_length(values); k++) {
 			double v;
 			if (number_of(json_object_array_get_idx(values, k), &v))
 				return sl_fail(err, "%s: experiment '%s' rows[%zu].cells[%zu]: "
 					       "values[%zu]: expected a number or null", f->path,
-					       exp, ir, c, k);
+					       name, ir, c, k);
 			cell_add(x, v, unit);
 		}
 	}
 	return 0;
+}
+
+/* How many experiments of the file bear `name`. */
+static int name_count(struct json_object *exps, const char *name)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < json_object_array_length(exps); i++) {
+		const char *x = str_member(json_object_array_get_idx(exps, i), "name");
+		n += x && !strcmp(x, name);
+	}
+	return n;
 }
 
 static int load_experiments(struct sl_cmp_file *f, struct json_object *exps, struct sl_err *err)
@@ -182,13 +206,21 @@ static int load_experiments(struct sl_cmp_file *f, struct json_object *exps, str
 		struct json_object *e = json_object_array_get_idx(exps, i);
 		const char *name = str_member(e, "name"), *machine = str_member(e, "machine");
 		struct json_object *rows = member(e, "rows", json_type_array);
+		char prefix[512] = "";
 		if (!name || !rows)
 			return sl_fail(err, "%s: experiments[%zu]: expected \"name\" and \"rows\" (a "
 				       "result of schedlab reproduce -o json)", f->path, i);
 		if (!f->machine[0] && machine)
 			snprintf(f->machine, sizeof(f->machine), "%s", machine);
+		/* one experiment: its rows match a run's workloads; several:
+		 * named apart (one experiment on several machines: by machine) */
+		if (name_count(exps, name) > 1)
+			snprintf(prefix, sizeof(prefix), "%s on %s: ", name, machine ? machine : "?");
+		else if (n > 1)
+			snprintf(prefix, sizeof(prefix), "%s: ", name);
 		for (size_t r = 0; r < json_object_array_length(rows); r++)
-			if (load_exp_row(f, name, n > 1, json_object_array_get_idx(rows, r), r, err))
+			if (load_exp_row(f, e, name, prefix, json_object_array_get_idx(rows, r), r,
+					 err))
 				return -1;
 	}
 	return 0;
