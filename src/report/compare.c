@@ -405,7 +405,10 @@ static void print_header(FILE *out, const struct sl_cmp_file *files, int n)
 	for (int i = 0; i < n; i++) {
 		const char *p = strrchr(files[i].path, '/');
 		p = p ? p + 1 : files[i].path;
-		fprintf(out, " %-*.*s", VALUE_W + 12, VALUE_W + 12, p);
+		if (i + 1 < n)
+			fprintf(out, " %-*.*s", VALUE_W + 12, VALUE_W + 12, p);
+		else
+			fprintf(out, " %.*s", VALUE_W + 12, p);
 	}
 	fputc('\n', out);
 }
