@@ -79,4 +79,22 @@ void sl_shard_sweep_end(const struct sl_sweep *s, bool *skip);
  * argv[0..argc) (without --shard). */
 void sl_shard_write(FILE *f, int argc, char *const *argv);
 
+/* A shard file read back (merge): its header and its points, every one
+ * checked - a number below "points" and in the file's slice, once, with
+ * well-formed metrics. */
+struct sl_shard_file {
+	char *path;
+	char **argv;			/* "command" */
+	int argc;
+	int k, n;
+	long points;
+	long nresults;
+	long *index;			/* results[i] is point index[i] */
+	struct sl_shard_point *results;
+};
+
+/* 0, or -1 with err (bad input) naming the file and what is wrong. */
+int sl_shard_read(struct sl_shard_file *f, const char *path, struct sl_err *err);
+void sl_shard_file_free(struct sl_shard_file *f);
+
 #endif
