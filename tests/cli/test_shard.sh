@@ -28,6 +28,11 @@ grep -q '"point": 1,' "$T/h1.json" && grep -q '"point": 5,' "$T/h1.json" && ok |
 	bad "slice 1/2: points 1, 3, 5 (round robin)"
 expect_exit 0 $S merge "$T/hm.json" "$T/h1.json" "$T/h0.json"
 cmp -s "$T/hm.json" "$T/run.json" && ok || bad "merged by hand differs from the unsharded run"
+# a slice runs its points only: the events of the two slices add up to the whole
+events() { "$@" --stats 2>&1 >/dev/null | sed -n 's/^schedlab: stats: \([0-9]*\) events.*/\1/p'; }
+all=$(events $S $R) e0=$(events $S $R --shard 0/2) e1=$(events $S $R --shard 1/2)
+[ -n "$all" ] && [ "$e0" -gt 0 ] && [ "$e1" -gt 0 ] && [ $((e0 + e1)) -eq "$all" ] && ok ||
+	bad "slice events $e0 + $e1, expected $all in all"
 # one slice of one is the whole
 $S $E --shard 0/1 >"$T/e1.json" && $S merge - "$T/e1.json" | cmp -s - "$T/exp.json" && ok ||
 	bad "--shard 0/1 merged differs"
