@@ -39,6 +39,22 @@ out=$($S compare "$T/a.json" "$T/host.json")
 echo "$out" | grep -q '# file .*host.json: real, m' && ok || bad "real file named: $out"
 echo "$out" | grep -q '^Amean     o1 .*\*  600.00%\*' && ok || bad "host against o1: $out"
 
+# schema_version 1 (docs/experiments.md): coordinates in every row, several
+# machines and workloads in one file
+v1() {	# FILE V1 V2: elapsed_s of o1 on two machines x two workloads
+	r=""
+	for m in mA mB; do for w in "kernbench:jobs=1" "kernbench:jobs=2"; do for v in $2 $3; do
+		r="$r${r:+,} { \"machine\": \"$m\", \"workload\": \"$w\", \"policy\": \"o1\",
+		  \"policy_spec\": \"o1\", \"metrics\": { \"elapsed_s\": $v }, \"units\": { \"elapsed_s\": \"s\" } }"
+	done; done; done
+	printf '{ "schema_version": 1, "command": "run", "runs": [ %s ] }\n' "$r" >"$1"
+}
+v1 "$T/v1a.json" 1 2
+v1 "$T/v1b.json" 10 11
+out=$($S compare "$T/v1a.json" "$T/v1b.json")
+[ "$(echo "$out" | grep -c '^Amean     o1 .*\*  600.00%\*')" -eq 4 ] && ok || bad "schema 1: 4 cells: $out"
+echo "$out" | grep -q '^mB kernbench:jobs=2  elapsed_s (s)$' && ok || bad "schema 1: machine in the group: $out"
+
 # real simulated results: run against itself, reproduce against itself
 R="run -m p4dpe-2x2ht -p o1 -p cfs -w hackbench:groups=1,fds=2,loops=10 -r 3"
 $S $R -o json >"$T/r1.json" && $S $R -s 7 -o json >"$T/r2.json" || bad "run -o json"
