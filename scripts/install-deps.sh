@@ -8,6 +8,8 @@ set -eu
 PACKAGES="build-essential pkg-config libjson-c-dev libhwloc-dev libxml2-dev hwloc valgrind python3 rt-app"
 # real --latency and trace record: perf (its tests skip where the kernel has no sched tracepoints)
 PACKAGES="$PACKAGES linux-perf"
+# the scale-out recipes' tests (docs/scale-out.md): GNU parallel and mpirun
+PACKAGES="$PACKAGES parallel openmpi-bin"
 # make fuzz: libFuzzer harnesses (clang, and its fuzzer and sanitizer runtimes)
 PACKAGES="$PACKAGES clang libclang-rt-14-dev"
 [ $# -gt 0 ] && PACKAGES="$*"

@@ -34,6 +34,9 @@ int cmd_reproduce(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+/* issue 13: saved results compared, and shards merged */
+int cmd_compare(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* Add run's -p POLICY cells on `workload` to `s` (run, report): -1 + err
  * on a bad spec or a label used twice. */

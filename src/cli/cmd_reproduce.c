@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/shard_cli.h"
 #include "report/experiment.h"
 #include "report/experiment_data.h"
 #include "report/output.h"
@@ -47,6 +48,8 @@ static int parse_one(int argc, char **argv, int *i, struct reproduce_args *a,
 		       cli_parse_jobs("-j", v, &a->jobs, err);
 	if ((m = cli_max_mem("reproduce", argc, argv, i, err)))
 		return m < 0 ? -1 : 0;
+	if ((m = cli_shard_option("reproduce", argc, argv, i, err)))	/* docs/scale-out.md */
+		return m < 0 ? -1 : 0;
 	if ((m = cli_option(argc, argv, i, "-r", "--reps", &v, err)))
 		return m < 0 || cli_once("reproduce", &a->given.reps, "-r", v, err) ? -1 :
 		       cli_parse_reps("-r", v, &a->reps, err);
@@ -55,7 +58,7 @@ static int parse_one(int argc, char **argv, int *i, struct reproduce_args *a,
 		       cli_parse_format("-o", v, 0, &a->format, err);
 	if (argv[*i][0] == '-')
 		return sl_fail(err, "reproduce: unknown option '%s' (expected -r, -o, -j, --quiet, "
-			       "--progress, --stats or --max-mem)", argv[*i]);
+			       "--progress, --stats, --max-mem or --shard)", argv[*i]);
 	a->names[a->nnames++] = argv[*i];
 	return 0;
 }
@@ -72,6 +75,8 @@ static int parse_args(int argc, char **argv, struct reproduce_args *a, struct sl
 			return -1;
 	if (a->quiet && a->progress)
 		return sl_fail(err, "reproduce: --quiet and --progress (expected at most one)");
+	if (cli_shard_check("reproduce", &a->format, a->given.format, NULL, err))
+		return -1;
 	if (!a->nnames) {
 		a->all = true;
 		for (int i = 0; i < nfiles; i++)
@@ -172,6 +177,10 @@ int cmd_reproduce(int argc, char **argv)
 	res = sl_xcalloc((unsigned long)nexps, sizeof(*res));
 	if (run_all(&a, exps, nexps, runs, res, &err)) {
 		rc = cli_report(&err);
+		goto out;
+	}
+	if (cli_shard_slicing()) {	/* the slice's runs, for merge */
+		rc = cli_shard_finish(argc, argv);
 		goto out;
 	}
 	print_results(&a, res, nexps);

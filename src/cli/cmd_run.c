@@ -17,6 +17,7 @@
 
 #include "base/outfile.h"
 #include "cli/cli.h"
+#include "cli/shard_cli.h"
 #include "report/html.h"
 #include "report/output.h"
 #include "report/sweep.h"
@@ -76,6 +77,8 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 	}
 	if ((m = cli_max_mem("run", argc, argv, i, err)))
 		return m < 0 ? -1 : 0;
+	if ((m = cli_shard_option("run", argc, argv, i, err)))	/* docs/scale-out.md */
+		return m < 0 ? -1 : 0;
 	if ((m = cli_long_option(argc, argv, i, "--trace", &v, err)))
 		return m < 0 ? -1 : cli_once("run", &a->trace, "--trace", v, err);
 	if ((m = cli_long_option(argc, argv, i, "--html", &v, err)))
@@ -114,8 +117,8 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 				      &a->given, err)))	/* -r, -s (-o is above) */
 		return m < 0 ? -1 : 0;
 	return cli_unexpected("run", argv[*i], "-m, -p, -w, -r, -s, -o, --metric, -j, --quiet, "
-			      "--progress, --stats, --max-mem, --trace, --trace-format, --html or "
-			      "--rtapp-logdir", err);
+			      "--progress, --stats, --max-mem, --trace, --trace-format, --html, "
+			      "--rtapp-logdir or --shard", err);
 }
 
 static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *err)
@@ -141,6 +144,9 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *
 			       "output)");
 	if (a->trace && a->reps > 1)
 		return sl_fail(err, "run: --trace records one run: give -r 1 (got %d)", a->reps);
+	if (cli_shard_check("run", &a->format, a->given.format,
+			    a->trace ? "--trace" : a->html ? "--html" : NULL, err))
+		return -1;
 	if (a->sdet && a->nmetrics)
 		return sl_fail(err, "run: --metric with -o sdet (SDET's tables show the throughput)");
 	if (a->rtapp_logdir && (a->npolicies > 1 || a->nmachines > 1 || a->reps > 1 ||
@@ -340,7 +346,8 @@ int cmd_run(int argc, char **argv)
 	if (c0->workload->note && c0->workload->note(&c0->params, note, sizeof(note)))
 		fprintf(stderr, "schedlab: note: %s\n", note);
 	t0 = cli_wall_seconds();
-	if (run_plan(&a, &plan, trace_format, &trace, &err) || check_metrics(&a, &plan, &err)) {
+	if (run_plan(&a, &plan, trace_format, &trace, &err) ||
+	    (!cli_shard_slicing() && check_metrics(&a, &plan, &err))) {
 		sl_outfile_abort(&html);
 		sl_sweep_plan_free(&plan);
 		return cli_report(&err);
@@ -354,6 +361,11 @@ int cmd_run(int argc, char **argv)
 		for (int m = 0; m < plan.nmachines; m++)
 			events += plan.sweeps[m]->events;
 		cli_print_stats(events, cli_wall_seconds() - t0);
+	}
+	if (cli_shard_slicing()) {	/* the slice's runs, for merge */
+		rc = cli_shard_finish(argc, argv);
+		sl_sweep_plan_free(&plan);
+		return rc;
 	}
 	/* with the trace or the page on standard output, the results go to stderr */
 	print_results(on_stdout(a.trace) || on_stdout(a.html) ? stderr : stdout, &a, &plan);

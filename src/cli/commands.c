@@ -22,7 +22,7 @@ static const struct command commands[] = {
 	  "usage: schedlab run -m MACHINE [-m MACHINE ...] -p POLICY [-p POLICY ...]\n"
 	  "                    -w WORKLOAD [-r REPS] [-s SEED] [-o table|json|csv]\n"
 	  "                    [--metric NAME ...] [-j N] [--quiet|--progress] [--stats]\n"
-	  "                    [--max-mem SIZE]\n"
+	  "                    [--max-mem SIZE] [--shard K/N]\n"
 	  "\n"
 	  "  -m, --machine MACHINE   preset, hwloc synthetic string, hwloc XML file or 'host'\n"
 	  "                          (append ',noht' for one logical CPU per core); repeat\n"
@@ -57,10 +57,13 @@ static const struct command commands[] = {
 	  "                          per-CPU timelines, latency CDFs; docs/report.md)\n"
 	  "      --rtapp-logdir DIR  with -w rtapp:...: write rt-app's per-thread log files\n"
 	  "                          of the run in DIR (one -p, -r 1; created if missing;\n"
-	  "                          existing logs of the file's threads are refused)\n" },
+	  "                          existing logs of the file's threads are refused)\n"
+	  "      --shard K/N         run slice K (from 0) of N of the runs and print it as a\n"
+	  "                          shard for 'schedlab merge' (docs/scale-out.md)\n" },
 	{ "reproduce", cmd_reproduce, "run experiments and print them beside the published numbers",
 	  "usage: schedlab reproduce [EXPERIMENT|FILE.json ...] [-r REPS] [-o table|json]\n"
 	  "                          [-j N] [--quiet|--progress] [--stats] [--max-mem SIZE]\n"
+	  "                          [--shard K/N]\n"
 	  "\n"
 	  "  EXPERIMENT              an experiment name (schedlab list experiments); default: all\n"
 	  "                          (with more than one: a scoreboard of the published cells\n"
@@ -76,7 +79,9 @@ static const struct command commands[] = {
 	  "      --stats             events processed and events/s on stderr\n"
 	  "      --max-mem SIZE      refuse a run whose estimated memory exceeds SIZE (e.g.\n"
 	  "                          512M, 4G; default half of physical memory; see\n"
-	  "                          docs/robustness.md)\n" },
+	  "                          docs/robustness.md)\n"
+	  "      --shard K/N         run slice K (from 0) of N of the runs and print it as a\n"
+	  "                          shard for 'schedlab merge' (docs/scale-out.md)\n" },
 	{ "report", cmd_report, "run as run or reproduce would, and write an HTML page of it",
 	  "usage: schedlab report -m MACHINE -p POLICY [-p POLICY ...] -w WORKLOAD\n"
 	  "                       [-r REPS] [-s SEED] -o FILE\n"
@@ -155,6 +160,33 @@ static const struct command commands[] = {
 	  "                          and the wakeup_lat_us / runq_delay_us percentiles\n"
 	  "    --tree PID            only the tasks PID forked, directly or not (a system-\n"
 	  "                          wide recording of one program)\n" },
+	/* issue 13: saved results compared (report/compare.h) */
+	{ "compare", cmd_compare, "compare saved results of run, real or reproduce (mmtests-style)",
+	  "usage: schedlab compare BASELINE.json OTHER.json [OTHER.json ...] [--metric NAME ...]\n"
+	  "\n"
+	  "  BASELINE.json, OTHER.json  results of 'run', 'real' or 'reproduce' -o json, in any\n"
+	  "                          mix; cells match by workload, column (policy) and metric,\n"
+	  "                          or, where a file has one column for a workload (real's\n"
+	  "                          host), that column against every policy of the baseline\n"
+	  "      --metric NAME       only this metric (repeatable; default: every metric)\n"
+	  "\n"
+	  "One line per metric and cell: the mean of the repetitions in each file and its\n"
+	  "difference to the baseline in percent, marked as mmtests marks them:\n"
+	  "*x%* significant (Welch's t-test, two-sided, alpha 0.05), (x%) not significant,\n"
+	  "[x%] not tested (fewer than two repetitions).  See docs/report.md.\n" },
+	/* issue 13: shards joined (report/shard.h, docs/scale-out.md) */
+	{ "merge", cmd_merge, "join the slices of run or reproduce --shard K/N",
+	  "usage: schedlab merge OUT.json SHARD.json [SHARD.json ...]\n"
+	  "\n"
+	  "  OUT.json                the merged result, byte for byte what the command prints\n"
+	  "                          with -o json unsharded; it must not exist yet (- is\n"
+	  "                          standard output) and appears only when complete\n"
+	  "  SHARD.json              what 'run' or 'reproduce' ... --shard K/N printed: one\n"
+	  "                          command line and N in all, every run point once\n"
+	  "\n"
+	  "--shard K/N (run, reproduce) runs the run points (one repetition of one cell)\n"
+	  "numbered K, K+N, K+2N, ... and prints them as a shard; docs/scale-out.md has\n"
+	  "recipes for GNU parallel, Slurm job arrays and mpirun.\n" },
 	{ "help", cmd_help, "show this help, or a command's usage",
 	  "usage: schedlab help [COMMAND]\n" },
 };

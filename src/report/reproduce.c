@@ -5,6 +5,7 @@
  * then the derived forms and the misses.
  */
 #include "report/reproduce.h"
+#include "report/shard.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -242,7 +243,9 @@ int sl_experiment_run_progress(const struct sl_experiment *e, int reps, int nthr
 	    sl_sweep_run_progress(out->sweep, nthreads, progress, err) ||
 	    (out->base_sweep && sl_sweep_run_progress(out->base_sweep, nthreads, progress, err)))
 		goto done;
-	rc = evaluate(out, cell_of, base_of, err);
+	/* a --shard slice ran some runs only: it writes them, nothing is
+	 * evaluated (merge evaluates the whole) */
+	rc = sl_shard_mode() == SL_SHARD_SLICE ? 0 : evaluate(out, cell_of, base_of, err);
 done:
 	free(cell_of);
 	free(base_of);

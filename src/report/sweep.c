@@ -13,6 +13,7 @@
 #include "base/memsize.h"
 #include "policy/policy.h"
 #include "report/run.h"
+#include "report/shard.h"
 
 struct sl_sweep *sl_sweep_new(const char *machine, int reps, uint64_t seed,
 			      struct sl_err *err)
@@ -181,6 +182,7 @@ struct job_board {
 	struct sl_sweep *sweep;
 	atomic_int next;
 	int njobs;
+	bool *skip;		/* --shard, merge: jobs not run here (shard.h) */
 	int *rc;
 	struct sl_err *errs;
 	uint64_t *events;
@@ -194,6 +196,8 @@ static void run_job(struct job_board *b, int job)
 	int rep = job % s->reps;
 	struct sl_run_spec spec = sl_sweep_spec(s, job / s->reps, rep);
 
+	if (b->skip && b->skip[job])
+		return;
 	b->rc[job] = sl_run_once(&spec, &s->metrics[job], &b->events[job], &b->errs[job]);
 	if (b->rc[job])
 		sl_err_prefix(&b->errs[job], "policy '%s', workload '%s', seed %llu: ",
@@ -266,8 +270,15 @@ int sl_sweep_run_progress(struct sl_sweep *s, int nthreads, struct sl_sweep_prog
 	b.rc = sl_xcalloc((unsigned long)b.njobs, sizeof(*b.rc));
 	b.errs = sl_xcalloc((unsigned long)b.njobs, sizeof(*b.errs));
 	b.events = sl_xcalloc((unsigned long)b.njobs, sizeof(*b.events));
+	if (sl_shard_sweep_begin(s, &b.skip, err)) {
+		free(b.rc);
+		free(b.errs);
+		free(b.events);
+		return -1;
+	}
 	if (b.njobs)
 		run_on_threads(&b, nthreads);
+	sl_shard_sweep_end(s, b.skip);
 	s->events = 0;
 	for (int i = 0; i < b.njobs && !rc; i++) {
 		if (b.rc[i]) {
