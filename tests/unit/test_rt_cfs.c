@@ -4,7 +4,8 @@
  * equal priority and RR rotates at 100 ms; a spinning FIFO task leaves the
  * fair task beside it 5 % (6.12's fair server, and the RT throttling of
  * earlier kernels); a woken RT task goes to the CPU running the lowest
- * priority, and a CPU whose priority drops pulls a waiting one; BATCH
+ * priority, nearest first, a waiting one is pushed there, and a CPU whose
+ * priority drops pulls one; class changes both ways; BATCH
  * does not preempt on wakeup; SCHED_IDLE weighs 3 against 1024; a mask
  * change moves a running task; a nice change reweights a running task.
  *
@@ -99,6 +100,15 @@ static void rtc_affinity(struct rtc_script *s, int cpu)
 	sl_cpumask *m = &s->masks[s->n];
 	sl_cpumask_clear(m);
 	sl_cpumask_set(m, cpu);
+	rtc_add(s, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = m });
+}
+
+static void rtc_affinity_all(struct rtc_script *s, int ncpus)
+{
+	if (s->n >= RTC_ACTS)
+		return;
+	sl_cpumask *m = &s->masks[s->n];
+	*m = sl_cpumask_first_n(ncpus);
 	rtc_add(s, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = m });
 }
 
@@ -365,6 +375,39 @@ SL_TEST(rt_cfs_woken_rt_spreads)
 	       b->at[2] - b->at[1] < 10 * SL_MSEC + 200 * SL_USEC,
 	       "10 ms of work took %.2f and %.2f ms", rtc_ms(a->at[2] - a->at[1]),
 	       rtc_ms(b->at[2] - b->at[1]));
+	sl_sim_destroy(r.sim);
+}
+
+/* Two packages of two CPUs.  H (FIFO 50) runs on CPU 2; a fair hog on
+ * CPU 3; CPUs 0 and 1 idle.  B (FIFO 10), last on CPU 2, wakes there: it
+ * goes to CPU 3, in CPU 2's cache domain, preempting the fair task,
+ * rather than to an idle CPU of the other package - cpupri has idle and
+ * fair CPUs in one class, and find_lowest_rq walks the task's CPU's
+ * domains (6.12), where a fair wakeup would take an idle CPU. */
+SL_TEST(rt_cfs_lowest_cpu_in_domain)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:2 core:2 pu:1", "cfs", 0))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *h = rtc_new(r.sim), *hog = rtc_new(r.sim),
+			  *b = rtc_new(r.sim);
+	rtc_sleep(h, 1);
+	rtc_run(h, 20);
+	rtc_run(hog, 30);
+	rtc_run(b, 0.1);
+	rtc_affinity_all(b, 4);
+	rtc_sleep(b, 3);
+	rtc_run(b, 5);
+	rtc_fork(root, h, "h", SL_SCHED_FIFO, 50, 2, 1);
+	rtc_fork(root, hog, "hog", SL_SCHED_NORMAL, 0, 3, 1);
+	rtc_fork(root, b, "b", SL_SCHED_FIFO, 10, 2, 1);
+	if (!rtc_go(&r, root))
+		return;
+	CHECKF(b->cpu[2] == 2, "slept on CPU %d", b->cpu[2]);
+	CHECKF(b->cpu[4] == 3, "woke to run on CPU %d, not 3", b->cpu[4]);
+	CHECKF(b->at[4] - b->at[3] < 5 * SL_MSEC + 200 * SL_USEC, "5 ms took %.2f ms",
+	       rtc_ms(b->at[4] - b->at[3]));
 	sl_sim_destroy(r.sim);
 }
 
