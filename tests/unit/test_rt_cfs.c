@@ -326,13 +326,15 @@ SL_TEST(rt_cfs_spinning_fifo_gets_95pct)
 }
 
 /* A FIFO task alone: the fair server leaves it the whole CPU; RT
- * throttling idles the CPU 5 % of the time. */
+ * throttling idles the CPU 5 % of the time, unless the runtime is the
+ * whole period. */
 SL_TEST(rt_cfs_spinning_fifo_alone)
 {
-	static const char *const policy[] = { "cfs", "cfs:rt_bandwidth=throttle" };
-	static const double want[] = { 1000, 1050 };
+	static const char *const policy[] = { "cfs", "cfs:rt_bandwidth=throttle",
+					      "cfs:rt_bandwidth=throttle,rt_runtime_us=1000000" };
+	static const double want[] = { 1000, 1050, 1000 };
 
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		struct rtc_run r;
 		if (!rtc_ok(&r, "pack:1 core:1 pu:1", policy[i], 0))
 			return;
