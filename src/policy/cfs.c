@@ -34,9 +34,15 @@
  *               SD_SHARE_CPUCAPACITY marking the SMT level); smt_gain=1178
  *               gives the 2.6.x-4.x rule (siblings share 1.15 CPUs).
  *
+ *   rt_bandwidth  server: 6.12's fair server (50 ms of every 1 s for the
+ *               fair tasks of a CPU that RT starves); throttle: the RT
+ *               throttling of 2.6.25-6.11 (rt_runtime_us of rt_period_us);
+ *               off: RT may starve fair tasks (cfs_rt_bw.c).
+ *
  * Omitted / simplified:
- *   - Scheduling classes other than fair (RT, deadline, idle policy): all
- *     simulated tasks are SCHED_NORMAL; the migration thread is the
+ *   - SCHED_DEADLINE (refused before the run: not in sched_policies); the
+ *     RT class and BATCH / IDLE are in cfs_rt.c and cfs_fair.c, what
+ *     they simplify in their headers; the migration thread is the
  *     engine's.
  *   - sched_exec moves the task through the migration thread after the
  *     machine's IPI latency; the kernel's stop_one_cpu waits for it, so
@@ -113,6 +119,28 @@ static const struct sl_param_def cfs_knobs[] = {
 	{ .name = "smt_gain", .type = SL_PARAM_INT, .def = "0", .min = 0, .max = 4096,
 	  .doc = "0: capacity 1024 per logical CPU (modern); N: a core's siblings share N "
 		 "(2.6.x-4.x: 1178)" },
+	{ .name = "rt_bandwidth", .type = SL_PARAM_CHOICE, .def = "server",
+	  .choices = "server|throttle|off",
+	  .doc = "what keeps RT tasks from starving fair ones: server (6.12's fair server, "
+		 "fair_server_us of every fair_server_period_us), throttle (RT throttling of "
+		 "2.6.25-6.11: RT runs rt_runtime_us of every rt_period_us) or off" },
+	{ .name = "fair_server_us", .type = SL_PARAM_INT, .def = "50000", .min = 0,
+	  .max = 10000000,
+	  .doc = "rt_bandwidth=server: the fair server's runtime (6.12 debugfs "
+		 "fair_server/cpuN/runtime, 50 ms)" },
+	{ .name = "fair_server_period_us", .type = SL_PARAM_INT, .def = "1000000", .min = 100,
+	  .max = 10000000,
+	  .doc = "rt_bandwidth=server: the fair server's period (1 s)" },
+	{ .name = "rt_runtime_us", .type = SL_PARAM_INT, .def = "950000", .min = 0,
+	  .max = 10000000,
+	  .doc = "rt_bandwidth=throttle: sched_rt_runtime_us, RT time per period per CPU "
+		 "(950 ms)" },
+	{ .name = "rt_period_us", .type = SL_PARAM_INT, .def = "1000000", .min = 1000,
+	  .max = 10000000,
+	  .doc = "rt_bandwidth=throttle: sched_rt_period_us (1 s)" },
+	{ .name = "rr_timeslice_ms", .type = SL_PARAM_INT, .def = "100", .min = 1, .max = 10000,
+	  .doc = "SCHED_RR's timeslice (sched_rr_timeslice_ms, RR_TIMESLICE: 100 ms), "
+		 "counted in ticks" },
 	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
 	  .doc = "cost of each CPU or task the scheduler examines (default: the machine's); "
 		 "a pick costs the machine's pick cost" },
@@ -145,6 +173,28 @@ static int cfs_check_knobs(const struct sl_params *knobs, struct sl_err *err)
 				       eevdf_only[i]);
 	if (sl_param_choice(knobs, "numa") == 1 && cfs_given(knobs, "numa_scan_ms"))
 		return sl_fail(err, "policy 'cfs': numa_scan_ms: NUMA balancing is off (numa=off)");
+	static const char *const bw_knobs[3][3] = {
+		{ "fair_server_us", "fair_server_period_us", NULL },
+		{ "rt_runtime_us", "rt_period_us", NULL },
+		{ NULL },
+	};
+	static const char *const bw_names[3] = { "server", "throttle", "off" };
+	int bw = sl_param_choice(knobs, "rt_bandwidth");
+	for (int m = 0; m < 2; m++)
+		for (int i = 0; m != bw && bw_knobs[m][i]; i++)
+			if (cfs_given(knobs, bw_knobs[m][i]))
+				return sl_fail(err, "policy 'cfs': %s: applies to rt_bandwidth=%s only "
+					       "(this run has rt_bandwidth=%s)", bw_knobs[m][i],
+					       bw_names[m], bw_names[bw]);
+	if (bw == 1 && sl_param_int(knobs, "rt_runtime_us") > sl_param_int(knobs, "rt_period_us"))
+		return sl_fail(err, "policy 'cfs': rt_runtime_us: %lld is more than rt_period_us "
+			       "(%lld), which sched_rt_handler refuses",
+			       (long long)sl_param_int(knobs, "rt_runtime_us"),
+			       (long long)sl_param_int(knobs, "rt_period_us"));
+	if (bw == 0 && sl_param_int(knobs, "fair_server_us") >
+			       sl_param_int(knobs, "fair_server_period_us"))
+		return sl_fail(err, "policy 'cfs': fair_server_us: more than "
+			       "fair_server_period_us, which dl_server_apply_params refuses");
 	return 0;
 }
 
@@ -233,6 +283,19 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 							 sl_cost_scan(sim, 1);
 	s->pick_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns") :
 							 sl_cost_pick(sim);
+	/* sched_rr_timeslice: RR_TIMESLICE = 100 ms in jiffies, at least one */
+	s->rr_ticks = (int)(sl_param_int(knobs, "rr_timeslice_ms") * (long)s->hz / 1000);
+	if (s->rr_ticks < 1)
+		s->rr_ticks = 1;
+	s->rt_bw = sl_param_choice(knobs, "rt_bandwidth") == 0 ? CFS_RTBW_SERVER :
+		   sl_param_choice(knobs, "rt_bandwidth") == 1 ? CFS_RTBW_THROTTLE : CFS_RTBW_OFF;
+	s->fs_runtime = sl_param_int(knobs, "fair_server_us") * SL_USEC;
+	s->fs_period = sl_param_int(knobs, "fair_server_period_us") * SL_USEC;
+	s->rt_runtime = sl_param_int(knobs, "rt_runtime_us") * SL_USEC;
+	s->rt_period = sl_param_int(knobs, "rt_period_us") * SL_USEC;
+	s->rt_period_end = s->rt_period;
+	if (s->rt_bw == CFS_RTBW_SERVER && s->fs_runtime == 0)
+		s->rt_bw = CFS_RTBW_OFF;	/* 0 runtime: the server is disabled */
 	s->max_lb_interval = (uint64_t)s->hz * (uint64_t)s->ncpus / 10;
 	if (s->max_lb_interval < 1)
 		s->max_lb_interval = 1;
@@ -245,6 +308,7 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 		rq->avg_idle = 2 * s->migration_cost;
 		rq->push_cpu = -1;
 		rq->mig_dest = -1;
+		rq->rt.acct_fair = true;	/* idle */
 	}
 	/* every CPU starts idle: every LLC of an SMT machine has idle cores */
 	for (int cpu = 0; cpu < s->ncpus; cpu++)
@@ -291,9 +355,15 @@ static void cfs_entity_init(struct cfs *s, struct sl_task *t)
 	memset(se, 0, sizeof(*se));
 	se->task = t;
 	se->nice = t->nice;
-	se->weight = cfs_nice_to_weight(t->nice);
+	se->policy = t->sched_policy;
+	se->weight = cfs_task_weight(t);
 	cfs_apply_custom_slice(s, se);
 	se->cpu = -1;
+	if (sl_task_rt(t)) {
+		se->rt = true;
+		se->rt_prio = SL_RT_PRIO_MAX - t->rt_priority;
+		se->rt_slice = s->rr_ticks;
+	}
 	se->recent_used_cpu = -1;
 	se->numa_nid = -1;
 	se->mig_rq = -1;
@@ -308,6 +378,21 @@ static void cfs_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task 
 	int cpu = 0;
 
 	cfs_entity_init(s, child);
+	if (se->rt) {
+		/* sched_fork: rt_sched_class; wake_up_new_task: select_task_rq_rt(WF_FORK) */
+		if (parent) {
+			se->cpu = parent->cpu >= 0 ? parent->cpu : cfs_se(parent)->cpu;
+			cpu = cfs_rt_select(s, se, se->cpu, parent->cpu >= 0 ? parent->cpu : -1);
+		} else {
+			cpu = sl_cpumask_test(&child->allowed, 0) ? 0 :
+			      sl_cpumask_first(&child->allowed);
+		}
+		se->cpu = cpu;
+		cfs_rt_enqueue(s, se, false);
+		cfs_rt_check_preempt(s, se);
+		cfs_rt_woken(s, se);
+		return;
+	}
 	if (parent) {
 		struct cfs_entity *pse = cfs_se(parent);
 		struct cfs_rq *prq = &s->rq[pse->cpu];
@@ -329,6 +414,38 @@ static void cfs_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task 
 	cfs_check_preempt(s, rq, se);
 }
 
+/* ttwu_do_activate() measures how long the CPU idled: avg_idle bounds
+ * newly-idle balancing. */
+static void cfs_note_wake_idle(struct cfs *s, struct cfs_rq *rq)
+{
+	if (rq->idle_stamp) {
+		sl_time delta = sl_now(s->sim) - rq->idle_stamp;
+		rq->avg_idle += (delta - rq->avg_idle) / 8;
+		if (rq->avg_idle > 2 * s->migration_cost)
+			rq->avg_idle = 2 * s->migration_cost;
+		rq->idle_stamp = 0;
+	}
+}
+
+/* try_to_wake_up() of an RT task: select_task_rq_rt(WF_TTWU), enqueue,
+ * wakeup_preempt, task_woken_rt. */
+static void cfs_rt_wakeup(struct cfs *s, struct cfs_entity *se, int waker_cpu, unsigned flags)
+{
+	int prev_cpu = se->cpu;
+
+	if (waker_cpu < 0 || waker_cpu >= s->ncpus || (flags & SL_WAKE_TIMER))
+		waker_cpu = prev_cpu;
+	int cpu = cfs_rt_select(s, se, prev_cpu, waker_cpu);
+	if (cpu != prev_cpu) {
+		sl_note_migration(s->sim, se->task, prev_cpu, cpu);
+		se->cpu = cpu;
+	}
+	cfs_note_wake_idle(s, &s->rq[cpu]);
+	cfs_rt_enqueue(s, se, false);
+	cfs_rt_check_preempt(s, se);
+	cfs_rt_woken(s, se);
+}
+
 /* try_to_wake_up(): select_task_rq(WF_TTWU), then ttwu_do_activate. */
 static void cfs_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned flags)
 {
@@ -336,6 +453,10 @@ static void cfs_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, uns
 	struct cfs_entity *se = cfs_se(t);
 	int prev_cpu = se->cpu;
 
+	if (se->rt) {
+		cfs_rt_wakeup(s, se, waker_cpu, flags);
+		return;
+	}
 	if (se->delayed) {
 		struct cfs_rq *drq = &s->rq[prev_cpu];
 		if (se->nice == t->nice && sl_cpumask_test(&t->allowed, prev_cpu)) {
@@ -349,7 +470,7 @@ static void cfs_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, uns
 	}
 	if (se->nice != t->nice) {
 		se->nice = t->nice;
-		se->weight = cfs_nice_to_weight(t->nice);
+		se->weight = cfs_task_weight(t);
 	}
 	if (waker_cpu < 0 || waker_cpu >= s->ncpus)
 		waker_cpu = prev_cpu;
@@ -360,14 +481,7 @@ static void cfs_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, uns
 		cfs_move_sleeping(s, se, cpu);
 
 	struct cfs_rq *rq = &s->rq[cpu];
-	if (rq->idle_stamp) {
-		/* how long this CPU idles, on average: bounds newly-idle balancing */
-		sl_time delta = sl_now(sim) - rq->idle_stamp;
-		rq->avg_idle += (delta - rq->avg_idle) / 8;
-		if (rq->avg_idle > 2 * s->migration_cost)
-			rq->avg_idle = 2 * s->migration_cost;
-		rq->idle_stamp = 0;
-	}
+	cfs_note_wake_idle(s, rq);
 	cfs_enqueue(s, rq, se, CFS_ENQ_WAKEUP | (cpu != prev_cpu ? CFS_ENQ_MIGRATED : 0));
 	cfs_check_preempt(s, rq, se);
 }
@@ -375,9 +489,11 @@ static void cfs_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, uns
 /* A dead task leaves its CPU's averages and any pending move. */
 static void cfs_task_dead(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
 {
-	cfs_pelt_se(s, se);
-	cfs_pelt_rq(s, rq);
-	cfs_pelt_detach(rq, se);
+	if (!se->rt) {	/* an RT task's averages left at switched_from_fair */
+		cfs_pelt_se(s, se);
+		cfs_pelt_rq(s, rq);
+		cfs_pelt_detach(rq, se);
+	}
 	if (se->mig_rq >= 0) {
 		struct cfs_rq *mrq = &s->rq[se->mig_rq];
 		if (mrq->mig_se == se)
@@ -395,7 +511,12 @@ static struct sl_task *cfs_pick_next(struct sl_sim *sim, int cpu, struct sl_task
 
 	struct cfs_entity *pse = prev ? cfs_se(prev) : NULL;
 
-	if (prev) {
+	cfs_rtbw_account(s, cpu, rq->rt.acct_fair);
+	if (pse && pse->rt) {
+		cfs_rt_put_prev(s, cpu, pse);
+		if (prev->state == SL_TASK_DEAD)
+			cfs_task_dead(s, rq, pse);
+	} else if (prev) {
 		if (prev->state == SL_TASK_DEAD) {
 			cfs_dequeue(s, rq, pse, CFS_DEQ_SLEEP | CFS_DEQ_NODELAY);
 			cfs_task_dead(s, rq, pse);
@@ -407,9 +528,18 @@ static struct sl_task *cfs_pick_next(struct sl_sim *sim, int cpu, struct sl_task
 			cfs_put_prev(s, rq);
 		}
 	}
+	if (rq->fix_pending)
+		cfs_attr_fix_cpu(s, cpu);	/* set_allowed's stopper */
 	if (s->pick_ns > 0)
 		sl_charge_sched(sim, cpu, s->pick_ns);
 	for (;;) {
+		/* the RT class first, unless throttled or the fair server's turn */
+		struct cfs_entity *rse = cfs_rt_pick(s, cpu);
+		if (rse) {
+			cfs_rtbw_account(s, cpu, false);
+			return rse->task;
+		}
+		cfs_rtbw_account(s, cpu, true);
 		if (rq->nr_running == 0)
 			cfs_newidle_balance(s, cpu);
 		if (rq->nr_running == 0) {
@@ -436,7 +566,10 @@ static void cfs_tick(struct sl_sim *sim, int cpu)
 	if (rq->curr) {
 		cfs_task_tick(s, rq);
 		cfs_numa_tick(s, rq, rq->curr);
+	} else if (rq->rt.curr) {
+		cfs_rt_task_tick(s, cpu);
 	}
+	cfs_rtbw_tick(s, cpu);
 	cfs_rebalance_tick(s, cpu);
 }
 
@@ -448,7 +581,8 @@ static void cfs_exec(struct sl_sim *sim, struct sl_task *t)
 
 	if (s->short_slice > 0)
 		cfs_apply_custom_slice(s, se);
-	if (!s->fork_balance || t->cpu < 0)
+	/* select_task_rq_rt() keeps an exec'ing RT task where it is */
+	if (!s->fork_balance || t->cpu < 0 || se->rt)
 		return;
 	int dest = cfs_select_task_rq(s, se, t->cpu, t->cpu, CFS_WF_EXEC, se);
 	if (dest != t->cpu)
@@ -458,8 +592,12 @@ static void cfs_exec(struct sl_sim *sim, struct sl_task *t)
 static void cfs_yield_op(struct sl_sim *sim, struct sl_task *t)
 {
 	struct cfs *s = cfs_state(sim);
+	struct cfs_entity *se = cfs_se(t);
 
-	cfs_yield(s, &s->rq[cfs_se(t)->cpu]);
+	if (se->rt)
+		cfs_rt_yield(s, se);
+	else
+		cfs_yield(s, &s->rq[se->cpu]);
 }
 
 /* The migration thread preempted whatever ran on cpu: it is queued again,
@@ -471,6 +609,9 @@ static void cfs_migration(struct sl_sim *sim, int cpu, long arg)
 
 	(void)arg;
 	cfs_put_prev(s, rq);
+	if (rq->rt.curr)
+		cfs_rt_put_prev(s, cpu, rq->rt.curr);
+	cfs_attr_fix_cpu(s, cpu);
 	cfs_active_balance(s, cpu);
 	struct cfs_entity *se = rq->mig_se;
 	if (!se)
@@ -478,9 +619,14 @@ static void cfs_migration(struct sl_sim *sim, int cpu, long arg)
 	int dest = rq->mig_dest;
 	rq->mig_se = NULL;
 	se->mig_rq = -1;
-	if (se->on_rq && se->cpu == cpu && rq->curr != se && dest != cpu &&
-	    sl_cpumask_test(&se->task->allowed, dest))
+	if (se->rt) {
+		if (se->rt_queued && se->cpu == cpu && rq->rt.curr != se && dest != cpu &&
+		    sl_cpumask_test(&se->task->allowed, dest))
+			cfs_rt_move_queued(s, se, dest);
+	} else if (se->on_rq && se->cpu == cpu && rq->curr != se && dest != cpu &&
+		   sl_cpumask_test(&se->task->allowed, dest)) {
 		cfs_move_queued(s, se, dest);
+	}
 }
 
 /* ---- consistency (tests, --check) ---- */
@@ -490,9 +636,10 @@ static int cfs_check_rq(struct sl_sim *sim, struct cfs *s, struct cfs_rq *rq, st
 	int cpu = rq->cpu;
 	struct sl_task *running = sl_curr(sim, cpu);
 
-	if (cfs_tl_check(&rq->tl, cpu, err))
+	if (cfs_tl_check(&rq->tl, cpu, err) || cfs_rt_check(s, cpu, err))
 		return -1;
-	if ((rq->curr ? rq->curr->task : NULL) != running)
+	if ((rq->curr ? rq->curr->task : rq->rt.curr ? rq->rt.curr->task : NULL) != running ||
+	    (rq->curr && rq->rt.curr))
 		return sl_fail_internal(err, "cfs: CPU %d runs task %d, its runqueue's curr is %d",
 					cpu, running ? running->id : -1,
 					rq->curr ? rq->curr->task->id : -1);
@@ -539,19 +686,35 @@ static int cfs_check_rq(struct sl_sim *sim, struct cfs *s, struct cfs_rq *rq, st
 static int cfs_check(struct sl_sim *sim, struct sl_err *err)
 {
 	struct cfs *s = cfs_state(sim);
-	int overloaded = 0;
+	int overloaded = 0, rt_overloaded = 0;
 
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		if (cfs_check_rq(sim, s, &s->rq[cpu], err))
 			return -1;
 		overloaded += s->rq[cpu].nr_running >= 2;
+		rt_overloaded += s->rq[cpu].rt.nr_running >= 2;
 	}
-	if (overloaded != s->nr_overloaded)
-		return sl_fail_internal(err, "cfs: %d runqueues overloaded, counted %d", overloaded,
-					s->nr_overloaded);
+	if (overloaded != s->nr_overloaded || rt_overloaded != s->nr_rt_overloaded)
+		return sl_fail_internal(err, "cfs: %d runqueues overloaded, counted %d (RT: %d, %d)",
+					overloaded, s->nr_overloaded, rt_overloaded,
+					s->nr_rt_overloaded);
 	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t)) {
 		const struct cfs_entity *se = cfs_se(t);
 		bool runnable = t->state == SL_TASK_RUNNABLE;
+		/* a mask change waits for the stopper of the task's CPU */
+		bool allowed = se->cpu >= 0 && (sl_cpumask_test(&t->allowed, se->cpu) ||
+						s->rq[se->cpu].fix_pending);
+		if (se->rt != sl_task_rt(t) || se->policy != t->sched_policy)
+			return sl_fail_internal(err, "cfs: task %d: class %d kept, %d set", t->id,
+						se->policy, t->sched_policy);
+		if (se->rt) {
+			if (se->on_rq || se->rt_queued != runnable || (runnable && !allowed))
+				return sl_fail_internal(err, "cfs: RT task %d is %s but %s queued on "
+							"CPU %d", t->id,
+							runnable ? "runnable" : "not runnable",
+							se->rt_queued ? "is" : "is not", se->cpu);
+			continue;
+		}
 		if (se->delayed && (runnable || !se->on_rq || s->pick != CFS_PICK_EEVDF))
 			return sl_fail_internal(err, "cfs: task %d delayed but %s", t->id,
 						runnable ? "runnable" : "not queued");
@@ -562,7 +725,7 @@ static int cfs_check(struct sl_sim *sim, struct sl_err *err)
 		if (t->cpu >= 0 && t->cpu != se->cpu)
 			return sl_fail_internal(err, "cfs: task %d runs on CPU %d but is queued on %d",
 						t->id, t->cpu, se->cpu);
-		if (runnable && (se->cpu < 0 || !sl_cpumask_test(&t->allowed, se->cpu)))
+		if (runnable && !allowed)
 			return sl_fail_internal(err, "cfs: task %d queued on CPU %d, not allowed",
 						t->id, se->cpu);
 	}
@@ -575,6 +738,8 @@ const struct sl_policy_ops sl_policy_cfs = {
 		   "select_idle_sibling, NUMA balancing",
 	.knobs = cfs_knobs,
 	.task_size = sizeof(struct cfs_entity),
+	.sched_policies = (1u << SL_SCHED_FIFO) | (1u << SL_SCHED_RR) | (1u << SL_SCHED_BATCH) |
+			  (1u << SL_SCHED_IDLE),
 	.init = cfs_init,
 	.destroy = cfs_destroy,
 	.fork = cfs_fork,
@@ -584,5 +749,7 @@ const struct sl_policy_ops sl_policy_cfs = {
 	.exec = cfs_exec,
 	.yield = cfs_yield_op,
 	.migration = cfs_migration,
+	.setscheduler = cfs_setscheduler,
+	.set_allowed = cfs_set_allowed,
 	.check = cfs_check,
 };

@@ -20,6 +20,12 @@
  *                   fork / exec placement (find_idlest_group)
  *   cfs_balance.c   periodic, newly-idle and active load balancing
  *   cfs_numa.c      NUMA placement: home node preference and migration back
+ *   cfs_rt.c        the real-time class (SCHED_FIFO/RR): priority lists,
+ *                   RR slices, preemption, push/pull between CPUs
+ *   cfs_rt_bw.c     what keeps RT from starving fair tasks: 6.12's fair
+ *                   server, or the RT throttling of earlier kernels
+ *   cfs_attr.c      live changes: sched_setscheduler / set_user_nice and
+ *                   set_cpus_allowed on a running, queued or sleeping task
  *   cfs.c           the policy: knobs, creation, ops, consistency check
  *
  * Sources: Linux kernel/sched/fair.c, features.h, topology.c, pelt.c and
@@ -125,6 +131,16 @@ struct cfs_entity {
 	sl_time numa_next;		/* wall time of the next placement attempt */
 	/* a pending move through the migration thread of this CPU (-1: none) */
 	int mig_rq;
+	/* the class it is queued in: its sched_policy as the policy last saw
+	 * it (the engine changes t->sched_policy first, then calls the op) */
+	int policy;
+	/* the RT class (cfs_rt.c): its place in a priority list while
+	 * runnable (running included, as the kernel's run_list) */
+	bool rt;			/* in the RT class (FIFO/RR) */
+	bool rt_queued;			/* on s->rq[cpu].rt's list */
+	int rt_prio;			/* the list: 99 - rt_priority (kernel prio, 0 best) */
+	int rt_slice;			/* RR: ticks left of sched_rr_timeslice */
+	struct cfs_entity *rt_prev, *rt_next;
 };
 
 static inline struct cfs_entity *cfs_se(const struct sl_task *t)
@@ -173,6 +189,25 @@ struct cfs_domain {
 
 /* ---- per CPU ---- */
 
+#define CFS_RT_PRIOS	100	/* MAX_RT_PRIO: lists 0 (rt_priority 99) .. 99 */
+
+/* struct rt_rq: the RT tasks of one CPU, running one included. */
+struct cfs_rt_rq {
+	struct cfs_entity *head[CFS_RT_PRIOS], *tail[CFS_RT_PRIOS];
+	uint64_t bitmap[2];		/* list i not empty */
+	int nr_running;
+	struct cfs_entity *curr;	/* the RT task running on this CPU, or NULL */
+	/* RT throttling (rt_bandwidth=throttle) */
+	sl_time rt_time;		/* RT run time in this period */
+	bool throttled;
+	/* the fair server (rt_bandwidth=server): a deferred dl_server */
+	bool fs_active;			/* started: fair tasks are queued here */
+	bool fs_running;		/* dl_defer_running: it handles a starvation */
+	sl_time fs_deadline, fs_runtime;
+	sl_time acct_at;		/* bandwidth accounted up to here */
+	bool acct_fair;			/* ... and what ran since: fair or idle (else RT) */
+};
+
 struct cfs_rq {
 	int cpu;
 	struct cfs_timeline tl;
@@ -205,6 +240,9 @@ struct cfs_rq {
 	sl_time avg_idle;
 	sl_time last_idle;		/* for find_idlest_group_cpu's "most recently idled" */
 	int nr_numa_running, nr_preferred_running;
+	struct cfs_rt_rq rt;
+	int dist_prev;			/* cpumask_any_and_distribute's last answer */
+	bool fix_pending;		/* its stopper will move a task off (set_allowed) */
 };
 
 /* ---- the policy ---- */
@@ -237,6 +275,13 @@ struct cfs {
 	sl_time numa_scan_delay, numa_retry;
 	int smt_gain;
 	sl_time scan_ns, pick_ns;
+	/* the RT class */
+	int rr_ticks;			/* sched_rr_timeslice in ticks (100 ms) */
+	enum { CFS_RTBW_SERVER, CFS_RTBW_THROTTLE, CFS_RTBW_OFF } rt_bw;
+	sl_time rt_runtime, rt_period;	/* throttle: sched_rt_runtime_us / period_us */
+	sl_time fs_runtime, fs_period;	/* server: fair_server runtime / period */
+	sl_time rt_period_end;		/* throttle: end of the current period (0: none yet) */
+	int nr_rt_overloaded;		/* CPUs with 2+ RT tasks (rd->rto_count) */
 
 	struct cfs_rq *rq;		/* [ncpus] */
 	int nr_spans;
@@ -289,6 +334,62 @@ void cfs_move_queued(struct cfs *s, struct cfs_entity *se, int dst_cpu);
 void cfs_move_sleeping(struct cfs *s, struct cfs_entity *se, int dst_cpu);
 /* available_idle_cpu(): nothing runs or waits there. */
 bool cfs_cpu_idle(const struct cfs *s, int cpu);
+
+/* The task's weight: its nice's, or WEIGHT_IDLEPRIO for SCHED_IDLE. */
+long cfs_task_weight(const struct sl_task *t);
+/* reweight_entity(): se (fair, on rq or not) takes a new weight. */
+void cfs_reweight(struct cfs *s, struct cfs_entity *se, long weight);
+
+/* ---- cfs_rt.c ---- */
+
+void cfs_rt_enqueue(struct cfs *s, struct cfs_entity *se, bool head);
+void cfs_rt_dequeue(struct cfs *s, struct cfs_entity *se);
+/* The highest-priority RT task queued on cpu, or NULL. */
+struct cfs_entity *cfs_rt_first(const struct cfs *s, int cpu);
+/* cpupri of a CPU: its best RT task's rt_priority, 0 (NORMAL) with none. */
+int cfs_rt_cpupri(const struct cfs *s, int cpu);
+/* wakeup_preempt_rt(): se (RT) was just queued on its CPU. */
+void cfs_rt_check_preempt(struct cfs *s, struct cfs_entity *se);
+/* select_task_rq_rt() for a wakeup or fork: where the RT task goes. */
+int cfs_rt_select(struct cfs *s, struct cfs_entity *se, int prev_cpu, int this_cpu);
+/* put_prev_task_rt(): the RT task that ran on cpu stopped running. */
+void cfs_rt_put_prev(struct cfs *s, int cpu, struct cfs_entity *se);
+/* pick_next_task_rt(), or NULL: RT has nothing (or is held back) here. */
+struct cfs_entity *cfs_rt_pick(struct cfs *s, int cpu);
+void cfs_rt_task_tick(struct cfs *s, int cpu);
+void cfs_rt_yield(struct cfs *s, struct cfs_entity *se);
+/* push_rt_tasks() from cpu; pull_rt_task() to cpu (true: pulled). */
+void cfs_rt_push(struct cfs *s, int cpu);
+bool cfs_rt_pull(struct cfs *s, int cpu);
+/* task_woken_rt(): push if the woken task will wait here. */
+void cfs_rt_woken(struct cfs *s, struct cfs_entity *se);
+/* Move a queued, not running RT task to dst. */
+void cfs_rt_move_queued(struct cfs *s, struct cfs_entity *se, int dst);
+int cfs_rt_check(struct cfs *s, int cpu, struct sl_err *err);
+
+/* ---- cfs_attr.c ---- */
+
+void cfs_setscheduler(struct sl_sim *sim, struct sl_task *t, const struct sl_sched_attr *old);
+void cfs_set_allowed(struct sl_sim *sim, struct sl_task *t);
+/* The stopper of cpu runs: move what its mask no longer allows. */
+void cfs_attr_fix_cpu(struct cfs *s, int cpu);
+
+/* ---- cfs_rt_bw.c ---- */
+
+/* Bring cpu's bandwidth accounting up to now; `fair` says what runs from
+ * now on (a fair task or nothing: true; an RT task: false). */
+void cfs_rtbw_account(struct cfs *s, int cpu, bool fair);
+/* The fair server takes the CPU from RT now (deferred server activated,
+ * runtime left): pick fair first. */
+bool cfs_rtbw_fair_first(struct cfs *s, int cpu);
+/* RT is throttled on cpu (rt_bandwidth=throttle). */
+bool cfs_rtbw_rt_throttled(const struct cfs *s, int cpu);
+/* At cpu's tick: periods, replenishment, a resched when the answer of
+ * the two above changed. */
+void cfs_rtbw_tick(struct cfs *s, int cpu);
+/* dl_server_start / dl_server_stop: cpu's fair runqueue became non-empty
+ * / empty. */
+void cfs_rtbw_fair_queued(struct cfs *s, int cpu, bool any);
 
 /* ---- cfs_pelt.c ---- */
 

@@ -14,7 +14,9 @@
  * with DELAY_ZERO, pick_eevdf with RUN_TO_PARITY, did_preempt_short and
  * do_preempt_short (PREEMPT_SHORT), set_next_entity's stash of the
  * deadline, check_preempt_wakeup_fair, yield_task_fair,
- * update_min_vruntime), syscalls.c (sched_runtime clamped to
+ * update_min_vruntime, reweight_entity; check_preempt_wakeup_fair's
+ * SCHED_BATCH / SCHED_IDLE rules and WEIGHT_IDLEPRIO from core.c
+ * set_load_weight), syscalls.c (sched_runtime clamped to
  * 0.1..100 ms as a custom slice); of 6.1-6.5 for pick=cfs (sched_slice,
  * __sched_period, place_entity with START_DEBIT and GENTLE_FAIR_SLEEPERS,
  * check_preempt_tick, wakeup_preempt_entity, the skip buddy, vruntime
@@ -24,11 +26,9 @@
  * Omitted / simplified:
  *   - Group scheduling (task groups, autogroup, cgroup weights, bandwidth):
  *     every task is its own entity on its CPU's root runqueue.
- *   - EEVDF: the deadline-sorted tree of 6.8 (same picks, other layout);
- *     reweighting of a queued entity (nice changes only while a task
- *     sleeps; a delayed sleeper whose nice changed finishes its delayed
- *     dequeue at wakeup and is then woken as usual).  Custom slices come
- *     from the custom_slice knob (by task name) instead of sched_setattr.
+ *   - EEVDF: the deadline-sorted tree of 6.8 (same picks, other layout).
+ *     Custom slices come from the custom_slice knob (by task name)
+ *     instead of sched_setattr.
  *   - DELAY_DEQUEUE as in 6.12: a delayed task still counts in
  *     nr_running, load and PELT, the load balancer may move it, and
  *     its wakeup requeues it where it is (ttwu_runnable) without a
@@ -76,9 +76,19 @@ int64_t cfs_delta_fair(sl_time delta, long weight)
 	return delta * CFS_NICE_0_LOAD / weight;
 }
 
+/* SCHED_IDLE's weight (WEIGHT_IDLEPRIO, core.c set_load_weight). */
+#define CFS_WEIGHT_IDLEPRIO 3
+
+long cfs_task_weight(const struct sl_task *t)
+{
+	return t->sched_policy == SL_SCHED_IDLE ? CFS_WEIGHT_IDLEPRIO : cfs_nice_to_weight(t->nice);
+}
+
+/* available_idle_cpu(): nothing runs or waits there, of any class. */
 bool cfs_cpu_idle(const struct cfs *s, int cpu)
 {
-	return s->rq[cpu].nr_running == 0 && sl_cpu_idle(s->sim, cpu);
+	return s->rq[cpu].nr_running == 0 && s->rq[cpu].rt.nr_running == 0 &&
+	       sl_cpu_idle(s->sim, cpu);
 }
 
 /* ---- the weighted average of vruntimes (EEVDF's V) ---- */
@@ -329,6 +339,8 @@ void cfs_enqueue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsign
 	cfs_numa_account(s, rq, se, 1);
 	if (rq->nr_running == 2)
 		s->nr_overloaded++;
+	if (rq->nr_running == 1)
+		cfs_rtbw_fair_queued(s, rq->cpu, true);
 }
 
 /*
@@ -373,6 +385,8 @@ bool cfs_dequeue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsign
 	cfs_numa_account(s, rq, se, -1);
 	if (rq->nr_running == 1)
 		s->nr_overloaded--;
+	if (rq->nr_running == 0)
+		cfs_rtbw_fair_queued(s, rq->cpu, false);
 	if (rq->skip == se)
 		rq->skip = NULL;
 
@@ -552,6 +566,15 @@ void cfs_check_preempt(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
 	}
 	if (curr == se || sl_need_resched(s->sim, cpu))
 		return;
+	/* SCHED_IDLE: a non-idle task preempts an idle one at once, and an
+	 * idle one never preempts; BATCH and IDLE never preempt on wakeup */
+	bool curr_idle = curr->policy == SL_SCHED_IDLE, se_idle = se->policy == SL_SCHED_IDLE;
+	if (curr_idle && !se_idle) {
+		sl_resched(s->sim, cpu);
+		return;
+	}
+	if (curr_idle != se_idle || se->policy != SL_SCHED_NORMAL)
+		return;
 	cfs_update_curr(s, rq);
 	if (sl_need_resched(s->sim, cpu))
 		return;
@@ -612,6 +635,36 @@ void cfs_yield(struct cfs *s, struct cfs_rq *rq)
 	} else {
 		rq->skip = curr;
 	}
+}
+
+/* ---- a new weight (nice or SCHED_IDLE) ---- */
+
+/*
+ * reweight_entity() as set_user_nice / __sched_setscheduler reach it:
+ * 6.12 dequeues the task (DEQUEUE_SAVE) first, so the entity is off the
+ * queue and only its lag is scaled, lag_i = w_i * (V - v_i) being what is
+ * kept (vlag * w / w'); it is then placed again with that lag (and,
+ * PLACE_REL_DEADLINE, what was left of its request).  pick=cfs (6.5):
+ * vruntime is kept, only the weight changes.  A running task is put back
+ * and set as next again, which starts a new RUN_TO_PARITY protection.
+ */
+void cfs_reweight(struct cfs *s, struct cfs_entity *se, long weight)
+{
+	struct cfs_rq *rq = &s->rq[se->cpu];
+	bool queued = se->on_rq, running = queued && rq->curr == se;
+
+	if (weight == se->weight)
+		return;
+	if (queued)
+		cfs_dequeue(s, rq, se, 0);
+	if (s->pick == CFS_PICK_EEVDF)
+		se->vlag = se->vlag * se->weight / weight;
+	se->weight = weight;
+	if (!queued)
+		return;
+	cfs_enqueue(s, rq, se, 0);
+	if (running)
+		cfs_set_next(s, rq, se, false);
 }
 
 /* ---- changing runqueue ---- */

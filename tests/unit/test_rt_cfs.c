@@ -1,0 +1,632 @@
+/*
+ * test_rt_cfs.c - policy `cfs`'s other classes and live changes (issue
+ * 12): an RT task preempts a fair one at once; FIFO is not preempted by an
+ * equal priority and RR rotates at 100 ms; a spinning FIFO task leaves the
+ * fair task beside it 5 % (6.12's fair server, and the RT throttling of
+ * earlier kernels); a woken RT task goes to the CPU running the lowest
+ * priority, nearest first, a waiting one is pushed there, and a CPU whose
+ * priority drops pulls one; class changes both ways; BATCH
+ * does not preempt on wakeup; SCHED_IDLE weighs 3 against 1024; a mask
+ * change moves a running task; a nice change reweights a running task.
+ *
+ * Every run has the engine's invariant checks on, and with them the
+ * policy's check op (RT lists, bitmap, counts, each task in the class
+ * and on a CPU its mask allows).
+ */
+#include <string.h>
+
+#include "base/spec.h"
+#include "hw/machine.h"
+#include "policy/cfs.h"
+#include "sim/sim.h"
+#include "test.h"
+
+/* ---- a scripted task: acts[] in order, noting when and where ---- */
+
+#define RTC_ACTS 16
+
+struct rtc_script {
+	int n, pc;
+	struct sl_action acts[RTC_ACTS];
+	sl_time at[RTC_ACTS + 1];	/* when act i was asked for (i = n: the exit) */
+	int cpu[RTC_ACTS + 1];
+	sl_cpumask masks[RTC_ACTS];	/* storage for SETAFFINITY / fork masks */
+};
+
+static void rtc_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct rtc_script *s = t->prog_state;
+
+	s->at[s->pc] = sl_now(sim);
+	s->cpu[s->pc] = t->cpu;
+	*next = s->pc < s->n ? s->acts[s->pc++] : sl_act_exit();
+}
+
+static const struct sl_prog rtc_prog = { .name = "rtc", .step = rtc_step };
+
+static struct rtc_script *rtc_new(struct sl_sim *sim)
+{
+	struct rtc_script *s = sl_sim_alloc(sim, sizeof(*s));
+	memset(s, 0, sizeof(*s));
+	return s;
+}
+
+static void rtc_add(struct rtc_script *s, struct sl_action a)
+{
+	if (s->n < RTC_ACTS)
+		s->acts[s->n++] = a;
+}
+
+static void rtc_run(struct rtc_script *s, double ms)
+{
+	rtc_add(s, sl_act_run(ms * SL_MSEC, SL_WC_INT));
+}
+
+static void rtc_sleep(struct rtc_script *s, double ms)
+{
+	rtc_add(s, sl_act_sleep((sl_time)(ms * SL_MSEC)));
+}
+
+/* A child of class `policy` (SL_SCHED_*), rt_priority `prio`, nice 0;
+ * cpus >= 0: pinned to CPUs 0..cpus-1 shifted by `first`. */
+static void rtc_fork(struct rtc_script *s, struct rtc_script *child, const char *comm, int policy,
+		     int prio, int first, int ncpus)
+{
+	const sl_cpumask *allowed = NULL;
+
+	if (ncpus > 0 && s->n < RTC_ACTS) {
+		sl_cpumask *m = &s->masks[s->n];
+		sl_cpumask_clear(m);
+		for (int c = first; c < first + ncpus; c++)
+			sl_cpumask_set(m, c);
+		allowed = m;
+	}
+	rtc_add(s, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &rtc_prog, .state = child, .comm = comm, .set_nice = true,
+			    .nice = 0, .set_sched = true, .sched_policy = policy,
+			    .rt_priority = prio, .allowed = allowed } });
+}
+
+static void rtc_setsched(struct rtc_script *s, int policy, int prio, int nice)
+{
+	rtc_add(s, (struct sl_action){ .kind = SL_ACT_SETSCHED,
+		.u.setsched = { .sched_policy = policy, .rt_priority = prio, .nice = nice } });
+}
+
+static void rtc_affinity(struct rtc_script *s, int cpu)
+{
+	if (s->n >= RTC_ACTS)
+		return;
+	sl_cpumask *m = &s->masks[s->n];
+	sl_cpumask_clear(m);
+	sl_cpumask_set(m, cpu);
+	rtc_add(s, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = m });
+}
+
+static void rtc_affinity_all(struct rtc_script *s, int ncpus)
+{
+	if (s->n >= RTC_ACTS)
+		return;
+	sl_cpumask *m = &s->masks[s->n];
+	*m = sl_cpumask_first_n(ncpus);
+	rtc_add(s, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = m });
+}
+
+static struct sl_task *rtc_find(struct sl_sim *sim, const char *comm)
+{
+	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t))
+		if (!strcmp(t->comm, comm))
+			return t;
+	return NULL;
+}
+
+/* ---- a run ---- */
+
+struct rtc_run {
+	struct sl_machine machine;
+	struct sl_params knobs;
+	struct sl_sim *sim;
+	struct sl_err err;
+};
+
+static bool rtc_start(struct rtc_run *r, const char *machine, const char *policy, sl_time limit)
+{
+	static const char *const extra[] = { "label", NULL };
+	struct sl_spec spec;
+
+	memset(r, 0, sizeof(*r));
+	if (sl_machine_load(&r->machine, machine, &r->err) ||
+	    sl_spec_parse(&spec, policy, "policy", &r->err) ||
+	    sl_spec_bind(&r->knobs, &spec, sl_policy_cfs.knobs, extra, "policy 'cfs'", &r->err))
+		return false;
+	struct sl_sim_config cfg = {
+		.machine = &r->machine, .policy = &sl_policy_cfs, .knobs = &r->knobs,
+		.seed = 1, .time_limit = limit, .check = true,
+	};
+	r->sim = sl_sim_create(&cfg, &r->err);
+	return r->sim != NULL;
+}
+
+/* rtc_start that must succeed. */
+static bool rtc_ok(struct rtc_run *r, const char *machine, const char *policy, sl_time limit)
+{
+	bool ok = rtc_start(r, machine, policy, limit);
+	CHECKF(ok, "%s on %s: %s", policy, machine, r->err.msg);
+	return ok;
+}
+
+static bool rtc_go(struct rtc_run *r, struct rtc_script *root)
+{
+	sl_sim_spawn_root(r->sim, &rtc_prog, root, "root");
+	if (sl_sim_run(r->sim, &r->err) == 0)
+		return true;
+	CHECKF(0, "run: %s", r->err.msg);
+	sl_sim_destroy(r->sim);
+	r->sim = NULL;
+	return false;
+}
+
+static double rtc_ms(sl_time t)
+{
+	return (double)t / SL_MSEC;
+}
+
+/* ---- the tests ---- */
+
+SL_TEST(rt_cfs_classes_offered)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs", 0))
+		return;
+	CHECK(sl_sim_supports_sched(r.sim, SL_SCHED_FIFO) && sl_sim_supports_sched(r.sim, SL_SCHED_RR));
+	CHECK(sl_sim_supports_sched(r.sim, SL_SCHED_BATCH) &&
+	      sl_sim_supports_sched(r.sim, SL_SCHED_IDLE));
+	/* SCHED_DEADLINE is not modelled: refused before the run */
+	CHECK(!sl_sim_supports_sched(r.sim, SL_SCHED_DEADLINE));
+	sl_sim_destroy(r.sim);
+	/* knobs of the other bandwidth mode are refused, as the rest */
+	static const char *const bad[] = { "cfs:rt_runtime_us=900000",
+					   "cfs:rt_bandwidth=throttle,fair_server_us=1000",
+					   "cfs:rt_bandwidth=throttle,rt_runtime_us=2000000",
+					   "cfs:fair_server_us=2000000" };
+	static const char *const named[] = { "rt_runtime_us", "fair_server_us", "rt_runtime_us",
+					     "fair_server_us" };
+	for (int i = 0; i < 4; i++) {
+		struct rtc_run b;
+		CHECKF(!rtc_start(&b, "pack:1 core:1 pu:1", bad[i], 0) &&
+		       b.err.kind == SL_ERR_INPUT && strstr(b.err.msg, named[i]), "%s: %s", bad[i],
+		       b.err.msg);
+	}
+}
+
+/* One CPU: a fair hog runs; an RT task wakes at 10 ms and runs 30 ms: it
+ * takes the CPU at once and keeps it (fair: it would share the CPU). */
+SL_TEST(rt_cfs_preempts_fair_at_once)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs", 0))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *hog = rtc_new(r.sim), *rt = rtc_new(r.sim);
+	rtc_run(hog, 100);
+	rtc_sleep(rt, 10);
+	rtc_run(rt, 30);
+	rtc_fork(root, hog, "hog", SL_SCHED_NORMAL, 0, 0, 0);
+	rtc_fork(root, rt, "rt", SL_SCHED_FIFO, 10, 0, 0);
+	if (!rtc_go(&r, root))
+		return;
+	/* at[1]: woken, asks for its run; at[2]: the run done */
+	sl_time woke = rt->at[1], done = rt->at[2];
+	CHECKF(woke - rt->at[0] < 10 * SL_MSEC + 50 * SL_USEC, "woken at %.3f ms", rtc_ms(woke));
+	CHECKF(done - woke < 30 * SL_MSEC + 100 * SL_USEC, "30 ms of work took %.3f ms",
+	       rtc_ms(done - woke));
+	sl_sim_destroy(r.sim);
+}
+
+/* One CPU, two tasks of RT priority 10 each with 250 ms of work, forked
+ * by a higher RT root: FIFO runs the first to completion (250, 500 ms),
+ * RR alternates them every 100 ms: a 0-100, b 100-200, a 200-300, b
+ * 300-400, a 400-450, b 450-500. */
+static void rtc_two_equal(int policy, double first_ms, double second_ms)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs", 0))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *a = rtc_new(r.sim), *b = rtc_new(r.sim);
+	rtc_setsched(root, SL_SCHED_FIFO, 50, 0);
+	rtc_run(a, 250);
+	rtc_run(b, 250);
+	rtc_fork(root, a, "a", policy, 10, 0, 0);
+	rtc_fork(root, b, "b", policy, 10, 0, 0);
+	if (!rtc_go(&r, root))
+		return;
+	double ea = rtc_ms(a->at[1]), eb = rtc_ms(b->at[1]);
+	/* switches and refill add well under a tick; the RR slice ends at a tick */
+	CHECKF(ea > first_ms - 1 && ea < first_ms + 6, "%s: a ended at %.2f ms, want ~%.0f",
+	       policy == SL_SCHED_RR ? "RR" : "FIFO", ea, first_ms);
+	CHECKF(eb > second_ms - 1 && eb < second_ms + 6, "%s: b ended at %.2f ms, want ~%.0f",
+	       policy == SL_SCHED_RR ? "RR" : "FIFO", eb, second_ms);
+	sl_sim_destroy(r.sim);
+}
+
+SL_TEST(rt_cfs_fifo_not_preempted_by_equal)
+{
+	rtc_two_equal(SL_SCHED_FIFO, 250, 500);
+}
+
+SL_TEST(rt_cfs_rr_rotates_at_100ms)
+{
+	rtc_two_equal(SL_SCHED_RR, 450, 500);
+}
+
+/* FIFO: a woken task of equal priority waits; a higher one preempts. */
+SL_TEST(rt_cfs_fifo_priorities)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs", 0))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *a = rtc_new(r.sim), *eq = rtc_new(r.sim),
+			  *hi = rtc_new(r.sim);
+	rtc_run(a, 50);
+	rtc_sleep(eq, 10);
+	rtc_run(eq, 1);
+	rtc_sleep(hi, 20);
+	rtc_run(hi, 1);
+	rtc_setsched(root, SL_SCHED_FIFO, 90, 0);
+	rtc_fork(root, a, "a", SL_SCHED_FIFO, 10, 0, 0);
+	rtc_fork(root, eq, "eq", SL_SCHED_FIFO, 10, 0, 0);
+	rtc_fork(root, hi, "hi", SL_SCHED_FIFO, 11, 0, 0);
+	if (!rtc_go(&r, root))
+		return;
+	CHECKF(rtc_ms(eq->at[2]) > 50, "equal priority ran before a ended: %.2f ms",
+	       rtc_ms(eq->at[2]));
+	CHECKF(rtc_ms(hi->at[2]) < 21.5, "higher priority done at %.2f ms", rtc_ms(hi->at[2]));
+	sl_sim_destroy(r.sim);
+}
+
+/* One CPU: a FIFO task spins beside a fair hog for 3 s.  6.12's fair
+ * server gives the fair task 50 ms a second; RT throttling (before 6.12)
+ * holds RT off 50 ms a second; with neither the fair task gets nothing. */
+static void rtc_spin(const char *policy, double lo_pct, double hi_pct)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:1 pu:1", policy, 3 * SL_SEC))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
+	rtc_run(spin, 10000);
+	rtc_run(fair, 10000);
+	rtc_setsched(root, SL_SCHED_FIFO, 90, 0);
+	rtc_fork(root, fair, "fair", SL_SCHED_NORMAL, 0, 0, 0);
+	rtc_fork(root, spin, "spin", SL_SCHED_FIFO, 10, 0, 0);
+	if (!rtc_go(&r, root))
+		return;
+	struct sl_task *f = rtc_find(r.sim, "fair"), *s = rtc_find(r.sim, "spin");
+	if (!f || !s) {
+		CHECK(0);
+		sl_sim_destroy(r.sim);
+		return;
+	}
+	double fpct = 100.0 * (double)(f->user_ns + f->sys_ns) / (3.0 * SL_SEC);
+	double spct = 100.0 * (double)(s->user_ns + s->sys_ns) / (3.0 * SL_SEC);
+	CHECKF(fpct >= lo_pct && fpct <= hi_pct && spct >= 100 - hi_pct - 0.5,
+	       "%s: fair %.2f %%, FIFO %.2f %%", policy, fpct, spct);
+	sl_sim_destroy(r.sim);
+}
+
+SL_TEST(rt_cfs_spinning_fifo_gets_95pct)
+{
+	rtc_spin("cfs", 4.5, 5.7);
+	rtc_spin("cfs:rt_bandwidth=throttle", 4.5, 5.7);
+	rtc_spin("cfs:rt_bandwidth=throttle,rt_runtime_us=900000", 9.5, 10.7);
+	rtc_spin("cfs:rt_bandwidth=off", 0, 0.01);
+}
+
+/* A FIFO task alone: the fair server leaves it the whole CPU; RT
+ * throttling idles the CPU 5 % of the time, unless the runtime is the
+ * whole period. */
+SL_TEST(rt_cfs_spinning_fifo_alone)
+{
+	static const char *const policy[] = { "cfs", "cfs:rt_bandwidth=throttle",
+					      "cfs:rt_bandwidth=throttle,rt_runtime_us=1000000" };
+	static const double want[] = { 1000, 1050, 1000 };
+
+	for (int i = 0; i < 3; i++) {
+		struct rtc_run r;
+		if (!rtc_ok(&r, "pack:1 core:1 pu:1", policy[i], 0))
+			return;
+		struct rtc_script *root = rtc_new(r.sim), *spin = rtc_new(r.sim);
+		rtc_run(spin, 1000);
+		rtc_fork(root, spin, "spin", SL_SCHED_FIFO, 10, 0, 0);
+		if (!rtc_go(&r, root))
+			return;
+		double end = rtc_ms(spin->at[1]);
+		CHECKF(end > want[i] - 3 && end < want[i] + 6, "%s: 1 s of work took %.2f ms",
+		       policy[i], end);
+		sl_sim_destroy(r.sim);
+	}
+}
+
+/* Two CPUs, a fair hog pinned to CPU 1.  Two FIFO tasks sleep on CPU 0
+ * and wake together: the second goes to CPU 1, the CPU running the
+ * lowest priority (a fair task), at once. */
+SL_TEST(rt_cfs_woken_rt_spreads)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:2 pu:1", "cfs", 0))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *hog = rtc_new(r.sim), *a = rtc_new(r.sim),
+			  *b = rtc_new(r.sim);
+	rtc_run(hog, 40);
+	rtc_sleep(a, 2);
+	rtc_run(a, 10);
+	rtc_sleep(b, 2);
+	rtc_run(b, 10);
+	rtc_fork(root, hog, "hog", SL_SCHED_NORMAL, 0, 1, 1);
+	rtc_fork(root, a, "a", SL_SCHED_FIFO, 10, 0, 0);
+	rtc_fork(root, b, "b", SL_SCHED_FIFO, 10, 0, 0);
+	if (!rtc_go(&r, root))
+		return;
+	CHECKF(a->cpu[0] == 0 && b->cpu[0] == 0, "forked on %d and %d", a->cpu[0], b->cpu[0]);
+	CHECKF(a->cpu[2] != b->cpu[2], "both ran on CPU %d", a->cpu[2]);
+	CHECKF(a->at[2] - a->at[1] < 10 * SL_MSEC + 200 * SL_USEC &&
+	       b->at[2] - b->at[1] < 10 * SL_MSEC + 200 * SL_USEC,
+	       "10 ms of work took %.2f and %.2f ms", rtc_ms(a->at[2] - a->at[1]),
+	       rtc_ms(b->at[2] - b->at[1]));
+	sl_sim_destroy(r.sim);
+}
+
+/* Two packages of two CPUs.  H (FIFO 50) runs on CPU 2; a fair hog on
+ * CPU 3; CPUs 0 and 1 idle.  B (FIFO 10), last on CPU 2, wakes there: it
+ * goes to CPU 3, in CPU 2's cache domain, preempting the fair task,
+ * rather than to an idle CPU of the other package - cpupri has idle and
+ * fair CPUs in one class, and find_lowest_rq walks the task's CPU's
+ * domains (6.12), where a fair wakeup would take an idle CPU. */
+SL_TEST(rt_cfs_lowest_cpu_in_domain)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:2 core:2 pu:1", "cfs", 0))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *h = rtc_new(r.sim), *hog = rtc_new(r.sim),
+			  *b = rtc_new(r.sim);
+	rtc_sleep(h, 1);
+	rtc_run(h, 20);
+	rtc_run(hog, 30);
+	rtc_run(b, 0.1);
+	rtc_affinity_all(b, 4);
+	rtc_sleep(b, 3);
+	rtc_run(b, 5);
+	rtc_fork(root, h, "h", SL_SCHED_FIFO, 50, 2, 1);
+	rtc_fork(root, hog, "hog", SL_SCHED_NORMAL, 0, 3, 1);
+	rtc_fork(root, b, "b", SL_SCHED_FIFO, 10, 2, 1);
+	if (!rtc_go(&r, root))
+		return;
+	CHECKF(b->cpu[2] == 2, "slept on CPU %d", b->cpu[2]);
+	CHECKF(b->cpu[4] == 3, "woke to run on CPU %d, not 3", b->cpu[4]);
+	CHECKF(b->at[4] - b->at[3] < 5 * SL_MSEC + 200 * SL_USEC, "5 ms took %.2f ms",
+	       rtc_ms(b->at[4] - b->at[3]));
+	sl_sim_destroy(r.sim);
+}
+
+/* Two CPUs: a fair hog pinned to CPU 0, a fair task W pinned to CPU 1.
+ * Two FIFO tasks wait on a barrier on CPU 0; W arrives last and wakes
+ * both from CPU 1 at once.  Both stay on CPU 0 (a fair task runs there
+ * when they are woken: select_task_rq_rt keeps them); CPU 0 picks one
+ * and pushes the other to CPU 1 (push_rt_tasks), where it preempts W. */
+SL_TEST(rt_cfs_push_queued_rt)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:2 pu:1", "cfs", 0))
+		return;
+	struct sl_barrier *bar = sl_barrier_new(r.sim, 3);
+	struct rtc_script *root = rtc_new(r.sim), *hog = rtc_new(r.sim), *w = rtc_new(r.sim),
+			  *a = rtc_new(r.sim), *b = rtc_new(r.sim);
+	struct sl_action wait = { .kind = SL_ACT_BARRIER, .u.barrier = bar };
+	rtc_run(hog, 50);
+	rtc_run(w, 1);
+	rtc_add(w, wait);
+	rtc_run(w, 30);
+	rtc_add(a, wait);
+	rtc_run(a, 10);
+	rtc_add(b, wait);
+	rtc_run(b, 10);
+	rtc_fork(root, a, "a", SL_SCHED_FIFO, 10, 0, 0);
+	rtc_fork(root, b, "b", SL_SCHED_FIFO, 10, 0, 0);
+	rtc_fork(root, hog, "hog", SL_SCHED_NORMAL, 0, 0, 1);
+	rtc_fork(root, w, "w", SL_SCHED_NORMAL, 0, 1, 1);
+	if (!rtc_go(&r, root))
+		return;
+	CHECKF(a->cpu[0] == 0 && b->cpu[0] == 0, "waited on CPU %d and %d", a->cpu[0], b->cpu[0]);
+	CHECKF(a->cpu[2] != b->cpu[2], "both ran on CPU %d", a->cpu[2]);
+	CHECKF(a->at[2] - a->at[1] < 10 * SL_MSEC + 200 * SL_USEC &&
+	       b->at[2] - b->at[1] < 10 * SL_MSEC + 200 * SL_USEC,
+	       "10 ms of work took %.2f and %.2f ms", rtc_ms(a->at[2] - a->at[1]),
+	       rtc_ms(b->at[2] - b->at[1]));
+	sl_sim_destroy(r.sim);
+}
+
+/* Two CPUs: C (FIFO 50, pinned to CPU 1) runs 20 ms, then lowers itself
+ * to FIFO 5 and runs 30 ms more; A and B (FIFO 10) wake on CPU 0 at 2 ms,
+ * where one must wait (CPU 1 runs higher).  When C lowers itself, CPU 1's
+ * priority drops and it pulls the waiting one at once (prio_changed_rt ->
+ * pull_rt_task), which preempts C there. */
+SL_TEST(rt_cfs_pull_when_priority_drops)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:2 pu:1", "cfs", 0))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *c = rtc_new(r.sim), *a = rtc_new(r.sim),
+			  *b = rtc_new(r.sim);
+	rtc_run(c, 20);
+	rtc_setsched(c, SL_SCHED_FIFO, 5, 0);
+	rtc_run(c, 30);
+	rtc_sleep(a, 2);
+	rtc_run(a, 30);
+	rtc_sleep(b, 2);
+	rtc_run(b, 30);
+	rtc_fork(root, c, "c", SL_SCHED_FIFO, 50, 1, 1);
+	rtc_fork(root, a, "a", SL_SCHED_FIFO, 10, 0, 0);
+	rtc_fork(root, b, "b", SL_SCHED_FIFO, 10, 0, 0);
+	if (!rtc_go(&r, root))
+		return;
+	/* whichever of A and B waited ends ~30 ms after C lowered itself,
+	 * not after the other's 30 ms; C's last 30 ms wait for it */
+	double cend = rtc_ms(c->at[1]);
+	double late = rtc_ms(a->at[2] > b->at[2] ? a->at[2] : b->at[2]);
+	CHECKF(cend > 19 && cend < 22, "C lowered itself at %.2f ms", cend);
+	CHECKF(late < cend + 31, "the waiting task ended at %.2f ms (C lowered at %.2f)", late,
+	       cend);
+	CHECKF(a->cpu[2] != b->cpu[2], "both ended on CPU %d", a->cpu[2]);
+	CHECKF(rtc_ms(c->at[3]) > late + 29, "C ended at %.2f ms", rtc_ms(c->at[3]));
+	sl_sim_destroy(r.sim);
+}
+
+/* One CPU, a fair hog; a task wakes at 20 ms: NORMAL takes the CPU at
+ * once (EEVDF picks it), BATCH waits for the hog's slice to end at a tick. */
+static sl_time rtc_wake_wait(int policy)
+{
+	struct rtc_run r;
+	sl_time wait = -1;
+
+	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs", 0))
+		return -1;
+	struct rtc_script *root = rtc_new(r.sim), *hog = rtc_new(r.sim), *w = rtc_new(r.sim);
+	rtc_run(hog, 60);
+	rtc_sleep(w, 20.1);
+	rtc_run(w, 0.01);
+	rtc_fork(root, hog, "hog", SL_SCHED_NORMAL, 0, 0, 0);
+	rtc_fork(root, w, "w", policy, 0, 0, 0);
+	if (!rtc_go(&r, root))
+		return -1;
+	wait = w->at[1] - (w->at[0] + (sl_time)(20.1 * SL_MSEC));
+	sl_sim_destroy(r.sim);
+	return wait;
+}
+
+SL_TEST(rt_cfs_batch_no_wakeup_preemption)
+{
+	sl_time normal = rtc_wake_wait(SL_SCHED_NORMAL), batch = rtc_wake_wait(SL_SCHED_BATCH);
+
+	CHECKF(normal >= 0 && normal < 50 * SL_USEC, "NORMAL waited %.3f ms", rtc_ms(normal));
+	CHECKF(batch > 1 * SL_MSEC, "BATCH waited %.3f ms", rtc_ms(batch));
+}
+
+/* One CPU, 10 s: a SCHED_IDLE hog beside a nice-0 hog gets 3 / 1027. */
+SL_TEST(rt_cfs_idle_weight)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs", 10 * SL_SEC))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *n = rtc_new(r.sim), *i = rtc_new(r.sim);
+	rtc_run(n, 20000);
+	rtc_run(i, 20000);
+	rtc_fork(root, n, "normal", SL_SCHED_NORMAL, 0, 0, 0);
+	rtc_fork(root, i, "idle", SL_SCHED_IDLE, 0, 0, 0);
+	if (!rtc_go(&r, root))
+		return;
+	struct sl_task *t = rtc_find(r.sim, "idle");
+	double pct = t ? 100.0 * (double)(t->user_ns + t->sys_ns) / (10.0 * SL_SEC) : -1;
+	/* 3 / 1027 = 0.29 %; it runs a tick at a time */
+	CHECKF(pct > 0.15 && pct < 0.5, "SCHED_IDLE got %.3f %%", pct);
+	sl_sim_destroy(r.sim);
+}
+
+/* Two CPUs: a task runs 5 ms on CPU 0, then sets its mask to CPU 1 and
+ * runs 5 ms more: the stopper moves it (fair and FIFO alike). */
+static void rtc_mask_move(int policy, int prio)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:2 pu:1", "cfs", 0))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *t = rtc_new(r.sim), *other = rtc_new(r.sim);
+	rtc_run(t, 5);
+	rtc_affinity(t, 1);
+	rtc_run(t, 5);
+	rtc_run(other, 1);
+	rtc_fork(root, t, "t", policy, prio, 0, 1);
+	rtc_fork(root, other, "o", SL_SCHED_NORMAL, 0, 1, 1);
+	if (!rtc_go(&r, root))
+		return;
+	CHECKF(t->cpu[0] == 0 && t->cpu[1] == 0, "started on %d, %d", t->cpu[0], t->cpu[1]);
+	CHECKF(t->cpu[3] == 1, "ended on CPU %d", t->cpu[3]);
+	CHECKF(t->at[3] - t->at[2] < 5 * SL_MSEC + 200 * SL_USEC, "the last 5 ms took %.2f ms",
+	       rtc_ms(t->at[3] - t->at[2]));
+	struct sl_task *task = rtc_find(r.sim, "t");
+	(void)task;
+	sl_sim_destroy(r.sim);
+}
+
+SL_TEST(rt_cfs_mask_change_moves_running)
+{
+	rtc_mask_move(SL_SCHED_NORMAL, 0);
+	rtc_mask_move(SL_SCHED_FIFO, 10);
+}
+
+/* One CPU: two nice-0 hogs; one renices itself to 5 at once: 335 / 1359
+ * of the CPU (24.7 %), not half. */
+SL_TEST(rt_cfs_nice_change_reweights)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs", 2 * SL_SEC))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *a = rtc_new(r.sim), *b = rtc_new(r.sim);
+	rtc_run(a, 1);
+	rtc_setsched(a, SL_SCHED_NORMAL, 0, 5);
+	rtc_run(a, 10000);
+	rtc_run(b, 10000);
+	rtc_fork(root, a, "a", SL_SCHED_NORMAL, 0, 0, 0);
+	rtc_fork(root, b, "b", SL_SCHED_NORMAL, 0, 0, 0);
+	if (!rtc_go(&r, root))
+		return;
+	struct sl_task *ta = rtc_find(r.sim, "a"), *tb = rtc_find(r.sim, "b");
+	if (ta && tb) {
+		double sa = (double)(ta->user_ns + ta->sys_ns), sb = (double)(tb->user_ns + tb->sys_ns);
+		double pct = 100.0 * sa / (sa + sb);
+		CHECKF(pct > 23.5 && pct < 26, "reniced to 5: %.2f %%", pct);
+		CHECK(cfs_se(ta)->weight == 335);
+	} else {
+		CHECK(0);
+	}
+	sl_sim_destroy(r.sim);
+}
+
+/* A FIFO task that switches itself back to fair shares the CPU again;
+ * one that becomes RT takes it. */
+SL_TEST(rt_cfs_class_changes)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs", 0))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *a = rtc_new(r.sim), *b = rtc_new(r.sim);
+	rtc_run(a, 10);
+	rtc_setsched(a, SL_SCHED_NORMAL, 0, 0);
+	rtc_run(a, 20);
+	rtc_run(b, 10);
+	rtc_setsched(b, SL_SCHED_RR, 5, 0);
+	rtc_run(b, 10);
+	rtc_setsched(root, SL_SCHED_FIFO, 90, 0);
+	rtc_fork(root, a, "a", SL_SCHED_FIFO, 10, 0, 0);
+	rtc_fork(root, b, "b", SL_SCHED_NORMAL, 0, 0, 0);
+	if (!rtc_go(&r, root))
+		return;
+	/* a: RT 0-10 ms; then fair beside b, half the CPU each, until b has
+	 * had its 10 ms (~30 ms); b, now RR, runs its last 10 ms alone */
+	CHECKF(rtc_ms(a->at[1]) < 10.5, "a's RT part ended at %.2f", rtc_ms(a->at[1]));
+	CHECKF(rtc_ms(b->at[1]) > 28 && rtc_ms(b->at[1]) < 35, "b's fair part ended at %.2f",
+	       rtc_ms(b->at[1]));
+	CHECKF(rtc_ms(a->at[3]) > 48, "a ended at %.2f", rtc_ms(a->at[3]));
+	CHECKF(b->at[3] - b->at[2] < 10 * SL_MSEC + 100 * SL_USEC, "b's RT part took %.2f ms",
+	       rtc_ms(b->at[3] - b->at[2]));
+	sl_sim_destroy(r.sim);
+}
