@@ -421,3 +421,46 @@ SL_TEST(rt_o1_setscheduler_running_task)
 		       sl_ns_to_s(rt_last_out(&r.log, "f")) * 1e3);
 	}
 }
+
+/* ---- sched_yield of an RT task ---- */
+
+/*
+ * On one CPU a (FIFO 50) yields after 20 ms: b (FIFO 50) runs next, and a
+ * then comes back before a normal task n (2.4: to the tail of the
+ * runqueue; O(1): to the tail of its list in the active array, never the
+ * expired one).
+ */
+SL_TEST(rt_o1_rt_yield_round_robins_among_equals)
+{
+	static struct rt_run r;
+
+	for (size_t k = 0; k < RT_NPOLICIES; k++) {
+		const char *policy = rt_policies[k];
+		if (!rt_start(&r, "pack:1 core:1 pu:1", policy)) {
+			CHECK(0);
+			continue;
+		}
+		struct o1t_script *root = rt_root(r.sim);
+		struct o1t_script *a = o1t_new(r.sim);
+		o1t_add(a, sl_act_run(20 * SL_MSEC, SL_WC_INT));
+		o1t_yield(a);
+		o1t_add(a, sl_act_run(20 * SL_MSEC, SL_WC_INT));
+		rt_fork(root, a, "a", SL_SCHED_FIFO, 50, 0);
+		rt_fork(root, rt_hog(r.sim, 20), "b", SL_SCHED_FIFO, 50, 0);
+		rt_fork(root, rt_hog(r.sim, 20), "n", SL_SCHED_NORMAL, 0, 0);
+		rt_reap(root, 3);
+		sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+		bool ok = rt_finish(&r, policy);
+		sl_time yielded = a->at[1];
+		int ib = rt_first_in(&r.log, "b", 0), in = rt_first_in(&r.log, "n", 0);
+		sl_time a_end = rt_last_out(&r.log, "a");
+		rt_done(&r);
+		CHECKF(ok && ib >= 0 && in >= 0 && r.log.s[ib].now >= yielded &&
+		       r.log.s[ib].now - yielded < SL_MSEC && r.log.s[in].now >= a_end,
+		       "%s: a yielded at %.3f ms, b ran at %.3f, n at %.3f, a ended at %.3f",
+		       policy, sl_ns_to_s(yielded) * 1e3,
+		       ib >= 0 ? sl_ns_to_s(r.log.s[ib].now) * 1e3 : -1.0,
+		       in >= 0 ? sl_ns_to_s(r.log.s[in].now) * 1e3 : -1.0,
+		       sl_ns_to_s(a_end) * 1e3);
+	}
+}
