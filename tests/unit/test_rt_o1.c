@@ -464,3 +464,65 @@ SL_TEST(rt_o1_rt_yield_round_robins_among_equals)
 		       sl_ns_to_s(a_end) * 1e3);
 	}
 }
+
+/* ---- a mask change of a queued and of a sleeping task ---- */
+
+/*
+ * On two CPUs with everything on CPU 0: s sleeps until 50 ms, h runs and q
+ * waits behind it.  At 30 ms (the run paused) q and s are allowed CPU 1
+ * only: q must next run on CPU 1, within a millisecond under O(1) (its
+ * CPU's migration thread moves it; 2.4 changes nothing for a task that is
+ * not running, and idle CPU 1 takes q at its next scan, here when s's
+ * wakeup pokes it), and s must wake there.
+ */
+SL_TEST(rt_o1_mask_change_of_queued_and_sleeping_tasks)
+{
+	static const char *const policies[] = {
+		"linux24", "o1:version=2.5.33", "o1:version=2.6.0", "ht:version=f3",
+		"ht:version=c1",
+	};
+	static struct rt_run r;
+
+	for (size_t k = 0; k < sizeof(policies) / sizeof(policies[0]); k++) {
+		const char *policy = policies[k];
+		if (!rt_start(&r, "pack:1 core:2 pu:1", policy)) {
+			CHECK(0);
+			continue;
+		}
+		sl_cpumask zero, one;
+		sl_cpumask_clear(&zero);
+		sl_cpumask_set(&zero, 0);
+		sl_cpumask_clear(&one);
+		sl_cpumask_set(&one, 1);
+		sl_sim_set_root_allowed(r.sim, &zero);
+		struct o1t_script *sl = o1t_new(r.sim);
+		o1t_add(sl, sl_act_sleep(50 * SL_MSEC));
+		o1t_add(sl, sl_act_run(10 * SL_MSEC, SL_WC_INT));
+		sl_sim_spawn_root(r.sim, &o1t_prog, sl, "s");
+		sl_sim_spawn_root(r.sim, &o1t_prog, rt_hog(r.sim, 100), "h");
+		sl_sim_spawn_root(r.sim, &o1t_prog, rt_hog(r.sim, 100), "q");
+		sl_sim_set_time_limit(r.sim, 30 * SL_MSEC);
+		bool ok = sl_sim_run(r.sim, &r.err) == 0;
+		struct sl_task *q = o1t_find(r.sim, "q"), *s = o1t_find(r.sim, "s");
+		bool queued = q && q->state == SL_TASK_RUNNABLE && q->cpu < 0 &&
+			      s && s->state == SL_TASK_SLEEPING;
+		if (ok && queued) {
+			sl_task_set_allowed(r.sim, q, &one);
+			sl_task_set_allowed(r.sim, s, &one);
+			sl_sim_set_time_limit(r.sim, 0);
+			ok = rt_finish(&r, policy);
+		}
+		int iq = rt_first_in(&r.log, "q", 30 * SL_MSEC);
+		int is = rt_first_in(&r.log, "s", 50 * SL_MSEC);
+		bool at_once = strcmp(policy, "linux24") != 0;
+		CHECKF(ok && queued && iq >= 0 && r.log.s[iq].cpu == 1 &&
+		       (!at_once || r.log.s[iq].now < 31 * SL_MSEC) && is >= 0 &&
+		       r.log.s[is].cpu == 1,
+		       "%s: ok %d queued %d, q on CPU %d at %.3f ms, s on CPU %d at %.3f ms", policy,
+		       ok, queued, iq >= 0 ? r.log.s[iq].cpu : -1,
+		       iq >= 0 ? sl_ns_to_s(r.log.s[iq].now) * 1e3 : -1.0,
+		       is >= 0 ? r.log.s[is].cpu : -1,
+		       is >= 0 ? sl_ns_to_s(r.log.s[is].now) * 1e3 : -1.0);
+		rt_done(&r);
+	}
+}
