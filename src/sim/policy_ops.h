@@ -125,9 +125,12 @@ struct sl_policy_ops {
 	/*
 	 * Optional (required to honour live mask changes).  The engine has
 	 * set t->allowed (never empty).  If t is running or queued on a CPU
-	 * outside it, move it as set_cpus_allowed did: a sleeping or queued
-	 * task is moved directly, a running one by its CPU's migration thread
-	 * (sl_migration_wake) to a CPU of the new mask.
+	 * outside it, move it as the kernel's set_cpus_allowed did: a
+	 * sleeping task just gets a CPU of the new mask; a running one (and,
+	 * in 2.6.0-2.6.11, a queued one too: migrate_task) is moved by its
+	 * CPU's migration thread (sl_migration_wake), or, in 2.4, leaves at
+	 * its CPU's reschedule (sl_resched).  Until that has run t may still
+	 * run where it is (sim/check.c allows exactly that window).
 	 */
 	void (*set_allowed)(struct sl_sim *sim, struct sl_task *t);
 

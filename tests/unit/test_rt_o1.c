@@ -421,3 +421,108 @@ SL_TEST(rt_o1_setscheduler_running_task)
 		       sl_ns_to_s(rt_last_out(&r.log, "f")) * 1e3);
 	}
 }
+
+/* ---- sched_yield of an RT task ---- */
+
+/*
+ * On one CPU a (FIFO 50) yields after 20 ms: b (FIFO 50) runs next, and a
+ * then comes back before a normal task n (2.4: to the tail of the
+ * runqueue; O(1): to the tail of its list in the active array, never the
+ * expired one).
+ */
+SL_TEST(rt_o1_rt_yield_round_robins_among_equals)
+{
+	static struct rt_run r;
+
+	for (size_t k = 0; k < RT_NPOLICIES; k++) {
+		const char *policy = rt_policies[k];
+		if (!rt_start(&r, "pack:1 core:1 pu:1", policy)) {
+			CHECK(0);
+			continue;
+		}
+		struct o1t_script *root = rt_root(r.sim);
+		struct o1t_script *a = o1t_new(r.sim);
+		o1t_add(a, sl_act_run(20 * SL_MSEC, SL_WC_INT));
+		o1t_yield(a);
+		o1t_add(a, sl_act_run(20 * SL_MSEC, SL_WC_INT));
+		rt_fork(root, a, "a", SL_SCHED_FIFO, 50, 0);
+		rt_fork(root, rt_hog(r.sim, 20), "b", SL_SCHED_FIFO, 50, 0);
+		rt_fork(root, rt_hog(r.sim, 20), "n", SL_SCHED_NORMAL, 0, 0);
+		rt_reap(root, 3);
+		sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+		bool ok = rt_finish(&r, policy);
+		sl_time yielded = a->at[1];
+		int ib = rt_first_in(&r.log, "b", 0), in = rt_first_in(&r.log, "n", 0);
+		sl_time a_end = rt_last_out(&r.log, "a");
+		rt_done(&r);
+		CHECKF(ok && ib >= 0 && in >= 0 && r.log.s[ib].now >= yielded &&
+		       r.log.s[ib].now - yielded < SL_MSEC && r.log.s[in].now >= a_end,
+		       "%s: a yielded at %.3f ms, b ran at %.3f, n at %.3f, a ended at %.3f",
+		       policy, sl_ns_to_s(yielded) * 1e3,
+		       ib >= 0 ? sl_ns_to_s(r.log.s[ib].now) * 1e3 : -1.0,
+		       in >= 0 ? sl_ns_to_s(r.log.s[in].now) * 1e3 : -1.0,
+		       sl_ns_to_s(a_end) * 1e3);
+	}
+}
+
+/* ---- a mask change of a queued and of a sleeping task ---- */
+
+/*
+ * On two CPUs with everything on CPU 0: s sleeps until 50 ms, h runs and q
+ * waits behind it.  At 30 ms (the run paused) q and s are allowed CPU 1
+ * only: q must next run on CPU 1, within a millisecond under O(1) (its
+ * CPU's migration thread moves it; 2.4 changes nothing for a task that is
+ * not running, and idle CPU 1 takes q at its next scan, here when s's
+ * wakeup pokes it), and s must wake there.
+ */
+SL_TEST(rt_o1_mask_change_of_queued_and_sleeping_tasks)
+{
+	static const char *const policies[] = {
+		"linux24", "o1:version=2.5.33", "o1:version=2.6.0", "ht:version=f3",
+		"ht:version=c1",
+	};
+	static struct rt_run r;
+
+	for (size_t k = 0; k < sizeof(policies) / sizeof(policies[0]); k++) {
+		const char *policy = policies[k];
+		if (!rt_start(&r, "pack:1 core:2 pu:1", policy)) {
+			CHECK(0);
+			continue;
+		}
+		sl_cpumask zero, one;
+		sl_cpumask_clear(&zero);
+		sl_cpumask_set(&zero, 0);
+		sl_cpumask_clear(&one);
+		sl_cpumask_set(&one, 1);
+		sl_sim_set_root_allowed(r.sim, &zero);
+		struct o1t_script *sl = o1t_new(r.sim);
+		o1t_add(sl, sl_act_sleep(50 * SL_MSEC));
+		o1t_add(sl, sl_act_run(10 * SL_MSEC, SL_WC_INT));
+		sl_sim_spawn_root(r.sim, &o1t_prog, sl, "s");
+		sl_sim_spawn_root(r.sim, &o1t_prog, rt_hog(r.sim, 100), "h");
+		sl_sim_spawn_root(r.sim, &o1t_prog, rt_hog(r.sim, 100), "q");
+		sl_sim_set_time_limit(r.sim, 30 * SL_MSEC);
+		bool ok = sl_sim_run(r.sim, &r.err) == 0;
+		struct sl_task *q = o1t_find(r.sim, "q"), *s = o1t_find(r.sim, "s");
+		bool queued = q && q->state == SL_TASK_RUNNABLE && q->cpu < 0 &&
+			      s && s->state == SL_TASK_SLEEPING;
+		if (ok && queued) {
+			sl_task_set_allowed(r.sim, q, &one);
+			sl_task_set_allowed(r.sim, s, &one);
+			sl_sim_set_time_limit(r.sim, 0);
+			ok = rt_finish(&r, policy);
+		}
+		int iq = rt_first_in(&r.log, "q", 30 * SL_MSEC);
+		int is = rt_first_in(&r.log, "s", 50 * SL_MSEC);
+		bool at_once = strcmp(policy, "linux24") != 0;
+		CHECKF(ok && queued && iq >= 0 && r.log.s[iq].cpu == 1 &&
+		       (!at_once || r.log.s[iq].now < 31 * SL_MSEC) && is >= 0 &&
+		       r.log.s[is].cpu == 1,
+		       "%s: ok %d queued %d, q on CPU %d at %.3f ms, s on CPU %d at %.3f ms", policy,
+		       ok, queued, iq >= 0 ? r.log.s[iq].cpu : -1,
+		       iq >= 0 ? sl_ns_to_s(r.log.s[iq].now) * 1e3 : -1.0,
+		       is >= 0 ? r.log.s[is].cpu : -1,
+		       is >= 0 ? sl_ns_to_s(r.log.s[is].now) * 1e3 : -1.0);
+		rt_done(&r);
+	}
+}
