@@ -220,6 +220,14 @@ void o1_core_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *ch
 		o1_enqueue(pp->array, c);
 		o1_nr_inc(s, rq);
 	}
+	/* a child queued away from its parent (its mask lacks the parent's
+	 * CPU) is a task moved there: that CPU reschedules if the child
+	 * preempts what runs there, as pull_task and 2.6.11's
+	 * wake_up_new_task on another CPU do - an idle CPU always */
+	if (rq != o1_rq(s, pp->cpu)) {
+		o1_kick_moved(sim, s, c, c->cpu, false);
+		return;
+	}
 	/* do_fork: the parent's CPU reschedules so that the child runs first
 	 * (2.5.3 to mid-2004).  With the child at the tail, schedule() keeps
 	 * a parent that heads the highest list; that call is skipped (see

@@ -105,3 +105,21 @@ SL_TEST(affinity_idle_while_waiting_counts_only_the_workloads_cpus)
 	       metric(&ms, "idle_while_waiting_pct"));
 	CHECK(metric(&ms, "cpu2_user_pct") > 99);
 }
+
+/* A thread forked with a mask that lacks its parent's CPU (rt-app's
+ * thread-level "cpus": the root runs on CPU 0, the thread may use only
+ * CPU 2) runs there at once: o1 and ht queued it on CPU 2 and rescheduled
+ * the parent's CPU, so the idle CPU 2 never looked (it ran 0 of its 666
+ * loops). */
+SL_TEST(affinity_child_forked_away_from_its_parent_runs)
+{
+	static struct sl_metrics ms;
+
+	for (size_t i = 0; i < sizeof(every_policy) / sizeof(every_policy[0]); i++) {
+		const char *p = every_policy[i];
+		CHECKF(run_checked(p, "rtapp:file=tests/data/rtapp/forked-away.json", &ms) == 0,
+		       "%s", p);
+		/* (the checked run: only ever on CPU 2) */
+		CHECKF(metric(&ms, "t_loops") >= 650, "%s: %g loops", p, metric(&ms, "t_loops"));
+	}
+}
