@@ -55,6 +55,7 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 	sim->ncpus = m->topo.ncpus;
 	sim->cpus = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->cpus));
 	sim->tick_order = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->tick_order));
+	sim->deferred = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->deferred));
 	for (int i = 0; i < sim->ncpus; i++)
 		sim->tick_order[i] = i;
 	sim->mem_demand = sl_xcalloc((unsigned long)m->topo.nnodes, sizeof(double));
@@ -108,6 +109,7 @@ void sl_sim_destroy(struct sl_sim *sim)
 	sl__conserve_free(sim);
 	free(sim->cpus);
 	free(sim->tick_order);
+	free(sim->deferred);
 	free(sim->mem_demand);
 	free(sim->llc_evicted_kb);
 	free(sim);
@@ -221,7 +223,7 @@ static void migration_start(struct sl_sim *sim, struct sl_cpu *c)
 		/* The SCHED_FIFO thread preempts whatever runs; the task stays
 		 * on the policy's queue, runnable but not running. */
 		sl__settle(sim, c);
-		sl_eventq_cancel(&sim->q, &c->burst_ev);
+		sl__cancel_burst(sim, c);
 		c->curr = NULL;
 		sl__lat_queued(sim, t, false);
 		sl__mem_demand(sim, t, -1);
@@ -334,6 +336,7 @@ int sl_sim_run(struct sl_sim *sim, struct sl_err *err)
 	sim->stop_at = sim->time_limit && sim->time_limit < SL_TIME_HORIZON ? sim->time_limit
 									    : SL_TIME_HORIZON;
 	while (!sim->stopped) {
+		sl__flush_bursts(sim);
 		struct sl_event *e = sl_eventq_peek(&sim->q);
 		if (!e) {
 			drained = true;

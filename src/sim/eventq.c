@@ -65,8 +65,13 @@ void sl_eventq_free(struct sl_eventq *q)
 
 void sl_eventq_schedule(struct sl_eventq *q, struct sl_event *e, sl_time time)
 {
+	sl_eventq_schedule_seq(q, e, time, q->next_seq++);
+}
+
+void sl_eventq_schedule_seq(struct sl_eventq *q, struct sl_event *e, sl_time time, uint64_t seq)
+{
 	e->time = time;
-	e->seq = q->next_seq++;
+	e->seq = seq;
 	if (e->heap_index >= 0) {
 		/* A later seq can only move it down among equal times; a new
 		 * time may move it either way. */

@@ -49,6 +49,12 @@ static inline bool sl_event_queued(const struct sl_event *e) { return e->heap_in
 
 /* Queue e at `time`, or move it there if already queued. */
 void sl_eventq_schedule(struct sl_eventq *q, struct sl_event *e, sl_time time);
+/* A (re)scheduling decided now but carried out later: take its place in
+ * the tie order now (sl_eventq_take_seq), queue it with that place later
+ * (sl_eventq_schedule_seq).  Until then the event keeps its old place, so
+ * nothing may pop meanwhile. */
+static inline uint64_t sl_eventq_take_seq(struct sl_eventq *q) { return q->next_seq++; }
+void sl_eventq_schedule_seq(struct sl_eventq *q, struct sl_event *e, sl_time time, uint64_t seq);
 void sl_eventq_cancel(struct sl_eventq *q, struct sl_event *e);
 /* Earliest event (NULL if none), without removing it. */
 static inline struct sl_event *sl_eventq_peek(const struct sl_eventq *q)
