@@ -56,6 +56,17 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 	sim->cpus = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->cpus));
 	sim->tick_order = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->tick_order));
 	sim->deferred = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->deferred));
+	sim->core_first = sl_xcalloc((unsigned long)m->topo.ncores + 1, sizeof(int));
+	sim->core_cpus = sl_xcalloc((unsigned long)sim->ncpus, sizeof(int));
+	for (int i = 0; i < sim->ncpus; i++)	/* counting sort by core: linear */
+		sim->core_first[m->topo.cpu_core[i] + 1]++;
+	for (int k = 0; k < m->topo.ncores; k++)
+		sim->core_first[k + 1] += sim->core_first[k];
+	/* tick_order, still all zero, counts each core's CPUs placed */
+	for (int i = 0, *placed = sim->tick_order; i < sim->ncpus; i++) {
+		int k = m->topo.cpu_core[i];
+		sim->core_cpus[sim->core_first[k] + placed[k]++] = i;
+	}
 	for (int i = 0; i < sim->ncpus; i++)
 		sim->tick_order[i] = i;
 	sim->mem_demand = sl_xcalloc((unsigned long)m->topo.nnodes, sizeof(double));
@@ -110,6 +121,8 @@ void sl_sim_destroy(struct sl_sim *sim)
 	free(sim->cpus);
 	free(sim->tick_order);
 	free(sim->deferred);
+	free(sim->core_first);
+	free(sim->core_cpus);
 	free(sim->mem_demand);
 	free(sim->llc_evicted_kb);
 	free(sim);

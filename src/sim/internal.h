@@ -119,6 +119,9 @@ struct sl_sim {
 	struct sl_cpu *cpus;
 	double *mem_demand;		/* per node: memory intensity of running tasks homed there */
 	double *llc_evicted_kb;		/* per package: lines touched there, cumulative */
+	int *core_first, *core_cpus;	/* core k's CPUs, ascending: core_cpus[core_first[k]
+					 * .. core_first[k+1]-1] (a mask's walk costs
+					 * SL_MAX_CPUS / 64 words, this one its siblings) */
 	int *deferred;			/* CPUs whose burst_deferred is set (sched.c) */
 	int ndeferred;
 	int ctx_cpu;			/* CPU whose code is running now, -1 none */

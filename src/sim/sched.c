@@ -143,7 +143,8 @@ static double task_speed(struct sl_sim *sim, struct sl_cpu *c)
 
 	if (t->steady_speed)
 		return 1.0;
-	sl_for_each_cpu(s, &topo->core_cpus[c->core]) {
+	for (int k = sim->core_first[c->core]; k < sim->core_first[c->core + 1]; k++) {
+		int s = sim->core_cpus[k];
 		if (s == c->id || n == 8)
 			continue;
 		struct sl_cpu *sc = &sim->cpus[s];
@@ -313,8 +314,8 @@ static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool ker
 /* Something changed on `core`: settle its busy CPUs and re-time them. */
 void sl__core_changed(struct sl_sim *sim, int core)
 {
-	sl_for_each_cpu(s, &sim->topo->core_cpus[core]) {
-		struct sl_cpu *sc = &sim->cpus[s];
+	for (int k = sim->core_first[core]; k < sim->core_first[core + 1]; k++) {
+		struct sl_cpu *sc = &sim->cpus[sim->core_cpus[k]];
 		if (!sc->curr)
 			continue;
 		sl__settle(sim, sc);
