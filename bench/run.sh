@@ -6,7 +6,7 @@
 # time of every built-in experiment (`reproduce`, default repetitions) and
 # the scaling table of bench/scale.py (2 to 1,024 CPUs, every policy).
 # Everything printed is also kept in bench/results.md, the latest figures
-# with the machine they came from.  About 10 minutes on 2 vCPUs.
+# with the machine they came from.  About 2-3 minutes on 2 vCPUs.
 set -u
 cd "$(dirname "$0")/.."
 S=./schedlab
