@@ -2,11 +2,19 @@
 # run.sh - `make bench`: time the standard benchmarks of the simulator and
 # print, per benchmark, the wall time of the whole process, the events
 # processed and events per second (from --stats), and the peak resident
-# memory (GNU time's %M, when /usr/bin/time is GNU time).
+# memory (GNU time's %M, when /usr/bin/time is GNU time); then the wall
+# time of every built-in experiment (`reproduce`, default repetitions) and
+# the scaling table of bench/scale.py (2 to 1,024 CPUs, every policy).
+# Everything printed is also kept in bench/results.md, the latest figures
+# with the machine they came from.  About 2-3 minutes on 2 vCPUs.
 set -u
 cd "$(dirname "$0")/.."
 S=./schedlab
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+results=bench/results.md
+exec 3>"$tmp/results"
+# out: print a line and keep it for results.md
+out() { printf '%s\n' "$*"; printf '%s\n' "$*" >&3; }
 
 gnu_time=
 if /usr/bin/time -f %M -o "$tmp/probe" true 2>/dev/null; then
@@ -39,10 +47,32 @@ bench() {
 	if [ -n "$gnu_time" ]; then
 		mem=$(awk '/^[0-9]+$/ { printf "%.1f", $1 / 1024 }' "$tmp/mem")
 	fi
-	printf '%-44s %9s %12s %12s %9s\n' "$label" "$wall" "$events" "$rate" "$mem"
+	out "$(printf '%-44s %9s %12s %12s %9s' "$label" "$wall" "$events" "$rate" "$mem")"
 }
 
-printf '%-44s %9s %12s %12s %9s\n' benchmark "wall s" events "events/s" "peak MB"
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
+out "# make bench: the latest figures"
+out ""
+out "From $(date -u '+%Y-%m-%d %H:%M UTC'), ${cpu:-unknown CPU}, $(nproc) CPUs, $(uname -srm), load average $(cut -d' ' -f1-3 /proc/loadavg) at the start (bench/run.sh; a shared machine's figures vary by tens of percent)."
+out ""
+out '```'
+out "$(printf '%-44s %9s %12s %12s %9s' benchmark "wall s" events "events/s" "peak MB")"
 bench "reproduce seed-000 (5 reps)" reproduce seed-000 -r 5
 bench "run -m numaq-16 -p o1 -w kernbench:jobs=32" run -m numaq-16 -p o1 -w kernbench:jobs=32
-[ -n "$gnu_time" ] || echo "(peak memory not measured: /usr/bin/time is not GNU time)"
+bench "run -m numaq-16 -p o1 -w dbench" run -m numaq-16 -p o1 -w dbench
+bench "run -m numaq-16 -p o1 -w chat" run -m numaq-16 -p o1 -w chat
+bench "run -m numaq-16 -p cfs -w kernbench:jobs=32" run -m numaq-16 -p cfs -w kernbench:jobs=32
+[ -n "$gnu_time" ] || out "(peak memory not measured: /usr/bin/time is not GNU time)"
+start=$(now_ns)
+"$S" reproduce -o json >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+end=$(now_ns)
+out "$(printf '%-44s %9s' "reproduce (every experiment)" \
+	"$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')")"
+out '```'
+out ""
+python3 bench/scale.py "$S" >"$tmp/scale" || exit 1
+cat "$tmp/scale"
+cat "$tmp/scale" >&3
+exec 3>&-
+cp "$tmp/results" "$results"
+echo "(kept in $results)"

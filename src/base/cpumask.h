@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define SL_MAX_CPUS 256
+#define SL_MAX_CPUS 1024
 #define SL_CPUMASK_WORDS (SL_MAX_CPUS / 64)
 
 typedef struct {

@@ -30,6 +30,21 @@
 /* 32 periods of 1024 * 1024 ns: the half-life of every signal. */
 #define CFS_PELT_HALFLIFE_NS (32.0 * 1024.0 * 1024.0)
 
+/* y^dt.  Most steps repeat the last interval (a CPU's tick, a task's
+ * period between two ticks), so the last one is remembered: the same
+ * value without another exp2 (per thread: a sweep runs several sims). */
+static double cfs_decay(sl_time dt)
+{
+	static _Thread_local sl_time memo_dt = -1;
+	static _Thread_local double memo_y;
+
+	if (dt != memo_dt) {
+		memo_y = exp2(-(double)dt / CFS_PELT_HALFLIFE_NS);
+		memo_dt = dt;
+	}
+	return memo_y;
+}
+
 static void cfs_avg_step(struct cfs_avg *a, sl_time now, double load, double runnable,
 			 double util)
 {
@@ -37,7 +52,7 @@ static void cfs_avg_step(struct cfs_avg *a, sl_time now, double load, double run
 
 	if (dt <= 0)
 		return;
-	double y = exp2(-(double)dt / CFS_PELT_HALFLIFE_NS);
+	double y = cfs_decay(dt);
 	a->load = a->load * y + load * (1.0 - y);
 	a->runnable = a->runnable * y + runnable * (1.0 - y);
 	a->util = a->util * y + util * (1.0 - y);

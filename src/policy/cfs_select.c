@@ -224,10 +224,18 @@ static int cfs_select_idle_cpu(struct cfs *s, const struct cfs_entity *p, bool h
 		if (nr == 1)
 			return -1;
 	}
-	for (int k = 1; k <= s->ncpus; k++) {
-		int c = (target + k) % s->ncpus;
-		if (!sl_cpumask_test(&cpus, c))
-			continue;
+	/* for_each_cpu_wrap(cpu, cpus, target + 1): target + 1 up, then from 0
+	 * to target itself, over the set bits only (not every CPU of the
+	 * machine); the next bit is found in cpus as it is now, which the
+	 * idle-core search trims */
+	bool wrapped = false;
+	for (int c = sl_cpumask_next(&cpus, target + 1);; c = sl_cpumask_next(&cpus, c + 1)) {
+		if (c < 0 && !wrapped) {
+			wrapped = true;
+			c = sl_cpumask_next(&cpus, 0);
+		}
+		if (c < 0 || (wrapped && c > target))
+			break;
 		if (has_idle_core) {
 			/* the idle-core search is not bounded */
 			int i = cfs_select_idle_core(s, c, &cpus, &idle_cpu, looked);

@@ -90,6 +90,45 @@ static int sls_nodes_in(const struct sl_topo *tp, const sl_cpumask *m)
 	return n;
 }
 
+/* The groups of a level spanning `span` whose groups are spans of `kind`:
+ * the same for every CPU of the span, so built by the first of them and
+ * shared (as the kernel's sched_groups are); only `local` is per CPU. */
+static sl_cpumask *sls_level_groups(struct sls *s, int cpu, const sl_cpumask *span, int kind,
+				    int *ngroups)
+{
+	const struct sl_topo *tp = s->topo;
+	int first = sl_cpumask_first(span);
+
+	if (first < cpu) {
+		const struct sls_rq *owner = &s->rq[first];
+		for (int i = 0; i < owner->nlevels; i++)
+			if (sl_cpumask_equal(&owner->lv[i].span, span)) {
+				*ngroups = owner->lv[i].ngroups;
+				return owner->lv[i].groups;
+			}
+	}
+	/* a group per distinct span of `kind` in it: walk the span once,
+	 * skipping the CPUs a group already holds */
+	int n = 0, cap = 4;
+	sl_cpumask *groups = sl_xmalloc((unsigned long)cap * sizeof(*groups));
+	sl_cpumask seen;
+	sl_cpumask_clear(&seen);
+	sl_for_each_cpu(c, span) {
+		if (sl_cpumask_test(&seen, c))
+			continue;
+		sl_cpumask g = sls_span_of(tp, kind, c);
+		g = sl_cpumask_and(g, span);
+		seen = sl_cpumask_or(seen, &g);
+		if (n == cap) {
+			cap *= 2;
+			groups = sl_xrealloc(groups, (unsigned long)cap * sizeof(*groups));
+		}
+		groups[n++] = g;
+	}
+	*ngroups = n;
+	return groups;
+}
+
 static void sls_build_cpu(struct sls *s, struct sls_rq *rq)
 {
 	const struct sl_topo *tp = s->topo;
@@ -108,21 +147,10 @@ static void sls_build_cpu(struct sls *s, struct sls_rq *rq)
 	for (int i = 1; i < n && rq->nlevels < SLS_MAX_LEVELS; i++) {
 		struct sls_level *lv = &rq->lv[rq->nlevels++];
 		lv->span = chain[i];
-		lv->groups = sl_xcalloc((unsigned long)sl_cpumask_weight(&chain[i]),
-					sizeof(sl_cpumask));
-		lv->ngroups = 0;
-		sl_cpumask seen;
-		sl_cpumask_clear(&seen);
-		sl_for_each_cpu(c, &chain[i]) {
-			if (sl_cpumask_test(&seen, c))
-				continue;
-			sl_cpumask g = sls_span_of(tp, kinds[i - 1], c);
-			g = sl_cpumask_and(g, &chain[i]);
-			seen = sl_cpumask_or(seen, &g);
-			if (sl_cpumask_test(&g, cpu))
-				lv->local = lv->ngroups;
-			lv->groups[lv->ngroups++] = g;
-		}
+		lv->groups = sls_level_groups(s, cpu, &chain[i], kinds[i - 1], &lv->ngroups);
+		for (int g = 0; g < lv->ngroups; g++)
+			if (sl_cpumask_test(&lv->groups[g], cpu))
+				lv->local = g;
 		lv->numa = sls_nodes_in(tp, &lv->span) > 1;
 		lv->interval = lv->numa ? s->numa_ticks : s->balance_ticks << (rq->nlevels - 1);
 		lv->next = (uint64_t)lv->interval;
@@ -130,17 +158,37 @@ static void sls_build_cpu(struct sls *s, struct sls_rq *rq)
 	}
 }
 
+/* Linear in CPUs for a machine of a few levels: each level's groups are
+ * built once per span, not once per CPU (1,024 CPUs: 1.4 s and 81 MB
+ * before). */
 void sls_build_levels(struct sls *s)
 {
 	for (int cpu = 0; cpu < s->ncpus; cpu++)
 		sls_build_cpu(s, &s->rq[cpu]);
 }
 
+/* Whether rq's level lv uses groups another CPU built (the first of its
+ * span, sls_level_groups). */
+static bool sls_groups_shared(const struct sls *s, const struct sls_rq *rq,
+			      const struct sls_level *lv)
+{
+	int first = sl_cpumask_first(&lv->span);
+
+	if (first == rq->cpu)
+		return false;
+	for (int i = 0; i < s->rq[first].nlevels; i++)
+		if (s->rq[first].lv[i].groups == lv->groups)
+			return true;
+	return false;
+}
+
 void sls_free_levels(struct sls *s)
 {
-	for (int cpu = 0; cpu < s->ncpus; cpu++)
+	/* the sharers first: they look at the owners' levels */
+	for (int cpu = s->ncpus - 1; cpu >= 0; cpu--)
 		for (int i = 0; i < s->rq[cpu].nlevels; i++)
-			free(s->rq[cpu].lv[i].groups);
+			if (!sls_groups_shared(s, &s->rq[cpu], &s->rq[cpu].lv[i]))
+				free(s->rq[cpu].lv[i].groups);
 }
 
 /* ---- moving ---- */

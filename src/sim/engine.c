@@ -55,6 +55,18 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 	sim->ncpus = m->topo.ncpus;
 	sim->cpus = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->cpus));
 	sim->tick_order = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->tick_order));
+	sim->deferred = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->deferred));
+	sim->core_first = sl_xcalloc((unsigned long)m->topo.ncores + 1, sizeof(int));
+	sim->core_cpus = sl_xcalloc((unsigned long)sim->ncpus, sizeof(int));
+	for (int i = 0; i < sim->ncpus; i++)	/* counting sort by core: linear */
+		sim->core_first[m->topo.cpu_core[i] + 1]++;
+	for (int k = 0; k < m->topo.ncores; k++)
+		sim->core_first[k + 1] += sim->core_first[k];
+	/* tick_order, still all zero, counts each core's CPUs placed */
+	for (int i = 0, *placed = sim->tick_order; i < sim->ncpus; i++) {
+		int k = m->topo.cpu_core[i];
+		sim->core_cpus[sim->core_first[k] + placed[k]++] = i;
+	}
 	for (int i = 0; i < sim->ncpus; i++)
 		sim->tick_order[i] = i;
 	sim->mem_demand = sl_xcalloc((unsigned long)m->topo.nnodes, sizeof(double));
@@ -108,6 +120,9 @@ void sl_sim_destroy(struct sl_sim *sim)
 	sl__conserve_free(sim);
 	free(sim->cpus);
 	free(sim->tick_order);
+	free(sim->deferred);
+	free(sim->core_first);
+	free(sim->core_cpus);
 	free(sim->mem_demand);
 	free(sim->llc_evicted_kb);
 	free(sim);
@@ -221,7 +236,7 @@ static void migration_start(struct sl_sim *sim, struct sl_cpu *c)
 		/* The SCHED_FIFO thread preempts whatever runs; the task stays
 		 * on the policy's queue, runnable but not running. */
 		sl__settle(sim, c);
-		sl_eventq_cancel(&sim->q, &c->burst_ev);
+		sl__cancel_burst(sim, c);
 		c->curr = NULL;
 		sl__lat_queued(sim, t, false);
 		sl__mem_demand(sim, t, -1);
@@ -334,6 +349,7 @@ int sl_sim_run(struct sl_sim *sim, struct sl_err *err)
 	sim->stop_at = sim->time_limit && sim->time_limit < SL_TIME_HORIZON ? sim->time_limit
 									    : SL_TIME_HORIZON;
 	while (!sim->stopped) {
+		sl__flush_bursts(sim);
 		struct sl_event *e = sl_eventq_peek(&sim->q);
 		if (!e) {
 			drained = true;

@@ -1,5 +1,5 @@
 /*
- * eventq.c - indexed binary heap of events (see eventq.h).
+ * eventq.c - indexed 4-ary heap of events (see eventq.h).
  */
 #include "sim/eventq.h"
 
@@ -7,45 +7,52 @@
 
 #include "base/err.h"
 
-static inline bool before(const struct sl_event *a, const struct sl_event *b)
+#define ARITY 4
+
+static inline bool before(const struct sl_eventq_slot *a, const struct sl_eventq_slot *b)
 {
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
-static inline void place(struct sl_eventq *q, int i, struct sl_event *e)
+static inline void place(struct sl_eventq *q, int i, struct sl_eventq_slot s)
 {
-	q->heap[i] = e;
-	e->heap_index = i;
+	q->heap[i] = s;
+	s.ev->heap_index = i;
 }
 
 static void sift_up(struct sl_eventq *q, int i)
 {
-	struct sl_event *e = q->heap[i];
+	struct sl_eventq_slot s = q->heap[i];
 	while (i > 0) {
-		int parent = (i - 1) / 2;
-		if (!before(e, q->heap[parent]))
+		int parent = (i - 1) / ARITY;
+		if (!before(&s, &q->heap[parent]))
 			break;
 		place(q, i, q->heap[parent]);
 		i = parent;
 	}
-	place(q, i, e);
+	place(q, i, s);
 }
 
 static void sift_down(struct sl_eventq *q, int i)
 {
-	struct sl_event *e = q->heap[i];
+	struct sl_eventq_slot s = q->heap[i];
+	const struct sl_eventq_slot *h = q->heap;
+	int n = q->n;
 	for (;;) {
-		int child = 2 * i + 1;
-		if (child >= q->n)
+		int first = ARITY * i + 1;
+		if (first >= n)
 			break;
-		if (child + 1 < q->n && before(q->heap[child + 1], q->heap[child]))
-			child++;
-		if (!before(q->heap[child], e))
+		int last = first + ARITY < n ? first + ARITY : n;
+		int best = first;
+		for (int c = first + 1; c < last; c++)
+			if (before(&h[c], &h[best]))
+				best = c;
+		if (!before(&h[best], &s))
 			break;
-		place(q, i, q->heap[child]);
-		i = child;
+		place(q, i, h[best]);
+		i = best;
 	}
-	place(q, i, e);
+	place(q, i, s);
 }
 
 void sl_eventq_init(struct sl_eventq *q)
@@ -65,21 +72,34 @@ void sl_eventq_free(struct sl_eventq *q)
 
 void sl_eventq_schedule(struct sl_eventq *q, struct sl_event *e, sl_time time)
 {
+	sl_eventq_schedule_seq(q, e, time, q->next_seq++);
+}
+
+void sl_eventq_schedule_seq(struct sl_eventq *q, struct sl_event *e, sl_time time, uint64_t seq)
+{
 	e->time = time;
-	e->seq = q->next_seq++;
-	if (e->heap_index >= 0) {
-		/* A later seq can only move it down among equal times; a new
-		 * time may move it either way. */
-		sift_up(q, e->heap_index);
-		sift_down(q, e->heap_index);
+	e->seq = seq;
+	int i = e->heap_index;
+	if (i >= 0) {
+		/* A later time or seq can only move it down; an earlier time
+		 * only up. */
+		struct sl_eventq_slot old = q->heap[i];
+		q->heap[i].time = time;
+		q->heap[i].seq = seq;
+		if (before(&q->heap[i], &old))
+			sift_up(q, i);
+		else
+			sift_down(q, i);
 		return;
 	}
 	if (q->n == q->cap) {
 		q->cap *= 2;
 		q->heap = sl_xrealloc(q->heap, sizeof(*q->heap) * (unsigned long)q->cap);
 	}
-	place(q, q->n++, e);
-	sift_up(q, e->heap_index);
+	i = q->n++;
+	q->heap[i] = (struct sl_eventq_slot){ time, seq, e };
+	e->heap_index = i;
+	sift_up(q, i);
 }
 
 void sl_eventq_cancel(struct sl_eventq *q, struct sl_event *e)
@@ -88,21 +108,24 @@ void sl_eventq_cancel(struct sl_eventq *q, struct sl_event *e)
 	if (i < 0)
 		return;
 	e->heap_index = -1;
-	struct sl_event *last = q->heap[--q->n];
+	struct sl_eventq_slot last = q->heap[--q->n];
 	if (i == q->n)
 		return;
+	struct sl_eventq_slot gone = q->heap[i];
 	place(q, i, last);
-	sift_up(q, i);
-	sift_down(q, last->heap_index);
+	if (before(&last, &gone))
+		sift_up(q, i);
+	else
+		sift_down(q, i);
 }
 
 struct sl_event *sl_eventq_pop(struct sl_eventq *q)
 {
 	if (!q->n)
 		return NULL;
-	struct sl_event *top = q->heap[0];
+	struct sl_event *top = q->heap[0].ev;
 	top->heap_index = -1;
-	struct sl_event *last = q->heap[--q->n];
+	struct sl_eventq_slot last = q->heap[--q->n];
 	if (q->n) {
 		place(q, 0, last);
 		sift_down(q, 0);

@@ -1,14 +1,17 @@
 /*
- * eventq.h - the pending-event set: an indexed binary min-heap ordered by
+ * eventq.h - the pending-event set: an indexed 4-ary min-heap ordered by
  * (time, insertion sequence).
  *
  * Events are embedded in the objects they belong to (a CPU's "burst done"
  * event, a task's sleep timer, the global tick), so re-timing an event is
  * an O(log n) sift in place rather than a cancel-and-insert, and nothing is
- * allocated per event.  The pending set is small (a few events per CPU plus
- * one per sleeping task), where a binary heap is the simplest fast choice.
- * The sequence number makes ties deterministic: equal times pop in the
- * order they were (re)scheduled.
+ * allocated per event.  The heap's slots hold each event's key (time,
+ * sequence) beside its pointer, so a sift compares without following
+ * pointers, and four children per node halve the levels a pop goes down
+ * (the four keys share a cache line or two).  The sequence number makes
+ * ties deterministic: equal times pop in the order they were
+ * (re)scheduled; (time, sequence) is a total order, so the pop order does
+ * not depend on the heap's shape.
  */
 #ifndef SL_SIM_EVENTQ_H
 #define SL_SIM_EVENTQ_H
@@ -28,8 +31,14 @@ struct sl_event {
 	void *obj;		/* owner-defined */
 };
 
+struct sl_eventq_slot {
+	sl_time time;
+	uint64_t seq;
+	struct sl_event *ev;
+};
+
 struct sl_eventq {
-	struct sl_event **heap;
+	struct sl_eventq_slot *heap;
 	int n, cap;
 	uint64_t next_seq;
 };
@@ -49,11 +58,17 @@ static inline bool sl_event_queued(const struct sl_event *e) { return e->heap_in
 
 /* Queue e at `time`, or move it there if already queued. */
 void sl_eventq_schedule(struct sl_eventq *q, struct sl_event *e, sl_time time);
+/* A (re)scheduling decided now but carried out later: take its place in
+ * the tie order now (sl_eventq_take_seq), queue it with that place later
+ * (sl_eventq_schedule_seq).  Until then the event keeps its old place, so
+ * nothing may pop meanwhile. */
+static inline uint64_t sl_eventq_take_seq(struct sl_eventq *q) { return q->next_seq++; }
+void sl_eventq_schedule_seq(struct sl_eventq *q, struct sl_event *e, sl_time time, uint64_t seq);
 void sl_eventq_cancel(struct sl_eventq *q, struct sl_event *e);
 /* Earliest event (NULL if none), without removing it. */
 static inline struct sl_event *sl_eventq_peek(const struct sl_eventq *q)
 {
-	return q->n ? q->heap[0] : NULL;
+	return q->n ? q->heap[0].ev : NULL;
 }
 struct sl_event *sl_eventq_pop(struct sl_eventq *q);
 

@@ -35,6 +35,10 @@ struct sl_cpu {
 						 * L2 / the LLC when it came */
 	double sched_debt;		/* scheduler work to charge to the next task */
 	struct sl_event burst_ev, ipi_ev, migr_ev;
+	/* burst_ev's re-timing, decided but not yet done (sched.c): */
+	uint8_t burst_deferred;		/* 0 none, 1 pending, 2 cancelled since */
+	double burst_owed, burst_speed;	/* what it completes, at what speed */
+	uint64_t burst_seq;		/* its place among events of equal time */
 	struct sl_cpu_stats stats;
 	bool occ_busy, occ_running;	/* as conserve.c last counted it */
 };
@@ -115,6 +119,11 @@ struct sl_sim {
 	struct sl_cpu *cpus;
 	double *mem_demand;		/* per node: memory intensity of running tasks homed there */
 	double *llc_evicted_kb;		/* per package: lines touched there, cumulative */
+	int *core_first, *core_cpus;	/* core k's CPUs, ascending: core_cpus[core_first[k]
+					 * .. core_first[k+1]-1] (a mask's walk costs
+					 * SL_MAX_CPUS / 64 words, this one its siblings) */
+	int *deferred;			/* CPUs whose burst_deferred is set (sched.c) */
+	int ndeferred;
 	int ctx_cpu;			/* CPU whose code is running now, -1 none */
 
 	/* tasks */
@@ -166,6 +175,11 @@ void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign);
  * (its memory intensity), or -1: none (sched.c). */
 int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *intensity);
 void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c);
+/* Cancel c's completion event, queued or deferred. */
+void sl__cancel_burst(struct sl_sim *sim, struct sl_cpu *c);
+/* Queue the completion events re-timed since the last call: before the
+ * next event is taken (sched.c). */
+void sl__flush_bursts(struct sl_sim *sim);
 void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c);
 void sl__process_resched(struct sl_sim *sim, int cpu);
 

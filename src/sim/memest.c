@@ -64,8 +64,12 @@ uint64_t sl_sim_mem_estimate(const struct sl_machine *machine,
 	 * doubles, so n entries use at most 2n slots */
 	uint64_t task = (((sizeof(struct sl_task) + 15) & ~(size_t)15) +
 			 ((policy->task_size + 15) & ~(size_t)15)) +
-			2 * sizeof(struct sl_event *) + 2 * sizeof(void *);
-	uint64_t cpu = sizeof(struct sl_cpu) + sizeof(int) + 2 * sizeof(double) +
+			2 * sizeof(struct sl_eventq_slot) + 2 * sizeof(void *);
+	/* a CPU: its struct, its tick-order and deferred-burst entries,
+	 * its node's and package's sums (at most one each), its three
+	 * events' heap slots (doubled) */
+	uint64_t cpu = sizeof(struct sl_cpu) + 2 * sizeof(int) + 2 * sizeof(double) +
+		       6 * sizeof(struct sl_eventq_slot) +
 		       MEM_POLICY_PER_CPU + ncpus * MEM_POLICY_PER_CPU2;
 	uint64_t total = MEM_RUN_BASE + sizeof(struct sl_sim);
 

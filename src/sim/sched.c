@@ -37,6 +37,22 @@ static enum sl_migr_level migr_level(const struct sl_topo *topo, int from, int t
 	return SL_MIGR_NODE;
 }
 
+/* fmin and llround without the library calls (they are on the path of
+ * every re-timing): the same values for the finite, non-negative numbers
+ * they see here.  fmin of two numbers is glibc's minsd, a < b ? a : b;
+ * a double minus its integer part is exact, so rounding half away from
+ * zero needs no addition of 0.5 (which rounds 0.49999999999999994 up). */
+static inline double min_d(double a, double b)
+{
+	return a < b ? a : b;
+}
+
+static inline sl_time round_ns(double x)
+{
+	sl_time i = (sl_time)x;
+	return x - (double)i >= 0.5 ? i + 1 : i;
+}
+
 static inline unsigned task_footprint(const struct sl_sim *sim, const struct sl_task *t)
 {
 	return t->footprint_kb ? t->footprint_kb : sim->topo->l2_kb / 2;
@@ -46,7 +62,7 @@ static inline unsigned task_footprint(const struct sl_sim *sim, const struct sl_
  * and as much refill as the work touches (see sl__settle). */
 static inline double outstanding(const struct sl_task *t)
 {
-	return t->debt_sys + t->work_left + fmin(t->debt_user, t->work_left);
+	return t->debt_sys + t->work_left + min_d(t->debt_user, t->work_left);
 }
 
 /* Whether t's next progress is kernel work against the kernel's own
@@ -83,7 +99,7 @@ void sl__settle(struct sl_sim *sim, struct sl_cpu *c)
 	/* Split the wall time over the three kinds of outstanding work. */
 	double progress = (double)wall * t->speed;
 	double sys_work = 0, user_work = 0;
-	double d = fmin(progress, t->debt_sys);
+	double d = min_d(progress, t->debt_sys);
 	t->debt_sys -= d;
 	sys_work += d;
 	progress -= d;
@@ -94,8 +110,8 @@ void sl__settle(struct sl_sim *sim, struct sl_cpu *c)
 	 * again does not refill its whole footprint first, and one preempted
 	 * again and again before its cache is back still gets work done (and
 	 * is never slower than half speed), as on real hardware. */
-	double refill = fmin(progress / 2, fmin(t->debt_user, t->work_left));
-	double work = refill + fmin(t->work_left - refill, progress - 2 * refill);
+	double refill = min_d(progress / 2, min_d(t->debt_user, t->work_left));
+	double work = refill + min_d(t->work_left - refill, progress - 2 * refill);
 	t->debt_user -= refill;
 	user_work += refill;
 	progress -= refill;
@@ -108,7 +124,7 @@ void sl__settle(struct sl_sim *sim, struct sl_cpu *c)
 		user_work += d;
 
 	double total = sys_work + user_work;
-	sl_time sys_wall = total > 0 ? (sl_time)llround((double)wall * sys_work / total) : 0;
+	sl_time sys_wall = total > 0 ? round_ns((double)wall * sys_work / total) : 0;
 	if (total <= 0)	/* only possible at speed 0: charge by action kind */
 		sys_wall = t->act_sys ? wall : 0;
 	t->sys_ns += sys_wall;
@@ -127,7 +143,8 @@ static double task_speed(struct sl_sim *sim, struct sl_cpu *c)
 
 	if (t->steady_speed)
 		return 1.0;
-	sl_for_each_cpu(s, &topo->core_cpus[c->core]) {
+	for (int k = sim->core_first[c->core]; k < sim->core_first[c->core + 1]; k++) {
+		int s = sim->core_cpus[k];
 		if (s == c->id || n == 8)
 			continue;
 		struct sl_cpu *sc = &sim->cpus[s];
@@ -149,7 +166,19 @@ static double task_speed(struct sl_sim *sim, struct sl_cpu *c)
 
 static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel);
 
-/* (Re)time c's completion event from its outstanding work. */
+/*
+ * (Re)time c's completion event from its outstanding work.
+ *
+ * Deferred: a change of a node's bandwidth contention re-times every task
+ * drawing on the node, often several times at one instant (a work-class
+ * change leaves and rejoins the node's demand; one re-timing's phase
+ * change re-times the node again), and only the last re-timing of each
+ * CPU at an instant counts.  So the speed and the work owed are taken
+ * here, with the event's place among equal times (the sequence number a
+ * sl_eventq_schedule would take now), and the division and the heap sift
+ * are done once per CPU, by sl__flush_bursts before the next event is
+ * taken.  The event order is the same, bit for bit, as re-timing at once.
+ */
 void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c)
 {
 	struct sl_task *t = c->curr;
@@ -161,11 +190,35 @@ void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c)
 	t->speed = task_speed(sim, c);
 	/* kernel work ahead of user work ends at its own event (the phase
 	 * end, sl__burst_done); the work then runs at the task's speed */
-	double owed = t->kmem && !t->act_sys ? t->debt_sys : outstanding(t);
-	double ns = ceil(owed / t->speed);
-	/* compared as a double: a burst past the horizon has no sl_time */
-	sl_eventq_schedule(&sim->q, &c->burst_ev,
-			   sl__after(sim, ns <= (double)SL_TIME_HORIZON ? (sl_time)ns : SL_TIME_MAX));
+	c->burst_owed = t->kmem && !t->act_sys ? t->debt_sys : outstanding(t);
+	c->burst_speed = t->speed;
+	c->burst_seq = sl_eventq_take_seq(&sim->q);
+	if (c->burst_deferred == 0)
+		sim->deferred[sim->ndeferred++] = c->id;
+	c->burst_deferred = 1;
+}
+
+void sl__cancel_burst(struct sl_sim *sim, struct sl_cpu *c)
+{
+	sl_eventq_cancel(&sim->q, &c->burst_ev);
+	if (c->burst_deferred)
+		c->burst_deferred = 2;
+}
+
+void sl__flush_bursts(struct sl_sim *sim)
+{
+	for (int i = 0; i < sim->ndeferred; i++) {
+		struct sl_cpu *c = &sim->cpus[sim->deferred[i]];
+		if (c->burst_deferred == 1) {
+			double ns = ceil(c->burst_owed / c->burst_speed);
+			/* compared as a double: a burst past the horizon has no sl_time */
+			sl_time at = sl__after(sim, ns <= (double)SL_TIME_HORIZON ? (sl_time)ns
+										 : SL_TIME_MAX);
+			sl_eventq_schedule_seq(&sim->q, &c->burst_ev, at, c->burst_seq);
+		}
+		c->burst_deferred = 0;
+	}
+	sim->ndeferred = 0;
 }
 
 int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *intensity)
@@ -261,8 +314,8 @@ static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool ker
 /* Something changed on `core`: settle its busy CPUs and re-time them. */
 void sl__core_changed(struct sl_sim *sim, int core)
 {
-	sl_for_each_cpu(s, &sim->topo->core_cpus[core]) {
-		struct sl_cpu *sc = &sim->cpus[s];
+	for (int k = sim->core_first[core]; k < sim->core_first[core + 1]; k++) {
+		struct sl_cpu *sc = &sim->cpus[sim->core_cpus[k]];
 		if (!sc->curr)
 			continue;
 		sl__settle(sim, sc);
@@ -272,7 +325,7 @@ void sl__core_changed(struct sl_sim *sim, int core)
 
 static void switch_out(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *prev)
 {
-	sl_eventq_cancel(&sim->q, &c->burst_ev);
+	sl__cancel_burst(sim, c);
 	c->curr = NULL;
 	sl__mem_demand(sim, prev, -1);
 	prev->cpu = -1;
@@ -327,11 +380,11 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	 * evicted, or what it still had not refilled if that is more. */
 	double miss = next->last_cpu >= 0 && level == SL_MIGR_NONE ? 1.0 - warmth : 1.0;
 	if (full > 0 && next->debt_user / full > miss)
-		miss = fmin(1.0, next->debt_user / full);
+		miss = min_d(1.0, next->debt_user / full);
 	c->curr_miss = miss;
 	/* Of those, the LLC beyond the L2 lacks what the package evicted
 	 * (all of them after a move to another package). */
-	c->curr_llc_miss = llc_warmth >= 0 ? fmin(miss, 1.0 - llc_warmth) : miss;
+	c->curr_llc_miss = llc_warmth >= 0 ? min_d(miss, 1.0 - llc_warmth) : miss;
 	if (next->last_cpu >= 0 && level == SL_MIGR_CORE && topo->llc_kb > topo->l2_kb)
 		c->curr_llc_miss = 1.0 - sl_cache_warmth(sim->llc_evicted_kb[topo->cpu_package[c->id]] -
 							 next->llc_mark, topo->llc_kb);

@@ -82,7 +82,7 @@ bad_input "label 'o1' used twice" run -m $M -p o1 -p o1 -w $W
 bad_input "label 'x' used twice" run -m $M -p o1:label=x -p linux24:label=x -w $W
 bad_input "broken.xml" run -m tests/data/machines/broken.xml -p o1 -w $W
 bad_input "nothere.xml" run -m tests/data/machines/nothere.xml -p o1 -w $W
-bad_input "256" run -m "pack:300 core:1 pu:1" -p o1 -w $W
+bad_input "1024" run -m "pack:1100 core:1 pu:1" -p o1 -w $W
 bad_input "pack:0" run -m "pack:0 core:1 pu:1" -p o1 -w $W
 bad_input "frob" run -m "$M,frob" -p o1 -w $W
 bad_input "version" run -m $M -p o1:version=9.9 -w $W

@@ -55,6 +55,30 @@ SL_TEST(engine_eventq_matches_sorted_reference)
 	sl_eventq_free(&q);
 }
 
+/* A re-timing decided before another event's scheduling but carried out
+ * after it keeps its earlier place among equal times (sched.c defers
+ * burst re-timings so). */
+SL_TEST(engine_eventq_reserved_seq_keeps_tie_order)
+{
+	struct sl_event a, b, c;
+	struct sl_eventq q;
+	sl_eventq_init(&q);
+	sl_event_init(&a, 0, 0, NULL);
+	sl_event_init(&b, 0, 1, NULL);
+	sl_event_init(&c, 0, 2, NULL);
+	sl_eventq_schedule(&q, &a, 50);		/* queued, then re-timed late */
+	uint64_t seq_a = sl_eventq_take_seq(&q);
+	uint64_t seq_c = sl_eventq_take_seq(&q);
+	sl_eventq_schedule(&q, &b, 10);
+	sl_eventq_schedule_seq(&q, &c, 10, seq_c);	/* new, with its place */
+	sl_eventq_schedule_seq(&q, &a, 10, seq_a);
+	CHECK(sl_eventq_pop(&q) == &a);
+	CHECK(sl_eventq_pop(&q) == &c);
+	CHECK(sl_eventq_pop(&q) == &b);
+	CHECK(sl_eventq_pop(&q) == NULL);
+	sl_eventq_free(&q);
+}
+
 /* ---- a FIFO test policy: one global queue, any idle CPU, 10-tick slices ---- */
 
 struct fifo_task { struct sl_task *next; int ticks; bool queued; };

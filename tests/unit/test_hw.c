@@ -366,14 +366,17 @@ SL_TEST(hw_errors_names)
 	CHECK(fails_with("host,kcost=fast", "kcost"));
 	CHECK(fails_with("p4dpe-2x2ht,bus=0", "GB/s"));
 	CHECK(fails_with("p4dpe-2x2ht,ipi=fast", "microseconds"));
-	CHECK(fails_with("pack:300 pu:1", "300"));
-	CHECK(fails_with("pack:16 core:16 pu:2", "512"));
+	CHECK(fails_with("pack:1100 pu:1", "1100"));
+	CHECK(fails_with("pack:16 core:32 pu:4", "2048"));
 	CHECK(fails_with("pack:100000 core:100000 pu:100000", "at most"));
 	CHECK(fails_with("pack:2 core:1 pu:0", "pack:2 core:1 pu:0"));
 	CHECK(fails_with("", "empty"));
-	/* 512 PUs, 256 after noht: fits */
-	CHECK(loads_ok("pack:16 core:16 pu:2,noht"));
-	CHECK(mach.topo.ncpus == 256);
+	/* 4096 PUs, 1024 after noht: fits */
+	CHECK(loads_ok("pack:16 core:64 pu:4,noht"));
+	CHECK(mach.topo.ncpus == 1024);
+	/* the 1,024-CPU machine: 16 nodes of 32 SMT2 cores */
+	CHECK(loads_ok("numa:16 pack:1 core:32 pu:2"));
+	CHECK(mach.topo.ncpus == 1024 && mach.topo.nnodes == 16 && mach.topo.ncores == 512);
 }
 
 /* ---- OS indexes: bounded before hwloc builds bitmaps that size ---- */

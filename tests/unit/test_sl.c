@@ -199,6 +199,19 @@ SL_TEST(sl_levels)
 		CHECK(rq->lv[2].ngroups == 2 && rq->lv[2].numa);
 		sl_sim_destroy(r.sim);
 	}
+	/* 1,024 CPUs: each span's groups are built once and shared by its
+	 * CPUs (setup linear in CPUs), each CPU with its own local group */
+	if (slt_start(&r, "numa:16 pack:1 core:32 pu:2", "sl", 0)) {
+		const struct sls *s = sls_state(r.sim);
+		const struct sls_rq *a = &s->rq[70], *b = &s->rq[1023];
+		CHECK(a->nlevels == 3 && b->nlevels == 3);
+		CHECK(a->lv[2].ngroups == 16 && a->lv[2].groups == b->lv[2].groups);
+		CHECK(a->lv[2].local == 1 && b->lv[2].local == 15 && a->lv[2].numa);
+		CHECK(a->lv[1].ngroups == 32 && a->lv[1].groups == s->rq[64].lv[1].groups &&
+		      a->lv[1].groups != b->lv[1].groups);
+		CHECK(a->lv[0].groups == s->rq[71].lv[0].groups);	/* siblings 70, 71 */
+		sl_sim_destroy(r.sim);
+	}
 }
 
 /* ---- SMT: two hogs on one package are split up ---- */

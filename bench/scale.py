@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""scale.py - `make bench`'s scaling table (issue 14): what an event and a
+simulated CPU-second cost as the machine grows from 2 to 1,024 logical CPUs.
+
+  scale.py SCHEDLAB [--quick]
+
+For spin, kernbench and hackbench, each scaled with the machine (one spinner
+per CPU for 8 CPU-seconds in all, 0.02 s at least and 2 s at most; a build
+of 1/16 reference CPU-second and 2 units per CPU, 8 s and 100 units at
+least, at make's default -j 2 x CPUs; a hackbench group of 20 loops per 8
+CPUs), under every SMP policy,
+on SMT2 machines of 2, 8, 32, 128, 512 and 1,024 CPUs (NUMA nodes of 16 or 64
+CPUs from 32 up), it prints, per run, the simulator's wall time per event
+(ns, from --stats), its wall time per simulated CPU-second (us: wall / (user
++ system seconds the workload's tasks got)), and the process's peak RSS (MB,
+GNU time); a run over 30 s is cut ("timeout").  The simulated durations are
+short, so the whole table takes a few minutes; the figures are a benchmark, not a test (nothing asserts them).
+The last column, "8-1024", is the ratio of the largest to the smallest cost
+per CPU-second from 8 CPUs up: issue 14 asks for at most 2.
+"""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+SIZES = [
+    (2, "pack:1 core:1 pu:2"),
+    (8, "pack:1 core:4 pu:2"),
+    (32, "numa:2 pack:1 core:8 pu:2"),
+    (128, "numa:4 pack:1 core:16 pu:2"),
+    (512, "numa:8 pack:1 core:32 pu:2"),
+    (1024, "numa:16 pack:1 core:32 pu:2"),
+]
+POLICIES = ["linux24", "o1", "ht", "domains", "cfs", "sl"]
+TIMEOUT_S = 30
+
+
+def workload(name, n):
+    if name == "spin":	# 8 CPU-seconds, 20 at 1,024 CPUs
+        return "spin:seconds=%g" % min(2.0, max(0.02, 8.0 / n))
+    if name == "kernbench":
+        return "kernbench:size=%g,units=%d" % (max(8.0, n / 16.0), max(100, 2 * n))
+    return "hackbench:groups=%d,loops=20" % max(1, n // 8)
+
+
+def run_one(schedlab, machine, wl, policy):
+    """(ns per event, us per simulated CPU-second, peak MB) or a reason."""
+    with tempfile.NamedTemporaryFile(mode="r", suffix=".mem") as mem:
+        # GNU time measures schedlab alone (wait4 after a fork of Python
+        # would count Python's pages); its own session, so a timeout
+        # kills both
+        cmd = ["/usr/bin/time", "-f", "%M", "-o", mem.name, schedlab, "run", "-m", machine,
+               "-w", wl, "-p", policy, "-o", "json", "--stats"]
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+        try:
+            stdout, stderr = p.communicate(timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+            return "timeout"
+        if p.returncode != 0:
+            return "failed"
+        # the rate, not the wall time, has three significant figures
+        m = re.search(r"stats: (\d+) events in .*\(([0-9.e+-]+) events/s\)", stderr)
+        metrics = json.loads(stdout)["runs"][0]["metrics"]
+        try:
+            peak = int(mem.read().split()[-1]) / 1024
+        except (ValueError, IndexError):
+            peak = float("nan")
+    cpu_s = metrics["user_s"] + metrics["sys_s"]
+    events, rate = int(m.group(1)), float(m.group(2))
+    wall = events / rate if rate > 0 else float("nan")
+    return (wall * 1e9 / max(events, 1), wall * 1e6 / cpu_s if cpu_s > 0 else float("nan"), peak)
+
+
+def main():
+    schedlab = sys.argv[1]
+    quick = "--quick" in sys.argv
+    sizes = SIZES[:3] if quick else SIZES
+    host = subprocess.run(["uname", "-srm"], capture_output=True, text=True).stdout.strip()
+    cpu = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    print("Scaling: %s, %d CPUs (%s), %s" % (cpu, os.cpu_count(), host,
+                                             time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())))
+    print()
+    head = "| workload | policy | " + " | ".join("%d CPUs" % n for n, _ in sizes) + " | 8-1024 |"
+    rule = "|---|---|" + "---:|" * (len(sizes) + 1)
+    print("Each cell: ns per event / wall us per simulated CPU-second / peak RSS MB.")
+    print()
+    print(head)
+    print(rule)
+    start = time.time()
+    for wname in ("spin", "kernbench", "hackbench"):
+        for pol in POLICIES:
+            cells, per_cpu_s = [], []
+            for n, machine in sizes:
+                r = run_one(schedlab, machine, workload(wname, n), pol)
+                if isinstance(r, str):
+                    cells.append(r)
+                    continue
+                cells.append("%.0f / %.0f / %.0f" % r)
+                if n >= 8:
+                    per_cpu_s.append(r[1])
+            ok = [v for v in per_cpu_s if v > 0]
+            ratio = "%.1f" % (max(ok) / min(ok)) if len(ok) > 1 else "-"
+            print("| %s | %s | %s | %s |" % (wname, pol, " | ".join(cells), ratio), flush=True)
+    print()
+    print("(%.0f s for the table; on n CPUs: spin:seconds=8/n in 0.02..2, "
+          "kernbench:size=max(8,n/16),units=max(100,2n), hackbench:groups=max(1,n/8),loops=20)"
+          % (time.time() - start))
+
+
+if __name__ == "__main__":
+    main()
