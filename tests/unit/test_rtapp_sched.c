@@ -376,7 +376,7 @@ SL_TEST(rtapp_priority_ranges_per_class)
 		  "tasks.t.policy", "unknown policy" },
 		{ "{ \"tasks\": { \"t\": { \"cpus\": [], \"run\": 1 } } }",
 		  "tasks.t.cpus", "empty" },
-		{ "{ \"tasks\": { \"t\": { \"cpus\": [0, 256], \"run\": 1 } } }",
+		{ "{ \"tasks\": { \"t\": { \"cpus\": [0, 1024], \"run\": 1 } } }",
 		  "tasks.t.cpus", "out of range" },
 	};
 
