@@ -17,6 +17,22 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
 		./schedlab $cmd | sed 's/^/    /; s/ *$//'
 		echo
 	done
+	# Pinned, real-time and rt-app runs: the rows that show them.
+	echo "Pinned (spin's \`cpus=\`, as \`taskset -c\`), real-time (spin's \`policy=fifo\`, as \`chrt -f\`: one"
+	echo "FIFO hog never yields to its equal) and rt-app files (\`examples/rt-app\`: an audio thread"
+	echo "beside two hogs on CPU 0, as SCHED_OTHER and as SCHED_FIFO; docs/workloads.md says why O(1)"
+	echo "2.5.33 keeps the SCHED_OTHER one waiting):"
+	echo
+	for ex in "run -m p4dpe-2x2ht -p o1 -p cfs -w spin:tasks=3,seconds=1,cpus=1+3|^(metric|cpu[0-3]_user_pct|task_m)" \
+		  "run -m p4-2400 -p linux24 -p o1 -p cfs -w spin:tasks=2,policy=fifo,rtprio=10,seconds=1|^(metric|ctx_switches|task_m)" \
+		  "run -m p4dpe-2x2ht -p o1:version=2.5.33 -p o1:version=2.6.0 -p linux24 -w rtapp:file=examples/rt-app/pinned.json|^(metric|audio_(slack_us|missed|wu_lat_us|wakeup_lat_us_max))" \
+		  "run -m p4dpe-2x2ht -p o1:version=2.5.33 -p o1:version=2.6.0 -p linux24 -w rtapp:file=examples/rt-app/realtime.json|^(metric|audio_(slack_us|missed|wu_lat_us|wakeup_lat_us_max))"; do
+		cmd=${ex%%|*}; pat=${ex#*|}
+		echo "    \$ ./schedlab $cmd | grep -E '$pat'"
+		# shellcheck disable=SC2086
+		./schedlab $cmd | grep -E "$pat" | sed 's/^/    /; s/ *$//'
+		echo
+	done
 	# Every experiment: only the scoreboard that ends the output is shown.
 	echo '    $ ./schedlab reproduce          # every experiment; its last lines:'
 	./schedlab reproduce | sed -n '/^scoreboard:/,$p' | sed 's/^/    /; s/ *$//'
