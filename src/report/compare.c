@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/json_member.h"
 #include "report/compare_stats.h"
 #include "report/stats.h"
 
@@ -54,22 +55,6 @@ static void cell_add(struct sl_cmp_cell *c, double v, const char *unit)
 
 /* ---- reading ---- */
 
-static struct json_object *member(struct json_object *o, const char *key, json_type type)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
-		return NULL;
-	return v;
-}
-
-static const char *str_member(struct json_object *o, const char *key)
-{
-	struct json_object *v = member(o, key, json_type_string);
-
-	return v ? json_object_get_string(v) : NULL;
-}
-
 /* A number, or null (a value that was not finite): NaN.  -1 otherwise. */
 static int number_of(struct json_object *v, double *out)
 {
@@ -87,14 +72,14 @@ static int number_of(struct json_object *v, double *out)
 static int load_runs(struct sl_cmp_file *f, struct json_object *root, struct json_object *runs,
 		     struct sl_err *err)
 {
-	const char *root_workload = str_member(root, "workload");
-	const char *root_machine = str_member(root, "machine");
+	const char *root_workload = sl_json_str_member(root, "workload");
+	const char *root_machine = sl_json_str_member(root, "machine");
 	size_t nruns = json_object_array_length(runs);
 	bool machines = false;
 
 	f->kind = "run";
 	for (size_t i = 0; i < nruns; i++) {	/* rows on several machines? */
-		const char *m = str_member(json_object_array_get_idx(runs, i), "machine");
+		const char *m = sl_json_str_member(json_object_array_get_idx(runs, i), "machine");
 		if (m && root_machine && strcmp(m, root_machine))
 			machines = true;
 		if (m && !root_machine)
@@ -103,16 +88,16 @@ static int load_runs(struct sl_cmp_file *f, struct json_object *root, struct jso
 	snprintf(f->machine, sizeof(f->machine), "%s", root_machine ? root_machine : "?");
 	for (size_t i = 0; i < nruns; i++) {
 		struct json_object *r = json_object_array_get_idx(runs, i), *metrics, *units;
-		const char *policy = str_member(r, "policy");
-		const char *spec = str_member(r, "policy_spec");
-		const char *workload = str_member(r, "workload");
-		const char *machine = str_member(r, "machine");
+		const char *policy = sl_json_str_member(r, "policy");
+		const char *spec = sl_json_str_member(r, "policy_spec");
+		const char *workload = sl_json_str_member(r, "workload");
+		const char *machine = sl_json_str_member(r, "machine");
 		char group[1024];
 
 		if (!workload)
 			workload = root_workload;
-		metrics = member(r, "metrics", json_type_object);
-		units = member(r, "units", json_type_object);
+		metrics = sl_json_member(r, "metrics", json_type_object);
+		units = sl_json_member(r, "units", json_type_object);
 		if (!policy || !workload || !metrics)
 			return sl_fail(err, "%s: runs[%zu]: expected \"policy\", \"workload\" and "
 				       "\"metrics\" (a result of schedlab run -o json)", f->path, i);
@@ -126,7 +111,7 @@ static int load_runs(struct sl_cmp_file *f, struct json_object *root, struct jso
 				return sl_fail(err, "%s: runs[%zu].metrics.%s: expected a number or "
 					       "null", f->path, i, name);
 			cell_add(cell_get(f, group, policy, name), v,
-				 units ? str_member(units, name) : NULL);
+				 units ? sl_json_str_member(units, name) : NULL);
 		}
 	}
 	return 0;
@@ -135,20 +120,20 @@ static int load_runs(struct sl_cmp_file *f, struct json_object *root, struct jso
 /* The metric of column `c` of an experiment whose columns are metrics. */
 static const char *column_metric(struct json_object *exp, size_t c)
 {
-	struct json_object *cols = member(exp, "columns", json_type_array);
+	struct json_object *cols = sl_json_member(exp, "columns", json_type_array);
 
 	if (!cols || c >= json_object_array_length(cols))
 		return NULL;
-	return str_member(json_object_array_get_idx(cols, c), "metric");
+	return sl_json_str_member(json_object_array_get_idx(cols, c), "metric");
 }
 
 /* One data row of an experiment: a cell per column. */
 static int load_exp_row(struct sl_cmp_file *f, struct json_object *exp, const char *name,
 			const char *prefix, struct json_object *row, size_t ir, struct sl_err *err)
 {
-	const char *kind = str_member(row, "kind"), *workload = str_member(row, "workload");
-	const char *metric = str_member(row, "metric"), *unit = str_member(row, "unit");
-	struct json_object *cells = member(row, "cells", json_type_array);
+	const char *kind = sl_json_str_member(row, "kind"), *workload = sl_json_str_member(row, "workload");
+	const char *metric = sl_json_str_member(row, "metric"), *unit = sl_json_str_member(row, "unit");
+	struct json_object *cells = sl_json_member(row, "cells", json_type_array);
 	char group[1024];
 
 	if (!kind || strcmp(kind, "data"))
@@ -159,13 +144,13 @@ static int load_exp_row(struct sl_cmp_file *f, struct json_object *exp, const ch
 	snprintf(group, sizeof(group), "%s%s", prefix, workload);
 	for (size_t c = 0; c < json_object_array_length(cells); c++) {
 		struct json_object *cell = json_object_array_get_idx(cells, c), *sim, *values;
-		const char *column = str_member(cell, "column");
+		const char *column = sl_json_str_member(cell, "column");
 		const char *m = metric ? metric : column_metric(exp, c);
 		if (!column)
 			return sl_fail(err, "%s: experiment '%s' rows[%zu].cells[%zu]: expected "
 				       "\"column\"", f->path, name, ir, c);
-		sim = member(cell, "simulated", json_type_object);
-		values = sim ? member(sim, "values", json_type_array) : NULL;
+		sim = sl_json_member(cell, "simulated", json_type_object);
+		values = sim ? sl_json_member(sim, "values", json_type_array) : NULL;
 		if (!values)
 			continue;
 		/* derived forms: the row's unit is that of the derived value
@@ -191,7 +176,7 @@ static int name_count(struct json_object *exps, const char *name)
 	int n = 0;
 
 	for (size_t i = 0; i < json_object_array_length(exps); i++) {
-		const char *x = str_member(json_object_array_get_idx(exps, i), "name");
+		const char *x = sl_json_str_member(json_object_array_get_idx(exps, i), "name");
 		n += x && !strcmp(x, name);
 	}
 	return n;
@@ -204,8 +189,8 @@ static int load_experiments(struct sl_cmp_file *f, struct json_object *exps, str
 	f->kind = "reproduce";
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(exps, i);
-		const char *name = str_member(e, "name"), *machine = str_member(e, "machine");
-		struct json_object *rows = member(e, "rows", json_type_array);
+		const char *name = sl_json_str_member(e, "name"), *machine = sl_json_str_member(e, "machine");
+		struct json_object *rows = sl_json_member(e, "rows", json_type_array);
 		char prefix[512] = "";
 		if (!name || !rows)
 			return sl_fail(err, "%s: experiments[%zu]: expected \"name\" and \"rows\" (a "
@@ -246,9 +231,9 @@ int sl_cmp_load_text(struct sl_cmp_file *f, const char *path, const char *text,
 			"-o json)", path);
 	else if (json_object_object_get_ex(root, "schedlab_shard", NULL))
 		sl_fail(err, "%s: a shard of a run (merge the shards first: schedlab merge)", path);
-	else if ((runs = member(root, "runs", json_type_array)))
+	else if ((runs = sl_json_member(root, "runs", json_type_array)))
 		rc = load_runs(f, root, runs, err);
-	else if ((exps = member(root, "experiments", json_type_array)))
+	else if ((exps = sl_json_member(root, "experiments", json_type_array)))
 		rc = load_experiments(f, exps, err);
 	else
 		sl_fail(err, "%s: neither \"runs\" nor \"experiments\" (expected a result of run, "

@@ -9,25 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct json_object *member(struct json_object *o, const char *key, json_type type)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
-		return NULL;
-	return v;
-}
-
-static const char *str_member(struct json_object *o, const char *key)
-{
-	struct json_object *v = member(o, key, json_type_string);
-
-	return v ? json_object_get_string(v) : NULL;
-}
+#include "report/json_member.h"
 
 static int int_member(struct json_object *o, const char *key, long lo, long hi, long *out)
 {
-	struct json_object *v = member(o, key, json_type_int);
+	struct json_object *v = sl_json_member(o, key, json_type_int);
 
 	if (!v)
 		return -1;
@@ -44,14 +30,14 @@ static int read_header(struct sl_shard_file *f, struct json_object *root, struct
 	long k, n;
 
 	fmt = json_object_is_type(root, json_type_object) ?
-	      member(root, "schedlab_shard", json_type_int) : NULL;
+	      sl_json_member(root, "schedlab_shard", json_type_int) : NULL;
 	if (!fmt)
 		return sl_fail(err, "merge: %s: not a shard (expected the output of run or "
 			       "reproduce --shard K/N)", f->path);
 	if (json_object_get_int(fmt) != SL_SHARD_FORMAT)
 		return sl_fail(err, "merge: %s: shard format %d (expected %d)", f->path,
 			       json_object_get_int(fmt), SL_SHARD_FORMAT);
-	cmd = member(root, "command", json_type_array);
+	cmd = sl_json_member(root, "command", json_type_array);
 	if (!cmd || !json_object_array_length(cmd))
 		return sl_fail(err, "merge: %s: expected \"command\", the command line", f->path);
 	f->argv = sl_xcalloc(json_object_array_length(cmd) + 1, sizeof(*f->argv));
@@ -67,7 +53,7 @@ static int read_header(struct sl_shard_file *f, struct json_object *root, struct
 	if (int_member(root, "shards", 1, SL_SHARD_MAX, &n) ||
 	    int_member(root, "shard", 0, n - 1, &k) ||
 	    int_member(root, "points", 0, 1L << 40, &f->points) ||
-	    !member(root, "results", json_type_array))
+	    !sl_json_member(root, "results", json_type_array))
 		return sl_fail(err, "merge: %s: expected \"shard\" K, \"shards\" N (0 <= K < N), "
 			       "\"points\" and \"results\"", f->path);
 	f->k = (int)k;
@@ -148,10 +134,10 @@ static int read_results(struct sl_shard_file *f, struct json_object *results, st
 		long i;
 		if (!json_object_is_type(o, json_type_object) ||
 		    int_member(o, "point", 0, f->points - 1, &i) ||
-		    !(machine = str_member(o, "machine")) || !(policy = str_member(o, "policy")) ||
-		    !(workload = str_member(o, "workload")) ||
-		    !(seed = member(o, "seed", json_type_int)) || json_object_get_int64(seed) < 0 ||
-		    !(ms = member(o, "metrics", json_type_array)))
+		    !(machine = sl_json_str_member(o, "machine")) || !(policy = sl_json_str_member(o, "policy")) ||
+		    !(workload = sl_json_str_member(o, "workload")) ||
+		    !(seed = sl_json_member(o, "seed", json_type_int)) || json_object_get_int64(seed) < 0 ||
+		    !(ms = sl_json_member(o, "metrics", json_type_array)))
 			return sl_fail(err, "merge: %s: results[%zu]: expected \"point\" (below %ld), "
 				       "\"machine\", \"policy\", \"workload\", \"seed\" and "
 				       "\"metrics\"", f->path, r, f->points);
@@ -193,7 +179,7 @@ int sl_shard_read(struct sl_shard_file *f, const char *path, struct sl_err *err)
 	}
 	rc = read_header(f, root, err);
 	if (!rc)
-		rc = read_results(f, member(root, "results", json_type_array), err);
+		rc = read_results(f, sl_json_member(root, "results", json_type_array), err);
 	json_object_put(root);
 	return rc;
 }
