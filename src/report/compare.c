@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/json_member.h"
 #include "report/compare_stats.h"
+#include "report/json_member.h"
 #include "report/stats.h"
 
 /* ---- cells ---- */

@@ -9,39 +9,40 @@
 
 #include "report/stats.h"
 
+#define LENTZ_TINY 1e-300
+
+/* One step of the modified Lentz method with the coefficient `num`:
+ * updates c and d and returns the factor the fraction's value takes. */
+static double lentz_step(double num, double *c, double *d)
+{
+	*d = 1.0 + num * *d;
+	*c = 1.0 + num / *c;
+	if (fabs(*d) < LENTZ_TINY)
+		*d = LENTZ_TINY;
+	if (fabs(*c) < LENTZ_TINY)
+		*c = LENTZ_TINY;
+	*d = 1.0 / *d;
+	return *d * *c;
+}
+
 /* The continued fraction of I_x(a, b), good for x < (a + 1) / (a + b + 2):
  * modified Lentz's method on the even and odd steps (NR 6.4). */
 static double betacf(double x, double a, double b)
 {
-	const double tiny = 1e-300, eps = 1e-15;
+	const double eps = 1e-15;
 	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
 
-	if (fabs(d) < tiny)
-		d = tiny;
+	if (fabs(d) < LENTZ_TINY)
+		d = LENTZ_TINY;
 	d = 1.0 / d;
 	h = d;
 	for (int m = 1; m <= 1000; m++) {
 		int m2 = 2 * m;
 		/* even step: d_2m = m (b - m) x / ((a + 2m - 1)(a + 2m)) */
-		double num = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
-		d = 1.0 + num * d;
-		c = 1.0 + num / c;
-		if (fabs(d) < tiny)
-			d = tiny;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		h *= d * c;
+		h *= lentz_step(m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)), &c, &d);
 		/* odd step: d_2m+1 = -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)) */
-		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
-		d = 1.0 + num * d;
-		c = 1.0 + num / c;
-		if (fabs(d) < tiny)
-			d = tiny;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		double step = d * c;
+		double step = lentz_step(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0)),
+					 &c, &d);
 		h *= step;
 		if (fabs(step - 1.0) < eps)
 			break;
