@@ -238,6 +238,8 @@ static void migration_start(struct sl_sim *sim, struct sl_cpu *c)
 		sl__settle(sim, c);
 		sl__cancel_burst(sim, c);
 		c->curr = NULL;
+		if (t->oncpu_count)
+			--*t->oncpu_count;
 		sl__lat_queued(sim, t, false);
 		sl__mem_demand(sim, t, -1);
 		t->cpu = -1;

@@ -327,6 +327,8 @@ static void switch_out(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *pre
 {
 	sl__cancel_burst(sim, c);
 	c->curr = NULL;
+	if (prev->oncpu_count)
+		--*prev->oncpu_count;
 	sl__mem_demand(sim, prev, -1);
 	prev->cpu = -1;
 	prev->last_ran = sim->now;
@@ -397,6 +399,8 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	next->dispatched_at = sim->now;
 	sl__lat_dispatched(sim, next);
 	c->curr = next;
+	if (next->oncpu_count)
+		++*next->oncpu_count;
 	sl__occupancy(sim, c);
 	next->kmem = kernel_phase(sim, next);
 	sl__mem_demand(sim, next, +1);

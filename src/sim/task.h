@@ -73,6 +73,10 @@ struct sl_task {
 	int tag;			/* workload's own label (e.g. "measured") */
 	int lat_group;			/* latency group (1 .. SL_LAT_GROUPS - 1) its
 					 * waits are also counted in; 0: none */
+	int *oncpu_count;		/* if the workload sets it: a count the engine
+					 * keeps, +1 while the task is some CPU's
+					 * sl_curr() (how many of a group run now,
+					 * without a scan of the CPUs) */
 
 	/* ---- accounting (read by reports) ---- */
 	sl_time user_ns, sys_ns;	/* wall time on CPU, as the kernel charges */

@@ -109,21 +109,13 @@ static struct sl_chan *proc_chan(const struct hb_proc *p)
 	return p->run->chans[proc_chan_index(p)];
 }
 
-static const struct sl_prog hb_child_prog;
-
 /* Kernel work `ns` of one call, plus the shared lines' cost when another
  * CPU running a process of this run wrote them last. */
-static struct sl_action act_msg_call(struct sl_sim *sim, struct sl_task *t,
-				     const struct hb_run *run, double ns)
+static struct sl_action act_msg_call(struct sl_task *t, const struct hb_run *run, double ns)
 {
 	if (run->cost.shared_ns > 0) {
-		int others = 0;
-		for (int c = 0; c < run->ncpus; c++) {
-			const struct sl_task *o = c == t->cpu ? NULL : sl_curr(sim, c);
-			if (o && o->prog == &hb_child_prog &&
-			    ((const struct hb_proc *)o->prog_state)->run == run)
-				others++;
-		}
+		/* the run's other children on a CPU now (t is on its own) */
+		int others = run->on_cpu - (t->cpu >= 0);
 		/* the lines were last written by any of the CPUs running the
 		 * run: by another one in others / (others + 1) of the calls */
 		ns += run->cost.shared_ns * others / (others + 1.0);
@@ -131,7 +123,7 @@ static struct sl_action act_msg_call(struct sl_sim *sim, struct sl_task *t,
 	return act_call(t, run, ns);
 }
 
-static void sender_next(struct sl_sim *sim, struct sl_task *t, struct hb_proc *p, struct sl_action *next)
+static void sender_next(struct sl_task *t, struct hb_proc *p, struct sl_action *next)
 {
 	struct hb_run *run = p->run;
 
@@ -154,14 +146,14 @@ static void sender_next(struct sl_sim *sim, struct sl_task *t, struct hb_proc *p
 		if (sl_chan_level(proc_chan(p)) == 0)
 			ns += run->cost.wake_ns;
 		p->pc = C_XFER;
-		*next = act_msg_call(sim, t, run, ns);
+		*next = act_msg_call(t, run, ns);
 		return;
 	}
 	p->pc = C_DONE;
 	*next = act_chan(SL_ACT_CHAN_WRITE, proc_chan(p), HB_MSG_BYTES);
 }
 
-static void receiver_next(struct sl_sim *sim, struct sl_task *t, struct hb_proc *p, struct sl_action *next)
+static void receiver_next(struct sl_task *t, struct hb_proc *p, struct sl_action *next)
 {
 	struct hb_run *run = p->run;
 
@@ -183,7 +175,7 @@ static void receiver_next(struct sl_sim *sim, struct sl_task *t, struct hb_proc 
 		p->left -= n;
 		p->got = (p->got + n) % HB_MSG_BYTES;
 		p->pc = C_WORK;
-		*next = act_msg_call(sim, t, run, ns);
+		*next = act_msg_call(t, run, ns);
 		return;
 	}
 	if (p->left <= 0) {
@@ -201,9 +193,13 @@ static void child_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *
 {
 	struct hb_proc *p = t->prog_state;
 
+	(void)sim;
 	switch (p->pc) {
 	case C_READY:
 		t->footprint_kb = HB_FOOTPRINT_KB;
+		/* counted from now on, while on a CPU: it is on one now */
+		t->oncpu_count = &p->run->on_cpu;
+		p->run->on_cpu++;
 		p->pc = C_GO;
 		*next = act_chan(SL_ACT_CHAN_WRITE, p->run->ready, 1);
 		return;
@@ -213,9 +209,9 @@ static void child_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *
 		return;
 	default:
 		if (p->sender)
-			sender_next(sim, t, p, next);
+			sender_next(t, p, next);
 		else
-			receiver_next(sim, t, p, next);
+			receiver_next(t, p, next);
 	}
 }
 
@@ -354,7 +350,6 @@ void hb_setup(struct sl_sim *sim, struct hb_run *run, const struct hb_config *cf
 	hb_costs_for(sim, cfg->pipe, cfg->msg_ns, &run->cost);
 	run->nchildren = 2 * nchans;
 	run->chans = sl_sim_alloc(sim, sizeof(*run->chans) * (size_t)nchans);
-	run->ncpus = sl_topo(sim)->ncpus;
 	for (int i = 0; i < nchans; i++)
 		run->chans[i] = sl_chan_new(sim, run->cfg.buf, cfg->pipe);
 	run->ready = sl_chan_new(sim, run->nchildren, cfg->pipe);

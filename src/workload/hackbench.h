@@ -111,7 +111,7 @@ struct hb_run {
 	struct hb_costs cost;		/* what each part of a message costs */
 	int nchildren;			/* 2 x fds x groups */
 	struct sl_chan **chans;		/* receiver channels, [group * fds + i] */
-	int ncpus;
+	int on_cpu;			/* children on a CPU now (task.h oncpu_count) */
 	struct sl_chan *ready;		/* children -> main: "ready" bytes */
 	struct sl_chan *go;		/* main -> children: the start signal */
 	struct hb_proc *procs;		/* [group * 2 * fds + ...]: receivers, senders */
