@@ -15,8 +15,8 @@
  *   slice_ms, latency_ms, min_slice_ms, sleep_credit_ms, wake_gran_ms:
  *                  see sl_queue.c.
  *   idle_core_first, sync_wake, exec_spread: see sl_place.c.
- *   balance_ms, numa_balance_ms, numa_persist, active, newidle: see
- *                  sl_balance.c.
+ *   balance_ms, numa_balance_ms, numa_persist, active, newidle, pull_scan:
+ *                  see sl_balance.c.
  *   rr_slice_ms    SCHED_RR's slice (100 ms, Linux's RR_TIMESLICE); the RT
  *                  rule is in sl_rt.c.
  *
@@ -76,6 +76,9 @@ static const struct sl_param_def sls_knobs[] = {
 	  .doc = "push a running task off a core running two onto a wholly idle core" },
 	{ .name = "newidle", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "a CPU about to idle pulls a queued task from its node" },
+	{ .name = "pull_scan", .type = SL_PARAM_INT, .def = "32", .min = 0, .max = 1000000,
+	  .doc = "queued tasks a pull looks at, next to run first (Linux's sched_nr_migrate); "
+		 "0: the whole queue" },
 	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
 	  .doc = "cost of each CPU or task examined and of a pick (default: the machine's)" },
 	{ .name = NULL },
@@ -118,6 +121,7 @@ static void *sls_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	s->newidle = sls_on(knobs, "newidle");
 	s->numa_persist = (int)sl_param_int(knobs, "numa_persist");
 	s->numa_settle = sls_ms(knobs, "numa_settle_ms");
+	s->pull_scan = (int)sl_param_int(knobs, "pull_scan");
 	long bt = sl_param_int(knobs, "balance_ms") * (long)s->hz / 1000;
 	long nt = sl_param_int(knobs, "numa_balance_ms") * (long)s->hz / 1000;
 	s->balance_ticks = bt > 0 ? (int)bt : 1;

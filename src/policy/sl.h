@@ -139,6 +139,7 @@ struct sls {
 	bool fork_spread;	/* so does the fork of a process */
 	int numa_persist;	/* NUMA-level balances an imbalance must last */
 	sl_time numa_settle;	/* CPU time on a node after which a task has settled */
+	int pull_scan;		/* queued tasks a pull looks at (0: all) */
 	sl_time scan_ns, pick_ns;
 	int balance_ticks, numa_ticks;	/* periodic balance intervals */
 	struct sls_rq *rq;	/* [ncpus] */

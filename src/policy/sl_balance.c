@@ -214,13 +214,17 @@ static struct sls_ent *sls_pick_pull(struct sls *s, int src, int dst, bool numa,
 	int snode = s->topo->cpu_node[src], dnode = s->topo->cpu_node[dst];
 	struct sls_ent *best = NULL;
 	int best_rank = 0, settled = 0;
+	/* the first entries of the heap: the next to run and the ones
+	 * just behind them (a long queue is not walked whole, as Linux's
+	 * detach_tasks stops at sched_nr_migrate) */
+	int n = s->pull_scan && s->pull_scan < rq->nq ? s->pull_scan : rq->nq;
 
 	if (numa) {
 		settled = rq->curr && rq->curr->node_ns >= s->numa_settle;
-		for (int i = 0; i < rq->nq; i++)
+		for (int i = 0; i < n; i++)
 			settled += rq->heap[i]->node_ns >= s->numa_settle;
 	}
-	for (int i = 0; i < rq->nq; i++) {
+	for (int i = 0; i < n; i++) {
 		struct sls_ent *e = rq->heap[i];
 		(*looked)++;
 		if (!sl_cpumask_test(&e->task->allowed, dst) || e == rq->mig_ent)

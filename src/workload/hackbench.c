@@ -388,7 +388,7 @@ void hb_mem(long groups, long fds, struct sl_mem_need *need)
 #define HB_XSTR(x) HB_STR(x)
 
 static const struct sl_param_def hb_params[] = {
-	{ "groups", SL_PARAM_INT, "10", 1, 10000, NULL,
+	{ "groups", SL_PARAM_INT, "10", 1, 25000, NULL,
 	  "groups of senders and receivers (hackbench's argument; numa_test used 20)" },
 	{ "loops", SL_PARAM_INT, "100", 1, 10000000, NULL,
 	  "messages each sender sends to each receiver" },

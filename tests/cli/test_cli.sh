@@ -263,6 +263,9 @@ bad_input "not a throughput" run -m $M -p o1 -w kernbench:jobs=2,size=1 -o sdet
 "$S" run -m $M -p o1 -w sdet:scripts=2,size=0.2 -o sdet >"$tmp/sdet" 2>&1 \
 	&& grep -q "Average Throughput" "$tmp/sdet" && ok || bad "run -o sdet: $(cat "$tmp/sdet")"
 
+# hackbench's groups: up to 25,000 (a million processes, issue 14), no more
+bad_input "groups=25001 is out of range \[1, 25000\]" run -m $M -p o1 -w hackbench:groups=25001
+
 # ---- work conservation: why stock O(1) lost -j2 on the 2x2 HT box ----
 # (issue 11: seed-000's -j2 row) stock 2.5.33 keeps both jobs on one
 # package's siblings while the other package idles; F3's shared runqueue

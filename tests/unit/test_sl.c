@@ -157,7 +157,9 @@ SL_TEST(sl_knobs)
 	CHECK(slt_try("sl:hz=250,slice_ms=100,latency_ms=400,min_slice_ms=10,batch_us=0,numa_settle_ms=0,"
 		      "sleep_credit_ms=0,wake_gran_ms=1,idle_core_first=off,sync_wake=off,"
 		      "exec_spread=off,fork_spread=off,balance_ms=8,numa_balance_ms=200,"
-		      "numa_persist=1,active=off,newidle=off,scan_ns=0,label=x", &err) == 0);
+		      "numa_persist=1,active=off,newidle=off,scan_ns=0,pull_scan=0,label=x", &err) == 0);
+	CHECK(slt_try("sl:pull_scan=-1", &err) == -1 && err.kind == SL_ERR_INPUT &&
+	      strstr(err.msg, "pull_scan"));
 	CHECK(slt_try("sl:min_slice_ms=140", &err) == -1 && err.kind == SL_ERR_INPUT &&
 	      strstr(err.msg, "min_slice_ms"));
 	CHECK(slt_try("sl:active=yes", &err) == -1 && err.kind == SL_ERR_INPUT);
