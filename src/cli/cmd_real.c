@@ -91,6 +91,29 @@ int cli_real_interrupted(const struct sl_err *err)
 	return EXIT_INTERNAL;
 }
 
+/* A cpus= other than "all" in the spec, as a taskset list into buf ("" if
+ * none); refused beside --cpus (one way to say it). */
+static int param_cpus(const struct sl_real_workload *w, const struct sl_params *p,
+		      const char *opt_cpus, char *buf, size_t size, struct sl_err *err)
+{
+	buf[0] = 0;
+	for (int i = 0; i < p->n; i++) {
+		if (strcmp(w->params[i].name, "cpus") || !p->given[i] || !strcmp(p->text[i], "all"))
+			continue;
+		if (opt_cpus)
+			return sl_fail(err, "workload '%s': cpus=%s and --cpus %s (expected one)",
+				       w->name, p->text[i], opt_cpus);
+		if (strlen(p->text[i]) >= size)
+			return sl_fail(err, "workload '%s': cpus=%s: longer than %zu characters",
+				       w->name, p->text[i], size - 1);
+		snprintf(buf, size, "%s", p->text[i]);
+		for (char *c = buf; *c; c++)
+			if (*c == '+')
+				*c = ',';
+	}
+	return 0;
+}
+
 int cli_real_setup(const char *cmd, const char *workload, const char *cpus,
 		   const struct sl_real_workload **w, struct sl_params *params,
 		   struct sl_real_env *env, struct sl_err *err)
@@ -101,8 +124,18 @@ int cli_real_setup(const char *cmd, const char *workload, const char *cpus,
 		return sl_fail(err, "%s: missing -w WORKLOAD (see 'schedlab help %s')", cmd, cmd);
 	if (sl_real_parse(workload, w, params, err))
 		return -1;
+	/* the workload's cpus= (as the simulated workloads take it: '+'
+	 * joins) is --cpus (taskset -c) given in the spec */
+	char list[256];
+	if (param_cpus(*w, params, cpus, list, sizeof(list), err))
+		return -1;
+	const char *opt = "--cpus";
+	if (list[0]) {
+		cpus = list;
+		opt = "cpus";
+	}
 	if (cpus && (sl_real_cpus_allowed(&allowed, err) ||
-		     sl_real_cpus_parse("--cpus", cpus, &allowed, &set, err)))
+		     sl_real_cpus_parse(opt, cpus, &allowed, &set, err)))
 		return -1;
 	if (sl_real_env_init(env, cpus ? &set : NULL, err))
 		return -1;

@@ -2,7 +2,7 @@
  * counterpart.c - the simulated workload that stands for a real one (see
  * validate.h).
  *
- * spin keeps its tasks, time, nice and work class.  kernbench keeps -j,
+ * spin keeps its tasks, time, nice, work class and CPUs (cpus=).  kernbench keeps -j,
  * takes the shape of a tinyconfig build of 6.1 from the recorded build
  * (compile units, serial tail; the simulator's defaults describe a 2.6
  * defconfig on a 2002 Xeon) and its CPU work from the real runs (or the
@@ -64,6 +64,8 @@ static int spin(const struct sl_params *p, char *spec, size_t size)
 	add_num(spec, size, "seconds", sl_param_real(p, "seconds"));
 	add_num(spec, size, "nice", (double)sl_param_int(p, "nice"));
 	add(spec, size, "class", sl_param_str(p, "class"));
+	if (strcmp(sl_param_str(p, "cpus"), "all"))	/* pinned: alike */
+		add(spec, size, "cpus", sl_param_str(p, "cpus"));
 	return 0;
 }
 

@@ -174,6 +174,7 @@ static const struct sl_param_def hb_params[] = {
 	{ "mode", SL_PARAM_CHOICE, "socket", 0, 0, "socket|pipe",
 	  "AF_UNIX socket pairs (default) or pipes (-pipe)" },
 	{ "datasize", SL_PARAM_INT, "100", 1, HB_MAX_SIZE, NULL, "bytes per message" },
+	SL_WORKLOAD_CPUS_PARAM,	/* taskset -c: the same as --cpus */
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 

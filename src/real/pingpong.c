@@ -116,6 +116,7 @@ static const struct sl_param_def pp_params[] = {
 	{ "loops", SL_PARAM_INT, "100000", 1, 100000000, NULL, "round trips" },
 	{ "mode", SL_PARAM_CHOICE, "pipe", 0, 0, "pipe|socket",
 	  "a pair of pipes (default) or an AF_UNIX socket pair" },
+	SL_WORKLOAD_CPUS_PARAM,	/* taskset -c: the same as --cpus */
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 

@@ -446,6 +446,7 @@ static int sbr_root_main(void *arg)
 
 static const struct sl_param_def sbr_params[] = {
 	SCH_PARAMS(SCH_REAL_MAX_WORKERS, SCH_REAL_MAX_FOOTPRINT_KB),
+	SL_WORKLOAD_CPUS_PARAM,	/* taskset -c: the same as --cpus */
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 

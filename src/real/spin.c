@@ -23,6 +23,7 @@ static const struct sl_param_def spin_params[] = {
 	{ "nice", SL_PARAM_INT, "0", -20, 19, NULL, "nice of the processes" },
 	{ "class", SL_PARAM_CHOICE, "fp", 0, 0, "fp|int|mem",
 	  "what the loop does: floating point, integer, or random reads of 64 MB" },
+	SL_WORKLOAD_CPUS_PARAM,	/* taskset -c: the same as --cpus */
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 

@@ -94,8 +94,8 @@ check "table metric rows" grep -q '^elapsed_s' "$tmp/table.txt"
 check "csv header" grep -q '^policy,rep,seed,metric,value,unit,machine,workload,policy_spec' "$tmp/hb.csv"
 check "csv hackbench time" grep -q ',time_s,' "$tmp/hb.csv"
 check "csv messages" grep -q ',messages,40000,count,host,' "$tmp/hb.csv"
-check "csv rows carry the workload's parameters" sh -c "head -1 '$tmp/hb.csv' | grep -q ',policy_spec,groups,fds,loops,mode,datasize\$' &&
-	grep -q ',real,2,20,50,socket,100\$' '$tmp/hb.csv'"
+check "csv rows carry the workload's parameters" sh -c "head -1 '$tmp/hb.csv' | grep -q ',policy_spec,groups,fds,loops,mode,datasize,cpus\$' &&
+	grep -q ',real,2,20,50,socket,100,all\$' '$tmp/hb.csv'"
 "$S" real -w hackbench:groups=1,fds=4,loops=10,mode=pipe -o json >"$tmp/hb.json"
 check "hackbench pipes: processes" is_true "$(json "$tmp/hb.json" "$m['processes'] == 9")"
 check "hackbench time within elapsed" is_true "$(json "$tmp/hb.json" "0 < $m['time_s'] <= $m['elapsed_s'] < 30")"
@@ -219,6 +219,15 @@ check "validate table names both" grep -q 'simulated: spin:tasks=1,seconds=0.3 u
 "$S" validate -w spin:tasks=1,seconds=0.3 -p o1 -o csv >"$tmp/val.csv"
 check "validate csv" grep -q '^elapsed_s,s,' "$tmp/val.csv"
 expect_exit 0 "$S" validate -w hackbench:groups=1,loops=10 -p o1
+
+# ---- cpus= in the spec: taskset -c, as --cpus and as the simulated workloads take it ----
+"$S" real -w spin:tasks=1,seconds=0.2,cpus=$((NCPU - 1)) -o csv >"$tmp/pin.csv"
+check "real cpus=: pinned" grep -q "CPUs $((NCPU - 1)) (pinned)" "$tmp/pin.csv"
+bad_input "workload 'spin': cpus=0 and --cpus 0 (expected one)" real -w spin:cpus=0 --cpus 0
+bad_input "cpus 'x': expected a CPU list" real -w spin:cpus=x
+bad_input "cpus '0-1-2': expected a CPU list" real -w hackbench:cpus=0-1-2
+"$S" validate -w spin:tasks=1,seconds=0.2,cpus=0 -p o1 >"$tmp/vpin.txt" 2>&1
+check "validate cpus=: the simulated spin pinned alike" grep -q "simulated: spin:.*cpus=0 under o1" "$tmp/vpin.txt"
 
 # ---- --latency: each repetition recorded system-wide by perf; the waits
 # of the processes schedlab forked, and only those (pingpong: its two) ----

@@ -227,6 +227,9 @@ SL_TEST(real_counterparts)
 	CHECK(sl_real_parse("spin:tasks=2,seconds=1.5,class=int", &w, &p, &err) == 0);
 	CHECK(sl_real_counterpart(w, &p, NULL, 0, spec, sizeof(spec), &err) == 0);
 	CHECKF(!strcmp(spec, "spin:tasks=2,seconds=1.5,nice=0,class=int"), "%s", spec);
+	CHECK(sl_real_parse("spin:tasks=2,seconds=1.5,cpus=0+1", &w, &p, &err) == 0);
+	CHECK(sl_real_counterpart(w, &p, NULL, 0, spec, sizeof(spec), &err) == 0);
+	CHECKF(!strcmp(spec, "spin:tasks=2,seconds=1.5,nice=0,class=fp,cpus=0+1"), "%s", spec);
 
 	CHECK(sl_real_parse("kernbench:jobs=2", &w, &p, &err) == 0);
 	CHECK(sl_real_counterpart(w, &p, NULL, 0, spec, sizeof(spec), &err) == 0);
