@@ -15,6 +15,29 @@
  * command line the slice file records. */
 static int shard_at = -1, shard_len;
 
+/* ... and the options that change how a command runs but not what it
+ * prints (-j, --quiet, --progress, --stats): slices run with different
+ * ones are still slices of one command. */
+#define MAX_SKIPS 16
+static struct skip { int at, len; } skips[MAX_SKIPS];
+static int nskips;
+
+void cli_shard_skip(int at, int len)
+{
+	if (nskips < MAX_SKIPS)
+		skips[nskips++] = (struct skip){ at, len };
+}
+
+static bool skipped(int i)
+{
+	if (i >= shard_at && i < shard_at + shard_len)
+		return true;
+	for (int k = 0; k < nskips; k++)
+		if (i >= skips[k].at && i < skips[k].at + skips[k].len)
+			return true;
+	return false;
+}
+
 int cli_shard_option(const char *cmd, int argc, char **argv, int *i, struct sl_err *err)
 {
 	static const char *given;
@@ -73,7 +96,7 @@ int cli_shard_finish(int argc, char **argv)
 	int n = 0;
 
 	for (int i = 0; i < argc; i++)
-		if (i < shard_at || i >= shard_at + shard_len)
+		if (!skipped(i))
 			rest[n++] = argv[i];
 	sl_shard_write(stdout, n, rest);
 	free(rest);

@@ -18,7 +18,12 @@ int cli_shard_option(const char *cmd, int argc, char **argv, int *i, struct sl_e
 int cli_shard_check(const char *cmd, enum sl_format *format, const char *format_given,
 		    const char *other, struct sl_err *err);
 bool cli_shard_slicing(void);
-/* Write the slice file on stdout (the command line less --shard). */
+/* argv[at .. at+len-1] is an option that changes how the command runs,
+ * not what it prints (-j N, --quiet, --progress, --stats): left out of the
+ * command line a slice records, so slices may differ in it. */
+void cli_shard_skip(int at, int len);
+/* Write the slice file on stdout (the command line less --shard and the
+ * skipped options). */
 int cli_shard_finish(int argc, char **argv);
 
 #endif

@@ -28,6 +28,11 @@ grep -q '"point": 1,' "$T/h1.json" && grep -q '"point": 5,' "$T/h1.json" && ok |
 	bad "slice 1/2: points 1, 3, 5 (round robin)"
 expect_exit 0 $S merge "$T/hm.json" "$T/h1.json" "$T/h0.json"
 cmp -s "$T/hm.json" "$T/run.json" && ok || bad "merged by hand differs from the unsharded run"
+# slices run with other -j, --quiet, --progress or --stats are slices of one command
+$S $R --shard 0/2 -j 1 --quiet >"$T/j0.json" && $S $R -j 2 --stats --shard 1/2 >"$T/j1.json" 2>/dev/null &&
+	$S merge - "$T/j0.json" "$T/j1.json" | cmp -s - "$T/run.json" && ok ||
+	bad "slices with different -j/--quiet/--stats do not merge to the unsharded run"
+grep -q '"-j"\|"--quiet"\|"--stats"' "$T/j0.json" "$T/j1.json" && bad "-j/--quiet/--stats recorded in a slice" || ok
 # a slice runs its points only: the events of the two slices add up to the whole
 events() { "$@" --stats 2>&1 >/dev/null | sed -n 's/^schedlab: stats: \([0-9]*\) events.*/\1/p'; }
 all=$(events $S $R) e0=$(events $S $R --shard 0/2) e1=$(events $S $R --shard 1/2)
