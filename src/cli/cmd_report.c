@@ -111,7 +111,7 @@ static int report_run(const struct report_args *a, const char *cmdline, struct s
 		return -1;
 	if (!cli_run_add_policies(s, a->policy, a->npolicies, a->workload, err) &&
 	    !sl_outfile_open(out, a->out, "report: -o", err)) {
-		rc = sl_sweep_run(s, SL_SWEEP_THREADS, err) ||
+		rc = sl_sweep_run(s, sl_sweep_default_threads(), err) ||
 		     sl_html_run_page(out->f, s, cmdline, err) ? -1 : 0;
 		if (rc)
 			sl_outfile_abort(out);
@@ -139,7 +139,7 @@ static int report_experiments(const struct report_args *a, const char *cmdline,
 	if (!rc)
 		rc = sl_outfile_open(out, a->out, "report: -o", err);
 	for (int i = 0; i < a->nnames && !rc; i++)
-		rc = sl_experiment_run(&exps[i], a->reps, SL_SWEEP_THREADS, &res[i], err);
+		rc = sl_experiment_run(&exps[i], a->reps, sl_sweep_default_threads(), &res[i], err);
 	if (!rc)
 		rc = sl_html_exp_page(out->f, res, a->nnames, a->row, cmdline, err);
 	if (!rc)

@@ -365,7 +365,7 @@ int cmd_validate(int argc, char **argv)
 	if (!none)
 		none = sim_spec(&a, w, &params, real, a.reps, r);
 	if (!none && (!(sim = sim_sweep(&a, r, &err)) ||
-		      sl_sweep_run(sim, SL_SWEEP_THREADS, &err))) {
+		      sl_sweep_run(sim, sl_sweep_default_threads(), &err))) {
 		rc = cli_report(&err);
 		goto out;
 	}

@@ -18,7 +18,6 @@
 #include "sim/policy_ops.h"
 #include "workload/workload.h"
 
-#define SL_SWEEP_THREADS 2	/* report and validate: two workers */
 #define SL_SWEEP_MAX_THREADS 256	/* -j N */
 #define SL_SWEEP_MAX_REPS 10000
 
