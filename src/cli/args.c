@@ -14,6 +14,7 @@
 #include "base/err.h"
 #include "base/memsize.h"
 #include "base/spec.h"
+#include "cli/shard_cli.h"
 #include "report/sweep.h"
 
 int cli_report(const struct sl_err *err)
@@ -148,6 +149,26 @@ int cli_progress_option(const char *arg, bool *quiet, bool *forced)
 		return 1;
 	}
 	return 0;
+}
+
+int cli_how_option(const char *cmd, int argc, char **argv, int *i, bool *stats, bool *quiet,
+		   bool *progress, const char **jobs_text, int *jobs, struct sl_err *err)
+{
+	int at = *i, m;
+	const char *v;
+
+	if (!strcmp(argv[*i], "--stats")) {
+		*stats = true;
+		m = 1;
+	} else if (cli_progress_option(argv[*i], quiet, progress)) {
+		m = 1;
+	} else if ((m = cli_option(argc, argv, i, "-j", "--jobs", &v, err)) > 0) {
+		if (cli_once(cmd, jobs_text, "-j", v, err) || cli_parse_jobs("-j", v, jobs, err))
+			return -1;
+	}
+	if (m > 0)
+		cli_shard_skip(at, *i - at + 1);
+	return m;
 }
 
 /* "schedlab: 37/120 runs, 12.4 s, about 27.8 s left"; the caller holds the lock. */

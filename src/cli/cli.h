@@ -118,6 +118,12 @@ struct cli_progress {
 };
 /* --quiet / --progress: 1 matched, 0 another argument. */
 int cli_progress_option(const char *arg, bool *quiet, bool *forced);
+/* The options of run and reproduce that change how they run, not what
+ * they print: --stats, --quiet, --progress, -j N (left out of a --shard
+ * slice's command line: shard_cli.h).  1 matched (with -j's value), 0
+ * another argument, -1 with err set. */
+int cli_how_option(const char *cmd, int argc, char **argv, int *i, bool *stats, bool *quiet,
+		   bool *progress, const char **jobs_text, int *jobs, struct sl_err *err);
 void cli_progress_start(struct cli_progress *p, long total, bool quiet, bool forced);
 /* The last line (and the newline a terminal needs). */
 void cli_progress_end(struct cli_progress *p);

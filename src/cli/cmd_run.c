@@ -55,23 +55,9 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 	const char *v;
 	int m;
 
-	int at = *i;
-
-	/* how it runs, not what it prints: not part of a slice's command */
-	if (!strcmp(argv[*i], "--stats")) {
-		a->stats = true;
-		cli_shard_skip(at, 1);
-		return 0;
-	}
-	if (cli_progress_option(argv[*i], &a->quiet, &a->progress)) {
-		cli_shard_skip(at, 1);
-		return 0;
-	}
-	if ((m = cli_option(argc, argv, i, "-j", "--jobs", &v, err))) {
-		cli_shard_skip(at, *i - at + 1);
-		return m < 0 || cli_once("run", &a->jobs_text, "-j", v, err) ? -1 :
-		       cli_parse_jobs("-j", v, &a->jobs, err);
-	}
+	if ((m = cli_how_option("run", argc, argv, i, &a->stats, &a->quiet, &a->progress,
+				&a->jobs_text, &a->jobs, err)))
+		return m < 0 ? -1 : 0;
 	if ((m = cli_long_option(argc, argv, i, "--metric", &v, err))) {
 		if (m < 0)
 			return -1;
