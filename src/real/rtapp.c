@@ -44,15 +44,14 @@
 #include <unistd.h>
 
 #include "real/proc.h"
+#include "workload/rtapp.h"
 #include "workload/rtapp_int.h"
 
 static const struct sl_param_def rtr_params[] = {
 	{ "file", SL_PARAM_STRING, NULL, 0, 0, NULL, "rt-app JSON file (required)" },
 	{ "duration", SL_PARAM_INT, NULL, 1, 86400, NULL,
 	  "seconds rt-app runs; default the file's global.duration" },
-	{ "keys", SL_PARAM_CHOICE, "workgen", 0, 0, "workgen|rt-app",
-	  "repeated keys: rt-app gets the file as workgen hands it (numbered in order), or "
-	  "the file itself (json-c keeps each key once, with its last value)" },
+	SL_RTAPP_KEYS_PARAM,	/* the file the real rt-app is given */
 	{ "calibration", SL_PARAM_INT, NULL, 1, 1000000000, NULL,
 	  "ns per loop of rt-app's busy loop, skipping its calibration; default the file's "
 	  "(\"CPU0\": rt-app measures it, seconds on a busy host)" },

@@ -17,20 +17,19 @@
 struct reader {
 	struct sl_trace_src src;
 	struct sl_trace_stats *st;
+	struct sl_trace_task_stats ignored;	/* any task outside the tree
+						 * (sl_trace_stats_read_tree) */
 };
 
-/* Tasks outside the tree being looked at (sl_trace_stats_read_tree). */
-static struct sl_trace_task_stats ignored;
-
 /* The record of pid (> 0), added if new; &ignored for a task outside the
- * tree; NULL past the task limit. */
+ * tree (a scratch record); NULL past the task limit. */
 static struct sl_trace_task_stats *task_of(struct reader *r, int pid, const char *comm)
 {
 	struct sl_trace_stats *st = r->st;
 
 	if (st->root > 0 && sl_pidmap_get(&st->members, pid) < 0) {
-		ignored = (struct sl_trace_task_stats){ .on_since = -1, .queued_at = -1 };
-		return &ignored;
+		r->ignored = (struct sl_trace_task_stats){ .on_since = -1, .queued_at = -1 };
+		return &r->ignored;
 	}
 
 	int i = sl_pidmap_get(&st->pids, pid);
@@ -98,7 +97,7 @@ static int on_switch(struct reader *r, const struct sl_trace_line *l)
 				t->wait_max = w;
 				t->wait_max_at = l->ts;
 			}
-			if (t != &ignored) {
+			if (t != &r->ignored) {
 				sl_hist_record(&r->st->runq, (uint64_t)w);
 				if (t->woken)
 					sl_hist_record(&r->st->wakeup, (uint64_t)w);

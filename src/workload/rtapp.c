@@ -671,9 +671,7 @@ static const struct sl_param_def rt_params[] = {
 	  "file's global.duration, else 10 if a thread loops for ever (a note says so)" },
 	{ "class", SL_PARAM_CHOICE, "fp", 0, 0, "fp|int|mem|cache|spin",
 	  "work class of run events (rt-app's busy loop: fp)" },
-	{ "keys", SL_PARAM_CHOICE, "workgen", 0, 0, "workgen|rt-app",
-	  "repeated keys in an object: workgen numbers them in order (as it hands files to "
-	  "rt-app); rt-app: json-c keeps each once, at its first place, with its last value" },
+	SL_RTAPP_KEYS_PARAM,
 	{ "mem_gbs", SL_PARAM_REAL, "2", 0.01, 1000, NULL,
 	  "GB/s a mem event's memset writes alone on a CPU (an assumed figure: a 2002 Xeon's "
 	  "memset on its 3.2 GB/s bus)" },

@@ -196,6 +196,21 @@ const struct sl_machine *fuzz_pick_machine(size_t size)
 	return &m[i];
 }
 
+void fuzz_machine_workload(const struct sl_machine *m, const uint8_t *data, size_t size)
+{
+	static const char *const workloads[] = { "hackbench:groups=1,fds=4,loops=20",
+						  "spin:seconds=0.05" };
+	const char *w = workloads[size % 2];
+	const struct sl_workload_ops *ops;
+	struct sl_params params;
+	struct sl_err err = { 0 };
+
+	if (sl_workload_parse(w, &ops, &params, &err))
+		fuzz_expect_input_error(-1, &err, w);
+	else
+		fuzz_run(m, fuzz_pick_policy(data, size), ops, &params, size);
+}
+
 void fuzz_workload(const char *text, const uint8_t *data, size_t size)
 {
 	const struct sl_workload_ops *ops;

@@ -64,6 +64,11 @@ const char *fuzz_pick_policy(const uint8_t *data, size_t size);
  * picked by the input's size. */
 const struct sl_machine *fuzz_pick_machine(size_t size);
 
+/* On a machine a harness loaded: one of two small workloads (wakeups
+ * across CPUs; a CPU-bound task per CPU), picked by the input's size,
+ * under a policy picked from the input. */
+void fuzz_machine_workload(const struct sl_machine *m, const uint8_t *data, size_t size);
+
 /* Bind `text` as a workload spec and, if it binds, run it (fuzz_run) on a
  * machine and policy picked from the input. */
 void fuzz_workload(const char *text, const uint8_t *data, size_t size);

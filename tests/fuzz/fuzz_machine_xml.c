@@ -11,8 +11,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const workloads[] = { "hackbench:groups=1,fds=4,loops=20", "spin:seconds=0.05" };
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *nl = memchr(data, '\n', size < 128 ? size : 128);
@@ -30,12 +28,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc)
 		return 0;
 
-	const struct sl_workload_ops *ops;
-	struct sl_params params;
-	const char *w = workloads[size % 2];
-	if (sl_workload_parse(w, &ops, &params, &err))
-		fuzz_expect_input_error(-1, &err, w);
-	else
-		fuzz_run(&m, fuzz_pick_policy(data, size), ops, &params, size);
+	fuzz_machine_workload(&m, data, size);
 	return 0;
 }
