@@ -80,6 +80,9 @@ bool sl_trace_to_time(const char *s, const char *e, sl_time *out)
 		return false;
 	for (const char *p = s; p < ie; p++)
 		sec = sec * 10 + (*p - '0');
+	/* sl_time holds about 292 years of ns; a clock past that is no trace */
+	if (sec > (INT64_MAX - SL_SEC) / SL_SEC)
+		return false;
 	if (dot)
 		for (const char *p = dot + 1; p < e && nfrac < 9; p++, nfrac++)
 			frac = frac * 10 + (*p - '0');

@@ -183,6 +183,10 @@ check "trace import's memory grows with at most twice the text: $mem" test "$mem
 head -20 "$tmp/t.txt" > "$tmp/bad.txt"
 echo 'java 1000 [000] 0.5x: sched:sched_switch: prev_comm=a' >> "$tmp/bad.txt"
 bad_input "bad.txt:21: '0.5x:': expected a timestamp" trace import "$tmp/bad.txt" -o "$tmp/x.json"
+# a clock past sl_time's 292 years is refused, not overflowed (a fuzz finding)
+head -20 "$tmp/t.txt" > "$tmp/far.txt"
+echo 'java 1000 [000] 9861958305.5: sched:sched_switch: prev_comm=a' >> "$tmp/far.txt"
+bad_input "far.txt:21: '9861958305.5:': expected a timestamp" trace import "$tmp/far.txt" -o "$tmp/x.json"
 # -o that cannot be written is refused before the trace is read
 bad_input "trace import -o '$tmp/nodir/x.json': cannot write beside it" trace import "$tmp/bad.txt" -o "$tmp/nodir/x.json"
 python3 -c 'print("  sh 10 [000] 1.0: sched:sched_switch: " + "x" * 70000)' > "$tmp/long1.txt"
