@@ -21,7 +21,7 @@
 #include "report/html.h"
 #include "report/output.h"
 #include "report/sweep.h"
-#include "report/trace_perf.h"
+#include "report/sweep_trace.h"
 
 #define MAX_POLICIES 64
 #define MAX_MACHINES 64

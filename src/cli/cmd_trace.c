@@ -3,7 +3,7 @@
  * --pid PID ...]` and `schedlab trace record -o FILE [--] COMMAND...`.
  *
  * import turns the perf script (or ftrace) text of a scheduling trace into
- * the JSON the `trace` workload replays (report/trace_import.h) and says
+ * the JSON the `trace` workload replays (trace/import.h) and says
  * on stderr, in one line, what it used, skipped and kept.
  *
  * record runs COMMAND under `perf sched record` (adding the exec and exit
@@ -32,8 +32,8 @@
 #include "cli/perf_tools.h"
 #include "real/ktree.h"
 #include "real/proc.h"
-#include "report/trace_import.h"
-#include "report/trace_stats.h"
+#include "trace/import.h"
+#include "trace/stats.h"
 
 /* ---- import ---- */
 

@@ -25,7 +25,7 @@
 #include "cli/cli.h"
 #include "real/ktree.h"
 #include "real/proc.h"
-#include "report/trace_stats.h"
+#include "trace/stats.h"
 
 static const char *const tracing_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 

@@ -30,7 +30,7 @@ int cli_need_tracepoints(const char *cmd);
  * perf's control pipes (--control fd:CTL,ACK), so that exactly the
  * repetition is recorded: set up before the processes start, off once they
  * are reaped.  One recording per repetition; its tasks are the ones the
- * schedlab process forked (report/trace_stats.h, the tree of a pid).
+ * schedlab process forked (trace/stats.h, the tree of a pid).
  */
 struct cli_perf_rec {
 	char perf[4096];	/* perf's path */

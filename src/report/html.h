@@ -49,7 +49,7 @@ struct sl_timeline;
  * `max_slices` slices: once more come, it shows the first window of the
  * run those cover, [0, sl_timeline_window()], complete on every CPU. */
 struct sl_timeline *sl_timeline_new(const struct sl_machine *machine, int max_slices);
-/* A slice, as sl_trace_slice_fn (report/trace_perf.h): called in order of `end`. */
+/* A slice, as sl_trace_slice_fn (trace/perf.h): called in order of `end`. */
 void sl_timeline_slice(void *tl, int cpu, const char *comm, int pid, int group, sl_time start,
 		       sl_time end);
 /* The run ended at `end`. */

@@ -5,7 +5,7 @@
  * latency CDFs - and, for experiments, their rows as charts.
  *
  * The sweep keeps only metrics, so the pictures come from repetition 0
- * of each policy run again with an observer (report/trace_perf.h's
+ * of each policy run again with an observer (trace/perf.h's
  * slices) and its latency histograms kept (sl_run_spec.latency_out).  A
  * run is deterministic in its seed; the page is refused (internal error)
  * if the re-run's metrics differ from the table's repetition 0.
@@ -18,7 +18,7 @@
 
 #include "report/output.h"
 #include "report/run.h"
-#include "report/trace_perf.h"
+#include "trace/perf.h"
 
 void sl_html_escape(FILE *f, const char *s)
 {

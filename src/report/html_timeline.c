@@ -3,7 +3,7 @@
  * logical CPU ran, as a Gantt chart with one lane per CPU, grouped by
  * node and core, a colour per task name, idle as the bare lane.
  *
- * The slices come from the trace writer (trace_perf.c, SL_TRACE_SLICES),
+ * The slices come from the trace writer (trace/perf.c, SL_TRACE_SLICES),
  * which rebuilds each CPU's lane from the observer's callbacks, the
  * migration thread included.  Memory is bounded: after max_slices the
  * window closes at the end W of the first slice that did not fit; as
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/trace_perf.h"
+#include "trace/perf.h"
 
 struct tl_slice {
 	sl_time start, end;

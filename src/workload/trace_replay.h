@@ -1,6 +1,6 @@
 /*
  * trace_replay.h - the `trace` workload: a scheduling trace imported by
- * `schedlab trace import` (report/trace_import.h), replayed on any machine
+ * `schedlab trace import` (trace/import.h), replayed on any machine
  * under any policy.  `-w trace:file=WORKLOAD.json`.
  *
  * Each task of the trace is a task of the run: it runs its recorded CPU

@@ -1,10 +1,10 @@
 /*
  * fuzz_import.c - libFuzzer harness: the input is the text of a kernel
- * scheduling trace, `perf script` or ftrace (report/trace_import.c, what
+ * scheduling trace, `perf script` or ftrace (trace/import.c, what
  * `schedlab trace import` reads); when it imports, the workload it gives
  * is replayed (workload/trace_replay.c), so an import that succeeds must
  * also load and simulate.  The same text also goes through `trace stats`
- * (report/trace_stats.c), which shares the line reader.
+ * (trace/stats.c), which shares the line reader.
  */
 #include "fuzz.h"
 
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/trace_import.h"
-#include "report/trace_stats.h"
+#include "trace/import.h"
+#include "trace/stats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -21,7 +21,7 @@
 #include "base/spec.h"
 #include "bounds.h"
 #include "hw/machine.h"
-#include "policy/cfs.h"
+#include "policy/cfs/cfs.h"
 #include "report/run.h"
 #include "sim/sim.h"
 #include "test.h"
@@ -86,7 +86,7 @@ SL_TEST(cfs_timeline_tree)
 				prev = e;
 		/* the EEVDF pick = the brute-force earliest eligible deadline,
 		 * eligibility written out here ((v - zero) * load <= avg, the
-		 * definition in cfs_timeline.h), not cfs_tl_eligible's: a
+		 * definition in cfs/timeline.h), not cfs_tl_eligible's: a
 		 * reference calling the function under test moves with it */
 		struct cfs_eligible el = { .zero = -10, .load = 0, .avg = 0 };
 		for (int k = 0; k < CFST_N; k++)

@@ -23,7 +23,7 @@
 #include "base/spec.h"
 #include "bounds.h"
 #include "hw/machine.h"
-#include "policy/domains.h"
+#include "policy/domains/domains.h"
 #include "report/run.h"
 #include "sim/sim.h"
 #include "test.h"

@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "policy/o1_core.h"
+#include "policy/o1/core.h"
 #include "policy/policy.h"
 #include "test.h"
 #include "test_o1_script.h"

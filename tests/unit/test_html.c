@@ -11,7 +11,7 @@
 #include "report/html.h"
 #include "report/output.h"
 #include "report/run.h"
-#include "report/trace_perf.h"
+#include "trace/perf.h"
 #include "test.h"
 
 /* What `write` prints, as a string (free it). */

@@ -15,7 +15,7 @@
 #include "base/spec.h"
 #include "bounds.h"
 #include "hw/machine.h"
-#include "policy/o1_core.h"
+#include "policy/o1/core.h"
 #include "policy/policy.h"
 #include "policy/prio_array.h"
 #include "sim/sim.h"

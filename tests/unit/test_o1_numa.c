@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy/o1_core.h"
+#include "policy/o1/core.h"
 #include "bounds.h"
 #include "test.h"
 #include "test_o1_script.h"

@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "policy/o1_core.h"
+#include "policy/o1/core.h"
 #include "test.h"
 #include "test_o1_script.h"
 

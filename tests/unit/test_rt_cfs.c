@@ -17,7 +17,7 @@
 
 #include "base/spec.h"
 #include "hw/machine.h"
-#include "policy/cfs.h"
+#include "policy/cfs/cfs.h"
 #include "sim/sim.h"
 #include "test.h"
 

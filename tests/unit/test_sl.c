@@ -18,7 +18,7 @@
 #include "base/spec.h"
 #include "bounds.h"
 #include "hw/machine.h"
-#include "policy/sl.h"
+#include "policy/sl/sl.h"
 #include "policy/policy.h"
 #include "report/run.h"
 #include "sim/sim.h"

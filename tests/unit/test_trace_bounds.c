@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/json_stream.h"
-#include "report/trace_import.h"
+#include "trace/json_stream.h"
+#include "trace/import.h"
 #include "test.h"
 
 /* The text of a file (NULL if unreadable). */

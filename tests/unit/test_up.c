@@ -8,7 +8,7 @@
 
 #include "base/spec.h"
 #include "hw/machine.h"
-#include "policy/o1_core.h"
+#include "policy/o1/core.h"
 #include "policy/policy.h"
 #include "sim/sim.h"
 #include "test.h"

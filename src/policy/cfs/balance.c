@@ -1,0 +1,771 @@
+/*
+ * cfs/balance.c - load balancing over the scheduler domains, as since
+ * Linux 5.5's rework (Vincent Guittot) with the 6.x SMT rules:
+ *
+ *   periodic   each CPU at its tick, per domain bottom-up, every
+ *              balance_interval ms (x busy_factor when busy), if it is the
+ *              group's designated balancer (the first idle CPU, preferring
+ *              one on an idle core; else the group's first CPU);
+ *   newly idle a CPU about to idle pulls at once, level by level, while its
+ *              expected idle time exceeds what balancing has cost;
+ *   active     when a pull fails repeatedly (or at once for SMT spreading),
+ *              the busiest CPU's migration thread pushes its task out.
+ *
+ * A balance classifies every group of the domain (has spare capacity <
+ * fully busy < SMT core with two busy siblings < overloaded: more tasks
+ * than CPUs and utilisation or runnable over capacity by imbalance_pct),
+ * picks the busiest, and decides what to move: with spare capacity here,
+ * tasks, to even out idle CPUs - or, when the child level prefers siblings
+ * (SMT, MC), to spread running tasks per core, which sends the second of
+ * two hogs on one SMT core to an idle core; utilisation, to fill spare
+ * capacity from an overloaded group across LLCs; load (PELT, weighted by
+ * nice) between overloaded groups, bounded by imbalance_pct.  Tasks are
+ * taken from the least recently run end, skipping running and cache-hot
+ * ones (ran within migration_cost, except between SMT siblings) until the
+ * domain has failed cache_nice_tries times; NUMA balancing's preferences
+ * are respected (cfs/numa.c).
+ *
+ * Sources: Lozi et al., "The Linux Scheduler: a Decade of Wasted Cores"
+ * (EuroSys 2016: an idle CPU must not stay idle while another has waiting
+ * tasks - the group-imbalance and overload-on-wakeup bugs are what this
+ * logic was reworked against); 2.6.12.1 kernel/sched.c (load_balance,
+ * find_busiest_group, can_migrate_task, active_load_balance: the
+ * ancestors of every function here); Linux kernel/sched/fair.c of 6.12
+ * (sysctl_sched_migration_cost 0.5 ms, update_idle_cpu_scan for SIS_UTIL): sched_balance_trigger /
+ * sched_balance_domains (rebalance_domains), get_sd_balance_interval,
+ * should_we_balance, update_sg_lb_stats, group_classify,
+ * group_has_capacity, group_is_overloaded, smt_balance,
+ * update_sd_pick_busiest, sibling_imbalance, find_busiest_group,
+ * calculate_imbalance, find_busiest_queue, can_migrate_task, task_hot,
+ * detach_tasks, sched_balance_rq (load_balance), need_active_balance,
+ * active_load_balance_cpu_stop, sched_balance_newidle,
+ * update_newidle_cost.
+ *
+ * Omitted / simplified:
+ *   - NOHZ: idle CPUs keep their tick here and balance for themselves at
+ *     the idle intervals, where the kernel's idle load balancer does it on
+ *     their behalf when kicked; the outcome is the same pulls, without the
+ *     kick's own latency.
+ *   - rd->overloaded (which gates newly-idle balancing) is exact: the count
+ *     of runqueues with two or more tasks, where the kernel clears it
+ *     lazily at the next top-level balance.
+ *   - Misfit and asymmetric-packing groups, group_imbalanced from pinned
+ *     tasks, LBF_DST_PINNED retries, the SD_SERIALIZE lock (balancing is
+ *     sequential here anyway), RT/IRQ pressure on capacity
+ *     (check_cpu_capacity never fires).
+ *   - Tasks pulled in one pass are attached one by one as they are
+ *     detached (the kernel detaches a batch, then attaches it).
+ *   - The balancer's cost is the machine's scan cost per CPU and task it
+ *     looks at, charged as scheduler time on the balancing CPU; the
+ *     newly-idle cost bound uses that simulated cost.
+ *   - The engine runs each CPU's tick, and the switch it asks for, in CPU
+ *     order: a task preempted at CPU 0's tick looks cache-hot to CPU 1
+ *     balancing in the same jiffy (in the kernel the two race), until the
+ *     domain has failed cache_nice_tries times.
+ */
+#include "policy/cfs/cfs.h"
+#include "sim/sim.h"
+
+enum cfs_group_type {
+	CFS_GROUP_HAS_SPARE,
+	CFS_GROUP_FULLY_BUSY,
+	CFS_GROUP_SMT_BALANCE,
+	CFS_GROUP_OVERLOADED,
+};
+
+enum cfs_migration_type {
+	CFS_MIGRATE_LOAD,
+	CFS_MIGRATE_UTIL,
+	CFS_MIGRATE_TASK,
+};
+
+/* enum fbq_type: which runqueues a NUMA balance may take from. */
+enum cfs_fbq_type {
+	CFS_FBQ_REGULAR,	/* tasks without a preferred node */
+	CFS_FBQ_REMOTE,		/* tasks away from their preferred node */
+	CFS_FBQ_ALL,
+};
+
+struct cfs_sg_stats {
+	long load, util, runnable, capacity, avg_load;
+	int nr_running, idle_cpus, weight;
+	int nr_numa_running, nr_preferred_running;
+	bool smt_balance;
+	enum cfs_group_type type;
+};
+
+struct cfs_sd_stats {
+	const struct cfs_group *busiest, *local;
+	struct cfs_sg_stats busiest_stat, local_stat;
+	long total_load, total_capacity, avg_load;
+	bool prefer_sibling;
+};
+
+struct cfs_lb_env {
+	struct cfs_domain *sd;
+	int dst_cpu, src_cpu;
+	struct cfs_rq *dst_rq, *src_rq;
+	enum cfs_idle idle;
+	long imbalance;
+	enum cfs_migration_type migration_type;
+	enum cfs_fbq_type fbq_type;
+	int loop, loop_max;
+	bool active;		/* LBF_ACTIVE_LB */
+	long looked;		/* CPUs and tasks examined: the cost */
+};
+
+static bool cfs_allowed(const struct cfs_entity *se, int cpu)
+{
+	return sl_cpumask_test(&se->task->allowed, cpu);
+}
+
+static enum cfs_fbq_type cfs_fbq_classify(int nr_running, int nr_numa, int nr_preferred)
+{
+	if (nr_running > nr_numa)
+		return CFS_FBQ_REGULAR;
+	if (nr_running > nr_preferred)
+		return CFS_FBQ_REMOTE;
+	return CFS_FBQ_ALL;
+}
+
+/* ---- the moves ---- */
+
+void cfs_request_move(struct cfs *s, struct cfs_entity *se, int dest)
+{
+	struct cfs_rq *rq = &s->rq[se->cpu];
+
+	if (rq->mig_se || se->mig_rq >= 0 || dest == se->cpu)
+		return;
+	rq->mig_se = se;
+	rq->mig_dest = dest;
+	se->mig_rq = se->cpu;
+	sl_migration_wake(s->sim, se->cpu, 0);
+}
+
+/* task_hot(): ran within migration_cost; SMT siblings share the caches. */
+static bool cfs_task_hot(const struct cfs *s, const struct cfs_entity *se,
+			 const struct cfs_lb_env *env)
+{
+	if (env->sd->flags & CFS_SD_SHARE_CPUCAPACITY)
+		return false;
+	if (s->migration_cost == 0)
+		return false;
+	return sl_now(s->sim) - se->exec_start < s->migration_cost;
+}
+
+static bool cfs_can_migrate(const struct cfs *s, const struct cfs_entity *se,
+			    const struct cfs_lb_env *env)
+{
+	if (!cfs_allowed(se, env->dst_cpu) || env->src_rq->curr == se || se->mig_rq >= 0)
+		return false;
+	if (env->active)
+		return true;
+	int hot = cfs_numa_degrades_locality(s, se, env->src_cpu, env->dst_cpu, env->sd);
+	if (hot < 0)
+		hot = cfs_task_hot(s, se, env);
+	return hot <= 0 || env->sd->nr_balance_failed > env->sd->cache_nice_tries;
+}
+
+/* detach_tasks() + attach_tasks(): from the least recently run end. */
+static int cfs_detach_tasks(struct cfs *s, struct cfs_lb_env *env)
+{
+	struct cfs_rq *src = env->src_rq;
+	struct cfs_entity *se = src->lru_tail;
+	int detached = 0;
+
+	if (env->imbalance <= 0)
+		return 0;
+	while (se) {
+		if (env->idle != CFS_NOT_IDLE && src->nr_running <= 1)
+			break;
+		if (++env->loop > env->loop_max)
+			break;
+		env->looked++;
+		struct cfs_entity *prev = se->lru_prev;
+		int nbf = env->sd->nr_balance_failed < 62 ? env->sd->nr_balance_failed : 62;
+		bool take = cfs_can_migrate(s, se, env);
+		if (take) {
+			switch (env->migration_type) {
+			case CFS_MIGRATE_LOAD: {
+				long load = cfs_task_load(s, se);
+				if (load < 1)
+					load = 1;
+				if ((load >> nbf) > env->imbalance)
+					take = false;
+				else
+					env->imbalance -= load;
+				break;
+			}
+			case CFS_MIGRATE_UTIL: {
+				long util = cfs_task_util(s, se);
+				if ((util >> nbf) > env->imbalance)
+					take = false;
+				else
+					env->imbalance -= util;
+				break;
+			}
+			case CFS_MIGRATE_TASK:
+				env->imbalance--;
+				break;
+			}
+		}
+		if (take) {
+			cfs_move_queued(s, se, env->dst_cpu);
+			detached++;
+			if (env->imbalance <= 0)
+				break;
+		} else if (se != src->lru_head) {
+			/* list_move(): a skipped task goes to the front */
+			se->lru_prev->lru_next = se->lru_next;
+			if (se->lru_next)
+				se->lru_next->lru_prev = se->lru_prev;
+			else
+				src->lru_tail = se->lru_prev;
+			se->lru_prev = NULL;
+			se->lru_next = src->lru_head;
+			src->lru_head->lru_prev = se;
+			src->lru_head = se;
+		}
+		se = prev;
+	}
+	return detached;
+}
+
+/* ---- statistics of the groups ---- */
+
+static enum cfs_group_type cfs_group_classify(int imbalance_pct, const struct cfs_sg_stats *g)
+{
+	if (g->nr_running > g->weight &&
+	    (g->capacity * 100 < g->util * imbalance_pct ||
+	     g->capacity * imbalance_pct < g->runnable * 100))
+		return CFS_GROUP_OVERLOADED;
+	if (g->smt_balance)
+		return CFS_GROUP_SMT_BALANCE;
+	if (g->nr_running < g->weight)
+		return CFS_GROUP_HAS_SPARE;
+	if (g->capacity * imbalance_pct < g->runnable * 100)
+		return CFS_GROUP_FULLY_BUSY;
+	if (g->capacity * 100 > g->util * imbalance_pct)
+		return CFS_GROUP_HAS_SPARE;
+	return CFS_GROUP_FULLY_BUSY;
+}
+
+static void cfs_sg_stats(struct cfs *s, struct cfs_lb_env *env, const struct cfs_group *g,
+			 bool local, struct cfs_sg_stats *st)
+{
+	*st = (struct cfs_sg_stats){ .capacity = g->capacity, .weight = g->weight };
+	sl_for_each_cpu(c, &g->span) {
+		struct cfs_rq *rq = &s->rq[c];
+		env->looked++;
+		st->load += cfs_cpu_load(s, rq);
+		st->util += cfs_cpu_util(s, rq);
+		st->runnable += cfs_cpu_runnable(s, rq);
+		st->nr_running += rq->nr_running;
+		st->nr_numa_running += rq->nr_numa_running;
+		st->nr_preferred_running += rq->nr_preferred_running;
+		if (!rq->nr_running && cfs_cpu_idle(s, c))
+			st->idle_cpus++;
+	}
+	/* smt_balance(): two busy siblings should be spread to an idle CPU */
+	st->smt_balance = !local && env->idle != CFS_NOT_IDLE &&
+			  (g->flags & CFS_SD_SHARE_CPUCAPACITY) && st->nr_running > 1;
+	st->type = cfs_group_classify(env->sd->imbalance_pct, st);
+	if (st->type == CFS_GROUP_OVERLOADED)
+		st->avg_load = st->load * CFS_CAPACITY_SCALE / st->capacity;
+}
+
+static bool cfs_pick_busiest(const struct cfs_sd_stats *sds, const struct cfs_sg_stats *st)
+{
+	const struct cfs_sg_stats *b = &sds->busiest_stat;
+
+	if (!st->nr_running)
+		return false;
+	if (!sds->busiest)
+		return true;
+	if (st->type != b->type)
+		return st->type > b->type;
+	switch (st->type) {
+	case CFS_GROUP_OVERLOADED:
+		return st->avg_load > b->avg_load;
+	case CFS_GROUP_SMT_BALANCE:
+		if (st->idle_cpus || b->idle_cpus)
+			goto has_spare;
+		/* fall through */
+	case CFS_GROUP_FULLY_BUSY:
+		/* avg_load is not computed: the first, unless it is SMT */
+		if (st->avg_load < b->avg_load)
+			return false;
+		if (st->avg_load == b->avg_load && (sds->busiest->flags & CFS_SD_SHARE_CPUCAPACITY))
+			return false;
+		return true;
+	case CFS_GROUP_HAS_SPARE:
+		break;
+	}
+has_spare:
+	/* fewest idle CPUs, then most running tasks */
+	if (st->idle_cpus > b->idle_cpus)
+		return false;
+	if (st->idle_cpus == b->idle_cpus && st->nr_running <= b->nr_running)
+		return false;
+	return true;
+}
+
+/*
+ * update_idle_cpu_scan(): after a periodic (not newly-idle) balance of the
+ * LLC domain, SIS_UTIL's bound for wakeup searches there: with x the mean
+ * utilisation per CPU, scan llc_size * (1 - (x * pct / 100 / 1024)^2)
+ * CPUs, none once x reaches 100/imbalance_pct (85% at 117).
+ */
+static void cfs_update_idle_cpu_scan(struct cfs *s, const struct cfs_lb_env *env, long sum_util)
+{
+	const struct cfs_rq *rq = env->dst_rq;
+
+	if (!s->sis_util || env->idle == CFS_NEWLY_IDLE || rq->sd_llc < 0 ||
+	    env->sd->span->weight != rq->llc_size)
+		return;
+	int64_t x = sum_util / rq->llc_size, pct = env->sd->imbalance_pct;
+	int64_t tmp = x * x * pct * pct / (10000 * CFS_CAPACITY_SCALE);
+	if (tmp > CFS_CAPACITY_SCALE)
+		tmp = CFS_CAPACITY_SCALE;
+	s->nr_idle_scan[rq->llc_id] =
+		(int)((CFS_CAPACITY_SCALE - tmp) * rq->llc_size / CFS_CAPACITY_SCALE);
+}
+
+static void cfs_sd_stats(struct cfs *s, struct cfs_lb_env *env, struct cfs_sd_stats *sds)
+{
+	long sum_util = 0;
+
+	const struct cfs_span *sp = env->sd->span;
+	int idx = (int)(env->sd - env->dst_rq->sd);
+
+	*sds = (struct cfs_sd_stats){ 0 };
+	sds->prefer_sibling = idx > 0 && (env->dst_rq->sd[idx - 1].flags & CFS_SD_PREFER_SIBLING);
+	for (int k = 0; k < sp->ngroups; k++) {
+		const struct cfs_group *g = &sp->groups[(env->sd->local + k) % sp->ngroups];
+		bool local = k == 0;
+		struct cfs_sg_stats st;
+		cfs_sg_stats(s, env, g, local, &st);
+		if (local) {
+			sds->local = g;
+			sds->local_stat = st;
+		} else if (cfs_pick_busiest(sds, &st)) {
+			sds->busiest = g;
+			sds->busiest_stat = st;
+		}
+		sds->total_load += st.load;
+		sds->total_capacity += st.capacity;
+		sum_util += st.util;
+	}
+	env->fbq_type = CFS_FBQ_ALL;
+	if ((env->sd->flags & CFS_SD_NUMA) && sds->busiest)
+		env->fbq_type = cfs_fbq_classify(sds->busiest_stat.nr_running,
+						 sds->busiest_stat.nr_numa_running,
+						 sds->busiest_stat.nr_preferred_running);
+	cfs_update_idle_cpu_scan(s, env, sum_util);
+}
+
+/* Spread running tasks evenly per core between the two groups. */
+static long cfs_sibling_imbalance(const struct cfs_lb_env *env, const struct cfs_sd_stats *sds)
+{
+	const struct cfs_sg_stats *busiest = &sds->busiest_stat, *local = &sds->local_stat;
+
+	if (env->idle == CFS_NOT_IDLE || !busiest->nr_running)
+		return 0;
+	long nb = sds->busiest->cores, nl = sds->local->cores, imb;
+	if (nb == nl) {
+		imb = busiest->nr_running - local->nr_running;
+		return imb > 0 ? imb : 0;
+	}
+	imb = nl * busiest->nr_running - nb * local->nr_running;
+	if (imb < 0)
+		imb = 0;
+	imb = (2 * imb + nl + nb) / (nl + nb);
+	if (imb <= 1 && local->nr_running == 0 && busiest->nr_running > 1)
+		imb = 2;
+	return imb;
+}
+
+static void cfs_calculate_imbalance(struct cfs_lb_env *env, struct cfs_sd_stats *sds)
+{
+	struct cfs_sg_stats *local = &sds->local_stat, *busiest = &sds->busiest_stat;
+	const struct cfs_domain *sd = env->sd;
+
+	if (busiest->type == CFS_GROUP_SMT_BALANCE) {
+		env->migration_type = CFS_MIGRATE_TASK;
+		env->imbalance = 1;
+		return;
+	}
+	if (local->type == CFS_GROUP_HAS_SPARE) {
+		if (busiest->type > CFS_GROUP_FULLY_BUSY && !(sd->flags & CFS_SD_SHARE_LLC)) {
+			/* fill our spare capacity from the overloaded group */
+			env->migration_type = CFS_MIGRATE_UTIL;
+			long cap = local->capacity > local->util ? local->capacity : local->util;
+			env->imbalance = cap - local->util;
+			if (env->idle != CFS_NOT_IDLE && env->imbalance == 0) {
+				env->migration_type = CFS_MIGRATE_TASK;
+				env->imbalance = 1;
+			}
+			return;
+		}
+		env->migration_type = CFS_MIGRATE_TASK;
+		if (busiest->weight == 1 || sds->prefer_sibling) {
+			env->imbalance = cfs_sibling_imbalance(env, sds);
+		} else {
+			long d = local->idle_cpus - busiest->idle_cpus;
+			env->imbalance = d > 0 ? d : 0;
+		}
+		if (sd->flags & CFS_SD_NUMA)
+			env->imbalance = cfs_numa_adjust_imbalance(env->imbalance,
+								   local->nr_running + 1,
+								   sd->imb_numa_nr);
+		env->imbalance >>= 1;
+		return;
+	}
+	if (local->type < CFS_GROUP_OVERLOADED) {
+		/* local will become overloaded: compare loads */
+		local->avg_load = local->load * CFS_CAPACITY_SCALE / local->capacity;
+		if (local->avg_load >= busiest->avg_load) {
+			env->imbalance = 0;
+			return;
+		}
+		sds->avg_load = sds->total_load * CFS_CAPACITY_SCALE / sds->total_capacity;
+		if (local->avg_load >= sds->avg_load) {
+			env->imbalance = 0;
+			return;
+		}
+	}
+	/* bring both towards the average, neither past it */
+	env->migration_type = CFS_MIGRATE_LOAD;
+	long a = (busiest->avg_load - sds->avg_load) * busiest->capacity;
+	long b = (sds->avg_load - local->avg_load) * local->capacity;
+	env->imbalance = (a < b ? a : b) / CFS_CAPACITY_SCALE;
+}
+
+static const struct cfs_group *cfs_find_busiest_group(struct cfs *s, struct cfs_lb_env *env)
+{
+	struct cfs_sd_stats sds;
+
+	cfs_sd_stats(s, env, &sds);
+	if (!sds.busiest)
+		return NULL;
+	struct cfs_sg_stats *local = &sds.local_stat, *busiest = &sds.busiest_stat;
+	if (local->type > busiest->type)
+		return NULL;
+	if (local->type == CFS_GROUP_OVERLOADED) {
+		if (local->avg_load >= busiest->avg_load)
+			return NULL;
+		sds.avg_load = sds.total_load * CFS_CAPACITY_SCALE / sds.total_capacity;
+		if (local->avg_load >= sds.avg_load)
+			return NULL;
+		if (100 * busiest->avg_load <= env->sd->imbalance_pct * local->avg_load)
+			return NULL;
+	}
+	if (!(sds.prefer_sibling && local->type == CFS_GROUP_HAS_SPARE &&
+	      cfs_sibling_imbalance(env, &sds) > 1) &&
+	    busiest->type != CFS_GROUP_OVERLOADED) {
+		if (env->idle == CFS_NOT_IDLE)
+			return NULL;
+		/* (SMT vs non-SMT groups do not occur on symmetric machines) */
+		if (busiest->weight > 1 && local->idle_cpus <= busiest->idle_cpus + 1)
+			return NULL;
+		if (busiest->nr_running == 1)
+			return NULL;
+	}
+	cfs_calculate_imbalance(env, &sds);
+	return env->imbalance > 0 ? sds.busiest : NULL;
+}
+
+static struct cfs_rq *cfs_find_busiest_queue(struct cfs *s, struct cfs_lb_env *env,
+					     const struct cfs_group *g)
+{
+	struct cfs_rq *busiest = NULL;
+	long busiest_load = 0, busiest_cap = 1, busiest_util = 0;
+	int busiest_nr = 0;
+
+	sl_for_each_cpu(c, &g->span) {
+		struct cfs_rq *rq = &s->rq[c];
+		if (cfs_fbq_classify(rq->nr_running, rq->nr_numa_running,
+				     rq->nr_preferred_running) > env->fbq_type)
+			continue;
+		int nr = rq->nr_running;
+		if (!nr)
+			continue;
+		switch (env->migration_type) {
+		case CFS_MIGRATE_LOAD: {
+			long load = cfs_cpu_load(s, rq);
+			if (nr == 1 && load > env->imbalance)
+				break;
+			if (load * busiest_cap > busiest_load * rq->capacity) {
+				busiest_load = load;
+				busiest_cap = rq->capacity;
+				busiest = rq;
+			}
+			break;
+		}
+		case CFS_MIGRATE_UTIL: {
+			long util = cfs_cpu_util(s, rq);
+			if (nr <= 1)
+				break;
+			if (busiest_util < util) {
+				busiest_util = util;
+				busiest = rq;
+			}
+			break;
+		}
+		case CFS_MIGRATE_TASK:
+			if (busiest_nr < nr) {
+				busiest_nr = nr;
+				busiest = rq;
+			}
+			break;
+		}
+	}
+	return busiest;
+}
+
+/* should_we_balance(): one balancer per group: its first idle CPU (on an
+ * idle core when balancing cores), or its first CPU. */
+static bool cfs_should_we_balance(struct cfs *s, const struct cfs_lb_env *env)
+{
+	if (env->idle == CFS_NEWLY_IDLE)
+		return env->dst_rq->nr_running == 0;
+
+	const struct cfs_group *g = &env->sd->span->groups[env->sd->local];
+	sl_cpumask swb = g->span;
+	int idle_smt = -1;
+	for (int c = sl_cpumask_first(&swb); c >= 0; c = sl_cpumask_next(&swb, c + 1)) {
+		if (!cfs_cpu_idle(s, c))
+			continue;
+		if (!(env->sd->flags & CFS_SD_SHARE_CPUCAPACITY) && !cfs_core_idle(s, c)) {
+			if (idle_smt < 0)
+				idle_smt = c;
+			sl_for_each_cpu(x, sl_topo_siblings(s->topo, c))
+				sl_cpumask_unset(&swb, x);
+			continue;
+		}
+		return c == env->dst_cpu;
+	}
+	if (idle_smt >= 0)
+		return idle_smt == env->dst_cpu;
+	return g->first_cpu == env->dst_cpu;
+}
+
+static bool cfs_need_active_balance(const struct cfs_lb_env *env)
+{
+	/* 5.x+ imbalanced_active_balance() and the generic rule are the same
+	 * threshold; migrate_task is spreading idle CPUs or SMT siblings */
+	return env->sd->nr_balance_failed > env->sd->cache_nice_tries + 2;
+}
+
+/* What the balancer looked at is scheduler work on the balancing CPU. */
+static void cfs_charge_balance(struct cfs *s, int cpu, long looked)
+{
+	s->lb_looked += looked;
+	if (looked > 0 && s->scan_ns > 0)
+		sl_charge_sched(s->sim, cpu, looked * s->scan_ns);
+}
+
+/* sched_balance_rq() (load_balance): returns the number of tasks pulled. */
+static int cfs_load_balance(struct cfs *s, int this_cpu, int idx, enum cfs_idle idle,
+			    bool *continue_balancing)
+{
+	struct cfs_rq *this_rq = &s->rq[this_cpu];
+	struct cfs_domain *sd = &this_rq->sd[idx];
+	struct cfs_lb_env env = {
+		.sd = sd, .dst_cpu = this_cpu, .dst_rq = this_rq, .idle = idle,
+		.fbq_type = CFS_FBQ_ALL,
+	};
+	int moved = 0;
+	bool active = false;
+
+	if (!cfs_should_we_balance(s, &env)) {
+		*continue_balancing = false;
+		goto out_balanced;
+	}
+	const struct cfs_group *g = cfs_find_busiest_group(s, &env);
+	if (!g)
+		goto out_balanced;
+	struct cfs_rq *busiest = cfs_find_busiest_queue(s, &env, g);
+	if (!busiest)
+		goto out_balanced;
+	env.src_cpu = busiest->cpu;
+	env.src_rq = busiest;
+	if (busiest->nr_running > 1) {
+		env.loop_max = busiest->nr_running < CFS_NR_MIGRATE ? busiest->nr_running :
+								       CFS_NR_MIGRATE;
+		moved = cfs_detach_tasks(s, &env);
+	}
+	if (!moved) {
+		if (idle != CFS_NEWLY_IDLE)
+			sd->nr_balance_failed++;
+		/* the running task must be allowed here: it is the one pushed */
+		if (cfs_need_active_balance(&env) && !busiest->active_balance &&
+		    busiest->curr && busiest != this_rq &&
+		    sl_cpumask_test(&busiest->curr->task->allowed, this_cpu)) {
+			busiest->active_balance = true;
+			busiest->push_cpu = this_cpu;
+			active = true;
+			sl_migration_wake(s->sim, busiest->cpu, 0);
+		}
+	} else {
+		sd->nr_balance_failed = 0;
+	}
+	if (!active || cfs_need_active_balance(&env))
+		sd->balance_interval = sd->min_interval;
+	cfs_charge_balance(s, this_cpu, env.looked);
+	return moved;
+
+out_balanced:
+	sd->nr_balance_failed = 0;
+	cfs_charge_balance(s, this_cpu, env.looked);
+	if (idle != CFS_NEWLY_IDLE && sd->balance_interval < sd->max_interval)
+		sd->balance_interval *= 2;
+	return 0;
+}
+
+/* get_sd_balance_interval(): ms to jiffies, longer when busy. */
+static uint64_t cfs_balance_interval(const struct cfs *s, const struct cfs_domain *sd, bool busy)
+{
+	uint64_t ms = (uint64_t)sd->balance_interval;
+
+	if (busy)
+		ms *= (uint64_t)sd->busy_factor;
+	uint64_t j = ms * s->hz / 1000;
+	if (busy && j > 1)
+		j -= 1;
+	if (j < 1)
+		j = 1;
+	if (j > s->max_lb_interval)
+		j = s->max_lb_interval;
+	return j;
+}
+
+/* update_newidle_cost(): the most a newly-idle balance cost, decaying ~1%/s. */
+static void cfs_update_newidle_cost(struct cfs *s, struct cfs_domain *sd, sl_time cost)
+{
+	uint64_t j = sl_jiffies(s->sim);
+
+	if (cost > sd->max_newidle_lb_cost) {
+		sd->max_newidle_lb_cost = cost;
+		sd->last_decay_max_lb_cost = j;
+	} else if (j > sd->last_decay_max_lb_cost + s->hz) {
+		sd->max_newidle_lb_cost = sd->max_newidle_lb_cost * 253 / 256;
+		sd->last_decay_max_lb_cost = j;
+	}
+}
+
+/* sched_balance_trigger() + sched_balance_domains(), at every tick. */
+void cfs_rebalance_tick(struct cfs *s, int cpu)
+{
+	struct cfs_rq *rq = &s->rq[cpu];
+	uint64_t j = sl_jiffies(s->sim);
+
+	if (j < rq->next_balance)
+		return;
+	enum cfs_idle idle = cfs_cpu_idle(s, cpu) ? CFS_IDLE : CFS_NOT_IDLE;
+	bool busy = idle != CFS_IDLE, cont = true;
+	uint64_t next = j + 60 * (uint64_t)s->hz;
+
+	for (int i = 0; i < rq->nsd; i++) {
+		struct cfs_domain *sd = &rq->sd[i];
+		cfs_update_newidle_cost(s, sd, 0);
+		if (!cont)
+			break;
+		uint64_t interval = cfs_balance_interval(s, sd, busy);
+		if (j >= sd->last_balance + interval) {
+			if (cfs_load_balance(s, cpu, i, idle, &cont)) {
+				idle = cfs_cpu_idle(s, cpu) ? CFS_IDLE : CFS_NOT_IDLE;
+				busy = idle != CFS_IDLE;
+			}
+			sd->last_balance = j;
+			interval = cfs_balance_interval(s, sd, busy);
+		}
+		if (next > sd->last_balance + interval)
+			next = sd->last_balance + interval;
+	}
+	rq->next_balance = next;
+}
+
+/* update_next_balance(): an idle CPU balances at the idle intervals. */
+static void cfs_update_next_balance(const struct cfs *s, const struct cfs_domain *sd,
+				    uint64_t *next)
+{
+	uint64_t at = sd->last_balance + cfs_balance_interval(s, sd, false);
+
+	if (*next > at)
+		*next = at;
+}
+
+/* sched_balance_newidle(): pull before going idle. */
+bool cfs_newidle_balance(struct cfs *s, int cpu)
+{
+	struct cfs_rq *rq = &s->rq[cpu];
+	bool pulled = false, cont = true;
+	sl_time curr_cost = 0;
+	uint64_t next = sl_jiffies(s->sim) + s->hz;
+
+	rq->idle_stamp = sl_now(s->sim);
+	if (!rq->nsd)
+		return false;
+	if (!s->nr_overloaded || rq->avg_idle < rq->sd[0].max_newidle_lb_cost) {
+		cfs_update_next_balance(s, &rq->sd[0], &next);
+		goto out;
+	}
+	for (int i = 0; i < rq->nsd; i++) {
+		struct cfs_domain *sd = &rq->sd[i];
+		cfs_update_next_balance(s, sd, &next);
+		if (rq->avg_idle < curr_cost + sd->max_newidle_lb_cost)
+			break;
+		if (s->newidle && (sd->flags & CFS_SD_BALANCE_NEWIDLE)) {
+			long before = s->lb_looked;
+			pulled = cfs_load_balance(s, cpu, i, CFS_NEWLY_IDLE, &cont) > 0;
+			sl_time cost = (sl_time)(s->lb_looked - before) * s->scan_ns;
+			cfs_update_newidle_cost(s, sd, cost);
+			curr_cost += cost;
+		}
+		if (pulled || !cont)
+			break;
+	}
+out:
+	if (rq->next_balance > next)
+		rq->next_balance = next;
+	if (rq->nr_running)
+		pulled = true;
+	if (pulled)
+		rq->idle_stamp = 0;
+	return pulled;
+}
+
+/* active_load_balance_cpu_stop(): the migration thread of the busiest
+ * CPU pushes one task (the one it preempted is queued now) to push_cpu. */
+void cfs_active_balance(struct cfs *s, int cpu)
+{
+	struct cfs_rq *rq = &s->rq[cpu];
+	int target = rq->push_cpu;
+
+	if (!rq->active_balance)
+		return;
+	rq->active_balance = false;
+	if (rq->nr_running < 1 || target == cpu)
+		return;
+	struct cfs_rq *trq = &s->rq[target];
+	struct cfs_domain *sd = NULL;
+	for (int i = 0; i < trq->nsd && !sd; i++)
+		if (sl_cpumask_test(&trq->sd[i].span->cpus, cpu))
+			sd = &trq->sd[i];
+	if (!sd)
+		return;
+	struct cfs_lb_env env = {
+		.sd = sd, .dst_cpu = target, .dst_rq = trq, .src_cpu = cpu, .src_rq = rq,
+		.idle = CFS_IDLE, .active = true,
+	};
+	for (struct cfs_entity *se = rq->lru_tail; se; se = se->lru_prev) {
+		env.looked++;
+		if (!cfs_can_migrate(s, se, &env))
+			continue;
+		cfs_move_queued(s, se, target);
+		sd->nr_balance_failed = 0;
+		break;
+	}
+	cfs_charge_balance(s, cpu, env.looked);
+}

@@ -1,0 +1,445 @@
+/*
+ * cfs/cfs.h - policy `cfs`: the scheduler a user runs today (the Linux 6.12
+ * fair class with 6.12's default features: EEVDF with DELAY_DEQUEUE,
+ * PLACE_REL_DEADLINE, PREEMPT_SHORT and RUN_TO_PARITY, SIS_UTIL; each a
+ * knob, 6.6's EEVDF by turning the first three off, the pre-6.6 CFS pick
+ * with pick=cfs) on per-CPU
+ * runqueues, with scheduler domains built from the machine (SMT, MC,
+ * package, NUMA levels), CPU capacities, PELT load and utilisation,
+ * select_idle_sibling wakeups, fork/exec balancing to the idlest group,
+ * periodic / newly-idle / active load balancing and a simplified NUMA
+ * balancing that brings tasks home.
+ *
+ * The code is split by idea:
+ *   cfs/timeline.c  the red-black tree of vruntimes (augmented by deadline)
+ *   cfs/fair.c      weights, vruntime and lag accounting, placement, pick,
+ *                   tick and wakeup preemption, moving a queued task
+ *   cfs/pelt.c      PELT load / runnable / utilisation averages
+ *   cfs/topology.c   scheduler domains, groups and capacities from the topology
+ *   cfs/select.c    wakeup placement (wake_affine, select_idle_sibling) and
+ *                   fork / exec placement (find_idlest_group)
+ *   cfs/balance.c   periodic, newly-idle and active load balancing
+ *   cfs/numa.c      NUMA placement: home node preference and migration back
+ *   cfs/rt.c        the real-time class (SCHED_FIFO/RR): priority lists,
+ *                   RR slices, preemption, push/pull between CPUs
+ *   cfs/rt_bw.c     what keeps RT from starving fair tasks: 6.12's fair
+ *                   server, or the RT throttling of earlier kernels
+ *   cfs/attr.c      live changes: sched_setscheduler / set_user_nice and
+ *                   set_cpus_allowed on a running, queued or sleeping task
+ *   cfs/cfs.c           the policy: knobs, creation, ops, consistency check
+ *
+ * Sources: Linux kernel/sched/fair.c, features.h, topology.c, pelt.c and
+ * core.c of v6.12 (function names are given where each rule is
+ * implemented); 2.6.12.1 kernel/sched.c (sched domains, the ancestry of
+ * today's balancer); Lozi et al., "The Linux Scheduler: a Decade of
+ * Wasted Cores", EuroSys 2016 (the invariants the balancer must keep).
+ * Docs: docs/policies/cfs.md.
+ */
+#ifndef SL_POLICY_CFS_CFS_H
+#define SL_POLICY_CFS_CFS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/cpumask.h"
+#include "base/err.h"
+#include "base/units.h"
+#include "hw/topo.h"
+#include "policy/cfs/timeline.h"
+#include "sim/policy_ops.h"
+#include "sim/sim.h"
+#include "sim/task.h"
+
+struct sl_sim;
+
+extern const struct sl_policy_ops sl_policy_cfs;
+
+/* ---- constants ---- */
+
+#define CFS_NICE_0_LOAD		1024	/* weight of a nice-0 task (scale_load_down) */
+#define CFS_CAPACITY_SCALE	1024	/* SCHED_CAPACITY_SCALE: one full CPU */
+#define CFS_MAX_LEVELS		8	/* SMT, MC, PKG and up to five NUMA levels */
+#define CFS_NR_MIGRATE		32	/* sysctl_sched_nr_migrate */
+#define CFS_RECLAIM_DISTANCE	30	/* node_reclaim_distance */
+#define CFS_NUMA_IMBALANCE_MIN	2	/* NUMA_IMBALANCE_MIN */
+
+/* Domain flags (include/linux/sched/sd_flags.h; own values). */
+#define CFS_SD_BALANCE_NEWIDLE		(1u << 0)
+#define CFS_SD_BALANCE_EXEC		(1u << 1)
+#define CFS_SD_BALANCE_FORK		(1u << 2)
+#define CFS_SD_WAKE_AFFINE		(1u << 3)
+#define CFS_SD_SHARE_CPUCAPACITY	(1u << 4)
+#define CFS_SD_SHARE_LLC		(1u << 5)
+#define CFS_SD_SERIALIZE		(1u << 6)
+#define CFS_SD_PREFER_SIBLING		(1u << 7)
+#define CFS_SD_NUMA			(1u << 8)
+
+/* Wakeup flags (WF_*): why select_task_rq is asked. */
+#define CFS_WF_TTWU	(1u << 0)
+#define CFS_WF_FORK	(1u << 1)
+#define CFS_WF_EXEC	(1u << 2)
+#define CFS_WF_SYNC	(1u << 3)
+
+enum cfs_pick_rule {
+	CFS_PICK_EEVDF,		/* 6.6+: earliest eligible virtual deadline */
+	CFS_PICK_CFS,		/* 2.6.23-6.5: leftmost vruntime, slices by period */
+};
+
+/* enum cpu_idle_type */
+enum cfs_idle {
+	CFS_NOT_IDLE,
+	CFS_IDLE,
+	CFS_NEWLY_IDLE,
+};
+
+/* ---- per task ---- */
+
+/* PELT signals (kernel/sched/pelt.c), in their kernel units: load in
+ * weight, runnable and util in capacity (0..1024). */
+struct cfs_avg {
+	double load, runnable, util;
+	sl_time last;
+};
+
+struct cfs_entity {
+	struct cfs_rb_node node;	/* in the timeline while queued, not running */
+	struct cfs_entity *lru_prev, *lru_next;	/* rq->cfs_tasks, most recent first */
+	struct sl_task *task;
+	long weight;			/* sched_prio_to_weight[nice] */
+	int nice;			/* the nice `weight` was computed for */
+	int64_t vruntime;		/* ns of nice-0 time */
+	int64_t deadline;		/* EEVDF virtual deadline */
+	int64_t vlag;			/* EEVDF lag kept across a sleep or a move */
+	sl_time slice;			/* EEVDF request size (base slice) */
+	sl_time exec_start;		/* clock of the last accounting while running */
+	sl_time sum_exec;		/* CPU time consumed */
+	sl_time prev_sum_exec;		/* sum_exec when it was last picked */
+	int cpu;			/* task_cpu(): its runqueue */
+	bool on_rq;			/* queued or running on rq cpu */
+	bool protect;			/* RUN_TO_PARITY: first slice since picked */
+	bool delayed;			/* DELAY_DEQUEUE: asleep, still queued (sched_delayed) */
+	bool rel_deadline;		/* PLACE_REL_DEADLINE: deadline kept as deadline - vruntime */
+	bool custom_slice;		/* slice set per task (sched_attr.sched_runtime) */
+	struct cfs_avg avg;
+	/* wake_wide() */
+	const struct sl_task *last_wakee;	/* compared, never dereferenced */
+	unsigned wakee_flips;
+	uint64_t wakee_flip_decay;		/* jiffies */
+	int recent_used_cpu;
+	/* NUMA balancing */
+	int numa_nid;			/* numa_preferred_nid, -1 before the first scan */
+	sl_time numa_next;		/* wall time of the next placement attempt */
+	/* a pending move through the migration thread of this CPU (-1: none) */
+	int mig_rq;
+	/* the class it is queued in: its sched_policy as the policy last saw
+	 * it (the engine changes t->sched_policy first, then calls the op) */
+	int policy;
+	/* the RT class (cfs/rt.c): its place in a priority list while
+	 * runnable (running included, as the kernel's run_list) */
+	bool rt;			/* in the RT class (FIFO/RR) */
+	bool rt_queued;			/* on s->rq[cpu].rt's list */
+	int rt_prio;			/* the list: 99 - rt_priority (kernel prio, 0 best) */
+	int rt_slice;			/* RR: ticks left of sched_rr_timeslice */
+	struct cfs_entity *rt_prev, *rt_next;
+};
+
+static inline struct cfs_entity *cfs_se(const struct sl_task *t)
+{
+	return sl_task_policy(t);
+}
+
+/* ---- domains ---- */
+
+/* A sched_group: one child domain's span inside a domain. */
+struct cfs_group {
+	sl_cpumask span;
+	int weight;			/* CPUs */
+	int cores;			/* SMT cores (sibling sets) */
+	long capacity;			/* sum of capacity_of() */
+	unsigned flags;			/* its child domain's flags (SMT: SHARE_CPUCAPACITY) */
+	int first_cpu;			/* group_balance_cpu() */
+};
+
+/* The CPUs of one domain at one level, shared by all of them. */
+struct cfs_span {
+	sl_cpumask cpus;
+	int weight;
+	int ngroups;
+	struct cfs_group *groups;	/* sorted by first CPU */
+};
+
+/* struct sched_domain: one per CPU per level, bottom-up. */
+struct cfs_domain {
+	const char *name;		/* SMT, MC, PKG, NUMA */
+	struct cfs_span *span;
+	int local;			/* index of this CPU's group in span->groups */
+	unsigned flags;
+	int imbalance_pct;
+	int cache_nice_tries;
+	int busy_factor;
+	int min_interval, max_interval;	/* ms */
+	int imb_numa_nr;
+	/* runtime */
+	int balance_interval;		/* ms */
+	uint64_t last_balance;		/* jiffies */
+	int nr_balance_failed;
+	sl_time max_newidle_lb_cost;
+	uint64_t last_decay_max_lb_cost;	/* jiffies */
+};
+
+/* ---- per CPU ---- */
+
+#define CFS_RT_PRIOS	100	/* MAX_RT_PRIO: lists 0 (rt_priority 99) .. 99 */
+
+/* struct rt_rq: the RT tasks of one CPU, running one included. */
+struct cfs_rt_rq {
+	struct cfs_entity *head[CFS_RT_PRIOS], *tail[CFS_RT_PRIOS];
+	uint64_t bitmap[2];		/* list i not empty */
+	int nr_running;
+	struct cfs_entity *curr;	/* the RT task running on this CPU, or NULL */
+	/* RT throttling (rt_bandwidth=throttle) */
+	sl_time rt_time;		/* RT run time in this period */
+	bool throttled;
+	/* the fair server (rt_bandwidth=server): a deferred dl_server */
+	bool fs_active;			/* started: fair tasks are queued here */
+	bool fs_running;		/* dl_defer_running: it handles a starvation */
+	sl_time fs_deadline, fs_runtime;
+	sl_time acct_at;		/* bandwidth accounted up to here */
+	bool acct_fair;			/* ... and what ran since: fair or idle (else RT) */
+};
+
+struct cfs_rq {
+	int cpu;
+	struct cfs_timeline tl;
+	struct cfs_entity *curr;	/* running (not in the tree), or NULL */
+	struct cfs_entity *lru_head, *lru_tail;	/* cfs_tasks: MRU first */
+	int nr_running;			/* queued + running */
+	long load;			/* sum of the weights of nr_running */
+	int64_t min_vruntime;
+	int64_t avg_vruntime;		/* sum of w * (v - min_vruntime), tree only */
+	long avg_load;			/* sum of w, tree only */
+	struct cfs_avg avg;		/* the CPU's PELT signals */
+	long capacity;			/* capacity_of(): capacity_orig, no RT/IRQ */
+	struct cfs_entity *skip;	/* pick=cfs: yield's skip buddy */
+
+	int nsd;
+	struct cfs_domain sd[CFS_MAX_LEVELS];
+	int sd_llc;			/* index of the LLC domain, -1 none */
+	int llc_id;			/* first CPU of its LLC */
+	int llc_size;
+	const sl_cpumask *llc_span;
+	sl_cpumask self;		/* {cpu}: the LLC span when there is no LLC domain */
+
+	uint64_t next_balance;		/* jiffies */
+	bool active_balance;		/* the migration thread will push a task ... */
+	int push_cpu;			/* ... to this CPU */
+	struct cfs_entity *mig_se;	/* or move this task ... */
+	int mig_dest;			/* ... to this CPU (exec, NUMA) */
+
+	sl_time idle_stamp;		/* when it last went idle (0: not idle) */
+	sl_time avg_idle;
+	sl_time last_idle;		/* for find_idlest_group_cpu's "most recently idled" */
+	int nr_numa_running, nr_preferred_running;
+	struct cfs_rt_rq rt;
+	int dist_prev;			/* cpumask_any_and_distribute's last answer */
+	bool fix_pending;		/* its stopper will move a task off (set_allowed) */
+};
+
+/* ---- the policy ---- */
+
+struct cfs {
+	struct sl_sim *sim;
+	const struct sl_topo *topo;
+	int ncpus;
+
+	/* knobs and derived tunables */
+	unsigned hz;
+	sl_time tick_ns;
+	enum cfs_pick_rule pick;
+	int tunable_factor;		/* 1 + ilog2(min(ncpus, 8)) by default */
+	sl_time latency, min_gran, wakeup_gran, base_slice;
+	int nr_latency;			/* latency / min_gran */
+	sl_time migration_cost;
+	bool run_to_parity;
+	bool delay_dequeue;		/* DELAY_DEQUEUE (with DELAY_ZERO) */
+	bool rel_deadline;		/* PLACE_REL_DEADLINE */
+	bool preempt_short;		/* PREEMPT_SHORT */
+	bool sis_util;			/* SIS_UTIL */
+	sl_time short_slice;		/* custom slice of the tasks named short_comm, 0: none */
+	char short_comm[16];
+	bool wake_affine;
+	bool idle_core;
+	bool fork_balance;
+	bool newidle;
+	bool numa;
+	sl_time numa_scan_delay, numa_retry;
+	int smt_gain;
+	sl_time scan_ns, pick_ns;
+	/* the RT class */
+	int rr_ticks;			/* sched_rr_timeslice in ticks (100 ms) */
+	enum { CFS_RTBW_SERVER, CFS_RTBW_THROTTLE, CFS_RTBW_OFF } rt_bw;
+	sl_time rt_runtime, rt_period;	/* throttle: sched_rt_runtime_us / period_us */
+	sl_time fs_runtime, fs_period;	/* server: fair_server runtime / period */
+	sl_time rt_period_end;		/* throttle: end of the current period (0: none yet) */
+	int nr_rt_overloaded;		/* CPUs with 2+ RT tasks (rd->rto_count) */
+
+	struct cfs_rq *rq;		/* [ncpus] */
+	int nr_spans;
+	struct cfs_span *spans;		/* every domain span, all levels */
+	bool has_idle_cores[SL_MAX_CPUS];	/* sd_llc_shared, by llc_id */
+	int nr_idle_scan[SL_MAX_CPUS];		/* sd_llc_shared: SIS_UTIL's bound, by llc_id */
+	int nr_overloaded;		/* runqueues with nr_running >= 2 (rd->overloaded) */
+	long lb_looked;			/* CPUs and tasks the balancer examined, ever */
+	uint64_t max_lb_interval;	/* jiffies: HZ * ncpus / 10 */
+};
+
+static inline struct cfs *cfs_state(const struct sl_sim *sim)
+{
+	return sl_policy_data(sim);
+}
+
+/* ---- cfs/fair.c ---- */
+
+/* Enqueue / dequeue flags. */
+#define CFS_ENQ_WAKEUP	(1u << 0)	/* after a sleep */
+#define CFS_ENQ_INITIAL	(1u << 1)	/* a new task */
+#define CFS_ENQ_MIGRATED (1u << 2)	/* moved from another runqueue */
+#define CFS_DEQ_SLEEP	(1u << 0)
+#define CFS_DEQ_MIGRATE	(1u << 1)
+#define CFS_DEQ_DELAYED	(1u << 2)	/* finish a delayed dequeue */
+#define CFS_DEQ_NODELAY	(1u << 3)	/* dying: never delayed (task_dead_fair) */
+
+long cfs_nice_to_weight(int nice);
+int64_t cfs_delta_fair(sl_time delta, long weight);
+void cfs_update_curr(struct cfs *s, struct cfs_rq *rq);
+int64_t cfs_avg_vruntime(const struct cfs_rq *rq);
+void cfs_enqueue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsigned flags);
+/* Returns false if DELAY_DEQUEUE kept the sleeper queued (se->delayed). */
+bool cfs_dequeue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsigned flags);
+/* requeue_delayed_entity(): a delayed sleeper woke up where it is queued. */
+void cfs_requeue_delayed(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
+void cfs_put_prev(struct cfs *s, struct cfs_rq *rq);
+/* again: schedule() kept the task that was running (no set_next_entity). */
+void cfs_set_next(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, bool again);
+/* pick_next_entity(): may return a delayed entity, which the caller dequeues. */
+struct cfs_entity *cfs_pick_entity(struct cfs *s, struct cfs_rq *rq);
+void cfs_check_preempt(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
+void cfs_task_tick(struct cfs *s, struct cfs_rq *rq);
+void cfs_yield(struct cfs *s, struct cfs_rq *rq);
+/* Fork: the child's vruntime and deadline before it is enqueued on `rq`. */
+void cfs_place_new(struct cfs *s, struct cfs_rq *parent_rq, struct cfs_entity *se);
+/* attach_task / detach_task: move a queued, not running task. */
+void cfs_move_queued(struct cfs *s, struct cfs_entity *se, int dst_cpu);
+/* A sleeping task leaves its old runqueue for `dst_cpu` at wakeup. */
+void cfs_move_sleeping(struct cfs *s, struct cfs_entity *se, int dst_cpu);
+/* available_idle_cpu(): nothing runs or waits there. */
+bool cfs_cpu_idle(const struct cfs *s, int cpu);
+
+/* The task's weight: its nice's, or WEIGHT_IDLEPRIO for SCHED_IDLE. */
+long cfs_task_weight(const struct sl_task *t);
+/* reweight_entity(): se (fair, on rq or not) takes a new weight. */
+void cfs_reweight(struct cfs *s, struct cfs_entity *se, long weight);
+
+/* ---- cfs/rt.c ---- */
+
+void cfs_rt_enqueue(struct cfs *s, struct cfs_entity *se, bool head);
+void cfs_rt_dequeue(struct cfs *s, struct cfs_entity *se);
+/* The highest-priority RT task queued on cpu, or NULL. */
+struct cfs_entity *cfs_rt_first(const struct cfs *s, int cpu);
+/* cpupri of a CPU: its best RT task's rt_priority, 0 (NORMAL) with none. */
+int cfs_rt_cpupri(const struct cfs *s, int cpu);
+/* wakeup_preempt_rt(): se (RT) was just queued on its CPU. */
+void cfs_rt_check_preempt(struct cfs *s, struct cfs_entity *se);
+/* select_task_rq_rt() for a wakeup or fork: where the RT task goes. */
+int cfs_rt_select(struct cfs *s, struct cfs_entity *se, int prev_cpu, int this_cpu);
+/* put_prev_task_rt(): the RT task that ran on cpu stopped running. */
+void cfs_rt_put_prev(struct cfs *s, int cpu, struct cfs_entity *se);
+/* pick_next_task_rt(), or NULL: RT has nothing (or is held back) here. */
+struct cfs_entity *cfs_rt_pick(struct cfs *s, int cpu);
+void cfs_rt_task_tick(struct cfs *s, int cpu);
+void cfs_rt_yield(struct cfs *s, struct cfs_entity *se);
+/* push_rt_tasks() from cpu; pull_rt_task() to cpu (true: pulled). */
+void cfs_rt_push(struct cfs *s, int cpu);
+bool cfs_rt_pull(struct cfs *s, int cpu);
+/* task_woken_rt(): push if the woken task will wait here. */
+void cfs_rt_woken(struct cfs *s, struct cfs_entity *se);
+/* Move a queued, not running RT task to dst. */
+void cfs_rt_move_queued(struct cfs *s, struct cfs_entity *se, int dst);
+int cfs_rt_check(struct cfs *s, int cpu, struct sl_err *err);
+
+/* ---- cfs/attr.c ---- */
+
+void cfs_setscheduler(struct sl_sim *sim, struct sl_task *t, const struct sl_sched_attr *old);
+void cfs_set_allowed(struct sl_sim *sim, struct sl_task *t);
+/* The stopper of cpu runs: move what its mask no longer allows. */
+void cfs_attr_fix_cpu(struct cfs *s, int cpu);
+
+/* ---- cfs/rt_bw.c ---- */
+
+/* Bring cpu's bandwidth accounting up to now; `fair` says what runs from
+ * now on (a fair task or nothing: true; an RT task: false). */
+void cfs_rtbw_account(struct cfs *s, int cpu, bool fair);
+/* The fair server takes the CPU from RT now (deferred server activated,
+ * runtime left): pick fair first. */
+bool cfs_rtbw_fair_first(struct cfs *s, int cpu);
+/* RT is throttled on cpu (rt_bandwidth=throttle). */
+bool cfs_rtbw_rt_throttled(const struct cfs *s, int cpu);
+/* At cpu's tick: periods, replenishment, a resched when the answer of
+ * the two above changed. */
+void cfs_rtbw_tick(struct cfs *s, int cpu);
+/* dl_server_start / dl_server_stop: cpu's fair runqueue became non-empty
+ * / empty. */
+void cfs_rtbw_fair_queued(struct cfs *s, int cpu, bool any);
+
+/* ---- cfs/pelt.c ---- */
+
+void cfs_pelt_rq(struct cfs *s, struct cfs_rq *rq);
+void cfs_pelt_se(struct cfs *s, struct cfs_entity *se);
+void cfs_pelt_attach(struct cfs_rq *rq, const struct cfs_entity *se);
+void cfs_pelt_detach(struct cfs_rq *rq, const struct cfs_entity *se);
+void cfs_pelt_init_new(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
+/* Readers bring the signal up to now first. */
+long cfs_cpu_load(struct cfs *s, struct cfs_rq *rq);
+long cfs_cpu_util(struct cfs *s, struct cfs_rq *rq);
+long cfs_cpu_runnable(struct cfs *s, struct cfs_rq *rq);
+long cfs_task_load(struct cfs *s, struct cfs_entity *se);
+long cfs_task_util(struct cfs *s, struct cfs_entity *se);
+
+/* ---- cfs/topology.c ---- */
+
+int cfs_build_domains(struct cfs *s, struct sl_err *err);
+void cfs_free_domains(struct cfs *s);
+bool cfs_share_cache(const struct cfs *s, int a, int b);
+/* All SMT siblings of cpu (itself included) are idle. */
+bool cfs_core_idle(const struct cfs *s, int cpu);
+
+/* ---- cfs/select.c ---- */
+
+/* select_task_rq_fair(): where `se` should run.  `this_cpu` is the CPU
+ * doing the wakeup / fork / exec, `waker` its task (NULL: an interrupt). */
+int cfs_select_task_rq(struct cfs *s, struct cfs_entity *se, int prev_cpu, int this_cpu,
+		       unsigned wf, struct cfs_entity *waker);
+/* The CPU went idle: note an idle core for its LLC (__update_idle_core). */
+void cfs_update_idle_core(struct cfs *s, int cpu);
+
+/* ---- cfs/balance.c ---- */
+
+void cfs_rebalance_tick(struct cfs *s, int cpu);
+/* Returns true if a task was pulled. */
+bool cfs_newidle_balance(struct cfs *s, int cpu);
+/* The migration thread of `cpu` runs: push a task to rq->push_cpu. */
+void cfs_active_balance(struct cfs *s, int cpu);
+/* Ask `cpu`'s migration thread to move `se` (running there) to `dest`. */
+void cfs_request_move(struct cfs *s, struct cfs_entity *se, int dest);
+
+/* ---- cfs/numa.c ---- */
+
+void cfs_numa_tick(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
+void cfs_numa_account(struct cfs *s, struct cfs_rq *rq, const struct cfs_entity *se, int sign);
+/* migrate_degrades_locality(): 1 worse, 0 better, -1 no opinion. */
+int cfs_numa_degrades_locality(const struct cfs *s, const struct cfs_entity *se, int src,
+			       int dst, const struct cfs_domain *sd);
+/* adjust_numa_imbalance() */
+long cfs_numa_adjust_imbalance(long imbalance, int dst_running, int imb_numa_nr);
+
+#endif

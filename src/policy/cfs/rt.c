@@ -1,0 +1,432 @@
+/*
+ * cfs/rt.c - the real-time class of policy `cfs` (rt_sched_class):
+ * SCHED_FIFO and SCHED_RR tasks with rt_priority 1..99 on per-CPU
+ * runqueues of 100 priority lists and a bitmap, always above the fair
+ * class on their CPU; RR's round robin at sched_rr_timeslice; wakeup
+ * preemption; placement of a waking RT task on the CPU running the lowest
+ * priority (cpupri / find_lowest_rq); push of queued RT tasks to such a
+ * CPU and pull of them by a CPU whose priority drops.
+ *
+ * Sources: Linux 6.12 kernel/sched/rt.c (enqueue_rt_entity with its
+ * prio array and bitmap, requeue_task_rt, pick_next_rt_entity,
+ * task_tick_rt and the RR timeslice, yield_task_rt, wakeup_preempt_rt,
+ * select_task_rq_rt, find_lowest_rq, push_rt_task / push_rt_tasks,
+ * pull_rt_task, task_woken_rt, balance_rt and need_pull_rt_task,
+ * rt_set_overload / rt_overloaded), cpupri.c (convert_prio: an idle CPU
+ * and a CPU running fair tasks are both CPUPRI_NORMAL, below RT1),
+ * core.c (sched_rr_timeslice = RR_TIMESLICE = HZ / 10 ticks, 100 ms).
+ * What keeps RT from starving the fair tasks is in cfs/rt_bw.c.
+ *
+ * Omitted / simplified (docs/policies/cfs.md, "RT, BATCH, IDLE and live
+ * changes"):
+ *   - One RT runqueue per CPU, no RT group scheduling (6.12's default
+ *     CONFIG_RT_GROUP_SCHED=n), no priority inheritance (no rt_mutex).
+ *   - cpupri is computed by a scan of the allowed CPUs (the kernel keeps
+ *     a two-level bitmap); the same CPUs come out.  find_lowest_rq's
+ *     cpumask_any_and_distribute takes the first CPU of the mask in the
+ *     domain, not the one after the last it returned.
+ *   - check_preempt_equal_prio (a woken task that cannot move displaces
+ *     an equal-priority one that can) and RT_PUSH_IPI (the pull asks the
+ *     overloaded CPU to push instead of taking its lock): a pull here
+ *     takes the task directly, as with RT_PUSH_IPI off.
+ *   - Capacity fitness (uclamp, asymmetric CPUs): every CPU fits.
+ *   - RT tasks add nothing to fair's PELT or capacity (scale_rt_capacity,
+ *     avg_rt): the fair balancer sees a CPU busy with RT as having full
+ *     capacity for fair tasks.
+ */
+#include "policy/cfs/cfs.h"
+#include "sim/sim.h"
+
+/* ---- the priority lists ---- */
+
+static void cfs_rt_bit(struct cfs_rt_rq *rt, int prio, bool on)
+{
+	uint64_t m = 1ULL << (prio & 63);
+
+	if (on)
+		rt->bitmap[prio >> 6] |= m;
+	else
+		rt->bitmap[prio >> 6] &= ~m;
+}
+
+/* sched_find_first_bit(): the best non-empty list, or CFS_RT_PRIOS. */
+static int cfs_rt_best(const struct cfs_rt_rq *rt)
+{
+	if (rt->bitmap[0])
+		return __builtin_ctzll(rt->bitmap[0]);
+	if (rt->bitmap[1])
+		return 64 + __builtin_ctzll(rt->bitmap[1]);
+	return CFS_RT_PRIOS;
+}
+
+static void cfs_rt_overload_update(struct cfs *s, struct cfs_rt_rq *rt, int before)
+{
+	s->nr_rt_overloaded += (rt->nr_running >= 2) - (before >= 2);
+}
+
+/* enqueue_rt_entity(): at the tail of its list (head: ENQUEUE_HEAD). */
+void cfs_rt_enqueue(struct cfs *s, struct cfs_entity *se, bool head)
+{
+	struct cfs_rt_rq *rt = &s->rq[se->cpu].rt;
+	int p = se->rt_prio;
+
+	se->rt_prev = se->rt_next = NULL;
+	if (!rt->head[p]) {
+		rt->head[p] = rt->tail[p] = se;
+		cfs_rt_bit(rt, p, true);
+	} else if (head) {
+		se->rt_next = rt->head[p];
+		rt->head[p]->rt_prev = se;
+		rt->head[p] = se;
+	} else {
+		se->rt_prev = rt->tail[p];
+		rt->tail[p]->rt_next = se;
+		rt->tail[p] = se;
+	}
+	se->rt_queued = true;
+	rt->nr_running++;
+	cfs_rt_overload_update(s, rt, rt->nr_running - 1);
+}
+
+void cfs_rt_dequeue(struct cfs *s, struct cfs_entity *se)
+{
+	struct cfs_rt_rq *rt = &s->rq[se->cpu].rt;
+	int p = se->rt_prio;
+
+	if (se->rt_prev)
+		se->rt_prev->rt_next = se->rt_next;
+	else
+		rt->head[p] = se->rt_next;
+	if (se->rt_next)
+		se->rt_next->rt_prev = se->rt_prev;
+	else
+		rt->tail[p] = se->rt_prev;
+	if (!rt->head[p])
+		cfs_rt_bit(rt, p, false);
+	se->rt_prev = se->rt_next = NULL;
+	se->rt_queued = false;
+	rt->nr_running--;
+	cfs_rt_overload_update(s, rt, rt->nr_running + 1);
+}
+
+/* requeue_task_rt(): to the tail of its list (RR slice over, yield). */
+static void cfs_rt_requeue_tail(struct cfs *s, struct cfs_entity *se)
+{
+	cfs_rt_dequeue(s, se);
+	cfs_rt_enqueue(s, se, false);
+}
+
+struct cfs_entity *cfs_rt_first(const struct cfs *s, int cpu)
+{
+	const struct cfs_rt_rq *rt = &s->rq[cpu].rt;
+	int p = cfs_rt_best(rt);
+
+	return p < CFS_RT_PRIOS ? rt->head[p] : NULL;
+}
+
+/* cpupri of a CPU: CPUPRI_NORMAL (0) without RT tasks, else the
+ * rt_priority of its best (rt.highest_prio.curr, the running one counted). */
+int cfs_rt_cpupri(const struct cfs *s, int cpu)
+{
+	int p = cfs_rt_best(&s->rq[cpu].rt);
+
+	return p < CFS_RT_PRIOS ? SL_RT_PRIO_MAX - p : 0;
+}
+
+/* ---- preemption ---- */
+
+/* The CPU's running task, as the RT class sees it: an RT one, or none
+ * (idle, fair: both below any RT task). */
+static const struct cfs_entity *cfs_rt_running(const struct cfs *s, int cpu)
+{
+	return s->rq[cpu].rt.curr;
+}
+
+/*
+ * wakeup_preempt(): an RT task preempts a fair one (a class above it:
+ * wakeup_preempt() resched's when the classes differ) unless the fair
+ * server is serving the CPU, and a lower-priority RT one
+ * (wakeup_preempt_rt); an equal priority waits.
+ */
+void cfs_rt_check_preempt(struct cfs *s, struct cfs_entity *se)
+{
+	int cpu = se->cpu;
+	const struct cfs_entity *curr = cfs_rt_running(s, cpu);
+
+	if (sl_need_resched(s->sim, cpu) || cfs_rtbw_rt_throttled(s, cpu))
+		return;
+	if (curr == se)
+		return;
+	if (curr ? se->rt_prio < curr->rt_prio : !cfs_rtbw_fair_first(s, cpu))
+		sl_resched(s->sim, cpu);
+}
+
+/* ---- placement ---- */
+
+/*
+ * find_lowest_rq(): the allowed CPUs of the lowest cpupri below the
+ * task's (cpupri_find); of them the task's own CPU (cache-hot), else,
+ * walking the task's CPU's domains up (SD_WAKE_AFFINE levels), `this_cpu`
+ * (the CPU doing the wakeup or push) if it is one of them and in the
+ * domain, or the first of them in the domain; else this_cpu if one of
+ * them, else the first.  -1: none runs lower, or the task may run on one
+ * CPU only.
+ */
+static int cfs_rt_find_lowest(struct cfs *s, const struct cfs_entity *se, int this_cpu)
+{
+	const sl_cpumask *allowed = &se->task->allowed;
+	int prio = SL_RT_PRIO_MAX - se->rt_prio, lowest = prio;
+	sl_cpumask mask;
+
+	if (sl_cpumask_weight(allowed) < 2)
+		return -1;
+	sl_cpumask_clear(&mask);
+	for (int c = 0; c < s->ncpus; c++) {
+		if (!sl_cpumask_test(allowed, c))
+			continue;
+		int pri = cfs_rt_cpupri(s, c);
+		if (pri > lowest)
+			continue;
+		if (pri < lowest) {
+			sl_cpumask_clear(&mask);
+			lowest = pri;
+		}
+		if (pri < prio)
+			sl_cpumask_set(&mask, c);
+	}
+	if (sl_cpumask_empty(&mask))
+		return -1;
+	if (se->cpu >= 0 && sl_cpumask_test(&mask, se->cpu))
+		return se->cpu;
+	if (this_cpu >= 0 && !sl_cpumask_test(&mask, this_cpu))
+		this_cpu = -1;
+	if (se->cpu >= 0) {
+		const struct cfs_rq *rq = &s->rq[se->cpu];
+		for (int l = 0; l < rq->nsd; l++) {
+			const struct cfs_domain *sd = &rq->sd[l];
+			if (!(sd->flags & CFS_SD_WAKE_AFFINE))
+				continue;
+			if (this_cpu >= 0 && sl_cpumask_test(&sd->span->cpus, this_cpu))
+				return this_cpu;
+			sl_cpumask in = sl_cpumask_and(mask, &sd->span->cpus);
+			if (!sl_cpumask_empty(&in))
+				return sl_cpumask_first(&in);
+		}
+	}
+	return this_cpu >= 0 ? this_cpu : sl_cpumask_first(&mask);
+}
+
+/*
+ * select_task_rq_rt(WF_TTWU / WF_FORK): stay on prev_cpu unless an RT
+ * task runs there that the woken one would not preempt (an equal or
+ * higher priority) or that cannot move; then the lowest CPU, if it runs
+ * lower than the woken task.  A CPU the mask forbids then falls back as
+ * select_task_rq's select_fallback_rq does: the first allowed CPU of
+ * prev_cpu's node, else the first allowed.
+ */
+int cfs_rt_select(struct cfs *s, struct cfs_entity *se, int prev_cpu, int this_cpu)
+{
+	const sl_cpumask *allowed = &se->task->allowed;
+	const struct cfs_entity *curr = cfs_rt_running(s, prev_cpu);
+	int cpu = prev_cpu;
+
+	if (curr && (sl_cpumask_weight(&curr->task->allowed) < 2 || curr->rt_prio <= se->rt_prio)) {
+		int target = cfs_rt_find_lowest(s, se, this_cpu);
+		if (target >= 0 && SL_RT_PRIO_MAX - se->rt_prio > cfs_rt_cpupri(s, target))
+			cpu = target;
+	}
+	if (sl_cpumask_test(allowed, cpu))
+		return cpu;
+	for (int c = 0; c < s->ncpus; c++)
+		if (sl_cpumask_test(allowed, c) &&
+		    s->topo->cpu_node[c] == s->topo->cpu_node[prev_cpu])
+			return c;
+	return sl_cpumask_first(allowed);
+}
+
+/* ---- running ---- */
+
+/* put_prev_task_rt(): the RT task that ran on cpu stopped (preempted,
+ * blocked or dead); a blocked or dead one leaves its list.  balance_rt:
+ * if the CPU now has nothing as high as what ran, pull. */
+void cfs_rt_put_prev(struct cfs *s, int cpu, struct cfs_entity *se)
+{
+	struct cfs_rt_rq *rt = &s->rq[cpu].rt;
+
+	if (rt->curr == se)
+		rt->curr = NULL;
+	if (se->task->state != SL_TASK_RUNNABLE && se->rt_queued)
+		cfs_rt_dequeue(s, se);
+	if (!se->rt_queued && cfs_rt_best(rt) > se->rt_prio)
+		cfs_rt_pull(s, cpu);
+}
+
+/* pick_next_task_rt(): the head of the best list; then (balance
+ * callback) push the others if they can run elsewhere. */
+struct cfs_entity *cfs_rt_pick(struct cfs *s, int cpu)
+{
+	struct cfs_rt_rq *rt = &s->rq[cpu].rt;
+
+	if (!rt->nr_running || cfs_rtbw_rt_throttled(s, cpu) || cfs_rtbw_fair_first(s, cpu))
+		return NULL;
+	struct cfs_entity *se = cfs_rt_first(s, cpu);
+	rt->curr = se;
+	if (rt->nr_running > 1)
+		cfs_rt_push(s, cpu);
+	return se;
+}
+
+/* task_tick_rt(): RR's slice counts down in ticks; when it is over and
+ * the task is not alone in its list, it goes to the tail. */
+void cfs_rt_task_tick(struct cfs *s, int cpu)
+{
+	struct cfs_entity *se = s->rq[cpu].rt.curr;
+
+	if (!se || se->policy != SL_SCHED_RR || --se->rt_slice > 0)
+		return;
+	se->rt_slice = s->rr_ticks;
+	if (se->rt_prev || se->rt_next) {
+		cfs_rt_requeue_tail(s, se);
+		sl_resched(s->sim, cpu);
+	}
+}
+
+/* yield_task_rt(): to the tail of its list. */
+void cfs_rt_yield(struct cfs *s, struct cfs_entity *se)
+{
+	if (se->rt_queued)
+		cfs_rt_requeue_tail(s, se);
+}
+
+/* ---- between CPUs ---- */
+
+void cfs_rt_move_queued(struct cfs *s, struct cfs_entity *se, int dst)
+{
+	int src = se->cpu;
+
+	cfs_rt_dequeue(s, se);
+	sl_note_migration(s->sim, se->task, src, dst);
+	se->cpu = dst;
+	cfs_rt_enqueue(s, se, false);
+	cfs_rt_check_preempt(s, se);
+}
+
+/* A queued, not running RT task of cpu that may run elsewhere: the best
+ * (pick_highest_pushable_task); `to` >= 0: one allowed on `to`. */
+static struct cfs_entity *cfs_rt_pushable(const struct cfs *s, int cpu, int to)
+{
+	const struct cfs_rt_rq *rt = &s->rq[cpu].rt;
+
+	for (int w = 0; w < 2; w++) {
+		uint64_t bits = rt->bitmap[w];
+		while (bits) {
+			int p = 64 * w + __builtin_ctzll(bits);
+			bits &= bits - 1;
+			for (struct cfs_entity *se = rt->head[p]; se; se = se->rt_next) {
+				if (se == rt->curr || sl_cpumask_weight(&se->task->allowed) < 2)
+					continue;
+				if (to < 0 || sl_cpumask_test(&se->task->allowed, to))
+					return se;
+			}
+		}
+	}
+	return NULL;
+}
+
+/*
+ * push_rt_tasks(): while cpu has a queued RT task that could run
+ * elsewhere, send the best to the CPU running the lowest priority, if
+ * that is lower than the task's; a task better than the running one
+ * preempts here instead.
+ */
+void cfs_rt_push(struct cfs *s, int cpu)
+{
+	for (int n = 0; n < s->ncpus; n++) {
+		struct cfs_entity *se = cfs_rt_pushable(s, cpu, -1);
+		const struct cfs_entity *curr = s->rq[cpu].rt.curr;
+		if (!se)
+			return;
+		if (curr && se->rt_prio < curr->rt_prio) {
+			sl_resched(s->sim, cpu);
+			return;
+		}
+		int dst = cfs_rt_find_lowest(s, se, cpu);
+		if (dst < 0 || dst == cpu)
+			return;
+		cfs_rt_move_queued(s, se, dst);
+	}
+}
+
+/*
+ * pull_rt_task(): cpu's priority dropped; from every CPU with 2+ RT tasks
+ * take the best queued one allowed here if it beats what cpu now has, and
+ * would not preempt its own CPU's running task (that one runs it soon).
+ */
+bool cfs_rt_pull(struct cfs *s, int cpu)
+{
+	bool pulled = false;
+
+	if (!s->nr_rt_overloaded)
+		return false;
+	for (int src = 0; src < s->ncpus; src++) {
+		if (src == cpu || s->rq[src].rt.nr_running < 2)
+			continue;
+		struct cfs_entity *se = cfs_rt_pushable(s, src, cpu);
+		if (!se || se->rt_prio >= cfs_rt_best(&s->rq[cpu].rt))
+			continue;
+		/* a task better than what runs there (fair, idle or a lower
+		 * RT task) is about to run there */
+		const struct cfs_entity *curr = s->rq[src].rt.curr;
+		if (!curr || se->rt_prio < curr->rt_prio)
+			continue;
+		cfs_rt_move_queued(s, se, cpu);
+		pulled = true;
+	}
+	return pulled;
+}
+
+/* task_woken_rt(): the woken task waits behind an RT task of equal or
+ * higher priority (or one that cannot move): push. */
+void cfs_rt_woken(struct cfs *s, struct cfs_entity *se)
+{
+	int cpu = se->cpu;
+	const struct cfs_entity *curr = s->rq[cpu].rt.curr;
+
+	if (!curr || curr == se || sl_need_resched(s->sim, cpu) ||
+	    sl_cpumask_weight(&se->task->allowed) < 2)
+		return;
+	if (sl_cpumask_weight(&curr->task->allowed) < 2 || curr->rt_prio <= se->rt_prio)
+		cfs_rt_push(s, cpu);
+}
+
+/* ---- consistency ---- */
+
+int cfs_rt_check(struct cfs *s, int cpu, struct sl_err *err)
+{
+	const struct cfs_rt_rq *rt = &s->rq[cpu].rt;
+	int n = 0;
+
+	for (int p = 0; p < CFS_RT_PRIOS; p++) {
+		bool bit = (rt->bitmap[p >> 6] >> (p & 63)) & 1;
+		if (bit != (rt->head[p] != NULL))
+			return sl_fail_internal(err, "cfs: CPU %d: RT list %d and bitmap disagree",
+						cpu, p);
+		const struct cfs_entity *prev = NULL;
+		for (const struct cfs_entity *se = rt->head[p]; se; se = se->rt_next) {
+			if (++n > rt->nr_running || se->rt_prev != prev || se->cpu != cpu ||
+			    se->rt_prio != p || !se->rt || !se->rt_queued ||
+			    se->task->state != SL_TASK_RUNNABLE)
+				return sl_fail_internal(err, "cfs: CPU %d: RT list %d broken at "
+							"task %d", cpu, p, se->task->id);
+			prev = se;
+		}
+		if (rt->tail[p] != prev)
+			return sl_fail_internal(err, "cfs: CPU %d: RT list %d tail", cpu, p);
+	}
+	if (n != rt->nr_running)
+		return sl_fail_internal(err, "cfs: CPU %d: %d RT tasks listed, %d counted", cpu,
+					n, rt->nr_running);
+	if (rt->curr && (!rt->curr->rt_queued || rt->curr->task != sl_curr(s->sim, cpu)))
+		return sl_fail_internal(err, "cfs: CPU %d: RT curr is not what runs", cpu);
+	return 0;
+}

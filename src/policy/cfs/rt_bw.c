@@ -1,0 +1,184 @@
+/*
+ * cfs/rt_bw.c - what keeps a spinning real-time task from starving the
+ * fair tasks of its CPU: 6.12's fair server (rt_bandwidth=server, the
+ * default) or the RT throttling of 2.6.25-6.11 (rt_bandwidth=throttle).
+ *
+ * 6.12 (kernel/sched/rt.c, deadline.c, fair.c): with
+ * CONFIG_RT_GROUP_SCHED=n, its default, rt.c no longer accounts rt_time
+ * (update_curr_rt does only under RT_GROUP_SCHED; sched_rt_do_global is
+ * empty) and sched_rt_runtime_us (950000 of sched_rt_period_us 1000000)
+ * only bounds SCHED_DEADLINE admission.  Fair tasks are protected by the
+ * per-CPU fair server instead: a SCHED_DEADLINE reservation of 50 ms
+ * every 1 s (dl_server_start's defaults, fair_server runtime / period in
+ * debugfs) in defer mode.  While fair tasks are queued it waits; the time
+ * they run anyway, or the CPU idles, is taken from its runtime (update_curr
+ * -> dl_server_update, dl_server_update_idle_time), and once that is used
+ * up the server is not needed for this period and starts a new one
+ * (replenish_dl_new_period).  If they are still starved at the zero-laxity
+ * time, deadline - runtime (dl_server_timer), it starts running
+ * (dl_defer_running): as a deadline entity, above every RT task, it runs
+ * the fair tasks for its runtime, is throttled to its deadline, is
+ * replenished (deadline += period) and runs again, until the fair tasks
+ * get their runtime without it (then it defers again).  A FIFO task
+ * spinning beside a fair one gets 95 %, the fair task 5 %; alone, the RT
+ * task gets 100 %.
+ *
+ * Before 6.12 (and 6.12 with RT_GROUP_SCHED=y) each CPU's rt_rq counted
+ * its RT run time (update_curr_rt: rt_time += delta) and was throttled,
+ * every RT task of the CPU held off, once rt_time passed sched_rt_runtime
+ * (sched_rt_runtime_exceeded); the period timer (do_sched_rt_period_timer)
+ * took rt_runtime off rt_time each period and unthrottled.  The CPU then
+ * runs fair tasks, or idles.  RT_RUNTIME_SHARE (borrowing runtime from
+ * other CPUs of the root domain, balance_runtime) is off by default since
+ * 5.1 (features.h), and is not modelled.
+ *
+ * Simplified: the kernel's hrtimers (the server's defer and replenishment
+ * timers, the RT period timer) act here at the CPU's next tick or
+ * schedule(), so a grant or a throttle may come up to a tick late (4 ms at
+ * HZ 250); the RT period timer runs in periods counted from the start of
+ * the run, not from the first RT wakeup; the server's CBS overflow check
+ * at a restart (dl_entity_overflow) is reduced to "deadline passed"; the
+ * server's runtime is not scaled by capacity or frequency (GRUB off).
+ */
+#include "policy/cfs/cfs.h"
+#include "sim/sim.h"
+
+/* ---- the fair server ---- */
+
+static void cfs_fs_new_period(struct cfs *s, struct cfs_rt_rq *rt, sl_time now)
+{
+	rt->fs_deadline = now + s->fs_period;
+	rt->fs_runtime = s->fs_runtime;
+}
+
+/* The server's timers, brought up to now. */
+static void cfs_fs_update(struct cfs *s, struct cfs_rt_rq *rt, sl_time now)
+{
+	if (rt->fs_running && rt->fs_runtime <= 0 && now >= rt->fs_deadline) {
+		/* replenish_dl_entity(): throttled until its deadline */
+		while (rt->fs_runtime <= 0) {
+			rt->fs_deadline += s->fs_period;
+			rt->fs_runtime += s->fs_runtime;
+		}
+		if (rt->fs_deadline < now)
+			cfs_fs_new_period(s, rt, now);
+	}
+	if (!rt->fs_running && rt->fs_active && rt->fs_runtime > 0 &&
+	    now >= rt->fs_deadline - rt->fs_runtime)
+		rt->fs_running = true;	/* the defer timer: still starved */
+}
+
+/* Fair tasks ran, or the CPU idled, for delta. */
+static void cfs_fs_consume(struct cfs *s, struct cfs_rt_rq *rt, sl_time now, sl_time delta)
+{
+	if (!rt->fs_running) {
+		/* deferred: what the fair tasks got without it counts */
+		rt->fs_runtime -= delta;
+		if (rt->fs_runtime <= 0)
+			cfs_fs_new_period(s, rt, now);
+	} else if (rt->fs_runtime > 0) {
+		rt->fs_runtime -= delta;	/* serving; may end throttled */
+	} else {
+		/* throttled, yet the fair tasks ran: not starved any more */
+		rt->fs_running = false;
+		cfs_fs_new_period(s, rt, now);
+	}
+}
+
+void cfs_rtbw_fair_queued(struct cfs *s, int cpu, bool any)
+{
+	struct cfs_rt_rq *rt = &s->rq[cpu].rt;
+	sl_time now = sl_now(s->sim);
+
+	if (s->rt_bw != CFS_RTBW_SERVER || rt->fs_active == any)
+		return;
+	cfs_rtbw_account(s, cpu, rt->acct_fair);
+	rt->fs_active = any;
+	/* dl_server_start -> update_dl_entity(): a past deadline starts a
+	 * new period; the server then defers */
+	if (any && now >= rt->fs_deadline)
+		cfs_fs_new_period(s, rt, now);
+}
+
+bool cfs_rtbw_fair_first(struct cfs *s, int cpu)
+{
+	struct cfs_rt_rq *rt = &s->rq[cpu].rt;
+
+	if (s->rt_bw != CFS_RTBW_SERVER || !rt->fs_active)
+		return false;
+	cfs_fs_update(s, rt, sl_now(s->sim));
+	return rt->fs_running && rt->fs_runtime > 0;
+}
+
+/* ---- RT throttling ---- */
+
+bool cfs_rtbw_rt_throttled(const struct cfs *s, int cpu)
+{
+	return s->rt_bw == CFS_RTBW_THROTTLE && s->rq[cpu].rt.throttled;
+}
+
+/* do_sched_rt_period_timer(): each CPU's rt_time is paid back by the
+ * runtime of every period that passed; below the runtime, RT runs again. */
+static void cfs_rt_period(struct cfs *s, sl_time now)
+{
+	long overrun = 0;
+
+	while (now >= s->rt_period_end) {
+		s->rt_period_end += s->rt_period;
+		overrun++;
+	}
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		struct cfs_rt_rq *rt = &s->rq[cpu].rt;
+		cfs_rtbw_account(s, cpu, rt->acct_fair);
+		sl_time pay = overrun * s->rt_runtime;
+		rt->rt_time -= rt->rt_time < pay ? rt->rt_time : pay;
+		if (rt->throttled && rt->rt_time < s->rt_runtime) {
+			rt->throttled = false;
+			if (rt->nr_running)
+				sl_resched(s->sim, cpu);
+		}
+	}
+}
+
+/* ---- both ---- */
+
+void cfs_rtbw_account(struct cfs *s, int cpu, bool fair)
+{
+	struct cfs_rt_rq *rt = &s->rq[cpu].rt;
+	sl_time now = sl_now(s->sim), delta = now - rt->acct_at;
+
+	if (delta > 0 && rt->acct_fair && s->rt_bw == CFS_RTBW_SERVER) {
+		cfs_fs_consume(s, rt, now, delta);
+	} else if (delta > 0 && !rt->acct_fair && s->rt_bw == CFS_RTBW_THROTTLE) {
+		/* update_curr_rt() + sched_rt_runtime_exceeded() */
+		rt->rt_time += delta;
+		if (!rt->throttled && rt->rt_time > s->rt_runtime) {
+			rt->throttled = true;
+			sl_resched(s->sim, cpu);
+		}
+	}
+	if (delta > 0)
+		rt->acct_at = now;
+	rt->acct_fair = fair;
+}
+
+void cfs_rtbw_tick(struct cfs *s, int cpu)
+{
+	struct cfs_rt_rq *rt = &s->rq[cpu].rt;
+	sl_time now = sl_now(s->sim);
+
+	if (s->rt_bw == CFS_RTBW_OFF)
+		return;
+	cfs_rtbw_account(s, cpu, rt->acct_fair);
+	if (s->rt_bw == CFS_RTBW_THROTTLE) {
+		if (now >= s->rt_period_end)
+			cfs_rt_period(s, now);
+		return;
+	}
+	if (!rt->nr_running)
+		return;
+	/* the server's timers: it starts serving, or its runtime is gone */
+	bool fair_first = cfs_rtbw_fair_first(s, cpu);
+	if (rt->curr ? fair_first : !fair_first)
+		sl_resched(s->sim, cpu);
+}

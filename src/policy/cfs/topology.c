@@ -1,0 +1,373 @@
+/*
+ * cfs/topology.c - scheduler domains, groups and CPU capacities built from
+ * the machine's topology, as today's kernel builds them: an SMT level
+ * (siblings, SD_SHARE_CPUCAPACITY), an MC level (the package, which shares
+ * the last-level cache: SD_SHARE_LLC), a PKG level (the node) and one NUMA
+ * level per distinct SLIT distance; a level whose span is one CPU or the
+ * same as the level below is degenerate and dropped; the groups of a
+ * domain are the spans of its child domains.
+ *
+ * Parameters (sd_init(), since 5.10): intervals from span_weight ms to
+ * 2 x span_weight ms, busy_factor 16, imbalance_pct 110 at SMT and 117
+ * elsewhere, cache_nice_tries 0 at SMT, 1 at MC/PKG, 2 at NUMA;
+ * SD_PREFER_SIBLING on every non-NUMA level; NUMA levels farther than
+ * RECLAIM_DISTANCE (30) lose fork/exec balancing and wake_affine;
+ * imb_numa_nr as build_sched_domains() sets it.  Capacities: 1024 per CPU
+ * (arch_scale_cpu_capacity() of a symmetric machine, SMT siblings
+ * included); with smt_gain set, the 2.6.x-4.x rule that a core's siblings
+ * share smt_gain (1178: one core = 1.15 CPUs).
+ *
+ * Sources: Linux kernel/sched/topology.c (sd_init, build_sched_groups,
+ * sd_parent_degenerate and the SD_PREFER_SIBLING transfer in
+ * cpu_attach_domain, update_top_cache_domain for sd_llc, the imb_numa_nr
+ * loop in build_sched_domains), arch/x86 topology (SMT, MC, PKG levels),
+ * include/linux/sched/sd_flags.h, all of 6.12; smt_gain 1178 of the
+ * 2.6.31-4.x sd_init / SD_SIBLING_INIT; 2.6.12.1 include/linux/topology.h
+ * (SD_CPU_INIT: busy_factor 64 and imbalance_pct 125 have since come down).
+ *
+ * Omitted / simplified:
+ *   - NUMA levels: the kernel builds overlapping groups when node distances
+ *     are not transitive; here each level's spans are made a partition
+ *     (nodes within the distance of each other, closed transitively) so
+ *     groups never overlap.  For the uniform SLITs of the presets this is
+ *     the kernel's result.
+ *   - The CLUSTER level and asymmetric capacities (SD_ASYM_*): no machine
+ *     here has them.
+ *   - Domains are built per CPU from the same partitions, so every CPU of
+ *     a span sees the same groups (sched_group objects are shared in the
+ *     kernel too); a group's "flags" are its child domain's, or 0 when the
+ *     child level was degenerate.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/cfs/cfs.h"
+#include "sim/sim.h"
+
+enum cfs_level_kind {
+	CFS_LV_SMT,
+	CFS_LV_MC,
+	CFS_LV_PKG,
+	CFS_LV_NUMA,
+};
+
+struct cfs_level {
+	enum cfs_level_kind kind;
+	int distance;			/* NUMA: nodes within this SLIT distance */
+	int rep[SL_MAX_CPUS];		/* each CPU's representative (union-find root) */
+};
+
+static int cfs_uf_find(int *rep, int x)
+{
+	while (rep[x] != x) {
+		rep[x] = rep[rep[x]];
+		x = rep[x];
+	}
+	return x;
+}
+
+static void cfs_uf_union(int *rep, int a, int b)
+{
+	a = cfs_uf_find(rep, a);
+	b = cfs_uf_find(rep, b);
+	if (a < b)
+		rep[b] = a;
+	else if (b < a)
+		rep[a] = b;
+}
+
+/* The raw topology span of cpu at a level. */
+static sl_cpumask cfs_raw_span(const struct sl_topo *t, const struct cfs_level *lv, int cpu)
+{
+	sl_cpumask m;
+
+	switch (lv->kind) {
+	case CFS_LV_SMT:
+		return *sl_topo_siblings(t, cpu);
+	case CFS_LV_MC:
+		return *sl_topo_package(t, cpu);
+	case CFS_LV_PKG:
+		return *sl_topo_node(t, cpu);
+	case CFS_LV_NUMA:
+		break;
+	}
+	sl_cpumask_clear(&m);
+	int n = t->cpu_node[cpu];
+	for (int j = 0; j < t->nnodes; j++)
+		if (t->node_distance[n][j] <= lv->distance)
+			m = sl_cpumask_or(m, &t->node_cpus[j]);
+	return m;
+}
+
+/* Make level l a partition that refines into level l-1's: join the raw
+ * spans with the level below (union-find). */
+static void cfs_level_partition(const struct sl_topo *t, struct cfs_level *lv,
+				const struct cfs_level *below)
+{
+	for (int c = 0; c < t->ncpus; c++)
+		lv->rep[c] = c;
+	for (int c = 0; c < t->ncpus; c++) {
+		sl_cpumask m = cfs_raw_span(t, lv, c);
+		sl_for_each_cpu(x, &m)
+			if (x < t->ncpus)
+				cfs_uf_union(lv->rep, c, x);
+		if (below)
+			cfs_uf_union(lv->rep, c, below->rep[c]);
+	}
+	for (int c = 0; c < t->ncpus; c++)
+		lv->rep[c] = cfs_uf_find(lv->rep, c);
+}
+
+static sl_cpumask cfs_level_span(const struct sl_topo *t, const struct cfs_level *lv, int cpu)
+{
+	sl_cpumask m;
+
+	sl_cpumask_clear(&m);
+	for (int c = 0; c < t->ncpus; c++)
+		if (lv->rep[c] == lv->rep[cpu])
+			sl_cpumask_set(&m, c);
+	return m;
+}
+
+static unsigned cfs_level_flags(const struct cfs_level *lv)
+{
+	unsigned f = CFS_SD_BALANCE_NEWIDLE | CFS_SD_BALANCE_EXEC | CFS_SD_BALANCE_FORK |
+		     CFS_SD_WAKE_AFFINE | CFS_SD_PREFER_SIBLING;
+
+	switch (lv->kind) {
+	case CFS_LV_SMT:
+		return f | CFS_SD_SHARE_CPUCAPACITY | CFS_SD_SHARE_LLC;
+	case CFS_LV_MC:
+		return f | CFS_SD_SHARE_LLC;
+	case CFS_LV_PKG:
+		return f;
+	case CFS_LV_NUMA:
+		break;
+	}
+	f = (f & ~CFS_SD_PREFER_SIBLING) | CFS_SD_NUMA | CFS_SD_SERIALIZE;
+	if (lv->distance > CFS_RECLAIM_DISTANCE)
+		f &= ~(CFS_SD_BALANCE_EXEC | CFS_SD_BALANCE_FORK | CFS_SD_WAKE_AFFINE);
+	return f;
+}
+
+static const char *cfs_level_name(enum cfs_level_kind k)
+{
+	static const char *const names[] = { "SMT", "MC", "PKG", "NUMA" };
+	return names[k];
+}
+
+/* capacity_orig of cpu. */
+static long cfs_cpu_capacity(const struct cfs *s, int cpu)
+{
+	int n = sl_cpumask_weight(sl_topo_siblings(s->topo, cpu));
+
+	/* 4.x arch_scale_cpu_capacity(): smt_gain only where there are siblings */
+	if (!s->smt_gain || n < 2)
+		return CFS_CAPACITY_SCALE;
+	return s->smt_gain / n;
+}
+
+static void cfs_group_init(const struct cfs *s, struct cfs_group *g, const sl_cpumask *span,
+			   unsigned flags)
+{
+	const struct sl_topo *t = s->topo;
+	sl_cpumask cores;
+
+	g->span = *span;
+	g->weight = sl_cpumask_weight(span);
+	g->first_cpu = sl_cpumask_first(span);
+	g->flags = flags;
+	g->capacity = 0;
+	sl_cpumask_clear(&cores);
+	sl_for_each_cpu(c, span) {
+		g->capacity += cfs_cpu_capacity(s, c);
+		sl_cpumask_set(&cores, t->cpu_core[c]);
+	}
+	g->cores = sl_cpumask_weight(&cores);
+}
+
+/* The span object for (level, span), shared by all its CPUs. */
+static struct cfs_span *cfs_span_get(struct cfs *s, const sl_cpumask *cpus,
+				     const struct cfs_level *child_lv, unsigned child_flags,
+				     int level_id, int *span_level)
+{
+	for (int i = 0; i < s->nr_spans; i++)
+		if (span_level[i] == level_id && sl_cpumask_equal(&s->spans[i].cpus, cpus))
+			return &s->spans[i];
+
+	struct cfs_span *sp = &s->spans[s->nr_spans];
+	span_level[s->nr_spans++] = level_id;
+	sp->cpus = *cpus;
+	sp->weight = sl_cpumask_weight(cpus);
+	sp->groups = sl_xcalloc((unsigned long)sp->weight, sizeof(struct cfs_group));
+	sp->ngroups = 0;
+	sl_cpumask left = *cpus;
+	for (int c = sl_cpumask_first(&left); c >= 0; c = sl_cpumask_first(&left)) {
+		sl_cpumask g;
+		if (child_lv) {
+			g = cfs_level_span(s->topo, child_lv, c);
+			g = sl_cpumask_and(g, cpus);
+		} else {
+			sl_cpumask_clear(&g);
+			sl_cpumask_set(&g, c);
+		}
+		cfs_group_init(s, &sp->groups[sp->ngroups++], &g, child_lv ? child_flags : 0);
+		sl_for_each_cpu(x, &g)
+			sl_cpumask_unset(&left, x);
+	}
+	return sp;
+}
+
+static void cfs_domain_init(struct cfs_domain *sd, const struct cfs_level *lv,
+			    struct cfs_span *sp, int cpu)
+{
+	unsigned f = cfs_level_flags(lv);
+
+	memset(sd, 0, sizeof(*sd));
+	sd->name = cfs_level_name(lv->kind);
+	sd->span = sp;
+	sd->flags = f;
+	sd->min_interval = sp->weight;
+	sd->max_interval = 2 * sp->weight;
+	sd->balance_interval = sp->weight;
+	sd->busy_factor = 16;
+	sd->imbalance_pct = 117;
+	if (f & CFS_SD_SHARE_CPUCAPACITY)
+		sd->cache_nice_tries = 0, sd->imbalance_pct = 110;
+	else if (f & CFS_SD_NUMA)
+		sd->cache_nice_tries = 2;
+	else
+		sd->cache_nice_tries = 1;
+	for (int i = 0; i < sp->ngroups; i++)
+		if (sl_cpumask_test(&sp->groups[i].span, cpu))
+			sd->local = i;
+}
+
+/* imb_numa_nr: how many tasks a node may run beyond its share. */
+static void cfs_set_imb_numa_nr(struct cfs_rq *rq)
+{
+	int imb = 0, imb_span = 1;
+
+	for (int i = 0; i < rq->nsd; i++) {
+		struct cfs_domain *sd = &rq->sd[i];
+		const struct cfs_domain *child = i ? &rq->sd[i - 1] : NULL;
+
+		if (!(sd->flags & CFS_SD_SHARE_LLC) && child && (child->flags & CFS_SD_SHARE_LLC)) {
+			int nr_llcs = sd->span->weight / child->span->weight;
+			imb = nr_llcs == 1 ? sd->span->weight >> 3 : nr_llcs;
+			if (imb < 1)
+				imb = 1;
+			sd->imb_numa_nr = imb;
+			imb_span = sd->span->weight;
+			for (int j = i + 1; j < rq->nsd; j++) {
+				if (rq->sd[j].flags & CFS_SD_NUMA) {
+					imb_span = rq->sd[j].span->weight;
+					break;
+				}
+			}
+		} else {
+			int factor = sd->span->weight / imb_span;
+			sd->imb_numa_nr = imb * (factor > 1 ? factor : 1);
+		}
+	}
+}
+
+static int cfs_cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+int cfs_build_domains(struct cfs *s, struct sl_err *err)
+{
+	const struct sl_topo *t = s->topo;
+	int nlv = 0, dist[SL_MAX_NODES * SL_MAX_NODES], nd = 0;
+	struct cfs_level *lv = sl_xcalloc(CFS_MAX_LEVELS, sizeof(*lv));
+
+	/* the distinct remote distances, ascending: one NUMA level each */
+	for (int a = 0; a < t->nnodes; a++)
+		for (int b = 0; b < t->nnodes; b++)
+			if (t->node_distance[a][b] > 10)
+				dist[nd++] = t->node_distance[a][b];
+	qsort(dist, (size_t)nd, sizeof(int), cfs_cmp_int);
+	lv[nlv++].kind = CFS_LV_SMT;
+	lv[nlv++].kind = CFS_LV_MC;
+	lv[nlv++].kind = CFS_LV_PKG;
+	for (int i = 0; i < nd; i++) {
+		if (i && dist[i] == dist[i - 1])
+			continue;
+		if (nlv == CFS_MAX_LEVELS) {
+			free(lv);
+			return sl_fail(err, "cfs: more than %d distinct node distances",
+				       CFS_MAX_LEVELS - 3);
+		}
+		lv[nlv].kind = CFS_LV_NUMA;
+		lv[nlv++].distance = dist[i];
+	}
+	for (int l = 0; l < nlv; l++)
+		cfs_level_partition(t, &lv[l], l ? &lv[l - 1] : NULL);
+
+	s->spans = sl_xcalloc((unsigned long)(nlv * t->ncpus), sizeof(struct cfs_span));
+	int *span_level = sl_xcalloc((unsigned long)(nlv * t->ncpus), sizeof(int));
+	for (int cpu = 0; cpu < t->ncpus; cpu++) {
+		struct cfs_rq *rq = &s->rq[cpu];
+		const struct cfs_level *child = NULL;
+		sl_cpumask prev;
+
+		rq->capacity = cfs_cpu_capacity(s, cpu);
+		sl_cpumask_clear(&prev);
+		sl_cpumask_set(&prev, cpu);
+		rq->nsd = 0;
+		for (int l = 0; l < nlv; l++) {
+			sl_cpumask span = cfs_level_span(t, &lv[l], cpu);
+			unsigned f = cfs_level_flags(&lv[l]);
+			if (sl_cpumask_equal(&span, &prev)) {
+				/* degenerate: the child keeps SD_PREFER_SIBLING */
+				if (rq->nsd && (f & CFS_SD_PREFER_SIBLING))
+					rq->sd[rq->nsd - 1].flags |= CFS_SD_PREFER_SIBLING;
+				continue;
+			}
+			unsigned child_flags = child ? rq->sd[rq->nsd - 1].flags : 0;
+			struct cfs_span *sp = cfs_span_get(s, &span, child, child_flags, l,
+							   span_level);
+			cfs_domain_init(&rq->sd[rq->nsd++], &lv[l], sp, cpu);
+			child = &lv[l];
+			prev = span;
+		}
+		/* sd_llc: the highest domain sharing the last-level cache */
+		rq->sd_llc = -1;
+		for (int i = 0; i < rq->nsd; i++)
+			if (rq->sd[i].flags & CFS_SD_SHARE_LLC)
+				rq->sd_llc = i;
+		sl_cpumask_clear(&rq->self);
+		sl_cpumask_set(&rq->self, cpu);
+		rq->llc_span = rq->sd_llc >= 0 ? &rq->sd[rq->sd_llc].span->cpus : &rq->self;
+		rq->llc_id = sl_cpumask_first(rq->llc_span);
+		rq->llc_size = sl_cpumask_weight(rq->llc_span);
+		cfs_set_imb_numa_nr(rq);
+	}
+	free(span_level);
+	free(lv);
+	return 0;
+}
+
+void cfs_free_domains(struct cfs *s)
+{
+	for (int i = 0; i < s->nr_spans; i++)
+		free(s->spans[i].groups);
+	free(s->spans);
+	s->spans = NULL;
+	s->nr_spans = 0;
+}
+
+bool cfs_share_cache(const struct cfs *s, int a, int b)
+{
+	return s->rq[a].llc_id == s->rq[b].llc_id;
+}
+
+bool cfs_core_idle(const struct cfs *s, int cpu)
+{
+	sl_for_each_cpu(c, sl_topo_siblings(s->topo, cpu))
+		if (!cfs_cpu_idle(s, c))
+			return false;
+	return true;
+}

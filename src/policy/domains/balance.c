@@ -1,0 +1,401 @@
+/*
+ * domains/balance.c - moving tasks between the runqueues of a domain:
+ * can_migrate_task and move_tasks, load_balance with its failure counter
+ * and interval back-off, newly-idle balancing, the staggered
+ * rebalance_tick, active balancing through the busiest CPU's migration
+ * thread, and the migration thread itself (which also serves exec
+ * balancing's sched_migrate_task).
+ *
+ * Sources: 2.6.12.1 kernel/sched.c (can_migrate_task, move_tasks,
+ * load_balance, load_balance_newidle, idle_balance, active_load_balance,
+ * rebalance_tick, migration_thread).  w26 (Nick Piggin's Dec 2003 CFT
+ * against 2.6.0-test11) is read from the sched-domains code of early 2004,
+ * before Nick's Feb 2004 "lessidle" patch, and his mails of the time:
+ * "[CFT][RFC] HT scheduler" (LKML, Dec 2003), his reply to Jun Nakajima on
+ * w26 vs w27 (Dec 2003), to Rick Lindsley on SD_FLAG_IDLE vs cpu_power
+ * (Feb 2004), and "[PATCH] 2.6.3-rc3-mm1: sched-group-power"
+ * <403480CA.7050804@cyberone.com.au>.
+ *
+ * Choices:
+ *   - A balanced outcome leaves nr_balance_failed alone and doubles the
+ *     interval (2.6.12.1 load_balance(), out_balanced): only a move resets
+ *     the counter, so failures separated by balanced looks still add up to
+ *     an active balance.  No w26-era source resets it either.
+ *   - w26's interval rule is not known: here an imbalanced attempt resets
+ *     the interval to min_interval and a failure bumps the counter without
+ *     resetting it after an active kick.  INFERRED.
+ *   - w26 kicks active balancing in SD_FLAG_IDLE domains after more than
+ *     cache_nice_tries failures, waking the migration thread of every CPU
+ *     of the busiest group; each pushes one task to every wholly idle group
+ *     of its domain spanning push_cpu.  Its rounding to the nearest task
+ *     means a lone task (1 vs 0) or 2 vs 1 tasks on two HT packages is no
+ *     imbalance, so nothing bounces.
+ *   - can_migrate_task: 2.6.12 lets any task go when our whole package
+ *     idles or the domain failed more than cache_nice_tries times; w26 has
+ *     no package override: a newly idle balance always respects cache-hot,
+ *     any other balance ignores it once nr_balance_failed reaches
+ *     cache_nice_tries.  The migration thread's push is an IDLE balance of
+ *     the busiest CPU's own domain (as in the early-2004 code), whose
+ *     counter has not failed: in w26 the task it just preempted is hot at
+ *     the package level (5 ms) and stays, which is how its active
+ *     balancing was "quite broken" (Nick, Dec 2003).
+ *   - Both versions pull expired tasks into our expired array.
+ *   - cache-hot compares against the engine's last_ran (when the task left
+ *     its CPU), as 2.6.12's task_hot; a task that never ran is cold.
+ *   - rebalance_tick (both versions): the stagger is HZ*cpu/NR_CPUS with
+ *     NR_CPUS the machine's CPU count; each domain's last_balance starts at
+ *     that offset, rounded down to its busy interval, so balancing starts
+ *     staggered without a burst of catch-up balances.  When the engine
+ *     stopped the tick (nothing runnable), the missed jiffies are skipped:
+ *     those balances would have found nothing to move.
+ *
+ * Omitted / simplified:
+ *   - Locks (double_lock_balance) and their contention; the balancer's
+ *     work is charged as scan_ns per CPU and per task looked at.
+ *   - all_pinned handling and schedstats.
+ */
+#include "policy/domains/domains.h"
+#include "sim/sim.h"
+
+/* ---- moving queued tasks ---- */
+
+bool sd_task_hot(const struct sd_task *p, sl_time now, const struct sd_domain *sd)
+{
+	const struct sl_task *t = p->task;
+
+	if (t->last_cpu < 0)
+		return false;	/* never ran: nothing of it is in any cache */
+	return now - t->last_ran < sd->p.cache_hot_time;
+}
+
+/* can_migrate_task */
+static bool sd_can_migrate(struct sl_sim *sim, const struct sd_sched *s,
+			   const struct sd_task *p, int src, int this_cpu,
+			   const struct sd_domain *sd, enum sd_idle idle)
+{
+	const struct sl_task *t = p->task;
+
+	if (sl_task_running(t) || !sl_cpumask_test(&t->allowed, this_cpu))
+		return false;
+	if (s->v->rules == SD_RULES_W26) {
+		/* newly idle always respects cache-hot; the others stop caring
+		 * once balancing has failed cache_nice_tries times */
+		if (idle != SD_NEWLY_IDLE && sd->nr_balance_failed >= sd->p.cache_nice_tries)
+			return true;
+		return !sd_task_hot(p, sd_rq(s, src)->timestamp_last_tick, sd);
+	}
+	/* 2.6.12: aggressive if our whole package idles or balancing keeps
+	 * failing */
+	if (sd_cpu_and_siblings_idle(sim, s, this_cpu) ||
+	    sd->nr_balance_failed > sd->p.cache_nice_tries)
+		return true;
+	return !sd_task_hot(p, sd_rq(s, src)->timestamp_last_tick, sd);
+}
+
+void sd_move_queued(struct sl_sim *sim, struct sd_sched *s, struct sd_task *p,
+		    int dest, struct sl_prio_array *dst_array)
+{
+	struct sd_rq *src = sd_rq(s, p->cpu), *dst = sd_rq(s, dest);
+
+	sd_dequeue(p);
+	src->nr_running--;
+	sl_note_migration(sim, p->task, p->cpu, dest);
+	p->cpu = dest;
+	dst->nr_running++;
+	sd_enqueue(dst_array ? dst_array : dst->active, p);
+	/* the idle task has prio MAX_PRIO: an idle CPU always reschedules */
+	if (sd_preempts(sim, p, dest))
+		sl_resched(sim, dest);
+}
+
+/*
+ * Pull up to max_nr_move tasks from busiest to this_cpu: expired tasks
+ * first (least likely to run soon, most likely cache-cold), highest
+ * priority first, each list from its tail.
+ */
+int sd_move_tasks(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int busiest,
+		  unsigned long max_nr_move, struct sd_domain *sd, enum sd_idle idle)
+{
+	struct sd_rq *src = sd_rq(s, busiest), *dst = sd_rq(s, this_cpu);
+	unsigned long pulled = 0;
+	long looked = 0;
+
+	if (!max_nr_move || sd_nr_running(sim, s, busiest) <= 1)
+		return 0;
+	struct sl_prio_array *array = src->active, *dst_array = dst->active;
+	if (!sl_prio_array_empty(src->expired)) {
+		array = src->expired;
+		dst_array = dst->expired;	/* expired stays expired */
+	}
+	for (;;) {
+		struct sl_prio_node *n = sl_prio_array_first_tailwise(array);
+		while (n) {
+			struct sl_prio_node *next = sl_prio_array_next_tailwise(array, n);
+			struct sd_task *p = sd_of_node(n);
+			looked++;
+			if (sd_can_migrate(sim, s, p, busiest, this_cpu, sd, idle)) {
+				sd_move_queued(sim, s, p, this_cpu, dst_array);
+				if (++pulled >= max_nr_move)
+					goto out;
+			}
+			n = next;
+		}
+		if (array != src->expired)
+			break;
+		array = src->active;
+		dst_array = dst->active;
+	}
+out:
+	sl_charge_sched(sim, this_cpu, looked * s->scan_ns);
+	return (int)pulled;
+}
+
+/* ---- load_balance ---- */
+
+static void sd_kick_active(struct sl_sim *sim, struct sd_sched *s, int cpu, int this_cpu)
+{
+	struct sd_rq *rq = sd_rq(s, cpu);
+
+	if (rq->active_balance)
+		return;
+	rq->active_balance = true;
+	rq->push_cpu = this_cpu;
+	sl_migration_wake(sim, cpu, this_cpu);
+}
+
+/* 2.6.12: after cache_nice_tries + 2 failures, the busiest CPU pushes. */
+static void sd_failed_2612(struct sl_sim *sim, struct sd_sched *s, struct sd_domain *sd,
+			   int this_cpu, int busiest)
+{
+	sd->nr_balance_failed++;
+	if (sd->nr_balance_failed > sd->p.cache_nice_tries + 2) {
+		sd_kick_active(sim, s, busiest, this_cpu);
+		sd->nr_balance_failed = sd->p.cache_nice_tries;
+	}
+	if (sd->balance_interval < sd->p.max_interval)
+		sd->balance_interval++;
+}
+
+/* w26: in SD_FLAG_IDLE domains, every CPU of the busiest group pushes. */
+static void sd_failed_w26(struct sl_sim *sim, struct sd_sched *s, struct sd_domain *sd,
+			  int this_cpu, const struct sd_group *group)
+{
+	if ((sd->p.flags & SD_FLAG_IDLE) && sd->nr_balance_failed > sd->p.cache_nice_tries) {
+		sl_for_each_cpu(i, &group->cpumask)
+			sd_kick_active(sim, s, i, this_cpu);
+	}
+	sd->nr_balance_failed++;
+	sd->balance_interval = sd->p.min_interval;
+}
+
+static int sd_load_balance(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
+			   struct sd_domain *sd, enum sd_idle idle)
+{
+	unsigned long imbalance = 0;
+	int nr_moved = 0;
+	struct sd_group *group = sd_find_busiest_group(sim, s, sd, this_cpu, idle, &imbalance);
+
+	if (!group)
+		goto out_balanced;
+	int busiest = sd_find_busiest_queue(sim, s, this_cpu, group);
+	if (busiest < 0 || busiest == this_cpu)
+		goto out_balanced;
+	/* a lone running task cannot be pulled: that still counts as failing */
+	if (sd_nr_running(sim, s, busiest) > 1)
+		nr_moved = sd_move_tasks(sim, s, this_cpu, busiest, imbalance, sd, idle);
+	if (nr_moved) {
+		sd->nr_balance_failed = 0;
+		sd->balance_interval = sd->p.min_interval;
+	} else if (s->v->rules == SD_RULES_W26) {
+		sd_failed_w26(sim, s, sd, this_cpu, group);
+	} else {
+		sd_failed_2612(sim, s, sd, this_cpu, busiest);
+	}
+	return nr_moved;
+
+out_balanced:
+	/* nr_balance_failed stays: 2.6.11 and 2.6.12.1 load_balance() leave
+	 * it alone here, so failures count until a move succeeds */
+	if (sd->balance_interval < sd->p.max_interval)
+		sd->balance_interval *= 2;
+	return 0;
+}
+
+/* ---- newly idle ---- */
+
+void sd_idle_balance(struct sl_sim *sim, struct sd_sched *s, int cpu)
+{
+	sd_for_each_domain(s, cpu, sd) {
+		unsigned long imbalance = 0;
+		if (!(sd->p.flags & SD_BALANCE_NEWIDLE))
+			continue;
+		struct sd_group *g = sd_find_busiest_group(sim, s, sd, cpu, SD_NEWLY_IDLE,
+							   &imbalance);
+		if (!g)
+			continue;
+		int busiest = sd_find_busiest_queue(sim, s, cpu, g);
+		if (busiest < 0 || busiest == cpu)
+			continue;
+		if (sd_move_tasks(sim, s, cpu, busiest, imbalance, sd, SD_NEWLY_IDLE))
+			break;	/* pulled: stop searching */
+	}
+}
+
+/* ---- rebalance_tick ---- */
+
+static int64_t sd_ms_to_jiffies(const struct sd_sched *s, int64_t ms)
+{
+	int64_t j = ms * s->hz / 1000;
+
+	return j > 0 ? j : 1;
+}
+
+static int64_t sd_stagger(const struct sd_sched *s, int cpu)
+{
+	return s->v->stagger ? (int64_t)s->hz * cpu / s->ncpus : 0;
+}
+
+void sd_balance_init(struct sd_sched *s)
+{
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		int64_t off = sd_stagger(s, cpu);
+		sd_for_each_domain(s, cpu, sd) {
+			int64_t busy = sd_ms_to_jiffies(s, (int64_t)sd->p.min_interval *
+							   sd->p.busy_factor);
+			sd->last_balance = off - off % busy;
+		}
+	}
+}
+
+void sd_note_tick(struct sl_sim *sim, struct sd_sched *s, int cpu)
+{
+	struct sd_rq *rq = sd_rq(s, cpu);
+	int64_t now_j = (int64_t)sl_jiffies(sim);
+	int64_t gap = now_j - rq->last_tick - 1;	/* jiffies the tick was stopped */
+
+	rq->last_tick = now_j;
+	if (gap > 0)
+		sd_for_each_domain(s, cpu, sd)
+			sd->last_balance += gap;
+}
+
+void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_idle idle)
+{
+	if (s->v->rules == SD_RULES_2612)
+		sd_update_cpu_load(sim, s, cpu);
+	int64_t j = (int64_t)sl_jiffies(sim) + sd_stagger(s, cpu);
+	sd_for_each_domain(s, cpu, sd) {
+		if (!(sd->p.flags & SD_LOAD_BALANCE))
+			continue;
+		int64_t interval = sd->balance_interval;
+		if (idle != SD_IDLE)
+			interval *= sd->p.busy_factor;
+		interval = sd_ms_to_jiffies(s, interval);
+		if (j - sd->last_balance >= interval) {
+			if (sd_load_balance(sim, s, cpu, sd, idle))
+				idle = SD_NOT_IDLE;	/* pulled something: no longer idle */
+			sd->last_balance += interval;
+		}
+	}
+}
+
+/* ---- active balancing ---- */
+
+/* 2.6.12: push one task at a time to CPUs whose whole package idles,
+ * from the busiest CPU's own domains outwards. */
+static void sd_active_2612(struct sl_sim *sim, struct sd_sched *s, int busiest)
+{
+	sl_cpumask visited;
+
+	sl_cpumask_clear(&visited);
+	sd_for_each_domain(s, busiest, sd) {
+		if (!(sd->p.flags & SD_LOAD_BALANCE))
+			break;
+		for (int k = 0; k < sd->ngroups; k++) {
+			sl_for_each_cpu(cpu, &sd_group_at(sd, k)->cpumask) {
+				if (sd_nr_running(sim, s, busiest) <= 1)
+					return;	/* no more tasks to move */
+				if (sl_cpumask_test(&visited, cpu))
+					continue;
+				sl_cpumask_set(&visited, cpu);
+				if (cpu == busiest || !sd_cpu_and_siblings_idle(sim, s, cpu))
+					continue;
+				sd_move_tasks(sim, s, cpu, busiest, 1, sd, SD_IDLE);
+			}
+		}
+	}
+}
+
+/* w26 (the early-2004 form): push one task to every wholly idle group of the
+ * domain that spans push_cpu, to the group's last CPU. */
+static void sd_active_w26(struct sl_sim *sim, struct sd_sched *s, int busiest)
+{
+	struct sd_rq *rq = sd_rq(s, busiest);
+	struct sd_domain *sd = rq->sd;
+
+	if (sd_nr_running(sim, s, busiest) <= 1 || rq->push_cpu < 0)
+		return;
+	while (sd && !sl_cpumask_test(&sd->span, rq->push_cpu))
+		sd = sd->parent;
+	if (!sd)
+		return;
+	for (int k = 0; k < sd->ngroups; k++) {
+		const struct sd_group *g = sd_group_at(sd, k);
+		int target = -1;
+		if (sl_cpumask_test(&g->cpumask, busiest))
+			continue;
+		sl_for_each_cpu(i, &g->cpumask) {
+			if (!sd_cpu_idle(sim, s, i)) {
+				target = -1;
+				break;
+			}
+			target = i;
+		}
+		if (target >= 0)
+			sd_move_tasks(sim, s, target, busiest, 1, sd, SD_IDLE);
+	}
+}
+
+/* __migrate_task: exec balancing's move of the task it preempted. */
+static void sd_migrate_request(struct sl_sim *sim, struct sd_sched *s, int cpu)
+{
+	struct sd_rq *rq = sd_rq(s, cpu);
+	struct sl_task *t = rq->migrate_task;
+
+	rq->migrate_task = NULL;
+	if (!t)
+		return;
+	struct sd_task *p = sd_of(t);
+	int dest = rq->migrate_dest;
+	if (t->state != SL_TASK_RUNNABLE || !p->array || p->cpu != cpu ||
+	    sl_task_running(t) || !sl_cpumask_test(&t->allowed, dest))
+		return;
+	sd_move_queued(sim, s, p, dest, NULL);
+}
+
+/*
+ * The migration thread of `cpu` runs: the task it preempted is queued and
+ * not running.  Active balancing first, then the migration requests (exec
+ * balancing's, then set_cpus_allowed's, domains/attr.c), as 2.6.12's
+ * migration_thread loop does.
+ */
+void sd_migration(struct sl_sim *sim, int cpu, long arg)
+{
+	struct sd_sched *s = sl_policy_data(sim);
+	struct sd_rq *rq = sd_rq(s, cpu);
+
+	(void)arg;
+	if (rq->curr) {
+		sd_put_prev(sim, s, rq->curr);	/* schedule() for the preemption */
+		rq->curr = NULL;
+	}
+	if (rq->active_balance) {
+		if (s->v->rules == SD_RULES_W26)
+			sd_active_w26(sim, s, cpu);
+		else
+			sd_active_2612(sim, s, cpu);
+		rq->active_balance = false;
+	}
+	sd_migrate_request(sim, s, cpu);
+	sd_migrate_affinity(sim, s, cpu);
+}

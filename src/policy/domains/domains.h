@@ -1,0 +1,359 @@
+/*
+ * domains/domains.h - Nick Piggin's scheduler domains (policy `domains`): O(1)
+ * per-CPU runqueues (each version on its kernel's timeslices and
+ * interactivity), balanced over a hierarchy of domains built from the
+ * machine's topology (SMT siblings, the CPUs of a node, the nodes), in two
+ * versions:
+ *
+ *   2.6.12  (June 2005, the default) cpu_power per group, the per-level
+ *           parameter table, decayed cpu_load, staggered rebalance_tick,
+ *           find_busiest_group with the power test, active balancing
+ *           through the migration thread, newly-idle balancing, wake
+ *           affine / wake balance / wake idle, exec balancing and the SMT
+ *           nice rules (dependent_sleeper).
+ *   w26     (Dec 2003 CFT, against 2.6.0-test11) SD_FLAG_IDLE summed group
+ *           loads instead of cpu_power, per-balancer load memory,
+ *           sched_balance_wake / FASTMIGRATE wakeups, active balancing of
+ *           the whole busiest group.
+ *
+ * The code is split by idea:
+ *   domains/build.c    the version rows and building the domains from the topology
+ *   domains/load.c     cpu_load, source/target loads, find_busiest_group/queue
+ *   domains/balance.c  move_tasks, load_balance, newly-idle and periodic
+ *                      balancing, active balancing and the migration thread
+ *   domains/wake.c     wakeup placement and exec balancing
+ *   domains/smt.c      dependent_sleeper and its companions (SMT nice)
+ *   domains/sched.c    the O(1) base: runqueues, timeslices, interactivity,
+ *                      SCHED_FIFO/RR, scheduler_tick, schedule(), fork,
+ *                      exit, yield
+ *   domains/attr.c     live changes: sched_setscheduler, set_user_nice,
+ *                      set_cpus_allowed through the migration thread
+ *   domains/domains.c          the policy: knobs, creation, consistency check, ops
+ *
+ * Sources: 2.6.12.1 kernel/sched.c, include/linux/sched.h and topology.h,
+ * include/asm-i386/topology.h; 2.6.0 kernel/sched.c; for w26 the
+ * sched-domains code of early 2004 before Nick Piggin's Feb 2004
+ * "lessidle" patch and his LKML mails of Dec 2003 - Feb 2004.  Docs:
+ * docs/policies/domains.md.
+ */
+#ifndef SL_POLICY_DOMAINS_DOMAINS_H
+#define SL_POLICY_DOMAINS_DOMAINS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/cpumask.h"
+#include "base/err.h"
+#include "base/units.h"
+#include "hw/topo.h"
+#include "policy/prio_array.h"
+#include "sim/policy_ops.h"
+#include "sim/task.h"
+
+struct sl_sim;
+
+extern const struct sl_policy_ops sl_policy_domains;
+
+/* ---- constants ---- */
+
+#define SD_LOAD_SCALE 128	/* SCHED_LOAD_SCALE: one task, one CPU's power */
+
+/* 2.6.12 flag values (2.6.12.1 include/linux/sched.h). */
+#define SD_LOAD_BALANCE		0x0001
+#define SD_BALANCE_NEWIDLE	0x0002
+#define SD_BALANCE_EXEC		0x0004
+#define SD_WAKE_IDLE		0x0008
+#define SD_WAKE_AFFINE		0x0010
+#define SD_WAKE_BALANCE		0x0020
+#define SD_SHARE_CPUPOWER	0x0040
+/* w26's own flags; its NEWIDLE and EXEC are the two above. */
+#define SD_FLAG_WAKE		0x0100
+#define SD_FLAG_FASTMIGRATE	0x0200
+#define SD_FLAG_IDLE		0x0400
+
+/* enum idle_type */
+enum sd_idle {
+	SD_NOT_IDLE,
+	SD_IDLE,
+	SD_NEWLY_IDLE,
+};
+
+enum sd_level {
+	SD_LV_SMT,	/* span: SMT siblings; groups: single CPUs */
+	SD_LV_PHYS,	/* span: the CPUs of a node; groups: cores (sibling sets) */
+	SD_LV_NODE,	/* span: every CPU; groups: nodes */
+	SD_NR_LEVELS,
+};
+
+/* ---- versions (domains/build.c) ---- */
+
+/* Which code paths a version takes where w26 and 2.6.12 differ. */
+enum sd_rules {
+	SD_RULES_W26,
+	SD_RULES_2612,
+};
+
+/* One level's SD_*_INIT (2.6.12.1 include/linux/topology.h). */
+struct sd_params {
+	int min_interval, max_interval;	/* ms */
+	int busy_factor;
+	int imbalance_pct;
+	sl_time cache_hot_time;		/* ns */
+	int cache_nice_tries;
+	int per_cpu_gain;		/* percent (SMT nice) */
+	unsigned flags;
+	int max_interval_fls;		/* not 0: max_interval = this * fls(ncpus) */
+};
+
+struct sd_version {
+	const char *name;
+	enum sd_rules rules;
+	struct sd_params level[SD_NR_LEVELS];
+	bool stagger;		/* rebalance_tick offsets CPUs by HZ*cpu/NR_CPUS */
+	bool smt_nice;		/* dependent_sleeper by default */
+	bool child_first;	/* fork marks the parent for resched: the child runs first */
+	bool thread_last;	/* ... unless it shares the parent's mm: then at the tail (2.6.12) */
+	bool sync_quiet;	/* 2.6.0: a sync wakeup on the waker's CPU earns no credit */
+	bool exec_numa_only;	/* exec balancing only on NUMA machines (w26) */
+};
+
+const struct sd_version *sd_version_find(const char *name);
+extern const char sd_version_choices[];
+
+/* ---- the hierarchy ---- */
+
+struct sd_group {
+	sl_cpumask cpumask;
+	int ncpus;
+	int cpu_power;		/* 2.6.12; w26 counts CPUs instead */
+};
+
+struct sd_domain {
+	enum sd_level level;
+	int cpu;			/* the CPU owning this domain */
+	struct sd_domain *parent, *child;
+	sl_cpumask span;
+	struct sd_group *groups;	/* the span's groups, by first CPU */
+	int ngroups;
+	int local;			/* index of the group holding cpu */
+	struct sd_params p;
+	/* runtime */
+	int64_t last_balance;		/* jiffies */
+	int balance_interval;		/* ms */
+	int nr_balance_failed;
+};
+
+/* Iterate over sd's groups starting with the local one, as the kernel's
+ * circular list does from sd->groups. */
+static inline struct sd_group *sd_group_at(const struct sd_domain *sd, int k)
+{
+	return &sd->groups[(sd->local + k) % sd->ngroups];
+}
+
+/* ---- tasks and runqueues ---- */
+
+struct sd_task {
+	struct sl_prio_node run_list;	/* first: the array links */
+	struct sl_task *task;
+	struct sl_prio_array *array;	/* NULL when not queued */
+	int cpu;			/* task_cpu(p) */
+	int prio, static_prio;
+	int time_slice;			/* ticks left */
+	bool first_time_slice;
+	int64_t sleep_avg;		/* ns */
+	sl_time timestamp;		/* ns of the last switch or wakeup */
+	int activated;			/* -1 uninterruptible, 1 by a task, 2 by an interrupt */
+	int interactive_credit;
+	/* set_cpus_allowed's request to the migration thread (domains/attr.c) */
+	struct sd_task *move_next;	/* next request on the same runqueue */
+	int move_rq;			/* runqueue whose list holds it, -1 none */
+	int move_dest;			/* any_online_cpu(new_mask) */
+};
+
+struct sd_rq {
+	int cpu;
+	int nr_running;			/* queued + running */
+	struct sl_prio_array arrays[2];
+	struct sl_prio_array *active, *expired;
+	int64_t expired_timestamp;	/* jiffies of the first expiry, -1 none */
+	int best_expired_prio;		/* 2.6.12: best static_prio expired since the switch */
+	struct sl_task *curr;		/* what schedule() chose (NULL: idle) */
+	unsigned long cpu_load;		/* 2.6.12: decayed 128 * nr_running */
+	unsigned long *cpu_loads;	/* w26: this balancer's memory of every CPU */
+	sl_time timestamp_last_tick;
+	int64_t last_tick;		/* jiffies of its last tick */
+	struct sd_domain *sd;		/* base domain, NULL when the CPU has none */
+	bool active_balance;
+	int push_cpu;
+	struct sl_task *migrate_task;	/* sched_migrate_task request, or NULL */
+	int migrate_dest;
+	struct sd_task *moves;		/* set_cpus_allowed requests (migration_queue) */
+};
+
+struct sd_sched {
+	const struct sd_version *v;
+	const struct sl_topo *topo;
+	int ncpus;
+	unsigned hz;
+	sl_time tick_ns;
+	bool smt_nice;			/* dependent_sleeper and companions */
+	sl_time scan_ns, pick_ns;
+
+	/* the O(1) base, in ticks: 2.6.0's for w26, 2.6.12's for 2.6.12 */
+	bool base_2612;			/* SCALE_PRIO slices, best_expired_prio, no credit */
+	int min_slice, max_slice;	/* 2.6.0: the slice range */
+	int def_slice;			/* 2.6.12: DEF_TIMESLICE */
+	int granularity;		/* TIMESLICE_GRANULARITY's unit */
+	int max_bonus;
+	int interactive_delta;
+	int64_t max_sleep_avg;		/* ticks */
+	int64_t starvation_limit;	/* ticks */
+	int child_penalty, parent_penalty, exit_weight;
+	int on_runqueue_weight, credit_limit;
+
+	/* the version's level rows with the knobs' overrides */
+	struct sd_params level[SD_NR_LEVELS];
+
+	struct sd_rq *rqs;
+	struct sd_domain *domains;	/* [cpu * SD_NR_LEVELS + level] */
+	struct sd_group *group_store;
+	int ngroups_used;
+	unsigned long *load_store;	/* w26 cpu_loads of every runqueue */
+};
+
+static inline struct sd_task *sd_of(const struct sl_task *t)
+{
+	return sl_task_policy(t);
+}
+
+/* rt_task(p): SCHED_FIFO or SCHED_RR, queued at prio 0..99 above every
+ * SCHED_NORMAL task (2.6.12.1 include/linux/sched.h). */
+static inline bool sd_rt(const struct sd_task *p)
+{
+	return sl_task_rt(p->task);
+}
+
+/* __setscheduler: MAX_USER_RT_PRIO-1 - rt_priority (rt_priority 99 is prio 0). */
+static inline int sd_rt_prio(const struct sl_task *t)
+{
+	return SL_MAX_RT_PRIO - 1 - t->rt_priority;
+}
+
+static inline struct sd_task *sd_of_node(struct sl_prio_node *n)
+{
+	return (struct sd_task *)n;	/* run_list is the first member */
+}
+
+static inline struct sd_rq *sd_rq(const struct sd_sched *s, int cpu)
+{
+	return &s->rqs[cpu];
+}
+
+#define sd_for_each_domain(s, cpu, sd) \
+	for (struct sd_domain *sd = sd_rq(s, cpu)->sd; sd; sd = sd->parent)
+
+/* ---- domains/build.c ---- */
+
+/* Build every CPU's domains from the topology (levels with one group are
+ * left out) and reset their runtime state.  0, or -1 with err set. */
+int sd_build_domains(struct sd_sched *s, struct sl_err *err);
+void sd_free_domains(struct sd_sched *s);
+
+/* ---- domains/load.c ---- */
+
+/* nr_running as the kernel counts it: the migration thread is a task. */
+int sd_nr_running(struct sl_sim *sim, const struct sd_sched *s, int cpu);
+/* idle_cpu(): running nothing, and nothing queued (see domains/load.c). */
+bool sd_cpu_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu);
+bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu);
+void sd_update_cpu_load(struct sl_sim *sim, struct sd_sched *s, int cpu);
+unsigned long sd_source_load(struct sl_sim *sim, const struct sd_sched *s, int cpu);
+unsigned long sd_target_load(struct sl_sim *sim, const struct sd_sched *s, int cpu);
+/* w26: this_cpu's "low" and "high" guesses of cpu's load; update stores
+ * their mean in this_cpu's memory. */
+unsigned long sd_low_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int cpu,
+			  bool update);
+unsigned long sd_high_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int cpu,
+			   bool update);
+/* find_busiest_group: the group to pull from and *imbalance (tasks). */
+struct sd_group *sd_find_busiest_group(struct sl_sim *sim, struct sd_sched *s,
+				       struct sd_domain *sd, int this_cpu,
+				       enum sd_idle idle, unsigned long *imbalance);
+/* find_busiest_queue: the CPU of group to pull from, or -1. */
+int sd_find_busiest_queue(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
+			  const struct sd_group *group);
+/* w26: the summed "low" load of a group as this_cpu sees it. */
+unsigned long sd_w26_group_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
+				const struct sd_group *group);
+
+/* ---- domains/balance.c ---- */
+
+int sd_move_tasks(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int busiest,
+		  unsigned long max_nr_move, struct sd_domain *sd, enum sd_idle idle);
+void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_idle idle);
+/* Every tick, first: skip the jiffies the engine's tick was stopped. */
+void sd_note_tick(struct sl_sim *sim, struct sd_sched *s, int cpu);
+/* Start every domain's balancing clock at its CPU's stagger. */
+void sd_balance_init(struct sd_sched *s);
+void sd_idle_balance(struct sl_sim *sim, struct sd_sched *s, int cpu);
+void sd_migration(struct sl_sim *sim, int cpu, long arg);
+/* Move queued p to dest's runqueue (set_task_cpu + activate there). */
+void sd_move_queued(struct sl_sim *sim, struct sd_sched *s, struct sd_task *p,
+		    int dest, struct sl_prio_array *dst_array);
+
+/* ---- domains/wake.c ---- */
+
+void sd_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned flags);
+void sd_exec(struct sl_sim *sim, struct sl_task *t);
+/* task_hot(p, now, sd): ran on its CPU less than cache_hot_time ago. */
+bool sd_task_hot(const struct sd_task *p, sl_time now, const struct sd_domain *sd);
+
+/* ---- domains/smt.c ---- */
+
+/* dependent_sleeper: true if `cpu` should idle rather than run p. */
+bool sd_dependent_sleeper(struct sl_sim *sim, struct sd_sched *s, int cpu,
+			  const struct sd_task *p);
+void sd_wake_sleeping_dependent(struct sl_sim *sim, struct sd_sched *s, int cpu);
+bool sd_wake_priority_sleeper(struct sl_sim *sim, struct sd_sched *s, int cpu);
+
+/* ---- domains/sched.c ---- */
+
+void sd_enqueue(struct sl_prio_array *array, struct sd_task *p);
+void sd_dequeue(struct sd_task *p);
+/* activate_task: credit the sleep that ended now, then queue on cpu. */
+void sd_activate(struct sl_sim *sim, struct sd_sched *s, int cpu, struct sd_task *p,
+		 bool credit, bool from_interrupt);
+/* TASK_PREEMPTS_CURR on cpu (the idle task has prio MAX_PRIO, the
+ * migration thread is never preempted). */
+bool sd_preempts(struct sl_sim *sim, const struct sd_task *p, int cpu);
+int sd_task_timeslice(const struct sd_sched *s, const struct sd_task *p);
+/* The 2.6.0 constants of the O(1) base, in ticks of s->hz.  0 or -1. */
+int sd_sched_init(struct sd_sched *s, struct sl_err *err);
+void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child);
+void sd_exit(struct sl_sim *sim, struct sl_task *t);
+void sd_yield(struct sl_sim *sim, struct sl_task *t);
+struct sl_task *sd_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev);
+void sd_tick(struct sl_sim *sim, int cpu);
+/* What schedule() does to prev before choosing (also the migration thread's
+ * preemption of the running task). */
+void sd_put_prev(struct sl_sim *sim, struct sd_sched *s, struct sl_task *prev);
+/* effective_prio: the RT priority for FIFO/RR, else static_prio less the
+ * sleep bonus, clamped to 100..139. */
+int sd_effective_prio(const struct sd_sched *s, const struct sd_task *p);
+
+/* ---- domains/attr.c ---- */
+
+/* sched_setscheduler and set_user_nice on a live task. */
+void sd_setscheduler(struct sl_sim *sim, struct sl_task *t, const struct sl_sched_attr *old);
+/* set_cpus_allowed: move t off a CPU its new mask forbids. */
+void sd_set_allowed(struct sl_sim *sim, struct sl_task *t);
+/* The migration thread of `cpu` carries out the set_cpus_allowed moves
+ * queued on it (__migrate_task). */
+void sd_migrate_affinity(struct sl_sim *sim, struct sd_sched *s, int cpu);
+/* Forget t's pending affinity move (it exited). */
+void sd_cancel_affinity(struct sd_sched *s, struct sd_task *p);
+/* A sleeping task whose move is pending is woken: the move is done now
+ * (the kernel's caller waited for it before anything could wake it). */
+void sd_settle_affinity(struct sl_sim *sim, struct sd_sched *s, struct sd_task *p);
+
+#endif

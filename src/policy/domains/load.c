@@ -1,0 +1,325 @@
+/*
+ * domains/load.c - how scheduler domains measure load: nr_running as the
+ * kernel counts it, idle CPUs, the decayed cpu_load of 2.6.12 with its
+ * source/target guesses, w26's per-balancer "low"/"high" guesses, and
+ * find_busiest_group / find_busiest_queue of both versions.
+ *
+ * Sources: 2.6.12.1 kernel/sched.c (rebalance_tick's cpu_load,
+ * source_load, target_load, find_busiest_group, find_busiest_queue) and
+ * 2.6.11's find_busiest_group for what changed; for w26 the sched-domains
+ * code of early 2004 before Nick Piggin's Feb 2004 "lessidle" patch
+ * (SD_FLAG_IDLE summed group loads, the per-runqueue cpu_load[NR_CPUS]
+ * memory of "low"/"high" guesses) and Nick's mail to Rick Lindsley on
+ * SD_FLAG_IDLE vs cpu_power (LKML, Feb 2004).
+ *
+ * Choices:
+ *   - The migration thread counts in nr_running while it runs, as the
+ *     kernel's migration thread is a task on its runqueue: a busy CPU whose
+ *     thread preempted its only task has two, so move_tasks and active
+ *     balancing may take that task.
+ *   - idle_cpu() is "runs nothing and has nothing queued".  The kernel
+ *     tests only what runs; but there a remote runqueue's lock serialises
+ *     a second balancer or waker behind the pull that just queued a task,
+ *     and the polling idle loop has switched to it by then, while here the
+ *     reschedule arrives an IPI latency later.  Without this, two
+ *     migration threads (w26) or two wakeups running at the same instant
+ *     would both pick the same "idle" CPU.
+ *   - 2.6.12's find_busiest_group is 2.6.12.1's, with Nick Piggin's Feb
+ *     2005 changes to 2.6.11's: the imbalance is the smaller of the two
+ *     gaps to the average, each times its own group's cpu_power; below one
+ *     task's load (128, 2.6.11: 127) one task moves if the gap is two
+ *     tasks or the CPU power in use rises at all (2.6.11: by an 8th of a
+ *     CPU), counting the load we'd add in our group's power; otherwise the
+ *     division rounds down (2.6.11 added 1 first).
+ *   - w26: the imbalance is (min(max - avg, avg - this) + 1) / 2, rounded
+ *     to the nearest task ((imb + 64 + 1) >> 7), times the smaller group's
+ *     CPU count; the imbalance_pct test applies only to NOT_IDLE
+ *     balancing.  There is no "newly idle: try one task anyway" (lessidle
+ *     added it).  Rounding to nearest, a lone task (1 vs 0) or 2 vs 1 on
+ *     two packages is no imbalance.
+ *   - w26's find_busiest_queue takes the CPU with the largest "low" load
+ *     (first one on ties), like 2.6.12's with source_load.
+ *
+ * Omitted / simplified:
+ *   - schedstats.
+ *   - Offline CPUs (cpu_online_map): every CPU is online.
+ */
+#include "policy/domains/domains.h"
+#include "sim/sim.h"
+
+static inline unsigned long sd_min(unsigned long a, unsigned long b)
+{
+	return a < b ? a : b;
+}
+
+static inline unsigned long sd_max(unsigned long a, unsigned long b)
+{
+	return a > b ? a : b;
+}
+
+int sd_nr_running(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+{
+	int n = sd_rq(s, cpu)->nr_running;
+
+	if (!sl_curr(sim, cpu) && !sl_cpu_idle(sim, cpu))
+		n++;		/* the migration thread runs */
+	return n;
+}
+
+bool sd_cpu_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+{
+	return sl_cpu_idle(sim, cpu) && sd_rq(s, cpu)->nr_running == 0;
+}
+
+bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+{
+	sl_for_each_cpu(sib, sl_topo_siblings(s->topo, cpu))
+		if (!sd_cpu_idle(sim, s, sib))
+			return false;
+	return true;
+}
+
+/* ---- 2.6.12: one decayed load per runqueue ---- */
+
+void sd_update_cpu_load(struct sl_sim *sim, struct sd_sched *s, int cpu)
+{
+	struct sd_rq *rq = sd_rq(s, cpu);
+	unsigned long old = rq->cpu_load;
+	unsigned long now = (unsigned long)sd_nr_running(sim, s, cpu) * SD_LOAD_SCALE;
+
+	/* round up when rising, or it would stick below the real load */
+	if (now > old)
+		old++;
+	rq->cpu_load = (old + now) / 2;
+}
+
+unsigned long sd_source_load(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+{
+	unsigned long now = (unsigned long)sd_nr_running(sim, s, cpu) * SD_LOAD_SCALE;
+
+	return sd_min(sd_rq(s, cpu)->cpu_load, now);
+}
+
+unsigned long sd_target_load(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+{
+	unsigned long now = (unsigned long)sd_nr_running(sim, s, cpu) * SD_LOAD_SCALE;
+
+	return sd_max(sd_rq(s, cpu)->cpu_load, now);
+}
+
+/* ---- w26: every balancer's own memory of every CPU ---- */
+
+static unsigned long sd_guess(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int cpu,
+			      bool update, bool high)
+{
+	unsigned long *mem = &sd_rq(s, this_cpu)->cpu_loads[cpu];
+	unsigned long nr = (unsigned long)sd_nr_running(sim, s, cpu) * SD_LOAD_SCALE;
+	unsigned long ret = high ? sd_max(nr, *mem) : sd_min(nr, *mem);
+
+	if (update)
+		*mem = (nr + *mem) / 2;
+	return ret;
+}
+
+unsigned long sd_low_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int cpu,
+			  bool update)
+{
+	return sd_guess(sim, s, this_cpu, cpu, update, false);
+}
+
+unsigned long sd_high_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int cpu,
+			   bool update)
+{
+	return sd_guess(sim, s, this_cpu, cpu, update, true);
+}
+
+/* ---- find_busiest_group, 2.6.12 ---- */
+
+/*
+ * 2.6.12.1 kernel/sched.c find_busiest_group(), the small-imbalance case:
+ * would moving one task from busiest to this raise the CPU power in use?
+ * (Loads are per 128 of group power.)  2.6.11 asked for a gain of an 8th
+ * of a CPU and added min(max_load, one task) to us; Nick Piggin's Feb 2005
+ * fix moves on any gain and adds the busiest group's load rescaled to our
+ * power, capped at one task.
+ */
+static bool sd_power_gain(const struct sd_group *busiest, const struct sd_group *this,
+			  unsigned long max_load, unsigned long this_load)
+{
+	unsigned long bp = (unsigned long)busiest->cpu_power;
+	unsigned long tp = (unsigned long)this->cpu_power;
+	unsigned long scale = SD_LOAD_SCALE;
+	unsigned long pwr_now = (bp * sd_min(scale, max_load) + tp * sd_min(scale, this_load)) /
+				scale;
+	unsigned long t1 = scale * scale / bp;		/* one task's load in busiest */
+	unsigned long pwr_move = max_load > t1 ? bp * sd_min(scale, max_load - t1) : 0;
+	/* the load we'd add, in our power's units */
+	unsigned long t2 = max_load * bp < scale * scale ? max_load * bp / tp : scale * scale / tp;
+
+	pwr_move = (pwr_move + tp * sd_min(scale, this_load + t2)) / scale;
+	return pwr_move > pwr_now;
+}
+
+static struct sd_group *sd_fbg_2612(struct sl_sim *sim, struct sd_sched *s,
+				    struct sd_domain *sd, int this_cpu, enum sd_idle idle,
+				    unsigned long *imbalance)
+{
+	struct sd_group *busiest = NULL, *this = NULL;
+	unsigned long max_load = 0, this_load = 0, total_load = 0, total_pwr = 0;
+	long looked = 0;
+
+	for (int k = 0; k < sd->ngroups; k++) {
+		struct sd_group *g = sd_group_at(sd, k);
+		bool local = k == 0;
+		unsigned long load = 0;
+
+		/* bias toward our own group: high guess for us, low for others */
+		sl_for_each_cpu(i, &g->cpumask) {
+			load += local ? sd_target_load(sim, s, i) : sd_source_load(sim, s, i);
+			looked++;
+		}
+		total_load += load;
+		total_pwr += (unsigned long)g->cpu_power;
+		unsigned long avg = load * SD_LOAD_SCALE / (unsigned long)g->cpu_power;
+		if (local) {
+			this_load = avg;
+			this = g;
+		} else if (avg > max_load) {
+			max_load = avg;
+			busiest = g;
+		}
+	}
+	sl_charge_sched(sim, this_cpu, looked * s->scan_ns);
+	if (!busiest || this_load >= max_load)
+		goto out_balanced;
+
+	unsigned long avg_load = SD_LOAD_SCALE * total_load / total_pwr;
+	if (this_load >= avg_load ||
+	    100 * max_load <= (unsigned long)sd->p.imbalance_pct * this_load)
+		goto out_balanced;
+
+	/* how much load to move: the smaller of the two gaps to the average,
+	 * each weighted by its own group's power */
+	unsigned long imb = sd_min((max_load - avg_load) * (unsigned long)busiest->cpu_power,
+				   (avg_load - this_load) * (unsigned long)this->cpu_power) /
+			    SD_LOAD_SCALE;
+	if (imb < SD_LOAD_SCALE) {
+		/* less than a task's worth: one task, if it is worth it */
+		if (max_load - this_load >= SD_LOAD_SCALE * 2 ||
+		    sd_power_gain(busiest, this, max_load, this_load)) {
+			*imbalance = 1;
+			return busiest;
+		}
+		goto out_balanced;
+	}
+	*imbalance = imb / SD_LOAD_SCALE;	/* rounding down */
+	return busiest;
+
+out_balanced:
+	/* idle CPUs still try to grab one task */
+	if (busiest && (idle == SD_NEWLY_IDLE || (idle == SD_IDLE && max_load > SD_LOAD_SCALE))) {
+		*imbalance = 1;
+		return busiest;
+	}
+	*imbalance = 0;
+	return NULL;
+}
+
+/* ---- find_busiest_group, w26 ---- */
+
+static struct sd_group *sd_fbg_w26(struct sl_sim *sim, struct sd_sched *s,
+				   struct sd_domain *sd, int this_cpu, enum sd_idle idle,
+				   unsigned long *imbalance)
+{
+	bool update = idle != SD_NEWLY_IDLE;	/* newly idle would skew the memory */
+	bool summed = sd->p.flags & SD_FLAG_IDLE;
+	struct sd_group *busiest = NULL;
+	unsigned long max_load = 0, this_load = 0, total_load = 0;
+	int total_cpus = 0, busiest_cpus = 0, this_cpus = 0;
+	long looked = 0;
+
+	for (int k = 0; k < sd->ngroups; k++) {
+		struct sd_group *g = sd_group_at(sd, k);
+		bool local = k == 0;
+		unsigned long load = 0;
+
+		sl_for_each_cpu(i, &g->cpumask) {
+			load += local ? sd_high_load(sim, s, this_cpu, i, update) :
+					sd_low_load(sim, s, this_cpu, i, update);
+			looked++;
+		}
+		total_load += load;
+		total_cpus += g->ncpus;
+		/* SD_FLAG_IDLE: a group's load is its sum, not its mean */
+		unsigned long avg = summed ? load : load / (unsigned long)g->ncpus;
+		if (local) {
+			this_load = avg;
+			this_cpus = g->ncpus;
+		} else if (avg > max_load) {
+			max_load = avg;
+			busiest = g;
+			busiest_cpus = g->ncpus;
+		}
+	}
+	sl_charge_sched(sim, this_cpu, looked * s->scan_ns);
+	if (!busiest)
+		goto out_balanced;
+
+	unsigned long avg_load = summed ? total_load / (unsigned long)sd->ngroups :
+					  total_load / (unsigned long)total_cpus;
+	if (this_load >= avg_load)
+		goto out_balanced;
+	if (idle == SD_NOT_IDLE &&
+	    100 * max_load <= (unsigned long)sd->p.imbalance_pct * this_load)
+		goto out_balanced;
+
+	unsigned long imb = (sd_min(max_load - avg_load, avg_load - this_load) + 1) / 2;
+	/* to the nearest task: a lone task (64 of imbalance) is none */
+	unsigned long tasks = (imb + SD_LOAD_SCALE / 2 + 1) / SD_LOAD_SCALE;
+	*imbalance = tasks * (unsigned long)(busiest_cpus < this_cpus ? busiest_cpus : this_cpus);
+	if (*imbalance)
+		return busiest;
+
+out_balanced:
+	/* no "newly idle: grab one task anyway" yet: that came with Nick
+	 * Piggin's Feb 2004 lessidle patch */
+	*imbalance = 0;
+	return NULL;
+}
+
+struct sd_group *sd_find_busiest_group(struct sl_sim *sim, struct sd_sched *s,
+				       struct sd_domain *sd, int this_cpu,
+				       enum sd_idle idle, unsigned long *imbalance)
+{
+	if (s->v->rules == SD_RULES_W26)
+		return sd_fbg_w26(sim, s, sd, this_cpu, idle, imbalance);
+	return sd_fbg_2612(sim, s, sd, this_cpu, idle, imbalance);
+}
+
+int sd_find_busiest_queue(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
+			  const struct sd_group *group)
+{
+	unsigned long max_load = 0;
+	int busiest = -1;
+
+	sl_for_each_cpu(i, &group->cpumask) {
+		unsigned long load = s->v->rules == SD_RULES_W26 ?
+				     sd_low_load(sim, s, this_cpu, i, false) :
+				     sd_source_load(sim, s, i);
+		if (load > max_load) {
+			max_load = load;
+			busiest = i;
+		}
+	}
+	return busiest;
+}
+
+unsigned long sd_w26_group_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
+				const struct sd_group *group)
+{
+	unsigned long load = 0;
+
+	sl_for_each_cpu(i, &group->cpumask)
+		load += sd_low_load(sim, s, this_cpu, i, false);
+	return load;
+}

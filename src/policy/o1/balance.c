@@ -1,0 +1,217 @@
+/*
+ * o1/balance.c - load balancing of the O(1) scheduler: find_busiest_queue
+ * with each balancer's own memory of every queue's length (prev_cpu_load),
+ * the version's imbalance rule, load_balance pulling expired tasks first and
+ * each list from its tail, the cache-hot test against cache_decay_ticks
+ * with each version's exceptions, the newly-idle balance and rebalance_tick
+ * (with the NUMA scheduler's node balancing, o1/numa.c).
+ *
+ * Sources: 2.6.0 kernel/sched.c (load_balance, find_busiest_queue with
+ * its 25% rule and literal imbalance/2 == 0, can_migrate_task measuring
+ * cache-hotness as sched_clock() - timestamp, rebalance_tick: jiffies %
+ * TICK == 0, so all CPUs balance on the same jiffy); a 2.5.6x
+ * kernel/sched.c, the "-" side of Ingo Molnar's sched-2.5.68-A9, LKML
+ * <Pine.LNX.4.44.0304211509010.11700-100000@devserv.devel.redhat.com>
+ * (the half-difference rule, CAN_MIGRATE_TASK on jiffies - last_run, the
+ * per-balancer prev_cpu_load, the idle tick passing idle=0, node ticks;
+ * pull_task -> wake_up_cpu and AGRESSIVE_IDLE_STEAL in A9 itself); the
+ * 2.5.40 imbalance rule in Matthew Dobson's sched_cleanup-2.5.40; Nick
+ * Piggin, LKML, 7 Sep 2003, <3F5B6727.2010201@cyberone.com.au>; Andrew
+ * Theurer, LKML, 27 Aug 2003, "CAN_MIGRATE seems screwed up",
+ * <200308271008.01939.habanero@us.ibm.com> (2.6.0-test4's rule); the
+ * RHEL3 backport's BUSY_STEAL and AGRESSIVE_IDLE_STEAL.
+ *
+ * Choices where the sources are uncertain:
+ *   - The 2.6.0 rule is reproduced literally: a difference of 1 halves to
+ *     0 and the pull loop then takes every movable task (the extra task
+ *     is most likely unintended: INFERRED).  imbalance=half
+ *     gives such a kernel the 2.5 rule instead.
+ *   - 2.6.0-test4's (!idle || cold) and RHEL3's "always" are not rows but
+ *     values of the o1 knob steal_hot (lineage INFERRED).
+ *
+ * Omitted / simplified:
+ *   - double_lock_balance: no locks, so this queue's length never has to
+ *     be re-read after taking the busiest queue's lock.
+ */
+#include "policy/o1/core.h"
+#include "sim/sim.h"
+
+/* ---- find_busiest_queue ---- */
+
+/*
+ * Lengths are smoothed against this balancer's memory: our own queue
+ * counts as the longer of now and last time, the others as the shorter,
+ * unless we are idle.  Returns the queue to pull from and *imbalance.
+ */
+static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
+					   struct o1_rq *this_rq, int this_cpu, bool idle,
+					   const sl_cpumask *mask, int *imbalance)
+{
+	int *prev = this_rq->prev_cpu_load;
+	int nr_running = idle || this_rq->nr_running > prev[this_cpu] ?
+			 this_rq->nr_running : prev[this_cpu];
+	struct o1_rq *busiest = NULL;
+	int max_load = 1;	/* a queue needs >= 2 tasks to be busiest */
+	int looked = 0;
+
+	sl_for_each_cpu(i, mask) {
+		struct o1_rq *rq = s->rq_of[i];
+		int load = idle || rq->nr_running < prev[i] ? rq->nr_running : prev[i];
+		prev[i] = rq->nr_running;
+		looked++;
+		if (load > max_load && rq != this_rq) {
+			busiest = rq;
+			max_load = load;
+		}
+	}
+	sl_charge_sched(sim, this_cpu, looked * s->cfg.scan_ns);
+	if (!busiest)
+		return NULL;
+
+	if (s->cfg.imbalance == O1_IMBALANCE_HALF) {
+		/* pull half the difference, and only for a ~25% imbalance */
+		*imbalance = (max_load - nr_running) / 2;
+		if (!idle && *imbalance < (max_load + 3) / 4)
+			return NULL;
+		if (busiest->nr_running <= nr_running + 1)
+			return NULL;
+	} else {
+		*imbalance = max_load - nr_running;
+		if (!idle && *imbalance * 4 < max_load)
+			return NULL;
+		if (busiest->nr_running <= nr_running)
+			return NULL;
+	}
+	return busiest;
+}
+
+/* ---- load_balance ---- */
+
+static bool o1_task_hot(struct sl_sim *sim, const struct o1 *s, const struct o1_task *p)
+{
+	if (s->cfg.v->interactivity == O1_SLEEP_NS) {
+		/* 2.6.0: sched_clock() - timestamp, ns since its last switch
+		 * measured from now (the last tick came with sched domains) */
+		return sl_now(sim) - p->timestamp <= s->cfg.cache_decay_ticks * s->tick_ns;
+	}
+	return (int64_t)sl_jiffies(sim) - p->last_run <= s->cfg.cache_decay_ticks;
+}
+
+/* May this balance take a cache-hot task? */
+static bool o1_hot_ok(const struct o1 *s, bool idle)
+{
+	switch (s->cfg.hot) {
+	case O1_HOT_IF_IDLE:
+		return idle;
+	case O1_HOT_IF_BUSY:
+		return !idle;
+	case O1_HOT_ALWAYS:
+		return true;
+	case O1_HOT_NEVER:
+		break;
+	}
+	return false;
+}
+
+/* CAN_MIGRATE_TASK: not running, allowed here, and cold enough. */
+static bool o1_can_migrate(struct sl_sim *sim, const struct o1 *s, const struct o1_task *p,
+			   int this_cpu, bool idle, bool steal_hot)
+{
+	if (sl_task_running(p->task) || !sl_cpumask_test(&p->task->allowed, this_cpu))
+		return false;
+	if (steal_hot || o1_hot_ok(s, idle))
+		return true;
+	return !o1_task_hot(sim, s, p);
+}
+
+/* pull_task: onto this runqueue's active array; preempt if it should. */
+static void o1_pull_task(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int this_cpu)
+{
+	o1_move_task(sim, s, p, this_cpu);
+	o1_kick_moved(sim, s, p, this_cpu, s->cfg.v->preempt_equal_prio);
+}
+
+/*
+ * Pull from the busiest queue of `mask`: expired tasks first (least likely
+ * to run soon, most likely cache-cold), highest priority first, each list
+ * from its tail.  An idle balancer takes one task; a busy one `imbalance`.
+ */
+void o1_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq, int this_cpu,
+		     bool idle, const sl_cpumask *mask, bool steal_hot)
+{
+	int imbalance = 0;
+	struct o1_rq *busiest = o1_find_busiest_queue(sim, s, this_rq, this_cpu, idle, mask,
+						      &imbalance);
+	if (!busiest)
+		return;
+	/* 2.6.0: half the difference.  A difference of 1 gives 0, and the
+	 * loop below then never reaches 0: it takes every movable task. */
+	if (s->cfg.imbalance == O1_IMBALANCE_QUARTER)
+		imbalance /= 2;
+
+	struct sl_prio_array *array = sl_prio_array_empty(busiest->expired) ?
+				      busiest->active : busiest->expired;
+	int looked = 0;
+	for (;;) {
+		struct sl_prio_node *n = sl_prio_array_first_tailwise(array);
+		while (n) {
+			struct sl_prio_node *next = sl_prio_array_next_tailwise(array, n);
+			struct o1_task *p = o1_of_node(n);
+			looked++;
+			if (o1_can_migrate(sim, s, p, this_cpu, idle, steal_hot)) {
+				o1_pull_task(sim, s, p, this_cpu);
+				if (idle || !--imbalance)
+					goto out;
+			}
+			n = next;
+		}
+		if (array != busiest->expired)
+			break;
+		array = busiest->active;
+	}
+out:
+	sl_charge_sched(sim, this_cpu, looked * s->cfg.scan_ns);
+}
+
+/* schedule() found the runqueue empty: in 2.5.59 the call is counted
+ * towards NODE_BALANCE_RATE; later kernels stay in the node (3.3). */
+void o1_newidle_balance(struct sl_sim *sim, struct o1 *s, int cpu)
+{
+	struct o1_rq *rq = o1_rq(s, cpu);
+
+	if (s->numa && s->cfg.node_balance == O1_NODE_RATE) {
+		sl_cpumask mask = o1_cpus_to_balance(s, rq, cpu);
+		o1_load_balance(sim, s, rq, cpu, true, &mask, false);
+		return;
+	}
+	o1_load_balance(sim, s, rq, cpu, true, o1_node_mask(s, cpu), false);
+}
+
+/* ---- rebalance_tick ---- */
+
+void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
+{
+	uint64_t j = sl_jiffies(sim);
+	struct o1_rq *rq = s->rq_of[cpu];
+	uint64_t every = (uint64_t)(idle ? s->idle_ticks : s->busy_ticks);
+	bool flag = idle && s->cfg.idle_tick_idle;	/* 2.5.68, 2.6.0: idle ticks pass 0 */
+
+	if (!s->cfg.smp)
+		return;
+	if (s->numa && s->cfg.node_balance == O1_NODE_RATE) {
+		/* 2.5.59: load_balance itself counts calls and widens the mask */
+		if (j % every == 0) {
+			sl_cpumask mask = o1_cpus_to_balance(s, rq, cpu);
+			o1_load_balance(sim, s, rq, cpu, flag, &mask, false);
+		}
+		return;
+	}
+	if (s->numa) {
+		/* node ticks first, then the node's own balance (3.3) */
+		uint64_t node_every = (uint64_t)(idle ? s->idle_node_ticks : s->busy_node_ticks);
+		if (j % node_every == 0)
+			o1_balance_node(sim, s, cpu, idle && s->cfg.idle_node_tick_idle);
+	}
+	if (j % every == 0)
+		o1_load_balance(sim, s, rq, cpu, flag, o1_node_mask(s, cpu), false);
+}

@@ -1,0 +1,133 @@
+/*
+ * o1/config.c - the knobs that the policies o1, ht and up share, bound as a
+ * struct o1_config of one version: the version's rules unless a knob chose
+ * otherwise, and the checks that reject a combination the version cannot
+ * have.  Each policy's own table says which of these knobs it offers; a
+ * knob absent from the table keeps the version's rule.
+ *
+ * Sources: 2.5.59-2.6.0 kernel/sched.c load_balance() (imbalance rules,
+ * the cache-hot test of each version: 2.5.x never, 2.6.0-test4 (!idle ||
+ * cold), 2.6.0 idle || cold, RHEL3 both steals); 2.5.68 and 2.6.0
+ * kernel/sched.c rebalance_tick() (inside `if (idle)`: balance_node() with
+ * idle = 1, the node's own load_balance() with 0); 2.5.59 include/asm-ARCH/
+ * topology.h NODE_BALANCE_RATE (i386 NUMA-Q 100, ia64 10, ppc64 10, x86-64
+ * 30); Ingo Molnar's sched-2.5.59-B0 node ticks.
+ *
+ * Choices:
+ *   - numa=on is rejected for 2.5.33: the NUMA scheduler came with 2.5.59,
+ *     so that version has nothing to switch on.  numa=off is a kernel built
+ *     without CONFIG_NUMA: one balancing domain of all CPUs, no node
+ *     balancing, no exec balancing.
+ *   - The node knobs (node_balance, node_balance_rate, idle_node_tick) are
+ *     rejected when there is no NUMA scheduler, and node_balance_rate /
+ *     idle_node_tick when the chosen node balancing does not use them,
+ *     rather than ignored: a knob that cannot act is most likely a typo
+ *     for another version.
+ *   - idle_node_tick defaults to idle (idle = 1) whatever idle_tick says:
+ *     the idle branch of 2.5.68's and 2.6.0's rebalance_tick passes its own
+ *     idle flag to balance_node() but a literal 0 to the intra-node
+ *     load_balance() beside it.  idle_node_tick=busy gives the node balance
+ *     the 0 as well.
+ *   - tick defaults to sync (every CPU's tick at the jiffy's start, the
+ *     order a race) for every version.  2.4.27 i386 setup_APIC_timer()
+ *     staggers the local APIC timers over smp_num_cpus+1 slices of the
+ *     jiffy; 2.6.11's starts them all on the same IRQ0 edge.  No 2.5 or
+ *     2.6.0 tree is at hand (UNVERIFIED): we take 2.6.11's form, because
+ *     the slice is computed from smp_num_cpus, which 2.5 replaced by
+ *     num_online_cpus() for CPU hotplug (INFERRED: the stagger went with
+ *     it), and the O(1) code of 2.5 is 2.6's, not 2.4's.  tick=staggered
+ *     gives 2.4's timers.
+ *   - yield defaults to the expired array for every version; which 2.5
+ *     release first moved yielders there is not known (UNVERIFIED for
+ *     2.5.33); yield=tail requeues within the active array.
+ *
+ * Omitted / simplified: nothing beyond what the options describe.
+ */
+#include "policy/o1/core.h"
+#include "sim/sim.h"
+
+bool o1_knob_given(const struct sl_params *knobs, const char *name)
+{
+	return sl_param_exists(knobs, name) && sl_param_given(knobs, name);
+}
+
+/* The index of choice knob `name`, or `def` when not given. */
+static int o1_knob_choice(const struct sl_params *knobs, const char *name, int def)
+{
+	return o1_knob_given(knobs, name) ? sl_param_choice(knobs, name) : def;
+}
+
+static const char *const o1_node_knobs[] = { "node_balance", "node_balance_rate",
+					     "idle_node_tick", NULL };
+
+static int o1_config_numa(struct o1_config *cfg, const struct sl_params *knobs,
+			  const char *name, struct sl_err *err)
+{
+	const struct o1_version *v = cfg->v;
+
+	if (o1_knob_given(knobs, "numa")) {
+		bool on = sl_param_choice(knobs, "numa") == 0;
+		if (on && !v->numa)
+			return sl_fail(err, "policy '%s': numa=on: kernel %s has no NUMA "
+				       "scheduler (it came with 2.5.59)", name, v->name);
+		cfg->numa = on;
+	}
+	for (int i = 0; o1_node_knobs[i]; i++) {
+		if (cfg->numa || !o1_knob_given(knobs, o1_node_knobs[i]))
+			continue;
+		if (v->numa)
+			return sl_fail(err, "policy '%s': %s: needs the NUMA scheduler, which "
+				       "numa=off switched off", name, o1_node_knobs[i]);
+		return sl_fail(err, "policy '%s': %s: needs the NUMA scheduler, which kernel "
+			       "%s does not have (it came with 2.5.59)", name, o1_node_knobs[i],
+			       v->name);
+	}
+	cfg->node_balance = (enum o1_node_balance)o1_knob_choice(knobs, "node_balance",
+								 (int)v->node_balance);
+	if (o1_knob_given(knobs, "node_balance_rate")) {
+		if (cfg->node_balance != O1_NODE_RATE)
+			return sl_fail(err, "policy '%s': node_balance_rate: only node_balance=rate "
+				       "(2.5.59) counts load_balance calls; here node balancing "
+				       "uses node ticks (kernel %s)", name, v->name);
+		cfg->node_balance_rate = (int)sl_param_int(knobs, "node_balance_rate");
+	}
+	if (o1_knob_given(knobs, "idle_node_tick")) {
+		if (cfg->node_balance != O1_NODE_TICKS)
+			return sl_fail(err, "policy '%s': idle_node_tick: only node_balance=ticks "
+				       "(2.5.68, 2.6.0) has node ticks; here node balancing counts "
+				       "load_balance calls (kernel %s)", name, v->name);
+		cfg->idle_node_tick_idle = sl_param_choice(knobs, "idle_node_tick") == 0;
+	}
+	return 0;
+}
+
+int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_params *knobs,
+		   const struct o1_version *v, bool smp, const char *name, struct sl_err *err)
+{
+	bool scan_given = sl_param_given(knobs, "scan_ns");
+
+	*cfg = (struct o1_config){
+		.v = v,
+		.hz = (unsigned)sl_param_int(knobs, "hz"),
+		.scan_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_scan(sim, 1),
+		.pick_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_pick(sim),
+		.smp = smp,
+		.hot = (enum o1_hot_rule)o1_knob_choice(knobs, "steal_hot", (int)v->hot),
+		.imbalance = (enum o1_imbalance_rule)o1_knob_choice(knobs, "imbalance",
+								    (int)v->imbalance),
+		.idle_tick_idle = o1_knob_choice(knobs, "idle_tick",
+						 v->idle_tick_passes_idle ? 0 : 1) == 0,
+		.yield = (enum o1_yield)o1_knob_choice(knobs, "yield", O1_YIELD_EXPIRED),
+		.fork_place = (enum o1_fork_place)o1_knob_choice(knobs, "fork_place",
+								 (int)v->fork_place),
+		.tick = (enum sl_tick_mode)o1_knob_choice(knobs, "tick", SL_TICK_SYNC),
+		.numa = smp && v->numa,
+		.node_balance = v->node_balance,
+		.node_balance_rate = 100,	/* i386 (NUMA-Q) */
+	};
+	cfg->idle_node_tick_idle = true;	/* balance_node(this_rq, idle, ...) */
+	cfg->cache_decay_ticks = o1_knob_given(knobs, "cache_decay_ticks") ?
+		(int)sl_param_int(knobs, "cache_decay_ticks") :
+		o1_cache_decay_ticks(sl_topo(sim), v, cfg->hz);
+	return o1_config_numa(cfg, knobs, name, err);
+}

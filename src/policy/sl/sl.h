@@ -1,0 +1,210 @@
+/*
+ * sl/sl.h - policy `sl`: schedlab's own scheduler.  Per-CPU runqueues ordered
+ * by weighted virtual runtime with generous, cache-friendly slices; a
+ * topology-aware placement that fills whole idle cores before idle SMT
+ * siblings and keeps ping-pong partners together; and a hierarchical
+ * balancer (SMT core -> package -> node -> machine) that pulls queued,
+ * cache-cold tasks, pushes a running task off a doubled-up core onto an
+ * idle one through the migration thread, and crosses NUMA nodes only for
+ * a lasting imbalance of a whole task.
+ *
+ * The code is split by idea:
+ *   sl/queue.c    the per-CPU runqueue (a heap of vruntimes), slices,
+ *                 sleeper credit, wakeup preemption, moving a queued task
+ *   sl/place.c    where a forked, exec'ing or woken task goes
+ *   sl/balance.c  the levels, periodic, newly-idle and active balancing
+ *   sl/rt.c       SCHED_FIFO/RR: pushing and pulling RT tasks between CPUs,
+ *                 live changes of class, nice and mask
+ *   sl/sl.c          knobs, creation, the ops the engine calls, the check
+ *
+ * Sources: Nick Piggin's scheduler domains (2.6.12.1 kernel/sched.c: the
+ * hierarchy and the newly-idle pull); Ingo Molnar's HT scheduler (F3, LKML
+ * <Pine.LNX.4.44.0208270226190.12947-100000@localhost.localdomain>: an idle
+ * package gets a task by active balancing); 6.12 kernel/sched/fair.c
+ * select_idle_sibling() (the idle-core-first search); J.-P. Lozi et al., "The Linux Scheduler: a Decade of Wasted Cores", EuroSys 2016 (an idle core beside a queue
+ * is a bug); docs/model.md (cache-hot tasks and migration cost; what
+ * a switch, a migration and an SMT pair cost: the reason for each choice).
+ * Docs: docs/policies/sl.md.
+ */
+#ifndef SL_POLICY_SL_SL_H
+#define SL_POLICY_SL_SL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/cpumask.h"
+#include "base/units.h"
+#include "hw/topo.h"
+#include "policy/prio_array.h"
+#include "sim/sim.h"
+
+#define SLS_NICE_0	1024	/* weight of a nice-0 task */
+#define SLS_MAX_LEVELS	4	/* core, package, node, machine */
+
+/* ---- per task ---- */
+
+struct sls_ent {
+	struct sl_prio_node rt_node;	/* RT: its place in the runqueue's rt array */
+	struct sl_task *task;
+	int cpu;		/* runqueue it belongs to (-1 before the first fork) */
+	int heap_idx;		/* index in that queue's heap, -1 when not queued */
+	bool on_rq;		/* queued or running (= runnable to the policy) */
+	long weight;
+	int nice;		/* the nice `weight` was computed for */
+	int64_t vruntime;	/* ns of nice-0 CPU time */
+	int64_t batch;		/* vruntime / batch_us when queued: the heap key */
+	sl_time stamp;		/* when it last left its CPU (queued: the tie-break) */
+	sl_time exec_start;	/* clock of the last vruntime update while running */
+	sl_time sum_exec;	/* CPU time while picked */
+	sl_time slice_start;	/* sum_exec when last picked */
+	int mem_node;		/* where its image's memory went (first run after
+				 * fork / exec), -1 not yet known */
+	sl_time node_ns;	/* CPU time on the node it runs on, since it got there */
+	int run_node;		/* that node */
+	bool rt;		/* SCHED_FIFO/RR as the policy last queued it */
+	bool rt_queued;		/* on its runqueue's rt array */
+	bool rt_tail;		/* RT: goes to the tail of its list when it stops
+				 * running (RR slice over, yield), else the head */
+	sl_time rr_start;	/* sum_exec when its current RR slice began */
+};
+
+/* An RT task's priority as the rt array orders it (0 best): 99 - rt_priority. */
+static inline int sls_rt_prio(const struct sls_ent *e)
+{
+	return SL_MAX_RT_PRIO - 1 - e->task->rt_priority;
+}
+
+/* Queued, not running (in the heap or the rt array). */
+static inline bool sls_queued(const struct sls_ent *e)
+{
+	return e->heap_idx >= 0 || e->rt_queued;
+}
+
+static inline struct sls_ent *sls_ent(const struct sl_task *t)
+{
+	return sl_task_policy(t);
+}
+
+/* ---- topology levels ---- */
+
+/* One balancing level of one CPU: its span and the groups (child spans)
+ * inside it, which are compared with each other. */
+struct sls_level {
+	sl_cpumask span;
+	int ngroups;
+	sl_cpumask *groups;	/* [ngroups], owned */
+	int local;		/* this CPU's group */
+	bool numa;		/* groups are NUMA nodes: the cautious rules apply */
+	int interval;		/* ticks between balances */
+	uint64_t next;		/* jiffy of the next balance */
+	int imb_count;		/* consecutive balances that saw an imbalance (NUMA) */
+};
+
+/* ---- per CPU ---- */
+
+struct sls_rq {
+	int cpu;
+	struct sls_ent **heap;	/* queued, not running: min-heap on vruntime */
+	int nq, cap;
+	struct sls_ent *curr;	/* running, not in the heap */
+	struct sl_prio_array rt;	/* queued RT tasks: FIFO lists by priority */
+	int nr_running;		/* nq + rt.nr_active + (curr != NULL) */
+	int64_t min_vruntime;	/* monotonic floor of the queue's vruntimes */
+	int nlevels;
+	struct sls_level lv[SLS_MAX_LEVELS];
+	struct sls_ent *mig_ent;	/* the migration thread moves this task ... */
+	int mig_dest;			/* ... to this CPU */
+	int incoming;			/* moves to this CPU requested, not yet done */
+};
+
+/* ---- the policy ---- */
+
+struct sls {
+	struct sl_sim *sim;
+	const struct sl_topo *topo;
+	int ncpus;
+	/* knobs */
+	unsigned hz;
+	sl_time slice, min_slice, latency;	/* slice = latency / nr, clamped */
+	sl_time sleep_credit, wake_gran;
+	sl_time batch;		/* vruntime quantum within which the hottest runs first */
+	sl_time rr_slice;	/* SCHED_RR's slice */
+	int rt_queued;		/* RT tasks queued (not running) on every CPU */
+	sl_time cache_hot;	/* a task that ran this recently is cache-hot */
+	bool idle_core_first;	/* wakeups: an idle core beats a half-idle prev */
+	bool sync_wake;		/* sync wakeups go to the waker's CPU / sibling */
+	bool active;		/* push a running task off a doubled-up core */
+	bool newidle;
+	bool exec_spread;	/* exec picks the least loaded node */
+	bool fork_spread;	/* so does the fork of a process */
+	int numa_persist;	/* NUMA-level balances an imbalance must last */
+	sl_time numa_settle;	/* CPU time on a node after which a task has settled */
+	int pull_scan;		/* queued tasks a pull looks at (0: all) */
+	sl_time scan_ns, pick_ns;
+	int balance_ticks, numa_ticks;	/* periodic balance intervals */
+	struct sls_rq *rq;	/* [ncpus] */
+};
+
+static inline struct sls *sls_state(const struct sl_sim *sim)
+{
+	return sl_policy_data(sim);
+}
+
+/* ---- sl/queue.c ---- */
+
+long sls_nice_weight(int nice);
+/* Heap order: a runs before b. */
+bool sls_before(const struct sls_ent *a, const struct sls_ent *b);
+void sls_update_curr(struct sls *s, struct sls_rq *rq);
+void sls_enqueue(struct sls *s, struct sls_rq *rq, struct sls_ent *e);
+void sls_dequeue(struct sls *s, struct sls_rq *rq, struct sls_ent *e);
+struct sls_ent *sls_peek(const struct sls_rq *rq);
+void sls_put_prev(struct sls *s, struct sls_rq *rq);
+void sls_set_curr(struct sls *s, struct sls_rq *rq, struct sls_ent *e);
+sl_time sls_slice(const struct sls *s, const struct sls_rq *rq);
+/* A woken or new task is on rq: make that CPU reschedule if it should. */
+void sls_check_preempt(struct sls *s, struct sls_rq *rq, struct sls_ent *e, bool sync);
+void sls_tick_curr(struct sls *s, struct sls_rq *rq);
+/* Rebase a vruntime from one queue to another (sleeping or queued task). */
+void sls_rebase(struct sls *s, struct sls_ent *e, int dst);
+/* Move a queued, not running task to dst and let dst reschedule. */
+void sls_move_queued(struct sls *s, struct sls_ent *e, int dst);
+/* Nothing runs or waits on cpu, and nothing is about to (no move to it
+ * is pending). */
+bool sls_idle(const struct sls *s, int cpu);
+/* Every sibling of cpu's core is idle. */
+bool sls_core_idle(const struct sls *s, int cpu);
+
+/* ---- sl/place.c ---- */
+
+int sls_select_fork(struct sls *s, struct sl_task *parent, struct sl_task *child);
+int sls_select_exec(struct sls *s, struct sl_task *t);
+int sls_select_wake(struct sls *s, struct sl_task *t, int waker_cpu, unsigned flags);
+/* The most important task of cpu, e aside: an RT prio 0..99,
+ * SL_MAX_RT_PRIO for a SCHED_NORMAL one, SL_MAX_PRIO if nothing is there. */
+int sls_top(const struct sls *s, int cpu, const struct sls_ent *e);
+/* Where RT task e runs soonest (see sl/place.c); prev may be -1. */
+int sls_select_rt(struct sls *s, struct sls_ent *e, int prev, int charge_cpu);
+/* Where a runnable task goes that its new mask forbids its CPU. */
+int sls_select_allowed(struct sls *s, struct sl_task *t);
+
+/* ---- sl/balance.c ---- */
+
+void sls_build_levels(struct sls *s);
+void sls_free_levels(struct sls *s);
+void sls_balance_tick(struct sls *s, int cpu);
+bool sls_newidle(struct sls *s, int cpu);
+/* Ask cpu's migration thread to move e (running or queued there) to dest. */
+void sls_request_move(struct sls *s, struct sls_ent *e, int dest);
+
+/* ---- sl/rt.c ---- */
+
+/* A CPU is about to pick: pull the best RT task waiting elsewhere behind
+ * an RT task as important as itself, if it beats what this CPU has. */
+void sls_pull_rt(struct sls *s, int cpu);
+/* Queued RT task e cannot run on its CPU now: move it where it can. */
+void sls_push_rt(struct sls *s, struct sls_ent *e);
+void sls_setscheduler(struct sl_sim *sim, struct sl_task *t, const struct sl_sched_attr *old);
+void sls_set_allowed(struct sl_sim *sim, struct sl_task *t);
+
+#endif
