@@ -4,9 +4,10 @@
 # processed and events per second (from --stats), and the peak resident
 # memory (GNU time's %M, when /usr/bin/time is GNU time); then the wall
 # time of every built-in experiment (`reproduce`, default repetitions) and
-# the scaling table of bench/scale.py (2 to 1,024 CPUs, every policy).
+# the scaling table of bench/scale.py (2 to 1,024 CPUs, every policy) and
+# the events/s matrix of bench/rate.py (every preset, workload and policy).
 # Everything printed is also kept in bench/results.md, the latest figures
-# with the machine they came from.  About 2-3 minutes on 2 vCPUs.
+# with the machine they came from.  About 5 minutes on 2 vCPUs.
 set -u
 cd "$(dirname "$0")/.."
 S=./schedlab
@@ -73,6 +74,10 @@ out ""
 python3 bench/scale.py "$S" >"$tmp/scale" || exit 1
 cat "$tmp/scale"
 cat "$tmp/scale" >&3
+out ""
+python3 bench/rate.py "$S" >"$tmp/rate" || exit 1
+cat "$tmp/rate"
+cat "$tmp/rate" >&3
 exec 3>&-
 cp "$tmp/results" "$results"
 echo "(kept in $results)"

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""rate.py - `make bench`'s events-per-second matrix (issue 14, goal 2: at
+least 5 M events/s per core for every policy on every workload of the
+presets).
+
+  rate.py SCHEDLAB [--quick]
+
+Runs every benchmark workload on every preset machine under every policy
+(`up` runs a uniprocessor kernel on CPU 0 of any machine), one
+repetition each at a size of about 10^5 to 10^6 events, and prints the
+simulator's events per second (millions, from --stats; one process, one
+core) as one table per workload: rows the presets, columns the policies.
+It ends with how many runs reached 5 M/s and the slowest ones.  The
+figures are a benchmark, not a test: nothing asserts them, and a shared
+machine's figures vary by tens of percent.  --quick runs three presets.
+"""
+import re
+import subprocess
+import sys
+
+PRESETS = ["p4dpe-2x2ht", "p4ht-3066", "p4-2400", "xeon-1600ht", "numaq-16", "xeon-1800-2x2ht",
+           "azusa-16", "xeon-2s-smt"]
+POLICIES = ["linux24", "o1", "ht", "up", "domains", "cfs", "sl"]
+# Each sized for roughly 1e5-1e6 events on the presets.
+WORKLOADS = [
+    "kernbench",
+    "spin:seconds=100",
+    "hackbench:groups=4,loops=100",
+    "pingpong:loops=50000",
+    "schedbench:tasks=4,size=5,hackbench=2",
+    "javabench:size=200",
+    "sdet:scripts=256",
+    "dbench:clients=8,ops=10000",
+    "tbench:clients=8,ops=5000",
+    "chat:rooms=2",
+    "schbench:runtime_s=30",
+]
+GOAL = 5.0	# M events/s
+STATS = re.compile(r"stats: (\d+) events in ([0-9.]+) s wall clock")
+
+
+def rate(schedlab, machine, wl, policy):
+    p = subprocess.run([schedlab, "run", "-m", machine, "-w", wl, "-p", policy, "-r", "1",
+                        "--stats", "-o", "json"], capture_output=True, text=True)
+    m = STATS.search(p.stderr)
+    if p.returncode != 0 or not m:
+        return "failed: " + (p.stderr.strip().splitlines() or ["?"])[-1]
+    events, wall = int(m.group(1)), float(m.group(2))
+    return events / wall / 1e6 if wall > 0 else None
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit("usage: rate.py SCHEDLAB [--quick]")
+    schedlab = sys.argv[1]
+    presets = PRESETS[:3] if "--quick" in sys.argv[2:] else PRESETS
+    runs = []
+    print("Events per second (millions, one core), one run each; goal: %.0f M/s.\n" % GOAL)
+    for wl in WORKLOADS:
+        print("%s\n" % wl)
+        print("| machine | " + " | ".join(POLICIES) + " |")
+        print("|---|" + "---:|" * len(POLICIES))
+        for machine in presets:
+            cells = []
+            for pol in POLICIES:
+                r = rate(schedlab, machine, wl, pol)
+                if r is None:
+                    cells.append("")
+                elif isinstance(r, str):
+                    cells.append(r)
+                    print("rate.py: %s %s %s: %s" % (machine, wl, pol, r), file=sys.stderr)
+                else:
+                    cells.append("%.1f" % r)
+                    runs.append((r, machine, wl, pol))
+            print("| %s | %s |" % (machine, " | ".join(cells)))
+        print()
+    ok = sum(1 for r in runs if r[0] >= GOAL)
+    print("%d of %d runs at %.0f M events/s or more; the slowest:" % (ok, len(runs), GOAL))
+    for r, machine, wl, pol in sorted(runs)[:8]:
+        print("  %5.2f M/s  %s -p %s -w %s" % (r, machine, pol, wl))
+
+
+if __name__ == "__main__":
+    main()
