@@ -231,10 +231,19 @@ double cli_wall_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-void cli_print_stats(uint64_t events, double wall_s)
+double cli_cpu_seconds(void)
 {
-	fprintf(stderr, "schedlab: stats: %llu events in %.3f s wall clock (%.3g events/s)\n",
-		(unsigned long long)events, wall_s, wall_s > 0 ? (double)events / wall_s : 0.0);
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void cli_print_stats(uint64_t events, double wall_s, double cpu_s)
+{
+	fprintf(stderr, "schedlab: stats: %llu events in %.3f s wall clock, %.6f s CPU "
+		"(%.3g events/s)\n", (unsigned long long)events, wall_s, cpu_s,
+		wall_s > 0 ? (double)events / wall_s : 0.0);
 }
 
 int cli_finish_output(void)

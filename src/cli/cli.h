@@ -133,10 +133,13 @@ static inline struct sl_sweep_progress *cli_progress_sink(struct cli_progress *p
 	return p->on ? &p->base : NULL;
 }
 
-/* Seconds on a monotonic clock (for --stats only; results never use it). */
+/* Seconds on a monotonic clock, and this process's CPU seconds (all its
+ * threads): for --stats only; results never use them. */
 double cli_wall_seconds(void);
-/* The --stats line on stderr. */
-void cli_print_stats(uint64_t events, double wall_s);
+double cli_cpu_seconds(void);
+/* The --stats line on stderr: events, wall and CPU seconds since the
+ * start (CPU time is what a benchmark on a shared host compares). */
+void cli_print_stats(uint64_t events, double wall_s, double cpu_s);
 /* Flush stdout; a write error (full disk, closed pipe) is an internal failure. */
 int cli_finish_output(void);
 

@@ -111,7 +111,7 @@ static int run_all(const struct reproduce_args *a, struct sl_experiment *exps, i
 		   long runs, struct sl_exp_result *res, struct sl_err *err)
 {
 	uint64_t events = 0;
-	double t0 = cli_wall_seconds();
+	double t0 = cli_wall_seconds(), cpu0 = cli_cpu_seconds();
 	struct cli_progress progress;
 	int rc = 0;
 
@@ -125,7 +125,7 @@ static int run_all(const struct reproduce_args *a, struct sl_experiment *exps, i
 	}
 	cli_progress_end(&progress);
 	if (!rc && a->stats)
-		cli_print_stats(events, cli_wall_seconds() - t0);
+		cli_print_stats(events, cli_wall_seconds() - t0, cli_cpu_seconds() - cpu0);
 	return rc;
 }
 

@@ -314,7 +314,7 @@ int cmd_run(int argc, char **argv)
 	struct sl_sweep_plan plan = { 0 };
 	struct sl_outfile trace = { 0 }, html = { 0 };
 	enum sl_trace_format trace_format = SL_TRACE_PERF;
-	double t0;
+	double t0, cpu0;
 	int rc;
 
 	if (argc == 2 && cli_is_help(argv[1])) {
@@ -340,6 +340,7 @@ int cmd_run(int argc, char **argv)
 	if (c0->workload->note && c0->workload->note(&c0->params, note, sizeof(note)))
 		fprintf(stderr, "schedlab: note: %s\n", note);
 	t0 = cli_wall_seconds();
+	cpu0 = cli_cpu_seconds();
 	if (run_plan(&a, &plan, trace_format, &trace, &err) ||
 	    (!cli_shard_slicing() && check_metrics(&a, &plan, &err))) {
 		sl_outfile_abort(&html);
@@ -354,7 +355,7 @@ int cmd_run(int argc, char **argv)
 		uint64_t events = 0;
 		for (int m = 0; m < plan.nmachines; m++)
 			events += plan.sweeps[m]->events;
-		cli_print_stats(events, cli_wall_seconds() - t0);
+		cli_print_stats(events, cli_wall_seconds() - t0, cli_cpu_seconds() - cpu0);
 	}
 	if (cli_shard_slicing()) {	/* the slice's runs, for merge */
 		rc = cli_shard_finish(argc, argv);
