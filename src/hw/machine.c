@@ -266,9 +266,16 @@ static int load_synthetic(struct sl_machine *m, const char *base, const struct h
 		return sl_fail(err, "%s: not a preset, and '%.*s' after ':' is not a count of an "
 			       "hwloc synthetic string (expected 1, 2, ...)", what,
 			       (int)strcspn(bad, " \t\n("), bad);
-	if (cpus > HW_MAX_RAW_CPUS)
+	/* Only noht can bring more PUs than SL_MAX_CPUS down to that many;
+	 * without it the count is final, so refuse it before hwloc, whose
+	 * insertion of one wide level is quadratic (a flat "7009" took 4 s,
+	 * found by the machine fuzz harness). */
+	if (!o->noht && cpus > SL_MAX_CPUS)
 		return sl_fail(err, "%s: %lu logical CPUs, at most %d supported",
 			       what, cpus, SL_MAX_CPUS);
+	if (cpus > HW_MAX_RAW_CPUS)
+		return sl_fail(err, "%s: %lu logical CPUs before noht, at most %d looked at "
+			       "(and %d simulated)", what, cpus, HW_MAX_RAW_CPUS, SL_MAX_CPUS);
 	if (hw_synthetic_check_indexes(base, what, err))
 		return -1;
 	return load_hwloc(m, HW_SRC_SYNTHETIC, base, o, what, err);

@@ -10,7 +10,9 @@
  * set attribute that is not a bitmap (complete_cpuset="0x0`00000ff"), so
  * every cpuset and nodeset attribute must be one as lstopo writes them:
  * hex words, each with or without "0x" and of 1 to 8 digits, joined by
- * ',', maybe after hwloc's "0xf...f," for an infinite set.  Found by the
+ * ',', maybe after hwloc's "0xf...f," for an infinite set.  A PU or NUMA
+ * node without an os_index, which hwloc takes as 2^32-1 and then sizes a
+ * bitmap by (half a GB touched, seconds), is refused too.  Found by the
  * machine_xml fuzz harness (tests/fuzz/).
  *
  * libxml2 (hwloc's own XML backend) reads the bytes hwloc will be given
@@ -97,6 +99,15 @@ int hw_xml_check(const char *buf, size_t len, const char *what, struct sl_err *e
 				     type ? (const char *)type : "?", pairs[i][0], pairs[i][1]);
 			xmlFree(type);
 		}
+		xmlChar *otype = xmlTextReaderGetAttribute(r, BAD_CAST "type");
+		if (otype && (xmlStrEqual(otype, BAD_CAST "PU") ||
+			      xmlStrEqual(otype, BAD_CAST "NUMANode")) && !has_attr(r, "os_index"))
+			rc = sl_fail(err, "%s: line %d: object '%s' has no os_index (lstopo writes "
+				     "one for every PU and NUMA node; hwloc would take it as "
+				     "index 2^32-1 and size its bitmaps by it)", what,
+				     (int)xmlGetLineNo(xmlTextReaderCurrentNode(r)),
+				     (const char *)otype);
+		xmlFree(otype);
 		for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]) && rc == 0; i++) {
 			xmlChar *v = xmlTextReaderGetAttribute(r, BAD_CAST sets[i]);
 			if (v && !is_bitmap((const char *)v)) {

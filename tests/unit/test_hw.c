@@ -335,6 +335,9 @@ SL_TEST(hw_errors_files)
 	CHECK(fails_with(fixture("bad-bitmap.xml"),
 			 "line 4: object 'Machine' has complete_cpuset '0x0`00000ff', not an hwloc "
 			 "bitmap"));
+	/* a PU without os_index: hwloc sized a bitmap by 2^32-1 (half a GB
+	 * touched, seconds; found by the machine_xml harness) */
+	CHECK(fails_with(fixture("pu-no-os-index.xml"), "line 10: object 'PU' has no os_index"));
 }
 
 /* The CPU count a synthetic string asks for, known before hwloc builds
@@ -371,6 +374,12 @@ SL_TEST(hw_errors_names)
 	CHECK(fails_with("pack:100000 core:100000 pu:100000", "at most"));
 	CHECK(fails_with("pack:2 core:1 pu:0", "pack:2 core:1 pu:0"));
 	CHECK(fails_with("", "empty"));
+	/* without noht the count is final: refused before hwloc builds it
+	 * (a flat "7009" took hwloc 4 s, 20 s under the fuzz harness) */
+	CHECK(fails_with("7009", "7009 logical CPUs, at most 1024 supported"));
+	CHECK(fails_with("core:1 pu:1025", "1025 logical CPUs, at most 1024"));
+	/* with noht, at most 4096 are built (8192 took hwloc 4-5 s) */
+	CHECK(fails_with("pack:16 core:64 pu:8,noht", "8192 logical CPUs before noht, at most 4096"));
 	/* 4096 PUs, 1024 after noht: fits */
 	CHECK(loads_ok("pack:16 core:64 pu:4,noht"));
 	CHECK(mach.topo.ncpus == 1024);
