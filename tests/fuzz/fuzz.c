@@ -163,8 +163,15 @@ void fuzz_run(const struct sl_machine *machine, const char *policy,
 	b.sim = sim;
 	sl_time limit = 0;
 	void *state = ops->start(sim, params, &limit);
-	if (!limit || limit > FUZZ_MAX_SIM_NS)
-		limit = FUZZ_MAX_SIM_NS;
+	/* and less simulated time, by the square: a tick is one event, but
+	 * each idle CPU's balance may read every CPU (sched domains on a flat
+	 * 766-CPU machine: 766 x 766 loads a tick, 0.2 s a tick under the
+	 * sanitizers, 7 s an input); a few ticks at least */
+	sl_time max_sim = FUZZ_MAX_SIM_NS / (scale * scale);
+	if (max_sim < FUZZ_MIN_SIM_NS)
+		max_sim = FUZZ_MIN_SIM_NS;
+	if (!limit || limit > max_sim)
+		limit = max_sim;
 	/* In slices of simulated time, so that engine events can be counted
 	 * between them (some workloads do 10^5 events per simulated second
 	 * with no switch); a slice ending early means the run ended. */

@@ -29,6 +29,7 @@
  * (switches, wakeups, forks, exits, migrations); the run stops at the
  * first bound reached, as if complete. */
 #define FUZZ_MAX_SIM_NS (2 * SL_SEC)
+#define FUZZ_MIN_SIM_NS (3 * SL_MSEC)	/* what a big machine still gets (fuzz.c) */
 #define FUZZ_SLICE_NS SL_MSEC
 #define FUZZ_MAX_EVENTS 20000
 #define FUZZ_MAX_SCHED_EVENTS 5000
