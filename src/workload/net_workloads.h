@@ -19,6 +19,14 @@ extern const struct sl_workload_ops sl_workload_chat;
 extern const struct sl_workload_ops sl_workload_dbench;
 extern const struct sl_workload_ops sl_workload_tbench;
 
+/* How many whole messages a chat client receive asks for: up to `drain`
+ * and the `left` it still has to receive, and no more than half the room
+ * its socket has beyond one message from each other user of the room
+ * (`level` bytes queued), at least one (chat.c, docs/workloads.md). */
+long chat_drain_limit(long drain, long level, long left);
+#define CHAT_MSG_BYTES 100
+#define CHAT_SOCK_BYTES (87380 / CHAT_MSG_BYTES * CHAT_MSG_BYTES)
+
 /* Cache footprint of a chat thread or a tbench process, KB: only its
  * private lines (the top of its user and kernel stacks, its task_struct,
  * its socket and skb heads).  The kernel's networking code and the data

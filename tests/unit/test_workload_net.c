@@ -145,6 +145,49 @@ SL_TEST(chat_throughput_hand_checked)
 	CHECK(r.sys >= work);
 }
 
+/* drain (docs/workloads.md, chat, "Events"): a client receiver takes up to
+ * `drain` queued messages in one receive, two bursts for all of them.  On
+ * one CPU without jitter nothing runs between the messages either way, so
+ * the timed window is the same (to the nanosecond); the events are far
+ * fewer. */
+SL_TEST(chat_drain_takes_queued_messages_in_one_receive)
+{
+	struct net_run one, many;
+	const char *base = "rooms=2,messages=20,jitter=0";
+	char args[96];
+
+	snprintf(args, sizeof(args), "%s,drain=1", base);
+	bool ok = net_run(&one, UP_BOX, &sl_workload_chat, args, 1);
+	snprintf(args, sizeof(args), "%s,drain=8", base);
+	ok = ok && net_run(&many, UP_BOX, &sl_workload_chat, args, 1);
+	if (!ok) {
+		CHECK(!"chat ran with drain=1 and 8");
+		return;
+	}
+	CHECK(net_metric(&many, "messages_received") == 2 * 380 * 20);
+	CHECK(net_metric(&many, "socket_receives") == net_metric(&one, "socket_receives"));
+	CHECKF(close_rel(net_metric(&many, "timed_s"), net_metric(&one, "timed_s"), 1e-9),
+	       "timed %g s, one message per receive %g s", net_metric(&many, "timed_s"),
+	       net_metric(&one, "timed_s"));
+	CHECKF(many.stats.events < 0.7 * one.stats.events, "%llu events against %llu",
+	       (unsigned long long)many.stats.events, (unsigned long long)one.stats.events);
+}
+
+/* ... up to `drain` and what is left, and never so many that the room it
+ * frees could let in a sender that would have found the socket full: half
+ * the room beyond one message from each of the 19 others. */
+SL_TEST(chat_drain_limit_keeps_room)
+{
+	long cap = CHAT_SOCK_BYTES / CHAT_MSG_BYTES;	/* 873 messages */
+
+	CHECK(chat_drain_limit(8, 0, 1000) == 8);
+	CHECK(chat_drain_limit(8, 0, 3) == 3);
+	CHECK(chat_drain_limit(1, 0, 1000) == 1);
+	CHECK(chat_drain_limit(8, (cap - 29) * CHAT_MSG_BYTES, 1000) == 5);	/* (29 - 19) / 2 */
+	CHECK(chat_drain_limit(8, (cap - 19) * CHAT_MSG_BYTES, 1000) == 1);
+	CHECK(chat_drain_limit(8, CHAT_SOCK_BYTES, 1000) == 1);			/* full: one */
+}
+
 SL_TEST(chat_uses_both_siblings)
 {
 	struct net_run r;
@@ -370,6 +413,7 @@ SL_TEST(net_workloads_bad_params_fail)
 		{ &sl_workload_chat, "rooms=0" },
 		{ &sl_workload_chat, "rooms=abc" },
 		{ &sl_workload_chat, "messages=-1" },
+		{ &sl_workload_chat, "drain=0" },
 		{ &sl_workload_chat, "send_us=-2" },
 		{ &sl_workload_chat, "room=2" },
 		{ &sl_workload_dbench, "clients=0" },
