@@ -79,6 +79,7 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 		sl_event_init(&c->ipi_ev, EV_IPI, i, NULL);
 		sl_event_init(&c->migr_ev, EV_MIGRATION, i, NULL);
 	}
+	sl__sched_init(sim);
 	sim->root_allowed = m->topo.all_cpus;
 	sl__conserve_init(sim);
 
@@ -124,6 +125,7 @@ void sl_sim_destroy(struct sl_sim *sim)
 	free(sim->core_first);
 	free(sim->core_cpus);
 	free(sim->mem_demand);
+	sl__sched_free(sim);
 	free(sim->llc_evicted_kb);
 	free(sim);
 }

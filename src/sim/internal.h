@@ -39,6 +39,7 @@ struct sl_cpu {
 	uint8_t burst_deferred;		/* 0 none, 1 pending, 2 cancelled since */
 	double burst_owed, burst_speed;	/* what it completes, at what speed */
 	uint64_t burst_seq;		/* its place among events of equal time */
+	int draw_slot;			/* sched.c: the draw mask it is in, -1 none */
 	struct sl_cpu_stats stats;
 	bool occ_busy, occ_running;	/* as conserve.c last counted it */
 };
@@ -118,6 +119,18 @@ struct sl_sim {
 	int ncpus;
 	struct sl_cpu *cpus;
 	double *mem_demand;		/* per node: memory intensity of running tasks homed there */
+	double *node_cont;		/* per node: sl_numa_contention of mem_demand */
+	/* Per node, then one more (the last) for CPUs whose task draws on
+	 * nothing at the moment: the CPUs whose running task draws on the
+	 * node's bandwidth (sched.c retime_node), so that a change of a
+	 * node's contention visits those, not the machine. */
+	sl_cpumask *draw_mask;
+	int mask_words;			/* words of a mask that can have CPUs */
+	unsigned long draw_gen;		/* counts the changes of the masks */
+	/* Memos of the NUMA speed factors (sched.c task_speed): per run node
+	 * for kernel work, per (home, run, class) for user work; each entry
+	 * holds the contention it was computed for (-1: none yet). */
+	struct sl_speed_memo *kspeed, *uspeed;
 	double *llc_evicted_kb;		/* per package: lines touched there, cumulative */
 	int *core_first, *core_cpus;	/* core k's CPUs, ascending: core_cpus[core_first[k]
 					 * .. core_first[k+1]-1] (a mask's walk costs
@@ -167,8 +180,24 @@ static inline sl_time sl__after(const struct sl_sim *sim, sl_time delta)
 }
 
 /* sched.c */
+struct sl_speed_memo {
+	double cont, speed;
+};
 void sl__schedule(struct sl_sim *sim, int cpu);
-void sl__settle(struct sl_sim *sim, struct sl_cpu *c);
+/* Set up and free sched.c's per-node state (masks, memos). */
+void sl__sched_init(struct sl_sim *sim);
+void sl__sched_free(struct sl_sim *sim);
+/* A running task's progress and accounting up to now; nothing to do
+ * (most calls of a re-timing at one instant) costs a test. */
+void sl__settle_work(struct sl_sim *sim, struct sl_cpu *c, sl_time wall);
+static inline void sl__settle(struct sl_sim *sim, struct sl_cpu *c)
+{
+	sl_time wall = sim->now - c->seg_start;
+
+	c->seg_start = sim->now;
+	if (c->curr && wall > 0)
+		sl__settle_work(sim, c, wall);
+}
 void sl__core_changed(struct sl_sim *sim, int core);
 void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign);
 /* The node whose memory running task t draws on now, and how much

@@ -23,6 +23,7 @@
  * speed, as one burst.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "sim/internal.h"
 
@@ -74,24 +75,25 @@ static bool kernel_phase(const struct sl_sim *sim, const struct sl_task *t)
 	       (t->debt_sys > 0 || (t->act_sys && t->work_left > 0));
 }
 
-/* Bring c's running task's progress and accounting up to sim->now. */
-void sl__settle(struct sl_sim *sim, struct sl_cpu *c)
+/* Bring c's running task's progress and accounting up to sim->now, `wall`
+ * after c->seg_start (sl__settle, internal.h, has moved seg_start). */
+void sl__settle_work(struct sl_sim *sim, struct sl_cpu *c, sl_time wall)
 {
 	struct sl_task *t = c->curr;
-	sl_time wall = sim->now - c->seg_start;
+	unsigned fp = task_footprint(sim, t);
 
-	c->seg_start = sim->now;
-	if (!t || wall <= 0)
-		return;
 	/* The lines t brings in displace those of tasks that left this CPU:
 	 * of what it touches, only the part that was missing (a line still
-	 * in the cache is hit, and evicts nothing). */
-	double touched = sl_cache_touched_kb(sim->model, sim->now - t->dispatched_at,
-					     task_footprint(sim, t));
-	c->evicted_kb += (touched - c->curr_touched_kb) * c->curr_miss;
-	sim->llc_evicted_kb[sim->topo->cpu_package[c->id]] +=
-		(touched - c->curr_touched_kb) * c->curr_llc_miss;
-	c->curr_touched_kb = touched;
+	 * in the cache is hit, and evicts nothing).  Once t has touched its
+	 * whole footprint it touches nothing new (what it touched only grows
+	 * with its time here), and the sums would add 0. */
+	if (c->curr_touched_kb != (double)fp) {
+		double touched = sl_cache_touched_kb(sim->model, sim->now - t->dispatched_at, fp);
+		c->evicted_kb += (touched - c->curr_touched_kb) * c->curr_miss;
+		sim->llc_evicted_kb[sim->topo->cpu_package[c->id]] +=
+			(touched - c->curr_touched_kb) * c->curr_llc_miss;
+		c->curr_touched_kb = touched;
+	}
 	int node = sim->topo->cpu_node[c->id];
 	if (node < 4)
 		t->node_ns[node] += wall;
@@ -124,7 +126,11 @@ void sl__settle(struct sl_sim *sim, struct sl_cpu *c)
 		user_work += d;
 
 	double total = sys_work + user_work;
-	sl_time sys_wall = total > 0 ? round_ns((double)wall * sys_work / total) : 0;
+	/* All of it one kind (most settles): the division would give wall
+	 * or 0 (wall * s / s is within an ulp or two of wall, below 2^50) */
+	sl_time sys_wall = user_work == 0 && total > 0 ? wall
+			 : sys_work == 0 ? 0
+			 : round_ns((double)wall * sys_work / total);
 	if (total <= 0)	/* only possible at speed 0: charge by action kind */
 		sys_wall = t->act_sys ? wall : 0;
 	t->sys_ns += sys_wall;
@@ -143,7 +149,8 @@ static double task_speed(struct sl_sim *sim, struct sl_cpu *c)
 
 	if (t->steady_speed)
 		return 1.0;
-	for (int k = sim->core_first[c->core]; k < sim->core_first[c->core + 1]; k++) {
+	int first = sim->core_first[c->core], end = sim->core_first[c->core + 1];
+	for (int k = end - first > 1 ? first : end; k < end; k++) {	/* alone: no siblings */
 		int s = sim->core_cpus[k];
 		if (s == c->id || n == 8)
 			continue;
@@ -153,18 +160,36 @@ static double task_speed(struct sl_sim *sim, struct sl_cpu *c)
 		else if (sc->in_migration)
 			others[n++] = SL_WC_INT;
 	}
-	double speed = sl_speed_smt(sim->model, t->wclass, others, n);
-	int knode = sim->model->kernel_node;
-	if (t->kmem)
-		speed *= sl_speed_numa_kernel(sim->model, topo->cpu_node[c->id],
-					      sl_numa_contention(sim->model, sim->mem_demand[knode]));
-	else if (t->home_node >= 0)
-		speed *= sl_speed_numa(sim->model, t->wclass, topo->cpu_node[c->id], t->home_node,
-				       sl_numa_contention(sim->model, sim->mem_demand[t->home_node]));
+	double speed = n ? sl_speed_smt(sim->model, t->wclass, others, n) : 1.0;
+	int run = topo->cpu_node[c->id];
+	if (t->kmem) {
+		double cont = sim->node_cont[sim->model->kernel_node];
+		struct sl_speed_memo *m = &sim->kspeed[run];
+		if (m->cont != cont) {
+			m->cont = cont;
+			m->speed = sl_speed_numa_kernel(sim->model, run, cont);
+		}
+		speed *= m->speed;
+	} else if (t->home_node >= 0) {
+		double cont = sim->node_cont[t->home_node];
+		if (!sim->uspeed) {
+			speed *= sl_speed_numa(sim->model, t->wclass, run, t->home_node, cont);
+		} else {
+			struct sl_speed_memo *m = &sim->uspeed[((size_t)t->home_node * topo->nnodes +
+								(size_t)run) * SL_WC_COUNT + t->wclass];
+			if (m->cont != cont) {
+				m->cont = cont;
+				m->speed = sl_speed_numa(sim->model, t->wclass, run, t->home_node, cont);
+			}
+			speed *= m->speed;
+		}
+	}
 	return speed > 1e-6 ? speed : 1e-6;
 }
 
-static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel);
+/* Out of line: rare beside the re-timings that test for it. */
+static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel)
+	__attribute__((noinline));
 
 /*
  * (Re)time c's completion event from its outstanding work.
@@ -221,6 +246,75 @@ void sl__flush_bursts(struct sl_sim *sim)
 	sim->ndeferred = 0;
 }
 
+/* Memos of the speed model's NUMA factors, for up to this many nodes
+ * (nodes^2 x classes entries); beyond, the factors are computed each time. */
+#define USPEED_MEMO_NODES 64
+
+void sl__sched_init(struct sl_sim *sim)
+{
+	int nnodes = sim->topo->nnodes;
+
+	sim->node_cont = sl_xcalloc((unsigned long)nnodes, sizeof(double));
+	for (int n = 0; n < nnodes; n++)
+		sim->node_cont[n] = sl_numa_contention(sim->model, 0.0);
+	sim->draw_mask = sl_xcalloc((unsigned long)nnodes + 1, sizeof(sl_cpumask));
+	sim->mask_words = (sim->ncpus + 63) / 64;
+	for (int i = 0; i < sim->ncpus; i++)
+		sim->cpus[i].draw_slot = -1;
+	/* contention is >= 1: -1 marks an entry not computed yet */
+	sim->kspeed = sl_xcalloc((unsigned long)nnodes, sizeof(*sim->kspeed));
+	for (int n = 0; n < nnodes; n++)
+		sim->kspeed[n].cont = -1;
+	if (nnodes <= USPEED_MEMO_NODES) {
+		size_t k = (size_t)nnodes * (size_t)nnodes * SL_WC_COUNT;
+		sim->uspeed = sl_xcalloc(k, sizeof(*sim->uspeed));
+		for (size_t i = 0; i < k; i++)
+			sim->uspeed[i].cont = -1;
+	}
+}
+
+void sl__sched_free(struct sl_sim *sim)
+{
+	free(sim->node_cont);
+	free(sim->draw_mask);
+	free(sim->kspeed);
+	free(sim->uspeed);
+}
+
+/* The draw mask running task t's CPU belongs in: t's memory node, or the
+ * last mask while it draws on nothing; -1 when t is not running. */
+static int draw_slot_of(const struct sl_sim *sim, const struct sl_task *t)
+{
+	if (t->cpu < 0 || sim->cpus[t->cpu].curr != t)
+		return -1;
+	return t->mem_node >= 0 ? t->mem_node : sim->topo->nnodes;
+}
+
+/* t's CPU, its running task or mem_node changed: move it to its mask. */
+static void draw_update(struct sl_sim *sim, const struct sl_task *t)
+{
+	if (t->cpu < 0)
+		return;
+	struct sl_cpu *c = &sim->cpus[t->cpu];
+	int slot = draw_slot_of(sim, t);
+	if (slot == c->draw_slot)
+		return;
+	if (c->draw_slot >= 0)
+		sl_cpumask_unset(&sim->draw_mask[c->draw_slot], c->id);
+	if (slot >= 0)
+		sl_cpumask_set(&sim->draw_mask[slot], c->id);
+	c->draw_slot = slot;
+	sim->draw_gen++;
+}
+
+/* The CPUs that may run a task drawing on `node`, in word w: in the
+ * node's mask or in the mask of those drawing on nothing (whose task may
+ * draw on the node by sl__mem_node while its demand is being moved). */
+static inline uint64_t drawing_word(const struct sl_sim *sim, int node, int w)
+{
+	return sim->draw_mask[node].w[w] | sim->draw_mask[sim->topo->nnodes].w[w];
+}
+
 int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *intensity)
 {
 	*intensity = 0;
@@ -240,24 +334,61 @@ static bool add_demand(struct sl_sim *sim, int node, double delta)
 {
 	if (sim->model->node_bw <= 0 || node < 0 || delta == 0)
 		return false;
-	double before = sl_numa_contention(sim->model, sim->mem_demand[node]);
+	double before = sim->node_cont[node];
 	sim->mem_demand[node] += delta;
 	if (sim->mem_demand[node] < 1e-9)
 		sim->mem_demand[node] = 0;	/* no drift from rounding */
-	return sl_numa_contention(sim->model, sim->mem_demand[node]) != before;
+	sim->node_cont[node] = sl_numa_contention(sim->model, sim->mem_demand[node]);
+	return sim->node_cont[node] != before;
 }
 
-/* Settle every running task but `skip` that draws on `node` at its old
- * speed, and re-time it. */
-static void retime_node(struct sl_sim *sim, int node, const struct sl_task *skip)
+/* Test builds: every CPU whose task draws on `node` is in the masks
+ * retime_node walks. */
+static void check_drawing(struct sl_sim *sim, int node)
 {
 	double mi;
 
 	for (int i = 0; i < sim->ncpus; i++) {
-		struct sl_cpu *c = &sim->cpus[i];
-		if (c->curr && c->curr != skip && sl__mem_node(sim, c->curr, &mi) == node) {
-			sl__settle(sim, c);
-			sl__start_burst(sim, c);
+		const struct sl_task *t = sim->cpus[i].curr;
+		if (!t || sl__mem_node(sim, t, &mi) != node)
+			continue;
+		if (!((drawing_word(sim, node, i >> 6) >> (i & 63)) & 1) ||
+		    (t->mem_node >= 0 && t->mem_node != node)) {
+			sl_fail_internal(sim->run_err, "CPU %d's task %d draws on node %d but is "
+					 "listed on %d", i, t->id, node, sim->cpus[i].draw_slot);
+			sim->stopped = true;
+		}
+	}
+}
+
+/*
+ * Settle every running task but `skip` that draws on `node` at its old
+ * speed, and re-time it: in CPU order, each tested when it is reached, as
+ * a scan of every CPU would.  The masks' words are read again whenever a
+ * re-timing moved some task's demand (draw_gen), so a CPU that joined the
+ * node meanwhile is still visited.
+ */
+static void retime_node(struct sl_sim *sim, int node, const struct sl_task *skip)
+{
+	double mi;
+
+	if (sim->check)
+		check_drawing(sim, node);
+	unsigned long gen = sim->draw_gen;
+	for (int w = 0; w < sim->mask_words; w++) {
+		uint64_t bits = drawing_word(sim, node, w);
+		while (bits) {
+			int b = __builtin_ctzll(bits);
+			struct sl_cpu *c = &sim->cpus[w * 64 + b];
+			bits &= bits - 1;
+			if (c->curr && c->curr != skip && sl__mem_node(sim, c->curr, &mi) == node) {
+				sl__settle(sim, c);
+				sl__start_burst(sim, c);
+				if (sim->draw_gen != gen) {
+					gen = sim->draw_gen;
+					bits = drawing_word(sim, node, w) & ~((2ULL << b) - 1);
+				}
+			}
 		}
 	}
 }
@@ -281,6 +412,7 @@ void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign)
 		t->mem_node = -1;
 		t->mem_mi = 0;
 	}
+	draw_update(sim, t);
 	if (add_demand(sim, node, sign * mi))
 		retime_node(sim, node, NULL);
 }
@@ -303,6 +435,7 @@ static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool ker
 		return;
 	int to = t->mem_node = sl__mem_node(sim, t, &mi_to);
 	t->mem_mi = mi_to;
+	draw_update(sim, t);
 	bool from_changed = add_demand(sim, from, -mi_from);
 	bool to_changed = add_demand(sim, to, mi_to);
 	if (from_changed)
@@ -399,6 +532,7 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	next->dispatched_at = sim->now;
 	sl__lat_dispatched(sim, next);
 	c->curr = next;
+	draw_update(sim, next);	/* draws on nothing yet */
 	if (next->oncpu_count)
 		++*next->oncpu_count;
 	sl__occupancy(sim, c);

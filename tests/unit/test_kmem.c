@@ -7,6 +7,10 @@
  *
  * A tiny placement policy puts task k on the CPU the test names, so a
  * task's node is known.
+ *
+ * Also the bandwidth of a node shared by user work, on a machine whose
+ * node's CPUs lie beyond the first 64 (the engine finds the tasks drawing
+ * on a node in per-node CPU masks, sim/sched.c retime_node).
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,7 +28,7 @@
 static int cpu_of[KM_MAX];
 
 struct km_task { struct sl_task *next; };
-struct km { struct sl_task *head[64]; };
+struct km { struct sl_task *head[256]; };
 
 static void km_push(struct sl_sim *sim, struct sl_task *t)
 {
@@ -259,4 +263,43 @@ SL_TEST(kmem_machine_property)
 	memset(&err, 0, sizeof(err));
 	CHECK(sl_machine_load(&mach, "numaq-16,kmem=far", &err) != 0 &&
 	      strstr(err.msg, "node number"));
+}
+
+/* Two MEM tasks homed on node 1 of a 2 x 80-CPU machine, on CPUs 130 and
+ * 150 (the third word of a CPU mask), oversubscribe the node's bandwidth
+ * (bw = 1.5 x one task's draw): both run at 1 / (1 - m + m x 2m / bw).
+ * When the shorter one ends, the contention is gone and the other runs
+ * its remaining work at full speed: the end of one task re-times every
+ * task still drawing on its node, wherever its CPU is numbered. */
+SL_TEST(kmem_bandwidth_retimes_the_node_beyond_cpu_64)
+{
+	struct sl_err err = { 0 };
+	int cpus[] = { 100, 130, 150 };
+	char name[96];
+
+	CHECK(sl_machine_load(&mach, "node:2 pack:1 core:80 pu:1", &err) == 0);
+	double m = mach.speed.mem_intensity[SL_WC_MEM], bw = 1.5 * m;
+	snprintf(name, sizeof(name), "node:2 pack:1 core:80 pu:1,bw=%.17g", bw);
+	memcpy(cpu_of, cpus, sizeof(cpus));
+	struct sl_sim *sim = make(name, 0);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	struct km_script *root = script(sim), *a = script(sim), *b = script(sim);
+	add(a, sl_act_run(5e7, SL_WC_MEM));
+	add(b, sl_act_run(1e8, SL_WC_MEM));
+	add(root, fork_of(a));
+	add(root, fork_of(b));
+	add(root, sl_act_wait());
+	add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &km_prog, root, "root");
+	CHECK(sl_sim_run(sim, &err) == 0);
+	struct sl_run_stats st;
+	sl_sim_stats(sim, &st);
+	double shared = 1.0 - m + m * (2 * m / bw);
+	double want = 5e7 * shared + 5e7;	/* b alone for its last 50 ms of work */
+	CHECKF(mach.topo.cpu_node[130] == 1 && mach.topo.cpu_node[150] == 1, "CPUs 130, 150 on node 1");
+	CHECKF(fabs((double)st.elapsed_ns - want) < want * 0.001, "elapsed %lld want %.0f "
+	       "(b kept the shared speed: %.0f)", (long long)st.elapsed_ns, want, 1e8 * shared);
+	sl_sim_destroy(sim);
 }
