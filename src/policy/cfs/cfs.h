@@ -94,11 +94,15 @@ enum cfs_idle {
 
 /* ---- per task ---- */
 
-/* PELT signals (kernel/sched/pelt.c), in their kernel units: load in
- * weight, runnable and util in capacity (0..1024). */
+/* PELT signals (struct sched_avg of kernel/sched/sched.h), in their
+ * kernel units: load_avg in weight, runnable_avg and util_avg in capacity
+ * (0..1024 per task); the sums they are derived from; time in ns, moved
+ * on in whole 1024 ns units. */
 struct cfs_avg {
-	double load, runnable, util;
-	sl_time last;
+	sl_time last_update_time;
+	uint64_t load_sum, runnable_sum;
+	uint32_t util_sum, period_contrib;
+	uint64_t load_avg, runnable_avg, util_avg;	/* unsigned long on 64-bit */
 };
 
 struct cfs_entity {
@@ -219,6 +223,10 @@ struct cfs_rq {
 	int64_t avg_vruntime;		/* sum of w * (v - min_vruntime), tree only */
 	long avg_load;			/* sum of w, tree only */
 	struct cfs_avg avg;		/* the CPU's PELT signals */
+	struct {			/* cfs_rq->removed: left while asleep or dead */
+		int nr;
+		uint64_t load_avg, util_avg, runnable_avg;
+	} removed;
 	long capacity;			/* capacity_of(): capacity_orig, no RT/IRQ */
 	struct cfs_entity *skip;	/* pick=cfs: yield's skip buddy */
 
@@ -393,10 +401,21 @@ void cfs_rtbw_fair_queued(struct cfs *s, int cpu, bool any);
 
 /* ---- cfs/pelt.c ---- */
 
+/* The bare arithmetic (for tests): bring sa to now with load (0: not
+ * runnable), runnable (tasks) and running (the capacity it runs at, 0:
+ * not running); true if a period boundary was crossed and the averages
+ * were recomputed (load_avg = weight * load_sum / divider). */
+bool cfs_pelt_update(struct cfs_avg *sa, sl_time now, unsigned long load,
+		     unsigned long runnable, unsigned long running, unsigned long weight);
+uint64_t cfs_pelt_decay(uint64_t val, uint64_t periods);
+uint32_t cfs_pelt_y_inv_at(int n);
+
 void cfs_pelt_rq(struct cfs *s, struct cfs_rq *rq);
 void cfs_pelt_se(struct cfs *s, struct cfs_entity *se);
-void cfs_pelt_attach(struct cfs_rq *rq, const struct cfs_entity *se);
+void cfs_pelt_attach(struct cfs_rq *rq, struct cfs_entity *se);
 void cfs_pelt_detach(struct cfs_rq *rq, const struct cfs_entity *se);
+/* A sleeping or dead task leaves rq (remove_entity_load_avg). */
+void cfs_pelt_remove(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
 void cfs_pelt_init_new(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
 /* Readers bring the signal up to now first. */
 long cfs_cpu_load(struct cfs *s, struct cfs_rq *rq);

@@ -49,7 +49,6 @@
  *   - A timer wakeup has no waking task: no wakee flips are recorded.
  */
 #include <limits.h>
-#include <math.h>
 
 #include "policy/cfs/cfs.h"
 #include "sim/sim.h"
@@ -321,7 +320,7 @@ static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const str
 		if (here) {
 			load -= cfs_task_load(s, p);
 			util -= cfs_task_util(s, p);
-			runnable -= lround(p->avg.runnable);
+			runnable -= (long)p->avg.runnable_avg;
 		}
 		st->load += load > 0 ? load : 0;
 		st->util += util > 0 ? util : 0;
