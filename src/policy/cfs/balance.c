@@ -253,13 +253,15 @@ static enum cfs_group_type cfs_group_classify(int imbalance_pct, const struct cf
 static void cfs_sg_stats(struct cfs *s, struct cfs_lb_env *env, const struct cfs_group *g,
 			 bool local, struct cfs_sg_stats *st)
 {
+	sl_time now = sl_now(s->sim);
+
 	*st = (struct cfs_sg_stats){ .capacity = g->capacity, .weight = g->weight };
 	sl_for_each_cpu(c, &g->span) {
 		struct cfs_rq *rq = &s->rq[c];
 		env->looked++;
-		st->load += cfs_cpu_load(s, rq);
-		st->util += cfs_cpu_util(s, rq);
-		st->runnable += cfs_cpu_runnable(s, rq);
+		st->load += cfs_cpu_load_at(rq, now);
+		st->util += cfs_cpu_util_at(rq, now);
+		st->runnable += cfs_cpu_runnable_at(rq, now);
 		st->nr_running += rq->nr_running;
 		st->nr_numa_running += rq->nr_numa_running;
 		st->nr_preferred_running += rq->nr_preferred_running;

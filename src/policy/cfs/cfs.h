@@ -410,6 +410,15 @@ bool cfs_pelt_update(struct cfs_avg *sa, sl_time now, unsigned long load,
 uint64_t cfs_pelt_decay(uint64_t val, uint64_t periods);
 uint32_t cfs_pelt_y_inv_at(int n);
 
+/* update_cfs_rq_load_avg(), out of line; cfs_pelt_rq_at() calls it only
+ * when there is something to do: removed load, or a whole 1024 ns unit
+ * since the last update (time going backwards included, which resets). */
+void cfs_pelt_rq_update(struct cfs_rq *rq, sl_time now);
+static inline void cfs_pelt_rq_at(struct cfs_rq *rq, sl_time now)
+{
+	if (rq->removed.nr || (uint64_t)(now - rq->avg.last_update_time) >= 1024)
+		cfs_pelt_rq_update(rq, now);
+}
 void cfs_pelt_rq(struct cfs *s, struct cfs_rq *rq);
 void cfs_pelt_se(struct cfs *s, struct cfs_entity *se);
 void cfs_pelt_attach(struct cfs_rq *rq, struct cfs_entity *se);
@@ -417,7 +426,25 @@ void cfs_pelt_detach(struct cfs_rq *rq, const struct cfs_entity *se);
 /* A sleeping or dead task leaves rq (remove_entity_load_avg). */
 void cfs_pelt_remove(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
 void cfs_pelt_init_new(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
-/* Readers bring the signal up to now first. */
+/* Readers bring the signal up to now first; the _at forms take now from
+ * a caller that reads many CPUs at one instant. */
+static inline long cfs_cpu_load_at(struct cfs_rq *rq, sl_time now)
+{
+	cfs_pelt_rq_at(rq, now);
+	return (long)rq->avg.load_avg;
+}
+/* cpu_util_cfs(): never above the CPU's capacity. */
+static inline long cfs_cpu_util_at(struct cfs_rq *rq, sl_time now)
+{
+	cfs_pelt_rq_at(rq, now);
+	long util = (long)rq->avg.util_avg;
+	return util < rq->capacity ? util : rq->capacity;
+}
+static inline long cfs_cpu_runnable_at(struct cfs_rq *rq, sl_time now)
+{
+	cfs_pelt_rq_at(rq, now);
+	return (long)rq->avg.runnable_avg;
+}
 long cfs_cpu_load(struct cfs *s, struct cfs_rq *rq);
 long cfs_cpu_util(struct cfs *s, struct cfs_rq *rq);
 long cfs_cpu_runnable(struct cfs *s, struct cfs_rq *rq);

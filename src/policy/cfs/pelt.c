@@ -203,12 +203,17 @@ static void cfs_pelt_take_removed(struct cfs_rq *rq)
 /* update_cfs_rq_load_avg(): load = the queued weight, runnable = the
  * queued tasks (delayed ones included, 6.12's h_nr_running), running =
  * whether a fair task runs. */
-void cfs_pelt_rq(struct cfs *s, struct cfs_rq *rq)
+void cfs_pelt_rq_update(struct cfs_rq *rq, sl_time now)
 {
 	if (rq->removed.nr)
 		cfs_pelt_take_removed(rq);
-	cfs_pelt_update(&rq->avg, sl_now(s->sim), (unsigned long)rq->load,
-			(unsigned long)rq->nr_running, rq->curr ? (unsigned long)rq->capacity : 0, 1);
+	cfs_pelt_update(&rq->avg, now, (unsigned long)rq->load, (unsigned long)rq->nr_running,
+			rq->curr ? (unsigned long)rq->capacity : 0, 1);
+}
+
+void cfs_pelt_rq(struct cfs *s, struct cfs_rq *rq)
+{
+	cfs_pelt_rq_at(rq, sl_now(s->sim));
 }
 
 /* __update_load_avg_se(): load = on_rq, runnable = se_runnable (not while
@@ -319,22 +324,17 @@ void cfs_pelt_init_new(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
 
 long cfs_cpu_load(struct cfs *s, struct cfs_rq *rq)
 {
-	cfs_pelt_rq(s, rq);
-	return (long)rq->avg.load_avg;
+	return cfs_cpu_load_at(rq, sl_now(s->sim));
 }
 
-/* cpu_util_cfs(): never above the CPU's capacity. */
 long cfs_cpu_util(struct cfs *s, struct cfs_rq *rq)
 {
-	cfs_pelt_rq(s, rq);
-	long util = (long)rq->avg.util_avg;
-	return util < rq->capacity ? util : rq->capacity;
+	return cfs_cpu_util_at(rq, sl_now(s->sim));
 }
 
 long cfs_cpu_runnable(struct cfs *s, struct cfs_rq *rq)
 {
-	cfs_pelt_rq(s, rq);
-	return (long)rq->avg.runnable_avg;
+	return cfs_cpu_runnable_at(rq, sl_now(s->sim));
 }
 
 long cfs_task_load(struct cfs *s, struct cfs_entity *se)

@@ -309,14 +309,16 @@ static enum cfs_wake_group cfs_wake_classify(int imbalance_pct, const struct cfs
 static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const struct cfs_group *g,
 			   struct cfs_entity *p, struct cfs_wake_stats *st, long *looked)
 {
+	sl_time now = sl_now(s->sim);
+
 	*st = (struct cfs_wake_stats){ .capacity = g->capacity, .weight = g->weight };
 	sl_for_each_cpu(c, &g->span) {
 		if (!cfs_allowed(p, c))
 			continue;
 		struct cfs_rq *rq = &s->rq[c];
 		bool here = p->on_rq && p->cpu == c;
-		long load = cfs_cpu_load(s, rq), util = cfs_cpu_util(s, rq);
-		long runnable = cfs_cpu_runnable(s, rq);
+		long load = cfs_cpu_load_at(rq, now), util = cfs_cpu_util_at(rq, now);
+		long runnable = cfs_cpu_runnable_at(rq, now);
 		if (here) {
 			load -= cfs_task_load(s, p);
 			util -= cfs_task_util(s, p);
@@ -328,8 +330,7 @@ static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const str
 		int nr = rq->nr_running - here;
 		st->nr_running += nr;
 		/* idle_cpu_without(): idle, or running only p */
-		struct sl_task *curr = sl_curr(s->sim, c);
-		if (!nr && (sl_cpu_idle(s->sim, c) || (here && curr == p->task)))
+		if (!nr && (sl_cpu_idle(s->sim, c) || (here && sl_curr(s->sim, c) == p->task)))
 			st->idle_cpus++;
 		(*looked)++;
 	}
@@ -350,10 +351,14 @@ static bool cfs_update_pick_idlest(const struct cfs_wake_stats *idlest,
 	return idlest->util > st->util;
 }
 
+/* cpumask_intersects(): stops at the first common word (no copy, no
+ * popcount over the whole 1,024-bit mask). */
 static bool cfs_intersects(const sl_cpumask *a, const sl_cpumask *b)
 {
-	sl_cpumask m = sl_cpumask_and(*a, b);
-	return !sl_cpumask_empty(&m);
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++)
+		if (a->w[i] & b->w[i])
+			return true;
+	return false;
 }
 
 static const struct cfs_group *cfs_find_idlest_group(struct cfs *s, const struct cfs_domain *sd,
