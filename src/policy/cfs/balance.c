@@ -256,7 +256,7 @@ static void cfs_sg_stats(struct cfs *s, struct cfs_lb_env *env, const struct cfs
 	sl_time now = sl_now(s->sim);
 
 	*st = (struct cfs_sg_stats){ .capacity = g->capacity, .weight = g->weight };
-	sl_for_each_cpu(c, &g->span) {
+	cfs_for_each_group_cpu(c, g) {
 		struct cfs_rq *rq = &s->rq[c];
 		env->looked++;
 		st->load += cfs_cpu_load_at(rq, now);
@@ -342,8 +342,9 @@ static void cfs_sd_stats(struct cfs *s, struct cfs_lb_env *env, struct cfs_sd_st
 
 	*sds = (struct cfs_sd_stats){ 0 };
 	sds->prefer_sibling = idx > 0 && (env->dst_rq->sd[idx - 1].flags & CFS_SD_PREFER_SIBLING);
-	for (int k = 0; k < sp->ngroups; k++) {
-		const struct cfs_group *g = &sp->groups[(env->sd->local + k) % sp->ngroups];
+	for (int k = 0, gi = env->sd->local; k < sp->ngroups;
+	     k++, gi = gi + 1 < sp->ngroups ? gi + 1 : 0) {
+		const struct cfs_group *g = &sp->groups[gi];
 		bool local = k == 0;
 		struct cfs_sg_stats st;
 		cfs_sg_stats(s, env, g, local, &st);
@@ -484,7 +485,7 @@ static struct cfs_rq *cfs_find_busiest_queue(struct cfs *s, struct cfs_lb_env *e
 	long busiest_load = 0, busiest_cap = 1, busiest_util = 0;
 	int busiest_nr = 0;
 
-	sl_for_each_cpu(c, &g->span) {
+	cfs_for_each_group_cpu(c, g) {
 		struct cfs_rq *rq = &s->rq[c];
 		if (cfs_fbq_classify(rq->nr_running, rq->nr_numa_running,
 				     rq->nr_preferred_running) > env->fbq_type)
@@ -533,15 +534,19 @@ static bool cfs_should_we_balance(struct cfs *s, const struct cfs_lb_env *env)
 		return env->dst_rq->nr_running == 0;
 
 	const struct cfs_group *g = &env->sd->span->groups[env->sd->local];
-	sl_cpumask swb = g->span;
 	int idle_smt = -1;
-	for (int c = sl_cpumask_first(&swb); c >= 0; c = sl_cpumask_next(&swb, c + 1)) {
+	/* a copy of the group's words only: the loop reads no others */
+	sl_cpumask swb;
+	for (int i = g->first_cpu >> 6; i <= (g->end_cpu - 1) >> 6; i++)
+		swb.w[i] = g->span.w[i];
+	for (int c = cfs_cpumask_next(&swb, g->first_cpu, g->end_cpu); c >= 0;
+	     c = cfs_cpumask_next(&swb, c + 1, g->end_cpu)) {
 		if (!cfs_cpu_idle(s, c))
 			continue;
 		if (!(env->sd->flags & CFS_SD_SHARE_CPUCAPACITY) && !cfs_core_idle(s, c)) {
 			if (idle_smt < 0)
 				idle_smt = c;
-			sl_for_each_cpu(x, sl_topo_siblings(s->topo, c))
+			cfs_for_each_cpu_in(x, sl_topo_siblings(s->topo, c), c, g->end_cpu)
 				sl_cpumask_unset(&swb, x);
 			continue;
 		}

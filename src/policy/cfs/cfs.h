@@ -92,6 +92,49 @@ enum cfs_idle {
 	CFS_NEWLY_IDLE,
 };
 
+/* ---- CPU masks, bounded ---- */
+
+/* The next CPU of m at or after `from` and before `end`, or -1.  The
+ * engine's sl_cpumask_next looks as far as SL_MAX_CPUS (16 words); the
+ * loops on the hot paths (every CPU of a group, an LLC, a node) stop at
+ * the machine's or the group's last CPU. */
+static inline int cfs_cpumask_next(const sl_cpumask *m, int from, int end)
+{
+	while (from < end) {
+		uint64_t w = m->w[from >> 6] >> (from & 63);
+		if (w) {
+			int c = from + __builtin_ctzll(w);
+			return c < end ? c : -1;
+		}
+		from = (from | 63) + 1;
+	}
+	return -1;
+}
+
+#define cfs_for_each_cpu_in(cpu, mask, begin, end) \
+	for (int cpu = cfs_cpumask_next(mask, begin, end); cpu >= 0; \
+	     cpu = cfs_cpumask_next(mask, cpu + 1, end))
+/* every CPU of mask, on the machine of s */
+#define cfs_for_each_cpu(s, cpu, mask) cfs_for_each_cpu_in(cpu, mask, 0, (s)->ncpus)
+/* every CPU of a scheduling group */
+#define cfs_for_each_group_cpu(cpu, g) cfs_for_each_cpu_in(cpu, &(g)->span, (g)->first_cpu, (g)->end_cpu)
+
+/* At most one CPU in m (p->nr_cpus_allowed < 2), without a popcount of
+ * the whole mask. */
+static inline bool cfs_cpumask_single(const sl_cpumask *m)
+{
+	bool seen = false;
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++) {
+		uint64_t w = m->w[i];
+		if (!w)
+			continue;
+		if (seen || (w & (w - 1)))
+			return false;
+		seen = true;
+	}
+	return true;
+}
+
 /* ---- per task ---- */
 
 /* PELT signals (struct sched_avg of kernel/sched/sched.h), in their
@@ -157,6 +200,7 @@ static inline struct cfs_entity *cfs_se(const struct sl_task *t)
 /* A sched_group: one child domain's span inside a domain. */
 struct cfs_group {
 	sl_cpumask span;
+	int end_cpu;			/* its last CPU + 1 (loops stop there) */
 	int weight;			/* CPUs */
 	int cores;			/* SMT cores (sibling sets) */
 	long capacity;			/* sum of capacity_of() */
@@ -197,10 +241,10 @@ struct cfs_domain {
 
 /* struct rt_rq: the RT tasks of one CPU, running one included. */
 struct cfs_rt_rq {
+	int nr_running;			/* first: read with the fair counts */
+	struct cfs_entity *curr;	/* the RT task running on this CPU, or NULL */
 	struct cfs_entity *head[CFS_RT_PRIOS], *tail[CFS_RT_PRIOS];
 	uint64_t bitmap[2];		/* list i not empty */
-	int nr_running;
-	struct cfs_entity *curr;	/* the RT task running on this CPU, or NULL */
 	/* RT throttling (rt_bandwidth=throttle) */
 	sl_time rt_time;		/* RT run time in this period */
 	bool throttled;
@@ -212,22 +256,31 @@ struct cfs_rt_rq {
 	bool acct_fair;			/* ... and what ran since: fair or idle (else RT) */
 };
 
+/*
+ * The fields every scan of a group, an LLC or a node reads of each CPU
+ * (counts, weights, PELT, capacity, whether RT runs) come first, in two
+ * cache lines; a 64-CPU balance or fork placement otherwise touched six
+ * lines per CPU.
+ */
 struct cfs_rq {
 	int cpu;
-	struct cfs_timeline tl;
-	struct cfs_entity *curr;	/* running (not in the tree), or NULL */
-	struct cfs_entity *lru_head, *lru_tail;	/* cfs_tasks: MRU first */
 	int nr_running;			/* queued + running */
 	long load;			/* sum of the weights of nr_running */
-	int64_t min_vruntime;
-	int64_t avg_vruntime;		/* sum of w * (v - min_vruntime), tree only */
-	long avg_load;			/* sum of w, tree only */
+	long capacity;			/* capacity_of(): capacity_orig, no RT/IRQ */
+	struct cfs_entity *curr;	/* running (not in the tree), or NULL */
+	int nr_numa_running, nr_preferred_running;
 	struct cfs_avg avg;		/* the CPU's PELT signals */
 	struct {			/* cfs_rq->removed: left while asleep or dead */
 		int nr;
 		uint64_t load_avg, util_avg, runnable_avg;
 	} removed;
-	long capacity;			/* capacity_of(): capacity_orig, no RT/IRQ */
+	struct cfs_rt_rq rt;
+
+	struct cfs_timeline tl;
+	struct cfs_entity *lru_head, *lru_tail;	/* cfs_tasks: MRU first */
+	int64_t min_vruntime;
+	int64_t avg_vruntime;		/* sum of w * (v - min_vruntime), tree only */
+	long avg_load;			/* sum of w, tree only */
 	struct cfs_entity *skip;	/* pick=cfs: yield's skip buddy */
 
 	int nsd;
@@ -247,8 +300,6 @@ struct cfs_rq {
 	sl_time idle_stamp;		/* when it last went idle (0: not idle) */
 	sl_time avg_idle;
 	sl_time last_idle;		/* for find_idlest_group_cpu's "most recently idled" */
-	int nr_numa_running, nr_preferred_running;
-	struct cfs_rt_rq rt;
 	int dist_prev;			/* cpumask_any_and_distribute's last answer */
 	bool fix_pending;		/* its stopper will move a task off (set_allowed) */
 };

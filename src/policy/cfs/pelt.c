@@ -133,6 +133,14 @@ static uint32_t cfs_pelt_divider(const struct cfs_avg *sa)
 	return PELT_MIN_DIVIDER + sa->period_contrib;
 }
 
+/* n / d, by a 32-bit division when n fits (nearly always: a task's sums
+ * do, a CPU's until ~88 nice-0 tasks), which costs a fraction of a
+ * 64-bit one on x86; the same quotient either way. */
+static uint64_t cfs_pelt_div(uint64_t n, uint32_t d)
+{
+	return n <= UINT32_MAX ? (uint32_t)n / d : n / d;
+}
+
 bool cfs_pelt_update(struct cfs_avg *sa, sl_time now, unsigned long load,
 		     unsigned long runnable, unsigned long running, unsigned long weight)
 {
@@ -153,8 +161,8 @@ bool cfs_pelt_update(struct cfs_avg *sa, sl_time now, unsigned long load,
 
 	/* ___update_load_avg() */
 	uint32_t divider = cfs_pelt_divider(sa);
-	sa->load_avg = weight * sa->load_sum / divider;
-	sa->runnable_avg = sa->runnable_sum / divider;
+	sa->load_avg = cfs_pelt_div(weight * sa->load_sum, divider);
+	sa->runnable_avg = cfs_pelt_div(sa->runnable_sum, divider);
 	sa->util_avg = sa->util_sum / divider;
 	return true;
 }

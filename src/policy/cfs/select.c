@@ -163,7 +163,7 @@ void cfs_update_idle_core(struct cfs *s, int cpu)
 {
 	if (s->topo->threads_per_core < 2 || s->has_idle_cores[s->rq[cpu].llc_id])
 		return;
-	sl_for_each_cpu(c, sl_topo_siblings(s->topo, cpu))
+	cfs_for_each_cpu(s, c, sl_topo_siblings(s->topo, cpu))
 		if (c != cpu && !cfs_cpu_idle(s, c))
 			return;
 	s->has_idle_cores[s->rq[cpu].llc_id] = true;
@@ -174,7 +174,7 @@ static int cfs_select_idle_smt(struct cfs *s, const struct cfs_entity *p, int ta
 {
 	const sl_cpumask *llc = s->rq[target].llc_span;
 
-	sl_for_each_cpu(c, sl_topo_siblings(s->topo, target)) {
+	cfs_for_each_cpu(s, c, sl_topo_siblings(s->topo, target)) {
 		if (c == target || !cfs_allowed(p, c) || !sl_cpumask_test(llc, c))
 			continue;
 		(*looked)++;
@@ -192,7 +192,7 @@ static int cfs_select_idle_core(struct cfs *s, int core, sl_cpumask *cpus, int *
 	bool idle = true;
 	const sl_cpumask *smt = sl_topo_siblings(s->topo, core);
 
-	sl_for_each_cpu(c, smt) {
+	cfs_for_each_cpu(s, c, smt) {
 		(*looked)++;
 		if (!cfs_cpu_idle(s, c)) {
 			idle = false;
@@ -205,7 +205,7 @@ static int cfs_select_idle_core(struct cfs *s, int core, sl_cpumask *cpus, int *
 	}
 	if (idle)
 		return core;
-	sl_for_each_cpu(c, smt)
+	cfs_for_each_cpu(s, c, smt)
 		sl_cpumask_unset(cpus, c);
 	return -1;
 }
@@ -228,10 +228,11 @@ static int cfs_select_idle_cpu(struct cfs *s, const struct cfs_entity *p, bool h
 	 * machine); the next bit is found in cpus as it is now, which the
 	 * idle-core search trims */
 	bool wrapped = false;
-	for (int c = sl_cpumask_next(&cpus, target + 1);; c = sl_cpumask_next(&cpus, c + 1)) {
+	for (int c = cfs_cpumask_next(&cpus, target + 1, s->ncpus);;
+	     c = cfs_cpumask_next(&cpus, c + 1, s->ncpus)) {
 		if (c < 0 && !wrapped) {
 			wrapped = true;
-			c = sl_cpumask_next(&cpus, 0);
+			c = cfs_cpumask_next(&cpus, 0, s->ncpus);
 		}
 		if (c < 0 || (wrapped && c > target))
 			break;
@@ -312,7 +313,7 @@ static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const str
 	sl_time now = sl_now(s->sim);
 
 	*st = (struct cfs_wake_stats){ .capacity = g->capacity, .weight = g->weight };
-	sl_for_each_cpu(c, &g->span) {
+	cfs_for_each_group_cpu(c, g) {
 		if (!cfs_allowed(p, c))
 			continue;
 		struct cfs_rq *rq = &s->rq[c];
@@ -370,8 +371,8 @@ static const struct cfs_group *cfs_find_idlest_group(struct cfs *s, const struct
 	struct cfs_wake_stats local_st = { 0 }, idlest_st = { .avg_load = LONG_MAX,
 							      .type = CFS_GROUP_OVERLOADED };
 
-	for (int k = 0; k < sp->ngroups; k++) {
-		const struct cfs_group *g = &sp->groups[(sd->local + k) % sp->ngroups];
+	for (int k = 0, gi = sd->local; k < sp->ngroups; k++, gi = gi + 1 < sp->ngroups ? gi + 1 : 0) {
+		const struct cfs_group *g = &sp->groups[gi];
 		if (!cfs_intersects(&g->span, &p->task->allowed))
 			continue;
 		struct cfs_wake_stats st;
@@ -434,7 +435,7 @@ static int cfs_find_idlest_group_cpu(struct cfs *s, const struct cfs_group *g,
 
 	if (g->weight == 1)
 		return g->first_cpu;
-	sl_for_each_cpu(c, &g->span) {
+	cfs_for_each_group_cpu(c, g) {
 		if (!cfs_allowed(p, c))
 			continue;
 		(*looked)++;
