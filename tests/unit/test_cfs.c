@@ -1222,8 +1222,8 @@ SL_TEST(cfs_repick_keeps_parity_off)
  * sleeper's averages still sit in its CPU's (blocked load).  Removing it
  * (a wakeup elsewhere, or its death: remove_entity_load_avg) leaves the
  * CPU's averages alone until that runqueue's next update, which takes
- * them off; a delayed task (DELAY_DEQUEUE) counts as load but not as
- * runnable (se_runnable).
+ * them off; readers do not update, the CPU's balance does; a delayed
+ * task (DELAY_DEQUEUE) counts as load but not as runnable (se_runnable).
  */
 SL_TEST(cfs_pelt_removed_and_delayed)
 {
@@ -1260,6 +1260,17 @@ SL_TEST(cfs_pelt_removed_and_delayed)
 	CHECK(rq->removed.nr == 0);
 	CHECK(rq->avg.util_avg == util - se->avg.util_avg);
 	CHECK(rq->avg.load_avg == load - se->avg.load_avg);
+
+	/* readers take the signals as the last update left them (the kernel
+	 * reads cpu_util and friends without updating); the CPU's own balance
+	 * brings them up (update_blocked_averages) */
+	rq->avg.last_update_time -= 5 * SL_MSEC;
+	sl_time stale = rq->avg.last_update_time;
+	uint64_t stale_util = rq->avg.util_avg;
+	CHECK(cfs_cpu_util(rq) == (long)stale_util && rq->avg.last_update_time == stale);
+	cfs_pelt_blocked(s, rq->cpu);
+	CHECK(rq->avg.last_update_time > stale + 4 * SL_MSEC);
+	CHECK(rq->avg.util_avg < stale_util);
 
 	/* the hog, on_rq, as if delayed for 2 ms: load grows, runnable not */
 	struct cfs_entity *hog = cfs_se(cfst_find(r.sim, "hog"));

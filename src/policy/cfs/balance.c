@@ -187,7 +187,7 @@ static int cfs_detach_tasks(struct cfs *s, struct cfs_lb_env *env)
 		if (take) {
 			switch (env->migration_type) {
 			case CFS_MIGRATE_LOAD: {
-				long load = cfs_task_load(s, se);
+				long load = cfs_task_load(se);
 				if (load < 1)
 					load = 1;
 				if ((load >> nbf) > env->imbalance)
@@ -197,7 +197,7 @@ static int cfs_detach_tasks(struct cfs *s, struct cfs_lb_env *env)
 				break;
 			}
 			case CFS_MIGRATE_UTIL: {
-				long util = cfs_task_util(s, se);
+				long util = cfs_task_util(se);
 				if ((util >> nbf) > env->imbalance)
 					take = false;
 				else
@@ -253,15 +253,13 @@ static enum cfs_group_type cfs_group_classify(int imbalance_pct, const struct cf
 static void cfs_sg_stats(struct cfs *s, struct cfs_lb_env *env, const struct cfs_group *g,
 			 bool local, struct cfs_sg_stats *st)
 {
-	sl_time now = sl_now(s->sim);
-
 	*st = (struct cfs_sg_stats){ .capacity = g->capacity, .weight = g->weight };
 	cfs_for_each_group_cpu(c, g) {
 		struct cfs_rq *rq = &s->rq[c];
 		env->looked++;
-		st->load += cfs_cpu_load_at(rq, now);
-		st->util += cfs_cpu_util_at(rq, now);
-		st->runnable += cfs_cpu_runnable_at(rq, now);
+		st->load += cfs_cpu_load(rq);
+		st->util += cfs_cpu_util(rq);
+		st->runnable += cfs_cpu_runnable(rq);
 		st->nr_running += rq->nr_running;
 		st->nr_numa_running += rq->nr_numa_running;
 		st->nr_preferred_running += rq->nr_preferred_running;
@@ -495,7 +493,7 @@ static struct cfs_rq *cfs_find_busiest_queue(struct cfs *s, struct cfs_lb_env *e
 			continue;
 		switch (env->migration_type) {
 		case CFS_MIGRATE_LOAD: {
-			long load = cfs_cpu_load(s, rq);
+			long load = cfs_cpu_load(rq);
 			if (nr == 1 && load > env->imbalance)
 				break;
 			if (load * busiest_cap > busiest_load * rq->capacity) {
@@ -506,7 +504,7 @@ static struct cfs_rq *cfs_find_busiest_queue(struct cfs *s, struct cfs_lb_env *e
 			break;
 		}
 		case CFS_MIGRATE_UTIL: {
-			long util = cfs_cpu_util(s, rq);
+			long util = cfs_cpu_util(rq);
 			if (nr <= 1)
 				break;
 			if (busiest_util < util) {
@@ -669,6 +667,7 @@ void cfs_rebalance_tick(struct cfs *s, int cpu)
 
 	if (j < rq->next_balance)
 		return;
+	cfs_pelt_blocked(s, cpu);	/* sched_balance_softirq */
 	enum cfs_idle idle = cfs_cpu_idle(s, cpu) ? CFS_IDLE : CFS_NOT_IDLE;
 	bool busy = idle != CFS_IDLE, cont = true;
 	uint64_t next = j + 60 * (uint64_t)s->hz;
@@ -718,6 +717,7 @@ bool cfs_newidle_balance(struct cfs *s, int cpu)
 		cfs_update_next_balance(s, &rq->sd[0], &next);
 		goto out;
 	}
+	cfs_pelt_blocked(s, cpu);
 	for (int i = 0; i < rq->nsd; i++) {
 		struct cfs_domain *sd = &rq->sd[i];
 		cfs_update_next_balance(s, sd, &next);

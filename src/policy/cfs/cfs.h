@@ -142,10 +142,12 @@ static inline bool cfs_cpumask_single(const sl_cpumask *m)
  * (0..1024 per task); the sums they are derived from; time in ns, moved
  * on in whole 1024 ns units. */
 struct cfs_avg {
+	/* first: what a scan of many CPUs reads, in the runqueue's first
+	 * cache line (struct cfs_rq) */
+	uint64_t load_avg, runnable_avg, util_avg;	/* unsigned long on 64-bit */
 	sl_time last_update_time;
 	uint64_t load_sum, runnable_sum;
 	uint32_t util_sum, period_contrib;
-	uint64_t load_avg, runnable_avg, util_avg;	/* unsigned long on 64-bit */
 };
 
 struct cfs_entity {
@@ -258,9 +260,9 @@ struct cfs_rt_rq {
 
 /*
  * The fields every scan of a group, an LLC or a node reads of each CPU
- * (counts, weights, PELT, capacity, whether RT runs) come first, in two
- * cache lines; a 64-CPU balance or fork placement otherwise touched six
- * lines per CPU.
+ * (counts, weights, capacity, the PELT averages) come first, in one cache
+ * line, whether RT runs in the next; a 64-CPU balance or fork placement
+ * otherwise touched six lines per CPU.
  */
 struct cfs_rq {
 	int cpu;
@@ -477,30 +479,38 @@ void cfs_pelt_detach(struct cfs_rq *rq, const struct cfs_entity *se);
 /* A sleeping or dead task leaves rq (remove_entity_load_avg). */
 void cfs_pelt_remove(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
 void cfs_pelt_init_new(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
-/* Readers bring the signal up to now first; the _at forms take now from
- * a caller that reads many CPUs at one instant. */
-static inline long cfs_cpu_load_at(struct cfs_rq *rq, sl_time now)
+/* Bring a task's averages to its runqueue's last update, as blocked
+ * (sync_entity_load_avg: exec placement reads the task's own util). */
+void cfs_pelt_sync(struct cfs *s, struct cfs_entity *se);
+/* update_blocked_averages(): the CPU's own signals, at its periodic and
+ * newly-idle balance. */
+void cfs_pelt_blocked(struct cfs *s, int cpu);
+
+/* What the kernel reads (cpu_load, cpu_util_cfs, cpu_runnable,
+ * task_h_load, task_util): the signals as their last update left them,
+ * not brought up to now. */
+static inline long cfs_cpu_load(const struct cfs_rq *rq)
 {
-	cfs_pelt_rq_at(rq, now);
 	return (long)rq->avg.load_avg;
 }
 /* cpu_util_cfs(): never above the CPU's capacity. */
-static inline long cfs_cpu_util_at(struct cfs_rq *rq, sl_time now)
+static inline long cfs_cpu_util(const struct cfs_rq *rq)
 {
-	cfs_pelt_rq_at(rq, now);
 	long util = (long)rq->avg.util_avg;
 	return util < rq->capacity ? util : rq->capacity;
 }
-static inline long cfs_cpu_runnable_at(struct cfs_rq *rq, sl_time now)
+static inline long cfs_cpu_runnable(const struct cfs_rq *rq)
 {
-	cfs_pelt_rq_at(rq, now);
 	return (long)rq->avg.runnable_avg;
 }
-long cfs_cpu_load(struct cfs *s, struct cfs_rq *rq);
-long cfs_cpu_util(struct cfs *s, struct cfs_rq *rq);
-long cfs_cpu_runnable(struct cfs *s, struct cfs_rq *rq);
-long cfs_task_load(struct cfs *s, struct cfs_entity *se);
-long cfs_task_util(struct cfs *s, struct cfs_entity *se);
+static inline long cfs_task_load(const struct cfs_entity *se)
+{
+	return (long)se->avg.load_avg;
+}
+static inline long cfs_task_util(const struct cfs_entity *se)
+{
+	return (long)se->avg.util_avg;
+}
 
 /* ---- cfs/topology.c ---- */
 

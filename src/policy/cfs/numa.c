@@ -108,14 +108,12 @@ static void cfs_numa_stats(struct cfs *s, int nid, const struct cfs_entity *se,
 {
 	int idle_core = -1;
 
-	sl_time now = sl_now(s->sim);
-
 	*ns = (struct cfs_numa_stats){ .idle_cpu = -1 };
 	cfs_for_each_cpu(s, c, &s->topo->node_cpus[nid]) {
 		struct cfs_rq *rq = &s->rq[c];
 		ns->nr_running += rq->nr_running;
-		ns->util += cfs_cpu_util_at(rq, now);
-		ns->runnable += cfs_cpu_runnable_at(rq, now);
+		ns->util += cfs_cpu_util(rq);
+		ns->runnable += cfs_cpu_runnable(rq);
 		ns->capacity += rq->capacity;
 		ns->weight++;
 		if (!cfs_cpu_idle(s, c) || !sl_cpumask_test(&se->task->allowed, c) ||

@@ -124,20 +124,20 @@ static int cfs_wake_affine_weight(struct cfs *s, const struct cfs_domain *sd,
 				  struct cfs_entity *p, int this_cpu, int prev_cpu, bool sync,
 				  struct cfs_entity *waker)
 {
-	int64_t this_eff = cfs_cpu_load(s, &s->rq[this_cpu]);
+	int64_t this_eff = cfs_cpu_load(&s->rq[this_cpu]);
 
 	if (sync && waker) {
-		long current_load = cfs_task_load(s, waker);
+		long current_load = cfs_task_load(waker);
 		if (current_load > this_eff)
 			return this_cpu;
 		this_eff -= current_load;
 	}
-	long task_load = cfs_task_load(s, p);
+	long task_load = cfs_task_load(p);
 	this_eff += task_load;
 	this_eff *= 100;				/* WA_BIAS */
 	this_eff *= s->rq[prev_cpu].capacity;
 
-	int64_t prev_eff = cfs_cpu_load(s, &s->rq[prev_cpu]) - task_load;
+	int64_t prev_eff = cfs_cpu_load(&s->rq[prev_cpu]) - task_load;
 	prev_eff *= 100 + (sd->imbalance_pct - 100) / 2;
 	prev_eff *= s->rq[this_cpu].capacity;
 	if (sync)
@@ -310,19 +310,17 @@ static enum cfs_wake_group cfs_wake_classify(int imbalance_pct, const struct cfs
 static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const struct cfs_group *g,
 			   struct cfs_entity *p, struct cfs_wake_stats *st, long *looked)
 {
-	sl_time now = sl_now(s->sim);
-
 	*st = (struct cfs_wake_stats){ .capacity = g->capacity, .weight = g->weight };
 	cfs_for_each_group_cpu(c, g) {
 		if (!cfs_allowed(p, c))
 			continue;
 		struct cfs_rq *rq = &s->rq[c];
 		bool here = p->on_rq && p->cpu == c;
-		long load = cfs_cpu_load_at(rq, now), util = cfs_cpu_util_at(rq, now);
-		long runnable = cfs_cpu_runnable_at(rq, now);
+		long load = cfs_cpu_load(rq), util = cfs_cpu_util(rq);
+		long runnable = cfs_cpu_runnable(rq);
 		if (here) {
-			load -= cfs_task_load(s, p);
-			util -= cfs_task_util(s, p);
+			load -= cfs_task_load(p);
+			util -= cfs_task_util(p);
 			runnable -= (long)p->avg.runnable_avg;
 		}
 		st->load += load > 0 ? load : 0;
@@ -446,7 +444,7 @@ static int cfs_find_idlest_group_cpu(struct cfs *s, const struct cfs_group *g,
 				shallowest = c;
 			}
 		} else if (shallowest < 0) {
-			long load = cfs_cpu_load(s, rq);
+			long load = cfs_cpu_load(rq);
 			if (load < min_load) {
 				min_load = load;
 				least_loaded = c;
@@ -463,6 +461,10 @@ static int cfs_find_idlest_cpu(struct cfs *s, int idx, struct cfs_entity *p, int
 
 	if (!cfs_intersects(&s->rq[cpu].sd[idx].span->cpus, &p->task->allowed))
 		return prev_cpu;
+	/* the task's own util for cpu_util_without: synced to its CPU's
+	 * last update (not at fork: a new task has nothing to sync) */
+	if (sd_flag != CFS_SD_BALANCE_FORK)
+		cfs_pelt_sync(s, p);
 	while (idx >= 0) {
 		const struct cfs_domain *sd = &s->rq[cpu].sd[idx];
 		if (!(sd->flags & sd_flag)) {
