@@ -1271,6 +1271,17 @@ SL_TEST(cfs_pelt_removed_and_delayed)
 	cfs_pelt_blocked(s, rq->cpu);
 	CHECK(rq->avg.last_update_time > stale + 4 * SL_MSEC);
 	CHECK(rq->avg.util_avg < stale_util);
+	/* a new task's share (post_init_entity_util_avg) comes from them as
+	 * stored too: weight-proportional, at most half the spare capacity */
+	rq->avg.last_update_time -= 5 * SL_MSEC;
+	stale = rq->avg.last_update_time;
+	struct cfs_entity fresh = { .weight = 1024, .cpu = rq->cpu };
+	cfs_pelt_init_new(s, rq, &fresh);
+	uint64_t u = rq->avg.util_avg, cap = (uint64_t)(rq->capacity - (long)u) / 2;
+	uint64_t share = u ? u * 1024 / (rq->avg.load_avg + 1) : cap;
+	CHECK(rq->avg.last_update_time == stale);
+	CHECK(fresh.avg.load_avg == 1024 && fresh.avg.util_avg == (share < cap ? share : cap));
+	CHECK(fresh.avg.runnable_avg == fresh.avg.util_avg && fresh.avg.util_avg > 0);
 
 	/* the hog, on_rq, as if delayed for 2 ms: load grows, runnable not */
 	struct cfs_entity *hog = cfs_se(cfst_find(r.sim, "hog"));

@@ -308,13 +308,13 @@ void cfs_pelt_remove(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
  * init_entity_runnable_average() and post_init_entity_util_avg(): a new
  * task starts with its full weight as load, and with a share of its CPU's
  * utilisation proportional to its weight, capped at half the CPU's spare
- * capacity; its sums are built when it is attached at its first enqueue.
+ * capacity (the CPU's averages as its last update left them); its sums
+ * are built when it is attached at its first enqueue.
  */
 void cfs_pelt_init_new(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
 {
 	struct cfs_avg *sa = &se->avg;
 
-	cfs_pelt_rq(s, rq);
 	*sa = (struct cfs_avg){ .load_avg = (uint64_t)se->weight };
 	long cap = (rq->capacity - (long)rq->avg.util_avg) / 2;
 	if (cap > 0) {
