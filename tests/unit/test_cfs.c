@@ -8,7 +8,8 @@
  * the nice weights; a sleeper does not starve beside hogs; a CPU going idle
  * pulls at once; a task returns to its NUMA home node once it has room;
  * 6.12's DELAY_DEQUEUE, PLACE_REL_DEADLINE, PREEMPT_SHORT, RUN_TO_PARITY
- * after a re-pick, and SIS_UTIL's bound on the wakeup search; and mixed
+ * after a re-pick, and SIS_UTIL's bound on the wakeup search; PELT removal
+ * waiting for the next runqueue update; and mixed
  * loads on every preset run clean and deterministically.
  *
  * Every run has the engine's invariant checks on, which also run the
@@ -1212,4 +1213,86 @@ SL_TEST(cfs_repick_keeps_parity_off)
 	int after = cfst_repick_protect("cfs", &before);
 	CHECKF(before == 0 && after == 0, "eevdf: protected %d before the pick, %d after", before,
 	       after);
+}
+
+/* ---- PELT on a runqueue: removal waits for the next update ---- */
+
+/*
+ * 2 CPUs: a hog, and a task that runs 20 ms and sleeps.  At 100 ms the
+ * sleeper's averages still sit in its CPU's (blocked load).  Removing it
+ * (a wakeup elsewhere, or its death: remove_entity_load_avg) leaves the
+ * CPU's averages alone until that runqueue's next update, which takes
+ * them off; readers do not update, the CPU's balance does; a delayed
+ * task (DELAY_DEQUEUE) counts as load but not as runnable (se_runnable).
+ */
+SL_TEST(cfs_pelt_removed_and_delayed)
+{
+	struct cfst_run r;
+
+	if (!cfst_start(&r, "pack:1 core:2 pu:1", "cfs", 100 * SL_MSEC)) {
+		CHECK(false);
+		return;
+	}
+	struct cfst_script *w = cfst_new(r.sim);
+	cfst_add(w, sl_act_run(20 * SL_MSEC, SL_WC_INT));
+	cfst_add(w, sl_act_sleep(1 * SL_SEC));
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_fork(root, cfst_hog(r.sim, 1000), "hog", 0);
+	cfst_fork(root, w, "w", 0);
+	cfst_add(root, sl_act_wait());
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	struct cfs *s = cfst_state(&r);
+	CHECK(cfst_run(&r));
+	struct cfs_entity *se = cfs_se(cfst_find(r.sim, "w"));
+	struct cfs_rq *rq = &s->rq[se->cpu];
+	CHECK(!se->on_rq);
+
+	cfs_pelt_rq(s, rq);
+	cfs_pelt_se(s, se);
+	uint64_t util = rq->avg.util_avg, load = rq->avg.load_avg;
+	CHECKF(se->avg.util_avg > 50 && util >= se->avg.util_avg, "sleeper util %lu, cpu %lu",
+	       (unsigned long)se->avg.util_avg, (unsigned long)util);
+	cfs_pelt_remove(s, rq, se);
+	CHECK(rq->removed.nr == 1 && rq->removed.util_avg == se->avg.util_avg);
+	CHECK(rq->avg.util_avg == util && rq->avg.load_avg == load);
+	cfs_pelt_rq(s, rq);	/* no time has passed: only the removal */
+	CHECK(rq->removed.nr == 0);
+	CHECK(rq->avg.util_avg == util - se->avg.util_avg);
+	CHECK(rq->avg.load_avg == load - se->avg.load_avg);
+
+	/* readers take the signals as the last update left them (the kernel
+	 * reads cpu_util and friends without updating); the CPU's own balance
+	 * brings them up (update_blocked_averages) */
+	rq->avg.last_update_time -= 5 * SL_MSEC;
+	sl_time stale = rq->avg.last_update_time;
+	uint64_t stale_util = rq->avg.util_avg;
+	CHECK(cfs_cpu_util(rq) == (long)stale_util && rq->avg.last_update_time == stale);
+	cfs_pelt_blocked(s, rq->cpu);
+	CHECK(rq->avg.last_update_time > stale + 4 * SL_MSEC);
+	CHECK(rq->avg.util_avg < stale_util);
+	/* a new task's share (post_init_entity_util_avg) comes from them as
+	 * stored too: weight-proportional, at most half the spare capacity */
+	rq->avg.last_update_time -= 5 * SL_MSEC;
+	stale = rq->avg.last_update_time;
+	struct cfs_entity fresh = { .weight = 1024, .cpu = rq->cpu };
+	cfs_pelt_init_new(s, rq, &fresh);
+	uint64_t u = rq->avg.util_avg, cap = (uint64_t)(rq->capacity - (long)u) / 2;
+	uint64_t share = u ? u * 1024 / (rq->avg.load_avg + 1) : cap;
+	CHECK(rq->avg.last_update_time == stale);
+	CHECK(fresh.avg.load_avg == 1024 && fresh.avg.util_avg == (share < cap ? share : cap));
+	CHECK(fresh.avg.runnable_avg == fresh.avg.util_avg && fresh.avg.util_avg > 0);
+
+	/* the hog, on_rq, as if delayed for 2 ms: load grows, runnable not */
+	struct cfs_entity *hog = cfs_se(cfst_find(r.sim, "hog"));
+	CHECK(hog->on_rq);
+	cfs_pelt_se(s, hog);
+	struct cfs_avg before = hog->avg;
+	hog->delayed = true;
+	hog->avg.last_update_time -= 2 * SL_MSEC;
+	cfs_pelt_se(s, hog);
+	hog->delayed = false;
+	CHECK(hog->avg.runnable_sum < before.runnable_sum);
+	CHECK(hog->avg.load_sum > cfs_pelt_decay(before.load_sum, 2));
+	sl_sim_destroy(r.sim);
 }

@@ -187,7 +187,7 @@ static int cfs_detach_tasks(struct cfs *s, struct cfs_lb_env *env)
 		if (take) {
 			switch (env->migration_type) {
 			case CFS_MIGRATE_LOAD: {
-				long load = cfs_task_load(s, se);
+				long load = cfs_task_load(se);
 				if (load < 1)
 					load = 1;
 				if ((load >> nbf) > env->imbalance)
@@ -197,7 +197,7 @@ static int cfs_detach_tasks(struct cfs *s, struct cfs_lb_env *env)
 				break;
 			}
 			case CFS_MIGRATE_UTIL: {
-				long util = cfs_task_util(s, se);
+				long util = cfs_task_util(se);
 				if ((util >> nbf) > env->imbalance)
 					take = false;
 				else
@@ -254,12 +254,12 @@ static void cfs_sg_stats(struct cfs *s, struct cfs_lb_env *env, const struct cfs
 			 bool local, struct cfs_sg_stats *st)
 {
 	*st = (struct cfs_sg_stats){ .capacity = g->capacity, .weight = g->weight };
-	sl_for_each_cpu(c, &g->span) {
+	cfs_for_each_group_cpu(c, g) {
 		struct cfs_rq *rq = &s->rq[c];
 		env->looked++;
-		st->load += cfs_cpu_load(s, rq);
-		st->util += cfs_cpu_util(s, rq);
-		st->runnable += cfs_cpu_runnable(s, rq);
+		st->load += cfs_cpu_load(rq);
+		st->util += cfs_cpu_util(rq);
+		st->runnable += cfs_cpu_runnable(rq);
 		st->nr_running += rq->nr_running;
 		st->nr_numa_running += rq->nr_numa_running;
 		st->nr_preferred_running += rq->nr_preferred_running;
@@ -340,8 +340,9 @@ static void cfs_sd_stats(struct cfs *s, struct cfs_lb_env *env, struct cfs_sd_st
 
 	*sds = (struct cfs_sd_stats){ 0 };
 	sds->prefer_sibling = idx > 0 && (env->dst_rq->sd[idx - 1].flags & CFS_SD_PREFER_SIBLING);
-	for (int k = 0; k < sp->ngroups; k++) {
-		const struct cfs_group *g = &sp->groups[(env->sd->local + k) % sp->ngroups];
+	for (int k = 0, gi = env->sd->local; k < sp->ngroups;
+	     k++, gi = gi + 1 < sp->ngroups ? gi + 1 : 0) {
+		const struct cfs_group *g = &sp->groups[gi];
 		bool local = k == 0;
 		struct cfs_sg_stats st;
 		cfs_sg_stats(s, env, g, local, &st);
@@ -482,7 +483,7 @@ static struct cfs_rq *cfs_find_busiest_queue(struct cfs *s, struct cfs_lb_env *e
 	long busiest_load = 0, busiest_cap = 1, busiest_util = 0;
 	int busiest_nr = 0;
 
-	sl_for_each_cpu(c, &g->span) {
+	cfs_for_each_group_cpu(c, g) {
 		struct cfs_rq *rq = &s->rq[c];
 		if (cfs_fbq_classify(rq->nr_running, rq->nr_numa_running,
 				     rq->nr_preferred_running) > env->fbq_type)
@@ -492,7 +493,7 @@ static struct cfs_rq *cfs_find_busiest_queue(struct cfs *s, struct cfs_lb_env *e
 			continue;
 		switch (env->migration_type) {
 		case CFS_MIGRATE_LOAD: {
-			long load = cfs_cpu_load(s, rq);
+			long load = cfs_cpu_load(rq);
 			if (nr == 1 && load > env->imbalance)
 				break;
 			if (load * busiest_cap > busiest_load * rq->capacity) {
@@ -503,7 +504,7 @@ static struct cfs_rq *cfs_find_busiest_queue(struct cfs *s, struct cfs_lb_env *e
 			break;
 		}
 		case CFS_MIGRATE_UTIL: {
-			long util = cfs_cpu_util(s, rq);
+			long util = cfs_cpu_util(rq);
 			if (nr <= 1)
 				break;
 			if (busiest_util < util) {
@@ -531,15 +532,19 @@ static bool cfs_should_we_balance(struct cfs *s, const struct cfs_lb_env *env)
 		return env->dst_rq->nr_running == 0;
 
 	const struct cfs_group *g = &env->sd->span->groups[env->sd->local];
-	sl_cpumask swb = g->span;
 	int idle_smt = -1;
-	for (int c = sl_cpumask_first(&swb); c >= 0; c = sl_cpumask_next(&swb, c + 1)) {
+	/* a copy of the group's words only: the loop reads no others */
+	sl_cpumask swb;
+	for (int i = g->first_cpu >> 6; i <= (g->end_cpu - 1) >> 6; i++)
+		swb.w[i] = g->span.w[i];
+	for (int c = cfs_cpumask_next(&swb, g->first_cpu, g->end_cpu); c >= 0;
+	     c = cfs_cpumask_next(&swb, c + 1, g->end_cpu)) {
 		if (!cfs_cpu_idle(s, c))
 			continue;
 		if (!(env->sd->flags & CFS_SD_SHARE_CPUCAPACITY) && !cfs_core_idle(s, c)) {
 			if (idle_smt < 0)
 				idle_smt = c;
-			sl_for_each_cpu(x, sl_topo_siblings(s->topo, c))
+			cfs_for_each_cpu_in(x, sl_topo_siblings(s->topo, c), c, g->end_cpu)
 				sl_cpumask_unset(&swb, x);
 			continue;
 		}
@@ -662,6 +667,7 @@ void cfs_rebalance_tick(struct cfs *s, int cpu)
 
 	if (j < rq->next_balance)
 		return;
+	cfs_pelt_blocked(s, cpu);	/* sched_balance_softirq */
 	enum cfs_idle idle = cfs_cpu_idle(s, cpu) ? CFS_IDLE : CFS_NOT_IDLE;
 	bool busy = idle != CFS_IDLE, cont = true;
 	uint64_t next = j + 60 * (uint64_t)s->hz;
@@ -711,6 +717,7 @@ bool cfs_newidle_balance(struct cfs *s, int cpu)
 		cfs_update_next_balance(s, &rq->sd[0], &next);
 		goto out;
 	}
+	cfs_pelt_blocked(s, cpu);
 	for (int i = 0; i < rq->nsd; i++) {
 		struct cfs_domain *sd = &rq->sd[i];
 		cfs_update_next_balance(s, sd, &next);

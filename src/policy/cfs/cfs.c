@@ -489,11 +489,8 @@ static void cfs_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, uns
 /* A dead task leaves its CPU's averages and any pending move. */
 static void cfs_task_dead(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
 {
-	if (!se->rt) {	/* an RT task's averages left at switched_from_fair */
-		cfs_pelt_se(s, se);
-		cfs_pelt_rq(s, rq);
-		cfs_pelt_detach(rq, se);
-	}
+	if (!se->rt)	/* an RT task's averages left at switched_from_fair */
+		cfs_pelt_remove(s, rq, se);	/* task_dead_fair() */
 	if (se->mig_rq >= 0) {
 		struct cfs_rq *mrq = &s->rq[se->mig_rq];
 		if (mrq->mig_se == se)

@@ -92,13 +92,62 @@ enum cfs_idle {
 	CFS_NEWLY_IDLE,
 };
 
+/* ---- CPU masks, bounded ---- */
+
+/* The next CPU of m at or after `from` and before `end`, or -1.  The
+ * engine's sl_cpumask_next looks as far as SL_MAX_CPUS (16 words); the
+ * loops on the hot paths (every CPU of a group, an LLC, a node) stop at
+ * the machine's or the group's last CPU. */
+static inline int cfs_cpumask_next(const sl_cpumask *m, int from, int end)
+{
+	while (from < end) {
+		uint64_t w = m->w[from >> 6] >> (from & 63);
+		if (w) {
+			int c = from + __builtin_ctzll(w);
+			return c < end ? c : -1;
+		}
+		from = (from | 63) + 1;
+	}
+	return -1;
+}
+
+#define cfs_for_each_cpu_in(cpu, mask, begin, end) \
+	for (int cpu = cfs_cpumask_next(mask, begin, end); cpu >= 0; \
+	     cpu = cfs_cpumask_next(mask, cpu + 1, end))
+/* every CPU of mask, on the machine of s */
+#define cfs_for_each_cpu(s, cpu, mask) cfs_for_each_cpu_in(cpu, mask, 0, (s)->ncpus)
+/* every CPU of a scheduling group */
+#define cfs_for_each_group_cpu(cpu, g) cfs_for_each_cpu_in(cpu, &(g)->span, (g)->first_cpu, (g)->end_cpu)
+
+/* At most one CPU in m (p->nr_cpus_allowed < 2), without a popcount of
+ * the whole mask. */
+static inline bool cfs_cpumask_single(const sl_cpumask *m)
+{
+	bool seen = false;
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++) {
+		uint64_t w = m->w[i];
+		if (!w)
+			continue;
+		if (seen || (w & (w - 1)))
+			return false;
+		seen = true;
+	}
+	return true;
+}
+
 /* ---- per task ---- */
 
-/* PELT signals (kernel/sched/pelt.c), in their kernel units: load in
- * weight, runnable and util in capacity (0..1024). */
+/* PELT signals (struct sched_avg of kernel/sched/sched.h), in their
+ * kernel units: load_avg in weight, runnable_avg and util_avg in capacity
+ * (0..1024 per task); the sums they are derived from; time in ns, moved
+ * on in whole 1024 ns units. */
 struct cfs_avg {
-	double load, runnable, util;
-	sl_time last;
+	/* first: what a scan of many CPUs reads, in the runqueue's first
+	 * cache line (struct cfs_rq) */
+	uint64_t load_avg, runnable_avg, util_avg;	/* unsigned long on 64-bit */
+	sl_time last_update_time;
+	uint64_t load_sum, runnable_sum;
+	uint32_t util_sum, period_contrib;
 };
 
 struct cfs_entity {
@@ -153,6 +202,7 @@ static inline struct cfs_entity *cfs_se(const struct sl_task *t)
 /* A sched_group: one child domain's span inside a domain. */
 struct cfs_group {
 	sl_cpumask span;
+	int end_cpu;			/* its last CPU + 1 (loops stop there) */
 	int weight;			/* CPUs */
 	int cores;			/* SMT cores (sibling sets) */
 	long capacity;			/* sum of capacity_of() */
@@ -193,10 +243,10 @@ struct cfs_domain {
 
 /* struct rt_rq: the RT tasks of one CPU, running one included. */
 struct cfs_rt_rq {
+	int nr_running;			/* first: read with the fair counts */
+	struct cfs_entity *curr;	/* the RT task running on this CPU, or NULL */
 	struct cfs_entity *head[CFS_RT_PRIOS], *tail[CFS_RT_PRIOS];
 	uint64_t bitmap[2];		/* list i not empty */
-	int nr_running;
-	struct cfs_entity *curr;	/* the RT task running on this CPU, or NULL */
 	/* RT throttling (rt_bandwidth=throttle) */
 	sl_time rt_time;		/* RT run time in this period */
 	bool throttled;
@@ -208,18 +258,31 @@ struct cfs_rt_rq {
 	bool acct_fair;			/* ... and what ran since: fair or idle (else RT) */
 };
 
+/*
+ * The fields every scan of a group, an LLC or a node reads of each CPU
+ * (counts, weights, capacity, the PELT averages) come first, in one cache
+ * line, whether RT runs in the next; a 64-CPU balance or fork placement
+ * otherwise touched six lines per CPU.
+ */
 struct cfs_rq {
 	int cpu;
-	struct cfs_timeline tl;
-	struct cfs_entity *curr;	/* running (not in the tree), or NULL */
-	struct cfs_entity *lru_head, *lru_tail;	/* cfs_tasks: MRU first */
 	int nr_running;			/* queued + running */
 	long load;			/* sum of the weights of nr_running */
+	long capacity;			/* capacity_of(): capacity_orig, no RT/IRQ */
+	struct cfs_entity *curr;	/* running (not in the tree), or NULL */
+	int nr_numa_running, nr_preferred_running;
+	struct cfs_avg avg;		/* the CPU's PELT signals */
+	struct {			/* cfs_rq->removed: left while asleep or dead */
+		int nr;
+		uint64_t load_avg, util_avg, runnable_avg;
+	} removed;
+	struct cfs_rt_rq rt;
+
+	struct cfs_timeline tl;
+	struct cfs_entity *lru_head, *lru_tail;	/* cfs_tasks: MRU first */
 	int64_t min_vruntime;
 	int64_t avg_vruntime;		/* sum of w * (v - min_vruntime), tree only */
 	long avg_load;			/* sum of w, tree only */
-	struct cfs_avg avg;		/* the CPU's PELT signals */
-	long capacity;			/* capacity_of(): capacity_orig, no RT/IRQ */
 	struct cfs_entity *skip;	/* pick=cfs: yield's skip buddy */
 
 	int nsd;
@@ -239,8 +302,6 @@ struct cfs_rq {
 	sl_time idle_stamp;		/* when it last went idle (0: not idle) */
 	sl_time avg_idle;
 	sl_time last_idle;		/* for find_idlest_group_cpu's "most recently idled" */
-	int nr_numa_running, nr_preferred_running;
-	struct cfs_rt_rq rt;
 	int dist_prev;			/* cpumask_any_and_distribute's last answer */
 	bool fix_pending;		/* its stopper will move a task off (set_allowed) */
 };
@@ -393,17 +454,63 @@ void cfs_rtbw_fair_queued(struct cfs *s, int cpu, bool any);
 
 /* ---- cfs/pelt.c ---- */
 
+/* The bare arithmetic (for tests): bring sa to now with load (0: not
+ * runnable), runnable (tasks) and running (the capacity it runs at, 0:
+ * not running); true if a period boundary was crossed and the averages
+ * were recomputed (load_avg = weight * load_sum / divider). */
+bool cfs_pelt_update(struct cfs_avg *sa, sl_time now, unsigned long load,
+		     unsigned long runnable, unsigned long running, unsigned long weight);
+uint64_t cfs_pelt_decay(uint64_t val, uint64_t periods);
+uint32_t cfs_pelt_y_inv_at(int n);
+
+/* update_cfs_rq_load_avg(), out of line; cfs_pelt_rq_at() calls it only
+ * when there is something to do: removed load, or a whole 1024 ns unit
+ * since the last update (time going backwards included, which resets). */
+void cfs_pelt_rq_update(struct cfs_rq *rq, sl_time now);
+static inline void cfs_pelt_rq_at(struct cfs_rq *rq, sl_time now)
+{
+	if (rq->removed.nr || (uint64_t)(now - rq->avg.last_update_time) >= 1024)
+		cfs_pelt_rq_update(rq, now);
+}
 void cfs_pelt_rq(struct cfs *s, struct cfs_rq *rq);
 void cfs_pelt_se(struct cfs *s, struct cfs_entity *se);
-void cfs_pelt_attach(struct cfs_rq *rq, const struct cfs_entity *se);
+void cfs_pelt_attach(struct cfs_rq *rq, struct cfs_entity *se);
 void cfs_pelt_detach(struct cfs_rq *rq, const struct cfs_entity *se);
+/* A sleeping or dead task leaves rq (remove_entity_load_avg). */
+void cfs_pelt_remove(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
 void cfs_pelt_init_new(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
-/* Readers bring the signal up to now first. */
-long cfs_cpu_load(struct cfs *s, struct cfs_rq *rq);
-long cfs_cpu_util(struct cfs *s, struct cfs_rq *rq);
-long cfs_cpu_runnable(struct cfs *s, struct cfs_rq *rq);
-long cfs_task_load(struct cfs *s, struct cfs_entity *se);
-long cfs_task_util(struct cfs *s, struct cfs_entity *se);
+/* Bring a task's averages to its runqueue's last update, as blocked
+ * (sync_entity_load_avg: exec placement reads the task's own util). */
+void cfs_pelt_sync(struct cfs *s, struct cfs_entity *se);
+/* update_blocked_averages(): the CPU's own signals, at its periodic and
+ * newly-idle balance. */
+void cfs_pelt_blocked(struct cfs *s, int cpu);
+
+/* What the kernel reads (cpu_load, cpu_util_cfs, cpu_runnable,
+ * task_h_load, task_util): the signals as their last update left them,
+ * not brought up to now. */
+static inline long cfs_cpu_load(const struct cfs_rq *rq)
+{
+	return (long)rq->avg.load_avg;
+}
+/* cpu_util_cfs(): never above the CPU's capacity. */
+static inline long cfs_cpu_util(const struct cfs_rq *rq)
+{
+	long util = (long)rq->avg.util_avg;
+	return util < rq->capacity ? util : rq->capacity;
+}
+static inline long cfs_cpu_runnable(const struct cfs_rq *rq)
+{
+	return (long)rq->avg.runnable_avg;
+}
+static inline long cfs_task_load(const struct cfs_entity *se)
+{
+	return (long)se->avg.load_avg;
+}
+static inline long cfs_task_util(const struct cfs_entity *se)
+{
+	return (long)se->avg.util_avg;
+}
 
 /* ---- cfs/topology.c ---- */
 

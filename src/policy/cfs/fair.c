@@ -687,9 +687,7 @@ void cfs_move_sleeping(struct cfs *s, struct cfs_entity *se, int dst_cpu)
 {
 	struct cfs_rq *src = &s->rq[se->cpu];
 
-	cfs_pelt_rq(s, src);
-	cfs_pelt_se(s, se);
-	cfs_pelt_detach(src, se);
+	cfs_pelt_remove(s, src, se);
 	if (s->pick == CFS_PICK_CFS)
 		se->vruntime -= src->min_vruntime;
 	sl_note_migration(s->sim, se->task, src->cpu, dst_cpu);

@@ -109,11 +109,11 @@ static void cfs_numa_stats(struct cfs *s, int nid, const struct cfs_entity *se,
 	int idle_core = -1;
 
 	*ns = (struct cfs_numa_stats){ .idle_cpu = -1 };
-	sl_for_each_cpu(c, &s->topo->node_cpus[nid]) {
+	cfs_for_each_cpu(s, c, &s->topo->node_cpus[nid]) {
 		struct cfs_rq *rq = &s->rq[c];
 		ns->nr_running += rq->nr_running;
-		ns->util += cfs_cpu_util(s, rq);
-		ns->runnable += cfs_cpu_runnable(s, rq);
+		ns->util += cfs_cpu_util(rq);
+		ns->runnable += cfs_cpu_runnable(rq);
 		ns->capacity += rq->capacity;
 		ns->weight++;
 		if (!cfs_cpu_idle(s, c) || !sl_cpumask_test(&se->task->allowed, c) ||
@@ -179,7 +179,7 @@ static void cfs_numa_migrate(struct cfs *s, struct cfs_rq *rq, struct cfs_entity
 		}
 	}
 	/* swap with the running task of a home-node CPU that wants our node */
-	sl_for_each_cpu(c, &s->topo->node_cpus[dst_nid]) {
+	cfs_for_each_cpu(s, c, &s->topo->node_cpus[dst_nid]) {
 		struct cfs_entity *other = s->rq[c].curr;
 		if (!other || !sl_cpumask_test(&se->task->allowed, c) ||
 		    !sl_cpumask_test(&other->task->allowed, rq->cpu))

@@ -49,7 +49,6 @@
  *   - A timer wakeup has no waking task: no wakee flips are recorded.
  */
 #include <limits.h>
-#include <math.h>
 
 #include "policy/cfs/cfs.h"
 #include "sim/sim.h"
@@ -125,20 +124,20 @@ static int cfs_wake_affine_weight(struct cfs *s, const struct cfs_domain *sd,
 				  struct cfs_entity *p, int this_cpu, int prev_cpu, bool sync,
 				  struct cfs_entity *waker)
 {
-	int64_t this_eff = cfs_cpu_load(s, &s->rq[this_cpu]);
+	int64_t this_eff = cfs_cpu_load(&s->rq[this_cpu]);
 
 	if (sync && waker) {
-		long current_load = cfs_task_load(s, waker);
+		long current_load = cfs_task_load(waker);
 		if (current_load > this_eff)
 			return this_cpu;
 		this_eff -= current_load;
 	}
-	long task_load = cfs_task_load(s, p);
+	long task_load = cfs_task_load(p);
 	this_eff += task_load;
 	this_eff *= 100;				/* WA_BIAS */
 	this_eff *= s->rq[prev_cpu].capacity;
 
-	int64_t prev_eff = cfs_cpu_load(s, &s->rq[prev_cpu]) - task_load;
+	int64_t prev_eff = cfs_cpu_load(&s->rq[prev_cpu]) - task_load;
 	prev_eff *= 100 + (sd->imbalance_pct - 100) / 2;
 	prev_eff *= s->rq[this_cpu].capacity;
 	if (sync)
@@ -164,7 +163,7 @@ void cfs_update_idle_core(struct cfs *s, int cpu)
 {
 	if (s->topo->threads_per_core < 2 || s->has_idle_cores[s->rq[cpu].llc_id])
 		return;
-	sl_for_each_cpu(c, sl_topo_siblings(s->topo, cpu))
+	cfs_for_each_cpu(s, c, sl_topo_siblings(s->topo, cpu))
 		if (c != cpu && !cfs_cpu_idle(s, c))
 			return;
 	s->has_idle_cores[s->rq[cpu].llc_id] = true;
@@ -175,7 +174,7 @@ static int cfs_select_idle_smt(struct cfs *s, const struct cfs_entity *p, int ta
 {
 	const sl_cpumask *llc = s->rq[target].llc_span;
 
-	sl_for_each_cpu(c, sl_topo_siblings(s->topo, target)) {
+	cfs_for_each_cpu(s, c, sl_topo_siblings(s->topo, target)) {
 		if (c == target || !cfs_allowed(p, c) || !sl_cpumask_test(llc, c))
 			continue;
 		(*looked)++;
@@ -193,7 +192,7 @@ static int cfs_select_idle_core(struct cfs *s, int core, sl_cpumask *cpus, int *
 	bool idle = true;
 	const sl_cpumask *smt = sl_topo_siblings(s->topo, core);
 
-	sl_for_each_cpu(c, smt) {
+	cfs_for_each_cpu(s, c, smt) {
 		(*looked)++;
 		if (!cfs_cpu_idle(s, c)) {
 			idle = false;
@@ -206,7 +205,7 @@ static int cfs_select_idle_core(struct cfs *s, int core, sl_cpumask *cpus, int *
 	}
 	if (idle)
 		return core;
-	sl_for_each_cpu(c, smt)
+	cfs_for_each_cpu(s, c, smt)
 		sl_cpumask_unset(cpus, c);
 	return -1;
 }
@@ -229,10 +228,11 @@ static int cfs_select_idle_cpu(struct cfs *s, const struct cfs_entity *p, bool h
 	 * machine); the next bit is found in cpus as it is now, which the
 	 * idle-core search trims */
 	bool wrapped = false;
-	for (int c = sl_cpumask_next(&cpus, target + 1);; c = sl_cpumask_next(&cpus, c + 1)) {
+	for (int c = cfs_cpumask_next(&cpus, target + 1, s->ncpus);;
+	     c = cfs_cpumask_next(&cpus, c + 1, s->ncpus)) {
 		if (c < 0 && !wrapped) {
 			wrapped = true;
-			c = sl_cpumask_next(&cpus, 0);
+			c = cfs_cpumask_next(&cpus, 0, s->ncpus);
 		}
 		if (c < 0 || (wrapped && c > target))
 			break;
@@ -311,17 +311,17 @@ static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const str
 			   struct cfs_entity *p, struct cfs_wake_stats *st, long *looked)
 {
 	*st = (struct cfs_wake_stats){ .capacity = g->capacity, .weight = g->weight };
-	sl_for_each_cpu(c, &g->span) {
+	cfs_for_each_group_cpu(c, g) {
 		if (!cfs_allowed(p, c))
 			continue;
 		struct cfs_rq *rq = &s->rq[c];
 		bool here = p->on_rq && p->cpu == c;
-		long load = cfs_cpu_load(s, rq), util = cfs_cpu_util(s, rq);
-		long runnable = cfs_cpu_runnable(s, rq);
+		long load = cfs_cpu_load(rq), util = cfs_cpu_util(rq);
+		long runnable = cfs_cpu_runnable(rq);
 		if (here) {
-			load -= cfs_task_load(s, p);
-			util -= cfs_task_util(s, p);
-			runnable -= lround(p->avg.runnable);
+			load -= cfs_task_load(p);
+			util -= cfs_task_util(p);
+			runnable -= (long)p->avg.runnable_avg;
 		}
 		st->load += load > 0 ? load : 0;
 		st->util += util > 0 ? util : 0;
@@ -329,8 +329,7 @@ static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const str
 		int nr = rq->nr_running - here;
 		st->nr_running += nr;
 		/* idle_cpu_without(): idle, or running only p */
-		struct sl_task *curr = sl_curr(s->sim, c);
-		if (!nr && (sl_cpu_idle(s->sim, c) || (here && curr == p->task)))
+		if (!nr && (sl_cpu_idle(s->sim, c) || (here && sl_curr(s->sim, c) == p->task)))
 			st->idle_cpus++;
 		(*looked)++;
 	}
@@ -351,10 +350,14 @@ static bool cfs_update_pick_idlest(const struct cfs_wake_stats *idlest,
 	return idlest->util > st->util;
 }
 
+/* cpumask_intersects(): stops at the first common word (no copy, no
+ * popcount over the whole 1,024-bit mask). */
 static bool cfs_intersects(const sl_cpumask *a, const sl_cpumask *b)
 {
-	sl_cpumask m = sl_cpumask_and(*a, b);
-	return !sl_cpumask_empty(&m);
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++)
+		if (a->w[i] & b->w[i])
+			return true;
+	return false;
 }
 
 static const struct cfs_group *cfs_find_idlest_group(struct cfs *s, const struct cfs_domain *sd,
@@ -366,8 +369,8 @@ static const struct cfs_group *cfs_find_idlest_group(struct cfs *s, const struct
 	struct cfs_wake_stats local_st = { 0 }, idlest_st = { .avg_load = LONG_MAX,
 							      .type = CFS_GROUP_OVERLOADED };
 
-	for (int k = 0; k < sp->ngroups; k++) {
-		const struct cfs_group *g = &sp->groups[(sd->local + k) % sp->ngroups];
+	for (int k = 0, gi = sd->local; k < sp->ngroups; k++, gi = gi + 1 < sp->ngroups ? gi + 1 : 0) {
+		const struct cfs_group *g = &sp->groups[gi];
 		if (!cfs_intersects(&g->span, &p->task->allowed))
 			continue;
 		struct cfs_wake_stats st;
@@ -430,7 +433,7 @@ static int cfs_find_idlest_group_cpu(struct cfs *s, const struct cfs_group *g,
 
 	if (g->weight == 1)
 		return g->first_cpu;
-	sl_for_each_cpu(c, &g->span) {
+	cfs_for_each_group_cpu(c, g) {
 		if (!cfs_allowed(p, c))
 			continue;
 		(*looked)++;
@@ -441,7 +444,7 @@ static int cfs_find_idlest_group_cpu(struct cfs *s, const struct cfs_group *g,
 				shallowest = c;
 			}
 		} else if (shallowest < 0) {
-			long load = cfs_cpu_load(s, rq);
+			long load = cfs_cpu_load(rq);
 			if (load < min_load) {
 				min_load = load;
 				least_loaded = c;
@@ -458,6 +461,10 @@ static int cfs_find_idlest_cpu(struct cfs *s, int idx, struct cfs_entity *p, int
 
 	if (!cfs_intersects(&s->rq[cpu].sd[idx].span->cpus, &p->task->allowed))
 		return prev_cpu;
+	/* the task's own util for cpu_util_without: synced to its CPU's
+	 * last update (not at fork: a new task has nothing to sync) */
+	if (sd_flag != CFS_SD_BALANCE_FORK)
+		cfs_pelt_sync(s, p);
 	while (idx >= 0) {
 		const struct cfs_domain *sd = &s->rq[cpu].sd[idx];
 		if (!(sd->flags & sd_flag)) {

@@ -176,6 +176,9 @@ static void cfs_group_init(const struct cfs *s, struct cfs_group *g, const sl_cp
 	g->span = *span;
 	g->weight = sl_cpumask_weight(span);
 	g->first_cpu = sl_cpumask_first(span);
+	g->end_cpu = g->first_cpu;
+	sl_for_each_cpu(c, span)
+		g->end_cpu = c + 1;
 	g->flags = flags;
 	g->capacity = 0;
 	sl_cpumask_clear(&cores);
@@ -366,7 +369,7 @@ bool cfs_share_cache(const struct cfs *s, int a, int b)
 
 bool cfs_core_idle(const struct cfs *s, int cpu)
 {
-	sl_for_each_cpu(c, sl_topo_siblings(s->topo, cpu))
+	cfs_for_each_cpu(s, c, sl_topo_siblings(s->topo, cpu))
 		if (!cfs_cpu_idle(s, c))
 			return false;
 	return true;
