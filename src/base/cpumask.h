@@ -26,15 +26,35 @@ static inline void sl_cpumask_set(sl_cpumask *m, int cpu) { m->w[cpu >> 6] |= 1U
 static inline void sl_cpumask_unset(sl_cpumask *m, int cpu) { m->w[cpu >> 6] &= ~(1ULL << (cpu & 63)); }
 static inline bool sl_cpumask_test(const sl_cpumask *m, int cpu) { return (m->w[cpu >> 6] >> (cpu & 63)) & 1; }
 
+/* Set bits of a word.  Without -mpopcnt (Debian's x86-64 baseline)
+ * __builtin_popcountll is a call into libgcc per word; this is a dozen
+ * inline operations, and 0 words, the common case of a large machine's
+ * mask, cost a test. */
+static inline int sl_popcount64(uint64_t x)
+{
+	if (!x)
+		return 0;
+	x -= (x >> 1) & 0x5555555555555555ULL;
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
 static inline int sl_cpumask_weight(const sl_cpumask *m)
 {
 	int n = 0;
 	for (int i = 0; i < SL_CPUMASK_WORDS; i++)
-		n += __builtin_popcountll(m->w[i]);
+		n += sl_popcount64(m->w[i]);
 	return n;
 }
 
-static inline bool sl_cpumask_empty(const sl_cpumask *m) { return sl_cpumask_weight(m) == 0; }
+static inline bool sl_cpumask_empty(const sl_cpumask *m)
+{
+	uint64_t any = 0;
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++)
+		any |= m->w[i];
+	return !any;
+}
 
 static inline sl_cpumask sl_cpumask_and(sl_cpumask a, const sl_cpumask *b)
 {

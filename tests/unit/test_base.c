@@ -136,6 +136,17 @@ SL_TEST(base_cpumask_ops)
 	sl_cpumask f = sl_cpumask_first_n(4);
 	sl_cpumask both = sl_cpumask_and(f, &m);
 	CHECK(sl_cpumask_weight(&both) == 1 && sl_cpumask_test(&both, 3));
+	/* the inline popcount against the compiler's, on every bit pattern's
+	 * extremes and a walk of mixed words */
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	CHECK(sl_popcount64(0) == 0 && sl_popcount64(~0ULL) == 64 && sl_popcount64(1ULL << 63) == 1);
+	for (int i = 0; i < 1000; i++, x = x * 6364136223846793005ULL + 1442695040888963407ULL)
+		CHECK(sl_popcount64(x) == __builtin_popcountll(x));
+	sl_cpumask all = sl_cpumask_first_n(SL_MAX_CPUS);
+	CHECK(sl_cpumask_weight(&all) == SL_MAX_CPUS && !sl_cpumask_empty(&all));
+	sl_cpumask_clear(&all);
+	sl_cpumask_set(&all, SL_MAX_CPUS - 1);
+	CHECK(!sl_cpumask_empty(&all));
 }
 
 /* Keys are byte ranges (prefixes differ, the empty key is a key); each
