@@ -181,7 +181,7 @@ static void sd_failed_w26(struct sl_sim *sim, struct sd_sched *s, struct sd_doma
 			  int this_cpu, const struct sd_group *group)
 {
 	if ((sd->p.flags & SD_FLAG_IDLE) && sd->nr_balance_failed > sd->p.cache_nice_tries) {
-		sl_for_each_cpu(i, &group->cpumask)
+		sd_for_each_cpu(i, s, &group->cpumask)
 			sd_kick_active(sim, s, i, this_cpu);
 	}
 	sd->nr_balance_failed++;
@@ -312,7 +312,7 @@ static void sd_active_2612(struct sl_sim *sim, struct sd_sched *s, int busiest)
 		if (!(sd->p.flags & SD_LOAD_BALANCE))
 			break;
 		for (int k = 0; k < sd->ngroups; k++) {
-			sl_for_each_cpu(cpu, &sd_group_at(sd, k)->cpumask) {
+			sd_for_each_cpu(cpu, s, &sd_group_at(sd, k)->cpumask) {
 				if (sd_nr_running(sim, s, busiest) <= 1)
 					return;	/* no more tasks to move */
 				if (sl_cpumask_test(&visited, cpu))
@@ -344,7 +344,7 @@ static void sd_active_w26(struct sl_sim *sim, struct sd_sched *s, int busiest)
 		int target = -1;
 		if (sl_cpumask_test(&g->cpumask, busiest))
 			continue;
-		sl_for_each_cpu(i, &g->cpumask) {
+		sd_for_each_cpu(i, s, &g->cpumask) {
 			if (!sd_cpu_idle(sim, s, i)) {
 				target = -1;
 				break;

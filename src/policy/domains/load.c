@@ -73,7 +73,7 @@ bool sd_cpu_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu)
 
 bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu)
 {
-	sl_for_each_cpu(sib, sl_topo_siblings(s->topo, cpu))
+	sd_for_each_cpu(sib, s, sl_topo_siblings(s->topo, cpu))
 		if (!sd_cpu_idle(sim, s, sib))
 			return false;
 	return true;
@@ -174,7 +174,7 @@ static struct sd_group *sd_fbg_2612(struct sl_sim *sim, struct sd_sched *s,
 		unsigned long load = 0;
 
 		/* bias toward our own group: high guess for us, low for others */
-		sl_for_each_cpu(i, &g->cpumask) {
+		sd_for_each_cpu(i, s, &g->cpumask) {
 			load += local ? sd_target_load(sim, s, i) : sd_source_load(sim, s, i);
 			looked++;
 		}
@@ -243,7 +243,7 @@ static struct sd_group *sd_fbg_w26(struct sl_sim *sim, struct sd_sched *s,
 		bool local = k == 0;
 		unsigned long load = 0;
 
-		sl_for_each_cpu(i, &g->cpumask) {
+		sd_for_each_cpu(i, s, &g->cpumask) {
 			load += local ? sd_high_load(sim, s, this_cpu, i, update) :
 					sd_low_load(sim, s, this_cpu, i, update);
 			looked++;
@@ -302,7 +302,7 @@ int sd_find_busiest_queue(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 	unsigned long max_load = 0;
 	int busiest = -1;
 
-	sl_for_each_cpu(i, &group->cpumask) {
+	sd_for_each_cpu(i, s, &group->cpumask) {
 		unsigned long load = s->v->rules == SD_RULES_W26 ?
 				     sd_low_load(sim, s, this_cpu, i, false) :
 				     sd_source_load(sim, s, i);
@@ -319,7 +319,7 @@ unsigned long sd_w26_group_load(struct sl_sim *sim, struct sd_sched *s, int this
 {
 	unsigned long load = 0;
 
-	sl_for_each_cpu(i, &group->cpumask)
+	sd_for_each_cpu(i, s, &group->cpumask)
 		load += sd_low_load(sim, s, this_cpu, i, false);
 	return load;
 }

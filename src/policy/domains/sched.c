@@ -92,12 +92,21 @@ int sd_task_timeslice(const struct sd_sched *s, const struct sd_task *p)
 	return sd_timeslice_of(s, p->static_prio);
 }
 
+/* a / b, in 32 bits when both fit (the same quotient, but the running
+ * task's every tick asks for two of these and 64-bit division is slow). */
+static inline int64_t sd_div(int64_t a, int64_t b)
+{
+	if ((uint64_t)a <= UINT32_MAX && (uint64_t)b <= UINT32_MAX)
+		return (uint32_t)a / (uint32_t)b;
+	return a / b;
+}
+
 /* CURRENT_BONUS: sleep_avg on a 0..MAX_BONUS scale. */
 static int sd_current_bonus(const struct sd_sched *s, const struct sd_task *p)
 {
-	int64_t j = p->sleep_avg / s->tick_ns;
+	int64_t j = sd_div(p->sleep_avg, s->tick_ns);
 
-	return (int)(j * s->max_bonus / s->max_sleep_avg);
+	return (int)sd_div(j * s->max_bonus, s->max_sleep_avg);
 }
 
 int sd_effective_prio(const struct sd_sched *s, const struct sd_task *p)

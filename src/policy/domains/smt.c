@@ -57,7 +57,7 @@ bool sd_dependent_sleeper(struct sl_sim *sim, struct sd_sched *s, int cpu,
 		return false;
 	int keep = 100 - sd->p.per_cpu_gain;
 	bool p_user = !p->task->kthread;
-	sl_for_each_cpu(i, &sd->span) {
+	sd_for_each_cpu(i, s, &sd->span) {
 		if (i == cpu)
 			continue;
 		struct sl_task *sc = sl_curr(sim, i);
@@ -89,7 +89,7 @@ void sd_wake_sleeping_dependent(struct sl_sim *sim, struct sd_sched *s, int cpu)
 
 	if (!sd)
 		return;
-	sl_for_each_cpu(i, &sd->span)
+	sd_for_each_cpu(i, s, &sd->span)
 		if (i != cpu && sd_idle_with_work(sim, s, i))
 			sl_resched(sim, i);
 }

@@ -51,8 +51,7 @@ static int sd_wake_idle(struct sl_sim *sim, struct sd_sched *s, int cpu,
 	sd_for_each_domain(s, cpu, sd) {
 		if (!(sd->p.flags & SD_WAKE_IDLE))
 			break;
-		sl_cpumask m = sl_cpumask_and(sd->span, &p->task->allowed);
-		sl_for_each_cpu(i, &m)
+		sd_for_each_cpu_and(i, s, &sd->span, &p->task->allowed)
 			if (sd_cpu_idle(sim, s, i))
 				return i;
 	}
@@ -107,8 +106,7 @@ static int sd_balance_wake(struct sl_sim *sim, struct sd_sched *s, int cpu,
 
 	if (sd_cpu_idle(sim, s, cpu) || !sd || !(sd->p.flags & SD_FLAG_WAKE))
 		return cpu;
-	sl_cpumask m = sl_cpumask_and(sd->span, &p->task->allowed);
-	sl_for_each_cpu(i, &m)
+	sd_for_each_cpu_and(i, s, &sd->span, &p->task->allowed)
 		if (sd_cpu_idle(sim, s, i))
 			return i;
 	return cpu;
@@ -170,12 +168,11 @@ void sd_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned fl
 static int sd_find_idlest_cpu(struct sl_sim *sim, struct sd_sched *s, const struct sd_task *p,
 			      int this_cpu, const struct sd_domain *sd)
 {
-	sl_cpumask mask = sl_cpumask_and(sd->span, &p->task->allowed);
 	unsigned long min_load = (unsigned long)-1;
 	int min_cpu = this_cpu;
 	long looked = 0;
 
-	sl_for_each_cpu(i, &mask) {
+	sd_for_each_cpu_and(i, s, &sd->span, &p->task->allowed) {
 		unsigned long load = sd_target_load(sim, s, i);
 		looked++;
 		if (load < min_load) {
@@ -195,11 +192,10 @@ static int sd_find_idlest_cpu(struct sl_sim *sim, struct sd_sched *s, const stru
 static int sd_best_cpu_w26(struct sl_sim *sim, struct sd_sched *s, const struct sd_task *p,
 			   int this_cpu, const struct sd_domain *sd)
 {
-	sl_cpumask mask = sl_cpumask_and(sd->span, &p->task->allowed);
 	unsigned long min_load = (unsigned long)-1;
 	int best = this_cpu;
 
-	sl_for_each_cpu(i, &mask) {
+	sd_for_each_cpu_and(i, s, &sd->span, &p->task->allowed) {
 		unsigned long load = i == this_cpu ?
 			sd_low_load(sim, s, this_cpu, i, false) :
 			sd_high_load(sim, s, this_cpu, i, false) + SD_LOAD_SCALE;

@@ -42,6 +42,8 @@
  * Lengths are smoothed against this balancer's memory: our own queue
  * counts as the longer of now and last time, the others as the shorter,
  * unless we are idle.  Returns the queue to pull from and *imbalance.
+ * Every CPU of the mask is read, as in the kernel (its O(N) cost); the
+ * lengths come from the dense copies o1.rq_idx/rq_nr, the same numbers.
  */
 static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
 					   struct o1_rq *this_rq, int this_cpu, bool idle,
@@ -50,23 +52,27 @@ static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
 	int *prev = this_rq->prev_cpu_load;
 	int nr_running = idle || this_rq->nr_running > prev[this_cpu] ?
 			 this_rq->nr_running : prev[this_cpu];
-	struct o1_rq *busiest = NULL;
+	int busiest_idx = -1, this_idx = this_rq->index;
 	int max_load = 1;	/* a queue needs >= 2 tasks to be busiest */
 	int looked = 0;
 
-	sl_for_each_cpu(i, mask) {
-		struct o1_rq *rq = s->rq_of[i];
-		int load = idle || rq->nr_running < prev[i] ? rq->nr_running : prev[i];
-		prev[i] = rq->nr_running;
-		looked++;
-		if (load > max_load && rq != this_rq) {
-			busiest = rq;
-			max_load = load;
+	for (int w = 0; w < s->mask_words; w++) {
+		for (uint64_t bits = mask->w[w]; bits; bits &= bits - 1) {
+			int i = (w << 6) + __builtin_ctzll(bits);
+			int idx = s->rq_idx[i], nr = s->rq_nr[idx];
+			int load = idle || nr < prev[i] ? nr : prev[i];
+			prev[i] = nr;
+			looked++;
+			if (load > max_load && idx != this_idx) {
+				busiest_idx = idx;
+				max_load = load;
+			}
 		}
 	}
 	sl_charge_sched(sim, this_cpu, looked * s->cfg.scan_ns);
-	if (!busiest)
+	if (busiest_idx < 0)
 		return NULL;
+	struct o1_rq *busiest = &s->rqs[busiest_idx];
 
 	if (s->cfg.imbalance == O1_IMBALANCE_HALF) {
 		/* pull half the difference, and only for a ~25% imbalance */
@@ -189,6 +195,17 @@ void o1_newidle_balance(struct sl_sim *sim, struct o1 *s, int cpu)
 
 /* ---- rebalance_tick ---- */
 
+/* jiffies % every == 0, without a 64-bit division on every CPU's every
+ * tick (idle CPUs balance every tick: every == 1). */
+static inline bool o1_on_tick(uint64_t j, uint64_t every)
+{
+	if (every == 1)
+		return true;
+	if (j <= UINT32_MAX && every <= UINT32_MAX)
+		return (uint32_t)j % (uint32_t)every == 0;
+	return j % every == 0;
+}
+
 void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
 {
 	uint64_t j = sl_jiffies(sim);
@@ -200,7 +217,7 @@ void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
 		return;
 	if (s->numa && s->cfg.node_balance == O1_NODE_RATE) {
 		/* 2.5.59: load_balance itself counts calls and widens the mask */
-		if (j % every == 0) {
+		if (o1_on_tick(j, every)) {
 			sl_cpumask mask = o1_cpus_to_balance(s, rq, cpu);
 			o1_load_balance(sim, s, rq, cpu, flag, &mask, false);
 		}
@@ -209,9 +226,9 @@ void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
 	if (s->numa) {
 		/* node ticks first, then the node's own balance (3.3) */
 		uint64_t node_every = (uint64_t)(idle ? s->idle_node_ticks : s->busy_node_ticks);
-		if (j % node_every == 0)
+		if (o1_on_tick(j, node_every))
 			o1_balance_node(sim, s, cpu, idle && s->cfg.idle_node_tick_idle);
 	}
-	if (j % every == 0)
+	if (o1_on_tick(j, every))
 		o1_load_balance(sim, s, rq, cpu, flag, o1_node_mask(s, cpu), false);
 }

@@ -124,6 +124,7 @@ static void o1_rq_init(struct o1 *s, struct o1_rq *rq, int node)
 	sl_cpumask_clear(&rq->cpus);
 	rq->first_cpu = -1;
 	rq->node = node;
+	rq->index = (int)(rq - s->rqs);
 }
 
 static void o1_rq_add_cpu(struct o1 *s, struct o1_rq *rq, int cpu)
@@ -133,6 +134,7 @@ static void o1_rq_add_cpu(struct o1 *s, struct o1_rq *rq, int cpu)
 		rq->first_cpu = cpu;
 	rq->ncpus++;
 	s->rq_of[cpu] = rq;
+	s->rq_idx[cpu] = rq->index;
 }
 
 /* One runqueue per CPU, per SMT core (share_siblings), or one on CPU 0 (UP). */
@@ -144,6 +146,7 @@ static void o1_build_runqueues(struct o1 *s)
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		if (!s->cfg.smp && cpu > 0) {
 			s->rq_of[cpu] = &s->rqs[0];	/* never used to run anything */
+			s->rq_idx[cpu] = 0;
 			continue;
 		}
 		int first = sl_cpumask_first(sl_topo_siblings(topo, cpu));
@@ -208,6 +211,7 @@ struct o1 *o1_core_create(struct sl_sim *sim, const struct o1_config *cfg,
 	s->cfg = *cfg;
 	s->topo = sl_topo(sim);
 	s->ncpus = s->topo->ncpus;
+	s->mask_words = (s->ncpus + 63) / 64;
 	s->nnodes = s->topo->nnodes > 0 ? s->topo->nnodes : 1;
 	s->numa = cfg->smp && cfg->numa && s->nnodes > 1;
 	o1_derive_constants(s);
@@ -279,6 +283,9 @@ static int o1_check_counts(struct o1 *s, const int *count, struct sl_err *err)
 						"expired, %d tasks, nr_running %d", rq->first_cpu,
 						a, e, count[i], rq->nr_running);
 		node_sum[rq->node] += rq->nr_running;
+		if (s->rq_nr[i] != rq->nr_running)
+			return sl_fail_internal(err, "o1: runqueue %d holds %d, its copy says %d",
+						i, rq->nr_running, s->rq_nr[i]);
 	}
 	for (int n = 0; n < s->nnodes; n++)
 		if (node_sum[n] != s->node_nr_running[n])

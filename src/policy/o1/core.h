@@ -270,6 +270,7 @@ struct o1_rq {
 	int node;			/* NUMA node of its CPUs */
 	int *prev_node_load;		/* this balancer's decayed view of every node */
 	int nr_balanced;		/* load_balance calls since the last node look (2.5.59) */
+	int index;			/* in o1.rqs */
 };
 
 /* A pending sched_balance_exec move, carried out by the migration thread. */
@@ -294,6 +295,15 @@ struct o1 {
 	int nrqs;
 	struct o1_rq *rqs;
 	struct o1_rq *rq_of[SL_MAX_CPUS];
+	/*
+	 * find_busiest_queue reads every runqueue's length (the kernel's O(N),
+	 * kept); these dense copies let it do so from two small arrays instead
+	 * of a cache line of each runqueue: rq_idx[cpu] is rq_of[cpu]->index
+	 * and rq_nr[i] is rqs[i].nr_running (kept by o1_nr_inc/o1_nr_dec).
+	 */
+	int rq_idx[SL_MAX_CPUS];
+	int rq_nr[SL_MAX_CPUS];
+	int mask_words;			/* words of a cpumask that hold the machine */
 	struct sl_task *curr[SL_MAX_CPUS];	/* what schedule() last chose */
 	bool active_req[SL_MAX_CPUS];		/* F3 latch of requesting CPUs */
 	struct o1_rq *active_req_rq[SL_MAX_CPUS];
@@ -332,14 +342,34 @@ static inline struct o1_rq *o1_rq(const struct o1 *s, int cpu)
 static inline void o1_nr_inc(struct o1 *s, struct o1_rq *rq)
 {
 	rq->nr_running++;
+	s->rq_nr[rq->index]++;
 	s->node_nr_running[rq->node]++;
 }
 
 static inline void o1_nr_dec(struct o1 *s, struct o1_rq *rq)
 {
 	rq->nr_running--;
+	s->rq_nr[rq->index]--;
 	s->node_nr_running[rq->node]--;
 }
+
+/* The next CPU of `m` at or after `from`, or -1, looking only at the
+ * words of the machine (sl_cpumask_next goes on to SL_MAX_CPUS). */
+static inline int o1_next_cpu(const struct o1 *s, const sl_cpumask *m, int from)
+{
+	for (int w = from >> 6; w < s->mask_words; w++) {
+		uint64_t bits = m->w[w];
+		if (w == from >> 6)
+			bits &= ~0ULL << (from & 63);
+		if (bits)
+			return (w << 6) + __builtin_ctzll(bits);
+	}
+	return -1;
+}
+
+/* sl_for_each_cpu over a mask of this machine's CPUs, ascending. */
+#define o1_for_each_cpu(cpu, s, mask) \
+	for (int cpu = o1_next_cpu(s, mask, 0); cpu >= 0; cpu = o1_next_cpu(s, mask, cpu + 1))
 
 /* ---- the ops shared by o1, ht and up ---- */
 

@@ -153,7 +153,7 @@ static int o1_best_cpu(const struct o1 *s)
 	}
 	int best = -1;
 	min_load = -1;
-	sl_for_each_cpu(c, &s->topo->node_cpus[node]) {
+	o1_for_each_cpu(c, s, &s->topo->node_cpus[node]) {
 		int load = s->rq_of[c]->nr_running;
 		if (min_load < 0 || load < min_load) {
 			min_load = load;

@@ -76,7 +76,7 @@ void o1_wake_up_cpu(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, int cpu,
 		sl_resched(sim, cpu);
 		return;
 	}
-	sl_for_each_cpu(sib, &rq->cpus) {
+	o1_for_each_cpu(sib, s, &rq->cpus) {
 		if (sl_cpumask_test(allowed, sib) && sl_cpu_idle(sim, sib)) {
 			sl_resched(sim, sib);
 			return;
@@ -86,7 +86,7 @@ void o1_wake_up_cpu(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, int cpu,
 		sl_resched(sim, cpu);
 		return;
 	}
-	sl_for_each_cpu(sib, &rq->cpus) {
+	o1_for_each_cpu(sib, s, &rq->cpus) {
 		if (sib != cpu && sl_cpumask_test(allowed, sib) &&
 		    o1_preempts(sim, p, sib, s->cfg.wake_equal_prio)) {
 			sl_resched(sim, sib);
