@@ -8,6 +8,7 @@
 #define SL_BASE_CPUMASK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define SL_MAX_CPUS 1024
@@ -104,5 +105,38 @@ static inline int sl_cpumask_first(const sl_cpumask *m) { return sl_cpumask_next
 
 #define sl_for_each_cpu(cpu, mask) \
 	for (int cpu = sl_cpumask_first(mask); cpu >= 0; cpu = sl_cpumask_next(mask, cpu + 1))
+
+/*
+ * Bounded walks for hot paths: the next CPU of a & b (b NULL: of a) at
+ * or after `from` and before `end`, or -1.  sl_cpumask_next looks as far
+ * as SL_MAX_CPUS, 16 words; a policy's loops over every CPU of a group,
+ * a node or the machine stop at its last CPU (end = ncpus or the group's
+ * end), and an intersection is taken a word at a time, not through a
+ * 128-byte temporary.
+ */
+static inline int sl_cpumask_next_and_in(const sl_cpumask *a, const sl_cpumask *b, int from, int end)
+{
+	while (from < end) {
+		uint64_t w = a->w[from >> 6] & (b ? b->w[from >> 6] : ~0ULL);
+		w >>= from & 63;
+		if (w) {
+			int c = from + __builtin_ctzll(w);
+			return c < end ? c : -1;
+		}
+		from = (from | 63) + 1;
+	}
+	return -1;
+}
+
+static inline int sl_cpumask_next_in(const sl_cpumask *m, int from, int end)
+{
+	return sl_cpumask_next_and_in(m, NULL, from, end);
+}
+
+/* for_each_cpu_and(cpu, a, b) over CPUs begin..end-1 (b NULL: over a). */
+#define sl_for_each_cpu_and_in(cpu, a, b, begin, end) \
+	for (int cpu = sl_cpumask_next_and_in(a, b, begin, end); cpu >= 0; \
+	     cpu = sl_cpumask_next_and_in(a, b, cpu + 1, end))
+#define sl_for_each_cpu_in(cpu, mask, begin, end) sl_for_each_cpu_and_in(cpu, mask, NULL, begin, end)
 
 #endif

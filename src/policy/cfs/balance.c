@@ -537,8 +537,8 @@ static bool cfs_should_we_balance(struct cfs *s, const struct cfs_lb_env *env)
 	sl_cpumask swb;
 	for (int i = g->first_cpu >> 6; i <= (g->end_cpu - 1) >> 6; i++)
 		swb.w[i] = g->span.w[i];
-	for (int c = cfs_cpumask_next(&swb, g->first_cpu, g->end_cpu); c >= 0;
-	     c = cfs_cpumask_next(&swb, c + 1, g->end_cpu)) {
+	for (int c = sl_cpumask_next_in(&swb, g->first_cpu, g->end_cpu); c >= 0;
+	     c = sl_cpumask_next_in(&swb, c + 1, g->end_cpu)) {
 		if (!cfs_cpu_idle(s, c))
 			continue;
 		if (!(env->sd->flags & CFS_SD_SHARE_CPUCAPACITY) && !cfs_core_idle(s, c)) {

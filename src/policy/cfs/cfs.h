@@ -94,26 +94,10 @@ enum cfs_idle {
 
 /* ---- CPU masks, bounded ---- */
 
-/* The next CPU of m at or after `from` and before `end`, or -1.  The
- * engine's sl_cpumask_next looks as far as SL_MAX_CPUS (16 words); the
- * loops on the hot paths (every CPU of a group, an LLC, a node) stop at
- * the machine's or the group's last CPU. */
-static inline int cfs_cpumask_next(const sl_cpumask *m, int from, int end)
-{
-	while (from < end) {
-		uint64_t w = m->w[from >> 6] >> (from & 63);
-		if (w) {
-			int c = from + __builtin_ctzll(w);
-			return c < end ? c : -1;
-		}
-		from = (from | 63) + 1;
-	}
-	return -1;
-}
-
-#define cfs_for_each_cpu_in(cpu, mask, begin, end) \
-	for (int cpu = cfs_cpumask_next(mask, begin, end); cpu >= 0; \
-	     cpu = cfs_cpumask_next(mask, cpu + 1, end))
+/* The loops on the hot paths (every CPU of a group, an LLC, a node) stop
+ * at the machine's or the group's last CPU (base/cpumask.h's bounded
+ * walk). */
+#define cfs_for_each_cpu_in(cpu, mask, begin, end) sl_for_each_cpu_in(cpu, mask, begin, end)
 /* every CPU of mask, on the machine of s */
 #define cfs_for_each_cpu(s, cpu, mask) cfs_for_each_cpu_in(cpu, mask, 0, (s)->ncpus)
 /* every CPU of a scheduling group */

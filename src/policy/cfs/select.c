@@ -228,11 +228,11 @@ static int cfs_select_idle_cpu(struct cfs *s, const struct cfs_entity *p, bool h
 	 * machine); the next bit is found in cpus as it is now, which the
 	 * idle-core search trims */
 	bool wrapped = false;
-	for (int c = cfs_cpumask_next(&cpus, target + 1, s->ncpus);;
-	     c = cfs_cpumask_next(&cpus, c + 1, s->ncpus)) {
+	for (int c = sl_cpumask_next_in(&cpus, target + 1, s->ncpus);;
+	     c = sl_cpumask_next_in(&cpus, c + 1, s->ncpus)) {
 		if (c < 0 && !wrapped) {
 			wrapped = true;
-			c = cfs_cpumask_next(&cpus, 0, s->ncpus);
+			c = sl_cpumask_next_in(&cpus, 0, s->ncpus);
 		}
 		if (c < 0 || (wrapped && c > target))
 			break;

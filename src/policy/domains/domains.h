@@ -194,7 +194,6 @@ struct sd_sched {
 	const struct sd_version *v;
 	const struct sl_topo *topo;
 	int ncpus;
-	int mask_words;			/* words of a cpumask that hold the machine */
 	unsigned hz;
 	sl_time tick_ns;
 	bool smt_nice;			/* dependent_sleeper and companions */
@@ -253,28 +252,11 @@ static inline struct sd_rq *sd_rq(const struct sd_sched *s, int cpu)
 #define sd_for_each_domain(s, cpu, sd) \
 	for (struct sd_domain *sd = sd_rq(s, cpu)->sd; sd; sd = sd->parent)
 
-/*
- * The next CPU at or after `from` in a & b (b NULL: in a), or -1, looking
- * only at the words of the machine: sl_cpumask_next would go on through
- * every word of a SL_MAX_CPUS mask, and cpus_and into a temporary copies
- * all of them.  Ascending order, as for_each_cpu_mask.
- */
-static inline int sd_next_cpu(const struct sd_sched *s, const sl_cpumask *a,
-			      const sl_cpumask *b, int from)
-{
-	for (int w = from >> 6; w < s->mask_words; w++) {
-		uint64_t bits = a->w[w] & (b ? b->w[w] : ~0ULL);
-		if (w == from >> 6)
-			bits &= ~0ULL << (from & 63);
-		if (bits)
-			return (w << 6) + __builtin_ctzll(bits);
-	}
-	return -1;
-}
-
-/* for_each_cpu_mask(cpu, a & b) and for_each_cpu_mask(cpu, m). */
-#define sd_for_each_cpu_and(cpu, s, a, b) \
-	for (int cpu = sd_next_cpu(s, a, b, 0); cpu >= 0; cpu = sd_next_cpu(s, a, b, cpu + 1))
+/* for_each_cpu_mask(cpu, a & b) and for_each_cpu_mask(cpu, m), ascending,
+ * stopping at the machine's last CPU and intersecting a word at a time
+ * (base/cpumask.h's bounded walk; cpus_and into a temporary copied all
+ * 16 words of a SL_MAX_CPUS mask). */
+#define sd_for_each_cpu_and(cpu, s, a, b) sl_for_each_cpu_and_in(cpu, a, b, 0, (s)->ncpus)
 #define sd_for_each_cpu(cpu, s, m) sd_for_each_cpu_and(cpu, s, m, NULL)
 
 /* ---- domains/build.c ---- */

@@ -353,23 +353,9 @@ static inline void o1_nr_dec(struct o1 *s, struct o1_rq *rq)
 	s->node_nr_running[rq->node]--;
 }
 
-/* The next CPU of `m` at or after `from`, or -1, looking only at the
- * words of the machine (sl_cpumask_next goes on to SL_MAX_CPUS). */
-static inline int o1_next_cpu(const struct o1 *s, const sl_cpumask *m, int from)
-{
-	for (int w = from >> 6; w < s->mask_words; w++) {
-		uint64_t bits = m->w[w];
-		if (w == from >> 6)
-			bits &= ~0ULL << (from & 63);
-		if (bits)
-			return (w << 6) + __builtin_ctzll(bits);
-	}
-	return -1;
-}
-
-/* sl_for_each_cpu over a mask of this machine's CPUs, ascending. */
-#define o1_for_each_cpu(cpu, s, mask) \
-	for (int cpu = o1_next_cpu(s, mask, 0); cpu >= 0; cpu = o1_next_cpu(s, mask, cpu + 1))
+/* sl_for_each_cpu over a mask of this machine's CPUs, ascending, stopping
+ * at its last CPU (base/cpumask.h's bounded walk). */
+#define o1_for_each_cpu(cpu, s, mask) sl_for_each_cpu_in(cpu, mask, 0, (s)->ncpus)
 
 /* ---- the ops shared by o1, ht and up ---- */
 
