@@ -149,6 +149,30 @@ SL_TEST(base_cpumask_ops)
 	CHECK(!sl_cpumask_empty(&all));
 }
 
+/* The bounded walks stop at `end` and intersect as for_each_cpu_and. */
+SL_TEST(base_cpumask_bounded_walks)
+{
+	sl_cpumask a, b;
+	sl_cpumask_clear(&a);
+	sl_cpumask_clear(&b);
+	for (int c = 0; c < 200; c += 3)
+		sl_cpumask_set(&a, c);
+	for (int c = 0; c < 200; c += 2)
+		sl_cpumask_set(&b, c);
+	int n = 0, sum = 0;
+	sl_for_each_cpu_and_in(cpu, &a, &b, 0, 130) {
+		CHECK(cpu % 6 == 0 && cpu < 130);
+		n++, sum += cpu;
+	}
+	CHECK(n == 22 && sum == 6 * (21 * 22 / 2));
+	CHECK(sl_cpumask_next_in(&a, 64, 200) == 66);
+	CHECK(sl_cpumask_next_in(&a, 199, 200) == -1 && sl_cpumask_next_in(&a, 198, 199) == 198);
+	CHECK(sl_cpumask_next_in(&a, 190, 192) == -1);	/* 192 is set but not before end */
+	CHECK(sl_cpumask_next_and_in(&a, &b, 7, 64) == 12);
+	sl_cpumask_set(&a, SL_MAX_CPUS - 1);
+	CHECK(sl_cpumask_next_in(&a, 200, SL_MAX_CPUS) == SL_MAX_CPUS - 1);
+}
+
 /* Keys are byte ranges (prefixes differ, the empty key is a key); each
  * lookup compares bytes about once, however many keys there are. */
 SL_TEST(base_strmap_finds_and_counts)
