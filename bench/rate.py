@@ -11,10 +11,12 @@ repetition each at a size of about 10^5 to 10^6 events, and prints the
 simulator's events per CPU-second (millions, from --stats: events over
 the process's CPU time, so that other load on a shared host does not
 count; one thread) as one table per workload: rows the presets, columns the policies.
-It ends with how many runs reached 5 M/s and the slowest ones.  The
+Then a 16-CPU kernbench's speed against real time under every policy, and
+how many runs reached 5 M/s and the slowest ones.  The
 figures are a benchmark, not a test: nothing asserts them, and a shared
 machine's figures vary by tens of percent.  --quick runs three presets.
 """
+import json
 import re
 import subprocess
 import sys
@@ -50,6 +52,29 @@ def rate(schedlab, machine, wl, policy):
     return events / cpu / 1e6 if cpu > 0 else None
 
 
+def speedups(schedlab):
+    """Issue 14's other half of goal 2: a 16-CPU kernbench at least 1,000
+    times faster than real time under every policy (simulated elapsed
+    seconds over the simulator's CPU seconds, 5 repetitions on numaq-16)."""
+    print("kernbench -j32 on numaq-16 (16 CPUs), 5 repetitions: times faster than real time "
+          "(simulated elapsed / CPU time; goal 1,000)\n")
+    print("| " + " | ".join(POLICIES) + " |")
+    print("|" + "---:|" * len(POLICIES))
+    cells = []
+    for pol in POLICIES:
+        p = subprocess.run([schedlab, "run", "-m", "numaq-16", "-w", "kernbench:jobs=32", "-p", pol,
+                            "-r", "5", "-j", "1", "--stats", "-o", "json"],
+                           capture_output=True, text=True)
+        m = STATS.search(p.stderr)
+        if p.returncode != 0 or not m:
+            cells.append("failed")
+            continue
+        elapsed = sum(json.loads(p.stdout)["cells"][0]["metrics"]["elapsed_s"]["values"])
+        cpu = float(m.group(2))
+        cells.append("%.0f" % (elapsed / cpu) if cpu > 0 else "-")
+    print("| " + " | ".join(cells) + " |\n")
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit("usage: rate.py SCHEDLAB [--quick]")
@@ -75,6 +100,7 @@ def main():
                     runs.append((r, machine, wl, pol))
             print("| %s | %s |" % (machine, " | ".join(cells)))
         print()
+    speedups(schedlab)
     ok = sum(1 for r in runs if r[0] >= GOAL)
     print("%d of %d runs at %.0f M events/s or more; the slowest:" % (ok, len(runs), GOAL))
     for r, machine, wl, pol in sorted(runs)[:8]:

@@ -7,6 +7,7 @@ so that README's benchmark table is regenerated, never remembered:
   - per workload and policy, the scaling table's "8-1024" column (the cost
     per simulated CPU-second at its largest over its smallest, 8 to 1,024
     CPUs; issue 14 asks for at most 2);
+  - a 16-CPU kernbench's speed against real time per policy;
   - the events/s matrix's summary line and its slowest runs.
 
   update-readme.py [RESULTS [README]]
@@ -32,6 +33,7 @@ for m in re.finditer(r"^\| (spin|kernbench|hackbench) \| (\w+) \|.*\| ([^|]+) \|
         policies.append(pol)
 
 rate = re.search(r"^(\d+ of \d+ runs at .*)\n((?:  .*\n)*)", text, re.M)
+speed = re.search(r"^(kernbench -j32 on numaq-16 .*)\n\n((?:\|.*\n)+)", text, re.M)
 
 out = ["Measured %s(bench/results.md has every figure):" % head.group(1), ""]
 out += ["    " + l for l in table.group(1).rstrip("\n").split("\n")]
@@ -43,6 +45,8 @@ if ratios:
     for wl in ("spin", "kernbench", "hackbench"):
         if wl in ratios:
             out.append("| %s | %s |" % (wl, " | ".join(ratios[wl].get(p, "") for p in policies)))
+if speed:
+    out += ["", speed.group(1) + ":", ""] + speed.group(2).rstrip("\n").split("\n")
 if rate:
     out += ["", "Events per CPU-second over every preset, workload and policy (bench/rate.py): "
             + rate.group(1).rstrip(":") + ". The slowest:", ""]
