@@ -51,7 +51,7 @@
 /* Load of `cpu` not counting `e` itself. */
 static int sls_load(const struct sls *s, int cpu, const struct sls_ent *e)
 {
-	return s->rq[cpu].nr_running + s->rq[cpu].incoming - (e->on_rq && e->cpu == cpu);
+	return sls_load_of(s, cpu) - (e->on_rq && e->cpu == cpu);
 }
 
 static bool sls_core_free(const struct sls *s, int cpu, const struct sls_ent *e)
@@ -64,46 +64,69 @@ static bool sls_core_free(const struct sls *s, int cpu, const struct sls_ent *e)
 	return true;
 }
 
-/* Append the CPUs of `scope` not yet in `done`, from `near` onwards. */
-static int sls_order_add(int *out, int n, const sl_cpumask *scope, sl_cpumask *done,
-			 int near, int ncpus)
+/*
+ * The allowed CPUs of a span in search order from near: near's package,
+ * then the rest of near's node, then the rest of the span, each from near
+ * upwards and round from CPU 0.  An iterator over bit masks, so that a
+ * search that stops at its first idle core costs what it looked at, not
+ * the size of the machine.
+ */
+struct sls_order {
+	sl_cpumask set[3];	/* the CPUs of each stage not in an earlier one */
+	int stage, near, next;
+	bool wrapped;		/* this stage went past the last CPU to 0 */
+};
+
+static void sls_order_start(struct sls_order *o, const struct sls *s, const struct sl_task *t,
+			    int near, const sl_cpumask *span)
 {
-	for (int i = 0; i < ncpus; i++) {
-		int c = (near + i) % ncpus;
-		if (sl_cpumask_test(scope, c) && !sl_cpumask_test(done, c)) {
-			sl_cpumask_set(done, c);
-			out[n++] = c;
-		}
+	sl_cpumask in = sl_cpumask_and(*span, &t->allowed);
+
+	o->set[0] = sl_cpumask_and(*sl_topo_package(s->topo, near), &in);
+	o->set[1] = sl_cpumask_and(*sl_topo_node(s->topo, near), &in);
+	o->set[2] = in;
+	for (int w = 0; w < SL_CPUMASK_WORDS; w++) {
+		o->set[2].w[w] &= ~o->set[1].w[w];
+		o->set[1].w[w] &= ~o->set[0].w[w];
 	}
-	return n;
+	o->stage = 0;
+	o->near = near;
+	o->next = near;
+	o->wrapped = false;
 }
 
-/* The allowed CPUs of span in search order from near. */
-static int sls_order(const struct sls *s, const struct sl_task *t, int near,
-		     const sl_cpumask *span, int *out)
+/* The next CPU in search order, or -1 at the end. */
+static int sls_order_next(struct sls_order *o)
 {
-	sl_cpumask in = sl_cpumask_and(*span, &t->allowed), done;
-	sl_cpumask pkg = sl_cpumask_and(*sl_topo_package(s->topo, near), &in);
-	sl_cpumask node = sl_cpumask_and(*sl_topo_node(s->topo, near), &in);
-	int n = 0;
-
-	sl_cpumask_clear(&done);
-	n = sls_order_add(out, n, &pkg, &done, near, s->ncpus);
-	n = sls_order_add(out, n, &node, &done, near, s->ncpus);
-	return sls_order_add(out, n, &in, &done, near, s->ncpus);
+	while (o->stage < 3) {
+		int c = sl_cpumask_next(&o->set[o->stage], o->next);
+		if (c >= 0 && (!o->wrapped || c < o->near)) {
+			o->next = c + 1;
+			return c;
+		}
+		if (!o->wrapped) {
+			o->wrapped = true;
+			o->next = 0;
+		} else {
+			o->stage++;
+			o->wrapped = false;
+			o->next = o->near;
+		}
+	}
+	return -1;
 }
 
 /* Idle core, else idle CPU, else least loaded CPU of span (-1: none allowed). */
 static int sls_place(struct sls *s, struct sls_ent *e, int near, const sl_cpumask *span,
 		     int charge_cpu)
 {
-	int order[SL_MAX_CPUS];
-	int n = sls_order(s, e->task, near, span, order);
+	struct sls_order o;
 	int best = -1, best_load = 0, idle = -1;
 	long looked = 0;
 
-	for (int i = 0; i < n; i++) {
-		int c = order[i], load = sls_load(s, c, e);
+	sls_order_start(&o, s, e->task, near, span);
+	for (int c; (c = sls_order_next(&o)) >= 0;) {
+		int load = sls_load(s, c, e);
 		looked++;
 		if (load == 0 && sls_core_free(s, c, e)) {
 			best = c;
@@ -129,37 +152,42 @@ static int sls_place_any(struct sls *s, struct sls_ent *e, int near, const sl_cp
 	return c >= 0 ? c : sls_place(s, e, near, &s->topo->all_cpus, charge_cpu);
 }
 
+/* CPUs of node nd that t may run on. */
+static long sls_node_allowed(const struct sls *s, const struct sl_task *t, int nd)
+{
+	const sl_cpumask *m = &s->topo->node_cpus[nd];
+	long w = 0;
+	bool all = true;
+
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++)
+		all &= (m->w[i] & t->allowed.w[i]) == m->w[i];
+	if (all)
+		return s->node_weight[nd];
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++)
+		if (m->w[i] & t->allowed.w[i])
+			w += __builtin_popcountll(m->w[i] & t->allowed.w[i]);
+	return w;
+}
+
 /* The node with the fewest tasks per CPU (not counting e); among equals
- * e's own node, then the nearest, then the lowest id. */
+ * e's own node, then the nearest, then the lowest id.  The nodes' loads
+ * are sums kept as they change (s->node_load); this choice charges
+ * nothing (it reads the nodes' totals). */
 static int sls_idlest_node(const struct sls *s, const struct sls_ent *e, int cpu)
 {
 	const struct sl_topo *tp = s->topo;
-	int own = tp->cpu_node[cpu], order[SL_MAX_NODES], n = 0;
+	int own = tp->cpu_node[cpu];
+	const int *order = &s->node_order[own * tp->nnodes];
 	int best = own;
 	long best_load = -1, best_w = 1;
 
-	/* own node first, then by distance from it (insertion sort) */
 	for (int i = 0; i < tp->nnodes; i++) {
-		int k = n++;
-		int key = i == own ? -1 : tp->node_distance[own][i];
-		while (k > 0) {
-			int j = order[k - 1];
-			int kj = j == own ? -1 : tp->node_distance[own][j];
-			if (kj <= key)
-				break;
-			order[k] = j;
-			k--;
-		}
-		order[k] = i;
-	}
-	for (int i = 0; i < n; i++) {
 		int nd = order[i];
-		sl_cpumask in = sl_cpumask_and(tp->node_cpus[nd], &e->task->allowed);
-		long load = 0, w = sl_cpumask_weight(&in);
+		long w = sls_node_allowed(s, e->task, nd);
 		if (!w)
 			continue;
-		sl_for_each_cpu(c, &tp->node_cpus[nd])
-			load += sls_load(s, c, e);
+		long load = s->node_load[nd] - (e->on_rq && e->cpu >= 0 &&
+						tp->cpu_node[e->cpu] == nd);
 		if (best_load < 0 || load * best_w < best_load * w) {
 			best = nd;
 			best_load = load;
@@ -251,14 +279,14 @@ int sls_select_wake(struct sls *s, struct sl_task *t, int waker_cpu, unsigned fl
 int sls_top(const struct sls *s, int cpu, const struct sls_ent *e)
 {
 	const struct sls_rq *rq = &s->rq[cpu];
-	int top = sl_prio_array_next_prio(&rq->rt, 0);
+	int top = sl_prio_array_next_prio(rq->rt, 0);
 	const struct sls_ent *c = rq->curr;
 
 	if (e->rt_queued && e->cpu == cpu && e->rt_node.prio == top) {
 		/* e itself may head the list: look past it */
 		const struct sl_prio_node *n = &e->rt_node;
-		if (n->next == &rq->rt.queue[top] && n->prev == &rq->rt.queue[top])
-			top = sl_prio_array_next_prio(&rq->rt, top + 1);
+		if (n->next == &rq->rt->queue[top] && n->prev == &rq->rt->queue[top])
+			top = sl_prio_array_next_prio(rq->rt, top + 1);
 	}
 	if (c && c != e) {
 		int cp = c->rt ? sls_rt_prio(c) : SL_MAX_RT_PRIO;
@@ -272,15 +300,15 @@ int sls_top(const struct sls *s, int cpu, const struct sls_ent *e)
 
 int sls_select_rt(struct sls *s, struct sls_ent *e, int prev, int charge_cpu)
 {
-	int order[SL_MAX_CPUS];
+	struct sls_order o;
 	int near = prev >= 0 ? prev : sl_cpumask_first(&e->task->allowed);
-	int n = sls_order(s, e->task, near, &s->topo->all_cpus, order);
-	int best = -1, best_top = -1;
+	int best = -1, best_top = -1, n = 0;
 
-	for (int i = 0; i < n; i++) {
-		int top = sls_top(s, order[i], e);
+	sls_order_start(&o, s, e->task, near, &s->topo->all_cpus);
+	for (int c; (c = sls_order_next(&o)) >= 0; n++) {
+		int top = sls_top(s, c, e);
 		if (top > best_top) {
-			best = order[i];
+			best = c;
 			best_top = top;
 		}
 	}

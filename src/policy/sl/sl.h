@@ -66,6 +66,7 @@ struct sls_ent {
 	bool rt_tail;		/* RT: goes to the tail of its list when it stops
 				 * running (RR slice over, yield), else the head */
 	sl_time rr_start;	/* sum_exec when its current RR slice began */
+	int mig_cpu;		/* the CPU whose migration thread is to move it, -1 */
 };
 
 /* An RT task's priority as the rt array orders it (0 best): 99 - rt_priority. */
@@ -87,13 +88,29 @@ static inline struct sls_ent *sls_ent(const struct sl_task *t)
 
 /* ---- topology levels ---- */
 
+/* A group of a level (a child span) and the load of its CPUs, kept up to
+ * date as it changes (as the kernel keeps shared sched-domain state
+ * between balances): the balancer reads one sum per group instead of
+ * walking the group's CPUs. */
+struct sls_group {
+	int load;		/* sum of its CPUs' sls_load_of() */
+	int weight;		/* CPUs in it */
+	int first, last;	/* its lowest and highest CPU */
+};
+
 /* One balancing level of one CPU: its span and the groups (child spans)
- * inside it, which are compared with each other. */
+ * inside it, which are compared with each other.  The groups are the same
+ * for every CPU of the span: the first CPU of the span owns them, the
+ * others share them (sl/balance.c). */
 struct sls_level {
-	sl_cpumask span;
+	const sl_cpumask *span;	/* the topology's mask of a core, package, ... */
+	int span_weight;	/* CPUs in the span */
 	int ngroups;
-	sl_cpumask *groups;	/* [ngroups], owned */
+	struct sls_group *groups;	/* [ngroups], shared */
+	sl_cpumask *group_cpus;		/* [ngroups], shared: their CPUs */
 	int local;		/* this CPU's group */
+	int before_local;	/* CPUs in the groups before the local one */
+	bool same_weight;	/* all groups have as many CPUs */
 	bool numa;		/* groups are NUMA nodes: the cautious rules apply */
 	int interval;		/* ticks between balances */
 	uint64_t next;		/* jiffy of the next balance */
@@ -107,14 +124,16 @@ struct sls_rq {
 	struct sls_ent **heap;	/* queued, not running: min-heap on vruntime */
 	int nq, cap;
 	struct sls_ent *curr;	/* running, not in the heap */
-	struct sl_prio_array rt;	/* queued RT tasks: FIFO lists by priority */
+	struct sl_prio_array *rt;	/* queued RT tasks: FIFO lists by priority;
+					 * sls.rt_none until the first arrives */
 	int nr_running;		/* nq + rt.nr_active + (curr != NULL) */
 	int64_t min_vruntime;	/* monotonic floor of the queue's vruntimes */
-	int nlevels;
-	struct sls_level lv[SLS_MAX_LEVELS];
 	struct sls_ent *mig_ent;	/* the migration thread moves this task ... */
 	int mig_dest;			/* ... to this CPU */
 	int incoming;			/* moves to this CPU requested, not yet done */
+	int nlevels;
+	int *sums[SLS_MAX_LEVELS];	/* the load of lv[i]'s local group */
+	struct sls_level lv[SLS_MAX_LEVELS];
 };
 
 /* ---- the policy ---- */
@@ -143,11 +162,69 @@ struct sls {
 	sl_time scan_ns, pick_ns;
 	int balance_ticks, numa_ticks;	/* periodic balance intervals */
 	struct sls_rq *rq;	/* [ncpus] */
+	/* kept as they change, so that no decision walks the machine */
+	long node_load[SL_MAX_NODES];	/* sum of sls_load_of() per node */
+	int node_weight[SL_MAX_NODES];	/* CPUs per node */
+	int *node_order;	/* [nnodes][nnodes]: each node, then by distance */
+	sl_cpumask waiting;	/* CPUs with tasks queued behind a running one */
+	int *load;		/* [ncpus]: sls_load_of() of each, read by every scan */
+	uint64_t *next_balance;	/* [ncpus]: jiffy of its first rq->lv[].next */
+	/* the rt array of every CPU no RT task has queued on yet: empty, never
+	 * written (3.4 KB a CPU is not touched for nothing: 3.5 MB of page
+	 * faults at start on 1,024 CPUs) */
+	struct sl_prio_array rt_none;
 };
 
 static inline struct sls *sls_state(const struct sl_sim *sim)
 {
 	return sl_policy_data(sim);
+}
+
+/* What the balancer and placement count as a CPU's load: its runnable
+ * tasks and the moves to it requested, not yet done. */
+static inline int sls_load_of(const struct sls *s, int cpu)
+{
+	return s->load[cpu];	/* rq->nr_running + rq->incoming */
+}
+
+/* cpu's nr_running or incoming changed by delta: the sums that count it. */
+static inline void sls_load_add(struct sls *s, int cpu, int delta)
+{
+	struct sls_rq *rq = &s->rq[cpu];
+
+	s->load[cpu] += delta;
+	for (int i = 0; i < rq->nlevels; i++)
+		*rq->sums[i] += delta;
+	s->node_load[s->topo->cpu_node[cpu]] += delta;
+}
+
+static inline void sls_nr_add(struct sls *s, struct sls_rq *rq, int delta)
+{
+	rq->nr_running += delta;
+	sls_load_add(s, rq->cpu, delta);
+}
+
+static inline void sls_incoming_add(struct sls *s, int cpu, int delta)
+{
+	s->rq[cpu].incoming += delta;
+	sls_load_add(s, cpu, delta);
+}
+
+/* Tasks wait on rq's CPU behind a running one (an idle CPU's queued task
+ * is about to run there: taking it would only move the wait); s->waiting
+ * mirrors it for every CPU. */
+static inline bool sls_waiting(const struct sls_rq *rq)
+{
+	return rq->nq && rq->curr;
+}
+
+/* rq's queue or running task changed: update s->waiting. */
+static inline void sls_note_waiting(struct sls *s, const struct sls_rq *rq)
+{
+	if (sls_waiting(rq))
+		sl_cpumask_set(&s->waiting, rq->cpu);
+	else
+		sl_cpumask_unset(&s->waiting, rq->cpu);
 }
 
 /* ---- sl/queue.c ---- */
@@ -196,6 +273,10 @@ void sls_balance_tick(struct sls *s, int cpu);
 bool sls_newidle(struct sls *s, int cpu);
 /* Ask cpu's migration thread to move e (running or queued there) to dest. */
 void sls_request_move(struct sls *s, struct sls_ent *e, int dest);
+/* Drop the move cpu's migration thread has pending, if any. */
+void sls_cancel_move(struct sls *s, int cpu);
+/* The load sums and the waiting mask agree with the runqueues (check op). */
+int sls_check_sums(const struct sls *s, struct sl_err *err);
 
 /* ---- sl/rt.c ---- */
 
