@@ -79,37 +79,61 @@ static const sl_cpumask *sls_span_of(const struct sl_topo *tp, int kind, int cpu
 
 static bool sls_subset(const sl_cpumask *a, const sl_cpumask *b)
 {
-	sl_cpumask x = sl_cpumask_and(*a, b);
-	return sl_cpumask_equal(&x, a);
+	for (int w = 0; w < SL_CPUMASK_WORDS; w++)
+		if (a->w[w] & ~b->w[w])
+			return false;
+	return true;
 }
 
 /* The groups of a level spanning lv->span whose groups are spans of `kind`:
  * the same for every CPU of the span, so built by the first of them and
- * shared (as the kernel's sched_groups are); only `local` is per CPU. */
-static void sls_level_groups(struct sls *s, int cpu, struct sls_level *lv, int kind)
+ * shared (as the kernel's sched_groups are), with everything about the
+ * span; only `local`, `before_local` and the balancing state are per CPU.
+ * idx[i * ncpus + c]: c's group in the span its owner built as level i. */
+static void sls_level_groups(struct sls *s, int cpu, struct sls_level *lv, int kind, int *idx)
 {
 	const struct sl_topo *tp = s->topo;
-	int first = sl_cpumask_first(lv->span);
+	int first = sl_cpumask_first(lv->span), owner_level = -1;
 
 	if (first < cpu) {
 		const struct sls_rq *owner = &s->rq[first];
-		for (int i = 0; i < owner->nlevels; i++)
+		for (int i = 0; i < owner->nlevels && owner_level < 0; i++)
 			if (owner->lv[i].span == lv->span ||
 			    sl_cpumask_equal(owner->lv[i].span, lv->span)) {
-				lv->ngroups = owner->lv[i].ngroups;
-				lv->groups = owner->lv[i].groups;
-				lv->group_cpus = owner->lv[i].group_cpus;
-				return;
+				const struct sls_level *o = &owner->lv[i];
+				lv->ngroups = o->ngroups;
+				lv->groups = o->groups;
+				lv->group_cpus = o->group_cpus;
+				lv->max_load = o->max_load;
+				lv->span_weight = o->span_weight;
+				lv->span_first = o->span_first;
+				lv->span_last = o->span_last;
+				lv->same_weight = o->same_weight;
+				lv->numa = o->numa;	/* a property of the span */
+				lv->owner = false;
+				owner_level = i;
 			}
+	}
+	if (owner_level >= 0) {
+		int g = idx[owner_level * s->ncpus + cpu];
+		if (g < 0 || g >= lv->ngroups || !sl_cpumask_test(&lv->group_cpus[g], cpu))
+			for (g = 0; !sl_cpumask_test(&lv->group_cpus[g], cpu); g++)
+				;	/* an uneven topology: look */
+		lv->local = g;
+		lv->before_local = lv->groups[g].before;
+		return;
 	}
 	/* a group per distinct span of `kind` in it: walk the span once,
 	 * skipping the CPUs a group already holds */
-	int n = 0, cap = 4;
+	int n = 0, cap = 4, level = (int)(lv - s->rq[cpu].lv);
 	struct sls_group *groups = sl_xmalloc((unsigned long)cap * sizeof(*groups));
 	sl_cpumask *cpus = sl_xmalloc((unsigned long)cap * sizeof(*cpus));
 	sl_cpumask seen;
 	sl_cpumask_clear(&seen);
+	lv->span_weight = 0;
+	lv->span_first = first;
 	sl_for_each_cpu(c, lv->span) {
+		lv->span_last = c;
 		if (sl_cpumask_test(&seen, c))
 			continue;
 		sl_cpumask g;
@@ -126,20 +150,35 @@ static void sls_level_groups(struct sls *s, int cpu, struct sls_level *lv, int k
 			cpus = sl_xrealloc(cpus, (unsigned long)cap * sizeof(*cpus));
 		}
 		cpus[n] = g;
+		groups[n].load = 0;	/* nothing runs yet */
 		groups[n].weight = 0;
+		groups[n].before = lv->span_weight;
 		groups[n].first = sl_cpumask_first(&g);
 		sl_for_each_cpu(x, &g) {
 			groups[n].weight++;
 			groups[n].last = x;
+			idx[level * s->ncpus + x] = n;
 		}
-		groups[n++].load = 0;	/* nothing runs yet */
+		lv->span_weight += groups[n].weight;
+		if (sl_cpumask_test(&g, cpu))
+			lv->local = n;
+		n++;
 	}
 	lv->ngroups = n;
 	lv->groups = groups;
 	lv->group_cpus = cpus;
+	lv->owner = true;
+	lv->max_load = sl_xcalloc(1, sizeof(*lv->max_load));
+	lv->before_local = groups[lv->local].before;
+	lv->same_weight = true;
+	for (int i = 0; i < n; i++)
+		lv->same_weight &= groups[i].weight == groups[0].weight;
+	/* crosses nodes: not within this CPU's node (then within no CPU's of
+	 * the span: any of them in this node has it as its node) */
+	lv->numa = !sls_subset(lv->span, sl_topo_node(tp, cpu));
 }
 
-static void sls_build_cpu(struct sls *s, struct sls_rq *rq)
+static void sls_build_cpu(struct sls *s, struct sls_rq *rq, int *idx)
 {
 	const struct sl_topo *tp = s->topo;
 	int kinds[SLS_KINDS], n = 0, cpu = rq->cpu;
@@ -149,34 +188,25 @@ static void sls_build_cpu(struct sls *s, struct sls_rq *rq)
 	 * one before */
 	for (int k = SLS_CORE; k < SLS_KINDS; k++) {
 		const sl_cpumask *m = sls_span_of(tp, k, cpu);
-		if (n && (sl_cpumask_equal(m, chain[n - 1]) || !sls_subset(chain[n - 1], m)))
+		if (n && (m == chain[n - 1] || sl_cpumask_equal(m, chain[n - 1]) ||
+			  !sls_subset(chain[n - 1], m)))
 			continue;
 		kinds[n] = k;
 		chain[n++] = m;
 	}
 	rq->nlevels = 0;
 	for (int i = 0; i < n && rq->nlevels < SLS_MAX_LEVELS; i++) {
-		if (sl_cpumask_weight(chain[i]) < 2)
-			continue;	/* a core of one CPU: nothing to balance */
+		/* a core of one CPU: nothing to balance */
+		if (i == 0 && sl_cpumask_next(chain[0], sl_cpumask_first(chain[0]) + 1) < 0)
+			continue;
 		struct sls_level *lv = &rq->lv[rq->nlevels++];
 		lv->span = chain[i];
-		sls_level_groups(s, cpu, lv, i ? kinds[i - 1] : SLS_SELF);
-		lv->span_weight = 0;
-		lv->same_weight = true;
-		for (int g = 0; g < lv->ngroups; g++) {
-			if (sl_cpumask_test(&lv->group_cpus[g], cpu)) {
-				lv->local = g;
-				lv->before_local = lv->span_weight;
-			}
-			lv->span_weight += lv->groups[g].weight;
-			lv->same_weight &= lv->groups[g].weight == lv->groups[0].weight;
-		}
-		/* crosses nodes: not within this CPU's node */
-		lv->numa = !sls_subset(lv->span, sl_topo_node(tp, cpu));
+		sls_level_groups(s, cpu, lv, i ? kinds[i - 1] : SLS_SELF, idx);
 		lv->interval = lv->numa ? s->numa_ticks : s->balance_ticks << (rq->nlevels - 1);
 		lv->next = (uint64_t)lv->interval;
 		lv->imb_count = 0;
 		rq->sums[rq->nlevels - 1] = &lv->groups[lv->local].load;
+		rq->max_loads[rq->nlevels - 1] = lv->max_load;
 		if (rq->nlevels == 1 || lv->next < s->next_balance[cpu])
 			s->next_balance[cpu] = lv->next;
 	}
@@ -189,8 +219,14 @@ void sls_build_levels(struct sls *s)
 {
 	const struct sl_topo *tp = s->topo;
 
+	int *idx = sl_xmalloc((unsigned long)SLS_MAX_LEVELS * (unsigned long)s->ncpus *
+			      sizeof(*idx));
+
+	for (int i = 0; i < SLS_MAX_LEVELS * s->ncpus; i++)
+		idx[i] = -1;
 	for (int cpu = 0; cpu < s->ncpus; cpu++)
-		sls_build_cpu(s, &s->rq[cpu]);
+		sls_build_cpu(s, &s->rq[cpu], idx);
+	free(idx);
 	/* the nodes in order of distance from each (itself first; ties by
 	 * id), for sls_idlest_node */
 	s->node_order = sl_xmalloc((unsigned long)tp->nnodes * (unsigned long)tp->nnodes *
@@ -211,34 +247,47 @@ void sls_build_levels(struct sls *s)
 			order[k] = i;
 		}
 		s->node_weight[own] = sl_cpumask_weight(&tp->node_cpus[own]);
+		s->node_lo[own] = sl_cpumask_first(&tp->node_cpus[own]) / 64;
+		s->node_hi[own] = s->node_lo[own];
+		sl_for_each_cpu(c, &tp->node_cpus[own])
+			s->node_hi[own] = c / 64;
 	}
-}
-
-/* Whether rq's level lv uses groups another CPU built (the first of its
- * span, sls_level_groups). */
-static bool sls_groups_shared(const struct sls *s, const struct sls_rq *rq,
-			      const struct sls_level *lv)
-{
-	int first = sl_cpumask_first(lv->span);
-
-	if (first == rq->cpu)
-		return false;
-	for (int i = 0; i < s->rq[first].nlevels; i++)
-		if (s->rq[first].lv[i].groups == lv->groups)
-			return true;
-	return false;
+	/* nothing runs yet: every CPU and core is idle */
+	s->span_words = (s->ncpus + 63) / 64;
+	s->core_busy = sl_xcalloc((unsigned long)tp->ncores, sizeof(*s->core_busy));
+	s->idle = tp->all_cpus;
+	s->idle_core = tp->all_cpus;
 }
 
 void sls_free_levels(struct sls *s)
 {
-	/* the sharers first: they look at the owners' levels */
-	for (int cpu = s->ncpus - 1; cpu >= 0; cpu--)
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
 		for (int i = 0; i < s->rq[cpu].nlevels; i++)
-			if (!sls_groups_shared(s, &s->rq[cpu], &s->rq[cpu].lv[i])) {
+			if (s->rq[cpu].lv[i].owner) {
 				free(s->rq[cpu].lv[i].groups);
 				free(s->rq[cpu].lv[i].group_cpus);
+				free(s->rq[cpu].lv[i].max_load);
 			}
 	free(s->node_order);
+	free(s->core_busy);
+}
+
+void sls_idle_changed(struct sls *s, int cpu)
+{
+	int core = s->topo->cpu_core[cpu];
+	const sl_cpumask *sib = sl_topo_siblings(s->topo, cpu);
+
+	if (!s->load[cpu]) {
+		sl_cpumask_set(&s->idle, cpu);
+		if (--s->core_busy[core] == 0)
+			for (int w = 0; w < s->span_words; w++)
+				s->idle_core.w[w] |= sib->w[w];
+	} else {
+		sl_cpumask_unset(&s->idle, cpu);
+		if (s->core_busy[core]++ == 0)
+			for (int w = 0; w < s->span_words; w++)
+				s->idle_core.w[w] &= ~sib->w[w];
+	}
 }
 
 int sls_check_sums(const struct sls *s, struct sl_err *err)
@@ -252,13 +301,24 @@ int sls_check_sums(const struct sls *s, struct sl_err *err)
 						cpu, sls_load_of(s, cpu), rq->nr_running,
 						rq->incoming);
 		node[s->topo->cpu_node[cpu]] += sls_load_of(s, cpu);
+		bool core_idle = true;
+		sl_for_each_cpu(c, sl_topo_siblings(s->topo, cpu))
+			core_idle &= sls_load_of(s, c) == 0;
+		if (sl_cpumask_test(&s->idle, cpu) != (sls_load_of(s, cpu) == 0) ||
+		    sl_cpumask_test(&s->idle_core, cpu) != core_idle ||
+		    sls_core_idle(s, cpu) != core_idle)
+			return sl_fail_internal(err, "sl: CPU %d: load %d, idle bit %d, idle-core "
+						"bit %d, core's busy CPUs %d", cpu,
+						sls_load_of(s, cpu), sl_cpumask_test(&s->idle, cpu),
+						sl_cpumask_test(&s->idle_core, cpu),
+						s->core_busy[s->topo->cpu_core[cpu]]);
 		if (sls_waiting(rq) != sl_cpumask_test(&s->waiting, cpu))
 			return sl_fail_internal(err, "sl: CPU %d: %d queued behind %d, waiting bit %d",
 						cpu, rq->nq, rq->curr ? rq->curr->task->id : -1,
 						sl_cpumask_test(&s->waiting, cpu));
 		for (int i = 0; i < rq->nlevels; i++) {
 			const struct sls_level *lv = &rq->lv[i];
-			if (sls_groups_shared(s, rq, lv))
+			if (!lv->owner)
 				continue;	/* its owner checks them */
 			for (int g = 0; g < lv->ngroups; g++) {
 				int sum = 0;
@@ -268,6 +328,10 @@ int sls_check_sums(const struct sls *s, struct sl_err *err)
 					return sl_fail_internal(err, "sl: CPU %d level %d group %d: "
 								"load %d, its CPUs' %d", cpu, i,
 								g, lv->groups[g].load, sum);
+				if (sum > *lv->max_load)
+					return sl_fail_internal(err, "sl: CPU %d level %d group %d: "
+								"load %d above the bound %d", cpu,
+								i, g, sum, *lv->max_load);
 			}
 		}
 	}
@@ -377,16 +441,21 @@ static int sls_core_running(const struct sls *s, int cpu)
 
 /* ---- periodic ---- */
 
-/* The CPU of m with the most tasks waiting behind a running one (the
- * first such in CPU order), cpu aside; -1 if none has any. */
-static int sls_most_waiting(const struct sls *s, const sl_cpumask *m, int cpu)
+/* The CPU of m (whose CPUs are first..last) with the most tasks waiting
+ * behind a running one (the first such in CPU order), cpu aside; -1 if
+ * none has any. */
+static int sls_most_waiting(const struct sls *s, const sl_cpumask *m, int first, int last,
+			    int cpu)
 {
-	sl_cpumask w = sl_cpumask_and(s->waiting, m);
 	int src = -1;
 
-	sl_for_each_cpu(c, &w)
-		if (c != cpu && (src < 0 || s->rq[c].nq > s->rq[src].nq))
-			src = c;
+	for (int w = first >> 6; w <= last >> 6; w++) {
+		for (uint64_t x = m->w[w] & s->waiting.w[w]; x; x &= x - 1) {
+			int c = w * 64 + __builtin_ctzll(x);
+			if (c != cpu && (src < 0 || s->rq[c].nq > s->rq[src].nq))
+				src = c;
+		}
+	}
 	return src;
 }
 
@@ -408,9 +477,20 @@ static void sls_balance_level(struct sls *s, int cpu, struct sls_level *lv)
 	looked = lv->span_weight;
 	/* the busiest group other than mine (the first of equals) */
 	if (lv->same_weight) {
-		for (int g = 0; g < lv->ngroups; g++)
+		/* none can have two tasks more than mine: no imbalance, as
+		 * the comparison below would find */
+		if (*lv->max_load < gr[l].load + 2) {
+			lv->imb_count = 0;
+			goto out;
+		}
+		int max = gr[l].load;
+		for (int g = 0; g < lv->ngroups; g++) {
 			if (g != l && (b < 0 || gr[g].load > gr[b].load))
 				b = g;
+			if (gr[g].load > max)
+				max = gr[g].load;
+		}
+		*lv->max_load = max;
 	} else {
 		for (int g = 0; g < lv->ngroups; g++)
 			if (g != l && (b < 0 || (long)gr[g].load * gr[b].weight >
@@ -427,7 +507,7 @@ static void sls_balance_level(struct sls *s, int cpu, struct sls_level *lv)
 	lv->imb_count = 0;
 
 	/* the CPU of the busiest group with the most queued tasks */
-	int src = sls_most_waiting(s, &lv->group_cpus[b], -1);
+	int src = sls_most_waiting(s, &lv->group_cpus[b], gr[b].first, gr[b].last, -1);
 	if (src >= 0 && sls_pull(s, src, cpu, lv->numa, true, &looked))
 		goto out;
 	if (!s->active || lv->numa || !sls_core_idle(s, cpu))
@@ -480,7 +560,7 @@ bool sls_newidle(struct sls *s, int cpu)
 			break;
 		/* charged as a walk of the span */
 		looked += lv->span_weight;
-		int src = sls_most_waiting(s, lv->span, cpu);
+		int src = sls_most_waiting(s, lv->span, lv->span_first, lv->span_last, cpu);
 		if (src >= 0)
 			moved = sls_pull(s, src, cpu, false, false, &looked);
 	}

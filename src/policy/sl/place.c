@@ -44,7 +44,11 @@
  * 2.6.12.1 wake_affine logic in try_to_wake_up() (sync wakeups); Ingo
  * Molnar's HT scheduler's wake_up_cpu() (an idle sibling).
  *
- * Cost: every CPU examined is charged to the deciding CPU as a scan item.
+ * Cost: every CPU the search order passes (up to the first idle core, else
+ * all of it) is charged to the deciding CPU as a scan item.  The simulator
+ * finds the same CPU in the idle masks sl keeps (s->idle, s->idle_core)
+ * and counts its place in the order, instead of visiting each CPU
+ * (docs/policies/sl.md, "Costs").
  */
 #include "policy/sl/sl.h"
 
@@ -54,94 +58,182 @@ static int sls_load(const struct sls *s, int cpu, const struct sls_ent *e)
 	return sls_load_of(s, cpu) - (e->on_rq && e->cpu == cpu);
 }
 
-static bool sls_core_free(const struct sls *s, int cpu, const struct sls_ent *e)
-{
-	const sl_cpumask *sib = sl_topo_siblings(s->topo, cpu);
-
-	sl_for_each_cpu(c, sib)
-		if (sls_load(s, c, e))
-			return false;
-	return true;
-}
-
 /*
  * The allowed CPUs of a span in search order from near: near's package,
  * then the rest of near's node, then the rest of the span, each from near
- * upwards and round from CPU 0.  An iterator over bit masks, so that a
- * search that stops at its first idle core costs what it looked at, not
- * the size of the machine.
+ * upwards and round from CPU 0.  Kept as three bit masks (stages) over the
+ * words [lo, hi] that can hold a CPU of the span, so that a search costs
+ * the words of a node, not the size of the machine.
  */
 struct sls_order {
 	sl_cpumask set[3];	/* the CPUs of each stage not in an earlier one */
-	int stage, near, next;
-	bool wrapped;		/* this stage went past the last CPU to 0 */
+	int lo, hi;		/* the words of set[] in use (the others are not set) */
+	int near;
+	int stage, pass, next;	/* sls_order_next: where it is */
 };
+
+/* Walk the order again from its first CPU (sls_order_next). */
+static void sls_order_rewind(struct sls_order *o)
+{
+	o->stage = 0;
+	o->pass = 0;
+	o->next = o->near > o->lo * 64 ? o->near : o->lo * 64;
+}
 
 static void sls_order_start(struct sls_order *o, const struct sls *s, const struct sl_task *t,
 			    int near, const sl_cpumask *span)
 {
-	sl_cpumask in = sl_cpumask_and(*span, &t->allowed);
+	const sl_cpumask *pkg = sl_topo_package(s->topo, near);
+	const sl_cpumask *node = sl_topo_node(s->topo, near);
+	const sl_cpumask *nodes = s->topo->node_cpus;
 
-	o->set[0] = sl_cpumask_and(*sl_topo_package(s->topo, near), &in);
-	o->set[1] = sl_cpumask_and(*sl_topo_node(s->topo, near), &in);
-	o->set[2] = in;
-	for (int w = 0; w < SL_CPUMASK_WORDS; w++) {
-		o->set[2].w[w] &= ~o->set[1].w[w];
-		o->set[1].w[w] &= ~o->set[0].w[w];
+	if (span >= nodes && span < nodes + s->topo->nnodes) {
+		o->lo = s->node_lo[span - nodes];
+		o->hi = s->node_hi[span - nodes];
+	} else {
+		o->lo = 0;
+		o->hi = s->span_words - 1;
 	}
-	o->stage = 0;
+	for (int w = o->lo; w <= o->hi; w++) {
+		uint64_t in = span->w[w] & t->allowed.w[w];
+		o->set[0].w[w] = in & pkg->w[w];
+		o->set[1].w[w] = in & node->w[w] & ~pkg->w[w];
+		o->set[2].w[w] = in & ~node->w[w] & ~pkg->w[w];
+	}
 	o->near = near;
-	o->next = near;
-	o->wrapped = false;
+	sls_order_rewind(o);
 }
 
-/* The next CPU in search order, or -1 at the end. */
+/* The first CPU of m at or after c within words ..hi, or -1. */
+static int sls_next_upto(const sl_cpumask *m, int c, int hi)
+{
+	while (c >> 6 <= hi) {
+		uint64_t w = m->w[c >> 6] >> (c & 63);
+		if (w)
+			return c + __builtin_ctzll(w);
+		c = (c | 63) + 1;
+	}
+	return -1;
+}
+
+/* CPUs of m in [from, to), within words lo..hi. */
+static int sls_count(const sl_cpumask *m, int from, int to)
+{
+	int n = 0;
+
+	for (int w = from >> 6; w <= (to - 1) >> 6 && from < to; w++) {
+		uint64_t x = m->w[w];
+		if (w == from >> 6)
+			x &= ~0ULL << (from & 63);
+		if (w == (to - 1) >> 6 && (to & 63))
+			x &= ~(~0ULL << (to & 63));
+		if (x)
+			n += __builtin_popcountll(x);
+	}
+	return n;
+}
+
+/* The first CPU of stage k in order that is also in m (-1: none); *pos is
+ * its place in the stage's order, from 1. */
+static int sls_order_first(const struct sls_order *o, int k, const sl_cpumask *m, int *pos)
+{
+	const sl_cpumask *set = &o->set[k];
+	int hi = o->hi, end = (hi + 1) * 64, lo = o->lo * 64, near = o->near;
+	int from = near > lo ? near : lo;
+	sl_cpumask x;
+
+	for (int w = o->lo; w <= hi; w++)
+		x.w[w] = set->w[w] & m->w[w];
+	int c = sls_next_upto(&x, from, hi);
+	if (c >= 0) {
+		*pos = sls_count(set, from, c + 1);
+		return c;
+	}
+	c = sls_next_upto(&x, lo, hi);
+	if (c < 0 || c >= near)
+		return -1;
+	*pos = sls_count(set, from, end) + sls_count(set, lo, c + 1);
+	return c;
+}
+
+/* The next CPU in search order, or -1 at the end: each stage from near
+ * upwards (pass 0), then from its lowest CPU up to near (pass 1). */
 static int sls_order_next(struct sls_order *o)
 {
+	int lo = o->lo * 64, from = o->near > lo ? o->near : lo;
+
 	while (o->stage < 3) {
-		int c = sl_cpumask_next(&o->set[o->stage], o->next);
-		if (c >= 0 && (!o->wrapped || c < o->near)) {
+		int c = sls_next_upto(&o->set[o->stage], o->next, o->hi);
+		if (c >= 0 && (!o->pass || c < o->near)) {
 			o->next = c + 1;
 			return c;
 		}
-		if (!o->wrapped) {
-			o->wrapped = true;
-			o->next = 0;
+		if (!o->pass) {
+			o->pass = 1;
+			o->next = lo;
 		} else {
 			o->stage++;
-			o->wrapped = false;
-			o->next = o->near;
+			o->pass = 0;
+			o->next = from;
 		}
 	}
 	return -1;
 }
 
-/* Idle core, else idle CPU, else least loaded CPU of span (-1: none allowed). */
+static int sls_order_size(const struct sls_order *o, int k)
+{
+	return sls_count(&o->set[k], o->lo * 64, (o->hi + 1) * 64);
+}
+
+/*
+ * Idle core, else idle CPU, else least loaded CPU of span (-1: none
+ * allowed), in search order, e's own load aside.  The first idle core and
+ * the first idle CPU are found in the idle masks (s->idle_core, s->idle);
+ * only when the span has no idle CPU are its CPUs' loads compared.  What
+ * is charged is the scan of the order up to the first idle core, or of
+ * all of it.
+ */
 static int sls_place(struct sls *s, struct sls_ent *e, int near, const sl_cpumask *span,
 		     int charge_cpu)
 {
 	struct sls_order o;
-	int best = -1, best_load = 0, idle = -1;
-	long looked = 0;
+	sl_cpumask ic = s->idle_core, id = s->idle;
+	int before = 0, pos, c = -1;
 
 	sls_order_start(&o, s, e->task, near, span);
-	for (int c; (c = sls_order_next(&o)) >= 0;) {
-		int load = sls_load(s, c, e);
-		looked++;
-		if (load == 0 && sls_core_free(s, c, e)) {
-			best = c;
-			idle = c;
-			break;
+	/* e's CPU without e: idle if e was all it had, and its core then
+	 * free if nothing else of the core has a load */
+	if (e->on_rq && e->cpu >= 0 && sls_load_of(s, e->cpu) == 1) {
+		sl_cpumask_set(&id, e->cpu);
+		if (s->core_busy[s->topo->cpu_core[e->cpu]] == 1) {
+			const sl_cpumask *sib = sl_topo_siblings(s->topo, e->cpu);
+			for (int w = o.lo; w <= o.hi; w++)
+				ic.w[w] |= sib->w[w];
 		}
-		if (load == 0 && idle < 0)
-			idle = c;
+	}
+	for (int k = 0; k < 3; k++) {
+		c = sls_order_first(&o, k, &ic, &pos);
+		if (c >= 0) {
+			sl_charge_sched(s->sim, charge_cpu, (before + pos) * s->scan_ns);
+			return c;
+		}
+		before += sls_order_size(&o, k);
+	}
+	sl_charge_sched(s->sim, charge_cpu, before * s->scan_ns);
+	for (int k = 0; k < 3; k++)
+		if ((c = sls_order_first(&o, k, &id, &pos)) >= 0)
+			return c;
+	/* no idle CPU: the least loaded, the first of equals in order */
+	int best = -1, best_load = 0;
+	sls_order_rewind(&o);
+	while ((c = sls_order_next(&o)) >= 0) {
+		int load = sls_load(s, c, e);
 		if (best < 0 || load < best_load) {
 			best = c;
 			best_load = load;
 		}
 	}
-	sl_charge_sched(s->sim, charge_cpu, looked * s->scan_ns);
-	return idle >= 0 ? idle : best;
+	return best;
 }
 
 static int sls_place_any(struct sls *s, struct sls_ent *e, int near, const sl_cpumask *span,

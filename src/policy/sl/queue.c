@@ -369,10 +369,5 @@ bool sls_idle(const struct sls *s, int cpu)
 
 bool sls_core_idle(const struct sls *s, int cpu)
 {
-	const sl_cpumask *sib = sl_topo_siblings(s->topo, cpu);
-
-	sl_for_each_cpu(c, sib)
-		if (!sls_idle(s, c))
-			return false;
-	return true;
+	return s->core_busy[s->topo->cpu_core[cpu]] == 0;
 }

@@ -95,6 +95,7 @@ static inline struct sls_ent *sls_ent(const struct sl_task *t)
 struct sls_group {
 	int load;		/* sum of its CPUs' sls_load_of() */
 	int weight;		/* CPUs in it */
+	int before;		/* CPUs in the groups before it */
 	int first, last;	/* its lowest and highest CPU */
 };
 
@@ -105,12 +106,16 @@ struct sls_group {
 struct sls_level {
 	const sl_cpumask *span;	/* the topology's mask of a core, package, ... */
 	int span_weight;	/* CPUs in the span */
+	int span_first, span_last;	/* its lowest and highest CPU */
 	int ngroups;
 	struct sls_group *groups;	/* [ngroups], shared */
 	sl_cpumask *group_cpus;		/* [ngroups], shared: their CPUs */
+	int *max_load;		/* shared: at least every group's load (raised as
+				 * loads rise, made exact by each full comparison) */
 	int local;		/* this CPU's group */
 	int before_local;	/* CPUs in the groups before the local one */
 	bool same_weight;	/* all groups have as many CPUs */
+	bool owner;		/* this CPU built (and frees) the shared parts */
 	bool numa;		/* groups are NUMA nodes: the cautious rules apply */
 	int interval;		/* ticks between balances */
 	uint64_t next;		/* jiffy of the next balance */
@@ -133,6 +138,7 @@ struct sls_rq {
 	int incoming;			/* moves to this CPU requested, not yet done */
 	int nlevels;
 	int *sums[SLS_MAX_LEVELS];	/* the load of lv[i]'s local group */
+	int *max_loads[SLS_MAX_LEVELS];	/* lv[i].max_load */
 	struct sls_level lv[SLS_MAX_LEVELS];
 };
 
@@ -168,6 +174,11 @@ struct sls {
 	int *node_order;	/* [nnodes][nnodes]: each node, then by distance */
 	sl_cpumask waiting;	/* CPUs with tasks queued behind a running one */
 	int *load;		/* [ncpus]: sls_load_of() of each, read by every scan */
+	int *core_busy;		/* [ncores]: CPUs of the core with a load */
+	sl_cpumask idle;	/* CPUs with no load */
+	sl_cpumask idle_core;	/* CPUs whose whole core has no load */
+	int span_words;		/* words of a mask that can hold a CPU */
+	int node_lo[SL_MAX_NODES], node_hi[SL_MAX_NODES];	/* words of each node */
 	uint64_t *next_balance;	/* [ncpus]: jiffy of its first rq->lv[].next */
 	/* the rt array of every CPU no RT task has queued on yet: empty, never
 	 * written (3.4 KB a CPU is not touched for nothing: 3.5 MB of page
@@ -187,15 +198,25 @@ static inline int sls_load_of(const struct sls *s, int cpu)
 	return s->load[cpu];	/* rq->nr_running + rq->incoming */
 }
 
-/* cpu's nr_running or incoming changed by delta: the sums that count it. */
+/* cpu's load went from or to 0: the idle masks (sl/balance.c). */
+void sls_idle_changed(struct sls *s, int cpu);
+
+/* cpu's nr_running or incoming changed by delta (+-1): the sums and masks
+ * that count it. */
 static inline void sls_load_add(struct sls *s, int cpu, int delta)
 {
 	struct sls_rq *rq = &s->rq[cpu];
+	int old = s->load[cpu];
 
 	s->load[cpu] += delta;
-	for (int i = 0; i < rq->nlevels; i++)
-		*rq->sums[i] += delta;
+	for (int i = 0; i < rq->nlevels; i++) {
+		int v = *rq->sums[i] += delta;
+		if (v > *rq->max_loads[i])
+			*rq->max_loads[i] = v;
+	}
 	s->node_load[s->topo->cpu_node[cpu]] += delta;
+	if (!old || !s->load[cpu])
+		sls_idle_changed(s, cpu);
 }
 
 static inline void sls_nr_add(struct sls *s, struct sls_rq *rq, int delta)
