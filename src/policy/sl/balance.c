@@ -255,7 +255,7 @@ void sls_build_levels(struct sls *s)
 	/* nothing runs yet: every CPU and core is idle */
 	s->span_words = (s->ncpus + 63) / 64;
 	s->core_busy = sl_xcalloc((unsigned long)tp->ncores, sizeof(*s->core_busy));
-	s->idle = tp->all_cpus;
+	s->load_is[0] = tp->all_cpus;
 	s->idle_core = tp->all_cpus;
 }
 
@@ -272,18 +272,22 @@ void sls_free_levels(struct sls *s)
 	free(s->core_busy);
 }
 
-void sls_idle_changed(struct sls *s, int cpu)
+void sls_load_masks(struct sls *s, int cpu, int old)
 {
-	int core = s->topo->cpu_core[cpu];
+	int core = s->topo->cpu_core[cpu], now = s->load[cpu];
 	const sl_cpumask *sib = sl_topo_siblings(s->topo, cpu);
 
-	if (!s->load[cpu]) {
-		sl_cpumask_set(&s->idle, cpu);
+	if (old < SLS_LOAD_MASKS)
+		sl_cpumask_unset(&s->load_is[old], cpu);
+	if (now < SLS_LOAD_MASKS)
+		sl_cpumask_set(&s->load_is[now], cpu);
+	if (old && now)
+		return;		/* busy before and after */
+	if (!now) {
 		if (--s->core_busy[core] == 0)
 			for (int w = 0; w < s->span_words; w++)
 				s->idle_core.w[w] |= sib->w[w];
 	} else {
-		sl_cpumask_unset(&s->idle, cpu);
 		if (s->core_busy[core]++ == 0)
 			for (int w = 0; w < s->span_words; w++)
 				s->idle_core.w[w] &= ~sib->w[w];
@@ -304,12 +308,18 @@ int sls_check_sums(const struct sls *s, struct sl_err *err)
 		bool core_idle = true;
 		sl_for_each_cpu(c, sl_topo_siblings(s->topo, cpu))
 			core_idle &= sls_load_of(s, c) == 0;
-		if (sl_cpumask_test(&s->idle, cpu) != (sls_load_of(s, cpu) == 0) ||
+		for (int l = 0; l < SLS_LOAD_MASKS; l++)
+			if (sl_cpumask_test(&s->load_is[l], cpu) != (sls_load_of(s, cpu) == l))
+				return sl_fail_internal(err, "sl: CPU %d: load %d, in the mask of "
+							"load %d: %d", cpu, sls_load_of(s, cpu),
+							l, sl_cpumask_test(&s->load_is[l], cpu));
+		if (sl_cpumask_test(&s->load_is[0], cpu) != (sls_load_of(s, cpu) == 0) ||
 		    sl_cpumask_test(&s->idle_core, cpu) != core_idle ||
 		    sls_core_idle(s, cpu) != core_idle)
 			return sl_fail_internal(err, "sl: CPU %d: load %d, idle bit %d, idle-core "
 						"bit %d, core's busy CPUs %d", cpu,
-						sls_load_of(s, cpu), sl_cpumask_test(&s->idle, cpu),
+						sls_load_of(s, cpu),
+						sl_cpumask_test(&s->load_is[0], cpu),
 						sl_cpumask_test(&s->idle_core, cpu),
 						s->core_busy[s->topo->cpu_core[cpu]]);
 		if (sls_waiting(rq) != sl_cpumask_test(&s->waiting, cpu))

@@ -46,7 +46,7 @@
  *
  * Cost: every CPU the search order passes (up to the first idle core, else
  * all of it) is charged to the deciding CPU as a scan item.  The simulator
- * finds the same CPU in the idle masks sl keeps (s->idle, s->idle_core)
+ * finds the same CPU in the masks sl keeps (s->load_is, s->idle_core)
  * and counts its place in the order, instead of visiting each CPU
  * (docs/policies/sl.md, "Costs").
  */
@@ -187,25 +187,27 @@ static int sls_order_size(const struct sls_order *o, int k)
 
 /*
  * Idle core, else idle CPU, else least loaded CPU of span (-1: none
- * allowed), in search order, e's own load aside.  The first idle core and
- * the first idle CPU are found in the idle masks (s->idle_core, s->idle);
- * only when the span has no idle CPU are its CPUs' loads compared.  What
- * is charged is the scan of the order up to the first idle core, or of
- * all of it.
+ * allowed), in search order, e's own load aside.  The first idle core is
+ * found in s->idle_core, the first CPU of the least load in the mask of
+ * that load (s->load_is: idle, then a load of 1, 2, 3); only when every
+ * CPU of the span has a larger load are the loads compared one by one.
+ * What is charged is the scan of the order up to the first idle core, or
+ * of all of it.
  */
 static int sls_place(struct sls *s, struct sls_ent *e, int near, const sl_cpumask *span,
 		     int charge_cpu)
 {
 	struct sls_order o;
-	sl_cpumask ic = s->idle_core, id = s->idle;
-	int before = 0, pos, c = -1;
+	sl_cpumask ic = s->idle_core;
+	int before = 0, pos, c = -1, mine = -1;
 
 	sls_order_start(&o, s, e->task, near, span);
-	/* e's CPU without e: idle if e was all it had, and its core then
-	 * free if nothing else of the core has a load */
-	if (e->on_rq && e->cpu >= 0 && sls_load_of(s, e->cpu) == 1) {
-		sl_cpumask_set(&id, e->cpu);
-		if (s->core_busy[s->topo->cpu_core[e->cpu]] == 1) {
+	/* e's CPU without e: a load one less; idle if e was all it had, and
+	 * its core then free if nothing else of the core has a load */
+	if (e->on_rq && e->cpu >= 0)
+		mine = e->cpu;
+	if (mine >= 0 && sls_load_of(s, mine) == 1) {
+		if (s->core_busy[s->topo->cpu_core[mine]] == 1) {
 			const sl_cpumask *sib = sl_topo_siblings(s->topo, e->cpu);
 			for (int w = o.lo; w <= o.hi; w++)
 				ic.w[w] |= sib->w[w];
@@ -220,10 +222,25 @@ static int sls_place(struct sls *s, struct sls_ent *e, int near, const sl_cpumas
 		before += sls_order_size(&o, k);
 	}
 	sl_charge_sched(s->sim, charge_cpu, before * s->scan_ns);
-	for (int k = 0; k < 3; k++)
-		if ((c = sls_order_first(&o, k, &id, &pos)) >= 0)
-			return c;
-	/* no idle CPU: the least loaded, the first of equals in order */
+	/* the first CPU in order of the least load, if that is small */
+	for (int l = 0; l < SLS_LOAD_MASKS; l++) {
+		sl_cpumask m;
+		for (int w = o.lo; w <= o.hi; w++)
+			m.w[w] = s->load_is[l].w[w];
+		if (mine >= 0) {
+			int ml = sls_load_of(s, mine) - 1;	/* e's CPU's, e aside */
+			if (mine >> 6 < o.lo || mine >> 6 > o.hi)
+				;	/* not in the span's words: not searched */
+			else if (ml == l)
+				sl_cpumask_set(&m, mine);
+			else if (ml + 1 == l)
+				sl_cpumask_unset(&m, mine);
+		}
+		for (int k = 0; k < 3; k++)
+			if ((c = sls_order_first(&o, k, &m, &pos)) >= 0)
+				return c;
+	}
+	/* every CPU has more: the least loaded, the first of equals in order */
 	int best = -1, best_load = 0;
 	sls_order_rewind(&o);
 	while ((c = sls_order_next(&o)) >= 0) {

@@ -40,6 +40,7 @@
 
 #define SLS_NICE_0	1024	/* weight of a nice-0 task */
 #define SLS_MAX_LEVELS	4	/* core, package, node, machine */
+#define SLS_LOAD_MASKS	4	/* loads 0..3 each have a mask of their CPUs */
 
 /* ---- per task ---- */
 
@@ -175,7 +176,7 @@ struct sls {
 	sl_cpumask waiting;	/* CPUs with tasks queued behind a running one */
 	int *load;		/* [ncpus]: sls_load_of() of each, read by every scan */
 	int *core_busy;		/* [ncores]: CPUs of the core with a load */
-	sl_cpumask idle;	/* CPUs with no load */
+	sl_cpumask load_is[SLS_LOAD_MASKS];	/* CPUs with each small load (0: idle) */
 	sl_cpumask idle_core;	/* CPUs whose whole core has no load */
 	int span_words;		/* words of a mask that can hold a CPU */
 	int node_lo[SL_MAX_NODES], node_hi[SL_MAX_NODES];	/* words of each node */
@@ -198,8 +199,9 @@ static inline int sls_load_of(const struct sls *s, int cpu)
 	return s->load[cpu];	/* rq->nr_running + rq->incoming */
 }
 
-/* cpu's load went from or to 0: the idle masks (sl/balance.c). */
-void sls_idle_changed(struct sls *s, int cpu);
+/* cpu's load went from `old` to or from a small one: the masks of loads
+ * and of idle cores (sl/balance.c). */
+void sls_load_masks(struct sls *s, int cpu, int old);
 
 /* cpu's nr_running or incoming changed by delta (+-1): the sums and masks
  * that count it. */
@@ -215,8 +217,8 @@ static inline void sls_load_add(struct sls *s, int cpu, int delta)
 			*rq->max_loads[i] = v;
 	}
 	s->node_load[s->topo->cpu_node[cpu]] += delta;
-	if (!old || !s->load[cpu])
-		sls_idle_changed(s, cpu);
+	if (old < SLS_LOAD_MASKS || s->load[cpu] < SLS_LOAD_MASKS)
+		sls_load_masks(s, cpu, old);
 }
 
 static inline void sls_nr_add(struct sls *s, struct sls_rq *rq, int delta)
