@@ -49,10 +49,12 @@
  * where the walk stops) and per queued task a pull looks at.  The
  * simulator reaches the same decision without that walk: each group's
  * load is a sum kept up to date as CPUs' loads change (struct sls_group),
+ * with an upper bound of the groups' loads per span (sls_level.max_load),
  * and the CPUs with tasks waiting are a mask (s->waiting), so a balance
- * reads one sum per group and walks only the local group; what it charges
- * is what the walk would have cost, so the simulated results are those of
- * the walk (docs/policies/sl.md, "Costs").
+ * reads one sum per group (none when the bound rules an imbalance out)
+ * and walks only the local group; what it charges is what the walk would
+ * have cost, so the simulated results are those of the walk
+ * (docs/policies/sl.md, "Costs").
  */
 #include "policy/sl/sl.h"
 
