@@ -42,8 +42,19 @@
  *
  * Choices: load is the number of runnable tasks (nice is ignored by the
  * balancer, as in the 2.6 NUMA scheduler); a move between equal groups
- * needs a difference of two tasks.  Every CPU and task examined is
- * charged to the balancing CPU as a scan item.
+ * needs a difference of two tasks.
+ *
+ * Cost: the balancer is charged as a scan of the span: one scan item per
+ * CPU of the span (up to the first less loaded CPU of the local group,
+ * where the walk stops) and per queued task a pull looks at.  The
+ * simulator reaches the same decision without that walk: each group's
+ * load is a sum kept up to date as CPUs' loads change (struct sls_group),
+ * with an upper bound of the groups' loads per span (sls_level.max_load),
+ * and the CPUs with tasks waiting are a mask (s->waiting), so a balance
+ * reads one sum per group (none when the bound rules an imbalance out)
+ * and walks only the local group; what it charges is what the walk would
+ * have cost, so the simulated results are those of the walk
+ * (docs/policies/sl.md, "Costs").
  */
 #include "policy/sl/sl.h"
 
@@ -53,108 +64,153 @@
 
 enum { SLS_SELF, SLS_CORE, SLS_PKG, SLS_NODE, SLS_ALL, SLS_KINDS };
 
-static sl_cpumask sls_span_of(const struct sl_topo *tp, int kind, int cpu)
+/* The topology's mask of cpu's span of a kind above SLS_SELF. */
+static const sl_cpumask *sls_span_of(const struct sl_topo *tp, int kind, int cpu)
 {
-	sl_cpumask m;
-
 	switch (kind) {
-	case SLS_SELF:
-		sl_cpumask_clear(&m);
-		sl_cpumask_set(&m, cpu);
-		return m;
 	case SLS_CORE:
-		return *sl_topo_siblings(tp, cpu);
+		return sl_topo_siblings(tp, cpu);
 	case SLS_PKG:
-		return *sl_topo_package(tp, cpu);
+		return sl_topo_package(tp, cpu);
 	case SLS_NODE:
-		return *sl_topo_node(tp, cpu);
+		return sl_topo_node(tp, cpu);
 	default:
-		return tp->all_cpus;
+		return &tp->all_cpus;
 	}
 }
 
 static bool sls_subset(const sl_cpumask *a, const sl_cpumask *b)
 {
-	sl_cpumask x = sl_cpumask_and(*a, b);
-	return sl_cpumask_equal(&x, a);
+	for (int w = 0; w < SL_CPUMASK_WORDS; w++)
+		if (a->w[w] & ~b->w[w])
+			return false;
+	return true;
 }
 
-static int sls_nodes_in(const struct sl_topo *tp, const sl_cpumask *m)
-{
-	int n = 0;
-
-	for (int i = 0; i < tp->nnodes; i++) {
-		sl_cpumask x = sl_cpumask_and(tp->node_cpus[i], m);
-		n += !sl_cpumask_empty(&x);
-	}
-	return n;
-}
-
-/* The groups of a level spanning `span` whose groups are spans of `kind`:
+/* The groups of a level spanning lv->span whose groups are spans of `kind`:
  * the same for every CPU of the span, so built by the first of them and
- * shared (as the kernel's sched_groups are); only `local` is per CPU. */
-static sl_cpumask *sls_level_groups(struct sls *s, int cpu, const sl_cpumask *span, int kind,
-				    int *ngroups)
+ * shared (as the kernel's sched_groups are), with everything about the
+ * span; only `local`, `before_local` and the balancing state are per CPU.
+ * idx[i * ncpus + c]: c's group in the span its owner built as level i. */
+static void sls_level_groups(struct sls *s, int cpu, struct sls_level *lv, int kind, int *idx)
 {
 	const struct sl_topo *tp = s->topo;
-	int first = sl_cpumask_first(span);
+	int first = sl_cpumask_first(lv->span), owner_level = -1;
 
 	if (first < cpu) {
 		const struct sls_rq *owner = &s->rq[first];
-		for (int i = 0; i < owner->nlevels; i++)
-			if (sl_cpumask_equal(&owner->lv[i].span, span)) {
-				*ngroups = owner->lv[i].ngroups;
-				return owner->lv[i].groups;
+		for (int i = 0; i < owner->nlevels && owner_level < 0; i++)
+			if (owner->lv[i].span == lv->span ||
+			    sl_cpumask_equal(owner->lv[i].span, lv->span)) {
+				const struct sls_level *o = &owner->lv[i];
+				lv->ngroups = o->ngroups;
+				lv->groups = o->groups;
+				lv->group_cpus = o->group_cpus;
+				lv->max_load = o->max_load;
+				lv->span_weight = o->span_weight;
+				lv->span_first = o->span_first;
+				lv->span_last = o->span_last;
+				lv->same_weight = o->same_weight;
+				lv->numa = o->numa;	/* a property of the span */
+				lv->owner = false;
+				owner_level = i;
 			}
+	}
+	if (owner_level >= 0) {
+		int g = idx[owner_level * s->ncpus + cpu];
+		if (g < 0 || g >= lv->ngroups || !sl_cpumask_test(&lv->group_cpus[g], cpu))
+			for (g = 0; !sl_cpumask_test(&lv->group_cpus[g], cpu); g++)
+				;	/* an uneven topology: look */
+		lv->local = g;
+		lv->before_local = lv->groups[g].before;
+		return;
 	}
 	/* a group per distinct span of `kind` in it: walk the span once,
 	 * skipping the CPUs a group already holds */
-	int n = 0, cap = 4;
-	sl_cpumask *groups = sl_xmalloc((unsigned long)cap * sizeof(*groups));
+	int n = 0, cap = 4, level = (int)(lv - s->rq[cpu].lv);
+	struct sls_group *groups = sl_xmalloc((unsigned long)cap * sizeof(*groups));
+	sl_cpumask *cpus = sl_xmalloc((unsigned long)cap * sizeof(*cpus));
 	sl_cpumask seen;
 	sl_cpumask_clear(&seen);
-	sl_for_each_cpu(c, span) {
+	lv->span_weight = 0;
+	lv->span_first = first;
+	sl_for_each_cpu(c, lv->span) {
+		lv->span_last = c;
 		if (sl_cpumask_test(&seen, c))
 			continue;
-		sl_cpumask g = sls_span_of(tp, kind, c);
-		g = sl_cpumask_and(g, span);
+		sl_cpumask g;
+		if (kind == SLS_SELF) {
+			sl_cpumask_clear(&g);
+			sl_cpumask_set(&g, c);
+		} else {
+			g = sl_cpumask_and(*sls_span_of(tp, kind, c), lv->span);
+		}
 		seen = sl_cpumask_or(seen, &g);
 		if (n == cap) {
 			cap *= 2;
 			groups = sl_xrealloc(groups, (unsigned long)cap * sizeof(*groups));
+			cpus = sl_xrealloc(cpus, (unsigned long)cap * sizeof(*cpus));
 		}
-		groups[n++] = g;
+		cpus[n] = g;
+		groups[n].load = 0;	/* nothing runs yet */
+		groups[n].weight = 0;
+		groups[n].before = lv->span_weight;
+		groups[n].first = sl_cpumask_first(&g);
+		sl_for_each_cpu(x, &g) {
+			groups[n].weight++;
+			groups[n].last = x;
+			idx[level * s->ncpus + x] = n;
+		}
+		lv->span_weight += groups[n].weight;
+		if (sl_cpumask_test(&g, cpu))
+			lv->local = n;
+		n++;
 	}
-	*ngroups = n;
-	return groups;
+	lv->ngroups = n;
+	lv->groups = groups;
+	lv->group_cpus = cpus;
+	lv->owner = true;
+	lv->max_load = sl_xcalloc(1, sizeof(*lv->max_load));
+	lv->before_local = groups[lv->local].before;
+	lv->same_weight = true;
+	for (int i = 0; i < n; i++)
+		lv->same_weight &= groups[i].weight == groups[0].weight;
+	/* crosses nodes: not within this CPU's node (then within no CPU's of
+	 * the span: any of them in this node has it as its node) */
+	lv->numa = !sls_subset(lv->span, sl_topo_node(tp, cpu));
 }
 
-static void sls_build_cpu(struct sls *s, struct sls_rq *rq)
+static void sls_build_cpu(struct sls *s, struct sls_rq *rq, int *idx)
 {
 	const struct sl_topo *tp = s->topo;
 	int kinds[SLS_KINDS], n = 0, cpu = rq->cpu;
-	sl_cpumask chain[SLS_KINDS];
+	const sl_cpumask *chain[SLS_KINDS];
 
-	/* the spans of this CPU, each a strict superset of the one before */
-	for (int k = SLS_SELF; k < SLS_KINDS; k++) {
-		sl_cpumask m = sls_span_of(tp, k, cpu);
-		if (n && (sl_cpumask_equal(&m, &chain[n - 1]) || !sls_subset(&chain[n - 1], &m)))
+	/* the spans of this CPU above itself, each a strict superset of the
+	 * one before */
+	for (int k = SLS_CORE; k < SLS_KINDS; k++) {
+		const sl_cpumask *m = sls_span_of(tp, k, cpu);
+		if (n && (m == chain[n - 1] || sl_cpumask_equal(m, chain[n - 1]) ||
+			  !sls_subset(chain[n - 1], m)))
 			continue;
 		kinds[n] = k;
 		chain[n++] = m;
 	}
 	rq->nlevels = 0;
-	for (int i = 1; i < n && rq->nlevels < SLS_MAX_LEVELS; i++) {
+	for (int i = 0; i < n && rq->nlevels < SLS_MAX_LEVELS; i++) {
+		/* a core of one CPU: nothing to balance */
+		if (i == 0 && sl_cpumask_next(chain[0], sl_cpumask_first(chain[0]) + 1) < 0)
+			continue;
 		struct sls_level *lv = &rq->lv[rq->nlevels++];
 		lv->span = chain[i];
-		lv->groups = sls_level_groups(s, cpu, &chain[i], kinds[i - 1], &lv->ngroups);
-		for (int g = 0; g < lv->ngroups; g++)
-			if (sl_cpumask_test(&lv->groups[g], cpu))
-				lv->local = g;
-		lv->numa = sls_nodes_in(tp, &lv->span) > 1;
+		sls_level_groups(s, cpu, lv, i ? kinds[i - 1] : SLS_SELF, idx);
 		lv->interval = lv->numa ? s->numa_ticks : s->balance_ticks << (rq->nlevels - 1);
 		lv->next = (uint64_t)lv->interval;
 		lv->imb_count = 0;
+		rq->sums[rq->nlevels - 1] = &lv->groups[lv->local].load;
+		rq->max_loads[rq->nlevels - 1] = lv->max_load;
+		if (rq->nlevels == 1 || lv->next < s->next_balance[cpu])
+			s->next_balance[cpu] = lv->next;
 	}
 }
 
@@ -163,32 +219,139 @@ static void sls_build_cpu(struct sls *s, struct sls_rq *rq)
  * before). */
 void sls_build_levels(struct sls *s)
 {
+	const struct sl_topo *tp = s->topo;
+
+	int *idx = sl_xmalloc((unsigned long)SLS_MAX_LEVELS * (unsigned long)s->ncpus *
+			      sizeof(*idx));
+
+	for (int i = 0; i < SLS_MAX_LEVELS * s->ncpus; i++)
+		idx[i] = -1;
 	for (int cpu = 0; cpu < s->ncpus; cpu++)
-		sls_build_cpu(s, &s->rq[cpu]);
-}
-
-/* Whether rq's level lv uses groups another CPU built (the first of its
- * span, sls_level_groups). */
-static bool sls_groups_shared(const struct sls *s, const struct sls_rq *rq,
-			      const struct sls_level *lv)
-{
-	int first = sl_cpumask_first(&lv->span);
-
-	if (first == rq->cpu)
-		return false;
-	for (int i = 0; i < s->rq[first].nlevels; i++)
-		if (s->rq[first].lv[i].groups == lv->groups)
-			return true;
-	return false;
+		sls_build_cpu(s, &s->rq[cpu], idx);
+	free(idx);
+	/* the nodes in order of distance from each (itself first; ties by
+	 * id), for sls_idlest_node */
+	s->node_order = sl_xmalloc((unsigned long)tp->nnodes * (unsigned long)tp->nnodes *
+				   sizeof(*s->node_order));
+	for (int own = 0; own < tp->nnodes; own++) {
+		int *order = &s->node_order[own * tp->nnodes], n = 0;
+		for (int i = 0; i < tp->nnodes; i++) {
+			int k = n++;
+			int key = i == own ? -1 : tp->node_distance[own][i];
+			while (k > 0) {
+				int j = order[k - 1];
+				int kj = j == own ? -1 : tp->node_distance[own][j];
+				if (kj <= key)
+					break;
+				order[k] = j;
+				k--;
+			}
+			order[k] = i;
+		}
+		s->node_weight[own] = sl_cpumask_weight(&tp->node_cpus[own]);
+		s->node_lo[own] = sl_cpumask_first(&tp->node_cpus[own]) / 64;
+		s->node_hi[own] = s->node_lo[own];
+		sl_for_each_cpu(c, &tp->node_cpus[own])
+			s->node_hi[own] = c / 64;
+	}
+	/* nothing runs yet: every CPU and core is idle */
+	s->span_words = (s->ncpus + 63) / 64;
+	s->core_busy = sl_xcalloc((unsigned long)tp->ncores, sizeof(*s->core_busy));
+	s->load_is[0] = tp->all_cpus;
+	s->idle_core = tp->all_cpus;
 }
 
 void sls_free_levels(struct sls *s)
 {
-	/* the sharers first: they look at the owners' levels */
-	for (int cpu = s->ncpus - 1; cpu >= 0; cpu--)
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
 		for (int i = 0; i < s->rq[cpu].nlevels; i++)
-			if (!sls_groups_shared(s, &s->rq[cpu], &s->rq[cpu].lv[i]))
+			if (s->rq[cpu].lv[i].owner) {
 				free(s->rq[cpu].lv[i].groups);
+				free(s->rq[cpu].lv[i].group_cpus);
+				free(s->rq[cpu].lv[i].max_load);
+			}
+	free(s->node_order);
+	free(s->core_busy);
+}
+
+void sls_load_masks(struct sls *s, int cpu, int old)
+{
+	int core = s->topo->cpu_core[cpu], now = s->load[cpu];
+	const sl_cpumask *sib = sl_topo_siblings(s->topo, cpu);
+
+	if (old < SLS_LOAD_MASKS)
+		sl_cpumask_unset(&s->load_is[old], cpu);
+	if (now < SLS_LOAD_MASKS)
+		sl_cpumask_set(&s->load_is[now], cpu);
+	if (old && now)
+		return;		/* busy before and after */
+	if (!now) {
+		if (--s->core_busy[core] == 0)
+			for (int w = 0; w < s->span_words; w++)
+				s->idle_core.w[w] |= sib->w[w];
+	} else {
+		if (s->core_busy[core]++ == 0)
+			for (int w = 0; w < s->span_words; w++)
+				s->idle_core.w[w] &= ~sib->w[w];
+	}
+}
+
+int sls_check_sums(const struct sls *s, struct sl_err *err)
+{
+	long node[SL_MAX_NODES] = { 0 };
+
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		const struct sls_rq *rq = &s->rq[cpu];
+		if (sls_load_of(s, cpu) != rq->nr_running + rq->incoming)
+			return sl_fail_internal(err, "sl: CPU %d: load %d, %d running + %d incoming",
+						cpu, sls_load_of(s, cpu), rq->nr_running,
+						rq->incoming);
+		node[s->topo->cpu_node[cpu]] += sls_load_of(s, cpu);
+		bool core_idle = true;
+		sl_for_each_cpu(c, sl_topo_siblings(s->topo, cpu))
+			core_idle &= sls_load_of(s, c) == 0;
+		for (int l = 0; l < SLS_LOAD_MASKS; l++)
+			if (sl_cpumask_test(&s->load_is[l], cpu) != (sls_load_of(s, cpu) == l))
+				return sl_fail_internal(err, "sl: CPU %d: load %d, in the mask of "
+							"load %d: %d", cpu, sls_load_of(s, cpu),
+							l, sl_cpumask_test(&s->load_is[l], cpu));
+		if (sl_cpumask_test(&s->load_is[0], cpu) != (sls_load_of(s, cpu) == 0) ||
+		    sl_cpumask_test(&s->idle_core, cpu) != core_idle ||
+		    sls_core_idle(s, cpu) != core_idle)
+			return sl_fail_internal(err, "sl: CPU %d: load %d, idle bit %d, idle-core "
+						"bit %d, core's busy CPUs %d", cpu,
+						sls_load_of(s, cpu),
+						sl_cpumask_test(&s->load_is[0], cpu),
+						sl_cpumask_test(&s->idle_core, cpu),
+						s->core_busy[s->topo->cpu_core[cpu]]);
+		if (sls_waiting(rq) != sl_cpumask_test(&s->waiting, cpu))
+			return sl_fail_internal(err, "sl: CPU %d: %d queued behind %d, waiting bit %d",
+						cpu, rq->nq, rq->curr ? rq->curr->task->id : -1,
+						sl_cpumask_test(&s->waiting, cpu));
+		for (int i = 0; i < rq->nlevels; i++) {
+			const struct sls_level *lv = &rq->lv[i];
+			if (!lv->owner)
+				continue;	/* its owner checks them */
+			for (int g = 0; g < lv->ngroups; g++) {
+				int sum = 0;
+				sl_for_each_cpu(c, &lv->group_cpus[g])
+					sum += sls_load_of(s, c);
+				if (sum != lv->groups[g].load)
+					return sl_fail_internal(err, "sl: CPU %d level %d group %d: "
+								"load %d, its CPUs' %d", cpu, i,
+								g, lv->groups[g].load, sum);
+				if (sum > *lv->max_load)
+					return sl_fail_internal(err, "sl: CPU %d level %d group %d: "
+								"load %d above the bound %d", cpu,
+								i, g, sum, *lv->max_load);
+			}
+		}
+	}
+	for (int n = 0; n < s->topo->nnodes; n++)
+		if (node[n] != s->node_load[n])
+			return sl_fail_internal(err, "sl: node %d: load %ld, its CPUs' %ld", n,
+						s->node_load[n], node[n]);
+	return 0;
 }
 
 /* ---- moving ---- */
@@ -201,8 +364,21 @@ void sls_request_move(struct sls *s, struct sls_ent *e, int dest)
 		return;
 	rq->mig_ent = e;
 	rq->mig_dest = dest;
-	s->rq[dest].incoming++;
+	e->mig_cpu = e->cpu;
+	sls_incoming_add(s, dest, 1);
 	sl_migration_wake(s->sim, e->cpu, dest);
+}
+
+void sls_cancel_move(struct sls *s, int cpu)
+{
+	struct sls_rq *rq = &s->rq[cpu];
+
+	if (!rq->mig_ent)
+		return;
+	sls_incoming_add(s, rq->mig_dest, -1);
+	rq->mig_ent->mig_cpu = -1;
+	rq->mig_ent = NULL;
+	rq->mig_dest = -1;
 }
 
 /* The queued task of src to move to dst: the coldest one; across nodes,
@@ -252,13 +428,6 @@ static struct sls_ent *sls_pick_pull(struct sls *s, int src, int dst, bool numa,
 	return best;
 }
 
-/* Tasks wait on cpu behind a running one (an idle CPU's queued task is
- * about to run there: taking it would only move the wait). */
-static bool sls_waiting(const struct sls *s, int cpu)
-{
-	return s->rq[cpu].nq && s->rq[cpu].curr;
-}
-
 /* Pull one queued task from src to cpu; true if one moved. */
 static bool sls_pull(struct sls *s, int src, int cpu, bool numa, bool kick, long *looked)
 {
@@ -284,27 +453,64 @@ static int sls_core_running(const struct sls *s, int cpu)
 
 /* ---- periodic ---- */
 
-static void sls_balance_level(struct sls *s, int cpu, struct sls_level *lv)
+/* The CPU of m (whose CPUs are first..last) with the most tasks waiting
+ * behind a running one (the first such in CPU order), cpu aside; -1 if
+ * none has any. */
+static int sls_most_waiting(const struct sls *s, const sl_cpumask *m, int first, int last,
+			    int cpu)
 {
-	long nr[SL_MAX_CPUS], w[SL_MAX_CPUS], looked = 0;
-	int l = lv->local, b = -1, mine = s->rq[cpu].nr_running + s->rq[cpu].incoming;
+	int src = -1;
 
-	for (int g = 0; g < lv->ngroups; g++) {
-		nr[g] = 0;
-		w[g] = 0;
-		sl_for_each_cpu(c, &lv->groups[g]) {
-			int load = s->rq[c].nr_running + s->rq[c].incoming;
-			nr[g] += load;
-			w[g]++;
-			looked++;
-			if (g == l && load < mine)
-				goto out;	/* a less loaded CPU of my group pulls */
+	for (int w = first >> 6; w <= last >> 6; w++) {
+		for (uint64_t x = m->w[w] & s->waiting.w[w]; x; x &= x - 1) {
+			int c = w * 64 + __builtin_ctzll(x);
+			if (c != cpu && (src < 0 || s->rq[c].nq > s->rq[src].nq))
+				src = c;
 		}
 	}
-	for (int g = 0; g < lv->ngroups; g++)
-		if (g != l && (b < 0 || nr[g] * w[b] > nr[b] * w[g]))
-			b = g;
-	if (b < 0 || (nr[b] - 1) * w[l] < (nr[l] + 1) * w[b]) {
+	return src;
+}
+
+static void sls_balance_level(struct sls *s, int cpu, struct sls_level *lv)
+{
+	const struct sls_group *gr = lv->groups;
+	int l = lv->local, b = -1, mine = sls_load_of(s, cpu);
+	long looked = lv->before_local;
+
+	/* a less loaded CPU of my group pulls; the scan of the span, group
+	 * by group, would stop there */
+	for (int c = gr[l].first;; c = sl_cpumask_next(&lv->group_cpus[l], c + 1)) {
+		looked++;
+		if (sls_load_of(s, c) < mine)
+			goto out;
+		if (c == gr[l].last)
+			break;
+	}
+	looked = lv->span_weight;
+	/* the busiest group other than mine (the first of equals) */
+	if (lv->same_weight) {
+		/* none can have two tasks more than mine: no imbalance, as
+		 * the comparison below would find */
+		if (*lv->max_load < gr[l].load + 2) {
+			lv->imb_count = 0;
+			goto out;
+		}
+		int max = gr[l].load;
+		for (int g = 0; g < lv->ngroups; g++) {
+			if (g != l && (b < 0 || gr[g].load > gr[b].load))
+				b = g;
+			if (gr[g].load > max)
+				max = gr[g].load;
+		}
+		*lv->max_load = max;
+	} else {
+		for (int g = 0; g < lv->ngroups; g++)
+			if (g != l && (b < 0 || (long)gr[g].load * gr[b].weight >
+						(long)gr[b].load * gr[g].weight))
+				b = g;
+	}
+	if (b < 0 ||
+	    (long)(gr[b].load - 1) * gr[l].weight < (long)(gr[l].load + 1) * gr[b].weight) {
 		lv->imb_count = 0;
 		goto out;
 	}
@@ -313,17 +519,14 @@ static void sls_balance_level(struct sls *s, int cpu, struct sls_level *lv)
 	lv->imb_count = 0;
 
 	/* the CPU of the busiest group with the most queued tasks */
-	int src = -1;
-	sl_for_each_cpu(c, &lv->groups[b])
-		if (sls_waiting(s, c) && (src < 0 || s->rq[c].nq > s->rq[src].nq))
-			src = c;
+	int src = sls_most_waiting(s, &lv->group_cpus[b], gr[b].first, gr[b].last, -1);
 	if (src >= 0 && sls_pull(s, src, cpu, lv->numa, true, &looked))
 		goto out;
 	if (!s->active || lv->numa || !sls_core_idle(s, cpu))
 		goto out;
 	/* nothing queued: a core of the busiest group runs two tasks while
 	 * this whole core idles; its migration thread pushes one here */
-	sl_for_each_cpu(c, &lv->groups[b]) {
+	sl_for_each_cpu(c, &lv->group_cpus[b]) {
 		struct sls_ent *e = s->rq[c].curr;
 		if (e && !s->rq[c].mig_ent && sls_core_running(s, c) >= 2 &&
 		    sl_cpumask_test(&e->task->allowed, cpu)) {
@@ -340,13 +543,19 @@ void sls_balance_tick(struct sls *s, int cpu)
 	struct sls_rq *rq = &s->rq[cpu];
 	uint64_t now = sl_jiffies(s->sim);
 
+	if (now < s->next_balance[cpu])
+		return;		/* most ticks: one look at a compact array */
+	uint64_t next = UINT64_MAX;
 	for (int i = 0; i < rq->nlevels; i++) {
 		struct sls_level *lv = &rq->lv[i];
-		if (now < lv->next)
-			continue;
-		lv->next = now + (uint64_t)lv->interval;
-		sls_balance_level(s, cpu, lv);
+		if (now >= lv->next) {
+			lv->next = now + (uint64_t)lv->interval;
+			sls_balance_level(s, cpu, lv);
+		}
+		if (lv->next < next)
+			next = lv->next;
 	}
+	s->next_balance[cpu] = next;
 }
 
 /* ---- newly idle ---- */
@@ -361,12 +570,9 @@ bool sls_newidle(struct sls *s, int cpu)
 		struct sls_level *lv = &rq->lv[i];
 		if (lv->numa)
 			break;
-		int src = -1;
-		sl_for_each_cpu(c, &lv->span) {
-			looked++;
-			if (c != cpu && sls_waiting(s, c) && (src < 0 || s->rq[c].nq > s->rq[src].nq))
-				src = c;
-		}
+		/* charged as a walk of the span */
+		looked += lv->span_weight;
+		int src = sls_most_waiting(s, lv->span, lv->span_first, lv->span_last, cpu);
 		if (src >= 0)
 			moved = sls_pull(s, src, cpu, false, false, &looked);
 	}

@@ -44,81 +44,213 @@
  * 2.6.12.1 wake_affine logic in try_to_wake_up() (sync wakeups); Ingo
  * Molnar's HT scheduler's wake_up_cpu() (an idle sibling).
  *
- * Cost: every CPU examined is charged to the deciding CPU as a scan item.
+ * Cost: every CPU the search order passes (up to the first idle core, else
+ * all of it) is charged to the deciding CPU as a scan item.  The simulator
+ * finds the same CPU in the masks sl keeps (s->load_is, s->idle_core)
+ * and counts its place in the order, instead of visiting each CPU
+ * (docs/policies/sl.md, "Costs").
  */
 #include "policy/sl/sl.h"
 
 /* Load of `cpu` not counting `e` itself. */
 static int sls_load(const struct sls *s, int cpu, const struct sls_ent *e)
 {
-	return s->rq[cpu].nr_running + s->rq[cpu].incoming - (e->on_rq && e->cpu == cpu);
+	return sls_load_of(s, cpu) - (e->on_rq && e->cpu == cpu);
 }
 
-static bool sls_core_free(const struct sls *s, int cpu, const struct sls_ent *e)
-{
-	const sl_cpumask *sib = sl_topo_siblings(s->topo, cpu);
+/*
+ * The allowed CPUs of a span in search order from near: near's package,
+ * then the rest of near's node, then the rest of the span, each from near
+ * upwards and round from CPU 0.  Kept as three bit masks (stages) over the
+ * words [lo, hi] that can hold a CPU of the span, so that a search costs
+ * the words of a node, not the size of the machine.
+ */
+struct sls_order {
+	sl_cpumask set[3];	/* the CPUs of each stage not in an earlier one */
+	int lo, hi;		/* the words of set[] in use (the others are not set) */
+	int near;
+	int stage, pass, next;	/* sls_order_next: where it is */
+};
 
-	sl_for_each_cpu(c, sib)
-		if (sls_load(s, c, e))
-			return false;
-	return true;
+/* Walk the order again from its first CPU (sls_order_next). */
+static void sls_order_rewind(struct sls_order *o)
+{
+	o->stage = 0;
+	o->pass = 0;
+	o->next = o->near > o->lo * 64 ? o->near : o->lo * 64;
 }
 
-/* Append the CPUs of `scope` not yet in `done`, from `near` onwards. */
-static int sls_order_add(int *out, int n, const sl_cpumask *scope, sl_cpumask *done,
-			 int near, int ncpus)
+static void sls_order_start(struct sls_order *o, const struct sls *s, const struct sl_task *t,
+			    int near, const sl_cpumask *span)
 {
-	for (int i = 0; i < ncpus; i++) {
-		int c = (near + i) % ncpus;
-		if (sl_cpumask_test(scope, c) && !sl_cpumask_test(done, c)) {
-			sl_cpumask_set(done, c);
-			out[n++] = c;
-		}
+	const sl_cpumask *pkg = sl_topo_package(s->topo, near);
+	const sl_cpumask *node = sl_topo_node(s->topo, near);
+	const sl_cpumask *nodes = s->topo->node_cpus;
+
+	if (span >= nodes && span < nodes + s->topo->nnodes) {
+		o->lo = s->node_lo[span - nodes];
+		o->hi = s->node_hi[span - nodes];
+	} else {
+		o->lo = 0;
+		o->hi = s->span_words - 1;
+	}
+	for (int w = o->lo; w <= o->hi; w++) {
+		uint64_t in = span->w[w] & t->allowed.w[w];
+		o->set[0].w[w] = in & pkg->w[w];
+		o->set[1].w[w] = in & node->w[w] & ~pkg->w[w];
+		o->set[2].w[w] = in & ~node->w[w] & ~pkg->w[w];
+	}
+	o->near = near;
+	sls_order_rewind(o);
+}
+
+/* The first CPU of m at or after c within words ..hi, or -1. */
+static int sls_next_upto(const sl_cpumask *m, int c, int hi)
+{
+	while (c >> 6 <= hi) {
+		uint64_t w = m->w[c >> 6] >> (c & 63);
+		if (w)
+			return c + __builtin_ctzll(w);
+		c = (c | 63) + 1;
+	}
+	return -1;
+}
+
+/* CPUs of m in [from, to), within words lo..hi. */
+static int sls_count(const sl_cpumask *m, int from, int to)
+{
+	int n = 0;
+
+	for (int w = from >> 6; w <= (to - 1) >> 6 && from < to; w++) {
+		uint64_t x = m->w[w];
+		if (w == from >> 6)
+			x &= ~0ULL << (from & 63);
+		if (w == (to - 1) >> 6 && (to & 63))
+			x &= ~(~0ULL << (to & 63));
+		if (x)
+			n += __builtin_popcountll(x);
 	}
 	return n;
 }
 
-/* The allowed CPUs of span in search order from near. */
-static int sls_order(const struct sls *s, const struct sl_task *t, int near,
-		     const sl_cpumask *span, int *out)
+/* The first CPU of stage k in order that is also in m (-1: none); *pos is
+ * its place in the stage's order, from 1. */
+static int sls_order_first(const struct sls_order *o, int k, const sl_cpumask *m, int *pos)
 {
-	sl_cpumask in = sl_cpumask_and(*span, &t->allowed), done;
-	sl_cpumask pkg = sl_cpumask_and(*sl_topo_package(s->topo, near), &in);
-	sl_cpumask node = sl_cpumask_and(*sl_topo_node(s->topo, near), &in);
-	int n = 0;
+	const sl_cpumask *set = &o->set[k];
+	int hi = o->hi, end = (hi + 1) * 64, lo = o->lo * 64, near = o->near;
+	int from = near > lo ? near : lo;
+	sl_cpumask x;
 
-	sl_cpumask_clear(&done);
-	n = sls_order_add(out, n, &pkg, &done, near, s->ncpus);
-	n = sls_order_add(out, n, &node, &done, near, s->ncpus);
-	return sls_order_add(out, n, &in, &done, near, s->ncpus);
+	for (int w = o->lo; w <= hi; w++)
+		x.w[w] = set->w[w] & m->w[w];
+	int c = sls_next_upto(&x, from, hi);
+	if (c >= 0) {
+		*pos = sls_count(set, from, c + 1);
+		return c;
+	}
+	c = sls_next_upto(&x, lo, hi);
+	if (c < 0 || c >= near)
+		return -1;
+	*pos = sls_count(set, from, end) + sls_count(set, lo, c + 1);
+	return c;
 }
 
-/* Idle core, else idle CPU, else least loaded CPU of span (-1: none allowed). */
+/* The next CPU in search order, or -1 at the end: each stage from near
+ * upwards (pass 0), then from its lowest CPU up to near (pass 1). */
+static int sls_order_next(struct sls_order *o)
+{
+	int lo = o->lo * 64, from = o->near > lo ? o->near : lo;
+
+	while (o->stage < 3) {
+		int c = sls_next_upto(&o->set[o->stage], o->next, o->hi);
+		if (c >= 0 && (!o->pass || c < o->near)) {
+			o->next = c + 1;
+			return c;
+		}
+		if (!o->pass) {
+			o->pass = 1;
+			o->next = lo;
+		} else {
+			o->stage++;
+			o->pass = 0;
+			o->next = from;
+		}
+	}
+	return -1;
+}
+
+static int sls_order_size(const struct sls_order *o, int k)
+{
+	return sls_count(&o->set[k], o->lo * 64, (o->hi + 1) * 64);
+}
+
+/*
+ * Idle core, else idle CPU, else least loaded CPU of span (-1: none
+ * allowed), in search order, e's own load aside.  The first idle core is
+ * found in s->idle_core, the first CPU of the least load in the mask of
+ * that load (s->load_is: idle, then a load of 1, 2, 3); only when every
+ * CPU of the span has a larger load are the loads compared one by one.
+ * What is charged is the scan of the order up to the first idle core, or
+ * of all of it.
+ */
 static int sls_place(struct sls *s, struct sls_ent *e, int near, const sl_cpumask *span,
 		     int charge_cpu)
 {
-	int order[SL_MAX_CPUS];
-	int n = sls_order(s, e->task, near, span, order);
-	int best = -1, best_load = 0, idle = -1;
-	long looked = 0;
+	struct sls_order o;
+	sl_cpumask ic = s->idle_core;
+	int before = 0, pos, c = -1, mine = -1;
 
-	for (int i = 0; i < n; i++) {
-		int c = order[i], load = sls_load(s, c, e);
-		looked++;
-		if (load == 0 && sls_core_free(s, c, e)) {
-			best = c;
-			idle = c;
-			break;
+	sls_order_start(&o, s, e->task, near, span);
+	/* e's CPU without e: a load one less; idle if e was all it had, and
+	 * its core then free if nothing else of the core has a load */
+	if (e->on_rq && e->cpu >= 0)
+		mine = e->cpu;
+	if (mine >= 0 && sls_load_of(s, mine) == 1) {
+		if (s->core_busy[s->topo->cpu_core[mine]] == 1) {
+			const sl_cpumask *sib = sl_topo_siblings(s->topo, e->cpu);
+			for (int w = o.lo; w <= o.hi; w++)
+				ic.w[w] |= sib->w[w];
 		}
-		if (load == 0 && idle < 0)
-			idle = c;
+	}
+	for (int k = 0; k < 3; k++) {
+		c = sls_order_first(&o, k, &ic, &pos);
+		if (c >= 0) {
+			sl_charge_sched(s->sim, charge_cpu, (before + pos) * s->scan_ns);
+			return c;
+		}
+		before += sls_order_size(&o, k);
+	}
+	sl_charge_sched(s->sim, charge_cpu, before * s->scan_ns);
+	/* the first CPU in order of the least load, if that is small */
+	for (int l = 0; l < SLS_LOAD_MASKS; l++) {
+		sl_cpumask m;
+		for (int w = o.lo; w <= o.hi; w++)
+			m.w[w] = s->load_is[l].w[w];
+		if (mine >= 0) {
+			int ml = sls_load_of(s, mine) - 1;	/* e's CPU's, e aside */
+			if (mine >> 6 < o.lo || mine >> 6 > o.hi)
+				;	/* not in the span's words: not searched */
+			else if (ml == l)
+				sl_cpumask_set(&m, mine);
+			else if (ml + 1 == l)
+				sl_cpumask_unset(&m, mine);
+		}
+		for (int k = 0; k < 3; k++)
+			if ((c = sls_order_first(&o, k, &m, &pos)) >= 0)
+				return c;
+	}
+	/* every CPU has more: the least loaded, the first of equals in order */
+	int best = -1, best_load = 0;
+	sls_order_rewind(&o);
+	while ((c = sls_order_next(&o)) >= 0) {
+		int load = sls_load(s, c, e);
 		if (best < 0 || load < best_load) {
 			best = c;
 			best_load = load;
 		}
 	}
-	sl_charge_sched(s->sim, charge_cpu, looked * s->scan_ns);
-	return idle >= 0 ? idle : best;
+	return best;
 }
 
 static int sls_place_any(struct sls *s, struct sls_ent *e, int near, const sl_cpumask *span,
@@ -129,37 +261,42 @@ static int sls_place_any(struct sls *s, struct sls_ent *e, int near, const sl_cp
 	return c >= 0 ? c : sls_place(s, e, near, &s->topo->all_cpus, charge_cpu);
 }
 
+/* CPUs of node nd that t may run on. */
+static long sls_node_allowed(const struct sls *s, const struct sl_task *t, int nd)
+{
+	const sl_cpumask *m = &s->topo->node_cpus[nd];
+	long w = 0;
+	bool all = true;
+
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++)
+		all &= (m->w[i] & t->allowed.w[i]) == m->w[i];
+	if (all)
+		return s->node_weight[nd];
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++)
+		if (m->w[i] & t->allowed.w[i])
+			w += __builtin_popcountll(m->w[i] & t->allowed.w[i]);
+	return w;
+}
+
 /* The node with the fewest tasks per CPU (not counting e); among equals
- * e's own node, then the nearest, then the lowest id. */
+ * e's own node, then the nearest, then the lowest id.  The nodes' loads
+ * are sums kept as they change (s->node_load); this choice charges
+ * nothing (it reads the nodes' totals). */
 static int sls_idlest_node(const struct sls *s, const struct sls_ent *e, int cpu)
 {
 	const struct sl_topo *tp = s->topo;
-	int own = tp->cpu_node[cpu], order[SL_MAX_NODES], n = 0;
+	int own = tp->cpu_node[cpu];
+	const int *order = &s->node_order[own * tp->nnodes];
 	int best = own;
 	long best_load = -1, best_w = 1;
 
-	/* own node first, then by distance from it (insertion sort) */
 	for (int i = 0; i < tp->nnodes; i++) {
-		int k = n++;
-		int key = i == own ? -1 : tp->node_distance[own][i];
-		while (k > 0) {
-			int j = order[k - 1];
-			int kj = j == own ? -1 : tp->node_distance[own][j];
-			if (kj <= key)
-				break;
-			order[k] = j;
-			k--;
-		}
-		order[k] = i;
-	}
-	for (int i = 0; i < n; i++) {
 		int nd = order[i];
-		sl_cpumask in = sl_cpumask_and(tp->node_cpus[nd], &e->task->allowed);
-		long load = 0, w = sl_cpumask_weight(&in);
+		long w = sls_node_allowed(s, e->task, nd);
 		if (!w)
 			continue;
-		sl_for_each_cpu(c, &tp->node_cpus[nd])
-			load += sls_load(s, c, e);
+		long load = s->node_load[nd] - (e->on_rq && e->cpu >= 0 &&
+						tp->cpu_node[e->cpu] == nd);
 		if (best_load < 0 || load * best_w < best_load * w) {
 			best = nd;
 			best_load = load;
@@ -251,14 +388,14 @@ int sls_select_wake(struct sls *s, struct sl_task *t, int waker_cpu, unsigned fl
 int sls_top(const struct sls *s, int cpu, const struct sls_ent *e)
 {
 	const struct sls_rq *rq = &s->rq[cpu];
-	int top = sl_prio_array_next_prio(&rq->rt, 0);
+	int top = sl_prio_array_next_prio(rq->rt, 0);
 	const struct sls_ent *c = rq->curr;
 
 	if (e->rt_queued && e->cpu == cpu && e->rt_node.prio == top) {
 		/* e itself may head the list: look past it */
 		const struct sl_prio_node *n = &e->rt_node;
-		if (n->next == &rq->rt.queue[top] && n->prev == &rq->rt.queue[top])
-			top = sl_prio_array_next_prio(&rq->rt, top + 1);
+		if (n->next == &rq->rt->queue[top] && n->prev == &rq->rt->queue[top])
+			top = sl_prio_array_next_prio(rq->rt, top + 1);
 	}
 	if (c && c != e) {
 		int cp = c->rt ? sls_rt_prio(c) : SL_MAX_RT_PRIO;
@@ -272,15 +409,15 @@ int sls_top(const struct sls *s, int cpu, const struct sls_ent *e)
 
 int sls_select_rt(struct sls *s, struct sls_ent *e, int prev, int charge_cpu)
 {
-	int order[SL_MAX_CPUS];
+	struct sls_order o;
 	int near = prev >= 0 ? prev : sl_cpumask_first(&e->task->allowed);
-	int n = sls_order(s, e->task, near, &s->topo->all_cpus, order);
-	int best = -1, best_top = -1;
+	int best = -1, best_top = -1, n = 0;
 
-	for (int i = 0; i < n; i++) {
-		int top = sls_top(s, order[i], e);
+	sls_order_start(&o, s, e->task, near, &s->topo->all_cpus);
+	for (int c; (c = sls_order_next(&o)) >= 0; n++) {
+		int top = sls_top(s, c, e);
 		if (top > best_top) {
-			best = order[i];
+			best = c;
 			best_top = top;
 		}
 	}

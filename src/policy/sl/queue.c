@@ -151,8 +151,8 @@ static void sls_heap_remove(struct sls_rq *rq, struct sls_ent *e)
 
 struct sls_ent *sls_peek(const struct sls_rq *rq)
 {
-	if (rq->rt.nr_active)
-		return (struct sls_ent *)sl_prio_array_first(&rq->rt);	/* rt_node is first */
+	if (rq->rt->nr_active)
+		return (struct sls_ent *)sl_prio_array_first(rq->rt);	/* rt_node is first */
 	return rq->nq ? rq->heap[0] : NULL;
 }
 
@@ -201,10 +201,14 @@ sl_time sls_slice(const struct sls *s, const struct sls_rq *rq)
 
 static void sls_rt_push(struct sls *s, struct sls_rq *rq, struct sls_ent *e, bool head)
 {
+	if (rq->rt == &s->rt_none) {
+		rq->rt = sl_xmalloc(sizeof(*rq->rt));
+		sl_prio_array_init(rq->rt);
+	}
 	if (head)
-		sl_prio_array_enqueue_head(&rq->rt, &e->rt_node, sls_rt_prio(e));
+		sl_prio_array_enqueue_head(rq->rt, &e->rt_node, sls_rt_prio(e));
 	else
-		sl_prio_array_enqueue(&rq->rt, &e->rt_node, sls_rt_prio(e));
+		sl_prio_array_enqueue(rq->rt, &e->rt_node, sls_rt_prio(e));
 	e->rt_queued = true;
 	e->rt_tail = false;
 	s->rt_queued++;
@@ -212,7 +216,7 @@ static void sls_rt_push(struct sls *s, struct sls_rq *rq, struct sls_ent *e, boo
 
 static void sls_rt_remove(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
 {
-	sl_prio_array_dequeue(&rq->rt, &e->rt_node);
+	sl_prio_array_dequeue(rq->rt, &e->rt_node);
 	e->rt_queued = false;
 	s->rt_queued--;
 }
@@ -236,7 +240,8 @@ void sls_enqueue(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
 		sls_rt_push(s, rq, e, false);
 	else
 		sls_heap_push(s, rq, e, false);
-	rq->nr_running++;
+	sls_nr_add(s, rq, 1);
+	sls_note_waiting(s, rq);
 	sls_update_min(rq);
 }
 
@@ -250,7 +255,8 @@ void sls_dequeue(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
 	}
 	e->stamp = sl_now(s->sim);
 	e->on_rq = false;
-	rq->nr_running--;
+	sls_nr_add(s, rq, -1);
+	sls_note_waiting(s, rq);
 }
 
 void sls_put_prev(struct sls *s, struct sls_rq *rq)
@@ -267,6 +273,7 @@ void sls_put_prev(struct sls *s, struct sls_rq *rq)
 	} else {
 		sls_heap_push(s, rq, e, true);
 	}
+	sls_note_waiting(s, rq);
 }
 
 void sls_set_curr(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
@@ -283,6 +290,7 @@ void sls_set_curr(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
 	}
 	if (e->mem_node < 0)
 		e->mem_node = node;	/* first touch: its pages go here */
+	sls_note_waiting(s, rq);
 }
 
 /* ---- preemption ---- */
@@ -317,7 +325,7 @@ void sls_tick_curr(struct sls *s, struct sls_rq *rq)
 		if (e->task->sched_policy == SL_SCHED_RR &&
 		    e->sum_exec - e->rr_start >= s->rr_slice) {
 			e->rr_start = e->sum_exec;
-			if (sl_prio_array_next_prio(&rq->rt, 0) <= sls_rt_prio(e)) {
+			if (sl_prio_array_next_prio(rq->rt, 0) <= sls_rt_prio(e)) {
 				e->rt_tail = true;
 				sl_resched(s->sim, rq->cpu);
 			}
@@ -346,7 +354,8 @@ void sls_move_queued(struct sls *s, struct sls_ent *e, int dst)
 	int from = e->cpu;
 
 	sls_unqueue(s, src, e);
-	src->nr_running--;
+	sls_nr_add(s, src, -1);
+	sls_note_waiting(s, src);
 	e->on_rq = false;
 	sls_rebase(s, e, dst);
 	sls_enqueue(s, &s->rq[dst], e);
@@ -355,15 +364,10 @@ void sls_move_queued(struct sls *s, struct sls_ent *e, int dst)
 
 bool sls_idle(const struct sls *s, int cpu)
 {
-	return s->rq[cpu].nr_running + s->rq[cpu].incoming == 0;
+	return sls_load_of(s, cpu) == 0;
 }
 
 bool sls_core_idle(const struct sls *s, int cpu)
 {
-	const sl_cpumask *sib = sl_topo_siblings(s->topo, cpu);
-
-	sl_for_each_cpu(c, sib)
-		if (!sls_idle(s, c))
-			return false;
-	return true;
+	return s->core_busy[s->topo->cpu_core[cpu]] == 0;
 }

@@ -52,10 +52,10 @@ static struct sls_ent *sls_waiting_rt(struct sls *s, int src, int cpu, long *loo
 	struct sls_rq *rq = &s->rq[src];
 	const struct sls_ent *c = rq->curr;
 
-	if (!rq->rt.nr_active || !c || !c->rt)
+	if (!rq->rt->nr_active || !c || !c->rt)
 		return NULL;
-	for (struct sl_prio_node *n = sl_prio_array_first(&rq->rt); n;
-	     n = sl_prio_array_next(&rq->rt, n)) {
+	for (struct sl_prio_node *n = sl_prio_array_first(rq->rt); n;
+	     n = sl_prio_array_next(rq->rt, n)) {
 		struct sls_ent *e = (struct sls_ent *)n;
 		(*looked)++;
 		if (sls_rt_prio(e) < sls_rt_prio(c))
@@ -69,7 +69,7 @@ static struct sls_ent *sls_waiting_rt(struct sls *s, int src, int cpu, long *loo
 void sls_pull_rt(struct sls *s, int cpu)
 {
 	struct sls_rq *rq = &s->rq[cpu];
-	int mine = sl_prio_array_next_prio(&rq->rt, 0);
+	int mine = sl_prio_array_next_prio(rq->rt, 0);
 	struct sls_ent *best = NULL;
 	long looked = 0;
 
@@ -163,11 +163,6 @@ void sls_set_allowed(struct sl_sim *sim, struct sl_task *t)
 	}
 	/* running: its CPU's migration thread moves it; a move that thread
 	 * had pending (exec spreading, active balancing) is dropped */
-	struct sls_rq *rq = &s->rq[e->cpu];
-	if (rq->mig_ent) {
-		s->rq[rq->mig_dest].incoming--;
-		rq->mig_ent = NULL;
-		rq->mig_dest = -1;
-	}
+	sls_cancel_move(s, e->cpu);
 	sls_request_move(s, e, dest);
 }

@@ -130,10 +130,13 @@ static void *sls_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	s->scan_ns = given ? sl_param_int(knobs, "scan_ns") : sl_cost_scan(sim, 1);
 	s->pick_ns = given ? sl_param_int(knobs, "scan_ns") : sl_cost_pick(sim);
 	s->rq = sl_xcalloc((unsigned long)s->ncpus, sizeof(struct sls_rq));
+	s->load = sl_xcalloc((unsigned long)s->ncpus, sizeof(*s->load));
+	s->next_balance = sl_xcalloc((unsigned long)s->ncpus, sizeof(*s->next_balance));
+	sl_prio_array_init(&s->rt_none);
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		s->rq[cpu].cpu = cpu;
 		s->rq[cpu].mig_dest = -1;
-		sl_prio_array_init(&s->rq[cpu].rt);
+		s->rq[cpu].rt = &s->rt_none;
 	}
 	sls_build_levels(s);
 	sl_set_hz(sim, s->hz);
@@ -146,9 +149,14 @@ static void sls_destroy(struct sl_sim *sim)
 	struct sls *s = sls_state(sim);
 
 	sls_free_levels(s);
-	for (int cpu = 0; cpu < s->ncpus; cpu++)
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		free(s->rq[cpu].heap);
+		if (s->rq[cpu].rt != &s->rt_none)
+			free(s->rq[cpu].rt);
+	}
 	free(s->rq);
+	free(s->load);
+	free(s->next_balance);
 	free(s);
 }
 
@@ -167,6 +175,7 @@ static void sls_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task 
 	e->weight = sls_nice_weight(child->nice);
 	e->run_node = -1;
 	e->mem_node = -1;
+	e->mig_cpu = -1;
 	e->rt = sl_task_rt(child);
 	int cpu = sls_select_fork(s, parent, child);
 	struct sls_rq *rq = &s->rq[cpu];
@@ -226,7 +235,7 @@ static struct sl_task *sls_pick_next(struct sl_sim *sim, int cpu, struct sl_task
 		sl_charge_sched(sim, cpu, s->pick_ns);
 	if (s->rt_queued)
 		sls_pull_rt(s, cpu);
-	if (!rq->nq && !rq->rt.nr_active && s->newidle)
+	if (!rq->nq && !rq->rt->nr_active && s->newidle)
 		sls_newidle(s, cpu);
 	struct sls_ent *e = sls_peek(rq);
 	if (e)
@@ -240,10 +249,11 @@ static struct sl_task *sls_pick_next(struct sl_sim *sim, int cpu, struct sl_task
 static void sls_tick(struct sl_sim *sim, int cpu)
 {
 	struct sls *s = sls_state(sim);
-	struct sls_rq *rq = &s->rq[cpu];
 
-	if (rq->curr)
-		sls_tick_curr(s, rq);
+	/* an idle CPU's tick reads only compact arrays (nothing runs
+	 * without a load) */
+	if (sls_load_of(s, cpu) && s->rq[cpu].curr)
+		sls_tick_curr(s, &s->rq[cpu]);
 	sls_balance_tick(s, cpu);
 }
 
@@ -284,17 +294,10 @@ static void sls_yield(struct sl_sim *sim, struct sl_task *t)
 /* Forget a pending move of e (it died). */
 static void sls_exit(struct sl_sim *sim, struct sl_task *t)
 {
-	struct sls *s = sls_state(sim);
 	struct sls_ent *e = sls_ent(t);
 
-	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		struct sls_rq *rq = &s->rq[cpu];
-		if (rq->mig_ent == e) {
-			s->rq[rq->mig_dest].incoming--;
-			rq->mig_ent = NULL;
-			rq->mig_dest = -1;
-		}
-	}
+	if (e->mig_cpu >= 0)
+		sls_cancel_move(sls_state(sim), e->mig_cpu);
 }
 
 /* The migration thread preempted whatever ran on cpu: queue it again,
@@ -310,9 +313,7 @@ static void sls_migration(struct sl_sim *sim, int cpu, long arg)
 	sls_put_prev(s, rq);
 	if (!e)
 		return;
-	rq->mig_ent = NULL;
-	rq->mig_dest = -1;
-	s->rq[dest].incoming--;
+	sls_cancel_move(s, cpu);
 	if (e->on_rq && e->cpu == cpu && sls_queued(e) &&
 	    sl_cpumask_test(&e->task->allowed, dest)) {
 		sls_move_queued(s, e, dest);
@@ -331,10 +332,10 @@ static int sls_check_rq(struct sl_sim *sim, struct sls *s, struct sls_rq *rq, st
 		return sl_fail_internal(err, "sl: CPU %d runs task %d, its runqueue's curr is %d",
 					cpu, running ? running->id : -1,
 					rq->curr ? rq->curr->task->id : -1);
-	if (rq->nq + rq->rt.nr_active + (rq->curr != NULL) != rq->nr_running || rq->incoming < 0)
+	if (rq->nq + rq->rt->nr_active + (rq->curr != NULL) != rq->nr_running || rq->incoming < 0)
 		return sl_fail_internal(err, "sl: CPU %d: %d + %d RT queued + %d running, "
 					"nr_running %d, incoming %d", cpu, rq->nq,
-					rq->rt.nr_active, rq->curr != NULL, rq->nr_running,
+					rq->rt->nr_active, rq->curr != NULL, rq->nr_running,
 					rq->incoming);
 	if (rq->curr && rq->curr->rt_queued)
 		return sl_fail_internal(err, "sl: CPU %d runs task %d, which is queued", cpu,
@@ -362,9 +363,15 @@ static int sls_check(struct sl_sim *sim, struct sl_err *err)
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		if (sls_check_rq(sim, s, &s->rq[cpu], err))
 			return -1;
-		rt_queued += s->rq[cpu].rt.nr_active;
-		if (s->rq[cpu].mig_ent)
+		rt_queued += s->rq[cpu].rt->nr_active;
+		if (s->rq[cpu].mig_ent) {
 			incoming[s->rq[cpu].mig_dest]++;
+			if (s->rq[cpu].mig_ent->mig_cpu != cpu)
+				return sl_fail_internal(err, "sl: CPU %d is to move task %d, which "
+							"says CPU %d", cpu,
+							s->rq[cpu].mig_ent->task->id,
+							s->rq[cpu].mig_ent->mig_cpu);
+		}
 	}
 	for (int cpu = 0; cpu < s->ncpus; cpu++)
 		if (incoming[cpu] != s->rq[cpu].incoming)
@@ -394,10 +401,13 @@ static int sls_check(struct sl_sim *sim, struct sl_err *err)
 			return sl_fail_internal(err, "sl: task %d's class %d, queued as %s", t->id,
 						t->sched_policy, e->rt ? "RT" : "normal");
 	}
+	if (s->rt_none.nr_active)
+		return sl_fail_internal(err, "sl: %d RT tasks in the shared empty array",
+					s->rt_none.nr_active);
 	if (rt_queued != s->rt_queued)
 		return sl_fail_internal(err, "sl: %d RT tasks queued, counted %d", rt_queued,
 					s->rt_queued);
-	return 0;
+	return sls_check_sums(s, err);
 }
 
 const struct sl_policy_ops sl_policy_sl = {

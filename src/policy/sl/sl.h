@@ -40,6 +40,7 @@
 
 #define SLS_NICE_0	1024	/* weight of a nice-0 task */
 #define SLS_MAX_LEVELS	4	/* core, package, node, machine */
+#define SLS_LOAD_MASKS	4	/* loads 0..3 each have a mask of their CPUs */
 
 /* ---- per task ---- */
 
@@ -66,6 +67,7 @@ struct sls_ent {
 	bool rt_tail;		/* RT: goes to the tail of its list when it stops
 				 * running (RR slice over, yield), else the head */
 	sl_time rr_start;	/* sum_exec when its current RR slice began */
+	int mig_cpu;		/* the CPU whose migration thread is to move it, -1 */
 };
 
 /* An RT task's priority as the rt array orders it (0 best): 99 - rt_priority. */
@@ -87,13 +89,34 @@ static inline struct sls_ent *sls_ent(const struct sl_task *t)
 
 /* ---- topology levels ---- */
 
+/* A group of a level (a child span) and the load of its CPUs, kept up to
+ * date as it changes (as the kernel keeps shared sched-domain state
+ * between balances): the balancer reads one sum per group instead of
+ * walking the group's CPUs. */
+struct sls_group {
+	int load;		/* sum of its CPUs' sls_load_of() */
+	int weight;		/* CPUs in it */
+	int before;		/* CPUs in the groups before it */
+	int first, last;	/* its lowest and highest CPU */
+};
+
 /* One balancing level of one CPU: its span and the groups (child spans)
- * inside it, which are compared with each other. */
+ * inside it, which are compared with each other.  The groups are the same
+ * for every CPU of the span: the first CPU of the span owns them, the
+ * others share them (sl/balance.c). */
 struct sls_level {
-	sl_cpumask span;
+	const sl_cpumask *span;	/* the topology's mask of a core, package, ... */
+	int span_weight;	/* CPUs in the span */
+	int span_first, span_last;	/* its lowest and highest CPU */
 	int ngroups;
-	sl_cpumask *groups;	/* [ngroups], owned */
+	struct sls_group *groups;	/* [ngroups], shared */
+	sl_cpumask *group_cpus;		/* [ngroups], shared: their CPUs */
+	int *max_load;		/* shared: at least every group's load (raised as
+				 * loads rise, made exact by each full comparison) */
 	int local;		/* this CPU's group */
+	int before_local;	/* CPUs in the groups before the local one */
+	bool same_weight;	/* all groups have as many CPUs */
+	bool owner;		/* this CPU built (and frees) the shared parts */
 	bool numa;		/* groups are NUMA nodes: the cautious rules apply */
 	int interval;		/* ticks between balances */
 	uint64_t next;		/* jiffy of the next balance */
@@ -107,14 +130,17 @@ struct sls_rq {
 	struct sls_ent **heap;	/* queued, not running: min-heap on vruntime */
 	int nq, cap;
 	struct sls_ent *curr;	/* running, not in the heap */
-	struct sl_prio_array rt;	/* queued RT tasks: FIFO lists by priority */
+	struct sl_prio_array *rt;	/* queued RT tasks: FIFO lists by priority;
+					 * sls.rt_none until the first arrives */
 	int nr_running;		/* nq + rt.nr_active + (curr != NULL) */
 	int64_t min_vruntime;	/* monotonic floor of the queue's vruntimes */
-	int nlevels;
-	struct sls_level lv[SLS_MAX_LEVELS];
 	struct sls_ent *mig_ent;	/* the migration thread moves this task ... */
 	int mig_dest;			/* ... to this CPU */
 	int incoming;			/* moves to this CPU requested, not yet done */
+	int nlevels;
+	int *sums[SLS_MAX_LEVELS];	/* the load of lv[i]'s local group */
+	int *max_loads[SLS_MAX_LEVELS];	/* lv[i].max_load */
+	struct sls_level lv[SLS_MAX_LEVELS];
 };
 
 /* ---- the policy ---- */
@@ -143,11 +169,85 @@ struct sls {
 	sl_time scan_ns, pick_ns;
 	int balance_ticks, numa_ticks;	/* periodic balance intervals */
 	struct sls_rq *rq;	/* [ncpus] */
+	/* kept as they change, so that no decision walks the machine */
+	long node_load[SL_MAX_NODES];	/* sum of sls_load_of() per node */
+	int node_weight[SL_MAX_NODES];	/* CPUs per node */
+	int *node_order;	/* [nnodes][nnodes]: each node, then by distance */
+	sl_cpumask waiting;	/* CPUs with tasks queued behind a running one */
+	int *load;		/* [ncpus]: sls_load_of() of each, read by every scan */
+	int *core_busy;		/* [ncores]: CPUs of the core with a load */
+	sl_cpumask load_is[SLS_LOAD_MASKS];	/* CPUs with each small load (0: idle) */
+	sl_cpumask idle_core;	/* CPUs whose whole core has no load */
+	int span_words;		/* words of a mask that can hold a CPU */
+	int node_lo[SL_MAX_NODES], node_hi[SL_MAX_NODES];	/* words of each node */
+	uint64_t *next_balance;	/* [ncpus]: jiffy of its first rq->lv[].next */
+	/* the rt array of every CPU no RT task has queued on yet: empty, never
+	 * written (3.4 KB a CPU is not touched for nothing: 3.5 MB of page
+	 * faults at start on 1,024 CPUs) */
+	struct sl_prio_array rt_none;
 };
 
 static inline struct sls *sls_state(const struct sl_sim *sim)
 {
 	return sl_policy_data(sim);
+}
+
+/* What the balancer and placement count as a CPU's load: its runnable
+ * tasks and the moves to it requested, not yet done. */
+static inline int sls_load_of(const struct sls *s, int cpu)
+{
+	return s->load[cpu];	/* rq->nr_running + rq->incoming */
+}
+
+/* cpu's load went from `old` to or from a small one: the masks of loads
+ * and of idle cores (sl/balance.c). */
+void sls_load_masks(struct sls *s, int cpu, int old);
+
+/* cpu's nr_running or incoming changed by delta (+-1): the sums and masks
+ * that count it. */
+static inline void sls_load_add(struct sls *s, int cpu, int delta)
+{
+	struct sls_rq *rq = &s->rq[cpu];
+	int old = s->load[cpu];
+
+	s->load[cpu] += delta;
+	for (int i = 0; i < rq->nlevels; i++) {
+		int v = *rq->sums[i] += delta;
+		if (v > *rq->max_loads[i])
+			*rq->max_loads[i] = v;
+	}
+	s->node_load[s->topo->cpu_node[cpu]] += delta;
+	if (old < SLS_LOAD_MASKS || s->load[cpu] < SLS_LOAD_MASKS)
+		sls_load_masks(s, cpu, old);
+}
+
+static inline void sls_nr_add(struct sls *s, struct sls_rq *rq, int delta)
+{
+	rq->nr_running += delta;
+	sls_load_add(s, rq->cpu, delta);
+}
+
+static inline void sls_incoming_add(struct sls *s, int cpu, int delta)
+{
+	s->rq[cpu].incoming += delta;
+	sls_load_add(s, cpu, delta);
+}
+
+/* Tasks wait on rq's CPU behind a running one (an idle CPU's queued task
+ * is about to run there: taking it would only move the wait); s->waiting
+ * mirrors it for every CPU. */
+static inline bool sls_waiting(const struct sls_rq *rq)
+{
+	return rq->nq && rq->curr;
+}
+
+/* rq's queue or running task changed: update s->waiting. */
+static inline void sls_note_waiting(struct sls *s, const struct sls_rq *rq)
+{
+	if (sls_waiting(rq))
+		sl_cpumask_set(&s->waiting, rq->cpu);
+	else
+		sl_cpumask_unset(&s->waiting, rq->cpu);
 }
 
 /* ---- sl/queue.c ---- */
@@ -196,6 +296,10 @@ void sls_balance_tick(struct sls *s, int cpu);
 bool sls_newidle(struct sls *s, int cpu);
 /* Ask cpu's migration thread to move e (running or queued there) to dest. */
 void sls_request_move(struct sls *s, struct sls_ent *e, int dest);
+/* Drop the move cpu's migration thread has pending, if any. */
+void sls_cancel_move(struct sls *s, int cpu);
+/* The load sums and the waiting mask agree with the runqueues (check op). */
+int sls_check_sums(const struct sls *s, struct sl_err *err);
 
 /* ---- sl/rt.c ---- */
 
