@@ -49,7 +49,7 @@ if speed:
     out += ["", speed.group(1) + ":", ""] + speed.group(2).rstrip("\n").split("\n")
 if rate:
     out += ["", "Events per CPU-second over every preset, workload and policy (bench/rate.py): "
-            + rate.group(1).rstrip(":") + ". The slowest:", ""]
+            + re.sub(r"; the slowest:$", "", rate.group(1)) + ". The slowest:", ""]
     out += ["    " + l.strip() for l in rate.group(2).rstrip("\n").split("\n")]
 
 body = open(readme).read()
