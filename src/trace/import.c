@@ -861,6 +861,13 @@ static bool op_written(const struct ti *m, const struct ti_op *op)
 }
 
 /* The CPU time the JSON gives a kept task: its runs, unless it has none. */
+/* a + b for times that are not negative, held at INT64_MAX: a hostile
+ * trace's clock may reach 292 years, and two such spans overflow */
+static sl_time add_sat(sl_time a, sl_time b)
+{
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 static sl_time task_cpu(const struct ti_task *t, bool command)
 {
 	sl_time cpu = 0;
@@ -869,7 +876,7 @@ static sl_time task_cpu(const struct ti_task *t, bool command)
 		return 0;
 	for (int i = first_op(t, command); i < t->nops; i++)
 		if (t->ops[i].kind == OP_RUN)
-			cpu += t->ops[i].ns;
+			cpu = add_sat(cpu, t->ops[i].ns);
 	return cpu;
 }
 
@@ -1062,10 +1069,6 @@ static void note_drops(const struct ti_task *t, struct sl_trace_import_stats *st
 /* The import's check of the kept tasks: no CPU's time given twice, and
  * their CPU time at most CPUs x span; and what the repairs dropped.
  * Fails (the import refuses) if the timelines do not hold. */
-
-/* The import's check of the kept tasks: no CPU's time given twice, and
- * their CPU time at most CPUs x span; and what the repairs dropped.
- * Fails (the import refuses) if the timelines do not hold. */
 static int check_timeline(struct ti *m, int command, sl_time span,
 			  struct sl_trace_import_stats *st)
 {
@@ -1073,7 +1076,7 @@ static int check_timeline(struct ti *m, int command, sl_time span,
 
 	for (int i = 0; i < m->ntasks; i++)
 		if (m->tasks[i].kept)
-			cpu += task_cpu(&m->tasks[i], i == command);
+			cpu = add_sat(cpu, task_cpu(&m->tasks[i], i == command));
 	st->cpu_ns = cpu;
 	st->span_ns = span;
 	st->cpus = m->ncpus;
@@ -1088,7 +1091,9 @@ static int check_timeline(struct ti *m, int command, sl_time span,
 			       (long long)(m->overlap_at / SL_SEC),
 			       (long long)(m->overlap_at % SL_SEC), t->comm, t->pid);
 	}
-	if (cpu > (int64_t)m->ncpus * span)
+	int64_t cap = m->ncpus > 0 && span <= INT64_MAX / m->ncpus ? (int64_t)m->ncpus * span
+								    : INT64_MAX;
+	if (cpu > cap)
 		return sl_fail(m->src.err, "%s: the tasks kept have %.6f s of CPU time in a span of "
 			       "%.6f s on %d CPUs (the import's repair failed; expected at most "
 			       "CPUs x span)", m->src.path, (double)cpu / SL_SEC, (double)span / SL_SEC,
@@ -1119,6 +1124,12 @@ static int plan_workload(struct ti *m, const struct sl_trace_import_opts *o, str
 		if (m->tasks[i].kept && m->tasks[i].last > end)
 			end = m->tasks[i].last;
 	p->span = end - p->origin;
+	/* a replay cannot last longer, and sums of such spans overflow */
+	if (p->span > SL_TIME_HORIZON)
+		return sl_fail(m->src.err, "%s: the tasks kept span %.0f s, more than the %lld s a "
+			       "simulated run can last (expected one recording's timestamps: "
+			       "--pid or a shorter trace)", m->src.path, (double)p->span / SL_SEC,
+			       (long long)(SL_TIME_HORIZON / SL_SEC));
 	if (check_timeline(m, p->command, p->span, st))
 		return -1;
 	st->tasks_seen = m->ntasks;

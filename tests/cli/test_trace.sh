@@ -187,6 +187,10 @@ bad_input "bad.txt:21: '0.5x:': expected a timestamp" trace import "$tmp/bad.txt
 head -20 "$tmp/t.txt" > "$tmp/far.txt"
 echo 'java 1000 [000] 9861958305.5: sched:sched_switch: prev_comm=a' >> "$tmp/far.txt"
 bad_input "far.txt:21: '9861958305.5:': expected a timestamp" trace import "$tmp/far.txt" -o "$tmp/x.json"
+# ... and lines years apart are a span no run can replay (their CPU sums overflowed)
+head -20 "$tmp/t.txt" > "$tmp/years.txt"
+sed -n 21,40p "$tmp/t.txt" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { $i = "5090867673.5:"; break } print }' >> "$tmp/years.txt"
+bad_input "years.txt: the tasks kept span" trace import "$tmp/years.txt" -o "$tmp/x.json"
 # -o that cannot be written is refused before the trace is read
 bad_input "trace import -o '$tmp/nodir/x.json': cannot write beside it" trace import "$tmp/bad.txt" -o "$tmp/nodir/x.json"
 python3 -c 'print("  sh 10 [000] 1.0: sched:sched_switch: " + "x" * 70000)' > "$tmp/long1.txt"
