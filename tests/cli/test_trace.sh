@@ -191,6 +191,7 @@ bad_input "far.txt:21: '9861958305.5:': expected a timestamp" trace import "$tmp
 head -20 "$tmp/t.txt" > "$tmp/years.txt"
 sed -n 21,40p "$tmp/t.txt" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { $i = "5090867673.5:"; break } print }' >> "$tmp/years.txt"
 bad_input "years.txt: the tasks kept span" trace import "$tmp/years.txt" -o "$tmp/x.json"
+bad_input "years.txt:21: time 5090867673.500000000 is more than 1000000 s after the first line's" trace stats "$tmp/years.txt"
 # -o that cannot be written is refused before the trace is read
 bad_input "trace import -o '$tmp/nodir/x.json': cannot write beside it" trace import "$tmp/bad.txt" -o "$tmp/nodir/x.json"
 python3 -c 'print("  sh 10 [000] 1.0: sched:sched_switch: " + "x" * 70000)' > "$tmp/long1.txt"
