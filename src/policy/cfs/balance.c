@@ -66,13 +66,6 @@
 #include "policy/cfs/cfs.h"
 #include "sim/sim.h"
 
-enum cfs_group_type {
-	CFS_GROUP_HAS_SPARE,
-	CFS_GROUP_FULLY_BUSY,
-	CFS_GROUP_SMT_BALANCE,
-	CFS_GROUP_OVERLOADED,
-};
-
 enum cfs_migration_type {
 	CFS_MIGRATE_LOAD,
 	CFS_MIGRATE_UTIL,
@@ -84,14 +77,6 @@ enum cfs_fbq_type {
 	CFS_FBQ_REGULAR,	/* tasks without a preferred node */
 	CFS_FBQ_REMOTE,		/* tasks away from their preferred node */
 	CFS_FBQ_ALL,
-};
-
-struct cfs_sg_stats {
-	long load, util, runnable, capacity, avg_load;
-	int nr_running, idle_cpus, weight;
-	int nr_numa_running, nr_preferred_running;
-	bool smt_balance;
-	enum cfs_group_type type;
 };
 
 struct cfs_sd_stats {
@@ -233,7 +218,7 @@ static int cfs_detach_tasks(struct cfs *s, struct cfs_lb_env *env)
 
 /* ---- statistics of the groups ---- */
 
-static enum cfs_group_type cfs_group_classify(int imbalance_pct, const struct cfs_sg_stats *g)
+enum cfs_group_type cfs_group_classify(int imbalance_pct, const struct cfs_sg_stats *g)
 {
 	if (g->nr_running > g->weight &&
 	    (g->capacity * 100 < g->util * imbalance_pct ||

@@ -515,6 +515,29 @@ void cfs_update_idle_core(struct cfs *s, int cpu);
 
 /* ---- cfs/balance.c ---- */
 
+/* enum group_type, as far as modelled (no misfit, asym packing or
+ * imbalanced groups); the order is the order of need (6.12 fair.c). */
+enum cfs_group_type {
+	CFS_GROUP_HAS_SPARE,
+	CFS_GROUP_FULLY_BUSY,
+	CFS_GROUP_SMT_BALANCE,
+	CFS_GROUP_OVERLOADED,
+};
+
+/* struct sg_lb_stats: a group's statistics, for the balancer
+ * (update_sg_lb_stats) and for fork/exec/wakeup placement's
+ * find_idlest_group (update_sg_wakeup_stats, which leaves the NUMA and
+ * SMT fields at zero). */
+struct cfs_sg_stats {
+	long load, util, runnable, capacity, avg_load;
+	int nr_running, idle_cpus, weight;
+	int nr_numa_running, nr_preferred_running;
+	bool smt_balance;
+	enum cfs_group_type type;
+};
+
+/* group_classify(): one for both, as in the kernel. */
+enum cfs_group_type cfs_group_classify(int imbalance_pct, const struct cfs_sg_stats *g);
 void cfs_rebalance_tick(struct cfs *s, int cpu);
 /* Returns true if a task was pulled. */
 bool cfs_newidle_balance(struct cfs *s, int cpu);

@@ -53,18 +53,6 @@
 #include "policy/cfs/cfs.h"
 #include "sim/sim.h"
 
-enum cfs_wake_group {
-	CFS_GROUP_HAS_SPARE,
-	CFS_GROUP_FULLY_BUSY,
-	CFS_GROUP_OVERLOADED,
-};
-
-struct cfs_wake_stats {
-	long load, util, runnable, capacity, avg_load;
-	int nr_running, idle_cpus, weight;
-	enum cfs_wake_group type;
-};
-
 static bool cfs_allowed(const struct cfs_entity *se, int cpu)
 {
 	return sl_cpumask_test(&se->task->allowed, cpu);
@@ -291,26 +279,11 @@ static int cfs_select_idle_sibling(struct cfs *s, struct cfs_entity *p, int prev
 
 /* ---- find_idlest_group / find_idlest_group_cpu ---- */
 
-static enum cfs_wake_group cfs_wake_classify(int imbalance_pct, const struct cfs_wake_stats *g)
-{
-	if (g->nr_running > g->weight &&
-	    (g->capacity * 100 < g->util * imbalance_pct ||
-	     g->capacity * imbalance_pct < g->runnable * 100))
-		return CFS_GROUP_OVERLOADED;
-	if (g->nr_running < g->weight)
-		return CFS_GROUP_HAS_SPARE;
-	if (g->capacity * imbalance_pct < g->runnable * 100)
-		return CFS_GROUP_FULLY_BUSY;
-	if (g->capacity * 100 > g->util * imbalance_pct)
-		return CFS_GROUP_HAS_SPARE;
-	return CFS_GROUP_FULLY_BUSY;
-}
-
 /* update_sg_wakeup_stats(): the group as it would be without p. */
 static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const struct cfs_group *g,
-			   struct cfs_entity *p, struct cfs_wake_stats *st, long *looked)
+			   struct cfs_entity *p, struct cfs_sg_stats *st, long *looked)
 {
-	*st = (struct cfs_wake_stats){ .capacity = g->capacity, .weight = g->weight };
+	*st = (struct cfs_sg_stats){ .capacity = g->capacity, .weight = g->weight };
 	cfs_for_each_group_cpu(c, g) {
 		if (!cfs_allowed(p, c))
 			continue;
@@ -333,13 +306,13 @@ static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const str
 			st->idle_cpus++;
 		(*looked)++;
 	}
-	st->type = cfs_wake_classify(sd->imbalance_pct, st);
+	st->type = cfs_group_classify(sd->imbalance_pct, st);
 	if (st->type != CFS_GROUP_HAS_SPARE)
 		st->avg_load = st->load * CFS_CAPACITY_SCALE / st->capacity;
 }
 
-static bool cfs_update_pick_idlest(const struct cfs_wake_stats *idlest,
-				   const struct cfs_wake_stats *st)
+static bool cfs_update_pick_idlest(const struct cfs_sg_stats *idlest,
+				   const struct cfs_sg_stats *st)
 {
 	if (st->type != idlest->type)
 		return st->type < idlest->type;
@@ -366,14 +339,14 @@ static const struct cfs_group *cfs_find_idlest_group(struct cfs *s, const struct
 {
 	const struct cfs_span *sp = sd->span;
 	const struct cfs_group *idlest = NULL, *local = NULL;
-	struct cfs_wake_stats local_st = { 0 }, idlest_st = { .avg_load = LONG_MAX,
+	struct cfs_sg_stats local_st = { 0 }, idlest_st = { .avg_load = LONG_MAX,
 							      .type = CFS_GROUP_OVERLOADED };
 
 	for (int k = 0, gi = sd->local; k < sp->ngroups; k++, gi = gi + 1 < sp->ngroups ? gi + 1 : 0) {
 		const struct cfs_group *g = &sp->groups[gi];
 		if (!cfs_intersects(&g->span, &p->task->allowed))
 			continue;
-		struct cfs_wake_stats st;
+		struct cfs_sg_stats st;
 		cfs_wake_stats(s, sd, g, p, &st, looked);
 		if (sl_cpumask_test(&g->span, this_cpu)) {
 			local = g;
