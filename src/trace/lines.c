@@ -223,6 +223,22 @@ int sl_trace_parse_line(struct sl_trace_src *m, char *s, struct sl_trace_line *l
 		ev += 6;
 	l->event = ev;
 	l->fields = fields;
+
+	if (m->seen && l->ts < m->last)
+		return sl_trace_bad_line(m, "time %lld.%09lld is before the previous line's "
+					 "%lld.%09lld (expected lines in time order, as perf script "
+					 "writes them)", (long long)(l->ts / SL_SEC),
+					 (long long)(l->ts % SL_SEC), (long long)(m->last / SL_SEC),
+					 (long long)(m->last % SL_SEC));
+	if (!m->seen)
+		m->first = l->ts;
+	else if (l->ts - m->first > SL_TIME_HORIZON)
+		return sl_trace_bad_line(m, "time %lld.%09lld is more than %lld s after the first "
+					 "line's (expected one recording)", (long long)(l->ts / SL_SEC),
+					 (long long)(l->ts % SL_SEC),
+					 (long long)(SL_TIME_HORIZON / SL_SEC));
+	m->seen = true;
+	m->last = l->ts;
 	return 0;
 }
 
@@ -348,6 +364,12 @@ int sl_trace_read(FILE *in, struct sl_trace_src *m, int (*on_line)(void *arg, ch
 	}
 	if (!rc && ferror(in))
 		rc = sl_fail(m->err, "%s: read error (%s)", m->path, strerror(errno));
+	/* the end of run belongs to the same recording as the lines */
+	if (!rc && m->seen && *end_ts - m->first > SL_TIME_HORIZON)
+		rc = sl_fail(m->err, "%s: its end-of-run comment's time %lld.%09lld is more than "
+			     "%lld s after the first line's (expected one recording)", m->path,
+			     (long long)(*end_ts / SL_SEC), (long long)(*end_ts % SL_SEC),
+			     (long long)(SL_TIME_HORIZON / SL_SEC));
 	free(buf);
 	return rc;
 }

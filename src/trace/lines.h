@@ -27,6 +27,11 @@ struct sl_trace_src {
 	const char *path;
 	long lineno;
 	struct sl_err *err;
+	/* the event lines parsed so far: sl_trace_parse_line keeps them in
+	 * time order and within SL_TIME_HORIZON of the first (one recording:
+	 * sums of runtimes over longer spans overflowed) */
+	bool seen;
+	sl_time first, last;
 };
 
 /* One parsed event line; `event` (without "sched:") and `fields` point

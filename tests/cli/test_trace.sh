@@ -190,8 +190,13 @@ bad_input "far.txt:21: '9861958305.5:': expected a timestamp" trace import "$tmp
 # ... and lines years apart are a span no run can replay (their CPU sums overflowed)
 head -20 "$tmp/t.txt" > "$tmp/years.txt"
 sed -n 21,40p "$tmp/t.txt" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { $i = "5090867673.5:"; break } print }' >> "$tmp/years.txt"
-bad_input "years.txt: the tasks kept span" trace import "$tmp/years.txt" -o "$tmp/x.json"
+bad_input "years.txt:21: time 5090867673.500000000 is more than 1000000 s after the first line's" trace import "$tmp/years.txt" -o "$tmp/x.json"
 bad_input "years.txt:21: time 5090867673.500000000 is more than 1000000 s after the first line's" trace stats "$tmp/years.txt"
+# the line reader both commands share holds the end-of-run comment to the same recording
+head -20 "$tmp/t.txt" | grep -v 'end of run' > "$tmp/endc.txt"
+echo '# schedlab: end of run at 9000000000.0' >> "$tmp/endc.txt"
+bad_input "endc.txt: its end-of-run comment's time 9000000000.000000000 is more than 1000000 s" trace stats "$tmp/endc.txt"
+bad_input "endc.txt: its end-of-run comment's time 9000000000.000000000 is more than 1000000 s" trace import "$tmp/endc.txt" -o "$tmp/x.json"
 # -o that cannot be written is refused before the trace is read
 bad_input "trace import -o '$tmp/nodir/x.json': cannot write beside it" trace import "$tmp/bad.txt" -o "$tmp/nodir/x.json"
 python3 -c 'print("  sh 10 [000] 1.0: sched:sched_switch: " + "x" * 70000)' > "$tmp/long1.txt"
