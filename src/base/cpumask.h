@@ -57,6 +57,31 @@ static inline bool sl_cpumask_empty(const sl_cpumask *m)
 	return !any;
 }
 
+/* cpumask_intersects(): stops at the first common word, no copy. */
+static inline bool sl_cpumask_intersects(const sl_cpumask *a, const sl_cpumask *b)
+{
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++)
+		if (a->w[i] & b->w[i])
+			return true;
+	return false;
+}
+
+/* At most one CPU in m (the kernel's nr_cpus_allowed < 2), without a
+ * popcount of the whole mask. */
+static inline bool sl_cpumask_at_most_one(const sl_cpumask *m)
+{
+	bool seen = false;
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++) {
+		uint64_t w = m->w[i];
+		if (!w)
+			continue;
+		if (seen || (w & (w - 1)))
+			return false;
+		seen = true;
+	}
+	return true;
+}
+
 static inline sl_cpumask sl_cpumask_and(sl_cpumask a, const sl_cpumask *b)
 {
 	for (int i = 0; i < SL_CPUMASK_WORDS; i++)

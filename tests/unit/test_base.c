@@ -171,6 +171,15 @@ SL_TEST(base_cpumask_bounded_walks)
 	CHECK(sl_cpumask_next_and_in(&a, &b, 7, 64) == 12);
 	sl_cpumask_set(&a, SL_MAX_CPUS - 1);
 	CHECK(sl_cpumask_next_in(&a, 200, SL_MAX_CPUS) == SL_MAX_CPUS - 1);
+	CHECK(sl_cpumask_intersects(&a, &b));
+	sl_cpumask one, none;
+	sl_cpumask_clear(&one);
+	sl_cpumask_clear(&none);
+	CHECK(sl_cpumask_at_most_one(&none) && !sl_cpumask_intersects(&a, &none));
+	sl_cpumask_set(&one, 700);
+	CHECK(sl_cpumask_at_most_one(&one) && !sl_cpumask_intersects(&one, &b));
+	sl_cpumask_set(&one, 5);
+	CHECK(!sl_cpumask_at_most_one(&one));
 }
 
 /* Keys are byte ranges (prefixes differ, the empty key is a key); each

@@ -103,22 +103,6 @@ enum cfs_idle {
 /* every CPU of a scheduling group */
 #define cfs_for_each_group_cpu(cpu, g) cfs_for_each_cpu_in(cpu, &(g)->span, (g)->first_cpu, (g)->end_cpu)
 
-/* At most one CPU in m (p->nr_cpus_allowed < 2), without a popcount of
- * the whole mask. */
-static inline bool cfs_cpumask_single(const sl_cpumask *m)
-{
-	bool seen = false;
-	for (int i = 0; i < SL_CPUMASK_WORDS; i++) {
-		uint64_t w = m->w[i];
-		if (!w)
-			continue;
-		if (seen || (w & (w - 1)))
-			return false;
-		seen = true;
-	}
-	return true;
-}
-
 /* ---- per task ---- */
 
 /* PELT signals (struct sched_avg of kernel/sched/sched.h), in their

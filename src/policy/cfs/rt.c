@@ -178,7 +178,7 @@ static int cfs_rt_find_lowest(struct cfs *s, const struct cfs_entity *se, int th
 	int prio = SL_RT_PRIO_MAX - se->rt_prio, lowest = prio;
 	sl_cpumask mask;
 
-	if (cfs_cpumask_single(allowed))
+	if (sl_cpumask_at_most_one(allowed))
 		return -1;
 	sl_cpumask_clear(&mask);
 	for (int c = 0; c < s->ncpus; c++) {
@@ -230,7 +230,7 @@ int cfs_rt_select(struct cfs *s, struct cfs_entity *se, int prev_cpu, int this_c
 	const struct cfs_entity *curr = cfs_rt_running(s, prev_cpu);
 	int cpu = prev_cpu;
 
-	if (curr && (cfs_cpumask_single(&curr->task->allowed) || curr->rt_prio <= se->rt_prio)) {
+	if (curr && (sl_cpumask_at_most_one(&curr->task->allowed) || curr->rt_prio <= se->rt_prio)) {
 		int target = cfs_rt_find_lowest(s, se, this_cpu);
 		if (target >= 0 && SL_RT_PRIO_MAX - se->rt_prio > cfs_rt_cpupri(s, target))
 			cpu = target;
@@ -323,7 +323,7 @@ static struct cfs_entity *cfs_rt_pushable(const struct cfs *s, int cpu, int to)
 			int p = 64 * w + __builtin_ctzll(bits);
 			bits &= bits - 1;
 			for (struct cfs_entity *se = rt->head[p]; se; se = se->rt_next) {
-				if (se == rt->curr || cfs_cpumask_single(&se->task->allowed))
+				if (se == rt->curr || sl_cpumask_at_most_one(&se->task->allowed))
 					continue;
 				if (to < 0 || sl_cpumask_test(&se->task->allowed, to))
 					return se;
@@ -393,9 +393,9 @@ void cfs_rt_woken(struct cfs *s, struct cfs_entity *se)
 	const struct cfs_entity *curr = s->rq[cpu].rt.curr;
 
 	if (!curr || curr == se || sl_need_resched(s->sim, cpu) ||
-	    cfs_cpumask_single(&se->task->allowed))
+	    sl_cpumask_at_most_one(&se->task->allowed))
 		return;
-	if (cfs_cpumask_single(&curr->task->allowed) || curr->rt_prio <= se->rt_prio)
+	if (sl_cpumask_at_most_one(&curr->task->allowed) || curr->rt_prio <= se->rt_prio)
 		cfs_rt_push(s, cpu);
 }
 

@@ -323,16 +323,6 @@ static bool cfs_update_pick_idlest(const struct cfs_sg_stats *idlest,
 	return idlest->util > st->util;
 }
 
-/* cpumask_intersects(): stops at the first common word (no copy, no
- * popcount over the whole 1,024-bit mask). */
-static bool cfs_intersects(const sl_cpumask *a, const sl_cpumask *b)
-{
-	for (int i = 0; i < SL_CPUMASK_WORDS; i++)
-		if (a->w[i] & b->w[i])
-			return true;
-	return false;
-}
-
 static const struct cfs_group *cfs_find_idlest_group(struct cfs *s, const struct cfs_domain *sd,
 						     struct cfs_entity *p, int this_cpu,
 						     long *looked)
@@ -344,7 +334,7 @@ static const struct cfs_group *cfs_find_idlest_group(struct cfs *s, const struct
 
 	for (int k = 0, gi = sd->local; k < sp->ngroups; k++, gi = gi + 1 < sp->ngroups ? gi + 1 : 0) {
 		const struct cfs_group *g = &sp->groups[gi];
-		if (!cfs_intersects(&g->span, &p->task->allowed))
+		if (!sl_cpumask_intersects(&g->span, &p->task->allowed))
 			continue;
 		struct cfs_sg_stats st;
 		cfs_wake_stats(s, sd, g, p, &st, looked);
@@ -432,7 +422,7 @@ static int cfs_find_idlest_cpu(struct cfs *s, int idx, struct cfs_entity *p, int
 {
 	int new_cpu = cpu;
 
-	if (!cfs_intersects(&s->rq[cpu].sd[idx].span->cpus, &p->task->allowed))
+	if (!sl_cpumask_intersects(&s->rq[cpu].sd[idx].span->cpus, &p->task->allowed))
 		return prev_cpu;
 	/* the task's own util for cpu_util_without: synced to its CPU's
 	 * last update (not at fork: a new task has nothing to sync) */
