@@ -50,7 +50,7 @@ struct sl_waitq {
 
 struct sl_chan {
 	long level, capacity;
-	bool closed, sync;
+	bool closed, sync, sync_always;
 	struct sl_waitq readers, writers;
 };
 

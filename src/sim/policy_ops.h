@@ -38,6 +38,10 @@ struct sl_sched_attr;
 /* Flags for the wakeup op. */
 #define SL_WAKE_SYNC	(1u << 0)	/* waker is about to sleep (pipes) */
 #define SL_WAKE_TIMER	(1u << 1)	/* woken by a timer, not by a task */
+#define SL_WAKE_PIPE	(1u << 2)	/* a pipe's wakeup by a waker that goes on
+					 * running: an async wakeup in 2.4-2.6's
+					 * pipe code, a sync one in 6.x's
+					 * (docs/engine.md, "Pipe wakeups") */
 
 struct sl_policy_ops {
 	const char *name;

@@ -199,8 +199,13 @@ double sl_task_speed(const struct sl_task *t);
 
 /* A byte channel with a capacity (pipe: 4096 in 2.4/2.6.0's single page,
  * 65536 on modern kernels; socket buffers).  Readers and writers block on
- * it; wakeups are sync wakeups (as pipes were). */
+ * it.  With sync_wakeups it is a pipe: a wakeup is sync (SL_WAKE_SYNC) when
+ * the waker is about to sleep (a write that fills it with bytes to go),
+ * else SL_WAKE_PIPE (sync.c); without, plain wakeups (sockets). */
 struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups);
+/* Every wakeup of c sync, the waker sleeping or not: no kernel's pipe did
+ * this; for scenario tests of a policy's sync-wakeup rule alone. */
+void sl_chan_sync_always(struct sl_chan *c);
 long sl_chan_level(const struct sl_chan *c);
 struct sl_mutex *sl_mutex_new(struct sl_sim *sim);
 struct sl_barrier *sl_barrier_new(struct sl_sim *sim, int parties);

@@ -3,9 +3,21 @@
  * byte channels (pipes, socket buffers), mutexes (futex-style, with
  * barging: a woken waiter retries), and barriers.
  *
- * Wakeups go through the policy's wakeup op like any other; channels use
- * sync wakeups when asked to, as 2.5/2.6 pipes did (2.6.11 fs/pipe.c:
- * wake_up_interruptible_sync on the pipe's wait queue).
+ * Wakeups go through the policy's wakeup op like any other.  A channel
+ * made with sync_wakeups is a pipe: its wakeup is sync (SL_WAKE_SYNC) only
+ * when the waker is about to sleep - a write that fills the pipe with bytes
+ * still to go - and otherwise marked SL_WAKE_PIPE, the waker going on, for
+ * the policy to read as its kernel's pipe code did.  2.4.27 and 2.6.11
+ * fs/pipe.c wake synchronously only before pipe_wait ("We know that we are
+ * going to sleep: signal writers synchronously"; "Synchronous wake-up: it
+ * knows that this process is going to give up this CPU") and asynchronously
+ * when the call returns ("Signal readers asynchronously that there is more
+ * data", "... writers ... more room"), as does 2.6.12.1; 2.6.0, between
+ * them, is read as the same (its pipe.c is not at hand).  6.12's
+ * pipe_write and pipe_read wake with
+ * wake_up_interruptible_sync_poll either way.  A read here never sleeps
+ * after taking data (it returns what is there), so its wakeup is always the
+ * one at the end of the call.
  */
 #include "sim/internal.h"
 
@@ -56,6 +68,11 @@ struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups
 	return ch;
 }
 
+void sl_chan_sync_always(struct sl_chan *c)
+{
+	c->sync = c->sync_always = true;
+}
+
 long sl_chan_level(const struct sl_chan *c) { return c->level; }
 
 struct sl_mutex *sl_mutex_new(struct sl_sim *sim)
@@ -100,9 +117,12 @@ static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 
 	ch->level += n;
 	t->act.u.chan.bytes -= n;
+	bool done = t->act.u.chan.bytes <= 0 || ch->closed;
 	if (n > 0)
-		sl__waitq_wake_all(sim, &ch->readers, c->id, ch->sync ? SL_WAKE_SYNC : 0);
-	if (t->act.u.chan.bytes <= 0 || ch->closed)
+		sl__waitq_wake_all(sim, &ch->readers, c->id,
+				   !ch->sync ? 0
+				   : done && !ch->sync_always ? SL_WAKE_PIPE : SL_WAKE_SYNC);
+	if (done)
 		return 1;
 	return sleep_on(sim, &ch->writers, t);
 }
@@ -120,7 +140,8 @@ static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	long n = t->act.u.chan.bytes < ch->level ? t->act.u.chan.bytes : ch->level;
 	ch->level -= n;
 	t->result = n;
-	sl__waitq_wake_all(sim, &ch->writers, c->id, ch->sync ? SL_WAKE_SYNC : 0);
+	sl__waitq_wake_all(sim, &ch->writers, c->id,
+			   ch->sync_always ? SL_WAKE_SYNC : ch->sync ? SL_WAKE_PIPE : 0);
 	return 1;
 }
 

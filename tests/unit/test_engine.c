@@ -853,6 +853,101 @@ SL_TEST(engine_pipe_moves_every_byte)
 	sl_sim_destroy(sim);
 }
 
+/* Pipe wakeups (sync.c): sync only when the waker is about to sleep, as
+ * 2.4.27 and 2.6.11 fs/pipe.c (pipe_write's "Synchronous wake-up: it knows
+ * that this process is going to give up this CPU" before pipe_wait, and
+ * "Signal readers asynchronously" / "writers asynchronously" when the call
+ * returns); SL_WAKE_PIPE marks the others.  The FIFO policy, recording the
+ * flags of every wakeup. */
+struct flagrec { struct fifo f; int n; char who[8]; unsigned flags[8]; };
+
+static void *flagrec_init(struct sl_sim *sim, const struct sl_params *k, struct sl_err *e)
+{
+	(void)k; (void)e;
+	sl_set_hz(sim, 1000);
+	return sl_sim_alloc(sim, sizeof(struct flagrec));
+}
+
+static void flagrec_wakeup(struct sl_sim *sim, struct sl_task *t, int w, unsigned fl)
+{
+	struct flagrec *r = sl_policy_data(sim);
+	if (r->n < 8) {
+		r->who[r->n] = t->comm[0];
+		r->flags[r->n++] = fl;
+	}
+	fifo_wakeup(sim, t, w, fl);
+}
+
+static const struct sl_policy_ops flagrec_ops = {
+	.name = "flagrec", .summary = "test FIFO recording wakeup flags",
+	.task_size = sizeof(struct fifo_task), .init = flagrec_init, .fork = fifo_enqueue_new,
+	.wakeup = flagrec_wakeup, .pick_next = fifo_pick, .tick = fifo_tick,
+};
+
+/* One CPU: r reads 100 bytes (and blocks: the pipe is empty), then reads
+ * until EOF; w writes `bytes` into a 4096-byte pipe (sync_wakeups: a pipe;
+ * else a socket-like channel) and closes it.  The recorded wakeups. */
+static struct flagrec pipe_wakeups(long bytes, bool pipe)
+{
+	struct flagrec out = { .n = -1 };
+	struct sl_machine m;
+	struct sl_err err = { 0 };
+	if (sl_machine_load(&m, "pack:1 core:1 pu:1", &err))
+		return out;
+	zero_costs(&m);
+	struct sl_sim_config cfg = { .machine = &m, .policy = &flagrec_ops, .seed = 1, .check = true };
+	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	if (!sim)
+		return out;
+	struct sl_chan *ch = sl_chan_new(sim, 4096, pipe);
+	struct script *root = script_new(sim), *r = script_new(sim), *w = script_new(sim);
+	script_add(r, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { ch, 100 } });
+	for (int i = 0; i < 4; i++)
+		script_add(r, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { ch, 8192 } });
+	script_add(w, sl_act_run(1e6, SL_WC_INT));
+	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { ch, bytes } });
+	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_CLOSE, .u.chan = { ch, 0 } });
+	struct sl_action fr = fork_of(r), fw = fork_of(w);
+	fr.u.fork.comm = "r";
+	fw.u.fork.comm = "w";
+	script_add(root, fr);
+	script_add(root, fw);
+	script_add(root, sl_act_wait());
+	script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	struct sl_run_stats st;
+	if (run(sim, &st) == 0)
+		out = *(struct flagrec *)sl_policy_data(sim);
+	sl_sim_destroy(sim);
+	return out;
+}
+
+SL_TEST(engine_pipe_wakeup_is_sync_only_before_the_waker_sleeps)
+{
+	/* a write that fits: w goes on, r's wakeup is the async one */
+	struct flagrec a = pipe_wakeups(100, true);
+	CHECKF(a.n >= 1 && a.who[0] == 'r' && a.flags[0] == SL_WAKE_PIPE,
+	       "fitting write: %d wakeups, first %c flags %#x", a.n, a.n > 0 ? a.who[0] : '-',
+	       a.n > 0 ? a.flags[0] : 0u);
+	/* 5000 bytes into 4096: w fills the pipe and sleeps (sync); r's read
+	 * makes room and goes on (async); w's last 904 bytes wake r (async) */
+	struct flagrec b = pipe_wakeups(5000, true);
+	CHECKF(b.n >= 3, "%d wakeups", b.n);
+	if (b.n >= 3) {
+		CHECKF(b.who[0] == 'r' && b.flags[0] == SL_WAKE_SYNC, "first %c %#x", b.who[0],
+		       b.flags[0]);
+		CHECKF(b.who[1] == 'w' && b.flags[1] == SL_WAKE_PIPE, "second %c %#x", b.who[1],
+		       b.flags[1]);
+		CHECKF(b.who[2] == 'r' && b.flags[2] == SL_WAKE_PIPE, "third %c %#x", b.who[2],
+		       b.flags[2]);
+	}
+	/* a channel that is not a pipe (sockets): plain wakeups */
+	struct flagrec c = pipe_wakeups(5000, false);
+	CHECK(c.n >= 3);
+	for (int i = 0; i < c.n; i++)
+		CHECKF(c.flags[i] == 0, "wakeup %d of %c: %#x", i, c.who[i], c.flags[i]);
+}
+
 /* Four threads each take a mutex 5 times around a short burst and meet at a
  * barrier twice; the run completes and counts every critical section. */
 struct lock_state { struct sl_mutex *mu; struct sl_barrier *bar; int inside, max_inside, done; };

@@ -438,6 +438,7 @@ static int htt_sync_woken_cpu(const char *policy, sl_time *late)
 	if (!htt_start(&r, "pack:1 core:1 pu:2", policy, 0))
 		return -2;
 	struct sl_chan *pipe = sl_chan_new(r.sim, 4096, true);
+	sl_chan_sync_always(pipe);	/* the sync rule alone: the writer goes on */
 	struct htt_script *rd = htt_new(r.sim), *wr = htt_new(r.sim);
 	htt_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { pipe, 100 } });
 	htt_add(rd, sl_act_run(1 * SL_MSEC, SL_WC_INT));

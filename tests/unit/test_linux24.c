@@ -491,6 +491,10 @@ static double lx_pingpong_balance(bool sync)
 		return -1;
 	struct sl_chan *ab = sl_chan_new(r.sim, 4096, sync);
 	struct sl_chan *ba = sl_chan_new(r.sim, 4096, sync);
+	if (sync) {	/* the sync rule alone: a real pipe's 1-byte write is async */
+		sl_chan_sync_always(ab);
+		sl_chan_sync_always(ba);
+	}
 	struct lx_pingpong *client = sl_sim_alloc(r.sim, sizeof(*client));
 	struct lx_pingpong *server = sl_sim_alloc(r.sim, sizeof(*server));
 	*client = (struct lx_pingpong){ .in = ba, .out = ab, .serves = false, .rounds = 300 };

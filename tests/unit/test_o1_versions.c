@@ -294,17 +294,25 @@ SL_TEST(o1_uninterruptible_cap)
 
 /* ---- sync wakeups (2.6) ---- */
 
+/* The channel of o1vt_pipe_pair: plain wakeups (a socket), a pipe (sync
+ * only when the waker then sleeps: never here, the write fits), or every
+ * wakeup sync (the sync rule alone). */
+enum o1vt_chan { O1VT_PLAIN, O1VT_PIPE, O1VT_SYNC };
+
 /*
- * One CPU, run until `until`: r blocks reading a pipe (sync wakeups or
- * not) that w writes after `work` of its own; then each computes 300 ms.
- * False if the machine could not be set up (then there is no sim).
+ * One CPU, run until `until`: r blocks reading a channel that w writes
+ * (100 bytes, which fit) after `work` of its own; then each computes
+ * 300 ms.  False if the machine could not be set up (then there is no sim).
  */
-static bool o1vt_pipe_pair(struct o1t_run *r, const char *policy, sl_time until, bool sync,
-			   sl_time work, struct o1t_script **rd, struct o1t_script **wr)
+static bool o1vt_pipe_pair(struct o1t_run *r, const char *policy, sl_time until,
+			   enum o1vt_chan kind, sl_time work, struct o1t_script **rd,
+			   struct o1t_script **wr)
 {
 	if (!o1t_start(r, "pack:1 core:1 pu:1", policy, until))
 		return false;
-	struct sl_chan *pipe = sl_chan_new(r->sim, 4096, sync);
+	struct sl_chan *pipe = sl_chan_new(r->sim, 4096, kind != O1VT_PLAIN);
+	if (kind == O1VT_SYNC)
+		sl_chan_sync_always(pipe);
 	*rd = o1t_new(r->sim);
 	*wr = o1t_new(r->sim);
 	o1t_add(*rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { pipe, 100 } });
@@ -330,14 +338,15 @@ static int64_t o1vt_sleep_avg(struct sl_sim *sim, struct sl_task *t)
 						       : o1_of(t)->sleep_avg;
 }
 
-/* r's sleep_avg at 250 ms when w writes after 200 ms, with sync wakeups. */
-static int64_t o1vt_sync_credit(const char *policy)
+/* r's sleep_avg at 250 ms when w writes after 200 ms, with sync wakeups
+ * (O1VT_SYNC) or through a pipe (O1VT_PIPE). */
+static int64_t o1vt_sync_credit(const char *policy, enum o1vt_chan kind)
 {
 	struct o1t_run r;
 	struct o1t_script *rd, *wr;
 	int64_t avg = -1;
 
-	if (!o1vt_pipe_pair(&r, policy, 250 * SL_MSEC, true, 200 * SL_MSEC, &rd, &wr))
+	if (!o1vt_pipe_pair(&r, policy, 250 * SL_MSEC, kind, 200 * SL_MSEC, &rd, &wr))
 		return -1;
 	if (o1t_run(&r) && rd->pc == 2) {
 		struct sl_task *t = o1t_find(r.sim, "r");
@@ -351,14 +360,26 @@ static int64_t o1vt_sync_credit(const char *policy)
 SL_TEST(o1_sync_wakeup_credit)
 {
 	/* 2.5.59: a sync wakeup credits the ~200 jiffies slept */
-	int64_t avg = o1vt_sync_credit("o1:version=2.5.59");
+	int64_t avg = o1vt_sync_credit("o1:version=2.5.59", O1VT_SYNC);
 	CHECKF(avg > 140, "2.5.59: sleep_avg %lld", (long long)avg);
 	/* 2.5.68: __activate_task, no credit */
-	avg = o1vt_sync_credit("o1:version=2.5.68");
+	avg = o1vt_sync_credit("o1:version=2.5.68", O1VT_SYNC);
 	CHECKF(avg == 0, "2.5.68: sleep_avg %lld", (long long)avg);
 	/* 2.6.0: quiet as well, the woken task being on the waker's CPU */
-	avg = o1vt_sync_credit("o1:version=2.6.0");
+	avg = o1vt_sync_credit("o1:version=2.6.0", O1VT_SYNC);
 	CHECKF(avg == 0, "2.6.0: sleep_avg %lld ms", (long long)avg);
+}
+
+/* A pipe write that fits wakes the reader asynchronously, the writer going
+ * on (2.4.27 and 2.6.11 fs/pipe.c: wake_up_interruptible when the call
+ * returns; the sync wakeup only before pipe_wait): so 2.5.68 and 2.6.0
+ * credit the 200 ms slept, which their quiet sync path would not. */
+SL_TEST(o1_pipe_write_that_fits_credits_the_reader)
+{
+	int64_t avg = o1vt_sync_credit("o1:version=2.5.68", O1VT_PIPE);
+	CHECKF(avg > 140, "2.5.68: sleep_avg %lld", (long long)avg);
+	avg = o1vt_sync_credit("o1:version=2.6.0", O1VT_PIPE);
+	CHECKF(avg > 140, "2.6.0: sleep_avg %lld ms", (long long)avg);
 }
 
 /* ---- sched_yield ---- */
@@ -521,7 +542,7 @@ static bool o1vt_waker_credit(const char *policy, int64_t *avg, int *prio)
 	struct o1t_script *rd, *wr;
 	bool ok = false;
 
-	if (!o1vt_pipe_pair(&r, policy, 12100 * SL_MSEC, false, 12000 * SL_MSEC, &rd, &wr))
+	if (!o1vt_pipe_pair(&r, policy, 12100 * SL_MSEC, O1VT_PLAIN, 12000 * SL_MSEC, &rd, &wr))
 		return false;
 	/* w has written (r, woken with more credit, preempts w on its return
 	 * from the write: w has not asked for its next action yet) */

@@ -475,7 +475,9 @@ static void cfs_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, uns
 	if (waker_cpu < 0 || waker_cpu >= s->ncpus)
 		waker_cpu = prev_cpu;
 	struct cfs_entity *waker = (flags & SL_WAKE_TIMER) ? NULL : s->rq[waker_cpu].curr;
-	unsigned wf = CFS_WF_TTWU | ((flags & SL_WAKE_SYNC) ? CFS_WF_SYNC : 0);
+	/* 6.12 fs/pipe.c wakes a pipe's other end with
+	 * wake_up_interruptible_sync_poll whether or not the waker sleeps */
+	unsigned wf = CFS_WF_TTWU | ((flags & (SL_WAKE_SYNC | SL_WAKE_PIPE)) ? CFS_WF_SYNC : 0);
 	int cpu = cfs_select_task_rq(s, se, prev_cpu, waker_cpu, wf, waker);
 	if (cpu != prev_cpu)
 		cfs_move_sleeping(s, se, cpu);
