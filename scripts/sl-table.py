@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""sl-table.py - regenerate the "Results" table of docs/policies/sl.md.
+
+  scripts/sl-table.py [SCHEDLAB]
+
+Runs every row below (machine, workload, metric, the policies to compare)
+with `SCHEDLAB run -r 3 -o csv` (seeds 1-3, the defaults otherwise) and
+prints the table's Markdown rows: `sl`'s mean, then every other policy's
+mean, the sd in parentheses where it is more than 1 % of the mean, the best
+of the row in bold (lowest for times, highest for throughputs; every policy
+within 0.1 % of the best is bold too).  The page's table is this output,
+pasted; nothing in it is typed by hand.  Takes several minutes of CPU.
+"""
+import csv
+import io
+import statistics
+import subprocess
+import sys
+
+# machine, workload, metric, unit shown, higher is better, other policies, reps
+ROWS = [
+    ("p4dpe-2x2ht", "kernbench:jobs=1,target=bzimage,size=178", "elapsed_s", "elapsed s", False,
+     ["ht", "o1", "linux24", "domains", "cfs"], 3),
+    ("p4dpe-2x2ht", "kernbench:jobs=2,target=bzimage,size=178", "elapsed_s", "elapsed s", False,
+     ["ht", "o1", "linux24", "domains", "cfs"], 3),
+    ("p4dpe-2x2ht", "kernbench:jobs=3,target=bzimage,size=178", "elapsed_s", "elapsed s", False,
+     ["ht", "o1", "linux24", "domains", "cfs"], 3),
+    ("p4dpe-2x2ht", "kernbench:jobs=4,target=bzimage,size=178", "elapsed_s", "elapsed s", False,
+     ["ht", "o1", "linux24", "domains", "cfs"], 3),
+    ("p4dpe-2x2ht", "javabench:size=277", "elapsed_s", "elapsed s", False,
+     ["ht", "o1", "linux24", "domains", "cfs"], 3),
+    ("p4ht-3066", "kernbench:jobs=1,target=vmlinux,pipe=0,size=61.3", "elapsed_s", "elapsed s", False,
+     ["o1:version=2.6.0", "domains", "cfs", "up"], 3),
+    ("p4ht-3066", "kernbench:jobs=2,target=vmlinux,pipe=0,size=61.3", "elapsed_s", "elapsed s", False,
+     ["o1:version=2.6.0", "domains", "cfs", "up"], 3),
+    ("p4ht-3066", "kernbench:jobs=8,target=vmlinux,pipe=0,size=61.3", "elapsed_s", "elapsed s", False,
+     ["o1:version=2.6.0", "domains", "cfs", "up"], 3),
+    ("numaq-16", "schedbench:tasks=4", "elapsed_s", "elapsed s", False,
+     ["o1:version=2.5.59", "domains", "cfs"], 3),
+    ("numaq-16", "schedbench:tasks=8", "elapsed_s", "elapsed s", False,
+     ["o1:version=2.5.59", "domains", "cfs"], 3),
+    ("numaq-16", "schedbench:tasks=16", "elapsed_s", "elapsed s", False,
+     ["o1:version=2.5.59", "domains", "cfs"], 3),
+    ("numaq-16", "schedbench:tasks=32", "elapsed_s", "elapsed s", False,
+     ["o1:version=2.5.59", "domains", "cfs"], 3),
+    ("numaq-16", "schedbench:tasks=64", "elapsed_s", "elapsed s", False,
+     ["o1:version=2.5.59", "domains", "cfs"], 3),
+    ("xeon-1600ht", "tbench:clients=30", "throughput", "MB/s", True,
+     ["linux24", "ht", "cfs"], 3),
+    ("xeon-1600ht", "chat:rooms=20", "throughput", "msg/s", True,
+     ["linux24", "ht", "cfs"], 3),
+    ("xeon-1600ht", "dbench:clients=60", "throughput", "MB/s", True,
+     ["linux24", "ht", "cfs"], 3),
+    ("p4dpe-2x2ht", "hackbench", "time_s", "time s", False,
+     ["cfs", "domains", "ht", "o1"], 3),
+    ("p4dpe-2x2ht", "sdet:scripts=8", "throughput", "scripts/h", True,
+     ["cfs", "domains", "ht", "o1"], 3),
+    ("xeon-2s-smt", "kernbench:jobs=8", "elapsed_s", "elapsed s", False,
+     ["cfs"], 3),
+    ("p4dpe-2x2ht", "spin:tasks=2,seconds=10", "pkg1_user_pct", "package 1 user %", True,
+     ["cfs", "domains", "ht", "o1", "linux24"], 3),
+]
+
+
+def runs(schedlab, machine, policy, workload, metric, reps):
+    out = subprocess.run([schedlab, "run", "-m", machine, "-p", policy, "-w", workload,
+                          "-r", str(reps), "-j", "1", "-o", "csv"],
+                         check=True, capture_output=True, text=True).stdout
+    vals = [float(r["value"]) for r in csv.DictReader(io.StringIO(out)) if r["metric"] == metric]
+    if len(vals) != reps:
+        sys.exit("sl-table: %s %s %s: %d values of %s" % (machine, policy, workload, len(vals), metric))
+    return vals
+
+
+def decimals(v):
+    """Four significant digits, none past the units from 1,000 on."""
+    v = abs(v)
+    return 0 if v >= 1000 else 1 if v >= 100 else 2 if v >= 10 else 3
+
+
+def fmt(v, places):
+    return "{:,.{}f}".format(v, places).replace(",", " ")
+
+
+def cell(mean, sd, bold):
+    places = decimals(mean)
+    s = fmt(mean, places)
+    if bold:
+        s = "**" + s + "**"
+    if mean and sd > 0.01 * abs(mean):
+        s += " (%s)" % fmt(sd, places)
+    return s
+
+
+def short(policy):
+    return policy.replace("o1:version=", "o1:")
+
+
+def main():
+    schedlab = sys.argv[1] if len(sys.argv) > 1 else "./schedlab"
+    print("| machine | workload | metric | `sl` | others |")
+    print("|---|---|---|---|---|")
+    for machine, workload, metric, unit, higher, others, reps in ROWS:
+        stats = {}
+        for p in ["sl"] + others:
+            v = runs(schedlab, machine, p, workload, metric, reps)
+            stats[p] = (statistics.mean(v), statistics.stdev(v) if len(v) > 1 else 0.0)
+        best = (max if higher else min)(m for m, _ in stats.values())
+        def is_best(p):
+            return abs(stats[p][0] - best) <= 0.001 * abs(best)
+        sl = cell(*stats["sl"], is_best("sl"))
+        rest = ", ".join("%s %s" % (short(p), cell(*stats[p], is_best(p))) for p in others)
+        print("| %s | `%s` | %s | %s | %s |" % (machine, workload, unit, sl, rest), flush=True)
+
+
+if __name__ == "__main__":
+    main()
