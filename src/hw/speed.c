@@ -96,12 +96,6 @@ double sl_numa_contention(const struct sl_speed_model *m, double demand)
 	return demand / m->node_bw;
 }
 
-double sl_cache_touched_kb(const struct sl_speed_model *m, sl_time ns, unsigned footprint_kb)
-{
-	double kb = (double)ns / (double)SL_MSEC * m->touch_kb_per_ms;
-	return kb < footprint_kb ? kb : footprint_kb;
-}
-
 double sl_cache_warmth(double evicted_kb, unsigned cache_kb)
 {
 	if (evicted_kb <= 0)

@@ -90,8 +90,10 @@ void sl__settle_work(struct sl_sim *sim, struct sl_cpu *c, sl_time wall)
 	if (c->curr_touched_kb != (double)fp) {
 		double touched = sl_cache_touched_kb(sim->model, sim->now - t->dispatched_at, fp);
 		c->evicted_kb += (touched - c->curr_touched_kb) * c->curr_miss;
-		sim->llc_evicted_kb[sim->topo->cpu_package[c->id]] +=
-			(touched - c->curr_touched_kb) * c->curr_llc_miss;
+		/* read only where a last-level cache lies beyond the L2 */
+		if (sim->topo->llc_kb > sim->topo->l2_kb)
+			sim->llc_evicted_kb[sim->topo->cpu_package[c->id]] +=
+				(touched - c->curr_touched_kb) * c->curr_llc_miss;
 		c->curr_touched_kb = touched;
 	}
 	int node = sim->topo->cpu_node[c->id];
