@@ -99,8 +99,14 @@ double sl_speed_numa(const struct sl_speed_model *m, enum sl_wclass c, int run, 
 double sl_speed_numa_kernel(const struct sl_speed_model *m, int run, double contention);
 
 /* Oversubscription of a node's memory bandwidth when running tasks of
- * total memory intensity `demand` have their memory there (>= 1). */
-double sl_numa_contention(const struct sl_speed_model *m, double demand);
+ * total memory intensity `demand` have their memory there (>= 1).
+ * Inline: the engine evaluates it at every change of a node's demand. */
+static inline double sl_numa_contention(const struct sl_speed_model *m, double demand)
+{
+	if (m->node_bw <= 0 || demand <= m->node_bw)
+		return 1.0;
+	return demand / m->node_bw;
+}
 
 /* Refill cost (reference ns of extra work) of dispatching a task whose cache
  * warmth at the destination is `warmth` in [0,1], moving by `level`,
