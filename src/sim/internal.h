@@ -22,6 +22,8 @@ enum sl_ev_kind {
 struct sl_cpu {
 	int id;
 	int core;
+	int node;			/* topo->cpu_node[id] */
+	bool alone;			/* the only CPU of its core (no SMT siblings) */
 	struct sl_task *curr;		/* NULL when idle or in the migration thread */
 	bool in_migration;		/* migration thread on the CPU */
 	bool need_resched;
