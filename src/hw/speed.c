@@ -89,19 +89,6 @@ double sl_speed_numa_kernel(const struct sl_speed_model *m, int run, double cont
 	return 1.0 / (1.0 - mi + mi * r * (contention > 1.0 ? contention : 1.0));
 }
 
-double sl_numa_contention(const struct sl_speed_model *m, double demand)
-{
-	if (m->node_bw <= 0 || demand <= m->node_bw)
-		return 1.0;
-	return demand / m->node_bw;
-}
-
-double sl_cache_touched_kb(const struct sl_speed_model *m, sl_time ns, unsigned footprint_kb)
-{
-	double kb = (double)ns / (double)SL_MSEC * m->touch_kb_per_ms;
-	return kb < footprint_kb ? kb : footprint_kb;
-}
-
 double sl_cache_warmth(double evicted_kb, unsigned cache_kb)
 {
 	if (evicted_kb <= 0)

@@ -99,8 +99,14 @@ double sl_speed_numa(const struct sl_speed_model *m, enum sl_wclass c, int run, 
 double sl_speed_numa_kernel(const struct sl_speed_model *m, int run, double contention);
 
 /* Oversubscription of a node's memory bandwidth when running tasks of
- * total memory intensity `demand` have their memory there (>= 1). */
-double sl_numa_contention(const struct sl_speed_model *m, double demand);
+ * total memory intensity `demand` have their memory there (>= 1).
+ * Inline: the engine evaluates it at every change of a node's demand. */
+static inline double sl_numa_contention(const struct sl_speed_model *m, double demand)
+{
+	if (m->node_bw <= 0 || demand <= m->node_bw)
+		return 1.0;
+	return demand / m->node_bw;
+}
 
 /* Refill cost (reference ns of extra work) of dispatching a task whose cache
  * warmth at the destination is `warmth` in [0,1], moving by `level`,
@@ -119,8 +125,14 @@ sl_time sl_cache_refill_in_place(const struct sl_speed_model *m, double l2_warmt
 				 double llc_warmth, unsigned footprint_kb, unsigned l2_kb);
 
 /* KB of cache lines a task with `footprint_kb` has touched after running
- * `ns` (it cannot displace more than its own footprint). */
-double sl_cache_touched_kb(const struct sl_speed_model *m, sl_time ns, unsigned footprint_kb);
+ * `ns` (it cannot displace more than its own footprint).  Inline: the
+ * engine evaluates it at every settle of a running task. */
+static inline double sl_cache_touched_kb(const struct sl_speed_model *m, sl_time ns,
+					 unsigned footprint_kb)
+{
+	double kb = (double)ns / (double)SL_MSEC * m->touch_kb_per_ms;
+	return kb < footprint_kb ? kb : footprint_kb;
+}
 /* Warmth left in a `cache_kb` cache after others brought in `evicted_kb`
  * (lines they missed; hits evict nothing): exp(-evicted / cache), the
  * survival of a line under random replacement (docs/model.md [CACHE]). */

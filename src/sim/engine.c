@@ -75,6 +75,8 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 		struct sl_cpu *c = &sim->cpus[i];
 		c->id = i;
 		c->core = m->topo.cpu_core[i];
+		c->node = m->topo.cpu_node[i];
+		c->alone = sim->core_first[c->core + 1] - sim->core_first[c->core] == 1;
 		sl_event_init(&c->burst_ev, EV_BURST_DONE, i, NULL);
 		sl_event_init(&c->ipi_ev, EV_IPI, i, NULL);
 		sl_event_init(&c->migr_ev, EV_MIGRATION, i, NULL);

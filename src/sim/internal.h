@@ -22,6 +22,8 @@ enum sl_ev_kind {
 struct sl_cpu {
 	int id;
 	int core;
+	int node;			/* topo->cpu_node[id] */
+	bool alone;			/* the only CPU of its core (no SMT siblings) */
 	struct sl_task *curr;		/* NULL when idle or in the migration thread */
 	bool in_migration;		/* migration thread on the CPU */
 	bool need_resched;
@@ -131,7 +133,8 @@ struct sl_sim {
 	 * for kernel work, per (home, run, class) for user work; each entry
 	 * holds the contention it was computed for (-1: none yet). */
 	struct sl_speed_memo *kspeed, *uspeed;
-	double *llc_evicted_kb;		/* per package: lines touched there, cumulative */
+	double *llc_evicted_kb;		/* per package: lines touched there, cumulative
+					 * (kept only where an LLC lies beyond the L2) */
 	int *core_first, *core_cpus;	/* core k's CPUs, ascending: core_cpus[core_first[k]
 					 * .. core_first[k+1]-1] (a mask's walk costs
 					 * SL_MAX_CPUS / 64 words, this one its siblings) */

@@ -90,13 +90,14 @@ void sl__settle_work(struct sl_sim *sim, struct sl_cpu *c, sl_time wall)
 	if (c->curr_touched_kb != (double)fp) {
 		double touched = sl_cache_touched_kb(sim->model, sim->now - t->dispatched_at, fp);
 		c->evicted_kb += (touched - c->curr_touched_kb) * c->curr_miss;
-		sim->llc_evicted_kb[sim->topo->cpu_package[c->id]] +=
-			(touched - c->curr_touched_kb) * c->curr_llc_miss;
+		/* read only where a last-level cache lies beyond the L2 */
+		if (sim->topo->llc_kb > sim->topo->l2_kb)
+			sim->llc_evicted_kb[sim->topo->cpu_package[c->id]] +=
+				(touched - c->curr_touched_kb) * c->curr_llc_miss;
 		c->curr_touched_kb = touched;
 	}
-	int node = sim->topo->cpu_node[c->id];
-	if (node < 4)
-		t->node_ns[node] += wall;
+	if (c->node < 4)
+		t->node_ns[c->node] += wall;
 
 	/* Split the wall time over the three kinds of outstanding work. */
 	double progress = (double)wall * t->speed;
@@ -140,17 +141,16 @@ void sl__settle_work(struct sl_sim *sim, struct sl_cpu *c, sl_time wall)
 	c->stats.user_ns += wall - sys_wall;
 }
 
-static double task_speed(struct sl_sim *sim, struct sl_cpu *c)
+/* The SMT factor of c's running task t from what c's siblings run: out
+ * of line, so that the speed of a task alone on its core (every CPU of
+ * a machine without SMT) needs no frame for the classes. */
+static __attribute__((noinline)) double smt_speed(struct sl_sim *sim, const struct sl_cpu *c,
+						  const struct sl_task *t)
 {
-	const struct sl_topo *topo = sim->topo;
-	struct sl_task *t = c->curr;
 	enum sl_wclass others[8];
 	int n = 0;
 
-	if (t->steady_speed)
-		return 1.0;
-	int first = sim->core_first[c->core], end = sim->core_first[c->core + 1];
-	for (int k = end - first > 1 ? first : end; k < end; k++) {	/* alone: no siblings */
+	for (int k = sim->core_first[c->core], end = sim->core_first[c->core + 1]; k < end; k++) {
 		int s = sim->core_cpus[k];
 		if (s == c->id || n == 8)
 			continue;
@@ -160,8 +160,17 @@ static double task_speed(struct sl_sim *sim, struct sl_cpu *c)
 		else if (sc->in_migration)
 			others[n++] = SL_WC_INT;
 	}
-	double speed = n ? sl_speed_smt(sim->model, t->wclass, others, n) : 1.0;
-	int run = topo->cpu_node[c->id];
+	return n ? sl_speed_smt(sim->model, t->wclass, others, n) : 1.0;
+}
+
+static double task_speed(struct sl_sim *sim, struct sl_cpu *c)
+{
+	struct sl_task *t = c->curr;
+
+	if (t->steady_speed)
+		return 1.0;
+	double speed = c->alone ? 1.0 : smt_speed(sim, c, t);
+	int run = c->node;
 	if (t->kmem) {
 		double cont = sim->node_cont[sim->model->kernel_node];
 		struct sl_speed_memo *m = &sim->kspeed[run];
@@ -175,7 +184,7 @@ static double task_speed(struct sl_sim *sim, struct sl_cpu *c)
 		if (!sim->uspeed) {
 			speed *= sl_speed_numa(sim->model, t->wclass, run, t->home_node, cont);
 		} else {
-			struct sl_speed_memo *m = &sim->uspeed[((size_t)t->home_node * topo->nnodes +
+			struct sl_speed_memo *m = &sim->uspeed[((size_t)t->home_node * sim->topo->nnodes +
 								(size_t)run) * SL_WC_COUNT + t->wclass];
 			if (m->cont != cont) {
 				m->cont = cont;
