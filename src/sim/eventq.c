@@ -12,15 +12,31 @@
 /* The order (time, seq) as one 128-bit key: times are never negative
  * (events lie between 0 and past the horizon), so the unsigned compare is
  * the lexicographic one, done without branches - a sift's comparisons
- * are as good as random to a branch predictor. */
-static inline unsigned __int128 key(const struct sl_eventq_slot *a)
+ * are as good as random to a branch predictor.  A compiler without a
+ * 128-bit integer (a GNU extension, not C11) gets the same order from a
+ * pair. */
+#ifdef __SIZEOF_INT128__
+typedef unsigned __int128 heap_key;
+static inline heap_key key(const struct sl_eventq_slot *a)
 {
-	return (unsigned __int128)(uint64_t)a->time << 64 | a->seq;
+	return (heap_key)(uint64_t)a->time << 64 | a->seq;
 }
+static inline bool key_lt(heap_key a, heap_key b) { return a < b; }
+#else
+typedef struct { uint64_t time, seq; } heap_key;
+static inline heap_key key(const struct sl_eventq_slot *a)
+{
+	return (heap_key){ (uint64_t)a->time, a->seq };
+}
+static inline bool key_lt(heap_key a, heap_key b)
+{
+	return a.time < b.time || (a.time == b.time && a.seq < b.seq);
+}
+#endif
 
 static inline bool before(const struct sl_eventq_slot *a, const struct sl_eventq_slot *b)
 {
-	return key(a) < key(b);
+	return key_lt(key(a), key(b));
 }
 
 static inline void place(struct sl_eventq *q, int i, struct sl_eventq_slot s)
@@ -52,24 +68,24 @@ static void sift_down(struct sl_eventq *q, int i)
 		if (first >= n)
 			break;
 		int best = first;
-		unsigned __int128 kb = key(&h[first]);
+		heap_key kb = key(&h[first]);
 		if (first + ARITY <= n) {	/* all four children: no bounds tests */
 			for (int c = first + 1; c < first + ARITY; c++) {
-				unsigned __int128 kc = key(&h[c]);
-				bool lt = kc < kb;
+				heap_key kc = key(&h[c]);
+				bool lt = key_lt(kc, kb);
 				best = lt ? c : best;
 				kb = lt ? kc : kb;
 			}
 		} else {
 			for (int c = first + 1; c < n; c++) {
-				unsigned __int128 kc = key(&h[c]);
-				if (kc < kb) {
+				heap_key kc = key(&h[c]);
+				if (key_lt(kc, kb)) {
 					best = c;
 					kb = kc;
 				}
 			}
 		}
-		if (!(kb < key(&s)))
+		if (!key_lt(kb, key(&s)))
 			break;
 		place(q, i, h[best]);
 		i = best;
