@@ -238,6 +238,11 @@ bool o1_knob_given(const struct sl_params *knobs, const char *name);
 
 /* ---- state ---- */
 
+/* Length changes a find_busiest_queue memo may catch up with (o1/balance.c);
+ * more, and the call scans.  The log keeps the last O1_CHG_LOG. */
+#define O1_MEMO_CHANGES 32
+#define O1_CHG_LOG 64
+
 struct o1_task {
 	struct sl_prio_node run_list;	/* first: the array links */
 	struct sl_task *task;
@@ -257,6 +262,21 @@ struct o1_task {
 					 * a CPU its new mask forbids, -1 */
 };
 
+/*
+ * find_busiest_queue's memo of one scan (o1/balance.c): when the change
+ * log stood at `gen`, a scan of the mask (node -1: this runqueue's node
+ * mask; else that node's CPUs plus CPU `cpu`) left every prev_cpu_load of
+ * the mask equal to the length it read, and from that memory (every load
+ * its length) the busiest CPU not ours would be `busiest` (-1: none of
+ * length >= 2) with length max_load; `looked` CPUs read.
+ */
+struct o1_fbq_memo {
+	bool valid;
+	int node, cpu;
+	uint64_t gen;
+	int busiest, max_load, looked;
+};
+
 struct o1_rq {
 	int nr_running;			/* queued + running, all its CPUs */
 	struct sl_prio_array arrays[2];
@@ -265,12 +285,16 @@ struct o1_rq {
 	int *prev_cpu_load;		/* this balancer's memory of every CPU's length */
 	sl_cpumask cpus;		/* the CPUs it serves */
 	int first_cpu;			/* slot 0: its migration thread is woken */
+	int last_cpu;			/* its highest CPU: walks of cpus stop there */
 	int ncpus;
 	bool active_balance;		/* the latch on the busy runqueue (2.5.59 F3, A9) */
 	int node;			/* NUMA node of its CPUs */
 	int *prev_node_load;		/* this balancer's decayed view of every node */
 	int nr_balanced;		/* load_balance calls since the last node look (2.5.59) */
 	int index;			/* in o1.rqs */
+	/* find_busiest_queue's memos of its scans (o1/balance.c): [0] of
+	 * its node mask, [1] of another node's CPUs and this CPU */
+	struct o1_fbq_memo fbq[2];
 };
 
 /* A pending sched_balance_exec move, carried out by the migration thread. */
@@ -303,6 +327,17 @@ struct o1 {
 	 */
 	int rq_idx[SL_MAX_CPUS];
 	int rq_nr[SL_MAX_CPUS];
+	/*
+	 * The change log of runqueue lengths: every o1_nr_inc/o1_nr_dec
+	 * writes its runqueue's index at chg_log[chg_gen % O1_CHG_LOG] and
+	 * counts chg_gen.  find_busiest_queue's memos replay it (o1/balance.c).
+	 */
+	uint64_t chg_gen;
+	int chg_log[O1_CHG_LOG];
+	uint64_t fbq_replays;		/* calls answered by a memo (for the tests) */
+	/* bit i: rqs[i].nr_running > 0, so that the HT scheduler's walks over
+	 * every runqueue (o1/active.c) visit only those that can qualify */
+	sl_cpumask rq_busy;
 	int mask_words;			/* words of a cpumask that hold the machine */
 	struct sl_task *curr[SL_MAX_CPUS];	/* what schedule() last chose */
 	bool active_req[SL_MAX_CPUS];		/* F3 latch of requesting CPUs */
@@ -341,16 +376,20 @@ static inline struct o1_rq *o1_rq(const struct o1 *s, int cpu)
 /* nr_running_inc / nr_running_dec: the runqueue's and its node's counts. */
 static inline void o1_nr_inc(struct o1 *s, struct o1_rq *rq)
 {
-	rq->nr_running++;
+	if (rq->nr_running++ == 0)
+		sl_cpumask_set(&s->rq_busy, rq->index);
 	s->rq_nr[rq->index]++;
 	s->node_nr_running[rq->node]++;
+	s->chg_log[s->chg_gen++ % O1_CHG_LOG] = rq->index;
 }
 
 static inline void o1_nr_dec(struct o1 *s, struct o1_rq *rq)
 {
-	rq->nr_running--;
+	if (--rq->nr_running == 0)
+		sl_cpumask_unset(&s->rq_busy, rq->index);
 	s->rq_nr[rq->index]--;
 	s->node_nr_running[rq->node]--;
+	s->chg_log[s->chg_gen++ % O1_CHG_LOG] = rq->index;
 }
 
 /* sl_for_each_cpu over a mask of this machine's CPUs, ascending, stopping
@@ -461,6 +500,9 @@ void o1_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq, in
 void o1_newidle_balance(struct sl_sim *sim, struct o1 *s, int cpu);
 /* rebalance_tick (2.8, 3.3). */
 void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle);
+/* The check op's part: every current find_busiest_queue memo equals a
+ * fresh scan.  0, or -1 with err set. */
+int o1_check_balance_memo(const struct o1 *s, struct sl_err *err);
 
 /* ---- o1/numa.c (3) ---- */
 
