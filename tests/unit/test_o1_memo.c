@@ -93,16 +93,15 @@ SL_TEST(o1_balance_memo_check_catches)
 		struct o1_rq *rq = &s->rqs[s->nrqs - 1];
 		struct o1_fbq_memo *m = &rq->fbq[0];
 		CHECKF(m->valid, "%s: the idle runqueue has no memo", pols[i]);
-		/* a wrong busiest CPU: none for one, another runqueue's for none */
+		/* a wrong ranking: nobody for somebody, somebody for nobody */
 		struct o1_fbq_memo keep = *m;
 		const sl_cpumask *mask = o1_node_mask(s, rq->first_cpu);
-		if (m->busiest >= 0) {
-			m->busiest = -1;
-			m->max_load = 1;
+		if (m->ntop > 0) {
+			m->ntop = 0;
+			m->bound = (struct o1_best){ -1, 1 };
 		} else {
-			int other = sl_cpumask_first(mask);
-			m->busiest = other;
-			m->max_load = s->rq_of[other]->nr_running;
+			m->ntop = 1;
+			m->top[0] = (struct o1_best){ sl_cpumask_first(mask), 5 };
 		}
 		CHECK(o1_core_check(r.sim, &err) == -1 && strstr(err.msg, "memo"));
 		*m = keep;

@@ -46,33 +46,53 @@
  * on a big, mostly idle machine that is N^2 host reads per jiffy, nearly
  * all reading what the last one read.  A scan leaves this balancer's
  * prev_cpu_load[i] equal to the length it read for every CPU i of its
- * mask; after that, only CPUs whose runqueue length changed can differ,
- * and the change log (o1.chg_log) names them.  The scan's answer is the
- * first CPU, in CPU order, of the greatest load (min(nr, prev), or nr when
- * idle; >= 2; not ours).  Unchanged CPUs have prev == nr, so their best is
- * the memo's `busiest` (the first CPU of the greatest length), unless that
- * CPU's load as read now (its queue, or its memory, which another mask's
- * scan may have stored since) fell below the memo's length (one as long
- * or longer still comes first); the changed ones are read as the kernel
- * reads them, their memory stored, and the best of both taken (ties to the
- * lower CPU, as the scan's strict >).
- * So the answer, the memory left behind and the charge (looked *
- * scan_ns) are the scan's.  The memo is kept for this CPU's node mask
- * ([0]) and for another node's CPUs plus this one ([1]: balance_node,
- * 2.5.59's widened mask); other masks, more than O1_MEMO_CHANGES changes,
- * or a lower load at the memo's busiest CPU mean a scan.  The check op replays
- * every memo against a scan (o1_check_balance_memo).
+ * mask; after that, only CPUs whose runqueue length changed can read
+ * differently (load = min(nr, prev), or nr when idle), and the change log
+ * (o1.chg_log) names them.  The scan's answer is the first CPU in rank
+ * order: greatest load (>= 2, not ours), then lowest CPU, as its strict >
+ * in CPU order gives.  So the memo keeps the first few CPUs by length
+ * (o1_fbq_memo.top) and a bound every other one ranks after; a call reads
+ * the changed CPUs as the kernel would (storing their memory) and ranks
+ * them with the unchanged ones of the list.  The answer stands if it
+ * ranks before the bound; else, after more changes than a quarter of the
+ * mask, or on a mask of no memo, the call scans.  The answer, the memory
+ * left behind and the charge (looked * scan_ns) are the scan's.  The memo
+ * is kept for this CPU's node mask ([0]) and for another node's CPUs plus
+ * this one ([1]: balance_node, 2.5.59's widened mask).  The check op
+ * replays every memo against a scan (o1_check_balance_memo).
  */
 
-/* The answer of a scan: the busiest CPU (-1: none) and its load. */
-struct o1_best {
-	int cpu, load;
-};
-
-/* Is load at `cpu` better than b, as the scan's strict > in CPU order? */
-static inline bool o1_better(const struct o1_best *b, int cpu, int load)
+/* Does (cpu, load) rank before b?  Loads below 2 never rank. */
+static inline bool o1_ranks_before(int cpu, int load, const struct o1_best *b)
 {
-	return load > 1 && (load > b->load || (load == b->load && cpu < b->cpu));
+	return load > 1 && (b->cpu < 0 || load > b->load || (load == b->load && cpu < b->cpu));
+}
+
+/* Rank (cpu, load) into the memo's list (at most O1_MEMO_TOP); what falls
+ * off the end (or never gets in) is kept in the bound, the best of those. */
+static void o1_top_insert(struct o1_fbq_memo *m, int cpu, int load)
+{
+	struct o1_best out = { cpu, load };
+	int k = m->ntop;
+
+	if (k == O1_MEMO_TOP) {
+		if (o1_ranks_before(cpu, load, &m->top[k - 1])) {
+			out = m->top[--k];
+		} else {
+			k = -1;		/* it stays out */
+		}
+		if (o1_ranks_before(out.cpu, out.load, &m->bound))
+			m->bound = out;
+		if (k < 0)
+			return;
+	} else {
+		m->ntop++;
+	}
+	while (k > 0 && o1_ranks_before(cpu, load, &m->top[k - 1])) {
+		m->top[k] = m->top[k - 1];
+		k--;
+	}
+	m->top[k] = (struct o1_best){ cpu, load };
 }
 
 /* The memo slot for a scan of `mask` by this CPU and the key it must
@@ -114,86 +134,101 @@ static sl_cpumask o1_memo_mask(const struct o1 *s, const struct o1_rq *rq,
 	return mask;
 }
 
-/* Read CPU i as the scan does (storing its memory) into *real, and by its
- * length into *steady. */
-static inline void o1_read_cpu(const struct o1 *s, int this_idx, bool idle, int *prev, int i,
-			       struct o1_best *real, struct o1_best *steady)
-{
-	int idx = s->rq_idx[i], nr = s->rq_nr[idx];
-	int load = idle || nr < prev[i] ? nr : prev[i];
-
-	prev[i] = nr;
-	if (idx == this_idx)
-		return;
-	if (o1_better(real, i, load))
-		*real = (struct o1_best){ i, load };
-	if (o1_better(steady, i, nr))
-		*steady = (struct o1_best){ i, nr };
-}
-
 /* The kernel's scan of every CPU of the mask; sets memo m from it. */
 static struct o1_best o1_scan(const struct o1 *s, int this_idx, bool idle,
 			      const sl_cpumask *mask, int *prev, struct o1_fbq_memo *m)
 {
-	struct o1_best real = { -1, 1 }, steady = { -1, 1 };
+	struct o1_best real = { -1, 1 };
 	int looked = 0;
 
+	m->ntop = 0;
+	m->bound = (struct o1_best){ -1, 1 };
 	for (int w = 0; w < s->mask_words; w++) {
 		for (uint64_t bits = mask->w[w]; bits; bits &= bits - 1) {
-			o1_read_cpu(s, this_idx, idle, prev, (w << 6) + __builtin_ctzll(bits),
-				    &real, &steady);
+			int i = (w << 6) + __builtin_ctzll(bits);
+			int idx = s->rq_idx[i], nr = s->rq_nr[idx];
+			int load = idle || nr < prev[i] ? nr : prev[i];
+			prev[i] = nr;
 			looked++;
+			if (idx == this_idx)
+				continue;
+			if (o1_ranks_before(i, load, &real))
+				real = (struct o1_best){ i, load };
+			if (nr > 1)
+				o1_top_insert(m, i, nr);
 		}
 	}
 	m->valid = true;
 	m->gen = s->chg_gen;
-	m->busiest = steady.cpu;
-	m->max_load = steady.load;
 	m->looked = looked;
 	return real;
 }
 
+/* The CPUs of runqueue idx in the mask. */
+#define o1_for_each_rq_cpu(i, s, idx, mask) \
+	sl_for_each_cpu_and_in(i, &(s)->rqs[idx].cpus, mask, (s)->rqs[idx].first_cpu, \
+			       (s)->rqs[idx].last_cpu + 1)
+
 /*
- * The same answer from memo m and the changes logged since: false if the
- * memo cannot give it (too many changes, or its busiest CPU's load fell).
+ * The same answer from memo m and the changes logged since, storing the
+ * changed CPUs' memory and bringing m up to date; false (nothing stored)
+ * if the memo cannot give it.
  */
 static bool o1_replay(const struct o1 *s, int this_idx, bool idle, const sl_cpumask *mask,
 		      int *prev, struct o1_fbq_memo *m, struct o1_best *out)
 {
 	uint64_t n = s->chg_gen - m->gen;
-	int changed[O1_MEMO_CHANGES], nchanged = 0;
+	int limit = m->looked / 4 > 4 ? m->looked / 4 : 4;
+	sl_cpumask changed;
 
-	if (n > O1_MEMO_CHANGES)
+	if (n > O1_CHG_LOG || n > (uint64_t)limit)
+		return false;
+	for (int w = 0; w < s->mask_words; w++)
+		changed.w[w] = 0;
+	for (uint64_t g = m->gen; g < s->chg_gen; g++)
+		sl_cpumask_set(&changed, s->chg_log[g % O1_CHG_LOG]);
+
+	struct o1_fbq_memo nm = *m;
+	struct o1_best real = { -1, 1 };
+	nm.gen = s->chg_gen;
+	nm.ntop = 0;
+	/* the unchanged CPUs of the list: their loads are their lengths */
+	for (int k = 0; k < m->ntop; k++) {
+		const struct o1_best *e = &m->top[k];
+		if (sl_cpumask_test(&changed, s->rq_idx[e->cpu]))
+			continue;
+		if (o1_ranks_before(e->cpu, e->load, &real))
+			real = *e;
+		o1_top_insert(&nm, e->cpu, e->load);
+	}
+	/* the changed ones, read as the scan reads them (each runqueue once) */
+	for (uint64_t g = m->gen; g < s->chg_gen; g++) {
+		int idx = s->chg_log[g % O1_CHG_LOG];
+		if (!sl_cpumask_test(&changed, idx))
+			continue;
+		sl_cpumask_unset(&changed, idx);
+		if (idx == this_idx)
+			continue;
+		o1_for_each_rq_cpu(i, s, idx, mask) {
+			int nr = s->rq_nr[idx];
+			int load = idle || nr < prev[i] ? nr : prev[i];
+			if (o1_ranks_before(i, load, &real))
+				real = (struct o1_best){ i, load };
+			/* behind the bound: as unknown as the unchanged rest */
+			if (o1_ranks_before(i, nr, &m->bound))
+				o1_top_insert(&nm, i, nr);
+		}
+	}
+	/* every CPU not looked at ranks after the bound */
+	if (m->bound.cpu >= 0 &&
+	    (real.cpu < 0 || !o1_ranks_before(real.cpu, real.load, &m->bound)))
 		return false;
 	for (uint64_t g = m->gen; g < s->chg_gen; g++) {
-		int idx = s->chg_log[g % O1_CHG_LOG], k = 0;
-		while (k < nchanged && changed[k] != idx)
-			k++;
-		if (k == nchanged)
-			changed[nchanged++] = idx;
+		int idx = s->chg_log[g % O1_CHG_LOG];
+		o1_for_each_rq_cpu(i, s, idx, mask)
+			prev[i] = s->rq_nr[idx];
 	}
-	/* the memo's busiest CPU stays the best of the unchanged ones only
-	 * if it did not shrink below what the others may have (a longer
-	 * queue is read below like any changed one and still beats them) */
-	if (m->busiest >= 0) {
-		int b = m->busiest, nr = s->rq_nr[s->rq_idx[b]];
-		if (nr < m->max_load || (!idle && prev[b] < m->max_load))
-			return false;
-	}
-	struct o1_best real = { m->busiest, m->max_load }, steady = real;
-	for (int k = 0; k < nchanged; k++) {
-		const struct o1_rq *rq = &s->rqs[changed[k]];
-		if (rq->ncpus == 1) {
-			if (sl_cpumask_test(mask, rq->first_cpu))
-				o1_read_cpu(s, this_idx, idle, prev, rq->first_cpu, &real, &steady);
-			continue;
-		}
-		sl_for_each_cpu_and_in(i, &rq->cpus, mask, 0, s->ncpus)
-			o1_read_cpu(s, this_idx, idle, prev, i, &real, &steady);
-	}
-	m->gen = s->chg_gen;
-	m->busiest = steady.cpu;
-	m->max_load = steady.load;
+	*m = nm;
 	*out = real;
 	return true;
 }
@@ -268,14 +303,18 @@ static int o1_check_memo(const struct o1 *s, const struct o1_rq *rq,
 		struct o1_best want = o1_scan(s, rq->index, idle, &mask, a, &ma), got;
 		if (!o1_replay(s, rq->index, idle, &mask, b, &mb, &got))
 			return 0;	/* the next call scans */
-		if (got.cpu != want.cpu || (want.cpu >= 0 && got.load != want.load) ||
-		    memcmp(a, b, sizeof(int) * (size_t)s->ncpus) || mb.busiest != ma.busiest ||
-		    (ma.busiest >= 0 && mb.max_load != ma.max_load) || mb.looked != ma.looked)
+		bool same = got.cpu == want.cpu && (want.cpu < 0 || got.load == want.load) &&
+			    !memcmp(a, b, sizeof(int) * (size_t)s->ncpus) &&
+			    mb.looked == ma.looked && mb.ntop <= ma.ntop &&
+			    (mb.bound.cpu >= 0 || (mb.ntop == ma.ntop && ma.bound.cpu < 0));
+		for (int k = 0; same && k < mb.ntop; k++)
+			same = mb.top[k].cpu == ma.top[k].cpu && mb.top[k].load == ma.top[k].load;
+		if (!same)
 			return sl_fail_internal(err, "o1: runqueue of CPU %d: find_busiest_queue's "
 						"memo (node %d) gives CPU %d of %d (idle %d), a "
-						"scan CPU %d of %d, or leaves another memory",
-						rq->first_cpu, m->node, got.cpu, got.load, idle,
-						want.cpu, want.load);
+						"scan CPU %d of %d, or leaves another memory or "
+						"ranking", rq->first_cpu, m->node, got.cpu,
+						got.load, idle, want.cpu, want.load);
 	}
 	return 0;
 }

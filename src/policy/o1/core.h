@@ -238,10 +238,12 @@ bool o1_knob_given(const struct sl_params *knobs, const char *name);
 
 /* ---- state ---- */
 
-/* Length changes a find_busiest_queue memo may catch up with (o1/balance.c);
- * more, and the call scans.  The log keeps the last O1_CHG_LOG. */
-#define O1_MEMO_CHANGES 32
-#define O1_CHG_LOG 64
+/* find_busiest_queue's memos (o1/balance.c): the change log keeps the
+ * last O1_CHG_LOG runqueue length changes; a memo replays at most a
+ * quarter of its mask's CPUs' worth of them (more, and the call scans),
+ * and remembers the first O1_MEMO_TOP CPUs by length. */
+#define O1_CHG_LOG 1024
+#define O1_MEMO_TOP 4
 
 struct o1_task {
 	struct sl_prio_node run_list;	/* first: the array links */
@@ -262,19 +264,25 @@ struct o1_task {
 					 * a CPU its new mask forbids, -1 */
 };
 
+/* A CPU and its load, as find_busiest_queue ranks them. */
+struct o1_best {
+	int cpu, load;
+};
+
 /*
- * find_busiest_queue's memo of one scan (o1/balance.c): when the change
- * log stood at `gen`, a scan of the mask (node -1: this runqueue's node
- * mask; else that node's CPUs plus CPU `cpu`) left every prev_cpu_load of
- * the mask equal to the length it read, and from that memory (every load
- * its length) the busiest CPU not ours would be `busiest` (-1: none of
- * length >= 2) with length max_load; `looked` CPUs read.
+ * find_busiest_queue's memo of its scans of one mask (node -1: this
+ * runqueue's node mask; else that node's CPUs plus CPU `cpu`), as of
+ * change `gen` (o1.chg_gen): every prev_cpu_load of the mask equals that
+ * CPU's length; top[0..ntop) are the first CPUs of the mask, not ours, by
+ * length >= 2 (longest first, then lowest CPU); every other such CPU comes
+ * after `bound` (cpu -1: there is none); `looked` CPUs are read.
  */
 struct o1_fbq_memo {
 	bool valid;
 	int node, cpu;
 	uint64_t gen;
-	int busiest, max_load, looked;
+	int looked, ntop;
+	struct o1_best top[O1_MEMO_TOP], bound;
 };
 
 struct o1_rq {
