@@ -98,10 +98,10 @@ void sd_move_queued(struct sl_sim *sim, struct sd_sched *s, struct sd_task *p,
 	struct sd_rq *src = sd_rq(s, p->cpu), *dst = sd_rq(s, dest);
 
 	sd_dequeue(p);
-	src->nr_running--;
+	sd_nr_add(s, src->cpu, -1);
 	sl_note_migration(sim, p->task, p->cpu, dest);
 	p->cpu = dest;
-	dst->nr_running++;
+	sd_nr_add(s, dst->cpu, 1);
 	sd_enqueue(dst_array ? dst_array : dst->active, p);
 	/* the idle task has prio MAX_PRIO: an idle CPU always reschedules */
 	if (sd_preempts(sim, p, dest))
@@ -385,6 +385,10 @@ void sd_migration(struct sl_sim *sim, int cpu, long arg)
 	struct sd_rq *rq = sd_rq(s, cpu);
 
 	(void)arg;
+	/* the thread counts in nr_running now (domains/load.c): until the
+	 * schedule() at its end (sd_pick_next) */
+	s->in_migration[cpu] = true;
+	sd_load_changed(s, cpu);
 	if (rq->curr) {
 		sd_put_prev(sim, s, rq->curr);	/* schedule() for the preemption */
 		rq->curr = NULL;

@@ -126,6 +126,9 @@ struct sd_group {
 	sl_cpumask cpumask;
 	int ncpus;
 	int cpu_power;		/* 2.6.12; w26 counts CPUs instead */
+	/* the running sums that equal its loads, if it is a core or a node
+	 * (sd_memo_init): index into sd_sched.core_ or node_ sums, else -1 */
+	int sum_core, sum_node;
 };
 
 struct sd_domain {
@@ -141,6 +144,20 @@ struct sd_domain {
 	int64_t last_balance;		/* jiffies */
 	int balance_interval;		/* ms */
 	int nr_balance_failed;
+	/*
+	 * 2.6.12 find_busiest_group's memo, one per idle type (domains/load.c):
+	 * its answer when *span_gen was `gen`.  span_gen counts the changes
+	 * of what it reads on the span's CPUs (sd_load_changed); NULL: no
+	 * counter covers the span, no memo.
+	 */
+	const uint64_t *span_gen;
+	struct sd_fbg_memo {
+		bool valid;
+		uint64_t gen;
+		struct sd_group *group;
+		unsigned long imbalance;
+		long looked;
+	} fbg_memo[3];
 };
 
 /* Iterate over sd's groups starting with the local one, as the kernel's
@@ -219,7 +236,40 @@ struct sd_sched {
 	struct sd_group *group_store;
 	int ngroups_used;
 	unsigned long *load_store;	/* w26 cpu_loads of every runqueue */
+
+	/*
+	 * Load generations: every change of what find_busiest_group reads of
+	 * a CPU (nr_running, cpu_load, its migration thread running) counts
+	 * in its core's, its node's and the machine's, the spans of the SMT,
+	 * PHYS and NODE domains (sd_load_changed).  in_migration[cpu]: its
+	 * migration thread runs (from sd_migration to the schedule() after).
+	 */
+	uint64_t gen_all;
+	uint64_t gen_node[SL_MAX_NODES];
+	uint64_t gen_core[SL_MAX_CPUS];
+	bool in_migration[SL_MAX_CPUS];
+	uint64_t fbg_hits;		/* answers from a memo (for the tests) */
+	/*
+	 * 2.6.12's source_load and target_load of every CPU as of its last
+	 * change, and their sums per core and per node, kept by
+	 * sd_load_changed: find_busiest_group's group loads when a group is a
+	 * core (PHYS level) or a node (NODE level).
+	 */
+	unsigned long src_load[SL_MAX_CPUS], tgt_load[SL_MAX_CPUS];
+	unsigned long core_src[SL_MAX_CPUS], core_tgt[SL_MAX_CPUS];
+	unsigned long node_src[SL_MAX_NODES], node_tgt[SL_MAX_NODES];
 };
+
+/* Something find_busiest_group reads of `cpu` changed: count it in the
+ * load generations and bring the load sums up to date (domains/load.c). */
+void sd_load_changed(struct sd_sched *s, int cpu);
+
+/* nr_running += d on `cpu`'s runqueue. */
+static inline void sd_nr_add(struct sd_sched *s, int cpu, int d)
+{
+	s->rqs[cpu].nr_running += d;
+	sd_load_changed(s, cpu);
+}
 
 static inline struct sd_task *sd_of(const struct sl_task *t)
 {
@@ -289,6 +339,12 @@ struct sd_group *sd_find_busiest_group(struct sl_sim *sim, struct sd_sched *s,
 /* find_busiest_queue: the CPU of group to pull from, or -1. */
 int sd_find_busiest_queue(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 			  const struct sd_group *group);
+/* Point every domain whose span is a core, a node or the machine at that
+ * span's load generation (after sd_build_domains). */
+void sd_memo_init(struct sd_sched *s);
+/* The check op's part: every current memo is what find_busiest_group
+ * computes now, and the migration flags are right.  0, or -1 with err. */
+int sd_check_memo(struct sl_sim *sim, struct sd_sched *s, struct sl_err *err);
 /* w26: the summed "low" load of a group as this_cpu sees it. */
 unsigned long sd_w26_group_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 				const struct sd_group *group);
