@@ -324,8 +324,20 @@ int sd_nr_running(struct sl_sim *sim, const struct sd_sched *s, int cpu);
 bool sd_cpu_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu);
 bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu);
 void sd_update_cpu_load(struct sl_sim *sim, struct sd_sched *s, int cpu);
-unsigned long sd_source_load(struct sl_sim *sim, const struct sd_sched *s, int cpu);
-unsigned long sd_target_load(struct sl_sim *sim, const struct sd_sched *s, int cpu);
+/* 2.6.12 source_load / target_load: min / max of cpu_load and 128 *
+ * nr_running, as sd_load_changed last computed them (the check op
+ * recomputes them after every event in the tests). */
+static inline unsigned long sd_source_load(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+{
+	(void)sim;
+	return s->src_load[cpu];
+}
+
+static inline unsigned long sd_target_load(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+{
+	(void)sim;
+	return s->tgt_load[cpu];
+}
 /* w26: this_cpu's "low" and "high" guesses of cpu's load; update stores
  * their mean in this_cpu's memory. */
 unsigned long sd_low_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int cpu,

@@ -97,19 +97,23 @@ void sd_update_cpu_load(struct sl_sim *sim, struct sd_sched *s, int cpu)
 	}
 }
 
-unsigned long sd_source_load(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+/* The guesses as the kernel computes them; the balancers read the copies
+ * sd_load_changed keeps (sd_source_load, sd_target_load in domains.h),
+ * which the check compares with these. */
+static unsigned long sd_source_load_now(struct sl_sim *sim, const struct sd_sched *s, int cpu)
 {
 	unsigned long now = (unsigned long)sd_nr_running(sim, s, cpu) * SD_LOAD_SCALE;
 
 	return sd_min(sd_rq(s, cpu)->cpu_load, now);
 }
 
-unsigned long sd_target_load(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+static unsigned long sd_target_load_now(struct sl_sim *sim, const struct sd_sched *s, int cpu)
 {
 	unsigned long now = (unsigned long)sd_nr_running(sim, s, cpu) * SD_LOAD_SCALE;
 
 	return sd_max(sd_rq(s, cpu)->cpu_load, now);
 }
+
 
 /*
  * The running sums.  source_load / target_load of a CPU are min / max of
@@ -406,7 +410,8 @@ int sd_check_memo(struct sl_sim *sim, struct sd_sched *s, struct sl_err *err)
 	unsigned long core_src[SL_MAX_CPUS] = { 0 }, core_tgt[SL_MAX_CPUS] = { 0 };
 	unsigned long node_src[SL_MAX_NODES] = { 0 }, node_tgt[SL_MAX_NODES] = { 0 };
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		unsigned long src = sd_source_load(sim, s, cpu), tgt = sd_target_load(sim, s, cpu);
+		unsigned long src = sd_source_load_now(sim, s, cpu);
+		unsigned long tgt = sd_target_load_now(sim, s, cpu);
 		if (src != s->src_load[cpu] || tgt != s->tgt_load[cpu])
 			return sl_fail_internal(err, "domains: CPU %d's loads are %lu / %lu, the "
 						"running copies say %lu / %lu", cpu, src, tgt,
