@@ -431,6 +431,7 @@ SL_TEST(domains_balanced_keeps_failures)
 			sd->nr_balance_failed = 2;
 			sd->balance_interval = 1;
 			sd->last_balance = -100000;
+			sd_balance_changed(s, 2);
 		}
 		sd_rebalance_tick(r.sim, s, 2, SD_IDLE);
 		sd_for_each_domain(s, 2, sd)
@@ -1052,6 +1053,7 @@ SL_TEST(domains_priority_sleeper_tick_balances)
 	sd_nr_add(s, 1, 1);
 	sd->last_balance = -100000;
 	sd->balance_interval = 1;
+	sd_balance_changed(s, 1);
 	sd_tick(r.sim, 1);
 	CHECKF(s->rqs[1].cpu_load == 64, "cpu_load %lu", s->rqs[1].cpu_load);
 	/* busy: the interval advanced by busy_factor (8) ticks, not 1 */

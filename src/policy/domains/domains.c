@@ -242,6 +242,8 @@ static int domains_check(struct sl_sim *sim, struct sl_err *err)
 						"chose %d", cpu, t->id,
 						rq->curr ? rq->curr->id : -1);
 	}
+	if (sd_check_due(s, err))
+		return -1;
 	return sd_check_memo(sim, s, err);
 }
 

@@ -200,6 +200,10 @@ struct sd_rq {
 	sl_time timestamp_last_tick;
 	int64_t last_tick;		/* jiffies of its last tick */
 	struct sd_domain *sd;		/* base domain, NULL when the CPU has none */
+	/* first staggered jiffy a domain is due, idle [0] / busy [1], when
+	 * due_ok (domains/balance.c, sd_rebalance_tick) */
+	int64_t due[2];
+	bool due_ok;
 	bool active_balance;
 	int push_cpu;
 	struct sl_task *migrate_task;	/* sched_migrate_task request, or NULL */
@@ -249,6 +253,7 @@ struct sd_sched {
 	uint64_t gen_core[SL_MAX_CPUS];
 	bool in_migration[SL_MAX_CPUS];
 	uint64_t fbg_hits;		/* answers from a memo (for the tests) */
+	int64_t stagger_of[SL_MAX_CPUS];	/* rebalance_tick's HZ*cpu/NR_CPUS */
 	/*
 	 * 2.6.12's source_load and target_load of every CPU as of its last
 	 * change, and their sums per core and per node, kept by
@@ -365,7 +370,14 @@ unsigned long sd_w26_group_load(struct sl_sim *sim, struct sd_sched *s, int this
 
 int sd_move_tasks(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int busiest,
 		  unsigned long max_nr_move, struct sd_domain *sd, enum sd_idle idle);
+/* rebalance_tick, after sd_note_tick of the same tick (it reads the
+ * jiffies that stored). */
 void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_idle idle);
+/* A domain's last_balance or balance_interval was set from outside
+ * rebalance_tick: its due jiffies are recomputed at the next tick. */
+void sd_balance_changed(struct sd_sched *s, int cpu);
+/* The check op's part: every kept due jiffy is its domains'. */
+int sd_check_due(const struct sd_sched *s, struct sl_err *err);
 /* Every tick, first: skip the jiffies the engine's tick was stopped. */
 void sd_note_tick(struct sl_sim *sim, struct sd_sched *s, int cpu);
 /* Start every domain's balancing clock at its CPU's stagger. */

@@ -85,7 +85,11 @@ void sd_update_cpu_load(struct sl_sim *sim, struct sd_sched *s, int cpu)
 {
 	struct sd_rq *rq = sd_rq(s, cpu);
 	unsigned long old = rq->cpu_load;
-	unsigned long now = (unsigned long)sd_nr_running(sim, s, cpu) * SD_LOAD_SCALE;
+
+	(void)sim;
+	/* sd_nr_running, from the migration-thread flag the check compares */
+	unsigned long now = (unsigned long)(rq->nr_running + s->in_migration[cpu]) *
+			    SD_LOAD_SCALE;
 
 	/* round up when rising, or it would stick below the real load */
 	if (now > old)
