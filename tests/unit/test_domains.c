@@ -1194,3 +1194,30 @@ SL_TEST(domains_fbg_memo_and_sums)
 	CHECK(sl_policy_domains.check(r.sim, &err) == 0);
 	sl_sim_destroy(r.sim);
 }
+
+/*
+ * domains/balance.c: each runqueue keeps the first jiffy one of its
+ * domains is due; when the engine stopped the tick (nothing runnable),
+ * sd_note_tick moves every last_balance past the skipped jiffies and the
+ * kept jiffies with them.  A lone task that sleeps 20 ms at a time stops
+ * the tick over and over; the check op compares the kept jiffies with the
+ * domains' after every event.
+ */
+SL_TEST(domains_due_after_stopped_tick)
+{
+	static const char *const policies[] = { "domains", "domains:version=w26" };
+
+	for (int v = 0; v < 2; v++) {
+		struct sdt_run r;
+		if (!sdt_start(&r, "node:2 pack:1 core:2 pu:2", policies[v], 0))
+			return;
+		struct sdt_script *t = sdt_new(r.sim);
+		for (int k = 0; k < 6; k++) {
+			sdt_add(t, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+			sdt_add(t, sl_act_sleep(20 * SL_MSEC));
+		}
+		sl_sim_spawn_root(r.sim, &sdt_prog, t, "sleeper");
+		CHECKF(sdt_run(&r), "%s", policies[v]);
+		sl_sim_destroy(r.sim);
+	}
+}
