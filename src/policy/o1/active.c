@@ -71,7 +71,14 @@ static bool o1_rq_smt_busy(struct sl_sim *sim, const struct o1 *s, const struct 
 		return false;
 	if (rq->nr_running == 0)
 		return false;
-	return s->cfg.continue_bug || !o1_rq_has_idle_cpu(sim, rq);
+	if (s->cfg.continue_bug)
+		return true;
+	/* a busy CPU runs a task of its runqueue (counted in nr_running) or
+	 * its migration thread: with fewer of those than CPUs, one is idle,
+	 * which the walk below would find */
+	if (rq->nr_running + rq->nmig < rq->ncpus)
+		return false;
+	return !o1_rq_has_idle_cpu(sim, rq);
 }
 
 /* Set the version's latch; false if it was set already. */
@@ -152,6 +159,10 @@ void o1_core_migration(struct sl_sim *sim, int cpu, long arg)
 	struct sl_task *t = s->curr[cpu];
 
 	(void)arg;	/* merged requests keep the first arg: the state says why */
+	if (!s->in_migration[cpu]) {
+		s->in_migration[cpu] = true;
+		s->rq_of[cpu]->nmig++;
+	}
 	/* the thread preempted t: schedule() ran for it as prev */
 	if (t) {
 		o1_put_prev(sim, s, t);

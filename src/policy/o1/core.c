@@ -315,6 +315,20 @@ int o1_core_check(struct sl_sim *sim, struct sl_err *err)
 	}
 	if (o1_check_counts(s, count, err) || o1_check_balance_memo(s, err))
 		return -1;
+	int nmig[SL_MAX_CPUS] = { 0 };
+	for (int cpu = 0; cpu < s->ncpus && s->cfg.smp; cpu++) {
+		/* (up has no migration op: it never wakes the thread) */
+		bool mig = !sl_curr(sim, cpu) && !sl_cpu_idle(sim, cpu);
+		if (mig != s->in_migration[cpu])
+			return sl_fail_internal(err, "o1: CPU %d's migration thread %s, its flag "
+						"says %s", cpu, mig ? "runs" : "does not run",
+						s->in_migration[cpu] ? "it does" : "not");
+		nmig[s->rq_of[cpu]->index] += mig;
+	}
+	for (int i = 0; i < s->nrqs; i++)
+		if (nmig[i] != s->rqs[i].nmig)
+			return sl_fail_internal(err, "o1: runqueue %d counts %d migration threads, "
+						"%d run", i, s->rqs[i].nmig, nmig[i]);
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		struct sl_task *t = sl_curr(sim, cpu);
 		if (t && t != s->curr[cpu])

@@ -296,6 +296,7 @@ struct o1_rq {
 	int last_cpu;			/* its highest CPU: walks of cpus stop there */
 	int ncpus;
 	bool active_balance;		/* the latch on the busy runqueue (2.5.59 F3, A9) */
+	int nmig;			/* its CPUs whose migration thread runs */
 	int node;			/* NUMA node of its CPUs */
 	int *prev_node_load;		/* this balancer's decayed view of every node */
 	int nr_balanced;		/* load_balance calls since the last node look (2.5.59) */
@@ -351,6 +352,9 @@ struct o1 {
 	bool active_req[SL_MAX_CPUS];		/* F3 latch of requesting CPUs */
 	struct o1_rq *active_req_rq[SL_MAX_CPUS];
 	bool active_woken[SL_MAX_CPUS];		/* thread woken to balance actively */
+	/* the CPU's migration thread runs: from its op (o1_core_migration) to
+	 * the schedule() that ends it (o1_core_pick_next) */
+	bool in_migration[SL_MAX_CPUS];
 
 	/* NUMA: numa is cfg.numa on a machine of more than one node */
 	bool numa;
