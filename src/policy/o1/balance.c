@@ -291,7 +291,7 @@ static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
 static int o1_check_memo(const struct o1 *s, const struct o1_rq *rq,
 			 const struct o1_fbq_memo *m, struct sl_err *err)
 {
-	static int a[SL_MAX_CPUS], b[SL_MAX_CPUS];
+	int a[SL_MAX_CPUS], b[SL_MAX_CPUS];	/* runs of one process share no state */
 	sl_cpumask mask = o1_memo_mask(s, rq, m);
 
 	if (!m->valid)
