@@ -68,7 +68,9 @@ int sd_nr_running(struct sl_sim *sim, const struct sd_sched *s, int cpu)
 
 bool sd_cpu_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu)
 {
-	return sl_cpu_idle(sim, cpu) && sd_rq(s, cpu)->nr_running == 0;
+	/* the runqueue first: the wakeup and exec walks over a busy span
+	 * then ask the engine only about CPUs with nothing queued */
+	return sd_rq(s, cpu)->nr_running == 0 && sl_cpu_idle(sim, cpu);
 }
 
 bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu)
