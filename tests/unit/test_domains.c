@@ -356,6 +356,7 @@ static long sdt_fbg(const char *policy, const struct sdt_fbg_case *c, enum sd_id
 		if (s->rqs[i].cpu_loads)
 			for (int j = 0; j < 4; j++)
 				s->rqs[j].cpu_loads[i] = c->load[i];
+		sd_load_changed(s, i);	/* the running load sums follow */
 	}
 	struct sd_domain *sd = c->smt ? s->rqs[2].sd : s->rqs[2].sd->parent;
 	if (c->power_busy)
@@ -430,6 +431,7 @@ SL_TEST(domains_balanced_keeps_failures)
 			sd->nr_balance_failed = 2;
 			sd->balance_interval = 1;
 			sd->last_balance = -100000;
+			sd_balance_changed(s, 2);
 		}
 		sd_rebalance_tick(r.sim, s, 2, SD_IDLE);
 		sd_for_each_domain(s, 2, sd)
@@ -1048,15 +1050,16 @@ SL_TEST(domains_priority_sleeper_tick_balances)
 		return;
 	struct sd_sched *s = sl_policy_data(r.sim);
 	struct sd_domain *sd = s->rqs[1].sd;
-	s->rqs[1].nr_running = 1;
+	sd_nr_add(s, 1, 1);
 	sd->last_balance = -100000;
 	sd->balance_interval = 1;
+	sd_balance_changed(s, 1);
 	sd_tick(r.sim, 1);
 	CHECKF(s->rqs[1].cpu_load == 64, "cpu_load %lu", s->rqs[1].cpu_load);
 	/* busy: the interval advanced by busy_factor (8) ticks, not 1 */
 	CHECKF(sd->last_balance == -100000 + 8, "last_balance %lld",
 	       (long long)sd->last_balance);
-	s->rqs[1].nr_running = 0;
+	sd_nr_add(s, 1, -1);
 	sl_sim_destroy(r.sim);
 }
 
@@ -1124,4 +1127,97 @@ SL_TEST(domains_kernbench_invariants)
 	CHECK(sdt_kernbench("pack:2 core:1 pu:2", "domains", 5, &a) &&
 	      sdt_kernbench("pack:2 core:1 pu:2", "domains", 5, &b));
 	CHECK(a.n == b.n && !memcmp(a.m, b.m, sizeof(a.m[0]) * (size_t)a.n));
+}
+
+/* ---- find_busiest_group's memo and running load sums ---- */
+
+/*
+ * domains/load.c: 2.6.12's find_busiest_group answers from a memo while no
+ * load of its span changed, and reads a core's or a node's load from
+ * running sums.  The check op (after every event here) recomputes every
+ * current memo and every sum; this run makes both work on a NUMA SMT
+ * machine, and the corruptions show the check catches a wrong memo, sum
+ * or migration-thread flag.
+ */
+SL_TEST(domains_fbg_memo_and_sums)
+{
+	struct sdt_run r;
+	struct sl_err err;
+
+	if (!sdt_start(&r, "node:2 pack:1 core:4 pu:2", "domains", 80 * SL_MSEC))
+		return;
+	struct sdt_script *root = sdt_new(r.sim);
+	for (int k = 0; k < 5; k++) {
+		struct sdt_script *c = sdt_new(r.sim);
+		for (int j = 0; j < 6; j++) {
+			sdt_add(c, sl_act_run((1 + k) * 2 * SL_MSEC, SL_WC_INT));
+			sdt_add(c, sl_act_sleep((sl_time)(1 + j % 3) * SL_MSEC));
+		}
+		sdt_fork(root, c, "mix", false, 0);
+	}
+	sdt_fork(root, sdt_hog(r.sim, 200, false), "hog", false, 0);
+	sdt_fork(root, sdt_hog(r.sim, 200, false), "hog", false, 0);
+	for (int k = 0; k < 7; k++)
+		sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	CHECK(sdt_run(&r));
+	struct sd_sched *s = sl_policy_data(r.sim);
+	CHECKF(s->fbg_hits > 0, "no find_busiest_group answered by a memo");
+	CHECK(sl_policy_domains.check(r.sim, &err) == 0);
+
+	/* a current memo with a wrong imbalance */
+	struct sd_fbg_memo *m = NULL;
+	for (int cpu = 0; cpu < s->ncpus && !m; cpu++)
+		sd_for_each_domain(s, cpu, sd)
+			for (int idle = 0; idle < 3 && !m; idle++)
+				if (sd->span_gen && sd->fbg_memo[idle].valid &&
+				    sd->fbg_memo[idle].gen == *sd->span_gen)
+					m = &sd->fbg_memo[idle];
+	CHECKF(m != NULL, "no current memo after the run");
+	if (m) {
+		m->imbalance += 3;
+		CHECK(sl_policy_domains.check(r.sim, &err) == -1 && strstr(err.msg, "memo"));
+		m->imbalance -= 3;
+		CHECK(sl_policy_domains.check(r.sim, &err) == 0);
+	}
+	/* a node's running sum, a CPU's running load */
+	s->node_src[1] += 1;
+	CHECK(sl_policy_domains.check(r.sim, &err) == -1 && strstr(err.msg, "sums"));
+	s->node_src[1] -= 1;
+	s->tgt_load[3] += 128;
+	CHECK(sl_policy_domains.check(r.sim, &err) == -1 && strstr(err.msg, "running"));
+	s->tgt_load[3] -= 128;
+	/* a migration thread said to run that does not */
+	s->in_migration[5] = !s->in_migration[5];
+	CHECK(sl_policy_domains.check(r.sim, &err) == -1 && strstr(err.msg, "migration"));
+	s->in_migration[5] = !s->in_migration[5];
+	CHECK(sl_policy_domains.check(r.sim, &err) == 0);
+	sl_sim_destroy(r.sim);
+}
+
+/*
+ * domains/balance.c: each runqueue keeps the first jiffy one of its
+ * domains is due; when the engine stopped the tick (nothing runnable),
+ * sd_note_tick moves every last_balance past the skipped jiffies and the
+ * kept jiffies with them.  A lone task that sleeps 20 ms at a time stops
+ * the tick over and over; the check op compares the kept jiffies with the
+ * domains' after every event.
+ */
+SL_TEST(domains_due_after_stopped_tick)
+{
+	static const char *const policies[] = { "domains", "domains:version=w26" };
+
+	for (int v = 0; v < 2; v++) {
+		struct sdt_run r;
+		if (!sdt_start(&r, "node:2 pack:1 core:2 pu:2", policies[v], 0))
+			return;
+		struct sdt_script *t = sdt_new(r.sim);
+		for (int k = 0; k < 6; k++) {
+			sdt_add(t, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+			sdt_add(t, sl_act_sleep(20 * SL_MSEC));
+		}
+		sl_sim_spawn_root(r.sim, &sdt_prog, t, "sleeper");
+		CHECKF(sdt_run(&r), "%s", policies[v]);
+		sl_sim_destroy(r.sim);
+	}
 }

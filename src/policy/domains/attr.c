@@ -83,13 +83,13 @@ static void sd_set_class(struct sl_sim *sim, struct sd_sched *s, struct sd_task 
 
 	if (array) {
 		sd_dequeue(p);
-		rq->nr_running--;
+		sd_nr_add(s, rq->cpu, -1);
 	}
 	p->prio = sd_rt(p) ? sd_rt_prio(p->task) : p->static_prio;
 	if (!array)
 		return;
 	sd_enqueue(rq->active, p);
-	rq->nr_running++;
+	sd_nr_add(s, rq->cpu, 1);
 	if (sl_task_running(p->task) ? p->prio > oldprio : sd_preempts(sim, p, p->cpu))
 		sl_resched(sim, p->cpu);
 }
@@ -131,7 +131,7 @@ static void sd_affinity_move(struct sl_sim *sim, struct sd_sched *s, struct sd_t
 		return;
 	}
 	sd_dequeue(p);
-	sd_rq(s, p->cpu)->nr_running--;
+	sd_nr_add(s, p->cpu, -1);
 	p->cpu = dest;
 	sd_activate(sim, s, dest, p, true, false);
 	if (sd_preempts(sim, p, dest))

@@ -98,10 +98,10 @@ void sd_move_queued(struct sl_sim *sim, struct sd_sched *s, struct sd_task *p,
 	struct sd_rq *src = sd_rq(s, p->cpu), *dst = sd_rq(s, dest);
 
 	sd_dequeue(p);
-	src->nr_running--;
+	sd_nr_add(s, src->cpu, -1);
 	sl_note_migration(sim, p->task, p->cpu, dest);
 	p->cpu = dest;
-	dst->nr_running++;
+	sd_nr_add(s, dst->cpu, 1);
 	sd_enqueue(dst_array ? dst_array : dst->active, p);
 	/* the idle task has prio MAX_PRIO: an idle CPU always reschedules */
 	if (sd_preempts(sim, p, dest))
@@ -259,6 +259,8 @@ void sd_balance_init(struct sd_sched *s)
 {
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		int64_t off = sd_stagger(s, cpu);
+		s->stagger_of[cpu] = off;
+		sd_balance_changed(s, cpu);
 		sd_for_each_domain(s, cpu, sd) {
 			int64_t busy = sd_ms_to_jiffies(s, (int64_t)sd->p.min_interval *
 							   sd->p.busy_factor);
@@ -274,29 +276,91 @@ void sd_note_tick(struct sl_sim *sim, struct sd_sched *s, int cpu)
 	int64_t gap = now_j - rq->last_tick - 1;	/* jiffies the tick was stopped */
 
 	rq->last_tick = now_j;
-	if (gap > 0)
+	if (gap > 0) {
 		sd_for_each_domain(s, cpu, sd)
 			sd->last_balance += gap;
+		for (int k = 0; k < 2; k++)
+			if (rq->due[k] != INT64_MAX)
+				rq->due[k] += gap;
+	}
 }
 
-void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_idle idle)
+/* The balance interval of sd in jiffies, idle or busy. */
+static int64_t sd_interval(const struct sd_sched *s, const struct sd_domain *sd, bool busy)
 {
-	if (s->v->rules == SD_RULES_2612)
-		sd_update_cpu_load(sim, s, cpu);
-	int64_t j = (int64_t)sl_jiffies(sim) + sd_stagger(s, cpu);
+	int64_t interval = sd->balance_interval;
+
+	if (busy)
+		interval *= sd->p.busy_factor;
+	return sd_ms_to_jiffies(s, interval);
+}
+
+/* The first (staggered) jiffy a domain of cpu is due, idle ([0]) or busy
+ * ([1]), from every domain's last_balance and interval. */
+static void sd_due(const struct sd_sched *s, int cpu, int64_t due[2])
+{
+	due[0] = due[1] = INT64_MAX;
 	sd_for_each_domain(s, cpu, sd) {
 		if (!(sd->p.flags & SD_LOAD_BALANCE))
 			continue;
-		int64_t interval = sd->balance_interval;
-		if (idle != SD_IDLE)
-			interval *= sd->p.busy_factor;
-		interval = sd_ms_to_jiffies(s, interval);
+		for (int k = 0; k < 2; k++) {
+			int64_t at = sd->last_balance + sd_interval(s, sd, k);
+			if (at < due[k])
+				due[k] = at;
+		}
+	}
+}
+
+void sd_balance_changed(struct sd_sched *s, int cpu)
+{
+	sd_rq(s, cpu)->due_ok = false;
+}
+
+/*
+ * Every domain whose interval has passed balances.  Before the domains are
+ * walked, the runqueue's due jiffies (kept after every walk, moved with
+ * sd_note_tick's skipped jiffies) say whether any is: on most ticks none
+ * is, and the walk would only compare.
+ */
+void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_idle idle)
+{
+	struct sd_rq *rq = sd_rq(s, cpu);
+
+	if (s->v->rules == SD_RULES_2612)
+		sd_update_cpu_load(sim, s, cpu);
+	/* this tick's jiffies, as sd_note_tick stored them just before */
+	int64_t j = rq->last_tick + s->stagger_of[cpu];
+	if (rq->due_ok && j < rq->due[idle != SD_IDLE])
+		return;
+	sd_for_each_domain(s, cpu, sd) {
+		if (!(sd->p.flags & SD_LOAD_BALANCE))
+			continue;
+		int64_t interval = sd_interval(s, sd, idle != SD_IDLE);
 		if (j - sd->last_balance >= interval) {
 			if (sd_load_balance(sim, s, cpu, sd, idle))
 				idle = SD_NOT_IDLE;	/* pulled something: no longer idle */
 			sd->last_balance += interval;
 		}
 	}
+	sd_due(s, cpu, rq->due);
+	rq->due_ok = true;
+}
+
+int sd_check_due(const struct sd_sched *s, struct sl_err *err)
+{
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		const struct sd_rq *rq = sd_rq(s, cpu);
+		int64_t due[2];
+		if (!rq->due_ok)
+			continue;
+		sd_due(s, cpu, due);
+		if (due[0] != rq->due[0] || due[1] != rq->due[1])
+			return sl_fail_internal(err, "domains: CPU %d: balancing due at %lld / %lld, "
+						"its domains say %lld / %lld", cpu,
+						(long long)rq->due[0], (long long)rq->due[1],
+						(long long)due[0], (long long)due[1]);
+	}
+	return 0;
 }
 
 /* ---- active balancing ---- */
@@ -385,6 +449,10 @@ void sd_migration(struct sl_sim *sim, int cpu, long arg)
 	struct sd_rq *rq = sd_rq(s, cpu);
 
 	(void)arg;
+	/* the thread counts in nr_running now (domains/load.c): until the
+	 * schedule() at its end (sd_pick_next) */
+	s->in_migration[cpu] = true;
+	sd_load_changed(s, cpu);
 	if (rq->curr) {
 		sd_put_prev(sim, s, rq->curr);	/* schedule() for the preemption */
 		rq->curr = NULL;

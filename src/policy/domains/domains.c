@@ -161,6 +161,7 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 		return NULL;
 	}
 	sd_balance_init(s);
+	sd_memo_init(s);
 	sl_set_hz(sim, s->hz);
 	sl_set_tick_mode(sim, (enum sl_tick_mode)sl_param_choice(knobs, "tick"));
 	return s;
@@ -180,7 +181,8 @@ static void domains_destroy(struct sl_sim *sim)
 
 /*
  * Checked after every event in test builds, so it must stay cheap:
- * O(tasks + CPUs).  Every runnable task sits, properly linked, in an array
+ * O(tasks + CPUs), and find_busiest_group's current memos recomputed
+ * (sd_check_memo: O(CPUs x domains x groups)).  Every runnable task sits, properly linked, in an array
  * of its CPU's runqueue; counts add up; what runs is what schedule() chose.
  */
 static int domains_check_task(struct sd_sched *s, struct sl_task *t, int *count,
@@ -240,7 +242,9 @@ static int domains_check(struct sl_sim *sim, struct sl_err *err)
 						"chose %d", cpu, t->id,
 						rq->curr ? rq->curr->id : -1);
 	}
-	return 0;
+	if (sd_check_due(s, err))
+		return -1;
+	return sd_check_memo(sim, s, err);
 }
 
 const struct sl_policy_ops sl_policy_domains = {

@@ -126,6 +126,9 @@ struct sd_group {
 	sl_cpumask cpumask;
 	int ncpus;
 	int cpu_power;		/* 2.6.12; w26 counts CPUs instead */
+	/* the running sums that equal its loads, if it is a core or a node
+	 * (sd_memo_init): index into sd_sched.core_ or node_ sums, else -1 */
+	int sum_core, sum_node;
 };
 
 struct sd_domain {
@@ -141,6 +144,20 @@ struct sd_domain {
 	int64_t last_balance;		/* jiffies */
 	int balance_interval;		/* ms */
 	int nr_balance_failed;
+	/*
+	 * 2.6.12 find_busiest_group's memo, one per idle type (domains/load.c):
+	 * its answer when *span_gen was `gen`.  span_gen counts the changes
+	 * of what it reads on the span's CPUs (sd_load_changed); NULL: no
+	 * counter covers the span, no memo.
+	 */
+	const uint64_t *span_gen;
+	struct sd_fbg_memo {
+		bool valid;
+		uint64_t gen;
+		struct sd_group *group;
+		unsigned long imbalance;
+		long looked;
+	} fbg_memo[3];
 };
 
 /* Iterate over sd's groups starting with the local one, as the kernel's
@@ -183,6 +200,10 @@ struct sd_rq {
 	sl_time timestamp_last_tick;
 	int64_t last_tick;		/* jiffies of its last tick */
 	struct sd_domain *sd;		/* base domain, NULL when the CPU has none */
+	/* first staggered jiffy a domain is due, idle [0] / busy [1], when
+	 * due_ok (domains/balance.c, sd_rebalance_tick) */
+	int64_t due[2];
+	bool due_ok;
 	bool active_balance;
 	int push_cpu;
 	struct sl_task *migrate_task;	/* sched_migrate_task request, or NULL */
@@ -219,7 +240,41 @@ struct sd_sched {
 	struct sd_group *group_store;
 	int ngroups_used;
 	unsigned long *load_store;	/* w26 cpu_loads of every runqueue */
+
+	/*
+	 * Load generations: every change of what find_busiest_group reads of
+	 * a CPU (nr_running, cpu_load, its migration thread running) counts
+	 * in its core's, its node's and the machine's, the spans of the SMT,
+	 * PHYS and NODE domains (sd_load_changed).  in_migration[cpu]: its
+	 * migration thread runs (from sd_migration to the schedule() after).
+	 */
+	uint64_t gen_all;
+	uint64_t gen_node[SL_MAX_NODES];
+	uint64_t gen_core[SL_MAX_CPUS];
+	bool in_migration[SL_MAX_CPUS];
+	uint64_t fbg_hits;		/* answers from a memo (for the tests) */
+	int64_t stagger_of[SL_MAX_CPUS];	/* rebalance_tick's HZ*cpu/NR_CPUS */
+	/*
+	 * 2.6.12's source_load and target_load of every CPU as of its last
+	 * change, and their sums per core and per node, kept by
+	 * sd_load_changed: find_busiest_group's group loads when a group is a
+	 * core (PHYS level) or a node (NODE level).
+	 */
+	unsigned long src_load[SL_MAX_CPUS], tgt_load[SL_MAX_CPUS];
+	unsigned long core_src[SL_MAX_CPUS], core_tgt[SL_MAX_CPUS];
+	unsigned long node_src[SL_MAX_NODES], node_tgt[SL_MAX_NODES];
 };
+
+/* Something find_busiest_group reads of `cpu` changed: count it in the
+ * load generations and bring the load sums up to date (domains/load.c). */
+void sd_load_changed(struct sd_sched *s, int cpu);
+
+/* nr_running += d on `cpu`'s runqueue. */
+static inline void sd_nr_add(struct sd_sched *s, int cpu, int d)
+{
+	s->rqs[cpu].nr_running += d;
+	sd_load_changed(s, cpu);
+}
 
 static inline struct sd_task *sd_of(const struct sl_task *t)
 {
@@ -274,8 +329,20 @@ int sd_nr_running(struct sl_sim *sim, const struct sd_sched *s, int cpu);
 bool sd_cpu_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu);
 bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu);
 void sd_update_cpu_load(struct sl_sim *sim, struct sd_sched *s, int cpu);
-unsigned long sd_source_load(struct sl_sim *sim, const struct sd_sched *s, int cpu);
-unsigned long sd_target_load(struct sl_sim *sim, const struct sd_sched *s, int cpu);
+/* 2.6.12 source_load / target_load: min / max of cpu_load and 128 *
+ * nr_running, as sd_load_changed last computed them (the check op
+ * recomputes them after every event in the tests). */
+static inline unsigned long sd_source_load(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+{
+	(void)sim;
+	return s->src_load[cpu];
+}
+
+static inline unsigned long sd_target_load(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+{
+	(void)sim;
+	return s->tgt_load[cpu];
+}
 /* w26: this_cpu's "low" and "high" guesses of cpu's load; update stores
  * their mean in this_cpu's memory. */
 unsigned long sd_low_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int cpu,
@@ -289,6 +356,12 @@ struct sd_group *sd_find_busiest_group(struct sl_sim *sim, struct sd_sched *s,
 /* find_busiest_queue: the CPU of group to pull from, or -1. */
 int sd_find_busiest_queue(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 			  const struct sd_group *group);
+/* Point every domain whose span is a core, a node or the machine at that
+ * span's load generation (after sd_build_domains). */
+void sd_memo_init(struct sd_sched *s);
+/* The check op's part: every current memo is what find_busiest_group
+ * computes now, and the migration flags are right.  0, or -1 with err. */
+int sd_check_memo(struct sl_sim *sim, struct sd_sched *s, struct sl_err *err);
 /* w26: the summed "low" load of a group as this_cpu sees it. */
 unsigned long sd_w26_group_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 				const struct sd_group *group);
@@ -297,7 +370,14 @@ unsigned long sd_w26_group_load(struct sl_sim *sim, struct sd_sched *s, int this
 
 int sd_move_tasks(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int busiest,
 		  unsigned long max_nr_move, struct sd_domain *sd, enum sd_idle idle);
+/* rebalance_tick, after sd_note_tick of the same tick (it reads the
+ * jiffies that stored). */
 void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_idle idle);
+/* A domain's last_balance or balance_interval was set from outside
+ * rebalance_tick: its due jiffies are recomputed at the next tick. */
+void sd_balance_changed(struct sd_sched *s, int cpu);
+/* The check op's part: every kept due jiffy is its domains'. */
+int sd_check_due(const struct sd_sched *s, struct sl_err *err);
 /* Every tick, first: skip the jiffies the engine's tick was stopped. */
 void sd_note_tick(struct sl_sim *sim, struct sd_sched *s, int cpu);
 /* Start every domain's balancing clock at its CPU's stagger. */

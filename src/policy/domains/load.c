@@ -68,7 +68,9 @@ int sd_nr_running(struct sl_sim *sim, const struct sd_sched *s, int cpu)
 
 bool sd_cpu_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu)
 {
-	return sl_cpu_idle(sim, cpu) && sd_rq(s, cpu)->nr_running == 0;
+	/* the runqueue first: the wakeup and exec walks over a busy span
+	 * then ask the engine only about CPUs with nothing queued */
+	return sd_rq(s, cpu)->nr_running == 0 && sl_cpu_idle(sim, cpu);
 }
 
 bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu)
@@ -85,26 +87,66 @@ void sd_update_cpu_load(struct sl_sim *sim, struct sd_sched *s, int cpu)
 {
 	struct sd_rq *rq = sd_rq(s, cpu);
 	unsigned long old = rq->cpu_load;
-	unsigned long now = (unsigned long)sd_nr_running(sim, s, cpu) * SD_LOAD_SCALE;
+
+	(void)sim;
+	/* sd_nr_running, from the migration-thread flag the check compares */
+	unsigned long now = (unsigned long)(rq->nr_running + s->in_migration[cpu]) *
+			    SD_LOAD_SCALE;
 
 	/* round up when rising, or it would stick below the real load */
 	if (now > old)
 		old++;
-	rq->cpu_load = (old + now) / 2;
+	unsigned long load = (old + now) / 2;
+	if (load != rq->cpu_load) {
+		rq->cpu_load = load;
+		sd_load_changed(s, cpu);
+	}
 }
 
-unsigned long sd_source_load(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+/* The guesses as the kernel computes them; the balancers read the copies
+ * sd_load_changed keeps (sd_source_load, sd_target_load in domains.h),
+ * which the check compares with these. */
+static unsigned long sd_source_load_now(struct sl_sim *sim, const struct sd_sched *s, int cpu)
 {
 	unsigned long now = (unsigned long)sd_nr_running(sim, s, cpu) * SD_LOAD_SCALE;
 
 	return sd_min(sd_rq(s, cpu)->cpu_load, now);
 }
 
-unsigned long sd_target_load(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+static unsigned long sd_target_load_now(struct sl_sim *sim, const struct sd_sched *s, int cpu)
 {
 	unsigned long now = (unsigned long)sd_nr_running(sim, s, cpu) * SD_LOAD_SCALE;
 
 	return sd_max(sd_rq(s, cpu)->cpu_load, now);
+}
+
+
+/*
+ * The running sums.  source_load / target_load of a CPU are min / max of
+ * its cpu_load and 128 * nr_running counting the migration thread; they
+ * change only with those, which all pass here (sd_nr_add, cpu_load's
+ * update, the migration thread's start in sd_migration and the schedule()
+ * ending it in sd_pick_next, which keep in_migration).  Integer sums: the
+ * same numbers find_busiest_group's loop adds, in any order.
+ */
+void sd_load_changed(struct sd_sched *s, int cpu)
+{
+	const struct sl_topo *t = s->topo;
+	int core = t->cpu_core[cpu], node = t->cpu_node[cpu];
+	const struct sd_rq *rq = sd_rq(s, cpu);
+	unsigned long now = (unsigned long)(rq->nr_running + s->in_migration[cpu]) *
+			    SD_LOAD_SCALE;
+	unsigned long src = sd_min(rq->cpu_load, now), tgt = sd_max(rq->cpu_load, now);
+
+	s->gen_all++;
+	s->gen_node[node]++;
+	s->gen_core[core]++;
+	s->core_src[core] += src - s->src_load[cpu];
+	s->node_src[node] += src - s->src_load[cpu];
+	s->core_tgt[core] += tgt - s->tgt_load[cpu];
+	s->node_tgt[node] += tgt - s->tgt_load[cpu];
+	s->src_load[cpu] = src;
+	s->tgt_load[cpu] = tgt;
 }
 
 /* ---- w26: every balancer's own memory of every CPU ---- */
@@ -160,9 +202,10 @@ static bool sd_power_gain(const struct sd_group *busiest, const struct sd_group 
 	return pwr_move > pwr_now;
 }
 
+/* The computation, without the charge: *looked is the CPUs read. */
 static struct sd_group *sd_fbg_2612(struct sl_sim *sim, struct sd_sched *s,
-				    struct sd_domain *sd, int this_cpu, enum sd_idle idle,
-				    unsigned long *imbalance)
+				    struct sd_domain *sd, enum sd_idle idle,
+				    unsigned long *imbalance, long *looked_out)
 {
 	struct sd_group *busiest = NULL, *this = NULL;
 	unsigned long max_load = 0, this_load = 0, total_load = 0, total_pwr = 0;
@@ -173,10 +216,21 @@ static struct sd_group *sd_fbg_2612(struct sl_sim *sim, struct sd_sched *s,
 		bool local = k == 0;
 		unsigned long load = 0;
 
-		/* bias toward our own group: high guess for us, low for others */
-		sd_for_each_cpu(i, s, &g->cpumask) {
-			load += local ? sd_target_load(sim, s, i) : sd_source_load(sim, s, i);
-			looked++;
+		/* bias toward our own group: high guess for us, low for others;
+		 * a core's or a node's sum is kept running (sd_load_changed),
+		 * read as if its CPUs were */
+		if (g->sum_core >= 0) {
+			load = local ? s->core_tgt[g->sum_core] : s->core_src[g->sum_core];
+			looked += g->ncpus;
+		} else if (g->sum_node >= 0) {
+			load = local ? s->node_tgt[g->sum_node] : s->node_src[g->sum_node];
+			looked += g->ncpus;
+		} else {
+			sd_for_each_cpu(i, s, &g->cpumask) {
+				load += local ? sd_target_load(sim, s, i) :
+						sd_source_load(sim, s, i);
+				looked++;
+			}
 		}
 		total_load += load;
 		total_pwr += (unsigned long)g->cpu_power;
@@ -189,7 +243,7 @@ static struct sd_group *sd_fbg_2612(struct sl_sim *sim, struct sd_sched *s,
 			busiest = g;
 		}
 	}
-	sl_charge_sched(sim, this_cpu, looked * s->scan_ns);
+	*looked_out = looked;
 	if (!busiest || this_load >= max_load)
 		goto out_balanced;
 
@@ -287,13 +341,126 @@ out_balanced:
 	return NULL;
 }
 
+/*
+ * The memo.  2.6.12's find_busiest_group reads, of every CPU of the span,
+ * its cpu_load and nr_running (with the migration thread), and nothing
+ * else that changes: no memory of its own (w26's per-balancer guesses are
+ * one, so w26 always computes).  An idle CPU balances each domain at its
+ * idle interval and reads the whole span each time (the kernel's O(span),
+ * kept as the simulated cost); while none of those numbers has changed
+ * since (the span's load generation is the same), the answer is the same,
+ * so the host takes it from the domain's memo for that idle type and
+ * charges the same looked * scan_ns.  The check op recomputes every
+ * current memo (sd_check_memo).
+ */
 struct sd_group *sd_find_busiest_group(struct sl_sim *sim, struct sd_sched *s,
 				       struct sd_domain *sd, int this_cpu,
 				       enum sd_idle idle, unsigned long *imbalance)
 {
 	if (s->v->rules == SD_RULES_W26)
 		return sd_fbg_w26(sim, s, sd, this_cpu, idle, imbalance);
-	return sd_fbg_2612(sim, s, sd, this_cpu, idle, imbalance);
+	struct sd_fbg_memo *m = &sd->fbg_memo[idle];
+	if (sd->span_gen && m->valid && m->gen == *sd->span_gen) {
+		s->fbg_hits++;
+		sl_charge_sched(sim, this_cpu, m->looked * s->scan_ns);
+		*imbalance = m->imbalance;
+		return m->group;
+	}
+	long looked = 0;
+	struct sd_group *g = sd_fbg_2612(sim, s, sd, idle, imbalance, &looked);
+	sl_charge_sched(sim, this_cpu, looked * s->scan_ns);
+	if (sd->span_gen)
+		*m = (struct sd_fbg_memo){ true, *sd->span_gen, g, *imbalance, looked };
+	return g;
+}
+
+void sd_memo_init(struct sd_sched *s)
+{
+	const struct sl_topo *t = s->topo;
+
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		sd_for_each_domain(s, cpu, sd) {
+			const uint64_t *gen = NULL;
+			if (sl_cpumask_equal(&sd->span, &t->all_cpus))
+				gen = &s->gen_all;
+			else if (sl_cpumask_equal(&sd->span, &t->node_cpus[t->cpu_node[cpu]]))
+				gen = &s->gen_node[t->cpu_node[cpu]];
+			else if (sl_cpumask_equal(&sd->span, sl_topo_siblings(t, cpu)))
+				gen = &s->gen_core[t->cpu_core[cpu]];
+			sd->span_gen = gen;
+			for (int k = 0; k < sd->ngroups; k++) {
+				struct sd_group *g = &sd->groups[k];
+				int c = sl_cpumask_first(&g->cpumask);
+				g->sum_core = g->sum_node = -1;
+				if (sl_cpumask_equal(&g->cpumask, sl_topo_siblings(t, c)))
+					g->sum_core = t->cpu_core[c];
+				else if (sl_cpumask_equal(&g->cpumask,
+							  &t->node_cpus[t->cpu_node[c]]))
+					g->sum_node = t->cpu_node[c];
+			}
+		}
+	}
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
+		sd_load_changed(s, cpu);
+}
+
+int sd_check_memo(struct sl_sim *sim, struct sd_sched *s, struct sl_err *err)
+{
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		bool running = !sl_curr(sim, cpu) && !sl_cpu_idle(sim, cpu);
+		if (running != s->in_migration[cpu])
+			return sl_fail_internal(err, "domains: CPU %d's migration thread %s, its "
+						"flag says %s", cpu, running ? "runs" : "does not run",
+						s->in_migration[cpu] ? "it does" : "not");
+	}
+	unsigned long core_src[SL_MAX_CPUS] = { 0 }, core_tgt[SL_MAX_CPUS] = { 0 };
+	unsigned long node_src[SL_MAX_NODES] = { 0 }, node_tgt[SL_MAX_NODES] = { 0 };
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		unsigned long src = sd_source_load_now(sim, s, cpu);
+		unsigned long tgt = sd_target_load_now(sim, s, cpu);
+		if (src != s->src_load[cpu] || tgt != s->tgt_load[cpu])
+			return sl_fail_internal(err, "domains: CPU %d's loads are %lu / %lu, the "
+						"running copies say %lu / %lu", cpu, src, tgt,
+						s->src_load[cpu], s->tgt_load[cpu]);
+		core_src[s->topo->cpu_core[cpu]] += src;
+		core_tgt[s->topo->cpu_core[cpu]] += tgt;
+		node_src[s->topo->cpu_node[cpu]] += src;
+		node_tgt[s->topo->cpu_node[cpu]] += tgt;
+	}
+	for (int i = 0; i < s->ncpus; i++)
+		if (core_src[i] != s->core_src[i] || core_tgt[i] != s->core_tgt[i])
+			return sl_fail_internal(err, "domains: core %d's load sums are %lu / %lu, "
+						"its CPUs' add up to %lu / %lu", i, s->core_src[i],
+						s->core_tgt[i], core_src[i], core_tgt[i]);
+	for (int i = 0; i < SL_MAX_NODES; i++)
+		if (node_src[i] != s->node_src[i] || node_tgt[i] != s->node_tgt[i])
+			return sl_fail_internal(err, "domains: node %d's load sums are %lu / %lu, "
+						"its CPUs' add up to %lu / %lu", i, s->node_src[i],
+						s->node_tgt[i], node_src[i], node_tgt[i]);
+	if (s->v->rules == SD_RULES_W26)
+		return 0;
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		sd_for_each_domain(s, cpu, sd) {
+			for (int idle = 0; idle < 3; idle++) {
+				const struct sd_fbg_memo *m = &sd->fbg_memo[idle];
+				if (!sd->span_gen || !m->valid || m->gen != *sd->span_gen)
+					continue;
+				unsigned long imb = 0;
+				long looked = 0;
+				struct sd_group *g = sd_fbg_2612(sim, s, sd, (enum sd_idle)idle,
+								 &imb, &looked);
+				if (g != m->group || imb != m->imbalance || looked != m->looked)
+					return sl_fail_internal(err, "domains: CPU %d level %d idle %d: "
+								"find_busiest_group's memo says "
+								"group %ld, imbalance %lu; it "
+								"finds %ld, %lu", cpu, (int)sd->level,
+								idle, m->group ? (long)(m->group -
+								sd->groups) : -1L, m->imbalance,
+								g ? (long)(g - sd->groups) : -1L, imb);
+			}
+		}
+	}
+	return 0;
 }
 
 int sd_find_busiest_queue(struct sl_sim *sim, struct sd_sched *s, int this_cpu,

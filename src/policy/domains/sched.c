@@ -254,10 +254,10 @@ void sd_dequeue(struct sd_task *p)
 }
 
 /* __activate_task: on the active array, counted. */
-static void sd_activate_quiet(struct sd_rq *rq, struct sd_task *p)
+static void sd_activate_quiet(struct sd_sched *s, struct sd_rq *rq, struct sd_task *p)
 {
 	sd_enqueue(rq->active, p);
-	rq->nr_running++;
+	sd_nr_add(s, rq->cpu, 1);
 }
 
 void sd_activate(struct sl_sim *sim, struct sd_sched *s, int cpu, struct sd_task *p,
@@ -274,7 +274,7 @@ void sd_activate(struct sl_sim *sim, struct sd_sched *s, int cpu, struct sd_task
 			p->activated = from_interrupt ? 2 : 1;
 		p->timestamp = now;
 	}
-	sd_activate_quiet(rq, p);
+	sd_activate_quiet(s, rq, p);
 }
 
 bool sd_preempts(struct sl_sim *sim, const struct sd_task *p, int cpu)
@@ -381,7 +381,7 @@ void sd_put_prev(struct sl_sim *sim, struct sd_sched *s, struct sl_task *prev)
 	sd_charge_run_time(s, p, sl_now(sim));
 	if (prev->state != SL_TASK_RUNNABLE && p->array) {
 		sd_dequeue(p);
-		sd_rq(s, p->cpu)->nr_running--;
+		sd_nr_add(s, p->cpu, -1);
 	}
 }
 
@@ -441,6 +441,11 @@ struct sl_task *sd_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev)
 	struct sd_sched *s = sd_state(sim);
 	struct sd_rq *rq = sd_rq(s, cpu);
 
+	if (s->in_migration[cpu] && sl_cpu_idle(sim, cpu)) {
+		/* the schedule() that ends the migration thread's run */
+		s->in_migration[cpu] = false;
+		sd_load_changed(s, cpu);
+	}
 	if (prev)
 		sd_put_prev(sim, s, prev);
 	sl_charge_sched(sim, cpu, s->pick_ns);
@@ -465,7 +470,7 @@ static void sd_fork_root(struct sl_sim *sim, struct sd_sched *s, struct sd_task 
 	c->sleep_avg = 0;
 	c->prio = sd_effective_prio(s, c);
 	c->time_slice = sd_task_timeslice(s, c);
-	sd_activate_quiet(sd_rq(s, cpu), c);
+	sd_activate_quiet(s, sd_rq(s, cpu), c);
 	sl_resched(sim, cpu);
 }
 
@@ -521,7 +526,7 @@ void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
 		 * changed): at the tail of its priority, on any_online_cpu of
 		 * its mask if the parent's CPU is not in it */
 		c->prio = sd_effective_prio(s, c);
-		sd_activate_quiet(rq, c);
+		sd_activate_quiet(s, rq, c);
 		if ((!away && !last && s->v->child_first) || sd_preempts(sim, c, cpu))
 			sl_resched(sim, cpu);
 		return;
@@ -530,7 +535,7 @@ void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
 		/* at the tail of its own priority: a thread in 2.6.12 (run child
 		 * last), or any child of a parent that is not queued */
 		c->prio = sd_effective_prio(s, c);
-		sd_activate_quiet(rq, c);
+		sd_activate_quiet(s, rq, c);
 		if (!last && s->v->child_first)
 			sl_resched(sim, cpu);
 		return;
@@ -546,7 +551,7 @@ void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
 			  prio > SL_MAX_PRIO - 1 ? SL_MAX_PRIO - 1 : prio;
 		sd_enqueue(pp->array, c);
 	}
-	rq->nr_running++;
+	sd_nr_add(s, rq->cpu, 1);
 	if (s->v->child_first)
 		sl_resched(sim, cpu);
 }

@@ -58,7 +58,7 @@
 
 static bool o1_rq_has_idle_cpu(struct sl_sim *sim, const struct o1_rq *rq)
 {
-	sl_for_each_cpu(c, &rq->cpus)
+	sl_for_each_cpu_in(c, &rq->cpus, rq->first_cpu, rq->last_cpu + 1)
 		if (sl_cpu_idle(sim, c))
 			return true;
 	return false;
@@ -71,7 +71,14 @@ static bool o1_rq_smt_busy(struct sl_sim *sim, const struct o1 *s, const struct 
 		return false;
 	if (rq->nr_running == 0)
 		return false;
-	return s->cfg.continue_bug || !o1_rq_has_idle_cpu(sim, rq);
+	if (s->cfg.continue_bug)
+		return true;
+	/* a busy CPU runs a task of its runqueue (counted in nr_running) or
+	 * its migration thread: with fewer of those than CPUs, one is idle,
+	 * which the walk below would find */
+	if (rq->nr_running + rq->nmig < rq->ncpus)
+		return false;
+	return !o1_rq_has_idle_cpu(sim, rq);
 }
 
 /* Set the version's latch; false if it was set already. */
@@ -95,23 +102,32 @@ void o1_active_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this
 {
 	if (!s->cfg.active_balance)
 		return;
-	for (int i = 0; i < s->nrqs; i++) {
-		struct o1_rq *rq = &s->rqs[i];
-		if (rq == this_rq || !o1_rq_smt_busy(sim, s, rq))
-			continue;
-		if (!o1_latch(s, rq, this_cpu))
-			continue;
-		s->active_woken[rq->first_cpu] = true;
-		sl_migration_wake(sim, rq->first_cpu, this_cpu);
+	/* every runqueue in order, as the patches walk them; an empty one
+	 * never qualifies, so only those of o1.rq_busy are looked at */
+	for (int w = 0; w < s->mask_words; w++) {
+		for (uint64_t bits = s->rq_busy.w[w]; bits; bits &= bits - 1) {
+			struct o1_rq *rq = &s->rqs[(w << 6) + __builtin_ctzll(bits)];
+			if (rq == this_rq || !o1_rq_smt_busy(sim, s, rq))
+				continue;
+			if (!o1_latch(s, rq, this_cpu))
+				continue;
+			s->active_woken[rq->first_cpu] = true;
+			sl_migration_wake(sim, rq->first_cpu, this_cpu);
+		}
 	}
 }
 
-/* The first CPU whose runqueue is completely empty, or -1. */
+/* The first CPU whose runqueue is completely empty, or -1: the first
+ * runqueue not in o1.rq_busy. */
 static int o1_first_idle_rq_cpu(const struct o1 *s)
 {
-	for (int i = 0; i < s->nrqs; i++)
-		if (s->rqs[i].nr_running == 0)
-			return s->rqs[i].first_cpu;
+	for (int w = 0; w < s->mask_words; w++) {
+		uint64_t free = ~s->rq_busy.w[w];
+		if (!free)
+			continue;
+		int i = (w << 6) + __builtin_ctzll(free);
+		return i < s->nrqs ? s->rqs[i].first_cpu : -1;
+	}
 	return -1;
 }
 
@@ -143,6 +159,10 @@ void o1_core_migration(struct sl_sim *sim, int cpu, long arg)
 	struct sl_task *t = s->curr[cpu];
 
 	(void)arg;	/* merged requests keep the first arg: the state says why */
+	if (!s->in_migration[cpu]) {
+		s->in_migration[cpu] = true;
+		s->rq_of[cpu]->nmig++;
+	}
 	/* the thread preempted t: schedule() ran for it as prev */
 	if (t) {
 		o1_put_prev(sim, s, t);

@@ -33,17 +33,213 @@
  *   - double_lock_balance: no locks, so this queue's length never has to
  *     be re-read after taking the busiest queue's lock.
  */
+#include <string.h>
+
 #include "policy/o1/core.h"
 #include "sim/sim.h"
 
 /* ---- find_busiest_queue ---- */
 
 /*
+ * The memo.  An idle CPU balances every tick and reads every runqueue of
+ * its node (the kernel's O(N) per call, which stays the simulated cost):
+ * on a big, mostly idle machine that is N^2 host reads per jiffy, nearly
+ * all reading what the last one read.  A scan leaves this balancer's
+ * prev_cpu_load[i] equal to the length it read for every CPU i of its
+ * mask; after that, only CPUs whose runqueue length changed can read
+ * differently (load = min(nr, prev), or nr when idle), and the change log
+ * (o1.chg_log) names them.  The scan's answer is the first CPU in rank
+ * order: greatest load (>= 2, not ours), then lowest CPU, as its strict >
+ * in CPU order gives.  So the memo keeps the first few CPUs by length
+ * (o1_fbq_memo.top) and a bound every other one ranks after; a call reads
+ * the changed CPUs as the kernel would (storing their memory) and ranks
+ * them with the unchanged ones of the list.  The answer stands if it
+ * ranks before the bound; else, after more changes than a quarter of the
+ * mask, or on a mask of no memo, the call scans.  The answer, the memory
+ * left behind and the charge (looked * scan_ns) are the scan's.  The memo
+ * is kept for this CPU's node mask ([0]) and for another node's CPUs plus
+ * this one ([1]: balance_node, 2.5.59's widened mask).  The check op
+ * replays every memo against a scan (o1_check_balance_memo).
+ */
+
+/* Does (cpu, load) rank before b?  Loads below 2 never rank. */
+static inline bool o1_ranks_before(int cpu, int load, const struct o1_best *b)
+{
+	return load > 1 && (b->cpu < 0 || load > b->load || (load == b->load && cpu < b->cpu));
+}
+
+/* Rank (cpu, load) into the memo's list (at most O1_MEMO_TOP); what falls
+ * off the end (or never gets in) is kept in the bound, the best of those. */
+static void o1_top_insert(struct o1_fbq_memo *m, int cpu, int load)
+{
+	struct o1_best out = { cpu, load };
+	int k = m->ntop;
+
+	if (k == O1_MEMO_TOP) {
+		if (o1_ranks_before(cpu, load, &m->top[k - 1])) {
+			out = m->top[--k];
+		} else {
+			k = -1;		/* it stays out */
+		}
+		if (o1_ranks_before(out.cpu, out.load, &m->bound))
+			m->bound = out;
+		if (k < 0)
+			return;
+	} else {
+		m->ntop++;
+	}
+	while (k > 0 && o1_ranks_before(cpu, load, &m->top[k - 1])) {
+		m->top[k] = m->top[k - 1];
+		k--;
+	}
+	m->top[k] = (struct o1_best){ cpu, load };
+}
+
+/* The memo slot for a scan of `mask` by this CPU and the key it must
+ * have; NULL for a mask of no slot. */
+static struct o1_fbq_memo *o1_memo_slot(const struct o1 *s, struct o1_rq *rq, int this_cpu,
+					const sl_cpumask *mask, struct o1_fbq_memo *key)
+{
+	const sl_cpumask *own = o1_node_mask(s, this_cpu);
+
+	key->node = -1;
+	key->cpu = -1;
+	if (mask == own || sl_cpumask_equal(mask, own))
+		return &rq->fbq[0];
+	if (!s->numa)
+		return NULL;
+	int other = sl_cpumask_first(mask);
+	if (other == this_cpu)
+		other = sl_cpumask_next(mask, this_cpu + 1);
+	if (other < 0 || other >= s->ncpus)
+		return NULL;
+	int node = s->topo->cpu_node[other];
+	sl_cpumask want = s->topo->node_cpus[node];
+	sl_cpumask_set(&want, this_cpu);
+	if (!sl_cpumask_equal(mask, &want))
+		return NULL;
+	key->node = node;
+	key->cpu = this_cpu;
+	return &rq->fbq[1];
+}
+
+/* The mask a memo covers. */
+static sl_cpumask o1_memo_mask(const struct o1 *s, const struct o1_rq *rq,
+			       const struct o1_fbq_memo *m)
+{
+	if (m->node < 0)
+		return *o1_node_mask(s, rq->first_cpu);
+	sl_cpumask mask = s->topo->node_cpus[m->node];
+	sl_cpumask_set(&mask, m->cpu);
+	return mask;
+}
+
+/* The kernel's scan of every CPU of the mask; sets memo m from it. */
+static struct o1_best o1_scan(const struct o1 *s, int this_idx, bool idle,
+			      const sl_cpumask *mask, int *prev, struct o1_fbq_memo *m)
+{
+	struct o1_best real = { -1, 1 };
+	int looked = 0;
+
+	m->ntop = 0;
+	m->bound = (struct o1_best){ -1, 1 };
+	for (int w = 0; w < s->mask_words; w++) {
+		for (uint64_t bits = mask->w[w]; bits; bits &= bits - 1) {
+			int i = (w << 6) + __builtin_ctzll(bits);
+			int idx = s->rq_idx[i], nr = s->rq_nr[idx];
+			int load = idle || nr < prev[i] ? nr : prev[i];
+			prev[i] = nr;
+			looked++;
+			if (idx == this_idx)
+				continue;
+			if (o1_ranks_before(i, load, &real))
+				real = (struct o1_best){ i, load };
+			if (nr > 1)
+				o1_top_insert(m, i, nr);
+		}
+	}
+	m->valid = true;
+	m->gen = s->chg_gen;
+	m->looked = looked;
+	return real;
+}
+
+/* The CPUs of runqueue idx in the mask. */
+#define o1_for_each_rq_cpu(i, s, idx, mask) \
+	sl_for_each_cpu_and_in(i, &(s)->rqs[idx].cpus, mask, (s)->rqs[idx].first_cpu, \
+			       (s)->rqs[idx].last_cpu + 1)
+
+/*
+ * The same answer from memo m and the changes logged since, storing the
+ * changed CPUs' memory and bringing m up to date; false (nothing stored)
+ * if the memo cannot give it.
+ */
+static bool o1_replay(const struct o1 *s, int this_idx, bool idle, const sl_cpumask *mask,
+		      int *prev, struct o1_fbq_memo *m, struct o1_best *out)
+{
+	uint64_t n = s->chg_gen - m->gen;
+	int limit = m->looked / 4 > 4 ? m->looked / 4 : 4;
+	sl_cpumask changed;
+
+	if (n > O1_CHG_LOG || n > (uint64_t)limit)
+		return false;
+	for (int w = 0; w < s->mask_words; w++)
+		changed.w[w] = 0;
+	for (uint64_t g = m->gen; g < s->chg_gen; g++)
+		sl_cpumask_set(&changed, s->chg_log[g % O1_CHG_LOG]);
+
+	struct o1_fbq_memo nm = *m;
+	struct o1_best real = { -1, 1 };
+	nm.gen = s->chg_gen;
+	nm.ntop = 0;
+	/* the unchanged CPUs of the list: their loads are their lengths */
+	for (int k = 0; k < m->ntop; k++) {
+		const struct o1_best *e = &m->top[k];
+		if (sl_cpumask_test(&changed, s->rq_idx[e->cpu]))
+			continue;
+		if (o1_ranks_before(e->cpu, e->load, &real))
+			real = *e;
+		o1_top_insert(&nm, e->cpu, e->load);
+	}
+	/* the changed ones, read as the scan reads them (each runqueue once) */
+	for (uint64_t g = m->gen; g < s->chg_gen; g++) {
+		int idx = s->chg_log[g % O1_CHG_LOG];
+		if (!sl_cpumask_test(&changed, idx))
+			continue;
+		sl_cpumask_unset(&changed, idx);
+		if (idx == this_idx)
+			continue;
+		o1_for_each_rq_cpu(i, s, idx, mask) {
+			int nr = s->rq_nr[idx];
+			int load = idle || nr < prev[i] ? nr : prev[i];
+			if (o1_ranks_before(i, load, &real))
+				real = (struct o1_best){ i, load };
+			/* behind the bound: as unknown as the unchanged rest */
+			if (o1_ranks_before(i, nr, &m->bound))
+				o1_top_insert(&nm, i, nr);
+		}
+	}
+	/* every CPU not looked at ranks after the bound */
+	if (m->bound.cpu >= 0 &&
+	    (real.cpu < 0 || !o1_ranks_before(real.cpu, real.load, &m->bound)))
+		return false;
+	for (uint64_t g = m->gen; g < s->chg_gen; g++) {
+		int idx = s->chg_log[g % O1_CHG_LOG];
+		o1_for_each_rq_cpu(i, s, idx, mask)
+			prev[i] = s->rq_nr[idx];
+	}
+	*m = nm;
+	*out = real;
+	return true;
+}
+
+/*
  * Lengths are smoothed against this balancer's memory: our own queue
  * counts as the longer of now and last time, the others as the shorter,
  * unless we are idle.  Returns the queue to pull from and *imbalance.
  * Every CPU of the mask is read, as in the kernel (its O(N) cost); the
- * lengths come from the dense copies o1.rq_idx/rq_nr, the same numbers.
+ * lengths come from the dense copies o1.rq_idx/rq_nr, the same numbers;
+ * what a memo gives is what that read would give (see above).
  */
 static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
 					   struct o1_rq *this_rq, int this_cpu, bool idle,
@@ -52,27 +248,24 @@ static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
 	int *prev = this_rq->prev_cpu_load;
 	int nr_running = idle || this_rq->nr_running > prev[this_cpu] ?
 			 this_rq->nr_running : prev[this_cpu];
-	int busiest_idx = -1, this_idx = this_rq->index;
-	int max_load = 1;	/* a queue needs >= 2 tasks to be busiest */
-	int looked = 0;
+	struct o1_fbq_memo key, scratch;
+	struct o1_fbq_memo *memo = o1_memo_slot(s, this_rq, this_cpu, mask, &key);
+	struct o1_best best;
 
-	for (int w = 0; w < s->mask_words; w++) {
-		for (uint64_t bits = mask->w[w]; bits; bits &= bits - 1) {
-			int i = (w << 6) + __builtin_ctzll(bits);
-			int idx = s->rq_idx[i], nr = s->rq_nr[idx];
-			int load = idle || nr < prev[i] ? nr : prev[i];
-			prev[i] = nr;
-			looked++;
-			if (load > max_load && idx != this_idx) {
-				busiest_idx = idx;
-				max_load = load;
-			}
-		}
+	if (!memo || !memo->valid || memo->node != key.node || memo->cpu != key.cpu ||
+	    !o1_replay(s, this_rq->index, idle, mask, prev, memo, &best)) {
+		if (!memo)
+			memo = &scratch;
+		*memo = key;
+		best = o1_scan(s, this_rq->index, idle, mask, prev, memo);
+	} else {
+		s->fbq_replays++;
 	}
-	sl_charge_sched(sim, this_cpu, looked * s->cfg.scan_ns);
-	if (busiest_idx < 0)
+	sl_charge_sched(sim, this_cpu, memo->looked * s->cfg.scan_ns);
+	if (best.cpu < 0)
 		return NULL;
-	struct o1_rq *busiest = &s->rqs[busiest_idx];
+	struct o1_rq *busiest = s->rq_of[best.cpu];
+	int max_load = best.load;
 
 	if (s->cfg.imbalance == O1_IMBALANCE_HALF) {
 		/* pull half the difference, and only for a ~25% imbalance */
@@ -89,6 +282,50 @@ static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
 			return NULL;
 	}
 	return busiest;
+}
+
+/*
+ * One memo, replayed against a scan from a copy of the same memory, busy
+ * and idle: same answer, same memory left, same memo after.
+ */
+static int o1_check_memo(const struct o1 *s, const struct o1_rq *rq,
+			 const struct o1_fbq_memo *m, struct sl_err *err)
+{
+	int a[SL_MAX_CPUS], b[SL_MAX_CPUS];	/* runs of one process share no state */
+	sl_cpumask mask = o1_memo_mask(s, rq, m);
+
+	if (!m->valid)
+		return 0;
+	for (int idle = 0; idle < 2; idle++) {
+		struct o1_fbq_memo ma = *m, mb = *m;
+		memcpy(a, rq->prev_cpu_load, sizeof(int) * (size_t)s->ncpus);
+		memcpy(b, rq->prev_cpu_load, sizeof(int) * (size_t)s->ncpus);
+		struct o1_best want = o1_scan(s, rq->index, idle, &mask, a, &ma), got;
+		if (!o1_replay(s, rq->index, idle, &mask, b, &mb, &got))
+			return 0;	/* the next call scans */
+		bool same = got.cpu == want.cpu && (want.cpu < 0 || got.load == want.load) &&
+			    !memcmp(a, b, sizeof(int) * (size_t)s->ncpus) &&
+			    mb.looked == ma.looked && mb.ntop <= ma.ntop &&
+			    (mb.bound.cpu >= 0 || (mb.ntop == ma.ntop && ma.bound.cpu < 0));
+		for (int k = 0; same && k < mb.ntop; k++)
+			same = mb.top[k].cpu == ma.top[k].cpu && mb.top[k].load == ma.top[k].load;
+		if (!same)
+			return sl_fail_internal(err, "o1: runqueue of CPU %d: find_busiest_queue's "
+						"memo (node %d) gives CPU %d of %d (idle %d), a "
+						"scan CPU %d of %d, or leaves another memory or "
+						"ranking", rq->first_cpu, m->node, got.cpu,
+						got.load, idle, want.cpu, want.load);
+	}
+	return 0;
+}
+
+int o1_check_balance_memo(const struct o1 *s, struct sl_err *err)
+{
+	for (int r = 0; r < s->nrqs; r++)
+		for (int k = 0; k < 2; k++)
+			if (o1_check_memo(s, &s->rqs[r], &s->rqs[r].fbq[k], err))
+				return -1;
+	return 0;
 }
 
 /* ---- load_balance ---- */

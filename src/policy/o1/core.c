@@ -123,6 +123,7 @@ static void o1_rq_init(struct o1 *s, struct o1_rq *rq, int node)
 	rq->prev_node_load = sl_xcalloc((unsigned long)s->nnodes, sizeof(int));
 	sl_cpumask_clear(&rq->cpus);
 	rq->first_cpu = -1;
+	rq->last_cpu = -1;
 	rq->node = node;
 	rq->index = (int)(rq - s->rqs);
 }
@@ -132,6 +133,8 @@ static void o1_rq_add_cpu(struct o1 *s, struct o1_rq *rq, int cpu)
 	sl_cpumask_set(&rq->cpus, cpu);
 	if (rq->first_cpu < 0)
 		rq->first_cpu = cpu;
+	if (cpu > rq->last_cpu)
+		rq->last_cpu = cpu;
 	rq->ncpus++;
 	s->rq_of[cpu] = rq;
 	s->rq_idx[cpu] = rq->index;
@@ -286,6 +289,9 @@ static int o1_check_counts(struct o1 *s, const int *count, struct sl_err *err)
 		if (s->rq_nr[i] != rq->nr_running)
 			return sl_fail_internal(err, "o1: runqueue %d holds %d, its copy says %d",
 						i, rq->nr_running, s->rq_nr[i]);
+		if (sl_cpumask_test(&s->rq_busy, i) != (rq->nr_running > 0))
+			return sl_fail_internal(err, "o1: runqueue %d holds %d, its busy bit is %d",
+						i, rq->nr_running, sl_cpumask_test(&s->rq_busy, i));
 	}
 	for (int n = 0; n < s->nnodes; n++)
 		if (node_sum[n] != s->node_nr_running[n])
@@ -307,8 +313,22 @@ int o1_core_check(struct sl_sim *sim, struct sl_err *err)
 		if (o1_of(t)->affinity_cpu >= 0)
 			affinity[o1_of(t)->affinity_cpu]++;
 	}
-	if (o1_check_counts(s, count, err))
+	if (o1_check_counts(s, count, err) || o1_check_balance_memo(s, err))
 		return -1;
+	int nmig[SL_MAX_CPUS] = { 0 };
+	for (int cpu = 0; cpu < s->ncpus && s->cfg.smp; cpu++) {
+		/* (up has no migration op: it never wakes the thread) */
+		bool mig = !sl_curr(sim, cpu) && !sl_cpu_idle(sim, cpu);
+		if (mig != s->in_migration[cpu])
+			return sl_fail_internal(err, "o1: CPU %d's migration thread %s, its flag "
+						"says %s", cpu, mig ? "runs" : "does not run",
+						s->in_migration[cpu] ? "it does" : "not");
+		nmig[s->rq_of[cpu]->index] += mig;
+	}
+	for (int i = 0; i < s->nrqs; i++)
+		if (nmig[i] != s->rqs[i].nmig)
+			return sl_fail_internal(err, "o1: runqueue %d counts %d migration threads, "
+						"%d run", i, s->rqs[i].nmig, nmig[i]);
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		struct sl_task *t = sl_curr(sim, cpu);
 		if (t && t != s->curr[cpu])

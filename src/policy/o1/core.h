@@ -238,6 +238,13 @@ bool o1_knob_given(const struct sl_params *knobs, const char *name);
 
 /* ---- state ---- */
 
+/* find_busiest_queue's memos (o1/balance.c): the change log keeps the
+ * last O1_CHG_LOG runqueue length changes; a memo replays at most a
+ * quarter of its mask's CPUs' worth of them (more, and the call scans),
+ * and remembers the first O1_MEMO_TOP CPUs by length. */
+#define O1_CHG_LOG 1024
+#define O1_MEMO_TOP 4
+
 struct o1_task {
 	struct sl_prio_node run_list;	/* first: the array links */
 	struct sl_task *task;
@@ -257,6 +264,27 @@ struct o1_task {
 					 * a CPU its new mask forbids, -1 */
 };
 
+/* A CPU and its load, as find_busiest_queue ranks them. */
+struct o1_best {
+	int cpu, load;
+};
+
+/*
+ * find_busiest_queue's memo of its scans of one mask (node -1: this
+ * runqueue's node mask; else that node's CPUs plus CPU `cpu`), as of
+ * change `gen` (o1.chg_gen): every prev_cpu_load of the mask equals that
+ * CPU's length; top[0..ntop) are the first CPUs of the mask, not ours, by
+ * length >= 2 (longest first, then lowest CPU); every other such CPU comes
+ * after `bound` (cpu -1: there is none); `looked` CPUs are read.
+ */
+struct o1_fbq_memo {
+	bool valid;
+	int node, cpu;
+	uint64_t gen;
+	int looked, ntop;
+	struct o1_best top[O1_MEMO_TOP], bound;
+};
+
 struct o1_rq {
 	int nr_running;			/* queued + running, all its CPUs */
 	struct sl_prio_array arrays[2];
@@ -265,12 +293,17 @@ struct o1_rq {
 	int *prev_cpu_load;		/* this balancer's memory of every CPU's length */
 	sl_cpumask cpus;		/* the CPUs it serves */
 	int first_cpu;			/* slot 0: its migration thread is woken */
+	int last_cpu;			/* its highest CPU: walks of cpus stop there */
 	int ncpus;
 	bool active_balance;		/* the latch on the busy runqueue (2.5.59 F3, A9) */
+	int nmig;			/* its CPUs whose migration thread runs */
 	int node;			/* NUMA node of its CPUs */
 	int *prev_node_load;		/* this balancer's decayed view of every node */
 	int nr_balanced;		/* load_balance calls since the last node look (2.5.59) */
 	int index;			/* in o1.rqs */
+	/* find_busiest_queue's memos of its scans (o1/balance.c): [0] of
+	 * its node mask, [1] of another node's CPUs and this CPU */
+	struct o1_fbq_memo fbq[2];
 };
 
 /* A pending sched_balance_exec move, carried out by the migration thread. */
@@ -303,11 +336,25 @@ struct o1 {
 	 */
 	int rq_idx[SL_MAX_CPUS];
 	int rq_nr[SL_MAX_CPUS];
+	/*
+	 * The change log of runqueue lengths: every o1_nr_inc/o1_nr_dec
+	 * writes its runqueue's index at chg_log[chg_gen % O1_CHG_LOG] and
+	 * counts chg_gen.  find_busiest_queue's memos replay it (o1/balance.c).
+	 */
+	uint64_t chg_gen;
+	int chg_log[O1_CHG_LOG];
+	uint64_t fbq_replays;		/* calls answered by a memo (for the tests) */
+	/* bit i: rqs[i].nr_running > 0, so that the HT scheduler's walks over
+	 * every runqueue (o1/active.c) visit only those that can qualify */
+	sl_cpumask rq_busy;
 	int mask_words;			/* words of a cpumask that hold the machine */
 	struct sl_task *curr[SL_MAX_CPUS];	/* what schedule() last chose */
 	bool active_req[SL_MAX_CPUS];		/* F3 latch of requesting CPUs */
 	struct o1_rq *active_req_rq[SL_MAX_CPUS];
 	bool active_woken[SL_MAX_CPUS];		/* thread woken to balance actively */
+	/* the CPU's migration thread runs: from its op (o1_core_migration) to
+	 * the schedule() that ends it (o1_core_pick_next) */
+	bool in_migration[SL_MAX_CPUS];
 
 	/* NUMA: numa is cfg.numa on a machine of more than one node */
 	bool numa;
@@ -341,16 +388,20 @@ static inline struct o1_rq *o1_rq(const struct o1 *s, int cpu)
 /* nr_running_inc / nr_running_dec: the runqueue's and its node's counts. */
 static inline void o1_nr_inc(struct o1 *s, struct o1_rq *rq)
 {
-	rq->nr_running++;
+	if (rq->nr_running++ == 0)
+		sl_cpumask_set(&s->rq_busy, rq->index);
 	s->rq_nr[rq->index]++;
 	s->node_nr_running[rq->node]++;
+	s->chg_log[s->chg_gen++ % O1_CHG_LOG] = rq->index;
 }
 
 static inline void o1_nr_dec(struct o1 *s, struct o1_rq *rq)
 {
-	rq->nr_running--;
+	if (--rq->nr_running == 0)
+		sl_cpumask_unset(&s->rq_busy, rq->index);
 	s->rq_nr[rq->index]--;
 	s->node_nr_running[rq->node]--;
+	s->chg_log[s->chg_gen++ % O1_CHG_LOG] = rq->index;
 }
 
 /* sl_for_each_cpu over a mask of this machine's CPUs, ascending, stopping
@@ -461,6 +512,9 @@ void o1_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq, in
 void o1_newidle_balance(struct sl_sim *sim, struct o1 *s, int cpu);
 /* rebalance_tick (2.8, 3.3). */
 void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle);
+/* The check op's part: every current find_busiest_queue memo equals a
+ * fresh scan.  0, or -1 with err set. */
+int o1_check_balance_memo(const struct o1 *s, struct sl_err *err);
 
 /* ---- o1/numa.c (3) ---- */
 

@@ -126,6 +126,11 @@ struct sl_task *o1_core_pick_next(struct sl_sim *sim, int cpu, struct sl_task *p
 {
 	struct o1 *s = o1_state(sim);
 
+	if (s->in_migration[cpu] && sl_cpu_idle(sim, cpu)) {
+		/* the schedule() that ends the migration thread's run */
+		s->in_migration[cpu] = false;
+		s->rq_of[cpu]->nmig--;
+	}
 	if (prev)
 		o1_put_prev(sim, s, prev);
 	if (!s->cfg.smp && cpu != 0)

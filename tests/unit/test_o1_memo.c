@@ -1,0 +1,121 @@
+/*
+ * test_o1_memo.c - find_busiest_queue's memo (o1/balance.c): an idle CPU
+ * whose runqueue lengths have not changed since its last scan takes that
+ * scan's answer, and one whose lengths changed a little replays the
+ * changes, instead of reading every runqueue again.  The check op, run
+ * after every event here, replays every memo against a fresh scan from a
+ * copy of the same memory (busy and idle) and fails on any difference;
+ * these tests make the memos work on NUMA and SMT machines under every
+ * version, and show that the check catches a wrong memo or memory.
+ */
+#include <string.h>
+
+#include "policy/o1/core.h"
+#include "test.h"
+#include "test_o1_script.h"
+
+/* Sleepy tasks of several lengths forked from one root, two execing:
+ * lengths change all the time, most CPUs idle in between. */
+static void o1mt_mix(struct sl_sim *sim)
+{
+	struct o1t_script *root = o1t_new(sim);
+
+	for (int k = 0; k < 6; k++) {
+		struct o1t_script *c = o1t_new(sim);
+		for (int j = 0; j < 8; j++) {
+			if (k < 2 && j == 0)
+				o1t_exec(c, "mix");
+			o1t_add(c, sl_act_run((1 + k) * 2 * SL_MSEC, SL_WC_INT));
+			o1t_add(c, sl_act_sleep((sl_time)(1 + j % 3) * SL_MSEC));
+		}
+		o1t_fork(root, c, "mix", 0);
+	}
+	for (int k = 0; k < 3; k++)
+		o1t_fork(root, o1t_hog(sim, 40), "hog", 0);
+	for (int k = 0; k < 9; k++)
+		o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &o1t_prog, root, "root");
+}
+
+SL_TEST(o1_balance_memo_replays)
+{
+	static const char *const pols[] = {
+		"o1:version=2.5.59", "o1:version=2.5.59,node_balance_rate=1",
+		"o1:version=2.5.68", "o1:version=2.6.0", "o1:version=2.5.33",
+		"ht:version=e6", "ht:version=a9", "ht:version=c1",
+	};
+	static const char *const machines[] = {
+		"node:2 pack:1 core:4 pu:2", "pack:2 core:4 pu:2", "node:4 pack:1 core:2 pu:1",
+	};
+	for (int m = 0; m < 3; m++) {
+		for (size_t i = 0; i < sizeof(pols) / sizeof(pols[0]); i++) {
+			struct o1t_run r;
+			if (!o1t_start(&r, machines[m], pols[i], 0))
+				continue;
+			o1mt_mix(r.sim);
+			bool ok = o1t_run(&r);
+			const struct o1 *s = sl_policy_data(r.sim);
+			/* the check op compared every memo after every event */
+			CHECKF(ok && sl_nr_tasks(r.sim) == 0, "%s on %s", pols[i], machines[m]);
+			CHECKF(s->fbq_replays > 0, "%s on %s: no call answered by a memo",
+			       pols[i], machines[m]);
+			sl_sim_destroy(r.sim);
+		}
+	}
+}
+
+/* Run hogs on a NUMA SMT machine for 30 ms: idle CPUs have memos then. */
+static struct o1 *o1mt_idle_machine(struct o1t_run *r, const char *policy)
+{
+	if (!o1t_start(r, "node:2 pack:1 core:4 pu:2", policy, 30 * SL_MSEC))
+		return NULL;
+	o1t_spawn_hogs(r->sim, 3, 100);
+	if (!o1t_run(r)) {
+		sl_sim_destroy(r->sim);
+		return NULL;
+	}
+	return sl_policy_data(r->sim);
+}
+
+SL_TEST(o1_balance_memo_check_catches)
+{
+	static const char *const pols[] = { "o1:version=2.6.0", "ht:version=c1" };
+
+	for (int i = 0; i < 2; i++) {
+		struct o1t_run r;
+		struct sl_err err;
+		struct o1 *s = o1mt_idle_machine(&r, pols[i]);
+		CHECK(s != NULL);
+		if (!s)
+			continue;
+		CHECK(o1_core_check(r.sim, &err) == 0);
+		/* a memo, of the last runqueue (idle), of its node mask */
+		struct o1_rq *rq = &s->rqs[s->nrqs - 1];
+		struct o1_fbq_memo *m = &rq->fbq[0];
+		CHECKF(m->valid, "%s: the idle runqueue has no memo", pols[i]);
+		/* a wrong ranking: nobody for somebody, somebody for nobody */
+		struct o1_fbq_memo keep = *m;
+		const sl_cpumask *mask = o1_node_mask(s, rq->first_cpu);
+		if (m->ntop > 0) {
+			m->ntop = 0;
+			m->bound = (struct o1_best){ -1, 1 };
+		} else {
+			m->ntop = 1;
+			m->top[0] = (struct o1_best){ sl_cpumask_first(mask), 5 };
+		}
+		CHECK(o1_core_check(r.sim, &err) == -1 && strstr(err.msg, "memo"));
+		*m = keep;
+		/* a wrong count of CPUs read (the charge) */
+		m->looked++;
+		CHECK(o1_core_check(r.sim, &err) == -1 && strstr(err.msg, "memo"));
+		*m = keep;
+		CHECK(o1_core_check(r.sim, &err) == 0);
+		/* a memory the memo calls unchanged that is not the length */
+		int cpu = sl_cpumask_first(mask);
+		rq->prev_cpu_load[cpu] += 3;
+		CHECK(o1_core_check(r.sim, &err) == -1 && strstr(err.msg, "memo"));
+		rq->prev_cpu_load[cpu] -= 3;
+		CHECK(o1_core_check(r.sim, &err) == 0);
+		sl_sim_destroy(r.sim);
+	}
+}
