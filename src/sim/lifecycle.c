@@ -217,7 +217,7 @@ void sl__after_switch_out(struct sl_sim *sim, struct sl_task *prev)
 		p->zombies = prev;
 	p->zombies_tail = prev;
 	if (p->state == SL_TASK_SLEEPING && p->act.kind == SL_ACT_WAIT)
-		sl__wake(sim, p, prev->last_cpu, 0);
+		sl__wake(sim, p, prev->last_cpu, SL_WAKE_CHILD_EXIT);
 }
 
 void sl__wake(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned flags)

@@ -42,6 +42,16 @@ struct sl_sched_attr;
 					 * running: an async wakeup in 2.4-2.6's
 					 * pipe code, a sync one in 6.x's
 					 * (docs/engine.md, "Pipe wakeups") */
+#define SL_WAKE_CHILD_EXIT (1u << 3)	/* a parent in wait() woken by its
+					 * exiting child, which leaves the CPU for
+					 * good: plain in 2.4.27 (wake_up_parent),
+					 * sync from 2.6 (__wake_up_parent).  It
+					 * comes after that CPU's schedule() has
+					 * picked (the engine reaps at switch-out):
+					 * a policy that queues it quietly on the
+					 * waker's CPU, "the waker schedules at
+					 * once", reschedules that CPU itself
+					 * (docs/engine.md, "Exit wakeups") */
 
 struct sl_policy_ops {
 	const char *name;

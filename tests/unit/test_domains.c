@@ -1221,3 +1221,60 @@ SL_TEST(domains_due_after_stopped_tick)
 		sl_sim_destroy(r.sim);
 	}
 }
+
+/* ---- the parent's wakeup at a child's exit ---- */
+
+/* The root forks a 200 ms hog (on CPU 1 of two CPUs when cpus == 2) and
+ * waits for it; the hog's exit wakes it.  The root's sleep_avg at 250 ms
+ * and the CPU it asked for its next action on, or -1 if it never ran. */
+static sl_time sdt_exit_wake(const char *policy, int cpus, int *cpu_after)
+{
+	struct sdt_run r;
+	sl_time avg = -1;
+	static sl_cpumask only1;
+
+	*cpu_after = -1;
+	if (!sdt_start(&r, cpus == 1 ? "pack:1 core:1 pu:1" : "pack:1 core:2 pu:1", policy,
+		       250 * SL_MSEC))
+		return -1;
+	struct sdt_script *hog = sdt_hog(r.sim, 200, false);
+	struct sdt_script *root = sdt_new(r.sim);
+	sl_cpumask_clear(&only1);
+	sl_cpumask_set(&only1, cpus - 1);
+	sdt_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &sdt_prog, .state = hog, .comm = "hog", .allowed = &only1 } });
+	sdt_add(root, sl_act_wait());
+	sdt_add(root, sl_act_run(300 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	if (sdt_run(&r) && root->pc == 3) {
+		avg = sd_of(sdt_find(r.sim, "root"))->sleep_avg;
+		*cpu_after = root->cpu[2];
+	}
+	sl_sim_destroy(r.sim);
+	return avg;
+}
+
+/*
+ * 2.6.11 and 2.6.12.1 kernel/signal.c __wake_up_parent wake a parent with
+ * wake_up_interruptible_sync.  w26's 2.6.0 base keeps a sync wakeup on the
+ * waker's CPU quiet: the root gets no credit for the 200 ms it waited (it
+ * got it while the exit wakeup was plain); 2.6.12's credits it, and both
+ * run the parent (the engine redoes the exiting CPU's pick, which came
+ * before the wakeup).
+ */
+SL_TEST(domains_exit_wakeup_is_sync)
+{
+	int cpu;
+	sl_time avg = sdt_exit_wake("domains:version=w26", 1, &cpu);
+	CHECKF(avg == 0 && cpu == 0, "w26: sleep_avg %.1f ms, ran on CPU %d",
+	       (double)avg / SL_MSEC, cpu);
+	avg = sdt_exit_wake("domains", 1, &cpu);
+	CHECKF(avg > 100 * SL_MSEC && cpu == 0, "2.6.12: sleep_avg %.1f ms, ran on CPU %d",
+	       (double)avg / SL_MSEC, cpu);
+	/* two CPUs, the child on CPU 1: the sync wakeup takes one task off the
+	 * waker's load (try_to_wake_up: this_load -= SCHED_LOAD_SCALE), so
+	 * wake affine pulls the parent to CPU 1; a plain one leaves it on
+	 * CPU 0, the decayed load of CPU 1 being a task's */
+	sdt_exit_wake("domains", 2, &cpu);
+	CHECKF(cpu == 1, "2.6.12: the root ran on CPU %d after its child's exit on CPU 1", cpu);
+}

@@ -625,3 +625,78 @@ SL_TEST(o1_task_hot_from_now)
 	CHECKF(cpu == 1 && t > 6 * SL_MSEC && t < 6.5 * SL_MSEC, "b started at %.3f ms on "
 	       "CPU %d", (double)t / SL_MSEC, cpu);
 }
+
+/* ---- the parent's wakeup at a child's exit ---- */
+
+/*
+ * One CPU: the root forks a 200 ms hog and waits for it; the hog's exit
+ * wakes it.  The root's sleep_avg at 250 ms (50 ms after it woke), in its
+ * version's unit, and on which CPU the root asked for its next action on a
+ * two-CPU machine whose hog ran on CPU 1 (ncpus 2), or -1.
+ */
+static int64_t o1vt_exit_wake(const char *policy, int ncpus, int *cpu_after)
+{
+	struct o1t_run r;
+	int64_t avg = -1;
+	static sl_cpumask only1;
+
+	*cpu_after = -1;
+	if (!o1t_start(&r, ncpus == 1 ? "pack:1 core:1 pu:1" : "pack:1 core:2 pu:1", policy,
+		       250 * SL_MSEC))
+		return -1;
+	struct o1t_script *hog = o1t_hog(r.sim, 200);
+	struct o1t_script *root = o1t_new(r.sim);
+	if (ncpus == 1) {
+		o1t_fork(root, hog, "hog", 0);
+	} else {
+		/* the hog runs on CPU 1, the root stays on CPU 0 */
+		sl_cpumask_clear(&only1);
+		sl_cpumask_set(&only1, 1);
+		o1t_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+			.u.fork = { .prog = &o1t_prog, .state = hog, .comm = "hog", .allowed = &only1 } });
+	}
+	o1t_add(root, sl_act_wait());
+	o1t_add(root, sl_act_run(300 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r) && root->pc == 3) {
+		struct sl_task *t = o1t_find(r.sim, "root");
+		if (t)
+			avg = o1vt_sleep_avg(r.sim, t);
+		*cpu_after = root->cpu[2];
+	}
+	sl_sim_destroy(r.sim);
+	return avg;
+}
+
+/* 2.6.11 kernel/signal.c __wake_up_parent wakes the parent with
+ * wake_up_interruptible_sync (2.6.0 and 2.5.x read the same: exit_wake),
+ * 2.4.27's wake_up_parent with wake_up_interruptible.  In 2.5.68 and 2.6.0
+ * a sync wakeup on the waker's CPU is quiet: the parent gets no credit for
+ * the 200 ms it waited; with exit_wake=plain it does. */
+SL_TEST(o1_exit_wakeup_is_sync)
+{
+	static const char *const quiet[] = { "o1:version=2.5.68", "o1:version=2.6.0",
+					     "up:version=2.6.0", "ht:version=c1", "ht:version=a9" };
+	int cpu;
+	for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++) {
+		int64_t avg = o1vt_exit_wake(quiet[i], 1, &cpu);
+		CHECKF(avg == 0, "%s: sleep_avg %lld after the exit wakeup", quiet[i],
+		       (long long)avg);
+		char plain[64];
+		snprintf(plain, sizeof(plain), "%s,exit_wake=plain", quiet[i]);
+		avg = o1vt_exit_wake(plain, 1, &cpu);
+		/* the 200 ms credited, less what 50 ms of running took (2.5.68
+		 * counts in jiffies with its own decay: ~100) */
+		CHECKF(avg > 80, "%s: sleep_avg %lld after a plain exit wakeup", plain,
+		       (long long)avg);
+	}
+	/* and the sync fast-migrate: the root, last on CPU 0, is woken by a
+	 * child exiting on CPU 1 and runs there (2.6.0 try_to_wake_up: the
+	 * waker's CPU for a sync wakeup); a plain wakeup leaves it on CPU 0 */
+	o1vt_exit_wake("o1:version=2.6.0", 2, &cpu);
+	CHECKF(cpu == 1, "2.6.0: the root ran on CPU %d after its child's exit on CPU 1", cpu);
+	o1vt_exit_wake("o1:version=2.6.0,exit_wake=plain", 2, &cpu);
+	CHECKF(cpu == 0, "2.6.0 plain: the root ran on CPU %d after its child's exit", cpu);
+	o1vt_exit_wake("o1:version=2.5.59", 2, &cpu);
+	CHECKF(cpu == 1, "2.5.59: the root ran on CPU %d after its child's exit on CPU 1", cpu);
+}

@@ -597,3 +597,42 @@ SL_TEST(sl_presets_run_clean)
 	       "spin: packages %.1f%% and %.1f%%", slt_metric(&a, "pkg0_user_pct"),
 	       slt_metric(&a, "pkg1_user_pct"));
 }
+
+/* ---- the parent's wakeup at a child's exit ---- */
+
+/* Two CPUs: the root (CPU 0) forks a 50 ms hog pinned to CPU 1 and waits
+ * for it.  The CPU the root asked for its next action on, or -1. */
+static int slt_exit_wake_cpu(const char *policy)
+{
+	struct slt_run r;
+	int cpu = -1;
+	static sl_cpumask only1;
+
+	if (!slt_start(&r, "pack:1 core:2 pu:1", policy, 100 * SL_MSEC))
+		return -1;
+	struct slt_script *hog = slt_hog(r.sim, 50);
+	struct slt_script *root = slt_new(r.sim);
+	sl_cpumask_clear(&only1);
+	sl_cpumask_set(&only1, 1);
+	slt_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &slt_prog, .state = hog, .comm = "hog", .allowed = &only1 } });
+	slt_add(root, sl_act_wait());
+	slt_add(root, sl_act_run(100 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &slt_prog, root, "root");
+	if (slt_run(&r) && root->pc == 3)
+		cpu = root->cpu[2];
+	sl_sim_destroy(r.sim);
+	return cpu;
+}
+
+/* sl reads an exiting child's wakeup of its parent as sync, as 6.12 does
+ * (kernel/exit.c __wake_up_parent: __wake_up_sync_key): the child leaves
+ * its CPU for good, so the parent goes there; without sync wakeups it
+ * stays on its own idle CPU. */
+SL_TEST(sl_exit_wakeup_is_sync)
+{
+	int cpu = slt_exit_wake_cpu("sl");
+	CHECKF(cpu == 1, "sl: the root ran on CPU %d after its child's exit on CPU 1", cpu);
+	cpu = slt_exit_wake_cpu("sl:sync_wake=off");
+	CHECKF(cpu == 0, "sync_wake=off: the root ran on CPU %d", cpu);
+}

@@ -836,9 +836,12 @@ SL_TEST(trace_round_trip_on_smt_keeps_time_with_bursts_time)
 			 0) == 0);
 	/* tick=ordered: under o1's sync ticks one switch back in this build
 	 * comes 500 ns apart in the replay; since only missing lines evict,
-	 * a make's refill comes back up to 3.5 us apart (docs/traces.md) */
+	 * a make's refill comes back up to 3.5 us apart (docs/traces.md).
+	 * When such a shift straddles a tick (a make woken at 0.668 s just
+	 * after the tick, in the replay just before: since exit wakeups are
+	 * sync), a slice ends a tick later: elapsed within 2 ticks. */
 	CHECK(round_trip_within("p4dpe-2x2ht", "o1:tick=ordered", "kernbench:size=1,units=10,pipe=0",
-				"o1:tick=ordered", ",footprint=8,bursts=time", 1e-5, 4000) == 0);
+				"o1:tick=ordered", ",footprint=8,bursts=time", 2.5e-3, 4000) == 0);
 	CHECK(round_trip("p4dpe-2x2ht", "linux24", "kernbench:size=1,units=10,pipe=0", "linux24",
 			 ",footprint=8,bursts=time", 0) == 0);
 	/* bursts=work applies the sibling's slowdown a second time */

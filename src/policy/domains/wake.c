@@ -6,7 +6,8 @@
  *
  * Sources: 2.6.12.1 kernel/sched.c (try_to_wake_up, wake_idle, sched_exec,
  * find_idlest_cpu, sched_migrate_task, migration_thread); 2.6.0
- * kernel/sched.c (the sync-wakeup rule); for w26 the sched-domains code of
+ * kernel/sched.c (the sync-wakeup rule); 2.6.11 and 2.6.12.1 kernel/signal.c
+ * __wake_up_parent (a child's exit wakes its parent sync); for w26 the sched-domains code of
  * early 2004 (sched_balance_wake, the SD_FLAG_FASTMIGRATE walk, the
  * low/high guesses, NUMA-only sched_balance_exec with sched_best_cpu) and
  * Nick Piggin's mails of Dec 2003 on w26 (SD_FLAG_WAKE on the sibling
@@ -16,7 +17,8 @@
  *   - A sync wakeup subtracts one task from the waker's target load
  *     (2.6.12); the result is clamped at 0 where the kernel's unsigned
  *     arithmetic would wrap (the waker's CPU can be idle when an exiting
- *     child wakes its parent).
+ *     child wakes its parent: the engine has switched the child out
+ *     before its exit wakeup, where the kernel still counts it).
  *   - task_hot for wake affine is measured against the old CPU's last
  *     tick, as can_migrate_task's.
  *   - w26's low/high guesses at wakeup read the waker's memory without
@@ -139,7 +141,8 @@ void sd_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned fl
 {
 	struct sd_sched *s = sl_policy_data(sim);
 	struct sd_task *p = sd_of(t);
-	bool sync = flags & SL_WAKE_SYNC;
+	/* 2.6.11/2.6.12.1 __wake_up_parent: wake_up_interruptible_sync */
+	bool sync = flags & (SL_WAKE_SYNC | SL_WAKE_CHILD_EXIT);
 
 	sd_settle_affinity(sim, s, p);
 	int old = p->cpu;
@@ -154,10 +157,15 @@ void sd_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned fl
 	if (local && s->v->sync_quiet) {
 		/* 2.6.0: the waker will schedule at once; no credit, no preemption */
 		sd_activate(sim, s, cpu, p, false, false);
-		return;
+	} else {
+		sd_activate(sim, s, cpu, p, true, flags & SL_WAKE_TIMER);
+		if (!local && sd_preempts(sim, p, cpu))
+			sl_resched(sim, cpu);
 	}
-	sd_activate(sim, s, cpu, p, true, flags & SL_WAKE_TIMER);
-	if (!local && sd_preempts(sim, p, cpu))
+	/* The kernel's exiting child calls schedule() after exit_notify woke
+	 * its parent, and that pick sees the parent; the engine wakes the
+	 * parent after the pick (SL_WAKE_CHILD_EXIT), so a local one redoes it. */
+	if (local && (flags & SL_WAKE_CHILD_EXIT))
 		sl_resched(sim, cpu);
 }
 

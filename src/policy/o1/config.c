@@ -37,6 +37,12 @@
  *     num_online_cpus() for CPU hotplug (INFERRED: the stagger went with
  *     it), and the O(1) code of 2.5 is 2.6's, not 2.4's.  tick=staggered
  *     gives 2.4's timers.
+ *   - exit_wake defaults to sync for every version: 2.6.11 and 2.6.12.1
+ *     kernel/signal.c __wake_up_parent wake the parent with
+ *     wake_up_interruptible_sync, 2.4.27's wake_up_parent with
+ *     wake_up_interruptible.  No 2.5 or 2.6.0 signal.c is at hand
+ *     (UNVERIFIED): the 2.6.0 row takes the nearest source, 2.6.11, and
+ *     the 2.5 rows follow their 2.6 code; exit_wake=plain gives 2.4's.
  *   - yield defaults to the expired array for every version; which 2.5
  *     release first moved yielders there is not known (UNVERIFIED for
  *     2.5.33); yield=tail requeues within the active array.
@@ -121,6 +127,7 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 		.fork_place = (enum o1_fork_place)o1_knob_choice(knobs, "fork_place",
 								 (int)v->fork_place),
 		.tick = (enum sl_tick_mode)o1_knob_choice(knobs, "tick", SL_TICK_SYNC),
+		.exit_wake_sync = o1_knob_choice(knobs, "exit_wake", 0) == 0,
 		.numa = smp && v->numa,
 		.node_balance = v->node_balance,
 		.node_balance_rate = 100,	/* i386 (NUMA-Q) */

@@ -178,6 +178,7 @@ struct o1_config {
 	enum o1_node_balance node_balance;
 	int node_balance_rate;		/* NODE_BALANCE_RATE (i386 NUMA-Q: 100) */
 	bool node_load_per_rq;		/* 2.6.0 node load divided by runqueues, not CPUs */
+	bool exit_wake_sync;		/* a child's exit wakes its parent sync (o1/wake.c) */
 
 	/* Ingo Molnar's HT scheduler; all off for stock. */
 	bool share_siblings;		/* one runqueue per SMT core */
@@ -219,6 +220,11 @@ bool o1_knob_given(const struct sl_params *knobs, const char *name);
 	  .doc = "where wake_up_forked_process queues the child: the tail of its priority " \
 		 "list (stock up to 2.5.59) or in front of the parent at its priority (Ingo's " \
 		 "D7, mainline in 2.5.6x) (default: the version's)" }
+#define O1_KNOB_EXIT_WAKE \
+	{ .name = "exit_wake", .type = SL_PARAM_CHOICE, .def = "sync", .choices = "sync|plain", \
+	  .doc = "an exiting child wakes its parent in wait() with a sync wakeup (2.6.11 " \
+		 "__wake_up_parent; 2.5.x and 2.6.0 UNVERIFIED, see o1.md) or a plain one " \
+		 "(2.4.27 wake_up_parent)" }
 #define O1_KNOB_TICK \
 	SL_TICK_KNOB("sync", "2.6.11's aligned APIC timers; 2.5 UNVERIFIED, see o1.md")
 #define O1_KNOB_NUMA \

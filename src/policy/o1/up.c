@@ -41,6 +41,7 @@ static const struct sl_param_def up_knobs[] = {
 		 "(default: the machine's costs of a pick and of examining one item)" },
 	O1_KNOB_YIELD,
 	O1_KNOB_FORK_PLACE,
+	O1_KNOB_EXIT_WAKE,
 	{ .name = NULL },
 };
 

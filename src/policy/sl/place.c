@@ -354,8 +354,10 @@ int sls_select_wake(struct sls *s, struct sl_task *t, int waker_cpu, unsigned fl
 		return sls_select_rt(s, e, prev, charge);
 
 	/* a pipe's wakeup is sync whether or not the waker sleeps, as in
-	 * modern kernels' pipe code (6.12 fs/pipe.c) */
-	if (s->sync_wake && (flags & (SL_WAKE_SYNC | SL_WAKE_PIPE)) && !(flags & SL_WAKE_TIMER) &&
+	 * modern kernels' pipe code (6.12 fs/pipe.c); so is an exiting
+	 * child's wakeup of its parent, whose CPU it leaves for good (6.12
+	 * kernel/exit.c __wake_up_parent) */
+	if (s->sync_wake && (flags & SL_WAKE_SYNC_ANY) && !(flags & SL_WAKE_TIMER) &&
 	    waker_cpu >= 0 && (e->mem_node < 0 || tp->cpu_node[waker_cpu] == e->mem_node)) {
 		const sl_cpumask *sib = sl_topo_siblings(tp, waker_cpu);
 		/* prev shares the waker's core and is idle: warm and free */
