@@ -42,7 +42,7 @@ bench() {
 		cat "$tmp/err" >&2
 		exit 1
 	fi
-	stats=$(grep 'stats:' "$tmp/err")
+	stats=$(grep 'stats: [0-9]* events in' "$tmp/err")
 	events=$(echo "$stats" | sed -E 's/.*stats: ([0-9]+) events.*/\1/')
 	cpu_s=$(echo "$stats" | sed -E 's/.*, ([0-9.]+) s CPU.*/\1/')
 	rate=$(awk -v e="$events" -v c="$cpu_s" 'BEGIN { printf (c > 0 ? "%.3g" : "-"), e / c }')

@@ -239,11 +239,18 @@ double cli_cpu_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-void cli_print_stats(uint64_t events, double wall_s, double cpu_s)
+void cli_print_stats(const struct sl_event_counts *events, double wall_s, double cpu_s)
 {
 	fprintf(stderr, "schedlab: stats: %llu events in %.3f s wall clock, %.6f s CPU "
-		"(%.3g events/s)\n", (unsigned long long)events, wall_s, cpu_s,
-		wall_s > 0 ? (double)events / wall_s : 0.0);
+		"(%.3g events/s)\n", (unsigned long long)events->total, wall_s, cpu_s,
+		wall_s > 0 ? (double)events->total / wall_s : 0.0);
+	/* a second line, so that scripts reading the first keep working */
+	fprintf(stderr, "schedlab: stats: events by kind:");
+	for (int k = 0; k < SL_EVK_COUNT; k++)
+		fprintf(stderr, "%s %s %llu (%.1f %%)", k ? "," : "", sl_event_kind_name(k),
+			(unsigned long long)events->kind[k],
+			events->total ? 100.0 * (double)events->kind[k] / (double)events->total : 0.0);
+	fputc('\n', stderr);
 }
 
 int cli_finish_output(void)

@@ -139,7 +139,7 @@ double cli_wall_seconds(void);
 double cli_cpu_seconds(void);
 /* The --stats line on stderr: events, wall and CPU seconds since the
  * start (CPU time is what a benchmark on a shared host compares). */
-void cli_print_stats(uint64_t events, double wall_s, double cpu_s);
+void cli_print_stats(const struct sl_event_counts *events, double wall_s, double cpu_s);
 /* Flush stdout; a write error (full disk, closed pipe) is an internal failure. */
 int cli_finish_output(void);
 

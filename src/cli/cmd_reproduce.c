@@ -110,7 +110,7 @@ static int load_all(const struct reproduce_args *a, struct sl_experiment **exps,
 static int run_all(const struct reproduce_args *a, struct sl_experiment *exps, int nexps,
 		   long runs, struct sl_exp_result *res, struct sl_err *err)
 {
-	uint64_t events = 0;
+	struct sl_event_counts events = { 0 };
 	double t0 = cli_wall_seconds(), cpu0 = cli_cpu_seconds();
 	struct cli_progress progress;
 	int rc = 0;
@@ -119,13 +119,15 @@ static int run_all(const struct reproduce_args *a, struct sl_experiment *exps, i
 	for (int i = 0; i < nexps && !rc; i++) {
 		rc = sl_experiment_run_progress(&exps[i], a->reps, a->jobs,
 						cli_progress_sink(&progress), &res[i], err);
-		if (!rc)
-			events += res[i].sweep->events + (res[i].base_sweep ?
-							  res[i].base_sweep->events : 0);
+		if (!rc) {
+			sl_event_counts_add(&events, &res[i].sweep->events);
+			if (res[i].base_sweep)
+				sl_event_counts_add(&events, &res[i].base_sweep->events);
+		}
 	}
 	cli_progress_end(&progress);
 	if (!rc && a->stats)
-		cli_print_stats(events, cli_wall_seconds() - t0, cli_cpu_seconds() - cpu0);
+		cli_print_stats(&events, cli_wall_seconds() - t0, cli_cpu_seconds() - cpu0);
 	return rc;
 }
 

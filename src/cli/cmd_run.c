@@ -352,10 +352,10 @@ int cmd_run(int argc, char **argv)
 		return cli_report(&err);
 	}
 	if (a.stats) {
-		uint64_t events = 0;
+		struct sl_event_counts events = { 0 };
 		for (int m = 0; m < plan.nmachines; m++)
-			events += plan.sweeps[m]->events;
-		cli_print_stats(events, cli_wall_seconds() - t0, cli_cpu_seconds() - cpu0);
+			sl_event_counts_add(&events, &plan.sweeps[m]->events);
+		cli_print_stats(&events, cli_wall_seconds() - t0, cli_cpu_seconds() - cpu0);
 	}
 	if (cli_shard_slicing()) {	/* the slice's runs, for merge */
 		rc = cli_shard_finish(argc, argv);

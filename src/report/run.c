@@ -61,7 +61,7 @@ static void standard_metrics(const struct sl_sim *sim, const struct sl_run_stats
 }
 
 int sl_run_once(const struct sl_run_spec *spec, struct sl_metrics *out,
-		uint64_t *events, struct sl_err *err)
+		struct sl_event_counts *events, struct sl_err *err)
 {
 	struct sl_run_stats st;
 	void *state;

@@ -32,8 +32,8 @@ struct sl_run_spec {
 
 /* Run once; fill `out` with the standard metrics (elapsed_s, user_s, sys_s,
  * cpu_pct, ctx_switches, sleeps, migrations) and the workload's own.
- * `events` (may be NULL) receives the number of events processed. */
+ * `events` (may be NULL) receives the events processed, by kind. */
 int sl_run_once(const struct sl_run_spec *spec, struct sl_metrics *out,
-		uint64_t *events, struct sl_err *err);
+		struct sl_event_counts *events, struct sl_err *err);
 
 #endif

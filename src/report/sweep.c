@@ -185,7 +185,7 @@ struct job_board {
 	bool *skip;		/* --shard, merge: jobs not run here (shard.h) */
 	int *rc;
 	struct sl_err *errs;
-	uint64_t *events;
+	struct sl_event_counts *events;
 	struct sl_sweep_progress *progress;
 };
 
@@ -279,13 +279,13 @@ int sl_sweep_run_progress(struct sl_sweep *s, int nthreads, struct sl_sweep_prog
 	if (b.njobs)
 		run_on_threads(&b, nthreads);
 	sl_shard_sweep_end(s, b.skip);
-	s->events = 0;
+	s->events = (struct sl_event_counts){ 0 };
 	for (int i = 0; i < b.njobs && !rc; i++) {
 		if (b.rc[i]) {
 			*err = b.errs[i];
 			rc = -1;
 		}
-		s->events += b.events[i];
+		sl_event_counts_add(&s->events, &b.events[i]);
 	}
 	free(b.rc);
 	free(b.errs);

@@ -45,7 +45,7 @@ struct sl_sweep {
 	int ncells;
 	struct sl_sweep_cell **cells;	/* pointers: sl_params must not move */
 	struct sl_metrics *metrics;	/* [cell * reps + rep], after sl_sweep_run */
-	uint64_t events;		/* events processed by all runs */
+	struct sl_event_counts events;	/* events processed by all runs */
 };
 
 /* A sweep on `machine` (any name sl_machine_load accepts).  NULL + err. */

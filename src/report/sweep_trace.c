@@ -29,7 +29,7 @@ int sl_trace_sweep_run(struct sl_sweep *s, FILE *out, enum sl_trace_format forma
 	struct sl_trace_writer *w = sl_trace_writer_new(out, format, &s->machine, title);
 	struct sl_run_spec spec = sl_sweep_spec(s, 0, 0);
 	spec.observer = sl_trace_writer_observer(w);
-	uint64_t events = 0;
+	struct sl_event_counts events = { 0 };
 
 	free(s->metrics);
 	s->metrics = sl_xcalloc(1, sizeof(*s->metrics));

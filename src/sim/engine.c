@@ -370,6 +370,7 @@ int sl_sim_run(struct sl_sim *sim, struct sl_err *err)
 		sim->now = e->time;
 		sl__conserve_advance(sim);
 		sim->events++;
+		sim->events_by_ev[e->kind]++;
 		handle(sim, e);
 		if (sim->check && !sim->stopped && sl__check(sim, err))
 			return -1;
@@ -520,7 +521,15 @@ void sl_sim_stats(const struct sl_sim *sim, struct sl_run_stats *out)
 		sl__add_task_totals(out, t);
 	sl_time end = sim->root_end ? sim->root_end : sim->now;
 	out->elapsed_ns = end - sim->root_start;
-	out->events = sim->events;
+	out->events = (struct sl_event_counts){ .total = sim->events };
+	static const enum sl_event_kind public_kind[EV_DISK_DONE + 1] = {
+		[EV_BURST_DONE] = SL_EVK_BURST, [EV_TIMER] = SL_EVK_TIMER,
+		[EV_TICK] = SL_EVK_TICK, [EV_IPI] = SL_EVK_IPI,
+		[EV_MIGRATION] = SL_EVK_MIGRATION, [EV_MIGRATION_END] = SL_EVK_MIGRATION,
+		[EV_DISK_DONE] = SL_EVK_DISK,
+	};
+	for (int k = 0; k <= EV_DISK_DONE; k++)
+		out->events.kind[public_kind[k]] += sim->events_by_ev[k];
 	sl__conserve_stats(sim, out);
 }
 
@@ -531,4 +540,20 @@ const struct sl_cpu_stats *sl_sim_cpu_stats(const struct sl_sim *sim, int cpu)
 	if (s->idle_ns < 0)
 		s->idle_ns = 0;
 	return s;
+}
+
+const char *sl_event_kind_name(enum sl_event_kind k)
+{
+	static const char *const names[SL_EVK_COUNT] = {
+		[SL_EVK_BURST] = "burst", [SL_EVK_TIMER] = "timer", [SL_EVK_TICK] = "tick",
+		[SL_EVK_IPI] = "ipi", [SL_EVK_MIGRATION] = "migration", [SL_EVK_DISK] = "disk",
+	};
+	return (unsigned)k < SL_EVK_COUNT ? names[k] : "?";
+}
+
+void sl_event_counts_add(struct sl_event_counts *to, const struct sl_event_counts *from)
+{
+	to->total += from->total;
+	for (int k = 0; k < SL_EVK_COUNT; k++)
+		to->kind[k] += from->kind[k];
 }

@@ -109,6 +109,7 @@ struct sl_sim {
 	bool stopped;
 	struct sl_eventq q;
 	uint64_t events;
+	uint64_t events_by_ev[EV_DISK_DONE + 1];	/* per enum sl_ev_kind */
 
 	unsigned hz;
 	sl_time tick_ns;

@@ -241,6 +241,26 @@ uint64_t sl_sim_mem_estimate(const struct sl_machine *machine,
 
 /* ---- run statistics ---- */
 
+/* The engine's events by what they were (--stats prints them): where a
+ * run's host time goes, before any profiler. */
+enum sl_event_kind {
+	SL_EVK_BURST,		/* a CPU's task finished the work it was given */
+	SL_EVK_TIMER,		/* a sleep ended */
+	SL_EVK_TICK,		/* a jiffy's tick (every CPU's, or one CPU's if staggered) */
+	SL_EVK_IPI,		/* a reschedule IPI arrived */
+	SL_EVK_MIGRATION,	/* a migration thread woke or finished */
+	SL_EVK_DISK,		/* the disk finished a request */
+	SL_EVK_COUNT
+};
+
+struct sl_event_counts {
+	uint64_t total;
+	uint64_t kind[SL_EVK_COUNT];
+};
+
+const char *sl_event_kind_name(enum sl_event_kind k);
+void sl_event_counts_add(struct sl_event_counts *to, const struct sl_event_counts *from);
+
 struct sl_cpu_stats {
 	sl_time user_ns, sys_ns, idle_ns, kthread_ns;
 	double work;		/* reference ns of work done on it (speed x time) */
@@ -253,7 +273,7 @@ struct sl_run_stats {
 	long nvcsw, nivcsw;		/* voluntary / involuntary switches */
 	long migrations;
 	long tasks;			/* tasks created */
-	uint64_t events;		/* events processed */
+	struct sl_event_counts events;	/* events processed */
 	/* Work conservation (conserve.c), over the whole run: */
 	sl_time idle_waiting_ns;	/* CPU-time idle while a task it could run waited */
 	sl_time idle_waiting_max_ns;	/* the longest stretch with such a CPU */

@@ -142,6 +142,16 @@ $run >"$tmp/a.txt" && ok || bad "run -o table failed"
 grep -q 'elapsed_s' "$tmp/a.txt" && grep -q 'mean (sd)' "$tmp/a.txt" && ok || bad "table shape"
 $run --stats -o json 2>"$tmp/stats" >/dev/null && ok || bad "--stats failed"
 grep -q 'events' "$tmp/stats" && ok || bad "--stats printed no event count"
+# the events by kind add up to the total, and a kernbench has bursts and ticks
+python3 - "$tmp/stats" <<'PY' && ok || bad "--stats: events by kind do not add up to the total"
+import re, sys
+text = open(sys.argv[1]).read()
+total = int(re.search(r"stats: (\d+) events in", text).group(1))
+kinds = dict((k, int(n)) for k, n in re.findall(r"(\w+) (\d+) \([0-9.]+ %\)", text))
+assert set(kinds) == {"burst", "timer", "tick", "ipi", "migration", "disk"}, kinds
+assert sum(kinds.values()) == total and total > 0, (kinds, total)
+assert kinds["burst"] > 0 and kinds["tick"] > 0, kinds
+PY
 
 # ---- determinism: same seed, same bytes; another seed, other numbers ----
 D="$S run -m $M -p o1 -p linux24 -w kernbench:jobs=2,units=50,size=10"
