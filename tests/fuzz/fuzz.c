@@ -183,7 +183,7 @@ void fuzz_run(const struct sl_machine *machine, const char *policy,
 		sl_sim_set_time_limit(sim, t);
 		rc = sl_sim_run(sim, &err);
 		sl_sim_stats(sim, &st);
-	} while (rc == 0 && sl_now(sim) == t && t < limit && st.events < (uint64_t)max_events);
+	} while (rc == 0 && sl_now(sim) == t && t < limit && st.events.total < (uint64_t)max_events);
 	if (rc == 0) {
 		struct sl_metrics m = { 0 };
 		ops->report(sim, state, params, &m);
