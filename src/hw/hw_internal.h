@@ -19,7 +19,7 @@
 /* ---- topology building (topo.c) ---- */
 
 /* One logical CPU before numbering: any keys that are equal exactly for
- * CPUs of the same core / package / node (hwloc gp_index, or a preset's
+ * CPUs of the same core / package / node (the hwloc object, or a preset's
  * own indices).  Given in CPU order. */
 struct hw_raw_cpu {
 	uint64_t core_key;

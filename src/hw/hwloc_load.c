@@ -127,6 +127,12 @@ static hwloc_obj_t local_node(hwloc_topology_t topo, hwloc_obj_t pu)
 	return best;
 }
 
+/* A key equal exactly for the same hwloc object (never 0). */
+static uint64_t obj_key(hwloc_obj_t obj)
+{
+	return (uint64_t)(uintptr_t)obj;
+}
+
 static void raw_cpu(hwloc_topology_t topo, hwloc_obj_t pu, struct hw_raw_cpu *raw)
 {
 	hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu);
@@ -135,9 +141,13 @@ static void raw_cpu(hwloc_topology_t topo, hwloc_obj_t pu, struct hw_raw_cpu *ra
 									   HWLOC_OBJ_PU, NULL) : pu;
 	hwloc_obj_t node = local_node(topo, first ? first : pu);
 
-	raw->core_key = (core ? core : pu)->gp_index;
-	raw->package_key = pkg ? pkg->gp_index : 0;
-	raw->node_key = node ? node->gp_index : 0;
+	/* the objects themselves, not their gp_index: hwloc gives an XML
+	 * object whose gp_index is missing the next free number, which an
+	 * object later in the file may also carry (a fuzzed file put a
+	 * core-less PU in another package's core that way) */
+	raw->core_key = obj_key(core ? core : pu);
+	raw->package_key = pkg ? obj_key(pkg) : 0;
+	raw->node_key = node ? obj_key(node) : 0;
 }
 
 static int build_topo(hwloc_topology_t topo, struct sl_topo *t, bool noht,
@@ -173,7 +183,7 @@ static int build_topo(hwloc_topology_t topo, struct sl_topo *t, bool noht,
 static int node_id(const struct sl_topo *t, const uint64_t *node_keys, hwloc_obj_t node)
 {
 	for (int i = 0; i < t->nnodes; i++)
-		if (node_keys[i] == node->gp_index)
+		if (node_keys[i] == obj_key(node))
 			return i;
 	return -1;
 }

@@ -240,6 +240,22 @@ SL_TEST(hw_xml_fixture)
 	CHECK(t->ncpus == 4 && t->npackages == 2 && t->threads_per_core == 1);
 }
 
+/* An XML object without gp_index gets the next free number from hwloc,
+ * which a later object may carry too (a fuzzed file: PU 2 without its Core
+ * and without gp_index took Core 4's).  Cores are keyed by the objects, so
+ * CPU 2 is a core of its own, not CPU 4's sibling across packages. */
+SL_TEST(hw_xml_gp_index_clash)
+{
+	const struct sl_topo *t = &mach.topo;
+
+	CHECK(loads_ok(fixture("gp-index-clash.xml")));
+	CHECKF(t->ncpus == 8 && t->ncores == 8 && t->npackages == 4 && t->nnodes == 4,
+	       "%d CPUs, %d cores, %d packages, %d nodes", t->ncpus, t->ncores, t->npackages,
+	       t->nnodes);
+	CHECK(mask_is(sl_topo_siblings(t, 2), (int[]){ 2 }, 1));
+	CHECK(t->cpu_package[2] != t->cpu_package[4]);
+}
+
 /* A CPUModel whose clock does not fit (or is no clock) gives no clock: the
  * machine keeps its profile's, as with a model string without "@". */
 static unsigned long xml_khz(const char *model)
