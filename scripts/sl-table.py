@@ -17,49 +17,32 @@ import statistics
 import subprocess
 import sys
 
-# machine, workload, metric, unit shown, higher is better, other policies, reps
-ROWS = [
-    ("p4dpe-2x2ht", "kernbench:jobs=1,target=bzimage,size=178", "elapsed_s", "elapsed s", False,
-     ["ht", "o1", "linux24", "domains", "cfs"], 3),
-    ("p4dpe-2x2ht", "kernbench:jobs=2,target=bzimage,size=178", "elapsed_s", "elapsed s", False,
-     ["ht", "o1", "linux24", "domains", "cfs"], 3),
-    ("p4dpe-2x2ht", "kernbench:jobs=3,target=bzimage,size=178", "elapsed_s", "elapsed s", False,
-     ["ht", "o1", "linux24", "domains", "cfs"], 3),
-    ("p4dpe-2x2ht", "kernbench:jobs=4,target=bzimage,size=178", "elapsed_s", "elapsed s", False,
-     ["ht", "o1", "linux24", "domains", "cfs"], 3),
-    ("p4dpe-2x2ht", "javabench:size=277", "elapsed_s", "elapsed s", False,
-     ["ht", "o1", "linux24", "domains", "cfs"], 3),
-    ("p4ht-3066", "kernbench:jobs=1,target=vmlinux,pipe=0,size=61.3", "elapsed_s", "elapsed s", False,
-     ["o1:version=2.6.0", "domains", "cfs", "up"], 3),
-    ("p4ht-3066", "kernbench:jobs=2,target=vmlinux,pipe=0,size=61.3", "elapsed_s", "elapsed s", False,
-     ["o1:version=2.6.0", "domains", "cfs", "up"], 3),
-    ("p4ht-3066", "kernbench:jobs=8,target=vmlinux,pipe=0,size=61.3", "elapsed_s", "elapsed s", False,
-     ["o1:version=2.6.0", "domains", "cfs", "up"], 3),
-    ("numaq-16", "schedbench:tasks=4", "elapsed_s", "elapsed s", False,
-     ["o1:version=2.5.59", "domains", "cfs"], 3),
-    ("numaq-16", "schedbench:tasks=8", "elapsed_s", "elapsed s", False,
-     ["o1:version=2.5.59", "domains", "cfs"], 3),
-    ("numaq-16", "schedbench:tasks=16", "elapsed_s", "elapsed s", False,
-     ["o1:version=2.5.59", "domains", "cfs"], 3),
-    ("numaq-16", "schedbench:tasks=32", "elapsed_s", "elapsed s", False,
-     ["o1:version=2.5.59", "domains", "cfs"], 3),
-    ("numaq-16", "schedbench:tasks=64", "elapsed_s", "elapsed s", False,
-     ["o1:version=2.5.59", "domains", "cfs"], 3),
-    ("xeon-1600ht", "tbench:clients=30", "throughput", "MB/s", True,
-     ["linux24", "ht", "cfs"], 3),
-    ("xeon-1600ht", "chat:rooms=20", "throughput", "msg/s", True,
-     ["linux24", "ht", "cfs"], 3),
-    ("xeon-1600ht", "dbench:clients=60", "throughput", "MB/s", True,
-     ["linux24", "ht", "cfs"], 3),
-    ("p4dpe-2x2ht", "hackbench", "time_s", "time s", False,
-     ["cfs", "domains", "ht", "o1"], 3),
-    ("p4dpe-2x2ht", "sdet:scripts=8", "throughput", "scripts/h", True,
-     ["cfs", "domains", "ht", "o1"], 3),
-    ("xeon-2s-smt", "kernbench:jobs=8", "elapsed_s", "elapsed s", False,
-     ["cfs"], 3),
-    ("p4dpe-2x2ht", "spin:tasks=2,seconds=10", "pkg1_user_pct", "package 1 user %", True,
-     ["cfs", "domains", "ht", "o1", "linux24"], 3),
-]
+# The policies each machine's rows compare sl with.
+P4DPE = ["ht", "o1", "linux24", "domains", "cfs"]
+P4HT = ["o1:version=2.6.0", "domains", "cfs", "up"]
+NUMAQ = ["o1:version=2.5.59", "domains", "cfs"]
+XEON_MP = ["linux24", "ht", "cfs"]
+P4DPE_MSG = ["cfs", "domains", "ht", "o1"]
+KB_P4DPE = "kernbench:jobs=%d,target=bzimage,size=178"
+KB_P4HT = "kernbench:jobs=%d,target=vmlinux,pipe=0,size=61.3"
+
+# machine, workload, metric, unit shown, higher is better, other policies
+ROWS = (
+    [("p4dpe-2x2ht", KB_P4DPE % j, "elapsed_s", "elapsed s", False, P4DPE) for j in (1, 2, 3, 4)]
+    + [("p4dpe-2x2ht", "javabench:size=277", "elapsed_s", "elapsed s", False, P4DPE)]
+    + [("p4ht-3066", KB_P4HT % j, "elapsed_s", "elapsed s", False, P4HT) for j in (1, 2, 8)]
+    + [("numaq-16", "schedbench:tasks=%d" % n, "elapsed_s", "elapsed s", False, NUMAQ)
+       for n in (4, 8, 16, 32, 64)]
+    + [("xeon-1600ht", "tbench:clients=30", "throughput", "MB/s", True, XEON_MP),
+       ("xeon-1600ht", "chat:rooms=20", "throughput", "msg/s", True, XEON_MP),
+       ("xeon-1600ht", "dbench:clients=60", "throughput", "MB/s", True, XEON_MP),
+       ("p4dpe-2x2ht", "hackbench", "time_s", "time s", False, P4DPE_MSG),
+       ("p4dpe-2x2ht", "sdet:scripts=8", "throughput", "scripts/h", True, P4DPE_MSG),
+       ("xeon-2s-smt", "kernbench:jobs=8", "elapsed_s", "elapsed s", False, ["cfs"]),
+       ("p4dpe-2x2ht", "spin:tasks=2,seconds=10", "pkg1_user_pct", "package 1 user %", True,
+        ["cfs", "domains", "ht", "o1", "linux24"])]
+)
+REPS = 3
 
 
 def runs(schedlab, machine, policy, workload, metric, reps):
@@ -100,10 +83,10 @@ def main():
     schedlab = sys.argv[1] if len(sys.argv) > 1 else "./schedlab"
     print("| machine | workload | metric | `sl` | others |")
     print("|---|---|---|---|---|")
-    for machine, workload, metric, unit, higher, others, reps in ROWS:
+    for machine, workload, metric, unit, higher, others in ROWS:
         stats = {}
         for p in ["sl"] + others:
-            v = runs(schedlab, machine, p, workload, metric, reps)
+            v = runs(schedlab, machine, p, workload, metric, REPS)
             stats[p] = (statistics.mean(v), statistics.stdev(v) if len(v) > 1 else 0.0)
         best = (max if higher else min)(m for m, _ in stats.values())
         def is_best(p):

@@ -109,13 +109,19 @@ int hw_topo_build(struct sl_topo *t, const struct hw_raw_cpu *cpus, int n, bool 
 	if (assign_ids(t, cpus, n, keep, node_keys, what, err))
 		return -1;
 	/* a core lies in one package and one node: anything else is an
-	 * impossible machine (hwloc's own objects nest; this guards the keys) */
-	for (int a = 0; a < t->ncpus; a++)
-		for (int b = a + 1; b < t->ncpus; b++)
-			if (t->cpu_core[a] == t->cpu_core[b] &&
-			    (t->cpu_package[a] != t->cpu_package[b] || t->cpu_node[a] != t->cpu_node[b]))
-				return sl_fail(err, "%s: CPUs %d and %d share a core but not its "
-					       "package and node: an impossible machine", what, a, b);
+	 * impossible machine (hwloc's own objects nest; this guards the keys).
+	 * Each CPU is held against its core's first CPU. */
+	int first[SL_MAX_CPUS];
+	for (int k = 0; k < t->ncores; k++)
+		first[k] = -1;
+	for (int b = 0; b < t->ncpus; b++) {
+		int a = first[t->cpu_core[b]];
+		if (a < 0)
+			first[t->cpu_core[b]] = b;
+		else if (t->cpu_package[a] != t->cpu_package[b] || t->cpu_node[a] != t->cpu_node[b])
+			return sl_fail(err, "%s: CPUs %d and %d share a core but not its "
+				       "package and node: an impossible machine", what, a, b);
+	}
 	fill_masks(t);
 	hw_topo_uniform_distances(t, 20);
 	return 0;

@@ -52,6 +52,11 @@ struct sl_sched_attr;
 					 * waker's CPU, "the waker schedules at
 					 * once", reschedules that CPU itself
 					 * (docs/engine.md, "Exit wakeups") */
+/* The wakeups a modern kernel makes sync: 6.12 fs/pipe.c pipe_write and
+ * pipe_read (wake_up_interruptible_sync_poll whether or not the waker
+ * sleeps) and kernel/exit.c __wake_up_parent (__wake_up_sync_key), beside
+ * the waker about to sleep.  cfs and sl read these as sync. */
+#define SL_WAKE_SYNC_MODERN	(SL_WAKE_SYNC | SL_WAKE_PIPE | SL_WAKE_CHILD_EXIT)
 
 struct sl_policy_ops {
 	const char *name;

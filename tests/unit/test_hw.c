@@ -256,6 +256,25 @@ SL_TEST(hw_xml_gp_index_clash)
 	CHECK(t->cpu_package[2] != t->cpu_package[4]);
 }
 
+/* The guard behind the object keys: CPUs that share a core key but not
+ * its package or node are an impossible machine, refused with one line. */
+SL_TEST(hw_topo_core_across_packages_refused)
+{
+	struct sl_topo t;
+	struct sl_err err = { 0 };
+	uint64_t node_keys[SL_MAX_NODES];
+	const struct hw_raw_cpu ok[] = { { 1, 1, 1 }, { 1, 1, 1 }, { 2, 2, 2 } };
+	const struct hw_raw_cpu pkg[] = { { 1, 1, 1 }, { 2, 1, 1 }, { 1, 2, 1 } };
+	const struct hw_raw_cpu node[] = { { 1, 1, 1 }, { 1, 1, 2 } };
+
+	CHECK(hw_topo_build(&t, ok, 3, false, node_keys, "m", &err) == 0 && t.ncores == 2);
+	CHECK(hw_topo_build(&t, pkg, 3, false, node_keys, "m", &err) != 0);
+	CHECKF(strstr(err.msg, "CPUs 0 and 2 share a core") != NULL, "%s", err.msg);
+	err = (struct sl_err){ 0 };
+	CHECK(hw_topo_build(&t, node, 2, false, node_keys, "m", &err) != 0);
+	CHECKF(strstr(err.msg, "impossible machine") != NULL, "%s", err.msg);
+}
+
 /* A CPUModel whose clock does not fit (or is no clock) gives no clock: the
  * machine keeps its profile's, as with a model string without "@". */
 static unsigned long xml_khz(const char *model)

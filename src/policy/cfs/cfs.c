@@ -479,7 +479,7 @@ static void cfs_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, uns
 	 * wake_up_interruptible_sync_poll whether or not the waker sleeps;
 	 * kernel/exit.c __wake_up_parent uses __wake_up_sync_key */
 	unsigned wf = CFS_WF_TTWU |
-		      ((flags & (SL_WAKE_SYNC | SL_WAKE_PIPE | SL_WAKE_CHILD_EXIT)) ? CFS_WF_SYNC : 0);
+		      ((flags & SL_WAKE_SYNC_MODERN) ? CFS_WF_SYNC : 0);
 	int cpu = cfs_select_task_rq(s, se, prev_cpu, waker_cpu, wf, waker);
 	if (cpu != prev_cpu)
 		cfs_move_sleeping(s, se, cpu);

@@ -357,7 +357,7 @@ int sls_select_wake(struct sls *s, struct sl_task *t, int waker_cpu, unsigned fl
 	 * modern kernels' pipe code (6.12 fs/pipe.c); so is an exiting
 	 * child's wakeup of its parent, whose CPU it leaves for good (6.12
 	 * kernel/exit.c __wake_up_parent) */
-	if (s->sync_wake && (flags & SL_WAKE_SYNC_ANY) && !(flags & SL_WAKE_TIMER) &&
+	if (s->sync_wake && (flags & SL_WAKE_SYNC_MODERN) && !(flags & SL_WAKE_TIMER) &&
 	    waker_cpu >= 0 && (e->mem_node < 0 || tp->cpu_node[waker_cpu] == e->mem_node)) {
 		const sl_cpumask *sib = sl_topo_siblings(tp, waker_cpu);
 		/* prev shares the waker's core and is idle: warm and free */

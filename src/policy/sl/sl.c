@@ -217,7 +217,7 @@ static void sls_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, uns
 	if (e->vruntime < rq->min_vruntime - s->sleep_credit)
 		e->vruntime = rq->min_vruntime - s->sleep_credit;
 	sls_enqueue(s, rq, e);
-	sls_check_preempt(s, rq, e, (flags & SL_WAKE_SYNC_ANY) && cpu == waker_cpu);
+	sls_check_preempt(s, rq, e, (flags & SL_WAKE_SYNC_MODERN) && cpu == waker_cpu);
 }
 
 static struct sl_task *sls_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev)

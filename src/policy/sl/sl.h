@@ -39,10 +39,6 @@
 #include "sim/sim.h"
 
 #define SLS_NICE_0	1024	/* weight of a nice-0 task */
-/* Wakeups sl treats as sync, as modern kernels do: the waker about to
- * sleep, a pipe's (6.12 fs/pipe.c), an exiting child's of its parent (6.12
- * kernel/exit.c __wake_up_parent) */
-#define SL_WAKE_SYNC_ANY	(SL_WAKE_SYNC | SL_WAKE_PIPE | SL_WAKE_CHILD_EXIT)
 #define SLS_MAX_LEVELS	4	/* core, package, node, machine */
 #define SLS_LOAD_MASKS	4	/* loads 0..3 each have a mask of their CPUs */
 
