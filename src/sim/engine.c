@@ -467,8 +467,10 @@ void sl_migration_wake(struct sl_sim *sim, int cpu, long arg)
 void sl_charge_sched(struct sl_sim *sim, int cpu, sl_time ns)
 {
 	struct sl_cpu *c = &sim->cpus[cpu];
-	if (c->curr && !c->in_schedule) {
-		/* Work done in a tick or a wakeup delays the running task. */
+	if (c->curr && !c->in_schedule && c->curr->state != SL_TASK_DEAD) {
+		/* Work done in a tick or a wakeup delays the running task.
+		 * A dead one (its exit waking its parent, exit_notify) runs
+		 * no more bursts: the task switched in pays. */
 		sl__settle(sim, c);
 		c->curr->debt_sys += (double)ns;
 		sl__start_burst(sim, c);

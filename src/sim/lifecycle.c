@@ -197,27 +197,44 @@ static void orphan_children(struct sl_sim *sim, struct sl_task *t)
 	t->nchildren = 0;
 }
 
-/* Called by schedule() once prev is off its CPU. */
+/*
+ * exit_notify: the dead task's children go to nobody and its parent learns
+ * of its death, while the task is still its CPU's current.  The kernel's
+ * do_exit wakes the parent here (2.4.27/2.6.11 kernel/exit.c exit_notify,
+ * do_notify_parent) and calls schedule() only after it, so that pick sees
+ * a parent queued by a wakeup on this CPU (a sync one: 2.6's
+ * __wake_up_parent) and the dying task is still counted on its runqueue
+ * while the wakeup weighs it.  The task's memory stays until schedule()
+ * has switched it out (sl__after_switch_out).
+ */
+static void exit_notify(struct sl_sim *sim, struct sl_task *t)
+{
+	orphan_children(sim, t);
+	struct sl_task *p = t->parent;
+	if (!p)
+		return;
+	t->zombie_next = NULL;
+	if (p->zombies_tail)
+		p->zombies_tail->zombie_next = t;
+	else
+		p->zombies = t;
+	p->zombies_tail = t;
+	if (p->state == SL_TASK_SLEEPING && p->act.kind == SL_ACT_WAIT)
+		sl__wake(sim, p, t->cpu, SL_WAKE_CHILD_EXIT);
+}
+
+/* Called by schedule() once prev is off its CPU.  A dead task's policy
+ * state goes (the kernels' sched_exit runs at release_task, later still);
+ * one without a parent is freed, one with a parent stays a zombie until
+ * its parent reaps it. */
 void sl__after_switch_out(struct sl_sim *sim, struct sl_task *prev)
 {
 	if (prev->state != SL_TASK_DEAD)
 		return;
 	if (sim->ops->exit)
 		sim->ops->exit(sim, prev);
-	orphan_children(sim, prev);
-	struct sl_task *p = prev->parent;
-	if (!p) {
+	if (!prev->parent)
 		task_free(sim, prev);
-		return;
-	}
-	prev->zombie_next = NULL;
-	if (p->zombies_tail)
-		p->zombies_tail->zombie_next = prev;
-	else
-		p->zombies = prev;
-	p->zombies_tail = prev;
-	if (p->state == SL_TASK_SLEEPING && p->act.kind == SL_ACT_WAIT)
-		sl__wake(sim, p, prev->last_cpu, SL_WAKE_CHILD_EXIT);
 }
 
 void sl__wake(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned flags)
@@ -335,6 +352,7 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		t->end_ns = sim->now;
 		sim->nr_runnable--;
 		OBSERVE(sim, sched_exit, t);
+		exit_notify(sim, t);
 		return APPLY_EXIT;
 	case SL_ACT_YIELD:
 		if (sim->ops->yield)

@@ -46,11 +46,9 @@ struct sl_sched_attr;
 					 * exiting child, which leaves the CPU for
 					 * good: plain in 2.4.27 (wake_up_parent),
 					 * sync from 2.6 (__wake_up_parent).  It
-					 * comes after that CPU's schedule() has
-					 * picked (the engine reaps at switch-out):
-					 * a policy that queues it quietly on the
-					 * waker's CPU, "the waker schedules at
-					 * once", reschedules that CPU itself
+					 * comes while the dead child is still its
+					 * CPU's current, before that CPU's
+					 * schedule(), as do_exit's exit_notify
 					 * (docs/engine.md, "Exit wakeups") */
 /* The wakeups a modern kernel makes sync: 6.12 fs/pipe.c pipe_write and
  * pipe_read (wake_up_interruptible_sync_poll whether or not the waker

@@ -1259,8 +1259,8 @@ static sl_time sdt_exit_wake(const char *policy, int cpus, int *cpu_after)
  * wake_up_interruptible_sync.  w26's 2.6.0 base keeps a sync wakeup on the
  * waker's CPU quiet: the root gets no credit for the 200 ms it waited (it
  * got it while the exit wakeup was plain); 2.6.12's credits it, and both
- * run the parent (the engine redoes the exiting CPU's pick, which came
- * before the wakeup).
+ * run the parent at once: the wakeup comes while the dying child is still
+ * current (exit_notify), so its CPU's schedule() finds the parent queued.
  */
 SL_TEST(domains_exit_wakeup_is_sync)
 {
@@ -1273,8 +1273,8 @@ SL_TEST(domains_exit_wakeup_is_sync)
 	       (double)avg / SL_MSEC, cpu);
 	/* two CPUs, the child on CPU 1: the sync wakeup takes one task off the
 	 * waker's load (try_to_wake_up: this_load -= SCHED_LOAD_SCALE), so
-	 * wake affine pulls the parent to CPU 1; a plain one leaves it on
-	 * CPU 0, the decayed load of CPU 1 being a task's */
+	 * wake affine picks CPU 1; but the dying child is still CPU 1's
+	 * current there, so wake_idle sends the parent to the idle CPU 0 */
 	sdt_exit_wake("domains", 2, &cpu);
-	CHECKF(cpu == 1, "2.6.12: the root ran on CPU %d after its child's exit on CPU 1", cpu);
+	CHECKF(cpu == 0, "2.6.12: the root ran on CPU %d after its child's exit on CPU 1", cpu);
 }

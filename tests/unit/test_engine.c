@@ -859,7 +859,7 @@ SL_TEST(engine_pipe_moves_every_byte)
  * "Signal readers asynchronously" / "writers asynchronously" when the call
  * returns); SL_WAKE_PIPE marks the others.  The FIFO policy, recording the
  * flags of every wakeup. */
-struct flagrec { struct fifo f; int n; char who[8]; unsigned flags[8]; };
+struct flagrec { struct fifo f; int n; char who[8], curr[8]; unsigned flags[8]; };
 
 static void *flagrec_init(struct sl_sim *sim, const struct sl_params *k, struct sl_err *e)
 {
@@ -872,7 +872,9 @@ static void flagrec_wakeup(struct sl_sim *sim, struct sl_task *t, int w, unsigne
 {
 	struct flagrec *r = sl_policy_data(sim);
 	if (r->n < 8) {
+		struct sl_task *curr = sl_curr(sim, w);
 		r->who[r->n] = t->comm[0];
+		r->curr[r->n] = curr ? curr->comm[0] : '-';
 		r->flags[r->n++] = fl;
 	}
 	fifo_wakeup(sim, t, w, fl);
@@ -951,8 +953,10 @@ SL_TEST(engine_pipe_wakeup_is_sync_only_before_the_waker_sleeps)
 
 /* A child's exit wakes its parent in wait() with SL_WAKE_CHILD_EXIT, for
  * each policy to read as its kernel did (2.4.27 wake_up_parent: plain; 2.6
- * __wake_up_parent: sync).  One CPU: the root forks c, which works 1 ms
- * and exits, and waits for it. */
+ * __wake_up_parent: sync).  It comes while the dying child is still its
+ * CPU's current, before that CPU's schedule() (2.4.27/2.6.11 do_exit:
+ * exit_notify, then schedule), so that pick sees the parent queued.  One
+ * CPU: the root forks c, which works 1 ms and exits, and waits for it. */
 SL_TEST(engine_exit_wakeup_is_marked)
 {
 	struct sl_machine m;
@@ -980,6 +984,8 @@ SL_TEST(engine_exit_wakeup_is_marked)
 	CHECKF(r->n == 1 && r->who[0] == 'r' && r->flags[0] == SL_WAKE_CHILD_EXIT,
 	       "%d wakeups, first %c flags %#x", r->n, r->n > 0 ? r->who[0] : '-',
 	       r->n > 0 ? r->flags[0] : 0u);
+	CHECKF(r->n == 1 && r->curr[0] == 'c', "the waker CPU ran %c at the exit wakeup",
+	       r->n > 0 ? r->curr[0] : '?');
 	sl_sim_destroy(sim);
 }
 

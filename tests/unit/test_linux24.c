@@ -315,13 +315,15 @@ static long lx_migrations(const char *policy)
 /*
  * Six hogs on two CPUs: with the bonus each CPU keeps choosing the tasks
  * that last ran on it; without it the first of equal goodness in the
- * global list wins, wherever it ran.
+ * global list wins, wherever it ran.  (With it: 4, the root's wakeups at
+ * the hogs' exits among them; 3 while the engine woke the root only after
+ * the dying hog's CPU had picked.)
  */
 SL_TEST(linux24_proc_change_penalty)
 {
 	long sticky = lx_migrations("linux24");
 	long loose = lx_migrations("linux24:proc_change_penalty=0");
-	CHECKF(sticky >= 0 && loose >= 0 && sticky <= 3 && 4 * sticky < loose,
+	CHECKF(sticky >= 0 && loose >= 0 && sticky <= 4 && 4 * sticky < loose,
 	       "migrations: %ld with the penalty, %ld without", sticky, loose);
 }
 

@@ -16,9 +16,8 @@
  * Choices:
  *   - A sync wakeup subtracts one task from the waker's target load
  *     (2.6.12); the result is clamped at 0 where the kernel's unsigned
- *     arithmetic would wrap (the waker's CPU can be idle when an exiting
- *     child wakes its parent: the engine has switched the child out
- *     before its exit wakeup, where the kernel still counts it).
+ *     arithmetic would wrap (never while the waker is its CPU's current,
+ *     which the engine keeps so for an exit wakeup too: a guard).
  *   - task_hot for wake affine is measured against the old CPU's last
  *     tick, as can_migrate_task's.
  *   - w26's low/high guesses at wakeup read the waker's memory without
@@ -162,11 +161,6 @@ void sd_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned fl
 		if (!local && sd_preempts(sim, p, cpu))
 			sl_resched(sim, cpu);
 	}
-	/* The kernel's exiting child calls schedule() after exit_notify woke
-	 * its parent, and that pick sees the parent; the engine wakes the
-	 * parent after the pick (SL_WAKE_CHILD_EXIT), so a local one redoes it. */
-	if (local && (flags & SL_WAKE_CHILD_EXIT))
-		sl_resched(sim, cpu);
 }
 
 /* ---- exec balancing ---- */

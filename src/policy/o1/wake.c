@@ -44,9 +44,9 @@
  *     at its prio whatever its nice.
  *   - A child's exit wakes its parent sync (knob exit_wake, o1/config.c):
  *     2.6.11 kernel/signal.c __wake_up_parent (wake_up_interruptible_sync);
- *     no 2.5 or 2.6.0 signal.c is at hand.  The engine delivers it after
- *     the exiting CPU's schedule() (SL_WAKE_CHILD_EXIT), so a parent queued
- *     on that CPU's runqueue gets the pick redone (o1_exit_wake_resched).
+ *     no 2.5 or 2.6.0 signal.c is at hand.  The engine delivers it while
+ *     the dying child is still current, before its CPU's schedule()
+ *     (exit_notify), so a parent queued there is that pick's to take.
  *   - Sync wakeups that the version does not keep quiet call wake_up_cpu
  *     only where the HT row says so: F3, which sends every wakeup through
  *     activate + wake_up_cpu (Ingo Molnar's 2.5.31 F3, 27 Aug 2002), and
@@ -114,22 +114,6 @@ void o1_kick_moved(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int cpu,
 
 /* ---- try_to_wake_up (2.6, 4.4) ---- */
 
-/*
- * A sync exit wakeup queued on the waker's runqueue.  The kernel's exiting
- * child wakes its parent in exit_notify and then calls schedule(), which
- * sees the parent queued (that is why a sync wakeup may skip the
- * preemption check).  The engine wakes the parent after that CPU's
- * schedule() has picked (it reaps at switch-out, SL_WAKE_CHILD_EXIT), so
- * the pick is redone here; without it a parent left on an idle CPU's queue
- * waits for whatever reschedules that CPU next.
- */
-static void o1_exit_wake_resched(struct sl_sim *sim, const struct o1 *s, const struct o1_rq *rq,
-				 int waker_cpu, unsigned flags)
-{
-	if ((flags & SL_WAKE_CHILD_EXIT) && waker_cpu >= 0 && rq == o1_rq(s, waker_cpu))
-		sl_resched(sim, waker_cpu);
-}
-
 void o1_core_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned flags)
 {
 	struct o1 *s = o1_state(sim);
@@ -155,7 +139,6 @@ void o1_core_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsign
 			      (rule == O1_SYNC_QUIET_LOCAL && p->cpu == waker_cpu));
 	if (quiet) {
 		o1_activate_quiet(s, rq, p);
-		o1_exit_wake_resched(sim, s, rq, waker_cpu, flags);
 		return;
 	}
 	struct sl_task *current = sl_curr(sim, waker_cpu);
@@ -170,8 +153,6 @@ void o1_core_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsign
 	/* 2.5.68: after the preemption test, which saw its old priority */
 	if (requeue_waker)
 		o1_requeue_waker(s, waker);
-	if (sync)
-		o1_exit_wake_resched(sim, s, rq, waker_cpu, flags);
 }
 
 /* ---- fork and exit (2.3) ---- */
