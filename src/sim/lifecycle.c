@@ -329,6 +329,7 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		sl__mem_demand(sim, t, -1);
 		t->home_node = -1;
 		t->touch_pending = true;
+		sl__mem_demand(sim, t, +1);	/* its kernel work still draws */
 		OBSERVE(sim, sched_exec, t);
 		if (sim->ops->exec)
 			sim->ops->exec(sim, t);

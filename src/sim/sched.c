@@ -327,12 +327,15 @@ static inline uint64_t drawing_word(const struct sl_sim *sim, int node, int w)
 int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *intensity)
 {
 	*intensity = 0;
-	if (t->home_node < 0)
-		return -1;	/* exec'd, not yet touched: draws on nothing */
 	if (t->kmem) {
+		/* kernel work, its exec's included, runs against the
+		 * kernel's memory whether or not the image has touched its
+		 * own yet */
 		*intensity = sim->model->kernel_mem_intensity;
 		return sim->model->kernel_node;
 	}
+	if (t->home_node < 0)
+		return -1;	/* exec'd, not yet touched: its user work draws on nothing */
 	*intensity = sim->model->mem_intensity[t->wclass];
 	return t->home_node;
 }
@@ -430,9 +433,10 @@ void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign)
  * Running task t enters (kernel) or leaves a kernel phase: its demand
  * moves between its own node and the kernel's in one step, before anyone
  * is re-timed (a task re-timed meanwhile may change phase too, and must
- * see t's new state).  A task that draws nothing at the moment (its
- * demand is being moved by its caller) only changes phase.  t itself is
- * re-timed by its caller.
+ * see t's new state).  A task that draws nothing at the moment because
+ * its caller is moving its demand only changes phase; one exec'd and not
+ * yet touching its memory draws only in a kernel phase, so its phase
+ * change starts or ends that draw.  t itself is re-timed by its caller.
  */
 static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel)
 {
@@ -440,7 +444,7 @@ static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool ker
 	int from = t->mem_node;
 
 	t->kmem = kernel;
-	if (from < 0)
+	if (from < 0 && t->home_node >= 0)
 		return;
 	int to = t->mem_node = sl__mem_node(sim, t, &mi_to);
 	t->mem_mi = mi_to;
@@ -624,6 +628,8 @@ void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c)
 		/* exec's cost is paid (on whatever CPU exec balancing chose):
 		 * the new image touches its memory here */
 		t->touch_pending = false;
+		if (t->mem_node >= 0)
+			sl__mem_demand(sim, t, -1);	/* its exec's kernel work */
 		t->home_node = sim->topo->cpu_node[c->id];
 		sl__mem_demand(sim, t, +1);
 	}

@@ -66,7 +66,7 @@
 #define SDET_MAX_STAGES		2
 #define SDET_MAX_SUBLINES	4
 #define SDET_MAX_SCRIPTS	999		/* SPEC's limit */
-#define SDET_SIZE_DEFAULT	"2.63"		/* calibrated: 3.5 CPU-s per script, numaq-16 */
+#define SDET_SIZE_DEFAULT	"1.26"		/* calibrated: 3.5 CPU-s per script, numaq-16 */
 
 /* ---- the commands ---- */
 
@@ -555,7 +555,7 @@ static const struct sl_param_def sdet_params[] = {
 	  "concurrent scripts (SDET N: 1-128 on LKML); default one per logical CPU" },
 	{ "size", SL_PARAM_REAL, SDET_SIZE_DEFAULT, 0.001, 1e5, NULL,
 	  "reference CPU seconds of one script's commands besides fork/exec/exit "
-	  "(2.63: 3.5 CPU-s per script at 32 scripts on numaq-16, o1 2.6.0)" },
+	  "(1.26: 3.5 CPU-s per script at 32 scripts on numaq-16, o1 2.6.0)" },
 	{ "sys", SL_PARAM_REAL, "0.5", 0, 1, NULL,
 	  "kernel share of each command's work (SDET is kernel-heavy)" },
 	{ "jitter", SL_PARAM_REAL, "0.05", 0, 1, NULL,

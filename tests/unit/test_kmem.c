@@ -239,6 +239,47 @@ SL_TEST(kmem_kernel_work_shares_node_0_bandwidth)
 	sl_sim_destroy(sim);
 }
 
+/* An exec's cost is kernel work too: the new image has not touched its
+ * memory yet, but the exec runs against the kernel's, and shares node 0's
+ * bandwidth as any kernel work does.  Four tasks on node 1 exec at once
+ * with 100 ms of exec cost each: as four tasks in the kernel above
+ * (without this they drew on nothing and took 1e8 x 1.625). */
+SL_TEST(kmem_exec_cost_shares_node_0_bandwidth)
+{
+	struct sl_err err = { 0 };
+	int cpus[] = { 0, 4, 5, 6, 7 };
+
+	memcpy(cpu_of, cpus, sizeof(cpus));
+	struct sl_sim *sim = make("numaq-16", 0);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	sl_sim_destroy(sim);
+	mach.speed.exec_ns = 100 * SL_MSEC;
+	struct sl_sim_config cfg = { .machine = &mach, .policy = &km_ops, .seed = 1, .check = true };
+	sim = sl_sim_create(&cfg, &err);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	struct km_script *root = script(sim);
+	for (int i = 0; i < 4; i++) {
+		struct km_script *c = script(sim);
+		add(c, (struct sl_action){ .kind = SL_ACT_EXEC, .u.exec = { .comm = "new" } });
+		add(root, fork_of(c));
+	}
+	for (int i = 0; i < 4; i++)
+		add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &km_prog, root, "root");
+	CHECK(sl_sim_run(sim, &err) == 0);
+	struct sl_run_stats st;
+	sl_sim_stats(sim, &st);
+	double k = 4 * 0.25 / mach.speed.node_bw;
+	double want = 1e8 * (0.75 + 0.25 * 3.5 * k);
+	CHECKF(fabs((double)st.elapsed_ns - want) < want * 0.001, "elapsed %lld want %.0f",
+	       (long long)st.elapsed_ns, want);
+	sl_sim_destroy(sim);
+}
+
 /* The machine property and its option. */
 SL_TEST(kmem_machine_property)
 {
