@@ -39,7 +39,7 @@ struct sl_cpu {
 	struct sl_event burst_ev, ipi_ev, migr_ev;
 	/* burst_ev's re-timing, decided but not yet done (sched.c): */
 	uint8_t burst_deferred;		/* 0 none, 1 pending, 2 cancelled since */
-	double burst_owed, burst_speed;	/* what it completes, at what speed */
+	double burst_owed;		/* what it completes (its speed is taken at the flush) */
 	uint64_t burst_seq;		/* its place among events of equal time */
 	int draw_slot;			/* sched.c: the draw mask it is in, -1 none */
 	struct sl_cpu_stats stats;

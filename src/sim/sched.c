@@ -221,11 +221,9 @@ void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c)
 	if (kernel != t->kmem)
 		kernel_phase_changes(sim, t, kernel);
 	c->seg_start = sim->now;
-	t->speed = task_speed(sim, c);
 	/* kernel work ahead of user work ends at its own event (the phase
 	 * end, sl__burst_done); the work then runs at the task's speed */
 	c->burst_owed = t->kmem && !t->act_sys ? t->debt_sys : outstanding(t);
-	c->burst_speed = t->speed;
 	c->burst_seq = sl_eventq_take_seq(&sim->q);
 	if (c->burst_deferred == 0)
 		sim->deferred[sim->ndeferred++] = c->id;
@@ -244,7 +242,12 @@ void sl__flush_bursts(struct sl_sim *sim)
 	for (int i = 0; i < sim->ndeferred; i++) {
 		struct sl_cpu *c = &sim->cpus[sim->deferred[i]];
 		if (c->burst_deferred == 1) {
-			double ns = ceil(c->burst_owed / c->burst_speed);
+			/* the speed too: whatever changes it at this instant
+			 * re-times the CPU, so the last state is the one the
+			 * last re-timing saw */
+			struct sl_task *t = c->curr;
+			t->speed = task_speed(sim, c);
+			double ns = ceil(c->burst_owed / t->speed);
 			/* compared as a double: a burst past the horizon has no sl_time */
 			sl_time at = sl__after(sim, ns <= (double)SL_TIME_HORIZON ? (sl_time)ns
 										 : SL_TIME_MAX);
