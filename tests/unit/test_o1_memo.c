@@ -89,6 +89,8 @@ SL_TEST(o1_balance_memo_check_catches)
 		if (!s)
 			continue;
 		CHECK(o1_core_check(r.sim, &err) == 0);
+		/* hogs that stay put: most idle balances find nothing changed */
+		CHECKF(s->fbq_unchanged > 0, "%s: no call answered by an unchanged memo", pols[i]);
 		/* a memo, of the last runqueue (idle), of its node mask */
 		struct o1_rq *rq = &s->rqs[s->nrqs - 1];
 		struct o1_fbq_memo *m = &rq->fbq[0];

@@ -350,6 +350,7 @@ struct o1 {
 	uint64_t chg_gen;
 	int chg_log[O1_CHG_LOG];
 	uint64_t fbq_replays;		/* calls answered by a memo (for the tests) */
+	uint64_t fbq_unchanged;		/* ... of them, with nothing changed since */
 	/* bit i: rqs[i].nr_running > 0, so that the HT scheduler's walks over
 	 * every runqueue (o1/active.c) visit only those that can qualify */
 	sl_cpumask rq_busy;
