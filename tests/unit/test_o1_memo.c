@@ -121,3 +121,30 @@ SL_TEST(o1_balance_memo_check_catches)
 		sl_sim_destroy(r.sim);
 	}
 }
+
+/* active_load_balance looks only at runqueues that can qualify: one hog on
+ * a core of two CPUs leaves a CPU of it idle, so the idle cores' asks at
+ * every tick test no runqueue (with the continue bug, any task is enough:
+ * they test it); the check op keeps the full bits honest after every event. */
+SL_TEST(ht_active_balance_skips_part_idle_runqueues)
+{
+	static const char *const pols[] = { "ht:version=c1", "ht:version=a9,continue_bug=on" };
+
+	for (int i = 0; i < 2; i++) {
+		struct o1t_run r;
+		if (!o1t_start(&r, "pack:4 core:1 pu:2", pols[i], 30 * SL_MSEC)) {
+			CHECKF(false, "%s: no run", pols[i]);
+			continue;
+		}
+		o1t_spawn_hogs(r.sim, 1, 100);
+		bool ok = o1t_run(&r);
+		const struct o1 *s = sl_policy_data(r.sim);
+		CHECKF(ok, "%s", pols[i]);
+		if (i == 0)
+			CHECKF(s->active_looked == 0, "%s: %llu runqueues tested", pols[i],
+			       (unsigned long long)s->active_looked);
+		else
+			CHECKF(s->active_looked > 0, "%s: no runqueue tested", pols[i]);
+		sl_sim_destroy(r.sim);
+	}
+}
