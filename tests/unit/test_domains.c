@@ -1192,6 +1192,14 @@ SL_TEST(domains_fbg_memo_and_sums)
 	CHECK(sl_policy_domains.check(r.sim, &err) == -1 && strstr(err.msg, "migration"));
 	s->in_migration[5] = !s->in_migration[5];
 	CHECK(sl_policy_domains.check(r.sim, &err) == 0);
+	/* a runqueue's queued bit (sd_cpu_idle reads it): the hogs ran to
+	 * the end, so every runqueue is empty and CPU 2 idle */
+	CHECK(sd_cpu_idle(r.sim, s, 2));
+	sl_cpumask_set(&s->rq_queued, 2);
+	CHECK(!sd_cpu_idle(r.sim, s, 2));
+	CHECK(sl_policy_domains.check(r.sim, &err) == -1 && strstr(err.msg, "queued bit"));
+	sl_cpumask_unset(&s->rq_queued, 2);
+	CHECK(sl_policy_domains.check(r.sim, &err) == 0);
 	sl_sim_destroy(r.sim);
 }
 

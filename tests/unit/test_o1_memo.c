@@ -89,6 +89,8 @@ SL_TEST(o1_balance_memo_check_catches)
 		if (!s)
 			continue;
 		CHECK(o1_core_check(r.sim, &err) == 0);
+		/* hogs that stay put: most idle balances find nothing changed */
+		CHECKF(s->fbq_unchanged > 0, "%s: no call answered by an unchanged memo", pols[i]);
 		/* a memo, of the last runqueue (idle), of its node mask */
 		struct o1_rq *rq = &s->rqs[s->nrqs - 1];
 		struct o1_fbq_memo *m = &rq->fbq[0];
@@ -116,6 +118,33 @@ SL_TEST(o1_balance_memo_check_catches)
 		CHECK(o1_core_check(r.sim, &err) == -1 && strstr(err.msg, "memo"));
 		rq->prev_cpu_load[cpu] -= 3;
 		CHECK(o1_core_check(r.sim, &err) == 0);
+		sl_sim_destroy(r.sim);
+	}
+}
+
+/* active_load_balance looks only at runqueues that can qualify: one hog on
+ * a core of two CPUs leaves a CPU of it idle, so the idle cores' asks at
+ * every tick test no runqueue (with the continue bug, any task is enough:
+ * they test it); the check op keeps the full bits honest after every event. */
+SL_TEST(ht_active_balance_skips_part_idle_runqueues)
+{
+	static const char *const pols[] = { "ht:version=c1", "ht:version=a9,continue_bug=on" };
+
+	for (int i = 0; i < 2; i++) {
+		struct o1t_run r;
+		if (!o1t_start(&r, "pack:4 core:1 pu:2", pols[i], 30 * SL_MSEC)) {
+			CHECKF(false, "%s: no run", pols[i]);
+			continue;
+		}
+		o1t_spawn_hogs(r.sim, 1, 100);
+		bool ok = o1t_run(&r);
+		const struct o1 *s = sl_policy_data(r.sim);
+		CHECKF(ok, "%s", pols[i]);
+		if (i == 0)
+			CHECKF(s->active_looked == 0, "%s: %llu runqueues tested", pols[i],
+			       (unsigned long long)s->active_looked);
+		else
+			CHECKF(s->active_looked > 0, "%s: no runqueue tested", pols[i]);
 		sl_sim_destroy(r.sim);
 	}
 }

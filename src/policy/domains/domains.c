@@ -236,6 +236,10 @@ static int domains_check(struct sl_sim *sim, struct sl_err *err)
 			return sl_fail_internal(err, "domains: runqueue of CPU %d: %d active + %d "
 						"expired, %d tasks, nr_running %d", cpu, a, e,
 						count[cpu], rq->nr_running);
+		if (sl_cpumask_test(&s->rq_queued, cpu) != (rq->nr_running > 0))
+			return sl_fail_internal(err, "domains: runqueue of CPU %d holds %d, its "
+						"queued bit is %d", cpu, rq->nr_running,
+						sl_cpumask_test(&s->rq_queued, cpu));
 		struct sl_task *t = sl_curr(sim, cpu);
 		if (t && t != rq->curr)
 			return sl_fail_internal(err, "domains: CPU %d runs task %d, schedule() "

@@ -68,9 +68,10 @@ int sd_nr_running(struct sl_sim *sim, const struct sd_sched *s, int cpu)
 
 bool sd_cpu_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu)
 {
-	/* the runqueue first: the wakeup and exec walks over a busy span
-	 * then ask the engine only about CPUs with nothing queued */
-	return sd_rq(s, cpu)->nr_running == 0 && sl_cpu_idle(sim, cpu);
+	/* the runqueue first (its bit in the dense sd_sched.rq_queued, not
+	 * the runqueue itself): the wakeup walks over a busy span then touch
+	 * neither a runqueue nor the engine's CPU of each busy CPU */
+	return !sl_cpumask_test(&s->rq_queued, cpu) && sl_cpu_idle(sim, cpu);
 }
 
 bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu)

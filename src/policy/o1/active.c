@@ -102,11 +102,16 @@ void o1_active_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this
 {
 	if (!s->cfg.active_balance)
 		return;
-	/* every runqueue in order, as the patches walk them; an empty one
-	 * never qualifies, so only those of o1.rq_busy are looked at */
+	/* every runqueue in order, as the patches walk them (the kernel's
+	 * O(N) per call); an empty one never qualifies, nor, unless the
+	 * continue bug makes any task enough, one with fewer tasks plus
+	 * running migration threads than CPUs: only those of o1.rq_busy,
+	 * or of o1.rq_full, are looked at */
+	const sl_cpumask *cand = s->cfg.continue_bug ? &s->rq_busy : &s->rq_full;
 	for (int w = 0; w < s->mask_words; w++) {
-		for (uint64_t bits = s->rq_busy.w[w]; bits; bits &= bits - 1) {
+		for (uint64_t bits = cand->w[w]; bits; bits &= bits - 1) {
 			struct o1_rq *rq = &s->rqs[(w << 6) + __builtin_ctzll(bits)];
+			s->active_looked++;
 			if (rq == this_rq || !o1_rq_smt_busy(sim, s, rq))
 				continue;
 			if (!o1_latch(s, rq, this_cpu))
@@ -162,6 +167,7 @@ void o1_core_migration(struct sl_sim *sim, int cpu, long arg)
 	if (!s->in_migration[cpu]) {
 		s->in_migration[cpu] = true;
 		s->rq_of[cpu]->nmig++;
+		o1_full_update(s, s->rq_of[cpu]);
 	}
 	/* the thread preempted t: schedule() ran for it as prev */
 	if (t) {

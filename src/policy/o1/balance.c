@@ -234,6 +234,25 @@ static bool o1_replay(const struct o1 *s, int this_idx, bool idle, const sl_cpum
 }
 
 /*
+ * o1_replay with no change logged since the memo: every CPU of the mask
+ * reads what it read last (its memory is its length), so the answer is
+ * the head of the list if it ranks before the bound, and memo and memory
+ * stay as they are.  False where o1_replay would refuse (the call scans).
+ * An idle CPU balances every tick: on a big machine, mostly idle, this is
+ * most of its calls.
+ */
+static inline bool o1_memo_answer(const struct o1_fbq_memo *m, struct o1_best *out)
+{
+	struct o1_best real = m->ntop ? m->top[0] : (struct o1_best){ -1, 1 };
+
+	if (m->bound.cpu >= 0 &&
+	    (real.cpu < 0 || !o1_ranks_before(real.cpu, real.load, &m->bound)))
+		return false;
+	*out = real;
+	return true;
+}
+
+/*
  * Lengths are smoothed against this balancer's memory: our own queue
  * counts as the longer of now and last time, the others as the shorter,
  * unless we are idle.  Returns the queue to pull from and *imbalance.
@@ -246,24 +265,37 @@ static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
 					   const sl_cpumask *mask, int *imbalance)
 {
 	int *prev = this_rq->prev_cpu_load;
-	int nr_running = idle || this_rq->nr_running > prev[this_cpu] ?
-			 this_rq->nr_running : prev[this_cpu];
+	int prev_this;		/* our own memory, as it was before the scan */
 	struct o1_fbq_memo key, scratch;
 	struct o1_fbq_memo *memo = o1_memo_slot(s, this_rq, this_cpu, mask, &key);
 	struct o1_best best;
 
-	if (!memo || !memo->valid || memo->node != key.node || memo->cpu != key.cpu ||
-	    !o1_replay(s, this_rq->index, idle, mask, prev, memo, &best)) {
-		if (!memo)
-			memo = &scratch;
-		*memo = key;
-		best = o1_scan(s, this_rq->index, idle, mask, prev, memo);
-	} else {
+	if (memo && memo->valid && memo->gen == s->chg_gen && memo->node == key.node &&
+	    memo->cpu == key.cpu && o1_memo_answer(memo, &best)) {
+		/* nothing changed: o1_replay's answer, in O(1), and no memory
+		 * written (so ours is read only if there is a queue to pull) */
 		s->fbq_replays++;
+		s->fbq_unchanged++;
+		sl_charge_sched(sim, this_cpu, memo->looked * s->cfg.scan_ns);
+		if (best.cpu < 0)
+			return NULL;
+		prev_this = prev[this_cpu];
+	} else {
+		prev_this = prev[this_cpu];
+		if (!memo || !memo->valid || memo->node != key.node || memo->cpu != key.cpu ||
+		    !o1_replay(s, this_rq->index, idle, mask, prev, memo, &best)) {
+			if (!memo)
+				memo = &scratch;
+			*memo = key;
+			best = o1_scan(s, this_rq->index, idle, mask, prev, memo);
+		} else {
+			s->fbq_replays++;
+		}
+		sl_charge_sched(sim, this_cpu, memo->looked * s->cfg.scan_ns);
+		if (best.cpu < 0)
+			return NULL;
 	}
-	sl_charge_sched(sim, this_cpu, memo->looked * s->cfg.scan_ns);
-	if (best.cpu < 0)
-		return NULL;
+	int nr_running = idle || this_rq->nr_running > prev_this ? this_rq->nr_running : prev_this;
 	struct o1_rq *busiest = s->rq_of[best.cpu];
 	int max_load = best.load;
 
@@ -284,6 +316,19 @@ static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
 	return busiest;
 }
 
+/* The same memo, field by field (a struct copy need not copy padding). */
+static bool o1_memo_same(const struct o1_fbq_memo *a, const struct o1_fbq_memo *b)
+{
+	if (a->valid != b->valid || a->node != b->node || a->cpu != b->cpu || a->gen != b->gen ||
+	    a->looked != b->looked || a->ntop != b->ntop || a->bound.cpu != b->bound.cpu ||
+	    a->bound.load != b->bound.load)
+		return false;
+	for (int k = 0; k < a->ntop; k++)
+		if (a->top[k].cpu != b->top[k].cpu || a->top[k].load != b->top[k].load)
+			return false;
+	return true;
+}
+
 /*
  * One memo, replayed against a scan from a copy of the same memory, busy
  * and idle: same answer, same memory left, same memo after.
@@ -301,8 +346,20 @@ static int o1_check_memo(const struct o1 *s, const struct o1_rq *rq,
 		memcpy(a, rq->prev_cpu_load, sizeof(int) * (size_t)s->ncpus);
 		memcpy(b, rq->prev_cpu_load, sizeof(int) * (size_t)s->ncpus);
 		struct o1_best want = o1_scan(s, rq->index, idle, &mask, a, &ma), got;
-		if (!o1_replay(s, rq->index, idle, &mask, b, &mb, &got))
+		struct o1_best fast;
+		bool fast_ok = m->gen == s->chg_gen && o1_memo_answer(m, &fast);
+		if (!o1_replay(s, rq->index, idle, &mask, b, &mb, &got)) {
+			if (fast_ok)
+				return sl_fail_internal(err, "o1: runqueue of CPU %d: the unchanged "
+							"memo (node %d) answers where a replay "
+							"scans", rq->first_cpu, m->node);
 			return 0;	/* the next call scans */
+		}
+		if (fast_ok && (fast.cpu != got.cpu || fast.load != got.load ||
+				!o1_memo_same(&mb, m)))
+			return sl_fail_internal(err, "o1: runqueue of CPU %d: the unchanged memo "
+						"(node %d) answers CPU %d, a replay CPU %d",
+						rq->first_cpu, m->node, fast.cpu, got.cpu);
 		bool same = got.cpu == want.cpu && (want.cpu < 0 || got.load == want.load) &&
 			    !memcmp(a, b, sizeof(int) * (size_t)s->ncpus) &&
 			    mb.looked == ma.looked && mb.ntop <= ma.ntop &&

@@ -292,6 +292,12 @@ static int o1_check_counts(struct o1 *s, const int *count, struct sl_err *err)
 		if (sl_cpumask_test(&s->rq_busy, i) != (rq->nr_running > 0))
 			return sl_fail_internal(err, "o1: runqueue %d holds %d, its busy bit is %d",
 						i, rq->nr_running, sl_cpumask_test(&s->rq_busy, i));
+		if (sl_cpumask_test(&s->rq_full, i) !=
+		    (rq->nr_running > 0 && rq->nr_running + rq->nmig >= rq->ncpus))
+			return sl_fail_internal(err, "o1: runqueue %d holds %d with %d migration "
+						"threads on %d CPUs, its full bit is %d", i,
+						rq->nr_running, rq->nmig, rq->ncpus,
+						sl_cpumask_test(&s->rq_full, i));
 	}
 	for (int n = 0; n < s->nnodes; n++)
 		if (node_sum[n] != s->node_nr_running[n])

@@ -350,9 +350,15 @@ struct o1 {
 	uint64_t chg_gen;
 	int chg_log[O1_CHG_LOG];
 	uint64_t fbq_replays;		/* calls answered by a memo (for the tests) */
+	uint64_t fbq_unchanged;		/* ... of them, with nothing changed since */
 	/* bit i: rqs[i].nr_running > 0, so that the HT scheduler's walks over
 	 * every runqueue (o1/active.c) visit only those that can qualify */
 	sl_cpumask rq_busy;
+	/* bit i: rqs[i] has a task and no fewer tasks plus running migration
+	 * threads than CPUs, so no CPU of it need be idle: the only runqueues
+	 * active_load_balance can ask when the continue bug is off */
+	sl_cpumask rq_full;
+	uint64_t active_looked;		/* runqueues active_load_balance tested (tests) */
 	int mask_words;			/* words of a cpumask that hold the machine */
 	struct sl_task *curr[SL_MAX_CPUS];	/* what schedule() last chose */
 	bool active_req[SL_MAX_CPUS];		/* F3 latch of requesting CPUs */
@@ -391,11 +397,21 @@ static inline struct o1_rq *o1_rq(const struct o1 *s, int cpu)
 	return s->rq_of[cpu];
 }
 
+/* Keep rq's bit of o1.rq_full after a change of its count or threads. */
+static inline void o1_full_update(struct o1 *s, struct o1_rq *rq)
+{
+	if (rq->nr_running > 0 && rq->nr_running + rq->nmig >= rq->ncpus)
+		sl_cpumask_set(&s->rq_full, rq->index);
+	else
+		sl_cpumask_unset(&s->rq_full, rq->index);
+}
+
 /* nr_running_inc / nr_running_dec: the runqueue's and its node's counts. */
 static inline void o1_nr_inc(struct o1 *s, struct o1_rq *rq)
 {
 	if (rq->nr_running++ == 0)
 		sl_cpumask_set(&s->rq_busy, rq->index);
+	o1_full_update(s, rq);
 	s->rq_nr[rq->index]++;
 	s->node_nr_running[rq->node]++;
 	s->chg_log[s->chg_gen++ % O1_CHG_LOG] = rq->index;
@@ -405,6 +421,7 @@ static inline void o1_nr_dec(struct o1 *s, struct o1_rq *rq)
 {
 	if (--rq->nr_running == 0)
 		sl_cpumask_unset(&s->rq_busy, rq->index);
+	o1_full_update(s, rq);
 	s->rq_nr[rq->index]--;
 	s->node_nr_running[rq->node]--;
 	s->chg_log[s->chg_gen++ % O1_CHG_LOG] = rq->index;

@@ -130,6 +130,7 @@ struct sl_task *o1_core_pick_next(struct sl_sim *sim, int cpu, struct sl_task *p
 		/* the schedule() that ends the migration thread's run */
 		s->in_migration[cpu] = false;
 		s->rq_of[cpu]->nmig--;
+		o1_full_update(s, s->rq_of[cpu]);
 	}
 	if (prev)
 		o1_put_prev(sim, s, prev);
