@@ -304,8 +304,7 @@ static void handle(struct sl_sim *sim, struct sl_event *e)
 		break;
 	}
 	/* A wakeup in this event may have asked this CPU to reschedule (a
-	 * woken task preempting, or a parent woken while its child's CPU
-	 * was switching).  Bounded: each round is a real switch. */
+	 * woken task preempting).  Bounded: each round is a real switch. */
 	for (int i = 0; i < 8 && e->cpu >= 0 && !sim->stopped; i++) {
 		if (!sim->cpus[e->cpu].need_resched)
 			break;
