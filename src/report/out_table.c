@@ -133,6 +133,17 @@ static int run_decimals(double v, const char *unit, bool is_mean)
 /* ---- `run` ---- */
 
 /* Metric names in order of first appearance over all runs. */
+/* ms's metric `name`, looked for at index `hint` first: the runs of a
+ * sweep mostly list the same metrics in the same order, and a 1,024-CPU
+ * run lists a thousand (per-CPU ones), which a search from the start for
+ * each would make quadratic. */
+static const struct sl_metric *find_at(const struct sl_metrics *ms, const char *name, int hint)
+{
+	if (hint >= 0 && hint < ms->n && !strcmp(ms->m[hint].name, name))
+		return &ms->m[hint];
+	return sl_metrics_find(ms, name);
+}
+
 static int collect_metrics(const struct sl_sweep *s, const struct sl_metric **names)
 {
 	int n = 0;
@@ -141,9 +152,9 @@ static int collect_metrics(const struct sl_sweep *s, const struct sl_metric **na
 		for (int rep = 0; rep < s->reps; rep++) {
 			const struct sl_metrics *ms = sl_sweep_metrics(s, c, rep);
 			for (int i = 0; i < ms->n; i++) {
-				bool seen = false;
-				for (int k = 0; k < n; k++)
-					seen |= !strcmp(names[k]->name, ms->m[i].name);
+				bool seen = i < n && !strcmp(names[i]->name, ms->m[i].name);
+				for (int k = 0; k < n && !seen; k++)
+					seen = !strcmp(names[k]->name, ms->m[i].name);
 				if (!seen && n < SL_MAX_METRICS * 4)
 					names[n++] = &ms->m[i];
 			}
@@ -153,12 +164,13 @@ static int collect_metrics(const struct sl_sweep *s, const struct sl_metric **na
 }
 
 /* The values of one metric over a cell's repetitions; returns how many. */
-static int metric_values(const struct sl_sweep *s, int cell, const char *name, double *out)
+static int metric_values(const struct sl_sweep *s, int cell, const char *name, int hint,
+			 double *out)
 {
 	int n = 0;
 
 	for (int rep = 0; rep < s->reps; rep++) {
-		const struct sl_metric *m = sl_metrics_find(sl_sweep_metrics(s, cell, rep), name);
+		const struct sl_metric *m = find_at(sl_sweep_metrics(s, cell, rep), name, hint);
 		if (m)
 			out[n++] = m->value;
 	}
@@ -166,11 +178,11 @@ static int metric_values(const struct sl_sweep *s, int cell, const char *name, d
 }
 
 static void run_cells(struct grid *g, int row, const struct sl_sweep *s,
-		      const struct sl_metric *metric, double *values)
+		      const struct sl_metric *metric, int hint, double *values)
 {
 	for (int c = 0; c < s->ncells; c++) {
 		struct sl_summary sum;
-		int n = metric_values(s, c, metric->name, values);
+		int n = metric_values(s, c, metric->name, hint, values);
 
 		if (!n) {
 			grid_set(g, row, 3 + c, "-");
@@ -224,7 +236,7 @@ void sl_out_run_table(FILE *f, const struct sl_sweep *s)
 			grid_set(&g, row, 2, "min/med/max");
 			grid_set(&g, row + 1, 2, "mean (sd)");
 		}
-		run_cells(&g, row, s, names[i], values);
+		run_cells(&g, row, s, names[i], i, values);
 	}
 	grid_widths(&g, width);
 	for (int c = 0; c < 3 + s->ncells; c++)
