@@ -368,8 +368,13 @@ void cfs_place_new(struct cfs *s, struct cfs_rq *parent_rq, struct cfs_entity *s
 void cfs_move_queued(struct cfs *s, struct cfs_entity *se, int dst_cpu);
 /* A sleeping task leaves its old runqueue for `dst_cpu` at wakeup. */
 void cfs_move_sleeping(struct cfs *s, struct cfs_entity *se, int dst_cpu);
-/* available_idle_cpu(): nothing runs or waits there. */
-bool cfs_cpu_idle(const struct cfs *s, int cpu);
+/* available_idle_cpu(): nothing runs or waits there, of any class.  Inline: the
+ * balancer's group statistics ask it of every CPU they sum. */
+static inline bool cfs_cpu_idle(const struct cfs *s, int cpu)
+{
+	return s->rq[cpu].nr_running == 0 && s->rq[cpu].rt.nr_running == 0 &&
+	       sl_cpu_idle(s->sim, cpu);
+}
 
 /* The task's weight: its nice's, or WEIGHT_IDLEPRIO for SCHED_IDLE. */
 long cfs_task_weight(const struct sl_task *t);
