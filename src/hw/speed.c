@@ -95,6 +95,11 @@ double sl_cache_warmth(double evicted_kb, unsigned cache_kb)
 		return 1.0;
 	if (cache_kb == 0)
 		return 0.0;
+	/* Past 40 cache sizes exp() is below 2^-57, which every reader, all
+	 * of them taking 1 - warmth, rounds away: the cold answer at once,
+	 * without exp (a deep runqueue's tasks come back this cold). */
+	if (evicted_kb >= SL_CACHE_COLD * (double)cache_kb)
+		return 0.0;
 	return exp(-evicted_kb / (double)cache_kb);
 }
 

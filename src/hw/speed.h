@@ -135,7 +135,10 @@ static inline double sl_cache_touched_kb(const struct sl_speed_model *m, sl_time
 }
 /* Warmth left in a `cache_kb` cache after others brought in `evicted_kb`
  * (lines they missed; hits evict nothing): exp(-evicted / cache), the
- * survival of a line under random replacement (docs/model.md [CACHE]). */
+ * survival of a line under random replacement (docs/model.md [CACHE]);
+ * exactly 0 from SL_CACHE_COLD cache sizes on, where exp() is below
+ * 2^-57 and 1 - warmth is 1.0 in double either way. */
+#define SL_CACHE_COLD 40.0
 double sl_cache_warmth(double evicted_kb, unsigned cache_kb);
 
 #endif

@@ -650,6 +650,12 @@ SL_TEST(hw_cache_warmth)
 		prev = w;
 	}
 	CHECK(fabs(sl_cache_warmth(l2, l2) - exp(-1)) < 1e-9);
+	/* cold past SL_CACHE_COLD cache sizes, without exp(); invisible to
+	 * readers, which take 1 - warmth: exp() there rounds away */
+	CHECK(sl_cache_warmth(SL_CACHE_COLD * l2, l2) == 0.0);
+	CHECK(sl_cache_warmth(1e6 * l2, l2) == 0.0);
+	CHECK(sl_cache_warmth(0.99 * SL_CACHE_COLD * l2, l2) > 0.0);
+	CHECK(1.0 - exp(-SL_CACHE_COLD) == 1.0);
 	/* a task touches lines at the machine's rate, never more than its
 	 * footprint: a small tool cannot flush a compiler's cache */
 	CHECK(sl_cache_touched_kb(s, 0, 256) == 0);

@@ -238,19 +238,29 @@ enum cfs_group_type cfs_group_classify(int imbalance_pct, const struct cfs_sg_st
 static void cfs_sg_stats(struct cfs *s, struct cfs_lb_env *env, const struct cfs_group *g,
 			 bool local, struct cfs_sg_stats *st)
 {
-	*st = (struct cfs_sg_stats){ .capacity = g->capacity, .weight = g->weight };
+	/* Summed in locals, not through st and env (which the compiler must
+	 * assume may alias): every idle CPU's periodic balance visits every
+	 * CPU of every group of each of its domains. */
+	long load = 0, util = 0, runnable = 0, visited = 0;
+	int nr = 0, nr_numa = 0, nr_pref = 0, idle = 0;
+
 	cfs_for_each_group_cpu(c, g) {
-		struct cfs_rq *rq = &s->rq[c];
-		env->looked++;
-		st->load += cfs_cpu_load(rq);
-		st->util += cfs_cpu_util(rq);
-		st->runnable += cfs_cpu_runnable(rq);
-		st->nr_running += rq->nr_running;
-		st->nr_numa_running += rq->nr_numa_running;
-		st->nr_preferred_running += rq->nr_preferred_running;
+		const struct cfs_rq *rq = &s->rq[c];
+		visited++;
+		load += cfs_cpu_load(rq);
+		util += cfs_cpu_util(rq);
+		runnable += cfs_cpu_runnable(rq);
+		nr += rq->nr_running;
+		nr_numa += rq->nr_numa_running;
+		nr_pref += rq->nr_preferred_running;
 		if (!rq->nr_running && cfs_cpu_idle(s, c))
-			st->idle_cpus++;
+			idle++;
 	}
+	env->looked += visited;
+	*st = (struct cfs_sg_stats){ .capacity = g->capacity, .weight = g->weight,
+				     .load = load, .util = util, .runnable = runnable,
+				     .nr_running = nr, .nr_numa_running = nr_numa,
+				     .nr_preferred_running = nr_pref, .idle_cpus = idle };
 	/* smt_balance(): two busy siblings should be spread to an idle CPU */
 	st->smt_balance = !local && env->idle != CFS_NOT_IDLE &&
 			  (g->flags & CFS_SD_SHARE_CPUCAPACITY) && st->nr_running > 1;

@@ -118,12 +118,18 @@ struct cfs_avg {
 	uint32_t util_sum, period_contrib;
 };
 
+/*
+ * The fields are ordered to leave few holes: the size of this struct, with
+ * struct sl_task's, is the engine's stride between tasks, and a stride of
+ * exactly 1,024 bytes (which a 72-byte timeline node and the old order
+ * gave) puts every task's node on the same few L1 sets: 2.6 times the L1
+ * misses of a whole sdet run on 4 CPUs (cachegrind).
+ */
 struct cfs_entity {
 	struct cfs_rb_node node;	/* in the timeline while queued, not running */
 	struct cfs_entity *lru_prev, *lru_next;	/* rq->cfs_tasks, most recent first */
 	struct sl_task *task;
 	long weight;			/* sched_prio_to_weight[nice] */
-	int nice;			/* the nice `weight` was computed for */
 	int64_t vruntime;		/* ns of nice-0 time */
 	int64_t deadline;		/* EEVDF virtual deadline */
 	int64_t vlag;			/* EEVDF lag kept across a sleep or a move */
@@ -132,6 +138,7 @@ struct cfs_entity {
 	sl_time sum_exec;		/* CPU time consumed */
 	sl_time prev_sum_exec;		/* sum_exec when it was last picked */
 	int cpu;			/* task_cpu(): its runqueue */
+	int nice;			/* the nice `weight` was computed for */
 	bool on_rq;			/* queued or running on rq cpu */
 	bool protect;			/* RUN_TO_PARITY: first slice since picked */
 	bool delayed;			/* DELAY_DEQUEUE: asleep, still queued (sched_delayed) */
@@ -140,12 +147,12 @@ struct cfs_entity {
 	struct cfs_avg avg;
 	/* wake_wide() */
 	const struct sl_task *last_wakee;	/* compared, never dereferenced */
-	unsigned wakee_flips;
 	uint64_t wakee_flip_decay;		/* jiffies */
+	unsigned wakee_flips;
 	int recent_used_cpu;
 	/* NUMA balancing */
-	int numa_nid;			/* numa_preferred_nid, -1 before the first scan */
 	sl_time numa_next;		/* wall time of the next placement attempt */
+	int numa_nid;			/* numa_preferred_nid, -1 before the first scan */
 	/* a pending move through the migration thread of this CPU (-1: none) */
 	int mig_rq;
 	/* the class it is queued in: its sched_policy as the policy last saw
@@ -361,8 +368,13 @@ void cfs_place_new(struct cfs *s, struct cfs_rq *parent_rq, struct cfs_entity *s
 void cfs_move_queued(struct cfs *s, struct cfs_entity *se, int dst_cpu);
 /* A sleeping task leaves its old runqueue for `dst_cpu` at wakeup. */
 void cfs_move_sleeping(struct cfs *s, struct cfs_entity *se, int dst_cpu);
-/* available_idle_cpu(): nothing runs or waits there. */
-bool cfs_cpu_idle(const struct cfs *s, int cpu);
+/* available_idle_cpu(): nothing runs or waits there, of any class.  Inline: the
+ * balancer's group statistics ask it of every CPU they sum. */
+static inline bool cfs_cpu_idle(const struct cfs *s, int cpu)
+{
+	return s->rq[cpu].nr_running == 0 && s->rq[cpu].rt.nr_running == 0 &&
+	       sl_cpu_idle(s->sim, cpu);
+}
 
 /* The task's weight: its nice's, or WEIGHT_IDLEPRIO for SCHED_IDLE. */
 long cfs_task_weight(const struct sl_task *t);

@@ -84,13 +84,6 @@ long cfs_task_weight(const struct sl_task *t)
 	return t->sched_policy == SL_SCHED_IDLE ? CFS_WEIGHT_IDLEPRIO : cfs_nice_to_weight(t->nice);
 }
 
-/* available_idle_cpu(): nothing runs or waits there, of any class. */
-bool cfs_cpu_idle(const struct cfs *s, int cpu)
-{
-	return s->rq[cpu].nr_running == 0 && s->rq[cpu].rt.nr_running == 0 &&
-	       sl_cpu_idle(s->sim, cpu);
-}
-
 /* ---- the weighted average of vruntimes (EEVDF's V) ---- */
 
 static void cfs_avg_add(struct cfs_rq *rq, const struct cfs_entity *se)

@@ -283,29 +283,50 @@ static int cfs_select_idle_sibling(struct cfs *s, struct cfs_entity *p, int prev
 static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const struct cfs_group *g,
 			   struct cfs_entity *p, struct cfs_sg_stats *st, long *looked)
 {
-	*st = (struct cfs_sg_stats){ .capacity = g->capacity, .weight = g->weight };
-	cfs_for_each_group_cpu(c, g) {
-		if (!cfs_allowed(p, c))
-			continue;
-		struct cfs_rq *rq = &s->rq[c];
-		bool here = p->on_rq && p->cpu == c;
-		long load = cfs_cpu_load(rq), util = cfs_cpu_util(rq);
-		long runnable = cfs_cpu_runnable(rq);
-		if (here) {
-			load -= cfs_task_load(p);
-			util -= cfs_task_util(p);
-			runnable -= (long)p->avg.runnable_avg;
+	/* Summed in locals, not through st and looked (which the compiler
+	 * must assume may alias): this loop visits every allowed CPU of
+	 * every group of every level, for each fork and exec. */
+	long load_sum = 0, util_sum = 0, runnable_sum = 0, visited = 0;
+	int nr_sum = 0, idle = 0;
+	int here_cpu = p->on_rq ? p->cpu : -1;
+
+	/* span & allowed a word at a time, one step per set bit (the span
+	 * lies within first_cpu..end_cpu - 1) */
+	for (int wi = g->first_cpu >> 6; wi <= (g->end_cpu - 1) >> 6; wi++) {
+		for (uint64_t w = g->span.w[wi] & p->task->allowed.w[wi]; w; w &= w - 1) {
+			int c = wi * 64 + __builtin_ctzll(w);
+			const struct cfs_rq *rq = &s->rq[c];
+			bool here = c == here_cpu;
+			long load = cfs_cpu_load(rq), util = cfs_cpu_util(rq);
+			long runnable = cfs_cpu_runnable(rq);
+			if (here) {
+				/* the CPU's averages without p's
+				 * (cpu_load_without() and friends), floored at
+				 * 0; the others' are averages of weights and
+				 * capacities, never negative */
+				load -= cfs_task_load(p);
+				util -= cfs_task_util(p);
+				runnable -= (long)p->avg.runnable_avg;
+				load = load > 0 ? load : 0;
+				util = util > 0 ? util : 0;
+				runnable = runnable > 0 ? runnable : 0;
+			}
+			load_sum += load;
+			util_sum += util;
+			runnable_sum += runnable;
+			int nr = rq->nr_running - here;
+			nr_sum += nr;
+			/* idle_cpu_without(): idle, or running only p */
+			if (!nr && (sl_cpu_idle(s->sim, c) ||
+				    (here && sl_curr(s->sim, c) == p->task)))
+				idle++;
+			visited++;
 		}
-		st->load += load > 0 ? load : 0;
-		st->util += util > 0 ? util : 0;
-		st->runnable += runnable > 0 ? runnable : 0;
-		int nr = rq->nr_running - here;
-		st->nr_running += nr;
-		/* idle_cpu_without(): idle, or running only p */
-		if (!nr && (sl_cpu_idle(s->sim, c) || (here && sl_curr(s->sim, c) == p->task)))
-			st->idle_cpus++;
-		(*looked)++;
 	}
+	*st = (struct cfs_sg_stats){ .capacity = g->capacity, .weight = g->weight,
+				     .load = load_sum, .util = util_sum, .runnable = runnable_sum,
+				     .nr_running = nr_sum, .idle_cpus = idle };
+	*looked += visited;
 	st->type = cfs_group_classify(sd->imbalance_pct, st);
 	if (st->type != CFS_GROUP_HAS_SPARE)
 		st->avg_load = st->load * CFS_CAPACITY_SCALE / st->capacity;

@@ -27,11 +27,17 @@ static inline struct cfs_entity *cfs_node_se(const struct cfs_rb_node *n)
 	return (struct cfs_entity *)((char *)n - offsetof(struct cfs_entity, node));
 }
 
-static bool cfs_tl_less(const struct cfs_entity *a, const struct cfs_entity *b)
+static bool cfs_tl_less(const struct cfs_rb_node *a, const struct cfs_rb_node *b)
 {
 	if (a->vruntime != b->vruntime)
 		return a->vruntime < b->vruntime;
-	return a->task->id < b->task->id;
+	return a->id < b->id;
+}
+
+/* The augmentation's order: (deadline, task id). */
+static inline bool cfs_key_before(int64_t da, int ia, int64_t db, int ib)
+{
+	return da != db ? da < db : ia < ib;
 }
 
 static bool cfs_dl_before(const struct cfs_entity *a, const struct cfs_entity *b)
@@ -50,22 +56,51 @@ static struct cfs_entity *cfs_dl_min(struct cfs_entity *a, struct cfs_entity *b)
 	return cfs_dl_before(b, a) ? b : a;
 }
 
-/* min_deadline_update(): this node from its children. */
-static void cfs_tl_augment(struct cfs_rb_node *n)
+static inline void cfs_tl_copy_min(struct cfs_rb_node *to, const struct cfs_rb_node *from)
 {
-	struct cfs_entity *m = cfs_node_se(n);
-
-	if (n->left)
-		m = cfs_dl_min(m, n->left->min_dl);
-	if (n->right)
-		m = cfs_dl_min(m, n->right->min_dl);
-	n->min_dl = m;
+	to->min_dl = from->min_dl;
+	to->min_deadline = from->min_deadline;
+	to->min_id = from->min_id;
 }
 
-static void cfs_tl_propagate(struct cfs_rb_node *n)
+/* min_deadline_update(): this node from its own entity and its children's
+ * keys; true if its value changed. */
+static bool cfs_tl_augment(struct cfs_rb_node *n)
 {
-	for (; n; n = n->parent)
-		cfs_tl_augment(n);
+	struct cfs_entity *m = cfs_node_se(n);
+	int64_t d = n->deadline;
+	int id = n->id;
+	const struct cfs_rb_node *c;
+
+	if ((c = n->left) && cfs_key_before(c->min_deadline, c->min_id, d, id)) {
+		m = c->min_dl;
+		d = c->min_deadline;
+		id = c->min_id;
+	}
+	if ((c = n->right) && cfs_key_before(c->min_deadline, c->min_id, d, id)) {
+		m = c->min_dl;
+		d = c->min_deadline;
+		id = c->min_id;
+	}
+	if (m == n->min_dl)
+		return false;
+	n->min_dl = m;
+	n->min_deadline = d;
+	n->min_id = id;
+	return true;
+}
+
+/*
+ * The augmented callbacks' propagate(): recompute from n up to (not
+ * including) stop, and stop early where a node's value did not change, its
+ * ancestors then seeing the same minimum below them as before.  Valid when
+ * every change of the tree lies below n, as after a link or an unlink
+ * (rb_erase_augmented's two-step walk for a moved successor: see erase).
+ */
+static void cfs_tl_propagate(struct cfs_rb_node *n, const struct cfs_rb_node *stop)
+{
+	while (n != stop && cfs_tl_augment(n))
+		n = n->parent;
 }
 
 static void cfs_tl_replace_child(struct cfs_timeline *tl, struct cfs_rb_node *parent,
@@ -90,8 +125,9 @@ static void cfs_tl_rotate_left(struct cfs_timeline *tl, struct cfs_rb_node *x)
 	cfs_tl_replace_child(tl, x->parent, x, y);
 	y->left = x;
 	x->parent = y;
+	/* the augmented rotate callback: y now spans what x spanned */
+	cfs_tl_copy_min(y, x);
 	cfs_tl_augment(x);
-	cfs_tl_augment(y);
 }
 
 static void cfs_tl_rotate_right(struct cfs_timeline *tl, struct cfs_rb_node *x)
@@ -105,8 +141,8 @@ static void cfs_tl_rotate_right(struct cfs_timeline *tl, struct cfs_rb_node *x)
 	cfs_tl_replace_child(tl, x->parent, x, y);
 	y->right = x;
 	x->parent = y;
+	cfs_tl_copy_min(y, x);
 	cfs_tl_augment(x);
-	cfs_tl_augment(y);
 }
 
 static inline bool cfs_is_red(const struct cfs_rb_node *n)
@@ -170,9 +206,13 @@ void cfs_tl_insert(struct cfs_timeline *tl, struct cfs_entity *se)
 	struct cfs_rb_node **link = &tl->root;
 	bool leftmost = true;
 
+	n->vruntime = se->vruntime;
+	n->deadline = se->deadline;
+	n->id = se->task->id;
+
 	while (*link) {
 		parent = *link;
-		if (cfs_tl_less(se, cfs_node_se(parent))) {
+		if (cfs_tl_less(n, parent)) {
 			link = &parent->left;
 		} else {
 			link = &parent->right;
@@ -183,11 +223,17 @@ void cfs_tl_insert(struct cfs_timeline *tl, struct cfs_entity *se)
 	n->left = n->right = NULL;
 	n->red = true;
 	n->min_dl = se;
+	n->min_deadline = n->deadline;
+	n->min_id = n->id;
 	*link = n;
 	if (leftmost)
 		tl->leftmost = n;
 	tl->nr++;
-	cfs_tl_propagate(parent);
+	/* propagate(): every ancestor gains se alone, so the walk up ends at
+	 * the first one whose minimum stays before it */
+	for (; parent && cfs_key_before(n->deadline, n->id, parent->min_deadline, parent->min_id);
+	     parent = parent->parent)
+		cfs_tl_copy_min(parent, n);
 	cfs_tl_insert_fixup(tl, n);
 }
 
@@ -276,7 +322,7 @@ static void cfs_tl_erase_fixup(struct cfs_timeline *tl, struct cfs_rb_node *x,
 
 void cfs_tl_erase(struct cfs_timeline *tl, struct cfs_entity *se)
 {
-	struct cfs_rb_node *z = &se->node, *x, *xp;
+	struct cfs_rb_node *z = &se->node, *x, *xp, *moved = NULL;
 	bool removed_red;
 
 	if (tl->leftmost == z)
@@ -290,6 +336,7 @@ void cfs_tl_erase(struct cfs_timeline *tl, struct cfs_entity *se)
 		struct cfs_rb_node *y = z->right;
 		while (y->left)
 			y = y->left;
+		moved = y;
 		removed_red = y->red;
 		x = y->right;
 		if (y->parent == z) {
@@ -306,8 +353,21 @@ void cfs_tl_erase(struct cfs_timeline *tl, struct cfs_entity *se)
 		y->red = z->red;
 	}
 	tl->nr--;
-	/* every subtree that changed lies on the path from xp to the root */
-	cfs_tl_propagate(xp);
+	/*
+	 * Every subtree that changed lies on the path from xp to the root.
+	 * A successor y moved into z's place: below it the path lost y, at
+	 * and above it z; y starts from z's old value (the augmented copy
+	 * callback) so that the walk above it can stop early, and the walk
+	 * below it ends at y.
+	 */
+	if (moved) {
+		cfs_tl_copy_min(moved, z);
+		if (xp != moved)
+			cfs_tl_propagate(xp, moved);
+		cfs_tl_propagate(moved, NULL);
+	} else {
+		cfs_tl_propagate(xp, NULL);
+	}
 	if (!removed_red)
 		cfs_tl_erase_fixup(tl, x, xp);
 	z->parent = z->left = z->right = NULL;
@@ -339,13 +399,22 @@ bool cfs_tl_eligible(const struct cfs_eligible *el, int64_t vruntime)
 struct cfs_entity *cfs_tl_pick_eevdf(const struct cfs_timeline *tl, const struct cfs_eligible *el)
 {
 	struct cfs_entity *best = NULL;
+	int64_t best_dl = 0;
+	int best_id = 0;
 
 	for (struct cfs_rb_node *n = tl->root; n;) {
-		struct cfs_entity *se = cfs_node_se(n);
-		if (cfs_tl_eligible(el, se->vruntime)) {
-			best = cfs_dl_min(best, se);
-			if (n->left)
-				best = cfs_dl_min(best, n->left->min_dl);
+		if (cfs_tl_eligible(el, n->vruntime)) {
+			if (!best || cfs_key_before(n->deadline, n->id, best_dl, best_id)) {
+				best = cfs_node_se(n);
+				best_dl = n->deadline;
+				best_id = n->id;
+			}
+			const struct cfs_rb_node *l = n->left;
+			if (l && cfs_key_before(l->min_deadline, l->min_id, best_dl, best_id)) {
+				best = l->min_dl;
+				best_dl = l->min_deadline;
+				best_id = l->min_id;
+			}
 			n = n->right;
 		} else {
 			n = n->left;
@@ -380,7 +449,7 @@ static int cfs_tl_check_node(const struct cfs_rb_node *n, const struct cfs_rb_no
 	if (lh < 0)
 		return -1;
 	const struct cfs_entity *se = cfs_node_se(n);
-	if (w->prev && !cfs_tl_less(w->prev, se)) {
+	if (w->prev && !cfs_tl_less(&w->prev->node, n)) {
 		w->bad = "order";
 		return -1;
 	}
@@ -400,6 +469,12 @@ static int cfs_tl_check_node(const struct cfs_rb_node *n, const struct cfs_rb_no
 		m = cfs_dl_min(m, n->right->min_dl);
 	if (n->min_dl != m) {
 		w->bad = "min_deadline augmentation";
+		return -1;
+	}
+	if (n->vruntime != se->vruntime || n->deadline != se->deadline ||
+	    n->id != se->task->id || n->min_deadline != m->deadline ||
+	    n->min_id != m->task->id) {
+		w->bad = "cached key";
 		return -1;
 	}
 	return lh + !n->red;

@@ -22,8 +22,20 @@
 struct cfs_entity;
 struct sl_err;
 
+/*
+ * A node keeps copies of its entity's keys, set when it is inserted (they
+ * do not change while it is), and its subtree's minimum as that entity's
+ * key beside its pointer: walking, linking and recomputing read the nodes
+ * alone, the fields they read first, not the entities around them.
+ */
 struct cfs_rb_node {
-	struct cfs_rb_node *parent, *left, *right;
+	struct cfs_rb_node *left, *right;
+	int64_t vruntime;		/* the entity's, for the order */
+	int64_t deadline;		/* the entity's */
+	int id;				/* its task's id (ties) */
+	int min_id;			/* min_dl's task id */
+	int64_t min_deadline;		/* min_dl's deadline */
+	struct cfs_rb_node *parent;
 	struct cfs_entity *min_dl;	/* earliest (deadline, id) in this subtree */
 	bool red;
 };
