@@ -19,6 +19,12 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS  ?= -O2 -g
+# Link-time optimisation for the optimised build with GCC (the policies
+# call the engine's small accessors across files in their hot loops):
+# 4-10 % fewer instructions per run, the same results (the golden check).
+# Not for the sanitizer and fuzz builds, nor for other compilers (clang's
+# needs an LTO-capable linker).  LTO= turns it off.
+LTO     ?= $(shell $(CC) -v 2>&1 | grep -q '^gcc version' && echo -flto=auto)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Isrc -Ibuild/gen $(PKG_CFLAGS) -MMD -MP
 LDLIBS  := $(PKG_LIBS) -lm -lpthread
 
@@ -36,7 +42,7 @@ all: schedlab
 
 schedlab: $(OBJ) build/opt/src/cli/main.o
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LTO) -o $@ $^ $(LDLIBS)
 
 # Experiments are data files; they are compiled into the binary so that
 # ./schedlab works from any directory.
@@ -47,7 +53,7 @@ build/gen/experiments_data.c: $(EXPERIMENTS) scripts/embed-experiments.sh
 build/opt/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(LTO) -c -o $@ $<
 
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 build/san/%.o: %.c
