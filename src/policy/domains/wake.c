@@ -42,6 +42,25 @@
 
 /* ---- 2.6.12 ---- */
 
+/* The first CPU of span & allowed that is idle (sd_cpu_idle), or -1: the
+ * kernel's walk over the span in CPU order, taken a word at a time with
+ * the CPUs whose runqueue holds a task (never idle) left out first, so a
+ * busy span costs a few word operations, not a test per CPU. */
+static int sd_first_idle(struct sl_sim *sim, const struct sd_sched *s, const sl_cpumask *span,
+			 const sl_cpumask *allowed)
+{
+	int words = (s->ncpus + 63) / 64;
+
+	for (int w = 0; w < words; w++)
+		for (uint64_t bits = span->w[w] & allowed->w[w] & ~s->rq_queued.w[w]; bits;
+		     bits &= bits - 1) {
+			int cpu = (w << 6) + __builtin_ctzll(bits);
+			if (sl_cpu_idle(sim, cpu))
+				return cpu;
+		}
+	return -1;
+}
+
 /* wake_idle: the CPU itself if idle, else the first idle CPU of each
  * SD_WAKE_IDLE domain outwards. */
 static int sd_wake_idle(struct sl_sim *sim, struct sd_sched *s, int cpu,
@@ -52,9 +71,9 @@ static int sd_wake_idle(struct sl_sim *sim, struct sd_sched *s, int cpu,
 	sd_for_each_domain(s, cpu, sd) {
 		if (!(sd->p.flags & SD_WAKE_IDLE))
 			break;
-		sd_for_each_cpu_and(i, s, &sd->span, &p->task->allowed)
-			if (sd_cpu_idle(sim, s, i))
-				return i;
+		int idle = sd_first_idle(sim, s, &sd->span, &p->task->allowed);
+		if (idle >= 0)
+			return idle;
 	}
 	return cpu;
 }
@@ -107,10 +126,8 @@ static int sd_balance_wake(struct sl_sim *sim, struct sd_sched *s, int cpu,
 
 	if (sd_cpu_idle(sim, s, cpu) || !sd || !(sd->p.flags & SD_FLAG_WAKE))
 		return cpu;
-	sd_for_each_cpu_and(i, s, &sd->span, &p->task->allowed)
-		if (sd_cpu_idle(sim, s, i))
-			return i;
-	return cpu;
+	int idle = sd_first_idle(sim, s, &sd->span, &p->task->allowed);
+	return idle >= 0 ? idle : cpu;
 }
 
 static int sd_wake_cpu_w26(struct sl_sim *sim, struct sd_sched *s, const struct sd_task *p,
