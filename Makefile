@@ -55,7 +55,7 @@ build/opt/%.o: %.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) $(LTO) -c -o $@ $<
 
-SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
 build/san/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC [san] $<")

@@ -211,8 +211,10 @@ static bool fill_from_matrix(struct sl_topo *t, const uint64_t *node_keys,
 			return false;
 		for (int b = 0; b < t->nnodes; b++) {
 			double ab = 10.0 * raw[a][b] / raw[a][a], ba = 10.0 * raw[b][a] / raw[b][b];
-			long v = a == b ? 10 : (long)((ab + ba) / 2 + 0.5);
-			if (v < 10 || v > 255)
+			double v = a == b ? 10 : (ab + ba) / 2 + 0.5;
+			/* range-checked as a double: a hostile matrix's ratio
+			 * may be far beyond what a long holds (or NaN) */
+			if (!(v >= 10 && v < 256))
 				return false;
 			t->node_distance[a][b] = (int)v;
 		}

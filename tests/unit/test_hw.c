@@ -240,6 +240,18 @@ SL_TEST(hw_xml_fixture)
 	CHECK(t->ncpus == 4 && t->npackages == 2 && t->threads_per_core == 1);
 }
 
+/* A distance matrix with a value no long holds (a fuzzed file: 2^64 - 1)
+ * is out of range like any beyond 255, checked before the conversion
+ * (UBSan caught the conversion): the machine falls back to SLIT 10/20. */
+SL_TEST(hw_xml_distance_beyond_long)
+{
+	const struct sl_topo *t = &mach.topo;
+
+	CHECK(loads_ok(fixture("numa4-dist-huge.xml")));
+	CHECKF(t->nnodes == 4 && t->node_distance[0][1] == 20 && t->node_distance[0][0] == 10,
+	       "%d nodes, distance 0-1 %d", t->nnodes, t->node_distance[0][1]);
+}
+
 /* An XML object without gp_index gets the next free number from hwloc,
  * which a later object may carry too (a fuzzed file: PU 2 without its Core
  * and without gp_index took Core 4's).  Cores are keyed by the objects, so
