@@ -471,10 +471,11 @@ void sl_migration_wake(struct sl_sim *sim, int cpu, long arg)
 void sl_charge_sched(struct sl_sim *sim, int cpu, sl_time ns)
 {
 	struct sl_cpu *c = &sim->cpus[cpu];
-	if (c->curr && !c->in_schedule && c->curr->state != SL_TASK_DEAD) {
+	if (c->curr && !c->in_schedule && c->curr->state == SL_TASK_RUNNABLE) {
 		/* Work done in a tick or a wakeup delays the running task.
-		 * A dead one (its exit waking its parent, exit_notify) runs
-		 * no more bursts: the task switched in pays. */
+		 * One that is leaving the CPU (dead, its exit waking its
+		 * parent in exit_notify) runs no more bursts: the task
+		 * switched in pays, as for work done inside schedule(). */
 		sl__settle(sim, c);
 		c->curr->debt_sys += (double)ns;
 		sl__start_burst(sim, c);

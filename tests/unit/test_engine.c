@@ -199,6 +199,17 @@ static struct sl_action fork_of(struct script *child)
 	return a;
 }
 
+/* The root forks the two children of `a` and `b` and waits for both. */
+static void spawn_pair(struct sl_sim *sim, struct sl_action a, struct sl_action b)
+{
+	struct script *root = script_new(sim);
+	script_add(root, a);
+	script_add(root, b);
+	script_add(root, sl_act_wait());
+	script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+}
+
 static void zero_costs(struct sl_machine *m)
 {
 	m->speed.ctx_switch_ns = 0;
@@ -734,16 +745,11 @@ SL_TEST(engine_need_resched_stops_the_waker)
 	script_add(&w->s, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { pipe, 1 } });
 	script_add(&w->s, (struct sl_action){ .kind = SL_ACT_CHAN_CLOSE, .u.chan = { pipe, 0 } });
 	script_add(&w->s, sl_act_run(1e6, SL_WC_INT));
-	struct script *root = script_new(sim);
 	struct sl_action fr = fork_of(&rd->s), fw = fork_of(&w->s);
 	fr.u.fork.prog = fw.u.fork.prog = &probe_prog;
 	fr.u.fork.state = rd;
 	fw.u.fork.state = w;
-	script_add(root, fr);
-	script_add(root, fw);
-	script_add(root, sl_act_wait());
-	script_add(root, sl_act_wait());
-	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	spawn_pair(sim, fr, fw);
 	struct sl_run_stats st;
 	CHECK(run(sim, &st) == 0);
 	/* r blocks at 0; w runs 1 ms and writes; r runs its 1 ms; only then
@@ -902,7 +908,7 @@ static struct flagrec pipe_wakeups(long bytes, bool pipe)
 	if (!sim)
 		return out;
 	struct sl_chan *ch = sl_chan_new(sim, 4096, pipe);
-	struct script *root = script_new(sim), *r = script_new(sim), *w = script_new(sim);
+	struct script *r = script_new(sim), *w = script_new(sim);
 	script_add(r, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { ch, 100 } });
 	for (int i = 0; i < 4; i++)
 		script_add(r, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { ch, 8192 } });
@@ -912,11 +918,7 @@ static struct flagrec pipe_wakeups(long bytes, bool pipe)
 	struct sl_action fr = fork_of(r), fw = fork_of(w);
 	fr.u.fork.comm = "r";
 	fw.u.fork.comm = "w";
-	script_add(root, fr);
-	script_add(root, fw);
-	script_add(root, sl_act_wait());
-	script_add(root, sl_act_wait());
-	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	spawn_pair(sim, fr, fw);
 	struct sl_run_stats st;
 	if (run(sim, &st) == 0)
 		out = *(struct flagrec *)sl_policy_data(sim);

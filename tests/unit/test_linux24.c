@@ -315,9 +315,10 @@ static long lx_migrations(const char *policy)
 /*
  * Six hogs on two CPUs: with the bonus each CPU keeps choosing the tasks
  * that last ran on it; without it the first of equal goodness in the
- * global list wins, wherever it ran.  (With it: 4, the root's wakeups at
- * the hogs' exits among them; 3 while the engine woke the root only after
- * the dying hog's CPU had picked.)
+ * global list wins, wherever it ran.  (With it: 4 since an exit wakes the
+ * root while the dying hog is still current; 3 while the engine woke it
+ * only after the hog's CPU had picked.  Which move is the fourth is not
+ * traced.)
  */
 SL_TEST(linux24_proc_change_penalty)
 {

@@ -338,21 +338,27 @@ static int64_t o1vt_sleep_avg(struct sl_sim *sim, struct sl_task *t)
 						       : o1_of(t)->sleep_avg;
 }
 
+/* Run r to its end; then task `comm`'s sleep_avg, if script s reached
+ * action `pc`, else -1. */
+static int64_t o1vt_run_avg(struct o1t_run *r, const struct o1t_script *s, int pc,
+			    const char *comm)
+{
+	if (!o1t_run(r) || s->pc != pc)
+		return -1;
+	struct sl_task *t = o1t_find(r->sim, comm);
+	return t ? o1vt_sleep_avg(r->sim, t) : -1;
+}
+
 /* r's sleep_avg at 250 ms when w writes after 200 ms, with sync wakeups
  * (O1VT_SYNC) or through a pipe (O1VT_PIPE). */
 static int64_t o1vt_sync_credit(const char *policy, enum o1vt_chan kind)
 {
 	struct o1t_run r;
 	struct o1t_script *rd, *wr;
-	int64_t avg = -1;
 
 	if (!o1vt_pipe_pair(&r, policy, 250 * SL_MSEC, kind, 200 * SL_MSEC, &rd, &wr))
 		return -1;
-	if (o1t_run(&r) && rd->pc == 2) {
-		struct sl_task *t = o1t_find(r.sim, "r");
-		if (t)
-			avg = o1vt_sleep_avg(r.sim, t);
-	}
+	int64_t avg = o1vt_run_avg(&r, rd, 2, "r");
 	sl_sim_destroy(r.sim);
 	return avg;
 }
@@ -637,7 +643,6 @@ SL_TEST(o1_task_hot_from_now)
 static int64_t o1vt_exit_wake(const char *policy, int ncpus, int *cpu_after)
 {
 	struct o1t_run r;
-	int64_t avg = -1;
 	static sl_cpumask only1;
 
 	*cpu_after = -1;
@@ -658,12 +663,9 @@ static int64_t o1vt_exit_wake(const char *policy, int ncpus, int *cpu_after)
 	o1t_add(root, sl_act_wait());
 	o1t_add(root, sl_act_run(300 * SL_MSEC, SL_WC_INT));
 	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
-	if (o1t_run(&r) && root->pc == 3) {
-		struct sl_task *t = o1t_find(r.sim, "root");
-		if (t)
-			avg = o1vt_sleep_avg(r.sim, t);
+	int64_t avg = o1vt_run_avg(&r, root, 3, "root");
+	if (root->pc == 3)
 		*cpu_after = root->cpu[2];
-	}
 	sl_sim_destroy(r.sim);
 	return avg;
 }
