@@ -44,12 +44,11 @@
  *
  * Omitted / simplified:
  *   - json-c gives no positions for values, so a small scanner of the raw
- *     text finds the line of a key from its path; a key written with escape
+ *     text (rtapp_scan.c) finds the line of a key from its path; a key written with escape
  *     sequences gets no line number, and keys are compared as written when
  *     looking for repeated ones;
  *   - "resources" is not checked beyond being an object (rt-app ignores it).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdarg.h>
@@ -60,11 +59,11 @@
 #include "base/strmap.h"
 #include "sim/task.h"
 #include "workload/rtapp_int.h"
+#include "workload/rtapp_scan.h"
 
 #define RT_MAX_FILE (16L << 20)
 #define RT_MAX_US 1000000000000LL	/* 11.6 days: keeps nanoseconds in range */
 #define RT_MAX_DEPTH 16			/* key path kept for messages */
-#define SCAN_MAX_DEPTH 64		/* json-c itself stops at 32 */
 
 /* ---- event names ---- */
 
@@ -86,301 +85,19 @@ static const struct ev_name ev_names[] = {
 /* Events of upstream rt-app after 1.0 that 1.0 refuses too (their prefixes). */
 static const char *const ev_unsupported[] = { "sem_post", "sem_wait" };
 
-/* ---- finding keys in the raw text ---- */
-
-struct scan_key {
-	const char *s;
-	size_t n;
-};
-
-struct scan_frame {
-	bool object;
-	bool want_key;
-	struct scan_key key;		/* the key whose value is being read */
-	struct sl_strmap keys;		/* keys seen so far -> times seen */
-};
-
-struct rename {
-	size_t at;			/* offset of the closing quote of a repeated key */
-	int n;				/* its occurrence: 2, 3, ... */
-};
-
-struct scan {
-	const char *text;
-	const char *const *want;	/* path of a key to find, or NULL to find a duplicate */
-	int nwant;
-	bool rename;			/* repeated events and phases get numbered */
-	bool bare;			/* find workgen's bare "suspend" keys (into ren) */
-	int line;			/* result: the key's line (0: not found) */
-	char dup[256];			/* result: path of the repeated key */
-	int nren, capren;
-	struct rename *ren;		/* result: the keys to number */
-	unsigned long compares;		/* result: key comparisons made (rt_key_compares) */
-	int nowned, capowned;
-	char **owned;			/* decoded keys (json_key), freed with the scan */
-};
-
-static bool key_eq(struct scan_key k, const char *s)
-{
-	return strlen(s) == k.n && !memcmp(k.s, s, k.n);
-}
-
-static bool path_matches(const struct scan *sc, const struct scan_frame *fr, int depth,
-			 struct scan_key k)
-{
-	int n = 0;
-
-	for (int i = 0; i < depth; i++) {
-		if (!fr[i].object)
-			continue;
-		if (n >= sc->nwant || !key_eq(fr[i].key, sc->want[n]))
-			return false;
-		n++;
-	}
-	return n == sc->nwant - 1 && key_eq(k, sc->want[n]);
-}
-
-static void dup_path(struct scan *sc, const struct scan_frame *fr, int depth, struct scan_key k)
-{
-	size_t used = 0;
-
-	sc->dup[0] = 0;
-	for (int i = 0; i <= depth; i++) {
-		struct scan_key part = i < depth ? fr[i].key : k;
-		if (i < depth && !fr[i].object)
-			continue;
-		int w = snprintf(sc->dup + used, sizeof(sc->dup) - used, "%s%.*s",
-				 used ? "." : "", (int)part.n, part.s);
-		if (w < 0 || (size_t)w >= sizeof(sc->dup) - used)
-			return;
-		used += (size_t)w;
-	}
-}
-
-static bool is_event_key(struct scan_key k)
+/* Whether raw key text `s` (n bytes) names an event (rt_scan's event_key):
+ * an event or an event of rt-app after 1.0, by prefix, as event_kind reads it. */
+static bool is_event_name(const char *s, size_t n)
 {
 	for (size_t i = 0; i < sizeof(ev_names) / sizeof(ev_names[0]); i++)
-		if (k.n >= strlen(ev_names[i].prefix) &&
-		    !memcmp(k.s, ev_names[i].prefix, strlen(ev_names[i].prefix)))
+		if (n >= strlen(ev_names[i].prefix) &&
+		    !memcmp(s, ev_names[i].prefix, strlen(ev_names[i].prefix)))
 			return true;
 	for (size_t i = 0; i < sizeof(ev_unsupported) / sizeof(ev_unsupported[0]); i++)
-		if (k.n >= strlen(ev_unsupported[i]) &&
-		    !memcmp(k.s, ev_unsupported[i], strlen(ev_unsupported[i])))
+		if (n >= strlen(ev_unsupported[i]) &&
+		    !memcmp(s, ev_unsupported[i], strlen(ev_unsupported[i])))
 			return true;
 	return false;
-}
-
-/* May key `k` of the object at frames[depth] repeat?  Phase names (in
- * "phases") and events (in a thread of "tasks" or in a phase) may: their
- * order is their meaning, as workgen writes them. */
-static bool sequence_key(const struct scan_frame *fr, int depth, struct scan_key k)
-{
-	if (depth >= 1 && key_eq(fr[depth - 1].key, "phases"))
-		return true;
-	bool events = depth >= 2 && (key_eq(fr[depth - 2].key, "phases") ||
-				     (depth == 2 && key_eq(fr[0].key, "tasks")));
-	return events && is_event_key(k);
-}
-
-static void add_rename(struct scan *sc, size_t at, int n)
-{
-	if (sc->nren == sc->capren) {
-		sc->capren = sc->capren ? 2 * sc->capren : 16;
-		sc->ren = sl_xrealloc(sc->ren, sizeof(*sc->ren) * (unsigned long)sc->capren);
-	}
-	sc->ren[sc->nren++] = (struct rename){ at, n };
-}
-
-/* A key of the object at frames[depth], as json-c reads it; its closing
- * quote is at text[end].  True to stop the scan. */
-static bool on_key(struct scan *sc, struct scan_frame *fr, int depth, struct scan_key k,
-		   size_t end, int line)
-{
-	struct scan_frame *f = &fr[depth];
-
-	if (sc->want) {
-		if (!path_matches(sc, fr, depth, k))
-			return false;
-		sc->line = line;
-		return true;
-	}
-	/* a hash map, not a search of the earlier keys: 200,000 events in a
-	 * phase took a minute that way */
-	int added, *seen = sl_strmap_put(&f->keys, k.s, k.n, &added);
-	if (!added && !(sc->rename && sequence_key(fr, depth, k))) {
-		sc->line = line;
-		dup_path(sc, fr, depth, k);
-		return true;
-	}
-	if (!added)
-		add_rename(sc, end, *seen + 1);
-	++*seen;
-	return false;
-}
-
-/* Done with the keys of the object at f. */
-static void frame_end(struct scan *sc, struct scan_frame *f)
-{
-	sc->compares += f->keys.compares;
-	sl_strmap_free(&f->keys);
-}
-
-static unsigned hex4(const char *s, size_t n)
-{
-	unsigned v = 0;
-
-	for (size_t i = 0; i < 4; i++) {
-		int d = i >= n ? -1 : isdigit((unsigned char)s[i]) ? s[i] - '0' :
-			isxdigit((unsigned char)s[i]) ? (tolower((unsigned char)s[i]) - 'a' + 10) : -1;
-		if (d < 0)
-			return ~0u;
-		v = v << 4 | (unsigned)d;
-	}
-	return v;
-}
-
-static size_t put_utf8(char *out, unsigned cp)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xc0 | cp >> 6);
-		out[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xe0 | cp >> 12);
-		out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		out[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | cp >> 18);
-	out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-	out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-	out[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
-/* The key `raw` (as written, between its quotes) as json-c stores it:
- * escapes decoded, a \uXXXX surrogate pair as one character and a lone
- * surrogate as U+FFFD (json-c 0.16), cut at a NUL (object keys are C
- * strings).  Otherwise "run" and "r\u0075n", or "a" and "a\u0000b", were
- * two keys to this scan and one to json-c, which kept the last silently.
- * Decoded text is never longer than the escapes it comes from. */
-static struct scan_key json_key(struct scan *sc, struct scan_key raw)
-{
-	if (!memchr(raw.s, '\\', raw.n))
-		return raw;
-	char *out = sl_xmalloc(raw.n + 1);
-	size_t o = 0;
-	for (size_t i = 0; i < raw.n; i++) {
-		char c = raw.s[i];
-		if (c != '\\' || i + 1 >= raw.n) {
-			out[o++] = c;
-			continue;
-		}
-		c = raw.s[++i];
-		unsigned cp = c == 'u' ? hex4(raw.s + i + 1, raw.n - i - 1) : ~0u;
-		if (c != 'u' || cp == ~0u) {	/* json-c refused a bad \u before this scan */
-			out[o++] = c == 'b' ? '\b' : c == 'f' ? '\f' : c == 'n' ? '\n' :
-				   c == 'r' ? '\r' : c == 't' ? '\t' : c;
-			continue;
-		}
-		i += 4;
-		unsigned lo = i + 2 < raw.n && raw.s[i + 1] == '\\' && raw.s[i + 2] == 'u' ?
-			      hex4(raw.s + i + 3, raw.n - i - 3) : ~0u;
-		if (cp >= 0xd800 && cp < 0xdc00 && lo >= 0xdc00 && lo < 0xe000) {
-			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-			i += 6;
-		} else if (cp >= 0xd800 && cp < 0xe000) {
-			cp = 0xfffd;
-		}
-		o += put_utf8(out + o, cp);
-	}
-	out[o] = 0;
-	if (sc->nowned == sc->capowned) {
-		sc->capowned = sc->capowned ? 2 * sc->capowned : 16;
-		sc->owned = sl_xrealloc(sc->owned, sizeof(*sc->owned) * (unsigned long)sc->capowned);
-	}
-	sc->owned[sc->nowned++] = out;
-	return (struct scan_key){ out, strlen(out) };
-}
-
-/* workgen's shorthand: a "suspend" key with no value (rt-app's video
- * examples write `"suspend",`), which workgen turns into "suspend" : "<the
- * thread's name>".  Recorded with n = 0: ` : ""` goes after its quote
- * (suspend "" is the thread's own name here). */
-static void bare_key(struct scan *sc, const char *text, size_t len, struct scan_key k, size_t end)
-{
-	size_t j = end + 1;
-
-	while (j < len && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n'))
-		j++;
-	if (j < len && (text[j] == ',' || text[j] == '}') && k.n >= 7 && !memcmp(k.s, "suspend", 7))
-		add_rename(sc, end + 1, 0);
-}
-
-/* Walk json-c's dialect of JSON (comments, either quote) and report each
- * object key to on_key() with its line. */
-static void scan_text(struct scan *sc, const char *text, size_t len)
-{
-	struct scan_frame fr[SCAN_MAX_DEPTH];
-	int depth = -1, line = 1;
-	bool stop = false;
-
-	for (size_t i = 0; i < len && !stop; i++) {
-		char c = text[i];
-		if (c == '\n') {
-			line++;
-		} else if (c == '/' && i + 1 < len && text[i + 1] == '/') {
-			while (i + 1 < len && text[i + 1] != '\n')
-				i++;
-		} else if (c == '/' && i + 1 < len && text[i + 1] == '*') {
-			for (i += 2; i + 1 < len && !(text[i] == '*' && text[i + 1] == '/'); i++)
-				line += text[i] == '\n';
-			i++;
-		} else if (c == '"' || c == '\'') {
-			size_t start = ++i;
-			for (; i < len && text[i] != c; i++) {
-				if (text[i] == '\\')
-					i++;
-				else if (text[i] == '\n')
-					line++;
-			}
-			size_t end = i < len ? i : len;
-			struct scan_key k = json_key(sc, (struct scan_key){ text + start, end - start });
-			if (depth >= 0 && depth < SCAN_MAX_DEPTH && fr[depth].object &&
-			    fr[depth].want_key) {
-				fr[depth].want_key = false;
-				fr[depth].key = k;
-				if (sc->bare)
-					bare_key(sc, text, len, k, end);
-				else
-					stop = on_key(sc, fr, depth, k, end, line);
-			}
-		} else if (c == '{' || c == '[') {
-			if (++depth < SCAN_MAX_DEPTH)
-				fr[depth] = (struct scan_frame){ .object = c == '{', .want_key = c == '{' };
-		} else if (c == '}' || c == ']') {
-			if (depth >= 0 && depth < SCAN_MAX_DEPTH)
-				frame_end(sc, &fr[depth]);
-			if (depth >= 0)	/* the bare-suspend scan reads text json-c refused */
-				depth--;
-		} else if (c == ',') {
-			if (depth >= 0 && depth < SCAN_MAX_DEPTH && fr[depth].object)
-				fr[depth].want_key = true;
-		}
-	}
-	for (; depth >= 0; depth--)
-		if (depth < SCAN_MAX_DEPTH)
-			frame_end(sc, &fr[depth]);
-	while (sc->nowned > 0)
-		free(sc->owned[--sc->nowned]);
-	free(sc->owned);
-	sc->owned = NULL;
-	sc->capowned = 0;
 }
 
 /* ---- the loader ---- */
@@ -435,9 +152,9 @@ static int fail(struct loader *L, const char *key, const char *fmt, ...)
 		int w = snprintf(path + used, sizeof(path) - used, "%s%s", i ? "." : "", want[i]);
 		used += w > 0 ? (size_t)w : 0;
 	}
-	struct scan sc = { .want = want, .nwant = n };
+	struct rt_scan sc = { .want = want, .nwant = n, .event_key = is_event_name };
 	if (n > 0)
-		scan_text(&sc, L->text, L->len);
+		rt_scan_text(&sc, L->text, L->len);
 	if (n == 0)
 		return sl_fail(L->err, "%s: %s", L->path, msg);
 	if (sc.line > 0)
@@ -1492,7 +1209,7 @@ static int load(struct loader *L, json_object *root)
 
 /* `text` with each recorded insertion made: "#n" (a numbered repeat) or,
  * for n = 0, ` : ""` (a bare suspend). */
-static char *apply_renames(struct loader *L, const char *text, const struct scan *sc)
+static char *apply_renames(struct loader *L, const char *text, const struct rt_scan *sc)
 {
 	char *out = sl_xmalloc(L->len + 16 * (unsigned long)sc->nren + 1);
 	size_t from = 0, to = 0;
@@ -1517,9 +1234,9 @@ static char *apply_renames(struct loader *L, const char *text, const struct scan
  * "suspend" keys: the text with them completed, or NULL if it has none. */
 static char *complete_bare_suspends(struct loader *L, const char *text)
 {
-	struct scan sc = { .text = text, .bare = true };
+	struct rt_scan sc = { .bare = true, .event_key = is_event_name };
 
-	scan_text(&sc, text, L->len);
+	rt_scan_text(&sc, text, L->len);
 	char *out = sc.nren ? apply_renames(L, text, &sc) : NULL;
 	free(sc.ren);
 	return out;
@@ -1531,9 +1248,9 @@ static char *complete_bare_suspends(struct loader *L, const char *text)
  * itself) or NULL with the error set. */
 static char *number_repeats(struct loader *L, char *text)
 {
-	struct scan sc = { .text = text, .rename = true };
+	struct rt_scan sc = { .rename = true, .event_key = is_event_name };
 
-	scan_text(&sc, text, L->len);
+	rt_scan_text(&sc, text, L->len);
 	L->cfg->key_compares += sc.compares;
 	if (sc.line > 0) {
 		free(sc.ren);
