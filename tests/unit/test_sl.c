@@ -5,7 +5,9 @@
  * separated by active balancing within a few ms (and not with active=off);
  * a sync wakeup lands on the waker's core; a task whose previous core is
  * idle wakes there; on a NUMA-Q new processes spread over the four nodes
- * at exec, and a task is moved across nodes only for a lasting imbalance;
+ * at exec, a forked process stays on its parent's node (fork_spread=busy:
+ * unless that node is full and another has an idle CPU), and a task is
+ * moved across nodes only for a lasting imbalance;
  * equal hogs share a CPU evenly and nice weights apply; a sleeper is
  * served promptly beside a hog; kernbench under invariant checks on every
  * preset and on 128 CPUs (where the check op recomputes the load sums the
@@ -28,7 +30,7 @@
 
 /* ---- a scripted program: do acts[] in order, note when and where ---- */
 
-#define SLT_MAX_ACTS 16
+#define SLT_MAX_ACTS 24
 
 struct slt_script {
 	int n, pc;
@@ -380,12 +382,87 @@ SL_TEST(sl_numa_exec_spreads)
 	CHECK(slt_exec_spread("sl:fork_spread=off", n));
 	CHECKF(n[0] == 4 && n[1] == 4 && n[2] == 4 && n[3] == 4, "nodes %d %d %d %d", n[0], n[1],
 	       n[2], n[3]);
-	CHECK(slt_exec_spread("sl", n));
+	/* so it does after forks spread them */
+	CHECK(slt_exec_spread("sl:fork_spread=on", n));
 	CHECKF(n[0] == 4 && n[1] == 4 && n[2] == 4 && n[3] == 4, "nodes %d %d %d %d", n[0], n[1],
 	       n[2], n[3]);
 	/* without either, the 16 stay on node 0's four CPUs */
 	CHECK(slt_exec_spread("sl:fork_spread=off,exec_spread=off", n));
 	CHECKF(n[0] == 4 && n[1] + n[2] + n[3] == 0, "nodes %d %d %d %d", n[0], n[1], n[2], n[3]);
+}
+
+/* The CPU whose runqueue holds t, running or queued (-1: none). */
+static int slt_queue_cpu(struct sl_task *t)
+{
+	return !t ? -1 : t->cpu >= 0 ? t->cpu : sls_ent(t)->on_rq ? sls_ent(t)->cpu : -1;
+}
+
+/* On a NUMA-Q the root (CPU 0) forks `threads` hog threads, then `procs`
+ * hog processes, then one more process "c", none of which execs; by 100 ms
+ * (before any NUMA balancing could act, and nothing else crosses nodes)
+ * per_node[] counts the `procs` processes on each node and *c_node is
+ * where c is. */
+static bool slt_fork_nodes(const char *policy, int threads, int procs, int per_node[4],
+			   int *c_node)
+{
+	struct slt_run r;
+	bool ok = false;
+	static const char *const names[16] = { "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7",
+		"p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15" };
+
+	if (procs > 16 || threads + procs + 2 > SLT_MAX_ACTS ||
+	    !slt_start(&r, "numaq-16", policy, 100 * SL_MSEC))
+		return false;
+	struct slt_script *root = slt_new(r.sim);
+	for (int i = 0; i < threads; i++)
+		slt_fork(root, slt_hog(r.sim, 1000), "thread", true, 0);
+	for (int i = 0; i < procs; i++)
+		slt_fork(root, slt_hog(r.sim, 1000), names[i], false, 0);
+	slt_fork(root, slt_hog(r.sim, 1000), "c", false, 0);
+	slt_add(root, sl_act_run(1000 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &slt_prog, root, "root");
+	if (slt_run(&r)) {
+		const struct sl_topo *tp = sl_topo(r.sim);
+		int cpu = slt_queue_cpu(slt_find(r.sim, "c"));
+		memset(per_node, 0, 4 * sizeof(int));
+		ok = cpu >= 0;
+		*c_node = ok ? tp->cpu_node[cpu] : -1;
+		for (int i = 0; i < procs && ok; i++) {
+			cpu = slt_queue_cpu(slt_find(r.sim, names[i]));
+			ok = cpu >= 0;
+			if (ok)
+				per_node[tp->cpu_node[cpu]]++;
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(sl_numa_fork_stays_unless_node_full)
+{
+	int n[4], c;
+
+	/* by default a forked process stays on its parent's node, even with
+	 * three other nodes idle: it shares the parent's pages and talks to
+	 * its family (hackbench on numaq-16: 1.64 s, against 2.79 s spread) */
+	CHECK(slt_fork_nodes("sl", 0, 0, n, &c));
+	CHECKF(c == 0, "c on node %d", c);
+	CHECK(slt_fork_nodes("sl:fork_spread=busy", 0, 0, n, &c));
+	CHECKF(c == 0, "busy: c on node %d", c);
+	CHECK(slt_fork_nodes("sl:fork_spread=on", 0, 0, n, &c));
+	CHECKF(c == 1, "on: c on node %d", c);
+	/* busy: with node 0 full (root and four threads), each process goes
+	 * to a node with an idle CPU, four to each; once no CPU is idle
+	 * anywhere, c stays at home (on: to the less loaded node 1; off: all
+	 * of them on node 0) */
+	CHECK(slt_fork_nodes("sl:fork_spread=busy", 4, 12, n, &c));
+	CHECKF(n[0] == 0 && n[1] == 4 && n[2] == 4 && n[3] == 4 && c == 0,
+	       "busy: nodes %d %d %d %d, c on %d", n[0], n[1], n[2], n[3], c);
+	CHECK(slt_fork_nodes("sl:fork_spread=on", 4, 12, n, &c));
+	CHECKF(n[0] == 0 && n[1] == 4 && n[2] == 4 && n[3] == 4 && c == 1,
+	       "on: nodes %d %d %d %d, c on %d", n[0], n[1], n[2], n[3], c);
+	CHECK(slt_fork_nodes("sl:fork_spread=off", 4, 12, n, &c));
+	CHECKF(n[0] == 12 && c == 0, "off: nodes %d %d %d %d, c on %d", n[0], n[1], n[2], n[3], c);
 }
 
 /* The root forks five threads (they stay on its node); the fifth computes

@@ -10,10 +10,30 @@
  * (docs/model.md), while the same task alone on another core pays at
  * most one cache refill.
  *
- *   fork    a thread: near the parent, within its node (they share memory);
- *           a process: on the least loaded node (knob fork_spread; a new
- *           process has no memory of its own yet), near the parent if
- *           that is its node.
+ *   fork    near the parent, within its node: a thread shares the
+ *           parent's memory, and so, until exec, does a process - its
+ *           pages are the parent's, copied on write, and it usually talks
+ *           to its parent and siblings through what it inherited (pipes,
+ *           sockets).  Knob fork_spread: off (the default), busy (a process
+ *           goes to another node only when its parent's node has no idle
+ *           CPU and the other has one: the child runs at once there instead
+ *           of waiting for the NUMA balancer's 200 ms), on (a process goes
+ *           to the least loaded node, as before Dec 2026).  Why not on
+ *           (schedbench on numaq-16, traced): hackbench's 800 processes,
+ *           forked while a walker ran on every CPU, were spread over all
+ *           four quads; no CPU was idle anywhere, so they gained no CPU
+ *           time, only put every group's messages across nodes and every
+ *           walker beside them, and their uneven end left a node imbalance
+ *           that lasted past the NUMA balancer's 200 ms, so it moved
+ *           settled walkers off their memory (hackbench 5.4 s against 3.4 s,
+ *           Elapsed up to 112 s against 57 s; hackbench alone on
+ *           numaq-16 2.79 s against 1.64 s).  Exec is where a process
+ *           changes node.  off rather than busy by default: off measures
+ *           best over sl.md's table; busy wins off it (kernbench -j16 on
+ *           numaq-16 and azusa-16), and where the table prefers off
+ *           (schedbench -32, -64) the difference is whether the NUMA
+ *           balancer moves a walker, a lottery both rules lose in some runs
+ *           (docs/policies/sl.md, "Fork").
  *   exec    a fresh image has no memory yet, so this is the cheap moment
  *           to change node: the least loaded node (tasks per CPU), then
  *           the search above (knob exec_spread).
@@ -40,7 +60,12 @@
  *           any other by the search over its memory node (then anywhere).
  *
  * Sources: 6.12 kernel/sched/fair.c select_idle_sibling() (an idle core
- * before an idle sibling); 2.6.0 kernel/sched.c sched_balance_exec() and
+ * before an idle sibling) and sched_balance_find_dst_group() (a fork
+ * leaves its NUMA node when the node is fully busy and another has spare
+ * capacity, and stays while its node has spare capacity and few tasks:
+ * group types, adjust_numa_imbalance()); 2.6.12.1
+ * include/asm-i386/topology.h SD_NODE_INIT (NUMA-Q nodes balance at exec,
+ * not at fork); 2.6.0 kernel/sched.c sched_balance_exec() and
  * 2.6.12.1 wake_affine logic in try_to_wake_up() (sync wakeups); Ingo
  * Molnar's HT scheduler's wake_up_cpu() (an idle sibling).
  *
@@ -278,22 +303,35 @@ static long sls_node_allowed(const struct sls *s, const struct sl_task *t, int n
 	return w;
 }
 
-/* The node with the fewest tasks per CPU (not counting e); among equals
+/* Node nd has a CPU t may run on with nothing on it (no task, no move
+ * pending): a word of s->load_is[0] per word of the node. */
+static bool sls_node_has_idle(const struct sls *s, const struct sl_task *t, int nd)
+{
+	const sl_cpumask *m = &s->topo->node_cpus[nd];
+
+	for (int w = s->node_lo[nd]; w <= s->node_hi[nd]; w++)
+		if (s->load_is[0].w[w] & m->w[w] & t->allowed.w[w])
+			return true;
+	return false;
+}
+
+/* The node with the fewest tasks per CPU (not counting e), among those
+ * with an idle CPU for it if need_idle (-1: none has one); among equals
  * e's own node, then the nearest, then the lowest id.  The nodes' loads
  * are sums kept as they change (s->node_load); this choice charges
  * nothing (it reads the nodes' totals). */
-static int sls_idlest_node(const struct sls *s, const struct sls_ent *e, int cpu)
+static int sls_idlest_node(const struct sls *s, const struct sls_ent *e, int cpu, bool need_idle)
 {
 	const struct sl_topo *tp = s->topo;
 	int own = tp->cpu_node[cpu];
 	const int *order = &s->node_order[own * tp->nnodes];
-	int best = own;
+	int best = need_idle ? -1 : own;
 	long best_load = -1, best_w = 1;
 
 	for (int i = 0; i < tp->nnodes; i++) {
 		int nd = order[i];
 		long w = sls_node_allowed(s, e->task, nd);
-		if (!w)
+		if (!w || (need_idle && !sls_node_has_idle(s, e->task, nd)))
 			continue;
 		long load = s->node_load[nd] - (e->on_rq && e->cpu >= 0 &&
 						tp->cpu_node[e->cpu] == nd);
@@ -316,9 +354,17 @@ int sls_select_fork(struct sls *s, struct sl_task *parent, struct sl_task *child
 	if (e->rt)
 		return sls_select_rt(s, e, near, near);
 	const sl_cpumask *span = sl_topo_node(s->topo, near);
-	if (s->fork_spread && child->mm != parent->mm && s->topo->nnodes > 1) {
-		/* a new process has no memory of its own yet */
-		span = &s->topo->node_cpus[sls_idlest_node(s, e, near)];
+	if (s->fork_spread != SLS_FORK_OFF && child->mm != parent->mm && s->topo->nnodes > 1) {
+		int nd = -1;
+		if (s->fork_spread == SLS_FORK_ALWAYS)
+			nd = sls_idlest_node(s, e, near, false);
+		else if (!sls_node_has_idle(s, child, s->topo->cpu_node[near]))
+			/* the parent's node is full: an idle CPU elsewhere
+			 * runs the child now (none: it waits here as well as
+			 * anywhere, beside its parent) */
+			nd = sls_idlest_node(s, e, near, true);
+		if (nd >= 0)
+			span = &s->topo->node_cpus[nd];
 		if (!sl_cpumask_test(span, near))
 			return sls_place_any(s, e, sl_cpumask_first(span), span, near);
 	}
@@ -332,7 +378,7 @@ int sls_select_exec(struct sls *s, struct sl_task *t)
 	int node = s->topo->cpu_node[cpu];
 
 	if (s->exec_spread && s->topo->nnodes > 1)
-		node = sls_idlest_node(s, e, cpu);
+		node = sls_idlest_node(s, e, cpu, false);
 	const sl_cpumask *span = &s->topo->node_cpus[node];
 	int near = sl_cpumask_test(span, cpu) ? cpu : sl_cpumask_first(span);
 	return sls_place_any(s, e, near, span, cpu);

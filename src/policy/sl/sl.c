@@ -14,7 +14,7 @@
  *   hz             1000 (the tick drives slices and periodic balancing).
  *   slice_ms, latency_ms, min_slice_ms, sleep_credit_ms, wake_gran_ms:
  *                  see sl/queue.c.
- *   idle_core_first, sync_wake, exec_spread: see sl/place.c.
+ *   idle_core_first, sync_wake, exec_spread, fork_spread: see sl/place.c.
  *   balance_ms, numa_balance_ms, numa_persist, active, newidle, pull_scan:
  *                  see sl/balance.c.
  *   rr_slice_ms    SCHED_RR's slice (100 ms, Linux's RR_TIMESLICE); the RT
@@ -62,8 +62,10 @@ static const struct sl_param_def sls_knobs[] = {
 		 "sibling of it" },
 	{ .name = "exec_spread", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "exec moves the task to the least loaded NUMA node (a fresh image has no memory)" },
-	{ .name = "fork_spread", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
-	  .doc = "a forked process (not a thread) goes to the least loaded NUMA node" },
+	{ .name = "fork_spread", .type = SL_PARAM_CHOICE, .def = "off", .choices = "off|busy|on",
+	  .doc = "where a forked process (not a thread) goes: its parent's NUMA node (off), "
+		 "another node with an idle CPU only when the parent's has none (busy), or the "
+		 "least loaded node (on)" },
 	{ .name = "balance_ms", .type = SL_PARAM_INT, .def = "2", .min = 1, .max = 10000,
 	  .doc = "periodic balance interval at the lowest level, doubling per level up" },
 	{ .name = "numa_balance_ms", .type = SL_PARAM_INT, .def = "50", .min = 1, .max = 100000,
@@ -116,7 +118,7 @@ static void *sls_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	s->idle_core_first = sls_on(knobs, "idle_core_first");
 	s->sync_wake = sls_on(knobs, "sync_wake");
 	s->exec_spread = sls_on(knobs, "exec_spread");
-	s->fork_spread = sls_on(knobs, "fork_spread");
+	s->fork_spread = sl_param_choice(knobs, "fork_spread");	/* enum sls_fork_spread */
 	s->active = sls_on(knobs, "active");
 	s->newidle = sls_on(knobs, "newidle");
 	s->numa_persist = (int)sl_param_int(knobs, "numa_persist");

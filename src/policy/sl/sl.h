@@ -145,6 +145,14 @@ struct sls_rq {
 
 /* ---- the policy ---- */
 
+/* Knob fork_spread: where the fork of a process (not a thread) goes
+ * (sl/place.c). */
+enum sls_fork_spread {
+	SLS_FORK_OFF,		/* the parent's node */
+	SLS_FORK_BUSY,		/* another node only when the parent's has no idle CPU */
+	SLS_FORK_ALWAYS,	/* the least loaded node */
+};
+
 struct sls {
 	struct sl_sim *sim;
 	const struct sl_topo *topo;
@@ -162,7 +170,7 @@ struct sls {
 	bool active;		/* push a running task off a doubled-up core */
 	bool newidle;
 	bool exec_spread;	/* exec picks the least loaded node */
-	bool fork_spread;	/* so does the fork of a process */
+	int fork_spread;	/* where a forked process goes: enum sls_fork_spread */
 	int numa_persist;	/* NUMA-level balances an imbalance must last */
 	sl_time numa_settle;	/* CPU time on a node after which a task has settled */
 	int pull_scan;		/* queued tasks a pull looks at (0: all) */
