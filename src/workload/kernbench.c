@@ -560,7 +560,7 @@ static const struct sl_param_def kb_params[] = {
 	  "seed of the directory tree and unit sizes (fixed across repetitions)" },
 	{ "jitter", SL_PARAM_REAL, "0.02", 0, 0.5, NULL,
 	  "log-sd of per-job work variation from run to run (run seed)" },
-	{ "sys", SL_PARAM_REAL, "0.04", 0, 5, NULL,
+	{ "sys", SL_PARAM_REAL, "0.053", 0, 5, NULL,
 	  "kernel work per unit of user work, besides fork/exec/exit" },
 	{ "head", SL_PARAM_REAL, NULL, 0, 50, NULL,
 	  "percent of size in the serial head; default 9.0 mean units of work (the real build's prepare)" },

@@ -846,8 +846,14 @@ SL_TEST(trace_round_trip_on_smt_keeps_time_with_bursts_time)
 	 * sync), a slice ends a tick later: elapsed within 2 ticks. */
 	CHECK(round_trip_within("p4dpe-2x2ht", "o1:tick=ordered", "kernbench:size=1,units=10,pipe=0",
 				"o1:tick=ordered", ",footprint=8,bursts=time", 2.5e-3, 4000) == 0);
-	CHECK(round_trip("p4dpe-2x2ht", "linux24", "kernbench:size=1,units=10,pipe=0", "linux24",
-			 ",footprint=8,bursts=time", 0) == 0);
+	/* (exact until kernbench's sys went 0.04 -> 0.053: in the new
+	 * schedule a make's exit wakes its parent, whose CPU is a cc1's, and
+	 * the waker's CPU runs the parent; the cc1 comes back 600 ns long,
+	 * the charge its CPU paid then (no line shows it: nothing switched
+	 * there) being in its recorded burst and paid again by the replay -
+	 * the estimate docs/traces.md "Costs in the exit path" describes) */
+	CHECK(round_trip_within("p4dpe-2x2ht", "linux24", "kernbench:size=1,units=10,pipe=0",
+				"linux24", ",footprint=8,bursts=time", 0, 600) == 0);
 	/* bursts=work applies the sibling's slowdown a second time */
 	CHECK(round_trip("p4dpe-2x2ht", "o1", "kernbench:size=1,units=10,pipe=0", "o1",
 			 ",footprint=8", -1) > 0);
