@@ -213,7 +213,8 @@ static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool ker
  * are done once per CPU, by sl__flush_bursts before the next event is
  * taken.  The event order is the same, bit for bit, as re-timing at once.
  */
-void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c)
+static inline __attribute__((always_inline)) void start_burst(struct sl_sim *sim,
+								   struct sl_cpu *c)
 {
 	struct sl_task *t = c->curr;
 	bool kernel = kernel_phase(sim, t);
@@ -228,6 +229,11 @@ void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c)
 	if (c->burst_deferred == 0)
 		sim->deferred[sim->ndeferred++] = c->id;
 	c->burst_deferred = 1;
+}
+
+void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c)
+{
+	start_burst(sim, c);
 }
 
 void sl__cancel_burst(struct sl_sim *sim, struct sl_cpu *c)
@@ -385,8 +391,6 @@ static void check_drawing(struct sl_sim *sim, int node)
  */
 static void retime_node(struct sl_sim *sim, int node, const struct sl_task *skip)
 {
-	double mi;
-
 	if (sim->check)
 		check_drawing(sim, node);
 	unsigned long gen = sim->draw_gen;
@@ -396,9 +400,11 @@ static void retime_node(struct sl_sim *sim, int node, const struct sl_task *skip
 			int b = __builtin_ctzll(bits);
 			struct sl_cpu *c = &sim->cpus[w * 64 + b];
 			bits &= bits - 1;
-			if (c->curr && c->curr != skip && sl__mem_node(sim, c->curr, &mi) == node) {
+			const struct sl_task *t = c->curr;
+			/* sl__mem_node's node, without its intensity */
+			if (t && t != skip && (t->kmem ? sim->model->kernel_node : t->home_node) == node) {
 				sl__settle(sim, c);
-				sl__start_burst(sim, c);
+				start_burst(sim, c);
 				if (sim->draw_gen != gen) {
 					gen = sim->draw_gen;
 					bits = drawing_word(sim, node, w) & ~((2ULL << b) - 1);
