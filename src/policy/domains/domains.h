@@ -143,6 +143,10 @@ struct sd_domain {
 	/* runtime */
 	int64_t last_balance;		/* jiffies */
 	int balance_interval;		/* ms */
+	/* balance.c sd_interval's memo: balance_interval in jiffies, idle
+	 * [0] and busy [1], when balance_interval was ivl_ms (0: none) */
+	int ivl_ms;
+	int64_t ivl_j[2];
 	int nr_balance_failed;
 	/*
 	 * 2.6.12 find_busiest_group's memo, one per idle type (domains/load.c):
