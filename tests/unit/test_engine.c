@@ -55,6 +55,49 @@ SL_TEST(engine_eventq_matches_sorted_reference)
 	sl_eventq_free(&q);
 }
 
+/* A batch of re-keyings (queued events moved, cancelled ones back, new
+ * ones) then one rebuild pops in (time, seq) order, as sifts would. */
+SL_TEST(engine_eventq_batch_rebuild_keeps_order)
+{
+	enum { N = 300 };
+	static struct sl_event ev[N];
+	struct sl_eventq q;
+	struct sl_rng r;
+	sl_eventq_init(&q);
+	sl_rng_seed(&r, 11);
+	for (int i = 0; i < N; i++) {
+		sl_event_init(&ev[i], 0, i, NULL);
+		if (i % 5)
+			sl_eventq_schedule(&q, &ev[i], (sl_time)sl_rng_below(&r, 40));
+	}
+	for (int i = 0; i < N; i += 11)
+		sl_eventq_cancel(&q, &ev[i]);
+	for (int round = 0; round < 3; round++) {
+		for (int i = round; i < N; i += 2)	/* half of them, in and out of the queue */
+			sl_eventq_batch_set(&q, &ev[i], (sl_time)sl_rng_below(&r, 40),
+					    sl_eventq_take_seq(&q));
+		sl_eventq_batch_end(&q);
+		struct sl_event *e = sl_eventq_pop(&q);	/* the earliest, then the rest stay */
+		CHECK(e != NULL);
+		for (int i = 0; i < N; i++)
+			if (sl_event_queued(&ev[i]))
+				CHECK(ev[i].time > e->time ||
+				      (ev[i].time == e->time && ev[i].seq > e->seq));
+	}
+	sl_time last_t = -1;
+	uint64_t last_seq = 0;
+	bool ordered = true;
+	struct sl_event *e;
+	while ((e = sl_eventq_pop(&q))) {
+		if (e->time < last_t || (e->time == last_t && e->seq < last_seq))
+			ordered = false;
+		last_t = e->time;
+		last_seq = e->seq;
+	}
+	CHECK(ordered);
+	sl_eventq_free(&q);
+}
+
 /* A re-timing decided before another event's scheduling but carried out
  * after it keeps its earlier place among equal times (sched.c defers
  * burst re-timings so). */
