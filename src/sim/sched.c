@@ -69,10 +69,15 @@ static inline double outstanding(const struct sl_task *t)
 /* Whether t's next progress is kernel work against the kernel's own
  * memory: its debt, or a system-time action, on a machine whose kernel
  * memory lives on one node. */
+static inline bool kernel_phase_at(int kernel_node, const struct sl_task *t)
+{
+	return kernel_node >= 0 && !t->steady_speed &&
+	       (t->debt_sys > 0 || (t->act_sys && t->work_left > 0));
+}
+
 static bool kernel_phase(const struct sl_sim *sim, const struct sl_task *t)
 {
-	return sim->model->kernel_node >= 0 && !t->steady_speed &&
-	       (t->debt_sys > 0 || (t->act_sys && t->work_left > 0));
+	return kernel_phase_at(sim->model->kernel_node, t);
 }
 
 /* Bring c's running task's progress and accounting up to sim->now, `wall`
@@ -214,10 +219,10 @@ static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool ker
  * taken.  The event order is the same, bit for bit, as re-timing at once.
  */
 static inline __attribute__((always_inline)) void start_burst(struct sl_sim *sim,
-								   struct sl_cpu *c)
+								   struct sl_cpu *c, int kernel_node)
 {
 	struct sl_task *t = c->curr;
-	bool kernel = kernel_phase(sim, t);
+	bool kernel = kernel_phase_at(kernel_node, t);
 
 	if (kernel != t->kmem)
 		kernel_phase_changes(sim, t, kernel);
@@ -233,7 +238,7 @@ static inline __attribute__((always_inline)) void start_burst(struct sl_sim *sim
 
 void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c)
 {
-	start_burst(sim, c);
+	start_burst(sim, c, sim->model->kernel_node);
 }
 
 void sl__cancel_burst(struct sl_sim *sim, struct sl_cpu *c)
@@ -408,6 +413,10 @@ static void check_drawing(struct sl_sim *sim, int node)
  */
 static void retime_node(struct sl_sim *sim, int node, const struct sl_task *skip)
 {
+	/* read once: the stores of the walk would make the compiler read
+	 * them again at every CPU */
+	const int kernel_node = sim->model->kernel_node;
+
 	if (sim->check)
 		check_drawing(sim, node);
 	unsigned long gen = sim->draw_gen;
@@ -419,9 +428,9 @@ static void retime_node(struct sl_sim *sim, int node, const struct sl_task *skip
 			bits &= bits - 1;
 			const struct sl_task *t = c->curr;
 			/* sl__mem_node's node, without its intensity */
-			if (t && t != skip && (t->kmem ? sim->model->kernel_node : t->home_node) == node) {
+			if (t && t != skip && (t->kmem ? kernel_node : t->home_node) == node) {
 				sl__settle(sim, c);
-				start_burst(sim, c);
+				start_burst(sim, c, kernel_node);
 				if (sim->draw_gen != gen) {
 					gen = sim->draw_gen;
 					bits = drawing_word(sim, node, w) & ~((2ULL << b) - 1);
