@@ -826,6 +826,30 @@ SL_TEST(engine_fork_costs_are_system_time)
 	sl_sim_destroy(sim);
 }
 
+/* A task's name is cut to 15 characters at fork and at exec (the
+ * kernel's TASK_COMM_LEN); a short one is copied whole. */
+SL_TEST(engine_comm_cut_at_fork_and_exec)
+{
+	struct sl_machine m;
+	struct sl_sim *sim = make_sim(&m, "pack:1 core:1 pu:1", 1);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	struct script *root = script_new(sim);
+	script_add(root, sl_act_run(1e6, SL_WC_INT));
+	struct sl_action ex = { .kind = SL_ACT_EXEC };
+	ex.u.exec.comm = "cc1-with-a-long-name";
+	script_add(root, ex);
+	script_add(root, sl_act_run(1e9, SL_WC_INT));	/* alive at the time limit */
+	struct sl_task *t = sl_sim_spawn_root(sim, &script_prog, root, "a-root-of-many-letters");
+	CHECKF(strcmp(t->comm, "a-root-of-many-") == 0, "comm '%s'", t->comm);
+	sl_sim_set_time_limit(sim, 10 * SL_MSEC);
+	struct sl_err err = { 0 };
+	CHECK(sl_sim_run(sim, &err) == 0);
+	CHECKF(strcmp(t->comm, "cc1-with-a-long") == 0, "comm after exec '%s'", t->comm);
+	sl_sim_destroy(sim);
+}
+
 SL_TEST(engine_sleep_blocks_for_its_time)
 {
 	struct sl_machine m;
