@@ -193,7 +193,10 @@ static int sd_load_balance(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 {
 	unsigned long imbalance = 0;
 	int nr_moved = 0;
-	struct sd_group *group = sd_find_busiest_group(sim, s, sd, this_cpu, idle, &imbalance);
+	struct sd_group *group;
+	/* the memo's answer without sd_find_busiest_group's call */
+	if (!sd_fbg_from_memo(sim, s, sd, this_cpu, idle, &imbalance, &group))
+		group = sd_find_busiest_group(sim, s, sd, this_cpu, idle, &imbalance);
 
 	if (!group)
 		goto out_balanced;
