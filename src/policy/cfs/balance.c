@@ -656,10 +656,9 @@ static uint64_t cfs_balance_interval(const struct cfs *s, struct cfs_domain *sd,
 }
 
 /* update_newidle_cost(): the most a newly-idle balance cost, decaying ~1%/s. */
-static void cfs_update_newidle_cost(struct cfs *s, struct cfs_domain *sd, sl_time cost)
+static void cfs_update_newidle_cost(struct cfs *s, struct cfs_domain *sd, sl_time cost,
+				    uint64_t j)
 {
-	uint64_t j = sl_jiffies(s->sim);
-
 	if (cost > sd->max_newidle_lb_cost) {
 		sd->max_newidle_lb_cost = cost;
 		sd->last_decay_max_lb_cost = j;
@@ -684,7 +683,7 @@ void cfs_rebalance_tick(struct cfs *s, int cpu)
 
 	for (int i = 0; i < rq->nsd; i++) {
 		struct cfs_domain *sd = &rq->sd[i];
-		cfs_update_newidle_cost(s, sd, 0);
+		cfs_update_newidle_cost(s, sd, 0, j);
 		if (!cont)
 			break;
 		uint64_t interval = cfs_balance_interval(s, sd, busy);
@@ -718,7 +717,8 @@ bool cfs_newidle_balance(struct cfs *s, int cpu)
 	struct cfs_rq *rq = &s->rq[cpu];
 	bool pulled = false, cont = true;
 	sl_time curr_cost = 0;
-	uint64_t next = sl_jiffies(s->sim) + s->hz;
+	uint64_t j = sl_jiffies(s->sim);	/* now's: the same all through */
+	uint64_t next = j + s->hz;
 
 	rq->idle_stamp = sl_now(s->sim);
 	if (!rq->nsd)
@@ -737,7 +737,7 @@ bool cfs_newidle_balance(struct cfs *s, int cpu)
 			long before = s->lb_looked;
 			pulled = cfs_load_balance(s, cpu, i, CFS_NEWLY_IDLE, &cont) > 0;
 			sl_time cost = (sl_time)(s->lb_looked - before) * s->scan_ns;
-			cfs_update_newidle_cost(s, sd, cost);
+			cfs_update_newidle_cost(s, sd, cost, j);
 			curr_cost += cost;
 		}
 		if (pulled || !cont)
