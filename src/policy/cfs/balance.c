@@ -311,12 +311,19 @@ has_spare:
  * utilisation per CPU, scan llc_size * (1 - (x * pct / 100 / 1024)^2)
  * CPUs, none once x reaches 100/imbalance_pct (85% at 117).
  */
+static bool cfs_updates_idle_cpu_scan(const struct cfs *s, const struct cfs_lb_env *env)
+{
+	const struct cfs_rq *rq = env->dst_rq;
+
+	return s->sis_util && env->idle != CFS_NEWLY_IDLE && rq->sd_llc >= 0 &&
+	       env->sd->span->weight == rq->llc_size;
+}
+
 static void cfs_update_idle_cpu_scan(struct cfs *s, const struct cfs_lb_env *env, long sum_util)
 {
 	const struct cfs_rq *rq = env->dst_rq;
 
-	if (!s->sis_util || env->idle == CFS_NEWLY_IDLE || rq->sd_llc < 0 ||
-	    env->sd->span->weight != rq->llc_size)
+	if (!cfs_updates_idle_cpu_scan(s, env))
 		return;
 	int64_t x = sum_util / rq->llc_size, pct = env->sd->imbalance_pct;
 	int64_t tmp = x * x * pct * pct / (10000 * CFS_CAPACITY_SCALE);
@@ -437,10 +444,41 @@ static void cfs_calculate_imbalance(struct cfs_lb_env *env, struct cfs_sd_stats 
 	env->imbalance = (a < b ? a : b) / CFS_CAPACITY_SCALE;
 }
 
+/*
+ * Whether no group of the domain but the local one has a task: then
+ * cfs_pick_busiest takes none (a group without tasks never is), and the
+ * statistics' only trace is the count of CPUs they looked at, added to
+ * env->looked here.  Stops at the first CPU with a task.
+ */
+static bool cfs_only_local_busy(const struct cfs *s, struct cfs_lb_env *env)
+{
+	const struct cfs_span *sp = env->sd->span;
+	long visited = 0;
+
+	for (int k = 0; k < sp->ngroups; k++) {
+		const struct cfs_group *g = &sp->groups[k];
+		visited += g->weight;	/* the CPUs cfs_sg_stats walks */
+		if (k == env->sd->local)
+			continue;
+		cfs_for_each_group_cpu(c, g)
+			if (s->rq[c].nr_running)
+				return false;
+	}
+	env->looked += visited;
+	return true;
+}
+
 static const struct cfs_group *cfs_find_busiest_group(struct cfs *s, struct cfs_lb_env *env)
 {
 	struct cfs_sd_stats sds;
 
+	/* An idle machine's every idle CPU balances at every tick: without
+	 * a task elsewhere there is no busiest group, and the statistics
+	 * need not be gathered unless SIS_UTIL's bound is taken from them
+	 * (fbq_type is left at ALL, as they would leave it). */
+	if (env->fbq_type == CFS_FBQ_ALL && !cfs_updates_idle_cpu_scan(s, env) &&
+	    cfs_only_local_busy(s, env))
+		return NULL;
 	cfs_sd_stats(s, env, &sds);
 	if (!sds.busiest)
 		return NULL;
