@@ -566,17 +566,23 @@ static bool cfs_should_we_balance(struct cfs *s, const struct cfs_lb_env *env)
 
 	const struct cfs_group *g = &env->sd->span->groups[env->sd->local];
 	int idle_smt = -1;
-	/* a copy of the group's words only: the loop reads no others */
+	/* the group's CPUs, less the siblings of idle SMT CPUs already
+	 * seen: read from the group until the first such sibling, then
+	 * from a copy of the group's words (the loop reads no others) */
 	sl_cpumask swb;
-	for (int i = g->first_cpu >> 6; i <= (g->end_cpu - 1) >> 6; i++)
-		swb.w[i] = g->span.w[i];
-	for (int c = sl_cpumask_next_in(&swb, g->first_cpu, g->end_cpu); c >= 0;
-	     c = sl_cpumask_next_in(&swb, c + 1, g->end_cpu)) {
+	const sl_cpumask *walk = &g->span;
+	for (int c = sl_cpumask_next_in(walk, g->first_cpu, g->end_cpu); c >= 0;
+	     c = sl_cpumask_next_in(walk, c + 1, g->end_cpu)) {
 		if (!cfs_cpu_idle(s, c))
 			continue;
 		if (!(env->sd->flags & CFS_SD_SHARE_CPUCAPACITY) && !cfs_core_idle(s, c)) {
 			if (idle_smt < 0)
 				idle_smt = c;
+			if (walk != &swb) {
+				for (int i = g->first_cpu >> 6; i <= (g->end_cpu - 1) >> 6; i++)
+					swb.w[i] = g->span.w[i];
+				walk = &swb;
+			}
 			cfs_for_each_cpu_in(x, sl_topo_siblings(s->topo, c), c, g->end_cpu)
 				sl_cpumask_unset(&swb, x);
 			continue;
