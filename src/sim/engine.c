@@ -468,6 +468,16 @@ void sl_migration_wake(struct sl_sim *sim, int cpu, long arg)
 		sl_eventq_schedule(&sim->q, &c->migr_ev, sim->now + sim->model->ipi_ns);
 }
 
+/* Out of line: an idle CPU's balancing at every tick charges its scan
+ * here, and the settle and re-timing would give that path a frame. */
+static __attribute__((noinline)) void charge_running(struct sl_sim *sim, struct sl_cpu *c,
+						     sl_time ns)
+{
+	sl__settle(sim, c);
+	c->curr->debt_sys += (double)ns;
+	sl__start_burst(sim, c);
+}
+
 void sl_charge_sched(struct sl_sim *sim, int cpu, sl_time ns)
 {
 	struct sl_cpu *c = &sim->cpus[cpu];
@@ -476,9 +486,7 @@ void sl_charge_sched(struct sl_sim *sim, int cpu, sl_time ns)
 		 * One that is leaving the CPU (dead, its exit waking its
 		 * parent in exit_notify) runs no more bursts: the task
 		 * switched in pays, as for work done inside schedule(). */
-		sl__settle(sim, c);
-		c->curr->debt_sys += (double)ns;
-		sl__start_burst(sim, c);
+		charge_running(sim, c, ns);
 	} else {
 		c->sched_debt += (double)ns;	/* paid by the task switched in */
 	}

@@ -140,6 +140,33 @@ void sl_eventq_schedule_seq(struct sl_eventq *q, struct sl_event *e, sl_time tim
 	sift_up(q, i);
 }
 
+void sl_eventq_batch_set(struct sl_eventq *q, struct sl_event *e, sl_time time, uint64_t seq)
+{
+	e->time = time;
+	e->seq = seq;
+	int i = e->heap_index;
+	if (i >= 0) {
+		q->heap[i].time = time;
+		q->heap[i].seq = seq;
+		return;
+	}
+	if (q->n == q->cap) {
+		q->cap *= 2;
+		q->heap = sl_xrealloc(q->heap, sizeof(*q->heap) * (unsigned long)q->cap);
+	}
+	i = q->n++;
+	q->heap[i] = (struct sl_eventq_slot){ time, seq, e };
+	e->heap_index = i;
+}
+
+void sl_eventq_batch_end(struct sl_eventq *q)
+{
+	/* every node with children, the deepest first: each sift_down then
+	 * finds heaps below it */
+	for (int i = (q->n - 2) / ARITY; i >= 0 && q->n > 1; i--)
+		sift_down(q, i);
+}
+
 void sl_eventq_cancel(struct sl_eventq *q, struct sl_event *e)
 {
 	int i = e->heap_index;

@@ -64,6 +64,24 @@ void sl_eventq_schedule(struct sl_eventq *q, struct sl_event *e, sl_time time);
  * nothing may pop meanwhile. */
 static inline uint64_t sl_eventq_take_seq(struct sl_eventq *q) { return q->next_seq++; }
 void sl_eventq_schedule_seq(struct sl_eventq *q, struct sl_event *e, sl_time time, uint64_t seq);
+/*
+ * Many (re)schedulings at once: sl_eventq_batch_set puts each event's new
+ * key in its slot (or a new slot at the end) without restoring the heap
+ * order, and sl_eventq_batch_end restores it for all of them in one pass
+ * (Floyd's heap construction, O(n)).  Cheaper than a sift each once a
+ * sizeable share of the queue moves (sl_eventq_batch_pays).  The pop order
+ * is the same either way: (time, seq) is a total order.  Nothing may be
+ * popped, scheduled or cancelled between the two.
+ */
+void sl_eventq_batch_set(struct sl_eventq *q, struct sl_event *e, sl_time time, uint64_t seq);
+void sl_eventq_batch_end(struct sl_eventq *q);
+/* Whether re-keying k events of q in one batch costs less than k sifts:
+ * a rebuild visits every node with children (a quarter of the slots), a
+ * sift about two levels. */
+static inline bool sl_eventq_batch_pays(const struct sl_eventq *q, int k)
+{
+	return 8 * k >= q->n;
+}
 void sl_eventq_cancel(struct sl_eventq *q, struct sl_event *e);
 /* Earliest event (NULL if none), without removing it. */
 static inline struct sl_event *sl_eventq_peek(const struct sl_eventq *q)

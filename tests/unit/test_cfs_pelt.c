@@ -141,6 +141,27 @@ SL_TEST(cfs_pelt_units_and_periods)
 	CHECK(a.util_sum == 976 * 589);
 }
 
+/* A long-decayed idle average (every sum 0, no load) only moves its
+ * clock and its place in the period; a boundary crossed sets every
+ * average to what 0 sums give, 0, and one not crossed leaves them. */
+SL_TEST(cfs_pelt_decayed_idle)
+{
+	struct cfs_avg a;
+	memset(&a, 0, sizeof(a));
+	a.period_contrib = 1000;
+
+	CHECK(cfs_pelt_update(&a, 30 * 1024 + 100, 0, 0, 0, 1024));	/* 1000 + 30 units */
+	CHECK(a.period_contrib == 6 && a.last_update_time == 30 * 1024);
+	CHECK(a.load_avg == 0 && a.runnable_avg == 0 && a.util_avg == 0);
+	a.load_avg = 5;	/* (as a removal can leave it) */
+	a.util_avg = 7;
+	CHECK(!cfs_pelt_update(&a, 40 * 1024, 0, 1, 1024, 1024));	/* 16: no boundary */
+	CHECK(a.period_contrib == 16 && a.load_avg == 5 && a.util_avg == 7);
+	CHECK(cfs_pelt_update(&a, (40 + 3000) * 1024, 0, 0, 0, 1024));	/* 2 periods + 952 */
+	CHECK(a.period_contrib == 968 && a.load_avg == 0 && a.util_avg == 0);
+	CHECK(a.load_sum == 0 && a.runnable_sum == 0 && a.util_sum == 0);
+}
+
 SL_TEST(cfs_pelt_attach_detach)
 {
 	struct cfs_rq rq;

@@ -55,6 +55,49 @@ SL_TEST(engine_eventq_matches_sorted_reference)
 	sl_eventq_free(&q);
 }
 
+/* A batch of re-keyings (queued events moved, cancelled ones back, new
+ * ones) then one rebuild pops in (time, seq) order, as sifts would. */
+SL_TEST(engine_eventq_batch_rebuild_keeps_order)
+{
+	enum { N = 300 };
+	static struct sl_event ev[N];
+	struct sl_eventq q;
+	struct sl_rng r;
+	sl_eventq_init(&q);
+	sl_rng_seed(&r, 11);
+	for (int i = 0; i < N; i++) {
+		sl_event_init(&ev[i], 0, i, NULL);
+		if (i % 5)
+			sl_eventq_schedule(&q, &ev[i], (sl_time)sl_rng_below(&r, 40));
+	}
+	for (int i = 0; i < N; i += 11)
+		sl_eventq_cancel(&q, &ev[i]);
+	for (int round = 0; round < 3; round++) {
+		for (int i = round; i < N; i += 2)	/* half of them, in and out of the queue */
+			sl_eventq_batch_set(&q, &ev[i], (sl_time)sl_rng_below(&r, 40),
+					    sl_eventq_take_seq(&q));
+		sl_eventq_batch_end(&q);
+		struct sl_event *e = sl_eventq_pop(&q);	/* the earliest, then the rest stay */
+		CHECK(e != NULL);
+		for (int i = 0; i < N; i++)
+			if (sl_event_queued(&ev[i]))
+				CHECK(ev[i].time > e->time ||
+				      (ev[i].time == e->time && ev[i].seq > e->seq));
+	}
+	sl_time last_t = -1;
+	uint64_t last_seq = 0;
+	bool ordered = true;
+	struct sl_event *e;
+	while ((e = sl_eventq_pop(&q))) {
+		if (e->time < last_t || (e->time == last_t && e->seq < last_seq))
+			ordered = false;
+		last_t = e->time;
+		last_seq = e->seq;
+	}
+	CHECK(ordered);
+	sl_eventq_free(&q);
+}
+
 /* A re-timing decided before another event's scheduling but carried out
  * after it keeps its earlier place among equal times (sched.c defers
  * burst re-timings so). */
@@ -780,6 +823,30 @@ SL_TEST(engine_fork_costs_are_system_time)
 	CHECKF(llabs(st.sys_ns - 400000) < 10, "sys %lld", (long long)st.sys_ns);
 	CHECKF(llabs(st.user_ns - 10000000) < 10, "user %lld", (long long)st.user_ns);
 	CHECK(st.nvcsw >= 1);	/* the parent waited */
+	sl_sim_destroy(sim);
+}
+
+/* A task's name is cut to 15 characters at fork and at exec (the
+ * kernel's TASK_COMM_LEN); a short one is copied whole. */
+SL_TEST(engine_comm_cut_at_fork_and_exec)
+{
+	struct sl_machine m;
+	struct sl_sim *sim = make_sim(&m, "pack:1 core:1 pu:1", 1);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	struct script *root = script_new(sim);
+	script_add(root, sl_act_run(1e6, SL_WC_INT));
+	struct sl_action ex = { .kind = SL_ACT_EXEC };
+	ex.u.exec.comm = "cc1-with-a-long-name";
+	script_add(root, ex);
+	script_add(root, sl_act_run(1e9, SL_WC_INT));	/* alive at the time limit */
+	struct sl_task *t = sl_sim_spawn_root(sim, &script_prog, root, "a-root-of-many-letters");
+	CHECKF(strcmp(t->comm, "a-root-of-many-") == 0, "comm '%s'", t->comm);
+	sl_sim_set_time_limit(sim, 10 * SL_MSEC);
+	struct sl_err err = { 0 };
+	CHECK(sl_sim_run(sim, &err) == 0);
+	CHECKF(strcmp(t->comm, "cc1-with-a-long") == 0, "comm after exec '%s'", t->comm);
 	sl_sim_destroy(sim);
 }
 

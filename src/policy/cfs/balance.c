@@ -311,12 +311,19 @@ has_spare:
  * utilisation per CPU, scan llc_size * (1 - (x * pct / 100 / 1024)^2)
  * CPUs, none once x reaches 100/imbalance_pct (85% at 117).
  */
+static bool cfs_updates_idle_cpu_scan(const struct cfs *s, const struct cfs_lb_env *env)
+{
+	const struct cfs_rq *rq = env->dst_rq;
+
+	return s->sis_util && env->idle != CFS_NEWLY_IDLE && rq->sd_llc >= 0 &&
+	       env->sd->span->weight == rq->llc_size;
+}
+
 static void cfs_update_idle_cpu_scan(struct cfs *s, const struct cfs_lb_env *env, long sum_util)
 {
 	const struct cfs_rq *rq = env->dst_rq;
 
-	if (!s->sis_util || env->idle == CFS_NEWLY_IDLE || rq->sd_llc < 0 ||
-	    env->sd->span->weight != rq->llc_size)
+	if (!cfs_updates_idle_cpu_scan(s, env))
 		return;
 	int64_t x = sum_util / rq->llc_size, pct = env->sd->imbalance_pct;
 	int64_t tmp = x * x * pct * pct / (10000 * CFS_CAPACITY_SCALE);
@@ -437,10 +444,41 @@ static void cfs_calculate_imbalance(struct cfs_lb_env *env, struct cfs_sd_stats 
 	env->imbalance = (a < b ? a : b) / CFS_CAPACITY_SCALE;
 }
 
+/*
+ * Whether no group of the domain but the local one has a task: then
+ * cfs_pick_busiest takes none (a group without tasks never is), and the
+ * statistics' only trace is the count of CPUs they looked at, added to
+ * env->looked here.  Stops at the first CPU with a task.
+ */
+static bool cfs_only_local_busy(const struct cfs *s, struct cfs_lb_env *env)
+{
+	const struct cfs_span *sp = env->sd->span;
+	long visited = 0;
+
+	for (int k = 0; k < sp->ngroups; k++) {
+		const struct cfs_group *g = &sp->groups[k];
+		visited += g->weight;	/* the CPUs cfs_sg_stats walks */
+		if (k == env->sd->local)
+			continue;
+		cfs_for_each_group_cpu(c, g)
+			if (s->rq[c].nr_running)
+				return false;
+	}
+	env->looked += visited;
+	return true;
+}
+
 static const struct cfs_group *cfs_find_busiest_group(struct cfs *s, struct cfs_lb_env *env)
 {
 	struct cfs_sd_stats sds;
 
+	/* An idle machine's every idle CPU balances at every tick: without
+	 * a task elsewhere there is no busiest group, and the statistics
+	 * need not be gathered unless SIS_UTIL's bound is taken from them
+	 * (fbq_type is left at ALL, as they would leave it). */
+	if (env->fbq_type == CFS_FBQ_ALL && !cfs_updates_idle_cpu_scan(s, env) &&
+	    cfs_only_local_busy(s, env))
+		return NULL;
 	cfs_sd_stats(s, env, &sds);
 	if (!sds.busiest)
 		return NULL;
@@ -528,17 +566,23 @@ static bool cfs_should_we_balance(struct cfs *s, const struct cfs_lb_env *env)
 
 	const struct cfs_group *g = &env->sd->span->groups[env->sd->local];
 	int idle_smt = -1;
-	/* a copy of the group's words only: the loop reads no others */
+	/* the group's CPUs, less the siblings of idle SMT CPUs already
+	 * seen: read from the group until the first such sibling, then
+	 * from a copy of the group's words (the loop reads no others) */
 	sl_cpumask swb;
-	for (int i = g->first_cpu >> 6; i <= (g->end_cpu - 1) >> 6; i++)
-		swb.w[i] = g->span.w[i];
-	for (int c = sl_cpumask_next_in(&swb, g->first_cpu, g->end_cpu); c >= 0;
-	     c = sl_cpumask_next_in(&swb, c + 1, g->end_cpu)) {
+	const sl_cpumask *walk = &g->span;
+	for (int c = sl_cpumask_next_in(walk, g->first_cpu, g->end_cpu); c >= 0;
+	     c = sl_cpumask_next_in(walk, c + 1, g->end_cpu)) {
 		if (!cfs_cpu_idle(s, c))
 			continue;
 		if (!(env->sd->flags & CFS_SD_SHARE_CPUCAPACITY) && !cfs_core_idle(s, c)) {
 			if (idle_smt < 0)
 				idle_smt = c;
+			if (walk != &swb) {
+				for (int i = g->first_cpu >> 6; i <= (g->end_cpu - 1) >> 6; i++)
+					swb.w[i] = g->span.w[i];
+				walk = &swb;
+			}
 			cfs_for_each_cpu_in(x, sl_topo_siblings(s->topo, c), c, g->end_cpu)
 				sl_cpumask_unset(&swb, x);
 			continue;
@@ -624,7 +668,8 @@ out_balanced:
 }
 
 /* get_sd_balance_interval(): ms to jiffies, longer when busy. */
-static uint64_t cfs_balance_interval(const struct cfs *s, const struct cfs_domain *sd, bool busy)
+static uint64_t cfs_balance_interval_of(const struct cfs *s, const struct cfs_domain *sd,
+					bool busy)
 {
 	uint64_t ms = (uint64_t)sd->balance_interval;
 
@@ -640,11 +685,24 @@ static uint64_t cfs_balance_interval(const struct cfs *s, const struct cfs_domai
 	return j;
 }
 
-/* update_newidle_cost(): the most a newly-idle balance cost, decaying ~1%/s. */
-static void cfs_update_newidle_cost(struct cfs *s, struct cfs_domain *sd, sl_time cost)
+/* ... computed once per value of balance_interval: every CPU asks for
+ * each of its domains at every balancing tick (an idle one every tick),
+ * and the division by 1000 was 3 % of an idle 64-CPU machine's
+ * instructions. */
+static uint64_t cfs_balance_interval(const struct cfs *s, struct cfs_domain *sd, bool busy)
 {
-	uint64_t j = sl_jiffies(s->sim);
+	if (sd->ivl_ms != sd->balance_interval) {
+		sd->ivl_ms = sd->balance_interval;
+		sd->ivl_j[0] = cfs_balance_interval_of(s, sd, false);
+		sd->ivl_j[1] = cfs_balance_interval_of(s, sd, true);
+	}
+	return sd->ivl_j[busy];
+}
 
+/* update_newidle_cost(): the most a newly-idle balance cost, decaying ~1%/s. */
+static void cfs_update_newidle_cost(struct cfs *s, struct cfs_domain *sd, sl_time cost,
+				    uint64_t j)
+{
 	if (cost > sd->max_newidle_lb_cost) {
 		sd->max_newidle_lb_cost = cost;
 		sd->last_decay_max_lb_cost = j;
@@ -669,7 +727,7 @@ void cfs_rebalance_tick(struct cfs *s, int cpu)
 
 	for (int i = 0; i < rq->nsd; i++) {
 		struct cfs_domain *sd = &rq->sd[i];
-		cfs_update_newidle_cost(s, sd, 0);
+		cfs_update_newidle_cost(s, sd, 0, j);
 		if (!cont)
 			break;
 		uint64_t interval = cfs_balance_interval(s, sd, busy);
@@ -688,7 +746,7 @@ void cfs_rebalance_tick(struct cfs *s, int cpu)
 }
 
 /* update_next_balance(): an idle CPU balances at the idle intervals. */
-static void cfs_update_next_balance(const struct cfs *s, const struct cfs_domain *sd,
+static void cfs_update_next_balance(const struct cfs *s, struct cfs_domain *sd,
 				    uint64_t *next)
 {
 	uint64_t at = sd->last_balance + cfs_balance_interval(s, sd, false);
@@ -703,7 +761,8 @@ bool cfs_newidle_balance(struct cfs *s, int cpu)
 	struct cfs_rq *rq = &s->rq[cpu];
 	bool pulled = false, cont = true;
 	sl_time curr_cost = 0;
-	uint64_t next = sl_jiffies(s->sim) + s->hz;
+	uint64_t j = sl_jiffies(s->sim);	/* now's: the same all through */
+	uint64_t next = j + s->hz;
 
 	rq->idle_stamp = sl_now(s->sim);
 	if (!rq->nsd)
@@ -722,7 +781,7 @@ bool cfs_newidle_balance(struct cfs *s, int cpu)
 			long before = s->lb_looked;
 			pulled = cfs_load_balance(s, cpu, i, CFS_NEWLY_IDLE, &cont) > 0;
 			sl_time cost = (sl_time)(s->lb_looked - before) * s->scan_ns;
-			cfs_update_newidle_cost(s, sd, cost);
+			cfs_update_newidle_cost(s, sd, cost, j);
 			curr_cost += cost;
 		}
 		if (pulled || !cont)

@@ -206,6 +206,10 @@ struct cfs_domain {
 	int imb_numa_nr;
 	/* runtime */
 	int balance_interval;		/* ms */
+	/* balance.c cfs_balance_interval's memo: the idle [0] and busy [1]
+	 * interval in jiffies when balance_interval was ivl_ms (0: none) */
+	int ivl_ms;
+	uint64_t ivl_j[2];
 	uint64_t last_balance;		/* jiffies */
 	int nr_balance_failed;
 	sl_time max_newidle_lb_cost;

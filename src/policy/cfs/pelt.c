@@ -156,6 +156,17 @@ bool cfs_pelt_update(struct cfs_avg *sa, sl_time now, unsigned long load,
 	if (!delta)
 		return false;
 	sa->last_update_time += (sl_time)(delta << 10);
+	if (!load && !sa->load_sum && !sa->runnable_sum && !sa->util_sum) {
+		/* Nothing to decay and nothing added (an idle CPU's blocked
+		 * averages at every tick, long decayed): what the sums below
+		 * come to, the period moved on and every average 0. */
+		uint64_t t = delta + sa->period_contrib;
+		sa->period_contrib = (uint32_t)(t % 1024);
+		if (t < 1024)
+			return false;
+		sa->load_avg = sa->runnable_avg = sa->util_avg = 0;
+		return true;
+	}
 	if (!load)
 		runnable = running = 0;
 	if (!cfs_pelt_accumulate(delta, sa, load, runnable, running))

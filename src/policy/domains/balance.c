@@ -193,7 +193,10 @@ static int sd_load_balance(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 {
 	unsigned long imbalance = 0;
 	int nr_moved = 0;
-	struct sd_group *group = sd_find_busiest_group(sim, s, sd, this_cpu, idle, &imbalance);
+	struct sd_group *group;
+	/* the memo's answer without sd_find_busiest_group's call */
+	if (!sd_fbg_from_memo(sim, s, sd, this_cpu, idle, &imbalance, &group))
+		group = sd_find_busiest_group(sim, s, sd, this_cpu, idle, &imbalance);
 
 	if (!group)
 		goto out_balanced;
@@ -285,8 +288,10 @@ void sd_note_tick(struct sl_sim *sim, struct sd_sched *s, int cpu)
 	}
 }
 
-/* The balance interval of sd in jiffies, idle or busy. */
-static int64_t sd_interval(const struct sd_sched *s, const struct sd_domain *sd, bool busy)
+/* The balance interval of sd in jiffies, idle or busy: computed once per
+ * value of balance_interval (an idle CPU asks every tick; the division
+ * by 1000 was a tenth of the instructions of an idle 64-CPU machine). */
+static int64_t sd_interval_of(const struct sd_sched *s, const struct sd_domain *sd, bool busy)
 {
 	int64_t interval = sd->balance_interval;
 
@@ -295,8 +300,29 @@ static int64_t sd_interval(const struct sd_sched *s, const struct sd_domain *sd,
 	return sd_ms_to_jiffies(s, interval);
 }
 
+static int64_t sd_interval(const struct sd_sched *s, struct sd_domain *sd, bool busy)
+{
+	if (sd->ivl_ms != sd->balance_interval) {
+		sd->ivl_ms = sd->balance_interval;
+		sd->ivl_j[0] = sd_interval_of(s, sd, false);
+		sd->ivl_j[1] = sd_interval_of(s, sd, true);
+	}
+	return sd->ivl_j[busy];
+}
+
+/* Fold sd's next due jiffies, idle ([0]) and busy ([1]), into due. */
+static void sd_due_fold(const struct sd_sched *s, struct sd_domain *sd, int64_t due[2])
+{
+	for (int k = 0; k < 2; k++) {
+		int64_t at = sd->last_balance + sd_interval(s, sd, k);
+		if (at < due[k])
+			due[k] = at;
+	}
+}
+
 /* The first (staggered) jiffy a domain of cpu is due, idle ([0]) or busy
- * ([1]), from every domain's last_balance and interval. */
+ * ([1]), from every domain's last_balance and interval, computed afresh
+ * (the check of rebalance_tick's kept ones and of the memo). */
 static void sd_due(const struct sd_sched *s, int cpu, int64_t due[2])
 {
 	due[0] = due[1] = INT64_MAX;
@@ -304,7 +330,7 @@ static void sd_due(const struct sd_sched *s, int cpu, int64_t due[2])
 		if (!(sd->p.flags & SD_LOAD_BALANCE))
 			continue;
 		for (int k = 0; k < 2; k++) {
-			int64_t at = sd->last_balance + sd_interval(s, sd, k);
+			int64_t at = sd->last_balance + sd_interval_of(s, sd, k);
 			if (at < due[k])
 				due[k] = at;
 		}
@@ -332,6 +358,9 @@ void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_
 	int64_t j = rq->last_tick + s->stagger_of[cpu];
 	if (rq->due_ok && j < rq->due[idle != SD_IDLE])
 		return;
+	/* the due jiffies are folded in as each domain is done with: a
+	 * domain's balance changes only that domain (sd_check_due checks) */
+	int64_t due[2] = { INT64_MAX, INT64_MAX };
 	sd_for_each_domain(s, cpu, sd) {
 		if (!(sd->p.flags & SD_LOAD_BALANCE))
 			continue;
@@ -341,8 +370,10 @@ void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_
 				idle = SD_NOT_IDLE;	/* pulled something: no longer idle */
 			sd->last_balance += interval;
 		}
+		sd_due_fold(s, sd, due);
 	}
-	sd_due(s, cpu, rq->due);
+	rq->due[0] = due[0];
+	rq->due[1] = due[1];
 	rq->due_ok = true;
 }
 

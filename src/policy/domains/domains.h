@@ -48,6 +48,7 @@
 #include "hw/topo.h"
 #include "policy/prio_array.h"
 #include "sim/policy_ops.h"
+#include "sim/sim.h"
 #include "sim/task.h"
 
 struct sl_sim;
@@ -143,6 +144,10 @@ struct sd_domain {
 	/* runtime */
 	int64_t last_balance;		/* jiffies */
 	int balance_interval;		/* ms */
+	/* balance.c sd_interval's memo: balance_interval in jiffies, idle
+	 * [0] and busy [1], when balance_interval was ivl_ms (0: none) */
+	int ivl_ms;
+	int64_t ivl_j[2];
 	int nr_balance_failed;
 	/*
 	 * 2.6.12 find_busiest_group's memo, one per idle type (domains/load.c):
@@ -361,6 +366,23 @@ unsigned long sd_high_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 struct sd_group *sd_find_busiest_group(struct sl_sim *sim, struct sd_sched *s,
 				       struct sd_domain *sd, int this_cpu,
 				       enum sd_idle idle, unsigned long *imbalance);
+/* 2.6.12: find_busiest_group's answer from sd's memo for `idle` while
+ * nothing of its span changed since (charged as the scan it stands for);
+ * false if there is none.  Inline: an idle CPU asks at every tick or two. */
+static inline bool sd_fbg_from_memo(struct sl_sim *sim, struct sd_sched *s,
+				    const struct sd_domain *sd, int this_cpu, enum sd_idle idle,
+				    unsigned long *imbalance, struct sd_group **group)
+{
+	const struct sd_fbg_memo *m = &sd->fbg_memo[idle];
+
+	if (s->v->rules == SD_RULES_W26 || !sd->span_gen || !m->valid || m->gen != *sd->span_gen)
+		return false;
+	s->fbg_hits++;
+	sl_charge_sched(sim, this_cpu, m->looked * s->scan_ns);
+	*imbalance = m->imbalance;
+	*group = m->group;
+	return true;
+}
 /* find_busiest_queue: the CPU of group to pull from, or -1. */
 int sd_find_busiest_queue(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 			  const struct sd_group *group);

@@ -360,13 +360,10 @@ struct sd_group *sd_find_busiest_group(struct sl_sim *sim, struct sd_sched *s,
 {
 	if (s->v->rules == SD_RULES_W26)
 		return sd_fbg_w26(sim, s, sd, this_cpu, idle, imbalance);
+	struct sd_group *memo_group;
+	if (sd_fbg_from_memo(sim, s, sd, this_cpu, idle, imbalance, &memo_group))
+		return memo_group;
 	struct sd_fbg_memo *m = &sd->fbg_memo[idle];
-	if (sd->span_gen && m->valid && m->gen == *sd->span_gen) {
-		s->fbg_hits++;
-		sl_charge_sched(sim, this_cpu, m->looked * s->scan_ns);
-		*imbalance = m->imbalance;
-		return m->group;
-	}
 	long looked = 0;
 	struct sd_group *g = sd_fbg_2612(sim, s, sd, idle, imbalance, &looked);
 	sl_charge_sched(sim, this_cpu, looked * s->scan_ns);

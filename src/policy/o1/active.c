@@ -97,17 +97,10 @@ static bool o1_latch(struct o1 *s, struct o1_rq *rq, int this_cpu)
 	return true;
 }
 
-void o1_active_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq,
-			    int this_cpu)
+static __attribute__((noinline)) void o1_active_walk(struct sl_sim *sim, struct o1 *s,
+						     struct o1_rq *this_rq, int this_cpu,
+						     const sl_cpumask *cand)
 {
-	if (!s->cfg.active_balance)
-		return;
-	/* every runqueue in order, as the patches walk them (the kernel's
-	 * O(N) per call); an empty one never qualifies, nor, unless the
-	 * continue bug makes any task enough, one with fewer tasks plus
-	 * running migration threads than CPUs: only those of o1.rq_busy,
-	 * or of o1.rq_full, are looked at */
-	const sl_cpumask *cand = s->cfg.continue_bug ? &s->rq_busy : &s->rq_full;
 	for (int w = 0; w < s->mask_words; w++) {
 		for (uint64_t bits = cand->w[w]; bits; bits &= bits - 1) {
 			struct o1_rq *rq = &s->rqs[(w << 6) + __builtin_ctzll(bits)];
@@ -120,6 +113,26 @@ void o1_active_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this
 			sl_migration_wake(sim, rq->first_cpu, this_cpu);
 		}
 	}
+}
+
+void o1_active_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq,
+			    int this_cpu)
+{
+	if (!s->cfg.active_balance)
+		return;
+	/* every runqueue in order, as the patches walk them (the kernel's
+	 * O(N) per call); an empty one never qualifies, nor, unless the
+	 * continue bug makes any task enough, one with fewer tasks plus
+	 * running migration threads than CPUs: only those of o1.rq_busy,
+	 * or of o1.rq_full, are looked at.  With none (an idle CPU's tick
+	 * on a mostly idle machine, most calls) nothing is walked, without
+	 * the walk's frame. */
+	const sl_cpumask *cand = s->cfg.continue_bug ? &s->rq_busy : &s->rq_full;
+	for (int w = 0; w < s->mask_words; w++)
+		if (cand->w[w]) {
+			o1_active_walk(sim, s, this_rq, this_cpu, cand);
+			return;
+		}
 }
 
 /* The first CPU whose runqueue is completely empty, or -1: the first

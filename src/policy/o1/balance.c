@@ -436,8 +436,35 @@ static void o1_pull_task(struct sl_sim *sim, struct o1 *s, struct o1_task *p, in
  * to run soon, most likely cache-cold), highest priority first, each list
  * from its tail.  An idle balancer takes one task; a busy one `imbalance`.
  */
+static __attribute__((noinline)) void o1_balance_scan(struct sl_sim *sim, struct o1 *s,
+						      struct o1_rq *this_rq, int this_cpu,
+						      bool idle, const sl_cpumask *mask,
+						      bool steal_hot);
+
 void o1_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq, int this_cpu,
 		     bool idle, const sl_cpumask *mask, bool steal_hot)
+{
+	if (mask == o1_node_mask(s, this_cpu)) {
+		/* o1_find_busiest_queue's first test for the balancer's own
+		 * mask (o1_memo_slot's fbq[0]) when its answer is no queue:
+		 * an idle CPU's balance at every tick, on a mostly idle big
+		 * machine most calls, without the frames of the rest */
+		const struct o1_fbq_memo *m = &this_rq->fbq[0];
+		struct o1_best best;
+		if (m->valid && m->gen == s->chg_gen && m->node == -1 && m->cpu == -1 &&
+		    o1_memo_answer(m, &best) && best.cpu < 0) {
+			s->fbq_replays++;
+			s->fbq_unchanged++;
+			sl_charge_sched(sim, this_cpu, m->looked * s->cfg.scan_ns);
+			return;
+		}
+	}
+	o1_balance_scan(sim, s, this_rq, this_cpu, idle, mask, steal_hot);
+}
+
+/* The rest of load_balance: find the busiest queue, pull from it. */
+static void o1_balance_scan(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq, int this_cpu,
+			    bool idle, const sl_cpumask *mask, bool steal_hot)
 {
 	int imbalance = 0;
 	struct o1_rq *busiest = o1_find_busiest_queue(sim, s, this_rq, this_cpu, idle, mask,
@@ -491,6 +518,15 @@ void o1_newidle_balance(struct sl_sim *sim, struct o1 *s, int cpu)
 
 /* jiffies % every == 0, without a 64-bit division on every CPU's every
  * tick (idle CPUs balance every tick: every == 1). */
+/* 2.5.59's balance with the mask its call count widens: out of line,
+ * the mask's 128 bytes would give every tick's call a frame. */
+static __attribute__((noinline)) void o1_balance_counted(struct sl_sim *sim, struct o1 *s,
+							 struct o1_rq *rq, int cpu, bool idle)
+{
+	sl_cpumask mask = o1_cpus_to_balance(s, rq, cpu);
+	o1_load_balance(sim, s, rq, cpu, idle, &mask, false);
+}
+
 static inline bool o1_on_tick(uint64_t j, uint64_t every)
 {
 	if (every == 1)
@@ -511,10 +547,8 @@ void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
 		return;
 	if (s->numa && s->cfg.node_balance == O1_NODE_RATE) {
 		/* 2.5.59: load_balance itself counts calls and widens the mask */
-		if (o1_on_tick(j, every)) {
-			sl_cpumask mask = o1_cpus_to_balance(s, rq, cpu);
-			o1_load_balance(sim, s, rq, cpu, flag, &mask, false);
-		}
+		if (o1_on_tick(j, every))
+			o1_balance_counted(sim, s, rq, cpu, flag);
 		return;
 	}
 	if (s->numa) {

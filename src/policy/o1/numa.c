@@ -124,7 +124,10 @@ sl_cpumask o1_cpus_to_balance(struct o1 *s, struct o1_rq *rq, int cpu)
 	return s->topo->node_cpus[this_node];
 }
 
-void o1_balance_node(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
+/* Out of line: inlined, its masks gave rebalance_tick, which every idle
+ * CPU runs at every tick, a frame of their size. */
+__attribute__((noinline)) void o1_balance_node(struct sl_sim *sim, struct o1 *s, int cpu,
+					       bool idle)
 {
 	struct o1_rq *rq = o1_rq(s, cpu);
 	int node = o1_find_busiest_node(s, rq, s->topo->cpu_node[cpu]);
