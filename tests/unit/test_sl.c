@@ -5,10 +5,11 @@
  * separated by active balancing within a few ms (and not with active=off);
  * a sync wakeup lands on the waker's core; a task whose previous core is
  * idle wakes there; on a NUMA-Q new processes spread over the four nodes
- * at exec, a forked process stays on its parent's node (fork_spread=busy:
- * unless that node is full and another has an idle CPU), a task is
- * moved across nodes only for a lasting imbalance, and a task settled on
- * its memory's node only for a lasting imbalance of settled tasks;
+ * at exec, a forked process stays on its parent's node unless that node
+ * is full and another has an idle CPU (fork_spread=busy, the default; off:
+ * always), a task is moved across nodes only for a lasting imbalance, and
+ * a task settled on its memory's node only for a lasting imbalance of
+ * settled tasks;
  * equal hogs share a CPU evenly and nice weights apply; a sleeper is
  * served promptly beside a hog; kernbench under invariant checks on every
  * preset and on 128 CPUs (where the check op recomputes the load sums the
@@ -443,11 +444,12 @@ SL_TEST(sl_numa_fork_stays_unless_node_full)
 {
 	int n[4], c;
 
-	/* by default a forked process stays on its parent's node, even with
-	 * three other nodes idle: it shares the parent's pages and talks to
-	 * its family (hackbench on numaq-16: 1.64 s, against 2.79 s spread) */
-	CHECK(slt_fork_nodes("sl", 0, 0, n, &c));
-	CHECKF(c == 0, "c on node %d", c);
+	/* a forked process stays on its parent's node while that has an idle
+	 * CPU, even with three other nodes idle: it shares the parent's pages
+	 * and talks to its family (hackbench on numaq-16: 1.64 s, against
+	 * 2.79 s spread) */
+	CHECK(slt_fork_nodes("sl:fork_spread=off", 0, 0, n, &c));
+	CHECKF(c == 0, "off: c on node %d", c);
 	CHECK(slt_fork_nodes("sl:fork_spread=busy", 0, 0, n, &c));
 	CHECKF(c == 0, "busy: c on node %d", c);
 	CHECK(slt_fork_nodes("sl:fork_spread=on", 0, 0, n, &c));
@@ -464,6 +466,10 @@ SL_TEST(sl_numa_fork_stays_unless_node_full)
 	       "on: nodes %d %d %d %d, c on %d", n[0], n[1], n[2], n[3], c);
 	CHECK(slt_fork_nodes("sl:fork_spread=off", 4, 12, n, &c));
 	CHECKF(n[0] == 12 && c == 0, "off: nodes %d %d %d %d, c on %d", n[0], n[1], n[2], n[3], c);
+	/* the default is busy */
+	CHECK(slt_fork_nodes("sl", 4, 12, n, &c));
+	CHECKF(n[0] == 0 && n[1] == 4 && n[2] == 4 && n[3] == 4 && c == 0,
+	       "default: nodes %d %d %d %d, c on %d", n[0], n[1], n[2], n[3], c);
 }
 
 /* The root forks five threads (they stay on its node); the fifth computes

@@ -62,7 +62,7 @@ static const struct sl_param_def sls_knobs[] = {
 		 "sibling of it" },
 	{ .name = "exec_spread", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "exec moves the task to the least loaded NUMA node (a fresh image has no memory)" },
-	{ .name = "fork_spread", .type = SL_PARAM_CHOICE, .def = "off", .choices = "off|busy|on",
+	{ .name = "fork_spread", .type = SL_PARAM_CHOICE, .def = "busy", .choices = "off|busy|on",
 	  .doc = "where a forked process (not a thread) goes: its parent's NUMA node (off), "
 		 "another node with an idle CPU only when the parent's has none (busy), or the "
 		 "least loaded node (on)" },

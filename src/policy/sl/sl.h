@@ -152,7 +152,8 @@ struct sls_rq {
  * (sl/place.c). */
 enum sls_fork_spread {
 	SLS_FORK_OFF,		/* the parent's node */
-	SLS_FORK_BUSY,		/* another node only when the parent's has no idle CPU */
+	SLS_FORK_BUSY,		/* another node only when the parent's has no idle
+				 * CPU (the default) */
 	SLS_FORK_ALWAYS,	/* the least loaded node */
 };
 
