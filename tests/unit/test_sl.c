@@ -5,9 +5,11 @@
  * separated by active balancing within a few ms (and not with active=off);
  * a sync wakeup lands on the waker's core; a task whose previous core is
  * idle wakes there; on a NUMA-Q new processes spread over the four nodes
- * at exec, a forked process stays on its parent's node (fork_spread=busy:
- * unless that node is full and another has an idle CPU), and a task is
- * moved across nodes only for a lasting imbalance;
+ * at exec, a forked process stays on its parent's node unless that node
+ * is full and another has an idle CPU (fork_spread=busy, the default; off:
+ * always), a task is moved across nodes only for a lasting imbalance, and
+ * a task settled on its memory's node only for a lasting imbalance of
+ * settled tasks;
  * equal hogs share a CPU evenly and nice weights apply; a sleeper is
  * served promptly beside a hog; kernbench under invariant checks on every
  * preset and on 128 CPUs (where the check op recomputes the load sums the
@@ -442,11 +444,12 @@ SL_TEST(sl_numa_fork_stays_unless_node_full)
 {
 	int n[4], c;
 
-	/* by default a forked process stays on its parent's node, even with
-	 * three other nodes idle: it shares the parent's pages and talks to
-	 * its family (hackbench on numaq-16: 1.64 s, against 2.79 s spread) */
-	CHECK(slt_fork_nodes("sl", 0, 0, n, &c));
-	CHECKF(c == 0, "c on node %d", c);
+	/* a forked process stays on its parent's node while that has an idle
+	 * CPU, even with three other nodes idle: it shares the parent's pages
+	 * and talks to its family (hackbench on numaq-16: 1.64 s, against
+	 * 2.79 s spread) */
+	CHECK(slt_fork_nodes("sl:fork_spread=off", 0, 0, n, &c));
+	CHECKF(c == 0, "off: c on node %d", c);
 	CHECK(slt_fork_nodes("sl:fork_spread=busy", 0, 0, n, &c));
 	CHECKF(c == 0, "busy: c on node %d", c);
 	CHECK(slt_fork_nodes("sl:fork_spread=on", 0, 0, n, &c));
@@ -463,6 +466,10 @@ SL_TEST(sl_numa_fork_stays_unless_node_full)
 	       "on: nodes %d %d %d %d, c on %d", n[0], n[1], n[2], n[3], c);
 	CHECK(slt_fork_nodes("sl:fork_spread=off", 4, 12, n, &c));
 	CHECKF(n[0] == 12 && c == 0, "off: nodes %d %d %d %d, c on %d", n[0], n[1], n[2], n[3], c);
+	/* the default is busy */
+	CHECK(slt_fork_nodes("sl", 4, 12, n, &c));
+	CHECKF(n[0] == 0 && n[1] == 4 && n[2] == 4 && n[3] == 4 && c == 0,
+	       "default: nodes %d %d %d %d, c on %d", n[0], n[1], n[2], n[3], c);
 }
 
 /* The root forks five threads (they stay on its node); the fifth computes
@@ -508,6 +515,80 @@ SL_TEST(sl_numa_lasting_imbalance_only)
 	/* numa_persist=1: the first NUMA balance (50 ms) moves one */
 	a = slt_numa_away("sl:numa_persist=1", 2000, 150);
 	CHECKF(a > 50 * SL_MSEC, "persist 1: %.1f ms off node 0 by 150 ms", (double)a / SL_MSEC);
+}
+
+/* Two nodes of two CPUs.  The root forks eight walkers that exec (two per
+ * CPU, four per node) and compute 2 s; at 400 ms, when every walker has
+ * settled at home, it forks three tasks of 80 ms on node 0 (pinned there
+ * if `pinned`): node 0 carries seven tasks to node 1's four for about
+ * 300 ms, none of the three ever settling.  *walkers_away: the walkers'
+ * CPU time off the node of their memory by 1.2 s (a few us before their
+ * exec aside); *extra_moved: how many of the three ended on node 1. */
+static bool slt_numa_transient(const char *policy, bool pinned, sl_time *walkers_away,
+			       int *extra_moved)
+{
+	static const char *const names[8] = { "w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7" };
+	struct slt_run r;
+	struct slt_script *x[3];
+	bool ok = false;
+
+	if (!slt_start(&r, "numa:2 pack:1 core:2 pu:1", policy, 1200 * SL_MSEC))
+		return false;
+	const struct sl_topo *tp = sl_topo(r.sim);
+	sl_cpumask *node0 = sl_sim_alloc(r.sim, sizeof(*node0));
+	*node0 = tp->node_cpus[0];
+	struct slt_script *root = slt_new(r.sim);
+	for (int i = 0; i < 8; i++) {
+		struct slt_script *w = slt_new(r.sim);
+		slt_add(w, (struct sl_action){ .kind = SL_ACT_EXEC, .u.exec.comm = names[i] });
+		slt_add(w, sl_act_run(2000 * SL_MSEC, SL_WC_MEM));
+		slt_fork(root, w, names[i], false, 0);
+	}
+	slt_add(root, sl_act_sleep(400 * SL_MSEC));
+	for (int i = 0; i < 3; i++) {
+		x[i] = slt_hog(r.sim, 80);
+		slt_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+			.u.fork = { .prog = &slt_prog, .state = x[i], .comm = "x",
+				    .allowed = pinned ? node0 : NULL } });
+	}
+	for (int i = 0; i < 11; i++)
+		slt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &slt_prog, root, "root");
+	if (slt_run(&r)) {
+		ok = true;
+		*walkers_away = 0;
+		*extra_moved = 0;
+		for (int i = 0; i < 8; i++) {
+			struct sl_task *t = slt_find(r.sim, names[i]);
+			int home = t ? sls_ent(t)->mem_node : -1;
+			ok &= home >= 0;
+			if (home >= 0)
+				*walkers_away += t->node_ns[0] + t->node_ns[1] - t->node_ns[home];
+		}
+		for (int i = 0; i < 3; i++) {
+			ok &= x[i]->pc == 1;	/* done: it asked for its exit */
+			*extra_moved += x[i]->pc == 1 && tp->cpu_node[x[i]->cpu[1]] == 1;
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(sl_numa_transient_imbalance_keeps_settled_home)
+{
+	sl_time w;
+	int x;
+
+	/* the three cannot leave node 0, and its settled walkers are as
+	 * many as node 1's: no walker leaves its memory (before Dec 2026 one
+	 * did, as it shared its CPU with another settled walker) */
+	CHECK(slt_numa_transient("sl:slice_ms=10", true, &w, &x));
+	CHECKF(w < SL_MSEC && x == 0, "pinned: walkers %.3f ms away, %d extra moved",
+	       (double)w / SL_MSEC, x);
+	/* they can: the balancer moves them, no walker */
+	CHECK(slt_numa_transient("sl:slice_ms=10", false, &w, &x));
+	CHECKF(w < SL_MSEC && x > 0, "walkers %.3f ms away, %d extra moved", (double)w / SL_MSEC,
+	       x);
 }
 
 /* ---- fairness and latency on one CPU ---- */

@@ -20,15 +20,38 @@
  *               pushes it here (knob active).  Only within a node.
  *   NUMA        a level whose span crosses nodes acts only after the same
  *               imbalance was seen numa_persist balances in a row
- *               (numa_balance_ms apart: 4 x 50 ms by default), and then
- *               prefers a task whose memory is on this node (going home),
- *               then one whose memory is not on the busy node, then the
- *               one that has run least on the busy node since it got there.
- *               A task that has run numa_settle_ms there is taken only if
- *               its CPU holds another such task (they would share it).
+ *               (numa_balance_ms apart: 4 x 50 ms by default).  A task that
+ *               has run numa_settle_ms on its node since it got there has
+ *               settled there (its cache, and if that is its memory's
+ *               node, its memory: at home).  The balancer first takes a
+ *               task not settled at home, from the CPU of the busiest
+ *               group with the most tasks waiting that has one: one whose
+ *               memory is on this node (going home), else one whose memory
+ *               is not on the busy node, else the one that has run least
+ *               there.  Only if the busiest group has none does a settled
+ *               task move, and only if the groups' settled tasks alone are
+ *               imbalanced (moving one leaves the busy group at least as
+ *               many per CPU: two tasks between equal nodes), and only one
+ *               whose CPU holds another settled task (they would share it).
  *               Moving a task away from its memory costs remote accesses
  *               for the rest of its life (3.5x the latency on NUMA-Q), so
- *               a momentary imbalance (hackbench's bursts) is not a reason.
+ *               a momentary imbalance (hackbench's bursts) is not a reason,
+ *               and neither is a lasting one made of tasks that come and go.
+ *               Traced (schedbench, numaq-16, 64 walkers: two settled at
+ *               home on every CPU): hackbench's short-lived processes left
+ *               node 0 at 21 tasks against 17 for the 200 ms, while every
+ *               node held 16 settled walkers; a CPU of node 1 pulled from a
+ *               CPU of node 0 whose queue held only walkers at that instant
+ *               (the hackbench processes sat on other CPUs), so it took a
+ *               walker, and so did another CPU in the same tick; node 0,
+ *               now short, pulled walkers from the others: four walkers ran
+ *               away from their memory, Elapsed 289 s against 236 s, in 8
+ *               of 15 runs.  Before Dec 2026 the only guard was the CPU's
+ *               second settled task, which two walkers per CPU always met.
+ *               Counting settled tasks per CPU (rq->nr_settled) is 6.12's
+ *               rq->nr_preferred_running; taking well-placed tasks last is
+ *               its fbq_type (find_busiest_queue() skips runqueues holding
+ *               only tasks on their preferred node while others exist).
  *   newly idle  a CPU about to idle pulls the coldest queued task from the
  *               CPU with the most queued tasks, nearest level first, never
  *               across nodes (knob newidle).
@@ -37,7 +60,9 @@
  * hierarchy, intervals growing with the level, newly-idle balancing,
  * active balancing through the migration thread); Ingo Molnar's HT
  * scheduler (active balancing of an idle package, F3/A9); the 2.5.59 NUMA
- * scheduler (rare, cautious node balancing; docs/policies/o1.md);
+ * scheduler (rare, cautious node balancing; docs/policies/o1.md); 6.12
+ * kernel/sched/fair.c (account_numa_enqueue()'s nr_preferred_running,
+ * fbq_classify_rq() and find_busiest_queue(): well-placed tasks last);
  * J.-P. Lozi et al., "The Linux Scheduler: a Decade of Wasted Cores", EuroSys 2016.
  *
  * Choices: load is the number of runnable tasks (nice is ignored by the
@@ -54,7 +79,9 @@
  * reads one sum per group (none when the bound rules an imbalance out)
  * and walks only the local group; what it charges is what the walk would
  * have cost, so the simulated results are those of the walk
- * (docs/policies/sl.md, "Costs").
+ * (docs/policies/sl.md, "Costs").  A NUMA decision also reads the settled
+ * counts of the two groups' CPUs, which the walk of the span would read
+ * beside their loads: not charged again.
  */
 #include "policy/sl/sl.h"
 
@@ -381,13 +408,22 @@ void sls_cancel_move(struct sls *s, int cpu)
 	rq->mig_dest = -1;
 }
 
+/* Which settled tasks (sls_settled) a pull may take across nodes. */
+enum sls_settled_rule {
+	SLS_ANY,		/* within a node: settling does not matter */
+	SLS_KEEP_HOME,		/* none settled on the node of its memory */
+	SLS_SHARING,		/* one whose CPU holds another settled task */
+};
+
 /* The queued task of src to move to dst: the coldest one; across nodes,
  * one whose memory is on dst's node, else not on src's, else the one
- * that has run least on src's node. */
-static struct sls_ent *sls_pick_pull(struct sls *s, int src, int dst, bool numa, long *looked)
+ * that has run least on src's node, settled ones as `rule` allows. */
+static struct sls_ent *sls_pick_pull(struct sls *s, int src, int dst, enum sls_settled_rule rule,
+				     long *looked)
 {
 	struct sls_rq *rq = &s->rq[src];
 	int snode = s->topo->cpu_node[src], dnode = s->topo->cpu_node[dst];
+	bool numa = rule != SLS_ANY;
 	struct sls_ent *best = NULL;
 	int best_rank = 0, settled = 0;
 	/* the first entries of the heap: the next to run and the ones
@@ -395,21 +431,21 @@ static struct sls_ent *sls_pick_pull(struct sls *s, int src, int dst, bool numa,
 	 * detach_tasks stops at sched_nr_migrate) */
 	int n = s->pull_scan && s->pull_scan < rq->nq ? s->pull_scan : rq->nq;
 
-	if (numa) {
-		settled = rq->curr && rq->curr->node_ns >= s->numa_settle;
+	if (rule == SLS_SHARING) {
+		settled = rq->curr && sls_settled(s, rq->curr);
 		for (int i = 0; i < n; i++)
-			settled += rq->heap[i]->node_ns >= s->numa_settle;
+			settled += sls_settled(s, rq->heap[i]);
 	}
 	for (int i = 0; i < n; i++) {
 		struct sls_ent *e = rq->heap[i];
 		(*looked)++;
 		if (!sl_cpumask_test(&e->task->allowed, dst) || e == rq->mig_ent)
 			continue;
-		/* a task settled on its node leaves it only if it would
-		 * otherwise share its CPU with another settled task */
-		if (numa && e->node_ns >= s->numa_settle && settled < 2)
-			continue;
+		/* rank 2: its memory is on src's node */
 		int rank = !numa ? 0 : e->mem_node == dnode ? 0 : e->mem_node != snode ? 1 : 2;
+		if (numa && sls_settled(s, e) &&
+		    (rule == SLS_KEEP_HOME ? rank == 2 : settled < 2))
+			continue;
 		if (best && rank > best_rank)
 			continue;
 		if (best && rank == best_rank) {
@@ -429,9 +465,10 @@ static struct sls_ent *sls_pick_pull(struct sls *s, int src, int dst, bool numa,
 }
 
 /* Pull one queued task from src to cpu; true if one moved. */
-static bool sls_pull(struct sls *s, int src, int cpu, bool numa, bool kick, long *looked)
+static bool sls_pull(struct sls *s, int src, int cpu, enum sls_settled_rule rule, bool kick,
+		     long *looked)
 {
-	struct sls_ent *e = sls_pick_pull(s, src, cpu, numa, looked);
+	struct sls_ent *e = sls_pick_pull(s, src, cpu, rule, looked);
 
 	if (!e)
 		return false;
@@ -469,6 +506,46 @@ static int sls_most_waiting(const struct sls *s, const sl_cpumask *m, int first,
 		}
 	}
 	return src;
+}
+
+/* Runnable tasks settled on their node on the CPUs of lv's group g. */
+static int sls_group_settled(const struct sls *s, const struct sls_level *lv, int g)
+{
+	int n = 0;
+
+	sl_for_each_cpu(c, &lv->group_cpus[g])
+		n += s->rq[c].nr_settled;
+	return n;
+}
+
+/* Across nodes, group b having been busier than cpu's for long (see the
+ * header): a task not settled at home - it has not settled, or its memory
+ * is elsewhere anyway - from the CPU of b with the most tasks waiting that
+ * has one to give; else a settled one, as before, but only if b's settled
+ * tasks alone are imbalanced against the local group's (moving one would
+ * not reverse that imbalance); else nothing. */
+static void sls_numa_pull(struct sls *s, int cpu, const struct sls_level *lv, int b, long *looked)
+{
+	const struct sls_group *gr = lv->groups;
+	int l = lv->local;
+	sl_cpumask left = lv->group_cpus[b];
+
+	for (;;) {
+		int src = sls_most_waiting(s, &left, gr[b].first, gr[b].last, -1);
+		if (src < 0)
+			break;
+		if (sls_pull(s, src, cpu, SLS_KEEP_HOME, true, looked))
+			return;
+		sl_cpumask_unset(&left, src);
+	}
+	/* the settled counts are per-CPU sums read with the loads the
+	 * span's walk (already charged) reads */
+	int st_l = sls_group_settled(s, lv, l), st_b = sls_group_settled(s, lv, b);
+	if ((long)(st_b - 1) * gr[l].weight < (long)(st_l + 1) * gr[b].weight)
+		return;
+	int src = sls_most_waiting(s, &lv->group_cpus[b], gr[b].first, gr[b].last, -1);
+	if (src >= 0)
+		sls_pull(s, src, cpu, SLS_SHARING, true, looked);
 }
 
 static void sls_balance_level(struct sls *s, int cpu, struct sls_level *lv)
@@ -518,11 +595,15 @@ static void sls_balance_level(struct sls *s, int cpu, struct sls_level *lv)
 		goto out;
 	lv->imb_count = 0;
 
+	if (lv->numa) {
+		sls_numa_pull(s, cpu, lv, b, &looked);
+		goto out;
+	}
 	/* the CPU of the busiest group with the most queued tasks */
 	int src = sls_most_waiting(s, &lv->group_cpus[b], gr[b].first, gr[b].last, -1);
-	if (src >= 0 && sls_pull(s, src, cpu, lv->numa, true, &looked))
+	if (src >= 0 && sls_pull(s, src, cpu, SLS_ANY, true, &looked))
 		goto out;
-	if (!s->active || lv->numa || !sls_core_idle(s, cpu))
+	if (!s->active || !sls_core_idle(s, cpu))
 		goto out;
 	/* nothing queued: a core of the busiest group runs two tasks while
 	 * this whole core idles; its migration thread pushes one here */
@@ -574,7 +655,7 @@ bool sls_newidle(struct sls *s, int cpu)
 		looked += lv->span_weight;
 		int src = sls_most_waiting(s, lv->span, lv->span_first, lv->span_last, cpu);
 		if (src >= 0)
-			moved = sls_pull(s, src, cpu, false, false, &looked);
+			moved = sls_pull(s, src, cpu, SLS_ANY, false, &looked);
 	}
 	sl_charge_sched(s->sim, cpu, looked * s->scan_ns);
 	return moved;

@@ -14,26 +14,28 @@
  *           parent's memory, and so, until exec, does a process - its
  *           pages are the parent's, copied on write, and it usually talks
  *           to its parent and siblings through what it inherited (pipes,
- *           sockets).  Knob fork_spread: off (the default), busy (a process
+ *           sockets).  Knob fork_spread: busy (the default: a process
  *           goes to another node only when its parent's node has no idle
  *           CPU and the other has one: the child runs at once there instead
- *           of waiting for the NUMA balancer's 200 ms), on (a process goes
- *           to the least loaded node, as before Dec 2026).  Why not on
- *           (schedbench on numaq-16, traced): hackbench's 800 processes,
- *           forked while a walker ran on every CPU, were spread over all
- *           four quads; no CPU was idle anywhere, so they gained no CPU
- *           time, only put every group's messages across nodes and every
- *           walker beside them, and their uneven end left a node imbalance
- *           that lasted past the NUMA balancer's 200 ms, so it moved
- *           settled walkers off their memory (hackbench 5.4 s against 3.4 s,
- *           Elapsed up to 112 s against 57 s; hackbench alone on
+ *           of waiting for the NUMA balancer's 200 ms), off (never), on (a
+ *           process goes to the least loaded node, as before Dec 2026).
+ *           Why not on (schedbench on numaq-16, traced): hackbench's 800
+ *           processes, forked while a walker ran on every CPU, were spread
+ *           over all four quads; no CPU was idle anywhere, so they gained
+ *           no CPU time, only put every group's messages across nodes and
+ *           every walker beside them, and their uneven end left a node
+ *           imbalance that lasted past the NUMA balancer's 200 ms, so it
+ *           moved settled walkers off their memory (hackbench 5.4 s against
+ *           3.4 s, Elapsed up to 112 s against 57 s; hackbench alone on
  *           numaq-16 2.79 s against 1.64 s).  Exec is where a process
- *           changes node.  off rather than busy by default: off measures
- *           best over sl.md's table; busy wins off it (kernbench -j16 on
- *           numaq-16 and azusa-16), and where the table prefers off
- *           (schedbench -32, -64) the difference is whether the NUMA
- *           balancer moves a walker, a lottery both rules lose in some runs
- *           (docs/policies/sl.md, "Fork").
+ *           changes node.  busy rather than off: they tie on sl.md's table
+ *           (within 0.05 % on every row with more than one node) and on 15
+ *           schedbench runs of -32 and -64 each, since the NUMA balancer
+ *           no longer moves a settled walker for hackbench's passing
+ *           imbalance (sl/balance.c); off a full node busy wins 2-6 %
+ *           (kernbench -j16 on numaq-16 and azusa-16, spin, sdet), as a
+ *           child that cannot run at home otherwise waits 200 ms for the
+ *           NUMA balancer (docs/policies/sl.md, "Fork").
  *   exec    a fresh image has no memory yet, so this is the cheap moment
  *           to change node: the least loaded node (tasks per CPU), then
  *           the search above (knob exec_spread).

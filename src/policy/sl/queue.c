@@ -181,6 +181,8 @@ void sls_update_curr(struct sls *s, struct sls_rq *rq)
 			if (!e->rt)
 				e->vruntime += d * SLS_NICE_0 / e->weight;
 			e->exec_start = now;
+			if (!e->in_settled && e->node_ns >= s->numa_settle)
+				sls_note_settled(s, e);	/* it has just settled */
 		}
 	}
 	sls_update_min(rq);
@@ -241,6 +243,7 @@ void sls_enqueue(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
 	else
 		sls_heap_push(s, rq, e, false);
 	sls_nr_add(s, rq, 1);
+	sls_note_settled(s, e);
 	sls_note_waiting(s, rq);
 	sls_update_min(rq);
 }
@@ -255,6 +258,7 @@ void sls_dequeue(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
 	}
 	e->stamp = sl_now(s->sim);
 	e->on_rq = false;
+	sls_note_settled(s, e);
 	sls_nr_add(s, rq, -1);
 	sls_note_waiting(s, rq);
 }
@@ -287,6 +291,7 @@ void sls_set_curr(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
 	if (e->run_node != node) {
 		e->run_node = node;
 		e->node_ns = 0;
+		sls_note_settled(s, e);
 	}
 	if (e->mem_node < 0)
 		e->mem_node = node;	/* first touch: its pages go here */
@@ -357,6 +362,7 @@ void sls_move_queued(struct sls *s, struct sls_ent *e, int dst)
 	sls_nr_add(s, src, -1);
 	sls_note_waiting(s, src);
 	e->on_rq = false;
+	sls_note_settled(s, e);
 	sls_rebase(s, e, dst);
 	sls_enqueue(s, &s->rq[dst], e);
 	sl_note_migration(s->sim, e->task, from, dst);

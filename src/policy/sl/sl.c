@@ -62,7 +62,7 @@ static const struct sl_param_def sls_knobs[] = {
 		 "sibling of it" },
 	{ .name = "exec_spread", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "exec moves the task to the least loaded NUMA node (a fresh image has no memory)" },
-	{ .name = "fork_spread", .type = SL_PARAM_CHOICE, .def = "off", .choices = "off|busy|on",
+	{ .name = "fork_spread", .type = SL_PARAM_CHOICE, .def = "busy", .choices = "off|busy|on",
 	  .doc = "where a forked process (not a thread) goes: its parent's NUMA node (off), "
 		 "another node with an idle CPU only when the parent's has none (busy), or the "
 		 "least loaded node (on)" },
@@ -276,6 +276,7 @@ static void sls_exec(struct sl_sim *sim, struct sl_task *t)
 	}
 	e->run_node = s->topo->cpu_node[t->cpu];
 	e->node_ns = 0;
+	sls_note_settled(s, e);	/* a new image starts afresh */
 }
 
 static void sls_yield(struct sl_sim *sim, struct sl_task *t)
@@ -360,7 +361,7 @@ static int sls_check_rq(struct sl_sim *sim, struct sls *s, struct sls_rq *rq, st
 static int sls_check(struct sl_sim *sim, struct sl_err *err)
 {
 	struct sls *s = sls_state(sim);
-	int incoming[SL_MAX_CPUS] = { 0 }, rt_queued = 0;
+	int incoming[SL_MAX_CPUS] = { 0 }, settled[SL_MAX_CPUS] = { 0 }, rt_queued = 0;
 
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		if (sls_check_rq(sim, s, &s->rq[cpu], err))
@@ -386,6 +387,13 @@ static int sls_check(struct sl_sim *sim, struct sl_err *err)
 			return sl_fail_internal(err, "sl: task %d is %s but %s queued", t->id,
 						runnable ? "runnable" : "not runnable",
 						e->on_rq ? "is" : "is not");
+		if (e->in_settled != (e->on_rq && sls_settled(s, e)))
+			return sl_fail_internal(err, "sl: task %d %s counted as settled on CPU %d "
+						"(runnable %d, %lld ns on node %d)", t->id,
+						e->in_settled ? "is" : "is not", e->cpu, e->on_rq,
+						(long long)e->node_ns, e->run_node);
+		if (e->in_settled)
+			settled[e->cpu]++;
 		if (t->cpu >= 0 && (t->cpu != e->cpu || s->rq[t->cpu].curr != e))
 			return sl_fail_internal(err, "sl: task %d runs on CPU %d but belongs to %d",
 						t->id, t->cpu, e->cpu);
@@ -403,6 +411,10 @@ static int sls_check(struct sl_sim *sim, struct sl_err *err)
 			return sl_fail_internal(err, "sl: task %d's class %d, queued as %s", t->id,
 						t->sched_policy, e->rt ? "RT" : "normal");
 	}
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
+		if (settled[cpu] != s->rq[cpu].nr_settled)
+			return sl_fail_internal(err, "sl: CPU %d: %d settled tasks, counted %d", cpu,
+						settled[cpu], s->rq[cpu].nr_settled);
 	if (s->rt_none.nr_active)
 		return sl_fail_internal(err, "sl: %d RT tasks in the shared empty array",
 					s->rt_none.nr_active);

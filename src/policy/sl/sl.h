@@ -62,6 +62,7 @@ struct sls_ent {
 				 * fork / exec), -1 not yet known */
 	sl_time node_ns;	/* CPU time on the node it runs on, since it got there */
 	int run_node;		/* that node */
+	bool in_settled;	/* counted in its runqueue's nr_settled */
 	bool rt;		/* SCHED_FIFO/RR as the policy last queued it */
 	bool rt_queued;		/* on its runqueue's rt array */
 	bool rt_tail;		/* RT: goes to the tail of its list when it stops
@@ -137,6 +138,8 @@ struct sls_rq {
 	struct sls_ent *mig_ent;	/* the migration thread moves this task ... */
 	int mig_dest;			/* ... to this CPU */
 	int incoming;			/* moves to this CPU requested, not yet done */
+	int nr_settled;			/* runnable tasks settled on this CPU's node
+					 * (sls_settled), running one included */
 	int nlevels;
 	int *sums[SLS_MAX_LEVELS];	/* the load of lv[i]'s local group */
 	int *max_loads[SLS_MAX_LEVELS];	/* lv[i].max_load */
@@ -149,7 +152,8 @@ struct sls_rq {
  * (sl/place.c). */
 enum sls_fork_spread {
 	SLS_FORK_OFF,		/* the parent's node */
-	SLS_FORK_BUSY,		/* another node only when the parent's has no idle CPU */
+	SLS_FORK_BUSY,		/* another node only when the parent's has no idle
+				 * CPU (the default) */
 	SLS_FORK_ALWAYS,	/* the least loaded node */
 };
 
@@ -256,6 +260,28 @@ static inline void sls_note_waiting(struct sls *s, const struct sls_rq *rq)
 		sl_cpumask_set(&s->waiting, rq->cpu);
 	else
 		sl_cpumask_unset(&s->waiting, rq->cpu);
+}
+
+/* e has settled on the node of its runqueue: it has run numa_settle there
+ * since it got there (its memory and cache are there to stay).  A task
+ * queued on another node than the one it last ran on has not, whatever its
+ * node_ns says (that is counted afresh when it first runs there). */
+static inline bool sls_settled(const struct sls *s, const struct sls_ent *e)
+{
+	return e->cpu >= 0 && e->run_node == s->topo->cpu_node[e->cpu] &&
+	       e->node_ns >= s->numa_settle;
+}
+
+/* e's runnable state, CPU, node or node_ns changed: count it in its
+ * runqueue's nr_settled if it is runnable and settled there. */
+static inline void sls_note_settled(struct sls *s, struct sls_ent *e)
+{
+	bool now = e->on_rq && sls_settled(s, e);
+
+	if (now != e->in_settled) {
+		s->rq[e->cpu].nr_settled += now ? 1 : -1;
+		e->in_settled = now;
+	}
 }
 
 /* ---- sl/queue.c ---- */
