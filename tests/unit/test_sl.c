@@ -11,7 +11,8 @@
  * a task settled on its memory's node only for a lasting imbalance of
  * settled tasks;
  * equal hogs share a CPU evenly and nice weights apply; a sleeper is
- * served promptly beside a hog; kernbench under invariant checks on every
+ * served promptly beside a hog, but a wakeup does not preempt a task
+ * picked less than min_slice ago; kernbench under invariant checks on every
  * preset and on 128 CPUs (where the check op recomputes the load sums the
  * balancer keeps); determinism; the knobs.
  *
@@ -666,6 +667,68 @@ SL_TEST(sl_sleeper_served_promptly)
 		CHECKF(worst < 2 * SL_MSEC, "worst 1 ms burst took %.2f ms", (double)worst / SL_MSEC);
 	}
 	sl_sim_destroy(r.sim);
+}
+
+/*
+ * Wakeup preemption waits for a just-picked task's first min_slice_ms (3
+ * ms; knob wake_protect).  On one CPU, R blocks reading a channel; S
+ * computes 30 ms (so R, woken with its sleeper credit, is 10 ms behind it
+ * in vruntime: more than wake_gran_ms), sleeps 1 ms, is picked again and
+ * writes R a message every 0.1 ms, ten in all, then computes 20 ms.  S
+ * keeps the CPU for its ten writes and R reads them in one go, within
+ * min_slice plus a tick of S's pick.  With wake_protect=off (the code
+ * before Dec 2026) R preempts S at the first write and reads one message
+ * per wakeup, as hackbench's receivers did (docs/policies/sl.md, "Where it
+ * loses").  Returns R's first read's end minus S's last write's, and
+ * through *late the time from S's pick to R's first read's end.
+ */
+static sl_time slt_protect(const char *policy, sl_time *late)
+{
+	struct slt_run r;
+	sl_time gap = -1;
+
+	*late = -1;
+	if (!slt_start(&r, "p4-2400", policy, 0))
+		return gap;
+	struct sl_chan *c = sl_chan_new(r.sim, 4096, false);
+	struct slt_script *rd = slt_new(r.sim), *wr = slt_new(r.sim), *root = slt_new(r.sim);
+	for (int i = 0; i < 10; i++)
+		slt_add(rd, slt_chan(SL_ACT_CHAN_READ, c, 1));
+	slt_add(wr, sl_act_run(30 * SL_MSEC, SL_WC_INT));
+	slt_add(wr, sl_act_sleep(1 * SL_MSEC));
+	for (int i = 0; i < 10; i++) {
+		slt_add(wr, sl_act_run(100 * SL_USEC, SL_WC_INT));
+		slt_add(wr, slt_chan(SL_ACT_CHAN_WRITE, c, 1));
+	}
+	slt_add(wr, sl_act_run(20 * SL_MSEC, SL_WC_INT));
+	slt_fork(root, rd, "R", false, 0);
+	slt_fork(root, wr, "S", false, 0);
+	slt_add(root, sl_act_wait());
+	slt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &slt_prog, root, "root");
+	if (slt_run(&r)) {
+		/* rd->at[1]: R asks for its second read, the first done;
+		 * wr->at[22]: S asks for its 20 ms run, the last write done;
+		 * wr->at[2]: S asks for its first 0.1 ms run, just picked */
+		gap = rd->at[1] - wr->at[22];
+		*late = rd->at[1] - wr->at[2];
+	}
+	sl_sim_destroy(r.sim);
+	return gap;
+}
+
+SL_TEST(sl_wakeup_waits_min_slice)
+{
+	sl_time late, gap = slt_protect("sl", &late);
+
+	CHECKF(gap > 0, "R read %.3f ms after S's last write (want after it)",
+	       (double)gap / SL_MSEC);
+	CHECKF(late > 0 && late <= 4 * SL_MSEC + 100 * SL_USEC,
+	       "R read %.3f ms after S's pick (want within min_slice and a tick)",
+	       (double)late / SL_MSEC);
+	gap = slt_protect("sl:wake_protect=off", &late);
+	CHECKF(gap < 0, "wake_protect=off: R read %.3f ms after S's last write (want before)",
+	       (double)gap / SL_MSEC);
 }
 
 /* ---- whole workloads: clean on every preset, deterministic ---- */

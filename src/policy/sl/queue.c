@@ -28,6 +28,13 @@
  *   - wakeup preemption: only if the running task is more than
  *     wake_gran_ms (4 ms) of virtual time ahead, and never for a sync
  *     wakeup onto the waker's CPU (the waker is about to sleep anyway).
+ *     A task picked less than min_slice_ms (3 ms) ago is not preempted by
+ *     a wakeup; the wakeup preempts at the first tick after that, if it
+ *     still would (knob wake_protect; 6.12's RUN_TO_PARITY protects a
+ *     picked task the same way, until its first slice is used).  Since
+ *     the sleeper credit (10 ms) exceeds wake_gran, a task that slept
+ *     would otherwise preempt whatever was just picked, however briefly
+ *     it had run: a message sender lost its CPU to every receiver it woke.
  *   - ties are broken by task id, so runs are deterministic.
  *   - SCHED_FIFO/RR tasks (docs/policies/sl.md, "Real-time classes") wait
  *     in a second structure, the O(1) priority array (policy/prio_array.c)
@@ -288,6 +295,7 @@ void sls_set_curr(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
 	rq->curr = e;
 	e->exec_start = sl_now(s->sim);
 	e->slice_start = e->sum_exec;
+	rq->wake_pending = false;	/* a new pick: the woken task may be it */
 	if (e->run_node != node) {
 		e->run_node = node;
 		e->node_ns = 0;
@@ -315,8 +323,21 @@ void sls_check_preempt(struct sls *s, struct sls_rq *rq, struct sls_ent *e, bool
 	if (sync)
 		return;
 	sls_update_curr(s, rq);
-	if (rq->curr->vruntime - e->vruntime > s->wake_gran)
-		sl_resched(s->sim, rq->cpu);
+	if (rq->curr->vruntime - e->vruntime <= s->wake_gran)
+		return;
+	if (s->wake_protect && rq->curr->sum_exec - rq->curr->slice_start < s->min_slice) {
+		/* curr was picked less than min_slice ago: it keeps the CPU
+		 * that long and the preemption waits for the first tick
+		 * after (sls_tick_curr).  Without this, on hackbench and
+		 * chat every message woke a receiver with its full sleeper
+		 * credit, which preempted the sender at once: one message
+		 * per switch (docs/policies/sl.md, "Where it loses") */
+		if (!rq->wake_pending || e->vruntime < rq->wake_vruntime)
+			rq->wake_vruntime = e->vruntime;
+		rq->wake_pending = true;
+		return;
+	}
+	sl_resched(s->sim, rq->cpu);
 }
 
 void sls_tick_curr(struct sls *s, struct sls_rq *rq)
@@ -339,6 +360,15 @@ void sls_tick_curr(struct sls *s, struct sls_rq *rq)
 	}
 	if (!e || !rq->nq)
 		return;
+	if (rq->wake_pending && e->sum_exec - e->slice_start >= s->min_slice) {
+		/* a wakeup deferred by wake_protect, checked again now that
+		 * curr has had its protected time */
+		rq->wake_pending = false;
+		if (e->vruntime - rq->wake_vruntime > s->wake_gran) {
+			sl_resched(s->sim, rq->cpu);
+			return;
+		}
+	}
 	if (e->sum_exec - e->slice_start >= sls_slice(s, rq) &&
 	    rq->heap[0]->batch < sls_batch_of(s, e->vruntime))
 		sl_resched(s->sim, rq->cpu);

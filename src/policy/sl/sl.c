@@ -12,8 +12,8 @@
  *
  * Choices (each a knob; rationale in docs/policies/sl.md):
  *   hz             1000 (the tick drives slices and periodic balancing).
- *   slice_ms, latency_ms, min_slice_ms, sleep_credit_ms, wake_gran_ms:
- *                  see sl/queue.c.
+ *   slice_ms, latency_ms, min_slice_ms, sleep_credit_ms, wake_gran_ms,
+ *   wake_protect:  see sl/queue.c.
  *   idle_core_first, sync_wake, exec_spread, fork_spread: see sl/place.c.
  *   balance_ms, numa_balance_ms, numa_persist, active, newidle, pull_scan:
  *                  see sl/balance.c.
@@ -49,6 +49,9 @@ static const struct sl_param_def sls_knobs[] = {
 	  .doc = "a woken task's vruntime is at least min_vruntime minus this" },
 	{ .name = "wake_gran_ms", .type = SL_PARAM_INT, .def = "4", .min = 0, .max = 10000,
 	  .doc = "a woken task preempts only if the running one is this far ahead in vruntime" },
+	{ .name = "wake_protect", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "a wakeup preempts a task only once it has run min_slice_ms since it was picked "
+		 "(then at the next tick; as 6.12's RUN_TO_PARITY)" },
 	{ .name = "batch_us", .type = SL_PARAM_INT, .def = "10000", .min = 0, .max = 10000000,
 	  .doc = "tasks within one vruntime quantum of this size run most recently run first "
 		 "(warm cache); 0: strict vruntime order" },
@@ -113,6 +116,7 @@ static void *sls_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	s->min_slice = sls_ms(knobs, "min_slice_ms");
 	s->sleep_credit = sls_ms(knobs, "sleep_credit_ms");
 	s->wake_gran = sls_ms(knobs, "wake_gran_ms");
+	s->wake_protect = sls_on(knobs, "wake_protect");
 	s->batch = sl_param_int(knobs, "batch_us") * SL_USEC;
 	s->rr_slice = sls_ms(knobs, "rr_slice_ms");
 	s->idle_core_first = sls_on(knobs, "idle_core_first");

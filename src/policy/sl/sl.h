@@ -135,6 +135,9 @@ struct sls_rq {
 					 * sls.rt_none until the first arrives */
 	int nr_running;		/* nq + rt.nr_active + (curr != NULL) */
 	int64_t min_vruntime;	/* monotonic floor of the queue's vruntimes */
+	bool wake_pending;	/* a wakeup would have preempted curr inside its
+				 * protected first min_slice (knob wake_protect) */
+	int64_t wake_vruntime;	/* the least vruntime of those woken tasks */
 	struct sls_ent *mig_ent;	/* the migration thread moves this task ... */
 	int mig_dest;			/* ... to this CPU */
 	int incoming;			/* moves to this CPU requested, not yet done */
@@ -165,6 +168,7 @@ struct sls {
 	unsigned hz;
 	sl_time slice, min_slice, latency;	/* slice = latency / nr, clamped */
 	sl_time sleep_credit, wake_gran;
+	bool wake_protect;	/* a picked task runs min_slice before a wakeup preempts it */
 	sl_time batch;		/* vruntime quantum within which the hottest runs first */
 	sl_time rr_slice;	/* SCHED_RR's slice */
 	int rt_queued;		/* RT tasks queued (not running) on every CPU */
