@@ -123,6 +123,19 @@ void sl_eventq_schedule(struct sl_eventq *q, struct sl_event *e, sl_time time)
 	sl_eventq_schedule_seq(q, e, time, q->next_seq++);
 }
 
+/* Put e (not queued) at the end of the heap array; its index. */
+static int append(struct sl_eventq *q, struct sl_event *e, sl_time time, uint64_t seq)
+{
+	if (q->n == q->cap) {
+		q->cap *= 2;
+		q->heap = sl_xrealloc(q->heap, sizeof(*q->heap) * (unsigned long)q->cap);
+	}
+	int i = q->n++;
+	q->heap[i] = (struct sl_eventq_slot){ time, seq, e };
+	e->heap_index = i;
+	return i;
+}
+
 void sl_eventq_schedule_seq(struct sl_eventq *q, struct sl_event *e, sl_time time, uint64_t seq)
 {
 	e->time = time;
@@ -140,14 +153,7 @@ void sl_eventq_schedule_seq(struct sl_eventq *q, struct sl_event *e, sl_time tim
 			sift_down(q, i);
 		return;
 	}
-	if (q->n == q->cap) {
-		q->cap *= 2;
-		q->heap = sl_xrealloc(q->heap, sizeof(*q->heap) * (unsigned long)q->cap);
-	}
-	i = q->n++;
-	q->heap[i] = (struct sl_eventq_slot){ time, seq, e };
-	e->heap_index = i;
-	sift_up(q, i);
+	sift_up(q, append(q, e, time, seq));
 }
 
 void sl_eventq_batch_set(struct sl_eventq *q, struct sl_event *e, sl_time time, uint64_t seq)
@@ -160,13 +166,7 @@ void sl_eventq_batch_set(struct sl_eventq *q, struct sl_event *e, sl_time time, 
 		q->heap[i].seq = seq;
 		return;
 	}
-	if (q->n == q->cap) {
-		q->cap *= 2;
-		q->heap = sl_xrealloc(q->heap, sizeof(*q->heap) * (unsigned long)q->cap);
-	}
-	i = q->n++;
-	q->heap[i] = (struct sl_eventq_slot){ time, seq, e };
-	e->heap_index = i;
+	append(q, e, time, seq);
 }
 
 void sl_eventq_batch_end(struct sl_eventq *q)
