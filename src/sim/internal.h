@@ -128,7 +128,6 @@ struct sl_sim {
 	 * node's bandwidth (sched.c retime_node), so that a change of a
 	 * node's contention visits those, not the machine. */
 	sl_cpumask *draw_mask;
-	bool draw_masks;		/* kept only on a machine with a bandwidth limit */
 	int mask_words;			/* words of a mask that can have CPUs */
 	unsigned long draw_gen;		/* counts the changes of the masks */
 	/* Memos of the NUMA speed factors (sched.c task_speed): per run node

@@ -298,7 +298,6 @@ void sl__sched_init(struct sl_sim *sim)
 	for (int n = 0; n < nnodes; n++)
 		sim->node_cont[n] = sl_numa_contention(sim->model, 0.0);
 	sim->draw_mask = sl_xcalloc((unsigned long)nnodes + 1, sizeof(sl_cpumask));
-	sim->draw_masks = sim->model->node_bw > 0;	/* add_demand's test */
 	sim->mask_words = (sim->ncpus + 63) / 64;
 	for (int i = 0; i < sim->ncpus; i++)
 		sim->cpus[i].draw_slot = -1;
@@ -322,6 +321,22 @@ void sl__sched_free(struct sl_sim *sim)
 	free(sim->uspeed);
 }
 
+/* Whether the machine's nodes have a bandwidth limit: only then does a
+ * node's contention change (add_demand) and the draw masks matter. */
+static inline bool bandwidth_limited(const struct sl_sim *sim)
+{
+	return sim->model->node_bw > 0;
+}
+
+/* The node running task t draws on (sl__mem_node's, without its
+ * intensity): the kernel's in a kernel phase, else its home (-1 until its
+ * image touches memory).  kernel_node is sim->model->kernel_node, passed
+ * in by the walk that reads it once. */
+static inline int draw_node(int kernel_node, const struct sl_task *t)
+{
+	return t->kmem ? kernel_node : t->home_node;
+}
+
 /* The draw mask running task t's CPU belongs in: t's memory node, or the
  * last mask while it draws on nothing; -1 when t is not running. */
 static int draw_slot_of(const struct sl_sim *sim, const struct sl_task *t)
@@ -336,7 +351,7 @@ static void draw_update(struct sl_sim *sim, const struct sl_task *t)
 {
 	/* without a bandwidth limit no contention changes and nothing walks
 	 * the masks (retime_node): 3 % of a chat run on a 2-CPU HT machine */
-	if (!sim->draw_masks || t->cpu < 0)
+	if (!bandwidth_limited(sim) || t->cpu < 0)
 		return;
 	struct sl_cpu *c = &sim->cpus[t->cpu];
 	int slot = draw_slot_of(sim, t);
@@ -360,25 +375,20 @@ static inline uint64_t drawing_word(const struct sl_sim *sim, int node, int w)
 
 int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *intensity)
 {
-	*intensity = 0;
-	if (t->kmem) {
-		/* kernel work, its exec's included, runs against the
-		 * kernel's memory whether or not the image has touched its
-		 * own yet */
-		*intensity = sim->model->kernel_mem_intensity;
-		return sim->model->kernel_node;
-	}
-	if (t->home_node < 0)
-		return -1;	/* exec'd, not yet touched: its user work draws on nothing */
-	*intensity = sim->model->mem_intensity[t->wclass];
-	return t->home_node;
+	/* kernel work, its exec's included, runs against the kernel's
+	 * memory whether or not the image has touched its own yet; user work
+	 * of an image exec'd and not yet touching draws on nothing */
+	int node = draw_node(sim->model->kernel_node, t);
+	*intensity = node < 0 ? 0 : t->kmem ? sim->model->kernel_mem_intensity
+					  : sim->model->mem_intensity[t->wclass];
+	return node;
 }
 
 /* Add `delta` to the memory demand on `node`; whether that changed the
  * node's bandwidth contention. */
 static bool add_demand(struct sl_sim *sim, int node, double delta)
 {
-	if (sim->model->node_bw <= 0 || node < 0 || delta == 0)
+	if (!bandwidth_limited(sim) || node < 0 || delta == 0)
 		return false;
 	double before = sim->node_cont[node];
 	sim->mem_demand[node] += delta;
@@ -430,8 +440,7 @@ static void retime_node(struct sl_sim *sim, int node, const struct sl_task *skip
 			struct sl_cpu *c = &sim->cpus[w * 64 + b];
 			bits &= bits - 1;
 			const struct sl_task *t = c->curr;
-			/* sl__mem_node's node, without its intensity */
-			if (t && t != skip && (t->kmem ? kernel_node : t->home_node) == node) {
+			if (t && t != skip && draw_node(kernel_node, t) == node) {
 				sl__settle(sim, c);
 				start_burst(sim, c, kernel_node);
 				if (sim->draw_gen != gen) {

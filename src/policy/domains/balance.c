@@ -310,11 +310,14 @@ static int64_t sd_interval(const struct sd_sched *s, struct sd_domain *sd, bool 
 	return sd->ivl_j[busy];
 }
 
-/* Fold sd's next due jiffies, idle ([0]) and busy ([1]), into due. */
-static void sd_due_fold(const struct sd_sched *s, struct sd_domain *sd, int64_t due[2])
+/* Fold sd's next due jiffies, idle ([0]) and busy ([1]), into due: from
+ * the kept intervals, or computed afresh (the checks). */
+static void sd_due_fold(const struct sd_sched *s, struct sd_domain *sd, bool fresh,
+			int64_t due[2])
 {
 	for (int k = 0; k < 2; k++) {
-		int64_t at = sd->last_balance + sd_interval(s, sd, k);
+		int64_t at = sd->last_balance +
+			     (fresh ? sd_interval_of(s, sd, k) : sd_interval(s, sd, k));
 		if (at < due[k])
 			due[k] = at;
 	}
@@ -326,15 +329,9 @@ static void sd_due_fold(const struct sd_sched *s, struct sd_domain *sd, int64_t 
 static void sd_due(const struct sd_sched *s, int cpu, int64_t due[2])
 {
 	due[0] = due[1] = INT64_MAX;
-	sd_for_each_domain(s, cpu, sd) {
-		if (!(sd->p.flags & SD_LOAD_BALANCE))
-			continue;
-		for (int k = 0; k < 2; k++) {
-			int64_t at = sd->last_balance + sd_interval_of(s, sd, k);
-			if (at < due[k])
-				due[k] = at;
-		}
-	}
+	sd_for_each_domain(s, cpu, sd)
+		if (sd->p.flags & SD_LOAD_BALANCE)
+			sd_due_fold(s, sd, true, due);
 }
 
 void sd_balance_changed(struct sd_sched *s, int cpu)
@@ -370,7 +367,7 @@ void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_
 				idle = SD_NOT_IDLE;	/* pulled something: no longer idle */
 			sd->last_balance += interval;
 		}
-		sd_due_fold(s, sd, due);
+		sd_due_fold(s, sd, false, due);
 	}
 	rq->due[0] = due[0];
 	rq->due[1] = due[1];

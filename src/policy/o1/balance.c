@@ -252,6 +252,25 @@ static inline bool o1_memo_answer(const struct o1_fbq_memo *m, struct o1_best *o
 	return true;
 }
 
+/* m, made for the mask (node, cpu), answers with nothing changed since
+ * it was made (o1_memo_answer)? */
+static inline bool o1_memo_fresh(const struct o1 *s, const struct o1_fbq_memo *m, int node,
+				 int cpu, struct o1_best *out)
+{
+	return m && m->valid && m->gen == s->chg_gen && m->node == node && m->cpu == cpu &&
+	       o1_memo_answer(m, out);
+}
+
+/* A call answered by the unchanged memo m: counted, and its scan's cost
+ * charged as the scan's. */
+static void o1_memo_charge(struct sl_sim *sim, struct o1 *s, int this_cpu,
+			   const struct o1_fbq_memo *m)
+{
+	s->fbq_replays++;
+	s->fbq_unchanged++;
+	sl_charge_sched(sim, this_cpu, m->looked * s->cfg.scan_ns);
+}
+
 /*
  * Lengths are smoothed against this balancer's memory: our own queue
  * counts as the longer of now and last time, the others as the shorter,
@@ -265,23 +284,15 @@ static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
 					   const sl_cpumask *mask, int *imbalance)
 {
 	int *prev = this_rq->prev_cpu_load;
-	int prev_this;		/* our own memory, as it was before the scan */
+	int prev_this = prev[this_cpu];	/* our own memory, as it was before the scan */
 	struct o1_fbq_memo key, scratch;
 	struct o1_fbq_memo *memo = o1_memo_slot(s, this_rq, this_cpu, mask, &key);
 	struct o1_best best;
 
-	if (memo && memo->valid && memo->gen == s->chg_gen && memo->node == key.node &&
-	    memo->cpu == key.cpu && o1_memo_answer(memo, &best)) {
-		/* nothing changed: o1_replay's answer, in O(1), and no memory
-		 * written (so ours is read only if there is a queue to pull) */
-		s->fbq_replays++;
-		s->fbq_unchanged++;
-		sl_charge_sched(sim, this_cpu, memo->looked * s->cfg.scan_ns);
-		if (best.cpu < 0)
-			return NULL;
-		prev_this = prev[this_cpu];
+	if (o1_memo_fresh(s, memo, key.node, key.cpu, &best)) {
+		/* nothing changed: o1_replay's answer in O(1), no memory written */
+		o1_memo_charge(sim, s, this_cpu, memo);
 	} else {
-		prev_this = prev[this_cpu];
 		if (!memo || !memo->valid || memo->node != key.node || memo->cpu != key.cpu ||
 		    !o1_replay(s, this_rq->index, idle, mask, prev, memo, &best)) {
 			if (!memo)
@@ -292,9 +303,9 @@ static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
 			s->fbq_replays++;
 		}
 		sl_charge_sched(sim, this_cpu, memo->looked * s->cfg.scan_ns);
-		if (best.cpu < 0)
-			return NULL;
 	}
+	if (best.cpu < 0)
+		return NULL;
 	int nr_running = idle || this_rq->nr_running > prev_this ? this_rq->nr_running : prev_this;
 	struct o1_rq *busiest = s->rq_of[best.cpu];
 	int max_load = best.load;
@@ -347,7 +358,7 @@ static int o1_check_memo(const struct o1 *s, const struct o1_rq *rq,
 		memcpy(b, rq->prev_cpu_load, sizeof(int) * (size_t)s->ncpus);
 		struct o1_best want = o1_scan(s, rq->index, idle, &mask, a, &ma), got;
 		struct o1_best fast;
-		bool fast_ok = m->gen == s->chg_gen && o1_memo_answer(m, &fast);
+		bool fast_ok = o1_memo_fresh(s, m, m->node, m->cpu, &fast);
 		if (!o1_replay(s, rq->index, idle, &mask, b, &mb, &got)) {
 			if (fast_ok)
 				return sl_fail_internal(err, "o1: runqueue of CPU %d: the unchanged "
@@ -451,11 +462,8 @@ void o1_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq, in
 		 * machine most calls, without the frames of the rest */
 		const struct o1_fbq_memo *m = &this_rq->fbq[0];
 		struct o1_best best;
-		if (m->valid && m->gen == s->chg_gen && m->node == -1 && m->cpu == -1 &&
-		    o1_memo_answer(m, &best) && best.cpu < 0) {
-			s->fbq_replays++;
-			s->fbq_unchanged++;
-			sl_charge_sched(sim, this_cpu, m->looked * s->cfg.scan_ns);
+		if (o1_memo_fresh(s, m, -1, -1, &best) && best.cpu < 0) {
+			o1_memo_charge(sim, s, this_cpu, m);
 			return;
 		}
 	}
@@ -516,8 +524,6 @@ void o1_newidle_balance(struct sl_sim *sim, struct o1 *s, int cpu)
 
 /* ---- rebalance_tick ---- */
 
-/* jiffies % every == 0, without a 64-bit division on every CPU's every
- * tick (idle CPUs balance every tick: every == 1). */
 /* 2.5.59's balance with the mask its call count widens: out of line,
  * the mask's 128 bytes would give every tick's call a frame. */
 static __attribute__((noinline)) void o1_balance_counted(struct sl_sim *sim, struct o1 *s,
@@ -527,6 +533,8 @@ static __attribute__((noinline)) void o1_balance_counted(struct sl_sim *sim, str
 	o1_load_balance(sim, s, rq, cpu, idle, &mask, false);
 }
 
+/* jiffies % every == 0, without a 64-bit division on every CPU's every
+ * tick (idle CPUs balance every tick: every == 1). */
 static inline bool o1_on_tick(uint64_t j, uint64_t every)
 {
 	if (every == 1)
