@@ -132,7 +132,6 @@ static int run_decimals(double v, const char *unit, bool is_mean)
 
 /* ---- `run` ---- */
 
-/* Metric names in order of first appearance over all runs. */
 /* ms's metric `name`, looked for at index `hint` first: the runs of a
  * sweep mostly list the same metrics in the same order, and a 1,024-CPU
  * run lists a thousand (per-CPU ones), which a search from the start for
@@ -144,6 +143,7 @@ static const struct sl_metric *find_at(const struct sl_metrics *ms, const char *
 	return sl_metrics_find(ms, name);
 }
 
+/* Metric names in order of first appearance over all runs. */
 static int collect_metrics(const struct sl_sweep *s, const struct sl_metric **names)
 {
 	int n = 0;
