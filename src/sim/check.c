@@ -64,6 +64,9 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 						i, c->curr->id, c->curr->cpu);
 		if (c->curr && c->in_migration)
 			return sl_fail_internal(err, "check: CPU %d runs a task during migration", i);
+		if (sl_cpumask_test(&sim->idle_cpus, i) != sl_cpu_idle(sim, i))
+			return sl_fail_internal(err, "check: CPU %d is %sin the idle mask", i,
+						sl_cpu_idle(sim, i) ? "not " : "");
 		if (__builtin_add_overflow(cpu_time, c->stats.user_ns + c->stats.sys_ns, &cpu_time))
 			return sl_fail_internal(err, "check: CPU time overflows at CPU %d", i);
 	}

@@ -84,6 +84,10 @@ void sl__occupancy(struct sl_sim *sim, struct sl_cpu *c)
 	int *cb = &k->core_busy[c->core], *cr = &k->core_running[c->core];
 
 	if (busy != c->occ_busy) {
+		if (busy)
+			sl_cpumask_unset(&sim->idle_cpus, c->id);
+		else
+			sl_cpumask_set(&sim->idle_cpus, c->id);
 		k->ncores_idle -= *cb == 0;
 		*cb += busy ? 1 : -1;
 		k->ncores_idle += *cb == 0;

@@ -88,6 +88,7 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 	}
 	sl__sched_init(sim);
 	sim->root_allowed = m->topo.all_cpus;
+	sim->idle_cpus = m->topo.all_cpus;
 	sl__conserve_init(sim);
 
 	const struct sl_params *knobs = cfg->knobs;
@@ -445,6 +446,8 @@ bool sl_cpu_idle(const struct sl_sim *sim, int cpu)
 {
 	return !sim->cpus[cpu].curr && !sim->cpus[cpu].in_migration;
 }
+
+const sl_cpumask *sl_idle_cpus(const struct sl_sim *sim) { return &sim->idle_cpus; }
 
 void sl_resched(struct sl_sim *sim, int cpu)
 {

@@ -151,6 +151,8 @@ struct sl_sim {
 	int next_mm;
 	struct sl_task *root;
 	sl_cpumask root_allowed;	/* roots' cpus_allowed (sl_sim_set_root_allowed) */
+	sl_cpumask idle_cpus;		/* CPUs running nothing, migration thread included
+					 * (sl_cpu_idle); kept by sl__occupancy */
 	const char *program_source;	/* the user's file the programs come from, or NULL */
 	struct sl_task *free_tasks;
 	struct sl_task_chunk *chunks;

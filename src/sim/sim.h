@@ -112,6 +112,10 @@ sl_time sl_next_tick(const struct sl_sim *sim, int cpu);
 struct sl_task *sl_curr(const struct sl_sim *sim, int cpu);
 /* True if `cpu` runs nothing (not even the migration thread). */
 bool sl_cpu_idle(const struct sl_sim *sim, int cpu);
+/* The CPUs for which sl_cpu_idle() is true, kept as they change (what the
+ * kernel keeps as nohz.idle_cpus_mask, without nohz's lag): a policy
+ * counts a group's idle CPUs a word at a time instead of asking each. */
+const sl_cpumask *sl_idle_cpus(const struct sl_sim *sim);
 static inline bool sl_task_running(const struct sl_task *t) { return t->cpu >= 0; }
 
 /* Ask for schedule() on `cpu`: immediately after the current op if `cpu` is

@@ -103,6 +103,7 @@ static void cfs_attr_to_rt(struct cfs *s, struct cfs_entity *se)
 	} else {
 		cfs_pelt_se(s, se);
 		cfs_pelt_rq(s, rq);
+		cfs_gsum_touch(s, rq);
 		cfs_pelt_detach(rq, se);
 		if (s->pick == CFS_PICK_CFS)
 			se->vruntime -= rq->min_vruntime;
@@ -148,6 +149,7 @@ static void cfs_attr_to_fair(struct cfs *s, struct cfs_entity *se)
 	} else {
 		cfs_pelt_se(s, se);
 		cfs_pelt_rq(s, rq);
+		cfs_gsum_touch(s, rq);
 		cfs_pelt_attach(rq, se);
 		if (s->pick == CFS_PICK_CFS)
 			se->vruntime += rq->min_vruntime;

@@ -235,18 +235,17 @@ enum cfs_group_type cfs_group_classify(int imbalance_pct, const struct cfs_sg_st
 	return CFS_GROUP_FULLY_BUSY;
 }
 
-static void cfs_sg_stats(struct cfs *s, struct cfs_lb_env *env, const struct cfs_group *g,
-			 bool local, struct cfs_sg_stats *st)
+/* update_sg_lb_stats()'s sums by its walk of the group's CPUs. */
+static void cfs_sg_walk(const struct cfs *s, const struct cfs_group *g, struct cfs_sg_stats *st)
 {
-	/* Summed in locals, not through st and env (which the compiler must
-	 * assume may alias): every idle CPU's periodic balance visits every
-	 * CPU of every group of each of its domains. */
-	long load = 0, util = 0, runnable = 0, visited = 0;
+	/* Summed in locals, not through st (which the compiler must assume
+	 * may alias): every idle CPU's periodic balance visits every CPU of
+	 * every group of each of its domains. */
+	long load = 0, util = 0, runnable = 0;
 	int nr = 0, nr_numa = 0, nr_pref = 0, idle = 0;
 
 	cfs_for_each_group_cpu(c, g) {
 		const struct cfs_rq *rq = &s->rq[c];
-		visited++;
 		load += cfs_cpu_load(rq);
 		util += cfs_cpu_util(rq);
 		runnable += cfs_cpu_runnable(rq);
@@ -256,11 +255,33 @@ static void cfs_sg_stats(struct cfs *s, struct cfs_lb_env *env, const struct cfs
 		if (!rq->nr_running && cfs_cpu_idle(s, c))
 			idle++;
 	}
-	env->looked += visited;
-	*st = (struct cfs_sg_stats){ .capacity = g->capacity, .weight = g->weight,
-				     .load = load, .util = util, .runnable = runnable,
-				     .nr_running = nr, .nr_numa_running = nr_numa,
-				     .nr_preferred_running = nr_pref, .idle_cpus = idle };
+	st->load = load;
+	st->util = util;
+	st->runnable = runnable;
+	st->nr_running = nr;
+	st->nr_numa_running = nr_numa;
+	st->nr_preferred_running = nr_pref;
+	st->idle_cpus = idle;
+}
+
+static void cfs_sg_stats(struct cfs *s, struct cfs_lb_env *env, const struct cfs_group *g,
+			 bool local, struct cfs_sg_stats *st)
+{
+	*st = (struct cfs_sg_stats){ .capacity = g->capacity, .weight = g->weight };
+	/* the walk visits every CPU of the group: charged either way */
+	env->looked += g->weight;
+	if (s->gsum_on) {
+		cfs_gsum_flush(s);
+		st->load = g->sum.load;
+		st->util = g->sum.util;
+		st->runnable = g->sum.runnable;
+		st->nr_running = g->sum.nr_running;
+		st->nr_numa_running = g->sum.nr_numa_running;
+		st->nr_preferred_running = g->sum.nr_preferred_running;
+		st->idle_cpus = cfs_gsum_idle(s, g, false);
+	} else {
+		cfs_sg_walk(s, g, st);
+	}
 	/* smt_balance(): two busy siblings should be spread to an idle CPU */
 	st->smt_balance = !local && env->idle != CFS_NOT_IDLE &&
 			  (g->flags & CFS_SD_SHARE_CPUCAPACITY) && st->nr_running > 1;

@@ -319,6 +319,7 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 		free(s);
 		return NULL;
 	}
+	cfs_gsum_init(s);
 	/* SIS_UTIL's bound as the first periodic balance of an idle LLC sets
 	 * it: every CPU (the kernel starts from 0 and updates it within a few
 	 * ms of boot; the simulated machine starts booted) */
@@ -333,6 +334,7 @@ static void cfs_destroy(struct sl_sim *sim)
 {
 	struct cfs *s = cfs_state(sim);
 
+	cfs_gsum_free(s);
 	cfs_free_domains(s);
 	free(s->rq);
 	free(s);
@@ -699,6 +701,8 @@ static int cfs_check(struct sl_sim *sim, struct sl_err *err)
 		return sl_fail_internal(err, "cfs: %d runqueues overloaded, counted %d (RT: %d, %d)",
 					overloaded, s->nr_overloaded, rt_overloaded,
 					s->nr_rt_overloaded);
+	if (cfs_gsum_check(s, err))
+		return -1;
 	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t)) {
 		const struct cfs_entity *se = cfs_se(t);
 		bool runnable = t->state == SL_TASK_RUNNABLE;

@@ -16,6 +16,7 @@
  *                   tick and wakeup preemption, moving a queued task
  *   cfs/pelt.c      PELT load / runnable / utilisation averages
  *   cfs/topology.c   scheduler domains, groups and capacities from the topology
+ *   cfs/gsum.c      the groups' running sums of their CPUs' loads and counts
  *   cfs/select.c    wakeup placement (wake_affine, select_idle_sibling) and
  *                   fork / exec placement (find_idlest_group)
  *   cfs/balance.c   periodic, newly-idle and active load balancing
@@ -175,7 +176,14 @@ static inline struct cfs_entity *cfs_se(const struct sl_task *t)
 /* ---- domains ---- */
 
 /* A sched_group: one child domain's span inside a domain. */
+/* A group's sums of its CPUs' values (cfs/gsum.c), or one CPU's share. */
+struct cfs_gsum {
+	long load, util, runnable;	/* cpu_load, cpu_util_cfs, cpu_runnable */
+	int nr_running, nr_numa_running, nr_preferred_running;
+};
+
 struct cfs_group {
+	struct cfs_gsum sum;		/* kept by cfs/gsum.c */
 	sl_cpumask span;
 	int end_cpu;			/* its last CPU + 1 (loops stop there) */
 	int weight;			/* CPUs */
@@ -283,6 +291,8 @@ struct cfs_rq {
 	sl_time last_idle;		/* for find_idlest_group_cpu's "most recently idled" */
 	int dist_prev;			/* cpumask_any_and_distribute's last answer */
 	bool fix_pending;		/* its stopper will move a task off (set_allowed) */
+	bool gsum_dirty;		/* its values may differ from gsum */
+	struct cfs_gsum gsum;		/* what its groups' sums hold of it */
 };
 
 /* ---- the policy ---- */
@@ -331,6 +341,12 @@ struct cfs {
 	int nr_overloaded;		/* runqueues with nr_running >= 2 (rd->overloaded) */
 	long lb_looked;			/* CPUs and tasks the balancer examined, ever */
 	uint64_t max_lb_interval;	/* jiffies: HZ * ncpus / 10 */
+	/* cfs/gsum.c */
+	bool gsum_on;			/* groups keep sums (else every read walks) */
+	int *gsum_dirty, nr_gsum_dirty;	/* CPUs touched since the groups were read */
+	sl_cpumask no_fair, no_rt;	/* CPUs without fair / RT tasks, as of the last flush */
+	int gsum_wrong;			/* test builds: 1 + first CPU of a group whose kept
+					 * sums a wakeup found unlike its walk's */
 };
 
 static inline struct cfs *cfs_state(const struct sl_sim *sim)
@@ -447,17 +463,13 @@ bool cfs_pelt_update(struct cfs_avg *sa, sl_time now, unsigned long load,
 uint64_t cfs_pelt_decay(uint64_t val, uint64_t periods);
 uint32_t cfs_pelt_y_inv_at(int n);
 
-/* update_cfs_rq_load_avg(), out of line; cfs_pelt_rq_at() calls it only
- * when there is something to do: removed load, or a whole 1024 ns unit
- * since the last update (time going backwards included, which resets). */
-void cfs_pelt_rq_update(struct cfs_rq *rq, sl_time now);
-static inline void cfs_pelt_rq_at(struct cfs_rq *rq, sl_time now)
-{
-	if (rq->removed.nr || (uint64_t)(now - rq->avg.last_update_time) >= 1024)
-		cfs_pelt_rq_update(rq, now);
-}
+/* update_cfs_rq_load_avg(): cfs_pelt_rq() runs it only when there is
+ * something to do: removed load, or a whole 1024 ns unit since the last
+ * update (time going backwards included, which resets). */
 void cfs_pelt_rq(struct cfs *s, struct cfs_rq *rq);
 void cfs_pelt_se(struct cfs *s, struct cfs_entity *se);
+/* attach / detach_entity_load_avg(): the caller marks rq for the groups'
+ * sums (cfs_gsum_touch). */
 void cfs_pelt_attach(struct cfs_rq *rq, struct cfs_entity *se);
 void cfs_pelt_detach(struct cfs_rq *rq, const struct cfs_entity *se);
 /* A sleeping or dead task leaves rq (remove_entity_load_avg). */
@@ -503,6 +515,39 @@ void cfs_free_domains(struct cfs *s);
 bool cfs_share_cache(const struct cfs *s, int a, int b);
 /* All SMT siblings of cpu (itself included) are idle. */
 bool cfs_core_idle(const struct cfs *s, int cpu);
+
+/* ---- cfs/gsum.c ---- */
+
+/* Build the sums (after the domains), and free what they took. */
+void cfs_gsum_init(struct cfs *s);
+void cfs_gsum_free(struct cfs *s);
+/* rq's load averages or task counts (fair, NUMA, RT) are about to change
+ * or have changed: its share is taken again before a group is read. */
+static inline void cfs_gsum_touch(struct cfs *s, struct cfs_rq *rq)
+{
+	if (!rq->gsum_dirty) {
+		rq->gsum_dirty = true;
+		s->gsum_dirty[s->nr_gsum_dirty++] = rq->cpu;
+	}
+}
+void cfs_gsum_flush_dirty(struct cfs *s);
+/* Bring every group's sums (g->sum) and the idle masks up to now. */
+static inline void cfs_gsum_flush(struct cfs *s)
+{
+	if (s->nr_gsum_dirty)
+		cfs_gsum_flush_dirty(s);
+}
+/* g's idle CPUs, flushed: idle_cpu() and no fair task (fair_only), or
+ * available_idle_cpu() (no task of any class). */
+int cfs_gsum_idle(const struct cfs *s, const struct cfs_group *g, bool fair_only);
+/* allowed holds every CPU of g: the sums are what a walk of span &
+ * allowed would add up. */
+static inline bool cfs_gsum_covers(const struct cfs_group *g, const sl_cpumask *allowed)
+{
+	return sl_cpumask_subset_in(&g->span, allowed, g->first_cpu, g->end_cpu);
+}
+/* Every group's sums and idle counts against a walk of its CPUs. */
+int cfs_gsum_check(struct cfs *s, struct sl_err *err);
 
 /* ---- cfs/select.c ---- */
 

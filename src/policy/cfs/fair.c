@@ -310,8 +310,10 @@ void cfs_enqueue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsign
 	cfs_update_curr(s, rq);
 	cfs_pelt_rq(s, rq);
 	cfs_pelt_se(s, se);
-	if (flags & (CFS_ENQ_INITIAL | CFS_ENQ_MIGRATED))
+	if (flags & (CFS_ENQ_INITIAL | CFS_ENQ_MIGRATED)) {
+		cfs_gsum_touch(s, rq);
 		cfs_pelt_attach(rq, se);
+	}
 
 	if (s->pick == CFS_PICK_EEVDF) {
 		cfs_place_eevdf(s, rq, se, flags);
@@ -324,6 +326,7 @@ void cfs_enqueue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsign
 	}
 
 	se->on_rq = true;
+	cfs_gsum_touch(s, rq);
 	rq->nr_running++;
 	rq->load += se->weight;
 	cfs_avg_add(rq, se);
@@ -372,6 +375,7 @@ bool cfs_dequeue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsign
 	}
 	se->on_rq = false;
 	se->protect = false;
+	cfs_gsum_touch(s, rq);
 	rq->nr_running--;
 	rq->load -= se->weight;
 	cfs_lru_del(rq, se);
@@ -384,6 +388,7 @@ bool cfs_dequeue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsign
 		rq->skip = NULL;
 
 	if (flags & CFS_DEQ_MIGRATE) {
+		cfs_gsum_touch(s, rq);
 		cfs_pelt_detach(rq, se);
 		if (s->pick == CFS_PICK_CFS)
 			se->vruntime -= rq->min_vruntime;

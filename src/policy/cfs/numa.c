@@ -57,6 +57,7 @@ void cfs_numa_account(struct cfs *s, struct cfs_rq *rq, const struct cfs_entity 
 {
 	if (se->numa_nid < 0)
 		return;
+	cfs_gsum_touch(s, rq);
 	rq->nr_numa_running += sign;
 	if (se->numa_nid == s->topo->cpu_node[rq->cpu])
 		rq->nr_preferred_running += sign;

@@ -224,7 +224,7 @@ static void cfs_pelt_take_removed(struct cfs_rq *rq)
 /* update_cfs_rq_load_avg(): load = the queued weight, runnable = the
  * queued tasks (delayed ones included, 6.12's h_nr_running), running =
  * whether a fair task runs. */
-void cfs_pelt_rq_update(struct cfs_rq *rq, sl_time now)
+static void cfs_pelt_rq_update(struct cfs_rq *rq, sl_time now)
 {
 	if (rq->removed.nr)
 		cfs_pelt_take_removed(rq);
@@ -234,7 +234,12 @@ void cfs_pelt_rq_update(struct cfs_rq *rq, sl_time now)
 
 void cfs_pelt_rq(struct cfs *s, struct cfs_rq *rq)
 {
-	cfs_pelt_rq_at(rq, sl_now(s->sim));
+	sl_time now = sl_now(s->sim);
+
+	if (rq->removed.nr || (uint64_t)(now - rq->avg.last_update_time) >= 1024) {
+		cfs_gsum_touch(s, rq);	/* its averages move: the groups' sums follow */
+		cfs_pelt_rq_update(rq, now);
+	}
 }
 
 /* __update_load_avg_se(): load = on_rq, runnable = se_runnable (not while

@@ -84,6 +84,7 @@ void cfs_rt_enqueue(struct cfs *s, struct cfs_entity *se, bool head)
 		rt->tail[p] = se;
 	}
 	se->rt_queued = true;
+	cfs_gsum_touch(s, &s->rq[se->cpu]);
 	rt->nr_running++;
 	cfs_rt_overload_update(s, rt, rt->nr_running - 1);
 }
@@ -105,6 +106,7 @@ void cfs_rt_dequeue(struct cfs *s, struct cfs_entity *se)
 		cfs_rt_bit(rt, p, false);
 	se->rt_prev = se->rt_next = NULL;
 	se->rt_queued = false;
+	cfs_gsum_touch(s, &s->rq[se->cpu]);
 	rt->nr_running--;
 	cfs_rt_overload_update(s, rt, rt->nr_running + 1);
 }

@@ -279,13 +279,13 @@ static int cfs_select_idle_sibling(struct cfs *s, struct cfs_entity *p, int prev
 
 /* ---- find_idlest_group / find_idlest_group_cpu ---- */
 
-/* update_sg_wakeup_stats(): the group as it would be without p. */
-static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const struct cfs_group *g,
-			   struct cfs_entity *p, struct cfs_sg_stats *st, long *looked)
+/* update_sg_wakeup_stats()'s sums, by its walk of span & allowed: the
+ * group as it would be without p.  Returns the CPUs visited. */
+static long cfs_wake_walk(const struct cfs *s, const struct cfs_group *g,
+			  const struct cfs_entity *p, struct cfs_sg_stats *st)
 {
-	/* Summed in locals, not through st and looked (which the compiler
-	 * must assume may alias): this loop visits every allowed CPU of
-	 * every group of every level, for each fork and exec. */
+	/* Summed in locals, not through st (which the compiler must assume
+	 * may alias): this loop visits every allowed CPU of a group. */
 	long load_sum = 0, util_sum = 0, runnable_sum = 0, visited = 0;
 	int nr_sum = 0, idle = 0;
 	int here_cpu = p->on_rq ? p->cpu : -1;
@@ -323,10 +323,66 @@ static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const str
 			visited++;
 		}
 	}
-	*st = (struct cfs_sg_stats){ .capacity = g->capacity, .weight = g->weight,
-				     .load = load_sum, .util = util_sum, .runnable = runnable_sum,
-				     .nr_running = nr_sum, .idle_cpus = idle };
-	*looked += visited;
+	st->load = load_sum;
+	st->util = util_sum;
+	st->runnable = runnable_sum;
+	st->nr_running = nr_sum;
+	st->idle_cpus = idle;
+	return visited;
+}
+
+/* The same sums from the group's kept ones (cfs/gsum.c), when p may run
+ * on all of g: O(1) for the host, where the walk was O(CPUs). */
+static long cfs_wake_kept(struct cfs *s, const struct cfs_group *g, const struct cfs_entity *p,
+			  struct cfs_sg_stats *st)
+{
+	int here_cpu = p->on_rq ? p->cpu : -1;
+
+	cfs_gsum_flush(s);
+	st->load = g->sum.load;
+	st->util = g->sum.util;
+	st->runnable = g->sum.runnable;
+	st->nr_running = g->sum.nr_running;
+	st->idle_cpus = cfs_gsum_idle(s, g, true);
+	if (here_cpu >= 0 && sl_cpumask_test(&g->span, here_cpu)) {
+		/* p's CPU as the walk counts it: without p */
+		const struct cfs_rq *rq = &s->rq[here_cpu];
+		long load = cfs_cpu_load(rq), util = cfs_cpu_util(rq);
+		long runnable = cfs_cpu_runnable(rq);
+		long load_w = load - cfs_task_load(p), util_w = util - cfs_task_util(p);
+		long runnable_w = runnable - (long)p->avg.runnable_avg;
+		st->load += (load_w > 0 ? load_w : 0) - load;
+		st->util += (util_w > 0 ? util_w : 0) - util;
+		st->runnable += (runnable_w > 0 ? runnable_w : 0) - runnable;
+		st->nr_running--;
+		bool idle_here = sl_cpu_idle(s->sim, here_cpu);
+		st->idle_cpus -= !rq->nr_running && idle_here;
+		st->idle_cpus += rq->nr_running == 1 &&
+				 (idle_here || sl_curr(s->sim, here_cpu) == p->task);
+	}
+	return g->weight;
+}
+
+/* update_sg_wakeup_stats(): the group as it would be without p.  The
+ * walk's cost is charged (looked) whichever way the host adds it up. */
+static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const struct cfs_group *g,
+			   struct cfs_entity *p, struct cfs_sg_stats *st, long *looked)
+{
+	*st = (struct cfs_sg_stats){ .capacity = g->capacity, .weight = g->weight };
+	if (s->gsum_on && cfs_gsum_covers(g, &p->task->allowed)) {
+		*looked += cfs_wake_kept(s, g, p, st);
+#ifdef SL_TESTING
+		/* test builds: the kept sums must be the walk's (reported by
+		 * the policy's check after the event) */
+		struct cfs_sg_stats w;
+		cfs_wake_walk(s, g, p, &w);
+		if (w.load != st->load || w.util != st->util || w.runnable != st->runnable ||
+		    w.nr_running != st->nr_running || w.idle_cpus != st->idle_cpus)
+			s->gsum_wrong = g->first_cpu + 1;
+#endif
+	} else {
+		*looked += cfs_wake_walk(s, g, p, st);
+	}
 	st->type = cfs_group_classify(sd->imbalance_pct, st);
 	if (st->type != CFS_GROUP_HAS_SPARE)
 		st->avg_load = st->load * CFS_CAPACITY_SCALE / st->capacity;
@@ -355,7 +411,8 @@ static const struct cfs_group *cfs_find_idlest_group(struct cfs *s, const struct
 
 	for (int k = 0, gi = sd->local; k < sp->ngroups; k++, gi = gi + 1 < sp->ngroups ? gi + 1 : 0) {
 		const struct cfs_group *g = &sp->groups[gi];
-		if (!sl_cpumask_intersects(&g->span, &p->task->allowed))
+		if (!sl_cpumask_intersects_in(&g->span, &p->task->allowed, g->first_cpu,
+					      g->end_cpu))
 			continue;
 		struct cfs_sg_stats st;
 		cfs_wake_stats(s, sd, g, p, &st, looked);
