@@ -54,7 +54,8 @@ enum cfs_level_kind {
 struct cfs_level {
 	enum cfs_level_kind kind;
 	int distance;			/* NUMA: nodes within this SLIT distance */
-	int rep[SL_MAX_CPUS];		/* each CPU's representative (union-find root) */
+	int rep[SL_MAX_CPUS];		/* each CPU's representative: the first CPU of its span */
+	sl_cpumask *span;		/* [ncpus]: the span of each representative */
 };
 
 static int cfs_uf_find(int *rep, int x)
@@ -66,6 +67,7 @@ static int cfs_uf_find(int *rep, int x)
 	return x;
 }
 
+/* The smaller root becomes the root: a representative is its set's first CPU. */
 static void cfs_uf_union(int *rep, int a, int b)
 {
 	a = cfs_uf_find(rep, a);
@@ -76,57 +78,54 @@ static void cfs_uf_union(int *rep, int a, int b)
 		rep[a] = b;
 }
 
-/* The raw topology span of cpu at a level. */
-static sl_cpumask cfs_raw_span(const struct sl_topo *t, const struct cfs_level *lv, int cpu)
+/* Join cpu with every CPU of its raw topology span at a level.  The raw
+ * span is a union of whole sets (its core, package or node; at a NUMA
+ * level the nodes within the distance), each of which holds its own first
+ * CPU in its every member's raw span: joining cpu with each set's first
+ * CPU gives the same partition as joining it with every CPU, in O(sets). */
+static void cfs_join_raw_span(const struct sl_topo *t, struct cfs_level *lv, int cpu)
 {
-	sl_cpumask m;
-
 	switch (lv->kind) {
 	case CFS_LV_SMT:
-		return *sl_topo_siblings(t, cpu);
+		cfs_uf_union(lv->rep, cpu, sl_cpumask_first(sl_topo_siblings(t, cpu)));
+		return;
 	case CFS_LV_MC:
-		return *sl_topo_package(t, cpu);
+		cfs_uf_union(lv->rep, cpu, sl_cpumask_first(sl_topo_package(t, cpu)));
+		return;
 	case CFS_LV_PKG:
-		return *sl_topo_node(t, cpu);
+		cfs_uf_union(lv->rep, cpu, sl_cpumask_first(sl_topo_node(t, cpu)));
+		return;
 	case CFS_LV_NUMA:
 		break;
 	}
-	sl_cpumask_clear(&m);
 	int n = t->cpu_node[cpu];
 	for (int j = 0; j < t->nnodes; j++)
-		if (t->node_distance[n][j] <= lv->distance)
-			m = sl_cpumask_or(m, &t->node_cpus[j]);
-	return m;
+		if (t->node_distance[n][j] <= lv->distance && !sl_cpumask_empty(&t->node_cpus[j]))
+			cfs_uf_union(lv->rep, cpu, sl_cpumask_first(&t->node_cpus[j]));
 }
 
 /* Make level l a partition that refines into level l-1's: join the raw
- * spans with the level below (union-find). */
+ * spans with the level below (union-find); then each set's span. */
 static void cfs_level_partition(const struct sl_topo *t, struct cfs_level *lv,
 				const struct cfs_level *below)
 {
 	for (int c = 0; c < t->ncpus; c++)
 		lv->rep[c] = c;
 	for (int c = 0; c < t->ncpus; c++) {
-		sl_cpumask m = cfs_raw_span(t, lv, c);
-		sl_for_each_cpu(x, &m)
-			if (x < t->ncpus)
-				cfs_uf_union(lv->rep, c, x);
+		cfs_join_raw_span(t, lv, c);
 		if (below)
 			cfs_uf_union(lv->rep, c, below->rep[c]);
 	}
-	for (int c = 0; c < t->ncpus; c++)
+	lv->span = sl_xcalloc((unsigned long)t->ncpus, sizeof(sl_cpumask));
+	for (int c = 0; c < t->ncpus; c++) {
 		lv->rep[c] = cfs_uf_find(lv->rep, c);
+		sl_cpumask_set(&lv->span[lv->rep[c]], c);
+	}
 }
 
-static sl_cpumask cfs_level_span(const struct sl_topo *t, const struct cfs_level *lv, int cpu)
+static const sl_cpumask *cfs_level_span(const struct cfs_level *lv, int cpu)
 {
-	sl_cpumask m;
-
-	sl_cpumask_clear(&m);
-	for (int c = 0; c < t->ncpus; c++)
-		if (lv->rep[c] == lv->rep[cpu])
-			sl_cpumask_set(&m, c);
-	return m;
+	return &lv->span[lv->rep[cpu]];
 }
 
 static unsigned cfs_level_flags(const struct cfs_level *lv)
@@ -189,17 +188,19 @@ static void cfs_group_init(const struct cfs *s, struct cfs_group *g, const sl_cp
 	g->cores = sl_cpumask_weight(&cores);
 }
 
-/* The span object for (level, span), shared by all its CPUs. */
-static struct cfs_span *cfs_span_get(struct cfs *s, const sl_cpumask *cpus,
+/* The span object for (level, span), shared by all its CPUs: span_at[level
+ * x ncpus + representative] is its index once made, else -1. */
+static struct cfs_span *cfs_span_get(struct cfs *s, const struct cfs_level *lv, int cpu,
 				     const struct cfs_level *child_lv, unsigned child_flags,
-				     int level_id, int *span_level)
+				     int level_id, int *span_at)
 {
-	for (int i = 0; i < s->nr_spans; i++)
-		if (span_level[i] == level_id && sl_cpumask_equal(&s->spans[i].cpus, cpus))
-			return &s->spans[i];
+	int *at = &span_at[level_id * s->ncpus + lv->rep[cpu]];
+	if (*at >= 0)
+		return &s->spans[*at];
 
-	struct cfs_span *sp = &s->spans[s->nr_spans];
-	span_level[s->nr_spans++] = level_id;
+	const sl_cpumask *cpus = cfs_level_span(lv, cpu);
+	*at = s->nr_spans;
+	struct cfs_span *sp = &s->spans[s->nr_spans++];
 	sp->cpus = *cpus;
 	sp->weight = sl_cpumask_weight(cpus);
 	sp->groups = sl_xcalloc((unsigned long)sp->weight, sizeof(struct cfs_group));
@@ -208,8 +209,7 @@ static struct cfs_span *cfs_span_get(struct cfs *s, const sl_cpumask *cpus,
 	for (int c = sl_cpumask_first(&left); c >= 0; c = sl_cpumask_first(&left)) {
 		sl_cpumask g;
 		if (child_lv) {
-			g = cfs_level_span(s->topo, child_lv, c);
-			g = sl_cpumask_and(g, cpus);
+			g = sl_cpumask_and(*cfs_level_span(child_lv, c), cpus);
 		} else {
 			sl_cpumask_clear(&g);
 			sl_cpumask_set(&g, c);
@@ -310,7 +310,9 @@ int cfs_build_domains(struct cfs *s, struct sl_err *err)
 		cfs_level_partition(t, &lv[l], l ? &lv[l - 1] : NULL);
 
 	s->spans = sl_xcalloc((unsigned long)(nlv * t->ncpus), sizeof(struct cfs_span));
-	int *span_level = sl_xcalloc((unsigned long)(nlv * t->ncpus), sizeof(int));
+	int *span_at = sl_xcalloc((unsigned long)(nlv * t->ncpus), sizeof(int));
+	for (int i = 0; i < nlv * t->ncpus; i++)
+		span_at[i] = -1;
 	for (int cpu = 0; cpu < t->ncpus; cpu++) {
 		struct cfs_rq *rq = &s->rq[cpu];
 		const struct cfs_level *child = NULL;
@@ -321,20 +323,20 @@ int cfs_build_domains(struct cfs *s, struct sl_err *err)
 		sl_cpumask_set(&prev, cpu);
 		rq->nsd = 0;
 		for (int l = 0; l < nlv; l++) {
-			sl_cpumask span = cfs_level_span(t, &lv[l], cpu);
+			const sl_cpumask *span = cfs_level_span(&lv[l], cpu);
 			unsigned f = cfs_level_flags(&lv[l]);
-			if (sl_cpumask_equal(&span, &prev)) {
+			if (sl_cpumask_equal(span, &prev)) {
 				/* degenerate: the child keeps SD_PREFER_SIBLING */
 				if (rq->nsd && (f & CFS_SD_PREFER_SIBLING))
 					rq->sd[rq->nsd - 1].flags |= CFS_SD_PREFER_SIBLING;
 				continue;
 			}
 			unsigned child_flags = child ? rq->sd[rq->nsd - 1].flags : 0;
-			struct cfs_span *sp = cfs_span_get(s, &span, child, child_flags, l,
-							   span_level);
+			struct cfs_span *sp = cfs_span_get(s, &lv[l], cpu, child, child_flags, l,
+							   span_at);
 			cfs_domain_init(&rq->sd[rq->nsd++], &lv[l], sp, cpu);
 			child = &lv[l];
-			prev = span;
+			prev = *span;
 		}
 		/* sd_llc: the highest domain sharing the last-level cache */
 		rq->sd_llc = -1;
@@ -348,7 +350,9 @@ int cfs_build_domains(struct cfs *s, struct sl_err *err)
 		rq->llc_size = sl_cpumask_weight(rq->llc_span);
 		cfs_set_imb_numa_nr(rq);
 	}
-	free(span_level);
+	free(span_at);
+	for (int l = 0; l < nlv; l++)
+		free(lv[l].span);
 	free(lv);
 	return 0;
 }
