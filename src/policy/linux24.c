@@ -150,6 +150,11 @@ struct linux24 {
 	struct sl_task *curr[SL_MAX_CPUS];
 	sl_time last_schedule[SL_MAX_CPUS];
 	int active_mm[SL_MAX_CPUS];
+	/* schedule(): what it has charged so far (spinning on runqueue_lock,
+	 * the scans, a recalculation), and when the last one ended: until
+	 * then the CPU was still in schedule(), in prev's context */
+	sl_time sched_ns[SL_MAX_CPUS];
+	sl_time sched_end[SL_MAX_CPUS];
 };
 
 #define LINUX24_NO_MM INT_MIN
@@ -472,6 +477,7 @@ static void linux24_recalculate(struct sl_sim *sim, struct linux24 *s, int cpu)
 		ntasks++;
 	}
 	sl_charge_sched(sim, cpu, ntasks * s->recalc_ns);
+	s->sched_ns[cpu] += ntasks * s->recalc_ns;
 }
 
 /* The goodness scan over the whole runqueue; first of equals wins. */
@@ -495,7 +501,8 @@ static struct linux24_task *linux24_scan(struct sl_sim *sim, struct linux24 *s, 
 			best = p;
 		}
 	}
-	sl_charge_locked(sim, cpu, &s->runqueue_lock, (examined ? examined : 1) * s->scan_ns);
+	sl_time hold = (examined ? examined : 1) * s->scan_ns;
+	s->sched_ns[cpu] += sl_charge_locked(sim, cpu, &s->runqueue_lock, hold) + hold;
 	*best_weight = c;
 	return best;
 }
@@ -531,11 +538,14 @@ static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_
 	}
 
 	int c;
+	s->sched_ns[cpu] = 0;
 	struct linux24_task *next = linux24_scan(sim, s, cpu, &c);
 	if (c == 0) {
 		linux24_recalculate(sim, s, cpu);
 		next = linux24_scan(sim, s, cpu, &c);
 	}
+	/* prev == next (same_process): no switch, the ticks are its own */
+	s->sched_end[cpu] = lp && next == lp ? 0 : sl_now(sim) + s->sched_ns[cpu];
 
 	if (lp && next == lp)
 		return prev;
@@ -556,6 +566,16 @@ static void linux24_tick(struct sl_sim *sim, int cpu)
 	struct sl_task *t = s->curr[cpu];
 
 	if (!t)
+		return;
+	/* A tick while this CPU is still inside the schedule() that switched
+	 * t in (spinning on runqueue_lock or scanning, interrupts off) is
+	 * taken after the unlock, still in prev's context: it is prev's
+	 * quantum it counts down, not t's (2.4.27 schedule(): spin_lock_irq
+	 * ... spin_unlock_irq before switch_to).  Without this a CPU that
+	 * waited longer than a quantum for the lock switched in a task whose
+	 * counter ran out before it ran: on 1,024 CPUs a hackbench never
+	 * made progress again. */
+	if (sl_now(sim) < s->sched_end[cpu])
 		return;
 	struct linux24_task *p = linux24_of(t);
 	if (--p->counter <= 0) {

@@ -215,6 +215,38 @@ SL_TEST(linux24_quantum)
 	CHECKF(n >= 21 && n <= 27, "hz=1000 nice 0: %ld preemptions", n);
 }
 
+/*
+ * A tick inside schedule() is prev's (2.4.27: runqueue_lock is taken with
+ * interrupts off, the tick comes after the unlock, before switch_to): the
+ * task switched in keeps its whole quantum however long the scan took.
+ * Twenty hogs on one CPU, 1 ms per task examined: every schedule() takes
+ * 20 ms, two ticks.  Each slice then runs its 6 ticks of work after the
+ * scan (50.7 ms a slice on average, recalculations and the same-mm
+ * repicks included); counting the ticks inside schedule() against the new
+ * task left 42.1 ms.
+ */
+SL_TEST(linux24_tick_in_schedule_is_prevs)
+{
+	struct lx_run r;
+	if (!lx_start(&r, "pack:1 core:1 pu:1", "linux24:scan_ns=1000000,recalc_ns=0", 0))
+		return;
+	struct lx_script *root = lx_script_new(r.sim);
+	for (int i = 0; i < 20; i++)
+		lx_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+			.u.fork = { .prog = &lx_script_prog, .state = lx_hog(r.sim, 200),
+				    .comm = "hog" } });
+	for (int i = 0; i < 20; i++)
+		lx_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &lx_script_prog, root, "root");
+	CHECK(lx_run(&r) == 0);
+	struct sl_run_stats st;
+	sl_sim_stats(r.sim, &st);
+	double per_slice_ms = st.nivcsw > 0 ? sl_ns_to_s(st.user_ns) * 1e3 / (double)st.nivcsw : 0;
+	CHECKF(per_slice_ms >= 47 && per_slice_ms <= 61, "%.1f ms of work per slice (%ld slices)",
+	       per_slice_ms, st.nivcsw);
+	sl_sim_destroy(r.sim);
+}
+
 /* ---- the HT sibling tweak ---- */
 
 /* Two hogs forked on a 2x2 HT box; after 50 ms, are they on one package? */
