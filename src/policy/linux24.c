@@ -69,6 +69,10 @@
  *
  * Omitted / simplified:
  *   - 2.4 has no migration thread.
+ *   - A tick while a CPU is inside schedule() (the time pick_next charged:
+ *     the spin on runqueue_lock, the scans, a recalculation) counts down
+ *     no one's quantum; 2.4.27 takes it after spin_unlock_irq, in prev's
+ *     context, and counts down prev's (linux24_tick).
  *   - signal_pending() keeping an interruptible prev on the runqueue: the
  *     engine has no signals.
  *   - Big kernel lock release/reacquire in schedule(): no BKL in the engine.

@@ -19,7 +19,8 @@
  * The state changes only inside events, so the engine integrates it once
  * per event over the stretch since the last (sl__conserve_advance), and
  * every change of a CPU's occupancy updates the counts in O(1)
- * (sl__occupancy).
+ * (sl__occupancy), and the mask of idle CPUs that policies read
+ * (sl_idle_cpus).
  */
 #include <stdlib.h>
 
