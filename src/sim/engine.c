@@ -495,6 +495,22 @@ void sl_charge_sched(struct sl_sim *sim, int cpu, sl_time ns)
 	}
 }
 
+/* Wall time `cpu` spins: no speed shortens it (a spinning sibling is not
+ * slower at waiting).  Paid before the CPU's other work, as system time. */
+static void charge_spin(struct sl_sim *sim, int cpu, sl_time ns)
+{
+	struct sl_cpu *c = &sim->cpus[cpu];
+	if (ns <= 0)
+		return;
+	if (c->curr && !c->in_schedule && c->curr->state == SL_TASK_RUNNABLE) {
+		sl__settle(sim, c);
+		c->curr->stall_ns += ns;
+		sl__start_burst(sim, c);
+	} else {
+		c->sched_stall += ns;	/* sat through by the task switched in */
+	}
+}
+
 sl_time sl_charge_locked(struct sl_sim *sim, int cpu, struct sl_spinlock *lock, sl_time hold_ns)
 {
 	sl_time start = lock->free_at > sim->now ? lock->free_at : sim->now;
@@ -503,7 +519,8 @@ sl_time sl_charge_locked(struct sl_sim *sim, int cpu, struct sl_spinlock *lock, 
 	sl_time wait = lock->holder == cpu + 1 ? 0 : start - sim->now;
 	lock->free_at = start + hold_ns;
 	lock->holder = cpu + 1;
-	sl_charge_sched(sim, cpu, wait + hold_ns);
+	charge_spin(sim, cpu, wait);
+	sl_charge_sched(sim, cpu, hold_ns);
 	return wait;
 }
 

@@ -36,10 +36,12 @@ struct sl_cpu {
 	double curr_miss, curr_llc_miss;	/* part of curr's lines missing from the
 						 * L2 / the LLC when it came */
 	double sched_debt;		/* scheduler work to charge to the next task */
+	sl_time sched_stall;		/* and wall time it spun on a lock */
 	struct sl_event burst_ev, ipi_ev, migr_ev;
 	/* burst_ev's re-timing, decided but not yet done (sched.c): */
 	uint8_t burst_deferred;		/* 0 none, 1 pending, 2 cancelled since */
 	double burst_owed;		/* what it completes (its speed is taken at the flush) */
+	sl_time burst_stall;		/* after this much wall time spinning (sl_task.stall_ns) */
 	uint64_t burst_seq;		/* its place among events of equal time */
 	int draw_slot;			/* sched.c: the draw mask it is in, -1 none */
 	struct sl_cpu_stats stats;

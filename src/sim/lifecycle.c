@@ -414,7 +414,7 @@ bool sl__continue(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 			t->act_phase = 0;
 			t->prog->step(sim, t, &t->act);
 		}
-		if (t->debt_sys > 0 && may_leave_cpu(t->act.kind))
+		if ((t->debt_sys > 0 || t->stall_ns > 0) && may_leave_cpu(t->act.kind))
 			return true;	/* pay the kernel's costs first */
 		switch (apply(sim, c, t)) {
 		case APPLY_RUN:

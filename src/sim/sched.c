@@ -104,6 +104,15 @@ void sl__settle_work(struct sl_sim *sim, struct sl_cpu *c, sl_time wall)
 	if (c->node < 4)
 		t->node_ns[c->node] += wall;
 
+	/* A lock's spin first: wall time, system time, no progress. */
+	sl_time spun = 0;
+	if (t->stall_ns > 0) {
+		spun = wall < t->stall_ns ? wall : t->stall_ns;
+		t->stall_ns -= spun;
+		wall -= spun;
+		t->sys_ns += spun;
+		c->stats.sys_ns += spun;
+	}
 	/* Split the wall time over the three kinds of outstanding work. */
 	double progress = (double)wall * t->speed;
 	double sys_work = 0, user_work = 0;
@@ -230,6 +239,7 @@ static inline __attribute__((always_inline)) void start_burst(struct sl_sim *sim
 	/* kernel work ahead of user work ends at its own event (the phase
 	 * end, sl__burst_done); the work then runs at the task's speed */
 	c->burst_owed = t->kmem && !t->act_sys ? t->debt_sys : outstanding(t);
+	c->burst_stall = t->stall_ns;
 	c->burst_seq = sl_eventq_take_seq(&sim->q);
 	if (c->burst_deferred == 0)
 		sim->deferred[sim->ndeferred++] = c->id;
@@ -255,7 +265,7 @@ static inline sl_time burst_end(struct sl_sim *sim, struct sl_cpu *c)
 	 * CPU, so the last state is the one the last re-timing saw */
 	struct sl_task *t = c->curr;
 	t->speed = task_speed(sim, c);
-	double ns = ceil(c->burst_owed / t->speed);
+	double ns = ceil(c->burst_owed / t->speed) + (double)c->burst_stall;
 	/* compared as a double: a burst past the horizon has no sl_time */
 	return sl__after(sim, ns <= (double)SL_TIME_HORIZON ? (sl_time)ns : SL_TIME_MAX);
 }
@@ -584,7 +594,9 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 		c->curr_llc_miss = 1.0 - sl_cache_warmth(sim->llc_evicted_kb[topo->cpu_package[c->id]] -
 							 next->llc_mark, topo->llc_kb);
 	next->debt_sys += (double)m->ctx_switch_ns + c->sched_debt;
+	next->stall_ns += c->sched_stall;
 	c->sched_debt = 0;
+	c->sched_stall = 0;
 	next->cpu = c->id;
 	next->last_cpu = c->id;
 	c->seg_start = sim->now;	/* before anything settles this CPU */
@@ -634,11 +646,13 @@ void sl__schedule(struct sl_sim *sim, int cpu)
 			sl_fail_internal(sim->run_err, "policy %s kept blocked task %d on CPU %d",
 					 sim->ops->name, prev->id, cpu);
 			sim->stopped = true;
-		} else if (prev && c->sched_debt > 0) {
+		} else if (prev && (c->sched_debt > 0 || c->sched_stall > 0)) {
 			/* The scheduler's work (e.g. a recalculation that
 			 * keeps the same hog) delays the task it kept. */
 			prev->debt_sys += c->sched_debt;
+			prev->stall_ns += c->sched_stall;
 			c->sched_debt = 0;
+			c->sched_stall = 0;
 			sl__start_burst(sim, c);
 		}
 		return;
@@ -664,11 +678,13 @@ void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c)
 		/* the phase end: the kernel work ahead of the user work is
 		 * paid, the work runs on at the task's own speed */
 		t->debt_sys = 0;
+		t->stall_ns = 0;
 		sl__start_burst(sim, c);
 		return;
 	}
 	t->work_done += t->work_left;
 	t->debt_sys = t->work_left = 0;	/* no fractions left behind */
+	t->stall_ns = 0;
 	if (t->debt_user < 1e-6)
 		t->debt_user = 0;	/* the lines its next work touches stay missing */
 	if (t->touch_pending) {

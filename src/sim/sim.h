@@ -131,8 +131,9 @@ void sl_migration_wake(struct sl_sim *sim, int cpu, long arg);
 /* Charge scheduler work done on `cpu` (e.g. an O(n) goodness scan) as
  * system time before the next task runs. */
 void sl_charge_sched(struct sl_sim *sim, int cpu, sl_time ns);
-/* A global spinlock: charge `hold_ns` under it on `cpu`; if another CPU
- * holds it now, the spinning time is charged too.  Returns the wait. */
+/* A global spinlock: charge `hold_ns` of scheduler work under it on `cpu`;
+ * if another CPU holds it now, the wait for it is charged first, as wall
+ * time (a spin is not slower beside a busy SMT sibling).  Returns the wait. */
 struct sl_spinlock {
 	sl_time free_at;	/* when the last holder releases it */
 	int holder;		/* that holder's CPU + 1 (0: never taken) */

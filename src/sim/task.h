@@ -95,6 +95,8 @@ struct sl_task {
 	int nchildren;				/* children not yet reaped */
 	double work_left;			/* of the current compute action (ref ns) */
 	double debt_sys;			/* kernel work to do first (ref ns) */
+	sl_time stall_ns;			/* before even that: wall time spinning on a
+						 * lock, which no speed shortens */
 	double debt_user;			/* cache refill stalls, before the work */
 	bool act_sys;				/* current compute counts as system time */
 	bool kmem;				/* in a kernel phase on a machine whose kernel
