@@ -225,26 +225,37 @@ SL_TEST(linux24_quantum)
  * repicks included); counting the ticks inside schedule() against the new
  * task left 42.1 ms.
  */
-SL_TEST(linux24_tick_in_schedule_is_prevs)
+/* n hogs of `ms` each forked by a root that reaps `waits` of them, run
+ * until they are done or `limit` (0: none); the run's totals in *st. */
+static int lx_hogs(const char *machine, const char *policy, sl_time limit, int n, double ms,
+		   int waits, struct sl_run_stats *st)
 {
 	struct lx_run r;
-	if (!lx_start(&r, "pack:1 core:1 pu:1", "linux24:scan_ns=1000000,recalc_ns=0", 0))
-		return;
+	if (!lx_start(&r, machine, policy, limit))
+		return -1;
 	struct lx_script *root = lx_script_new(r.sim);
-	for (int i = 0; i < 20; i++)
+	for (int i = 0; i < n; i++)
 		lx_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
-			.u.fork = { .prog = &lx_script_prog, .state = lx_hog(r.sim, 200),
+			.u.fork = { .prog = &lx_script_prog, .state = lx_hog(r.sim, ms),
 				    .comm = "hog" } });
-	for (int i = 0; i < 20; i++)
+	for (int i = 0; i < waits; i++)
 		lx_add(root, sl_act_wait());
 	sl_sim_spawn_root(r.sim, &lx_script_prog, root, "root");
-	CHECK(lx_run(&r) == 0);
-	struct sl_run_stats st;
-	sl_sim_stats(r.sim, &st);
+	int rc = lx_run(&r);
+	if (rc == 0)
+		sl_sim_stats(r.sim, st);
+	sl_sim_destroy(r.sim);
+	return rc;
+}
+
+SL_TEST(linux24_tick_in_schedule_is_prevs)
+{
+	struct sl_run_stats st = { 0 };
+	CHECK(lx_hogs("pack:1 core:1 pu:1", "linux24:scan_ns=1000000,recalc_ns=0", 0, 20, 200, 20,
+		      &st) == 0);
 	double per_slice_ms = st.nivcsw > 0 ? sl_ns_to_s(st.user_ns) * 1e3 / (double)st.nivcsw : 0;
 	CHECKF(per_slice_ms >= 47 && per_slice_ms <= 61, "%.1f ms of work per slice (%ld slices)",
 	       per_slice_ms, st.nivcsw);
-	sl_sim_destroy(r.sim);
 }
 
 /*
@@ -258,23 +269,11 @@ SL_TEST(linux24_tick_in_schedule_is_prevs)
  */
 SL_TEST(linux24_lock_spin_is_wall_time)
 {
-	struct lx_run r;
-	if (!lx_start(&r, "pack:1 core:2 pu:2", "linux24:scan_ns=1000000,recalc_ns=0",
-		      5 * SL_SEC))
-		return;
-	struct lx_script *root = lx_script_new(r.sim);
-	for (int i = 0; i < 40; i++)
-		lx_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
-			.u.fork = { .prog = &lx_script_prog, .state = lx_hog(r.sim, 10000),
-				    .comm = "hog" } });
-	lx_add(root, sl_act_wait());
-	sl_sim_spawn_root(r.sim, &lx_script_prog, root, "root");
-	CHECK(lx_run(&r) == 0);
-	struct sl_run_stats st;
-	sl_sim_stats(r.sim, &st);
+	struct sl_run_stats st = { 0 };
+	CHECK(lx_hogs("pack:1 core:2 pu:2", "linux24:scan_ns=1000000,recalc_ns=0", 5 * SL_SEC, 40,
+		      10000, 1, &st) == 0);
 	CHECKF(sl_ns_to_s(st.user_ns) > 7.85, "%.2f s of work in 5 s on 4 CPUs",
 	       sl_ns_to_s(st.user_ns));
-	sl_sim_destroy(r.sim);
 }
 
 /* ---- the HT sibling tweak ---- */
