@@ -154,10 +154,8 @@ struct linux24 {
 	struct sl_task *curr[SL_MAX_CPUS];
 	sl_time last_schedule[SL_MAX_CPUS];
 	int active_mm[SL_MAX_CPUS];
-	/* schedule(): what it has charged so far (spinning on runqueue_lock,
-	 * the scans, a recalculation), and when the last one ended: until
-	 * then the CPU was still in schedule(), in prev's context */
-	sl_time sched_ns[SL_MAX_CPUS];
+	/* when the CPU's last schedule() ended (its spin on runqueue_lock,
+	 * scans and recalculation): until then it was in prev's context */
 	sl_time sched_end[SL_MAX_CPUS];
 };
 
@@ -470,8 +468,9 @@ static void linux24_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu,
 	linux24_activate(sim, s, p, waker_cpu, flags & SL_WAKE_SYNC);
 }
 
-/* Every task, sleeping ones too: sleepers keep half and climb to ~2x. */
-static void linux24_recalculate(struct sl_sim *sim, struct linux24 *s, int cpu)
+/* Every task, sleeping ones too: sleepers keep half and climb to ~2x.
+ * Returns the time it charged. */
+static sl_time linux24_recalculate(struct sl_sim *sim, struct linux24 *s, int cpu)
 {
 	int ntasks = 0;
 
@@ -481,12 +480,13 @@ static void linux24_recalculate(struct sl_sim *sim, struct linux24 *s, int cpu)
 		ntasks++;
 	}
 	sl_charge_sched(sim, cpu, ntasks * s->recalc_ns);
-	s->sched_ns[cpu] += ntasks * s->recalc_ns;
+	return ntasks * s->recalc_ns;
 }
 
-/* The goodness scan over the whole runqueue; first of equals wins. */
+/* The goodness scan over the whole runqueue; first of equals wins.  Adds
+ * the time it took (the spin on runqueue_lock and the scan) to *spent. */
 static struct linux24_task *linux24_scan(struct sl_sim *sim, struct linux24 *s, int cpu,
-					 int *best_weight)
+					 int *best_weight, sl_time *spent)
 {
 	struct linux24_task *best = NULL;
 	int c = -1000, examined = 0;
@@ -506,7 +506,7 @@ static struct linux24_task *linux24_scan(struct sl_sim *sim, struct linux24 *s, 
 		}
 	}
 	sl_time hold = (examined ? examined : 1) * s->scan_ns;
-	s->sched_ns[cpu] += sl_charge_locked(sim, cpu, &s->runqueue_lock, hold) + hold;
+	*spent += sl_charge_locked(sim, cpu, &s->runqueue_lock, hold) + hold;
 	*best_weight = c;
 	return best;
 }
@@ -542,14 +542,14 @@ static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_
 	}
 
 	int c;
-	s->sched_ns[cpu] = 0;
-	struct linux24_task *next = linux24_scan(sim, s, cpu, &c);
+	sl_time spent = 0;
+	struct linux24_task *next = linux24_scan(sim, s, cpu, &c, &spent);
 	if (c == 0) {
-		linux24_recalculate(sim, s, cpu);
-		next = linux24_scan(sim, s, cpu, &c);
+		spent += linux24_recalculate(sim, s, cpu);
+		next = linux24_scan(sim, s, cpu, &c, &spent);
 	}
 	/* prev == next (same_process): no switch, the ticks are its own */
-	s->sched_end[cpu] = lp && next == lp ? 0 : sl_now(sim) + s->sched_ns[cpu];
+	s->sched_end[cpu] = lp && next == lp ? 0 : sl_now(sim) + spent;
 
 	if (lp && next == lp)
 		return prev;

@@ -474,41 +474,37 @@ void sl_migration_wake(struct sl_sim *sim, int cpu, long arg)
 /* Out of line: an idle CPU's balancing at every tick charges its scan
  * here, and the settle and re-timing would give that path a frame. */
 static __attribute__((noinline)) void charge_running(struct sl_sim *sim, struct sl_cpu *c,
-						     sl_time ns)
+						     sl_time work_ns, sl_time spin_ns)
 {
 	sl__settle(sim, c);
-	c->curr->debt_sys += (double)ns;
+	c->curr->debt_sys += (double)work_ns;
+	c->curr->stall_ns += spin_ns;
 	sl__start_burst(sim, c);
+}
+
+/*
+ * Scheduler work (`work_ns`, done at the task's speed) and a spin on a
+ * lock (`spin_ns`, wall time: a spinning CPU waits for the holder, not for
+ * its own speed, so a busy SMT sibling does not lengthen it), both system
+ * time.  Done in a tick or a wakeup, they delay the running task.  One
+ * that is leaving the CPU (dead, its exit waking its parent in
+ * exit_notify) runs no more bursts: the task switched in pays, as for
+ * work done inside schedule().
+ */
+static void charge_cpu(struct sl_sim *sim, int cpu, sl_time work_ns, sl_time spin_ns)
+{
+	struct sl_cpu *c = &sim->cpus[cpu];
+	if (c->curr && !c->in_schedule && c->curr->state == SL_TASK_RUNNABLE) {
+		charge_running(sim, c, work_ns, spin_ns);
+	} else {
+		c->sched_debt += (double)work_ns;	/* paid by the task switched in */
+		c->sched_stall += spin_ns;
+	}
 }
 
 void sl_charge_sched(struct sl_sim *sim, int cpu, sl_time ns)
 {
-	struct sl_cpu *c = &sim->cpus[cpu];
-	if (c->curr && !c->in_schedule && c->curr->state == SL_TASK_RUNNABLE) {
-		/* Work done in a tick or a wakeup delays the running task.
-		 * One that is leaving the CPU (dead, its exit waking its
-		 * parent in exit_notify) runs no more bursts: the task
-		 * switched in pays, as for work done inside schedule(). */
-		charge_running(sim, c, ns);
-	} else {
-		c->sched_debt += (double)ns;	/* paid by the task switched in */
-	}
-}
-
-/* Wall time `cpu` spins: no speed shortens it (a spinning sibling is not
- * slower at waiting).  Paid before the CPU's other work, as system time. */
-static void charge_spin(struct sl_sim *sim, int cpu, sl_time ns)
-{
-	struct sl_cpu *c = &sim->cpus[cpu];
-	if (ns <= 0)
-		return;
-	if (c->curr && !c->in_schedule && c->curr->state == SL_TASK_RUNNABLE) {
-		sl__settle(sim, c);
-		c->curr->stall_ns += ns;
-		sl__start_burst(sim, c);
-	} else {
-		c->sched_stall += ns;	/* sat through by the task switched in */
-	}
+	charge_cpu(sim, cpu, ns, 0);
 }
 
 sl_time sl_charge_locked(struct sl_sim *sim, int cpu, struct sl_spinlock *lock, sl_time hold_ns)
@@ -519,8 +515,7 @@ sl_time sl_charge_locked(struct sl_sim *sim, int cpu, struct sl_spinlock *lock, 
 	sl_time wait = lock->holder == cpu + 1 ? 0 : start - sim->now;
 	lock->free_at = start + hold_ns;
 	lock->holder = cpu + 1;
-	charge_spin(sim, cpu, wait);
-	sl_charge_sched(sim, cpu, hold_ns);
+	charge_cpu(sim, cpu, hold_ns, wait);
 	return wait;
 }
 

@@ -271,14 +271,9 @@ static void cfs_sg_stats(struct cfs *s, struct cfs_lb_env *env, const struct cfs
 	/* the walk visits every CPU of the group: charged either way */
 	env->looked += g->weight;
 	if (s->gsum_on) {
-		cfs_gsum_flush(s);
-		st->load = g->sum.load;
-		st->util = g->sum.util;
-		st->runnable = g->sum.runnable;
-		st->nr_running = g->sum.nr_running;
+		cfs_gsum_read(s, g, false, st);
 		st->nr_numa_running = g->sum.nr_numa_running;
 		st->nr_preferred_running = g->sum.nr_preferred_running;
-		st->idle_cpus = cfs_gsum_idle(s, g, false);
 	} else {
 		cfs_sg_walk(s, g, st);
 	}

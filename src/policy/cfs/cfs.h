@@ -540,6 +540,12 @@ static inline void cfs_gsum_flush(struct cfs *s)
 /* g's idle CPUs, flushed: idle_cpu() and no fair task (fair_only), or
  * available_idle_cpu() (no task of any class). */
 int cfs_gsum_idle(const struct cfs *s, const struct cfs_group *g, bool fair_only);
+struct cfs_sg_stats;
+/* What a walk of all of g's CPUs adds up - load, util, runnable,
+ * nr_running and the idle CPUs (as cfs_gsum_idle) - from g's sums,
+ * flushed first, into st; its other fields are left as they are. */
+void cfs_gsum_read(struct cfs *s, const struct cfs_group *g, bool fair_only,
+		   struct cfs_sg_stats *st);
 /* allowed holds every CPU of g: the sums are what a walk of span &
  * allowed would add up. */
 static inline bool cfs_gsum_covers(const struct cfs_group *g, const sl_cpumask *allowed)

@@ -146,6 +146,17 @@ int cfs_gsum_idle(const struct cfs *s, const struct cfs_group *g, bool fair_only
 	return n;
 }
 
+void cfs_gsum_read(struct cfs *s, const struct cfs_group *g, bool fair_only,
+		   struct cfs_sg_stats *st)
+{
+	cfs_gsum_flush(s);
+	st->load = g->sum.load;
+	st->util = g->sum.util;
+	st->runnable = g->sum.runnable;
+	st->nr_running = g->sum.nr_running;
+	st->idle_cpus = cfs_gsum_idle(s, g, fair_only);
+}
+
 int cfs_gsum_check(struct cfs *s, struct sl_err *err)
 {
 	if (!s->gsum_on)

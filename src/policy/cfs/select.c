@@ -338,12 +338,7 @@ static long cfs_wake_kept(struct cfs *s, const struct cfs_group *g, const struct
 {
 	int here_cpu = p->on_rq ? p->cpu : -1;
 
-	cfs_gsum_flush(s);
-	st->load = g->sum.load;
-	st->util = g->sum.util;
-	st->runnable = g->sum.runnable;
-	st->nr_running = g->sum.nr_running;
-	st->idle_cpus = cfs_gsum_idle(s, g, true);
+	cfs_gsum_read(s, g, true, st);
 	if (here_cpu >= 0 && sl_cpumask_test(&g->span, here_cpu)) {
 		/* p's CPU as the walk counts it: without p */
 		const struct cfs_rq *rq = &s->rq[here_cpu];
