@@ -776,6 +776,23 @@ static void slt_bounds(const char *what, const struct sl_metrics *m, double chai
 	bt_check(what, &r, chain, idle_max);
 }
 
+/*
+ * A machine whose package 1 lies across nodes 0 and 3 (a fuzzed hwloc
+ * XML): CPU 0's node level holds CPU 1, which has no level of that span
+ * (its package is not inside the node).  Every group must still count
+ * every CPU it holds; the check after each event compares each group's
+ * load with its CPUs'.
+ */
+SL_TEST(sl_package_across_nodes)
+{
+	struct sl_metrics a;
+	for (int w = 0; w < 2; w++) {
+		const char *wl = w ? "spin:seconds=0.05" : "hackbench:groups=1,fds=4,loops=20";
+		bool ok = slt_run_once("tests/data/machines/package-across-nodes.xml", "sl", wl, &a);
+		CHECKF(ok && slt_metric(&a, "elapsed_s") > 0, "%s", wl);
+	}
+}
+
 SL_TEST(sl_presets_run_clean)
 {
 	static const char *const machines[] = { "p4dpe-2x2ht", "p4ht-3066", "p4-2400",

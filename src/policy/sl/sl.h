@@ -144,8 +144,11 @@ struct sls_rq {
 	int nr_settled;			/* runnable tasks settled on this CPU's node
 					 * (sls_settled), running one included */
 	int nlevels;
-	int *sums[SLS_MAX_LEVELS];	/* the load of lv[i]'s local group */
-	int *max_loads[SLS_MAX_LEVELS];	/* lv[i].max_load */
+	/* the loads of every group holding this CPU, and their levels'
+	 * bounds: its own levels' local groups, and on an uneven topology
+	 * (a package across nodes) groups of spans it has no level of */
+	int nsums;
+	int **sums, **max_loads;
 	struct sls_level lv[SLS_MAX_LEVELS];
 };
 
@@ -227,7 +230,7 @@ static inline void sls_load_add(struct sls *s, int cpu, int delta)
 	int old = s->load[cpu];
 
 	s->load[cpu] += delta;
-	for (int i = 0; i < rq->nlevels; i++) {
+	for (int i = 0; i < rq->nsums; i++) {
 		int v = *rq->sums[i] += delta;
 		if (v > *rq->max_loads[i])
 			*rq->max_loads[i] = v;
