@@ -15,7 +15,9 @@
  * (nothing a policy does on a tick can matter then) and restarts at the
  * first tick, of any CPU, after the moment a task becomes runnable: the
  * hardware timers ran on while the engine skipped them, so the phases and
- * jiffies stay exact across the gap.
+ * jiffies stay exact across the gap.  Under a policy that stops the tick of
+ * an idle CPU (sl_set_nohz: NO_HZ_IDLE) only the CPUs whose tick runs are
+ * visited: a jiffy costs what its busy CPUs cost, not the machine.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -210,30 +212,69 @@ static bool tick_busy(const struct sl_sim *sim)
 	return false;
 }
 
+static bool tick_runs(const struct sl_sim *sim, int cpu)
+{
+	return !sim->nohz || sl_cpumask_test(&sim->tick_on, cpu);
+}
+
+/* STAGGERED: the tick after `cpu`'s, in phase order (under nohz the next
+ * CPU whose tick runs, or the first of the next jiffy). */
+static void next_staggered(struct sl_sim *sim, sl_time start, int cpu)
+{
+	int next = cpu + 1;
+
+	if (sim->nohz) {
+		next = sl_cpumask_next(&sim->tick_on, next);
+		if (next < 0 || next >= sim->ncpus) {
+			next = sl_cpumask_first(&sim->tick_on);
+			schedule_tick(sim, start + sim->tick_ns,
+				      next >= 0 && next < sim->ncpus ? next : 0);
+			return;
+		}
+	}
+	schedule_tick(sim, next < sim->ncpus ? start : start + sim->tick_ns, next % sim->ncpus);
+}
+
+/* SYNC and ORDERED under nohz: the CPUs whose tick runs, in CPU order
+ * (then shuffled for SYNC); n of them. */
+static int ticking_cpus(struct sl_sim *sim)
+{
+	int n = 0;
+
+	for (int w = 0; w < sim->mask_words; w++)
+		for (uint64_t bits = sim->tick_on.w[w]; bits; bits &= bits - 1)
+			sim->tick_order[n++] = w * 64 + __builtin_ctzll(bits);
+	return n;
+}
+
 static void do_tick(struct sl_sim *sim)
 {
 	sl_time start = sim->now / sim->tick_ns * sim->tick_ns;
 
 	if (sim->tick_mode == SL_TICK_STAGGERED) {
 		int cpu = sim->tick_cpu;
-		tick_cpu(sim, cpu);
+		if (tick_runs(sim, cpu))
+			tick_cpu(sim, cpu);
 		if (tick_busy(sim))
-			schedule_tick(sim, cpu + 1 < sim->ncpus ? start : start + sim->tick_ns,
-				      (cpu + 1) % sim->ncpus);
+			next_staggered(sim, start, cpu);
 		return;
 	}
+	int n = sim->nohz ? ticking_cpus(sim) : sim->ncpus;
 	if (sim->tick_mode == SL_TICK_SYNC) {
 		/* Fisher-Yates over the last order: uniform whatever it was. */
 		int *o = sim->tick_order;
-		for (int i = sim->ncpus - 1; i > 0; i--) {
+		for (int i = n - 1; i > 0; i--) {
 			int j = (int)sl_rng_below(&sim->tick_rng, (uint64_t)i + 1);
 			int t = o[i];
 			o[i] = o[j];
 			o[j] = t;
 		}
 	}
-	for (int i = 0; i < sim->ncpus && !sim->stopped; i++)
-		tick_cpu(sim, sim->tick_mode == SL_TICK_SYNC ? sim->tick_order[i] : i);
+	for (int i = 0; i < n && !sim->stopped; i++) {
+		int cpu = sim->tick_mode == SL_TICK_SYNC || sim->nohz ? sim->tick_order[i] : i;
+		if (tick_runs(sim, cpu))	/* not stopped by a CPU ticked before it */
+			tick_cpu(sim, cpu);
+	}
 	if (tick_busy(sim))
 		schedule_tick(sim, start + sim->tick_ns, 0);
 }
@@ -437,6 +478,38 @@ void sl_set_hz(struct sl_sim *sim, unsigned hz)
 unsigned sl_hz(const struct sl_sim *sim) { return sim->hz; }
 
 void sl_set_tick_mode(struct sl_sim *sim, enum sl_tick_mode mode) { sim->tick_mode = mode; }
+
+void sl_set_nohz(struct sl_sim *sim)
+{
+	sim->nohz = true;
+	sim->tick_on = sl_cpumask_first_n(sim->ncpus);
+}
+
+void sl_tick_stop(struct sl_sim *sim, int cpu)
+{
+	sl_cpumask_unset(&sim->tick_on, cpu);
+}
+
+void sl_tick_restart(struct sl_sim *sim, int cpu)
+{
+	if (!sim->nohz || sl_cpumask_test(&sim->tick_on, cpu))
+		return;
+	sl_cpumask_set(&sim->tick_on, cpu);
+	/* STAGGERED: the walk may have been set to pass over this CPU's
+	 * phase, still to come in this jiffy: it comes to this one first */
+	if (sim->tick_mode == SL_TICK_STAGGERED && sl_event_queued(&sim->tick_ev)) {
+		sl_time at = sim->now / sim->tick_ns * sim->tick_ns + sl_tick_phase(sim, cpu);
+		if (at > sim->now && at < sim->tick_ev.time) {
+			sl_eventq_cancel(&sim->q, &sim->tick_ev);
+			schedule_tick(sim, at - sl_tick_phase(sim, cpu), cpu);
+		}
+	}
+}
+
+bool sl_tick_stopped(const struct sl_sim *sim, int cpu)
+{
+	return sim->nohz && !sl_cpumask_test(&sim->tick_on, cpu);
+}
 enum sl_tick_mode sl_tick_mode(const struct sl_sim *sim) { return sim->tick_mode; }
 uint64_t sl_jiffies(const struct sl_sim *sim) { return (uint64_t)(sim->now / sim->tick_ns); }
 

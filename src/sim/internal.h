@@ -120,6 +120,8 @@ struct sl_sim {
 	int tick_cpu;			/* STAGGERED: the CPU whose tick tick_ev serves */
 	int *tick_order;		/* SYNC: this jiffy's order, ncpus entries */
 	struct sl_rng tick_rng;		/* SYNC: the race for the runqueue locks */
+	bool nohz;			/* the policy stops idle CPUs' ticks (sl_set_nohz) */
+	sl_cpumask tick_on;		/* nohz: the CPUs whose tick runs */
 
 	int ncpus;
 	struct sl_cpu *cpus;

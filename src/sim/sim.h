@@ -108,6 +108,16 @@ sl_time sl_tick_phase(const struct sl_sim *sim, int cpu);
  * tick of any CPU), if something keeps the tick running until then. */
 sl_time sl_next_tick(const struct sl_sim *sim, int cpu);
 
+/* NO_HZ_IDLE: a policy whose kernel stops an idle CPU's tick calls
+ * sl_set_nohz once, when it is created; from then on ticks come only to the
+ * CPUs whose tick runs, which the policy stops (tick_nohz_idle_stop_tick,
+ * when the CPU goes idle) and restarts (when it leaves the idle loop to run
+ * a task).  Every tick runs at first.  Without it every CPU ticks. */
+void sl_set_nohz(struct sl_sim *sim);
+void sl_tick_stop(struct sl_sim *sim, int cpu);
+void sl_tick_restart(struct sl_sim *sim, int cpu);
+bool sl_tick_stopped(const struct sl_sim *sim, int cpu);
+
 /* Task running on `cpu` (NULL if idle or running the migration thread). */
 struct sl_task *sl_curr(const struct sl_sim *sim, int cpu);
 /* True if `cpu` runs nothing (not even the migration thread). */

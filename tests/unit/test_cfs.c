@@ -728,6 +728,104 @@ SL_TEST(cfs_newidle_pulls)
 	       (double)gap / SL_MSEC);
 }
 
+/* ---- NO_HZ_IDLE: idle CPUs stop their tick, a busy tick kicks one ---- */
+
+/*
+ * Four CPUs of one LLC; four hogs forked on CPU 0 with fork balancing and
+ * newly-idle balancing off, so that only periodic balancing can spread
+ * them.  Under nohz the three idle CPUs never tick: CPU 0's busy tick sees
+ * nr_running >= 2 and kicks the first idle CPU, which balances for itself
+ * and the others (6.12 nohz_balancer_kick, _nohz_idle_balance).  Returns
+ * how many CPUs run a hog at `ms`, and fills `stopped` with the CPUs
+ * whose tick is stopped then.
+ */
+static int cfst_nohz_spread(const char *policy, double ms, int *stopped)
+{
+	struct cfst_run r;
+	int busy = -1;
+
+	if (!cfst_start(&r, "pack:1 core:4 pu:1", policy, (sl_time)(ms * SL_MSEC)))
+		return -1;
+	struct cfst_script *root = cfst_new(r.sim);
+	for (int i = 0; i < 4; i++)
+		cfst_fork(root, cfst_hog(r.sim, 5000), "hog", 0);
+	for (int i = 0; i < 4; i++)
+		cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r)) {
+		busy = 0;
+		*stopped = 0;
+		for (int cpu = 0; cpu < 4; cpu++) {
+			busy += sl_curr(r.sim, cpu) != NULL;
+			*stopped += sl_tick_stopped(r.sim, cpu);
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return busy;
+}
+
+SL_TEST(cfs_nohz_kick_spreads)
+{
+	const char *pol = "cfs:fork_balance=off,newidle=off,wake_affine=off";
+	int stopped = -1;
+
+	/* at 1 ms the hogs are all on CPU 0 and the other ticks stopped */
+	int busy = cfst_nohz_spread(pol, 1, &stopped);
+	CHECKF(busy == 1 && stopped == 3, "1 ms: %d CPUs busy, %d ticks stopped", busy, stopped);
+	/* the kicks spread them (hogs just preempted are cache-hot for a
+	 * while: a few balance intervals) */
+	busy = cfst_nohz_spread(pol, 200, &stopped);
+	CHECKF(busy == 4 && stopped == 0, "200 ms: %d CPUs busy, %d ticks stopped", busy,
+	       stopped);
+	/* staggered ticks: the walk skips the stopped CPUs */
+	char stag[96];
+	snprintf(stag, sizeof(stag), "%s,tick=staggered", pol);
+	busy = cfst_nohz_spread(stag, 200, &stopped);
+	CHECKF(busy == 4 && stopped == 0, "staggered, 200 ms: %d CPUs busy, %d ticks stopped",
+	       busy, stopped);
+	/* HZ_PERIODIC: every CPU ticks and balances for itself, to the same end */
+	char off[96];
+	snprintf(off, sizeof(off), "%s,nohz=off", pol);
+	busy = cfst_nohz_spread(off, 1, &stopped);
+	CHECKF(busy == 1 && stopped == 0, "nohz=off, 1 ms: %d busy, %d stopped", busy, stopped);
+	busy = cfst_nohz_spread(off, 200, &stopped);
+	CHECKF(busy == 4, "nohz=off, 200 ms: %d CPUs busy", busy);
+}
+
+/*
+ * The kernel's lazy exit: a CPU that leaves idle stays in idle_cpus_mask
+ * (and out of its LLC's busy count) until its first busy tick; a CPU
+ * idle since boot is in it from the start.  Two CPUs, one hog forked at
+ * once and run on CPU 1 (fork balancing: the idle one).
+ */
+SL_TEST(cfs_nohz_mask_left_at_busy_tick)
+{
+	struct cfst_run r;
+
+	if (!cfst_start(&r, "pack:1 core:2 pu:1", "cfs", 6 * SL_MSEC))
+		return;
+	struct cfs *s = cfst_state(&r);
+	CHECK(s->nohz && s->nohz_nr == 2 && sl_tick_stopped(r.sim, 0) && sl_tick_stopped(r.sim, 1));
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_fork(root, cfst_hog(r.sim, 100), "hog", 0);
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r)) {
+		struct sl_task *hog = cfst_find(r.sim, "hog");
+		int cpu = hog ? hog->cpu : -1;
+		CHECKF(cpu >= 0, "hog runs on %d", cpu);
+		if (cpu >= 0) {
+			/* HZ=250: ticks at 4 ms; the hog's CPU has had one */
+			CHECK(!sl_tick_stopped(r.sim, cpu));
+			CHECK(!sl_cpumask_test(&s->nohz_idle, cpu));
+			/* the root waits: its CPU went idle and stopped its tick */
+			CHECK(sl_tick_stopped(r.sim, 1 - cpu));
+			CHECK(sl_cpumask_test(&s->nohz_idle, 1 - cpu) && s->nohz_nr == 1);
+		}
+	}
+	sl_sim_destroy(r.sim);
+}
+
 /* ---- NUMA: back to the home node when it has room ---- */
 
 /*

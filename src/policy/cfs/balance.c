@@ -42,10 +42,9 @@
  * update_newidle_cost.
  *
  * Omitted / simplified:
- *   - NOHZ: idle CPUs keep their tick here and balance for themselves at
- *     the idle intervals, where the kernel's idle load balancer does it on
- *     their behalf when kicked; the outcome is the same pulls, without the
- *     kick's own latency.
+ *   - NOHZ: under nohz=on an idle CPU stops its tick and the idle load
+ *     balancer runs cfs_balance_domains for it (cfs/nohz.c); nohz=off keeps
+ *     every tick, and an idle CPU balances for itself at the idle intervals.
  *   - rd->overloaded (which gates newly-idle balancing) is exact: the count
  *     of runqueues with two or more tasks, where the kernel clears it
  *     lazily at the next top-level balance.
@@ -621,8 +620,9 @@ static bool cfs_need_active_balance(const struct cfs_lb_env *env)
 static void cfs_charge_balance(struct cfs *s, int cpu, long looked)
 {
 	s->lb_looked += looked;
+	/* the idle load balancer pays for the CPUs it balances (nohz.c) */
 	if (looked > 0 && s->scan_ns > 0)
-		sl_charge_sched(s->sim, cpu, looked * s->scan_ns);
+		sl_charge_sched(s->sim, s->lb_payer >= 0 ? s->lb_payer : cpu, looked * s->scan_ns);
 }
 
 /* sched_balance_rq() (load_balance): returns the number of tasks pulled. */
@@ -728,15 +728,21 @@ static void cfs_update_newidle_cost(struct cfs *s, struct cfs_domain *sd, sl_tim
 	}
 }
 
-/* sched_balance_trigger() + sched_balance_domains(), at every tick. */
+/* sched_balance_trigger() + sched_balance_softirq(), at a tick. */
 void cfs_rebalance_tick(struct cfs *s, int cpu)
+{
+	if (sl_jiffies(s->sim) < s->rq[cpu].next_balance)
+		return;
+	cfs_pelt_blocked(s, cpu);
+	cfs_balance_domains(s, cpu);
+}
+
+/* sched_balance_domains(): balance cpu in each of its domains whose
+ * interval has passed, and set when it balances next. */
+void cfs_balance_domains(struct cfs *s, int cpu)
 {
 	struct cfs_rq *rq = &s->rq[cpu];
 	uint64_t j = sl_jiffies(s->sim);
-
-	if (j < rq->next_balance)
-		return;
-	cfs_pelt_blocked(s, cpu);	/* sched_balance_softirq */
 	enum cfs_idle idle = cfs_cpu_idle(s, cpu) ? CFS_IDLE : CFS_NOT_IDLE;
 	bool busy = idle != CFS_IDLE, cont = true;
 	uint64_t next = j + 60 * (uint64_t)s->hz;

@@ -101,6 +101,10 @@ static const struct sl_param_def cfs_knobs[] = {
 	{ .name = "sis_util", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "SIS_UTIL: select_idle_cpu scans fewer CPUs the busier the LLC was at its "
 		 "last periodic balance (none from 85%)" },
+	{ .name = "nohz", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "NO_HZ_IDLE (Kconfig's default): an idle CPU stops its tick and a busy CPU's "
+		 "tick kicks an idle one to balance for all; off: every CPU ticks and balances "
+		 "for itself (HZ_PERIODIC)" },
 	{ .name = "wake_affine", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "a wakeup may move the task towards the waker's CPU (SD_WAKE_AFFINE)" },
 	{ .name = "idle_core", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
@@ -267,6 +271,7 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	s->rel_deadline = eevdf && sl_param_choice(knobs, "rel_deadline") == 0;
 	s->preempt_short = eevdf && sl_param_choice(knobs, "preempt_short") == 0;
 	s->sis_util = sl_param_choice(knobs, "sis_util") == 0;
+	s->nohz = sl_param_choice(knobs, "nohz") == 0;
 	if (eevdf && cfs_parse_custom_slice(s, sl_param_str(knobs, "custom_slice"), err)) {
 		free(s);
 		return NULL;
@@ -327,6 +332,7 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 		s->nr_idle_scan[s->rq[cpu].llc_id] = s->rq[cpu].llc_size;
 	sl_set_hz(sim, s->hz);
 	sl_set_tick_mode(sim, (enum sl_tick_mode)sl_param_choice(knobs, "tick"));
+	cfs_nohz_init(s);
 	return s;
 }
 
@@ -507,7 +513,7 @@ static void cfs_task_dead(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *s
 
 /* pick_next_task_fair(): put prev back (or take it off if it blocked),
  * pull if about to idle, pick. */
-static struct sl_task *cfs_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev)
+static struct sl_task *cfs_pick_task(struct sl_sim *sim, int cpu, struct sl_task *prev)
 {
 	struct cfs *s = cfs_state(sim);
 	struct cfs_rq *rq = &s->rq[cpu];
@@ -561,6 +567,22 @@ static struct sl_task *cfs_pick_next(struct sl_sim *sim, int cpu, struct sl_task
 	}
 }
 
+static struct sl_task *cfs_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev)
+{
+	struct cfs *s = cfs_state(sim);
+
+	/* a kicked idle load balancer: its softirq runs before anything, and
+	 * unless it pulled a task to itself the CPU stays in its idle loop */
+	if (!prev && cfs_nohz_kicked(s, cpu))
+		return NULL;
+	struct sl_task *next = cfs_pick_task(sim, cpu, prev);
+	if (next)
+		cfs_nohz_leave_idle(s, cpu);
+	else
+		cfs_nohz_enter_idle(s, cpu);
+	return next;
+}
+
 static void cfs_tick(struct sl_sim *sim, int cpu)
 {
 	struct cfs *s = cfs_state(sim);
@@ -573,6 +595,9 @@ static void cfs_tick(struct sl_sim *sim, int cpu)
 		cfs_rt_task_tick(s, cpu);
 	}
 	cfs_rtbw_tick(s, cpu);
+	/* sched_balance_trigger(): the kick is decided before the softirq
+	 * balances this CPU */
+	cfs_nohz_kick(s, cpu);
 	cfs_rebalance_tick(s, cpu);
 }
 

@@ -20,6 +20,8 @@
  *   cfs/select.c    wakeup placement (wake_affine, select_idle_sibling) and
  *                   fork / exec placement (find_idlest_group)
  *   cfs/balance.c   periodic, newly-idle and active load balancing
+ *   cfs/nohz.c      NO_HZ_IDLE: idle CPUs stop their tick, a busy CPU's tick
+ *                   kicks one of them to balance on behalf of all
  *   cfs/numa.c      NUMA placement: home node preference and migration back
  *   cfs/rt.c        the real-time class (SCHED_FIFO/RR): priority lists,
  *                   RR slices, preemption, push/pull between CPUs
@@ -293,6 +295,11 @@ struct cfs_rq {
 	bool fix_pending;		/* its stopper will move a task off (set_allowed) */
 	bool gsum_dirty;		/* its values may differ from gsum */
 	struct cfs_gsum gsum;		/* what its groups' sums hold of it */
+	/* cfs/nohz.c */
+	bool nohz_tick_stopped;		/* in nohz.idle_cpus_mask (left at a busy tick) */
+	unsigned nohz_flags;		/* kicks sent to it, not yet handled */
+	bool has_blocked_load;		/* idle with load still decaying */
+	uint64_t last_blocked_tick;	/* jiffy of its last blocked-load update */
 };
 
 /* ---- the policy ---- */
@@ -347,6 +354,13 @@ struct cfs {
 	sl_cpumask no_fair, no_rt;	/* CPUs without fair / RT tasks, as of the last flush */
 	int gsum_wrong;			/* test builds: 1 + first CPU of a group whose kept
 					 * sums a wakeup found unlike its walk's */
+	/* cfs/nohz.c: the kernel's struct nohz */
+	bool nohz;			/* NO_HZ_IDLE (knob) */
+	sl_cpumask nohz_idle;		/* idle_cpus_mask */
+	int nohz_nr;			/* nr_cpus: its weight */
+	bool nohz_has_blocked, nohz_needs_update;
+	uint64_t nohz_next_balance, nohz_next_blocked;	/* jiffies */
+	int lb_payer;			/* the CPU the balancer charges, -1: the balanced one */
 };
 
 static inline struct cfs *cfs_state(const struct sl_sim *sim)
@@ -590,12 +604,26 @@ struct cfs_sg_stats {
 /* group_classify(): one for both, as in the kernel. */
 enum cfs_group_type cfs_group_classify(int imbalance_pct, const struct cfs_sg_stats *g);
 void cfs_rebalance_tick(struct cfs *s, int cpu);
+void cfs_balance_domains(struct cfs *s, int cpu);
 /* Returns true if a task was pulled. */
 bool cfs_newidle_balance(struct cfs *s, int cpu);
 /* The migration thread of `cpu` runs: push a task to rq->push_cpu. */
 void cfs_active_balance(struct cfs *s, int cpu);
 /* Ask `cpu`'s migration thread to move `se` (running there) to `dest`. */
 void cfs_request_move(struct cfs *s, struct cfs_entity *se, int dest);
+
+/* ---- cfs/nohz.c ---- */
+
+void cfs_nohz_init(struct cfs *s);
+/* cpu goes idle: its tick stops (nohz_balance_enter_idle). */
+void cfs_nohz_enter_idle(struct cfs *s, int cpu);
+/* cpu leaves idle to run a task: its tick runs again. */
+void cfs_nohz_leave_idle(struct cfs *s, int cpu);
+/* A busy tick of cpu: nohz_balancer_kick(). */
+void cfs_nohz_kick(struct cfs *s, int cpu);
+/* schedule() on idle cpu: handle a kick sent to it; true if it balanced
+ * for the idle CPUs and stays idle (no newly-idle balance follows). */
+bool cfs_nohz_kicked(struct cfs *s, int cpu);
 
 /* ---- cfs/numa.c ---- */
 

@@ -356,5 +356,10 @@ void cfs_pelt_sync(struct cfs *s, struct cfs_entity *se)
 
 void cfs_pelt_blocked(struct cfs *s, int cpu)
 {
-	cfs_pelt_rq(s, &s->rq[cpu]);
+	struct cfs_rq *rq = &s->rq[cpu];
+
+	cfs_pelt_rq(s, rq);
+	/* update_blocked_load_tick / _status (nohz.c reads them) */
+	rq->last_blocked_tick = sl_jiffies(s->sim);
+	rq->has_blocked_load = rq->avg.load_avg || rq->avg.util_avg;
 }
