@@ -393,6 +393,20 @@ static void jb_mem(const struct sl_params *p, const struct sl_topo *topo,
 	need->bytes = sl_sat_add(need->bytes, b);
 }
 
+/* The search work alone, on as many CPUs as there are workers or CPUs. */
+static int jb_check(const struct sl_params *p, const struct sl_machine *m,
+		    const struct sl_policy_ops *policy, struct sl_err *err)
+{
+	double size = sl_param_real(p, "size");
+	long threads = sl_param_int(p, "threads");
+	int on = threads < m->topo.ncpus ? (int)threads : m->topo.ncpus;
+	char what[96];
+
+	(void)policy;
+	snprintf(what, sizeof(what), "size=%g s of work on %d CPU%s", size, on, on > 1 ? "s" : "");
+	return sl_workload_fits_horizon("javabench", size / on, what, err);
+}
+
 const struct sl_workload_ops sl_workload_javabench = {
 	.name = "javabench",
 	.summary = "seed 000's Java search bench (inferred): MEM-bound threads, a lock, stop-the-world GC",
@@ -401,4 +415,5 @@ const struct sl_workload_ops sl_workload_javabench = {
 	.start = jb_start,
 	.report = jb_report,
 	.mem = jb_mem,
+	.check = jb_check,
 };

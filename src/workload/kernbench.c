@@ -723,6 +723,20 @@ static void kb_mem(const struct sl_params *p, const struct sl_topo *topo,
 	}
 }
 
+/* No CPU runs faster than the reference: the build's user work alone
+ * takes size / CPUs. */
+static int kb_check(const struct sl_params *p, const struct sl_machine *m,
+		    const struct sl_policy_ops *policy, struct sl_err *err)
+{
+	double size = sl_param_real(p, "size");
+	char what[96];
+
+	(void)policy;
+	snprintf(what, sizeof(what), "size=%g s of work on %d CPU%s", size, m->topo.ncpus,
+		 m->topo.ncpus > 1 ? "s" : "");
+	return sl_workload_fits_horizon("kernbench", size / m->topo.ncpus, what, err);
+}
+
 const struct sl_workload_ops sl_workload_kernbench = {
 	.name = "kernbench",
 	.summary = "make -j N of a kernel: make's job server, sh/gcc/cc1/as/fixdep per object",
@@ -732,4 +746,5 @@ const struct sl_workload_ops sl_workload_kernbench = {
 	.report = kb_report,
 	.mem = kb_mem,
 	.validate = kb_validate,
+	.check = kb_check,
 };

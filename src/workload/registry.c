@@ -73,6 +73,19 @@ int sl_workload_cpus(const struct sl_params *p, int ncpus, sl_cpumask *out, stru
 	return sl_cpulist_parse(sl_param_str(p, "cpus"), ncpus, "cpus", out, err);
 }
 
+int sl_workload_fits_horizon(const char *name, double least_s, const char *what,
+			     struct sl_err *err)
+{
+	double horizon = (double)SL_TIME_HORIZON / SL_SEC;
+
+	/* one that needs the whole horizon does not end in it either: its
+	 * forks, switches and kernel work come on top */
+	if (least_s < horizon)
+		return 0;
+	return sl_fail(err, "workload '%s': %s: at least %.0f simulated s, but a run must end "
+		       "within %.0f s (%.1f days)", name, what, least_s, horizon, horizon / 86400);
+}
+
 void sl_workload_pin(struct sl_sim *sim, const struct sl_params *p)
 {
 	sl_cpumask m;

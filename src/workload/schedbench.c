@@ -395,6 +395,26 @@ static void sb_mem(const struct sl_params *p, const struct sl_topo *topo,
 	}
 }
 
+/* dispatch waits for hackbench_at before it starts the hackbench; the
+ * tasks' work alone takes tasks x size / CPUs, and size for the last. */
+static int sb_check(const struct sl_params *p, const struct sl_machine *m,
+		    const struct sl_policy_ops *policy, struct sl_err *err)
+{
+	double size = sl_param_real(p, "size"), at = sl_param_real(p, "hackbench_at");
+	long tasks = sl_param_given(p, "tasks") ? sl_param_int(p, "tasks") : m->topo.ncpus;
+	double work = (double)tasks * size / m->topo.ncpus;
+	char what[128];
+
+	(void)policy;
+	if (sl_param_int(p, "hackbench") > 0 && at > work) {
+		snprintf(what, sizeof(what), "hackbench_at=%g (dispatch starts the hackbench then)", at);
+		return sl_workload_fits_horizon("schedbench", at, what, err);
+	}
+	snprintf(what, sizeof(what), "%ld task%s of size=%g s on %d CPU%s", tasks,
+		 tasks > 1 ? "s" : "", size, m->topo.ncpus, m->topo.ncpus > 1 ? "s" : "");
+	return sl_workload_fits_horizon("schedbench", work > size ? work : size, what, err);
+}
+
 const struct sl_workload_ops sl_workload_schedbench = {
 	.name = "schedbench",
 	.summary = "NUMA schedbench (Erich Focht's numa_test): N memory-bound tasks with 20 MB "
@@ -404,4 +424,5 @@ const struct sl_workload_ops sl_workload_schedbench = {
 	.start = sb_start,
 	.report = sb_report,
 	.mem = sb_mem,
+	.check = sb_check,
 };

@@ -111,6 +111,13 @@ void sl_workload_pin(struct sl_sim *sim, const struct sl_params *p);
 uint64_t sl_workload_mem(const struct sl_workload_ops *w, const struct sl_params *params,
 			 const struct sl_machine *machine, const struct sl_policy_ops *policy,
 			 uint64_t *tasks);
+/* A check() helper: refuse (-1, err set) a run that cannot end within
+ * the simulated-time horizon, `least_s` being a lower bound of its
+ * simulated length from its parameters and the machine alone, `what` what
+ * it comes from ("1e+07 s of work on 4 CPUs"), before any work starts
+ * rather than at the horizon, hours later. */
+int sl_workload_fits_horizon(const char *name, double least_s, const char *what,
+			     struct sl_err *err);
 int sl_workload_parse(const char *text, const struct sl_workload_ops **ops,
 		      struct sl_params *params, struct sl_err *err);
 

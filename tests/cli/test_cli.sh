@@ -25,6 +25,16 @@ bad_input "range 3-1 runs backwards" run -m p4dpe-2x2ht -p o1 -w hackbench:cpus=
 bad_input "cpus '1x': unexpected 'x'" run -m p4dpe-2x2ht -p o1 -w pingpong:cpus=1x
 bad_input "policy 'up' knows CPU 0 only" run -m p4dpe-2x2ht -p up -w spin:cpus=1+3
 expect_exit 0 "$S" run -m p4dpe-2x2ht -p o1 -w spin:seconds=0.05,cpus=all
+# sizes whose run cannot end within the simulated-time horizon: before any
+# run (not after hours at the horizon), on the machine asked for
+bad_input "workload 'kernbench': size=1e+07 s of work on 4 CPUs: at least 2500000 simulated s, but a run must end within 1000000 s" \
+	run -m p4dpe-2x2ht -p o1 -w kernbench:size=1e7
+bad_input "workload 'javabench': size=1e+06 s of work on 1 CPU: at least 1000000" \
+	run -m p4dpe-2x2ht -p o1 -w javabench:size=1e6,threads=1
+bad_input "workload 'schedbench': hackbench_at=1e+06 (dispatch starts the hackbench then): at least 1000000" \
+	run -m p4dpe-2x2ht -p o1 -w schedbench:hackbench_at=1e6
+bad_input "workload 'schedbench': 8 tasks of size=500000 s on 4 CPUs: at least 1000000" \
+	run -m p4dpe-2x2ht -p o1 -w schedbench:tasks=8,size=5e5
 # scheduling classes: chrt's rules, and a class the policy lacks, before any run
 bad_input "spin': policy=fifo needs rtprio=1..99" run -m $M -p o1 -w spin:policy=fifo
 bad_input "rtprio=5 is for policy=fifo or rr, not policy=other" run -m $M -p o1 -w spin:rtprio=5
