@@ -1464,6 +1464,89 @@ SL_TEST(engine_tick_on_the_jiffy_grid_after_idle)
 	}
 }
 
+/* NO_HZ_IDLE (sim.h sl_set_nohz): a policy that stops the tick of every
+ * idle CPU and restarts it when the CPU picks a task. */
+static void *nohzlog_init(struct sl_sim *sim, const struct sl_params *k, struct sl_err *e)
+{
+	void *f = ticklog_init(sim, k, e);
+	sl_set_nohz(sim);
+	for (int cpu = 0; cpu < sl_topo(sim)->ncpus; cpu++)
+		sl_tick_stop(sim, cpu);
+	return f;
+}
+
+static struct sl_task *nohzlog_pick(struct sl_sim *sim, int cpu, struct sl_task *prev)
+{
+	struct sl_task *next = fifo_pick(sim, cpu, prev);
+	if (next)
+		sl_tick_restart(sim, cpu);
+	else
+		sl_tick_stop(sim, cpu);
+	return next;
+}
+
+static const struct sl_policy_ops nohzlog_ops = {
+	.name = "nohzlog", .summary = "test FIFO recording ticks, idle CPUs tickless",
+	.task_size = sizeof(struct fifo_task), .init = nohzlog_init,
+	.fork = fifo_enqueue_new, .wakeup = fifo_wakeup, .pick_next = nohzlog_pick,
+	.tick = ticklog_tick,
+};
+
+/* Four CPUs (HZ 1000).  The root runs 0.3 ms on CPU 0, forks a child that
+ * CPU 1 picks at once, runs 1 ms more and waits; the child runs 1.5 ms.
+ * Only busy CPUs tick; under staggered ticks CPU 1, restarted at 0.3 ms,
+ * still gets its tick of jiffy 0 at 0.4 ms (the walk had passed on to
+ * CPU 0's next jiffy). */
+static bool nohz_tick_run(enum sl_tick_mode mode)
+{
+	struct sl_machine m;
+	struct sl_err err = { 0 };
+	if (sl_machine_load(&m, "pack:4 core:1 pu:1", &err))
+		return false;
+	zero_costs(&m);
+	tick_log.mode = mode;
+	struct sl_sim_config cfg = { .machine = &m, .policy = &nohzlog_ops, .seed = 1,
+				     .check = true };
+	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	if (!sim)
+		return false;
+	struct script *root = script_new(sim), *child = script_new(sim);
+	script_add(child, sl_act_run(1.5 * SL_MSEC, SL_WC_INT));
+	script_add(root, sl_act_run(0.3 * SL_MSEC, SL_WC_INT));
+	script_add(root, fork_of(child));
+	script_add(root, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	struct sl_run_stats st;
+	int rc = run(sim, &st);
+	sl_sim_destroy(sim);
+	return rc == 0;
+}
+
+SL_TEST(engine_nohz_ticks_only_busy_cpus)
+{
+	/* staggered: CPU n at (n+1)/5 ms of each jiffy */
+	static const int cpu[] = { 0, 1, 0, 1 };
+	static const sl_time at[] = { 200000, 400000, 1200000, 1400000 };
+
+	CHECK(nohz_tick_run(SL_TICK_STAGGERED));
+	CHECKF(tick_log.n == 4, "staggered: %d ticks", tick_log.n);
+	for (int i = 0; i < tick_log.n && i < 4; i++)
+		CHECKF(tick_log.cpu[i] == cpu[i] && tick_log.at[i] == at[i],
+		       "staggered: tick %d on CPU %d at %lld ns", i, tick_log.cpu[i],
+		       (long long)tick_log.at[i]);
+	/* sync and ordered: at each jiffy's start, CPUs 0 and 1 only */
+	static const enum sl_tick_mode modes[] = { SL_TICK_SYNC, SL_TICK_ORDERED };
+	for (int k = 0; k < 2; k++) {
+		CHECK(nohz_tick_run(modes[k]));
+		CHECKF(tick_log.n == 2, "mode %d: %d ticks", (int)modes[k], tick_log.n);
+		for (int i = 0; i < tick_log.n; i++)
+			CHECKF(tick_log.cpu[i] <= 1 && tick_log.at[i] == SL_MSEC,
+			       "mode %d: tick on CPU %d at %lld ns", (int)modes[k], tick_log.cpu[i],
+			       (long long)tick_log.at[i]);
+	}
+}
+
 /* 2.6 setup_APIC_timer(): all at the jiffy's start, each CPU once per
  * jiffy, in an order drawn per tick from the run's seed: the same seed
  * gives the same orders, another seed others, and every CPU comes first
