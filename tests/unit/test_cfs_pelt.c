@@ -4,7 +4,8 @@
  * table, decay over whole and partial half-lives, a task running from
  * zero for 1, 32 and 345 ms in one update, a sleep of 32 periods halving
  * its sums, the averages moving only at period boundaries, and attach /
- * detach / removal rebuilding and subtracting the sums as fair.c does.
+ * detach / removal rebuilding and subtracting the sums as fair.c does;
+ * UTIL_EST's estimate and the CPU utilisation it feeds.
  *
  * Units: 1 unit = 1024 ns, 1 period = 1024 units; LOAD_AVG_MAX 47742;
  * divider = 47742 - 1024 + period_contrib.  A continuous exp2 decay (the
@@ -221,4 +222,73 @@ SL_TEST(cfs_pelt_u32_floor)
 	cfs_pelt_detach(&rq, &se);
 	/* (2^32 + 5000 - 1024) as u32 = 3976 */
 	CHECK(rq.avg.load_sum == 3976);
+}
+
+/*
+ * UTIL_EST (6.12 fair.c util_est_update, util_est_enqueue / _dequeue,
+ * cpu_util), by hand: a sample moves the estimate a quarter of the way
+ * down (UTIL_EST_WEIGHT_SHIFT 2), at once up; none within 1 % (10), none
+ * when the task waited for the CPU (runnable_avg above util_avg + 10),
+ * none until its util_avg has changed (UTIL_AVG_UNCHANGED).
+ */
+SL_TEST(cfs_util_est_ewma)
+{
+	static struct cfs s;
+	struct cfs_rq rq;
+	struct cfs_entity se;
+	int dirty[1];
+	const uint32_t F = CFS_UTIL_AVG_UNCHANGED;
+
+	memset(&s, 0, sizeof(s));
+	memset(&rq, 0, sizeof(rq));
+	memset(&se, 0, sizeof(se));
+	s.util_est = true;
+	s.gsum_dirty = dirty;
+	rq.capacity = 1024;
+	se.avg.util_est = 600;
+	se.avg.util_avg = se.avg.runnable_avg = 400;
+	cfs_util_est_update(&s, &rq, &se);
+	/* (600 x 4 - 200) / 4 */
+	CHECKF(se.avg.util_est == (550 | F), "ewma %u", se.avg.util_est & ~F);
+	se.avg.util_avg = 100;		/* no PELT update since: no sample */
+	cfs_util_est_update(&s, &rq, &se);
+	CHECK(se.avg.util_est == (550 | F));
+	se.avg.util_est &= ~F;		/* what cfs_pelt_se does at an update */
+	se.avg.util_avg = 300;
+	se.avg.runnable_avg = 600;	/* it waited: no sample */
+	cfs_util_est_update(&s, &rq, &se);
+	CHECK(se.avg.util_est == (550 | F));
+	se.avg.util_est &= ~F;
+	se.avg.util_avg = se.avg.runnable_avg = 545;	/* within the margin */
+	cfs_util_est_update(&s, &rq, &se);
+	CHECK(se.avg.util_est == (550 | F));
+	se.avg.util_est &= ~F;
+	se.avg.util_avg = se.avg.runnable_avg = 700;	/* up at once */
+	cfs_util_est_update(&s, &rq, &se);
+	CHECK(se.avg.util_est == (700 | F));
+	CHECK(cfs_task_util_est(&se) == 700);
+
+	/* the CPU's estimate is its queued tasks' (once each); its
+	 * utilisation the larger, at most its capacity */
+	rq.avg.util_avg = 200;
+	cfs_util_est_enqueue(&s, &rq, &se);
+	cfs_util_est_enqueue(&s, &rq, &se);
+	CHECK(rq.avg.util_est == 700 && cfs_cpu_util(&rq) == 700);
+	/* without se: util 200 - 700 floored, estimate 700 - 700 */
+	CHECK(cfs_cpu_util_without(&rq, &se) == 0);
+	cfs_util_est_dequeue(&s, &rq, &se);
+	CHECK(rq.avg.util_est == 0 && cfs_cpu_util(&rq) == 200);
+	rq.avg.util_est = 2000;
+	CHECK(cfs_cpu_util(&rq) == 1024);
+	/* the balancer's cpu_util_cfs_boost: runnable_avg counts too */
+	rq.avg.util_est = 0;
+	rq.avg.runnable_avg = 900;
+	CHECK(cfs_cpu_util_boost(&rq) == 900 && cfs_cpu_util(&rq) == 200);
+	/* UTIL_EST off: nothing is counted, no sample taken */
+	s.util_est = false;
+	cfs_util_est_enqueue(&s, &rq, &se);
+	CHECK(rq.avg.util_est == 0);
+	se.avg.util_est = 600;
+	cfs_util_est_update(&s, &rq, &se);
+	CHECK(se.avg.util_est == 600);
 }

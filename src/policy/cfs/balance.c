@@ -181,7 +181,7 @@ static int cfs_detach_tasks(struct cfs *s, struct cfs_lb_env *env)
 				break;
 			}
 			case CFS_MIGRATE_UTIL: {
-				long util = cfs_task_util(se);
+				long util = cfs_task_util_est(se);
 				if ((util >> nbf) > env->imbalance)
 					take = false;
 				else
@@ -552,7 +552,7 @@ static struct cfs_rq *cfs_find_busiest_queue(struct cfs *s, struct cfs_lb_env *e
 			break;
 		}
 		case CFS_MIGRATE_UTIL: {
-			long util = cfs_cpu_util(rq);
+			long util = cfs_cpu_util_boost(rq);
 			if (nr <= 1)
 				break;
 			if (busiest_util < util) {

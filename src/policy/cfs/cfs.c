@@ -24,7 +24,8 @@
  *               default): x3 on 4 CPUs, x4 from 8 CPUs up.
  *   features    6.12's features.h defaults: DELAY_DEQUEUE (delay_dequeue),
  *               PLACE_REL_DEADLINE (rel_deadline), PREEMPT_SHORT
- *               (preempt_short), SIS_UTIL (sis_util) on; the first three
+ *               (preempt_short), SIS_UTIL (sis_util), UTIL_EST (util_est)
+ *               on, NO_HZ_IDLE (nohz) the Kconfig default; the first three
  *               off give 6.6's EEVDF.  No workload calls sched_setattr:
  *               custom_slice=COMM:US gives the tasks of that name a slice
  *               of their own (what PREEMPT_SHORT is about).
@@ -101,6 +102,9 @@ static const struct sl_param_def cfs_knobs[] = {
 	{ .name = "sis_util", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "SIS_UTIL: select_idle_cpu scans fewer CPUs the busier the LLC was at its "
 		 "last periodic balance (none from 85%)" },
+	{ .name = "util_est", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "UTIL_EST: a CPU's utilisation is at least the sum of its queued tasks' "
+		 "estimates (each an average of its utilisation when it last slept)" },
 	{ .name = "nohz", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "NO_HZ_IDLE (Kconfig's default): an idle CPU stops its tick and a busy CPU's "
 		 "tick kicks an idle one to balance for all; off: every CPU ticks and balances "
@@ -272,6 +276,7 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	s->preempt_short = eevdf && sl_param_choice(knobs, "preempt_short") == 0;
 	s->sis_util = sl_param_choice(knobs, "sis_util") == 0;
 	s->nohz = sl_param_choice(knobs, "nohz") == 0;
+	s->util_est = sl_param_choice(knobs, "util_est") == 0;
 	if (eevdf && cfs_parse_custom_slice(s, sl_param_str(knobs, "custom_slice"), err)) {
 		free(s);
 		return NULL;
@@ -692,9 +697,14 @@ static int cfs_check_rq(struct sl_sim *sim, struct cfs *s, struct cfs_rq *rq, st
 					load, rq->load, avg_load, rq->avg_load, (long long)avg,
 					(long long)rq->avg_vruntime);
 	int n = 0, numa = 0, pref = 0;
+	uint32_t est = 0;
 	for (const struct cfs_entity *se = rq->lru_head; se; se = se->lru_next) {
 		if (++n > rq->nr_running || (se->lru_next && se->lru_next->lru_prev != se))
 			return sl_fail_internal(err, "cfs: CPU %d: cfs_tasks list broken", cpu);
+		if (se->util_est_in && se->delayed)
+			return sl_fail_internal(err, "cfs: CPU %d: delayed task %d in util_est", cpu,
+						se->task->id);
+		est += se->util_est_in ? (uint32_t)cfs_task_est(se) : 0;
 		if (se->numa_nid >= 0) {
 			numa++;
 			pref += se->numa_nid == s->topo->cpu_node[cpu];
@@ -703,6 +713,9 @@ static int cfs_check_rq(struct sl_sim *sim, struct cfs *s, struct cfs_rq *rq, st
 	if (n != rq->nr_running || (n && rq->lru_tail->lru_next))
 		return sl_fail_internal(err, "cfs: CPU %d: %d tasks listed, nr_running %d", cpu, n,
 					rq->nr_running);
+	if (est != rq->avg.util_est)
+		return sl_fail_internal(err, "cfs: CPU %d: util_est %u, its tasks' %u", cpu,
+					rq->avg.util_est, est);
 	if (numa != rq->nr_numa_running || pref != rq->nr_preferred_running)
 		return sl_fail_internal(err, "cfs: CPU %d: NUMA counts %d/%d, kept %d/%d", cpu, numa,
 					pref, rq->nr_numa_running, rq->nr_preferred_running);

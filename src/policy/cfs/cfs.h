@@ -1,7 +1,8 @@
 /*
  * cfs/cfs.h - policy `cfs`: the scheduler a user runs today (the Linux 6.12
  * fair class with 6.12's default features: EEVDF with DELAY_DEQUEUE,
- * PLACE_REL_DEADLINE, PREEMPT_SHORT and RUN_TO_PARITY, SIS_UTIL; each a
+ * PLACE_REL_DEADLINE, PREEMPT_SHORT and RUN_TO_PARITY, SIS_UTIL, UTIL_EST,
+ * and NO_HZ_IDLE; each a
  * knob, 6.6's EEVDF by turning the first three off, the pre-6.6 CFS pick
  * with pick=cfs) on per-CPU
  * runqueues, with scheduler domains built from the machine (SMT, MC,
@@ -119,7 +120,13 @@ struct cfs_avg {
 	sl_time last_update_time;
 	uint64_t load_sum, runnable_sum;
 	uint32_t util_sum, period_contrib;
+	/* UTIL_EST (cfs/pelt.c): a task's estimate (an EWMA of its util_avg
+	 * at each sleep, CFS_UTIL_AVG_UNCHANGED while its util_avg has not
+	 * changed since), a CPU's the sum of its queued tasks' */
+	uint32_t util_est;
 };
+
+#define CFS_UTIL_AVG_UNCHANGED	0x80000000u
 
 /*
  * The fields are ordered to leave few holes: the size of this struct, with
@@ -147,6 +154,7 @@ struct cfs_entity {
 	bool delayed;			/* DELAY_DEQUEUE: asleep, still queued (sched_delayed) */
 	bool rel_deadline;		/* PLACE_REL_DEADLINE: deadline kept as deadline - vruntime */
 	bool custom_slice;		/* slice set per task (sched_attr.sched_runtime) */
+	bool util_est_in;		/* its estimate is in its CPU's (util_est_enqueue) */
 	struct cfs_avg avg;
 	/* wake_wide() */
 	const struct sl_task *last_wakee;	/* compared, never dereferenced */
@@ -322,6 +330,7 @@ struct cfs {
 	bool rel_deadline;		/* PLACE_REL_DEADLINE */
 	bool preempt_short;		/* PREEMPT_SHORT */
 	bool sis_util;			/* SIS_UTIL */
+	bool util_est;			/* UTIL_EST */
 	sl_time short_slice;		/* custom slice of the tasks named short_comm, 0: none */
 	char short_comm[16];
 	bool wake_affine;
@@ -503,10 +512,13 @@ static inline long cfs_cpu_load(const struct cfs_rq *rq)
 {
 	return (long)rq->avg.load_avg;
 }
-/* cpu_util_cfs(): never above the CPU's capacity. */
+/* cpu_util_cfs(): util_avg, or the queued tasks' estimates if more
+ * (UTIL_EST; 0 with it off), never above the CPU's capacity. */
 static inline long cfs_cpu_util(const struct cfs_rq *rq)
 {
-	long util = (long)rq->avg.util_avg;
+	long util = (long)rq->avg.util_avg, est = (long)rq->avg.util_est;
+
+	util = util > est ? util : est;
 	return util < rq->capacity ? util : rq->capacity;
 }
 static inline long cfs_cpu_runnable(const struct cfs_rq *rq)
@@ -521,6 +533,25 @@ static inline long cfs_task_util(const struct cfs_entity *se)
 {
 	return (long)se->avg.util_avg;
 }
+/* _task_util_est() and task_util_est() */
+static inline long cfs_task_est(const struct cfs_entity *se)
+{
+	return (long)(se->avg.util_est & ~CFS_UTIL_AVG_UNCHANGED);
+}
+static inline long cfs_task_util_est(const struct cfs_entity *se)
+{
+	long util = cfs_task_util(se), est = cfs_task_est(se);
+	return util > est ? util : est;
+}
+/* cpu_util_without(): the CPU's utilisation without p, which runs or is
+ * queued there. */
+long cfs_cpu_util_without(const struct cfs_rq *rq, const struct cfs_entity *p);
+/* cpu_util_cfs_boost(): runnable_avg counts too (a CPU whose tasks wait). */
+long cfs_cpu_util_boost(const struct cfs_rq *rq);
+/* UTIL_EST's bookkeeping (util_est_enqueue / _dequeue / _update). */
+void cfs_util_est_enqueue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
+void cfs_util_est_dequeue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
+void cfs_util_est_update(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
 
 /* ---- cfs/topology.c ---- */
 

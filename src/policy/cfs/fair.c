@@ -307,6 +307,11 @@ static void cfs_lru_del(struct cfs_rq *rq, struct cfs_entity *se)
 
 void cfs_enqueue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsigned flags)
 {
+	/* enqueue_task_fair(): a delayed task moved or re-weighted keeps out
+	 * of util_est (it left at its sleep; its wakeup is
+	 * cfs_requeue_delayed) */
+	if (!se->delayed)
+		cfs_util_est_enqueue(s, rq, se);
 	cfs_update_curr(s, rq);
 	cfs_pelt_rq(s, rq);
 	cfs_pelt_se(s, se);
@@ -351,6 +356,15 @@ bool cfs_dequeue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsign
 {
 	bool sleep = flags & CFS_DEQ_SLEEP;
 
+	/* dequeue_task_fair(), before the entity's PELT update: the task's
+	 * estimate leaves its CPU's, and a sleep samples its util_avg.  The
+	 * final dequeue of a delayed task (at its pick) is dequeue_entities()
+	 * alone: it left util_est when it went to sleep. */
+	if (!(flags & CFS_DEQ_DELAYED)) {
+		cfs_util_est_dequeue(s, rq, se);
+		if (sleep)
+			cfs_util_est_update(s, rq, se);
+	}
 	cfs_update_curr(s, rq);
 	cfs_pelt_rq(s, rq);
 	cfs_pelt_se(s, se);
@@ -411,6 +425,7 @@ bool cfs_dequeue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsign
  */
 void cfs_requeue_delayed(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
 {
+	cfs_util_est_enqueue(s, rq, se);	/* enqueue_task_fair(ENQUEUE_DELAYED) */
 	cfs_update_curr(s, rq);
 	cfs_pelt_rq(s, rq);
 	cfs_pelt_se(s, se);

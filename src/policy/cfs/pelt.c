@@ -52,9 +52,13 @@
  *   - migrate_se_pelt_lag's estimate of the idle source CPU's clock is
  *     the exact simulated time.
  *
- * Omitted: util_est and uclamp (utilisation is util_avg alone),
- * frequency invariance (fixed clocks), group entities (task_h_load is the
- * task's own load_avg), RT/DL/IRQ averages.
+ * UTIL_EST (cfs_util_est_*): 6.12 fair.c util_est_enqueue, util_est_dequeue,
+ * util_est_update (w = 1/4, 1 % margin, UTIL_AVG_UNCHANGED), cpu_util,
+ * cpu_util_without, cpu_util_cfs_boost; fair.c calls them where
+ * enqueue_task_fair and dequeue_task_fair do.
+ *
+ * Omitted: uclamp, frequency invariance (fixed clocks), group entities
+ * (task_h_load is the task's own load_avg), RT/DL/IRQ averages.
  */
 #include "policy/cfs/cfs.h"
 #include "sim/sim.h"
@@ -249,8 +253,84 @@ void cfs_pelt_se(struct cfs *s, struct cfs_entity *se)
 	const struct cfs_rq *rq = &s->rq[se->cpu];
 	bool running = se->on_rq && rq->curr == se;
 
-	cfs_pelt_update(&se->avg, sl_now(s->sim), se->on_rq, se->on_rq && !se->delayed,
-			running ? (unsigned long)rq->capacity : 0, (unsigned long)se->weight);
+	if (cfs_pelt_update(&se->avg, sl_now(s->sim), se->on_rq, se->on_rq && !se->delayed,
+			    running ? (unsigned long)rq->capacity : 0, (unsigned long)se->weight))
+		se->avg.util_est &= ~CFS_UTIL_AVG_UNCHANGED;	/* cfs_se_util_change() */
+}
+
+/* ---- UTIL_EST (6.12 fair.c util_est_enqueue / _dequeue / _update,
+ * cpu_util, cpu_util_without) ---- */
+
+#define UTIL_EST_WEIGHT_SHIFT	2
+#define UTIL_EST_MARGIN		(1024 / 100)
+
+void cfs_util_est_enqueue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
+{
+	if (!s->util_est || se->util_est_in)
+		return;
+	se->util_est_in = true;
+	rq->avg.util_est += (uint32_t)cfs_task_est(se);
+	cfs_gsum_touch(s, rq);
+}
+
+void cfs_util_est_dequeue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
+{
+	if (!se->util_est_in)
+		return;
+	se->util_est_in = false;
+	uint32_t est = (uint32_t)cfs_task_est(se);
+	rq->avg.util_est -= est < rq->avg.util_est ? est : rq->avg.util_est;
+	cfs_gsum_touch(s, rq);
+}
+
+/* A task goes to sleep: its util_avg now is a sample of its size. */
+void cfs_util_est_update(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
+{
+	uint32_t ewma = se->avg.util_est, dequeued = (uint32_t)se->avg.util_avg;
+
+	if (!s->util_est || (ewma & CFS_UTIL_AVG_UNCHANGED))
+		return;	/* no change of util_avg since its last sample */
+	if (ewma <= dequeued) {
+		ewma = dequeued;	/* increases are taken at once */
+	} else {
+		uint32_t diff = ewma - dequeued;
+		if (diff >= UTIL_EST_MARGIN) {
+			/* no idle time proven: no sample */
+			if (dequeued > (uint32_t)rq->capacity)
+				return;
+			/* it did not get all the CPU it wanted: keep the estimate */
+			if (dequeued + UTIL_EST_MARGIN >= se->avg.runnable_avg) {
+				ewma <<= UTIL_EST_WEIGHT_SHIFT;
+				ewma -= diff;
+				ewma >>= UTIL_EST_WEIGHT_SHIFT;
+			}
+		}
+	}
+	se->avg.util_est = ewma | CFS_UTIL_AVG_UNCHANGED;
+}
+
+long cfs_cpu_util_without(const struct cfs_rq *rq, const struct cfs_entity *p)
+{
+	long util = (long)rq->avg.util_avg - cfs_task_util(p);
+	long est = (long)rq->avg.util_est;
+
+	util = util > 0 ? util : 0;
+	if (p->util_est_in) {
+		est -= cfs_task_est(p);
+		est = est > 0 ? est : 0;
+	}
+	util = util > est ? util : est;
+	return util < rq->capacity ? util : rq->capacity;
+}
+
+long cfs_cpu_util_boost(const struct cfs_rq *rq)
+{
+	long util = (long)rq->avg.util_avg, runnable = (long)rq->avg.runnable_avg;
+	long est = (long)rq->avg.util_est;
+
+	util = util > runnable ? util : runnable;
+	util = util > est ? util : est;
+	return util < rq->capacity ? util : rq->capacity;
 }
 
 /* attach_entity_load_avg(): rq brought up to date by the caller. */

@@ -305,10 +305,9 @@ static long cfs_wake_walk(const struct cfs *s, const struct cfs_group *g,
 				 * 0; the others' are averages of weights and
 				 * capacities, never negative */
 				load -= cfs_task_load(p);
-				util -= cfs_task_util(p);
+				util = cfs_cpu_util_without(rq, p);
 				runnable -= (long)p->avg.runnable_avg;
 				load = load > 0 ? load : 0;
-				util = util > 0 ? util : 0;
 				runnable = runnable > 0 ? runnable : 0;
 			}
 			load_sum += load;
@@ -344,10 +343,10 @@ static long cfs_wake_kept(struct cfs *s, const struct cfs_group *g, const struct
 		const struct cfs_rq *rq = &s->rq[here_cpu];
 		long load = cfs_cpu_load(rq), util = cfs_cpu_util(rq);
 		long runnable = cfs_cpu_runnable(rq);
-		long load_w = load - cfs_task_load(p), util_w = util - cfs_task_util(p);
+		long load_w = load - cfs_task_load(p), util_w = cfs_cpu_util_without(rq, p);
 		long runnable_w = runnable - (long)p->avg.runnable_avg;
 		st->load += (load_w > 0 ? load_w : 0) - load;
-		st->util += (util_w > 0 ? util_w : 0) - util;
+		st->util += util_w - util;
 		st->runnable += (runnable_w > 0 ? runnable_w : 0) - runnable;
 		st->nr_running--;
 		bool idle_here = sl_cpu_idle(s->sim, here_cpu);
