@@ -47,6 +47,10 @@ struct sl_pagecache *sl_sim_pagecache(struct sl_sim *sim);
  * limit_pct waits.  0 < stop <= bg <= limit <= 100. */
 void sl_pagecache_set_ratios(struct sl_pagecache *pc, double bg_pct, double stop_pct,
 			     double limit_pct);
+/* The most a page cache on `m` can ever hold: its memory less the
+ * kernel's (a check before the run, with no anonymous memory yet). */
+struct sl_machine;
+double sl_pagecache_most(const struct sl_machine *m);
 /* Bytes the page cache can hold now: memory less the kernel's and less
  * the anonymous memory workloads said they use. */
 double sl_pagecache_capacity(const struct sl_pagecache *pc);

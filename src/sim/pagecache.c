@@ -56,12 +56,18 @@ static void set_thresholds(struct sl_pagecache *pc, double bg, double stop, doub
 	pc->limit = pc->mem * limit / 100;
 }
 
+double sl_pagecache_most(const struct sl_machine *m)
+{
+	double mem = (double)m->mem_mb - KERNEL_MB;
+
+	return (mem > 1 ? mem : 1) * 1024 * 1024;
+}
+
 struct sl_pagecache *sl_sim_pagecache(struct sl_sim *sim)
 {
 	if (!sim->pcache) {
 		struct sl_pagecache *pc = sl_sim_alloc(sim, sizeof(*pc));
-		double mem = (double)sim->machine->mem_mb - KERNEL_MB;
-		pc->mem = (mem > 1 ? mem : 1) * 1024 * 1024;
+		pc->mem = sl_pagecache_most(sim->machine);
 		pc->disk = sl_sim_disk(sim);
 		set_thresholds(pc, 10, 10, 40);
 		sim->pcache = pc;

@@ -453,6 +453,45 @@ static void db_mem(const struct sl_params *p, const struct sl_topo *topo,
 	need->bytes = sl_sat_add(need->bytes, b);
 }
 
+/*
+ * The disk serves one request at a time.  Of each client's ReadX, those
+ * missing the cache each wait for a positioned request (cache_action),
+ * and its Flushes with fsync_ms wait one at a time: sums of many random
+ * draws, so half their expected total is a lower bound that no run falls
+ * below (refused only when that half is already past the horizon: 10^8
+ * and more draws, far from their mean by a fraction of a percent).  The
+ * cache holds at most the machine's memory less the kernel's.
+ */
+static int db_check(const struct sl_params *p, const struct sl_machine *m,
+		    const struct sl_policy_ops *policy, struct sl_err *err)
+{
+	double clients = (double)sl_param_int(p, "clients"), ops = (double)sl_param_int(p, "ops");
+	double total = 0;
+	for (int k = 0; k < NB_NKINDS; k++)
+		total += nb_op_pct[k];
+	double reads = floor(ops * nb_op_pct[NB_READX] / total);
+	double flushes = floor(ops * nb_op_pct[NB_FLUSH] / total);
+	char what[160];
+
+	(void)policy;
+	if (sl_param_int(p, "pagecache")) {
+		double files = clients * sl_param_real(p, "files_mb") * 1024 * 1024;
+		double cache = sl_pagecache_most(m);
+		double miss = files > cache ? 1 - cache / files : 0;
+		double s = 0.5 * clients * reads * miss * (double)(m->disk.seek_ns + m->disk.rot_ns) /
+			   SL_SEC;
+		snprintf(what, sizeof(what), "%.0f clients' reads of %.0f MB of files through a "
+			 "%.0f MB page cache, one disk request each", clients, files / 1048576,
+			 cache / 1048576);
+		if (sl_workload_fits_horizon("dbench", s, what, err))
+			return -1;
+	}
+	double fsync = 0.5 * clients * flushes * sl_param_real(p, "fsync_ms") / 1e3;
+	snprintf(what, sizeof(what), "%.0f clients' %.0f fsyncs of fsync_ms=%g, one at a time",
+		 clients, flushes, sl_param_real(p, "fsync_ms"));
+	return sl_workload_fits_horizon("dbench", fsync, what, err);
+}
+
 const struct sl_workload_ops sl_workload_dbench = {
 	.name = "dbench",
 	.summary = "dbench 2.x: N clients replay the netbench file-system load (page cache, fsync waits)",
@@ -461,4 +500,5 @@ const struct sl_workload_ops sl_workload_dbench = {
 	.start = db_start,
 	.report = db_report,
 	.mem = db_mem,
+	.check = db_check,
 };
