@@ -314,6 +314,16 @@ static bool cfst_run(struct cfst_run *r)
 	return false;
 }
 
+/* A root that forks one hog of `ms` named "hog" and waits for it. */
+static void cfst_spawn_hog(struct cfst_run *r, double ms)
+{
+	struct cfst_script *root = cfst_new(r->sim);
+
+	cfst_fork(root, cfst_hog(r->sim, ms), "hog", 0);
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r->sim, &cfst_prog, root, "root");
+}
+
 static struct cfs *cfst_state(struct cfst_run *r)
 {
 	return sl_policy_data(r->sim);
@@ -806,10 +816,7 @@ SL_TEST(cfs_nohz_mask_left_at_busy_tick)
 		return;
 	struct cfs *s = cfst_state(&r);
 	CHECK(s->nohz && s->nohz_nr == 2 && sl_tick_stopped(r.sim, 0) && sl_tick_stopped(r.sim, 1));
-	struct cfst_script *root = cfst_new(r.sim);
-	cfst_fork(root, cfst_hog(r.sim, 100), "hog", 0);
-	cfst_add(root, sl_act_wait());
-	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	cfst_spawn_hog(&r, 100);
 	if (cfst_run(&r)) {
 		struct sl_task *hog = cfst_find(r.sim, "hog");
 		int cpu = hog ? hog->cpu : -1;
@@ -1288,10 +1295,7 @@ static int cfst_repick_protect(const char *policy, int *before)
 
 	if (!cfst_start(&r, "pack:1 core:1 pu:1", policy, 50 * SL_MSEC))
 		return -1;
-	struct cfst_script *root = cfst_new(r.sim);
-	cfst_fork(root, cfst_hog(r.sim, 100), "hog", 0);
-	cfst_add(root, sl_act_wait());
-	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	cfst_spawn_hog(&r, 100);
 	if (cfst_run(&r)) {
 		struct sl_task *hog = cfst_find(r.sim, "hog");
 		if (hog && sl_curr(r.sim, 0) == hog) {

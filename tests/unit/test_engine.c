@@ -1346,33 +1346,49 @@ static const struct sl_policy_ops ticklog_ops = {
 	.tick = ticklog_tick,
 };
 
-/* One task on a 4-CPU machine (HZ 1000): runs `run_ms`, sleeps `sleep_ms`
- * (0: no sleep), runs `run_ms` again.  The ticks land in tick_log. */
+/* A 4-CPU machine (HZ 1000, no costs) under `ops`, its ticks in `mode`
+ * logged to tick_log (m holds the machine while the run lasts). */
+static struct sl_sim *tick_sim(struct sl_machine *m, const struct sl_policy_ops *ops,
+			       enum sl_tick_mode mode, uint64_t seed)
+{
+	struct sl_err err = { 0 };
+	if (sl_machine_load(m, "pack:4 core:1 pu:1", &err))
+		return NULL;
+	zero_costs(m);
+	tick_log.mode = mode;
+	struct sl_sim_config cfg = { .machine = m, .policy = ops, .seed = seed, .check = true };
+	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	if (sim)
+		CHECK(sl_tick_mode(sim) == mode);
+	return sim;
+}
+
+/* Run the sim's root to the end and free it: whether it ran clean. */
+static bool tick_finish(struct sl_sim *sim, struct script *root)
+{
+	struct sl_run_stats st;
+
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	int rc = run(sim, &st);
+	sl_sim_destroy(sim);
+	return rc == 0;
+}
+
+/* One task: runs `run_ms`, sleeps `sleep_ms` (0: no sleep), runs `run_ms`
+ * again.  The ticks land in tick_log. */
 static bool tick_run(enum sl_tick_mode mode, uint64_t seed, double run_ms, double sleep_ms)
 {
 	struct sl_machine m;
-	struct sl_err err = { 0 };
-	if (sl_machine_load(&m, "pack:4 core:1 pu:1", &err))
-		return false;
-	zero_costs(&m);
-	tick_log.mode = mode;
-	struct sl_sim_config cfg = { .machine = &m, .policy = &ticklog_ops, .seed = seed,
-				     .check = true };
-	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	struct sl_sim *sim = tick_sim(&m, &ticklog_ops, mode, seed);
 	if (!sim)
 		return false;
-	CHECK(sl_tick_mode(sim) == mode);
 	struct script *s = script_new(sim);
 	script_add(s, sl_act_run(run_ms * SL_MSEC, SL_WC_INT));
 	if (sleep_ms > 0) {
 		script_add(s, sl_act_sleep((sl_time)(sleep_ms * SL_MSEC)));
 		script_add(s, sl_act_run(run_ms * SL_MSEC, SL_WC_INT));
 	}
-	sl_sim_spawn_root(sim, &script_prog, s, "root");
-	struct sl_run_stats st;
-	int rc = run(sim, &st);
-	sl_sim_destroy(sim);
-	return rc == 0;
+	return tick_finish(sim, s);
 }
 
 /* Today's order, kept for what-ifs: every CPU at the jiffy's start, CPU 0
@@ -1500,14 +1516,7 @@ static const struct sl_policy_ops nohzlog_ops = {
 static bool nohz_tick_run(enum sl_tick_mode mode)
 {
 	struct sl_machine m;
-	struct sl_err err = { 0 };
-	if (sl_machine_load(&m, "pack:4 core:1 pu:1", &err))
-		return false;
-	zero_costs(&m);
-	tick_log.mode = mode;
-	struct sl_sim_config cfg = { .machine = &m, .policy = &nohzlog_ops, .seed = 1,
-				     .check = true };
-	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	struct sl_sim *sim = tick_sim(&m, &nohzlog_ops, mode, 1);
 	if (!sim)
 		return false;
 	struct script *root = script_new(sim), *child = script_new(sim);
@@ -1516,11 +1525,7 @@ static bool nohz_tick_run(enum sl_tick_mode mode)
 	script_add(root, fork_of(child));
 	script_add(root, sl_act_run(1 * SL_MSEC, SL_WC_INT));
 	script_add(root, sl_act_wait());
-	sl_sim_spawn_root(sim, &script_prog, root, "root");
-	struct sl_run_stats st;
-	int rc = run(sim, &st);
-	sl_sim_destroy(sim);
-	return rc == 0;
+	return tick_finish(sim, root);
 }
 
 SL_TEST(engine_nohz_ticks_only_busy_cpus)
