@@ -317,6 +317,20 @@ static void busy_host_warning(const struct sl_metrics *real, int nreal)
 			SL_VAL_OTHER_LOAD_PCT * cpus, cpus, cpus == 1 ? "" : "s");
 }
 
+/* One line on stderr when the model did unlike CPU work (sl_val_unlike_work). */
+static void unlike_work_warning(const struct sl_metrics *real, const struct sl_sweep *sim,
+				int reps)
+{
+	double pct = sim ? sl_val_unlike_work(real, reps, sim->metrics, reps) : 0;
+
+	if (pct != 0)
+		fprintf(stderr, "schedlab: validate: warning: the simulated runs used %.0f %% %s CPU "
+			"time (user + sys) than the real ones, more than %.0f %% apart: the model's "
+			"costs are not this host's at this hour (a VM's speed changes under it), and "
+			"the elapsed times compare unlike work\n", fabs(pct), pct > 0 ? "more" : "less",
+			SL_VAL_WORK_PCT);
+}
+
 int cmd_validate(int argc, char **argv)
 {
 	struct val_args a = { .reps = 1, .seed = 1, .format = SL_FORMAT_TABLE };
@@ -375,6 +389,7 @@ int cmd_validate(int argc, char **argv)
 	print_result(r, a.format);
 	rc = cli_finish_output();
 	busy_host_warning(real, a.reps);
+	unlike_work_warning(real, sim, a.reps);
 out:
 	sl_sweep_free(sim);
 	free(real);

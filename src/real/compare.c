@@ -44,6 +44,18 @@ double sl_val_other_load(const struct sl_metrics *real, int nreal, int host_cpus
 	return most > SL_VAL_OTHER_LOAD_PCT * (host_cpus > 0 ? host_cpus : 1) ? most : 0;
 }
 
+double sl_val_unlike_work(const struct sl_metrics *real, int nreal, const struct sl_metrics *sim,
+			  int nsim)
+{
+	double r = sl_val_mean(real, nreal, "user_s") + sl_val_mean(real, nreal, "sys_s");
+	double s = sl_val_mean(sim, nsim, "user_s") + sl_val_mean(sim, nsim, "sys_s");
+
+	if (!(r > 0) || !(s >= 0))	/* NaN: a side without them */
+		return 0;
+	double pct = 100 * (s - r) / r;
+	return fabs(pct) > SL_VAL_WORK_PCT ? pct : 0;
+}
+
 /* The summary of metric `name` over n runs (n = 0 in it if none has it). */
 static void summarize(const struct sl_metrics *runs, int n, const char *name,
 		      struct sl_summary *out)

@@ -219,6 +219,11 @@ check "validate table names both" grep -q 'simulated: spin:tasks=1,seconds=0.3 u
 "$S" validate -w spin:tasks=1,seconds=0.3 -p o1 -o csv >"$tmp/val.csv"
 check "validate csv" grep -q '^elapsed_s,s,' "$tmp/val.csv"
 expect_exit 0 "$S" validate -w hackbench:groups=1,loops=10 -p o1
+# a model whose messages cost 200 us each does unlike work: one warning
+# line, after the table (exit 0: the comparison is printed)
+expect_exit 0 "$S" validate -w hackbench:groups=1,loops=10 -p o1 \
+	--sim hackbench:groups=1,loops=10,msg_us=200
+check "validate: unlike work warned" sh -c "printf '%s' \"\$1\" | grep -q 'warning: the simulated runs used [0-9]* % more CPU time (user + sys) than the real ones'" _ "$ERR"
 
 # ---- cpus= in the spec: taskset -c, as --cpus and as the simulated workloads take it ----
 "$S" real -w spin:tasks=1,seconds=0.2,cpus=$((NCPU - 1)) -o csv >"$tmp/pin.csv"

@@ -2,7 +2,8 @@
  * test_validate_load.c - validate's busy-host warning (real/validate.h
  * sl_val_other_load, docs/validation.md): other processes' CPU during the
  * real runs (other_cpu_pct, % of one CPU) above 10 % of the host's CPUs
- * together makes the comparison meaningless.
+ * together makes the comparison meaningless; and the unlike-work warning
+ * (sl_val_unlike_work): the model's CPU work more than 10 % off the real.
  */
 #include "real/validate.h"
 #include "test.h"
@@ -29,4 +30,32 @@ SL_TEST(validate_warns_when_other_load_exceeds_a_tenth_of_the_host)
 	sl_metrics_add(&bare, "elapsed_s", "s", 10, -1);
 	CHECK(sl_val_other_load(&bare, 1, 2) == 0);
 	CHECK(sl_val_other_load(NULL, 0, 2) == 0);
+}
+
+SL_TEST(validate_warns_when_the_model_did_unlike_work)
+{
+	struct sl_metrics real[2] = { 0 }, sim[2] = { 0 };
+	/* docs/validation.md's hackbench: the real run's 0.545 + 0.702 s
+	 * beside the model's 0.003 + 1.24 (-0.5 %), then the faster hour's
+	 * 0.40 + 0.54 against the same (+32 %) */
+	const double ru[2] = { 0.545, 0.40 }, rs[2] = { 0.702, 0.54 };
+
+	for (int i = 0; i < 2; i++) {
+		sl_metrics_add(&real[i], "user_s", "s", ru[i], 0);
+		sl_metrics_add(&real[i], "sys_s", "s", rs[i], 0);
+		sl_metrics_add(&sim[i], "user_s", "s", 0.003, 0);
+		sl_metrics_add(&sim[i], "sys_s", "s", 1.24, 0);
+	}
+	CHECK(sl_val_unlike_work(real, 1, sim, 1) == 0);
+	double pct = sl_val_unlike_work(real + 1, 1, sim + 1, 1);
+	CHECKF(pct > 31.9 && pct < 32.3, "+%.2f %%", pct);
+	/* the mean of both: 1.0935 real against 1.243: +13.7 % */
+	pct = sl_val_unlike_work(real, 2, sim, 2);
+	CHECKF(pct > 13.6 && pct < 13.8, "+%.2f %%", pct);
+	/* less work simulated warns too; a side without CPU times never */
+	CHECK(sl_val_unlike_work(sim + 1, 1, real + 1, 1) < -10);
+	struct sl_metrics bare = { 0 };
+	sl_metrics_add(&bare, "elapsed_s", "s", 1, -1);
+	CHECK(sl_val_unlike_work(real, 1, &bare, 1) == 0);
+	CHECK(sl_val_unlike_work(&bare, 1, sim, 1) == 0);
 }
