@@ -49,6 +49,15 @@ static inline int sl_cpumask_weight(const sl_cpumask *m)
 	return n;
 }
 
+/* cpumask_weight_and() */
+static inline int sl_cpumask_weight_and(const sl_cpumask *a, const sl_cpumask *b)
+{
+	int n = 0;
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++)
+		n += sl_popcount64(a->w[i] & b->w[i]);
+	return n;
+}
+
 static inline bool sl_cpumask_empty(const sl_cpumask *m)
 {
 	uint64_t any = 0;

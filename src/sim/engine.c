@@ -224,11 +224,10 @@ static void next_staggered(struct sl_sim *sim, sl_time start, int cpu)
 	int next = cpu + 1;
 
 	if (sim->nohz) {
-		next = sl_cpumask_next(&sim->tick_on, next);
-		if (next < 0 || next >= sim->ncpus) {
-			next = sl_cpumask_first(&sim->tick_on);
-			schedule_tick(sim, start + sim->tick_ns,
-				      next >= 0 && next < sim->ncpus ? next : 0);
+		next = sl_cpumask_next_in(&sim->tick_on, next, sim->ncpus);
+		if (next < 0) {	/* the first of the next jiffy (CPU 0 if none runs) */
+			next = sl_cpumask_next_in(&sim->tick_on, 0, sim->ncpus);
+			schedule_tick(sim, start + sim->tick_ns, next > 0 ? next : 0);
 			return;
 		}
 	}
@@ -487,7 +486,8 @@ void sl_set_nohz(struct sl_sim *sim)
 
 void sl_tick_stop(struct sl_sim *sim, int cpu)
 {
-	sl_cpumask_unset(&sim->tick_on, cpu);
+	if (sim->nohz)
+		sl_cpumask_unset(&sim->tick_on, cpu);
 }
 
 void sl_tick_restart(struct sl_sim *sim, int cpu)

@@ -109,18 +109,26 @@ static double large_share(double mean)
 	return (mean - NB_SMALL_IO) / (NB_LARGE_IO - NB_SMALL_IO);
 }
 
+/* How many of n operations the mix gives kind k, before rounding (the
+ * published percentages add up to 100.1: normalised). */
+static double nb_op_want(double n, int k)
+{
+	double total = 0;
+
+	for (int i = 0; i < NB_NKINDS; i++)
+		total += nb_op_pct[i];
+	return n * nb_op_pct[k] / total;
+}
+
 void nb_load_build(struct nb_op *ops, int n, uint64_t trace_seed)
 {
 	int count[NB_NKINDS], placed = 0;
-	double rem[NB_NKINDS], total = 0;
+	double rem[NB_NKINDS];
 	struct sl_rng r;
 
-	/* exact counts by largest remainders, so any n keeps the mix (the
-	 * published percentages add up to 100.1: normalised) */
-	for (int k = 0; k < NB_NKINDS; k++)
-		total += nb_op_pct[k];
+	/* exact counts by largest remainders, so any n keeps the mix */
 	for (int k = 0; k < NB_NKINDS; k++) {
-		double want = n * nb_op_pct[k] / total;
+		double want = nb_op_want(n, k);
 		count[k] = (int)floor(want);
 		rem[k] = want - count[k];
 		placed += count[k];
@@ -466,11 +474,9 @@ static int db_check(const struct sl_params *p, const struct sl_machine *m,
 		    const struct sl_policy_ops *policy, struct sl_err *err)
 {
 	double clients = (double)sl_param_int(p, "clients"), ops = (double)sl_param_int(p, "ops");
-	double total = 0;
-	for (int k = 0; k < NB_NKINDS; k++)
-		total += nb_op_pct[k];
-	double reads = floor(ops * nb_op_pct[NB_READX] / total);
-	double flushes = floor(ops * nb_op_pct[NB_FLUSH] / total);
+	/* nb_load_build's counts round these down or up */
+	double reads = floor(nb_op_want(ops, NB_READX));
+	double flushes = floor(nb_op_want(ops, NB_FLUSH));
 	char what[160];
 
 	(void)policy;

@@ -512,14 +512,17 @@ static inline long cfs_cpu_load(const struct cfs_rq *rq)
 {
 	return (long)rq->avg.load_avg;
 }
-/* cpu_util_cfs(): util_avg, or the queued tasks' estimates if more
- * (UTIL_EST; 0 with it off), never above the CPU's capacity. */
-static inline long cfs_cpu_util(const struct cfs_rq *rq)
+/* cpu_util()'s end: `util`, or the estimate `est` if more (UTIL_EST; 0
+ * with it off), never above the CPU's capacity. */
+static inline long cfs_util_capped(const struct cfs_rq *rq, long util, long est)
 {
-	long util = (long)rq->avg.util_avg, est = (long)rq->avg.util_est;
-
 	util = util > est ? util : est;
 	return util < rq->capacity ? util : rq->capacity;
+}
+/* cpu_util_cfs(): util_avg and the queued tasks' estimates. */
+static inline long cfs_cpu_util(const struct cfs_rq *rq)
+{
+	return cfs_util_capped(rq, (long)rq->avg.util_avg, (long)rq->avg.util_est);
 }
 static inline long cfs_cpu_runnable(const struct cfs_rq *rq)
 {

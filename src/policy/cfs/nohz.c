@@ -105,9 +105,7 @@ static void nohz_exit_idle(struct cfs *s, struct cfs_rq *rq)
 /* sd_llc_shared->nr_busy_cpus */
 static int llc_busy_cpus(const struct cfs *s, const struct cfs_rq *rq)
 {
-	sl_cpumask idle = sl_cpumask_and(s->nohz_idle, rq->llc_span);
-
-	return rq->llc_size - sl_cpumask_weight(&idle);
+	return rq->llc_size - sl_cpumask_weight_and(&s->nohz_idle, rq->llc_span);
 }
 
 /* find_new_ilb(): the first CPU of idle_cpus_mask, other than this one,

@@ -319,18 +319,14 @@ long cfs_cpu_util_without(const struct cfs_rq *rq, const struct cfs_entity *p)
 		est -= cfs_task_est(p);
 		est = est > 0 ? est : 0;
 	}
-	util = util > est ? util : est;
-	return util < rq->capacity ? util : rq->capacity;
+	return cfs_util_capped(rq, util, est);
 }
 
 long cfs_cpu_util_boost(const struct cfs_rq *rq)
 {
 	long util = (long)rq->avg.util_avg, runnable = (long)rq->avg.runnable_avg;
-	long est = (long)rq->avg.util_est;
 
-	util = util > runnable ? util : runnable;
-	util = util > est ? util : est;
-	return util < rq->capacity ? util : rq->capacity;
+	return cfs_util_capped(rq, util > runnable ? util : runnable, (long)rq->avg.util_est);
 }
 
 /* attach_entity_load_avg(): rq brought up to date by the caller. */
