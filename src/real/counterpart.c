@@ -8,10 +8,8 @@
  * defconfig on a 2002 Xeon) and its CPU work from the real runs (or the
  * recorded build).  Every other workload maps by name: each real
  * parameter the simulated workload also has is passed as it is, plus
- * schedbench's measured work per task, and hackbench's read size: the real
- * program's receivers take what is queued (SL_REAL_HB_READ_MAX bytes a
- * call), so the simulated one is run with readsize at that, not at
- * hackbench's one message per call.
+ * schedbench's measured work per task (hackbench's readsize is one of
+ * the shared parameters: both read one message per call by default).
  */
 #include "real/validate.h"
 
@@ -106,20 +104,6 @@ static int schedbench(const struct sl_real_workload *w, const struct sl_params *
 	return 0;
 }
 
-/* hackbench: by name, reading as the real program reads. */
-static int hackbench(const struct sl_real_workload *w, const struct sl_params *p, char *spec,
-		     size_t size, struct sl_err *err)
-{
-	const struct sl_workload_ops *sim = sl_workload_find(w->name);
-
-	if (by_name(w, p, spec, size, err))
-		return -1;
-	for (int k = 0; sim->params[k].name; k++)
-		if (!strcmp(sim->params[k].name, "readsize"))
-			add_num(spec, size, "readsize", SL_REAL_HB_READ_MAX);
-	return 0;
-}
-
 int sl_real_counterpart(const struct sl_real_workload *w, const struct sl_params *p,
 			const struct sl_metrics *real, int nreal, char *spec, size_t size,
 			struct sl_err *err)
@@ -132,7 +116,5 @@ int sl_real_counterpart(const struct sl_real_workload *w, const struct sl_params
 		return spin(p, spec, size);
 	if (w == &sl_real_schedbench)
 		return schedbench(w, p, real, nreal, spec, size, err);
-	if (w == &sl_real_hackbench)
-		return hackbench(w, p, spec, size, err);
 	return by_name(w, p, spec, size, err);
 }

@@ -54,13 +54,21 @@ static int ready_and_wait(int ready_fd, int wake_fd)
 	return 0;
 }
 
+size_t sl_real_hb_read_want(const struct sl_real_hb *hb, size_t done)
+{
+	size_t msg = (size_t)hb->size;
+
+	return (size_t)hb->readsize > msg ? (size_t)hb->readsize : msg - done % msg;
+}
+
 static int receiver(const struct sl_real_hb *hb, int fd)
 {
-	size_t left = (size_t)hb->loops * (size_t)hb->fds * (size_t)hb->size;
+	size_t total = (size_t)hb->loops * (size_t)hb->fds * (size_t)hb->size, left = total;
 	char buf[HB_MAX_SIZE];
 
 	while (left) {
-		ssize_t r = read(fd, buf, left < sizeof(buf) ? left : sizeof(buf));
+		size_t want = sl_real_hb_read_want(hb, total - left);
+		ssize_t r = read(fd, buf, left < want ? left : want);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -174,6 +182,9 @@ static const struct sl_param_def hb_params[] = {
 	{ "mode", SL_PARAM_CHOICE, "socket", 0, 0, "socket|pipe",
 	  "AF_UNIX socket pairs (default) or pipes (-pipe)" },
 	{ "datasize", SL_PARAM_INT, "100", 1, HB_MAX_SIZE, NULL, "bytes per message" },
+	{ "readsize", SL_PARAM_INT, "100", 100, HB_MAX_SIZE, NULL,
+	  "bytes a receiver asks per read: up to datasize, the rest of one message (hackbench's "
+	  "DATASIZE - done); more takes what is queued, up to that many bytes" },
 	SL_WORKLOAD_CPUS_PARAM,	/* taskset -c: the same as --cpus */
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
@@ -202,6 +213,7 @@ static int hb_run(const struct sl_params *p, const struct sl_real_env *env,
 		.fds = (int)sl_param_int(p, "fds"),
 		.loops = (int)sl_param_int(p, "loops"),
 		.size = (int)sl_param_int(p, "datasize"),
+		.readsize = (int)sl_param_int(p, "readsize"),
 		.pipe = sl_param_choice(p, "mode") == 1,
 	} };
 	struct sl_real_usage u;

@@ -10,11 +10,20 @@
 #define SL_REAL_HACKBENCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct sl_real_hb {
 	int groups, fds, loops, size;
+	int readsize;		/* bytes a receiver asks per read; at most `size`
+				 * (or 0): the rest of one message, as hackbench */
 	bool pipe;		/* pipes instead of socket pairs */
 };
+
+/* Bytes a receiver that has read `done` bytes asks for in its next read:
+ * the rest of the current message, as hackbench's receiver
+ * (read(fd, data + done, DATASIZE - done)), or readsize when that is
+ * larger than a message (whatever is queued, up to it). */
+size_t sl_real_hb_read_want(const struct sl_real_hb *hb, size_t done);
 
 /*
  * Run it in the calling process (a child of schedlab, leading its own

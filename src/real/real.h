@@ -79,9 +79,8 @@ int sl_real_check_mem(const char *cmd, const struct sl_real_workload *w,
 		      struct sl_err *err);
 
 extern const struct sl_real_workload sl_real_spin;
-/* The real hackbench's receivers read whatever is queued, up to this many
- * bytes per call (Rusty Russell's hackbench reads one message per call);
- * its simulated counterpart is given the same readsize. */
+/* The most a real hackbench receiver asks per read (its readsize=; by
+ * default one message per call, as Rusty Russell's hackbench). */
 #define SL_REAL_HB_READ_MAX 65536
 extern const struct sl_real_workload sl_real_hackbench;
 extern const struct sl_real_workload sl_real_schedbench;

@@ -129,8 +129,10 @@ static int sb_run(const struct sl_params *p, const struct sl_real_env *env,
 		.passes = (int)sl_param_int(p, "passes"),
 	};
 	struct sl_real_hb_root hb = {
+		/* numa_test's hackbench: one message per read, as the
+		 * simulated schedbench's */
 		.hb = { .groups = (int)sl_param_int(p, "hackbench"), .fds = 20, .loops = 100,
-			.size = 100 },
+			.size = 100, .readsize = 100 },
 		.delay_s = sl_param_real(p, "hackbench_at"),
 		.result_fd = -1,
 	};

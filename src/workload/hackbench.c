@@ -109,9 +109,12 @@ static struct sl_chan *proc_chan(const struct hb_proc *p)
 	return p->run->chans[proc_chan_index(p)];
 }
 
-/* Kernel work `ns` of one call, plus the shared lines' cost when another
- * CPU running a process of this run wrote them last. */
-static struct sl_action act_msg_call(struct sl_task *t, const struct hb_run *run, double ns)
+/* Kernel work `ns` of a message's write, plus the shared lines' cost when
+ * another CPU running a process of this run wrote them last.  Per
+ * message, charged at its write (hackbench.h, SHARED): the fit cannot
+ * tell where in a message's life the lines are paid, and it was made on
+ * a run with a read call per 120 messages, where writes were the calls. */
+static struct sl_action act_write_call(struct sl_task *t, const struct hb_run *run, double ns)
 {
 	if (run->cost.shared_ns > 0) {
 		/* the run's other children on a CPU now (t is on its own) */
@@ -146,7 +149,7 @@ static void sender_next(struct sl_task *t, struct hb_proc *p, struct sl_action *
 		if (sl_chan_level(proc_chan(p)) == 0)
 			ns += run->cost.wake_ns;
 		p->pc = C_XFER;
-		*next = act_msg_call(t, run, ns);
+		*next = act_write_call(t, run, ns);
 		return;
 	}
 	p->pc = C_DONE;
@@ -175,7 +178,7 @@ static void receiver_next(struct sl_task *t, struct hb_proc *p, struct sl_action
 		p->left -= n;
 		p->got = (p->got + n) % HB_MSG_BYTES;
 		p->pc = C_WORK;
-		*next = act_msg_call(t, run, ns);
+		*next = act_call(t, run, ns);
 		return;
 	}
 	if (p->left <= 0) {

@@ -36,6 +36,7 @@ bad_input "no real version" real -w javabench
 bad_input "frob" real -w spin:frob=1
 bad_input "tasks" real -w spin:tasks=0
 bad_input "mode" real -w hackbench:mode=tcp
+bad_input "readsize" real -w hackbench:readsize=50
 bad_input "--cpus 'x'" real -w spin --cpus x
 bad_input "--cpus '1-0'" real -w spin --cpus 1-0
 bad_input "--cpus '0,'" real -w spin --cpus 0,
@@ -94,8 +95,8 @@ check "table metric rows" grep -q '^elapsed_s' "$tmp/table.txt"
 check "csv header" grep -q '^policy,rep,seed,metric,value,unit,machine,workload,policy_spec' "$tmp/hb.csv"
 check "csv hackbench time" grep -q ',time_s,' "$tmp/hb.csv"
 check "csv messages" grep -q ',messages,40000,count,host,' "$tmp/hb.csv"
-check "csv rows carry the workload's parameters" sh -c "head -1 '$tmp/hb.csv' | grep -q ',policy_spec,groups,fds,loops,mode,datasize,cpus\$' &&
-	grep -q ',real,2,20,50,socket,100,all\$' '$tmp/hb.csv'"
+check "csv rows carry the workload's parameters" sh -c "head -1 '$tmp/hb.csv' | grep -q ',policy_spec,groups,fds,loops,mode,datasize,readsize,cpus\$' &&
+	grep -q ',real,2,20,50,socket,100,100,all\$' '$tmp/hb.csv'"
 "$S" real -w hackbench:groups=1,fds=4,loops=10,mode=pipe -o json >"$tmp/hb.json"
 check "hackbench pipes: processes" is_true "$(json "$tmp/hb.json" "$m['processes'] == 9")"
 check "hackbench time within elapsed" is_true "$(json "$tmp/hb.json" "0 < $m['time_s'] <= $m['elapsed_s'] < 30")"

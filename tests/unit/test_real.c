@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "real/cpus.h"
+#include "real/hackbench.h"
 #include "real/host.h"
 #include "real/proc.h"
 #include "real/real.h"
@@ -256,8 +257,11 @@ SL_TEST(real_counterparts)
 		CHECK(sl_real_counterpart(w, &p, NULL, 0, spec, sizeof(spec), &err) == 0);
 		CHECKF(!strncmp(spec, "hackbench:groups=3", 18) && !strstr(spec, "datasize"),
 		       "%s", spec);
-		/* the real receivers read what is queued: so does the simulated */
-		CHECKF(strstr(spec, ",readsize=65536") != NULL, "%s", spec);
+		/* both read one message per call unless told otherwise */
+		CHECKF(strstr(spec, ",readsize=100,") != NULL, "%s", spec);
+		CHECK(sl_real_parse("hackbench:readsize=65536", &w, &p, &err) == 0);
+		CHECK(sl_real_counterpart(w, &p, NULL, 0, spec, sizeof(spec), &err) == 0);
+		CHECKF(strstr(spec, ",readsize=65536,") != NULL, "%s", spec);
 	} else {
 		CHECK(sl_real_counterpart(w, &p, NULL, 0, spec, sizeof(spec), &err) == -1 &&
 		      strstr(err.msg, "no workload 'hackbench'"));
@@ -386,6 +390,22 @@ SL_TEST(real_hackbench_short)
 	CHECK(metric(&ms, "elapsed_s") < 30);
 	CHECK(metric(&ms, "sleeps") > 0);	/* receivers block for messages */
 	CHECK(run_real("hackbench:groups=1,fds=3,loops=20,mode=pipe,datasize=1000", &ms));
+	CHECK(run_real("hackbench:groups=1,fds=3,loops=20,readsize=65536", &ms));
+	CHECK(metric(&ms, "messages") == 3 * 3 * 20);
+}
+
+/* hackbench reads the rest of one message per call; a larger readsize
+ * asks for that much */
+SL_TEST(real_hackbench_read_want)
+{
+	struct sl_real_hb hb = { .size = 100, .readsize = 100 };
+
+	CHECK(sl_real_hb_read_want(&hb, 0) == 100);
+	CHECK(sl_real_hb_read_want(&hb, 130) == 70);	/* 30 of the second read */
+	hb.size = 1000;
+	CHECK(sl_real_hb_read_want(&hb, 2100) == 900);	/* readsize below a message */
+	hb.readsize = 65536;
+	CHECK(sl_real_hb_read_want(&hb, 2100) == 65536);
 }
 
 SL_TEST(real_schedbench_short)
