@@ -1,6 +1,6 @@
 /*
  * test_linux24.c - scenario tests that pin the Linux 2.4 scheduler's
- * distinctive decisions (policies.md section 1) on tiny machines: the
+ * distinctive decisions (docs/policies/linux24.md) on tiny machines: the
  * NICE_TO_TICKS quantum, the HT sibling tweak in reschedule_idle, sleepers
  * gaining up to twice the quantum through the recalculation, the
  * PROC_CHANGE_PENALTY cache affinity, and the O(n) scan cost.

@@ -1,6 +1,6 @@
 /*
  * test_o1.c - the O(1) priority array, and scenario tests that pin the
- * stock O(1) scheduler's distinctive decisions (policies.md section 2) on
+ * stock O(1) scheduler's distinctive decisions (docs/policies/o1.md) on
  * tiny machines: timeslices by nice, the fork slice split and the child
  * running first, the first slice returned at exit, the sleep_avg bonus,
  * the cache-hot test against cache_decay_ticks, the 2.5 half-difference

@@ -1,6 +1,6 @@
 /*
  * test_o1_versions.c - scenario tests that pin what distinguishes the
- * stock O(1) versions (policies.md 2): the rows' constants; the cache-hot
+ * stock O(1) versions (docs/policies/o1.md): the rows' constants; the cache-hot
  * rule of each version and of the steal_hot / idle_tick knobs (2.5.x never
  * steals hot tasks, 2.5.68's idle tick balances as busy, 2.6.0 lets idle
  * balancers steal, 2.6.0-test4 lets busy ones); the 2.5 half-difference
@@ -115,7 +115,7 @@ SL_TEST(o1_cache_hot_per_version)
 	CHECK(o1vt_waits_for_decay("o1:version=2.6.0,cache_decay_ticks=40"));
 	CHECK(o1vt_steals_at_once("o1:version=2.6.0,cache_decay_ticks=40,idle_tick=idle"));
 	/* 2.5.68's idle tick passes idle=0: even an idle-steal rule does not
-	 * act there (policies.md 4.7) until the tick passes idle=1 */
+	 * act there (2.5.68 kernel/sched.c rebalance_tick) until the tick passes idle=1 */
 	CHECK(o1vt_waits_for_decay("o1:version=2.5.68,cache_decay_ticks=40,steal_hot=idle"));
 	CHECK(o1vt_steals_at_once("o1:version=2.5.68,cache_decay_ticks=40,steal_hot=idle,"
 				  "idle_tick=idle"));
