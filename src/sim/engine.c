@@ -87,6 +87,8 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 		sl_event_init(&c->burst_ev, EV_BURST_DONE, i, NULL);
 		sl_event_init(&c->ipi_ev, EV_IPI, i, NULL);
 		sl_event_init(&c->migr_ev, EV_MIGRATION, i, NULL);
+		for (int k = 0; k < SL_HRTIMERS; k++)
+			sl_event_init(&c->hrtimer_ev[k], EV_HRTIMER, i, NULL);
 	}
 	sl__sched_init(sim);
 	sim->root_allowed = m->topo.all_cpus;
@@ -345,6 +347,9 @@ static void handle(struct sl_sim *sim, struct sl_event *e)
 	case EV_MIGRATION_END:
 		migration_end(sim, c);
 		break;
+	case EV_HRTIMER:
+		sim->ops->hrtimer(sim, e->cpu, (int)(e - c->hrtimer_ev));
+		break;
 	case EV_DISK_DONE:
 		sl__disk_done(sim, e->obj);
 		break;
@@ -533,6 +538,27 @@ void sl_resched(struct sl_sim *sim, int cpu)
 
 bool sl_need_resched(const struct sl_sim *sim, int cpu) { return sim->cpus[cpu].need_resched; }
 
+void sl_hrtimer_start(struct sl_sim *sim, int cpu, int id, sl_time at)
+{
+	if (!sim->ops->hrtimer) {
+		sl_fail_internal(sim->run_err, "policy '%s' starts an hrtimer but has no hrtimer op",
+				 sim->ops->name);
+		sim->stopped = true;
+		return;
+	}
+	sl_eventq_schedule(&sim->q, &sim->cpus[cpu].hrtimer_ev[id], at > sim->now ? at : sim->now);
+}
+
+void sl_hrtimer_cancel(struct sl_sim *sim, int cpu, int id)
+{
+	sl_eventq_cancel(&sim->q, &sim->cpus[cpu].hrtimer_ev[id]);
+}
+
+bool sl_hrtimer_queued(const struct sl_sim *sim, int cpu, int id)
+{
+	return sl_event_queued(&sim->cpus[cpu].hrtimer_ev[id]);
+}
+
 void sl_migration_wake(struct sl_sim *sim, int cpu, long arg)
 {
 	struct sl_cpu *c = &sim->cpus[cpu];
@@ -629,7 +655,7 @@ void sl_sim_stats(const struct sl_sim *sim, struct sl_run_stats *out)
 		[EV_BURST_DONE] = SL_EVK_BURST, [EV_TIMER] = SL_EVK_TIMER,
 		[EV_TICK] = SL_EVK_TICK, [EV_IPI] = SL_EVK_IPI,
 		[EV_MIGRATION] = SL_EVK_MIGRATION, [EV_MIGRATION_END] = SL_EVK_MIGRATION,
-		[EV_DISK_DONE] = SL_EVK_DISK,
+		[EV_HRTIMER] = SL_EVK_TIMER, [EV_DISK_DONE] = SL_EVK_DISK,
 	};
 	for (int k = 0; k <= EV_DISK_DONE; k++)
 		out->events.kind[public_kind[k]] += sim->events_by_ev[k];

@@ -16,6 +16,7 @@ enum sl_ev_kind {
 	EV_IPI,			/* a reschedule IPI reaches a CPU */
 	EV_MIGRATION,		/* a CPU's migration thread wakes */
 	EV_MIGRATION_END,	/* ... and finishes */
+	EV_HRTIMER,		/* a policy's hrtimer on a CPU expired */
 	EV_DISK_DONE,		/* the disk finished the request in service */
 };
 
@@ -38,6 +39,7 @@ struct sl_cpu {
 	double sched_debt;		/* scheduler work to charge to the next task */
 	sl_time sched_stall;		/* and wall time it spun on a lock */
 	struct sl_event burst_ev, ipi_ev, migr_ev;
+	struct sl_event hrtimer_ev[SL_HRTIMERS];	/* the policy's, by id */
 	/* burst_ev's re-timing, decided but not yet done (sched.c): */
 	uint8_t burst_deferred;		/* 0 none, 1 pending, 2 cancelled since */
 	double burst_owed;		/* what it completes (its speed is taken at the flush) */

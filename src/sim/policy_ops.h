@@ -111,6 +111,10 @@ struct sl_policy_ops {
 	 */
 	void (*tick)(struct sl_sim *sim, int cpu);
 
+	/* Required of a policy that starts hrtimers (sl_hrtimer_start): its
+	 * timer `id` on `cpu` expired. */
+	void (*hrtimer)(struct sl_sim *sim, int cpu, int id);
+
 	/* Optional.  `t`, running, is about to exec (exec balancing). */
 	void (*exec)(struct sl_sim *sim, struct sl_task *t);
 

@@ -118,6 +118,17 @@ void sl_tick_stop(struct sl_sim *sim, int cpu);
 void sl_tick_restart(struct sl_sim *sim, int cpu);
 bool sl_tick_stopped(const struct sl_sim *sim, int cpu);
 
+/* A policy's high-resolution timers, the kernel's hrtimers (the RT period
+ * timer, a deadline server's defer and replenishment timers): SL_HRTIMERS
+ * per CPU, each named by its index.  At `at` (now, if earlier) the engine
+ * calls the policy's hrtimer op on that CPU, whether or not its tick runs,
+ * and then acts on its need_resched as after any event.  Starting a
+ * queued timer moves it. */
+#define SL_HRTIMERS 2
+void sl_hrtimer_start(struct sl_sim *sim, int cpu, int id, sl_time at);
+void sl_hrtimer_cancel(struct sl_sim *sim, int cpu, int id);
+bool sl_hrtimer_queued(const struct sl_sim *sim, int cpu, int id);
+
 /* Task running on `cpu` (NULL if idle or running the migration thread). */
 struct sl_task *sl_curr(const struct sl_sim *sim, int cpu);
 /* True if `cpu` runs nothing (not even the migration thread). */
@@ -260,7 +271,7 @@ uint64_t sl_sim_mem_estimate(const struct sl_machine *machine,
  * run's host time goes, before any profiler. */
 enum sl_event_kind {
 	SL_EVK_BURST,		/* a CPU's task finished the work it was given */
-	SL_EVK_TIMER,		/* a sleep ended */
+	SL_EVK_TIMER,		/* a sleep ended, or a policy's hrtimer expired */
 	SL_EVK_TICK,		/* a jiffy's tick (every CPU's, or one CPU's if staggered) */
 	SL_EVK_IPI,		/* a reschedule IPI arrived */
 	SL_EVK_MIGRATION,	/* a migration thread woke or finished */

@@ -1552,6 +1552,70 @@ SL_TEST(engine_nohz_ticks_only_busy_cpus)
 	}
 }
 
+/* A policy's hrtimers (sim.h sl_hrtimer_start): they fire on their CPU at
+ * their time, whether its tick runs or not; a start moves a queued timer,
+ * a cancel removes it; an expiry's resched is acted on at once. */
+static struct { int n, cpu[8], id[8]; sl_time at[8]; } hrt_log;
+
+static void *hrtlog_init(struct sl_sim *sim, const struct sl_params *k, struct sl_err *e)
+{
+	void *f = nohzlog_init(sim, k, e);
+	hrt_log.n = 0;
+	sl_hrtimer_start(sim, 3, 0, 700000);	/* an idle, tickless CPU */
+	sl_hrtimer_start(sim, 2, 1, 250000);
+	sl_hrtimer_start(sim, 2, 1, 450000);	/* moved */
+	sl_hrtimer_start(sim, 2, 0, 500000);
+	sl_hrtimer_cancel(sim, 2, 0);		/* never fires */
+	return f;
+}
+
+static void hrtlog_hrtimer(struct sl_sim *sim, int cpu, int id)
+{
+	if (hrt_log.n < 8) {
+		hrt_log.cpu[hrt_log.n] = cpu;
+		hrt_log.id[hrt_log.n] = id;
+		hrt_log.at[hrt_log.n] = sl_now(sim);
+		hrt_log.n++;
+	}
+	CHECK(!sl_hrtimer_queued(sim, cpu, id));
+	if (cpu == 3 && id == 0)
+		sl_hrtimer_start(sim, 3, 1, sl_now(sim) + 100000);	/* from within */
+}
+
+static const struct sl_policy_ops hrtlog_ops = {
+	.name = "hrtlog", .summary = "test FIFO with hrtimers, idle CPUs tickless",
+	.task_size = sizeof(struct fifo_task), .init = hrtlog_init,
+	.fork = fifo_enqueue_new, .wakeup = fifo_wakeup, .pick_next = nohzlog_pick,
+	.tick = ticklog_tick, .hrtimer = hrtlog_hrtimer,
+};
+
+SL_TEST(engine_hrtimers_fire_on_tickless_cpus)
+{
+	struct sl_machine m;
+	struct sl_sim *sim = tick_sim(&m, &hrtlog_ops, SL_TICK_SYNC, 1);
+	if (!sim) {
+		CHECK(!"sim");
+		return;
+	}
+	struct script *root = script_new(sim), *child = script_new(sim);
+	script_add(child, sl_act_run(1.5 * SL_MSEC, SL_WC_INT));
+	script_add(root, sl_act_run(0.3 * SL_MSEC, SL_WC_INT));
+	script_add(root, fork_of(child));
+	script_add(root, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	script_add(root, sl_act_wait());
+	CHECK(tick_finish(sim, root));
+	static const int cpu[] = { 2, 3, 3 }, id[] = { 1, 0, 1 };
+	static const sl_time at[] = { 450000, 700000, 800000 };
+	CHECKF(hrt_log.n == 3, "%d expiries", hrt_log.n);
+	for (int i = 0; i < hrt_log.n && i < 3; i++)
+		CHECKF(hrt_log.cpu[i] == cpu[i] && hrt_log.id[i] == id[i] && hrt_log.at[i] == at[i],
+		       "expiry %d: CPU %d timer %d at %lld ns", i, hrt_log.cpu[i], hrt_log.id[i],
+		       (long long)hrt_log.at[i]);
+	/* CPUs 2 and 3 never ran a task: their ticks never came */
+	for (int i = 0; i < tick_log.n; i++)
+		CHECKF(tick_log.cpu[i] <= 1, "tick on CPU %d", tick_log.cpu[i]);
+}
+
 /* 2.6 setup_APIC_timer(): all at the jiffy's start, each CPU once per
  * jiffy, in an order drawn per tick from the run's seed: the same seed
  * gives the same orders, another seed others, and every CPU comes first

@@ -325,6 +325,32 @@ SL_TEST(rt_cfs_spinning_fifo_gets_95pct)
 	rtc_spin("cfs:rt_bandwidth=off", 0, 0.01);
 }
 
+/* The fair server's timers are hrtimers: a fair task starved by a FIFO
+ * spinner on one CPU first runs at the server's zero-laxity time, its
+ * period less its runtime after it was queued (1 s - 50 ms), to the
+ * microsecond - not at the next tick after it. */
+SL_TEST(rt_cfs_fair_server_starts_at_zero_laxity)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs", 3 * SL_SEC))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
+	rtc_run(spin, 2000);
+	rtc_run(fair, 1);
+	rtc_setsched(root, SL_SCHED_FIFO, 90, 0);
+	rtc_fork(root, fair, "fair", SL_SCHED_NORMAL, 0, 0, 0);	/* root->at[1] .. at[2] */
+	rtc_fork(root, spin, "spin", SL_SCHED_FIFO, 10, 0, 0);
+	if (!rtc_go(&r, root))
+		return;
+	double queued_lo = rtc_ms(root->at[1]), queued_hi = rtc_ms(root->at[2]);
+	double first = rtc_ms(fair->at[0]);
+	CHECKF(first >= queued_lo + 950 && first <= queued_hi + 950 + 0.01,
+	       "fair task queued at %.4f-%.4f ms, first ran at %.4f ms", queued_lo, queued_hi,
+	       first);
+	sl_sim_destroy(r.sim);
+}
+
 /* A FIFO task alone: the fair server leaves it the whole CPU; RT
  * throttling idles the CPU 5 % of the time, unless the runtime is the
  * whole period. */

@@ -319,6 +319,7 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 		rq->push_cpu = -1;
 		rq->mig_dest = -1;
 		rq->rt.acct_fair = true;	/* idle */
+		rq->rt.fs_timer_at = -1;
 	}
 	/* every CPU starts idle: every LLC of an SMT machine has idle cores */
 	for (int cpu = 0; cpu < s->ncpus; cpu++)
@@ -606,6 +607,11 @@ static void cfs_tick(struct sl_sim *sim, int cpu)
 	cfs_rebalance_tick(s, cpu);
 }
 
+static void cfs_hrtimer(struct sl_sim *sim, int cpu, int id)
+{
+	cfs_rtbw_hrtimer(cfs_state(sim), cpu, id);
+}
+
 /* sched_exec(): an exec is the cheapest time to move a task. */
 static void cfs_exec(struct sl_sim *sim, struct sl_task *t)
 {
@@ -789,6 +795,7 @@ const struct sl_policy_ops sl_policy_cfs = {
 	.wakeup = cfs_wakeup,
 	.pick_next = cfs_pick_next,
 	.tick = cfs_tick,
+	.hrtimer = cfs_hrtimer,
 	.exec = cfs_exec,
 	.yield = cfs_yield_op,
 	.migration = cfs_migration,

@@ -251,6 +251,7 @@ struct cfs_rt_rq {
 	bool fs_active;			/* started: fair tasks are queued here */
 	bool fs_running;		/* dl_defer_running: it handles a starvation */
 	sl_time fs_deadline, fs_runtime;
+	sl_time fs_timer_at;		/* when its hrtimer is set to fire (-1: not set) */
 	sl_time acct_at;		/* bandwidth accounted up to here */
 	bool acct_fair;			/* ... and what ran since: fair or idle (else RT) */
 };
@@ -468,9 +469,14 @@ void cfs_rtbw_account(struct cfs *s, int cpu, bool fair);
 bool cfs_rtbw_fair_first(struct cfs *s, int cpu);
 /* RT is throttled on cpu (rt_bandwidth=throttle). */
 bool cfs_rtbw_rt_throttled(const struct cfs *s, int cpu);
-/* At cpu's tick: periods, replenishment, a resched when the answer of
- * the two above changed. */
+/* At cpu's tick: the RT time or the server's runtime used up, a resched
+ * when the answer of the two above changed. */
 void cfs_rtbw_tick(struct cfs *s, int cpu);
+/* The bandwidth hrtimers (sl_hrtimer_start ids): the RT period timer
+ * (rt_bandwidth=throttle, on CPU 0: it pays back every CPU), and each
+ * CPU's fair server's defer and replenishment timer. */
+enum { CFS_HRT_RT_PERIOD, CFS_HRT_SERVER };
+void cfs_rtbw_hrtimer(struct cfs *s, int cpu, int id);
 /* dl_server_start / dl_server_stop: cpu's fair runqueue became non-empty
  * / empty. */
 void cfs_rtbw_fair_queued(struct cfs *s, int cpu, bool any);

@@ -25,9 +25,6 @@
  *     idle_cpus_mask: the kernel changes the two together
  *     (set_cpu_sd_state_idle / _busy).
  *   - The ILB's scans are charged to the ILB, whose idle time pays them.
- *   - A CPU idle with tasks queued (RT throttled, fair tasks waiting for
- *     the fair server) keeps its tick: the period timers that end the
- *     wait are hrtimers in the kernel and run on the tick here.
  *   - nohz=off gives a kernel without NO_HZ_IDLE (CONFIG_HZ_PERIODIC):
  *     every CPU ticks and an idle one balances for itself.
  *
@@ -68,11 +65,6 @@ void cfs_nohz_enter_idle(struct cfs *s, int cpu)
 
 	if (!s->nohz || sl_tick_stopped(s->sim, cpu))
 		return;	/* only when the tick goes from running to stopped */
-	/* idle with tasks queued: RT throttled, or fair tasks waiting for
-	 * the fair server; the period timers that end that run on the
-	 * tick here (cfs/rt_bw.c), so it keeps running */
-	if (rq->nr_running || rq->rt.nr_running)
-		return;
 	sl_tick_stop(s->sim, cpu);
 	rq->has_blocked_load = true;
 	if (!rq->nohz_tick_stopped) {

@@ -32,11 +32,17 @@
  * other CPUs of the root domain, balance_runtime) is off by default since
  * 5.1 (features.h), and is not modelled.
  *
- * Simplified: the kernel's hrtimers (the server's defer and replenishment
- * timers, the RT period timer) act here at the CPU's next tick or
- * schedule(), so a grant or a throttle may come up to a tick late (4 ms at
- * HZ 250); the RT period timer runs in periods counted from the start of
- * the run, not from the first RT wakeup; the server's CBS overflow check
+ * The kernel's hrtimers (the server's defer and replenishment timers, the
+ * RT period timer) are the engine's (sl_hrtimer_start): they fire at their
+ * time on a CPU whose tick is stopped too.  What uses the runtime up is
+ * seen where the kernel sees it, at update_curr (the tick, a schedule()).
+ *
+ * Simplified: the RT period timer runs in periods counted from the start
+ * of the run, not from the first RT wakeup, and sleeps while no CPU has RT
+ * time to pay back (the kernel's stays armed while an RT task is queued,
+ * to no effect); the server's timers are set only while an RT task is
+ * queued on its CPU (without one the fair tasks are not starved and the
+ * server's timers change nothing); the server's CBS overflow check
  * at a restart (dl_entity_overflow) is reduced to "deadline passed"; the
  * server's runtime is not scaled by capacity or frequency (GRUB off).
  */
@@ -44,6 +50,30 @@
 #include "sim/sim.h"
 
 /* ---- the fair server ---- */
+
+/* Set (or clear) cpu's server timer from the server's state: the defer
+ * timer at the zero-laxity time, deadline - runtime, while it waits with
+ * runtime left (dl_server_timer -> dl_defer_running); the replenishment
+ * timer at its deadline while it is throttled (dl_task_timer). */
+static void cfs_fs_arm(struct cfs *s, int cpu)
+{
+	struct cfs_rt_rq *rt = &s->rq[cpu].rt;
+	sl_time at = -1;
+
+	if (rt->nr_running && rt->fs_active) {
+		if (!rt->fs_running && rt->fs_runtime > 0)
+			at = rt->fs_deadline - rt->fs_runtime;
+		else if (rt->fs_running && rt->fs_runtime <= 0)
+			at = rt->fs_deadline;
+	}
+	if (at == rt->fs_timer_at)
+		return;
+	rt->fs_timer_at = at;
+	if (at < 0)
+		sl_hrtimer_cancel(s->sim, cpu, CFS_HRT_SERVER);
+	else
+		sl_hrtimer_start(s->sim, cpu, CFS_HRT_SERVER, at);
+}
 
 static void cfs_fs_new_period(struct cfs *s, struct cfs_rt_rq *rt, sl_time now)
 {
@@ -98,6 +128,7 @@ void cfs_rtbw_fair_queued(struct cfs *s, int cpu, bool any)
 	 * new period; the server then defers */
 	if (any && now >= rt->fs_deadline)
 		cfs_fs_new_period(s, rt, now);
+	cfs_fs_arm(s, cpu);
 }
 
 bool cfs_rtbw_fair_first(struct cfs *s, int cpu)
@@ -118,10 +149,12 @@ bool cfs_rtbw_rt_throttled(const struct cfs *s, int cpu)
 }
 
 /* do_sched_rt_period_timer(): each CPU's rt_time is paid back by the
- * runtime of every period that passed; below the runtime, RT runs again. */
+ * runtime of every period that passed; below the runtime, RT runs again.
+ * The timer is set again while some CPU has RT time left to pay back. */
 static void cfs_rt_period(struct cfs *s, sl_time now)
 {
 	long overrun = 0;
+	bool again = false;
 
 	while (now >= s->rt_period_end) {
 		s->rt_period_end += s->rt_period;
@@ -137,7 +170,21 @@ static void cfs_rt_period(struct cfs *s, sl_time now)
 			if (rt->nr_running)
 				sl_resched(s->sim, cpu);
 		}
+		again |= rt->rt_time > 0;
 	}
+	if (again)
+		sl_hrtimer_start(s->sim, 0, CFS_HRT_RT_PERIOD, s->rt_period_end);
+}
+
+/* start_rt_bandwidth(): RT time to pay back sets the period timer, at the
+ * end of the current period. */
+static void cfs_rt_period_arm(struct cfs *s, sl_time now)
+{
+	if (sl_hrtimer_queued(s->sim, 0, CFS_HRT_RT_PERIOD))
+		return;
+	while (now >= s->rt_period_end)	/* no CPU had RT time to pay back */
+		s->rt_period_end += s->rt_period;
+	sl_hrtimer_start(s->sim, 0, CFS_HRT_RT_PERIOD, s->rt_period_end);
 }
 
 /* ---- both ---- */
@@ -152,6 +199,7 @@ void cfs_rtbw_account(struct cfs *s, int cpu, bool fair)
 	} else if (delta > 0 && !rt->acct_fair && s->rt_bw == CFS_RTBW_THROTTLE) {
 		/* update_curr_rt() + sched_rt_runtime_exceeded() */
 		rt->rt_time += delta;
+		cfs_rt_period_arm(s, now);
 		if (!rt->throttled && rt->rt_time > s->rt_runtime) {
 			rt->throttled = true;
 			sl_resched(s->sim, cpu);
@@ -160,25 +208,47 @@ void cfs_rtbw_account(struct cfs *s, int cpu, bool fair)
 	if (delta > 0)
 		rt->acct_at = now;
 	rt->acct_fair = fair;
+	if (s->rt_bw == CFS_RTBW_SERVER && (rt->nr_running || rt->fs_timer_at >= 0))
+		cfs_fs_arm(s, cpu);
+}
+
+/* The server starts serving (its defer timer), or its runtime is gone
+ * (update_curr at a tick), or it is replenished: if that changes which
+ * class goes first, reschedule. */
+static void cfs_fs_check(struct cfs *s, int cpu)
+{
+	struct cfs_rt_rq *rt = &s->rq[cpu].rt;
+
+	if (!rt->nr_running)
+		return;
+	bool fair_first = cfs_rtbw_fair_first(s, cpu);
+	if (rt->curr ? fair_first : !fair_first)
+		sl_resched(s->sim, cpu);
 }
 
 void cfs_rtbw_tick(struct cfs *s, int cpu)
 {
 	struct cfs_rt_rq *rt = &s->rq[cpu].rt;
-	sl_time now = sl_now(s->sim);
 
 	if (s->rt_bw == CFS_RTBW_OFF)
 		return;
 	cfs_rtbw_account(s, cpu, rt->acct_fair);
-	if (s->rt_bw == CFS_RTBW_THROTTLE) {
-		if (now >= s->rt_period_end)
-			cfs_rt_period(s, now);
+	if (s->rt_bw == CFS_RTBW_SERVER)
+		cfs_fs_check(s, cpu);
+}
+
+/* The hrtimer `id` of cpu expired. */
+void cfs_rtbw_hrtimer(struct cfs *s, int cpu, int id)
+{
+	struct cfs_rt_rq *rt = &s->rq[cpu].rt;
+	sl_time now = sl_now(s->sim);
+
+	if (id == CFS_HRT_RT_PERIOD) {
+		cfs_rt_period(s, now);
 		return;
 	}
-	if (!rt->nr_running)
-		return;
-	/* the server's timers: it starts serving, or its runtime is gone */
-	bool fair_first = cfs_rtbw_fair_first(s, cpu);
-	if (rt->curr ? fair_first : !fair_first)
-		sl_resched(s->sim, cpu);
+	rt->fs_timer_at = -1;	/* fired */
+	cfs_rtbw_account(s, cpu, rt->acct_fair);
+	cfs_fs_check(s, cpu);
+	cfs_fs_arm(s, cpu);
 }
