@@ -233,6 +233,10 @@ struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups
  * this; for scenario tests of a policy's sync-wakeup rule alone. */
 void sl_chan_sync_always(struct sl_chan *c);
 long sl_chan_level(const struct sl_chan *c);
+/* Whether a task is blocked reading c, or writing it (the kernel's
+ * wq_has_sleeper: a write or read then has a wakeup to do). */
+bool sl_chan_reader_waits(const struct sl_chan *c);
+bool sl_chan_writer_waits(const struct sl_chan *c);
 struct sl_mutex *sl_mutex_new(struct sl_sim *sim);
 struct sl_barrier *sl_barrier_new(struct sl_sim *sim, int parties);
 

@@ -13,7 +13,7 @@
  * Model: a message's kernel work is split into its parts (hackbench.h,
  * each measured on the host or fitted on one named figure, and scaled to
  * other machines by their context-switch cost): the write, the waking of
- * a receiver blocked on an empty channel, the read call, each message it
+ * a receiver blocked on the channel, the read call, each message it
  * dequeues, the cache misses of a message read from behind others (it
  * waited while other processes ran), and the lines the run's kernel paths
  * share with every other CPU running the run at the time.  Each call's work is varied by a
@@ -49,8 +49,6 @@
  *   - a message is cold or hot as a whole: cold when the channel held
  *     more than one message before the read, hot otherwise (a per-message
  *     age against the cache would be finer);
- *   - a write to an empty channel always pays the wakeup (the receiver
- *     may in fact still be running, with nothing to wake);
  *   - writes are whole messages (the capacity is a multiple of 100 bytes),
  *     as a blocking 100-byte write to a socket or a pipe is atomic;
  *   - a blocked writer is woken by every read that frees space (sockets
@@ -143,10 +141,10 @@ static void sender_next(struct sl_task *t, struct hb_proc *p, struct sl_action *
 		*next = sl_act_exit();
 		return;
 	}
-	if (p->pc == C_WORK) {		/* the write: a receiver waiting on an empty
+	if (p->pc == C_WORK) {		/* the write: a receiver blocked on the
 					 * channel is woken by it */
 		double ns = run->cost.write_ns;
-		if (sl_chan_level(proc_chan(p)) == 0)
+		if (sl_chan_reader_waits(proc_chan(p)))
 			ns += run->cost.wake_ns;
 		p->pc = C_XFER;
 		*next = act_write_call(t, run, ns);

@@ -34,8 +34,9 @@
  *   pipe: write 0.22 us; read 0.20 us + 0.02 us per message.
  * Three costs are not in that loop and are fitted, each on one figure:
  *   WAKE: waking a sleeping partner (try_to_wake_up, the enqueue, the
- *   preemption check), paid by the writer that fills an empty channel or
- *   the reader that frees a full one: fitted on the pinned pipe pingpong
+ *   preemption check), paid by a write while the reader is blocked on
+ *   the channel (sock_def_readable wakes only with a sleeper,
+ *   skwq_has_sleeper) or a read that frees a full one: fitted on the pinned pipe pingpong
  *   round trip, 6.87 us (two calls each way, two wakeups, two switches).
  *   COLD: a message read behind others in its queue waited while other
  *   processes ran on the CPU; its lines (sockets: the skb head, data and

@@ -43,12 +43,12 @@ static struct sl_action chan(enum sl_act_kind kind, struct sl_chan *c)
 	return (struct sl_action){ .kind = kind, .u.chan = { c, HB_MSG_BYTES } };
 }
 
-/* A write wakes the partner when it finds the channel empty (the partner
- * is then blocked reading it); a read takes one message, just written
- * (hot: nothing ran in between but the partner). */
+/* A write wakes the partner when it is blocked reading the channel; a
+ * read takes one message, just written (hot: nothing ran in between but
+ * the partner). */
 static double write_ns(const struct pp_run *run, const struct sl_chan *c)
 {
-	return run->cost.write_ns + (sl_chan_level(c) == 0 ? run->cost.wake_ns : 0);
+	return run->cost.write_ns + (sl_chan_reader_waits(c) ? run->cost.wake_ns : 0);
 }
 
 static double read_ns(const struct pp_run *run)

@@ -770,6 +770,84 @@ SL_TEST(engine_need_resched_stops_the_parent_after_fork)
 	sl_sim_destroy(sim);
 }
 
+/* sl_chan_reader_waits / _writer_waits (a workload's wq_has_sleeper):
+ * true while a task is blocked on the channel, false once it is woken. */
+static struct { struct sl_chan *ch; int n; bool rd[8], wr[8]; } waits_log;
+
+static void waits_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	if (waits_log.n < 8) {
+		waits_log.rd[waits_log.n] = sl_chan_reader_waits(waits_log.ch);
+		waits_log.wr[waits_log.n] = sl_chan_writer_waits(waits_log.ch);
+		waits_log.n++;
+	}
+	script_step(sim, t, next);
+}
+
+static const struct sl_prog waits_prog = { .name = "waits", .step = waits_step };
+
+SL_TEST(engine_chan_tells_whether_someone_waits)
+{
+	struct sl_machine m;
+	struct sl_sim *sim = make_sim(&m, "pack:2 core:1 pu:1", 1);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	waits_log.ch = sl_chan_new(sim, 1, false);
+	waits_log.n = 0;
+	struct script *rd = script_new(sim), *w = script_new(sim);
+	/* the reader blocks at once, then runs 3 ms after its byte; the
+	 * writer writes after 1 ms, and blocks on its second and third bytes
+	 * (capacity 1) until the reader reads again at 4 ms */
+	script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { waits_log.ch, 1 } });
+	script_add(rd, sl_act_run(3e6, SL_WC_INT));
+	script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { waits_log.ch, 2 } });
+	script_add(w, sl_act_run(1e6, SL_WC_INT));
+	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { waits_log.ch, 1 } });
+	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { waits_log.ch, 2 } });
+	struct sl_action fr = fork_of(rd), fw = fork_of(w);
+	fr.u.fork.prog = &script_prog;
+	fw.u.fork.prog = &waits_prog;
+	spawn_pair(sim, fr, fw);
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	/* the writer's steps: at its start (nobody blocked yet or the reader
+	 * already), before its first write (reader blocked), before its
+	 * second (reader woken), at its exit (neither) */
+	CHECKF(waits_log.n == 4, "%d steps", waits_log.n);
+	CHECK(waits_log.n < 2 || (waits_log.rd[1] && !waits_log.wr[1]));
+	CHECK(waits_log.n < 3 || (!waits_log.rd[2] && !waits_log.wr[2]));
+	CHECK(waits_log.n < 4 || (!waits_log.rd[3] && !waits_log.wr[3]));
+	sl_sim_destroy(sim);
+
+	/* the other way round: a writer blocked on the full channel */
+	sim = make_sim(&m, "pack:2 core:1 pu:1", 1);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	waits_log.ch = sl_chan_new(sim, 1, false);
+	waits_log.n = 0;
+	rd = script_new(sim);
+	w = script_new(sim);
+	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { waits_log.ch, 2 } });
+	script_add(rd, sl_act_run(2e6, SL_WC_INT));
+	script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { waits_log.ch, 1 } });
+	script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { waits_log.ch, 1 } });
+	fr = fork_of(rd);
+	fw = fork_of(w);
+	fr.u.fork.prog = &waits_prog;
+	fw.u.fork.prog = &script_prog;
+	spawn_pair(sim, fr, fw);
+	CHECK(run(sim, &st) == 0);
+	/* the reader's steps: start, before its first read (the writer
+	 * blocked on its second byte), before its second (the writer woken),
+	 * exit */
+	CHECKF(waits_log.n == 4, "%d steps", waits_log.n);
+	CHECK(waits_log.n < 2 || (waits_log.wr[1] && !waits_log.rd[1]));
+	CHECK(waits_log.n < 3 || !waits_log.wr[2]);
+	sl_sim_destroy(sim);
+}
+
 /* ... and a writer whose write woke a reader that preempts it stops
  * there, runnable, until the reader has had the CPU. */
 SL_TEST(engine_need_resched_stops_the_waker)

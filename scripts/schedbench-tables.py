@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""schedbench-tables.py - regenerate the NUMA schedbench tables of
+docs/workloads.md ("Calibration and the numaq-16 check") and
+docs/policies/o1.md ("What it does to NUMA schedbench").
+
+  scripts/schedbench-tables.py [SCHEDLAB] [workloads|o1]
+
+Runs `schedbench:tasks=N` on numaq-16 with `SCHEDLAB run -o csv` and prints
+the pages' Markdown rows.  Where each walker first touches its memory is a
+lottery under these kernels (docs/workloads.md), so any change to the model
+reshuffles these rows: they are regenerated, never edited by hand.
+
+  workloads  stock 2.5.33 (the NUMA-blind O(1) of 2.5.44), seeds 1-5: median
+             (min-max) of AvgUser and Elapsed, medians of the rest.
+  o1         the O(1) versions with a NUMA scheduler, and 2.6.0's knobs,
+             seeds 1-3: AvgUser / Elapsed medians, each seed's share of
+             time at home, the background hackbench's time.
+"""
+import csv
+import io
+import statistics
+import subprocess
+import sys
+
+NS = (4, 8, 16, 32, 64)
+# the published 2.5.4x NUMA-blind rows beside the workloads table's
+PUBLISHED = {
+    4: "AvgUser ~49 (2.5.54); 32.5 / 49.5 / 130 (2.5.44)",
+    8: "~43 (2.5.54); 39.9 / 61.5 / 319 (2.5.44)",
+    16: "63.0 / 93.6 / 1008 (2.5.44)",
+    32: "88.1 / 194.5 / 2821 (2.5.44)",
+    64: "123.3 / 511.8 / 7890 (2.5.58); – / 608.8 / 9418 (2.5.48); "
+        "159.9 / 653.8 / 10236 (2.5.44)",
+}
+# policy, N: the o1 page's rows
+O1_ROWS = ([("o1:version=2.5.59", n) for n in NS] + [("o1:version=2.6.0", n) for n in NS]
+           + [("o1:version=2.6.0,idle_tick=idle", 4),
+              ("o1:version=2.6.0,node_balance=rate", 32),
+              ("o1:version=2.6.0,imbalance=half", 32)])
+
+
+def runs(schedlab, policy, n, reps):
+    """{metric: [value per seed]} of `reps` seeds."""
+    out = subprocess.run([schedlab, "run", "-m", "numaq-16", "-p", policy, "-w",
+                          "schedbench:tasks=%d" % n, "-r", str(reps), "-j", "1", "-o", "csv"],
+                         check=True, capture_output=True, text=True).stdout
+    vals = {}
+    for r in csv.DictReader(io.StringIO(out)):
+        vals.setdefault(r["metric"], []).append(float(r["value"]))
+    for m, v in vals.items():
+        if len(v) != reps:
+            sys.exit("schedbench-tables: %s N=%d: %d values of %s" % (policy, n, len(v), m))
+    return vals
+
+
+def num(v):
+    return "%.0f" % v if v >= 100 else "%.1f" % v
+
+
+def spread(v):
+    return "%s (%s–%s)" % (num(statistics.median(v)), num(min(v)), num(max(v)))
+
+
+def workloads_table(schedlab):
+    print("| N | AvgUser | Elapsed | TotalUser | TotalSys | home % | moved | hackbench "
+          "| published (NUMA-blind) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for n in NS:
+        v = runs(schedlab, "o1:version=2.5.33", n, 5)
+        med = {m: statistics.median(x) for m, x in v.items()}
+        sys_s = med["total_sys_s"]
+        print("| %d | %s | %s | %.0f | %s | %.0f | %.0f | %.1f | %s |"
+              % (n, spread(v["avg_user_s"]), spread(v["bench_elapsed_s"]), med["total_user_s"],
+                 "%.2f" % sys_s if sys_s < 1 else "%.1f" % sys_s, med["home_pct"], med["moved"],
+                 med["hackbench_s"], PUBLISHED[n]), flush=True)
+
+
+def o1_table(schedlab):
+    print("| policy | N | AvgUser | Elapsed | home % per seed | hackbench |")
+    print("|---|---|---|---|---|---|")
+    for policy, n in O1_ROWS:
+        v = runs(schedlab, policy, n, 3)
+        med = {m: statistics.median(x) for m, x in v.items()}
+        homes = ", ".join("%.0f" % h for h in v["home_pct"])
+        print("| `%s` | %d | %s | %s | %s | %.1f |"
+              % (policy.replace("o1:version=", "o1:"), n, num(med["avg_user_s"]),
+                 num(med["bench_elapsed_s"]), homes, med["hackbench_s"]), flush=True)
+
+
+def main():
+    schedlab = sys.argv[1] if len(sys.argv) > 1 else "./schedlab"
+    which = sys.argv[2] if len(sys.argv) > 2 else "workloads"
+    if which == "workloads":
+        workloads_table(schedlab)
+    elif which == "o1":
+        o1_table(schedlab)
+    else:
+        sys.exit("schedbench-tables: which table: workloads or o1, not '%s'" % which)
+
+
+if __name__ == "__main__":
+    main()
