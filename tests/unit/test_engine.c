@@ -797,8 +797,8 @@ SL_TEST(engine_chan_tells_whether_someone_waits)
 	waits_log.n = 0;
 	struct script *rd = script_new(sim), *w = script_new(sim);
 	/* the reader blocks at once, then runs 3 ms after its byte; the
-	 * writer writes after 1 ms, and blocks on its second and third bytes
-	 * (capacity 1) until the reader reads again at 4 ms */
+	 * writer writes a byte after 1 ms, then two more, which with a
+	 * capacity of 1 it cannot finish until the reader reads at 4 ms */
 	script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { waits_log.ch, 1 } });
 	script_add(rd, sl_act_run(3e6, SL_WC_INT));
 	script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { waits_log.ch, 2 } });
