@@ -37,9 +37,10 @@
  *
  * Checked against: the structure (process, message and byte counts,
  * tests/unit/test_workload_bench.c); on the host, the real hackbench's
- * time (0.588 s for 10 groups over sockets; readsize=65536 as schedlab's
- * real program reads: 0.577-0.590 s) and the pingpong round trips;
- * docs/validation.md.  No hackbench time
+ * time (10 groups over sockets, one message per read: 0.51-0.68 s over
+ * an afternoon's hours, simulated 0.633 s; reading what is queued,
+ * readsize=65536, 0.44-0.64 s against 0.596 s) and the pingpong round
+ * trips; docs/validation.md.  No hackbench time
  * of the era was available: on older machines the parts scale with the
  * context-switch cost (a 2002 NUMA-Q pays about 2.7 times the host's).
  *
@@ -402,7 +403,7 @@ static const struct sl_param_def hb_params[] = {
 	  "one 4 KB page, whole messages)" },
 	{ "readsize", SL_PARAM_INT, "100", HB_MSG_BYTES, 1L << 30, NULL,
 	  "bytes a receiver asks per read: 100 = hackbench's one message per read; "
-	  "65536 = what is queued (schedlab's real hackbench)" },
+	  "65536 = what is queued, up to 64 KB" },
 	{ "msg_us", SL_PARAM_REAL, NULL, 0, 1e6, NULL,
 	  "kernel work of every message write and read, us, replacing the machine's per-part "
 	  "costs (default: those costs, measured on a 2.6 GHz host in units of the context "
