@@ -786,31 +786,49 @@ static void waits_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *
 
 static const struct sl_prog waits_prog = { .name = "waits", .step = waits_step };
 
-SL_TEST(engine_chan_tells_whether_someone_waits)
+/* A reader and a writer of one channel of capacity 1 on two CPUs, the
+ * one whose steps are logged running waits_prog: the reader's script
+ * `rd` and the writer's `w` (n actions each, {kind, bytes or run ns}). */
+struct waits_act { enum sl_act_kind kind; double arg; };
+
+static bool waits_run(const struct waits_act *rd, int nrd, const struct waits_act *w, int nw,
+		      bool log_reader)
 {
 	struct sl_machine m;
 	struct sl_sim *sim = make_sim(&m, "pack:2 core:1 pu:1", 1);
-	CHECK(sim != NULL);
 	if (!sim)
-		return;
+		return false;
 	waits_log.ch = sl_chan_new(sim, 1, false);
 	waits_log.n = 0;
-	struct script *rd = script_new(sim), *w = script_new(sim);
+	struct script *s[2] = { script_new(sim), script_new(sim) };
+	const struct waits_act *acts[2] = { rd, w };
+	int n[2] = { nrd, nw };
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < n[k]; i++)
+			script_add(s[k], acts[k][i].kind == SL_ACT_RUN
+				   ? sl_act_run(acts[k][i].arg, SL_WC_INT)
+				   : (struct sl_action){ .kind = acts[k][i].kind,
+					.u.chan = { waits_log.ch, (long)acts[k][i].arg } });
+	struct sl_action fr = fork_of(s[0]), fw = fork_of(s[1]);
+	fr.u.fork.prog = log_reader ? &waits_prog : &script_prog;
+	fw.u.fork.prog = log_reader ? &script_prog : &waits_prog;
+	spawn_pair(sim, fr, fw);
+	struct sl_run_stats st;
+	int rc = run(sim, &st);
+	sl_sim_destroy(sim);
+	return rc == 0;
+}
+
+SL_TEST(engine_chan_tells_whether_someone_waits)
+{
 	/* the reader blocks at once, then runs 3 ms after its byte; the
 	 * writer writes a byte after 1 ms, then two more, which with a
 	 * capacity of 1 it cannot finish until the reader reads at 4 ms */
-	script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { waits_log.ch, 1 } });
-	script_add(rd, sl_act_run(3e6, SL_WC_INT));
-	script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { waits_log.ch, 2 } });
-	script_add(w, sl_act_run(1e6, SL_WC_INT));
-	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { waits_log.ch, 1 } });
-	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { waits_log.ch, 2 } });
-	struct sl_action fr = fork_of(rd), fw = fork_of(w);
-	fr.u.fork.prog = &script_prog;
-	fw.u.fork.prog = &waits_prog;
-	spawn_pair(sim, fr, fw);
-	struct sl_run_stats st;
-	CHECK(run(sim, &st) == 0);
+	static const struct waits_act rd[] = {
+		{ SL_ACT_CHAN_READ, 1 }, { SL_ACT_RUN, 3e6 }, { SL_ACT_CHAN_READ, 2 } };
+	static const struct waits_act w[] = {
+		{ SL_ACT_RUN, 1e6 }, { SL_ACT_CHAN_WRITE, 1 }, { SL_ACT_CHAN_WRITE, 2 } };
+	CHECK(waits_run(rd, 3, w, 3, false));
 	/* the writer's steps: at its start (nobody blocked yet or the reader
 	 * already), before its first write (reader blocked), before its
 	 * second (reader woken), at its exit (neither) */
@@ -818,34 +836,25 @@ SL_TEST(engine_chan_tells_whether_someone_waits)
 	CHECK(waits_log.n < 2 || (waits_log.rd[1] && !waits_log.wr[1]));
 	CHECK(waits_log.n < 3 || (!waits_log.rd[2] && !waits_log.wr[2]));
 	CHECK(waits_log.n < 4 || (!waits_log.rd[3] && !waits_log.wr[3]));
-	sl_sim_destroy(sim);
 
 	/* the other way round: a writer blocked on the full channel */
-	sim = make_sim(&m, "pack:2 core:1 pu:1", 1);
-	CHECK(sim != NULL);
-	if (!sim)
-		return;
-	waits_log.ch = sl_chan_new(sim, 1, false);
-	waits_log.n = 0;
-	rd = script_new(sim);
-	w = script_new(sim);
-	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { waits_log.ch, 2 } });
-	script_add(rd, sl_act_run(2e6, SL_WC_INT));
-	script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { waits_log.ch, 1 } });
-	script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { waits_log.ch, 1 } });
-	fr = fork_of(rd);
-	fw = fork_of(w);
-	fr.u.fork.prog = &waits_prog;
-	fw.u.fork.prog = &script_prog;
-	spawn_pair(sim, fr, fw);
-	CHECK(run(sim, &st) == 0);
+	static const struct waits_act rd2[] = {
+		{ SL_ACT_RUN, 2e6 }, { SL_ACT_CHAN_READ, 1 }, { SL_ACT_CHAN_READ, 1 } };
+	static const struct waits_act w2[] = { { SL_ACT_CHAN_WRITE, 2 } };
+	CHECK(waits_run(rd2, 3, w2, 1, true));
 	/* the reader's steps: start, before its first read (the writer
 	 * blocked on its second byte), before its second (the writer woken),
 	 * exit */
 	CHECKF(waits_log.n == 4, "%d steps", waits_log.n);
 	CHECK(waits_log.n < 2 || (waits_log.wr[1] && !waits_log.rd[1]));
 	CHECK(waits_log.n < 3 || !waits_log.wr[2]);
-	sl_sim_destroy(sim);
+
+	/* a full channel whose writer runs on: nobody waits on it */
+	static const struct waits_act rd3[] = { { SL_ACT_RUN, 1e6 }, { SL_ACT_CHAN_READ, 1 } };
+	static const struct waits_act w3[] = { { SL_ACT_CHAN_WRITE, 1 }, { SL_ACT_RUN, 3e6 } };
+	CHECK(waits_run(rd3, 2, w3, 2, true));
+	CHECKF(waits_log.n == 3, "%d steps", waits_log.n);
+	CHECK(waits_log.n < 2 || (!waits_log.wr[1] && !waits_log.rd[1]));
 }
 
 /* ... and a writer whose write woke a reader that preempts it stops
