@@ -348,6 +348,12 @@ static void handle(struct sl_sim *sim, struct sl_event *e)
 		migration_end(sim, c);
 		break;
 	case EV_HRTIMER:
+		if (!sim->ops->hrtimer) {	/* a policy bug, reported in the run */
+			sl_fail_internal(sim->run_err, "policy '%s' started an hrtimer but has no "
+					 "hrtimer op", sim->ops->name);
+			sim->stopped = true;
+			return;
+		}
 		sim->ops->hrtimer(sim, e->cpu, (int)(e - c->hrtimer_ev));
 		break;
 	case EV_DISK_DONE:
@@ -540,12 +546,6 @@ bool sl_need_resched(const struct sl_sim *sim, int cpu) { return sim->cpus[cpu].
 
 void sl_hrtimer_start(struct sl_sim *sim, int cpu, int id, sl_time at)
 {
-	if (!sim->ops->hrtimer) {
-		sl_fail_internal(sim->run_err, "policy '%s' starts an hrtimer but has no hrtimer op",
-				 sim->ops->name);
-		sim->stopped = true;
-		return;
-	}
 	sl_eventq_schedule(&sim->q, &sim->cpus[cpu].hrtimer_ev[id], at > sim->now ? at : sim->now);
 }
 

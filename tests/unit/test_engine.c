@@ -1703,6 +1703,40 @@ SL_TEST(engine_hrtimers_fire_on_tickless_cpus)
 		CHECKF(tick_log.cpu[i] <= 1, "tick on CPU %d", tick_log.cpu[i]);
 }
 
+/* A policy that starts an hrtimer without the op to take it: the run
+ * fails with an internal error naming the policy, not silently. */
+static void *hrtbad_init(struct sl_sim *sim, const struct sl_params *k, struct sl_err *e)
+{
+	void *f = ticklog_init(sim, k, e);
+	sl_hrtimer_start(sim, 1, 0, 100000);
+	return f;
+}
+
+static const struct sl_policy_ops hrtbad_ops = {
+	.name = "hrtbad", .summary = "test FIFO starting an hrtimer it cannot take",
+	.task_size = sizeof(struct fifo_task), .init = hrtbad_init,
+	.fork = fifo_enqueue_new, .wakeup = fifo_wakeup, .pick_next = fifo_pick,
+	.tick = ticklog_tick,
+};
+
+SL_TEST(engine_hrtimer_without_op_fails_the_run)
+{
+	struct sl_machine m;
+	struct sl_sim *sim = tick_sim(&m, &hrtbad_ops, SL_TICK_SYNC, 1);
+	if (!sim) {
+		CHECK(!"sim");
+		return;
+	}
+	struct script *root = script_new(sim);
+	script_add(root, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	struct sl_err err = { 0 };
+	CHECK(sl_sim_run(sim, &err) == -1);
+	CHECKF(err.kind == SL_ERR_INTERNAL && strstr(err.msg, "hrtbad") &&
+	       strstr(err.msg, "hrtimer op"), "%s", err.msg);
+	sl_sim_destroy(sim);
+}
+
 /* 2.6 setup_APIC_timer(): all at the jiffy's start, each CPU once per
  * jiffy, in an order drawn per tick from the run's seed: the same seed
  * gives the same orders, another seed others, and every CPU comes first
