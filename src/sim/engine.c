@@ -559,6 +559,12 @@ bool sl_hrtimer_queued(const struct sl_sim *sim, int cpu, int id)
 	return sl_event_queued(&sim->cpus[cpu].hrtimer_ev[id]);
 }
 
+sl_time sl_hrtimer_expires(const struct sl_sim *sim, int cpu, int id)
+{
+	const struct sl_event *e = &sim->cpus[cpu].hrtimer_ev[id];
+	return sl_event_queued(e) ? e->time : -1;
+}
+
 void sl_migration_wake(struct sl_sim *sim, int cpu, long arg)
 {
 	struct sl_cpu *c = &sim->cpus[cpu];

@@ -128,6 +128,8 @@ bool sl_tick_stopped(const struct sl_sim *sim, int cpu);
 void sl_hrtimer_start(struct sl_sim *sim, int cpu, int id, sl_time at);
 void sl_hrtimer_cancel(struct sl_sim *sim, int cpu, int id);
 bool sl_hrtimer_queued(const struct sl_sim *sim, int cpu, int id);
+/* When timer `id` of `cpu` fires, or -1 when it is not set. */
+sl_time sl_hrtimer_expires(const struct sl_sim *sim, int cpu, int id);
 
 /* Task running on `cpu` (NULL if idle or running the migration thread). */
 struct sl_task *sl_curr(const struct sl_sim *sim, int cpu);
@@ -233,10 +235,9 @@ struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups
  * this; for scenario tests of a policy's sync-wakeup rule alone. */
 void sl_chan_sync_always(struct sl_chan *c);
 long sl_chan_level(const struct sl_chan *c);
-/* Whether a task is blocked reading c, or writing it (the kernel's
- * wq_has_sleeper: a write or read then has a wakeup to do). */
+/* Whether a task is blocked reading c (the kernel's wq_has_sleeper: a
+ * write then has a wakeup to do). */
 bool sl_chan_reader_waits(const struct sl_chan *c);
-bool sl_chan_writer_waits(const struct sl_chan *c);
 struct sl_mutex *sl_mutex_new(struct sl_sim *sim);
 struct sl_barrier *sl_barrier_new(struct sl_sim *sim, int parties);
 

@@ -75,7 +75,6 @@ void sl_chan_sync_always(struct sl_chan *c)
 
 long sl_chan_level(const struct sl_chan *c) { return c->level; }
 bool sl_chan_reader_waits(const struct sl_chan *c) { return c->readers.head != NULL; }
-bool sl_chan_writer_waits(const struct sl_chan *c) { return c->writers.head != NULL; }
 
 struct sl_mutex *sl_mutex_new(struct sl_sim *sim)
 {

@@ -770,91 +770,58 @@ SL_TEST(engine_need_resched_stops_the_parent_after_fork)
 	sl_sim_destroy(sim);
 }
 
-/* sl_chan_reader_waits / _writer_waits (a workload's wq_has_sleeper):
- * true while a task is blocked on the channel, false once it is woken. */
-static struct { struct sl_chan *ch; int n; bool rd[8], wr[8]; } waits_log;
+/* sl_chan_reader_waits (a workload's wq_has_sleeper): true while a task
+ * is blocked reading the channel, false once it is woken, whatever the
+ * channel holds. */
+static struct { struct sl_chan *ch; int n; bool rd[8]; } waits_log;
 
 static void waits_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {
-	if (waits_log.n < 8) {
-		waits_log.rd[waits_log.n] = sl_chan_reader_waits(waits_log.ch);
-		waits_log.wr[waits_log.n] = sl_chan_writer_waits(waits_log.ch);
-		waits_log.n++;
-	}
+	if (waits_log.n < 8)
+		waits_log.rd[waits_log.n++] = sl_chan_reader_waits(waits_log.ch);
 	script_step(sim, t, next);
 }
 
 static const struct sl_prog waits_prog = { .name = "waits", .step = waits_step };
 
-/* A reader and a writer of one channel of capacity 1 on two CPUs, the
- * one whose steps are logged running waits_prog: the reader's script
- * `rd` and the writer's `w` (n actions each, {kind, bytes or run ns}). */
-struct waits_act { enum sl_act_kind kind; double arg; };
+static struct sl_action chan_act(enum sl_act_kind kind, long bytes)
+{
+	return (struct sl_action){ .kind = kind, .u.chan = { waits_log.ch, bytes } };
+}
 
-static bool waits_run(const struct waits_act *rd, int nrd, const struct waits_act *w, int nw,
-		      bool log_reader)
+SL_TEST(engine_chan_tells_whether_a_reader_waits)
 {
 	struct sl_machine m;
 	struct sl_sim *sim = make_sim(&m, "pack:2 core:1 pu:1", 1);
+	CHECK(sim != NULL);
 	if (!sim)
-		return false;
+		return;
 	waits_log.ch = sl_chan_new(sim, 1, false);
 	waits_log.n = 0;
-	struct script *s[2] = { script_new(sim), script_new(sim) };
-	const struct waits_act *acts[2] = { rd, w };
-	int n[2] = { nrd, nw };
-	for (int k = 0; k < 2; k++)
-		for (int i = 0; i < n[k]; i++)
-			script_add(s[k], acts[k][i].kind == SL_ACT_RUN
-				   ? sl_act_run(acts[k][i].arg, SL_WC_INT)
-				   : (struct sl_action){ .kind = acts[k][i].kind,
-					.u.chan = { waits_log.ch, (long)acts[k][i].arg } });
-	struct sl_action fr = fork_of(s[0]), fw = fork_of(s[1]);
-	fr.u.fork.prog = log_reader ? &waits_prog : &script_prog;
-	fw.u.fork.prog = log_reader ? &script_prog : &waits_prog;
+	/* the reader runs 2 ms, reads the byte written at 1 ms, and blocks
+	 * on a second read until the writer, after 3 ms more, writes again */
+	struct script *rd = script_new(sim), *w = script_new(sim);
+	script_add(rd, sl_act_run(2e6, SL_WC_INT));
+	script_add(rd, chan_act(SL_ACT_CHAN_READ, 1));
+	script_add(rd, chan_act(SL_ACT_CHAN_READ, 1));
+	script_add(w, sl_act_run(1e6, SL_WC_INT));
+	script_add(w, chan_act(SL_ACT_CHAN_WRITE, 1));
+	script_add(w, sl_act_run(3e6, SL_WC_INT));
+	script_add(w, chan_act(SL_ACT_CHAN_WRITE, 1));
+	struct sl_action fr = fork_of(rd), fw = fork_of(w);
+	fw.u.fork.prog = &waits_prog;
 	spawn_pair(sim, fr, fw);
 	struct sl_run_stats st;
-	int rc = run(sim, &st);
+	CHECK(run(sim, &st) == 0);
+	/* the writer's steps: at 1 ms before its first write (the channel
+	 * empty, the reader running: nobody to wake, where the old "empty
+	 * channel" rule paid a wakeup), at 4 ms before its second (the reader
+	 * blocked since 2 ms), at its exit (the reader woken) */
+	CHECKF(waits_log.n == 5, "%d steps", waits_log.n);
+	CHECK(waits_log.n < 2 || !waits_log.rd[1]);
+	CHECK(waits_log.n < 4 || waits_log.rd[3]);
+	CHECK(waits_log.n < 5 || !waits_log.rd[4]);
 	sl_sim_destroy(sim);
-	return rc == 0;
-}
-
-SL_TEST(engine_chan_tells_whether_someone_waits)
-{
-	/* the reader blocks at once, then runs 3 ms after its byte; the
-	 * writer writes a byte after 1 ms, then two more, which with a
-	 * capacity of 1 it cannot finish until the reader reads at 4 ms */
-	static const struct waits_act rd[] = {
-		{ SL_ACT_CHAN_READ, 1 }, { SL_ACT_RUN, 3e6 }, { SL_ACT_CHAN_READ, 2 } };
-	static const struct waits_act w[] = {
-		{ SL_ACT_RUN, 1e6 }, { SL_ACT_CHAN_WRITE, 1 }, { SL_ACT_CHAN_WRITE, 2 } };
-	CHECK(waits_run(rd, 3, w, 3, false));
-	/* the writer's steps: at its start (nobody blocked yet or the reader
-	 * already), before its first write (reader blocked), before its
-	 * second (reader woken), at its exit (neither) */
-	CHECKF(waits_log.n == 4, "%d steps", waits_log.n);
-	CHECK(waits_log.n < 2 || (waits_log.rd[1] && !waits_log.wr[1]));
-	CHECK(waits_log.n < 3 || (!waits_log.rd[2] && !waits_log.wr[2]));
-	CHECK(waits_log.n < 4 || (!waits_log.rd[3] && !waits_log.wr[3]));
-
-	/* the other way round: a writer blocked on the full channel */
-	static const struct waits_act rd2[] = {
-		{ SL_ACT_RUN, 2e6 }, { SL_ACT_CHAN_READ, 1 }, { SL_ACT_CHAN_READ, 1 } };
-	static const struct waits_act w2[] = { { SL_ACT_CHAN_WRITE, 2 } };
-	CHECK(waits_run(rd2, 3, w2, 1, true));
-	/* the reader's steps: start, before its first read (the writer
-	 * blocked on its second byte), before its second (the writer woken),
-	 * exit */
-	CHECKF(waits_log.n == 4, "%d steps", waits_log.n);
-	CHECK(waits_log.n < 2 || (waits_log.wr[1] && !waits_log.rd[1]));
-	CHECK(waits_log.n < 3 || !waits_log.wr[2]);
-
-	/* a full channel whose writer runs on: nobody waits on it */
-	static const struct waits_act rd3[] = { { SL_ACT_RUN, 1e6 }, { SL_ACT_CHAN_READ, 1 } };
-	static const struct waits_act w3[] = { { SL_ACT_CHAN_WRITE, 1 }, { SL_ACT_RUN, 3e6 } };
-	CHECK(waits_run(rd3, 2, w3, 2, true));
-	CHECKF(waits_log.n == 3, "%d steps", waits_log.n);
-	CHECK(waits_log.n < 2 || (!waits_log.wr[1] && !waits_log.rd[1]));
 }
 
 /* ... and a writer whose write woke a reader that preempts it stops
@@ -1703,19 +1670,12 @@ SL_TEST(engine_hrtimers_fire_on_tickless_cpus)
 		CHECKF(tick_log.cpu[i] <= 1, "tick on CPU %d", tick_log.cpu[i]);
 }
 
-/* A policy that starts an hrtimer without the op to take it: the run
- * fails with an internal error naming the policy, not silently. */
-static void *hrtbad_init(struct sl_sim *sim, const struct sl_params *k, struct sl_err *e)
-{
-	void *f = ticklog_init(sim, k, e);
-	sl_hrtimer_start(sim, 1, 0, 100000);
-	return f;
-}
-
+/* hrtlog without the op to take its timers: the run fails with an
+ * internal error naming the policy, not silently. */
 static const struct sl_policy_ops hrtbad_ops = {
-	.name = "hrtbad", .summary = "test FIFO starting an hrtimer it cannot take",
-	.task_size = sizeof(struct fifo_task), .init = hrtbad_init,
-	.fork = fifo_enqueue_new, .wakeup = fifo_wakeup, .pick_next = fifo_pick,
+	.name = "hrtbad", .summary = "test FIFO starting hrtimers it cannot take",
+	.task_size = sizeof(struct fifo_task), .init = hrtlog_init,
+	.fork = fifo_enqueue_new, .wakeup = fifo_wakeup, .pick_next = nohzlog_pick,
 	.tick = ticklog_tick,
 };
 

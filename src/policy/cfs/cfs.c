@@ -319,7 +319,6 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 		rq->push_cpu = -1;
 		rq->mig_dest = -1;
 		rq->rt.acct_fair = true;	/* idle */
-		rq->rt.fs_timer_at = -1;
 	}
 	/* every CPU starts idle: every LLC of an SMT machine has idle cores */
 	for (int cpu = 0; cpu < s->ncpus; cpu++)

@@ -251,7 +251,6 @@ struct cfs_rt_rq {
 	bool fs_active;			/* started: fair tasks are queued here */
 	bool fs_running;		/* dl_defer_running: it handles a starvation */
 	sl_time fs_deadline, fs_runtime;
-	sl_time fs_timer_at;		/* when its hrtimer is set to fire (-1: not set) */
 	sl_time acct_at;		/* bandwidth accounted up to here */
 	bool acct_fair;			/* ... and what ran since: fair or idle (else RT) */
 };

@@ -66,9 +66,11 @@ static void cfs_fs_arm(struct cfs *s, int cpu)
 		else if (rt->fs_running && rt->fs_runtime <= 0)
 			at = rt->fs_deadline;
 	}
-	if (at == rt->fs_timer_at)
+	sl_time now = sl_now(s->sim);
+	if (at >= 0 && at < now)
+		at = now;	/* overdue: the timer fires at once */
+	if (at == sl_hrtimer_expires(s->sim, cpu, CFS_HRT_SERVER))
 		return;
-	rt->fs_timer_at = at;
 	if (at < 0)
 		sl_hrtimer_cancel(s->sim, cpu, CFS_HRT_SERVER);
 	else
@@ -148,6 +150,17 @@ bool cfs_rtbw_rt_throttled(const struct cfs *s, int cpu)
 	return s->rt_bw == CFS_RTBW_THROTTLE && s->rq[cpu].rt.throttled;
 }
 
+/* start_rt_bandwidth(): RT time to pay back sets the period timer, at the
+ * end of the current period. */
+static void cfs_rt_period_arm(struct cfs *s, sl_time now)
+{
+	if (sl_hrtimer_queued(s->sim, 0, CFS_HRT_RT_PERIOD))
+		return;
+	while (now >= s->rt_period_end)	/* no CPU had RT time to pay back */
+		s->rt_period_end += s->rt_period;
+	sl_hrtimer_start(s->sim, 0, CFS_HRT_RT_PERIOD, s->rt_period_end);
+}
+
 /* do_sched_rt_period_timer(): each CPU's rt_time is paid back by the
  * runtime of every period that passed; below the runtime, RT runs again.
  * The timer is set again while some CPU has RT time left to pay back. */
@@ -173,18 +186,7 @@ static void cfs_rt_period(struct cfs *s, sl_time now)
 		again |= rt->rt_time > 0;
 	}
 	if (again)
-		sl_hrtimer_start(s->sim, 0, CFS_HRT_RT_PERIOD, s->rt_period_end);
-}
-
-/* start_rt_bandwidth(): RT time to pay back sets the period timer, at the
- * end of the current period. */
-static void cfs_rt_period_arm(struct cfs *s, sl_time now)
-{
-	if (sl_hrtimer_queued(s->sim, 0, CFS_HRT_RT_PERIOD))
-		return;
-	while (now >= s->rt_period_end)	/* no CPU had RT time to pay back */
-		s->rt_period_end += s->rt_period;
-	sl_hrtimer_start(s->sim, 0, CFS_HRT_RT_PERIOD, s->rt_period_end);
+		cfs_rt_period_arm(s, now);
 }
 
 /* ---- both ---- */
@@ -208,7 +210,8 @@ void cfs_rtbw_account(struct cfs *s, int cpu, bool fair)
 	if (delta > 0)
 		rt->acct_at = now;
 	rt->acct_fair = fair;
-	if (s->rt_bw == CFS_RTBW_SERVER && (rt->nr_running || rt->fs_timer_at >= 0))
+	if (s->rt_bw == CFS_RTBW_SERVER &&
+	    (rt->nr_running || sl_hrtimer_queued(s->sim, cpu, CFS_HRT_SERVER)))
 		cfs_fs_arm(s, cpu);
 }
 
@@ -247,7 +250,6 @@ void cfs_rtbw_hrtimer(struct cfs *s, int cpu, int id)
 		cfs_rt_period(s, now);
 		return;
 	}
-	rt->fs_timer_at = -1;	/* fired */
 	cfs_rtbw_account(s, cpu, rt->acct_fair);
 	cfs_fs_check(s, cpu);
 	cfs_fs_arm(s, cpu);
