@@ -72,16 +72,17 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 	}
 	if (sim->model->node_bw > 0) {
 		for (int n = 0; n < sim->topo->nnodes; n++) {
-			double d = 0;
+			int64_t d = 0;
 			for (int i = 0; i < sim->ncpus; i++) {
 				const struct sl_task *t = sim->cpus[i].curr;
 				double mi;
 				if (t && sl__mem_node(sim, t, &mi) == n)
-					d += mi;
+					d += sl__demand_units(mi);
 			}
-			if (d > sim->mem_demand[n] + 1e-6 || d < sim->mem_demand[n] - 1e-6)
-				return sl_fail_internal(err, "check: node %d memory demand %.3f, running tasks %.3f",
-							n, sim->mem_demand[n], d);
+			if (d != sim->mem_demand[n])	/* integers: exact */
+				return sl_fail_internal(err, "check: node %d memory demand %.6f, running tasks %.6f",
+							n, (double)sim->mem_demand[n] * 0x1p-40,
+							(double)d * 0x1p-40);
 		}
 	}
 	/* Settling is lazy: allow each CPU its unsettled segment.  The bound

@@ -76,7 +76,7 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 	}
 	for (int i = 0; i < sim->ncpus; i++)
 		sim->tick_order[i] = i;
-	sim->mem_demand = sl_xcalloc((unsigned long)m->topo.nnodes, sizeof(double));
+	sim->mem_demand = sl_xcalloc((unsigned long)m->topo.nnodes, sizeof(int64_t));
 	sim->llc_evicted_kb = sl_xcalloc((unsigned long)m->topo.npackages, sizeof(double));
 	for (int i = 0; i < sim->ncpus; i++) {
 		struct sl_cpu *c = &sim->cpus[i];

@@ -127,7 +127,10 @@ struct sl_sim {
 
 	int ncpus;
 	struct sl_cpu *cpus;
-	double *mem_demand;		/* per node: memory intensity of running tasks homed there */
+	/* per node: memory intensity of the running tasks drawing there, in
+	 * units of 2^-40 (sl__demand_units): integers, so that the sum does
+	 * not depend on the order of the changes nor drift from rounding */
+	int64_t *mem_demand;
 	double *node_cont;		/* per node: sl_numa_contention of mem_demand */
 	/* Per node, then one more (the last) for CPUs whose task draws on
 	 * nothing at the moment: the CPUs whose running task draws on the
@@ -215,6 +218,11 @@ void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign);
 /* The node whose memory running task t draws on now, and how much
  * (its memory intensity), or -1: none (sched.c). */
 int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *intensity);
+/* A memory intensity (>= 0, at most 1) in the units of sim->mem_demand. */
+static inline int64_t sl__demand_units(double intensity)
+{
+	return (int64_t)(intensity * 0x1p40 + 0.5);
+}
 void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c);
 /* Cancel c's completion event, queued or deferred. */
 void sl__cancel_burst(struct sl_sim *sim, struct sl_cpu *c);

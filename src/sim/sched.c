@@ -394,17 +394,15 @@ int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *inte
 	return node;
 }
 
-/* Add `delta` to the memory demand on `node`; whether that changed the
- * node's bandwidth contention. */
-static bool add_demand(struct sl_sim *sim, int node, double delta)
+/* Add (sign +1) or take (-1) memory intensity `mi` to or from the demand
+ * on `node`; whether that changed the node's bandwidth contention. */
+static bool add_demand(struct sl_sim *sim, int node, int sign, double mi)
 {
-	if (!bandwidth_limited(sim) || node < 0 || delta == 0)
+	if (!bandwidth_limited(sim) || node < 0 || mi == 0)
 		return false;
 	double before = sim->node_cont[node];
-	sim->mem_demand[node] += delta;
-	if (sim->mem_demand[node] < 1e-9)
-		sim->mem_demand[node] = 0;	/* no drift from rounding */
-	sim->node_cont[node] = sl_numa_contention(sim->model, sim->mem_demand[node]);
+	sim->mem_demand[node] += sign * sl__demand_units(mi);
+	sim->node_cont[node] = sl_numa_contention(sim->model, (double)sim->mem_demand[node] * 0x1p-40);
 	return sim->node_cont[node] != before;
 }
 
@@ -482,7 +480,7 @@ void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign)
 		t->mem_mi = 0;
 	}
 	draw_update(sim, t);
-	if (add_demand(sim, node, sign * mi))
+	if (add_demand(sim, node, sign, mi))
 		retime_node(sim, node, NULL);
 }
 
@@ -506,8 +504,8 @@ static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool ker
 	int to = t->mem_node = sl__mem_node(sim, t, &mi_to);
 	t->mem_mi = mi_to;
 	draw_update(sim, t);
-	bool from_changed = add_demand(sim, from, -mi_from);
-	bool to_changed = add_demand(sim, to, mi_to);
+	bool from_changed = add_demand(sim, from, -1, mi_from);
+	bool to_changed = add_demand(sim, to, +1, mi_to);
 	if (from_changed)
 		retime_node(sim, from, t);
 	if (to_changed && !(to == from && from_changed))
