@@ -63,6 +63,13 @@ void sl_eventq_schedule(struct sl_eventq *q, struct sl_event *e, sl_time time);
  * (sl_eventq_schedule_seq).  Until then the event keeps its old place, so
  * nothing may pop meanwhile. */
 static inline uint64_t sl_eventq_take_seq(struct sl_eventq *q) { return q->next_seq++; }
+/* n consecutive places, the first returned (given out later). */
+static inline uint64_t sl_eventq_take_seqs(struct sl_eventq *q, uint64_t n)
+{
+	uint64_t first = q->next_seq;
+	q->next_seq += n;
+	return first;
+}
 void sl_eventq_schedule_seq(struct sl_eventq *q, struct sl_event *e, sl_time time, uint64_t seq);
 /*
  * Many (re)schedulings at once: sl_eventq_batch_set puts each event's new

@@ -134,11 +134,18 @@ struct sl_sim {
 	double *node_cont;		/* per node: sl_numa_contention of mem_demand */
 	/* Per node, then one more (the last) for CPUs whose task draws on
 	 * nothing at the moment: the CPUs whose running task draws on the
-	 * node's bandwidth (sched.c retime_node), so that a change of a
-	 * node's contention visits those, not the machine. */
+	 * node's bandwidth (sched.c retime_later, restart_node), so that a
+	 * change of a node's contention visits those, not the machine. */
 	sl_cpumask *draw_mask;
 	int mask_words;			/* words of a mask that can have CPUs */
 	unsigned long draw_gen;		/* counts the changes of the masks */
+	/* The nodes whose contention changed at this instant and whose
+	 * drawing CPUs are not re-timed yet (sched.c sl__flush_bursts) */
+	int *retime_nodes;		/* a ring of nnodes entries, in the order of the changes */
+	int retime_head, nretime;
+	uint8_t *retime_pending;	/* per node: listed in retime_nodes */
+	uint64_t *retime_seq;		/* per node: the event places reserved at its last change */
+	sl_time *node_settled_at;	/* per node: when its drawing CPUs were last settled */
 	/* Memos of the NUMA speed factors (sched.c task_speed): per run node
 	 * for kernel work, per (home, run, class) for user work; each entry
 	 * holds the contention it was computed for (-1: none yet). */

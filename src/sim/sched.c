@@ -210,6 +210,8 @@ static double task_speed(struct sl_sim *sim, struct sl_cpu *c)
 	return speed > 1e-6 ? speed : 1e-6;
 }
 
+static void restart_node(struct sl_sim *sim, int node);
+
 /* Out of line: rare beside the re-timings that test for it. */
 static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel)
 	__attribute__((noinline));
@@ -217,18 +219,19 @@ static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool ker
 /*
  * (Re)time c's completion event from its outstanding work.
  *
- * Deferred: a change of a node's bandwidth contention re-times every task
- * drawing on the node, often several times at one instant (a work-class
- * change leaves and rejoins the node's demand; one re-timing's phase
- * change re-times the node again), and only the last re-timing of each
- * CPU at an instant counts.  So the speed and the work owed are taken
- * here, with the event's place among equal times (the sequence number a
- * sl_eventq_schedule would take now), and the division and the heap sift
- * are done once per CPU, by sl__flush_bursts before the next event is
- * taken.  The event order is the same, bit for bit, as re-timing at once.
+ * Deferred: a CPU is often re-timed several times at one instant (its
+ * node's contention changes, a sibling starts, the scheduler charges it),
+ * and only the last re-timing counts.  So the work owed is taken here,
+ * with the event's place among equal times (`seq`, or with SEQ_NOW the
+ * sequence number a sl_eventq_schedule would take now), and the speed,
+ * the division and the heap sift are done once per CPU, by
+ * sl__flush_bursts before the next event is taken.  The event order is
+ * the same, bit for bit, as re-timing at once.
  */
-static inline __attribute__((always_inline)) void start_burst(struct sl_sim *sim,
-								   struct sl_cpu *c, int kernel_node)
+#define SEQ_NOW UINT64_MAX
+static inline __attribute__((always_inline)) void start_burst_seq(struct sl_sim *sim,
+								       struct sl_cpu *c,
+								       int kernel_node, uint64_t seq)
 {
 	struct sl_task *t = c->curr;
 	bool kernel = kernel_phase_at(kernel_node, t);
@@ -240,10 +243,16 @@ static inline __attribute__((always_inline)) void start_burst(struct sl_sim *sim
 	 * end, sl__burst_done); the work then runs at the task's speed */
 	c->burst_owed = t->kmem && !t->act_sys ? t->debt_sys : outstanding(t);
 	c->burst_stall = t->stall_ns;
-	c->burst_seq = sl_eventq_take_seq(&sim->q);
+	c->burst_seq = seq != SEQ_NOW ? seq : sl_eventq_take_seq(&sim->q);
 	if (c->burst_deferred == 0)
 		sim->deferred[sim->ndeferred++] = c->id;
 	c->burst_deferred = 1;
+}
+
+static inline __attribute__((always_inline)) void start_burst(struct sl_sim *sim,
+								   struct sl_cpu *c, int kernel_node)
+{
+	start_burst_seq(sim, c, kernel_node, SEQ_NOW);
 }
 
 void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c)
@@ -278,6 +287,15 @@ static inline sl_time burst_end(struct sl_sim *sim, struct sl_cpu *c)
  */
 void sl__flush_bursts(struct sl_sim *sim)
 {
+	/* The nodes first: their re-timings add to the deferred CPUs (and
+	 * one may change a task's phase, which lists a node again). */
+	while (sim->nretime > 0) {
+		int node = sim->retime_nodes[sim->retime_head];
+		sim->retime_head = (sim->retime_head + 1) % sim->topo->nnodes;
+		sim->nretime--;
+		sim->retime_pending[node] = 0;
+		restart_node(sim, node);
+	}
 	/* (those cancelled since count too: only a guess of the cost) */
 	bool batch = sim->ndeferred > 1 && sl_eventq_batch_pays(&sim->q, sim->ndeferred);
 	for (int i = 0; i < sim->ndeferred; i++) {
@@ -308,6 +326,12 @@ void sl__sched_init(struct sl_sim *sim)
 	for (int n = 0; n < nnodes; n++)
 		sim->node_cont[n] = sl_numa_contention(sim->model, 0.0);
 	sim->draw_mask = sl_xcalloc((unsigned long)nnodes + 1, sizeof(sl_cpumask));
+	sim->retime_nodes = sl_xcalloc((unsigned long)nnodes, sizeof(int));
+	sim->retime_pending = sl_xcalloc((unsigned long)nnodes, 1);
+	sim->retime_seq = sl_xcalloc((unsigned long)nnodes, sizeof(uint64_t));
+	sim->node_settled_at = sl_xcalloc((unsigned long)nnodes, sizeof(sl_time));
+	for (int n = 0; n < nnodes; n++)
+		sim->node_settled_at[n] = -1;
 	sim->mask_words = (sim->ncpus + 63) / 64;
 	for (int i = 0; i < sim->ncpus; i++)
 		sim->cpus[i].draw_slot = -1;
@@ -327,6 +351,10 @@ void sl__sched_free(struct sl_sim *sim)
 {
 	free(sim->node_cont);
 	free(sim->draw_mask);
+	free(sim->retime_nodes);
+	free(sim->retime_pending);
+	free(sim->retime_seq);
+	free(sim->node_settled_at);
 	free(sim->kspeed);
 	free(sim->uspeed);
 }
@@ -360,7 +388,7 @@ static int draw_slot_of(const struct sl_sim *sim, const struct sl_task *t)
 static void draw_update(struct sl_sim *sim, const struct sl_task *t)
 {
 	/* without a bandwidth limit no contention changes and nothing walks
-	 * the masks (retime_node): 3 % of a chat run on a 2-CPU HT machine */
+	 * the masks (retime_later, restart_node): 3 % of a chat run on a 2-CPU HT machine */
 	if (!bandwidth_limited(sim) || t->cpu < 0)
 		return;
 	struct sl_cpu *c = &sim->cpus[t->cpu];
@@ -407,7 +435,7 @@ static bool add_demand(struct sl_sim *sim, int node, int sign, double mi)
 }
 
 /* Test builds: every CPU whose task draws on `node` is in the masks
- * retime_node walks. */
+ * restart_node walks. */
 static void check_drawing(struct sl_sim *sim, int node)
 {
 	double mi;
@@ -425,18 +453,71 @@ static void check_drawing(struct sl_sim *sim, int node)
 	}
 }
 
+/* Whether c's running task draws on `node` (the masks hold more:
+ * drawing_word). */
+static inline bool draws_on(int kernel_node, const struct sl_cpu *c, int node)
+{
+	return c->curr && draw_node(kernel_node, c->curr) == node;
+}
+
 /*
- * Settle every running task but `skip` that draws on `node` at its old
- * speed, and re-time it: in CPU order, each tested when it is reached, as
- * a scan of every CPU would.  The masks' words are read again whenever a
- * re-timing moved some task's demand (draw_gen), so a CPU that joined the
- * node meanwhile is still visited.
+ * A change of node's bandwidth contention: every running task that draws
+ * on the node progressed at its old speed up to now, and its completion
+ * must be re-timed at the new one.
+ *
+ * The settling is done here, in CPU order, the first time the node changes
+ * at this instant (whatever reads the CPUs' progress or their caches'
+ * evictions later in the instant sees it done; the CPUs that join the node
+ * afterwards are settled at now already).  The re-timing waits for
+ * sl__flush_bursts (restart_node), once however often the node changes at
+ * this instant: a context switch, an exec or a change of work class moves
+ * demand off a node and back, and numaq-16's kernel phases change node 0's
+ * contention two or three times per event, each of which used to re-time
+ * every drawing CPU where only the last re-timing counts.  The places the
+ * re-timed events take among equal times are reserved now, one per CPU, so
+ * that the event order is the same as re-timing at each change - but for
+ * a task whose kernel phase ends at this very instant, found when it is
+ * re-timed: its change of phase, and the re-timings that causes, come at
+ * the flush, and may order equal times otherwise (each order is as good:
+ * the ties are of simultaneous ends).
  */
-static void retime_node(struct sl_sim *sim, int node, const struct sl_task *skip)
+static void retime_later(struct sl_sim *sim, int node)
+{
+	if (sim->node_settled_at[node] != sim->now) {
+		const int kernel_node = sim->model->kernel_node;
+		sim->node_settled_at[node] = sim->now;
+		for (int w = 0; w < sim->mask_words; w++) {
+			for (uint64_t bits = drawing_word(sim, node, w); bits; bits &= bits - 1) {
+				struct sl_cpu *c = &sim->cpus[w * 64 + __builtin_ctzll(bits)];
+				if (draws_on(kernel_node, c, node))
+					sl__settle(sim, c);
+			}
+		}
+	}
+	sim->retime_seq[node] = sl_eventq_take_seqs(&sim->q, (uint64_t)sim->ncpus);
+	if (sim->retime_pending[node])
+		return;
+	int nnodes = sim->topo->nnodes;
+	sim->retime_nodes[(sim->retime_head + sim->nretime) % nnodes] = node;
+	sim->nretime++;
+	sim->retime_pending[node] = 1;
+}
+
+/*
+ * Re-time every running task that draws on `node` (retime_later settled
+ * them), in CPU order, each tested when it is reached, as a scan of every
+ * CPU would; CPU i's event takes the place reserved for it at the node's
+ * last change.  A CPU whose burst was started after that change keeps its
+ * own place (it is timed at the new contention already).  The masks' words
+ * are read again whenever a re-timing moved some task's demand
+ * (draw_gen), so a CPU that joined the node meanwhile is still visited.
+ */
+static void restart_node(struct sl_sim *sim, int node)
 {
 	/* read once: the stores of the walk would make the compiler read
 	 * them again at every CPU */
 	const int kernel_node = sim->model->kernel_node;
+	const uint64_t base = sim->retime_seq[node], after = base + (uint64_t)sim->ncpus;
 
 	if (sim->check)
 		check_drawing(sim, node);
@@ -447,14 +528,14 @@ static void retime_node(struct sl_sim *sim, int node, const struct sl_task *skip
 			int b = __builtin_ctzll(bits);
 			struct sl_cpu *c = &sim->cpus[w * 64 + b];
 			bits &= bits - 1;
-			const struct sl_task *t = c->curr;
-			if (t && t != skip && draw_node(kernel_node, t) == node) {
-				sl__settle(sim, c);
-				start_burst(sim, c, kernel_node);
-				if (sim->draw_gen != gen) {
-					gen = sim->draw_gen;
-					bits = drawing_word(sim, node, w) & ~((2ULL << b) - 1);
-				}
+			if (!draws_on(kernel_node, c, node) ||
+			    (c->burst_deferred == 1 && c->burst_seq >= after))
+				continue;
+			sl__settle(sim, c);	/* a no-op unless a phase change moved it */
+			start_burst_seq(sim, c, kernel_node, base + (uint64_t)c->id);
+			if (sim->draw_gen != gen) {
+				gen = sim->draw_gen;
+				bits = drawing_word(sim, node, w) & ~((2ULL << b) - 1);
 			}
 		}
 	}
@@ -465,7 +546,7 @@ static void retime_node(struct sl_sim *sim, int node, const struct sl_task *skip
  * its node (its home, or the kernel's in a kernel phase); it stops
  * drawing what it started with (t->mem_node, t->mem_mi).  If that
  * changes the node's bandwidth contention, every running task drawing on
- * it is settled at its old speed and re-timed.
+ * it is settled at its old speed and re-timed (retime_later).
  */
 void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign)
 {
@@ -481,17 +562,17 @@ void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign)
 	}
 	draw_update(sim, t);
 	if (add_demand(sim, node, sign, mi))
-		retime_node(sim, node, NULL);
+		retime_later(sim, node);
 }
 
 /*
  * Running task t enters (kernel) or leaves a kernel phase: its demand
- * moves between its own node and the kernel's in one step, before anyone
- * is re-timed (a task re-timed meanwhile may change phase too, and must
- * see t's new state).  A task that draws nothing at the moment because
- * its caller is moving its demand only changes phase; one exec'd and not
- * yet touching its memory draws only in a kernel phase, so its phase
- * change starts or ends that draw.  t itself is re-timed by its caller.
+ * moves between its own node and the kernel's in one step.  A task that
+ * draws nothing at the moment because its caller is moving its demand
+ * only changes phase; one exec'd and not yet touching its memory draws
+ * only in a kernel phase, so its phase change starts or ends that draw.
+ * t itself is re-timed by its caller (and again with the nodes it left
+ * and joined, to the same end).
  */
 static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel)
 {
@@ -504,12 +585,10 @@ static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool ker
 	int to = t->mem_node = sl__mem_node(sim, t, &mi_to);
 	t->mem_mi = mi_to;
 	draw_update(sim, t);
-	bool from_changed = add_demand(sim, from, -1, mi_from);
-	bool to_changed = add_demand(sim, to, +1, mi_to);
-	if (from_changed)
-		retime_node(sim, from, t);
-	if (to_changed && !(to == from && from_changed))
-		retime_node(sim, to, t);
+	if (add_demand(sim, from, -1, mi_from))
+		retime_later(sim, from);
+	if (add_demand(sim, to, +1, mi_to))
+		retime_later(sim, to);
 }
 
 /* Something changed on `core`: settle its busy CPUs and re-time them. */

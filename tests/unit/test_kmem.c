@@ -10,7 +10,7 @@
  *
  * Also the bandwidth of a node shared by user work, on a machine whose
  * node's CPUs lie beyond the first 64 (the engine finds the tasks drawing
- * on a node in per-node CPU masks, sim/sched.c retime_node).
+ * on a node in per-node CPU masks, sim/sched.c restart_node).
  */
 #include <math.h>
 #include <stdio.h>
@@ -334,4 +334,50 @@ SL_TEST(kmem_bandwidth_retimes_the_node_beyond_cpu_64)
 	CHECKF(fabs((double)st.elapsed_ns - want) < want * 0.001, "elapsed %lld want %.0f "
 	       "(b kept the shared speed: %.0f)", (long long)st.elapsed_ns, want, 1e8 * shared);
 	sl_sim_destroy(sim);
+}
+
+/* Several changes of a node's demand at one instant: B's change of work
+ * class (MEM to INT) takes its MEM draw off node 1 and puts its INT draw
+ * on, and A, drawing on the node all along, runs at the contention of the
+ * two MEM tasks before that instant and at the final one after it, never
+ * at the one in between (the engine re-times a node once per instant,
+ * sim/sched.c retime_later).  With bw = m: both MEM, contention 2; then
+ * (m + i) / m; when B ends, A alone at full speed. */
+SL_TEST(kmem_node_changed_twice_at_one_instant_runs_at_the_final_contention)
+{
+	struct sl_err err = { 0 };
+	int cpus[] = { 0, 4, 5 };
+	char name[96];
+
+	CHECK(sl_machine_load(&mach, "node:2 pack:1 core:4 pu:1", &err) == 0);
+	double m = mach.speed.mem_intensity[SL_WC_MEM], i = mach.speed.mem_intensity[SL_WC_INT];
+	snprintf(name, sizeof(name), "node:2 pack:1 core:4 pu:1,bw=%.17g", m);
+	memcpy(cpu_of, cpus, sizeof(cpus));
+	struct sl_sim *sim = make(name, 0);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	struct km_script *root = script(sim), *a = script(sim), *b = script(sim);
+	add(a, sl_act_run(1e8, SL_WC_MEM));
+	add(b, sl_act_run(5e7, SL_WC_MEM));
+	add(b, sl_act_run(5e7, SL_WC_INT));
+	add(root, fork_of(a));
+	add(root, fork_of(b));
+	add(root, sl_act_wait());
+	add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &km_prog, root, "root");
+	CHECK(sl_sim_run(sim, &err) == 0);
+	struct sl_run_stats st;
+	sl_sim_stats(sim, &st);
+	sl_sim_destroy(sim);
+
+	double both = 1 - m + m * 2;			/* ns per unit of work, both MEM */
+	double c = (m + i) / m;
+	double a_mixed = 1 - m + m * c, b_int = 1 - i + i * c;
+	double t1 = 5e7 * both;				/* B's MEM work done */
+	double t2 = t1 + 5e7 * b_int;			/* B's INT work done */
+	double a_left = 1e8 - 5e7 - (t2 - t1) / a_mixed;
+	double want = t2 + a_left;
+	CHECKF(a_left > 0 && fabs((double)st.elapsed_ns - want) < 4, "elapsed %lld want %.1f",
+	       (long long)st.elapsed_ns, want);
 }
