@@ -388,7 +388,8 @@ static int draw_slot_of(const struct sl_sim *sim, const struct sl_task *t)
 static void draw_update(struct sl_sim *sim, const struct sl_task *t)
 {
 	/* without a bandwidth limit no contention changes and nothing walks
-	 * the masks (retime_later, restart_node): 3 % of a chat run on a 2-CPU HT machine */
+	 * the masks (retime_later, restart_node): 3 % of a chat run on a
+	 * 2-CPU HT machine */
 	if (!bandwidth_limited(sim) || t->cpu < 0)
 		return;
 	struct sl_cpu *c = &sim->cpus[t->cpu];
@@ -571,8 +572,8 @@ void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign)
  * draws nothing at the moment because its caller is moving its demand
  * only changes phase; one exec'd and not yet touching its memory draws
  * only in a kernel phase, so its phase change starts or ends that draw.
- * t itself is re-timed by its caller (and again with the nodes it left
- * and joined, to the same end).
+ * t itself is re-timed by its caller, after the places the nodes'
+ * re-timings reserve, so that those leave it alone (restart_node).
  */
 static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel)
 {
