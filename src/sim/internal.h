@@ -134,13 +134,13 @@ struct sl_sim {
 	double *node_cont;		/* per node: sl_numa_contention of mem_demand */
 	/* Per node, then one more (the last) for CPUs whose task draws on
 	 * nothing at the moment: the CPUs whose running task draws on the
-	 * node's bandwidth (sched.c retime_later, restart_node), so that a
+	 * node's bandwidth (bandwidth.c retime_later, restart_node), so that a
 	 * change of a node's contention visits those, not the machine. */
 	sl_cpumask *draw_mask;
 	int mask_words;			/* words of a mask that can have CPUs */
 	unsigned long draw_gen;		/* counts the changes of the masks */
 	/* The nodes whose contention changed at this instant and whose
-	 * drawing CPUs are not re-timed yet (sched.c sl__flush_bursts) */
+	 * drawing CPUs are not re-timed yet (bandwidth.c sl__bandwidth_flush) */
 	int *retime_nodes;		/* a ring of nnodes entries, in the order of the changes */
 	int retime_head, nretime;
 	uint8_t *retime_pending;	/* per node: listed in retime_nodes */
@@ -206,7 +206,8 @@ struct sl_speed_memo {
 	double cont, speed;
 };
 void sl__schedule(struct sl_sim *sim, int cpu);
-/* Set up and free sched.c's per-node state (masks, memos). */
+/* Set up and free sched.c's per-node state (the speed memos, and
+ * bandwidth.c's). */
 void sl__sched_init(struct sl_sim *sim);
 void sl__sched_free(struct sl_sim *sim);
 /* A running task's progress and accounting up to now; nothing to do
@@ -221,9 +222,24 @@ static inline void sl__settle(struct sl_sim *sim, struct sl_cpu *c)
 		sl__settle_work(sim, c, wall);
 }
 void sl__core_changed(struct sl_sim *sim, int core);
+
+/* bandwidth.c: the nodes' memory bandwidth and the re-timing of the
+ * tasks drawing on a node when its contention changes. */
+void sl__bandwidth_init(struct sl_sim *sim);
+void sl__bandwidth_free(struct sl_sim *sim);
+/* Running task t starts (sign +1) or stops (-1) drawing on its node. */
 void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign);
+/* Running task t enters (kernel) or leaves a kernel phase.  Out of line:
+ * rare beside the re-timings that test for it (sched.c start_burst). */
+void sl__kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel)
+	__attribute__((noinline));
+/* t's CPU, its running task or mem_node changed: move it to its mask. */
+void sl__draw_update(struct sl_sim *sim, const struct sl_task *t);
+/* Re-time the nodes whose contention changed at this instant (called by
+ * sl__flush_bursts first). */
+void sl__bandwidth_flush(struct sl_sim *sim);
 /* The node whose memory running task t draws on now, and how much
- * (its memory intensity), or -1: none (sched.c). */
+ * (its memory intensity), or -1: none. */
 int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *intensity);
 /* A memory intensity (>= 0, at most 1) in the units of sim->mem_demand. */
 static inline int64_t sl__demand_units(double intensity)
@@ -231,6 +247,9 @@ static inline int64_t sl__demand_units(double intensity)
 	return (int64_t)(intensity * 0x1p40 + 0.5);
 }
 void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c);
+/* The same, its event at place `seq` among equal times (one reserved
+ * earlier with sl_eventq_take_seqs). */
+void sl__start_burst_at(struct sl_sim *sim, struct sl_cpu *c, uint64_t seq);
 /* Cancel c's completion event, queued or deferred. */
 void sl__cancel_burst(struct sl_sim *sim, struct sl_cpu *c);
 /* Queue the completion events re-timed since the last call: before the

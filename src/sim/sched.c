@@ -17,7 +17,8 @@
  * memory lives on one node (model->kernel_node >= 0: i386 NUMA-Q, where
  * only node 0 has lowmem), kernel work - the debt and system-time actions -
  * is a phase of its own: it runs at the NUMA speed of the kernel's node
- * and draws on that node's bandwidth (t->kmem).  A burst whose debt comes
+ * and draws on that node's bandwidth (t->kmem; who draws on which node,
+ * and the re-timing when a node's contention changes: bandwidth.c).  A burst whose debt comes
  * before user work ends at the debt (the phase end), and the work then
  * runs at the task's own speed.  Elsewhere kernel work runs at its task's
  * speed, as one burst.
@@ -210,12 +211,6 @@ static double task_speed(struct sl_sim *sim, struct sl_cpu *c)
 	return speed > 1e-6 ? speed : 1e-6;
 }
 
-static void restart_node(struct sl_sim *sim, int node);
-
-/* Out of line: rare beside the re-timings that test for it. */
-static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel)
-	__attribute__((noinline));
-
 /*
  * (Re)time c's completion event from its outstanding work.
  *
@@ -237,7 +232,7 @@ static inline __attribute__((always_inline)) void start_burst_seq(struct sl_sim 
 	bool kernel = kernel_phase_at(kernel_node, t);
 
 	if (kernel != t->kmem)
-		kernel_phase_changes(sim, t, kernel);
+		sl__kernel_phase_changes(sim, t, kernel);
 	c->seg_start = sim->now;
 	/* kernel work ahead of user work ends at its own event (the phase
 	 * end, sl__burst_done); the work then runs at the task's speed */
@@ -258,6 +253,11 @@ static inline __attribute__((always_inline)) void start_burst(struct sl_sim *sim
 void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c)
 {
 	start_burst(sim, c, sim->model->kernel_node);
+}
+
+void sl__start_burst_at(struct sl_sim *sim, struct sl_cpu *c, uint64_t seq)
+{
+	start_burst_seq(sim, c, sim->model->kernel_node, seq);
 }
 
 void sl__cancel_burst(struct sl_sim *sim, struct sl_cpu *c)
@@ -287,15 +287,9 @@ static inline sl_time burst_end(struct sl_sim *sim, struct sl_cpu *c)
  */
 void sl__flush_bursts(struct sl_sim *sim)
 {
-	/* The nodes first: their re-timings add to the deferred CPUs (and
-	 * one may change a task's phase, which lists a node again). */
-	while (sim->nretime > 0) {
-		int node = sim->retime_nodes[sim->retime_head];
-		sim->retime_head = (sim->retime_head + 1) % sim->topo->nnodes;
-		sim->nretime--;
-		sim->retime_pending[node] = 0;
-		restart_node(sim, node);
-	}
+	/* the nodes whose contention changed first: their re-timings add to
+	 * the deferred CPUs */
+	sl__bandwidth_flush(sim);
 	/* (those cancelled since count too: only a guess of the cost) */
 	bool batch = sim->ndeferred > 1 && sl_eventq_batch_pays(&sim->q, sim->ndeferred);
 	for (int i = 0; i < sim->ndeferred; i++) {
@@ -322,19 +316,7 @@ void sl__sched_init(struct sl_sim *sim)
 {
 	int nnodes = sim->topo->nnodes;
 
-	sim->node_cont = sl_xcalloc((unsigned long)nnodes, sizeof(double));
-	for (int n = 0; n < nnodes; n++)
-		sim->node_cont[n] = sl_numa_contention(sim->model, 0.0);
-	sim->draw_mask = sl_xcalloc((unsigned long)nnodes + 1, sizeof(sl_cpumask));
-	sim->retime_nodes = sl_xcalloc((unsigned long)nnodes, sizeof(int));
-	sim->retime_pending = sl_xcalloc((unsigned long)nnodes, 1);
-	sim->retime_seq = sl_xcalloc((unsigned long)nnodes, sizeof(uint64_t));
-	sim->node_settled_at = sl_xcalloc((unsigned long)nnodes, sizeof(sl_time));
-	for (int n = 0; n < nnodes; n++)
-		sim->node_settled_at[n] = -1;
-	sim->mask_words = (sim->ncpus + 63) / 64;
-	for (int i = 0; i < sim->ncpus; i++)
-		sim->cpus[i].draw_slot = -1;
+	sl__bandwidth_init(sim);
 	/* contention is >= 1: -1 marks an entry not computed yet */
 	sim->kspeed = sl_xcalloc((unsigned long)nnodes, sizeof(*sim->kspeed));
 	for (int n = 0; n < nnodes; n++)
@@ -349,247 +331,9 @@ void sl__sched_init(struct sl_sim *sim)
 
 void sl__sched_free(struct sl_sim *sim)
 {
-	free(sim->node_cont);
-	free(sim->draw_mask);
-	free(sim->retime_nodes);
-	free(sim->retime_pending);
-	free(sim->retime_seq);
-	free(sim->node_settled_at);
+	sl__bandwidth_free(sim);
 	free(sim->kspeed);
 	free(sim->uspeed);
-}
-
-/* Whether the machine's nodes have a bandwidth limit: only then does a
- * node's contention change (add_demand) and the draw masks matter. */
-static inline bool bandwidth_limited(const struct sl_sim *sim)
-{
-	return sim->model->node_bw > 0;
-}
-
-/* The node running task t draws on (sl__mem_node's, without its
- * intensity): the kernel's in a kernel phase, else its home (-1 until its
- * image touches memory).  kernel_node is sim->model->kernel_node, passed
- * in by the walk that reads it once. */
-static inline int draw_node(int kernel_node, const struct sl_task *t)
-{
-	return t->kmem ? kernel_node : t->home_node;
-}
-
-/* The draw mask running task t's CPU belongs in: t's memory node, or the
- * last mask while it draws on nothing; -1 when t is not running. */
-static int draw_slot_of(const struct sl_sim *sim, const struct sl_task *t)
-{
-	if (t->cpu < 0 || sim->cpus[t->cpu].curr != t)
-		return -1;
-	return t->mem_node >= 0 ? t->mem_node : sim->topo->nnodes;
-}
-
-/* t's CPU, its running task or mem_node changed: move it to its mask. */
-static void draw_update(struct sl_sim *sim, const struct sl_task *t)
-{
-	/* without a bandwidth limit no contention changes and nothing walks
-	 * the masks (retime_later, restart_node): 3 % of a chat run on a
-	 * 2-CPU HT machine */
-	if (!bandwidth_limited(sim) || t->cpu < 0)
-		return;
-	struct sl_cpu *c = &sim->cpus[t->cpu];
-	int slot = draw_slot_of(sim, t);
-	if (slot == c->draw_slot)
-		return;
-	if (c->draw_slot >= 0)
-		sl_cpumask_unset(&sim->draw_mask[c->draw_slot], c->id);
-	if (slot >= 0)
-		sl_cpumask_set(&sim->draw_mask[slot], c->id);
-	c->draw_slot = slot;
-	sim->draw_gen++;
-}
-
-/* The CPUs that may run a task drawing on `node`, in word w: in the
- * node's mask or in the mask of those drawing on nothing (whose task may
- * draw on the node by sl__mem_node while its demand is being moved). */
-static inline uint64_t drawing_word(const struct sl_sim *sim, int node, int w)
-{
-	return sim->draw_mask[node].w[w] | sim->draw_mask[sim->topo->nnodes].w[w];
-}
-
-int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *intensity)
-{
-	/* kernel work, its exec's included, runs against the kernel's
-	 * memory whether or not the image has touched its own yet; user work
-	 * of an image exec'd and not yet touching draws on nothing */
-	int node = draw_node(sim->model->kernel_node, t);
-	*intensity = node < 0 ? 0 : t->kmem ? sim->model->kernel_mem_intensity
-					  : sim->model->mem_intensity[t->wclass];
-	return node;
-}
-
-/* Add (sign +1) or take (-1) memory intensity `mi` to or from the demand
- * on `node`; whether that changed the node's bandwidth contention. */
-static bool add_demand(struct sl_sim *sim, int node, int sign, double mi)
-{
-	if (!bandwidth_limited(sim) || node < 0 || mi == 0)
-		return false;
-	double before = sim->node_cont[node];
-	sim->mem_demand[node] += sign * sl__demand_units(mi);
-	sim->node_cont[node] = sl_numa_contention(sim->model, (double)sim->mem_demand[node] * 0x1p-40);
-	return sim->node_cont[node] != before;
-}
-
-/* Test builds: every CPU whose task draws on `node` is in the masks
- * restart_node walks. */
-static void check_drawing(struct sl_sim *sim, int node)
-{
-	double mi;
-
-	for (int i = 0; i < sim->ncpus; i++) {
-		const struct sl_task *t = sim->cpus[i].curr;
-		if (!t || sl__mem_node(sim, t, &mi) != node)
-			continue;
-		if (!((drawing_word(sim, node, i >> 6) >> (i & 63)) & 1) ||
-		    (t->mem_node >= 0 && t->mem_node != node)) {
-			sl_fail_internal(sim->run_err, "CPU %d's task %d draws on node %d but is "
-					 "listed on %d", i, t->id, node, sim->cpus[i].draw_slot);
-			sim->stopped = true;
-		}
-	}
-}
-
-/* Whether c's running task draws on `node` (the masks hold more:
- * drawing_word). */
-static inline bool draws_on(int kernel_node, const struct sl_cpu *c, int node)
-{
-	return c->curr && draw_node(kernel_node, c->curr) == node;
-}
-
-/*
- * A change of node's bandwidth contention: every running task that draws
- * on the node progressed at its old speed up to now, and its completion
- * must be re-timed at the new one.
- *
- * The settling is done here, in CPU order, the first time the node changes
- * at this instant (whatever reads the CPUs' progress or their caches'
- * evictions later in the instant sees it done; the CPUs that join the node
- * afterwards are settled at now already).  The re-timing waits for
- * sl__flush_bursts (restart_node), once however often the node changes at
- * this instant: a context switch, an exec or a change of work class moves
- * demand off a node and back, and numaq-16's kernel phases change node 0's
- * contention two or three times per event, each of which used to re-time
- * every drawing CPU where only the last re-timing counts.  The places the
- * re-timed events take among equal times are reserved now, one per CPU, so
- * that the event order is the same as re-timing at each change - but for
- * a task whose kernel phase ends at this very instant, found when it is
- * re-timed: its change of phase, and the re-timings that causes, come at
- * the flush, and may order equal times otherwise (each order is as good:
- * the ties are of simultaneous ends).
- */
-static void retime_later(struct sl_sim *sim, int node)
-{
-	if (sim->node_settled_at[node] != sim->now) {
-		const int kernel_node = sim->model->kernel_node;
-		sim->node_settled_at[node] = sim->now;
-		for (int w = 0; w < sim->mask_words; w++) {
-			for (uint64_t bits = drawing_word(sim, node, w); bits; bits &= bits - 1) {
-				struct sl_cpu *c = &sim->cpus[w * 64 + __builtin_ctzll(bits)];
-				if (draws_on(kernel_node, c, node))
-					sl__settle(sim, c);
-			}
-		}
-	}
-	sim->retime_seq[node] = sl_eventq_take_seqs(&sim->q, (uint64_t)sim->ncpus);
-	if (sim->retime_pending[node])
-		return;
-	int nnodes = sim->topo->nnodes;
-	sim->retime_nodes[(sim->retime_head + sim->nretime) % nnodes] = node;
-	sim->nretime++;
-	sim->retime_pending[node] = 1;
-}
-
-/*
- * Re-time every running task that draws on `node` (retime_later settled
- * them), in CPU order, each tested when it is reached, as a scan of every
- * CPU would; CPU i's event takes the place reserved for it at the node's
- * last change.  A CPU whose burst was started after that change keeps its
- * own place (it is timed at the new contention already).  The masks' words
- * are read again whenever a re-timing moved some task's demand
- * (draw_gen), so a CPU that joined the node meanwhile is still visited.
- */
-static void restart_node(struct sl_sim *sim, int node)
-{
-	/* read once: the stores of the walk would make the compiler read
-	 * them again at every CPU */
-	const int kernel_node = sim->model->kernel_node;
-	const uint64_t base = sim->retime_seq[node], after = base + (uint64_t)sim->ncpus;
-
-	if (sim->check)
-		check_drawing(sim, node);
-	unsigned long gen = sim->draw_gen;
-	for (int w = 0; w < sim->mask_words; w++) {
-		uint64_t bits = drawing_word(sim, node, w);
-		while (bits) {
-			int b = __builtin_ctzll(bits);
-			struct sl_cpu *c = &sim->cpus[w * 64 + b];
-			bits &= bits - 1;
-			if (!draws_on(kernel_node, c, node) ||
-			    (c->burst_deferred == 1 && c->burst_seq >= after))
-				continue;
-			sl__settle(sim, c);	/* a no-op unless a phase change moved it */
-			start_burst_seq(sim, c, kernel_node, base + (uint64_t)c->id);
-			if (sim->draw_gen != gen) {
-				gen = sim->draw_gen;
-				bits = drawing_word(sim, node, w) & ~((2ULL << b) - 1);
-			}
-		}
-	}
-}
-
-/*
- * Running task t starts (sign +1) or stops (-1) drawing on the memory of
- * its node (its home, or the kernel's in a kernel phase); it stops
- * drawing what it started with (t->mem_node, t->mem_mi).  If that
- * changes the node's bandwidth contention, every running task drawing on
- * it is settled at its old speed and re-timed (retime_later).
- */
-void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign)
-{
-	double mi = t->mem_mi;
-	int node = t->mem_node;
-
-	if (sign > 0) {
-		node = t->mem_node = sl__mem_node(sim, t, &mi);
-		t->mem_mi = mi;
-	} else {
-		t->mem_node = -1;
-		t->mem_mi = 0;
-	}
-	draw_update(sim, t);
-	if (add_demand(sim, node, sign, mi))
-		retime_later(sim, node);
-}
-
-/*
- * Running task t enters (kernel) or leaves a kernel phase: its demand
- * moves between its own node and the kernel's in one step.  A task that
- * draws nothing at the moment because its caller is moving its demand
- * only changes phase; one exec'd and not yet touching its memory draws
- * only in a kernel phase, so its phase change starts or ends that draw.
- * t itself is re-timed by its caller, after the places the nodes'
- * re-timings reserve, so that those leave it alone (restart_node).
- */
-static void kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel)
-{
-	double mi_from = t->mem_mi, mi_to;
-	int from = t->mem_node;
-
-	t->kmem = kernel;
-	if (from < 0 && t->home_node >= 0)
-		return;
-	int to = t->mem_node = sl__mem_node(sim, t, &mi_to);
-	t->mem_mi = mi_to;
-	draw_update(sim, t);
-	if (add_demand(sim, from, -1, mi_from))
-		retime_later(sim, from);
-	if (add_demand(sim, to, +1, mi_to))
-		retime_later(sim, to);
 }
 
 /* Something changed on `core`: settle its busy CPUs and re-time them. */
@@ -682,7 +426,7 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	next->dispatched_at = sim->now;
 	sl__lat_dispatched(sim, next);
 	c->curr = next;
-	draw_update(sim, next);	/* draws on nothing yet */
+	sl__draw_update(sim, next);	/* draws on nothing yet */
 	if (next->oncpu_count)
 		++*next->oncpu_count;
 	sl__occupancy(sim, c);

@@ -10,7 +10,7 @@
  *
  * Also the bandwidth of a node shared by user work, on a machine whose
  * node's CPUs lie beyond the first 64 (the engine finds the tasks drawing
- * on a node in per-node CPU masks, sim/sched.c restart_node).
+ * on a node in per-node CPU masks, sim/bandwidth.c restart_node).
  */
 #include <math.h>
 #include <stdio.h>
@@ -341,7 +341,7 @@ SL_TEST(kmem_bandwidth_retimes_the_node_beyond_cpu_64)
  * on, and A, drawing on the node all along, runs at the contention of the
  * two MEM tasks before that instant and at the final one after it, never
  * at the one in between (the engine re-times a node once per instant,
- * sim/sched.c retime_later).  With bw = m: both MEM, contention 2; then
+ * sim/bandwidth.c retime_later).  With bw = m: both MEM, contention 2; then
  * (m + i) / m; when B ends, A alone at full speed. */
 SL_TEST(kmem_node_changed_twice_at_one_instant_runs_at_the_final_contention)
 {
