@@ -207,6 +207,25 @@ SL_TEST(kmem_one_node_and_other_presets_unchanged)
 	CHECKF(near((double)st.sys_ns, 1e8), "xeon-2s-smt node 1: sys %lld", (long long)st.sys_ns);
 }
 
+/* Run `root` as sim's first task, then destroy sim: the elapsed ns, or
+ * -1 if the run failed. */
+static double run_root(struct sl_sim *sim, struct km_script *root)
+{
+	struct sl_err err = { 0 };
+	double elapsed = -1;
+
+	sl_sim_spawn_root(sim, &km_prog, root, "root");
+	if (sl_sim_run(sim, &err) == 0) {
+		struct sl_run_stats st;
+		sl_sim_stats(sim, &st);
+		elapsed = (double)st.elapsed_ns;
+	} else {
+		fprintf(stderr, "  run: %s\n", err.msg);
+	}
+	sl_sim_destroy(sim);
+	return elapsed;
+}
+
 /* Four children on CPUs 4-7 (node 1) each doing `a`, the root on CPU 0
  * waiting for them, with an exec cost of `exec_ns`: the elapsed time, or
  * -1. */
@@ -214,7 +233,6 @@ static double four_on_node1(struct sl_action a, sl_time exec_ns)
 {
 	struct sl_err err = { 0 };
 	int cpus[] = { 0, 4, 5, 6, 7 };
-	double elapsed = -1;
 
 	memcpy(cpu_of, cpus, sizeof(cpus));
 	struct sl_sim *sim = make("numaq-16", 0);
@@ -236,14 +254,7 @@ static double four_on_node1(struct sl_action a, sl_time exec_ns)
 	}
 	for (int i = 0; i < 4; i++)
 		add(root, sl_act_wait());
-	sl_sim_spawn_root(sim, &km_prog, root, "root");
-	if (sl_sim_run(sim, &err) == 0) {
-		struct sl_run_stats st;
-		sl_sim_stats(sim, &st);
-		elapsed = (double)st.elapsed_ns;
-	}
-	sl_sim_destroy(sim);
-	return elapsed;
+	return run_root(sim, root);
 }
 
 /* Node 0's bandwidth serves every CPU's kernel work: four tasks in the
@@ -297,6 +308,31 @@ SL_TEST(kmem_machine_property)
 	      strstr(err.msg, "node number"));
 }
 
+/* On machine `base` with a node bandwidth of `bw`: the root on cpus[0]
+ * forks a child on cpus[1] doing a[0..na) and one on cpus[2] doing
+ * b[0..nb), and waits for both.  The elapsed ns, or -1. */
+static double two_children(const char *base, double bw, const int cpus[3],
+			   const struct sl_action *a, int na, const struct sl_action *b, int nb)
+{
+	char name[96];
+
+	snprintf(name, sizeof(name), "%s,bw=%.17g", base, bw);
+	memcpy(cpu_of, cpus, 3 * sizeof(int));
+	struct sl_sim *sim = make(name, 0);
+	if (!sim)
+		return -1;
+	struct km_script *root = script(sim), *sa = script(sim), *sb = script(sim);
+	for (int k = 0; k < na; k++)
+		add(sa, a[k]);
+	for (int k = 0; k < nb; k++)
+		add(sb, b[k]);
+	add(root, fork_of(sa));
+	add(root, fork_of(sb));
+	add(root, sl_act_wait());
+	add(root, sl_act_wait());
+	return run_root(sim, root);
+}
+
 /* Two MEM tasks homed on node 1 of a 2 x 80-CPU machine, on CPUs 130 and
  * 150 (the third word of a CPU mask), oversubscribe the node's bandwidth
  * (bw = 1.5 x one task's draw): both run at 1 / (1 - m + m x 2m / bw).
@@ -306,34 +342,18 @@ SL_TEST(kmem_machine_property)
 SL_TEST(kmem_bandwidth_retimes_the_node_beyond_cpu_64)
 {
 	struct sl_err err = { 0 };
-	int cpus[] = { 100, 130, 150 };
-	char name[96];
+	const int cpus[] = { 100, 130, 150 };
+	const char *base = "node:2 pack:1 core:80 pu:1";
 
-	CHECK(sl_machine_load(&mach, "node:2 pack:1 core:80 pu:1", &err) == 0);
+	CHECK(sl_machine_load(&mach, base, &err) == 0);
+	CHECKF(mach.topo.cpu_node[130] == 1 && mach.topo.cpu_node[150] == 1, "CPUs 130, 150 on node 1");
 	double m = mach.speed.mem_intensity[SL_WC_MEM], bw = 1.5 * m;
-	snprintf(name, sizeof(name), "node:2 pack:1 core:80 pu:1,bw=%.17g", bw);
-	memcpy(cpu_of, cpus, sizeof(cpus));
-	struct sl_sim *sim = make(name, 0);
-	CHECK(sim != NULL);
-	if (!sim)
-		return;
-	struct km_script *root = script(sim), *a = script(sim), *b = script(sim);
-	add(a, sl_act_run(5e7, SL_WC_MEM));
-	add(b, sl_act_run(1e8, SL_WC_MEM));
-	add(root, fork_of(a));
-	add(root, fork_of(b));
-	add(root, sl_act_wait());
-	add(root, sl_act_wait());
-	sl_sim_spawn_root(sim, &km_prog, root, "root");
-	CHECK(sl_sim_run(sim, &err) == 0);
-	struct sl_run_stats st;
-	sl_sim_stats(sim, &st);
+	struct sl_action a = sl_act_run(5e7, SL_WC_MEM), b = sl_act_run(1e8, SL_WC_MEM);
+	double elapsed = two_children(base, bw, cpus, &a, 1, &b, 1);
 	double shared = 1.0 - m + m * (2 * m / bw);
 	double want = 5e7 * shared + 5e7;	/* b alone for its last 50 ms of work */
-	CHECKF(mach.topo.cpu_node[130] == 1 && mach.topo.cpu_node[150] == 1, "CPUs 130, 150 on node 1");
-	CHECKF(fabs((double)st.elapsed_ns - want) < want * 0.001, "elapsed %lld want %.0f "
-	       "(b kept the shared speed: %.0f)", (long long)st.elapsed_ns, want, 1e8 * shared);
-	sl_sim_destroy(sim);
+	CHECKF(fabs(elapsed - want) < want * 0.001, "elapsed %.0f want %.0f "
+	       "(b kept the shared speed: %.0f)", elapsed, want, 1e8 * shared);
 }
 
 /* Several changes of a node's demand at one instant: B's change of work
@@ -346,30 +366,14 @@ SL_TEST(kmem_bandwidth_retimes_the_node_beyond_cpu_64)
 SL_TEST(kmem_node_changed_twice_at_one_instant_runs_at_the_final_contention)
 {
 	struct sl_err err = { 0 };
-	int cpus[] = { 0, 4, 5 };
-	char name[96];
+	const int cpus[] = { 0, 4, 5 };
+	const char *base = "node:2 pack:1 core:4 pu:1";
 
-	CHECK(sl_machine_load(&mach, "node:2 pack:1 core:4 pu:1", &err) == 0);
+	CHECK(sl_machine_load(&mach, base, &err) == 0);
 	double m = mach.speed.mem_intensity[SL_WC_MEM], i = mach.speed.mem_intensity[SL_WC_INT];
-	snprintf(name, sizeof(name), "node:2 pack:1 core:4 pu:1,bw=%.17g", m);
-	memcpy(cpu_of, cpus, sizeof(cpus));
-	struct sl_sim *sim = make(name, 0);
-	CHECK(sim != NULL);
-	if (!sim)
-		return;
-	struct km_script *root = script(sim), *a = script(sim), *b = script(sim);
-	add(a, sl_act_run(1e8, SL_WC_MEM));
-	add(b, sl_act_run(5e7, SL_WC_MEM));
-	add(b, sl_act_run(5e7, SL_WC_INT));
-	add(root, fork_of(a));
-	add(root, fork_of(b));
-	add(root, sl_act_wait());
-	add(root, sl_act_wait());
-	sl_sim_spawn_root(sim, &km_prog, root, "root");
-	CHECK(sl_sim_run(sim, &err) == 0);
-	struct sl_run_stats st;
-	sl_sim_stats(sim, &st);
-	sl_sim_destroy(sim);
+	struct sl_action a = sl_act_run(1e8, SL_WC_MEM);
+	struct sl_action b[] = { sl_act_run(5e7, SL_WC_MEM), sl_act_run(5e7, SL_WC_INT) };
+	double elapsed = two_children(base, m, cpus, &a, 1, b, 2);
 
 	double both = 1 - m + m * 2;			/* ns per unit of work, both MEM */
 	double c = (m + i) / m;
@@ -378,6 +382,5 @@ SL_TEST(kmem_node_changed_twice_at_one_instant_runs_at_the_final_contention)
 	double t2 = t1 + 5e7 * b_int;			/* B's INT work done */
 	double a_left = 1e8 - 5e7 - (t2 - t1) / a_mixed;
 	double want = t2 + a_left;
-	CHECKF(a_left > 0 && fabs((double)st.elapsed_ns - want) < 4, "elapsed %lld want %.1f",
-	       (long long)st.elapsed_ns, want);
+	CHECKF(a_left > 0 && fabs(elapsed - want) < 4, "elapsed %.1f want %.1f", elapsed, want);
 }
