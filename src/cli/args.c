@@ -251,6 +251,11 @@ void cli_print_stats(const struct sl_event_counts *events, double wall_s, double
 			(unsigned long long)events->kind[k],
 			events->total ? 100.0 * (double)events->kind[k] / (double)events->total : 0.0);
 	fputc('\n', stderr);
+	double per = events->total ? 1.0 / (double)events->total : 0.0;
+	fprintf(stderr, "schedlab: stats: %llu completions timed (%.2f per event), %llu node "
+		"re-timings for bandwidth contention (%.2f per event)\n",
+		(unsigned long long)events->bursts_timed, (double)events->bursts_timed * per,
+		(unsigned long long)events->node_retimes, (double)events->node_retimes * per);
 }
 
 int cli_finish_output(void)

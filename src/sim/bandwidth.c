@@ -297,6 +297,7 @@ void sl__bandwidth_flush(struct sl_sim *sim)
 		sim->retime_head = (sim->retime_head + 1) % sim->topo->nnodes;
 		sim->nretime--;
 		sim->retime_pending[node] = 0;
+		sim->node_retimes++;
 		restart_node(sim, node);
 	}
 }

@@ -656,7 +656,9 @@ void sl_sim_stats(const struct sl_sim *sim, struct sl_run_stats *out)
 		sl__add_task_totals(out, t);
 	sl_time end = sim->root_end ? sim->root_end : sim->now;
 	out->elapsed_ns = end - sim->root_start;
-	out->events = (struct sl_event_counts){ .total = sim->events };
+	out->events = (struct sl_event_counts){ .total = sim->events,
+						 .bursts_timed = sim->bursts_timed,
+						 .node_retimes = sim->node_retimes };
 	static const enum sl_event_kind public_kind[EV_DISK_DONE + 1] = {
 		[EV_BURST_DONE] = SL_EVK_BURST, [EV_TIMER] = SL_EVK_TIMER,
 		[EV_TICK] = SL_EVK_TICK, [EV_IPI] = SL_EVK_IPI,
@@ -691,4 +693,6 @@ void sl_event_counts_add(struct sl_event_counts *to, const struct sl_event_count
 	to->total += from->total;
 	for (int k = 0; k < SL_EVK_COUNT; k++)
 		to->kind[k] += from->kind[k];
+	to->bursts_timed += from->bursts_timed;
+	to->node_retimes += from->node_retimes;
 }

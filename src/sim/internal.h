@@ -114,6 +114,7 @@ struct sl_sim {
 	struct sl_eventq q;
 	uint64_t events;
 	uint64_t events_by_ev[EV_DISK_DONE + 1];	/* per enum sl_ev_kind */
+	uint64_t bursts_timed, node_retimes;	/* sl_event_counts' */
 
 	unsigned hz;
 	sl_time tick_ns;

@@ -296,6 +296,7 @@ void sl__flush_bursts(struct sl_sim *sim)
 		struct sl_cpu *c = &sim->cpus[sim->deferred[i]];
 		if (c->burst_deferred == 1) {
 			sl_time at = burst_end(sim, c);
+			sim->bursts_timed++;
 			if (batch)
 				sl_eventq_batch_set(&sim->q, &c->burst_ev, at, c->burst_seq);
 			else

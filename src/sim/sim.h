@@ -287,6 +287,10 @@ enum sl_event_kind {
 struct sl_event_counts {
 	uint64_t total;
 	uint64_t kind[SL_EVK_COUNT];
+	/* the work behind them: completion events (re)timed, at most once
+	 * per CPU and instant; re-timings of a node's CPUs after a change of
+	 * its bandwidth contention, at most once per node and instant */
+	uint64_t bursts_timed, node_retimes;
 };
 
 const char *sl_event_kind_name(enum sl_event_kind k);

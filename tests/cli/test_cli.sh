@@ -168,7 +168,16 @@ kinds = dict((k, int(n)) for k, n in re.findall(r"(\w+) (\d+) \([0-9.]+ %\)", te
 assert set(kinds) == {"burst", "timer", "tick", "ipi", "migration", "disk"}, kinds
 assert sum(kinds.values()) == total and total > 0, (kinds, total)
 assert kinds["burst"] > 0 and kinds["tick"] > 0, kinds
+# the third line: completions timed, and no bandwidth re-timing on a
+# machine without a bandwidth limit that binds
+timed = int(re.search(r"stats: (\d+) completions timed", text).group(1))
+nodes = int(re.search(r"(\d+) node re-timings for bandwidth contention", text).group(1))
+assert timed > 0 and nodes == 0, (timed, nodes)
 PY
+# numaq-16's kernel work draws on node 0: its contention changes re-time
+$S run -m numaq-16 -p o1 -w kernbench:jobs=4,units=20,size=2 --stats -o json 2>"$tmp/nstats" >/dev/null &&
+	grep -Eq 'stats: [0-9]+ completions timed \([0-9.]+ per event\), [1-9][0-9]* node re-timings' "$tmp/nstats" &&
+	ok || bad "--stats: no node re-timings on numaq-16"
 
 # ---- determinism: same seed, same bytes; another seed, other numbers ----
 D="$S run -m $M -p o1 -p linux24 -w kernbench:jobs=2,units=50,size=10"

@@ -207,6 +207,10 @@ SL_TEST(kmem_one_node_and_other_presets_unchanged)
 	CHECKF(near((double)st.sys_ns, 1e8), "xeon-2s-smt node 1: sys %lld", (long long)st.sys_ns);
 }
 
+/* The last run_root's re-timings of a node's CPUs for its bandwidth
+ * contention (sl_event_counts). */
+static uint64_t last_node_retimes;
+
 /* Run `root` as sim's first task, then destroy sim: the elapsed ns, or
  * -1 if the run failed. */
 static double run_root(struct sl_sim *sim, struct km_script *root)
@@ -219,6 +223,7 @@ static double run_root(struct sl_sim *sim, struct km_script *root)
 		struct sl_run_stats st;
 		sl_sim_stats(sim, &st);
 		elapsed = (double)st.elapsed_ns;
+		last_node_retimes = st.events.node_retimes;
 	} else {
 		fprintf(stderr, "  run: %s\n", err.msg);
 	}
@@ -383,4 +388,29 @@ SL_TEST(kmem_node_changed_twice_at_one_instant_runs_at_the_final_contention)
 	double a_left = 1e8 - 5e7 - (t2 - t1) / a_mixed;
 	double want = t2 + a_left;
 	CHECKF(a_left > 0 && fabs(elapsed - want) < 4, "elapsed %.1f want %.1f", elapsed, want);
+}
+
+/* The same change of class, counted: it changes node 1's contention twice
+ * at one event (MEM off: 1.2 -> 0.6, under bw = 1.01 m; INT on: 0.68,
+ * over it), and the engine re-times the node's CPUs once for both
+ * (--stats' node re-timings).  Against B running MEM throughout, which
+ * changes nothing then, it adds exactly one re-timing (two when each
+ * change re-timed the node at once). */
+SL_TEST(kmem_node_changed_twice_at_one_instant_is_retimed_once)
+{
+	struct sl_err err = { 0 };
+	const int cpus[] = { 0, 4, 5 };
+	const char *base = "node:2 pack:1 core:4 pu:1";
+
+	CHECK(sl_machine_load(&mach, base, &err) == 0);
+	double m = mach.speed.mem_intensity[SL_WC_MEM];
+	struct sl_action a = sl_act_run(1e8, SL_WC_MEM);
+	struct sl_action mem_int[] = { sl_act_run(5e7, SL_WC_MEM), sl_act_run(5e7, SL_WC_INT) };
+	struct sl_action mem_mem[] = { sl_act_run(5e7, SL_WC_MEM), sl_act_run(5e7, SL_WC_MEM) };
+	CHECK(two_children(base, 1.01 * m, cpus, &a, 1, mem_int, 2) > 0);
+	uint64_t with_change = last_node_retimes;
+	CHECK(two_children(base, 1.01 * m, cpus, &a, 1, mem_mem, 2) > 0);
+	uint64_t without = last_node_retimes;
+	CHECKF(with_change == without + 1, "node re-timings: %llu with the change of class, %llu "
+	       "without", (unsigned long long)with_change, (unsigned long long)without);
 }
