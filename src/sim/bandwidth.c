@@ -17,7 +17,7 @@
  * The engine keeps, per node, the sum (in integers: exact whatever the
  * order of the changes) and a mask of the CPUs whose task draws on it, so
  * that a change visits those CPUs, not the machine; it re-times a node
- * once per instant however often its contention changes (sl__flush_bursts
+ * once per event however often its contention changes (sl__flush_bursts
  * calls sl__bandwidth_flush).  Machines without a bandwidth limit skip
  * all of it.
  */
@@ -36,9 +36,6 @@ void sl__bandwidth_init(struct sl_sim *sim)
 	sim->retime_nodes = sl_xcalloc((unsigned long)nnodes, sizeof(int));
 	sim->retime_pending = sl_xcalloc((unsigned long)nnodes, 1);
 	sim->retime_seq = sl_xcalloc((unsigned long)nnodes, sizeof(uint64_t));
-	sim->node_settled_at = sl_xcalloc((unsigned long)nnodes, sizeof(sl_time));
-	for (int n = 0; n < nnodes; n++)
-		sim->node_settled_at[n] = -1;
 	sim->mask_words = (sim->ncpus + 63) / 64;
 	for (int i = 0; i < sim->ncpus; i++)
 		sim->cpus[i].draw_slot = -1;
@@ -51,7 +48,6 @@ void sl__bandwidth_free(struct sl_sim *sim)
 	free(sim->retime_nodes);
 	free(sim->retime_pending);
 	free(sim->retime_seq);
-	free(sim->node_settled_at);
 }
 
 /* Whether the machine's nodes have a bandwidth limit: only then does a
@@ -131,7 +127,7 @@ static bool add_demand(struct sl_sim *sim, int node, int sign, double mi)
 }
 
 /* Test builds: every CPU whose task draws on `node` is in the masks
- * restart_node walks. */
+ * restart_node walks, and was settled before it is re-timed. */
 static void check_drawing(struct sl_sim *sim, int node)
 {
 	double mi;
@@ -144,6 +140,10 @@ static void check_drawing(struct sl_sim *sim, int node)
 		    (t->mem_node >= 0 && t->mem_node != node)) {
 			sl_fail_internal(sim->run_err, "CPU %d's task %d draws on node %d but is "
 					 "listed on %d", i, t->id, node, sim->cpus[i].draw_slot);
+			sim->stopped = true;
+		} else if (sim->cpus[i].seg_start != sim->now) {
+			sl_fail_internal(sim->run_err, "CPU %d's task %d draws on node %d but was "
+					 "not settled before its re-timing", i, t->id, node);
 			sim->stopped = true;
 		}
 	}
@@ -161,12 +161,12 @@ static inline bool draws_on(int kernel_node, const struct sl_cpu *c, int node)
  * on the node progressed at its old speed up to now, and its completion
  * must be re-timed at the new one.
  *
- * The settling is done here, in CPU order, the first time the node changes
- * at this instant (whatever reads the CPUs' progress or their caches'
- * evictions later in the instant sees it done; the CPUs that join the node
- * afterwards are settled at now already).  The re-timing waits for
- * sl__flush_bursts (restart_node), once however often the node changes at
- * this instant: a context switch, an exec or a change of work class moves
+ * The settling is done here, in CPU order, at the node's first change since
+ * the last event (whatever reads the CPUs' progress or their caches'
+ * evictions later in the event sees it done; the CPUs that join the node
+ * afterwards are settled at now already, which test builds check).  The
+ * re-timing waits for sl__flush_bursts (restart_node), once however often
+ * the node changes in the event: a context switch, an exec or a change of work class moves
  * demand off a node and back, and numaq-16's kernel phases change node 0's
  * contention two or three times per event, each of which used to re-time
  * every drawing CPU where only the last re-timing counts.  The places the
@@ -179,9 +179,8 @@ static inline bool draws_on(int kernel_node, const struct sl_cpu *c, int node)
  */
 static void retime_later(struct sl_sim *sim, int node)
 {
-	if (sim->node_settled_at[node] != sim->now) {
+	if (!sim->retime_pending[node]) {
 		const int kernel_node = sim->model->kernel_node;
-		sim->node_settled_at[node] = sim->now;
 		for (int w = 0; w < sim->mask_words; w++) {
 			for (uint64_t bits = drawing_word(sim, node, w); bits; bits &= bits - 1) {
 				struct sl_cpu *c = &sim->cpus[w * 64 + __builtin_ctzll(bits)];
@@ -200,8 +199,8 @@ static void retime_later(struct sl_sim *sim, int node)
 }
 
 /*
- * Re-time every running task that draws on `node` (retime_later settled
- * them), in CPU order, each tested when it is reached, as a scan of every
+ * Re-time every running task that draws on `node` (settled: retime_later),
+ * in CPU order, each tested when it is reached, as a scan of every
  * CPU would; CPU i's event takes the place reserved for it at the node's
  * last change.  A CPU whose burst was started after that change keeps its
  * own place (it is timed at the new contention already).  The masks' words
@@ -227,7 +226,6 @@ static void restart_node(struct sl_sim *sim, int node)
 			if (!draws_on(kernel_node, c, node) ||
 			    (c->burst_deferred == 1 && c->burst_seq >= after))
 				continue;
-			sl__settle(sim, c);	/* a no-op unless a phase change moved it */
 			sl__start_burst_at(sim, c, base + (uint64_t)c->id);
 			if (sim->draw_gen != gen) {
 				gen = sim->draw_gen;
@@ -287,8 +285,8 @@ void sl__kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel
 		retime_later(sim, to);
 }
 
-/* Re-time the nodes whose contention changed at this instant, in the
- * order of their first change (a re-timing may change a task's phase,
+/* Re-time the nodes whose contention changed in this event, in the order
+ * of their first change (a re-timing may change a task's phase,
  * which lists a node again). */
 void sl__bandwidth_flush(struct sl_sim *sim)
 {

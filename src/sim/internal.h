@@ -140,13 +140,12 @@ struct sl_sim {
 	sl_cpumask *draw_mask;
 	int mask_words;			/* words of a mask that can have CPUs */
 	unsigned long draw_gen;		/* counts the changes of the masks */
-	/* The nodes whose contention changed at this instant and whose
-	 * drawing CPUs are not re-timed yet (bandwidth.c sl__bandwidth_flush) */
+	/* The nodes whose contention changed in this event and whose drawing
+	 * CPUs are not re-timed yet (bandwidth.c sl__bandwidth_flush) */
 	int *retime_nodes;		/* a ring of nnodes entries, in the order of the changes */
 	int retime_head, nretime;
 	uint8_t *retime_pending;	/* per node: listed in retime_nodes */
 	uint64_t *retime_seq;		/* per node: the event places reserved at its last change */
-	sl_time *node_settled_at;	/* per node: when its drawing CPUs were last settled */
 	/* Memos of the NUMA speed factors (sched.c task_speed): per run node
 	 * for kernel work, per (home, run, class) for user work; each entry
 	 * holds the contention it was computed for (-1: none yet). */
@@ -236,7 +235,7 @@ void sl__kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel
 	__attribute__((noinline));
 /* t's CPU, its running task or mem_node changed: move it to its mask. */
 void sl__draw_update(struct sl_sim *sim, const struct sl_task *t);
-/* Re-time the nodes whose contention changed at this instant (called by
+/* Re-time the nodes whose contention changed in this event (called by
  * sl__flush_bursts first). */
 void sl__bandwidth_flush(struct sl_sim *sim);
 /* The node whose memory running task t draws on now, and how much

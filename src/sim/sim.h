@@ -288,8 +288,8 @@ struct sl_event_counts {
 	uint64_t total;
 	uint64_t kind[SL_EVK_COUNT];
 	/* the work behind them: completion events (re)timed, at most once
-	 * per CPU and instant; re-timings of a node's CPUs after a change of
-	 * its bandwidth contention, at most once per node and instant */
+	 * per CPU and event; re-timings of a node's CPUs after a change of
+	 * its bandwidth contention, at most once per node and event */
 	uint64_t bursts_timed, node_retimes;
 };
 

@@ -365,7 +365,7 @@ SL_TEST(kmem_bandwidth_retimes_the_node_beyond_cpu_64)
  * class (MEM to INT) takes its MEM draw off node 1 and puts its INT draw
  * on, and A, drawing on the node all along, runs at the contention of the
  * two MEM tasks before that instant and at the final one after it, never
- * at the one in between (the engine re-times a node once per instant,
+ * at the one in between (the engine re-times a node once per event,
  * sim/bandwidth.c retime_later).  With bw = m: both MEM, contention 2; then
  * (m + i) / m; when B ends, A alone at full speed. */
 SL_TEST(kmem_node_changed_twice_at_one_instant_runs_at_the_final_contention)
