@@ -582,8 +582,7 @@ static __attribute__((noinline)) void charge_running(struct sl_sim *sim, struct 
 						     sl_time work_ns, sl_time spin_ns)
 {
 	sl__settle(sim, c);
-	c->curr->debt_sys += (double)work_ns;
-	c->curr->stall_ns += spin_ns;
+	sl__charge_running(c->curr, (double)work_ns, spin_ns);
 	sl__start_burst(sim, c);
 }
 

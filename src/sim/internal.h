@@ -247,6 +247,7 @@ static inline int64_t sl__demand_units(double intensity)
 	return (int64_t)(intensity * 0x1p40 + 0.5);
 }
 void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c);
+void sl__charge_running(struct sl_task *t, double work_ns, sl_time spin_ns);
 /* The same, its event at place `seq` among equal times (one reserved
  * earlier with sl_eventq_take_seqs). */
 void sl__start_burst_at(struct sl_sim *sim, struct sl_cpu *c, uint64_t seq);

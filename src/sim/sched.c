@@ -250,6 +250,25 @@ static inline __attribute__((always_inline)) void start_burst(struct sl_sim *sim
 	start_burst_seq(sim, c, kernel_node, SEQ_NOW);
 }
 
+/*
+ * Costs charged to a running task in mid-burst (settled, its burst to be
+ * started again): scheduler work `work_ns` (ref ns) and a lock spin
+ * `spin_ns` (wall ns), both system time, done before the rest of its
+ * work.  A burst that absorbs them (a replayed one, whose recorded CPU
+ * time already held whatever the recording kernel charged there) does
+ * that much less work, as far as it has work left: it ends when it
+ * would have.
+ */
+void sl__charge_running(struct sl_task *t, double work_ns, sl_time spin_ns)
+{
+	t->debt_sys += work_ns;
+	t->stall_ns += spin_ns;
+	if (t->act_absorb && t->work_left > 0) {
+		double cost = work_ns + (double)spin_ns * (t->speed > 0 ? t->speed : 1.0);
+		t->work_left -= min_d(cost, t->work_left);
+	}
+}
+
 void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c)
 {
 	start_burst(sim, c, sim->model->kernel_node);
@@ -472,8 +491,7 @@ void sl__schedule(struct sl_sim *sim, int cpu)
 		} else if (prev && (c->sched_debt > 0 || c->sched_stall > 0)) {
 			/* The scheduler's work (e.g. a recalculation that
 			 * keeps the same hog) delays the task it kept. */
-			prev->debt_sys += c->sched_debt;
-			prev->stall_ns += c->sched_stall;
+			sl__charge_running(prev, c->sched_debt, c->sched_stall);
 			c->sched_debt = 0;
 			c->sched_stall = 0;
 			sl__start_burst(sim, c);

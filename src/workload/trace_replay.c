@@ -20,7 +20,9 @@
  *     policy charges the running task there is then taken out of the
  *     rest) and 1 ns past the end of its recorded on-CPU segment (so that
  *     on the recorded machine and policy the recorded preemption comes
- *     first and the rest resumes exactly as recorded).  The last burst
+ *     first and the rest resumes exactly as recorded); costs charged in
+ *     the middle of a piece (a poke's schedule(), a lock spin) come out
+ *     of its work (an absorbing burst), so it still ends there.  The last burst
  *     before an exit leaves room for the simulator's exit cost (minus the
  *     exit path the trace shows after the exit event); costs a burst could
  *     not absorb are taken from the next; likewise the burst before a fork
@@ -736,7 +738,9 @@ static bool rp_burst(struct rp_run *run, struct rp_proc *p, const struct sl_task
 			p->paused = p->seg + 1;
 			*next = (struct sl_action){ .kind = SL_ACT_PAY_COSTS };
 		} else {
+			/* costs charged while it runs come out of it */
 			*next = sl_act_run(work, run->wclass);
+			next->u.run.absorb = true;
 		}
 		p->in_piece = true;
 		p->refill_due = refill > 0;

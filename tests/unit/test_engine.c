@@ -317,6 +317,66 @@ SL_TEST(engine_single_burst_takes_its_work)
 	sl_sim_destroy(sim);
 }
 
+/* fifo whose every tick charges 100 us of scheduler work to the CPU. */
+static void charging_tick(struct sl_sim *sim, int cpu)
+{
+	if (sl_curr(sim, cpu))
+		sl_charge_sched(sim, cpu, 100000);
+}
+
+static const struct sl_policy_ops charging_ops = {
+	.name = "charging", .summary = "test FIFO whose ticks cost 100 us",
+	.task_size = sizeof(struct fifo_task), .init = fifo_init, .fork = fifo_enqueue_new,
+	.wakeup = fifo_wakeup, .pick_next = fifo_pick, .tick = charging_tick,
+};
+
+/* One 10 ms burst under ticks that each charge 100 us (ten of them by its
+ * end, at HZ 1000): a plain burst is delayed by the charges, one that
+ * absorbs them (a replayed burst) keeps its 10 ms of CPU time, the
+ * charges taken out of its work. */
+static void burst_under_charges(bool absorb, struct sl_run_stats *st)
+{
+	struct sl_machine m;
+	struct sl_err err = { 0 };
+
+	memset(st, 0, sizeof(*st));
+	CHECK(sl_machine_load(&m, "pack:1 core:1 pu:1", &err) == 0);
+	zero_costs(&m);
+	struct sl_sim_config cfg = { .machine = &m, .policy = &charging_ops, .seed = 1,
+				     .check = true };
+	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	CHECKF(sim != NULL, "%s", err.msg);
+	if (!sim)
+		return;
+	struct script *s = script_new(sim);
+	struct sl_action a = sl_act_run(1e7, SL_WC_INT);
+	a.u.run.absorb = absorb;
+	script_add(s, a);
+	sl_sim_spawn_root(sim, &script_prog, s, "root");
+	CHECK(run(sim, st) == 0);
+	sl_sim_destroy(sim);
+}
+
+SL_TEST(engine_absorbing_burst_keeps_its_cpu_time)
+{
+	struct sl_run_stats plain, absorbing;
+
+	burst_under_charges(false, &plain);
+	burst_under_charges(true, &absorbing);
+	/* plain: 10 ms of work plus 11 charges (the 11th at 10 ms) */
+	CHECKF(plain.user_ns == 10000000 && plain.sys_ns == 1100000 &&
+	       plain.elapsed_ns == plain.user_ns + plain.sys_ns,
+	       "plain: user %lld sys %lld elapsed %lld", (long long)plain.user_ns,
+	       (long long)plain.sys_ns, (long long)plain.elapsed_ns);
+	/* absorbing: the charges at 1..9 ms come out of the work, which is
+	 * done at 10 ms; the tick there comes first (a tie), with no work
+	 * left to take the 10th from: 10.1 ms, not 11.1 */
+	CHECKF(absorbing.elapsed_ns == 10100000 && absorbing.sys_ns == 1000000 &&
+	       absorbing.user_ns == 9100000,
+	       "absorbing: user %lld sys %lld elapsed %lld", (long long)absorbing.user_ns,
+	       (long long)absorbing.sys_ns, (long long)absorbing.elapsed_ns);
+}
+
 SL_TEST(engine_smt_siblings_share_a_core)
 {
 	/* Two INT hogs on the two siblings of one core run at the model's
