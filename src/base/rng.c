@@ -6,6 +6,8 @@
 
 #include <math.h>
 
+#include "base/rng_zig.h"
+
 static uint64_t splitmix64(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
@@ -59,12 +61,38 @@ uint64_t sl_rng_below(struct sl_rng *r, uint64_t n)
 	return sl_rng_next(r) % n;
 }
 
+/*
+ * Standard normal by the ziggurat (Marsaglia & Tsang 2000, in Doornik's
+ * 2005 form; tables in rng_zig.h): one 64-bit draw gives the layer (its
+ * low 7 bits) and a uniform in [-1, 1) (its top 53), disjoint bits, so the
+ * two are independent.  97 % of draws end at the first comparison; the
+ * rest test the wedge against the density (two exp) or sample the tail
+ * beyond R (Marsaglia's 1964 method).  It replaced Box-Muller (a log, a
+ * sqrt and a cos per draw: a quarter of a chat run's time) in Dec 2026.
+ */
 double sl_rng_normal(struct sl_rng *r)
 {
-	double u1 = sl_rng_uniform(r), u2 = sl_rng_uniform(r);
-	if (u1 < 1e-300)
-		u1 = 1e-300;
-	return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+	for (;;) {
+		uint64_t bits = sl_rng_next(r);
+		double u = (double)((int64_t)bits >> 11) * 0x1.0p-52;
+		int i = (int)(bits & (ZIG_LAYERS - 1));
+
+		if (fabs(u) < zig_r[i])
+			return u * zig_x[i];
+		if (i == 0) {		/* the base layer: beyond R is the tail */
+			double x, y;
+			do {
+				x = log1p(-sl_rng_uniform(r)) / ZIG_R;
+				y = log1p(-sl_rng_uniform(r));
+			} while (-2 * y < x * x);
+			return u < 0 ? x - ZIG_R : ZIG_R - x;
+		}
+		double x = u * zig_x[i];
+		double f0 = exp(-0.5 * (zig_x[i] * zig_x[i] - x * x));
+		double f1 = exp(-0.5 * (zig_x[i + 1] * zig_x[i + 1] - x * x));
+		if (f1 + sl_rng_uniform(r) * (f0 - f1) < 1.0)
+			return x;
+	}
 }
 
 double sl_rng_lognormal(struct sl_rng *r, double median, double sigma)

@@ -23,7 +23,7 @@ uint64_t sl_rng_next(struct sl_rng *r);
 double sl_rng_uniform(struct sl_rng *r);
 /* Uniform integer in [0, n). n > 0. */
 uint64_t sl_rng_below(struct sl_rng *r, uint64_t n);
-/* Standard normal (Box-Muller, no cached spare: keeps streams position-exact). */
+/* Standard normal (the ziggurat: rng.c; no state beyond the stream's). */
 double sl_rng_normal(struct sl_rng *r);
 /* Lognormal with the given median and log-sd. */
 double sl_rng_lognormal(struct sl_rng *r, double median, double sigma);

@@ -8,6 +8,7 @@
 #include "base/cpumask.h"
 #include "base/pidmap.h"
 #include "base/rng.h"
+#include "base/rng_zig.h"
 #include "base/spec.h"
 #include "base/strmap.h"
 #include "test.h"
@@ -113,6 +114,63 @@ SL_TEST(base_rng_vary_keeps_the_mean)
 	for (int i = 0; i < 20000; i++)
 		sum += sl_rng_vary(&a, 10.0, 0.5);
 	CHECKF(fabs(sum / 20000 - 10.0) < 0.15, "mean %g", sum / 20000);
+}
+
+/* The ziggurat's tables (scripts/zig-tables.py): every layer has the
+ * same area V, the base layer's rectangle plus the tail beyond R too. */
+SL_TEST(base_rng_zig_layers_have_equal_areas)
+{
+	double tail = sqrt(M_PI / 2) * erfc(ZIG_R / sqrt(2));
+
+	CHECK(zig_x[1] == ZIG_R && zig_x[ZIG_LAYERS] == 0);
+	CHECKF(fabs(ZIG_R * exp(-ZIG_R * ZIG_R / 2) + tail - ZIG_V) < 1e-9 * ZIG_V,
+	       "base layer %.12g", ZIG_R * exp(-ZIG_R * ZIG_R / 2) + tail);
+	CHECKF(fabs(zig_x[0] * exp(-ZIG_R * ZIG_R / 2) - ZIG_V) < 1e-12, "x[0] %.12g", zig_x[0]);
+	for (int i = 1; i < ZIG_LAYERS; i++) {
+		double area = zig_x[i] * (exp(-zig_x[i + 1] * zig_x[i + 1] / 2) -
+					  exp(-zig_x[i] * zig_x[i] / 2));
+		CHECKF(fabs(area - ZIG_V) < 1e-9, "layer %d: area %.12g", i, area);
+		CHECK(zig_r[i] == zig_x[i + 1] / zig_x[i]);
+	}
+}
+
+/* sl_rng_normal against the normal law: 2 M draws binned by 0.1 over
+ * [-4, 4] plus the two tails beyond, chi-square with 81 degrees of
+ * freedom (mean 81, sd 12.7; 140 is p ~ 1e-5), and the draws beyond the
+ * ziggurat's R (the tail sampler's) counted on their own. */
+SL_TEST(base_rng_normal_follows_the_normal_law)
+{
+	enum { N = 2000000, BINS = 82 };
+	static long count[BINS];
+	struct sl_rng r;
+	long beyond_r = 0;
+	double sum = 0, sum2 = 0;
+
+	memset(count, 0, sizeof(count));
+	sl_rng_derive(&r, 11, 4, 5);
+	for (long k = 0; k < N; k++) {
+		double z = sl_rng_normal(&r);
+		int b = z < -4 ? 0 : z >= 4 ? BINS - 1 : 1 + (int)floor((z + 4) * 10);
+		count[b]++;
+		beyond_r += fabs(z) > ZIG_R;
+		sum += z;
+		sum2 += z * z;
+	}
+	double chi2 = 0;
+	for (int b = 0; b < BINS; b++) {
+		double lo = b == 0 ? -INFINITY : -4 + (b - 1) / 10.0;
+		double hi = b == BINS - 1 ? INFINITY : -4 + b / 10.0;
+		double p = (erfc(-hi / sqrt(2)) - erfc(-lo / sqrt(2))) / 2;
+		double e = p * N;
+		chi2 += (count[b] - e) * (count[b] - e) / e;
+	}
+	CHECKF(chi2 < 140, "chi-square %.1f over %d bins", chi2, BINS);
+	CHECKF(fabs(sum / N) < 0.003 && fabs(sum2 / N - 1) < 0.004, "mean %g, variance %g",
+	       sum / N, sum2 / N);
+	/* P(|Z| > R) = 5.76e-4: 1152 of 2 M, sd 34 */
+	double want = erfc(ZIG_R / sqrt(2)) * N;
+	CHECKF(fabs(beyond_r - want) < 5 * sqrt(want), "%ld beyond R, expected %.0f", beyond_r,
+	       want);
 }
 
 SL_TEST(base_cpumask_ops)
