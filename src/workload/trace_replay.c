@@ -671,6 +671,35 @@ static void rp_account(struct rp_proc *p, const struct sl_task *t)
 	p->mark_preempt = t->nivcsw;
 }
 
+/*
+ * Where in a recorded burst of `ns_before` ns plus an exit's (fork's) cost
+ * that cost began, given the burst's `n` recorded preemptions (`ends`:
+ * cumulative CPU ns) and the switch back after each (`sw`).  Each
+ * preemption after the cost began put a switch back into the cost's part
+ * of the burst, so it began k switches before `ns_before` for the k
+ * preemptions at or after that point; and it cannot have begun inside a
+ * switch back (the task's own work comes after those costs).  The first k
+ * that agrees with itself; k = 0 if none.  (A preemption a little before
+ * `ns_before`, whose switch back the burst's tail cannot hold, is one the
+ * cost began before.)
+ */
+static double rp_cost_start(const sl_time *ends, int n, double ns_before, double sw)
+{
+	for (int k = 0; k <= n; k++) {
+		double start = ns_before - k * sw;
+		int after = 0;
+		bool inside = false;
+		for (int i = 0; i < n; i++) {
+			double e = (double)ends[i];
+			after += e >= start;
+			inside |= e < start && e > start - sw;
+		}
+		if (after == k && !inside)
+			return start;
+	}
+	return ns_before;
+}
+
 /* The next piece of the burst `op`: true with *next set, false when the
  * burst is complete.  A piece ends 1 ns past the recorded end of its
  * segment (so a recorded preemption there comes first) and 1 ns past the
@@ -703,16 +732,10 @@ static bool rp_burst(struct rp_run *run, struct rp_proc *p, const struct sl_task
 		 * recorded burst ends with it */
 		exit_room = ceil((double)run->fork_ns / speed);
 	}
-	/* The exit (fork) cost may have begun before the last recorded
-	 * preemptions; then each return after one cost a context switch as
-	 * well. */
 	double total = (double)op->ns - exit_room;
-	if (exit_room > 0 && op->nseg) {
-		int later = 0;
-		for (int i = 0; i < nseg - 1; i++)
-			later += (double)m->segs[op->seg0 + i] >= total;
-		total -= later * ceil((double)run->switch_ns / speed);
-	}
+	if (exit_room > 0 && op->nseg)
+		total = rp_cost_start(m->segs + op->seg0, nseg - 1, total,
+				      ceil((double)run->switch_ns / speed));
 	for (; p->seg < nseg; p->seg++) {
 		bool last = p->seg == nseg - 1;
 		end = op->nseg ? (double)m->segs[op->seg0 + p->seg] : (double)op->ns;
