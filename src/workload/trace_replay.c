@@ -685,16 +685,17 @@ static void rp_account(struct rp_proc *p, const struct sl_task *t)
  */
 static double rp_cost_start(const sl_time *ends, int n, double ns_before, double sw)
 {
+	/* the ends ascend, and the start only moves down as k grows: `first`
+	 * (the first end at or after the start) walks down once, O(n) in all,
+	 * as a burst cut into pieces asks again at each piece */
+	int first = n;
+
 	for (int k = 0; k <= n; k++) {
 		double start = ns_before - k * sw;
-		int after = 0;
-		bool inside = false;
-		for (int i = 0; i < n; i++) {
-			double e = (double)ends[i];
-			after += e >= start;
-			inside |= e < start && e > start - sw;
-		}
-		if (after == k && !inside)
+		while (first > 0 && (double)ends[first - 1] >= start)
+			first--;
+		bool inside = first > 0 && (double)ends[first - 1] > start - sw;
+		if (n - first == k && !inside)
 			return start;
 	}
 	return ns_before;
