@@ -103,11 +103,12 @@ struct sl_action {
 
 static inline struct sl_action sl_act_run(double work_ns, enum sl_wclass c)
 {
-	return (struct sl_action){ .kind = SL_ACT_RUN, .u.run = { work_ns, c } };
+	return (struct sl_action){ .kind = SL_ACT_RUN, .u.run = { .work = work_ns, .wclass = c } };
 }
 static inline struct sl_action sl_act_sys(double work_ns)
 {
-	return (struct sl_action){ .kind = SL_ACT_SYS, .u.run = { work_ns, SL_WC_INT } };
+	return (struct sl_action){ .kind = SL_ACT_SYS,
+				   .u.run = { .work = work_ns, .wclass = SL_WC_INT } };
 }
 static inline struct sl_action sl_act_sleep(sl_time ns)
 {
