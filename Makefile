@@ -87,6 +87,17 @@ bench: schedlab
 golden: schedlab
 	python3 scripts/golden.py update ./schedlab tests/golden/reproduce.tsv
 
+# The docs' generated parts, from the current build: README's examples,
+# the tables of docs/workloads.md, o1.md and sl.md (each script rewrites
+# its block in place; scripts/doc_blocks.py).  Run after anything moves
+# results, with `make golden`; several minutes.
+.PHONY: docs
+docs: schedlab
+	sh scripts/readme-examples.sh
+	python3 scripts/seed-tables.py ./schedlab
+	python3 scripts/schedbench-tables.py ./schedlab --write
+	python3 scripts/sl-table.py ./schedlab --write
+
 clean:
 	rm -rf build schedlab
 

@@ -3,10 +3,12 @@
 docs/workloads.md ("Calibration and the numaq-16 check") and
 docs/policies/o1.md ("What it does to NUMA schedbench").
 
-  scripts/schedbench-tables.py [SCHEDLAB] [workloads|o1]
+  scripts/schedbench-tables.py [SCHEDLAB] [workloads|o1|--write]
 
 Runs `schedbench:tasks=N` on numaq-16 with `SCHEDLAB run -o csv` and prints
-the pages' Markdown rows.  Where each walker first touches its memory is a
+the pages' Markdown rows; with --write, rewrites both tables in place in
+their pages, between the markers `<!-- schedbench-tables.py workloads -->`
+(o1) and `<!-- end schedbench-tables.py -->` (scripts/doc_blocks.py).  Where each walker first touches its memory is a
 lottery under these kernels (docs/workloads.md), so any change to the model
 reshuffles these rows: they are regenerated, never edited by hand.
 
@@ -18,9 +20,13 @@ reshuffles these rows: they are regenerated, never edited by hand.
 """
 import csv
 import io
+import os
 import statistics
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from doc_blocks import replace_block  # noqa: E402
 
 NS = (4, 8, 16, 32, 64)
 # the published 2.5.4x NUMA-blind rows beside the workloads table's
@@ -62,40 +68,46 @@ def spread(v):
 
 
 def workloads_table(schedlab):
-    print("| N | AvgUser | Elapsed | TotalUser | TotalSys | home % | moved | hackbench "
-          "| published (NUMA-blind) |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    out = ["| N | AvgUser | Elapsed | TotalUser | TotalSys | home % | moved | hackbench "
+           "| published (NUMA-blind) |", "|---|---|---|---|---|---|---|---|---|"]
     for n in NS:
         v = runs(schedlab, "o1:version=2.5.33", n, 5)
         med = {m: statistics.median(x) for m, x in v.items()}
         sys_s = med["total_sys_s"]
-        print("| %d | %s | %s | %.0f | %s | %.0f | %.0f | %.1f | %s |"
-              % (n, spread(v["avg_user_s"]), spread(v["bench_elapsed_s"]), med["total_user_s"],
-                 "%.2f" % sys_s if sys_s < 1 else "%.1f" % sys_s, med["home_pct"], med["moved"],
-                 med["hackbench_s"], PUBLISHED[n]), flush=True)
+        out.append("| %d | %s | %s | %.0f | %s | %.0f | %.0f | %.1f | %s |"
+                   % (n, spread(v["avg_user_s"]), spread(v["bench_elapsed_s"]),
+                      med["total_user_s"], "%.2f" % sys_s if sys_s < 1 else "%.1f" % sys_s,
+                      med["home_pct"], med["moved"], med["hackbench_s"], PUBLISHED[n]))
+    return out
 
 
 def o1_table(schedlab):
-    print("| policy | N | AvgUser | Elapsed | home % per seed | hackbench |")
-    print("|---|---|---|---|---|---|")
+    out = ["| policy | N | AvgUser | Elapsed | home % per seed | hackbench |",
+           "|---|---|---|---|---|---|"]
     for policy, n in O1_ROWS:
         v = runs(schedlab, policy, n, 3)
         med = {m: statistics.median(x) for m, x in v.items()}
         homes = ", ".join("%.0f" % h for h in v["home_pct"])
-        print("| `%s` | %d | %s | %s | %s | %.1f |"
-              % (policy.replace("o1:version=", "o1:"), n, num(med["avg_user_s"]),
-                 num(med["bench_elapsed_s"]), homes, med["hackbench_s"]), flush=True)
+        out.append("| `%s` | %d | %s | %s | %s | %.1f |"
+                   % (policy.replace("o1:version=", "o1:"), n, num(med["avg_user_s"]),
+                      num(med["bench_elapsed_s"]), homes, med["hackbench_s"]))
+    return out
+
+
+TABLES = {"workloads": ("docs/workloads.md", workloads_table),
+          "o1": ("docs/policies/o1.md", o1_table)}
 
 
 def main():
     schedlab = sys.argv[1] if len(sys.argv) > 1 else "./schedlab"
     which = sys.argv[2] if len(sys.argv) > 2 else "workloads"
-    if which == "workloads":
-        workloads_table(schedlab)
-    elif which == "o1":
-        o1_table(schedlab)
+    if which == "--write":
+        for name, (page, make) in TABLES.items():
+            replace_block(page, "schedbench-tables.py", name, make(schedlab))
+    elif which in TABLES:
+        print("\n".join(TABLES[which][1](schedlab)))
     else:
-        sys.exit("schedbench-tables: which table: workloads or o1, not '%s'" % which)
+        sys.exit("schedbench-tables: which table: workloads, o1 or --write, not '%s'" % which)
 
 
 if __name__ == "__main__":

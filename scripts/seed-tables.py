@@ -3,7 +3,7 @@
 
   scripts/seed-tables.py [SCHEDLAB] [DOC]
 
-Each table sits between two markers in the page,
+Each table sits between two markers in the page (scripts/doc_blocks.py),
 
   <!-- seed-tables.py NAME -->
   ...
@@ -26,10 +26,14 @@ regenerated, never edited by hand.  Tables:
 import csv
 import io
 import json
+import os
 import re
 import statistics
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from doc_blocks import replace_block  # noqa: E402
 
 SCHEDLAB = sys.argv[1] if len(sys.argv) > 1 else "./schedlab"
 DOC = sys.argv[2] if len(sys.argv) > 2 else "docs/workloads.md"
@@ -196,16 +200,8 @@ TABLES = {"seed-000-kernbench": seed_000_kernbench, "seed-000-java": seed_000_ja
 
 
 def main():
-    text = open(DOC).read()
     for name, make in TABLES.items():
-        pat = re.compile(r"(<!-- seed-tables\.py %s -->\n).*?(<!-- end seed-tables\.py -->)"
-                         % re.escape(name), re.S)
-        if not pat.search(text):
-            sys.exit("seed-tables.py: %s has no block for %s" % (DOC, name))
-        table = "\n".join(make()) + "\n"
-        text = pat.sub(lambda m: m.group(1) + table + m.group(2), text, count=1)
-        print("seed-tables.py: %s regenerated" % name, file=sys.stderr)
-    open(DOC, "w").write(text)
+        replace_block(DOC, "seed-tables.py", name, make())
 
 
 main()

@@ -1,21 +1,27 @@
 #!/usr/bin/env python3
 """sl-table.py - regenerate the "Results" table of docs/policies/sl.md.
 
-  scripts/sl-table.py [SCHEDLAB]
+  scripts/sl-table.py [SCHEDLAB] [--write]
 
 Runs every row below (machine, workload, metric, the policies to compare)
 with `SCHEDLAB run -r 3 -o csv` (seeds 1-3, the defaults otherwise) and
 prints the table's Markdown rows: `sl`'s mean, then every other policy's
 mean, the sd in parentheses where it is more than 1 % of the mean, the best
 of the row in bold (lowest for times, highest for throughputs; every policy
-within 0.1 % of the best is bold too).  The page's table is this output,
-pasted; nothing in it is typed by hand.  Takes several minutes of CPU.
+within 0.1 % of the best is bold too).  With --write the page's table is
+rewritten in place, between `<!-- sl-table.py -->` and `<!-- end
+sl-table.py -->` (scripts/doc_blocks.py); nothing in it is typed by hand.
+Takes several minutes of CPU.
 """
 import csv
 import io
+import os
 import statistics
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from doc_blocks import replace_block  # noqa: E402
 
 # The policies each machine's rows compare sl with.
 P4DPE = ["ht", "o1", "linux24", "domains", "cfs"]
@@ -79,21 +85,31 @@ def short(policy):
     return policy.replace("o1:version=", "o1:")
 
 
-def main():
-    schedlab = sys.argv[1] if len(sys.argv) > 1 else "./schedlab"
-    print("| machine | workload | metric | `sl` | others |")
-    print("|---|---|---|---|---|")
+def table(schedlab):
+    out = ["| machine | workload | metric | `sl` | others |", "|---|---|---|---|---|"]
     for machine, workload, metric, unit, higher, others in ROWS:
         stats = {}
         for p in ["sl"] + others:
             v = runs(schedlab, machine, p, workload, metric, REPS)
             stats[p] = (statistics.mean(v), statistics.stdev(v) if len(v) > 1 else 0.0)
         best = (max if higher else min)(m for m, _ in stats.values())
+
         def is_best(p):
             return abs(stats[p][0] - best) <= 0.001 * abs(best)
         sl = cell(*stats["sl"], is_best("sl"))
         rest = ", ".join("%s %s" % (short(p), cell(*stats[p], is_best(p))) for p in others)
-        print("| %s | `%s` | %s | %s | %s |" % (machine, workload, unit, sl, rest), flush=True)
+        out.append("| %s | `%s` | %s | %s | %s |" % (machine, workload, unit, sl, rest))
+    return out
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "--write"]
+    schedlab = args[0] if args else "./schedlab"
+    lines = table(schedlab)
+    if "--write" in sys.argv[1:]:
+        replace_block("docs/policies/sl.md", "sl-table.py", "", lines)
+    else:
+        print("\n".join(lines))
 
 
 if __name__ == "__main__":

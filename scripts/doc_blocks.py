@@ -1,0 +1,34 @@
+"""doc_blocks.py - rewrite a generated block of a Markdown page in place.
+
+A block sits between two HTML comments (invisible when the page is
+rendered), each on a line of its own and indented as the block is:
+
+  <!-- SCRIPT NAME -->
+  ... generated lines ...
+  <!-- end SCRIPT -->
+
+The scripts that regenerate the docs' tables (seed-tables.py,
+schedbench-tables.py, sl-table.py) write through replace_block, so that
+the prose around a table is kept and the table is never typed by hand.
+"""
+import re
+import sys
+
+
+def replace_block(path, script, name, lines):
+    """Replace the block `script name` of the page at `path` by `lines`
+    (without newlines), indented as its opening marker; exit if the page
+    has no such block."""
+    text = open(path).read()
+    head = "<!-- %s%s -->" % (script, " " + name if name else "")
+    pat = re.compile(r"^([ \t]*)%s\n.*?^[ \t]*<!-- end %s -->$" % (re.escape(head),
+                                                                 re.escape(script)),
+                     re.S | re.M)
+    m = pat.search(text)
+    if not m:
+        sys.exit("%s: %s has no block '%s'" % (script, path, head))
+    indent = m.group(1)
+    body = "".join(indent + line + "\n" for line in lines)
+    new = "%s%s\n%s%s<!-- end %s -->" % (indent, head, body, indent, script)
+    open(path, "w").write(text[:m.start()] + new + text[m.end():])
+    print("%s: %s: %s regenerated" % (script, path, head), file=sys.stderr)
