@@ -146,6 +146,7 @@ struct sl_sim {
 	int retime_head, nretime;
 	uint8_t *retime_pending;	/* per node: listed in retime_nodes */
 	uint64_t *retime_seq;		/* per node: the event places reserved at its last change */
+	double *retime_from;		/* per node: its contention before its first change */
 	/* Memos of the NUMA speed factors (sched.c task_speed): per run node
 	 * for kernel work, per (home, run, class) for user work; each entry
 	 * holds the contention it was computed for (-1: none yet). */

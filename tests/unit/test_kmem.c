@@ -414,3 +414,56 @@ SL_TEST(kmem_node_changed_twice_at_one_instant_is_retimed_once)
 	CHECKF(with_change == without + 1, "node re-timings: %llu with the change of class, %llu "
 	       "without", (unsigned long long)with_change, (unsigned long long)without);
 }
+
+/* On a machine whose kernel memory is node 0's, A on CPU 0 does kernel
+ * work throughout and B on CPU 1 kernel work too, with or without an exec
+ * in the middle.  The elapsed ns (-1 if the run failed). */
+static double kernel_beside_exec(double bw, bool exec)
+{
+	char name[96];
+	const int cpus[] = { 2, 0, 1 };
+
+	snprintf(name, sizeof(name), "node:2 pack:1 core:4 pu:1,bw=%.17g,kmem=0", bw);
+	memcpy(cpu_of, cpus, sizeof(cpus));
+	struct sl_sim *sim = make(name, 0);
+	if (!sim)
+		return -1;
+	struct km_script *root = script(sim), *sa = script(sim), *sb = script(sim);
+	add(sa, sl_act_sys(1e8));
+	add(sb, sl_act_sys(exec ? 2.5e7 : 5e7));
+	if (exec) {
+		add(sb, (struct sl_action){ .kind = SL_ACT_EXEC });
+		add(sb, sl_act_sys(2.5e7));
+	}
+	add(root, fork_of(sa));
+	add(root, fork_of(sb));
+	add(root, sl_act_wait());
+	add(root, sl_act_wait());
+	return run_root(sim, root);
+}
+
+/* An exec takes the task's demand off node 0 and puts it back (a new
+ * image, whose kernel work still draws on the kernel's memory) in one
+ * event: the node's contention at the end of the event is what it was,
+ * A's speed never changed, and A is not re-timed (the count of node
+ * re-timings is the one without the exec).  A still ends on the closed
+ * form: contended while B runs, alone after. */
+SL_TEST(kmem_node_back_at_its_contention_is_not_retimed)
+{
+	struct sl_err err = { 0 };
+
+	CHECK(sl_machine_load(&mach, "node:2 pack:1 core:4 pu:1,kmem=0", &err) == 0);
+	double m = mach.speed.kernel_mem_intensity, bw = 1.5 * m;
+	double elapsed = kernel_beside_exec(bw, true);
+	uint64_t with_exec = last_node_retimes;
+	double plain = kernel_beside_exec(bw, false);
+	uint64_t without = last_node_retimes;
+
+	CHECKF(with_exec == without, "node re-timings: %llu with the exec, %llu without",
+	       (unsigned long long)with_exec, (unsigned long long)without);
+	double contended = 1 - m + m * 2 * m / bw;	/* ns per unit of kernel work */
+	double want = 5e7 * contended + 5e7;
+	CHECKF(fabs(elapsed - want) < 4 && fabs(plain - want) < 4, "elapsed %.1f and %.1f, want "
+	       "%.1f", elapsed, plain, want);
+}
+
