@@ -54,10 +54,6 @@ struct sl_action {
 		struct {
 			double work;		/* reference ns */
 			enum sl_wclass wclass;
-			/* the costs charged while it runs (a poke's
-			 * schedule(), a lock spin) come out of its work,
-			 * so that it keeps its CPU time: a replayed burst */
-			bool absorb;
 		} run;
 		sl_time ns;			/* SLEEP, IO_WAIT */
 		struct {

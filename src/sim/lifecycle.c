@@ -310,7 +310,6 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 			return APPLY_DONE;
 		t->work_left = a->u.run.work;
 		t->act_sys = a->kind == SL_ACT_SYS;
-		t->act_absorb = a->u.run.absorb;
 		t->wclass = a->u.run.wclass;
 		return APPLY_RUN;
 	case SL_ACT_SLEEP:

@@ -254,19 +254,25 @@ static inline __attribute__((always_inline)) void start_burst(struct sl_sim *sim
  * Costs charged to a running task in mid-burst (settled, its burst to be
  * started again): scheduler work `work_ns` (ref ns) and a lock spin
  * `spin_ns` (wall ns), both system time, done before the rest of its
- * work.  A burst that absorbs them (a replayed one, whose recorded CPU
- * time already held whatever the recording kernel charged there) does
- * that much less work, as far as it has work left: it ends when it
- * would have.
+ * work.  A task that absorbs them (a replayed one, whose recorded CPU
+ * time already held whatever the recording kernel charged there) takes
+ * them out of its work, and once no work is left out of the cost it is
+ * paying (an exit's or a fork's, whose recorded time held them too), as
+ * far as either goes: it ends when it would have.
  */
 void sl__charge_running(struct sl_task *t, double work_ns, sl_time spin_ns)
 {
+	double owed = t->debt_sys;
+
 	t->debt_sys += work_ns;
 	t->stall_ns += spin_ns;
-	if (t->act_absorb && t->work_left > 0) {
-		double cost = work_ns + (double)spin_ns * (t->speed > 0 ? t->speed : 1.0);
-		t->work_left -= min_d(cost, t->work_left);
-	}
+	if (!t->absorb_costs)
+		return;
+	double cost = work_ns + (double)spin_ns * (t->speed > 0 ? t->speed : 1.0);
+	double from_work = min_d(cost, t->work_left > 0 ? t->work_left : 0);
+	t->work_left -= from_work;
+	if (t->work_left <= 0)
+		t->debt_sys -= min_d(cost - from_work, owed);
 }
 
 void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c)

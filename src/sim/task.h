@@ -99,7 +99,10 @@ struct sl_task {
 						 * lock, which no speed shortens */
 	double debt_user;			/* cache refill stalls, before the work */
 	bool act_sys;				/* current compute counts as system time */
-	bool act_absorb;			/* ... and takes costs out of its work */
+	bool absorb_costs;			/* set by its program: costs charged while
+						 * it runs come out of its work, or of the
+						 * cost it is paying (sched.c
+						 * sl__charge_running; a replayed task) */
 	bool kmem;				/* in a kernel phase on a machine whose kernel
 						 * memory is on one node: its speed and memory
 						 * demand are the kernel's (sched.c) */

@@ -22,7 +22,8 @@
  *     on the recorded machine and policy the recorded preemption comes
  *     first and the rest resumes exactly as recorded); costs charged in
  *     the middle of a piece (a poke's schedule(), a lock spin) come out
- *     of its work (an absorbing burst), so it still ends there.  The last burst
+ *     of its work, or of the exit's or fork's cost being paid
+ *     (task->absorb_costs), so it still ends there.  The last burst
  *     before an exit leaves room for the simulator's exit cost (minus the
  *     exit path the trace shows after the exit event); costs a burst could
  *     not absorb are taken from the next; likewise the burst before a fork
@@ -762,9 +763,7 @@ static bool rp_burst(struct rp_run *run, struct rp_proc *p, const struct sl_task
 			p->paused = p->seg + 1;
 			*next = (struct sl_action){ .kind = SL_ACT_PAY_COSTS };
 		} else {
-			/* costs charged while it runs come out of it */
 			*next = sl_act_run(work, run->wclass);
-			next->u.run.absorb = true;
 		}
 		p->in_piece = true;
 		p->refill_due = refill > 0;
@@ -820,6 +819,9 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 	rp_account(p, t);
 	t->footprint_kb = run->footprint_kb;
 	t->steady_speed = run->as_time;
+	/* costs charged while it runs come out of its work, or of the exit's
+	 * or fork's cost it is paying: its recorded time held them */
+	t->absorb_costs = true;
 	if (p->forking >= 0) {
 		if (t->result >= 0 && t->result < run->m.ntasks)
 			run->task_of_id[t->result] = p->forking;

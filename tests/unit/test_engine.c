@@ -330,10 +330,21 @@ static const struct sl_policy_ops charging_ops = {
 	.wakeup = fifo_wakeup, .pick_next = fifo_pick, .tick = charging_tick,
 };
 
+/* A script whose task absorbs the costs charged to it (task->absorb_costs,
+ * as a replayed task does). */
+static void absorbing_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	t->absorb_costs = true;
+	script_step(sim, t, next);
+}
+
+static const struct sl_prog absorbing_prog = { .name = "absorbing", .step = absorbing_step };
+
 /* One 10 ms burst under ticks that each charge 100 us (ten of them by its
- * end, at HZ 1000): a plain burst is delayed by the charges, one that
- * absorbs them (a replayed burst) keeps its 10 ms of CPU time, the
- * charges taken out of its work. */
+ * end, at HZ 1000), then an exit whose 1 ms cost sees one more: a plain
+ * task is delayed by the charges, one that absorbs them (a replayed task)
+ * keeps its 11 ms of CPU time, the charges taken out of its work and, once
+ * none is left, out of the exit's cost. */
 static void burst_under_charges(bool absorb, struct sl_run_stats *st)
 {
 	struct sl_machine m;
@@ -342,6 +353,7 @@ static void burst_under_charges(bool absorb, struct sl_run_stats *st)
 	memset(st, 0, sizeof(*st));
 	CHECK(sl_machine_load(&m, "pack:1 core:1 pu:1", &err) == 0);
 	zero_costs(&m);
+	m.speed.exit_ns = 1000000;
 	struct sl_sim_config cfg = { .machine = &m, .policy = &charging_ops, .seed = 1,
 				     .check = true };
 	struct sl_sim *sim = sl_sim_create(&cfg, &err);
@@ -349,10 +361,8 @@ static void burst_under_charges(bool absorb, struct sl_run_stats *st)
 	if (!sim)
 		return;
 	struct script *s = script_new(sim);
-	struct sl_action a = sl_act_run(1e7, SL_WC_INT);
-	a.u.run.absorb = absorb;
-	script_add(s, a);
-	sl_sim_spawn_root(sim, &script_prog, s, "root");
+	script_add(s, sl_act_run(1e7, SL_WC_INT));
+	sl_sim_spawn_root(sim, absorb ? &absorbing_prog : &script_prog, s, "root");
 	CHECK(run(sim, st) == 0);
 	sl_sim_destroy(sim);
 }
@@ -363,15 +373,16 @@ SL_TEST(engine_absorbing_burst_keeps_its_cpu_time)
 
 	burst_under_charges(false, &plain);
 	burst_under_charges(true, &absorbing);
-	/* plain: 10 ms of work plus 11 charges (the 11th at 10 ms) */
-	CHECKF(plain.user_ns == 10000000 && plain.sys_ns == 1100000 &&
+	/* plain: 10 ms of work, the 1 ms exit, and twelve charges (at 1..12
+	 * ms) on top */
+	CHECKF(plain.user_ns == 10000000 && plain.sys_ns == 2200000 &&
 	       plain.elapsed_ns == plain.user_ns + plain.sys_ns,
 	       "plain: user %lld sys %lld elapsed %lld", (long long)plain.user_ns,
 	       (long long)plain.sys_ns, (long long)plain.elapsed_ns);
-	/* absorbing: the charges at 1..9 ms come out of the work, which is
-	 * done at 10 ms; the tick there comes first (a tie), with no work
-	 * left to take the 10th from: 10.1 ms, not 11.1 */
-	CHECKF(absorbing.elapsed_ns == 10100000 && absorbing.sys_ns == 1000000 &&
+	/* absorbing: 11 ms in all; the charges at 1..9 ms come out of the
+	 * work, those at 10 and 11 ms (the work is done at 10: the exit has
+	 * begun when the tick there comes) out of the exit's cost */
+	CHECKF(absorbing.elapsed_ns == 11000000 && absorbing.sys_ns == 1900000 &&
 	       absorbing.user_ns == 9100000,
 	       "absorbing: user %lld sys %lld elapsed %lld", (long long)absorbing.user_ns,
 	       (long long)absorbing.sys_ns, (long long)absorbing.elapsed_ns);
