@@ -2,6 +2,7 @@
 # run.sh - run every test tier and print one closing line "N passed, N failed".
 #   unit + scenario tests: build/test_runner (ASan/UBSan build)
 #   golden results:        scripts/golden.py against ./schedlab
+#   generated docs:        tests/docs_current.sh (make docs) against ./schedlab
 #   CLI tests:             tests/cli/*.sh against build/schedlab-san
 set -u
 cd "$(dirname "$0")/.."
@@ -33,6 +34,10 @@ fi
 # Golden results (scripts/golden.py, tests/golden/reproduce.tsv): every
 # built-in experiment's simulated numbers, with the optimised ./schedlab.
 python3 scripts/golden.py check ./schedlab tests/golden/reproduce.tsv >"$out" 2>&1
+cat "$out"; count "$out"
+
+# The docs' generated parts (make docs) against the current build.
+sh tests/docs_current.sh >"$out" 2>&1
 cat "$out"; count "$out"
 
 for t in tests/cli/test_*.sh; do
