@@ -101,10 +101,14 @@ static inline struct sl_action sl_act_run(double work_ns, enum sl_wclass c)
 {
 	return (struct sl_action){ .kind = SL_ACT_RUN, .u.run = { .work = work_ns, .wclass = c } };
 }
+/* Kernel work (system time) of work class c. */
+static inline struct sl_action sl_act_sys_as(double work_ns, enum sl_wclass c)
+{
+	return (struct sl_action){ .kind = SL_ACT_SYS, .u.run = { .work = work_ns, .wclass = c } };
+}
 static inline struct sl_action sl_act_sys(double work_ns)
 {
-	return (struct sl_action){ .kind = SL_ACT_SYS,
-				   .u.run = { .work = work_ns, .wclass = SL_WC_INT } };
+	return sl_act_sys_as(work_ns, SL_WC_INT);
 }
 static inline struct sl_action sl_act_sleep(sl_time ns)
 {

@@ -18,8 +18,9 @@
  * order of the changes) and a mask of the CPUs whose task draws on it, so
  * that a change visits those CPUs, not the machine; it re-times a node
  * once per event however often its contention changes (sl__flush_bursts
- * calls sl__bandwidth_flush).  Machines without a bandwidth limit skip
- * all of it.
+ * calls sl__bandwidth_flush), and not at all when the contention is back
+ * at the event's end where it started.  Machines without a bandwidth limit
+ * skip all of it.
  */
 #include <stdlib.h>
 
@@ -126,7 +127,7 @@ static bool add_demand(struct sl_sim *sim, int node, int sign, double mi)
 	if (!sim->retime_pending[node])
 		sim->retime_from[node] = before;
 	sim->mem_demand[node] += sign * sl__demand_units(mi);
-	sim->node_cont[node] = sl_numa_contention(sim->model, (double)sim->mem_demand[node] * 0x1p-40);
+	sim->node_cont[node] = sl_numa_contention(sim->model, sl__demand_intensity(sim->mem_demand[node]));
 	return sim->node_cont[node] != before;
 }
 

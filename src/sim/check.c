@@ -81,8 +81,8 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 			}
 			if (d != sim->mem_demand[n])	/* integers: exact */
 				return sl_fail_internal(err, "check: node %d memory demand %.6f, running tasks %.6f",
-							n, (double)sim->mem_demand[n] * 0x1p-40,
-							(double)d * 0x1p-40);
+							n, sl__demand_intensity(sim->mem_demand[n]),
+							sl__demand_intensity(d));
 		}
 	}
 	/* Settling is lazy: allow each CPU its unsettled segment.  The bound

@@ -247,6 +247,11 @@ static inline int64_t sl__demand_units(double intensity)
 {
 	return (int64_t)(intensity * 0x1p40 + 0.5);
 }
+/* ... and back: a demand in those units as memory intensity. */
+static inline double sl__demand_intensity(int64_t units)
+{
+	return (double)units * 0x1p-40;
+}
 void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c);
 void sl__charge_running(struct sl_task *t, double work_ns, sl_time spin_ns);
 /* The same, its event at place `seq` among equal times (one reserved

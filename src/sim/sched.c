@@ -269,7 +269,7 @@ void sl__charge_running(struct sl_task *t, double work_ns, sl_time spin_ns)
 	if (!t->absorb_costs)
 		return;
 	double cost = work_ns + (double)spin_ns * (t->speed > 0 ? t->speed : 1.0);
-	double from_work = min_d(cost, t->work_left > 0 ? t->work_left : 0);
+	double from_work = min_d(cost, t->work_left);
 	t->work_left -= from_work;
 	if (t->work_left <= 0)
 		t->debt_sys -= min_d(cost - from_work, owed);

@@ -142,7 +142,7 @@ static struct sl_action act_chan(enum sl_act_kind kind, struct sl_chan *c, long 
 static struct sl_action act_net(struct sl_task *t, const struct chat_run *run, double ns)
 {
 	double work = sl_rng_vary(&t->rng, ns, run->jitter);
-	return (struct sl_action){ .kind = SL_ACT_SYS, .u.run = { .work = work, .wclass = SL_WC_MEM } };
+	return sl_act_sys_as(work, SL_WC_MEM);
 }
 
 static struct sl_action act_user(struct sl_task *t, const struct chat_run *run)
@@ -313,8 +313,7 @@ static void client_recv_step(struct sl_sim *sim, struct sl_task *t, struct chat_
 		th->batch_user_ns = user;
 		th->pc = P_USER;
 		run->recvs += th->batch;
-		*next = (struct sl_action){ .kind = SL_ACT_SYS,
-					    .u.run = { .work = recv, .wclass = SL_WC_MEM } };
+		*next = sl_act_sys_as(recv, SL_WC_MEM);
 		return;
 	}
 	default:

@@ -223,7 +223,7 @@ static void mark_start(struct sl_sim *sim, struct db_run *run)
 
 static struct sl_action act_kernel(double ns)
 {
-	return (struct sl_action){ .kind = SL_ACT_SYS, .u.run = { .work = ns, .wclass = SL_WC_MEM } };
+	return sl_act_sys_as(ns, SL_WC_MEM);
 }
 
 static struct sl_action act_mutex(enum sl_act_kind kind, struct sl_mutex *m)

@@ -464,8 +464,7 @@ static void stage_body(struct sl_task *t, struct sdet_proc *p, struct sl_action 
 				*next = act_chan(SL_ACT_CHAN_CLOSE, p->out, 0);
 				return;
 			}
-			*next = (struct sl_action){ .kind = SL_ACT_RUN,
-						    .u.run = { .work = 0, .wclass = SL_WC_INT } };
+			*next = sl_act_run(0, SL_WC_INT);
 			return;
 		}
 	}

@@ -133,7 +133,7 @@ static struct sl_action act_net(struct sl_task *t, const struct tb_run *run, dou
 {
 	double ns = sl_rng_vary(&t->rng, base_ns + bytes * run->copy_ns_per_byte, run->jitter);
 
-	return (struct sl_action){ .kind = SL_ACT_SYS, .u.run = { .work = ns, .wclass = SL_WC_MEM } };
+	return sl_act_sys_as(ns, SL_WC_MEM);
 }
 
 /* ---- a client: parse, send the request, read the whole response ---- */
