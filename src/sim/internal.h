@@ -56,7 +56,10 @@ struct sl_waitq {
 
 struct sl_chan {
 	long level, capacity;
+	long write_space;	/* a read wakes blocked writers only when it
+				 * leaves at most this many bytes queued */
 	bool closed, sync, sync_always;
+	bool read_woke_writer;	/* the last read woke a blocked writer */
 	struct sl_waitq readers, writers;
 };
 

@@ -238,6 +238,13 @@ long sl_chan_level(const struct sl_chan *c);
 /* Whether a task is blocked reading c (the kernel's wq_has_sleeper: a
  * write then has a wakeup to do). */
 bool sl_chan_reader_waits(const struct sl_chan *c);
+/* Writers blocked on c are woken only by a read that leaves at most
+ * `bytes` queued (default capacity - 1: any read, as a pipe's).  An
+ * AF_UNIX socket's writer sleeps until its skbs take at most a quarter of
+ * sk_sndbuf (unix_writable() in unix_write_space, 2.4.27 to 6.12). */
+void sl_chan_set_write_space(struct sl_chan *c, long bytes);
+/* Whether c's last read woke a blocked writer (the reader paid a wakeup). */
+bool sl_chan_read_woke_writer(const struct sl_chan *c);
 struct sl_mutex *sl_mutex_new(struct sl_sim *sim);
 struct sl_barrier *sl_barrier_new(struct sl_sim *sim, int parties);
 

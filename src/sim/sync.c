@@ -18,6 +18,12 @@
  * wake_up_interruptible_sync_poll either way.  A read here never sleeps
  * after taking data (it returns what is there), so its wakeup is always the
  * one at the end of the call.
+ *
+ * A read wakes blocked writers only when it leaves at most the channel's
+ * write space queued: any read of a pipe (pipe_read wakes the writer once
+ * it took something), but an AF_UNIX socket's writer only once its skbs take
+ * at most a quarter of sk_sndbuf (unix_write_space, unix_writable; 2.4.27,
+ * 2.6.11, 6.12 net/unix/af_unix.c), the workload's to set.
  */
 #include "sim/internal.h"
 
@@ -64,9 +70,17 @@ struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups
 {
 	struct sl_chan *ch = sl_sim_alloc(sim, sizeof(*ch));
 	ch->capacity = capacity > 0 ? capacity : 1;
+	ch->write_space = ch->capacity - 1;
 	ch->sync = sync_wakeups;
 	return ch;
 }
+
+void sl_chan_set_write_space(struct sl_chan *c, long bytes)
+{
+	c->write_space = bytes < 0 ? 0 : bytes < c->capacity ? bytes : c->capacity - 1;
+}
+
+bool sl_chan_read_woke_writer(const struct sl_chan *c) { return c->read_woke_writer; }
 
 void sl_chan_sync_always(struct sl_chan *c)
 {
@@ -141,8 +155,10 @@ static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	long n = t->act.u.chan.bytes < ch->level ? t->act.u.chan.bytes : ch->level;
 	ch->level -= n;
 	t->result = n;
-	sl__waitq_wake_all(sim, &ch->writers, c->id,
-			   ch->sync_always ? SL_WAKE_SYNC : ch->sync ? SL_WAKE_PIPE : 0);
+	ch->read_woke_writer = ch->writers.head && ch->level <= ch->write_space;
+	if (ch->read_woke_writer)
+		sl__waitq_wake_all(sim, &ch->writers, c->id,
+				   ch->sync_always ? SL_WAKE_SYNC : ch->sync ? SL_WAKE_PIPE : 0);
 	return 1;
 }
 

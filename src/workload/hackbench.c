@@ -22,8 +22,13 @@
  * the channel operation.  A channel holds what the
  * kernel would buffer before blocking the writer: one 4 KB page for 2.4 /
  * 2.6.0 pipes (40 messages), the sender socket's sk_sndbuf divided by the
- * skb truesize for sockets (about 204 messages).  Pipes use sync wakeups
- * (wake_up_interruptible_sync in pipe_write), sockets plain ones
+ * skb truesize for sockets (about 204 messages).  A pipe's read wakes a
+ * blocked writer whenever it frees room; a socket's only once the queued
+ * skbs take at most a quarter of sk_sndbuf (51 messages: unix_write_space,
+ * unix_writable, 2.4.27, 2.6.11 and 6.12 net/unix/af_unix.c), so a writer
+ * that found a full socket sleeps until its reader has drained three
+ * quarters of it, and every blocked writer is woken then.  Pipes use sync
+ * wakeups (wake_up_interruptible_sync in pipe_write), sockets plain ones
  * (sock_def_readable).  The go signal is one write that wakes every
  * poller at once.  Metric: the time from the go signal to the last reap,
  * what hackbench prints ("Time: s.mmm").
@@ -38,8 +43,8 @@
  * Checked against: the structure (process, message and byte counts,
  * tests/unit/test_workload_bench.c); on the host, the real hackbench's
  * time (10 groups over sockets, one message per read: 0.51-0.68 s over
- * an afternoon's hours, simulated 0.633 s; reading what is queued,
- * readsize=65536, 0.44-0.64 s against 0.596 s) and the pingpong round
+ * an afternoon's hours, simulated 0.641 s; reading what is queued,
+ * readsize=65536, 0.44-0.64 s against 0.595 s) and the pingpong round
  * trips; docs/validation.md.  No hackbench time
  * of the era was available: on older machines the parts scale with the
  * context-switch cost (a 2002 NUMA-Q pays about 2.7 times the host's).
@@ -52,8 +57,6 @@
  *     age against the cache would be finer);
  *   - writes are whole messages (the capacity is a multiple of 100 bytes),
  *     as a blocking 100-byte write to a socket or a pipe is atomic;
- *   - a blocked writer is woken by every read that frees space (sockets
- *     really wake writers only once half the sndbuf is free);
  *   - socket pair and pipe creation cost one write each; the main
  *     process's own user work (argument parsing, gettimeofday) is free;
  *   - threads mode (-T), TCP mode (-i) and the SCHED_FIFO parent (-F) of
@@ -163,13 +166,13 @@ static void receiver_next(struct sl_task *t, struct hb_proc *p, struct sl_action
 		long n = t->result;
 		/* what the channel held before this read: a message behind
 		 * others waited while other processes ran (cold); a read that
-		 * frees a full channel wakes a blocked sender */
+		 * woke the blocked senders paid the wakeup */
 		long before = sl_chan_level(proc_chan(p)) + n;
 		double msgs = (double)n / HB_MSG_BYTES;
 		double ns = run->cost.read_ns + msgs * run->cost.msg_ns;
 		if (before > HB_MSG_BYTES)
 			ns += msgs * run->cost.cold_ns;
-		if (before == run->cfg.buf)
+		if (sl_chan_read_woke_writer(proc_chan(p)))
 			ns += run->cost.wake_ns;
 		run->reads++;
 		run->bytes_read += n;
@@ -343,6 +346,15 @@ long hb_chan_bytes(long buf)
 	return (msgs > 0 ? msgs : 1) * HB_MSG_BYTES;
 }
 
+long hb_write_space(long buf, bool pipe)
+{
+	if (pipe)		/* pipe_read wakes the writer at every read */
+		return buf - 1;
+	/* unix_writable(): skbs at most a quarter of sk_sndbuf; buf is
+	 * sk_sndbuf in whole messages, so a quarter of its messages */
+	return buf / HB_MSG_BYTES / 4 * HB_MSG_BYTES;
+}
+
 void hb_setup(struct sl_sim *sim, struct hb_run *run, const struct hb_config *cfg)
 {
 	int fds = cfg->fds, nchans = cfg->groups * fds;
@@ -352,8 +364,10 @@ void hb_setup(struct sl_sim *sim, struct hb_run *run, const struct hb_config *cf
 	hb_costs_for(sim, cfg->pipe, cfg->msg_ns, &run->cost);
 	run->nchildren = 2 * nchans;
 	run->chans = sl_sim_alloc(sim, sizeof(*run->chans) * (size_t)nchans);
-	for (int i = 0; i < nchans; i++)
+	for (int i = 0; i < nchans; i++) {
 		run->chans[i] = sl_chan_new(sim, run->cfg.buf, cfg->pipe);
+		sl_chan_set_write_space(run->chans[i], hb_write_space(run->cfg.buf, cfg->pipe));
+	}
 	run->ready = sl_chan_new(sim, run->nchildren, cfg->pipe);
 	run->go = sl_chan_new(sim, run->nchildren, false);
 	run->group_bytes = sl_sim_alloc(sim, sizeof(*run->group_bytes) * (size_t)cfg->groups);

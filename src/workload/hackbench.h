@@ -36,7 +36,9 @@
  *   WAKE: waking a sleeping partner (try_to_wake_up, the enqueue, the
  *   preemption check), paid by a write while the reader is blocked on
  *   the channel (sock_def_readable wakes only with a sleeper,
- *   skwq_has_sleeper) or a read that frees a full one: fitted on the pinned pipe pingpong
+ *   skwq_has_sleeper) or a read that wakes blocked writers (a socket's:
+ *   the read that leaves a quarter of sk_sndbuf queued, unix_write_space):
+ *   fitted on the pinned pipe pingpong
  *   round trip, 6.87 us (two calls each way, two wakeups, two switches).
  *   COLD: a message read behind others in its queue waited while other
  *   processes ran on the CPU; its lines (sockets: the skb head, data and
@@ -151,5 +153,8 @@ void hb_costs_for(const struct sl_sim *sim, bool pipe, double msg_ns, struct hb_
 long hb_default_buf(bool pipe);
 /* Capacity actually used for a requested one: whole messages, at least one. */
 long hb_chan_bytes(long buf);
+/* The bytes at or below which a read of a channel of `buf` bytes wakes its
+ * blocked writers: any read for a pipe, a quarter of a socket's messages. */
+long hb_write_space(long buf, bool pipe);
 
 #endif

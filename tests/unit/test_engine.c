@@ -895,6 +895,73 @@ SL_TEST(engine_chan_tells_whether_a_reader_waits)
 	sl_sim_destroy(sim);
 }
 
+/* A channel's write space (an AF_UNIX socket's unix_writable: a quarter
+ * of sk_sndbuf): a writer blocked on a full channel is woken only by the
+ * read that leaves at most that much queued, and that read says so. */
+static struct { struct sl_chan *ch; int n; bool woke[8]; } space_log;
+
+static void space_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	if (space_log.n < 8)
+		space_log.woke[space_log.n++] = sl_chan_read_woke_writer(space_log.ch);
+	script_step(sim, t, next);
+}
+
+static const struct sl_prog space_prog = { .name = "space", .step = space_step };
+
+/* The time the writer's third step (after its blocked write) was asked,
+ * with the channel's write space `space` (< 0: the default). */
+static sl_time writer_woken_at(long space)
+{
+	struct sl_machine m;
+	struct sl_sim *sim = make_sim(&m, "pack:2 core:1 pu:1", 1);
+	CHECK(sim != NULL);
+	if (!sim)
+		return -1;
+	space_log.ch = sl_chan_new(sim, 4, false);
+	space_log.n = 0;
+	if (space >= 0)
+		sl_chan_set_write_space(space_log.ch, space);
+	/* w fills the channel and blocks on one byte more; r takes a byte
+	 * every millisecond */
+	struct probe *w = sl_sim_alloc(sim, sizeof(*w));
+	struct script *rd = script_new(sim);
+	script_add(&w->s, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { space_log.ch, 4 } });
+	script_add(&w->s, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { space_log.ch, 1 } });
+	for (int i = 0; i < 4; i++) {
+		script_add(rd, sl_act_run(1e6, SL_WC_INT));
+		script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { space_log.ch, 1 } });
+	}
+	struct sl_action fr = fork_of(rd), fw = fork_of(&w->s);
+	fr.u.fork.prog = &space_prog;
+	fw.u.fork.prog = &probe_prog;
+	fw.u.fork.state = w;
+	spawn_pair(sim, fw, fr);
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	sl_time at = w->n >= 3 ? w->at[2] : -1;
+	sl_sim_destroy(sim);
+	return at;
+}
+
+SL_TEST(engine_chan_write_space_holds_the_writer)
+{
+	/* any read wakes it by default (a pipe): the first, at 1 ms */
+	sl_time at = writer_woken_at(-1);
+	CHECKF(at == SL_MSEC, "default: writer woken at %lld", (long long)at);
+	CHECK(space_log.n >= 4 && space_log.woke[2] && !space_log.woke[4]);
+	/* a quarter of 4 bytes: the third read, at 3 ms, leaves 1 queued */
+	at = writer_woken_at(1);
+	CHECKF(at == 3 * SL_MSEC, "write space 1: writer woken at %lld", (long long)at);
+	/* r's steps: its start, then run/read pairs: woke is read after each
+	 * read's step, so reads 1-3 are at steps 2, 4, 6 */
+	CHECKF(space_log.n >= 8 && !space_log.woke[2] && !space_log.woke[4] &&
+	       space_log.woke[6], "%d steps", space_log.n);
+	/* none left queued: only the last read */
+	at = writer_woken_at(0);
+	CHECKF(at == 4 * SL_MSEC, "write space 0: writer woken at %lld", (long long)at);
+}
+
 /* ... and a writer whose write woke a reader that preempts it stops
  * there, runnable, until the reader has had the CPU. */
 SL_TEST(engine_need_resched_stops_the_waker)
