@@ -60,6 +60,7 @@ struct sl_chan {
 				 * leaves at most this many bytes queued */
 	bool closed, sync, sync_always;
 	bool read_woke_writer;	/* the last read woke a blocked writer */
+	unsigned reader_wake, writer_wake;	/* a socket's: SL_WAKE_SOCK */
 	struct sl_waitq readers, writers;
 };
 

@@ -50,11 +50,18 @@ struct sl_sched_attr;
 					 * CPU's current, before that CPU's
 					 * schedule(), as do_exit's exit_notify
 					 * (docs/engine.md, "Exit wakeups") */
+#define SL_WAKE_SOCK	(1u << 4)	/* a socket's wakeup of its reader (data
+					 * ready) or of an AF_UNIX writer (write
+					 * space): wake_up_interruptible in 2.4.27
+					 * and 2.6.11, ..._sync_poll in 6.12
+					 * (sock_def_readable, unix_write_space) */
 /* The wakeups a modern kernel makes sync: 6.12 fs/pipe.c pipe_write and
  * pipe_read (wake_up_interruptible_sync_poll whether or not the waker
- * sleeps) and kernel/exit.c __wake_up_parent (__wake_up_sync_key), beside
- * the waker about to sleep.  cfs and sl read these as sync. */
-#define SL_WAKE_SYNC_MODERN	(SL_WAKE_SYNC | SL_WAKE_PIPE | SL_WAKE_CHILD_EXIT)
+ * sleeps), net/core/sock.c sock_def_readable and net/unix/af_unix.c
+ * unix_write_space (the same), and kernel/exit.c __wake_up_parent
+ * (__wake_up_sync_key), beside the waker about to sleep.  cfs and sl read
+ * these as sync. */
+#define SL_WAKE_SYNC_MODERN	(SL_WAKE_SYNC | SL_WAKE_PIPE | SL_WAKE_SOCK | SL_WAKE_CHILD_EXIT)
 
 struct sl_policy_ops {
 	const char *name;

@@ -229,7 +229,8 @@ double sl_task_speed(const struct sl_task *t);
  * 65536 on modern kernels; socket buffers).  Readers and writers block on
  * it.  With sync_wakeups it is a pipe: a wakeup is sync (SL_WAKE_SYNC) when
  * the waker is about to sleep (a write that fills it with bytes to go),
- * else SL_WAKE_PIPE (sync.c); without, plain wakeups (sockets). */
+ * else SL_WAKE_PIPE (sync.c); without, plain wakeups (see also
+ * sl_chan_mark_socket). */
 struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups);
 /* Every wakeup of c sync, the waker sleeping or not: no kernel's pipe did
  * this; for scenario tests of a policy's sync-wakeup rule alone. */
@@ -245,6 +246,12 @@ bool sl_chan_reader_waits(const struct sl_chan *c);
 void sl_chan_set_write_space(struct sl_chan *c, long bytes);
 /* Whether c's last read woke a blocked writer (the reader paid a wakeup). */
 bool sl_chan_read_woke_writer(const struct sl_chan *c);
+/* c is a socket (a pipe's wakeups stay a pipe's): the wakeups of its readers
+ * are marked SL_WAKE_SOCK, plain in 2.4.27 and 2.6.11 and sync in 6.12
+ * (sock_def_readable), and so are its writers' when `unix_writers` (6.12
+ * unix_write_space; TCP's sk_stream_write_space wakes plainly in every
+ * version). */
+void sl_chan_mark_socket(struct sl_chan *c, bool unix_writers);
 struct sl_mutex *sl_mutex_new(struct sl_sim *sim);
 struct sl_barrier *sl_barrier_new(struct sl_sim *sim, int parties);
 

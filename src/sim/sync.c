@@ -24,6 +24,13 @@
  * it took something), but an AF_UNIX socket's writer only once its skbs take
  * at most a quarter of sk_sndbuf (unix_write_space, unix_writable; 2.4.27,
  * 2.6.11, 6.12 net/unix/af_unix.c), the workload's to set.
+ *
+ * A socket's wakeups (sl_chan_mark_socket) are marked SL_WAKE_SOCK: 2.4.27
+ * and 2.6.11 wake its reader with wake_up_interruptible (sock_def_readable)
+ * and its AF_UNIX writers the same (unix_write_space), 6.12 both with
+ * wake_up_interruptible_sync_poll, the waker going on; the policy reads the
+ * flag as its kernel did.  TCP's writers (sk_stream_write_space) are woken
+ * plainly in every version.
  */
 #include "sim/internal.h"
 
@@ -82,6 +89,12 @@ void sl_chan_set_write_space(struct sl_chan *c, long bytes)
 
 bool sl_chan_read_woke_writer(const struct sl_chan *c) { return c->read_woke_writer; }
 
+void sl_chan_mark_socket(struct sl_chan *c, bool unix_writers)
+{
+	c->reader_wake = SL_WAKE_SOCK;
+	c->writer_wake = unix_writers ? SL_WAKE_SOCK : 0;
+}
+
 void sl_chan_sync_always(struct sl_chan *c)
 {
 	c->sync = c->sync_always = true;
@@ -135,7 +148,7 @@ static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	bool done = t->act.u.chan.bytes <= 0 || ch->closed;
 	if (n > 0)
 		sl__waitq_wake_all(sim, &ch->readers, c->id,
-				   !ch->sync ? 0
+				   !ch->sync ? ch->reader_wake
 				   : done && !ch->sync_always ? SL_WAKE_PIPE : SL_WAKE_SYNC);
 	if (done)
 		return 1;
@@ -158,7 +171,8 @@ static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	ch->read_woke_writer = ch->writers.head && ch->level <= ch->write_space;
 	if (ch->read_woke_writer)
 		sl__waitq_wake_all(sim, &ch->writers, c->id,
-				   ch->sync_always ? SL_WAKE_SYNC : ch->sync ? SL_WAKE_PIPE : 0);
+				   ch->sync_always ? SL_WAKE_SYNC
+				   : ch->sync ? SL_WAKE_PIPE : ch->writer_wake);
 	return 1;
 }
 

@@ -29,7 +29,8 @@
  * that found a full socket sleeps until its reader has drained three
  * quarters of it, and every blocked writer is woken then.  Pipes use sync
  * wakeups (wake_up_interruptible_sync in pipe_write), sockets plain ones
- * (sock_def_readable).  The go signal is one write that wakes every
+ * in 2.4 and 2.6 and sync ones in 6.12 (sock_def_readable,
+ * unix_write_space: SL_WAKE_SOCK).  The go signal is one write that wakes every
  * poller at once.  Metric: the time from the go signal to the last reap,
  * what hackbench prints ("Time: s.mmm").
  *
@@ -44,7 +45,7 @@
  * tests/unit/test_workload_bench.c); on the host, the real hackbench's
  * time (10 groups over sockets, one message per read: 0.51-0.68 s over
  * an afternoon's hours, simulated 0.641 s; reading what is queued,
- * readsize=65536, 0.44-0.64 s against 0.595 s) and the pingpong round
+ * readsize=65536, 0.44-0.64 s against 0.599 s) and the pingpong round
  * trips; docs/validation.md.  No hackbench time
  * of the era was available: on older machines the parts scale with the
  * context-switch cost (a 2002 NUMA-Q pays about 2.7 times the host's).
@@ -367,9 +368,13 @@ void hb_setup(struct sl_sim *sim, struct hb_run *run, const struct hb_config *cf
 	for (int i = 0; i < nchans; i++) {
 		run->chans[i] = sl_chan_new(sim, run->cfg.buf, cfg->pipe);
 		sl_chan_set_write_space(run->chans[i], hb_write_space(run->cfg.buf, cfg->pipe));
+		sl_chan_mark_socket(run->chans[i], true);	/* no-op for a pipe */
 	}
 	run->ready = sl_chan_new(sim, run->nchildren, cfg->pipe);
+	sl_chan_mark_socket(run->ready, true);
 	run->go = sl_chan_new(sim, run->nchildren, false);
+	if (!cfg->pipe)
+		sl_chan_mark_socket(run->go, true);
 	run->group_bytes = sl_sim_alloc(sim, sizeof(*run->group_bytes) * (size_t)cfg->groups);
 	run->procs = sl_sim_alloc(sim, sizeof(*run->procs) * (size_t)run->nchildren);
 	for (int i = 0; i < run->nchildren; i++) {

@@ -22,7 +22,8 @@
  * and shared data stay hot whichever client or server runs (see
  * net_workloads.h), so a switch among them refills only those.  A socket
  * is a channel of
- * tcp_rmem's default 87380 bytes with plain (not sync) wakeups.  When its
+ * tcp_rmem's default 87380 bytes with a socket's wakeups (plain in 2.4
+ * and 2.6, sync for its reader in 6.12: sl_chan_mark_socket).  When its
  * load is done a client closes its connection and its server exits.
  *
  * Metric (tbench 2.x's final line, like dbench's): Throughput = 1e-6 x
@@ -368,6 +369,9 @@ static void *tb_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 		run->pairs[i].run = run;
 		run->pairs[i].c2s = sl_chan_new(sim, TB_SOCK_BYTES, false);
 		run->pairs[i].s2c = sl_chan_new(sim, TB_SOCK_BYTES, false);
+		/* loopback TCP: its writers' wakeups are plain (sk_stream_write_space) */
+		sl_chan_mark_socket(run->pairs[i].c2s, false);
+		sl_chan_mark_socket(run->pairs[i].s2c, false);
 	}
 	run->start = sl_barrier_new(sim, run->clients + 1);
 	run->live = run->clients;

@@ -1150,11 +1150,15 @@ static const struct sl_policy_ops flagrec_ops = {
 	.wakeup = flagrec_wakeup, .pick_next = fifo_pick, .tick = fifo_tick,
 };
 
+enum chan_kind { CH_PLAIN, CH_PIPE, CH_UNIX, CH_TCP };
+
 /* One CPU: r reads 100 bytes (and blocks: the pipe is empty), then reads
- * until EOF; w writes `bytes` into a 4096-byte pipe (sync_wakeups: a pipe;
- * else a socket-like channel) and closes it.  The recorded wakeups. */
-static struct flagrec pipe_wakeups(long bytes, bool pipe)
+ * until EOF; w writes `bytes` into a 4096-byte channel (a pipe, an AF_UNIX
+ * or a TCP socket, or a plain channel) and closes it.  The recorded
+ * wakeups. */
+static struct flagrec chan_wakeups(long bytes, enum chan_kind kind)
 {
+	bool pipe = kind == CH_PIPE;
 	struct flagrec out = { .n = -1 };
 	struct sl_machine m;
 	struct sl_err err = { 0 };
@@ -1166,6 +1170,8 @@ static struct flagrec pipe_wakeups(long bytes, bool pipe)
 	if (!sim)
 		return out;
 	struct sl_chan *ch = sl_chan_new(sim, 4096, pipe);
+	if (kind != CH_PLAIN)	/* a pipe's wakeups stay a pipe's */
+		sl_chan_mark_socket(ch, kind != CH_TCP);
 	struct script *r = script_new(sim), *w = script_new(sim);
 	script_add(r, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { ch, 100 } });
 	for (int i = 0; i < 4; i++)
@@ -1187,13 +1193,13 @@ static struct flagrec pipe_wakeups(long bytes, bool pipe)
 SL_TEST(engine_pipe_wakeup_is_sync_only_before_the_waker_sleeps)
 {
 	/* a write that fits: w goes on, r's wakeup is the async one */
-	struct flagrec a = pipe_wakeups(100, true);
+	struct flagrec a = chan_wakeups(100, CH_PIPE);
 	CHECKF(a.n >= 1 && a.who[0] == 'r' && a.flags[0] == SL_WAKE_PIPE,
 	       "fitting write: %d wakeups, first %c flags %#x", a.n, a.n > 0 ? a.who[0] : '-',
 	       a.n > 0 ? a.flags[0] : 0u);
 	/* 5000 bytes into 4096: w fills the pipe and sleeps (sync); r's read
 	 * makes room and goes on (async); w's last 904 bytes wake r (async) */
-	struct flagrec b = pipe_wakeups(5000, true);
+	struct flagrec b = chan_wakeups(5000, CH_PIPE);
 	CHECKF(b.n >= 3, "%d wakeups", b.n);
 	if (b.n >= 3) {
 		CHECKF(b.who[0] == 'r' && b.flags[0] == SL_WAKE_SYNC, "first %c %#x", b.who[0],
@@ -1203,12 +1209,35 @@ SL_TEST(engine_pipe_wakeup_is_sync_only_before_the_waker_sleeps)
 		CHECKF(b.who[2] == 'r' && b.flags[2] == SL_WAKE_PIPE, "third %c %#x", b.who[2],
 		       b.flags[2]);
 	}
-	/* a channel that is not a pipe (sockets): plain wakeups */
-	struct flagrec c = pipe_wakeups(5000, false);
+	/* a channel that is neither a pipe nor a socket: plain wakeups */
+	struct flagrec c = chan_wakeups(5000, CH_PLAIN);
 	CHECK(c.n >= 3);
 	for (int i = 0; i < c.n; i++)	/* but the root's at its children's exits */
 		CHECKF(c.flags[i] == 0 || c.flags[i] == SL_WAKE_CHILD_EXIT, "wakeup %d of %c: %#x",
 		       i, c.who[i], c.flags[i]);
+}
+
+/* A socket's wakeups are SL_WAKE_SOCK, whether or not the waker sleeps
+ * (6.12 sock_def_readable and unix_write_space: ..._sync_poll; plain in
+ * 2.4.27 and 2.6.11): its reader's always, its writers' for AF_UNIX only
+ * (TCP's sk_stream_write_space wakes plainly). */
+SL_TEST(engine_socket_wakeups_are_marked)
+{
+	for (int unix_sock = 0; unix_sock <= 1; unix_sock++) {
+		/* w fills the socket and sleeps, r's read wakes it, w's rest
+		 * wakes r: the same three wakeups as the pipe's above */
+		struct flagrec b = chan_wakeups(5000, unix_sock ? CH_UNIX : CH_TCP);
+		CHECKF(b.n >= 3, "%d wakeups", b.n);
+		if (b.n < 3)
+			continue;
+		CHECKF(b.who[0] == 'r' && b.flags[0] == SL_WAKE_SOCK, "first %c %#x", b.who[0],
+		       b.flags[0]);
+		CHECKF(b.who[1] == 'w' && b.flags[1] == (unix_sock ? SL_WAKE_SOCK : 0u),
+		       "unix %d: second %c %#x", unix_sock, b.who[1], b.flags[1]);
+		CHECKF(b.who[2] == 'r' && b.flags[2] == SL_WAKE_SOCK, "third %c %#x", b.who[2],
+		       b.flags[2]);
+	}
+	/* a pipe marked a socket keeps its pipe wakeups: the pipe test above */
 }
 
 /* A child's exit wakes its parent in wait() with SL_WAKE_CHILD_EXIT, for
