@@ -110,6 +110,8 @@ clean:
 # warm-up build of the tree in ~/.cache/schedlab or $SCHEDLAB_CACHE).
 # Then the same against replays of perf sched recordings of the real
 # programs (scripts/validate-traces.sh; another build, 1-2 minutes).
+# --calibrate measures the host's kernel-path speed first (a pinned
+# pingpong), which a VM changes from day to day.
 # Installs the kernel build's Debian packages and perf first.  The
 # simulated policy is cfs (schedlab validate's default).
 .PHONY: validate
@@ -117,9 +119,10 @@ validate: schedlab
 	@sh scripts/install-validate-deps.sh
 	./schedlab validate -w spin:seconds=10 -r 3
 	./schedlab validate -w hackbench -r 5
-	./schedlab validate -w pingpong -r 3
+	./schedlab validate -w hackbench -r 5 --calibrate
+	./schedlab validate -w pingpong -r 3 --calibrate
 	./schedlab real -w pingpong --cpus 0 -r 3
-	./schedlab validate -w schedbench:passes=2000 -r 3
+	./schedlab validate -w schedbench:passes=2000 -r 3 --calibrate
 	./schedlab validate -w kernbench:jobs=1
 	./schedlab validate -w kernbench:jobs=2
 	sh scripts/validate-traces.sh ./schedlab

@@ -1,12 +1,15 @@
 /*
  * cmd_validate.c - `schedlab validate -w WORKLOAD [-p POLICY] [-m MACHINE]
  * [--sim WORKLOAD] [--work measured|recorded] [-r REPS] [-s SEED]
- * [-o table|json|csv] [--max-mem SIZE]`: run a workload for real on this host, simulate its
- * counterpart (validate.h) on the host's model, and print the two side by
- * side with the simulation's error.  The real runs go first, so that the
+ * [-o table|json|csv] [--latency] [--calibrate] [--max-mem SIZE]`: run a
+ * workload for real on this host, simulate its counterpart (validate.h) on
+ * the host's model, and print the two side by side with the simulation's
+ * error.  The real runs go first, so that the
  * simulation's threads do not disturb them; the counterpart takes the work
  * it needs from them, unless --work recorded.  The hook for recorded
- * traces is --sim: any simulated workload, e.g. a trace replay.
+ * traces is --sim: any simulated workload, e.g. a trace replay.  With
+ * --calibrate a pinned pingpong first measures the host's kernel-path speed
+ * (calibrate.c) and the model runs on host,kcost=F.
  */
 #include <json.h>
 #include <math.h>
@@ -15,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/calibrate.h"
 #include "cli/cli.h"
 #include "cli/cmd_real.h"
 #include "cli/perf_tools.h"
@@ -29,6 +33,7 @@ struct val_args {
 	const char *workload, *policy, *machine, *sim;
 	bool recorded;		/* --work recorded: the model's work from recorded figures */
 	bool latency;		/* --latency: the real runs' waits, recorded with perf */
+	bool calibrate;		/* --calibrate: measure kcost first (calibrate.c) */
 	int reps;
 	uint64_t seed;
 	enum sl_format format;
@@ -60,6 +65,12 @@ static int parse_one(int argc, char **argv, int *i, struct val_args *a, struct s
 	}
 	if ((m = cli_max_mem("validate", argc, argv, i, err)))
 		return m < 0 ? -1 : 0;
+	if (!strcmp(argv[*i], "--calibrate")) {
+		if (a->calibrate)
+			return sl_fail(err, "validate: --calibrate given twice (expected one)");
+		a->calibrate = true;
+		return 0;
+	}
 	if (!strcmp(argv[*i], "--latency")) {
 		if (a->latency)
 			return sl_fail(err, "validate: --latency given twice (expected one)");
@@ -70,7 +81,7 @@ static int parse_one(int argc, char **argv, int *i, struct val_args *a, struct s
 					&a->format, &a->given, err)))
 		return m < 0 ? -1 : 0;
 	return cli_unexpected("validate", argv[*i], "-w, -p, -m, --sim, --work, -r, -s, -o, "
-			      "--latency or --max-mem", err);
+			      "--latency, --calibrate or --max-mem", err);
 }
 
 /* What was compared, for the printers. */
@@ -80,6 +91,8 @@ struct val_result {
 	char sim_workload[1024];	/* "" when there is no counterpart */
 	char note[512];		/* why there is none */
 	const struct sl_sweep *sim;	/* NULL when there is none */
+	bool calibrated;
+	struct cli_calibration cal;	/* when calibrated */
 	int reps;
 	uint64_t seed;
 	int nrows;
@@ -118,6 +131,10 @@ static void print_table(const struct val_result *r)
 
 	printf("validate %s: %d run%s each\n", r->workload, r->reps, r->reps > 1 ? "s" : "");
 	printf("  %s\n", r->real_label);
+	if (r->calibrated)
+		printf("  calibrated: pingpong pinned to CPU %d, round trip %.2f us real, %.2f us "
+		       "simulated at kcost=1: kcost=%.4g\n", r->cal.cpu, r->cal.real_us, r->cal.sim_us,
+		       r->cal.kcost);
 	if (r->sim && r->reps == 1)
 		printf("  simulated: %s under %s on %s (%s), seed %llu\n", r->sim_workload,
 		       r->sim->cells[0]->label, r->sim->machine.name, r->sim->machine.summary,
@@ -196,6 +213,15 @@ static void print_json(const struct val_result *r)
 	json_object_object_add(root, "reps", json_object_new_int(r->reps));
 	json_object_object_add(real, "label", json_object_new_string(r->real_label));
 	json_object_object_add(root, "real", real);
+	if (r->calibrated) {
+		struct json_object *cal = json_object_new_object();
+		json_object_object_add(cal, "cpu", json_object_new_int(r->cal.cpu));
+		json_object_object_add(cal, "loops", json_object_new_int64(r->cal.loops));
+		json_object_object_add(cal, "real_round_trip_us", number(r->cal.real_us));
+		json_object_object_add(cal, "simulated_round_trip_us", number(r->cal.sim_us));
+		json_object_object_add(cal, "kcost", number(r->cal.kcost));
+		json_object_object_add(root, "calibration", cal);
+	}
 	if (r->sim) {
 		sim = json_object_new_object();
 		json_object_object_add(sim, "workload", json_object_new_string(r->sim_workload));
@@ -276,11 +302,17 @@ static int sim_spec(const struct val_args *a, const struct sl_real_workload *w,
 	return 0;
 }
 
+/* The simulated policy: -p, else cfs (o1 in a build without it). */
+static const char *sim_policy(const struct val_args *a)
+{
+	return a->policy ? a->policy : sl_policy_find("cfs") ? "cfs" : "o1";
+}
+
 /* A one-cell sweep simulating r->sim_workload; NULL + err on bad input. */
 static struct sl_sweep *sim_sweep(const struct val_args *a, const struct val_result *r,
 				  struct sl_err *err)
 {
-	const char *policy = a->policy ? a->policy : sl_policy_find("cfs") ? "cfs" : "o1";
+	const char *policy = sim_policy(a);
 	struct sl_sweep *s = sl_sweep_new(a->machine ? a->machine : "host", a->reps, a->seed, err);
 
 	if (s && sl_sweep_add(s, policy, r->sim_workload, err) < 0) {
@@ -319,16 +351,16 @@ static void busy_host_warning(const struct sl_metrics *real, int nreal)
 
 /* One line on stderr when the model did unlike CPU work (sl_val_unlike_work). */
 static void unlike_work_warning(const struct sl_metrics *real, const struct sl_sweep *sim,
-				int reps)
+				int reps, bool calibrated)
 {
 	double pct = sim ? sl_val_unlike_work(real, reps, sim->metrics, reps) : 0;
 
 	if (pct != 0)
 		fprintf(stderr, "schedlab: validate: warning: the simulated runs used %.0f %% %s CPU "
 			"time (user + sys) than the real ones, more than %.0f %% apart: the model's "
-			"costs are not this host's at this hour (a VM's speed changes under it), and "
+			"costs are not this host's at this hour (a VM's speed changes under it%s), and "
 			"the elapsed times compare unlike work\n", fabs(pct), pct > 0 ? "more" : "less",
-			SL_VAL_WORK_PCT);
+			SL_VAL_WORK_PCT, calibrated ? "" : "; --calibrate measures it first");
 }
 
 int cmd_validate(int argc, char **argv)
@@ -350,7 +382,8 @@ int cmd_validate(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		if (parse_one(argc, argv, &i, &a, &err))
 			return cli_report(&err);
-	if (cli_real_setup("validate", a.workload, NULL, &w, &params, &env, &err))
+	if (cli_real_setup("validate", a.workload, NULL, &w, &params, &env, &err) ||
+	    (a.calibrate && cli_calibrate_check(a.machine, &err)))
 		return cli_report(&err);
 	r = sl_xcalloc(1, sizeof(*r));
 	r->reps = a.reps;
@@ -365,6 +398,14 @@ int cmd_validate(int argc, char **argv)
 	}
 	sl_sweep_free(sim);
 	sim = NULL;
+	if (a.calibrate) {	/* just before the real runs: the same hour */
+		if (cli_calibrate(a.machine, sim_policy(&a), a.seed, &r->cal, &err)) {
+			rc = sl_real_interrupted() ? cli_real_interrupted(&err) : cli_report(&err);
+			goto out;
+		}
+		r->calibrated = true;
+		a.machine = r->cal.machine;
+	}
 	real = sl_xcalloc((unsigned long)a.reps, sizeof(*real));
 	struct cli_perf_rec rec;
 	if (a.latency && (rc = cli_real_latency(&rec, "validate", &env)))
@@ -389,7 +430,7 @@ int cmd_validate(int argc, char **argv)
 	print_result(r, a.format);
 	rc = cli_finish_output();
 	busy_host_warning(real, a.reps);
-	unlike_work_warning(real, sim, a.reps);
+	unlike_work_warning(real, sim, a.reps, r->calibrated);
 out:
 	sl_sweep_free(sim);
 	free(real);

@@ -226,6 +226,21 @@ expect_exit 0 "$S" validate -w hackbench:groups=1,loops=10 -p o1 \
 	--sim hackbench:groups=1,loops=10,msg_us=200
 check "validate: unlike work warned" sh -c "printf '%s' \"\$1\" | grep -q 'warning: the simulated runs used [0-9]* % more CPU time (user + sys) than the real ones'" _ "$ERR"
 
+# ---- --calibrate: a pinned pingpong, real and simulated, gives kcost ----
+bad_input "validate: --calibrate given twice" validate -w spin --calibrate --calibrate
+bad_input "the simulated machine must be 'host' (with its options), not 'p4dpe-2x2ht'" \
+	validate -w spin -m p4dpe-2x2ht --calibrate
+bad_input "give 'host,ipi=19,kcost=0.5' or --calibrate, not both" \
+	validate -w spin -m host,ipi=19,kcost=0.5 --calibrate
+"$S" validate -w spin:tasks=1,seconds=0.2 -p o1 -m host,ipi=19 --calibrate -o json \
+	>"$tmp/vcal.json"
+# the real round trip over the simulated one at kcost=1 (both above 1 us
+# on any host), and the model run on the machine given with that kcost
+check "validate --calibrate: kcost is the round trips' ratio" is_true "$(json "$tmp/vcal.json" \
+	'(lambda c: c["real_round_trip_us"] > 1 and c["simulated_round_trip_us"] > 1 and abs(c["kcost"] - c["real_round_trip_us"] / c["simulated_round_trip_us"]) < 1e-3 * c["kcost"])(j["calibration"])')"
+check "validate --calibrate: the model on host,kcost=F" is_true "$(json "$tmp/vcal.json" \
+	'j["simulated"]["machine"] == "host,ipi=19,kcost=%.4g" % j["calibration"]["kcost"]')"
+
 # ---- cpus= in the spec: taskset -c, as --cpus and as the simulated workloads take it ----
 "$S" real -w spin:tasks=1,seconds=0.2,cpus=$((NCPU - 1)) -o csv >"$tmp/pin.csv"
 check "real cpus=: pinned" grep -q "CPUs $((NCPU - 1)) (pinned)" "$tmp/pin.csv"

@@ -1,0 +1,32 @@
+/*
+ * calibrate.h - `validate --calibrate`: measure this host's kernel-path
+ * speed (the machine option kcost=F) on a pinned pingpong before comparing
+ * (calibrate.c).
+ */
+#ifndef SL_CLI_CALIBRATE_H
+#define SL_CLI_CALIBRATE_H
+
+#include <stdint.h>
+
+#include "base/err.h"
+
+struct cli_calibration {
+	int cpu;		/* the CPU both round trips ran on */
+	long loops;		/* round trips per run */
+	double real_us;		/* the real median round trip */
+	double sim_us;		/* the simulated one at kcost=1 */
+	double kcost;		/* real_us / sim_us */
+	char machine[320];	/* the machine given, with kcost=F */
+};
+
+/* Before any work: the machine must be "host" (NULL: host) with no kcost
+ * option.  0, or -1 with err (bad input). */
+int cli_calibrate_check(const char *machine, struct sl_err *err);
+
+/* Measure: the real pinned pingpong, the simulated one on `machine`
+ * (NULL: host) under `policy` at kcost=1, and their ratio.  0, or -1 with
+ * err. */
+int cli_calibrate(const char *machine, const char *policy, uint64_t seed,
+		  struct cli_calibration *c, struct sl_err *err);
+
+#endif
