@@ -329,7 +329,7 @@ static void put_word(FILE *f, const char *w)
 }
 
 /*
- * perf sched record -o TMPDIR/perf.data [-e exec -e exit] -- COMMAND; then
+ * perf sched record -o TMPDIR/perf.data [-e exec -e exit -e wait] -- COMMAND; then
  * perf script into OUT (written beside and renamed: base/outfile.h).  A
  * SIGINT, SIGTERM or SIGHUP sent to us kills perf and the command (their
  * process group), removes the temporary directory and OUT's temporary
@@ -370,6 +370,10 @@ static int record(const char *perf, const char *out, char **cmd, int ncmd)
 	if (cli_have_sched_event("sched_process_exit")) {
 		args[n++] = "-e";
 		args[n++] = "sched:sched_process_exit";
+	}
+	if (cli_have_sched_event("sched_process_wait")) {	/* reaps: a replay's credits */
+		args[n++] = "-e";
+		args[n++] = "sched:sched_process_wait";
 	}
 	args[n++] = "--";
 	for (int i = 0; i < ncmd; i++)

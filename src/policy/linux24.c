@@ -616,8 +616,9 @@ static void linux24_set_allowed(struct sl_sim *sim, struct sl_task *t)
 		sl_resched(sim, t->cpu);
 }
 
-/* release_task(): the child's unused quantum was the parent's to begin with. */
-static void linux24_exit(struct sl_sim *sim, struct sl_task *t)
+/* release_task(), in the reaper's wait(): the child's unused quantum was
+ * the parent's to begin with (2.4.27 kernel/exit.c gives it to current). */
+static void linux24_release(struct sl_sim *sim, struct sl_task *t)
 {
 	struct linux24 *s = linux24_state(sim);
 	struct sl_task *parent = t->parent;
@@ -686,7 +687,7 @@ const struct sl_policy_ops sl_policy_linux24 = {
 	.pick_next = linux24_pick_next,
 	.tick = linux24_tick,
 	.yield = linux24_yield,
-	.exit = linux24_exit,
+	.release = linux24_release,
 	.setscheduler = linux24_setscheduler,
 	.set_allowed = linux24_set_allowed,
 	.check = linux24_check,

@@ -27,7 +27,10 @@ enum sl_act_kind {
 	SL_ACT_IO_WAIT,		/* block for `ns` uninterruptibly (a disk read, a page fault) */
 	SL_ACT_FORK,		/* create a child running `prog`; result = child id */
 	SL_ACT_EXEC,		/* replace the image: charges exec cost, exec balancing */
-	SL_ACT_WAIT,		/* wait for any child to exit; result = its id, -1 if none */
+	SL_ACT_WAIT,		/* wait for any child to exit and reap it; result = its id,
+				 * -1 if none */
+	SL_ACT_REAP,		/* reap the oldest exited child if there is one, without
+				 * blocking (wait with WNOHANG); result = its id, else -1 */
 	SL_ACT_EXIT,		/* exit (the parent reaps it with SL_ACT_WAIT) */
 	SL_ACT_CHAN_WRITE,	/* write `bytes` to `chan`: blocks while full */
 	SL_ACT_CHAN_READ,	/* read up to `bytes` from `chan`: blocks while empty; result = bytes, 0 at EOF */
@@ -133,6 +136,10 @@ static inline struct sl_action sl_act_exit(void)
 static inline struct sl_action sl_act_wait(void)
 {
 	return (struct sl_action){ .kind = SL_ACT_WAIT };
+}
+static inline struct sl_action sl_act_reap(void)
+{
+	return (struct sl_action){ .kind = SL_ACT_REAP };
 }
 
 #endif

@@ -181,10 +181,16 @@ static void task_free(struct sl_sim *sim, struct sl_task *t)
 	}
 }
 
-/* Reap the oldest zombie child of t; returns its id. */
-static int reap_one(struct sl_sim *sim, struct sl_task *t)
+/* Reap the oldest zombie child of t; returns its id.  When t reaps it in
+ * wait() the policy's release op runs first: the kernel's release_task,
+ * in the reaper's context (2.4.27 kernel/exit.c: the child's counter goes
+ * to current; 2.6.11: sched_exit, the time slice and sleep_avg to the
+ * parent). */
+static int reap_one(struct sl_sim *sim, struct sl_task *t, bool in_wait)
 {
 	struct sl_task *z = t->zombies;
+	if (in_wait && sim->ops->release)
+		sim->ops->release(sim, z);
 	t->zombies = z->zombie_next;
 	if (!t->zombies)
 		t->zombies_tail = NULL;
@@ -195,11 +201,11 @@ static int reap_one(struct sl_sim *sim, struct sl_task *t)
 }
 
 /* An exiting task leaves its children to nobody: they are reaped
- * automatically (init would do it). */
+ * automatically (init would do it, and any credit would be init's). */
 static void orphan_children(struct sl_sim *sim, struct sl_task *t)
 {
 	while (t->zombies)
-		reap_one(sim, t);
+		reap_one(sim, t, false);
 	if (!t->nchildren)
 		return;
 	for (struct sl_task *c = sim->all_head; c; c = c->next_all)
@@ -235,9 +241,9 @@ static void exit_notify(struct sl_sim *sim, struct sl_task *t)
 }
 
 /* Called by schedule() once prev is off its CPU.  A dead task's policy
- * state goes (the kernels' sched_exit runs at release_task, later still);
- * one without a parent is freed, one with a parent stays a zombie until
- * its parent reaps it. */
+ * bookkeeping goes (the exit op); one without a parent is freed, one with
+ * a parent stays a zombie until its parent reaps it (then the release op:
+ * reap_one). */
 void sl__after_switch_out(struct sl_sim *sim, struct sl_task *prev)
 {
 	if (prev->state != SL_TASK_DEAD)
@@ -284,6 +290,7 @@ static bool may_leave_cpu(enum sl_act_kind k)
 	case SL_ACT_EXEC:
 	case SL_ACT_UNLOCK:
 	case SL_ACT_CHAN_CLOSE:
+	case SL_ACT_REAP:
 		return false;
 	default:
 		return true;
@@ -345,9 +352,15 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		if (sim->ops->exec)
 			sim->ops->exec(sim, t);
 		return APPLY_DONE;
+	case SL_ACT_REAP:
+		OBSERVE(sim, sched_wait, t);
+		t->result = t->zombies ? reap_one(sim, t, true) : -1;
+		return APPLY_DONE;
 	case SL_ACT_WAIT:
+		if (t->act_phase++ == 0)	/* not again when woken to retry */
+			OBSERVE(sim, sched_wait, t);
 		if (t->zombies) {
-			t->result = reap_one(sim, t);
+			t->result = reap_one(sim, t, true);
 			return APPLY_DONE;
 		}
 		if (!t->nchildren) {

@@ -34,6 +34,9 @@ struct sl_observer {
 	void (*sched_exec)(void *ctx, sl_time now, const struct sl_task *t);
 	/* t exited (it is still on its CPU). */
 	void (*sched_exit)(void *ctx, sl_time now, const struct sl_task *t);
+	/* t, running, entered wait() (WAIT, or REAP's WNOHANG): the kernel's
+	 * sched_process_wait, before any child is reaped. */
+	void (*sched_wait)(void *ctx, sl_time now, const struct sl_task *t);
 	/* the policy moved t from one CPU's queue to another's. */
 	void (*sched_migrate)(void *ctx, sl_time now, const struct sl_task *t, int from_cpu,
 			      int to_cpu);

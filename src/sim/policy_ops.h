@@ -14,7 +14,8 @@
  *   pick_next     schedule() on `cpu`: choose what runs next
  *   tick          scheduler_tick + rebalance_tick, once per jiffy per CPU
  *   exec          sched_balance_exec / sched_exec (optional)
- *   exit          sched_exit: the task died (optional)
+ *   exit          the task died: forget it (optional)
+ *   release       its parent reaped it: release_task, sched_exit (optional)
  *   migration     the per-CPU migration thread runs (optional)
  *   setscheduler  sched_setscheduler / set_user_nice changed a task (optional)
  *   set_allowed   set_cpus_allowed changed a task's mask (optional)
@@ -129,8 +130,13 @@ struct sl_policy_ops {
 	 * follows at once.  NULL: a yield is a plain reschedule. */
 	void (*yield)(struct sl_sim *sim, struct sl_task *t);
 
-	/* Optional.  `t` exited (already removed in pick_next). */
+	/* Optional.  `t` exited (already removed in pick_next): forget it. */
 	void (*exit)(struct sl_sim *sim, struct sl_task *t);
+	/* Optional.  `t`, dead, is reaped by its parent in wait(), the parent
+	 * running: release_task, where 2.4 gives the child's counter back to
+	 * the reaper and 2.5/2.6's sched_exit its time slice and sleep_avg to
+	 * the parent.  Not called for a child nobody waits for. */
+	void (*release)(struct sl_sim *sim, struct sl_task *t);
 
 	/*
 	 * Optional.  The migration thread of `cpu` runs: whatever ran there

@@ -31,7 +31,8 @@ enum ti_state {
 	TS_DEAD,
 };
 
-enum ti_op_kind { OP_RUN, OP_SLEEP, OP_WAIT, OP_WAIT_CHILD, OP_WAKE, OP_FORK, OP_EXEC, OP_EXIT };
+enum ti_op_kind { OP_RUN, OP_SLEEP, OP_WAIT, OP_WAIT_CHILD, OP_WAKE, OP_FORK, OP_EXEC, OP_EXIT,
+		  OP_REAP };
 
 /* An op of a task's timeline: 32 bytes, as a trace holds millions. */
 struct ti_op {
@@ -39,7 +40,8 @@ struct ti_op {
 	char state;		/* SLEEP, WAIT, WAIT_CHILD: 'S' or 'D' */
 	bool from_start;	/* SLEEP, WAIT: asleep since before the trace */
 	bool at_end;		/* EXIT: the trace ended, not the task */
-	int task;		/* WAIT: waker; WAIT_CHILD, FORK: child; WAKE: wakee */
+	int task;		/* WAIT: waker; WAIT_CHILD, FORK: child; WAKE: wakee;
+				 * REAP: the waiting task itself */
 	sl_time t0;		/* when; SLEEP, WAIT, WAIT_CHILD: asleep from t0 ... */
 	union {
 		sl_time t1;	/* ... to t1 */

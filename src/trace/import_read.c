@@ -513,6 +513,29 @@ static int on_exit_event(struct ti *m, const struct sl_trace_line *l)
 	return 0;
 }
 
+/* sched_process_wait: the task in the line's context entered wait(); a
+ * reap op, where a replay reaps an exited child if there is one (the
+ * policies' release_task credit comes then).  The pid field is the pid
+ * waited for, not the waiter. */
+static int on_wait_event(struct ti *m, const struct sl_trace_line *l)
+{
+	char comm[TI_COMM];
+	long pid, prio;
+
+	if (sl_trace_field_comm(&m->src, l, "comm", "pid", comm) ||
+	    sl_trace_field_int(&m->src, l, "pid", INT_MIN, INT_MAX, &pid) ||
+	    sl_trace_field_int(&m->src, l, "prio", -1000, 1000, &prio))
+		return -1;
+	if (l->pid <= 0)
+		return 0;	/* perf could not tell who waited */
+	int i = task_of(m, l->pid, comm, (int)prio, l->ts);
+	struct ti_task *t = &m->tasks[i];
+	make_running(m, t, l->cpu, l->ts);
+	close_run(m, t, l->ts);
+	add_op(m, t, OP_REAP, l->ts)->task = i;
+	return 0;
+}
+
 static void count_skipped(struct ti *m, const char *name)
 {
 	m->skipped++;
@@ -557,6 +580,8 @@ static int on_line(struct ti *m, char *s)
 		handler = on_exec;
 	else if (!strcmp(l.event, "sched_process_exit"))
 		handler = on_exit_event;
+	else if (!strcmp(l.event, "sched_process_wait"))
+		handler = on_wait_event;
 	if (!handler) {
 		count_skipped(m, l.event);
 		return 0;

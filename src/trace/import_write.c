@@ -16,6 +16,13 @@ static bool op_written(const struct ti *m, const struct ti_op *op)
 		return false;
 	if (op->kind == OP_WAKE || op->kind == OP_FORK)
 		return m->tasks[op->task].kept;
+	if (op->kind == OP_REAP) {	/* only where a child of the workload may be reaped */
+		const struct ti_task *t = &m->tasks[op->task];
+		for (int c = 0; c < t->nchildren; c++)
+			if (m->tasks[t->children[c]].kept)
+				return true;
+		return false;
+	}
 	return true;
 }
 
@@ -111,6 +118,9 @@ static void op_out(struct sl_json_stream *js, const struct ti *m, const struct t
 	case OP_EXEC:
 		sl_json_str(js, "op", "exec");
 		sl_json_str(js, "comm", m->comms[op->comm]);
+		break;
+	case OP_REAP:
+		sl_json_str(js, "op", "reap");
 		break;
 	case OP_EXIT:
 		sl_json_str(js, "op", "exit");

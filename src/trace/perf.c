@@ -366,6 +366,23 @@ static void on_exit_task(void *ctx, sl_time now, const struct sl_task *t)
 	w->cpu[cpu].has_exited = true;
 }
 
+/* sched_process_wait (6.x prints the pid waited for; any child: 0).  The
+ * import makes it a reap op, so that a replay reaps where this run did and
+ * the policies' release_task credit comes at the same moment.  Not in a
+ * timeline view: it says nothing about who runs. */
+static void on_wait_task(void *ctx, sl_time now, const struct sl_task *t)
+{
+	struct sl_trace_writer *w = ctx;
+	struct tw_who me;
+
+	if (w->format == SL_TRACE_CHROME || w->format == SL_TRACE_SLICES)
+		return;
+	catch_up(w, now, -1);
+	who_task(w, t, &me);
+	line(w, now, t->cpu >= 0 ? t->cpu : 0, &me, "sched_process_wait", "comm=%s pid=0 prio=%d",
+	     me.comm, me.prio);
+}
+
 static void on_migrate(void *ctx, sl_time now, const struct sl_task *t, int from_cpu, int to_cpu)
 {
 	struct sl_trace_writer *w = ctx;
@@ -411,7 +428,7 @@ static void header(struct sl_trace_writer *w, const struct sl_machine *m, const 
 		"# cmdline        : %s\n"
 		"# event          : sched:sched_switch, sched:sched_waking, sched:sched_wakeup, "
 		"sched:sched_process_fork, sched:sched_process_exec, sched:sched_process_exit, "
-		"sched:sched_migrate_task\n"
+		"sched:sched_process_wait, sched:sched_migrate_task\n"
 		"# ========\n"
 		"#\n",
 		m->name, m->summary, m->topo.ncpus, title);
@@ -436,6 +453,7 @@ struct sl_trace_writer *sl_trace_writer_new(FILE *out, enum sl_trace_format form
 		.sched_fork = on_fork,
 		.sched_exec = on_exec_task,
 		.sched_exit = on_exit_task,
+		.sched_wait = on_wait_task,
 		.sched_migrate = on_migrate,
 	};
 	header(w, machine, title);

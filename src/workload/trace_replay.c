@@ -34,6 +34,9 @@
  *     matching "wake" op writes to it (wakeups=causal), or sleeps the
  *     recorded time (wakeups=timed);
  *   - "wait_child" C: wait() until child C has exited and been reaped;
+ *   - "reap": wait() with WNOHANG where the trace shows the task entering
+ *     wait() (sched_process_wait): an exited child is reaped there, as in
+ *     the recording, and the policy's release_task credit comes then;
  *   - "fork", "exec", "exit": as recorded.
  * On the machine and policy a trace was recorded on (a schedlab run with
  * --trace; with bursts=time unless the tasks ran at the reference speed;
@@ -63,12 +66,14 @@
 #define RP_COMM 16
 #define RP_HAIR 1e-3		/* ns */
 
-enum rp_kind { RP_RUN, RP_SLEEP, RP_WAIT, RP_WAIT_CHILD, RP_WAKE, RP_FORK, RP_EXEC, RP_EXIT };
+enum rp_kind {
+	RP_RUN, RP_SLEEP, RP_WAIT, RP_WAIT_CHILD, RP_WAKE, RP_FORK, RP_EXEC, RP_EXIT, RP_REAP
+};
 
 static const char *const rp_kind_names[] = {
 	[RP_RUN] = "run", [RP_SLEEP] = "sleep", [RP_WAIT] = "wait",
 	[RP_WAIT_CHILD] = "wait_child", [RP_WAKE] = "wake", [RP_FORK] = "fork",
-	[RP_EXEC] = "exec", [RP_EXIT] = "exit",
+	[RP_EXEC] = "exec", [RP_EXIT] = "exit", [RP_REAP] = "reap",
 };
 
 #define RP_NKINDS ((int)(sizeof(rp_kind_names) / sizeof(rp_kind_names[0])))
@@ -324,14 +329,15 @@ static int op_kind(struct rp_load *l, struct json_object *o, enum rp_kind *kind)
 	struct json_object *v;
 
 	if (!json_object_object_get_ex(o, "op", &v) || !json_object_is_type(v, json_type_string))
-		return bad(l, "missing 'op' (run, sleep, wait, wait_child, wake, fork, exec or exit)");
+		return bad(l, "missing 'op' (run, sleep, wait, wait_child, reap, wake, fork, exec or "
+			   "exit)");
 	for (int k = 0; k < RP_NKINDS; k++)
 		if (!strcmp(json_object_get_string(v), rp_kind_names[k])) {
 			*kind = (enum rp_kind)k;
 			return 0;
 		}
-	return bad(l, "op '%s': expected run, sleep, wait, wait_child, wake, fork, exec or exit",
-		   json_object_get_string(v));
+	return bad(l, "op '%s': expected run, sleep, wait, wait_child, reap, wake, fork, exec or "
+		   "exit", json_object_get_string(v));
 }
 
 /* Count what to allocate: ops, run segments, exec names. */
@@ -470,6 +476,8 @@ static int load_op(struct rp_load *l, struct json_object *o, struct rp_model *m,
 		return get_str(l, o, "comm", m->comms[m->ncomms++]);
 	case RP_EXIT:
 		return op_ns(l, o, m, "an exit", false, &op->ns);
+	case RP_REAP:
+		return 0;
 	}
 	return 0;
 }
@@ -614,6 +622,7 @@ struct rp_proc {
 	struct sl_chan *chan;	/* wakeups for it (causal) */
 	int forking;		/* child being forked: its id comes back in result */
 	bool waiting;		/* a wait() for a child is in flight */
+	bool reaping;		/* a reap op's wait(WNOHANG) is in flight */
 	/* accounting of CPU time against the recorded bursts (rp_account) */
 	sl_time mark_cpu, mark_sys;
 	double mark_work;
@@ -830,9 +839,19 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 		p->outside -= p->fork_room;
 		p->fork_room = 0;
 	}
+	if (p->reaping) {		/* the reap op's wait(WNOHANG) returned */
+		p->reaping = false;
+		if (t->result >= 0 && t->result < run->m.ntasks && run->task_of_id[t->result] >= 0)
+			run->reaped[run->task_of_id[t->result]] = true;
+	}
 	while (p->pc < rt->nops) {
 		const struct rp_op *op = &run->m.ops[rt->op0 + p->pc];
-		const struct rp_op *after = p->pc + 1 < rt->nops ? op + 1 : NULL;
+		/* the op a burst ends at: reaps take no time and charge no cost */
+		const struct rp_op *after = op + 1, *end = run->m.ops + rt->op0 + rt->nops;
+		while (after < end && after->kind == RP_REAP)
+			after++;
+		if (after == end)
+			after = NULL;
 		const struct rp_task *c;
 
 		switch (op->kind) {
@@ -882,6 +901,11 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 		case RP_EXIT:
 			p->pc++;
 			*next = sl_act_exit();
+			return;
+		case RP_REAP:
+			p->pc++;
+			p->reaping = true;
+			*next = sl_act_reap();
 			return;
 		}
 		p->pc++;

@@ -1240,6 +1240,80 @@ SL_TEST(engine_socket_wakeups_are_marked)
 	/* a pipe marked a socket keeps its pipe wakeups: the pipe test above */
 }
 
+/* release_task: the policy's release op runs when the parent reaps the
+ * child in wait() - REAP's WNOHANG or a WAIT - not at the child's exit
+ * (2.4.27 kernel/exit.c sys_wait4 -> release_task; 2.6.11 wait_task_zombie
+ * -> release_task -> sched_exit), and never for a child nobody reaps. */
+struct relrec { struct fifo f; int n; char who[8]; sl_time at[8]; };
+
+static void *relrec_init(struct sl_sim *sim, const struct sl_params *k, struct sl_err *e)
+{
+	(void)k; (void)e;
+	sl_set_hz(sim, 1000);
+	return sl_sim_alloc(sim, sizeof(struct relrec));
+}
+
+static void relrec_release(struct sl_sim *sim, struct sl_task *t)
+{
+	struct relrec *r = sl_policy_data(sim);
+	if (r->n < 8) {
+		r->who[r->n] = t->comm[0];
+		r->at[r->n++] = sl_now(sim);
+	}
+}
+
+static const struct sl_policy_ops relrec_ops = {
+	.name = "relrec", .summary = "test FIFO recording release_task",
+	.task_size = sizeof(struct fifo_task), .init = relrec_init, .fork = fifo_enqueue_new,
+	.wakeup = fifo_wakeup, .pick_next = fifo_pick, .tick = fifo_tick,
+	.release = relrec_release,
+};
+
+SL_TEST(engine_release_comes_at_the_reap)
+{
+	struct sl_machine m;
+	struct sl_err err = { 0 };
+	CHECK(sl_machine_load(&m, "pack:2 core:1 pu:1", &err) == 0);
+	zero_costs(&m);
+	struct sl_sim_config cfg = { .machine = &m, .policy = &relrec_ops, .seed = 1, .check = true };
+	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	/* a exits at 1 ms while the root computes; the root's REAP at 5 ms
+	 * reaps it; b, forked then, exits at 6 ms and wakes the root's WAIT;
+	 * c outlives the root, and nobody reaps it */
+	struct script *a = script_new(sim), *b = script_new(sim), *c = script_new(sim);
+	struct probe *root = sl_sim_alloc(sim, sizeof(*root));
+	script_add(a, sl_act_run(1e6, SL_WC_INT));
+	script_add(b, sl_act_run(1e6, SL_WC_INT));
+	script_add(c, sl_act_run(20e6, SL_WC_INT));
+	struct sl_action fa = fork_of(a), fb = fork_of(b), fc = fork_of(c);
+	fa.u.fork.comm = "a";
+	fb.u.fork.comm = "b";
+	fc.u.fork.comm = "c";
+	script_add(&root->s, fa);
+	script_add(&root->s, sl_act_run(5e6, SL_WC_INT));
+	script_add(&root->s, sl_act_reap());
+	script_add(&root->s, sl_act_reap());	/* nothing left to reap: -1, no sleep */
+	script_add(&root->s, fb);
+	script_add(&root->s, sl_act_wait());
+	script_add(&root->s, fc);
+	sl_sim_spawn_root(sim, &probe_prog, root, "root");
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	struct relrec *r = sl_policy_data(sim);
+	CHECKF(r->n == 2, "%d releases", r->n);
+	CHECKF(r->n < 1 || (r->who[0] == 'a' && r->at[0] == 5 * SL_MSEC), "first release: %c at "
+	       "%lld", r->n > 0 ? r->who[0] : '-', r->n > 0 ? (long long)r->at[0] : -1LL);
+	CHECKF(r->n < 2 || (r->who[1] == 'b' && r->at[1] == 6 * SL_MSEC), "second release: %c at "
+	       "%lld", r->n > 1 ? r->who[1] : '-', r->n > 1 ? (long long)r->at[1] : -1LL);
+	/* the second REAP did not block: the root asked for b's fork at 5 ms */
+	CHECKF(root->n >= 5 && root->at[4] == 5 * SL_MSEC, "fork of b asked at %lld",
+	       root->n >= 5 ? (long long)root->at[4] : -1LL);
+	sl_sim_destroy(sim);
+}
+
 /* A child's exit wakes its parent in wait() with SL_WAKE_CHILD_EXIT, for
  * each policy to read as its kernel did (2.4.27 wake_up_parent: plain; 2.6
  * __wake_up_parent: sync).  It comes while the dying child is still its

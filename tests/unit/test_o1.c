@@ -264,6 +264,46 @@ SL_TEST(o1_fork_split_and_exit_return)
 }
 
 /*
+ * sched_exit gives the child's unused first slice back when the parent
+ * reaps it (release_task, 2.6.11 kernel/exit.c), not when it exits: a
+ * child that exits while its parent computes leaves the parent's slice
+ * alone until the parent's wait().
+ */
+static int o1t_slices[O1T_MAX_ACTS + 1];
+
+static void o1t_slice_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct o1t_script *sc = t->prog_state;
+	if (sc->pc <= O1T_MAX_ACTS)
+		o1t_slices[sc->pc] = o1_of(t)->time_slice;
+	o1t_prog.step(sim, t, next);
+}
+
+static const struct sl_prog o1t_slice_prog = { .name = "slices", .step = o1t_slice_step };
+
+SL_TEST(o1_first_slice_returned_at_the_reap)
+{
+	struct o1t_run r;
+
+	if (!o1t_start(&r, "pack:1 core:1 pu:1", "o1:version=2.6.0", 0))
+		return;
+	struct o1t_script *root = o1t_new(r.sim);
+	o1t_fork(root, o1t_hog(r.sim, 1), "quick", 0);	/* runs first, exits at once */
+	o1t_add(root, sl_act_run(30 * SL_MSEC, SL_WC_INT));
+	o1t_add(root, sl_act_wait());			/* step 2: reaps it */
+	o1t_add(root, sl_act_run(SL_MSEC, SL_WC_INT));	/* step 3 */
+	sl_sim_spawn_root(r.sim, &o1t_slice_prog, root, "root");
+	CHECK(o1t_run(&r));
+	/* the root kept half of its 102 ms slice and ran 30 ms: 21 ticks
+	 * before the wait; the child's 50 left come back with the reap */
+	CHECKF(o1t_slices[2] > 0 && o1t_slices[2] < 30, "root's slice %d ticks before its wait",
+	       o1t_slices[2]);
+	CHECKF(o1t_slices[3] - o1t_slices[2] > 40, "the reap gave back %d ticks",
+	       o1t_slices[3] - o1t_slices[2]);
+	sl_sim_destroy(r.sim);
+}
+
+/*
  * do_fork reschedules the parent's CPU after wake_up_forked_process (2.5.3
  * to mid-2004): where the child is queued in front of the parent (D7,
  * 2.5.68, 2.6.0) it runs at once, before the parent's slice is out.

@@ -913,6 +913,54 @@ SL_TEST(trace_import_woken_never_switched_in_has_no_cpu_time)
 	json_object_put(w);
 }
 
+/* The kinds of a task's ops, joined by ',' (run ops as "run"). */
+static void op_kinds(struct json_object *t, char *buf, size_t size)
+{
+	struct json_object *ops, *op, *kind;
+	buf[0] = 0;
+	if (!json_object_object_get_ex(t, "ops", &ops))
+		return;
+	for (size_t i = 0; i < json_object_array_length(ops); i++) {
+		op = json_object_array_get_idx(ops, i);
+		const char *k = json_object_object_get_ex(op, "op", &kind) ?
+				json_object_get_string(kind) : "?";
+		size_t len = strlen(buf);
+		snprintf(buf + len, size - len, "%s%s", i ? "," : "", k);
+	}
+}
+
+SL_TEST(trace_import_wait_entry_is_a_reap)
+{
+	/* p forks c at 1.0; c runs on CPU 1 and exits at 1.1; p enters wait()
+	 * at 1.2 (sched_process_wait, the pid waited for in the field) and
+	 * finds it dead, goes on, and exits; w, whose child is not in the
+	 * trace, waits too: no reap op for it */
+	const char *text =
+		TT_SW("swapper", 0, 0, "1.000000000", "swapper/0", 0, "R", "p", 10)
+		TT_SW("swapper", 0, 1, "1.000000000", "swapper/1", 0, "R", "w", 30)
+		"p 10 [000] 1.000000000: sched:sched_process_fork: comm=p pid=10 child_comm=c "
+		"child_pid=11\n"
+		TT_SW("w", 30, 1, "1.050000000", "w", 30, "S", "c", 11)
+		"c 11 [001] 1.100000000: sched:sched_process_exit: comm=c pid=11 prio=120\n"
+		TT_SW("c", 11, 1, "1.100000000", "c", 11, "X", "swapper/1", 0)
+		"p 10 [000] 1.200000000: sched:sched_process_wait: comm=p pid=0 prio=120\n"
+		"p 10 [000] 1.300000000: sched:sched_process_exit: comm=p pid=10 prio=120\n"
+		TT_SW("p", 10, 0, "1.300000000", "p", 10, "X", "swapper/0", 0)
+		"w 30 [001] 1.400000000: sched:sched_process_wait: comm=w pid=0 prio=120\n";
+	struct sl_trace_import_stats st;
+	struct json_object *w = tt_import_all(text, &st);
+	char kinds[256];
+
+	if (!w)
+		return;
+	CHECK(ops_consistent(w));
+	op_kinds(by_pid(w, 10), kinds, sizeof(kinds));
+	CHECKF(!strcmp(kinds, "fork,run,reap,run,exit"), "p: %s", kinds);
+	op_kinds(by_pid(w, 30), kinds, sizeof(kinds));
+	CHECKF(!strstr(kinds, "reap"), "w: %s", kinds);
+	json_object_put(w);
+}
+
 SL_TEST(trace_import_one_task_per_cpu)
 {
 	/* CPU 0 switches tok in twice without a switch-out between (its own

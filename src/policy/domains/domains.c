@@ -267,6 +267,7 @@ const struct sl_policy_ops sl_policy_domains = {
 	.exec = sd_exec,
 	.yield = sd_yield,
 	.exit = sd_exit,
+	.release = sd_release,
 	.migration = sd_migration,
 	.setscheduler = sd_setscheduler,
 	.set_allowed = sd_set_allowed,

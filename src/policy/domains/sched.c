@@ -559,13 +559,21 @@ void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
 void sd_exit(struct sl_sim *sim, struct sl_task *t)
 {
 	struct sd_sched *s = sd_state(sim);
-	struct sl_task *parent = t->parent;
 
 	/* a pending exec migration or affinity move of t dies with it */
 	for (int cpu = 0; cpu < s->ncpus; cpu++)
 		if (sd_rq(s, cpu)->migrate_task == t)
 			sd_rq(s, cpu)->migrate_task = NULL;
 	sd_cancel_affinity(s, sd_of(t));
+}
+
+/* sched_exit, called by release_task when the parent reaps t in wait()
+ * (2.6.11 kernel/exit.c; 2.6.12.1 the same). */
+void sd_release(struct sl_sim *sim, struct sl_task *t)
+{
+	struct sd_sched *s = sd_state(sim);
+	struct sl_task *parent = t->parent;
+
 	if (!parent || parent->state == SL_TASK_DEAD)
 		return;
 	struct sd_task *c = sd_of(t), *pp = sd_of(parent);

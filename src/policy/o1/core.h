@@ -442,6 +442,7 @@ int o1_core_check(struct sl_sim *sim, struct sl_err *err);
 void o1_core_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child);
 void o1_core_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned flags);
 void o1_core_exit(struct sl_sim *sim, struct sl_task *t);
+void o1_core_release(struct sl_sim *sim, struct sl_task *t);
 /* o1/sched.c */
 struct sl_task *o1_core_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev);
 void o1_core_yield(struct sl_sim *sim, struct sl_task *t);

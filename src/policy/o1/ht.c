@@ -288,6 +288,7 @@ const struct sl_policy_ops sl_policy_ht = {
 	.exec = o1_core_exec,
 	.yield = o1_core_yield,
 	.exit = o1_core_exit,
+	.release = o1_core_release,
 	.migration = o1_core_migration,
 	.setscheduler = o1_core_setscheduler,
 	.set_allowed = o1_core_set_allowed,

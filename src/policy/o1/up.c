@@ -70,6 +70,7 @@ const struct sl_policy_ops sl_policy_up = {
 	.tick = o1_core_tick,
 	.yield = o1_core_yield,
 	.exit = o1_core_exit,
+	.release = o1_core_release,
 	.setscheduler = o1_core_setscheduler,
 	.check = o1_core_check,
 };
