@@ -844,13 +844,27 @@ SL_TEST(engine_need_resched_stops_the_parent_after_fork)
 /* sl_chan_reader_waits (a workload's wq_has_sleeper): true while a task
  * is blocked reading the channel, false once it is woken, whatever the
  * channel holds. */
-static struct { struct sl_chan *ch; int n; bool rd[8]; } waits_log;
+static struct chan_log {
+	struct sl_chan *ch;
+	int n;
+	bool rd[8];	/* a reader blocked on ch, at each step */
+	bool woke[8];	/* ch's last read woke a writer, at each step */
+} waits_log, space_log;
+
+/* A script that logs `log`'s channel at each step. */
+static void chan_log_step(struct chan_log *log, struct sl_sim *sim, struct sl_task *t,
+			  struct sl_action *next)
+{
+	if (log->n < 8) {
+		log->rd[log->n] = sl_chan_reader_waits(log->ch);
+		log->woke[log->n++] = sl_chan_read_woke_writer(log->ch);
+	}
+	script_step(sim, t, next);
+}
 
 static void waits_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {
-	if (waits_log.n < 8)
-		waits_log.rd[waits_log.n++] = sl_chan_reader_waits(waits_log.ch);
-	script_step(sim, t, next);
+	chan_log_step(&waits_log, sim, t, next);
 }
 
 static const struct sl_prog waits_prog = { .name = "waits", .step = waits_step };
@@ -898,13 +912,9 @@ SL_TEST(engine_chan_tells_whether_a_reader_waits)
 /* A channel's write space (an AF_UNIX socket's unix_writable: a quarter
  * of sk_sndbuf): a writer blocked on a full channel is woken only by the
  * read that leaves at most that much queued, and that read says so. */
-static struct { struct sl_chan *ch; int n; bool woke[8]; } space_log;
-
 static void space_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {
-	if (space_log.n < 8)
-		space_log.woke[space_log.n++] = sl_chan_read_woke_writer(space_log.ch);
-	script_step(sim, t, next);
+	chan_log_step(&space_log, sim, t, next);
 }
 
 static const struct sl_prog space_prog = { .name = "space", .step = space_step };
