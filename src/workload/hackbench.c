@@ -30,9 +30,9 @@
  * quarters of it, and every blocked writer is woken then.  Pipes use sync
  * wakeups (wake_up_interruptible_sync in pipe_write), sockets plain ones
  * in 2.4 and 2.6 and sync ones in 6.12 (sock_def_readable,
- * unix_write_space: SL_WAKE_SOCK).  The go signal is one write that wakes every
- * poller at once.  Metric: the time from the go signal to the last reap,
- * what hackbench prints ("Time: s.mmm").
+ * unix_write_space: SL_WAKE_SOCK).  The go signal is one write that wakes
+ * every poller at once.  Metric: the time from the go signal to the last
+ * reap, what hackbench prints ("Time: s.mmm").
  *
  * Sources: Rusty Russell's version in Erich Focht's numa_test attachment
  * (LKML, <200210062224.50087.efocht@ess.nec.de>; numa_test's dispatch
@@ -368,13 +368,15 @@ void hb_setup(struct sl_sim *sim, struct hb_run *run, const struct hb_config *cf
 	for (int i = 0; i < nchans; i++) {
 		run->chans[i] = sl_chan_new(sim, run->cfg.buf, cfg->pipe);
 		sl_chan_set_write_space(run->chans[i], hb_write_space(run->cfg.buf, cfg->pipe));
-		sl_chan_mark_socket(run->chans[i], true);	/* no-op for a pipe */
 	}
 	run->ready = sl_chan_new(sim, run->nchildren, cfg->pipe);
-	sl_chan_mark_socket(run->ready, true);
 	run->go = sl_chan_new(sim, run->nchildren, false);
-	if (!cfg->pipe)
+	if (!cfg->pipe) {	/* socket pairs, the ready and go ones too (fdpair) */
+		for (int i = 0; i < nchans; i++)
+			sl_chan_mark_socket(run->chans[i], true);
+		sl_chan_mark_socket(run->ready, true);
 		sl_chan_mark_socket(run->go, true);
+	}
 	run->group_bytes = sl_sim_alloc(sim, sizeof(*run->group_bytes) * (size_t)cfg->groups);
 	run->procs = sl_sim_alloc(sim, sizeof(*run->procs) * (size_t)run->nchildren);
 	for (int i = 0; i < run->nchildren; i++) {

@@ -169,10 +169,11 @@ static void *pp_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	run->to_pong = sl_chan_new(sim, HB_PIPE_BYTES, sync);
 	run->to_ping = sl_chan_new(sim, HB_PIPE_BYTES, sync);
 	run->ready = sl_chan_new(sim, 1, sync);
-	/* an AF_UNIX socket pair without (sl_chan_mark_socket: no-op for pipes) */
-	sl_chan_mark_socket(run->to_pong, true);
-	sl_chan_mark_socket(run->to_ping, true);
-	sl_chan_mark_socket(run->ready, true);
+	if (!sync) {		/* an AF_UNIX socket pair */
+		sl_chan_mark_socket(run->to_pong, true);
+		sl_chan_mark_socket(run->to_ping, true);
+		sl_chan_mark_socket(run->ready, true);
+	}
 	sl_workload_pin(sim, p);
 	sl_sim_spawn_root(sim, &ping_prog, run, "pingpong");
 	*limit_out = 0;
