@@ -9,10 +9,30 @@ rendered), each on a line of its own and indented as the block is:
 
 The scripts that regenerate the docs' tables (seed-tables.py,
 schedbench-tables.py, sl-table.py) write through replace_block, so that
-the prose around a table is kept and the table is never typed by hand.
+the prose around a table is kept and the table is never typed by hand,
+and read schedlab's runs through run_metrics.
 """
+import csv
+import io
 import re
+import subprocess
 import sys
+
+
+def run_metrics(schedlab, machine, policy, workload, reps):
+    """`schedlab run -o csv` of one cell: {metric: [value per seed]}, one
+    value per repetition of every metric (exit otherwise)."""
+    out = subprocess.run([schedlab, "run", "-m", machine, "-p", policy, "-w", workload,
+                          "-r", str(reps), "-j", "1", "-o", "csv"],
+                         check=True, capture_output=True, text=True).stdout
+    vals = {}
+    for r in csv.DictReader(io.StringIO(out)):
+        vals.setdefault(r["metric"], []).append(float(r["value"]))
+    for m, v in vals.items():
+        if len(v) != reps:
+            sys.exit("%s on %s under %s: %d values of %s, expected %d" % (workload, machine, policy,
+                                                                         len(v), m, reps))
+    return vals
 
 
 def replace_block(path, script, name, lines):

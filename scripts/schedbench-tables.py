@@ -18,15 +18,12 @@ reshuffles these rows: they are regenerated, never edited by hand.
              seeds 1-3: AvgUser / Elapsed medians, each seed's share of
              time at home, the background hackbench's time.
 """
-import csv
-import io
 import os
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from doc_blocks import replace_block  # noqa: E402
+from doc_blocks import replace_block, run_metrics  # noqa: E402
 
 NS = (4, 8, 16, 32, 64)
 # the published 2.5.4x NUMA-blind rows beside the workloads table's
@@ -47,16 +44,7 @@ O1_ROWS = ([("o1:version=2.5.59", n) for n in NS] + [("o1:version=2.6.0", n) for
 
 def runs(schedlab, policy, n, reps):
     """{metric: [value per seed]} of `reps` seeds."""
-    out = subprocess.run([schedlab, "run", "-m", "numaq-16", "-p", policy, "-w",
-                          "schedbench:tasks=%d" % n, "-r", str(reps), "-j", "1", "-o", "csv"],
-                         check=True, capture_output=True, text=True).stdout
-    vals = {}
-    for r in csv.DictReader(io.StringIO(out)):
-        vals.setdefault(r["metric"], []).append(float(r["value"]))
-    for m, v in vals.items():
-        if len(v) != reps:
-            sys.exit("schedbench-tables: %s N=%d: %d values of %s" % (policy, n, len(v), m))
-    return vals
+    return run_metrics(schedlab, "numaq-16", policy, "schedbench:tasks=%d" % n, reps)
 
 
 def num(v):

@@ -23,8 +23,6 @@ regenerated, never edited by hand.  Tables:
   seed-004            seed 004's speed-ups with their misses marked
   sdet                SDET on numaq-16: mean (sd) of 5 seeds
 """
-import csv
-import io
 import json
 import os
 import re
@@ -33,7 +31,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from doc_blocks import replace_block  # noqa: E402
+from doc_blocks import replace_block, run_metrics  # noqa: E402
 
 SCHEDLAB = sys.argv[1] if len(sys.argv) > 1 else "./schedlab"
 DOC = sys.argv[2] if len(sys.argv) > 2 else "docs/workloads.md"
@@ -43,17 +41,6 @@ def reproduce(name):
     out = subprocess.run([SCHEDLAB, "reproduce", name, "-o", "json", "-q"], check=True,
                          capture_output=True, text=True).stdout
     return json.loads(out)["experiments"][0]
-
-
-def run_csv(machine, policy, workload, reps):
-    """{metric: [value per seed]}"""
-    out = subprocess.run([SCHEDLAB, "run", "-m", machine, "-p", policy, "-w", workload, "-r",
-                          str(reps), "-o", "csv"], check=True, capture_output=True,
-                         text=True).stdout
-    vals = {}
-    for r in csv.DictReader(io.StringIO(out)):
-        vals.setdefault(r["metric"], []).append(float(r["value"]))
-    return vals
 
 
 def g3(x):
@@ -128,7 +115,7 @@ def seed_002():
         wl = row["workload"].replace("pipe=0", "pipe=1")
         cells = []
         for col in cols:
-            v = run_csv(exp["machine"], col["policy"], wl, exp["reps"])["elapsed_s"]
+            v = run_metrics(SCHEDLAB, exp["machine"], col["policy"], wl, exp["reps"])["elapsed_s"]
             cells.append("%.1f" % min(v))
         out.append("| %s, pipe=1 | %s | |" % (jobs, " | | ".join(cells)))
     return out
@@ -188,7 +175,7 @@ def sdet():
     for n in (1, 4, 8, 16, 32, 64, 128):
         cells = []
         for p in SDET_POLICIES:
-            v = run_csv("numaq-16", p, "sdet:scripts=%d" % n, 5)["throughput"]
+            v = run_metrics(SCHEDLAB, "numaq-16", p, "sdet:scripts=%d" % n, 5)["throughput"]
             cells.append("{:,.0f} ({:,.0f})".format(statistics.mean(v), statistics.stdev(v)))
         out.append("| %d | %s | %s | %s | %s |" % (n, cells[0], SDET_HANSEN.get(n, ""),
                                                   cells[1], cells[2]))

@@ -13,15 +13,12 @@ rewritten in place, between `<!-- sl-table.py -->` and `<!-- end
 sl-table.py -->` (scripts/doc_blocks.py); nothing in it is typed by hand.
 Takes several minutes of CPU.
 """
-import csv
-import io
 import os
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from doc_blocks import replace_block  # noqa: E402
+from doc_blocks import replace_block, run_metrics  # noqa: E402
 
 # The policies each machine's rows compare sl with.
 P4DPE = ["ht", "o1", "linux24", "domains", "cfs"]
@@ -52,13 +49,7 @@ REPS = 3
 
 
 def runs(schedlab, machine, policy, workload, metric, reps):
-    out = subprocess.run([schedlab, "run", "-m", machine, "-p", policy, "-w", workload,
-                          "-r", str(reps), "-j", "1", "-o", "csv"],
-                         check=True, capture_output=True, text=True).stdout
-    vals = [float(r["value"]) for r in csv.DictReader(io.StringIO(out)) if r["metric"] == metric]
-    if len(vals) != reps:
-        sys.exit("sl-table: %s %s %s: %d values of %s" % (machine, policy, workload, len(vals), metric))
-    return vals
+    return run_metrics(schedlab, machine, policy, workload, reps)[metric]
 
 
 def decimals(v):

@@ -26,12 +26,12 @@
 
 #include <sched.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cmd_real.h"
 #include "real/cpus.h"
 #include "real/validate.h"
+#include "report/stats.h"
 #include "report/sweep.h"
 
 #define CAL_LOOPS 50000		/* round trips per real run: ~0.2-0.4 s here */
@@ -50,12 +50,6 @@ int cli_calibrate_check(const char *machine, struct sl_err *err)
 			return sl_fail(err, "validate: --calibrate measures kcost: give '%s' or "
 				       "--calibrate, not both", m);
 	return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 /* The first CPU this process may run on. */
@@ -86,8 +80,7 @@ static int real_round_trip(const char *spec, uint64_t seed, double *us, struct s
 		return -1;
 	for (int i = 0; i < CAL_REPS; i++)
 		v[i] = sl_val_mean(&runs[i], 1, "round_trip_us");
-	qsort(v, CAL_REPS, sizeof(v[0]), cmp_double);
-	*us = v[CAL_REPS / 2];
+	*us = sl_stats_median(v, CAL_REPS);
 	return 0;
 }
 

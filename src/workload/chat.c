@@ -14,11 +14,11 @@
  *   CR: 19 x `messages` times { receive 100 B }
  * A socket is a channel (the receiver's buffer, tcp_rmem's default 87380
  * bytes rounded down to whole messages) whose wakeups are a socket's
- * (sl_chan_mark_socket): loopback TCP delivered through the softirq and
- * woke the reader with wake_up_interruptible in 2.4 and 2.6, with
+ * (net_tcp_socket): loopback TCP delivered through the softirq and woke
+ * the reader with wake_up_interruptible in 2.4 and 2.6, with
  * wake_up_interruptible_sync_poll in 6.12 (sock_def_readable), and a
- * writer plainly in every version (sk_stream_write_space).  The System V semaphore is a channel of one byte
- * per post.  Start: the server main thread creates its threads and sends
+ * writer plainly in every version (sk_stream_write_space).  The System V
+ * semaphore is a channel of one byte per post.  Start: the server main thread creates its threads and sends
  * the start byte; the client main thread has created its own and releases
  * them all at once (a barrier) and takes the start time; the last client
  * thread to finish takes the end time.  Sockets and semaphores exist from
@@ -509,11 +509,8 @@ static void *chat_start(struct sl_sim *sim, const struct sl_params *p, sl_time *
 		struct chat_user *user = &run->users[u];
 		user->run = run;
 		user->room = u / CHAT_USERS_PER_ROOM;
-		user->up = sl_chan_new(sim, CHAT_SOCK_BYTES, false);
-		user->down = sl_chan_new(sim, CHAT_SOCK_BYTES, false);
-		/* loopback TCP: its writers' wakeups are plain (sk_stream_write_space) */
-		sl_chan_mark_socket(user->up, false);
-		sl_chan_mark_socket(user->down, false);
+		user->up = net_tcp_socket(sim, CHAT_SOCK_BYTES);
+		user->down = net_tcp_socket(sim, CHAT_SOCK_BYTES);
 		user->sem = sl_chan_new(sim, CHAT_SEM_BYTES, false);
 		for (int r = 0; r < CHAT_NROLES; r++) {
 			struct chat_thread *th = &run->threads[u * CHAT_NROLES + r];

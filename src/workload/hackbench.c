@@ -347,13 +347,16 @@ long hb_chan_bytes(long buf)
 	return (msgs > 0 ? msgs : 1) * HB_MSG_BYTES;
 }
 
-long hb_write_space(long buf, bool pipe)
+struct sl_chan *hb_channel(struct sl_sim *sim, long bytes, bool pipe)
 {
 	if (pipe)		/* pipe_read wakes the writer at every read */
-		return buf - 1;
-	/* unix_writable(): skbs at most a quarter of sk_sndbuf; buf is
-	 * sk_sndbuf in whole messages, so a quarter of its messages */
-	return buf / HB_MSG_BYTES / 4 * HB_MSG_BYTES;
+		return sl_chan_new(sim, bytes, true);
+	struct sl_chan *c = sl_chan_new(sim, bytes, false);
+	sl_chan_mark_socket(c, true);
+	/* unix_writable(): the skbs at most a quarter of sk_sndbuf (bytes
+	 * stands for sk_sndbuf in the messages' units) */
+	sl_chan_set_write_space(c, bytes / 4);
+	return c;
 }
 
 void hb_setup(struct sl_sim *sim, struct hb_run *run, const struct hb_config *cfg)
@@ -365,18 +368,12 @@ void hb_setup(struct sl_sim *sim, struct hb_run *run, const struct hb_config *cf
 	hb_costs_for(sim, cfg->pipe, cfg->msg_ns, &run->cost);
 	run->nchildren = 2 * nchans;
 	run->chans = sl_sim_alloc(sim, sizeof(*run->chans) * (size_t)nchans);
-	for (int i = 0; i < nchans; i++) {
-		run->chans[i] = sl_chan_new(sim, run->cfg.buf, cfg->pipe);
-		sl_chan_set_write_space(run->chans[i], hb_write_space(run->cfg.buf, cfg->pipe));
-	}
-	run->ready = sl_chan_new(sim, run->nchildren, cfg->pipe);
-	run->go = sl_chan_new(sim, run->nchildren, false);
-	if (!cfg->pipe) {	/* socket pairs, the ready and go ones too (fdpair) */
-		for (int i = 0; i < nchans; i++)
-			sl_chan_mark_socket(run->chans[i], true);
-		sl_chan_mark_socket(run->ready, true);
-		sl_chan_mark_socket(run->go, true);
-	}
+	for (int i = 0; i < nchans; i++)
+		run->chans[i] = hb_channel(sim, run->cfg.buf, cfg->pipe);
+	/* socket pairs or pipes too, as the messages' (fdpair) */
+	run->ready = hb_channel(sim, run->nchildren, cfg->pipe);
+	run->go = cfg->pipe ? sl_chan_new(sim, run->nchildren, false)
+			    : hb_channel(sim, run->nchildren, false);
 	run->group_bytes = sl_sim_alloc(sim, sizeof(*run->group_bytes) * (size_t)cfg->groups);
 	run->procs = sl_sim_alloc(sim, sizeof(*run->procs) * (size_t)run->nchildren);
 	for (int i = 0; i < run->nchildren; i++) {

@@ -153,8 +153,9 @@ void hb_costs_for(const struct sl_sim *sim, bool pipe, double msg_ns, struct hb_
 long hb_default_buf(bool pipe);
 /* Capacity actually used for a requested one: whole messages, at least one. */
 long hb_chan_bytes(long buf);
-/* The bytes at or below which a read of a channel of `buf` bytes wakes its
- * blocked writers: any read for a pipe, a quarter of a socket's messages. */
-long hb_write_space(long buf, bool pipe);
+/* A channel of `bytes` as a pipe (sync wakeups; any read wakes a blocked
+ * writer) or as an AF_UNIX socket (a socket's wakeups; its writers woken
+ * once a quarter of it is left): hackbench's and pingpong's. */
+struct sl_chan *hb_channel(struct sl_sim *sim, long bytes, bool pipe);
 
 #endif

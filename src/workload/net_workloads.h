@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "base/units.h"
+#include "sim/sim.h"
 #include "workload/workload.h"
 
 extern const struct sl_workload_ops sl_workload_chat;
@@ -24,8 +25,23 @@ extern const struct sl_workload_ops sl_workload_tbench;
  * its socket has beyond one message from each other user of the room
  * (`level` bytes queued), at least one (chat.c, docs/workloads.md). */
 long chat_drain_limit(long drain, long level, long left);
+
+/* tcp_rmem's default: what a loopback TCP connection's receiver buffers
+ * before its sender blocks (the model's whole flow control). */
+#define NET_TCP_RMEM 87380
 #define CHAT_MSG_BYTES 100
-#define CHAT_SOCK_BYTES (87380 / CHAT_MSG_BYTES * CHAT_MSG_BYTES)
+#define CHAT_SOCK_BYTES (NET_TCP_RMEM / CHAT_MSG_BYTES * CHAT_MSG_BYTES)
+
+/* One direction of a loopback TCP connection (chat, tbench): a channel of
+ * `bytes` with a socket's wakeups, its readers' sync in 6.12
+ * (sock_def_readable) and its writers' plain in every version
+ * (sk_stream_write_space). */
+static inline struct sl_chan *net_tcp_socket(struct sl_sim *sim, long bytes)
+{
+	struct sl_chan *c = sl_chan_new(sim, bytes, false);
+	sl_chan_mark_socket(c, false);
+	return c;
+}
 
 /* Cache footprint of a chat thread or a tbench process, KB: only its
  * private lines (the top of its user and kernel stacks, its task_struct,

@@ -16,7 +16,8 @@
  * was just written), writes its answer.  The costs are hackbench's parts
  * for the mode (hackbench.h); `msg_us` replaces them all by one figure.  Pipes wake the reader
  * with a sync wakeup (pipe_write's wake_up_interruptible_sync), sockets
- * with a plain one in 2.4 and 2.6 and a sync one in 6.12 (SL_WAKE_SOCK).  Metric: the time of the `loops` round trips, and one
+ * with a plain one in 2.4 and 2.6 and a sync one in 6.12 (hb_channel).
+ * Metric: the time of the `loops` round trips, and one
  * round trip's average in microseconds.
  *
  * Sources: lmbench's lat_pipe (the pattern); hackbench.h (the costs, the
@@ -166,14 +167,9 @@ static void *pp_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	*run = (struct pp_run){ .loops = (int)sl_param_int(p, "loops") };
 	hb_costs_for(sim, sync, sl_param_given(p, "msg_us") ? sl_param_real(p, "msg_us") * 1e3
 							     : hb_default_msg_ns(sim), &run->cost);
-	run->to_pong = sl_chan_new(sim, HB_PIPE_BYTES, sync);
-	run->to_ping = sl_chan_new(sim, HB_PIPE_BYTES, sync);
-	run->ready = sl_chan_new(sim, 1, sync);
-	if (!sync) {		/* an AF_UNIX socket pair */
-		sl_chan_mark_socket(run->to_pong, true);
-		sl_chan_mark_socket(run->to_ping, true);
-		sl_chan_mark_socket(run->ready, true);
-	}
+	run->to_pong = hb_channel(sim, HB_PIPE_BYTES, sync);
+	run->to_ping = hb_channel(sim, HB_PIPE_BYTES, sync);
+	run->ready = hb_channel(sim, 1, sync);
 	sl_workload_pin(sim, p);
 	sl_sim_spawn_root(sim, &ping_prog, run, "pingpong");
 	*limit_out = 0;

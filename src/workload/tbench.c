@@ -23,7 +23,7 @@
  * net_workloads.h), so a switch among them refills only those.  A socket
  * is a channel of
  * tcp_rmem's default 87380 bytes with a socket's wakeups (plain in 2.4
- * and 2.6, sync for its reader in 6.12: sl_chan_mark_socket).  When its
+ * and 2.6, sync for its reader in 6.12: net_tcp_socket).  When its
  * load is done a client closes its connection and its server exits.
  *
  * Metric (tbench 2.x's final line, like dbench's): Throughput = 1e-6 x
@@ -57,7 +57,7 @@
 #include "workload/net_workloads.h"
 
 #define TB_TRACE_SEED 2002		/* dbench.c's load: the same file */
-#define TB_SOCK_BYTES 87380
+#define TB_SOCK_BYTES NET_TCP_RMEM
 #define TB_PATH_BYTES 40
 
 struct tb_run;
@@ -367,11 +367,8 @@ static void *tb_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	run->pairs = sl_sim_alloc(sim, sizeof(*run->pairs) * (size_t)run->clients);
 	for (int i = 0; i < run->clients; i++) {
 		run->pairs[i].run = run;
-		run->pairs[i].c2s = sl_chan_new(sim, TB_SOCK_BYTES, false);
-		run->pairs[i].s2c = sl_chan_new(sim, TB_SOCK_BYTES, false);
-		/* loopback TCP: its writers' wakeups are plain (sk_stream_write_space) */
-		sl_chan_mark_socket(run->pairs[i].c2s, false);
-		sl_chan_mark_socket(run->pairs[i].s2c, false);
+		run->pairs[i].c2s = net_tcp_socket(sim, TB_SOCK_BYTES);
+		run->pairs[i].s2c = net_tcp_socket(sim, TB_SOCK_BYTES);
 	}
 	run->start = sl_barrier_new(sim, run->clients + 1);
 	run->live = run->clients;

@@ -787,6 +787,13 @@ static bool rp_burst(struct rp_run *run, struct rp_proc *p, const struct sl_task
 	return false;
 }
 
+/* A wait() reaped the task with sim id `id` (< 0: none): remember it. */
+static void rp_note_reaped(struct rp_run *run, int id)
+{
+	if (id >= 0 && id < run->m.ntasks && run->task_of_id[id] >= 0)
+		run->reaped[run->task_of_id[id]] = true;
+}
+
 /* wait() until the child of `op` is reaped: true with *next set. */
 static bool rp_wait_child(struct rp_run *run, struct rp_proc *p, const struct sl_task *t,
 			  const struct rp_op *op, struct sl_action *next)
@@ -795,8 +802,7 @@ static bool rp_wait_child(struct rp_run *run, struct rp_proc *p, const struct sl
 		p->waiting = false;
 		if (t->result < 0)
 			return false;		/* no children left */
-		if (t->result < run->m.ntasks && run->task_of_id[t->result] >= 0)
-			run->reaped[run->task_of_id[t->result]] = true;
+		rp_note_reaped(run, t->result);
 	}
 	if (run->reaped[op->arg])
 		return false;
@@ -841,8 +847,7 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 	}
 	if (p->reaping) {		/* the reap op's wait(WNOHANG) returned */
 		p->reaping = false;
-		if (t->result >= 0 && t->result < run->m.ntasks && run->task_of_id[t->result] >= 0)
-			run->reaped[run->task_of_id[t->result]] = true;
+		rp_note_reaped(run, t->result);
 	}
 	while (p->pc < rt->nops) {
 		const struct rp_op *op = &run->m.ops[rt->op0 + p->pc];

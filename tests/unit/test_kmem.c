@@ -420,26 +420,12 @@ SL_TEST(kmem_node_changed_twice_at_one_instant_is_retimed_once)
  * in the middle.  The elapsed ns (-1 if the run failed). */
 static double kernel_beside_exec(double bw, bool exec)
 {
-	char name[96];
 	const int cpus[] = { 2, 0, 1 };
+	const struct sl_action a[] = { sl_act_sys(1e8) };
+	const struct sl_action b[] = { sl_act_sys(exec ? 2.5e7 : 5e7),
+				       (struct sl_action){ .kind = SL_ACT_EXEC }, sl_act_sys(2.5e7) };
 
-	snprintf(name, sizeof(name), "node:2 pack:1 core:4 pu:1,bw=%.17g,kmem=0", bw);
-	memcpy(cpu_of, cpus, sizeof(cpus));
-	struct sl_sim *sim = make(name, 0);
-	if (!sim)
-		return -1;
-	struct km_script *root = script(sim), *sa = script(sim), *sb = script(sim);
-	add(sa, sl_act_sys(1e8));
-	add(sb, sl_act_sys(exec ? 2.5e7 : 5e7));
-	if (exec) {
-		add(sb, (struct sl_action){ .kind = SL_ACT_EXEC });
-		add(sb, sl_act_sys(2.5e7));
-	}
-	add(root, fork_of(sa));
-	add(root, fork_of(sb));
-	add(root, sl_act_wait());
-	add(root, sl_act_wait());
-	return run_root(sim, root);
+	return two_children("node:2 pack:1 core:4 pu:1,kmem=0", bw, cpus, a, 1, b, exec ? 3 : 1);
 }
 
 /* An exec takes the task's demand off node 0 and puts it back (a new
