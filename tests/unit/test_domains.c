@@ -935,6 +935,45 @@ SL_TEST(domains_run_time_by_bonus)
 	       (double)avg / SL_MSEC);
 }
 
+/*
+ * sched_exit() (2.6.11 and 2.6.12.1 kernel/sched.c), when the parent reaps
+ * a child less interactive than itself: parent / (EXIT_WEIGHT + 1) *
+ * EXIT_WEIGHT + child / (EXIT_WEIGHT + 1), each part truncated.  From
+ * 999,999,999 ns and 1 ns that is 749,999,997 ns; weighting before the
+ * division would give 749,999,999.
+ */
+SL_TEST(domains_exit_mixes_sleep_avg_as_written)
+{
+	struct sdt_run r;
+
+	CHECK(sdt_start(&r, "pack:1 core:1 pu:1", "domains", 5 * SL_MSEC));
+	if (!r.sim)
+		return;
+	struct sdt_script *root = sdt_new(r.sim);
+	sdt_fork(root, sdt_hog(r.sim, 1000, false), "child", false, 0);
+	sdt_add(root, sl_act_run(1000 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	struct sl_task *parent = NULL, *child = NULL;
+	if (sdt_run(&r)) {
+		parent = sdt_find(r.sim, "root");
+		child = sdt_find(r.sim, "child");
+	}
+	CHECK(parent && child && child->parent == parent);
+	if (parent && child && child->parent == parent) {
+		sd_of(parent)->sleep_avg = 999999999;
+		sd_of(child)->sleep_avg = 1;
+		sd_of(child)->first_time_slice = false;
+		sd_release(r.sim, child);
+		CHECKF(sd_of(parent)->sleep_avg == 749999997, "parent's sleep_avg %lld ns",
+		       (long long)sd_of(parent)->sleep_avg);
+		/* a child more interactive than its parent leaves it alone */
+		sd_of(child)->sleep_avg = 749999998;
+		sd_release(r.sim, child);
+		CHECK(sd_of(parent)->sleep_avg == 749999997);
+	}
+	sl_sim_destroy(r.sim);
+}
+
 /* ---- SMT nice: dependent_sleeper ---- */
 
 /* A nice 0 and a nice 19 hog on the two siblings of one P4 HT for 1 s:

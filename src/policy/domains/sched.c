@@ -586,10 +586,12 @@ void sd_release(struct sl_sim *sim, struct sl_task *t)
 		if (pp->time_slice > cap)
 			pp->time_slice = cap;
 	}
-	/* a CPU-hog child makes the parent look less interactive too */
+	/* a CPU-hog child makes the parent look less interactive too: each
+	 * part divided before it is weighted, as 2.6.11's and 2.6.12.1's
+	 * sched_exit() write it (two truncations, not one) */
 	if (c->sleep_avg < pp->sleep_avg)
-		pp->sleep_avg = (pp->sleep_avg * s->exit_weight + c->sleep_avg) /
-				(s->exit_weight + 1);
+		pp->sleep_avg = pp->sleep_avg / (s->exit_weight + 1) * s->exit_weight +
+				c->sleep_avg / (s->exit_weight + 1);
 }
 
 /* sys_sched_yield (2.6.0, 2.6.12): a SCHED_OTHER task moves to the expired
