@@ -74,6 +74,25 @@ double sl_speed_numa(const struct sl_speed_model *m, enum sl_wclass c, int run, 
 	return 1.0 / (1.0 - mi + mi * r * (contention > 1.0 ? contention : 1.0));
 }
 
+double sl_speed_numa_mix(const struct sl_speed_model *m, enum sl_wclass c, int run,
+			 const struct sl_mem_share *parts, int n, const double *contention)
+{
+	/* solo time = (1 - m) computing + m stalled, the stalls split over
+	 * the nodes by where the pages are */
+	double stalls = 0;
+	for (int k = 0; k < n; k++) {
+		int home = parts[k].node;
+		double r = 1.0;
+		if (run != home && run >= 0 && home >= 0 &&
+		    run < SL_MAX_NODES_SPEED && home < SL_MAX_NODES_SPEED)
+			r = m->numa_ratio[run][home];
+		double cont = contention[home];
+		stalls += parts[k].share * r * (cont > 1.0 ? cont : 1.0);
+	}
+	double mi = m->mem_intensity[c];
+	return 1.0 / (1.0 - mi + mi * stalls);
+}
+
 double sl_speed_numa_kernel(const struct sl_speed_model *m, int run, double contention)
 {
 	int home = m->kernel_node;

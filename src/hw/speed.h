@@ -92,6 +92,20 @@ double sl_speed_smt(const struct sl_speed_model *m, enum sl_wclass self,
 double sl_speed_numa(const struct sl_speed_model *m, enum sl_wclass c, int run, int home,
 		     double contention);
 
+/* Part of a task's memory: the share of its pages on one node. */
+struct sl_mem_share {
+	int node;
+	double share;
+};
+
+/* NUMA factor of a task of class `c` running on node `run` whose memory is
+ * spread over n nodes (shares summing to 1), node k's bandwidth
+ * oversubscribed by contention[parts[k].node]: each share of the stalls
+ * stretches by its own node's latency ratio and contention.  With one
+ * part it is sl_speed_numa. */
+double sl_speed_numa_mix(const struct sl_speed_model *m, enum sl_wclass c, int run,
+			 const struct sl_mem_share *parts, int n, const double *contention);
+
 /* NUMA factor of kernel work on node `run` whose memory lives on
  * m->kernel_node, whose bandwidth is oversubscribed by `contention`:
  * sl_speed_numa with the kernel's memory intensity.  1 when kernel_node

@@ -57,6 +57,9 @@ struct sl_action {
 		struct {
 			double work;		/* reference ns */
 			enum sl_wclass wclass;
+			bool touch;		/* first touch of the task's memory: its
+						 * pages land where this work runs
+						 * (sl_act_first_touch) */
 		} run;
 		sl_time ns;			/* SLEEP, IO_WAIT */
 		struct {
@@ -112,6 +115,17 @@ static inline struct sl_action sl_act_sys_as(double work_ns, enum sl_wclass c)
 static inline struct sl_action sl_act_sys(double work_ns)
 {
 	return sl_act_sys_as(work_ns, SL_WC_INT);
+}
+/* RUN or SYS work `a` that touches the task's new memory for the first
+ * time, page after page (an initialisation after exec, and its page
+ * faults): each page lands on the node where the work that touches it
+ * runs, and once the task does anything else its memory is where those
+ * pages are (docs/engine.md, "First touch").  Until then it draws on the
+ * memory it had. */
+static inline struct sl_action sl_act_first_touch(struct sl_action a)
+{
+	a.u.run.touch = true;
+	return a;
 }
 static inline struct sl_action sl_act_sleep(sl_time ns)
 {

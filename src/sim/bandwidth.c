@@ -6,7 +6,9 @@
  *
  * A running task draws on one node's memory: its home (where its image
  * first touched memory), or the kernel's in a kernel phase on a machine
- * whose kernel memory lives on one node (numaq-16: node 0's lowmem).  Its
+ * whose kernel memory lives on one node (numaq-16: node 0's lowmem); a task
+ * whose first touch spread its memory over nodes (first_touch.c) draws on
+ * each in proportion to its pages there (SL_MEM_SPLIT).  Its
  * draw is its class's memory intensity (the kernel's for kernel work).  A
  * node whose summed draw exceeds its bandwidth (node_bw, in fully
  * memory-bound tasks) is oversubscribed by sum / node_bw, and every stall
@@ -33,7 +35,7 @@ void sl__bandwidth_init(struct sl_sim *sim)
 	sim->node_cont = sl_xcalloc((unsigned long)nnodes, sizeof(double));
 	for (int n = 0; n < nnodes; n++)
 		sim->node_cont[n] = sl_numa_contention(sim->model, 0.0);
-	sim->draw_mask = sl_xcalloc((unsigned long)nnodes + 1, sizeof(sl_cpumask));
+	sim->draw_mask = sl_xcalloc((unsigned long)nnodes + 2, sizeof(sl_cpumask));
 	sim->retime_nodes = sl_xcalloc((unsigned long)nnodes, sizeof(int));
 	sim->retime_pending = sl_xcalloc((unsigned long)nnodes, 1);
 	sim->retime_seq = sl_xcalloc((unsigned long)nnodes, sizeof(uint64_t));
@@ -69,13 +71,15 @@ static inline int draw_node(int kernel_node, const struct sl_task *t)
 	return t->kmem ? kernel_node : t->home_node;
 }
 
-/* The draw mask running task t's CPU belongs in: t's memory node, or the
- * last mask while it draws on nothing; -1 when t is not running. */
+/* The draw mask running task t's CPU belongs in: t's memory node, the
+ * nodes' mask while it draws on nothing, or the last while its memory is
+ * split over nodes; -1 when t is not running. */
 static int draw_slot_of(const struct sl_sim *sim, const struct sl_task *t)
 {
 	if (t->cpu < 0 || sim->cpus[t->cpu].curr != t)
 		return -1;
-	return t->mem_node >= 0 ? t->mem_node : sim->topo->nnodes;
+	return t->mem_node >= 0 ? t->mem_node
+	       : t->mem_node == SL_MEM_SPLIT ? sim->topo->nnodes + 1 : sim->topo->nnodes;
 }
 
 /* t's CPU, its running task or mem_node changed: move it to its mask. */
@@ -99,11 +103,14 @@ void sl__draw_update(struct sl_sim *sim, const struct sl_task *t)
 }
 
 /* The CPUs that may run a task drawing on `node`, in word w: in the
- * node's mask or in the mask of those drawing on nothing (whose task may
- * draw on the node by sl__mem_node while its demand is being moved). */
+ * node's mask, in the mask of those drawing on nothing (whose task may
+ * draw on the node by sl__mem_node while its demand is being moved), or in
+ * that of split memory (which may have pages there). */
 static inline uint64_t drawing_word(const struct sl_sim *sim, int node, int w)
 {
-	return sim->draw_mask[node].w[w] | sim->draw_mask[sim->topo->nnodes].w[w];
+	int nnodes = sim->topo->nnodes;
+	return sim->draw_mask[node].w[w] | sim->draw_mask[nnodes].w[w] |
+	       sim->draw_mask[nnodes + 1].w[w];
 }
 
 int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *intensity)
@@ -114,14 +121,14 @@ int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *inte
 	int node = draw_node(sim->model->kernel_node, t);
 	*intensity = node < 0 ? 0 : t->kmem ? sim->model->kernel_mem_intensity
 					  : sim->model->mem_intensity[t->wclass];
-	return node;
+	return node >= 0 && !t->kmem && t->mem_split ? SL_MEM_SPLIT : node;
 }
 
 /* Add (sign +1) or take (-1) memory intensity `mi` to or from the demand
  * on `node`; whether that changed the node's bandwidth contention. */
 static bool add_demand(struct sl_sim *sim, int node, int sign, double mi)
 {
-	if (!bandwidth_limited(sim) || node < 0 || mi == 0)
+	if (node < 0 || mi == 0)
 		return false;
 	double before = sim->node_cont[node];
 	if (!sim->retime_pending[node])
@@ -129,6 +136,13 @@ static bool add_demand(struct sl_sim *sim, int node, int sign, double mi)
 	sim->mem_demand[node] += sign * sl__demand_units(mi);
 	sim->node_cont[node] = sl_numa_contention(sim->model, sl__demand_intensity(sim->mem_demand[node]));
 	return sim->node_cont[node] != before;
+}
+
+/* Whether running task t, drawing on `mem_node` (sl__mem_node's), has
+ * memory on `node`. */
+static inline bool draws_there(const struct sl_task *t, int mem_node, int node)
+{
+	return mem_node == node || (mem_node == SL_MEM_SPLIT && sl__split_has(t->mem_split, node));
 }
 
 /* Test builds: every CPU whose task draws on `node` is in the masks
@@ -139,7 +153,7 @@ static void check_drawing(struct sl_sim *sim, int node)
 
 	for (int i = 0; i < sim->ncpus; i++) {
 		const struct sl_task *t = sim->cpus[i].curr;
-		if (!t || sl__mem_node(sim, t, &mi) != node)
+		if (!t || !draws_there(t, sl__mem_node(sim, t, &mi), node))
 			continue;
 		if (!((drawing_word(sim, node, i >> 6) >> (i & 63)) & 1) ||
 		    (t->mem_node >= 0 && t->mem_node != node)) {
@@ -158,7 +172,12 @@ static void check_drawing(struct sl_sim *sim, int node)
  * drawing_word). */
 static inline bool draws_on(int kernel_node, const struct sl_cpu *c, int node)
 {
-	return c->curr && draw_node(kernel_node, c->curr) == node;
+	const struct sl_task *t = c->curr;
+	if (!t)
+		return false;
+	if (__builtin_expect(t->mem_split != NULL, 0) && !t->kmem)
+		return sl__split_has(t->mem_split, node);
+	return draw_node(kernel_node, t) == node;
 }
 
 /*
@@ -240,12 +259,32 @@ static void restart_node(struct sl_sim *sim, int node)
 	}
 }
 
+/* Add (+1) or take (-1) t's draw of intensity mi on mem_node (a node,
+ * SL_MEM_SPLIT: on each node of its split in proportion, or -1: none),
+ * and have the nodes whose contention that changed re-timed. */
+static void change_draw(struct sl_sim *sim, const struct sl_task *t, int mem_node, int sign,
+			double mi)
+{
+	if (!bandwidth_limited(sim))
+		return;
+	if (mem_node != SL_MEM_SPLIT) {
+		if (add_demand(sim, mem_node, sign, mi))
+			retime_later(sim, mem_node);
+		return;
+	}
+	const struct sl_mem_split *s = t->mem_split;
+	for (int k = 0; k < s->n; k++)
+		if (add_demand(sim, s->part[k].node, sign, mi * s->part[k].share))
+			retime_later(sim, s->part[k].node);
+}
+
 /*
  * Running task t starts (sign +1) or stops (-1) drawing on the memory of
- * its node (its home, or the kernel's in a kernel phase); it stops
- * drawing what it started with (t->mem_node, t->mem_mi).  If that
- * changes the node's bandwidth contention, every running task drawing on
- * it is settled at its old speed and re-timed (retime_later).
+ * its node (its home, or the kernel's in a kernel phase; the nodes of its
+ * split memory); it stops drawing what it started with (t->mem_node,
+ * t->mem_mi).  If that changes a node's bandwidth contention, every
+ * running task drawing on it is settled at its old speed and re-timed
+ * (retime_later).
  */
 void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign)
 {
@@ -260,8 +299,7 @@ void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign)
 		t->mem_mi = 0;
 	}
 	sl__draw_update(sim, t);
-	if (add_demand(sim, node, sign, mi))
-		retime_later(sim, node);
+	change_draw(sim, t, node, sign, mi);
 }
 
 /*
@@ -279,15 +317,13 @@ void sl__kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel
 	int from = t->mem_node;
 
 	t->kmem = kernel;
-	if (from < 0 && t->home_node >= 0)
+	if (from == -1 && t->home_node >= 0)
 		return;
 	int to = t->mem_node = sl__mem_node(sim, t, &mi_to);
 	t->mem_mi = mi_to;
 	sl__draw_update(sim, t);
-	if (add_demand(sim, from, -1, mi_from))
-		retime_later(sim, from);
-	if (add_demand(sim, to, +1, mi_to))
-		retime_later(sim, to);
+	change_draw(sim, t, from, -1, mi_from);
+	change_draw(sim, t, to, +1, mi_to);
 }
 
 /* Re-time the nodes whose contention changed in this event, in the order

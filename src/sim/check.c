@@ -76,8 +76,13 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 			for (int i = 0; i < sim->ncpus; i++) {
 				const struct sl_task *t = sim->cpus[i].curr;
 				double mi;
-				if (t && sl__mem_node(sim, t, &mi) == n)
+				int mem = t ? sl__mem_node(sim, t, &mi) : -1;
+				if (mem == n)
 					d += sl__demand_units(mi);
+				else if (mem == SL_MEM_SPLIT)
+					for (int k = 0; k < t->mem_split->n; k++)
+						if (t->mem_split->part[k].node == n)
+							d += sl__demand_units(mi * t->mem_split->part[k].share);
 			}
 			if (d != sim->mem_demand[n])	/* integers: exact */
 				return sl_fail_internal(err, "check: node %d memory demand %.6f, running tasks %.6f",

@@ -137,9 +137,10 @@ struct sl_sim {
 	 * not depend on the order of the changes nor drift from rounding */
 	int64_t *mem_demand;
 	double *node_cont;		/* per node: sl_numa_contention of mem_demand */
-	/* Per node, then one more (the last) for CPUs whose task draws on
-	 * nothing at the moment: the CPUs whose running task draws on the
-	 * node's bandwidth (bandwidth.c retime_later, restart_node), so that a
+	/* Per node, then one for CPUs whose task draws on nothing at the
+	 * moment and one (the last) for those whose task's memory is split
+	 * over nodes: the CPUs whose running task draws on the node's
+	 * bandwidth (bandwidth.c retime_later, restart_node), so that a
 	 * change of a node's contention visits those, not the machine. */
 	sl_cpumask *draw_mask;
 	int mask_words;			/* words of a mask that can have CPUs */
@@ -246,6 +247,28 @@ void sl__bandwidth_flush(struct sl_sim *sim);
 /* The node whose memory running task t draws on now, and how much
  * (its memory intensity), or -1: none. */
 int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *intensity);
+/* mem_node of a task whose memory is split over the nodes of its
+ * mem_split: it draws on each in proportion to its pages there. */
+#define SL_MEM_SPLIT (-2)
+static inline bool sl__split_has(const struct sl_mem_split *s, int node)
+{
+	for (int k = 0; k < s->n; k++)
+		if (s->part[k].node == node)
+			return true;
+	return false;
+}
+
+/* first_touch.c: the pages of memory a task's actions touch first land on
+ * the nodes where that work runs. */
+/* t (running on c) applies its next action: start or end first touch as
+ * the action asks. */
+void sl__touch_action(struct sl_sim *sim, struct sl_task *t, bool touch);
+/* t's work `work` on node `node` while touching. */
+static inline void sl__touch_progress(struct sl_task *t, int node, double work)
+{
+	t->touch_work[node] += work;
+}
+
 /* A memory intensity (>= 0, at most 1) in the units of sim->mem_demand. */
 static inline int64_t sl__demand_units(double intensity)
 {

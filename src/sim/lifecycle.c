@@ -134,6 +134,7 @@ struct sl_task *sl__fork(struct sl_sim *sim, struct sl_task *parent, const struc
 	t->steady_speed = parent->steady_speed;
 	t->lat_group = a->u.fork.lat_group ? a->u.fork.lat_group : parent->lat_group;
 	t->home_node = a->u.fork.thread ? parent->home_node : -1;
+	t->mem_split = a->u.fork.thread ? parent->mem_split : NULL;
 	parent->nchildren++;
 	OBSERVE(sim, sched_fork, parent, t);
 	sim->ops->fork(sim, parent, t);
@@ -310,6 +311,11 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 	const struct sl_speed_model *m = sim->model;
 	struct sl_action *a = &t->act;
 
+	/* first touch: from the first work that touches to whatever the
+	 * task does next (first_touch.c) */
+	bool touch = (a->kind == SL_ACT_RUN || a->kind == SL_ACT_SYS) && a->u.run.touch;
+	if (__builtin_expect(touch ? !t->touching : t->touch_work != NULL, 0))
+		sl__touch_action(sim, t, touch);
 	switch (a->kind) {
 	case SL_ACT_RUN:
 	case SL_ACT_SYS:
@@ -346,6 +352,7 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		 * done, after any exec balancing has moved the task. */
 		sl__mem_demand(sim, t, -1);
 		t->home_node = -1;
+		t->mem_split = NULL;
 		t->touch_pending = true;
 		sl__mem_demand(sim, t, +1);	/* its kernel work still draws */
 		OBSERVE(sim, sched_exec, t);

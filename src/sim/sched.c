@@ -136,6 +136,8 @@ void sl__settle_work(struct sl_sim *sim, struct sl_cpu *c, sl_time wall)
 	d = work;
 	t->work_left -= d;
 	t->work_done += d;
+	if (t->touching)
+		sl__touch_progress(t, c->node, d);
 	if (t->act_sys)
 		sys_work += d;
 	else
@@ -194,6 +196,9 @@ static double task_speed(struct sl_sim *sim, struct sl_cpu *c)
 			m->speed = sl_speed_numa_kernel(sim->model, run, cont);
 		}
 		speed *= m->speed;
+	} else if (t->mem_split) {
+		speed *= sl_speed_numa_mix(sim->model, t->wclass, run, t->mem_split->part,
+					   t->mem_split->n, sim->node_cont);
 	} else if (t->home_node >= 0) {
 		double cont = sim->node_cont[t->home_node];
 		if (!sim->uspeed) {

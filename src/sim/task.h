@@ -38,6 +38,14 @@ enum sl_sched_policy {
 struct sl_prog;
 struct sl_waitq;
 
+/* A task's memory spread over nodes by where it was first touched
+ * (first_touch.c): parts in ascending node order, shares summing to 1.
+ * Never changed once made; threads share their creator's. */
+struct sl_mem_split {
+	int n;
+	struct sl_mem_share part[];
+};
+
 struct sl_task {
 	/* ---- read by policies ---- */
 	int id;			/* creation index, 0 = the workload's root */
@@ -65,8 +73,14 @@ struct sl_task {
 	long result;			/* result of the last finished action */
 	enum sl_wclass wclass;		/* class of the current compute work */
 	unsigned footprint_kb;		/* cache footprint */
-	int home_node;			/* memory node by first touch (-1 before) */
+	int home_node;			/* memory node by first touch (-1 before); with
+					 * mem_split, the node holding the most of it */
+	const struct sl_mem_split *mem_split;	/* its memory over several nodes
+					 * (first_touch.c); NULL: all on home_node */
 	bool touch_pending;		/* exec'd: first touch when exec's cost is paid */
+	bool touching;			/* its action first-touches its memory: the
+					 * pages land where it runs (first_touch.c) */
+	double *touch_work;		/* per node, the work done while touching */
 	bool steady_speed;		/* runs at the reference speed whatever shares its
 					 * core or memory: its work is CPU time (a trace
 					 * replayed with bursts=time) */
@@ -106,7 +120,8 @@ struct sl_task {
 	bool kmem;				/* in a kernel phase on a machine whose kernel
 						 * memory is on one node: its speed and memory
 						 * demand are the kernel's (sched.c) */
-	int mem_node;				/* node its running adds to mem_demand, -1: none */
+	int mem_node;				/* node its running adds to mem_demand, -1: none,
+						 * SL_MEM_SPLIT: the nodes of mem_split */
 	double mem_mi;				/* ... and how much */
 	bool need_step;				/* ask the program for the next action */
 	bool need_apply;			/* t->act has not taken effect yet */

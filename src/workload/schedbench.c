@@ -8,8 +8,9 @@
  * first), and waits for them.  Each execs,
  * allocates 20 MB (two arrays of 10^6 doubles and 10^6 int indices), notes
  * the node it runs on (iSched) and initialises the arrays - first touch puts
- * every page on that node, its home for good (2.5/2.6 never migrated
- * pages) - then runs 100 passes of 10^6 indirect read-modify-writes at
+ * each page on the node where the task runs when it faults it, for good
+ * (2.5/2.6 never migrated pages), so a task the balancer moves during its
+ * init has its memory on several nodes (sim/first_touch.c) - then runs 100 passes of 10^6 indirect read-modify-writes at
  * pseudo-random indices: no system calls, no blocking, memory-latency
  * bound (work class MEM), slower by the machine's NUMA ratio whenever it
  * runs away from its home node.  Three seconds after the start dispatch
@@ -48,10 +49,12 @@
  * N = 32: AvgUser 55.2-61.5 s, Elapsed 117.3-140.5 s, TotalSys 9.6 s.
  *
  * Omitted / simplified:
- *   - first touch is instantaneous at the start of the initialisation,
- *     after exec: the pages of a task that moves during its ~0.1 s init all
- *     land on the node where it started it (so iSched is the home node; the
- *     original sampled iSched just before the init);
+ *   - the pages land where the init's faults and writes run, in
+ *     proportion to the work done on each node, and are placed when the
+ *     init ends (sim/first_touch.c); during the init the task draws on the
+ *     node where its exec was paid.  The home column is the node with the
+ *     most of its pages, iSched where the init began (until December 2026
+ *     every page landed there);
  *   - dispatch's own Perl work between forks (setting up the capture of
  *     each child's stderr) is free: only the fork cost separates them;
  *   - kernel time of a task is exec, a few startup page faults, one fault
@@ -110,7 +113,8 @@ struct sb_run {
 
 /* The page faults of a new image (kernel work); the engine makes the node
  * where the task runs once exec is paid its home (first touch after exec
- * and after any exec balancing: docs/engine.md). */
+ * and after any exec balancing: docs/engine.md), until the arrays'
+ * first touch places the memory that counts. */
 static struct sl_action startup_faults(const struct sb_run *run)
 {
 	return sl_act_sys(run->startup_ns);
@@ -133,14 +137,16 @@ static void job_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 		j->pc = J_TOUCH;
 		*next = startup_faults(run);
 		return;
-	case J_TOUCH:	/* read /proc/self/stat, then touch the arrays here */
+	case J_TOUCH:	/* read /proc/self/stat, then touch the arrays: their
+			 * page faults and the init's writes place the pages
+			 * where they run */
 		run->rows[j->index].isched = sl_topo(sim)->cpu_node[t->cpu];
 		j->pc = J_INIT;
-		*next = sl_act_sys(run->touch_ns);
+		*next = sl_act_first_touch(sl_act_sys(run->touch_ns));
 		return;
-	case J_INIT:
+	case J_INIT:	/* the passes that follow end the first touch */
 		j->pc = J_PASS;
-		*next = sl_act_run(run->init_ns, SL_WC_CACHE);
+		*next = sl_act_first_touch(sl_act_run(run->init_ns, SL_WC_CACHE));
 		return;
 	default:
 		if (j->pass < SB_PASSES) {

@@ -745,3 +745,23 @@ SL_TEST(hw_wclass_names)
 		for (int b = 0; b < a; b++)
 			CHECK(strcmp(sl_wclass_name(a), sl_wclass_name(b)) != 0);
 }
+
+/* Memory split over nodes (sim/first_touch.c): one part is sl_speed_numa
+ * to the bit; two parts stall in proportion, each at its node's latency
+ * ratio and contention. */
+SL_TEST(hw_speed_numa_mix)
+{
+	struct sl_err err = { 0 };
+
+	CHECK(sl_machine_load(&mach, "numaq-16", &err) == 0);
+	const struct sl_speed_model *s = &mach.speed;
+	double cont[4] = { 1.0, 1.7, 1.0, 2.5 };
+	struct sl_mem_share one = { 3, 1.0 };
+	for (int run = 0; run < 4; run++)
+		CHECK(sl_speed_numa_mix(s, SL_WC_MEM, run, &one, 1, cont) ==
+		      sl_speed_numa(s, SL_WC_MEM, run, 3, cont[3]));
+	struct sl_mem_share two[2] = { { 1, 0.25 }, { 3, 0.75 } };
+	double mi = s->mem_intensity[SL_WC_MEM];
+	double want = 1.0 / (1 - mi + mi * (0.25 * 1.7 + 0.75 * s->numa_ratio[1][3] * 2.5));
+	CHECK(fabs(sl_speed_numa_mix(s, SL_WC_MEM, 1, two, 2, cont) - want) < 1e-12);
+}

@@ -10,7 +10,9 @@
  *
  * Also the bandwidth of a node shared by user work, on a machine whose
  * node's CPUs lie beyond the first 64 (the engine finds the tasks drawing
- * on a node in per-node CPU masks, sim/bandwidth.c restart_node).
+ * on a node in per-node CPU masks, sim/bandwidth.c restart_node), and first
+ * touch: memory placed where the work that touches it ran, over several
+ * nodes when the task moved meanwhile (sim/first_touch.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -26,6 +28,9 @@
 #define KM_MAX 8
 
 static int cpu_of[KM_MAX];
+/* At CPU 0's tick number move_tick (0: never), task move_id moves to
+ * CPU move_to (a scheduler moving a running task). */
+static int move_tick, move_id, move_to, ticks;
 
 struct km_task { struct sl_task *next; };
 struct km { struct sl_task *head[256]; };
@@ -62,15 +67,25 @@ static void km_wakeup(struct sl_sim *sim, struct sl_task *t, int w, unsigned fl)
 static struct sl_task *km_pick(struct sl_sim *sim, int cpu, struct sl_task *prev)
 {
 	struct km *k = sl_policy_data(sim);
-	if (prev && prev->state == SL_TASK_RUNNABLE)
-		return prev;
+	if (prev && prev->state == SL_TASK_RUNNABLE) {
+		if (cpu_of[prev->id < KM_MAX ? prev->id : 0] == cpu)
+			return prev;
+		km_push(sim, prev);	/* moved: to its new CPU's queue */
+	}
 	struct sl_task *t = k->head[cpu];
 	if (t)
 		k->head[cpu] = ((struct km_task *)sl_task_policy(t))->next;
 	return t;
 }
 
-static void km_tick(struct sl_sim *sim, int cpu) { (void)sim; (void)cpu; }
+static void km_tick(struct sl_sim *sim, int cpu)
+{
+	if (cpu != 0 || !move_tick || ++ticks != move_tick)
+		return;
+	int from = cpu_of[move_id];
+	cpu_of[move_id] = move_to;
+	sl_resched(sim, from);
+}
 
 static const struct sl_policy_ops km_ops = {
 	.name = "km", .task_size = sizeof(struct km_task),
@@ -311,6 +326,111 @@ SL_TEST(kmem_machine_property)
 	memset(&err, 0, sizeof(err));
 	CHECK(sl_machine_load(&mach, "numaq-16,kmem=far", &err) != 0 &&
 	      strstr(err.msg, "node number"));
+}
+
+/* ---- first touch (sim/first_touch.c) ---- */
+
+/* On two nodes of two CPUs (0-1, 2-3), the root touches 30 ms of memory
+ * (SPIN work: no stalls, so 30 ms of work take 30 ms wherever it runs)
+ * and then does `mem_ms` of MEM work.  At the first tick (10 ms, hz 100)
+ * it is moved from CPU 0 to CPU `to` if move.  Its memory split (NULL: one
+ * node), its home and the elapsed ns, or -1. */
+static double touch_then_mem(bool move, int to, double mem_ms, int *home, int *nparts,
+			     double *share0)
+{
+	struct sl_err err = { 0 };
+	double elapsed = -1;
+
+	cpu_of[0] = 0;
+	move_tick = move ? 1 : 0;
+	move_id = 0;
+	move_to = to;
+	ticks = 0;
+	struct sl_sim *sim = make("node:2 pack:1 core:2 pu:1", 0);
+	if (!sim)
+		return -1;
+	struct km_script *s = script(sim);
+	add(s, sl_act_first_touch(sl_act_run(30e6, SL_WC_SPIN)));
+	add(s, sl_act_run(mem_ms * 1e6, SL_WC_MEM));
+	struct sl_task *t = sl_sim_spawn_root(sim, &km_prog, s, "root");
+	if (sl_sim_run(sim, &err) == 0) {
+		struct sl_run_stats st;
+		sl_sim_stats(sim, &st);
+		elapsed = (double)st.elapsed_ns;
+		*home = t->home_node;
+		*nparts = t->mem_split ? t->mem_split->n : 1;
+		*share0 = t->mem_split && t->mem_split->part[0].node == 0 ? t->mem_split->part[0].share
+									  : -1;
+	} else {
+		fprintf(stderr, "  run: %s\n", err.msg);
+	}
+	sl_sim_destroy(sim);
+	move_tick = 0;
+	return elapsed;
+}
+
+/* Pages land on the node of the CPU that faults them (2.6.11
+ * do_anonymous_page -> alloc_page_vma, default policy: numa_node_id()):
+ * a task moved from node 0 to node 1 after a third of its first touch has
+ * a third of its memory on node 0, its home is node 1, and its MEM work
+ * on node 1 stalls a third of the time at the remote ratio.  Unmoved, or
+ * moved within its node, its memory is all on node 0. */
+SL_TEST(first_touch_splits_memory_where_it_ran)
+{
+	struct sl_err err = { 0 };
+	int home = -9, nparts = 0;
+	double share0 = 0;
+
+	CHECK(sl_machine_load(&mach, "node:2 pack:1 core:2 pu:1", &err) == 0);
+	double m = mach.speed.mem_intensity[SL_WC_MEM], r = mach.speed.numa_ratio[1][0];
+	CHECKF(r > 1.0, "remote ratio %g", r);
+
+	double e = touch_then_mem(true, 2, 100, &home, &nparts, &share0);
+	CHECKF(home == 1 && nparts == 2, "home %d, %d parts", home, nparts);
+	CHECKF(fabs(share0 - 1.0 / 3) < 1e-6, "share on node 0 %.9f", share0);
+	double want = 30e6 + 100e6 * (1 - m + m * (r / 3 + 2.0 / 3));
+	CHECKF(fabs(e - want) < 1e3, "elapsed %.0f ns, want %.0f", e, want);
+
+	e = touch_then_mem(false, 0, 100, &home, &nparts, &share0);
+	CHECKF(home == 0 && nparts == 1 && fabs(e - 130e6) < 1e3, "unmoved: home %d, %d parts, "
+	       "elapsed %.0f", home, nparts, e);
+	e = touch_then_mem(true, 1, 100, &home, &nparts, &share0);
+	CHECKF(home == 0 && nparts == 1 && fabs(e - 130e6) < 1e3, "moved on node 0: home %d, "
+	       "%d parts, elapsed %.0f", home, nparts, e);
+}
+
+/* A split task draws on each node's bandwidth in proportion to its pages
+ * there (the engine's check, on in these runs, sums every node's demand
+ * at every event), and a change of either node's contention re-times it:
+ * with node 1's bandwidth at a third of one MEM task's draw, the split
+ * task's MEM work (2/3 of its draw on node 1) stalls there twice over
+ * (contention (2/3 m) / (m / 3) = 2) and at the remote ratio on node 0. */
+SL_TEST(first_touch_split_memory_draws_on_both_nodes)
+{
+	struct sl_err err = { 0 };
+
+	CHECK(sl_machine_load(&mach, "node:2 pack:1 core:2 pu:1", &err) == 0);
+	double m = mach.speed.mem_intensity[SL_WC_MEM], r = mach.speed.numa_ratio[1][0];
+	char name[96];
+	snprintf(name, sizeof(name), "node:2 pack:1 core:2 pu:1,bw=%.17g", m / 3);
+	cpu_of[0] = 0;
+	move_tick = 1;
+	move_id = 0;
+	move_to = 2;
+	ticks = 0;
+	struct sl_sim *sim = make(name, 0);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	double cont1 = sl_numa_contention(&mach.speed, 2 * m / 3);
+	struct km_script *s = script(sim);
+	add(s, sl_act_first_touch(sl_act_run(30e6, SL_WC_SPIN)));
+	add(s, sl_act_run(100e6, SL_WC_MEM));
+	double e = run_root(sim, s);
+	move_tick = 0;
+	double want = 30e6 + 100e6 * (1 - m + m * (r / 3 + 2.0 / 3 * cont1));
+	CHECKF(cont1 > 1.5 && fabs(e - want) < 1e3, "elapsed %.0f ns, want %.0f (contention %g)", e,
+	       want, cont1);
 }
 
 /* On machine `base` with a node bandwidth of `bw`: the root on cpus[0]
