@@ -46,7 +46,17 @@ schedlab: $(OBJ) build/opt/src/cli/main.o
 
 # Experiments are data files; they are compiled into the binary so that
 # ./schedlab works from any directory.
-build/gen/experiments_data.c: $(EXPERIMENTS) scripts/embed-experiments.sh
+# The names of the files a generated file is made from, rewritten only when
+# the set changes: a removed file is no newer than the target, so the
+# target depends on its list too.
+build/gen/%.list: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(LIST_$*)' | cmp -s - $@ || echo '$(LIST_$*)' > $@
+LIST_experiments = $(EXPERIMENTS)
+LIST_tests = $(TEST_SRC)
+.PHONY: FORCE
+
+build/gen/experiments_data.c: $(EXPERIMENTS) build/gen/experiments.list scripts/embed-experiments.sh
 	@mkdir -p $(dir $@)
 	$(Q)sh scripts/embed-experiments.sh $(EXPERIMENTS) > $@
 
@@ -61,7 +71,7 @@ build/san/%.o: %.c
 	@$(if $(Q),echo "  CC [san] $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -DSL_TESTING -c -o $@ $<
 
-build/gen/tests_list.h: $(TEST_SRC) scripts/gen-tests.sh
+build/gen/tests_list.h: $(TEST_SRC) build/gen/tests.list scripts/gen-tests.sh
 	@mkdir -p $(dir $@)
 	$(Q)sh scripts/gen-tests.sh $(TEST_SRC) > $@
 
