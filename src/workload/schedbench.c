@@ -424,7 +424,7 @@ static int sb_check(const struct sl_params *p, const struct sl_machine *m,
 const struct sl_workload_ops sl_workload_schedbench = {
 	.name = "schedbench",
 	.summary = "NUMA schedbench (Erich Focht's numa_test): N memory-bound tasks with 20 MB "
-		   "first-touched at home, hackbench 20 at 3 s",
+		   "first-touched where their init runs, hackbench 20 at 3 s",
 	.metric = "bench_elapsed_s",
 	.params = sb_params,
 	.start = sb_start,
