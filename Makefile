@@ -107,6 +107,7 @@ docs: schedlab
 	python3 scripts/seed-tables.py ./schedlab
 	python3 scripts/schedbench-tables.py ./schedlab --write
 	python3 scripts/sl-table.py ./schedlab --write
+	python3 scripts/roundtrip-table.py ./schedlab --write
 
 clean:
 	rm -rf build schedlab

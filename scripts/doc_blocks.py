@@ -8,9 +8,9 @@ rendered), each on a line of its own and indented as the block is:
   <!-- end SCRIPT -->
 
 The scripts that regenerate the docs' tables (seed-tables.py,
-schedbench-tables.py, sl-table.py) write through replace_block, so that
-the prose around a table is kept and the table is never typed by hand,
-and read schedlab's runs through run_metrics.
+schedbench-tables.py, sl-table.py, roundtrip-table.py) write through
+replace_block, so that the prose around a table is kept and the table is
+never typed by hand, and read schedlab's runs through run_metrics.
 """
 import csv
 import io
