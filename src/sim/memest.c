@@ -40,6 +40,14 @@ uint64_t sl_sim_allocs_cost(uint64_t n, uint64_t size)
 	return sl_sat_mul(n, sl_sim_alloc_cost(size));
 }
 
+uint64_t sl_sim_first_touch_cost(uint64_t nnodes)
+{
+	uint64_t work = sl_sim_alloc_cost(sl_sat_mul(nnodes, sizeof(double)));
+	uint64_t split = sl_sim_alloc_cost(sl_sat_add(sizeof(struct sl_mem_split),
+					   sl_sat_mul(nnodes, sizeof(struct sl_mem_share))));
+	return sl_sat_add(work, split);
+}
+
 uint64_t sl_sim_chans_cost(uint64_t n)
 {
 	return sl_sim_allocs_cost(n, sizeof(struct sl_chan));

@@ -278,6 +278,9 @@ uint64_t sl_sim_allocs_cost(uint64_t n, uint64_t size);
 uint64_t sl_sim_chans_cost(uint64_t n);
 uint64_t sl_sim_mutexes_cost(uint64_t n);
 uint64_t sl_sim_barriers_cost(uint64_t n);
+/* ... and one task's first touch of its memory on a machine of `nnodes`
+ * nodes (sl_act_first_touch: its work per node, and its memory's split). */
+uint64_t sl_sim_first_touch_cost(uint64_t nnodes);
 /* The bytes one run of `need` under `policy` on `machine` takes at most:
  * the engine's per-run, per-CPU and per-task structures (their sizeof,
  * plus an allowance for the policy's per-CPU state) and the workload's. */

@@ -381,7 +381,8 @@ static void sb_report(struct sl_sim *sim, void *state, const struct sl_params *p
 	sl_metrics_add(out, "moved", "count", moved, -1);
 }
 
-/* dispatch, its N children and the background hackbench's main and children */
+/* dispatch, its N children (each with its first touch) and the background
+ * hackbench's main and children */
 static void sb_mem(const struct sl_params *p, const struct sl_topo *topo,
 		   struct sl_mem_need *need)
 {
@@ -394,6 +395,8 @@ static void sb_mem(const struct sl_params *p, const struct sl_topo *topo,
 						sizeof(struct sb_job))));
 	need->bytes = sl_sat_add(need->bytes, sl_sim_alloc_cost(sl_sat_mul(tasks,
 						sizeof(struct sl_schedbench_task))));
+	need->bytes = sl_sat_add(need->bytes, sl_sat_mul(tasks,
+						sl_sim_first_touch_cost((uint64_t)topo->nnodes)));
 	need->tasks = sl_sat_add(need->tasks, tasks);
 	if (groups > 0) {
 		hb_mem(groups, 20, need);
