@@ -32,7 +32,8 @@ struct sl_schedbench_task {
 	double node_pct[SL_SCHEDBENCH_NODES];
 	int isched;
 	int msched;
-	int home;		/* the node its memory lives on */
+	int home;		/* the node its memory lives on (the most of it) */
+	int mem_nodes;		/* how many nodes its memory lies on (first touch) */
 	double user_s, sys_s;
 	double start_s;		/* fork time from the start of the run */
 	double end_s;		/* exit time from the start of the run */

@@ -167,6 +167,7 @@ static void job_release(struct sl_sim *sim, struct sl_task *t)
 	sl_time total = 0, most = -1;
 
 	row->home = t->home_node;
+	row->mem_nodes = t->mem_split ? t->mem_split->n : t->home_node >= 0;
 	row->user_s = sl_ns_to_s(t->user_ns);
 	row->sys_s = sl_ns_to_s(t->sys_ns);
 	row->start_s = sl_ns_to_s(t->start_ns - run->t_start);
@@ -350,7 +351,7 @@ static void sb_report(struct sl_sim *sim, void *state, const struct sl_params *p
 {
 	const struct sb_run *run = state;
 	double user = 0, sys = 0, umax = 0, home = 0, home_min = 100;
-	int moved = 0;
+	int moved = 0, split = 0;
 	bool nodes_known = run->nnodes <= SL_SCHEDBENCH_NODES;
 
 	(void)sim;
@@ -360,6 +361,7 @@ static void sb_report(struct sl_sim *sim, void *state, const struct sl_params *p
 		user += r->user_s;
 		sys += r->sys_s;
 		umax = r->user_s > umax ? r->user_s : umax;
+		split += r->mem_nodes > 1;
 		if (!nodes_known || r->home < 0)
 			continue;
 		double h = r->node_pct[r->home];
@@ -374,6 +376,7 @@ static void sb_report(struct sl_sim *sim, void *state, const struct sl_params *p
 	sl_metrics_add(out, "max_user_s", "s", umax, -1);
 	sl_metrics_add(out, "hackbench_s", "s",
 		       run->hackbench ? sl_ns_to_s(run->hb.t_end - run->hb.t_go) : 0, 0);
+	sl_metrics_add(out, "split", "count", split, -1);
 	if (!nodes_known)
 		return;
 	sl_metrics_add(out, "home_pct", "%", home / run->tasks, +1);
