@@ -259,9 +259,9 @@ static inline bool sl__split_has(const struct sl_mem_split *s, int node)
 }
 
 /* first_touch.c: the pages of memory a task's actions touch first land on
- * the nodes where that work runs. */
-/* t (running on c) applies its next action: start or end first touch as
- * the action asks. */
+ * the nodes where that work runs.  Running task t applies its next action,
+ * which does (touch) or does not first-touch: its first touch starts, or
+ * ends and its memory is placed. */
 void sl__touch_action(struct sl_sim *sim, struct sl_task *t, bool touch);
 /* t's work `work` on node `node` while touching. */
 static inline void sl__touch_progress(struct sl_task *t, int node, double work)

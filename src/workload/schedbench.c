@@ -10,10 +10,11 @@
  * the node it runs on (iSched) and initialises the arrays - first touch puts
  * each page on the node where the task runs when it faults it, for good
  * (2.5/2.6 never migrated pages), so a task the balancer moves during its
- * init has its memory on several nodes (sim/first_touch.c) - then runs 100 passes of 10^6 indirect read-modify-writes at
- * pseudo-random indices: no system calls, no blocking, memory-latency
- * bound (work class MEM), slower by the machine's NUMA ratio whenever it
- * runs away from its home node.  Three seconds after the start dispatch
+ * init has its memory on several nodes (sim/first_touch.c) - then runs
+ * 100 passes of 10^6 indirect read-modify-writes at pseudo-random indices:
+ * no system calls, no blocking, memory-latency bound (work class MEM),
+ * slower by the machine's NUMA ratio whenever it runs away from its
+ * memory.  Three seconds after the start dispatch
  * launches `hackbench 20` in the background (800 processes, 800,000
  * messages over socket pairs; hackbench.c), which unbalances the run queues
  * so that the balancer moves the memory-bound tasks.  dispatch reaps only
