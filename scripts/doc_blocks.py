@@ -52,3 +52,16 @@ def replace_block(path, script, name, lines):
     new = "%s%s\n%s%s<!-- end %s -->" % (indent, head, body, indent, script)
     open(path, "w").write(text[:m.start()] + new + text[m.end():])
     print("%s: %s: %s regenerated" % (script, path, head), file=sys.stderr)
+
+
+def table_main(page, script, table):
+    """The command line of a script that regenerates one unnamed block:
+    `SCRIPT [SCHEDLAB] [--write]` prints table(SCHEDLAB)'s lines, or with
+    --write puts them in `page` (replace_block)."""
+    args = [a for a in sys.argv[1:] if a != "--write"]
+    schedlab = args[0] if args else "./schedlab"
+    lines = table(schedlab)
+    if "--write" in sys.argv[1:]:
+        replace_block(page, script, "", lines)
+    else:
+        print("\n".join(lines))

@@ -21,7 +21,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from doc_blocks import replace_block  # noqa: E402
+from doc_blocks import table_main  # noqa: E402
 
 K = "kernbench:size=2,units=20,pipe=0"
 NOHT = "p4dpe-2x2ht,noht"
@@ -103,12 +103,7 @@ def table(schedlab):
 
 
 def main():
-    schedlab = sys.argv[1] if len(sys.argv) > 1 else "./schedlab"
-    lines = table(schedlab)
-    if "--write" in sys.argv[2:]:
-        replace_block("docs/traces.md", "roundtrip-table.py", "", lines)
-    else:
-        print("\n".join(lines))
+    table_main("docs/traces.md", "roundtrip-table.py", table)
 
 
 if __name__ == "__main__":

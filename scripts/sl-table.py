@@ -18,7 +18,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from doc_blocks import replace_block, run_metrics  # noqa: E402
+from doc_blocks import table_main, run_metrics  # noqa: E402
 
 # The policies each machine's rows compare sl with.
 P4DPE = ["ht", "o1", "linux24", "domains", "cfs"]
@@ -94,13 +94,7 @@ def table(schedlab):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "--write"]
-    schedlab = args[0] if args else "./schedlab"
-    lines = table(schedlab)
-    if "--write" in sys.argv[1:]:
-        replace_block("docs/policies/sl.md", "sl-table.py", "", lines)
-    else:
-        print("\n".join(lines))
+    table_main("docs/policies/sl.md", "sl-table.py", table)
 
 
 if __name__ == "__main__":

@@ -436,19 +436,29 @@ SL_TEST(schedbench_hackbench_is_outside_the_totals)
 	wb_done(&r);
 }
 
+/* A schedbench run `spec` on `machine` with seed 2 and its per-task rows:
+ * their number, or -1 (a failed check) when it did not run. */
+static int sb_rows(struct wb_run *r, const char *machine, const char *spec,
+		   const struct sl_schedbench_task **rows)
+{
+	if (!wb_run(r, machine, &sl_workload_schedbench, spec, 2)) {
+		CHECK(!"schedbench ran");
+		return -1;
+	}
+	return sl_schedbench_tasks(r->state, rows);
+}
+
 /* On two nodes the rows are consistent: shares add up to 100 %, MSched is
  * the node with the largest share, the summaries are their means. */
 SL_TEST(schedbench_rows_are_consistent_on_two_nodes)
 {
 	struct wb_run r;
-
-	if (!wb_run(&r, "node:2 pack:1 core:2 pu:1", &sl_workload_schedbench,
-		    "schedbench:tasks=6,size=0.5,hackbench=1,hackbench_at=0.1", 2)) {
-		CHECK(!"schedbench ran");
-		return;
-	}
 	const struct sl_schedbench_task *rows;
-	int n = sl_schedbench_tasks(r.state, &rows);
+	int n = sb_rows(&r, "node:2 pack:1 core:2 pu:1",
+			"schedbench:tasks=6,size=0.5,hackbench=1,hackbench_at=0.1", &rows);
+
+	if (n < 0)
+		return;
 	double home = 0, min = 100;
 	int moved = 0;
 	CHECK(n == 6);
@@ -479,14 +489,12 @@ SL_TEST(schedbench_rows_are_consistent_on_two_nodes)
 SL_TEST(schedbench_split_memory_is_counted)
 {
 	struct wb_run r;
-
-	if (!wb_run(&r, "node:4 pack:1 core:4 pu:1,bw=0.5", &sl_workload_schedbench,
-		    "schedbench:tasks=32,size=0.5,hackbench=1,hackbench_at=0.05", 2)) {
-		CHECK(!"schedbench ran");
-		return;
-	}
 	const struct sl_schedbench_task *rows;
-	int n = sl_schedbench_tasks(r.state, &rows), split = 0;
+	int n = sb_rows(&r, "node:4 pack:1 core:4 pu:1,bw=0.5",
+			"schedbench:tasks=32,size=0.5,hackbench=1,hackbench_at=0.05", &rows), split = 0;
+
+	if (n < 0)
+		return;
 	CHECK(n == 32);
 	for (int i = 0; i < n; i++) {
 		CHECKF(rows[i].mem_nodes >= 1 && rows[i].mem_nodes <= 4, "task %d: %d nodes", i,
