@@ -26,6 +26,7 @@
 
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cmd_real.h"
@@ -120,6 +121,11 @@ int cli_calibrate(const char *machine, const char *policy, uint64_t seed,
 		return sl_fail(err, "validate: --calibrate: the pinned round trip took %.2f us, "
 			       "%.0fx the model's %.2f us: this host is too busy to measure",
 			       c->real_us, c->kcost, c->sim_us);
-	snprintf(c->machine, sizeof(c->machine), "%s,kcost=%.4g", m, c->kcost);
+	/* the factor the model runs with is the one written into the machine
+	 * name: report that one, not the unrounded ratio */
+	char f[32];
+	snprintf(f, sizeof(f), "%.4g", c->kcost);
+	c->kcost = strtod(f, NULL);
+	snprintf(c->machine, sizeof(c->machine), "%s,kcost=%s", m, f);
 	return 0;
 }

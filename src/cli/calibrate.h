@@ -15,7 +15,7 @@ struct cli_calibration {
 	long loops;		/* round trips per run */
 	double real_us;		/* the real median round trip */
 	double sim_us;		/* the simulated one at kcost=1 */
-	double kcost;		/* real_us / sim_us */
+	double kcost;		/* real_us / sim_us, to the 4 digits the model runs with */
 	char machine[320];	/* the machine given, with kcost=F */
 };
 

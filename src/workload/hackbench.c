@@ -31,7 +31,8 @@
  * wakeups (wake_up_interruptible_sync in pipe_write), sockets plain ones
  * in 2.4 and 2.6 and sync ones in 6.12 (sock_def_readable,
  * unix_write_space: SL_WAKE_SOCK).  The go signal is one write that wakes
- * every poller at once.  Metric: the time from the go signal to the last
+ * every poller at once, through a pipe or a socket pair as the messages'
+ * channels are (fdpair), with their wakeups.  Metric: the time from the go signal to the last
  * reap, what hackbench prints ("Time: s.mmm").
  *
  * Sources: Rusty Russell's version in Erich Focht's numa_test attachment
@@ -372,8 +373,7 @@ void hb_setup(struct sl_sim *sim, struct hb_run *run, const struct hb_config *cf
 		run->chans[i] = hb_channel(sim, run->cfg.buf, cfg->pipe);
 	/* socket pairs or pipes too, as the messages' (fdpair) */
 	run->ready = hb_channel(sim, run->nchildren, cfg->pipe);
-	run->go = cfg->pipe ? sl_chan_new(sim, run->nchildren, false)
-			    : hb_channel(sim, run->nchildren, false);
+	run->go = hb_channel(sim, run->nchildren, cfg->pipe);
 	run->group_bytes = sl_sim_alloc(sim, sizeof(*run->group_bytes) * (size_t)cfg->groups);
 	run->procs = sl_sim_alloc(sim, sizeof(*run->procs) * (size_t)run->nchildren);
 	for (int i = 0; i < run->nchildren; i++) {
