@@ -84,9 +84,6 @@
  *   - The recalculation runs in the kernel under tasklist_lock (a read
  *     lock), outside runqueue_lock: it is charged as plain scheduler time on
  *     the CPU that does it, not under the global lock.
- *   - The exit counter return happens when the child exits rather than
- *     when the parent reaps it (the engine tells the policy of exits only);
- *     the parent's goodness is the same in all but the reaping window.
  *   - HT tweak: 2.4 tested it only when smp_num_siblings == 2; here it
  *     applies to any SMT width (every sibling idle), which is the same
  *     thing on the 2-way HT machines of the time.
@@ -551,7 +548,10 @@ static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_
 	/* prev == next (same_process): no switch, the ticks are its own */
 	s->sched_end[cpu] = lp && next == lp ? 0 : sl_now(sim) + spent;
 
-	if (lp && next == lp)
+	/* prev == next: no switch, and no new last_schedule - an idle CPU
+	 * poked in vain stays as long idle for reschedule_idle as it was
+	 * (2.4.27 schedule(): same_process skips the update) */
+	if (next == lp)
 		return prev;
 	linux24_switch_to(sim, s, cpu, next);
 

@@ -974,6 +974,44 @@ SL_TEST(domains_exit_mixes_sleep_avg_as_written)
 	sl_sim_destroy(r.sim);
 }
 
+/* The prio an interactive hog has after the tick that round-robins it
+ * (TIMESLICE_GRANULARITY), when its sleep_avg says 115 and it was
+ * queued at 118: -1 if the setup failed. */
+static int sdt_round_robin_prio(const char *policy)
+{
+	struct sdt_run r;
+	int prio = -1;
+
+	if (!sdt_start(&r, "pack:1 core:1 pu:1", policy, 5 * SL_MSEC))
+		return -1;
+	sl_sim_spawn_root(r.sim, &sdt_prog, sdt_hog(r.sim, 1000, false), "hog");
+	struct sl_task *t = sdt_run(&r) ? sdt_find(r.sim, "hog") : NULL;
+	if (t && sl_curr(r.sim, 0) == t) {
+		struct sd_sched *s = sdt_sched(&r);
+		struct sd_task *p = sd_of(t);
+		p->sleep_avg = s->max_sleep_avg * s->tick_ns;	/* full bonus: 115 */
+		sd_dequeue(p);
+		p->prio = 118;
+		sd_enqueue(sd_rq(s, 0)->active, p);
+		/* the tick that leaves 10 ticks used, one granularity */
+		p->time_slice = sd_task_timeslice(s, p) - 9;
+		sd_tick(r.sim, 0);
+		prio = p->prio;
+	}
+	sl_sim_destroy(r.sim);
+	return prio;
+}
+
+/* 2.6.11/2.6.12.1 scheduler_tick: the round robin of an interactive task
+ * is requeue_task, at the priority it has; 2.6.0's recomputed it. */
+SL_TEST(domains_round_robin_keeps_prio)
+{
+	int v2612 = sdt_round_robin_prio("domains:version=2.6.12");
+	int w26 = sdt_round_robin_prio("domains:version=w26");
+	CHECKF(v2612 == 118, "2.6.12: prio %d after the round robin, queued at 118", v2612);
+	CHECKF(w26 == 115, "w26: prio %d after the round robin, effective 115", w26);
+}
+
 /* ---- SMT nice: dependent_sleeper ---- */
 
 /* A nice 0 and a nice 19 hog on the two siblings of one P4 HT for 1 s:

@@ -592,3 +592,48 @@ SL_TEST(linux24_sync_wakeup)
 	CHECKF(sync >= 0 && sync < 0.1 && async > 0.5, "less busy CPU: %.2f of the busier "
 	       "with sync wakeups, %.2f without", sync, async);
 }
+
+/* ---- an idle CPU poked in vain keeps its idle-since time ---- */
+
+/*
+ * Three CPUs.  B runs on CPU 1 until 2 ms, D on CPU 2 until 4 ms: CPU 1 is
+ * the least recently active idle CPU.  At 6 ms root forks E and sleeps:
+ * reschedule_idle(E) pokes CPU 1, but CPU 0, left by root at once, takes
+ * E first, and CPU 1's schedule() finds nothing (prev == next, idle).  E
+ * then forks F while CPU 0 is busy: the CPU F runs on, or -1.
+ */
+static int lx_cpu_after_vain_poke(void)
+{
+	struct lx_run r;
+	int cpu = -1;
+
+	if (!lx_start(&r, "pack:1 core:3 pu:1", "linux24", 7 * SL_MSEC))
+		return -1;
+	struct lx_script *e = lx_script_new(r.sim);
+	lx_add(e, sl_act_run(0.5 * SL_MSEC, SL_WC_INT));
+	lx_add_fork(e, lx_hog(r.sim, 5), "F");
+	lx_add(e, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	struct lx_script *root = lx_script_new(r.sim);
+	lx_add_fork(root, lx_hog(r.sim, 2), "B");
+	lx_add_fork(root, lx_hog(r.sim, 4), "D");
+	lx_add(root, sl_act_run(6 * SL_MSEC, SL_WC_INT));
+	lx_add_fork(root, e, "E");
+	lx_add(root, sl_act_sleep(10 * SL_MSEC));
+	sl_sim_spawn_root(r.sim, &lx_script_prog, root, "root");
+	if (lx_run(&r) == 0) {
+		struct sl_task *b = lx_find(r.sim, "B"), *d = lx_find(r.sim, "D");
+		struct sl_task *et = lx_find(r.sim, "E"), *f = lx_find(r.sim, "F");
+		if (b && d && et && f && b->last_cpu == 1 && d->last_cpu == 2 && et->cpu == 0)
+			cpu = f->cpu;
+	}
+	sl_sim_destroy(r.sim);
+	return cpu;
+}
+
+/* 2.4.27 schedule(): an idle CPU that picks idle again takes the
+ * same_process path, which skips last_schedule = get_cycles(). */
+SL_TEST(linux24_vain_poke_keeps_idle_age)
+{
+	int cpu = lx_cpu_after_vain_poke();
+	CHECKF(cpu == 1, "F ran on CPU %d: the CPU idle since 2 ms is 1", cpu);
+}

@@ -18,6 +18,7 @@
 #include "policy/o1/core.h"
 #include "policy/policy.h"
 #include "policy/prio_array.h"
+#include "policy/runqueue_credit.h"
 #include "sim/sim.h"
 #include "test.h"
 #include "test_o1_script.h"
@@ -607,4 +608,13 @@ SL_TEST(o1_versions_run_clean)
 			bt_check(pols[i], &br, 0.188, 0.044);
 		sl_sim_destroy(r.sim);
 	}
+}
+
+/* 2.6.11/2.6.12.1 schedule(): ON_RUNQUEUE_WEIGHT * 128 / 100 in integers,
+ * so a task woken by a task is credited 38/128 of its wait, not 30 %. */
+SL_TEST(o1_runqueue_credit_as_written)
+{
+	CHECK(sl_runqueue_credit(1000000, 30) == 296875);
+	CHECK(sl_runqueue_credit(1000000, 100) == 1000000);
+	CHECK(sl_runqueue_credit(127, 30) == 37);
 }

@@ -63,6 +63,7 @@
 
 #include "policy/domains/domains.h"
 #include "policy/o1/core.h"
+#include "policy/runqueue_credit.h"
 #include "sim/sim.h"
 
 #define SD_NICE0_PRIO 120
@@ -288,8 +289,8 @@ bool sd_preempts(struct sl_sim *sim, const struct sd_task *p, int cpu)
 
 /* ---- scheduler_tick ---- */
 
-/* 2.6.0: interactive tasks round-robin within their priority every
- * TIMESLICE_GRANULARITY, times the number of CPUs. */
+/* Interactive tasks round-robin within their priority every
+ * TIMESLICE_GRANULARITY, times the number of CPUs (2.6.0 and 2.6.12). */
 static int sd_granularity(const struct sd_sched *s, const struct sd_task *p)
 {
 	int n = s->max_bonus - sd_current_bonus(s, p);
@@ -339,9 +340,13 @@ static void sd_task_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, struct
 	int g = sd_granularity(s, p);
 	int used = sd_task_timeslice(s, p) - p->time_slice;
 	if (sd_task_interactive(s, p) && used % g == 0 && p->time_slice >= g) {
+		/* to the tail of its list; 2.6.0 (w26) recomputes its priority
+		 * first, 2.6.11/2.6.12.1 keep it until it sleeps or its slice
+		 * runs out (scheduler_tick: requeue_task) */
 		sd_dequeue(p);
 		sl_resched(sim, cpu);
-		p->prio = sd_effective_prio(s, p);
+		if (!s->base_2612)
+			p->prio = sd_effective_prio(s, p);
 		sd_enqueue(rq->active, p);
 	}
 }
@@ -394,15 +399,15 @@ static struct sd_task *sd_peek(const struct sd_rq *rq)
 	return sd_of_node(sl_prio_array_first(array));
 }
 
-/* 2.6.0: the first pick after a wakeup credits the time spent waiting on
- * the runqueue (30 % if woken by a task, all of it if by an interrupt). */
+/* 2.6.0 and 2.6.12: the first pick after a wakeup credits the time spent
+ * waiting on the runqueue (runqueue_credit.h). */
 static void sd_credit_runqueue_wait(struct sl_sim *sim, struct sd_sched *s,
 				    struct sd_task *next)
 {
 	if (!sd_rt(next) && next->activated > 0) {
 		sl_time delta = sl_now(sim) - next->timestamp;
 		if (next->activated == 1)
-			delta = delta * s->on_runqueue_weight / 100;
+			delta = sl_runqueue_credit(delta, s->on_runqueue_weight);
 		struct sl_prio_array *array = next->array;
 		sd_dequeue(next);
 		sd_recalc_task_prio(s, next, next->timestamp + delta);

@@ -36,6 +36,7 @@
  *     engine reports exits only); see o1/wake.c.
  */
 #include "policy/o1/core.h"
+#include "policy/runqueue_credit.h"
 #include "sim/sim.h"
 
 void o1_put_prev(struct sl_sim *sim, struct o1 *s, struct sl_task *prev)
@@ -84,13 +85,14 @@ static struct o1_task *o1_pick_from(struct o1_rq *rq, int cpu, const struct sl_t
 }
 
 /* 2.6.0: the first pick after a wakeup credits the time spent waiting on
- * the runqueue (30% if woken by a task, all of it if by an interrupt). */
+ * the runqueue (30% if woken by a task, all of it if by an interrupt;
+ * runqueue_credit.h). */
 static void o1_credit_runqueue_wait(struct sl_sim *sim, struct o1 *s, struct o1_task *next)
 {
 	if (next->activated > 0 && !sl_task_rt(next->task)) {
 		sl_time delta = sl_now(sim) - next->timestamp;
 		if (next->activated == 1)
-			delta = delta * s->cfg.v->on_runqueue_weight / 100;
+			delta = sl_runqueue_credit(delta, s->cfg.v->on_runqueue_weight);
 		struct sl_prio_array *array = next->array;
 		o1_dequeue(next);
 		o1_recalc_task_prio(s, next, next->timestamp + delta);
