@@ -44,8 +44,9 @@
  *     kernel compares idle_stamp, which only newly-idle balancing sets);
  *     idle-state exit latencies (cpuidle) do not exist here.
  *   - A new task's load and utilisation are not subtracted from its
- *     parent's CPU at fork (the kernel's cpu_load_without() does subtract
- *     the child's initial load there); at exec the task's own share is.
+ *     parent's CPU at fork, as in the kernel (cpu_load_without() finds the
+ *     child's avg.last_update_time still 0 there); at exec the task's own
+ *     share is.
  *   - A timer wakeup has no waking task: no wakee flips are recorded.
  */
 #include <limits.h>

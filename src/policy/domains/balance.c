@@ -52,7 +52,7 @@
  * Omitted / simplified:
  *   - Locks (double_lock_balance) and their contention; the balancer's
  *     work is charged as scan_ns per CPU and per task looked at.
- *   - all_pinned handling and schedstats.
+ *   - schedstats (all_pinned came in 2.6.13).
  */
 #include "policy/domains/domains.h"
 #include "sim/sim.h"

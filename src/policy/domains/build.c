@@ -35,7 +35,9 @@
  *     their own level (SD_MC) only in 2.6.17, outside this model, so a
  *     dual-core package is two groups of the physical level here.
  *   - Levels with one group are left out (2.6.13's sd_degenerate did the
- *     same; 2.6.12 kept them and they balanced nothing).
+ *     same; 2.6.12 kept them: they balance nothing, but a kept physical
+ *     level of a one-package HT box is its highest EXEC domain, with
+ *     imbalance_pct 125: docs/policies/domains.md).
  *   - The w26 rows: PHYS is SD_CPU_INIT before lessidle (1/8 ms, x32,
  *     125 %, cache_hot 5 ms, tries 2) with NEWIDLE, FASTMIGRATE and
  *     SD_FLAG_IDLE; NODE is SD_NODE_INIT before lessidle (min 20 ms, max
