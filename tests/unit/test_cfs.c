@@ -395,12 +395,13 @@ SL_TEST(cfs_knobs)
 					    "cfs:pick=cfs,preempt_short=off",
 					    "cfs:pick=cfs,custom_slice=cc1:300",
 					    "cfs:custom_slice=cc1", "cfs:custom_slice=:300",
-					    "cfs:custom_slice=cc1:50", "cfs:custom_slice=cc1:3x" };
+					    "cfs:custom_slice=cc1:50", "cfs:custom_slice=cc1:3x",
+					    "cfs:newidle=off,preemption=off" };
 	static const char *const named[] = { "latency_us", "wakeup_gran_us", "run_to_parity",
 					     "numa_scan_ms", "delay_dequeue", "rel_deadline",
 					     "preempt_short", "custom_slice", "custom_slice",
-					     "custom_slice", "custom_slice", "custom_slice" };
-	for (int i = 0; i < 12; i++) {
+					     "custom_slice", "custom_slice", "custom_slice", "preemption" };
+	for (int i = 0; i < 13; i++) {
 		struct sl_machine mm;
 		CHECK(sl_machine_load(&mm, "pack:1 core:1 pu:1", &err) == 0 &&
 		      cfst_bind(moot[i], &p, &err) == 0);
@@ -467,7 +468,12 @@ SL_TEST(cfs_domains)
 			      numa->span->ngroups == 4 && numa->local == 1 &&
 			      numa->cache_nice_tries == 2 && (numa->flags & CFS_SD_NUMA) &&
 			      !(numa->flags & CFS_SD_PREFER_SIBLING) &&
-			      (numa->flags & CFS_SD_WAKE_AFFINE) && numa->imb_numa_nr == 0);
+			      (numa->flags & CFS_SD_WAKE_AFFINE));
+			/* imb_numa_nr over the levels built, the one-CPU SMT
+			 * and MC included: PKG holds four LLCs */
+			CHECKF(rq->sd[0].imb_numa_nr == 4 && numa->imb_numa_nr == 4,
+			       "imb_numa_nr PKG %d NUMA %d", rq->sd[0].imb_numa_nr,
+			       numa->imb_numa_nr);
 		}
 		sl_sim_destroy(r.sim);
 	}
@@ -480,8 +486,11 @@ SL_TEST(cfs_domains)
 			CHECK(sl_cpumask_test(&rq->sd[0].span->cpus, 35) && rq->sd[0].span->weight == 2);
 			CHECK(!strcmp(rq->sd[1].name, "MC") && rq->sd[1].span->weight == 32 &&
 			      rq->sd[1].span->ngroups == 16 && rq->sd[1].span->groups[0].cores == 1);
-			CHECK(!strcmp(rq->sd[2].name, "NUMA") && rq->sd[2].span->ngroups == 2 &&
-			      rq->sd[2].imb_numa_nr == 2);
+			/* imb_numa_nr from the dropped PKG (one LLC of 32 CPUs:
+			 * 32 >> 3), not from MC under NUMA (two LLCs) */
+			CHECKF(!strcmp(rq->sd[2].name, "NUMA") && rq->sd[2].span->ngroups == 2 &&
+			       rq->sd[2].imb_numa_nr == 4, "NUMA imb_numa_nr %d",
+			       rq->sd[2].imb_numa_nr);
 			CHECK(rq->sd_llc == 1 && rq->llc_size == 32);
 		}
 		sl_sim_destroy(r.sim);
@@ -653,7 +662,7 @@ static bool cfst_sleeper(const char *policy, sl_time *worst, sl_time *total)
 	}
 	struct cfst_script *root = cfst_new(r.sim);
 	for (int i = 0; i < 3; i++)
-		cfst_fork(root, cfst_hog(r.sim, 5000), "hog", 0);
+		cfst_fork(root, cfst_hog(r.sim, 10000), "hog", 0);
 	cfst_fork(root, sl, "sleeper", 0);
 	for (int i = 0; i < 4; i++)
 		cfst_add(root, sl_act_wait());
@@ -758,7 +767,7 @@ static int cfst_nohz_spread(const char *policy, double ms, int *stopped)
 		return -1;
 	struct cfst_script *root = cfst_new(r.sim);
 	for (int i = 0; i < 4; i++)
-		cfst_fork(root, cfst_hog(r.sim, 5000), "hog", 0);
+		cfst_fork(root, cfst_hog(r.sim, 10000), "hog", 0);
 	for (int i = 0; i < 4; i++)
 		cfst_add(root, sl_act_wait());
 	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
@@ -849,16 +858,26 @@ static bool cfst_numa_home(const char *policy, double busy_ms, sl_time *node0, s
 
 	if (!cfst_start(&r, "node:2 pack:1 core:2 pu:1", policy, 0))
 		return false;
+	const struct sl_topo *topo = sl_topo(r.sim);
 	struct cfst_script *a = cfst_new(r.sim);
 	cfst_add(a, sl_act_run(1 * SL_MSEC, SL_WC_MEM));
 	cfst_add(a, sl_act_sleep(5 * SL_MSEC));
 	cfst_add(a, sl_act_run(1500 * SL_MSEC, SL_WC_MEM));
+	/* root moves to node 1 first, so that a's fork goes to the idler node
+	 * 0 (a node of two CPUs tolerates no imbalance: imb_numa_nr 1), then
+	 * to node 0, where its pinned hogs are forked */
 	struct cfst_script *root = cfst_new(r.sim);
+	cfst_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY,
+					   .u.allowed = &topo->node_cpus[1] });
+	cfst_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY,
+					   .u.allowed = &topo->all_cpus });
 	cfst_fork(root, a, "a", 0);
-	cfst_affinity(root, sl_topo(r.sim)->node_cpus[0]);
+	cfst_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY,
+					   .u.allowed = &topo->node_cpus[0] });
 	cfst_fork(root, cfst_hog(r.sim, busy_ms), "pinned", 0);
 	cfst_fork(root, cfst_hog(r.sim, busy_ms), "pinned", 0);
-	cfst_affinity(root, sl_topo(r.sim)->all_cpus);
+	cfst_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY,
+					   .u.allowed = &topo->all_cpus });
 	for (int i = 0; i < 3; i++)
 		cfst_add(root, sl_act_wait());
 	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
@@ -1396,5 +1415,250 @@ SL_TEST(cfs_pelt_removed_and_delayed)
 	hog->delayed = false;
 	CHECK(hog->avg.runnable_sum < before.runnable_sum);
 	CHECK(hog->avg.load_sum > cfs_pelt_decay(before.load_sum, 2));
+	sl_sim_destroy(r.sim);
+}
+
+/* ---- active balance: only for a migrate_task imbalance ---- */
+
+/* 65 hogs on the 64 CPUs of xeon-2s-smt for 5 s: the active balances
+ * started, or -1. */
+static long cfst_active_kicks(void)
+{
+	struct cfst_run r;
+	long kicks = -1;
+
+	if (!cfst_start(&r, "xeon-2s-smt", "cfs", 5000 * SL_MSEC))
+		return -1;
+	struct cfst_script *root = cfst_new(r.sim);
+	for (int i = 0; i < 65; i++)
+		cfst_fork(root, cfst_hog(r.sim, 10000), "hog", 0);
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r))
+		kicks = cfst_state(&r)->active_kicks;
+	sl_sim_destroy(r.sim);
+	return kicks;
+}
+
+/* 6.12 need_active_balance(): the failure threshold pushes a running task
+ * only for migrate_task (imbalanced_active_balance); 65 hogs on 64 CPUs
+ * are a load imbalance at the SMT and MC levels, which shr_bound()'s
+ * halving resolves without pushing anything. */
+SL_TEST(cfs_active_balance_only_for_task_imbalance)
+{
+	long kicks = cfst_active_kicks();
+	CHECKF(kicks == 0, "%ld active balances for 65 hogs on 64 CPUs", kicks);
+}
+
+/* ---- a task that moved is cache-cold ---- */
+
+/* Two hogs pinned to CPU 0 of two, stopped at `limit`: the waiting one
+ * if it left the CPU less than migration_cost ago, else NULL. */
+static struct sl_task *cfst_hot_waiter(struct cfst_run *r, sl_time limit)
+{
+	if (!cfst_start(r, "pack:1 core:2 pu:1", "cfs:newidle=off", limit))
+		return NULL;
+	struct cfst_script *root = cfst_new(r->sim);
+	sl_cpumask *cpu0 = sl_sim_alloc(r->sim, sizeof(*cpu0));
+	sl_cpumask_clear(cpu0);
+	sl_cpumask_set(cpu0, 0);
+	cfst_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = cpu0 });
+	cfst_fork(root, cfst_hog(r->sim, 100), "a", 0);
+	cfst_fork(root, cfst_hog(r->sim, 100), "b", 0);
+	cfst_add(root, sl_act_wait());
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r->sim, &cfst_prog, root, "root");
+	if (!cfst_run(r))
+		return NULL;
+	struct sl_task *a = cfst_find(r->sim, "a"), *b = cfst_find(r->sim, "b");
+	struct sl_task *w = !a || !b ? NULL : a->cpu < 0 ? a : b->cpu < 0 ? b : NULL;
+	if (!w || w->user_ns + w->sys_ns == 0 ||
+	    sl_now(r->sim) - cfs_se(w)->exec_start >= cfst_state(r)->migration_cost)
+		return NULL;
+	return w;
+}
+
+/* 6.12 enqueue_entity(): ENQUEUE_MIGRATED sets exec_start = 0, so
+ * task_hot() finds a task that moved cold until it runs again. */
+SL_TEST(cfs_migrated_task_is_cold)
+{
+	struct cfst_run r;
+	struct sl_task *w = NULL;
+
+	/* the first stop just after the waiting hog ran */
+	for (sl_time at = 2 * SL_MSEC; at <= 20 * SL_MSEC && !w; at += 250 * SL_USEC) {
+		w = cfst_hot_waiter(&r, at);
+		if (!w && r.sim)
+			sl_sim_destroy(r.sim);
+	}
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	struct cfs *s = cfst_state(&r);
+	cfs_move_queued(s, cfs_se(w), 1);
+	CHECKF(sl_now(r.sim) - cfs_se(w)->exec_start >= s->migration_cost,
+	       "moved task ran %.3f ms ago: hot",
+	       (double)(sl_now(r.sim) - cfs_se(w)->exec_start) / SL_MSEC);
+	sl_sim_destroy(r.sim);
+}
+
+/* ---- newly idle balancing detaches one task under CONFIG_PREEMPTION ---- */
+
+/* Two CPUs: four hogs forked on CPU 0 (fork balancing off), a 5 ms task
+ * that moved itself to CPU 1.  When it exits, CPU 1 balances newly idle
+ * against CPU 0's four: the tasks CPU 1 holds at 6 ms (before its next
+ * periodic balance), or -1. */
+static int cfst_newidle_takes(const char *policy)
+{
+	struct cfst_run r;
+	int n = -1;
+
+	if (!cfst_start(&r, "pack:1 core:2 pu:1", policy, 6 * SL_MSEC))
+		return -1;
+	sl_cpumask *cpu1 = sl_sim_alloc(r.sim, sizeof(*cpu1));
+	sl_cpumask_clear(cpu1);
+	sl_cpumask_set(cpu1, 1);
+	struct cfst_script *quick = cfst_new(r.sim);
+	cfst_add(quick, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = cpu1 });
+	cfst_add(quick, (struct sl_action){ .kind = SL_ACT_SETAFFINITY,
+					    .u.allowed = &sl_topo(r.sim)->all_cpus });
+	cfst_add(quick, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_fork(root, quick, "quick", 0);
+	for (int i = 0; i < 4; i++)
+		cfst_fork(root, cfst_hog(r.sim, 100), "hog", 0);
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r) && quick->pc == quick->n)
+		n = cfst_state(&r)->rq[1].nr_running;
+	sl_sim_destroy(r.sim);
+	return n;
+}
+
+/* 6.12 detach_tasks(): #ifdef CONFIG_PREEMPTION, a newly idle balance
+ * stops after the first task; without it, it takes the imbalance, half
+ * the difference of two single-CPU groups ((4 - 0) / 2). */
+SL_TEST(cfs_newidle_takes_one)
+{
+	int on = cfst_newidle_takes("cfs:fork_balance=off");
+	int off = cfst_newidle_takes("cfs:fork_balance=off,preemption=off");
+	CHECKF(on == 1 && off == 2, "CPU 1 holds %d tasks with CONFIG_PREEMPTION, %d without",
+	       on, off);
+}
+
+/* ---- a child's exit wakes its parent without WF_SYNC ---- */
+
+/* Two packages without a shared cache: root forks a 1 ms child (on the
+ * idle CPU 1) and waits; the CPU root runs on after the child's exit, or
+ * -1. */
+static int cfst_parent_cpu_after_exit(void)
+{
+	struct cfst_run r;
+	int cpu = -1;
+
+	if (!cfst_start(&r, "pack:2 core:1 pu:1", "cfs", 0))
+		return -1;
+	struct cfst_script *child = cfst_hog(r.sim, 1);
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_fork(root, child, "child", 0);
+	cfst_add(root, sl_act_wait());
+	cfst_add(root, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r) && root->cpu[0] == 0 && child->cpu[0] == 1)
+		cpu = root->cpu[2];
+	sl_sim_destroy(r.sim);
+	return cpu;
+}
+
+/* 6.12 select_task_rq_fair(): sync = WF_SYNC && !(current->flags &
+ * PF_EXITING).  __wake_up_parent's sync wakeup comes from a task in
+ * do_exit, so wake_affine_idle does not take the parent to the dying
+ * child's CPU ("sync && nr_running == 1"): it goes back to its idle CPU. */
+SL_TEST(cfs_exit_wakeup_is_not_sync)
+{
+	int cpu = cfst_parent_cpu_after_exit();
+	CHECKF(cpu == 0, "the parent runs on CPU %d after its child's exit", cpu);
+}
+
+/* 6.12 wake_up_new_task(): p->recent_used_cpu = task_cpu(p), the
+ * parent's CPU, before select_task_rq places the child. */
+SL_TEST(cfs_new_task_recent_cpu_is_parents)
+{
+	struct cfst_run r;
+
+	if (!cfst_start(&r, "pack:1 core:4 pu:1", "cfs", 1 * SL_MSEC))
+		return;
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_fork(root, cfst_hog(r.sim, 10), "child", 0);
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	struct sl_task *child = cfst_run(&r) ? cfst_find(r.sim, "child") : NULL;
+	CHECK(child != NULL);
+	if (child)
+		CHECKF(root->cpu[0] >= 0 && child->cpu != root->cpu[0] &&
+		       cfs_se(child)->recent_used_cpu == root->cpu[0],
+		       "child on CPU %d, recent_used_cpu %d, parent on %d", child->cpu,
+		       cfs_se(child)->recent_used_cpu, root->cpu[0]);
+	sl_sim_destroy(r.sim);
+}
+
+/* get_sd_balance_interval(): msecs_to_jiffies() rounds up, so at HZ 250 a
+ * domain of six CPUs (balance_interval 6 ms) balances every 2 jiffies
+ * when idle, not every one. */
+SL_TEST(cfs_balance_interval_rounds_up)
+{
+	struct cfst_run r;
+
+	if (!cfst_start(&r, "pack:1 core:6 pu:1", "cfs:hz=250,nohz=off", 5 * SL_MSEC))
+		return;
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_add(root, sl_act_run(10 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r)) {
+		struct cfs_rq *rq = &cfst_state(&r)->rq[1];
+		struct cfs_domain *sd = &rq->sd[rq->nsd - 1];
+		CHECKF(sd->span->weight == 6 && sd->ivl_ms == 6 && sd->ivl_j[0] == 2,
+		       "%d CPUs, %d ms: %llu jiffies idle", sd->span->weight, (int)sd->ivl_ms,
+		       (unsigned long long)sd->ivl_j[0]);
+	}
+	sl_sim_destroy(r.sim);
+}
+
+/* migrate_task_rq_fair(): a task woken onto another CPU is synced to its
+ * old CPU's last update and attached there as it is (last_update_time 0:
+ * enqueue does not age it).  A sleeper of CPU 0, whose hog last updated
+ * CPU 0's averages at the 8 ms tick, moved to CPU 1 at 10 ms. */
+SL_TEST(cfs_wakeup_migration_attaches_unaged)
+{
+	struct cfst_run r;
+
+	if (!cfst_start(&r, "pack:1 core:2 pu:1", "cfs:hz=250", 10 * SL_MSEC))
+		return;
+	sl_cpumask *cpu0 = sl_sim_alloc(r.sim, sizeof(*cpu0));
+	sl_cpumask_clear(cpu0);
+	sl_cpumask_set(cpu0, 0);
+	struct cfst_script *w = cfst_new(r.sim);
+	cfst_add(w, sl_act_run(2 * SL_MSEC, SL_WC_INT));
+	cfst_add(w, sl_act_sleep(100 * SL_MSEC));
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = cpu0 });
+	cfst_fork(root, w, "w", 0);
+	cfst_fork(root, cfst_hog(r.sim, 100), "hog", 0);
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	struct sl_task *t = cfst_run(&r) ? cfst_find(r.sim, "w") : NULL;
+	struct cfs *s = cfst_state(&r);
+	CHECK(t && t->state == SL_TASK_SLEEPING && cfs_se(t)->cpu == 0 &&
+	      sl_now(r.sim) - s->rq[0].avg.last_update_time >= 1024 * SL_USEC);
+	if (t && t->state == SL_TASK_SLEEPING && cfs_se(t)->cpu == 0) {
+		struct cfs_entity *se = cfs_se(t);
+		cfs_move_sleeping(s, se, 1);
+		uint64_t util = se->avg.util_avg, load = se->avg.load_avg;
+		cfs_enqueue(s, &s->rq[1], se, CFS_ENQ_WAKEUP | CFS_ENQ_MIGRATED);
+		CHECKF(se->avg.util_avg == util && se->avg.load_avg == load,
+		       "util %llu -> %llu, load %llu -> %llu at the attach",
+		       (unsigned long long)util, (unsigned long long)se->avg.util_avg,
+		       (unsigned long long)load, (unsigned long long)se->avg.load_avg);
+	}
 	sl_sim_destroy(r.sim);
 }

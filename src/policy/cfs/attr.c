@@ -141,7 +141,7 @@ static void cfs_attr_to_fair(struct cfs *s, struct cfs_entity *se)
 	se->nice = t->nice;
 	se->weight = cfs_task_weight(t);
 	if (t->state == SL_TASK_RUNNABLE) {
-		cfs_enqueue(s, rq, se, CFS_ENQ_MIGRATED);
+		cfs_enqueue(s, rq, se, CFS_ENQ_ATTACH);
 		if (running) {
 			cfs_set_next(s, rq, se, false);
 			cfs_rtbw_account(s, cpu, true);

@@ -7,9 +7,11 @@
  *              group's designated balancer (the first idle CPU, preferring
  *              one on an idle core; else the group's first CPU);
  *   newly idle a CPU about to idle pulls at once, level by level, while its
- *              expected idle time exceeds what balancing has cost;
- *   active     when a pull fails repeatedly (or at once for SMT spreading),
- *              the busiest CPU's migration thread pushes its task out.
+ *              expected idle time exceeds what balancing has cost (one task
+ *              at most with CONFIG_PREEMPTION: knob preemption);
+ *   active     when a pull of tasks to spread them (migrate_task) fails
+ *              repeatedly, the busiest CPU's migration thread pushes its
+ *              running task out.
  *
  * A balance classifies every group of the domain (has spare capacity <
  * fully busy < SMT core with two busy siblings < overloaded: more tasks
@@ -196,6 +198,10 @@ static int cfs_detach_tasks(struct cfs *s, struct cfs_lb_env *env)
 		if (take) {
 			cfs_move_queued(s, se, env->dst_cpu);
 			detached++;
+			/* CONFIG_PREEMPTION: newly idle balancing is latency,
+			 * so it stops at the first task (detach_tasks) */
+			if (s->preemption && env->idle == CFS_NEWLY_IDLE)
+				break;
 			if (env->imbalance <= 0)
 				break;
 		} else if (se != src->lru_head) {
@@ -609,11 +615,15 @@ static bool cfs_should_we_balance(struct cfs *s, const struct cfs_lb_env *env)
 	return g->first_cpu == env->dst_cpu;
 }
 
+/* 6.12 need_active_balance(): with no asymmetric packing, reduced
+ * capacity or misfit here, only imbalanced_active_balance() - a
+ * migrate_task imbalance (spreading tasks over idle CPUs or SMT siblings)
+ * that failed more than cache_nice_tries + 2 times.  A load or utilisation
+ * imbalance is left to shr_bound()'s halving of what a detach may take. */
 static bool cfs_need_active_balance(const struct cfs_lb_env *env)
 {
-	/* 5.x+ imbalanced_active_balance() and the generic rule are the same
-	 * threshold; migrate_task is spreading idle CPUs or SMT siblings */
-	return env->sd->nr_balance_failed > env->sd->cache_nice_tries + 2;
+	return env->migration_type == CFS_MIGRATE_TASK &&
+	       env->sd->nr_balance_failed > env->sd->cache_nice_tries + 2;
 }
 
 /* What the balancer looked at is scheduler work on the balancing CPU. */
@@ -664,6 +674,7 @@ static int cfs_load_balance(struct cfs *s, int this_cpu, int idx, enum cfs_idle 
 		    sl_cpumask_test(&busiest->curr->task->allowed, this_cpu)) {
 			busiest->active_balance = true;
 			busiest->push_cpu = this_cpu;
+			s->active_kicks++;
 			active = true;
 			sl_migration_wake(s->sim, busiest->cpu, 0);
 		}
@@ -691,7 +702,8 @@ static uint64_t cfs_balance_interval_of(const struct cfs *s, const struct cfs_do
 
 	if (busy)
 		ms *= (uint64_t)sd->busy_factor;
-	uint64_t j = ms * s->hz / 1000;
+	/* msecs_to_jiffies() rounds up */
+	uint64_t j = (ms * s->hz + 999) / 1000;
 	if (busy && j > 1)
 		j -= 1;
 	if (j < 1)

@@ -29,6 +29,8 @@
  *               off give 6.6's EEVDF.  No workload calls sched_setattr:
  *               custom_slice=COMM:US gives the tasks of that name a slice
  *               of their own (what PREEMPT_SHORT is about).
+ *   preemption  on: CONFIG_PREEMPTION, which x86's default
+ *               PREEMPT_DYNAMIC selects; a newly idle balance takes one task.
  *   nr_idle_scan starts at the LLC's size, what the first periodic balance
  *               of the idle machine sets (the kernel's starts at 0 at boot).
  *   capacity    1024 per logical CPU, SMT siblings included (modern, with
@@ -119,6 +121,9 @@ static const struct sl_param_def cfs_knobs[] = {
 		 "the parent's CPU" },
 	{ .name = "newidle", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "a CPU going idle pulls a task at once (SD_BALANCE_NEWIDLE)" },
+	{ .name = "preemption", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "CONFIG_PREEMPTION (x86's default, selected by PREEMPT_DYNAMIC): a newly idle "
+		 "balance detaches one task at most; off: as many as the imbalance asks" },
 	{ .name = "numa", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "NUMA balancing: prefer the task's home node, move or swap it back there" },
 	{ .name = "numa_scan_ms", .type = SL_PARAM_INT, .def = "1000", .min = 1, .max = 100000,
@@ -179,6 +184,9 @@ static int cfs_check_knobs(const struct sl_params *knobs, struct sl_err *err)
 		if (cfs_given(knobs, eevdf_only[i]))
 			return sl_fail(err, "policy 'cfs': %s: applies to pick=eevdf only",
 				       eevdf_only[i]);
+	if (sl_param_choice(knobs, "newidle") == 1 && cfs_given(knobs, "preemption"))
+		return sl_fail(err, "policy 'cfs': preemption: it bounds newly idle balancing, which "
+			       "is off (newidle=off)");
 	if (sl_param_choice(knobs, "numa") == 1 && cfs_given(knobs, "numa_scan_ms"))
 		return sl_fail(err, "policy 'cfs': numa_scan_ms: NUMA balancing is off (numa=off)");
 	static const char *const bw_knobs[3][3] = {
@@ -285,6 +293,7 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	s->idle_core = sl_param_choice(knobs, "idle_core") == 0;
 	s->fork_balance = sl_param_choice(knobs, "fork_balance") == 0;
 	s->newidle = sl_param_choice(knobs, "newidle") == 0;
+	s->preemption = sl_param_choice(knobs, "preemption") == 0;
 	s->numa = sl_param_choice(knobs, "numa") == 0;
 	s->numa_scan_delay = sl_param_int(knobs, "numa_scan_ms") * SL_MSEC;
 	s->numa_retry = s->numa_scan_delay / 16 > s->tick_ns ? s->numa_scan_delay / 16 : s->tick_ns;
@@ -413,6 +422,8 @@ static void cfs_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task 
 		cfs_place_new(s, prq, se);
 		cpu = parent->cpu >= 0 ? parent->cpu : pse->cpu;
 		se->cpu = cpu;
+		/* wake_up_new_task: the parent's CPU, before the placement */
+		se->recent_used_cpu = cpu;
 		if (s->fork_balance)
 			cpu = cfs_select_task_rq(s, se, cpu, cpu, CFS_WF_FORK, pse);
 	} else {
@@ -490,9 +501,12 @@ static void cfs_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, uns
 	struct cfs_entity *waker = (flags & SL_WAKE_TIMER) ? NULL : s->rq[waker_cpu].curr;
 	/* 6.12 fs/pipe.c wakes a pipe's other end with
 	 * wake_up_interruptible_sync_poll whether or not the waker sleeps;
-	 * kernel/exit.c __wake_up_parent uses __wake_up_sync_key */
+	 * kernel/exit.c __wake_up_parent uses __wake_up_sync_key, but
+	 * select_task_rq_fair drops WF_SYNC when the waker is exiting
+	 * (PF_EXITING), as a child waking its parent from do_exit is */
+	bool exiting = waker && waker->task->state == SL_TASK_DEAD;
 	unsigned wf = CFS_WF_TTWU |
-		      ((flags & SL_WAKE_SYNC_MODERN) ? CFS_WF_SYNC : 0);
+		      ((flags & SL_WAKE_SYNC_MODERN) && !exiting ? CFS_WF_SYNC : 0);
 	int cpu = cfs_select_task_rq(s, se, prev_cpu, waker_cpu, wf, waker);
 	if (cpu != prev_cpu)
 		cfs_move_sleeping(s, se, cpu);

@@ -337,6 +337,7 @@ struct cfs {
 	bool idle_core;
 	bool fork_balance;
 	bool newidle;
+	bool preemption;		/* CONFIG_PREEMPTION: newly idle takes one task */
 	bool numa;
 	sl_time numa_scan_delay, numa_retry;
 	int smt_gain;
@@ -356,6 +357,7 @@ struct cfs {
 	int nr_idle_scan[SL_MAX_CPUS];		/* sd_llc_shared: SIS_UTIL's bound, by llc_id */
 	int nr_overloaded;		/* runqueues with nr_running >= 2 (rd->overloaded) */
 	long lb_looked;			/* CPUs and tasks the balancer examined, ever */
+	long active_kicks;		/* active balances started, ever */
 	uint64_t max_lb_interval;	/* jiffies: HZ * ncpus / 10 */
 	/* cfs/gsum.c */
 	bool gsum_on;			/* groups keep sums (else every read walks) */
@@ -383,6 +385,7 @@ static inline struct cfs *cfs_state(const struct sl_sim *sim)
 #define CFS_ENQ_WAKEUP	(1u << 0)	/* after a sleep */
 #define CFS_ENQ_INITIAL	(1u << 1)	/* a new task */
 #define CFS_ENQ_MIGRATED (1u << 2)	/* moved from another runqueue */
+#define CFS_ENQ_ATTACH	(1u << 3)	/* joins the fair class here (from RT): attached, aged */
 #define CFS_DEQ_SLEEP	(1u << 0)
 #define CFS_DEQ_MIGRATE	(1u << 1)
 #define CFS_DEQ_DELAYED	(1u << 2)	/* finish a delayed dequeue */

@@ -314,8 +314,12 @@ void cfs_enqueue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsign
 		cfs_util_est_enqueue(s, rq, se);
 	cfs_update_curr(s, rq);
 	cfs_pelt_rq(s, rq);
-	cfs_pelt_se(s, se);
-	if (flags & (CFS_ENQ_INITIAL | CFS_ENQ_MIGRATED)) {
+	/* a task that moved was brought to its old CPU's last update when it
+	 * left and is attached as it is (migrate_task_rq_fair sets its
+	 * last_update_time to 0, so update_load_avg does not age it) */
+	if (!(flags & CFS_ENQ_MIGRATED))
+		cfs_pelt_se(s, se);
+	if (flags & (CFS_ENQ_INITIAL | CFS_ENQ_MIGRATED | CFS_ENQ_ATTACH)) {
 		cfs_gsum_touch(s, rq);
 		cfs_pelt_attach(rq, se);
 	}
@@ -324,12 +328,17 @@ void cfs_enqueue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsign
 		cfs_place_eevdf(s, rq, se, flags);
 	} else {
 		/* a new or moved task carries a vruntime relative to min_vruntime */
-		if (flags & (CFS_ENQ_INITIAL | CFS_ENQ_MIGRATED))
+		if (flags & (CFS_ENQ_INITIAL | CFS_ENQ_MIGRATED | CFS_ENQ_ATTACH))
 			se->vruntime += rq->min_vruntime;
 		if (flags & CFS_ENQ_WAKEUP)
 			cfs_place_sleeper(s, rq, se);
 	}
 
+	/* a task that moved is no longer cache-hot (enqueue_entity:
+	 * exec_start = 0 for ENQUEUE_MIGRATED; the kernel's clock started at
+	 * boot, the simulated one at 0, so "long ago" is a horizon back) */
+	if (flags & CFS_ENQ_MIGRATED)
+		se->exec_start = -SL_TIME_HORIZON;
 	se->on_rq = true;
 	cfs_gsum_touch(s, rq);
 	rq->nr_running++;

@@ -246,32 +246,42 @@ static void cfs_domain_init(struct cfs_domain *sd, const struct cfs_level *lv,
 			sd->local = i;
 }
 
-/* imb_numa_nr: how many tasks a node may run beyond its share. */
-static void cfs_set_imb_numa_nr(struct cfs_rq *rq)
+/*
+ * imb_numa_nr: how many tasks a node may run beyond its share.  The kernel
+ * computes it over every level it built (6.12 topology.c
+ * build_sched_domains), before cpu_attach_domain drops the degenerate
+ * ones: x86 always builds SMT, MC and PKG, so on a machine without SMT or
+ * shared caches the one-CPU SMT and MC levels still count as the LLC
+ * child of PKG (NUMA-Q: PKG spans a quad of four LLCs, imb_numa_nr 4).
+ * `weight` and `flags` are this CPU's levels, degenerate ones included;
+ * `at` maps each level to its attached domain, or -1.
+ */
+static void cfs_set_imb_numa_nr(struct cfs_rq *rq, int nlv, const int *weight,
+				const unsigned *flags, const int *at)
 {
 	int imb = 0, imb_span = 1;
 
-	for (int i = 0; i < rq->nsd; i++) {
-		struct cfs_domain *sd = &rq->sd[i];
-		const struct cfs_domain *child = i ? &rq->sd[i - 1] : NULL;
-
-		if (!(sd->flags & CFS_SD_SHARE_LLC) && child && (child->flags & CFS_SD_SHARE_LLC)) {
-			int nr_llcs = sd->span->weight / child->span->weight;
-			imb = nr_llcs == 1 ? sd->span->weight >> 3 : nr_llcs;
+	for (int l = 0; l < nlv; l++) {
+		int v;
+		if (!(flags[l] & CFS_SD_SHARE_LLC) && l && (flags[l - 1] & CFS_SD_SHARE_LLC)) {
+			int nr_llcs = weight[l] / weight[l - 1];
+			imb = nr_llcs == 1 ? weight[l] >> 3 : nr_llcs;
 			if (imb < 1)
 				imb = 1;
-			sd->imb_numa_nr = imb;
-			imb_span = sd->span->weight;
-			for (int j = i + 1; j < rq->nsd; j++) {
-				if (rq->sd[j].flags & CFS_SD_NUMA) {
-					imb_span = rq->sd[j].span->weight;
+			v = imb;
+			imb_span = weight[l];
+			for (int j = l + 1; j < nlv; j++) {
+				if (flags[j] & CFS_SD_NUMA) {
+					imb_span = weight[j];
 					break;
 				}
 			}
 		} else {
-			int factor = sd->span->weight / imb_span;
-			sd->imb_numa_nr = imb * (factor > 1 ? factor : 1);
+			int factor = weight[l] / imb_span;
+			v = imb * (factor > 1 ? factor : 1);
 		}
+		if (at[l] >= 0)
+			rq->sd[at[l]].imb_numa_nr = v;
 	}
 }
 
@@ -322,9 +332,14 @@ int cfs_build_domains(struct cfs *s, struct sl_err *err)
 		sl_cpumask_clear(&prev);
 		sl_cpumask_set(&prev, cpu);
 		rq->nsd = 0;
+		int weight[CFS_MAX_LEVELS], at[CFS_MAX_LEVELS];
+		unsigned flags[CFS_MAX_LEVELS];
 		for (int l = 0; l < nlv; l++) {
 			const sl_cpumask *span = cfs_level_span(&lv[l], cpu);
 			unsigned f = cfs_level_flags(&lv[l]);
+			weight[l] = sl_cpumask_weight(span);
+			flags[l] = f;
+			at[l] = -1;
 			if (sl_cpumask_equal(span, &prev)) {
 				/* degenerate: the child keeps SD_PREFER_SIBLING */
 				if (rq->nsd && (f & CFS_SD_PREFER_SIBLING))
@@ -334,6 +349,7 @@ int cfs_build_domains(struct cfs *s, struct sl_err *err)
 			unsigned child_flags = child ? rq->sd[rq->nsd - 1].flags : 0;
 			struct cfs_span *sp = cfs_span_get(s, &lv[l], cpu, child, child_flags, l,
 							   span_at);
+			at[l] = rq->nsd;
 			cfs_domain_init(&rq->sd[rq->nsd++], &lv[l], sp, cpu);
 			child = &lv[l];
 			prev = *span;
@@ -348,7 +364,7 @@ int cfs_build_domains(struct cfs *s, struct sl_err *err)
 		rq->llc_span = rq->sd_llc >= 0 ? &rq->sd[rq->sd_llc].span->cpus : &rq->self;
 		rq->llc_id = sl_cpumask_first(rq->llc_span);
 		rq->llc_size = sl_cpumask_weight(rq->llc_span);
-		cfs_set_imb_numa_nr(rq);
+		cfs_set_imb_numa_nr(rq, nlv, weight, flags, at);
 	}
 	free(span_at);
 	for (int l = 0; l < nlv; l++)
