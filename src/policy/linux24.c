@@ -69,10 +69,11 @@
  *
  * Omitted / simplified:
  *   - 2.4 has no migration thread.
- *   - A tick while a CPU is inside schedule() (the time pick_next charged:
- *     the spin on runqueue_lock, the scans, a recalculation) counts down
- *     no one's quantum; 2.4.27 takes it after spin_unlock_irq, in prev's
- *     context, and counts down prev's (linux24_tick).
+ *   - The first tick while a CPU is inside schedule() (the time pick_next
+ *     charged) counts down prev's quantum, as 2.4.27 takes it after
+ *     spin_unlock_irq in prev's context (linux24_tick); the need_resched it
+ *     may set on a prev that is not running (which would make it schedule
+ *     again as soon as it next runs) is left out.
  *   - signal_pending() keeping an interruptible prev on the runqueue: the
  *     engine has no signals.
  *   - Big kernel lock release/reacquire in schedule(): no BKL in the engine.
@@ -119,6 +120,8 @@ struct linux24_task {
 	int nice_weight;	/* 20 - nice */
 	bool queued;
 	bool allowed_all;	/* task->allowed holds every CPU of the machine */
+	int prev_of;		/* CPU whose schedule() switched it out, while that
+				 * CPU's deferred tick may still count on it; -1 */
 	struct sl_task *task;
 };
 
@@ -152,8 +155,11 @@ struct linux24 {
 	sl_time last_schedule[SL_MAX_CPUS];
 	int active_mm[SL_MAX_CPUS];
 	/* when the CPU's last schedule() ended (its spin on runqueue_lock,
-	 * scans and recalculation): until then it was in prev's context */
+	 * scans and recalculation): until then it was in prev's context, and
+	 * the first tick that comes meanwhile counts on prev (sched_prev,
+	 * NULL once it has) */
 	sl_time sched_end[SL_MAX_CPUS];
+	struct linux24_task *sched_prev[SL_MAX_CPUS];
 };
 
 #define LINUX24_NO_MM INT_MIN
@@ -433,6 +439,7 @@ static void linux24_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_t
 
 	c->task = child;
 	c->has_cpu = -1;
+	c->prev_of = -1;
 	linux24_sync(s, c);
 	if (!parent) {
 		/* CPU 0, or the first it may run on (a pinned benchmark) */
@@ -522,6 +529,21 @@ static void linux24_switch_to(struct sl_sim *sim, struct linux24 *s, int cpu,
 		s->active_mm[cpu] = next->task->mm;
 }
 
+/* The task a tick inside cpu's schedule() counts on (NULL: none); a task
+ * is that of one CPU at a time. */
+static void linux24_defer_tick_to(struct linux24 *s, int cpu, struct linux24_task *p)
+{
+	struct linux24_task *old = s->sched_prev[cpu];
+
+	if (old && old->prev_of == cpu)
+		old->prev_of = -1;
+	if (p && p->prev_of >= 0 && s->sched_prev[p->prev_of] == p)
+		s->sched_prev[p->prev_of] = NULL;
+	s->sched_prev[cpu] = p;
+	if (p)
+		p->prev_of = cpu;
+}
+
 static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev)
 {
 	struct linux24 *s = linux24_state(sim);
@@ -547,6 +569,7 @@ static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_
 	}
 	/* prev == next (same_process): no switch, the ticks are its own */
 	s->sched_end[cpu] = lp && next == lp ? 0 : sl_now(sim) + spent;
+	linux24_defer_tick_to(s, cpu, lp && next != lp && prev->state != SL_TASK_DEAD ? lp : NULL);
 
 	/* prev == next: no switch, and no new last_schedule - an idle CPU
 	 * poked in vain stays as long idle for reschedule_idle as it was
@@ -564,30 +587,41 @@ static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_
 	return next ? next->task : NULL;
 }
 
+/* update_process_times() on p: one tick off its quantum; at 0 it is
+ * rescheduled where it runs (FIFO is priority preemption, not a quantum). */
+static void linux24_count_tick(struct sl_sim *sim, struct linux24_task *p)
+{
+	if (--p->counter > 0)
+		return;
+	p->counter = 0;
+	if (p->task->sched_policy != SL_SCHED_FIFO && p->has_cpu >= 0)
+		sl_resched(sim, p->has_cpu);
+}
+
 static void linux24_tick(struct sl_sim *sim, int cpu)
 {
 	struct linux24 *s = linux24_state(sim);
-	struct sl_task *t = s->curr[cpu];
 
-	if (!t)
-		return;
 	/* A tick while this CPU is still inside the schedule() that switched
-	 * t in (spinning on runqueue_lock or scanning, interrupts off) is
-	 * taken after the unlock, still in prev's context: it is prev's
-	 * quantum it counts down, not t's (2.4.27 schedule(): spin_lock_irq
-	 * ... spin_unlock_irq before switch_to).  Without this a CPU that
-	 * waited longer than a quantum for the lock switched in a task whose
-	 * counter ran out before it ran: on 1,024 CPUs a hackbench never
-	 * made progress again. */
-	if (sl_now(sim) < s->sched_end[cpu])
+	 * prev out (spinning on runqueue_lock or scanning, interrupts off) is
+	 * taken at the unlock, still in prev's context: it counts down prev's
+	 * quantum, not the next task's (2.4.27 schedule(): spin_lock_irq ...
+	 * spin_unlock_irq before switch_to), and only one is taken there (the
+	 * timer interrupt stays pending while they are off).  Without this a
+	 * CPU that waited longer than a quantum for the lock switched in a
+	 * task whose counter ran out before it ran: on 1,024 CPUs a
+	 * hackbench never made progress again. */
+	if (sl_now(sim) < s->sched_end[cpu]) {
+		struct linux24_task *prev = s->sched_prev[cpu];
+		if (prev) {
+			linux24_defer_tick_to(s, cpu, NULL);
+			linux24_count_tick(sim, prev);
+		}
 		return;
-	struct linux24_task *p = linux24_of(t);
-	if (--p->counter <= 0) {
-		p->counter = 0;
-		/* FIFO is priority preemption, not a quantum */
-		if (t->sched_policy != SL_SCHED_FIFO)
-			sl_resched(sim, cpu);
 	}
+	struct sl_task *t = s->curr[cpu];
+	if (t)
+		linux24_count_tick(sim, linux24_of(t));
 }
 
 /* sys_sched_yield for RT tasks: to the tail; then schedule() follows. */
@@ -616,6 +650,19 @@ static void linux24_set_allowed(struct sl_sim *sim, struct sl_task *t)
 		sl_resched(sim, t->cpu);
 }
 
+/* A task about to be freed is no CPU's deferred tick's any more. */
+static void linux24_forget_prev(struct linux24 *s, struct linux24_task *p)
+{
+	if (p->prev_of >= 0 && s->sched_prev[p->prev_of] == p)
+		linux24_defer_tick_to(s, p->prev_of, NULL);
+}
+
+/* A dead task leaves its CPU for good (the engine frees one nobody reaps). */
+static void linux24_exit(struct sl_sim *sim, struct sl_task *t)
+{
+	linux24_forget_prev(linux24_state(sim), linux24_of(t));
+}
+
 /* release_task(), in the reaper's wait(): the child's unused quantum was
  * the parent's to begin with (2.4.27 kernel/exit.c gives it to current). */
 static void linux24_release(struct sl_sim *sim, struct sl_task *t)
@@ -623,6 +670,7 @@ static void linux24_release(struct sl_sim *sim, struct sl_task *t)
 	struct linux24 *s = linux24_state(sim);
 	struct sl_task *parent = t->parent;
 
+	linux24_forget_prev(s, linux24_of(t));
 	if (!s->exit_return || !parent || parent->state == SL_TASK_DEAD)
 		return;
 	struct linux24_task *pp = linux24_of(parent);
@@ -687,6 +735,7 @@ const struct sl_policy_ops sl_policy_linux24 = {
 	.pick_next = linux24_pick_next,
 	.tick = linux24_tick,
 	.yield = linux24_yield,
+	.exit = linux24_exit,
 	.release = linux24_release,
 	.setscheduler = linux24_setscheduler,
 	.set_allowed = linux24_set_allowed,

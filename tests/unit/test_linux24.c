@@ -637,3 +637,51 @@ SL_TEST(linux24_vain_poke_keeps_idle_age)
 	int cpu = lx_cpu_after_vain_poke();
 	CHECKF(cpu == 1, "F ran on CPU %d: the CPU idle since 2 ms is 1", cpu);
 }
+
+/* ---- the tick inside schedule() counts on prev ---- */
+
+/*
+ * One CPU, HZ 100, 1 ms per task examined and eight hogs: a schedule()
+ * holds the CPU about 9 ms.  A sleeper runs 1 ms and sleeps 30 ms, 19
+ * times.  When it blocks, the schedule() that switches it out usually
+ * takes a tick in its context, one off its quantum (2.4.27
+ * update_process_times() on current, which is still prev), so after a
+ * few sleeps its counter is gone: its wakeups no longer preempt a hog
+ * (preemption_goodness) and it waits for the next recalculation.  Returns
+ * the sleeper's summed delay from the end of each sleep to its next run,
+ * or -1.
+ */
+static sl_time lx_sleeper_delay(void)
+{
+	struct lx_run r;
+	if (!lx_start(&r, "pack:1 core:1 pu:1", "linux24:scan_ns=1000000,recalc_ns=0", 0))
+		return -1;
+	struct lx_script *sleeper = lx_script_new(r.sim);
+	for (int i = 0; i < 19; i++) {
+		lx_add(sleeper, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+		lx_add(sleeper, sl_act_sleep(30 * SL_MSEC));
+	}
+	struct lx_script *kids[9] = { sleeper };
+	static const char *const comms[9] = { "sleeper", "hog", "hog", "hog", "hog", "hog", "hog",
+					      "hog", "hog" };
+	for (int i = 1; i < 9; i++)
+		kids[i] = lx_hog(r.sim, 1000);
+	sl_sim_spawn_root(r.sim, &lx_script_prog, lx_root(r.sim, kids, 9, comms), "root");
+	sl_time delay = -1;
+	if (lx_run(&r) == 0) {
+		delay = 0;
+		for (int i = 1; i + 1 < sleeper->n; i += 2)
+			delay += sleeper->at[i + 1] - sleeper->at[i] - 30 * SL_MSEC;
+	}
+	sl_sim_destroy(r.sim);
+	return delay;
+}
+
+/* 1,384 ms in all; 162 ms while the tick inside schedule() counted on
+ * nobody, when every wakeup preempted a hog at once. */
+SL_TEST(linux24_tick_in_schedule_counts_on_prev)
+{
+	sl_time d = lx_sleeper_delay();
+	CHECKF(d > 700 * SL_MSEC, "the sleeper waited %.1f ms after its sleeps",
+	       (double)d / SL_MSEC);
+}
