@@ -824,6 +824,11 @@ SL_TEST(domains_wake_idle_package)
 	cpu = sdt_woken_cpu("domains:version=w26", 2, true, &late, hog);
 	CHECKF(hog[0] == 0 && hog[1] == 1, "w26: hogs on %d, %d", hog[0], hog[1]);
 	CHECKF(cpu == 0, "w26: woke on CPU %d", cpu);
+	/* a kernel without CONFIG_SCHED_SMT has no wake_idle: it stays on its
+	 * busy CPU until a balancer takes it */
+	cpu = sdt_woken_cpu("domains:tick=ordered,wake_idle=off", 2, false, &late, hog);
+	CHECKF(hog[0] == 0 && hog[1] == 1, "wake_idle=off: hogs on %d, %d", hog[0], hog[1]);
+	CHECKF(cpu == 0, "wake_idle=off: woke on CPU %d", cpu);
 }
 
 /* ---- the O(1) base of each version ---- */

@@ -26,6 +26,9 @@
  *                     64 by Intel in Dec 2006 (Suresh Siddha, "sched
  *                     domain: increase the SMT busy rebalance interval",
  *                     commit ac7d550499e2)
+ *   wake_idle         2.6.12 only: wake_idle on (CONFIG_SCHED_SMT, which
+ *                     i386's defconfig sets; ARCH_HAS_SCHED_WAKE_IDLE comes
+ *                     with it in include/linux/topology.h) or off
  *   idle_level        w26 only: which level carries SD_FLAG_IDLE (phys,
  *                     default, or smt; the w26 layout is UNVERIFIED)
  *
@@ -62,6 +65,9 @@ static const struct sl_param_def domains_knobs[] = {
 	  .doc = "cache_hot_time of the SMT level in ms (0; w27 set 1 by accident)" },
 	{ .name = "smt_busy_factor", .type = SL_PARAM_INT, .def = "8", .min = 1, .max = 1024,
 	  .doc = "busy_factor of the SMT level (8; Intel raised it to 64 in 2006)" },
+	{ .name = "wake_idle", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "2.6.12 only: wake_idle, compiled with CONFIG_SCHED_SMT (i386 defconfig: on; "
+		 "off: a kernel built without it, the wakeup stays on the CPU wake affine chose)" },
 	{ .name = "idle_level", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "phys|smt",
 	  .doc = "w26 only: the level that carries SD_FLAG_IDLE (default: phys, the package "
 		 "level; smt: the sibling domain)" },
@@ -113,6 +119,11 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 				 sl_param_str(knobs, "version"));
 		return NULL;
 	}
+	if (v->rules == SD_RULES_W26 && sl_param_given(knobs, "wake_idle")) {
+		sl_fail(err, "policy 'domains': wake_idle applies to version=2.6.12 only, not %s",
+			v->name);
+		return NULL;
+	}
 	if (v->rules != SD_RULES_W26) {
 		static const char *const w26_only[] = { "idle_level" };
 		for (size_t i = 0; i < sizeof(w26_only) / sizeof(w26_only[0]); i++) {
@@ -134,6 +145,7 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	s->scan_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_scan(sim, 1);
 	s->pick_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_pick(sim);
 	s->smt_nice = domains_knob_on(knobs, "smt_nice", v->smt_nice);
+	s->wake_idle = sl_param_choice(knobs, "wake_idle") == 0;
 	domains_levels(s, knobs);
 
 	s->rqs = sl_xcalloc((unsigned long)s->ncpus, sizeof(struct sd_rq));

@@ -223,6 +223,7 @@ struct sd_sched {
 	unsigned hz;
 	sl_time tick_ns;
 	bool smt_nice;			/* dependent_sleeper and companions */
+	bool wake_idle;			/* CONFIG_SCHED_SMT's wake_idle (2.6.12) */
 	sl_time scan_ns, pick_ns;
 
 	/* the O(1) base, in ticks: 2.6.0's for w26, 2.6.12's for 2.6.12 */

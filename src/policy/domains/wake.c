@@ -62,11 +62,13 @@ static int sd_first_idle(struct sl_sim *sim, const struct sd_sched *s, const sl_
 }
 
 /* wake_idle: the CPU itself if idle, else the first idle CPU of each
- * SD_WAKE_IDLE domain outwards. */
+ * SD_WAKE_IDLE domain outwards.  Compiled only with CONFIG_SCHED_SMT
+ * (2.6.11/2.6.12.1 include/linux/topology.h ARCH_HAS_SCHED_WAKE_IDLE);
+ * without it wake_idle() returns the CPU. */
 static int sd_wake_idle(struct sl_sim *sim, struct sd_sched *s, int cpu,
 			const struct sd_task *p)
 {
-	if (sd_cpu_idle(sim, s, cpu))
+	if (!s->wake_idle || sd_cpu_idle(sim, s, cpu))
 		return cpu;
 	sd_for_each_domain(s, cpu, sd) {
 		if (!(sd->p.flags & SD_WAKE_IDLE))
