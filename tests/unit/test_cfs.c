@@ -258,6 +258,21 @@ static struct cfst_script *cfst_hog(struct sl_sim *sim, double ms)
 	return s;
 }
 
+/* sched_setaffinity on itself, to `m` (which must outlive the run). */
+static struct sl_action cfst_setaffinity(const sl_cpumask *m)
+{
+	return (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = m };
+}
+
+/* sched_setaffinity on itself, to `cpu` alone. */
+static struct sl_action cfst_pin(struct sl_sim *sim, int cpu)
+{
+	sl_cpumask *m = sl_sim_alloc(sim, sizeof(*m));
+	sl_cpumask_clear(m);
+	sl_cpumask_set(m, cpu);
+	return cfst_setaffinity(m);
+}
+
 static struct sl_task *cfst_find(struct sl_sim *sim, const char *comm)
 {
 	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t))
@@ -867,17 +882,13 @@ static bool cfst_numa_home(const char *policy, double busy_ms, sl_time *node0, s
 	 * 0 (a node of two CPUs tolerates no imbalance: imb_numa_nr 1), then
 	 * to node 0, where its pinned hogs are forked */
 	struct cfst_script *root = cfst_new(r.sim);
-	cfst_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY,
-					   .u.allowed = &topo->node_cpus[1] });
-	cfst_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY,
-					   .u.allowed = &topo->all_cpus });
+	cfst_add(root, cfst_setaffinity(&topo->node_cpus[1]));
+	cfst_add(root, cfst_setaffinity(&topo->all_cpus));
 	cfst_fork(root, a, "a", 0);
-	cfst_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY,
-					   .u.allowed = &topo->node_cpus[0] });
+	cfst_add(root, cfst_setaffinity(&topo->node_cpus[0]));
 	cfst_fork(root, cfst_hog(r.sim, busy_ms), "pinned", 0);
 	cfst_fork(root, cfst_hog(r.sim, busy_ms), "pinned", 0);
-	cfst_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY,
-					   .u.allowed = &topo->all_cpus });
+	cfst_add(root, cfst_setaffinity(&topo->all_cpus));
 	for (int i = 0; i < 3; i++)
 		cfst_add(root, sl_act_wait());
 	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
@@ -1459,10 +1470,7 @@ static struct sl_task *cfst_hot_waiter(struct cfst_run *r, sl_time limit)
 	if (!cfst_start(r, "pack:1 core:2 pu:1", "cfs:newidle=off", limit))
 		return NULL;
 	struct cfst_script *root = cfst_new(r->sim);
-	sl_cpumask *cpu0 = sl_sim_alloc(r->sim, sizeof(*cpu0));
-	sl_cpumask_clear(cpu0);
-	sl_cpumask_set(cpu0, 0);
-	cfst_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = cpu0 });
+	cfst_add(root, cfst_pin(r->sim, 0));
 	cfst_fork(root, cfst_hog(r->sim, 100), "a", 0);
 	cfst_fork(root, cfst_hog(r->sim, 100), "b", 0);
 	cfst_add(root, sl_act_wait());
@@ -1515,13 +1523,9 @@ static int cfst_newidle_takes(const char *policy)
 
 	if (!cfst_start(&r, "pack:1 core:2 pu:1", policy, 6 * SL_MSEC))
 		return -1;
-	sl_cpumask *cpu1 = sl_sim_alloc(r.sim, sizeof(*cpu1));
-	sl_cpumask_clear(cpu1);
-	sl_cpumask_set(cpu1, 1);
 	struct cfst_script *quick = cfst_new(r.sim);
-	cfst_add(quick, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = cpu1 });
-	cfst_add(quick, (struct sl_action){ .kind = SL_ACT_SETAFFINITY,
-					    .u.allowed = &sl_topo(r.sim)->all_cpus });
+	cfst_add(quick, cfst_pin(r.sim, 1));
+	cfst_add(quick, cfst_setaffinity(&sl_topo(r.sim)->all_cpus));
 	cfst_add(quick, sl_act_run(5 * SL_MSEC, SL_WC_INT));
 	struct cfst_script *root = cfst_new(r.sim);
 	cfst_fork(root, quick, "quick", 0);
@@ -1634,14 +1638,11 @@ SL_TEST(cfs_wakeup_migration_attaches_unaged)
 
 	if (!cfst_start(&r, "pack:1 core:2 pu:1", "cfs:hz=250", 10 * SL_MSEC))
 		return;
-	sl_cpumask *cpu0 = sl_sim_alloc(r.sim, sizeof(*cpu0));
-	sl_cpumask_clear(cpu0);
-	sl_cpumask_set(cpu0, 0);
 	struct cfst_script *w = cfst_new(r.sim);
 	cfst_add(w, sl_act_run(2 * SL_MSEC, SL_WC_INT));
 	cfst_add(w, sl_act_sleep(100 * SL_MSEC));
 	struct cfst_script *root = cfst_new(r.sim);
-	cfst_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = cpu0 });
+	cfst_add(root, cfst_pin(r.sim, 0));
 	cfst_fork(root, w, "w", 0);
 	cfst_fork(root, cfst_hog(r.sim, 100), "hog", 0);
 	cfst_add(root, sl_act_wait());
