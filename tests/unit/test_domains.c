@@ -1368,3 +1368,49 @@ SL_TEST(domains_exit_wakeup_is_sync)
 	sdt_exit_wake("domains", 2, &cpu);
 	CHECKF(cpu == 0, "2.6.12: the root ran on CPU %d after its child's exit on CPU 1", cpu);
 }
+
+/* ---- an idle balancer stays idle for its whole pass ---- */
+
+/* can_migrate_task(): cpu_and_siblings_are_idle() reads idle_cpu(), i.e.
+ * rq->curr, which stays the idle task while an idle balancer pulls; so
+ * with its package idle it takes cache-hot tasks up to the imbalance, not
+ * just the first.  Two packages: three hot hogs queued on CPU 0, CPU 1
+ * idle pulls two in one pass. */
+SL_TEST(domains_idle_pass_takes_hot_tasks)
+{
+	struct sdt_run r;
+
+	CHECK(sdt_start(&r, "pack:2 core:1 pu:1", "domains", 600 * SL_MSEC));
+	if (!r.sim)
+		return;
+	struct sdt_script *root = sdt_new(r.sim);
+	sl_cpumask *cpu0 = sl_sim_alloc(r.sim, sizeof(*cpu0));
+	sl_cpumask_clear(cpu0);
+	sl_cpumask_set(cpu0, 0);
+	sdt_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = cpu0 });
+	for (int i = 0; i < 4; i++)
+		sdt_fork(root, sdt_hog(r.sim, 1000, false), "hog", false, 0);
+	sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	int pulled = -1, hot = 0;
+	if (sdt_run(&r)) {
+		struct sd_sched *s = sdt_sched(&r);
+		struct sd_domain *sd = sd_rq(s, 1)->sd;
+		for (struct sl_task *t = sl_task_first(r.sim); t; t = sl_task_next(t)) {
+			if (strcmp(t->comm, "hog") || t->state != SL_TASK_RUNNABLE || t->cpu >= 0)
+				continue;
+			t->allowed = sl_topo(r.sim)->all_cpus;
+			t->last_cpu = 0;
+			t->last_ran = sd_rq(s, 0)->timestamp_last_tick;
+			hot += sd_task_hot(sd_of(t), sd_rq(s, 0)->timestamp_last_tick, sd);
+		}
+		/* a fresh domain: no failures that would lift the cache-hot rule */
+		if (sd)
+			sd->nr_balance_failed = 0;
+		if (hot == 3 && sl_cpu_idle(r.sim, 1) && sd)
+			pulled = sd_move_tasks(r.sim, s, 1, 0, 2, sd, SD_IDLE);
+	}
+	CHECKF(hot == 3 && pulled == 2, "%d hot hogs queued on CPU 0, CPU 1 pulled %d", hot,
+	       pulled);
+	sl_sim_destroy(r.sim);
+}

@@ -68,10 +68,13 @@ bool sd_task_hot(const struct sd_task *p, sl_time now, const struct sd_domain *s
 	return now - t->last_ran < sd->p.cache_hot_time;
 }
 
-/* can_migrate_task */
-static bool sd_can_migrate(struct sl_sim *sim, const struct sd_sched *s,
-			   const struct sd_task *p, int src, int this_cpu,
-			   const struct sd_domain *sd, enum sd_idle idle)
+/* can_migrate_task; `pkg_idle` is cpu_and_siblings_are_idle(this_cpu) as
+ * the pass began: the kernel's idle_cpu() reads rq->curr, which stays the
+ * idle task while an idle balancer pulls, so its first pull does not make
+ * it busy for the rest of the pass. */
+static bool sd_can_migrate(const struct sd_sched *s, const struct sd_task *p, int src,
+			   int this_cpu, const struct sd_domain *sd, enum sd_idle idle,
+			   bool pkg_idle)
 {
 	const struct sl_task *t = p->task;
 
@@ -86,8 +89,7 @@ static bool sd_can_migrate(struct sl_sim *sim, const struct sd_sched *s,
 	}
 	/* 2.6.12: aggressive if our whole package idles or balancing keeps
 	 * failing */
-	if (sd_cpu_and_siblings_idle(sim, s, this_cpu) ||
-	    sd->nr_balance_failed > sd->p.cache_nice_tries)
+	if (pkg_idle || sd->nr_balance_failed > sd->p.cache_nice_tries)
 		return true;
 	return !sd_task_hot(p, sd_rq(s, src)->timestamp_last_tick, sd);
 }
@@ -127,13 +129,14 @@ int sd_move_tasks(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int busi
 		array = src->expired;
 		dst_array = dst->expired;	/* expired stays expired */
 	}
+	bool pkg_idle = s->v->rules != SD_RULES_W26 && sd_cpu_and_siblings_idle(sim, s, this_cpu);
 	for (;;) {
 		struct sl_prio_node *n = sl_prio_array_first_tailwise(array);
 		while (n) {
 			struct sl_prio_node *next = sl_prio_array_next_tailwise(array, n);
 			struct sd_task *p = sd_of_node(n);
 			looked++;
-			if (sd_can_migrate(sim, s, p, busiest, this_cpu, sd, idle)) {
+			if (sd_can_migrate(s, p, busiest, this_cpu, sd, idle, pkg_idle)) {
 				sd_move_queued(sim, s, p, this_cpu, dst_array);
 				if (++pulled >= max_nr_move)
 					goto out;
