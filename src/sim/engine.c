@@ -12,7 +12,8 @@
  * in CPU index order.  Jiffies are derived from the clock, and every phase
  * lies inside its jiffy, so a CPU ticking late in the jiffy sees the jiffy
  * IRQ0 incremented at its start.  When no task is runnable the tick stops
- * (nothing a policy does on a tick can matter then) and restarts at the
+ * (a policy catches up at its next tick what the skipped ones would have
+ * done, such as 2.6.12's cpu_load decay) and restarts at the
  * first tick, of any CPU, after the moment a task becomes runnable: the
  * hardware timers ran on while the engine skipped them, so the phases and
  * jiffies stay exact across the gap.  Under a policy that stops the tick of

@@ -1414,3 +1414,59 @@ SL_TEST(domains_idle_pass_takes_hot_tasks)
 	       pulled);
 	sl_sim_destroy(r.sim);
 }
+
+/* ---- cpu_load decays over the ticks an idle machine skips ---- */
+
+/* 2.6.12 rebalance_tick(): each tick takes cpu_load halfway to 128 x
+ * nr_running.  A hog on one CPU of two runs 50 ms (cpu_load 128), sleeps
+ * 100 ms with the machine idle (the engine skips those ticks) and runs
+ * again: one tick after it woke, the skipped ticks' halvings have taken
+ * cpu_load to 0 and that tick to (0 + 1 + 128) / 2. */
+SL_TEST(domains_cpu_load_decays_while_ticks_stop)
+{
+	struct sdt_run r;
+
+	CHECK(sdt_start(&r, "pack:2 core:1 pu:1", "domains", 151500 * SL_USEC));
+	if (!r.sim)
+		return;
+	struct sdt_script *hog = sdt_new(r.sim);
+	sdt_add(hog, sl_act_run(50 * SL_MSEC, SL_WC_INT));
+	sdt_add(hog, sl_act_sleep(100 * SL_MSEC));
+	sdt_add(hog, sl_act_run(50 * SL_MSEC, SL_WC_INT));
+	struct sdt_script *root = sdt_new(r.sim);
+	sdt_fork(root, hog, "hog", false, 0);
+	sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	struct sl_task *t = sdt_run(&r) ? sdt_find(r.sim, "hog") : NULL;
+	CHECK(t && t->cpu >= 0);
+	if (t && t->cpu >= 0) {
+		unsigned long load = sd_rq(sdt_sched(&r), t->cpu)->cpu_load;
+		CHECKF(load == 64, "cpu_load %lu one tick after 100 idle ms", load);
+	}
+	sl_sim_destroy(r.sim);
+}
+
+/* 2.6.12 rebalance_tick(): msecs_to_jiffies() rounds up, so at HZ 100 the
+ * physical level's busy interval (balance_interval x busy_factor 64: 64
+ * ms at 1 ms, 128 ms at 2) is 7 or 13 jiffies, not 6 or 12. */
+SL_TEST(domains_interval_rounds_up)
+{
+	struct sdt_run r;
+
+	CHECK(sdt_start(&r, "pack:2 core:1 pu:1", "domains:hz=100", 100 * SL_MSEC));
+	if (!r.sim)
+		return;
+	struct sdt_script *root = sdt_new(r.sim);
+	sdt_add(root, sl_act_run(200 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	if (sdt_run(&r)) {
+		struct sd_domain *sd = sd_rq(sdt_sched(&r), 0)->sd;
+		CHECK(sd != NULL);
+		if (sd)
+			CHECKF((sd->ivl_ms * 64) % 10 != 0 &&
+			       sd->ivl_j[1] == (sd->ivl_ms * 64 * 100 + 999) / 1000,
+			       "balance_interval %d ms, busy: %lld jiffies", (int)sd->ivl_ms,
+			       (long long)sd->ivl_j[1]);
+	}
+	sl_sim_destroy(r.sim);
+}

@@ -249,9 +249,10 @@ void sd_idle_balance(struct sl_sim *sim, struct sd_sched *s, int cpu)
 
 /* ---- rebalance_tick ---- */
 
+/* msecs_to_jiffies() rounds up; rebalance_tick makes a 0 one jiffy. */
 static int64_t sd_ms_to_jiffies(const struct sd_sched *s, int64_t ms)
 {
-	int64_t j = ms * s->hz / 1000;
+	int64_t j = (ms * s->hz + 999) / 1000;
 
 	return j > 0 ? j : 1;
 }
@@ -283,6 +284,12 @@ void sd_note_tick(struct sl_sim *sim, struct sd_sched *s, int cpu)
 
 	rq->last_tick = now_j;
 	if (gap > 0) {
+		/* the skipped ticks of an all-idle machine would each have
+		 * halved cpu_load towards 0 (2.6.12 rebalance_tick) */
+		if (s->v->rules == SD_RULES_2612 && rq->cpu_load) {
+			rq->cpu_load = gap < 64 ? rq->cpu_load >> gap : 0;
+			sd_load_changed(s, cpu);
+		}
 		sd_for_each_domain(s, cpu, sd)
 			sd->last_balance += gap;
 		for (int k = 0; k < 2; k++)
