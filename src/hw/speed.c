@@ -59,13 +59,20 @@ double sl_speed_smt(const struct sl_speed_model *m, enum sl_wclass self,
 	return (1.0 - m->smt_eps) / (demand > 1.0 ? demand : 1.0);
 }
 
+/* The latency ratio of memory on node `home` seen from node `run`: 1 on
+ * the same node, or where either is unknown or beyond the table. */
+static inline double numa_ratio(const struct sl_speed_model *m, int run, int home)
+{
+	if (run != home && run >= 0 && home >= 0 &&
+	    run < SL_MAX_NODES_SPEED && home < SL_MAX_NODES_SPEED)
+		return m->numa_ratio[run][home];
+	return 1.0;
+}
+
 double sl_speed_numa(const struct sl_speed_model *m, enum sl_wclass c, int run, int home,
 		     double contention)
 {
-	double r = 1.0;
-	if (run != home && run >= 0 && home >= 0 &&
-	    run < SL_MAX_NODES_SPEED && home < SL_MAX_NODES_SPEED)
-		r = m->numa_ratio[run][home];
+	double r = numa_ratio(m, run, home);
 	if (r == 1.0 && contention <= 1.0)
 		return 1.0;
 	double mi = m->mem_intensity[c];
@@ -81,13 +88,9 @@ double sl_speed_numa_mix(const struct sl_speed_model *m, enum sl_wclass c, int r
 	 * the nodes by where the pages are */
 	double stalls = 0;
 	for (int k = 0; k < n; k++) {
-		int home = parts[k].node;
-		double r = 1.0;
-		if (run != home && run >= 0 && home >= 0 &&
-		    run < SL_MAX_NODES_SPEED && home < SL_MAX_NODES_SPEED)
-			r = m->numa_ratio[run][home];
-		double cont = contention[home];
-		stalls += parts[k].share * r * (cont > 1.0 ? cont : 1.0);
+		double cont = contention[parts[k].node];
+		stalls += parts[k].share * numa_ratio(m, run, parts[k].node) *
+			  (cont > 1.0 ? cont : 1.0);
 	}
 	double mi = m->mem_intensity[c];
 	return 1.0 / (1.0 - mi + mi * stalls);
@@ -95,13 +98,9 @@ double sl_speed_numa_mix(const struct sl_speed_model *m, enum sl_wclass c, int r
 
 double sl_speed_numa_kernel(const struct sl_speed_model *m, int run, double contention)
 {
-	int home = m->kernel_node;
-	double r = 1.0;
-
-	if (home < 0)
+	if (m->kernel_node < 0)
 		return 1.0;
-	if (run != home && run >= 0 && run < SL_MAX_NODES_SPEED && home < SL_MAX_NODES_SPEED)
-		r = m->numa_ratio[run][home];
+	double r = numa_ratio(m, run, m->kernel_node);
 	if (r == 1.0 && contention <= 1.0)
 		return 1.0;
 	double mi = m->kernel_mem_intensity;

@@ -80,9 +80,7 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 				if (mem == n)
 					d += sl__demand_units(mi);
 				else if (mem == SL_MEM_SPLIT)
-					for (int k = 0; k < t->mem_split->n; k++)
-						if (t->mem_split->part[k].node == n)
-							d += sl__demand_units(mi * t->mem_split->part[k].share);
+					d += sl__demand_units(mi * sl__split_share(t->mem_split, n));
 			}
 			if (d != sim->mem_demand[n])	/* integers: exact */
 				return sl_fail_internal(err, "check: node %d memory demand %.6f, running tasks %.6f",

@@ -250,12 +250,18 @@ int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *inte
 /* mem_node of a task whose memory is split over the nodes of its
  * mem_split: it draws on each in proportion to its pages there. */
 #define SL_MEM_SPLIT (-2)
-static inline bool sl__split_has(const struct sl_mem_split *s, int node)
+/* The share of split memory s on `node` (0: none there; a part's share
+ * is never 0). */
+static inline double sl__split_share(const struct sl_mem_split *s, int node)
 {
 	for (int k = 0; k < s->n; k++)
 		if (s->part[k].node == node)
-			return true;
-	return false;
+			return s->part[k].share;
+	return 0;
+}
+static inline bool sl__split_has(const struct sl_mem_split *s, int node)
+{
+	return sl__split_share(s, node) > 0;
 }
 
 /* first_touch.c: the pages of memory a task's actions touch first land on
