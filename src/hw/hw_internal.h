@@ -84,6 +84,7 @@ struct hw_profile {
 					 * gives node_bw where that is 0 (speed_params.c) */
 	struct sl_disk_params disk;	/* all 0: hw_disk_default */
 	enum hw_kmem kernel_mem;	/* where the kernel's own memory lives */
+	enum sl_arch arch;		/* the kernel's (0: i386) */
 };
 
 /* Options after the machine name: "p4dpe-2x2ht,noht,smt=off". */
@@ -101,6 +102,7 @@ struct hw_options {
 	double xfer_mb_s;	/* > 0: overrides the disk's transfer rate */
 	int kmem;		/* node of the kernel's memory; -1 = each task's own;
 				 * HW_KMEM_PROFILE = the profile's */
+	int arch;		/* enum sl_arch, or -1 = the profile's */
 };
 
 #define HW_KMEM_PROFILE (-2)

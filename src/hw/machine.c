@@ -24,6 +24,8 @@
  *   kmem=N|local  where the kernel's own memory lives: node N for every
  *                 task's kernel work (numaq-16: 0), or with each task's
  *                 own memory (every other preset)
+ *   arch=A        the kernel's architecture, i386, ia64 or x86_64: HZ and
+ *                 a few per-arch scheduler constants follow it (topo.h)
  * ratio, bw, slit and refill exist because those numbers are uncertain
  * (docs/model.md); ipi and kcost because they depend on where the machine
  * runs.  A name that is an existing file is taken whole.
@@ -44,7 +46,7 @@
 
 #define MAX_BASE 4096
 
-static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N, bw=B, bus=GBS, refill=F, kcost=F, ipi=US, seek=MS, xfer=MBS, kmem=N|local";
+static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N, bw=B, bus=GBS, refill=F, kcost=F, ipi=US, seek=MS, xfer=MBS, kmem=N|local, arch=i386|ia64|x86_64";
 
 static bool is_key(const char *opt, const char *key)
 {
@@ -115,6 +117,12 @@ static int parse_option(struct hw_options *o, const char *opt, const char *what,
 			expected = "a node number or 'local'";
 		else
 			o->kmem = (int)l;
+	} else if (is_key(opt, "arch")) {
+		o->arch = !strcmp(val, "i386") ? SL_ARCH_I386 :
+			  !strcmp(val, "ia64") ? SL_ARCH_IA64 :
+			  !strcmp(val, "x86_64") ? SL_ARCH_X86_64 : -1;
+		if (o->arch < 0)
+			expected = "i386, ia64 or x86_64";
 	} else if (is_key(opt, "slit")) {
 		if (sl_parse_long(val, &l) || l < 11 || l > 254)
 			expected = "an integer from 11 to 254";
@@ -226,6 +234,7 @@ static int load_hwloc(struct sl_machine *m, enum hw_source src, const char *arg,
 	t->cpu_khz = (found.mhz ? found.mhz : p->mhz) * 1000;
 	t->l2_kb = found.l2_kb ? found.l2_kb : p->l2_kb;
 	t->llc_kb = found.llc_kb ? found.llc_kb : t->l2_kb > p->llc_kb ? t->l2_kb : p->llc_kb;
+	t->arch = o->arch >= 0 ? (enum sl_arch)o->arch : p->arch;
 	m->mem_mb = found.mem_mb ? found.mem_mb : p->mem_mb * (unsigned)t->nnodes;
 	hw_speed_init(&m->speed, t, p, o);
 	hw_disk_init(m, p, o);
@@ -286,7 +295,7 @@ int sl_machine_load(struct sl_machine *m, const char *name, struct sl_err *err)
 	struct hw_options o = { .noht = false, .smt = -1, .ratio = 0, .slit = 0, .bw = 0,
 				 .bus_gbs = 0,
 				 .ipi_us = 0, .refill = 0, .kcost = 0, .seek_ms = 0,
-				 .xfer_mb_s = 0, .kmem = HW_KMEM_PROFILE };
+				 .xfer_mb_s = 0, .kmem = HW_KMEM_PROFILE, .arch = -1 };
 	char base[MAX_BASE], what[MAX_BASE + 16];
 	struct stat st;
 

@@ -189,7 +189,7 @@ static const struct hw_preset presets[] = {
 		.numbering = HW_NUM_SIBLINGS_ADJACENT,
 		.profile = {
 			.mhz = 800, .l2_kb = 96, .llc_kb = 4096, .mem_mb = 16384,
-			.smt = HW_SMT_OFF,
+			.smt = HW_SMT_OFF, .arch = SL_ARCH_IA64,
 			/* 32768 lines of 128 B x ~250 ns / 4 outstanding ~ 2 ms;
 			 * across nodes x far_ratio ~ 3.5 ms */
 			.refill_ns = { MS(2.0), MS(2.0), MS(2.0), MS(3.5) },
@@ -212,7 +212,7 @@ static const struct hw_preset presets[] = {
 		.numbering = HW_NUM_THREADS_LAST,
 		.profile = {
 			.mhz = 2400, .l2_kb = 1280, .llc_kb = 24576, .mem_mb = 262144,
-			.smt = HW_SMT_MODERN,
+			.smt = HW_SMT_MODERN, .arch = SL_ARCH_X86_64,
 			/* in place from memory 0.2 ms, as across packages; lines
 			 * still in the L3 come back at the core level's 0.05 */
 			.refill_ns = { MS(0.2), MS(0.05), MS(0.2), MS(0.4) },
@@ -231,7 +231,7 @@ static const struct hw_preset presets[] = {
  */
 const struct hw_profile hw_profile_default = {
 	.mhz = 2500, .l2_kb = 1024, .llc_kb = 16384, .mem_mb = 4096,
-	.smt = HW_SMT_MODERN,
+	.smt = HW_SMT_MODERN, .arch = SL_ARCH_X86_64,
 	.refill_ns = { MS(0.2), MS(0.05), MS(0.2), MS(0.4) },
 	.evict_kb_per_ms = 500, .costs = &hw_costs_modern,
 	.slit_remote = 20, .far_ratio = 1.45,
@@ -301,6 +301,7 @@ int hw_preset_load(struct sl_machine *m, const struct hw_preset *p,
 	t->cpu_khz = p->profile.mhz * 1000;
 	t->l2_kb = p->profile.l2_kb;
 	t->llc_kb = p->profile.llc_kb;
+	t->arch = o->arch >= 0 ? (enum sl_arch)o->arch : p->profile.arch;
 	m->mem_mb = p->profile.mem_mb;
 	snprintf(m->summary, sizeof(m->summary), "%s%s", p->summary,
 		 o->noht ? " (noht)" : "");

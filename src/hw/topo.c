@@ -222,6 +222,16 @@ static int check_distances(const struct sl_topo *t, struct sl_err *err)
 	return 0;
 }
 
+const char *sl_arch_name(enum sl_arch arch)
+{
+	switch (arch) {
+	case SL_ARCH_I386: return "i386";
+	case SL_ARCH_IA64: return "ia64";
+	case SL_ARCH_X86_64: return "x86_64";
+	}
+	return "?";
+}
+
 int sl_topo_check(const struct sl_topo *t, struct sl_err *err)
 {
 	if (check_counts(t, err) ||

@@ -2,7 +2,9 @@
  * topo.h - the machine as a scheduler sees it: logical CPUs and how they
  * group into cores (SMT siblings), packages and NUMA nodes, plus the few
  * numbers the 2002-2004 kernels read at boot (cpu_khz and the L2 size for
- * cache_decay_ticks, SLIT distances for the NUMA balancer).
+ * cache_decay_ticks, SLIT distances for the NUMA balancer), and the
+ * architecture the kernel was built for, whose headers fix HZ and a few
+ * scheduler constants.
  *
  * This is everything a policy may know about the hardware (DESIGN.md: the
  * truth about speed lives in hw/speed.h and is invisible to policies).
@@ -13,6 +15,19 @@
 #include "base/cpumask.h"
 
 #define SL_MAX_NODES 64
+
+/* The kernel's architecture: the per-arch constants a policy reads are
+ * HZ (2.4: i386 and x86_64 100, ia64 1024; 2.5/2.6: 1000, ia64 1024),
+ * PROC_CHANGE_PENALTY (2.4 asm/smp.h: 15, ia64 20), cache_decay_ticks
+ * (smp_tune_scheduling, per arch) and NODE_BALANCE_RATE (2.5.59
+ * asm/topology.h: i386 100, ia64 10, x86_64 30). */
+enum sl_arch {
+	SL_ARCH_I386,
+	SL_ARCH_IA64,
+	SL_ARCH_X86_64,
+};
+
+const char *sl_arch_name(enum sl_arch arch);
 
 struct sl_topo {
 	int ncpus;		/* logical CPUs, numbered 0..ncpus-1 */
@@ -37,6 +52,7 @@ struct sl_topo {
 	unsigned cpu_khz;	/* clock, as /proc/cpuinfo would say */
 	unsigned l2_kb;		/* per-core L2 (what smp_tune_scheduling read) */
 	unsigned llc_kb;	/* last-level cache per package */
+	enum sl_arch arch;	/* what the kernel was built for */
 };
 
 static inline const sl_cpumask *sl_topo_siblings(const struct sl_topo *t, int cpu)

@@ -99,6 +99,7 @@
 #include "base/err.h"
 #include "base/spec.h"
 #include "hw/topo.h"
+#include "policy/kernel_arch.h"
 #include "policy/policy.h"
 #include "sim/sim.h"
 
@@ -165,11 +166,13 @@ struct linux24 {
 #define LINUX24_NO_MM INT_MIN
 
 static const struct sl_param_def linux24_knobs[] = {
-	{ .name = "hz", .type = SL_PARAM_INT, .def = "100", .min = 10, .max = 10000,
-	  .doc = "timer ticks per second (2.4 on i386: 100); scales NICE_TO_TICKS" },
+	{ .name = "hz", .type = SL_PARAM_INT, .def = NULL, .min = 10, .max = 10000,
+	  .doc = "timer ticks per second (default: the machine's arch's, 100 on i386 and "
+		 "x86_64, 1024 on ia64); scales NICE_TO_TICKS" },
 	SL_TICK_KNOB("staggered", "2.4.27 i386 setup_APIC_timer"),
-	{ .name = "proc_change_penalty", .type = SL_PARAM_INT, .def = "15", .min = 0, .max = 1000,
-	  .doc = "goodness bonus on the CPU a task last ran on (i386 15; ia64, s390, sparc64 20)" },
+	{ .name = "proc_change_penalty", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000,
+	  .doc = "goodness bonus on the CPU a task last ran on (default: the machine's arch's, "
+		 "i386 and x86_64 15, ia64 20)" },
 	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
 	  .doc = "cost per task of the goodness scan (and per CPU of reschedule_idle), under the "
 		 "global lock (default: the machine's cost of examining one task)" },
@@ -405,8 +408,12 @@ static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
 	struct linux24 *s = sl_xcalloc(1, sizeof(*s));
 	s->topo = sl_topo(sim);
 	s->ncpus = s->topo->ncpus;
-	s->hz = (unsigned)sl_param_int(knobs, "hz");
-	s->proc_change_penalty = (int)sl_param_int(knobs, "proc_change_penalty");
+	enum sl_arch arch = sl_topo(sim)->arch;
+	s->hz = sl_param_given(knobs, "hz") ? (unsigned)sl_param_int(knobs, "hz")
+					    : sl_arch_hz_24(arch);
+	s->proc_change_penalty = sl_param_given(knobs, "proc_change_penalty")
+		? (int)sl_param_int(knobs, "proc_change_penalty")
+		: sl_arch_proc_change_penalty(arch);
 	s->scan_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns")
 						       : sl_cost_scan(sim, 1);
 	s->recalc_ns = sl_param_given(knobs, "recalc_ns") ? sl_param_int(knobs, "recalc_ns")

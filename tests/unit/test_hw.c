@@ -416,6 +416,8 @@ SL_TEST(hw_errors_names)
 	CHECK(fails_with("host,kcost=fast", "kcost"));
 	CHECK(fails_with("p4dpe-2x2ht,bus=0", "GB/s"));
 	CHECK(fails_with("p4dpe-2x2ht,ipi=fast", "microseconds"));
+	CHECK(fails_with("azusa-16,arch=itanium", "i386, ia64 or x86_64"));
+	CHECK(fails_with("host,arch=", "arch"));
 	CHECK(fails_with("pack:1100 pu:1", "1100"));
 	CHECK(fails_with("pack:16 core:32 pu:4", "2048"));
 	CHECK(fails_with("pack:100000 core:100000 pu:100000", "at most"));
@@ -568,6 +570,15 @@ SL_TEST(hw_options)
 	CHECK(llabs(mach.speed.ctx_switch_ns - ctx / 2) <= 1 &&
 	      llabs(mach.speed.fork_ns - fork / 2) <= 1);
 	CHECK(mach.speed.ipi_ns == ipi && mach.speed.refill_ns[SL_MIGR_NONE] == refill);
+	/* the kernel's arch: the presets' own, modern machines x86_64, or the option */
+	CHECK(loads_ok("p4dpe-2x2ht") && mach.topo.arch == SL_ARCH_I386);
+	CHECK(loads_ok("numaq-16") && mach.topo.arch == SL_ARCH_I386);
+	CHECK(loads_ok("azusa-16") && mach.topo.arch == SL_ARCH_IA64);
+	CHECK(loads_ok("xeon-2s-smt") && mach.topo.arch == SL_ARCH_X86_64);
+	CHECK(loads_ok("pack:2 core:1 pu:2") && mach.topo.arch == SL_ARCH_X86_64);
+	CHECK(loads_ok("pack:2 core:1 pu:2,arch=i386") && mach.topo.arch == SL_ARCH_I386);
+	CHECK(loads_ok("numaq-16,arch=ia64") && mach.topo.arch == SL_ARCH_IA64);
+	CHECK(!strcmp(sl_arch_name(SL_ARCH_X86_64), "x86_64"));
 }
 
 SL_TEST(hw_topo_check_catches)

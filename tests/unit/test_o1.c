@@ -163,6 +163,21 @@ SL_TEST(o1_cache_decay_ticks)
 	t.cpu_khz = 700000;
 	t.l2_kb = 2048;
 	CHECK(o1_cache_decay_ticks(&t, v25, 100) == 0);
+	/* x86_64 (2.6.11): 1000 MB/s and no one added: a 1.25 MB L2 at
+	 * 2.4 GHz is 1 ms, where i386 makes it 3 (4 on 2.6) */
+	t.cpu_khz = 2400000;
+	t.l2_kb = 1280;
+	CHECK(o1_cache_decay_ticks(&t, v25, 1000) == 3);
+	CHECK(o1_cache_decay_ticks(&t, v26, 1000) == 4);
+	t.arch = SL_ARCH_X86_64;
+	CHECK(o1_cache_decay_ticks(&t, v25, 1000) == 1);
+	CHECK(o1_cache_decay_ticks(&t, v26, 1000) == 1);
+	/* ia64: 10 ticks whatever the CPU */
+	t.arch = SL_ARCH_IA64;
+	t.cpu_khz = 800000;
+	t.l2_kb = 96;
+	CHECK(o1_cache_decay_ticks(&t, v25, 1024) == 10);
+	CHECK(o1_cache_decay_ticks(&t, v26, 1024) == 10);
 }
 
 /* ---- timeslices by static priority (2.2) ---- */

@@ -16,7 +16,8 @@
 #include "test.h"
 #include "test_o1_script.h"
 
-#define NUMA4 "node:4 pack:1 core:2 pu:1"
+/* i386, as NUMA-Q: NODE_BALANCE_RATE 100 */
+#define NUMA4 "node:4 pack:1 core:2 pu:1,arch=i386"
 
 /* ---- knobs ---- */
 

@@ -21,9 +21,42 @@
 
 static struct o1 *o1vt_state(struct o1t_run *r, const char *policy)
 {
-	if (!o1t_start(r, "node:2 pack:1 core:2 pu:1", policy, 0))
+	if (!o1t_start(r, "node:2 pack:1 core:2 pu:1,arch=i386", policy, 0))
 		return NULL;
 	return sl_policy_data(r->sim);
+}
+
+/* HZ, cache_decay_ticks and NODE_BALANCE_RATE follow the machine's arch
+ * unless a knob gives them. */
+static bool o1vt_arch(const char *machine, const char *policy, unsigned hz, int decay, int rate)
+{
+	struct o1t_run r;
+	bool ok = false;
+
+	if (o1t_start(&r, machine, policy, 0)) {
+		struct o1 *s = sl_policy_data(r.sim);
+		ok = s->cfg.hz == hz && s->cfg.cache_decay_ticks == decay &&
+		     s->cfg.node_balance_rate == rate;
+		sl_sim_destroy(r.sim);
+	}
+	return ok;
+}
+
+SL_TEST(o1_arch_constants)
+{
+	const char *numa = "node:2 pack:1 core:2 pu:1";	/* 2.5 GHz, 1 MB L2 */
+
+	/* ia64 (the AzusA): HZ 1024, 10 ticks hot, every 10th balance */
+	CHECK(o1vt_arch("azusa-16", "o1:version=2.5.59", 1024, 10, 10));
+	CHECK(o1vt_arch("numaq-16", "o1:version=2.5.59", 1000, 5, 100));
+	CHECK(o1vt_arch("numaq-16,arch=ia64", "o1:version=2.5.59", 1024, 10, 10));
+	/* a machine that is not a preset is a modern one: x86_64 */
+	CHECK(o1vt_arch(numa, "o1:version=2.5.59", 1000, 1, 30));
+	CHECK(o1vt_arch(numa, "o1:version=2.6.0,node_balance=rate", 1000, 1, 30));
+	CHECK(o1vt_arch(numa, "o1:version=2.5.59,hz=100,cache_decay_ticks=3,node_balance_rate=7",
+			100, 3, 7));
+	CHECK(o1vt_arch("node:2 pack:1 core:2 pu:1,arch=i386", "o1:version=2.5.59", 1000, 2,
+			100));
 }
 
 SL_TEST(o1_version_rows)

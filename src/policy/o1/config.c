@@ -11,7 +11,8 @@
  * kernel/sched.c rebalance_tick() (inside `if (idle)`: balance_node() with
  * idle = 1, the node's own load_balance() with 0); 2.5.59 include/asm-ARCH/
  * topology.h NODE_BALANCE_RATE (i386 NUMA-Q 100, ia64 10, ppc64 10, x86-64
- * 30); Ingo Molnar's sched-2.5.59-B0 node ticks.
+ * 30), taken for the machine's arch; Ingo Molnar's sched-2.5.59-B0 node
+ * ticks.  HZ is the machine's arch's (policy/kernel_arch.h).
  *
  * Choices:
  *   - numa=on is rejected for 2.5.33: the NUMA scheduler came with 2.5.59,
@@ -49,8 +50,20 @@
  *
  * Omitted / simplified: nothing beyond what the options describe.
  */
+#include "policy/kernel_arch.h"
 #include "policy/o1/core.h"
 #include "sim/sim.h"
+
+/* NODE_BALANCE_RATE of the arch's asm/topology.h (2.5.59). */
+static int o1_node_balance_rate(enum sl_arch arch)
+{
+	switch (arch) {
+	case SL_ARCH_IA64: return 10;
+	case SL_ARCH_X86_64: return 30;
+	case SL_ARCH_I386: break;
+	}
+	return 100;	/* i386 (NUMA-Q) */
+}
 
 bool o1_knob_given(const struct sl_params *knobs, const char *name)
 {
@@ -111,10 +124,12 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 		   const struct o1_version *v, bool smp, const char *name, struct sl_err *err)
 {
 	bool scan_given = sl_param_given(knobs, "scan_ns");
+	enum sl_arch arch = sl_topo(sim)->arch;
 
 	*cfg = (struct o1_config){
 		.v = v,
-		.hz = (unsigned)sl_param_int(knobs, "hz"),
+		.hz = sl_param_given(knobs, "hz") ? (unsigned)sl_param_int(knobs, "hz")
+						  : sl_arch_hz_26(arch),
 		.scan_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_scan(sim, 1),
 		.pick_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_pick(sim),
 		.smp = smp,
@@ -130,7 +145,7 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 		.exit_wake_sync = o1_knob_choice(knobs, "exit_wake", 0) == 0,
 		.numa = smp && v->numa,
 		.node_balance = v->node_balance,
-		.node_balance_rate = 100,	/* i386 (NUMA-Q) */
+		.node_balance_rate = o1_node_balance_rate(arch),
 	};
 	cfg->idle_node_tick_idle = true;	/* balance_node(this_rq, idle, ...) */
 	cfg->cache_decay_ticks = o1_knob_given(knobs, "cache_decay_ticks") ?

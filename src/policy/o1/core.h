@@ -232,10 +232,10 @@ bool o1_knob_given(const struct sl_params *knobs, const char *name);
 	  .doc = "NUMA scheduler on machines of several nodes: node-local balancing, node " \
 		 "balancing, exec balancing (default: on from 2.5.59; 2.5.33 has none)" }
 #define O1_KNOB_NODE_BALANCE_RATE \
-	{ .name = "node_balance_rate", .type = SL_PARAM_INT, .def = "100", .min = 1, \
+	{ .name = "node_balance_rate", .type = SL_PARAM_INT, .def = NULL, .min = 1, \
 	  .max = 1000000, \
 	  .doc = "2.5.59 NODE_BALANCE_RATE: every Nth load_balance looks across nodes " \
-		 "(i386 NUMA-Q 100, ia64 and ppc64 10, x86-64 30)" }
+		 "(default: the machine's arch's, i386 NUMA-Q 100, ia64 10, x86-64 30)" }
 
 #define O1_KNOB_IDLE_NODE_TICK \
 	{ .name = "idle_node_tick", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "idle|busy", \

@@ -40,8 +40,9 @@ static const struct sl_param_def o1_knobs[] = {
 	{ .name = "version", .type = SL_PARAM_CHOICE, .def = "2.5.33",
 	  .choices = o1_version_choices,
 	  .doc = "stock kernel whose constants and rules to use" },
-	{ .name = "hz", .type = SL_PARAM_INT, .def = "1000", .min = 100, .max = 10000,
-	  .doc = "timer ticks per second (2.5/2.6 on i386: 1000); ms constants scale with it" },
+	{ .name = "hz", .type = SL_PARAM_INT, .def = NULL, .min = 100, .max = 10000,
+	  .doc = "timer ticks per second (default: the machine's arch's, 1000 on i386 and "
+		 "x86_64, 1024 on ia64); ms constants scale with it" },
 	{ .name = "cache_decay_ticks", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 100000,
 	  .doc = "ticks a task stays cache-hot (default: derived from the L2 size and clock "
 		 "as i386 did)" },

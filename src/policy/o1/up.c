@@ -34,8 +34,9 @@ static const struct sl_param_def up_knobs[] = {
 	{ .name = "version", .type = SL_PARAM_CHOICE, .def = "2.6.0",
 	  .choices = o1_version_choices,
 	  .doc = "O(1) version built for one CPU (seed 002's UP is 2.6.0-test11)" },
-	{ .name = "hz", .type = SL_PARAM_INT, .def = "1000", .min = 100, .max = 10000,
-	  .doc = "timer ticks per second (2.5/2.6 on i386: 1000)" },
+	{ .name = "hz", .type = SL_PARAM_INT, .def = NULL, .min = 100, .max = 10000,
+	  .doc = "timer ticks per second (default: the machine's arch's, 1000 on i386 and "
+		 "x86_64, 1024 on ia64)" },
 	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
 	  .doc = "scheduler cost per schedule() and per runqueue or task a balance looks at "
 		 "(default: the machine's costs of a pick and of examining one item)" },

@@ -1,7 +1,8 @@
 /*
  * o1/versions.c - the stock O(1) scheduler's versions as data: one row per
  * kernel, constants plus the rules that changed between them (the NUMA
- * scheduler among them), and cache_decay_ticks as i386 computed it at boot.
+ * scheduler among them), and cache_decay_ticks as the machine's arch
+ * computed it at boot.
  *
  * Sources: 2.6.0 kernel/sched.c and kernel/fork.c; a 2.5.6x kernel/sched.c
  * (the "-" side of Ingo Molnar's sched-2.5.68-A9, LKML
@@ -150,25 +151,35 @@ const struct o1_version *o1_version_find(const char *name)
 }
 
 /*
- * cacheflush_time = (cpu_khz>>10) * (L2 kB<<10) / 350 cycles: the time to
- * refill the L2 at an assumed 350 MB/s (16 kB at 100 MB/s when the L2 size
- * is unknown).  2.5 divided by cpu_khz and scaled by HZ/1000; 2.6.0-test1
- * onwards adds one (a 512 kB P4 Xeon: 1 tick on 2.5, 2 on 2.6).
+ * cache_decay_ticks, as each arch's smp_tune_scheduling() set it at boot.
+ *
+ * i386: cacheflush_time = (cpu_khz>>10) * (L2 kB<<10) / 350 cycles, the
+ * time to refill the L2 at an assumed 350 MB/s (16 kB at 100 MB/s when
+ * the L2 size is unknown).  2.5 divided by cpu_khz and scaled by
+ * HZ/1000; 2.6.0-test1 onwards adds one (a 512 kB P4 Xeon: 1 tick on
+ * 2.5, 2 on 2.6).
+ * x86_64 (2.6.11 arch/x86_64/kernel/smpboot.c): the same at 1000 MB/s,
+ * scaled by HZ/1000, without the one.
+ * ia64 (2.6.11 arch/ia64/kernel/smpboot.c): 10 ticks whatever the CPU,
+ * "equal to MIN_TIMESLICE" (UNVERIFIED for 2.5: no 2.5 ia64 tree at hand).
  */
 int o1_cache_decay_ticks(const struct sl_topo *topo, const struct o1_version *v, unsigned hz)
 {
 	unsigned long long khz = topo->cpu_khz;
-	unsigned long long flush;
+	unsigned long long flush, bandwidth = topo->arch == SL_ARCH_X86_64 ? 1000 : 350;
+	bool plus_one = v->decay_plus_one && topo->arch == SL_ARCH_I386;
 
+	if (topo->arch == SL_ARCH_IA64)
+		return 10;
 	if (!khz)
-		return v->decay_plus_one ? 1 : 0;
+		return plus_one ? 1 : 0;
 	if (topo->l2_kb)
-		flush = (khz >> 10) * ((unsigned long long)topo->l2_kb << 10) / 350;
+		flush = (khz >> 10) * ((unsigned long long)topo->l2_kb << 10) / bandwidth;
 	else
 		flush = (khz >> 10) * (16ULL << 10) / 100;
 	long long ms = (long long)(flush / khz);
 	long long ticks = ms * hz / 1000;
-	if (v->decay_plus_one)
+	if (plus_one)
 		ticks += 1;
 	return ticks > 100000 ? 100000 : (int)ticks;
 }

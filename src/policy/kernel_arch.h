@@ -1,0 +1,37 @@
+/*
+ * kernel_arch.h - the per-architecture constants of the kernels the
+ * policies model, for the architecture the machine names (topo.h
+ * sl_arch): a kernel built for ia64 ticked at 1024 Hz where i386 ticked
+ * at 100 (2.4) or 1000 (2.5/2.6).
+ *
+ * Sources: 2.4.27 include/asm-i386/param.h (HZ 100), asm-x86_64/param.h
+ * (100), asm-ia64/param.h (1024; 32 only for the HP simulator), and
+ * asm-{i386,x86_64,ia64}/smp.h (PROC_CHANGE_PENALTY 15, 15, 20); 2.6.11
+ * include/asm-i386/param.h and asm-x86_64/param.h (1000), asm-ia64/param.h
+ * (1024).  2.5's i386 HZ is 2.6's (1000 since 2.5.2); its ia64 and x86_64
+ * param.h are not at hand and are taken as 2.6.11's.
+ */
+#ifndef SL_POLICY_KERNEL_ARCH_H
+#define SL_POLICY_KERNEL_ARCH_H
+
+#include "hw/topo.h"
+
+/* HZ of a 2.4 kernel. */
+static inline unsigned sl_arch_hz_24(enum sl_arch arch)
+{
+	return arch == SL_ARCH_IA64 ? 1024 : 100;
+}
+
+/* HZ of a 2.5 or 2.6 kernel. */
+static inline unsigned sl_arch_hz_26(enum sl_arch arch)
+{
+	return arch == SL_ARCH_IA64 ? 1024 : 1000;
+}
+
+/* 2.4's PROC_CHANGE_PENALTY: goodness()'s bonus for staying put. */
+static inline int sl_arch_proc_change_penalty(enum sl_arch arch)
+{
+	return arch == SL_ARCH_IA64 ? 20 : 15;
+}
+
+#endif
