@@ -289,6 +289,23 @@ SL_TEST(domains_hierarchy_numa_and_smp)
 	      node->p.cache_hot_time == 10 * SL_MSEC && !(node->p.flags & SD_WAKE_AFFINE));
 	sl_sim_destroy(r.sim);
 
+	/* an ia64 kernel's node level (2.6.12.1 asm-ia64/topology.h): 80-320
+	 * ms, x320, at 1024 Hz; w26 keeps its own */
+	if (!sdt_start(&r, "azusa-16", "domains", 0))
+		return;
+	s = sdt_sched(&r);
+	node = s->rqs[5].sd->parent;
+	CHECK(node && node->p.min_interval == 80 && node->p.max_interval == 320 &&
+	      node->p.busy_factor == 320 && node->p.cache_hot_time == 10 * SL_MSEC &&
+	      s->hz == 1024);
+	sl_sim_destroy(r.sim);
+	if (!sdt_start(&r, "azusa-16", "domains:version=w26", 0))
+		return;
+	s = sdt_sched(&r);
+	node = s->rqs[5].sd->parent;
+	CHECK(node && node->p.min_interval == 20 && node->p.busy_factor == 4);
+	sl_sim_destroy(r.sim);
+
 	/* a plain SMP box: one physical level over every CPU */
 	if (!sdt_start(&r, "pack:2 core:2 pu:1", "domains:version=w26", 0))
 		return;

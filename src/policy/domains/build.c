@@ -50,8 +50,14 @@
  *     (every domain balanced): its rows carry it.  Its SMT row also carries
  *     SD_SHARE_CPUPOWER, which only matters with smt_nice=on
  *     (dependent_sleeper came after w26).
- *   - The 2.6.12 NODE row is the i386 NUMA-Q / x86-64 one; the ia64 rows
- *     and the ia64 all-nodes level are not built.
+ *   - The 2.6.12 NODE row is i386's (NUMA-Q), which x86_64's equals; on a
+ *     machine whose arch is ia64 it is ia64's (2.6.12.1
+ *     include/asm-ia64/topology.h: 80/320 ms, x320, the rest the same).
+ *     ia64's all-nodes level (arch/ia64/kernel/domain.c) is not built: it
+ *     exists only where the machine has more CPUs than 6 nodes' worth
+ *     (SD_NODES_PER_DOMAIN), and each NODE domain then spans the 6
+ *     nearest nodes, not the machine.  w26 keeps its NODE row on ia64 (no
+ *     ia64 SD_NODE_INIT of early 2004 is at hand).
  *
  * Omitted / simplified:
  *   - isolcpus= and CPU hotplug: every CPU is in every domain of its span.
@@ -63,6 +69,15 @@
 #include "policy/domains/domains.h"
 
 #define SD_MS 1000000LL	/* ns */
+
+/* 2.6.12.1 include/asm-ia64/topology.h SD_NODE_INIT */
+static const struct sd_params sd_node_ia64_2612 = {
+	.min_interval = 80, .max_interval = 320, .busy_factor = 320,
+	.imbalance_pct = 125, .cache_hot_time = 10 * SD_MS,
+	.cache_nice_tries = 1, .per_cpu_gain = 100,
+	.flags = SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC |
+		 SD_WAKE_IDLE | SD_WAKE_BALANCE,
+};
 
 static const struct sd_version sd_versions[] = {
 	{
@@ -91,6 +106,7 @@ static const struct sd_version sd_versions[] = {
 					 SD_WAKE_IDLE | SD_WAKE_BALANCE,
 			},
 		},
+		.node_ia64 = &sd_node_ia64_2612,
 		.stagger = true,
 		.smt_nice = true,
 		.child_first = true,

@@ -90,6 +90,8 @@ static void domains_levels(struct sd_sched *s, const struct sl_params *knobs)
 
 	for (int lv = 0; lv < SD_NR_LEVELS; lv++) {
 		s->level[lv] = s->v->level[lv];
+		if (lv == SD_LV_NODE && s->v->node_ia64 && s->topo->arch == SL_ARCH_IA64)
+			s->level[lv] = *s->v->node_ia64;
 		if (s->level[lv].max_interval_fls) {
 			int fls = 0;	/* fls(num_online_cpus()) */
 			for (int n = s->ncpus; n; n >>= 1)

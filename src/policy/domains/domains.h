@@ -110,6 +110,9 @@ struct sd_version {
 	const char *name;
 	enum sd_rules rules;
 	struct sd_params level[SD_NR_LEVELS];
+	/* the NODE row of an ia64 kernel (include/asm-ia64/topology.h), if
+	 * the version has its own: NULL keeps level[SD_LV_NODE] */
+	const struct sd_params *node_ia64;
 	bool stagger;		/* rebalance_tick offsets CPUs by HZ*cpu/NR_CPUS */
 	bool smt_nice;		/* dependent_sleeper by default */
 	bool child_first;	/* fork marks the parent for resched: the child runs first */
