@@ -164,6 +164,10 @@ SL_TEST(up_only_cpu0)
 			CHECKF(st.elapsed_ns >= 360 * SL_MSEC && st.migrations == 0,
 			       "%s: elapsed %.1f ms, %ld migrations", pols[v],
 			       (double)st.elapsed_ns / SL_MSEC, st.migrations);
+			/* the kernel's only CPU ticks; the others are not visited */
+			CHECK(!sl_tick_stopped(r.sim, 0));
+			for (int c = 1; c < 4; c++)
+				CHECK(sl_tick_stopped(r.sim, c));
 		}
 		sl_sim_destroy(r.sim);
 	}

@@ -19,6 +19,10 @@
  * Knobs: version, hz, scan_ns, yield, fork_place (as o1).  A UP kernel has no
  * balancing, so no cache_decay_ticks, and no NUMA scheduler.
  *
+ * The other CPUs' ticks are stopped (sl_set_nohz): the kernel has no such
+ * CPUs, its tick op returns at once on them, and a big machine's jiffy
+ * then visits one CPU, not all (results unchanged, byte for byte).
+ *
  * Omitted / simplified: those of the other files of policy/o1/; also the UP kernel's cheaper
  * primitives (no lock prefixes, no IPIs) beyond having no balancing: the
  * machine's context-switch cost is the same for every policy.  A workload
@@ -53,7 +57,16 @@ static void *up_init(struct sl_sim *sim, const struct sl_params *knobs, struct s
 	if (o1_config_init(&cfg, sim, knobs, o1_version_find(sl_param_str(knobs, "version")),
 			   false, "up", err))
 		return NULL;
-	return o1_core_create(sim, &cfg, err);
+	void *s = o1_core_create(sim, &cfg, err);
+	if (s) {
+		/* The other CPUs are not this kernel's: nothing ticks on them
+		 * (o1_core_tick would return at once), so the engine need not
+		 * visit them at every jiffy. */
+		sl_set_nohz(sim);
+		for (int cpu = 1; cpu < sl_topo(sim)->ncpus; cpu++)
+			sl_tick_stop(sim, cpu);
+	}
+	return s;
 }
 
 const struct sl_policy_ops sl_policy_up = {
