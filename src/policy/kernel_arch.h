@@ -8,8 +8,8 @@
  * (100), asm-ia64/param.h (1024; 32 only for the HP simulator), and
  * asm-{i386,x86_64,ia64}/smp.h (PROC_CHANGE_PENALTY 15, 15, 20); 2.6.11
  * include/asm-i386/param.h and asm-x86_64/param.h (1000), asm-ia64/param.h
- * (1024).  2.5's i386 HZ is 2.6's (1000 since 2.5.2); its ia64 and x86_64
- * param.h are not at hand and are taken as 2.6.11's.
+ * (1024).  No 2.5 tree is at hand: 2.5's HZ is taken as 2.6.11's for
+ * every arch (UNVERIFIED).
  */
 #ifndef SL_POLICY_KERNEL_ARCH_H
 #define SL_POLICY_KERNEL_ARCH_H
