@@ -89,10 +89,12 @@ static int list_machines(void)
 		if ((int)strlen(p[i].name) > w)
 			w = (int)strlen(p[i].name);
 	for (int i = 0; i < n; i++)
-		printf("%-*s  %s\n", w, p[i].name, p[i].summary);
+		printf("%-*s  %-6s  %s\n", w, p[i].name, p[i].arch, p[i].summary);
 	printf("\nAlso accepted: an hwloc synthetic string (e.g. \"pack:2 core:1 pu:2\"),\n"
-	       "the path of an hwloc XML file, or \"host\" (this machine).  Append \",noht\"\n"
-	       "to any of them for one logical CPU per core (e.g. \"p4dpe-2x2ht,noht\").\n");
+	       "the path of an hwloc XML file, or \"host\" (this machine), which run x86_64\n"
+	       "kernels.  Append \",noht\" to any of them for one logical CPU per core (e.g.\n"
+	       "\"p4dpe-2x2ht,noht\"), \",arch=i386|ia64|x86_64\" for another kernel architecture\n"
+	       "(its HZ and scheduler constants).\n");
 	return cli_finish_output();
 }
 

@@ -42,6 +42,7 @@ int sl_machine_load(struct sl_machine *m, const char *name, struct sl_err *err);
 struct sl_machine_preset {
 	const char *name;
 	const char *summary;
+	const char *arch;	/* the kernel's (sl_arch_name) */
 };
 const struct sl_machine_preset *sl_machine_presets(int *n);
 

@@ -244,6 +244,7 @@ const struct sl_machine_preset *sl_machine_presets(int *n)
 	for (int i = 0; i < NPRESETS; i++) {
 		preset_list[i].name = presets[i].name;
 		preset_list[i].summary = presets[i].summary;
+		preset_list[i].arch = sl_arch_name(presets[i].profile.arch);
 	}
 	*n = NPRESETS;
 	return preset_list;

@@ -120,6 +120,7 @@ for what in machines policies workloads experiments; do
 done
 "$S" list machines | grep -q "^$M " && ok || bad "list machines lacks $M"
 "$S" list machines | grep -q "noht" && ok || bad "list machines lacks the ,noht line"
+"$S" list machines | grep -q "^azusa-16 *ia64 " && ok || bad "list machines lacks azusa-16's arch"
 "$S" list policies | grep -q "^o1 - " && ok || bad "list policies lacks o1"
 "$S" list policies | grep -q "default" && ok || bad "list policies shows no knob defaults"
 "$S" list workloads | grep -q "headline metric" && ok || bad "list workloads lacks metrics"
