@@ -37,6 +37,7 @@ struct sdt_script {
 	struct sl_action acts[SDT_MAX_ACTS];
 	sl_time at[SDT_MAX_ACTS + 1];	/* when act i was asked for */
 	int cpu[SDT_MAX_ACTS + 1];	/* on which CPU */
+	int64_t sleep_avg[SDT_MAX_ACTS + 1];	/* and its sleep_avg then, ns */
 	bool pin;			/* pin itself to its CPU at step pin_step */
 	int pin_step;
 };
@@ -51,6 +52,7 @@ static void sdt_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 	}
 	s->at[s->pc] = sl_now(sim);
 	s->cpu[s->pc] = t->cpu;
+	s->sleep_avg[s->pc] = sd_of(t)->sleep_avg;
 	*next = s->pc < s->n ? s->acts[s->pc++] : sl_act_exit();
 }
 
@@ -1133,6 +1135,50 @@ SL_TEST(domains_exec_balance)
 	cpu = sdt_exec_cpu("domains:version=w26", &before, &delay);
 	CHECKF(cpu == before && before >= 0, "w26: exec on CPU %d, continued on CPU %d",
 	       before, cpu);
+}
+
+/*
+ * Exec balancing's move is __migrate_task's: activate_task on the
+ * destination, so the task waits there marked activated and earns the
+ * runqueue-wait credit (38/128 of its wait) when it is picked.  Two nodes
+ * of one CPU: the root runs on CPU 0, a nice -5 hog on CPU 1; x execs on
+ * CPU 0 (load 2 with the root), is sent to CPU 1 (load 1) and waits there
+ * for the rest of the hog's slice.
+ */
+SL_TEST(domains_exec_move_earns_runqueue_credit)
+{
+	struct sdt_run r;
+
+	if (!sdt_start(&r, "node:2 pack:1 core:1 pu:1", "domains:tick=ordered", 0))
+		return;
+	struct sdt_script *x = sdt_new(r.sim);
+	sdt_add(x, (struct sl_action){ .kind = SL_ACT_EXEC, .u.exec = { "x2" } });
+	sdt_add(x, sl_act_run(2 * SL_MSEC, SL_WC_INT));
+	sdt_add(x, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	struct sdt_script *root = sdt_new(r.sim);
+	sl_cpumask cpu1;
+	sl_cpumask_clear(&cpu1);
+	sl_cpumask_set(&cpu1, 1);
+	sdt_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &sdt_prog, .state = sdt_hog(r.sim, 400, false), .comm = "hog",
+			    .set_nice = true, .nice = -5, .allowed = &cpu1 } });
+	sdt_add(root, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	sdt_fork(root, x, "x", false, 0);
+	sdt_add(root, sl_act_run(50 * SL_MSEC, SL_WC_INT));
+	sdt_add(root, sl_act_wait());
+	sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	if (sdt_run(&r)) {
+		sl_time wait = x->at[2] - x->at[1];
+		CHECKF(x->cpu[0] == 0 && x->cpu[2] == 1 && wait > 20 * SL_MSEC,
+		       "exec on CPU %d, on CPU %d after %.1f ms", x->cpu[0], x->cpu[2],
+		       (double)wait / SL_MSEC);
+		/* about 38/128 of the wait, less the 2 ms it ran */
+		int64_t gained = x->sleep_avg[2] - x->sleep_avg[1];
+		CHECKF(gained > wait / 5, "sleep_avg %+.1f ms over a %.1f ms wait",
+		       (double)gained / SL_MSEC, (double)wait / SL_MSEC);
+	}
+	sl_sim_destroy(r.sim);
 }
 
 SL_TEST(domains_priority_sleeper_tick_balances)

@@ -122,8 +122,11 @@ void sd_cancel_affinity(struct sd_sched *s, struct sd_task *p)
 	p->move_next = NULL;
 }
 
-/* __migrate_task's move of p (not running) to dest. */
-static void sd_affinity_move(struct sl_sim *sim, struct sd_sched *s, struct sd_task *p, int dest)
+/* __migrate_task's move of p (not running) to dest: a queued task is
+ * deactivated and activated there, with activate_task's sleep credit and
+ * runqueue-wait mark (2.6.12.1 kernel/sched.c __migrate_task; 2.6.0's
+ * move_task_away did the same).  Exec balancing's moves come here too. */
+void sd_migrate_task(struct sl_sim *sim, struct sd_sched *s, struct sd_task *p, int dest)
 {
 	sl_note_migration(sim, p->task, p->cpu, dest);
 	if (!p->array) {
@@ -148,7 +151,7 @@ void sd_set_allowed(struct sl_sim *sim, struct sl_task *t)
 		return;		/* it may stay where it is */
 	int dest = sl_cpumask_first(&t->allowed);	/* any_online_cpu(new_mask) */
 	if (!sl_task_running(t)) {
-		sd_affinity_move(sim, s, p, dest);
+		sd_migrate_task(sim, s, p, dest);
 		return;
 	}
 	/* running: migrate_task queues a request (list_add: at the head) and
@@ -173,7 +176,7 @@ void sd_migrate_affinity(struct sl_sim *sim, struct sd_sched *s, int cpu)
 		/* already moved (a balance pulled it), or the mask changed */
 		if (p->cpu != cpu || !sl_cpumask_test(&p->task->allowed, p->move_dest))
 			continue;
-		sd_affinity_move(sim, s, p, p->move_dest);
+		sd_migrate_task(sim, s, p, p->move_dest);
 	}
 }
 
@@ -184,5 +187,5 @@ void sd_settle_affinity(struct sl_sim *sim, struct sd_sched *s, struct sd_task *
 	int dest = p->move_dest;
 	sd_cancel_affinity(s, p);
 	if (p->cpu != dest && sl_cpumask_test(&p->task->allowed, dest))
-		sd_affinity_move(sim, s, p, dest);
+		sd_migrate_task(sim, s, p, dest);
 }

@@ -458,7 +458,8 @@ static void sd_active_w26(struct sl_sim *sim, struct sd_sched *s, int busiest)
 	}
 }
 
-/* __migrate_task: exec balancing's move of the task it preempted. */
+/* __migrate_task: exec balancing's move of the task it preempted, as a
+ * set_cpus_allowed move (activate_task on the destination). */
 static void sd_migrate_request(struct sl_sim *sim, struct sd_sched *s, int cpu)
 {
 	struct sd_rq *rq = sd_rq(s, cpu);
@@ -472,7 +473,7 @@ static void sd_migrate_request(struct sl_sim *sim, struct sd_sched *s, int cpu)
 	if (t->state != SL_TASK_RUNNABLE || !p->array || p->cpu != cpu ||
 	    sl_task_running(t) || !sl_cpumask_test(&t->allowed, dest))
 		return;
-	sd_move_queued(sim, s, p, dest, NULL);
+	sd_migrate_task(sim, s, p, dest);
 }
 
 /*

@@ -474,6 +474,9 @@ void sd_set_allowed(struct sl_sim *sim, struct sl_task *t);
 void sd_migrate_affinity(struct sl_sim *sim, struct sd_sched *s, int cpu);
 /* Forget t's pending affinity move (it exited). */
 void sd_cancel_affinity(struct sd_sched *s, struct sd_task *p);
+/* __migrate_task: move p, not running, to dest (the migration thread's
+ * moves: set_cpus_allowed's and exec balancing's). */
+void sd_migrate_task(struct sl_sim *sim, struct sd_sched *s, struct sd_task *p, int dest);
 /* A sleeping task whose move is pending is woken: the move is done now
  * (the kernel's caller waited for it before anything could wake it). */
 void sd_settle_affinity(struct sl_sim *sim, struct sd_sched *s, struct sd_task *p);
