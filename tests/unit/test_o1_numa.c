@@ -249,6 +249,74 @@ SL_TEST(o1_balance_exec)
 	}
 }
 
+/*
+ * The exec move is the migration thread's, through activate_task: in
+ * 2.6.0 the task waits on its new CPU marked activated and the pick adds
+ * the runqueue-wait credit.  Two nodes of one CPU: CPU 0 holds the root,
+ * two hogs and x (4 > 2), CPU 1 a nice -10 hog; x's exec sends it to
+ * CPU 1, where it waits out the rest of the hog's first slice (14 ms).
+ * x's own prog records its sleep_avg at each step.
+ */
+struct o1nt_probe {
+	int pc;
+	sl_time at[4];
+	int cpu[4];
+	int64_t sleep_avg[4];
+};
+
+static void o1nt_probe_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct o1nt_probe *x = t->prog_state;
+	static const double run_ms[] = { 2, 1 };
+
+	x->at[x->pc] = sl_now(sim);
+	x->cpu[x->pc] = t->cpu;
+	x->sleep_avg[x->pc] = o1_of(t)->sleep_avg;
+	if (x->pc == 0)
+		*next = (struct sl_action){ .kind = SL_ACT_EXEC, .u.exec = { "x2" } };
+	else if (x->pc <= 2)
+		*next = sl_act_run(run_ms[x->pc - 1] * SL_MSEC, SL_WC_INT);
+	else
+		*next = sl_act_exit();
+	x->pc++;
+}
+
+static const struct sl_prog o1nt_probe_prog = { .name = "probe", .step = o1nt_probe_step };
+
+SL_TEST(o1_exec_move_earns_runqueue_credit)
+{
+	struct o1t_run r;
+
+	if (!o1t_start(&r, "node:2 pack:1 core:1 pu:1,arch=i386",
+		       "o1:version=2.6.0,cache_decay_ticks=1000,steal_hot=never", 0))
+		return;
+	sl_cpumask cpu1;
+	sl_cpumask_clear(&cpu1);
+	sl_cpumask_set(&cpu1, 1);
+	struct o1nt_probe *x = sl_sim_alloc(r.sim, sizeof(*x));
+	struct o1t_script *root = o1t_new(r.sim);
+	o1t_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &o1t_prog, .state = o1t_hog(r.sim, 400), .comm = "far",
+			    .set_nice = true, .nice = -10, .allowed = &cpu1 } });
+	o1t_fork(root, o1t_hog(r.sim, 100), "hog", 0);
+	o1t_fork(root, o1t_hog(r.sim, 100), "hog", 0);
+	o1t_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &o1nt_probe_prog, .state = x, .comm = "x" } });
+	for (int i = 0; i < 4; i++)
+		o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r)) {
+		sl_time wait = x->at[2] - x->at[1];
+		CHECKF(x->cpu[1] == 0 && x->cpu[2] == 1 && wait > 5 * SL_MSEC,
+		       "exec on CPU %d, on CPU %d after %.1f ms", x->cpu[1], x->cpu[2],
+		       (double)wait / SL_MSEC);
+		int64_t gained = x->sleep_avg[2] - x->sleep_avg[1];
+		CHECKF(gained > wait / 5, "sleep_avg %+.1f ms over a %.1f ms wait",
+		       (double)gained / SL_MSEC, (double)wait / SL_MSEC);
+	}
+	sl_sim_destroy(r.sim);
+}
+
 /* ---- every version, with exec, on NUMA machines ---- */
 
 SL_TEST(o1_numa_versions_run_clean)

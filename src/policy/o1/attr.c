@@ -169,7 +169,7 @@ static void o1_affinity_move(struct sl_sim *sim, struct o1 *s, struct o1_task *p
 		p->cpu = dest;		/* it slept meanwhile: it wakes there */
 		return;
 	}
-	o1_move_task(sim, s, p, dest);
+	o1_migrate_task(sim, s, p, dest);
 	o1_kick_moved(sim, s, p, dest, false);
 }
 

@@ -92,6 +92,22 @@ void o1_move_task(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int cpu)
 	o1_activate_quiet(s, dst, p);
 }
 
+/* The migration thread's move of p (queued, not running) to cpu: off its
+ * queue, then activate_task there, with its sleep credit and, in 2.6.0,
+ * the activated mark that earns the runqueue-wait credit at the pick
+ * (2.6.11 kernel/sched.c __migrate_task; 2.6.0's move_task_away and the
+ * 2.5 rows taken to be the same, as set_cpus_allowed in o1/attr.c). */
+void o1_migrate_task(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int cpu)
+{
+	struct o1_rq *src = o1_rq(s, p->cpu), *dst = o1_rq(s, cpu);
+
+	o1_deactivate(s, src, p);
+	if (src != dst)
+		sl_note_migration(sim, p->task, p->cpu, cpu);
+	p->cpu = cpu;
+	o1_activate(sim, s, dst, p, false, NULL);
+}
+
 /* ---- what runs where ---- */
 
 int o1_curr_prio(struct sl_sim *sim, int cpu)

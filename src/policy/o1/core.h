@@ -472,6 +472,9 @@ bool o1_activate(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, struct o1_t
 void o1_deactivate(struct o1 *s, struct o1_rq *rq, struct o1_task *p);
 /* Move queued p to `cpu`'s runqueue (active array) and make it its task_cpu. */
 void o1_move_task(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int cpu);
+/* The migration thread's move (exec balancing, set_cpus_allowed): the
+ * same, through activate_task. */
+void o1_migrate_task(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int cpu);
 /* Priority and slice of what `cpu` runs: idle is MAX_PRIO with no slice;
  * the migration thread (SCHED_FIFO 99) beats everything. */
 int o1_curr_prio(struct sl_sim *sim, int cpu);

@@ -52,9 +52,11 @@
  *   - The exec'ing task keeps running until its CPU's migration thread
  *     (an IPI later) preempts it; the kernel blocked it on the completion
  *     at once.  The exec cost is charged before the move, not after.
- *   - The migration thread moves the task without activate_task's sleep
- *     credit (zero for a task it has just preempted) and without 2.6.0's
- *     timestamp rebase (one clock here).
+ *   - The migration thread moves the task with activate_task
+ *     (o1_migrate_task): a sleep credit for its time since it was
+ *     preempted, and in 2.6.0 the activated mark whose runqueue-wait
+ *     credit the pick on the destination adds.  2.6.0's timestamp rebase
+ *     is moot (one clock here).
  *   - Memory does not follow the task: its home node stays where it first
  *     touched memory (the hardware model charges remote accesses).
  */
@@ -212,6 +214,6 @@ void o1_exec_move(struct sl_sim *sim, struct o1 *s, int cpu)
 		p->cpu = x->dest;	/* asleep: it wakes there */
 		return;
 	}
-	o1_move_task(sim, s, p, x->dest);
+	o1_migrate_task(sim, s, p, x->dest);
 	o1_kick_moved(sim, s, p, x->dest, false);
 }
