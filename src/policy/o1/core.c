@@ -81,7 +81,9 @@ void o1_deactivate(struct o1 *s, struct o1_rq *rq, struct o1_task *p)
 	o1_nr_dec(s, rq);
 }
 
-void o1_move_task(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int cpu)
+/* Take queued p off its runqueue and make `cpu` its task_cpu: the
+ * destination's runqueue, for the caller to queue it on. */
+static struct o1_rq *o1_unqueue_to(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int cpu)
 {
 	struct o1_rq *src = o1_rq(s, p->cpu), *dst = o1_rq(s, cpu);
 
@@ -89,7 +91,12 @@ void o1_move_task(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int cpu)
 	if (src != dst)
 		sl_note_migration(sim, p->task, p->cpu, cpu);
 	p->cpu = cpu;
-	o1_activate_quiet(s, dst, p);
+	return dst;
+}
+
+void o1_move_task(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int cpu)
+{
+	o1_activate_quiet(s, o1_unqueue_to(sim, s, p, cpu), p);
 }
 
 /* The migration thread's move of p (queued, not running) to cpu: off its
@@ -99,13 +106,7 @@ void o1_move_task(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int cpu)
  * 2.5 rows taken to be the same, as set_cpus_allowed in o1/attr.c). */
 void o1_migrate_task(struct sl_sim *sim, struct o1 *s, struct o1_task *p, int cpu)
 {
-	struct o1_rq *src = o1_rq(s, p->cpu), *dst = o1_rq(s, cpu);
-
-	o1_deactivate(s, src, p);
-	if (src != dst)
-		sl_note_migration(sim, p->task, p->cpu, cpu);
-	p->cpu = cpu;
-	o1_activate(sim, s, dst, p, false, NULL);
+	o1_activate(sim, s, o1_unqueue_to(sim, s, p, cpu), p, false, NULL);
 }
 
 /* ---- what runs where ---- */
