@@ -145,6 +145,8 @@ struct hw_found {
 	unsigned l2_kb, llc_kb;
 	unsigned mem_mb;
 	bool distances;		/* t->node_distance filled from hwloc */
+	int arch;		/* enum sl_arch from the root's Architecture info,
+				 * or -1: not given, or not one of ours */
 };
 
 /* Load a topology with hwloc.  Errors name `what` ("machine file 'x'"),

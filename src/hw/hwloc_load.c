@@ -15,6 +15,9 @@
  * Clock: the "@ 2.40GHz" of the package's CPUModel string, else for the host
  * /proc/cpuinfo's "cpu MHz".  Caches: the L2 above the first CPU and the
  * outermost data cache above it (LLC).  Unknowns stay 0 for the caller.
+ * Arch: the Machine object's "Architecture" info (uname's machine, which
+ * hwloc records for the host and exports to XML): x86_64, ia64, or i386
+ * to i686; any other (ppc64, aarch64, ...) or none is left to the caller.
  *
  * hwloc reports parse errors only to stderr and only when HWLOC_XML_VERBOSE
  * / HWLOC_SYNTHETIC_VERBOSE are set.  To give one clean line naming the
@@ -356,6 +359,21 @@ static unsigned host_mhz(void)
 	return mhz > 0 && mhz < 100000 ? (unsigned)(mhz + 0.5) : 0;
 }
 
+static void read_arch(hwloc_topology_t topo, struct hw_found *found)
+{
+	const char *a = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topo), "Architecture");
+
+	found->arch = -1;
+	if (!a)
+		return;
+	if (!strcmp(a, "x86_64"))
+		found->arch = SL_ARCH_X86_64;
+	else if (!strcmp(a, "ia64"))
+		found->arch = SL_ARCH_IA64;
+	else if (a[0] == 'i' && a[1] >= '3' && a[1] <= '6' && !strcmp(a + 2, "86"))
+		found->arch = SL_ARCH_I386;
+}
+
 static void read_clock(hwloc_topology_t topo, enum hw_source src, struct hw_found *found)
 {
 	hwloc_obj_t obj = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
@@ -522,6 +540,7 @@ int hw_hwloc_load(struct sl_topo *t, struct hw_found *found, enum hw_source src,
 	if (rc == 0) {
 		found->distances = read_distances(topo, t, node_keys);
 		read_clock(topo, src, found);
+		read_arch(topo, found);
 		rc = read_caches(topo, found, what, err);
 		/* hwloc invents 1 GB per node for synthetic strings without memory= */
 		if (rc == 0 && (src != HW_SRC_SYNTHETIC || strstr(arg, "memory=")))

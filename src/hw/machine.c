@@ -25,7 +25,9 @@
  *                 task's kernel work (numaq-16: 0), or with each task's
  *                 own memory (every other preset)
  *   arch=A        the kernel's architecture, i386, ia64 or x86_64: HZ and
- *                 a few per-arch scheduler constants follow it (topo.h)
+ *                 a few per-arch scheduler constants follow it (topo.h);
+ *                 else the preset's, an hwloc XML's or the host's
+ *                 Architecture info, or x86_64
  * ratio, bw, slit and refill exist because those numbers are uncertain
  * (docs/model.md); ipi and kcost because they depend on where the machine
  * runs.  A name that is an existing file is taken whole.
@@ -234,7 +236,8 @@ static int load_hwloc(struct sl_machine *m, enum hw_source src, const char *arg,
 	t->cpu_khz = (found.mhz ? found.mhz : p->mhz) * 1000;
 	t->l2_kb = found.l2_kb ? found.l2_kb : p->l2_kb;
 	t->llc_kb = found.llc_kb ? found.llc_kb : t->l2_kb > p->llc_kb ? t->l2_kb : p->llc_kb;
-	t->arch = o->arch >= 0 ? (enum sl_arch)o->arch : p->arch;
+	t->arch = o->arch >= 0 ? (enum sl_arch)o->arch
+		  : found.arch >= 0 ? (enum sl_arch)found.arch : p->arch;
 	m->mem_mb = found.mem_mb ? found.mem_mb : p->mem_mb * (unsigned)t->nnodes;
 	hw_speed_init(&m->speed, t, p, o);
 	hw_disk_init(m, p, o);

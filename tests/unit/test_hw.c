@@ -331,6 +331,52 @@ SL_TEST(hw_xml_clock_checked_after_conversion)
 	CHECK(xml_khz("Some CPU @ -2GHz") == none);
 }
 
+/* The fixture with an Architecture info on its Machine object (NULL:
+ * none), loaded with `opts` appended: the arch it gets, or -1. */
+static int xml_arch(const char *arch, const char *opts)
+{
+	char src[16384], path[] = "/tmp/schedlab-hw-XXXXXX", name[64];
+	FILE *f = fopen(fixture("2x2x2.xml"), "r");
+	size_t n = f ? fread(src, 1, sizeof(src) - 1, f) : 0;
+	const char *anchor = "<info name=\"Backend\" value=\"Synthetic\"/>";
+	int got = -1;
+
+	if (f)
+		fclose(f);
+	src[n] = 0;
+	char *at = strstr(src, anchor);
+	int fd = mkstemp(path);
+	if (!at || fd < 0)
+		return -2;
+	f = fdopen(fd, "w");
+	if (f) {
+		fprintf(f, "%.*s", (int)(at - src), src);
+		if (arch)
+			fprintf(f, "<info name=\"Architecture\" value=\"%s\"/>", arch);
+		fputs(at, f);
+		fclose(f);
+		snprintf(name, sizeof(name), "%s%s", path, opts);
+		if (loads_ok(name))
+			got = (int)mach.topo.arch;
+	}
+	unlink(path);
+	return got;
+}
+
+SL_TEST(hw_xml_arch)
+{
+	/* hwloc's record of uname's machine: ours, or x86_64 (modern) */
+	CHECK(xml_arch("ia64", "") == SL_ARCH_IA64);
+	CHECK(xml_arch("i686", "") == SL_ARCH_I386);
+	CHECK(xml_arch("i386", "") == SL_ARCH_I386);
+	CHECK(xml_arch("x86_64", "") == SL_ARCH_X86_64);
+	CHECK(xml_arch("ppc64", "") == SL_ARCH_X86_64);
+	CHECK(xml_arch("i786", "") == SL_ARCH_X86_64);
+	CHECK(xml_arch(NULL, "") == SL_ARCH_X86_64);
+	/* the option wins */
+	CHECK(xml_arch("ia64", ",arch=i386") == SL_ARCH_I386);
+}
+
 SL_TEST(hw_host)
 {
 	CHECK(loads_ok("host"));
