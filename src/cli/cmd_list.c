@@ -91,10 +91,10 @@ static int list_machines(void)
 	for (int i = 0; i < n; i++)
 		printf("%-*s  %-6s  %s\n", w, p[i].name, p[i].arch, p[i].summary);
 	printf("\nAlso accepted: an hwloc synthetic string (e.g. \"pack:2 core:1 pu:2\"),\n"
-	       "the path of an hwloc XML file, or \"host\" (this machine), which run x86_64\n"
-	       "kernels.  Append \",noht\" to any of them for one logical CPU per core (e.g.\n"
-	       "\"p4dpe-2x2ht,noht\"), \",arch=i386|ia64|x86_64\" for another kernel architecture\n"
-	       "(its HZ and scheduler constants).\n");
+	       "the path of an hwloc XML file, or \"host\" (this machine): x86_64 kernels\n"
+	       "unless hwloc names another.  Append \",noht\" to any of them for one logical\n"
+	       "CPU per core (e.g. \"p4dpe-2x2ht,noht\"), \",arch=i386|ia64|x86_64\" for another\n"
+	       "kernel architecture (its HZ and scheduler constants).\n");
 	return cli_finish_output();
 }
 
