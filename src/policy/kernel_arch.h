@@ -6,7 +6,9 @@
  *
  * Sources: 2.4.27 include/asm-i386/param.h (HZ 100), asm-x86_64/param.h
  * (100), asm-ia64/param.h (1024; 32 only for the HP simulator), and
- * asm-{i386,x86_64,ia64}/smp.h (PROC_CHANGE_PENALTY 15, 15, 20); 2.6.11
+ * asm-{i386,x86_64,ia64}/smp.h (PROC_CHANGE_PENALTY 15, 15, 20); 2.5.59
+ * include/asm-ARCH/topology.h NODE_BALANCE_RATE (as quoted in o1/config.c's
+ * sources: i386 NUMA-Q 100, ia64 10, x86_64 30); 2.6.11
  * include/asm-i386/param.h and asm-x86_64/param.h (1000), asm-ia64/param.h
  * (1024).  No 2.5 tree is at hand: 2.5's HZ is taken as 2.6.11's for
  * every arch (UNVERIFIED).
@@ -32,6 +34,13 @@ static inline unsigned sl_arch_hz_26(enum sl_arch arch)
 static inline int sl_arch_proc_change_penalty(enum sl_arch arch)
 {
 	return arch == SL_ARCH_IA64 ? 20 : 15;
+}
+
+/* 2.5.59's NODE_BALANCE_RATE (include/asm-ARCH/topology.h): every Nth
+ * load_balance looks across nodes; i386 (NUMA-Q) 100. */
+static inline int sl_arch_node_balance_rate(enum sl_arch arch)
+{
+	return arch == SL_ARCH_IA64 ? 10 : arch == SL_ARCH_X86_64 ? 30 : 100;
 }
 
 #endif

@@ -657,17 +657,16 @@ static void linux24_set_allowed(struct sl_sim *sim, struct sl_task *t)
 		sl_resched(sim, t->cpu);
 }
 
-/* A task about to be freed is no CPU's deferred tick's any more. */
-static void linux24_forget_prev(struct linux24 *s, struct linux24_task *p)
-{
-	if (p->prev_of >= 0 && s->sched_prev[p->prev_of] == p)
-		linux24_defer_tick_to(s, p->prev_of, NULL);
-}
-
-/* A dead task leaves its CPU for good (the engine frees one nobody reaps). */
+/* A dead task leaves its CPU for good and is no CPU's deferred tick's
+ * any more (the engine frees one nobody reaps; a dead prev is never made
+ * one again, linux24_pick_next). */
 static void linux24_exit(struct sl_sim *sim, struct sl_task *t)
 {
-	linux24_forget_prev(linux24_state(sim), linux24_of(t));
+	struct linux24 *s = linux24_state(sim);
+	struct linux24_task *p = linux24_of(t);
+
+	if (p->prev_of >= 0 && s->sched_prev[p->prev_of] == p)
+		linux24_defer_tick_to(s, p->prev_of, NULL);
 }
 
 /* release_task(), in the reaper's wait(): the child's unused quantum was
@@ -677,7 +676,6 @@ static void linux24_release(struct sl_sim *sim, struct sl_task *t)
 	struct linux24 *s = linux24_state(sim);
 	struct sl_task *parent = t->parent;
 
-	linux24_forget_prev(s, linux24_of(t));
 	if (!s->exit_return || !parent || parent->state == SL_TASK_DEAD)
 		return;
 	struct linux24_task *pp = linux24_of(parent);

@@ -18,6 +18,7 @@
  * bound by sl_spec_bind, independent of the policy registry.  Every run has
  * the engine's invariant checks on, which also run the policy's check op.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "base/spec.h"
@@ -1143,15 +1144,21 @@ SL_TEST(domains_exec_balance)
  * runqueue-wait credit (38/128 of its wait) when it is picked.  Two nodes
  * of one CPU: the root runs on CPU 0, a nice -5 hog on CPU 1; x execs on
  * CPU 0 (load 2 with the root), is sent to CPU 1 (load 1) and waits there
- * for the rest of the hog's slice.
+ * for the rest of the hog's slice.  If `io_first`, x first blocks 1 ms
+ * on I/O.  Returns the sleep_avg x gained over its wait on CPU 1 (*wait),
+ * or INT64_MIN.
  */
-SL_TEST(domains_exec_move_earns_runqueue_credit)
+static int64_t sdt_exec_credit(bool io_first, sl_time *wait)
 {
 	struct sdt_run r;
+	int64_t gained = INT64_MIN;
+	int k = io_first ? 1 : 0;	/* the exec's step */
 
 	if (!sdt_start(&r, "node:2 pack:1 core:1 pu:1", "domains:tick=ordered", 0))
-		return;
+		return gained;
 	struct sdt_script *x = sdt_new(r.sim);
+	if (io_first)
+		sdt_add(x, sl_act_io_wait(1 * SL_MSEC));
 	sdt_add(x, (struct sl_action){ .kind = SL_ACT_EXEC, .u.exec = { "x2" } });
 	sdt_add(x, sl_act_run(2 * SL_MSEC, SL_WC_INT));
 	sdt_add(x, sl_act_run(1 * SL_MSEC, SL_WC_INT));
@@ -1169,16 +1176,29 @@ SL_TEST(domains_exec_move_earns_runqueue_credit)
 	sdt_add(root, sl_act_wait());
 	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
 	if (sdt_run(&r)) {
-		sl_time wait = x->at[2] - x->at[1];
-		CHECKF(x->cpu[0] == 0 && x->cpu[2] == 1 && wait > 20 * SL_MSEC,
-		       "exec on CPU %d, on CPU %d after %.1f ms", x->cpu[0], x->cpu[2],
-		       (double)wait / SL_MSEC);
-		/* about 38/128 of the wait, less the 2 ms it ran */
-		int64_t gained = x->sleep_avg[2] - x->sleep_avg[1];
-		CHECKF(gained > wait / 5, "sleep_avg %+.1f ms over a %.1f ms wait",
-		       (double)gained / SL_MSEC, (double)wait / SL_MSEC);
+		*wait = x->at[k + 2] - x->at[k + 1];
+		CHECKF(x->cpu[k] == 0 && x->cpu[k + 2] == 1 && *wait > 20 * SL_MSEC,
+		       "exec on CPU %d, on CPU %d after %.1f ms", x->cpu[k], x->cpu[k + 2],
+		       (double)*wait / SL_MSEC);
+		gained = x->sleep_avg[k + 2] - x->sleep_avg[k + 1];
 	}
 	sl_sim_destroy(r.sim);
+	return gained;
+}
+
+SL_TEST(domains_exec_move_earns_runqueue_credit)
+{
+	sl_time wait = 0;
+
+	/* about 38/128 of the wait, less the 2 ms it ran */
+	int64_t gained = sdt_exec_credit(false, &wait);
+	CHECKF(gained > wait / 5, "sleep_avg %+.1f ms over a %.1f ms wait",
+	       (double)gained / SL_MSEC, (double)wait / SL_MSEC);
+	/* the same after an I/O wait: the involuntary sleeper's mark is
+	 * try_to_wake_up's, and the move's activate_task does not set it */
+	gained = sdt_exec_credit(true, &wait);
+	CHECKF(gained > wait / 5, "after I/O: sleep_avg %+.1f ms over a %.1f ms wait",
+	       (double)gained / SL_MSEC, (double)wait / SL_MSEC);
 }
 
 SL_TEST(domains_priority_sleeper_tick_balances)

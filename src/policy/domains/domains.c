@@ -145,7 +145,7 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	s->topo = sl_topo(sim);
 	s->ncpus = s->topo->ncpus;
 	s->hz = sl_param_given(knobs, "hz") ? (unsigned)sl_param_int(knobs, "hz")
-					    : sl_arch_hz_26(sl_topo(sim)->arch);
+					    : sl_arch_hz_26(s->topo->arch);
 	s->tick_ns = SL_SEC / s->hz;
 	s->scan_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_scan(sim, 1);
 	s->pick_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_pick(sim);

@@ -268,8 +268,6 @@ void sd_activate(struct sl_sim *sim, struct sd_sched *s, int cpu, struct sd_task
 
 	if (credit) {
 		sl_time now = sl_now(sim);
-		if (p->task->uninterruptible)
-			p->activated = -1;
 		sd_recalc_task_prio(s, p, now);
 		if (!p->activated)
 			p->activated = from_interrupt ? 2 : 1;

@@ -171,6 +171,11 @@ void sd_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned fl
 		sl_note_migration(sim, t, old, cpu);
 		p->cpu = cpu;
 	}
+	/* try_to_wake_up: an involuntary sleeper earns no more than just
+	 * interactive (2.6.0, 2.6.12.1); a move by the migration thread
+	 * (activate_task alone) leaves the mark as it is */
+	if (t->uninterruptible)
+		p->activated = -1;
 	bool local = sync && cpu == waker_cpu;
 	if (local && s->v->sync_quiet) {
 		/* 2.6.0: the waker will schedule at once; no credit, no preemption */

@@ -54,17 +54,6 @@
 #include "policy/o1/core.h"
 #include "sim/sim.h"
 
-/* NODE_BALANCE_RATE of the arch's asm/topology.h (2.5.59). */
-static int o1_node_balance_rate(enum sl_arch arch)
-{
-	switch (arch) {
-	case SL_ARCH_IA64: return 10;
-	case SL_ARCH_X86_64: return 30;
-	case SL_ARCH_I386: break;
-	}
-	return 100;	/* i386 (NUMA-Q) */
-}
-
 bool o1_knob_given(const struct sl_params *knobs, const char *name)
 {
 	return sl_param_exists(knobs, name) && sl_param_given(knobs, name);
@@ -145,7 +134,7 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 		.exit_wake_sync = o1_knob_choice(knobs, "exit_wake", 0) == 0,
 		.numa = smp && v->numa,
 		.node_balance = v->node_balance,
-		.node_balance_rate = o1_node_balance_rate(arch),
+		.node_balance_rate = sl_arch_node_balance_rate(arch),
 	};
 	cfg->idle_node_tick_idle = true;	/* balance_node(this_rq, idle, ...) */
 	cfg->cache_decay_ticks = o1_knob_given(knobs, "cache_decay_ticks") ?

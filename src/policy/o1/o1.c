@@ -45,7 +45,7 @@ static const struct sl_param_def o1_knobs[] = {
 		 "x86_64, 1024 on ia64); ms constants scale with it" },
 	{ .name = "cache_decay_ticks", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 100000,
 	  .doc = "ticks a task stays cache-hot (default: derived from the L2 size and clock "
-		 "as i386 did)" },
+		 "as the machine's arch did; ia64 10)" },
 	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
 	  .doc = "scheduler cost per schedule() and per runqueue or task a balance looks at "
 		 "(default: the machine's costs of a pick and of examining one item)" },
