@@ -7,8 +7,9 @@
  * Sources: 2.4.27 include/asm-i386/param.h (HZ 100), asm-x86_64/param.h
  * (100), asm-ia64/param.h (1024; 32 only for the HP simulator), and
  * asm-{i386,x86_64,ia64}/smp.h (PROC_CHANGE_PENALTY 15, 15, 20); 2.5.59
- * include/asm-ARCH/topology.h NODE_BALANCE_RATE (as quoted in o1/config.c's
- * sources: i386 NUMA-Q 100, ia64 10, x86_64 30); 2.6.11
+ * include/asm-ARCH/topology.h NODE_BALANCE_RATE (i386 NUMA-Q 100, ia64 10,
+ * x86_64 30, as o1/config.c cites them; no 2.5.59 tree is at hand,
+ * UNVERIFIED); 2.6.11
  * include/asm-i386/param.h and asm-x86_64/param.h (1000), asm-ia64/param.h
  * (1024).  No 2.5 tree is at hand: 2.5's HZ is taken as 2.6.11's for
  * every arch (UNVERIFIED).
