@@ -75,6 +75,9 @@ struct hw_profile {
 	unsigned mhz, l2_kb, llc_kb, mem_mb;
 	enum hw_smt_kind smt;
 	sl_time refill_ns[4];		/* by enum sl_migr_level */
+	unsigned refill_kb;		/* KB refill_ns[NONE, PACKAGE, NODE] bring
+					 * back from memory (0: the L2; the core
+					 * level always refills an L2) */
 	unsigned evict_kb_per_ms;	/* how fast other tasks displace a footprint */
 	const struct hw_kernel_costs *costs;
 	int slit_remote;		/* SLIT for remote nodes when none is known */

@@ -54,7 +54,11 @@
  * Cache refill per migration level (docs/model.md [CACHE], constant
  * penalties): NetBurst 0.3 / 1.0 / 2.0 ms by core / package / node, modern
  * 0.05 / 0.2 / 0.4 ms; the in-place (decayed) refill, from memory, equals
- * the package level.
+ * the package level.  Each is the cost of a stated amount of lines
+ * (`refill_kb`, docs/model.md "Which cache a refill refills"): the core
+ * level an L2 from the package's LLC, the others the L2 from memory
+ * unless the profile names another size (NetBurst's 512 KB, the AzusA's
+ * 4 MB L3).
  * Shared bus (docs/model.md "NUMA locality"): the two dual-package Xeon
  * DP presets share one front-side bus and memory controller between their
  * packages, 400 MT/s x 8 bytes = 3.2 GB/s peak.  p4dpe-2x2ht's 2.2 GHz
@@ -90,6 +94,10 @@ struct hw_preset {
 /* NetBurst: in-place 1.0 ms (from memory, no shared cache), core 0.3 ms
  * (never used: one core per package), package 1.0 ms, node 2.0 ms. */
 #define NETBURST_REFILL { MS(1.0), MS(0.3), MS(1.0), MS(2.0) }
+/* ... for a 512 KB L2 from memory over a 400-533 MT/s front-side bus:
+ * the Xeon MP's 256 KB L2 (backed by its L3) refills per KB at the same
+ * rate; its core level refills that L2 from the L3 (0.3 ms). */
+#define NETBURST_REFILL_KB 512
 
 static const struct hw_preset presets[] = {
 	{
@@ -100,6 +108,7 @@ static const struct hw_preset presets[] = {
 		.profile = {
 			.mhz = 2200, .l2_kb = 512, .llc_kb = 512, .mem_mb = 8192,
 			.smt = HW_SMT_NETBURST, .refill_ns = NETBURST_REFILL,
+			.refill_kb = NETBURST_REFILL_KB,
 			.evict_kb_per_ms = 200, .costs = &hw_costs_netburst,
 			.slit_remote = 20, .far_ratio = 1.0,
 			/* one 400 MT/s x 64-bit front-side bus for both
@@ -115,6 +124,7 @@ static const struct hw_preset presets[] = {
 		.profile = {
 			.mhz = 3066, .l2_kb = 512, .llc_kb = 512, .mem_mb = 1024,
 			.smt = HW_SMT_NETBURST, .refill_ns = NETBURST_REFILL,
+			.refill_kb = NETBURST_REFILL_KB,
 			.evict_kb_per_ms = 200, .costs = &hw_costs_netburst,
 			.slit_remote = 20, .far_ratio = 1.0,
 		},
@@ -127,6 +137,7 @@ static const struct hw_preset presets[] = {
 		.profile = {
 			.mhz = 2400, .l2_kb = 512, .llc_kb = 512, .mem_mb = 256,
 			.smt = HW_SMT_NETBURST, .refill_ns = NETBURST_REFILL,
+			.refill_kb = NETBURST_REFILL_KB,
 			.evict_kb_per_ms = 200, .costs = &hw_costs_netburst,
 			.slit_remote = 20, .far_ratio = 1.0,
 		},
@@ -139,6 +150,7 @@ static const struct hw_preset presets[] = {
 		.profile = {
 			.mhz = 1600, .l2_kb = 256, .llc_kb = 1024, .mem_mb = 2560,
 			.smt = HW_SMT_NETBURST, .refill_ns = NETBURST_REFILL,
+			.refill_kb = NETBURST_REFILL_KB,
 			.evict_kb_per_ms = 200, .costs = &hw_costs_netburst,
 			.slit_remote = 20, .far_ratio = 1.0,
 		},
@@ -175,6 +187,7 @@ static const struct hw_preset presets[] = {
 		.profile = {
 			.mhz = 1800, .l2_kb = 512, .llc_kb = 512, .mem_mb = 1024,
 			.smt = HW_SMT_NETBURST, .refill_ns = NETBURST_REFILL,
+			.refill_kb = NETBURST_REFILL_KB,
 			.evict_kb_per_ms = 200, .costs = &hw_costs_netburst,
 			.slit_remote = 20, .far_ratio = 1.0,
 			/* the 1.8 GHz Xeon DP's 400 MT/s x 64-bit front-side
@@ -190,9 +203,13 @@ static const struct hw_preset presets[] = {
 		.profile = {
 			.mhz = 800, .l2_kb = 96, .llc_kb = 4096, .mem_mb = 16384,
 			.smt = HW_SMT_OFF, .arch = SL_ARCH_IA64,
-			/* 32768 lines of 128 B x ~250 ns / 4 outstanding ~ 2 ms;
-			 * across nodes x far_ratio ~ 3.5 ms */
-			.refill_ns = { MS(2.0), MS(2.0), MS(2.0), MS(3.5) },
+			/* From memory: its 4 MB L3, 32768 lines of 128 B x
+			 * ~250 ns / 4 outstanding ~ 2 ms; across nodes x
+			 * far_ratio ~ 3.5 ms.  The core level refills the 96 KB
+			 * L2 from the L3: 768 lines x ~26 ns (21 cycles at
+			 * 800 MHz) / 4 ~ 5 us. */
+			.refill_ns = { MS(2.0), MS(0.005), MS(2.0), MS(3.5) },
+			.refill_kb = 4096,
 			.evict_kb_per_ms = 60, .costs = &hw_costs_p6,
 			.slit_remote = 20,
 			/* Focht's logs: a numa_test task off its home node ran

@@ -16,13 +16,17 @@
  *   KB of lines other tasks brought into the CPU the task left (docs/model.md
  *   [CACHE]): of the lines each touched (at most its own footprint), those
  *   it lacked - a hit evicts nothing; the refill penalty is charged as extra work, (1 - warmth) x
- *   refill_ns[level] x min(footprint, cache) / cache.  refill_ns[NONE] is
- *   the cost of refilling in place a footprint that decayed while the task
- *   was away (its lines come back from memory); a hot return costs nothing
- *   because warmth is then 1.  Where the package has a last-level cache
- *   beyond the L2, a second warmth decays with what the whole package
- *   touched against the LLC's size, and lines still in the LLC cost the
- *   core level's refill instead (sl_cache_refill_in_place).
+ *   lost KB x refill_ns[level] / refill_ref_kb[level]: the KB the cache
+ *   being refilled must get back (the L2 from the package's LLC after a
+ *   move to another core, the whole hierarchy from memory otherwise; less
+ *   for a footprint larger than the cache touched at random,
+ *   sl_cache_lost_kb) at the rate the preset's cost was stated for.
+ *   refill_ns[NONE] is the cost of refilling in place a footprint that
+ *   decayed while the task was away (its lines come back from memory); a
+ *   hot return costs nothing because warmth is then 1.  Where the package
+ *   has a last-level cache beyond the L2, a second warmth decays with what
+ *   the whole package touched against the LLC's size, and lines still in
+ *   the LLC cost the core level's refill instead (sl_cache_refill_in_place).
  *
  * Called on every dispatch: no allocation, O(busy siblings) at most.
  */
@@ -121,30 +125,74 @@ double sl_cache_warmth(double evicted_kb, unsigned cache_kb)
 	return exp(-evicted_kb / (double)cache_kb);
 }
 
-sl_time sl_cache_refill(const struct sl_speed_model *m, enum sl_migr_level level,
-			double warmth, unsigned footprint_kb, unsigned cache_kb)
+double sl_cache_lost_kb(unsigned footprint_kb, unsigned cache_kb, bool random_access)
 {
-	if ((unsigned)level > SL_MIGR_NODE || footprint_kb == 0 || warmth >= 1.0)
+	if (footprint_kb <= cache_kb || cache_kb == 0)
+		return footprint_kb;
+	if (!random_access)
+		return cache_kb;
+	/* c of the cache's C lines are back: an access misses with
+	 * probability 1 - c/F, of which 1 - C/F is the steady state's; each
+	 * miss brings one line back, so the extra misses are the integral of
+	 * (C - c) / (F - c) dc from 0 to C. */
+	double f = footprint_kb, c = cache_kb;
+	return c - (f - c) * log(f / (f - c));
+}
+
+/* The cache a refill at `level` brings a footprint back into: the L2 from
+ * the package's LLC after a move to another core, the whole hierarchy
+ * (whose last level is the LLC) otherwise. */
+static unsigned refill_reach(const struct sl_speed_model *m, enum sl_migr_level level)
+{
+	return level == SL_MIGR_CORE ? m->l2_kb : m->llc_kb;
+}
+
+sl_time sl_cache_refill(const struct sl_speed_model *m, enum sl_migr_level level,
+			double warmth, unsigned footprint_kb, bool random_access)
+{
+	if ((unsigned)level > SL_MIGR_NODE || footprint_kb == 0 || warmth >= 1.0 ||
+	    m->refill_ref_kb[level] == 0)
 		return 0;
 	if (warmth < 0.0)
 		warmth = 0.0;
-	double share = 1.0;	/* part of a full cache the footprint fills */
-	if (cache_kb && footprint_kb < cache_kb)
-		share = (double)footprint_kb / (double)cache_kb;
+	/* part of the KB refill_ns[level] brings back that is lost */
+	double share = sl_cache_lost_kb(footprint_kb, refill_reach(m, level), random_access) /
+		       (double)m->refill_ref_kb[level];
 	return (sl_time)((1.0 - warmth) * share * (double)m->refill_ns[level] + 0.5);
 }
 
 sl_time sl_cache_refill_in_place(const struct sl_speed_model *m, double l2_warmth,
-				 double llc_warmth, unsigned footprint_kb, unsigned l2_kb)
+				 double llc_warmth, unsigned footprint_kb, bool random_access)
 {
-	if (footprint_kb == 0 || l2_warmth >= 1.0)
+	unsigned ref_core = m->refill_ref_kb[SL_MIGR_CORE], ref_mem = m->refill_ref_kb[SL_MIGR_NONE];
+	if (footprint_kb == 0 || (l2_warmth >= 1.0 && llc_warmth >= 1.0) || ref_core == 0 ||
+	    ref_mem == 0)
 		return 0;
-	double share = 1.0;
-	if (l2_kb && footprint_kb < l2_kb)
-		share = (double)footprint_kb / (double)l2_kb;
-	double lost_l2 = 1.0 - fmax(l2_warmth, 0.0);
-	double lost_llc = fmin(lost_l2, 1.0 - fmin(fmax(llc_warmth, 0.0), 1.0));
-	double ns = lost_llc * (double)m->refill_ns[SL_MIGR_NONE] +
-		    (lost_l2 - lost_llc) * (double)m->refill_ns[SL_MIGR_CORE];
-	return (sl_time)(share * ns + 0.5);
+	double in_l2 = sl_cache_lost_kb(footprint_kb, m->l2_kb, random_access);
+	double beyond_l2 = sl_cache_lost_kb(footprint_kb, m->llc_kb, random_access) - in_l2;
+	double lost_l2 = 1.0 - fmin(fmax(l2_warmth, 0.0), 1.0);
+	double lost_llc_all = 1.0 - fmin(fmax(llc_warmth, 0.0), 1.0);
+	double lost_llc = fmin(lost_l2, lost_llc_all);
+	/* The L2's part at the core level's rate, what of it the LLC lost
+	 * at memory's (per KB: refill_ns / refill_ref_kb; the factor is 1
+	 * where both refer to the L2), then the part only the LLC held. */
+	double mem_per_core = (double)ref_core / (double)ref_mem;
+	double ns = in_l2 / (double)ref_core *
+		    (lost_llc * ((double)m->refill_ns[SL_MIGR_NONE] * mem_per_core) +
+		     (lost_l2 - lost_llc) * (double)m->refill_ns[SL_MIGR_CORE]);
+	if (beyond_l2 > 0)
+		ns += lost_llc_all * beyond_l2 / (double)ref_mem * (double)m->refill_ns[SL_MIGR_NONE];
+	return (sl_time)(ns + 0.5);
+}
+
+double sl_cache_refill_max(const struct sl_speed_model *m)
+{
+	double max = 0;
+	for (int level = SL_MIGR_NONE; level <= SL_MIGR_NODE; level++) {
+		sl_time r = sl_cache_refill(m, (enum sl_migr_level)level, 0.0,
+					    refill_reach(m, (enum sl_migr_level)level), false);
+		if ((double)r > max)
+			max = (double)r;
+	}
+	return max;
 }

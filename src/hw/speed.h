@@ -14,6 +14,8 @@
 #ifndef SL_HW_SPEED_H
 #define SL_HW_SPEED_H
 
+#include <stdbool.h>
+
 #include "base/units.h"
 
 /* Work classes (docs/model.md [SMT]). */
@@ -57,9 +59,15 @@ struct sl_speed_model {
 	int kernel_node;
 	double kernel_mem_intensity;
 
-	/* Cache: refill cost in ns of a full footprint by migration level,
-	 * and how fast a running task touches (and so evicts) cache lines. */
+	/* Cache: refill cost in ns by migration level of refill_ref_kb[level]
+	 * KB of lost lines - the core level refills an L2 from the LLC the
+	 * package shares, the others the whole cache hierarchy's share of a
+	 * footprint from memory (docs/model.md [CACHE], "Which cache a refill
+	 * refills"); the caches a footprint fits in; and how fast a running
+	 * task touches (and so evicts) cache lines. */
 	sl_time refill_ns[4];		/* index: enum sl_migr_level */
+	unsigned refill_ref_kb[4];	/* KB refill_ns[level] brings back */
+	unsigned l2_kb, llc_kb;		/* a core's L2, its package's last level */
 	double touch_kb_per_ms;
 
 	/* Kernel costs (system time), in ns on this machine. */
@@ -122,21 +130,36 @@ static inline double sl_numa_contention(const struct sl_speed_model *m, double d
 	return demand / m->node_bw;
 }
 
+/* KB of lines a task with `footprint_kb` must bring back into a cache of
+ * `cache_kb` that lost all of them, over what it would miss anyway at
+ * steady state.  A footprint that fits: all of it.  A larger one reused
+ * as a cache-sized hot set (a compiler's): the cache.  One touched at
+ * random (`random_access`: numa_test's walkers), which at steady state
+ * hits only C/F of the time: the integral of (C - c) / (F - c) over the
+ * c = 0..C lines refilled, C - (F - C) ln(F / (F - C)) (docs/model.md
+ * "Footprints larger than the cache"). */
+double sl_cache_lost_kb(unsigned footprint_kb, unsigned cache_kb, bool random_access);
+
 /* Refill cost (reference ns of extra work) of dispatching a task whose cache
- * warmth at the destination is `warmth` in [0,1], moving by `level`,
- * with footprint `footprint_kb` against a cache of `cache_kb`. */
+ * warmth at the destination is `warmth` in [0,1], moving by `level`, with
+ * footprint `footprint_kb`: a move to another core of the package refills
+ * its L2 from the shared LLC, any other its share of the whole hierarchy
+ * (the LLC) from memory; in place without an LLC beyond the L2, its L2. */
 sl_time sl_cache_refill(const struct sl_speed_model *m, enum sl_migr_level level,
-			double warmth, unsigned footprint_kb, unsigned cache_kb);
+			double warmth, unsigned footprint_kb, bool random_access);
 
 /* Refill cost of coming back to the core a task left, on a package whose
  * last-level cache lies beyond the core's L2: of its footprint,
- * 1 - `l2_warmth` is gone from the L2, and 1 - `llc_warmth` (at most as
- * much) from the LLC too.  Lines only the L2 lost come back from the LLC
- * at the core level's cost (docs/model.md [CACHE]: cores sharing an LLC pay
- * the L2 refill only), lines the LLC lost too from memory at the in-place
- * cost. */
+ * 1 - `l2_warmth` is gone from the L2, and 1 - `llc_warmth` from the LLC.
+ * Lines only the L2 lost come back from the LLC at the core level's cost
+ * (docs/model.md [CACHE]: cores sharing an LLC pay the L2 refill only),
+ * lines the LLC lost too (at most the L2's loss of the L2's part, and
+ * the LLC's of the part beyond the L2) from memory at the in-place cost. */
 sl_time sl_cache_refill_in_place(const struct sl_speed_model *m, double l2_warmth,
-				 double llc_warmth, unsigned footprint_kb, unsigned l2_kb);
+				 double llc_warmth, unsigned footprint_kb, bool random_access);
+
+/* The most refill any one dispatch can charge (the engine's check). */
+double sl_cache_refill_max(const struct sl_speed_model *m);
 
 /* KB of cache lines a task with `footprint_kb` has touched after running
  * `ns` (it cannot displace more than its own footprint).  Inline: the

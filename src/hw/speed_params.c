@@ -175,17 +175,18 @@ static void set_kernel_costs(struct sl_speed_model *s, const struct hw_kernel_co
 
 /*
  * node_bw (fully memory-bound task equivalents) of a bus of `gbs` GB/s: a
- * CPU that does nothing but miss pulls its L2 back from memory in
- * refill_ns[NONE], l2_kb KB per that many ns (docs/model.md "NUMA
- * locality", the shared bus).
+ * CPU that does nothing but miss pulls refill_ref_kb[NONE] KB (its L2, or
+ * what the profile says refill_ns refills) back from memory in
+ * refill_ns[NONE] (docs/model.md "NUMA locality", the shared bus).
  */
-static double bus_tasks(const struct sl_speed_model *s, unsigned l2_kb, double gbs)
+static double bus_tasks(const struct sl_speed_model *s, double gbs)
 {
 	double ns = (double)s->refill_ns[SL_MIGR_NONE];
+	unsigned kb = s->refill_ref_kb[SL_MIGR_NONE];
 
-	if (ns <= 0 || l2_kb == 0)
+	if (ns <= 0 || kb == 0)
 		return 0;	/* no refill model: the bus cannot be converted */
-	return gbs / ((double)l2_kb * 1024.0 / ns);	/* bytes per ns = GB/s */
+	return gbs / ((double)kb * 1024.0 / ns);	/* bytes per ns = GB/s */
 }
 
 void hw_speed_init(struct sl_speed_model *s, const struct sl_topo *t,
@@ -201,15 +202,22 @@ void hw_speed_init(struct sl_speed_model *s, const struct sl_topo *t,
 		s->refill_ns[level] = o->refill > 0
 			? (sl_time)llround((double)p->refill_ns[level] * o->refill)
 			: p->refill_ns[level];
+	/* The core level refills an L2; the others what the profile's
+	 * refill_ns were stated for (its L2 unless it says otherwise). */
+	s->l2_kb = t->l2_kb;
+	s->llc_kb = t->llc_kb > t->l2_kb ? t->llc_kb : t->l2_kb;
+	for (int level = 0; level < 4; level++)
+		s->refill_ref_kb[level] = level == SL_MIGR_CORE || !p->refill_kb ? t->l2_kb
+									       : p->refill_kb;
 	/* precedence: bw=, bus=, the profile's fitted node_bw, its bus */
 	if (o->bw > 0)
 		s->node_bw = o->bw;
 	else if (o->bus_gbs > 0)
-		s->node_bw = bus_tasks(s, t->l2_kb, o->bus_gbs);
+		s->node_bw = bus_tasks(s, o->bus_gbs);
 	else if (p->node_bw > 0)
 		s->node_bw = p->node_bw;
 	else
-		s->node_bw = p->bus_gbs > 0 ? bus_tasks(s, t->l2_kb, p->bus_gbs) : 0;
+		s->node_bw = p->bus_gbs > 0 ? bus_tasks(s, p->bus_gbs) : 0;
 	s->touch_kb_per_ms = p->evict_kb_per_ms;
 	set_kernel_costs(s, p->costs, mhz, o->kcost);
 	s->kernel_node = o->kmem != HW_KMEM_PROFILE ? o->kmem

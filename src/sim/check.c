@@ -11,11 +11,7 @@
 int sl__check(struct sl_sim *sim, struct sl_err *err)
 {
 	int live = 0, runnable = 0;
-	double max_refill = 0;
-
-	for (int l = 0; l < 4; l++)
-		if ((double)sim->model->refill_ns[l] > max_refill)
-			max_refill = (double)sim->model->refill_ns[l];
+	double max_refill = sl_cache_refill_max(sim->model);
 
 	for (struct sl_task *t = sim->all_head; t; t = t->next_all) {
 		live++;

@@ -131,6 +131,7 @@ struct sl_task *sl__fork(struct sl_sim *sim, struct sl_task *parent, const struc
 	t->allowed = a->u.fork.allowed ? sl_cpumask_and(*a->u.fork.allowed, &sim->topo->all_cpus)
 				       : parent->allowed;
 	t->footprint_kb = parent->footprint_kb;
+	t->random_access = parent->random_access;
 	t->steady_speed = parent->steady_speed;
 	t->lat_group = a->u.fork.lat_group ? a->u.fork.lat_group : parent->lat_group;
 	t->home_node = a->u.fork.thread ? parent->home_node : -1;

@@ -60,6 +60,13 @@ static inline unsigned task_footprint(const struct sl_sim *sim, const struct sl_
 	return t->footprint_kb ? t->footprint_kb : sim->topo->l2_kb / 2;
 }
 
+/* The share of its touches a task touching `fp_kb` at random misses in a
+ * cache of `cache_kb` at steady state. */
+static inline double random_miss_floor(unsigned fp_kb, unsigned cache_kb)
+{
+	return fp_kb > cache_kb ? 1.0 - (double)cache_kb / (double)fp_kb : 0.0;
+}
+
 /* What the current burst must get through: the kernel debt, the work,
  * and as much refill as the work touches (see sl__settle). */
 static inline double outstanding(const struct sl_task *t)
@@ -422,13 +429,14 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	if (next->last_cpu >= 0 && next->last_cpu != c->id)
 		next->nmigrations++;
 	unsigned fp = task_footprint(sim, next);
-	double full = (double)sl_cache_refill(m, level, 0.0, fp, topo->l2_kb);
+	bool random = next->random_access;
+	double full = (double)sl_cache_refill(m, level, 0.0, fp, random);
 	if (next->last_cpu >= 0) {
 		/* Unpaid refill is lines still missing; new evictions add to
 		 * them, but no more can be missing than the whole footprint. */
 		next->debt_user += llc_warmth >= 0
-			? (double)sl_cache_refill_in_place(m, warmth, llc_warmth, fp, topo->l2_kb)
-			: (double)sl_cache_refill(m, level, warmth, fp, topo->l2_kb);
+			? (double)sl_cache_refill_in_place(m, warmth, llc_warmth, fp, random)
+			: (double)sl_cache_refill(m, level, warmth, fp, random);
 		if (next->debt_user > full)
 			next->debt_user = full;
 	}
@@ -446,6 +454,12 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	if (next->last_cpu >= 0 && level == SL_MIGR_CORE && topo->llc_kb > topo->l2_kb)
 		c->curr_llc_miss = 1.0 - sl_cache_warmth(sim->llc_evicted_kb[topo->cpu_package[c->id]] -
 							 next->llc_mark, topo->llc_kb);
+	/* A footprint touched at random beyond a cache misses 1 - C/F of its
+	 * touches there however warm it is, and each miss evicts a line. */
+	if (random) {
+		c->curr_miss = fmax(c->curr_miss, random_miss_floor(fp, topo->l2_kb));
+		c->curr_llc_miss = fmax(c->curr_llc_miss, random_miss_floor(fp, topo->llc_kb));
+	}
 	next->debt_sys += (double)m->ctx_switch_ns + c->sched_debt;
 	next->stall_ns += c->sched_stall;
 	c->sched_debt = 0;

@@ -73,6 +73,9 @@ struct sl_task {
 	long result;			/* result of the last finished action */
 	enum sl_wclass wclass;		/* class of the current compute work */
 	unsigned footprint_kb;		/* cache footprint */
+	bool random_access;		/* touches it at random (a footprint larger
+					 * than a cache then mostly misses there;
+					 * hw/speed.h sl_cache_lost_kb) */
 	int home_node;			/* memory node by first touch (-1 before); with
 					 * mem_split, the node holding the most of it */
 	const struct sl_mem_split *mem_split;	/* its memory over several nodes

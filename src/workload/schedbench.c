@@ -131,6 +131,7 @@ static void job_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 	switch (j->pc) {
 	case J_EXEC:
 		t->footprint_kb = run->footprint_kb;
+		t->random_access = true;	/* indirect updates at random indices */
 		j->pc = J_START;
 		*next = (struct sl_action){ .kind = SL_ACT_EXEC, .u.exec.comm = "randupdt" };
 		return;

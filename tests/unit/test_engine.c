@@ -2110,6 +2110,87 @@ SL_TEST(engine_only_missing_lines_evict)
 	sl_sim_destroy(sim);
 }
 
+/* A task with four times the 1 MB L2 for footprint, touched at random
+ * (numa_test's walkers), or as a hot set of that size. */
+static void walker_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	t->footprint_kb = 4 * sl_topo(sim)->l2_kb;
+	t->random_access = true;
+	script_step(sim, t, next);
+}
+
+static void hot_set_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	t->footprint_kb = 4 * sl_topo(sim)->l2_kb;
+	script_step(sim, t, next);
+}
+
+static const struct sl_prog walker_prog = { .name = "walker", .step = walker_step };
+static const struct sl_prog hot_set_prog = { .name = "hot set", .step = hot_set_step };
+
+static void note_exit(void *ctx, sl_time now, const struct sl_task *t)
+{
+	if (strcmp(t->comm, "s") == 0)
+		*(sl_time *)ctx = now;
+}
+
+/* Two 30 ms hogs `a` and `b` in 10 ms slices on one CPU whose one cache
+ * level is the 1 MB L2 (a full refill: 4 ms), each touching its lines at
+ * once; the run's elapsed time, and when a task named "s" exited. */
+static sl_time alternate(const struct sl_prog *a, const struct sl_prog *b, sl_time *s_exit)
+{
+	struct sl_machine m;
+	struct sl_err err = { 0 };
+	if (sl_machine_load(&m, "pack:1 core:1 pu:1", &err))
+		return -1;
+	zero_costs(&m);
+	m.topo.llc_kb = m.speed.llc_kb = m.topo.l2_kb;
+	m.speed.refill_ns[SL_MIGR_NONE] = 4 * SL_MSEC;
+	m.speed.touch_kb_per_ms = 1e6;
+	struct sl_observer obs = { .ctx = s_exit, .sched_exit = note_exit };
+	struct sl_sim_config cfg = { .machine = &m, .policy = &fifo_ops, .seed = 1, .check = true,
+				     .observer = &obs };
+	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	if (!sim)
+		return -1;
+	struct script *sa = script_new(sim), *sb = script_new(sim);
+	script_add(sa, sl_act_run(3e7, SL_WC_INT));
+	script_add(sb, sl_act_run(3e7, SL_WC_INT));
+	sl_sim_spawn_root(sim, a, sa, a == &quarter_prog ? "s" : "a");
+	sl_sim_spawn_root(sim, b, sb, "b");
+	struct sl_run_stats st;
+	int rc = run(sim, &st);
+	sl_sim_destroy(sim);
+	return rc ? -1 : st.elapsed_ns;
+}
+
+SL_TEST(engine_random_walkers_refill_little_and_evict_always)
+{
+	/* Two 4 MB footprints taking turns in a 1 MB cache.  Reused as hot
+	 * sets, each return after the other's slice refills most of a full
+	 * cache (4 ms a time).  Touched at random, a walker hits only a
+	 * quarter of the time even when warm: a full eviction costs it
+	 * 1024 - 3072 ln(4/3) = 140 KB of extra misses (0.55 ms), and since
+	 * three quarters of its touches miss and evict, the other's lines
+	 * are gone after each of its slices all the same. */
+	sl_time s_exit = 0;
+	sl_time hot = alternate(&hot_set_prog, &hot_set_prog, &s_exit);
+	sl_time random = alternate(&walker_prog, &walker_prog, &s_exit);
+	sl_time work = 60 * SL_MSEC;
+	CHECKF(hot > work && random > work && random - work < (hot - work) / 5,
+	       "refill: hot sets %lld us, random walkers %lld us",
+	       (long long)(hot - work) / 1000, (long long)(random - work) / 1000);
+	/* With a 256 KB task, a hot-set partner warm from its last slice
+	 * evicts only what it lacked, a walker three quarters of what it
+	 * touches: the small task pays more refill, and exits later. */
+	sl_time s_after_hot = 0, s_after_walker = 0;
+	CHECK(alternate(&quarter_prog, &hot_set_prog, &s_after_hot) > 0);
+	CHECK(alternate(&quarter_prog, &walker_prog, &s_after_walker) > 0);
+	CHECKF(s_after_hot > 0 && s_after_walker > s_after_hot + SL_MSEC / 2,
+	       "s exits at %lld us after a hot set, %lld us after a walker",
+	       (long long)s_after_hot / 1000, (long long)s_after_walker / 1000);
+}
+
 /* A program that never uses the CPU: waits with no child, for ever. */
 static void stuck_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {

@@ -742,41 +742,104 @@ SL_TEST(hw_cache_refill)
 		const struct sl_speed_model *s = &mach.speed;
 		unsigned l2 = mach.topo.l2_kb;
 		/* an SMT sibling shares the caches: a hot task refills nothing */
-		CHECK(sl_cache_refill(s, SL_MIGR_NONE, 1.0, l2, l2) == 0);
-		sl_time core = sl_cache_refill(s, SL_MIGR_CORE, 0, l2, l2);
-		sl_time pkg = sl_cache_refill(s, SL_MIGR_PACKAGE, 0, l2, l2);
-		sl_time node = sl_cache_refill(s, SL_MIGR_NODE, 0, l2, l2);
+		CHECK(sl_cache_refill(s, SL_MIGR_NONE, 1.0, l2, false) == 0);
+		sl_time core = sl_cache_refill(s, SL_MIGR_CORE, 0, l2, false);
+		sl_time pkg = sl_cache_refill(s, SL_MIGR_PACKAGE, 0, l2, false);
+		sl_time node = sl_cache_refill(s, SL_MIGR_NODE, 0, l2, false);
 		CHECKF(0 < core && core <= pkg && pkg < node, "%s", machines[i]);
 		/* a decayed footprint refills in place; half warm, half the cost */
-		sl_time cold = sl_cache_refill(s, SL_MIGR_NONE, 0, l2, l2);
-		sl_time half = sl_cache_refill(s, SL_MIGR_NONE, 0.5, l2, l2);
+		sl_time cold = sl_cache_refill(s, SL_MIGR_NONE, 0, l2, false);
+		sl_time half = sl_cache_refill(s, SL_MIGR_NONE, 0.5, l2, false);
 		CHECK(cold > 0 && llabs(2 * half - cold) <= 1);
-		CHECK(llabs(2 * sl_cache_refill(s, SL_MIGR_PACKAGE, 0, l2 / 2, l2) - pkg) <= 1);
-		CHECK(sl_cache_refill(s, SL_MIGR_PACKAGE, 0, 4 * l2, l2) == pkg);
-		CHECK(sl_cache_refill(s, SL_MIGR_NODE, 0, 0, l2) == 0);
+		CHECK(llabs(2 * sl_cache_refill(s, SL_MIGR_PACKAGE, 0, l2 / 2, false) - pkg) <= 1);
+		CHECK(sl_cache_refill(s, SL_MIGR_NODE, 0, 0, false) == 0);
+		/* a move to another package loses every cached line: up to the
+		 * LLC's worth (xeon-2s-smt's 24 MB L3), an L2's where that is
+		 * the last level */
+		unsigned llc = mach.topo.llc_kb;
+		CHECK(sl_cache_refill(s, SL_MIGR_PACKAGE, 0, 4 * llc, false) ==
+		      sl_cache_refill(s, SL_MIGR_PACKAGE, 0, llc, false));
+		CHECKF(llabs(sl_cache_refill(s, SL_MIGR_PACKAGE, 0, llc, false) -
+			     (sl_time)llround((double)pkg * llc / l2)) <= 1, "%s", machines[i]);
+		/* to another core of the package, the L2 alone (from the LLC) */
+		CHECK(sl_cache_refill(s, SL_MIGR_CORE, 0, 4 * l2, false) == core);
 	}
+}
+
+SL_TEST(hw_cache_lost_kb)
+{
+	/* what fits comes back whole; a larger hot set, a cache's worth */
+	CHECK(sl_cache_lost_kb(300, 512, false) == 300 && sl_cache_lost_kb(300, 512, true) == 300);
+	CHECK(sl_cache_lost_kb(512, 512, true) == 512);
+	CHECK(sl_cache_lost_kb(20480, 2048, false) == 2048);
+	/* touched at random: C - (F - C) ln(F / (F - C)); 20 MB in 2 MB,
+	 * 2048 - 18432 ln(10/9) = 106 KB, about C^2 / 2F */
+	double walker = sl_cache_lost_kb(20480, 2048, true);
+	CHECKF(fabs(walker - (2048 - 18432 * log(20480.0 / 18432))) < 1e-9 && walker > 100 &&
+	       walker < 110, "%f", walker);
+	/* just past the cache it is nearly all of it; far past, nearly none */
+	CHECK(sl_cache_lost_kb(513, 512, true) > 0.98 * 512);
+	CHECK(sl_cache_lost_kb(1 << 20, 512, true) < 0.26);
+	double prev = 512;
+	for (unsigned f = 600; f < 1 << 16; f *= 2) {
+		double kb = sl_cache_lost_kb(f, 512, true);
+		CHECKF(kb > 0 && kb < prev, "%u KB: %f", f, kb);
+		prev = kb;
+	}
+}
+
+SL_TEST(hw_cache_refill_against_the_cache_it_refills)
+{
+	/* The AzusA's refill costs are its 4 MB L3's from memory (2 ms), and
+	 * its 96 KB L2's from the L3 (5 us): a 16 KB task that lost its L2
+	 * lines but not the L3's pays microseconds, and from memory 16/4096
+	 * of 2 ms; a 20 MB walker moved to another CPU of its node refills
+	 * what it lost of the L3, a fifth of it touched at random. */
+	CHECK(loads_ok("azusa-16"));
+	const struct sl_speed_model *s = &mach.speed;
+	CHECK(s->l2_kb == 96 && s->llc_kb == 4096 && s->refill_ref_kb[SL_MIGR_NONE] == 4096 &&
+	      s->refill_ref_kb[SL_MIGR_CORE] == 96);
+	sl_time from_l3 = sl_cache_refill_in_place(s, 0, 1, 16, false);
+	sl_time from_mem = sl_cache_refill_in_place(s, 0, 0, 16, false);
+	CHECKF(from_l3 > 0 && from_l3 < 2 * SL_USEC, "%lld ns", (long long)from_l3);
+	CHECKF(llabs(from_mem - 2 * SL_MSEC * 16 / 4096) <= 1, "%lld ns", (long long)from_mem);
+	sl_time walker = sl_cache_refill(s, SL_MIGR_PACKAGE, 0, 20480, true);
+	double lost = 4096 - 16384 * log(20480.0 / 16384);
+	CHECKF(llabs(walker - (sl_time)llround(lost / 4096 * 2 * SL_MSEC)) <= 1 &&
+	       walker > SL_MSEC / 10 && walker < SL_MSEC / 4, "%lld ns", (long long)walker);
+	CHECK(sl_cache_refill(s, SL_MIGR_PACKAGE, 0, 20480, false) == 2 * SL_MSEC);
+	/* in place, a walker whose L2 and L3 both lost everything pays what
+	 * a move does */
+	CHECK(llabs(sl_cache_refill_in_place(s, 0, 0, 20480, true) - walker) <= 1);
+	/* the most any dispatch can charge: a full L3 from another node */
+	CHECK(llabs((sl_time)sl_cache_refill_max(s) - (sl_time)(3.5 * SL_MSEC)) <= 1);
 }
 
 SL_TEST(hw_cache_refill_in_place_with_an_l3)
 {
 	/* xeon-1600ht: 256 KB L2 and 1 MB L3.  Lines the L2 lost but the L3
-	 * holds come back at the core level's 0.3 ms rate, lines both lost
-	 * at memory's 1 ms; the two mix in proportion. */
+	 * holds come back at the core level's rate (0.3 ms per L2), lines
+	 * both lost at memory's (NetBurst's 1 ms per 512 KB, so 0.5 ms per
+	 * L2); the two mix in proportion. */
 	CHECK(loads_ok("xeon-1600ht"));
 	const struct sl_speed_model *s = &mach.speed;
 	unsigned l2 = mach.topo.l2_kb;
-	CHECK(mach.topo.llc_kb > l2);
-	sl_time from_l3 = sl_cache_refill_in_place(s, 0, 1, l2, l2);
-	sl_time from_mem = sl_cache_refill_in_place(s, 0, 0, l2, l2);
-	CHECK(from_l3 == s->refill_ns[SL_MIGR_CORE] && from_mem == s->refill_ns[SL_MIGR_NONE]);
-	CHECK(from_mem == sl_cache_refill(s, SL_MIGR_NONE, 0, l2, l2));
-	sl_time mixed = sl_cache_refill_in_place(s, 0, 0.5, l2, l2);
+	CHECK(mach.topo.llc_kb > l2 && s->refill_ref_kb[SL_MIGR_NONE] == 512);
+	sl_time from_l3 = sl_cache_refill_in_place(s, 0, 1, l2, false);
+	sl_time from_mem = sl_cache_refill_in_place(s, 0, 0, l2, false);
+	CHECK(from_l3 == s->refill_ns[SL_MIGR_CORE] && from_mem == s->refill_ns[SL_MIGR_NONE] / 2);
+	CHECK(from_mem == sl_cache_refill(s, SL_MIGR_NONE, 0, l2, false));
+	sl_time mixed = sl_cache_refill_in_place(s, 0, 0.5, l2, false);
 	CHECK(llabs(2 * mixed - from_l3 - from_mem) <= 1);
-	/* the L3 never lost more of it than the L2 did */
-	CHECK(sl_cache_refill_in_place(s, 0.75, 0, l2, l2) ==
-	      sl_cache_refill(s, SL_MIGR_NONE, 0.75, l2, l2));
-	CHECK(sl_cache_refill_in_place(s, 1, 0, l2, l2) == 0);
-	CHECK(llabs(2 * sl_cache_refill_in_place(s, 0, 1, l2 / 2, l2) - from_l3) <= 1);
+	/* the L3 never lost more of the L2's part than the L2 did */
+	CHECK(sl_cache_refill_in_place(s, 0.75, 0, l2, false) ==
+	      sl_cache_refill(s, SL_MIGR_NONE, 0.75, l2, false));
+	CHECK(sl_cache_refill_in_place(s, 1, 0, l2, false) == 0);
+	CHECK(llabs(2 * sl_cache_refill_in_place(s, 0, 1, l2 / 2, false) - from_l3) <= 1);
+	/* but the part beyond the L2 is the L3's alone: lost from it, it
+	 * comes back from memory however warm the L2 is */
+	CHECK(sl_cache_refill_in_place(s, 1, 0, 4 * l2, false) ==
+	      sl_cache_refill(s, SL_MIGR_NONE, 0, 3 * l2, false));
 }
 
 SL_TEST(hw_kernel_costs)
