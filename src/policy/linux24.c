@@ -657,6 +657,18 @@ static void linux24_set_allowed(struct sl_sim *sim, struct sl_task *t)
 		sl_resched(sim, t->cpu);
 }
 
+/* exec_mmap(): the new image's mm becomes the CPU's active_mm
+ * (activate_mm), which goodness() then favours (2.4.27 fs/exec.c). */
+static void linux24_exec(struct sl_sim *sim, struct sl_task *t)
+{
+	struct linux24 *s = linux24_state(sim);
+	struct linux24_task *p = linux24_of(t);
+
+	linux24_sync(s, p);
+	if (!t->kthread && t->cpu >= 0)
+		s->active_mm[t->cpu] = p->mm;
+}
+
 /* A dead task leaves its CPU for good and is no CPU's deferred tick's
  * any more (the engine frees one nobody reaps; a dead prev is never made
  * one again, linux24_pick_next). */
@@ -740,6 +752,7 @@ const struct sl_policy_ops sl_policy_linux24 = {
 	.pick_next = linux24_pick_next,
 	.tick = linux24_tick,
 	.yield = linux24_yield,
+	.exec = linux24_exec,
 	.exit = linux24_exit,
 	.release = linux24_release,
 	.setscheduler = linux24_setscheduler,

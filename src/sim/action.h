@@ -67,6 +67,9 @@ struct sl_action {
 			void *state;		/* the child's prog_state */
 			const char *comm;
 			bool thread;		/* shares the parent's mm (clone) */
+			bool vfork;		/* vfork(): shares the parent's mm, and
+						 * the parent sleeps (uninterruptible)
+						 * until the child execs or exits */
 			bool set_nice;		/* else the child inherits the parent's nice */
 			int nice;
 			int lat_group;		/* the child's latency group; 0: the parent's */

@@ -43,7 +43,8 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 						"than a whole footprint costs (%.0f)", t->id,
 						t->debt_user, max_refill);
 		if (t->state == SL_TASK_SLEEPING && !t->waitq && !sl_event_queued(&t->timer) &&
-		    t->act.kind != SL_ACT_WAIT && t->act.kind != SL_ACT_DISK_IO)
+		    t->act.kind != SL_ACT_WAIT && t->act.kind != SL_ACT_DISK_IO &&
+		    !(t->act.kind == SL_ACT_FORK && t->act.u.fork.vfork))
 			return sl_fail_internal(err, "check: task %d sleeps with nothing to wake it", t->id);
 	}
 	if (live != sim->nr_live)

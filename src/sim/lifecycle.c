@@ -125,7 +125,8 @@ struct sl_task *sl__fork(struct sl_sim *sim, struct sl_task *parent, const struc
 	t->prog_state = a->u.fork.state;
 	t->parent = parent;
 	t->nice = a->u.fork.set_nice ? a->u.fork.nice : parent->nice;
-	t->mm = a->u.fork.thread ? parent->mm : sim->next_mm++;
+	bool shares_mm = a->u.fork.thread || a->u.fork.vfork;
+	t->mm = shares_mm ? parent->mm : sim->next_mm++;
 	t->sched_policy = a->u.fork.set_sched ? a->u.fork.sched_policy : parent->sched_policy;
 	t->rt_priority = a->u.fork.set_sched ? a->u.fork.rt_priority : parent->rt_priority;
 	t->allowed = a->u.fork.allowed ? sl_cpumask_and(*a->u.fork.allowed, &sim->topo->all_cpus)
@@ -134,8 +135,8 @@ struct sl_task *sl__fork(struct sl_sim *sim, struct sl_task *parent, const struc
 	t->random_access = parent->random_access;
 	t->steady_speed = parent->steady_speed;
 	t->lat_group = a->u.fork.lat_group ? a->u.fork.lat_group : parent->lat_group;
-	t->home_node = a->u.fork.thread ? parent->home_node : -1;
-	t->mem_split = a->u.fork.thread ? parent->mem_split : NULL;
+	t->home_node = shares_mm ? parent->home_node : -1;
+	t->mem_split = shares_mm ? parent->mem_split : NULL;
 	parent->nchildren++;
 	OBSERVE(sim, sched_fork, parent, t);
 	sim->ops->fork(sim, parent, t);
@@ -273,6 +274,17 @@ void sl__wake(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned fla
 	sl__arm_tick(sim);
 }
 
+/* mm_release(): a vfork()ed task that execs or exits wakes its parent
+ * (complete(vfork_done): a plain wakeup, from the child's CPU). */
+static void vfork_done(struct sl_sim *sim, struct sl_task *t)
+{
+	struct sl_task *p = t->vfork_parent;
+	if (!p)
+		return;
+	t->vfork_parent = NULL;
+	sl__wake(sim, p, t->cpu, 0);
+}
+
 static enum apply_result block(struct sl_sim *sim, struct sl_task *t)
 {
 	t->uninterruptible = t->act.kind == SL_ACT_IO_WAIT;
@@ -339,11 +351,27 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		 * do_fork (wake_up_forked_process), so the cost is paid
 		 * first and the child born after it: a loop of forks has its
 		 * k-th child born k fork costs after the first. */
-		if (t->act_phase++ == 0 && m->fork_ns > 0) {
-			t->debt_sys += (double)m->fork_ns;
-			return APPLY_RUN;
+		if (t->act_phase == 0) {
+			t->act_phase = 1;
+			if (m->fork_ns > 0) {
+				t->debt_sys += (double)m->fork_ns;
+				return APPLY_RUN;
+			}
 		}
-		t->result = sl__fork(sim, t, a)->id;
+		if (t->act_phase == 1) {
+			t->act_phase = 2;
+			struct sl_task *child = sl__fork(sim, t, a);
+			t->result = child->id;
+			if (a->u.fork.vfork) {
+				/* do_fork's wait_for_completion(&vfork):
+				 * TASK_UNINTERRUPTIBLE until the child's
+				 * mm_release; the action ends when woken */
+				child->vfork_parent = t;
+				enum apply_result r = block(sim, t);
+				t->uninterruptible = true;
+				return r;
+			}
+		}
 		return APPLY_DONE;
 	case SL_ACT_EXEC:
 		if (a->u.exec.comm)
@@ -356,9 +384,14 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		t->mem_split = NULL;
 		t->touch_pending = true;
 		sl__mem_demand(sim, t, +1);	/* its kernel work still draws */
+		/* the new image's own mm (exec_mmap; the policy's exec op sees
+		 * it), then mm_release of the old one, which ends a
+		 * vfork()ing parent's wait */
+		t->mm = sim->next_mm++;
 		OBSERVE(sim, sched_exec, t);
 		if (sim->ops->exec)
 			sim->ops->exec(sim, t);
+		vfork_done(sim, t);
 		return APPLY_DONE;
 	case SL_ACT_REAP:
 		OBSERVE(sim, sched_wait, t);
@@ -381,6 +414,7 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 			t->debt_sys += (double)m->exit_ns;
 			return APPLY_RUN;
 		}
+		vfork_done(sim, t);	/* exit_mm's mm_release */
 		t->state = SL_TASK_DEAD;
 		t->end_ns = sim->now;
 		sim->nr_runnable--;

@@ -123,7 +123,9 @@ struct sl_policy_ops {
 	 * timer `id` on `cpu` expired. */
 	void (*hrtimer)(struct sl_sim *sim, int cpu, int id);
 
-	/* Optional.  `t`, running, is about to exec (exec balancing). */
+	/* Optional.  `t`, running, execs (exec balancing; 2.4's activate_mm).
+	 * t->mm is already the new image's: the kernel's sched_exec came
+	 * before exec_mmap, but no exec balancing reads the mm. */
 	void (*exec)(struct sl_sim *sim, struct sl_task *t);
 
 	/* Optional.  `t`, running on its CPU, calls sched_yield(); schedule()

@@ -60,6 +60,8 @@ struct sl_task {
 	bool kthread;		/* kernel thread (no user mm) */
 	sl_cpumask allowed;	/* cpus_allowed */
 	struct sl_task *parent;
+	struct sl_task *vfork_parent;	/* vfork()ed by it, which sleeps until this
+					 * task execs or exits (mm_release) */
 	sl_time last_ran;	/* engine time it last left a CPU (ns) */
 	sl_time woken_at;	/* engine time of its last wakeup */
 	sl_time slept_at;	/* engine time it last blocked */

@@ -32,12 +32,15 @@ enum ti_state {
 };
 
 enum ti_op_kind { OP_RUN, OP_SLEEP, OP_WAIT, OP_WAIT_CHILD, OP_WAKE, OP_FORK, OP_EXEC, OP_EXIT,
-		  OP_REAP };
+		  OP_REAP,
+		  OP_VFORK_DONE };	/* a vfork's wait or its end's wake, which the
+					 * fork op says (import_vfork.c): not written */
 
 /* An op of a task's timeline: 32 bytes, as a trace holds millions. */
 struct ti_op {
 	unsigned char kind;	/* enum ti_op_kind */
-	char state;		/* SLEEP, WAIT, WAIT_CHILD: 'S' or 'D' */
+	char state;		/* SLEEP, WAIT, WAIT_CHILD: 'S' or 'D'; FORK: 'V' for
+				 * a vfork (import_vfork.c) */
 	bool from_start;	/* SLEEP, WAIT: asleep since before the trace */
 	bool at_end;		/* EXIT: the trace ended, not the task */
 	int task;		/* WAIT: waker; WAIT_CHILD, FORK: child; WAKE: wakee;
@@ -154,6 +157,13 @@ int ti_plan_workload(struct ti *m, const struct sl_trace_import_opts *o, struct 
 
 /* The CPU time the JSON gives a kept task: its runs, unless it has none. */
 sl_time ti_task_cpu(const struct ti_task *t, bool command);
+
+/* ---- vforks (import_vfork.c) ---- */
+
+/* Mark the forks of kept tasks that were vforks: the parent's next op is
+ * an uninterruptible wait for the child, which the child's first exec
+ * (or its exit) ends. */
+void ti_mark_vforks(struct ti *m);
 
 /* ---- writing (import_write.c) ---- */
 

@@ -140,6 +140,7 @@ int ti_plan_workload(struct ti *m, const struct sl_trace_import_opts *o, struct 
 	int n = 0;
 
 	p->origin = select_tasks(m, o, &p->command);
+	ti_mark_vforks(m);
 	for (int i = 0; i < m->ntasks; i++)
 		m->tasks[i].json_id = m->tasks[i].kept ? n++ : -1;
 	if (!n)

@@ -12,7 +12,7 @@
  * kept is dropped (and the runs around it become one). */
 static bool op_written(const struct ti *m, const struct ti_op *op)
 {
-	if (op->kind == OP_RUN)
+	if (op->kind == OP_RUN || op->kind == OP_VFORK_DONE)
 		return false;
 	if (op->kind == OP_WAKE || op->kind == OP_FORK)
 		return m->tasks[op->task].kept;
@@ -93,6 +93,7 @@ static void op_out(struct sl_json_stream *js, const struct ti *m, const struct t
 	sl_json_open(js, NULL, '{');
 	switch ((enum ti_op_kind)op->kind) {
 	case OP_RUN:		/* run_out's */
+	case OP_VFORK_DONE:	/* the fork op's "vfork" */
 		break;
 	case OP_SLEEP:
 		sleep_out(js, "sleep", op, origin);
@@ -114,6 +115,8 @@ static void op_out(struct sl_json_stream *js, const struct ti *m, const struct t
 	case OP_FORK:
 		sl_json_str(js, "op", "fork");
 		sl_json_int(js, "child", m->tasks[op->task].json_id);
+		if (op->state == 'V')
+			sl_json_bool(js, "vfork", true);
 		break;
 	case OP_EXEC:
 		sl_json_str(js, "op", "exec");

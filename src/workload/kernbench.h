@@ -201,6 +201,7 @@ bool kb_make_item(const struct kb_tree *tree, const struct kb_make *m, int stage
 struct kb_run {
 	struct kb_tree tree;
 	bool pipe;
+	bool vfork;			/* make and gcc start children with vfork() */
 	double sys_ratio;
 	bool unlimited;
 	int tokens_free;		/* job-server pipe: jobs - 1 */

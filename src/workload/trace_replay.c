@@ -81,6 +81,7 @@ static const char *const rp_kind_names[] = {
 struct rp_op {
 	enum rp_kind kind;
 	bool io;		/* SLEEP, WAIT, WAIT_CHILD: uninterruptible ('D') */
+	bool vfork;		/* FORK: the parent sleeps until the child execs or exits */
 	int arg;		/* WAIT: waker; WAIT_CHILD, FORK: child; WAKE: wakee */
 	sl_time ns;		/* RUN: on-CPU time; sleeps: recorded time; EXIT: tail */
 	int seg0, nseg;		/* RUN: cumulative segment ends in m->segs (0: one) */
@@ -470,6 +471,13 @@ static int load_op(struct rp_load *l, struct json_object *o, struct rp_model *m,
 		if (v == self)
 			return bad(l, "a task cannot %s itself", rp_kind_names[op->kind]);
 		op->arg = (int)v;
+		/* a vforked child ends its parent's wait at its exec or at
+		 * its exit, which every task's ops end with */
+		if (op->kind == RP_FORK && json_object_object_get_ex(o, "vfork", &seg)) {
+			if (!json_object_is_type(seg, json_type_boolean))
+				return bad(l, "'vfork' is not true or false");
+			op->vfork = json_object_get_boolean(seg);
+		}
 		return 0;
 	case RP_EXEC:
 		op->comm = m->ncomms;
@@ -895,7 +903,8 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 			*next = (struct sl_action){
 				.kind = SL_ACT_FORK,
 				.u.fork = { .prog = &rp_prog, .state = &run->procs[op->arg],
-					    .comm = c->comm, .set_nice = true, .nice = c->nice },
+					    .comm = c->comm, .set_nice = true, .nice = c->nice,
+					    .vfork = op->vfork },
 			};
 			return;
 		case RP_EXEC:

@@ -2191,6 +2191,95 @@ SL_TEST(engine_random_walkers_refill_little_and_evict_always)
 	       (long long)s_after_hot / 1000, (long long)s_after_walker / 1000);
 }
 
+/* ---- vfork ---- */
+
+struct vfork_watch {
+	bool shared_at_fork, shared_at_exit, parent_uninterruptible;
+	int root;
+};
+
+static void vfork_note_fork(void *ctx, sl_time now, const struct sl_task *parent,
+			    const struct sl_task *child)
+{
+	struct vfork_watch *w = ctx;
+	(void)now;
+	if (parent)
+		w->shared_at_fork = child->mm == parent->mm;
+	else
+		w->root = child->id;
+}
+
+static void vfork_note_exit(void *ctx, sl_time now, const struct sl_task *t)
+{
+	struct vfork_watch *w = ctx;
+	(void)now;
+	if (t->parent)
+		w->shared_at_exit = t->mm == t->parent->mm;
+}
+
+static void vfork_note_switch(void *ctx, sl_time now, int cpu, const struct sl_task *prev,
+			      const struct sl_task *next)
+{
+	struct vfork_watch *w = ctx;
+	(void)now, (void)cpu, (void)next;
+	if (prev && prev->id == w->root && prev->state == SL_TASK_SLEEPING &&
+	    prev->act.kind == SL_ACT_FORK)
+		w->parent_uninterruptible = prev->uninterruptible;
+}
+
+/* On two CPUs the root forks (or vforks) a child that runs 5 ms, execs
+ * (or not) and runs 5 ms more; the root runs 20 ms after its fork, then
+ * waits.  The run's elapsed time. */
+static sl_time vfork_run(bool vfork, bool exec, struct vfork_watch *w)
+{
+	struct sl_machine m;
+	struct sl_err err = { 0 };
+	if (sl_machine_load(&m, "pack:2 core:1 pu:1", &err))
+		return -1;
+	zero_costs(&m);
+	struct sl_observer obs = { .ctx = w, .sched_fork = vfork_note_fork,
+				   .sched_exit = vfork_note_exit, .sched_switch = vfork_note_switch };
+	struct sl_sim_config cfg = { .machine = &m, .policy = &fifo_ops, .seed = 1, .check = true,
+				     .observer = &obs };
+	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	if (!sim)
+		return -1;
+	struct script *root = script_new(sim), *child = script_new(sim);
+	script_add(child, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	if (exec)
+		script_add(child, (struct sl_action){ .kind = SL_ACT_EXEC, .u.exec.comm = "new" });
+	script_add(child, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	struct sl_action f = fork_of(child);
+	f.u.fork.vfork = vfork;
+	script_add(root, f);
+	script_add(root, sl_act_run(20 * SL_MSEC, SL_WC_INT));
+	script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	struct sl_run_stats st;
+	int rc = run(sim, &st);
+	sl_sim_destroy(sim);
+	return rc ? -1 : st.elapsed_ns;
+}
+
+SL_TEST(engine_vfork_parent_sleeps_until_exec_or_exit)
+{
+	/* fork: the parent goes on at once, beside its child (20 ms);
+	 * vfork: it sleeps, uninterruptible, until its child execs (at 5
+	 * ms) or exits without exec (at 10 ms), sharing its mm until then
+	 * (2.4.27 and 2.6.11 kernel/fork.c do_fork, mm_release) */
+	struct vfork_watch w = { 0 };
+	CHECK(vfork_run(false, true, &w) == 20 * SL_MSEC);
+	CHECK(!w.shared_at_fork);
+	memset(&w, 0, sizeof(w));
+	sl_time t = vfork_run(true, true, &w);
+	CHECKF(t == 25 * SL_MSEC, "vfork then exec: %lld us", (long long)t / 1000);
+	CHECK(w.shared_at_fork && !w.shared_at_exit && w.parent_uninterruptible);
+	memset(&w, 0, sizeof(w));
+	t = vfork_run(true, false, &w);
+	CHECKF(t == 30 * SL_MSEC, "vfork, no exec: %lld us", (long long)t / 1000);
+	CHECK(w.shared_at_fork && w.shared_at_exit);
+}
+
 /* A program that never uses the CPU: waits with no child, for ever. */
 static void stuck_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {

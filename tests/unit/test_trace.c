@@ -574,6 +574,58 @@ SL_TEST(trace_import_skips_and_counts_other_events)
 	CHECK(!w && err.kind == SL_ERR_INPUT && strstr(err.msg, "no scheduling events"));
 }
 
+/* Forks marked vfork in an imported workload, all forks, and forks the
+ * forking task's next op waits on the child after (which a vfork says
+ * instead). */
+static void count_vforks(struct json_object *w, int *vforks, int *forks, int *left)
+{
+	*vforks = *forks = *left = 0;
+	for (int i = 0; w && i < ntasks(w); i++) {
+		struct json_object *t = task(w, i), *v;
+		for (int k = 0; k < nops(t); k++) {
+			struct json_object *o = op(t, k), *n = k + 1 < nops(t) ? op(t, k + 1) : NULL;
+			if (strcmp(jstr(o, "op"), "fork"))
+				continue;
+			(*forks)++;
+			*vforks += json_object_object_get_ex(o, "vfork", &v) && json_object_get_boolean(v);
+			*left += n && !strcmp(jstr(n, "op"), "wait") &&
+				 jint(n, "waker") == jint(o, "child");
+		}
+	}
+}
+
+SL_TEST(trace_import_takes_vforks)
+{
+	/* make and gcc vfork (kernbench vfork=1): each such parent sleeps
+	 * in D from its fork until its child execs, which wakes it.  The
+	 * import says "vfork" on the fork instead of a wait and a wake; the
+	 * shell's forks stay forks.  With vfork=0 there are none. */
+	struct sl_metrics m;
+	struct sl_err err = { 0 };
+	int vforks = 0, forks = 0, left = 1, forks0 = 0, vforks0 = 1, left0 = 1;
+	char *text = tt_traced("pack:2 core:1 pu:1", "linux24", "kernbench:size=1,units=10,vfork=1",
+			       SL_TRACE_PERF, &m, NULL);
+	struct json_object *w = text ? tt_import(text, NULL, NULL, &err) : NULL;
+	CHECKF(w != NULL, "%s", err.msg);
+	count_vforks(w, &vforks, &forks, &left);
+	json_object_put(w);
+	free(text);
+	text = tt_traced("pack:2 core:1 pu:1", "linux24", "kernbench:size=1,units=10,vfork=0",
+			 SL_TRACE_PERF, &m, NULL);
+	w = text ? tt_import(text, NULL, NULL, &err) : NULL;
+	CHECKF(w != NULL, "%s", err.msg);
+	count_vforks(w, &vforks0, &forks0, &left0);
+	json_object_put(w);
+	free(text);
+	/* per unit: make -> sh and gcc -> cc1, as are vforks; sh -> gcc,
+	 * fixdep, rm are not */
+	CHECKF(vforks > forks / 3 && vforks < forks && forks == forks0 && vforks0 == 0,
+	       "%d vforks of %d forks (%d forks, %d vforks with vfork=0)", vforks, forks, forks0,
+	       vforks0);
+	/* and no vfork left its wait behind */
+	CHECKF(left == 0 && left0 == 0, "%d waits for a vforked child", left);
+}
+
 /* ---- the replay ---- */
 
 static bool load_error(const char *json, const char *expect)
@@ -626,6 +678,10 @@ SL_TEST(trace_replay_rejects_bad_workloads)
 			 "[{\"op\": \"exit\"}]}]}", "not a child of task 0"));
 	CHECK(load_error(TT_HEAD TT_ROOT("{\"op\": \"exit\"}") ", {\"id\": 1, \"comm\": \"b\", "
 			 "\"parent\": 0, \"ops\": [{\"op\": \"exit\"}]}]}", "forked 0 times"));
+	CHECK(load_error(TT_HEAD TT_ROOT("{\"op\": \"fork\", \"child\": 1, \"vfork\": 1}, "
+					 "{\"op\": \"exit\"}")
+			 ", {\"id\": 1, \"comm\": \"b\", \"parent\": 0, \"ops\": "
+			 "[{\"op\": \"exit\"}]}]}", "'vfork' is not true or false"));
 }
 
 /* A replay's time is bounded by the trace's own span (issue 10: a run op
