@@ -16,11 +16,10 @@
  */
 #include "trace/import_model.h"
 
-/* The index of the op of t other than a run next to ops[k] in direction
- * `dir` (+1, -1), or -1. */
-static int next_op(const struct ti_task *t, int k, int dir)
+/* The index of t's first op after ops[k] that is not a run, or -1. */
+static int next_op(const struct ti_task *t, int k)
 {
-	for (k += dir; k >= 0 && k < t->nops; k += dir)
+	for (k++; k < t->nops; k++)
 		if (t->ops[k].kind != OP_RUN)
 			return k;
 	return -1;
@@ -32,12 +31,12 @@ static int vfork_end(const struct ti_task *c, int p, sl_time woken)
 	for (int k = 0; k < c->nops; k++) {
 		const struct ti_op *op = &c->ops[k];
 		if (op->kind == OP_EXEC) {
-			int w = next_op(c, k, +1);
+			int w = next_op(c, k);
 			return w >= 0 && c->ops[w].kind == OP_WAKE && c->ops[w].task == p &&
 			       c->ops[w].t0 == woken ? w : -1;
 		}
 		if (op->kind == OP_WAKE && op->task == p) {
-			int x = next_op(c, k, +1);
+			int x = next_op(c, k);
 			return x >= 0 && c->ops[x].kind == OP_EXIT && op->t0 == woken ? k : -1;
 		}
 	}
