@@ -9,10 +9,11 @@
  * a fork and a wait, a runnable task another CPU may take (docs/traces.md,
  * "The workload").
  *
- * Only the exact pattern is taken: the fork op followed by the wait, with
- * nothing between them, in state D, for that child, whose first wake of
- * its parent is next to its first exec (after it, runs aside) or to its
- * exit with no exec before.  Anything else stays a wait and a wake.
+ * Only this pattern is taken: the fork op followed by the wait (runs aside:
+ * a real parent runs a few us in do_fork after the fork tracepoint, which
+ * the replay then runs after its wait), in state D, for that child, whose
+ * first wake of its parent is next to its first exec or, with no exec
+ * before, to its exit.  Anything else stays a wait and a wake.
  */
 #include "trace/import_model.h"
 
@@ -25,20 +26,28 @@ static int next_op(const struct ti_task *t, int k)
 	return -1;
 }
 
-/* The op of child c that ended parent p's vfork, or -1. */
+/* The op of child c that ended parent p's vfork, or -1: its first wake of
+ * p, at `woken`, next to its first exec (runs aside, on either side: the
+ * kernel wakes the parent in exec_mmap, before the exec tracepoint;
+ * schedlab's traces write the exec first), or, with no exec before it,
+ * next before its exit. */
 static int vfork_end(const struct ti_task *c, int p, sl_time woken)
 {
-	for (int k = 0; k < c->nops; k++) {
-		const struct ti_op *op = &c->ops[k];
-		if (op->kind == OP_EXEC) {
-			int w = next_op(c, k);
-			return w >= 0 && c->ops[w].kind == OP_WAKE && c->ops[w].task == p &&
-			       c->ops[w].t0 == woken ? w : -1;
-		}
-		if (op->kind == OP_WAKE && op->task == p) {
-			int x = next_op(c, k);
-			return x >= 0 && c->ops[x].kind == OP_EXIT && op->t0 == woken ? k : -1;
-		}
+	int exec = -1, wake = -1;
+
+	for (int k = 0; k < c->nops && (exec < 0 || wake < 0); k++) {
+		if (c->ops[k].kind == OP_EXEC && exec < 0)
+			exec = k;
+		if (c->ops[k].kind == OP_WAKE && c->ops[k].task == p && wake < 0)
+			wake = k;
+	}
+	if (wake < 0 || c->ops[wake].t0 != woken)
+		return -1;
+	if (exec >= 0 && (next_op(c, exec) == wake || next_op(c, wake) == exec))
+		return wake;
+	if (exec < 0 || exec > wake) {
+		int x = next_op(c, wake);
+		return x >= 0 && c->ops[x].kind == OP_EXIT ? wake : -1;
 	}
 	return -1;
 }
@@ -50,8 +59,12 @@ void ti_mark_vforks(struct ti *m)
 		if (!t->kept)
 			continue;
 		for (int k = 0; k + 1 < t->nops; k++) {
-			struct ti_op *fork = &t->ops[k], *wait = &t->ops[k + 1];
-			if (fork->kind != OP_FORK || wait->kind != OP_WAIT ||
+			struct ti_op *fork = &t->ops[k];
+			int w = next_op(t, k);
+			if (fork->kind != OP_FORK || w < 0)
+				continue;
+			struct ti_op *wait = &t->ops[w];
+			if (wait->kind != OP_WAIT ||
 			    wait->task != fork->task || wait->state != 'D' || wait->from_start)
 				continue;
 			struct ti_task *c = &m->tasks[fork->task];
