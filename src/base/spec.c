@@ -258,5 +258,11 @@ static int find(const struct sl_params *p, const char *name)
 bool sl_param_given(const struct sl_params *p, const char *name) { return p->given[find(p, name)]; }
 long sl_param_int(const struct sl_params *p, const char *name) { return (long)p->num[find(p, name)]; }
 double sl_param_real(const struct sl_params *p, const char *name) { return p->num[find(p, name)]; }
+
+long sl_param_int_or(const struct sl_params *p, const char *name, long dflt)
+{
+	int i = find(p, name);
+	return p->given[i] ? (long)p->num[i] : dflt;
+}
 int sl_param_choice(const struct sl_params *p, const char *name) { return p->choice[find(p, name)]; }
 const char *sl_param_str(const struct sl_params *p, const char *name) { return p->text[find(p, name)]; }

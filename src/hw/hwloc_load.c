@@ -366,12 +366,10 @@ static void read_arch(hwloc_topology_t topo, struct hw_found *found)
 	found->arch = -1;
 	if (!a)
 		return;
-	if (!strcmp(a, "x86_64"))
-		found->arch = SL_ARCH_X86_64;
-	else if (!strcmp(a, "ia64"))
-		found->arch = SL_ARCH_IA64;
-	else if (a[0] == 'i' && a[1] >= '3' && a[1] <= '6' && !strcmp(a + 2, "86"))
-		found->arch = SL_ARCH_I386;
+	if (a[0] == 'i' && a[1] >= '3' && a[1] <= '6' && !strcmp(a + 2, "86"))
+		found->arch = SL_ARCH_I386;	/* i386 to i686 */
+	else
+		found->arch = sl_arch_parse(a);
 }
 
 static void read_clock(hwloc_topology_t topo, enum hw_source src, struct hw_found *found)

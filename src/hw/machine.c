@@ -120,9 +120,7 @@ static int parse_option(struct hw_options *o, const char *opt, const char *what,
 		else
 			o->kmem = (int)l;
 	} else if (is_key(opt, "arch")) {
-		o->arch = !strcmp(val, "i386") ? SL_ARCH_I386 :
-			  !strcmp(val, "ia64") ? SL_ARCH_IA64 :
-			  !strcmp(val, "x86_64") ? SL_ARCH_X86_64 : -1;
+		o->arch = sl_arch_parse(val);
 		if (o->arch < 0)
 			expected = "i386, ia64 or x86_64";
 	} else if (is_key(opt, "slit")) {

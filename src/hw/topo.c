@@ -222,14 +222,21 @@ static int check_distances(const struct sl_topo *t, struct sl_err *err)
 	return 0;
 }
 
+static const char *const arch_names[SL_NARCH] = {
+	[SL_ARCH_I386] = "i386", [SL_ARCH_IA64] = "ia64", [SL_ARCH_X86_64] = "x86_64",
+};
+
 const char *sl_arch_name(enum sl_arch arch)
 {
-	switch (arch) {
-	case SL_ARCH_I386: return "i386";
-	case SL_ARCH_IA64: return "ia64";
-	case SL_ARCH_X86_64: return "x86_64";
-	}
-	return "?";
+	return (unsigned)arch < SL_NARCH ? arch_names[arch] : "?";
+}
+
+int sl_arch_parse(const char *name)
+{
+	for (int a = 0; a < SL_NARCH; a++)
+		if (!strcmp(name, arch_names[a]))
+			return a;
+	return -1;
 }
 
 int sl_topo_check(const struct sl_topo *t, struct sl_err *err)

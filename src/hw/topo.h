@@ -16,18 +16,18 @@
 
 #define SL_MAX_NODES 64
 
-/* The kernel's architecture: the per-arch constants a policy reads are
- * HZ (2.4: i386 and x86_64 100, ia64 1024; 2.5/2.6: 1000, ia64 1024),
- * PROC_CHANGE_PENALTY (2.4 asm/smp.h: 15, ia64 20), cache_decay_ticks
- * (smp_tune_scheduling, per arch) and NODE_BALANCE_RATE (2.5.59
- * asm/topology.h: i386 100, ia64 10, x86_64 30). */
+/* The kernel's architecture, whose headers fix HZ and a few scheduler
+ * constants; the policies read them by it. */
 enum sl_arch {
 	SL_ARCH_I386,
 	SL_ARCH_IA64,
 	SL_ARCH_X86_64,
+	SL_NARCH
 };
 
 const char *sl_arch_name(enum sl_arch arch);
+/* The arch named "i386", "ia64" or "x86_64" (sl_arch_name's), or -1. */
+int sl_arch_parse(const char *name);
 
 struct sl_topo {
 	int ncpus;		/* logical CPUs, numbered 0..ncpus-1 */

@@ -17,7 +17,17 @@
 #ifndef SL_POLICY_KERNEL_ARCH_H
 #define SL_POLICY_KERNEL_ARCH_H
 
+#include "base/spec.h"
 #include "hw/topo.h"
+
+/* The policies' `hz` knob, whose default is the machine's arch's HZ
+ * (sl_arch_hz_24 or _26): `arch_hz` says what that is, `scales` what the
+ * knob also moves ("" or "; ..."). */
+#define SL_ARCH_HZ_KNOB(min_, arch_hz, scales) \
+	{ .name = "hz", .type = SL_PARAM_INT, .def = NULL, .min = min_, .max = 10000, \
+	  .doc = "timer ticks per second (default: the machine's arch's, " arch_hz ")" scales }
+#define SL_ARCH_HZ_24_DOC "100 on i386 and x86_64, 1024 on ia64"
+#define SL_ARCH_HZ_26_DOC "1000 on i386 and x86_64, 1024 on ia64"
 
 /* HZ of a 2.4 kernel. */
 static inline unsigned sl_arch_hz_24(enum sl_arch arch)

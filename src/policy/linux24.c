@@ -166,9 +166,7 @@ struct linux24 {
 #define LINUX24_NO_MM INT_MIN
 
 static const struct sl_param_def linux24_knobs[] = {
-	{ .name = "hz", .type = SL_PARAM_INT, .def = NULL, .min = 10, .max = 10000,
-	  .doc = "timer ticks per second (default: the machine's arch's, 100 on i386 and "
-		 "x86_64, 1024 on ia64); scales NICE_TO_TICKS" },
+	SL_ARCH_HZ_KNOB(10, SL_ARCH_HZ_24_DOC, "; scales NICE_TO_TICKS"),
 	SL_TICK_KNOB("staggered", "2.4.27 i386 setup_APIC_timer"),
 	{ .name = "proc_change_penalty", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000,
 	  .doc = "goodness bonus on the CPU a task last ran on (default: the machine's arch's, "
@@ -408,16 +406,12 @@ static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
 	struct linux24 *s = sl_xcalloc(1, sizeof(*s));
 	s->topo = sl_topo(sim);
 	s->ncpus = s->topo->ncpus;
-	enum sl_arch arch = sl_topo(sim)->arch;
-	s->hz = sl_param_given(knobs, "hz") ? (unsigned)sl_param_int(knobs, "hz")
-					    : sl_arch_hz_24(arch);
-	s->proc_change_penalty = sl_param_given(knobs, "proc_change_penalty")
-		? (int)sl_param_int(knobs, "proc_change_penalty")
-		: sl_arch_proc_change_penalty(arch);
-	s->scan_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns")
-						       : sl_cost_scan(sim, 1);
-	s->recalc_ns = sl_param_given(knobs, "recalc_ns") ? sl_param_int(knobs, "recalc_ns")
-							   : s->scan_ns;
+	enum sl_arch arch = s->topo->arch;
+	s->hz = (unsigned)sl_param_int_or(knobs, "hz", sl_arch_hz_24(arch));
+	s->proc_change_penalty = (int)sl_param_int_or(knobs, "proc_change_penalty",
+						      sl_arch_proc_change_penalty(arch));
+	s->scan_ns = sl_param_int_or(knobs, "scan_ns", sl_cost_scan(sim, 1));
+	s->recalc_ns = sl_param_int_or(knobs, "recalc_ns", s->scan_ns);
 	s->ht_tweak = sl_param_choice(knobs, "ht_tweak") == 0;
 	s->exit_return = sl_param_choice(knobs, "exit_return") == 0;
 	s->max_counter = (int)(20 * s->hz / 100);

@@ -160,9 +160,9 @@ sl_time ti_task_cpu(const struct ti_task *t, bool command);
 
 /* ---- vforks (import_vfork.c) ---- */
 
-/* Mark the forks of kept tasks that were vforks: the parent's next op is
- * an uninterruptible wait for the child, which the child's first exec
- * (or its exit) ends. */
+/* Mark the forks of kept tasks that were vforks: the parent's next op but
+ * runs is an uninterruptible wait for the child, which the child's first
+ * exec (or its exit) ends. */
 void ti_mark_vforks(struct ti *m);
 
 /* ---- writing (import_write.c) ---- */

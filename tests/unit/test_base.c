@@ -39,9 +39,11 @@ SL_TEST(base_spec_defaults_and_values)
 	CHECK(sl_param_choice(&p, "mode") == 0);
 	CHECK(sl_param_str(&p, "file") == NULL);
 	CHECK(!sl_param_given(&p, "jobs"));
+	CHECK(sl_param_int_or(&p, "jobs", 5) == 5);	/* not given: the caller's */
 	CHECK(bind("x:jobs=7,mode=c,file=/tmp/a", &p, &err) == 0);
 	CHECK(sl_param_int(&p, "jobs") == 7);
 	CHECK(sl_param_given(&p, "jobs"));
+	CHECK(sl_param_int_or(&p, "jobs", 5) == 7);
 	CHECK(sl_param_choice(&p, "mode") == 2);
 	CHECK(!strcmp(sl_param_str(&p, "file"), "/tmp/a"));
 }

@@ -625,6 +625,9 @@ SL_TEST(hw_options)
 	CHECK(loads_ok("pack:2 core:1 pu:2,arch=i386") && mach.topo.arch == SL_ARCH_I386);
 	CHECK(loads_ok("numaq-16,arch=ia64") && mach.topo.arch == SL_ARCH_IA64);
 	CHECK(!strcmp(sl_arch_name(SL_ARCH_X86_64), "x86_64"));
+	for (int a = 0; a < SL_NARCH; a++)
+		CHECK(sl_arch_parse(sl_arch_name((enum sl_arch)a)) == a);
+	CHECK(sl_arch_parse("i686") == -1 && sl_arch_parse("") == -1);
 }
 
 SL_TEST(hw_topo_check_catches)

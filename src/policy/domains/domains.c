@@ -50,9 +50,7 @@ static const struct sl_param_def domains_knobs[] = {
 	{ .name = "version", .type = SL_PARAM_CHOICE, .def = "2.6.12",
 	  .choices = sd_version_choices,
 	  .doc = "2.6.12 (June 2005: cpu_power, SMT nice) or w26 (Dec 2003 CFT: SD_FLAG_IDLE)" },
-	{ .name = "hz", .type = SL_PARAM_INT, .def = NULL, .min = 100, .max = 10000,
-	  .doc = "timer ticks per second (default: the machine's arch's, 1000 on i386 and "
-		 "x86_64, 1024 on ia64); ms intervals scale with it" },
+	SL_ARCH_HZ_KNOB(100, SL_ARCH_HZ_26_DOC, "; ms intervals scale with it"),
 	SL_TICK_KNOB("sync", "2.6.11/2.6.12 i386 setup_APIC_timer: aligned; w26 as 2.6.0"),
 	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
 	  .doc = "scheduler cost per schedule() and per CPU or task a balance looks at "
@@ -144,8 +142,7 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	s->v = v;
 	s->topo = sl_topo(sim);
 	s->ncpus = s->topo->ncpus;
-	s->hz = sl_param_given(knobs, "hz") ? (unsigned)sl_param_int(knobs, "hz")
-					    : sl_arch_hz_26(s->topo->arch);
+	s->hz = (unsigned)sl_param_int_or(knobs, "hz", sl_arch_hz_26(s->topo->arch));
 	s->tick_ns = SL_SEC / s->hz;
 	s->scan_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_scan(sim, 1);
 	s->pick_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_pick(sim);

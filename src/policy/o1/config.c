@@ -117,8 +117,7 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 
 	*cfg = (struct o1_config){
 		.v = v,
-		.hz = sl_param_given(knobs, "hz") ? (unsigned)sl_param_int(knobs, "hz")
-						  : sl_arch_hz_26(arch),
+		.hz = (unsigned)sl_param_int_or(knobs, "hz", sl_arch_hz_26(arch)),
 		.scan_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_scan(sim, 1),
 		.pick_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_pick(sim),
 		.smp = smp,

@@ -114,6 +114,7 @@
 #include <string.h>
 
 #include "base/spec.h"
+#include "policy/kernel_arch.h"
 #include "policy/o1/core.h"
 #include "policy/policy.h"
 #include "sim/sim.h"
@@ -168,9 +169,7 @@ static const struct sl_param_def ht_knobs[] = {
 	{ .name = "version", .type = SL_PARAM_CHOICE, .def = "f3", .choices = "f3|e6|a9|b2|c1",
 	  .doc = "patch: f3 = 2.5.31-33 (on 2.5.33), e6 = 2.5.59, a9 and b2 = 2.5.68, "
 		 "c1 = 2.6.0-test11 (on 2.6.0)" },
-	{ .name = "hz", .type = SL_PARAM_INT, .def = NULL, .min = 100, .max = 10000,
-	  .doc = "timer ticks per second (default: the machine's arch's, 1000 on i386 and "
-		 "x86_64, 1024 on ia64)" },
+	SL_ARCH_HZ_KNOB(100, SL_ARCH_HZ_26_DOC, ""),
 	{ .name = "cache_decay_ticks", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 100000,
 	  .doc = "ticks a task stays cache-hot (default: derived from the L2 size and clock)" },
 	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,

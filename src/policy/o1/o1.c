@@ -32,6 +32,7 @@
 #include <stdlib.h>
 
 #include "base/spec.h"
+#include "policy/kernel_arch.h"
 #include "policy/o1/core.h"
 #include "policy/policy.h"
 #include "sim/sim.h"
@@ -40,9 +41,7 @@ static const struct sl_param_def o1_knobs[] = {
 	{ .name = "version", .type = SL_PARAM_CHOICE, .def = "2.5.33",
 	  .choices = o1_version_choices,
 	  .doc = "stock kernel whose constants and rules to use" },
-	{ .name = "hz", .type = SL_PARAM_INT, .def = NULL, .min = 100, .max = 10000,
-	  .doc = "timer ticks per second (default: the machine's arch's, 1000 on i386 and "
-		 "x86_64, 1024 on ia64); ms constants scale with it" },
+	SL_ARCH_HZ_KNOB(100, SL_ARCH_HZ_26_DOC, "; ms constants scale with it"),
 	{ .name = "cache_decay_ticks", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 100000,
 	  .doc = "ticks a task stays cache-hot (default: derived from the L2 size and clock "
 		 "as the machine's arch did; ia64 10)" },

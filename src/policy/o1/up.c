@@ -30,6 +30,7 @@
  * finds no online CPU in such a mask: EINVAL).
  */
 #include "base/spec.h"
+#include "policy/kernel_arch.h"
 #include "policy/o1/core.h"
 #include "policy/policy.h"
 #include "sim/sim.h"
@@ -38,9 +39,7 @@ static const struct sl_param_def up_knobs[] = {
 	{ .name = "version", .type = SL_PARAM_CHOICE, .def = "2.6.0",
 	  .choices = o1_version_choices,
 	  .doc = "O(1) version built for one CPU (seed 002's UP is 2.6.0-test11)" },
-	{ .name = "hz", .type = SL_PARAM_INT, .def = NULL, .min = 100, .max = 10000,
-	  .doc = "timer ticks per second (default: the machine's arch's, 1000 on i386 and "
-		 "x86_64, 1024 on ia64)" },
+	SL_ARCH_HZ_KNOB(100, SL_ARCH_HZ_26_DOC, ""),
 	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
 	  .doc = "scheduler cost per schedule() and per runqueue or task a balance looks at "
 		 "(default: the machine's costs of a pick and of examining one item)" },
