@@ -12,7 +12,11 @@
  * hex words, each with or without "0x" and of 1 to 8 digits, joined by
  * ',', maybe after hwloc's "0xf...f," for an infinite set.  A PU or NUMA
  * node without an os_index, which hwloc takes as 2^32-1 and then sizes a
- * bitmap by (half a GB touched, seconds), is refused too.  Found by the
+ * bitmap by (half a GB touched, seconds), is refused too.  And an object
+ * other than an I/O or Misc one without a cpuset: hwloc refuses it in a
+ * version 2 file ("invalid normal object ... without cpuset") but crashes
+ * on it in a version 1 file (a NUMA node there is a normal object), and
+ * lstopo writes a cpuset for every such object in either.  Found by the
  * machine_xml fuzz harness (tests/fuzz/).
  *
  * libxml2 (hwloc's own XML backend) reads the bytes hwloc will be given
@@ -32,6 +36,17 @@ static const char *const pairs[][2] = {
 	{ "cpuset", "complete_cpuset" },
 	{ "nodeset", "complete_nodeset" },
 };
+
+/* The objects that have no cpuset (I/O and Misc); every other has one. */
+static const char *const setless[] = { "Bridge", "PCIDev", "OSDev", "Misc" };
+
+static bool needs_cpuset(const xmlChar *type)
+{
+	for (size_t i = 0; i < sizeof(setless) / sizeof(setless[0]); i++)
+		if (xmlStrEqual(type, BAD_CAST setless[i]))
+			return false;
+	return true;
+}
 
 /* The sets of an <object>, in hwloc's bitmap syntax. */
 static const char *const sets[] = {
@@ -100,7 +115,12 @@ int hw_xml_check(const char *buf, size_t len, const char *what, struct sl_err *e
 			xmlFree(type);
 		}
 		xmlChar *otype = xmlTextReaderGetAttribute(r, BAD_CAST "type");
-		if (otype && (xmlStrEqual(otype, BAD_CAST "PU") ||
+		if (rc == 0 && otype && needs_cpuset(otype) && !has_attr(r, "cpuset"))
+			rc = sl_fail(err, "%s: line %d: object '%s' has no cpuset (hwloc cannot load "
+				     "such a file; lstopo writes one for every object but I/O and "
+				     "Misc ones)", what, (int)xmlGetLineNo(xmlTextReaderCurrentNode(r)),
+				     (const char *)otype);
+		if (rc == 0 && otype && (xmlStrEqual(otype, BAD_CAST "PU") ||
 			      xmlStrEqual(otype, BAD_CAST "NUMANode")) && !has_attr(r, "os_index"))
 			rc = sl_fail(err, "%s: line %d: object '%s' has no os_index (lstopo writes "
 				     "one for every PU and NUMA node; hwloc would take it as "

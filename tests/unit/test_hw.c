@@ -431,6 +431,9 @@ SL_TEST(hw_errors_files)
 	/* a PU without os_index: hwloc sized a bitmap by 2^32-1 (half a GB
 	 * touched, seconds; found by the machine_xml harness) */
 	CHECK(fails_with(fixture("pu-no-os-index.xml"), "line 10: object 'PU' has no os_index"));
+	/* a version 1 file's NUMA node without a cpuset: a crash in
+	 * hwloc_topology_load (found by the machine_xml harness) */
+	CHECK(fails_with(fixture("node-no-cpuset-v1.xml"), "line 5: object 'NUMANode' has no cpuset"));
 }
 
 /* The CPU count a synthetic string asks for, known before hwloc builds
