@@ -507,13 +507,16 @@ void sl_tick_restart(struct sl_sim *sim, int cpu)
 	if (!sim->nohz || sl_cpumask_test(&sim->tick_on, cpu))
 		return;
 	sl_cpumask_set(&sim->tick_on, cpu);
-	/* STAGGERED: the walk may have been set to pass over this CPU's
-	 * phase, still to come in this jiffy: it comes to this one first */
+	/* STAGGERED: the walk may have been set to pass over this CPU's next
+	 * phase (in this jiffy, or in the next when the walk waits there for
+	 * a later CPU): it comes to this one first */
 	if (sim->tick_mode == SL_TICK_STAGGERED && sl_event_queued(&sim->tick_ev)) {
-		sl_time at = sim->now / sim->tick_ns * sim->tick_ns + sl_tick_phase(sim, cpu);
-		if (at > sim->now && at < sim->tick_ev.time) {
+		sl_time start = sim->now / sim->tick_ns * sim->tick_ns;
+		if (start + sl_tick_phase(sim, cpu) <= sim->now)
+			start += sim->tick_ns;
+		if (start + sl_tick_phase(sim, cpu) < sim->tick_ev.time) {
 			sl_eventq_cancel(&sim->q, &sim->tick_ev);
-			schedule_tick(sim, at - sl_tick_phase(sim, cpu), cpu);
+			schedule_tick(sim, start, cpu);
 		}
 	}
 }

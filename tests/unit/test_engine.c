@@ -1857,6 +1857,38 @@ SL_TEST(engine_nohz_ticks_only_busy_cpus)
 	}
 }
 
+/* Staggered, a CPU restarted after its phase of this jiffy while the walk
+ * waits in the next jiffy for a later CPU: its tick of the next jiffy
+ * still comes, before the later CPU's.  The root runs 0.1 ms on CPU 0,
+ * forks A (CPU 1 takes it), runs 0.05 ms and waits: CPU 0 goes tickless
+ * before its phase (0.2 ms).  A runs 0.4 ms, forks B and runs 1.5 ms; B,
+ * on CPU 0 from 0.5 ms (its phase of jiffy 0 past), runs 1.5 ms.  CPU 0
+ * ticks at 1.2 ms, though the walk waited for CPU 1's 1.4. */
+SL_TEST(engine_nohz_staggered_restart_after_its_phase)
+{
+	struct sl_machine m;
+	struct sl_sim *sim = tick_sim(&m, &nohzlog_ops, SL_TICK_STAGGERED, 1);
+	CHECK(sim);
+	if (!sim)
+		return;
+	struct script *root = script_new(sim), *a = script_new(sim), *b = script_new(sim);
+	script_add(b, sl_act_run(1.5 * SL_MSEC, SL_WC_INT));
+	script_add(a, sl_act_run(0.4 * SL_MSEC, SL_WC_INT));
+	script_add(a, fork_of(b));
+	script_add(a, sl_act_run(1.5 * SL_MSEC, SL_WC_INT));
+	script_add(root, sl_act_run(0.1 * SL_MSEC, SL_WC_INT));
+	script_add(root, fork_of(a));
+	script_add(root, sl_act_run(0.05 * SL_MSEC, SL_WC_INT));
+	script_add(root, sl_act_wait());
+	CHECK(tick_finish(sim, root));
+	static const int cpu[] = { 1, 0, 1 };
+	static const sl_time at[] = { 400000, 1200000, 1400000 };
+	CHECKF(tick_log.n >= 3, "%d ticks", tick_log.n);
+	for (int i = 0; i < tick_log.n && i < 3; i++)
+		CHECKF(tick_log.cpu[i] == cpu[i] && tick_log.at[i] == at[i],
+		       "tick %d on CPU %d at %lld ns", i, tick_log.cpu[i], (long long)tick_log.at[i]);
+}
+
 /* A policy's hrtimers (sim.h sl_hrtimer_start): they fire on their CPU at
  * their time, whether its tick runs or not; a start moves a queued timer,
  * a cancel removes it; an expiry's resched is acted on at once. */
