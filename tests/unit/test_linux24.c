@@ -693,3 +693,69 @@ SL_TEST(linux24_tick_in_schedule_counts_on_prev)
 	CHECKF(d > 700 * SL_MSEC, "the sleeper waited %.1f ms after its sleeps",
 	       (double)d / SL_MSEC);
 }
+
+/* ---- idle CPUs' ticks ---- */
+
+/* A hog of 200 ms on one CPU of four (HZ 100, staggered): the idle CPUs'
+ * ticks, which do nothing in 2.4, are not simulated (the tick stops at an
+ * idle tick and restarts when the CPU picks a task); under `sync` every
+ * jiffy is one event for all CPUs.  The tick events of the run, or -1. */
+static long lx_tick_events(const char *policy)
+{
+	struct lx_run r;
+	if (!lx_start(&r, "pack:1 core:4 pu:1", policy, 0))
+		return -1;
+	struct lx_script *kids[1] = { lx_hog(r.sim, 200) };
+	static const char *const comms[1] = { "hog" };
+	sl_sim_spawn_root(r.sim, &lx_script_prog, lx_root(r.sim, kids, 1, comms), "root");
+	long n = -1;
+	if (lx_run(&r) == 0) {
+		struct sl_run_stats st;
+		sl_sim_stats(r.sim, &st);
+		n = (long)st.events.kind[SL_EVK_TICK];
+	}
+	sl_sim_destroy(r.sim);
+	return n;
+}
+
+SL_TEST(linux24_idle_ticks_skipped)
+{
+	long staggered = lx_tick_events("linux24"), sync = lx_tick_events("linux24:tick=sync");
+	CHECKF(staggered >= 20 && staggered <= 26, "%ld tick events staggered: the hog's 20, "
+	       "and the idle CPUs' first", staggered);
+	CHECKF(sync >= 20 && sync <= 22, "%ld tick events under sync", sync);
+}
+
+/* Two CPUs (HZ 100, staggered: CPU 1 ticks at 2/3 of each 10 ms jiffy)
+ * and an IPI of 500 us.  Root runs `fork_at`, forks a child and keeps
+ * running: reschedule_idle pokes idle CPU 1, which is woken from its halt
+ * by the IPI or by its timer interrupt, whichever comes first (2.4.27
+ * default_idle: hlt unless need_resched), though the idle CPU's tick had
+ * stopped.  How long after the fork the child started (ns), or -1. */
+static sl_time lx_poked_idle_delay(sl_time fork_at)
+{
+	struct lx_run r;
+	if (!lx_start(&r, "pack:1 core:2 pu:1,ipi=500", "linux24", 0))
+		return -1;
+	struct lx_script *child = lx_hog(r.sim, 1), *root = lx_script_new(r.sim);
+	lx_add(root, sl_act_run((double)fork_at, SL_WC_INT));
+	lx_add_fork(root, child, "child");
+	lx_add(root, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	lx_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &lx_script_prog, root, "root");
+	sl_time d = lx_run(&r) == 0 ? child->at[0] - root->at[1] : -1;
+	sl_sim_destroy(r.sim);
+	return d;
+}
+
+SL_TEST(linux24_poked_idle_cpu_wakes_at_its_tick)
+{
+	/* a fork 2 ms before CPU 1's tick of jiffy 1: the IPI wakes it;
+	 * 0.2 ms before: its tick (within a microsecond: the switch) */
+	sl_time tick = 10 * SL_MSEC + 2 * 10 * SL_MSEC / 3;
+	sl_time far = lx_poked_idle_delay(tick - 2 * SL_MSEC);
+	sl_time near = lx_poked_idle_delay(tick - 200 * SL_USEC);
+	CHECKF(far > 500 * SL_USEC && near >= 200 * SL_USEC && near < 201 * SL_USEC,
+	       "the child started %lld ns after a fork 2 ms before CPU 1's tick, %lld ns after "
+	       "one 0.2 ms before", (long long)far, (long long)near);
+}
