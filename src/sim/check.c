@@ -3,14 +3,21 @@
  * with check = true (the tests do): every task accounted for, each running
  * task on exactly one CPU and runnable, on a CPU it is allowed on (or one
  * whose migration thread or reschedule is pending after a mask change),
- * runnable count consistent, CPU time never more than CPUs x elapsed, and
- * the policy's own consistency check.
+ * runnable count consistent, every sleeper with something to wake it (a
+ * vfork()ing parent: exactly one child that will), CPU time never more
+ * than CPUs x elapsed, and the policy's own consistency check.
  */
 #include "sim/internal.h"
 
+/* Whether t sleeps in a vfork(), until its child's exec or exit. */
+static bool vfork_waiting(const struct sl_task *t)
+{
+	return t->state == SL_TASK_SLEEPING && t->act.kind == SL_ACT_FORK && t->act.u.fork.vfork;
+}
+
 int sl__check(struct sl_sim *sim, struct sl_err *err)
 {
-	int live = 0, runnable = 0;
+	int live = 0, runnable = 0, vfork_parents = 0, vfork_children = 0;
 	double max_refill = sl_cache_refill_max(sim->model);
 
 	for (struct sl_task *t = sim->all_head; t; t = t->next_all) {
@@ -43,10 +50,22 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 						"than a whole footprint costs (%.0f)", t->id,
 						t->debt_user, max_refill);
 		if (t->state == SL_TASK_SLEEPING && !t->waitq && !sl_event_queued(&t->timer) &&
-		    t->act.kind != SL_ACT_WAIT && t->act.kind != SL_ACT_DISK_IO &&
-		    !(t->act.kind == SL_ACT_FORK && t->act.u.fork.vfork))
+		    t->act.kind != SL_ACT_WAIT && t->act.kind != SL_ACT_DISK_IO && !vfork_waiting(t))
 			return sl_fail_internal(err, "check: task %d sleeps with nothing to wake it", t->id);
+		/* a vfork()ing parent is woken by its child (result: the
+		 * child's id), which points back at it: one child each */
+		vfork_parents += vfork_waiting(t);
+		if (t->vfork_parent) {
+			if (!vfork_waiting(t->vfork_parent) || t->vfork_parent->result != t->id)
+				return sl_fail_internal(err, "check: task %d would wake task %d at its "
+							"exec, which is not waiting for it in vfork()",
+							t->id, t->vfork_parent->id);
+			vfork_children++;
+		}
 	}
+	if (vfork_children != vfork_parents)
+		return sl_fail_internal(err, "check: %d tasks wait in vfork(), %d children will wake "
+					"them", vfork_parents, vfork_children);
 	if (live != sim->nr_live)
 		return sl_fail_internal(err, "check: %d live tasks listed, %d counted", live, sim->nr_live);
 	if (runnable != sim->nr_runnable)

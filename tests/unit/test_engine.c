@@ -2312,6 +2312,56 @@ SL_TEST(engine_vfork_parent_sleeps_until_exec_or_exit)
 	CHECK(w.shared_at_fork && w.shared_at_exit);
 }
 
+/* The engine's check holds a vfork()ing parent to a child that will wake
+ * it: a child that forgets its parent (here, cleared by the observer once
+ * the parent sleeps) fails the run. */
+static struct sl_task *vfork_child_seen;
+
+static void vfork_forget_fork(void *ctx, sl_time now, const struct sl_task *parent,
+			      const struct sl_task *child)
+{
+	(void)ctx, (void)now;
+	if (parent)
+		vfork_child_seen = (struct sl_task *)child;
+}
+
+static void vfork_forget_switch(void *ctx, sl_time now, int cpu, const struct sl_task *prev,
+				const struct sl_task *next)
+{
+	(void)ctx, (void)now, (void)cpu, (void)next;
+	if (vfork_child_seen && prev && prev->state == SL_TASK_SLEEPING &&
+	    prev->act.kind == SL_ACT_FORK)
+		vfork_child_seen->vfork_parent = NULL;	/* the corruption */
+}
+
+SL_TEST(engine_check_holds_vfork_parent_to_its_child)
+{
+	struct sl_machine m;
+	struct sl_err err = { 0 };
+	CHECK(!sl_machine_load(&m, "pack:2 core:1 pu:1", &err));
+	zero_costs(&m);
+	vfork_child_seen = NULL;
+	struct sl_observer obs = { .sched_fork = vfork_forget_fork,
+				   .sched_switch = vfork_forget_switch };
+	struct sl_sim_config cfg = { .machine = &m, .policy = &fifo_ops, .seed = 1, .check = true,
+				     .observer = &obs };
+	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	CHECK(sim);
+	if (!sim)
+		return;
+	struct script *root = script_new(sim), *child = script_new(sim);
+	script_add(child, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	script_add(child, (struct sl_action){ .kind = SL_ACT_EXEC, .u.exec.comm = "new" });
+	struct sl_action f = fork_of(child);
+	f.u.fork.vfork = true;
+	script_add(root, f);
+	script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	int rc = sl_sim_run(sim, &err);
+	CHECKF(rc != 0 && strstr(err.msg, "wait in vfork()"), "rc %d: %s", rc, err.msg);
+	sl_sim_destroy(sim);
+}
+
 /* A program that never uses the CPU: waits with no child, for ever. */
 static void stuck_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {
