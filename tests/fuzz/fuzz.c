@@ -119,14 +119,20 @@ void fuzz_run(const struct sl_machine *machine, const char *policy,
 	struct sl_params knobs;
 	struct sl_err err = { 0 };
 	char label[64];
-	/* The checks after every event walk every CPU (each policy's check
-	 * op too: cfs's reads 100 RT lists per CPU), so a big machine gets
-	 * the event budget of a 16-CPU one in CPU-events: a 1,024-CPU run
-	 * took 5-10 s under the sanitizers, past the 10 s timeout when the
-	 * host is busy. */
+	/* The checks after every event walk every CPU, and some policies'
+	 * check ops every pair of CPUs (o1's replays each runqueue's balance
+	 * memos against a scan of the machine: a flat 764-CPU machine under
+	 * ht took 20 s for hackbench's 687 events, past the 10 s timeout),
+	 * so a big machine's event budgets shrink by the square of its size
+	 * against a 16-CPU one's, down to a few dozen events. */
 	long scale = machine->topo.ncpus > 16 ? machine->topo.ncpus / 16 : 1;
-	long max_events = FUZZ_MAX_EVENTS / scale;
-	struct budget b = { .left = FUZZ_MAX_SCHED_EVENTS / scale };
+	long max_events = FUZZ_MAX_EVENTS / (scale * scale);
+	long max_sched = FUZZ_MAX_SCHED_EVENTS / (scale * scale);
+	if (max_events < FUZZ_MIN_EVENTS)
+		max_events = FUZZ_MIN_EVENTS;
+	if (max_sched < FUZZ_MIN_SCHED_EVENTS)
+		max_sched = FUZZ_MIN_SCHED_EVENTS;
+	struct budget b = { .left = max_sched };
 	const struct sl_observer obs = {
 		.ctx = &b, .sched_switch = on_switch, .sched_wakeup = on_wakeup,
 		.sched_fork = on_fork, .sched_exec = on_task, .sched_exit = on_task,

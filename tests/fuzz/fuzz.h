@@ -33,6 +33,8 @@
 #define FUZZ_SLICE_NS SL_MSEC
 #define FUZZ_MAX_EVENTS 20000
 #define FUZZ_MAX_SCHED_EVENTS 5000
+#define FUZZ_MIN_EVENTS 50		/* what a big machine still gets (fuzz.c) */
+#define FUZZ_MIN_SCHED_EVENTS 20
 /* Runs whose estimated memory (sl_workload_mem) is above this are skipped,
  * as the command line refuses them above --max-mem. */
 #define FUZZ_MAX_RUN_BYTES (256ull << 20)
