@@ -287,7 +287,9 @@ static void vfork_done(struct sl_sim *sim, struct sl_task *t)
 
 static enum apply_result block(struct sl_sim *sim, struct sl_task *t)
 {
-	t->uninterruptible = t->act.kind == SL_ACT_IO_WAIT;
+	/* D: waiting on I/O, or in vfork() for the child (the one fork that
+	 * blocks; do_fork's wait_for_completion) */
+	t->uninterruptible = t->act.kind == SL_ACT_IO_WAIT || t->act.kind == SL_ACT_FORK;
 	t->slept_at = sim->now;
 	t->state = SL_TASK_SLEEPING;
 	t->nvcsw++;
@@ -367,9 +369,7 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 				 * TASK_UNINTERRUPTIBLE until the child's
 				 * mm_release; the action ends when woken */
 				child->vfork_parent = t;
-				enum apply_result r = block(sim, t);
-				t->uninterruptible = true;
-				return r;
+				return block(sim, t);
 			}
 		}
 		return APPLY_DONE;
