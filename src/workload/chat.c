@@ -135,21 +135,16 @@ struct chat_run {
 
 /* ---- actions ---- */
 
-static struct sl_action act_chan(enum sl_act_kind kind, struct sl_chan *c, long bytes)
+/* Kernel networking work: memory-latency bound (see the header).  The
+ * helpers write the action in place (sim/action.h says why). */
+static void act_net(struct sl_action *a, struct sl_task *t, const struct chat_run *run, double ns)
 {
-	return (struct sl_action){ .kind = kind, .u.chan = { c, bytes } };
+	*a = sl_act_sys_as(sl_rng_vary(&t->rng, ns, run->jitter), SL_WC_MEM);
 }
 
-/* Kernel networking work: memory-latency bound (see the header). */
-static struct sl_action act_net(struct sl_task *t, const struct chat_run *run, double ns)
+static void act_user(struct sl_action *a, struct sl_task *t, const struct chat_run *run)
 {
-	double work = sl_rng_vary(&t->rng, ns, run->jitter);
-	return sl_act_sys_as(work, SL_WC_MEM);
-}
-
-static struct sl_action act_user(struct sl_task *t, const struct chat_run *run)
-{
-	return sl_act_run(sl_rng_vary(&t->rng, run->user_ns, run->jitter), SL_WC_INT);
+	*a = sl_act_run(sl_rng_vary(&t->rng, run->user_ns, run->jitter), SL_WC_INT);
 }
 
 static struct sl_action act_fork(const struct sl_prog *prog, void *state, const char *comm,
@@ -216,18 +211,18 @@ static void cs_step(struct sl_sim *sim, struct sl_task *t, struct chat_thread *t
 			return;
 		}
 		th->pc = P_KERNEL;
-		*next = act_user(t, run);
+		act_user(next, t, run);
 		return;
 	case P_KERNEL:
 		th->pc = P_POST;
 		run->sends++;
-		*next = act_net(t, run, run->send_ns);
+		act_net(next, t, run, run->send_ns);
 		return;
 	default:
 		th->pc = P_BLOCK;
 		th->done++;
 		run->sent++;
-		*next = act_chan(SL_ACT_CHAN_WRITE, th->user->up, CHAT_MSG_BYTES);
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE, th->user->up, CHAT_MSG_BYTES);
 		return;
 	}
 }
@@ -246,21 +241,21 @@ static void server_recv_step(struct sl_sim *sim, struct sl_task *t, struct chat_
 			return;
 		}
 		th->pc = P_KERNEL;
-		*next = act_chan(SL_ACT_CHAN_READ, th->user->up, CHAT_MSG_BYTES);
+		*next = sl_act_chan(SL_ACT_CHAN_READ, th->user->up, CHAT_MSG_BYTES);
 		return;
 	case P_KERNEL:
 		th->pc = P_USER;
 		run->recvs++;
-		*next = act_net(t, run, run->recv_ns);
+		act_net(next, t, run, run->recv_ns);
 		return;
 	case P_USER:
 		th->done++;
 		th->pc = P_POST;
-		*next = act_user(t, run);
+		act_user(next, t, run);
 		return;
 	default:
 		th->pc = P_BLOCK;
-		*next = act_chan(SL_ACT_CHAN_WRITE, th->user->sem, 1);
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE, th->user->sem, 1);
 		return;
 	}
 }
@@ -301,7 +296,7 @@ static void client_recv_step(struct sl_sim *sim, struct sl_task *t, struct chat_
 			return;
 		}
 		th->pc = P_KERNEL;
-		*next = act_chan(SL_ACT_CHAN_READ, sock,
+		*next = sl_act_chan(SL_ACT_CHAN_READ, sock,
 				 chat_drain_limit(run->drain, sl_chan_level(sock),
 						  chat_quota(th) - th->done) * CHAT_MSG_BYTES);
 		return;
@@ -341,19 +336,19 @@ static void ss_step(struct sl_sim *sim, struct sl_task *t, struct chat_thread *t
 		}
 		th->pc = P_USER;
 		th->peer = 0;
-		*next = act_chan(SL_ACT_CHAN_READ, th->user->sem, 1);
+		*next = sl_act_chan(SL_ACT_CHAN_READ, th->user->sem, 1);
 		return;
 	case P_USER:
 		th->pc = P_KERNEL;
-		*next = act_user(t, run);
+		act_user(next, t, run);
 		return;
 	case P_KERNEL:
 		th->pc = P_POST;
 		run->sends++;
-		*next = act_net(t, run, run->send_ns);
+		act_net(next, t, run, run->send_ns);
 		return;
 	default:
-		*next = act_chan(SL_ACT_CHAN_WRITE, room_peer(th->user, th->peer)->down,
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE, room_peer(th->user, th->peer)->down,
 				 CHAT_MSG_BYTES);
 		if (++th->peer < CHAT_USERS_PER_ROOM - 1) {
 			th->pc = P_KERNEL;
@@ -426,7 +421,7 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 		}
 		m->pc = M_READY;
 		/* the server says "start"; the client waits for it */
-		*next = act_chan(m->client ? SL_ACT_CHAN_READ : SL_ACT_CHAN_WRITE, run->ready, 1);
+		*next = sl_act_chan(m->client ? SL_ACT_CHAN_READ : SL_ACT_CHAN_WRITE, run->ready, 1);
 		if (!m->client)
 			m->pc = M_WAIT;
 		return;

@@ -221,16 +221,6 @@ static void mark_start(struct sl_sim *sim, struct db_run *run)
 	}
 }
 
-static struct sl_action act_kernel(double ns)
-{
-	return sl_act_sys_as(ns, SL_WC_MEM);
-}
-
-static struct sl_action act_mutex(enum sl_act_kind kind, struct sl_mutex *m)
-{
-	return (struct sl_action){ .kind = kind, .u.mutex = m };
-}
-
 /* A client's loop: parse (user), system call (kernel), and for an fsync
  * the disk: lock, wait, unlock. */
 enum { C_START, C_PARSE, C_CALL, C_CACHE, C_DISK, C_DISK_DONE, C_UNLOCK, C_EXIT };
@@ -293,8 +283,9 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	case C_CALL:
 		c->pc = op->kind == NB_FLUSH && run->fsync_ns > 0 ? C_DISK : C_CACHE;
 		run->bytes += op->bytes;
-		*next = act_kernel(sl_rng_vary(&t->rng, db_op_us[op->kind] * 1e3 +
-						   op->bytes * run->copy_ns_per_byte, run->jitter));
+		*next = sl_act_sys_as(sl_rng_vary(&t->rng, db_op_us[op->kind] * 1e3 +
+							  op->bytes * run->copy_ns_per_byte, run->jitter),
+				      SL_WC_MEM);
 		return;
 	case C_CACHE:
 		c->pc = C_PARSE;
@@ -305,7 +296,7 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		return;
 	case C_DISK:
 		c->pc = C_DISK_DONE;
-		*next = act_mutex(SL_ACT_LOCK, run->disk);
+		*next = sl_act_mutex(SL_ACT_LOCK, run->disk);
 		return;
 	case C_DISK_DONE: {
 		sl_time wait = (sl_time)sl_rng_exp(&t->rng, run->fsync_ns) + 1;
@@ -318,7 +309,7 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	case C_UNLOCK:
 		c->pc = C_PARSE;
 		c->next++;
-		*next = act_mutex(SL_ACT_UNLOCK, run->disk);
+		*next = sl_act_mutex(SL_ACT_UNLOCK, run->disk);
 		return;
 	default:
 		*next = sl_act_exit();

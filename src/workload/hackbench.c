@@ -75,11 +75,6 @@
 
 /* ---- actions ---- */
 
-static struct sl_action act_chan(enum sl_act_kind kind, struct sl_chan *c, long bytes)
-{
-	return (struct sl_action){ .kind = kind, .u.chan = { c, bytes } };
-}
-
 /* Senders and receivers are latency groups of their own (their waits are
  * reported apart: a receiver waits for messages, a sender for room). */
 enum { HB_LAT_SENDERS = 1, HB_LAT_RECEIVERS = 2 };
@@ -94,11 +89,12 @@ static struct sl_action act_fork(const struct sl_prog *prog, void *state, const 
 
 /* ---- senders and receivers ---- */
 
-/* Kernel work `ns`, varied by the task's own stream (cache misses, IRQs). */
-static struct sl_action act_call(struct sl_task *t, const struct hb_run *run, double ns)
+/* Kernel work `ns`, varied by the task's own stream (cache misses, IRQs);
+ * written in place (sim/action.h says why). */
+static void act_call(struct sl_action *a, struct sl_task *t, const struct hb_run *run, double ns)
 {
 	double f = run->cfg.jitter > 0 ? exp(run->cfg.jitter * sl_rng_normal(&t->rng)) : 1;
-	return sl_act_sys(ns * f);
+	*a = sl_act_sys(ns * f);
 }
 
 enum { C_READY, C_GO, C_WORK, C_XFER, C_DONE };
@@ -118,7 +114,8 @@ static struct sl_chan *proc_chan(const struct hb_proc *p)
  * message, charged at its write (hackbench.h, SHARED): the fit cannot
  * tell where in a message's life the lines are paid, and it was made on
  * a run with a read call per 120 messages, where writes were the calls. */
-static struct sl_action act_write_call(struct sl_task *t, const struct hb_run *run, double ns)
+static void act_write_call(struct sl_action *a, struct sl_task *t, const struct hb_run *run,
+			   double ns)
 {
 	if (run->cost.shared_ns > 0) {
 		/* the run's other children on a CPU now (t is on its own) */
@@ -127,7 +124,7 @@ static struct sl_action act_write_call(struct sl_task *t, const struct hb_run *r
 		 * run: by another one in others / (others + 1) of the calls */
 		ns += run->cost.shared_ns * others / (others + 1.0);
 	}
-	return act_call(t, run, ns);
+	act_call(a, t, run, ns);
 }
 
 static void sender_next(struct sl_task *t, struct hb_proc *p, struct sl_action *next)
@@ -153,11 +150,11 @@ static void sender_next(struct sl_task *t, struct hb_proc *p, struct sl_action *
 		if (sl_chan_reader_waits(proc_chan(p)))
 			ns += run->cost.wake_ns;
 		p->pc = C_XFER;
-		*next = act_write_call(t, run, ns);
+		act_write_call(next, t, run, ns);
 		return;
 	}
 	p->pc = C_DONE;
-	*next = act_chan(SL_ACT_CHAN_WRITE, proc_chan(p), HB_MSG_BYTES);
+	*next = sl_act_chan(SL_ACT_CHAN_WRITE, proc_chan(p), HB_MSG_BYTES);
 }
 
 static void receiver_next(struct sl_task *t, struct hb_proc *p, struct sl_action *next)
@@ -182,7 +179,7 @@ static void receiver_next(struct sl_task *t, struct hb_proc *p, struct sl_action
 		p->left -= n;
 		p->got = (p->got + n) % HB_MSG_BYTES;
 		p->pc = C_WORK;
-		*next = act_call(t, run, ns);
+		act_call(next, t, run, ns);
 		return;
 	}
 	if (p->left <= 0) {
@@ -193,7 +190,7 @@ static void receiver_next(struct sl_task *t, struct hb_proc *p, struct sl_action
 	 * larger readsize, whatever is queued up to that size */
 	long want = run->cfg.readsize > HB_MSG_BYTES ? run->cfg.readsize : HB_MSG_BYTES - p->got;
 	p->pc = C_DONE;
-	*next = act_chan(SL_ACT_CHAN_READ, proc_chan(p), want < p->left ? want : p->left);
+	*next = sl_act_chan(SL_ACT_CHAN_READ, proc_chan(p), want < p->left ? want : p->left);
 }
 
 static void child_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
@@ -208,11 +205,11 @@ static void child_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *
 		t->oncpu_count = &p->run->on_cpu;
 		p->run->on_cpu++;
 		p->pc = C_GO;
-		*next = act_chan(SL_ACT_CHAN_WRITE, p->run->ready, 1);
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE, p->run->ready, 1);
 		return;
 	case C_GO:		/* poll() on the go pipe */
 		p->pc = C_WORK;
-		*next = act_chan(SL_ACT_CHAN_READ, p->run->go, 1);
+		*next = sl_act_chan(SL_ACT_CHAN_READ, p->run->go, 1);
 		return;
 	default:
 		if (p->sender)
@@ -270,7 +267,7 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 		case M_READY:
 			if (run->ready_read < run->nchildren) {
 				run->pc = M_READY_GOT;
-				*next = act_chan(SL_ACT_CHAN_READ, run->ready,
+				*next = sl_act_chan(SL_ACT_CHAN_READ, run->ready,
 						 run->nchildren - run->ready_read);
 				return;
 			}
@@ -279,7 +276,7 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 		case M_GO:
 			run->t_go = sl_now(sim);
 			run->pc = M_WAIT;
-			*next = act_chan(SL_ACT_CHAN_WRITE, run->go, run->nchildren);
+			*next = sl_act_chan(SL_ACT_CHAN_WRITE, run->go, run->nchildren);
 			return;
 		case M_REAPED:
 			if (t->result >= 0)

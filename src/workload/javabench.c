@@ -108,16 +108,6 @@ struct jb_run {
 enum { W_SEARCH, W_LOCK, W_RECORD, W_UNLOCK, W_COMPILE, W_SAFEPOINT, W_COLLECT, W_RESUME,
        W_CLOSE, W_EXIT };
 
-static struct sl_action act_lock(enum sl_act_kind kind, struct sl_mutex *m)
-{
-	return (struct sl_action){ .kind = kind, .u.mutex = m };
-}
-
-static struct sl_action act_barrier(struct sl_barrier *b)
-{
-	return (struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = b };
-}
-
 /* Search work still to do for w: its own share, or the common pool. */
 static int64_t *work_left(struct jb_worker *w)
 {
@@ -144,7 +134,7 @@ static void resume(struct jb_worker *w, struct sl_action *next)
 {
 	w->pc = W_SEARCH;
 	w->until_gc = w->run->gc_every;
-	*next = act_barrier(w->run->resume);
+	*next = sl_act_barrier(w->run->resume);
 }
 
 static void worker_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
@@ -168,7 +158,7 @@ static void worker_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		return;
 	case W_LOCK:
 		w->pc = W_RECORD;
-		*next = act_lock(SL_ACT_LOCK, run->results);
+		*next = sl_act_mutex(SL_ACT_LOCK, run->results);
 		return;
 	case W_RECORD:
 		w->pc = W_UNLOCK;
@@ -176,7 +166,7 @@ static void worker_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		return;
 	case W_UNLOCK:
 		w->pc = W_COMPILE;
-		*next = act_lock(SL_ACT_UNLOCK, run->results);
+		*next = sl_act_mutex(SL_ACT_UNLOCK, run->results);
 		return;
 	case W_COMPILE:	/* now and then a method turns hot */
 		w->pc = w->until_gc > 0 ? W_SEARCH : W_SAFEPOINT;
@@ -189,7 +179,7 @@ static void worker_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		return;
 	case W_SAFEPOINT:
 		w->pc = W_COLLECT;
-		*next = act_barrier(run->safepoint);
+		*next = sl_act_barrier(run->safepoint);
 		return;
 	case W_COLLECT:	/* worker 0 collects while the others wait */
 		if (w->index == 0) {

@@ -77,21 +77,6 @@ static const struct sl_prog kb_make_prog, kb_sh_prog, kb_gcc_prog, kb_cc1_prog,
 
 /* ---- actions ---- */
 
-static struct sl_action act_exec(const char *comm)
-{
-	return (struct sl_action){ .kind = SL_ACT_EXEC, .u.exec.comm = comm };
-}
-
-static struct sl_action act_chan(enum sl_act_kind kind, struct sl_chan *c, long bytes)
-{
-	return (struct sl_action){ .kind = kind, .u.chan = { c, bytes } };
-}
-
-static struct sl_action act_mutex(enum sl_act_kind kind, struct sl_mutex *m)
-{
-	return (struct sl_action){ .kind = kind, .u.mutex = m };
-}
-
 /* fork(), or vfork() where the forking program used it and the run says
  * so (vfork=1): GNU make's start_job_command and gcc's pexecute did, the
  * shell's make_child did not. */
@@ -104,9 +89,10 @@ static struct sl_action act_fork(struct kb_run *run, const struct sl_prog *prog,
 					       .vfork = vforks && run->vfork } };
 }
 
-static struct sl_action act_sys_for(const struct kb_run *run, double user)
+/* The kernel work that goes with `user` of user work. */
+static double sys_for(const struct kb_run *run, double user)
 {
-	return sl_act_sys(run->sys_ratio * user);
+	return run->sys_ratio * user;
 }
 
 /* ---- the job server ---- */
@@ -198,7 +184,7 @@ static void make_finish(struct kb_make *m, struct sl_action *next)
 	if (m->parent && !m->announced) {
 		m->announced = true;
 		m->parent->reap_pending++;
-		*next = act_chan(SL_ACT_CHAN_WRITE, m->parent->bell, 1);
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE, m->parent->bell, 1);
 		return;
 	}
 	*next = sl_act_exit();
@@ -213,7 +199,7 @@ static void make_next(struct sl_sim *sim, struct kb_run *run, struct kb_make *m,
 
 	for (;;) {
 		if (m->bell_to) {
-			*next = act_chan(SL_ACT_CHAN_WRITE, m->bell_to->bell, 1);
+			*next = sl_act_chan(SL_ACT_CHAN_WRITE, m->bell_to->bell, 1);
 			m->bell_to = NULL;
 			return;
 		}
@@ -233,7 +219,7 @@ static void make_next(struct sl_sim *sim, struct kb_run *run, struct kb_make *m,
 				continue;
 			}
 			queue_for_token(run, m);
-			*next = act_chan(SL_ACT_CHAN_READ, m->bell, KB_BELL_BYTES);
+			*next = sl_act_chan(SL_ACT_CHAN_READ, m->bell, KB_BELL_BYTES);
 			return;
 		}
 		/* the stage is fully started: give back what it does not use */
@@ -243,7 +229,7 @@ static void make_next(struct sl_sim *sim, struct kb_run *run, struct kb_make *m,
 			continue;
 		}
 		if (m->running > 0) {
-			*next = act_chan(SL_ACT_CHAN_READ, m->bell, KB_BELL_BYTES);
+			*next = sl_act_chan(SL_ACT_CHAN_READ, m->bell, KB_BELL_BYTES);
 			return;
 		}
 		if (m->stage + 1 < kb_make_nstages(tree, m)) {
@@ -269,13 +255,13 @@ static void make_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 		m->pc = MAKE_SYS;
 		t->footprint_kb = KB_FOOTPRINT_MAKE;
 		if (m->kind != KB_MAKE_ROOT) {	/* the root was started as make */
-			*next = act_exec("make");
+			*next = sl_act_exec("make");
 			return;
 		}
 	}
 	if (m->pc == MAKE_SYS) {
 		m->pc = MAKE_PARSE;
-		*next = act_sys_for(run, m->parse);
+		*next = sl_act_sys(sys_for(run, m->parse));
 		return;
 	}
 	if (m->pc == MAKE_PARSE) {
@@ -347,7 +333,7 @@ static struct sl_action job_announce(struct sl_sim *sim, struct kb_job *j)
 	run->jobs_done++;
 	j->t_end = sl_now(sim);
 	j->make->reap_pending++;
-	return act_chan(SL_ACT_CHAN_WRITE, j->make->bell, 1);
+	return sl_act_chan(SL_ACT_CHAN_WRITE, j->make->bell, 1);
 }
 
 static void sh_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
@@ -360,9 +346,9 @@ static void sh_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 
 	if (pc == 0) {
 		t->footprint_kb = KB_FOOTPRINT_SMALL;
-		*next = act_exec("sh");
+		*next = sl_act_exec("sh");
 	} else if (pc == 1) {
-		*next = act_sys_for(j->run, j->user[KB_SH]);
+		*next = sl_act_sys(sys_for(j->run, j->user[KB_SH]));
 	} else if (pc == 2) {
 		*next = sl_act_run(j->user[KB_SH], SL_WC_INT);
 	} else if (pc < 3 + 2 * ncmds) {
@@ -390,10 +376,10 @@ static void tool_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 	switch (p->pc++) {
 	case 0:
 		t->footprint_kb = p->role == KB_TOOL ? j->tool_footprint_kb : KB_FOOTPRINT_SMALL;
-		*next = act_exec(role_comm(j, p->role));
+		*next = sl_act_exec(role_comm(j, p->role));
 		break;
 	case 1:
-		*next = act_sys_for(j->run, user);
+		*next = sl_act_sys(sys_for(j->run, user));
 		break;
 	case 2:
 		*next = sl_act_run(user, p->role == KB_TOOL ? j->tool_class : SL_WC_INT);
@@ -416,10 +402,10 @@ static void gcc_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 	switch (p->pc++) {
 	case 0:
 		t->footprint_kb = KB_FOOTPRINT_SMALL;
-		*next = act_exec("gcc");
+		*next = sl_act_exec("gcc");
 		break;
 	case 1:
-		*next = act_sys_for(j->run, j->user[KB_TOOL]);
+		*next = sl_act_sys(sys_for(j->run, j->user[KB_TOOL]));
 		break;
 	case 2:
 		*next = sl_act_run(j->user[KB_TOOL], SL_WC_INT);
@@ -462,11 +448,11 @@ static void cc1_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 		t->footprint_kb = KB_FOOTPRINT_CC1;
 		p->left = j->asm_bytes;
 		p->pc = j->io_ns > 0 ? CC1_DISK : CC1_SYS;
-		*next = act_exec("cc1");
+		*next = sl_act_exec("cc1");
 		return;
 	case CC1_DISK:
 		p->pc = CC1_IO;
-		*next = act_mutex(SL_ACT_LOCK, j->run->disk);
+		*next = sl_act_mutex(SL_ACT_LOCK, j->run->disk);
 		return;
 	case CC1_IO:
 		p->pc = CC1_IO_DONE;
@@ -474,11 +460,11 @@ static void cc1_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 		return;
 	case CC1_IO_DONE:
 		p->pc = CC1_SYS;
-		*next = act_mutex(SL_ACT_UNLOCK, j->run->disk);
+		*next = sl_act_mutex(SL_ACT_UNLOCK, j->run->disk);
 		return;
 	case CC1_SYS:
 		p->pc = CC1_COMPILE;
-		*next = act_sys_for(j->run, work);
+		*next = sl_act_sys(sys_for(j->run, work));
 		return;
 	case CC1_COMPILE:
 		if (!j->run->pipe) {
@@ -494,11 +480,11 @@ static void cc1_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 		chunk = p->left < KB_PIPE_BYTES ? p->left : KB_PIPE_BYTES;
 		p->left -= chunk;
 		p->pc = p->left > 0 ? CC1_COMPILE : CC1_CLOSE;
-		*next = act_chan(SL_ACT_CHAN_WRITE, j->pipe, chunk);
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE, j->pipe, chunk);
 		return;
 	case CC1_CLOSE:
 		p->pc = CC1_EXIT;
-		*next = act_chan(SL_ACT_CHAN_CLOSE, j->pipe, 0);
+		*next = sl_act_chan(SL_ACT_CHAN_CLOSE, j->pipe, 0);
 		return;
 	default:
 		*next = sl_act_exit();
@@ -521,11 +507,11 @@ static void as_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 	case AS_EXEC:
 		t->footprint_kb = KB_FOOTPRINT_AS;
 		p->pc = AS_SYS;
-		*next = act_exec("as");
+		*next = sl_act_exec("as");
 		return;
 	case AS_SYS:
 		p->pc = AS_READ;
-		*next = act_sys_for(j->run, work);
+		*next = sl_act_sys(sys_for(j->run, work));
 		return;
 	case AS_READ:
 		if (!j->run->pipe) {
@@ -534,7 +520,7 @@ static void as_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 			return;
 		}
 		p->pc = AS_ASSEMBLE;
-		*next = act_chan(SL_ACT_CHAN_READ, j->pipe, KB_PIPE_BYTES);
+		*next = sl_act_chan(SL_ACT_CHAN_READ, j->pipe, KB_PIPE_BYTES);
 		return;
 	case AS_ASSEMBLE:
 		if (t->result <= 0) {	/* EOF: cc1 closed the pipe */

@@ -39,11 +39,6 @@ struct pp_run {
 	unsigned char ping_pc, pong_pc;
 };
 
-static struct sl_action chan(enum sl_act_kind kind, struct sl_chan *c)
-{
-	return (struct sl_action){ .kind = kind, .u.chan = { c, HB_MSG_BYTES } };
-}
-
 /* A write wakes the partner when it is blocked reading the channel; a
  * read takes one message, just written (hot: nothing ran in between but
  * the partner). */
@@ -78,7 +73,7 @@ static void pong_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 			return;
 		}
 		run->pong_pc = P_READ_WORK;
-		*next = chan(SL_ACT_CHAN_READ, run->to_pong);
+		*next = sl_act_chan(SL_ACT_CHAN_READ, run->to_pong, HB_MSG_BYTES);
 		return;
 	case P_READ_WORK:
 		run->pong_pc = P_WRITE_WORK;
@@ -91,7 +86,7 @@ static void pong_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 	default:		/* P_WRITE */
 		run->pong_loop++;
 		run->pong_pc = P_READ;
-		*next = chan(SL_ACT_CHAN_WRITE, run->to_ping);
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE, run->to_ping, HB_MSG_BYTES);
 		return;
 	}
 }
@@ -129,11 +124,11 @@ static void ping_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 		return;
 	case P_WRITE:
 		run->ping_pc = P_READ;
-		*next = chan(SL_ACT_CHAN_WRITE, run->to_pong);
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE, run->to_pong, HB_MSG_BYTES);
 		return;
 	case P_READ:
 		run->ping_pc = P_READ_WORK;
-		*next = chan(SL_ACT_CHAN_READ, run->to_ping);
+		*next = sl_act_chan(SL_ACT_CHAN_READ, run->to_ping, HB_MSG_BYTES);
 		return;
 	case P_READ_WORK:
 		run->ping_loop++;

@@ -211,16 +211,6 @@ struct rt_thread {
 
 /* ---- actions ---- */
 
-static struct sl_action act_mutex(enum sl_act_kind kind, struct sl_mutex *m)
-{
-	return (struct sl_action){ .kind = kind, .u.mutex = m };
-}
-
-static struct sl_action act_chan(enum sl_act_kind kind, struct sl_chan *c, long bytes)
-{
-	return (struct sl_action){ .kind = kind, .u.chan = { c, bytes } };
-}
-
 static void thread_exit(struct rt_thread *th, struct sl_action *next)
 {
 	th->run->live--;
@@ -369,28 +359,28 @@ static bool uop_step(struct rt_thread *th, struct sl_action *next)
 			th->cur = NULL;
 			return false;
 		case U_LOCK:
-			*next = act_mutex(SL_ACT_LOCK, run->mutex[ev->mutex]);
+			*next = sl_act_mutex(SL_ACT_LOCK, run->mutex[ev->mutex]);
 			return true;
 		case U_UNLOCK:
-			*next = act_mutex(SL_ACT_UNLOCK, run->mutex[ev->mutex]);
+			*next = sl_act_mutex(SL_ACT_UNLOCK, run->mutex[ev->mutex]);
 			return true;
 		case U_WAIT_UNLOCK:
 			c->waiting++;
-			*next = act_mutex(SL_ACT_UNLOCK, run->mutex[ev->mutex]);
+			*next = sl_act_mutex(SL_ACT_UNLOCK, run->mutex[ev->mutex]);
 			return true;
 		case U_SLEEP:
-			*next = act_chan(SL_ACT_CHAN_READ, c->chan, 1);
+			*next = sl_act_chan(SL_ACT_CHAN_READ, c->chan, 1);
 			return true;
 		case U_SIGNAL:
 			if (c->waiting == 0)
 				break;	/* lost, as pthread_cond_signal with no waiter */
 			c->waiting--;
-			*next = act_chan(SL_ACT_CHAN_WRITE, c->chan, 1);
+			*next = sl_act_chan(SL_ACT_CHAN_WRITE, c->chan, 1);
 			return true;
 		case U_BROAD:
 			if (c->waiting == 0)
 				break;
-			*next = act_chan(SL_ACT_CHAN_WRITE, c->chan, c->waiting);
+			*next = sl_act_chan(SL_ACT_CHAN_WRITE, c->chan, c->waiting);
 			c->waiting = 0;
 			return true;
 		}
@@ -457,7 +447,7 @@ static bool event(struct sl_sim *sim, struct rt_thread *th, const struct rt_even
 		return timer_event(sim, th, ev, next);
 	case RT_EV_LOCK:
 	case RT_EV_UNLOCK:
-		*next = act_mutex(ev->kind == RT_EV_LOCK ? SL_ACT_LOCK : SL_ACT_UNLOCK,
+		*next = sl_act_mutex(ev->kind == RT_EV_LOCK ? SL_ACT_LOCK : SL_ACT_UNLOCK,
 				  run->mutex[ev->res]);
 		return true;
 	case RT_EV_BARRIER:

@@ -157,11 +157,6 @@ unsigned long sch_matrix_n(long footprint_kb)
 
 /* ---- actions ---- */
 
-static struct sl_action act_chan(enum sl_act_kind kind, struct sl_chan *c, long bytes)
-{
-	return (struct sl_action){ .kind = kind, .u.chan = { c, bytes } };
-}
-
 static struct sl_action act_fork(const struct sl_prog *prog, void *state, const char *comm,
 				 int lat_group)
 {
@@ -179,7 +174,7 @@ static bool futex_block(struct sch_futex *f, struct sl_action *next)
 {
 	f->state = FUTEX_BLOCKED;
 	if (sl_chan_level(f->chan) > 0) {
-		*next = act_chan(SL_ACT_CHAN_READ, f->chan, SCH_CHAN_BYTES);
+		*next = sl_act_chan(SL_ACT_CHAN_READ, f->chan, SCH_CHAN_BYTES);
 		return true;
 	}
 	return false;
@@ -218,7 +213,7 @@ static bool futex_wait(const struct sch_run *run, struct sch_futex *f, struct sl
 			return false;
 		case FW_READ:
 			f->wpc = FW_BACK;
-			*next = act_chan(SL_ACT_CHAN_READ, f->chan, SCH_CHAN_BYTES);
+			*next = sl_act_chan(SL_ACT_CHAN_READ, f->chan, SCH_CHAN_BYTES);
 			return false;
 		case FW_BACK:
 			f->waiting = false;
@@ -286,7 +281,7 @@ static void worker_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 			continue;
 		case W_POST_WRITE:
 			w->pc = W_WAIT;
-			*next = act_chan(SL_ACT_CHAN_WRITE, w->msg->futex.chan, 1);
+			*next = sl_act_chan(SL_ACT_CHAN_WRITE, w->msg->futex.chan, 1);
 			return;
 		case W_WAIT:
 			if (!futex_wait(run, &w->futex, next))
@@ -397,7 +392,7 @@ static void rps_step(struct sl_sim *sim, struct sch_msg *m, struct sl_action *ne
 		}
 		case R_POST_WRITE:
 			m->pc = R_POST;
-			*next = act_chan(SL_ACT_CHAN_WRITE, m->target->futex.chan, 1);
+			*next = sl_act_chan(SL_ACT_CHAN_WRITE, m->target->futex.chan, 1);
 			return;
 		case R_SLEEP:
 		default: {
@@ -456,7 +451,7 @@ static void msg_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 		}
 		case M_WAKE_WRITE:
 			m->pc = M_WAKE;
-			*next = act_chan(SL_ACT_CHAN_WRITE, m->target->futex.chan, 1);
+			*next = sl_act_chan(SL_ACT_CHAN_WRITE, m->target->futex.chan, 1);
 			return;
 		case M_WAIT:
 			if (!futex_wait(run, &m->futex, next))

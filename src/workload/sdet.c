@@ -284,11 +284,6 @@ static const struct sl_prog sdet_proc_prog;
 enum { P_EXEC, P_SYS, P_USER, P_READ_DONE, P_WRITE, P_CLOSE, P_LINES, P_FORK, P_WAIT,
        P_EXIT };
 
-static struct sl_action act_chan(enum sl_act_kind kind, struct sl_chan *c, long bytes)
-{
-	return (struct sl_action){ .kind = kind, .u.chan = { c, bytes } };
-}
-
 static double proc_work(const struct sdet_proc *p)
 {
 	return sdet_pts[p->pt].ms * p->s->run->scale * p->f;
@@ -412,7 +407,7 @@ static void stage_body(struct sl_task *t, struct sdet_proc *p, struct sl_action 
 		case P_USER:
 			if (p->in) {
 				p->pc = P_READ_DONE;
-				*next = act_chan(SL_ACT_CHAN_READ, p->in, SDET_PIPE_BYTES);
+				*next = sl_act_chan(SL_ACT_CHAN_READ, p->in, SDET_PIPE_BYTES);
 				return;
 			}
 			if (p->out && p->out_written < out_bytes) {
@@ -454,14 +449,14 @@ static void stage_body(struct sl_task *t, struct sdet_proc *p, struct sl_action 
 			if (chunk <= 0)
 				continue;
 			p->out_written += chunk;
-			*next = act_chan(SL_ACT_CHAN_WRITE, p->out, chunk);
+			*next = sl_act_chan(SL_ACT_CHAN_WRITE, p->out, chunk);
 			return;
 		}
 		case P_CLOSE:
 		default:
 			p->pc = P_LINES;
 			if (p->out) {
-				*next = act_chan(SL_ACT_CHAN_CLOSE, p->out, 0);
+				*next = sl_act_chan(SL_ACT_CHAN_CLOSE, p->out, 0);
 				return;
 			}
 			*next = sl_act_run(0, SL_WC_INT);

@@ -124,17 +124,13 @@ static void mark_start(struct sl_sim *sim, struct tb_run *run)
 	}
 }
 
-static struct sl_action act_chan(enum sl_act_kind kind, struct sl_chan *c, long bytes)
-{
-	return (struct sl_action){ .kind = kind, .u.chan = { c, bytes } };
-}
-
-static struct sl_action act_net(struct sl_task *t, const struct tb_run *run, double base_ns,
-			       long bytes)
+/* Written in place (sim/action.h says why). */
+static void act_net(struct sl_action *a, struct sl_task *t, const struct tb_run *run,
+		    double base_ns, long bytes)
 {
 	double ns = sl_rng_vary(&t->rng, base_ns + bytes * run->copy_ns_per_byte, run->jitter);
 
-	return sl_act_sys_as(ns, SL_WC_MEM);
+	*a = sl_act_sys_as(ns, SL_WC_MEM);
 }
 
 /* ---- a client: parse, send the request, read the whole response ---- */
@@ -159,7 +155,7 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		mark_start(sim, run);
 		if (p->next == run->nops) {
 			p->cpc = C_CLOSE;
-			*next = act_chan(SL_ACT_CHAN_CLOSE, p->c2s, 0);
+			*next = sl_act_chan(SL_ACT_CHAN_CLOSE, p->c2s, 0);
 			return;
 		}
 		p->cpc = C_SEND;
@@ -167,28 +163,28 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		return;
 	case C_SEND:
 		p->cpc = C_WRITE;
-		*next = act_net(t, run, run->send_ns, req);
+		act_net(next, t, run, run->send_ns, req);
 		return;
 	case C_WRITE:
 		p->cpc = C_READ;
 		p->cwant = resp;
-		*next = act_chan(SL_ACT_CHAN_WRITE, p->c2s, req);
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE, p->c2s, req);
 		return;
 	case C_READ:
 		p->cpc = C_RECV;
-		*next = act_chan(SL_ACT_CHAN_READ, p->s2c, p->cwant);
+		*next = sl_act_chan(SL_ACT_CHAN_READ, p->s2c, p->cwant);
 		return;
 	case C_RECV:
 		p->cwant -= t->result;
 		if (p->cwant > 0) {	/* the rest of a large response */
-			*next = act_chan(SL_ACT_CHAN_READ, p->s2c, p->cwant);
+			*next = sl_act_chan(SL_ACT_CHAN_READ, p->s2c, p->cwant);
 			return;
 		}
 		p->cpc = C_PARSE;
 		p->next++;
 		run->bytes += op->bytes;
 		run->exchanges++;
-		*next = act_net(t, run, run->recv_ns, resp);
+		act_net(next, t, run, run->recv_ns, resp);
 		return;
 	case C_CLOSE:
 		p->cpc = C_EXIT;
@@ -222,7 +218,7 @@ static void server_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	case S_READ:
 		p->spc = S_MORE;
 		p->swant = req;
-		*next = act_chan(SL_ACT_CHAN_READ, p->c2s, req);
+		*next = sl_act_chan(SL_ACT_CHAN_READ, p->c2s, req);
 		return;
 	case S_MORE:
 		if (t->result <= 0) {	/* the client closed the connection */
@@ -232,11 +228,11 @@ static void server_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		}
 		p->swant -= t->result;
 		if (p->swant > 0) {
-			*next = act_chan(SL_ACT_CHAN_READ, p->c2s, p->swant);
+			*next = sl_act_chan(SL_ACT_CHAN_READ, p->c2s, p->swant);
 			return;
 		}
 		p->spc = S_WORK;
-		*next = act_net(t, run, run->recv_ns, req);
+		act_net(next, t, run, run->recv_ns, req);
 		return;
 	case S_WORK:
 		p->spc = S_SEND;
@@ -244,12 +240,12 @@ static void server_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		return;
 	case S_SEND:
 		p->spc = S_WRITE;
-		*next = act_net(t, run, run->send_ns, resp);
+		act_net(next, t, run, run->send_ns, resp);
 		return;
 	case S_WRITE:
 		p->spc = S_READ;
 		p->served++;
-		*next = act_chan(SL_ACT_CHAN_WRITE, p->s2c, resp);
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE, p->s2c, resp);
 		return;
 	default:
 		*next = sl_act_exit();

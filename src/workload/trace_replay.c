@@ -819,14 +819,13 @@ static bool rp_wait_child(struct rp_run *run, struct rp_proc *p, const struct sl
 	return true;
 }
 
-static struct sl_action chan_act(enum sl_act_kind kind, struct sl_chan *chan)
+/* A sleep or I/O wait op, written in place (sim/action.h says why). */
+static void timed(struct sl_action *a, const struct rp_op *op)
 {
-	return (struct sl_action){ .kind = kind, .u.chan = { .chan = chan, .bytes = 1 } };
-}
-
-static struct sl_action timed(const struct rp_op *op)
-{
-	return op->io ? sl_act_io_wait(op->ns) : sl_act_sleep(op->ns);
+	if (op->io)
+		*a = sl_act_io_wait(op->ns);
+	else
+		*a = sl_act_sleep(op->ns);
 }
 
 static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next);
@@ -875,16 +874,19 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 			break;
 		case RP_SLEEP:
 			p->pc++;
-			*next = timed(op);
+			timed(next, op);
 			return;
 		case RP_WAIT:
 			p->pc++;
-			*next = run->causal ? chan_act(SL_ACT_CHAN_READ, p->chan) : timed(op);
+			if (run->causal)
+				*next = sl_act_chan(SL_ACT_CHAN_READ, p->chan, 1);
+			else
+				timed(next, op);
 			return;
 		case RP_WAIT_CHILD:
 			if (!run->causal) {
 				p->pc++;
-				*next = timed(op);
+				timed(next, op);
 				return;
 			}
 			if (rp_wait_child(run, p, t, op, next))
@@ -894,7 +896,7 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 			if (!run->causal)
 				break;
 			p->pc++;
-			*next = chan_act(SL_ACT_CHAN_WRITE, run->procs[op->arg].chan);
+			*next = sl_act_chan(SL_ACT_CHAN_WRITE, run->procs[op->arg].chan, 1);
 			return;
 		case RP_FORK:
 			p->pc++;
