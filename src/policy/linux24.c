@@ -18,11 +18,13 @@
  *
  * Choices where the sources are uncertain (each one a knob):
  *   ht_tweak     The "whole package idle" check in reschedule_idle is in
- *                2.4.27 [S1]; it came with the i386 HT support of about
- *                2.4.17/18 (INFERRED), so 2.4.19 (seed 004) has it.  A
- *                2.4.8-based kernel (seed 000's 2.4.8-10bigmem) predates it
- *                unless Red Hat backported it (unknown): model it with
- *                ht_tweak=off.  Default on.
+ *                2.4.27 [S1], compiled for i386 only (#if defined(__i386__)
+ *                && defined(CONFIG_SMP)); it came with the i386 HT support
+ *                of about 2.4.17/18 (INFERRED), so 2.4.19 (seed 004) has
+ *                it.  A 2.4.8-based kernel (seed 000's 2.4.8-10bigmem)
+ *                predates it unless Red Hat backported it (unknown): model
+ *                it with ht_tweak=off.  Default: on for an i386 machine,
+ *                off for x86_64 and ia64.
  *   exit_return  2.4's release_task() gives a reaped child's remaining
  *                counter back to the parent, capped at MAX_COUNTER =
  *                20*HZ/100 (2.4.27 kernel/exit.c release_task(), MAX_COUNTER
@@ -53,8 +55,10 @@
  *     0 sets no need_resched.  An RR task's does, and schedule() then gives
  *     it NICE_TO_TICKS(nice) again and moves it to the tail of the list,
  *     so the next RR task of its priority wins the scan.
- *   - sched_yield moves an RT task to the tail of the list (its YIELD bit
- *     is for SCHED_OTHER only, whose yield stays as below).
+ *   - sched_yield, when a runnable task waits for a CPU, moves the yielder
+ *     to the tail of the list, and marks a SCHED_OTHER one SCHED_YIELD
+ *     (goodness -1 in the schedule() that follows, no reschedule_idle for
+ *     it there); with none waiting it does nothing (linux24_yield).
  *   - setscheduler() sets policy and rt_priority and reschedules the
  *     caller's CPU; the caller is the task itself here (a SETSCHED action),
  *     so a running task's CPU.  2.4.27 does not move the task in the list
@@ -85,15 +89,18 @@
  *   - last_schedule uses simulated ns instead of the cycle counter; only
  *     its order matters (least recently active idle CPU).
  *   - The recalculation runs in the kernel under tasklist_lock (a read
- *     lock), outside runqueue_lock: it is charged as plain scheduler time on
- *     the CPU that does it, not under the global lock.
+ *     lock), outside runqueue_lock and with interrupts on, so other CPUs
+ *     scan half-refreshed counters meanwhile: here it is atomic, charged
+ *     as plain scheduler time on the CPU that does it.
+ *   - schedule() decides at its start and pays the spin on runqueue_lock
+ *     after; the kernel scans once it holds the lock.
+ *   - The tick stagger is i386's on every arch (2.4.27 ia64 staggers by a
+ *     bit-reversed fraction of the jiffy).
  *   - HT tweak: 2.4 tested it only when smp_num_siblings == 2; here it
  *     applies to any SMT width (every sibling idle), which is the same
  *     thing on the 2-way HT machines of the time.
- *   - sched_yield of a SCHED_OTHER task (the YIELD bit: goodness -1 for
- *     one schedule(), prev moved to the tail, no reschedule_idle for it):
- *     a plain reschedule, so a yielding task is re-picked like any
- *     preempted one (its own CPU's bonus wins).  RT tasks: see above.
+ *   - sched_yield with no task pending returns at once in the kernel; the
+ *     engine's schedule() then picks the yielder again.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -123,6 +130,8 @@ struct linux24_task {
 	int nice_weight;	/* 20 - nice */
 	bool queued;
 	bool allowed_all;	/* task->allowed holds every CPU of the machine */
+	bool yielded;		/* SCHED_YIELD: passed over (goodness -1) until the
+				 * schedule() its sched_yield asked for is done */
 	int prev_of;		/* CPU whose schedule() switched it out, while that
 				 * CPU's deferred tick may still count on it; -1 */
 	struct sl_task *task;
@@ -179,8 +188,9 @@ static const struct sl_param_def linux24_knobs[] = {
 	{ .name = "recalc_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
 	  .doc = "cost per task (runnable or sleeping) of the counter recalculation (default: "
 		 "as scan_ns)" },
-	{ .name = "ht_tweak", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
-	  .doc = "reschedule_idle takes an idle CPU whose SMT siblings are all idle at once (2.4.17+)" },
+	{ .name = "ht_tweak", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "on|off",
+	  .doc = "reschedule_idle takes an idle CPU whose SMT siblings are all idle at once (2.4.17+; "
+		 "default: on for i386, where 2.4.27 compiled it, off for x86_64 and ia64)" },
 	{ .name = "exit_return", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "an exiting child's counter goes back to its parent, capped at 20*HZ/100" },
 	{ .name = NULL },
@@ -300,6 +310,9 @@ static inline int linux24_goodness(const struct linux24 *s, const struct linux24
 {
 	int weight = p->counter;
 
+	/* a yielder goes after every other runnable task, before idle */
+	if (p->yielded)
+		return -1;
 	/* real time: the first on the runqueue of the highest rt_priority */
 	if (p->rt_goodness)
 		return p->rt_goodness;
@@ -423,7 +436,8 @@ static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
 						      sl_arch_proc_change_penalty(arch));
 	s->scan_ns = sl_param_int_or(knobs, "scan_ns", sl_cost_scan(sim, 1));
 	s->recalc_ns = sl_param_int_or(knobs, "recalc_ns", s->scan_ns);
-	s->ht_tweak = sl_param_choice(knobs, "ht_tweak") == 0;
+	s->ht_tweak = sl_param_given(knobs, "ht_tweak") ? sl_param_choice(knobs, "ht_tweak") == 0
+							 : arch == SL_ARCH_I386;
 	s->exit_return = sl_param_choice(knobs, "exit_return") == 0;
 	s->max_counter = (int)(20 * s->hz / 100);
 	if (s->max_counter < 1)
@@ -596,14 +610,18 @@ static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_
 	/* prev == next: no switch, and no new last_schedule - an idle CPU
 	 * poked in vain stays as long idle for reschedule_idle as it was
 	 * (2.4.27 schedule(): same_process skips the update) */
+	bool yielded = lp && lp->yielded;
+	if (lp)
+		lp->yielded = false;	/* same_process, or __schedule_tail */
 	if (next == lp)
 		return prev;
 	linux24_switch_to(sim, s, cpu, next);
 	if (next)
 		sl_tick_restart(sim, cpu);	/* stopped if it was idle */
 
-	/* schedule_tail: a preempted task may find a CPU of its own */
-	if (lp && prev->state == SL_TASK_RUNNABLE) {
+	/* schedule_tail: a preempted task may find a CPU of its own (not a
+	 * yielder: it asked to wait) */
+	if (lp && prev->state == SL_TASK_RUNNABLE && !yielded) {
 		lp->has_cpu = -1;
 		int looked = linux24_reschedule_idle(sim, s, lp);
 		sl_charge_locked(sim, cpu, &s->runqueue_lock, looked * s->scan_ns);
@@ -650,11 +668,30 @@ static void linux24_tick(struct sl_sim *sim, int cpu)
 		sl_tick_stop(sim, cpu);	/* until it picks a task */
 }
 
-/* sys_sched_yield for RT tasks: to the tail; then schedule() follows. */
+/*
+ * sys_sched_yield(): only when some runnable task has no CPU (nr_pending:
+ * nr_running minus the CPUs running a task) does the yielder go to the
+ * tail of the runqueue, and a SCHED_OTHER one is also marked SCHED_YIELD,
+ * which goodness() ranks below every runnable task in the schedule() that
+ * follows and schedule_tail() spares a reschedule_idle().  With none
+ * pending the kernel returns at once; the engine's schedule() then picks
+ * the yielder again (2.4.27 kernel/sched.c sys_sched_yield, goodness,
+ * __schedule_tail).
+ */
 static void linux24_yield(struct sl_sim *sim, struct sl_task *t)
 {
-	if (sl_task_rt(t))
-		linux24_move_last(linux24_state(sim), linux24_of(t));
+	struct linux24 *s = linux24_state(sim);
+	int pending = s->nr_running;
+
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
+		if (s->curr[cpu])
+			pending--;
+	if (pending <= 0)
+		return;
+	struct linux24_task *p = linux24_of(t);
+	if (t->sched_policy == SL_SCHED_NORMAL)
+		p->yielded = true;
+	linux24_move_last(s, p);
 }
 
 /* setscheduler(): the caller's CPU reschedules; a renice does nothing. */

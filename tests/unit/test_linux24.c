@@ -147,7 +147,7 @@ SL_TEST(linux24_knobs)
 	CHECK(!sl_param_given(&p, "proc_change_penalty"));
 	CHECK(!sl_param_given(&p, "scan_ns"));	/* the machine's cost */
 	CHECK(!sl_param_given(&p, "recalc_ns"));
-	CHECK(sl_param_choice(&p, "ht_tweak") == 0);
+	CHECK(!sl_param_given(&p, "ht_tweak"));	/* on for i386 only */
 	CHECK(sl_param_choice(&p, "exit_return") == 0);
 
 	CHECK(lx_bind("linux24:hz=1000,ht_tweak=off", &p, &err) == 0);
@@ -286,11 +286,14 @@ SL_TEST(linux24_lock_spin_is_wall_time)
 
 /* ---- the HT sibling tweak ---- */
 
-/* Two hogs forked on a 2x2 HT box; after 50 ms, are they on one package? */
-static int lx_hogs_share_package(const char *policy)
+/* Two hogs forked on a 2x2 HT box built for `arch`; after 50 ms, are they
+ * on one package? */
+static int lx_hogs_share_package(const char *arch, const char *policy)
 {
+	char machine[64];
+	snprintf(machine, sizeof(machine), "pack:2 core:1 pu:2,arch=%s", arch);
 	struct lx_run r;
-	if (!lx_start(&r, "pack:2 core:1 pu:2", policy, 50 * SL_MSEC))
+	if (!lx_start(&r, machine, policy, 50 * SL_MSEC))
 		return -1;
 	struct lx_script *kids[2] = { lx_hog(r.sim, 500), lx_hog(r.sim, 500) };
 	static const char *const comms[2] = { "a", "b" };
@@ -308,11 +311,45 @@ static int lx_hogs_share_package(const char *policy)
 
 SL_TEST(linux24_ht_tweak)
 {
-	/* on: the first child goes to the wholly idle package */
-	CHECK(lx_hogs_share_package("linux24") == 0);
+	/* on (i386's default): the first child goes to the wholly idle package */
+	CHECK(lx_hogs_share_package("i386", "linux24") == 0);
 	/* off: the least recently active idle CPU is the parent's sibling, and
 	 * 2.4 has no load balancer to undo it */
-	CHECK(lx_hogs_share_package("linux24:ht_tweak=off") == 1);
+	CHECK(lx_hogs_share_package("i386", "linux24:ht_tweak=off") == 1);
+	/* 2.4.27 compiled the check for i386 only: off on x86_64 and ia64
+	 * unless asked for */
+	CHECK(lx_hogs_share_package("x86_64", "linux24") == 1);
+	CHECK(lx_hogs_share_package("ia64", "linux24") == 1);
+	CHECK(lx_hogs_share_package("x86_64", "linux24:ht_tweak=on") == 0);
+}
+
+/* ---- sched_yield ---- */
+
+/*
+ * One CPU: A does 10 x { 1 ms of work; sched_yield }, B is a 20 ms hog
+ * forked after it.  2.4.27's sys_sched_yield marks A SCHED_YIELD and puts
+ * it at the tail while B waits (nr_pending 1), so goodness() ranks it below
+ * B and B runs its whole 20 ms (its quantum is 60 ms) before A goes on: B
+ * ends at about 21 ms, A at about 30.  Without SCHED_YIELD, A, first on
+ * the runqueue with as good a counter, was picked again at every yield and
+ * finished first.
+ */
+SL_TEST(linux24_yield_passes_the_cpu)
+{
+	struct lx_run r;
+	CHECK(lx_start(&r, "pack:1 core:1 pu:1,arch=i386", "linux24", 0));
+	struct lx_script *a = lx_script_new(r.sim);
+	for (int i = 0; i < 10; i++) {
+		lx_add(a, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+		lx_add(a, (struct sl_action){ .kind = SL_ACT_YIELD });
+	}
+	struct lx_script *kids[2] = { a, lx_hog(r.sim, 20) };
+	static const char *const comms[2] = { "a", "b" };
+	sl_sim_spawn_root(r.sim, &lx_script_prog, lx_root(r.sim, kids, 2, comms), "root");
+	CHECK(lx_run(&r) == 0);
+	double a_end = sl_ns_to_s(a->at[a->n]) * 1e3, b_end = sl_ns_to_s(kids[1]->at[1]) * 1e3;
+	CHECKF(b_end < 23 && a_end > b_end + 8, "A ends at %.2f ms, B at %.2f ms", a_end, b_end);
+	sl_sim_destroy(r.sim);
 }
 
 /* ---- recalculation: sleepers keep half, up to ~2x the quantum ---- */
