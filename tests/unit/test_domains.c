@@ -1357,14 +1357,6 @@ SL_TEST(domains_fbg_memo_and_sums)
 	CHECK(sl_policy_domains.check(r.sim, &err) == -1 && strstr(err.msg, "migration"));
 	s->in_migration[5] = !s->in_migration[5];
 	CHECK(sl_policy_domains.check(r.sim, &err) == 0);
-	/* a runqueue's queued bit (sd_cpu_idle reads it): the hogs ran to
-	 * the end, so every runqueue is empty and CPU 2 idle */
-	CHECK(sd_cpu_idle(r.sim, s, 2));
-	sl_cpumask_set(&s->rq_queued, 2);
-	CHECK(!sd_cpu_idle(r.sim, s, 2));
-	CHECK(sl_policy_domains.check(r.sim, &err) == -1 && strstr(err.msg, "queued bit"));
-	sl_cpumask_unset(&s->rq_queued, 2);
-	CHECK(sl_policy_domains.check(r.sim, &err) == 0);
 	sl_sim_destroy(r.sim);
 }
 
@@ -1552,4 +1544,113 @@ SL_TEST(domains_interval_rounds_up)
 			       (long long)sd->ivl_j[1]);
 	}
 	sl_sim_destroy(r.sim);
+}
+
+/* ---- wake_idle: an idle CPU is one running its idle task ---- */
+
+/*
+ * 2.6.12.1 wake_idle() asks idle_cpu(), which reads only what a CPU runs.
+ * Four CPUs in one package, reschedule IPIs of 500 us: B and C sleep on
+ * channels, last run on CPU 0; the root, running on CPU 0, writes to both
+ * in one instant.  B goes to the first idle CPU, 1, whose IPI is then in
+ * flight; CPU 1 still runs its idle task, so C goes there too and waits
+ * behind B until an idle CPU pulls it.  (The model asked for an empty
+ * runqueue as well until Dec 2026, and sent C to CPU 2, to start beside
+ * B.)
+ */
+SL_TEST(domains_wake_idle_reads_what_runs)
+{
+	struct sdt_run r;
+
+	CHECK(sdt_start(&r, "pack:1 core:4 pu:1,arch=i386,ipi=500", "domains", 200 * SL_MSEC));
+	if (!r.sim)
+		return;
+	sl_cpumask *cpu0 = sl_sim_alloc(r.sim, sizeof(*cpu0));
+	const sl_cpumask *all = &sl_topo(r.sim)->all_cpus;
+	sl_cpumask_clear(cpu0);
+	sl_cpumask_set(cpu0, 0);
+	struct sl_chan *ch[2] = { sl_chan_new(r.sim, 4096, false), sl_chan_new(r.sim, 4096, false) };
+	struct sdt_script *kid[2], *root = sdt_new(r.sim);
+	sdt_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = cpu0 });
+	for (int i = 0; i < 2; i++) {
+		kid[i] = sdt_new(r.sim);
+		sdt_add(kid[i], (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = all });
+		sdt_add(kid[i], sl_act_chan(SL_ACT_CHAN_READ, ch[i], 1));
+		sdt_add(kid[i], sl_act_run(5 * SL_MSEC, SL_WC_INT));
+		sdt_fork(root, kid[i], i ? "c" : "b", false, 0);
+	}
+	sdt_add(root, sl_act_sleep(2 * SL_MSEC));	/* the children block on CPU 0 */
+	sdt_add(root, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	sdt_add(root, sl_act_chan(SL_ACT_CHAN_WRITE, ch[0], 1));
+	sdt_add(root, sl_act_chan(SL_ACT_CHAN_WRITE, ch[1], 1));
+	sdt_add(root, sl_act_run(10 * SL_MSEC, SL_WC_INT));
+	sdt_add(root, sl_act_wait());
+	sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	CHECK(sdt_run(&r));
+	/* step 2 asks for the work: the read returned, the task runs */
+	double b_ms = sl_ns_to_s(kid[0]->at[2]) * 1e3, c_ms = sl_ns_to_s(kid[1]->at[2]) * 1e3;
+	CHECKF(kid[0]->cpu[1] == 0 && kid[1]->cpu[1] == 0, "b and c blocked on CPUs %d and %d",
+	       kid[0]->cpu[1], kid[1]->cpu[1]);
+	CHECKF(kid[0]->cpu[2] == 1 && c_ms > b_ms + 0.4,
+	       "b runs on CPU %d at %.3f ms, c on CPU %d at %.3f ms", kid[0]->cpu[2], b_ms,
+	       kid[1]->cpu[2], c_ms);
+	sl_sim_destroy(r.sim);
+}
+
+/* ---- set_user_nice ---- */
+
+/*
+ * 2.6.12.1 set_user_nice() takes the delta from the dynamic prio: a hog at
+ * prio 125 (no sleep, bonus -5) reniced from 0 to 1 lands on its new
+ * static prio, 121, and rises (its bonus comes back at its next expiry).
+ * The model shifted the dynamic prio by the change of static prio until
+ * Dec 2026: 126.
+ */
+SL_TEST(domains_renice_lands_on_static_prio)
+{
+	struct sdt_run r;
+
+	CHECK(sdt_start(&r, "pack:1 core:1 pu:1,arch=i386", "domains", 260 * SL_MSEC));
+	if (!r.sim)
+		return;
+	struct sdt_script *hog = sdt_new(r.sim), *root = sdt_new(r.sim);
+	sdt_add(hog, sl_act_run(250 * SL_MSEC, SL_WC_INT));
+	sdt_add(hog, (struct sl_action){ .kind = SL_ACT_SETSCHED,
+					 .u.setsched = { .sched_policy = SL_SCHED_NORMAL, .nice = 1 } });
+	sdt_add(hog, sl_act_run(50 * SL_MSEC, SL_WC_INT));
+	sdt_fork(root, hog, "hog", false, 0);
+	sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	CHECK(sdt_run(&r));
+	struct sl_task *t = sdt_find(r.sim, "hog");
+	CHECKF(t && hog->pc == 3 && sd_of(t)->static_prio == 121 && sd_of(t)->prio == 121,
+	       "hog at step %d: static prio %d, prio %d", hog->pc, t ? sd_of(t)->static_prio : -1,
+	       t ? sd_of(t)->prio : -1);
+	sl_sim_destroy(r.sim);
+}
+
+/* wake_idle is compiled with CONFIG_SCHED_SMT: the i386 and x86_64
+ * defconfigs of 2.6.12.1 set it; ia64's never defined it. */
+SL_TEST(domains_wake_idle_by_arch)
+{
+	static const struct {
+		const char *machine, *policy;
+		bool on;
+	} cases[] = {
+		{ "pack:2 core:1 pu:2,arch=i386", "domains", true },
+		{ "pack:2 core:1 pu:2,arch=x86_64", "domains", true },
+		{ "pack:2 core:1 pu:2,arch=ia64", "domains", false },
+		{ "pack:2 core:1 pu:2,arch=ia64", "domains:wake_idle=on", true },
+		{ "pack:2 core:1 pu:2,arch=i386", "domains:wake_idle=off", false },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sdt_run r;
+		CHECK(sdt_start(&r, cases[i].machine, cases[i].policy, SL_MSEC));
+		if (!r.sim)
+			continue;
+		CHECKF(sdt_sched(&r)->wake_idle == cases[i].on, "%s on %s", cases[i].policy,
+		       cases[i].machine);
+		sl_sim_destroy(r.sim);
+	}
 }

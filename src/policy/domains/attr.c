@@ -61,11 +61,12 @@ static void sd_set_nice(struct sl_sim *sim, struct sd_task *p, bool was_rt)
 	}
 	if (array)
 		sd_dequeue(p);
-	int delta = static_prio - p->static_prio;
-	int prio = p->prio + delta;
+	/* 2.6.12.1 literally: the delta is taken from the dynamic prio, so
+	 * the task lands on its new static prio, its bonus dropped until
+	 * its next sleep or expiry recomputes it */
+	int delta = static_prio - p->prio;
 	p->static_prio = static_prio;
-	p->prio = prio < SL_MAX_RT_PRIO ? SL_MAX_RT_PRIO :
-		  prio > SL_MAX_PRIO - 1 ? SL_MAX_PRIO - 1 : prio;
+	p->prio += delta;
 	if (array) {
 		sd_enqueue(array, p);
 		/* it rose, or it runs and fell: let its CPU choose again */

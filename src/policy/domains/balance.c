@@ -166,7 +166,8 @@ static void sd_kick_active(struct sl_sim *sim, struct sd_sched *s, int cpu, int 
 	sl_migration_wake(sim, cpu, this_cpu);
 }
 
-/* 2.6.12: after cache_nice_tries + 2 failures, the busiest CPU pushes. */
+/* 2.6.12: after more than cache_nice_tries + 2 failures, the busiest CPU
+ * pushes. */
 static void sd_failed_2612(struct sl_sim *sim, struct sd_sched *s, struct sd_domain *sd,
 			   int this_cpu, int busiest)
 {

@@ -27,8 +27,11 @@
  *                     domain: increase the SMT busy rebalance interval",
  *                     commit ac7d550499e2)
  *   wake_idle         2.6.12 only: wake_idle on (CONFIG_SCHED_SMT, which
- *                     i386's defconfig sets; ARCH_HAS_SCHED_WAKE_IDLE comes
- *                     with it in include/linux/topology.h) or off
+ *                     the i386 and x86_64 defconfigs set; ARCH_HAS_SCHED_
+ *                     WAKE_IDLE comes with it in include/linux/topology.h)
+ *                     or off; default off on ia64, whose 2.6.12.1
+ *                     arch/ia64/kernel/domain.c says CONFIG_SCHED_SMT "is
+ *                     never defined" and whose defconfig leaves it out
  *   idle_level        w26 only: which level carries SD_FLAG_IDLE (phys,
  *                     default, or smt; the w26 layout is UNVERIFIED)
  *
@@ -65,9 +68,10 @@ static const struct sl_param_def domains_knobs[] = {
 	  .doc = "cache_hot_time of the SMT level in ms (0; w27 set 1 by accident)" },
 	{ .name = "smt_busy_factor", .type = SL_PARAM_INT, .def = "8", .min = 1, .max = 1024,
 	  .doc = "busy_factor of the SMT level (8; Intel raised it to 64 in 2006)" },
-	{ .name = "wake_idle", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
-	  .doc = "2.6.12 only: wake_idle, compiled with CONFIG_SCHED_SMT (i386 defconfig: on; "
-		 "off: a kernel built without it, the wakeup stays on the CPU wake affine chose)" },
+	{ .name = "wake_idle", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "on|off",
+	  .doc = "2.6.12 only: wake_idle, compiled with CONFIG_SCHED_SMT (default: on for i386 "
+		 "and x86_64, whose defconfigs set it, off for ia64; off: the wakeup stays on the "
+		 "CPU wake affine chose)" },
 	{ .name = "idle_level", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "phys|smt",
 	  .doc = "w26 only: the level that carries SD_FLAG_IDLE (default: phys, the package "
 		 "level; smt: the sibling domain)" },
@@ -147,7 +151,8 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	s->scan_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_scan(sim, 1);
 	s->pick_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_pick(sim);
 	s->smt_nice = domains_knob_on(knobs, "smt_nice", v->smt_nice);
-	s->wake_idle = sl_param_choice(knobs, "wake_idle") == 0;
+	s->wake_idle = sl_param_given(knobs, "wake_idle") ? sl_param_choice(knobs, "wake_idle") == 0
+							   : s->topo->arch != SL_ARCH_IA64;
 	domains_levels(s, knobs);
 
 	s->rqs = sl_xcalloc((unsigned long)s->ncpus, sizeof(struct sd_rq));
@@ -250,10 +255,6 @@ static int domains_check(struct sl_sim *sim, struct sl_err *err)
 			return sl_fail_internal(err, "domains: runqueue of CPU %d: %d active + %d "
 						"expired, %d tasks, nr_running %d", cpu, a, e,
 						count[cpu], rq->nr_running);
-		if (sl_cpumask_test(&s->rq_queued, cpu) != (rq->nr_running > 0))
-			return sl_fail_internal(err, "domains: runqueue of CPU %d holds %d, its "
-						"queued bit is %d", cpu, rq->nr_running,
-						sl_cpumask_test(&s->rq_queued, cpu));
 		struct sl_task *t = sl_curr(sim, cpu);
 		if (t && t != rq->curr)
 			return sl_fail_internal(err, "domains: CPU %d runs task %d, schedule() "

@@ -262,11 +262,6 @@ struct sd_sched {
 	uint64_t gen_core[SL_MAX_CPUS];
 	bool in_migration[SL_MAX_CPUS];
 	uint64_t fbg_hits;		/* answers from a memo (for the tests) */
-	/* bit cpu: its runqueue holds a task (nr_running > 0), kept by
-	 * sd_nr_add, so that the walks of wake_idle, sched_balance_wake and
-	 * active balancing over a busy span test a dense bitmap before they
-	 * touch a runqueue or ask the engine (sd_cpu_idle) */
-	sl_cpumask rq_queued;
 	int64_t stagger_of[SL_MAX_CPUS];	/* rebalance_tick's HZ*cpu/NR_CPUS */
 	/*
 	 * 2.6.12's source_load and target_load of every CPU as of its last
@@ -286,10 +281,7 @@ void sd_load_changed(struct sd_sched *s, int cpu);
 /* nr_running += d on `cpu`'s runqueue. */
 static inline void sd_nr_add(struct sd_sched *s, int cpu, int d)
 {
-	if ((s->rqs[cpu].nr_running += d) > 0)
-		sl_cpumask_set(&s->rq_queued, cpu);
-	else
-		sl_cpumask_unset(&s->rq_queued, cpu);
+	s->rqs[cpu].nr_running += d;
 	sd_load_changed(s, cpu);
 }
 

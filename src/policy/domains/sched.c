@@ -54,7 +54,6 @@
  *     pull_task): one clock.
  *   - The tick processed at fork when the parent's slice halves to 0 does
  *     the slice expiry only, not the rebalance_tick.
- *   - sched_exit runs when the child exits, not when it is reaped.
  *   - The run time of prev is charged (and its timestamp reset) at every
  *     schedule(), also when prev is kept; 2.6.0 reset the timestamp only
  *     on a switch.

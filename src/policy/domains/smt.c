@@ -11,7 +11,8 @@
  * 25 % in 2.6.12, 15 % in the 2.6.6 era), against the other's full slice.
  * Since the slice is a monotone function of nice, a nice 19 task beside a
  * nice 0 one runs only in the last stretch of the nice 0 task's slice
- * (2.6.12's slices: while it has at most 6 of its 100 ms left).
+ * (2.6.12's slices: while it has at most 7 of its 100 ms left, 7 x 75 /
+ * 100 = 5 being no more than the nice 19 task's 5 ms in integers).
  *
  * Sources: 2.6.12.1 kernel/sched.c (dependent_sleeper,
  * wake_sleeping_dependent, wake_priority_sleeper, scheduler_tick,

@@ -27,9 +27,10 @@
  *     of the lowest SD_BALANCE_EXEC domain, our own CPU counted with its
  *     low guess and every other with its high guess plus one task (the
  *     one that would move), first CPU on ties.  INFERRED.
- *   - Idle CPUs: see sd_cpu_idle() in domains/load.c (nothing running and
- *     nothing queued), so that two wakeups in one instant do not both
- *     take the same idle CPU.
+ *   - Idle CPUs: the kernel's idle_cpu() (sd_cpu_idle() in
+ *     domains/load.c): one given a task it has not yet switched to is
+ *     still idle, so two wakeups in that window both take it, as in the
+ *     kernel (until Dec 2026 the model also asked for an empty runqueue).
  *
  * Omitted / simplified:
  *   - SD_BALANCE_CLONE / wake_up_forked_thread of 2.6.7-2.6.8: neither
@@ -43,21 +44,20 @@
 /* ---- 2.6.12 ---- */
 
 /* The first CPU of span & allowed that is idle (sd_cpu_idle), or -1: the
- * kernel's walk over the span in CPU order, taken a word at a time with
- * the CPUs whose runqueue holds a task (never idle) left out first, so a
- * busy span costs a few word operations, not a test per CPU. */
+ * kernel's walk over the span in CPU order, taken a word at a time from
+ * the engine's mask of idle CPUs, so a busy span costs a few word
+ * operations, not a test per CPU. */
 static int sd_first_idle(struct sl_sim *sim, const struct sd_sched *s, const sl_cpumask *span,
 			 const sl_cpumask *allowed)
 {
+	const sl_cpumask *idle = sl_idle_cpus(sim);
 	int words = (s->ncpus + 63) / 64;
 
-	for (int w = 0; w < words; w++)
-		for (uint64_t bits = span->w[w] & allowed->w[w] & ~s->rq_queued.w[w]; bits;
-		     bits &= bits - 1) {
-			int cpu = (w << 6) + __builtin_ctzll(bits);
-			if (sl_cpu_idle(sim, cpu))
-				return cpu;
-		}
+	for (int w = 0; w < words; w++) {
+		uint64_t bits = span->w[w] & allowed->w[w] & idle->w[w];
+		if (bits)
+			return (w << 6) + __builtin_ctzll(bits);
+	}
 	return -1;
 }
 
