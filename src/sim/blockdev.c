@@ -135,7 +135,7 @@ void sl__disk_done(struct sl_sim *sim, struct sl_blockdev *d)
 	start_next(sim, d);
 	if (r->task) {
 		d->st.task_wait_ns += sim->now - r->queued_at;
-		sl__wake(sim, r->task, -1, 0);
+		sl__wake(sim, r->task, -1, SL_WAKE_IRQ);	/* the completion IRQ */
 	} else if (r->done) {
 		r->done(sim, r->arg);
 	}

@@ -56,6 +56,16 @@ struct sl_sched_attr;
 					 * space): wake_up_interruptible in 2.4.27
 					 * and 2.6.11, ..._sync_poll in 6.12
 					 * (sock_def_readable, unix_write_space) */
+#define SL_WAKE_IRQ	(1u << 5)	/* woken in interrupt context, in_interrupt()
+					 * true: a disk's completion (its IRQ
+					 * handler), loopback TCP's wakeups (the
+					 * NET_RX softirq that delivers the data
+					 * and the ACKs: 2.6.11 loopback_xmit ->
+					 * netif_rx, tcp_prequeue, tcp_ack).  2.6's
+					 * activate_task credits such a wakeup's
+					 * whole runqueue wait (activated = 2), and
+					 * 2.5.68 gives its sleep overflow to no
+					 * waker */
 /* The wakeups a modern kernel makes sync: 6.12 fs/pipe.c pipe_write and
  * pipe_read (wake_up_interruptible_sync_poll whether or not the waker
  * sleeps), net/core/sock.c sock_def_readable and net/unix/af_unix.c

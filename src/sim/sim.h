@@ -246,12 +246,18 @@ bool sl_chan_reader_waits(const struct sl_chan *c);
 void sl_chan_set_write_space(struct sl_chan *c, long bytes);
 /* Whether c's last read woke a blocked writer (the reader paid a wakeup). */
 bool sl_chan_read_woke_writer(const struct sl_chan *c);
+/* Kinds of socket a channel can be. */
+enum sl_sock_kind {
+	SL_SOCK_UNIX,		/* AF_UNIX: woken by the task that writes or reads */
+	SL_SOCK_TCP_LOOPBACK,	/* loopback TCP: woken from the NET_RX softirq */
+};
 /* c is a socket (a pipe's wakeups stay a pipe's): the wakeups of its readers
  * are marked SL_WAKE_SOCK, plain in 2.4.27 and 2.6.11 and sync in 6.12
- * (sock_def_readable), and so are its writers' when `unix_writers` (6.12
+ * (sock_def_readable), and so are an AF_UNIX socket's writers' (6.12
  * unix_write_space; TCP's sk_stream_write_space wakes plainly in every
- * version). */
-void sl_chan_mark_socket(struct sl_chan *c, bool unix_writers);
+ * version).  A loopback TCP socket's wakeups, both ways, also carry
+ * SL_WAKE_IRQ: the softirq that delivers data and ACKs makes them. */
+void sl_chan_mark_socket(struct sl_chan *c, enum sl_sock_kind kind);
 struct sl_mutex *sl_mutex_new(struct sl_sim *sim);
 struct sl_barrier *sl_barrier_new(struct sl_sim *sim, int parties);
 

@@ -30,7 +30,9 @@
  * and its AF_UNIX writers the same (unix_write_space), 6.12 both with
  * wake_up_interruptible_sync_poll, the waker going on; the policy reads the
  * flag as its kernel did.  TCP's writers (sk_stream_write_space) are woken
- * plainly in every version.
+ * plainly in every version.  Loopback TCP's wakeups, both ways, come from
+ * the NET_RX softirq (2.6.11 loopback_xmit -> netif_rx; tcp_prequeue wakes
+ * the reader, tcp_ack the writer) and carry SL_WAKE_IRQ.
  */
 #include "sim/internal.h"
 
@@ -89,10 +91,12 @@ void sl_chan_set_write_space(struct sl_chan *c, long bytes)
 
 bool sl_chan_read_woke_writer(const struct sl_chan *c) { return c->read_woke_writer; }
 
-void sl_chan_mark_socket(struct sl_chan *c, bool unix_writers)
+void sl_chan_mark_socket(struct sl_chan *c, enum sl_sock_kind kind)
 {
-	c->reader_wake = SL_WAKE_SOCK;
-	c->writer_wake = unix_writers ? SL_WAKE_SOCK : 0;
+	bool tcp = kind == SL_SOCK_TCP_LOOPBACK;
+
+	c->reader_wake = SL_WAKE_SOCK | (tcp ? SL_WAKE_IRQ : 0);
+	c->writer_wake = tcp ? SL_WAKE_IRQ : SL_WAKE_SOCK;
 }
 
 void sl_chan_sync_always(struct sl_chan *c)

@@ -350,7 +350,7 @@ struct sl_chan *hb_channel(struct sl_sim *sim, long bytes, bool pipe)
 	if (pipe)		/* pipe_read wakes the writer at every read */
 		return sl_chan_new(sim, bytes, true);
 	struct sl_chan *c = sl_chan_new(sim, bytes, false);
-	sl_chan_mark_socket(c, true);
+	sl_chan_mark_socket(c, SL_SOCK_UNIX);
 	/* unix_writable(): the skbs at most a quarter of sk_sndbuf (bytes
 	 * stands for sk_sndbuf in the messages' units) */
 	sl_chan_set_write_space(c, bytes / 4);

@@ -39,7 +39,7 @@ long chat_drain_limit(long drain, long level, long left);
 static inline struct sl_chan *net_tcp_socket(struct sl_sim *sim, long bytes)
 {
 	struct sl_chan *c = sl_chan_new(sim, bytes, false);
-	sl_chan_mark_socket(c, false);
+	sl_chan_mark_socket(c, SL_SOCK_TCP_LOOPBACK);
 	return c;
 }
 

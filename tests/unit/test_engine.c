@@ -1181,7 +1181,7 @@ static struct flagrec chan_wakeups(long bytes, enum chan_kind kind)
 		return out;
 	struct sl_chan *ch = sl_chan_new(sim, 4096, pipe);
 	if (kind != CH_PLAIN)	/* a pipe's wakeups stay a pipe's */
-		sl_chan_mark_socket(ch, kind != CH_TCP);
+		sl_chan_mark_socket(ch, kind == CH_TCP ? SL_SOCK_TCP_LOOPBACK : SL_SOCK_UNIX);
 	struct script *r = script_new(sim), *w = script_new(sim);
 	script_add(r, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { ch, 100 } });
 	for (int i = 0; i < 4; i++)
@@ -1230,7 +1230,8 @@ SL_TEST(engine_pipe_wakeup_is_sync_only_before_the_waker_sleeps)
 /* A socket's wakeups are SL_WAKE_SOCK, whether or not the waker sleeps
  * (6.12 sock_def_readable and unix_write_space: ..._sync_poll; plain in
  * 2.4.27 and 2.6.11): its reader's always, its writers' for AF_UNIX only
- * (TCP's sk_stream_write_space wakes plainly). */
+ * (TCP's sk_stream_write_space wakes plainly); loopback TCP's, both ways,
+ * also SL_WAKE_IRQ (the NET_RX softirq makes them). */
 SL_TEST(engine_socket_wakeups_are_marked)
 {
 	for (int unix_sock = 0; unix_sock <= 1; unix_sock++) {
@@ -1240,12 +1241,14 @@ SL_TEST(engine_socket_wakeups_are_marked)
 		CHECKF(b.n >= 3, "%d wakeups", b.n);
 		if (b.n < 3)
 			continue;
-		CHECKF(b.who[0] == 'r' && b.flags[0] == SL_WAKE_SOCK, "first %c %#x", b.who[0],
-		       b.flags[0]);
-		CHECKF(b.who[1] == 'w' && b.flags[1] == (unix_sock ? SL_WAKE_SOCK : 0u),
+		/* loopback TCP's from the softirq, both ways (in_interrupt) */
+		unsigned irq = unix_sock ? 0u : SL_WAKE_IRQ;
+		CHECKF(b.who[0] == 'r' && b.flags[0] == (SL_WAKE_SOCK | irq), "first %c %#x",
+		       b.who[0], b.flags[0]);
+		CHECKF(b.who[1] == 'w' && b.flags[1] == (unix_sock ? SL_WAKE_SOCK : SL_WAKE_IRQ),
 		       "unix %d: second %c %#x", unix_sock, b.who[1], b.flags[1]);
-		CHECKF(b.who[2] == 'r' && b.flags[2] == SL_WAKE_SOCK, "third %c %#x", b.who[2],
-		       b.flags[2]);
+		CHECKF(b.who[2] == 'r' && b.flags[2] == (SL_WAKE_SOCK | irq), "third %c %#x",
+		       b.who[2], b.flags[2]);
 	}
 	/* a pipe marked a socket keeps its pipe wakeups: the pipe test above */
 }

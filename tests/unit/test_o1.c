@@ -633,3 +633,41 @@ SL_TEST(o1_runqueue_credit_as_written)
 	CHECK(sl_runqueue_credit(1000000, 100) == 1000000);
 	CHECK(sl_runqueue_credit(127, 30) == 37);
 }
+
+/*
+ * in_interrupt(): a loopback TCP wakeup comes from the NET_RX softirq
+ * (2.6.11 loopback_xmit -> netif_rx, tcp_prequeue), so 2.6.0's
+ * activate_task marks it activated = 2, the whole runqueue wait to be
+ * credited, where a wakeup by a task gets 1 (30 %).  One CPU: r blocks on
+ * a TCP channel; w, nice -20 (r cannot preempt it), writes to it and runs
+ * on; r waits marked 2.  Until Dec 2026 socket wakeups counted as a task's
+ * (1).
+ */
+SL_TEST(o1_tcp_wakeup_is_an_interrupt_wakeup)
+{
+	struct o1t_run r;
+
+	if (!o1t_start(&r, "pack:1 core:1 pu:1,arch=i386", "o1:version=2.6.0", 20 * SL_MSEC))
+		return;
+	struct sl_chan *ch = sl_chan_new(r.sim, 4096, false);
+	sl_chan_mark_socket(ch, SL_SOCK_TCP_LOOPBACK);
+	struct o1t_script *w = o1t_new(r.sim), *rd = o1t_new(r.sim), *root = o1t_new(r.sim);
+	o1t_add(rd, sl_act_chan(SL_ACT_CHAN_READ, ch, 1));
+	o1t_add(rd, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	o1t_add(w, sl_act_sleep(5 * SL_MSEC));	/* r runs and blocks meanwhile */
+	o1t_add(w, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	o1t_add(w, sl_act_chan(SL_ACT_CHAN_WRITE, ch, 1));
+	o1t_add(w, sl_act_run(50 * SL_MSEC, SL_WC_INT));
+	o1t_fork(root, w, "w", -20);
+	o1t_fork(root, rd, "r", 0);
+	o1t_add(root, sl_act_wait());
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	CHECK(o1t_run(&r));
+	struct sl_task *t = o1t_find(r.sim, "r");
+	CHECKF(t && rd->pc == 1 && t->state == SL_TASK_RUNNABLE && !sl_task_running(t) &&
+	       o1_of(t)->activated == 2,
+	       "r at step %d, %s, activated %d", rd->pc,
+	       t && sl_task_running(t) ? "running" : "not running", t ? o1_of(t)->activated : -9);
+	sl_sim_destroy(r.sim);
+}

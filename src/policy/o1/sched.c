@@ -32,8 +32,8 @@
  * hand: its requeue would move an RT task behind its equals; CHOSEN).
  *
  * Omitted / simplified:
- *   - sched_exit runs when the child exits, not when it is reaped (the
- *     engine reports exits only); see o1/wake.c.
+ *   - sched_exit runs when the parent reaps the child (o1_core_release),
+ *     as 2.6.11's release_task calls it.
  */
 #include "policy/o1/core.h"
 #include "policy/runqueue_credit.h"
