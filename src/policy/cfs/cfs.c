@@ -418,7 +418,10 @@ static void cfs_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task 
 	if (parent) {
 		struct cfs_entity *pse = cfs_se(parent);
 		struct cfs_rq *prq = &s->rq[pse->cpu];
-		cfs_update_curr(s, prq);
+		/* 6.5's task_fork_fair brought the parent's runqueue up to date
+		 * for the placement there; 6.12's accounts nothing */
+		if (s->pick != CFS_PICK_EEVDF)
+			cfs_update_curr(s, prq);
 		cfs_place_new(s, prq, se);
 		cpu = parent->cpu >= 0 ? parent->cpu : pse->cpu;
 		se->cpu = cpu;
