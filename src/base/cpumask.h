@@ -167,9 +167,9 @@ static inline int sl_cpumask_next_in(const sl_cpumask *m, int from, int end)
 	return sl_cpumask_next_and_in(m, NULL, from, end);
 }
 
-/* cpumask_intersects(a, b) and cpumask_subset(a, b) for an `a` whose CPUs
- * all lie in begin..end-1 (a group's span): a word per 64 CPUs of it, not
- * all 16 words for every group. */
+/* cpumask_intersects(a, b) for an `a` whose CPUs all lie in begin..end-1
+ * (a group's span): a word per 64 CPUs of it, not all 16 words for every
+ * group. */
 static inline bool sl_cpumask_intersects_in(const sl_cpumask *a, const sl_cpumask *b, int begin,
 					    int end)
 {
@@ -177,15 +177,6 @@ static inline bool sl_cpumask_intersects_in(const sl_cpumask *a, const sl_cpumas
 		if (a->w[i] & b->w[i])
 			return true;
 	return false;
-}
-
-static inline bool sl_cpumask_subset_in(const sl_cpumask *a, const sl_cpumask *b, int begin,
-					int end)
-{
-	for (int i = begin >> 6; i <= (end - 1) >> 6; i++)
-		if (a->w[i] & ~b->w[i])
-			return false;
-	return true;
 }
 
 /* for_each_cpu_and(cpu, a, b) over CPUs begin..end-1 (b NULL: over a). */

@@ -1703,3 +1703,38 @@ SL_TEST(cfs_fork_accounts_only_the_childs_runqueue)
 		sl_sim_destroy(r.sim);
 	}
 }
+
+/*
+ * 6.12's update_sg_wakeup_stats() counts every CPU of a group, whatever
+ * the task's affinity; the affinity chooses only among groups and CPUs.
+ * One package of four SMT cores: a hog pinned to CPU 4 (core 2); the root
+ * on CPU 0 forks c, allowed on CPUs 5 and 6 only.  Core 2 has one idle
+ * CPU, core 3 two: the kernel takes core 3, CPU 6.  Until Dec 2026 the
+ * model counted span & allowed, one idle CPU each, and took core 2's CPU
+ * 5, beside the hog.
+ */
+SL_TEST(cfs_fork_group_stats_count_the_whole_group)
+{
+	struct cfst_run r;
+	if (!cfst_start(&r, "pack:1 core:4 pu:2", "cfs", 20 * SL_MSEC))
+		return;
+	sl_cpumask *cpu4 = sl_sim_alloc(r.sim, sizeof(*cpu4)), *c56 = sl_sim_alloc(r.sim, sizeof(*c56));
+	sl_cpumask_clear(cpu4);
+	sl_cpumask_set(cpu4, 4);
+	sl_cpumask_clear(c56);
+	sl_cpumask_set(c56, 5);
+	sl_cpumask_set(c56, 6);
+	struct cfst_script *root = cfst_new(r.sim), *c = cfst_hog(r.sim, 5);
+	cfst_add(root, cfst_pin(r.sim, 0));
+	cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &cfst_prog, .state = cfst_hog(r.sim, 50), .comm = "hog",
+			    .allowed = cpu4 } });
+	cfst_add(root, sl_act_run(2 * SL_MSEC, SL_WC_INT));
+	cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &cfst_prog, .state = c, .comm = "c", .allowed = c56 } });
+	cfst_add(root, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	CHECK(cfst_run(&r));
+	CHECKF(c->pc >= 1 && c->cpu[0] == 6, "c first ran on CPU %d", c->cpu[0]);
+	sl_sim_destroy(r.sim);
+}

@@ -602,12 +602,6 @@ struct cfs_sg_stats;
  * flushed first, into st; its other fields are left as they are. */
 void cfs_gsum_read(struct cfs *s, const struct cfs_group *g, bool fair_only,
 		   struct cfs_sg_stats *st);
-/* allowed holds every CPU of g: the sums are what a walk of span &
- * allowed would add up. */
-static inline bool cfs_gsum_covers(const struct cfs_group *g, const sl_cpumask *allowed)
-{
-	return sl_cpumask_subset_in(&g->span, allowed, g->first_cpu, g->end_cpu);
-}
 /* Every group's sums and idle counts against a walk of its CPUs. */
 int cfs_gsum_check(struct cfs *s, struct sl_err *err);
 

@@ -280,21 +280,23 @@ static int cfs_select_idle_sibling(struct cfs *s, struct cfs_entity *p, int prev
 
 /* ---- find_idlest_group / find_idlest_group_cpu ---- */
 
-/* update_sg_wakeup_stats()'s sums, by its walk of span & allowed: the
- * group as it would be without p.  Returns the CPUs visited. */
+/* update_sg_wakeup_stats()'s sums, by its walk of the group's whole span
+ * (p's affinity chooses only among groups and CPUs, not what a group's
+ * statistics count): the group as it would be without p.  Returns the
+ * CPUs visited. */
 static long cfs_wake_walk(const struct cfs *s, const struct cfs_group *g,
 			  const struct cfs_entity *p, struct cfs_sg_stats *st)
 {
 	/* Summed in locals, not through st (which the compiler must assume
-	 * may alias): this loop visits every allowed CPU of a group. */
+	 * may alias): this loop visits every CPU of a group. */
 	long load_sum = 0, util_sum = 0, runnable_sum = 0, visited = 0;
 	int nr_sum = 0, idle = 0;
 	int here_cpu = p->on_rq ? p->cpu : -1;
 
-	/* span & allowed a word at a time, one step per set bit (the span
-	 * lies within first_cpu..end_cpu - 1) */
+	/* the span a word at a time, one step per set bit (it lies within
+	 * first_cpu..end_cpu - 1) */
 	for (int wi = g->first_cpu >> 6; wi <= (g->end_cpu - 1) >> 6; wi++) {
-		for (uint64_t w = g->span.w[wi] & p->task->allowed.w[wi]; w; w &= w - 1) {
+		for (uint64_t w = g->span.w[wi]; w; w &= w - 1) {
 			int c = wi * 64 + __builtin_ctzll(w);
 			const struct cfs_rq *rq = &s->rq[c];
 			bool here = c == here_cpu;
@@ -364,7 +366,7 @@ static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const str
 			   struct cfs_entity *p, struct cfs_sg_stats *st, long *looked)
 {
 	*st = (struct cfs_sg_stats){ .capacity = g->capacity, .weight = g->weight };
-	if (s->gsum_on && cfs_gsum_covers(g, &p->task->allowed)) {
+	if (s->gsum_on) {
 		*looked += cfs_wake_kept(s, g, p, st);
 #ifdef SL_TESTING
 		/* test builds: the kept sums must be the walk's (reported by
