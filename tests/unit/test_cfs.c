@@ -1738,3 +1738,48 @@ SL_TEST(cfs_fork_group_stats_count_the_whole_group)
 	CHECKF(c->pc >= 1 && c->cpu[0] == 6, "c first ran on CPU %d", c->cpu[0]);
 	sl_sim_destroy(r.sim);
 }
+
+/*
+ * Wakee flips (6.12 record_wakee, wake_wide): a child inherits its
+ * parent's (dup_task_struct copies them, __sched_fork leaves them), and a
+ * wakeup of a task allowed on one CPU does not count (core.c
+ * select_task_rq calls select_task_rq_fair only when nr_cpus_allowed >
+ * 1).  Two CPUs: the root wakes `any` (allowed anywhere) and then `one`
+ * (pinned to CPU 1) through channels, then forks `kid`: the root has one
+ * flip, from `any`, and so has `kid`.  Until Dec 2026 the root had two and
+ * the kid none.
+ */
+SL_TEST(cfs_wakee_flips_inherited_and_not_for_pinned_wakees)
+{
+	struct cfst_run r;
+	if (!cfst_start(&r, "pack:1 core:2 pu:1", "cfs", 12 * SL_MSEC))
+		return;
+	sl_cpumask *cpu1 = sl_sim_alloc(r.sim, sizeof(*cpu1));
+	sl_cpumask_clear(cpu1);
+	sl_cpumask_set(cpu1, 1);
+	struct sl_chan *ch[2] = { sl_chan_new(r.sim, 4096, false), sl_chan_new(r.sim, 4096, false) };
+	struct cfst_script *root = cfst_new(r.sim), *w[2];
+	for (int i = 0; i < 2; i++) {
+		w[i] = cfst_new(r.sim);
+		cfst_add(w[i], sl_act_chan(SL_ACT_CHAN_READ, ch[i], 1));
+		cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+			.u.fork = { .prog = &cfst_prog, .state = w[i], .comm = i ? "one" : "any",
+				    .allowed = i ? cpu1 : NULL } });
+	}
+	cfst_add(root, sl_act_run(2 * SL_MSEC, SL_WC_INT));	/* both block meanwhile */
+	cfst_add(root, sl_act_chan(SL_ACT_CHAN_WRITE, ch[0], 1));
+	cfst_add(root, sl_act_chan(SL_ACT_CHAN_WRITE, ch[1], 1));
+	struct cfst_script *kid = cfst_new(r.sim);
+	cfst_add(kid, sl_act_run(20 * SL_MSEC, SL_WC_INT));
+	cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &cfst_prog, .state = kid, .comm = "kid" } });
+	cfst_add(root, sl_act_run(20 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	CHECK(cfst_run(&r));
+	struct sl_task *rt = cfst_find(r.sim, "root"), *kt = cfst_find(r.sim, "kid");
+	CHECKF(rt && kt && w[0]->pc == 1 && w[1]->pc == 1 && cfs_se(rt)->wakee_flips == 1 &&
+	       cfs_se(kt)->wakee_flips == 1,
+	       "root %u flips, kid %u", rt ? cfs_se(rt)->wakee_flips : 99,
+	       kt ? cfs_se(kt)->wakee_flips : 99);
+	sl_sim_destroy(r.sim);
+}

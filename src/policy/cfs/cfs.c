@@ -418,6 +418,11 @@ static void cfs_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task 
 	if (parent) {
 		struct cfs_entity *pse = cfs_se(parent);
 		struct cfs_rq *prq = &s->rq[pse->cpu];
+		/* dup_task_struct copies the parent's wakee bookkeeping, and
+		 * __sched_fork leaves it */
+		se->last_wakee = pse->last_wakee;
+		se->wakee_flips = pse->wakee_flips;
+		se->wakee_flip_decay = pse->wakee_flip_decay;
 		/* 6.5's task_fork_fair brought the parent's runqueue up to date
 		 * for the placement there; 6.12's accounts nothing */
 		if (s->pick != CFS_PICK_EEVDF)
@@ -427,8 +432,10 @@ static void cfs_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task 
 		se->cpu = cpu;
 		/* wake_up_new_task: the parent's CPU, before the placement */
 		se->recent_used_cpu = cpu;
-		if (s->fork_balance)
+		if (s->fork_balance && sl_cpumask_weight(&child->allowed) > 1)
 			cpu = cfs_select_task_rq(s, se, cpu, cpu, CFS_WF_FORK, pse);
+		else if (!sl_cpumask_test(&child->allowed, cpu))
+			cpu = sl_cpumask_first(&child->allowed);
 	} else {
 		/* CPU 0, or the first it may run on (a pinned benchmark) */
 		cpu = sl_cpumask_test(&child->allowed, 0) ? 0 : sl_cpumask_first(&child->allowed);
@@ -510,7 +517,11 @@ static void cfs_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, uns
 	bool exiting = waker && waker->task->state == SL_TASK_DEAD;
 	unsigned wf = CFS_WF_TTWU |
 		      ((flags & SL_WAKE_SYNC_MODERN) && !exiting ? CFS_WF_SYNC : 0);
-	int cpu = cfs_select_task_rq(s, se, prev_cpu, waker_cpu, wf, waker);
+	/* core.c select_task_rq(): a task allowed on one CPU goes there, and
+	 * select_task_rq_fair (with its record_wakee) is not called */
+	int cpu = sl_cpumask_weight(&t->allowed) == 1
+			  ? sl_cpumask_first(&t->allowed)
+			  : cfs_select_task_rq(s, se, prev_cpu, waker_cpu, wf, waker);
 	if (cpu != prev_cpu)
 		cfs_move_sleeping(s, se, cpu);
 
