@@ -334,7 +334,8 @@ static void handle(struct sl_sim *sim, struct sl_event *e)
 		break;
 	case EV_TIMER: {
 		struct sl_task *t = e->obj;
-		sl__wake(sim, t, e->cpu, SL_WAKE_TIMER);
+		/* the timer interrupt's wakeup */
+		sl__wake(sim, t, e->cpu, SL_WAKE_TIMER | SL_WAKE_IRQ);
 		break;
 	}
 	case EV_TICK:
@@ -511,12 +512,10 @@ void sl_tick_restart(struct sl_sim *sim, int cpu)
 	 * phase (in this jiffy, or in the next when the walk waits there for
 	 * a later CPU): it comes to this one first */
 	if (sim->tick_mode == SL_TICK_STAGGERED && sl_event_queued(&sim->tick_ev)) {
-		sl_time start = sim->now / sim->tick_ns * sim->tick_ns;
-		if (start + sl_tick_phase(sim, cpu) <= sim->now)
-			start += sim->tick_ns;
-		if (start + sl_tick_phase(sim, cpu) < sim->tick_ev.time) {
+		sl_time at = sl_next_tick(sim, cpu);
+		if (at < sim->tick_ev.time) {
 			sl_eventq_cancel(&sim->q, &sim->tick_ev);
-			schedule_tick(sim, start, cpu);
+			schedule_tick(sim, at - sl_tick_phase(sim, cpu), cpu);
 		}
 	}
 }

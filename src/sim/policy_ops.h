@@ -57,8 +57,9 @@ struct sl_sched_attr;
 					 * and 2.6.11, ..._sync_poll in 6.12
 					 * (sock_def_readable, unix_write_space) */
 #define SL_WAKE_IRQ	(1u << 5)	/* woken in interrupt context, in_interrupt()
-					 * true: a disk's completion (its IRQ
-					 * handler), loopback TCP's wakeups (the
+					 * true: a timer's expiry (with
+					 * SL_WAKE_TIMER), a disk's completion (its
+					 * IRQ handler), loopback TCP's wakeups (the
 					 * NET_RX softirq that delivers the data
 					 * and the ACKs: 2.6.11 loopback_xmit ->
 					 * netif_rx, tcp_prequeue, tcp_ack).  2.6's

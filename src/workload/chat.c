@@ -368,7 +368,7 @@ static void thread_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	t->footprint_kb = run->footprint_kb;
 	if (th->pc == P_BARRIER) {	/* client threads start together */
 		th->pc = P_BLOCK;
-		*next = (struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = run->start };
+		*next = sl_act_barrier(run->start);
 		return;
 	}
 	if (th->pc == P_EXIT) {
@@ -408,8 +408,7 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 	switch (m->pc) {
 	case M_EXEC:
 		m->pc = M_FORK;
-		*next = (struct sl_action){ .kind = SL_ACT_EXEC,
-					    .u.exec.comm = m->client ? "chat_c" : "chat_s" };
+		*next = sl_act_exec(m->client ? "chat_c" : "chat_s");
 		return;
 	case M_FORK:	/* two threads per user: CS, CR or SR, SS */
 		if (m->forked < 2 * run->nusers) {
@@ -427,7 +426,7 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 		return;
 	case M_READY:
 		m->pc = M_START;
-		*next = (struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = run->start };
+		*next = sl_act_barrier(run->start);
 		return;
 	case M_START:
 		mark_start(sim, run);

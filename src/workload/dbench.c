@@ -266,7 +266,7 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	switch (c->pc) {
 	case C_START:
 		c->pc = C_PARSE;
-		*next = (struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = run->start };
+		*next = sl_act_barrier(run->start);
 		return;
 	case C_PARSE:
 		mark_start(sim, run);
@@ -333,7 +333,7 @@ static void parent_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	}
 	if (run->forked == run->clients) {
 		run->forked++;
-		*next = (struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = run->start };
+		*next = sl_act_barrier(run->start);
 		return;
 	}
 	if (run->forked == run->clients + 1) {

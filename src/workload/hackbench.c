@@ -238,8 +238,7 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 			t->footprint_kb = HB_FOOTPRINT_KB;
 			run->pc = M_PAIR;
 			if (run->cfg.exec) {
-				*next = (struct sl_action){ .kind = SL_ACT_EXEC,
-							    .u.exec.comm = "hackbench" };
+				*next = sl_act_exec("hackbench");
 				return;
 			}
 			continue;

@@ -153,8 +153,7 @@ static void worker_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		w->pc = ++run->finished == run->threads ? W_CLOSE : W_EXIT;
 		*next = sl_act_exit();
 		if (w->pc == W_CLOSE)	/* the last one out closes the compile queue */
-			*next = (struct sl_action){ .kind = SL_ACT_CHAN_CLOSE,
-						    .u.chan = { run->compile_queue, 0 } };
+			*next = sl_act_chan(SL_ACT_CHAN_CLOSE, run->compile_queue, 0);
 		return;
 	case W_LOCK:
 		w->pc = W_RECORD;
@@ -171,8 +170,7 @@ static void worker_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	case W_COMPILE:	/* now and then a method turns hot */
 		w->pc = w->until_gc > 0 ? W_SEARCH : W_SAFEPOINT;
 		if (sl_rng_uniform(&t->rng) * run->compile_every < 1) {
-			*next = (struct sl_action){ .kind = SL_ACT_CHAN_WRITE,
-						    .u.chan = { run->compile_queue, 1 } };
+			*next = sl_act_chan(SL_ACT_CHAN_WRITE, run->compile_queue, 1);
 			return;
 		}
 		worker_step(sim, t, next);
@@ -210,8 +208,7 @@ static void compiler_step(struct sl_sim *sim, struct sl_task *t, struct sl_actio
 	(void)sim;
 	h->wake_next = !h->wake_next;
 	if (h->wake_next) {
-		*next = (struct sl_action){ .kind = SL_ACT_CHAN_READ,
-					    .u.chan = { h->run->compile_queue, 1 } };
+		*next = sl_act_chan(SL_ACT_CHAN_READ, h->run->compile_queue, 1);
 		return;
 	}
 	if (t->result <= 0) {

@@ -64,8 +64,7 @@ static void pong_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 	case P_START:
 		t->footprint_kb = HB_FOOTPRINT_KB;
 		run->pong_pc = P_READ;
-		*next = (struct sl_action){ .kind = SL_ACT_CHAN_WRITE,
-					    .u.chan = { run->ready, 1 } };
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE, run->ready, 1);
 		return;
 	case P_READ:
 		if (run->pong_loop == run->loops) {
@@ -108,7 +107,7 @@ static void ping_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 		return;
 	case P_WAIT:
 		run->ping_pc = P_WRITE_WORK;
-		*next = (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { run->ready, 1 } };
+		*next = sl_act_chan(SL_ACT_CHAN_READ, run->ready, 1);
 		return;
 	case P_WRITE_WORK:
 		if (run->ping_loop == 0)

@@ -451,7 +451,7 @@ static bool event(struct sl_sim *sim, struct rt_thread *th, const struct rt_even
 				  run->mutex[ev->res]);
 		return true;
 	case RT_EV_BARRIER:
-		*next = (struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = run->barrier[ev->res] };
+		*next = sl_act_barrier(run->barrier[ev->res]);
 		return true;
 	case RT_EV_FORK:
 		if (run->live >= RT_MAX_THREADS) {

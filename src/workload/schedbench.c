@@ -133,7 +133,7 @@ static void job_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 		t->footprint_kb = run->footprint_kb;
 		t->random_access = true;	/* indirect updates at random indices */
 		j->pc = J_START;
-		*next = (struct sl_action){ .kind = SL_ACT_EXEC, .u.exec.comm = "randupdt" };
+		*next = sl_act_exec("randupdt");
 		return;
 	case J_START:	/* exec's cost and the startup faults, where exec put us */
 		j->pc = J_TOUCH;

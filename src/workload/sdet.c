@@ -473,8 +473,7 @@ static void proc_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 	case P_EXEC:
 		t->footprint_kb = sdet_pts[p->pt].footprint_kb;
 		p->pc = is_shell(p) ? P_LINES : P_SYS;
-		*next = (struct sl_action){ .kind = SL_ACT_EXEC,
-					    .u.exec.comm = sdet_pts[p->pt].name };
+		*next = sl_act_exec(sdet_pts[p->pt].name);
 		return;
 	case P_SYS:
 		p->pc = P_USER;

@@ -155,7 +155,7 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	switch (p->cpc) {
 	case C_START:
 		p->cpc = C_PARSE;
-		*next = (struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = run->start };
+		*next = sl_act_barrier(run->start);
 		return;
 	case C_PARSE:
 		mark_start(sim, run);
@@ -272,8 +272,7 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 	switch (m->pc) {
 	case M_EXEC:
 		m->pc = M_FORK;
-		*next = (struct sl_action){ .kind = SL_ACT_EXEC,
-					    .u.exec.comm = m->client ? "tbench" : "tbench_srv" };
+		*next = sl_act_exec(m->client ? "tbench" : "tbench_srv");
 		return;
 	case M_FORK:
 		if (m->forked < run->clients) {
@@ -287,8 +286,7 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 		}
 		if (m->client) {
 			m->pc = M_START;
-			*next = (struct sl_action){ .kind = SL_ACT_BARRIER,
-						    .u.barrier = run->start };
+			*next = sl_act_barrier(run->start);
 			return;
 		}
 		m->pc = M_WAIT;

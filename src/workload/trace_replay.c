@@ -911,8 +911,7 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 			return;
 		case RP_EXEC:
 			p->pc++;
-			*next = (struct sl_action){ .kind = SL_ACT_EXEC,
-						    .u.exec.comm = run->m.comms[op->comm] };
+			*next = sl_act_exec(run->m.comms[op->comm]);
 			return;
 		case RP_EXIT:
 			p->pc++;

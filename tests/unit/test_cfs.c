@@ -266,13 +266,19 @@ static struct sl_action cfst_setaffinity(const sl_cpumask *m)
 	return (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = m };
 }
 
-/* sched_setaffinity on itself, to `cpu` alone. */
-static struct sl_action cfst_pin(struct sl_sim *sim, int cpu)
+/* A mask of `cpu` alone, living as long as the run. */
+static sl_cpumask *cfst_cpu_mask(struct sl_sim *sim, int cpu)
 {
 	sl_cpumask *m = sl_sim_alloc(sim, sizeof(*m));
 	sl_cpumask_clear(m);
 	sl_cpumask_set(m, cpu);
-	return cfst_setaffinity(m);
+	return m;
+}
+
+/* sched_setaffinity on itself, to `cpu` alone. */
+static struct sl_action cfst_pin(struct sl_sim *sim, int cpu)
+{
+	return cfst_setaffinity(cfst_cpu_mask(sim, cpu));
 }
 
 static struct sl_task *cfst_find(struct sl_sim *sim, const char *comm)
@@ -1685,9 +1691,7 @@ SL_TEST(cfs_fork_accounts_only_the_childs_runqueue)
 		struct cfst_run r;
 		if (!cfst_start(&r, "pack:1 core:2 pu:1", policies[i], 10 * SL_MSEC))
 			continue;
-		sl_cpumask *cpu1 = sl_sim_alloc(r.sim, sizeof(*cpu1));
-		sl_cpumask_clear(cpu1);
-		sl_cpumask_set(cpu1, 1);
+		sl_cpumask *cpu1 = cfst_cpu_mask(r.sim, 1);
 		struct cfst_script *p = cfst_new(r.sim);
 		cfst_add(p, sl_act_run(1 * SL_MSEC, SL_WC_INT));
 		cfst_add(p, (struct sl_action){ .kind = SL_ACT_FORK,
@@ -1718,11 +1722,7 @@ SL_TEST(cfs_fork_group_stats_count_the_whole_group)
 	struct cfst_run r;
 	if (!cfst_start(&r, "pack:1 core:4 pu:2", "cfs", 20 * SL_MSEC))
 		return;
-	sl_cpumask *cpu4 = sl_sim_alloc(r.sim, sizeof(*cpu4)), *c56 = sl_sim_alloc(r.sim, sizeof(*c56));
-	sl_cpumask_clear(cpu4);
-	sl_cpumask_set(cpu4, 4);
-	sl_cpumask_clear(c56);
-	sl_cpumask_set(c56, 5);
+	sl_cpumask *cpu4 = cfst_cpu_mask(r.sim, 4), *c56 = cfst_cpu_mask(r.sim, 5);
 	sl_cpumask_set(c56, 6);
 	struct cfst_script *root = cfst_new(r.sim), *c = cfst_hog(r.sim, 5);
 	cfst_add(root, cfst_pin(r.sim, 0));
@@ -1754,9 +1754,7 @@ SL_TEST(cfs_wakee_flips_inherited_and_not_for_pinned_wakees)
 	struct cfst_run r;
 	if (!cfst_start(&r, "pack:1 core:2 pu:1", "cfs", 12 * SL_MSEC))
 		return;
-	sl_cpumask *cpu1 = sl_sim_alloc(r.sim, sizeof(*cpu1));
-	sl_cpumask_clear(cpu1);
-	sl_cpumask_set(cpu1, 1);
+	sl_cpumask *cpu1 = cfst_cpu_mask(r.sim, 1);
 	struct sl_chan *ch[2] = { sl_chan_new(r.sim, 4096, false), sl_chan_new(r.sim, 4096, false) };
 	struct cfst_script *root = cfst_new(r.sim), *w[2];
 	for (int i = 0; i < 2; i++) {

@@ -181,7 +181,7 @@ void sd_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned fl
 		/* 2.6.0: the waker will schedule at once; no credit, no preemption */
 		sd_activate(sim, s, cpu, p, false, false);
 	} else {
-		sd_activate(sim, s, cpu, p, true, flags & (SL_WAKE_TIMER | SL_WAKE_IRQ));
+		sd_activate(sim, s, cpu, p, true, flags & SL_WAKE_IRQ);
 		if (!local && sd_preempts(sim, p, cpu))
 			sl_resched(sim, cpu);
 	}

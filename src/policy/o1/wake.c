@@ -141,7 +141,7 @@ void o1_core_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsign
 	}
 	struct sl_task *current = sl_curr(sim, waker_cpu);
 	struct o1_task *waker = current ? o1_of(current) : NULL;
-	bool requeue_waker = o1_activate(sim, s, rq, p, flags & (SL_WAKE_TIMER | SL_WAKE_IRQ), waker);
+	bool requeue_waker = o1_activate(sim, s, rq, p, flags & SL_WAKE_IRQ, waker);
 	if (s->cfg.wake_up_cpu) {
 		if (!sync || s->cfg.wake_up_cpu_sync)
 			o1_wake_up_cpu(sim, s, rq, p->cpu, p);
