@@ -5,7 +5,8 @@
  * whose migration thread or reschedule is pending after a mask change),
  * runnable count consistent, every sleeper with something to wake it (a
  * vfork()ing parent: exactly one child that will), CPU time never more
- * than CPUs x elapsed, and the policy's own consistency check.
+ * than CPUs x elapsed, and the policy's own consistency check; and
+ * before each event, every running task at the speed its last timing took.
  */
 #include "sim/internal.h"
 
@@ -13,6 +14,27 @@
 static bool vfork_waiting(const struct sl_task *t)
 {
 	return t->state == SL_TASK_SLEEPING && t->act.kind == SL_ACT_FORK && t->act.u.fork.vfork;
+}
+
+/*
+ * Progress is settled at the speed the CPU's last timing took: whatever
+ * changes a running task's speed (what its siblings run, its node's
+ * contention, its kernel phase) must re-time it.  Checked once the
+ * re-timings an event decided are done (sl__flush_bursts).
+ */
+int sl__check_speeds(struct sl_sim *sim, struct sl_err *err)
+{
+	for (int i = 0; i < sim->ncpus; i++) {
+		struct sl_cpu *c = &sim->cpus[i];
+		if (!c->curr || !sl_event_queued(&c->burst_ev))
+			continue;
+		double now = sl__speed_now(sim, c);
+		if (now != c->curr->speed)
+			return sl_fail_internal(err, "check: CPU %d's task %d runs at speed %g but "
+						"was timed at %g: its speed changed without a "
+						"re-timing", i, c->curr->id, now, c->curr->speed);
+	}
+	return 0;
 }
 
 int sl__check(struct sl_sim *sim, struct sl_err *err)

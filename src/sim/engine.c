@@ -318,6 +318,9 @@ static void migration_end(struct sl_sim *sim, struct sl_cpu *c)
 	c->migr_ev.kind = EV_MIGRATION;
 	c->in_migration = false;
 	sl__occupancy(sim, c);
+	/* its siblings' tasks no longer share the core with the thread:
+	 * re-timed here, since sl__schedule does so only when it switches */
+	sl__core_changed(sim, c->core);
 	sl__schedule(sim, c->id);
 	if (c->migration_pending)	/* requested while it ran */
 		sl_eventq_schedule(&sim->q, &c->migr_ev, sim->now);
@@ -414,6 +417,8 @@ int sl_sim_run(struct sl_sim *sim, struct sl_err *err)
 									    : SL_TIME_HORIZON;
 	while (!sim->stopped) {
 		sl__flush_bursts(sim);
+		if (sim->check && sl__check_speeds(sim, err))
+			return -1;
 		struct sl_event *e = sl_eventq_peek(&sim->q);
 		if (!e) {
 			drained = true;

@@ -295,6 +295,9 @@ void sl__cancel_burst(struct sl_sim *sim, struct sl_cpu *c);
 /* Queue the completion events re-timed since the last call: before the
  * next event is taken (sched.c). */
 void sl__flush_bursts(struct sl_sim *sim);
+/* The speed c's running task has now (its timing took the speed then:
+ * sl_task.speed); for the checks. */
+double sl__speed_now(struct sl_sim *sim, struct sl_cpu *c);
 void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c);
 void sl__process_resched(struct sl_sim *sim, int cpu);
 
@@ -345,6 +348,7 @@ void sl__conserve_mask(struct sl_sim *sim);
 /* engine.c */
 void sl__arm_tick(struct sl_sim *sim);
 int sl__check(struct sl_sim *sim, struct sl_err *err);
+int sl__check_speeds(struct sl_sim *sim, struct sl_err *err);
 /* Fire an observer callback if one is registered: OBSERVE(sim, sched_fork, a, b). */
 #define OBSERVE(sim, cb, ...) do { \
 	if ((sim)->obs && (sim)->obs->cb) \

@@ -304,6 +304,11 @@ void sl__cancel_burst(struct sl_sim *sim, struct sl_cpu *c)
 		c->burst_deferred = 2;
 }
 
+double sl__speed_now(struct sl_sim *sim, struct sl_cpu *c)
+{
+	return task_speed(sim, c);
+}
+
 /* c's completion time from its owed work and its speed now. */
 static inline sl_time burst_end(struct sl_sim *sim, struct sl_cpu *c)
 {

@@ -409,6 +409,62 @@ SL_TEST(engine_smt_siblings_share_a_core)
 	sl_sim_destroy(sim);
 }
 
+/* FIFO whose first tick on an idle CPU beside a busy sibling runs that
+ * CPU's migration thread (a policy's active balancing that finds
+ * nothing to move). */
+static bool migr_started;
+
+static void migr_tick(struct sl_sim *sim, int cpu)
+{
+	int sibling = cpu ^ 1;
+	if (!migr_started && !sl_curr(sim, cpu) && sl_curr(sim, sibling)) {
+		migr_started = true;
+		sl_migration_wake(sim, cpu, 0);
+	}
+	fifo_tick(sim, cpu);
+}
+
+static const struct sl_policy_ops migr_fifo_ops = {
+	.name = "fifo-migr", .summary = "test FIFO with one migration thread run",
+	.task_size = sizeof(struct fifo_task), .init = fifo_init, .fork = fifo_enqueue_new,
+	.wakeup = fifo_wakeup, .pick_next = fifo_pick, .tick = migr_tick,
+};
+
+SL_TEST(engine_migration_thread_slows_its_sibling_only_while_it_runs)
+{
+	/* One INT hog on a core of two siblings; the other sibling runs its
+	 * migration thread (an INT kernel thread) for 1 ms and goes idle
+	 * again.  The hog runs at the INT+INT pair speed for that 1 ms and at
+	 * full speed before and after: it loses (1 - pair) ms.  Before the
+	 * thread's end re-timed the sibling, the hog ran on at the pair speed
+	 * until its next re-timing (here: its end). */
+	struct sl_machine m;
+	struct sl_err err = { 0 };
+	CHECK(sl_machine_load(&m, "pack:1 core:1 pu:2", &err) == 0);
+	zero_costs(&m);
+	m.speed.migrate_ns = SL_MSEC;
+	migr_started = false;
+	struct sl_sim_config cfg = { .machine = &m, .policy = &migr_fifo_ops, .seed = 1,
+				     .check = true };
+	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	CHECKF(sim != NULL, "%s", err.msg);
+	if (!sim)
+		return;
+	struct script *root = script_new(sim), *a = script_new(sim);
+	script_add(a, sl_act_run(50e6, SL_WC_INT));
+	script_add(root, fork_of(a));
+	script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	double pair = m.speed.smt_pair[SL_WC_INT][SL_WC_INT];
+	double want = 50e6 + (1.0 - pair) * SL_MSEC;
+	CHECK(migr_started);
+	CHECKF(fabs((double)st.elapsed_ns - want) < 1e3, "elapsed %lld ns, want %.0f",
+	       (long long)st.elapsed_ns, want);
+	sl_sim_destroy(sim);
+}
+
 /* ---- waits for a CPU (latency.c) and work conservation (conserve.c) ---- */
 
 /* FIFO restricted to the CPUs of core 0 (`core0`) or to CPU 0 (`cpu0`):
