@@ -58,7 +58,8 @@
  *   - sched_yield, when a runnable task waits for a CPU, moves the yielder
  *     to the tail of the list, and marks a SCHED_OTHER one SCHED_YIELD
  *     (goodness -1 in the schedule() that follows, no reschedule_idle for
- *     it there); with none waiting it does nothing (linux24_yield).
+ *     it there); with none waiting it sets no need_resched and no
+ *     schedule() follows (linux24_yield).
  *   - setscheduler() sets policy and rt_priority and reschedules the
  *     caller's CPU; the caller is the task itself here (a SETSCHED action),
  *     so a running task's CPU.  2.4.27 does not move the task in the list
@@ -99,8 +100,6 @@
  *   - HT tweak: 2.4 tested it only when smp_num_siblings == 2; here it
  *     applies to any SMT width (every sibling idle), which is the same
  *     thing on the 2-way HT machines of the time.
- *   - sched_yield with no task pending returns at once in the kernel; the
- *     engine's schedule() then picks the yielder again.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -678,7 +677,7 @@ static void linux24_tick(struct sl_sim *sim, int cpu)
  * the yielder again (2.4.27 kernel/sched.c sys_sched_yield, goodness,
  * __schedule_tail).
  */
-static void linux24_yield(struct sl_sim *sim, struct sl_task *t)
+static bool linux24_yield(struct sl_sim *sim, struct sl_task *t)
 {
 	struct linux24 *s = linux24_state(sim);
 	int pending = s->nr_running;
@@ -687,11 +686,12 @@ static void linux24_yield(struct sl_sim *sim, struct sl_task *t)
 		if (s->curr[cpu])
 			pending--;
 	if (pending <= 0)
-		return;
+		return false;	/* no need_resched: back to user space */
 	struct linux24_task *p = linux24_of(t);
 	if (t->sched_policy == SL_SCHED_NORMAL)
 		p->yielded = true;
 	linux24_move_last(s, p);
+	return true;
 }
 
 /* setscheduler(): the caller's CPU reschedules; a renice does nothing. */

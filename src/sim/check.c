@@ -6,7 +6,8 @@
  * runnable count consistent, every sleeper with something to wake it (a
  * vfork()ing parent: exactly one child that will), CPU time never more
  * than CPUs x elapsed, and the policy's own consistency check; and
- * before each event, every running task at the speed its last timing took.
+ * before each event, every running task with its completion queued, at
+ * the speed its last timing took.
  */
 #include "sim/internal.h"
 
@@ -26,8 +27,11 @@ int sl__check_speeds(struct sl_sim *sim, struct sl_err *err)
 {
 	for (int i = 0; i < sim->ncpus; i++) {
 		struct sl_cpu *c = &sim->cpus[i];
-		if (!c->curr || !sl_event_queued(&c->burst_ev))
+		if (!c->curr)
 			continue;
+		if (!sl_event_queued(&c->burst_ev))
+			return sl_fail_internal(err, "check: CPU %d runs task %d with no completion "
+						"queued", i, c->curr->id);
 		double now = sl__speed_now(sim, c);
 		if (now != c->curr->speed)
 			return sl_fail_internal(err, "check: CPU %d's task %d runs at speed %g but "

@@ -422,9 +422,8 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		exit_notify(sim, t);
 		return APPLY_EXIT;
 	case SL_ACT_YIELD:
-		if (sim->ops->yield)
-			sim->ops->yield(sim, t);
-		sl_resched(sim, c->id);
+		if (!sim->ops->yield || sim->ops->yield(sim, t))
+			sl_resched(sim, c->id);
 		return APPLY_DONE;
 	case SL_ACT_SETSCHED: {
 		struct sl_sched_attr attr = {

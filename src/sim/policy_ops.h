@@ -139,9 +139,11 @@ struct sl_policy_ops {
 	 * before exec_mmap, but no exec balancing reads the mm. */
 	void (*exec)(struct sl_sim *sim, struct sl_task *t);
 
-	/* Optional.  `t`, running on its CPU, calls sched_yield(); schedule()
-	 * follows at once.  NULL: a yield is a plain reschedule. */
-	void (*yield)(struct sl_sim *sim, struct sl_task *t);
+	/* Optional.  `t`, running on its CPU, calls sched_yield(); return
+	 * whether schedule() follows at once (2.5, 2.6 and later always; 2.4
+	 * only when a task waits for a CPU).  NULL: a yield is a plain
+	 * reschedule. */
+	bool (*yield)(struct sl_sim *sim, struct sl_task *t);
 
 	/* Optional.  `t` exited (already removed in pick_next): forget it. */
 	void (*exit)(struct sl_sim *sim, struct sl_task *t);

@@ -352,6 +352,43 @@ SL_TEST(linux24_yield_passes_the_cpu)
 	sl_sim_destroy(r.sim);
 }
 
+/*
+ * 2.4.27 sys_sched_yield with no task waiting for a CPU (nr_pending 0)
+ * sets no need_resched: the yielder goes back to user space without a
+ * schedule(), and pays no runqueue scan for it.  A lone task yielding
+ * after every 200 us has, at 3 ms, the system time of one that does not
+ * yield; until Dec 2026 every yield ran schedule() and added its scan.
+ */
+SL_TEST(linux24_lone_yield_runs_no_schedule)
+{
+	sl_time sys[2] = { -1, -1 };
+
+	for (int k = 0; k < 2; k++) {
+		struct lx_run r;
+		if (!lx_start(&r, "pack:1 core:1 pu:1", "linux24", 3 * SL_MSEC)) {
+			CHECK(false);
+			return;
+		}
+		struct lx_script *a = lx_script_new(r.sim);
+		for (int i = 0; i < 19; i++) {	/* 38 actions of LX_MAX_ACTS */
+			lx_add(a, sl_act_run(200 * SL_USEC, SL_WC_INT));
+			if (k)
+				lx_add(a, (struct sl_action){ .kind = SL_ACT_YIELD });
+		}
+		struct lx_script *kids[1] = { a };
+		static const char *const comms[1] = { "a" };
+		sl_sim_spawn_root(r.sim, &lx_script_prog, lx_root(r.sim, kids, 1, comms), "root");
+		if (lx_run(&r) == 0) {
+			struct sl_task *t = lx_find(r.sim, "a");
+			if (t)
+				sys[k] = t->sys_ns;
+		}
+		sl_sim_destroy(r.sim);
+	}
+	CHECKF(sys[0] > 0 && sys[1] == sys[0], "system time %lld ns without yields, %lld with",
+	       (long long)sys[0], (long long)sys[1]);
+}
+
 /* ---- recalculation: sleepers keep half, up to ~2x the quantum ---- */
 
 /*

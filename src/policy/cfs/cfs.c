@@ -655,7 +655,7 @@ static void cfs_exec(struct sl_sim *sim, struct sl_task *t)
 		cfs_request_move(s, se, dest);
 }
 
-static void cfs_yield_op(struct sl_sim *sim, struct sl_task *t)
+static bool cfs_yield_op(struct sl_sim *sim, struct sl_task *t)
 {
 	struct cfs *s = cfs_state(sim);
 	struct cfs_entity *se = cfs_se(t);
@@ -664,6 +664,7 @@ static void cfs_yield_op(struct sl_sim *sim, struct sl_task *t)
 		cfs_rt_yield(s, se);
 	else
 		cfs_yield(s, &s->rq[se->cpu]);
+	return true;	/* do_sched_yield(): schedule() */
 }
 
 /* The migration thread preempted whatever ran on cpu: it is queued again,

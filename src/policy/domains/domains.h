@@ -445,7 +445,7 @@ int sd_sched_init(struct sd_sched *s, struct sl_err *err);
 void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child);
 void sd_exit(struct sl_sim *sim, struct sl_task *t);
 void sd_release(struct sl_sim *sim, struct sl_task *t);
-void sd_yield(struct sl_sim *sim, struct sl_task *t);
+bool sd_yield(struct sl_sim *sim, struct sl_task *t);
 struct sl_task *sd_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev);
 void sd_tick(struct sl_sim *sim, int cpu);
 /* What schedule() does to prev before choosing (also the migration thread's

@@ -598,16 +598,17 @@ void sd_release(struct sl_sim *sim, struct sl_task *t)
 
 /* sys_sched_yield (2.6.0, 2.6.12): a SCHED_OTHER task moves to the expired
  * array; an RT task to the tail of its list in the active one. */
-void sd_yield(struct sl_sim *sim, struct sl_task *t)
+bool sd_yield(struct sl_sim *sim, struct sl_task *t)
 {
 	struct sd_sched *s = sd_state(sim);
 	struct sd_task *p = sd_of(t);
 	struct sd_rq *rq = sd_rq(s, p->cpu);
 
 	if (!p->array)
-		return;
+		return true;
 	sd_dequeue(p);
 	sd_enqueue(sd_rt(p) ? rq->active : rq->expired, p);
+	return true;
 }
 
 /* ---- constants ---- */

@@ -445,7 +445,7 @@ void o1_core_exit(struct sl_sim *sim, struct sl_task *t);
 void o1_core_release(struct sl_sim *sim, struct sl_task *t);
 /* o1/sched.c */
 struct sl_task *o1_core_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev);
-void o1_core_yield(struct sl_sim *sim, struct sl_task *t);
+bool o1_core_yield(struct sl_sim *sim, struct sl_task *t);
 /* o1/tick.c */
 void o1_core_tick(struct sl_sim *sim, int cpu);
 /* o1/numa.c: sched_balance_exec */

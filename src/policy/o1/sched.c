@@ -152,16 +152,17 @@ struct sl_task *o1_core_pick_next(struct sl_sim *sim, int cpu, struct sl_task *p
 }
 
 /* sys_sched_yield: requeue, then schedule() follows at once. */
-void o1_core_yield(struct sl_sim *sim, struct sl_task *t)
+bool o1_core_yield(struct sl_sim *sim, struct sl_task *t)
 {
 	struct o1 *s = o1_state(sim);
 	struct o1_task *p = o1_of(t);
 
 	if (!p->array)
-		return;
+		return true;
 	struct o1_rq *rq = o1_rq(s, p->cpu);
 	o1_dequeue(p);
 	/* RT tasks round-robin in the active array */
 	bool expired = s->cfg.yield == O1_YIELD_EXPIRED && !sl_task_rt(t);
 	o1_enqueue(expired ? rq->expired : rq->active, p);
+	return true;
 }

@@ -283,7 +283,7 @@ static void sls_exec(struct sl_sim *sim, struct sl_task *t)
 	sls_note_settled(s, e);	/* a new image starts afresh */
 }
 
-static void sls_yield(struct sl_sim *sim, struct sl_task *t)
+static bool sls_yield(struct sl_sim *sim, struct sl_task *t)
 {
 	struct sls *s = sls_state(sim);
 	struct sls_ent *e = sls_ent(t);
@@ -291,11 +291,12 @@ static void sls_yield(struct sl_sim *sim, struct sl_task *t)
 
 	if (e->rt) {
 		e->rt_tail = true;	/* behind the others of its priority */
-		return;
+		return true;
 	}
 	sls_update_curr(s, rq);
 	if (rq->nq && e->vruntime <= rq->heap[0]->vruntime)
 		e->vruntime = rq->heap[0]->vruntime + 1;
+	return true;
 }
 
 /* Forget a pending move of e (it died). */
