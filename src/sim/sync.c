@@ -19,6 +19,9 @@
  * after taking data (it returns what is there), so its wakeup is always the
  * one at the end of the call.
  *
+ * A pipe write of at most PIPE_BUF bytes is atomic (chan_write); a socket's
+ * is taken in whatever room there is.
+ *
  * A read wakes blocked writers only when it leaves at most the channel's
  * write space queued: any read of a pipe (pipe_read wakes the writer once
  * it took something), but an AF_UNIX socket's writer only once its skbs take
@@ -141,11 +144,23 @@ void sl__sleep_io(struct sl_sim *sim, struct sl_waitq *wq, struct sl_task *t)
 	sim->nr_runnable--;
 }
 
+/* POSIX's PIPE_BUF, 4096 in Linux on every arch (include/linux/limits.h). */
+#define SL_PIPE_BUF 4096
+
 static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 {
 	struct sl_chan *ch = t->act.u.chan.chan;
 	long room = ch->capacity - ch->level;
-	long n = t->act.u.chan.bytes < room ? t->act.u.chan.bytes : room;
+	long want = t->act.u.chan.bytes;
+
+	/* A pipe write of at most PIPE_BUF is atomic: it waits for room for
+	 * all of it before copying anything (2.4.27 and 2.6.11 pipe_write,
+	 * "If count <= PIPE_BUF, we have to make it atomic"; POSIX).  (One
+	 * larger than the pipe could never fit: it goes in pieces.) */
+	if (ch->sync && want <= SL_PIPE_BUF && want <= ch->capacity && want > room &&
+	    !ch->closed)
+		return sleep_on(sim, &ch->writers, t);
+	long n = want < room ? want : room;
 
 	ch->level += n;
 	t->act.u.chan.bytes -= n;

@@ -1028,6 +1028,68 @@ SL_TEST(engine_chan_write_space_holds_the_writer)
 	CHECKF(at == 4 * SL_MSEC, "write space 0: writer woken at %lld", (long long)at);
 }
 
+/* A reader that records what each of its reads returned. */
+static struct {
+	long got[4];
+	int n;
+} atomic_log;
+
+static void atomic_reader_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	if (t->act.kind == SL_ACT_CHAN_READ && atomic_log.n < 4)
+		atomic_log.got[atomic_log.n++] = t->result;
+	script_step(sim, t, next);
+}
+
+static const struct sl_prog atomic_reader_prog = { .name = "reader", .step = atomic_reader_step };
+
+/* What the reader's two reads of 4096 get when the writer puts `first`
+ * then `second` bytes into a 4096-byte pipe (or socket buffer) before
+ * the reader's first read at 1 ms. */
+static void pipe_reads(bool pipe, long first, long second, long got[2])
+{
+	struct sl_machine m;
+	struct sl_sim *sim = make_sim(&m, "pack:2 core:1 pu:1", 1);
+	got[0] = got[1] = -1;
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	struct sl_chan *ch = sl_chan_new(sim, 4096, pipe);
+	struct script *w = script_new(sim), *rd = script_new(sim);
+	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { ch, first } });
+	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { ch, second } });
+	script_add(rd, sl_act_run(1e6, SL_WC_INT));
+	script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { ch, 4096 } });
+	script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { ch, 4096 } });
+	atomic_log.n = 0;
+	struct sl_action fr = fork_of(rd);
+	fr.u.fork.prog = &atomic_reader_prog;
+	spawn_pair(sim, fork_of(w), fr);
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	CHECK(atomic_log.n >= 2);
+	got[0] = atomic_log.got[0];
+	got[1] = atomic_log.got[1];
+	sl_sim_destroy(sim);
+}
+
+SL_TEST(engine_pipe_write_up_to_pipe_buf_is_atomic)
+{
+	long got[2];
+	/* 4000 bytes queued, then a write of 200: it waits for room for all
+	 * 200 (2.4.27 pipe_write: count <= PIPE_BUF is atomic), so the first
+	 * read finds 4000 and the second the 200; once it put 96 in at once */
+	pipe_reads(true, 4000, 200, got);
+	CHECKF(got[0] == 4000 && got[1] == 200, "pipe: reads of %ld and %ld", got[0], got[1]);
+	/* a socket buffer takes what fits */
+	pipe_reads(false, 4000, 200, got);
+	CHECKF(got[0] == 4096 && got[1] == 104, "socket: reads of %ld and %ld", got[0], got[1]);
+	/* beyond PIPE_BUF a pipe write goes in pieces too */
+	pipe_reads(true, 100, 5000, got);
+	CHECKF(got[0] == 4096 && got[1] == 1004, "pipe, 5000 B: reads of %ld and %ld", got[0],
+	       got[1]);
+}
+
 /* ... and a writer whose write woke a reader that preempts it stops
  * there, runnable, until the reader has had the CPU. */
 SL_TEST(engine_need_resched_stops_the_waker)
