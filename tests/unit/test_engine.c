@@ -284,6 +284,16 @@ static int run(struct sl_sim *sim, struct sl_run_stats *st)
 	return rc;
 }
 
+/* A root that forks one child doing `work` and waits for it. */
+static void spawn_one(struct sl_sim *sim, struct sl_action work)
+{
+	struct script *root = script_new(sim), *child = script_new(sim);
+	script_add(child, work);
+	script_add(root, fork_of(child));
+	script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+}
+
 /* A root (running `prog`) that forks two INT hogs of `work` ref ns and
  * waits for both. */
 static void spawn_two_hogs(struct sl_sim *sim, const struct sl_prog *prog, double work)
@@ -450,11 +460,7 @@ SL_TEST(engine_migration_thread_slows_its_sibling_only_while_it_runs)
 	CHECKF(sim != NULL, "%s", err.msg);
 	if (!sim)
 		return;
-	struct script *root = script_new(sim), *a = script_new(sim);
-	script_add(a, sl_act_run(50e6, SL_WC_INT));
-	script_add(root, fork_of(a));
-	script_add(root, sl_act_wait());
-	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	spawn_one(sim, sl_act_run(50e6, SL_WC_INT));
 	struct sl_run_stats st;
 	CHECK(run(sim, &st) == 0);
 	double pair = m.speed.smt_pair[SL_WC_INT][SL_WC_INT];
@@ -1131,11 +1137,7 @@ SL_TEST(engine_fork_costs_are_system_time)
 		return;
 	m.speed.fork_ns = 200000;
 	m.speed.exit_ns = 100000;
-	struct script *root = script_new(sim), *c = script_new(sim);
-	script_add(c, sl_act_run(1e7, SL_WC_INT));
-	script_add(root, fork_of(c));
-	script_add(root, sl_act_wait());
-	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	spawn_one(sim, sl_act_run(1e7, SL_WC_INT));
 	struct sl_run_stats st;
 	CHECK(run(sim, &st) == 0);
 	/* fork 0.2 ms + two exits 0.1 ms each, all system time */
