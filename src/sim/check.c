@@ -6,8 +6,9 @@
  * runnable count consistent, every sleeper with something to wake it (a
  * vfork()ing parent: exactly one child that will), CPU time never more
  * than CPUs x elapsed, and the policy's own consistency check; and
- * before each event, every running task with its completion queued, at
- * the speed its last timing took.
+ * before each event, a tick to come while a task is runnable and every
+ * running task with its completion queued, at the speed its last timing
+ * took.
  */
 #include "sim/internal.h"
 
@@ -18,13 +19,19 @@ static bool vfork_waiting(const struct sl_task *t)
 }
 
 /*
- * Progress is settled at the speed the CPU's last timing took: whatever
- * changes a running task's speed (what its siblings run, its node's
- * contention, its kernel phase) must re-time it.  Checked once the
- * re-timings an event decided are done (sl__flush_bursts).
+ * What times the run, checked once the re-timings an event decided are
+ * done (sl__flush_bursts): a tick to come while a task is runnable; each
+ * running task's completion queued, and at the speed its progress is
+ * settled at, the one its last timing took: whatever changes a running
+ * task's speed (what its siblings run, its node's contention, its kernel
+ * phase) must re-time it.
  */
-int sl__check_speeds(struct sl_sim *sim, struct sl_err *err)
+int sl__check_timing(struct sl_sim *sim, struct sl_err *err)
 {
+	/* a runnable task's slice is counted down by ticks */
+	if (sim->nr_runnable > 0 && !sl_event_queued(&sim->tick_ev))
+		return sl_fail_internal(err, "check: %d runnable tasks and no tick to come",
+					sim->nr_runnable);
 	for (int i = 0; i < sim->ncpus; i++) {
 		struct sl_cpu *c = &sim->cpus[i];
 		if (!c->curr)

@@ -417,7 +417,7 @@ int sl_sim_run(struct sl_sim *sim, struct sl_err *err)
 									    : SL_TIME_HORIZON;
 	while (!sim->stopped) {
 		sl__flush_bursts(sim);
-		if (sim->check && sl__check_speeds(sim, err))
+		if (sim->check && sl__check_timing(sim, err))
 			return -1;
 		struct sl_event *e = sl_eventq_peek(&sim->q);
 		if (!e) {

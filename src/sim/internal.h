@@ -348,7 +348,7 @@ void sl__conserve_mask(struct sl_sim *sim);
 /* engine.c */
 void sl__arm_tick(struct sl_sim *sim);
 int sl__check(struct sl_sim *sim, struct sl_err *err);
-int sl__check_speeds(struct sl_sim *sim, struct sl_err *err);
+int sl__check_timing(struct sl_sim *sim, struct sl_err *err);
 /* Fire an observer callback if one is registered: OBSERVE(sim, sched_fork, a, b). */
 #define OBSERVE(sim, cb, ...) do { \
 	if ((sim)->obs && (sim)->obs->cb) \
