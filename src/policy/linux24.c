@@ -673,9 +673,8 @@ static void linux24_tick(struct sl_sim *sim, int cpu)
  * tail of the runqueue, and a SCHED_OTHER one is also marked SCHED_YIELD,
  * which goodness() ranks below every runnable task in the schedule() that
  * follows and schedule_tail() spares a reschedule_idle().  With none
- * pending the kernel returns at once; the engine's schedule() then picks
- * the yielder again (2.4.27 kernel/sched.c sys_sched_yield, goodness,
- * __schedule_tail).
+ * pending it sets no need_resched and returns: no schedule() (2.4.27
+ * kernel/sched.c sys_sched_yield, goodness, __schedule_tail).
  */
 static bool linux24_yield(struct sl_sim *sim, struct sl_task *t)
 {
