@@ -432,10 +432,7 @@ static void cfs_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task 
 		se->cpu = cpu;
 		/* wake_up_new_task: the parent's CPU, before the placement */
 		se->recent_used_cpu = cpu;
-		if (s->fork_balance && sl_cpumask_weight(&child->allowed) > 1)
-			cpu = cfs_select_task_rq(s, se, cpu, cpu, CFS_WF_FORK, pse);
-		else if (!sl_cpumask_test(&child->allowed, cpu))
-			cpu = sl_cpumask_first(&child->allowed);
+		cpu = cfs_select_task_rq_core(s, se, cpu, cpu, CFS_WF_FORK, pse);
 	} else {
 		/* CPU 0, or the first it may run on (a pinned benchmark) */
 		cpu = sl_cpumask_test(&child->allowed, 0) ? 0 : sl_cpumask_first(&child->allowed);
@@ -517,11 +514,7 @@ static void cfs_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, uns
 	bool exiting = waker && waker->task->state == SL_TASK_DEAD;
 	unsigned wf = CFS_WF_TTWU |
 		      ((flags & SL_WAKE_SYNC_MODERN) && !exiting ? CFS_WF_SYNC : 0);
-	/* core.c select_task_rq(): a task allowed on one CPU goes there, and
-	 * select_task_rq_fair (with its record_wakee) is not called */
-	int cpu = sl_cpumask_weight(&t->allowed) == 1
-			  ? sl_cpumask_first(&t->allowed)
-			  : cfs_select_task_rq(s, se, prev_cpu, waker_cpu, wf, waker);
+	int cpu = cfs_select_task_rq_core(s, se, prev_cpu, waker_cpu, wf, waker);
 	if (cpu != prev_cpu)
 		cfs_move_sleeping(s, se, cpu);
 
@@ -648,7 +641,7 @@ static void cfs_exec(struct sl_sim *sim, struct sl_task *t)
 	if (s->short_slice > 0)
 		cfs_apply_custom_slice(s, se);
 	/* select_task_rq_rt() keeps an exec'ing RT task where it is */
-	if (!s->fork_balance || t->cpu < 0 || se->rt)
+	if (t->cpu < 0 || se->rt)
 		return;
 	int dest = cfs_select_task_rq(s, se, t->cpu, t->cpu, CFS_WF_EXEC, se);
 	if (dest != t->cpu)

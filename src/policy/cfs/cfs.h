@@ -611,6 +611,11 @@ int cfs_gsum_check(struct cfs *s, struct sl_err *err);
  * doing the wakeup / fork / exec, `waker` its task (NULL: an interrupt). */
 int cfs_select_task_rq(struct cfs *s, struct cfs_entity *se, int prev_cpu, int this_cpu,
 		       unsigned wf, struct cfs_entity *waker);
+/* core.c select_task_rq() (fork and wakeup; sched_exec asks the class
+ * directly): a task allowed on one CPU goes there, any other where
+ * cfs_select_task_rq says. */
+int cfs_select_task_rq_core(struct cfs *s, struct cfs_entity *se, int prev_cpu, int this_cpu,
+			    unsigned wf, struct cfs_entity *waker);
 /* The CPU went idle: note an idle core for its LLC (__update_idle_core). */
 void cfs_update_idle_core(struct cfs *s, int cpu);
 

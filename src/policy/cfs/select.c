@@ -540,7 +540,10 @@ int cfs_select_task_rq(struct cfs *s, struct cfs_entity *se, int prev_cpu, int t
 		       unsigned wf, struct cfs_entity *waker)
 {
 	bool sync = wf & CFS_WF_SYNC;
-	unsigned sd_flag = wf & CFS_WF_FORK ? CFS_SD_BALANCE_FORK :
+	/* fork_balance=off: no domain has SD_BALANCE_FORK or _EXEC, so a
+	 * new or exec'ing task stays where it is (if it may run there) */
+	unsigned sd_flag = !s->fork_balance ? 0 :
+			   wf & CFS_WF_FORK ? CFS_SD_BALANCE_FORK :
 			   wf & CFS_WF_EXEC ? CFS_SD_BALANCE_EXEC : 0;
 	bool want_affine = false;
 	int new_cpu = prev_cpu, sd = -1;
@@ -578,4 +581,16 @@ int cfs_select_task_rq(struct cfs *s, struct cfs_entity *se, int prev_cpu, int t
 		new_cpu = cfs_allowed(se, prev_cpu) ? prev_cpu : sl_cpumask_first(&se->task->allowed);
 	}
 	return new_cpu;
+}
+
+/* core.c select_task_rq(), around the class's: a task allowed on one CPU
+ * goes there without asking the class (no record_wakee, no search). */
+int cfs_select_task_rq_core(struct cfs *s, struct cfs_entity *se, int prev_cpu, int this_cpu,
+			    unsigned wf, struct cfs_entity *waker)
+{
+	const sl_cpumask *allowed = &se->task->allowed;
+
+	if (sl_cpumask_weight(allowed) == 1)
+		return sl_cpumask_first(allowed);
+	return cfs_select_task_rq(s, se, prev_cpu, this_cpu, wf, waker);
 }

@@ -448,7 +448,7 @@ static void sd_active_w26(struct sl_sim *sim, struct sd_sched *s, int busiest)
 		if (sl_cpumask_test(&g->cpumask, busiest))
 			continue;
 		sd_for_each_cpu(i, s, &g->cpumask) {
-			if (!sd_cpu_idle(sim, s, i)) {
+			if (!sl_cpu_idle(sim, i)) {
 				target = -1;
 				break;
 			}

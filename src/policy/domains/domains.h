@@ -334,8 +334,6 @@ void sd_free_domains(struct sd_sched *s);
 
 /* nr_running as the kernel counts it: the migration thread is a task. */
 int sd_nr_running(struct sl_sim *sim, const struct sd_sched *s, int cpu);
-/* idle_cpu(): running nothing, and nothing queued (see domains/load.c). */
-bool sd_cpu_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu);
 bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu);
 void sd_update_cpu_load(struct sl_sim *sim, struct sd_sched *s, int cpu);
 /* 2.6.12 source_load / target_load: min / max of cpu_load and 128 *

@@ -66,20 +66,10 @@ int sd_nr_running(struct sl_sim *sim, const struct sd_sched *s, int cpu)
 	return n;
 }
 
-/* idle_cpu(): the CPU runs its idle task (2.6.12.1 kernel/sched.c).  A CPU
- * given a task it has not switched to yet (its reschedule IPI in flight) is
- * still idle, as in the kernel, whose wake_idle() reads cpu_curr without
- * that CPU's runqueue lock: two wakeups in that window both pick it. */
-bool sd_cpu_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu)
-{
-	(void)s;
-	return sl_cpu_idle(sim, cpu);
-}
-
 bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu)
 {
 	sd_for_each_cpu(sib, s, sl_topo_siblings(s->topo, cpu))
-		if (!sd_cpu_idle(sim, s, sib))
+		if (!sl_cpu_idle(sim, sib))
 			return false;
 	return true;
 }

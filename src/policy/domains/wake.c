@@ -27,10 +27,12 @@
  *     of the lowest SD_BALANCE_EXEC domain, our own CPU counted with its
  *     low guess and every other with its high guess plus one task (the
  *     one that would move), first CPU on ties.  INFERRED.
- *   - Idle CPUs: the kernel's idle_cpu() (sd_cpu_idle() in
- *     domains/load.c): one given a task it has not yet switched to is
- *     still idle, so two wakeups in that window both take it, as in the
- *     kernel (until Dec 2026 the model also asked for an empty runqueue).
+ *   - Idle CPUs: the kernel's idle_cpu(), the CPU running its idle task,
+ *     is the engine's sl_cpu_idle(): one given a task it has not yet
+ *     switched to (its reschedule IPI in flight) is still idle, so two
+ *     wakeups in that window both take it, as in the kernel, whose
+ *     wake_idle() reads cpu_curr without that CPU's runqueue lock (until
+ *     Dec 2026 the model also asked for an empty runqueue).
  *
  * Omitted / simplified:
  *   - SD_BALANCE_CLONE / wake_up_forked_thread of 2.6.7-2.6.8: neither
@@ -43,7 +45,7 @@
 
 /* ---- 2.6.12 ---- */
 
-/* The first CPU of span & allowed that is idle (sd_cpu_idle), or -1: the
+/* The first CPU of span & allowed that is idle (sl_cpu_idle), or -1: the
  * kernel's walk over the span in CPU order, taken a word at a time from
  * the engine's mask of idle CPUs, so a busy span costs a few word
  * operations, not a test per CPU. */
@@ -68,7 +70,7 @@ static int sd_first_idle(struct sl_sim *sim, const struct sd_sched *s, const sl_
 static int sd_wake_idle(struct sl_sim *sim, struct sd_sched *s, int cpu,
 			const struct sd_task *p)
 {
-	if (!s->wake_idle || sd_cpu_idle(sim, s, cpu))
+	if (!s->wake_idle || sl_cpu_idle(sim, cpu))
 		return cpu;
 	sd_for_each_domain(s, cpu, sd) {
 		if (!(sd->p.flags & SD_WAKE_IDLE))
@@ -126,7 +128,7 @@ static int sd_balance_wake(struct sl_sim *sim, struct sd_sched *s, int cpu,
 {
 	const struct sd_domain *sd = sd_rq(s, cpu)->sd;
 
-	if (sd_cpu_idle(sim, s, cpu) || !sd || !(sd->p.flags & SD_FLAG_WAKE))
+	if (sl_cpu_idle(sim, cpu) || !sd || !(sd->p.flags & SD_FLAG_WAKE))
 		return cpu;
 	int idle = sd_first_idle(sim, s, &sd->span, &p->task->allowed);
 	return idle >= 0 ? idle : cpu;
