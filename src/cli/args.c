@@ -253,9 +253,11 @@ void cli_print_stats(const struct sl_event_counts *events, double wall_s, double
 	fputc('\n', stderr);
 	double per = events->total ? 1.0 / (double)events->total : 0.0;
 	fprintf(stderr, "schedlab: stats: %llu completions timed (%.2f per event), %llu node "
-		"re-timings for bandwidth contention (%.2f per event)\n",
+		"re-timings for bandwidth contention (%.2f per event), %llu program steps (%.2f "
+		"per event)\n",
 		(unsigned long long)events->bursts_timed, (double)events->bursts_timed * per,
-		(unsigned long long)events->node_retimes, (double)events->node_retimes * per);
+		(unsigned long long)events->node_retimes, (double)events->node_retimes * per,
+		(unsigned long long)events->steps, (double)events->steps * per);
 }
 
 int cli_finish_output(void)

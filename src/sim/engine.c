@@ -44,6 +44,7 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 	sim->check = cfg->check;
 	sim->obs = cfg->observer;
 	sim->time_limit = cfg->time_limit;
+	sim->step_limit = cfg->step_limit;
 	sim->ctx_cpu = -1;
 	sim->next_mm = 1;
 	sim->hz = 1000;
@@ -437,6 +438,8 @@ int sl_sim_run(struct sl_sim *sim, struct sl_err *err)
 		handle(sim, e);
 		if (sim->check && !sim->stopped && sl__check(sim, err))
 			return -1;
+		if (sim->step_limit && sim->steps >= sim->step_limit)
+			sim->stopped = true;
 	}
 	for (int i = 0; i < sim->ncpus; i++)
 		sl__settle(sim, &sim->cpus[i]);
@@ -665,7 +668,8 @@ void sl_sim_stats(const struct sl_sim *sim, struct sl_run_stats *out)
 	out->elapsed_ns = end - sim->root_start;
 	out->events = (struct sl_event_counts){ .total = sim->events,
 						 .bursts_timed = sim->bursts_timed,
-						 .node_retimes = sim->node_retimes };
+						 .node_retimes = sim->node_retimes,
+						 .steps = sim->steps };
 	static const enum sl_event_kind public_kind[EV_DISK_DONE + 1] = {
 		[EV_BURST_DONE] = SL_EVK_BURST, [EV_TIMER] = SL_EVK_TIMER,
 		[EV_TICK] = SL_EVK_TICK, [EV_IPI] = SL_EVK_IPI,
@@ -702,4 +706,5 @@ void sl_event_counts_add(struct sl_event_counts *to, const struct sl_event_count
 		to->kind[k] += from->kind[k];
 	to->bursts_timed += from->bursts_timed;
 	to->node_retimes += from->node_retimes;
+	to->steps += from->steps;
 }

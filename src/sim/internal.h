@@ -119,6 +119,7 @@ struct sl_sim {
 	uint64_t events;
 	uint64_t events_by_ev[EV_DISK_DONE + 1];	/* per enum sl_ev_kind */
 	uint64_t bursts_timed, node_retimes;	/* sl_event_counts' */
+	uint64_t steps, step_limit;	/* programs' steps, and the config's bound (0: none) */
 
 	unsigned hz;
 	sl_time tick_ns;

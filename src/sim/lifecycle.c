@@ -466,6 +466,7 @@ bool sl__continue(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 			t->need_step = false;
 			t->need_apply = true;
 			t->act_phase = 0;
+			sim->steps++;
 			t->prog->step(sim, t, &t->act);
 		}
 		if ((t->debt_sys > 0 || t->stall_ns > 0) && may_leave_cpu(t->act.kind))

@@ -34,6 +34,11 @@ struct sl_sim_config {
 	sl_time time_limit;	/* stop at this simulated time (0 = none) */
 	bool check;		/* verify invariants after every event (tests) */
 	const struct sl_observer *observer;	/* optional: tracepoint callbacks */
+	/* Stop the run (as sl_sim_stop) once the tasks' programs have taken
+	 * this many steps (0 = no limit): a bound on the work of a run where
+	 * the time limit bounds nothing, programs whose actions take no
+	 * simulated time (rt-app's lock/unlock loops; fuzz harnesses). */
+	uint64_t step_limit;
 };
 
 struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err);
@@ -314,6 +319,9 @@ struct sl_event_counts {
 	 * per CPU and event; re-timings of a node's CPUs after a change of
 	 * its bandwidth contention, at most once per node and event */
 	uint64_t bursts_timed, node_retimes;
+	/* actions the tasks' programs chose (sl_prog.step), those that take
+	 * no simulated time included: the work outside the events */
+	uint64_t steps;
 };
 
 const char *sl_event_kind_name(enum sl_event_kind k);

@@ -159,7 +159,7 @@ void fuzz_run(const struct sl_machine *machine, const char *policy,
 		return;
 	struct sl_sim_config cfg = {
 		.machine = machine, .policy = pops, .knobs = &knobs,
-		.seed = seed, .check = true, .observer = &obs,
+		.seed = seed, .check = true, .observer = &obs, .step_limit = FUZZ_MAX_STEPS,
 	};
 	struct sl_sim *sim = sl_sim_create(&cfg, &err);
 	if (!sim) {

@@ -25,9 +25,12 @@
 #define FUZZ_MAX_LEN 8192
 
 /* What a run may cost: simulated time, engine events (counted between
- * slices of simulated time), and scheduling events seen by an observer
- * (switches, wakeups, forks, exits, migrations); the run stops at the
- * first bound reached, as if complete. */
+ * slices of simulated time), scheduling events seen by an observer
+ * (switches, wakeups, forks, exits, migrations) and the programs' steps
+ * (sl_sim_config.step_limit: actions that take no simulated time, which
+ * none of the others bound; an rt-app file of 10,000 lock/unlock pairs
+ * per microsecond of work ran 98 s, past the 10 s timeout); the run stops
+ * at the first bound reached, as if complete. */
 #define FUZZ_MAX_SIM_NS (2 * SL_SEC)
 #define FUZZ_MIN_SIM_NS (3 * SL_MSEC)	/* what a big machine still gets (fuzz.c) */
 #define FUZZ_SLICE_NS SL_MSEC
@@ -35,6 +38,7 @@
 #define FUZZ_MAX_SCHED_EVENTS 5000
 #define FUZZ_MIN_EVENTS 50		/* what a big machine still gets (fuzz.c) */
 #define FUZZ_MIN_SCHED_EVENTS 20
+#define FUZZ_MAX_STEPS 200000
 /* Runs whose estimated memory (sl_workload_mem) is above this are skipped,
  * as the command line refuses them above --max-mem. */
 #define FUZZ_MAX_RUN_BYTES (256ull << 20)

@@ -2512,6 +2512,53 @@ SL_TEST(engine_instant_actions_bounded)
 	sl_sim_destroy(sim);
 }
 
+/* A program of 999 instant actions (a wait with no child) per
+ * microsecond of work, for ever: time passes, so the guard above never
+ * fires, but a run's work per simulated second is large. */
+static void busy_waiter_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	(void)sim;
+	long *n = t->prog_state;
+	*next = ++*n % 1000 ? sl_act_wait() : sl_act_run(SL_USEC, SL_WC_INT);
+}
+
+static const struct sl_prog busy_waiter_prog = { .name = "busy-waiter", .step = busy_waiter_step };
+
+/* The config's step limit stops such a run after that many steps (a few
+ * more: the step that crosses it finishes its event), with the steps
+ * counted in the stats; without one, only the time limit stops it. */
+SL_TEST(engine_step_limit_stops_a_run_of_instant_actions)
+{
+	struct sl_machine m;
+	struct sl_err err = { 0 };
+	uint64_t steps[2];
+	sl_time now[2];
+
+	CHECK(sl_machine_load(&m, "pack:1 core:1 pu:1", &err) == 0);
+	zero_costs(&m);
+	for (int limited = 0; limited < 2; limited++) {
+		struct sl_sim_config cfg = { .machine = &m, .policy = &fifo_ops, .seed = 1,
+					     .check = true, .time_limit = 100 * SL_USEC,
+					     .step_limit = limited ? 5000 : 0 };
+		struct sl_sim *sim = sl_sim_create(&cfg, &err);
+		CHECK(sim != NULL);
+		if (!sim)
+			return;
+		long n = 0;
+		sl_sim_spawn_root(sim, &busy_waiter_prog, &n, "busy-waiter");
+		struct sl_run_stats st;
+		CHECK(run(sim, &st) == 0);
+		steps[limited] = st.events.steps;
+		now[limited] = sl_now(sim);
+		sl_sim_destroy(sim);
+	}
+	/* 100 us of 1 us runs, each with its 999 waits */
+	CHECKF(steps[0] >= 99000 && now[0] == 100 * SL_USEC, "unlimited: %llu steps, %lld ns",
+	       (unsigned long long)steps[0], (long long)now[0]);
+	CHECKF(steps[1] >= 5000 && steps[1] <= 6000 && now[1] <= 6 * SL_USEC,
+	       "limited: %llu steps, %lld ns", (unsigned long long)steps[1], (long long)now[1]);
+}
+
 /* ---- the simulated-time horizon (docs/robustness.md, "Simulated time") ---- */
 
 /* Run a one-task script of `n` sleeps of `ns` each on one CPU, with a time
