@@ -143,10 +143,12 @@ validate: schedlab
 # run each for FUZZ_SECONDS on its seed corpus (tests/fuzz/run.sh;
 # docs/robustness.md "Fuzzing").  New inputs and findings go under
 # build/fuzz/, never into the tree.  Fails on any finding.  FUZZ_REGRESS=1
-# adds the reproducers of tests/fuzz/regress/ to the seeds.
+# adds the reproducers of tests/fuzz/regress/ to the seeds; FUZZ_SEED=N
+# fixes libFuzzer's seed (CI), empty draws a new one each pass.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_REGRESS ?= 0
+FUZZ_SEED    ?=
 FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS  = -std=c11 -D_GNU_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) -DSL_TESTING \
@@ -155,7 +157,7 @@ FUZZ_OBJ     := $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRC) build/gen/experimen
 
 .PHONY: fuzz fuzz-build
 fuzz: fuzz-build
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_REGRESS=$(FUZZ_REGRESS) sh tests/fuzz/run.sh $(FUZZ_NAMES)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_REGRESS=$(FUZZ_REGRESS) FUZZ_SEED=$(FUZZ_SEED) sh tests/fuzz/run.sh $(FUZZ_NAMES)
 
 FUZZ_BINS    := $(patsubst %,build/fuzz/%,$(FUZZ_NAMES))
 fuzz-build: $(FUZZ_BINS)

@@ -8,9 +8,13 @@
 # findings (crash-*, timeout-*, oom-*, leak-*) and the log to
 # build/fuzz/work/NAME/ (emptied first: each pass starts from the seeds,
 # so it is repeatable); the tree is only read.  Exits 1 on any finding.
+# FUZZ_SEED=N fixes libFuzzer's random seed (CI's gate: the same inputs
+# on every run, so that a finding is the change's and not the draw's);
+# unset, each pass draws its own and explores further.
 set -u
 cd "$(dirname "$0")/../.."
 secs=${FUZZ_SECONDS:-60}
+seed=${FUZZ_SEED:+-seed=$FUZZ_SEED}
 total=0; bad=0
 
 for name in "$@"; do
@@ -22,7 +26,7 @@ for name in "$@"; do
 	# -max_len as FUZZ_MAX_LEN (fuzz.h); -timeout per input, s; RSS per process, MB
 	# shellcheck disable=SC2086
 	LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp:print_suppressions=0 \
-	build/fuzz/"$name" -max_total_time="$secs" -max_len=8192 -timeout=10 \
+	build/fuzz/"$name" $seed -max_total_time="$secs" -max_len=8192 -timeout=10 \
 		-rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$work/findings/" "$work/corpus" $seeds \
 		>"$work/log" 2>&1
@@ -40,5 +44,5 @@ for name in "$@"; do
 	fi
 	total=$((total + ${execs:-0}))
 done
-echo "fuzz: $total executions in all, $bad harness(es) with findings (${secs} s each)"
+echo "fuzz: $total executions in all, $bad harness(es) with findings (${secs} s each${FUZZ_SEED:+, seed $FUZZ_SEED})"
 [ $bad -eq 0 ]
