@@ -20,11 +20,14 @@
 
 /* One logical CPU before numbering: any keys that are equal exactly for
  * CPUs of the same core / package / node (the hwloc object, or a preset's
- * own indices).  Given in CPU order. */
+ * own indices), and for CPUs of one package sharing a last-level cache
+ * (llc_key; 0 for all of a package whose CPUs share one, every preset's).
+ * Given in CPU order. */
 struct hw_raw_cpu {
 	uint64_t core_key;
 	uint64_t package_key;
 	uint64_t node_key;
+	uint64_t llc_key;
 };
 
 /* Most raw CPUs looked at (noht may then keep SL_MAX_CPUS of them: SMT4

@@ -206,6 +206,20 @@ static hwloc_obj_t first_pu_inside(const struct pu_index *ix, hwloc_const_cpuset
 	return best;
 }
 
+/* pu's last-level cache: its data or unified cache ancestor of the
+ * highest level (L3 on a chiplet, L2 on a Core 2 module), or NULL. */
+static hwloc_obj_t llc_of(hwloc_obj_t pu)
+{
+	hwloc_obj_t llc = NULL;
+
+	for (hwloc_obj_t o = pu->parent; o; o = o->parent)
+		if (hwloc_obj_type_is_cache(o->type) &&
+		    o->attr->cache.type != HWLOC_OBJ_CACHE_INSTRUCTION &&
+		    (!llc || o->attr->cache.depth > llc->attr->cache.depth))
+			llc = o;
+	return llc;
+}
+
 static void raw_cpu(hwloc_topology_t topo, const struct pu_index *ix, hwloc_obj_t pu,
 		    struct hw_raw_cpu *raw)
 {
@@ -221,6 +235,15 @@ static void raw_cpu(hwloc_topology_t topo, const struct pu_index *ix, hwloc_obj_
 	raw->core_key = obj_key(core ? core : pu);
 	raw->package_key = pkg ? obj_key(pkg) : 0;
 	raw->node_key = node ? obj_key(node) : 0;
+	/* The LLC counts where it holds whole cores inside one package;
+	 * otherwise (a cache above the package, none known in hardware, or
+	 * below the core, a file's per-thread cache) the package stands for
+	 * it, as it does on every preset */
+	hwloc_obj_t llc = llc_of(pu);
+	bool nests = llc && llc->cpuset &&
+		     (!pkg || (pkg->cpuset && hwloc_bitmap_isincluded(llc->cpuset, pkg->cpuset))) &&
+		     (!core || (core->cpuset && hwloc_bitmap_isincluded(core->cpuset, llc->cpuset)));
+	raw->llc_key = nests ? obj_key(llc) : 0;
 }
 
 static int build_topo(hwloc_topology_t topo, struct sl_topo *t, bool noht,

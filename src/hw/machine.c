@@ -211,10 +211,14 @@ unsigned long hw_synthetic_cpus(const char *s, const char **bad)
 static void describe(struct sl_machine *m, const char *source, bool noht)
 {
 	const struct sl_topo *t = &m->topo;
+	char llcs[48] = "";
 
+	/* named only where a package holds several (chiplets, modules) */
+	if (t->nllcs > t->npackages)
+		snprintf(llcs, sizeof(llcs), ", %d last-level caches", t->nllcs);
 	snprintf(m->summary, sizeof(m->summary),
-		 "%s: %d CPUs = %d package(s), %d core(s), %d thread(s)/core; %d node(s); %u MHz%s",
-		 source, t->ncpus, t->npackages, t->ncores, t->threads_per_core, t->nnodes,
+		 "%s: %d CPUs = %d package(s)%s, %d core(s), %d thread(s)/core; %d node(s); %u MHz%s",
+		 source, t->ncpus, t->npackages, llcs, t->ncores, t->threads_per_core, t->nnodes,
 		 t->cpu_khz / 1000, noht ? " (noht)" : "");
 }
 

@@ -285,7 +285,8 @@ void hw_preset_list(char *buf, size_t len)
 					 presets[i].name);
 }
 
-/* The preset's CPUs in Linux's order, as raw keys (core, package, node). */
+/* The preset's CPUs in Linux's order, as raw keys (core, package, node,
+ * LLC). */
 static int preset_cpus(const struct hw_preset *p, struct hw_raw_cpu *cpus)
 {
 	int packages = p->nodes * p->packages_per_node;
@@ -299,6 +300,7 @@ static int preset_cpus(const struct hw_preset *p, struct hw_raw_cpu *cpus)
 		cpus[cpu].core_key = (uint64_t)core;
 		cpus[cpu].package_key = (uint64_t)package;
 		cpus[cpu].node_key = (uint64_t)(package / p->packages_per_node);
+		cpus[cpu].llc_key = 0;	/* each preset's LLC is its package's */
 	}
 	return n;
 }

@@ -140,7 +140,7 @@ double sl_cache_lost_kb(unsigned footprint_kb, unsigned cache_kb, bool random_ac
 }
 
 /* The cache a refill at `level` brings a footprint back into: the L2 from
- * the package's LLC after a move to another core, the whole hierarchy
+ * the LLC it shares after a move to another core, the whole hierarchy
  * (whose last level is the LLC) otherwise. */
 static unsigned refill_reach(const struct sl_speed_model *m, enum sl_migr_level level)
 {

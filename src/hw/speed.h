@@ -67,7 +67,7 @@ struct sl_speed_model {
 	 * task touches (and so evicts) cache lines. */
 	sl_time refill_ns[4];		/* index: enum sl_migr_level */
 	unsigned refill_ref_kb[4];	/* KB refill_ns[level] brings back */
-	unsigned l2_kb, llc_kb;		/* a core's L2, its package's last level */
+	unsigned l2_kb, llc_kb;		/* a core's L2, the last level it shares */
 	double touch_kb_per_ms;
 
 	/* Kernel costs (system time), in ns on this machine. */
@@ -84,8 +84,10 @@ struct sl_speed_model {
 /* Where a task moves, for the cache refill cost. */
 enum sl_migr_level {
 	SL_MIGR_NONE = 0,	/* same logical CPU or an SMT sibling: shared caches */
-	SL_MIGR_CORE = 1,	/* another core of the same package: private L2 lost */
-	SL_MIGR_PACKAGE = 2,	/* another package on the same node */
+	SL_MIGR_CORE = 1,	/* another core sharing the last-level cache (of the
+				 * same package on every preset): private L2 lost */
+	SL_MIGR_PACKAGE = 2,	/* another last-level cache, of another package or of
+				 * a chiplet of the same one, on the same node */
 	SL_MIGR_NODE = 3,	/* another node */
 };
 

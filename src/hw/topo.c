@@ -1,6 +1,6 @@
 /*
  * topo.c - building and checking struct sl_topo: the machine as the kernel
- * saw it (CPU -> core/package/node maps, sibling masks, SLIT distances).
+ * saw it (CPU -> core/LLC/package/node maps, sibling masks, SLIT distances).
  *
  * Ids are dense and assigned in CPU order (the first CPU of core k+1 comes
  * after the first CPU of core k), as topo.h promises.  CPU order itself is
@@ -33,6 +33,22 @@ static void topo_reset(struct sl_topo *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* Index of the LLC (package id, key) in llcs[0..*n), appending it if new:
+ * an LLC is counted within its package, so that one never spans two. */
+struct llc_key {
+	int package;
+	uint64_t key;
+};
+
+static int llc_id(struct llc_key *llcs, int *n, int package, uint64_t key)
+{
+	for (int i = *n - 1; i >= 0; i--)
+		if (llcs[i].package == package && llcs[i].key == key)
+			return i;
+	llcs[*n] = (struct llc_key){ package, key };
+	return (*n)++;
+}
+
 /* Count the CPUs kept (all, or the first of each core with noht). */
 static int kept_cpus(const struct hw_raw_cpu *cpus, int n, bool noht, bool *keep)
 {
@@ -55,6 +71,7 @@ static int assign_ids(struct sl_topo *t, const struct hw_raw_cpu *cpus, int n,
 		      const char *what, struct sl_err *err)
 {
 	uint64_t core_keys[SL_MAX_CPUS], pkg_keys[SL_MAX_CPUS], nkeys[SL_MAX_CPUS];
+	struct llc_key llcs[SL_MAX_CPUS];
 	int cpu = 0;
 
 	for (int i = 0; i < n; i++) {
@@ -62,6 +79,7 @@ static int assign_ids(struct sl_topo *t, const struct hw_raw_cpu *cpus, int n,
 			continue;
 		t->cpu_core[cpu] = key_id(core_keys, &t->ncores, cpus[i].core_key);
 		t->cpu_package[cpu] = key_id(pkg_keys, &t->npackages, cpus[i].package_key);
+		t->cpu_llc[cpu] = llc_id(llcs, &t->nllcs, t->cpu_package[cpu], cpus[i].llc_key);
 		t->cpu_node[cpu] = key_id(nkeys, &t->nnodes, cpus[i].node_key);
 		if (t->nnodes > SL_MAX_NODES)
 			return sl_fail(err, "%s: more than %d NUMA nodes with CPUs",
@@ -86,6 +104,7 @@ static void fill_masks(struct sl_topo *t)
 		if (seen[core] > t->threads_per_core)
 			t->threads_per_core = seen[core];
 		sl_cpumask_set(&t->core_cpus[core], cpu);
+		sl_cpumask_set(&t->llc_cpus[t->cpu_llc[cpu]], cpu);
 		sl_cpumask_set(&t->package_cpus[t->cpu_package[cpu]], cpu);
 		sl_cpumask_set(&t->node_cpus[t->cpu_node[cpu]], cpu);
 	}
@@ -118,9 +137,11 @@ int hw_topo_build(struct sl_topo *t, const struct hw_raw_cpu *cpus, int n, bool 
 		int a = first[t->cpu_core[b]];
 		if (a < 0)
 			first[t->cpu_core[b]] = b;
-		else if (t->cpu_package[a] != t->cpu_package[b] || t->cpu_node[a] != t->cpu_node[b])
+		else if (t->cpu_package[a] != t->cpu_package[b] || t->cpu_node[a] != t->cpu_node[b] ||
+			 t->cpu_llc[a] != t->cpu_llc[b])
 			return sl_fail(err, "%s: CPUs %d and %d share a core but not its "
-				       "package and node: an impossible machine", what, a, b);
+				       "package, node and last-level cache: an impossible machine",
+				       what, a, b);
 	}
 	fill_masks(t);
 	hw_topo_uniform_distances(t, 20);
@@ -148,6 +169,9 @@ static int check_counts(const struct sl_topo *t, struct sl_err *err)
 		return BROKEN("%d cores for %d CPUs", t->ncores, t->ncpus);
 	if (t->npackages < 1 || t->npackages > t->ncpus)
 		return BROKEN("%d packages for %d CPUs", t->npackages, t->ncpus);
+	if (t->nllcs < t->npackages || t->nllcs > t->ncores)
+		return BROKEN("%d last-level caches for %d packages and %d cores", t->nllcs,
+			      t->npackages, t->ncores);
 	if (t->nnodes < 1 || t->nnodes > SL_MAX_NODES || t->nnodes > t->ncpus)
 		return BROKEN("%d nodes for %d CPUs", t->nnodes, t->ncpus);
 	sl_cpumask all = sl_cpumask_first_n(t->ncpus);
@@ -186,7 +210,8 @@ static int check_level(const struct sl_topo *t, const char *what, const int *ids
 	return 0;
 }
 
-/* Siblings share a package and a node; thread indices count 0, 1, ... */
+/* Siblings share a last-level cache, a package and a node; thread
+ * indices count 0, 1, ... */
 static int check_cores(const struct sl_topo *t, struct sl_err *err)
 {
 	int max_threads = 0;
@@ -195,8 +220,9 @@ static int check_cores(const struct sl_topo *t, struct sl_err *err)
 		int first = sl_cpumask_first(&t->core_cpus[core]), thread = 0;
 		sl_for_each_cpu(cpu, &t->core_cpus[core]) {
 			if (t->cpu_package[cpu] != t->cpu_package[first] ||
-			    t->cpu_node[cpu] != t->cpu_node[first])
-				return BROKEN("core %d spans packages or nodes", core);
+			    t->cpu_node[cpu] != t->cpu_node[first] ||
+			    t->cpu_llc[cpu] != t->cpu_llc[first])
+				return BROKEN("core %d spans packages, nodes or caches", core);
 			if (t->cpu_thread[cpu] != thread++)
 				return BROKEN("CPU %d has thread index %d", cpu, t->cpu_thread[cpu]);
 		}
@@ -206,6 +232,18 @@ static int check_cores(const struct sl_topo *t, struct sl_err *err)
 	if (t->threads_per_core != max_threads)
 		return BROKEN("threads_per_core %d, cores have up to %d",
 			      t->threads_per_core, max_threads);
+	return 0;
+}
+
+/* A last-level cache lies in one package. */
+static int check_llcs(const struct sl_topo *t, struct sl_err *err)
+{
+	for (int l = 0; l < t->nllcs; l++) {
+		int first = sl_cpumask_first(&t->llc_cpus[l]);
+		sl_for_each_cpu(cpu, &t->llc_cpus[l])
+			if (t->cpu_package[cpu] != t->cpu_package[first])
+				return BROKEN("last-level cache %d spans packages", l);
+	}
 	return 0;
 }
 
@@ -243,9 +281,10 @@ int sl_topo_check(const struct sl_topo *t, struct sl_err *err)
 {
 	if (check_counts(t, err) ||
 	    check_level(t, "core", t->cpu_core, t->ncores, t->core_cpus, err) ||
+	    check_level(t, "LLC", t->cpu_llc, t->nllcs, t->llc_cpus, err) ||
 	    check_level(t, "package", t->cpu_package, t->npackages, t->package_cpus, err) ||
 	    check_level(t, "node", t->cpu_node, t->nnodes, t->node_cpus, err) ||
-	    check_cores(t, err) || check_distances(t, err))
+	    check_cores(t, err) || check_llcs(t, err) || check_distances(t, err))
 		return -1;
 	return 0;
 }

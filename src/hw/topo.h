@@ -1,6 +1,7 @@
 /*
  * topo.h - the machine as a scheduler sees it: logical CPUs and how they
- * group into cores (SMT siblings), packages and NUMA nodes, plus the few
+ * group into cores (SMT siblings), last-level caches, packages and NUMA
+ * nodes, plus the few
  * numbers the 2002-2004 kernels read at boot (cpu_khz and the L2 size for
  * cache_decay_ticks, SLIT distances for the NUMA balancer), and the
  * architecture the kernel was built for, whose headers fix HZ and a few
@@ -32,16 +33,20 @@ int sl_arch_parse(const char *name);
 struct sl_topo {
 	int ncpus;		/* logical CPUs, numbered 0..ncpus-1 */
 	int ncores;		/* physical cores (SMT groups) */
+	int nllcs;		/* last-level caches: one per package, or several (a
+				 * chiplet's L3, a module's L2), each in one package */
 	int npackages;		/* sockets */
 	int nnodes;		/* NUMA nodes (1 on a UMA machine) */
 
 	/* Per logical CPU: ids are dense, 0-based, assigned in CPU order. */
 	int cpu_core[SL_MAX_CPUS];
+	int cpu_llc[SL_MAX_CPUS];
 	int cpu_package[SL_MAX_CPUS];
 	int cpu_node[SL_MAX_CPUS];
 	int cpu_thread[SL_MAX_CPUS];	/* index among its core's siblings */
 
 	sl_cpumask core_cpus[SL_MAX_CPUS];	/* indexed by core id: its siblings */
+	sl_cpumask llc_cpus[SL_MAX_CPUS];	/* indexed by LLC id: the CPUs sharing it */
 	sl_cpumask package_cpus[SL_MAX_CPUS];	/* indexed by package id */
 	sl_cpumask node_cpus[SL_MAX_NODES];	/* indexed by node id */
 	sl_cpumask all_cpus;
@@ -51,13 +56,19 @@ struct sl_topo {
 
 	unsigned cpu_khz;	/* clock, as /proc/cpuinfo would say */
 	unsigned l2_kb;		/* per-core L2 (what smp_tune_scheduling read) */
-	unsigned llc_kb;	/* last-level cache per package */
+	unsigned llc_kb;	/* last-level cache, each of nllcs */
 	enum sl_arch arch;	/* what the kernel was built for */
 };
 
 static inline const sl_cpumask *sl_topo_siblings(const struct sl_topo *t, int cpu)
 {
 	return &t->core_cpus[t->cpu_core[cpu]];
+}
+/* The CPUs sharing cpu's last-level cache (the kernel's
+ * cpu_llc_shared_mask; the package on every preset). */
+static inline const sl_cpumask *sl_topo_llc(const struct sl_topo *t, int cpu)
+{
+	return &t->llc_cpus[t->cpu_llc[cpu]];
 }
 static inline const sl_cpumask *sl_topo_package(const struct sl_topo *t, int cpu)
 {

@@ -79,7 +79,7 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 	for (int i = 0; i < sim->ncpus; i++)
 		sim->tick_order[i] = i;
 	sim->mem_demand = sl_xcalloc((unsigned long)m->topo.nnodes, sizeof(int64_t));
-	sim->llc_evicted_kb = sl_xcalloc((unsigned long)m->topo.npackages, sizeof(double));
+	sim->llc_evicted_kb = sl_xcalloc((unsigned long)m->topo.nllcs, sizeof(double));
 	for (int i = 0; i < sim->ncpus; i++) {
 		struct sl_cpu *c = &sim->cpus[i];
 		c->id = i;
@@ -299,7 +299,7 @@ static void migration_start(struct sl_sim *sim, struct sl_cpu *c)
 		t->cpu = -1;
 		t->last_ran = sim->now;
 		t->cache_mark = c->evicted_kb;
-		t->llc_mark = sim->llc_evicted_kb[sim->topo->cpu_package[c->id]];
+		t->llc_mark = sim->llc_evicted_kb[sim->topo->cpu_llc[c->id]];
 		t->nivcsw++;
 	}
 	c->in_migration = true;

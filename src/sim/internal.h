@@ -157,7 +157,7 @@ struct sl_sim {
 	 * for kernel work, per (home, run, class) for user work; each entry
 	 * holds the contention it was computed for (-1: none yet). */
 	struct sl_speed_memo *kspeed, *uspeed;
-	double *llc_evicted_kb;		/* per package: lines touched there, cumulative
+	double *llc_evicted_kb;		/* per LLC: lines touched there, cumulative
 					 * (kept only where an LLC lies beyond the L2) */
 	int *core_first, *core_cpus;	/* core k's CPUs, ascending: core_cpus[core_first[k]
 					 * .. core_first[k+1]-1] (a mask's walk costs

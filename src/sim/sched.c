@@ -32,7 +32,7 @@ static enum sl_migr_level migr_level(const struct sl_topo *topo, int from, int t
 {
 	if (from < 0 || topo->cpu_core[from] == topo->cpu_core[to])
 		return SL_MIGR_NONE;
-	if (topo->cpu_package[from] == topo->cpu_package[to])
+	if (topo->cpu_llc[from] == topo->cpu_llc[to])
 		return SL_MIGR_CORE;
 	if (topo->cpu_node[from] == topo->cpu_node[to])
 		return SL_MIGR_PACKAGE;
@@ -105,7 +105,7 @@ void sl__settle_work(struct sl_sim *sim, struct sl_cpu *c, sl_time wall)
 		c->evicted_kb += (touched - c->curr_touched_kb) * c->curr_miss;
 		/* read only where a last-level cache lies beyond the L2 */
 		if (sim->topo->llc_kb > sim->topo->l2_kb)
-			sim->llc_evicted_kb[sim->topo->cpu_package[c->id]] +=
+			sim->llc_evicted_kb[sim->topo->cpu_llc[c->id]] +=
 				(touched - c->curr_touched_kb) * c->curr_llc_miss;
 		c->curr_touched_kb = touched;
 	}
@@ -405,7 +405,7 @@ static void switch_out(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *pre
 	prev->cpu = -1;
 	prev->last_ran = sim->now;
 	prev->cache_mark = c->evicted_kb;
-	prev->llc_mark = sim->llc_evicted_kb[sim->topo->cpu_package[c->id]];
+	prev->llc_mark = sim->llc_evicted_kb[sim->topo->cpu_llc[c->id]];
 	if (prev->state == SL_TASK_RUNNABLE) {
 		prev->nivcsw++;
 		sl__lat_queued(sim, prev, false);
@@ -430,8 +430,8 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 		/* A last-level cache beyond the L2 lost only what the whole
 		 * package touched against its larger size. */
 		if (topo->llc_kb > topo->l2_kb) {
-			int pkg = topo->cpu_package[next->last_cpu];
-			llc_warmth = sl_cache_warmth(sim->llc_evicted_kb[pkg] - next->llc_mark,
+			int llc = topo->cpu_llc[next->last_cpu];
+			llc_warmth = sl_cache_warmth(sim->llc_evicted_kb[llc] - next->llc_mark,
 						     topo->llc_kb);
 		}
 	}
@@ -461,7 +461,7 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	 * (all of them after a move to another package). */
 	c->curr_llc_miss = llc_warmth >= 0 ? min_d(miss, 1.0 - llc_warmth) : miss;
 	if (next->last_cpu >= 0 && level == SL_MIGR_CORE && topo->llc_kb > topo->l2_kb)
-		c->curr_llc_miss = 1.0 - sl_cache_warmth(sim->llc_evicted_kb[topo->cpu_package[c->id]] -
+		c->curr_llc_miss = 1.0 - sl_cache_warmth(sim->llc_evicted_kb[topo->cpu_llc[c->id]] -
 							 next->llc_mark, topo->llc_kb);
 	/* A footprint touched at random beyond a cache misses 1 - C/F of its
 	 * touches there however warm it is, and each miss evicts a line. */

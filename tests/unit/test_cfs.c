@@ -518,6 +518,22 @@ SL_TEST(cfs_domains)
 		}
 		sl_sim_destroy(r.sim);
 	}
+	/* chiplets: a package of two L3s of 4 cores each (x86's
+	 * cpu_coregroup_mask is the LLC's CPUs): MC is the chiplet, PKG the
+	 * package, and wakeups search the 4 CPUs that share the L3 */
+	if (cfst_start(&r, "pack:1 l3:2 core:4 pu:1", "cfs", 0)) {
+		struct cfs_rq *rq = &cfst_state(&r)->rq[5];
+		CHECK(rq->nsd == 2);
+		if (rq->nsd == 2) {
+			CHECK(!strcmp(rq->sd[0].name, "MC") && rq->sd[0].span->weight == 4 &&
+			      sl_cpumask_test(&rq->sd[0].span->cpus, 4) &&
+			      !sl_cpumask_test(&rq->sd[0].span->cpus, 3));
+			CHECK(!strcmp(rq->sd[1].name, "PKG") && rq->sd[1].span->weight == 8 &&
+			      rq->sd[1].span->ngroups == 2);
+			CHECK(rq->sd_llc == 0 && rq->llc_size == 4 && rq->llc_id == 4);
+		}
+		sl_sim_destroy(r.sim);
+	}
 }
 
 /* ---- wakeup: a wholly idle core before an idle sibling ---- */

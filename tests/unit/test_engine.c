@@ -734,6 +734,57 @@ SL_TEST(engine_refill_is_paid_only_with_work)
 	sl_sim_destroy(sim);
 }
 
+/* A (1 ms, a 2 ms sleep, 2 ms) and H (a 1.5 ms sleep, then a 10 ms hog)
+ * on two single-CPU cores of one package: A starts on CPU 0 and H on CPU
+ * 1; H wakes onto CPU 0 while A sleeps, so A comes back on CPU 1: each
+ * moved once, and refills its footprint alongside its next work.  Returns
+ * the tasks' user time, and one refill at the level the moves crossed. */
+static sl_time moved_task_user(const char *shape, sl_time *refill, enum sl_migr_level *level)
+{
+	struct sl_machine m;
+	struct sl_err err = { 0 };
+	struct sl_sim *sim = make_sim(&m, shape, 1);
+	if (!sim)
+		return -1;
+	m.speed.refill_ns[SL_MIGR_CORE] = SL_MSEC / 2;
+	m.speed.refill_ns[SL_MIGR_PACKAGE] = 2 * SL_MSEC;
+	*level = m.topo.cpu_llc[0] == m.topo.cpu_llc[1] ? SL_MIGR_CORE : SL_MIGR_PACKAGE;
+	*refill = sl_cache_refill(&m.speed, *level, 0.0, m.topo.l2_kb / 2, false);
+	struct script *a = script_new(sim), *h = script_new(sim);
+	script_add(a, sl_act_run(SL_MSEC, SL_WC_INT));
+	script_add(a, sl_act_sleep(2 * SL_MSEC));
+	script_add(a, sl_act_run(2 * SL_MSEC, SL_WC_INT));
+	script_add(h, sl_act_sleep(3 * SL_MSEC / 2));
+	script_add(h, sl_act_run(10 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(sim, &script_prog, a, "a");
+	sl_sim_spawn_root(sim, &script_prog, h, "h");
+	struct sl_run_stats st;
+	int rc = sl_sim_run(sim, &err);
+	sl_sim_stats(sim, &st);
+	sl_sim_destroy(sim);
+	return rc ? -1 : st.user_ns;
+}
+
+/* Cores that share a last-level cache refill a moved task's L2 from it
+ * (the core level); cores of one package with an L3 each (chiplets) do
+ * not share one, and the move refills from memory (the package level),
+ * as a move to another package does. */
+SL_TEST(engine_move_between_llcs_of_a_package_refills_from_memory)
+{
+	sl_time shared_refill, split_refill;
+	enum sl_migr_level shared_level, split_level;
+	sl_time shared = moved_task_user("pack:1 l3:1 core:2 pu:1", &shared_refill, &shared_level);
+	sl_time split = moved_task_user("pack:1 l3:2 core:1 pu:1", &split_refill, &split_level);
+
+	CHECK(shared_level == SL_MIGR_CORE && split_level == SL_MIGR_PACKAGE);
+	CHECK(shared_refill > 0 && split_refill > shared_refill);
+	/* 13 ms of work and two refills, one per move */
+	CHECKF(llabs(shared - (13 * SL_MSEC + 2 * shared_refill)) <= 2, "shared LLC: user %lld, "
+	       "refill %lld", (long long)shared, (long long)shared_refill);
+	CHECKF(llabs(split - (13 * SL_MSEC + 2 * split_refill)) <= 2, "an LLC each: user %lld, "
+	       "refill %lld", (long long)split, (long long)split_refill);
+}
+
 SL_TEST(engine_cold_task_runs_at_half_speed_or_better)
 {
 	/* Two 30 ms hogs take turns in 10 ms slices, each return to a cache

@@ -217,6 +217,41 @@ SL_TEST(hw_synthetic)
 	CHECK(mask_is(sl_topo_siblings(t, 0), (int[]){ 0, 2 }, 2));
 }
 
+/* Last-level caches: where a package holds several (an L3 per chiplet),
+ * each is its own group of CPUs inside the package; a package with one, or
+ * none named, is one group, as on every preset. */
+SL_TEST(hw_llc_groups)
+{
+	const struct sl_topo *t = &mach.topo;
+
+	CHECK(loads_ok("pack:2 l3:2 core:2 pu:2"));
+	CHECK(t->ncpus == 16 && t->npackages == 2 && t->nllcs == 4 && t->ncores == 8);
+	CHECK(mask_is(sl_topo_llc(t, 5), (int[]){ 4, 5, 6, 7 }, 4));
+	CHECK(mask_is(sl_topo_llc(t, 8), (int[]){ 8, 9, 10, 11 }, 4));
+	CHECK(t->cpu_llc[3] == 0 && t->cpu_llc[4] == 1 && t->cpu_package[4] == 0);
+	CHECK(strstr(mach.summary, "2 package(s), 4 last-level caches") != NULL);
+	CHECK(sl_topo_check(t, &(struct sl_err){ 0 }) == 0);
+
+	CHECK(loads_ok("pack:2 l3:2 core:2 pu:2,noht"));
+	CHECK(t->ncpus == 8 && t->nllcs == 4);
+	CHECK(mask_is(sl_topo_llc(t, 2), (int[]){ 2, 3 }, 2));
+
+	/* one L3 per package, or no cache named: the package */
+	CHECK(loads_ok("pack:2 l3:1 core:2 pu:2"));
+	CHECK(t->nllcs == 2 && mask_is(sl_topo_llc(t, 0), (int[]){ 0, 1, 2, 3 }, 4));
+	CHECK(strstr(mach.summary, "last-level") == NULL);
+	CHECK(loads_ok("pack:2 core:2 pu:2"));
+	CHECK(t->nllcs == 2 && mask_is(sl_topo_llc(t, 7), (int[]){ 4, 5, 6, 7 }, 4));
+	/* a last level private to each core (an L2, no L3): the core's
+	 * siblings share it, as cpu_llc_shared_mask says on such a CPU */
+	CHECK(loads_ok("pack:1 core:2 l2:1 pu:2"));
+	CHECK(t->nllcs == 2 && mask_is(sl_topo_llc(t, 3), (int[]){ 2, 3 }, 2));
+	CHECK(loads_ok("p4dpe-2x2ht"));
+	CHECK(t->nllcs == 2 && mask_is(sl_topo_llc(t, 1), (int[]){ 0, 1 }, 2));
+	CHECK(loads_ok("numaq-16"));
+	CHECK(t->nllcs == 16);
+}
+
 SL_TEST(hw_xml_fixture)
 {
 	const struct sl_topo *t = &mach.topo;
@@ -228,6 +263,7 @@ SL_TEST(hw_xml_fixture)
 	CHECK(mask_is(sl_topo_package(t, 0), (int[]){ 0, 1, 4, 5 }, 4));
 	CHECK(t->cpu_khz == 2400000);			/* from "@ 2.40GHz" */
 	CHECK(t->l2_kb == 1024 && t->llc_kb == 8192);
+	CHECK(t->nllcs == 2 && mask_is(sl_topo_llc(t, 4), (int[]){ 0, 1, 4, 5 }, 4));
 
 	CHECK(loads_ok(fixture("numa4-dist.xml")));
 	CHECK(t->ncpus == 8 && t->nnodes == 4);
@@ -275,9 +311,9 @@ SL_TEST(hw_topo_core_across_packages_refused)
 	struct sl_topo t;
 	struct sl_err err = { 0 };
 	uint64_t node_keys[SL_MAX_NODES];
-	const struct hw_raw_cpu ok[] = { { 1, 1, 1 }, { 1, 1, 1 }, { 2, 2, 2 } };
-	const struct hw_raw_cpu pkg[] = { { 1, 1, 1 }, { 2, 1, 1 }, { 1, 2, 1 } };
-	const struct hw_raw_cpu node[] = { { 1, 1, 1 }, { 1, 1, 2 } };
+	const struct hw_raw_cpu ok[] = { { 1, 1, 1, 0 }, { 1, 1, 1, 0 }, { 2, 2, 2, 0 } };
+	const struct hw_raw_cpu pkg[] = { { 1, 1, 1, 0 }, { 2, 1, 1, 0 }, { 1, 2, 1, 0 } };
+	const struct hw_raw_cpu node[] = { { 1, 1, 1, 0 }, { 1, 1, 2, 0 } };
 
 	CHECK(hw_topo_build(&t, ok, 3, false, node_keys, "m", &err) == 0 && t.ncores == 2);
 	CHECK(hw_topo_build(&t, pkg, 3, false, node_keys, "m", &err) != 0);
@@ -651,6 +687,17 @@ SL_TEST(hw_topo_check_catches)
 	CHECK(sl_topo_check(t, &err) == -1);
 	*t = mach.topo;
 	t->threads_per_core = 2;
+	CHECK(sl_topo_check(t, &err) == -1);
+	*t = mach.topo;
+	t->cpu_llc[1] = 0;		/* CPU 1 in CPU 0's LLC, masks unchanged */
+	CHECK(sl_topo_check(t, &err) == -1);
+	CHECK(loads_ok("pack:2 l3:2 core:2 pu:1"));
+	*t = mach.topo;
+	CHECK(sl_topo_check(t, &err) == 0);
+	/* an LLC across the packages: CPU 4 moved into LLC 1 */
+	sl_cpumask_unset(&t->llc_cpus[2], 4);
+	sl_cpumask_set(&t->llc_cpus[1], 4);
+	t->cpu_llc[4] = 1;
 	CHECK(sl_topo_check(t, &err) == -1);
 	free(t);
 }

@@ -207,6 +207,22 @@ SL_TEST(sl_levels)
 		CHECK(rq->lv[2].ngroups == 2 && rq->lv[2].numa);
 		sl_sim_destroy(r.sim);
 	}
+	/* 2 nodes of 2 packages, each of two L3 chiplets of 2 SMT2 cores:
+	 * core, chiplet, package, node, machine - five levels */
+	if (slt_start(&r, "node:2 pack:2 l3:2 core:2 pu:2", "sl", 0)) {
+		const struct sls_rq *rq = &sls_state(r.sim)->rq[5];
+		CHECK(rq->nlevels == 5);
+		if (rq->nlevels == 5) {
+			CHECK(sl_cpumask_weight(rq->lv[0].span) == 2);
+			CHECK(sl_cpumask_weight(rq->lv[1].span) == 4 && rq->lv[1].ngroups == 2 &&
+			      sl_cpumask_test(rq->lv[1].span, 4) && !sl_cpumask_test(rq->lv[1].span, 3));
+			CHECK(sl_cpumask_weight(rq->lv[2].span) == 8 && rq->lv[2].ngroups == 2);
+			CHECK(sl_cpumask_weight(rq->lv[3].span) == 16 && rq->lv[3].ngroups == 2 &&
+			      !rq->lv[3].numa);
+			CHECK(rq->lv[4].ngroups == 2 && rq->lv[4].numa);
+		}
+		sl_sim_destroy(r.sim);
+	}
 	/* 1,024 CPUs: each span's groups are built once and shared by its
 	 * CPUs (setup linear in CPUs), each CPU with its own local group */
 	if (slt_start(&r, "numa:16 pack:1 core:32 pu:2", "sl", 0)) {

@@ -1,8 +1,10 @@
 /*
  * cfs/topology.c - scheduler domains, groups and CPU capacities built from
  * the machine's topology, as today's kernel builds them: an SMT level
- * (siblings, SD_SHARE_CPUCAPACITY), an MC level (the package, which shares
- * the last-level cache: SD_SHARE_LLC), a PKG level (the node) and one NUMA
+ * (siblings, SD_SHARE_CPUCAPACITY), an MC level (the CPUs sharing the
+ * last-level cache, x86's cpu_coregroup_mask: SD_SHARE_LLC; the package on
+ * every preset, a chiplet's L3 on today's AMD), a PKG level (the node,
+ * x86's cpu_cpu_mask) and one NUMA
  * level per distinct SLIT distance; a level whose span is one CPU or the
  * same as the level below is degenerate and dropped; the groups of a
  * domain are the spans of its child domains.
@@ -20,7 +22,9 @@
  * Sources: Linux kernel/sched/topology.c (sd_init, build_sched_groups,
  * sd_parent_degenerate and the SD_PREFER_SIBLING transfer in
  * cpu_attach_domain, update_top_cache_domain for sd_llc, the imb_numa_nr
- * loop in build_sched_domains), arch/x86 topology (SMT, MC, PKG levels),
+ * loop in build_sched_domains), arch/x86/kernel/smpboot.c
+ * (build_sched_topology: SMT, MC, PKG levels; cpu_coregroup_mask =
+ * cpu_llc_shared_mask),
  * include/linux/sched/sd_flags.h, all of 6.12; smt_gain 1178 of the
  * 2.6.31-4.x sd_init / SD_SIBLING_INIT; 2.6.12.1 include/linux/topology.h
  * (SD_CPU_INIT: busy_factor 64 and imbalance_pct 125 have since come down).
@@ -90,7 +94,7 @@ static void cfs_join_raw_span(const struct sl_topo *t, struct cfs_level *lv, int
 		cfs_uf_union(lv->rep, cpu, sl_cpumask_first(sl_topo_siblings(t, cpu)));
 		return;
 	case CFS_LV_MC:
-		cfs_uf_union(lv->rep, cpu, sl_cpumask_first(sl_topo_package(t, cpu)));
+		cfs_uf_union(lv->rep, cpu, sl_cpumask_first(sl_topo_llc(t, cpu)));
 		return;
 	case CFS_LV_PKG:
 		cfs_uf_union(lv->rep, cpu, sl_cpumask_first(sl_topo_node(t, cpu)));

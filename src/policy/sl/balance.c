@@ -1,9 +1,10 @@
 /*
  * sl/balance.c - policy `sl`: load balancing over the topology.
  *
- * Each CPU has a chain of spans, smallest first: its SMT core, package,
- * node and the machine, dropping any that equals the one below (a
- * package of one core, a node of one package).  A level compares the
+ * Each CPU has a chain of spans, smallest first: its SMT core, last-level
+ * cache, package, node and the machine, dropping any that equals the one
+ * below (a package of one core, a package of one LLC - every preset's -, a
+ * node of one package).  A level compares the
  * groups (child spans) inside its span by tasks per CPU.
  *
  *   periodic    every balance_ms at the lowest level, doubling per level
@@ -89,7 +90,7 @@
 
 /* ---- building the levels ---- */
 
-enum { SLS_SELF, SLS_CORE, SLS_PKG, SLS_NODE, SLS_ALL, SLS_KINDS };
+enum { SLS_SELF, SLS_CORE, SLS_LLC, SLS_PKG, SLS_NODE, SLS_ALL, SLS_KINDS };
 
 /* The topology's mask of cpu's span of a kind above SLS_SELF. */
 static const sl_cpumask *sls_span_of(const struct sl_topo *tp, int kind, int cpu)
@@ -97,6 +98,8 @@ static const sl_cpumask *sls_span_of(const struct sl_topo *tp, int kind, int cpu
 	switch (kind) {
 	case SLS_CORE:
 		return sl_topo_siblings(tp, cpu);
+	case SLS_LLC:
+		return sl_topo_llc(tp, cpu);
 	case SLS_PKG:
 		return sl_topo_package(tp, cpu);
 	case SLS_NODE:

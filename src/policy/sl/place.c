@@ -86,8 +86,9 @@ static int sls_load(const struct sls *s, int cpu, const struct sls_ent *e)
 }
 
 /*
- * The allowed CPUs of a span in search order from near: near's package,
- * then the rest of near's node, then the rest of the span, each from near
+ * The allowed CPUs of a span in search order from near: the CPUs sharing
+ * near's last-level cache (its package on every preset), then the rest of
+ * near's node, then the rest of the span, each from near
  * upwards and round from CPU 0.  Kept as three bit masks (stages) over the
  * words [lo, hi] that can hold a CPU of the span, so that a search costs
  * the words of a node, not the size of the machine.
@@ -110,7 +111,7 @@ static void sls_order_rewind(struct sls_order *o)
 static void sls_order_start(struct sls_order *o, const struct sls *s, const struct sl_task *t,
 			    int near, const sl_cpumask *span)
 {
-	const sl_cpumask *pkg = sl_topo_package(s->topo, near);
+	const sl_cpumask *pkg = sl_topo_llc(s->topo, near);	/* the cache it may find warm */
 	const sl_cpumask *node = sl_topo_node(s->topo, near);
 	const sl_cpumask *nodes = s->topo->node_cpus;
 

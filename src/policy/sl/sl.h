@@ -39,7 +39,7 @@
 #include "sim/sim.h"
 
 #define SLS_NICE_0	1024	/* weight of a nice-0 task */
-#define SLS_MAX_LEVELS	4	/* core, package, node, machine */
+#define SLS_MAX_LEVELS	5	/* core, LLC, package, node, machine */
 #define SLS_LOAD_MASKS	4	/* loads 0..3 each have a mask of their CPUs */
 
 /* ---- per task ---- */
