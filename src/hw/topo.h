@@ -1,11 +1,10 @@
 /*
  * topo.h - the machine as a scheduler sees it: logical CPUs and how they
  * group into cores (SMT siblings), last-level caches, packages and NUMA
- * nodes, plus the few
- * numbers the 2002-2004 kernels read at boot (cpu_khz and the L2 size for
- * cache_decay_ticks, SLIT distances for the NUMA balancer), and the
- * architecture the kernel was built for, whose headers fix HZ and a few
- * scheduler constants.
+ * nodes, plus the few numbers the 2002-2004 kernels read at boot (cpu_khz
+ * and the L2 size for cache_decay_ticks, SLIT distances for the NUMA
+ * balancer), and the architecture the kernel was built for, whose headers
+ * fix HZ and a few scheduler constants.
  *
  * This is everything a policy may know about the hardware (DESIGN.md: the
  * truth about speed lives in hw/speed.h and is invisible to policies).

@@ -4,8 +4,8 @@
  * Each CPU has a chain of spans, smallest first: its SMT core, last-level
  * cache, package, node and the machine, dropping any that equals the one
  * below (a package of one core, a package of one LLC - every preset's -, a
- * node of one package).  A level compares the
- * groups (child spans) inside its span by tasks per CPU.
+ * node of one package).  A level compares the groups (child spans) inside
+ * its span by tasks per CPU.
  *
  *   periodic    every balance_ms at the lowest level, doubling per level
  *               up, and every numa_balance_ms at a level whose span

@@ -88,10 +88,10 @@ static int sls_load(const struct sls *s, int cpu, const struct sls_ent *e)
 /*
  * The allowed CPUs of a span in search order from near: the CPUs sharing
  * near's last-level cache (its package on every preset), then the rest of
- * near's node, then the rest of the span, each from near
- * upwards and round from CPU 0.  Kept as three bit masks (stages) over the
- * words [lo, hi] that can hold a CPU of the span, so that a search costs
- * the words of a node, not the size of the machine.
+ * near's node, then the rest of the span, each from near upwards and round
+ * from CPU 0.  Kept as three bit masks (stages) over the words [lo, hi]
+ * that can hold a CPU of the span, so that a search costs the words of a
+ * node, not the size of the machine.
  */
 struct sls_order {
 	sl_cpumask set[3];	/* the CPUs of each stage not in an earlier one */
@@ -111,7 +111,7 @@ static void sls_order_rewind(struct sls_order *o)
 static void sls_order_start(struct sls_order *o, const struct sls *s, const struct sl_task *t,
 			    int near, const sl_cpumask *span)
 {
-	const sl_cpumask *pkg = sl_topo_llc(s->topo, near);	/* the cache it may find warm */
+	const sl_cpumask *llc = sl_topo_llc(s->topo, near);	/* the cache it may find warm */
 	const sl_cpumask *node = sl_topo_node(s->topo, near);
 	const sl_cpumask *nodes = s->topo->node_cpus;
 
@@ -124,9 +124,9 @@ static void sls_order_start(struct sls_order *o, const struct sls *s, const stru
 	}
 	for (int w = o->lo; w <= o->hi; w++) {
 		uint64_t in = span->w[w] & t->allowed.w[w];
-		o->set[0].w[w] = in & pkg->w[w];
-		o->set[1].w[w] = in & node->w[w] & ~pkg->w[w];
-		o->set[2].w[w] = in & ~node->w[w] & ~pkg->w[w];
+		o->set[0].w[w] = in & llc->w[w];
+		o->set[1].w[w] = in & node->w[w] & ~llc->w[w];
+		o->set[2].w[w] = in & ~node->w[w] & ~llc->w[w];
 	}
 	o->near = near;
 	sls_order_rewind(o);
