@@ -246,6 +246,11 @@ SL_TEST(hw_llc_groups)
 	 * siblings share it, as cpu_llc_shared_mask says on such a CPU */
 	CHECK(loads_ok("pack:1 core:2 l2:1 pu:2"));
 	CHECK(t->nllcs == 2 && mask_is(sl_topo_llc(t, 3), (int[]){ 2, 3 }, 2));
+	/* the same from an hwloc XML file (lstopo --input "pack:2 l3:2 core:2
+	 * pu:2" --of xml): its L3Cache objects */
+	CHECK(loads_ok(fixture("chiplets-2x2x2x2.xml")));
+	CHECK(t->ncpus == 16 && t->nllcs == 4 && t->llc_kb == 16384);
+	CHECK(mask_is(sl_topo_llc(t, 12), (int[]){ 12, 13, 14, 15 }, 4));
 	CHECK(loads_ok("p4dpe-2x2ht"));
 	CHECK(t->nllcs == 2 && mask_is(sl_topo_llc(t, 1), (int[]){ 0, 1 }, 2));
 	CHECK(loads_ok("numaq-16"));
