@@ -7,7 +7,9 @@
  * its Core and Package ancestors (a PU without a Core is its own core; a
  * machine without Packages is one package) and to the most local NUMA node
  * whose cpuset holds it.  Siblings take their core's node.  NUMA nodes
- * without CPUs (memory-only, CXL) are not part of the topology.
+ * without CPUs (memory-only, CXL) are not part of the topology.  Its
+ * last-level cache: the outermost data cache above it, where that holds
+ * whole cores inside one package (llc_of, raw_cpu), else its package.
  *
  * Distances: the first latency matrix between NUMA nodes, if any, rescaled
  * so the diagonal is 10 (SLIT convention) and made symmetric by averaging
@@ -412,7 +414,6 @@ static int read_caches(hwloc_topology_t topo, struct hw_found *found, const char
 		       struct sl_err *err)
 {
 	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topo, 0);
-	unsigned llc_depth = 0;
 
 	if (!pu)
 		pu = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, 0);
@@ -424,14 +425,14 @@ static int read_caches(hwloc_topology_t topo, struct hw_found *found, const char
 		if (bytes / 1024 > HW_MAX_CACHE_KB || (bytes && bytes < 1024))
 			return sl_fail(err, "%s: an L%u cache of %llu bytes (expected 1 KB to %u KB)",
 				       what, o->attr->cache.depth, bytes, HW_MAX_CACHE_KB);
-		unsigned kb = (unsigned)(bytes / 1024);
 		if (o->attr->cache.depth == 2 && !found->l2_kb)
-			found->l2_kb = kb;
-		if (o->attr->cache.depth >= llc_depth && kb) {
-			llc_depth = o->attr->cache.depth;
-			found->llc_kb = kb;
-		}
+			found->l2_kb = (unsigned)(bytes / 1024);
 	}
+	/* the size of the cache the topology groups CPUs by (raw_cpu); one of
+	 * unknown size (0) leaves the profile's */
+	hwloc_obj_t llc = pu ? llc_of(pu) : NULL;
+	if (llc)
+		found->llc_kb = (unsigned)(llc->attr->cache.size / 1024);
 	return 0;
 }
 

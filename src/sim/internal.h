@@ -59,6 +59,7 @@ struct sl_chan {
 	long write_space;	/* a read wakes blocked writers only when it
 				 * leaves at most this many bytes queued */
 	bool closed, sync, sync_always;
+	bool pipe;		/* made with sync wakeups: its writes up to PIPE_BUF are atomic */
 	bool read_woke_writer;	/* the last read woke a blocked writer */
 	unsigned reader_wake, writer_wake;	/* a socket's: SL_WAKE_SOCK */
 	struct sl_waitq readers, writers;

@@ -83,7 +83,7 @@ struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups
 	struct sl_chan *ch = sl_sim_alloc(sim, sizeof(*ch));
 	ch->capacity = capacity > 0 ? capacity : 1;
 	ch->write_space = ch->capacity - 1;
-	ch->sync = sync_wakeups;
+	ch->sync = ch->pipe = sync_wakeups;
 	return ch;
 }
 
@@ -157,7 +157,7 @@ static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	 * all of it before copying anything (2.4.27 and 2.6.11 pipe_write,
 	 * "If count <= PIPE_BUF, we have to make it atomic"; POSIX).  (One
 	 * larger than the pipe could never fit: it goes in pieces.) */
-	if (ch->sync && want <= SL_PIPE_BUF && want <= ch->capacity && want > room &&
+	if (ch->pipe && want <= SL_PIPE_BUF && want <= ch->capacity && want > room &&
 	    !ch->closed)
 		return sleep_on(sim, &ch->writers, t);
 	long n = want < room ? want : room;

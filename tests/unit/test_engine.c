@@ -262,16 +262,36 @@ static void zero_costs(struct sl_machine *m)
 		m->speed.refill_ns[l] = 0;
 }
 
-static struct sl_sim *make_sim(struct sl_machine *m, const char *shape, uint64_t seed)
+/* Machine `shape` with no kernel costs (a test sets those it is about);
+ * false, the reason printed, if it does not load. */
+static bool load_zeroed(struct sl_machine *m, const char *shape)
 {
 	struct sl_err err = { 0 };
 	if (sl_machine_load(m, shape, &err)) {
 		fprintf(stderr, "machine: %s\n", err.msg);
-		return NULL;
+		return false;
 	}
 	zero_costs(m);
-	struct sl_sim_config cfg = { .machine = m, .policy = &fifo_ops, .seed = seed, .check = true };
-	return sl_sim_create(&cfg, &err);
+	return true;
+}
+
+/* A run of `ops` on m under the invariant checks, watched by `obs` (may be
+ * NULL); NULL, the reason printed, if it cannot be built. */
+static struct sl_sim *checked_sim(struct sl_machine *m, const struct sl_policy_ops *ops,
+				  uint64_t seed, const struct sl_observer *obs)
+{
+	struct sl_err err = { 0 };
+	struct sl_sim_config cfg = { .machine = m, .policy = ops, .seed = seed, .check = true,
+				     .observer = obs };
+	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	if (!sim)
+		fprintf(stderr, "sim: %s\n", err.msg);
+	return sim;
+}
+
+static struct sl_sim *make_sim(struct sl_machine *m, const char *shape, uint64_t seed)
+{
+	return load_zeroed(m, shape) ? checked_sim(m, &fifo_ops, seed, NULL) : NULL;
 }
 
 static int run(struct sl_sim *sim, struct sl_run_stats *st)
@@ -358,16 +378,12 @@ static const struct sl_prog absorbing_prog = { .name = "absorbing", .step = abso
 static void burst_under_charges(bool absorb, struct sl_run_stats *st)
 {
 	struct sl_machine m;
-	struct sl_err err = { 0 };
 
 	memset(st, 0, sizeof(*st));
-	CHECK(sl_machine_load(&m, "pack:1 core:1 pu:1", &err) == 0);
-	zero_costs(&m);
+	CHECK(load_zeroed(&m, "pack:1 core:1 pu:1"));
 	m.speed.exit_ns = 1000000;
-	struct sl_sim_config cfg = { .machine = &m, .policy = &charging_ops, .seed = 1,
-				     .check = true };
-	struct sl_sim *sim = sl_sim_create(&cfg, &err);
-	CHECKF(sim != NULL, "%s", err.msg);
+	struct sl_sim *sim = checked_sim(&m, &charging_ops, 1, NULL);
+	CHECK(sim != NULL);
 	if (!sim)
 		return;
 	struct script *s = script_new(sim);
@@ -449,15 +465,11 @@ SL_TEST(engine_migration_thread_slows_its_sibling_only_while_it_runs)
 	 * thread's end re-timed the sibling, the hog ran on at the pair speed
 	 * until its next re-timing (here: its end). */
 	struct sl_machine m;
-	struct sl_err err = { 0 };
-	CHECK(sl_machine_load(&m, "pack:1 core:1 pu:2", &err) == 0);
-	zero_costs(&m);
+	CHECK(load_zeroed(&m, "pack:1 core:1 pu:2"));
 	m.speed.migrate_ns = SL_MSEC;
 	migr_started = false;
-	struct sl_sim_config cfg = { .machine = &m, .policy = &migr_fifo_ops, .seed = 1,
-				     .check = true };
-	struct sl_sim *sim = sl_sim_create(&cfg, &err);
-	CHECKF(sim != NULL, "%s", err.msg);
+	struct sl_sim *sim = checked_sim(&m, &migr_fifo_ops, 1, NULL);
+	CHECK(sim != NULL);
 	if (!sim)
 		return;
 	spawn_one(sim, sl_act_run(50e6, SL_WC_INT));
@@ -1342,12 +1354,8 @@ static struct flagrec chan_wakeups(long bytes, enum chan_kind kind)
 	bool pipe = kind == CH_PIPE;
 	struct flagrec out = { .n = -1 };
 	struct sl_machine m;
-	struct sl_err err = { 0 };
-	if (sl_machine_load(&m, "pack:1 core:1 pu:1", &err))
-		return out;
-	zero_costs(&m);
-	struct sl_sim_config cfg = { .machine = &m, .policy = &flagrec_ops, .seed = 1, .check = true };
-	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	struct sl_sim *sim = load_zeroed(&m, "pack:1 core:1 pu:1")
+			     ? checked_sim(&m, &flagrec_ops, 1, NULL) : NULL;
 	if (!sim)
 		return out;
 	struct sl_chan *ch = sl_chan_new(sim, 4096, pipe);
@@ -1456,11 +1464,8 @@ static const struct sl_policy_ops relrec_ops = {
 SL_TEST(engine_release_comes_at_the_reap)
 {
 	struct sl_machine m;
-	struct sl_err err = { 0 };
-	CHECK(sl_machine_load(&m, "pack:2 core:1 pu:1", &err) == 0);
-	zero_costs(&m);
-	struct sl_sim_config cfg = { .machine = &m, .policy = &relrec_ops, .seed = 1, .check = true };
-	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	CHECK(load_zeroed(&m, "pack:2 core:1 pu:1"));
+	struct sl_sim *sim = checked_sim(&m, &relrec_ops, 1, NULL);
 	CHECK(sim != NULL);
 	if (!sim)
 		return;
@@ -1507,14 +1512,8 @@ SL_TEST(engine_release_comes_at_the_reap)
 SL_TEST(engine_exit_wakeup_is_marked)
 {
 	struct sl_machine m;
-	struct sl_err err = { 0 };
-	if (sl_machine_load(&m, "pack:1 core:1 pu:1", &err)) {
-		CHECK(0);
-		return;
-	}
-	zero_costs(&m);
-	struct sl_sim_config cfg = { .machine = &m, .policy = &flagrec_ops, .seed = 1, .check = true };
-	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	CHECK(load_zeroed(&m, "pack:1 core:1 pu:1"));
+	struct sl_sim *sim = checked_sim(&m, &flagrec_ops, 1, NULL);
 	CHECK(sim);
 	if (!sim)
 		return;
@@ -2346,17 +2345,13 @@ static void note_exit(void *ctx, sl_time now, const struct sl_task *t)
 static sl_time alternate(const struct sl_prog *a, const struct sl_prog *b, sl_time *s_exit)
 {
 	struct sl_machine m;
-	struct sl_err err = { 0 };
-	if (sl_machine_load(&m, "pack:1 core:1 pu:1", &err))
+	if (!load_zeroed(&m, "pack:1 core:1 pu:1"))
 		return -1;
-	zero_costs(&m);
 	m.topo.llc_kb = m.speed.llc_kb = m.topo.l2_kb;
 	m.speed.refill_ns[SL_MIGR_NONE] = 4 * SL_MSEC;
 	m.speed.touch_kb_per_ms = 1e6;
 	struct sl_observer obs = { .ctx = s_exit, .sched_exit = note_exit };
-	struct sl_sim_config cfg = { .machine = &m, .policy = &fifo_ops, .seed = 1, .check = true,
-				     .observer = &obs };
-	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	struct sl_sim *sim = checked_sim(&m, &fifo_ops, 1, &obs);
 	if (!sim)
 		return -1;
 	struct script *sa = script_new(sim), *sb = script_new(sim);
@@ -2439,15 +2434,11 @@ static void vfork_note_switch(void *ctx, sl_time now, int cpu, const struct sl_t
 static sl_time vfork_run(bool vfork, bool exec, struct vfork_watch *w)
 {
 	struct sl_machine m;
-	struct sl_err err = { 0 };
-	if (sl_machine_load(&m, "pack:2 core:1 pu:1", &err))
+	if (!load_zeroed(&m, "pack:2 core:1 pu:1"))
 		return -1;
-	zero_costs(&m);
 	struct sl_observer obs = { .ctx = w, .sched_fork = vfork_note_fork,
 				   .sched_exit = vfork_note_exit, .sched_switch = vfork_note_switch };
-	struct sl_sim_config cfg = { .machine = &m, .policy = &fifo_ops, .seed = 1, .check = true,
-				     .observer = &obs };
-	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	struct sl_sim *sim = checked_sim(&m, &fifo_ops, 1, &obs);
 	if (!sim)
 		return -1;
 	struct script *root = script_new(sim), *child = script_new(sim);
@@ -2512,14 +2503,11 @@ SL_TEST(engine_check_holds_vfork_parent_to_its_child)
 {
 	struct sl_machine m;
 	struct sl_err err = { 0 };
-	CHECK(!sl_machine_load(&m, "pack:2 core:1 pu:1", &err));
-	zero_costs(&m);
+	CHECK(load_zeroed(&m, "pack:2 core:1 pu:1"));
 	vfork_child_seen = NULL;
 	struct sl_observer obs = { .sched_fork = vfork_forget_fork,
 				   .sched_switch = vfork_forget_switch };
-	struct sl_sim_config cfg = { .machine = &m, .policy = &fifo_ops, .seed = 1, .check = true,
-				     .observer = &obs };
-	struct sl_sim *sim = sl_sim_create(&cfg, &err);
+	struct sl_sim *sim = checked_sim(&m, &fifo_ops, 1, &obs);
 	CHECK(sim);
 	if (!sim)
 		return;
@@ -2585,8 +2573,7 @@ SL_TEST(engine_step_limit_stops_a_run_of_instant_actions)
 	uint64_t steps[2];
 	sl_time now[2];
 
-	CHECK(sl_machine_load(&m, "pack:1 core:1 pu:1", &err) == 0);
-	zero_costs(&m);
+	CHECK(load_zeroed(&m, "pack:1 core:1 pu:1"));
 	for (int limited = 0; limited < 2; limited++) {
 		struct sl_sim_config cfg = { .machine = &m, .policy = &fifo_ops, .seed = 1,
 					     .check = true, .time_limit = 100 * SL_USEC,
