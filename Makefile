@@ -29,7 +29,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Isrc -Ibuild/gen $(PKG_CF
 LDLIBS  := $(PKG_LIBS) -lm -lpthread
 
 LIB_SRC := $(sort $(wildcard src/base/*.c src/hw/*.c src/sim/*.c src/policy/*.c src/policy/*/*.c \
-                             src/workload/*.c src/trace/*.c src/report/*.c src/real/*.c src/cli/*.c))
+                             src/workload/*.c src/workload/*/*.c src/trace/*.c src/report/*.c src/real/*.c src/cli/*.c))
 LIB_SRC := $(filter-out src/cli/main.c,$(LIB_SRC))
 EXPERIMENTS := $(sort $(wildcard experiments/*.json))
 TEST_SRC := $(sort $(wildcard tests/unit/*.c))

@@ -1,7 +1,7 @@
 /*
  * rtapp.c - the real `rtapp`: Debian's rt-app 1.0 (the `rt-app` package,
  * installed by scripts/install-deps.sh) run on the host on an rt-app file,
- * the counterpart of the simulated rtapp (src/workload/rtapp.c), so that
+ * the counterpart of the simulated rtapp (src/workload/rtapp/rtapp.c), so that
  * `validate -w rtapp:file=F` puts rt-app's own measurements beside the
  * simulation's.
  *
@@ -11,7 +11,7 @@
  * simulation reading it so too), with its global section set for the run - duration=
  * (or the file's), calibration= if given, logdir a fresh directory,
  * log_basename "rt-app", no ftrace or gnuplot - written to that directory
- * and run there as `rt-app FILE`.  Its per-thread logs (rtapp_log.c says
+ * and run there as `rt-app FILE`.  Its per-thread logs (workload/rtapp/log.c says
  * the format) are then read into the metrics the simulation reports under
  * the same names: threads, loops, slack_mean_us and wu_lat_mean_us over
  * the rows of phases with timers, and per thread description NAME_loops,
@@ -44,8 +44,8 @@
 #include <unistd.h>
 
 #include "real/proc.h"
-#include "workload/rtapp.h"
-#include "workload/rtapp_int.h"
+#include "workload/rtapp/config.h"
+#include "workload/rtapp/rtapp.h"
 
 static const struct sl_param_def rtr_params[] = {
 	{ "file", SL_PARAM_STRING, NULL, 0, 0, NULL, "rt-app JSON file (required)" },

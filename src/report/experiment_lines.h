@@ -1,7 +1,7 @@
 /*
  * experiment_lines.h - the line of each field of a JSON text, so that an
  * experiment file's errors read "my.json:7: rows[0].workload: ..." as the
- * rt-app parser's do (workload/rtapp_parse.c finds its keys the same way:
+ * rt-app parser's do (workload/rtapp/parse.c finds its keys the same way:
  * json-c keeps no positions).
  *
  * Fields are named as the loader names them: object keys joined by '.',

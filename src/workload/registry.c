@@ -7,7 +7,7 @@
 
 #include "workload/bench_workloads.h"
 #include "workload/net_workloads.h"
-#include "workload/rtapp.h"
+#include "workload/rtapp/rtapp.h"
 #include "workload/trace_replay.h"
 
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /*
  * fuzz_rtapp.c - libFuzzer harness: the input is an rt-app JSON file
- * (workload/rtapp_parse.c, `-w rtapp:file=F`); when it loads, it runs.
+ * (workload/rtapp/parse.c, `-w rtapp:file=F`); when it loads, it runs.
  */
 #include "fuzz.h"
 

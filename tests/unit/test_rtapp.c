@@ -23,8 +23,8 @@
 #include "hw/machine.h"
 #include "policy/policy.h"
 #include "sim/sim.h"
-#include "workload/rtapp.h"
-#include "workload/rtapp_int.h"
+#include "workload/rtapp/config.h"
+#include "workload/rtapp/rtapp.h"
 #include "test.h"
 
 #define ONE_CPU "pack:1 core:1 pu:1"

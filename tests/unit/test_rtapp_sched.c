@@ -14,7 +14,7 @@
 #include "policy/policy.h"
 #include "sim/policy_ops.h"
 #include "sim/sim.h"
-#include "workload/rtapp.h"
+#include "workload/rtapp/rtapp.h"
 #include "test.h"
 
 #define ONE_CPU "pack:1 core:1 pu:1"

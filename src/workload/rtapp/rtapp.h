@@ -11,7 +11,7 @@
 extern const struct sl_workload_ops sl_workload_rtapp;
 
 /* How a file's repeated keys are read, by the simulation and by the real
- * rt-app `validate` runs alike (rtapp_parse.c, rt_config_load_keys). */
+ * rt-app `validate` runs alike (parse.c, rt_config_load_keys). */
 #define SL_RTAPP_KEYS_PARAM \
 	{ "keys", SL_PARAM_CHOICE, "workgen", 0, 0, "workgen|rt-app", \
 	  "repeated keys in an object: workgen numbers them in order (as it hands files to " \

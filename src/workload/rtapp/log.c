@@ -1,5 +1,5 @@
 /*
- * rtapp_log.c - rt-app's per-thread log files, written from a simulated
+ * log.c - rt-app's per-thread log files, written from a simulated
  * run (`run --rtapp-logdir DIR`, the rtapp workload's logdir=), so that the
  * tools that read rt-app's logs read simulated runs too.
  *
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "workload/rtapp_int.h"
+#include "workload/rtapp/config.h"
 
 /* Is `name` a log of one of cfg's threads: "<basename>-<thread>-<N>.log"? */
 static const char *our_log(const struct rt_config *cfg, const char *name)

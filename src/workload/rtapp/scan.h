@@ -1,6 +1,6 @@
 /*
- * rtapp_scan.h - a scanner of an rt-app file's raw text, for what json-c's
- * tree does not keep (private to rtapp_parse.c): the line of a key (json-c
+ * scan.h - a scanner of an rt-app file's raw text, for what json-c's
+ * tree does not keep (private to parse.c): the line of a key (json-c
  * gives no positions), a key repeated in one object (json-c keeps only the
  * last), and the keys workgen numbers ("run", "run" -> "run", "run#2") or
  * completes (a bare "suspend") before rt-app reads a file.  It reads

@@ -1,5 +1,5 @@
 /*
- * rtapp_parse.c - the loader of rt-app JSON files (docs/workloads.md, rtapp):
+ * parse.c - the loader of rt-app JSON files (docs/workloads.md, rtapp):
  * json-c reads the text (it accepts the comments and trailing commas of
  * rt-app's own examples, as rt-app does, since rt-app uses json-c too);
  * this file checks every key against the grammar and builds the struct
@@ -44,7 +44,7 @@
  *
  * Omitted / simplified:
  *   - json-c gives no positions for values, so a small scanner of the raw
- *     text (rtapp_scan.c) finds the line of a key from its path; a key written with escape
+ *     text (scan.c) finds the line of a key from its path; a key written with escape
  *     sequences gets no line number, and keys are compared as written when
  *     looking for repeated ones;
  *   - "resources" is not checked beyond being an object (rt-app ignores it).
@@ -58,8 +58,8 @@
 
 #include "base/strmap.h"
 #include "sim/task.h"
-#include "workload/rtapp_int.h"
-#include "workload/rtapp_scan.h"
+#include "workload/rtapp/config.h"
+#include "workload/rtapp/scan.h"
 
 #define RT_MAX_FILE (16L << 20)
 #define RT_MAX_US 1000000000000LL	/* 11.6 days: keeps nanoseconds in range */

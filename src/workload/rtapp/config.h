@@ -1,12 +1,13 @@
 /*
- * rtapp_int.h - private to rtapp.c and rtapp_parse.c: an rt-app JSON file
- * as the loader leaves it (rtapp_parse.c), ready to be run by the thread
+ * config.h - an rt-app JSON file as the loader leaves it (parse.c), shared
+ * by the simulated rt-app (rtapp.c, log.c) and the real one
+ * (src/real/rtapp.c), ready to be run by the thread
  * programs of rtapp.c.  Times are in nanoseconds (the file's microseconds
  * times 1000); resources (mutexes, barriers, condition variables, shared
  * timers) are numbered in the order the file first names them.
  */
-#ifndef SL_WORKLOAD_RTAPP_INT_H
-#define SL_WORKLOAD_RTAPP_INT_H
+#ifndef SL_WORKLOAD_RTAPP_CONFIG_H
+#define SL_WORKLOAD_RTAPP_CONFIG_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -126,7 +127,7 @@ struct rt_alloc {
 	void *ctx;
 };
 
-/* ---- rt-app's log files (rtapp_log.c) ---- */
+/* ---- rt-app's log files (log.c) ---- */
 
 #define RT_LOG_CHUNK 256		/* log rows allocated at once, per thread */
 

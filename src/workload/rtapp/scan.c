@@ -1,12 +1,12 @@
 /*
- * rtapp_scan.c - the raw-text scanner of rt-app files (rtapp_scan.h): keys'
+ * scan.c - the raw-text scanner of rt-app files (scan.h): keys'
  * lines, repeated keys, and workgen's numbering of repeated events and
  * phases and its bare "suspend" (rt-app's doc/tutorial.txt and workgen;
  * docs/workloads.md, rtapp).  A key written with escape sequences is
  * compared as json-c decodes it; the frames nest as deep as SCAN_MAX_DEPTH
  * (json-c itself stops at 32).
  */
-#include "workload/rtapp_scan.h"
+#include "workload/rtapp/scan.h"
 
 #include <ctype.h>
 #include <stdio.h>

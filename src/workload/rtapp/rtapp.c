@@ -1,7 +1,7 @@
 /*
  * rtapp.c - rt-app (scheduler-tools/rt-app, ARM/Linaro's workload
  * generator, used by LISA and the EAS work) as a workload: `rtapp:file=PATH`
- * runs the threads an rt-app JSON file describes.  rtapp_parse.c reads and
+ * runs the threads an rt-app JSON file describes.  parse.c reads and
  * checks the file; this file runs it and measures it as rt-app's per-phase
  * log would.
  *
@@ -86,7 +86,7 @@
  *     system calls of its events cost only what the engine charges
  *     (switches, fork);
  *   - rt-app's per-phase log files are written after the run from rows
- *     kept in memory (logdir=, rtapp_log.c), at most RT_LOG_ROWS_MAX;
+ *     kept in memory (logdir=, log.c), at most RT_LOG_ROWS_MAX;
  *   - a thread that performs 10000 events without simulated time passing
  *     (e.g. an uncontended lock/unlock loop) ends and is counted in
  *     stalled_threads; a fork beyond 4096 live threads is refused
@@ -105,8 +105,8 @@
 #include "sim/blockdev.h"
 #include "sim/policy_ops.h"
 #include "sim/sim.h"
-#include "workload/rtapp.h"
-#include "workload/rtapp_int.h"
+#include "workload/rtapp/config.h"
+#include "workload/rtapp/rtapp.h"
 
 #define RT_CHUNK_NS (32 * SL_USEC)	/* runtime events work in these chunks */
 #define RT_STILL_MAX 10000		/* events without time passing before a thread stalls */
