@@ -33,19 +33,25 @@ static void topo_reset(struct sl_topo *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* Index of the LLC (package id, key) in llcs[0..*n), appending it if new:
- * an LLC is counted within its package, so that one never spans two. */
+/* Index of the LLC (package id, node id, key) in llcs[0..*n), appending it
+ * if new: an LLC is counted within its package and its NUMA node, so that
+ * one never spans two of either.  The node as Linux has it: 6.12's
+ * match_llc() (arch/x86/kernel/smpboot.c) never links CPUs of two nodes
+ * in cpu_llc_shared_mask - outright on Intel's Sub-NUMA Clustering, and
+ * through topology_sane()'s "not on the same node! Ignoring dependency"
+ * elsewhere - so a package of several nodes (SNC, AMD's NPS modes) has an
+ * LLC per node at least, whatever cache the hardware shares. */
 struct llc_key {
-	int package;
+	int package, node;
 	uint64_t key;
 };
 
-static int llc_id(struct llc_key *llcs, int *n, int package, uint64_t key)
+static int llc_id(struct llc_key *llcs, int *n, int package, int node, uint64_t key)
 {
 	for (int i = *n - 1; i >= 0; i--)
-		if (llcs[i].package == package && llcs[i].key == key)
+		if (llcs[i].package == package && llcs[i].node == node && llcs[i].key == key)
 			return i;
-	llcs[*n] = (struct llc_key){ package, key };
+	llcs[*n] = (struct llc_key){ package, node, key };
 	return (*n)++;
 }
 
@@ -79,11 +85,12 @@ static int assign_ids(struct sl_topo *t, const struct hw_raw_cpu *cpus, int n,
 			continue;
 		t->cpu_core[cpu] = key_id(core_keys, &t->ncores, cpus[i].core_key);
 		t->cpu_package[cpu] = key_id(pkg_keys, &t->npackages, cpus[i].package_key);
-		t->cpu_llc[cpu] = llc_id(llcs, &t->nllcs, t->cpu_package[cpu], cpus[i].llc_key);
 		t->cpu_node[cpu] = key_id(nkeys, &t->nnodes, cpus[i].node_key);
 		if (t->nnodes > SL_MAX_NODES)
 			return sl_fail(err, "%s: more than %d NUMA nodes with CPUs",
 				       what, SL_MAX_NODES);
+		t->cpu_llc[cpu] = llc_id(llcs, &t->nllcs, t->cpu_package[cpu], t->cpu_node[cpu],
+					 cpus[i].llc_key);
 		cpu++;
 	}
 	t->ncpus = cpu;
@@ -240,9 +247,12 @@ static int check_llcs(const struct sl_topo *t, struct sl_err *err)
 {
 	for (int l = 0; l < t->nllcs; l++) {
 		int first = sl_cpumask_first(&t->llc_cpus[l]);
-		sl_for_each_cpu(cpu, &t->llc_cpus[l])
+		sl_for_each_cpu(cpu, &t->llc_cpus[l]) {
 			if (t->cpu_package[cpu] != t->cpu_package[first])
 				return BROKEN("last-level cache %d spans packages", l);
+			if (t->cpu_node[cpu] != t->cpu_node[first])
+				return BROKEN("last-level cache %d spans NUMA nodes", l);
+		}
 	}
 	return 0;
 }

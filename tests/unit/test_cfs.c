@@ -534,6 +534,24 @@ SL_TEST(cfs_domains)
 		}
 		sl_sim_destroy(r.sim);
 	}
+	/* a package of two NUMA nodes (Sub-NUMA Clustering): cpu_coregroup_mask
+	 * stops at the node (6.12 match_llc), so MC is the node's 4 CPUs and
+	 * the NUMA level the package's 8 - nested, as a package-wide MC over a
+	 * node-wide PKG would not be (x86 drops PKG there: the NUMA levels
+	 * span it, build_sched_topology's x86_has_numa_in_package) */
+	if (cfst_start(&r, "pack:1 numa:2 core:4 pu:1", "cfs", 0)) {
+		struct cfs_rq *rq = &cfst_state(&r)->rq[5];
+		CHECK(rq->nsd == 2);
+		if (rq->nsd == 2) {
+			CHECK(!strcmp(rq->sd[0].name, "MC") && rq->sd[0].span->weight == 4 &&
+			      sl_cpumask_test(&rq->sd[0].span->cpus, 4) &&
+			      !sl_cpumask_test(&rq->sd[0].span->cpus, 3));
+			CHECK(!strcmp(rq->sd[1].name, "NUMA") && rq->sd[1].span->weight == 8 &&
+			      rq->sd[1].span->ngroups == 2);
+			CHECK(rq->sd_llc == 0 && rq->llc_size == 4 && rq->llc_id == 4);
+		}
+		sl_sim_destroy(r.sim);
+	}
 }
 
 /* ---- wakeup: a wholly idle core before an idle sibling ---- */

@@ -255,6 +255,19 @@ SL_TEST(hw_llc_groups)
 	CHECK(t->nllcs == 2 && mask_is(sl_topo_llc(t, 1), (int[]){ 0, 1 }, 2));
 	CHECK(loads_ok("numaq-16"));
 	CHECK(t->nllcs == 16);
+	/* a package of two NUMA nodes (Intel's Sub-NUMA Clustering, AMD's
+	 * NPS2): an LLC per node, as 6.12's match_llc() links no CPUs of two
+	 * nodes, whether the package stands for the LLC or an L3 spans it */
+	CHECK(loads_ok("pack:1 numa:2 core:4 pu:2"));
+	CHECK(t->npackages == 1 && t->nnodes == 2 && t->nllcs == 2);
+	CHECK(mask_is(sl_topo_llc(t, 9), (int[]){ 8, 9, 10, 11, 12, 13, 14, 15 }, 8));
+	CHECK(strstr(mach.summary, "1 package(s), 2 last-level caches") != NULL);
+	CHECK(loads_ok("pack:1 l3:1 numa:2 core:4 pu:1"));
+	CHECK(t->nllcs == 2 && mask_is(sl_topo_llc(t, 0), (int[]){ 0, 1, 2, 3 }, 4));
+	/* two L3s per package, each of two nodes: one LLC per node */
+	CHECK(loads_ok("pack:2 l3:2 numa:2 core:2 pu:1"));
+	CHECK(t->nnodes == 8 && t->nllcs == 8);
+	CHECK(mask_is(sl_topo_llc(t, 3), (int[]){ 2, 3 }, 2));
 }
 
 SL_TEST(hw_xml_fixture)
@@ -704,6 +717,18 @@ SL_TEST(hw_topo_check_catches)
 	sl_cpumask_set(&t->llc_cpus[1], 4);
 	t->cpu_llc[4] = 1;
 	CHECK(sl_topo_check(t, &err) == -1);
+	/* an LLC across the NUMA nodes of one package: the LLCs of
+	 * "pack:1 numa:2 core:2" merged (CPUs 2, 3 into LLC 0) */
+	CHECK(loads_ok("pack:1 numa:2 core:2 pu:1"));
+	*t = mach.topo;
+	CHECK(t->nllcs == 2 && sl_topo_check(t, &err) == 0);
+	for (int cpu = 2; cpu < 4; cpu++) {
+		sl_cpumask_unset(&t->llc_cpus[1], cpu);
+		sl_cpumask_set(&t->llc_cpus[0], cpu);
+		t->cpu_llc[cpu] = 0;
+	}
+	t->nllcs = 1;
+	CHECK(sl_topo_check(t, &err) == -1 && strstr(err.msg, "spans NUMA nodes"));
 	free(t);
 }
 
