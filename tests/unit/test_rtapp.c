@@ -320,20 +320,27 @@ SL_TEST(rtapp_refuses_threads_longer_than_the_time_horizon)
 	CHECK(rt_accepts("rtapp:file=" DATA "horizon-fork.json"));
 
 	/* the boundary: a delay and a run that end at the horizon exactly, or
-	 * 1 us past it */
-	static const char *const json[2] = {
-		"{\"tasks\": {\"t\": {\"delay\": 999999999990, \"loop\": 1, "
-		"\"phases\": {\"p\": {\"run\": 10}}}}}",
-		"{\"tasks\": {\"t\": {\"delay\": 999999999990, \"loop\": 1, "
-		"\"phases\": {\"p\": {\"run\": 11}}}}}",
+	 * 1 us past it (without rt-app's own work); with it, 9 us of run and
+	 * 0.71 us of own work (one iteration's 700 ns and one event's 10 ns)
+	 * fit, 10 us and the own work do not */
+	static const struct {
+		const char *run, *own;
+		const char *refused;	/* NULL: accepted */
+	} edge[4] = {
+		{ "10", ",iter_ns=0,event_ns=0", NULL },
+		{ "11", ",iter_ns=0,event_ns=0", "tasks.t: needs 1000000.000001 s" },
+		{ "9", "", NULL },
+		{ "10", "", "tasks.t: needs 1000000.000001 s" },
 	};
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 4; i++) {
 		struct rt_tmp f;
-		char text[128];
-		CHECK(rt_tmp_write(&f, json[i]));
-		snprintf(text, sizeof(text), "rtapp:file=%s", f.path);
-		CHECK(i == 0 ? rt_accepts(text)
-			     : rt_rejects(text, "tasks.t: needs 1000000.000001 s", "horizon", NULL));
+		char json[128], text[128];
+		snprintf(json, sizeof(json), "{\"tasks\": {\"t\": {\"delay\": 999999999990, "
+			 "\"loop\": 1, \"phases\": {\"p\": {\"run\": %s}}}}}", edge[i].run);
+		CHECK(rt_tmp_write(&f, json));
+		snprintf(text, sizeof(text), "rtapp:file=%s%s", f.path, edge[i].own);
+		CHECKF(!edge[i].refused ? rt_accepts(text)
+					: rt_rejects(text, edge[i].refused, "horizon", NULL), "%d", i);
 		unlink(f.path);
 	}
 }

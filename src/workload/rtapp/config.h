@@ -185,4 +185,9 @@ int rt_config_load(struct rt_config *cfg, const char *path, const struct rt_allo
 int rt_config_load_keys(struct rt_config *cfg, const char *path, const struct rt_alloc *a,
 			bool workgen, struct sl_err *err);
 
+/* The simulated time rt-app's own work adds to finite thread t at least:
+ * iter_ns per phase iteration and event_ns per event of it, at the
+ * reference speed (saturated at SL_TIME_MAX, as t->time). */
+sl_time rt_task_own_time(const struct rt_task *t, sl_time iter_ns, sl_time event_ns);
+
 #endif

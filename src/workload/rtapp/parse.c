@@ -791,6 +791,19 @@ static sl_time task_time(const struct rt_task *t)
 	return sat_add(t->delay, sat_mul(pass, t->loop));
 }
 
+sl_time rt_task_own_time(const struct rt_task *t, sl_time iter_ns, sl_time event_ns)
+{
+	if (t->forever)
+		return 0;
+	sl_time pass = 0;
+	for (int p = 0; p < t->nphases; p++) {
+		const struct rt_phase *ph = &t->phases[p];
+		sl_time once = sat_add(iter_ns, sat_mul(event_ns, ph->nev));
+		pass = sat_add(pass, sat_mul(once, ph->loop));
+	}
+	return sat_mul(pass, t->loop);
+}
+
 /* A phase's "priority" without "policy" applies to the thread's class at
  * that phase, which earlier phases may have changed: check it against the
  * class it has there on the first pass and on every later one. */

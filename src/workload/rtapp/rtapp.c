@@ -96,6 +96,7 @@
  *     threads and reports file_unreadable = 1.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -777,17 +778,23 @@ static int rt_validate(const struct sl_params *p, struct sl_err *err)
 	for (int i = 0; rc == 0 && cfg.duration == 0 && !sl_param_given(p, "duration") &&
 			cfg.forever_task < 0 && i < cfg.ntasks; i++) {
 		const struct rt_task *t = &cfg.tasks[i];
-		if (t->time <= SL_TIME_HORIZON)
+		/* rt-app's own work counts too: a loop of instant events
+		 * takes iter_ns and event_ns each time round */
+		sl_time own = rt_task_own_time(t, (sl_time)ceil(sl_param_real(p, "iter_ns")),
+					       (sl_time)ceil(sl_param_real(p, "event_ns")));
+		sl_time need = __builtin_add_overflow(t->time, own, &need) ? SL_TIME_MAX : need;
+		if (need <= SL_TIME_HORIZON)
 			continue;
 		char took[48];
-		if (t->time == SL_TIME_MAX)
+		if (need == SL_TIME_MAX)
 			snprintf(took, sizeof(took), "more than %lld s", SL_TIME_MAX / SL_SEC);
 		else
-			snprintf(took, sizeof(took), "%.6f s", sl_ns_to_s(t->time));
+			snprintf(took, sizeof(took), "%.6f s", sl_ns_to_s(need));
 		rc = sl_fail(err, "%s: tasks.%s: needs %s of simulated time (its delay and loops "
-			     "of run, runtime, sleep and timer periods), beyond the horizon of "
-			     "%lld s a run can last: shorten it, or set global.duration or "
-			     "duration=SECONDS", path, t->name, took, SL_TIME_HORIZON / SL_SEC);
+			     "of run, runtime, sleep and timer periods, and rt-app's own work per "
+			     "iteration and event), beyond the horizon of %lld s a run can last: "
+			     "shorten it, or set global.duration or duration=SECONDS", path,
+			     t->name, took, SL_TIME_HORIZON / SL_SEC);
 	}
 	if (rc == 0 && sl_param_given(p, "logdir"))
 		rc = rt_logdir_check(&cfg, sl_param_str(p, "logdir"), err);
