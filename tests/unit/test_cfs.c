@@ -447,6 +447,31 @@ SL_TEST(cfs_knobs)
 
 /* ---- domains, groups and capacities ---- */
 
+/* On an 8-CPU machine whose CPUs 4-7 share a last-level cache, CPU 5's
+ * domains are an MC of those 4 CPUs and `upper` (the package's PKG or
+ * the nodes' NUMA level) of all 8, and its wakeups search the MC. */
+static bool cfst_mc_of_4_under(const char *machine, const char *upper)
+{
+	struct cfst_run r;
+	bool ok = false;
+
+	if (!cfst_start(&r, machine, "cfs", 0))
+		return false;
+	const struct cfs_rq *rq = &cfst_state(&r)->rq[5];
+	if (rq->nsd == 2)
+		ok = !strcmp(rq->sd[0].name, "MC") && rq->sd[0].span->weight == 4 &&
+		     sl_cpumask_test(&rq->sd[0].span->cpus, 4) &&
+		     !sl_cpumask_test(&rq->sd[0].span->cpus, 3) &&
+		     !strcmp(rq->sd[1].name, upper) && rq->sd[1].span->weight == 8 &&
+		     rq->sd[1].span->ngroups == 2 &&
+		     rq->sd_llc == 0 && rq->llc_size == 4 && rq->llc_id == 4;
+	if (!ok)
+		fprintf(stderr, "  %s: CPU 5 has %d domains, not MC (4) under %s (8)\n", machine,
+			rq->nsd, upper);
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
 SL_TEST(cfs_domains)
 {
 	struct cfst_run r;
@@ -521,37 +546,13 @@ SL_TEST(cfs_domains)
 	/* chiplets: a package of two L3s of 4 cores each (x86's
 	 * cpu_coregroup_mask is the LLC's CPUs): MC is the chiplet, PKG the
 	 * package, and wakeups search the 4 CPUs that share the L3 */
-	if (cfst_start(&r, "pack:1 l3:2 core:4 pu:1", "cfs", 0)) {
-		struct cfs_rq *rq = &cfst_state(&r)->rq[5];
-		CHECK(rq->nsd == 2);
-		if (rq->nsd == 2) {
-			CHECK(!strcmp(rq->sd[0].name, "MC") && rq->sd[0].span->weight == 4 &&
-			      sl_cpumask_test(&rq->sd[0].span->cpus, 4) &&
-			      !sl_cpumask_test(&rq->sd[0].span->cpus, 3));
-			CHECK(!strcmp(rq->sd[1].name, "PKG") && rq->sd[1].span->weight == 8 &&
-			      rq->sd[1].span->ngroups == 2);
-			CHECK(rq->sd_llc == 0 && rq->llc_size == 4 && rq->llc_id == 4);
-		}
-		sl_sim_destroy(r.sim);
-	}
+	CHECK(cfst_mc_of_4_under("pack:1 l3:2 core:4 pu:1", "PKG"));
 	/* a package of two NUMA nodes (Sub-NUMA Clustering): cpu_coregroup_mask
 	 * stops at the node (6.12 match_llc), so MC is the node's 4 CPUs and
 	 * the NUMA level the package's 8 - nested, as a package-wide MC over a
 	 * node-wide PKG would not be (x86 drops PKG there: the NUMA levels
 	 * span it, build_sched_topology's x86_has_numa_in_package) */
-	if (cfst_start(&r, "pack:1 numa:2 core:4 pu:1", "cfs", 0)) {
-		struct cfs_rq *rq = &cfst_state(&r)->rq[5];
-		CHECK(rq->nsd == 2);
-		if (rq->nsd == 2) {
-			CHECK(!strcmp(rq->sd[0].name, "MC") && rq->sd[0].span->weight == 4 &&
-			      sl_cpumask_test(&rq->sd[0].span->cpus, 4) &&
-			      !sl_cpumask_test(&rq->sd[0].span->cpus, 3));
-			CHECK(!strcmp(rq->sd[1].name, "NUMA") && rq->sd[1].span->weight == 8 &&
-			      rq->sd[1].span->ngroups == 2);
-			CHECK(rq->sd_llc == 0 && rq->llc_size == 4 && rq->llc_id == 4);
-		}
-		sl_sim_destroy(r.sim);
-	}
+	CHECK(cfst_mc_of_4_under("pack:1 numa:2 core:4 pu:1", "NUMA"));
 }
 
 /* ---- wakeup: a wholly idle core before an idle sibling ---- */
