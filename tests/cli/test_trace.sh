@@ -54,6 +54,14 @@ check "chrome trace has the viewers' fields and perf's run" \
 "$S" run -m p4dpe-2x2ht -p ht -w kernbench:jobs=3,size=0.3 --trace "$tmp/k.txt" >/dev/null
 check "chrome trace of a kernbench on 4 CPUs" \
 	python3 tests/cli/check_chrome_trace.py "$tmp/k.json" "$tmp/k.txt"
+# CPUs named by their LLC where a package holds several (here an L3 per
+# chiplet), and not on a preset, whose LLC is its package
+"$S" run -m "pack:1 l3:2 core:2 pu:1" -p cfs -w spin:seconds=0.01 --trace "$tmp/l.json" \
+	--trace-format chrome >/dev/null
+check "chrome trace names each CPU's LLC on a package of two" \
+	grep -q '"CPU 3 (core 3, LLC 1, package 0, node 0)"' "$tmp/l.json"
+check "chrome trace names no LLC on a preset" \
+	sh -c "grep -q '\"CPU 3 (core 1, package 1, node 0)\"' '$tmp/k.json' && ! grep -q LLC '$tmp/k.json'"
 check "the checker catches a broken trace" sh -c \
 	"sed 's/\"dur\":/\"dux\":/' '$tmp/c.json' > '$tmp/c2.json'; ! python3 tests/cli/check_chrome_trace.py '$tmp/c2.json' '$tmp/t.txt' >/dev/null"
 
