@@ -79,12 +79,12 @@
  *   - rt-app's own work is two numbers (measured with `validate` against
  *     Debian's rt-app 1.0 on the 2-CPU host, docs/workloads.md "rt-app's
  *     own cost"): iter_ns per phase iteration (its clock reads and the
- *     log row it formats and writes; 0.5-0.85 us, 0.7 taken) and event_ns per event
- *     (its dispatch and an uncontended mutex operation; 10 ns), integer
- *     work charged when the iteration ends, or as soon as RT_OWED_MAX of
- *     it has accrued inside one (a phase of thousands of events); the
- *     system calls of its events cost only what the engine charges
- *     (switches, fork);
+ *     log row it formats and writes; 0.52-0.88 us, 0.7 taken) and
+ *     event_ns per event (its dispatch and an uncontended mutex
+ *     operation; 10 ns), integer work charged when the iteration ends, or
+ *     as soon as RT_OWED_MAX of it has accrued inside one (a phase of
+ *     thousands of events); the system calls of its events cost only what
+ *     the engine charges (switches, fork);
  *   - rt-app's per-phase log files are written after the run from rows
  *     kept in memory (logdir=, log.c), at most RT_LOG_ROWS_MAX;
  *   - a thread that performs 10000 events without simulated time passing
@@ -782,7 +782,9 @@ static int rt_validate(const struct sl_params *p, struct sl_err *err)
 		 * takes iter_ns and event_ns each time round */
 		sl_time own = rt_task_own_time(t, (sl_time)ceil(sl_param_real(p, "iter_ns")),
 					       (sl_time)ceil(sl_param_real(p, "event_ns")));
-		sl_time need = __builtin_add_overflow(t->time, own, &need) ? SL_TIME_MAX : need;
+		sl_time need;
+		if (__builtin_add_overflow(t->time, own, &need))
+			need = SL_TIME_MAX;
 		if (need <= SL_TIME_HORIZON)
 			continue;
 		char took[48];
