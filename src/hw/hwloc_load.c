@@ -9,7 +9,8 @@
  * whose cpuset holds it.  Siblings take their core's node.  NUMA nodes
  * without CPUs (memory-only, CXL) are not part of the topology.  Its
  * last-level cache: the outermost data cache above it, where that holds
- * whole cores inside one package (llc_of, raw_cpu), else its package.
+ * whole cores inside one package (llc_of, raw_cpu), else its package;
+ * topo.c then bounds it by the NUMA node, as the kernel does.
  *
  * Distances: the first latency matrix between NUMA nodes, if any, rescaled
  * so the diagonal is 10 (SLIT convention) and made symmetric by averaging

@@ -213,8 +213,7 @@ static void describe(struct sl_machine *m, const char *source, bool noht)
 	const struct sl_topo *t = &m->topo;
 	char llcs[48] = "";
 
-	/* named only where a package holds several (chiplets, modules) */
-	if (t->nllcs > t->npackages)
+	if (sl_topo_llcs_split_packages(t))
 		snprintf(llcs, sizeof(llcs), ", %d last-level caches", t->nllcs);
 	snprintf(m->summary, sizeof(m->summary),
 		 "%s: %d CPUs = %d package(s)%s, %d core(s), %d thread(s)/core; %d node(s); %u MHz%s",

@@ -33,7 +33,8 @@ struct sl_topo {
 	int ncpus;		/* logical CPUs, numbered 0..ncpus-1 */
 	int ncores;		/* physical cores (SMT groups) */
 	int nllcs;		/* last-level caches: one per package, or several (a
-				 * chiplet's L3, a module's L2), each in one package */
+				 * chiplet's L3, a module's L2, a node of an SNC
+				 * package), each in one package and one node */
 	int npackages;		/* sockets */
 	int nnodes;		/* NUMA nodes (1 on a UMA machine) */
 
@@ -68,6 +69,13 @@ static inline const sl_cpumask *sl_topo_siblings(const struct sl_topo *t, int cp
 static inline const sl_cpumask *sl_topo_llc(const struct sl_topo *t, int cpu)
 {
 	return &t->llc_cpus[t->cpu_llc[cpu]];
+}
+/* Whether some package holds several last-level caches (chiplets,
+ * modules, sub-NUMA clusters): only then do the machine's summary and the
+ * traces name them, since on every preset the LLC is the package. */
+static inline bool sl_topo_llcs_split_packages(const struct sl_topo *t)
+{
+	return t->nllcs > t->npackages;
 }
 static inline const sl_cpumask *sl_topo_package(const struct sl_topo *t, int cpu)
 {

@@ -51,9 +51,7 @@ void sl_chrome_header(FILE *out, const struct sl_machine *m, const char *title)
 	fputs("}}", out);
 	for (int c = 0; c < t->ncpus; c++) {
 		char name[128], llc[32] = "";
-		/* the LLC only where packages hold several (chiplets, SNC),
-		 * as the machine's summary names them */
-		if (t->nllcs > t->npackages)
+		if (sl_topo_llcs_split_packages(t))
 			snprintf(llc, sizeof(llc), ", LLC %d", t->cpu_llc[c]);
 		snprintf(name, sizeof(name), "CPU %d (core %d%s, package %d, node %d)", c,
 			 t->cpu_core[c], llc, t->cpu_package[c], t->cpu_node[c]);

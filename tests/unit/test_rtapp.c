@@ -408,7 +408,7 @@ SL_TEST(rtapp_periodic_thread_slack_and_latency_by_hand)
 }
 
 /* A loop of uncontended lock/unlock pairs takes no time but rt-app's own:
- * Debian's rt-app 1.0 runs a million such iterations in 0.5-0.85 s on
+ * Debian's rt-app 1.0 runs a million such iterations in 0.52-0.88 s on
  * the 2-CPU host (docs/workloads.md, "rt-app's own cost").  With that
  * work charged every iteration ends later than it began and all 20,000
  * run: 20,000 x (0.7 + 2 x 0.01) us.  Without it (both 0) nothing moves
