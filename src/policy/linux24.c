@@ -618,12 +618,16 @@ static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_
 	if (next)
 		sl_tick_restart(sim, cpu);	/* stopped if it was idle */
 
-	/* schedule_tail: a preempted task may find a CPU of its own (not a
-	 * yielder: it asked to wait) */
-	if (lp && prev->state == SL_TASK_RUNNABLE && !yielded) {
+	/* __schedule_tail: prev leaves its CPU (task_release_cpu), so that any
+	 * CPU's scan may take it, a yielder too; a preempted task may also
+	 * find a CPU of its own, but not a yielder: it asked to wait, and
+	 * 2.4.27 skips only that search for it (SCHED_YIELD) */
+	if (lp && prev->state == SL_TASK_RUNNABLE) {
 		lp->has_cpu = -1;
-		int looked = linux24_reschedule_idle(sim, s, lp);
-		sl_charge_locked(sim, cpu, &s->runqueue_lock, looked * s->scan_ns);
+		if (!yielded) {
+			int looked = linux24_reschedule_idle(sim, s, lp);
+			sl_charge_locked(sim, cpu, &s->runqueue_lock, looked * s->scan_ns);
+		}
 	}
 	return next ? next->task : NULL;
 }

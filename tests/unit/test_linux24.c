@@ -389,6 +389,35 @@ SL_TEST(linux24_lone_yield_runs_no_schedule)
 	       (long long)sys[0], (long long)sys[1]);
 }
 
+/*
+ * 2.4.27 __schedule_tail() releases every task it switches out
+ * (task_release_cpu) and skips only reschedule_idle() for a yielder, so a
+ * yielder waiting behind a hog is taken by the first CPU that goes idle.
+ * Two CPUs: a hog of 8 ms, a task that yields after each of 15 ms of
+ * work, a hog of 200 ms.  When the short hog ends, its CPU picks the
+ * yielder up, which ends about 8 ms later; until Dec 2026 a yielder
+ * stayed bound to the CPU it yielded on and ended at about 75 ms, the
+ * other CPU idle from 8 to 63 ms.
+ */
+SL_TEST(linux24_yielder_is_released_to_any_cpu)
+{
+	struct lx_run r;
+	CHECK(lx_start(&r, "pack:1 core:2 pu:1,arch=i386", "linux24", 0));
+	struct lx_script *y = lx_script_new(r.sim);
+	for (int i = 0; i < 15; i++) {
+		lx_add(y, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+		lx_add(y, (struct sl_action){ .kind = SL_ACT_YIELD });
+	}
+	struct lx_script *kids[3] = { lx_hog(r.sim, 8), y, lx_hog(r.sim, 200) };
+	static const char *const comms[3] = { "h1", "y", "h2" };
+	sl_sim_spawn_root(r.sim, &lx_script_prog, lx_root(r.sim, kids, 3, comms), "root");
+	CHECK(lx_run(&r) == 0);
+	double y_end = sl_ns_to_s(y->at[y->n]) * 1e3, h1_end = sl_ns_to_s(kids[0]->at[1]) * 1e3;
+	CHECKF(h1_end < 10 && y_end < h1_end + 15, "the yielder ends at %.2f ms, the short hog at %.2f ms",
+	       y_end, h1_end);
+	sl_sim_destroy(r.sim);
+}
+
 /* ---- recalculation: sleepers keep half, up to ~2x the quantum ---- */
 
 /*
