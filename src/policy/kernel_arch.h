@@ -47,6 +47,34 @@ static inline int sl_arch_proc_change_penalty(enum sl_arch arch)
 	return arch == SL_ARCH_IA64 ? 20 : 15;
 }
 
+/* The width of the kernel's `unsigned long`: 32 bits on i386, 64 on
+ * x86_64 and ia64 (LP64).  2.6's recalc_task_prio() scales a sleep of up
+ * to a second by up to MAX_BONUS in one, which wraps on i386. */
+static inline unsigned sl_arch_long_bits(enum sl_arch arch)
+{
+	return arch == SL_ARCH_I386 ? 32 : 64;
+}
+
+/* x as the kernel's `unsigned long` of `bits` holds it (x >= 0). */
+static inline int64_t sl_kernel_ulong(unsigned bits, int64_t x)
+{
+	return bits >= 64 ? x : (int64_t)((uint64_t)x & ((1ULL << bits) - 1));
+}
+
+/* The policies' `ulong` knob: the width of that unsigned long where the
+ * tree of a version is not at hand (2.6.0). */
+#define SL_ARCH_ULONG_KNOB(sources) \
+	{ .name = "ulong", .type = SL_PARAM_CHOICE, .def = "arch", .choices = "arch|32|64", \
+	  .doc = "bits of the kernel's unsigned long in recalc_task_prio, whose sleep credit " \
+		 "wraps at 2^32 ns on i386: arch (32 on i386, 64 on x86_64 and ia64), 32 or " \
+		 "64 (" sources ")" }
+
+/* The bits the `ulong` knob (choice index: 0 arch, 1 32, 2 64) gives. */
+static inline unsigned sl_arch_ulong_knob_bits(enum sl_arch arch, int choice)
+{
+	return choice == 1 ? 32 : choice == 2 ? 64 : sl_arch_long_bits(arch);
+}
+
 /* 2.5.59's NODE_BALANCE_RATE (include/asm-ARCH/topology.h): every Nth
  * load_balance looks across nodes; i386 (NUMA-Q) 100. */
 static inline int sl_arch_node_balance_rate(enum sl_arch arch)

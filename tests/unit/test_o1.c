@@ -399,6 +399,52 @@ SL_TEST(o1_sleeper_bonus)
 	sl_sim_destroy(r.sim);
 }
 
+/*
+ * 2.6.0's nanosecond sleep credit, as 2.6.11's recalc_task_prio() has it
+ * (no 2.6.0 tree at hand: o1.md): the sleep is scaled by MAX_BONUS -
+ * CURRENT_BONUS in an unsigned long, which wraps on i386.  One CPU: a task
+ * at bonus 0 sleeps 500 ms; woken, it has 5 s - 2^32 ns = 705 ms of
+ * sleep_avg on i386 and the cap (MAX_SLEEP_AVG, 1,020 ms at 2.6.0's
+ * 102 ms nice-0 slice) on x86_64.  The jiffy-counting versions cannot
+ * wrap, and refuse the knob.
+ */
+static sl_time o1t_sleep_avg_after_sleep(const char *machine, const char *policy)
+{
+	struct o1t_run r;
+	sl_time avg = -1;
+
+	if (!o1t_start(&r, machine, policy, 550 * SL_MSEC + 500 * SL_USEC))
+		return -1;
+	struct o1t_script *t = o1t_new(r.sim);
+	o1t_add(t, sl_act_run(50 * SL_MSEC, SL_WC_INT));
+	o1t_add(t, sl_act_sleep(500 * SL_MSEC));
+	o1t_add(t, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &o1t_prog, t, "t");
+	if (o1t_run(&r) && t->pc == 3) {
+		struct sl_task *task = o1t_find(r.sim, "t");
+		if (task)
+			avg = o1_of(task)->sleep_avg;
+	}
+	sl_sim_destroy(r.sim);
+	return avg;
+}
+
+SL_TEST(o1_sleep_credit_wraps_on_i386)
+{
+	const sl_time wrapped = 5 * SL_SEC - (1LL << 32);
+	sl_time avg = o1t_sleep_avg_after_sleep("pack:1 core:1 pu:1,arch=i386", "o1:version=2.6.0");
+	CHECKF(avg >= wrapped && avg < wrapped + 2 * SL_MSEC, "i386: sleep_avg %.3f ms",
+	       (double)avg / SL_MSEC);
+	avg = o1t_sleep_avg_after_sleep("pack:1 core:1 pu:1,arch=x86_64", "o1:version=2.6.0");
+	CHECKF(avg == 1020 * SL_MSEC, "x86_64: sleep_avg %.3f ms", (double)avg / SL_MSEC);
+	avg = o1t_sleep_avg_after_sleep("pack:1 core:1 pu:1,arch=i386", "o1:version=2.6.0,ulong=64");
+	CHECKF(avg == 1020 * SL_MSEC, "i386, ulong=64: sleep_avg %.3f ms", (double)avg / SL_MSEC);
+
+	struct sl_err err;
+	CHECK(o1t_init("pack:1 core:1 pu:1", "o1:version=2.5.68,ulong=32", &err) == -1 &&
+	      err.kind == SL_ERR_INPUT && strstr(err.msg, "ulong"));
+}
+
 /* ---- cache-hot tasks are not stolen (2.7) ---- */
 
 SL_TEST(o1_cache_hot_not_stolen)

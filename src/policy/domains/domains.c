@@ -72,6 +72,7 @@ static const struct sl_param_def domains_knobs[] = {
 	  .doc = "2.6.12 only: wake_idle, compiled with CONFIG_SCHED_SMT (default: on for i386 "
 		 "and x86_64, whose defconfigs set it, off for ia64; off: the wakeup stays on the "
 		 "CPU wake affine chose)" },
+	SL_ARCH_ULONG_KNOB("2.6.12: 2.6.12.1's types; w26: 2.6.11's, 2.6.0 UNVERIFIED"),
 	{ .name = "idle_level", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "phys|smt",
 	  .doc = "w26 only: the level that carries SD_FLAG_IDLE (default: phys, the package "
 		 "level; smt: the sibling domain)" },
@@ -151,6 +152,7 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	s->scan_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_scan(sim, 1);
 	s->pick_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_pick(sim);
 	s->smt_nice = domains_knob_on(knobs, "smt_nice", v->smt_nice);
+	s->ulong_bits = sl_arch_ulong_knob_bits(s->topo->arch, sl_param_choice(knobs, "ulong"));
 	s->wake_idle = sl_param_given(knobs, "wake_idle") ? sl_param_choice(knobs, "wake_idle") == 0
 							   : s->topo->arch != SL_ARCH_IA64;
 	domains_levels(s, knobs);

@@ -231,6 +231,7 @@ struct sd_sched {
 
 	/* the O(1) base, in ticks: 2.6.0's for w26, 2.6.12's for 2.6.12 */
 	bool base_2612;			/* SCALE_PRIO slices, best_expired_prio, no credit */
+	unsigned ulong_bits;		/* the kernel's unsigned long (recalc_task_prio) */
 	int min_slice, max_slice;	/* 2.6.0: the slice range */
 	int def_slice;			/* 2.6.12: DEF_TIMESLICE */
 	int granularity;		/* TIMESLICE_GRANULARITY's unit */

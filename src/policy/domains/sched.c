@@ -61,6 +61,7 @@
 #include <stdlib.h>
 
 #include "policy/domains/domains.h"
+#include "policy/kernel_arch.h"
 #include "policy/o1/core.h"
 #include "policy/runqueue_credit.h"
 #include "sim/sim.h"
@@ -188,8 +189,10 @@ static void sd_recalc_task_prio(const struct sd_sched *s, struct sd_task *p, sl_
 				p->interactive_credit++;
 		} else {
 			/* the lower sleep_avg is, the faster sleep raises it */
+			/* in an unsigned long: on i386 a sleep over 429 ms at
+			 * bonus 0 wraps, and the task gets the remainder */
 			int mult = s->max_bonus - sd_current_bonus(s, p);
-			sleep_time *= mult ? mult : 1;
+			sleep_time = sl_kernel_ulong(s->ulong_bits, sleep_time * (mult ? mult : 1));
 			sl_time slice_ns = sd_task_timeslice(s, p) * s->tick_ns;
 			if (sd_low_credit(s, p) && sleep_time > slice_ns)
 				sleep_time = slice_ns;
@@ -198,12 +201,13 @@ static void sd_recalc_task_prio(const struct sd_sched *s, struct sd_task *p, sl_
 				sl_time cap = sd_interactive_sleep(s, p);
 				if (p->sleep_avg >= cap) {
 					sleep_time = 0;
-				} else if (p->sleep_avg + sleep_time >= cap) {
+				} else if (sl_kernel_ulong(s->ulong_bits, p->sleep_avg + sleep_time) >=
+					   cap) {
 					p->sleep_avg = cap;
 					sleep_time = 0;
 				}
 			}
-			p->sleep_avg += sleep_time;
+			p->sleep_avg = sl_kernel_ulong(s->ulong_bits, p->sleep_avg + sleep_time);
 			if (p->sleep_avg > max_avg) {
 				p->sleep_avg = max_avg;
 				if (!sd_high_credit(s, p))

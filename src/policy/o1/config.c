@@ -131,11 +131,15 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 								 (int)v->fork_place),
 		.tick = (enum sl_tick_mode)o1_knob_choice(knobs, "tick", SL_TICK_SYNC),
 		.exit_wake_sync = o1_knob_choice(knobs, "exit_wake", 0) == 0,
+		.ulong_bits = sl_arch_ulong_knob_bits(arch, o1_knob_choice(knobs, "ulong", 0)),
 		.numa = smp && v->numa,
 		.node_balance = v->node_balance,
 		.node_balance_rate = sl_arch_node_balance_rate(arch),
 	};
 	cfg->idle_node_tick_idle = true;	/* balance_node(this_rq, idle, ...) */
+	if (o1_knob_given(knobs, "ulong") && v->interactivity != O1_SLEEP_NS)
+		return sl_fail(err, "policy '%s': ulong: only 2.6.0's nanosecond sleep credit "
+			       "can wrap; kernel %s counts sleep in jiffies", name, v->name);
 	cfg->cache_decay_ticks = o1_knob_given(knobs, "cache_decay_ticks") ?
 		(int)sl_param_int(knobs, "cache_decay_ticks") :
 		o1_cache_decay_ticks(sl_topo(sim), v, cfg->hz);

@@ -35,6 +35,7 @@
  *   - 2.6.0's in_interrupt() test: a timer wakeup counts as an interrupt
  *     wakeup (activated = 2), any other as a task wakeup (1).
  */
+#include "policy/kernel_arch.h"
 #include "policy/o1/core.h"
 #include "sim/sim.h"
 
@@ -183,7 +184,9 @@ static sl_time o1_scaled_sleep(const struct o1 *s, struct o1_task *p, sl_time sl
 	bool user = !p->task->kthread;
 	/* the lower sleep_avg is, the faster sleep raises it */
 	int mult = o1_max_bonus(s) - o1_current_bonus(s, p);
-	sleep_time *= mult ? mult : 1;
+	/* an unsigned long: on i386 a sleep over 429 ms at bonus 0 wraps,
+	 * and the task gets the remainder (ulong) */
+	sleep_time = sl_kernel_ulong(s->cfg.ulong_bits, sleep_time * (mult ? mult : 1));
 	/* low credit: at most one timeslice worth */
 	sl_time slice_ns = o1_task_timeslice(s, p) * s->tick_ns;
 	if (o1_low_credit(s, p) && sleep_time > slice_ns)
@@ -194,7 +197,7 @@ static sl_time o1_scaled_sleep(const struct o1 *s, struct o1_task *p, sl_time sl
 		sl_time cap = o1_interactive_sleep(s, p);
 		if (p->sleep_avg >= cap) {
 			sleep_time = 0;
-		} else if (p->sleep_avg + sleep_time >= cap) {
+		} else if (sl_kernel_ulong(s->cfg.ulong_bits, p->sleep_avg + sleep_time) >= cap) {
 			p->sleep_avg = cap;
 			sleep_time = 0;
 		}
@@ -218,7 +221,8 @@ void o1_recalc_task_prio(const struct o1 *s, struct o1_task *p, sl_time now)
 			if (!o1_high_credit(s, p))
 				p->interactive_credit++;
 		} else {
-			p->sleep_avg += o1_scaled_sleep(s, p, sleep_time);
+			p->sleep_avg = sl_kernel_ulong(s->cfg.ulong_bits,
+						       p->sleep_avg + o1_scaled_sleep(s, p, sleep_time));
 			if (p->sleep_avg > max_avg) {
 				p->sleep_avg = max_avg;
 				if (!o1_high_credit(s, p))
