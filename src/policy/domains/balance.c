@@ -41,7 +41,9 @@
  *     balancing was "quite broken" (Nick, Dec 2003).
  *   - Both versions pull expired tasks into our expired array.
  *   - cache-hot compares against the engine's last_ran (when the task left
- *     its CPU), as 2.6.12's task_hot; a task that never ran is cold.
+ *     its CPU), as 2.6.12's task_hot; a child that never ran has its
+ *     parent's, as 2.6.12.1's dup_task_struct copies it and sched_fork
+ *     leaves it (w26: cold, no 2.6.0 tree at hand).
  *   - rebalance_tick (both versions): the stagger is HZ*cpu/NR_CPUS with
  *     NR_CPUS the machine's CPU count; each domain's last_balance starts at
  *     that offset, rounded down to its busy interval, so balancing starts
@@ -63,9 +65,9 @@ bool sd_task_hot(const struct sd_task *p, sl_time now, const struct sd_domain *s
 {
 	const struct sl_task *t = p->task;
 
-	if (t->last_cpu < 0)
-		return false;	/* never ran: nothing of it is in any cache */
-	return now - t->last_ran < sd->p.cache_hot_time;
+	/* a child that never ran has the last_ran dup_task_struct copied
+	 * from its parent (sd_fork) */
+	return now - (t->last_cpu < 0 ? p->last_ran_copied : t->last_ran) < sd->p.cache_hot_time;
 }
 
 /* can_migrate_task; `pkg_idle` is cpu_and_siblings_are_idle(this_cpu) as
