@@ -1553,6 +1553,33 @@ SL_TEST(cfs_migrated_task_is_cold)
 	sl_sim_destroy(r.sim);
 }
 
+/* 6.12 __sched_fork(): exec_start = 0, which is boot time, so a task that
+ * never ran is cold to task_hot() however soon after the start of a run
+ * it is looked at.  A hog forked at the start by a parent pinned to CPU 0
+ * has not run 200 us in (no child runs first) and is cold; until Dec 2026 it was hot for the first
+ * migration_cost of the simulated clock. */
+SL_TEST(cfs_never_run_task_is_cold)
+{
+	struct cfst_run r;
+
+	if (!cfst_start(&r, "pack:1 core:2 pu:1", "cfs", 200 * SL_USEC))
+		return;
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_add(root, cfst_pin(r.sim, 0));
+	cfst_fork(root, cfst_hog(r.sim, 100), "a", 0);
+	cfst_add(root, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r)) {
+		struct sl_task *a = cfst_find(r.sim, "a");
+		CHECK(a && a->last_cpu < 0);
+		if (a && a->last_cpu < 0)
+			CHECKF(sl_now(r.sim) - cfs_se(a)->exec_start >= cfst_state(&r)->migration_cost,
+			       "a never-run task left a CPU %.3f ms ago: hot",
+			       (double)(sl_now(r.sim) - cfs_se(a)->exec_start) / SL_MSEC);
+	}
+	sl_sim_destroy(r.sim);
+}
+
 /* ---- newly idle balancing detaches one task under CONFIG_PREEMPTION ---- */
 
 /* Two CPUs: four hogs forked on CPU 0 (fork balancing off), a 5 ms task

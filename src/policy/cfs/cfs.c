@@ -388,6 +388,10 @@ static void cfs_entity_init(struct cfs *s, struct sl_task *t)
 	}
 	se->recent_used_cpu = -1;
 	se->numa_nid = -1;
+	/* __sched_fork(): exec_start = 0, boot time, so a task that never
+	 * ran is cold to task_hot(); the simulated clock starts at 0, so
+	 * "long ago" is a horizon back (as for a moved task, fair.c) */
+	se->exec_start = -SL_TIME_HORIZON;
 	se->mig_rq = -1;
 }
 
