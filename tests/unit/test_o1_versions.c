@@ -325,6 +325,37 @@ SL_TEST(o1_uninterruptible_cap)
 	       "2.5.68: sleep_avg %lld / %lld jiffies", (long long)avg, (long long)avg_io);
 }
 
+/*
+ * The wakeup that crosses the cap sets sleep_avg to INTERACTIVE_SLEEP
+ * (2.6.11 recalc_task_prio: `p->sleep_avg = INTERACTIVE_SLEEP(p)`, then
+ * nothing more is added).  One 200 ms wait on I/O from sleep_avg 0 is worth
+ * 2 s: the task wakes at the cap, 815 ms (prio 118).  Until Dec 2026 the
+ * model summed the old sleep_avg with the credit in one expression whose
+ * operands C does not order: GCC read sleep_avg before the call that set
+ * the cap, and the crossing wakeup earned nothing (0 ms, prio 125).
+ */
+SL_TEST(o1_uninterruptible_cap_is_reached)
+{
+	struct o1t_run r;
+
+	if (!o1t_start(&r, "pack:1 core:1 pu:1", "o1:version=2.6.0", 200500 * SL_USEC))
+		return;
+	struct o1t_script *s = o1t_new(r.sim);
+	o1t_add(s, sl_act_io_wait(200 * SL_MSEC));
+	o1t_add(s, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &o1t_prog, s, "s");
+	if (o1t_run(&r)) {
+		struct sl_task *t = o1t_find(r.sim, "s");
+		CHECK(t && s->pc == 2);
+		if (t)
+			CHECKF(o1_of(t)->sleep_avg > 814 * SL_MSEC &&
+			       o1_of(t)->sleep_avg <= 815 * SL_MSEC && o1_of(t)->prio == 118,
+			       "sleep_avg %.3f ms, prio %d after 200 ms on I/O",
+			       (double)o1_of(t)->sleep_avg / SL_MSEC, o1_of(t)->prio);
+	}
+	sl_sim_destroy(r.sim);
+}
+
 /* ---- sync wakeups (2.6) ---- */
 
 /* The channel of o1vt_pipe_pair: plain wakeups (a socket), a pipe (sync

@@ -221,8 +221,11 @@ void o1_recalc_task_prio(const struct o1 *s, struct o1_task *p, sl_time now)
 			if (!o1_high_credit(s, p))
 				p->interactive_credit++;
 		} else {
-			p->sleep_avg = sl_kernel_ulong(s->cfg.ulong_bits,
-						       p->sleep_avg + o1_scaled_sleep(s, p, sleep_time));
+			/* first: an uninterruptible sleeper's credit may set
+			 * sleep_avg to the cap itself (and return 0), which
+			 * the sum must read */
+			sl_time credit = o1_scaled_sleep(s, p, sleep_time);
+			p->sleep_avg = sl_kernel_ulong(s->cfg.ulong_bits, p->sleep_avg + credit);
 			if (p->sleep_avg > max_avg) {
 				p->sleep_avg = max_avg;
 				if (!o1_high_credit(s, p))
