@@ -985,8 +985,9 @@ SL_TEST(domains_child_inherits_last_ran)
 }
 
 /* One CPU: a task runs 50 ms (its sleep_avg stays 0, bonus 0), sleeps
- * 500 ms and runs again; its sleep_avg when it wakes. */
-static sl_time sdt_sleep_avg_after_sleep(const char *machine, const char *policy)
+ * 500 ms and runs again; its sleep_avg when it wakes, and *cap the
+ * policy's NS_MAX_SLEEP_AVG. */
+static sl_time sdt_sleep_avg_after_sleep(const char *machine, const char *policy, sl_time *cap)
 {
 	struct sdt_run r;
 	sl_time avg = -1;
@@ -998,8 +999,11 @@ static sl_time sdt_sleep_avg_after_sleep(const char *machine, const char *policy
 	sdt_add(t, sl_act_sleep(500 * SL_MSEC));
 	sdt_add(t, sl_act_run(1 * SL_MSEC, SL_WC_INT));
 	sl_sim_spawn_root(r.sim, &sdt_prog, t, "t");
-	if (sdt_run(&r) && t->pc == 3 && t->sleep_avg[1] == 0)
+	if (sdt_run(&r) && t->pc == 3 && t->sleep_avg[1] == 0) {
+		const struct sd_sched *s = sl_policy_data(r.sim);
 		avg = t->sleep_avg[2];
+		*cap = s->max_sleep_avg * s->tick_ns;
+	}
 	sl_sim_destroy(r.sim);
 	return avg;
 }
@@ -1010,11 +1014,12 @@ SL_TEST(domains_sleep_credit_wraps_on_i386)
 	 * 2.6.12.1 recalc_task_prio(): sleep_time is an unsigned long, scaled
 	 * by MAX_BONUS - CURRENT_BONUS (10 at bonus 0) in place.  A 500 ms
 	 * sleep (under INTERACTIVE_SLEEP's 799 ms) is worth 5 s, capped at
-	 * NS_MAX_SLEEP_AVG (about 1 s) on a 64-bit kernel; on i386 the product
+	 * NS_MAX_SLEEP_AVG on a 64-bit kernel (1 s; 1,020 jiffies of ia64's
+	 * 1024 Hz); on i386 the product
 	 * wraps to 5e9 - 2^32 = 705 ms.  The sleep ends a few us after 500 ms
 	 * (the switch costs), ten times that in the product.
 	 */
-	const sl_time max = 1000 * SL_MSEC, wrapped = 5 * SL_SEC - (1LL << 32);
+	const sl_time wrapped = 5 * SL_SEC - (1LL << 32);
 	static const struct {
 		const char *machine, *policy;
 		bool wraps;
@@ -1027,10 +1032,9 @@ SL_TEST(domains_sleep_credit_wraps_on_i386)
 		{ "pack:1 core:1 pu:1,arch=i386", "domains:version=w26", true },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		sl_time avg = sdt_sleep_avg_after_sleep(cases[i].machine, cases[i].policy);
-		/* the cap: 1,000 jiffies at HZ 1000, 1,020 at ia64's 1024 */
-		bool ok = cases[i].wraps ? avg >= wrapped && avg < wrapped + 2 * SL_MSEC
-					 : avg >= max - 4 * SL_MSEC && avg <= max;
+		sl_time cap = -1;
+		sl_time avg = sdt_sleep_avg_after_sleep(cases[i].machine, cases[i].policy, &cap);
+		bool ok = cases[i].wraps ? avg >= wrapped && avg < wrapped + 2 * SL_MSEC : avg == cap;
 		CHECKF(ok, "%s on %s: sleep_avg %.3f ms after 500 ms asleep at bonus 0",
 		       cases[i].policy, cases[i].machine, (double)avg / SL_MSEC);
 	}

@@ -405,10 +405,10 @@ SL_TEST(o1_sleeper_bonus)
  * CURRENT_BONUS in an unsigned long, which wraps on i386.  One CPU: a task
  * at bonus 0 sleeps 500 ms; woken, it has 5 s - 2^32 ns = 705 ms of
  * sleep_avg on i386 and the cap (MAX_SLEEP_AVG, 1,020 ms at 2.6.0's
- * 102 ms nice-0 slice) on x86_64.  The jiffy-counting versions cannot
+ * 102 ms nice-0 slice, read from the policy) on x86_64.  The jiffy-counting versions cannot
  * wrap, and refuse the knob.
  */
-static sl_time o1t_sleep_avg_after_sleep(const char *machine, const char *policy)
+static sl_time o1t_sleep_avg_after_sleep(const char *machine, const char *policy, sl_time *cap)
 {
 	struct o1t_run r;
 	sl_time avg = -1;
@@ -422,8 +422,10 @@ static sl_time o1t_sleep_avg_after_sleep(const char *machine, const char *policy
 	sl_sim_spawn_root(r.sim, &o1t_prog, t, "t");
 	if (o1t_run(&r) && t->pc == 3) {
 		struct sl_task *task = o1t_find(r.sim, "t");
+		const struct o1 *s = sl_policy_data(r.sim);
 		if (task)
 			avg = o1_of(task)->sleep_avg;
+		*cap = s->max_sleep_avg * s->tick_ns;
 	}
 	sl_sim_destroy(r.sim);
 	return avg;
@@ -432,13 +434,18 @@ static sl_time o1t_sleep_avg_after_sleep(const char *machine, const char *policy
 SL_TEST(o1_sleep_credit_wraps_on_i386)
 {
 	const sl_time wrapped = 5 * SL_SEC - (1LL << 32);
-	sl_time avg = o1t_sleep_avg_after_sleep("pack:1 core:1 pu:1,arch=i386", "o1:version=2.6.0");
+	sl_time cap = -1;
+	sl_time avg = o1t_sleep_avg_after_sleep("pack:1 core:1 pu:1,arch=i386", "o1:version=2.6.0",
+						&cap);
 	CHECKF(avg >= wrapped && avg < wrapped + 2 * SL_MSEC, "i386: sleep_avg %.3f ms",
 	       (double)avg / SL_MSEC);
-	avg = o1t_sleep_avg_after_sleep("pack:1 core:1 pu:1,arch=x86_64", "o1:version=2.6.0");
-	CHECKF(avg == 1020 * SL_MSEC, "x86_64: sleep_avg %.3f ms", (double)avg / SL_MSEC);
-	avg = o1t_sleep_avg_after_sleep("pack:1 core:1 pu:1,arch=i386", "o1:version=2.6.0,ulong=64");
-	CHECKF(avg == 1020 * SL_MSEC, "i386, ulong=64: sleep_avg %.3f ms", (double)avg / SL_MSEC);
+	avg = o1t_sleep_avg_after_sleep("pack:1 core:1 pu:1,arch=x86_64", "o1:version=2.6.0", &cap);
+	CHECKF(avg == cap, "x86_64: sleep_avg %.3f ms, cap %.3f", (double)avg / SL_MSEC,
+	       (double)cap / SL_MSEC);
+	avg = o1t_sleep_avg_after_sleep("pack:1 core:1 pu:1,arch=i386", "o1:version=2.6.0,ulong=64",
+					&cap);
+	CHECKF(avg == cap, "i386, ulong=64: sleep_avg %.3f ms, cap %.3f", (double)avg / SL_MSEC,
+	       (double)cap / SL_MSEC);
 
 	struct sl_err err;
 	CHECK(o1t_init("pack:1 core:1 pu:1", "o1:version=2.5.68,ulong=32", &err) == -1 &&

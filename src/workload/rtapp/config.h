@@ -93,9 +93,6 @@ struct rt_task {
 	bool has_timer;
 	bool forked;		/* named by some fork event */
 	bool forever;		/* never ends by itself */
-	sl_time time;		/* a finite thread: its delay plus its loops of run,
-				 * runtime, sleep and timer periods (saturated at
-				 * SL_TIME_MAX); what it needs of the clock at least */
 };
 
 enum rt_res_kind { RT_RES_MUTEX, RT_RES_BARRIER, RT_RES_COND, RT_RES_TIMER };
@@ -185,9 +182,12 @@ int rt_config_load(struct rt_config *cfg, const char *path, const struct rt_allo
 int rt_config_load_keys(struct rt_config *cfg, const char *path, const struct rt_alloc *a,
 			bool workgen, struct sl_err *err);
 
-/* The simulated time rt-app's own work adds to finite thread t at least:
- * iter_ns per phase iteration and event_ns per event of it, at the
- * reference speed (saturated at SL_TIME_MAX, as t->time). */
-sl_time rt_task_own_time(const struct rt_task *t, sl_time iter_ns, sl_time event_ns);
+/* The simulated time finite thread t needs at least (0 for a forever
+ * one): its delay, then its loops over its phases, each its loops over the
+ * events that take time (a run at the reference speed; a timer waits its
+ * period at most, but a thread that keeps to its period takes that long)
+ * and rt-app's own work, iter_ns per phase iteration and event_ns per
+ * event; saturated at SL_TIME_MAX. */
+sl_time rt_task_time(const struct rt_task *t, sl_time iter_ns, sl_time event_ns);
 
 #endif

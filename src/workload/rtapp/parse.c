@@ -769,17 +769,15 @@ static sl_time sat_mul(sl_time a, long n)
 	return __builtin_mul_overflow(a, (sl_time)n, &r) ? SL_TIME_MAX : r;
 }
 
-/* The simulated time a finite thread needs at least: its delay, then its
- * loops over its phases, each its loops over the events that take time
- * (a run at the reference speed; a timer waits its period at most, but a
- * thread that keeps to its period takes that long). */
-static sl_time task_time(const struct rt_task *t)
+sl_time rt_task_time(const struct rt_task *t, sl_time iter_ns, sl_time event_ns)
 {
 	sl_time pass = 0;
 
+	if (t->forever)
+		return 0;
 	for (int p = 0; p < t->nphases; p++) {
 		const struct rt_phase *ph = &t->phases[p];
-		sl_time once = 0;
+		sl_time once = sat_add(iter_ns, sat_mul(event_ns, ph->nev));
 		for (int e = 0; e < ph->nev; e++) {
 			enum rt_ev_kind k = ph->ev[e].kind;
 			if (k == RT_EV_RUN || k == RT_EV_RUNTIME || k == RT_EV_SLEEP ||
@@ -789,19 +787,6 @@ static sl_time task_time(const struct rt_task *t)
 		pass = sat_add(pass, sat_mul(once, ph->loop));
 	}
 	return sat_add(t->delay, sat_mul(pass, t->loop));
-}
-
-sl_time rt_task_own_time(const struct rt_task *t, sl_time iter_ns, sl_time event_ns)
-{
-	if (t->forever)
-		return 0;
-	sl_time pass = 0;
-	for (int p = 0; p < t->nphases; p++) {
-		const struct rt_phase *ph = &t->phases[p];
-		sl_time once = sat_add(iter_ns, sat_mul(event_ns, ph->nev));
-		pass = sat_add(pass, sat_mul(once, ph->loop));
-	}
-	return sat_mul(pass, t->loop);
 }
 
 /* A phase's "priority" without "policy" applies to the thread's class at
@@ -913,7 +898,6 @@ static int parse_task(struct loader *L, struct rt_task *t, json_object *obj)
 	for (int p = 0; p < t->nphases; p++)
 		finite_phases &= t->phases[p].loop >= 0;
 	t->forever = t->loop != 0 && (t->loop < 0 || !finite_phases);
-	t->time = t->forever ? 0 : task_time(t);
 	pop(L);
 	return 0;
 fail:

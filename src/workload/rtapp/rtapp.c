@@ -780,11 +780,8 @@ static int rt_validate(const struct sl_params *p, struct sl_err *err)
 		const struct rt_task *t = &cfg.tasks[i];
 		/* rt-app's own work counts too: a loop of instant events
 		 * takes iter_ns and event_ns each time round */
-		sl_time own = rt_task_own_time(t, (sl_time)ceil(sl_param_real(p, "iter_ns")),
-					       (sl_time)ceil(sl_param_real(p, "event_ns")));
-		sl_time need;
-		if (__builtin_add_overflow(t->time, own, &need))
-			need = SL_TIME_MAX;
+		sl_time need = rt_task_time(t, (sl_time)ceil(sl_param_real(p, "iter_ns")),
+					    (sl_time)ceil(sl_param_real(p, "event_ns")));
 		if (need <= SL_TIME_HORIZON)
 			continue;
 		char took[48];
