@@ -11,14 +11,16 @@
  * x86_64 30, as o1/config.c cites them; no 2.5.59 tree is at hand,
  * UNVERIFIED); 2.6.11
  * include/asm-i386/param.h and asm-x86_64/param.h (1000), asm-ia64/param.h
- * (1024).  No 2.5 tree is at hand: 2.5's HZ is taken as 2.6.11's for
- * every arch (UNVERIFIED).
+ * (1024), arch/{i386,ia64,x86_64}/defconfig (CONFIG_PREEMPT).  No 2.5
+ * tree is at hand: 2.5's HZ and defconfigs are taken as 2.6.11's for every
+ * arch (UNVERIFIED).
  */
 #ifndef SL_POLICY_KERNEL_ARCH_H
 #define SL_POLICY_KERNEL_ARCH_H
 
 #include "base/spec.h"
 #include "hw/topo.h"
+#include "sim/sim.h"
 
 /* The policies' `hz` knob, whose default is the machine's arch's HZ
  * (sl_arch_hz_24 or _26): `arch_hz` says what that is, `scales` what the
@@ -73,6 +75,32 @@ static inline int64_t sl_kernel_ulong(unsigned bits, int64_t x)
 static inline unsigned sl_arch_ulong_knob_bits(enum sl_arch arch, int choice)
 {
 	return choice == 1 ? 32 : choice == 2 ? 64 : sl_arch_long_bits(arch);
+}
+
+/* The preemption model of a 2.6 kernel built from its arch's defconfig:
+ * 2.6.11 arch/i386/defconfig sets CONFIG_PREEMPT=y, arch/ia64/defconfig
+ * and arch/x86_64/defconfig leave it unset (the Kconfig help of each says
+ * "Say N if you are unsure").  2.5's defconfigs are not at hand: taken as
+ * 2.6.11's (UNVERIFIED). */
+static inline enum sl_kernel_preempt sl_arch_preempt_26(enum sl_arch arch)
+{
+	return arch == SL_ARCH_I386 ? SL_PREEMPT_FULL : SL_PREEMPT_NONE;
+}
+
+/* The 2.5/2.6 policies' `preempt` knob: the published runs never say how
+ * their kernels were configured. */
+#define SL_ARCH_PREEMPT_KNOB \
+	{ .name = "preempt", .type = SL_PARAM_CHOICE, .def = "arch", .choices = "arch|none|full", \
+	  .doc = "the kernel's preemption model: arch (its defconfig's: full on i386, none on " \
+		 "x86_64 and ia64; 2.6.11's, 2.5 UNVERIFIED), none (no CONFIG_PREEMPT: a task " \
+		 "in kernel work is switched out only on its return to user space or when it " \
+		 "sleeps) or full (CONFIG_PREEMPT: at once)" }
+
+/* The model the `preempt` knob (choice index: 0 arch, 1 none, 2 full) gives. */
+static inline enum sl_kernel_preempt sl_arch_preempt_knob(enum sl_arch arch, int choice)
+{
+	return choice == 1 ? SL_PREEMPT_NONE : choice == 2 ? SL_PREEMPT_FULL
+							   : sl_arch_preempt_26(arch);
 }
 
 /* 2.5.59's NODE_BALANCE_RATE (include/asm-ARCH/topology.h): every Nth

@@ -44,6 +44,11 @@
  *                one slice after IRQ0.  An idle CPU's tick, which only
  *                ends its halt, is not simulated unless it may end one
  *                (linux24_resched; docs/policies/linux24.md).
+ *   preempt      none: 2.4 has no CONFIG_PREEMPT (2.4.27 i386 entry.S
+ *                ret_from_intr reschedules only on the way back to user
+ *                mode), so a reschedule waits for the running task's
+ *                return to user space (docs/engine.md, "Kernel exits");
+ *                full is Robert Love's preempt patch, outside mainline.
  *
  * Real-time classes and live changes (2.4.27 kernel/sched.c goodness(),
  * schedule(), setscheduler(), sys_sched_yield(), set_cpus_allowed();
@@ -178,6 +183,7 @@ struct linux24 {
 static const struct sl_param_def linux24_knobs[] = {
 	SL_ARCH_HZ_KNOB(10, SL_ARCH_HZ_24_DOC, "; scales NICE_TO_TICKS"),
 	SL_TICK_KNOB("staggered", "2.4.27 i386 setup_APIC_timer"),
+	SL_PREEMPT_KNOB("none", "2.4 has no CONFIG_PREEMPT; full is Robert Love's preempt patch"),
 	{ .name = "proc_change_penalty", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000,
 	  .doc = "goodness bonus on the CPU a task last ran on (default: the machine's arch's, "
 		 "i386 and x86_64 15, ia64 20)" },
@@ -449,6 +455,7 @@ static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
 	sl_set_hz(sim, s->hz);
 	enum sl_tick_mode mode = (enum sl_tick_mode)sl_param_choice(knobs, "tick");
 	sl_set_tick_mode(sim, mode);
+	sl_set_kernel_preempt(sim, (enum sl_kernel_preempt)sl_param_choice(knobs, "preempt"));
 	/* 2.4 ticks every CPU, but an idle CPU's tick does nothing to the
 	 * scheduler (linux24_tick) beyond ending its halt, so the engine may
 	 * skip it: the tick stops at an idle tick and restarts when the CPU

@@ -91,6 +91,7 @@ struct sl_action {
 		struct {
 			struct sl_chan *chan;
 			long bytes;
+			bool more;	/* the system call goes on after it (sl_act_recv) */
 		} chan;
 		struct sl_mutex *mutex;
 		struct sl_barrier *barrier;
@@ -143,6 +144,14 @@ static inline struct sl_action sl_act_first_touch(struct sl_action a)
 /* CHAN_READ or CHAN_WRITE (or CLOSE, bytes unused) on channel ch. */
 #define sl_act_chan(act_kind, ch, nbytes) \
 	((struct sl_action){ .kind = (act_kind), .u.chan = { .chan = (ch), .bytes = (nbytes) } })
+/* A read whose system call goes on with kernel work (the copy of what it
+ * read, a socket's receive path): the program's next action, a system-time
+ * one.  The call returns to user space after that, not between the two,
+ * which a kernel without CONFIG_PREEMPT waits for (sim.h
+ * sl_set_kernel_preempt). */
+#define sl_act_recv(ch, nbytes) \
+	((struct sl_action){ .kind = SL_ACT_CHAN_READ, \
+			     .u.chan = { .chan = (ch), .bytes = (nbytes), .more = true } })
 /* LOCK or UNLOCK of mutex mx. */
 #define sl_act_mutex(act_kind, mx) ((struct sl_action){ .kind = (act_kind), .u.mutex = (mx) })
 #define sl_act_barrier(bar) ((struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = (bar) })

@@ -282,9 +282,17 @@ static void do_tick(struct sl_sim *sim)
 		schedule_tick(sim, start + sim->tick_ns, 0);
 }
 
-static void migration_start(struct sl_sim *sim, struct sl_cpu *c)
+void sl__migration_start(struct sl_sim *sim, struct sl_cpu *c)
 {
 	struct sl_task *t = c->curr;
+	if (!c->migration_self && !c->migration_now && sl__waits_kernel_exit(sim, c)) {
+		/* woken like any task: need_resched, acted on at the kernel exit */
+		c->migration_waits = true;
+		c->need_resched = true;
+		return;
+	}
+	c->migration_now = false;
+	c->kexit_wait = false;
 	c->migration_pending = false;
 	if (t) {
 		/* The SCHED_FIFO thread preempts whatever runs; the task stays
@@ -348,7 +356,7 @@ static void handle(struct sl_sim *sim, struct sl_event *e)
 	case EV_IPI:
 		break;	/* need_resched is acted on below */
 	case EV_MIGRATION:
-		migration_start(sim, c);
+		sl__migration_start(sim, c);
 		break;
 	case EV_MIGRATION_END:
 		migration_end(sim, c);
@@ -373,6 +381,8 @@ static void handle(struct sl_sim *sim, struct sl_event *e)
 			break;
 		sim->ctx_cpu = e->cpu;
 		sl__process_resched(sim, e->cpu);
+		if (sim->cpus[e->cpu].kexit_wait)
+			break;	/* it waits for the running task's kernel exit */
 	}
 }
 
@@ -499,6 +509,11 @@ unsigned sl_hz(const struct sl_sim *sim) { return sim->hz; }
 
 void sl_set_tick_mode(struct sl_sim *sim, enum sl_tick_mode mode) { sim->tick_mode = mode; }
 
+void sl_set_kernel_preempt(struct sl_sim *sim, enum sl_kernel_preempt model)
+{
+	sim->preempt_none = model == SL_PREEMPT_NONE;
+}
+
 void sl_set_nohz(struct sl_sim *sim)
 {
 	sim->nohz = true;
@@ -583,6 +598,7 @@ void sl_migration_wake(struct sl_sim *sim, int cpu, long arg)
 		return;
 	c->migration_pending = true;
 	c->migration_arg = arg;
+	c->migration_self = c->curr && sim->acting == c->curr;
 	if (!c->in_migration)
 		sl_eventq_schedule(&sim->q, &c->migr_ev, sim->now + sim->model->ipi_ns);
 }

@@ -30,6 +30,12 @@ struct sl_cpu {
 	bool need_resched;
 	bool in_schedule;		/* inside the policy's pick_next */
 	bool migration_pending;
+	bool migration_self;		/* asked for by the task running here, in its action */
+	bool migration_waits;		/* SL_PREEMPT_NONE: woken, waits for the kernel exit */
+	bool migration_now;		/* runs at once: the task it waited for slept */
+	bool kexit_wait;		/* SL_PREEMPT_NONE: need_resched waits for curr's
+					 * kernel work to end; its burst ends there */
+	bool burst_at_debt;		/* the burst ends at curr's kernel debt, not its work */
 	long migration_arg;
 	sl_time seg_start;		/* start of the current run segment */
 	double evicted_kb;		/* cache lines brought in by tasks run here, cumulative */
@@ -130,6 +136,8 @@ struct sl_sim {
 	int *tick_order;		/* SYNC: this jiffy's order, ncpus entries */
 	struct sl_rng tick_rng;		/* SYNC: the race for the runqueue locks */
 	bool nohz;			/* the policy stops idle CPUs' ticks (sl_set_nohz) */
+	bool preempt_none;		/* SL_PREEMPT_NONE (sl_set_kernel_preempt) */
+	struct sl_task *acting;		/* the task whose actions sl__continue applies */
 	sl_cpumask tick_on;		/* nohz: the CPUs whose tick runs */
 
 	int ncpus;
@@ -302,6 +310,11 @@ void sl__flush_bursts(struct sl_sim *sim);
 double sl__speed_now(struct sl_sim *sim, struct sl_cpu *c);
 void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c);
 void sl__process_resched(struct sl_sim *sim, int cpu);
+/* SL_PREEMPT_NONE: whether a reschedule of c must wait for its task's
+ * kernel exit (and if so, its burst now ends there). */
+bool sl__waits_kernel_exit(struct sl_sim *sim, struct sl_cpu *c);
+/* The migration thread takes c now (engine.c). */
+void sl__migration_start(struct sl_sim *sim, struct sl_cpu *c);
 
 /* lifecycle.c */
 struct sl_task *sl__task_alloc(struct sl_sim *sim);

@@ -321,6 +321,13 @@ static bool enters_kernel(enum sl_act_kind k)
 	return k != SL_ACT_RUN && k != SL_ACT_PAY_COSTS;
 }
 
+/* Whether the action's system call goes on with the next action
+ * (sl_act_recv): no return to user space between them. */
+static inline bool call_goes_on(const struct sl_action *a)
+{
+	return a->kind == SL_ACT_CHAN_READ && a->u.chan.more;
+}
+
 static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 {
 	const struct sl_speed_model *m = sim->model;
@@ -456,7 +463,7 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
  */
 #define MAX_INSTANT_ACTIONS 100000
 
-bool sl__continue(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
+static bool continue_actions(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 {
 	long limit = MAX_INSTANT_ACTIONS + (long)sim->next_id;
 	long n;
@@ -486,8 +493,11 @@ bool sl__continue(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 			 * runnable; the caller starts a burst of what it
 			 * owes (maybe nothing) and the event loop acts on
 			 * need_resched at once. */
-			if (c->need_resched && enters_kernel(t->act.kind))
+			if (c->need_resched && enters_kernel(t->act.kind) &&
+			    !(sim->preempt_none && call_goes_on(&t->act))) {
+				t->user_return = true;
 				return true;
+			}
 			break;
 		case APPLY_BLOCK:
 		case APPLY_EXIT:
@@ -498,6 +508,16 @@ bool sl__continue(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 			 t->id, t->comm, n);
 	sim->stopped = true;
 	return false;
+}
+
+bool sl__continue(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
+{
+	/* who asks, for a migration thread woken in an action
+	 * (sl_migration_wake) */
+	sim->acting = t;
+	bool runs = continue_actions(sim, c, t);
+	sim->acting = NULL;
+	return runs;
 }
 
 void sl__free_all_tasks(struct sl_sim *sim)

@@ -22,6 +22,11 @@
  * before user work ends at the debt (the phase end), and the work then
  * runs at the task's own speed.  Elsewhere kernel work runs at its task's
  * speed, as one burst.
+ *
+ * Kernel exits (docs/engine.md): under SL_PREEMPT_NONE a reschedule that
+ * finds the running task in kernel work waits for its return to user
+ * space; its burst then ends there too (burst_at_debt), and the event loop
+ * acts on need_resched after it.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -247,8 +252,12 @@ static inline __attribute__((always_inline)) void start_burst_seq(struct sl_sim 
 		sl__kernel_phase_changes(sim, t, kernel);
 	c->seg_start = sim->now;
 	/* kernel work ahead of user work ends at its own event (the phase
-	 * end, sl__burst_done); the work then runs at the task's speed */
-	c->burst_owed = t->kmem && !t->act_sys ? t->debt_sys : outstanding(t);
+	 * end, sl__burst_done): the work then runs at the task's speed, or,
+	 * with a reschedule waiting for the kernel exit, the task returns to
+	 * user space and is switched out */
+	c->burst_at_debt = !t->act_sys &&
+			   (t->kmem || (c->kexit_wait && (t->debt_sys > 0 || t->stall_ns > 0)));
+	c->burst_owed = c->burst_at_debt ? t->debt_sys : outstanding(t);
 	c->burst_stall = t->stall_ns;
 	c->burst_seq = seq != SEQ_NOW ? seq : sl_eventq_take_seq(&sim->q);
 	if (c->burst_deferred == 0)
@@ -502,6 +511,15 @@ void sl__schedule(struct sl_sim *sim, int cpu)
 
 	if (prev)
 		sl__settle(sim, c);
+	bool waited = c->kexit_wait;
+	c->kexit_wait = false;
+	if (c->migration_waits) {
+		/* the task the migration thread waited for sleeps: the
+		 * thread runs before whatever schedule() picks now */
+		c->migration_waits = false;
+		c->migration_now = true;
+		sl_eventq_schedule(&sim->q, &c->migr_ev, sim->now);
+	}
 	int saved_ctx = sim->ctx_cpu;
 	sim->ctx_cpu = cpu;
 	c->in_schedule = true;
@@ -529,6 +547,8 @@ void sl__schedule(struct sl_sim *sim, int cpu)
 			c->sched_debt = 0;
 			c->sched_stall = 0;
 			sl__start_burst(sim, c);
+		} else if (prev && waited) {
+			sl__start_burst(sim, c);	/* no longer ends at the kernel exit */
 		}
 		return;
 	}
@@ -549,9 +569,10 @@ void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c)
 {
 	struct sl_task *t = c->curr;
 	sl__settle(sim, c);
-	if (t->kmem && !t->act_sys && t->work_left > 0) {
+	if (c->burst_at_debt && t->work_left > 0) {
 		/* the phase end: the kernel work ahead of the user work is
-		 * paid, the work runs on at the task's own speed */
+		 * paid, the work runs on at the task's own speed (a waiting
+		 * reschedule is acted on after this event: the kernel exit) */
 		t->debt_sys = 0;
 		t->stall_ns = 0;
 		sl__start_burst(sim, c);
@@ -562,6 +583,17 @@ void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c)
 	t->stall_ns = 0;
 	if (t->debt_user < 1e-6)
 		t->debt_user = 0;	/* the lines its next work touches stay missing */
+	if (t->user_return) {
+		t->user_return = false;
+		if (c->kexit_wait) {
+			/* the system call's costs are paid: its return to
+			 * user space is the switch the reschedule waited for
+			 * (after this event); the program goes on when the
+			 * task next runs */
+			sl__start_burst(sim, c);
+			return;
+		}
+	}
 	if (t->touch_pending) {
 		/* exec's cost is paid (on whatever CPU exec balancing chose):
 		 * the new image touches its memory here */
@@ -591,10 +623,45 @@ void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c)
 	}
 }
 
-/* Act on a pending local need_resched of `cpu`. */
+/* Whether t, running, is in kernel work: a system-time action, or costs
+ * (a switch's, a fork's, the scheduler's, a lock's spin) it pays before
+ * its next action or its user work. */
+static inline bool in_kernel_work(const struct sl_task *t)
+{
+	return t->debt_sys > 0 || t->stall_ns > 0 || (t->act_sys && t->work_left > 0);
+}
+
+bool sl__waits_kernel_exit(struct sl_sim *sim, struct sl_cpu *c)
+{
+	struct sl_task *t = c->curr;
+	if (!sim->preempt_none || !t)
+		return false;
+	sl__settle(sim, c);	/* the debt as paid by now */
+	if (!in_kernel_work(t))
+		return false;
+	if (!c->kexit_wait) {
+		c->kexit_wait = true;
+		/* a burst of kernel debt and user work ends at the debt now;
+		 * a system-time action's already ends with the action */
+		if (!t->act_sys)
+			sl__start_burst(sim, c);
+	}
+	return true;
+}
+
+/* Act on a pending local need_resched of `cpu`: switch at once, or under
+ * SL_PREEMPT_NONE when the running task is in kernel work, at its kernel
+ * exit (the burst that ends there comes back here). */
 void sl__process_resched(struct sl_sim *sim, int cpu)
 {
 	struct sl_cpu *c = &sim->cpus[cpu];
-	if (c->need_resched && !c->in_migration)
-		sl__schedule(sim, cpu);
+	if (!c->need_resched || c->in_migration || sl__waits_kernel_exit(sim, c))
+		return;
+	if (c->migration_waits) {
+		c->migration_waits = false;
+		c->kexit_wait = false;
+		sl__migration_start(sim, c);
+		return;
+	}
+	sl__schedule(sim, cpu);
 }

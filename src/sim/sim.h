@@ -113,6 +113,27 @@ sl_time sl_tick_phase(const struct sl_sim *sim, int cpu);
  * tick of any CPU), if something keeps the tick running until then. */
 sl_time sl_next_tick(const struct sl_sim *sim, int cpu);
 
+/* The kernel's preemption model, set by the policy at init as its HZ (the
+ * engine's default is FULL).  NONE is a kernel without CONFIG_PREEMPT: a
+ * task in kernel work (a system call's work, a fork's or an exec's cost, the
+ * end of a switch) is switched out only where it returns to user space or
+ * sleeps, so a reschedule asked for meanwhile (a tick, a wakeup's IPI, the
+ * migration thread's wakeup) waits for that (2.4.27 and 2.6.11 i386
+ * entry.S: ret_from_intr checks need_resched on the way back to user mode
+ * only, unless CONFIG_PREEMPT).  FULL switches at once.  The choices match
+ * the policies' `preempt` knob (SL_PREEMPT_CHOICES). */
+enum sl_kernel_preempt {
+	SL_PREEMPT_NONE,
+	SL_PREEMPT_FULL,
+};
+#define SL_PREEMPT_CHOICES "none|full"
+#define SL_PREEMPT_KNOB(def_, why) \
+	{ .name = "preempt", .type = SL_PARAM_CHOICE, .def = def_, .choices = SL_PREEMPT_CHOICES, \
+	  .doc = "the kernel's preemption model: none (no CONFIG_PREEMPT: a task in kernel " \
+		 "work is switched out only on its return to user space or when it sleeps) " \
+		 "or full (CONFIG_PREEMPT: at once) (" why ")" }
+void sl_set_kernel_preempt(struct sl_sim *sim, enum sl_kernel_preempt model);
+
 /* NO_HZ_IDLE: a policy whose kernel stops an idle CPU's tick calls
  * sl_set_nohz once, when it is created; from then on ticks come only to the
  * CPUs whose tick runs, which the policy stops (tick_nohz_idle_stop_tick,
@@ -153,7 +174,10 @@ bool sl_need_resched(const struct sl_sim *sim, int cpu);
 
 /* Wake `cpu`'s migration thread (SCHED_FIFO 99): it preempts what runs
  * there and calls the policy's migration op with `arg`.  A request while
- * one is pending is merged (the first arg is kept). */
+ * one is pending is merged (the first arg is kept).  Under SL_PREEMPT_NONE
+ * it waits for the running task to leave kernel work, unless that task
+ * asked for it itself (sched_exec, set_cpus_allowed: the caller sleeps in
+ * wait_for_completion and the thread runs at once). */
 void sl_migration_wake(struct sl_sim *sim, int cpu, long arg);
 
 /* Charge scheduler work done on `cpu` (e.g. an O(n) goodness scan) as

@@ -130,6 +130,9 @@ struct sl_task {
 	double mem_mi;				/* ... and how much */
 	bool need_step;				/* ask the program for the next action */
 	bool need_apply;			/* t->act has not taken effect yet */
+	bool user_return;			/* its burst pays a system call's last costs,
+						 * then it returns to user space with a
+						 * reschedule pending (sl__continue) */
 	int act_phase;				/* progress of a multi-step action */
 	unsigned long barrier_gen;		/* generation it waits for to pass */
 	struct sl_event timer;			/* its sleep timer */

@@ -241,7 +241,7 @@ static void server_recv_step(struct sl_sim *sim, struct sl_task *t, struct chat_
 			return;
 		}
 		th->pc = P_KERNEL;
-		*next = sl_act_chan(SL_ACT_CHAN_READ, th->user->up, CHAT_MSG_BYTES);
+		*next = sl_act_recv(th->user->up, CHAT_MSG_BYTES);
 		return;
 	case P_KERNEL:
 		th->pc = P_USER;
@@ -296,7 +296,7 @@ static void client_recv_step(struct sl_sim *sim, struct sl_task *t, struct chat_
 			return;
 		}
 		th->pc = P_KERNEL;
-		*next = sl_act_chan(SL_ACT_CHAN_READ, sock,
+		*next = sl_act_recv(sock,
 				 chat_drain_limit(run->drain, sl_chan_level(sock),
 						  chat_quota(th) - th->done) * CHAT_MSG_BYTES);
 		return;

@@ -190,7 +190,7 @@ static void receiver_next(struct sl_task *t, struct hb_proc *p, struct sl_action
 	 * larger readsize, whatever is queued up to that size */
 	long want = run->cfg.readsize > HB_MSG_BYTES ? run->cfg.readsize : HB_MSG_BYTES - p->got;
 	p->pc = C_DONE;
-	*next = sl_act_chan(SL_ACT_CHAN_READ, proc_chan(p), want < p->left ? want : p->left);
+	*next = sl_act_recv(proc_chan(p), want < p->left ? want : p->left);
 }
 
 static void child_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)

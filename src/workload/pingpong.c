@@ -72,7 +72,7 @@ static void pong_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 			return;
 		}
 		run->pong_pc = P_READ_WORK;
-		*next = sl_act_chan(SL_ACT_CHAN_READ, run->to_pong, HB_MSG_BYTES);
+		*next = sl_act_recv(run->to_pong, HB_MSG_BYTES);
 		return;
 	case P_READ_WORK:
 		run->pong_pc = P_WRITE_WORK;
@@ -127,7 +127,7 @@ static void ping_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 		return;
 	case P_READ:
 		run->ping_pc = P_READ_WORK;
-		*next = sl_act_chan(SL_ACT_CHAN_READ, run->to_ping, HB_MSG_BYTES);
+		*next = sl_act_recv(run->to_ping, HB_MSG_BYTES);
 		return;
 	case P_READ_WORK:
 		run->ping_loop++;

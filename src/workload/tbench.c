@@ -178,12 +178,12 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		return;
 	case C_READ:
 		p->cpc = C_RECV;
-		*next = sl_act_chan(SL_ACT_CHAN_READ, p->s2c, p->cwant);
+		*next = sl_act_recv(p->s2c, p->cwant);
 		return;
 	case C_RECV:
 		p->cwant -= t->result;
 		if (p->cwant > 0) {	/* the rest of a large response */
-			*next = sl_act_chan(SL_ACT_CHAN_READ, p->s2c, p->cwant);
+			*next = sl_act_recv(p->s2c, p->cwant);
 			return;
 		}
 		p->cpc = C_PARSE;
@@ -223,7 +223,7 @@ static void server_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	case S_READ:
 		p->spc = S_MORE;
 		p->swant = req;
-		*next = sl_act_chan(SL_ACT_CHAN_READ, p->c2s, req);
+		*next = sl_act_recv(p->c2s, req);
 		return;
 	case S_MORE:
 		if (t->result <= 0) {	/* the client closed the connection */
@@ -233,7 +233,7 @@ static void server_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		}
 		p->swant -= t->result;
 		if (p->swant > 0) {
-			*next = sl_act_chan(SL_ACT_CHAN_READ, p->c2s, p->swant);
+			*next = sl_act_recv(p->c2s, p->swant);
 			return;
 		}
 		p->spc = S_WORK;

@@ -483,6 +483,85 @@ SL_TEST(engine_migration_thread_slows_its_sibling_only_while_it_runs)
 	sl_sim_destroy(sim);
 }
 
+/* FIFO whose first tick on idle CPU 1 wakes CPU 0's migration thread, in
+ * a kernel with or without CONFIG_PREEMPT: when does the thread run? */
+static sl_time kexit_migr_at;
+static struct sl_task *kexit_task;
+
+static void kexit_tick(struct sl_sim *sim, int cpu)
+{
+	if (!migr_started && cpu == 1 && !sl_curr(sim, 1) && sl_curr(sim, 0)) {
+		migr_started = true;
+		kexit_task = sl_curr(sim, 0);
+		sl_migration_wake(sim, 0, 0);
+	}
+	fifo_tick(sim, cpu);
+}
+
+/* The thread moves nothing; the task it took the CPU from queues again
+ * (FIFO keeps no running task on its queue). */
+static void kexit_migration(struct sl_sim *sim, int cpu, long arg)
+{
+	(void)cpu; (void)arg;
+	kexit_migr_at = sl_now(sim);
+	fifo_push(sim, kexit_task);
+}
+
+static void *kexit_none_init(struct sl_sim *sim, const struct sl_params *k, struct sl_err *e)
+{
+	void *s = fifo_init(sim, k, e);
+	sl_set_kernel_preempt(sim, SL_PREEMPT_NONE);
+	return s;
+}
+
+static const struct sl_policy_ops kexit_full_ops = {
+	.name = "fifo-kexit-full", .summary = "test FIFO waking a busy CPU's migration thread",
+	.task_size = sizeof(struct fifo_task), .init = fifo_init, .fork = fifo_enqueue_new,
+	.wakeup = fifo_wakeup, .pick_next = fifo_pick, .tick = kexit_tick,
+	.migration = kexit_migration,
+};
+
+static const struct sl_policy_ops kexit_none_ops = {
+	.name = "fifo-kexit-none", .summary = "the same without CONFIG_PREEMPT",
+	.task_size = sizeof(struct fifo_task), .init = kexit_none_init, .fork = fifo_enqueue_new,
+	.wakeup = fifo_wakeup, .pick_next = fifo_pick, .tick = kexit_tick,
+	.migration = kexit_migration,
+};
+
+/* When CPU 0's migration thread, woken 1 ms in, runs beside a task in
+ * 20 ms of kernel work then 10 ms of user work; -1 if the run failed. */
+static sl_time kexit_migration_start(const struct sl_policy_ops *ops)
+{
+	struct sl_machine m;
+	if (!load_zeroed(&m, "pack:1 core:2 pu:1"))
+		return -1;
+	migr_started = false;
+	kexit_migr_at = -1;
+	struct sl_sim *sim = checked_sim(&m, ops, 1, NULL);
+	if (!sim)
+		return -1;
+	struct script *sc = script_new(sim);
+	script_add(sc, sl_act_sys(20e6));
+	script_add(sc, sl_act_run(10e6, SL_WC_INT));
+	sl_sim_spawn_root(sim, &script_prog, sc, "sys");
+	struct sl_run_stats st;
+	sl_time at = run(sim, &st) == 0 && migr_started ? kexit_migr_at : -1;
+	sl_sim_destroy(sim);
+	return at;
+}
+
+SL_TEST(engine_migration_thread_waits_for_the_kernel_exit)
+{
+	/* A woken kernel thread is a reschedule like any other: with
+	 * CONFIG_PREEMPT it preempts the system call at once, without it it
+	 * runs where the call returns to user space (20 ms) */
+	sl_time full = kexit_migration_start(&kexit_full_ops);
+	sl_time none = kexit_migration_start(&kexit_none_ops);
+	CHECKF(full >= 0 && full <= 2 * SL_MSEC, "preemptible: the thread ran at %lld ns",
+	       (long long)full);
+	CHECKF(none == 20 * SL_MSEC, "not preemptible: the thread ran at %lld ns", (long long)none);
+}
+
 /* ---- waits for a CPU (latency.c) and work conservation (conserve.c) ---- */
 
 /* FIFO restricted to the CPUs of core 0 (`core0`) or to CPU 0 (`cpu0`):

@@ -273,12 +273,18 @@ SL_TEST(linux24_tick_in_schedule_is_prevs)
  * wait for it.  Over 5 s (20 CPU-seconds) the hogs get 8.12 s of work;
  * 7.58 s while the wait was paid as work at the sibling pair's speed (on
  * 1,024 CPUs that, with the ticks inside schedule() counted against the
- * task switched in, made hackbench stall for good).
+ * task switched in, made hackbench stall for good).  With preempt=full: the
+ * figure is the lock's alone.  Without CONFIG_PREEMPT (2.4's default) a
+ * task whose quantum runs out while it still pays the scan at its sibling
+ * pair's speed (beyond the wall time schedule() held the lock, after which
+ * ticks count on it) switches only once that is paid, and the hogs get
+ * 6.4 s.
  */
 SL_TEST(linux24_lock_spin_is_wall_time)
 {
 	struct sl_run_stats st = { 0 };
-	CHECK(lx_hogs("pack:1 core:2 pu:2", "linux24:scan_ns=1000000,recalc_ns=0", 5 * SL_SEC, 40,
+	CHECK(lx_hogs("pack:1 core:2 pu:2", "linux24:scan_ns=1000000,recalc_ns=0,preempt=full",
+		      5 * SL_SEC, 40,
 		      10000, 1, &st) == 0);
 	CHECKF(sl_ns_to_s(st.user_ns) > 7.85, "%.2f s of work in 5 s on 4 CPUs",
 	       sl_ns_to_s(st.user_ns));
@@ -415,6 +421,91 @@ SL_TEST(linux24_yielder_is_released_to_any_cpu)
 	double y_end = sl_ns_to_s(y->at[y->n]) * 1e3, h1_end = sl_ns_to_s(kids[0]->at[1]) * 1e3;
 	CHECKF(h1_end < 10 && y_end < h1_end + 15, "the yielder ends at %.2f ms, the short hog at %.2f ms",
 	       y_end, h1_end);
+	sl_sim_destroy(r.sim);
+}
+
+/* ---- no CONFIG_PREEMPT: kernel work runs to its return to user space ---- */
+
+/*
+ * One CPU: a task in 300 ms of kernel work (one system call), then 10 ms of
+ * user work, beside one that sleeps 50 ms and then computes.  Returns how
+ * late the sleeper started after its sleep, or -1.
+ */
+enum lx_call { LX_ONE_CALL, LX_READ_THEN_COPY, LX_READ_ALONE };
+
+static sl_time lx_kernel_work_wake_delay(const char *policy, enum lx_call call)
+{
+	struct lx_run r;
+	sl_time delay = -1;
+
+	if (!lx_start(&r, "pack:1 core:1 pu:1,arch=i386", policy, 0))
+		return -1;
+	struct lx_script *sys = lx_script_new(r.sim);
+	if (call != LX_ONE_CALL) {
+		/* a read of what it wrote itself (it does not block), after
+		 * 300 ms of kernel work and before 300 ms more: the copy of
+		 * the same read, or a call of its own */
+		struct sl_chan *ch = sl_chan_new(r.sim, 64, false);
+		lx_add(sys, sl_act_chan(SL_ACT_CHAN_WRITE, ch, 1));
+		lx_add(sys, sl_act_sys(300 * SL_MSEC));
+		lx_add(sys, call == LX_READ_THEN_COPY ? sl_act_recv(ch, 1)
+						      : sl_act_chan(SL_ACT_CHAN_READ, ch, 1));
+	}
+	lx_add(sys, sl_act_sys(300 * SL_MSEC));
+	lx_add(sys, sl_act_run(10 * SL_MSEC, SL_WC_INT));
+	struct lx_script *sleeper = lx_script_new(r.sim);
+	lx_add(sleeper, sl_act_sleep(50 * SL_MSEC));
+	lx_add(sleeper, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	struct lx_script *kids[2] = { sleeper, sys };
+	static const char *const comms[2] = { "sleeper", "sys" };
+	sl_sim_spawn_root(r.sim, &lx_script_prog, lx_root(r.sim, kids, 2, comms), "root");
+	if (lx_run(&r) == 0)
+		delay = sleeper->at[1] - (sleeper->at[0] + 50 * SL_MSEC);
+	sl_sim_destroy(r.sim);
+	return delay;
+}
+
+SL_TEST(linux24_kernel_work_runs_to_user_return)
+{
+	/* 2.4 (i386 entry.S ret_from_intr) reschedules only on the way back
+	 * to user mode: the woken sleeper, whose counter beats the task's,
+	 * waits for the system call's end, 250 ms later; with Love's
+	 * preempt patch (preempt=full) it runs at once */
+	sl_time none = lx_kernel_work_wake_delay("linux24", LX_ONE_CALL);
+	sl_time full = lx_kernel_work_wake_delay("linux24:preempt=full", LX_ONE_CALL);
+	CHECKF(none >= 245 * SL_MSEC && none <= 255 * SL_MSEC,
+	       "without CONFIG_PREEMPT the sleeper started %.2f ms late", sl_ns_to_s(none) * 1e3);
+	CHECKF(full >= 0 && full < 3 * SL_MSEC, "with preempt=full it started %.2f ms late",
+	       sl_ns_to_s(full) * 1e3);
+	/* a read returns to user space and switches there, unless its call
+	 * goes on with the copy (sl_act_recv): then only after that */
+	sl_time alone = lx_kernel_work_wake_delay("linux24", LX_READ_ALONE);
+	sl_time copy = lx_kernel_work_wake_delay("linux24", LX_READ_THEN_COPY);
+	CHECKF(alone >= 245 * SL_MSEC && alone <= 255 * SL_MSEC,
+	       "after a read of its own call the sleeper started %.2f ms late",
+	       sl_ns_to_s(alone) * 1e3);
+	CHECKF(copy >= 545 * SL_MSEC && copy <= 555 * SL_MSEC,
+	       "after a read whose call goes on it started %.2f ms late", sl_ns_to_s(copy) * 1e3);
+}
+
+/* A parent that forks and then does 300 ms of kernel work: 2.4's do_fork
+ * asks for a reschedule when the parent's half of its counter is 0 (here
+ * after 52 ms of its 60), and the fork's return to user space (after the
+ * fork's own costs) runs the child, not the end of the next call. */
+SL_TEST(linux24_fork_returns_to_user_before_next_call)
+{
+	struct lx_run r;
+	CHECK(lx_start(&r, "pack:1 core:1 pu:1,arch=i386", "linux24", 0));
+	struct lx_script *child = lx_hog(r.sim, 1);
+	struct lx_script *parent = lx_script_new(r.sim);
+	lx_add(parent, sl_act_run(52 * SL_MSEC, SL_WC_INT));
+	lx_add_fork(parent, child, "child");
+	lx_add(parent, sl_act_sys(300 * SL_MSEC));
+	lx_add(parent, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &lx_script_prog, parent, "parent");
+	CHECK(lx_run(&r) == 0);
+	double late_ms = sl_ns_to_s(child->at[0] - parent->at[1]) * 1e3;
+	CHECKF(late_ms > 0 && late_ms < 1, "the child started %.3f ms after the fork", late_ms);
 	sl_sim_destroy(r.sim);
 }
 

@@ -452,6 +452,53 @@ SL_TEST(o1_sleep_credit_wraps_on_i386)
 	      err.kind == SL_ERR_INPUT && strstr(err.msg, "ulong"));
 }
 
+/* ---- CONFIG_PREEMPT by the arch's defconfig ---- */
+
+/* One CPU: a task in 300 ms of kernel work beside a hog's sleeper: how
+ * late does the woken sleeper (higher dynamic priority) start? */
+static sl_time o1t_kernel_work_wake_delay(const char *machine, const char *policy)
+{
+	struct o1t_run r;
+	sl_time delay = -1;
+
+	if (!o1t_start(&r, machine, policy, 0))
+		return -1;
+	struct o1t_script *root = o1t_new(r.sim), *sys = o1t_new(r.sim), *sl = o1t_new(r.sim);
+	o1t_add(sl, sl_act_sleep(50 * SL_MSEC));
+	o1t_add(sl, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	o1t_add(sys, sl_act_sys(300 * SL_MSEC));
+	o1t_fork(root, sl, "sleeper", 0);
+	o1t_fork(root, sys, "sys", 0);
+	o1t_add(root, sl_act_wait());
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r))
+		delay = sl->at[1] - (sl->at[0] + 50 * SL_MSEC);
+	sl_sim_destroy(r.sim);
+	return delay;
+}
+
+SL_TEST(o1_preempt_follows_the_arch_defconfig)
+{
+	/* 2.6.11 arch/i386/defconfig has CONFIG_PREEMPT=y: the sleeper
+	 * preempts the system call; ia64's and x86_64's leave it out: it
+	 * waits for the call's end, 250 ms later */
+	static const struct { const char *machine, *policy; bool waits; } c[] = {
+		{ "pack:1 core:1 pu:1,arch=i386", "o1:version=2.6.0", false },
+		{ "pack:1 core:1 pu:1,arch=ia64", "o1:version=2.6.0", true },
+		{ "pack:1 core:1 pu:1,arch=x86_64", "o1:version=2.5.33", true },
+		{ "pack:1 core:1 pu:1,arch=i386", "o1:version=2.6.0,preempt=none", true },
+		{ "pack:1 core:1 pu:1,arch=ia64", "o1:version=2.6.0,preempt=full", false },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		sl_time d = o1t_kernel_work_wake_delay(c[i].machine, c[i].policy);
+		bool ok = c[i].waits ? d >= 245 * SL_MSEC && d <= 255 * SL_MSEC
+				     : d >= 0 && d < 3 * SL_MSEC;
+		CHECKF(ok, "%s on %s: the sleeper started %.2f ms late", c[i].policy, c[i].machine,
+		       sl_ns_to_s(d) * 1e3);
+	}
+}
+
 /* ---- cache-hot tasks are not stolen (2.7) ---- */
 
 SL_TEST(o1_cache_hot_not_stolen)

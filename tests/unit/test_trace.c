@@ -875,10 +875,13 @@ SL_TEST(trace_round_trip_reproduces_cpu_time)
 				"o1", ",footprint=8", 0.01, 0) == 0);
 	CHECK(round_trip_within(noht, "o1", "kernbench:size=1,units=10,pipe=0", "o1",
 				",footprint=8", 0.01, 0) == 0);
-	CHECK(round_trip_within(noht, "linux24:tick=sync", "kernbench:size=1,units=10,pipe=0",
-				"linux24:tick=sync", ",footprint=8", 0.01, 0) == 0);
-	CHECK(round_trip_within(noht, "linux24", "kernbench:size=1,units=10,pipe=0", "linux24",
+	/* preempt=full: 2.4 switches a task only at its return to user space,
+	 * which a trace does not show (docs/traces.md, "Kernel exits") */
+	CHECK(round_trip_within(noht, "linux24:tick=sync,preempt=full",
+				"kernbench:size=1,units=10,pipe=0", "linux24:tick=sync,preempt=full",
 				",footprint=8", 0.01, 0) == 0);
+	CHECK(round_trip_within(noht, "linux24:preempt=full", "kernbench:size=1,units=10,pipe=0",
+				"linux24:preempt=full", ",footprint=8", 0.01, 0) == 0);
 	CHECK(round_trip_within(noht, "domains", "kernbench:size=1,units=10,pipe=0", "domains",
 				",footprint=8", 0.01, 0) == 0);
 	/* the comparison can fail: another policy makes another schedule */
@@ -906,8 +909,9 @@ SL_TEST(trace_round_trip_on_smt_keeps_time_with_bursts_time)
 	 * the charge its CPU paid then (no line shows it: nothing switched
 	 * there) being in its recorded burst and paid again by the replay -
 	 * the estimate docs/traces.md "Costs in the exit path" describes) */
-	CHECK(round_trip_within("p4dpe-2x2ht", "linux24", "kernbench:size=1,units=10,pipe=0",
-				"linux24", ",footprint=8,bursts=time", 0, 600) == 0);
+	CHECK(round_trip_within("p4dpe-2x2ht", "linux24:preempt=full",
+				"kernbench:size=1,units=10,pipe=0", "linux24:preempt=full",
+				",footprint=8,bursts=time", 0, 600) == 0);
 	/* bursts=work applies the sibling's slowdown a second time */
 	CHECK(round_trip("p4dpe-2x2ht", "o1", "kernbench:size=1,units=10,pipe=0", "o1",
 			 ",footprint=8", -1) > 0);

@@ -31,6 +31,11 @@
  *               of their own (what PREEMPT_SHORT is about).
  *   preemption  on: CONFIG_PREEMPTION, which x86's default
  *               PREEMPT_DYNAMIC selects; a newly idle balance takes one task.
+ *   preempt     full: the mode PREEMPT_DYNAMIC's boot parameter of that
+ *               name chooses.  6.12's x86 defconfigs build VOLUNTARY, which
+ *               also switches at the might_resched() of every user copy,
+ *               inside the system calls the engine keeps whole: full is
+ *               the nearer; none is the Kconfig default PREEMPT_NONE.
  *   nr_idle_scan starts at the LLC's size, what the first periodic balance
  *               of the idle machine sets (the kernel's starts at 0 at boot).
  *   capacity    1024 per logical CPU, SMT siblings included (modern, with
@@ -69,6 +74,8 @@ static const struct sl_param_def cfs_knobs[] = {
 	  .doc = "timer ticks per second (CONFIG_HZ: Kconfig default 250; many distributions "
 		 "build 1000)" },
 	SL_TICK_KNOB("sync", "6.12 tick-sched.c: aligned on every CPU unless skew_tick=1"),
+	SL_PREEMPT_KNOB("full", "6.12's PREEMPT_VOLUNTARY, its x86 defconfigs', also switches at "
+				"the might_resched() of every user copy: nearer full; see cfs.md"),
 	{ .name = "base_slice_us", .type = SL_PARAM_INT, .def = "750", .min = 100,
 	  .max = 100000,
 	  .doc = "EEVDF request size, and CFS min_granularity, before CPU scaling (0.75 ms)" },
@@ -346,6 +353,7 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 		s->nr_idle_scan[s->rq[cpu].llc_id] = s->rq[cpu].llc_size;
 	sl_set_hz(sim, s->hz);
 	sl_set_tick_mode(sim, (enum sl_tick_mode)sl_param_choice(knobs, "tick"));
+	sl_set_kernel_preempt(sim, (enum sl_kernel_preempt)sl_param_choice(knobs, "preempt"));
 	cfs_nohz_init(s);
 	return s;
 }

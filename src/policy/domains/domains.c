@@ -39,6 +39,9 @@
  *   - w26 sets SD_FLAG_IDLE only on machines with SMT: it came with the
  *     i386 SMT setup; a plain SMP box ran SD_CPU_INIT, which has no such
  *     flag.
+ *   - preempt defaults to the arch's 2.6.11 defconfig: CONFIG_PREEMPT on
+ *     i386, off on ia64 and x86_64 (policy/kernel_arch.h; docs/engine.md,
+ *     "Kernel exits").
  *
  * Omitted / simplified: see the domains/ files' headers.
  */
@@ -73,6 +76,7 @@ static const struct sl_param_def domains_knobs[] = {
 		 "and x86_64, whose defconfigs set it, off for ia64; off: the wakeup stays on the "
 		 "CPU wake affine chose)" },
 	SL_ARCH_ULONG_KNOB("2.6.12: 2.6.12.1's types; w26: 2.6.11's, 2.6.0 UNVERIFIED"),
+	SL_ARCH_PREEMPT_KNOB,
 	{ .name = "idle_level", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "phys|smt",
 	  .doc = "w26 only: the level that carries SD_FLAG_IDLE (default: phys, the package "
 		 "level; smt: the sibling domain)" },
@@ -185,6 +189,8 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	sd_memo_init(s);
 	sl_set_hz(sim, s->hz);
 	sl_set_tick_mode(sim, (enum sl_tick_mode)sl_param_choice(knobs, "tick"));
+	sl_set_kernel_preempt(sim, sl_arch_preempt_knob(s->topo->arch,
+							sl_param_choice(knobs, "preempt")));
 	return s;
 }
 

@@ -47,6 +47,10 @@
  *   - yield defaults to the expired array for every version; which 2.5
  *     release first moved yielders there is not known (UNVERIFIED for
  *     2.5.33); yield=tail requeues within the active array.
+ *   - preempt defaults to the machine's arch's defconfig (policy/
+ *     kernel_arch.h): 2.6.11's i386 one sets CONFIG_PREEMPT=y, ia64's and
+ *     x86_64's leave it out; 2.5's are not at hand (UNVERIFIED).  The
+ *     published runs never say; preempt=none or full chooses.
  *
  * Omitted / simplified: nothing beyond what the options describe.
  */
@@ -132,6 +136,7 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 		.tick = (enum sl_tick_mode)o1_knob_choice(knobs, "tick", SL_TICK_SYNC),
 		.exit_wake_sync = o1_knob_choice(knobs, "exit_wake", 0) == 0,
 		.ulong_bits = sl_arch_ulong_knob_bits(arch, o1_knob_choice(knobs, "ulong", 0)),
+		.preempt = sl_arch_preempt_knob(arch, o1_knob_choice(knobs, "preempt", 0)),
 		.numa = smp && v->numa,
 		.node_balance = v->node_balance,
 		.node_balance_rate = sl_arch_node_balance_rate(arch),

@@ -180,6 +180,7 @@ struct o1_config {
 	bool node_load_per_rq;		/* 2.6.0 node load divided by runqueues, not CPUs */
 	bool exit_wake_sync;		/* a child's exit wakes its parent sync (o1/wake.c) */
 	unsigned ulong_bits;		/* the kernel's unsigned long (o1/interact.c) */
+	enum sl_kernel_preempt preempt;	/* CONFIG_PREEMPT or not (the engine's) */
 
 	/* Ingo Molnar's HT scheduler; all off for stock. */
 	bool share_siblings;		/* one runqueue per SMT core */
@@ -228,6 +229,7 @@ bool o1_knob_given(const struct sl_params *knobs, const char *name);
 		 "(2.4.27 wake_up_parent)" }
 #define O1_KNOB_ULONG \
 	SL_ARCH_ULONG_KNOB("2.6.0 versions only: 2.6.11's types, 2.6.0 UNVERIFIED, see o1.md")
+#define O1_KNOB_PREEMPT SL_ARCH_PREEMPT_KNOB
 #define O1_KNOB_TICK \
 	SL_TICK_KNOB("sync", "2.6.11's aligned APIC timers; 2.5 UNVERIFIED, see o1.md")
 #define O1_KNOB_NUMA \
