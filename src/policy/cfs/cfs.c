@@ -32,10 +32,16 @@
  *   preemption  on: CONFIG_PREEMPTION, which x86's default
  *               PREEMPT_DYNAMIC selects; a newly idle balance takes one task.
  *   preempt     full: the mode PREEMPT_DYNAMIC's boot parameter of that
- *               name chooses.  6.12's x86 defconfigs build VOLUNTARY, which
- *               also switches at the might_resched() of every user copy,
- *               inside the system calls the engine keeps whole: full is
- *               the nearer; none is the Kconfig default PREEMPT_NONE.
+ *               name chooses.  6.12's Kconfig default is PREEMPT_NONE and
+ *               its x86 defconfigs build VOLUNTARY, whose extra points are
+ *               the explicit might_sleep()s (a socket's lock_sock(), a
+ *               pipe's mutex_lock(), a GFP_KERNEL allocation; user copies
+ *               are none: might_fault() is empty without lock debugging),
+ *               mostly where a call begins: nearer none.  full is kept
+ *               because cfs is the policy that replays traces, whose work
+ *               has no kernel part (under none a replay cannot meet the
+ *               recorded switches: docs/traces.md, "Kernel exits"), and
+ *               the two differ by 0.4 % at most on the workloads measured.
  *   nr_idle_scan starts at the LLC's size, what the first periodic balance
  *               of the idle machine sets (the kernel's starts at 0 at boot).
  *   capacity    1024 per logical CPU, SMT siblings included (modern, with
@@ -74,8 +80,8 @@ static const struct sl_param_def cfs_knobs[] = {
 	  .doc = "timer ticks per second (CONFIG_HZ: Kconfig default 250; many distributions "
 		 "build 1000)" },
 	SL_TICK_KNOB("sync", "6.12 tick-sched.c: aligned on every CPU unless skew_tick=1"),
-	SL_PREEMPT_KNOB("full", "6.12's PREEMPT_VOLUNTARY, its x86 defconfigs', also switches at "
-				"the might_resched() of every user copy: nearer full; see cfs.md"),
+	SL_PREEMPT_KNOB("full", "6.12's x86 defconfigs build PREEMPT_VOLUNTARY, nearer none, but "
+				"replays of traces, which cfs runs, need full; see cfs.md"),
 	{ .name = "base_slice_us", .type = SL_PARAM_INT, .def = "750", .min = 100,
 	  .max = 100000,
 	  .doc = "EEVDF request size, and CFS min_granularity, before CPU scaling (0.75 ms)" },
