@@ -284,8 +284,7 @@ SL_TEST(linux24_lock_spin_is_wall_time)
 {
 	struct sl_run_stats st = { 0 };
 	CHECK(lx_hogs("pack:1 core:2 pu:2", "linux24:scan_ns=1000000,recalc_ns=0,preempt=full",
-		      5 * SL_SEC, 40,
-		      10000, 1, &st) == 0);
+		      5 * SL_SEC, 40, 10000, 1, &st) == 0);
 	CHECKF(sl_ns_to_s(st.user_ns) > 7.85, "%.2f s of work in 5 s on 4 CPUs",
 	       sl_ns_to_s(st.user_ns));
 }
@@ -428,8 +427,11 @@ SL_TEST(linux24_yielder_is_released_to_any_cpu)
 
 /*
  * One CPU: a task in 300 ms of kernel work (one system call), then 10 ms of
- * user work, beside one that sleeps 50 ms and then computes.  Returns how
- * late the sleeper started after its sleep, or -1.
+ * user work, beside one that sleeps 50 ms and then computes.  With `call`
+ * other than LX_ONE_CALL the task first does another 300 ms of kernel work
+ * and a read, either of its own call or the start of the call the 300 ms
+ * after it belong to.  Returns how late the sleeper started after its
+ * sleep, or -1.
  */
 enum lx_call { LX_ONE_CALL, LX_READ_THEN_COPY, LX_READ_ALONE };
 

@@ -454,8 +454,8 @@ SL_TEST(o1_sleep_credit_wraps_on_i386)
 
 /* ---- CONFIG_PREEMPT by the arch's defconfig ---- */
 
-/* One CPU: a task in 300 ms of kernel work beside a hog's sleeper: how
- * late does the woken sleeper (higher dynamic priority) start? */
+/* One CPU: a task in 300 ms of kernel work beside one that sleeps 50 ms:
+ * how late does the woken sleeper (the higher dynamic priority) start? */
 static sl_time o1t_kernel_work_wake_delay(const char *machine, const char *policy)
 {
 	struct o1t_run r;
