@@ -92,9 +92,7 @@ static inline enum sl_kernel_preempt sl_arch_preempt_26(enum sl_arch arch)
 #define SL_ARCH_PREEMPT_KNOB \
 	{ .name = "preempt", .type = SL_PARAM_CHOICE, .def = "arch", .choices = "arch|none|full", \
 	  .doc = "the kernel's preemption model: arch (its defconfig's: full on i386, none on " \
-		 "x86_64 and ia64; 2.6.11's, 2.5 UNVERIFIED), none (no CONFIG_PREEMPT: a task " \
-		 "in kernel work is switched out only on its return to user space or when it " \
-		 "sleeps) or full (CONFIG_PREEMPT: at once)" }
+		 "x86_64 and ia64; 2.6.11's, 2.5 UNVERIFIED), " SL_PREEMPT_MODELS_DOC }
 
 /* The model the `preempt` knob (choice index: 0 arch, 1 none, 2 full) gives. */
 static inline enum sl_kernel_preempt sl_arch_preempt_knob(enum sl_arch arch, int choice)

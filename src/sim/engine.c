@@ -285,13 +285,12 @@ static void do_tick(struct sl_sim *sim)
 void sl__migration_start(struct sl_sim *sim, struct sl_cpu *c)
 {
 	struct sl_task *t = c->curr;
-	if (!c->migration_self && !c->migration_now && sl__waits_kernel_exit(sim, c)) {
+	if (!c->migration_now && sl__waits_kernel_exit(sim, c)) {
 		/* woken like any task: need_resched, acted on at the kernel exit */
 		c->migration_waits = true;
 		c->need_resched = true;
 		return;
 	}
-	c->migration_now = false;
 	c->kexit_wait = false;
 	c->migration_pending = false;
 	if (t) {
@@ -598,7 +597,7 @@ void sl_migration_wake(struct sl_sim *sim, int cpu, long arg)
 		return;
 	c->migration_pending = true;
 	c->migration_arg = arg;
-	c->migration_self = c->curr && sim->acting == c->curr;
+	c->migration_now = c->curr && sim->acting == c->curr;
 	if (!c->in_migration)
 		sl_eventq_schedule(&sim->q, &c->migr_ev, sim->now + sim->model->ipi_ns);
 }

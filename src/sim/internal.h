@@ -30,9 +30,10 @@ struct sl_cpu {
 	bool need_resched;
 	bool in_schedule;		/* inside the policy's pick_next */
 	bool migration_pending;
-	bool migration_self;		/* asked for by the task running here, in its action */
 	bool migration_waits;		/* SL_PREEMPT_NONE: woken, waits for the kernel exit */
-	bool migration_now;		/* runs at once: the task it waited for slept */
+	bool migration_now;		/* runs at once, not at the kernel exit: the task
+					 * running here asked for it in its own action
+					 * (and sleeps), or the task it waited for slept */
 	bool kexit_wait;		/* SL_PREEMPT_NONE: need_resched waits for curr's
 					 * kernel work to end; its burst ends there */
 	bool burst_at_debt;		/* the burst ends at curr's kernel debt, not its work */

@@ -659,7 +659,6 @@ void sl__process_resched(struct sl_sim *sim, int cpu)
 		return;
 	if (c->migration_waits) {
 		c->migration_waits = false;
-		c->kexit_wait = false;
 		sl__migration_start(sim, c);
 		return;
 	}

@@ -127,11 +127,12 @@ enum sl_kernel_preempt {
 	SL_PREEMPT_FULL,
 };
 #define SL_PREEMPT_CHOICES "none|full"
+#define SL_PREEMPT_MODELS_DOC \
+	"none (no CONFIG_PREEMPT: a task in kernel work is switched out only on its return " \
+	"to user space or when it sleeps) or full (CONFIG_PREEMPT: at once)"
 #define SL_PREEMPT_KNOB(def_, why) \
 	{ .name = "preempt", .type = SL_PARAM_CHOICE, .def = def_, .choices = SL_PREEMPT_CHOICES, \
-	  .doc = "the kernel's preemption model: none (no CONFIG_PREEMPT: a task in kernel " \
-		 "work is switched out only on its return to user space or when it sleeps) " \
-		 "or full (CONFIG_PREEMPT: at once) (" why ")" }
+	  .doc = "the kernel's preemption model: " SL_PREEMPT_MODELS_DOC " (" why ")" }
 void sl_set_kernel_preempt(struct sl_sim *sim, enum sl_kernel_preempt model);
 
 /* NO_HZ_IDLE: a policy whose kernel stops an idle CPU's tick calls
