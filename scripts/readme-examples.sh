@@ -18,7 +18,9 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
 		echo
 	done
 	# Pinned, real-time and rt-app runs: the rows that show them.
-	echo "Pinned (spin's \`cpus=\`, as \`taskset -c\`), real-time (spin's \`policy=fifo\`, as \`chrt -f\`: one"
+	echo "Pinned (spin's \`cpus=\`, as \`taskset -c\`: three hogs on CPUs 1 and 3, one per package; O(1)"
+	echo "leaves two sharing a CPU, cfs hands the third back and forth as 6.12's balancer does with tasks"
+	echo "pinned across groups, docs/policies/cfs.md), real-time (spin's \`policy=fifo\`, as \`chrt -f\`: one"
 	echo "FIFO hog never yields to its equal) and rt-app files (\`examples/rt-app\`: an audio thread"
 	echo "beside two hogs on CPU 0, as SCHED_OTHER and as SCHED_FIFO; docs/workloads.md says why O(1)"
 	echo "2.5.33 keeps the SCHED_OTHER one waiting):"

@@ -1843,3 +1843,246 @@ SL_TEST(cfs_wakee_flips_inherited_and_not_for_pinned_wakees)
 	       kt ? cfs_se(kt)->wakee_flips : 99);
 	sl_sim_destroy(r.sim);
 }
+
+/* ---- affinity in the balancer (6.12 sched_balance_rq) ---- */
+
+/* A hog of `ms` that first widens its mask to `m` (forked elsewhere). */
+static struct cfst_script *cfst_freed_hog(struct sl_sim *sim, const sl_cpumask *m, double ms)
+{
+	struct cfst_script *s = cfst_new(sim);
+	cfst_add(s, cfst_setaffinity(m));
+	cfst_add(s, sl_act_run(ms * SL_MSEC, SL_WC_INT));
+	return s;
+}
+
+/* `nfree` hogs of 300 ms allowed anywhere, started on CPU `from`, beside
+ * `npinned` hogs pinned to CPU 0, on `machine` for 2 s: when the last free
+ * one finished (-1 if one did not). */
+static sl_time cfst_free_hogs_done(const char *machine, const char *policy, int npinned,
+				   const sl_cpumask *pin, int nfree, int from)
+{
+	struct cfst_run r;
+	sl_time done = -1;
+
+	if (!cfst_start(&r, machine, policy, 2000 * SL_MSEC))
+		return -1;
+	sl_cpumask *all = sl_sim_alloc(r.sim, sizeof(*all)), *pinned = sl_sim_alloc(r.sim,
+										     sizeof(*pinned));
+	*all = sl_cpumask_first_n(r.machine.topo.ncpus);
+	*pinned = *pin;
+	struct cfst_script *root = cfst_new(r.sim), *f[4];
+	cfst_add(root, cfst_pin(r.sim, 0));
+	for (int i = 0; i < npinned; i++)
+		cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+			.u.fork = { .prog = &cfst_prog, .state = cfst_hog(r.sim, 1000),
+				    .comm = "pinned", .allowed = pinned } });
+	for (int i = 0; i < nfree && i < 4; i++) {
+		f[i] = cfst_freed_hog(r.sim, all, 300);
+		cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+			.u.fork = { .prog = &cfst_prog, .state = f[i], .comm = "free",
+				    .allowed = cfst_cpu_mask(r.sim, from) } });
+	}
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r)) {
+		done = 0;
+		for (int i = 0; i < nfree && i < 4; i++)
+			done = f[i]->pc < 2 || done < 0 ? -1 : f[i]->at[2] > done ? f[i]->at[2] : done;
+	}
+	sl_sim_destroy(r.sim);
+	return done;
+}
+
+/*
+ * LBF_ALL_PINNED: a busiest queue whose every task is pinned away is
+ * dropped from the balance, which then goes on without it.  Four CPUs of
+ * one package (one CPU a group): three hogs pinned to CPU 0 make it the
+ * busiest; two free hogs of 300 ms share CPU 1.  CPUs 2 and 3, idle, take
+ * a free one from CPU 1 on the balance's second pass: both are done soon
+ * after 300 ms.  Until Dec 2026 the model failed on CPU 0 at every
+ * balance and left the two sharing CPU 1 (600 ms) beside two idle CPUs.
+ */
+SL_TEST(cfs_balance_drops_a_wholly_pinned_queue)
+{
+	sl_cpumask cpu0;
+	sl_cpumask_clear(&cpu0);
+	sl_cpumask_set(&cpu0, 0);
+	sl_time done = cfst_free_hogs_done("pack:1 core:4 pu:1", "cfs", 3, &cpu0, 2, 1);
+	CHECKF(done > 0 && done < 400 * SL_MSEC, "the free hogs were done at %.1f ms",
+	       sl_ns_to_s(done) * 1e3);
+}
+
+/*
+ * LBF_DST_PINNED: a task that may not come to the balancing CPU but may go
+ * to another CPU of its group goes there.  Two packages of two CPUs: three
+ * hogs allowed on CPUs 0 and 3 start on CPU 0; CPUs 1 and 3 each run a hog
+ * pinned there; CPU 2 is idle.  CPU 2's idle balance of the two packages
+ * finds CPU 0 the busiest and moves its waiting hogs to CPU 3 at its
+ * first tries: some is on CPU 3 by `limit_ms`.  Until Dec 2026 CPU 2 failed
+ * and the hogs waited for CPU 3's own balance, which a busy CPU runs
+ * busy_factor (16) times less often.  Returns how many were on CPU 3.
+ */
+static int cfst_dst_pinned_moves(double limit_ms)
+{
+	struct cfst_run r;
+	int on3 = -1;
+
+	if (!cfst_start(&r, "pack:2 core:2 pu:1", "cfs", (sl_time)(limit_ms * SL_MSEC)))
+		return -1;
+	sl_cpumask *c03 = cfst_cpu_mask(r.sim, 0);
+	sl_cpumask_set(c03, 3);
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_add(root, cfst_pin(r.sim, 0));
+	for (int cpu = 1; cpu <= 3; cpu += 2)
+		cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+			.u.fork = { .prog = &cfst_prog, .state = cfst_hog(r.sim, 1000),
+				    .comm = "own", .allowed = cfst_cpu_mask(r.sim, cpu) } });
+	for (int i = 0; i < 3; i++)
+		cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+			.u.fork = { .prog = &cfst_prog, .state = cfst_freed_hog(r.sim, c03, 1000),
+				    .comm = "pair", .allowed = cfst_cpu_mask(r.sim, 0) } });
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r)) {
+		on3 = 0;
+		for (struct sl_task *t = sl_task_first(r.sim); t; t = sl_task_next(t))
+			on3 += !strcmp(t->comm, "pair") && cfs_se(t)->cpu == 3;
+	}
+	sl_sim_destroy(r.sim);
+	return on3;
+}
+
+SL_TEST(cfs_balance_moves_a_pinned_task_to_its_group_mate)
+{
+	int on3 = cfst_dst_pinned_moves(20);
+	CHECKF(on3 >= 1, "%d of the three hogs allowed on CPUs 0 and 3 on CPU 3 at 20 ms", on3);
+}
+
+/* Two hogs started on CPU 0 of `machine`, pinned there or not, for
+ * `limit_ms`: the state, for the caller to read before destroying it. */
+static bool cfst_two_on_cpu0(struct cfst_run *r, const char *machine, bool pinned,
+			     double limit_ms)
+{
+	if (!cfst_start(r, machine, "cfs", (sl_time)(limit_ms * SL_MSEC)))
+		return false;
+	sl_cpumask *all = sl_sim_alloc(r->sim, sizeof(*all));
+	*all = sl_cpumask_first_n(r->machine.topo.ncpus);
+	struct cfst_script *root = cfst_new(r->sim);
+	cfst_add(root, cfst_pin(r->sim, 0));
+	for (int i = 0; i < 2; i++)
+		cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+			.u.fork = { .prog = &cfst_prog,
+				    .state = pinned ? cfst_hog(r->sim, 5000) :
+						      cfst_freed_hog(r->sim, all, 5000),
+				    .comm = "hog", .allowed = cfst_cpu_mask(r->sim, 0) } });
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r->sim, &cfst_prog, root, "root");
+	return cfst_run(r);
+}
+
+/*
+ * A balance that tasks pinned away kept from evening out marks the
+ * balancing CPU's group one level up imbalanced (sgc->imbalance), so that
+ * the other groups' balances force a move from it; a balance that ends
+ * with every task free to move clears the mark.  Two packages of two
+ * CPUs, two hogs on CPU 0: pinned there, CPU 1's failed balances leave
+ * package 0 marked at the package level; free, they spread and it is not.
+ */
+SL_TEST(cfs_pinned_tasks_mark_the_group_imbalanced)
+{
+	for (int pinned = 0; pinned < 2; pinned++) {
+		struct cfst_run r;
+		if (!cfst_two_on_cpu0(&r, "pack:2 core:2 pu:1", pinned, 50))
+			continue;
+		const struct cfs_domain *pkg = &cfst_state(&r)->rq[1].sd[1];
+		bool marked = pkg->span->groups[pkg->local].imbalance;
+		CHECKF(marked == pinned, "hogs %s: package 0 %s imbalanced",
+		       pinned ? "pinned" : "free", marked ? "marked" : "not marked");
+		sl_sim_destroy(r.sim);
+	}
+}
+
+/*
+ * Against a queue whose tasks are all pinned away, 6.12 backs off: the
+ * failure count goes back to 0 (out_all_pinned) and the interval doubles
+ * up to MAX_PINNED_INTERVAL, 512 ms, beyond the domain's max_interval.
+ * Two CPUs, two hogs pinned to CPU 0, 3 s: CPU 1 balances every 512 ms.
+ * Until Dec 2026 the model counted a failure each time and stopped at
+ * max_interval.
+ */
+SL_TEST(cfs_balance_backs_off_from_pinned_tasks)
+{
+	struct cfst_run r;
+	if (!cfst_two_on_cpu0(&r, "pack:1 core:2 pu:1", true, 3000))
+		return;
+	const struct cfs_domain *mc = &cfst_state(&r)->rq[1].sd[0];
+	CHECKF(mc->balance_interval == CFS_MAX_PINNED_INTERVAL && mc->nr_balance_failed == 0 &&
+	       mc->max_interval < CFS_MAX_PINNED_INTERVAL,
+	       "CPU 1's interval %d ms (max_interval %d), %d failures", mc->balance_interval,
+	       mc->max_interval, mc->nr_balance_failed);
+	sl_sim_destroy(r.sim);
+}
+
+/*
+ * What the mark does: a group marked imbalanced is the busiest whatever its
+ * averages say, and one task is moved from it (calculate_imbalance).  Two
+ * packages of two CPUs: CPU 0 runs a hog pinned there and one allowed on
+ * CPUs 0, 2 and 3; CPUs 2 and 3 each run a hog pinned there; CPU 1 is
+ * idle.  CPU 1 cannot take either hog and marks package 0; package 1's
+ * balances then move the free hog to CPU 2 or 3, which they leave alone
+ * when package 0 looks as having spare capacity (two tasks on two CPUs).
+ * Returns how many times the free hog moved in `limit_ms`.
+ */
+static long cfst_imbalanced_group_moves(double limit_ms)
+{
+	struct cfst_run r;
+	long moves = -1;
+
+	if (!cfst_start(&r, "pack:2 core:2 pu:1", "cfs", (sl_time)(limit_ms * SL_MSEC)))
+		return -1;
+	sl_cpumask *c023 = cfst_cpu_mask(r.sim, 0);
+	sl_cpumask_set(c023, 2);
+	sl_cpumask_set(c023, 3);
+	struct cfst_script *root = cfst_new(r.sim);
+	cfst_add(root, cfst_pin(r.sim, 0));
+	for (int cpu = 0; cpu <= 3; cpu++)
+		if (cpu != 1)
+			cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+				.u.fork = { .prog = &cfst_prog, .state = cfst_hog(r.sim, 5000),
+					    .comm = "own", .allowed = cfst_cpu_mask(r.sim, cpu) } });
+	cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &cfst_prog, .state = cfst_freed_hog(r.sim, c023, 5000),
+			    .comm = "free", .allowed = cfst_cpu_mask(r.sim, 0) } });
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r)) {
+		struct sl_task *t = cfst_find(r.sim, "free");
+		moves = t ? t->nmigrations : -1;
+	}
+	sl_sim_destroy(r.sim);
+	return moves;
+}
+
+SL_TEST(cfs_imbalanced_group_gives_up_a_task)
+{
+	long moves = cfst_imbalanced_group_moves(1000);
+	CHECKF(moves >= 1, "the free hog moved %ld times in 1 s", moves);
+}
+
+/*
+ * The kernel's own example of a group imbalance (6.12 fair.c, above
+ * sg_imbalanced()): two groups of four CPUs, four tasks each allowed on CPU
+ * 3 of the first and CPUs 4-6 of the second.  Balancing group by group would
+ * keep two in each group and overload CPU 3; the mark lets the second group
+ * take the one CPU 3 cannot keep, one task per CPU.  Until Dec 2026 the
+ * model left CPU 6 idle beside two tasks sharing a CPU (49.8 % each).
+ */
+SL_TEST(cfs_pinned_tasks_spread_across_the_groups)
+{
+	struct sl_metrics m;
+	if (!cfst_run_once("pack:2 core:4 pu:1", "cfs", "spin:tasks=4,seconds=2,cpus=3-6", &m))
+		return;
+	double lo = cfst_metric(&m, "task_min_pct"), idle6 = cfst_metric(&m, "cpu6_user_pct");
+	CHECKF(lo > 90 && idle6 > 90, "the least-served task had %.1f %%, CPU 6 ran %.1f %%", lo,
+	       idle6);
+}

@@ -25,7 +25,11 @@
  * taken from the least recently run end, skipping running and cache-hot
  * ones (ran within migration_cost, except between SMT siblings) until the
  * domain has failed cache_nice_tries times; NUMA balancing's preferences
- * are respected (cfs/numa.c).
+ * are respected (cfs/numa.c).  Tasks pinned away are handled as 6.12 does
+ * (cfs_load_balance): taken to another CPU of this group, a wholly pinned
+ * queue dropped and the domain balanced again without it, a back-off up
+ * to MAX_PINNED_INTERVAL, and a group that pinned tasks kept unbalanced
+ * marked for the level above.
  *
  * Sources: Lozi et al., "The Linux Scheduler: a Decade of Wasted Cores"
  * (EuroSys 2016: an idle CPU must not stay idle while another has waiting
@@ -39,7 +43,9 @@
  * group_has_capacity, group_is_overloaded, smt_balance,
  * update_sd_pick_busiest, sibling_imbalance, find_busiest_group,
  * calculate_imbalance, find_busiest_queue, can_migrate_task, task_hot,
- * detach_tasks, sched_balance_rq (load_balance), need_active_balance,
+ * detach_tasks, sched_balance_rq (load_balance: LBF_ALL_PINNED,
+ * LBF_DST_PINNED, LBF_SOME_PINNED, MAX_PINNED_INTERVAL), sg_imbalanced,
+ * need_active_balance,
  * active_load_balance_cpu_stop, sched_balance_newidle,
  * update_newidle_cost.
  *
@@ -50,10 +56,12 @@
  *   - rd->overloaded (which gates newly-idle balancing) is exact: the count
  *     of runqueues with two or more tasks, where the kernel clears it
  *     lazily at the next top-level balance.
- *   - Misfit and asymmetric-packing groups, group_imbalanced from pinned
- *     tasks, LBF_DST_PINNED retries, the SD_SERIALIZE lock (balancing is
- *     sequential here anyway), RT/IRQ pressure on capacity
+ *   - Misfit and asymmetric-packing groups, the SD_SERIALIZE lock
+ *     (balancing is sequential here anyway), RT/IRQ pressure on capacity
  *     (check_cpu_capacity never fires).
+ *   - A pinned task's other destination is looked for in the local
+ *     group's span, not its balance mask (they differ only for NUMA
+ *     levels whose groups overlap).
  *   - Tasks pulled in one pass are attached one by one as they are
  *     detached (the kernel detaches a batch, then attaches it).
  *   - The balancer's cost is the machine's scan cost per CPU and task it
@@ -98,7 +106,33 @@ struct cfs_lb_env {
 	int loop, loop_max;
 	bool active;		/* LBF_ACTIVE_LB */
 	long looked;		/* CPUs and tasks examined: the cost */
+	/* Affinity (can_migrate_task's flags): */
+	const struct cfs_group *dst_grp;	/* dst_grpmask: this CPU's group */
+	bool some_pinned;	/* LBF_SOME_PINNED: a task could not come to dst_cpu */
+	bool all_pinned;	/* LBF_ALL_PINNED: none of the busiest queue's could */
+	bool dst_pinned;	/* LBF_DST_PINNED: one could go to new_dst_cpu instead */
+	int new_dst_cpu;
+	/* env->cpus (load_balance_mask): the domain's CPUs less those whose
+	 * tasks were all pinned; `cpus` is valid only once `trimmed` */
+	bool trimmed;
+	sl_cpumask cpus;
 };
+
+/* Whether env->cpus still holds `cpu`. */
+static bool cfs_env_has(const struct cfs_lb_env *env, int cpu)
+{
+	return !env->trimmed || sl_cpumask_test(&env->cpus, cpu);
+}
+
+/* __cpumask_clear_cpu(cpu, env->cpus) */
+static void cfs_env_drop(struct cfs_lb_env *env, int cpu)
+{
+	if (!env->trimmed) {
+		env->cpus = env->sd->span->cpus;
+		env->trimmed = true;
+	}
+	sl_cpumask_unset(&env->cpus, cpu);
+}
 
 static bool cfs_allowed(const struct cfs_entity *se, int cpu)
 {
@@ -140,9 +174,26 @@ static bool cfs_task_hot(const struct cfs *s, const struct cfs_entity *se,
 }
 
 static bool cfs_can_migrate(const struct cfs *s, const struct cfs_entity *se,
-			    const struct cfs_lb_env *env)
+			    struct cfs_lb_env *env)
 {
-	if (!cfs_allowed(se, env->dst_cpu) || env->src_rq->curr == se || se->mig_rq >= 0)
+	if (!cfs_allowed(se, env->dst_cpu)) {
+		env->some_pinned = true;
+		/* remember another CPU of this group it may run on, to come
+		 * back for it there (not when newly idle, nor twice a pass) */
+		if (env->idle == CFS_NEWLY_IDLE || env->dst_pinned || env->active)
+			return false;
+		const struct cfs_group *g = env->dst_grp;
+		cfs_for_each_group_cpu(c, g) {
+			if (cfs_env_has(env, c) && cfs_allowed(se, c)) {
+				env->dst_pinned = true;
+				env->new_dst_cpu = c;
+				break;
+			}
+		}
+		return false;
+	}
+	env->all_pinned = false;	/* at least one could come here */
+	if (env->src_rq->curr == se || se->mig_rq >= 0)
 		return false;
 	if (env->active)
 		return true;
@@ -229,6 +280,8 @@ enum cfs_group_type cfs_group_classify(int imbalance_pct, const struct cfs_sg_st
 	    (g->capacity * 100 < g->util * imbalance_pct ||
 	     g->capacity * imbalance_pct < g->runnable * 100))
 		return CFS_GROUP_OVERLOADED;
+	if (g->imbalanced)
+		return CFS_GROUP_IMBALANCED;
 	if (g->smt_balance)
 		return CFS_GROUP_SMT_BALANCE;
 	if (g->nr_running < g->weight)
@@ -241,7 +294,8 @@ enum cfs_group_type cfs_group_classify(int imbalance_pct, const struct cfs_sg_st
 }
 
 /* update_sg_lb_stats()'s sums by its walk of the group's CPUs. */
-static void cfs_sg_walk(const struct cfs *s, const struct cfs_group *g, struct cfs_sg_stats *st)
+static void cfs_sg_walk(const struct cfs *s, const struct cfs_group *g, const sl_cpumask *cpus,
+			struct cfs_sg_stats *st)
 {
 	/* Summed in locals, not through st (which the compiler must assume
 	 * may alias): every idle CPU's periodic balance visits every CPU of
@@ -249,7 +303,7 @@ static void cfs_sg_walk(const struct cfs *s, const struct cfs_group *g, struct c
 	long load = 0, util = 0, runnable = 0;
 	int nr = 0, nr_numa = 0, nr_pref = 0, idle = 0;
 
-	cfs_for_each_group_cpu(c, g) {
+	cfs_for_each_cpu_in(c, cpus, g->first_cpu, g->end_cpu) {
 		const struct cfs_rq *rq = &s->rq[c];
 		load += cfs_cpu_load(rq);
 		util += cfs_cpu_util(rq);
@@ -275,13 +329,18 @@ static void cfs_sg_stats(struct cfs *s, struct cfs_lb_env *env, const struct cfs
 	*st = (struct cfs_sg_stats){ .capacity = g->capacity, .weight = g->weight };
 	/* the walk visits every CPU of the group: charged either way */
 	env->looked += g->weight;
-	if (s->gsum_on) {
+	if (env->trimmed) {
+		/* only the CPUs env->cpus still holds (update_sg_lb_stats) */
+		sl_cpumask only = sl_cpumask_and(g->span, &env->cpus);
+		cfs_sg_walk(s, g, &only, st);
+	} else if (s->gsum_on) {
 		cfs_gsum_read(s, g, false, st);
 		st->nr_numa_running = g->sum.nr_numa_running;
 		st->nr_preferred_running = g->sum.nr_preferred_running;
 	} else {
-		cfs_sg_walk(s, g, st);
+		cfs_sg_walk(s, g, &g->span, st);
 	}
+	st->imbalanced = g->imbalance;
 	/* smt_balance(): two busy siblings should be spread to an idle CPU */
 	st->smt_balance = !local && env->idle != CFS_NOT_IDLE &&
 			  (g->flags & CFS_SD_SHARE_CPUCAPACITY) && st->nr_running > 1;
@@ -303,6 +362,8 @@ static bool cfs_pick_busiest(const struct cfs_sd_stats *sds, const struct cfs_sg
 	switch (st->type) {
 	case CFS_GROUP_OVERLOADED:
 		return st->avg_load > b->avg_load;
+	case CFS_GROUP_IMBALANCED:
+		return false;	/* the first: no way to prefer one */
 	case CFS_GROUP_SMT_BALANCE:
 		if (st->idle_cpus || b->idle_cpus)
 			goto has_spare;
@@ -414,7 +475,9 @@ static void cfs_calculate_imbalance(struct cfs_lb_env *env, struct cfs_sd_stats 
 	struct cfs_sg_stats *local = &sds->local_stat, *busiest = &sds->busiest_stat;
 	const struct cfs_domain *sd = env->sd;
 
-	if (busiest->type == CFS_GROUP_SMT_BALANCE) {
+	/* two busy siblings, or a group pinned tasks unbalanced (whose
+	 * averages mean nothing): move any one task */
+	if (busiest->type == CFS_GROUP_SMT_BALANCE || busiest->type == CFS_GROUP_IMBALANCED) {
 		env->migration_type = CFS_MIGRATE_TASK;
 		env->imbalance = 1;
 		return;
@@ -497,13 +560,17 @@ static const struct cfs_group *cfs_find_busiest_group(struct cfs *s, struct cfs_
 	 * a task elsewhere there is no busiest group, and the statistics
 	 * need not be gathered unless SIS_UTIL's bound is taken from them
 	 * (fbq_type is left at ALL, as they would leave it). */
-	if (env->fbq_type == CFS_FBQ_ALL && !cfs_updates_idle_cpu_scan(s, env) &&
+	if (env->fbq_type == CFS_FBQ_ALL && !env->trimmed && !cfs_updates_idle_cpu_scan(s, env) &&
 	    cfs_only_local_busy(s, env))
 		return NULL;
 	cfs_sd_stats(s, env, &sds);
 	if (!sds.busiest)
 		return NULL;
 	struct cfs_sg_stats *local = &sds.local_stat, *busiest = &sds.busiest_stat;
+	/* pinned tasks make the usual comparisons of an imbalanced group
+	 * meaningless: force the balance */
+	if (busiest->type == CFS_GROUP_IMBALANCED)
+		goto force_balance;
 	if (local->type > busiest->type)
 		return NULL;
 	if (local->type == CFS_GROUP_OVERLOADED) {
@@ -526,6 +593,7 @@ static const struct cfs_group *cfs_find_busiest_group(struct cfs *s, struct cfs_
 		if (busiest->nr_running == 1)
 			return NULL;
 	}
+force_balance:
 	cfs_calculate_imbalance(env, &sds);
 	return env->imbalance > 0 ? sds.busiest : NULL;
 }
@@ -539,6 +607,8 @@ static struct cfs_rq *cfs_find_busiest_queue(struct cfs *s, struct cfs_lb_env *e
 
 	cfs_for_each_group_cpu(c, g) {
 		struct cfs_rq *rq = &s->rq[c];
+		if (!cfs_env_has(env, c))
+			continue;
 		if (cfs_fbq_classify(rq->nr_running, rq->nr_numa_running,
 				     rq->nr_preferred_running) > env->fbq_type)
 			continue;
@@ -594,7 +664,7 @@ static bool cfs_should_we_balance(struct cfs *s, const struct cfs_lb_env *env)
 	const sl_cpumask *walk = &g->span;
 	for (int c = sl_cpumask_next_in(walk, g->first_cpu, g->end_cpu); c >= 0;
 	     c = sl_cpumask_next_in(walk, c + 1, g->end_cpu)) {
-		if (!cfs_cpu_idle(s, c))
+		if (!cfs_env_has(env, c) || !cfs_cpu_idle(s, c))
 			continue;
 		if (!(env->sd->flags & CFS_SD_SHARE_CPUCAPACITY) && !cfs_core_idle(s, c)) {
 			if (idle_smt < 0)
@@ -635,19 +705,41 @@ static void cfs_charge_balance(struct cfs *s, int cpu, long looked)
 		sl_charge_sched(s->sim, s->lb_payer >= 0 ? s->lb_payer : cpu, looked * s->scan_ns);
 }
 
-/* sched_balance_rq() (load_balance): returns the number of tasks pulled. */
+/* Whether env->cpus holds a CPU outside this CPU's group: one whose
+ * queue another pass could still pull from (!cpumask_subset). */
+static bool cfs_env_beyond_dst_group(const struct cfs *s, const struct cfs_lb_env *env)
+{
+	cfs_for_each_cpu(s, c, &env->cpus)
+		if (!sl_cpumask_test(&env->dst_grp->span, c))
+			return true;
+	return false;
+}
+
+/*
+ * sched_balance_rq() (load_balance): returns the number of tasks pulled.
+ * Affinity, as 6.12 has it: tasks that may not come to dst_cpu but may go
+ * to another CPU of its group are taken there (LBF_DST_PINNED); a queue
+ * whose every task is pinned away is dropped and the domain balanced again
+ * without it (LBF_ALL_PINNED), and if none is left outside this group the
+ * interval backs off up to MAX_PINNED_INTERVAL; a balance that pinned
+ * tasks kept from evening out marks this group imbalanced one level up
+ * (sgc->imbalance), which a later balance there clears.
+ */
 static int cfs_load_balance(struct cfs *s, int this_cpu, int idx, enum cfs_idle idle,
 			    bool *continue_balancing)
 {
 	struct cfs_rq *this_rq = &s->rq[this_cpu];
 	struct cfs_domain *sd = &this_rq->sd[idx];
+	struct cfs_domain *parent = idx + 1 < this_rq->nsd ? &this_rq->sd[idx + 1] : NULL;
 	struct cfs_lb_env env = {
 		.sd = sd, .dst_cpu = this_cpu, .dst_rq = this_rq, .idle = idle,
-		.fbq_type = CFS_FBQ_ALL,
+		.fbq_type = CFS_FBQ_ALL, .dst_grp = &sd->span->groups[sd->local],
 	};
 	int moved = 0;
 	bool active = false;
+	struct cfs_rq *busiest;
 
+redo:
 	if (!cfs_should_we_balance(s, &env)) {
 		*continue_balancing = false;
 		goto out_balanced;
@@ -655,28 +747,54 @@ static int cfs_load_balance(struct cfs *s, int this_cpu, int idx, enum cfs_idle 
 	const struct cfs_group *g = cfs_find_busiest_group(s, &env);
 	if (!g)
 		goto out_balanced;
-	struct cfs_rq *busiest = cfs_find_busiest_queue(s, &env, g);
+	busiest = cfs_find_busiest_queue(s, &env, g);
 	if (!busiest)
 		goto out_balanced;
 	env.src_cpu = busiest->cpu;
 	env.src_rq = busiest;
+	moved = 0;
+	env.all_pinned = true;	/* cleared by the first task that may come */
 	if (busiest->nr_running > 1) {
 		env.loop_max = busiest->nr_running < CFS_NR_MIGRATE ? busiest->nr_running :
 								       CFS_NR_MIGRATE;
-		moved = cfs_detach_tasks(s, &env);
+more_balance:
+		moved += cfs_detach_tasks(s, &env);
+		if (env.dst_pinned && env.imbalance > 0) {
+			/* the same queue, for the group's other CPU */
+			cfs_env_drop(&env, env.dst_cpu);
+			env.dst_cpu = env.new_dst_cpu;
+			env.dst_rq = &s->rq[env.dst_cpu];
+			env.dst_pinned = false;
+			env.loop = 0;
+			goto more_balance;
+		}
+		if (parent && env.some_pinned && env.imbalance > 0)
+			parent->span->groups[parent->local].imbalance = true;
+		if (env.all_pinned) {
+			cfs_env_drop(&env, busiest->cpu);
+			if (cfs_env_beyond_dst_group(s, &env)) {
+				env.loop = 0;
+				goto redo;
+			}
+			goto out_all_pinned;
+		}
 	}
 	if (!moved) {
 		if (idle != CFS_NEWLY_IDLE)
 			sd->nr_balance_failed++;
-		/* the running task must be allowed here: it is the one pushed */
-		if (cfs_need_active_balance(&env) && !busiest->active_balance &&
-		    busiest->curr && busiest != this_rq &&
-		    sl_cpumask_test(&busiest->curr->task->allowed, this_cpu)) {
-			busiest->active_balance = true;
-			busiest->push_cpu = this_cpu;
-			s->active_kicks++;
-			active = true;
-			sl_migration_wake(s->sim, busiest->cpu, 0);
+		if (cfs_need_active_balance(&env)) {
+			/* the running task is the one pushed: it must be
+			 * allowed here (busiest->curr: a fair task runs) */
+			if (busiest->curr && !sl_cpumask_test(&busiest->curr->task->allowed, this_cpu))
+				goto out_one_pinned;
+			env.all_pinned = false;
+			if (!busiest->active_balance && busiest->curr) {
+				busiest->active_balance = true;
+				busiest->push_cpu = this_cpu;
+				s->active_kicks++;
+				active = true;
+				sl_migration_wake(s->sim, busiest->cpu, 0);
+			}
 		}
 	} else {
 		sd->nr_balance_failed = 0;
@@ -687,9 +805,18 @@ static int cfs_load_balance(struct cfs *s, int this_cpu, int idx, enum cfs_idle 
 	return moved;
 
 out_balanced:
+	/* balanced with every task free to move: the imbalance pinned
+	 * tasks left one level up is gone */
+	if (parent && !env.all_pinned)
+		parent->span->groups[parent->local].imbalance = false;
+out_all_pinned:
 	sd->nr_balance_failed = 0;
+out_one_pinned:
 	cfs_charge_balance(s, this_cpu, env.looked);
-	if (idle != CFS_NEWLY_IDLE && sd->balance_interval < sd->max_interval)
+	if (idle == CFS_NEWLY_IDLE)
+		return 0;
+	if ((env.all_pinned && sd->balance_interval < CFS_MAX_PINNED_INTERVAL) ||
+	    sd->balance_interval < sd->max_interval)
 		sd->balance_interval *= 2;
 	return 0;
 }

@@ -64,6 +64,7 @@ extern const struct sl_policy_ops sl_policy_cfs;
 #define CFS_CAPACITY_SCALE	1024	/* SCHED_CAPACITY_SCALE: one full CPU */
 #define CFS_MAX_LEVELS		8	/* SMT, MC, PKG and up to five NUMA levels */
 #define CFS_NR_MIGRATE		32	/* sysctl_sched_nr_migrate */
+#define CFS_MAX_PINNED_INTERVAL	512	/* ms: MAX_PINNED_INTERVAL, the back-off against pinned tasks */
 #define CFS_RECLAIM_DISTANCE	30	/* node_reclaim_distance */
 #define CFS_NUMA_IMBALANCE_MIN	2	/* NUMA_IMBALANCE_MIN */
 
@@ -201,6 +202,9 @@ struct cfs_group {
 	long capacity;			/* sum of capacity_of() */
 	unsigned flags;			/* its child domain's flags (SMT: SHARE_CPUCAPACITY) */
 	int first_cpu;			/* group_balance_cpu() */
+	/* runtime, shared as the kernel's sched_group_capacity is: set when
+	 * a balance inside the group failed for affinity (sgc->imbalance) */
+	bool imbalance;
 };
 
 /* The CPUs of one domain at one level, shared by all of them. */
@@ -627,6 +631,7 @@ enum cfs_group_type {
 	CFS_GROUP_HAS_SPARE,
 	CFS_GROUP_FULLY_BUSY,
 	CFS_GROUP_SMT_BALANCE,
+	CFS_GROUP_IMBALANCED,		/* pinned tasks kept a balance inside it from evening out */
 	CFS_GROUP_OVERLOADED,
 };
 
@@ -639,6 +644,7 @@ struct cfs_sg_stats {
 	int nr_running, idle_cpus, weight;
 	int nr_numa_running, nr_preferred_running;
 	bool smt_balance;
+	bool imbalanced;		/* the group's sgc->imbalance (sg_imbalanced) */
 	enum cfs_group_type type;
 };
 

@@ -380,8 +380,9 @@ static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const str
 	} else {
 		*looked += cfs_wake_walk(s, g, p, st);
 	}
+	st->imbalanced = g->imbalance;
 	st->type = cfs_group_classify(sd->imbalance_pct, st);
-	if (st->type != CFS_GROUP_HAS_SPARE)
+	if (st->type == CFS_GROUP_FULLY_BUSY || st->type == CFS_GROUP_OVERLOADED)
 		st->avg_load = st->load * CFS_CAPACITY_SCALE / st->capacity;
 }
 
@@ -390,6 +391,8 @@ static bool cfs_update_pick_idlest(const struct cfs_sg_stats *idlest,
 {
 	if (st->type != idlest->type)
 		return st->type < idlest->type;
+	if (st->type == CFS_GROUP_IMBALANCED)
+		return false;	/* not used in the slow wakeup path */
 	if (st->type != CFS_GROUP_HAS_SPARE)
 		return idlest->avg_load > st->avg_load;
 	if (idlest->idle_cpus != st->idle_cpus)
@@ -427,6 +430,8 @@ static const struct cfs_group *cfs_find_idlest_group(struct cfs *s, const struct
 		return idlest;
 	if (local_st.type != idlest_st.type)
 		return local_st.type < idlest_st.type ? NULL : idlest;
+	if (local_st.type == CFS_GROUP_IMBALANCED)
+		return NULL;
 
 	if (local_st.type != CFS_GROUP_HAS_SPARE) {
 		long imbalance = CFS_NICE_0_LOAD * (sd->imbalance_pct - 100) / 100;
