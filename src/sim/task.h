@@ -133,6 +133,8 @@ struct sl_task {
 	bool user_return;			/* its burst pays a system call's last costs,
 						 * then it returns to user space with a
 						 * reschedule pending (sl__continue) */
+	bool fresh;				/* created, not yet run: its first switch-in
+						 * returns to user space (ret_from_fork) */
 	int act_phase;				/* progress of a multi-step action */
 	unsigned long barrier_gen;		/* generation it waits for to pass */
 	struct sl_event timer;			/* its sleep timer */

@@ -1242,8 +1242,8 @@ SL_TEST(domains_exec_balance)
  * of one CPU: the root runs on CPU 0, a nice -5 hog on CPU 1; x execs on
  * CPU 0 (load 2 with the root), is sent to CPU 1 (load 1) and waits there
  * for the rest of the hog's slice.  If `io_first`, x first blocks 1 ms
- * on I/O.  Returns the sleep_avg x gained over its wait on CPU 1 (*wait),
- * or INT64_MIN.
+ * on I/O.  Returns the sleep_avg x gained from its exec to the end of its
+ * 2 ms on CPU 1 (*wait), or INT64_MIN.
  */
 static int64_t sdt_exec_credit(bool io_first, sl_time *wait)
 {
@@ -1273,11 +1273,13 @@ static int64_t sdt_exec_credit(bool io_first, sl_time *wait)
 	sdt_add(root, sl_act_wait());
 	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
 	if (sdt_run(&r)) {
-		*wait = x->at[k + 2] - x->at[k + 1];
+		/* from the exec (whose return to user space, and so the
+		 * next step, comes on CPU 1 after the move) */
+		*wait = x->at[k + 2] - x->at[k];
 		CHECKF(x->cpu[k] == 0 && x->cpu[k + 2] == 1 && *wait > 20 * SL_MSEC,
 		       "exec on CPU %d, on CPU %d after %.1f ms", x->cpu[k], x->cpu[k + 2],
 		       (double)*wait / SL_MSEC);
-		gained = x->sleep_avg[k + 2] - x->sleep_avg[k + 1];
+		gained = x->sleep_avg[k + 2] - x->sleep_avg[k];
 	}
 	sl_sim_destroy(r.sim);
 	return gained;

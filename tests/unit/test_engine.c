@@ -528,19 +528,26 @@ static const struct sl_policy_ops kexit_none_ops = {
 	.migration = kexit_migration,
 };
 
-/* When CPU 0's migration thread, woken 1 ms in, runs beside a task in
- * 20 ms of kernel work then 10 ms of user work; -1 if the run failed. */
-static sl_time kexit_migration_start(const struct sl_policy_ops *ops)
+/* When CPU 0's migration thread, woken 1 ms in, runs beside a task that
+ * makes `execs` calls to exec (5 ms of costs each) and then does 20 ms of
+ * kernel work and 10 ms of user work (its first switch-in costing
+ * `switch_ms`); -1 if the run failed. */
+static sl_time kexit_migration_start(const struct sl_policy_ops *ops, double switch_ms,
+				     int execs)
 {
 	struct sl_machine m;
 	if (!load_zeroed(&m, "pack:1 core:2 pu:1"))
 		return -1;
+	m.speed.ctx_switch_ns = (sl_time)(switch_ms * SL_MSEC);
+	m.speed.exec_ns = 5 * SL_MSEC;
 	migr_started = false;
 	kexit_migr_at = -1;
 	struct sl_sim *sim = checked_sim(&m, ops, 1, NULL);
 	if (!sim)
 		return -1;
 	struct script *sc = script_new(sim);
+	for (int i = 0; i < execs; i++)
+		script_add(sc, sl_act_exec("sys"));
 	script_add(sc, sl_act_sys(20e6));
 	script_add(sc, sl_act_run(10e6, SL_WC_INT));
 	sl_sim_spawn_root(sim, &script_prog, sc, "sys");
@@ -555,11 +562,32 @@ SL_TEST(engine_migration_thread_waits_for_the_kernel_exit)
 	/* A woken kernel thread is a reschedule like any other: with
 	 * CONFIG_PREEMPT it preempts the system call at once, without it it
 	 * runs where the call returns to user space (20 ms) */
-	sl_time full = kexit_migration_start(&kexit_full_ops);
-	sl_time none = kexit_migration_start(&kexit_none_ops);
+	sl_time full = kexit_migration_start(&kexit_full_ops, 0, 0);
+	sl_time none = kexit_migration_start(&kexit_none_ops, 0, 0);
 	CHECKF(full >= 0 && full <= 2 * SL_MSEC, "preemptible: the thread ran at %lld ns",
 	       (long long)full);
 	CHECKF(none == 20 * SL_MSEC, "not preemptible: the thread ran at %lld ns", (long long)none);
+}
+
+SL_TEST(engine_new_task_returns_to_user_before_its_first_call)
+{
+	/* A new task's first switch-in ends in ret_from_fork, which returns
+	 * to user space before the task's first system call (i386 entry.S,
+	 * 2.4.27 and 2.6.11): without CONFIG_PREEMPT a reschedule that
+	 * came during its switch (5 ms of it here) is acted on there, not
+	 * where the 20 ms call ends */
+	sl_time none = kexit_migration_start(&kexit_none_ops, 5, 0);
+	CHECKF(none == 5 * SL_MSEC, "not preemptible: the thread ran at %lld ns", (long long)none);
+}
+
+SL_TEST(engine_each_call_returns_to_user)
+{
+	/* Two calls to exec, each returning to user space after its 5 ms of
+	 * costs, then 20 ms of kernel work: without CONFIG_PREEMPT the
+	 * thread woken 1 ms in runs at the first call's return, 5 ms, not
+	 * after the second's costs or the kernel work */
+	sl_time none = kexit_migration_start(&kexit_none_ops, 0, 2);
+	CHECKF(none == 5 * SL_MSEC, "not preemptible: the thread ran at %lld ns", (long long)none);
 }
 
 /* ---- waits for a CPU (latency.c) and work conservation (conserve.c) ---- */
