@@ -1846,6 +1846,14 @@ SL_TEST(cfs_wakee_flips_inherited_and_not_for_pinned_wakees)
 
 /* ---- affinity in the balancer (6.12 sched_balance_rq) ---- */
 
+/* Fork `child` as `comm`, allowed on `m` (which must outlive the run). */
+static void cfst_fork_on(struct cfst_script *s, struct cfst_script *child, const char *comm,
+			 const sl_cpumask *m)
+{
+	cfst_add(s, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &cfst_prog, .state = child, .comm = comm, .allowed = m } });
+}
+
 /* A hog of `ms` that first widens its mask to `m` (forked elsewhere). */
 static struct cfst_script *cfst_freed_hog(struct sl_sim *sim, const sl_cpumask *m, double ms)
 {
@@ -1859,28 +1867,22 @@ static struct cfst_script *cfst_freed_hog(struct sl_sim *sim, const sl_cpumask *
  * `npinned` hogs pinned to CPU 0, on `machine` for 2 s: when the last free
  * one finished (-1 if one did not). */
 static sl_time cfst_free_hogs_done(const char *machine, const char *policy, int npinned,
-				   const sl_cpumask *pin, int nfree, int from)
+				   int nfree, int from)
 {
 	struct cfst_run r;
 	sl_time done = -1;
 
 	if (!cfst_start(&r, machine, policy, 2000 * SL_MSEC))
 		return -1;
-	sl_cpumask *all = sl_sim_alloc(r.sim, sizeof(*all)), *pinned = sl_sim_alloc(r.sim,
-										     sizeof(*pinned));
+	sl_cpumask *all = sl_sim_alloc(r.sim, sizeof(*all));
 	*all = sl_cpumask_first_n(r.machine.topo.ncpus);
-	*pinned = *pin;
 	struct cfst_script *root = cfst_new(r.sim), *f[4];
 	cfst_add(root, cfst_pin(r.sim, 0));
 	for (int i = 0; i < npinned; i++)
-		cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
-			.u.fork = { .prog = &cfst_prog, .state = cfst_hog(r.sim, 1000),
-				    .comm = "pinned", .allowed = pinned } });
+		cfst_fork_on(root, cfst_hog(r.sim, 1000), "pinned", cfst_cpu_mask(r.sim, 0));
 	for (int i = 0; i < nfree && i < 4; i++) {
 		f[i] = cfst_freed_hog(r.sim, all, 300);
-		cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
-			.u.fork = { .prog = &cfst_prog, .state = f[i], .comm = "free",
-				    .allowed = cfst_cpu_mask(r.sim, from) } });
+		cfst_fork_on(root, f[i], "free", cfst_cpu_mask(r.sim, from));
 	}
 	cfst_add(root, sl_act_wait());
 	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
@@ -1904,10 +1906,7 @@ static sl_time cfst_free_hogs_done(const char *machine, const char *policy, int 
  */
 SL_TEST(cfs_balance_drops_a_wholly_pinned_queue)
 {
-	sl_cpumask cpu0;
-	sl_cpumask_clear(&cpu0);
-	sl_cpumask_set(&cpu0, 0);
-	sl_time done = cfst_free_hogs_done("pack:1 core:4 pu:1", "cfs", 3, &cpu0, 2, 1);
+	sl_time done = cfst_free_hogs_done("pack:1 core:4 pu:1", "cfs", 3, 2, 1);
 	CHECKF(done > 0 && done < 400 * SL_MSEC, "the free hogs were done at %.1f ms",
 	       sl_ns_to_s(done) * 1e3);
 }
@@ -1934,13 +1933,9 @@ static int cfst_dst_pinned_moves(double limit_ms)
 	struct cfst_script *root = cfst_new(r.sim);
 	cfst_add(root, cfst_pin(r.sim, 0));
 	for (int cpu = 1; cpu <= 3; cpu += 2)
-		cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
-			.u.fork = { .prog = &cfst_prog, .state = cfst_hog(r.sim, 1000),
-				    .comm = "own", .allowed = cfst_cpu_mask(r.sim, cpu) } });
+		cfst_fork_on(root, cfst_hog(r.sim, 1000), "own", cfst_cpu_mask(r.sim, cpu));
 	for (int i = 0; i < 3; i++)
-		cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
-			.u.fork = { .prog = &cfst_prog, .state = cfst_freed_hog(r.sim, c03, 1000),
-				    .comm = "pair", .allowed = cfst_cpu_mask(r.sim, 0) } });
+		cfst_fork_on(root, cfst_freed_hog(r.sim, c03, 1000), "pair", cfst_cpu_mask(r.sim, 0));
 	cfst_add(root, sl_act_wait());
 	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
 	if (cfst_run(&r)) {
@@ -1970,11 +1965,8 @@ static bool cfst_two_on_cpu0(struct cfst_run *r, const char *machine, bool pinne
 	struct cfst_script *root = cfst_new(r->sim);
 	cfst_add(root, cfst_pin(r->sim, 0));
 	for (int i = 0; i < 2; i++)
-		cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
-			.u.fork = { .prog = &cfst_prog,
-				    .state = pinned ? cfst_hog(r->sim, 5000) :
-						      cfst_freed_hog(r->sim, all, 5000),
-				    .comm = "hog", .allowed = cfst_cpu_mask(r->sim, 0) } });
+		cfst_fork_on(root, pinned ? cfst_hog(r->sim, 5000) : cfst_freed_hog(r->sim, all, 5000),
+			     "hog", cfst_cpu_mask(r->sim, 0));
 	cfst_add(root, sl_act_wait());
 	sl_sim_spawn_root(r->sim, &cfst_prog, root, "root");
 	return cfst_run(r);
@@ -2047,12 +2039,8 @@ static long cfst_imbalanced_group_moves(double limit_ms)
 	cfst_add(root, cfst_pin(r.sim, 0));
 	for (int cpu = 0; cpu <= 3; cpu++)
 		if (cpu != 1)
-			cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
-				.u.fork = { .prog = &cfst_prog, .state = cfst_hog(r.sim, 5000),
-					    .comm = "own", .allowed = cfst_cpu_mask(r.sim, cpu) } });
-	cfst_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
-		.u.fork = { .prog = &cfst_prog, .state = cfst_freed_hog(r.sim, c023, 5000),
-			    .comm = "free", .allowed = cfst_cpu_mask(r.sim, 0) } });
+			cfst_fork_on(root, cfst_hog(r.sim, 5000), "own", cfst_cpu_mask(r.sim, cpu));
+	cfst_fork_on(root, cfst_freed_hog(r.sim, c023, 5000), "free", cfst_cpu_mask(r.sim, 0));
 	cfst_add(root, sl_act_wait());
 	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
 	if (cfst_run(&r)) {
