@@ -42,18 +42,27 @@ struct net_run {
 	double elapsed, sys, cpu_pct;	/* the engine's, as run.c reports them */
 };
 
-static bool net_run_policy(struct net_run *r, const char *machine, const char *policy_spec,
-			   const struct sl_workload_ops *ops, const char *args, uint64_t seed);
+static bool net_run_observed(struct net_run *r, const char *machine, const char *policy_spec,
+			     const struct sl_workload_ops *ops, const char *args, uint64_t seed,
+			     const struct sl_observer *obs);
 
 static bool net_run(struct net_run *r, const char *machine, const struct sl_workload_ops *ops,
 		    const char *args, uint64_t seed)
 {
-	return net_run_policy(r, machine, NULL, ops, args, seed);
+	return net_run_observed(r, machine, NULL, ops, args, seed, NULL);
 }
 
 /* As net_run, under `policy_spec` (NULL: "up" on one CPU, else "o1"). */
 static bool net_run_policy(struct net_run *r, const char *machine, const char *policy_spec,
 			   const struct sl_workload_ops *ops, const char *args, uint64_t seed)
+{
+	return net_run_observed(r, machine, policy_spec, ops, args, seed, NULL);
+}
+
+/* As net_run_policy, watched by `obs` (may be NULL). */
+static bool net_run_observed(struct net_run *r, const char *machine, const char *policy_spec,
+			     const struct sl_workload_ops *ops, const char *args, uint64_t seed,
+			     const struct sl_observer *obs)
 {
 	struct sl_machine m;
 	struct sl_params knobs, params;
@@ -71,7 +80,7 @@ static bool net_run_policy(struct net_run *r, const char *machine, const char *p
 	    net_bind(ops, args, &params, &err))
 		goto fail;
 	struct sl_sim_config cfg = { .machine = &m, .policy = policy, .knobs = &knobs,
-				     .seed = seed, .check = true };
+				     .seed = seed, .check = true, .observer = obs };
 	sim = sl_sim_create(&cfg, &err);
 	if (!sim)
 		goto fail;
@@ -125,6 +134,45 @@ SL_TEST(chat_threads_and_messages_per_room)
 	double t = net_metric(&r, "timed_s");
 	CHECK(t > 0 && t < r.elapsed);
 	CHECK(close_rel(net_metric(&r, "throughput"), 2 * 400 * 3 / t, 1e-9));
+}
+
+/*
+ * Each user's connection comes before its threads (chat_c.c connects a
+ * user and then clones its two threads; chat_s.c accepts a connection and
+ * then clones its two): the server never has more than one user's pair of
+ * threads beyond the users the client has connected.  One room on one
+ * CPU: counted at every fork.  Until Dec 2026 the two main threads forked
+ * independently, and the server ran up to 8 threads ahead.
+ */
+struct chat_forks {
+	int server, client, most_ahead;
+};
+
+static void chat_count_fork(void *ctx, sl_time now, const struct sl_task *parent,
+			    const struct sl_task *child)
+{
+	struct chat_forks *f = ctx;
+	(void)now;
+	if (!parent || child->mm != parent->mm)	/* the threads, not the main processes */
+		return;
+	if (!strcmp(parent->comm, "chat_s"))
+		f->server++;
+	else if (!strcmp(parent->comm, "chat_c"))
+		f->client++;
+	if (f->server - f->client > f->most_ahead)
+		f->most_ahead = f->server - f->client;
+}
+
+SL_TEST(chat_threads_follow_their_connections)
+{
+	struct chat_forks f = { 0 };
+	struct sl_observer obs = { .ctx = &f, .sched_fork = chat_count_fork };
+	struct net_run r;
+
+	CHECK(net_run_observed(&r, UP_BOX, NULL, &sl_workload_chat, "rooms=1,messages=1", 1, &obs));
+	CHECKF(f.server == 40 && f.client == 40 && f.most_ahead <= 2,
+	       "server %d threads, client %d; the server at most %d ahead", f.server, f.client,
+	       f.most_ahead);
 }
 
 /* One room, one message, only send work: the timed window holds the 400
