@@ -572,9 +572,11 @@ void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c)
 	if (c->burst_at_debt && t->work_left > 0) {
 		/* the phase end: the kernel work ahead of the user work is
 		 * paid, the work runs on at the task's own speed (a waiting
-		 * reschedule is acted on after this event: the kernel exit) */
+		 * reschedule is acted on after this event: the kernel exit;
+		 * a new task's is its ret_from_fork) */
 		t->debt_sys = 0;
 		t->stall_ns = 0;
+		t->fresh = false;
 		sl__start_burst(sim, c);
 		return;
 	}
