@@ -77,7 +77,7 @@ static void task_init(struct sl_sim *sim, struct sl_task *t, const char *comm)
 	t->allowed = sim->topo->all_cpus;
 	t->wclass = SL_WC_INT;
 	t->need_step = true;
-	t->fresh = true;
+	t->user_return = true;	/* its first switch ends in ret_from_fork */
 	t->start_ns = sim->now;
 	t->woken_at = sim->now;
 	sl__lat_queued(sim, t, true);	/* sched_wakeup_new */
@@ -493,18 +493,16 @@ static bool continue_actions(struct sl_sim *sim, struct sl_cpu *c, struct sl_tas
 			 * before the task's next action.  The task stays
 			 * runnable; the caller starts a burst of what it
 			 * owes (maybe nothing) and the event loop acts on
-			 * need_resched at once. */
-			if (c->need_resched && enters_kernel(t->act.kind) &&
-			    !(sim->preempt_none && call_goes_on(&t->act))) {
-				t->user_return = true;
-				return true;
-			}
-			/* Without CONFIG_PREEMPT each call's costs are paid
-			 * before the next action: a reschedule that comes
-			 * while they are paid switches at this call's return
-			 * to user space, not at the end of the calls after it */
-			if (sim->preempt_none && (t->debt_sys > 0 || t->stall_ns > 0) &&
-			    enters_kernel(t->act.kind) && !call_goes_on(&t->act)) {
+			 * need_resched at once.  Without CONFIG_PREEMPT each
+			 * call's costs are paid so, before the next action,
+			 * whether or not a reschedule is pending yet: one
+			 * that comes while they are paid switches at this
+			 * call's return, not at the end of the calls after
+			 * it. */
+			if (enters_kernel(t->act.kind) &&
+			    !(sim->preempt_none && call_goes_on(&t->act)) &&
+			    (c->need_resched ||
+			     (sim->preempt_none && (t->debt_sys > 0 || t->stall_ns > 0)))) {
 				t->user_return = true;
 				return true;
 			}

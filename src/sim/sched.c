@@ -576,7 +576,7 @@ void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c)
 		 * a new task's is its ret_from_fork) */
 		t->debt_sys = 0;
 		t->stall_ns = 0;
-		t->fresh = false;
+		t->user_return = false;
 		sl__start_burst(sim, c);
 		return;
 	}
@@ -585,11 +585,11 @@ void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c)
 	t->stall_ns = 0;
 	if (t->debt_user < 1e-6)
 		t->debt_user = 0;	/* the lines its next work touches stay missing */
-	if (t->user_return || t->fresh) {
+	if (t->user_return) {
 		/* the system call's costs are paid, or a new task's switch
 		 * into it: ret_from_fork returns to user space before its
 		 * first call (i386 entry.S, 2.4.27 and 2.6.11) */
-		t->user_return = t->fresh = false;
+		t->user_return = false;
 		if (c->kexit_wait) {
 			/* the return to user space is the switch the
 			 * reschedule waited for (after this event); the

@@ -130,11 +130,10 @@ struct sl_task {
 	double mem_mi;				/* ... and how much */
 	bool need_step;				/* ask the program for the next action */
 	bool need_apply;			/* t->act has not taken effect yet */
-	bool user_return;			/* its burst pays a system call's last costs,
-						 * then it returns to user space with a
-						 * reschedule pending (sl__continue) */
-	bool fresh;				/* created, not yet run: its first switch-in
-						 * returns to user space (ret_from_fork) */
+	bool user_return;			/* its burst ends where it returns to user
+						 * space: a call's last costs (sl__continue),
+						 * or a new task's first switch-in, which ends
+						 * in ret_from_fork */
 	int act_phase;				/* progress of a multi-step action */
 	unsigned long barrier_gen;		/* generation it waits for to pass */
 	struct sl_event timer;			/* its sleep timer */
