@@ -297,17 +297,7 @@ void sl__migration_start(struct sl_sim *sim, struct sl_cpu *c)
 		/* The SCHED_FIFO thread preempts whatever runs; the task stays
 		 * on the policy's queue, runnable but not running. */
 		sl__settle(sim, c);
-		sl__cancel_burst(sim, c);
-		c->curr = NULL;
-		if (t->oncpu_count)
-			--*t->oncpu_count;
-		sl__lat_queued(sim, t, false);
-		sl__mem_demand(sim, t, -1);
-		t->cpu = -1;
-		t->last_ran = sim->now;
-		t->cache_mark = c->evicted_kb;
-		t->llc_mark = sim->llc_evicted_kb[sim->topo->cpu_llc[c->id]];
-		t->nivcsw++;
+		sl__switch_out(sim, c, t);
 	}
 	c->in_migration = true;
 	sl__occupancy(sim, c);

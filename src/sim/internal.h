@@ -223,6 +223,9 @@ struct sl_speed_memo {
 	double cont, speed;
 };
 void sl__schedule(struct sl_sim *sim, int cpu);
+/* prev leaves c (preempted under SL_PREEMPT_NONE: its next burst ends at
+ * a user return); the caller then updates c's occupancy */
+void sl__switch_out(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *prev);
 /* Set up and free sched.c's per-node state (the speed memos, and
  * bandwidth.c's). */
 void sl__sched_init(struct sl_sim *sim);

@@ -404,7 +404,9 @@ void sl__core_changed(struct sl_sim *sim, int core)
 	}
 }
 
-static void switch_out(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *prev)
+/* prev leaves c: by schedule(), or preempted by c's migration thread
+ * (engine.c; the caller updates c's occupancy). */
+void sl__switch_out(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *prev)
 {
 	sl__cancel_burst(sim, c);
 	c->curr = NULL;
@@ -418,8 +420,11 @@ static void switch_out(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *pre
 	if (prev->state == SL_TASK_RUNNABLE) {
 		prev->nivcsw++;
 		sl__lat_queued(sim, prev, false);
+		/* preempted, it resumes in the kernel's exit path: its
+		 * next burst ends where it returns to user space */
+		if (sim->preempt_none)
+			prev->user_return = true;
 	}
-	sl__occupancy(sim, c);
 }
 
 static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next)
@@ -554,7 +559,8 @@ void sl__schedule(struct sl_sim *sim, int cpu)
 	}
 	OBSERVE(sim, sched_switch, cpu, prev, next);
 	if (prev) {
-		switch_out(sim, c, prev);
+		sl__switch_out(sim, c, prev);
+		sl__occupancy(sim, c);
 		sl__after_switch_out(sim, prev);
 	}
 	/* A CPU going idle keeps its scheduler debt for the next task it

@@ -590,6 +590,54 @@ SL_TEST(engine_each_call_returns_to_user)
 	CHECKF(none == 5 * SL_MSEC, "not preemptible: the thread ran at %lld ns", (long long)none);
 }
 
+/* The same FIFO waking CPU 0's migration thread a second time while the
+ * task it preempted is switched back in: when does each run? */
+static sl_time kexit_runs[2];
+static int kexit_nruns;
+static bool kexit_rewoken;
+
+static void kexit_again_tick(struct sl_sim *sim, int cpu)
+{
+	if (kexit_nruns == 1 && !kexit_rewoken && cpu == 1 && sl_curr(sim, 0) == kexit_task) {
+		kexit_rewoken = true;
+		sl_migration_wake(sim, 0, 0);
+	}
+	kexit_tick(sim, cpu);
+}
+
+static void kexit_again_migration(struct sl_sim *sim, int cpu, long arg)
+{
+	if (kexit_nruns < 2)
+		kexit_runs[kexit_nruns++] = sl_now(sim);
+	kexit_migration(sim, cpu, arg);
+}
+
+static const struct sl_policy_ops kexit_again_ops = {
+	.name = "fifo-kexit-again", .summary = "kexit-none, its migration thread woken twice",
+	.task_size = sizeof(struct fifo_task), .init = kexit_none_init, .fork = fifo_enqueue_new,
+	.wakeup = fifo_wakeup, .pick_next = fifo_pick, .tick = kexit_again_tick,
+	.migration = kexit_again_migration,
+};
+
+SL_TEST(engine_preempted_task_returns_to_user_after_its_switch_back)
+{
+	/* A task preempted where a call returned to user space comes back
+	 * in the kernel's exit path (schedule() returns into entry.S's
+	 * ret_from_sys_call, 2.4.27 and 2.6.11 i386), which checks
+	 * need_resched again before user space: without CONFIG_PREEMPT a
+	 * reschedule that came while it was switched back in (5 ms of
+	 * switch costs here) is acted on there, not after its next call's
+	 * 5 ms of exec costs */
+	kexit_nruns = 0;
+	kexit_rewoken = false;
+	kexit_migration_start(&kexit_again_ops, 5, 2);
+	CHECKF(kexit_nruns == 2, "%d runs", kexit_nruns);
+	CHECKF(kexit_runs[0] == 5 * SL_MSEC, "first run at %lld ns", (long long)kexit_runs[0]);
+	/* the thread's run (its two switches) and the task's switch back */
+	CHECKF(kexit_runs[1] == kexit_runs[0] + 15 * SL_MSEC, "second run %lld ns after the first",
+	       (long long)(kexit_runs[1] - kexit_runs[0]));
+}
+
 /* ---- waits for a CPU (latency.c) and work conservation (conserve.c) ---- */
 
 /* FIFO restricted to the CPUs of core 0 (`core0`) or to CPU 0 (`cpu0`):
