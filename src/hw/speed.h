@@ -81,6 +81,15 @@ struct sl_speed_model {
 	sl_time sched_pick_ns;		/* cost of an O(1) pick */
 };
 
+/* How long a run of a CPU's migration thread keeps the CPU: the switch to
+ * it and its runqueue work.  The switch away from it is the next task's
+ * switch in, which that task pays (sim/sched.c switch_in), as every
+ * switch's cost is its incoming task's. */
+static inline sl_time sl_migration_run_ns(const struct sl_speed_model *m)
+{
+	return m->ctx_switch_ns + m->migrate_ns;
+}
+
 /* Where a task moves, for the cache refill cost. */
 enum sl_migr_level {
 	SL_MIGR_NONE = 0,	/* same logical CPU or an SMT sibling: shared caches */

@@ -305,7 +305,7 @@ void sl__migration_start(struct sl_sim *sim, struct sl_cpu *c)
 	sim->ctx_cpu = c->id;
 	if (sim->ops->migration)
 		sim->ops->migration(sim, c->id, c->migration_arg);
-	sl_time cost = 2 * sim->model->ctx_switch_ns + sim->model->migrate_ns;
+	sl_time cost = sl_migration_run_ns(sim->model);
 	c->stats.kthread_ns += cost;
 	c->migr_ev.kind = EV_MIGRATION_END;
 	sl_eventq_schedule(&sim->q, &c->migr_ev, sim->now + cost);

@@ -9,7 +9,7 @@
  * longer there.  Such a task left at its last_ran; the writer then shows
  * "task ==> migration/N" at that time and "migration/N ==> next" when the
  * CPU switches again (or "==> swapper/N" once the thread's fixed run,
- * 2 context switches + migrate_ns, is over and nothing was picked).  As
+ * sl_migration_run_ns, is over and nothing was picked).  As
  * every callback looks before it writes, these lines are in time order.
  * The check is O(CPUs) per line, paid only when tracing.
  */
@@ -443,7 +443,7 @@ struct sl_trace_writer *sl_trace_writer_new(FILE *out, enum sl_trace_format form
 	w->out = out;
 	w->format = format;
 	w->ncpus = n;
-	w->migr_cost = 2 * machine->speed.ctx_switch_ns + machine->speed.migrate_ns;
+	w->migr_cost = sl_migration_run_ns(&machine->speed);
 	for (int c = 0; c < n; c++)
 		who_idle(c, &w->cpu[c].lane);
 	w->obs = (struct sl_observer){
