@@ -7,7 +7,8 @@
  * priority, nearest first, a waiting one is pushed there, and a CPU whose
  * priority drops pulls one; class changes both ways; BATCH
  * does not preempt on wakeup; SCHED_IDLE weighs 3 against 1024; a mask
- * change moves a running task; a nice change reweights a running task.
+ * change moves a running task; a nice change reweights a running task;
+ * the fair balancer counts RT tasks among a group's tasks.
  *
  * Every run has the engine's invariant checks on, and with them the
  * policy's check op (RT lists, bitmap, counts, each task in the class
@@ -654,5 +655,31 @@ SL_TEST(rt_cfs_class_changes)
 	CHECKF(rtc_ms(a->at[3]) > 48, "a ended at %.2f", rtc_ms(a->at[3]));
 	CHECKF(b->at[3] - b->at[2] < 10 * SL_MSEC + 100 * SL_USEC, "b's RT part took %.2f ms",
 	       rtc_ms(b->at[3] - b->at[2]));
+	sl_sim_destroy(r.sim);
+}
+
+/* One package of two cores of two siblings.  R (FIFO 10) runs on CPU 0
+ * and a fair task F beside it on CPU 1, its sibling; core 1 (CPUs 2, 3) is
+ * idle.  6.12's group statistics count every class (sum_nr_running): core
+ * 0 holds two tasks to core 1's none, sibling_imbalance() says 2, and the
+ * idle core's balancer, unable to pull a CPU's only task, ends with the
+ * migration thread pushing F to core 1.  Counting only fair tasks it saw
+ * one task against none and left F sharing R's core to the end. */
+SL_TEST(rt_cfs_rt_task_counts_in_group_statistics)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:2 pu:2", "cfs", 0))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *rt = rtc_new(r.sim), *f = rtc_new(r.sim);
+	rtc_run(rt, 300);
+	rtc_affinity_all(f, 4);
+	rtc_run(f, 100);
+	rtc_fork(root, rt, "r", SL_SCHED_FIFO, 10, 0, 1);
+	rtc_fork(root, f, "f", SL_SCHED_NORMAL, 0, 1, 1);
+	if (!rtc_go(&r, root))
+		return;
+	CHECKF(f->cpu[1] == 1, "F began its work on CPU %d, not 1", f->cpu[1]);
+	CHECKF(f->cpu[2] == 2 || f->cpu[2] == 3, "F ended on CPU %d, not on core 1", f->cpu[2]);
 	sl_sim_destroy(r.sim);
 }

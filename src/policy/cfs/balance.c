@@ -16,7 +16,9 @@
  * A balance classifies every group of the domain (has spare capacity <
  * fully busy < SMT core with two busy siblings < overloaded: more tasks
  * than CPUs and utilisation or runnable over capacity by imbalance_pct),
- * picks the busiest, and decides what to move: with spare capacity here,
+ * picks the busiest, and decides what to move (the groups' task counts
+ * are of every class, RT included, as 6.12's sum_nr_running; only "has it a
+ * task to give" counts fair tasks, sum_h_nr_running): with spare capacity here,
  * tasks, to even out idle CPUs - or, when the child level prefers siblings
  * (SMT, MC), to spread running tasks per core, which sends the second of
  * two hogs on one SMT core to an idle core; utilisation, to fill spare
@@ -213,7 +215,7 @@ static int cfs_detach_tasks(struct cfs *s, struct cfs_lb_env *env)
 	if (env->imbalance <= 0)
 		return 0;
 	while (se) {
-		if (env->idle != CFS_NOT_IDLE && src->nr_running <= 1)
+		if (env->idle != CFS_NOT_IDLE && cfs_nr_all(src) <= 1)
 			break;
 		if (++env->loop > env->loop_max)
 			break;
@@ -301,23 +303,25 @@ static void cfs_sg_walk(const struct cfs *s, const struct cfs_group *g, const sl
 	 * may alias): every idle CPU's periodic balance visits every CPU of
 	 * every group of each of its domains. */
 	long load = 0, util = 0, runnable = 0;
-	int nr = 0, nr_numa = 0, nr_pref = 0, idle = 0;
+	int nr = 0, nr_fair = 0, nr_numa = 0, nr_pref = 0, idle = 0;
 
 	cfs_for_each_cpu_in(c, cpus, g->first_cpu, g->end_cpu) {
 		const struct cfs_rq *rq = &s->rq[c];
 		load += cfs_cpu_load(rq);
 		util += cfs_cpu_util(rq);
 		runnable += cfs_cpu_runnable(rq);
-		nr += rq->nr_running;
+		nr += cfs_nr_all(rq);
+		nr_fair += rq->nr_running;
 		nr_numa += rq->nr_numa_running;
 		nr_pref += rq->nr_preferred_running;
-		if (!rq->nr_running && cfs_cpu_idle(s, c))
+		if (cfs_cpu_idle(s, c))	/* !nr_running && idle_cpu() */
 			idle++;
 	}
 	st->load = load;
 	st->util = util;
 	st->runnable = runnable;
 	st->nr_running = nr;
+	st->h_nr_running = nr_fair;
 	st->nr_numa_running = nr_numa;
 	st->nr_preferred_running = nr_pref;
 	st->idle_cpus = idle;
@@ -334,7 +338,7 @@ static void cfs_sg_stats(struct cfs *s, struct cfs_lb_env *env, const struct cfs
 		sl_cpumask only = sl_cpumask_and(g->span, &env->cpus);
 		cfs_sg_walk(s, g, &only, st);
 	} else if (s->gsum_on) {
-		cfs_gsum_read(s, g, false, st);
+		cfs_gsum_read(s, g, st);
 		st->nr_numa_running = g->sum.nr_numa_running;
 		st->nr_preferred_running = g->sum.nr_preferred_running;
 	} else {
@@ -343,7 +347,7 @@ static void cfs_sg_stats(struct cfs *s, struct cfs_lb_env *env, const struct cfs
 	st->imbalanced = g->imbalance;
 	/* smt_balance(): two busy siblings should be spread to an idle CPU */
 	st->smt_balance = !local && env->idle != CFS_NOT_IDLE &&
-			  (g->flags & CFS_SD_SHARE_CPUCAPACITY) && st->nr_running > 1;
+			  (g->flags & CFS_SD_SHARE_CPUCAPACITY) && st->h_nr_running > 1;
 	st->type = cfs_group_classify(env->sd->imbalance_pct, st);
 	if (st->type == CFS_GROUP_OVERLOADED)
 		st->avg_load = st->load * CFS_CAPACITY_SCALE / st->capacity;
@@ -353,8 +357,8 @@ static bool cfs_pick_busiest(const struct cfs_sd_stats *sds, const struct cfs_sg
 {
 	const struct cfs_sg_stats *b = &sds->busiest_stat;
 
-	if (!st->nr_running)
-		return false;
+	if (!st->h_nr_running)
+		return false;	/* no fair task to take */
 	if (!sds->busiest)
 		return true;
 	if (st->type != b->type)
@@ -443,7 +447,7 @@ static void cfs_sd_stats(struct cfs *s, struct cfs_lb_env *env, struct cfs_sd_st
 	}
 	env->fbq_type = CFS_FBQ_ALL;
 	if ((env->sd->flags & CFS_SD_NUMA) && sds->busiest)
-		env->fbq_type = cfs_fbq_classify(sds->busiest_stat.nr_running,
+		env->fbq_type = cfs_fbq_classify(sds->busiest_stat.h_nr_running,
 						 sds->busiest_stat.nr_numa_running,
 						 sds->busiest_stat.nr_preferred_running);
 	cfs_update_idle_cpu_scan(s, env, sum_util);
@@ -590,7 +594,7 @@ static const struct cfs_group *cfs_find_busiest_group(struct cfs *s, struct cfs_
 		/* (SMT vs non-SMT groups do not occur on symmetric machines) */
 		if (busiest->weight > 1 && local->idle_cpus <= busiest->idle_cpus + 1)
 			return NULL;
-		if (busiest->nr_running == 1)
+		if (busiest->h_nr_running == 1)
 			return NULL;
 	}
 force_balance:
@@ -609,7 +613,7 @@ static struct cfs_rq *cfs_find_busiest_queue(struct cfs *s, struct cfs_lb_env *e
 		struct cfs_rq *rq = &s->rq[c];
 		if (!cfs_env_has(env, c))
 			continue;
-		if (cfs_fbq_classify(rq->nr_running, rq->nr_numa_running,
+		if (cfs_fbq_classify(cfs_nr_all(rq), rq->nr_numa_running,
 				     rq->nr_preferred_running) > env->fbq_type)
 			continue;
 		int nr = rq->nr_running;
@@ -653,7 +657,7 @@ static struct cfs_rq *cfs_find_busiest_queue(struct cfs *s, struct cfs_lb_env *e
 static bool cfs_should_we_balance(struct cfs *s, const struct cfs_lb_env *env)
 {
 	if (env->idle == CFS_NEWLY_IDLE)
-		return env->dst_rq->nr_running == 0;
+		return cfs_nr_all(env->dst_rq) == 0;
 
 	const struct cfs_group *g = &env->sd->span->groups[env->sd->local];
 	int idle_smt = -1;
@@ -754,9 +758,9 @@ redo:
 	env.src_rq = busiest;
 	moved = 0;
 	env.all_pinned = true;	/* cleared by the first task that may come */
-	if (busiest->nr_running > 1) {
-		env.loop_max = busiest->nr_running < CFS_NR_MIGRATE ? busiest->nr_running :
-								       CFS_NR_MIGRATE;
+	if (cfs_nr_all(busiest) > 1) {
+		int nr = cfs_nr_all(busiest);
+		env.loop_max = nr < CFS_NR_MIGRATE ? nr : CFS_NR_MIGRATE;
 more_balance:
 		moved += cfs_detach_tasks(s, &env);
 		if (env.dst_pinned && env.imbalance > 0) {
@@ -783,12 +787,14 @@ more_balance:
 		if (idle != CFS_NEWLY_IDLE)
 			sd->nr_balance_failed++;
 		if (cfs_need_active_balance(&env)) {
-			/* the running task is the one pushed: it must be
-			 * allowed here (busiest->curr: a fair task runs) */
-			if (busiest->curr && !sl_cpumask_test(&busiest->curr->task->allowed, this_cpu))
+			/* busiest->curr, of whatever class, must be allowed
+			 * here (the stopper then moves a queued fair task,
+			 * the one it preempted among them) */
+			const struct sl_task *curr = sl_curr(s->sim, busiest->cpu);
+			if (curr && !sl_cpumask_test(&curr->allowed, this_cpu))
 				goto out_one_pinned;
 			env.all_pinned = false;
-			if (!busiest->active_balance && busiest->curr) {
+			if (!busiest->active_balance && curr) {
 				busiest->active_balance = true;
 				busiest->push_cpu = this_cpu;
 				s->active_kicks++;
@@ -968,8 +974,8 @@ void cfs_active_balance(struct cfs *s, int cpu)
 	if (!rq->active_balance)
 		return;
 	rq->active_balance = false;
-	if (rq->nr_running < 1 || target == cpu)
-		return;
+	if (cfs_nr_all(rq) < 1 || target == cpu)
+		return;	/* nothing but the thread itself (nr_running <= 1) */
 	struct cfs_rq *trq = &s->rq[target];
 	struct cfs_domain *sd = NULL;
 	for (int i = 0; i < trq->nsd && !sd; i++)

@@ -777,7 +777,7 @@ static int cfs_check(struct sl_sim *sim, struct sl_err *err)
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		if (cfs_check_rq(sim, s, &s->rq[cpu], err))
 			return -1;
-		overloaded += s->rq[cpu].nr_running >= 2;
+		overloaded += cfs_nr_all(&s->rq[cpu]) >= 2;
 		rt_overloaded += s->rq[cpu].rt.nr_running >= 2;
 	}
 	if (overloaded != s->nr_overloaded || rt_overloaded != s->nr_rt_overloaded)

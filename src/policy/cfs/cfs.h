@@ -190,7 +190,9 @@ static inline struct cfs_entity *cfs_se(const struct sl_task *t)
 /* A group's sums of its CPUs' values (cfs/gsum.c), or one CPU's share. */
 struct cfs_gsum {
 	long load, util, runnable;	/* cpu_load, cpu_util_cfs, cpu_runnable */
-	int nr_running, nr_numa_running, nr_preferred_running;
+	int nr_running;			/* every class's tasks (rq->nr_running) */
+	int h_nr_running;		/* the fair ones (rq->cfs.h_nr_running) */
+	int nr_numa_running, nr_preferred_running;
 };
 
 struct cfs_group {
@@ -359,7 +361,8 @@ struct cfs {
 	struct cfs_span *spans;		/* every domain span, all levels */
 	bool has_idle_cores[SL_MAX_CPUS];	/* sd_llc_shared, by llc_id */
 	int nr_idle_scan[SL_MAX_CPUS];		/* sd_llc_shared: SIS_UTIL's bound, by llc_id */
-	int nr_overloaded;		/* runqueues with nr_running >= 2 (rd->overloaded) */
+	int nr_overloaded;		/* runqueues with two tasks of any class
+					 * (rd->overloaded; cfs_nr_all_changed) */
 	long lb_looked;			/* CPUs and tasks the balancer examined, ever */
 	long active_kicks;		/* active balances started, ever */
 	uint64_t max_lb_interval;	/* jiffies: HZ * ncpus / 10 */
@@ -418,6 +421,29 @@ void cfs_place_new(struct cfs *s, struct cfs_rq *parent_rq, struct cfs_entity *s
 void cfs_move_queued(struct cfs *s, struct cfs_entity *se, int dst_cpu);
 /* A sleeping task leaves its old runqueue for `dst_cpu` at wakeup. */
 void cfs_move_sleeping(struct cfs *s, struct cfs_entity *se, int dst_cpu);
+/* rq->nr_running, where cfs_rq.nr_running is cfs.h_nr_running: the tasks
+ * of every class, fair and RT, queued or running on the CPU.  6.12's
+ * balancer reads it for its group statistics (sum_nr_running), the
+ * "more than one task" tests before a pull, fbq_classify_rq() and the
+ * sync wake_affine_idle() test, and the fair count where it means
+ * "tasks it could move" (sum_h_nr_running). */
+static inline int cfs_nr_all(const struct cfs_rq *rq)
+{
+	return rq->nr_running + rq->rt.nr_running;
+}
+
+/* add_nr_running() / sub_nr_running(): a CPU's count of every class went
+ * from `before` to `after`; rd->overloaded counts the CPUs with two or
+ * more (the kernel clears it lazily, at the root domain's balance: here
+ * it is exact). */
+static inline void cfs_nr_all_changed(struct cfs *s, int before, int after)
+{
+	if (before < 2 && after >= 2)
+		s->nr_overloaded++;
+	else if (before >= 2 && after < 2)
+		s->nr_overloaded--;
+}
+
 /* available_idle_cpu(): nothing runs or waits there, of any class.  Inline: the
  * balancer's group statistics ask it of every CPU they sum. */
 static inline bool cfs_cpu_idle(const struct cfs *s, int cpu)
@@ -597,15 +623,14 @@ static inline void cfs_gsum_flush(struct cfs *s)
 	if (s->nr_gsum_dirty)
 		cfs_gsum_flush_dirty(s);
 }
-/* g's idle CPUs, flushed: idle_cpu() and no fair task (fair_only), or
- * available_idle_cpu() (no task of any class). */
-int cfs_gsum_idle(const struct cfs *s, const struct cfs_group *g, bool fair_only);
+/* g's idle CPUs, flushed: no task of any class and the CPU idle, as both
+ * of 6.12's group statistics count them (!nr_running && idle_cpu()). */
+int cfs_gsum_idle(const struct cfs *s, const struct cfs_group *g);
 struct cfs_sg_stats;
-/* What a walk of all of g's CPUs adds up - load, util, runnable,
- * nr_running and the idle CPUs (as cfs_gsum_idle) - from g's sums,
+/* What a walk of all of g's CPUs adds up - load, util, runnable, the
+ * task counts and the idle CPUs (as cfs_gsum_idle) - from g's sums,
  * flushed first, into st; its other fields are left as they are. */
-void cfs_gsum_read(struct cfs *s, const struct cfs_group *g, bool fair_only,
-		   struct cfs_sg_stats *st);
+void cfs_gsum_read(struct cfs *s, const struct cfs_group *g, struct cfs_sg_stats *st);
 /* Every group's sums and idle counts against a walk of its CPUs. */
 int cfs_gsum_check(struct cfs *s, struct sl_err *err);
 
@@ -641,7 +666,9 @@ enum cfs_group_type {
  * SMT fields at zero). */
 struct cfs_sg_stats {
 	long load, util, runnable, capacity, avg_load;
-	int nr_running, idle_cpus, weight;
+	int nr_running;			/* sum_nr_running: every class */
+	int h_nr_running;		/* sum_h_nr_running: the fair tasks */
+	int idle_cpus, weight;
 	int nr_numa_running, nr_preferred_running;
 	bool smt_balance;
 	bool imbalanced;		/* the group's sgc->imbalance (sg_imbalanced) */

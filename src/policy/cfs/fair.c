@@ -342,13 +342,12 @@ void cfs_enqueue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsign
 	se->on_rq = true;
 	cfs_gsum_touch(s, rq);
 	rq->nr_running++;
+	cfs_nr_all_changed(s, cfs_nr_all(rq) - 1, cfs_nr_all(rq));
 	rq->load += se->weight;
 	cfs_avg_add(rq, se);
 	cfs_tl_insert(&rq->tl, se);
 	cfs_lru_add_head(rq, se);
 	cfs_numa_account(s, rq, se, 1);
-	if (rq->nr_running == 2)
-		s->nr_overloaded++;
 	if (rq->nr_running == 1)
 		cfs_rtbw_fair_queued(s, rq->cpu, true);
 }
@@ -400,11 +399,10 @@ bool cfs_dequeue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsign
 	se->protect = false;
 	cfs_gsum_touch(s, rq);
 	rq->nr_running--;
+	cfs_nr_all_changed(s, cfs_nr_all(rq) + 1, cfs_nr_all(rq));
 	rq->load -= se->weight;
 	cfs_lru_del(rq, se);
 	cfs_numa_account(s, rq, se, -1);
-	if (rq->nr_running == 1)
-		s->nr_overloaded--;
 	if (rq->nr_running == 0)
 		cfs_rtbw_fair_queued(s, rq->cpu, false);
 	if (rq->skip == se)

@@ -43,7 +43,8 @@
 static struct cfs_gsum cfs_gsum_now(const struct cfs_rq *rq)
 {
 	return (struct cfs_gsum){ .load = cfs_cpu_load(rq), .util = cfs_cpu_util(rq),
-				  .runnable = cfs_cpu_runnable(rq), .nr_running = rq->nr_running,
+				  .runnable = cfs_cpu_runnable(rq), .nr_running = cfs_nr_all(rq),
+				  .h_nr_running = rq->nr_running,
 				  .nr_numa_running = rq->nr_numa_running,
 				  .nr_preferred_running = rq->nr_preferred_running };
 }
@@ -54,6 +55,7 @@ static inline void cfs_gsum_add(struct cfs_gsum *sum, const struct cfs_gsum *d)
 	sum->util += d->util;
 	sum->runnable += d->runnable;
 	sum->nr_running += d->nr_running;
+	sum->h_nr_running += d->h_nr_running;
 	sum->nr_numa_running += d->nr_numa_running;
 	sum->nr_preferred_running += d->nr_preferred_running;
 }
@@ -118,12 +120,13 @@ void cfs_gsum_flush_dirty(struct cfs *s)
 			.load = now.load - was->load, .util = now.util - was->util,
 			.runnable = now.runnable - was->runnable,
 			.nr_running = now.nr_running - was->nr_running,
+			.h_nr_running = now.h_nr_running - was->h_nr_running,
 			.nr_numa_running = now.nr_numa_running - was->nr_numa_running,
 			.nr_preferred_running = now.nr_preferred_running - was->nr_preferred_running,
 		};
 		cfs_gsum_masks(s, rq);
-		if (d.load || d.util || d.runnable || d.nr_running || d.nr_numa_running ||
-		    d.nr_preferred_running)
+		if (d.load || d.util || d.runnable || d.nr_running || d.h_nr_running ||
+		    d.nr_numa_running || d.nr_preferred_running)
 			for (int l = 0; l < rq->nsd; l++)
 				cfs_gsum_add(&cfs_gsum_group(rq, l)->sum, &d);
 		*was = now;
@@ -132,29 +135,26 @@ void cfs_gsum_flush_dirty(struct cfs *s)
 	s->nr_gsum_dirty = 0;
 }
 
-int cfs_gsum_idle(const struct cfs *s, const struct cfs_group *g, bool fair_only)
+int cfs_gsum_idle(const struct cfs *s, const struct cfs_group *g)
 {
 	const sl_cpumask *idle = sl_idle_cpus(s->sim);
 	int n = 0;
 
-	for (int wi = g->first_cpu >> 6; wi <= (g->end_cpu - 1) >> 6; wi++) {
-		uint64_t w = g->span.w[wi] & s->no_fair.w[wi] & idle->w[wi];
-		if (!fair_only)
-			w &= s->no_rt.w[wi];
-		n += sl_popcount64(w);
-	}
+	for (int wi = g->first_cpu >> 6; wi <= (g->end_cpu - 1) >> 6; wi++)
+		n += sl_popcount64(g->span.w[wi] & s->no_fair.w[wi] & s->no_rt.w[wi] &
+				   idle->w[wi]);
 	return n;
 }
 
-void cfs_gsum_read(struct cfs *s, const struct cfs_group *g, bool fair_only,
-		   struct cfs_sg_stats *st)
+void cfs_gsum_read(struct cfs *s, const struct cfs_group *g, struct cfs_sg_stats *st)
 {
 	cfs_gsum_flush(s);
 	st->load = g->sum.load;
 	st->util = g->sum.util;
 	st->runnable = g->sum.runnable;
 	st->nr_running = g->sum.nr_running;
-	st->idle_cpus = cfs_gsum_idle(s, g, fair_only);
+	st->h_nr_running = g->sum.h_nr_running;
+	st->idle_cpus = cfs_gsum_idle(s, g);
 }
 
 int cfs_gsum_check(struct cfs *s, struct sl_err *err)
@@ -169,32 +169,31 @@ int cfs_gsum_check(struct cfs *s, struct sl_err *err)
 		for (int gi = 0; gi < s->spans[i].ngroups; gi++) {
 			const struct cfs_group *g = &s->spans[i].groups[gi];
 			struct cfs_gsum walk = { 0 };
-			int idle = 0, idle_fair = 0;
+			int idle = 0;
 			cfs_for_each_group_cpu(c, g) {
 				struct cfs_gsum v = cfs_gsum_now(&s->rq[c]);
 				cfs_gsum_add(&walk, &v);
 				idle += cfs_cpu_idle(s, c);
-				idle_fair += s->rq[c].nr_running == 0 && sl_cpu_idle(s->sim, c);
 			}
 			const struct cfs_gsum *k = &g->sum;
 			if (walk.load != k->load || walk.util != k->util ||
 			    walk.runnable != k->runnable || walk.nr_running != k->nr_running ||
+			    walk.h_nr_running != k->h_nr_running ||
 			    walk.nr_numa_running != k->nr_numa_running ||
 			    walk.nr_preferred_running != k->nr_preferred_running)
 				return sl_fail_internal(err, "cfs: group of CPU %d (span %d): kept sums "
-							"load %ld util %ld runnable %ld nr %d/%d/%d, its CPUs "
-							"load %ld util %ld runnable %ld nr %d/%d/%d",
+							"load %ld util %ld runnable %ld nr %d/%d/%d/%d, its "
+							"CPUs load %ld util %ld runnable %ld nr %d/%d/%d/%d",
 							g->first_cpu, i, k->load, k->util, k->runnable,
-							k->nr_running, k->nr_numa_running,
+							k->nr_running, k->h_nr_running, k->nr_numa_running,
 							k->nr_preferred_running, walk.load, walk.util,
-							walk.runnable, walk.nr_running, walk.nr_numa_running,
+							walk.runnable, walk.nr_running, walk.h_nr_running,
+							walk.nr_numa_running,
 							walk.nr_preferred_running);
-			if (cfs_gsum_idle(s, g, false) != idle ||
-			    cfs_gsum_idle(s, g, true) != idle_fair)
-				return sl_fail_internal(err, "cfs: group of CPU %d (span %d): %d/%d idle "
-							"CPUs counted from masks, %d/%d by asking each",
-							g->first_cpu, i, cfs_gsum_idle(s, g, false),
-							cfs_gsum_idle(s, g, true), idle, idle_fair);
+			if (cfs_gsum_idle(s, g) != idle)
+				return sl_fail_internal(err, "cfs: group of CPU %d (span %d): %d idle "
+							"CPUs counted from masks, %d by asking each",
+							g->first_cpu, i, cfs_gsum_idle(s, g), idle);
 		}
 	}
 	return 0;

@@ -96,7 +96,7 @@ int cfs_numa_degrades_locality(const struct cfs *s, const struct cfs_entity *se,
 	if (src_nid == se->numa_nid) {
 		const struct cfs_rq *rq = &s->rq[src];
 		/* others there have no claim to the node: take them first */
-		return rq->nr_running > rq->nr_preferred_running ? 1 : -1;
+		return cfs_nr_all(rq) > rq->nr_preferred_running ? 1 : -1;
 	}
 	if (dst_nid == se->numa_nid)
 		return 0;

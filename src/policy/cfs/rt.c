@@ -86,6 +86,7 @@ void cfs_rt_enqueue(struct cfs *s, struct cfs_entity *se, bool head)
 	se->rt_queued = true;
 	cfs_gsum_touch(s, &s->rq[se->cpu]);
 	rt->nr_running++;
+	cfs_nr_all_changed(s, cfs_nr_all(&s->rq[se->cpu]) - 1, cfs_nr_all(&s->rq[se->cpu]));
 	cfs_rt_overload_update(s, rt, rt->nr_running - 1);
 }
 
@@ -108,6 +109,7 @@ void cfs_rt_dequeue(struct cfs *s, struct cfs_entity *se)
 	se->rt_queued = false;
 	cfs_gsum_touch(s, &s->rq[se->cpu]);
 	rt->nr_running--;
+	cfs_nr_all_changed(s, cfs_nr_all(&s->rq[se->cpu]) + 1, cfs_nr_all(&s->rq[se->cpu]));
 	cfs_rt_overload_update(s, rt, rt->nr_running + 1);
 }
 

@@ -102,7 +102,7 @@ static int cfs_wake_affine_idle(struct cfs *s, int this_cpu, int prev_cpu, bool 
 {
 	if (cfs_cpu_idle(s, this_cpu) && cfs_share_cache(s, this_cpu, prev_cpu))
 		return cfs_cpu_idle(s, prev_cpu) ? prev_cpu : this_cpu;
-	if (sync && s->rq[this_cpu].nr_running == 1)
+	if (sync && cfs_nr_all(&s->rq[this_cpu]) == 1)
 		return this_cpu;
 	if (cfs_cpu_idle(s, prev_cpu))
 		return prev_cpu;
@@ -290,7 +290,7 @@ static long cfs_wake_walk(const struct cfs *s, const struct cfs_group *g,
 	/* Summed in locals, not through st (which the compiler must assume
 	 * may alias): this loop visits every CPU of a group. */
 	long load_sum = 0, util_sum = 0, runnable_sum = 0, visited = 0;
-	int nr_sum = 0, idle = 0;
+	int nr_sum = 0, nr_fair = 0, idle = 0;
 	int here_cpu = p->on_rq ? p->cpu : -1;
 
 	/* the span a word at a time, one step per set bit (it lies within
@@ -316,8 +316,9 @@ static long cfs_wake_walk(const struct cfs *s, const struct cfs_group *g,
 			load_sum += load;
 			util_sum += util;
 			runnable_sum += runnable;
-			int nr = rq->nr_running - here;
+			int nr = cfs_nr_all(rq) - here;
 			nr_sum += nr;
+			nr_fair += rq->nr_running - here;
 			/* idle_cpu_without(): idle, or running only p */
 			if (!nr && (sl_cpu_idle(s->sim, c) ||
 				    (here && sl_curr(s->sim, c) == p->task)))
@@ -329,6 +330,7 @@ static long cfs_wake_walk(const struct cfs *s, const struct cfs_group *g,
 	st->util = util_sum;
 	st->runnable = runnable_sum;
 	st->nr_running = nr_sum;
+	st->h_nr_running = nr_fair;
 	st->idle_cpus = idle;
 	return visited;
 }
@@ -340,7 +342,7 @@ static long cfs_wake_kept(struct cfs *s, const struct cfs_group *g, const struct
 {
 	int here_cpu = p->on_rq ? p->cpu : -1;
 
-	cfs_gsum_read(s, g, true, st);
+	cfs_gsum_read(s, g, st);
 	if (here_cpu >= 0 && sl_cpumask_test(&g->span, here_cpu)) {
 		/* p's CPU as the walk counts it: without p */
 		const struct cfs_rq *rq = &s->rq[here_cpu];
@@ -352,9 +354,10 @@ static long cfs_wake_kept(struct cfs *s, const struct cfs_group *g, const struct
 		st->util += util_w - util;
 		st->runnable += (runnable_w > 0 ? runnable_w : 0) - runnable;
 		st->nr_running--;
+		st->h_nr_running--;
 		bool idle_here = sl_cpu_idle(s->sim, here_cpu);
-		st->idle_cpus -= !rq->nr_running && idle_here;
-		st->idle_cpus += rq->nr_running == 1 &&
+		st->idle_cpus -= !cfs_nr_all(rq) && idle_here;
+		st->idle_cpus += cfs_nr_all(rq) == 1 &&
 				 (idle_here || sl_curr(s->sim, here_cpu) == p->task);
 	}
 	return g->weight;
@@ -374,7 +377,8 @@ static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const str
 		struct cfs_sg_stats w;
 		cfs_wake_walk(s, g, p, &w);
 		if (w.load != st->load || w.util != st->util || w.runnable != st->runnable ||
-		    w.nr_running != st->nr_running || w.idle_cpus != st->idle_cpus)
+		    w.nr_running != st->nr_running || w.h_nr_running != st->h_nr_running ||
+		    w.idle_cpus != st->idle_cpus)
 			s->gsum_wrong = g->first_cpu + 1;
 #endif
 	} else {
