@@ -518,12 +518,15 @@ void sl__schedule(struct sl_sim *sim, int cpu)
 		sl__settle(sim, c);
 	bool waited = c->kexit_wait;
 	c->kexit_wait = false;
+	bool thread_first = false;
 	if (c->migration_waits) {
 		/* the task the migration thread waited for sleeps: the
-		 * thread runs before whatever schedule() picks now */
+		 * thread, highest of all, is what this schedule() switches
+		 * to, before whatever the policy picks now */
 		c->migration_waits = false;
 		c->migration_now = true;
 		sl_eventq_schedule(&sim->q, &c->migr_ev, sim->now);
+		thread_first = !prev || prev->state != SL_TASK_RUNNABLE;
 	}
 	int saved_ctx = sim->ctx_cpu;
 	sim->ctx_cpu = cpu;
@@ -556,6 +559,14 @@ void sl__schedule(struct sl_sim *sim, int cpu)
 			sl__start_burst(sim, c);	/* no longer ends at the kernel exit */
 		}
 		return;
+	}
+	/* The policy's pick waits for the thread's run (its migration op
+	 * takes the task back, as from a task the thread preempts): the
+	 * CPU switches to the thread only, one switch (until Dec 2026 the
+	 * pick was switched in and preempted at once, a switch more). */
+	if (thread_first) {
+		next = NULL;
+		c->in_migration = true;	/* busy from now: nothing else runs first */
 	}
 	OBSERVE(sim, sched_switch, cpu, prev, next);
 	if (prev) {

@@ -653,6 +653,81 @@ SL_TEST(engine_preempted_task_returns_to_user_after_its_switch_back)
 	       (long long)(kexit_runs[1] - kexit_runs[0]));
 }
 
+/* FIFO without CONFIG_PREEMPT whose first tick during the root's kernel
+ * work wakes CPU 0's migration thread; the thread gives the policy back
+ * the task it last picked if that one is not running. */
+static struct sl_task *sleepfirst_picked;
+static sl_time sleepfirst_migr_at;
+
+static void sleepfirst_tick(struct sl_sim *sim, int cpu)
+{
+	struct sl_task *t = sl_curr(sim, cpu);
+	if (!migr_started && t && !strcmp(t->comm, "root") && sl_now(sim) > SL_MSEC) {
+		migr_started = true;
+		sl_migration_wake(sim, cpu, 0);
+	}
+	fifo_tick(sim, cpu);
+}
+
+static struct sl_task *sleepfirst_pick(struct sl_sim *sim, int cpu, struct sl_task *prev)
+{
+	sleepfirst_picked = fifo_pick(sim, cpu, prev);
+	return sleepfirst_picked;
+}
+
+static void sleepfirst_migration(struct sl_sim *sim, int cpu, long arg)
+{
+	(void)cpu; (void)arg;
+	sleepfirst_migr_at = sl_now(sim);
+	struct sl_task *t = sleepfirst_picked;
+	if (t && t->cpu < 0 && t->state == SL_TASK_RUNNABLE)
+		fifo_push(sim, t);
+}
+
+static const struct sl_policy_ops sleepfirst_ops = {
+	.name = "fifo-sleepfirst", .summary = "kexit-none, its migration thread woken in a call that sleeps",
+	.task_size = sizeof(struct fifo_task), .init = kexit_none_init, .fork = fifo_enqueue_new,
+	.wakeup = fifo_wakeup, .pick_next = sleepfirst_pick, .tick = sleepfirst_tick,
+	.migration = sleepfirst_migration,
+};
+
+SL_TEST(engine_migration_thread_runs_before_the_pick_of_a_sleep)
+{
+	/* One CPU, 1 ms per context switch.  The root forks B (5 ms of
+	 * work), then does 20 ms of kernel work that ends in a 1 ms sleep;
+	 * the migration thread, woken during that work, waits for the call
+	 * (no CONFIG_PREEMPT) and runs when the root sleeps at 21 ms: the
+	 * schedule() of the sleep switches to the thread (1 ms), the
+	 * thread's end to B (1 ms), which runs 23-28 ms, never preempted;
+	 * the root, woken at 22 ms, switches back after it and exits at
+	 * 29 ms.  Until Dec 2026
+	 * B was switched in first and preempted at once: one involuntary
+	 * switch and 1 ms more. */
+	struct sl_machine m;
+	CHECK(load_zeroed(&m, "pack:1 core:1 pu:1"));
+	m.speed.ctx_switch_ns = SL_MSEC;
+	migr_started = false;
+	sleepfirst_picked = NULL;
+	sleepfirst_migr_at = -1;
+	struct sl_sim *sim = checked_sim(&m, &sleepfirst_ops, 1, NULL);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	struct script *root = script_new(sim), *b = script_new(sim);
+	script_add(b, sl_act_run(5e6, SL_WC_INT));
+	script_add(root, fork_of(b));
+	script_add(root, sl_act_sys(20e6));
+	script_add(root, sl_act_sleep(SL_MSEC));
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	CHECKF(sleepfirst_migr_at == 21 * SL_MSEC, "the thread ran at %lld ns",
+	       (long long)sleepfirst_migr_at);
+	CHECKF(st.nivcsw == 0, "%ld involuntary switches", st.nivcsw);
+	CHECKF(st.elapsed_ns == 29 * SL_MSEC, "elapsed %lld ns", (long long)st.elapsed_ns);
+	sl_sim_destroy(sim);
+}
+
 /* ---- waits for a CPU (latency.c) and work conservation (conserve.c) ---- */
 
 /* FIFO restricted to the CPUs of core 0 (`core0`) or to CPU 0 (`cpu0`):
