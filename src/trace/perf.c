@@ -322,9 +322,17 @@ static void on_fork(void *ctx, sl_time now, const struct sl_task *parent,
 	struct tw_who p, c;
 
 	note_tgid(w, child);
-	if (!parent)
-		return;		/* a workload's root: it first shows when it runs */
 	catch_up(w, now, -1);
+	if (!parent) {
+		/* a workload's root, runnable from its start (as a shell's
+		 * fork would have made it): its first wait for a CPU is one
+		 * the run counts too, so trace stats must see it start */
+		who_idle(0, &p);
+		who_task(w, child, &c);
+		line(w, now, 0, &p, "sched_wakeup_new", "comm=%s pid=%d prio=%d target_cpu=%03d",
+		     c.comm, c.pid, c.prio, 0);
+		return;
+	}
 	who_task(w, parent, &p);
 	who_task(w, child, &c);
 	line(w, now, parent->cpu >= 0 ? parent->cpu : 0, &p, "sched_process_fork",
@@ -427,7 +435,7 @@ static void header(struct sl_trace_writer *w, const struct sl_machine *m, const 
 		"# nrcpus avail   : %d\n"
 		"# cmdline        : %s\n"
 		"# event          : sched:sched_switch, sched:sched_waking, sched:sched_wakeup, "
-		"sched:sched_process_fork, sched:sched_process_exec, sched:sched_process_exit, "
+		"sched:sched_wakeup_new, sched:sched_process_fork, sched:sched_process_exec, sched:sched_process_exit, "
 		"sched:sched_process_wait, sched:sched_migrate_task\n"
 		"# ========\n"
 		"#\n",

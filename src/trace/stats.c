@@ -127,7 +127,8 @@ static int on_wakeup(struct reader *r, const struct sl_trace_line *l)
 }
 
 /* sched_process_fork: the child is runnable from its fork (perf's
- * recordings also have its sched_wakeup_new; schedlab's traces do not). */
+ * recordings also have its sched_wakeup_new; schedlab's traces have it
+ * only for a workload's root, which no fork shows). */
 static int on_fork(struct reader *r, const struct sl_trace_line *l)
 {
 	char comm[SL_TRACE_COMM];
