@@ -525,8 +525,9 @@ void sl__schedule(struct sl_sim *sim, int cpu)
 		 * to, before whatever the policy picks now */
 		c->migration_waits = false;
 		c->migration_now = true;
-		sl_eventq_schedule(&sim->q, &c->migr_ev, sim->now);
 		thread_first = !prev || prev->state != SL_TASK_RUNNABLE;
+		if (!thread_first)
+			sl_eventq_schedule(&sim->q, &c->migr_ev, sim->now);
 	}
 	int saved_ctx = sim->ctx_cpu;
 	sim->ctx_cpu = cpu;
@@ -564,10 +565,8 @@ void sl__schedule(struct sl_sim *sim, int cpu)
 	 * takes the task back, as from a task the thread preempts): the
 	 * CPU switches to the thread only, one switch (until Dec 2026 the
 	 * pick was switched in and preempted at once, a switch more). */
-	if (thread_first) {
+	if (thread_first)
 		next = NULL;
-		c->in_migration = true;	/* busy from now: nothing else runs first */
-	}
 	OBSERVE(sim, sched_switch, cpu, prev, next);
 	if (prev) {
 		sl__switch_out(sim, c, prev);
@@ -579,6 +578,8 @@ void sl__schedule(struct sl_sim *sim, int cpu)
 	if (next)
 		switch_in(sim, c, next);
 	sl__core_changed(sim, c->core);	/* re-times siblings, starts next's burst */
+	if (thread_first)
+		sl__migration_start(sim, c);	/* in this event: nothing runs first */
 }
 
 /* The task on c finished its outstanding work. */
