@@ -223,6 +223,12 @@ struct sl_speed_memo {
 	double cont, speed;
 };
 void sl__schedule(struct sl_sim *sim, int cpu);
+/* t owes kernel costs (a switch's, a call's, the scheduler's, a lock's
+ * spin) before its next action or its user work. */
+static inline bool sl__owes_costs(const struct sl_task *t)
+{
+	return t->debt_sys > 0 || t->stall_ns > 0;
+}
 /* prev leaves c (preempted under SL_PREEMPT_NONE: its next burst ends at
  * a user return); the caller then updates c's occupancy */
 void sl__switch_out(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *prev);

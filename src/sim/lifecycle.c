@@ -477,7 +477,7 @@ static bool continue_actions(struct sl_sim *sim, struct sl_cpu *c, struct sl_tas
 			sim->steps++;
 			t->prog->step(sim, t, &t->act);
 		}
-		if ((t->debt_sys > 0 || t->stall_ns > 0) && may_leave_cpu(t->act.kind))
+		if (sl__owes_costs(t) && may_leave_cpu(t->act.kind))
 			return true;	/* pay the kernel's costs first */
 		switch (apply(sim, c, t)) {
 		case APPLY_RUN:
@@ -502,7 +502,7 @@ static bool continue_actions(struct sl_sim *sim, struct sl_cpu *c, struct sl_tas
 			if (enters_kernel(t->act.kind) &&
 			    !(sim->preempt_none && call_goes_on(&t->act)) &&
 			    (c->need_resched ||
-			     (sim->preempt_none && (t->debt_sys > 0 || t->stall_ns > 0)))) {
+			     (sim->preempt_none && sl__owes_costs(t)))) {
 				t->user_return = true;
 				return true;
 			}

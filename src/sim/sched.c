@@ -256,7 +256,7 @@ static inline __attribute__((always_inline)) void start_burst_seq(struct sl_sim 
 	 * with a reschedule waiting for the kernel exit, the task returns to
 	 * user space and is switched out */
 	c->burst_at_debt = !t->act_sys &&
-			   (t->kmem || (c->kexit_wait && (t->debt_sys > 0 || t->stall_ns > 0)));
+			   (t->kmem || (c->kexit_wait && sl__owes_costs(t)));
 	c->burst_owed = c->burst_at_debt ? t->debt_sys : outstanding(t);
 	c->burst_stall = t->stall_ns;
 	c->burst_seq = seq != SEQ_NOW ? seq : sl_eventq_take_seq(&sim->q);
@@ -650,7 +650,7 @@ void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c)
  * its next action or its user work. */
 static inline bool in_kernel_work(const struct sl_task *t)
 {
-	return t->debt_sys > 0 || t->stall_ns > 0 || (t->act_sys && t->work_left > 0);
+	return sl__owes_costs(t) || (t->act_sys && t->work_left > 0);
 }
 
 bool sl__waits_kernel_exit(struct sl_sim *sim, struct sl_cpu *c)

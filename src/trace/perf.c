@@ -300,6 +300,14 @@ static void waker(const struct sl_trace_writer *w, const struct sl_task *t, int 
 	who_on(w, cpu, o);
 }
 
+/* sched_waking, sched_wakeup, sched_wakeup_new: one format for all three */
+static void wakeup_line(struct sl_trace_writer *w, sl_time now, int cpu, const struct tw_who *by,
+			const char *event, const struct tw_who *t, int target)
+{
+	line(w, now, cpu, by, event, "comm=%s pid=%d prio=%d target_cpu=%03d", t->comm, t->pid,
+	     t->prio, target);
+}
+
 static void on_wakeup(void *ctx, sl_time now, const struct sl_task *t, int waker_cpu)
 {
 	struct sl_trace_writer *w = ctx;
@@ -309,10 +317,8 @@ static void on_wakeup(void *ctx, sl_time now, const struct sl_task *t, int waker
 	catch_up(w, now, -1);
 	waker(w, t, waker_cpu, &by);
 	who_task(w, t, &me);
-	line(w, now, waker_cpu, &by, "sched_waking", "comm=%s pid=%d prio=%d target_cpu=%03d",
-	     me.comm, me.pid, me.prio, target);
-	line(w, now, waker_cpu, &by, "sched_wakeup", "comm=%s pid=%d prio=%d target_cpu=%03d",
-	     me.comm, me.pid, me.prio, target);
+	wakeup_line(w, now, waker_cpu, &by, "sched_waking", &me, target);
+	wakeup_line(w, now, waker_cpu, &by, "sched_wakeup", &me, target);
 }
 
 static void on_fork(void *ctx, sl_time now, const struct sl_task *parent,
@@ -329,8 +335,7 @@ static void on_fork(void *ctx, sl_time now, const struct sl_task *parent,
 		 * the run counts too, so trace stats must see it start */
 		who_idle(0, &p);
 		who_task(w, child, &c);
-		line(w, now, 0, &p, "sched_wakeup_new", "comm=%s pid=%d prio=%d target_cpu=%03d",
-		     c.comm, c.pid, c.prio, 0);
+		wakeup_line(w, now, 0, &p, "sched_wakeup_new", &c, 0);
 		return;
 	}
 	who_task(w, parent, &p);
