@@ -1452,7 +1452,7 @@ SL_TEST(cfs_pelt_removed_and_delayed)
 	stale = rq->avg.last_update_time;
 	struct cfs_entity fresh = { .weight = 1024, .cpu = rq->cpu };
 	cfs_pelt_init_new(s, rq, &fresh);
-	uint64_t u = rq->avg.util_avg, cap = (uint64_t)(rq->capacity - (long)u) / 2;
+	uint64_t u = rq->avg.util_avg, cap = (uint64_t)(rq->capacity_orig - (long)u) / 2;
 	uint64_t share = u ? u * 1024 / (rq->avg.load_avg + 1) : cap;
 	CHECK(rq->avg.last_update_time == stale);
 	CHECK(fresh.avg.load_avg == 1024 && fresh.avg.util_avg == (share < cap ? share : cap));

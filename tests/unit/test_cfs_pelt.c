@@ -244,7 +244,7 @@ SL_TEST(cfs_util_est_ewma)
 	memset(&se, 0, sizeof(se));
 	s.util_est = true;
 	s.gsum_dirty = dirty;
-	rq.capacity = 1024;
+	rq.capacity = rq.capacity_orig = 1024;
 	se.avg.util_est = 600;
 	se.avg.util_avg = se.avg.runnable_avg = 400;
 	cfs_util_est_update(&s, &rq, &se);

@@ -8,7 +8,8 @@
  * priority drops pulls one; class changes both ways; BATCH
  * does not preempt on wakeup; SCHED_IDLE weighs 3 against 1024; a mask
  * change moves a running task; a nice change reweights a running task;
- * the fair balancer counts RT tasks among a group's tasks.
+ * the fair balancer counts RT tasks among a group's tasks, and weighs
+ * a CPU's fair load against what RT leaves of it (capacity_of).
  *
  * Every run has the engine's invariant checks on, and with them the
  * policy's check op (RT lists, bitmap, counts, each task in the class
@@ -24,7 +25,7 @@
 
 /* ---- a scripted task: acts[] in order, noting when and where ---- */
 
-#define RTC_ACTS 16
+#define RTC_ACTS 128
 
 struct rtc_script {
 	int n, pc;
@@ -681,5 +682,73 @@ SL_TEST(rt_cfs_rt_task_counts_in_group_statistics)
 		return;
 	CHECKF(f->cpu[1] == 1, "F began its work on CPU %d, not 1", f->cpu[1]);
 	CHECKF(f->cpu[2] == 2 || f->cpu[2] == 3, "F ended on CPU %d, not on core 1", f->cpu[2]);
+	sl_sim_destroy(r.sim);
+}
+
+/* An RT hog on CPU 0 of two: its average (avg_rt) climbs to nearly a full
+ * CPU, and CPU 0's own balancing (update_cpu_capacity) leaves the fair
+ * class what is left: capacity_of(0) = 1024 - avg_rt.util_avg, the lowest
+ * level's group the same, the package's the sum with CPU 1's 1024. */
+SL_TEST(rt_cfs_rt_load_lowers_capacity_of)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:2 pu:1", "cfs:nohz=off", 0))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *rt = rtc_new(r.sim);
+	rtc_run(rt, 300);
+	rtc_fork(root, rt, "r", SL_SCHED_FIFO, 10, 0, 1);
+	if (!rtc_go(&r, root))
+		return;
+	const struct cfs *s = cfs_state(r.sim);
+	const struct cfs_rq *rq0 = &s->rq[0];
+	long util = (long)rq0->rt.avg.util_avg;
+	CHECKF(util > 950, "avg_rt %ld after 300 ms of RT", util);
+	/* the last update came at a balance in the hog's last ms: within
+	 * what 1 ms more of RT adds */
+	CHECKF(rq0->capacity_orig == 1024 && rq0->capacity < 1024 - util + 40 &&
+	       rq0->capacity >= 1024 - util, "capacity_of(0) %ld with avg_rt %ld", rq0->capacity,
+	       util);
+	CHECK(rq0->nsd == 1 && rq0->sd[0].span->groups[rq0->sd[0].local].capacity == rq0->capacity);
+	CHECKF(s->rq[1].capacity == 1024, "capacity_of(1) %ld", s->rq[1].capacity);
+	sl_sim_destroy(r.sim);
+}
+
+/* Two CPUs, four fair hogs, and an RT task on CPU 0 that runs half the
+ * time (4 ms on, 4 off).  Counted by weight alone the hogs split two and
+ * two, and CPU 0's pair gets a quarter of a CPU each; weighed against
+ * capacity_of, CPU 0 (half a CPU left) looks twice as loaded, and CPU 1
+ * takes a third hog.  The balancer moves them on from there, and the four
+ * share the 1.5 CPUs nearly evenly. */
+SL_TEST(rt_cfs_balancer_weighs_load_against_rt_reduced_capacity)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:2 pu:1", "cfs", 600 * SL_MSEC))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *rt = rtc_new(r.sim), *hog[4];
+	for (int i = 0; i < 60; i++) {
+		rtc_run(rt, 4);
+		rtc_sleep(rt, 4);
+	}
+	rtc_fork(root, rt, "r", SL_SCHED_FIFO, 10, 0, 1);
+	static const char *const names[] = { "h0", "h1", "h2", "h3" };
+	for (int i = 0; i < 4; i++) {
+		hog[i] = rtc_new(r.sim);
+		rtc_run(hog[i], 2000);
+		rtc_fork(root, hog[i], names[i], SL_SCHED_NORMAL, 0, 0, 0);
+	}
+	if (!rtc_go(&r, root))
+		return;
+	sl_time lo = SL_TIME_MAX, hi = 0;
+	for (int i = 0; i < 4; i++) {
+		const struct sl_task *t = rtc_find(r.sim, names[i]);
+		sl_time u = t->user_ns + t->sys_ns;
+		lo = u < lo ? u : lo;
+		hi = u > hi ? u : hi;
+	}
+	/* (weights alone: 180 .. 300 ms) */
+	CHECKF(lo > 205 * SL_MSEC && hi < 275 * SL_MSEC, "hogs' CPU time %.1f .. %.1f ms of 600",
+	       rtc_ms(lo), rtc_ms(hi));
 	sl_sim_destroy(r.sim);
 }

@@ -113,6 +113,7 @@ static void cfs_attr_to_rt(struct cfs *s, struct cfs_entity *se)
 		return;
 	cfs_rt_enqueue(s, se, false);
 	if (running) {
+		cfs_pelt_rt(s, cpu, false);	/* switched_to_rt(): RT from now */
 		rq->rt.curr = se;
 		cfs_rtbw_account(s, cpu, false);
 		return;
@@ -134,8 +135,10 @@ static void cfs_attr_to_fair(struct cfs *s, struct cfs_entity *se)
 
 	if (se->rt_queued)
 		cfs_rt_dequeue(s, se);
-	if (running)
+	if (running) {
+		cfs_pelt_rt(s, cpu, true);	/* put_prev_task_rt(): RT until now */
 		rq->rt.curr = NULL;
+	}
 	se->rt = false;
 	se->policy = t->sched_policy;
 	se->nice = t->nice;

@@ -59,8 +59,8 @@
  *     of runqueues with two or more tasks, where the kernel clears it
  *     lazily at the next top-level balance.
  *   - Misfit and asymmetric-packing groups, the SD_SERIALIZE lock
- *     (balancing is sequential here anyway), RT/IRQ pressure on capacity
- *     (check_cpu_capacity never fires).
+ *     (balancing is sequential here anyway), IRQ pressure on capacity
+ *     (RT's is in: cfs/capacity.c).
  *   - A pinned task's other destination is looked for in the local
  *     group's span, not its balance mask (they differ only for NUMA
  *     levels whose groups overlap).
@@ -419,12 +419,21 @@ static void cfs_update_idle_cpu_scan(struct cfs *s, const struct cfs_lb_env *env
 		(int)((CFS_CAPACITY_SCALE - tmp) * rq->llc_size / CFS_CAPACITY_SCALE);
 }
 
+static uint64_t cfs_balance_interval(const struct cfs *s, struct cfs_domain *sd, bool busy);
+
 static void cfs_sd_stats(struct cfs *s, struct cfs_lb_env *env, struct cfs_sd_stats *sds)
 {
 	long sum_util = 0;
 
 	const struct cfs_span *sp = env->sd->span;
 	int idx = (int)(env->sd - env->dst_rq->sd);
+
+	/* the local group's capacity first (a newly-idle balance only when
+	 * its next update is due) */
+	if (env->idle != CFS_NEWLY_IDLE ||
+	    sl_jiffies(s->sim) >= sp->groups[env->sd->local].cap_next_update)
+		cfs_update_group_capacity(s, env->dst_cpu, env->sd,
+					  cfs_balance_interval(s, env->sd, false));
 
 	*sds = (struct cfs_sd_stats){ 0 };
 	sds->prefer_sibling = idx > 0 && (env->dst_rq->sd[idx - 1].flags & CFS_SD_PREFER_SIBLING);
@@ -622,7 +631,8 @@ static struct cfs_rq *cfs_find_busiest_queue(struct cfs *s, struct cfs_lb_env *e
 		switch (env->migration_type) {
 		case CFS_MIGRATE_LOAD: {
 			long load = cfs_cpu_load(rq);
-			if (nr == 1 && load > env->imbalance)
+			/* one task too big to move, unless RT shrank its CPU */
+			if (nr == 1 && load > env->imbalance && !cfs_capacity_reduced(rq, env->sd))
 				break;
 			if (load * busiest_cap > busiest_load * rq->capacity) {
 				busiest_load = load;
@@ -689,15 +699,22 @@ static bool cfs_should_we_balance(struct cfs *s, const struct cfs_lb_env *env)
 	return g->first_cpu == env->dst_cpu;
 }
 
-/* 6.12 need_active_balance(): with no asymmetric packing, reduced
- * capacity or misfit here, only imbalanced_active_balance() - a
- * migrate_task imbalance (spreading tasks over idle CPUs or SMT siblings)
- * that failed more than cache_nice_tries + 2 times.  A load or utilisation
- * imbalance is left to shr_bound()'s halving of what a detach may take. */
+/* 6.12 need_active_balance(): with no asymmetric packing or misfit here,
+ * imbalanced_active_balance() - a migrate_task imbalance (spreading tasks
+ * over idle CPUs or SMT siblings) that failed more than cache_nice_tries
+ * + 2 times - or an idle CPU taking the one fair task of a CPU whose
+ * capacity RT has noticeably reduced, if it offers more.  A load or
+ * utilisation imbalance is otherwise left to shr_bound()'s halving of what
+ * a detach may take. */
 static bool cfs_need_active_balance(const struct cfs_lb_env *env)
 {
-	return env->migration_type == CFS_MIGRATE_TASK &&
-	       env->sd->nr_balance_failed > env->sd->cache_nice_tries + 2;
+	if (env->migration_type == CFS_MIGRATE_TASK &&
+	    env->sd->nr_balance_failed > env->sd->cache_nice_tries + 2)
+		return true;
+	const struct cfs_rq *src = env->src_rq;
+	return env->idle != CFS_NOT_IDLE && src->nr_running == 1 &&
+	       cfs_capacity_reduced(src, env->sd) &&
+	       src->capacity * env->sd->imbalance_pct < env->dst_rq->capacity * 100;
 }
 
 /* What the balancer looked at is scheduler work on the balancing CPU. */

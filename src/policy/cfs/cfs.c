@@ -47,6 +47,7 @@
  *   capacity    1024 per logical CPU, SMT siblings included (modern, with
  *               SD_SHARE_CPUCAPACITY marking the SMT level); smt_gain=1178
  *               gives the 2.6.x-4.x rule (siblings share 1.15 CPUs).
+ *               What RT takes comes off it for the fair class (cfs/capacity.c).
  *
  *   rt_bandwidth  server: 6.12's fair server (50 ms of every 1 s for the
  *               fair tasks of a CPU that RT starves); throttle: the RT
@@ -721,6 +722,9 @@ static int cfs_check_rq(struct sl_sim *sim, struct cfs *s, struct cfs_rq *rq, st
 		return sl_fail_internal(err, "cfs: CPU %d runs task %d, its runqueue's curr is %d",
 					cpu, running ? running->id : -1,
 					rq->curr ? rq->curr->task->id : -1);
+	if (rq->capacity < 1 || rq->capacity > rq->capacity_orig)
+		return sl_fail_internal(err, "cfs: CPU %d: capacity_of %ld outside 1..%ld", cpu,
+					rq->capacity, rq->capacity_orig);
 	if (rq->tl.nr + (rq->curr != NULL) != rq->nr_running)
 		return sl_fail_internal(err, "cfs: CPU %d: %d queued + %d running, nr_running %d",
 					cpu, rq->tl.nr, rq->curr != NULL, rq->nr_running);

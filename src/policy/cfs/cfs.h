@@ -17,6 +17,8 @@
  *                   tick and wakeup preemption, moving a queued task
  *   cfs/pelt.c      PELT load / runnable / utilisation averages
  *   cfs/topology.c   scheduler domains, groups and capacities from the topology
+ *   cfs/capacity.c  what RT leaves the fair class of each CPU and group
+ *                   (scale_rt_capacity, update_group_capacity)
  *   cfs/gsum.c      the groups' running sums of their CPUs' loads and counts
  *   cfs/select.c    wakeup placement (wake_affine, select_idle_sibling) and
  *                   fork / exec placement (find_idlest_group)
@@ -201,7 +203,11 @@ struct cfs_group {
 	int end_cpu;			/* its last CPU + 1 (loops stop there) */
 	int weight;			/* CPUs */
 	int cores;			/* SMT cores (sibling sets) */
-	long capacity;			/* sum of capacity_of() */
+	/* sgc->capacity: the sum of capacity_of() over its CPUs, as the
+	 * last update_group_capacity of its domain left it (capacity.c),
+	 * and sgc->next_update (jiffies) */
+	long capacity;
+	uint64_t cap_next_update;
 	unsigned flags;			/* its child domain's flags (SMT: SHARE_CPUCAPACITY) */
 	int first_cpu;			/* group_balance_cpu() */
 	/* runtime, shared as the kernel's sched_group_capacity is: set when
@@ -259,6 +265,9 @@ struct cfs_rt_rq {
 	sl_time fs_deadline, fs_runtime;
 	sl_time acct_at;		/* bandwidth accounted up to here */
 	bool acct_fair;			/* ... and what ran since: fair or idle (else RT) */
+	/* rq->avg_rt: PELT of "an RT task runs" (util only; capacity.c
+	 * turns it into the fair class's capacity) */
+	struct cfs_avg avg;
 };
 
 /*
@@ -271,7 +280,8 @@ struct cfs_rq {
 	int cpu;
 	int nr_running;			/* queued + running */
 	long load;			/* sum of the weights of nr_running */
-	long capacity;			/* capacity_of(): capacity_orig, no RT/IRQ */
+	long capacity;			/* capacity_of(): less RT's share (capacity.c) */
+	long capacity_orig;		/* arch_scale_cpu_capacity() */
 	struct cfs_entity *curr;	/* running (not in the tree), or NULL */
 	int nr_numa_running, nr_preferred_running;
 	struct cfs_avg avg;		/* the CPU's PELT signals */
@@ -542,6 +552,9 @@ void cfs_pelt_sync(struct cfs *s, struct cfs_entity *se);
 /* update_blocked_averages(): the CPU's own signals, at its periodic and
  * newly-idle balance. */
 void cfs_pelt_blocked(struct cfs *s, int cpu);
+/* update_rt_rq_load_avg(): bring cpu's avg_rt to now, an RT task having
+ * run (running) or not since its last update. */
+void cfs_pelt_rt(struct cfs *s, int cpu, bool running);
 
 /* What the kernel reads (cpu_load, cpu_util_cfs, cpu_runnable,
  * task_h_load, task_util): the signals as their last update left them,
@@ -555,7 +568,7 @@ static inline long cfs_cpu_load(const struct cfs_rq *rq)
 static inline long cfs_util_capped(const struct cfs_rq *rq, long util, long est)
 {
 	util = util > est ? util : est;
-	return util < rq->capacity ? util : rq->capacity;
+	return util < rq->capacity_orig ? util : rq->capacity_orig;
 }
 /* cpu_util_cfs(): util_avg and the queued tasks' estimates. */
 static inline long cfs_cpu_util(const struct cfs_rq *rq)
@@ -601,6 +614,19 @@ void cfs_free_domains(struct cfs *s);
 bool cfs_share_cache(const struct cfs *s, int a, int b);
 /* All SMT siblings of cpu (itself included) are idle. */
 bool cfs_core_idle(const struct cfs *s, int cpu);
+
+/* ---- cfs/capacity.c ---- */
+
+/* update_group_capacity(): refresh the capacity of cpu's own group in
+ * its domain sd (capacity_of(cpu) itself at the lowest level); the next
+ * is due `interval` jiffies on (the domain's balance_interval, clamped). */
+void cfs_update_group_capacity(struct cfs *s, int cpu, struct cfs_domain *sd, uint64_t interval);
+/* check_cpu_capacity(): RT (or IRQ) took a noticeable share of rq's CPU,
+ * by the domain's imbalance_pct. */
+static inline bool cfs_capacity_reduced(const struct cfs_rq *rq, const struct cfs_domain *sd)
+{
+	return rq->capacity * sd->imbalance_pct < rq->capacity_orig * 100;
+}
 
 /* ---- cfs/gsum.c ---- */
 

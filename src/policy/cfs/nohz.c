@@ -28,10 +28,10 @@
  *   - nohz=off gives a kernel without NO_HZ_IDLE (CONFIG_HZ_PERIODIC):
  *     every CPU ticks and an idle one balances for itself.
  *
- * Omitted: check_cpu_capacity, asymmetric-packing and misfit kicks (no RT
- * or IRQ pressure on capacity, no asymmetric CPUs); NOHZ_NEWILB_KICK (a CPU
- * about to go idle updating the idle CPUs' blocked load itself,
- * nohz_run_idle_balance); housekeeping masks (every CPU is one).
+ * Omitted: asymmetric-packing and misfit kicks (no asymmetric CPUs);
+ * NOHZ_NEWILB_KICK (a CPU about to go idle updating the idle CPUs' blocked
+ * load itself, nohz_run_idle_balance); housekeeping masks (every CPU is
+ * one).
  */
 #include "policy/cfs/cfs.h"
 #include "sim/sim.h"
@@ -141,8 +141,10 @@ void cfs_nohz_kick(struct cfs *s, int cpu)
 	if (s->nohz_has_blocked && j > s->nohz_next_blocked)
 		flags = NOHZ_STATS_KICK;
 	if (j >= s->nohz_next_balance) {
-		/* rq->nr_running: every class's tasks */
+		/* rq->nr_running: every class's tasks; a fair task on a CPU
+		 * RT has shrunk may find a better one (check_cpu_capacity) */
 		if (rq->nr_running + rq->rt.nr_running >= 2 ||
+		    (rq->nr_running >= 1 && cfs_capacity_reduced(rq, &rq->sd[0])) ||
 		    (rq->sd_llc >= 0 && llc_busy_cpus(s, rq) > 1))
 			flags = NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
 	}

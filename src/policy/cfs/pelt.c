@@ -57,8 +57,16 @@
  * cpu_util_without, cpu_util_cfs_boost; fair.c calls them where
  * enqueue_task_fair and dequeue_task_fair do.
  *
+ * avg_rt (cfs_pelt_rt): 6.12 pelt.c update_rt_rq_load_avg (load, runnable
+ * and running all 0 or 1, util the only average read) and
+ * update_other_load_avgs, rt.c put_prev_task_rt / set_next_task_rt /
+ * task_tick_rt / switched_to_rt, fair.c others_have_blocked: updated
+ * where those are, so that the "an RT task runs" signal is integrated
+ * over every interval (1 into each put and tick, 0 at each pick).
+ *
  * Omitted: uclamp, frequency invariance (fixed clocks), group entities
- * (task_h_load is the task's own load_avg), RT/DL/IRQ averages.
+ * (task_h_load is the task's own load_avg), DL and IRQ averages (no
+ * deadline class; IRQ time is not modelled).
  */
 #include "policy/cfs/cfs.h"
 #include "sim/sim.h"
@@ -233,7 +241,7 @@ static void cfs_pelt_rq_update(struct cfs_rq *rq, sl_time now)
 	if (rq->removed.nr)
 		cfs_pelt_take_removed(rq);
 	cfs_pelt_update(&rq->avg, now, (unsigned long)rq->load, (unsigned long)rq->nr_running,
-			rq->curr ? (unsigned long)rq->capacity : 0, 1);
+			rq->curr ? (unsigned long)rq->capacity_orig : 0, 1);
 }
 
 void cfs_pelt_rq(struct cfs *s, struct cfs_rq *rq)
@@ -254,7 +262,7 @@ void cfs_pelt_se(struct cfs *s, struct cfs_entity *se)
 	bool running = se->on_rq && rq->curr == se;
 
 	if (cfs_pelt_update(&se->avg, sl_now(s->sim), se->on_rq, se->on_rq && !se->delayed,
-			    running ? (unsigned long)rq->capacity : 0, (unsigned long)se->weight))
+			    running ? (unsigned long)rq->capacity_orig : 0, (unsigned long)se->weight))
 		se->avg.util_est &= ~CFS_UTIL_AVG_UNCHANGED;	/* cfs_se_util_change() */
 }
 
@@ -296,7 +304,7 @@ void cfs_util_est_update(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se
 		uint32_t diff = ewma - dequeued;
 		if (diff >= UTIL_EST_MARGIN) {
 			/* no idle time proven: no sample */
-			if (dequeued > (uint32_t)rq->capacity)
+			if (dequeued > (uint32_t)rq->capacity_orig)
 				return;
 			/* it did not get all the CPU it wanted: keep the estimate */
 			if (dequeued + UTIL_EST_MARGIN >= se->avg.runnable_avg) {
@@ -408,7 +416,7 @@ void cfs_pelt_init_new(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
 	struct cfs_avg *sa = &se->avg;
 
 	*sa = (struct cfs_avg){ .load_avg = (uint64_t)se->weight };
-	long cap = (rq->capacity - (long)rq->avg.util_avg) / 2;
+	long cap = (rq->capacity_orig - (long)rq->avg.util_avg) / 2;
 	if (cap > 0) {
 		if (rq->avg.util_avg) {
 			sa->util_avg = rq->avg.util_avg * (uint64_t)se->weight;
@@ -430,12 +438,25 @@ void cfs_pelt_sync(struct cfs *s, struct cfs_entity *se)
 			(unsigned long)se->weight);
 }
 
+void cfs_pelt_rt(struct cfs *s, int cpu, bool running)
+{
+	struct cfs_rq *rq = &s->rq[cpu];
+
+	/* time runs at capacity_orig here as fair's does (the header's CPU
+	 * invariance): a full CPU's worth of RT gives util_avg -> 1024 */
+	cfs_pelt_update(&rq->rt.avg, sl_now(s->sim), running, running,
+			running ? (unsigned long)rq->capacity_orig : 0, 1);
+}
+
 void cfs_pelt_blocked(struct cfs *s, int cpu)
 {
 	struct cfs_rq *rq = &s->rq[cpu];
 
+	/* update_other_load_avgs() first, then the fair class's */
+	cfs_pelt_rt(s, cpu, rq->rt.curr != NULL);
 	cfs_pelt_rq(s, rq);
-	/* update_blocked_load_tick / _status (nohz.c reads them) */
+	/* update_blocked_load_tick / _status (nohz.c reads them); RT's
+	 * decaying average keeps the updates coming (others_have_blocked) */
 	rq->last_blocked_tick = sl_jiffies(s->sim);
-	rq->has_blocked_load = rq->avg.load_avg || rq->avg.util_avg;
+	rq->has_blocked_load = rq->avg.load_avg || rq->avg.util_avg || rq->rt.avg.util_avg;
 }

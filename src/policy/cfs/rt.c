@@ -30,9 +30,11 @@
  *     overloaded CPU to push instead of taking its lock): a pull here
  *     takes the task directly, as with RT_PUSH_IPI off.
  *   - Capacity fitness (uclamp, asymmetric CPUs): every CPU fits.
- *   - RT tasks add nothing to fair's PELT or capacity (scale_rt_capacity,
- *     avg_rt): the fair balancer sees a CPU busy with RT as having full
- *     capacity for fair tasks.
+ *
+ * RT's own average (rq->avg_rt, cfs_pelt_rt) is brought up to date at
+ * the put, pick and tick of an RT task, as 6.12's put_prev_task_rt,
+ * set_next_task_rt and task_tick_rt do; cfs/capacity.c takes it off the
+ * fair class's capacity.
  */
 #include "policy/cfs/cfs.h"
 #include "sim/sim.h"
@@ -257,6 +259,7 @@ void cfs_rt_put_prev(struct cfs *s, int cpu, struct cfs_entity *se)
 {
 	struct cfs_rt_rq *rt = &s->rq[cpu].rt;
 
+	cfs_pelt_rt(s, cpu, true);	/* an RT task ran until now */
 	if (rt->curr == se)
 		rt->curr = NULL;
 	if (se->task->state != SL_TASK_RUNNABLE && se->rt_queued)
@@ -274,6 +277,9 @@ struct cfs_entity *cfs_rt_pick(struct cfs *s, int cpu)
 	if (!rt->nr_running || cfs_rtbw_rt_throttled(s, cpu) || cfs_rtbw_fair_first(s, cpu))
 		return NULL;
 	struct cfs_entity *se = cfs_rt_first(s, cpu);
+	/* set_next_task_rt(): what ran until now was not RT (an RT prev's
+	 * put has already brought avg_rt to now, so this is then a no-op) */
+	cfs_pelt_rt(s, cpu, false);
 	rt->curr = se;
 	if (rt->nr_running > 1)
 		cfs_rt_push(s, cpu);
@@ -286,7 +292,10 @@ void cfs_rt_task_tick(struct cfs *s, int cpu)
 {
 	struct cfs_entity *se = s->rq[cpu].rt.curr;
 
-	if (!se || se->policy != SL_SCHED_RR || --se->rt_slice > 0)
+	if (!se)
+		return;
+	cfs_pelt_rt(s, cpu, true);
+	if (se->policy != SL_SCHED_RR || --se->rt_slice > 0)
 		return;
 	se->rt_slice = s->rr_ticks;
 	if (se->rt_prev || se->rt_next) {

@@ -332,7 +332,7 @@ int cfs_build_domains(struct cfs *s, struct sl_err *err)
 		const struct cfs_level *child = NULL;
 		sl_cpumask prev;
 
-		rq->capacity = cfs_cpu_capacity(s, cpu);
+		rq->capacity_orig = rq->capacity = cfs_cpu_capacity(s, cpu);
 		sl_cpumask_clear(&prev);
 		sl_cpumask_set(&prev, cpu);
 		rq->nsd = 0;
