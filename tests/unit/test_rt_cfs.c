@@ -752,3 +752,38 @@ SL_TEST(rt_cfs_balancer_weighs_load_against_rt_reduced_capacity)
 	       rtc_ms(lo), rtc_ms(hi));
 	sl_sim_destroy(r.sim);
 }
+
+/* Two CPUs.  CPU 0: fair hog A beside an RT task that runs 3.6 ms of
+ * every 3.9; CPU 1: fair hogs B and C.  Weighed against its capacity,
+ * CPU 0 is the busiest, but its one fair task is heavier than the
+ * imbalance: find_busiest_queue passes over such a queue unless RT has
+ * shrunk its CPU (check_cpu_capacity); with the rule CPU 1 takes A, queued
+ * while RT runs, once it has failed enough (and CPU 0, idle between RT's
+ * runs, takes a hog back): A ran 32.4 ms of 240, 23.5 without the rule,
+ * stuck behind RT. */
+SL_TEST(rt_cfs_lone_task_leaves_a_cpu_rt_shrank)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:2 pu:1", "cfs", 240 * SL_MSEC))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *rt = rtc_new(r.sim), *hog[3];
+	for (int i = 0; i < 60; i++) {
+		rtc_run(rt, 3.6);
+		rtc_sleep(rt, 0.3);
+	}
+	rtc_fork(root, rt, "r", SL_SCHED_FIFO, 10, 0, 1);
+	static const char *const names[] = { "A", "B", "C" };
+	for (int i = 0; i < 3; i++) {
+		hog[i] = rtc_new(r.sim);
+		rtc_affinity_all(hog[i], 2);
+		rtc_run(hog[i], 1000);
+		rtc_fork(root, hog[i], names[i], SL_SCHED_NORMAL, 0, i ? 1 : 0, 1);
+	}
+	if (!rtc_go(&r, root))
+		return;
+	const struct sl_task *a = rtc_find(r.sim, "A");
+	sl_time u = a->user_ns + a->sys_ns;
+	CHECKF(u > 28 * SL_MSEC, "A ran %.1f ms of 240", rtc_ms(u));
+	sl_sim_destroy(r.sim);
+}

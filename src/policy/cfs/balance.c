@@ -419,21 +419,12 @@ static void cfs_update_idle_cpu_scan(struct cfs *s, const struct cfs_lb_env *env
 		(int)((CFS_CAPACITY_SCALE - tmp) * rq->llc_size / CFS_CAPACITY_SCALE);
 }
 
-static uint64_t cfs_balance_interval(const struct cfs *s, struct cfs_domain *sd, bool busy);
-
 static void cfs_sd_stats(struct cfs *s, struct cfs_lb_env *env, struct cfs_sd_stats *sds)
 {
 	long sum_util = 0;
 
 	const struct cfs_span *sp = env->sd->span;
 	int idx = (int)(env->sd - env->dst_rq->sd);
-
-	/* the local group's capacity first (a newly-idle balance only when
-	 * its next update is due) */
-	if (env->idle != CFS_NEWLY_IDLE ||
-	    sl_jiffies(s->sim) >= sp->groups[env->sd->local].cap_next_update)
-		cfs_update_group_capacity(s, env->dst_cpu, env->sd,
-					  cfs_balance_interval(s, env->sd, false));
 
 	*sds = (struct cfs_sd_stats){ 0 };
 	sds->prefer_sibling = idx > 0 && (env->dst_rq->sd[idx - 1].flags & CFS_SD_PREFER_SIBLING);
@@ -565,9 +556,20 @@ static bool cfs_only_local_busy(const struct cfs *s, struct cfs_lb_env *env)
 	return true;
 }
 
+static uint64_t cfs_balance_interval(const struct cfs *s, struct cfs_domain *sd, bool busy);
+
 static const struct cfs_group *cfs_find_busiest_group(struct cfs *s, struct cfs_lb_env *env)
 {
 	struct cfs_sd_stats sds;
+
+	/* update_sd_lb_stats() refreshes the local group's capacity first (a
+	 * newly-idle balance only when its next update is due): the one
+	 * thing gathering the statistics changes, so it comes before the
+	 * shortcut below */
+	if (env->idle != CFS_NEWLY_IDLE ||
+	    sl_jiffies(s->sim) >= env->sd->span->groups[env->sd->local].cap_next_update)
+		cfs_update_group_capacity(s, env->dst_cpu, env->sd,
+					  cfs_balance_interval(s, env->sd, false));
 
 	/* An idle machine's every idle CPU balances at every tick: without
 	 * a task elsewhere there is no busiest group, and the statistics
