@@ -787,3 +787,31 @@ SL_TEST(rt_cfs_lone_task_leaves_a_cpu_rt_shrank)
 	CHECKF(u > 28 * SL_MSEC, "A ran %.1f ms of 240", rtc_ms(u));
 	sl_sim_destroy(r.sim);
 }
+
+/* find_lowest_rq spreads: among equally low CPUs it takes, with
+ * cpumask_any_and_distribute, the first after the one the CPU running it
+ * chose last.  A FIFO 90 root on CPU 0 forks three FIFO 10 children, one
+ * at a time, each done (1 ms) before the next: each finds CPUs 1-3 idle
+ * and goes to the next of them (the first of the mask every time would
+ * be CPU 1 thrice). */
+SL_TEST(rt_cfs_lowest_cpu_choice_is_distributed)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:4 pu:1", "cfs", 0))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *kid[3];
+	rtc_setsched(root, SL_SCHED_FIFO, 90, 0);
+	for (int i = 0; i < 3; i++) {
+		kid[i] = rtc_new(r.sim);
+		rtc_run(kid[i], 1);
+		rtc_fork(root, kid[i], "k", SL_SCHED_FIFO, 10, 0, 0);
+		rtc_sleep(root, 3);
+	}
+	if (!rtc_go(&r, root))
+		return;
+	for (int i = 0; i < 3; i++)
+		CHECKF(kid[i]->cpu[0] == i + 1, "child %d ran on CPU %d, not %d", i, kid[i]->cpu[0],
+		       i + 1);
+	sl_sim_destroy(r.sim);
+}

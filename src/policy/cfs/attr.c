@@ -184,25 +184,11 @@ void cfs_setscheduler(struct sl_sim *sim, struct sl_task *t, const struct sl_sch
 		cfs_attr_fair(s, se);
 }
 
-/* cpumask_any_and_distribute(): the next allowed CPU after the one this
- * CPU last returned, wrapping (the kernel's per-CPU
- * distribute_cpu_mask_prev), so that successive moves spread. */
-static int cfs_attr_distribute(struct cfs *s, int this_cpu, const sl_cpumask *mask)
-{
-	struct cfs_rq *rq = &s->rq[this_cpu];
-	int next = sl_cpumask_next(mask, rq->dist_prev + 1);
-
-	if (next < 0 || next >= s->ncpus)
-		next = sl_cpumask_first(mask);
-	rq->dist_prev = next;
-	return next;
-}
-
 /* Move a queued, not running task of this_cpu's choosing off a CPU its
  * mask forbids (move_queued_task). */
 static void cfs_attr_move(struct cfs *s, struct cfs_entity *se, int this_cpu)
 {
-	int dest = cfs_attr_distribute(s, this_cpu, &se->task->allowed);
+	int dest = cfs_any_and_distribute(s, this_cpu, &se->task->allowed, NULL);
 
 	if (se->rt)
 		cfs_rt_move_queued(s, se, dest);

@@ -615,6 +615,23 @@ bool cfs_share_cache(const struct cfs *s, int a, int b);
 /* All SMT siblings of cpu (itself included) are idle. */
 bool cfs_core_idle(const struct cfs *s, int cpu);
 
+/* cpumask_any_and_distribute(a, b) run on exec_cpu: the first CPU of a & b
+ * (b NULL: of a) after the one exec_cpu's last call returned, wrapping
+ * (the kernel's per-CPU distribute_cpu_mask_prev, 0 at boot, so the first
+ * call skips CPU 0), so that successive choices spread; -1 if none. */
+static inline int cfs_any_and_distribute(struct cfs *s, int exec_cpu, const sl_cpumask *a,
+					 const sl_cpumask *b)
+{
+	struct cfs_rq *rq = &s->rq[exec_cpu];
+	int next = sl_cpumask_next_and_in(a, b, rq->dist_prev + 1, s->ncpus);
+
+	if (next < 0)
+		next = sl_cpumask_next_and_in(a, b, 0, rq->dist_prev + 1);
+	if (next >= 0)
+		rq->dist_prev = next;
+	return next;
+}
+
 /* ---- cfs/capacity.c ---- */
 
 /* update_group_capacity(): refresh the capacity of cpu's own group in

@@ -22,9 +22,7 @@
  *   - One RT runqueue per CPU, no RT group scheduling (6.12's default
  *     CONFIG_RT_GROUP_SCHED=n), no priority inheritance (no rt_mutex).
  *   - cpupri is computed by a scan of the allowed CPUs (the kernel keeps
- *     a two-level bitmap); the same CPUs come out.  find_lowest_rq's
- *     cpumask_any_and_distribute takes the first CPU of the mask in the
- *     domain, not the one after the last it returned.
+ *     a two-level bitmap); the same CPUs come out.
  *   - check_preempt_equal_prio (a woken task that cannot move displaces
  *     an equal-priority one that can) and RT_PUSH_IPI (the pull asks the
  *     overloaded CPU to push instead of taking its lock): a pull here
@@ -204,6 +202,8 @@ static int cfs_rt_find_lowest(struct cfs *s, const struct cfs_entity *se, int th
 		return -1;
 	if (se->cpu >= 0 && sl_cpumask_test(&mask, se->cpu))
 		return se->cpu;
+	/* the CPU running this (smp_processor_id()): its distribute state */
+	int exec_cpu = this_cpu >= 0 ? this_cpu : se->cpu >= 0 ? se->cpu : 0;
 	if (this_cpu >= 0 && !sl_cpumask_test(&mask, this_cpu))
 		this_cpu = -1;
 	if (se->cpu >= 0) {
@@ -214,12 +214,12 @@ static int cfs_rt_find_lowest(struct cfs *s, const struct cfs_entity *se, int th
 				continue;
 			if (this_cpu >= 0 && sl_cpumask_test(&sd->span->cpus, this_cpu))
 				return this_cpu;
-			sl_cpumask in = sl_cpumask_and(mask, &sd->span->cpus);
-			if (!sl_cpumask_empty(&in))
-				return sl_cpumask_first(&in);
+			int best = cfs_any_and_distribute(s, exec_cpu, &mask, &sd->span->cpus);
+			if (best >= 0)
+				return best;
 		}
 	}
-	return this_cpu >= 0 ? this_cpu : sl_cpumask_first(&mask);
+	return this_cpu >= 0 ? this_cpu : cfs_any_and_distribute(s, exec_cpu, &mask, NULL);
 }
 
 /*
