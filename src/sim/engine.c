@@ -588,8 +588,12 @@ void sl_migration_wake(struct sl_sim *sim, int cpu, long arg)
 	c->migration_pending = true;
 	c->migration_arg = arg;
 	c->migration_now = c->curr && sim->acting == c->curr;
+	/* asked for by the task running there, in its own action: a wakeup
+	 * on the same CPU needs no IPI, and the caller sleeps in
+	 * wait_for_completion() at once, so the thread runs now */
 	if (!c->in_migration)
-		sl_eventq_schedule(&sim->q, &c->migr_ev, sim->now + sim->model->ipi_ns);
+		sl_eventq_schedule(&sim->q, &c->migr_ev,
+				   sim->now + (c->migration_now ? 0 : sim->model->ipi_ns));
 }
 
 /* Out of line: an idle CPU's balancing at every tick charges its scan

@@ -173,12 +173,13 @@ static inline bool sl_task_running(const struct sl_task *t) { return t->cpu >= 0
 void sl_resched(struct sl_sim *sim, int cpu);
 bool sl_need_resched(const struct sl_sim *sim, int cpu);
 
-/* Wake `cpu`'s migration thread (SCHED_FIFO 99): it preempts what runs
- * there and calls the policy's migration op with `arg`.  A request while
- * one is pending is merged (the first arg is kept).  Under SL_PREEMPT_NONE
- * it waits for the running task to leave kernel work, unless that task
- * asked for it itself (sched_exec, set_cpus_allowed: the caller sleeps in
- * wait_for_completion and the thread runs at once). */
+/* Wake `cpu`'s migration thread (SCHED_FIFO 99): after an IPI's latency
+ * it preempts what runs there and calls the policy's migration op with
+ * `arg`.  A request while one is pending is merged (the first arg is
+ * kept).  Under SL_PREEMPT_NONE it waits for the running task to leave
+ * kernel work.  A request by the task running there, in its own action
+ * (sched_exec, set_cpus_allowed), needs no IPI and waits for nothing: the
+ * caller sleeps in wait_for_completion and the thread runs at once. */
 void sl_migration_wake(struct sl_sim *sim, int cpu, long arg);
 
 /* Charge scheduler work done on `cpu` (e.g. an O(n) goodness scan) as

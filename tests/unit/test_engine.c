@@ -605,6 +605,61 @@ SL_TEST(engine_each_call_returns_to_user)
 	CHECKF(none == 5 * SL_MSEC, "not preemptible: the thread ran at %lld ns", (long long)none);
 }
 
+/* sched_exec's own request: the exec'ing task wakes its CPU's migration
+ * thread in its exec (the policy's exec op, as o1's and domains' exec
+ * balancing do). */
+static void kexit_self_exec(struct sl_sim *sim, struct sl_task *t)
+{
+	migr_started = true;
+	kexit_task = t;
+	sl_migration_wake(sim, t->cpu, 0);
+}
+
+static const struct sl_policy_ops kexit_self_full_ops = {
+	.name = "fifo-self-full", .summary = "test FIFO whose exec wakes its own migration thread",
+	.task_size = sizeof(struct fifo_task), .init = fifo_init, .fork = fifo_enqueue_new,
+	.wakeup = fifo_wakeup, .pick_next = fifo_pick, .tick = fifo_tick,
+	.migration = kexit_migration, .exec = kexit_self_exec,
+};
+
+static const struct sl_policy_ops kexit_self_none_ops = {
+	.name = "fifo-self-none", .summary = "the same without CONFIG_PREEMPT",
+	.task_size = sizeof(struct fifo_task), .init = kexit_none_init, .fork = fifo_enqueue_new,
+	.wakeup = fifo_wakeup, .pick_next = fifo_pick, .tick = fifo_tick,
+	.migration = kexit_migration, .exec = kexit_self_exec,
+};
+
+SL_TEST(engine_self_requested_migration_needs_no_ipi)
+{
+	/* A task asking for its own CPU's migration thread wakes it on
+	 * that CPU (no IPI) and sleeps in wait_for_completion(): the
+	 * thread runs at the exec, not an IPI's latency (2 ms here) later,
+	 * with or without CONFIG_PREEMPT */
+	const struct sl_policy_ops *ops[] = { &kexit_self_full_ops, &kexit_self_none_ops };
+	for (int i = 0; i < 2; i++) {
+		struct sl_machine m;
+		if (!load_zeroed(&m, "pack:1 core:2 pu:1"))
+			return;
+		m.speed.ipi_ns = 2 * SL_MSEC;
+		m.speed.exec_ns = 5 * SL_MSEC;
+		migr_started = false;
+		kexit_migr_at = -1;
+		struct sl_sim *sim = checked_sim(&m, ops[i], 1, NULL);
+		if (!sim)
+			return;
+		struct script *sc = script_new(sim);
+		script_add(sc, sl_act_run(1e6, SL_WC_INT));
+		script_add(sc, sl_act_exec("sys"));
+		script_add(sc, sl_act_run(10e6, SL_WC_INT));
+		sl_sim_spawn_root(sim, &script_prog, sc, "sys");
+		struct sl_run_stats st;
+		CHECK(run(sim, &st) == 0 && migr_started);
+		CHECKF(kexit_migr_at == 1 * SL_MSEC, "%s: the thread ran at %lld ns, want 1 ms",
+		       ops[i]->name, (long long)kexit_migr_at);
+		sl_sim_destroy(sim);
+	}
+}
+
 /* The same FIFO waking CPU 0's migration thread a second time while the
  * task it preempted is switched back in: when does each run? */
 static sl_time kexit_runs[2];

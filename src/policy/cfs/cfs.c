@@ -59,9 +59,9 @@
  *     RT class and BATCH / IDLE are in cfs/rt.c and cfs/fair.c, what
  *     they simplify in their headers; the migration thread is the
  *     engine's.
- *   - sched_exec moves the task through the migration thread after the
- *     machine's IPI latency; the kernel's stop_one_cpu waits for it, so
- *     here the task may run a little longer on its old CPU.
+ *   - sched_exec moves the task through the migration thread, which
+ *     preempts it at once; the kernel's stop_one_cpu waits for it
+ *     asleep.
  *   - A timer wakeup is done from the CPU where the task slept, as if the
  *     hrtimer fired there.
  *   - The per-rq clock and clock_task: one engine clock for everything.

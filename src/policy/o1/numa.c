@@ -49,9 +49,10 @@
  *     known.  Both are offered; CPUs is the default.
  *
  * Omitted / simplified:
- *   - The exec'ing task keeps running until its CPU's migration thread
- *     (an IPI later) preempts it; the kernel blocked it on the completion
- *     at once.  The exec cost is charged before the move, not after.
+ *   - The exec'ing task's own CPU's migration thread preempts it at the
+ *     exec (no IPI); the kernel blocked it on the completion, so the
+ *     thread ran then too, but the task here is preempted, not asleep.
+ *     The exec cost is paid after the move, as in the kernel.
  *   - The migration thread moves the task with activate_task
  *     (o1_migrate_task): a sleep credit for its time since it was
  *     preempted, and in 2.6.0 the activated mark whose runqueue-wait
