@@ -815,3 +815,33 @@ SL_TEST(rt_cfs_lowest_cpu_choice_is_distributed)
 		       i + 1);
 	sl_sim_destroy(r.sim);
 }
+
+/* check_preempt_equal_prio: a FIFO 10 task that may run anywhere runs on
+ * CPU 0 while a fair task runs on CPU 1; that one forks a FIFO 10 task
+ * pinned to CPU 0.  Equal priorities do not preempt, but the new one can
+ * run nowhere else and the running one can: the new one goes to the head
+ * of the list and runs at once, and the other is pushed to CPU 1 (without
+ * the rule the new one waits for the other's 20 ms). */
+SL_TEST(rt_cfs_equal_priority_pinned_wakeup_displaces_a_movable_one)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:2 pu:1", "cfs", 0))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *mover = rtc_new(r.sim), *pin = rtc_new(r.sim),
+			  *forker = rtc_new(r.sim);
+	rtc_run(forker, 2);
+	rtc_fork(forker, pin, "pin", SL_SCHED_FIFO, 10, 0, 1);
+	rtc_affinity_all(mover, 2);
+	rtc_run(mover, 20);
+	rtc_run(pin, 5);
+	rtc_fork(root, forker, "forker", SL_SCHED_NORMAL, 0, 1, 1);
+	rtc_fork(root, mover, "mover", SL_SCHED_FIFO, 10, 0, 1);
+	if (!rtc_go(&r, root))
+		return;
+	CHECKF(mover->cpu[1] == 0, "mover began its run on CPU %d", mover->cpu[1]);
+	CHECKF(pin->at[0] < 3 * SL_MSEC && pin->cpu[0] == 0, "pin began at %.3f ms on CPU %d",
+	       rtc_ms(pin->at[0]), pin->cpu[0]);
+	CHECKF(mover->cpu[2] == 1, "mover ended on CPU %d", mover->cpu[2]);
+	sl_sim_destroy(r.sim);
+}

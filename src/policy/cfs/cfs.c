@@ -430,7 +430,7 @@ static void cfs_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task 
 		}
 		se->cpu = cpu;
 		cfs_rt_enqueue(s, se, false);
-		cfs_rt_check_preempt(s, se);
+		cfs_rt_wakeup_preempt(s, se);
 		cfs_rt_woken(s, se);
 		return;
 	}
@@ -492,7 +492,7 @@ static void cfs_rt_wakeup(struct cfs *s, struct cfs_entity *se, int waker_cpu, u
 	}
 	cfs_note_wake_idle(s, &s->rq[cpu]);
 	cfs_rt_enqueue(s, se, false);
-	cfs_rt_check_preempt(s, se);
+	cfs_rt_wakeup_preempt(s, se);
 	cfs_rt_woken(s, se);
 }
 

@@ -23,10 +23,9 @@
  *     CONFIG_RT_GROUP_SCHED=n), no priority inheritance (no rt_mutex).
  *   - cpupri is computed by a scan of the allowed CPUs (the kernel keeps
  *     a two-level bitmap); the same CPUs come out.
- *   - check_preempt_equal_prio (a woken task that cannot move displaces
- *     an equal-priority one that can) and RT_PUSH_IPI (the pull asks the
- *     overloaded CPU to push instead of taking its lock): a pull here
- *     takes the task directly, as with RT_PUSH_IPI off.
+ *   - RT_PUSH_IPI (the pull asks the overloaded CPU to push instead of
+ *     taking its lock): a pull here takes the task directly, as with
+ *     RT_PUSH_IPI off.
  *   - Capacity fitness (uclamp, asymmetric CPUs): every CPU fits.
  *
  * RT's own average (rq->avg_rt, cfs_pelt_rt) is brought up to date at
@@ -146,23 +145,59 @@ static const struct cfs_entity *cfs_rt_running(const struct cfs *s, int cpu)
 	return s->rq[cpu].rt.curr;
 }
 
+/* cpupri_find(): some CPU the task may run on runs a lower priority. */
+static bool cfs_rt_lower_somewhere(const struct cfs *s, const struct cfs_entity *se)
+{
+	int prio = SL_RT_PRIO_MAX - se->rt_prio;
+
+	sl_for_each_cpu_in(c, &se->task->allowed, 0, s->ncpus)
+		if (cfs_rt_cpupri(s, c) < prio)
+			return true;
+	return false;
+}
+
 /*
- * wakeup_preempt(): an RT task preempts a fair one (a class above it:
- * wakeup_preempt() resched's when the classes differ) unless the fair
- * server is serving the CPU, and a lower-priority RT one
- * (wakeup_preempt_rt); an equal priority waits.
+ * An RT task preempts a fair one (a class above it: wakeup_preempt()
+ * resched's when the classes differ) unless the fair server is serving
+ * the CPU, and a lower-priority RT one; an equal priority waits.  True if
+ * it asked for a reschedule.
  */
-void cfs_rt_check_preempt(struct cfs *s, struct cfs_entity *se)
+bool cfs_rt_check_preempt(struct cfs *s, struct cfs_entity *se)
 {
 	int cpu = se->cpu;
 	const struct cfs_entity *curr = cfs_rt_running(s, cpu);
 
-	if (sl_need_resched(s->sim, cpu) || cfs_rtbw_rt_throttled(s, cpu))
-		return;
-	if (curr == se)
-		return;
-	if (curr ? se->rt_prio < curr->rt_prio : !cfs_rtbw_fair_first(s, cpu))
+	if (sl_need_resched(s->sim, cpu) || cfs_rtbw_rt_throttled(s, cpu) || curr == se)
+		return false;
+	if (curr ? se->rt_prio < curr->rt_prio : !cfs_rtbw_fair_first(s, cpu)) {
 		sl_resched(s->sim, cpu);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * wakeup_preempt_rt() for a woken or new task: as above, and at an equal
+ * priority, if the woken task can run nowhere else and the running one
+ * could (check_preempt_equal_prio), the woken one goes to the head of its
+ * list and the CPU reschedules, so that it runs and the other is pushed.
+ */
+void cfs_rt_wakeup_preempt(struct cfs *s, struct cfs_entity *se)
+{
+	int cpu = se->cpu;
+	const struct cfs_entity *curr = cfs_rt_running(s, cpu);
+
+	if (cfs_rt_check_preempt(s, se) || sl_need_resched(s->sim, cpu) ||
+	    cfs_rtbw_rt_throttled(s, cpu))
+		return;
+	if (!curr || curr == se || se->rt_prio != curr->rt_prio ||
+	    sl_cpumask_at_most_one(&curr->task->allowed) || !cfs_rt_lower_somewhere(s, curr))
+		return;
+	if (!sl_cpumask_at_most_one(&se->task->allowed) && cfs_rt_lower_somewhere(s, se))
+		return;	/* it can be pushed or pulled elsewhere itself */
+	cfs_rt_dequeue(s, se);
+	cfs_rt_enqueue(s, se, true);	/* requeue_task_rt(rq, p, 1) */
+	sl_resched(s->sim, cpu);
 }
 
 /* ---- placement ---- */
