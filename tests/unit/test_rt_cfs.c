@@ -685,6 +685,27 @@ SL_TEST(rt_cfs_rt_task_counts_in_group_statistics)
 	sl_sim_destroy(r.sim);
 }
 
+/* Fork, from root, an RT task (FIFO 10) pinned to CPU 0 that runs on_ms
+ * and sleeps off_ms, n times (n <= RTC_ACTS / 2). */
+static void rtc_fork_rt_duty(struct rtc_run *r, struct rtc_script *root, double on_ms,
+			     double off_ms, int n)
+{
+	struct rtc_script *rt = rtc_new(r->sim);
+
+	for (int i = 0; i < n; i++) {
+		rtc_run(rt, on_ms);
+		rtc_sleep(rt, off_ms);
+	}
+	rtc_fork(root, rt, "r", SL_SCHED_FIFO, 10, 0, 1);
+}
+
+/* The CPU time task `comm` got. */
+static sl_time rtc_cpu_time(struct sl_sim *sim, const char *comm)
+{
+	const struct sl_task *t = rtc_find(sim, comm);
+	return t ? t->user_ns + t->sys_ns : -1;
+}
+
 /* An RT hog on CPU 0 of two: its average (avg_rt) climbs to nearly a full
  * CPU, and CPU 0's own balancing (update_cpu_capacity) leaves the fair
  * class what is left: capacity_of(0) = 1024 - avg_rt.util_avg, the lowest
@@ -726,12 +747,8 @@ SL_TEST(rt_cfs_balancer_weighs_load_against_rt_reduced_capacity)
 
 	if (!rtc_ok(&r, "pack:1 core:2 pu:1", "cfs", 600 * SL_MSEC))
 		return;
-	struct rtc_script *root = rtc_new(r.sim), *rt = rtc_new(r.sim), *hog[4];
-	for (int i = 0; i < 60; i++) {
-		rtc_run(rt, 4);
-		rtc_sleep(rt, 4);
-	}
-	rtc_fork(root, rt, "r", SL_SCHED_FIFO, 10, 0, 1);
+	struct rtc_script *root = rtc_new(r.sim), *hog[4];
+	rtc_fork_rt_duty(&r, root, 4, 4, 60);
 	static const char *const names[] = { "h0", "h1", "h2", "h3" };
 	for (int i = 0; i < 4; i++) {
 		hog[i] = rtc_new(r.sim);
@@ -742,8 +759,7 @@ SL_TEST(rt_cfs_balancer_weighs_load_against_rt_reduced_capacity)
 		return;
 	sl_time lo = SL_TIME_MAX, hi = 0;
 	for (int i = 0; i < 4; i++) {
-		const struct sl_task *t = rtc_find(r.sim, names[i]);
-		sl_time u = t->user_ns + t->sys_ns;
+		sl_time u = rtc_cpu_time(r.sim, names[i]);
 		lo = u < lo ? u : lo;
 		hi = u > hi ? u : hi;
 	}
@@ -767,12 +783,8 @@ SL_TEST(rt_cfs_lone_task_leaves_a_cpu_rt_shrank)
 
 	if (!rtc_ok(&r, "pack:1 core:2 pu:1", "cfs", 240 * SL_MSEC))
 		return;
-	struct rtc_script *root = rtc_new(r.sim), *rt = rtc_new(r.sim), *hog[3];
-	for (int i = 0; i < 60; i++) {
-		rtc_run(rt, 3.6);
-		rtc_sleep(rt, 0.3);
-	}
-	rtc_fork(root, rt, "r", SL_SCHED_FIFO, 10, 0, 1);
+	struct rtc_script *root = rtc_new(r.sim), *hog[3];
+	rtc_fork_rt_duty(&r, root, 3.6, 0.3, 60);
 	static const char *const names[] = { "A", "B", "C" };
 	for (int i = 0; i < 3; i++) {
 		hog[i] = rtc_new(r.sim);
@@ -782,8 +794,7 @@ SL_TEST(rt_cfs_lone_task_leaves_a_cpu_rt_shrank)
 	}
 	if (!rtc_go(&r, root))
 		return;
-	const struct sl_task *a = rtc_find(r.sim, "A");
-	sl_time u = a->user_ns + a->sys_ns;
+	sl_time u = rtc_cpu_time(r.sim, "A");
 	CHECKF(u > 28 * SL_MSEC, "A ran %.1f ms of 240", rtc_ms(u));
 	sl_sim_destroy(r.sim);
 }
