@@ -82,6 +82,11 @@ def main():
     presets = PRESETS[:3] if "--quick" in sys.argv[2:] else PRESETS
     runs = []
     print("Events per CPU-second (millions, one thread), one run each; goal: %.0f M/s.\n" % GOAL)
+    print("An event is one the engine queues.  Under linux24 (staggered ticks, 2.4's APIC\n"
+          "timers) each CPU's tick is an event; the other policies tick every CPU at a jiffy's\n"
+          "start, one event for all of them, so a tick-bound run on a many-CPU preset (spin on\n"
+          "xeon-2s-smt: 64 CPU ticks an event) reads low here at a few tens of ns per CPU tick.\n"
+          "The scaling table's cost per simulated CPU-second does not depend on this.\n")
     for wl in WORKLOADS:
         print("%s\n" % wl)
         print("| machine | " + " | ".join(POLICIES) + " |")

@@ -51,6 +51,8 @@ if rate:
     out += ["", "Events per CPU-second over every preset, workload and policy (bench/rate.py): "
             + re.sub(r"; the slowest:$", "", rate.group(1)) + ". The slowest:", ""]
     out += ["    " + l.strip() for l in rate.group(2).rstrip("\n").split("\n")]
+    out += ["", "(Except under linux24 one tick event ticks every CPU of the machine, so "
+            "tick-bound runs on many-CPU presets read low here: bench/results.md.)"]
 
 body = open(readme).read()
 new, n = re.subn(r"(<!-- bench:begin -->\n).*?(<!-- bench:end -->)",
