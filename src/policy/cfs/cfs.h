@@ -476,9 +476,9 @@ struct cfs_entity *cfs_rt_first(const struct cfs *s, int cpu);
 /* cpupri of a CPU: its best RT task's rt_priority, 0 (NORMAL) with none. */
 int cfs_rt_cpupri(const struct cfs *s, int cpu);
 /* se (RT) was just queued on its CPU: reschedule it if se outranks what
- * runs there (true if it did); _wakeup_preempt for a woken or new task,
- * wakeup_preempt_rt(), adds check_preempt_equal_prio. */
-bool cfs_rt_check_preempt(struct cfs *s, struct cfs_entity *se);
+ * runs there; _wakeup_preempt, for a woken or new task (wakeup_preempt_rt),
+ * adds check_preempt_equal_prio. */
+void cfs_rt_check_preempt(struct cfs *s, struct cfs_entity *se);
 void cfs_rt_wakeup_preempt(struct cfs *s, struct cfs_entity *se);
 /* select_task_rq_rt() for a wakeup or fork: where the RT task goes. */
 int cfs_rt_select(struct cfs *s, struct cfs_entity *se, int prev_cpu, int this_cpu);

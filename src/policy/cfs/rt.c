@@ -156,24 +156,29 @@ static bool cfs_rt_lower_somewhere(const struct cfs *s, const struct cfs_entity 
 	return false;
 }
 
-/*
- * An RT task preempts a fair one (a class above it: wakeup_preempt()
- * resched's when the classes differ) unless the fair server is serving
- * the CPU, and a lower-priority RT one; an equal priority waits.  True if
- * it asked for a reschedule.
- */
-bool cfs_rt_check_preempt(struct cfs *s, struct cfs_entity *se)
+/* Whether a task just queued on se's CPU is compared with what runs
+ * there: not while a reschedule is already due there (the kernel's
+ * test_tsk_need_resched), RT is throttled there, or se is what runs. */
+static bool cfs_rt_preempt_applies(const struct cfs *s, const struct cfs_entity *se)
 {
-	int cpu = se->cpu;
-	const struct cfs_entity *curr = cfs_rt_running(s, cpu);
+	return !sl_need_resched(s->sim, se->cpu) && !cfs_rtbw_rt_throttled(s, se->cpu) &&
+	       cfs_rt_running(s, se->cpu) != se;
+}
 
-	if (sl_need_resched(s->sim, cpu) || cfs_rtbw_rt_throttled(s, cpu) || curr == se)
-		return false;
-	if (curr ? se->rt_prio < curr->rt_prio : !cfs_rtbw_fair_first(s, cpu)) {
-		sl_resched(s->sim, cpu);
-		return true;
-	}
-	return false;
+/* An RT task outranks a fair one (a class above it: wakeup_preempt()
+ * resched's when the classes differ) unless the fair server is serving
+ * the CPU, and a lower-priority RT one; an equal priority does not. */
+static bool cfs_rt_outranks(struct cfs *s, const struct cfs_entity *se)
+{
+	const struct cfs_entity *curr = cfs_rt_running(s, se->cpu);
+
+	return curr ? se->rt_prio < curr->rt_prio : !cfs_rtbw_fair_first(s, se->cpu);
+}
+
+void cfs_rt_check_preempt(struct cfs *s, struct cfs_entity *se)
+{
+	if (cfs_rt_preempt_applies(s, se) && cfs_rt_outranks(s, se))
+		sl_resched(s->sim, se->cpu);
 }
 
 /*
@@ -184,20 +189,22 @@ bool cfs_rt_check_preempt(struct cfs *s, struct cfs_entity *se)
  */
 void cfs_rt_wakeup_preempt(struct cfs *s, struct cfs_entity *se)
 {
-	int cpu = se->cpu;
-	const struct cfs_entity *curr = cfs_rt_running(s, cpu);
+	const struct cfs_entity *curr = cfs_rt_running(s, se->cpu);
 
-	if (cfs_rt_check_preempt(s, se) || sl_need_resched(s->sim, cpu) ||
-	    cfs_rtbw_rt_throttled(s, cpu))
+	if (!cfs_rt_preempt_applies(s, se))
 		return;
-	if (!curr || curr == se || se->rt_prio != curr->rt_prio ||
+	if (cfs_rt_outranks(s, se)) {
+		sl_resched(s->sim, se->cpu);
+		return;
+	}
+	if (!curr || se->rt_prio != curr->rt_prio ||
 	    sl_cpumask_at_most_one(&curr->task->allowed) || !cfs_rt_lower_somewhere(s, curr))
 		return;
 	if (!sl_cpumask_at_most_one(&se->task->allowed) && cfs_rt_lower_somewhere(s, se))
 		return;	/* it can be pushed or pulled elsewhere itself */
 	cfs_rt_dequeue(s, se);
 	cfs_rt_enqueue(s, se, true);	/* requeue_task_rt(rq, p, 1) */
-	sl_resched(s->sim, cpu);
+	sl_resched(s->sim, se->cpu);
 }
 
 /* ---- placement ---- */

@@ -283,14 +283,15 @@ static int cfs_select_idle_sibling(struct cfs *s, struct cfs_entity *p, int prev
 /* update_sg_wakeup_stats()'s sums, by its walk of the group's whole span
  * (p's affinity chooses only among groups and CPUs, not what a group's
  * statistics count): the group as it would be without p.  Returns the
- * CPUs visited. */
+ * CPUs visited.  The kernel sums h_nr_running here too but nothing on
+ * this path reads it, so neither the walk nor the kept sums give it. */
 static long cfs_wake_walk(const struct cfs *s, const struct cfs_group *g,
 			  const struct cfs_entity *p, struct cfs_sg_stats *st)
 {
 	/* Summed in locals, not through st (which the compiler must assume
 	 * may alias): this loop visits every CPU of a group. */
 	long load_sum = 0, util_sum = 0, runnable_sum = 0, visited = 0;
-	int nr_sum = 0, nr_fair = 0, idle = 0;
+	int nr_sum = 0, idle = 0;
 	int here_cpu = p->on_rq ? p->cpu : -1;
 
 	/* the span a word at a time, one step per set bit (it lies within
@@ -318,7 +319,6 @@ static long cfs_wake_walk(const struct cfs *s, const struct cfs_group *g,
 			runnable_sum += runnable;
 			int nr = cfs_nr_all(rq) - here;
 			nr_sum += nr;
-			nr_fair += rq->nr_running - here;
 			/* idle_cpu_without(): idle, or running only p */
 			if (!nr && (sl_cpu_idle(s->sim, c) ||
 				    (here && sl_curr(s->sim, c) == p->task)))
@@ -330,7 +330,6 @@ static long cfs_wake_walk(const struct cfs *s, const struct cfs_group *g,
 	st->util = util_sum;
 	st->runnable = runnable_sum;
 	st->nr_running = nr_sum;
-	st->h_nr_running = nr_fair;
 	st->idle_cpus = idle;
 	return visited;
 }
@@ -343,6 +342,7 @@ static long cfs_wake_kept(struct cfs *s, const struct cfs_group *g, const struct
 	int here_cpu = p->on_rq ? p->cpu : -1;
 
 	cfs_gsum_read(s, g, st);
+	st->h_nr_running = 0;	/* not read on this path, as the walk's (cfs_wake_walk) */
 	if (here_cpu >= 0 && sl_cpumask_test(&g->span, here_cpu)) {
 		/* p's CPU as the walk counts it: without p */
 		const struct cfs_rq *rq = &s->rq[here_cpu];
@@ -354,7 +354,6 @@ static long cfs_wake_kept(struct cfs *s, const struct cfs_group *g, const struct
 		st->util += util_w - util;
 		st->runnable += (runnable_w > 0 ? runnable_w : 0) - runnable;
 		st->nr_running--;
-		st->h_nr_running--;
 		bool idle_here = sl_cpu_idle(s->sim, here_cpu);
 		st->idle_cpus -= !cfs_nr_all(rq) && idle_here;
 		st->idle_cpus += cfs_nr_all(rq) == 1 &&
@@ -377,8 +376,7 @@ static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const str
 		struct cfs_sg_stats w;
 		cfs_wake_walk(s, g, p, &w);
 		if (w.load != st->load || w.util != st->util || w.runnable != st->runnable ||
-		    w.nr_running != st->nr_running || w.h_nr_running != st->h_nr_running ||
-		    w.idle_cpus != st->idle_cpus)
+		    w.nr_running != st->nr_running || w.idle_cpus != st->idle_cpus)
 			s->gsum_wrong = g->first_cpu + 1;
 #endif
 	} else {
