@@ -113,6 +113,9 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 						i, c->curr->id, c->curr->cpu);
 		if (c->curr && c->in_migration)
 			return sl_fail_internal(err, "check: CPU %d runs a task during migration", i);
+		if (c->curr && c->idle_work_until)
+			return sl_fail_internal(err, "check: CPU %d runs task %d with idle work left",
+						i, c->curr->id);
 		if (sl_cpumask_test(&sim->idle_cpus, i) != sl_cpu_idle(sim, i))
 			return sl_fail_internal(err, "check: CPU %d is %sin the idle mask", i,
 						sl_cpu_idle(sim, i) ? "not " : "");

@@ -620,6 +620,8 @@ static void charge_cpu(struct sl_sim *sim, int cpu, sl_time work_ns, sl_time spi
 	struct sl_cpu *c = &sim->cpus[cpu];
 	if (c->curr && !c->in_schedule && c->curr->state == SL_TASK_RUNNABLE) {
 		charge_running(sim, c, work_ns, spin_ns);
+	} else if (!c->curr && !c->in_migration && !c->in_schedule) {
+		sl__idle_work(sim, c, work_ns + spin_ns);	/* an idle CPU's */
 	} else {
 		c->sched_debt += (double)work_ns;	/* paid by the task switched in */
 		c->sched_stall += spin_ns;

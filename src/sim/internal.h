@@ -45,6 +45,7 @@ struct sl_cpu {
 						 * L2 / the LLC when it came */
 	double sched_debt;		/* scheduler work to charge to the next task */
 	sl_time sched_stall;		/* and wall time it spun on a lock */
+	sl_time idle_work_until;	/* the idle CPU's own scheduler work ends then */
 	struct sl_event burst_ev, ipi_ev, migr_ev;
 	struct sl_event hrtimer_ev[SL_HRTIMERS];	/* the policy's, by id */
 	/* burst_ev's re-timing, decided but not yet done (sched.c): */
@@ -216,6 +217,21 @@ struct sl_sim {
 static inline sl_time sl__after(const struct sl_sim *sim, sl_time delta)
 {
 	return sim->now + (delta <= SL_TIME_HORIZON ? delta : SL_TIME_HORIZON + 1);
+}
+
+/*
+ * Scheduler work an idle CPU does in its idle time (its tick's idle
+ * balance, the schedule() that found nothing): it runs from now, after
+ * any such work still running, and delays only a task switched in before
+ * it ends (switch_in), as the kernel's idle task runs rebalance_tick or
+ * idle_balance and is accounted idle, not to the next task.
+ */
+static inline void sl__idle_work(const struct sl_sim *sim, struct sl_cpu *c, sl_time ns)
+{
+	sl_time from = c->idle_work_until > sim->now ? c->idle_work_until : sim->now;
+
+	if (ns > 0)
+		c->idle_work_until = from + ns;
 }
 
 /* sched.c */

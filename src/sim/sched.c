@@ -483,6 +483,10 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 		c->curr_miss = fmax(c->curr_miss, random_miss_floor(fp, topo->l2_kb));
 		c->curr_llc_miss = fmax(c->curr_llc_miss, random_miss_floor(fp, topo->llc_kb));
 	}
+	/* the CPU's idle-time scheduler work not yet done is sat through */
+	if (c->idle_work_until > sim->now)
+		c->sched_stall += c->idle_work_until - sim->now;
+	c->idle_work_until = 0;
 	next->debt_sys += (double)m->ctx_switch_ns + c->sched_debt;
 	next->stall_ns += c->sched_stall;
 	c->sched_debt = 0;
@@ -501,6 +505,15 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	next->kmem = kernel_phase(sim, next);
 	sl__mem_demand(sim, next, +1);
 	c->stats.switches++;
+}
+
+/* c stays or goes idle: what its schedule() charged (the pick that found
+ * nothing, a newly-idle balance) is done in its idle time. */
+static void idle_from_debt(struct sl_sim *sim, struct sl_cpu *c)
+{
+	sl__idle_work(sim, c, (sl_time)c->sched_debt + c->sched_stall);
+	c->sched_debt = 0;
+	c->sched_stall = 0;
 }
 
 /*
@@ -545,18 +558,20 @@ void sl__schedule(struct sl_sim *sim, int cpu)
 		return;
 	}
 	if (next == prev) {
-		if (prev && prev->state != SL_TASK_RUNNABLE) {
+		if (!prev) {
+			idle_from_debt(sim, c);
+		} else if (prev->state != SL_TASK_RUNNABLE) {
 			sl_fail_internal(sim->run_err, "policy %s kept blocked task %d on CPU %d",
 					 sim->ops->name, prev->id, cpu);
 			sim->stopped = true;
-		} else if (prev && (c->sched_debt > 0 || c->sched_stall > 0)) {
+		} else if (c->sched_debt > 0 || c->sched_stall > 0) {
 			/* The scheduler's work (e.g. a recalculation that
 			 * keeps the same hog) delays the task it kept. */
 			sl__charge_running(prev, c->sched_debt, c->sched_stall);
 			c->sched_debt = 0;
 			c->sched_stall = 0;
 			sl__start_burst(sim, c);
-		} else if (prev && waited) {
+		} else if (waited) {
 			sl__start_burst(sim, c);	/* no longer ends at the kernel exit */
 		}
 		return;
@@ -573,10 +588,10 @@ void sl__schedule(struct sl_sim *sim, int cpu)
 		sl__occupancy(sim, c);
 		sl__after_switch_out(sim, prev);
 	}
-	/* A CPU going idle keeps its scheduler debt for the next task it
-	 * runs: charging it now would overlap the idle time. */
 	if (next)
 		switch_in(sim, c, next);
+	else if (!thread_first)	/* (the thread's run keeps it for the next task) */
+		idle_from_debt(sim, c);
 	sl__core_changed(sim, c->core);	/* re-times siblings, starts next's burst */
 	if (thread_first)
 		sl__migration_start(sim, c);	/* in this event: nothing runs first */

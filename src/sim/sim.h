@@ -183,7 +183,10 @@ bool sl_need_resched(const struct sl_sim *sim, int cpu);
 void sl_migration_wake(struct sl_sim *sim, int cpu, long arg);
 
 /* Charge scheduler work done on `cpu` (e.g. an O(n) goodness scan) as
- * system time before the next task runs. */
+ * system time of the task running there, or of the task it switches to
+ * (in schedule()).  On an idle CPU (its tick's idle balance, a schedule()
+ * that found nothing) the work runs in its idle time: a task switched in
+ * before it ends waits for the rest, and no one pays for it otherwise. */
 void sl_charge_sched(struct sl_sim *sim, int cpu, sl_time ns);
 /* A global spinlock: charge `hold_ns` of scheduler work under it on `cpu`;
  * if another CPU holds it now, the wait for it is charged first, as wall

@@ -414,6 +414,75 @@ SL_TEST(engine_absorbing_burst_keeps_its_cpu_time)
 	       (long long)absorbing.sys_ns, (long long)absorbing.elapsed_ns);
 }
 
+/* fifo whose tick on an idle CPU charges 100 us (an idle balance) and
+ * whose pick that leaves a CPU idle charges 200 us (a newly-idle one). */
+static void idle_charging_tick(struct sl_sim *sim, int cpu)
+{
+	if (sl_cpu_idle(sim, cpu))
+		sl_charge_sched(sim, cpu, 100000);
+}
+
+static struct sl_task *idle_charging_pick(struct sl_sim *sim, int cpu, struct sl_task *prev)
+{
+	struct sl_task *next = fifo_pick(sim, cpu, prev);
+
+	if (!next)
+		sl_charge_sched(sim, cpu, 200000);
+	return next;
+}
+
+static const struct sl_policy_ops idle_charging_ops = {
+	.name = "idle-charging", .summary = "test FIFO whose idle CPUs balance at a cost",
+	.task_size = sizeof(struct fifo_task), .init = fifo_init, .fork = fifo_enqueue_new,
+	.wakeup = fifo_wakeup, .pick_next = idle_charging_pick, .tick = idle_charging_tick,
+};
+
+/* On two CPUs the root forks a 19.5 ms hog (CPU 1: the ticks go on),
+ * sleeps `sleep_ns` on CPU 0, runs 1 ms and waits for the hog: the
+ * system time of the run, all the root's. */
+static sl_time idle_work_paid(sl_time sleep_ns)
+{
+	struct sl_machine m;
+	struct sl_run_stats st = { 0 };
+
+	CHECK(load_zeroed(&m, "pack:1 core:2 pu:1"));
+	struct sl_sim *sim = checked_sim(&m, &idle_charging_ops, 1, NULL);
+	CHECK(sim != NULL);
+	if (!sim)
+		return -1;
+	struct script *hog = script_new(sim), *root = script_new(sim);
+	script_add(hog, sl_act_run(19.5e6, SL_WC_INT));
+	script_add(root, fork_of(hog));
+	script_add(root, sl_act_sleep(sleep_ns));
+	script_add(root, sl_act_run(1e6, SL_WC_INT));
+	script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	CHECK(run(sim, &st) == 0);
+	sl_sim_destroy(sim);
+	return st.sys_ns;
+}
+
+/*
+ * An idle CPU's scheduler work (its ticks' idle balances, the newly-idle
+ * balance of the schedule() that idled it) runs in its idle time, as the
+ * kernel's idle task runs it: a task that wakes there after it is done
+ * pays nothing, one that wakes while it runs waits for the rest.  (They
+ * were the next task's debt: 0.7 ms here, whenever it woke.)
+ */
+SL_TEST(engine_idle_cpu_work_is_done_in_its_idle_time)
+{
+	/* the newly-idle balance at 0-0.2 ms, idle balances at 1-1.1 ...
+	 * 5-5.1 ms: all done by 5.2 ms */
+	sl_time after = idle_work_paid(5200000);
+	CHECKF(after == 0, "woken at 5.2 ms: %lld ns of system time", (long long)after);
+	/* woken at 5.05 ms: the 5 ms balance has 50 us to go */
+	sl_time during_tick = idle_work_paid(5050000);
+	CHECKF(during_tick == 50000, "woken at 5.05 ms: %lld ns", (long long)during_tick);
+	/* woken at 0.1 ms: the newly-idle balance has 100 us to go */
+	sl_time during_newidle = idle_work_paid(100000);
+	CHECKF(during_newidle == 100000, "woken at 0.1 ms: %lld ns", (long long)during_newidle);
+}
+
 SL_TEST(engine_smt_siblings_share_a_core)
 {
 	/* Two INT hogs on the two siblings of one core run at the model's
