@@ -12,8 +12,9 @@
  * in CPU index order.  Jiffies are derived from the clock, and every phase
  * lies inside its jiffy, so a CPU ticking late in the jiffy sees the jiffy
  * IRQ0 incremented at its start.  When no task is runnable the tick stops
- * (a policy catches up at its next tick what the skipped ones would have
- * done, such as 2.6.12's cpu_load decay) and restarts at the
+ * (the first task to become runnable first lets the policy catch up what
+ * the skipped ticks would have done, such as 2.6.12's cpu_load decay:
+ * sl__ticks_resume) and restarts at the
  * first tick, of any CPU, after the moment a task becomes runnable: the
  * hardware timers ran on while the engine skipped them, so the phases and
  * jiffies stay exact across the gap.  Under a policy that stops the tick of
@@ -58,6 +59,7 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 		sim->task_stride += 64;
 	sl_eventq_init(&sim->q);
 	sl_event_init(&sim->tick_ev, EV_TICK, -1, NULL);
+	sim->last_tick_at = -1;
 	sim->tick_mode = SL_TICK_ORDERED;
 	sl_rng_derive(&sim->tick_rng, sim->seed, TICK_STREAM, 0);
 
@@ -181,6 +183,37 @@ static void schedule_tick(struct sl_sim *sim, sl_time jiffy_start, int cpu)
 	sl_eventq_schedule(&sim->q, &sim->tick_ev, jiffy_start + sl_tick_phase(sim, cpu));
 }
 
+/* The jiffy of `cpu`'s last tick at or before `t` (-1: none). */
+static int64_t tick_jiffy_by(const struct sl_sim *sim, int cpu, sl_time t)
+{
+	sl_time since = t - sl_tick_phase(sim, cpu);
+
+	return since < 0 ? -1 : since / sim->tick_ns;
+}
+
+void sl__ticks_resume(struct sl_sim *sim)
+{
+	if (!sim->ops->ticks_skipped || sim->last_tick_at < 0 || sim->nr_runnable > 0 ||
+	    sl_event_queued(&sim->tick_ev))
+		return;
+	int saved = sim->ctx_cpu;
+	for (int cpu = 0; cpu < sim->ncpus; cpu++) {
+		/* the ticks after its last one, up to one due now (which would
+		 * have come before the wakeup at the same instant: sl__arm_tick) */
+		int64_t done = tick_jiffy_by(sim, cpu, sim->last_tick_at);
+		int64_t due = tick_jiffy_by(sim, cpu, sim->now);
+		if (due <= done)
+			continue;
+		/* what they charged was done in the idle time now past */
+		struct sl_cpu *c = &sim->cpus[cpu];
+		sl_time idle_work = c->idle_work_until;
+		sim->ctx_cpu = cpu;
+		sim->ops->ticks_skipped(sim, cpu, (uint64_t)(done + 1), (uint64_t)due);
+		c->idle_work_until = idle_work;
+	}
+	sim->ctx_cpu = saved;
+}
+
 void sl__arm_tick(struct sl_sim *sim)
 {
 	if (sl_event_queued(&sim->tick_ev) || sim->nr_runnable == 0)
@@ -253,6 +286,8 @@ static int ticking_cpus(struct sl_sim *sim)
 static void do_tick(struct sl_sim *sim)
 {
 	sl_time start = sim->now / sim->tick_ns * sim->tick_ns;
+
+	sim->last_tick_at = sim->now;
 
 	if (sim->tick_mode == SL_TICK_STAGGERED) {
 		int cpu = sim->tick_cpu;

@@ -133,6 +133,7 @@ struct sl_sim {
 	unsigned hz;
 	sl_time tick_ns;
 	struct sl_event tick_ev;
+	sl_time last_tick_at;		/* the last tick event's time (-1: none yet) */
 	enum sl_tick_mode tick_mode;
 	int tick_cpu;			/* STAGGERED: the CPU whose tick tick_ev serves */
 	int *tick_order;		/* SYNC: this jiffy's order, ncpus entries */
@@ -233,6 +234,10 @@ static inline void sl__idle_work(const struct sl_sim *sim, struct sl_cpu *c, sl_
 	if (ns > 0)
 		c->idle_work_until = from + ns;
 }
+
+/* engine.c: the first task to become runnable while the tick is stopped
+ * (nothing was runnable) calls this first: the policy's ticks_skipped. */
+void sl__ticks_resume(struct sl_sim *sim);
 
 /* sched.c */
 struct sl_speed_memo {

@@ -91,6 +91,7 @@ static void task_init(struct sl_sim *sim, struct sl_task *t, const char *comm)
 		sim->all_head = t;
 	sim->all_tail = t;
 	sim->nr_live++;
+	sl__ticks_resume(sim);
 	sim->nr_runnable++;
 	sim->totals.tasks++;
 }
@@ -267,6 +268,7 @@ void sl__wake(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned fla
 	t->state = SL_TASK_RUNNABLE;
 	t->woken_at = sim->now;
 	sl__lat_queued(sim, t, true);
+	sl__ticks_resume(sim);
 	sim->nr_runnable++;
 	if (waker_cpu < 0)
 		waker_cpu = t->last_cpu >= 0 ? t->last_cpu : 0;

@@ -28,6 +28,7 @@
 #define SL_SIM_POLICY_OPS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/err.h"
 #include "base/spec.h"
@@ -129,6 +130,17 @@ struct sl_policy_ops {
 	 * sl_curr(cpu) is the running task or NULL.
 	 */
 	void (*tick)(struct sl_sim *sim, int cpu);
+
+	/*
+	 * Optional.  With nothing runnable the engine stops the tick; the
+	 * kernel's idle CPUs ticked on, and what their ticks did (a decay, an
+	 * idle balance's memory of empty runqueues) is due when something
+	 * wakes.  Called for each CPU whose ticks of jiffies first..last were
+	 * skipped, as the first task becomes runnable again, before the policy
+	 * hears of it: every runqueue is still empty.  Charges made here are
+	 * the past's idle time and count for nothing.
+	 */
+	void (*ticks_skipped)(struct sl_sim *sim, int cpu, uint64_t first, uint64_t last);
 
 	/* Required of a policy that starts hrtimers (sl_hrtimer_start): its
 	 * timer `id` on `cpu` expired. */

@@ -483,6 +483,73 @@ SL_TEST(engine_idle_cpu_work_is_done_in_its_idle_time)
 	CHECKF(during_newidle == 100000, "woken at 0.1 ms: %lld ns", (long long)during_newidle);
 }
 
+/* fifo that logs the ticks the engine skipped (and charges 1 ms of
+ * scheduler work for them), and whether a wakeup came after them. */
+static struct {
+	int calls, wakeups_after;
+	uint64_t first[2], last[2];
+} gaplog;
+
+static void gaplog_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t last)
+{
+	if (cpu < 2) {
+		gaplog.first[cpu] = first;
+		gaplog.last[cpu] = last;
+	}
+	gaplog.calls++;
+	sl_charge_sched(sim, cpu, SL_MSEC);
+}
+
+static void gaplog_wakeup(struct sl_sim *sim, struct sl_task *t, int w, unsigned fl)
+{
+	if (gaplog.calls)
+		gaplog.wakeups_after++;
+	fifo_wakeup(sim, t, w, fl);
+}
+
+static const struct sl_policy_ops gaplog_ops = {
+	.name = "gaplog", .summary = "test FIFO told of the ticks skipped",
+	.task_size = sizeof(struct fifo_task), .init = fifo_init, .fork = fifo_enqueue_new,
+	.wakeup = gaplog_wakeup, .pick_next = fifo_pick, .tick = fifo_tick,
+	.ticks_skipped = gaplog_skipped,
+};
+
+/*
+ * With nothing runnable the tick stops; the first wakeup after tells the
+ * policy which jiffies each CPU did not tick, before the wakeup itself.
+ * A task runs 2.5 ms and sleeps 10.2 ms on two CPUs: the tick at 3 ms is
+ * the last (it finds nothing runnable), those of 4..12 ms are skipped
+ * (12.7 ms: the wakeup), and the 1 ms each CPU's policy charges for them
+ * was idle time long past: the task pays none of it.
+ */
+SL_TEST(engine_skipped_ticks_told_before_the_wakeup)
+{
+	struct sl_machine m;
+	struct sl_run_stats st = { 0 };
+
+	memset(&gaplog, 0, sizeof(gaplog));
+	CHECK(load_zeroed(&m, "pack:1 core:2 pu:1"));
+	struct sl_sim *sim = checked_sim(&m, &gaplog_ops, 1, NULL);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	struct script *s = script_new(sim);
+	script_add(s, sl_act_run(2.5e6, SL_WC_INT));
+	script_add(s, sl_act_sleep(10200000));
+	script_add(s, sl_act_run(1e6, SL_WC_INT));
+	sl_sim_spawn_root(sim, &script_prog, s, "root");
+	CHECK(run(sim, &st) == 0);
+	sl_sim_destroy(sim);
+	CHECKF(gaplog.calls == 2 && gaplog.wakeups_after == 1, "%d calls, %d wakeups after",
+	       gaplog.calls, gaplog.wakeups_after);
+	for (int cpu = 0; cpu < 2; cpu++)
+		CHECKF(gaplog.first[cpu] == 4 && gaplog.last[cpu] == 12,
+		       "CPU %d: jiffies %llu..%llu skipped", cpu,
+		       (unsigned long long)gaplog.first[cpu], (unsigned long long)gaplog.last[cpu]);
+	CHECKF(st.sys_ns == 0 && st.elapsed_ns == 13700000, "sys %lld, elapsed %lld",
+	       (long long)st.sys_ns, (long long)st.elapsed_ns);
+}
+
 SL_TEST(engine_smt_siblings_share_a_core)
 {
 	/* Two INT hogs on the two siblings of one core run at the model's

@@ -364,3 +364,138 @@ SL_TEST(o1_numa_versions_run_clean)
 		}
 	}
 }
+
+/* ---- what an idle machine's skipped ticks remember ---- */
+
+/*
+ * The most any runqueue of NUMA4 remembers of node 0's load when a hog
+ * there, having run `run_ms` and slept `sleep_ms` with the machine idle
+ * (the engine skipping the ticks), wakes; half a jiffy after the wakeup.
+ */
+static int o1nt_node0_memory_after_gap(const char *policy, int run_ms, int sleep_ms)
+{
+	struct o1t_run r;
+	int most = -1;
+
+	if (!o1t_start(&r, NUMA4, policy, (run_ms + sleep_ms) * SL_MSEC + 500 * SL_USEC))
+		return -1;
+	struct o1t_script *hog = o1t_new(r.sim);
+	o1t_add(hog, sl_act_run(run_ms * SL_MSEC, SL_WC_INT));
+	o1t_add(hog, sl_act_sleep(sleep_ms * SL_MSEC));
+	o1t_add(hog, sl_act_run(10 * SL_MSEC, SL_WC_INT));
+	struct o1t_script *root = o1t_new(r.sim);
+	o1t_fork(root, hog, "hog", 0);
+	o1t_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	if (o1t_run(&r)) {
+		const struct o1 *s = sl_policy_data(r.sim);
+		for (int i = 0; i < s->nrqs; i++)
+			if (s->rqs[i].prev_node_load[0] > most)
+				most = s->rqs[i].prev_node_load[0];
+	}
+	sl_sim_destroy(r.sim);
+	return most;
+}
+
+/*
+ * find_busiest_node halves each node's remembered load at every look
+ * (2.6.0: every 5 ms node tick of an idle CPU; 2.5.59: every 100th idle
+ * balance, one per 1 ms tick), and the kernel's idle CPUs went on looking
+ * while the engine skipped their ticks.  The engine's ticks_skipped gives
+ * the policy those jiffies as the hog wakes.  2.6.0: twenty looks in
+ * 100 ms leave nothing of node 0's load.  2.5.59: after 500 ms of the hog
+ * the idle CPUs remember 1 (half of the last plus one task), and the
+ * three looks of 300 ms idle take it to 0.  (Until Dec 2026 the memory
+ * stayed as the hog left it: 9 and 1.)
+ */
+SL_TEST(o1_node_memory_decays_while_ticks_stop)
+{
+	int m60 = o1nt_node0_memory_after_gap("o1:version=2.6.0", 50, 100);
+	CHECKF(m60 == 0, "2.6.0: node 0 remembered as %d", m60);
+	int m59 = o1nt_node0_memory_after_gap("o1:version=2.5.59", 500, 300);
+	CHECKF(m59 == 0, "2.5.59: node 0 remembered as %d", m59);
+}
+
+/* 2.5.59 counts its idle balances through a long gap: once the node
+ * memory is empty the replay stops and adds the rest, one call per
+ * jiffy (1037 in all: 37 past the last look across nodes). */
+SL_TEST(o1_gap_counts_the_balances_it_skips)
+{
+	struct o1t_run r;
+
+	if (!o1t_start(&r, NUMA4, "o1:version=2.5.59", 0))
+		return;
+	struct o1 *s = sl_policy_data(r.sim);
+	o1_core_ticks_skipped(r.sim, 0, 1, 1037);
+	CHECKF(s->rq_of[0]->nr_balanced == 37, "nr_balanced %d", s->rq_of[0]->nr_balanced);
+	o1_core_ticks_skipped(r.sim, 0, 1038, 1100);
+	CHECKF(s->rq_of[0]->nr_balanced == 0, "nr_balanced %d", s->rq_of[0]->nr_balanced);
+	sl_sim_destroy(r.sim);
+}
+
+/* 2.5.59's skipped balances one jiffy at a time, as rebalance_tick ran
+ * them on an idle CPU of an empty machine: every idle_ticks jiffies a
+ * counted call, its mask read empty. */
+static void o1nt_skip_each(struct o1 *s, int cpu, uint64_t first, uint64_t last)
+{
+	struct o1_rq *rq = s->rq_of[cpu];
+
+	for (uint64_t j = first; j <= last; j++) {
+		if (j % (uint64_t)s->idle_ticks)
+			continue;
+		sl_cpumask mask = o1_cpus_to_balance(s, rq, cpu);
+		sl_for_each_cpu(c, &mask)
+			rq->prev_cpu_load[c] = 0;
+	}
+}
+
+/* The gap's walk from look to look leaves what a jiffy-by-jiffy replay
+ * leaves, from 300 random memories, counts and gaps (node_balance_rate
+ * 100 and 10, HZ 1000 and 100). */
+SL_TEST(o1_gap_walk_equals_each_jiffy)
+{
+	static const char *const policies[] = {
+		"o1:version=2.5.59", "o1:version=2.5.59,node_balance_rate=10,hz=100",
+	};
+	uint64_t x = 12345;
+
+	for (int p = 0; p < 2; p++) {
+		struct o1t_run a, b;
+		CHECK(o1t_start(&a, NUMA4, policies[p], 0));
+		if (!a.sim)
+			return;
+		CHECK(o1t_start(&b, NUMA4, policies[p], 0));
+		if (!b.sim) {
+			sl_sim_destroy(a.sim);
+			return;
+		}
+		struct o1 *sa = sl_policy_data(a.sim), *sb = sl_policy_data(b.sim);
+		for (int trial = 0; trial < 150; trial++) {
+			int cpu = trial % sa->ncpus;
+			struct o1_rq *ra = sa->rq_of[cpu], *rb = sb->rq_of[cpu];
+			for (int n = 0; n < sa->nnodes; n++) {
+				x = x * 6364136223846793005ull + 1442695040888963407ull;
+				ra->prev_node_load[n] = rb->prev_node_load[n] = (int)(x >> 58);
+			}
+			for (int c = 0; c < sa->ncpus; c++)
+				ra->prev_cpu_load[c] = rb->prev_cpu_load[c] = c % 3;
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			ra->nr_balanced = rb->nr_balanced = (int)((x >> 33) % (uint64_t)sa->cfg.node_balance_rate);
+			uint64_t first = 1 + (x >> 50) % 50, last = first + (x >> 20) % 3000;
+			o1_core_ticks_skipped(a.sim, cpu, first, last);
+			o1nt_skip_each(sb, cpu, first, last);
+			bool same = ra->nr_balanced == rb->nr_balanced;
+			for (int n = 0; n < sa->nnodes; n++)
+				same = same && ra->prev_node_load[n] == rb->prev_node_load[n];
+			for (int c = 0; c < sa->ncpus; c++)
+				same = same && ra->prev_cpu_load[c] == rb->prev_cpu_load[c];
+			CHECKF(same, "%s: trial %d, CPU %d, jiffies %llu..%llu: count %d against %d",
+			       policies[p], trial, cpu, (unsigned long long)first,
+			       (unsigned long long)last, ra->nr_balanced, rb->nr_balanced);
+			if (!same)
+				break;
+		}
+		sl_sim_destroy(a.sim);
+		sl_sim_destroy(b.sim);
+	}
+}

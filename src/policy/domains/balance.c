@@ -48,8 +48,9 @@
  *     NR_CPUS the machine's CPU count; each domain's last_balance starts at
  *     that offset, rounded down to its busy interval, so balancing starts
  *     staggered without a burst of catch-up balances.  When the engine
- *     stopped the tick (nothing runnable), the missed jiffies are skipped:
- *     those balances would have found nothing to move.
+ *     stopped the tick (nothing runnable), the missed jiffies are skipped
+ *     as the first task wakes (sd_ticks_skipped): those balances would
+ *     have found nothing to move; 2.6.12's cpu_load decays by them.
  *
  * Omitted / simplified:
  *   - Locks (double_lock_balance) and their contention; the balancer's
@@ -279,26 +280,48 @@ void sd_balance_init(struct sd_sched *s)
 	}
 }
 
+/* `gap` jiffies this CPU did not tick (the engine stopped the tick). */
+static void sd_skip_jiffies(struct sd_sched *s, int cpu, int64_t gap)
+{
+	struct sd_rq *rq = sd_rq(s, cpu);
+
+	/* the skipped ticks of an all-idle machine would each have halved
+	 * cpu_load towards 0 (2.6.12 rebalance_tick) */
+	if (s->v->rules == SD_RULES_2612 && rq->cpu_load) {
+		rq->cpu_load = gap < 64 ? rq->cpu_load >> gap : 0;
+		sd_load_changed(s, cpu);
+	}
+	sd_for_each_domain(s, cpu, sd)
+		sd->last_balance += gap;
+	for (int k = 0; k < 2; k++)
+		if (rq->due[k] != INT64_MAX)
+			rq->due[k] += gap;
+}
+
+/* The engine's ticks_skipped, when the first task wakes: the decay is
+ * done before its wakeup reads cpu_load (source_load / target_load). */
+void sd_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t last)
+{
+	struct sd_sched *s = sl_policy_data(sim);
+	struct sd_rq *rq = sd_rq(s, cpu);
+	int64_t gap = (int64_t)last - rq->last_tick;
+
+	(void)first;
+	if (gap > 0) {
+		sd_skip_jiffies(s, cpu, gap);
+		rq->last_tick = (int64_t)last;
+	}
+}
+
 void sd_note_tick(struct sl_sim *sim, struct sd_sched *s, int cpu)
 {
 	struct sd_rq *rq = sd_rq(s, cpu);
 	int64_t now_j = (int64_t)sl_jiffies(sim);
-	int64_t gap = now_j - rq->last_tick - 1;	/* jiffies the tick was stopped */
+	int64_t gap = now_j - rq->last_tick - 1;	/* jiffies not caught up yet */
 
 	rq->last_tick = now_j;
-	if (gap > 0) {
-		/* the skipped ticks of an all-idle machine would each have
-		 * halved cpu_load towards 0 (2.6.12 rebalance_tick) */
-		if (s->v->rules == SD_RULES_2612 && rq->cpu_load) {
-			rq->cpu_load = gap < 64 ? rq->cpu_load >> gap : 0;
-			sd_load_changed(s, cpu);
-		}
-		sd_for_each_domain(s, cpu, sd)
-			sd->last_balance += gap;
-		for (int k = 0; k < 2; k++)
-			if (rq->due[k] != INT64_MAX)
-				rq->due[k] += gap;
-	}
+	if (gap > 0)
+		sd_skip_jiffies(s, cpu, gap);
 }
 
 /* The balance interval of sd in jiffies, idle or busy: computed once per

@@ -287,6 +287,7 @@ const struct sl_policy_ops sl_policy_domains = {
 	.wakeup = sd_wakeup,
 	.pick_next = sd_pick_next,
 	.tick = sd_tick,
+	.ticks_skipped = sd_ticks_skipped,
 	.exec = sd_exec,
 	.yield = sd_yield,
 	.exit = sd_exit,

@@ -544,6 +544,102 @@ static inline bool o1_on_tick(uint64_t j, uint64_t every)
 	return j % every == 0;
 }
 
+/* A balance that read every runqueue of `mask` empty remembers each as
+ * 0 (o1_scan), which the memos cannot tell from a change they logged. */
+static void o1_read_empty(struct o1 *s, struct o1_rq *rq, const sl_cpumask *mask)
+{
+	o1_for_each_cpu(c, s, mask)
+		rq->prev_cpu_load[c] = 0;
+	rq->fbq[0].valid = rq->fbq[1].valid = false;
+}
+
+static bool o1_node_memory_empty(const struct o1 *s, const struct o1_rq *rq)
+{
+	for (int n = 0; s->numa && n < s->nnodes; n++)
+		if (rq->prev_node_load[n])
+			return false;
+	return true;
+}
+
+/*
+ * 2.5.59's skipped idle balances, one per `every` jiffies: each counts
+ * itself, and the node_balance_rate-th looks across nodes (halving the
+ * node memory, maybe widening its mask to the node it still finds
+ * busier).  Between looks every call reads the node's runqueues empty, so
+ * the walk goes from look to look, and stops at the first look that finds
+ * no node busier (an empty memory stays empty): what follows is counting.
+ */
+static void o1_skip_counted(struct o1 *s, struct o1_rq *rq, int cpu, uint64_t first,
+			    uint64_t last)
+{
+	uint64_t every = (uint64_t)s->idle_ticks, rate = (uint64_t)s->cfg.node_balance_rate;
+	uint64_t call = (first + every - 1) / every * every;	/* the first call's jiffy */
+
+	while (call <= last) {
+		uint64_t calls = (last - call) / every + 1;	/* calls from here on */
+		uint64_t to_look = rate - (uint64_t)rq->nr_balanced;	/* the look's number */
+		if (to_look > 1)	/* plain calls first: the node's mask */
+			o1_read_empty(s, rq, o1_node_mask(s, cpu));
+		if (calls < to_look) {
+			rq->nr_balanced += (int)calls;
+			return;
+		}
+		rq->nr_balanced = 0;
+		int node = o1_find_busiest_node(s, rq, s->topo->cpu_node[cpu]);
+		if (node < 0) {
+			o1_read_empty(s, rq, o1_node_mask(s, cpu));
+			if (o1_node_memory_empty(s, rq)) {
+				rq->nr_balanced = (int)((calls - to_look) % rate);
+				return;
+			}
+		} else {
+			sl_cpumask mask = s->topo->node_cpus[node];
+			sl_cpumask_set(&mask, cpu);
+			o1_read_empty(s, rq, &mask);
+		}
+		call += to_look * every;
+	}
+}
+
+/*
+ * The engine skips the ticks of a machine with nothing runnable; the
+ * kernel's idle CPUs ran rebalance_tick at each.  Every runqueue was
+ * empty (and still is: the task that ends the gap is not queued yet), so
+ * a balance moved nothing and only remembered: prev_cpu_load 0 over its
+ * mask, and at each look across nodes the node loads halved.  Replayed
+ * without the charges (idle time, long past), up to the first jiffy after
+ * which each jiffy would do what the last did.
+ */
+void o1_core_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t last)
+{
+	struct o1 *s = o1_state(sim);
+	struct o1_rq *rq = s->rq_of[cpu];
+	uint64_t every = (uint64_t)s->idle_ticks, node_every = (uint64_t)s->idle_node_ticks;
+
+	if (!s->cfg.smp)
+		return;
+	if (s->numa && s->cfg.node_balance == O1_NODE_RATE) {
+		o1_skip_counted(s, rq, cpu, first, last);
+		return;
+	}
+	/* 2.5.68 and 2.6.0: a node tick every node_every jiffies, then the
+	 * node's own balance every `every` */
+	for (uint64_t j = first; j <= last; j++) {
+		if (j - first >= every + node_every && o1_node_memory_empty(s, rq))
+			return;
+		if (s->numa && o1_on_tick(j, node_every)) {
+			int node = o1_find_busiest_node(s, rq, s->topo->cpu_node[cpu]);
+			if (node >= 0) {
+				sl_cpumask mask = s->topo->node_cpus[node];
+				sl_cpumask_set(&mask, cpu);
+				o1_read_empty(s, rq, &mask);
+			}
+		}
+		if (o1_on_tick(j, every))
+			o1_read_empty(s, rq, o1_node_mask(s, cpu));
+	}
+}
+
 void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
 {
 	uint64_t j = sl_jiffies(sim);

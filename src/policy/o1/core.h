@@ -544,6 +544,10 @@ void o1_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq, in
 void o1_newidle_balance(struct sl_sim *sim, struct o1 *s, int cpu);
 /* rebalance_tick (2.8, 3.3). */
 void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle);
+/* The ticks_skipped op: what the idle balances of jiffies first..last,
+ * which the engine skipped while nothing was runnable, left on cpu's
+ * runqueue. */
+void o1_core_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t last);
 /* The check op's part: every current find_busiest_queue memo equals a
  * fresh scan.  0, or -1 with err set. */
 int o1_check_balance_memo(const struct o1 *s, struct sl_err *err);

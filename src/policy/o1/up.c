@@ -83,6 +83,7 @@ const struct sl_policy_ops sl_policy_up = {
 	.wakeup = o1_core_wakeup,
 	.pick_next = o1_core_pick_next,
 	.tick = o1_core_tick,
+	.ticks_skipped = o1_core_ticks_skipped,
 	.yield = o1_core_yield,
 	.exit = o1_core_exit,
 	.release = o1_core_release,
