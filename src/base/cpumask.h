@@ -179,6 +179,16 @@ static inline bool sl_cpumask_intersects_in(const sl_cpumask *a, const sl_cpumas
 	return false;
 }
 
+/* cpumask_subset(a, b) for an `a` whose CPUs all lie in begin..end-1. */
+static inline bool sl_cpumask_subset_in(const sl_cpumask *a, const sl_cpumask *b, int begin,
+					int end)
+{
+	for (int i = begin >> 6; i <= (end - 1) >> 6; i++)
+		if (a->w[i] & ~b->w[i])
+			return false;
+	return true;
+}
+
 /* for_each_cpu_and(cpu, a, b) over CPUs begin..end-1 (b NULL: over a). */
 #define sl_for_each_cpu_and_in(cpu, a, b, begin, end) \
 	for (int cpu = sl_cpumask_next_and_in(a, b, begin, end); cpu >= 0; \

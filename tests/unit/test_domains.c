@@ -1462,7 +1462,7 @@ SL_TEST(domains_fbg_memo_and_sums)
 /*
  * domains/balance.c: each runqueue keeps the first jiffy one of its
  * domains is due; when the engine stopped the tick (nothing runnable),
- * sd_note_tick moves every last_balance past the skipped jiffies and the
+ * sd_ticks_skipped moves every last_balance past the skipped jiffies and the
  * kept jiffies with them.  A lone task that sleeps 20 ms at a time stops
  * the tick over and over; the check op compares the kept jiffies with the
  * domains' after every event.

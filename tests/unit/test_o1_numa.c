@@ -450,8 +450,8 @@ static void o1nt_skip_each(struct o1 *s, int cpu, uint64_t first, uint64_t last)
 }
 
 /* The gap's walk from look to look leaves what a jiffy-by-jiffy replay
- * leaves, from 300 random memories, counts and gaps (node_balance_rate
- * 100 and 10, HZ 1000 and 100). */
+ * leaves, from a gap that is one widened look and 298 random memories,
+ * counts and gaps (node_balance_rate 100 and 10, HZ 1000 and 100). */
 SL_TEST(o1_gap_walk_equals_each_jiffy)
 {
 	static const char *const policies[] = {
@@ -482,6 +482,14 @@ SL_TEST(o1_gap_walk_equals_each_jiffy)
 			x = x * 6364136223846793005ull + 1442695040888963407ull;
 			ra->nr_balanced = rb->nr_balanced = (int)((x >> 33) % (uint64_t)sa->cfg.node_balance_rate);
 			uint64_t first = 1 + (x >> 50) % 50, last = first + (x >> 20) % 3000;
+			if (trial == 0) {
+				/* a gap of one call, the look, widened to node 1:
+				 * this node's own runqueues are not read */
+				ra->nr_balanced = rb->nr_balanced = sa->cfg.node_balance_rate - 1;
+				for (int n = 0; n < sa->nnodes; n++)
+					ra->prev_node_load[n] = rb->prev_node_load[n] = n == 1 ? 40 : 0;
+				first = last = 7 * (uint64_t)sa->idle_ticks;
+			}
 			o1_core_ticks_skipped(a.sim, cpu, first, last);
 			o1nt_skip_each(sb, cpu, first, last);
 			bool same = ra->nr_balanced == rb->nr_balanced;

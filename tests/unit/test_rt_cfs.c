@@ -856,3 +856,35 @@ SL_TEST(rt_cfs_equal_priority_pinned_wakeup_displaces_a_movable_one)
 	CHECKF(mover->cpu[2] == 1, "mover ended on CPU %d", mover->cpu[2]);
 	sl_sim_destroy(r.sim);
 }
+
+/* The same rule when the migration thread moves a task (move_queued_task
+ * calls wakeup_preempt as a wakeup does): on three CPUs a FIFO 10 task P
+ * runs on CPU 0, a movable FIFO 10 task on CPU 1 and a fair hog on CPU 2;
+ * P pins itself to CPU 1 after 1 ms.  Moved there, it can run nowhere
+ * else and the running one can: it runs at once and the other is pushed
+ * (without the rule P waited for the other's 20 ms). */
+SL_TEST(rt_cfs_equal_priority_pinned_move_displaces_a_movable_one)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:3 pu:1", "cfs", 0))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *hog = rtc_new(r.sim), *mover = rtc_new(r.sim),
+			  *pin = rtc_new(r.sim);
+	rtc_run(hog, 40);
+	rtc_affinity_all(mover, 3);
+	rtc_run(mover, 20);
+	rtc_run(pin, 1);
+	rtc_affinity(pin, 1);
+	rtc_run(pin, 5);
+	rtc_fork(root, hog, "hog", SL_SCHED_NORMAL, 0, 2, 1);
+	rtc_fork(root, mover, "mover", SL_SCHED_FIFO, 10, 1, 1);
+	rtc_fork(root, pin, "pin", SL_SCHED_FIFO, 10, 0, 1);
+	if (!rtc_go(&r, root))
+		return;
+	CHECKF(mover->cpu[1] == 1, "mover began its run on CPU %d", mover->cpu[1]);
+	CHECKF(pin->at[2] < 2 * SL_MSEC && pin->cpu[2] == 1, "pin went on at %.3f ms on CPU %d",
+	       rtc_ms(pin->at[2]), pin->cpu[2]);
+	CHECKF(mover->cpu[2] != 1, "mover ended on CPU %d", mover->cpu[2]);
+	sl_sim_destroy(r.sim);
+}

@@ -191,7 +191,7 @@ static void cfs_attr_move(struct cfs *s, struct cfs_entity *se, int this_cpu)
 	int dest = cfs_any_and_distribute(s, this_cpu, &se->task->allowed, NULL);
 
 	if (se->rt)
-		cfs_rt_move_queued(s, se, dest);
+		cfs_rt_move_task(s, se, dest);
 	else
 		cfs_move_queued(s, se, dest);
 }

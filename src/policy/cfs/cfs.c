@@ -701,7 +701,7 @@ static void cfs_migration(struct sl_sim *sim, int cpu, long arg)
 	if (se->rt) {
 		if (se->rt_queued && se->cpu == cpu && rq->rt.curr != se && dest != cpu &&
 		    sl_cpumask_test(&se->task->allowed, dest))
-			cfs_rt_move_queued(s, se, dest);
+			cfs_rt_move_task(s, se, dest);
 	} else if (se->on_rq && se->cpu == cpu && rq->curr != se && dest != cpu &&
 		   sl_cpumask_test(&se->task->allowed, dest)) {
 		cfs_move_queued(s, se, dest);

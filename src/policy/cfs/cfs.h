@@ -476,8 +476,8 @@ struct cfs_entity *cfs_rt_first(const struct cfs *s, int cpu);
 /* cpupri of a CPU: its best RT task's rt_priority, 0 (NORMAL) with none. */
 int cfs_rt_cpupri(const struct cfs *s, int cpu);
 /* se (RT) was just queued on its CPU: reschedule it if se outranks what
- * runs there; _wakeup_preempt, for a woken or new task (wakeup_preempt_rt),
- * adds check_preempt_equal_prio. */
+ * runs there; _wakeup_preempt, for a woken, new or moved task
+ * (wakeup_preempt_rt), adds check_preempt_equal_prio. */
 void cfs_rt_check_preempt(struct cfs *s, struct cfs_entity *se);
 void cfs_rt_wakeup_preempt(struct cfs *s, struct cfs_entity *se);
 /* select_task_rq_rt() for a wakeup or fork: where the RT task goes. */
@@ -493,8 +493,12 @@ void cfs_rt_push(struct cfs *s, int cpu);
 bool cfs_rt_pull(struct cfs *s, int cpu);
 /* task_woken_rt(): push if the woken task will wait here. */
 void cfs_rt_woken(struct cfs *s, struct cfs_entity *se);
-/* Move a queued, not running RT task to dst. */
+/* Move a queued, not running RT task to dst: _move_queued for push and
+ * pull, which resched dst when se outranks what runs there;
+ * _move_task as move_queued_task() (set_cpus_allowed, the migration
+ * thread), whose wakeup_preempt has check_preempt_equal_prio too. */
 void cfs_rt_move_queued(struct cfs *s, struct cfs_entity *se, int dst);
+void cfs_rt_move_task(struct cfs *s, struct cfs_entity *se, int dst);
 int cfs_rt_check(struct cfs *s, int cpu, struct sl_err *err);
 
 /* ---- cfs/attr.c ---- */

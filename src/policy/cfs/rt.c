@@ -26,6 +26,10 @@
  *   - RT_PUSH_IPI (the pull asks the overloaded CPU to push instead of
  *     taking its lock): a pull here takes the task directly, as with
  *     RT_PUSH_IPI off.
+ *   - push_rt_task and pull_rt_task resched the CPU they moved a task to
+ *     outright; here it reschedules if the task outranks what runs there,
+ *     which it does (the push chose a CPU running lower, the pull a task
+ *     better than the CPU's own) unless the fair server is serving it.
  *   - Capacity fitness (uclamp, asymmetric CPUs): every CPU fits.
  *
  * RT's own average (rq->avg_rt, cfs_pelt_rt) is brought up to date at
@@ -182,7 +186,8 @@ void cfs_rt_check_preempt(struct cfs *s, struct cfs_entity *se)
 }
 
 /*
- * wakeup_preempt_rt() for a woken or new task: as above, and at an equal
+ * wakeup_preempt_rt() for a woken or new task, or one move_queued_task()
+ * moved (set_cpus_allowed, the migration thread): as above, and at an equal
  * priority, if the woken task can run nowhere else and the running one
  * could (check_preempt_equal_prio), the woken one goes to the head of its
  * list and the CPU reschedules, so that it runs and the other is pushed.
@@ -355,7 +360,8 @@ void cfs_rt_yield(struct cfs *s, struct cfs_entity *se)
 
 /* ---- between CPUs ---- */
 
-void cfs_rt_move_queued(struct cfs *s, struct cfs_entity *se, int dst)
+/* deactivate_task, set_task_cpu, activate_task */
+static void cfs_rt_shift(struct cfs *s, struct cfs_entity *se, int dst)
 {
 	int src = se->cpu;
 
@@ -363,7 +369,18 @@ void cfs_rt_move_queued(struct cfs *s, struct cfs_entity *se, int dst)
 	sl_note_migration(s->sim, se->task, src, dst);
 	se->cpu = dst;
 	cfs_rt_enqueue(s, se, false);
+}
+
+void cfs_rt_move_queued(struct cfs *s, struct cfs_entity *se, int dst)
+{
+	cfs_rt_shift(s, se, dst);
 	cfs_rt_check_preempt(s, se);
+}
+
+void cfs_rt_move_task(struct cfs *s, struct cfs_entity *se, int dst)
+{
+	cfs_rt_shift(s, se, dst);
+	cfs_rt_wakeup_preempt(s, se);
 }
 
 /* A queued, not running RT task of cpu that may run elsewhere: the best

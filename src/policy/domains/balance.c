@@ -280,13 +280,21 @@ void sd_balance_init(struct sd_sched *s)
 	}
 }
 
-/* `gap` jiffies this CPU did not tick (the engine stopped the tick). */
-static void sd_skip_jiffies(struct sd_sched *s, int cpu, int64_t gap)
+/* The engine's ticks_skipped, as the first task wakes after the tick
+ * stopped (nothing was runnable): those ticks of an all-idle machine
+ * would each have halved cpu_load towards 0 (2.6.12 rebalance_tick), done
+ * before the wakeup reads it (source_load / target_load); the balancing
+ * clocks move on by them. */
+void sd_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t last)
 {
+	struct sd_sched *s = sl_policy_data(sim);
 	struct sd_rq *rq = sd_rq(s, cpu);
+	int64_t gap = (int64_t)last - rq->last_tick;
 
-	/* the skipped ticks of an all-idle machine would each have halved
-	 * cpu_load towards 0 (2.6.12 rebalance_tick) */
+	(void)first;
+	if (gap <= 0)
+		return;
+	rq->last_tick = (int64_t)last;
 	if (s->v->rules == SD_RULES_2612 && rq->cpu_load) {
 		rq->cpu_load = gap < 64 ? rq->cpu_load >> gap : 0;
 		sd_load_changed(s, cpu);
@@ -298,30 +306,9 @@ static void sd_skip_jiffies(struct sd_sched *s, int cpu, int64_t gap)
 			rq->due[k] += gap;
 }
 
-/* The engine's ticks_skipped, when the first task wakes: the decay is
- * done before its wakeup reads cpu_load (source_load / target_load). */
-void sd_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t last)
-{
-	struct sd_sched *s = sl_policy_data(sim);
-	struct sd_rq *rq = sd_rq(s, cpu);
-	int64_t gap = (int64_t)last - rq->last_tick;
-
-	(void)first;
-	if (gap > 0) {
-		sd_skip_jiffies(s, cpu, gap);
-		rq->last_tick = (int64_t)last;
-	}
-}
-
 void sd_note_tick(struct sl_sim *sim, struct sd_sched *s, int cpu)
 {
-	struct sd_rq *rq = sd_rq(s, cpu);
-	int64_t now_j = (int64_t)sl_jiffies(sim);
-	int64_t gap = now_j - rq->last_tick - 1;	/* jiffies not caught up yet */
-
-	rq->last_tick = now_j;
-	if (gap > 0)
-		sd_skip_jiffies(s, cpu, gap);
+	sd_rq(s, cpu)->last_tick = (int64_t)sl_jiffies(sim);
 }
 
 /* The balance interval of sd in jiffies, idle or busy: computed once per
@@ -378,7 +365,7 @@ void sd_balance_changed(struct sd_sched *s, int cpu)
 /*
  * Every domain whose interval has passed balances.  Before the domains are
  * walked, the runqueue's due jiffies (kept after every walk, moved with
- * sd_note_tick's skipped jiffies) say whether any is: on most ticks none
+ * sd_ticks_skipped) say whether any is: on most ticks none
  * is, and the walk would only compare.
  */
 void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_idle idle)

@@ -404,8 +404,8 @@ void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_
 void sd_balance_changed(struct sd_sched *s, int cpu);
 /* The check op's part: every kept due jiffy is its domains'. */
 int sd_check_due(const struct sd_sched *s, struct sl_err *err);
-/* Every tick, first: skip the jiffies the engine's tick was stopped and
- * ticks_skipped did not already catch up. */
+/* Every tick, first: this CPU's jiffy (a stopped tick's jiffies were
+ * caught up by sd_ticks_skipped as the machine woke). */
 void sd_note_tick(struct sl_sim *sim, struct sd_sched *s, int cpu);
 /* The ticks_skipped op: those skipped jiffies, caught up as the first
  * task wakes (2.6.12's cpu_load decay, the balancing clocks moved on). */

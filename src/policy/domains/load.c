@@ -68,14 +68,8 @@ int sd_nr_running(struct sl_sim *sim, const struct sd_sched *s, int cpu)
 
 bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu)
 {
-	const sl_cpumask *sib = sl_topo_siblings(s->topo, cpu), *idle = sl_idle_cpus(sim);
-
-	/* siblings within the idle CPUs, a word at a time (active balance
-	 * asks this of every idle CPU of the machine) */
-	for (int w = 0; w <= (s->ncpus - 1) >> 6; w++)
-		if (sib->w[w] & ~idle->w[w])
-			return false;
-	return true;
+	/* a word at a time: active balance asks this of every idle CPU */
+	return sl_cpumask_subset_in(sl_topo_siblings(s->topo, cpu), sl_idle_cpus(sim), 0, s->ncpus);
 }
 
 /* ---- 2.6.12: one decayed load per runqueue ---- */

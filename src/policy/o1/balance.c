@@ -593,8 +593,7 @@ static void o1_skip_counted(struct o1 *s, struct o1_rq *rq, int cpu, uint64_t fi
 				return;
 			}
 		} else {
-			sl_cpumask mask = s->topo->node_cpus[node];
-			sl_cpumask_set(&mask, cpu);
+			sl_cpumask mask = o1_node_plus_cpu(s, node, cpu);
 			o1_read_empty(s, rq, &mask);
 		}
 		call += to_look * every;
@@ -630,8 +629,7 @@ void o1_core_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t
 		if (s->numa && o1_on_tick(j, node_every)) {
 			int node = o1_find_busiest_node(s, rq, s->topo->cpu_node[cpu]);
 			if (node >= 0) {
-				sl_cpumask mask = s->topo->node_cpus[node];
-				sl_cpumask_set(&mask, cpu);
+				sl_cpumask mask = o1_node_plus_cpu(s, node, cpu);
 				o1_read_empty(s, rq, &mask);
 			}
 		}

@@ -558,6 +558,9 @@ int o1_check_balance_memo(const struct o1 *s, struct sl_err *err);
 const sl_cpumask *o1_node_mask(const struct o1 *s, int cpu);
 /* find_busiest_node from this runqueue's decayed view, or -1. */
 int o1_find_busiest_node(struct o1 *s, struct o1_rq *rq, int this_node);
+/* The busiest node's CPUs and `cpu`: the mask a look across nodes widens
+ * its balance to. */
+sl_cpumask o1_node_plus_cpu(const struct o1 *s, int node, int cpu);
 /* 2.5.59 cpus_to_balance: count this load_balance call and, every
  * NODE_BALANCE_RATE-th, balance against the busiest node. */
 sl_cpumask o1_cpus_to_balance(struct o1 *s, struct o1_rq *rq, int cpu);

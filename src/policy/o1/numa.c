@@ -105,8 +105,7 @@ int o1_find_busiest_node(struct o1 *s, struct o1_rq *rq, int this_node)
 	return node;
 }
 
-/* The busiest node's CPUs and `cpu`. */
-static sl_cpumask o1_node_plus_cpu(const struct o1 *s, int node, int cpu)
+sl_cpumask o1_node_plus_cpu(const struct o1 *s, int node, int cpu)
 {
 	sl_cpumask mask = s->topo->node_cpus[node];
 

@@ -109,13 +109,6 @@ static const sl_cpumask *sls_span_of(const struct sl_topo *tp, int kind, int cpu
 	}
 }
 
-static bool sls_subset(const sl_cpumask *a, const sl_cpumask *b)
-{
-	for (int w = 0; w < SL_CPUMASK_WORDS; w++)
-		if (a->w[w] & ~b->w[w])
-			return false;
-	return true;
-}
 
 /* The groups of a level spanning lv->span whose groups are spans of `kind`:
  * the same for every CPU of the span, so built by the first of them and
@@ -207,7 +200,7 @@ static void sls_level_groups(struct sls *s, int cpu, struct sls_level *lv, int k
 		lv->same_weight &= groups[i].weight == groups[0].weight;
 	/* crosses nodes: not within this CPU's node (then within no CPU's of
 	 * the span: any of them in this node has it as its node) */
-	lv->numa = !sls_subset(lv->span, sl_topo_node(tp, cpu));
+	lv->numa = !sl_cpumask_subset_in(lv->span, sl_topo_node(tp, cpu), 0, tp->ncpus);
 }
 
 static void sls_build_cpu(struct sls *s, struct sls_rq *rq, int *idx)
@@ -221,7 +214,7 @@ static void sls_build_cpu(struct sls *s, struct sls_rq *rq, int *idx)
 	for (int k = SLS_CORE; k < SLS_KINDS; k++) {
 		const sl_cpumask *m = sls_span_of(tp, k, cpu);
 		if (n && (m == chain[n - 1] || sl_cpumask_equal(m, chain[n - 1]) ||
-			  !sls_subset(chain[n - 1], m)))
+			  !sl_cpumask_subset_in(chain[n - 1], m, 0, tp->ncpus)))
 			continue;
 		kinds[n] = k;
 		chain[n++] = m;
