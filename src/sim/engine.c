@@ -380,6 +380,11 @@ static void handle(struct sl_sim *sim, struct sl_event *e)
 	case EV_IPI:
 		break;	/* need_resched is acted on below */
 	case EV_MIGRATION:
+		if (sl__idle_work_left(sim, c)) {
+			/* the thread runs when the idle task's work is done */
+			sl_eventq_schedule(&sim->q, &c->migr_ev, c->idle_work_until);
+			break;
+		}
 		sl__migration_start(sim, c);
 		break;
 	case EV_MIGRATION_END:
@@ -405,8 +410,9 @@ static void handle(struct sl_sim *sim, struct sl_event *e)
 			break;
 		sim->ctx_cpu = e->cpu;
 		sl__process_resched(sim, e->cpu);
-		if (sim->cpus[e->cpu].kexit_wait)
-			break;	/* it waits for the running task's kernel exit */
+		if (sim->cpus[e->cpu].kexit_wait || sl__idle_work_left(sim, &sim->cpus[e->cpu]))
+			break;	/* it waits for the running task's kernel exit,
+				 * or for its idle work's end */
 	}
 }
 

@@ -223,9 +223,10 @@ static inline sl_time sl__after(const struct sl_sim *sim, sl_time delta)
 /*
  * Scheduler work an idle CPU does in its idle time (its tick's idle
  * balance, the schedule() that found nothing): it runs from now, after
- * any such work still running, and delays only a task switched in before
- * it ends (switch_in), as the kernel's idle task runs rebalance_tick or
- * idle_balance and is accounted idle, not to the next task.
+ * any such work still running, and delays only a task that comes to the
+ * CPU before it ends (sl__process_resched, the migration event), as the
+ * kernel's idle task runs rebalance_tick or idle_balance and is accounted
+ * idle, not to the next task.
  */
 static inline void sl__idle_work(const struct sl_sim *sim, struct sl_cpu *c, sl_time ns)
 {
@@ -233,6 +234,13 @@ static inline void sl__idle_work(const struct sl_sim *sim, struct sl_cpu *c, sl_
 
 	if (ns > 0)
 		c->idle_work_until = from + ns;
+}
+
+/* Whether idle CPU c is still doing such work: it switches to a task, or
+ * to its migration thread, only when that is done. */
+static inline bool sl__idle_work_left(const struct sl_sim *sim, const struct sl_cpu *c)
+{
+	return !c->curr && !c->in_migration && c->idle_work_until > sim->now;
 }
 
 /* engine.c: the first task to become runnable while the tick is stopped

@@ -483,9 +483,14 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 		c->curr_miss = fmax(c->curr_miss, random_miss_floor(fp, topo->l2_kb));
 		c->curr_llc_miss = fmax(c->curr_llc_miss, random_miss_floor(fp, topo->llc_kb));
 	}
-	/* the CPU's idle-time scheduler work not yet done is sat through */
-	if (c->idle_work_until > sim->now)
-		c->sched_stall += c->idle_work_until - sim->now;
+	/* an idle CPU switches to a task once its idle-time scheduler work
+	 * is done (sl__process_resched waits for it) */
+	if (c->idle_work_until > sim->now) {
+		sl_fail_internal(sim->run_err, "CPU %d switches to task %d with %lld ns of idle "
+				 "work left", c->id, next->id,
+				 (long long)(c->idle_work_until - sim->now));
+		sim->stopped = true;
+	}
 	c->idle_work_until = 0;
 	next->debt_sys += (double)m->ctx_switch_ns + c->sched_debt;
 	next->stall_ns += c->sched_stall;
@@ -694,6 +699,18 @@ void sl__process_resched(struct sl_sim *sim, int cpu)
 	struct sl_cpu *c = &sim->cpus[cpu];
 	if (!c->need_resched || c->in_migration || sl__waits_kernel_exit(sim, c))
 		return;
+	if (sl__idle_work_left(sim, c)) {
+		/* The idle task finishes its scheduler work (the tick's idle
+		 * balance in the softirq, the newly-idle balance under the
+		 * runqueue lock) before it sees need_resched and calls
+		 * schedule(): the task waits, and the CPU's time is idle
+		 * time (2.6.11 account_system_time: a tick that finds the
+		 * idle task).  Acted on at the work's end, by the IPI event
+		 * (not earlier than one on its way). */
+		if (!sl_event_queued(&c->ipi_ev) || c->ipi_ev.time < c->idle_work_until)
+			sl_eventq_schedule(&sim->q, &c->ipi_ev, c->idle_work_until);
+		return;
+	}
 	if (c->migration_waits) {
 		c->migration_waits = false;
 		sl__migration_start(sim, c);
