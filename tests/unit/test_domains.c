@@ -19,6 +19,7 @@
  * the engine's invariant checks on, which also run the policy's check op.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/spec.h"
@@ -1634,6 +1635,99 @@ SL_TEST(domains_cpu_load_decays_while_ticks_stop)
 {
 	unsigned long load = sdt_hog_load_at(151500 * SL_USEC);
 	CHECKF(load == 64, "cpu_load %lu one tick after 100 idle ms", load);
+}
+
+/* ---- the idle balances of the ticks an idle machine skips ---- */
+
+/* rebalance_tick() jiffy by jiffy over j0..jl with every balance finding
+ * nothing (load_balance out_balanced doubles the interval up to
+ * max_interval): what sd_idle_gap_balances must come to. */
+static int64_t sdt_gap_by_jiffy(int hz, struct sd_domain *sd, int64_t j0, int64_t jl)
+{
+	int64_t n = 0;
+
+	for (int64_t j = j0; j <= jl; j++) {
+		int64_t interval = ((int64_t)sd->balance_interval * hz + 999) / 1000;
+		if (interval < 1)
+			interval = 1;
+		if (j - sd->last_balance >= interval) {
+			sd->last_balance += interval;
+			if (sd->balance_interval < sd->p.max_interval)
+				sd->balance_interval *= 2;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* The replay of a gap (doubling, catch-up one balance a tick, the steady
+ * tail counted) against the jiffy-by-jiffy rule, on the NUMA-Q's three
+ * levels at HZ 1000 and 100, from random clocks and intervals. */
+SL_TEST(domains_gap_replay_equals_each_jiffy)
+{
+	static const char *const policies[] = { "domains", "domains:hz=100" };
+	uint64_t x = 12345;
+
+	for (int p = 0; p < 2; p++) {
+		struct sdt_run r;
+		CHECK(sdt_start(&r, "numaq-16", policies[p], SL_MSEC));
+		if (!r.sim)
+			continue;
+		struct sd_sched *s = sdt_sched(&r);
+		int hz = p == 0 ? 1000 : 100, bad = 0, trials = 0;
+		for (struct sd_domain *sd = sd_rq(s, 5)->sd; sd; sd = sd->parent) {
+			struct sd_domain keep = *sd;
+			for (int k = 0; k < 300; k++, trials++) {
+				x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+				int64_t j0 = 1000 + (int64_t)(x >> 40) % 500;
+				int64_t jl = j0 + (int64_t)(x >> 20) % 5000;
+				struct sd_domain a = keep, b;
+				a.last_balance = j0 - 1 - (int64_t)(x >> 8) % 3000;
+				a.balance_interval = keep.p.min_interval << ((x >> 4) % 4);
+				a.ivl_ms = 0;
+				b = a;
+				int64_t na = sd_idle_gap_balances(s, &a, j0, jl);
+				int64_t nb = sdt_gap_by_jiffy(hz, &b, j0, jl);
+				if ((na != nb || a.last_balance != b.last_balance ||
+				     a.balance_interval != b.balance_interval) && bad++ < 3)
+					fprintf(stderr, "  level %d: %lld balances to %lld / %d ms, by jiffy "
+						"%lld to %lld / %d ms\n", (int)sd->level, (long long)na,
+						(long long)a.last_balance, a.balance_interval,
+						(long long)nb, (long long)b.last_balance,
+						b.balance_interval);
+			}
+		}
+		CHECKF(bad == 0 && trials >= 600, "%s: %d of %d gaps differ", policies[p], bad, trials);
+		sl_sim_destroy(r.sim);
+	}
+}
+
+/* w26: each idle balance of the gap halved the balancer's memory of every
+ * CPU of the domain (sd_guess with nothing running), so CPU 1's memory of
+ * CPU 0, where the hog ran, is 0 when the hog wakes after 100 ms asleep,
+ * not the 64-128 its last balances left. */
+SL_TEST(domains_w26_memory_ages_while_ticks_stop)
+{
+	struct sdt_run r;
+	unsigned long mem = ~0ul;
+
+	CHECK(sdt_start(&r, "pack:2 core:1 pu:1", "domains:version=w26", 150500 * SL_USEC));
+	if (!r.sim)
+		return;
+	struct sdt_script *hog = sdt_new(r.sim);
+	sdt_add(hog, sl_act_run(50 * SL_MSEC, SL_WC_INT));
+	sdt_add(hog, sl_act_sleep(100 * SL_MSEC));
+	sdt_add(hog, sl_act_run(50 * SL_MSEC, SL_WC_INT));
+	struct sdt_script *root = sdt_new(r.sim);
+	sdt_fork(root, hog, "hog", false, 0);
+	sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	struct sl_task *t = sdt_run(&r) ? sdt_find(r.sim, "hog") : NULL;
+	CHECK(t && t->cpu >= 0);
+	if (t && t->cpu >= 0)
+		mem = sd_rq(sdt_sched(&r), 1 - t->cpu)->cpu_loads[t->cpu];
+	CHECKF(mem == 0, "the idle CPU's memory of the hog's CPU: %lu", mem);
+	sl_sim_destroy(r.sim);
 }
 
 /* 2.6.12 rebalance_tick(): msecs_to_jiffies() rounds up, so at HZ 100 the

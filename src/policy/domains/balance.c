@@ -280,32 +280,6 @@ void sd_balance_init(struct sd_sched *s)
 	}
 }
 
-/* The engine's ticks_skipped, as the first task wakes after the tick
- * stopped (nothing was runnable): those ticks of an all-idle machine
- * would each have halved cpu_load towards 0 (2.6.12 rebalance_tick), done
- * before the wakeup reads it (source_load / target_load); the balancing
- * clocks move on by them. */
-void sd_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t last)
-{
-	struct sd_sched *s = sl_policy_data(sim);
-	struct sd_rq *rq = sd_rq(s, cpu);
-	int64_t gap = (int64_t)last - rq->last_tick;
-
-	(void)first;
-	if (gap <= 0)
-		return;
-	rq->last_tick = (int64_t)last;
-	if (s->v->rules == SD_RULES_2612 && rq->cpu_load) {
-		rq->cpu_load = gap < 64 ? rq->cpu_load >> gap : 0;
-		sd_load_changed(s, cpu);
-	}
-	sd_for_each_domain(s, cpu, sd)
-		sd->last_balance += gap;
-	for (int k = 0; k < 2; k++)
-		if (rq->due[k] != INT64_MAX)
-			rq->due[k] += gap;
-}
-
 void sd_note_tick(struct sl_sim *sim, struct sd_sched *s, int cpu)
 {
 	sd_rq(s, cpu)->last_tick = (int64_t)sl_jiffies(sim);
@@ -331,6 +305,80 @@ static int64_t sd_interval(const struct sd_sched *s, struct sd_domain *sd, bool 
 		sd->ivl_j[1] = sd_interval_of(s, sd, true);
 	}
 	return sd->ivl_j[busy];
+}
+
+/*
+ * The idle balances sd's CPU made at rebalance_tick over the jiffies
+ * j0..jl (as rebalance_tick counts them, its stagger added) of an
+ * all-idle machine: each finds nothing to move (every runqueue is empty)
+ * and so doubles balance_interval up to max_interval (2.6.12.1
+ * load_balance() out_balanced; the model's w26 the same), and
+ * last_balance moves on by each interval; one balance per domain per
+ * tick, as a CPU behind on its clock catches up.  Once the interval is
+ * at its maximum and the clock caught up, the rest is counted.  Returns
+ * how many balances sd made.
+ */
+int64_t sd_idle_gap_balances(const struct sd_sched *s, struct sd_domain *sd, int64_t j0,
+			     int64_t jl)
+{
+	int64_t n = 0;
+
+	for (int64_t j = j0; j <= jl;) {
+		int64_t interval = sd_interval(s, sd, false);
+		int64_t due = sd->last_balance + interval;
+		if (j >= due) {
+			sd->last_balance = due;
+			if (sd->balance_interval < sd->p.max_interval)
+				sd->balance_interval *= 2;
+			n++;
+			j++;
+		} else if (sd->balance_interval < sd->p.max_interval) {
+			j = due;
+		} else {
+			/* steady: a balance every `interval` from due on */
+			int64_t k = due <= jl ? (jl - due) / interval + 1 : 0;
+			sd->last_balance += k * interval;
+			n += k;
+			break;
+		}
+	}
+	return n;
+}
+
+/* The engine's ticks_skipped, as the first task wakes after the tick
+ * stopped (nothing was runnable), before the wakeup reads any of it:
+ * the ticks of an all-idle machine would each have halved cpu_load
+ * towards 0 (2.6.12 rebalance_tick), and each domain's idle balances
+ * (sd_idle_gap_balances) moved its clock and its interval on; under w26
+ * each of those balances also halved this CPU's memory of the load of
+ * every CPU of the domain (sd_guess with 0 running). */
+void sd_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t last)
+{
+	struct sd_sched *s = sl_policy_data(sim);
+	struct sd_rq *rq = sd_rq(s, cpu);
+	int64_t gap = (int64_t)last - rq->last_tick;
+
+	if (gap <= 0)
+		return;
+	int64_t from = (int64_t)first > rq->last_tick ? (int64_t)first : rq->last_tick + 1;
+	rq->last_tick = (int64_t)last;
+	if (s->v->rules == SD_RULES_2612 && rq->cpu_load) {
+		rq->cpu_load = gap < 64 ? rq->cpu_load >> gap : 0;
+		sd_load_changed(s, cpu);
+	}
+	int64_t off = s->stagger_of[cpu];
+	sd_for_each_domain(s, cpu, sd) {
+		if (!(sd->p.flags & SD_LOAD_BALANCE))
+			continue;
+		int64_t n = sd_idle_gap_balances(s, sd, from + off, (int64_t)last + off);
+		if (s->v->rules != SD_RULES_W26 || n == 0)
+			continue;
+		sd_for_each_cpu(i, s, &sd->span) {
+			unsigned long *mem = &rq->cpu_loads[i];
+			*mem = n < 64 ? *mem >> n : 0;
+		}
+	}
+	rq->due_ok = false;	/* the next tick works its due jiffies out again */
 }
 
 /* Fold sd's next due jiffies, idle ([0]) and busy ([1]), into due: from

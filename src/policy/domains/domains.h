@@ -410,6 +410,11 @@ void sd_note_tick(struct sl_sim *sim, struct sd_sched *s, int cpu);
 /* The ticks_skipped op: those skipped jiffies, caught up as the first
  * task wakes (2.6.12's cpu_load decay, the balancing clocks moved on). */
 void sd_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t last);
+/* The idle balances of sd over rebalance_tick's jiffies j0..jl of an
+ * all-idle machine (each balanced): its clock and interval moved on;
+ * how many there were. */
+int64_t sd_idle_gap_balances(const struct sd_sched *s, struct sd_domain *sd, int64_t j0,
+			     int64_t jl);
 /* Start every domain's balancing clock at its CPU's stagger. */
 void sd_balance_init(struct sd_sched *s);
 void sd_idle_balance(struct sl_sim *sim, struct sd_sched *s, int cpu);
