@@ -676,10 +676,14 @@ void sl_charge_sched(struct sl_sim *sim, int cpu, sl_time ns)
 
 sl_time sl_charge_locked(struct sl_sim *sim, int cpu, struct sl_spinlock *lock, sl_time hold_ns)
 {
-	sl_time start = lock->free_at > sim->now ? lock->free_at : sim->now;
+	/* An idle CPU takes the lock once the idle-time work it has queued
+	 * is done (charge_cpu puts this after it). */
+	const struct sl_cpu *c = &sim->cpus[cpu];
+	sl_time from = sl__idle_work_left(sim, c) && !c->in_schedule ? c->idle_work_until : sim->now;
+	sl_time start = lock->free_at > from ? lock->free_at : from;
 	/* A CPU taking the lock again right after itself queues behind its
 	 * own work, which is already charged: only other CPUs spin. */
-	sl_time wait = lock->holder == cpu + 1 ? 0 : start - sim->now;
+	sl_time wait = lock->holder == cpu + 1 ? 0 : start - from;
 	lock->free_at = start + hold_ns;
 	lock->holder = cpu + 1;
 	charge_cpu(sim, cpu, hold_ns, wait);

@@ -185,12 +185,14 @@ void sl_migration_wake(struct sl_sim *sim, int cpu, long arg);
 /* Charge scheduler work done on `cpu` (e.g. an O(n) goodness scan) as
  * system time of the task running there, or of the task it switches to
  * (in schedule()).  On an idle CPU (its tick's idle balance, a schedule()
- * that found nothing) the work runs in its idle time: a task switched in
- * before it ends waits for the rest, and no one pays for it otherwise. */
+ * that found nothing) the work runs in its idle time: a task woken onto
+ * it before the work ends waits on the runqueue for the rest (the CPU
+ * acts on need_resched then), and no one pays for it otherwise. */
 void sl_charge_sched(struct sl_sim *sim, int cpu, sl_time ns);
 /* A global spinlock: charge `hold_ns` of scheduler work under it on `cpu`;
- * if another CPU holds it now, the wait for it is charged first, as wall
- * time (a spin is not slower beside a busy SMT sibling).  Returns the wait. */
+ * if another CPU holds it now (an idle CPU: when the idle-time work it
+ * has queued is done), the wait for it is charged first, as wall time (a
+ * spin is not slower beside a busy SMT sibling).  Returns the wait. */
 struct sl_spinlock {
 	sl_time free_at;	/* when the last holder releases it */
 	int holder;		/* that holder's CPU + 1 (0: never taken) */

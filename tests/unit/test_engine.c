@@ -501,6 +501,56 @@ SL_TEST(engine_idle_cpu_work_is_done_in_its_idle_time)
 	       (long long)sys, (long long)waited);
 }
 
+/* fifo whose ticks take one global lock for 50 us on every CPU, an idle
+ * one after 100 us of idle balancing; what the idle CPU 1 spun, summed. */
+static struct sl_spinlock tick_lock;
+static sl_time idle_cpu_spun;
+
+static void idle_locking_tick(struct sl_sim *sim, int cpu)
+{
+	if (sl_cpu_idle(sim, cpu)) {
+		sl_charge_sched(sim, cpu, 100000);
+		idle_cpu_spun += sl_charge_locked(sim, cpu, &tick_lock, 50000);
+	} else {
+		sl_charge_locked(sim, cpu, &tick_lock, 50000);
+		fifo_tick(sim, cpu);
+	}
+}
+
+static const struct sl_policy_ops idle_locking_ops = {
+	.name = "idle-locking", .summary = "test FIFO whose ticks take a lock",
+	.task_size = sizeof(struct fifo_task), .init = fifo_init, .fork = fifo_enqueue_new,
+	.wakeup = fifo_wakeup, .pick_next = fifo_pick, .tick = idle_locking_tick,
+};
+
+/*
+ * An idle CPU takes a lock once the idle-time work it has queued is done.
+ * CPU 0 runs a task and ticks first, holding the lock 50 us; idle CPU 1
+ * then balances 100 us and takes the lock after that, when it is free
+ * again: no spin.  (Until Dec 2026 its lock was reserved from the tick,
+ * so it spun the 50 us CPU 0 held it, after its balance, at every tick.)
+ */
+SL_TEST(engine_idle_cpu_takes_a_lock_after_its_idle_work)
+{
+	struct sl_machine m;
+	struct sl_run_stats st = { 0 };
+
+	memset(&tick_lock, 0, sizeof(tick_lock));
+	idle_cpu_spun = 0;
+	CHECK(load_zeroed(&m, "pack:1 core:2 pu:1"));
+	struct sl_sim *sim = checked_sim(&m, &idle_locking_ops, 1, NULL);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	struct script *root = script_new(sim);
+	script_add(root, sl_act_run(4.5e6, SL_WC_INT));
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	CHECK(run(sim, &st) == 0);
+	sl_sim_destroy(sim);
+	CHECKF(idle_cpu_spun == 0, "the idle CPU spun %lld ns", (long long)idle_cpu_spun);
+	CHECKF(tick_lock.holder > 0, "the lock was never taken");
+}
+
 /* fifo that logs the ticks the engine skipped (and charges 1 ms of
  * scheduler work for them), and whether a wakeup came after them. */
 static struct {
