@@ -1597,27 +1597,37 @@ SL_TEST(domains_idle_pass_takes_hot_tasks)
  * 100 ms with the machine idle (the engine skips those ticks) and runs
  * again: one tick after it woke, the skipped ticks' halvings have taken
  * cpu_load to 0 and that tick to (0 + 1 + 128) / 2. */
+/* The hog of that run under `policy`, stopped at `stop`, running (NULL
+ * on failure, r->sim NULL if it did not start); the caller destroys
+ * r->sim. */
+static struct sl_task *sdt_hog_gap(struct sdt_run *r, const char *policy, sl_time stop)
+{
+	CHECK(sdt_start(r, "pack:2 core:1 pu:1", policy, stop));
+	if (!r->sim)
+		return NULL;
+	struct sdt_script *hog = sdt_new(r->sim);
+	sdt_add(hog, sl_act_run(50 * SL_MSEC, SL_WC_INT));
+	sdt_add(hog, sl_act_sleep(100 * SL_MSEC));
+	sdt_add(hog, sl_act_run(50 * SL_MSEC, SL_WC_INT));
+	struct sdt_script *root = sdt_new(r->sim);
+	sdt_fork(root, hog, "hog", false, 0);
+	sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r->sim, &sdt_prog, root, "root");
+	struct sl_task *t = sdt_run(r) ? sdt_find(r->sim, "hog") : NULL;
+	CHECK(t && t->cpu >= 0);
+	return t && t->cpu >= 0 ? t : NULL;
+}
+
 static unsigned long sdt_hog_load_at(sl_time stop)
 {
 	struct sdt_run r;
 	unsigned long load = ~0ul;
+	struct sl_task *t = sdt_hog_gap(&r, "domains", stop);
 
-	CHECK(sdt_start(&r, "pack:2 core:1 pu:1", "domains", stop));
-	if (!r.sim)
-		return load;
-	struct sdt_script *hog = sdt_new(r.sim);
-	sdt_add(hog, sl_act_run(50 * SL_MSEC, SL_WC_INT));
-	sdt_add(hog, sl_act_sleep(100 * SL_MSEC));
-	sdt_add(hog, sl_act_run(50 * SL_MSEC, SL_WC_INT));
-	struct sdt_script *root = sdt_new(r.sim);
-	sdt_fork(root, hog, "hog", false, 0);
-	sdt_add(root, sl_act_wait());
-	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
-	struct sl_task *t = sdt_run(&r) ? sdt_find(r.sim, "hog") : NULL;
-	CHECK(t && t->cpu >= 0);
-	if (t && t->cpu >= 0)
+	if (t)
 		load = sd_rq(sdt_sched(&r), t->cpu)->cpu_load;
-	sl_sim_destroy(r.sim);
+	if (r.sim)
+		sl_sim_destroy(r.sim);
 	return load;
 }
 
@@ -1710,24 +1720,13 @@ SL_TEST(domains_w26_memory_ages_while_ticks_stop)
 {
 	struct sdt_run r;
 	unsigned long mem = ~0ul;
+	struct sl_task *t = sdt_hog_gap(&r, "domains:version=w26", 150500 * SL_USEC);
 
-	CHECK(sdt_start(&r, "pack:2 core:1 pu:1", "domains:version=w26", 150500 * SL_USEC));
-	if (!r.sim)
-		return;
-	struct sdt_script *hog = sdt_new(r.sim);
-	sdt_add(hog, sl_act_run(50 * SL_MSEC, SL_WC_INT));
-	sdt_add(hog, sl_act_sleep(100 * SL_MSEC));
-	sdt_add(hog, sl_act_run(50 * SL_MSEC, SL_WC_INT));
-	struct sdt_script *root = sdt_new(r.sim);
-	sdt_fork(root, hog, "hog", false, 0);
-	sdt_add(root, sl_act_wait());
-	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
-	struct sl_task *t = sdt_run(&r) ? sdt_find(r.sim, "hog") : NULL;
-	CHECK(t && t->cpu >= 0);
-	if (t && t->cpu >= 0)
+	if (t)
 		mem = sd_rq(sdt_sched(&r), 1 - t->cpu)->cpu_loads[t->cpu];
 	CHECKF(mem == 0, "the idle CPU's memory of the hog's CPU: %lu", mem);
-	sl_sim_destroy(r.sim);
+	if (r.sim)
+		sl_sim_destroy(r.sim);
 }
 
 /* 2.6.12 rebalance_tick(): msecs_to_jiffies() rounds up, so at HZ 100 the
