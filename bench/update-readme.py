@@ -48,7 +48,8 @@ if ratios:
 if speed:
     out += ["", speed.group(1) + ":", ""] + speed.group(2).rstrip("\n").split("\n")
 if rate:
-    out += ["", "Events per CPU-second over every preset, workload and policy (bench/rate.py): "
+    out += ["", "Events per CPU-second over every preset, workload and policy (bench/rate.py; "
+            "a run below the goal is the best of three): "
             + re.sub(r"; the slowest:$", "", rate.group(1)) + ". The slowest:", ""]
     out += ["    " + l.strip() for l in rate.group(2).rstrip("\n").split("\n")]
     out += ["", "(Except under linux24 one tick event ticks every CPU of the machine, so "
