@@ -551,6 +551,58 @@ SL_TEST(engine_idle_cpu_takes_a_lock_after_its_idle_work)
 	CHECKF(tick_lock.holder > 0, "the lock was never taken");
 }
 
+/* fifo whose idle CPU 1, at its first tick, balances for 100 us and
+ * wakes its own migration thread; when the tick and the thread ran. */
+static sl_time idle_migr_tick_at, idle_migr_ran_at;
+
+static void idle_migr_tick(struct sl_sim *sim, int cpu)
+{
+	if (cpu == 1 && sl_cpu_idle(sim, cpu) && idle_migr_tick_at < 0) {
+		idle_migr_tick_at = sl_now(sim);
+		sl_charge_sched(sim, cpu, 100000);
+		sl_migration_wake(sim, cpu, 0);
+	}
+	fifo_tick(sim, cpu);
+}
+
+static void idle_migr_run(struct sl_sim *sim, int cpu, long arg)
+{
+	(void)arg;
+	if (cpu == 1)
+		idle_migr_ran_at = sl_now(sim);
+}
+
+static const struct sl_policy_ops idle_migr_ops = {
+	.name = "idle-migr", .summary = "test FIFO whose idle CPU wakes its migration thread",
+	.task_size = sizeof(struct fifo_task), .init = fifo_init, .fork = fifo_enqueue_new,
+	.wakeup = fifo_wakeup, .pick_next = fifo_pick, .tick = idle_migr_tick,
+	.migration = idle_migr_run,
+};
+
+/* The migration thread of an idle CPU runs once the CPU's idle-time work
+ * is done, as a task woken there does: with no IPI latency, 100 us after
+ * the tick whose balance asked for it.  (Until Dec 2026 it ran at once.) */
+SL_TEST(engine_idle_cpu_runs_its_migration_thread_after_its_idle_work)
+{
+	struct sl_machine m;
+	struct sl_run_stats st = { 0 };
+
+	idle_migr_tick_at = idle_migr_ran_at = -1;
+	CHECK(load_zeroed(&m, "pack:1 core:2 pu:1"));
+	struct sl_sim *sim = checked_sim(&m, &idle_migr_ops, 1, NULL);
+	CHECK(sim != NULL);
+	if (!sim)
+		return;
+	struct script *root = script_new(sim);
+	script_add(root, sl_act_run(2.5e6, SL_WC_INT));
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	CHECK(run(sim, &st) == 0);
+	sl_sim_destroy(sim);
+	CHECKF(idle_migr_tick_at >= 0 && idle_migr_ran_at == idle_migr_tick_at + 100000,
+	       "asked at %lld ns, ran at %lld", (long long)idle_migr_tick_at,
+	       (long long)idle_migr_ran_at);
+}
+
 /* fifo that logs the ticks the engine skipped (and charges 1 ms of
  * scheduler work for them), and whether a wakeup came after them. */
 static struct {
