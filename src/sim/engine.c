@@ -380,12 +380,9 @@ static void handle(struct sl_sim *sim, struct sl_event *e)
 	case EV_IPI:
 		break;	/* need_resched is acted on below */
 	case EV_MIGRATION:
-		if (sl__idle_work_left(sim, c)) {
-			/* the thread runs when the idle task's work is done */
-			sl_eventq_schedule(&sim->q, &c->migr_ev, c->idle_work_until);
-			break;
-		}
-		sl__migration_start(sim, c);
+		/* the thread runs when the idle task's work is done */
+		if (!sl__after_idle_work(sim, c, &c->migr_ev))
+			sl__migration_start(sim, c);
 		break;
 	case EV_MIGRATION_END:
 		migration_end(sim, c);
@@ -647,6 +644,12 @@ static __attribute__((noinline)) void charge_running(struct sl_sim *sim, struct 
 	sl__start_burst(sim, c);
 }
 
+/* Whether a charge on c now is work of the idle task, in its idle time. */
+static inline bool charges_idle_time(const struct sl_cpu *c)
+{
+	return !c->curr && !c->in_migration && !c->in_schedule;
+}
+
 /*
  * Scheduler work (`work_ns`, done at the task's speed) and a spin on a
  * lock (`spin_ns`, wall time: a spinning CPU waits for the holder, not for
@@ -661,7 +664,7 @@ static void charge_cpu(struct sl_sim *sim, int cpu, sl_time work_ns, sl_time spi
 	struct sl_cpu *c = &sim->cpus[cpu];
 	if (c->curr && !c->in_schedule && c->curr->state == SL_TASK_RUNNABLE) {
 		charge_running(sim, c, work_ns, spin_ns);
-	} else if (!c->curr && !c->in_migration && !c->in_schedule) {
+	} else if (charges_idle_time(c)) {
 		sl__idle_work(sim, c, work_ns + spin_ns);	/* an idle CPU's */
 	} else {
 		c->sched_debt += (double)work_ns;	/* paid by the task switched in */
@@ -679,7 +682,7 @@ sl_time sl_charge_locked(struct sl_sim *sim, int cpu, struct sl_spinlock *lock, 
 	/* An idle CPU takes the lock once the idle-time work it has queued
 	 * is done (charge_cpu puts this after it). */
 	const struct sl_cpu *c = &sim->cpus[cpu];
-	sl_time from = sl__idle_work_left(sim, c) && !c->in_schedule ? c->idle_work_until : sim->now;
+	sl_time from = charges_idle_time(c) ? sl__idle_work_from(sim, c) : sim->now;
 	sl_time start = lock->free_at > from ? lock->free_at : from;
 	/* A CPU taking the lock again right after itself queues behind its
 	 * own work, which is already charged: only other CPUs spin. */

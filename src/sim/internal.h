@@ -228,12 +228,15 @@ static inline sl_time sl__after(const struct sl_sim *sim, sl_time delta)
  * kernel's idle task runs rebalance_tick or idle_balance and is accounted
  * idle, not to the next task.
  */
+static inline sl_time sl__idle_work_from(const struct sl_sim *sim, const struct sl_cpu *c)
+{
+	return c->idle_work_until > sim->now ? c->idle_work_until : sim->now;
+}
+
 static inline void sl__idle_work(const struct sl_sim *sim, struct sl_cpu *c, sl_time ns)
 {
-	sl_time from = c->idle_work_until > sim->now ? c->idle_work_until : sim->now;
-
 	if (ns > 0)
-		c->idle_work_until = from + ns;
+		c->idle_work_until = sl__idle_work_from(sim, c) + ns;
 }
 
 /* Whether idle CPU c is still doing such work: it switches to a task, or
@@ -241,6 +244,19 @@ static inline void sl__idle_work(const struct sl_sim *sim, struct sl_cpu *c, sl_
 static inline bool sl__idle_work_left(const struct sl_sim *sim, const struct sl_cpu *c)
 {
 	return !c->curr && !c->in_migration && c->idle_work_until > sim->now;
+}
+
+/* If idle CPU c is still doing such work, (re)queue `ev` (its IPI or its
+ * migration thread's start) for the work's end, not earlier than it is
+ * queued already, and say so: the caller acts then, not now. */
+static inline bool sl__after_idle_work(struct sl_sim *sim, const struct sl_cpu *c,
+				       struct sl_event *ev)
+{
+	if (!sl__idle_work_left(sim, c))
+		return false;
+	if (!sl_event_queued(ev) || ev->time < c->idle_work_until)
+		sl_eventq_schedule(&sim->q, ev, c->idle_work_until);
+	return true;
 }
 
 /* engine.c: the first task to become runnable while the tick is stopped

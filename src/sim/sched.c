@@ -699,18 +699,14 @@ void sl__process_resched(struct sl_sim *sim, int cpu)
 	struct sl_cpu *c = &sim->cpus[cpu];
 	if (!c->need_resched || c->in_migration || sl__waits_kernel_exit(sim, c))
 		return;
-	if (sl__idle_work_left(sim, c)) {
-		/* The idle task finishes its scheduler work (the tick's idle
-		 * balance in the softirq, the newly-idle balance under the
-		 * runqueue lock) before it sees need_resched and calls
-		 * schedule(): the task waits, and the CPU's time is idle
-		 * time (2.6.11 account_system_time: a tick that finds the
-		 * idle task).  Acted on at the work's end, by the IPI event
-		 * (not earlier than one on its way). */
-		if (!sl_event_queued(&c->ipi_ev) || c->ipi_ev.time < c->idle_work_until)
-			sl_eventq_schedule(&sim->q, &c->ipi_ev, c->idle_work_until);
+	/* The idle task finishes its scheduler work (the tick's idle
+	 * balance in the softirq, the newly-idle balance under the runqueue
+	 * lock) before it sees need_resched and calls schedule(): the task
+	 * waits, and the CPU's time is idle time (2.6.11
+	 * account_system_time: a tick that finds the idle task).  Acted on
+	 * at the work's end, by the IPI event. */
+	if (sl__after_idle_work(sim, c, &c->ipi_ev))
 		return;
-	}
 	if (c->migration_waits) {
 		c->migration_waits = false;
 		sl__migration_start(sim, c);

@@ -48,9 +48,11 @@
  *     NR_CPUS the machine's CPU count; each domain's last_balance starts at
  *     that offset, rounded down to its busy interval, so balancing starts
  *     staggered without a burst of catch-up balances.  When the engine
- *     stopped the tick (nothing runnable), the missed jiffies are skipped
- *     as the first task wakes (sd_ticks_skipped): those balances would
- *     have found nothing to move; 2.6.12's cpu_load decays by them.
+ *     stopped the tick (nothing runnable), the missed jiffies' idle
+ *     balances are replayed as the first task wakes (sd_ticks_skipped):
+ *     each found nothing to move, so each doubled its domain's interval
+ *     and moved its clock on; 2.6.12's cpu_load decays by them, w26's
+ *     memories halve.
  *
  * Omitted / simplified:
  *   - Locks (double_lock_balance) and their contention; the balancer's
@@ -412,8 +414,8 @@ void sd_balance_changed(struct sd_sched *s, int cpu)
 
 /*
  * Every domain whose interval has passed balances.  Before the domains are
- * walked, the runqueue's due jiffies (kept after every walk, moved with
- * sd_ticks_skipped) say whether any is: on most ticks none
+ * walked, the runqueue's due jiffies (kept after every walk, worked out
+ * again after sd_ticks_skipped) say whether any is: on most ticks none
  * is, and the walk would only compare.
  */
 void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_idle idle)

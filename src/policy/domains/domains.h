@@ -408,7 +408,9 @@ int sd_check_due(const struct sd_sched *s, struct sl_err *err);
  * caught up by sd_ticks_skipped as the machine woke). */
 void sd_note_tick(struct sl_sim *sim, struct sd_sched *s, int cpu);
 /* The ticks_skipped op: those skipped jiffies, caught up as the first
- * task wakes (2.6.12's cpu_load decay, the balancing clocks moved on). */
+ * task wakes (2.6.12's cpu_load decay; each domain's idle balances, which
+ * double its interval and move its clock on, and under w26 halve the
+ * balancer's memory of the domain's CPUs). */
 void sd_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t last);
 /* The idle balances of sd over rebalance_tick's jiffies j0..jl of an
  * all-idle machine (each balanced): its clock and interval moved on;

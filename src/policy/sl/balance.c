@@ -109,7 +109,6 @@ static const sl_cpumask *sls_span_of(const struct sl_topo *tp, int kind, int cpu
 	}
 }
 
-
 /* The groups of a level spanning lv->span whose groups are spans of `kind`:
  * the same for every CPU of the span, so built by the first of them and
  * shared (as the kernel's sched_groups are), with everything about the
