@@ -1806,6 +1806,71 @@ SL_TEST(domains_wake_idle_reads_what_runs)
 	sl_sim_destroy(r.sim);
 }
 
+/* When `b` first moved to CPU 0, and when `root` first moved to CPU 1. */
+struct sdt_moves {
+	sl_time b_to0, root_to1;
+};
+
+static void sdt_watch_moves(void *ctx, sl_time now, const struct sl_task *t, int from_cpu,
+			    int to_cpu)
+{
+	struct sdt_moves *m = ctx;
+
+	(void)from_cpu;
+	if (!strcmp(t->comm, "b") && to_cpu == 0 && m->b_to0 < 0)
+		m->b_to0 = now;
+	if (!strcmp(t->comm, "root") && to_cpu == 1 && m->root_to1 < 0)
+		m->root_to1 = now;
+}
+
+/*
+ * 2.6.12.1 migration_thread(): with its queue empty the thread calls
+ * schedule() as rq->curr, and when that leaves the runqueue empty,
+ * idle_balance's can_migrate_task finds cpu_and_siblings_are_idle(this_cpu)
+ * false (idle_cpu reads rq->curr), so a cache-hot task stays where it is;
+ * the next idle tick's balance, run by the idle task, takes it.  Two
+ * packages of one CPU: b moves itself to CPU 1 and forks a (pinned there,
+ * child first), so b waits there, hot; root, on CPU 0, then pins itself to
+ * CPU 1 and its migration thread leaves CPU 0 empty.  b comes to CPU 0 at
+ * a tick, after root's move, not at the end of the thread's run (as it did
+ * until Dec 2026, when the model counted CPU 0 idle in that schedule()).
+ */
+SL_TEST(domains_migration_thread_is_not_idle_to_its_balance)
+{
+	struct sdt_run r;
+	struct sdt_moves m = { -1, -1 };
+	struct sl_observer obs = { .ctx = &m, .sched_migrate = sdt_watch_moves };
+
+	CHECK(sdt_start_obs(&r, "pack:2 core:1 pu:1,arch=i386", "domains", 100 * SL_MSEC, &obs));
+	if (!r.sim)
+		return;
+	sl_cpumask *cpu1 = sl_sim_alloc(r.sim, sizeof(*cpu1));
+	const sl_cpumask *all = &sl_topo(r.sim)->all_cpus;
+	sl_cpumask_clear(cpu1);
+	sl_cpumask_set(cpu1, 1);
+	struct sdt_script *root = sdt_new(r.sim), *b = sdt_new(r.sim), *a = sdt_hog(r.sim, 50, false);
+	sdt_add(b, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = all });
+	sdt_add(b, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	sdt_add(b, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &sdt_prog, .state = a, .comm = "a", .allowed = cpu1 } });
+	sdt_add(b, sl_act_run(40 * SL_MSEC, SL_WC_INT));
+	sdt_add(b, sl_act_wait());
+	sdt_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &sdt_prog, .state = b, .comm = "b", .allowed = cpu1 } });
+	sdt_add(root, sl_act_run(6 * SL_MSEC, SL_WC_INT));
+	sdt_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = cpu1 });
+	sdt_add(root, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	CHECK(sdt_run(&r));
+	double root_ms = sl_ns_to_s(m.root_to1) * 1e3, b_ms = sl_ns_to_s(m.b_to0) * 1e3;
+	CHECKF(b->cpu[2] == 1 && m.root_to1 > 0 && m.b_to0 > m.root_to1 &&
+	       m.b_to0 % SL_MSEC == 0 && m.b_to0 - m.root_to1 <= SL_MSEC,
+	       "b forked a on CPU %d; root to CPU 1 at %.4f ms, b to CPU 0 at %.4f ms",
+	       b->cpu[2], root_ms, b_ms);
+	sl_sim_destroy(r.sim);
+}
+
 /* ---- set_user_nice ---- */
 
 /*

@@ -134,7 +134,11 @@ int sd_move_tasks(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int busi
 		array = src->expired;
 		dst_array = dst->expired;	/* expired stays expired */
 	}
-	bool pkg_idle = s->v->rules != SD_RULES_W26 && sd_cpu_and_siblings_idle(sim, s, this_cpu);
+	/* 2.6.12 can_migrate_task: cpu_and_siblings_are_idle(this_cpu) reads
+	 * rq->curr, so a balance inside schedule() (prev, or the migration
+	 * thread, still curr) never finds this CPU idle */
+	bool pkg_idle = s->v->rules != SD_RULES_W26 && this_cpu != s->thread_pick &&
+			sd_cpu_and_siblings_idle(sim, s, this_cpu);
 	for (;;) {
 		struct sl_prio_node *n = sl_prio_array_first_tailwise(array);
 		while (n) {

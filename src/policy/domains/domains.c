@@ -151,6 +151,7 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	s->v = v;
 	s->topo = sl_topo(sim);
 	s->ncpus = s->topo->ncpus;
+	s->thread_pick = -1;
 	s->hz = (unsigned)sl_param_int_or(knobs, "hz", sl_arch_hz_26(s->topo->arch));
 	s->tick_ns = SL_SEC / s->hz;
 	s->scan_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_scan(sim, 1);

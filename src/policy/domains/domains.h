@@ -263,6 +263,9 @@ struct sd_sched {
 	uint64_t gen_node[SL_MAX_NODES];
 	uint64_t gen_core[SL_MAX_CPUS];
 	bool in_migration[SL_MAX_CPUS];
+	/* the CPU whose migration thread's own schedule() is picking (its
+	 * newly-idle balance runs with the thread as rq->curr), or -1 */
+	int thread_pick;
 	uint64_t fbg_hits;		/* answers from a memo (for the tests) */
 	int64_t stagger_of[SL_MAX_CPUS];	/* rebalance_tick's HZ*cpu/NR_CPUS */
 	/*

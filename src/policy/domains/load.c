@@ -17,13 +17,11 @@
  *     kernel's migration thread is a task on its runqueue: a busy CPU whose
  *     thread preempted its only task has two, so move_tasks and active
  *     balancing may take that task.
- *   - idle_cpu() is "runs nothing and has nothing queued".  The kernel
- *     tests only what runs; but there a remote runqueue's lock serialises
- *     a second balancer or waker behind the pull that just queued a task,
- *     and the polling idle loop has switched to it by then, while here the
- *     reschedule arrives an IPI latency later.  Without this, two
- *     migration threads (w26) or two wakeups running at the same instant
- *     would both pick the same "idle" CPU.
+ *   - idle_cpu() is the engine's sl_cpu_idle(), "runs its idle task",
+ *     as 2.6.12's reads rq->curr: a CPU given a task it has not switched
+ *     to yet is still idle (wake_idle reads cpu_curr without the
+ *     runqueue lock), and a CPU inside schedule() is not idle to its own
+ *     balance, prev or the migration thread being curr (thread_pick).
  *   - 2.6.12's find_busiest_group is 2.6.12.1's, with Nick Piggin's Feb
  *     2005 changes to 2.6.11's: the imbalance is the smaller of the two
  *     gaps to the average, each times its own group's cpu_power; below one

@@ -447,7 +447,8 @@ struct sl_task *sd_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev)
 	struct sd_sched *s = sd_state(sim);
 	struct sd_rq *rq = sd_rq(s, cpu);
 
-	if (s->in_migration[cpu] && sl_cpu_idle(sim, cpu)) {
+	bool thread_ends = s->in_migration[cpu] && sl_cpu_idle(sim, cpu);
+	if (thread_ends) {
 		/* the schedule() that ends the migration thread's run */
 		s->in_migration[cpu] = false;
 		sd_load_changed(s, cpu);
@@ -456,7 +457,11 @@ struct sl_task *sd_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev)
 		sd_put_prev(sim, s, prev);
 	sl_charge_sched(sim, cpu, s->pick_ns);
 
+	/* The thread is still rq->curr while its schedule() balances: to the
+	 * newly-idle balance this CPU is not idle (move_tasks). */
+	s->thread_pick = thread_ends ? cpu : -1;
 	struct sd_task *next = sd_choose(sim, s, cpu);
+	s->thread_pick = -1;
 	if (next) {
 		sd_credit_runqueue_wait(sim, s, next);
 		next->timestamp = sl_now(sim);
