@@ -1390,6 +1390,112 @@ SL_TEST(cfs_repick_keeps_parity_off)
 	       after);
 }
 
+/*
+ * One CPU, hogs of nice 5, -5 and 5.  6.12's __pick_next_task picks
+ * before it puts prev back, so pick_eevdf sees prev as curr: while prev
+ * is protected (RUN_TO_PARITY, its first request since it was picked) and
+ * eligible, it keeps the CPU even where another eligible task has an
+ * earlier deadline.  Such a moment is short (a nice-5 task's vruntime runs
+ * three times as fast as the clock): the run stops at 5 us steps from
+ * 48.2 ms, where a nice-5 hog has just been picked, until the state holds
+ * (a reschedule that did not ask pick_eevdf, a SCHED_IDLE task's or a
+ * renice's, could find it), and a schedule() then picks with that hog as
+ * prev.  Returns 1 if prev is kept, 0 if not, -1 if no step had the state
+ * (the run's course changed: move the window).  Until Dec 2026 the model
+ * put prev back first and picked the other.
+ */
+static int cfst_parity_keeps_prev(const char *policy)
+{
+	static const int nice[3] = { 5, -5, 5 };
+
+	for (int k = 0; k < 40; k++) {
+		struct cfst_run r;
+		int kept = -1;
+
+		if (!cfst_start(&r, "pack:1 core:1 pu:1", policy, 48200 * SL_USEC + k * 5 * SL_USEC))
+			return -1;
+		struct cfst_script *root = cfst_new(r.sim);
+		for (int i = 0; i < 3; i++)
+			cfst_fork(root, cfst_hog(r.sim, 1000), "hog", nice[i]);
+		for (int i = 0; i < 3; i++)
+			cfst_add(root, sl_act_wait());
+		sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+		struct sl_task *curr = cfst_run(&r) ? sl_curr(r.sim, 0) : NULL;
+		if (curr && !strcmp(curr->comm, "hog")) {
+			struct cfs *s = cfst_state(&r);
+			struct cfs_rq *rq = &s->rq[0];
+			struct cfs_entity *pse = cfs_se(curr), *other = NULL;
+			cfs_update_curr(s, rq);
+			for (struct cfs_entity *e = cfs_tl_first(&rq->tl); e; e = cfs_tl_next(e))
+				if (cfs_entity_eligible(rq, e) && e->deadline < pse->deadline)
+					other = e;
+			if (pse->protect && cfs_entity_eligible(rq, pse) && other)
+				kept = sl_policy_cfs.pick_next(r.sim, 0, curr) == curr;
+		}
+		sl_sim_destroy(r.sim);
+		if (kept >= 0)
+			return kept;
+	}
+	return -1;
+}
+
+SL_TEST(cfs_pick_sees_prev_as_curr)
+{
+	int kept = cfst_parity_keeps_prev("cfs");
+	CHECKF(kept == 1, "prev protected and eligible, another eligible and earlier: kept %d", kept);
+	kept = cfst_parity_keeps_prev("cfs:run_to_parity=off");
+	CHECKF(kept == 0, "without RUN_TO_PARITY the earlier deadline is picked: kept %d", kept);
+}
+
+/*
+ * Two nodes of four CPUs, a hog pinned to CPU 5.  A task pinned to CPU 4
+ * sleeps with its mask changed to CPUs 1, 5 and 6.  Its timer wakeup comes
+ * from CPU 4, which it may not use, so select_task_rq_fair looks for no
+ * affine CPU, and select_idle_sibling returns the idle target, CPU 4,
+ * without asking the mask (6.12 asks it of recent_used_cpu only); then
+ * select_task_rq falls back (select_fallback_rq) to the first allowed CPU
+ * of CPU 4's node: CPU 5, busy, though CPU 6 idles.  Until Dec 2026 the
+ * model skipped a target the mask forbids and found CPU 6, and its
+ * fallback was the first allowed CPU of the machine, CPU 1.  Returns the
+ * CPU the task ran on after its sleep.
+ */
+static int cfst_fallback_cpu(void)
+{
+	struct cfst_run r;
+	int cpu = -1;
+
+	if (!cfst_start(&r, "numa:2 pack:1 core:4 pu:1", "cfs", 50 * SL_MSEC))
+		return -1;
+	sl_cpumask later;
+	sl_cpumask_clear(&later);
+	sl_cpumask_set(&later, 1);
+	sl_cpumask_set(&later, 5);
+	sl_cpumask_set(&later, 6);
+	struct cfst_script *t = cfst_new(r.sim), *hog = cfst_new(r.sim), *root = cfst_new(r.sim);
+	cfst_add(hog, cfst_pin(r.sim, 5));
+	cfst_add(hog, sl_act_run(40 * SL_MSEC, SL_WC_INT));
+	cfst_add(t, cfst_pin(r.sim, 4));
+	cfst_add(t, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	cfst_affinity(t, later);
+	cfst_add(t, sl_act_sleep(10 * SL_MSEC));
+	cfst_add(t, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	cfst_fork(root, hog, "hog", 0);
+	cfst_fork(root, t, "t", 0);
+	cfst_add(root, sl_act_wait());
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	if (cfst_run(&r) && t->pc == 4)
+		cpu = t->cpu[3];	/* where it asked for its second run */
+	sl_sim_destroy(r.sim);
+	return cpu;
+}
+
+SL_TEST(cfs_fallback_stays_on_the_node)
+{
+	int cpu = cfst_fallback_cpu();
+	CHECKF(cpu == 5, "woken on CPU %d", cpu);
+}
+
 /* ---- PELT on a runqueue: removal waits for the next update ---- */
 
 /*

@@ -556,14 +556,22 @@ static void cfs_task_dead(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *s
 	}
 }
 
-/* pick_next_task_fair(): put prev back (or take it off if it blocked),
- * pull if about to idle, pick. */
+/*
+ * pick_next_task_fair(): take prev off if it blocked, pull if about to
+ * idle, pick, and put a runnable prev back.  Under EEVDF the pick comes
+ * first, as 6.12's __pick_next_task calls pick_next_task_fair before
+ * put_prev_task: pick_eevdf still sees prev as cfs_rq->curr, so
+ * RUN_TO_PARITY keeps a protected, eligible prev on the CPU when another
+ * task was let in by a reschedule that did not ask pick_eevdf (a
+ * SCHED_IDLE task woken beside, a running task reniced upwards).
+ */
 static struct sl_task *cfs_pick_task(struct sl_sim *sim, int cpu, struct sl_task *prev)
 {
 	struct cfs *s = cfs_state(sim);
 	struct cfs_rq *rq = &s->rq[cpu];
 
 	struct cfs_entity *pse = prev ? cfs_se(prev) : NULL;
+	bool prev_curr = false;		/* prev runnable and still rq->curr */
 
 	cfs_rtbw_account(s, cpu, rq->rt.acct_fair);
 	if (pse && pse->rt) {
@@ -578,6 +586,9 @@ static struct sl_task *cfs_pick_task(struct sl_sim *sim, int cpu, struct sl_task
 			/* DELAY_DEQUEUE may keep it queued: then it competes as if runnable */
 			if (!cfs_dequeue(s, rq, pse, CFS_DEQ_SLEEP))
 				cfs_put_prev(s, rq);
+		} else if (s->pick == CFS_PICK_EEVDF && !rq->fix_pending) {
+			cfs_update_curr(s, rq);		/* pick_task_fair's */
+			prev_curr = true;
 		} else {
 			cfs_put_prev(s, rq);
 		}
@@ -590,6 +601,8 @@ static struct sl_task *cfs_pick_task(struct sl_sim *sim, int cpu, struct sl_task
 		/* the RT class first, unless throttled or the fair server's turn */
 		struct cfs_entity *rse = cfs_rt_pick(s, cpu);
 		if (rse) {
+			if (prev_curr)
+				cfs_put_prev(s, rq);
 			cfs_rtbw_account(s, cpu, false);
 			return rse->task;
 		}
@@ -602,6 +615,10 @@ static struct sl_task *cfs_pick_task(struct sl_sim *sim, int cpu, struct sl_task
 			return NULL;
 		}
 		struct cfs_entity *next = cfs_pick_entity(s, rq);
+		if (prev_curr) {	/* put_prev_set_next_task() */
+			cfs_put_prev(s, rq);
+			prev_curr = false;
+		}
 		if (next->delayed) {
 			/* picked: it is eligible now, and finally leaves */
 			cfs_dequeue(s, rq, next, CFS_DEQ_SLEEP | CFS_DEQ_DELAYED);

@@ -411,6 +411,8 @@ static inline struct cfs *cfs_state(const struct sl_sim *sim)
 long cfs_nice_to_weight(int nice);
 int64_t cfs_delta_fair(sl_time delta, long weight);
 void cfs_update_curr(struct cfs *s, struct cfs_rq *rq);
+/* entity_eligible(): se's vruntime at or below the queue's weighted average. */
+bool cfs_entity_eligible(const struct cfs_rq *rq, const struct cfs_entity *se);
 int64_t cfs_avg_vruntime(const struct cfs_rq *rq);
 void cfs_enqueue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsigned flags);
 /* Returns false if DELAY_DEQUEUE kept the sleeper queued (se->delayed). */
@@ -695,6 +697,9 @@ int cfs_select_task_rq(struct cfs *s, struct cfs_entity *se, int prev_cpu, int t
  * cfs_select_task_rq says. */
 int cfs_select_task_rq_core(struct cfs *s, struct cfs_entity *se, int prev_cpu, int this_cpu,
 			    unsigned wf, struct cfs_entity *waker);
+/* select_fallback_rq(): for a class's choice the mask forbids, the first
+ * allowed CPU of prev_cpu's node, else the first allowed. */
+int cfs_fallback_cpu(const struct cfs *s, const struct cfs_entity *se, int prev_cpu);
 /* The CPU went idle: note an idle core for its LLC (__update_idle_core). */
 void cfs_update_idle_core(struct cfs *s, int cpu);
 

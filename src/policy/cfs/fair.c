@@ -175,7 +175,7 @@ static bool cfs_update_deadline(struct cfs *s, struct cfs_entity *se)
 	return true;
 }
 
-static bool cfs_entity_eligible(const struct cfs_rq *rq, const struct cfs_entity *se)
+bool cfs_entity_eligible(const struct cfs_rq *rq, const struct cfs_entity *se)
 {
 	struct cfs_eligible el;
 

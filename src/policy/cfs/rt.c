@@ -288,13 +288,7 @@ int cfs_rt_select(struct cfs *s, struct cfs_entity *se, int prev_cpu, int this_c
 		if (target >= 0 && SL_RT_PRIO_MAX - se->rt_prio > cfs_rt_cpupri(s, target))
 			cpu = target;
 	}
-	if (sl_cpumask_test(allowed, cpu))
-		return cpu;
-	for (int c = 0; c < s->ncpus; c++)
-		if (sl_cpumask_test(allowed, c) &&
-		    s->topo->cpu_node[c] == s->topo->cpu_node[prev_cpu])
-			return c;
-	return sl_cpumask_first(allowed);
+	return sl_cpumask_test(allowed, cpu) ? cpu : cfs_fallback_cpu(s, se, prev_cpu);
 }
 
 /* ---- running ---- */

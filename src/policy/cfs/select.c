@@ -246,11 +246,13 @@ static int cfs_select_idle_cpu(struct cfs *s, const struct cfs_entity *p, bool h
 static int cfs_select_idle_sibling(struct cfs *s, struct cfs_entity *p, int prev, int target,
 				   long *looked)
 {
+	/* target and prev are taken idle whatever p's mask (6.12 tests only
+	 * recent_used_cpu against it): one p may not use is left to
+	 * select_task_rq's fallback (cfs_fallback_cpu) */
 	(*looked)++;
-	if (cfs_allowed(p, target) && cfs_cpu_idle(s, target))
+	if (cfs_cpu_idle(s, target))
 		return target;
-	if (prev != target && cfs_share_cache(s, prev, target) && cfs_allowed(p, prev) &&
-	    cfs_cpu_idle(s, prev)) {
+	if (prev != target && cfs_share_cache(s, prev, target) && cfs_cpu_idle(s, prev)) {
 		(*looked)++;
 		return prev;
 	}
@@ -583,11 +585,17 @@ int cfs_select_task_rq(struct cfs *s, struct cfs_entity *se, int prev_cpu, int t
 		new_cpu = cfs_select_idle_sibling(s, se, prev_cpu, new_cpu, &looked);
 	cfs_charge_scan(s, this_cpu, looked);
 
-	if (!cfs_allowed(se, new_cpu)) {
-		/* select_fallback_rq(): the previous CPU, else the first allowed */
-		new_cpu = cfs_allowed(se, prev_cpu) ? prev_cpu : sl_cpumask_first(&se->task->allowed);
-	}
+	if (!cfs_allowed(se, new_cpu))
+		new_cpu = cfs_fallback_cpu(s, se, prev_cpu);
 	return new_cpu;
+}
+
+int cfs_fallback_cpu(const struct cfs *s, const struct cfs_entity *se, int prev_cpu)
+{
+	const sl_cpumask *allowed = &se->task->allowed;
+	int cpu = sl_cpumask_next_and_in(allowed, sl_topo_node(s->topo, prev_cpu), 0, s->ncpus);
+
+	return cpu >= 0 ? cpu : sl_cpumask_first(allowed);
 }
 
 /* core.c select_task_rq(), around the class's: a task allowed on one CPU
