@@ -36,7 +36,8 @@ enum sl_act_kind {
 	SL_ACT_CHAN_READ,	/* read up to `bytes` from `chan`: blocks while empty; result = bytes, 0 at EOF */
 	SL_ACT_CHAN_CLOSE,	/* close the writing end: readers see EOF when empty */
 	SL_ACT_LOCK,		/* acquire `mutex`: blocks while held */
-	SL_ACT_UNLOCK,		/* release `mutex`: hands it to the first waiter */
+	SL_ACT_UNLOCK,		/* release `mutex`: wakes its first waiter, which takes it
+				 * if it is still free when it runs (a futex) */
 	SL_ACT_BARRIER,		/* wait until `barrier` has all its parties */
 	SL_ACT_YIELD,		/* sched_yield */
 	SL_ACT_DISK_IO,		/* a request of `bytes` to `dev`: block uninterruptibly

@@ -1,7 +1,8 @@
 /*
  * sync.c - wait queues and the synchronisation objects built on them:
- * byte channels (pipes, socket buffers), mutexes (futex-style, with
- * barging: a woken waiter retries), and barriers.
+ * byte channels (pipes, socket buffers), mutexes (futex-style: an unlock
+ * wakes the first waiter, which retries, and may find the lock taken by
+ * a task that came later: barging), and barriers.
  *
  * Wakeups go through the policy's wakeup op like any other.  A channel
  * made with sync_wakeups is a pipe: its wakeup is sync (SL_WAKE_SYNC) only
@@ -235,8 +236,15 @@ int sl__apply_sync(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 		return sleep_on(sim, &a->u.mutex->waiters, t);
 	case SL_ACT_UNLOCK:
 		if (a->u.mutex->owner == t) {
+			/* glibc's unlock asks FUTEX_WAKE for one waiter (2.6.12.1
+			 * futex_wake stops at nr_wake), which takes the lock if
+			 * it is still free when it runs, else sleeps again */
+			struct sl_task *w = a->u.mutex->waiters.head;
 			a->u.mutex->owner = NULL;
-			sl__waitq_wake_all(sim, &a->u.mutex->waiters, c->id, 0);
+			if (w) {
+				sl__waitq_remove(w);
+				sl__wake(sim, w, c->id, 0);
+			}
 		}
 		return 1;
 	case SL_ACT_BARRIER:

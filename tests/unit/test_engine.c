@@ -2159,7 +2159,7 @@ SL_TEST(engine_mutex_excludes_and_barrier_releases)
  */
 enum { WQ_MUTEX, WQ_PIPE, WQ_BARRIER };
 struct wq_shared { int kind; struct sl_mutex *mu; struct sl_chan *ch; struct sl_barrier *bar;
-		   int log[8], n; };
+		   int log[8], n; long sleeps; };
 struct wq_task { struct wq_shared *sh; int id, pc; };
 
 static void wq_log(struct wq_shared *sh, int id)
@@ -2187,6 +2187,7 @@ static void wq_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 			*next = lock;
 		else if (w->id > 0 && pc == 1) {
 			wq_log(sh, w->id);
+			sh->sleeps += t->nvcsw;	/* the times it slept to get here */
 			*next = sl_act_run(1e5, SL_WC_INT);
 		} else if (w->id > 0 && pc == 2)
 			*next = unlock;
@@ -2212,11 +2213,12 @@ static void wq_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 
 static const struct sl_prog wq_prog = { .name = "wq", .step = wq_step };
 
-/* Run `kind` on one CPU; the log, as digits ("123"), in out[]. */
-static void wq_order(int kind, char out[9])
+/* Run `kind` on `machine`; the log, as digits ("123"), in out[]; the
+ * waiters' sleeps before they got through, in *sleeps (if not NULL). */
+static void wq_order(const char *machine, int kind, char out[9], long *sleeps)
 {
 	struct sl_machine m;
-	struct sl_sim *sim = make_sim(&m, "pack:1 core:1 pu:1", 1);
+	struct sl_sim *sim = make_sim(&m, machine, 1);
 	out[0] = 0;
 	if (!sim)
 		return;
@@ -2239,6 +2241,8 @@ static void wq_order(int kind, char out[9])
 	for (int i = 0; i < sh->n; i++)
 		out[i] = (char)('0' + sh->log[i]);
 	out[sh->n] = 0;
+	if (sleeps)
+		*sleeps = sh->sleeps;
 	sl_sim_destroy(sim);
 }
 
@@ -2246,12 +2250,28 @@ SL_TEST(engine_waiters_wake_first_in_first_out)
 {
 	char got[9];
 
-	wq_order(WQ_MUTEX, got);
+	wq_order("pack:1 core:1 pu:1", WQ_MUTEX, got, NULL);
 	CHECKF(!strcmp(got, "123"), "mutex: got the lock in order %s", got);
-	wq_order(WQ_PIPE, got);
+	wq_order("pack:1 core:1 pu:1", WQ_PIPE, got, NULL);
 	CHECKF(!strcmp(got, "123"), "pipe: readers got the bytes in order %s", got);
-	wq_order(WQ_BARRIER, got);
+	wq_order("pack:1 core:1 pu:1", WQ_BARRIER, got, NULL);
 	CHECKF(!strcmp(got, "4123"), "barrier: went on in order %s", got);
+}
+
+/*
+ * An unlock wakes one waiter, as glibc's unlock asks FUTEX_WAKE for one
+ * (2.6.12.1 kernel/futex.c futex_wake stops at nr_wake): in
+ * wq_order's mutex run each of the three waiters sleeps once, and the
+ * lock goes 1, 2, 3.  Waking them all, as the engine did until Dec 2026,
+ * had waiters 2 and 3 retry and sleep again at every unlock: 6 sleeps.
+ */
+SL_TEST(engine_unlock_wakes_one_waiter)
+{
+	char got[9];
+	long sleeps = -1;
+
+	wq_order("pack:1 core:4 pu:1", WQ_MUTEX, got, &sleeps);
+	CHECKF(!strcmp(got, "123") && sleeps == 3, "order %s, %ld sleeps", got, sleeps);
 }
 
 static void fan_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
