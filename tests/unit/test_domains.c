@@ -87,6 +87,15 @@ static struct sdt_script *sdt_hog(struct sl_sim *sim, double ms, bool pin)
 	return s;
 }
 
+/* A mask of `cpu` alone, living as long as the run. */
+static sl_cpumask *sdt_cpu_mask(struct sl_sim *sim, int cpu)
+{
+	sl_cpumask *m = sl_sim_alloc(sim, sizeof(*m));
+	sl_cpumask_clear(m);
+	sl_cpumask_set(m, cpu);
+	return m;
+}
+
 struct sdt_run {
 	struct sl_machine machine;
 	struct sl_params knobs;
@@ -1559,9 +1568,7 @@ SL_TEST(domains_idle_pass_takes_hot_tasks)
 	if (!r.sim)
 		return;
 	struct sdt_script *root = sdt_new(r.sim);
-	sl_cpumask *cpu0 = sl_sim_alloc(r.sim, sizeof(*cpu0));
-	sl_cpumask_clear(cpu0);
-	sl_cpumask_set(cpu0, 0);
+	sl_cpumask *cpu0 = sdt_cpu_mask(r.sim, 0);
 	sdt_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = cpu0 });
 	for (int i = 0; i < 4; i++)
 		sdt_fork(root, sdt_hog(r.sim, 1000, false), "hog", false, 0);
@@ -1773,10 +1780,8 @@ SL_TEST(domains_wake_idle_reads_what_runs)
 	CHECK(sdt_start(&r, "pack:1 core:4 pu:1,arch=i386,ipi=500", "domains", 200 * SL_MSEC));
 	if (!r.sim)
 		return;
-	sl_cpumask *cpu0 = sl_sim_alloc(r.sim, sizeof(*cpu0));
+	sl_cpumask *cpu0 = sdt_cpu_mask(r.sim, 0);
 	const sl_cpumask *all = &sl_topo(r.sim)->all_cpus;
-	sl_cpumask_clear(cpu0);
-	sl_cpumask_set(cpu0, 0);
 	struct sl_chan *ch[2] = { sl_chan_new(r.sim, 4096, false), sl_chan_new(r.sim, 4096, false) };
 	struct sdt_script *kid[2], *root = sdt_new(r.sim);
 	sdt_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = cpu0 });
@@ -1844,10 +1849,8 @@ SL_TEST(domains_migration_thread_is_not_idle_to_its_balance)
 	CHECK(sdt_start_obs(&r, "pack:2 core:1 pu:1,arch=i386", "domains", 100 * SL_MSEC, &obs));
 	if (!r.sim)
 		return;
-	sl_cpumask *cpu1 = sl_sim_alloc(r.sim, sizeof(*cpu1));
+	sl_cpumask *cpu1 = sdt_cpu_mask(r.sim, 1);
 	const sl_cpumask *all = &sl_topo(r.sim)->all_cpus;
-	sl_cpumask_clear(cpu1);
-	sl_cpumask_set(cpu1, 1);
 	struct sdt_script *root = sdt_new(r.sim), *b = sdt_new(r.sim), *a = sdt_hog(r.sim, 50, false);
 	sdt_add(b, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = all });
 	sdt_add(b, sl_act_run(5 * SL_MSEC, SL_WC_INT));
