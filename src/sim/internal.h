@@ -388,6 +388,8 @@ void sl__add_task_totals(struct sl_run_stats *s, const struct sl_task *t);
 void sl__waitq_add(struct sl_waitq *wq, struct sl_task *t);
 void sl__waitq_remove(struct sl_task *t);
 void sl__waitq_wake_all(struct sl_sim *sim, struct sl_waitq *wq, int waker_cpu, unsigned flags);
+/* Wake the first waiter of wq, if any (a futex's FUTEX_WAKE of one). */
+void sl__waitq_wake_one(struct sl_sim *sim, struct sl_waitq *wq, int waker_cpu, unsigned flags);
 /* Apply a synchronisation action: 1 done, 0 blocked (t queued, state set). */
 int sl__apply_sync(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t);
 

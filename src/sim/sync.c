@@ -79,6 +79,15 @@ void sl__waitq_wake_all(struct sl_sim *sim, struct sl_waitq *wq, int waker_cpu, 
 	}
 }
 
+void sl__waitq_wake_one(struct sl_sim *sim, struct sl_waitq *wq, int waker_cpu, unsigned flags)
+{
+	struct sl_task *t = wq->head;
+	if (t) {
+		sl__waitq_remove(t);
+		sl__wake(sim, t, waker_cpu, flags);
+	}
+}
+
 struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups)
 {
 	struct sl_chan *ch = sl_sim_alloc(sim, sizeof(*ch));
@@ -239,12 +248,8 @@ int sl__apply_sync(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 			/* glibc's unlock asks FUTEX_WAKE for one waiter (2.6.12.1
 			 * futex_wake stops at nr_wake), which takes the lock if
 			 * it is still free when it runs, else sleeps again */
-			struct sl_task *w = a->u.mutex->waiters.head;
 			a->u.mutex->owner = NULL;
-			if (w) {
-				sl__waitq_remove(w);
-				sl__wake(sim, w, c->id, 0);
-			}
+			sl__waitq_wake_one(sim, &a->u.mutex->waiters, c->id, 0);
 		}
 		return 1;
 	case SL_ACT_BARRIER:

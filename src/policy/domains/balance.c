@@ -351,6 +351,12 @@ int64_t sd_idle_gap_balances(const struct sd_sched *s, struct sd_domain *sd, int
 	return n;
 }
 
+/* v halved `times` times (a load average's decay over idle ticks). */
+static inline unsigned long sd_halved(unsigned long v, int64_t times)
+{
+	return times < 64 ? v >> times : 0;
+}
+
 /* The engine's ticks_skipped, as the first task wakes after the tick
  * stopped (nothing was runnable), before the wakeup reads any of it:
  * the ticks of an all-idle machine would each have halved cpu_load
@@ -369,7 +375,7 @@ void sd_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t last
 	int64_t from = (int64_t)first > rq->last_tick ? (int64_t)first : rq->last_tick + 1;
 	rq->last_tick = (int64_t)last;
 	if (s->v->rules == SD_RULES_2612 && rq->cpu_load) {
-		rq->cpu_load = gap < 64 ? rq->cpu_load >> gap : 0;
+		rq->cpu_load = sd_halved(rq->cpu_load, gap);
 		sd_load_changed(s, cpu);
 	}
 	int64_t off = s->stagger_of[cpu];
@@ -379,10 +385,8 @@ void sd_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t last
 		int64_t n = sd_idle_gap_balances(s, sd, from + off, (int64_t)last + off);
 		if (s->v->rules != SD_RULES_W26 || n == 0)
 			continue;
-		sd_for_each_cpu(i, s, &sd->span) {
-			unsigned long *mem = &rq->cpu_loads[i];
-			*mem = n < 64 ? *mem >> n : 0;
-		}
+		sd_for_each_cpu(i, s, &sd->span)
+			rq->cpu_loads[i] = sd_halved(rq->cpu_loads[i], n);
 	}
 	rq->due_ok = false;	/* the next tick works its due jiffies out again */
 }
