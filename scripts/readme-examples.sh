@@ -23,7 +23,8 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
 	echo "pinned across groups, docs/policies/cfs.md), real-time (spin's \`policy=fifo\`, as \`chrt -f\`: one"
 	echo "FIFO hog never yields to its equal) and rt-app files (\`examples/rt-app\`: an audio thread"
 	echo "beside two hogs on CPU 0, as SCHED_OTHER and as SCHED_FIFO; docs/workloads.md says why O(1)"
-	echo "2.5.33 keeps the SCHED_OTHER one waiting):"
+	echo "2.5.33 keeps the SCHED_OTHER one waiting, and why 2.4's nanosleep, which ends at a 10 ms jiffy,"
+	echo "cannot keep a 10 ms period):"
 	echo
 	for ex in "run -m p4dpe-2x2ht -p o1 -p cfs -w spin:tasks=3,seconds=1,cpus=1+3|^(metric|cpu[0-3]_user_pct|task_m)" \
 		  "run -m p4-2400 -p linux24 -p o1 -p cfs -w spin:tasks=2,policy=fifo,rtprio=10,seconds=1|^(metric|ctx_switches|task_m)" \

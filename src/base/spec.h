@@ -16,7 +16,7 @@
 
 #include "base/err.h"
 
-#define SL_SPEC_MAX_PARAMS 32
+#define SL_SPEC_MAX_PARAMS 40
 
 enum sl_param_type {
 	SL_PARAM_INT,		/* integer within [min, max] */

@@ -44,6 +44,11 @@
  *                one slice after IRQ0.  An idle CPU's tick, which only
  *                ends its halt, is not simulated unless it may end one
  *                (linux24_resched; docs/policies/linux24.md).
+ *   timers       jiffy, one global list (sim/timers.c): 2.4.27
+ *                sys_nanosleep sleeps timespec_to_jiffies(t) + 1 jiffies
+ *                and run_timer_list runs in TIMER_BH, marked by IRQ0's
+ *                do_timer, so a timed sleep ends at a jiffy's start; a
+ *                real-time task's sleep of 2 ms or less is a udelay.
  *   preempt      none: 2.4 has no CONFIG_PREEMPT (2.4.27 i386 entry.S
  *                ret_from_intr reschedules only on the way back to user
  *                mode), so a reschedule waits for the running task's
@@ -183,6 +188,8 @@ struct linux24 {
 static const struct sl_param_def linux24_knobs[] = {
 	SL_ARCH_HZ_KNOB(10, SL_ARCH_HZ_24_DOC, "; scales NICE_TO_TICKS"),
 	SL_TICK_KNOB("staggered", "2.4.27 i386 setup_APIC_timer"),
+	SL_TIMERS_KNOB("jiffy", "2.4.27 sys_nanosleep: one timer list run at IRQ0's jiffy; "
+			       "real-time sleeps up to 2 ms busy-wait"),
 	SL_PREEMPT_KNOB("none", "2.4 has no CONFIG_PREEMPT; full is Robert Love's preempt patch"),
 	{ .name = "proc_change_penalty", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000,
 	  .doc = "goodness bonus on the CPU a task last ran on (default: the machine's arch's, "
@@ -455,6 +462,7 @@ static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
 	sl_set_hz(sim, s->hz);
 	enum sl_tick_mode mode = (enum sl_tick_mode)sl_param_choice(knobs, "tick");
 	sl_set_tick_mode(sim, mode);
+	sl_set_timers_as(sim, SL_TIMERS_2_4, sl_param_choice(knobs, "timers"));
 	sl_set_kernel_preempt(sim, (enum sl_kernel_preempt)sl_param_choice(knobs, "preempt"));
 	/* 2.4 ticks every CPU, but an idle CPU's tick does nothing to the
 	 * scheduler (linux24_tick) beyond ending its halt, so the engine may

@@ -23,7 +23,10 @@ struct sl_pagecache;
 enum sl_act_kind {
 	SL_ACT_RUN,		/* compute `work` reference ns in user mode */
 	SL_ACT_SYS,		/* compute `work` reference ns in kernel mode */
-	SL_ACT_SLEEP,		/* block for `ns` of wall time (interruptible: nanosleep, select) */
+	SL_ACT_SLEEP,		/* block for exactly `ns` of wall time (interruptible): a
+				 * modelled wait (a disk's time, a trace's recorded sleep) */
+	SL_ACT_NANOSLEEP,	/* nanosleep(`ns`): block until the kernel's timer fires,
+				 * which the policy's timers decide (sim.h sl_set_timers) */
 	SL_ACT_IO_WAIT,		/* block for `ns` uninterruptibly (a disk read, a page fault) */
 	SL_ACT_FORK,		/* create a child running `prog`; result = child id */
 	SL_ACT_EXEC,		/* replace the image: charges exec cost, exec balancing */
@@ -62,7 +65,7 @@ struct sl_action {
 						 * pages land where this work runs
 						 * (sl_act_first_touch) */
 		} run;
-		sl_time ns;			/* SLEEP, IO_WAIT */
+		sl_time ns;			/* SLEEP, NANOSLEEP, IO_WAIT */
 		struct {
 			const struct sl_prog *prog;
 			void *state;		/* the child's prog_state */
@@ -136,6 +139,9 @@ static inline struct sl_action sl_act_first_touch(struct sl_action a)
 	return a;
 }
 #define sl_act_sleep(wall_ns) ((struct sl_action){ .kind = SL_ACT_SLEEP, .u.ns = (wall_ns) })
+/* A sleep on the kernel's timer (nanosleep, usleep, clock_nanosleep with
+ * what is left of an absolute time): it ends where the policy's timer fires. */
+#define sl_act_nanosleep(wall_ns) ((struct sl_action){ .kind = SL_ACT_NANOSLEEP, .u.ns = (wall_ns) })
 #define sl_act_io_wait(wall_ns) ((struct sl_action){ .kind = SL_ACT_IO_WAIT, .u.ns = (wall_ns) })
 #define sl_act_disk_io(blockdev, nbytes, random) \
 	((struct sl_action){ .kind = SL_ACT_DISK_IO, \

@@ -140,6 +140,7 @@ struct sl_sim {
 	struct sl_rng tick_rng;		/* SYNC: the race for the runqueue locks */
 	bool nohz;			/* the policy stops idle CPUs' ticks (sl_set_nohz) */
 	bool preempt_none;		/* SL_PREEMPT_NONE (sl_set_kernel_preempt) */
+	struct sl_timers timers;	/* when a NANOSLEEP ends (sl_set_timers) */
 	struct sl_task *acting;		/* the task whose actions sl__continue applies */
 	sl_cpumask tick_on;		/* nohz: the CPUs whose tick runs */
 
@@ -416,6 +417,12 @@ void sl__occupancy(struct sl_sim *sim, struct sl_cpu *c);
 void sl__conserve_stats(const struct sl_sim *sim, struct sl_run_stats *out);
 /* The workload's CPUs (root_allowed) changed: recount them. */
 void sl__conserve_mask(struct sl_sim *sim);
+
+/* timers.c: how long after now task t's nanosleep of ns, started on
+ * `cpu`, ends, and from which CPU its timer wakes it (*waker_cpu); or -1
+ * when the kernel busy-waits it instead (2.4's real-time udelay). */
+sl_time sl__nanosleep_wait(const struct sl_sim *sim, int cpu, const struct sl_task *t,
+			  sl_time ns, int *waker_cpu);
 
 /* engine.c */
 void sl__arm_tick(struct sl_sim *sim);

@@ -357,6 +357,22 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		t->timer.cpu = c->id;
 		sl_eventq_schedule(&sim->q, &t->timer, sl__after(sim, a->u.ns));
 		return block(sim, t);
+	case SL_ACT_NANOSLEEP: {
+		if (t->act_phase++ > 0)
+			return APPLY_DONE;
+		int waker;
+		sl_time wait = sl__nanosleep_wait(sim, c->id, t, a->u.ns, &waker);
+		if (wait < 0) {
+			/* 2.4's udelay((ns + 999) / 1000): a kernel busy loop,
+			 * calibrated on an idle CPU, so a busy sibling slows it */
+			sl_time us = (a->u.ns + SL_USEC - 1) / SL_USEC;
+			*a = sl_act_sys_as((double)(us * SL_USEC), SL_WC_SPIN);
+			return apply(sim, c, t);
+		}
+		t->timer.cpu = waker;
+		sl_eventq_schedule(&sim->q, &t->timer, sl__after(sim, wait));
+		return block(sim, t);
+	}
 	case SL_ACT_FORK:
 		/* fork() is a system call that takes the machine's fork cost
 		 * in the parent; the child becomes runnable at the end of

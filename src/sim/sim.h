@@ -145,6 +145,48 @@ void sl_tick_stop(struct sl_sim *sim, int cpu);
 void sl_tick_restart(struct sl_sim *sim, int cpu);
 bool sl_tick_stopped(const struct sl_sim *sim, int cpu);
 
+/* The kernel's sleep timers: when a task's timed sleep (SL_ACT_NANOSLEEP:
+ * nanosleep, usleep, a periodic clock_nanosleep) ends, set by the policy
+ * at init as its HZ (the engine's default is EXACT).  sim/timers.c says
+ * which kernel did what.
+ *   JIFFY    the timer wheel: timespec_to_jiffies(t) + 1 jiffies, run by
+ *            the sleeping CPU's tick (2.5/2.6 per-CPU wheels) or, with
+ *            global_list, at IRQ0's jiffy start on CPU 0 (2.4); 2.4 also
+ *            busy-waits a real-time task's sleep of rt_busywait_ns or less.
+ *   HRTIMER  an hrtimer: t + slack_ns for SCHED_OTHER, t for real time
+ *            (6.12 hrtimer_nanosleep and timer_slack_ns).
+ *   EXACT    at t: no kernel's; for what-ifs and unit tests.
+ * The order matches the policies' `timers` knob (SL_TIMERS_CHOICES). */
+enum sl_timer_kind {
+	SL_TIMERS_JIFFY,
+	SL_TIMERS_HRTIMER,
+	SL_TIMERS_EXACT,
+};
+#define SL_TIMERS_CHOICES "jiffy|hrtimer|exact"
+#define SL_TIMERS_KNOB(def_, why) \
+	{ .name = "timers", .type = SL_PARAM_CHOICE, .def = def_, .choices = SL_TIMERS_CHOICES, \
+	  .doc = "when a timed sleep (nanosleep, usleep) ends: jiffy (the timer wheel, " \
+		 "run by a tick), hrtimer (with 50 us of slack for SCHED_OTHER) or exact " \
+		 "(no kernel's) (" why ")" }
+struct sl_timers {
+	enum sl_timer_kind kind;
+	bool global_list;	/* JIFFY: one list, run at the jiffy's start on CPU 0 */
+	sl_time rt_busywait_ns;	/* JIFFY: a real-time task's sleep of at most this
+				 * busy-waits (2.4 udelay); 0: none does */
+	sl_time slack_ns;	/* HRTIMER: SCHED_OTHER's timer_slack_ns */
+};
+void sl_set_timers(struct sl_sim *sim, const struct sl_timers *timers);
+/* The kernels' timers (sim/timers.c), each with 6.12's slack for the
+ * `timers=hrtimer` what-if. */
+#define SL_TIMER_SLACK_NS (50 * SL_USEC)	/* 6.12 init_task.timer_slack_ns */
+#define SL_TIMERS_2_4 ((struct sl_timers){ .kind = SL_TIMERS_JIFFY, .global_list = true, \
+					    .rt_busywait_ns = 2 * SL_MSEC, \
+					    .slack_ns = SL_TIMER_SLACK_NS })
+#define SL_TIMERS_2_6 ((struct sl_timers){ .kind = SL_TIMERS_JIFFY, .slack_ns = SL_TIMER_SLACK_NS })
+#define SL_TIMERS_6_12 ((struct sl_timers){ .kind = SL_TIMERS_HRTIMER, .slack_ns = SL_TIMER_SLACK_NS })
+/* A kernel's timers with the kind the `timers` knob chose. */
+void sl_set_timers_as(struct sl_sim *sim, struct sl_timers timers, int kind_choice);
+
 /* A policy's high-resolution timers, the kernel's hrtimers (the RT period
  * timer, a deadline server's defer and replenishment timers): SL_HRTIMERS
  * per CPU, each named by its index.  At `at` (now, if earlier) the engine

@@ -285,6 +285,7 @@ static void waker(const struct sl_trace_writer *w, const struct sl_task *t, int 
 {
 	switch (t->act.kind) {
 	case SL_ACT_SLEEP:
+	case SL_ACT_NANOSLEEP:
 	case SL_ACT_IO_WAIT:
 		who_idle(cpu, o);
 		return;

@@ -233,7 +233,7 @@ static void watcher_step(struct sl_sim *sim, struct sl_task *t, struct sl_action
 	}
 	h->wake_next = !h->wake_next;
 	if (h->wake_next)
-		*next = sl_act_sleep(JB_WATCHER_PERIOD_NS);
+		*next = sl_act_nanosleep(JB_WATCHER_PERIOD_NS);
 	else
 		*next = sl_act_run((double)JB_WATCHER_WORK_NS, SL_WC_INT);
 }

@@ -66,8 +66,9 @@
  * Omitted / simplified (docs/workloads.md "schbench"):
  *   - the run ends at runtime_s (the engine's time limit), not by the
  *     stopping flag and joins; requests still in flight are not counted;
- *   - usleep sleeps exactly: no timer slack (50 us on Linux for normal
- *     tasks) and no jiffy rounding of 2.4/2.6 nanosleep;
+ *   - usleep is a nanosleep on the policy's timers (sim/timers.c: jiffies
+ *     or an hrtimer's 50 us of slack), but main's sleep_for_runtime
+ *     loop is the engine's time limit;
  *   - gettimeofday, malloc of a request, the atomic list operations and
  *     main's once-a-second statistics are free;
  *   - schbench's histogram (usec, values of 0 dropped) is replaced by
@@ -306,7 +307,7 @@ static void worker_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 			w->lock_cpu = -1;
 			w->pc = W_LOCK;
 			if (run->sleep_ns > 0) {
-				*next = sl_act_sleep(run->sleep_ns);
+				*next = sl_act_nanosleep(run->sleep_ns);
 				return;
 			}
 			continue;
@@ -376,7 +377,7 @@ static void rps_step(struct sl_sim *sim, struct sch_msg *m, struct sl_action *ne
 			m->posted++;
 			struct sch_worker *w = &m->workers[m->cur++ % run->nworkers];
 			if (w->pending > SCH_RPS_BATCH) {
-				*next = sl_act_sleep(SCH_RPS_BACKOFF_NS);
+				*next = sl_act_nanosleep(SCH_RPS_BACKOFF_NS);
 				return;
 			}
 			w->pending++;
@@ -398,7 +399,7 @@ static void rps_step(struct sl_sim *sim, struct sch_msg *m, struct sl_action *ne
 		default: {
 			sl_time done = sl_now(sim) - m->second_start;
 			if (done < SL_SEC) {
-				*next = sl_act_sleep(SL_SEC - done);
+				*next = sl_act_nanosleep(SL_SEC - done);
 				return;
 			}
 			m->pc = R_SECOND;

@@ -239,7 +239,7 @@ static void dispatch_step(struct sl_sim *sim, struct sl_task *t, struct sl_actio
 			run->pc = D_HACKBENCH;
 			at = run->t_start + run->hb_at;
 			if (sl_now(sim) < at) {
-				*next = sl_act_sleep(at - sl_now(sim));
+				*next = sl_act_nanosleep(at - sl_now(sim));
 				return;
 			}
 			continue;

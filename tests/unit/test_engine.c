@@ -3233,3 +3233,122 @@ SL_TEST(engine_time_limit_cuts_a_sleep_past_the_horizon)
 	memset(&err, 0, sizeof(err));
 	CHECK(run_sleeps(1, SL_TIME_MAX, 0, &err, &st) == -1 && err.kind == SL_ERR_INPUT);
 }
+
+/* ---- the kernel's timers (sim/timers.c) ---- */
+
+static struct sl_timers timers_under_test;
+static enum sl_tick_mode tick_under_test;
+
+static void *timed_fifo_init(struct sl_sim *sim, const struct sl_params *k, struct sl_err *e)
+{
+	void *f = fifo_init(sim, k, e);
+	sl_set_tick_mode(sim, tick_under_test);
+	sl_set_timers(sim, &timers_under_test);
+	return f;
+}
+
+static const struct sl_policy_ops timed_fifo_ops = {
+	.name = "fifo", .summary = "test FIFO with chosen timers",
+	.task_size = sizeof(struct fifo_task), .init = timed_fifo_init,
+	.fork = fifo_enqueue_new, .wakeup = fifo_wakeup, .pick_next = fifo_pick,
+	.tick = fifo_tick,
+};
+
+/* When a root on a machine of `ncpus` that runs 2.3 ms (at 1000 HZ, from
+ * 0), then does `sleep` (made real time first if `rt`), asks for what
+ * comes after; its voluntary switches in *nvcsw.  -1 if it did not run. */
+static sl_time sleep_ends(const struct sl_timers *tm, enum sl_tick_mode tick, int ncpus,
+			  struct sl_action sleep, bool rt, long *nvcsw)
+{
+	struct sl_machine m;
+	char shape[32];
+	sl_time at = -1;
+
+	timers_under_test = *tm;
+	tick_under_test = tick;
+	snprintf(shape, sizeof(shape), "pack:1 core:%d pu:1", ncpus);
+	if (!load_zeroed(&m, shape))
+		return -1;
+	struct sl_sim *sim = checked_sim(&m, &timed_fifo_ops, 1, NULL);
+	if (!sim)
+		return -1;
+	struct script *root = script_new(sim);
+	if (rt)
+		script_add(root, (struct sl_action){ .kind = SL_ACT_SETSCHED,
+			.u.setsched = { .sched_policy = SL_SCHED_FIFO, .rt_priority = 50 } });
+	script_add(root, sl_act_run(2.3e6, SL_WC_INT));
+	script_add(root, sleep);
+	script_add(root, sl_act_exit());
+	sl_sim_spawn_root(sim, &script_prog, root, "sleeper");
+	struct sl_run_stats st;
+	if (run(sim, &st) == 0) {
+		at = root->asked_at[root->n - 1];
+		*nvcsw = st.nvcsw;
+	}
+	sl_sim_destroy(sim);
+	return at;
+}
+
+/* 2.6.12 sys_nanosleep: timespec_to_jiffies(1.5 ms) + 1 = 3 jiffies from
+ * jiffy 2, so the timer expires in jiffy 5; the per-CPU wheel runs it at
+ * CPU 0's tick then (its phase: at the start under sync, a third of the
+ * jiffy in under staggered with two CPUs), in the softirq after it. */
+SL_TEST(engine_nanosleep_ends_at_a_tick_of_its_cpu)
+{
+	const struct sl_timers wheel = { .kind = SL_TIMERS_JIFFY };
+	long sw;
+
+	sl_time at = sleep_ends(&wheel, SL_TICK_SYNC, 1, sl_act_nanosleep(1500 * SL_USEC), false, &sw);
+	CHECKF(at == 5 * SL_MSEC + 1, "woke at %lld", (long long)at);
+	at = sleep_ends(&wheel, SL_TICK_STAGGERED, 2, sl_act_nanosleep(1500 * SL_USEC), false, &sw);
+	CHECKF(at == 5 * SL_MSEC + SL_MSEC / 3 + 1, "staggered: woke at %lld", (long long)at);
+	/* a whole number of jiffies still gets its extra one */
+	at = sleep_ends(&wheel, SL_TICK_SYNC, 1, sl_act_nanosleep(2 * SL_MSEC), false, &sw);
+	CHECKF(at == 5 * SL_MSEC + 1, "2 ms: woke at %lld", (long long)at);
+	/* nanosleep(0) waits for the next run of the wheel */
+	at = sleep_ends(&wheel, SL_TICK_SYNC, 1, sl_act_nanosleep(0), false, &sw);
+	CHECKF(at == 3 * SL_MSEC + 1, "0: woke at %lld", (long long)at);
+	/* a modelled wait is not a timer: it ends exactly */
+	at = sleep_ends(&wheel, SL_TICK_SYNC, 1, sl_act_sleep(1500 * SL_USEC), false, &sw);
+	CHECKF(at == 3800 * SL_USEC, "sleep: woke at %lld", (long long)at);
+}
+
+/* 2.4.27: one list, run at IRQ0's jiffy start whatever the local ticks'
+ * phases; a real-time task's sleep of 2 ms or less is a udelay and never
+ * sleeps, a longer one sleeps as any. */
+SL_TEST(engine_nanosleep_on_the_2_4_timer_list)
+{
+	long sw;
+
+	sl_time at = sleep_ends(&SL_TIMERS_2_4, SL_TICK_STAGGERED, 2,
+				sl_act_nanosleep(1500 * SL_USEC), false, &sw);
+	CHECKF(at == 5 * SL_MSEC + 1, "woke at %lld", (long long)at);
+	at = sleep_ends(&SL_TIMERS_2_4, SL_TICK_STAGGERED, 2, sl_act_nanosleep(1500 * SL_USEC),
+			true, &sw);
+	CHECKF(at == 3800 * SL_USEC && sw == 0, "rt 1.5 ms: asked at %lld after %ld sleeps",
+	       (long long)at, sw);
+	at = sleep_ends(&SL_TIMERS_2_4, SL_TICK_STAGGERED, 2, sl_act_nanosleep(1500 * SL_USEC + 1),
+			true, &sw);	/* udelay rounds up to whole us */
+	CHECKF(at == 3801 * SL_USEC, "rt 1.5 ms + 1 ns: asked at %lld", (long long)at);
+	at = sleep_ends(&SL_TIMERS_2_4, SL_TICK_STAGGERED, 2, sl_act_nanosleep(2500 * SL_USEC),
+			true, &sw);
+	CHECKF(at == 6 * SL_MSEC + 1 && sw == 1, "rt 2.5 ms: woke at %lld after %ld sleeps",
+	       (long long)at, sw);
+}
+
+/* 6.12 hrtimer_nanosleep: 50 us of slack for SCHED_OTHER, none for real
+ * time; with exact timers a sleep is what it asked. */
+SL_TEST(engine_nanosleep_on_an_hrtimer)
+{
+	const struct sl_timers exact = { .kind = SL_TIMERS_EXACT };
+	long sw;
+
+	sl_time at = sleep_ends(&SL_TIMERS_6_12, SL_TICK_SYNC, 1, sl_act_nanosleep(100 * SL_USEC),
+				false, &sw);
+	CHECKF(at == 2450 * SL_USEC, "woke at %lld", (long long)at);
+	at = sleep_ends(&SL_TIMERS_6_12, SL_TICK_SYNC, 1, sl_act_nanosleep(100 * SL_USEC), true,
+			&sw);
+	CHECKF(at == 2400 * SL_USEC, "rt: woke at %lld", (long long)at);
+	at = sleep_ends(&exact, SL_TICK_SYNC, 1, sl_act_nanosleep(1500 * SL_USEC), false, &sw);
+	CHECKF(at == 3800 * SL_USEC, "exact: woke at %lld", (long long)at);
+}

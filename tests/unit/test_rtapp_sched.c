@@ -316,7 +316,9 @@ SL_TEST(rtapp_thread_class_at_fork)
 /* Phase-level classes, as rt-app's set_thread_param at each phase start:
  * born at nice 0, then nice -10, FIFO 30, FIFO 40 ("priority" alone keeps
  * the class), SCHED_OTHER at its default nice 0, and round again.  Each
- * is seen at the switch-in after the change (the thread makes it running). */
+ * is seen at the switch-in after the change (the thread makes it running).
+ * A phase takes 1-2.1 ms: its 900 us sleep ends in the second jiffy after
+ * it (o1's 2.6 timers, sim/timers.c). */
 SL_TEST(rtapp_phase_class_changes)
 {
 	static struct seen s = { .comm = "t" };
@@ -333,7 +335,7 @@ SL_TEST(rtapp_phase_class_changes)
 	};
 
 	s.n = 0;
-	if (!run(&r, FOUR_CPUS, json, ",duration=0.0055", &s)) {
+	if (!run(&r, FOUR_CPUS, json, ",duration=0.015", &s)) {
 		CHECK(!"phase class run");
 		return;
 	}

@@ -875,7 +875,10 @@ SL_TEST(javabench_pool_keeps_every_worker_busy)
 		double ee = (double)even.stats.elapsed_ns, eu = (double)even.stats.user_ns;
 		double pe = (double)pool.stats.elapsed_ns, pu = (double)pool.stats.user_ns;
 		CHECKF(eu < 2.8 * ee, "even: user %g ns in %g ns", eu, ee);
-		CHECKF(pu > 2.9 * pe && pe < 0.9 * ee, "pool: user %g ns in %g ns (even %g)", pu,
+		/* the run ends at the watcher's wakeup after the work, a
+		 * 50 ms period's phase: 2.90 x under 2.6's jiffy timers,
+		 * 2.95 x with exact ones (o1:timers=exact) */
+		CHECKF(pu > 2.85 * pe && pe < 0.9 * ee, "pool: user %g ns in %g ns (even %g)", pu,
 		       pe, ee);
 	}
 	wb_done(&even);

@@ -81,6 +81,7 @@ static const struct sl_param_def cfs_knobs[] = {
 	  .doc = "timer ticks per second (CONFIG_HZ: Kconfig default 250; many distributions "
 		 "build 1000)" },
 	SL_TICK_KNOB("sync", "6.12 tick-sched.c: aligned on every CPU unless skew_tick=1"),
+	SL_TIMERS_KNOB("hrtimer", "6.12 hrtimer_nanosleep"),
 	SL_PREEMPT_KNOB("full", "6.12's x86 defconfigs build PREEMPT_VOLUNTARY, nearer none, but "
 				"replays of traces, which cfs runs, need full; see cfs.md"),
 	{ .name = "base_slice_us", .type = SL_PARAM_INT, .def = "750", .min = 100,
@@ -360,6 +361,7 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 		s->nr_idle_scan[s->rq[cpu].llc_id] = s->rq[cpu].llc_size;
 	sl_set_hz(sim, s->hz);
 	sl_set_tick_mode(sim, (enum sl_tick_mode)sl_param_choice(knobs, "tick"));
+	sl_set_timers_as(sim, SL_TIMERS_6_12, sl_param_choice(knobs, "timers"));
 	sl_set_kernel_preempt(sim, (enum sl_kernel_preempt)sl_param_choice(knobs, "preempt"));
 	cfs_nohz_init(s);
 	return s;

@@ -51,6 +51,12 @@
  *     kernel_arch.h): 2.6.11's i386 one sets CONFIG_PREEMPT=y, ia64's and
  *     x86_64's leave it out; 2.5's are not at hand (UNVERIFIED).  The
  *     published runs never say; preempt=none or full chooses.
+ *   - timers defaults to jiffy with per-CPU wheels (sim/timers.c): a
+ *     nanosleep wakes at the sleeping CPU's tick of jiffy
+ *     now + timespec_to_jiffies(t) + 1 (2.6.12.1 kernel/timer.c).  The
+ *     2.5 rows take it too: the per-CPU wheels came with Ingo Molnar's
+ *     SMP timers in mid-2002, before 2.5.33 (UNVERIFIED, no 2.5 tree);
+ *     timers=hrtimer or exact are what-ifs.
  *
  * Omitted / simplified: nothing beyond what the options describe.
  */
@@ -134,6 +140,7 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 		.fork_place = (enum o1_fork_place)o1_knob_choice(knobs, "fork_place",
 								 (int)v->fork_place),
 		.tick = (enum sl_tick_mode)o1_knob_choice(knobs, "tick", SL_TICK_SYNC),
+		.timers = (enum sl_timer_kind)o1_knob_choice(knobs, "timers", SL_TIMERS_JIFFY),
 		.exit_wake_sync = o1_knob_choice(knobs, "exit_wake", 0) == 0,
 		.ulong_bits = sl_arch_ulong_knob_bits(arch, o1_knob_choice(knobs, "ulong", 0)),
 		.preempt = sl_arch_preempt_knob(arch, o1_knob_choice(knobs, "preempt", 0)),

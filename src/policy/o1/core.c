@@ -238,6 +238,7 @@ struct o1 *o1_core_create(struct sl_sim *sim, const struct o1_config *cfg,
 	o1_build_runqueues(s);
 	sl_set_hz(sim, cfg->hz);
 	sl_set_tick_mode(sim, cfg->tick);
+	sl_set_timers_as(sim, SL_TIMERS_2_6, (int)cfg->timers);
 	sl_set_kernel_preempt(sim, cfg->preempt);
 	return s;
 }

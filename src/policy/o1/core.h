@@ -172,6 +172,7 @@ struct o1_config {
 	enum o1_yield yield;
 	enum o1_fork_place fork_place;
 	enum sl_tick_mode tick;		/* when each CPU's tick comes in a jiffy */
+	enum sl_timer_kind timers;	/* when a nanosleep ends (sim/timers.c) */
 
 	/* the NUMA scheduler (3); in effect only on a machine of several nodes */
 	bool numa;
@@ -232,6 +233,8 @@ bool o1_knob_given(const struct sl_params *knobs, const char *name);
 #define O1_KNOB_PREEMPT SL_ARCH_PREEMPT_KNOB
 #define O1_KNOB_TICK \
 	SL_TICK_KNOB("sync", "2.6.11's aligned APIC timers; 2.5 UNVERIFIED, see o1.md")
+#define O1_KNOB_TIMERS \
+	SL_TIMERS_KNOB("jiffy", "2.5/2.6 per-CPU timer wheels, run by each CPU's tick")
 #define O1_KNOB_NUMA \
 	{ .name = "numa", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "on|off", \
 	  .doc = "NUMA scheduler on machines of several nodes: node-local balancing, node " \

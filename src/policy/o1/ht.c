@@ -198,6 +198,7 @@ static const struct sl_param_def ht_knobs[] = {
 	O1_KNOB_ULONG,
 	O1_KNOB_PREEMPT,
 	O1_KNOB_TICK,
+	O1_KNOB_TIMERS,
 	O1_KNOB_NUMA,
 	O1_KNOB_NODE_BALANCE_RATE,
 	O1_KNOB_IDLE_NODE_TICK,

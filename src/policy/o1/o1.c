@@ -64,6 +64,7 @@ static const struct sl_param_def o1_knobs[] = {
 	O1_KNOB_ULONG,
 	O1_KNOB_PREEMPT,
 	O1_KNOB_TICK,
+	O1_KNOB_TIMERS,
 	O1_KNOB_NUMA,
 	{ .name = "node_balance", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "rate|ticks",
 	  .doc = "when a CPU looks across nodes: every node_balance_rate-th balance (2.5.59) "

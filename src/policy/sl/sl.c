@@ -39,6 +39,7 @@ static const struct sl_param_def sls_knobs[] = {
 	{ .name = "hz", .type = SL_PARAM_INT, .def = "1000", .min = 100, .max = 10000,
 	  .doc = "timer ticks per second: slice ends and periodic balancing" },
 	SL_TICK_KNOB("sync", "as modern kernels' default"),
+	SL_TIMERS_KNOB("hrtimer", "the host kernel's, 6.12's"),
 	SL_PREEMPT_KNOB("full", "the kernel sl is built into is taken as preemptible"),
 	{ .name = "slice_ms", .type = SL_PARAM_INT, .def = "100", .min = 1, .max = 10000,
 	  .doc = "longest slice a task runs before a queued task with less vruntime takes over" },
@@ -148,6 +149,7 @@ static void *sls_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	sls_build_levels(s);
 	sl_set_hz(sim, s->hz);
 	sl_set_tick_mode(sim, (enum sl_tick_mode)sl_param_choice(knobs, "tick"));
+	sl_set_timers_as(sim, SL_TIMERS_6_12, sl_param_choice(knobs, "timers"));
 	sl_set_kernel_preempt(sim, (enum sl_kernel_preempt)sl_param_choice(knobs, "preempt"));
 	return s;
 }

@@ -434,7 +434,7 @@ static bool timer_event(struct sl_sim *sim, struct rt_thread *th, const struct r
 	if (slack > 0) {
 		th->pending = P_TIMER;
 		th->wake_due = tm->next;
-		*next = sl_act_sleep(slack);
+		*next = sl_act_nanosleep(slack);
 		return true;
 	}
 	st->missed++;
@@ -464,7 +464,7 @@ static bool event(struct sl_sim *sim, struct rt_thread *th, const struct rt_even
 	case RT_EV_SLEEP:
 		if (ev->ns == 0)
 			return false;
-		*next = sl_act_sleep(ev->ns);
+		*next = sl_act_nanosleep(ev->ns);
 		return true;
 	case RT_EV_TIMER:
 		return timer_event(sim, th, ev, next);
@@ -603,7 +603,7 @@ static void thread_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		}
 		th->t_first = (th->task->forked ? now : run->t_zero) + task->delay;
 		if (th->t_first > now) {
-			*next = sl_act_sleep(th->t_first - now);
+			*next = sl_act_nanosleep(th->t_first - now);
 			return;
 		}
 	}

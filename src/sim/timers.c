@@ -1,0 +1,102 @@
+/*
+ * timers.c - when a task's timed sleep ends: the kernel's timers, which
+ * the policy chooses as it chooses its HZ (sim.h sl_set_timers).
+ *
+ * A SLEEP stands for a modelled wait (kernbench's disk time, a replayed
+ * trace's recorded sleeps) and ends exactly when asked.  A NANOSLEEP is a
+ * sleep on the kernel's timer (nanosleep, usleep, rt-app's period), and
+ * ends where the policy's kernel fired that timer:
+ *
+ *   JIFFY: 2.4.27 and 2.6.12.1 kernel/timer.c sys_nanosleep asks
+ *     schedule_timeout() for timespec_to_jiffies(t) + (t != 0) jiffies
+ *     (rounded up, and one more for the part of this jiffy already gone),
+ *     and the timer runs when its wheel is run with jiffies at or past
+ *     the expiry:
+ *     - 2.5/2.6 (per-CPU wheels, run_local_timers from each CPU's tick):
+ *       by the sleeping CPU's first tick of that jiffy or later, in the
+ *       timer softirq, after the tick's scheduler_tick;
+ *     - 2.4 (global_list: one list, run by TIMER_BH, which do_timer marks
+ *       in IRQ0's handler): at the jiffy's start, on CPU 0, the CPU IRQ0
+ *       is routed to here (the IO-APIC may route it elsewhere; nothing in
+ *       the model depends on which);
+ *     - 2.4 also busy-waits a real-time task's sleep of 2 ms or less
+ *       (udelay), and the task never sleeps.
+ *     The softirq or bottom half runs after the hardirq that ticked: the
+ *     wakeup comes 1 ns after the tick, so that the tick event at the same
+ *     instant comes first.  An absolute clock_nanosleep (rt-app's period)
+ *     is taken as a relative sleep of what is left: 2.6.12
+ *     posix-timers.c common_nsleep rounds it to jiffies alike.
+ *   HRTIMER: 6.12 hrtimer_nanosleep arms the timer for [t, t + slack],
+ *     slack the task's timer_slack_ns (50 us from init_task) and 0 for
+ *     real-time and deadline tasks, on the sleeping CPU (a non-idle CPU is
+ *     its own nohz timer target).  The hardware timer is programmed for the
+ *     hard expiry, t + slack, where it fires unless another hrtimer
+ *     interrupt of that CPU (its tick) comes inside the range first; that
+ *     earlier firing is not modelled (at HZ 250 a tick lands inside 50 us
+ *     once in 80 sleeps), so a sleep ends at t + slack.
+ *   EXACT: at t.  No kernel; what-ifs, and the engine's default so that a
+ *     policy that says nothing keeps exact sleeps.
+ */
+#include "sim/internal.h"
+
+void sl_set_timers(struct sl_sim *sim, const struct sl_timers *timers)
+{
+	sim->timers = *timers;
+}
+
+void sl_set_timers_as(struct sl_sim *sim, struct sl_timers timers, int kind_choice)
+{
+	timers.kind = (enum sl_timer_kind)kind_choice;
+	sl_set_timers(sim, &timers);
+}
+
+/* JIFFY: the jiffy a sleep of ns asked for now expires in. */
+static int64_t jiffy_expiry(const struct sl_sim *sim, sl_time ns)
+{
+	int64_t now_j = sim->now / sim->tick_ns;
+	int64_t want = (ns + sim->tick_ns - 1) / sim->tick_ns;	/* timespec_to_jiffies */
+
+	return now_j + want + (ns > 0);
+}
+
+sl_time sl__nanosleep_wait(const struct sl_sim *sim, int cpu, const struct sl_task *t,
+			  sl_time ns, int *waker_cpu)
+{
+	const struct sl_timers *tm = &sim->timers;
+
+	*waker_cpu = cpu;
+	if (ns < 0)
+		ns = 0;
+	switch (tm->kind) {
+	case SL_TIMERS_EXACT:
+		break;
+	case SL_TIMERS_HRTIMER:
+		if (!sl_task_rt(t) && t->sched_policy != SL_SCHED_DEADLINE)
+			ns += tm->slack_ns;
+		break;
+	case SL_TIMERS_JIFFY: {
+		if (sl_task_rt(t) && ns <= tm->rt_busywait_ns)
+			return -1;
+		if (ns > SL_TIME_HORIZON)	/* beyond any run: sl__after bounds it */
+			break;
+		int64_t expires = jiffy_expiry(sim, ns);
+		sl_time at;
+		if (tm->global_list) {
+			/* the first IRQ0 at or after the expiry, strictly after now */
+			int64_t j = expires > sim->now / sim->tick_ns ? expires
+								     : sim->now / sim->tick_ns + 1;
+			at = (sl_time)j * sim->tick_ns;
+			*waker_cpu = 0;
+		} else {
+			/* the sleeping CPU's first tick in that jiffy or later,
+			 * strictly after now */
+			at = (sl_time)expires * sim->tick_ns + sl_tick_phase(sim, cpu);
+			sl_time next = sl_next_tick(sim, cpu);
+			if (at < next)
+				at = next;
+		}
+		return at + 1 - sim->now;	/* the softirq after the tick */
+	}
+	}
+	return ns;
+}
