@@ -141,6 +141,7 @@ struct sl_sim {
 	bool nohz;			/* the policy stops idle CPUs' ticks (sl_set_nohz) */
 	bool preempt_none;		/* SL_PREEMPT_NONE (sl_set_kernel_preempt) */
 	struct sl_timers timers;	/* when a NANOSLEEP ends (sl_set_timers) */
+	int pipe_pages;			/* the kernel's pipe (sl_set_pipe_pages) */
 	struct sl_task *acting;		/* the task whose actions sl__continue applies */
 	sl_cpumask tick_on;		/* nohz: the CPUs whose tick runs */
 

@@ -187,6 +187,13 @@ void sl_set_timers(struct sl_sim *sim, const struct sl_timers *timers);
 /* A kernel's timers with the kind the `timers` knob chose. */
 void sl_set_timers_as(struct sl_sim *sim, struct sl_timers timers, int kind_choice);
 
+/* The kernel's pipe, in pages of SL_PAGE_BYTES (the engine's default is
+ * one): 2.4.27's PIPE_SIZE and 2.6.0's are one page; 2.6.11 made a pipe a
+ * ring of PIPE_BUFFERS = 16 pages (2.6.12.1 include/linux/pipe_fs_i.h),
+ * 6.12 the same (PIPE_DEF_BUFFERS).  Set at init, as the HZ. */
+#define SL_PAGE_BYTES 4096
+void sl_set_pipe_pages(struct sl_sim *sim, int pages);
+
 /* A policy's high-resolution timers, the kernel's hrtimers (the RT period
  * timer, a deadline server's defer and replenishment timers): SL_HRTIMERS
  * per CPU, each named by its index.  At `at` (now, if earlier) the engine
@@ -303,13 +310,22 @@ double sl_task_speed(const struct sl_task *t);
 
 /* ---- services for workloads (synchronisation objects) ---- */
 
-/* A byte channel with a capacity (pipe: 4096 in 2.4/2.6.0's single page,
- * 65536 on modern kernels; socket buffers).  Readers and writers block on
+/* A byte channel with a capacity (a socket's buffers; a pipe's is the
+ * kernel's: sl_pipe_new).  Readers and writers block on
  * it.  With sync_wakeups it is a pipe: a wakeup is sync (SL_WAKE_SYNC) when
  * the waker is about to sleep (a write that fills it with bytes to go),
  * else SL_WAKE_PIPE (sync.c); without, plain wakeups (see also
  * sl_chan_mark_socket). */
 struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups);
+/* A pipe as the policy's kernel has it (sl_set_pipe_pages): a channel
+ * with a pipe's wakeups that holds `bytes` (0: the kernel's pipe,
+ * sl_pipe_bytes).  Under a one-page kernel (2.4, 2.6.0) any read wakes a
+ * blocked writer; under a kernel of several pages (2.6.11+ PIPE_BUFFERS) a
+ * read that empties a page does (2.6.12.1 pipe_readv frees the buffer and
+ * sets do_wakeup). */
+struct sl_chan *sl_pipe_new(struct sl_sim *sim, long bytes);
+/* The bytes a pipe holds under the policy's kernel. */
+long sl_pipe_bytes(const struct sl_sim *sim);
 /* Every wakeup of c sync, the waker sleeping or not: no kernel's pipe did
  * this; for scenario tests of a policy's sync-wakeup rule alone. */
 void sl_chan_sync_always(struct sl_chan *c);

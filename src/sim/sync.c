@@ -97,6 +97,24 @@ struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups
 	return ch;
 }
 
+void sl_set_pipe_pages(struct sl_sim *sim, int pages)
+{
+	sim->pipe_pages = pages > 0 ? pages : 1;
+}
+
+long sl_pipe_bytes(const struct sl_sim *sim)
+{
+	return (long)sim->pipe_pages * SL_PAGE_BYTES;
+}
+
+struct sl_chan *sl_pipe_new(struct sl_sim *sim, long bytes)
+{
+	struct sl_chan *ch = sl_chan_new(sim, bytes > 0 ? bytes : sl_pipe_bytes(sim), true);
+	if (sim->pipe_pages > 1 && ch->capacity > SL_PAGE_BYTES)
+		sl_chan_set_write_space(ch, ch->capacity - SL_PAGE_BYTES);
+	return ch;
+}
+
 void sl_chan_set_write_space(struct sl_chan *c, long bytes)
 {
 	c->write_space = bytes < 0 ? 0 : bytes < c->capacity ? bytes : c->capacity - 1;

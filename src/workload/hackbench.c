@@ -331,11 +331,17 @@ void hb_costs_for(const struct sl_sim *sim, bool pipe, double msg_ns, struct hb_
 		hb_machine_costs(sim, pipe, out);
 }
 
-long hb_default_buf(bool pipe)
+long hb_default_buf(const struct sl_sim *sim, bool pipe)
 {
 	if (pipe)
-		return HB_PIPE_BYTES;
+		return hb_pipe_buf(sl_pipe_bytes(sim));
 	return (long)(HB_SOCK_SNDBUF / HB_SKB_TRUESIZE) * HB_MSG_BYTES;
+}
+
+long hb_pipe_buf(long pipe_bytes)
+{
+	long pages = pipe_bytes / SL_PAGE_BYTES;
+	return (pages > 0 ? pages : 1) * hb_chan_bytes(SL_PAGE_BYTES);
 }
 
 long hb_chan_bytes(long buf)
@@ -346,8 +352,8 @@ long hb_chan_bytes(long buf)
 
 struct sl_chan *hb_channel(struct sl_sim *sim, long bytes, bool pipe)
 {
-	if (pipe)		/* pipe_read wakes the writer at every read */
-		return sl_chan_new(sim, bytes, true);
+	if (pipe)
+		return sl_pipe_new(sim, bytes);
 	struct sl_chan *c = sl_chan_new(sim, bytes, false);
 	sl_chan_mark_socket(c, SL_SOCK_UNIX);
 	/* unix_writable(): the skbs at most a quarter of sk_sndbuf (bytes
@@ -413,8 +419,9 @@ static const struct sl_param_def hb_params[] = {
 	{ "mode", SL_PARAM_CHOICE, "socket", 0, 0, "socket|pipe",
 	  "AF_UNIX socket pairs (default) or pipes (-pipe)" },
 	{ "buf", SL_PARAM_INT, NULL, HB_MSG_BYTES, 1L << 30, NULL,
-	  "bytes a channel holds before the writer blocks (default: socket 20400, pipe 4000 - "
-	  "one 4 KB page, whole messages)" },
+	  "bytes a channel holds before the writer blocks (default: socket 20400; pipe the "
+	  "kernel's pipe in whole messages per page: 4000 in one page, 2.4 and 2.6.0; "
+	  "64000 in 16, 2.6.11+ and 6.12)" },
 	{ "readsize", SL_PARAM_INT, "100", HB_MSG_BYTES, 1L << 30, NULL,
 	  "bytes a receiver asks per read: 100 = hackbench's one message per read; "
 	  "65536 = what is queued, up to 64 KB" },
@@ -437,7 +444,7 @@ static void *hb_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 		.fds = (int)sl_param_int(p, "fds"),
 		.loops = (int)sl_param_int(p, "loops"),
 		.pipe = pipe,
-		.buf = sl_param_given(p, "buf") ? sl_param_int(p, "buf") : hb_default_buf(pipe),
+		.buf = sl_param_given(p, "buf") ? sl_param_int(p, "buf") : hb_default_buf(sim, pipe),
 		.msg_ns = sl_param_given(p, "msg_us") ? sl_param_real(p, "msg_us") * 1e3
 						      : hb_default_msg_ns(sim),
 		.readsize = sl_param_int(p, "readsize"),

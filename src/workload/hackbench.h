@@ -12,7 +12,6 @@
 #include "sim/sim.h"
 
 #define HB_MSG_BYTES		100	/* DATASIZE of every version */
-#define HB_PIPE_BYTES		4096	/* one page: 2.4 and 2.6.0 pipes */
 /* AF_UNIX stream sockets block the writer when the skbs queued on the
  * socket exceed its sk_sndbuf (sysctl_wmem_default, 65535 in 2.4/2.5).
  * Each 100-byte message is one skb whose truesize is the data rounded to
@@ -150,12 +149,20 @@ double hb_default_msg_ns(const struct sl_sim *sim);
 void hb_machine_costs(const struct sl_sim *sim, bool pipe, struct hb_costs *out);
 /* The costs a run uses: msg_ns >= 0 makes every call cost msg_ns. */
 void hb_costs_for(const struct sl_sim *sim, bool pipe, double msg_ns, struct hb_costs *out);
-long hb_default_buf(bool pipe);
+/* A channel's bytes: a socket's sk_sndbuf in whole skbs, or the kernel's
+ * pipe in whole messages (hb_pipe_buf). */
+long hb_default_buf(const struct sl_sim *sim, bool pipe);
+/* What a pipe of pipe_bytes holds of messages: whole messages per page,
+ * as a write goes into a page only whole (2.4.27 pipe_write writes at most
+ * PIPE_BUF atomically into the one page; 2.6.12.1 pipe_writev merges a
+ * write into the last page only if it fits, else takes a new one). */
+long hb_pipe_buf(long pipe_bytes);
 /* Capacity actually used for a requested one: whole messages, at least one. */
 long hb_chan_bytes(long buf);
-/* A channel of `bytes` as a pipe (sync wakeups; any read wakes a blocked
- * writer) or as an AF_UNIX socket (a socket's wakeups; its writers woken
- * once a quarter of it is left): hackbench's and pingpong's. */
+/* A channel of `bytes` as the kernel's pipe (sync wakeups; sl_pipe_new
+ * says which read wakes a blocked writer) or as an AF_UNIX socket (a
+ * socket's wakeups; its writers woken once a quarter of it is left):
+ * hackbench's and pingpong's. */
 struct sl_chan *hb_channel(struct sl_sim *sim, long bytes, bool pipe);
 
 #endif

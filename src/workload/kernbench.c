@@ -614,7 +614,7 @@ static void prepare_run(struct sl_sim *sim, struct kb_run *run, double jitter, d
 		if (io_ms > 0)
 			j->io_ns = (sl_time)(sl_rng_exp(&r, io_ms) * 1e6) + 1;
 		if (run->pipe)
-			j->pipe = sl_chan_new(sim, KB_PIPE_BYTES, true);
+			j->pipe = sl_pipe_new(sim, 0);
 	}
 	if (io_ms > 0)
 		run->disk = sl_mutex_new(sim);

@@ -60,7 +60,9 @@
 #define KB_OBJCOPY_PER_CC1	(KB_LD_PER_CC1 / 4)
 #define KB_HEAD_UNITS		8	/* serial host-tool compiles of `prepare` */
 #define KB_ASM_BYTES_MEAN	65536	/* cc1 -> as output of a mean unit (.s text) */
-#define KB_PIPE_BYTES		4096	/* pipe buffer: one page in 2.4 and 2.6.0 */
+#define KB_PIPE_BYTES		4096	/* cc1's stdio writes and as's reads on the pipe:
+					 * a page, a pipe's st_blksize (the pipe itself
+					 * holds the kernel's: sl_pipe_new) */
 #define KB_MAX_UNITS		100000
 
 /* Cache footprints (KB), estimates: cc1's heap and tables outgrow a 512 KB

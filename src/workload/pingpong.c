@@ -161,8 +161,8 @@ static void *pp_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	*run = (struct pp_run){ .loops = (int)sl_param_int(p, "loops") };
 	hb_costs_for(sim, sync, sl_param_given(p, "msg_us") ? sl_param_real(p, "msg_us") * 1e3
 							     : hb_default_msg_ns(sim), &run->cost);
-	run->to_pong = hb_channel(sim, HB_PIPE_BYTES, sync);
-	run->to_ping = hb_channel(sim, HB_PIPE_BYTES, sync);
+	run->to_pong = hb_channel(sim, hb_default_buf(sim, sync), sync);
+	run->to_ping = hb_channel(sim, hb_default_buf(sim, sync), sync);
 	run->ready = hb_channel(sim, 1, sync);
 	sl_workload_pin(sim, p);
 	sl_sim_spawn_root(sim, &ping_prog, run, "pingpong");

@@ -324,7 +324,7 @@ static void *sb_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	if (run->hackbench) {
 		struct hb_config cfg = {
 			.groups = groups, .fds = 20, .loops = SB_HB_LOOPS, .pipe = false,
-			.buf = hb_default_buf(false), .msg_ns = hb_default_msg_ns(sim),
+			.buf = hb_default_buf(sim, false), .msg_ns = hb_default_msg_ns(sim),
 			.jitter = HB_JITTER, .exec = true,
 		};
 		hb_setup(sim, &run->hb, &cfg);

@@ -62,7 +62,9 @@
 #include "workload/workload.h"
 
 #define SDET_STREAM		0x73646574ULL	/* "sdet": shuffles and work factors */
-#define SDET_PIPE_BYTES		4096		/* one page: 2.4 and 2.6.0 pipes */
+#define SDET_PIPE_BYTES		4096		/* a stage's stdio writes and reads: a
+							 * page, a pipe's st_blksize (the pipe
+							 * holds the kernel's: sl_pipe_new) */
 #define SDET_MAX_STAGES		2
 #define SDET_MAX_SUBLINES	4
 #define SDET_MAX_SCRIPTS	999		/* SPEC's limit */
@@ -611,7 +613,7 @@ static void *sdet_start(struct sl_sim *sim, const struct sl_params *p, sl_time *
 		}
 		s->pipes = sl_sim_alloc(sim, sizeof(*s->pipes) * (size_t)(pipes ? pipes : 1));
 		for (int j = 0; j < pipes; j++)
-			s->pipes[j] = sl_chan_new(sim, SDET_PIPE_BYTES, true);
+			s->pipes[j] = sl_pipe_new(sim, 0);
 	}
 	sl_sim_spawn_root(sim, &sdet_driver_prog, run, "drvr");
 	*limit_out = 0;

@@ -3238,12 +3238,14 @@ SL_TEST(engine_time_limit_cuts_a_sleep_past_the_horizon)
 
 static struct sl_timers timers_under_test;
 static enum sl_tick_mode tick_under_test;
+static int pipe_pages_under_test = 1;
 
 static void *timed_fifo_init(struct sl_sim *sim, const struct sl_params *k, struct sl_err *e)
 {
 	void *f = fifo_init(sim, k, e);
 	sl_set_tick_mode(sim, tick_under_test);
 	sl_set_timers(sim, &timers_under_test);
+	sl_set_pipe_pages(sim, pipe_pages_under_test);
 	return f;
 }
 
@@ -3351,4 +3353,63 @@ SL_TEST(engine_nanosleep_on_an_hrtimer)
 	CHECKF(at == 2400 * SL_USEC, "rt: woke at %lld", (long long)at);
 	at = sleep_ends(&exact, SL_TICK_SYNC, 1, sl_act_nanosleep(1500 * SL_USEC), false, &sw);
 	CHECKF(at == 3800 * SL_USEC, "exact: woke at %lld", (long long)at);
+}
+
+/* ---- the kernel's pipe (sync.c sl_pipe_new) ---- */
+
+/* When a writer that filled a pipe of `pages` pages and wrote one page
+ * more finishes that write, while its reader (on the other CPU) reads 100
+ * bytes at 10 ms and the rest of the first page at 20 ms, then what is
+ * left; the run's voluntary switches in *write_wakeups. */
+static sl_time page_writer_done(int pages, long *write_wakeups)
+{
+	struct sl_machine m;
+	sl_time at = -1;
+
+	timers_under_test = (struct sl_timers){ .kind = SL_TIMERS_EXACT };
+	tick_under_test = SL_TICK_SYNC;
+	pipe_pages_under_test = pages;
+	bool loaded = load_zeroed(&m, "pack:1 core:2 pu:1");
+	struct sl_sim *sim = loaded ? checked_sim(&m, &timed_fifo_ops, 1, NULL) : NULL;
+	pipe_pages_under_test = 1;
+	if (!sim)
+		return -1;
+	struct sl_chan *pipe = sl_pipe_new(sim, 0);
+	long full = sl_pipe_bytes(sim);
+	struct script *w = script_new(sim), *r = script_new(sim);
+	script_add(w, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, full));
+	script_add(w, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, SL_PAGE_BYTES));
+	script_add(w, sl_act_exit());
+	script_add(r, sl_act_sleep(10 * SL_MSEC));
+	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, 100));
+	script_add(r, sl_act_sleep(10 * SL_MSEC));
+	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, SL_PAGE_BYTES - 100));
+	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, full));
+	spawn_pair(sim, fork_of(w), fork_of(r));
+	struct sl_run_stats st;
+	if (run(sim, &st) == 0) {
+		at = w->asked_at[2];
+		*write_wakeups = st.nvcsw;
+	}
+	sl_sim_destroy(sim);
+	return at;
+}
+
+/* A pipe of several pages wakes its blocked writer only when a read
+ * frees a page (2.6.12.1 pipe_readv: do_wakeup once a buffer is empty),
+ * so the writer sleeps once; a page's pipe (2.4, 2.6.0) at any read, so
+ * the writer wakes at 10 ms, writes 100 bytes and sleeps again.  Either
+ * way the last page is written at 20 ms. */
+SL_TEST(engine_pipe_of_pages_wakes_its_writer_when_a_page_frees)
+{
+	long pages16, page;
+
+	sl_time at = page_writer_done(16, &pages16);
+	CHECKF(at == 20 * SL_MSEC, "16 pages: the last page written at %lld", (long long)at);
+	at = page_writer_done(1, &page);
+	CHECKF(at == 20 * SL_MSEC, "a page: the last page written at %lld", (long long)at);
+	/* the root's two waits, the reader's two sleeps, the writer's one
+	 * wait for a page; a page's pipe has the writer (at least) sleep again */
+	CHECKF(pages16 == 5 && page > pages16, "sleeps: %ld in a page's pipe, %ld in 16 pages'",
+	       page, pages16);
 }

@@ -142,6 +142,28 @@ static double wl_metric(const struct wl_run *r, const char *name)
 
 /* ---- kernbench: the shape ---- */
 
+/* Each policy's kernel gives a pipe its own size: a page in 2.4, 2.5 and
+ * 2.6.0, PIPE_BUFFERS = 16 pages from 2.6.11 (2.6.12.1) and in 6.12. */
+SL_TEST(pipes_hold_what_each_kernel_gives)
+{
+	static const struct {
+		const char *policy;
+		long bytes;
+	} want[] = {
+		{ "linux24", 4096 }, { "o1", 4096 }, { "domains:version=w26", 4096 },
+		{ "domains", 16 * 4096 }, { "cfs", 16 * 4096 }, { "sl", 16 * 4096 },
+	};
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct wl_run r;
+		bool ok = wl_run_under(&r, "pack:1 core:2 pu:1", want[i].policy,
+				       "spin:tasks=1,seconds=0.01", 1);
+		CHECKF(ok && sl_pipe_bytes(r.sim) == want[i].bytes, "%s: %ld bytes",
+		       want[i].policy, ok ? sl_pipe_bytes(r.sim) : -1);
+		wl_done(&r);
+	}
+}
+
 SL_TEST(kernbench_tree_partitions_units_into_directories)
 {
 	struct wl_arena a = { 0 };

@@ -239,6 +239,7 @@ struct o1 *o1_core_create(struct sl_sim *sim, const struct o1_config *cfg,
 	sl_set_hz(sim, cfg->hz);
 	sl_set_tick_mode(sim, cfg->tick);
 	sl_set_timers_as(sim, SL_TIMERS_2_6, (int)cfg->timers);
+	sl_set_pipe_pages(sim, 1);	/* 2.5 and 2.6.0 PIPE_SIZE: a page */
 	sl_set_kernel_preempt(sim, cfg->preempt);
 	return s;
 }
