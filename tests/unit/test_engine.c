@@ -3250,7 +3250,7 @@ static void *timed_fifo_init(struct sl_sim *sim, const struct sl_params *k, stru
 }
 
 static const struct sl_policy_ops timed_fifo_ops = {
-	.name = "fifo", .summary = "test FIFO with chosen timers",
+	.name = "fifo", .summary = "test FIFO with chosen timers and pipes",
 	.task_size = sizeof(struct fifo_task), .init = timed_fifo_init,
 	.fork = fifo_enqueue_new, .wakeup = fifo_wakeup, .pick_next = fifo_pick,
 	.tick = fifo_tick,
