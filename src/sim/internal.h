@@ -419,6 +419,14 @@ void sl__conserve_stats(const struct sl_sim *sim, struct sl_run_stats *out);
 /* The workload's CPUs (root_allowed) changed: recount them. */
 void sl__conserve_mask(struct sl_sim *sim);
 
+/* Whether the task running on c asked c's migration thread, in its own
+ * action, to move it and the thread has not run yet (sl_migration_wake):
+ * it sleeps in wait_for_completion, so it does nothing more here. */
+static inline bool sl__self_migration(const struct sl_cpu *c)
+{
+	return c->migration_pending && c->migration_now;
+}
+
 /* timers.c: how long after now task t's nanosleep of ns, started on
  * `cpu`, ends, and from which CPU its timer wakes it (*waker_cpu); or -1
  * when the kernel busy-waits it instead (2.4's real-time udelay). */

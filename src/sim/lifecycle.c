@@ -524,6 +524,12 @@ static bool continue_actions(struct sl_sim *sim, struct sl_cpu *c, struct sl_tas
 				t->user_return = true;
 				return true;
 			}
+			/* A task that asked its own CPU's migration thread to
+			 * move it (set_cpus_allowed, sched_exec) sleeps in
+			 * wait_for_completion until the thread has: its next
+			 * action is the new CPU's. */
+			if (sl__self_migration(c))
+				return true;
 			break;
 		case APPLY_BLOCK:
 		case APPLY_EXIT:

@@ -1930,3 +1930,27 @@ SL_TEST(domains_wake_idle_by_arch)
 		sl_sim_destroy(r.sim);
 	}
 }
+
+/* ---- a caller of set_cpus_allowed waits for its own move ---- */
+
+/* 2.6.12.1 set_cpus_allowed(): a task that takes its own CPU out of its
+ * mask wakes the migration thread and sleeps in wait_for_completion()
+ * until the thread has moved it, so its next step is on the new CPU. */
+SL_TEST(domains_set_cpus_allowed_caller_waits_for_its_move)
+{
+	struct sdt_run r;
+
+	CHECK(sdt_start(&r, "pack:2 core:1 pu:1", "domains", 100 * SL_MSEC));
+	if (!r.sim)
+		return;
+	struct sdt_script *root = sdt_new(r.sim);
+	sdt_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY,
+					  .u.allowed = sdt_cpu_mask(r.sim, 1) });
+	sdt_add(root, sl_act_run(1e6, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	if (sdt_run(&r))
+		CHECKF(root->cpu[0] == 0 && root->cpu[1] == 1,
+		       "set_cpus_allowed on CPU %d, the next step on CPU %d", root->cpu[0],
+		       root->cpu[1]);
+	sl_sim_destroy(r.sim);
+}

@@ -255,7 +255,9 @@ SL_TEST(o1_balance_exec)
  * the runqueue-wait credit.  Two nodes of one CPU: CPU 0 holds the root,
  * two hogs and x (4 > 2), CPU 1 a nice -10 hog; x's exec sends it to
  * CPU 1, where it waits out the rest of the hog's first slice (14 ms).
- * x's own prog records its sleep_avg at each step.
+ * x's own prog records its sleep_avg at each step: before the exec, on
+ * CPU 0, and after it, on CPU 1 once it has waited there (do_execve waits
+ * in sched_migrate_task until the thread has moved it).
  */
 struct o1nt_probe {
 	int pc;
@@ -306,11 +308,11 @@ SL_TEST(o1_exec_move_earns_runqueue_credit)
 		o1t_add(root, sl_act_wait());
 	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
 	if (o1t_run(&r)) {
-		sl_time wait = x->at[2] - x->at[1];
-		CHECKF(x->cpu[1] == 0 && x->cpu[2] == 1 && wait > 5 * SL_MSEC,
-		       "exec on CPU %d, on CPU %d after %.1f ms", x->cpu[1], x->cpu[2],
+		sl_time wait = x->at[1] - x->at[0];
+		CHECKF(x->cpu[0] == 0 && x->cpu[1] == 1 && wait > 5 * SL_MSEC,
+		       "exec on CPU %d, on CPU %d after %.1f ms", x->cpu[0], x->cpu[1],
 		       (double)wait / SL_MSEC);
-		int64_t gained = x->sleep_avg[2] - x->sleep_avg[1];
+		int64_t gained = x->sleep_avg[1] - x->sleep_avg[0];
 		CHECKF(gained > wait / 5, "sleep_avg %+.1f ms over a %.1f ms wait",
 		       (double)gained / SL_MSEC, (double)wait / SL_MSEC);
 	}
