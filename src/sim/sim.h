@@ -192,6 +192,7 @@ void sl_set_timers_as(struct sl_sim *sim, struct sl_timers timers, int kind_choi
  * ring of PIPE_BUFFERS = 16 pages (2.6.12.1 include/linux/pipe_fs_i.h),
  * 6.12 the same (PIPE_DEF_BUFFERS).  Set at init, as the HZ. */
 #define SL_PAGE_BYTES 4096
+#define SL_PIPE_BUFFERS 16	/* 2.6.11+ PIPE_BUFFERS, 6.12 PIPE_DEF_BUFFERS */
 void sl_set_pipe_pages(struct sl_sim *sim, int pages);
 
 /* A policy's high-resolution timers, the kernel's hrtimers (the RT period
@@ -322,7 +323,7 @@ struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups
  * sl_pipe_bytes).  Under a one-page kernel (2.4, 2.6.0) any read wakes a
  * blocked writer; under a kernel of several pages (2.6.11+ PIPE_BUFFERS) a
  * read that empties a page does (2.6.12.1 pipe_readv frees the buffer and
- * sets do_wakeup). */
+ * sets do_wakeup): one that leaves a page's share of `bytes` free. */
 struct sl_chan *sl_pipe_new(struct sl_sim *sim, long bytes);
 /* The bytes a pipe holds under the policy's kernel. */
 long sl_pipe_bytes(const struct sl_sim *sim);

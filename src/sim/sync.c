@@ -110,8 +110,11 @@ long sl_pipe_bytes(const struct sl_sim *sim)
 struct sl_chan *sl_pipe_new(struct sl_sim *sim, long bytes)
 {
 	struct sl_chan *ch = sl_chan_new(sim, bytes > 0 ? bytes : sl_pipe_bytes(sim), true);
+	/* a page's share of what it holds: 4,096 bytes of page-sized
+	 * writes, 4,000 of hackbench's whole 100-byte messages; a pipe
+	 * sized to one page wakes at any read, as a one-page kernel's */
 	if (sim->pipe_pages > 1 && ch->capacity > SL_PAGE_BYTES)
-		sl_chan_set_write_space(ch, ch->capacity - SL_PAGE_BYTES);
+		sl_chan_set_write_space(ch, ch->capacity - ch->capacity / sim->pipe_pages);
 	return ch;
 }
 

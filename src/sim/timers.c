@@ -27,8 +27,9 @@
  *     is taken as a relative sleep of what is left: 2.6.12
  *     posix-timers.c common_nsleep rounds it to jiffies alike.
  *   HRTIMER: 6.12 hrtimer_nanosleep arms the timer for [t, t + slack],
- *     slack the task's timer_slack_ns (50 us from init_task) and 0 for
- *     real-time and deadline tasks, on the sleeping CPU (a non-idle CPU is
+ *     slack the task's timer_slack_ns (50 us from init_task; 0 for
+ *     real-time and deadline tasks: kernel/sched/syscalls.c
+ *     __setscheduler_params), on the sleeping CPU (a non-idle CPU is
  *     its own nohz timer target).  The hardware timer is programmed for the
  *     hard expiry, t + slack, where it fires unless another hrtimer
  *     interrupt of that CPU (its tick) comes inside the range first; that

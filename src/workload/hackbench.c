@@ -352,14 +352,8 @@ long hb_chan_bytes(long buf)
 
 struct sl_chan *hb_channel(struct sl_sim *sim, long bytes, bool pipe)
 {
-	if (pipe) {
-		struct sl_chan *c = sl_pipe_new(sim, bytes);
-		/* a page of a multi-page pipe holds 40 whole messages, so a
-		 * read that empties one leaves 4,000 bytes free, not 4,096 */
-		if (sl_pipe_bytes(sim) > SL_PAGE_BYTES && bytes > SL_PAGE_BYTES)
-			sl_chan_set_write_space(c, bytes - hb_chan_bytes(SL_PAGE_BYTES));
-		return c;
-	}
+	if (pipe)
+		return sl_pipe_new(sim, bytes);
 	struct sl_chan *c = sl_chan_new(sim, bytes, false);
 	sl_chan_mark_socket(c, SL_SOCK_UNIX);
 	/* unix_writable(): the skbs at most a quarter of sk_sndbuf (bytes

@@ -62,7 +62,7 @@
 #include "workload/workload.h"
 
 #define SDET_STREAM		0x73646574ULL	/* "sdet": shuffles and work factors */
-#define SDET_PIPE_BYTES		4096		/* a stage's stdio writes and reads: a
+#define SDET_PIPE_BYTES		SL_PAGE_BYTES	/* a stage's stdio writes and reads: a
 							 * page, a pipe's st_blksize (the pipe
 							 * holds the kernel's: sl_pipe_new) */
 #define SDET_MAX_STAGES		2

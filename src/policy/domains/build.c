@@ -83,7 +83,7 @@ static const struct sd_version sd_versions[] = {
 	{
 		.name = "2.6.12",
 		.rules = SD_RULES_2612,
-		.pipe_pages = 16,	/* 2.6.11+: PIPE_BUFFERS (2.6.12.1 pipe_fs_i.h) */
+		.pipe_pages = SL_PIPE_BUFFERS,	/* 2.6.12.1 pipe_fs_i.h */
 		.level = {
 			[SD_LV_SMT] = {
 				.min_interval = 1, .max_interval = 2, .busy_factor = 8,
