@@ -791,7 +791,10 @@ static bool rp_burst(struct rp_run *run, struct rp_proc *p, const struct sl_task
 	double unpaid = pending / speed;
 	p->outside = (p->consumed + unpaid > end ? p->consumed + unpaid - end : 0) - unpaid;
 	p->op_open = false;
-	p->fork_room = after && after->kind == RP_FORK ? exit_room : 0;
+	/* the fork's cost, and the switches back from preemptions while it
+	 * was paid (rp_cost_start), come after the burst: the time they take
+	 * is the fork's, not the next burst's */
+	p->fork_room = after && after->kind == RP_FORK ? (double)op->ns - total : 0;
 	return false;
 }
 
