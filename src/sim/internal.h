@@ -381,6 +381,9 @@ struct sl_task *sl__fork(struct sl_sim *sim, struct sl_task *parent,
  * reschedule of c stops it on its way back to user space) or blocked or
  * exited (false). */
 bool sl__continue(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t);
+/* An exec that asked to be moved runs again (on its new CPU, at the switch
+ * in, before the switch's costs): its mm_release wakes its vfork parent. */
+void sl__vfork_after_move(struct sl_sim *sim, struct sl_task *t);
 void sl__after_switch_out(struct sl_sim *sim, struct sl_task *prev);
 void sl__wake(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned flags);
 void sl__free_all_tasks(struct sl_sim *sim);

@@ -288,6 +288,19 @@ static void vfork_done(struct sl_sim *sim, struct sl_task *t)
 	sl__wake(sim, p, t->cpu, 0);
 }
 
+void sl__vfork_after_move(struct sl_sim *sim, struct sl_task *t)
+{
+	t->vfork_after_move = false;
+	vfork_done(sim, t);
+	/* inside a schedule() (of a tick, an IPI...) that already acted on
+	 * this CPU's need_resched: a preemption the wakeup asks for here is
+	 * taken at once (preempt_enable after try_to_wake_up), as an IPI
+	 * event of this instant would */
+	struct sl_cpu *c = &sim->cpus[t->cpu];
+	if (c->need_resched && !sl_event_queued(&c->ipi_ev))
+		sl_eventq_schedule(&sim->q, &c->ipi_ev, sim->now);
+}
+
 static enum apply_result block(struct sl_sim *sim, struct sl_task *t)
 {
 	/* D: waiting on I/O, or in vfork() for the child (the one fork that
@@ -417,7 +430,15 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		OBSERVE(sim, sched_exec, t);
 		if (sim->ops->exec)
 			sim->ops->exec(sim, t);
-		vfork_done(sim, t);
+		/* 2.6's do_execve calls sched_exec() before it reads the
+		 * binary, so exec_mmap's mm_release comes after the move, on
+		 * the new CPU: the task waits for its migration thread
+		 * (continue_actions) and wakes the parent when it runs again
+		 * (sl__vfork_after_move, at that switch-in) */
+		if (t->vfork_parent && sl__self_migration(c))
+			t->vfork_after_move = true;
+		else
+			vfork_done(sim, t);
 		return APPLY_DONE;
 	case SL_ACT_REAP:
 		OBSERVE(sim, sched_wait, t);
@@ -486,6 +507,12 @@ static bool continue_actions(struct sl_sim *sim, struct sl_cpu *c, struct sl_tas
 {
 	long limit = MAX_INSTANT_ACTIONS + (long)sim->next_id;
 	long n;
+
+	/* its switch in on the new CPU wakes the vfork parent (sl__schedule);
+	 * if it goes on without one (a burst of no costs that ended before
+	 * the thread ran), it runs again here */
+	if (__builtin_expect(t->vfork_after_move, 0))
+		sl__vfork_after_move(sim, t);
 
 	for (n = 0; n < limit; n++) {
 		if (t->need_step) {

@@ -600,6 +600,8 @@ void sl__schedule(struct sl_sim *sim, int cpu)
 	sl__core_changed(sim, c->core);	/* re-times siblings, starts next's burst */
 	if (thread_first)
 		sl__migration_start(sim, c);	/* in this event: nothing runs first */
+	else if (next && next->vfork_after_move)
+		sl__vfork_after_move(sim, next);
 }
 
 /* The task on c finished its outstanding work. */

@@ -62,6 +62,8 @@ struct sl_task {
 	struct sl_task *parent;
 	struct sl_task *vfork_parent;	/* vfork()ed by it, which sleeps until this
 					 * task execs or exits (mm_release) */
+	bool vfork_after_move;	/* its exec asked to be moved: mm_release wakes
+				 * vfork_parent where it next runs (lifecycle.c) */
 	sl_time last_ran;	/* engine time it last left a CPU (ns) */
 	sl_time woken_at;	/* engine time of its last wakeup */
 	sl_time slept_at;	/* engine time it last blocked */

@@ -1954,3 +1954,120 @@ SL_TEST(domains_set_cpus_allowed_caller_waits_for_its_move)
 		       root->cpu[1]);
 	sl_sim_destroy(r.sim);
 }
+
+/* ---- a vfork()ed child that exec balancing moves wakes its parent there ---- */
+
+struct sdt_vfork_wake {
+	int waker_cpu, woken_cpu;	/* of the root's wakeup, and where it ran first */
+	sl_time woken_at, ran_at;
+	sl_time moved_at;		/* x's switch in on CPU 1 */
+};
+
+static void sdt_vfork_note_wakeup(void *ctx, sl_time now, const struct sl_task *t, int waker_cpu)
+{
+	struct sdt_vfork_wake *w = ctx;
+	if (strcmp(t->comm, "root") == 0 && w->moved_at >= 0 && w->waker_cpu < 0) {
+		w->waker_cpu = waker_cpu;
+		w->woken_at = now;
+	}
+}
+
+static void sdt_vfork_note_switch(void *ctx, sl_time now, int cpu, const struct sl_task *prev,
+				  const struct sl_task *next)
+{
+	struct sdt_vfork_wake *w = ctx;
+	(void)prev;
+	if (cpu == 1 && next && strcmp(next->comm, "x2") == 0 && w->moved_at < 0)
+		w->moved_at = now;
+	if (next && strcmp(next->comm, "root") == 0 && w->woken_at >= 0 && w->ran_at < 0) {
+		w->ran_at = now;
+		w->woken_cpu = cpu;
+	}
+}
+
+/*
+ * 2.6.12.1 do_execve() calls sched_exec() first; the new image's
+ * exec_mmap() then runs mm_release(), which completes a vfork()ing
+ * parent's wait: on the CPU exec balancing moved the task to, after the
+ * move.  Two CPUs: the root and a hog are held on CPU 0; the root vforks
+ * x there, x execs with the hog queued beside it, sched_exec sends it to
+ * idle CPU 1, and the root's wakeup comes from there when x first runs
+ * there.  With `free_root` the root, at nice -5, may then run on CPU 1
+ * too, where the wakeup (wake_affine) takes it and it preempts x at once
+ * (CONFIG_PREEMPT: preempt_enable after try_to_wake_up; preempt=full, as
+ * the i386 presets), in the same schedule() that switched x in.  With
+ * `busy_dest` CPU 0 holds two hogs and CPU 1 a third, pinned: x still goes
+ * to CPU 1 but waits there for the hog's timeslice to end, so it is
+ * switched in by a tick's schedule(), which acts on need_resched once:
+ * the preemption must still come at once, not at x's return to user space
+ * after its exec's costs.
+ */
+static bool sdt_vfork_exec(bool free_root, bool busy_dest, struct sdt_vfork_wake *w,
+			   int *exec_cpu, int *ran_cpu)
+{
+	struct sl_observer obs = { .ctx = w, .sched_wakeup = sdt_vfork_note_wakeup,
+				   .sched_switch = sdt_vfork_note_switch };
+	struct sdt_run r;
+
+	*w = (struct sdt_vfork_wake){ .waker_cpu = -1, .woken_cpu = -1, .woken_at = -1,
+				      .ran_at = -1, .moved_at = -1 };
+	if (!sdt_start_obs(&r, "pack:2 core:1 pu:1", "domains:preempt=full", 2 * SL_SEC, &obs))
+		return false;
+	struct sdt_script *x = sdt_new(r.sim);
+	sdt_add(x, (struct sl_action){ .kind = SL_ACT_EXEC, .u.exec = { "x2" } });
+	sdt_add(x, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	sl_cpumask *both = sdt_cpu_mask(r.sim, 0);
+	sl_cpumask_set(both, 1);
+	struct sdt_script *root = sdt_new(r.sim);
+	sdt_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY,
+					  .u.allowed = sdt_cpu_mask(r.sim, 0) });
+	sdt_fork(root, sdt_hog(r.sim, busy_dest ? 300 : 60, false), "hog", false, 0);
+	if (busy_dest) {
+		sdt_fork(root, sdt_hog(r.sim, 300, false), "hog2", false, 0);
+		sdt_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+			.u.fork = { .prog = &sdt_prog, .state = sdt_hog(r.sim, 600, false),
+				    .comm = "hog1",
+				    .allowed = sdt_cpu_mask(r.sim, 1) } });
+	}
+	if (free_root)
+		sdt_add(root, (struct sl_action){ .kind = SL_ACT_SETSCHED,
+			.u.setsched = { .sched_policy = SL_SCHED_NORMAL, .nice = -5 } });
+	sdt_add(root, sl_act_run(30 * SL_MSEC, SL_WC_INT));	/* CPU 0's load */
+	if (free_root)
+		sdt_add(root, (struct sl_action){ .kind = SL_ACT_SETAFFINITY, .u.allowed = both });
+	sdt_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &sdt_prog, .state = x, .comm = "x", .vfork = true,
+			    .allowed = both, .set_nice = free_root, .nice = 0 } });
+	sdt_add(root, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	for (int i = 0; i < (busy_dest ? 4 : 2); i++)
+		sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	bool ok = sdt_run(&r);
+	*exec_cpu = x->cpu[0];
+	*ran_cpu = x->cpu[1];
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(domains_exec_move_wakes_vfork_parent_from_the_new_cpu)
+{
+	struct sdt_vfork_wake w;
+	int exec_cpu = -1, ran_cpu = -1;
+
+	if (sdt_vfork_exec(false, false, &w, &exec_cpu, &ran_cpu)) {
+		CHECKF(exec_cpu == 0 && ran_cpu == 1, "exec on CPU %d, ran on CPU %d", exec_cpu,
+		       ran_cpu);
+		CHECKF(w.waker_cpu == 1 && w.moved_at >= 0 && w.woken_at == w.moved_at,
+		       "root woken from CPU %d at %lld ns, x on CPU 1 at %lld ns", w.waker_cpu,
+		       (long long)w.woken_at, (long long)w.moved_at);
+	}
+	for (int busy = 0; busy < 2; busy++) {
+		CHECK(sdt_vfork_exec(true, busy, &w, &exec_cpu, &ran_cpu));
+		CHECKF(exec_cpu == 0 && w.waker_cpu == 1 && w.woken_at == w.moved_at &&
+		       w.woken_cpu == 1 && w.ran_at == w.woken_at,
+		       "busy %d: exec on CPU %d (ran on %d); root woken from CPU %d at %lld ns (x there at "
+		       "%lld), ran on CPU %d at %lld ns", busy, exec_cpu, ran_cpu, w.waker_cpu,
+		       (long long)w.woken_at, (long long)w.moved_at, w.woken_cpu,
+		       (long long)w.ran_at);
+	}
+}
