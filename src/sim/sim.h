@@ -194,6 +194,12 @@ void sl_set_timers_as(struct sl_sim *sim, struct sl_timers timers, int kind_choi
 #define SL_PAGE_BYTES 4096
 #define SL_PIPE_BUFFERS 16	/* 2.6.11+ PIPE_BUFFERS, 6.12 PIPE_DEF_BUFFERS */
 void sl_set_pipe_pages(struct sl_sim *sim, int pages);
+/* Whether the kernel's pipe_read reads on: 2.4.27 pipe_read and 2.6.12.1
+ * pipe_readv, having emptied the pipe with bytes still wanted while a
+ * writer is blocked on it, wake the writers synchronously and wait for
+ * more in the same call ("syscall merging"); 6.12's returns what it got.
+ * Off in the engine (a read returns what is queued); set at init. */
+void sl_set_pipe_read_on(struct sl_sim *sim, bool on);
 
 /* A policy's high-resolution timers, the kernel's hrtimers (the RT period
  * timer, a deadline server's defer and replenishment timers): SL_HRTIMERS
@@ -318,15 +324,18 @@ double sl_task_speed(const struct sl_task *t);
  * else SL_WAKE_PIPE (sync.c); without, plain wakeups (see also
  * sl_chan_mark_socket). */
 struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups);
-/* A pipe as the policy's kernel has it (sl_set_pipe_pages): a channel
- * with a pipe's wakeups that holds `bytes` (0: the kernel's pipe,
- * sl_pipe_bytes).  Under a one-page kernel (2.4, 2.6.0) any read wakes a
- * blocked writer; under a kernel of several pages (2.6.11+ PIPE_BUFFERS) a
- * read that empties a page does (2.6.12.1 pipe_readv frees the buffer and
- * sets do_wakeup): one that leaves a page's share of `bytes` free. */
+/* A pipe as the policy's kernel has it (sl_set_pipe_pages,
+ * sl_set_pipe_read_on): a channel with a pipe's wakeups that holds `bytes`
+ * (0: the kernel's pipe, sl_pipe_bytes).  Under a one-page kernel (2.4,
+ * 2.6.0) any read wakes a blocked writer; under a kernel of several pages
+ * (2.6.11+ PIPE_BUFFERS) a read that empties a page does (2.6.12.1
+ * pipe_readv frees the buffer and sets do_wakeup): one that leaves a
+ * page's share of `bytes` free. */
 struct sl_chan *sl_pipe_new(struct sl_sim *sim, long bytes);
-/* The bytes a pipe holds under the policy's kernel. */
+/* The bytes a pipe holds under the policy's kernel, and whether its
+ * reads read on (sl_set_pipe_read_on). */
 long sl_pipe_bytes(const struct sl_sim *sim);
+bool sl_pipe_reads_on(const struct sl_sim *sim);
 /* Every wakeup of c sync, the waker sleeping or not: no kernel's pipe did
  * this; for scenario tests of a policy's sync-wakeup rule alone. */
 void sl_chan_sync_always(struct sl_chan *c);

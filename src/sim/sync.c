@@ -16,9 +16,11 @@
  * data", "... writers ... more room"), as does 2.6.12.1; 2.6.0, between
  * them, is read as the same (its pipe.c is not at hand).  6.12's
  * pipe_write and pipe_read wake with
- * wake_up_interruptible_sync_poll either way.  A read here never sleeps
- * after taking data (it returns what is there), so its wakeup is always the
- * one at the end of the call.
+ * wake_up_interruptible_sync_poll either way.  A read's wakeup is the one
+ * at the end of the call, unless the pipe's kernel reads on
+ * (sl_set_pipe_read_on: 2.4.27, 2.6.12.1): with bytes still wanted, the
+ * pipe empty and a writer blocked, the read wakes it synchronously and
+ * sleeps for more in the same call.  6.12 returns what it got.
  *
  * A pipe write of at most PIPE_BUF bytes is atomic (chan_write); a socket's
  * is taken in whatever room there is.
@@ -102,6 +104,9 @@ void sl_set_pipe_pages(struct sl_sim *sim, int pages)
 	sim->pipe_pages = pages > 0 ? pages : 1;
 }
 
+void sl_set_pipe_read_on(struct sl_sim *sim, bool on) { sim->pipe_read_on = on; }
+bool sl_pipe_reads_on(const struct sl_sim *sim) { return sim->pipe_read_on; }
+
 long sl_pipe_bytes(const struct sl_sim *sim)
 {
 	return (long)sim->pipe_pages * SL_PAGE_BYTES;
@@ -110,6 +115,7 @@ long sl_pipe_bytes(const struct sl_sim *sim)
 struct sl_chan *sl_pipe_new(struct sl_sim *sim, long bytes)
 {
 	struct sl_chan *ch = sl_chan_new(sim, bytes > 0 ? bytes : sl_pipe_bytes(sim), true);
+	ch->read_on = sim->pipe_read_on;
 	/* a page's share of what it holds: 4,096 bytes of page-sized
 	 * writes, 4,000 of hackbench's whole 100-byte messages; a pipe
 	 * sized to one page wakes at any read, as a one-page kernel's */
@@ -208,16 +214,30 @@ static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 {
 	struct sl_chan *ch = t->act.u.chan.chan;
+	if (t->act_phase++ == 0)
+		t->result = 0;	/* what the call has read (a pipe may read on) */
 	if (ch->level == 0) {
-		if (ch->closed) {
-			t->result = 0;
+		/* EOF, or what the call read before it read on, once no
+		 * writer waits to add to it (2.6.12.1 pipe_readv: "if (ret)
+		 * break") */
+		if (ch->closed || (t->result > 0 && !ch->writers.head))
 			return 1;
-		}
 		return sleep_on(sim, &ch->readers, t);
 	}
 	long n = t->act.u.chan.bytes < ch->level ? t->act.u.chan.bytes : ch->level;
 	ch->level -= n;
-	t->result = n;
+	t->result += n;
+	t->act.u.chan.bytes -= n;
+	if (ch->read_on && t->act.u.chan.bytes > 0 && ch->level == 0 && ch->writers.head &&
+	    !ch->closed) {
+		/* Bytes still wanted, the pipe empty and a writer blocked:
+		 * 2.4.27 pipe_read and 2.6.12.1 pipe_readv wake the writers
+		 * synchronously ("We know that we are going to sleep") and
+		 * wait for more in the same call. */
+		ch->read_woke_writer = true;
+		sl__waitq_wake_all(sim, &ch->writers, c->id, SL_WAKE_SYNC);
+		return sleep_on(sim, &ch->readers, t);
+	}
 	ch->read_woke_writer = ch->writers.head && ch->level <= ch->write_space;
 	if (ch->read_woke_writer)
 		sl__waitq_wake_all(sim, &ch->writers, c->id,

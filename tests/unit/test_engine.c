@@ -215,12 +215,14 @@ struct script {
 	int n, pc;
 	struct sl_action a[16];
 	sl_time asked_at[17];	/* when the program was asked for action k */
+	long result[17];	/* and the result of action k - 1 then */
 };
 
 static void script_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {
 	struct script *s = t->prog_state;
 	s->asked_at[s->pc] = sl_now(sim);
+	s->result[s->pc] = t->result;
 	*next = s->pc < s->n ? s->a[s->pc++] : sl_act_exit();
 }
 
@@ -3239,6 +3241,7 @@ SL_TEST(engine_time_limit_cuts_a_sleep_past_the_horizon)
 static struct sl_timers timers_under_test;
 static enum sl_tick_mode tick_under_test;
 static int pipe_pages_under_test = 1;
+static bool pipe_read_on_under_test;
 
 static void *timed_fifo_init(struct sl_sim *sim, const struct sl_params *k, struct sl_err *e)
 {
@@ -3246,6 +3249,7 @@ static void *timed_fifo_init(struct sl_sim *sim, const struct sl_params *k, stru
 	sl_set_tick_mode(sim, tick_under_test);
 	sl_set_timers(sim, &timers_under_test);
 	sl_set_pipe_pages(sim, pipe_pages_under_test);
+	sl_set_pipe_read_on(sim, pipe_read_on_under_test);
 	return f;
 }
 
@@ -3412,4 +3416,54 @@ SL_TEST(engine_pipe_of_pages_wakes_its_writer_when_a_page_frees)
 	 * wait for a page; a page's pipe has the writer (at least) sleep again */
 	CHECKF(pages16 == 5 && page > pages16, "sleeps: %ld in a page's pipe, %ld in 16 pages'",
 	       page, pages16);
+}
+
+/* A page's pipe, full, its writer blocked on 100 bytes more; the reader
+ * (on the other CPU) asks for two pages at 10 ms.  What the read returns,
+ * and when (*at). */
+static long pipe_read_gets(bool read_on, sl_time *at)
+{
+	struct sl_machine m;
+	long got = -1;
+
+	timers_under_test = (struct sl_timers){ .kind = SL_TIMERS_EXACT };
+	tick_under_test = SL_TICK_SYNC;
+	pipe_read_on_under_test = read_on;
+	bool loaded = load_zeroed(&m, "pack:1 core:2 pu:1");
+	struct sl_sim *sim = loaded ? checked_sim(&m, &timed_fifo_ops, 1, NULL) : NULL;
+	pipe_read_on_under_test = false;
+	if (!sim)
+		return -1;
+	struct sl_chan *pipe = sl_pipe_new(sim, 0);
+	struct script *w = script_new(sim), *r = script_new(sim);
+	script_add(w, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, SL_PAGE_BYTES));
+	script_add(w, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, 100));
+	script_add(w, sl_act_exit());
+	script_add(r, sl_act_sleep(10 * SL_MSEC));
+	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, 2 * SL_PAGE_BYTES));
+	script_add(r, sl_act_exit());
+	spawn_pair(sim, fork_of(w), fork_of(r));
+	struct sl_run_stats st;
+	if (run(sim, &st) == 0) {
+		got = r->result[2];
+		*at = r->asked_at[2];
+	}
+	sl_sim_destroy(sim);
+	return got;
+}
+
+/* 2.4.27 pipe_read and 2.6.12.1 pipe_readv read on: having emptied the
+ * pipe with bytes still wanted while the writer is blocked, they wake it
+ * (synchronously) and wait in the same call for what it writes, here its
+ * 100 bytes, then return once no writer waits.  6.12's returns the page. */
+SL_TEST(engine_pipe_read_reads_on_while_its_writer_waits)
+{
+	sl_time at_on = -1, at_off = -1;
+	long on = pipe_read_gets(true, &at_on), off = pipe_read_gets(false, &at_off);
+
+	CHECKF(on == SL_PAGE_BYTES + 100, "reading on: %ld bytes", on);
+	CHECKF(off == SL_PAGE_BYTES, "not reading on: %ld bytes", off);
+	/* (a machine of no costs: the writer's wakeup and write take no time) */
+	CHECKF(at_on >= at_off && at_off >= 10 * SL_MSEC, "returned at %lld and %lld ns",
+	       (long long)at_on, (long long)at_off);
 }

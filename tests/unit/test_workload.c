@@ -149,17 +149,21 @@ SL_TEST(pipes_hold_what_each_kernel_gives)
 	static const struct {
 		const char *policy;
 		long bytes;
+		bool read_on;	/* 2.4.27 pipe_read, 2.6.12.1 pipe_readv; not 6.12 */
 	} want[] = {
-		{ "linux24", 4096 }, { "o1", 4096 }, { "domains:version=w26", 4096 },
-		{ "domains", 16 * 4096 }, { "cfs", 16 * 4096 }, { "sl", 16 * 4096 },
+		{ "linux24", 4096, true }, { "o1", 4096, true }, { "ht", 4096, true },
+		{ "up", 4096, true }, { "domains:version=w26", 4096, true },
+		{ "domains", 16 * 4096, true }, { "cfs", 16 * 4096, false },
+		{ "sl", 16 * 4096, false },
 	};
 
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		struct wl_run r;
 		bool ok = wl_run_under(&r, "pack:1 core:2 pu:1", want[i].policy,
 				       "spin:tasks=1,seconds=0.01", 1);
-		CHECKF(ok && sl_pipe_bytes(r.sim) == want[i].bytes, "%s: %ld bytes",
-		       want[i].policy, ok ? sl_pipe_bytes(r.sim) : -1);
+		CHECKF(ok && sl_pipe_bytes(r.sim) == want[i].bytes &&
+		       sl_pipe_reads_on(r.sim) == want[i].read_on, "%s: %ld bytes, reads on %d",
+		       want[i].policy, ok ? sl_pipe_bytes(r.sim) : -1, ok && sl_pipe_reads_on(r.sim));
 		wl_done(&r);
 	}
 }
