@@ -8,8 +8,9 @@
  * defconfig on a 2002 Xeon) and its CPU work from the real runs (or the
  * recorded build).  Every other workload maps by name: each real
  * parameter the simulated workload also has is passed as it is, plus
- * schedbench's measured work per task (hackbench's readsize is one of
- * the shared parameters: both read one message per call by default).
+ * schedbench's measured work per task and schbench's measured cost of a
+ * multiply-add (hackbench's readsize is one of the shared parameters:
+ * both read one message per call by default).
  */
 #include "real/validate.h"
 
@@ -104,6 +105,22 @@ static int schedbench(const struct sl_real_workload *w, const struct sl_params *
 	return 0;
 }
 
+/* schbench: by name, and a multiply-add costs what the real runs' math
+ * measured (op_ns: the host's clock as hwloc reads it need not be the
+ * speed a VM's CPU runs at). */
+static int schbench(const struct sl_real_workload *w, const struct sl_params *p,
+		    const struct sl_metrics *real, int nreal, char *spec, size_t size,
+		    struct sl_err *err)
+{
+	double op_ns = nreal > 0 ? sl_val_mean(real, nreal, "op_ns") : 0;
+
+	if (by_name(w, p, spec, size, err))
+		return -1;
+	if (op_ns > 0)
+		add_num(spec, size, "op_ns", op_ns);
+	return 0;
+}
+
 int sl_real_counterpart(const struct sl_real_workload *w, const struct sl_params *p,
 			const struct sl_metrics *real, int nreal, char *spec, size_t size,
 			struct sl_err *err)
@@ -116,5 +133,7 @@ int sl_real_counterpart(const struct sl_real_workload *w, const struct sl_params
 		return spin(p, spec, size);
 	if (w == &sl_real_schedbench)
 		return schedbench(w, p, real, nreal, spec, size, err);
+	if (w == &sl_real_schbench)
+		return schbench(w, p, real, nreal, spec, size, err);
 	return by_name(w, p, spec, size, err);
 }

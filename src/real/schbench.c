@@ -19,6 +19,8 @@
  *   page.  -R mode: each message thread posts rps / message_threads
  *   requests at the start of each second round-robin, then sleeps the
  *   second out.
+ *   Each worker also times its math in its own CPU time
+ *   (CLOCK_THREAD_CPUTIME_ID), for the metric op_ns: ns per multiply-add.
  *
  * Clocks are CLOCK_MONOTONIC in ns (schbench: gettimeofday in us, zero
  * samples dropped); samples and requests count after `warmup_s` and the
@@ -75,6 +77,7 @@ struct sbr_thread {
 	unsigned long *data;		/* the three matrices */
 	struct sl_hist *wakeup, *request;
 	long requests;
+	double math_ns;			/* CPU time of the math of those requests */
 	double delay_ns, pcount;	/* its schedstat at its end */
 	pthread_t tid;
 };
@@ -82,6 +85,7 @@ struct sbr_thread {
 struct sbr_result {
 	struct sl_hist wakeup, request;
 	long requests;
+	double math_ns;			/* their math's CPU time, all workers */
 	double seconds;			/* the measured span after the warm-up */
 	double msg_delay_ns, msg_pcount, w_delay_ns, w_pcount;
 };
@@ -106,6 +110,16 @@ static int64_t now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The calling thread's CPU time, ns: what its math cost, whatever else ran
+ * on the CPU meanwhile. */
+static int64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
@@ -195,14 +209,18 @@ static void request(struct sbr_thread *w)
 		usleep((useconds_t)run->sleep_us);
 	if (run->lock)
 		l = lock_this_cpu(run);
+	int64_t cpu0 = thread_cpu_ns();
 	for (long i = 0; i < run->loops; i++)
 		multiply(w->data, run->n);
+	int64_t math = thread_cpu_ns() - cpu0;
 	if (l)
 		pthread_mutex_unlock(l);
 	int64_t end = now_ns();
 	record(run, w->request, start, end);
-	if (end >= run->warm_ns && end - run->t0 <= (int64_t)(run->runtime_s * 1e9))
+	if (end >= run->warm_ns && end - run->t0 <= (int64_t)(run->runtime_s * 1e9)) {
 		w->requests++;
+		w->math_ns += (double)math;
+	}
 }
 
 /* ---- workers ---- */
@@ -431,6 +449,7 @@ static int sbr_root_main(void *arg)
 			sl_hist_merge(&out->wakeup, w->wakeup);
 			sl_hist_merge(&out->request, w->request);
 			out->requests += w->requests;
+			out->math_ns += w->math_ns;
 			out->w_delay_ns += w->delay_ns;
 			out->w_pcount += w->pcount;
 		}
@@ -514,6 +533,12 @@ static int sbr_run(const struct sl_params *p, const struct sl_real_env *env,
 		sl_real_usage_metrics(&u, out);
 		sch_metrics_add(out, &r.out->wakeup, &r.out->request, r.out->requests,
 				r.out->seconds);
+		/* the cost of a multiply-add as the host did it: what the
+		 * model's op_ns stands for (validate's counterpart takes it) */
+		double ops = (double)r.out->requests * (double)r.loops * (double)r.n *
+			     (double)r.n * (double)r.n;
+		if (ops > 0)
+			sl_metrics_add(out, "op_ns", "ns", r.out->math_ns / ops, -1);
 		sch_sched_delay_add(out, r.out->msg_delay_ns, r.out->msg_pcount,
 				    r.out->w_delay_ns, r.out->w_pcount);
 	}

@@ -141,6 +141,7 @@ struct sch_run {
 	long rps_per_msg;
 	sl_time sleep_ns, warm_ns, end_ns;
 	double math_ns;			/* reference ns of a request's math */
+	double op_ns;			/* of one multiply-add */
 	enum sl_wclass wclass;		/* ... and its work class */
 	double futex_ns, wake_ns;	/* kernel work of a futex call, a wakeup */
 	unsigned footprint_kb;
@@ -536,6 +537,7 @@ static void *sch_start(struct sl_sim *sim, const struct sl_params *p, sl_time *l
 	run->sleep_ns = (sl_time)llround(sl_param_real(p, "sleep_us") * 1e3);
 	run->warm_ns = sl_s_to_ns(sl_param_real(p, "warmup_s"));
 	run->end_ns = sl_s_to_ns(sl_param_real(p, "runtime_s"));
+	run->op_ns = op_ns;
 	run->math_ns = (double)sl_param_int(p, "loops") * (double)n * (double)n * (double)n * op_ns;
 	static const enum sl_wclass classes[] = { SL_WC_INT, SL_WC_INT, SL_WC_FP, SL_WC_MEM,
 						  SL_WC_CACHE };
@@ -576,6 +578,7 @@ static void sch_report(struct sl_sim *sim, void *state, const struct sl_params *
 	(void)p;
 	sch_metrics_add(out, run->wakeup, run->request, run->requests,
 			sl_ns_to_s(run->end_ns - run->warm_ns));
+	sl_metrics_add(out, "op_ns", "ns", run->op_ns, -1);	/* given, as the real run's */
 	const struct sl_hist *mq = sl_sim_latency(sim, SL_LAT_RUNQ, LAT_MSG);
 	const struct sl_hist *wq = sl_sim_latency(sim, SL_LAT_RUNQ, LAT_WORKERS);
 	sch_sched_delay_add(out, mq ? mq->sum : 0, mq ? (double)mq->count : 0, wq ? wq->sum : 0,

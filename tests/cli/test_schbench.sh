@@ -74,6 +74,8 @@ if [ -r /proc/thread-self/schedstat ]; then
 		"$m['sched_delay_us_msg'] >= 0 and $m['sched_delay_us_workers'] >= 0")"
 fi
 check "real workers resolved" is_true "$(json "$tmp/real.json" "'workers=' in j['workload']")"
+# the math's own CPU time per multiply-add: what validate gives the model
+check "real op_ns" is_true "$(json "$tmp/real.json" "$m['op_ns'] > 0")"
 # -R: 20 a second, one worker, 1.2 s: the posts at 0 s and 1 s, at most 40
 "$S" real -w schbench:runtime_s=1.2,rps=20,workers=1,loops=1,lock=off -o json >"$tmp/rrps.json"
 check "real rps mode" is_true "$(json "$tmp/rrps.json" "0 < $m['requests'] <= 40")"
@@ -86,5 +88,10 @@ check "real end is no wakeup" is_true "$(json "$tmp/rend.json" "$m['wakeup_us_ma
 "$S" validate -w schbench:runtime_s=0.3,loops=1 -p cfs -o csv >"$tmp/val.csv" 2>/dev/null
 check "validate rows" grep -q '^wakeup_us_p99,us,' "$tmp/val.csv"
 check "validate rps" grep -q '^rps,req/s,' "$tmp/val.csv"
+# the model is given the real runs' cost of a multiply-add (real_mean, sim_mean)
+check "validate op_ns given" is_true "$(python3 -c "
+import csv, sys
+r = [row for row in csv.reader(open(sys.argv[1])) if row and row[0] == 'op_ns']
+print(bool(r) and abs(float(r[0][2]) - float(r[0][5])) <= 1e-6 * float(r[0][2]))" "$tmp/val.csv")"
 
 finish test_schbench

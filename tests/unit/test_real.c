@@ -250,6 +250,19 @@ SL_TEST(real_counterparts)
 	CHECK(sl_real_counterpart(w, &p, NULL, 0, spec, sizeof(spec), &err) == -1 &&
 	      strstr(err.msg, "--sim"));
 
+	/* schbench: by name, and a multiply-add's cost measured by the real
+	 * runs (their math's CPU time) when there are any */
+	CHECK(sl_real_parse("schbench:workers=1,lock=off", &w, &p, &err) == 0);
+	struct sl_metrics sch[2] = { 0 };
+	for (int i = 0; i < 2; i++)
+		sl_metrics_add(&sch[i], "op_ns", "ns", 0.4 + 0.2 * i, -1);	/* mean 0.5 */
+	CHECK(sl_real_counterpart(w, &p, sch, 2, spec, sizeof(spec), &err) == 0);
+	CHECKF(!strncmp(spec, "schbench:", 9) && strstr(spec, "workers=1") &&
+	       strstr(spec, "lock=off") && strstr(spec, ",op_ns=0.5") &&
+	       !strstr(spec, ",op_ns=0.5,"), "%s", spec);
+	CHECK(sl_real_counterpart(w, &p, NULL, 0, spec, sizeof(spec), &err) == 0);
+	CHECKF(!strstr(spec, "op_ns"), "recorded: %s", spec);
+
 	/* by name: shared parameters pass through, or a reason when the
 	 * simulator has no such workload */
 	CHECK(sl_real_parse("hackbench:groups=3,datasize=50", &w, &p, &err) == 0);
