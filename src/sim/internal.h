@@ -77,6 +77,7 @@ struct sl_chan {
 struct sl_mutex {
 	struct sl_task *owner;
 	struct sl_waitq waiters;
+	bool io;		/* waiters sleep uninterruptibly (sl_mutex_new_io) */
 };
 
 struct sl_barrier {

@@ -363,6 +363,11 @@ enum sl_sock_kind {
  * SL_WAKE_IRQ: the softirq that delivers data and ACKs makes them. */
 void sl_chan_mark_socket(struct sl_chan *c, enum sl_sock_kind kind);
 struct sl_mutex *sl_mutex_new(struct sl_sim *sim);
+/* A mutex standing for a device's request queue: its waiters sleep
+ * uninterruptibly (TASK_UNINTERRUPTIBLE, as a reader waiting for its page
+ * behind other requests: wait_on_page_locked), where a user-space lock's
+ * waiters (futex, LinuxThreads' signals) sleep interruptibly. */
+struct sl_mutex *sl_mutex_new_io(struct sl_sim *sim);
 struct sl_barrier *sl_barrier_new(struct sl_sim *sim, int parties);
 
 /* Memory owned by the run, freed with it (workload configs, prog states). */

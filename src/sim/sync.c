@@ -152,6 +152,13 @@ struct sl_mutex *sl_mutex_new(struct sl_sim *sim)
 	return sl_sim_alloc(sim, sizeof(struct sl_mutex));
 }
 
+struct sl_mutex *sl_mutex_new_io(struct sl_sim *sim)
+{
+	struct sl_mutex *m = sl_mutex_new(sim);
+	m->io = true;
+	return m;
+}
+
 struct sl_barrier *sl_barrier_new(struct sl_sim *sim, int parties)
 {
 	struct sl_barrier *b = sl_sim_alloc(sim, sizeof(*b));
@@ -282,6 +289,10 @@ int sl__apply_sync(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 		if (!a->u.mutex->owner || a->u.mutex->owner == t) {
 			a->u.mutex->owner = t;
 			return 1;
+		}
+		if (a->u.mutex->io) {
+			sl__sleep_io(sim, &a->u.mutex->waiters, t);
+			return 0;
 		}
 		return sleep_on(sim, &a->u.mutex->waiters, t);
 	case SL_ACT_UNLOCK:

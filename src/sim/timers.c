@@ -2,8 +2,9 @@
  * timers.c - when a task's timed sleep ends: the kernel's timers, which
  * the policy chooses as it chooses its HZ (sim.h sl_set_timers).
  *
- * A SLEEP stands for a modelled wait (kernbench's disk time, a replayed
- * trace's recorded sleeps) and ends exactly when asked.  A NANOSLEEP is a
+ * A SLEEP stands for a modelled wait (a replayed trace's recorded sleeps;
+ * IO_WAIT, uninterruptible, kernbench's disk time) and ends exactly when
+ * asked.  A NANOSLEEP is a
  * sleep on the kernel's timer (nanosleep, usleep, rt-app's period), and
  * ends where the policy's kernel fired that timer:
  *

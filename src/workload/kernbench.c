@@ -47,7 +47,9 @@
  *   - the disk: with io=0 everything is in the page cache (kernbench reads
  *     the tree first); io=MS gives each cc1 one exponential wait for disk
  *     reads, served one at a time (one spindle, a mutex held across the
- *     wait); the page cache's shrinking under parallel jobs on a small
+ *     wait), queued and served in uninterruptible sleep, as a reader
+ *     waits for its page (wait_on_page_locked: 2.6.0's and 2.6.12's
+ *     sleep credit tell it apart); the page cache's shrinking under parallel jobs on a small
  *     machine is not modelled, nor any disk traffic of pipe=0's temporary
  *     .s file;
  *   - make's own CPU is one burst after exec, proportional to the units it
@@ -456,7 +458,7 @@ static void cc1_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 		return;
 	case CC1_IO:
 		p->pc = CC1_IO_DONE;
-		*next = sl_act_sleep(j->io_ns);
+		*next = sl_act_io_wait(j->io_ns);
 		return;
 	case CC1_IO_DONE:
 		p->pc = CC1_SYS;
@@ -617,7 +619,7 @@ static void prepare_run(struct sl_sim *sim, struct kb_run *run, double jitter, d
 			j->pipe = sl_pipe_new(sim, 0);
 	}
 	if (io_ms > 0)
-		run->disk = sl_mutex_new(sim);
+		run->disk = sl_mutex_new_io(sim);
 	for (int i = 0; i < tree->nmakes; i++) {
 		tree->makes[i].run = run;
 		tree->makes[i].bell = sl_chan_new(sim, KB_BELL_BYTES, false);

@@ -3467,3 +3467,67 @@ SL_TEST(engine_pipe_read_reads_on_while_its_writer_waits)
 	CHECKF(at_on >= at_off && at_off >= 10 * SL_MSEC, "returned at %lld and %lld ns",
 	       (long long)at_on, (long long)at_off);
 }
+
+/* ---- a device's request queue (sl_mutex_new_io) ---- */
+
+struct lock_sleep_watch {
+	const struct sl_task *waiter;	/* the second child, once it blocks */
+	int blocked;			/* its switches out asleep */
+	int uninterruptible;		/* of which in D */
+};
+
+static void lock_sleep_note_switch(void *ctx, sl_time now, int cpu, const struct sl_task *prev,
+				   const struct sl_task *next)
+{
+	struct lock_sleep_watch *w = ctx;
+	(void)now, (void)cpu, (void)next;
+	if (prev && prev->state == SL_TASK_SLEEPING && prev->act.kind == SL_ACT_LOCK) {
+		w->blocked++;
+		w->uninterruptible += prev->uninterruptible;
+	}
+}
+
+/* Two tasks on two CPUs take one mutex; the second finds it held for
+ * 5 ms and sleeps on it: in D on a device's queue, in S on a user lock. */
+static bool lock_waiter_uninterruptible(bool io, int *blocked)
+{
+	struct sl_machine m;
+	struct lock_sleep_watch w = { 0 };
+	struct sl_observer obs = { .ctx = &w, .sched_switch = lock_sleep_note_switch };
+	bool d = false;
+
+	*blocked = -1;
+	if (!load_zeroed(&m, "pack:1 core:2 pu:1"))
+		return false;
+	struct sl_sim *sim = checked_sim(&m, &fifo_ops, 1, &obs);
+	if (!sim)
+		return false;
+	struct sl_mutex *mx = io ? sl_mutex_new_io(sim) : sl_mutex_new(sim);
+	struct script *a = script_new(sim), *b = script_new(sim);
+	script_add(a, sl_act_mutex(SL_ACT_LOCK, mx));
+	script_add(a, sl_act_sleep(5 * SL_MSEC));
+	script_add(a, sl_act_mutex(SL_ACT_UNLOCK, mx));
+	script_add(b, sl_act_sleep(1 * SL_MSEC));
+	script_add(b, sl_act_mutex(SL_ACT_LOCK, mx));
+	script_add(b, sl_act_mutex(SL_ACT_UNLOCK, mx));
+	spawn_pair(sim, fork_of(a), fork_of(b));
+	if (sl_sim_run(sim, NULL) == 0) {
+		*blocked = w.blocked;
+		d = w.blocked > 0 && w.uninterruptible == w.blocked;
+	}
+	sl_sim_destroy(sim);
+	return d;
+}
+
+/* kernbench's disk: a cc1 queued behind another's read waits for its page
+ * (wait_on_page_locked) in TASK_UNINTERRUPTIBLE, which 2.6.0's and 2.6.12's
+ * sleep credit tell from a user lock's interruptible wait. */
+SL_TEST(engine_io_queue_waiters_sleep_uninterruptibly)
+{
+	int blocked = -1;
+
+	CHECKF(lock_waiter_uninterruptible(true, &blocked) && blocked == 1,
+	       "device queue: %d blocked", blocked);
+	CHECKF(!lock_waiter_uninterruptible(false, &blocked) && blocked == 1,
+	       "user lock: %d blocked", blocked);
+}
