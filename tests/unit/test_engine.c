@@ -3361,6 +3361,21 @@ SL_TEST(engine_nanosleep_on_an_hrtimer)
 
 /* ---- the kernel's pipe (sync.c sl_pipe_new) ---- */
 
+/* Two CPUs of no costs, exact timers, a kernel's pipe of `pages` pages
+ * that reads on or not; *m lives as long as the sim. */
+static struct sl_sim *pipe_sim(struct sl_machine *m, int pages, bool read_on)
+{
+	timers_under_test = (struct sl_timers){ .kind = SL_TIMERS_EXACT };
+	tick_under_test = SL_TICK_SYNC;
+	pipe_pages_under_test = pages;
+	pipe_read_on_under_test = read_on;
+	bool loaded = load_zeroed(m, "pack:1 core:2 pu:1");
+	struct sl_sim *sim = loaded ? checked_sim(m, &timed_fifo_ops, 1, NULL) : NULL;
+	pipe_pages_under_test = 1;
+	pipe_read_on_under_test = false;
+	return sim;
+}
+
 /* When a writer that filled a pipe of `pages` pages and wrote one page
  * more finishes that write, while its reader (on the other CPU) reads 100
  * bytes at 10 ms and the rest of the first page at 20 ms, then what is
@@ -3369,13 +3384,7 @@ static sl_time page_writer_done(int pages, long *write_wakeups)
 {
 	struct sl_machine m;
 	sl_time at = -1;
-
-	timers_under_test = (struct sl_timers){ .kind = SL_TIMERS_EXACT };
-	tick_under_test = SL_TICK_SYNC;
-	pipe_pages_under_test = pages;
-	bool loaded = load_zeroed(&m, "pack:1 core:2 pu:1");
-	struct sl_sim *sim = loaded ? checked_sim(&m, &timed_fifo_ops, 1, NULL) : NULL;
-	pipe_pages_under_test = 1;
+	struct sl_sim *sim = pipe_sim(&m, pages, false);
 	if (!sim)
 		return -1;
 	struct sl_chan *pipe = sl_pipe_new(sim, 0);
@@ -3425,13 +3434,7 @@ static long pipe_read_gets(bool read_on, sl_time *at)
 {
 	struct sl_machine m;
 	long got = -1;
-
-	timers_under_test = (struct sl_timers){ .kind = SL_TIMERS_EXACT };
-	tick_under_test = SL_TICK_SYNC;
-	pipe_read_on_under_test = read_on;
-	bool loaded = load_zeroed(&m, "pack:1 core:2 pu:1");
-	struct sl_sim *sim = loaded ? checked_sim(&m, &timed_fifo_ops, 1, NULL) : NULL;
-	pipe_read_on_under_test = false;
+	struct sl_sim *sim = pipe_sim(&m, 1, read_on);
 	if (!sim)
 		return -1;
 	struct sl_chan *pipe = sl_pipe_new(sim, 0);
