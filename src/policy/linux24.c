@@ -463,8 +463,7 @@ static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
 	enum sl_tick_mode mode = (enum sl_tick_mode)sl_param_choice(knobs, "tick");
 	sl_set_tick_mode(sim, mode);
 	sl_set_timers_as(sim, SL_TIMERS_2_4, sl_param_choice(knobs, "timers"));
-	sl_set_pipe_pages(sim, 1);	/* 2.4.27 PIPE_SIZE: a page */
-	sl_set_pipe_read_on(sim, true);	/* 2.4.27 pipe_read: do_more_read */
+	sl_set_pipes(sim, SL_PIPES_2_4);
 	sl_set_kernel_preempt(sim, (enum sl_kernel_preempt)sl_param_choice(knobs, "preempt"));
 	/* 2.4 ticks every CPU, but an idle CPU's tick does nothing to the
 	 * scheduler (linux24_tick) beyond ending its halt, so the engine may

@@ -69,7 +69,7 @@ struct sl_chan {
 	bool closed, sync, sync_always;
 	bool pipe;		/* made with sync wakeups: its writes up to PIPE_BUF are atomic */
 	bool read_woke_writer;	/* the last read woke a blocked writer */
-	bool read_on;		/* a pipe whose kernel reads on (sl_set_pipe_read_on) */
+	bool read_on;		/* a pipe whose kernel reads on (sl_set_pipes) */
 	unsigned reader_wake, writer_wake;	/* a socket's: SL_WAKE_SOCK */
 	struct sl_waitq readers, writers;
 };
@@ -143,8 +143,7 @@ struct sl_sim {
 	bool nohz;			/* the policy stops idle CPUs' ticks (sl_set_nohz) */
 	bool preempt_none;		/* SL_PREEMPT_NONE (sl_set_kernel_preempt) */
 	struct sl_timers timers;	/* when a NANOSLEEP ends (sl_set_timers) */
-	int pipe_pages;			/* the kernel's pipe (sl_set_pipe_pages) */
-	bool pipe_read_on;		/* and its reads (sl_set_pipe_read_on) */
+	struct sl_pipes pipes;		/* the kernel's pipe (sl_set_pipes) */
 	struct sl_task *acting;		/* the task whose actions sl__continue applies */
 	sl_cpumask tick_on;		/* nohz: the CPUs whose tick runs */
 

@@ -508,11 +508,15 @@ static bool continue_actions(struct sl_sim *sim, struct sl_cpu *c, struct sl_tas
 	long limit = MAX_INSTANT_ACTIONS + (long)sim->next_id;
 	long n;
 
-	/* its switch in on the new CPU wakes the vfork parent (sl__schedule);
-	 * if it goes on without one (a burst of no costs that ended before
-	 * the thread ran), it runs again here */
-	if (__builtin_expect(t->vfork_after_move, 0))
-		sl__vfork_after_move(sim, t);
+	/* an exec that asked to be moved goes on only after a switch in,
+	 * which wakes its vfork parent (sl__schedule): the migration thread
+	 * preempts it in the event of its request */
+	if (__builtin_expect(t->vfork_after_move, 0)) {
+		sl_fail_internal(sim->run_err, "task %d (%s) goes on after its exec's move "
+				 "without a switch in", t->id, t->comm);
+		sim->stopped = true;
+		return false;
+	}
 
 	for (n = 0; n < limit; n++) {
 		if (t->need_step) {

@@ -187,19 +187,28 @@ void sl_set_timers(struct sl_sim *sim, const struct sl_timers *timers);
 /* A kernel's timers with the kind the `timers` knob chose. */
 void sl_set_timers_as(struct sl_sim *sim, struct sl_timers timers, int kind_choice);
 
-/* The kernel's pipe, in pages of SL_PAGE_BYTES (the engine's default is
- * one): 2.4.27's PIPE_SIZE and 2.6.0's are one page; 2.6.11 made a pipe a
- * ring of PIPE_BUFFERS = 16 pages (2.6.12.1 include/linux/pipe_fs_i.h),
- * 6.12 the same (PIPE_DEF_BUFFERS).  Set at init, as the HZ. */
+/* The kernel's pipe (sim/sync.c sl_pipe_new), set at init as the HZ; the
+ * engine's default is one page that does not read on.
+ *   pages: 2.4.27's PIPE_SIZE and 2.6.0's are one page of SL_PAGE_BYTES;
+ *     2.6.11 made a pipe a ring of PIPE_BUFFERS = 16 pages (2.6.12.1
+ *     include/linux/pipe_fs_i.h), 6.12 the same (PIPE_DEF_BUFFERS).
+ *   read_on: 2.4.27 pipe_read and 2.6.12.1 pipe_readv, having emptied the
+ *     pipe with bytes still wanted while a writer is blocked on it, wake
+ *     the writers synchronously and wait for more in the same call
+ *     ("syscall merging"); 6.12's returns what it got. */
 #define SL_PAGE_BYTES 4096
 #define SL_PIPE_BUFFERS 16	/* 2.6.11+ PIPE_BUFFERS, 6.12 PIPE_DEF_BUFFERS */
-void sl_set_pipe_pages(struct sl_sim *sim, int pages);
-/* Whether the kernel's pipe_read reads on: 2.4.27 pipe_read and 2.6.12.1
- * pipe_readv, having emptied the pipe with bytes still wanted while a
- * writer is blocked on it, wake the writers synchronously and wait for
- * more in the same call ("syscall merging"); 6.12's returns what it got.
- * Off in the engine (a read returns what is queued); set at init. */
-void sl_set_pipe_read_on(struct sl_sim *sim, bool on);
+struct sl_pipes {
+	int pages;
+	bool read_on;
+};
+void sl_set_pipes(struct sl_sim *sim, struct sl_pipes pipes);
+/* The kernels' pipes.  2.5 and 2.6.0 (no tree at hand) are read as their
+ * neighbours: one page as 2.4.27, reading on as both 2.4.27 and 2.6.12.1. */
+#define SL_PIPES_2_4 ((struct sl_pipes){ .pages = 1, .read_on = true })
+#define SL_PIPES_2_6_0 ((struct sl_pipes){ .pages = 1, .read_on = true })
+#define SL_PIPES_2_6_12 ((struct sl_pipes){ .pages = SL_PIPE_BUFFERS, .read_on = true })
+#define SL_PIPES_6_12 ((struct sl_pipes){ .pages = SL_PIPE_BUFFERS, .read_on = false })
 
 /* A policy's high-resolution timers, the kernel's hrtimers (the RT period
  * timer, a deadline server's defer and replenishment timers): SL_HRTIMERS
@@ -324,8 +333,7 @@ double sl_task_speed(const struct sl_task *t);
  * else SL_WAKE_PIPE (sync.c); without, plain wakeups (see also
  * sl_chan_mark_socket). */
 struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups);
-/* A pipe as the policy's kernel has it (sl_set_pipe_pages,
- * sl_set_pipe_read_on): a channel with a pipe's wakeups that holds `bytes`
+/* A pipe as the policy's kernel has it (sl_set_pipes): a channel with a pipe's wakeups that holds `bytes`
  * (0: the kernel's pipe, sl_pipe_bytes).  Under a one-page kernel (2.4,
  * 2.6.0) any read wakes a blocked writer; under a kernel of several pages
  * (2.6.11+ PIPE_BUFFERS) a read that empties a page does (2.6.12.1
@@ -333,7 +341,7 @@ struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups
  * page's share of `bytes` free. */
 struct sl_chan *sl_pipe_new(struct sl_sim *sim, long bytes);
 /* The bytes a pipe holds under the policy's kernel, and whether its
- * reads read on (sl_set_pipe_read_on). */
+ * reads read on (sl_set_pipes). */
 long sl_pipe_bytes(const struct sl_sim *sim);
 bool sl_pipe_reads_on(const struct sl_sim *sim);
 /* Every wakeup of c sync, the waker sleeping or not: no kernel's pipe did

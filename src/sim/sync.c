@@ -18,7 +18,7 @@
  * pipe_write and pipe_read wake with
  * wake_up_interruptible_sync_poll either way.  A read's wakeup is the one
  * at the end of the call, unless the pipe's kernel reads on
- * (sl_set_pipe_read_on: 2.4.27, 2.6.12.1): with bytes still wanted, the
+ * (sl_set_pipes: 2.4.27, 2.6.12.1): with bytes still wanted, the
  * pipe empty and a writer blocked, the read wakes it synchronously and
  * sleeps for more in the same call.  6.12 returns what it got.
  *
@@ -99,28 +99,29 @@ struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups
 	return ch;
 }
 
-void sl_set_pipe_pages(struct sl_sim *sim, int pages)
+void sl_set_pipes(struct sl_sim *sim, struct sl_pipes pipes)
 {
-	sim->pipe_pages = pages > 0 ? pages : 1;
+	if (pipes.pages < 1)
+		pipes.pages = 1;
+	sim->pipes = pipes;
 }
 
-void sl_set_pipe_read_on(struct sl_sim *sim, bool on) { sim->pipe_read_on = on; }
-bool sl_pipe_reads_on(const struct sl_sim *sim) { return sim->pipe_read_on; }
+bool sl_pipe_reads_on(const struct sl_sim *sim) { return sim->pipes.read_on; }
 
 long sl_pipe_bytes(const struct sl_sim *sim)
 {
-	return (long)sim->pipe_pages * SL_PAGE_BYTES;
+	return (long)sim->pipes.pages * SL_PAGE_BYTES;
 }
 
 struct sl_chan *sl_pipe_new(struct sl_sim *sim, long bytes)
 {
 	struct sl_chan *ch = sl_chan_new(sim, bytes > 0 ? bytes : sl_pipe_bytes(sim), true);
-	ch->read_on = sim->pipe_read_on;
+	ch->read_on = sim->pipes.read_on;
 	/* a page's share of what it holds: 4,096 bytes of page-sized
 	 * writes, 4,000 of hackbench's whole 100-byte messages; a pipe
 	 * sized to one page wakes at any read, as a one-page kernel's */
-	if (sim->pipe_pages > 1 && ch->capacity > SL_PAGE_BYTES)
-		sl_chan_set_write_space(ch, ch->capacity - ch->capacity / sim->pipe_pages);
+	if (sim->pipes.pages > 1 && ch->capacity > SL_PAGE_BYTES)
+		sl_chan_set_write_space(ch, ch->capacity - ch->capacity / sim->pipes.pages);
 	return ch;
 }
 

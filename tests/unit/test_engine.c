@@ -3248,8 +3248,8 @@ static void *timed_fifo_init(struct sl_sim *sim, const struct sl_params *k, stru
 	void *f = fifo_init(sim, k, e);
 	sl_set_tick_mode(sim, tick_under_test);
 	sl_set_timers(sim, &timers_under_test);
-	sl_set_pipe_pages(sim, pipe_pages_under_test);
-	sl_set_pipe_read_on(sim, pipe_read_on_under_test);
+	sl_set_pipes(sim, (struct sl_pipes){ .pages = pipe_pages_under_test,
+					    .read_on = pipe_read_on_under_test });
 	return f;
 }
 

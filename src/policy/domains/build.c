@@ -83,7 +83,7 @@ static const struct sd_version sd_versions[] = {
 	{
 		.name = "2.6.12",
 		.rules = SD_RULES_2612,
-		.pipe_pages = SL_PIPE_BUFFERS,	/* 2.6.12.1 pipe_fs_i.h */
+		.pipes = SL_PIPES_2_6_12,
 		.level = {
 			[SD_LV_SMT] = {
 				.min_interval = 1, .max_interval = 2, .busy_factor = 8,
@@ -118,7 +118,7 @@ static const struct sd_version sd_versions[] = {
 	{
 		.name = "w26",
 		.rules = SD_RULES_W26,
-		.pipe_pages = 1,	/* 2.6.0's PIPE_SIZE: a page */
+		.pipes = SL_PIPES_2_6_0,
 		.level = {
 			[SD_LV_SMT] = {
 				.min_interval = 1, .max_interval = 2, .busy_factor = 8,

@@ -119,7 +119,7 @@ struct sd_version {
 	bool thread_last;	/* ... unless it shares the parent's mm: then at the tail (2.6.12) */
 	bool sync_quiet;	/* 2.6.0: a sync wakeup on the waker's CPU earns no credit */
 	bool exec_numa_only;	/* exec balancing only on NUMA machines (w26) */
-	int pipe_pages;		/* the kernel's pipe (sim.h sl_set_pipe_pages) */
+	struct sl_pipes pipes;	/* the kernel's pipe (sim.h sl_set_pipes) */
 };
 
 const struct sd_version *sd_version_find(const char *name);

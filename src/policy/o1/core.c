@@ -239,10 +239,7 @@ struct o1 *o1_core_create(struct sl_sim *sim, const struct o1_config *cfg,
 	sl_set_hz(sim, cfg->hz);
 	sl_set_tick_mode(sim, cfg->tick);
 	sl_set_timers_as(sim, SL_TIMERS_2_6, (int)cfg->timers);
-	sl_set_pipe_pages(sim, 1);	/* 2.5 and 2.6.0 PIPE_SIZE: a page */
-	/* pipe_read reads on in 2.4.27 and 2.6.12.1, so in the 2.5/2.6.0
-	 * between them (not at hand) */
-	sl_set_pipe_read_on(sim, true);
+	sl_set_pipes(sim, SL_PIPES_2_6_0);
 	sl_set_kernel_preempt(sim, cfg->preempt);
 	return s;
 }
