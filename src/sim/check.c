@@ -48,6 +48,35 @@ int sl__check_timing(struct sl_sim *sim, struct sl_err *err)
 	return 0;
 }
 
+/* Each CPU's armed nanosleep hrtimers (timers.c): sleeping tasks whose
+ * timer is queued on that CPU, soft expiry at or before the hard one,
+ * hard expiries in order, and no task armed that is on no list. */
+static int check_hrtimers(const struct sl_sim *sim, struct sl_err *err)
+{
+	long listed = 0, armed = 0;
+
+	for (int i = 0; i < sim->ncpus; i++) {
+		const struct sl_task *prev = NULL;
+		for (const struct sl_task *t = sim->cpus[i].hrt_head; t; prev = t, t = t->hrt_next) {
+			listed++;
+			if (t->hrt_prev != prev || t->hrt_soft < 0 || t->state != SL_TASK_SLEEPING ||
+			    !sl_event_queued(&t->timer) || t->timer.cpu != i ||
+			    t->hrt_soft > t->timer.time || (prev && prev->timer.time > t->timer.time))
+				return sl_fail_internal(err, "check: task %d's nanosleep hrtimer is out of "
+							"place on CPU %d's list", t->id, i);
+		}
+		if (sim->cpus[i].hrt_tail != prev)
+			return sl_fail_internal(err, "check: CPU %d's hrtimer list ends at the wrong "
+						"task", i);
+	}
+	for (const struct sl_task *t = sim->all_head; t; t = t->next_all)
+		armed += t->hrt_soft >= 0;
+	if (armed != listed)
+		return sl_fail_internal(err, "check: %ld nanosleep hrtimers armed, %ld listed", armed,
+					listed);
+	return 0;
+}
+
 int sl__check(struct sl_sim *sim, struct sl_err *err)
 {
 	int live = 0, runnable = 0, vfork_parents = 0, vfork_children = 0;
@@ -122,6 +151,8 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 		if (__builtin_add_overflow(cpu_time, c->stats.user_ns + c->stats.sys_ns, &cpu_time))
 			return sl_fail_internal(err, "check: CPU time overflows at CPU %d", i);
 	}
+	if (check_hrtimers(sim, err))
+		return -1;
 	if (sim->model->node_bw > 0) {
 		for (int n = 0; n < sim->topo->nnodes; n++) {
 			int64_t d = 0;

@@ -236,6 +236,10 @@ static void tick_cpu(struct sl_sim *sim, int cpu)
 {
 	sim->ctx_cpu = cpu;
 	sim->ops->tick(sim, cpu);
+	/* under HRTIMER the tick is an hrtimer interrupt: the sleeps armed
+	 * here whose soft expiry has passed end in it (timers.c) */
+	if (sim->cpus[cpu].hrt_head)
+		sl__hrtimer_interrupt(sim, cpu);
 	sl__process_resched(sim, cpu);
 }
 
@@ -372,8 +376,12 @@ static void handle(struct sl_sim *sim, struct sl_event *e)
 		break;
 	case EV_TIMER: {
 		struct sl_task *t = e->obj;
-		/* the timer interrupt's wakeup */
-		sl__wake(sim, t, e->cpu, SL_WAKE_TIMER | SL_WAKE_IRQ);
+		/* the timer interrupt's wakeup; an hrtimer's interrupt expires
+		 * the CPU's other sleeps whose soft expiry has passed too */
+		if (t->hrt_soft >= 0)
+			sl__hrtimer_interrupt(sim, e->cpu);
+		else
+			sl__wake(sim, t, e->cpu, SL_WAKE_TIMER | SL_WAKE_IRQ);
 		break;
 	}
 	case EV_TICK:
@@ -397,6 +405,7 @@ static void handle(struct sl_sim *sim, struct sl_event *e)
 			return;
 		}
 		sim->ops->hrtimer(sim, e->cpu, (int)(e - c->hrtimer_ev));
+		sl__hrtimer_interrupt(sim, e->cpu);	/* the same interrupt's later expiries */
 		break;
 	case EV_DISK_DONE:
 		sl__disk_done(sim, e->obj);

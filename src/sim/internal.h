@@ -48,6 +48,9 @@ struct sl_cpu {
 	sl_time idle_work_until;	/* the idle CPU's own scheduler work ends then */
 	struct sl_event burst_ev, ipi_ev, migr_ev;
 	struct sl_event hrtimer_ev[SL_HRTIMERS];	/* the policy's, by id */
+	/* the tasks' nanosleep hrtimers armed on this CPU, in the order of
+	 * their hard expiry (timers.c) */
+	struct sl_task *hrt_head, *hrt_tail;
 	/* burst_ev's re-timing, decided but not yet done (sched.c): */
 	uint8_t burst_deferred;		/* 0 none, 1 pending, 2 cancelled since */
 	double burst_owed;		/* what it completes (its speed is taken at the flush) */
@@ -437,6 +440,16 @@ static inline bool sl__self_migration(const struct sl_cpu *c)
  * when the kernel busy-waits it instead (2.4's real-time udelay). */
 sl_time sl__nanosleep_wait(const struct sl_sim *sim, int cpu, const struct sl_task *t,
 			  sl_time ns, int *waker_cpu);
+/* timers.c, HRTIMER only: task t's nanosleep timer, whose event is queued
+ * at its hard expiry, is armed on `cpu` with its soft expiry `soft` (the
+ * time asked for; the hard one adds the task's slack). */
+void sl__hrtimer_arm(struct sl_sim *sim, int cpu, struct sl_task *t, sl_time soft);
+/* timers.c: an hrtimer interrupt of `cpu` now (its tick, an hrtimer's hard
+ * expiry): every armed sleep whose soft expiry has passed ends, in the
+ * order of their hard expiries, up to the first that has not. */
+void sl__hrtimer_interrupt(struct sl_sim *sim, int cpu);
+/* timers.c: t's armed nanosleep timer is off its CPU's list (it fired). */
+void sl__hrtimer_disarm(struct sl_sim *sim, struct sl_task *t);
 
 /* engine.c */
 void sl__arm_tick(struct sl_sim *sim);

@@ -83,6 +83,7 @@ static void task_init(struct sl_sim *sim, struct sl_task *t, const char *comm)
 	sl__lat_queued(sim, t, true);	/* sched_wakeup_new */
 	sl_rng_derive(&t->rng, sim->seed, 1, (uint64_t)t->id);
 	sl_event_init(&t->timer, EV_TIMER, -1, t);
+	t->hrt_soft = -1;
 
 	t->prev_all = sim->all_tail;
 	if (sim->all_tail)
@@ -265,6 +266,7 @@ void sl__wake(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned fla
 		return;
 	sl__waitq_remove(t);
 	sl_eventq_cancel(&sim->q, &t->timer);
+	sl__hrtimer_disarm(sim, t);
 	t->state = SL_TASK_RUNNABLE;
 	t->woken_at = sim->now;
 	sl__lat_queued(sim, t, true);
@@ -384,6 +386,8 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		}
 		t->timer.cpu = waker;
 		sl_eventq_schedule(&sim->q, &t->timer, sl__after(sim, wait));
+		if (sim->timers.kind == SL_TIMERS_HRTIMER)
+			sl__hrtimer_arm(sim, waker, t, sl__after(sim, a->u.ns > 0 ? a->u.ns : 0));
 		return block(sim, t);
 	}
 	case SL_ACT_FORK:

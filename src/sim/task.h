@@ -139,6 +139,11 @@ struct sl_task {
 	int act_phase;				/* progress of a multi-step action */
 	unsigned long barrier_gen;		/* generation it waits for to pass */
 	struct sl_event timer;			/* its sleep timer */
+	/* an HRTIMER nanosleep's place on its CPU's list (timers.c): the
+	 * expiry it asked for (the event's time is the hard one), -1 when
+	 * not armed */
+	sl_time hrt_soft;
+	struct sl_task *hrt_prev, *hrt_next;
 	double cache_mark;			/* its CPU's evicted_kb when it left */
 	double llc_mark;			/* its package's llc_evicted_kb then */
 	sl_time dispatched_at;			/* when it last came onto a CPU */

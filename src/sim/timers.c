@@ -31,11 +31,21 @@
  *     slack the task's timer_slack_ns (50 us from init_task; 0 for
  *     real-time and deadline tasks: kernel/sched/syscalls.c
  *     __setscheduler_params), on the sleeping CPU (a non-idle CPU is
- *     its own nohz timer target).  The hardware timer is programmed for the
- *     hard expiry, t + slack, where it fires unless another hrtimer
- *     interrupt of that CPU (its tick) comes inside the range first; that
- *     earlier firing is not modelled (at HZ 250 a tick lands inside 50 us
- *     once in 80 sleeps), so a sleep ends at t + slack.
+ *     its own nohz timer target).  The CPU's timers wait in the order of
+ *     their hard expiry (timerqueue_add: equal expiries in arming order),
+ *     and the hardware timer is programmed for the first.  Whatever hrtimer
+ *     interrupt the CPU takes - that expiry, its tick (tick_sched_timer, an
+ *     hrtimer itself while high resolution is on), a scheduler hrtimer of
+ *     the policy - runs __hrtimer_run_queues: from the head, every timer
+ *     whose soft expiry t has passed expires, up to the first one that has
+ *     not (its `break`: a later one behind it waits even if its own t has
+ *     passed, which only a slack-0 timer among them can cause).  So a sleep
+ *     ends at t + slack unless a tick or another sleep's timer of the CPU
+ *     comes inside its range first (at HZ 250 a busy CPU's tick lands in a
+ *     50 us range once in 80 sleeps; sleeps of about equal length on one
+ *     CPU end together).  The wakeups come after the tick's
+ *     scheduler_tick or the policy's timer handler (later expiries, one
+ *     interrupt), before the interrupt's exit reschedules.
  *   EXACT: at t.  No kernel; what-ifs, and the engine's default so that a
  *     policy that says nothing keeps exact sleeps.
  */
@@ -101,4 +111,56 @@ sl_time sl__nanosleep_wait(const struct sl_sim *sim, int cpu, const struct sl_ta
 	}
 	}
 	return ns;
+}
+
+/* ---- HRTIMER: each CPU's armed sleeps, by hard expiry ---- */
+
+void sl__hrtimer_arm(struct sl_sim *sim, int cpu, struct sl_task *t, sl_time soft)
+{
+	struct sl_cpu *c = &sim->cpus[cpu];
+	sl_time hard = t->timer.time;
+	struct sl_task *after = c->hrt_tail;
+
+	/* mostly at the tail: sleeps of one length are armed in expiry order */
+	while (after && after->timer.time > hard)
+		after = after->hrt_prev;
+	t->hrt_soft = soft;
+	t->hrt_prev = after;
+	t->hrt_next = after ? after->hrt_next : c->hrt_head;
+	if (t->hrt_next)
+		t->hrt_next->hrt_prev = t;
+	else
+		c->hrt_tail = t;
+	if (after)
+		after->hrt_next = t;
+	else
+		c->hrt_head = t;
+}
+
+void sl__hrtimer_disarm(struct sl_sim *sim, struct sl_task *t)
+{
+	if (t->hrt_soft < 0)
+		return;
+	struct sl_cpu *c = &sim->cpus[t->timer.cpu];
+	if (t->hrt_prev)
+		t->hrt_prev->hrt_next = t->hrt_next;
+	else
+		c->hrt_head = t->hrt_next;
+	if (t->hrt_next)
+		t->hrt_next->hrt_prev = t->hrt_prev;
+	else
+		c->hrt_tail = t->hrt_prev;
+	t->hrt_prev = t->hrt_next = NULL;
+	t->hrt_soft = -1;
+}
+
+void sl__hrtimer_interrupt(struct sl_sim *sim, int cpu)
+{
+	struct sl_cpu *c = &sim->cpus[cpu];
+
+	while (c->hrt_head && c->hrt_head->hrt_soft <= sim->now && !sim->stopped) {
+		struct sl_task *t = c->hrt_head;
+		sl__hrtimer_disarm(sim, t);
+		sl__wake(sim, t, cpu, SL_WAKE_TIMER | SL_WAKE_IRQ);	/* and its event off */
+	}
 }

@@ -3242,6 +3242,7 @@ static struct sl_timers timers_under_test;
 static enum sl_tick_mode tick_under_test;
 static int pipe_pages_under_test = 1;
 static bool pipe_read_on_under_test;
+static sl_time policy_hrtimer_under_test = -1;	/* CPU 0's, when >= 0 */
 
 static void *timed_fifo_init(struct sl_sim *sim, const struct sl_params *k, struct sl_err *e)
 {
@@ -3250,14 +3251,21 @@ static void *timed_fifo_init(struct sl_sim *sim, const struct sl_params *k, stru
 	sl_set_timers(sim, &timers_under_test);
 	sl_set_pipes(sim, (struct sl_pipes){ .pages = pipe_pages_under_test,
 					    .read_on = pipe_read_on_under_test });
+	if (policy_hrtimer_under_test >= 0)
+		sl_hrtimer_start(sim, 0, 0, policy_hrtimer_under_test);
 	return f;
+}
+
+static void timed_fifo_hrtimer(struct sl_sim *sim, int cpu, int id)
+{
+	(void)sim; (void)cpu; (void)id;
 }
 
 static const struct sl_policy_ops timed_fifo_ops = {
 	.name = "fifo", .summary = "test FIFO with chosen timers and pipes",
 	.task_size = sizeof(struct fifo_task), .init = timed_fifo_init,
 	.fork = fifo_enqueue_new, .wakeup = fifo_wakeup, .pick_next = fifo_pick,
-	.tick = fifo_tick,
+	.tick = fifo_tick, .hrtimer = timed_fifo_hrtimer,
 };
 
 /* When a root on a machine of `ncpus` that runs 2.3 ms (at 1000 HZ, from
@@ -3357,6 +3365,117 @@ SL_TEST(engine_nanosleep_on_an_hrtimer)
 	CHECKF(at == 2400 * SL_USEC, "rt: woke at %lld", (long long)at);
 	at = sleep_ends(&exact, SL_TICK_SYNC, 1, sl_act_nanosleep(1500 * SL_USEC), false, &sw);
 	CHECKF(at == 3800 * SL_USEC, "exact: woke at %lld", (long long)at);
+}
+
+/* When a root on a 2-CPU machine that forks a sleeper (running 2.3 ms,
+ * then asking nanosleep(ns)) and a task running 10 ms has its sleeper
+ * asked for what comes after the sleep; the sleeper's CPU, idle while it
+ * sleeps, keeps ticking at 1000 HZ (the test policy has no nohz). */
+static sl_time hrtimer_sleeper_back(sl_time ns)
+{
+	struct sl_machine m;
+	sl_time at = -1;
+
+	timers_under_test = SL_TIMERS_6_12;
+	tick_under_test = SL_TICK_SYNC;
+	if (!load_zeroed(&m, "pack:1 core:2 pu:1"))
+		return -1;
+	struct sl_sim *sim = checked_sim(&m, &timed_fifo_ops, 1, NULL);
+	if (!sim)
+		return -1;
+	struct script *sleeper = script_new(sim), *busy = script_new(sim);
+	script_add(sleeper, sl_act_run(2.3e6, SL_WC_INT));
+	script_add(sleeper, sl_act_nanosleep(ns));
+	script_add(sleeper, sl_act_exit());
+	script_add(busy, sl_act_run(10e6, SL_WC_INT));
+	script_add(busy, sl_act_exit());
+	spawn_pair(sim, fork_of(sleeper), fork_of(busy));
+	struct sl_run_stats st;
+	if (run(sim, &st) == 0)
+		at = sleeper->asked_at[2];
+	sl_sim_destroy(sim);
+	return at;
+}
+
+/* 6.12 __hrtimer_run_queues: a tick (an hrtimer interrupt of the CPU)
+ * that comes after a sleep's soft expiry and before its hard one ends the
+ * sleep there.  Soft 3.98 ms, hard 4.03: the 4 ms tick ends it; soft
+ * 3.9 ms, hard 3.95: no tick between, it ends at its hard expiry. */
+SL_TEST(engine_hrtimer_sleep_ends_at_a_tick_inside_its_slack)
+{
+	sl_time at = hrtimer_sleeper_back(1680 * SL_USEC);
+	CHECKF(at == 4 * SL_MSEC, "tick inside the slack: back at %lld", (long long)at);
+	at = hrtimer_sleeper_back(1600 * SL_USEC);
+	CHECKF(at == 3950 * SL_USEC, "no tick inside: back at %lld", (long long)at);
+}
+
+/* Three sleepers on one CPU, in the order they ran: a (0.2 ms, then
+ * nanosleep 500 us: soft 0.70 ms, hard 0.75), c (0.1 ms, 420 us: soft 0.72,
+ * hard 0.77) and, when `rt`, d (real time, no slack: 0.05 ms, 410 us: soft
+ * = hard = 0.76); the policy's own hrtimer on the CPU at `policy_at` (-1:
+ * none).  When each was asked for what follows its sleep, in
+ * back[a, c, d]. */
+static bool coalesced_sleeps(bool rt, sl_time policy_at, sl_time back[3])
+{
+	struct sl_machine m;
+	bool ok = false;
+
+	timers_under_test = SL_TIMERS_6_12;
+	tick_under_test = SL_TICK_SYNC;
+	if (!load_zeroed(&m, "pack:1 core:1 pu:1"))
+		return false;
+	policy_hrtimer_under_test = policy_at;
+	struct sl_sim *sim = checked_sim(&m, &timed_fifo_ops, 1, NULL);
+	policy_hrtimer_under_test = -1;
+	if (!sim)
+		return false;
+	struct script *root = script_new(sim), *s[3];
+	const double run_ms[3] = { 0.2, 0.1, 0.05 };
+	const sl_time sleep_us[3] = { 500, 420, 410 };
+	for (int k = 0; k < (rt ? 3 : 2); k++) {
+		s[k] = script_new(sim);
+		if (k == 2)
+			script_add(s[k], (struct sl_action){ .kind = SL_ACT_SETSCHED,
+				.u.setsched = { .sched_policy = SL_SCHED_FIFO, .rt_priority = 50 } });
+		script_add(s[k], sl_act_run(run_ms[k] * 1e6, SL_WC_INT));
+		script_add(s[k], sl_act_nanosleep(sleep_us[k] * SL_USEC));
+		script_add(s[k], sl_act_exit());
+		script_add(root, fork_of(s[k]));
+	}
+	for (int k = 0; k < (rt ? 3 : 2); k++)
+		script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	struct sl_run_stats st;
+	if (run(sim, &st) == 0) {
+		back[0] = s[0]->asked_at[2];
+		back[1] = s[1]->asked_at[2];
+		back[2] = rt ? s[2]->asked_at[3] : -1;
+		ok = true;
+	}
+	sl_sim_destroy(sim);
+	return ok;
+}
+
+/* One interrupt expires every timer of the CPU whose soft expiry has
+ * passed: c ends at a's hard expiry, 20 us early, and both end at a
+ * scheduler hrtimer of the policy at 0.73 ms.  The walk goes in the
+ * order of the hard expiries and stops at the first timer still in the
+ * future (its `break`): with d's slack-0 timer at 0.76 ms between them, c
+ * waits behind it at 0.75 ms and ends with it. */
+SL_TEST(engine_hrtimer_interrupt_expires_the_cpus_due_sleeps)
+{
+	sl_time back[3];
+
+	CHECK(coalesced_sleeps(false, -1, back));
+	CHECKF(back[0] == 750 * SL_USEC && back[1] == 750 * SL_USEC,
+	       "a back at %lld, c at %lld", (long long)back[0], (long long)back[1]);
+	CHECK(coalesced_sleeps(false, 730 * SL_USEC, back));
+	CHECKF(back[0] == 730 * SL_USEC && back[1] == 730 * SL_USEC,
+	       "policy's timer: a back at %lld, c at %lld", (long long)back[0], (long long)back[1]);
+	CHECK(coalesced_sleeps(true, -1, back));
+	CHECKF(back[0] == 750 * SL_USEC && back[2] == 760 * SL_USEC && back[1] == 760 * SL_USEC,
+	       "a back at %lld, d at %lld, c at %lld", (long long)back[0], (long long)back[2],
+	       (long long)back[1]);
 }
 
 /* ---- the kernel's pipe (sync.c sl_pipe_new) ---- */
