@@ -88,6 +88,12 @@ build/schedlab-san: $(filter-out build/san/tests/%,$(TEST_OBJ)) build/san/src/cl
 test: build/test_runner build/schedlab-san schedlab
 	@sh tests/run.sh
 
+# The unit tests under clang's warnings as well (tests/clang_check.sh; the
+# library meets them in the fuzz build).  tests/run.sh runs it.
+.PHONY: clang-tests
+clang-tests: build/gen/tests_list.h
+	@sh tests/clang_check.sh "$(FUZZ_CC)" "-std=c11 -D_GNU_SOURCE $(WARN) -DSL_TESTING -Isrc -Ibuild/gen $(PKG_CFLAGS)" $(TEST_SRC)
+
 bench: schedlab
 	@sh bench/run.sh
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # run.sh - run every test tier and print one closing line "N passed, N failed".
 #   unit + scenario tests: build/test_runner (ASan/UBSan build)
+#   the same under clang:  make clang-tests (its warnings, a syntax check)
 #   golden results:        scripts/golden.py against ./schedlab
 #   generated docs:        tests/docs_current.sh (make docs) against ./schedlab
 #   CLI tests:             tests/cli/*.sh against build/schedlab-san
@@ -30,6 +31,10 @@ if [ "$(grep -c '^FAIL runner_crash_[a-z_]*: crashed' "$out")" -eq 3 ] &&
 else
 	cat "$out"; echo "runner isolation: 0 passed, 1 failed"; failed=$((failed + 1))
 fi
+
+# The unit tests under clang's warnings (tests/clang_check.sh).
+make -s clang-tests >"$out" 2>&1
+cat "$out"; count "$out"
 
 # Golden results (scripts/golden.py, tests/golden/reproduce.tsv): every
 # built-in experiment's simulated numbers, with the optimised ./schedlab.

@@ -1347,7 +1347,7 @@ static const struct sl_prog waits_prog = { .name = "waits", .step = waits_step }
 
 static struct sl_action chan_act(enum sl_act_kind kind, long bytes)
 {
-	return (struct sl_action){ .kind = kind, .u.chan = { waits_log.ch, bytes } };
+	return (struct sl_action){ .kind = kind, .u.chan = { .chan = waits_log.ch, .bytes = bytes } };
 }
 
 SL_TEST(engine_chan_tells_whether_a_reader_waits)
@@ -1412,11 +1412,11 @@ static sl_time writer_woken_at(long space)
 	 * every millisecond */
 	struct probe *w = sl_sim_alloc(sim, sizeof(*w));
 	struct script *rd = script_new(sim);
-	script_add(&w->s, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { space_log.ch, 4 } });
-	script_add(&w->s, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { space_log.ch, 1 } });
+	script_add(&w->s, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { .chan = space_log.ch, .bytes = 4 } });
+	script_add(&w->s, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { .chan = space_log.ch, .bytes = 1 } });
 	for (int i = 0; i < 4; i++) {
 		script_add(rd, sl_act_run(1e6, SL_WC_INT));
-		script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { space_log.ch, 1 } });
+		script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { .chan = space_log.ch, .bytes = 1 } });
 	}
 	struct sl_action fr = fork_of(rd), fw = fork_of(&w->s);
 	fr.u.fork.prog = &space_prog;
@@ -1476,11 +1476,11 @@ static void pipe_reads(bool pipe, long first, long second, long got[2])
 		return;
 	struct sl_chan *ch = sl_chan_new(sim, 4096, pipe);
 	struct script *w = script_new(sim), *rd = script_new(sim);
-	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { ch, first } });
-	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { ch, second } });
+	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { .chan = ch, .bytes = first } });
+	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { .chan = ch, .bytes = second } });
 	script_add(rd, sl_act_run(1e6, SL_WC_INT));
-	script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { ch, 4096 } });
-	script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { ch, 4096 } });
+	script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { .chan = ch, .bytes = 4096 } });
+	script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { .chan = ch, .bytes = 4096 } });
 	atomic_log.n = 0;
 	struct sl_action fr = fork_of(rd);
 	fr.u.fork.prog = &atomic_reader_prog;
@@ -1521,11 +1521,11 @@ SL_TEST(engine_need_resched_stops_the_waker)
 		return;
 	struct sl_chan *pipe = sl_chan_new(sim, 4096, false);
 	struct probe *w = sl_sim_alloc(sim, sizeof(*w)), *rd = sl_sim_alloc(sim, sizeof(*rd));
-	script_add(&rd->s, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { pipe, 1 } });
+	script_add(&rd->s, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { .chan = pipe, .bytes = 1 } });
 	script_add(&rd->s, sl_act_run(1e6, SL_WC_INT));
 	script_add(&w->s, sl_act_run(1e6, SL_WC_INT));
-	script_add(&w->s, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { pipe, 1 } });
-	script_add(&w->s, (struct sl_action){ .kind = SL_ACT_CHAN_CLOSE, .u.chan = { pipe, 0 } });
+	script_add(&w->s, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { .chan = pipe, .bytes = 1 } });
+	script_add(&w->s, (struct sl_action){ .kind = SL_ACT_CHAN_CLOSE, .u.chan = { .chan = pipe, .bytes = 0 } });
 	script_add(&w->s, sl_act_run(1e6, SL_WC_INT));
 	struct sl_action fr = fork_of(&rd->s), fw = fork_of(&w->s);
 	fr.u.fork.prog = fw.u.fork.prog = &probe_prog;
@@ -1616,10 +1616,10 @@ static void writer_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	struct pipe_state *p = t->prog_state;
 	if (p->writes < 10) {
 		p->writes++;
-		*next = (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { p->ch, 1000 } };
+		*next = (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { .chan = p->ch, .bytes = 1000 } };
 	} else if (p->writes == 10) {
 		p->writes++;
-		*next = (struct sl_action){ .kind = SL_ACT_CHAN_CLOSE, .u.chan = { p->ch, 0 } };
+		*next = (struct sl_action){ .kind = SL_ACT_CHAN_CLOSE, .u.chan = { .chan = p->ch, .bytes = 0 } };
 	} else {
 		*next = sl_act_exit();
 	}
@@ -1636,7 +1636,7 @@ static void reader_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		}
 		p->got += t->result;
 	}
-	*next = (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { p->ch, 512 } };
+	*next = (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { .chan = p->ch, .bytes = 512 } };
 }
 
 static const struct sl_prog writer_prog = { .name = "writer", .step = writer_step };
@@ -1713,12 +1713,12 @@ static struct flagrec chan_wakeups(long bytes, enum chan_kind kind)
 	if (kind != CH_PLAIN)	/* a pipe's wakeups stay a pipe's */
 		sl_chan_mark_socket(ch, kind == CH_TCP ? SL_SOCK_TCP_LOOPBACK : SL_SOCK_UNIX);
 	struct script *r = script_new(sim), *w = script_new(sim);
-	script_add(r, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { ch, 100 } });
+	script_add(r, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { .chan = ch, .bytes = 100 } });
 	for (int i = 0; i < 4; i++)
-		script_add(r, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { ch, 8192 } });
+		script_add(r, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { .chan = ch, .bytes = 8192 } });
 	script_add(w, sl_act_run(1e6, SL_WC_INT));
-	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { ch, bytes } });
-	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_CLOSE, .u.chan = { ch, 0 } });
+	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { .chan = ch, .bytes = bytes } });
+	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_CLOSE, .u.chan = { .chan = ch, .bytes = 0 } });
 	struct sl_action fr = fork_of(r), fw = fork_of(w);
 	fr.u.fork.comm = "r";
 	fw.u.fork.comm = "w";
@@ -1987,13 +1987,13 @@ static void wq_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 		} else if (w->id > 0 && pc == 2)
 			*next = unlock;
 	} else if (sh->kind == WQ_PIPE) {
-		struct sl_action wr = { .kind = SL_ACT_CHAN_WRITE, .u.chan = { sh->ch, 1 } };
+		struct sl_action wr = { .kind = SL_ACT_CHAN_WRITE, .u.chan = { .chan = sh->ch, .bytes = 1 } };
 		if (w->id == 0 && pc < 6)	/* three bytes 1 ms apart */
 			*next = pc % 2 ? wr : sl_act_sleep(SL_MSEC);
 		else if (w->id == 0 && pc == 6)
-			*next = (struct sl_action){ .kind = SL_ACT_CHAN_CLOSE, .u.chan = { sh->ch, 0 } };
+			*next = (struct sl_action){ .kind = SL_ACT_CHAN_CLOSE, .u.chan = { .chan = sh->ch, .bytes = 0 } };
 		else if (w->id > 0 && pc == 0)
-			*next = (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { sh->ch, 1 } };
+			*next = (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { .chan = sh->ch, .bytes = 1 } };
 		else if (w->id > 0 && pc == 1 && t->result > 0)
 			wq_log(sh, w->id);
 	} else {

@@ -446,10 +446,10 @@ static int htt_sync_woken_cpu(const char *policy, sl_time *late)
 	struct sl_chan *pipe = sl_chan_new(r.sim, 4096, true);
 	sl_chan_sync_always(pipe);	/* the sync rule alone: the writer goes on */
 	struct htt_script *rd = htt_new(r.sim), *wr = htt_new(r.sim);
-	htt_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { pipe, 100 } });
+	htt_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { .chan = pipe, .bytes = 100 } });
 	htt_add(rd, sl_act_run(1 * SL_MSEC, SL_WC_INT));
 	htt_add(wr, sl_act_run(5 * SL_MSEC, SL_WC_INT));
-	htt_add(wr, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { pipe, 100 } });
+	htt_add(wr, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { .chan = pipe, .bytes = 100 } });
 	htt_add(wr, sl_act_run(60 * SL_MSEC, SL_WC_INT));
 	struct htt_script *root = htt_new(r.sim);
 	htt_fork(root, rd, "r");
@@ -511,10 +511,10 @@ static bool htt_mixed(const char *policy, struct htt_result *out)
 			htt_add(k, sl_act_run((double)(5 + 7 * i + 3 * j) * SL_MSEC, SL_WC_INT));
 			if (i == 6)
 				htt_add(k, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE,
-							       .u.chan = { pipe, 1000 } });
+							       .u.chan = { .chan = pipe, .bytes = 1000 } });
 			else if (i == 7)
 				htt_add(k, (struct sl_action){ .kind = SL_ACT_CHAN_READ,
-							       .u.chan = { pipe, 1000 } });
+							       .u.chan = { .chan = pipe, .bytes = 1000 } });
 			else if (i % 2)
 				htt_add(k, sl_act_sleep((sl_time)(3 + i + j) * SL_MSEC));
 		}

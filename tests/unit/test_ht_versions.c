@@ -464,10 +464,10 @@ static bool htvt_mixed(const char *policy, struct htvt_result *out)
 			o1t_add(k, sl_act_run((double)(5 + 7 * i + 3 * j) * SL_MSEC, SL_WC_INT));
 			if (i == 4)
 				o1t_add(k, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE,
-							       .u.chan = { pipe, 1000 } });
+							       .u.chan = { .chan = pipe, .bytes = 1000 } });
 			else if (i == 5)
 				o1t_add(k, (struct sl_action){ .kind = SL_ACT_CHAN_READ,
-							       .u.chan = { pipe, 1000 } });
+							       .u.chan = { .chan = pipe, .bytes = 1000 } });
 			else if (i % 2)
 				o1t_add(k, sl_act_sleep((sl_time)(3 + i + j) * SL_MSEC));
 		}

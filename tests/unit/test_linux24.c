@@ -738,9 +738,9 @@ static void lx_pingpong_step(struct sl_sim *sim, struct sl_task *t, struct sl_ac
 	if (what == LX_PP_RUN)
 		*next = sl_act_run(200 * SL_USEC, SL_WC_INT);
 	else if (what == LX_PP_WRITE)
-		*next = (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { p->out, 1 } };
+		*next = (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { .chan = p->out, .bytes = 1 } };
 	else
-		*next = (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { p->in, 1 } };
+		*next = (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { .chan = p->in, .bytes = 1 } };
 }
 
 static const struct sl_prog lx_pingpong_prog = { .name = "lx_pingpong", .step = lx_pingpong_step };

@@ -385,10 +385,10 @@ static bool o1vt_pipe_pair(struct o1t_run *r, const char *policy, sl_time until,
 		sl_chan_sync_always(pipe);
 	*rd = o1t_new(r->sim);
 	*wr = o1t_new(r->sim);
-	o1t_add(*rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { pipe, 100 } });
+	o1t_add(*rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { .chan = pipe, .bytes = 100 } });
 	o1t_add(*rd, sl_act_run(300 * SL_MSEC, SL_WC_INT));
 	o1t_add(*wr, sl_act_run(work, SL_WC_INT));
-	o1t_add(*wr, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { pipe, 100 } });
+	o1t_add(*wr, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { .chan = pipe, .bytes = 100 } });
 	o1t_add(*wr, sl_act_run(300 * SL_MSEC, SL_WC_INT));
 	struct o1t_script *root = o1t_new(r->sim);
 	o1t_fork(root, *rd, "r", 0);

@@ -81,7 +81,7 @@ static struct slt_script *slt_hog(struct sl_sim *sim, double ms)
 
 static struct sl_action slt_chan(enum sl_act_kind kind, struct sl_chan *c, long bytes)
 {
-	return (struct sl_action){ .kind = kind, .u.chan = { c, bytes } };
+	return (struct sl_action){ .kind = kind, .u.chan = { .chan = c, .bytes = bytes } };
 }
 
 struct slt_run {
