@@ -440,10 +440,11 @@ static inline bool sl__self_migration(const struct sl_cpu *c)
  * when the kernel busy-waits it instead (2.4's real-time udelay). */
 sl_time sl__nanosleep_wait(const struct sl_sim *sim, int cpu, const struct sl_task *t,
 			  sl_time ns, int *waker_cpu);
-/* timers.c, HRTIMER only: task t's nanosleep timer, whose event is queued
- * at its hard expiry, is armed on `cpu` with its soft expiry `soft` (the
- * time asked for; the hard one adds the task's slack). */
-void sl__hrtimer_arm(struct sl_sim *sim, int cpu, struct sl_task *t, sl_time soft);
+/* timers.c: task t's nanosleep of ns, whose timer event is queued on `cpu`
+ * at the end sl__nanosleep_wait gave (under HRTIMER its hard expiry), is
+ * armed there with its soft expiry, now + ns; nothing under the other
+ * kinds of timers. */
+void sl__hrtimer_arm(struct sl_sim *sim, int cpu, struct sl_task *t, sl_time ns);
 /* timers.c: an hrtimer interrupt of `cpu` now (its tick, an hrtimer's hard
  * expiry): every armed sleep whose soft expiry has passed ends, in the
  * order of their hard expiries, up to the first that has not. */

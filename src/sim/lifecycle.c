@@ -386,8 +386,7 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		}
 		t->timer.cpu = waker;
 		sl_eventq_schedule(&sim->q, &t->timer, sl__after(sim, wait));
-		if (sim->timers.kind == SL_TIMERS_HRTIMER)
-			sl__hrtimer_arm(sim, waker, t, sl__after(sim, a->u.ns > 0 ? a->u.ns : 0));
+		sl__hrtimer_arm(sim, waker, t, a->u.ns);
 		return block(sim, t);
 	}
 	case SL_ACT_FORK:

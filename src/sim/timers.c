@@ -115,8 +115,10 @@ sl_time sl__nanosleep_wait(const struct sl_sim *sim, int cpu, const struct sl_ta
 
 /* ---- HRTIMER: each CPU's armed sleeps, by hard expiry ---- */
 
-void sl__hrtimer_arm(struct sl_sim *sim, int cpu, struct sl_task *t, sl_time soft)
+void sl__hrtimer_arm(struct sl_sim *sim, int cpu, struct sl_task *t, sl_time ns)
 {
+	if (sim->timers.kind != SL_TIMERS_HRTIMER)
+		return;
 	struct sl_cpu *c = &sim->cpus[cpu];
 	sl_time hard = t->timer.time;
 	struct sl_task *after = c->hrt_tail;
@@ -124,7 +126,7 @@ void sl__hrtimer_arm(struct sl_sim *sim, int cpu, struct sl_task *t, sl_time sof
 	/* mostly at the tail: sleeps of one length are armed in expiry order */
 	while (after && after->timer.time > hard)
 		after = after->hrt_prev;
-	t->hrt_soft = soft;
+	t->hrt_soft = sl__after(sim, ns > 0 ? ns : 0);
 	t->hrt_prev = after;
 	t->hrt_next = after ? after->hrt_next : c->hrt_head;
 	if (t->hrt_next)

@@ -1,7 +1,7 @@
 /*
  * test_workload_schbench.c - the schbench workload (src/workload/schbench.c)
  * on scenarios that can be worked by hand: one worker on an idle two-CPU
- * machine under a trivial FIFO test policy with the kernel's costs set to
+ * machine under the engine tests' FIFO test policy with the kernel's costs set to
  * zero (request latency = sleep + math exactly, no wakeup latency, RPS =
  * 1 / request); with the machine's own costs (the handoff's futex calls,
  * switches and IPIs bound the wakeup latency and the RPS); the per-CPU
@@ -17,96 +17,11 @@
 #include "workload/bench_workloads.h"
 #include "workload/hackbench.h"
 #include "workload/schbench.h"
+#include "engine_harness.h"
 #include "test.h"
 
 #define TWO_CPUS "pack:1 core:2 pu:1"
 #define ONE_CPU "pack:1 core:1 pu:1"
-
-/* ---- a FIFO test policy: one global queue, any idle CPU, 10-tick slices ---- */
-
-struct sf_task { struct sl_task *next; int ticks; };
-struct sf { struct sl_task *head, *tail; };
-
-static void sf_push(struct sl_sim *sim, struct sl_task *t)
-{
-	struct sf *f = sl_policy_data(sim);
-	((struct sf_task *)sl_task_policy(t))->next = NULL;
-	if (f->tail)
-		((struct sf_task *)sl_task_policy(f->tail))->next = t;
-	else
-		f->head = t;
-	f->tail = t;
-}
-
-static struct sl_task *sf_pop(struct sl_sim *sim)
-{
-	struct sf *f = sl_policy_data(sim);
-	struct sl_task *t = f->head;
-	if (t) {
-		f->head = ((struct sf_task *)sl_task_policy(t))->next;
-		if (!f->head)
-			f->tail = NULL;
-	}
-	return t;
-}
-
-static void sf_kick_idle(struct sl_sim *sim)
-{
-	for (int c = 0; c < sl_topo(sim)->ncpus; c++)
-		if (sl_cpu_idle(sim, c) && !sl_need_resched(sim, c)) {
-			sl_resched(sim, c);
-			return;
-		}
-}
-
-static void *sf_init(struct sl_sim *sim, const struct sl_params *k, struct sl_err *e)
-{
-	(void)k;
-	(void)e;
-	sl_set_hz(sim, 1000);
-	return sl_sim_alloc(sim, sizeof(struct sf));
-}
-
-static void sf_enqueue(struct sl_sim *sim, struct sl_task *p, struct sl_task *t)
-{
-	(void)p;
-	sf_push(sim, t);
-	sf_kick_idle(sim);
-}
-
-static void sf_wakeup(struct sl_sim *sim, struct sl_task *t, int w, unsigned fl)
-{
-	(void)w;
-	(void)fl;
-	sf_push(sim, t);
-	sf_kick_idle(sim);
-}
-
-static struct sl_task *sf_pick(struct sl_sim *sim, int cpu, struct sl_task *prev)
-{
-	(void)cpu;
-	if (prev && prev->state == SL_TASK_RUNNABLE) {
-		struct sf_task *ft = sl_task_policy(prev);
-		if (ft->ticks < 10 || !((struct sf *)sl_policy_data(sim))->head)
-			return prev;
-		ft->ticks = 0;
-		sf_push(sim, prev);
-	}
-	return sf_pop(sim);
-}
-
-static void sf_tick(struct sl_sim *sim, int cpu)
-{
-	struct sl_task *t = sl_curr(sim, cpu);
-	if (t && ++((struct sf_task *)sl_task_policy(t))->ticks >= 10)
-		sl_resched(sim, cpu);
-}
-
-static const struct sl_policy_ops sf_ops = {
-	.name = "fifo", .summary = "test FIFO", .task_size = sizeof(struct sf_task),
-	.init = sf_init, .fork = sf_enqueue, .wakeup = sf_wakeup,
-	.pick_next = sf_pick, .tick = sf_tick,
-};
 
 /* ---- running it ---- */
 
@@ -129,12 +44,12 @@ static int sch_bind(const char *args, struct sl_params *p, struct sl_err *err)
 }
 
 /* Run schbench:`args` on `machine` under `policy_spec` (NULL: the FIFO
- * test policy), with the kernel's costs zeroed if `free_kernel`. */
+ * test policy of engine_harness.h), with the kernel's costs zeroed if `free_kernel`. */
 static bool sch_run(struct sch_result *r, const char *machine, const char *policy_spec,
 		    bool free_kernel, const char *args)
 {
 	struct sl_params knobs, params;
-	const struct sl_policy_ops *policy = &sf_ops;
+	const struct sl_policy_ops *policy = &fifo_ops;
 	struct sl_err err = { 0 };
 	struct sl_sim *sim = NULL;
 	char label[64];
