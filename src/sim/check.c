@@ -56,16 +56,18 @@ static int check_hrtimers(const struct sl_sim *sim, long armed, struct sl_err *e
 	long listed = 0;
 
 	for (int i = 0; i < sim->ncpus; i++) {
-		const struct sl_task *prev = NULL;
-		for (const struct sl_task *t = sim->cpus[i].hrt_head; t; prev = t, t = t->hrt_next) {
+		const struct sl_dlink *prev = NULL;
+		for (const struct sl_dlink *l = sim->cpus[i].hrtimers.head; l; prev = l, l = l->next) {
+			const struct sl_task *t = sl_dlist_entry(l, struct sl_task, hrt_link);
+			const struct sl_task *before = sl_dlist_entry(prev, struct sl_task, hrt_link);
 			listed++;
-			if (t->hrt_prev != prev || t->hrt_soft < 0 || t->state != SL_TASK_SLEEPING ||
+			if (l->prev != prev || t->hrt_soft < 0 || t->state != SL_TASK_SLEEPING ||
 			    !sl_event_queued(&t->timer) || t->timer.cpu != i ||
-			    t->hrt_soft > t->timer.time || (prev && prev->timer.time > t->timer.time))
+			    t->hrt_soft > t->timer.time || (before && before->timer.time > t->timer.time))
 				return sl_fail_internal(err, "check: task %d's nanosleep hrtimer is out of "
 							"place on CPU %d's list", t->id, i);
 		}
-		if (sim->cpus[i].hrt_tail != prev)
+		if (sim->cpus[i].hrtimers.tail != prev)
 			return sl_fail_internal(err, "check: CPU %d's hrtimer list ends at the wrong "
 						"task", i);
 	}
@@ -81,7 +83,7 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 	long hrtimers_armed = 0;
 	double max_refill = sl_cache_refill_max(sim->model);
 
-	for (struct sl_task *t = sim->all_head; t; t = t->next_all) {
+	for (struct sl_task *t = sl__first_task(sim); t; t = sl__next_task(t)) {
 		live++;
 		if (t->state == SL_TASK_RUNNABLE)
 			runnable++;

@@ -238,7 +238,7 @@ static void tick_cpu(struct sl_sim *sim, int cpu)
 	sim->ops->tick(sim, cpu);
 	/* under HRTIMER the tick is an hrtimer interrupt: the sleeps armed
 	 * here whose soft expiry has passed end in it (timers.c) */
-	if (sim->cpus[cpu].hrt_head)
+	if (sim->cpus[cpu].hrtimers.head)
 		sl__hrtimer_interrupt(sim, cpu);
 	sl__process_resched(sim, cpu);
 }
@@ -431,7 +431,7 @@ static const struct sl_task *event_task(const struct sl_sim *sim, const struct s
 		return e->obj;
 	if (e->cpu >= 0 && sim->cpus[e->cpu].curr)
 		return sim->cpus[e->cpu].curr;
-	return sim->all_head;
+	return sl__first_task(sim);
 }
 
 /* The next event lies past the time limit (the run is over) or past the
@@ -499,7 +499,7 @@ int sl_sim_run(struct sl_sim *sim, struct sl_err *err)
 		 * something no one will signal.  Name one that waits for more
 		 * than its children; a file's programs are the file's doing. */
 		const struct sl_task *stuck = NULL;
-		for (const struct sl_task *t = sim->all_head; t; t = t->next_all)
+		for (const struct sl_task *t = sl__first_task(sim); t; t = sl__next_task(t))
 			if (t->state == SL_TASK_SLEEPING &&
 			    (!stuck || (stuck->act.kind == SL_ACT_WAIT && t->act.kind != SL_ACT_WAIT)))
 				stuck = t;
@@ -723,8 +723,8 @@ void sl_note_migration(struct sl_sim *sim, struct sl_task *t, int from_cpu, int 
 	OBSERVE(sim, sched_migrate, t, from_cpu, to_cpu);
 }
 
-struct sl_task *sl_task_first(const struct sl_sim *sim) { return sim->all_head; }
-struct sl_task *sl_task_next(const struct sl_task *t) { return t->next_all; }
+struct sl_task *sl_task_first(const struct sl_sim *sim) { return sl__first_task(sim); }
+struct sl_task *sl_task_next(const struct sl_task *t) { return sl__next_task(t); }
 int sl_nr_tasks(const struct sl_sim *sim) { return sim->nr_live; }
 
 /* ---- statistics ---- */
@@ -732,7 +732,7 @@ int sl_nr_tasks(const struct sl_sim *sim) { return sim->nr_live; }
 void sl_sim_stats(const struct sl_sim *sim, struct sl_run_stats *out)
 {
 	*out = sim->totals;
-	for (const struct sl_task *t = sim->all_head; t; t = t->next_all)
+	for (const struct sl_task *t = sl__first_task(sim); t; t = sl__next_task(t))
 		sl__add_task_totals(out, t);
 	sl_time end = sim->root_end ? sim->root_end : sim->now;
 	out->elapsed_ns = end - sim->root_start;

@@ -50,7 +50,7 @@ struct sl_cpu {
 	struct sl_event hrtimer_ev[SL_HRTIMERS];	/* the policy's, by id */
 	/* the tasks' nanosleep hrtimers armed on this CPU, in the order of
 	 * their hard expiry (timers.c) */
-	struct sl_task *hrt_head, *hrt_tail;
+	struct sl_dlist hrtimers;
 	/* burst_ev's re-timing, decided but not yet done (sched.c): */
 	uint8_t burst_deferred;		/* 0 none, 1 pending, 2 cancelled since */
 	double burst_owed;		/* what it completes (its speed is taken at the flush) */
@@ -186,7 +186,7 @@ struct sl_sim {
 	int ctx_cpu;			/* CPU whose code is running now, -1 none */
 
 	/* tasks */
-	struct sl_task *all_head, *all_tail;
+	struct sl_dlist all_tasks;	/* live tasks, creation order */
 	int nr_live;			/* not yet freed */
 	int nr_runnable;		/* state RUNNABLE */
 	int next_id;
@@ -213,6 +213,17 @@ struct sl_sim {
 	struct sl_block *blocks;
 	struct sl_err *run_err;		/* set when an invariant fails */
 };
+
+/* The live tasks in creation order (sim->all_tasks): the first, the next. */
+static inline struct sl_task *sl__first_task(const struct sl_sim *sim)
+{
+	return sl_dlist_entry(sim->all_tasks.head, struct sl_task, all_link);
+}
+
+static inline struct sl_task *sl__next_task(const struct sl_task *t)
+{
+	return sl_dlist_entry(t->all_link.next, struct sl_task, all_link);
+}
 
 /*
  * The time `delta` after now, for an event.  While a run goes on, now is

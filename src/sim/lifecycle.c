@@ -85,12 +85,7 @@ static void task_init(struct sl_sim *sim, struct sl_task *t, const char *comm)
 	sl_event_init(&t->timer, EV_TIMER, -1, t);
 	t->hrt_soft = -1;
 
-	t->prev_all = sim->all_tail;
-	if (sim->all_tail)
-		sim->all_tail->next_all = t;
-	else
-		sim->all_head = t;
-	sim->all_tail = t;
+	sl_dlist_push_back(&sim->all_tasks, &t->all_link);
 	sim->nr_live++;
 	sl__ticks_resume(sim);
 	sim->nr_runnable++;
@@ -171,14 +166,7 @@ static void task_free(struct sl_sim *sim, struct sl_task *t)
 	if (t->prog && t->prog->release)
 		t->prog->release(sim, t);
 	sl__add_task_totals(&sim->totals, t);
-	if (t->prev_all)
-		t->prev_all->next_all = t->next_all;
-	else
-		sim->all_head = t->next_all;
-	if (t->next_all)
-		t->next_all->prev_all = t->prev_all;
-	else
-		sim->all_tail = t->prev_all;
+	sl_dlist_del(&sim->all_tasks, &t->all_link);
 	t->free_next = sim->free_tasks;
 	sim->free_tasks = t;
 	if (--sim->nr_live == 0) {
@@ -214,7 +202,7 @@ static void orphan_children(struct sl_sim *sim, struct sl_task *t)
 		reap_one(sim, t, false);
 	if (!t->nchildren)
 		return;
-	for (struct sl_task *c = sim->all_head; c; c = c->next_all)
+	for (struct sl_task *c = sl__first_task(sim); c; c = sl__next_task(c))
 		if (c->parent == t)
 			c->parent = NULL;
 	t->nchildren = 0;
@@ -594,5 +582,5 @@ void sl__free_all_tasks(struct sl_sim *sim)
 		sim->chunks = next;
 	}
 	sim->free_tasks = NULL;
-	sim->all_head = sim->all_tail = NULL;
+	sim->all_tasks = (struct sl_dlist){ 0 };
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "base/cpumask.h"
+#include "base/dlist.h"
 #include "base/rng.h"
 #include "base/units.h"
 #include "hw/speed.h"
@@ -108,7 +109,7 @@ struct sl_task {
 	sl_time node_ns[4];		/* run time on nodes 0..3 (schedbench tables) */
 
 	/* ---- engine private ---- */
-	struct sl_task *next_all, *prev_all;	/* list of live tasks, creation order */
+	struct sl_dlink all_link;		/* in sim's all_tasks, creation order */
 	struct sl_task *wq_next;		/* link in the wait queue it sleeps on */
 	struct sl_waitq *waitq;			/* that wait queue, or NULL */
 	struct sl_task *zombie_next;		/* link in the parent's zombie FIFO */
@@ -143,7 +144,7 @@ struct sl_task {
 	 * expiry it asked for (the event's time is the hard one), -1 when
 	 * not armed */
 	sl_time hrt_soft;
-	struct sl_task *hrt_prev, *hrt_next;
+	struct sl_dlink hrt_link;
 	double cache_mark;			/* its CPU's evicted_kb when it left */
 	double llc_mark;			/* its package's llc_evicted_kb then */
 	sl_time dispatched_at;			/* when it last came onto a CPU */

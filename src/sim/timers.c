@@ -115,53 +115,41 @@ sl_time sl__nanosleep_wait(const struct sl_sim *sim, int cpu, const struct sl_ta
 
 /* ---- HRTIMER: each CPU's armed sleeps, by hard expiry ---- */
 
+/* The task whose armed sleep is link l (NULL for none). */
+static inline struct sl_task *hrtimer_task(const struct sl_dlink *l)
+{
+	return sl_dlist_entry(l, struct sl_task, hrt_link);
+}
+
 void sl__hrtimer_arm(struct sl_sim *sim, int cpu, struct sl_task *t, sl_time ns)
 {
 	if (sim->timers.kind != SL_TIMERS_HRTIMER)
 		return;
-	struct sl_cpu *c = &sim->cpus[cpu];
+	struct sl_dlist *armed = &sim->cpus[cpu].hrtimers;
 	sl_time hard = t->timer.time;
-	struct sl_task *after = c->hrt_tail;
+	struct sl_dlink *after = armed->tail;
 
 	/* mostly at the tail: sleeps of one length are armed in expiry order */
-	while (after && after->timer.time > hard)
-		after = after->hrt_prev;
+	while (after && hrtimer_task(after)->timer.time > hard)
+		after = after->prev;
 	t->hrt_soft = sl__after(sim, ns > 0 ? ns : 0);
-	t->hrt_prev = after;
-	t->hrt_next = after ? after->hrt_next : c->hrt_head;
-	if (t->hrt_next)
-		t->hrt_next->hrt_prev = t;
-	else
-		c->hrt_tail = t;
-	if (after)
-		after->hrt_next = t;
-	else
-		c->hrt_head = t;
+	sl_dlist_insert_after(armed, after, &t->hrt_link);
 }
 
 void sl__hrtimer_disarm(struct sl_sim *sim, struct sl_task *t)
 {
 	if (t->hrt_soft < 0)
 		return;
-	struct sl_cpu *c = &sim->cpus[t->timer.cpu];
-	if (t->hrt_prev)
-		t->hrt_prev->hrt_next = t->hrt_next;
-	else
-		c->hrt_head = t->hrt_next;
-	if (t->hrt_next)
-		t->hrt_next->hrt_prev = t->hrt_prev;
-	else
-		c->hrt_tail = t->hrt_prev;
-	t->hrt_prev = t->hrt_next = NULL;
+	sl_dlist_del(&sim->cpus[t->timer.cpu].hrtimers, &t->hrt_link);
 	t->hrt_soft = -1;
 }
 
 void sl__hrtimer_interrupt(struct sl_sim *sim, int cpu)
 {
-	struct sl_cpu *c = &sim->cpus[cpu];
+	const struct sl_dlist *armed = &sim->cpus[cpu].hrtimers;
+	struct sl_task *t;
 
-	while (c->hrt_head && c->hrt_head->hrt_soft <= sim->now && !sim->stopped) {
-		struct sl_task *t = c->hrt_head;
+	while ((t = hrtimer_task(armed->head)) && t->hrt_soft <= sim->now && !sim->stopped) {
 		sl__hrtimer_disarm(sim, t);
 		sl__wake(sim, t, cpu, SL_WAKE_TIMER | SL_WAKE_IRQ);	/* and its event off */
 	}

@@ -1,11 +1,13 @@
 /*
- * test_base.c - base/: spec parsing and binding, PRNG streams, cpumasks.
+ * test_base.c - base/: spec parsing and binding, PRNG streams, cpumasks,
+ * the intrusive list.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/cpumask.h"
+#include "base/dlist.h"
 #include "base/pidmap.h"
 #include "base/rng.h"
 #include "base/rng_zig.h"
@@ -173,6 +175,55 @@ SL_TEST(base_rng_normal_follows_the_normal_law)
 	double want = erfc(ZIG_R / sqrt(2)) * N;
 	CHECKF(fabs(beyond_r - want) < 5 * sqrt(want), "%ld beyond R, expected %.0f", beyond_r,
 	       want);
+}
+
+struct dl_item {
+	int id;
+	struct sl_dlink link;
+};
+
+/* The ids on l, head to tail, as a string ("" for an empty list), after
+ * checking that the tail's walk back gives the same ones. */
+static const char *dl_ids(const struct sl_dlist *l)
+{
+	static char buf[32];
+	char back[32];
+	int n = 0, m = 0;
+
+	for (const struct sl_dlink *k = l->head; k && n < 30; k = k->next)
+		buf[n++] = (char)('0' + sl_dlist_entry(k, struct dl_item, link)->id);
+	buf[n] = 0;
+	for (const struct sl_dlink *k = l->tail; k && m < 30; k = k->prev)
+		back[m++] = (char)('0' + sl_dlist_entry(k, struct dl_item, link)->id);
+	for (int i = 0; i < m; i++)
+		if (m != n || back[i] != buf[n - 1 - i])
+			return "broken";
+	return m == n ? buf : "broken";
+}
+
+SL_TEST(base_dlist_keeps_order_both_ways)
+{
+	struct dl_item it[5] = { { .id = 0 }, { .id = 1 }, { .id = 2 }, { .id = 3 }, { .id = 4 } };
+	struct sl_dlist l = { 0 };
+
+	CHECK(sl_dlist_entry(l.head, struct dl_item, link) == NULL);
+	CHECK(strcmp(dl_ids(&l), "") == 0);
+	sl_dlist_push_back(&l, &it[1].link);
+	sl_dlist_push_back(&l, &it[3].link);
+	sl_dlist_push_front(&l, &it[0].link);
+	sl_dlist_insert_after(&l, &it[1].link, &it[2].link);
+	sl_dlist_insert_after(&l, &it[3].link, &it[4].link);
+	CHECK(strcmp(dl_ids(&l), "01234") == 0);
+	CHECK(sl_dlist_entry(l.tail, struct dl_item, link) == &it[4]);
+	sl_dlist_del(&l, &it[2].link);		/* the middle */
+	CHECK(it[2].link.prev == NULL && it[2].link.next == NULL);
+	CHECK(strcmp(dl_ids(&l), "0134") == 0);
+	sl_dlist_del(&l, &it[0].link);		/* the head */
+	sl_dlist_del(&l, &it[4].link);		/* the tail */
+	CHECK(strcmp(dl_ids(&l), "13") == 0);
+	sl_dlist_del(&l, &it[3].link);
+	sl_dlist_del(&l, &it[1].link);
+	CHECK(l.head == NULL && l.tail == NULL);
 }
 
 SL_TEST(base_cpumask_ops)

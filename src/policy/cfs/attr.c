@@ -232,8 +232,8 @@ void cfs_attr_fix_cpu(struct cfs *s, int cpu)
 	if (!rq->fix_pending)
 		return;
 	rq->fix_pending = false;
-	for (struct cfs_entity *se = rq->lru_head, *next; se; se = next) {
-		next = se->lru_next;
+	for (struct cfs_entity *se = cfs_lru_entry(rq->cfs_tasks.head), *next; se; se = next) {
+		next = cfs_lru_entry(se->lru.next);
 		if (!sl_cpumask_test(&se->task->allowed, cpu) && !se->delayed)
 			cfs_attr_move(s, se, cpu);
 	}

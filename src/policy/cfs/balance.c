@@ -209,7 +209,7 @@ static bool cfs_can_migrate(const struct cfs *s, const struct cfs_entity *se,
 static int cfs_detach_tasks(struct cfs *s, struct cfs_lb_env *env)
 {
 	struct cfs_rq *src = env->src_rq;
-	struct cfs_entity *se = src->lru_tail;
+	struct cfs_entity *se = cfs_lru_entry(src->cfs_tasks.tail);
 	int detached = 0;
 
 	if (env->imbalance <= 0)
@@ -220,7 +220,7 @@ static int cfs_detach_tasks(struct cfs *s, struct cfs_lb_env *env)
 		if (++env->loop > env->loop_max)
 			break;
 		env->looked++;
-		struct cfs_entity *prev = se->lru_prev;
+		struct cfs_entity *prev = cfs_lru_entry(se->lru.prev);
 		int nbf = env->sd->nr_balance_failed < 62 ? env->sd->nr_balance_failed : 62;
 		bool take = cfs_can_migrate(s, se, env);
 		if (take) {
@@ -257,17 +257,10 @@ static int cfs_detach_tasks(struct cfs *s, struct cfs_lb_env *env)
 				break;
 			if (env->imbalance <= 0)
 				break;
-		} else if (se != src->lru_head) {
+		} else {
 			/* list_move(): a skipped task goes to the front */
-			se->lru_prev->lru_next = se->lru_next;
-			if (se->lru_next)
-				se->lru_next->lru_prev = se->lru_prev;
-			else
-				src->lru_tail = se->lru_prev;
-			se->lru_prev = NULL;
-			se->lru_next = src->lru_head;
-			src->lru_head->lru_prev = se;
-			src->lru_head = se;
+			sl_dlist_del(&src->cfs_tasks, &se->lru);
+			sl_dlist_push_front(&src->cfs_tasks, &se->lru);
 		}
 		se = prev;
 	}
@@ -1006,7 +999,8 @@ void cfs_active_balance(struct cfs *s, int cpu)
 		.sd = sd, .dst_cpu = target, .dst_rq = trq, .src_cpu = cpu, .src_rq = rq,
 		.idle = CFS_IDLE, .active = true,
 	};
-	for (struct cfs_entity *se = rq->lru_tail; se; se = se->lru_prev) {
+	for (struct cfs_entity *se = cfs_lru_entry(rq->cfs_tasks.tail); se;
+	     se = cfs_lru_entry(se->lru.prev)) {
 		env.looked++;
 		if (!cfs_can_migrate(s, se, &env))
 			continue;

@@ -48,6 +48,7 @@
 #include <stdint.h>
 
 #include "base/cpumask.h"
+#include "base/dlist.h"
 #include "base/err.h"
 #include "base/units.h"
 #include "hw/topo.h"
@@ -140,7 +141,7 @@ struct cfs_avg {
  */
 struct cfs_entity {
 	struct cfs_rb_node node;	/* in the timeline while queued, not running */
-	struct cfs_entity *lru_prev, *lru_next;	/* rq->cfs_tasks, most recent first */
+	struct sl_dlink lru;		/* in rq->cfs_tasks, most recent first */
 	struct sl_task *task;
 	long weight;			/* sched_prio_to_weight[nice] */
 	int64_t vruntime;		/* ns of nice-0 time */
@@ -180,6 +181,12 @@ struct cfs_entity {
 	int rt_slice;			/* RR: ticks left of sched_rr_timeslice */
 	struct cfs_entity *rt_prev, *rt_next;
 };
+
+/* The entity on a cfs_tasks list at link l (NULL for none). */
+static inline struct cfs_entity *cfs_lru_entry(const struct sl_dlink *l)
+{
+	return sl_dlist_entry(l, struct cfs_entity, lru);
+}
 
 static inline struct cfs_entity *cfs_se(const struct sl_task *t)
 {
@@ -292,7 +299,7 @@ struct cfs_rq {
 	struct cfs_rt_rq rt;
 
 	struct cfs_timeline tl;
-	struct cfs_entity *lru_head, *lru_tail;	/* cfs_tasks: MRU first */
+	struct sl_dlist cfs_tasks;	/* its entities, most recently queued or picked first */
 	int64_t min_vruntime;
 	int64_t avg_vruntime;		/* sum of w * (v - min_vruntime), tree only */
 	long avg_load;			/* sum of w, tree only */

@@ -281,29 +281,6 @@ void cfs_place_new(struct cfs *s, struct cfs_rq *parent_rq, struct cfs_entity *s
 
 /* ---- runqueue membership ---- */
 
-static void cfs_lru_add_head(struct cfs_rq *rq, struct cfs_entity *se)
-{
-	se->lru_prev = NULL;
-	se->lru_next = rq->lru_head;
-	if (rq->lru_head)
-		rq->lru_head->lru_prev = se;
-	else
-		rq->lru_tail = se;
-	rq->lru_head = se;
-}
-
-static void cfs_lru_del(struct cfs_rq *rq, struct cfs_entity *se)
-{
-	if (se->lru_prev)
-		se->lru_prev->lru_next = se->lru_next;
-	else
-		rq->lru_head = se->lru_next;
-	if (se->lru_next)
-		se->lru_next->lru_prev = se->lru_prev;
-	else
-		rq->lru_tail = se->lru_prev;
-	se->lru_prev = se->lru_next = NULL;
-}
 
 void cfs_enqueue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsigned flags)
 {
@@ -346,7 +323,7 @@ void cfs_enqueue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsign
 	rq->load += se->weight;
 	cfs_avg_add(rq, se);
 	cfs_tl_insert(&rq->tl, se);
-	cfs_lru_add_head(rq, se);
+	sl_dlist_push_front(&rq->cfs_tasks, &se->lru);
 	cfs_numa_account(s, rq, se, 1);
 	if (rq->nr_running == 1)
 		cfs_rtbw_fair_queued(s, rq->cpu, true);
@@ -401,7 +378,7 @@ bool cfs_dequeue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsign
 	rq->nr_running--;
 	cfs_nr_all_changed(s, cfs_nr_all(rq) + 1, cfs_nr_all(rq));
 	rq->load -= se->weight;
-	cfs_lru_del(rq, se);
+	sl_dlist_del(&rq->cfs_tasks, &se->lru);
 	cfs_numa_account(s, rq, se, -1);
 	if (rq->nr_running == 0)
 		cfs_rtbw_fair_queued(s, rq->cpu, false);
@@ -489,8 +466,8 @@ void cfs_set_next(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, bool 
 		return;
 	se->prev_sum_exec = se->sum_exec;
 	se->protect = true;
-	cfs_lru_del(rq, se);
-	cfs_lru_add_head(rq, se);
+	sl_dlist_del(&rq->cfs_tasks, &se->lru);
+	sl_dlist_push_front(&rq->cfs_tasks, &se->lru);
 }
 
 /* ---- picking ---- */
