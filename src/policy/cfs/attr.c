@@ -240,7 +240,8 @@ void cfs_attr_fix_cpu(struct cfs *s, int cpu)
 	for (int n = rq->rt.nr_running; n > 0; n--) {
 		struct cfs_entity *bad = NULL;
 		for (int p = 0; p < CFS_RT_PRIOS && !bad; p++)
-			for (struct cfs_entity *se = rq->rt.head[p]; se && !bad; se = se->rt_next)
+			for (struct cfs_entity *se = cfs_rt_entry(rq->rt.queue[p].head); se && !bad;
+			     se = cfs_rt_entry(se->rt_link.next))
 				if (!sl_cpumask_test(&se->task->allowed, cpu))
 					bad = se;
 		if (!bad)

@@ -179,13 +179,19 @@ struct cfs_entity {
 	bool rt_queued;			/* on s->rq[cpu].rt's list */
 	int rt_prio;			/* the list: 99 - rt_priority (kernel prio, 0 best) */
 	int rt_slice;			/* RR: ticks left of sched_rr_timeslice */
-	struct cfs_entity *rt_prev, *rt_next;
+	struct sl_dlink rt_link;	/* in its RT list */
 };
 
 /* The entity on a cfs_tasks list at link l (NULL for none). */
 static inline struct cfs_entity *cfs_lru_entry(const struct sl_dlink *l)
 {
 	return sl_dlist_entry(l, struct cfs_entity, lru);
+}
+
+/* The entity on an RT list at link l (NULL for none). */
+static inline struct cfs_entity *cfs_rt_entry(const struct sl_dlink *l)
+{
+	return sl_dlist_entry(l, struct cfs_entity, rt_link);
 }
 
 static inline struct cfs_entity *cfs_se(const struct sl_task *t)
@@ -261,7 +267,7 @@ struct cfs_domain {
 struct cfs_rt_rq {
 	int nr_running;			/* first: read with the fair counts */
 	struct cfs_entity *curr;	/* the RT task running on this CPU, or NULL */
-	struct cfs_entity *head[CFS_RT_PRIOS], *tail[CFS_RT_PRIOS];
+	struct sl_dlist queue[CFS_RT_PRIOS];	/* by kernel prio, FIFO within one */
 	uint64_t bitmap[2];		/* list i not empty */
 	/* RT throttling (rt_bandwidth=throttle) */
 	sl_time rt_time;		/* RT run time in this period */

@@ -73,19 +73,12 @@ void cfs_rt_enqueue(struct cfs *s, struct cfs_entity *se, bool head)
 	struct cfs_rt_rq *rt = &s->rq[se->cpu].rt;
 	int p = se->rt_prio;
 
-	se->rt_prev = se->rt_next = NULL;
-	if (!rt->head[p]) {
-		rt->head[p] = rt->tail[p] = se;
+	if (!rt->queue[p].head)
 		cfs_rt_bit(rt, p, true);
-	} else if (head) {
-		se->rt_next = rt->head[p];
-		rt->head[p]->rt_prev = se;
-		rt->head[p] = se;
-	} else {
-		se->rt_prev = rt->tail[p];
-		rt->tail[p]->rt_next = se;
-		rt->tail[p] = se;
-	}
+	if (head)
+		sl_dlist_push_front(&rt->queue[p], &se->rt_link);
+	else
+		sl_dlist_push_back(&rt->queue[p], &se->rt_link);
 	se->rt_queued = true;
 	cfs_gsum_touch(s, &s->rq[se->cpu]);
 	rt->nr_running++;
@@ -98,17 +91,9 @@ void cfs_rt_dequeue(struct cfs *s, struct cfs_entity *se)
 	struct cfs_rt_rq *rt = &s->rq[se->cpu].rt;
 	int p = se->rt_prio;
 
-	if (se->rt_prev)
-		se->rt_prev->rt_next = se->rt_next;
-	else
-		rt->head[p] = se->rt_next;
-	if (se->rt_next)
-		se->rt_next->rt_prev = se->rt_prev;
-	else
-		rt->tail[p] = se->rt_prev;
-	if (!rt->head[p])
+	sl_dlist_del(&rt->queue[p], &se->rt_link);
+	if (!rt->queue[p].head)
 		cfs_rt_bit(rt, p, false);
-	se->rt_prev = se->rt_next = NULL;
 	se->rt_queued = false;
 	cfs_gsum_touch(s, &s->rq[se->cpu]);
 	rt->nr_running--;
@@ -128,7 +113,7 @@ struct cfs_entity *cfs_rt_first(const struct cfs *s, int cpu)
 	const struct cfs_rt_rq *rt = &s->rq[cpu].rt;
 	int p = cfs_rt_best(rt);
 
-	return p < CFS_RT_PRIOS ? rt->head[p] : NULL;
+	return p < CFS_RT_PRIOS ? cfs_rt_entry(rt->queue[p].head) : NULL;
 }
 
 /* cpupri of a CPU: CPUPRI_NORMAL (0) without RT tasks, else the
@@ -339,7 +324,7 @@ void cfs_rt_task_tick(struct cfs *s, int cpu)
 	if (se->policy != SL_SCHED_RR || --se->rt_slice > 0)
 		return;
 	se->rt_slice = s->rr_ticks;
-	if (se->rt_prev || se->rt_next) {
+	if (se->rt_link.prev || se->rt_link.next) {	/* not alone on its list */
 		cfs_rt_requeue_tail(s, se);
 		sl_resched(s->sim, cpu);
 	}
@@ -388,7 +373,8 @@ static struct cfs_entity *cfs_rt_pushable(const struct cfs *s, int cpu, int to)
 		while (bits) {
 			int p = 64 * w + __builtin_ctzll(bits);
 			bits &= bits - 1;
-			for (struct cfs_entity *se = rt->head[p]; se; se = se->rt_next) {
+			for (struct cfs_entity *se = cfs_rt_entry(rt->queue[p].head); se;
+			     se = cfs_rt_entry(se->rt_link.next)) {
 				if (se == rt->curr || sl_cpumask_at_most_one(&se->task->allowed))
 					continue;
 				if (to < 0 || sl_cpumask_test(&se->task->allowed, to))
@@ -474,19 +460,19 @@ int cfs_rt_check(struct cfs *s, int cpu, struct sl_err *err)
 
 	for (int p = 0; p < CFS_RT_PRIOS; p++) {
 		bool bit = (rt->bitmap[p >> 6] >> (p & 63)) & 1;
-		if (bit != (rt->head[p] != NULL))
+		if (bit != (rt->queue[p].head != NULL))
 			return sl_fail_internal(err, "cfs: CPU %d: RT list %d and bitmap disagree",
 						cpu, p);
-		const struct cfs_entity *prev = NULL;
-		for (const struct cfs_entity *se = rt->head[p]; se; se = se->rt_next) {
-			if (++n > rt->nr_running || se->rt_prev != prev || se->cpu != cpu ||
+		const struct sl_dlink *prev = NULL;
+		for (const struct sl_dlink *l = rt->queue[p].head; l; prev = l, l = l->next) {
+			const struct cfs_entity *se = cfs_rt_entry(l);
+			if (++n > rt->nr_running || l->prev != prev || se->cpu != cpu ||
 			    se->rt_prio != p || !se->rt || !se->rt_queued ||
 			    se->task->state != SL_TASK_RUNNABLE)
 				return sl_fail_internal(err, "cfs: CPU %d: RT list %d broken at "
 							"task %d", cpu, p, se->task->id);
-			prev = se;
 		}
-		if (rt->tail[p] != prev)
+		if (rt->queue[p].tail != prev)
 			return sl_fail_internal(err, "cfs: CPU %d: RT list %d tail", cpu, p);
 	}
 	if (n != rt->nr_running)
