@@ -1,7 +1,7 @@
 /*
  * kernbench.c - real `kernbench`: `make -j N vmlinux` of a real kernel
- * tree, timed as kernbench 0.42 does it (research workloads.md section
- * 2.2): once, the tree is unpacked and configured (ktree.c) and one
+ * tree, timed as kernbench 0.42 does it (linux-test-project/ltp,
+ * utils/benchmark/kernbench-0.42; docs/workloads.md, kernbench): once, the tree is unpacked and configured (ktree.c) and one
  * untimed warm-up build builds the host tools and fills the page cache;
  * then every repetition is `make clean`, sync, and the timed build.  The
  * build's output goes to kernbench.log in the cache directory.

@@ -1,6 +1,7 @@
 /*
- * schedbench.c - real `schedbench`: Erich Focht's numa_test (research
- * workloads.md section 4) as our own memory walker.  N processes each
+ * schedbench.c - real `schedbench`: Erich Focht's numa_test (LKML,
+ * <200210062224.50087.efocht@ess.nec.de>; docs/workloads.md, schedbench)
+ * as our own memory walker.  N processes each
  * allocate 20 MB (two arrays of doubles and one of int indices), touch it
  * first where they run (their home node), then make `passes` sweeps of
  * read-modify-write updates at pseudo-random indices: no system calls, no
@@ -92,7 +93,7 @@ static void sb_resolve(struct sl_params *p, const struct sl_real_env *env)
 		sl_real_param_set(p, "tasks", env->ncpus);
 }
 
-/* Metrics as numa_test reported them (research workloads.md 4.3) and as
+/* Metrics as numa_test's dispatch reported them (docs/workloads.md) and as
  * the simulated schedbench names them: the walkers' own totals, and GNU
  * time's view of everything schedlab started, hackbench included. */
 static void sb_metrics(const struct sl_real_procs *ps, int tasks,

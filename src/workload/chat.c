@@ -55,7 +55,8 @@
  * run-to-run swings of +-10 % and more (Andrew Morton).
  *
  * Calibrated against: nothing.  send_us, recv_us and user_us are taken
- * from the research's 5-20 us range for 2002 hardware; seed 004's
+ * from a 5-20 us range for 2002 hardware (UNVERIFIED: estimates, no
+ * measurement of the time at hand); seed 004's
  * speed-ups are what the machine's SMT model and the policies make of it.
  *
  * Omitted / simplified:

@@ -52,9 +52,9 @@
  * box).
  *
  * Calibrated against: nothing.  The per-kind costs are estimates within
- * the research's 2-20 us for metadata; copy_us (1 us per KB, ~1 GB/s) is a
- * 2002 P4's copy_to_user from memory; fsync_ms is the research's 2002-disk
- * range's lower end (a dbench file's dirty data is small); files_mb is
+ * 2-20 us for metadata (UNVERIFIED: no 2002 measurement at hand); copy_us
+ * (1 us per KB, ~1 GB/s) is a 2002 P4's copy_to_user from memory; fsync_ms
+ * is the lower end of a 2002 disk's range (a dbench file's dirty data is small); files_mb is
  * counted from client_oplocks.txt (dbench 2.0, Feb 2002).
  *
  * Omitted / simplified:

@@ -77,8 +77,8 @@ struct nb_op {
 	int32_t bytes;		/* payload of ReadX / WriteX, else 0 */
 };
 
-/* Percent of all operations per kind in client_oplocks.txt, as the
- * research counted them (they add up to 100.1; nb_load_build normalises). */
+/* Percent of all operations per kind in client_oplocks.txt (dbench 2.0),
+ * counted from the file (they add up to 100.1; nb_load_build normalises). */
 extern const double nb_op_pct[NB_NKINDS];
 extern const char *const nb_op_name[NB_NKINDS];
 
