@@ -147,6 +147,7 @@ struct sl_sim {
 	bool preempt_none;		/* SL_PREEMPT_NONE (sl_set_kernel_preempt) */
 	struct sl_timers timers;	/* when a NANOSLEEP ends (sl_set_timers) */
 	struct sl_pipes pipes;		/* the kernel's pipe (sl_set_pipes) */
+	struct sl_sockets sockets;	/* its socket buffers (sl_set_sockets) */
 	struct sl_task *acting;		/* the task whose actions sl__continue applies */
 	sl_cpumask tick_on;		/* nohz: the CPUs whose tick runs */
 

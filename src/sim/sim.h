@@ -210,6 +210,46 @@ void sl_set_pipes(struct sl_sim *sim, struct sl_pipes pipes);
 #define SL_PIPES_2_6_12 ((struct sl_pipes){ .pages = SL_PIPE_BUFFERS, .read_on = true })
 #define SL_PIPES_6_12 ((struct sl_pipes){ .pages = SL_PIPE_BUFFERS, .read_on = false })
 
+/*
+ * The kernel's socket buffers, set at init as its pipes (the engine's
+ * default: SL_SOCKETS_2_4).
+ *   unix_sndbuf: an AF_UNIX socket's sk_sndbuf, sysctl_wmem_default.  A
+ *     writer may queue another skb while the socket's skbs take less than
+ *     it (sock_alloc_send_pskb: 2.4.27 net/core/sock.c, 6.12 the same).
+ *   unix_small_truesize: the truesize of the skb of one small write (up
+ *     to 128 bytes: hackbench's 100-byte messages), its data rounded up
+ *     plus the sk_buff head.
+ *   tcp_rmem: a TCP socket's default receive buffer, sysctl_tcp_rmem[1]
+ *     (what a loopback connection queues before its sender blocks: the
+ *     model's whole TCP flow control; net_workloads.h).
+ * 2.4 and 2.5 (seed 004's 2.4.19 and 2.5.32, the O(1) kernels of 2002):
+ * 65535 (SK_WMEM_MAX), an estimated 320 bytes on i386, 87380 (2.4.27 and
+ * 2.6.12.1 net/ipv4/tcp.c).  2.4.27 and 2.6.12.1 size wmem_default as
+ * (sizeof(struct sk_buff) + 256) x 256 instead (net/core/sock.c); when
+ * that came in is not known here (no 2.4.19 or 2.5 tree), so every kernel
+ * before 6.12 keeps 65535 (UNVERIFIED for 2.6.0 and 2.6.12).  6.12 on
+ * x86_64: SK_WMEM_MAX = SKB_TRUESIZE(256) x 256 = 212992, a 100-byte
+ * write's skb 768 (SKB_HEAD_ALIGN(100) = 448 takes a 512-byte kmalloc,
+ * 192 bytes of it data, + 256 + 320: __alloc_skb, SKB_TRUESIZE), and
+ * tcp_rmem[1] = 131072 (tcp_init); the host (Linux 6.18) has the same
+ * 212992 and 131072, and holds 278 = ceil(212992 / 768) hackbench
+ * messages in a socket.
+ */
+struct sl_sockets {
+	long unix_sndbuf;
+	long unix_small_truesize;
+	long tcp_rmem;
+};
+void sl_set_sockets(struct sl_sim *sim, struct sl_sockets sockets);
+const struct sl_sockets *sl_sockets(const struct sl_sim *sim);
+/* How many small writes (one skb each) an AF_UNIX socket holds before its
+ * writer blocks: while the skbs take less than sk_sndbuf, one more. */
+long sl_unix_socket_writes(const struct sl_sim *sim);
+#define SL_SOCKETS_2_4 ((struct sl_sockets){ .unix_sndbuf = 65535, .unix_small_truesize = 320, \
+					     .tcp_rmem = 87380 })
+#define SL_SOCKETS_6_12 ((struct sl_sockets){ .unix_sndbuf = 212992, .unix_small_truesize = 768, \
+					      .tcp_rmem = 131072 })
+
 /* A policy's high-resolution timers, the kernel's hrtimers (the RT period
  * timer, a deadline server's defer and replenishment timers): SL_HRTIMERS
  * per CPU, each named by its index.  At `at` (now, if earlier) the engine

@@ -108,6 +108,22 @@ void sl_set_pipes(struct sl_sim *sim, struct sl_pipes pipes)
 
 bool sl_pipe_reads_on(const struct sl_sim *sim) { return sim->pipes.read_on; }
 
+void sl_set_sockets(struct sl_sim *sim, struct sl_sockets sockets)
+{
+	sim->sockets = sockets;
+}
+
+const struct sl_sockets *sl_sockets(const struct sl_sim *sim) { return &sim->sockets; }
+
+long sl_unix_socket_writes(const struct sl_sim *sim)
+{
+	const struct sl_sockets *s = &sim->sockets;
+	long t = s->unix_small_truesize > 0 ? s->unix_small_truesize : 1;
+
+	/* the last write is let in while the skbs take less than sk_sndbuf */
+	return s->unix_sndbuf > 0 ? (s->unix_sndbuf + t - 1) / t : 1;
+}
+
 long sl_pipe_bytes(const struct sl_sim *sim)
 {
 	return (long)sim->pipes.pages * SL_PAGE_BYTES;

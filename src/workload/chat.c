@@ -12,8 +12,9 @@
  *   SS: `messages` times { wait on the semaphore; send the message to each
  *       of the room's 19 other users (19 sends) }
  *   CR: 19 x `messages` times { receive 100 B }
- * A socket is a channel (the receiver's buffer, tcp_rmem's default 87380
- * bytes rounded down to whole messages) whose wakeups are a socket's
+ * A socket is a channel (the receiver's buffer, the kernel's tcp_rmem
+ * default, 87380 or 6.12's 131072 bytes, rounded down to whole messages:
+ * net_tcp_bytes) whose wakeups are a socket's
  * (net_tcp_socket): loopback TCP delivered through the softirq and woke
  * the reader with wake_up_interruptible in 2.4 and 2.6, with
  * wake_up_interruptible_sync_poll in 6.12 (sock_def_readable), and a
@@ -131,6 +132,7 @@ struct chat_run {
 	double send_ns, recv_ns, user_ns;
 	double jitter;			/* log-sd of each piece of work */
 	long drain;			/* most messages one CR receive takes */
+	long sock_bytes;		/* a connection's buffer (net_tcp_bytes) */
 	unsigned footprint_kb;		/* private cache footprint per thread */
 	struct chat_user *users;
 	struct chat_thread *threads;	/* [user * CHAT_NROLES + role] */
@@ -273,9 +275,9 @@ static void server_recv_step(struct sl_sim *sim, struct sl_task *t, struct chat_
 }
 
 /* How much one CR receive asks for (net_workloads.h). */
-long chat_drain_limit(long drain, long level, long left)
+long chat_drain_limit(long sock_bytes, long drain, long level, long left)
 {
-	long room = (CHAT_SOCK_BYTES - level) / CHAT_MSG_BYTES;
+	long room = (sock_bytes - level) / CHAT_MSG_BYTES;
 	long k = (room - (CHAT_USERS_PER_ROOM - 1)) / 2;
 
 	if (k > drain)
@@ -309,7 +311,7 @@ static void client_recv_step(struct sl_sim *sim, struct sl_task *t, struct chat_
 		}
 		th->pc = P_KERNEL;
 		*next = sl_act_recv(sock,
-				 chat_drain_limit(run->drain, sl_chan_level(sock),
+				 chat_drain_limit(run->sock_bytes, run->drain, sl_chan_level(sock),
 						  chat_quota(th) - th->done) * CHAT_MSG_BYTES);
 		return;
 	case P_KERNEL: {
@@ -545,6 +547,7 @@ static void *chat_start(struct sl_sim *sim, const struct sl_params *p, sl_time *
 	run->user_ns = sl_param_real(p, "user_us") * 1e3;
 	run->jitter = sl_param_real(p, "jitter");
 	run->drain = sl_param_int(p, "drain");
+	run->sock_bytes = net_tcp_bytes(sim, CHAT_MSG_BYTES);
 	run->footprint_kb = (unsigned)sl_param_int(p, "footprint_kb");
 	run->users = sl_sim_alloc(sim, sizeof(*run->users) * (size_t)run->nusers);
 	run->threads = sl_sim_alloc(sim, sizeof(*run->threads) *
@@ -553,8 +556,8 @@ static void *chat_start(struct sl_sim *sim, const struct sl_params *p, sl_time *
 		struct chat_user *user = &run->users[u];
 		user->run = run;
 		user->room = u / CHAT_USERS_PER_ROOM;
-		user->up = net_tcp_socket(sim, CHAT_SOCK_BYTES);
-		user->down = net_tcp_socket(sim, CHAT_SOCK_BYTES);
+		user->up = net_tcp_socket(sim, run->sock_bytes);
+		user->down = net_tcp_socket(sim, run->sock_bytes);
 		user->sem = sl_chan_new(sim, CHAT_SEM_BYTES, false);
 		for (int r = 0; r < CHAT_NROLES; r++) {
 			struct chat_thread *th = &run->threads[u * CHAT_NROLES + r];

@@ -21,10 +21,11 @@
  * misses, interrupts); the context switches are the engine's.  Then
  * the channel operation.  A channel holds what the
  * kernel would buffer before blocking the writer: one 4 KB page for 2.4 /
- * 2.6.0 pipes (40 messages), the sender socket's sk_sndbuf divided by the
- * skb truesize for sockets (about 204 messages).  A pipe's read wakes a
- * blocked writer whenever it frees room; a socket's only once the queued
- * skbs take at most a quarter of sk_sndbuf (51 messages: unix_write_space,
+ * 2.6.0 pipes (40 messages), as many skbs as the sender socket's
+ * sk_sndbuf lets in for sockets (sl_unix_socket_writes: 205 messages in
+ * 2.4/2.5, 278 in 6.12).  A pipe's read wakes a blocked writer whenever it
+ * frees room; a socket's only once the queued skbs take at most a quarter
+ * of sk_sndbuf (51 messages, 69 in 6.12: unix_write_space,
  * unix_writable, 2.4.27, 2.6.11 and 6.12 net/unix/af_unix.c), so a writer
  * that found a full socket sleeps until its reader has drained three
  * quarters of it, and every blocked writer is woken then.  Pipes use sync
@@ -335,7 +336,7 @@ long hb_default_buf(const struct sl_sim *sim, bool pipe)
 {
 	if (pipe)
 		return hb_pipe_buf(sl_pipe_bytes(sim));
-	return (long)(HB_SOCK_SNDBUF / HB_SKB_TRUESIZE) * HB_MSG_BYTES;
+	return sl_unix_socket_writes(sim) * HB_MSG_BYTES;
 }
 
 long hb_pipe_buf(long pipe_bytes)

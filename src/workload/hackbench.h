@@ -12,13 +12,9 @@
 #include "sim/sim.h"
 
 #define HB_MSG_BYTES		100	/* DATASIZE of every version */
-/* AF_UNIX stream sockets block the writer when the skbs queued on the
- * socket exceed its sk_sndbuf (sysctl_wmem_default, 65535 in 2.4/2.5).
- * Each 100-byte message is one skb whose truesize is the data rounded to
- * the cache line plus the sk_buff head: about 320 bytes on i386 (an
- * estimate).  So about 204 messages fit. */
-#define HB_SOCK_SNDBUF		65535
-#define HB_SKB_TRUESIZE		320
+/* An AF_UNIX stream socket holds sl_unix_socket_writes() messages, one
+ * skb each, before its writer blocks: the kernel's sk_sndbuf over a small
+ * skb's truesize (sim.h struct sl_sockets): 205 in 2.4/2.5, 278 in 6.12. */
 #define HB_FOOTPRINT_KB		16	/* a tiny loop over a few fds */
 /*
  * The kernel work of a message, in units of the machine's context-switch

@@ -22,15 +22,22 @@ extern const struct sl_workload_ops sl_workload_tbench;
 
 /* How many whole messages a chat client receive asks for: up to `drain`
  * and the `left` it still has to receive, and no more than half the room
- * its socket has beyond one message from each other user of the room
- * (`level` bytes queued), at least one (chat.c, docs/workloads.md). */
-long chat_drain_limit(long drain, long level, long left);
+ * its socket of `sock_bytes` has beyond one message from each other user
+ * of the room (`level` bytes queued), at least one (chat.c,
+ * docs/workloads.md). */
+long chat_drain_limit(long sock_bytes, long drain, long level, long left);
 
-/* tcp_rmem's default: what a loopback TCP connection's receiver buffers
- * before its sender blocks (the model's whole flow control). */
-#define NET_TCP_RMEM 87380
 #define CHAT_MSG_BYTES 100
-#define CHAT_SOCK_BYTES (NET_TCP_RMEM / CHAT_MSG_BYTES * CHAT_MSG_BYTES)
+
+/* What a loopback TCP connection's receiver buffers before its sender
+ * blocks (the model's whole flow control): the kernel's tcp_rmem default
+ * (sim.h struct sl_sockets; 87380 bytes in 2.4 to 2.6.12, 131072 in
+ * 6.12), in whole messages of `msg_bytes`. */
+static inline long net_tcp_bytes(const struct sl_sim *sim, long msg_bytes)
+{
+	long b = sl_sockets(sim)->tcp_rmem;
+	return msg_bytes > 1 ? b / msg_bytes * msg_bytes : b;
+}
 
 /* One direction of a loopback TCP connection (chat, tbench): a channel of
  * `bytes` with a socket's wakeups, its readers' sync in 6.12

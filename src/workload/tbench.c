@@ -22,7 +22,8 @@
  * and shared data stay hot whichever client or server runs (see
  * net_workloads.h), so a switch among them refills only those.  A socket
  * is a channel of
- * tcp_rmem's default 87380 bytes with a socket's wakeups (plain in 2.4
+ * the kernel's tcp_rmem default (87380 bytes, 6.12's 131072: net_tcp_bytes)
+ * with a socket's wakeups (plain in 2.4
  * and 2.6, sync for its reader in 6.12: net_tcp_socket).  When its
  * load is done a client closes its connection and its server exits.
  *
@@ -57,7 +58,6 @@
 #include "workload/net_workloads.h"
 
 #define TB_TRACE_SEED 2002		/* dbench.c's load: the same file */
-#define TB_SOCK_BYTES NET_TCP_RMEM
 #define TB_PATH_BYTES 40
 
 struct tb_run;
@@ -374,8 +374,8 @@ static void *tb_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	run->pairs = sl_sim_alloc(sim, sizeof(*run->pairs) * (size_t)run->clients);
 	for (int i = 0; i < run->clients; i++) {
 		run->pairs[i].run = run;
-		run->pairs[i].c2s = net_tcp_socket(sim, TB_SOCK_BYTES);
-		run->pairs[i].s2c = net_tcp_socket(sim, TB_SOCK_BYTES);
+		run->pairs[i].c2s = net_tcp_socket(sim, net_tcp_bytes(sim, 1));
+		run->pairs[i].s2c = net_tcp_socket(sim, net_tcp_bytes(sim, 1));
 	}
 	run->start = sl_barrier_new(sim, run->clients + 1);
 	run->live = run->clients;

@@ -18,6 +18,7 @@
 #include "sim/sim.h"
 #include "workload/bench_workloads.h"
 #include "workload/hackbench.h"
+#include "workload/net_workloads.h"
 #include "workload/workload.h"
 #include "test.h"
 
@@ -279,9 +280,63 @@ SL_TEST(hackbench_channel_capacity_in_whole_messages)
 	CHECK(hb_pipe_buf(4096) == 4000);		/* 40 messages in one page */
 	CHECK(hb_pipe_buf(16 * 4096) == 16 * 4000);	/* 2.6.11+: 40 in each of 16 */
 	CHECK(hb_chan_bytes(4096) == 4000);
-	CHECK(hb_default_buf(NULL, false) == 204 * 100);	/* 65535 / 320 skbs, any kernel */
 	CHECK(hb_chan_bytes(150) == 100);
 	CHECK(hb_chan_bytes(100) == 100);
+}
+
+/* A sim of `policy` on two CPUs, for what the policy's kernel sets at init. */
+static struct sl_sim *kernel_sim(const char *policy, struct sl_machine *m, struct sl_params *knobs)
+{
+	struct sl_err err = { 0 };
+	const struct sl_policy_ops *ops;
+	char label[64];
+
+	if (sl_machine_load(m, TWO_CPUS, &err) ||
+	    sl_policy_parse(policy, &ops, knobs, label, sizeof(label), &err))
+		return NULL;
+	struct sl_sim_config cfg = { .machine = m, .policy = ops, .knobs = knobs, .seed = 1 };
+	return sl_sim_create(&cfg, &err);
+}
+
+/* Each kernel's socket buffers (sim.h struct sl_sockets): an AF_UNIX
+ * socket lets a writer queue one more skb while its skbs take less than
+ * sk_sndbuf, so 2.4/2.5's 65535 / 320 holds 205 hackbench messages and
+ * 6.12's 212992 / 768 holds 278 (the host's 6.18 holds 278); a loopback
+ * TCP connection buffers tcp_rmem's default, 87380 or 131072 bytes. */
+SL_TEST(sockets_hold_what_each_kernel_lets_in)
+{
+	static const struct {
+		const char *policy;
+		long unix_msgs, tcp_bytes;
+	} k[] = {
+		{ "linux24", 205, 87380 }, { "o1", 205, 87380 }, { "ht", 205, 87380 },
+		{ "domains", 205, 87380 }, { "cfs", 278, 131072 }, { "sl", 278, 131072 },
+	};
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		struct sl_machine m;
+		struct sl_params knobs;
+		struct sl_sim *sim = kernel_sim(k[i].policy, &m, &knobs);
+		CHECKF(sim != NULL, "%s", k[i].policy);
+		if (!sim)
+			continue;
+		CHECKF(hb_default_buf(sim, false) == k[i].unix_msgs * HB_MSG_BYTES, "%s: %ld",
+		       k[i].policy, hb_default_buf(sim, false));
+		CHECKF(net_tcp_bytes(sim, 1) == k[i].tcp_bytes, "%s", k[i].policy);
+		CHECKF(net_tcp_bytes(sim, CHAT_MSG_BYTES) == k[i].tcp_bytes / 100 * 100, "%s",
+		       k[i].policy);
+		sl_sim_destroy(sim);
+	}
+	/* the rule at its edge: a buffer one byte over n skbs lets in n + 1 */
+	struct sl_machine m;
+	struct sl_params knobs;
+	struct sl_sim *sim = kernel_sim("o1", &m, &knobs);
+	if (sim) {
+		sl_set_sockets(sim, (struct sl_sockets){ .unix_sndbuf = 3 * 768, .unix_small_truesize = 768 });
+		CHECK(sl_unix_socket_writes(sim) == 3);
+		sl_set_sockets(sim, (struct sl_sockets){ .unix_sndbuf = 3 * 768 + 1, .unix_small_truesize = 768 });
+		CHECK(sl_unix_socket_writes(sim) == 4);
+		sl_sim_destroy(sim);
+	}
 }
 
 /* Same seed, same result; another seed moves the per-call jitter. */

@@ -229,14 +229,14 @@ SL_TEST(chat_drain_takes_queued_messages_in_one_receive)
  * the room beyond one message from each of the 19 others. */
 SL_TEST(chat_drain_limit_keeps_room)
 {
-	long cap = CHAT_SOCK_BYTES / CHAT_MSG_BYTES;	/* 873 messages */
+	long bytes = 87300, cap = bytes / CHAT_MSG_BYTES;	/* 873 messages */
 
-	CHECK(chat_drain_limit(8, 0, 1000) == 8);
-	CHECK(chat_drain_limit(8, 0, 3) == 3);
-	CHECK(chat_drain_limit(1, 0, 1000) == 1);
-	CHECK(chat_drain_limit(8, (cap - 29) * CHAT_MSG_BYTES, 1000) == 5);	/* (29 - 19) / 2 */
-	CHECK(chat_drain_limit(8, (cap - 19) * CHAT_MSG_BYTES, 1000) == 1);
-	CHECK(chat_drain_limit(8, CHAT_SOCK_BYTES, 1000) == 1);			/* full: one */
+	CHECK(chat_drain_limit(bytes, 8, 0, 1000) == 8);
+	CHECK(chat_drain_limit(bytes, 8, 0, 3) == 3);
+	CHECK(chat_drain_limit(bytes, 1, 0, 1000) == 1);
+	CHECK(chat_drain_limit(bytes, 8, (cap - 29) * CHAT_MSG_BYTES, 1000) == 5);	/* (29 - 19) / 2 */
+	CHECK(chat_drain_limit(bytes, 8, (cap - 19) * CHAT_MSG_BYTES, 1000) == 1);
+	CHECK(chat_drain_limit(bytes, 8, bytes, 1000) == 1);			/* full: one */
 }
 
 SL_TEST(chat_uses_both_siblings)
