@@ -34,6 +34,18 @@ static void finding(const char *what, const char *text)
 	abort();
 }
 
+/* A count option (-r, -j): an answer from 1 to `max`, or an input error. */
+static void count_option(int (*parse)(const char *, const char *, int *, struct sl_err *),
+			 const char *opt, const char *text, int max, struct sl_err *err)
+{
+	int n;
+	int rc = parse(opt, text, &n, err);
+
+	fuzz_expect_input_error(rc, err, opt);
+	if (!rc && (n < 1 || n > max))
+		finding("a count out of range", text);
+}
+
 /* `real --cpus` against a fixed set of allowed CPUs (0-5 and 9: a hole
  * and a gap, as an affinity mask may have), so that runs do not depend
  * on the host. */
@@ -82,22 +94,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *text = fuzz_text(data + 1, size - 1);
 	if (!text)
 		return 0;
-	int rc, n;
+	int rc;
 	uint64_t u;
 	enum sl_format format;
 
 	switch (data[0] % 7) {
 	case 0:
-		rc = cli_parse_reps("-r", text, &n, &err);
-		fuzz_expect_input_error(rc, &err, "options: -r");
-		if (!rc && (n < 1 || n > SL_SWEEP_MAX_REPS))
-			finding("-r: a count out of range", text);
+		count_option(cli_parse_reps, "-r", text, SL_SWEEP_MAX_REPS, &err);
 		break;
 	case 1:
-		rc = cli_parse_jobs("-j", text, &n, &err);
-		fuzz_expect_input_error(rc, &err, "options: -j");
-		if (!rc && (n < 1 || n > SL_SWEEP_MAX_THREADS))
-			finding("-j: a count out of range", text);
+		count_option(cli_parse_jobs, "-j", text, SL_SWEEP_MAX_THREADS, &err);
 		break;
 	case 2:
 		rc = cli_parse_seed("--seed", text, &u, &err);
