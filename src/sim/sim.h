@@ -224,10 +224,17 @@ void sl_set_pipes(struct sl_sim *sim, struct sl_pipes pipes);
  *     model's whole TCP flow control; net_workloads.h).
  * 2.4 and 2.5 (seed 004's 2.4.19 and 2.5.32, the O(1) kernels of 2002):
  * 65535 (SK_WMEM_MAX), an estimated 320 bytes on i386, 87380 (2.4.27 and
- * 2.6.12.1 net/ipv4/tcp.c).  2.4.27 and 2.6.12.1 size wmem_default as
- * (sizeof(struct sk_buff) + 256) x 256 instead (net/core/sock.c); when
- * that came in is not known here (no 2.4.19 or 2.5 tree), so every kernel
- * before 6.12 keeps 65535 (UNVERIFIED for 2.6.0 and 2.6.12).  6.12 on
+ * 2.6.12.1 net/ipv4/tcp.c).  2.4.27, 2.6.11 and 2.6.12.1 size
+ * wmem_default as (sizeof(struct sk_buff) + 256) x 256 instead
+ * (net/core/sock.c); when that came in is not known here (no 2.4.19, 2.5
+ * or 2.6.0 tree), so 2.4, 2.5 and 2.6.0 keep 65535 (UNVERIFIED).
+ * 2.6.12 on i386 (2.6.12.1): sizeof(struct sk_buff) is 176 with
+ * netfilter, bridge netfilter and traffic control configured, as a
+ * distribution's kernel has them (152 without any, 184 with
+ * CONFIG_NET_CLS_ACT too: 362 to 374 writes, against 364), so
+ * wmem_default = 432 x 256 = 110592; a 100-byte write's skb takes
+ * SKB_DATA_ALIGN(100) = 128 bytes of data for any i386 cache line of 32
+ * to 128 bytes (alloc_skb), truesize 304; tcp_rmem[1] = 87380.  6.12 on
  * x86_64: SK_WMEM_MAX = SKB_TRUESIZE(256) x 256 = 212992, a 100-byte
  * write's skb 768 (SKB_HEAD_ALIGN(100) = 448 takes a 512-byte kmalloc,
  * 192 bytes of it data, + 256 + 320: __alloc_skb, SKB_TRUESIZE), and
@@ -245,8 +252,15 @@ const struct sl_sockets *sl_sockets(const struct sl_sim *sim);
 /* How many small writes (one skb each) an AF_UNIX socket holds before its
  * writer blocks: while the skbs take less than sk_sndbuf, one more. */
 long sl_unix_socket_writes(const struct sl_sim *sim);
+/* At most how many small writes may be queued for a read to wake the
+ * socket's blocked writers: unix_writable(), wmem_alloc x 4 <= sk_sndbuf
+ * (2.4.27 to 6.12 net/unix/af_unix.c; 51 under 2.4, 90 under 2.6.12, 69
+ * under 6.12). */
+long sl_unix_socket_writable(const struct sl_sim *sim);
 #define SL_SOCKETS_2_4 ((struct sl_sockets){ .unix_sndbuf = 65535, .unix_small_truesize = 320, \
 					     .tcp_rmem = 87380 })
+#define SL_SOCKETS_2_6_12 ((struct sl_sockets){ .unix_sndbuf = (176 + 256) * 256, \
+						.unix_small_truesize = 128 + 176, .tcp_rmem = 87380 })
 #define SL_SOCKETS_6_12 ((struct sl_sockets){ .unix_sndbuf = 212992, .unix_small_truesize = 768, \
 					      .tcp_rmem = 131072 })
 
@@ -396,6 +410,7 @@ bool sl_chan_reader_waits(const struct sl_chan *c);
  * AF_UNIX socket's writer sleeps until its skbs take at most a quarter of
  * sk_sndbuf (unix_writable() in unix_write_space, 2.4.27 to 6.12). */
 void sl_chan_set_write_space(struct sl_chan *c, long bytes);
+long sl_chan_write_space(const struct sl_chan *c);
 /* Whether c's last read woke a blocked writer (the reader paid a wakeup). */
 bool sl_chan_read_woke_writer(const struct sl_chan *c);
 /* Kinds of socket a channel can be. */

@@ -124,6 +124,15 @@ long sl_unix_socket_writes(const struct sl_sim *sim)
 	return s->unix_sndbuf > 0 ? (s->unix_sndbuf + t - 1) / t : 1;
 }
 
+long sl_unix_socket_writable(const struct sl_sim *sim)
+{
+	const struct sl_sockets *s = &sim->sockets;
+	long t = s->unix_small_truesize > 0 ? s->unix_small_truesize : 1;
+
+	/* wmem_alloc << 2 <= sk_sndbuf */
+	return s->unix_sndbuf > 0 ? s->unix_sndbuf / 4 / t : 0;
+}
+
 long sl_pipe_bytes(const struct sl_sim *sim)
 {
 	return (long)sim->pipes.pages * SL_PAGE_BYTES;
@@ -145,6 +154,8 @@ void sl_chan_set_write_space(struct sl_chan *c, long bytes)
 {
 	c->write_space = bytes < 0 ? 0 : bytes < c->capacity ? bytes : c->capacity - 1;
 }
+
+long sl_chan_write_space(const struct sl_chan *c) { return c->write_space; }
 
 bool sl_chan_read_woke_writer(const struct sl_chan *c) { return c->read_woke_writer; }
 

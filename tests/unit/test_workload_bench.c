@@ -300,17 +300,23 @@ static struct sl_sim *kernel_sim(const char *policy, struct sl_machine *m, struc
 
 /* Each kernel's socket buffers (sim.h struct sl_sockets): an AF_UNIX
  * socket lets a writer queue one more skb while its skbs take less than
- * sk_sndbuf, so 2.4/2.5's 65535 / 320 holds 205 hackbench messages and
- * 6.12's 212992 / 768 holds 278 (the host's 6.18 holds 278); a loopback
+ * sk_sndbuf, so 2.4/2.5's 65535 / 320 holds 205 hackbench messages,
+ * 2.6.12's 110592 / 304 holds 364 and 6.12's 212992 / 768 holds 278 (the
+ * host's 6.18 holds 278); a loopback
  * TCP connection buffers tcp_rmem's default, 87380 or 131072 bytes. */
 SL_TEST(sockets_hold_what_each_kernel_lets_in)
 {
+	/* writes: ceil(sk_sndbuf / truesize); writable: the queued writes at
+	 * which a read wakes the writers, unix_writable()'s wmem_alloc x 4 <=
+	 * sk_sndbuf: floor(65535 / 1280) = 51, floor(110592 / 1216) = 90,
+	 * floor(212992 / 3072) = 69 */
 	static const struct {
 		const char *policy;
-		long unix_msgs, tcp_bytes;
+		long unix_msgs, writable, tcp_bytes;
 	} k[] = {
-		{ "linux24", 205, 87380 }, { "o1", 205, 87380 }, { "ht", 205, 87380 },
-		{ "domains", 205, 87380 }, { "cfs", 278, 131072 }, { "sl", 278, 131072 },
+		{ "linux24", 205, 51, 87380 }, { "o1", 205, 51, 87380 }, { "ht", 205, 51, 87380 },
+		{ "domains", 364, 90, 87380 }, { "domains:version=w26", 205, 51, 87380 },
+		{ "cfs", 278, 69, 131072 }, { "sl", 278, 69, 131072 },
 	};
 	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
 		struct sl_machine m;
@@ -321,13 +327,13 @@ SL_TEST(sockets_hold_what_each_kernel_lets_in)
 			continue;
 		CHECKF(hb_default_buf(sim, false) == k[i].unix_msgs * HB_MSG_BYTES, "%s: %ld",
 		       k[i].policy, hb_default_buf(sim, false));
-		/* hb_channel wakes a socket's writers at a quarter of its bytes:
-		 * the same messages as unix_writable()'s wmem_alloc x 4 <=
-		 * sk_sndbuf (51, 69), which a quarter of a rounded-up capacity
-		 * need not be (engine.md's table shows both) */
-		const struct sl_sockets *so = sl_sockets(sim);
-		CHECKF(hb_default_buf(sim, false) / 4 / HB_MSG_BYTES ==
-		       so->unix_sndbuf / (4 * so->unix_small_truesize), "%s: quarter", k[i].policy);
+		CHECKF(sl_unix_socket_writable(sim) == k[i].writable, "%s: %ld", k[i].policy,
+		       sl_unix_socket_writable(sim));
+		/* hackbench's socket wakes its writers there, which a quarter of
+		 * the rounded-up capacity need not (364 / 4 = 91) */
+		struct sl_chan *c = hb_channel(sim, hb_default_buf(sim, false), false);
+		CHECKF(sl_chan_write_space(c) / HB_MSG_BYTES == k[i].writable, "%s: %ld",
+		       k[i].policy, sl_chan_write_space(c));
 		CHECKF(net_tcp_bytes(sim, 1) == k[i].tcp_bytes, "%s", k[i].policy);
 		CHECKF(net_tcp_bytes(sim, CHAT_MSG_BYTES) == k[i].tcp_bytes / 100 * 100, "%s",
 		       k[i].policy);

@@ -58,6 +58,11 @@
  *     (SD_NODES_PER_DOMAIN), and each NODE domain then spans the 6
  *     nearest nodes, not the machine.  w26 keeps its NODE row on ia64 (no
  *     ia64 SD_NODE_INIT of early 2004 is at hand).
+ *   - Sockets: 2.6.12's are i386's with netfilter, bridge netfilter and
+ *     traffic control configured (sizeof(struct sk_buff) 176: 2.6.12.1
+ *     include/linux/skbuff.h, net/core/sock.c; SL_SOCKETS_2_6_12), on
+ *     every machine; w26 keeps 2.4's (when 2.6 took up 2.6.12's formula is
+ *     not known).
  *
  * Omitted / simplified:
  *   - isolcpus= and CPU hotplug: every CPU is in every domain of its span.
@@ -84,6 +89,7 @@ static const struct sd_version sd_versions[] = {
 		.name = "2.6.12",
 		.rules = SD_RULES_2612,
 		.pipes = SL_PIPES_2_6_12,
+		.sockets = SL_SOCKETS_2_6_12,
 		.level = {
 			[SD_LV_SMT] = {
 				.min_interval = 1, .max_interval = 2, .busy_factor = 8,
@@ -119,6 +125,7 @@ static const struct sd_version sd_versions[] = {
 		.name = "w26",
 		.rules = SD_RULES_W26,
 		.pipes = SL_PIPES_2_6_0,
+		.sockets = SL_SOCKETS_2_4,	/* 2.6.0's: UNVERIFIED (sim.h) */
 		.level = {
 			[SD_LV_SMT] = {
 				.min_interval = 1, .max_interval = 2, .busy_factor = 8,

@@ -193,6 +193,7 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	sl_set_tick_mode(sim, (enum sl_tick_mode)sl_param_choice(knobs, "tick"));
 	sl_set_timers_as(sim, SL_TIMERS_2_6, sl_param_choice(knobs, "timers"));
 	sl_set_pipes(sim, s->v->pipes);
+	sl_set_sockets(sim, s->v->sockets);
 	sl_set_kernel_preempt(sim, sl_arch_preempt_knob(s->topo->arch,
 							sl_param_choice(knobs, "preempt")));
 	return s;

@@ -120,6 +120,7 @@ struct sd_version {
 	bool sync_quiet;	/* 2.6.0: a sync wakeup on the waker's CPU earns no credit */
 	bool exec_numa_only;	/* exec balancing only on NUMA machines (w26) */
 	struct sl_pipes pipes;	/* the kernel's pipe (sim.h sl_set_pipes) */
+	struct sl_sockets sockets; /* its socket buffers (sl_set_sockets) */
 };
 
 const struct sd_version *sd_version_find(const char *name);
