@@ -342,17 +342,62 @@ SL_TEST(domains_hierarchy_numa_and_smp)
 	      !(s->rqs[5].sd->p.flags & SD_FLAG_IDLE));
 	sl_sim_destroy(r.sim);
 
-	/* one CPU: no domain at all, and it still runs */
+	/* one CPU: 2.6.12 still builds its physical level, one group of one
+	 * CPU (arch_init_sched_domains), and it still runs */
 	if (!sdt_start(&r, "pack:1 core:1 pu:1", "domains", 0))
 		return;
 	s = sdt_sched(&r);
-	CHECK(s->rqs[0].sd == NULL);
+	CHECK(s->rqs[0].sd && s->rqs[0].sd->level == SD_LV_PHYS && s->rqs[0].sd->ngroups == 1 &&
+	      !s->rqs[0].sd->parent);
 	struct sdt_script *root = sdt_new(r.sim);
 	sdt_fork(root, sdt_hog(r.sim, 30, false), "a", false, 0);
 	sdt_add(root, sl_act_run(20 * SL_MSEC, SL_WC_INT));
 	sdt_add(root, sl_act_wait());
 	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
 	CHECK(sdt_run(&r));
+	sl_sim_destroy(r.sim);
+}
+
+/* 2.6.12 builds its levels whether or not they have two groups
+ * (arch_init_sched_domains): the physical level always, the sibling level
+ * with CONFIG_SCHED_SMT, the node level with CONFIG_NUMA.  A one-package HT
+ * box keeps a physical level of one group, its highest SD_BALANCE_EXEC
+ * domain (sched_exec's imbalance_pct 125, not the siblings' 110); w26
+ * leaves such a level out, and neither gives a machine without SMT a
+ * sibling level. */
+SL_TEST(domains_2612_builds_levels_of_one_group)
+{
+	struct sdt_run r;
+	char lv[8];
+
+	if (!sdt_start(&r, "pack:1 core:1 pu:2", "domains", 0))
+		return;
+	struct sd_sched *s = sdt_sched(&r);
+	for (int cpu = 0; cpu < 2; cpu++) {
+		sdt_levels(s, cpu, lv);
+		CHECKF(!strcmp(lv, "SP"), "CPU %d: levels %s", cpu, lv);
+	}
+	const struct sd_domain *phys = s->rqs[1].sd->parent;
+	CHECK(phys && phys->ngroups == 1 && sl_cpumask_weight(&phys->span) == 2 &&
+	      phys->groups[0].cpu_power == 140 && phys->p.imbalance_pct == 125 &&
+	      (phys->p.flags & SD_BALANCE_EXEC));
+	sl_sim_destroy(r.sim);
+
+	if (!sdt_start(&r, "pack:1 core:1 pu:2", "domains:version=w26", 0))
+		return;
+	s = sdt_sched(&r);
+	sdt_levels(s, 1, lv);
+	CHECKF(!strcmp(lv, "S"), "w26: levels %s", lv);
+	sl_sim_destroy(r.sim);
+
+	/* NUMA with one core per node: a physical level of one group under
+	 * each node level; no sibling level without SMT */
+	if (!sdt_start(&r, "node:2 pack:1 core:1 pu:1", "domains", 0))
+		return;
+	s = sdt_sched(&r);
+	sdt_levels(s, 1, lv);
+	CHECKF(!strcmp(lv, "PN"), "2 nodes: levels %s", lv);
+	CHECK(s->rqs[1].sd->ngroups == 1 && s->rqs[1].sd->parent->ngroups == 2);
 	sl_sim_destroy(r.sim);
 }
 

@@ -10,10 +10,12 @@
  *         128 + 128*(siblings-1)/10, so a 2-thread HT core is 140
  *   NODE  span: every CPU; groups: nodes, power the sum of their cores'
  *
- * A level whose span would hold a single group is left out (no SMT: no SMT
- * level; one core per node: no PHYS level; one node: no NODE level).  So a
- * 2x2 HT Xeon gets SMT + PHYS, "node:4 pack:1 core:4 pu:1" PHYS + NODE, a
- * plain SMP box PHYS only.  Groups of a span are kept in ascending order of
+ * 2.6.12 builds the SMT level where the machine has SMT, the NODE level
+ * where it has nodes, and the PHYS level always, one group or not; w26
+ * leaves out a level whose span would hold a single group (see the
+ * choices below).  So a 2x2 HT Xeon gets SMT + PHYS, "node:4 pack:1 core:4
+ * pu:1" PHYS + NODE, a plain SMP box PHYS only, a one-package HT box SMT +
+ * PHYS under 2.6.12 and SMT alone under w26.  Groups of a span are kept in ascending order of
  * their first CPU, and each CPU's domain walks them starting from its own
  * group, as the kernel's circular group lists do.
  *
@@ -34,10 +36,16 @@
  *     machines of the time a core was a package; multi-core packages got
  *     their own level (SD_MC) only in 2.6.17, outside this model, so a
  *     dual-core package is two groups of the physical level here.
- *   - Levels with one group are left out (2.6.13's sd_degenerate did the
- *     same; 2.6.12 kept them: they balance nothing, but a kept physical
- *     level of a one-package HT box is its highest EXEC domain, with
- *     imbalance_pct 125: docs/policies/domains.md).
+ *   - Which levels a machine gets.  2.6.12 builds them whether or not
+ *     they have two groups (arch_init_sched_domains): the physical level
+ *     always, the sibling level under CONFIG_SCHED_SMT, the node level
+ *     under CONFIG_NUMA; taken as configured where the machine has SMT or
+ *     nodes.  So a one-package HT box keeps a physical level of one group,
+ *     which balances nothing but is its highest SD_BALANCE_EXEC domain
+ *     (sched_exec compares at imbalance_pct 125, not the sibling level's
+ *     110), and a single CPU gets one too.  w26 leaves a level of one
+ *     group out, as 2.6.13's sd_degenerate did (how w26 built its levels
+ *     is not at hand).
  *   - The w26 rows: PHYS is SD_CPU_INIT before lessidle (1/8 ms, x32,
  *     125 %, cache_hot 5 ms, tries 2) with NEWIDLE, FASTMIGRATE and
  *     SD_FLAG_IDLE; NODE is SD_NODE_INIT before lessidle (min 20 ms, max
@@ -120,6 +128,7 @@ static const struct sd_version sd_versions[] = {
 		.thread_last = true,
 		.sync_quiet = false,
 		.exec_numa_only = false,
+		.keep_single = true,
 	},
 	{
 		.name = "w26",
@@ -254,6 +263,23 @@ static int sd_make_groups(struct sd_sched *s, enum sd_level lv, const sl_cpumask
 	return n;
 }
 
+/* Whether level lv of `cpu` is one of its domains: under 2.6.12 whether
+ * the kernel is taken to be configured for it, else whether it has two
+ * groups to balance. */
+static bool sd_level_built(const struct sd_sched *s, const struct sd_domain *sd)
+{
+	if (!s->v->keep_single)
+		return sd->ngroups >= 2;
+	switch (sd->level) {
+	case SD_LV_SMT:
+		return s->topo->threads_per_core > 1;
+	case SD_LV_PHYS:
+		return true;
+	default:
+		return s->topo->nnodes > 1;
+	}
+}
+
 static struct sd_domain *sd_slot(const struct sd_sched *s, int cpu, enum sd_level lv)
 {
 	return &s->domains[cpu * SD_NR_LEVELS + lv];
@@ -277,7 +303,7 @@ static void sd_build_level(struct sd_sched *s, int cpu, enum sd_level lv)
 	} else {
 		int used = s->ngroups_used;
 		sd->ngroups = sd_make_groups(s, lv, &span, &sd->groups);
-		if (sd->ngroups < 2)
+		if (!sd_level_built(s, sd))
 			s->ngroups_used = used;	/* not a domain: give the slots back */
 	}
 	sd->local = 0;
@@ -301,13 +327,13 @@ int sd_build_domains(struct sd_sched *s, struct sl_err *err)
 		for (int cpu = 0; cpu < n; cpu++)
 			sd_build_level(s, cpu, (enum sd_level)lv);
 
-	/* link the levels that have at least two groups */
+	/* link the levels the version builds */
 	for (int cpu = 0; cpu < n; cpu++) {
 		struct sd_domain *below = NULL;
 		sd_rq(s, cpu)->sd = NULL;
 		for (int lv = 0; lv < SD_NR_LEVELS; lv++) {
 			struct sd_domain *sd = sd_slot(s, cpu, (enum sd_level)lv);
-			if (sd->ngroups < 2)
+			if (!sd_level_built(s, sd))
 				continue;
 			sl_cpumask inner = below ? sl_cpumask_and(sd->span, &below->span) : sd->span;
 			if (below && !sl_cpumask_equal(&inner, &below->span))

@@ -119,6 +119,7 @@ struct sd_version {
 	bool thread_last;	/* ... unless it shares the parent's mm: then at the tail (2.6.12) */
 	bool sync_quiet;	/* 2.6.0: a sync wakeup on the waker's CPU earns no credit */
 	bool exec_numa_only;	/* exec balancing only on NUMA machines (w26) */
+	bool keep_single;	/* a level of one group is built all the same (2.6.12) */
 	struct sl_pipes pipes;	/* the kernel's pipe (sim.h sl_set_pipes) */
 	struct sl_sockets sockets; /* its socket buffers (sl_set_sockets) */
 };
