@@ -6,10 +6,11 @@ simulated CPU-second cost as the machine grows from 2 to 1,024 logical CPUs.
 
 For spin, kernbench and hackbench, each scaled with the machine (one spinner
 per CPU for 1 s: every size runs the same per CPU, though not every policy
-spreads 1,024 spinners within it - in 1 s they get 917-970 of the 1,024
-CPU-seconds under linux24, cfs and sl, 243-387 under o1, ht and domains,
-which fork onto the parent's CPU and pull the rest a balance at a time, so
-there the idle CPUs' ticks are much of the cost; a build
+spreads 1,024 spinners within it - in 1 s they get 892-967 of the 1,024
+CPU-seconds under linux24, o1, ht, cfs and sl, 272 under domains, which
+forks onto the parent's CPU and pulls the rest a balance at a time (its
+node level every 8-32 ms, cache-hot tasks refused), so there the idle
+CPUs' ticks are much of the cost (5 Dec 2026); a build
 of 2 compile units per CPU, 100 at least, each of 0.08 reference
 CPU-seconds, at make's default -j 2 x CPUs - a bigger machine builds more
 files of the same size, so that events per CPU-second stay the build's;
