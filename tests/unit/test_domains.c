@@ -243,18 +243,25 @@ static void sdt_levels(const struct sd_sched *s, int cpu, char *out)
 	out[n] = 0;
 }
 
+/* Every CPU's levels are `want` (as sdt_levels spells them). */
+static void sdt_check_levels(const struct sd_sched *s, const char *want)
+{
+	char lv[8];
+
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		sdt_levels(s, cpu, lv);
+		CHECKF(!strcmp(lv, want), "CPU %d: levels %s, not %s", cpu, lv, want);
+	}
+}
+
 SL_TEST(domains_hierarchy_2x2_ht)
 {
 	struct sdt_run r;
-	char lv[8];
 
 	if (!sdt_start(&r, "pack:2 core:1 pu:2", "domains", 0))
 		return;
 	struct sd_sched *s = sdt_sched(&r);
-	for (int cpu = 0; cpu < 4; cpu++) {
-		sdt_levels(s, cpu, lv);
-		CHECKF(!strcmp(lv, "SP"), "CPU %d: levels %s", cpu, lv);
-	}
+	sdt_check_levels(s, "SP");
 	const struct sd_domain *smt = s->rqs[2].sd, *phys = smt->parent;
 	CHECK(smt->ngroups == 2 && sl_cpumask_weight(&smt->span) == 2 &&
 	      sl_cpumask_test(&smt->span, 2) && sl_cpumask_test(&smt->span, 3));
@@ -286,10 +293,7 @@ SL_TEST(domains_hierarchy_numa_and_smp)
 	if (!sdt_start(&r, "node:4 pack:1 core:4 pu:1", "domains", 0))
 		return;
 	struct sd_sched *s = sdt_sched(&r);
-	for (int cpu = 0; cpu < 16; cpu++) {
-		sdt_levels(s, cpu, lv);
-		CHECKF(!strcmp(lv, "PN"), "CPU %d: levels %s", cpu, lv);
-	}
+	sdt_check_levels(s, "PN");
 	const struct sd_domain *phys = s->rqs[5].sd, *node = phys->parent;
 	CHECK(phys->ngroups == 4 && sl_cpumask_weight(&phys->span) == 4 &&
 	      sl_cpumask_test(&phys->span, 4) && sl_cpumask_test(&phys->span, 7));
@@ -323,10 +327,7 @@ SL_TEST(domains_hierarchy_numa_and_smp)
 	if (!sdt_start(&r, "pack:2 core:2 pu:1", "domains:version=w26", 0))
 		return;
 	s = sdt_sched(&r);
-	for (int cpu = 0; cpu < 4; cpu++) {
-		sdt_levels(s, cpu, lv);
-		CHECKF(!strcmp(lv, "P"), "CPU %d: levels %s", cpu, lv);
-	}
+	sdt_check_levels(s, "P");
 	CHECK(s->rqs[1].sd->ngroups == 4 && s->rqs[1].sd->groups[1].ncpus == 1);
 	/* w26 puts SD_FLAG_IDLE on the package level only with SMT */
 	CHECK(!(s->rqs[1].sd->p.flags & SD_FLAG_IDLE));
@@ -373,10 +374,7 @@ SL_TEST(domains_2612_builds_levels_of_one_group)
 	if (!sdt_start(&r, "pack:1 core:1 pu:2", "domains", 0))
 		return;
 	struct sd_sched *s = sdt_sched(&r);
-	for (int cpu = 0; cpu < 2; cpu++) {
-		sdt_levels(s, cpu, lv);
-		CHECKF(!strcmp(lv, "SP"), "CPU %d: levels %s", cpu, lv);
-	}
+	sdt_check_levels(s, "SP");
 	const struct sd_domain *phys = s->rqs[1].sd->parent;
 	CHECK(phys && phys->ngroups == 1 && sl_cpumask_weight(&phys->span) == 2 &&
 	      phys->groups[0].cpu_power == 140 && phys->p.imbalance_pct == 125 &&
