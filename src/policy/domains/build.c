@@ -15,9 +15,9 @@
  * leaves out a level whose span would hold a single group (see the
  * choices below).  So a 2x2 HT Xeon gets SMT + PHYS, "node:4 pack:1 core:4
  * pu:1" PHYS + NODE, a plain SMP box PHYS only, a one-package HT box SMT +
- * PHYS under 2.6.12 and SMT alone under w26.  Groups of a span are kept in ascending order of
- * their first CPU, and each CPU's domain walks them starting from its own
- * group, as the kernel's circular group lists do.
+ * PHYS under 2.6.12 and SMT alone under w26.  Groups of a span are kept in
+ * ascending order of their first CPU, and each CPU's domain walks them
+ * starting from its own group, as the kernel's circular group lists do.
  *
  * Sources: 2.6.12.1 include/linux/topology.h (SD_SIBLING_INIT,
  * SD_CPU_INIT), include/asm-i386/topology.h (SD_NODE_INIT), kernel/sched.c
@@ -263,9 +263,9 @@ static int sd_make_groups(struct sd_sched *s, enum sd_level lv, const sl_cpumask
 	return n;
 }
 
-/* Whether level lv of `cpu` is one of its domains: under 2.6.12 whether
- * the kernel is taken to be configured for it, else whether it has two
- * groups to balance. */
+/* Whether sd, one level of one CPU, is one of that CPU's domains: under
+ * 2.6.12 whether the kernel is taken to be configured for the level, else
+ * whether it has two groups to balance. */
 static bool sd_level_built(const struct sd_sched *s, const struct sd_domain *sd)
 {
 	if (!s->v->keep_single)
