@@ -10,7 +10,8 @@
  *
  * Users: the engine's live tasks (creation order), each CPU's armed
  * hrtimer sleeps (hard-expiry order), cfs's per-runqueue cfs_tasks list
- * (most recently queued or picked first).
+ * (most recently queued or picked first) and its RT lists (one per
+ * priority, FIFO).
  */
 #ifndef SL_BASE_DLIST_H
 #define SL_BASE_DLIST_H
@@ -64,6 +65,20 @@ static inline void sl_dlist_del(struct sl_dlist *l, struct sl_dlink *n)
 	else
 		l->tail = n->prev;
 	n->prev = n->next = NULL;
+}
+
+/* The links of l if it is whole - each link's prev the one before it,
+ * the tail the last - and at most `max` of them (a loop ends there), else
+ * -1: the shape every user's invariant check starts from. */
+static inline long sl_dlist_check(const struct sl_dlist *l, long max)
+{
+	const struct sl_dlink *prev = NULL;
+	long n = 0;
+
+	for (const struct sl_dlink *k = l->head; k; prev = k, k = k->next)
+		if (++n > max || k->prev != prev)
+			return -1;
+	return l->tail == prev ? n : -1;
 }
 
 /* The object at offset `off` before link l, NULL for a NULL link. */

@@ -56,20 +56,22 @@ static int check_hrtimers(const struct sl_sim *sim, long armed, struct sl_err *e
 	long listed = 0;
 
 	for (int i = 0; i < sim->ncpus; i++) {
-		const struct sl_dlink *prev = NULL;
-		for (const struct sl_dlink *l = sim->cpus[i].hrtimers.head; l; prev = l, l = l->next) {
-			const struct sl_task *t = sl_dlist_entry(l, struct sl_task, hrt_link);
-			const struct sl_task *before = sl_dlist_entry(prev, struct sl_task, hrt_link);
-			listed++;
-			if (l->prev != prev || t->hrt_soft < 0 || t->state != SL_TASK_SLEEPING ||
+		const struct sl_dlist *list = &sim->cpus[i].hrtimers;
+		long n = sl_dlist_check(list, armed - listed);
+		if (n < 0)
+			return sl_fail_internal(err, "check: CPU %d's hrtimer list is broken or holds "
+						"more than the %ld armed", i, armed);
+		listed += n;
+		const struct sl_task *before = NULL;
+		for (const struct sl_dlink *l = list->head; l; l = l->next) {
+			const struct sl_task *t = sl__hrtimer_task(l);
+			if (t->hrt_soft < 0 || t->state != SL_TASK_SLEEPING ||
 			    !sl_event_queued(&t->timer) || t->timer.cpu != i ||
 			    t->hrt_soft > t->timer.time || (before && before->timer.time > t->timer.time))
 				return sl_fail_internal(err, "check: task %d's nanosleep hrtimer is out of "
 							"place on CPU %d's list", t->id, i);
+			before = t;
 		}
-		if (sim->cpus[i].hrtimers.tail != prev)
-			return sl_fail_internal(err, "check: CPU %d's hrtimer list ends at the wrong "
-						"task", i);
 	}
 	if (armed != listed)
 		return sl_fail_internal(err, "check: %ld nanosleep hrtimers armed, %ld listed", armed,

@@ -226,6 +226,13 @@ static inline struct sl_task *sl__next_task(const struct sl_task *t)
 	return sl_dlist_entry(t->all_link.next, struct sl_task, all_link);
 }
 
+/* The task whose armed nanosleep hrtimer is link l of a CPU's hrtimers
+ * (NULL for none). */
+static inline struct sl_task *sl__hrtimer_task(const struct sl_dlink *l)
+{
+	return sl_dlist_entry(l, struct sl_task, hrt_link);
+}
+
 /*
  * The time `delta` after now, for an event.  While a run goes on, now is
  * at most SL_TIME_HORIZON (the event loop stops there); a delta beyond

@@ -110,6 +110,10 @@ bool sl_pipe_reads_on(const struct sl_sim *sim) { return sim->pipes.read_on; }
 
 void sl_set_sockets(struct sl_sim *sim, struct sl_sockets sockets)
 {
+	if (sockets.unix_small_truesize < 1)
+		sockets.unix_small_truesize = 1;
+	if (sockets.unix_sndbuf < 1)
+		sockets.unix_sndbuf = 1;
 	sim->sockets = sockets;
 }
 
@@ -118,19 +122,17 @@ const struct sl_sockets *sl_sockets(const struct sl_sim *sim) { return &sim->soc
 long sl_unix_socket_writes(const struct sl_sim *sim)
 {
 	const struct sl_sockets *s = &sim->sockets;
-	long t = s->unix_small_truesize > 0 ? s->unix_small_truesize : 1;
 
 	/* the last write is let in while the skbs take less than sk_sndbuf */
-	return s->unix_sndbuf > 0 ? (s->unix_sndbuf + t - 1) / t : 1;
+	return (s->unix_sndbuf + s->unix_small_truesize - 1) / s->unix_small_truesize;
 }
 
 long sl_unix_socket_writable(const struct sl_sim *sim)
 {
 	const struct sl_sockets *s = &sim->sockets;
-	long t = s->unix_small_truesize > 0 ? s->unix_small_truesize : 1;
 
 	/* wmem_alloc << 2 <= sk_sndbuf */
-	return s->unix_sndbuf > 0 ? s->unix_sndbuf / 4 / t : 0;
+	return s->unix_sndbuf / 4 / s->unix_small_truesize;
 }
 
 long sl_pipe_bytes(const struct sl_sim *sim)

@@ -115,12 +115,6 @@ sl_time sl__nanosleep_wait(const struct sl_sim *sim, int cpu, const struct sl_ta
 
 /* ---- HRTIMER: each CPU's armed sleeps, by hard expiry ---- */
 
-/* The task whose armed sleep is link l (NULL for none). */
-static inline struct sl_task *hrtimer_task(const struct sl_dlink *l)
-{
-	return sl_dlist_entry(l, struct sl_task, hrt_link);
-}
-
 void sl__hrtimer_arm(struct sl_sim *sim, int cpu, struct sl_task *t, sl_time ns)
 {
 	if (sim->timers.kind != SL_TIMERS_HRTIMER)
@@ -130,7 +124,7 @@ void sl__hrtimer_arm(struct sl_sim *sim, int cpu, struct sl_task *t, sl_time ns)
 	struct sl_dlink *after = armed->tail;
 
 	/* mostly at the tail: sleeps of one length are armed in expiry order */
-	while (after && hrtimer_task(after)->timer.time > hard)
+	while (after && sl__hrtimer_task(after)->timer.time > hard)
 		after = after->prev;
 	t->hrt_soft = sl__after(sim, ns > 0 ? ns : 0);
 	sl_dlist_insert_after(armed, after, &t->hrt_link);
@@ -149,7 +143,7 @@ void sl__hrtimer_interrupt(struct sl_sim *sim, int cpu)
 	const struct sl_dlist *armed = &sim->cpus[cpu].hrtimers;
 	struct sl_task *t;
 
-	while ((t = hrtimer_task(armed->head)) && t->hrt_soft <= sim->now && !sim->stopped) {
+	while ((t = sl__hrtimer_task(armed->head)) && t->hrt_soft <= sim->now && !sim->stopped) {
 		sl__hrtimer_disarm(sim, t);
 		sl__wake(sim, t, cpu, SL_WAKE_TIMER | SL_WAKE_IRQ);	/* and its event off */
 	}

@@ -226,6 +226,27 @@ SL_TEST(base_dlist_keeps_order_both_ways)
 	CHECK(l.head == NULL && l.tail == NULL);
 }
 
+/* sl_dlist_check: a whole list's length, -1 for a back link, a tail or a
+ * length that is wrong. */
+SL_TEST(base_dlist_check_finds_a_broken_list)
+{
+	struct dl_item it[3] = { { .id = 0 }, { .id = 1 }, { .id = 2 } };
+	struct sl_dlist l = { 0 };
+
+	CHECK(sl_dlist_check(&l, 0) == 0);
+	for (int i = 0; i < 3; i++)
+		sl_dlist_push_back(&l, &it[i].link);
+	CHECK(sl_dlist_check(&l, 3) == 3);
+	CHECK(sl_dlist_check(&l, 2) == -1);	/* longer than allowed */
+	it[2].link.prev = &it[0].link;		/* a back link skips one */
+	CHECK(sl_dlist_check(&l, 3) == -1);
+	it[2].link.prev = &it[1].link;
+	l.tail = &it[1].link;			/* the tail short of the end */
+	CHECK(sl_dlist_check(&l, 3) == -1);
+	l.tail = &it[2].link;
+	CHECK(sl_dlist_check(&l, 3) == 3);
+}
+
 SL_TEST(base_cpumask_ops)
 {
 	sl_cpumask m;

@@ -766,12 +766,14 @@ static int cfs_check_rq(struct sl_sim *sim, struct cfs *s, struct cfs_rq *rq, st
 					"(kept %ld), weighted vruntime sum %lld (kept %lld)", cpu,
 					load, rq->load, avg_load, rq->avg_load, (long long)avg,
 					(long long)rq->avg_vruntime);
-	int n = 0, numa = 0, pref = 0;
+	long n = sl_dlist_check(&rq->cfs_tasks, rq->nr_running);
+	if (n != rq->nr_running)
+		return sl_fail_internal(err, "cfs: CPU %d: cfs_tasks list broken or %ld tasks listed, "
+					"nr_running %d", cpu, n, rq->nr_running);
+	int numa = 0, pref = 0;
 	uint32_t est = 0;
 	for (const struct sl_dlink *l = rq->cfs_tasks.head; l; l = l->next) {
 		const struct cfs_entity *se = cfs_lru_entry(l);
-		if (++n > rq->nr_running || (l->next && l->next->prev != l))
-			return sl_fail_internal(err, "cfs: CPU %d: cfs_tasks list broken", cpu);
 		if (se->util_est_in && se->delayed)
 			return sl_fail_internal(err, "cfs: CPU %d: delayed task %d in util_est", cpu,
 						se->task->id);
@@ -781,9 +783,6 @@ static int cfs_check_rq(struct sl_sim *sim, struct cfs *s, struct cfs_rq *rq, st
 			pref += se->numa_nid == s->topo->cpu_node[cpu];
 		}
 	}
-	if (n != rq->nr_running || (n && rq->cfs_tasks.tail->next))
-		return sl_fail_internal(err, "cfs: CPU %d: %d tasks listed, nr_running %d", cpu, n,
-					rq->nr_running);
 	if (est != rq->avg.util_est)
 		return sl_fail_internal(err, "cfs: CPU %d: util_est %u, its tasks' %u", cpu,
 					rq->avg.util_est, est);

@@ -281,7 +281,6 @@ void cfs_place_new(struct cfs *s, struct cfs_rq *parent_rq, struct cfs_entity *s
 
 /* ---- runqueue membership ---- */
 
-
 void cfs_enqueue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsigned flags)
 {
 	/* enqueue_task_fair(): a delayed task moved or re-weighted keeps out

@@ -463,17 +463,18 @@ int cfs_rt_check(struct cfs *s, int cpu, struct sl_err *err)
 		if (bit != (rt->queue[p].head != NULL))
 			return sl_fail_internal(err, "cfs: CPU %d: RT list %d and bitmap disagree",
 						cpu, p);
-		const struct sl_dlink *prev = NULL;
-		for (const struct sl_dlink *l = rt->queue[p].head; l; prev = l, l = l->next) {
+		long k = sl_dlist_check(&rt->queue[p], rt->nr_running - n);
+		if (k < 0)
+			return sl_fail_internal(err, "cfs: CPU %d: RT list %d broken or longer than "
+						"nr_running", cpu, p);
+		n += (int)k;
+		for (const struct sl_dlink *l = rt->queue[p].head; l; l = l->next) {
 			const struct cfs_entity *se = cfs_rt_entry(l);
-			if (++n > rt->nr_running || l->prev != prev || se->cpu != cpu ||
-			    se->rt_prio != p || !se->rt || !se->rt_queued ||
+			if (se->cpu != cpu || se->rt_prio != p || !se->rt || !se->rt_queued ||
 			    se->task->state != SL_TASK_RUNNABLE)
 				return sl_fail_internal(err, "cfs: CPU %d: RT list %d broken at "
 							"task %d", cpu, p, se->task->id);
 		}
-		if (rt->queue[p].tail != prev)
-			return sl_fail_internal(err, "cfs: CPU %d: RT list %d tail", cpu, p);
 	}
 	if (n != rt->nr_running)
 		return sl_fail_internal(err, "cfs: CPU %d: %d RT tasks listed, %d counted", cpu,
