@@ -1156,6 +1156,58 @@ SL_TEST(cfs_delay_dequeue)
 	CHECKF(vlag < -200 * SL_USEC, "delay_dequeue, short sleep: lag %lld ns", (long long)vlag);
 }
 
+/*
+ * 6.12 ttwu_runnable(): a delayed task woken where it is goes through
+ * enqueue_task(ENQUEUE_DELAYED) to requeue_delayed_entity(), whose
+ * update_entity_lag() reads avg_vruntime() with the running task's
+ * vruntime as its last update left it: no update_curr() until
+ * check_preempt_wakeup_fair().  One CPU, as cfst_burnt_lag: stopped while
+ * s sleeps delayed and the hog runs between ticks, s is woken in place by
+ * hand; the hog's vruntime must not move.  (Until Dec 2026 the requeue
+ * charged the hog first.)
+ */
+SL_TEST(cfs_requeue_delayed_reads_a_stale_curr)
+{
+	bool seen = false;
+
+	for (sl_time stop = 1100 * SL_USEC; stop < 8 * SL_MSEC && !seen; stop += 100 * SL_USEC) {
+		struct cfst_run r;
+		if (!cfst_start(&r, "pack:1 core:1 pu:1", "cfs", stop)) {
+			CHECK(false);
+			return;
+		}
+		struct cfst_script *sc = cfst_new(r.sim);
+		cfst_add(sc, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+		cfst_add(sc, sl_act_sleep(10 * SL_MSEC));
+		struct cfst_script *root = cfst_new(r.sim);
+		cfst_fork(root, cfst_hog(r.sim, 200), "hog", -10);
+		cfst_fork(root, sc, "s", 0);
+		cfst_add(root, sl_act_wait());
+		cfst_add(root, sl_act_wait());
+		sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+		struct cfs *s = cfst_state(&r);
+		if (cfst_run(&r)) {
+			struct cfs_rq *rq = &s->rq[0];
+			struct cfs_entity *se = NULL;
+			for (struct sl_task *t = sl_task_first(r.sim); t; t = sl_task_next(t))
+				if (cfs_se(t)->delayed)
+					se = cfs_se(t);
+			if (se && rq->curr && rq->curr != se && rq->curr->exec_start < sl_now(r.sim)) {
+				int64_t v = rq->curr->vruntime;
+				sl_time start = rq->curr->exec_start;
+				cfs_requeue_delayed(s, rq, se);
+				CHECKF(rq->curr->vruntime == v && rq->curr->exec_start == start,
+				       "requeue moved the running task: vruntime %lld -> %lld",
+				       (long long)v, (long long)rq->curr->vruntime);
+				CHECK(!se->delayed && se->on_rq);
+				seen = true;
+			}
+		}
+		sl_sim_destroy(r.sim);
+	}
+	CHECKF(seen, "no moment with a delayed sleeper beside a running hog");
+}
+
 /* ---- EEVDF of 6.12: PLACE_REL_DEADLINE ---- */
 
 /*

@@ -405,11 +405,14 @@ bool cfs_dequeue(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se, unsign
  * queued (delayed), on its old CPU: no select_task_rq, it just stops
  * being delayed.  DELAY_ZERO: if it has meanwhile become owed service,
  * it is placed afresh at V with zero lag instead of keeping that credit.
+ * V is read with the running task's vruntime as its last update left it:
+ * enqueue_task_fair(ENQUEUE_DELAYED) returns before enqueue_entity's
+ * update_curr(), and the one in check_preempt_wakeup_fair comes after
+ * (cfs.c, cfs_wakeup).
  */
 void cfs_requeue_delayed(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
 {
 	cfs_util_est_enqueue(s, rq, se);	/* enqueue_task_fair(ENQUEUE_DELAYED) */
-	cfs_update_curr(s, rq);
 	cfs_pelt_rq(s, rq);
 	cfs_pelt_se(s, se);
 	cfs_update_lag(s, rq, se);
