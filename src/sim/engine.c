@@ -180,6 +180,11 @@ sl_time sl_next_tick(const struct sl_sim *sim, int cpu)
 	return start + sim->tick_ns + sl_tick_phase(sim, 0);
 }
 
+sl_time sl_tick_time(const struct sl_sim *sim, int cpu, uint64_t jiffy)
+{
+	return (sl_time)jiffy * sim->tick_ns + sl_tick_phase(sim, cpu);
+}
+
 static void schedule_tick(struct sl_sim *sim, sl_time jiffy_start, int cpu)
 {
 	sim->tick_cpu = cpu;

@@ -112,6 +112,9 @@ sl_time sl_tick_phase(const struct sl_sim *sim, int cpu);
 /* When `cpu`'s next tick comes, strictly after now (cpu < 0: the next
  * tick of any CPU), if something keeps the tick running until then. */
 sl_time sl_next_tick(const struct sl_sim *sim, int cpu);
+/* When `cpu`'s tick of jiffy `jiffy` comes (or came): a policy replaying
+ * skipped ticks (ticks_skipped) dates the last one with it. */
+sl_time sl_tick_time(const struct sl_sim *sim, int cpu, uint64_t jiffy);
 
 /* The kernel's preemption model, set by the policy at init as its HZ (the
  * engine's default is FULL).  NONE is a kernel without CONFIG_PREEMPT: a

@@ -1031,10 +1031,75 @@ static int sdt_never_run_hot(const char *policy, sl_time cache_hot_time)
 	return hot;
 }
 
+/*
+ * 2.6.12.1's schedule() stamps prev->last_ran before it asks whether next
+ * is prev, so a task that keeps its CPU is stamped too.  One CPU: the root
+ * runs alone for 101 ms (its 100 ms slice ends at 100 ms, and schedule()
+ * picks it again from the switched arrays), then forks a thread, which
+ * waits behind it.  At 101.5 ms the thread has its parent's last_ran of
+ * about 100 ms: hot to a 2.5 ms cache_hot_time.  The root never left the
+ * CPU; until Dec 2026 such a parent's child was as cold as the root's
+ * boot.  Returns 1 hot, 0 cold, -1 when the scene did not come about.
+ */
+static int sdt_repicked_parent_hot(void)
+{
+	struct sdt_run r;
+	int hot = -1;
+
+	if (!sdt_start(&r, "pack:1 core:1 pu:1,arch=i386", "domains", 101500 * SL_USEC))
+		return -1;
+	struct sdt_script *root = sdt_new(r.sim), *thr = sdt_new(r.sim);
+	sdt_add(thr, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	sdt_add(root, sl_act_run(101 * SL_MSEC, SL_WC_INT));
+	sdt_fork(root, thr, "thr", true, 0);
+	sdt_add(root, sl_act_run(20 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	struct sd_domain d = { .p = { .cache_hot_time = 2500 * SL_USEC } };
+	if (sdt_run(&r)) {
+		const struct sl_task *t = sdt_find(r.sim, "thr"), *p = sdt_find(r.sim, "root");
+		if (t && p && t->last_cpu < 0 && p->nvcsw + p->nivcsw == 0 && root->pc == 3)
+			hot = sd_task_hot(sd_of(t), sl_now(r.sim), &d);
+	}
+	sl_sim_destroy(r.sim);
+	return hot;
+}
+
 SL_TEST(domains_child_inherits_last_ran)
 {
 	CHECK(sdt_never_run_hot("domains", 2500 * SL_USEC) == 1);
 	CHECK(sdt_never_run_hot("domains", 500 * SL_USEC) == 0);
+	CHECK(sdt_repicked_parent_hot() == 1);
+}
+
+/*
+ * Every CPU's scheduler_tick() stamps rq->timestamp_last_tick, the clock
+ * task_hot() measures a queued task against.  When the whole machine
+ * idles the engine stops the tick and replays the missed jiffies as the
+ * first task wakes (sd_ticks_skipped): the stamp is the last of them, not
+ * the tick before the idle gap.  One CPU, HZ = 1000, timed sleeps ending
+ * between ticks (timers=exact; the timer wheel would wake the task at a
+ * tick, which stamps it): a task runs 1 ms, sleeps 50.2 ms and runs again;
+ * at 51.5 ms the stamp is 51 ms (until Dec 2026: 1 ms).
+ */
+SL_TEST(domains_tick_stamp_survives_an_idle_gap)
+{
+	struct sdt_run r;
+
+	if (!sdt_start(&r, "pack:1 core:1 pu:1,arch=i386", "domains:timers=exact", 51500 * SL_USEC)) {
+		CHECK(false);
+		return;
+	}
+	struct sdt_script *t = sdt_new(r.sim);
+	sdt_add(t, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+	sdt_add(t, sl_act_sleep(50200 * SL_USEC));
+	sdt_add(t, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &sdt_prog, t, "t");
+	if (sdt_run(&r)) {
+		sl_time stamp = sd_rq(sl_policy_data(r.sim), 0)->timestamp_last_tick;
+		CHECKF(t->pc == 3 && stamp == 51 * SL_MSEC, "pc %d, timestamp_last_tick %.3f ms",
+		       t->pc, (double)stamp / SL_MSEC);
+	}
+	sl_sim_destroy(r.sim);
 }
 
 /* One CPU: a task runs 50 ms (its sleep_avg stays 0, bonus 0), sleeps

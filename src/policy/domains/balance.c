@@ -42,17 +42,19 @@
  *   - Both versions pull expired tasks into our expired array.
  *   - cache-hot compares against the engine's last_ran (when the task left
  *     its CPU), as 2.6.12's task_hot; a child that never ran has its
- *     parent's, as 2.6.12.1's dup_task_struct copies it and sched_fork
- *     leaves it (w26: cold, no 2.6.0 tree at hand).
+ *     parent's last schedule(), re-picks included, as 2.6.12.1's
+ *     dup_task_struct copies it and sched_fork leaves it (w26: cold, no
+ *     2.6.0 tree at hand).
  *   - rebalance_tick (both versions): the stagger is HZ*cpu/NR_CPUS with
- *     NR_CPUS the machine's CPU count; each domain's last_balance starts at
- *     that offset, rounded down to its busy interval, so balancing starts
- *     staggered without a burst of catch-up balances.  When the engine
+ *     NR_CPUS the machine's CPU count (the kernel's is the build's: 8 in
+ *     i386's defconfig, 32 with X86_NUMAQ); each domain's last_balance
+ *     starts at that offset, rounded down to its busy interval, so
+ *     balancing starts staggered without a burst of catch-up balances.  When the engine
  *     stopped the tick (nothing runnable), the missed jiffies' idle
  *     balances are replayed as the first task wakes (sd_ticks_skipped):
  *     each found nothing to move, so each doubled its domain's interval
  *     and moved its clock on; 2.6.12's cpu_load decays by them, w26's
- *     memories halve.
+ *     memories halve; timestamp_last_tick is the last of them.
  *
  * Omitted / simplified:
  *   - Locks (double_lock_balance) and their contention; the balancer's
@@ -69,8 +71,9 @@ bool sd_task_hot(const struct sd_task *p, sl_time now, const struct sd_domain *s
 	const struct sl_task *t = p->task;
 
 	/* a child that never ran has the last_ran dup_task_struct copied
-	 * from its parent (sd_fork) */
-	return now - (t->last_cpu < 0 ? p->last_ran_copied : t->last_ran) < sd->p.cache_hot_time;
+	 * from its parent (sd_fork); one that ran left its CPU by schedule(),
+	 * which stamped it then, as the engine did */
+	return now - (t->last_cpu < 0 ? p->last_ran : t->last_ran) < sd->p.cache_hot_time;
 }
 
 /* can_migrate_task; `pkg_idle` is cpu_and_siblings_are_idle(this_cpu) as
@@ -374,6 +377,9 @@ void sd_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t last
 		return;
 	int64_t from = (int64_t)first > rq->last_tick ? (int64_t)first : rq->last_tick + 1;
 	rq->last_tick = (int64_t)last;
+	/* every tick's scheduler_tick() stamps it first: task_hot() measures
+	 * from the last of them, not from before the machine idled */
+	rq->timestamp_last_tick = sl_tick_time(sim, cpu, last);
 	if (s->v->rules == SD_RULES_2612 && rq->cpu_load) {
 		rq->cpu_load = sd_halved(rq->cpu_load, gap);
 		sd_load_changed(s, cpu);

@@ -190,7 +190,9 @@ struct sd_task {
 	bool first_time_slice;
 	int64_t sleep_avg;		/* ns */
 	sl_time timestamp;		/* ns of the last switch or wakeup */
-	sl_time last_ran_copied;	/* 2.6.12: the parent's last_ran, copied at fork */
+	/* 2.6.12's p->last_ran: stamped by every schedule() with it as prev,
+	 * a re-pick too, and copied from the parent at fork (w26: cold) */
+	sl_time last_ran;
 	int activated;			/* -1 uninterruptible, 1 by a task, 2 by an interrupt */
 	int interactive_credit;
 	/* set_cpus_allowed's request to the migration thread (domains/attr.c) */

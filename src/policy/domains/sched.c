@@ -385,6 +385,7 @@ void sd_put_prev(struct sl_sim *sim, struct sd_sched *s, struct sl_task *prev)
 	struct sd_task *p = sd_of(prev);
 
 	sd_charge_run_time(s, p, sl_now(sim));
+	p->last_ran = sl_now(sim);	/* also when schedule() keeps prev */
 	if (prev->state != SL_TASK_RUNNABLE && p->array) {
 		sd_dequeue(p);
 		sd_nr_add(s, p->cpu, -1);
@@ -506,7 +507,7 @@ void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
 	c->move_next = NULL;
 	c->timestamp = sl_now(sim);
 	/* as long before as boot: cold */
-	c->last_ran_copied = -SL_TIME_HORIZON;
+	c->last_ran = -SL_TIME_HORIZON;
 	if (!parent) {
 		sd_fork_root(sim, s, c);
 		return;
@@ -515,13 +516,12 @@ void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
 	/* copy_process: the slice is split so that forking creates no time */
 	struct sd_task *pp = sd_of(parent);
 	/* dup_task_struct copies last_ran, sched_fork leaves it: the parent's
-	 * last switch out (or what it was given at its own fork), so a
-	 * child forked soon after its parent ran elsewhere is cache-hot to
-	 * the balancers until it runs (2.6.12.1; w26's 2.6.0 base is not at
-	 * hand, and keeps a never-run child cold) */
+	 * last schedule() as prev, a switch out or a re-pick (or what it was
+	 * given at its own fork), so a child forked soon after is cache-hot
+	 * to the balancers until it runs (2.6.12.1; w26's 2.6.0 base is not
+	 * at hand, and keeps a never-run child cold) */
 	if (s->base_2612)
-		c->last_ran_copied = parent->nvcsw + parent->nivcsw > 0 ? parent->last_ran
-									: pp->last_ran_copied;
+		c->last_ran = pp->last_ran;
 	int cpu = parent->cpu >= 0 ? parent->cpu : pp->cpu;
 	c->sleep_avg = pp->sleep_avg;
 	c->interactive_credit = pp->interactive_credit;
