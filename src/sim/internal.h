@@ -74,6 +74,7 @@ struct sl_chan {
 	bool read_woke_writer;	/* the last read woke a blocked writer */
 	bool read_on;		/* a pipe whose kernel reads on (sl_set_pipes) */
 	unsigned reader_wake, writer_wake;	/* a socket's: SL_WAKE_SOCK */
+	bool newest_first;	/* a kernel wait queue's non-exclusive waiters */
 	struct sl_waitq readers, writers;
 };
 

@@ -198,12 +198,18 @@ void sl_set_timers_as(struct sl_sim *sim, struct sl_timers timers, int kind_choi
  *   read_on: 2.4.27 pipe_read and 2.6.12.1 pipe_readv, having emptied the
  *     pipe with bytes still wanted while a writer is blocked on it, wake
  *     the writers synchronously and wait for more in the same call
- *     ("syscall merging"); 6.12's returns what it got. */
+ *     ("syscall merging"); 6.12's returns what it got.
+ *   exclusive: 6.12 pipe_read and pipe_write sleep with
+ *     wait_event_interruptible_exclusive, queued oldest first; 2.4.27's
+ *     and 2.6.12.1's pipe_wait queues them as every non-exclusive wait
+ *     is, at the head, so that a wakeup reaches the newest first
+ *     (add_wait_queue, prepare_to_wait; sl_chan_new). */
 #define SL_PAGE_BYTES 4096
 #define SL_PIPE_BUFFERS 16	/* 2.6.11+ PIPE_BUFFERS, 6.12 PIPE_DEF_BUFFERS */
 struct sl_pipes {
 	int pages;
 	bool read_on;
+	bool exclusive;
 };
 void sl_set_pipes(struct sl_sim *sim, struct sl_pipes pipes);
 /* The kernels' pipes.  2.5 and 2.6.0 (no tree at hand) are read as their
@@ -211,7 +217,8 @@ void sl_set_pipes(struct sl_sim *sim, struct sl_pipes pipes);
 #define SL_PIPES_2_4 ((struct sl_pipes){ .pages = 1, .read_on = true })
 #define SL_PIPES_2_6_0 ((struct sl_pipes){ .pages = 1, .read_on = true })
 #define SL_PIPES_2_6_12 ((struct sl_pipes){ .pages = SL_PIPE_BUFFERS, .read_on = true })
-#define SL_PIPES_6_12 ((struct sl_pipes){ .pages = SL_PIPE_BUFFERS, .read_on = false })
+#define SL_PIPES_6_12 ((struct sl_pipes){ .pages = SL_PIPE_BUFFERS, .read_on = false, \
+					  .exclusive = true })
 
 /*
  * The kernel's socket buffers, set at init as its pipes (the engine's
@@ -388,7 +395,11 @@ double sl_task_speed(const struct sl_task *t);
  * it.  With sync_wakeups it is a pipe: a wakeup is sync (SL_WAKE_SYNC) when
  * the waker is about to sleep (a write that fills it with bytes to go),
  * else SL_WAKE_PIPE (sync.c); without, plain wakeups (see also
- * sl_chan_mark_socket). */
+ * sl_chan_mark_socket).  Its waiters queue oldest first and a wakeup
+ * reaches them in that order, as a futex's do; a kernel's wait queue
+ * (pipes, sockets, poll) puts non-exclusive waiters at its head and
+ * wakes the newest first (sl_pipe_new, sl_chan_mark_socket,
+ * sl_chan_mark_polled). */
 struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups);
 /* A pipe as the policy's kernel has it (sl_set_pipes): a channel with a pipe's wakeups that holds `bytes`
  * (0: the kernel's pipe, sl_pipe_bytes).  Under a one-page kernel (2.4,
@@ -428,6 +439,11 @@ enum sl_sock_kind {
  * version).  A loopback TCP socket's wakeups, both ways, also carry
  * SL_WAKE_IRQ: the softirq that delivers data and ACKs makes them. */
 void sl_chan_mark_socket(struct sl_chan *c, enum sl_sock_kind kind);
+/* c's readers wait in poll() (or select()), not in read(): each is a poll
+ * table entry on the file's wait queue (__pollwait: add_wait_queue, at
+ * the head), so a wakeup reaches the newest first whatever the kernel's
+ * read() would do (2.4.27 to 6.12 fs/select.c). */
+void sl_chan_mark_polled(struct sl_chan *c);
 struct sl_mutex *sl_mutex_new(struct sl_sim *sim);
 /* A mutex standing for a device's request queue: its waiters sleep
  * uninterruptibly (TASK_UNINTERRUPTIBLE, as a reader waiting for its page

@@ -31,6 +31,13 @@
  * at most a quarter of sk_sndbuf (unix_write_space, unix_writable; 2.4.27,
  * 2.6.11, 6.12 net/unix/af_unix.c), the workload's to set.
  *
+ * Waiters queue as their kernel's do: a futex's (mutexes, barriers, plain
+ * channels) oldest first; a pipe's under 2.4.27 and 2.6.12.1 (pipe_wait),
+ * a socket's (sk_sleep) and poll()'s in every kernel at the head, so that
+ * a wake-all reaches the newest first; 6.12's pipe readers and writers
+ * wait exclusively, oldest first (6.12 wakes one of them where the engine
+ * wakes all).
+ *
  * A socket's wakeups (sl_chan_mark_socket) are marked SL_WAKE_SOCK: 2.4.27
  * and 2.6.11 wake its reader with wake_up_interruptible (sock_def_readable)
  * and its AF_UNIX writers the same (unix_write_space), 6.12 both with
@@ -51,6 +58,18 @@ void sl__waitq_add(struct sl_waitq *wq, struct sl_task *t)
 	else
 		wq->head = t;
 	wq->tail = t;
+}
+
+/* add_wait_queue() and prepare_to_wait() put a non-exclusive waiter at
+ * the head of the queue, which __wake_up_common walks from the head: the
+ * newest is woken first (2.4.27, 2.6.12.1 and 6.12 kernel/sched*, wait.c). */
+static void waitq_add_head(struct sl_waitq *wq, struct sl_task *t)
+{
+	t->waitq = wq;
+	t->wq_next = wq->head;
+	wq->head = t;
+	if (!wq->tail)
+		wq->tail = t;
 }
 
 void sl__waitq_remove(struct sl_task *t)
@@ -144,6 +163,7 @@ struct sl_chan *sl_pipe_new(struct sl_sim *sim, long bytes)
 {
 	struct sl_chan *ch = sl_chan_new(sim, bytes > 0 ? bytes : sl_pipe_bytes(sim), true);
 	ch->read_on = sim->pipes.read_on;
+	ch->newest_first = !sim->pipes.exclusive;
 	/* a page's share of what it holds: 4,096 bytes of page-sized
 	 * writes, 4,000 of hackbench's whole 100-byte messages; a pipe
 	 * sized to one page wakes at any read, as a one-page kernel's */
@@ -167,6 +187,14 @@ void sl_chan_mark_socket(struct sl_chan *c, enum sl_sock_kind kind)
 
 	c->reader_wake = SL_WAKE_SOCK | (tcp ? SL_WAKE_IRQ : 0);
 	c->writer_wake = tcp ? SL_WAKE_IRQ : SL_WAKE_SOCK;
+	/* unix_stream_data_wait, sock_wait_for_wmem, sk_wait_data and
+	 * sk_stream_wait_memory wait non-exclusively (2.4.27 to 6.12) */
+	c->newest_first = true;
+}
+
+void sl_chan_mark_polled(struct sl_chan *c)
+{
+	c->newest_first = true;
 }
 
 void sl_chan_sync_always(struct sl_chan *c)
@@ -196,15 +224,31 @@ struct sl_barrier *sl_barrier_new(struct sl_sim *sim, int parties)
 	return b;
 }
 
-static int sleep_on(struct sl_sim *sim, struct sl_waitq *wq, struct sl_task *t)
+static int sleep_now(struct sl_sim *sim, struct sl_task *t)
 {
-	sl__waitq_add(wq, t);
 	t->uninterruptible = false;
 	t->slept_at = sim->now;
 	t->state = SL_TASK_SLEEPING;
 	t->nvcsw++;
 	sim->nr_runnable--;
 	return 0;
+}
+
+static int sleep_on(struct sl_sim *sim, struct sl_waitq *wq, struct sl_task *t)
+{
+	sl__waitq_add(wq, t);
+	return sleep_now(sim, t);
+}
+
+/* A channel's waiter queues as its kind's do (sl_chan_new). */
+static int sleep_on_chan(struct sl_sim *sim, const struct sl_chan *ch, struct sl_waitq *wq,
+			 struct sl_task *t)
+{
+	if (ch->newest_first)
+		waitq_add_head(wq, t);
+	else
+		sl__waitq_add(wq, t);
+	return sleep_now(sim, t);
 }
 
 void sl__sleep_io(struct sl_sim *sim, struct sl_waitq *wq, struct sl_task *t)
@@ -233,7 +277,7 @@ static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	 * larger than the pipe could never fit: it goes in pieces.) */
 	if (ch->pipe && want <= SL_PIPE_BUF && want <= ch->capacity && want > room &&
 	    !ch->closed)
-		return sleep_on(sim, &ch->writers, t);
+		return sleep_on_chan(sim, ch, &ch->writers, t);
 	long n = want < room ? want : room;
 
 	ch->level += n;
@@ -245,7 +289,7 @@ static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 				   : done && !ch->sync_always ? SL_WAKE_PIPE : SL_WAKE_SYNC);
 	if (done)
 		return 1;
-	return sleep_on(sim, &ch->writers, t);
+	return sleep_on_chan(sim, ch, &ch->writers, t);
 }
 
 static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
@@ -259,7 +303,7 @@ static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 		 * break") */
 		if (ch->closed || (t->result > 0 && !ch->writers.head))
 			return 1;
-		return sleep_on(sim, &ch->readers, t);
+		return sleep_on_chan(sim, ch, &ch->readers, t);
 	}
 	long n = t->act.u.chan.bytes < ch->level ? t->act.u.chan.bytes : ch->level;
 	ch->level -= n;
@@ -273,7 +317,7 @@ static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 		 * wait for more in the same call. */
 		ch->read_woke_writer = true;
 		sl__waitq_wake_all(sim, &ch->writers, c->id, SL_WAKE_SYNC);
-		return sleep_on(sim, &ch->readers, t);
+		return sleep_on_chan(sim, ch, &ch->readers, t);
 	}
 	ch->read_woke_writer = ch->writers.head && ch->level <= ch->write_space;
 	if (ch->read_woke_writer)

@@ -33,9 +33,10 @@
  * wakeups (wake_up_interruptible_sync in pipe_write), sockets plain ones
  * in 2.4 and 2.6 and sync ones in 6.12 (sock_def_readable,
  * unix_write_space: SL_WAKE_SOCK).  The go signal is one write that wakes
- * every poller at once, through a pipe or a socket pair as the messages'
- * channels are (fdpair), with their wakeups.  Metric: the time from the go signal to the last
- * reap, what hackbench prints ("Time: s.mmm").
+ * every poller at once, the last to poll first (poll's wait queue entries
+ * are non-exclusive), through a pipe or a socket pair as the messages'
+ * channels are (fdpair), with their wakeups.  Metric: the time from the go
+ * signal to the last reap, what hackbench prints ("Time: s.mmm").
  *
  * Sources: Rusty Russell's version in Erich Focht's numa_test attachment
  * (LKML, <200210062224.50087.efocht@ess.nec.de>; numa_test's dispatch
@@ -116,7 +117,7 @@ static struct sl_chan *proc_chan(const struct hb_proc *p)
  * message, charged at its write (hackbench.h, SHARED): the fit cannot
  * tell where in a message's life the lines are paid, and it was made on
  * a run with a read call per 120 messages, where writes were the calls. */
-static void act_write_call(struct sl_action *a, struct sl_task *t, const struct hb_run *run,
+static void act_write_call(struct sl_action *a, struct sl_task *t, struct hb_run *run,
 			   double ns)
 {
 	if (run->cost.shared_ns > 0) {
@@ -124,7 +125,9 @@ static void act_write_call(struct sl_action *a, struct sl_task *t, const struct 
 		int others = run->on_cpu - (t->cpu >= 0);
 		/* the lines were last written by any of the CPUs running the
 		 * run: by another one in others / (others + 1) of the calls */
-		ns += run->cost.shared_ns * others / (others + 1.0);
+		double shared = run->cost.shared_ns * others / (others + 1.0);
+		run->shared_paid_ns += shared;
+		ns += shared;
 	}
 	act_call(a, t, run, ns);
 }
@@ -382,6 +385,7 @@ void hb_setup(struct sl_sim *sim, struct hb_run *run, const struct hb_config *cf
 	/* socket pairs or pipes too, as the messages' (fdpair) */
 	run->ready = hb_channel(sim, run->nchildren, cfg->pipe);
 	run->go = hb_channel(sim, run->nchildren, cfg->pipe);
+	sl_chan_mark_polled(run->go);
 	run->group_bytes = sl_sim_alloc(sim, sizeof(*run->group_bytes) * (size_t)cfg->groups);
 	run->procs = sl_sim_alloc(sim, sizeof(*run->procs) * (size_t)run->nchildren);
 	for (int i = 0; i < run->nchildren; i++) {

@@ -129,6 +129,7 @@ struct hb_run {
 	sl_time t_end;			/* ... after the last child was reaped */
 	long writes, reads;		/* syscalls that moved data */
 	long bytes_written, bytes_read;
+	double shared_paid_ns;		/* the shared lines' part of the writes */
 	bool done;
 };
 

@@ -1783,6 +1783,81 @@ SL_TEST(engine_socket_wakeups_are_marked)
 	/* a pipe marked a socket keeps its pipe wakeups: the pipe test above */
 }
 
+enum waiter_kind { WAIT_PLAIN, WAIT_PIPE, WAIT_PIPE_EXCL, WAIT_UNIX, WAIT_TCP, WAIT_POLLED };
+
+/* One CPU, FIFO: readers a, b and c block on an empty channel in that
+ * order, then w writes three bytes, which wakes all three.  The order of
+ * the wakeups, as a string ("cba"), or "" if the run failed. */
+static void wake_order(enum waiter_kind kind, char out[4])
+{
+	struct sl_machine m;
+	struct sl_sim *sim = load_zeroed(&m, "pack:1 core:1 pu:1")
+			     ? checked_sim(&m, &flagrec_ops, 1, NULL) : NULL;
+	out[0] = '\0';
+	if (!sim)
+		return;
+	if (kind == WAIT_PIPE_EXCL)
+		sl_set_pipes(sim, SL_PIPES_6_12);
+	else if (kind == WAIT_PIPE)
+		sl_set_pipes(sim, SL_PIPES_2_6_12);
+	struct sl_chan *ch = kind == WAIT_PIPE || kind == WAIT_PIPE_EXCL ? sl_pipe_new(sim, 0)
+									 : sl_chan_new(sim, 4096, false);
+	if (kind == WAIT_UNIX || kind == WAIT_TCP)
+		sl_chan_mark_socket(ch, kind == WAIT_TCP ? SL_SOCK_TCP_LOOPBACK : SL_SOCK_UNIX);
+	if (kind == WAIT_POLLED)
+		sl_chan_mark_polled(ch);
+	struct script *root = script_new(sim);
+	static const char *const names[] = { "a", "b", "c" };
+	for (int i = 0; i < 3; i++) {
+		struct script *rd = script_new(sim);
+		script_add(rd, (struct sl_action){ .kind = SL_ACT_CHAN_READ,
+						   .u.chan = { .chan = ch, .bytes = 1 } });
+		struct sl_action f = fork_of(rd);
+		f.u.fork.comm = names[i];
+		script_add(root, f);
+	}
+	struct script *w = script_new(sim);
+	script_add(w, sl_act_run(1e6, SL_WC_INT));
+	script_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE,
+					  .u.chan = { .chan = ch, .bytes = 3 } });
+	struct sl_action fw = fork_of(w);
+	fw.u.fork.comm = "w";
+	script_add(root, fw);
+	for (int i = 0; i < 4; i++)
+		script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	struct sl_run_stats st;
+	if (run(sim, &st) == 0) {
+		const struct flagrec *r = sl_policy_data(sim);
+		int k = 0;
+		for (int i = 0; i < r->n && k < 3; i++)
+			if (r->who[i] >= 'a' && r->who[i] <= 'c')
+				out[k++] = r->who[i];
+		out[k] = '\0';
+	}
+	sl_sim_destroy(sim);
+}
+
+/* Who a wake-all reaches first.  A kernel wait queue takes a non-exclusive
+ * waiter at its head (add_wait_queue, prepare_to_wait: 2.4.27, 2.6.12.1,
+ * 6.12) and wakes from the head, newest first: 2.x pipes (pipe_wait),
+ * sockets (sk_sleep) and poll()'s entries.  6.12's pipes wait exclusively,
+ * oldest first, and so does a futex (a plain channel).  Until Dec 2026
+ * every queue woke oldest first. */
+SL_TEST(engine_kernel_wait_queues_wake_the_newest_first)
+{
+	static const struct { enum waiter_kind kind; const char *order; } cases[] = {
+		{ WAIT_PLAIN, "abc" }, { WAIT_PIPE, "cba" }, { WAIT_PIPE_EXCL, "abc" },
+		{ WAIT_UNIX, "cba" },  { WAIT_TCP, "cba" },  { WAIT_POLLED, "cba" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char got[4];
+		wake_order(cases[i].kind, got);
+		CHECKF(strcmp(got, cases[i].order) == 0, "kind %d: woken %s, not %s",
+		       (int)cases[i].kind, got, cases[i].order);
+	}
+}
+
 /* release_task: the policy's release op runs when the parent reaps the
  * child in wait() - REAP's WNOHANG or a WAIT - not at the child's exit
  * (2.4.27 kernel/exit.c sys_wait4 -> release_task; 2.6.11 wait_task_zombie
@@ -1942,12 +2017,14 @@ SL_TEST(engine_mutex_excludes_and_barrier_releases)
 }
 
 /*
- * Wait queues wake first-in first-out.  On one CPU under the FIFO test
- * policy a woken task is queued in the order it was woken, so the order in
- * which the waiters get through is the order they were woken.  Three
- * waiters block in order 1, 2, 3 (they are spawned, so run, in that
- * order): on a held mutex, on an empty pipe fed one byte at a time, on a
- * barrier of four.  Expected logs, by hand: mutex 1 2 3; pipe 1 2 3 (the
+ * A futex's waiters, and a plain channel's, wake first-in first-out (a
+ * kernel wait queue's non-exclusive ones do not:
+ * engine_kernel_wait_queues_wake_the_newest_first).  On one CPU under the
+ * FIFO test policy a woken task is queued in the order it was woken, so
+ * the order in which the waiters get through is the order they were
+ * woken.  Three waiters block in order 1, 2, 3 (they are spawned, so run,
+ * in that order): on a held mutex, on an empty plain channel fed one byte
+ * at a time, on a barrier of four.  Expected logs, by hand: mutex 1 2 3; pipe 1 2 3 (the
  * first woken reads the byte, the others sleep again in order); barrier
  * 4 1 2 3 (the last to arrive goes on at once).  Newest-first wakeups
  * give 3 2 1, 3 1 2 and 4 3 2 1.
