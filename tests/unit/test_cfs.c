@@ -347,6 +347,20 @@ static void cfst_spawn_hog(struct cfst_run *r, double ms)
 	sl_sim_spawn_root(r->sim, &cfst_prog, root, "root");
 }
 
+/* A root that forks `a` then `b` (names and nices as given) and waits for
+ * both. */
+static void cfst_spawn_two(struct cfst_run *r, struct cfst_script *a, const char *a_name, int a_nice,
+			   struct cfst_script *b, const char *b_name, int b_nice)
+{
+	struct cfst_script *root = cfst_new(r->sim);
+
+	cfst_fork(root, a, a_name, a_nice);
+	cfst_fork(root, b, b_name, b_nice);
+	cfst_add(root, sl_act_wait());
+	cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r->sim, &cfst_prog, root, "root");
+}
+
 static struct cfs *cfst_state(struct cfst_run *r)
 {
 	return sl_policy_data(r->sim);
@@ -617,12 +631,7 @@ static bool cfst_two_hogs(const char *policy, double ms, int *core_a, int *core_
 
 	if (!cfst_start(&r, "pack:2 core:1 pu:2", policy, (sl_time)(ms * SL_MSEC)))
 		return false;
-	struct cfst_script *root = cfst_new(r.sim);
-	cfst_fork(root, cfst_hog(r.sim, 5000), "a", 0);
-	cfst_fork(root, cfst_hog(r.sim, 5000), "b", 0);
-	cfst_add(root, sl_act_wait());
-	cfst_add(root, sl_act_wait());
-	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	cfst_spawn_two(&r, cfst_hog(r.sim, 5000), "a", 0, cfst_hog(r.sim, 5000), "b", 0);
 	if (cfst_run(&r)) {
 		const struct sl_topo *topo = sl_topo(r.sim);
 		struct sl_task *a = cfst_find(r.sim, "a"), *b = cfst_find(r.sim, "b");
@@ -669,12 +678,7 @@ static double cfst_share_ratio(const char *policy, int nice)
 
 	if (!cfst_start(&r, "pack:1 core:1 pu:1", policy, 3 * SL_SEC))
 		return -1;
-	struct cfst_script *root = cfst_new(r.sim);
-	cfst_fork(root, cfst_hog(r.sim, 10000), "n0", 0);
-	cfst_fork(root, cfst_hog(r.sim, 10000), "nx", nice);
-	cfst_add(root, sl_act_wait());
-	cfst_add(root, sl_act_wait());
-	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	cfst_spawn_two(&r, cfst_hog(r.sim, 10000), "n0", 0, cfst_hog(r.sim, 10000), "nx", nice);
 	if (cfst_run(&r)) {
 		struct sl_task *a = cfst_find(r.sim, "n0"), *b = cfst_find(r.sim, "nx");
 		if (a && b && b->user_ns + b->sys_ns > 0)
@@ -1108,12 +1112,7 @@ static bool cfst_burnt_lag(const char *policy, double sleep_ms, int64_t *vlag, s
 	cfst_add(sc, sl_act_run(1 * SL_MSEC, SL_WC_INT));
 	cfst_add(sc, sl_act_sleep((sl_time)(sleep_ms * SL_MSEC)));
 	cfst_add(sc, sl_act_run(1 * SL_MSEC, SL_WC_INT));
-	struct cfst_script *root = cfst_new(r.sim);
-	cfst_fork(root, cfst_hog(r.sim, 200), "hog", -10);
-	cfst_fork(root, sc, "s", 0);
-	cfst_add(root, sl_act_wait());
-	cfst_add(root, sl_act_wait());
-	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	cfst_spawn_two(&r, cfst_hog(r.sim, 200), "hog", -10, sc, "s", 0);
 	if (cfst_run(&r) && sc->pc == sc->n) {
 		*vlag = sc->vlag[2];
 		*late = sc->at[2] - (sc->at[1] + (sl_time)(sleep_ms * SL_MSEC));
@@ -1179,12 +1178,7 @@ SL_TEST(cfs_requeue_delayed_reads_a_stale_curr)
 		struct cfst_script *sc = cfst_new(r.sim);
 		cfst_add(sc, sl_act_run(1 * SL_MSEC, SL_WC_INT));
 		cfst_add(sc, sl_act_sleep(10 * SL_MSEC));
-		struct cfst_script *root = cfst_new(r.sim);
-		cfst_fork(root, cfst_hog(r.sim, 200), "hog", -10);
-		cfst_fork(root, sc, "s", 0);
-		cfst_add(root, sl_act_wait());
-		cfst_add(root, sl_act_wait());
-		sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+		cfst_spawn_two(&r, cfst_hog(r.sim, 200), "hog", -10, sc, "s", 0);
 		struct cfs *s = cfst_state(&r);
 		if (cfst_run(&r)) {
 			struct cfs_rq *rq = &s->rq[0];
@@ -1224,12 +1218,7 @@ static bool cfst_moved_deadline(const char *policy, int64_t *before, int64_t *af
 
 	if (!cfst_start(&r, "pack:1 core:2 pu:1", policy, 2 * SL_MSEC))
 		return false;
-	struct cfst_script *root = cfst_new(r.sim);
-	cfst_fork(root, cfst_hog(r.sim, 100), "a", 0);
-	cfst_fork(root, cfst_hog(r.sim, 100), "b", 0);
-	cfst_add(root, sl_act_wait());
-	cfst_add(root, sl_act_wait());
-	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	cfst_spawn_two(&r, cfst_hog(r.sim, 100), "a", 0, cfst_hog(r.sim, 100), "b", 0);
 	struct cfs *s = cfst_state(&r);
 	if (cfst_run(&r)) {
 		struct cfs_entity *se = NULL;
@@ -1569,12 +1558,7 @@ SL_TEST(cfs_pelt_removed_and_delayed)
 	struct cfst_script *w = cfst_new(r.sim);
 	cfst_add(w, sl_act_run(20 * SL_MSEC, SL_WC_INT));
 	cfst_add(w, sl_act_sleep(1 * SL_SEC));
-	struct cfst_script *root = cfst_new(r.sim);
-	cfst_fork(root, cfst_hog(r.sim, 1000), "hog", 0);
-	cfst_fork(root, w, "w", 0);
-	cfst_add(root, sl_act_wait());
-	cfst_add(root, sl_act_wait());
-	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	cfst_spawn_two(&r, cfst_hog(r.sim, 1000), "hog", 0, w, "w", 0);
 	struct cfs *s = cfst_state(&r);
 	CHECK(cfst_run(&r));
 	struct cfs_entity *se = cfs_se(cfst_find(r.sim, "w"));
