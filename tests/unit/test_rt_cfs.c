@@ -546,6 +546,36 @@ SL_TEST(rt_cfs_batch_no_wakeup_preemption)
 	CHECKF(batch > 1 * SL_MSEC, "BATCH waited %.3f ms", rtc_ms(batch));
 }
 
+/* 6.12 select_task_rq_fair() calls record_wakee() on current whatever its
+ * class: a FIFO task that wakes a fair one counts the wakee in its flips
+ * (wake_wide reads them).  Two CPUs (with one, select_task_rq is not
+ * asked): w blocks reading a channel, rt runs 1 ms and writes to it; the
+ * run stops before rt's exit wakes its parent.  Until Dec 2026 only a fair
+ * waker recorded. */
+SL_TEST(rt_cfs_rt_waker_records_its_wakee)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:2 pu:1", "cfs", 1500 * SL_USEC))
+		return;
+	struct sl_chan *ch = sl_chan_new(r.sim, 64, false);
+	struct rtc_script *root = rtc_new(r.sim), *rt = rtc_new(r.sim), *w = rtc_new(r.sim);
+	rtc_add(w, (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { .chan = ch, .bytes = 1 } });
+	rtc_run(rt, 1);
+	rtc_add(rt, (struct sl_action){ .kind = SL_ACT_CHAN_WRITE, .u.chan = { .chan = ch, .bytes = 1 } });
+	rtc_run(rt, 1);
+	rtc_fork(root, w, "w", SL_SCHED_NORMAL, 0, 0, 0);
+	rtc_fork(root, rt, "rt", SL_SCHED_FIFO, 10, 0, 0);
+	if (!rtc_go(&r, root))
+		return;
+	const struct sl_task *waker = rtc_find(r.sim, "rt"), *wakee = rtc_find(r.sim, "w");
+	CHECKF(waker && wakee && cfs_se(waker)->last_wakee == wakee &&
+	       cfs_se(waker)->wakee_flips == 1, "rt's last wakee %s, flips %u",
+	       waker && cfs_se(waker)->last_wakee ? cfs_se(waker)->last_wakee->comm : "none",
+	       waker ? cfs_se(waker)->wakee_flips : 0u);
+	sl_sim_destroy(r.sim);
+}
+
 /* One CPU, 10 s: a SCHED_IDLE hog beside a nice-0 hog gets 3 / 1027. */
 SL_TEST(rt_cfs_idle_weight)
 {

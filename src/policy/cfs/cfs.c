@@ -528,7 +528,10 @@ static void cfs_wakeup(struct sl_sim *sim, struct sl_task *t, int waker_cpu, uns
 	}
 	if (waker_cpu < 0 || waker_cpu >= s->ncpus)
 		waker_cpu = prev_cpu;
-	struct cfs_entity *waker = (flags & SL_WAKE_TIMER) ? NULL : s->rq[waker_cpu].curr;
+	/* current, whatever its class (select_task_rq_fair's record_wakee
+	 * and wake_affine_weight's task_h_load(current)); a timer has none */
+	struct sl_task *cur = (flags & SL_WAKE_TIMER) ? NULL : sl_curr(sim, waker_cpu);
+	struct cfs_entity *waker = cur ? cfs_se(cur) : NULL;
 	/* 6.12 fs/pipe.c wakes a pipe's other end with
 	 * wake_up_interruptible_sync_poll whether or not the waker sleeps;
 	 * kernel/exit.c __wake_up_parent uses __wake_up_sync_key, but
