@@ -49,12 +49,13 @@
  *     NR_CPUS the machine's CPU count (the kernel's is the build's: 8 in
  *     i386's defconfig, 32 with X86_NUMAQ); each domain's last_balance
  *     starts at that offset, rounded down to its busy interval, so
- *     balancing starts staggered without a burst of catch-up balances.  When the engine
- *     stopped the tick (nothing runnable), the missed jiffies' idle
- *     balances are replayed as the first task wakes (sd_ticks_skipped):
- *     each found nothing to move, so each doubled its domain's interval
- *     and moved its clock on; 2.6.12's cpu_load decays by them, w26's
- *     memories halve; timestamp_last_tick is the last of them.
+ *     balancing starts staggered without a burst of catch-up balances.
+ *     When the engine stopped the tick (nothing runnable), the missed
+ *     jiffies' idle balances are replayed as the first task wakes
+ *     (sd_ticks_skipped): each found nothing to move, so each doubled its
+ *     domain's interval and moved its clock on; 2.6.12's cpu_load decays
+ *     by them, w26's memories halve; timestamp_last_tick is the last of
+ *     them.
  *
  * Omitted / simplified:
  *   - Locks (double_lock_balance) and their contention; the balancer's
