@@ -267,6 +267,12 @@ long sl_unix_socket_writes(const struct sl_sim *sim);
  * (2.4.27 to 6.12 net/unix/af_unix.c; 51 under 2.4, 90 under 2.6.12, 69
  * under 6.12). */
 long sl_unix_socket_writable(const struct sl_sim *sim);
+/* An AF_UNIX stream socket of the policy's kernel holding `bytes`, which
+ * stand for its sk_sndbuf in the units of its small writes: a channel
+ * marked SL_SOCK_UNIX whose reads wake the blocked writers at the
+ * kernel's write space, sl_unix_socket_writable() of
+ * sl_unix_socket_writes() of it (unix_writable()). */
+struct sl_chan *sl_unix_socket_new(struct sl_sim *sim, long bytes);
 #define SL_SOCKETS_2_4 ((struct sl_sockets){ .unix_sndbuf = 65535, .unix_small_truesize = 320, \
 					     .tcp_rmem = 87380 })
 #define SL_SOCKETS_2_6_12 ((struct sl_sockets){ .unix_sndbuf = (176 + 256) * 256, \

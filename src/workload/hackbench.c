@@ -26,7 +26,7 @@
  * 2.4/2.5, 364 in 2.6.12, 278 in 6.12).  A pipe's read wakes a blocked
  * writer whenever it frees room; a socket's only once the queued skbs take
  * at most a quarter of sk_sndbuf (51 messages, 90 in 2.6.12, 69 in 6.12:
- * sl_unix_socket_writable; unix_write_space,
+ * sl_unix_socket_new; unix_write_space,
  * unix_writable, 2.4.27, 2.6.11 and 6.12 net/unix/af_unix.c), so a writer
  * that found a full socket sleeps until its reader has drained three
  * quarters of it, and every blocked writer is woken then.  Pipes use sync
@@ -357,18 +357,7 @@ long hb_chan_bytes(long buf)
 
 struct sl_chan *hb_channel(struct sl_sim *sim, long bytes, bool pipe)
 {
-	if (pipe)
-		return sl_pipe_new(sim, bytes);
-	struct sl_chan *c = sl_chan_new(sim, bytes, false);
-	sl_chan_mark_socket(c, SL_SOCK_UNIX);
-	/* unix_writable(): the skbs at most a quarter of sk_sndbuf.  bytes
-	 * stands for sk_sndbuf in the messages' units, so a read wakes the
-	 * writers at the kernel's share of it: exactly its message count
-	 * for the default buffer (51 of 205 under 2.4, 90 of 364 under
-	 * 2.6.12), about a quarter of any other */
-	long writes = sl_unix_socket_writes(sim);
-	sl_chan_set_write_space(c, (long)((long long)bytes * sl_unix_socket_writable(sim) / writes));
-	return c;
+	return pipe ? sl_pipe_new(sim, bytes) : sl_unix_socket_new(sim, bytes);
 }
 
 void hb_setup(struct sl_sim *sim, struct hb_run *run, const struct hb_config *cfg)

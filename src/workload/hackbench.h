@@ -157,10 +157,8 @@ long hb_default_buf(const struct sl_sim *sim, bool pipe);
 long hb_pipe_buf(long pipe_bytes);
 /* Capacity actually used for a requested one: whole messages, at least one. */
 long hb_chan_bytes(long buf);
-/* A channel of `bytes` as the kernel's pipe (sync wakeups; sl_pipe_new
- * says which read wakes a blocked writer) or as an AF_UNIX socket (a
- * socket's wakeups; its writers woken once a quarter of it is left):
- * hackbench's and pingpong's. */
+/* A channel of `bytes` as the kernel's pipe (sl_pipe_new) or AF_UNIX
+ * socket (sl_unix_socket_new): hackbench's and pingpong's. */
 struct sl_chan *hb_channel(struct sl_sim *sim, long bytes, bool pipe);
 
 #endif

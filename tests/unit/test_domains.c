@@ -287,7 +287,6 @@ SL_TEST(domains_hierarchy_2x2_ht)
 SL_TEST(domains_hierarchy_numa_and_smp)
 {
 	struct sdt_run r;
-	char lv[8];
 
 	/* NUMA without SMT: physical (the node's CPUs) + node */
 	if (!sdt_start(&r, "node:4 pack:1 core:4 pu:1", "domains", 0))
@@ -337,8 +336,8 @@ SL_TEST(domains_hierarchy_numa_and_smp)
 	if (!sdt_start(&r, "pack:2 core:2 pu:2", "domains:version=w26", 0))
 		return;
 	s = sdt_sched(&r);
-	sdt_levels(s, 5, lv);
-	CHECK(!strcmp(lv, "SP") && s->rqs[5].sd->parent->ngroups == 4);
+	sdt_check_levels(s, "SP");
+	CHECK(s->rqs[5].sd->parent->ngroups == 4);
 	CHECK((s->rqs[5].sd->parent->p.flags & SD_FLAG_IDLE) &&
 	      !(s->rqs[5].sd->p.flags & SD_FLAG_IDLE));
 	sl_sim_destroy(r.sim);
@@ -369,7 +368,6 @@ SL_TEST(domains_hierarchy_numa_and_smp)
 SL_TEST(domains_2612_builds_levels_of_one_group)
 {
 	struct sdt_run r;
-	char lv[8];
 
 	if (!sdt_start(&r, "pack:1 core:1 pu:2", "domains", 0))
 		return;
@@ -384,8 +382,7 @@ SL_TEST(domains_2612_builds_levels_of_one_group)
 	if (!sdt_start(&r, "pack:1 core:1 pu:2", "domains:version=w26", 0))
 		return;
 	s = sdt_sched(&r);
-	sdt_levels(s, 1, lv);
-	CHECKF(!strcmp(lv, "S"), "w26: levels %s", lv);
+	sdt_check_levels(s, "S");
 	sl_sim_destroy(r.sim);
 
 	/* NUMA with one core per node: a physical level of one group under
@@ -393,8 +390,7 @@ SL_TEST(domains_2612_builds_levels_of_one_group)
 	if (!sdt_start(&r, "node:2 pack:1 core:1 pu:1", "domains", 0))
 		return;
 	s = sdt_sched(&r);
-	sdt_levels(s, 1, lv);
-	CHECKF(!strcmp(lv, "PN"), "2 nodes: levels %s", lv);
+	sdt_check_levels(s, "PN");
 	CHECK(s->rqs[1].sd->ngroups == 1 && s->rqs[1].sd->parent->ngroups == 2);
 	sl_sim_destroy(r.sim);
 }
@@ -1690,8 +1686,7 @@ SL_TEST(domains_idle_pass_takes_hot_tasks)
 			if (strcmp(t->comm, "hog") || t->state != SL_TASK_RUNNABLE || t->cpu >= 0)
 				continue;
 			t->allowed = sl_topo(r.sim)->all_cpus;
-			t->last_cpu = 0;
-			t->last_ran = sd_rq(s, 0)->timestamp_last_tick;
+			sd_of(t)->last_ran = sd_rq(s, 0)->timestamp_last_tick;
 			hot += sd_task_hot(sd_of(t), sd_rq(s, 0)->timestamp_last_tick, sd);
 		}
 		/* a fresh domain: no failures that would lift the cache-hot rule */

@@ -40,11 +40,11 @@
  *     the package level (5 ms) and stays, which is how its active
  *     balancing was "quite broken" (Nick, Dec 2003).
  *   - Both versions pull expired tasks into our expired array.
- *   - cache-hot compares against the engine's last_ran (when the task left
- *     its CPU), as 2.6.12's task_hot; a child that never ran has its
- *     parent's last schedule(), re-picks included, as 2.6.12.1's
- *     dup_task_struct copies it and sched_fork leaves it (w26: cold, no
- *     2.6.0 tree at hand).
+ *   - cache-hot compares against the task's own last_ran, stamped by
+ *     every schedule() that had it as prev (re-picks included), as
+ *     2.6.12's task_hot; a child that never ran has its parent's, as
+ *     2.6.12.1's dup_task_struct copies it and sched_fork leaves it (w26:
+ *     cold, no 2.6.0 tree at hand).
  *   - rebalance_tick (both versions): the stagger is HZ*cpu/NR_CPUS with
  *     NR_CPUS the machine's CPU count (the kernel's is the build's: 8 in
  *     i386's defconfig, 32 with X86_NUMAQ); each domain's last_balance
@@ -69,12 +69,9 @@
 
 bool sd_task_hot(const struct sd_task *p, sl_time now, const struct sd_domain *sd)
 {
-	const struct sl_task *t = p->task;
-
-	/* a child that never ran has the last_ran dup_task_struct copied
-	 * from its parent (sd_fork); one that ran left its CPU by schedule(),
-	 * which stamped it then, as the engine did */
-	return now - (t->last_cpu < 0 ? p->last_ran : t->last_ran) < sd->p.cache_hot_time;
+	/* task_hot(): stamped by the task's last schedule() as prev, or, for
+	 * a child that never ran, copied from its parent (sd_fork) */
+	return now - p->last_ran < sd->p.cache_hot_time;
 }
 
 /* can_migrate_task; `pkg_idle` is cpu_and_siblings_are_idle(this_cpu) as
