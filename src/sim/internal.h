@@ -65,6 +65,17 @@ struct sl_waitq {
 	struct sl_task *head, *tail;
 };
 
+/* A 2.6.11+ pipe's ring of pages (2.6.12.1 pipe_inode_info's bufs,
+ * 6.12 pipe->bufs): what each page holds, oldest first.  Reads take from
+ * the oldest page and free it once it is empty; a write of less than a
+ * page merges into the newest page while it fits (offset + len, which a
+ * read of that page does not lower), other bytes take fresh pages. */
+struct sl_pipe_ring {
+	int16_t len[SL_PIPE_BUFFERS];	/* bytes in each page, from `head` on */
+	int16_t last_end;		/* the newest page's offset + len */
+	uint8_t head, n, max;		/* oldest page, pages in use, pages (0: no ring) */
+};
+
 struct sl_chan {
 	long level, capacity;
 	long write_space;	/* a read wakes blocked writers only when it
@@ -75,6 +86,8 @@ struct sl_chan {
 	bool read_on;		/* a pipe whose kernel reads on (sl_set_pipes) */
 	unsigned reader_wake, writer_wake;	/* a socket's: SL_WAKE_SOCK */
 	bool newest_first;	/* a kernel wait queue's non-exclusive waiters */
+	bool exclusive;		/* 6.12's pipe: its waiters are woken one at a time */
+	struct sl_pipe_ring ring;	/* the kernel's pipe of several pages */
 	struct sl_waitq readers, writers;
 };
 

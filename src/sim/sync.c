@@ -23,20 +23,23 @@
  * sleeps for more in the same call.  6.12 returns what it got.
  *
  * A pipe write of at most PIPE_BUF bytes is atomic (chan_write); a socket's
- * is taken in whatever room there is.
+ * is taken in whatever room there is.  The kernel's pipe of 2.6.11+ is a
+ * ring of pages (ring_write, ring_read_end): a write merges into the
+ * newest page only before it first waits, and reads free pages.
  *
  * A read wakes blocked writers only when it leaves at most the channel's
- * write space queued: any read of a pipe (pipe_read wakes the writer once
- * it took something), but an AF_UNIX socket's writer only once its skbs take
- * at most a quarter of sk_sndbuf (unix_write_space, unix_writable; 2.4.27,
- * 2.6.11, 6.12 net/unix/af_unix.c), the workload's to set.
+ * write space queued: any read of a one-page pipe (pipe_read wakes the
+ * writer once it took something), but an AF_UNIX socket's writer only once
+ * its skbs take at most a quarter of sk_sndbuf (unix_write_space,
+ * unix_writable; 2.4.27, 2.6.11, 6.12 net/unix/af_unix.c), the workload's
+ * to set; a ring's as its kernel's pipe code has it (ring_read_end).
  *
  * Waiters queue as their kernel's do: a futex's (mutexes, barriers, plain
  * channels) oldest first; a pipe's under 2.4.27 and 2.6.12.1 (pipe_wait),
  * a socket's (sk_sleep) and poll()'s in every kernel at the head, so that
  * a wake-all reaches the newest first; 6.12's pipe readers and writers
- * wait exclusively, oldest first (6.12 wakes one of them where the engine
- * wakes all).
+ * wait exclusively, oldest first, and a ring's wakeup reaches one of them
+ * (pipe_wake).
  *
  * A socket's wakeups (sl_chan_mark_socket) are marked SL_WAKE_SOCK: 2.4.27
  * and 2.6.11 wake its reader with wake_up_interruptible (sock_def_readable)
@@ -177,11 +180,15 @@ struct sl_chan *sl_pipe_new(struct sl_sim *sim, long bytes)
 	struct sl_chan *ch = sl_chan_new(sim, bytes > 0 ? bytes : sl_pipe_bytes(sim), true);
 	ch->read_on = sim->pipes.read_on;
 	ch->newest_first = !sim->pipes.exclusive;
-	/* a page's share of what it holds: 4,096 bytes of page-sized
-	 * writes, 4,000 of hackbench's whole 100-byte messages; a pipe
-	 * sized to one page wakes at any read, as a one-page kernel's */
-	if (sim->pipes.pages > 1 && ch->capacity > SL_PAGE_BYTES)
+	ch->exclusive = sim->pipes.exclusive;
+	if (sim->pipes.pages > 1 && bytes <= 0) {
+		/* the kernel's own pipe of 2.6.11+: its ring of pages */
+		ch->ring.max = (uint8_t)sim->pipes.pages;
+	} else if (sim->pipes.pages > 1 && ch->capacity > SL_PAGE_BYTES) {
+		/* a pipe of a given size under a kernel of pages: a read
+		 * wakes writers once it leaves a page's share free */
 		sl_chan_set_write_space(ch, ch->capacity - ch->capacity / sim->pipes.pages);
+	}
 	return ch;
 }
 
@@ -278,9 +285,93 @@ void sl__sleep_io(struct sl_sim *sim, struct sl_waitq *wq, struct sl_task *t)
 /* POSIX's PIPE_BUF, 4096 in Linux on every arch (include/linux/limits.h). */
 #define SL_PIPE_BUF 4096
 
+/* The kernel's wakeup of a pipe's readers or writers: one under 6.12, whose
+ * waiters wait exclusively, all under 2.x. */
+static void pipe_wake(struct sl_sim *sim, const struct sl_chan *ch, struct sl_waitq *wq,
+		      int waker_cpu, unsigned flags)
+{
+	if (ch->exclusive)
+		sl__waitq_wake_one(sim, wq, waker_cpu, flags);
+	else
+		sl__waitq_wake_all(sim, wq, waker_cpu, flags);
+}
+
+/*
+ * A write to a pipe of pages (2.6.12.1 pipe_writev, 6.12 pipe_write).  A
+ * call that has not slept yet first merges the part of its bytes short of
+ * a whole page into the newest page if they fit there; what is left takes
+ * fresh pages while the ring has one free, and the writer sleeps when it
+ * has none.  A writer woken with bytes to go takes fresh pages only: a
+ * 100-byte message written after a wait has a page to itself.
+ *
+ * Readers: 2.6.12.1 wakes them whenever the call wrote (do_wakeup), 6.12
+ * only when the pipe was empty as the call began or woke again
+ * (was_empty), one of them.  A 6.12 writer that slept and leaves room
+ * wakes the next writer (wake_next_writer).  Each wakeup is sync before
+ * the writer sleeps, else the pipe's (SL_WAKE_PIPE).
+ */
+static int ring_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t, struct sl_chan *ch)
+{
+	struct sl_pipe_ring *r = &ch->ring;
+	long want = t->act.u.chan.bytes, wrote = 0;
+	bool woken = t->act_phase > 0;
+	bool was_empty = r->n == 0;
+
+	if (ch->closed)		/* EPIPE: nothing is written */
+		return 1;
+	long part = want % SL_PAGE_BYTES;
+	if (!woken && r->n > 0 && part > 0 && r->last_end + part <= SL_PAGE_BYTES) {
+		r->len[(r->head + r->n - 1) % SL_PIPE_BUFFERS] += (int16_t)part;
+		r->last_end += (int16_t)part;
+		want -= part;
+		wrote += part;
+	}
+	while (want > 0 && r->n < r->max) {
+		long chars = want < SL_PAGE_BYTES ? want : SL_PAGE_BYTES;
+		r->len[(r->head + r->n) % SL_PIPE_BUFFERS] = (int16_t)chars;
+		r->last_end = (int16_t)chars;
+		r->n++;
+		want -= chars;
+		wrote += chars;
+	}
+	ch->level += wrote;
+	t->act.u.chan.bytes = want;
+	bool done = want <= 0;
+	if (wrote > 0 && (!ch->exclusive || was_empty))
+		pipe_wake(sim, ch, &ch->readers, c->id,
+			  done && !ch->sync_always ? SL_WAKE_PIPE : SL_WAKE_SYNC);
+	if (!done) {
+		t->act_phase = 1;
+		return sleep_on_chan(sim, ch, &ch->writers, t);
+	}
+	if (ch->exclusive && woken && r->n < r->max)
+		sl__waitq_wake_one(sim, &ch->writers, c->id, SL_WAKE_PIPE);
+	return 1;
+}
+
+/* Take n bytes from the oldest pages of a ring; the pages it empties are
+ * freed.  Returns how many. */
+static int ring_take(struct sl_pipe_ring *r, long n)
+{
+	int freed = 0;
+	while (n > 0 && r->n > 0) {
+		long take = n < r->len[r->head] ? n : r->len[r->head];
+		r->len[r->head] -= (int16_t)take;
+		n -= take;
+		if (r->len[r->head] == 0) {
+			r->head = (uint8_t)((r->head + 1) % SL_PIPE_BUFFERS);
+			r->n--;
+			freed++;
+		}
+	}
+	return freed;
+}
+
 static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 {
 	struct sl_chan *ch = t->act.u.chan.chan;
+	if (ch->ring.max)
+		return ring_write(sim, c, t, ch);
 	long room = ch->capacity - ch->level;
 	long want = t->act.u.chan.bytes;
 
@@ -305,11 +396,42 @@ static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	return sleep_on_chan(sim, ch, &ch->writers, t);
 }
 
+/*
+ * The end of a read from a pipe of pages, the bytes taken (`freed` pages
+ * emptied, the ring full as the call began: `was_full`).  2.6.12.1's
+ * pipe_readv wakes every writer when it freed a page (do_wakeup), and with
+ * bytes still wanted, the pipe empty and a writer blocked, wakes them
+ * synchronously and reads on in the same call.  6.12's pipe_read wakes one
+ * writer if the pipe was full as the call began, whatever the read freed
+ * (was_full), and a reader that slept and leaves bytes wakes the next
+ * reader (wake_next_reader).
+ */
+static int ring_read_end(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t,
+			 struct sl_chan *ch, int freed, bool was_full)
+{
+	if (ch->read_on && t->act.u.chan.bytes > 0 && ch->level == 0 && ch->writers.head &&
+	    !ch->closed) {
+		ch->read_woke_writer = true;
+		sl__waitq_wake_all(sim, &ch->writers, c->id, SL_WAKE_SYNC);
+		return sleep_on_chan(sim, ch, &ch->readers, t);
+	}
+	bool wake = ch->writers.head && (ch->exclusive ? was_full : freed > 0);
+	ch->read_woke_writer = wake;
+	if (wake)
+		pipe_wake(sim, ch, &ch->writers, c->id,
+			  ch->sync_always ? SL_WAKE_SYNC : SL_WAKE_PIPE);
+	if (ch->exclusive && t->act_phase > 1 && ch->level > 0)
+		sl__waitq_wake_one(sim, &ch->readers, c->id, SL_WAKE_PIPE);
+	return 1;
+}
+
 static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 {
 	struct sl_chan *ch = t->act.u.chan.chan;
 	if (t->act_phase++ == 0)
 		t->result = 0;	/* what the call has read (a pipe may read on) */
+	if (t->act.u.chan.bytes <= 0)
+		return 1;	/* "Null read succeeds" (2.6.12.1 pipe_readv) */
 	if (ch->level == 0) {
 		/* EOF, or what the call read before it read on, once no
 		 * writer waits to add to it (2.6.12.1 pipe_readv: "if (ret)
@@ -319,9 +441,13 @@ static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 		return sleep_on_chan(sim, ch, &ch->readers, t);
 	}
 	long n = t->act.u.chan.bytes < ch->level ? t->act.u.chan.bytes : ch->level;
+	bool was_full = ch->ring.max && ch->ring.n == ch->ring.max;
+	int freed = ch->ring.max ? ring_take(&ch->ring, n) : 0;
 	ch->level -= n;
 	t->result += n;
 	t->act.u.chan.bytes -= n;
+	if (ch->ring.max)
+		return ring_read_end(sim, c, t, ch, freed, was_full);
 	if (ch->read_on && t->act.u.chan.bytes > 0 && ch->level == 0 && ch->writers.head &&
 	    !ch->closed) {
 		/* Bytes still wanted, the pipe empty and a writer blocked:

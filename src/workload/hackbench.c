@@ -339,14 +339,8 @@ void hb_costs_for(const struct sl_sim *sim, bool pipe, double msg_ns, struct hb_
 long hb_default_buf(const struct sl_sim *sim, bool pipe)
 {
 	if (pipe)
-		return hb_pipe_buf(sl_pipe_bytes(sim));
+		return 0;	/* the kernel's own (sl_pipe_new) */
 	return sl_unix_socket_writes(sim) * HB_MSG_BYTES;
-}
-
-long hb_pipe_buf(long pipe_bytes)
-{
-	long pages = pipe_bytes / SL_PAGE_BYTES;
-	return (pages > 0 ? pages : 1) * hb_chan_bytes(SL_PAGE_BYTES);
 }
 
 long hb_chan_bytes(long buf)
@@ -365,7 +359,7 @@ void hb_setup(struct sl_sim *sim, struct hb_run *run, const struct hb_config *cf
 	int fds = cfg->fds, nchans = cfg->groups * fds;
 
 	*run = (struct hb_run){ .cfg = *cfg };
-	run->cfg.buf = hb_chan_bytes(cfg->buf);
+	run->cfg.buf = cfg->buf > 0 ? hb_chan_bytes(cfg->buf) : 0;
 	hb_costs_for(sim, cfg->pipe, cfg->msg_ns, &run->cost);
 	run->nchildren = 2 * nchans;
 	run->chans = sl_sim_alloc(sim, sizeof(*run->chans) * (size_t)nchans);
@@ -419,8 +413,9 @@ static const struct sl_param_def hb_params[] = {
 	  "AF_UNIX socket pairs (default) or pipes (-pipe)" },
 	{ "buf", SL_PARAM_INT, NULL, HB_MSG_BYTES, 1L << 30, NULL,
 	  "bytes a channel holds before the writer blocks (default: socket 20400; pipe the "
-	  "kernel's pipe in whole messages per page: 4000 in one page, 2.4 and 2.6.0; "
-	  "64000 in 16, 2.6.11+ and 6.12)" },
+	  "kernel's: one page, 40 messages, in 2.4 and 2.6.0; 16 pages in 2.6.11+ and 6.12, "
+	  "a message merged into the newest page while it fits, except by a writer that "
+	  "slept, which takes a fresh one)" },
 	{ "readsize", SL_PARAM_INT, "100", HB_MSG_BYTES, 1L << 30, NULL,
 	  "bytes a receiver asks per read: 100 = hackbench's one message per read; "
 	  "65536 = what is queued, up to 64 KB" },

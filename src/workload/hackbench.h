@@ -76,7 +76,8 @@ struct hb_config {
 	int fds;		/* senders and receivers per group (20) */
 	int loops;		/* messages each sender sends to each receiver */
 	bool pipe;		/* pipes (sync wakeups) or socket pairs */
-	long buf;		/* channel capacity, bytes: a multiple of HB_MSG_BYTES */
+	long buf;		/* channel capacity, bytes: a multiple of HB_MSG_BYTES;
+				 * 0: a pipe as the kernel has it (sl_pipe_new) */
 	double msg_ns;		/* >= 0: every write and every read costs this and
 				 * nothing else (msg_us); < 0: the machine's costs */
 	long readsize;		/* bytes a receiver asks per read (0: one message) */
@@ -147,14 +148,10 @@ double hb_default_msg_ns(const struct sl_sim *sim);
 void hb_machine_costs(const struct sl_sim *sim, bool pipe, struct hb_costs *out);
 /* The costs a run uses: msg_ns >= 0 makes every call cost msg_ns. */
 void hb_costs_for(const struct sl_sim *sim, bool pipe, double msg_ns, struct hb_costs *out);
-/* A channel's bytes: a socket's sk_sndbuf in whole skbs, or the kernel's
- * pipe in whole messages (hb_pipe_buf). */
+/* A channel's bytes: a socket's sk_sndbuf in whole skbs; 0 for a pipe,
+ * the kernel's own (sl_pipe_new: one page, or 2.6.11+'s ring of pages,
+ * which holds whole messages only: a write goes into a page whole). */
 long hb_default_buf(const struct sl_sim *sim, bool pipe);
-/* What a pipe of pipe_bytes holds of messages: whole messages per page,
- * as a write goes into a page only whole (2.4.27 pipe_write writes at most
- * PIPE_BUF atomically into the one page; 2.6.12.1 pipe_writev merges a
- * write into the last page only if it fits, else takes a new one). */
-long hb_pipe_buf(long pipe_bytes);
 /* Capacity actually used for a requested one: whole messages, at least one. */
 long hb_chan_bytes(long buf);
 /* A channel of `bytes` as the kernel's pipe (sl_pipe_new) or AF_UNIX

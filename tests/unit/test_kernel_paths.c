@@ -17,7 +17,7 @@
 static struct sl_timers timers_under_test;
 static enum sl_tick_mode tick_under_test;
 static int pipe_pages_under_test = 1;
-static bool pipe_read_on_under_test;
+static bool pipe_read_on_under_test, pipe_exclusive_under_test;
 static sl_time policy_hrtimer_under_test = -1;	/* CPU 0's, when >= 0 */
 
 static void *timed_fifo_init(struct sl_sim *sim, const struct sl_params *k, struct sl_err *e)
@@ -26,7 +26,8 @@ static void *timed_fifo_init(struct sl_sim *sim, const struct sl_params *k, stru
 	sl_set_tick_mode(sim, tick_under_test);
 	sl_set_timers(sim, &timers_under_test);
 	sl_set_pipes(sim, (struct sl_pipes){ .pages = pipe_pages_under_test,
-					    .read_on = pipe_read_on_under_test });
+					    .read_on = pipe_read_on_under_test,
+					    .exclusive = pipe_exclusive_under_test });
 	if (policy_hrtimer_under_test >= 0)
 		sl_hrtimer_start(sim, 0, 0, policy_hrtimer_under_test);
 	return f;
@@ -364,6 +365,118 @@ SL_TEST(engine_pipe_read_reads_on_while_its_writer_waits)
 	/* (a machine of no costs: the writer's wakeup and write take no time) */
 	CHECKF(at_on >= at_off && at_off >= 10 * SL_MSEC, "returned at %lld and %lld ns",
 	       (long long)at_on, (long long)at_off);
+}
+
+/* A ring of two pages, filled by a first writer; A and B, both fresh,
+ * block on 100 bytes each (at 1 and 2 ms); the reader frees the first
+ * page at 10 ms; C writes 100 bytes at 15 ms; the reader reads 100 bytes
+ * of the second page at 20 ms (if `partial`), the rest of it at 30 ms
+ * (freeing it), then at 31 ms the 300 bytes left.  When the writes of A,
+ * B and C end, what the last read got, and the run's voluntary switches.
+ * On five CPUs, so that no task waits for one. */
+struct ring_case {
+	sl_time a_done, b_done, c_done;
+	long last_read, nvcsw;
+};
+
+static bool pipe_ring_case(bool exclusive, bool partial, struct ring_case *out)
+{
+	struct sl_machine m;
+	bool ok = false;
+
+	timers_under_test = (struct sl_timers){ .kind = SL_TIMERS_EXACT };
+	tick_under_test = SL_TICK_SYNC;
+	pipe_pages_under_test = 2;
+	pipe_read_on_under_test = !exclusive;	/* 2.6.12.1 reads on, 6.12 does not */
+	pipe_exclusive_under_test = exclusive;
+	struct sl_sim *sim = load_zeroed(&m, "pack:1 core:5 pu:1")
+		? checked_sim(&m, &timed_fifo_ops, 1, NULL) : NULL;
+	pipe_pages_under_test = 1;
+	pipe_read_on_under_test = pipe_exclusive_under_test = false;
+	if (!sim)
+		return false;
+	struct sl_chan *pipe = sl_pipe_new(sim, 0);
+	struct script *f = script_new(sim), *a = script_new(sim), *b = script_new(sim);
+	struct script *c = script_new(sim), *r = script_new(sim), *root = script_new(sim);
+	script_add(f, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, 2 * SL_PAGE_BYTES));
+	script_add(a, sl_act_sleep(1 * SL_MSEC));
+	script_add(a, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, 100));
+	script_add(b, sl_act_sleep(2 * SL_MSEC));
+	script_add(b, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, 100));
+	script_add(c, sl_act_sleep(15 * SL_MSEC));
+	script_add(c, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, 100));
+	script_add(r, sl_act_sleep(10 * SL_MSEC));
+	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, SL_PAGE_BYTES));
+	script_add(r, sl_act_sleep(10 * SL_MSEC));
+	if (partial)
+		script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, 100));
+	script_add(r, sl_act_sleep(10 * SL_MSEC));
+	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, SL_PAGE_BYTES - (partial ? 100 : 0)));
+	script_add(r, sl_act_sleep(1 * SL_MSEC));	/* the woken writer writes first */
+	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, 300));
+	struct script *kids[] = { f, a, b, c, r };
+	for (int i = 0; i < 5; i++)
+		script_add(root, fork_of(kids[i]));
+	for (int i = 0; i < 5; i++)
+		script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	struct sl_run_stats st;
+	if (run(sim, &st) == 0) {
+		*out = (struct ring_case){ .a_done = a->asked_at[2], .b_done = b->asked_at[2],
+					   .c_done = c->asked_at[2], .last_read = r->result[r->n],
+					   .nvcsw = st.nvcsw };
+		ok = true;
+	}
+	sl_sim_destroy(sim);
+	return ok;
+}
+
+/* 2.6.12.1 pipe_writev merges a small write into the newest page only
+ * before the call first waits: woken when the reader frees the first
+ * page, B (the newest sleeper, woken first) takes the free page, and A,
+ * which must have a fresh page too, finds none and waits again until the
+ * second page is freed at 30 ms, while C, a fresh call, merges its 100
+ * bytes into B's page at 15 ms.  (Counting bytes alone, A would have
+ * written at 10 ms.)  A read that frees no page wakes nobody. */
+SL_TEST(engine_pipe_ring_woken_writer_takes_a_fresh_page)
+{
+	struct ring_case k, p;
+
+	if (!pipe_ring_case(false, false, &k) || !pipe_ring_case(false, true, &p)) {
+		CHECK(!"the pipe ring cases ran");
+		return;
+	}
+	CHECKF(k.b_done == 10 * SL_MSEC && k.a_done == 30 * SL_MSEC, "B wrote at %lld, A at %lld",
+	       (long long)k.b_done, (long long)k.a_done);
+	CHECKF(k.c_done == 15 * SL_MSEC, "C wrote at %lld", (long long)k.c_done);
+	CHECKF(k.last_read == 300, "the last read got %ld", k.last_read);
+	CHECKF(p.a_done == 30 * SL_MSEC && p.nvcsw == k.nvcsw,
+	       "a partial read: A wrote at %lld, %ld sleeps against %ld",
+	       (long long)p.a_done, p.nvcsw, k.nvcsw);
+}
+
+/* 6.12 waits exclusively, oldest first: the read that frees a page of
+ * the full pipe wakes A alone, and B sleeps on untouched until 30 ms (one
+ * sleep fewer than 2.6.12's wake-all).  A read that begins on a full pipe
+ * wakes a writer even when it frees nothing (was_full): B wakes at 20 ms,
+ * finds no page and sleeps again. */
+SL_TEST(engine_pipe_6_12_wakes_one_writer_when_it_was_full)
+{
+	struct ring_case old, k, p;
+
+	if (!pipe_ring_case(false, false, &old) || !pipe_ring_case(true, false, &k) ||
+	    !pipe_ring_case(true, true, &p)) {
+		CHECK(!"the pipe ring cases ran");
+		return;
+	}
+	CHECKF(k.a_done == 10 * SL_MSEC && k.b_done == 30 * SL_MSEC && k.c_done == 15 * SL_MSEC &&
+	       k.last_read == 300, "A at %lld, B at %lld, C at %lld, last read %ld",
+	       (long long)k.a_done, (long long)k.b_done, (long long)k.c_done, k.last_read);
+	CHECKF(k.nvcsw == old.nvcsw - 1, "sleeps: %ld waking one, %ld waking all", k.nvcsw,
+	       old.nvcsw);
+	CHECKF(p.b_done == 30 * SL_MSEC && p.nvcsw == k.nvcsw + 1,
+	       "a partial read of the full pipe: B at %lld, %ld sleeps against %ld",
+	       (long long)p.b_done, p.nvcsw, k.nvcsw);
 }
 
 /* ---- a device's request queue (sl_mutex_new_io) ---- */

@@ -258,7 +258,7 @@ SL_TEST(hackbench_groups_and_loops_multiply)
 		CHECKF(run->group_bytes[g] == 20 * 20 * 2 * 100, "group %d: %ld", g,
 		       run->group_bytes[g]);
 	CHECK(run->reads == run->writes);
-	CHECK(run->cfg.buf == 4000 && run->cfg.pipe);
+	CHECK(run->cfg.buf == 0 && run->cfg.pipe);	/* the kernel's pipe */
 	wb_done(&r);
 }
 
@@ -277,8 +277,6 @@ SL_TEST(hackbench_fds_change_the_group)
 
 SL_TEST(hackbench_channel_capacity_in_whole_messages)
 {
-	CHECK(hb_pipe_buf(4096) == 4000);		/* 40 messages in one page */
-	CHECK(hb_pipe_buf(16 * 4096) == 16 * 4000);	/* 2.6.11+: 40 in each of 16 */
 	CHECK(hb_chan_bytes(4096) == 4000);
 	CHECK(hb_chan_bytes(150) == 100);
 	CHECK(hb_chan_bytes(100) == 100);
