@@ -233,8 +233,11 @@ void sl_set_pipes(struct sl_sim *sim, struct sl_pipes pipes);
  *     (what a loopback connection queues before its sender blocks: the
  *     model's whole TCP flow control; net_workloads.h).
  * 2.4 and 2.5 (seed 004's 2.4.19 and 2.5.32, the O(1) kernels of 2002):
- * 65535 (SK_WMEM_MAX), an estimated 320 bytes on i386, 87380 (2.4.27 and
- * 2.6.12.1 net/ipv4/tcp.c).  2.4.27, 2.6.11 and 2.6.12.1 size
+ * 65535 (SK_WMEM_MAX); 292 bytes on i386, SKB_DATA_ALIGN(100) = 128 (for
+ * any cache line of 32 to 128 bytes) plus 2.4.27's sizeof(struct sk_buff),
+ * 164 with netfilter and traffic control configured (include/linux/
+ * skbuff.h, net/core/skbuff.c alloc_skb; 2.4.19's, 2.5's and 2.6.0's read
+ * as 2.4.27's, UNVERIFIED); 87380 (2.4.27 and 2.6.12.1 net/ipv4/tcp.c).  2.4.27, 2.6.11 and 2.6.12.1 size
  * wmem_default as (sizeof(struct sk_buff) + 256) x 256 instead
  * (net/core/sock.c); when that came in is not known here (no 2.4.19, 2.5
  * or 2.6.0 tree), so 2.4, 2.5 and 2.6.0 keep 65535 (UNVERIFIED).
@@ -264,7 +267,7 @@ const struct sl_sockets *sl_sockets(const struct sl_sim *sim);
 long sl_unix_socket_writes(const struct sl_sim *sim);
 /* At most how many small writes may be queued for a read to wake the
  * socket's blocked writers: unix_writable(), wmem_alloc x 4 <= sk_sndbuf
- * (2.4.27 to 6.12 net/unix/af_unix.c; 51 under 2.4, 90 under 2.6.12, 69
+ * (2.4.27 to 6.12 net/unix/af_unix.c; 56 under 2.4, 90 under 2.6.12, 69
  * under 6.12). */
 long sl_unix_socket_writable(const struct sl_sim *sim);
 /* An AF_UNIX stream socket of the policy's kernel holding `bytes`, which
@@ -273,7 +276,7 @@ long sl_unix_socket_writable(const struct sl_sim *sim);
  * kernel's write space, sl_unix_socket_writable() of
  * sl_unix_socket_writes() of it (unix_writable()). */
 struct sl_chan *sl_unix_socket_new(struct sl_sim *sim, long bytes);
-#define SL_SOCKETS_2_4 ((struct sl_sockets){ .unix_sndbuf = 65535, .unix_small_truesize = 320, \
+#define SL_SOCKETS_2_4 ((struct sl_sockets){ .unix_sndbuf = 65535, .unix_small_truesize = 128 + 164, \
 					     .tcp_rmem = 87380 })
 #define SL_SOCKETS_2_6_12 ((struct sl_sockets){ .unix_sndbuf = (176 + 256) * 256, \
 						.unix_small_truesize = 128 + 176, .tcp_rmem = 87380 })

@@ -163,7 +163,7 @@ struct sl_chan *sl_unix_socket_new(struct sl_sim *sim, long bytes)
 
 	sl_chan_mark_socket(c, SL_SOCK_UNIX);
 	/* the kernel's share of sk_sndbuf, in the same units: exactly its
-	 * count of small writes for a buffer of the kernel's size (51 of 205
+	 * count of small writes for a buffer of the kernel's size (56 of 225
 	 * under 2.4, 90 of 364 under 2.6.12), about a quarter of any other */
 	long long share = (long long)c->capacity * sl_unix_socket_writable(sim);
 	sl_chan_set_write_space(c, (long)(share / sl_unix_socket_writes(sim)));

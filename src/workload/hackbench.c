@@ -22,10 +22,10 @@
  * the channel operation.  A channel holds what the
  * kernel would buffer before blocking the writer: one 4 KB page for 2.4 /
  * 2.6.0 pipes (40 messages), as many skbs as the sender socket's
- * sk_sndbuf lets in for sockets (sl_unix_socket_writes: 205 messages in
+ * sk_sndbuf lets in for sockets (sl_unix_socket_writes: 225 messages in
  * 2.4/2.5, 364 in 2.6.12, 278 in 6.12).  A pipe's read wakes a blocked
  * writer whenever it frees room; a socket's only once the queued skbs take
- * at most a quarter of sk_sndbuf (51 messages, 90 in 2.6.12, 69 in 6.12:
+ * at most a quarter of sk_sndbuf (56 messages, 90 in 2.6.12, 69 in 6.12:
  * sl_unix_socket_new; unix_write_space,
  * unix_writable, 2.4.27, 2.6.11 and 6.12 net/unix/af_unix.c), so a writer
  * that found a full socket sleeps until its reader has drained three

@@ -14,7 +14,7 @@
 #define HB_MSG_BYTES		100	/* DATASIZE of every version */
 /* An AF_UNIX stream socket holds sl_unix_socket_writes() messages, one
  * skb each, before its writer blocks: the kernel's sk_sndbuf over a small
- * skb's truesize (sim.h struct sl_sockets): 205 in 2.4 to 2.6.0, 364 in
+ * skb's truesize (sim.h struct sl_sockets): 225 in 2.4 to 2.6.0, 364 in
  * 2.6.12, 278 in 6.12. */
 #define HB_FOOTPRINT_KB		16	/* a tiny loop over a few fds */
 /*
