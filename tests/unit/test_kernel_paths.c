@@ -4,7 +4,8 @@
  * driven by engine_harness.h's FIFO test policy: when a timed sleep ends
  * under each kernel's timers (timers.c: the 2.4 timer list, 2.6's per-CPU
  * wheels, 6.12's hrtimers and the interrupts that end them inside their
- * slack), how many pages the kernel's pipe holds and whether its read
+ * slack), how many pages the kernel's pipe holds, how a ring of pages
+ * takes writes and hands on wakeups (2.6.12, 6.12) and whether its read
  * reads on (2.4, 2.6.12), and the waits on a device's queue.
  */
 #include <string.h>
@@ -477,6 +478,119 @@ SL_TEST(engine_pipe_6_12_wakes_one_writer_when_it_was_full)
 	CHECKF(p.b_done == 30 * SL_MSEC && p.nvcsw == k.nvcsw + 1,
 	       "a partial read of the full pipe: B at %lld, %ld sleeps against %ld",
 	       (long long)p.b_done, p.nvcsw, k.nvcsw);
+}
+
+/* A ring of two pages under 2.6.12.1 (reading on) or 6.12: a writer
+ * fills it and blocks on a third page; the reader asks for three pages
+ * at 10 ms.  What that read returns. */
+static long ring_read_on_gets(bool exclusive)
+{
+	struct sl_machine m;
+	long got = -1;
+
+	timers_under_test = (struct sl_timers){ .kind = SL_TIMERS_EXACT };
+	tick_under_test = SL_TICK_SYNC;
+	pipe_pages_under_test = 2;
+	pipe_read_on_under_test = !exclusive;
+	pipe_exclusive_under_test = exclusive;
+	struct sl_sim *sim = load_zeroed(&m, "pack:1 core:2 pu:1")
+		? checked_sim(&m, &timed_fifo_ops, 1, NULL) : NULL;
+	pipe_pages_under_test = 1;
+	pipe_read_on_under_test = pipe_exclusive_under_test = false;
+	if (!sim)
+		return -1;
+	struct sl_chan *pipe = sl_pipe_new(sim, 0);
+	struct script *w = script_new(sim), *r = script_new(sim);
+	script_add(w, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, 3 * SL_PAGE_BYTES));
+	script_add(w, sl_act_chan(SL_ACT_CHAN_CLOSE, pipe, 0));
+	script_add(r, sl_act_sleep(10 * SL_MSEC));
+	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, 3 * SL_PAGE_BYTES));
+	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, 3 * SL_PAGE_BYTES));
+	spawn_pair(sim, fork_of(w), fork_of(r));
+	struct sl_run_stats st;
+	if (run(sim, &st) == 0)
+		got = r->result[2];
+	sl_sim_destroy(sim);
+	return got;
+}
+
+/* 2.6.12.1's pipe_readv reads on through a ring too: having emptied both
+ * pages with a page still wanted while the writer waits for one, it wakes
+ * the writer and waits in the same call for the third page.  6.12's read
+ * returns the two pages it found. */
+SL_TEST(engine_pipe_ring_reads_on_while_its_writer_waits)
+{
+	long on = ring_read_on_gets(false), off = ring_read_on_gets(true);
+
+	CHECKF(on == 3 * SL_PAGE_BYTES, "2.6.12: %ld bytes", on);
+	CHECKF(off == 2 * SL_PAGE_BYTES, "6.12: %ld bytes", off);
+}
+
+/* 6.12 hands a wakeup on.  Two writers blocked on a full ring of two
+ * pages: the read of both pages at 10 ms wakes one (was_full), which
+ * writes and, having waited and leaving a page free, wakes the next
+ * (wake_next_writer).  Two readers blocked on an empty ring: a write
+ * into it wakes one (was_empty), the next write nobody, and the woken
+ * reader, having waited and leaving bytes, wakes the other
+ * (wake_next_reader).  When the second writer's write and the second
+ * reader's read end. */
+static bool ring_hand_on(sl_time *writer2, sl_time *reader2)
+{
+	struct sl_machine m;
+	bool ok = false;
+
+	timers_under_test = (struct sl_timers){ .kind = SL_TIMERS_EXACT };
+	tick_under_test = SL_TICK_SYNC;
+	pipe_pages_under_test = 2;
+	pipe_exclusive_under_test = true;
+	struct sl_sim *sim = load_zeroed(&m, "pack:1 core:5 pu:1")
+		? checked_sim(&m, &timed_fifo_ops, 1, NULL) : NULL;
+	pipe_pages_under_test = 1;
+	pipe_exclusive_under_test = false;
+	if (!sim)
+		return false;
+	struct sl_chan *full = sl_pipe_new(sim, 0), *empty = sl_pipe_new(sim, 0);
+	struct script *f = script_new(sim), *w1 = script_new(sim), *w2 = script_new(sim);
+	struct script *r1 = script_new(sim), *r2 = script_new(sim), *root = script_new(sim);
+	/* f fills `full`, w1 and w2 block on it; at 10 ms f reads both
+	 * pages of it and writes two 100-byte messages into `empty`, where
+	 * r1 and r2 wait */
+	script_add(f, sl_act_chan(SL_ACT_CHAN_WRITE, full, 2 * SL_PAGE_BYTES));
+	script_add(f, sl_act_sleep(10 * SL_MSEC));
+	script_add(f, sl_act_chan(SL_ACT_CHAN_READ, full, 2 * SL_PAGE_BYTES));
+	script_add(f, sl_act_chan(SL_ACT_CHAN_WRITE, empty, 100));
+	script_add(f, sl_act_chan(SL_ACT_CHAN_WRITE, empty, 100));
+	script_add(w1, sl_act_sleep(1 * SL_MSEC));
+	script_add(w1, sl_act_chan(SL_ACT_CHAN_WRITE, full, 100));
+	script_add(w2, sl_act_sleep(2 * SL_MSEC));
+	script_add(w2, sl_act_chan(SL_ACT_CHAN_WRITE, full, 100));
+	script_add(r1, sl_act_sleep(1 * SL_MSEC));
+	script_add(r1, sl_act_chan(SL_ACT_CHAN_READ, empty, 100));
+	script_add(r2, sl_act_sleep(2 * SL_MSEC));
+	script_add(r2, sl_act_chan(SL_ACT_CHAN_READ, empty, 100));
+	struct script *kids[] = { f, w1, w2, r1, r2 };
+	for (int i = 0; i < 5; i++)
+		script_add(root, fork_of(kids[i]));
+	for (int i = 0; i < 5; i++)
+		script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	struct sl_run_stats st;
+	if (run(sim, &st) == 0) {
+		*writer2 = w2->asked_at[2];
+		*reader2 = r2->result[2] == 100 ? r2->asked_at[2] : -1;
+		ok = true;
+	}
+	sl_sim_destroy(sim);
+	return ok;
+}
+
+SL_TEST(engine_pipe_6_12_hands_a_wakeup_on)
+{
+	sl_time writer2 = -1, reader2 = -1;
+
+	CHECK(ring_hand_on(&writer2, &reader2));
+	CHECKF(writer2 == 10 * SL_MSEC, "the second writer wrote at %lld", (long long)writer2);
+	CHECKF(reader2 == 10 * SL_MSEC, "the second reader read at %lld", (long long)reader2);
 }
 
 /* ---- a device's request queue (sl_mutex_new_io) ---- */
