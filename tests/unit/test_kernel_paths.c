@@ -258,19 +258,28 @@ SL_TEST(engine_hrtimer_interrupt_expires_the_cpus_due_sleeps)
 
 /* ---- the kernel's pipe (sync.c sl_pipe_new) ---- */
 
-/* Two CPUs of no costs, exact timers, a kernel's pipe of `pages` pages
- * that reads on or not; *m lives as long as the sim. */
-static struct sl_sim *pipe_sim(struct sl_machine *m, int pages, bool read_on)
+/* A machine `shape` of no costs, exact timers, a kernel's pipe of `pages`
+ * pages that reads on or not, whose waiters wait exclusively (6.12) or
+ * not; *m lives as long as the sim. */
+static struct sl_sim *pipe_sim_on(struct sl_machine *m, const char *shape, int pages,
+				  bool read_on, bool exclusive)
 {
 	timers_under_test = (struct sl_timers){ .kind = SL_TIMERS_EXACT };
 	tick_under_test = SL_TICK_SYNC;
 	pipe_pages_under_test = pages;
 	pipe_read_on_under_test = read_on;
-	bool loaded = load_zeroed(m, "pack:1 core:2 pu:1");
+	pipe_exclusive_under_test = exclusive;
+	bool loaded = load_zeroed(m, shape);
 	struct sl_sim *sim = loaded ? checked_sim(m, &timed_fifo_ops, 1, NULL) : NULL;
 	pipe_pages_under_test = 1;
-	pipe_read_on_under_test = false;
+	pipe_read_on_under_test = pipe_exclusive_under_test = false;
 	return sim;
+}
+
+/* The same on two CPUs, a 2.x pipe. */
+static struct sl_sim *pipe_sim(struct sl_machine *m, int pages, bool read_on)
+{
+	return pipe_sim_on(m, "pack:1 core:2 pu:1", pages, read_on, false);
 }
 
 /* When a writer that filled a pipe of `pages` pages and wrote one page
@@ -368,6 +377,17 @@ SL_TEST(engine_pipe_read_reads_on_while_its_writer_waits)
 	       (long long)at_on, (long long)at_off);
 }
 
+/* A root that forks the n scripts, all at 0, and waits for them. */
+static void spawn_all(struct sl_sim *sim, struct script **kids, int n)
+{
+	struct script *root = script_new(sim);
+	for (int i = 0; i < n; i++)
+		script_add(root, fork_of(kids[i]));
+	for (int i = 0; i < n; i++)
+		script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+}
+
 /* A ring of two pages, filled by a first writer; A and B, both fresh,
  * block on 100 bytes each (at 1 and 2 ms); the reader frees the first
  * page at 10 ms; C writes 100 bytes at 15 ms; the reader reads 100 bytes
@@ -385,20 +405,13 @@ static bool pipe_ring_case(bool exclusive, bool partial, struct ring_case *out)
 	struct sl_machine m;
 	bool ok = false;
 
-	timers_under_test = (struct sl_timers){ .kind = SL_TIMERS_EXACT };
-	tick_under_test = SL_TICK_SYNC;
-	pipe_pages_under_test = 2;
-	pipe_read_on_under_test = !exclusive;	/* 2.6.12.1 reads on, 6.12 does not */
-	pipe_exclusive_under_test = exclusive;
-	struct sl_sim *sim = load_zeroed(&m, "pack:1 core:5 pu:1")
-		? checked_sim(&m, &timed_fifo_ops, 1, NULL) : NULL;
-	pipe_pages_under_test = 1;
-	pipe_read_on_under_test = pipe_exclusive_under_test = false;
+	/* 2.6.12.1 reads on, 6.12 does not */
+	struct sl_sim *sim = pipe_sim_on(&m, "pack:1 core:5 pu:1", 2, !exclusive, exclusive);
 	if (!sim)
 		return false;
 	struct sl_chan *pipe = sl_pipe_new(sim, 0);
 	struct script *f = script_new(sim), *a = script_new(sim), *b = script_new(sim);
-	struct script *c = script_new(sim), *r = script_new(sim), *root = script_new(sim);
+	struct script *c = script_new(sim), *r = script_new(sim);
 	script_add(f, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, 2 * SL_PAGE_BYTES));
 	script_add(a, sl_act_sleep(1 * SL_MSEC));
 	script_add(a, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, 100));
@@ -416,11 +429,7 @@ static bool pipe_ring_case(bool exclusive, bool partial, struct ring_case *out)
 	script_add(r, sl_act_sleep(1 * SL_MSEC));	/* the woken writer writes first */
 	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, 300));
 	struct script *kids[] = { f, a, b, c, r };
-	for (int i = 0; i < 5; i++)
-		script_add(root, fork_of(kids[i]));
-	for (int i = 0; i < 5; i++)
-		script_add(root, sl_act_wait());
-	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	spawn_all(sim, kids, 5);
 	struct sl_run_stats st;
 	if (run(sim, &st) == 0) {
 		*out = (struct ring_case){ .a_done = a->asked_at[2], .b_done = b->asked_at[2],
@@ -488,15 +497,7 @@ static long ring_read_on_gets(bool exclusive)
 	struct sl_machine m;
 	long got = -1;
 
-	timers_under_test = (struct sl_timers){ .kind = SL_TIMERS_EXACT };
-	tick_under_test = SL_TICK_SYNC;
-	pipe_pages_under_test = 2;
-	pipe_read_on_under_test = !exclusive;
-	pipe_exclusive_under_test = exclusive;
-	struct sl_sim *sim = load_zeroed(&m, "pack:1 core:2 pu:1")
-		? checked_sim(&m, &timed_fifo_ops, 1, NULL) : NULL;
-	pipe_pages_under_test = 1;
-	pipe_read_on_under_test = pipe_exclusive_under_test = false;
+	struct sl_sim *sim = pipe_sim_on(&m, "pack:1 core:2 pu:1", 2, !exclusive, exclusive);
 	if (!sim)
 		return -1;
 	struct sl_chan *pipe = sl_pipe_new(sim, 0);
@@ -539,19 +540,12 @@ static bool ring_hand_on(sl_time *writer2, sl_time *reader2)
 	struct sl_machine m;
 	bool ok = false;
 
-	timers_under_test = (struct sl_timers){ .kind = SL_TIMERS_EXACT };
-	tick_under_test = SL_TICK_SYNC;
-	pipe_pages_under_test = 2;
-	pipe_exclusive_under_test = true;
-	struct sl_sim *sim = load_zeroed(&m, "pack:1 core:5 pu:1")
-		? checked_sim(&m, &timed_fifo_ops, 1, NULL) : NULL;
-	pipe_pages_under_test = 1;
-	pipe_exclusive_under_test = false;
+	struct sl_sim *sim = pipe_sim_on(&m, "pack:1 core:5 pu:1", 2, false, true);
 	if (!sim)
 		return false;
 	struct sl_chan *full = sl_pipe_new(sim, 0), *empty = sl_pipe_new(sim, 0);
 	struct script *f = script_new(sim), *w1 = script_new(sim), *w2 = script_new(sim);
-	struct script *r1 = script_new(sim), *r2 = script_new(sim), *root = script_new(sim);
+	struct script *r1 = script_new(sim), *r2 = script_new(sim);
 	/* f fills `full`, w1 and w2 block on it; at 10 ms f reads both
 	 * pages of it and writes two 100-byte messages into `empty`, where
 	 * r1 and r2 wait */
@@ -569,11 +563,7 @@ static bool ring_hand_on(sl_time *writer2, sl_time *reader2)
 	script_add(r2, sl_act_sleep(2 * SL_MSEC));
 	script_add(r2, sl_act_chan(SL_ACT_CHAN_READ, empty, 100));
 	struct script *kids[] = { f, w1, w2, r1, r2 };
-	for (int i = 0; i < 5; i++)
-		script_add(root, fork_of(kids[i]));
-	for (int i = 0; i < 5; i++)
-		script_add(root, sl_act_wait());
-	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	spawn_all(sim, kids, 5);
 	struct sl_run_stats st;
 	if (run(sim, &st) == 0) {
 		*writer2 = w2->asked_at[2];
