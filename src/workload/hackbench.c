@@ -21,10 +21,12 @@
  * misses, interrupts); the context switches are the engine's.  Then
  * the channel operation.  A channel holds what the
  * kernel would buffer before blocking the writer: one 4 KB page for 2.4 /
- * 2.6.0 pipes (40 messages), as many skbs as the sender socket's
+ * 2.6.0 pipes (40 messages) and 2.6.11+'s ring of 16 pages, as many skbs
+ * as the sender socket's
  * sk_sndbuf lets in for sockets (sl_unix_socket_writes: 225 messages in
- * 2.4/2.5, 364 in 2.6.12, 278 in 6.12).  A pipe's read wakes a blocked
- * writer whenever it frees room; a socket's only once the queued skbs take
+ * 2.4/2.5, 364 in 2.6.12, 278 in 6.12).  A one-page pipe's read wakes a
+ * blocked writer whenever it frees room, a ring of pages' as its kernel's
+ * (docs/engine.md, "Pipe sizes"); a socket's only once the queued skbs take
  * at most a quarter of sk_sndbuf (56 messages, 90 in 2.6.12, 69 in 6.12:
  * sl_unix_socket_new; unix_write_space,
  * unix_writable, 2.4.27, 2.6.11 and 6.12 net/unix/af_unix.c), so a writer
