@@ -237,8 +237,9 @@ void sl_set_pipes(struct sl_sim *sim, struct sl_pipes pipes);
  * any cache line of 32 to 128 bytes) plus 2.4.27's sizeof(struct sk_buff),
  * 164 with netfilter and traffic control configured (include/linux/
  * skbuff.h, net/core/skbuff.c alloc_skb; 2.4.19's, 2.5's and 2.6.0's read
- * as 2.4.27's, UNVERIFIED); 87380 (2.4.27 and 2.6.12.1 net/ipv4/tcp.c).  2.4.27, 2.6.11 and 2.6.12.1 size
- * wmem_default as (sizeof(struct sk_buff) + 256) x 256 instead
+ * as 2.4.27's, UNVERIFIED); 87380 (2.4.27 and 2.6.12.1 net/ipv4/tcp.c).
+ * 2.4.27, 2.6.11 and 2.6.12.1 size wmem_default as (sizeof(struct sk_buff)
+ * + 256) x 256 instead
  * (net/core/sock.c); when that came in is not known here (no 2.4.19, 2.5
  * or 2.6.0 tree), so 2.4, 2.5 and 2.6.0 keep 65535 (UNVERIFIED).
  * 2.6.12 on i386 (2.6.12.1): sizeof(struct sk_buff) is 176 with
@@ -276,8 +277,8 @@ long sl_unix_socket_writable(const struct sl_sim *sim);
  * kernel's write space, sl_unix_socket_writable() of
  * sl_unix_socket_writes() of it (unix_writable()). */
 struct sl_chan *sl_unix_socket_new(struct sl_sim *sim, long bytes);
-#define SL_SOCKETS_2_4 ((struct sl_sockets){ .unix_sndbuf = 65535, .unix_small_truesize = 128 + 164, \
-					     .tcp_rmem = 87380 })
+#define SL_SOCKETS_2_4 ((struct sl_sockets){ .unix_sndbuf = 65535, \
+					     .unix_small_truesize = 128 + 164, .tcp_rmem = 87380 })
 #define SL_SOCKETS_2_6_12 ((struct sl_sockets){ .unix_sndbuf = (176 + 256) * 256, \
 						.unix_small_truesize = 128 + 176, .tcp_rmem = 87380 })
 #define SL_SOCKETS_6_12 ((struct sl_sockets){ .unix_sndbuf = 212992, .unix_small_truesize = 768, \

@@ -24,7 +24,7 @@
  *
  * A pipe write of at most PIPE_BUF bytes is atomic (chan_write); a socket's
  * is taken in whatever room there is.  The kernel's pipe of 2.6.11+ is a
- * ring of pages (ring_write, ring_read_end): a write merges into the
+ * ring of pages (ring_write, ring_take): a write merges into the
  * newest page only before it first waits, and reads free pages.
  *
  * A read wakes blocked writers only when it leaves at most the channel's
@@ -32,7 +32,7 @@
  * writer once it took something), but an AF_UNIX socket's writer only once
  * its skbs take at most a quarter of sk_sndbuf (unix_write_space,
  * unix_writable; 2.4.27, 2.6.11, 6.12 net/unix/af_unix.c), the workload's
- * to set; a ring's as its kernel's pipe code has it (ring_read_end).
+ * to set; a ring's as its kernel's pipe code has it (read_wakes_writers).
  *
  * Waiters queue as their kernel's do: a futex's (mutexes, barriers, plain
  * channels) oldest first; a pipe's under 2.4.27 and 2.6.12.1 (pipe_wait),
@@ -180,10 +180,11 @@ struct sl_chan *sl_pipe_new(struct sl_sim *sim, long bytes)
 	struct sl_chan *ch = sl_chan_new(sim, bytes > 0 ? bytes : sl_pipe_bytes(sim), true);
 	ch->read_on = sim->pipes.read_on;
 	ch->newest_first = !sim->pipes.exclusive;
-	ch->exclusive = sim->pipes.exclusive;
 	if (sim->pipes.pages > 1 && bytes <= 0) {
-		/* the kernel's own pipe of 2.6.11+: its ring of pages */
+		/* the kernel's own pipe of 2.6.11+: its ring of pages, whose
+		 * wakeups reach one waiter under 6.12 */
 		ch->ring.max = (uint8_t)sim->pipes.pages;
+		ch->exclusive = sim->pipes.exclusive;
 	} else if (sim->pipes.pages > 1 && ch->capacity > SL_PAGE_BYTES) {
 		/* a pipe of a given size under a kernel of pages: a read
 		 * wakes writers once it leaves a page's share free */
@@ -285,8 +286,8 @@ void sl__sleep_io(struct sl_sim *sim, struct sl_waitq *wq, struct sl_task *t)
 /* POSIX's PIPE_BUF, 4096 in Linux on every arch (include/linux/limits.h). */
 #define SL_PIPE_BUF 4096
 
-/* The kernel's wakeup of a pipe's readers or writers: one under 6.12, whose
- * waiters wait exclusively, all under 2.x. */
+/* A wakeup of a channel's readers or writers: one waiter of a 6.12 ring,
+ * whose waiters wait exclusively, else all of them. */
 static void pipe_wake(struct sl_sim *sim, const struct sl_chan *ch, struct sl_waitq *wq,
 		      int waker_cpu, unsigned flags)
 {
@@ -397,32 +398,20 @@ static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 }
 
 /*
- * The end of a read from a pipe of pages, the bytes taken (`freed` pages
- * emptied, the ring full as the call began: `was_full`).  2.6.12.1's
- * pipe_readv wakes every writer when it freed a page (do_wakeup), and with
- * bytes still wanted, the pipe empty and a writer blocked, wakes them
- * synchronously and reads on in the same call.  6.12's pipe_read wakes one
- * writer if the pipe was full as the call began, whatever the read freed
- * (was_full), and a reader that slept and leaves bytes wakes the next
- * reader (wake_next_reader).
+ * Whether a read that took its bytes (`freed` pages emptied, a ring full
+ * as the call began: `was_full`) wakes the blocked writers: a one-page
+ * pipe's any read, a socket's the read that leaves its write space; a
+ * ring's the read that freed a page (2.6.12.1 pipe_readv's do_wakeup), or
+ * under 6.12 one that began on a full pipe, whatever it freed (pipe_read's
+ * was_full).
  */
-static int ring_read_end(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t,
-			 struct sl_chan *ch, int freed, bool was_full)
+static bool read_wakes_writers(const struct sl_chan *ch, int freed, bool was_full)
 {
-	if (ch->read_on && t->act.u.chan.bytes > 0 && ch->level == 0 && ch->writers.head &&
-	    !ch->closed) {
-		ch->read_woke_writer = true;
-		sl__waitq_wake_all(sim, &ch->writers, c->id, SL_WAKE_SYNC);
-		return sleep_on_chan(sim, ch, &ch->readers, t);
-	}
-	bool wake = ch->writers.head && (ch->exclusive ? was_full : freed > 0);
-	ch->read_woke_writer = wake;
-	if (wake)
-		pipe_wake(sim, ch, &ch->writers, c->id,
-			  ch->sync_always ? SL_WAKE_SYNC : SL_WAKE_PIPE);
-	if (ch->exclusive && t->act_phase > 1 && ch->level > 0)
-		sl__waitq_wake_one(sim, &ch->readers, c->id, SL_WAKE_PIPE);
-	return 1;
+	if (!ch->writers.head)
+		return false;
+	if (!ch->ring.max)
+		return ch->level <= ch->write_space;
+	return ch->exclusive ? was_full : freed > 0;
 }
 
 static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
@@ -446,8 +435,6 @@ static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	ch->level -= n;
 	t->result += n;
 	t->act.u.chan.bytes -= n;
-	if (ch->ring.max)
-		return ring_read_end(sim, c, t, ch, freed, was_full);
 	if (ch->read_on && t->act.u.chan.bytes > 0 && ch->level == 0 && ch->writers.head &&
 	    !ch->closed) {
 		/* Bytes still wanted, the pipe empty and a writer blocked:
@@ -458,11 +445,15 @@ static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 		sl__waitq_wake_all(sim, &ch->writers, c->id, SL_WAKE_SYNC);
 		return sleep_on_chan(sim, ch, &ch->readers, t);
 	}
-	ch->read_woke_writer = ch->writers.head && ch->level <= ch->write_space;
+	ch->read_woke_writer = read_wakes_writers(ch, freed, was_full);
 	if (ch->read_woke_writer)
-		sl__waitq_wake_all(sim, &ch->writers, c->id,
-				   ch->sync_always ? SL_WAKE_SYNC
-				   : ch->sync ? SL_WAKE_PIPE : ch->writer_wake);
+		pipe_wake(sim, ch, &ch->writers, c->id,
+			  ch->sync_always ? SL_WAKE_SYNC
+			  : ch->sync ? SL_WAKE_PIPE : ch->writer_wake);
+	/* 6.12 pipe_read: a reader that waited and leaves bytes wakes the
+	 * next (wake_next_reader) */
+	if (ch->exclusive && t->act_phase > 1 && ch->level > 0)
+		sl__waitq_wake_one(sim, &ch->readers, c->id, SL_WAKE_PIPE);
 	return 1;
 }
 

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "base/cpulist.h"
+#include "checked_run.h"
 #include "policy/policy.h"
-#include "report/run.h"
 #include "test.h"
 
 SL_TEST(affinity_cpulist_syntax)
@@ -36,26 +36,7 @@ SL_TEST(affinity_cpulist_syntax)
  * checked after every event; 0 with the metrics, or -1. */
 static int run_checked(const char *policy, const char *workload, struct sl_metrics *out)
 {
-	static struct sl_machine m;
-	struct sl_err err = { 0 };
-	const struct sl_policy_ops *ops;
-	const struct sl_workload_ops *wl;
-	struct sl_params knobs, params;
-	char label[64];
-
-	if (sl_machine_load(&m, "p4dpe-2x2ht", &err) ||
-	    sl_policy_parse(policy, &ops, &knobs, label, sizeof(label), &err) ||
-	    sl_workload_parse(workload, &wl, &params, &err)) {
-		fprintf(stderr, "  %s / %s: %s\n", policy, workload, err.msg);
-		return -1;
-	}
-	struct sl_run_spec spec = { .machine = &m, .policy = ops, .knobs = &knobs,
-				    .workload = wl, .params = &params, .seed = 3, .check = true };
-	if (sl_run_once(&spec, out, NULL, &err)) {
-		fprintf(stderr, "  %s / %s: %s\n", policy, workload, err.msg);
-		return -1;
-	}
-	return 0;
+	return checked_run("p4dpe-2x2ht", policy, workload, 3, out, NULL) ? 0 : -1;
 }
 
 static double metric(const struct sl_metrics *ms, const char *name)

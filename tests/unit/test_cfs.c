@@ -21,6 +21,7 @@
 
 #include "base/spec.h"
 #include "bounds.h"
+#include "checked_run.h"
 #include "hw/machine.h"
 #include "policy/cfs/cfs.h"
 #include "report/run.h"
@@ -974,27 +975,7 @@ static int cfst_ncpus;	/* logical CPUs of cfst_run_once's last machine */
 static bool cfst_run_once(const char *machine, const char *policy, const char *workload,
 			  struct sl_metrics *out)
 {
-	struct sl_machine m;
-	struct sl_params knobs, params;
-	const struct sl_workload_ops *w;
-	struct sl_err err;
-
-	if (sl_machine_load(&m, machine, &err) || cfst_bind(policy, &knobs, &err) ||
-	    sl_workload_parse(workload, &w, &params, &err)) {
-		fprintf(stderr, "cfst_run_once: %s\n", err.msg);
-		return false;
-	}
-	cfst_ncpus = m.topo.ncpus;
-	struct sl_run_spec spec = {
-		.machine = &m, .policy = &sl_policy_cfs, .knobs = &knobs, .workload = w,
-		.params = &params, .seed = 7, .check = true,
-	};
-	memset(out, 0, sizeof(*out));
-	if (sl_run_once(&spec, out, NULL, &err)) {
-		fprintf(stderr, "cfst_run_once: %s on %s: %s\n", policy, machine, err.msg);
-		return false;
-	}
-	return true;
+	return checked_run(machine, policy, workload, 7, out, &cfst_ncpus);
 }
 
 static double cfst_metric(const struct sl_metrics *ms, const char *name)

@@ -24,6 +24,7 @@
 
 #include "base/spec.h"
 #include "bounds.h"
+#include "checked_run.h"
 #include "hw/machine.h"
 #include "policy/domains/domains.h"
 #include "report/run.h"
@@ -1443,38 +1444,12 @@ SL_TEST(domains_priority_sleeper_tick_balances)
 
 /* ---- whole workloads under invariant checks ---- */
 
-static int sdt_ncpus;	/* logical CPUs of sdt_workload's last machine */
-
-static bool sdt_workload(const char *machine, const char *policy, const char *workload,
-			 uint64_t seed, struct sl_metrics *m)
-{
-	struct sl_machine mach;
-	struct sl_params knobs, params;
-	const struct sl_workload_ops *w;
-	struct sl_err err;
-
-	memset(m, 0, sizeof(*m));
-	if (sl_machine_load(&mach, machine, &err) || sdt_bind(&knobs, policy, &err) ||
-	    sl_workload_parse(workload, &w, &params, &err)) {
-		fprintf(stderr, "sdt_workload: %s\n", err.msg);
-		return false;
-	}
-	sdt_ncpus = mach.topo.ncpus;
-	struct sl_run_spec spec = {
-		.machine = &mach, .policy = &sl_policy_domains, .knobs = &knobs,
-		.workload = w, .params = &params, .seed = seed, .check = true,
-	};
-	if (sl_run_once(&spec, m, NULL, &err)) {
-		fprintf(stderr, "sdt_workload %s %s %s: %s\n", machine, policy, workload, err.msg);
-		return false;
-	}
-	return true;
-}
+static int sdt_ncpus;	/* logical CPUs of sdt_kernbench's last machine */
 
 static bool sdt_kernbench(const char *machine, const char *policy, uint64_t seed,
 			  struct sl_metrics *m)
 {
-	return sdt_workload(machine, policy, "kernbench:size=3,units=60", seed, m);
+	return checked_run(machine, policy, "kernbench:size=3,units=60", seed, m, &sdt_ncpus);
 }
 
 SL_TEST(domains_kernbench_invariants)
@@ -1522,8 +1497,8 @@ SL_TEST(domains_hackbench_pipes_invariants)
 	struct sl_metrics a;
 
 	for (size_t j = 0; j < sizeof(policies) / sizeof(policies[0]); j++) {
-		bool ok = sdt_workload("pack:2 core:1 pu:2", policies[j],
-				       "hackbench:groups=1,loops=100,mode=pipe", 1, &a);
+		bool ok = checked_run("pack:2 core:1 pu:2", policies[j],
+				      "hackbench:groups=1,loops=100,mode=pipe", 1, &a, NULL);
 		CHECKF(ok, "%s", policies[j]);
 		const struct sl_metric *msgs = ok ? sl_metrics_find(&a, "messages") : NULL;
 		CHECKF(msgs && msgs->value == 20 * 20 * 100, "%s: %g messages", policies[j],

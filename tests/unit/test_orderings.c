@@ -13,9 +13,7 @@
  */
 #include <string.h>
 
-#include "hw/machine.h"
-#include "policy/policy.h"
-#include "report/run.h"
+#include "checked_run.h"
 #include "test.h"
 #include "workload/workload.h"
 
@@ -23,29 +21,10 @@
  * (CPU-seconds of work per second), or -1. */
 static double ord_spin(const char *policy)
 {
-	struct sl_machine m;
-	struct sl_params knobs, params;
-	const struct sl_policy_ops *ops;
-	const struct sl_workload_ops *w;
 	struct sl_metrics out;
-	struct sl_err err = { 0 };
-	char label[64];
 
-	if (sl_machine_load(&m, "p4dpe-2x2ht", &err) ||
-	    sl_policy_parse(policy, &ops, &knobs, label, sizeof(label), &err) ||
-	    sl_workload_parse("spin:tasks=2,seconds=2", &w, &params, &err)) {
-		fprintf(stderr, "ord_spin %s: %s\n", policy, err.msg);
+	if (!checked_run("p4dpe-2x2ht", policy, "spin:tasks=2,seconds=2", 1, &out, NULL))
 		return -1;
-	}
-	struct sl_run_spec spec = {
-		.machine = &m, .policy = ops, .knobs = &knobs, .workload = w,
-		.params = &params, .seed = 1, .check = true,
-	};
-	memset(&out, 0, sizeof(out));
-	if (sl_run_once(&spec, &out, NULL, &err)) {
-		fprintf(stderr, "ord_spin %s: %s\n", policy, err.msg);
-		return -1;
-	}
 	const struct sl_metric *t = sl_metrics_find(&out, "throughput");
 	return t ? t->value : -1;
 }

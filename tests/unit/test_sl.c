@@ -23,6 +23,7 @@
 
 #include "base/spec.h"
 #include "bounds.h"
+#include "checked_run.h"
 #include "hw/machine.h"
 #include "policy/sl/sl.h"
 #include "policy/policy.h"
@@ -754,27 +755,7 @@ static int slt_ncpus;	/* logical CPUs of slt_run_once's last machine */
 static bool slt_run_once(const char *machine, const char *policy, const char *workload,
 			 struct sl_metrics *out)
 {
-	struct sl_machine m;
-	struct sl_params knobs, params;
-	const struct sl_workload_ops *w;
-	struct sl_err err;
-
-	if (sl_machine_load(&m, machine, &err) || slt_bind(&knobs, policy, &err) ||
-	    sl_workload_parse(workload, &w, &params, &err)) {
-		fprintf(stderr, "slt_run_once: %s\n", err.msg);
-		return false;
-	}
-	slt_ncpus = m.topo.ncpus;
-	struct sl_run_spec spec = {
-		.machine = &m, .policy = &sl_policy_sl, .knobs = &knobs, .workload = w,
-		.params = &params, .seed = 7, .check = true,
-	};
-	memset(out, 0, sizeof(*out));
-	if (sl_run_once(&spec, out, NULL, &err)) {
-		fprintf(stderr, "slt_run_once: %s on %s: %s\n", policy, machine, err.msg);
-		return false;
-	}
-	return true;
+	return checked_run(machine, policy, workload, 7, out, &slt_ncpus);
 }
 
 static double slt_metric(const struct sl_metrics *ms, const char *name)
