@@ -67,9 +67,29 @@ double sl_pagecache_limit(const struct sl_pagecache *pc);
 /* Set the dirty bytes directly (a workload's state at its start); starts
  * the flusher if they are above the background threshold. */
 void sl_pagecache_set_dirty(struct sl_sim *sim, struct sl_pagecache *pc, double bytes);
+/* Writeback pays positioning once per `bytes` written (a file's dirty
+ * pages are contiguous); default: once per request. */
+void sl_pagecache_set_extent(struct sl_pagecache *pc, double bytes);
+/* Shrink (or grow) the memory by `factor`, thresholds in proportion; only
+ * before the cache is used (a shortened load's miniature, pagecache.c). */
+void sl_pagecache_scale(struct sl_pagecache *pc, double factor);
+/* Dirty data of files deleted before writeback reaches them: counted in
+ * the thresholds, never written back; sl_pagecache_discard drops it (the
+ * files' deletion).  Kept data is dirtied with SL_ACT_DIRTY. */
+void sl_pagecache_add_temporary(struct sl_sim *sim, struct sl_pagecache *pc, double bytes);
+void sl_pagecache_discard(struct sl_sim *sim, struct sl_pagecache *pc, double bytes);
+/* Writeback takes its bytes evenly from the kept dirty data: of the kept
+ * data dirty at a mark, the share sl_pagecache_left() is dirty still. */
+struct sl_pagecache_mark {
+	long epoch;		/* bumped when writeback cleans everything */
+	double log_left;	/* sum of log(1 - written / kept dirty) */
+};
+void sl_pagecache_mark(const struct sl_pagecache *pc, struct sl_pagecache_mark *m);
+double sl_pagecache_left(const struct sl_pagecache *pc, const struct sl_pagecache_mark *since);
 
 struct sl_pagecache_stats {
 	double written_back;	/* bytes the flusher wrote */
+	double discarded;	/* temporary bytes dropped dirty */
 	long throttled;		/* writers that had to wait */
 	sl_time throttle_ns;	/* summed waits of throttled writers */
 	double dirty_peak;

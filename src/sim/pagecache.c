@@ -18,9 +18,16 @@
  * Simplified (each an assumption, not a source rule):
  *   - the flusher is not a task: its writeback costs disk time but no CPU
  *     (pdflush/bdflush spend little CPU next to the disk time);
- *   - it keeps one request of WB_CHUNK bytes at the disk at a time, each
- *     paying positioning (the dirty pages of many small files are not
- *     contiguous); so reads queue between its requests in arrival order;
+ *   - it keeps one request of WB_CHUNK bytes at the disk at a time, so
+ *     reads queue between its requests in arrival order, and it pays
+ *     positioning once per `extent` bytes (sl_pagecache_set_extent): a
+ *     file's dirty pages go out in index order, in contiguous blocks
+ *     (2.6.11 mpage_writepages(); 2.4.27 flush_dirty_buffers() writes
+ *     buffers in the order they were dirtied, which for a file written
+ *     front to back is its order on disk), and each file is elsewhere on
+ *     the disk.  The default extent is one request: every request is
+ *     positioned, as for many small files.  No elevator: requests are not
+ *     sorted, so every positioning costs the average seek;
  *   - in 2.6 the throttled writer writes its own chunk
  *     (writeback_inodes(write_chunk)) and then waits; here the flusher
  *     writes and the writer waits for the limit - the same disk time, in
@@ -29,8 +36,27 @@
  *     expiry): the workloads that use the cache run for seconds;
  *   - the kernel's own memory (image, mem_map, slab, free-page reserve) is
  *     a fixed KERNEL_MB [estimate], and anonymous memory (process images)
- *     is what workloads declare with sl_pagecache_anon().
+ *     is what workloads declare with sl_pagecache_anon();
+ *   - dirty data is of two kinds.  *Kept* data is written back, the
+ *     flusher taking it evenly from all of it (sl_pagecache_left says how
+ *     much of what was dirty at a mark still is).  *Temporary* data belongs
+ *     to files deleted before the flusher comes to them: pdflush and
+ *     bdflush write the oldest dirty data first (2.6.11 sync_sb_inodes()
+ *     walks s_io oldest first; 2.4.27 flush_dirty_buffers() the BUF_DIRTY
+ *     list), so a file that lives for a fraction of a second behind a
+ *     backlog is deleted dirty, and truncate drops its pages without
+ *     writeback (2.6.11 truncate_complete_page() -> clear_page_dirty()).
+ *     Temporary data counts toward the thresholds and is never written;
+ *     a throttled writer whose excess is all temporary goes on (2.6's
+ *     balance_dirty_pages would write it; here it is about to be deleted).
+ *
+ * A run may shrink the cache with sl_pagecache_scale() before anything
+ * uses it: a workload that replays a fraction of its load keeps its data
+ * in proportion to the memory, and every time in the run shrinks by the
+ * same fraction (dbench's shortened load, docs/workloads.md).
  */
+#include <math.h>
+
 #include "sim/internal.h"
 #include "sim/blockdev.h"
 
@@ -42,8 +68,13 @@ struct sl_pagecache {
 	double mem;			/* bytes: machine memory less the kernel's */
 	double anon;
 	double dirty;			/* includes those under writeback */
+	double temporary;		/* of dirty: never written back */
 	double writeback;		/* in the flusher's request now */
+	double bg_pct, stop_pct, limit_pct;
 	double bg, stop, limit;		/* thresholds, bytes */
+	struct sl_pagecache_mark cleaned; /* kept data left dirty, since the start */
+	double extent;			/* contiguous bytes per positioning */
+	double run_left;		/* of the extent being written */
 	struct sl_blockdev *disk;
 	struct sl_waitq throttled;
 	struct sl_pagecache_stats st;
@@ -51,9 +82,19 @@ struct sl_pagecache {
 
 static void set_thresholds(struct sl_pagecache *pc, double bg, double stop, double limit)
 {
+	pc->bg_pct = bg;
+	pc->stop_pct = stop;
+	pc->limit_pct = limit;
 	pc->bg = pc->mem * bg / 100;
 	pc->stop = pc->mem * stop / 100;
 	pc->limit = pc->mem * limit / 100;
+}
+
+/* Dirty data the flusher may write (kept), under writeback included. */
+static double kept_dirty(const struct sl_pagecache *pc)
+{
+	double k = pc->dirty - pc->temporary;
+	return k > 0 ? k : 0;
 }
 
 double sl_pagecache_most(const struct sl_machine *m)
@@ -70,6 +111,7 @@ struct sl_pagecache *sl_sim_pagecache(struct sl_sim *sim)
 		pc->mem = sl_pagecache_most(sim->machine);
 		pc->disk = sl_sim_disk(sim);
 		set_thresholds(pc, 10, 10, 40);
+		pc->extent = (double)WB_CHUNK;
 		sim->pcache = pc;
 	}
 	return sim->pcache;
@@ -79,6 +121,17 @@ void sl_pagecache_set_ratios(struct sl_pagecache *pc, double bg_pct, double stop
 			     double limit_pct)
 {
 	set_thresholds(pc, bg_pct, stop_pct, limit_pct);
+}
+
+void sl_pagecache_set_extent(struct sl_pagecache *pc, double bytes)
+{
+	pc->extent = bytes > 1 ? bytes : 1;
+}
+
+void sl_pagecache_scale(struct sl_pagecache *pc, double factor)
+{
+	pc->mem *= factor;
+	set_thresholds(pc, pc->bg_pct, pc->stop_pct, pc->limit_pct);
 }
 
 double sl_pagecache_capacity(const struct sl_pagecache *pc)
@@ -105,17 +158,32 @@ double sl_pagecache_limit(const struct sl_pagecache *pc) { return pc->limit; }
 
 static void flush(struct sl_sim *sim, struct sl_pagecache *pc);
 
+/* Throttled writers go on once dirty memory is at or under the limit, or
+ * when all that is over it is temporary (nothing left to write). */
+static void release_writers(struct sl_sim *sim, struct sl_pagecache *pc)
+{
+	if (pc->dirty <= pc->limit || kept_dirty(pc) <= 0)
+		sl__waitq_wake_all(sim, &pc->throttled, -1, 0);
+}
+
 static void wb_done(struct sl_sim *sim, void *arg)
 {
 	struct sl_pagecache *pc = arg;
+	double kept = kept_dirty(pc);
 
+	/* the request took its bytes evenly from all kept dirty data */
+	if (pc->writeback >= kept) {
+		pc->cleaned.epoch++;
+		pc->cleaned.log_left = 0;
+	} else if (pc->writeback > 0) {
+		pc->cleaned.log_left += log1p(-pc->writeback / kept);
+	}
 	pc->dirty -= pc->writeback;
-	if (pc->dirty < 0)
-		pc->dirty = 0;
+	if (pc->dirty < pc->temporary)
+		pc->dirty = pc->temporary;
 	pc->st.written_back += pc->writeback;
 	pc->writeback = 0;
-	if (pc->dirty <= pc->limit)
-		sl__waitq_wake_all(sim, &pc->throttled, -1, 0);
+	release_writers(sim, pc);
 	flush(sim, pc);
 }
 
@@ -126,13 +194,24 @@ static void flush(struct sl_sim *sim, struct sl_pagecache *pc)
 {
 	bool waiting = pc->throttled.head != NULL;
 
-	if (pc->writeback > 0 || pc->dirty <= 0)
+	double kept = kept_dirty(pc);
+
+	if (pc->writeback > 0 || kept <= 0)
 		return;
 	if (pc->dirty <= pc->stop && !waiting)
 		return;
-	double n = pc->dirty < (double)WB_CHUNK ? pc->dirty : (double)WB_CHUNK;
+	bool seek = pc->run_left <= 0;
+	if (seek)
+		pc->run_left = pc->extent;
+	double n = pc->run_left < (double)WB_CHUNK ? pc->run_left : (double)WB_CHUNK;
+	if (n >= kept) {
+		n = kept;
+		pc->run_left = 0;	/* what is dirtied next lies elsewhere */
+	} else {
+		pc->run_left -= n;
+	}
 	pc->writeback = n;
-	sl_blockdev_submit(sim, pc->disk, (long)n, true, wb_done, pc);
+	sl_blockdev_submit(sim, pc->disk, (long)n, seek, wb_done, pc);
 }
 
 static void note_dirty(struct sl_sim *sim, struct sl_pagecache *pc)
@@ -149,6 +228,39 @@ void sl_pagecache_set_dirty(struct sl_sim *sim, struct sl_pagecache *pc, double 
 	note_dirty(sim, pc);
 }
 
+void sl_pagecache_add_temporary(struct sl_sim *sim, struct sl_pagecache *pc, double bytes)
+{
+	if (bytes <= 0)
+		return;
+	pc->dirty += bytes;
+	pc->temporary += bytes;
+	note_dirty(sim, pc);
+}
+
+void sl_pagecache_discard(struct sl_sim *sim, struct sl_pagecache *pc, double bytes)
+{
+	if (bytes > pc->temporary)
+		bytes = pc->temporary;
+	if (bytes <= 0)
+		return;
+	pc->temporary -= bytes;
+	pc->dirty -= bytes;
+	pc->st.discarded += bytes;
+	release_writers(sim, pc);
+}
+
+void sl_pagecache_mark(const struct sl_pagecache *pc, struct sl_pagecache_mark *m)
+{
+	*m = pc->cleaned;
+}
+
+double sl_pagecache_left(const struct sl_pagecache *pc, const struct sl_pagecache_mark *since)
+{
+	if (since->epoch != pc->cleaned.epoch)
+		return 0;
+	return exp(pc->cleaned.log_left - since->log_left);
+}
+
 int sl__apply_dirty(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 {
 	struct sl_pagecache *pc = t->act.u.dirty.pc;
@@ -161,8 +273,9 @@ int sl__apply_dirty(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	} else {
 		pc->st.throttle_ns += sim->now - t->slept_at;
 	}
-	/* balance_dirty_pages: over the limit, wait for writeback */
-	if (pc->dirty > pc->limit) {
+	/* balance_dirty_pages: over the limit, wait for writeback of kept
+	 * data (temporary data is not written: see the header) */
+	if (pc->dirty > pc->limit && kept_dirty(pc) > 0) {
 		if (t->act_phase++ == 0)
 			pc->st.throttled++;
 		sl__sleep_io(sim, &pc->throttled, t);
