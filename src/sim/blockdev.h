@@ -64,9 +64,6 @@ double sl_pagecache_hit_ratio(const struct sl_pagecache *pc, double set_bytes);
 double sl_pagecache_dirty(const struct sl_pagecache *pc);
 /* The dirty limit now, bytes. */
 double sl_pagecache_limit(const struct sl_pagecache *pc);
-/* Set the dirty bytes directly (a workload's state at its start); starts
- * the flusher if they are above the background threshold. */
-void sl_pagecache_set_dirty(struct sl_sim *sim, struct sl_pagecache *pc, double bytes);
 /* Writeback pays positioning once per `bytes` written (a file's dirty
  * pages are contiguous); default: once per request. */
 void sl_pagecache_set_extent(struct sl_pagecache *pc, double bytes);

@@ -222,12 +222,6 @@ static void note_dirty(struct sl_sim *sim, struct sl_pagecache *pc)
 		flush(sim, pc);
 }
 
-void sl_pagecache_set_dirty(struct sl_sim *sim, struct sl_pagecache *pc, double bytes)
-{
-	pc->dirty = bytes > 0 ? bytes : 0;
-	note_dirty(sim, pc);
-}
-
 void sl_pagecache_add_temporary(struct sl_sim *sim, struct sl_pagecache *pc, double bytes)
 {
 	if (bytes <= 0)

@@ -19,24 +19,33 @@
  * `fsync_ms`) served one at a time (one disk, one journal); `fsync_ms=0` is
  * dbench 2.0's fileio.c, in which Flush did nothing.
  *
- * Memory (pagecache=1): the machine's page cache and disk (sim/blockdev.h).
- * Each client owns a file set of `files_mb` (client_oplocks.txt, replayed
- * op by op with per-file sizes: each client writes 21.1 MB of filler files
- * in its first ~1000 lines and keeps them, and its working files add up to
- * 3 MB more; peak 24.0 MB).  A ReadX finds its pages in memory with the
- * cache's hit ratio for all clients' files (1 while they fit), else waits
- * for the disk (one request with positioning).  A WriteX dirties the share
- * of its bytes that were clean - a write lands anywhere in the client's
- * files, so the chance a page is already dirty is the dirty share of all
- * files - and passes balance_dirty_pages: above the dirty limit it waits
- * for writeback.  A shortened load (`ops` < 62477, as the experiments use)
- * starts, by assumption, where the full load stands after its opening phase: every
- * client's files written moments before and still dirty, up to the dirty
- * limit (the writers were held there by throttling).  So: clients x
- * files_mb below the dirty limit (40 % of memory) - nothing waits; above it
- * - writers wait for the disk; above the cache - reads miss too.
+ * Memory (pagecache=1): the machine's page cache and disk (sim/blockdev.h),
+ * with what a client's files do to it counted from client_oplocks.txt
+ * replayed file by file and page by page (scripts/dbench-load.py):
+ *   - the opening: a client's first kept_mb (20.72 MB, 99 % of it in the
+ *     first 845 lines) are the first writes of the files it keeps to the
+ *     end - its first kept_mb / 65,471 WriteX, moved to the front;
+ *   - after it, DB_HOT_SHARE of the bytes written rewrite hot_mb (2.05 MB)
+ *     of kept pages, newly dirty as far as writeback cleaned them, and the
+ *     rest go to temporary files, deleted before writeback reaches them:
+ *     dirty, never written back, dropped by an Unlink (temp_mb, 1.63 MB,
+ *     alive on average);
+ *   - reads come from a read set of read_mb (7.59 MB) per client, in the
+ *     cache with its hit ratio for all clients' sets;
+ *   - writeback is positioned once per kept file (file_kb, 363.5 KB);
+ *   - every group's writes pass balance_dirty_pages once: above the dirty
+ *     limit the writer waits for writeback to bring dirty memory under it.
+ * So on 2.5 GB 20 and 30 clients' openings fit under the limit and the
+ * run is CPU-bound; from 60 the writers wait while the openings' excess is
+ * written back.  A shorter load (`ops` < 62477) is a miniature: its data
+ * and the memory shrink by ops / 62477 (sl_pagecache_scale), which holds
+ * only while a client's load spans many time slices (docs/workloads.md).
  * Thresholds `dirty_bg`, `dirty_limit`: 2.5/2.6's 10 % and 40 % (see
  * sim/pagecache.c for 2.4's bdflush numbers, which take lowmem only).
+ *
+ * Events: a client replays its load in groups of up to DB_GROUP_MAX
+ * operations, a burst of parsing and a burst of calls each, their writes
+ * reaching the page cache at the group's end (group_end).
  *
  * Metric (dbench 2.x's final line): Throughput = 1e-6 x (bytes read +
  * bytes written by all clients) / time from the release to the last
@@ -54,17 +63,17 @@
  * Calibrated against: nothing.  The per-kind costs are estimates within
  * 2-20 us for metadata (UNVERIFIED: no 2002 measurement at hand); copy_us
  * (1 us per KB, ~1 GB/s) is a 2002 P4's copy_to_user from memory; fsync_ms
- * is the lower end of a 2002 disk's range (a dbench file's dirty data is small); files_mb is
- * counted from client_oplocks.txt (dbench 2.0, Feb 2002).
+ * is the lower end of a 2002 disk's range (a dbench file's dirty data is
+ * small); kept_mb, file_kb, hot_mb, temp_mb, read_mb, DB_HOT_SHARE and
+ * DB_TEMP_NEW are counted from client_oplocks.txt (dbench 2.0, Feb 2002).
  *
  * Omitted / simplified:
  *   - the load is a mix with the trace's proportions, not the trace itself:
  *     no per-file state, offsets or directory tree; a shorter load (`ops`)
- *     keeps the mix (the experiments use one to keep runs short);
- *   - the page cache is a mean field, not per-file: no per-page LRU, no
- *     discard of dirty data by Unlink (the trace deletes only its 3 MB of
- *     working files), no periodic writeback of expired dirty data (the
- *     runs last seconds), no anonymous memory of the clients (small);
+ *     keeps the mix;
+ *   - the page cache is a mean field of the counted sizes, not per-file:
+ *     no per-page LRU, no periodic writeback of expired dirty data
+ *     (kupdate, 30 s), no anonymous memory of the clients (small);
  *   - one set of thresholds for every kernel (2.4.19's bdflush is not
  *     told apart, sim/pagecache.c);
  *   - no VFS locks (dcache_lock, the BKL of 2.4's VFS) and no journal
@@ -72,11 +81,15 @@
  *   - the parent's once-a-second progress line is not printed;
  *   - run-to-run variation: every piece of work is drawn lognormal around
  *     its mean (log-sd `jitter`, mean kept) from the client's own stream,
- *     an assumption standing for cache and interrupt noise.
+ *     an assumption standing for cache and interrupt noise; a group's
+ *     pieces as one lognormal of their sum's mean and variance.
  */
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "base/err.h"
 #include "base/memsize.h"
 #include "base/rng.h"
 #include "sim/blockdev.h"
@@ -86,6 +99,15 @@
 #define DB_STREAM_TRACE 0x6462656e63ULL	/* the load file's order */
 #define DB_TRACE_SEED 2002			/* one fixed load for every run */
 #define DB_FOOTPRINT_KB 8
+
+/* client_oplocks.txt, counted by scripts/dbench-load.py: its length, and
+ * how the bytes written after the opening divide - rewrites of kept
+ * pages (63.25 MB into 2.05 MB of pages) and writes to temporary files
+ * (65.13 MB into 61.99 MB of pages, deleted before the clean-up). */
+#define DB_TRACE_OPS 62477
+#define DB_GROUP_MAX 32		/* operations replayed as one pair of bursts, at most */
+#define DB_HOT_SHARE (63.25 / (63.25 + 65.13))
+#define DB_TEMP_NEW (61.99 / 65.13)
 
 /* ---- the netbench load (shared with tbench.c) ---- */
 
@@ -188,7 +210,11 @@ struct db_run;
 struct db_client {
 	struct db_run *run;
 	int next;		/* next operation */
+	int group_end;		/* the group being replayed ends before this one */
 	unsigned char pc;
+	double hot_dirty;	/* bytes of its rewritten kept pages dirty, at hot_mark */
+	struct sl_pagecache_mark hot_mark;
+	double temp;		/* bytes of its live temporary files (all dirty) */
 };
 
 struct db_run {
@@ -201,7 +227,12 @@ struct db_run {
 	struct sl_mutex *disk;
 	struct sl_pagecache *pc;	/* NULL: pagecache=0, unlimited memory */
 	struct sl_blockdev *dev;
-	double files;		/* all clients' file sets, bytes */
+	/* the page cache's view of a client's files, scaled with the load */
+	int n_open;		/* the first n_open operations: kept files' first writes */
+	bool reads_may_miss;	/* the read set is larger than the cache */
+	double hot;		/* bytes of kept pages rewritten after the opening */
+	double read_set;	/* all clients' pages read, bytes */
+	double unlink_share;	/* of a client's temporary data, what an Unlink deletes */
 	int forked, live;
 	bool started;		/* the release has been seen */
 	sl_time t_start, t_end;
@@ -209,7 +240,8 @@ struct db_run {
 	long fsyncs;
 	sl_time fsync_wait;	/* summed disk waits of fsync */
 	long read_misses;	/* ReadX that went to the disk */
-	double dirtied;		/* bytes WriteX newly dirtied */
+	double dirtied;		/* kept bytes WriteX newly dirtied */
+	double temporary;	/* bytes of temporary files written */
 };
 
 /* The clock starts with the first task to run after the release. */
@@ -223,52 +255,137 @@ static void mark_start(struct sl_sim *sim, struct db_run *run)
 
 /* A client's loop: parse (user), system call (kernel), and for an fsync
  * the disk: lock, wait, unlock. */
-enum { C_START, C_PARSE, C_CALL, C_CACHE, C_DISK, C_DISK_DONE, C_UNLOCK, C_EXIT };
+enum { C_START, C_PARSE, C_CALL, C_CACHE, C_WAIT, C_DISK, C_DISK_DONE, C_UNLOCK, C_EXIT };
 
-/* After the call's CPU work: the page cache's side of a ReadX or WriteX.
- * A read finds its pages in memory with the cache's hit ratio for all the
- * clients' files, else it waits for the disk (one request, positioning
- * included); a write dirties the share of its bytes that were clean (a
- * write lands anywhere in the client's files: the chance a page is already
- * dirty is the dirty share of all files) and passes balance_dirty_pages.
- * Returns false when the operation needs nothing more. */
-static bool cache_action(struct db_run *run, struct sl_task *t, const struct nb_op *op,
-			 struct sl_action *next)
+/* The page cache's side of a WriteX: an opening write is a kept file's
+ * first (all newly dirty); later, DB_HOT_SHARE of the bytes rewrite the
+ * client's hot kept pages (newly dirty as far as writeback cleaned them)
+ * and the rest go to temporary files (newly dirty, DB_TEMP_NEW of them:
+ * the rest rewrite pages of the same file).  Returns the kept bytes newly
+ * dirtied; the temporary ones go to the cache at once. */
+static double write_dirties(struct sl_sim *sim, struct db_client *c, int index,
+			    const struct nb_op *op)
 {
+	struct db_run *run = c->run;
+
+	if (index < run->n_open) {
+		run->dirtied += op->bytes;
+		return op->bytes;
+	}
+	c->hot_dirty *= sl_pagecache_left(run->pc, &c->hot_mark);
+	sl_pagecache_mark(run->pc, &c->hot_mark);
+	double rewrite = op->bytes * DB_HOT_SHARE;
+	double clean = run->hot > 0 ? 1.0 - c->hot_dirty / run->hot : 0;
+	double fresh = rewrite * (clean > 0 ? clean : 0);
+	double temp = (op->bytes - rewrite) * DB_TEMP_NEW;
+	c->hot_dirty += fresh;
+	c->temp += temp;
+	run->dirtied += fresh;
+	run->temporary += temp;
+	sl_pagecache_add_temporary(sim, run->pc, temp);
+	return fresh;
+}
+
+/* After a group's calls, its page-cache side, in order: each WriteX
+ * dirties (write_dirties), each Unlink deletes its share of the client's
+ * temporary data, dirty; then, if it wrote, the client passes
+ * balance_dirty_pages once with all it dirtied (sl_act_dirty in *next:
+ * true).  Nothing here waits but that check. */
+static bool group_cache(struct sl_sim *sim, struct db_client *c, struct sl_action *next)
+{
+	struct db_run *run = c->run;
+	double fresh = 0;
+	bool wrote = false;
+
 	if (!run->pc)
 		return false;
-	if (op->kind == NB_READX) {
-		double hit = sl_pagecache_hit_ratio(run->pc, run->files);
-		if (hit >= 1.0 || sl_rng_uniform(&t->rng) < hit)
-			return false;
-		run->read_misses++;
-		*next = sl_act_disk_io(run->dev, op->bytes, true);
-		return true;
+	for (int i = c->next; i < c->group_end; i++) {
+		const struct nb_op *op = &run->ops[i];
+		if (op->kind == NB_WRITEX) {
+			fresh += write_dirties(sim, c, i, op);
+			wrote = true;
+		} else if (op->kind == NB_UNLINK) {
+			double gone = c->temp * run->unlink_share;
+			c->temp -= gone;
+			sl_pagecache_discard(sim, run->pc, gone);
+		}
 	}
-	if (op->kind == NB_WRITEX) {
-		double clean = 1.0 - sl_pagecache_dirty(run->pc) / run->files;
-		if (clean <= 0)
-			return false;
-		run->dirtied += op->bytes * clean;
-		*next = sl_act_dirty(run->pc, op->bytes * clean);
-		return true;
-	}
-	return false;
+	if (wrote)
+		*next = sl_act_dirty(run->pc, fresh);
+	return wrote;
+}
+
+/* A ReadX finds its pages in memory with the cache's hit ratio for all
+ * clients' read sets, else waits for the disk (one request, positioning
+ * included): true with the request in *next. */
+static bool read_misses(struct db_run *run, struct sl_task *t, const struct nb_op *op,
+			struct sl_action *next)
+{
+	if (!run->pc || op->kind != NB_READX || !run->reads_may_miss)
+		return false;
+	double hit = sl_pagecache_hit_ratio(run->pc, run->read_set);
+	if (hit >= 1.0 || sl_rng_uniform(&t->rng) < hit)
+		return false;
+	run->read_misses++;
+	*next = sl_act_disk_io(run->dev, op->bytes, true);
+	return true;
+}
+
+/* Whether an operation may wait on its own after its call: an fsync, or a
+ * read while the read set does not fit. */
+static bool may_wait(const struct db_run *run, const struct nb_op *op)
+{
+	if (op->kind == NB_FLUSH)
+		return run->fsync_ns > 0;
+	return run->pc && op->kind == NB_READX && run->reads_may_miss;
+}
+
+/* The group that starts at operation `from`: DB_GROUP_MAX operations, or
+ * fewer up to one that may wait.  A group's parsing is one burst and its
+ * calls another, and its writes and deletions reach the page cache at its
+ * end, at most DB_GROUP_MAX operations (about half a millisecond) late:
+ * an approximation (docs/workloads.md, dbench, "Events"). */
+static int group_end(const struct db_run *run, int from)
+{
+	int j = from;
+
+	while (j < run->nops && j - from < DB_GROUP_MAX)
+		if (may_wait(run, &run->ops[j++]))
+			break;
+	return j;
+}
+
+/* A group's work: the sum of its pieces, each of which would be drawn
+ * lognormal around its mean (log-sd `jitter`); drawn as one lognormal of
+ * the same mean and variance (Fenton-Wilkinson), sum_sq being the sum of
+ * the pieces' squared means. */
+static double vary_sum(struct sl_rng *r, double sum, double sum_sq, double jitter)
+{
+	if (jitter <= 0 || sum <= 0)
+		return sum;
+	double cv2 = expm1(jitter * jitter) * sum_sq / (sum * sum);
+	return sl_rng_vary(r, sum, sqrt(log1p(cv2)));
 }
 
 static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {
 	struct db_client *c = t->prog_state;
 	struct db_run *run = c->run;
-	const struct nb_op *op = &run->ops[c->next < run->nops ? c->next : 0];
+	/* the group's last operation: the one that may interact */
+	const struct nb_op *op = &run->ops[c->group_end > 0 ? c->group_end - 1 : 0];
 
 	t->footprint_kb = DB_FOOTPRINT_KB;
 	switch (c->pc) {
 	case C_START:
 		c->pc = C_PARSE;
+		if (run->pc) {
+			/* its hot pages are among the kept files it writes first */
+			c->hot_dirty = run->hot;
+			sl_pagecache_mark(run->pc, &c->hot_mark);
+		}
 		*next = sl_act_barrier(run->start);
 		return;
-	case C_PARSE:
+	case C_PARSE: {
 		mark_start(sim, run);
 		if (c->next == run->nops) {
 			c->pc = C_EXIT;
@@ -277,20 +394,43 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 			*next = sl_act_exit();
 			return;
 		}
+		c->group_end = group_end(run, c->next);
+		double n = c->group_end - c->next;
 		c->pc = C_CALL;
-		*next = sl_act_run(sl_rng_vary(&t->rng, run->user_ns, run->jitter), SL_WC_INT);
+		*next = sl_act_run(vary_sum(&t->rng, n * run->user_ns,
+					    n * run->user_ns * run->user_ns, run->jitter),
+				   SL_WC_INT);
 		return;
-	case C_CALL:
-		c->pc = op->kind == NB_FLUSH && run->fsync_ns > 0 ? C_DISK : C_CACHE;
-		run->bytes += op->bytes;
-		*next = sl_act_sys_as(sl_rng_vary(&t->rng, db_op_us[op->kind] * 1e3 +
-							  op->bytes * run->copy_ns_per_byte, run->jitter),
-				      SL_WC_MEM);
+	}
+	case C_CALL: {
+		double kernel = 0, kernel_sq = 0;
+		for (int i = c->next; i < c->group_end; i++) {
+			const struct nb_op *o = &run->ops[i];
+			double w = db_op_us[o->kind] * 1e3 + o->bytes * run->copy_ns_per_byte;
+			run->bytes += o->bytes;
+			kernel += w;
+			kernel_sq += w * w;
+		}
+		c->pc = C_CACHE;
+		*next = sl_act_sys_as(vary_sum(&t->rng, kernel, kernel_sq, run->jitter), SL_WC_MEM);
 		return;
+	}
 	case C_CACHE:
+		c->pc = C_WAIT;
+		if (group_cache(sim, c, next))
+			return;
+		client_step(sim, t, next);
+		return;
+	case C_WAIT:
+		/* the group's last operation may wait on its own */
+		if (op->kind == NB_FLUSH && run->fsync_ns > 0) {
+			c->pc = C_DISK;
+			client_step(sim, t, next);
+			return;
+		}
 		c->pc = C_PARSE;
-		c->next++;
-		if (cache_action(run, t, op, next))
+		c->next = c->group_end;
+		if (read_misses(run, t, op, next))
 			return;
 		client_step(sim, t, next);	/* nothing to wait for: parse the next */
 		return;
@@ -308,7 +448,7 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	}
 	case C_UNLOCK:
 		c->pc = C_PARSE;
-		c->next++;
+		c->next = c->group_end;
 		*next = sl_act_mutex(SL_ACT_UNLOCK, run->disk);
 		return;
 	default:
@@ -362,14 +502,74 @@ static const struct sl_param_def db_params[] = {
 	  "mean disk wait of a Flush (fsync), one at a time; 0 = dbench 2.0 (Flush does nothing)" },
 	{ "pagecache", SL_PARAM_INT, "1", 0, 1, NULL,
 	  "1: the machine's page cache and disk (reads miss, writes dirty and throttle); 0: unlimited memory" },
-	{ "files_mb", SL_PARAM_REAL, "24", 0.001, 1e6, NULL,
-	  "each client's file set, MB (client_oplocks.txt: 21 MB of filler files kept, 3 MB more at peak)" },
+	{ "kept_mb", SL_PARAM_REAL, "20.72", 0, 1e6, NULL,
+	  "a client's kept files, written first (the load's opening), MB of 10^6 bytes" },
+	{ "file_kb", SL_PARAM_REAL, "363.5", 4, 1e9, NULL,
+	  "a kept file's mean size, KB: writeback is positioned once per file" },
+	{ "hot_mb", SL_PARAM_REAL, "2.05", 0, 1e6, NULL,
+	  "of a client's kept pages, those rewritten after the opening, MB" },
+	{ "temp_mb", SL_PARAM_REAL, "1.63", 0, 1e6, NULL,
+	  "a client's temporary files alive on average (deleted dirty), MB" },
+	{ "read_mb", SL_PARAM_REAL, "7.59", 0.001, 1e6, NULL,
+	  "a client's pages read (its read set), MB" },
 	{ "dirty_bg", SL_PARAM_REAL, "10", 1, 100, NULL,
 	  "% of memory dirty that starts writeback (2.5/2.6 dirty_background_ratio; 2.4 bdflush: 30)" },
 	{ "dirty_limit", SL_PARAM_REAL, "40", 1, 100, NULL,
 	  "% of memory dirty above which writers wait (2.5/2.6 dirty_ratio; 2.4 bdflush nfract_sync: 60)" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
+
+/* The load's opening: its first `n` 65,471-byte WriteX (kept files are
+ * written in such chunks) moved to the front, everything else in order. */
+static void move_opening_first(struct nb_op *ops, int nops, int n)
+{
+	struct nb_op *tmp = sl_xmalloc(sizeof(*ops) * (size_t)nops);
+	int front = 0, back = n;
+
+	for (int i = 0; i < nops; i++) {
+		bool opening = front < n && ops[i].kind == NB_WRITEX && ops[i].bytes == NB_LARGE_IO;
+		tmp[opening ? front++ : back++] = ops[i];
+	}
+	memcpy(ops, tmp, sizeof(*ops) * (size_t)nops);
+	free(tmp);
+}
+
+/* The page cache's side of the load, scaled with it: a load of `ops` <
+ * DB_TRACE_OPS operations is a miniature of the whole, its data and the
+ * machine's memory both shrunk by ops / DB_TRACE_OPS, so that what fits,
+ * what waits and every time in the run shrink alike (docs/workloads.md,
+ * dbench); a longer load keeps the full sizes. */
+static void cache_setup(struct sl_sim *sim, struct db_run *run, const struct sl_params *p)
+{
+	double scale = run->nops < DB_TRACE_OPS ? (double)run->nops / DB_TRACE_OPS : 1.0;
+	double bg = sl_param_real(p, "dirty_bg"), limit = sl_param_real(p, "dirty_limit");
+	int large = 0, unlinks = 0;
+	double steady_written = 0;
+
+	run->pc = sl_sim_pagecache(sim);
+	run->dev = sl_sim_disk(sim);
+	sl_pagecache_scale(run->pc, scale);
+	sl_pagecache_set_extent(run->pc, sl_param_real(p, "file_kb") * 1e3);
+	sl_pagecache_set_ratios(run->pc, bg < limit ? bg : limit, bg < limit ? bg : limit, limit);
+	for (int i = 0; i < run->nops; i++) {
+		large += run->ops[i].kind == NB_WRITEX && run->ops[i].bytes == NB_LARGE_IO;
+		unlinks += run->ops[i].kind == NB_UNLINK;
+	}
+	long open = lround(sl_param_real(p, "kept_mb") * 1e6 * scale / NB_LARGE_IO);
+	run->n_open = open < large ? (int)open : large;
+	move_opening_first(run->ops, run->nops, run->n_open);
+	for (int i = run->n_open; i < run->nops; i++)
+		if (run->ops[i].kind == NB_WRITEX)
+			steady_written += run->ops[i].bytes;
+	run->hot = sl_param_real(p, "hot_mb") * 1e6 * scale;
+	run->read_set = run->clients * sl_param_real(p, "read_mb") * 1e6 * scale;
+	run->reads_may_miss = sl_pagecache_hit_ratio(run->pc, run->read_set) < 1.0;
+	/* an Unlink deletes what the writes between two Unlinks add, on
+	 * average, so the client's temporary data stays at temp_mb */
+	double temp_mean = sl_param_real(p, "temp_mb") * 1e6 * scale;
+	double per_unlink = unlinks ? steady_written * (1 - DB_HOT_SHARE) * DB_TEMP_NEW / unlinks : 0;
+	run->unlink_share = temp_mean <= 0 || per_unlink >= temp_mean ? 1.0 : per_unlink / temp_mean;
+}
 
 static void *db_start(struct sl_sim *sim, const struct sl_params *p, sl_time *limit_out)
 {
@@ -389,19 +589,8 @@ static void *db_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	run->start = sl_barrier_new(sim, run->clients + 1);
 	run->disk = sl_mutex_new(sim);
 	run->live = run->clients;
-	run->files = run->clients * sl_param_real(p, "files_mb") * 1024 * 1024;
-	if (sl_param_int(p, "pagecache")) {
-		double bg = sl_param_real(p, "dirty_bg"), limit = sl_param_real(p, "dirty_limit");
-		run->pc = sl_sim_pagecache(sim);
-		run->dev = sl_sim_disk(sim);
-		sl_pagecache_set_ratios(run->pc, bg < limit ? bg : limit, bg < limit ? bg : limit,
-					limit);
-		/* the state after the load's opening phase (see the header):
-		 * the files written moments ago, dirty up to the limit */
-		double limit_bytes = sl_pagecache_limit(run->pc);
-		sl_pagecache_set_dirty(sim, run->pc, run->files < limit_bytes ? run->files
-									      : limit_bytes);
-	}
+	if (sl_param_int(p, "pagecache"))
+		cache_setup(sim, run, p);
 	sl_sim_spawn_root(sim, &db_parent_prog, run, "dbench");
 	*limit_out = 0;
 	return run;
@@ -427,6 +616,8 @@ static void db_report(struct sl_sim *sim, void *state, const struct sl_params *p
 		sl_blockdev_stats(run->dev, &bst);
 		sl_metrics_add(out, "read_misses", "count", (double)run->read_misses, 0);
 		sl_metrics_add(out, "dirtied_mb", "MB", run->dirtied / 1e6, 0);
+		sl_metrics_add(out, "temporary_mb", "MB", run->temporary / 1e6, 0);
+		sl_metrics_add(out, "discarded_mb", "MB", pst.discarded / 1e6, 0);
 		sl_metrics_add(out, "writeback_mb", "MB", pst.written_back / 1e6, 0);
 		sl_metrics_add(out, "throttled", "count", (double)pst.throttled, 0);
 		sl_metrics_add(out, "throttle_s", "s", sl_ns_to_s(pst.throttle_ns), 0);
@@ -472,14 +663,15 @@ static int db_check(const struct sl_params *p, const struct sl_machine *m,
 
 	(void)policy;
 	if (sl_param_int(p, "pagecache")) {
-		double files = clients * sl_param_real(p, "files_mb") * 1024 * 1024;
+		/* the read set and the cache shrink alike with a short load */
+		double files = clients * sl_param_real(p, "read_mb") * 1e6;
 		double cache = sl_pagecache_most(m);
 		double miss = files > cache ? 1 - cache / files : 0;
 		double s = 0.5 * clients * reads * miss * (double)(m->disk.seek_ns + m->disk.rot_ns) /
 			   SL_SEC;
 		snprintf(what, sizeof(what), "%.0f clients' reads of %.0f MB of files through a "
-			 "%.0f MB page cache, one disk request each", clients, files / 1048576,
-			 cache / 1048576);
+			 "%.0f MB page cache, one disk request each", clients, files / 1e6,
+			 cache / 1e6);
 		if (sl_workload_fits_horizon("dbench", s, what, err))
 			return -1;
 	}

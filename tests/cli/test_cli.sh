@@ -37,7 +37,7 @@ bad_input "workload 'schedbench': 8 tasks of size=500000 s on 4 CPUs: at least 1
 	run -m p4dpe-2x2ht -p o1 -w schedbench:tasks=8,size=5e5
 # dbench's documented maximum: its reads miss a 2.5 GB cache, one disk
 # request each (a lower bound: half the expected misses)
-bad_input "workload 'dbench': 100000 clients' reads of 2400000 MB of files through a 2528 MB page cache, one disk request each: at least 11293389 simulated s" \
+bad_input "workload 'dbench': 100000 clients' reads of 759000 MB of files through a 2651 MB page cache, one disk request each: at least 11265814 simulated s" \
 	run -m xeon-1600ht -p o1 -w dbench:clients=100000
 bad_input "workload 'dbench': 10 clients' 748 fsyncs of fsync_ms=1e+06, one at a time: at least 3740000" \
 	run -m xeon-1600ht -p o1 -w dbench:fsync_ms=1e6
