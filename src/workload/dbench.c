@@ -221,6 +221,7 @@ struct db_run {
 	int clients, nops;
 	struct nb_op *ops;
 	double jitter;		/* log-sd of each piece of work */
+	double jitter_cv2;	/* its squared coefficient of variation */
 	double user_ns, copy_ns_per_byte, fsync_ns;
 	struct db_client *client;
 	struct sl_barrier *start;
@@ -356,15 +357,15 @@ static int group_end(const struct db_run *run, int from)
 }
 
 /* A group's work: the sum of its pieces, each of which would be drawn
- * lognormal around its mean (log-sd `jitter`); drawn as one lognormal of
- * the same mean and variance (Fenton-Wilkinson), sum_sq being the sum of
- * the pieces' squared means. */
-static double vary_sum(struct sl_rng *r, double sum, double sum_sq, double jitter)
+ * lognormal around its mean (log-sd `jitter`, a squared coefficient of
+ * variation of cv2 = expm1(jitter^2)); drawn as one lognormal of the same
+ * mean and variance (Fenton-Wilkinson), sum_sq being the sum of the
+ * pieces' squared means. */
+static double vary_sum(struct sl_rng *r, double sum, double sum_sq, double cv2)
 {
-	if (jitter <= 0 || sum <= 0)
+	if (cv2 <= 0 || sum <= 0)
 		return sum;
-	double cv2 = expm1(jitter * jitter) * sum_sq / (sum * sum);
-	return sl_rng_vary(r, sum, sqrt(log1p(cv2)));
+	return sl_rng_vary(r, sum, sqrt(log1p(cv2 * sum_sq / (sum * sum))));
 }
 
 static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
@@ -398,7 +399,7 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		double n = c->group_end - c->next;
 		c->pc = C_CALL;
 		*next = sl_act_run(vary_sum(&t->rng, n * run->user_ns,
-					    n * run->user_ns * run->user_ns, run->jitter),
+					    n * run->user_ns * run->user_ns, run->jitter_cv2),
 				   SL_WC_INT);
 		return;
 	}
@@ -412,7 +413,8 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 			kernel_sq += w * w;
 		}
 		c->pc = C_CACHE;
-		*next = sl_act_sys_as(vary_sum(&t->rng, kernel, kernel_sq, run->jitter), SL_WC_MEM);
+		*next = sl_act_sys_as(vary_sum(&t->rng, kernel, kernel_sq, run->jitter_cv2),
+				      SL_WC_MEM);
 		return;
 	}
 	case C_CACHE:
@@ -581,6 +583,7 @@ static void *db_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	nb_load_build(run->ops, run->nops, DB_TRACE_SEED);
 	run->user_ns = sl_param_real(p, "user_us") * 1e3;
 	run->jitter = sl_param_real(p, "jitter");
+	run->jitter_cv2 = expm1(run->jitter * run->jitter);
 	run->copy_ns_per_byte = sl_param_real(p, "copy_us") * 1e3 / 1024;
 	run->fsync_ns = sl_param_real(p, "fsync_ms") * 1e6;
 	run->client = sl_sim_alloc(sim, sizeof(*run->client) * (size_t)run->clients);
