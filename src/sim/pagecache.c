@@ -12,7 +12,8 @@
  * brought them under it.  2.4's bdflush has the same shape with other
  * numbers (2.4.27 fs/buffer.c bdf_prm: wake bdflush above nfract 30 %,
  * block writers above nfract_sync 60 %, stop at nfract_stop_bdflush 20 %,
- * of nr_free_buffer_pages(), which leaves highmem out):
+ * of nr_free_buffer_pages(): lowmem's page cache plus all free memory,
+ * 2.4.27 mm/page_alloc.c):
  * sl_pagecache_set_ratios() takes them, and the workloads expose them.
  *
  * Simplified (each an assumption, not a source rule):

@@ -41,7 +41,8 @@
  * and the memory shrink by ops / 62477 (sl_pagecache_scale), which holds
  * only while a client's load spans many time slices (docs/workloads.md).
  * Thresholds `dirty_bg`, `dirty_limit`: 2.5/2.6's 10 % and 40 % (see
- * sim/pagecache.c for 2.4's bdflush numbers, which take lowmem only).
+ * sim/pagecache.c for 2.4's bdflush numbers, of lowmem's cache and the
+ * free memory).
  *
  * Events: a client replays its load in groups of up to DB_GROUP_MAX
  * operations, a burst of parsing and a burst of calls each, their writes
