@@ -264,5 +264,11 @@ long sl_param_int_or(const struct sl_params *p, const char *name, long dflt)
 	int i = find(p, name);
 	return p->given[i] ? (long)p->num[i] : dflt;
 }
+
+double sl_param_real_or(const struct sl_params *p, const char *name, double dflt)
+{
+	int i = find(p, name);
+	return p->given[i] ? p->num[i] : dflt;
+}
 int sl_param_choice(const struct sl_params *p, const char *name) { return p->choice[find(p, name)]; }
 const char *sl_param_str(const struct sl_params *p, const char *name) { return p->text[find(p, name)]; }

@@ -73,6 +73,7 @@ long sl_param_int(const struct sl_params *p, const char *name);
 /* The int the user gave, or `dflt` where the default is derived (a knob
  * whose .def is NULL: the machine's, the version's). */
 long sl_param_int_or(const struct sl_params *p, const char *name, long dflt);
+double sl_param_real_or(const struct sl_params *p, const char *name, double dflt);
 double sl_param_real(const struct sl_params *p, const char *name);
 int sl_param_choice(const struct sl_params *p, const char *name);
 const char *sl_param_str(const struct sl_params *p, const char *name);

@@ -64,6 +64,10 @@ double sl_pagecache_hit_ratio(const struct sl_pagecache *pc, double set_bytes);
 double sl_pagecache_dirty(const struct sl_pagecache *pc);
 /* The dirty limit now, bytes. */
 double sl_pagecache_limit(const struct sl_pagecache *pc);
+/* The workload's file pages in the cache grow (+) or shrink (-): under
+ * 2.4's rule the dirty thresholds are of free memory and lowmem's cache
+ * (sim.h sl_set_writeback), which they move. */
+void sl_pagecache_resident(struct sl_sim *sim, struct sl_pagecache *pc, double bytes);
 /* Writeback pays positioning once per `bytes` written (a file's dirty
  * pages are contiguous); default: once per request. */
 void sl_pagecache_set_extent(struct sl_pagecache *pc, double bytes);

@@ -53,6 +53,7 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 	sim->timers.kind = SL_TIMERS_EXACT;	/* until the policy says (sl_set_timers) */
 	sim->pipes.pages = 1;			/* until the policy says (sl_set_pipes) */
 	sim->sockets = SL_SOCKETS_2_4;		/* until the policy says (sl_set_sockets) */
+	sim->writeback = SL_WRITEBACK_2_6;	/* until the policy says (sl_set_writeback) */
 	sim->task_stride = ((sizeof(struct sl_task) + 15) & ~(size_t)15) +
 			   ((cfg->policy->task_size + 15) & ~(size_t)15);
 	/* Tasks a multiple of 512 bytes apart put every task's hot fields

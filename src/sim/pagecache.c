@@ -13,8 +13,13 @@
  * numbers (2.4.27 fs/buffer.c bdf_prm: wake bdflush above nfract 30 %,
  * block writers above nfract_sync 60 %, stop at nfract_stop_bdflush 20 %,
  * of nr_free_buffer_pages(): lowmem's page cache plus all free memory,
- * 2.4.27 mm/page_alloc.c):
- * sl_pagecache_set_ratios() takes them, and the workloads expose them.
+ * 2.4.27 mm/page_alloc.c), 6.12 with a limit of 20 %: the policy names its
+ * kernel's (sim.h sl_set_writeback), sl_pagecache_set_ratios() overrides
+ * the percentages.  For 2.4's base the cache must know what it holds:
+ * workloads declare their file pages (sl_pagecache_resident), which fill
+ * highmem first (2.4.27 page cache pages are GFP_HIGHUSER), and on i386
+ * memory above 896 MB is highmem (include/asm-i386/page.h: 1 GB of kernel
+ * space less the 128 MB __VMALLOC_RESERVE).
  *
  * Simplified (each an assumption, not a source rule):
  *   - the flusher is not a task: its writeback costs disk time but no CPU
@@ -62,6 +67,7 @@
 #include "sim/blockdev.h"
 
 #define KERNEL_MB 32.0			/* memory the kernel keeps, estimate */
+#define I386_LOWMEM_MB 896		/* 2.4.27 include/asm-i386/page.h MAXMEM */
 #define WB_CHUNK (128L * 1024)		/* one writeback request: an IDE disk's
 					 * largest (256 sectors), estimate */
 
@@ -72,6 +78,9 @@ struct sl_pagecache {
 	double temporary;		/* of dirty: never written back */
 	double writeback;		/* in the flusher's request now */
 	double bg_pct, stop_pct, limit_pct;
+	enum sl_dirty_of of;		/* what the percentages are of */
+	double highmem;			/* of mem, bytes above i386's lowmem */
+	double resident;		/* file pages workloads said it holds */
 	double bg, stop, limit;		/* thresholds, bytes */
 	struct sl_pagecache_mark cleaned; /* kept data left dirty, since the start */
 	double extent;			/* contiguous bytes per positioning */
@@ -81,14 +90,33 @@ struct sl_pagecache {
 	struct sl_pagecache_stats st;
 };
 
+/* The bytes the kernel's percentages are of (sl_set_writeback): all of
+ * the cache's memory, or 2.4's free memory and lowmem's page cache. */
+static double dirty_base(const struct sl_pagecache *pc)
+{
+	if (pc->of == SL_DIRTY_OF_MEMORY)
+		return pc->mem;
+	double cap = pc->mem - pc->anon > 0 ? pc->mem - pc->anon : 0;
+	double held = pc->resident < cap ? pc->resident : cap;
+	double low_cache = held > pc->highmem ? held - pc->highmem : 0;
+	return cap - held + low_cache;
+}
+
+static void update_thresholds(struct sl_pagecache *pc)
+{
+	double base = dirty_base(pc);
+
+	pc->bg = base * pc->bg_pct / 100;
+	pc->stop = base * pc->stop_pct / 100;
+	pc->limit = base * pc->limit_pct / 100;
+}
+
 static void set_thresholds(struct sl_pagecache *pc, double bg, double stop, double limit)
 {
 	pc->bg_pct = bg;
 	pc->stop_pct = stop;
 	pc->limit_pct = limit;
-	pc->bg = pc->mem * bg / 100;
-	pc->stop = pc->mem * stop / 100;
-	pc->limit = pc->mem * limit / 100;
+	update_thresholds(pc);
 }
 
 /* Dirty data the flusher may write (kept), under writeback included. */
@@ -109,9 +137,15 @@ struct sl_pagecache *sl_sim_pagecache(struct sl_sim *sim)
 {
 	if (!sim->pcache) {
 		struct sl_pagecache *pc = sl_sim_alloc(sim, sizeof(*pc));
+		const struct sl_writeback *wb = &sim->writeback;
 		pc->mem = sl_pagecache_most(sim->machine);
+		if (sim->topo->arch == SL_ARCH_I386 && sim->machine->mem_mb > I386_LOWMEM_MB)
+			pc->highmem = (double)(sim->machine->mem_mb - I386_LOWMEM_MB) * 1024 * 1024;
+		if (pc->highmem > pc->mem)
+			pc->highmem = pc->mem;
+		pc->of = wb->of;
 		pc->disk = sl_sim_disk(sim);
-		set_thresholds(pc, 10, 10, 40);
+		set_thresholds(pc, wb->bg_pct, wb->stop_pct, wb->limit_pct);
 		pc->extent = (double)WB_CHUNK;
 		sim->pcache = pc;
 	}
@@ -132,7 +166,10 @@ void sl_pagecache_set_extent(struct sl_pagecache *pc, double bytes)
 void sl_pagecache_scale(struct sl_pagecache *pc, double factor)
 {
 	pc->mem *= factor;
-	set_thresholds(pc, pc->bg_pct, pc->stop_pct, pc->limit_pct);
+	pc->highmem *= factor;
+	pc->anon *= factor;
+	pc->resident *= factor;
+	update_thresholds(pc);
 }
 
 double sl_pagecache_capacity(const struct sl_pagecache *pc)
@@ -146,6 +183,7 @@ void sl_pagecache_anon(struct sl_pagecache *pc, double bytes)
 	pc->anon += bytes;
 	if (pc->anon < 0)
 		pc->anon = 0;
+	update_thresholds(pc);
 }
 
 double sl_pagecache_hit_ratio(const struct sl_pagecache *pc, double set_bytes)
@@ -229,6 +267,18 @@ void sl_pagecache_add_temporary(struct sl_sim *sim, struct sl_pagecache *pc, dou
 		return;
 	pc->dirty += bytes;
 	pc->temporary += bytes;
+	note_dirty(sim, pc);
+}
+
+void sl_pagecache_resident(struct sl_sim *sim, struct sl_pagecache *pc, double bytes)
+{
+	pc->resident += bytes;
+	if (pc->resident < 0)
+		pc->resident = 0;
+	if (pc->of == SL_DIRTY_OF_MEMORY)
+		return;
+	update_thresholds(pc);
+	release_writers(sim, pc);
 	note_dirty(sim, pc);
 }
 

@@ -284,6 +284,43 @@ struct sl_chan *sl_unix_socket_new(struct sl_sim *sim, long bytes);
 #define SL_SOCKETS_6_12 ((struct sl_sockets){ .unix_sndbuf = 212992, .unix_small_truesize = 768, \
 					      .tcp_rmem = 131072 })
 
+/*
+ * The kernel's writeback thresholds, set at init as its pipes (the
+ * engine's default: SL_WRITEBACK_2_6), for workloads that dirty the page
+ * cache (sim/blockdev.h, pagecache.c):
+ *   bg_pct: background writeback starts above it; stop_pct: it stops at or
+ *     below it; limit_pct: a writer above it waits for writeback;
+ *   of: what they are percentages of.  2.6.11 get_dirty_limits(): of all
+ *     pages (total_pages, for a mapping that may use highmem, as file data
+ *     does); 6.12 global_dirtyable_memory(): free and file pages, here the
+ *     whole cache, which holds no anonymous memory; 2.4.27
+ *     balance_dirty_state(): of nr_free_buffer_pages(), lowmem's page
+ *     cache and all free memory (mm/page_alloc.c), which shrinks as file
+ *     pages fill memory, highmem first (SL_DIRTY_OF_LOWMEM_CACHE_AND_FREE).
+ * 2.4.27 fs/buffer.c bdf_prm: wake bdflush above nfract 30 %, stop it at
+ * nfract_stop_bdflush 20 %, block writers above nfract_sync 60 % (2.4.19
+ * read as 2.4.27, UNVERIFIED).  2.6.11 and 2.6.12.1 mm/page-writeback.c:
+ * dirty_background_ratio 10, vm_dirty_ratio 40 (2.5 and 2.6.0 read as
+ * 2.6.11, UNVERIFIED).  6.12: 10 and 20.  How a writer over the limit is
+ * held differs (2.4.27 submits 32 buffers per page it dirties, 2.6.11
+ * writes back until under the limit, 6.12 pauses in proportion to the
+ * writeback bandwidth): the engine has each wait until writeback brings
+ * dirty memory under the limit.
+ */
+enum sl_dirty_of { SL_DIRTY_OF_MEMORY, SL_DIRTY_OF_LOWMEM_CACHE_AND_FREE };
+struct sl_writeback {
+	double bg_pct, stop_pct, limit_pct;
+	enum sl_dirty_of of;
+};
+void sl_set_writeback(struct sl_sim *sim, struct sl_writeback wb);
+const struct sl_writeback *sl_writeback(const struct sl_sim *sim);
+#define SL_WRITEBACK_2_4 ((struct sl_writeback){ .bg_pct = 30, .stop_pct = 20, .limit_pct = 60, \
+						 .of = SL_DIRTY_OF_LOWMEM_CACHE_AND_FREE })
+#define SL_WRITEBACK_2_6 ((struct sl_writeback){ .bg_pct = 10, .stop_pct = 10, .limit_pct = 40, \
+						 .of = SL_DIRTY_OF_MEMORY })
+#define SL_WRITEBACK_6_12 ((struct sl_writeback){ .bg_pct = 10, .stop_pct = 10, .limit_pct = 20, \
+						  .of = SL_DIRTY_OF_MEMORY })
+
 /* A policy's high-resolution timers, the kernel's hrtimers (the RT period
  * timer, a deadline server's defer and replenishment timers): SL_HRTIMERS
  * per CPU, each named by its index.  At `at` (now, if earlier) the engine

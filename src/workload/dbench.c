@@ -40,9 +40,11 @@
  * written back.  A shorter load (`ops` < 62477) is a miniature: its data
  * and the memory shrink by ops / 62477 (sl_pagecache_scale), which holds
  * only while a client's load spans many time slices (docs/workloads.md).
- * Thresholds `dirty_bg`, `dirty_limit`: 2.5/2.6's 10 % and 40 % (see
- * sim/pagecache.c for 2.4's bdflush numbers, of lowmem's cache and the
- * free memory).
+ * Thresholds: the policy's kernel's (sim.h sl_set_writeback: 2.4.27's
+ * bdflush, 2.6.11's or 6.12's); `dirty_bg`, `dirty_limit` override the
+ * percentages.  Under 2.4's, which are of free memory and lowmem's page
+ * cache, the client declares the file pages it adds and deletes
+ * (sl_pagecache_resident): its kept files and live temporary ones.
  *
  * Events: a client replays its load in groups of up to DB_GROUP_MAX
  * operations, a burst of parsing and a burst of calls each, their writes
@@ -75,8 +77,8 @@
  *   - the page cache is a mean field of the counted sizes, not per-file:
  *     no per-page LRU, no periodic writeback of expired dirty data
  *     (kupdate, 30 s), no anonymous memory of the clients (small);
- *   - one set of thresholds for every kernel (2.4.19's bdflush is not
- *     told apart, sim/pagecache.c);
+ *   - each kernel's writer over the limit waits until writeback brings
+ *     dirty memory under it (sim.h sl_set_writeback);
  *   - no VFS locks (dcache_lock, the BKL of 2.4's VFS) and no journal
  *     beyond the fsyncs' one-at-a-time disk;
  *   - the parent's once-a-second progress line is not printed;
@@ -296,7 +298,7 @@ static double write_dirties(struct sl_sim *sim, struct db_client *c, int index,
 static bool group_cache(struct sl_sim *sim, struct db_client *c, struct sl_action *next)
 {
 	struct db_run *run = c->run;
-	double fresh = 0;
+	double fresh = 0, opened = 0, temp_before = c->temp;
 	bool wrote = false;
 
 	if (!run->pc)
@@ -304,6 +306,8 @@ static bool group_cache(struct sl_sim *sim, struct db_client *c, struct sl_actio
 	for (int i = c->next; i < c->group_end; i++) {
 		const struct nb_op *op = &run->ops[i];
 		if (op->kind == NB_WRITEX) {
+			if (i < run->n_open)
+				opened += op->bytes;	/* a kept file's new pages */
 			fresh += write_dirties(sim, c, i, op);
 			wrote = true;
 		} else if (op->kind == NB_UNLINK) {
@@ -312,6 +316,10 @@ static bool group_cache(struct sl_sim *sim, struct db_client *c, struct sl_actio
 			sl_pagecache_discard(sim, run->pc, gone);
 		}
 	}
+	/* the file pages the group added or deleted (2.4's thresholds) */
+	double held = opened + c->temp - temp_before;
+	if (held != 0)
+		sl_pagecache_resident(sim, run->pc, held);
 	if (wrote)
 		*next = sl_act_dirty(run->pc, fresh);
 	return wrote;
@@ -515,10 +523,12 @@ static const struct sl_param_def db_params[] = {
 	  "a client's temporary files alive on average (deleted dirty), MB" },
 	{ "read_mb", SL_PARAM_REAL, "7.59", 0.001, 1e6, NULL,
 	  "a client's pages read (its read set), MB" },
-	{ "dirty_bg", SL_PARAM_REAL, "10", 1, 100, NULL,
-	  "% of memory dirty that starts writeback (2.5/2.6 dirty_background_ratio; 2.4 bdflush: 30)" },
-	{ "dirty_limit", SL_PARAM_REAL, "40", 1, 100, NULL,
-	  "% of memory dirty above which writers wait (2.5/2.6 dirty_ratio; 2.4 bdflush nfract_sync: 60)" },
+	{ "dirty_bg", SL_PARAM_REAL, NULL, 1, 100, NULL,
+	  "% dirty that starts writeback (default: the policy's kernel's: 2.4 bdflush 30, "
+	  "2.5/2.6 dirty_background_ratio 10, 6.12 10)" },
+	{ "dirty_limit", SL_PARAM_REAL, NULL, 1, 100, NULL,
+	  "% dirty above which writers wait (default: the kernel's: 2.4 nfract_sync 60, "
+	  "2.5/2.6 vm_dirty_ratio 40, 6.12 20)" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -545,7 +555,9 @@ static void move_opening_first(struct nb_op *ops, int nops, int n)
 static void cache_setup(struct sl_sim *sim, struct db_run *run, const struct sl_params *p)
 {
 	double scale = run->nops < DB_TRACE_OPS ? (double)run->nops / DB_TRACE_OPS : 1.0;
-	double bg = sl_param_real(p, "dirty_bg"), limit = sl_param_real(p, "dirty_limit");
+	const struct sl_writeback *wb = sl_writeback(sim);
+	double bg = sl_param_real_or(p, "dirty_bg", wb->bg_pct);
+	double limit = sl_param_real_or(p, "dirty_limit", wb->limit_pct);
 	int large = 0, unlinks = 0;
 	double steady_written = 0;
 
@@ -553,7 +565,9 @@ static void cache_setup(struct sl_sim *sim, struct db_run *run, const struct sl_
 	run->dev = sl_sim_disk(sim);
 	sl_pagecache_scale(run->pc, scale);
 	sl_pagecache_set_extent(run->pc, sl_param_real(p, "file_kb") * 1e3);
-	sl_pagecache_set_ratios(run->pc, bg < limit ? bg : limit, bg < limit ? bg : limit, limit);
+	if (bg > limit)
+		bg = limit;
+	sl_pagecache_set_ratios(run->pc, bg, wb->stop_pct < bg ? wb->stop_pct : bg, limit);
 	for (int i = 0; i < run->nops; i++) {
 		large += run->ops[i].kind == NB_WRITEX && run->ops[i].bytes == NB_LARGE_IO;
 		unlinks += run->ops[i].kind == NB_UNLINK;

@@ -21,14 +21,14 @@ struct bd_env {
 	struct sl_sim *sim;
 };
 
-static bool bd_open(struct bd_env *e, const char *machine)
+static bool bd_open_policy(struct bd_env *e, const char *machine, const char *policy)
 {
 	struct sl_err err = { 0 };
 	char label[64];
 
 	memset(e, 0, sizeof(*e));
 	if (sl_machine_load(&e->m, machine, &err) ||
-	    sl_policy_parse("up", &e->policy, &e->knobs, label, sizeof(label), &err)) {
+	    sl_policy_parse(policy, &e->policy, &e->knobs, label, sizeof(label), &err)) {
 		fprintf(stderr, "bd_open: %s\n", err.msg);
 		return false;
 	}
@@ -36,6 +36,11 @@ static bool bd_open(struct bd_env *e, const char *machine)
 				     .seed = 1, .check = true };
 	e->sim = sl_sim_create(&cfg, &err);
 	return e->sim != NULL;
+}
+
+static bool bd_open(struct bd_env *e, const char *machine)
+{
+	return bd_open_policy(e, machine, "up");
 }
 
 static bool bd_run(struct bd_env *e)
@@ -466,4 +471,44 @@ SL_TEST(pagecache_positions_writeback_once_per_extent)
 	CHECKF(fabs(per_req[0] - (xfer + pos)) < 0.02e6, "per request %.3f ms", per_req[0] / 1e6);
 	CHECKF(fabs(per_req[1] - (xfer + pos / 4)) < 0.02e6, "per request %.3f ms",
 	       per_req[1] / 1e6);
+}
+
+/* Each kernel's dirty limit (sim.h sl_set_writeback): 2.6.11's 40 % and
+ * 6.12's 20 % of the cache's memory; 2.4.27's 60 % of free memory and
+ * lowmem's page cache, which shrinks as file pages fill highmem (on
+ * xeon-1600ht's i386 kernel, the 1,664 MB above 896) and then lowmem. */
+SL_TEST(pagecache_dirty_limit_is_the_kernels)
+{
+	const struct { const char *policy; double pct; } rule[] = {
+		{ "o1", 40 }, { "domains", 40 }, { "cfs", 20 }, { "sl", 20 }, { "linux24", 60 },
+	};
+	double mib = 1024 * 1024;
+
+	for (size_t i = 0; i < sizeof(rule) / sizeof(rule[0]); i++) {
+		struct bd_env e;
+		if (!bd_open_policy(&e, "xeon-1600ht", rule[i].policy)) {
+			CHECK(!"sim created");
+			return;
+		}
+		struct sl_pagecache *pc = sl_sim_pagecache(e.sim);
+		double cap = sl_pagecache_capacity(pc);
+		CHECKF(fabs(sl_pagecache_limit(pc) - cap * rule[i].pct / 100) < 1, "%s: limit %.1f MB",
+		       rule[i].policy, sl_pagecache_limit(pc) / mib);
+		if (!strcmp(rule[i].policy, "linux24")) {
+			/* highmem first: the base loses what is cached there */
+			sl_pagecache_resident(e.sim, pc, 1000 * mib);
+			CHECK(fabs(sl_pagecache_limit(pc) - 0.6 * (cap - 1000 * mib)) < 1);
+			/* then lowmem: its page cache counts again */
+			sl_pagecache_resident(e.sim, pc, 1000 * mib);
+			double low_cache = 2000 * mib - 1664 * mib;
+			CHECKF(fabs(sl_pagecache_limit(pc) - 0.6 * (cap - 2000 * mib + low_cache)) < 1,
+			       "limit %.1f MB", sl_pagecache_limit(pc) / mib);
+			sl_pagecache_resident(e.sim, pc, -2000 * mib);
+			CHECK(fabs(sl_pagecache_limit(pc) - 0.6 * cap) < 1);
+		} else {
+			sl_pagecache_resident(e.sim, pc, 1000 * mib);	/* no effect */
+			CHECK(fabs(sl_pagecache_limit(pc) - cap * rule[i].pct / 100) < 1);
+		}
+		sl_sim_destroy(e.sim);
+	}
 }
