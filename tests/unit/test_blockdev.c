@@ -306,15 +306,21 @@ SL_TEST(pagecache_capacity_and_hit_ratio_follow_memory)
  * stop 22.4 MB), each run by one task: add temporary data, dirty kept
  * data (and pass the throttle), sleep, discard, mark, read `left`. */
 enum pc_op { PC_TEMP, PC_KEPT, PC_SLEEP, PC_DISCARD, PC_MARK, PC_LEFT, PC_END };
+struct pc_step {
+	enum pc_op op;
+	double mb;
+};
 
 struct pc_script {
 	struct sl_pagecache *pc;
-	const struct { enum pc_op op; double mb; } *steps;
+	const struct pc_step *steps;
 	int at;
 	struct sl_pagecache_mark mark;
 	double left[4], dirty[4];
 	sl_time when[4];
 	int nleft, ndirty;
+	struct sl_pagecache_stats st;	/* at the end */
+	struct sl_blockdev_stats bst;
 };
 
 static void script_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
@@ -354,13 +360,18 @@ static void script_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 
 static const struct sl_prog script_prog = { .name = "pagecache-script", .step = script_step };
 
-static bool script_run(struct pc_script *s, double extent_kb, struct sl_pagecache_stats *st,
-		       struct sl_blockdev_stats *bst)
+/* Run `steps` (one writeback positioning per extent_kb, 0: the default)
+ * into *s and the stats; false (and a failed check) if the run failed. */
+static bool script_run(const struct pc_step *steps, double extent_kb, struct pc_script *s)
 {
 	struct bd_env e;
 
-	if (!bd_open(&e, "p4-2400"))
+	memset(s, 0, sizeof(*s));
+	s->steps = steps;
+	if (!bd_open(&e, "p4-2400")) {
+		CHECK(!"sim created");
 		return false;
+	}
 	struct pc_script *live = sl_sim_alloc(e.sim, sizeof(*live));
 	*live = *s;
 	live->pc = sl_sim_pagecache(e.sim);
@@ -369,9 +380,10 @@ static bool script_run(struct pc_script *s, double extent_kb, struct sl_pagecach
 	sl_sim_spawn_root(e.sim, &script_prog, live, "script");
 	bool ok = bd_run(&e);
 	*s = *live;
-	sl_pagecache_stats(live->pc, st);
-	sl_blockdev_stats(sl_sim_disk(e.sim), bst);
+	sl_pagecache_stats(live->pc, &s->st);
+	sl_blockdev_stats(sl_sim_disk(e.sim), &s->bst);
 	sl_sim_destroy(e.sim);
+	CHECK(ok);
 	return ok;
 }
 
@@ -382,30 +394,26 @@ static bool script_run(struct pc_script *s, double extent_kb, struct sl_pagecach
  * on. */
 SL_TEST(pagecache_never_writes_temporary_data_back)
 {
-	static const struct { enum pc_op op; double mb; } steps[] = {
+	static const struct pc_step steps[] = {
 		{ PC_TEMP, 60 }, { PC_KEPT, 40 },	/* 100 MB > 89.6: waits */
 		{ PC_LEFT, 0 }, { PC_SLEEP, 20 }, { PC_LEFT, 0 },
 		{ PC_DISCARD, 60 }, { PC_LEFT, 0 },
 		{ PC_TEMP, 100 }, { PC_KEPT, 0 }, { PC_LEFT, 0 },	/* goes on at once */
 		{ PC_END, 0 },
 	};
-	struct pc_script s = { .steps = (const void *)steps };
-	struct sl_pagecache_stats st;
-	struct sl_blockdev_stats bst;
+	struct pc_script s;
 	double mib = 1024 * 1024;
 
-	if (!script_run(&s, 0, &st, &bst)) {
-		CHECK(!"script ran");
+	if (!script_run(steps, 0, &s))
 		return;
-	}
-	CHECK(st.throttled == 1);
+	CHECK(s.st.throttled == 1);
 	/* released at 89.6 MB: 10.4 MB of the kept 40 written back */
 	CHECKF(s.dirty[0] <= 89.6 * mib && s.dirty[0] > 89.6 * mib - 131072, "dirty %.2f MB",
 	       s.dirty[0] / mib);
 	/* then every kept byte and no temporary one */
 	CHECKF(fabs(s.dirty[1] - 60 * mib) < 1, "dirty later %.2f MB", s.dirty[1] / mib);
-	CHECK(fabs(st.written_back - 40 * mib) < 1);
-	CHECK(fabs(s.dirty[2]) < 1 && fabs(st.discarded - 60 * mib) < 1);
+	CHECK(fabs(s.st.written_back - 40 * mib) < 1);
+	CHECK(fabs(s.dirty[2]) < 1 && fabs(s.st.discarded - 60 * mib) < 1);
 	CHECK(s.when[3] == s.when[2]);	/* 100 MB over the limit, nothing to write */
 }
 
@@ -414,22 +422,18 @@ SL_TEST(pagecache_never_writes_temporary_data_back)
  * new is dirtied, 1 for a mark taken after, and 0 once all is clean. */
 SL_TEST(pagecache_left_is_the_share_writeback_spared)
 {
-	static const struct { enum pc_op op; double mb; } steps[] = {
+	static const struct pc_step steps[] = {
 		{ PC_KEPT, 50 }, { PC_MARK, 0 }, { PC_LEFT, 0 },
 		{ PC_SLEEP, 20 }, { PC_LEFT, 0 },	/* written back to 22.4 */
 		{ PC_MARK, 0 }, { PC_LEFT, 0 },
 		{ PC_TEMP, 30 }, { PC_KEPT, 1 }, { PC_SLEEP, 20 }, { PC_LEFT, 0 },
 		{ PC_END, 0 },
 	};
-	struct pc_script s = { .steps = (const void *)steps };
-	struct sl_pagecache_stats st;
-	struct sl_blockdev_stats bst;
+	struct pc_script s;
 	double mib = 1024 * 1024;
 
-	if (!script_run(&s, 0, &st, &bst)) {
-		CHECK(!"script ran");
+	if (!script_run(steps, 0, &s))
 		return;
-	}
 	CHECK(s.left[0] == 1.0);
 	CHECKF(s.dirty[1] <= 22.4 * mib && s.dirty[1] < s.dirty[0], "dirty %.2f MB",
 	       s.dirty[1] / mib);
@@ -446,24 +450,20 @@ SL_TEST(pagecache_left_is_the_share_writeback_spared)
  * on the disk), by default once per 128 KB request. */
 SL_TEST(pagecache_positions_writeback_once_per_extent)
 {
-	static const struct { enum pc_op op; double mb; } steps[] = {
+	static const struct pc_step steps[] = {
 		{ PC_KEPT, 86.375 }, { PC_SLEEP, 30 }, { PC_END, 0 },	/* 64 MB to write */
 	};
 	double per_req[2], mib = 1024 * 1024;
 	const double extent_kb[2] = { 0, 512 };
 
 	for (int i = 0; i < 2; i++) {
-		struct pc_script s = { .steps = (const void *)steps };
-		struct sl_pagecache_stats st;
-		struct sl_blockdev_stats bst;
-		if (!script_run(&s, extent_kb[i], &st, &bst)) {
-			CHECK(!"script ran");
+		struct pc_script s;
+		if (!script_run(steps, extent_kb[i], &s))
 			return;
-		}
-		CHECKF(fabs(st.written_back - 64 * mib) < 1, "written %.2f MB",
-		       st.written_back / mib);
-		CHECK(bst.requests == 512);
-		per_req[i] = (double)bst.busy_ns / (double)bst.requests;
+		CHECKF(fabs(s.st.written_back - 64 * mib) < 1, "written %.2f MB",
+		       s.st.written_back / mib);
+		CHECK(s.bst.requests == 512);
+		per_req[i] = (double)s.bst.busy_ns / (double)s.bst.requests;
 	}
 	/* a request of 128 KB at 35 MB/s takes 3.7 ms; positioning 12.7 ms,
 	 * paid by every request, then by one in four */
