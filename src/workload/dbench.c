@@ -89,10 +89,7 @@
  */
 #include <math.h>
 #include <stdbool.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "base/err.h"
 #include "base/memsize.h"
 #include "base/rng.h"
 #include "sim/blockdev.h"
@@ -532,19 +529,26 @@ static const struct sl_param_def db_params[] = {
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
+static bool large_write(const struct nb_op *op)
+{
+	return op->kind == NB_WRITEX && op->bytes == NB_LARGE_IO;
+}
+
 /* The load's opening: its first `n` 65,471-byte WriteX (kept files are
- * written in such chunks) moved to the front, everything else in order. */
+ * written in such chunks) moved to the front, everything else in order.
+ * In place, from the back: a load may have 10^7 operations. */
 static void move_opening_first(struct nb_op *ops, int nops, int n)
 {
-	struct nb_op *tmp = sl_xmalloc(sizeof(*ops) * (size_t)nops);
-	int front = 0, back = n;
+	int seen = 0, last = -1, w = nops;
 
-	for (int i = 0; i < nops; i++) {
-		bool opening = front < n && ops[i].kind == NB_WRITEX && ops[i].bytes == NB_LARGE_IO;
-		tmp[opening ? front++ : back++] = ops[i];
-	}
-	memcpy(ops, tmp, sizeof(*ops) * (size_t)nops);
-	free(tmp);
+	for (int i = 0; i < nops && seen < n; i++)
+		if (large_write(&ops[i]) && ++seen == n)
+			last = i;
+	for (int i = nops - 1; i >= 0; i--)
+		if (i > last || !large_write(&ops[i]))
+			ops[--w] = ops[i];
+	for (int i = 0; i < w; i++)
+		ops[i] = (struct nb_op){ .kind = NB_WRITEX, .bytes = NB_LARGE_IO };
 }
 
 /* The page cache's side of the load, scaled with it: a load of `ops` <
@@ -569,7 +573,7 @@ static void cache_setup(struct sl_sim *sim, struct db_run *run, const struct sl_
 		bg = limit;
 	sl_pagecache_set_ratios(run->pc, bg, wb->stop_pct < bg ? wb->stop_pct : bg, limit);
 	for (int i = 0; i < run->nops; i++) {
-		large += run->ops[i].kind == NB_WRITEX && run->ops[i].bytes == NB_LARGE_IO;
+		large += large_write(&run->ops[i]);
 		unlinks += run->ops[i].kind == NB_UNLINK;
 	}
 	long open = lround(sl_param_real(p, "kept_mb") * 1e6 * scale / NB_LARGE_IO);
