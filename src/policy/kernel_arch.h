@@ -57,6 +57,15 @@ static inline unsigned sl_arch_long_bits(enum sl_arch arch)
 	return arch == SL_ARCH_I386 ? 32 : 64;
 }
 
+/* The memory a kernel maps permanently (lowmem), MB, or 0 for all of it:
+ * on i386 1 GB of kernel space less the 128 MB __VMALLOC_RESERVE (2.4.27
+ * include/asm-i386/page.h MAXMEM; 2.6.11 the same); 64-bit kernels map
+ * all memory.  What lies above it is highmem. */
+static inline long sl_arch_lowmem_mb(enum sl_arch arch)
+{
+	return arch == SL_ARCH_I386 ? 896 : 0;
+}
+
 /* x as the kernel's `unsigned long` of `bits` holds it (x >= 0). */
 static inline int64_t sl_kernel_ulong(unsigned bits, int64_t x)
 {

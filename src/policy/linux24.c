@@ -464,7 +464,9 @@ static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
 	sl_set_tick_mode(sim, mode);
 	sl_set_timers_as(sim, SL_TIMERS_2_4, sl_param_choice(knobs, "timers"));
 	sl_set_pipes(sim, SL_PIPES_2_4);
-	sl_set_writeback(sim, SL_WRITEBACK_2_4);
+	struct sl_writeback wb = SL_WRITEBACK_2_4;
+	wb.lowmem_mb = sl_arch_lowmem_mb(arch);
+	sl_set_writeback(sim, wb);
 	sl_set_kernel_preempt(sim, (enum sl_kernel_preempt)sl_param_choice(knobs, "preempt"));
 	/* 2.4 ticks every CPU, but an idle CPU's tick does nothing to the
 	 * scheduler (linux24_tick) beyond ending its halt, so the engine may

@@ -17,9 +17,8 @@
  * kernel's (sim.h sl_set_writeback), sl_pagecache_set_ratios() overrides
  * the percentages.  For 2.4's base the cache must know what it holds:
  * workloads declare their file pages (sl_pagecache_resident), which fill
- * highmem first (2.4.27 page cache pages are GFP_HIGHUSER), and on i386
- * memory above 896 MB is highmem (include/asm-i386/page.h: 1 GB of kernel
- * space less the 128 MB __VMALLOC_RESERVE).
+ * highmem first (2.4.27 page cache pages are GFP_HIGHUSER), the memory
+ * above the kernel's lowmem (sl_writeback's lowmem_mb, its arch's).
  *
  * Simplified (each an assumption, not a source rule):
  *   - the flusher is not a task: its writeback costs disk time but no CPU
@@ -67,7 +66,6 @@
 #include "sim/blockdev.h"
 
 #define KERNEL_MB 32.0			/* memory the kernel keeps, estimate */
-#define I386_LOWMEM_MB 896		/* 2.4.27 include/asm-i386/page.h MAXMEM */
 #define WB_CHUNK (128L * 1024)		/* one writeback request: an IDE disk's
 					 * largest (256 sectors), estimate */
 
@@ -79,7 +77,7 @@ struct sl_pagecache {
 	double writeback;		/* in the flusher's request now */
 	double bg_pct, stop_pct, limit_pct;
 	enum sl_dirty_of of;		/* what the percentages are of */
-	double highmem;			/* of mem, bytes above i386's lowmem */
+	double highmem;			/* of mem, bytes above the kernel's lowmem */
 	double resident;		/* file pages workloads said it holds */
 	double bg, stop, limit;		/* thresholds, bytes */
 	struct sl_pagecache_mark cleaned; /* kept data left dirty, since the start */
@@ -96,7 +94,7 @@ static double dirty_base(const struct sl_pagecache *pc)
 {
 	if (pc->of == SL_DIRTY_OF_MEMORY)
 		return pc->mem;
-	double cap = pc->mem - pc->anon > 0 ? pc->mem - pc->anon : 0;
+	double cap = sl_pagecache_capacity(pc);
 	double held = pc->resident < cap ? pc->resident : cap;
 	double low_cache = held > pc->highmem ? held - pc->highmem : 0;
 	return cap - held + low_cache;
@@ -139,8 +137,8 @@ struct sl_pagecache *sl_sim_pagecache(struct sl_sim *sim)
 		struct sl_pagecache *pc = sl_sim_alloc(sim, sizeof(*pc));
 		const struct sl_writeback *wb = &sim->writeback;
 		pc->mem = sl_pagecache_most(sim->machine);
-		if (sim->topo->arch == SL_ARCH_I386 && sim->machine->mem_mb > I386_LOWMEM_MB)
-			pc->highmem = (double)(sim->machine->mem_mb - I386_LOWMEM_MB) * 1024 * 1024;
+		if (wb->lowmem_mb > 0 && sim->machine->mem_mb > wb->lowmem_mb)
+			pc->highmem = (double)(sim->machine->mem_mb - wb->lowmem_mb) * 1024 * 1024;
 		if (pc->highmem > pc->mem)
 			pc->highmem = pc->mem;
 		pc->of = wb->of;

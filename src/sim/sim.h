@@ -296,7 +296,9 @@ struct sl_chan *sl_unix_socket_new(struct sl_sim *sim, long bytes);
  *     whole cache, which holds no anonymous memory; 2.4.27
  *     balance_dirty_state(): of nr_free_buffer_pages(), lowmem's page
  *     cache and all free memory (mm/page_alloc.c), which shrinks as file
- *     pages fill memory, highmem first (SL_DIRTY_OF_LOWMEM_CACHE_AND_FREE).
+ *     pages fill memory, highmem first (SL_DIRTY_OF_LOWMEM_CACHE_AND_FREE);
+ *   lowmem_mb: for that base, the memory the kernel maps permanently (0:
+ *     all of it), its arch's (policy/kernel_arch.h sl_arch_lowmem_mb).
  * 2.4.27 fs/buffer.c bdf_prm: wake bdflush above nfract 30 %, stop it at
  * nfract_stop_bdflush 20 %, block writers above nfract_sync 60 % (2.4.19
  * read as 2.4.27, UNVERIFIED).  2.6.11 and 2.6.12.1 mm/page-writeback.c:
@@ -311,6 +313,7 @@ enum sl_dirty_of { SL_DIRTY_OF_MEMORY, SL_DIRTY_OF_LOWMEM_CACHE_AND_FREE };
 struct sl_writeback {
 	double bg_pct, stop_pct, limit_pct;
 	enum sl_dirty_of of;
+	long lowmem_mb;
 };
 void sl_set_writeback(struct sl_sim *sim, struct sl_writeback wb);
 const struct sl_writeback *sl_writeback(const struct sl_sim *sim);

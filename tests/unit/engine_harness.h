@@ -139,15 +139,21 @@ static inline struct sl_action fork_of(struct script *child)
 	return a;
 }
 
+/* The root makes the n forks (at most 8), in order, and waits for them. */
+static inline void spawn_forks(struct sl_sim *sim, const struct sl_action *forks, int n)
+{
+	struct script *root = script_new(sim);
+	for (int i = 0; i < n; i++)
+		script_add(root, forks[i]);
+	for (int i = 0; i < n; i++)
+		script_add(root, sl_act_wait());
+	sl_sim_spawn_root(sim, &script_prog, root, "root");
+}
+
 /* The root forks the two children of `a` and `b` and waits for both. */
 static inline void spawn_pair(struct sl_sim *sim, struct sl_action a, struct sl_action b)
 {
-	struct script *root = script_new(sim);
-	script_add(root, a);
-	script_add(root, b);
-	script_add(root, sl_act_wait());
-	script_add(root, sl_act_wait());
-	sl_sim_spawn_root(sim, &script_prog, root, "root");
+	spawn_forks(sim, (struct sl_action[]){ a, b }, 2);
 }
 
 static inline void zero_costs(struct sl_machine *m)

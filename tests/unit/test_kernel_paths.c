@@ -378,16 +378,6 @@ SL_TEST(engine_pipe_read_reads_on_while_its_writer_waits)
 }
 
 /* A root that forks the n scripts, all at 0, and waits for them. */
-static void spawn_all(struct sl_sim *sim, struct script **kids, int n)
-{
-	struct script *root = script_new(sim);
-	for (int i = 0; i < n; i++)
-		script_add(root, fork_of(kids[i]));
-	for (int i = 0; i < n; i++)
-		script_add(root, sl_act_wait());
-	sl_sim_spawn_root(sim, &script_prog, root, "root");
-}
-
 /* A ring of two pages, filled by a first writer; A and B, both fresh,
  * block on 100 bytes each (at 1 and 2 ms); the reader frees the first
  * page at 10 ms; C writes 100 bytes at 15 ms; the reader reads 100 bytes
@@ -428,8 +418,8 @@ static bool pipe_ring_case(bool exclusive, bool partial, struct ring_case *out)
 	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, SL_PAGE_BYTES - (partial ? 100 : 0)));
 	script_add(r, sl_act_sleep(1 * SL_MSEC));	/* the woken writer writes first */
 	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, 300));
-	struct script *kids[] = { f, a, b, c, r };
-	spawn_all(sim, kids, 5);
+	spawn_forks(sim, (struct sl_action[]){ fork_of(f), fork_of(a), fork_of(b), fork_of(c),
+					       fork_of(r) }, 5);
 	struct sl_run_stats st;
 	if (run(sim, &st) == 0) {
 		*out = (struct ring_case){ .a_done = a->asked_at[2], .b_done = b->asked_at[2],
@@ -562,8 +552,8 @@ static bool ring_hand_on(sl_time *writer2, sl_time *reader2)
 	script_add(r1, sl_act_chan(SL_ACT_CHAN_READ, empty, 100));
 	script_add(r2, sl_act_sleep(2 * SL_MSEC));
 	script_add(r2, sl_act_chan(SL_ACT_CHAN_READ, empty, 100));
-	struct script *kids[] = { f, w1, w2, r1, r2 };
-	spawn_all(sim, kids, 5);
+	spawn_forks(sim, (struct sl_action[]){ fork_of(f), fork_of(w1), fork_of(w2), fork_of(r1),
+					       fork_of(r2) }, 5);
 	struct sl_run_stats st;
 	if (run(sim, &st) == 0) {
 		*writer2 = w2->asked_at[2];
