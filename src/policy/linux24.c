@@ -41,7 +41,10 @@
  *                local APIC timer (n+1) slices of 1/(smp_num_cpus+1) jiffy
  *                after IRQ0 "to spread out timer events", so the CPUs tick
  *                one after another through the jiffy, in CPU order, CPU 0
- *                one slice after IRQ0.  An idle CPU's tick, which only
+ *                one slice after IRQ0.  On ia64, bitrev: 2.4.27
+ *                ia64_cpu_local_tick() staggers each CPU's ITC timer by a
+ *                bit-reversed fraction of the tick (policy/kernel_arch.h).
+ *                An idle CPU's tick, which only
  *                ends its halt, is not simulated unless it may end one
  *                (linux24_resched; docs/policies/linux24.md).
  *   timers       jiffy, one global list (sim/timers.c): 2.4.27
@@ -105,8 +108,6 @@
  *     as plain scheduler time on the CPU that does it.
  *   - schedule() decides at its start and pays the spin on runqueue_lock
  *     after; the kernel scans once it holds the lock.
- *   - The tick stagger is i386's on every arch (2.4.27 ia64 staggers by a
- *     bit-reversed fraction of the jiffy).
  *   - HT tweak: 2.4 tested it only when smp_num_siblings == 2; here it
  *     applies to any SMT width (every sibling idle), which is the same
  *     thing on the 2-way HT machines of the time.
@@ -187,7 +188,7 @@ struct linux24 {
 
 static const struct sl_param_def linux24_knobs[] = {
 	SL_ARCH_HZ_KNOB(10, SL_ARCH_HZ_24_DOC, "; scales NICE_TO_TICKS"),
-	SL_TICK_KNOB("staggered", "2.4.27 i386 setup_APIC_timer"),
+	SL_TICK_KNOB(NULL, SL_ARCH_TICK_24_DOC),
 	SL_TIMERS_KNOB("jiffy", "2.4.27 sys_nanosleep: one timer list run at IRQ0's jiffy; "
 			       "real-time sleeps up to 2 ms busy-wait"),
 	SL_PREEMPT_KNOB("none", "2.4 has no CONFIG_PREEMPT; full is Robert Love's preempt patch"),
@@ -460,7 +461,7 @@ static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
 	for (int cpu = 0; cpu < SL_MAX_CPUS; cpu++)
 		s->active_mm[cpu] = LINUX24_NO_MM;
 	sl_set_hz(sim, s->hz);
-	enum sl_tick_mode mode = (enum sl_tick_mode)sl_param_choice(knobs, "tick");
+	enum sl_tick_mode mode = sl_arch_tick_knob(knobs, sl_arch_tick_24(arch));
 	sl_set_tick_mode(sim, mode);
 	sl_set_timers_as(sim, SL_TIMERS_2_4, sl_param_choice(knobs, "timers"));
 	sl_set_pipes(sim, SL_PIPES_2_4);

@@ -5,8 +5,9 @@
  * Ticks: each CPU's timer tick comes once per jiffy, at a phase the policy
  * chooses (sl_set_tick_mode, as it sets its HZ; sim.h says which kernel did
  * what).  STAGGERED (2.4's local APIC timers, one slice of the jiffy per
- * CPU) is one event that walks through the CPUs in phase order, moving
- * itself on to the next CPU's phase; SYNC and ORDERED are one event at the
+ * CPU) and BITREV (ia64's bit-reversed fractions of it) are one event that
+ * walks through the CPUs in phase order, moving itself on to the next
+ * CPU's phase; SYNC and ORDERED are one event at the
  * jiffy's start that ticks every CPU, in a random order drawn for that tick
  * (which CPU's handler takes a contended runqueue lock first is a race) or
  * in CPU index order.  Jiffies are derived from the clock, and every phase
@@ -25,6 +26,8 @@
 #include <string.h>
 
 #include "sim/internal.h"
+
+static void tick_phases_update(struct sl_sim *sim);
 
 /* Label of the tick race's PRNG stream (tasks' streams use 1). */
 #define TICK_STREAM 0x7469636bULL	/* "tick" */
@@ -70,6 +73,10 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 	sim->ncpus = m->topo.ncpus;
 	sim->cpus = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->cpus));
 	sim->tick_order = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->tick_order));
+	sim->tick_phase = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->tick_phase));
+	sim->tick_walk = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->tick_walk));
+	sim->tick_rank = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->tick_rank));
+	tick_phases_update(sim);
 	sim->deferred = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*sim->deferred));
 	sim->core_first = sl_xcalloc((unsigned long)m->topo.ncores + 1, sizeof(int));
 	sim->core_cpus = sl_xcalloc((unsigned long)sim->ncpus, sizeof(int));
@@ -141,6 +148,9 @@ void sl_sim_destroy(struct sl_sim *sim)
 	sl__conserve_free(sim);
 	free(sim->cpus);
 	free(sim->tick_order);
+	free(sim->tick_phase);
+	free(sim->tick_walk);
+	free(sim->tick_rank);
 	free(sim->deferred);
 	free(sim->core_first);
 	free(sim->core_cpus);
@@ -158,14 +168,65 @@ void *sl_sim_alloc(struct sl_sim *sim, size_t size)
 	return b->data;
 }
 
-/* Where in the jiffy `cpu`'s tick comes: 2.4 setup_APIC_timer() waits
- * until its timer is slice * (smp_processor_id() + 1) behind IRQ0, with
- * slice = period / (smp_num_cpus + 1). */
+/* Where in the jiffy CPU n's tick comes under a walked mode.
+ *   STAGGERED  2.4 setup_APIC_timer() waits until its timer is
+ *              slice * (smp_processor_id() + 1) behind IRQ0, with
+ *              slice = period / (smp_num_cpus + 1).
+ *   BITREV     ia64_cpu_local_tick() (2.4.27 and 2.6.11 arch/ia64/kernel/
+ *              time.c) sets CPU n > 0's first interval to itm_delta plus
+ *              (2 * (n - hi) + 1) * delta / hi / 2, hi the highest power
+ *              of two <= n: 1/2, 1/4, 3/4, 1/8, 3/8, ... of a tick. */
+static sl_time walked_phase(const struct sl_sim *sim, int n)
+{
+	if (sim->tick_mode == SL_TICK_STAGGERED)
+		return (sl_time)(n + 1) * sim->tick_ns / (sim->ncpus + 1);
+	if (n == 0)
+		return 0;
+	sl_time hi = (sl_time)1 << (63 - __builtin_clzll((unsigned long long)n));
+	return (2 * (n - hi) + 1) * sim->tick_ns / hi / 2;
+}
+
+/* The phases of the walked modes and the CPUs in phase order (ties, which
+ * no mode has, in CPU order); called when the mode or HZ changes. */
+static void tick_phases_update(struct sl_sim *sim)
+{
+	sim->tick_walked = sim->tick_mode == SL_TICK_STAGGERED ||
+			   sim->tick_mode == SL_TICK_BITREV;
+	sim->tick_walk_in_cpu_order = true;
+	for (int cpu = 0; cpu < sim->ncpus; cpu++) {
+		sim->tick_phase[cpu] = sim->tick_walked ? walked_phase(sim, cpu) : 0;
+		sim->tick_walk[cpu] = cpu;
+	}
+	/* insertion sort keeps it stable; STAGGERED's phases rise with the
+	 * CPU, so the common case is one pass */
+	for (int i = 1; i < sim->ncpus; i++) {
+		int cpu = sim->tick_walk[i], j = i;
+		for (; j > 0 && sim->tick_phase[sim->tick_walk[j - 1]] > sim->tick_phase[cpu]; j--)
+			sim->tick_walk[j] = sim->tick_walk[j - 1];
+		sim->tick_walk[j] = cpu;
+	}
+	for (int i = 0; i < sim->ncpus; i++) {
+		sim->tick_rank[sim->tick_walk[i]] = i;
+		if (sim->tick_walk[i] != i)
+			sim->tick_walk_in_cpu_order = false;
+	}
+}
+
 sl_time sl_tick_phase(const struct sl_sim *sim, int cpu)
 {
-	if (sim->tick_mode != SL_TICK_STAGGERED)
-		return 0;
-	return (sl_time)(cpu + 1) * sim->tick_ns / (sim->ncpus + 1);
+	return sim->tick_phase[cpu];
+}
+
+/* The first CPU in phase order whose phase in the jiffy that began at
+ * `start` lies after now (-1: none). */
+static int first_phase_after_now(const struct sl_sim *sim, sl_time start)
+{
+	for (int i = 0; i < sim->ncpus; i++) {
+		int c = sim->tick_walk[i];
+		if (start + sim->tick_phase[c] > sim->now)
+			return c;
+	}
+	return -1;
 }
 
 sl_time sl_next_tick(const struct sl_sim *sim, int cpu)
@@ -175,10 +236,10 @@ sl_time sl_next_tick(const struct sl_sim *sim, int cpu)
 		sl_time at = start + sl_tick_phase(sim, cpu);
 		return at > sim->now ? at : at + sim->tick_ns;
 	}
-	for (int c = 0; c < sim->ncpus; c++)
-		if (start + sl_tick_phase(sim, c) > sim->now)
-			return start + sl_tick_phase(sim, c);
-	return start + sim->tick_ns + sl_tick_phase(sim, 0);
+	int c = first_phase_after_now(sim, start);
+	if (c >= 0)
+		return start + sim->tick_phase[c];
+	return start + sim->tick_ns + sim->tick_phase[sim->tick_walk[0]];
 }
 
 sl_time sl_tick_time(const struct sl_sim *sim, int cpu, uint64_t jiffy)
@@ -230,12 +291,14 @@ void sl__arm_tick(struct sl_sim *sim)
 	/* The first tick strictly after now: one due now would have been
 	 * queued before whatever made the task runnable, and found nothing. */
 	sl_time start = sim->now / sim->tick_ns * sim->tick_ns;
-	if (sim->tick_mode == SL_TICK_STAGGERED)
-		for (int cpu = 0; cpu < sim->ncpus; cpu++)
-			if (start + sl_tick_phase(sim, cpu) > sim->now) {
-				schedule_tick(sim, start, cpu);
-				return;
-			}
+	if (sim->tick_walked) {
+		int cpu = first_phase_after_now(sim, start);
+		if (cpu >= 0)
+			schedule_tick(sim, start, cpu);
+		else
+			schedule_tick(sim, start + sim->tick_ns, sim->tick_walk[0]);
+		return;
+	}
 	schedule_tick(sim, start + sim->tick_ns, 0);
 }
 
@@ -267,21 +330,38 @@ static bool tick_runs(const struct sl_sim *sim, int cpu)
 	return !sim->nohz || sl_cpumask_test(&sim->tick_on, cpu);
 }
 
-/* STAGGERED: the tick after `cpu`'s, in phase order (under nohz the next
- * CPU whose tick runs, or the first of the next jiffy). */
-static void next_staggered(struct sl_sim *sim, sl_time start, int cpu)
+/* The next CPU in phase order from rank `from` on whose tick runs under
+ * nohz (-1: none). */
+static int next_ticking_in_walk(const struct sl_sim *sim, int from)
 {
-	int next = cpu + 1;
+	if (sim->tick_walk_in_cpu_order)
+		return sl_cpumask_next_in(&sim->tick_on, from, sim->ncpus);
+	for (int i = from; i < sim->ncpus; i++)
+		if (sl_cpumask_test(&sim->tick_on, sim->tick_walk[i]))
+			return sim->tick_walk[i];
+	return -1;
+}
+
+/* Walked modes: the tick after `cpu`'s, in phase order (under nohz the
+ * next CPU whose tick runs, or the first of the next jiffy). */
+static void next_walked(struct sl_sim *sim, sl_time start, int cpu)
+{
+	int rank = sim->tick_rank[cpu] + 1;
 
 	if (sim->nohz) {
-		next = sl_cpumask_next_in(&sim->tick_on, next, sim->ncpus);
-		if (next < 0) {	/* the first of the next jiffy (CPU 0 if none runs) */
-			next = sl_cpumask_next_in(&sim->tick_on, 0, sim->ncpus);
-			schedule_tick(sim, start + sim->tick_ns, next > 0 ? next : 0);
+		int next = next_ticking_in_walk(sim, rank);
+		if (next < 0) {	/* the first of the next jiffy (the first in phase order if none runs) */
+			next = next_ticking_in_walk(sim, 0);
+			schedule_tick(sim, start + sim->tick_ns, next >= 0 ? next : sim->tick_walk[0]);
 			return;
 		}
+		schedule_tick(sim, start, next);
+		return;
 	}
-	schedule_tick(sim, next < sim->ncpus ? start : start + sim->tick_ns, next % sim->ncpus);
+	if (rank < sim->ncpus)
+		schedule_tick(sim, start, sim->tick_walk[rank]);
+	else
+		schedule_tick(sim, start + sim->tick_ns, sim->tick_walk[0]);
 }
 
 /* SYNC and ORDERED under nohz: the CPUs whose tick runs, in CPU order
@@ -302,12 +382,12 @@ static void do_tick(struct sl_sim *sim)
 
 	sim->last_tick_at = sim->now;
 
-	if (sim->tick_mode == SL_TICK_STAGGERED) {
+	if (sim->tick_walked) {
 		int cpu = sim->tick_cpu;
 		if (tick_runs(sim, cpu))
 			tick_cpu(sim, cpu);
 		if (tick_busy(sim))
-			next_staggered(sim, start, cpu);
+			next_walked(sim, start, cpu);
 		return;
 	}
 	int n = sim->nohz ? ticking_cpus(sim) : sim->ncpus;
@@ -548,11 +628,16 @@ void sl_set_hz(struct sl_sim *sim, unsigned hz)
 		hz = 10;
 	sim->hz = hz;
 	sim->tick_ns = SL_SEC / hz;
+	tick_phases_update(sim);
 }
 
 unsigned sl_hz(const struct sl_sim *sim) { return sim->hz; }
 
-void sl_set_tick_mode(struct sl_sim *sim, enum sl_tick_mode mode) { sim->tick_mode = mode; }
+void sl_set_tick_mode(struct sl_sim *sim, enum sl_tick_mode mode)
+{
+	sim->tick_mode = mode;
+	tick_phases_update(sim);
+}
 
 void sl_set_kernel_preempt(struct sl_sim *sim, enum sl_kernel_preempt model)
 {
@@ -576,10 +661,10 @@ void sl_tick_restart(struct sl_sim *sim, int cpu)
 	if (!sim->nohz || sl_cpumask_test(&sim->tick_on, cpu))
 		return;
 	sl_cpumask_set(&sim->tick_on, cpu);
-	/* STAGGERED: the walk may have been set to pass over this CPU's next
+	/* walked: the walk may have been set to pass over this CPU's next
 	 * phase (in this jiffy, or in the next when the walk waits there for
 	 * a later CPU): it comes to this one first */
-	if (sim->tick_mode == SL_TICK_STAGGERED && sl_event_queued(&sim->tick_ev)) {
+	if (sim->tick_walked && sl_event_queued(&sim->tick_ev)) {
 		sl_time at = sl_next_tick(sim, cpu);
 		if (at < sim->tick_ev.time) {
 			sl_eventq_cancel(&sim->q, &sim->tick_ev);

@@ -154,8 +154,16 @@ struct sl_sim {
 	struct sl_event tick_ev;
 	sl_time last_tick_at;		/* the last tick event's time (-1: none yet) */
 	enum sl_tick_mode tick_mode;
-	int tick_cpu;			/* STAGGERED: the CPU whose tick tick_ev serves */
+	int tick_cpu;			/* walked: the CPU whose tick tick_ev serves */
 	int *tick_order;		/* SYNC: this jiffy's order, ncpus entries */
+	/* STAGGERED and BITREV each give CPU a phase of its own, and one
+	 * event walks through the CPUs in phase order (tick_walk, the CPUs
+	 * by phase; tick_rank, each CPU's place in it); the other modes
+	 * tick every CPU at phase 0 */
+	bool tick_walked;
+	bool tick_walk_in_cpu_order;	/* tick_walk[i] == i (STAGGERED) */
+	sl_time *tick_phase;		/* ncpus entries */
+	int *tick_walk, *tick_rank;	/* ncpus entries each */
 	struct sl_rng tick_rng;		/* SYNC: the race for the runqueue locks */
 	bool nohz;			/* the policy stops idle CPUs' ticks (sl_set_nohz) */
 	bool preempt_none;		/* SL_PREEMPT_NONE (sl_set_kernel_preempt) */

@@ -91,20 +91,27 @@ uint64_t sl_jiffies(const struct sl_sim *sim);
  *              every CPU at the jiffy's start; which CPU's handler runs
  *              first is a race, drawn per tick from a stream of the run seed.
  *   ORDERED    every CPU at the jiffy's start in CPU index order: no kernel,
- *              kept for what-ifs and for comparing with older results. */
+ *              kept for what-ifs and for comparing with older results.
+ *   BITREV     ia64_cpu_local_tick() (2.4.27 and 2.6.11): CPU 0 at the
+ *              jiffy's start, CPU n > 0 at (2(n - hi) + 1) / (2 hi) of it,
+ *              hi the highest power of two <= n (1/2, 1/4, 3/4, 1/8, ...):
+ *              consecutive ticks fall on CPUs far apart in number. */
 enum sl_tick_mode {
 	SL_TICK_STAGGERED,
 	SL_TICK_SYNC,
 	SL_TICK_ORDERED,
+	SL_TICK_BITREV,
 };
-#define SL_TICK_CHOICES "staggered|sync|ordered"
+#define SL_TICK_CHOICES "staggered|sync|ordered|bitrev"
 /* The policies' `tick` knob (its choice index is the mode): `why` says
- * why `def` is the policy's default. */
+ * why `def` is the policy's default (NULL: the machine's arch's, as
+ * policy/kernel_arch.h gives it). */
 #define SL_TICK_KNOB(def_, why) \
 	{ .name = "tick", .type = SL_PARAM_CHOICE, .def = def_, .choices = SL_TICK_CHOICES, \
 	  .doc = "when each CPU's timer tick comes in a jiffy: staggered (CPU n at " \
 		 "(n+1)/(ncpus+1) of it), sync (all at its start, the order a new race each " \
-		 "tick) or ordered (all at its start, CPU 0 first: no kernel's) (" why ")" }
+		 "tick), ordered (all at its start, CPU 0 first: no kernel's) or bitrev (CPU " \
+		 "n>0 at the bit-reversed fraction 1/2, 1/4, 3/4, 1/8, ... of it: ia64's) (" why ")" }
 void sl_set_tick_mode(struct sl_sim *sim, enum sl_tick_mode mode);
 enum sl_tick_mode sl_tick_mode(const struct sl_sim *sim);
 /* Where in its jiffy `cpu`'s tick comes under the current mode (ns). */

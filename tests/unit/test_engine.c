@@ -2348,6 +2348,70 @@ SL_TEST(engine_tick_staggered_cpu_n_at_slice_n_plus_1)
 	}
 }
 
+/* ia64_cpu_local_tick() (2.4.27 and 2.6.11 arch/ia64/kernel/time.c): CPU
+ * n > 0 ticks (2(n - hi) + 1) / (2 hi) into each jiffy, hi the highest
+ * power of two <= n, so four CPUs tick in the order 0, 2, 1, 3 at 0, 1/4,
+ * 1/2 and 3/4 of it (not in CPU order: the walk follows the phases).  The
+ * task is runnable from 0, after CPU 0's phase of jiffy 0, and runs
+ * 2.6 ms, past CPU 1's tick of jiffy 2 at 2.5 ms. */
+SL_TEST(engine_tick_bitrev_ia64_phases_out_of_cpu_order)
+{
+	static const int order[] = { 0, 2, 1, 3 };
+	CHECK(tick_run(SL_TICK_BITREV, 1, 2.6, 0));
+	CHECKF(tick_log.n == 10, "%d ticks", tick_log.n);
+	for (int i = 0; i < tick_log.n; i++) {
+		int k = i + 1;	/* CPU 0's tick of jiffy 0 came before the task */
+		sl_time jiffy = k / 4;
+		CHECKF(tick_log.cpu[i] == order[k % 4], "tick %d on CPU %d", i, tick_log.cpu[i]);
+		CHECKF(tick_log.at[i] == jiffy * SL_MSEC + (k % 4) * SL_MSEC / 4,
+		       "tick %d at %lld", i, (long long)tick_log.at[i]);
+		CHECK(tick_log.jiffies[i] == (uint64_t)jiffy);
+	}
+}
+
+/* Each policy's tick mode is its kernel's for the machine's arch
+ * (policy/kernel_arch.h): ia64's stagger under every 2.x kernel, i386's
+ * slices under 2.4 and its aligned timers under 2.5/2.6, 6.12's aligned
+ * ticks for cfs and sl whatever the arch; a given `tick` wins. */
+SL_TEST(engine_tick_mode_is_the_kernels_for_the_arch)
+{
+	static const struct { const char *machine, *policy; enum sl_tick_mode mode; } c[] = {
+		{ "azusa-16", "o1:version=2.5.33", SL_TICK_BITREV },
+		{ "azusa-16", "ht:version=f3", SL_TICK_BITREV },
+		{ "azusa-16", "domains", SL_TICK_BITREV },
+		{ "azusa-16", "linux24", SL_TICK_BITREV },
+		{ "azusa-16", "cfs", SL_TICK_SYNC },
+		{ "azusa-16", "sl", SL_TICK_SYNC },
+		{ "azusa-16", "o1:version=2.5.33,tick=sync", SL_TICK_SYNC },
+		{ "numaq-16", "o1:version=2.5.59", SL_TICK_SYNC },
+		{ "numaq-16", "domains", SL_TICK_SYNC },
+		{ "numaq-16", "linux24", SL_TICK_STAGGERED },
+		{ "numaq-16", "linux24:tick=bitrev", SL_TICK_BITREV },
+		{ "xeon-2s-smt", "linux24", SL_TICK_STAGGERED },
+		{ "xeon-2s-smt", "o1:version=2.6.0", SL_TICK_SYNC },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct sl_err err = { 0 };
+		struct sl_machine m;
+		const struct sl_policy_ops *ops;
+		struct sl_params knobs;
+		char label[64];
+		if (sl_machine_load(&m, c[i].machine, &err) ||
+		    sl_policy_parse(c[i].policy, &ops, &knobs, label, sizeof(label), &err)) {
+			CHECKF(0, "%s on %s: %s", c[i].policy, c[i].machine, err.msg);
+			continue;
+		}
+		struct sl_sim_config cfg = { .machine = &m, .policy = ops, .knobs = &knobs, .seed = 1 };
+		struct sl_sim *sim = sl_sim_create(&cfg, &err);
+		CHECKF(sim != NULL, "%s on %s: %s", c[i].policy, c[i].machine, err.msg);
+		if (!sim)
+			continue;
+		CHECKF(sl_tick_mode(sim) == c[i].mode, "%s on %s: tick mode %d, not %d",
+		       c[i].policy, c[i].machine, (int)sl_tick_mode(sim), (int)c[i].mode);
+		sl_sim_destroy(sim);
+	}
+}
+
 /* The tick stops while nothing is runnable and comes back at the first
  * CPU's phase after the wakeup, mid-jiffy: here the task sleeps from
  * 0.3 ms to 5.35 ms, so CPU 1's tick at 0.4 ms is the last one before and
@@ -2369,22 +2433,28 @@ SL_TEST(engine_tick_staggered_restarts_at_the_next_phase)
 /* After an idle period the tick comes back on the tick grid, never at
  * "wakeup + one tick": every tick of every mode lies at its CPU's phase
  * of a whole jiffy (phase 0 for ordered and sync; (cpu+1)/(ncpus+1) of a
- * jiffy for staggered, 2.4's setup_APIC_timer), worked out here from the
- * modes' definitions in sim.h, not with sl_tick_phase.  The task runs
+ * jiffy for staggered, 2.4's setup_APIC_timer; bit-reversed fractions for
+ * bitrev, ia64's), worked out here from the modes' definitions in sim.h,
+ * not with sl_tick_phase.  The task runs
  * 2.3 ms, sleeps to 5.35 ms, off the grid, so a restart at wake + 1 ms
  * (6.35 ms) is caught; ordered and sync restart at 6 ms, the first whole
  * jiffy after the wakeup. */
 SL_TEST(engine_tick_on_the_jiffy_grid_after_idle)
 {
 	static const enum sl_tick_mode modes[] = { SL_TICK_ORDERED, SL_TICK_SYNC,
-						   SL_TICK_STAGGERED };
-	for (int k = 0; k < 3; k++) {
+						   SL_TICK_STAGGERED, SL_TICK_BITREV };
+	/* bitrev on four CPUs: 0, 1/2, 1/4, 3/4 of a jiffy */
+	static const sl_time bitrev[] = { 0, SL_MSEC / 2, SL_MSEC / 4, 3 * SL_MSEC / 4 };
+	/* the first tick after the wakeup at 5.35 ms */
+	static const sl_time first_at[] = { 6000000, 6000000, 5400000, 5500000 };
+	for (int k = 0; k < 4; k++) {
 		CHECK(tick_run(modes[k], 1, 2.3, 3.05));
 		CHECKF(tick_log.n >= 12, "mode %d: %d ticks", (int)modes[k], tick_log.n);
 		int after = -1;
 		for (int i = 0; i < tick_log.n; i++) {
 			sl_time phase = modes[k] == SL_TICK_STAGGERED
-				? (sl_time)(tick_log.cpu[i] + 1) * SL_MSEC / 5 : 0;
+				? (sl_time)(tick_log.cpu[i] + 1) * SL_MSEC / 5
+				: modes[k] == SL_TICK_BITREV ? bitrev[tick_log.cpu[i]] : 0;
 			CHECKF(tick_log.at[i] % SL_MSEC == phase,
 			       "mode %d: tick %d on CPU %d at %lld ns, phase %lld", (int)modes[k], i,
 			       tick_log.cpu[i], (long long)tick_log.at[i], (long long)phase);
@@ -2399,10 +2469,10 @@ SL_TEST(engine_tick_on_the_jiffy_grid_after_idle)
 		 * or CPU 1's 5.4 ms when staggered */
 		CHECKF(tick_log.at[after - 1] <= 3000000, "mode %d: tick at %lld ns",
 		       (int)modes[k], (long long)tick_log.at[after - 1]);
-		CHECKF(tick_log.at[after] == (modes[k] == SL_TICK_STAGGERED ? 5400000 : 6000000),
+		CHECKF(tick_log.at[after] == first_at[k],
 		       "mode %d: first tick after the wakeup at %lld ns", (int)modes[k],
 		       (long long)tick_log.at[after]);
-		CHECK(tick_log.jiffies[after] == (modes[k] == SL_TICK_STAGGERED ? 5u : 6u));
+		CHECK(tick_log.jiffies[after] == (uint64_t)(first_at[k] / SL_MSEC));
 	}
 }
 
@@ -2465,6 +2535,15 @@ SL_TEST(engine_nohz_ticks_only_busy_cpus)
 	for (int i = 0; i < tick_log.n && i < 4; i++)
 		CHECKF(tick_log.cpu[i] == cpu[i] && tick_log.at[i] == at[i],
 		       "staggered: tick %d on CPU %d at %lld ns", i, tick_log.cpu[i],
+		       (long long)tick_log.at[i]);
+	/* bitrev (CPU n > 0 at 1/2, 1/4, 3/4 of each jiffy): the walk passes
+	 * over CPU 2's phase at 0.25 ms and CPU 3's, in phase order */
+	static const sl_time bitrev_at[] = { 500000, 1000000, 1500000 };
+	CHECK(nohz_tick_run(SL_TICK_BITREV));
+	CHECKF(tick_log.n == 3, "bitrev: %d ticks", tick_log.n);
+	for (int i = 0; i < tick_log.n && i < 3; i++)
+		CHECKF(tick_log.cpu[i] == (i == 1 ? 0 : 1) && tick_log.at[i] == bitrev_at[i],
+		       "bitrev: tick %d on CPU %d at %lld ns", i, tick_log.cpu[i],
 		       (long long)tick_log.at[i]);
 	/* sync and ordered: at each jiffy's start, CPUs 0 and 1 only */
 	static const enum sl_tick_mode modes[] = { SL_TICK_SYNC, SL_TICK_ORDERED };

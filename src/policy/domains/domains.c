@@ -57,7 +57,7 @@ static const struct sl_param_def domains_knobs[] = {
 	  .choices = sd_version_choices,
 	  .doc = "2.6.12 (June 2005: cpu_power, SMT nice) or w26 (Dec 2003 CFT: SD_FLAG_IDLE)" },
 	SL_ARCH_HZ_KNOB(100, SL_ARCH_HZ_26_DOC, "; ms intervals scale with it"),
-	SL_TICK_KNOB("sync", "2.6.11/2.6.12 i386 setup_APIC_timer: aligned; w26 as 2.6.0"),
+	SL_TICK_KNOB(NULL, SL_ARCH_TICK_26_DOC "; w26 as 2.6.0"),
 	SL_TIMERS_KNOB("jiffy", "2.6.12 sys_nanosleep and per-CPU timer wheels"),
 	{ .name = "scan_ns", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 1000000,
 	  .doc = "scheduler cost per schedule() and per CPU or task a balance looks at "
@@ -190,7 +190,7 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	sd_balance_init(s);
 	sd_memo_init(s);
 	sl_set_hz(sim, s->hz);
-	sl_set_tick_mode(sim, (enum sl_tick_mode)sl_param_choice(knobs, "tick"));
+	sl_set_tick_mode(sim, sl_arch_tick_knob(knobs, sl_arch_tick_26(s->topo->arch)));
 	sl_set_timers_as(sim, SL_TIMERS_2_6, sl_param_choice(knobs, "timers"));
 	sl_set_pipes(sim, s->v->pipes);
 	sl_set_sockets(sim, s->v->sockets);

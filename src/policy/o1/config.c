@@ -29,8 +29,11 @@
  *     idle flag to balance_node() but a literal 0 to the intra-node
  *     load_balance() beside it.  idle_node_tick=busy gives the node balance
  *     the 0 as well.
- *   - tick defaults to sync (every CPU's tick at the jiffy's start, the
- *     order a race) for every version.  2.4.27 i386 setup_APIC_timer()
+ *   - tick defaults to the arch's (policy/kernel_arch.h): bitrev on ia64,
+ *     whose ia64_cpu_local_tick() staggers the ITC timers by bit-reversed
+ *     fractions of a tick in 2.4.27 and 2.6.11 alike; elsewhere sync
+ *     (every CPU's tick at the jiffy's start, the order a race) for every
+ *     version.  2.4.27 i386 setup_APIC_timer()
  *     staggers the local APIC timers over smp_num_cpus+1 slices of the
  *     jiffy; 2.6.11's starts them all on the same IRQ0 edge.  No 2.5 or
  *     2.6.0 tree is at hand (UNVERIFIED): we take 2.6.11's form, because
@@ -139,7 +142,7 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 		.yield = (enum o1_yield)o1_knob_choice(knobs, "yield", O1_YIELD_EXPIRED),
 		.fork_place = (enum o1_fork_place)o1_knob_choice(knobs, "fork_place",
 								 (int)v->fork_place),
-		.tick = (enum sl_tick_mode)o1_knob_choice(knobs, "tick", SL_TICK_SYNC),
+		.tick = sl_arch_tick_knob(knobs, sl_arch_tick_26(arch)),
 		.timers = (enum sl_timer_kind)o1_knob_choice(knobs, "timers", SL_TIMERS_JIFFY),
 		.exit_wake_sync = o1_knob_choice(knobs, "exit_wake", 0) == 0,
 		.ulong_bits = sl_arch_ulong_knob_bits(arch, o1_knob_choice(knobs, "ulong", 0)),

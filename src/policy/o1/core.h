@@ -232,7 +232,7 @@ bool o1_knob_given(const struct sl_params *knobs, const char *name);
 	SL_ARCH_ULONG_KNOB("2.6.0 versions only: 2.6.11's types, 2.6.0 UNVERIFIED, see o1.md")
 #define O1_KNOB_PREEMPT SL_ARCH_PREEMPT_KNOB
 #define O1_KNOB_TICK \
-	SL_TICK_KNOB("sync", "2.6.11's aligned APIC timers; 2.5 UNVERIFIED, see o1.md")
+	SL_TICK_KNOB(NULL, SL_ARCH_TICK_26_DOC "; 2.5 UNVERIFIED, see o1.md")
 #define O1_KNOB_TIMERS \
 	SL_TIMERS_KNOB("jiffy", "2.5/2.6 per-CPU timer wheels, run by each CPU's tick")
 #define O1_KNOB_NUMA \
