@@ -114,7 +114,7 @@ static inline enum sl_kernel_preempt sl_arch_preempt_knob(enum sl_arch arch, int
  * sl_tick_mode).  ia64_cpu_local_tick() staggers the ITC timers by
  * bit-reversed fractions of a tick "so they don't occur all at (almost)
  * the same time", in 2.4.27 and 2.6.11 arch/ia64/kernel/time.c alike (2.5's
- * taken as theirs, INFERRED).  i386's and x86_64's 2.4 setup_APIC_timer()
+ * taken as theirs, INFERRED; 2.6.12.1 the same).  i386's and x86_64's 2.4 setup_APIC_timer()
  * cut the tick into smp_num_cpus+1 slices, CPU n at slice n+1; 2.6.11
  * i386's starts every timer on the same IRQ0 edge.  2.6.11 x86_64's sets
  * each CPU's timer when it boots, aligned to nothing (the wait for IRQ0
