@@ -131,15 +131,19 @@ static double large_share(double mean)
 	return (mean - NB_SMALL_IO) / (NB_LARGE_IO - NB_SMALL_IO);
 }
 
-/* How many of n operations the mix gives kind k, before rounding (the
- * published percentages add up to 100.1: normalised). */
-static double nb_op_want(double n, int k)
+double nb_op_want(double n, int k)
 {
 	double total = 0;
 
 	for (int i = 0; i < NB_NKINDS; i++)
 		total += nb_op_pct[i];
 	return n * nb_op_pct[k] / total;
+}
+
+double nb_load_payload_mean(double n)
+{
+	return floor(nb_op_want(n, NB_READX)) * NB_READ_MEAN +
+	       floor(nb_op_want(n, NB_WRITEX)) * NB_WRITE_MEAN;
 }
 
 void nb_load_build(struct nb_op *ops, int n, uint64_t trace_seed)
@@ -672,7 +676,10 @@ static void db_mem(const struct sl_params *p, const struct sl_topo *topo,
  * draws, so half their expected total is a lower bound that no run falls
  * below (refused only when that half is already past the horizon: 10^8
  * and more draws, far from their mean by a fraction of a percent).  The
- * cache holds at most the machine's memory less the kernel's.
+ * cache holds at most the machine's memory less the kernel's.  The
+ * clients' CPU work (user_us per operation, copy_us per KB of payload)
+ * is bounded by its mean less four standard deviations of its draws,
+ * spread over every CPU.
  */
 static int db_check(const struct sl_params *p, const struct sl_machine *m,
 		    const struct sl_policy_ops *policy, struct sl_err *err)
@@ -697,6 +704,19 @@ static int db_check(const struct sl_params *p, const struct sl_machine *m,
 		if (sl_workload_fits_horizon("dbench", s, what, err))
 			return -1;
 	}
+	/* the clients' CPU work: every operation's parse, every payload byte's
+	 * copy; no CPU runs faster than the reference */
+	double bytes = nb_load_payload_mean(ops);
+	double user_us = sl_param_real(p, "user_us"), copy_us = sl_param_real(p, "copy_us");
+	double largest = fmax(user_us, NB_LARGE_IO / 1024.0 * copy_us) * 1e-6;
+	double cpu = sl_workload_sum_floor(clients * (ops * user_us + bytes / 1024 * copy_us) * 1e-6,
+					   largest, sl_param_real(p, "jitter")) / m->topo.ncpus;
+	snprintf(what, sizeof(what), "%.0f clients' %.0f operations of user_us=%g and %.0f MB "
+		 "copied at copy_us=%g per KB on %d CPU%s", clients, ops,
+		 sl_param_real(p, "user_us"), bytes / 1e6, sl_param_real(p, "copy_us"),
+		 m->topo.ncpus, m->topo.ncpus > 1 ? "s" : "");
+	if (sl_workload_fits_horizon("dbench", cpu, what, err))
+		return -1;
 	double fsync = 0.5 * clients * flushes * sl_param_real(p, "fsync_ms") / 1e3;
 	snprintf(what, sizeof(what), "%.0f clients' %.0f fsyncs of fsync_ms=%g, one at a time",
 		 clients, flushes, sl_param_real(p, "fsync_ms"));

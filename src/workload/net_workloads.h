@@ -105,6 +105,13 @@ extern const char *const nb_op_name[NB_NKINDS];
  * of each kind (largest remainders), so short loads keep the mix. */
 void nb_load_build(struct nb_op *ops, int n, uint64_t trace_seed);
 
+/* How many of n operations the mix gives kind k, before rounding (the
+ * published percentages add up to 100.1: normalised). */
+double nb_op_want(double n, int k);
+/* The expected ReadX and WriteX payload bytes of an n-operation load (the
+ * workloads' checks bound their runs' CPU work with it). */
+double nb_load_payload_mean(double n);
+
 /* Payload bytes of a load (what dbench/tbench count for MB/s). */
 double nb_load_bytes(const struct nb_op *ops, int n);
 

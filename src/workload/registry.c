@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 const struct sl_workload_ops *const sl_workloads[] = {
@@ -84,6 +85,13 @@ int sl_workload_fits_horizon(const char *name, double least_s, const char *what,
 		return 0;
 	return sl_fail(err, "workload '%s': %s: at least %.0f simulated s, but a run must end "
 		       "within %.0f s (%.1f days)", name, what, least_s, horizon, horizon / 86400);
+}
+
+double sl_workload_sum_floor(double total, double largest, double sigma)
+{
+	double floor_ = total - 4 * sqrt(expm1(sigma * sigma) * largest * total);
+
+	return floor_ > 0 ? floor_ : 0;
 }
 
 void sl_workload_pin(struct sl_sim *sim, const struct sl_params *p)

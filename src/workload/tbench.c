@@ -50,6 +50,7 @@
  *     its mean (log-sd `jitter`, mean kept) from the task's own stream, an
  *     assumption standing for cache and interrupt noise.
  */
+#include <math.h>
 #include <stdbool.h>
 
 #include "base/memsize.h"
@@ -400,6 +401,34 @@ static void tb_report(struct sl_sim *sim, void *state, const struct sl_params *p
 	sl_metrics_add(out, "exchanges", "count", (double)run->exchanges, 0);
 }
 
+/*
+ * Every operation costs the pair user_us + server_us and a send and a
+ * receive each way, every payload byte a copy into and one out of a
+ * socket: that CPU work less four standard deviations of its draws, over
+ * every CPU (no CPU runs faster than the reference), is a lower bound of
+ * the run, refused before it starts if past the horizon.
+ */
+static int tb_check(const struct sl_params *p, const struct sl_machine *m,
+		    const struct sl_policy_ops *policy, struct sl_err *err)
+{
+	double clients = (double)sl_param_int(p, "clients"), ops = (double)sl_param_int(p, "ops");
+	double per_op = sl_param_real(p, "user_us") + sl_param_real(p, "server_us") +
+			2 * (sl_param_real(p, "send_us") + sl_param_real(p, "recv_us"));
+	double bytes = nb_load_payload_mean(ops), copy_us = sl_param_real(p, "copy_us");
+	double largest = fmax(fmax(sl_param_real(p, "user_us"), sl_param_real(p, "server_us")),
+			      fmax(sl_param_real(p, "send_us"), sl_param_real(p, "recv_us")) +
+			      (NB_LARGE_IO + 55) / 1024.0 * copy_us) * 1e-6;
+	double s = sl_workload_sum_floor(clients * (ops * per_op + 2 * bytes / 1024 * copy_us) * 1e-6,
+					 largest, sl_param_real(p, "jitter")) / m->topo.ncpus;
+	char what[160];
+
+	(void)policy;
+	snprintf(what, sizeof(what), "%.0f client pairs' %.0f operations of %.0f us each and %.0f MB "
+		 "copied twice at copy_us=%g per KB on %d CPU%s", clients, ops, per_op, bytes / 1e6,
+		 sl_param_real(p, "copy_us"), m->topo.ncpus, m->topo.ncpus > 1 ? "s" : "");
+	return sl_workload_fits_horizon("tbench", s, what, err);
+}
+
 /* the driver, a client and a server process per client pair, their
  * socket channels, and the load's operations */
 static void tb_mem(const struct sl_params *p, const struct sl_topo *topo,
@@ -427,4 +456,5 @@ const struct sl_workload_ops sl_workload_tbench = {
 	.start = tb_start,
 	.report = tb_report,
 	.mem = tb_mem,
+	.check = tb_check,
 };

@@ -118,6 +118,12 @@ uint64_t sl_workload_mem(const struct sl_workload_ops *w, const struct sl_params
  * rather than at the horizon, hours later. */
 int sl_workload_fits_horizon(const char *name, double least_s, const char *what,
 			     struct sl_err *err);
+/* A lower bound for such a check of a sum of independent draws around
+ * their means (sl_rng_vary's, log-sd `sigma`, mean kept) whose means add
+ * up to `total`, none above `largest`: the mean less four standard
+ * deviations, sqrt(expm1(sigma^2) * sum of squared means) <=
+ * sqrt(expm1(sigma^2) * largest * total); 0 if that is negative. */
+double sl_workload_sum_floor(double total, double largest, double sigma);
 int sl_workload_parse(const char *text, const struct sl_workload_ops **ops,
 		      struct sl_params *params, struct sl_err *err);
 

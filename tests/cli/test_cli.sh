@@ -41,6 +41,12 @@ bad_input "workload 'dbench': 100000 clients' reads of 759000 MB of files throug
 	run -m xeon-1600ht -p o1 -w dbench:clients=100000
 bad_input "workload 'dbench': 10 clients' 748 fsyncs of fsync_ms=1e+06, one at a time: at least 3740000" \
 	run -m xeon-1600ht -p o1 -w dbench:fsync_ms=1e6
+# the clients' own CPU work: copy_us at its maximum had run a minute before
+# the horizon stopped it, as tbench's send_us and recv_us did
+bad_input "workload 'dbench': 10 clients' 62477 operations of user_us=2 and 348 MB copied at copy_us=1e+06 per KB on 2 CPUs: at least 1692927 simulated s" \
+	run -m xeon-1600ht -p o1 -w dbench:copy_us=1e6
+bad_input "workload 'tbench': 10 client pairs' 62477 operations of 2000015 us each and 348 MB copied twice at copy_us=1 per KB on 1 CPU: at least 1248653" \
+	run -m p4-2400 -p o1 -w tbench:send_us=1e6
 expect_exit 0 "$S" run -m xeon-1600ht -p o1 -w dbench:clients=2000,ops=3
 # scheduling classes: chrt's rules, and a class the policy lacks, before any run
 bad_input "spin': policy=fifo needs rtprio=1..99" run -m $M -p o1 -w spin:policy=fifo
