@@ -186,25 +186,34 @@ static sl_time walked_phase(const struct sl_sim *sim, int n)
 	return (2 * (n - hi) + 1) * sim->tick_ns / hi / 2;
 }
 
+_Static_assert(SL_MAX_CPUS <= 1 << 20, "a tick walk key holds a CPU number in 20 bits");
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* The phases of the walked modes and the CPUs in phase order (ties, which
- * no mode has, in CPU order); called when the mode or HZ changes. */
+ * no mode has, in CPU order); called when the mode or HZ changes, at init:
+ * O(n log n), each CPU sorted as one key, its phase (< 2^27 ns: HZ >= 10)
+ * above its number (< 2^20). */
 static void tick_phases_update(struct sl_sim *sim)
 {
+	uint64_t *key = sl_xcalloc((unsigned long)sim->ncpus, sizeof(*key));
+
 	sim->tick_walked = sim->tick_mode == SL_TICK_STAGGERED ||
 			   sim->tick_mode == SL_TICK_BITREV;
 	sim->tick_walk_in_cpu_order = true;
 	for (int cpu = 0; cpu < sim->ncpus; cpu++) {
 		sim->tick_phase[cpu] = sim->tick_walked ? walked_phase(sim, cpu) : 0;
-		sim->tick_walk[cpu] = cpu;
+		key[cpu] = (uint64_t)sim->tick_phase[cpu] << 20 | (uint64_t)cpu;
 	}
-	/* insertion sort keeps it stable; STAGGERED's phases rise with the
-	 * CPU, so the common case is one pass */
-	for (int i = 1; i < sim->ncpus; i++) {
-		int cpu = sim->tick_walk[i], j = i;
-		for (; j > 0 && sim->tick_phase[sim->tick_walk[j - 1]] > sim->tick_phase[cpu]; j--)
-			sim->tick_walk[j] = sim->tick_walk[j - 1];
-		sim->tick_walk[j] = cpu;
-	}
+	qsort(key, (size_t)sim->ncpus, sizeof(*key), cmp_u64);
+	for (int i = 0; i < sim->ncpus; i++)
+		sim->tick_walk[i] = (int)(key[i] & ((1u << 20) - 1));
+	free(key);
 	for (int i = 0; i < sim->ncpus; i++) {
 		sim->tick_rank[sim->tick_walk[i]] = i;
 		if (sim->tick_walk[i] != i)

@@ -2408,6 +2408,13 @@ SL_TEST(engine_tick_mode_is_the_kernels_for_the_arch)
 			continue;
 		CHECKF(sl_tick_mode(sim) == c[i].mode, "%s on %s: tick mode %d, not %d",
 		       c[i].policy, c[i].machine, (int)sl_tick_mode(sim), (int)c[i].mode);
+		if (i == 0) {
+			/* ia64's HZ 1024: itm_delta 976,562 ns; CPU 13 (hi 8)
+			 * at (2 * 5 + 1) * delta / 8 / 2, CPU 8 at delta / 16 */
+			CHECKF(sl_tick_phase(sim, 13) == 671386, "CPU 13 at %lld ns",
+			       (long long)sl_tick_phase(sim, 13));
+			CHECK(sl_tick_phase(sim, 8) == 61035);
+		}
 		sl_sim_destroy(sim);
 	}
 }
