@@ -256,6 +256,11 @@ static int find(const struct sl_params *p, const char *name)
 }
 
 bool sl_param_given(const struct sl_params *p, const char *name) { return p->given[find(p, name)]; }
+
+bool sl_param_user_gave(const struct sl_params *p, const char *name)
+{
+	return sl_param_exists(p, name) && sl_param_given(p, name);
+}
 long sl_param_int(const struct sl_params *p, const char *name) { return (long)p->num[find(p, name)]; }
 double sl_param_real(const struct sl_params *p, const char *name) { return p->num[find(p, name)]; }
 

@@ -67,6 +67,9 @@ int sl_spec_bind(struct sl_params *p, const struct sl_spec *spec,
 
 /* True if the table has a parameter of that name. */
 bool sl_param_exists(const struct sl_params *p, const char *name);
+/* True if the table has it and the user gave it (a knob shared by
+ * policies whose tables differ, as o1's and up's). */
+bool sl_param_user_gave(const struct sl_params *p, const char *name);
 /* Accessors; abort on a name not in the table (a programming error). */
 bool sl_param_given(const struct sl_params *p, const char *name);
 long sl_param_int(const struct sl_params *p, const char *name);

@@ -44,7 +44,8 @@ void sl_blockdev_stats(const struct sl_blockdev *d, struct sl_blockdev_stats *ou
 struct sl_pagecache *sl_sim_pagecache(struct sl_sim *sim);
 /* Writeback thresholds in % of the cache's base (pagecache.c): the flusher
  * starts above bg_pct and stops at or below stop_pct; a writer above
- * limit_pct waits.  0 < stop <= bg <= limit <= 100. */
+ * limit_pct waits.  A background above the limit is held at the limit,
+ * a stop above the background at the background. */
 void sl_pagecache_set_ratios(struct sl_pagecache *pc, double bg_pct, double stop_pct,
 			     double limit_pct);
 /* The most a page cache on `m` can ever hold: its memory less the

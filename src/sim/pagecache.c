@@ -109,8 +109,14 @@ static void update_thresholds(struct sl_pagecache *pc)
 	pc->limit = base * pc->limit_pct / 100;
 }
 
+/* The percentages, background at most the limit and the stop at most the
+ * background (a kernel's, or a workload's override of them). */
 static void set_thresholds(struct sl_pagecache *pc, double bg, double stop, double limit)
 {
+	if (bg > limit)
+		bg = limit;
+	if (stop > bg)
+		stop = bg;
 	pc->bg_pct = bg;
 	pc->stop_pct = stop;
 	pc->limit_pct = limit;

@@ -141,14 +141,7 @@ void sl_set_sockets(struct sl_sim *sim, struct sl_sockets sockets)
 
 const struct sl_sockets *sl_sockets(const struct sl_sim *sim) { return &sim->sockets; }
 
-void sl_set_writeback(struct sl_sim *sim, struct sl_writeback wb)
-{
-	if (wb.stop_pct > wb.bg_pct)
-		wb.stop_pct = wb.bg_pct;
-	if (wb.bg_pct > wb.limit_pct)
-		wb.bg_pct = wb.limit_pct;
-	sim->writeback = wb;
-}
+void sl_set_writeback(struct sl_sim *sim, struct sl_writeback wb) { sim->writeback = wb; }
 
 const struct sl_writeback *sl_writeback(const struct sl_sim *sim) { return &sim->writeback; }
 

@@ -525,8 +525,8 @@ static const struct sl_param_def db_params[] = {
 	{ "read_mb", SL_PARAM_REAL, "7.59", 0.001, 1e6, NULL,
 	  "a client's pages read (its read set), MB" },
 	{ "dirty_bg", SL_PARAM_REAL, NULL, 1, 100, NULL,
-	  "% dirty that starts writeback (default: the policy's kernel's: 2.4 bdflush 30, "
-	  "2.5/2.6 dirty_background_ratio 10, 6.12 10)" },
+	  "% dirty that starts writeback, at most dirty_limit (default: the policy's kernel's: "
+	  "2.4 bdflush 30, 2.5/2.6 dirty_background_ratio 10, 6.12 10)" },
 	{ "dirty_limit", SL_PARAM_REAL, NULL, 1, 100, NULL,
 	  "% dirty above which writers wait (default: the kernel's: 2.4 nfract_sync 60, "
 	  "2.5/2.6 vm_dirty_ratio 40, 6.12 20)" },
@@ -573,9 +573,7 @@ static void cache_setup(struct sl_sim *sim, struct db_run *run, const struct sl_
 	run->dev = sl_sim_disk(sim);
 	sl_pagecache_scale(run->pc, scale);
 	sl_pagecache_set_extent(run->pc, sl_param_real(p, "file_kb") * 1e3);
-	if (bg > limit)
-		bg = limit;
-	sl_pagecache_set_ratios(run->pc, bg, wb->stop_pct < bg ? wb->stop_pct : bg, limit);
+	sl_pagecache_set_ratios(run->pc, bg, wb->stop_pct, limit);
 	for (int i = 0; i < run->nops; i++) {
 		large += large_write(&run->ops[i]);
 		unlinks += run->ops[i].kind == NB_UNLINK;

@@ -177,11 +177,6 @@ static const struct sl_param_def cfs_knobs[] = {
 
 /* ---- creation ---- */
 
-static bool cfs_given(const struct sl_params *knobs, const char *name)
-{
-	return sl_param_exists(knobs, name) && sl_param_given(knobs, name);
-}
-
 /* A knob that cannot act under the others is an error, not ignored. */
 static int cfs_check_knobs(const struct sl_params *knobs, struct sl_err *err)
 {
@@ -192,17 +187,17 @@ static int cfs_check_knobs(const struct sl_params *knobs, struct sl_err *err)
 	bool eevdf = sl_param_choice(knobs, "pick") == 0;
 
 	for (int i = 0; eevdf && cfs_only[i]; i++)
-		if (cfs_given(knobs, cfs_only[i]))
+		if (sl_param_user_gave(knobs, cfs_only[i]))
 			return sl_fail(err, "policy 'cfs': %s: applies to pick=cfs only (EEVDF "
 				       "has no sched_latency or wakeup granularity)", cfs_only[i]);
 	for (int i = 0; !eevdf && eevdf_only[i]; i++)
-		if (cfs_given(knobs, eevdf_only[i]))
+		if (sl_param_user_gave(knobs, eevdf_only[i]))
 			return sl_fail(err, "policy 'cfs': %s: applies to pick=eevdf only",
 				       eevdf_only[i]);
-	if (sl_param_choice(knobs, "newidle") == 1 && cfs_given(knobs, "preemption"))
+	if (sl_param_choice(knobs, "newidle") == 1 && sl_param_user_gave(knobs, "preemption"))
 		return sl_fail(err, "policy 'cfs': preemption: it bounds newly idle balancing, which "
 			       "is off (newidle=off)");
-	if (sl_param_choice(knobs, "numa") == 1 && cfs_given(knobs, "numa_scan_ms"))
+	if (sl_param_choice(knobs, "numa") == 1 && sl_param_user_gave(knobs, "numa_scan_ms"))
 		return sl_fail(err, "policy 'cfs': numa_scan_ms: NUMA balancing is off (numa=off)");
 	static const char *const bw_knobs[3][3] = {
 		{ "fair_server_us", "fair_server_period_us", NULL },
@@ -213,7 +208,7 @@ static int cfs_check_knobs(const struct sl_params *knobs, struct sl_err *err)
 	int bw = sl_param_choice(knobs, "rt_bandwidth");
 	for (int m = 0; m < 2; m++)
 		for (int i = 0; m != bw && bw_knobs[m][i]; i++)
-			if (cfs_given(knobs, bw_knobs[m][i]))
+			if (sl_param_user_gave(knobs, bw_knobs[m][i]))
 				return sl_fail(err, "policy 'cfs': %s: applies to rt_bandwidth=%s only "
 					       "(this run has rt_bandwidth=%s)", bw_knobs[m][i],
 					       bw_names[m], bw_names[bw]);

@@ -67,15 +67,10 @@
 #include "policy/o1/core.h"
 #include "sim/sim.h"
 
-bool o1_knob_given(const struct sl_params *knobs, const char *name)
-{
-	return sl_param_exists(knobs, name) && sl_param_given(knobs, name);
-}
-
 /* The index of choice knob `name`, or `def` when not given. */
 static int o1_knob_choice(const struct sl_params *knobs, const char *name, int def)
 {
-	return o1_knob_given(knobs, name) ? sl_param_choice(knobs, name) : def;
+	return sl_param_user_gave(knobs, name) ? sl_param_choice(knobs, name) : def;
 }
 
 static const char *const o1_node_knobs[] = { "node_balance", "node_balance_rate",
@@ -86,7 +81,7 @@ static int o1_config_numa(struct o1_config *cfg, const struct sl_params *knobs,
 {
 	const struct o1_version *v = cfg->v;
 
-	if (o1_knob_given(knobs, "numa")) {
+	if (sl_param_user_gave(knobs, "numa")) {
 		bool on = sl_param_choice(knobs, "numa") == 0;
 		if (on && !v->numa)
 			return sl_fail(err, "policy '%s': numa=on: kernel %s has no NUMA "
@@ -94,7 +89,7 @@ static int o1_config_numa(struct o1_config *cfg, const struct sl_params *knobs,
 		cfg->numa = on;
 	}
 	for (int i = 0; o1_node_knobs[i]; i++) {
-		if (cfg->numa || !o1_knob_given(knobs, o1_node_knobs[i]))
+		if (cfg->numa || !sl_param_user_gave(knobs, o1_node_knobs[i]))
 			continue;
 		if (v->numa)
 			return sl_fail(err, "policy '%s': %s: needs the NUMA scheduler, which "
@@ -105,14 +100,14 @@ static int o1_config_numa(struct o1_config *cfg, const struct sl_params *knobs,
 	}
 	cfg->node_balance = (enum o1_node_balance)o1_knob_choice(knobs, "node_balance",
 								 (int)v->node_balance);
-	if (o1_knob_given(knobs, "node_balance_rate")) {
+	if (sl_param_user_gave(knobs, "node_balance_rate")) {
 		if (cfg->node_balance != O1_NODE_RATE)
 			return sl_fail(err, "policy '%s': node_balance_rate: only node_balance=rate "
 				       "(2.5.59) counts load_balance calls; here node balancing "
 				       "uses node ticks (kernel %s)", name, v->name);
 		cfg->node_balance_rate = (int)sl_param_int(knobs, "node_balance_rate");
 	}
-	if (o1_knob_given(knobs, "idle_node_tick")) {
+	if (sl_param_user_gave(knobs, "idle_node_tick")) {
 		if (cfg->node_balance != O1_NODE_TICKS)
 			return sl_fail(err, "policy '%s': idle_node_tick: only node_balance=ticks "
 				       "(2.5.68, 2.6.0) has node ticks; here node balancing counts "
@@ -152,10 +147,10 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 		.node_balance_rate = sl_arch_node_balance_rate(arch),
 	};
 	cfg->idle_node_tick_idle = true;	/* balance_node(this_rq, idle, ...) */
-	if (o1_knob_given(knobs, "ulong") && v->interactivity != O1_SLEEP_NS)
+	if (sl_param_user_gave(knobs, "ulong") && v->interactivity != O1_SLEEP_NS)
 		return sl_fail(err, "policy '%s': ulong: only 2.6.0's nanosecond sleep credit "
 			       "can wrap; kernel %s counts sleep in jiffies", name, v->name);
-	cfg->cache_decay_ticks = o1_knob_given(knobs, "cache_decay_ticks") ?
+	cfg->cache_decay_ticks = sl_param_user_gave(knobs, "cache_decay_ticks") ?
 		(int)sl_param_int(knobs, "cache_decay_ticks") :
 		o1_cache_decay_ticks(sl_topo(sim), v, cfg->hz);
 	return o1_config_numa(cfg, knobs, name, err);

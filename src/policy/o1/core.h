@@ -210,9 +210,6 @@ struct o1_config {
 int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_params *knobs,
 		   const struct o1_version *v, bool smp, const char *name, struct sl_err *err);
 
-/* True if the policy's table has knob `name` and the user set it. */
-bool o1_knob_given(const struct sl_params *knobs, const char *name);
-
 /* Knob definitions o1 and ht (and up: yield) share, for their tables. */
 #define O1_KNOB_YIELD \
 	{ .name = "yield", .type = SL_PARAM_CHOICE, .def = "expired", .choices = "expired|tail", \

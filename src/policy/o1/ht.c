@@ -222,7 +222,7 @@ static void ht_configure_any(struct o1_config *cfg, const struct ht_version *hv,
 {
 	bool aggressive = hv->aggressive_idle_steal;
 
-	if (o1_knob_given(knobs, "idle_steal"))
+	if (sl_param_user_gave(knobs, "idle_steal"))
 		aggressive = sl_param_choice(knobs, "idle_steal") == 0;
 	cfg->hot = aggressive ? O1_HOT_IF_IDLE : O1_HOT_NEVER;
 	if (hv->nosmt_wake_up_cpu) {
@@ -230,7 +230,7 @@ static void ht_configure_any(struct o1_config *cfg, const struct ht_version *hv,
 		cfg->wake_up_cpu_sync = hv->wake_up_cpu_sync;
 		cfg->wake_equal_prio = hv->wake_equal_prio;
 	}
-	cfg->node_load_per_rq = o1_knob_given(knobs, "node_divisor") &&
+	cfg->node_load_per_rq = sl_param_user_gave(knobs, "node_divisor") &&
 				sl_param_choice(knobs, "node_divisor") == 1;
 }
 
@@ -247,7 +247,7 @@ static void ht_configure_smt(struct o1_config *cfg, const struct ht_version *hv,
 	cfg->active_balance = true;
 	cfg->active_flag = hv->active_flag;
 	cfg->active_skip_single = hv->active_skip_single;
-	cfg->continue_bug = o1_knob_given(knobs, "continue_bug") ?
+	cfg->continue_bug = sl_param_user_gave(knobs, "continue_bug") ?
 			    sl_param_choice(knobs, "continue_bug") == 0 : hv->continue_bug;
 	cfg->active_steal_hot = sl_param_choice(knobs, "active_steal_hot") == 0;
 	cfg->idle_pickup_tick = sl_param_choice(knobs, "idle_pickup") == 0;
@@ -261,12 +261,12 @@ static void *ht_init(struct sl_sim *sim, const struct sl_params *knobs, struct s
 
 	if (o1_config_init(&cfg, sim, knobs, o1_version_find(hv->base), true, "ht", err))
 		return NULL;
-	if (o1_knob_given(knobs, "node_divisor") && !cfg.v->node_load_per_cpu) {
+	if (sl_param_user_gave(knobs, "node_divisor") && !cfg.v->node_load_per_cpu) {
 		sl_fail(err, "policy 'ht': node_divisor: only c1 (on 2.6.0) divides the node "
 			"load; %s uses the raw count", hv->name);
 		return NULL;
 	}
-	if (o1_knob_given(knobs, "node_divisor") && !cfg.numa) {
+	if (sl_param_user_gave(knobs, "node_divisor") && !cfg.numa) {
 		sl_fail(err, "policy 'ht': node_divisor: needs the NUMA scheduler, which "
 			"numa=off switched off");
 		return NULL;
