@@ -44,8 +44,9 @@ void sl_blockdev_stats(const struct sl_blockdev *d, struct sl_blockdev_stats *ou
 struct sl_pagecache *sl_sim_pagecache(struct sl_sim *sim);
 /* Writeback thresholds in % of the cache's base (pagecache.c): the flusher
  * starts above bg_pct and stops at or below stop_pct; a writer above
- * limit_pct waits.  A background above the limit is held at the limit,
- * a stop above the background at the background. */
+ * limit_pct waits.  A background at or above the limit becomes half the
+ * limit (2.6's and 6.12's rule), a stop above the background the
+ * background. */
 void sl_pagecache_set_ratios(struct sl_pagecache *pc, double bg_pct, double stop_pct,
 			     double limit_pct);
 /* The most a page cache on `m` can ever hold: its memory less the
@@ -63,8 +64,9 @@ void sl_pagecache_anon(struct sl_pagecache *pc, double bytes);
  * of it the cache holds (uniform access, any replacement order). */
 double sl_pagecache_hit_ratio(const struct sl_pagecache *pc, double set_bytes);
 double sl_pagecache_dirty(const struct sl_pagecache *pc);
-/* The dirty limit now, bytes. */
+/* The dirty limit now, and the background threshold, bytes. */
 double sl_pagecache_limit(const struct sl_pagecache *pc);
+double sl_pagecache_background(const struct sl_pagecache *pc);
 /* The workload's file pages in the cache grow (+) or shrink (-): under
  * 2.4's rule the dirty thresholds are of free memory and lowmem's cache
  * (sim.h sl_set_writeback), which they move. */

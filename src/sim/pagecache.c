@@ -109,12 +109,15 @@ static void update_thresholds(struct sl_pagecache *pc)
 	pc->limit = base * pc->limit_pct / 100;
 }
 
-/* The percentages, background at most the limit and the stop at most the
- * background (a kernel's, or a workload's override of them). */
+/* The percentages (a kernel's, or a workload's override of them): a
+ * background at or above the limit becomes half the limit, as 2.6.11
+ * get_dirty_limits() and 6.12 domain_dirty_limits() have it (2.4.27's
+ * bdflush has no such rule; taken the same), and the flusher's stop is at
+ * most its start. */
 static void set_thresholds(struct sl_pagecache *pc, double bg, double stop, double limit)
 {
-	if (bg > limit)
-		bg = limit;
+	if (bg >= limit)
+		bg = limit / 2;
 	if (stop > bg)
 		stop = bg;
 	pc->bg_pct = bg;
@@ -198,6 +201,7 @@ double sl_pagecache_hit_ratio(const struct sl_pagecache *pc, double set_bytes)
 
 double sl_pagecache_dirty(const struct sl_pagecache *pc) { return pc->dirty; }
 double sl_pagecache_limit(const struct sl_pagecache *pc) { return pc->limit; }
+double sl_pagecache_background(const struct sl_pagecache *pc) { return pc->bg; }
 
 static void flush(struct sl_sim *sim, struct sl_pagecache *pc);
 

@@ -525,7 +525,7 @@ static const struct sl_param_def db_params[] = {
 	{ "read_mb", SL_PARAM_REAL, "7.59", 0.001, 1e6, NULL,
 	  "a client's pages read (its read set), MB" },
 	{ "dirty_bg", SL_PARAM_REAL, NULL, 1, 100, NULL,
-	  "% dirty that starts writeback, at most dirty_limit (default: the policy's kernel's: "
+	  "% dirty that starts writeback; at or above dirty_limit, half of it (default: the kernel's: "
 	  "2.4 bdflush 30, 2.5/2.6 dirty_background_ratio 10, 6.12 10)" },
 	{ "dirty_limit", SL_PARAM_REAL, NULL, 1, 100, NULL,
 	  "% dirty above which writers wait (default: the kernel's: 2.4 nfract_sync 60, "

@@ -477,6 +477,27 @@ SL_TEST(pagecache_positions_writeback_once_per_extent)
  * 6.12's 20 % of the cache's memory; 2.4.27's 60 % of free memory and
  * lowmem's page cache, which shrinks as file pages fill highmem (on
  * xeon-1600ht's i386 kernel, the 1,664 MB above 896) and then lowmem. */
+/* A background ratio at or above the limit becomes half the limit (2.6.11
+ * get_dirty_limits(), 6.12 domain_dirty_limits()); one below it stays. */
+SL_TEST(pagecache_background_over_the_limit_is_half_of_it)
+{
+	struct bd_env e;
+	if (!bd_open(&e, "xeon-1600ht")) {
+		CHECK(!"sim created");
+		return;
+	}
+	struct sl_pagecache *pc = sl_sim_pagecache(e.sim);
+	double cap = sl_pagecache_capacity(pc);
+	sl_pagecache_set_ratios(pc, 50, 50, 20);
+	CHECKF(fabs(sl_pagecache_background(pc) - cap * 0.10) < 1, "background %.1f%%",
+	       100 * sl_pagecache_background(pc) / cap);
+	sl_pagecache_set_ratios(pc, 20, 20, 20);
+	CHECK(fabs(sl_pagecache_background(pc) - cap * 0.10) < 1);
+	sl_pagecache_set_ratios(pc, 15, 10, 20);
+	CHECK(fabs(sl_pagecache_background(pc) - cap * 0.15) < 1);
+	sl_sim_destroy(e.sim);
+}
+
 SL_TEST(pagecache_dirty_limit_is_the_kernels)
 {
 	const struct { const char *policy; double pct; } rule[] = {
