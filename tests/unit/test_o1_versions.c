@@ -774,3 +774,31 @@ SL_TEST(o1_exit_wakeup_is_sync)
 	o1vt_exit_wake("o1:version=2.5.59", 2, &cpu);
 	CHECKF(cpu == 1, "2.5.59: the root ran on CPU %d after its child's exit on CPU 1", cpu);
 }
+
+/* 2.5.33's row (2.5.31-2.5.44, and F3 on it) wakes the parent plainly, as
+ * 2.4.27's wake_up_parent: the choice the published make -j2 lottery of
+ * 2.5.31 and 2.5.33 supports (o1/config.c).  The root stays on CPU 0
+ * where it waited; exit_wake=sync brings back the fast-migrate. */
+SL_TEST(o1_exit_wakeup_of_2_5_33_is_plain)
+{
+	static const char *const plain[] = { "o1:version=2.5.33", "ht:version=f3",
+					     "up:version=2.5.33" };
+	int cpu;
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
+		if (strncmp(plain[i], "up", 2)) {
+			o1vt_exit_wake(plain[i], 2, &cpu);
+			CHECKF(cpu == 0, "%s: the root ran on CPU %d after its child's exit on "
+			       "CPU 1", plain[i], cpu);
+			char sync[64];
+			snprintf(sync, sizeof(sync), "%s,exit_wake=sync", plain[i]);
+			o1vt_exit_wake(sync, 2, &cpu);
+			CHECKF(cpu == 1, "%s: the root ran on CPU %d after its child's exit on "
+			       "CPU 1", sync, cpu);
+		}
+		/* 2.5.33 credits a sync wakeup too (O1_SYNC_CREDIT), so the
+		 * one-CPU difference is only in who runs: both credit */
+		int64_t avg = o1vt_exit_wake(plain[i], 1, &cpu);
+		CHECKF(avg > 40, "%s: sleep_avg %lld after the exit wakeup", plain[i],
+		       (long long)avg);
+	}
+}

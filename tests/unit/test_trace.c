@@ -867,14 +867,24 @@ SL_TEST(trace_round_trip_reproduces_cpu_time)
 	 * (rp_cost_start: a make shell preempted 1383 ns into its fork's
 	 * cost came back 1385 ns long).  head= and tail= pin the shares of
 	 * schedules that exercised those estimates; tick=ordered and
-	 * tick=sync other tick orders. */
-	CHECK(round_trip_within(noht, "o1:tick=ordered",
+	 * tick=sync other tick orders, and exit_wake=sync the schedules of
+	 * o1's default 2.5.33 while its exit wakeups were sync (Dec 2026). */
+	CHECK(round_trip_within(noht, "o1:tick=ordered,exit_wake=sync",
 				"kernbench:size=2,units=20,pipe=0,head=2.19,tail=10.9",
-				"o1:tick=ordered", ",footprint=8", 0.01, 0) == 0);
+				"o1:tick=ordered,exit_wake=sync", ",footprint=8", 0.01, 0) == 0);
 	CHECK(round_trip_within(noht, "o1", "kernbench:size=1,units=10,pipe=0,head=2.19,tail=10.9",
 				"o1", ",footprint=8", 0.01, 0) == 0);
+	CHECK(round_trip_within(noht, "o1:exit_wake=sync", "kernbench:size=1,units=10,pipe=0",
+				"o1:exit_wake=sync", ",footprint=8", 0.01, 0) == 0);
+	/* with 2.5.33's plain exit wakeups a make's fork cost straddles its
+	 * preemption at a tick, and the switch back is an idle CPU's pull,
+	 * whose balance o1 charges (450 ns here) beyond the context switch
+	 * and pick the replay reserves: docs/traces.md "Costs in the exit
+	 * path" */
 	CHECK(round_trip_within(noht, "o1", "kernbench:size=1,units=10,pipe=0", "o1",
-				",footprint=8", 0.01, 0) == 0);
+				",footprint=8", 0.01, 0) == 1);
+	CHECK(round_trip_within(noht, "o1", "kernbench:size=1,units=10,pipe=0", "o1",
+				",footprint=8", 0.01, 500) == 0);
 	/* preempt=full: 2.4 switches a task only at its return to user space,
 	 * which a trace does not show (docs/traces.md, "Kernel exits") */
 	CHECK(round_trip_within(noht, "linux24:tick=sync,preempt=full",

@@ -41,12 +41,16 @@
  *     num_online_cpus() for CPU hotplug (INFERRED: the stagger went with
  *     it), and the O(1) code of 2.5 is 2.6's, not 2.4's.  tick=staggered
  *     gives 2.4's timers.
- *   - exit_wake defaults to sync for every version: 2.6.11 and 2.6.12.1
- *     kernel/signal.c __wake_up_parent wake the parent with
+ *   - exit_wake defaults to the version row's (o1/versions.c): 2.6.11
+ *     and 2.6.12.1 kernel/signal.c __wake_up_parent wake the parent with
  *     wake_up_interruptible_sync, 2.4.27's wake_up_parent with
  *     wake_up_interruptible.  No 2.5 or 2.6.0 signal.c is at hand
- *     (UNVERIFIED): the 2.6.0 row takes the nearest source, 2.6.11, and
- *     the 2.5 rows follow their 2.6 code; exit_wake=plain gives 2.4's.
+ *     (UNVERIFIED): 2.5.59 to 2.6.0 take the nearest source, 2.6.11's
+ *     sync; 2.5.33 takes 2.4's plain wakeup, which the published make -j2
+ *     runs of 2.5.31 and 2.5.33 show (a placement lottery: Ingo Molnar's
+ *     stock runs "fluctuate much more", best 45.3 s against F3's 41.3;
+ *     Allan MacKinnon's 138 and 147 s against 117) and a sync one does
+ *     not (one outcome, the jobs on one package: docs/policies/o1.md).
  *   - yield defaults to the expired array for every version; which 2.5
  *     release first moved yielders there is not known (UNVERIFIED for
  *     2.5.33); yield=tail requeues within the active array.
@@ -139,7 +143,7 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 								 (int)v->fork_place),
 		.tick = sl_arch_tick_knob(knobs, sl_arch_tick_26(arch)),
 		.timers = (enum sl_timer_kind)o1_knob_choice(knobs, "timers", SL_TIMERS_JIFFY),
-		.exit_wake_sync = o1_knob_choice(knobs, "exit_wake", 0) == 0,
+		.exit_wake_sync = o1_knob_choice(knobs, "exit_wake", v->exit_wake_sync ? 0 : 1) == 0,
 		.ulong_bits = sl_arch_ulong_knob_bits(arch, o1_knob_choice(knobs, "ulong", 0)),
 		.preempt = sl_arch_preempt_knob(arch, o1_knob_choice(knobs, "preempt", 0)),
 		.numa = smp && v->numa,

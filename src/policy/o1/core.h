@@ -125,6 +125,8 @@ struct o1_version {
 	int on_runqueue_weight, credit_limit;		/* ns model only */
 	enum o1_sync_rule sync_rule;
 	enum o1_fork_place fork_place;
+	bool exit_wake_sync;		/* a child's exit wakes its parent sync (2.6.11's);
+					 * 2.5.33: plain, as 2.4's (o1/versions.c) */
 	bool expired_ts_always;		/* 2.6.0: any expiry sets expired_timestamp;
 					 * 2.5.x: only one into the expired array */
 	bool preempt_equal_prio;	/* pull_task: equal prio and larger slice preempts */
@@ -221,10 +223,10 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 		 "list (stock up to 2.5.59) or in front of the parent at its priority (Ingo's " \
 		 "D7, mainline in 2.5.6x) (default: the version's)" }
 #define O1_KNOB_EXIT_WAKE \
-	{ .name = "exit_wake", .type = SL_PARAM_CHOICE, .def = "sync", .choices = "sync|plain", \
+	{ .name = "exit_wake", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "sync|plain", \
 	  .doc = "an exiting child wakes its parent in wait() with a sync wakeup (2.6.11 " \
-		 "__wake_up_parent; 2.5.x and 2.6.0 UNVERIFIED, see o1.md) or a plain one " \
-		 "(2.4.27 wake_up_parent)" }
+		 "__wake_up_parent) or a plain one (2.4.27 wake_up_parent) (default: the " \
+		 "version's: plain for 2.5.33, sync from 2.5.59; both UNVERIFIED, see o1.md)" }
 #define O1_KNOB_ULONG \
 	SL_ARCH_ULONG_KNOB("2.6.0 versions only: 2.6.11's types, 2.6.0 UNVERIFIED, see o1.md")
 #define O1_KNOB_PREEMPT SL_ARCH_PREEMPT_KNOB

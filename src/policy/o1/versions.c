@@ -25,8 +25,10 @@
  *            MAX_SLEEP_AVG and STARVATION_LIMIT 2*HZ, CHILD_PENALTY 95, busy
  *            rebalance HZ/4, idle 1 ms passing idle=1, hot tasks never
  *            stolen, the half-difference imbalance.  It differs from 2.5.59
- *            only in having no NUMA scheduler (that came with 2.5.59),
- *            so on a one-node machine the two are equal.
+ *            only in having no NUMA scheduler (that came with 2.5.59)
+ *            and in a child's exit waking its parent plainly, as 2.4's
+ *            wake_up_parent (2.5.59 on: 2.6.11's sync __wake_up_parent;
+ *            both UNVERIFIED, the choice and its evidence in o1/config.c).
  *   2.5.68   The interactivity retune, the HZ/5 busy tick, the node
  *            ticks and activate_task's requeue_waker are in the 2.5.68
  *            base of Ingo's A9; which 2.5.6x release first had them is
@@ -66,6 +68,7 @@ static const struct o1_version o1_versions[] = {
 		.requeue_waker = false,
 		.sync_rule = O1_SYNC_CREDIT,
 		.fork_place = O1_FORK_TAIL, .expired_ts_always = false,
+		.exit_wake_sync = false,
 		.preempt_equal_prio = true,
 		.busy_rebalance_ms = 250, .idle_rebalance_ms = 1,
 		.idle_tick_passes_idle = true,
@@ -85,6 +88,7 @@ static const struct o1_version o1_versions[] = {
 		.requeue_waker = false,
 		.sync_rule = O1_SYNC_CREDIT,
 		.fork_place = O1_FORK_TAIL, .expired_ts_always = false,
+		.exit_wake_sync = true,
 		.preempt_equal_prio = true,
 		.busy_rebalance_ms = 250, .idle_rebalance_ms = 1,
 		.idle_tick_passes_idle = true,
@@ -106,6 +110,7 @@ static const struct o1_version o1_versions[] = {
 		.requeue_waker = true,
 		.sync_rule = O1_SYNC_QUIET,
 		.fork_place = O1_FORK_FRONT, .expired_ts_always = false,
+		.exit_wake_sync = true,
 		.preempt_equal_prio = true,
 		.busy_rebalance_ms = 200, .idle_rebalance_ms = 1,
 		.idle_tick_passes_idle = false,
@@ -128,6 +133,7 @@ static const struct o1_version o1_versions[] = {
 		.on_runqueue_weight = 30, .credit_limit = 100,
 		.sync_rule = O1_SYNC_QUIET_LOCAL,
 		.fork_place = O1_FORK_FRONT, .expired_ts_always = true,
+		.exit_wake_sync = true,
 		.preempt_equal_prio = false,
 		.busy_rebalance_ms = 200, .idle_rebalance_ms = 1,
 		.idle_tick_passes_idle = false,	/* load_balance(this_rq, 0, ...) */
