@@ -227,15 +227,20 @@ sl_time sl_tick_phase(const struct sl_sim *sim, int cpu)
 }
 
 /* The first CPU in phase order whose phase in the jiffy that began at
- * `start` lies after now (-1: none). */
+ * `start` lies after now (-1: none).  The walk is sorted by phase, so a
+ * binary search: a restart after idle on a big machine costs log CPUs. */
 static int first_phase_after_now(const struct sl_sim *sim, sl_time start)
 {
-	for (int i = 0; i < sim->ncpus; i++) {
-		int c = sim->tick_walk[i];
-		if (start + sim->tick_phase[c] > sim->now)
-			return c;
+	int lo = 0, hi = sim->ncpus;	/* the answer's rank lies in [lo, hi] */
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (start + sim->tick_phase[sim->tick_walk[mid]] > sim->now)
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
-	return -1;
+	return lo < sim->ncpus ? sim->tick_walk[lo] : -1;
 }
 
 sl_time sl_next_tick(const struct sl_sim *sim, int cpu)
