@@ -775,7 +775,7 @@ SL_TEST(o1_exit_wakeup_is_sync)
 	CHECKF(cpu == 1, "2.5.59: the root ran on CPU %d after its child's exit on CPU 1", cpu);
 }
 
-/* 2.5.33's row (2.5.31-2.5.44, and F3 on it) wakes the parent plainly, as
+/* 2.5.33's row (2.5.31-2.5.51, and F3 on it) wakes the parent plainly, as
  * 2.4.27's wake_up_parent: the choice the published make -j2 lottery of
  * 2.5.31 and 2.5.33 supports (o1/config.c).  The root stays on CPU 0
  * where it waited; exit_wake=sync brings back the fast-migrate. */
