@@ -114,6 +114,8 @@ docs: schedlab
 	python3 scripts/schedbench-tables.py ./schedlab --write
 	python3 scripts/sl-table.py ./schedlab --write
 	python3 scripts/roundtrip-table.py ./schedlab --write
+	python3 scripts/compare-example.py ./schedlab --write
+	python3 scripts/experiment-example.py ./schedlab --write
 
 clean:
 	rm -rf build schedlab

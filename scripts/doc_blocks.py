@@ -7,10 +7,11 @@ rendered), each on a line of its own and indented as the block is:
   ... generated lines ...
   <!-- end SCRIPT -->
 
-The scripts that regenerate the docs' tables (seed-tables.py,
-schedbench-tables.py, sl-table.py, roundtrip-table.py) write through
-replace_block, so that the prose around a table is kept and the table is
-never typed by hand, and read schedlab's runs through run_metrics.
+The scripts that regenerate the docs' tables and examples (seed-tables.py,
+schedbench-tables.py, sl-table.py, roundtrip-table.py, compare-example.py,
+experiment-example.py) write through replace_block, so that the prose
+around a table is kept and the table is never typed by hand, and read
+schedlab's runs through run_metrics.
 """
 import csv
 import io

@@ -15,10 +15,13 @@ log="$tmp/log"
 	python3 scripts/seed-tables.py ./schedlab &&
 	python3 scripts/schedbench-tables.py ./schedlab --write &&
 	python3 scripts/sl-table.py ./schedlab --write &&
-	python3 scripts/roundtrip-table.py ./schedlab --write
+	python3 scripts/roundtrip-table.py ./schedlab --write &&
+	python3 scripts/compare-example.py ./schedlab --write &&
+	python3 scripts/experiment-example.py ./schedlab --write
 ) >"$log" 2>&1 || { cat "$log"; echo "docs: 0 passed, 1 failed"; exit 1; }
 passed=0; failed=0
-for page in README.md docs/workloads.md docs/policies/o1.md docs/policies/sl.md docs/traces.md; do
+for page in README.md docs/workloads.md docs/policies/o1.md docs/policies/sl.md docs/traces.md \
+	docs/report.md docs/experiments.md; do
 	if cmp -s "$page" "$tmp/$page"; then
 		passed=$((passed + 1))
 	else
