@@ -261,6 +261,11 @@ bool sl_param_user_gave(const struct sl_params *p, const char *name)
 {
 	return sl_param_exists(p, name) && sl_param_given(p, name);
 }
+
+int sl_param_user_choice(const struct sl_params *p, const char *name, int dflt)
+{
+	return sl_param_user_gave(p, name) ? sl_param_choice(p, name) : dflt;
+}
 long sl_param_int(const struct sl_params *p, const char *name) { return (long)p->num[find(p, name)]; }
 double sl_param_real(const struct sl_params *p, const char *name) { return p->num[find(p, name)]; }
 

@@ -70,6 +70,9 @@ bool sl_param_exists(const struct sl_params *p, const char *name);
 /* True if the table has it and the user gave it (a knob shared by
  * policies whose tables differ, as o1's and up's). */
 bool sl_param_user_gave(const struct sl_params *p, const char *name);
+/* The choice the user gave for `name`, else `dflt` (a default derived from
+ * the version or the machine, or a table without the knob). */
+int sl_param_user_choice(const struct sl_params *p, const char *name, int dflt);
 /* Accessors; abort on a name not in the table (a programming error). */
 bool sl_param_given(const struct sl_params *p, const char *name);
 long sl_param_int(const struct sl_params *p, const char *name);

@@ -139,8 +139,7 @@ static inline enum sl_tick_mode sl_arch_tick_26(enum sl_arch arch)
 static inline enum sl_tick_mode sl_arch_tick_knob(const struct sl_params *knobs,
 						  enum sl_tick_mode arch_mode)
 {
-	return sl_param_user_gave(knobs, "tick") ? (enum sl_tick_mode)sl_param_choice(knobs, "tick")
-						 : arch_mode;
+	return (enum sl_tick_mode)sl_param_user_choice(knobs, "tick", (int)arch_mode);
 }
 
 /* 2.5.59's NODE_BALANCE_RATE (include/asm-ARCH/topology.h): every Nth

@@ -243,6 +243,20 @@ static int first_phase_after_now(const struct sl_sim *sim, sl_time start)
 	return lo < sim->ncpus ? sim->tick_walk[lo] : -1;
 }
 
+/* The first tick strictly after now in phase order: its CPU in *cpu, and
+ * the start of its jiffy (this one, or the next when every phase of this
+ * one has passed; always the next, CPU 0 first, when all phases are 0). */
+static sl_time first_tick_after_now(const struct sl_sim *sim, int *cpu)
+{
+	sl_time start = sim->now / sim->tick_ns * sim->tick_ns;
+
+	*cpu = first_phase_after_now(sim, start);
+	if (*cpu >= 0)
+		return start;
+	*cpu = sim->tick_walk[0];
+	return start + sim->tick_ns;
+}
+
 sl_time sl_next_tick(const struct sl_sim *sim, int cpu)
 {
 	sl_time start = sim->now / sim->tick_ns * sim->tick_ns;
@@ -250,10 +264,9 @@ sl_time sl_next_tick(const struct sl_sim *sim, int cpu)
 		sl_time at = start + sl_tick_phase(sim, cpu);
 		return at > sim->now ? at : at + sim->tick_ns;
 	}
-	int c = first_phase_after_now(sim, start);
-	if (c >= 0)
-		return start + sim->tick_phase[c];
-	return start + sim->tick_ns + sim->tick_phase[sim->tick_walk[0]];
+	int c;
+	sl_time jiffy = first_tick_after_now(sim, &c);
+	return jiffy + sim->tick_phase[c];
 }
 
 sl_time sl_tick_time(const struct sl_sim *sim, int cpu, uint64_t jiffy)
@@ -304,16 +317,9 @@ void sl__arm_tick(struct sl_sim *sim)
 		return;
 	/* The first tick strictly after now: one due now would have been
 	 * queued before whatever made the task runnable, and found nothing. */
-	sl_time start = sim->now / sim->tick_ns * sim->tick_ns;
-	if (sim->tick_walked) {
-		int cpu = first_phase_after_now(sim, start);
-		if (cpu >= 0)
-			schedule_tick(sim, start, cpu);
-		else
-			schedule_tick(sim, start + sim->tick_ns, sim->tick_walk[0]);
-		return;
-	}
-	schedule_tick(sim, start + sim->tick_ns, 0);
+	int cpu;
+	sl_time jiffy = first_tick_after_now(sim, &cpu);
+	schedule_tick(sim, jiffy, cpu);
 }
 
 static void tick_cpu(struct sl_sim *sim, int cpu)

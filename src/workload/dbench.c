@@ -710,9 +710,8 @@ static int db_check(const struct sl_params *p, const struct sl_machine *m,
 	double cpu = sl_workload_sum_floor(clients * (ops * user_us + bytes / 1024 * copy_us) * 1e-6,
 					   largest, sl_param_real(p, "jitter")) / m->topo.ncpus;
 	snprintf(what, sizeof(what), "%.0f clients' %.0f operations of user_us=%g and %.0f MB "
-		 "copied at copy_us=%g per KB on %d CPU%s", clients, ops,
-		 sl_param_real(p, "user_us"), bytes / 1e6, sl_param_real(p, "copy_us"),
-		 m->topo.ncpus, m->topo.ncpus > 1 ? "s" : "");
+		 "copied at copy_us=%g per KB on %d CPU%s", clients, ops, user_us, bytes / 1e6,
+		 copy_us, m->topo.ncpus, m->topo.ncpus > 1 ? "s" : "");
 	if (sl_workload_fits_horizon("dbench", cpu, what, err))
 		return -1;
 	double fsync = 0.5 * clients * flushes * sl_param_real(p, "fsync_ms") / 1e3;

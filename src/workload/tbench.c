@@ -425,7 +425,7 @@ static int tb_check(const struct sl_params *p, const struct sl_machine *m,
 	(void)policy;
 	snprintf(what, sizeof(what), "%.0f client pairs' %.0f operations of %.0f us each and %.0f MB "
 		 "copied twice at copy_us=%g per KB on %d CPU%s", clients, ops, per_op, bytes / 1e6,
-		 sl_param_real(p, "copy_us"), m->topo.ncpus, m->topo.ncpus > 1 ? "s" : "");
+		 copy_us, m->topo.ncpus, m->topo.ncpus > 1 ? "s" : "");
 	return sl_workload_fits_horizon("tbench", s, what, err);
 }
 

@@ -71,12 +71,6 @@
 #include "policy/o1/core.h"
 #include "sim/sim.h"
 
-/* The index of choice knob `name`, or `def` when not given. */
-static int o1_knob_choice(const struct sl_params *knobs, const char *name, int def)
-{
-	return sl_param_user_gave(knobs, name) ? sl_param_choice(knobs, name) : def;
-}
-
 static const char *const o1_node_knobs[] = { "node_balance", "node_balance_rate",
 					     "idle_node_tick", NULL };
 
@@ -102,8 +96,8 @@ static int o1_config_numa(struct o1_config *cfg, const struct sl_params *knobs,
 			       "%s does not have (it came with 2.5.59)", name, o1_node_knobs[i],
 			       v->name);
 	}
-	cfg->node_balance = (enum o1_node_balance)o1_knob_choice(knobs, "node_balance",
-								 (int)v->node_balance);
+	cfg->node_balance = (enum o1_node_balance)sl_param_user_choice(knobs, "node_balance",
+								       (int)v->node_balance);
 	if (sl_param_user_gave(knobs, "node_balance_rate")) {
 		if (cfg->node_balance != O1_NODE_RATE)
 			return sl_fail(err, "policy '%s': node_balance_rate: only node_balance=rate "
@@ -133,19 +127,20 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 		.scan_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_scan(sim, 1),
 		.pick_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_pick(sim),
 		.smp = smp,
-		.hot = (enum o1_hot_rule)o1_knob_choice(knobs, "steal_hot", (int)v->hot),
-		.imbalance = (enum o1_imbalance_rule)o1_knob_choice(knobs, "imbalance",
-								    (int)v->imbalance),
-		.idle_tick_idle = o1_knob_choice(knobs, "idle_tick",
-						 v->idle_tick_passes_idle ? 0 : 1) == 0,
-		.yield = (enum o1_yield)o1_knob_choice(knobs, "yield", O1_YIELD_EXPIRED),
-		.fork_place = (enum o1_fork_place)o1_knob_choice(knobs, "fork_place",
-								 (int)v->fork_place),
+		.hot = (enum o1_hot_rule)sl_param_user_choice(knobs, "steal_hot", (int)v->hot),
+		.imbalance = (enum o1_imbalance_rule)sl_param_user_choice(knobs, "imbalance",
+									  (int)v->imbalance),
+		.idle_tick_idle = sl_param_user_choice(knobs, "idle_tick",
+						       v->idle_tick_passes_idle ? 0 : 1) == 0,
+		.yield = (enum o1_yield)sl_param_user_choice(knobs, "yield", O1_YIELD_EXPIRED),
+		.fork_place = (enum o1_fork_place)sl_param_user_choice(knobs, "fork_place",
+								       (int)v->fork_place),
 		.tick = sl_arch_tick_knob(knobs, sl_arch_tick_26(arch)),
-		.timers = (enum sl_timer_kind)o1_knob_choice(knobs, "timers", SL_TIMERS_JIFFY),
-		.exit_wake_sync = o1_knob_choice(knobs, "exit_wake", v->exit_wake_sync ? 0 : 1) == 0,
-		.ulong_bits = sl_arch_ulong_knob_bits(arch, o1_knob_choice(knobs, "ulong", 0)),
-		.preempt = sl_arch_preempt_knob(arch, o1_knob_choice(knobs, "preempt", 0)),
+		.timers = (enum sl_timer_kind)sl_param_user_choice(knobs, "timers", SL_TIMERS_JIFFY),
+		.exit_wake_sync = sl_param_user_choice(knobs, "exit_wake",
+						       v->exit_wake_sync ? 0 : 1) == 0,
+		.ulong_bits = sl_arch_ulong_knob_bits(arch, sl_param_user_choice(knobs, "ulong", 0)),
+		.preempt = sl_arch_preempt_knob(arch, sl_param_user_choice(knobs, "preempt", 0)),
 		.numa = smp && v->numa,
 		.node_balance = v->node_balance,
 		.node_balance_rate = sl_arch_node_balance_rate(arch),
