@@ -473,10 +473,6 @@ SL_TEST(pagecache_positions_writeback_once_per_extent)
 	       per_req[1] / 1e6);
 }
 
-/* Each kernel's dirty limit (sim.h sl_set_writeback): 2.6.11's 40 % and
- * 6.12's 20 % of the cache's memory; 2.4.27's 60 % of free memory and
- * lowmem's page cache, which shrinks as file pages fill highmem (on
- * xeon-1600ht's i386 kernel, the 1,664 MB above 896) and then lowmem. */
 /* A background ratio at or above the limit becomes half the limit (2.6.11
  * get_dirty_limits(), 6.12 domain_dirty_limits()); one below it stays. */
 SL_TEST(pagecache_background_over_the_limit_is_half_of_it)
@@ -498,6 +494,10 @@ SL_TEST(pagecache_background_over_the_limit_is_half_of_it)
 	sl_sim_destroy(e.sim);
 }
 
+/* Each kernel's dirty limit (sim.h sl_set_writeback): 2.6.11's 40 % and
+ * 6.12's 20 % of the cache's memory; 2.4.27's 60 % of free memory and
+ * lowmem's page cache, which shrinks as file pages fill highmem (on
+ * xeon-1600ht's i386 kernel, the 1,664 MB above 896) and then lowmem. */
 SL_TEST(pagecache_dirty_limit_is_the_kernels)
 {
 	const struct { const char *policy; double pct; } rule[] = {
