@@ -222,6 +222,7 @@ struct sl_sim {
 	const char *program_source;	/* the user's file the programs come from, or NULL */
 	struct sl_task *free_tasks;
 	struct sl_task_chunk *chunks;
+	int chunk_tasks;			/* tasks in the next chunk (sl__task_alloc) */
 	size_t task_stride;		/* task + policy area, aligned */
 
 	/* totals of reaped tasks */

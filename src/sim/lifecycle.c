@@ -31,17 +31,25 @@ enum apply_result {
 	APPLY_EXIT,	/* the task exited */
 };
 
-#define TASK_CHUNK 256
+/* Tasks are carved from chunks that double from TASK_CHUNK_FIRST to
+ * TASK_CHUNK_MAX: a run of a few tasks zeroes and faults in a few KB,
+ * not the 256 tasks' quarter megabyte a fixed chunk cost (half the set-up
+ * of a short run on 8 CPUs, most of it page faults), and one of a million
+ * still takes a chunk per 256 tasks. */
+#define TASK_CHUNK_FIRST 8
+#define TASK_CHUNK_MAX 256
 
 struct sl_task *sl__task_alloc(struct sl_sim *sim)
 {
 	if (!sim->free_tasks) {
 		size_t stride = sim->task_stride;
-		struct sl_task_chunk *ch = sl_xcalloc(1, sizeof(max_align_t) + stride * TASK_CHUNK);
+		int n = sim->chunk_tasks ? sim->chunk_tasks : TASK_CHUNK_FIRST;
+		struct sl_task_chunk *ch = sl_xcalloc(1, sizeof(max_align_t) + stride * (size_t)n);
 		ch->next = sim->chunks;
 		sim->chunks = ch;
+		sim->chunk_tasks = n < TASK_CHUNK_MAX ? 2 * n : TASK_CHUNK_MAX;
 		char *base = (char *)ch + sizeof(max_align_t);
-		for (int i = TASK_CHUNK - 1; i >= 0; i--) {
+		for (int i = n - 1; i >= 0; i--) {
 			struct sl_task *t = (struct sl_task *)(base + stride * (size_t)i);
 			t->free_next = sim->free_tasks;
 			sim->free_tasks = t;
