@@ -266,6 +266,11 @@ int sl_param_user_choice(const struct sl_params *p, const char *name, int dflt)
 {
 	return sl_param_user_gave(p, name) ? sl_param_choice(p, name) : dflt;
 }
+
+bool sl_param_user_on(const struct sl_params *p, const char *name, bool dflt)
+{
+	return sl_param_user_choice(p, name, dflt ? 0 : 1) == 0;
+}
 long sl_param_int(const struct sl_params *p, const char *name) { return (long)p->num[find(p, name)]; }
 double sl_param_real(const struct sl_params *p, const char *name) { return p->num[find(p, name)]; }
 

@@ -73,6 +73,8 @@ bool sl_param_user_gave(const struct sl_params *p, const char *name);
 /* The choice the user gave for `name`, else `dflt` (a default derived from
  * the version or the machine, or a table without the knob). */
 int sl_param_user_choice(const struct sl_params *p, const char *name, int dflt);
+/* An "on|off" knob (on the first choice): the user's, else `dflt`. */
+bool sl_param_user_on(const struct sl_params *p, const char *name, bool dflt);
 /* Accessors; abort on a name not in the table (a programming error). */
 bool sl_param_given(const struct sl_params *p, const char *name);
 long sl_param_int(const struct sl_params *p, const char *name);

@@ -262,21 +262,17 @@ static void mark_start(struct sl_sim *sim, struct db_run *run)
  * the disk: lock, wait, unlock. */
 enum { C_START, C_PARSE, C_CALL, C_CACHE, C_WAIT, C_DISK, C_DISK_DONE, C_UNLOCK, C_EXIT };
 
-/* The page cache's side of a WriteX: an opening write is a kept file's
- * first (all newly dirty); later, DB_HOT_SHARE of the bytes rewrite the
- * client's hot kept pages (newly dirty as far as writeback cleaned them)
- * and the rest go to temporary files (newly dirty, DB_TEMP_NEW of them:
- * the rest rewrite pages of the same file).  Returns the kept bytes newly
- * dirtied; the temporary ones go to the cache at once. */
-static double write_dirties(struct sl_sim *sim, struct db_client *c, int index,
-			    const struct nb_op *op)
+/* The page cache's side of a WriteX past the opening ones (an opening
+ * write is a kept file's first, all newly dirty: group_cache): DB_HOT_SHARE
+ * of the bytes rewrite the client's hot kept pages (newly dirty as far as
+ * writeback cleaned them) and the rest go to temporary files (newly dirty,
+ * DB_TEMP_NEW of them: the rest rewrite pages of the same file).  Returns
+ * the kept bytes newly dirtied; the temporary ones go to the cache at
+ * once. */
+static double write_dirties(struct sl_sim *sim, struct db_client *c, const struct nb_op *op)
 {
 	struct db_run *run = c->run;
 
-	if (index < run->n_open) {
-		run->dirtied += op->bytes;
-		return op->bytes;
-	}
 	c->hot_dirty *= sl_pagecache_left(run->pc, &c->hot_mark);
 	sl_pagecache_mark(run->pc, &c->hot_mark);
 	double rewrite = op->bytes * DB_HOT_SHARE;
@@ -307,9 +303,13 @@ static bool group_cache(struct sl_sim *sim, struct db_client *c, struct sl_actio
 	for (int i = c->next; i < c->group_end; i++) {
 		const struct nb_op *op = &run->ops[i];
 		if (op->kind == NB_WRITEX) {
-			if (i < run->n_open)
-				opened += op->bytes;	/* a kept file's new pages */
-			fresh += write_dirties(sim, c, i, op);
+			if (i < run->n_open) {	/* a kept file's new pages */
+				opened += op->bytes;
+				fresh += op->bytes;
+				run->dirtied += op->bytes;
+			} else {
+				fresh += write_dirties(sim, c, op);
+			}
 			wrote = true;
 		} else if (op->kind == NB_UNLINK) {
 			double gone = c->temp * run->unlink_share;

@@ -101,6 +101,10 @@ struct tb_run {
 	long exchanges;
 };
 
+/* The bytes around a WriteX's payload in its request and a ReadX's in
+ * its response, and a ReadX's request (sockio.c, 2002). */
+enum { TB_WRITEX_HEADER = 51, TB_READX_HEADER = 4, TB_READX_REQUEST = 55 };
+
 /* Request and response bytes of an operation (sockio.c, 2002). */
 static void tb_sizes(const struct nb_op *op, long *req, long *resp)
 {
@@ -114,8 +118,8 @@ static void tb_sizes(const struct nb_op *op, long *req, long *resp)
 	case NB_FINDFIRST: *req = 41 + TB_PATH_BYTES; *resp = 200; return;
 	case NB_FLUSH: *req = 41; *resp = 39; return;
 	case NB_RENAME: *req = 41 + 2 * TB_PATH_BYTES; *resp = 39; return;
-	case NB_WRITEX: *req = 51 + op->bytes; *resp = 41; return;
-	case NB_READX: *req = 55; *resp = op->bytes + 4; return;
+	case NB_WRITEX: *req = TB_WRITEX_HEADER + op->bytes; *resp = 41; return;
+	case NB_READX: *req = TB_READX_REQUEST; *resp = op->bytes + TB_READX_HEADER; return;
 	case NB_NKINDS: break;
 	}
 	*req = 41;
@@ -415,9 +419,11 @@ static int tb_check(const struct sl_params *p, const struct sl_machine *m,
 	double per_op = sl_param_real(p, "user_us") + sl_param_real(p, "server_us") +
 			2 * (sl_param_real(p, "send_us") + sl_param_real(p, "recv_us"));
 	double bytes = nb_load_payload_mean(ops), copy_us = sl_param_real(p, "copy_us");
+	/* the largest single piece: a user part, or a send or receive of
+	 * the largest message (a WriteX request of NB_LARGE_IO bytes) */
 	double largest = fmax(fmax(sl_param_real(p, "user_us"), sl_param_real(p, "server_us")),
 			      fmax(sl_param_real(p, "send_us"), sl_param_real(p, "recv_us")) +
-			      (NB_LARGE_IO + 55) / 1024.0 * copy_us) * 1e-6;
+			      (NB_LARGE_IO + TB_WRITEX_HEADER) / 1024.0 * copy_us) * 1e-6;
 	double s = sl_workload_sum_floor(clients * (ops * per_op + 2 * bytes / 1024 * copy_us) * 1e-6,
 					 largest, sl_param_real(p, "jitter")) / m->topo.ncpus;
 	char what[160];

@@ -20,6 +20,7 @@ static const struct sl_param_def defs[] = {
 	{ .name = "size", .type = SL_PARAM_REAL, .def = "1.5", .min = 0.1, .max = 10, .doc = "size" },
 	{ .name = "mode", .type = SL_PARAM_CHOICE, .def = "a", .choices = "a|bb|c", .doc = "mode" },
 	{ .name = "file", .type = SL_PARAM_STRING, .def = NULL, .doc = "file" },
+	{ .name = "tweak", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "on|off", .doc = "tweak" },
 	{ 0 },
 };
 
@@ -48,6 +49,25 @@ SL_TEST(base_spec_defaults_and_values)
 	CHECK(sl_param_int_or(&p, "jobs", 5) == 7);
 	CHECK(sl_param_choice(&p, "mode") == 2);
 	CHECK(!strcmp(sl_param_str(&p, "file"), "/tmp/a"));
+}
+
+/* A knob whose default is derived (the version's, the machine's): the
+ * caller's default until the user gives one, and then the user's. */
+SL_TEST(base_spec_user_choice_else_derived_default)
+{
+	struct sl_params p;
+	struct sl_err err = { 0 };
+	CHECK(bind("x", &p, &err) == 0);
+	CHECK(!sl_param_user_gave(&p, "tweak"));
+	CHECK(sl_param_user_choice(&p, "tweak", 1) == 1);
+	CHECK(sl_param_user_on(&p, "tweak", true));
+	CHECK(!sl_param_user_on(&p, "tweak", false));
+	CHECK(bind("x:tweak=off", &p, &err) == 0);
+	CHECK(sl_param_user_gave(&p, "tweak"));
+	CHECK(sl_param_user_choice(&p, "tweak", 0) == 1);
+	CHECK(!sl_param_user_on(&p, "tweak", true));
+	CHECK(bind("x:tweak=on", &p, &err) == 0);
+	CHECK(sl_param_user_on(&p, "tweak", false));
 }
 
 SL_TEST(base_spec_rejects_bad_input)

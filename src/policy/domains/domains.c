@@ -84,13 +84,6 @@ static const struct sl_param_def domains_knobs[] = {
 	{ .name = NULL },
 };
 
-static bool domains_knob_on(const struct sl_params *knobs, const char *name, bool def)
-{
-	if (!sl_param_given(knobs, name))
-		return def;
-	return sl_param_choice(knobs, name) == 0;	/* "on" is the first choice */
-}
-
 /* The version's level rows with the knobs' overrides. */
 static void domains_levels(struct sd_sched *s, const struct sl_params *knobs)
 {
@@ -157,10 +150,9 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	s->tick_ns = SL_SEC / s->hz;
 	s->scan_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_scan(sim, 1);
 	s->pick_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_pick(sim);
-	s->smt_nice = domains_knob_on(knobs, "smt_nice", v->smt_nice);
+	s->smt_nice = sl_param_user_on(knobs, "smt_nice", v->smt_nice);
 	s->ulong_bits = sl_arch_ulong_knob_bits(s->topo->arch, sl_param_choice(knobs, "ulong"));
-	s->wake_idle = sl_param_given(knobs, "wake_idle") ? sl_param_choice(knobs, "wake_idle") == 0
-							   : s->topo->arch != SL_ARCH_IA64;
+	s->wake_idle = sl_param_user_on(knobs, "wake_idle", s->topo->arch != SL_ARCH_IA64);
 	domains_levels(s, knobs);
 
 	s->rqs = sl_xcalloc((unsigned long)s->ncpus, sizeof(struct sd_rq));

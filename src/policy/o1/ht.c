@@ -247,8 +247,7 @@ static void ht_configure_smt(struct o1_config *cfg, const struct ht_version *hv,
 	cfg->active_balance = true;
 	cfg->active_flag = hv->active_flag;
 	cfg->active_skip_single = hv->active_skip_single;
-	cfg->continue_bug = sl_param_user_gave(knobs, "continue_bug") ?
-			    sl_param_choice(knobs, "continue_bug") == 0 : hv->continue_bug;
+	cfg->continue_bug = sl_param_user_on(knobs, "continue_bug", hv->continue_bug);
 	cfg->active_steal_hot = sl_param_choice(knobs, "active_steal_hot") == 0;
 	cfg->idle_pickup_tick = sl_param_choice(knobs, "idle_pickup") == 0;
 	cfg->idle_active_ms = (int)sl_param_int(knobs, "idle_active");
