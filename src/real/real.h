@@ -89,6 +89,16 @@ extern const struct sl_real_workload sl_real_pingpong;
 extern const struct sl_real_workload sl_real_schbench;
 extern const struct sl_real_workload sl_real_rtapp;
 
+/* What rt-app's logs (rt-app-<thread>-<index>.log) add up to for one
+ * thread description: its logs, their rows, the rows of phases with a
+ * timer, and those rows' slack and wake-up latency sums (us). */
+struct sl_real_rtapp_log {
+	long threads, rows, timer_rows;
+	double slack_sum, wu_sum;
+};
+/* Add one line of a log (a comment or a malformed line adds nothing). */
+void sl_real_rtapp_log_line(const char *line, struct sl_real_rtapp_log *st);
+
 extern const struct sl_real_workload *const sl_real_workloads[];
 
 const struct sl_real_workload *sl_real_find(const char *name);

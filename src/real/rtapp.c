@@ -222,13 +222,24 @@ static int write_file(const struct sl_params *p, long duration, const char *dir,
 	return rc ? sl_fail_internal(err, "rtapp: cannot write %s", out) : 0;
 }
 
-struct rtr_stats {
-	long threads, rows, timer_rows;
-	double slack_sum, wu_sum;
-};
+void sl_real_rtapp_log_line(const char *line, struct sl_real_rtapp_log *st)
+{
+	long long v[11];
+
+	if (line[0] == '#' ||
+	    sscanf(line, "%lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1],
+		   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10]) != 11)
+		return;
+	st->rows++;
+	if (v[9] > 0) {		/* c_period: the phase has a timer */
+		st->timer_rows++;
+		st->slack_sum += (double)v[7];
+		st->wu_sum += (double)v[10];
+	}
+}
 
 /* Read one log "rt-app-<name>-<idx>.log" into the stats of its description. */
-static void read_log(const char *path, struct rtr_stats *st)
+static void read_log(const char *path, struct sl_real_rtapp_log *st)
 {
 	FILE *f = fopen(path, "r");
 	char line[512];
@@ -236,20 +247,8 @@ static void read_log(const char *path, struct rtr_stats *st)
 	if (!f)
 		return;
 	st->threads++;
-	while (fgets(line, sizeof(line), f)) {
-		long long v[11];
-		if (line[0] == '#' ||
-		    sscanf(line, "%lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld", &v[0],
-			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9],
-			   &v[10]) != 11)
-			continue;
-		st->rows++;
-		if (v[9] > 0) {		/* c_period: the phase has a timer */
-			st->timer_rows++;
-			st->slack_sum += (double)v[7];
-			st->wu_sum += (double)v[10];
-		}
-	}
+	while (fgets(line, sizeof(line), f))
+		sl_real_rtapp_log_line(line, st);
 	fclose(f);
 }
 
@@ -316,10 +315,10 @@ static void add(struct sl_metrics *out, const char *prefix, const char *name, co
 	sl_metrics_add(out, full, unit, value, better);
 }
 
-static void metrics(const struct rt_config *cfg, const struct rtr_stats *st,
+static void metrics(const struct rt_config *cfg, const struct sl_real_rtapp_log *st,
 		    struct sl_metrics *out)
 {
-	struct rtr_stats sum = { 0 };
+	struct sl_real_rtapp_log sum = { 0 };
 	char prefix[32];
 	int shown = 0;
 
@@ -356,7 +355,7 @@ static int rtr_run(const struct sl_params *p, const struct sl_real_env *env,
 	struct rtr_arena arena = { 0 };
 	struct rt_config cfg;
 	struct sl_real_usage u;
-	struct rtr_stats *st = NULL;
+	struct sl_real_rtapp_log *st = NULL;
 	char dir[] = "/tmp/schedlab-rtapp-XXXXXX", file[64], log[64], path[4200], line[512];
 	long duration;
 	int rc = -1, fd = -1;

@@ -134,6 +134,27 @@ SL_TEST(real_usage_sums)
 	CHECK(metric(&ms, "maxrss_mb") == 2);
 }
 
+/* rt-app 1.0's log rows: idx perf run period start end rel_st slack
+ * c_duration c_period wu_lat; only rows of a phase with a timer
+ * (c_period > 0) count towards slack and wake-up latency. */
+SL_TEST(real_rtapp_log_rows)
+{
+	struct sl_real_rtapp_log st = { 0 };
+
+	sl_real_rtapp_log_line("# idx perf run period start end rel_st slack c_duration c_period "
+			       "wu_lat\n", &st);
+	sl_real_rtapp_log_line("0 100 1000 10000 1 2 3 900 1000 10000 50\n", &st);
+	sl_real_rtapp_log_line("0 100 1000 10000 1 2 3 -40 1000 10000 150\n", &st);
+	sl_real_rtapp_log_line("0 100 1000 0 1 2 3 777 1000 0 999\n", &st);	/* no timer */
+	sl_real_rtapp_log_line("0 100 1000 10000 1 2 3 900 1000\n", &st);	/* cut short */
+	sl_real_rtapp_log_line("x 100 1000 10000 1 2 3 900 1000 10000 50\n", &st);
+	CHECK(st.rows == 3);
+	CHECK(st.timer_rows == 2);
+	CHECK(st.slack_sum == 860);
+	CHECK(st.wu_sum == 200);
+	CHECK(st.threads == 0);	/* counted per log file, by the reader */
+}
+
 SL_TEST(real_host_share)
 {
 	struct sl_real_host_mark from = { 10, 100, 1 }, to = { 12, 103.5, 2.5 };

@@ -1,0 +1,101 @@
+/*
+ * fuzz_real.c - libFuzzer harness for what `schedlab real` and `validate`
+ * parse before and after a real run: the input's first line is a real
+ * workload spec (real/registry.c sl_real_parse against the real
+ * workloads' tables, then each one's resolve and memory estimate on a host
+ * of 1 to 8 CPUs, as cli_real_setup does before any work), its second a
+ * line of /proc/stat (real/host.c sl_real_host_parse_stat, other_cpu_pct's
+ * source), and the rest lines of an rt-app log (real/rtapp.c
+ * sl_real_rtapp_log_line).  Specs that would name a file ('/') are
+ * skipped, as in fuzz_spec: resolve would read it.
+ *
+ * Beyond the contract every harness holds (an answer, or one line of input
+ * error), each answer is checked against what it promises: a bound spec
+ * prints back as a spec that binds again, a CPU-time figure is -1 or
+ * finite and not negative, and an rt-app log's rows count no more lines
+ * than it was given, its timer rows no more than its rows, and its sums
+ * stay finite.
+ */
+#include "fuzz.h"
+
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "real/host.h"
+#include "real/real.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void finding(const char *what, const char *text)
+{
+	fprintf(stderr, "fuzz: real: %s for '%s'\n", what, text);
+	abort();
+}
+
+static void real_spec(const char *text, size_t size)
+{
+	const struct sl_real_workload *w;
+	struct sl_params params, again;
+	struct sl_err err = { 0 };
+	char printed[1024];
+
+	int rc = sl_real_parse(text, &w, &params, &err);
+	fuzz_expect_input_error(rc, &err, "real workload");
+	if (rc || strchr(text, '/'))
+		return;
+	struct sl_real_env env = { .ncpus = 1 + (int)(size % 8), .seed = size };
+	CPU_ZERO(&env.cpus);
+	for (int i = 0; i < env.ncpus; i++)
+		CPU_SET(i, &env.cpus);
+	if (w->resolve)
+		w->resolve(&params, &env);
+	if (w->mem) {
+		uint64_t procs = 0;
+		(void)w->mem(&params, &env, &procs);
+	}
+	sl_real_spec_text(w, &params, printed, sizeof(printed));
+	if (strlen(printed) < sizeof(printed) - 1) {
+		const struct sl_real_workload *w2;
+		rc = sl_real_parse(printed, &w2, &again, &err);
+		if (rc || w2 != w)
+			finding("a resolved spec that does not bind again", printed);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = (char *)fuzz_text(data, size);
+
+	if (!text)
+		return 0;
+	char *stat = strchr(text, '\n');
+	if (stat)
+		*stat++ = 0;
+	real_spec(text, size);
+	if (!stat)
+		return 0;
+	char *log = strchr(stat, '\n');
+	if (log)
+		*log++ = 0;
+	double busy = sl_real_host_parse_stat(stat, 100.0);
+	if (busy != -1 && !(busy >= 0 && isfinite(busy)))
+		finding("a CPU-time figure neither -1 nor finite", stat);
+
+	struct sl_real_rtapp_log st = { 0 };
+	long lines = 0;
+	while (log && *log) {
+		char *next = strchr(log, '\n');
+		if (next)
+			*next++ = 0;
+		sl_real_rtapp_log_line(log, &st);
+		lines++;
+		log = next;
+	}
+	if (st.rows > lines || st.timer_rows > st.rows || !isfinite(st.slack_sum) ||
+	    !isfinite(st.wu_sum))
+		finding("an rt-app log's sums out of their bounds", "(log)");
+	return 0;
+}
