@@ -13,10 +13,12 @@ int main(int argc, char **argv)
 	/* One process runs run after run (repetitions, sweeps, reproduce),
 	 * each freeing all it allocated: keep that memory for the next run
 	 * rather than hand it back to the kernel at every free and fault it
-	 * in again (a short run's set-up was mostly page faults).  Blocks of
-	 * 64 MB and more are still mapped and unmapped on their own. */
-	mallopt(M_MMAP_THRESHOLD, 64 << 20);
-	mallopt(M_TRIM_THRESHOLD, 512 << 20);
+	 * in again (a short run's set-up was mostly page faults).  At most
+	 * 64 MB of free heap is kept, and blocks of 16 MB and more are still
+	 * mapped and unmapped on their own, so little of a big run's memory
+	 * outlives it. */
+	mallopt(M_MMAP_THRESHOLD, 16 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 #endif
 	return cli_main(argc, argv);
 }
