@@ -318,6 +318,18 @@ double sl__speed_now(struct sl_sim *sim, struct sl_cpu *c)
 	return task_speed(sim, c);
 }
 
+/* ceil(x) without libm's call, which the baseline x86-64 build (no
+ * SSE4.1 rounding instruction) makes at every completion timed: exact,
+ * since a double of magnitude 2^52 or more has no fraction (and NaN and
+ * the infinities come back as they are). */
+static inline double ceil_exact(double x)
+{
+	if (!(x < 0x1p52 && x > -0x1p52))
+		return x;
+	double t = (double)(int64_t)x;	/* toward zero */
+	return t < x ? t + 1.0 : t;
+}
+
 /* c's completion time from its owed work and its speed now. */
 static inline sl_time burst_end(struct sl_sim *sim, struct sl_cpu *c)
 {
@@ -329,7 +341,7 @@ static inline sl_time burst_end(struct sl_sim *sim, struct sl_cpu *c)
 	 * (half of all completions in chat and tbench) skips the division,
 	 * whose latency was most of the cost of timing one */
 	double owed = speed == 1.0 ? c->burst_owed : c->burst_owed / speed;
-	double ns = ceil(owed) + (double)c->burst_stall;
+	double ns = ceil_exact(owed) + (double)c->burst_stall;
 	/* compared as a double: a burst past the horizon has no sl_time */
 	return sl__after(sim, ns <= (double)SL_TIME_HORIZON ? (sl_time)ns : SL_TIME_MAX);
 }
