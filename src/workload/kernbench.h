@@ -66,8 +66,9 @@
 #define KB_MAX_UNITS		100000
 
 /* Cache footprints (KB), estimates: cc1's heap and tables outgrow a 512 KB
- * L2; as touches its buffers and symbol table per pipe page; shells and
- * small tools little. */
+ * L2 (gcc 12's cc1 at -O2 keeps using lines up to a 4 MB cache: docs/model.md,
+ * "Unlimited make"); as touches its buffers and symbol table per pipe page;
+ * shells and small tools little. */
 #define KB_FOOTPRINT_CC1	2048
 #define KB_FOOTPRINT_LD		1024
 #define KB_FOOTPRINT_MAKE	256
