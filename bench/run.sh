@@ -67,6 +67,8 @@ bench "run -m numaq-16 -p o1 -w kernbench:jobs=32" run -m numaq-16 -p o1 -w kern
 bench "run -m numaq-16 -p o1 -w dbench" run -m numaq-16 -p o1 -w dbench
 bench "run -m numaq-16 -p o1 -w chat" run -m numaq-16 -p o1 -w chat
 bench "run -m numaq-16 -p cfs -w kernbench:jobs=32" run -m numaq-16 -p cfs -w kernbench:jobs=32
+# a run's set-up: 2,000 runs of 1 ms on 8 CPUs (0.1 ms each since Dec 2026, 1.1 ms before)
+bench "2,000 runs of 1 ms (set-up), 8 CPUs, o1" run -m "pack:1 core:4 pu:2" -p o1 -w spin:seconds=0.001 -r 2000 -j 1
 # issue 14, goal 4: a million tasks (25,000 groups of 40) in under 2 GiB
 bench "hackbench of 1 M tasks, xeon-2s-smt, o1" run -m xeon-2s-smt -p o1 -w hackbench:groups=25000,loops=1
 [ -n "$gnu_time" ] || out "(peak memory not measured: /usr/bin/time is not GNU time)"
