@@ -10,7 +10,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from doc_blocks import table_main  # noqa: E402
+from doc_blocks import code_block, table_main  # noqa: E402
 
 W = "kernbench:jobs=2,size=4,units=40"
 RUNS = [("o1.json", "o1:version=2.5.33"), ("ht.json", "ht"), ("sl.json", "sl")]
@@ -33,8 +33,7 @@ def example(schedlab):
         res = subprocess.run([schedlab, "compare"] + COMPARE, cwd=tmp, check=True,
                              capture_output=True, text=True)
     lines += [line.rstrip() for line in res.stdout.rstrip("\n").split("\n")]
-    # an indented code block between the markers, which stay outside it
-    return [""] + [("    " + line).rstrip() for line in lines] + [""]
+    return code_block(lines)
 
 
 if __name__ == "__main__":

@@ -55,6 +55,12 @@ def replace_block(path, script, name, lines):
     print("%s: %s: %s regenerated" % (script, path, head), file=sys.stderr)
 
 
+def code_block(lines):
+    """`lines` as an indented code block for replace_block: a blank line on
+    each side keeps the markers outside it."""
+    return [""] + [("    " + line).rstrip() for line in lines] + [""]
+
+
 def table_main(page, script, table):
     """The command line of a script that regenerates one unnamed block:
     `SCRIPT [SCHEDLAB] [--write]` prints table(SCHEDLAB)'s lines, or with

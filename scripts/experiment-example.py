@@ -11,7 +11,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from doc_blocks import table_main  # noqa: E402
+from doc_blocks import code_block, table_main  # noqa: E402
 
 PAGE = "docs/experiments.md"
 ROWS = 2	# of the table's rows shown, then "..."
@@ -37,8 +37,7 @@ def example(schedlab):
             break
     rows = [line for line in lines[len(table):] if line.strip()][:ROWS]
     shown = ["$ schedlab reproduce example.json"] + table + rows + ["..."]
-    # an indented code block between the markers, which stay outside it
-    return [""] + [("    " + line).rstrip() for line in shown] + [""]
+    return code_block(shown)
 
 
 if __name__ == "__main__":

@@ -134,6 +134,23 @@ static inline enum sl_tick_mode sl_arch_tick_26(enum sl_arch arch)
 #define SL_ARCH_TICK_26_DOC "default: the arch's: bitrev on ia64 (ia64_cpu_local_tick), " \
 	"sync on i386 (2.6.11 setup_APIC_timer) and x86_64"
 
+/* Whether 2.4's reschedule_idle() prefers a wholly idle package: its
+ * sibling check is compiled for i386 only (2.4.27 kernel/sched.c,
+ * `#if defined(__i386__) && defined(CONFIG_SMP)`). */
+static inline bool sl_arch_idle_package_check_24(enum sl_arch arch)
+{
+	return arch == SL_ARCH_I386;
+}
+
+/* Whether a 2.6.12 kernel built from its arch's defconfig has
+ * CONFIG_SCHED_SMT (and with it wake_idle, include/linux/topology.h
+ * ARCH_HAS_SCHED_WAKE_IDLE): the i386 and x86_64 defconfigs set it; ia64's
+ * leave it out, and arch/ia64/kernel/domain.c says it "is never defined". */
+static inline bool sl_arch_sched_smt_2612(enum sl_arch arch)
+{
+	return arch != SL_ARCH_IA64;
+}
+
 /* The policies' tick mode: the knob's if given, else the arch's (also
  * for a policy without the knob, as `up`, whose one CPU has no order). */
 static inline enum sl_tick_mode sl_arch_tick_knob(const struct sl_params *knobs,

@@ -449,7 +449,7 @@ static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
 						      sl_arch_proc_change_penalty(arch));
 	s->scan_ns = sl_param_int_or(knobs, "scan_ns", sl_cost_scan(sim, 1));
 	s->recalc_ns = sl_param_int_or(knobs, "recalc_ns", s->scan_ns);
-	s->ht_tweak = sl_param_user_on(knobs, "ht_tweak", arch == SL_ARCH_I386);
+	s->ht_tweak = sl_param_user_on(knobs, "ht_tweak", sl_arch_idle_package_check_24(arch));
 	s->exit_return = sl_param_choice(knobs, "exit_return") == 0;
 	s->max_counter = (int)(20 * s->hz / 100);
 	if (s->max_counter < 1)

@@ -527,9 +527,7 @@ static void *sch_start(struct sl_sim *sim, const struct sl_params *p, sl_time *l
 						  : SCH_OP_CYCLES * 1e6 / topo->cpu_khz;
 
 	run->nmsg = (int)sl_param_int(p, "message_threads");
-	run->nworkers = sl_param_given(p, "workers")
-		? (int)sl_param_int(p, "workers")
-		: (topo->ncpus + run->nmsg - 1) / run->nmsg;
+	run->nworkers = (int)sl_param_int_or(p, "workers", (topo->ncpus + run->nmsg - 1) / run->nmsg);
 	run->ncpus = topo->ncpus;
 	run->lock = sl_param_choice(p, "lock") == 0;
 	run->rps_mode = sl_param_int(p, "rps") > 0;

@@ -56,6 +56,12 @@ void fuzz_expect_input_error(int rc, const struct sl_err *err, const char *what)
 	abort();
 }
 
+_Noreturn void fuzz_finding(const char *harness, const char *what, const char *text)
+{
+	fprintf(stderr, "fuzz: %s: %s for '%s'\n", harness, what, text);
+	abort();
+}
+
 const char *fuzz_pick_policy(const uint8_t *data, size_t size)
 {
 	unsigned sum = 0;

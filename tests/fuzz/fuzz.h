@@ -56,6 +56,9 @@ const char *fuzz_text(const uint8_t *data, size_t size);
  * abort so libFuzzer saves the input. */
 void fuzz_expect_input_error(int rc, const struct sl_err *err, const char *what);
 
+/* An answer that breaks what its parser promises: print it and abort. */
+_Noreturn void fuzz_finding(const char *harness, const char *what, const char *text);
+
 /* Run the bound workload on `machine` under the policy `policy` (a spec,
  * e.g. "o1") with invariant checks after every event, for at most
  * FUZZ_MAX_SIM_NS or FUZZ_MAX_SCHED_EVENTS.  An input error from the run

@@ -16,8 +16,6 @@
 #include "fuzz.h"
 
 #include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/cpulist.h"
@@ -28,12 +26,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void finding(const char *what, const char *text)
-{
-	fprintf(stderr, "fuzz: options: %s for '%s'\n", what, text);
-	abort();
-}
-
 /* A count option (-r, -j): an answer from 1 to `max`, or an input error. */
 static void count_option(int (*parse)(const char *, const char *, int *, struct sl_err *),
 			 const char *opt, const char *text, int max, struct sl_err *err)
@@ -43,7 +35,7 @@ static void count_option(int (*parse)(const char *, const char *, int *, struct 
 
 	fuzz_expect_input_error(rc, err, opt);
 	if (!rc && (n < 1 || n > max))
-		finding("a count out of range", text);
+		fuzz_finding("options", "a count out of range", text);
 }
 
 /* `real --cpus` against a fixed set of allowed CPUs (0-5 and 9: a hole
@@ -65,10 +57,10 @@ static void real_cpus(const char *text, struct sl_err *err)
 	cpu_set_t outside;
 	CPU_AND(&outside, &set, &allowed);
 	if (!CPU_COUNT(&set) || !CPU_EQUAL(&outside, &set))
-		finding("--cpus: an empty set or CPUs not allowed", text);
+		fuzz_finding("options", "--cpus: an empty set or CPUs not allowed", text);
 	sl_real_cpus_format(&set, form, sizeof(form));
 	if (sl_real_cpus_parse("--cpus", form, &allowed, &again, err) || !CPU_EQUAL(&set, &again))
-		finding("--cpus: the list form does not read back", text);
+		fuzz_finding("options", "--cpus: the list form does not read back", text);
 }
 
 /* A workload's cpus= on a machine of `ncpus` CPUs. */
@@ -82,7 +74,7 @@ static void workload_cpus(const char *text, int ncpus, struct sl_err *err)
 		return;
 	int n = sl_cpumask_weight(&m);
 	if (n == 0 || n > ncpus || sl_cpumask_next(&m, ncpus) >= 0)
-		finding("cpus=: an empty set or CPUs beyond the machine", text);
+		fuzz_finding("options", "cpus=: an empty set or CPUs beyond the machine", text);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -118,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rc = sl_mem_parse("--max-mem", text, &u, &err);
 		fuzz_expect_input_error(rc, &err, "options: --max-mem");
 		if (!rc && u == 0)
-			finding("--max-mem: a size of 0", text);
+			fuzz_finding("options", "--max-mem: a size of 0", text);
 		if (!rc) {
 			char buf[64];
 			sl_mem_format(u, buf, sizeof(buf));

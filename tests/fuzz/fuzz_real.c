@@ -20,20 +20,12 @@
 
 #include <math.h>
 #include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "real/host.h"
 #include "real/real.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void finding(const char *what, const char *text)
-{
-	fprintf(stderr, "fuzz: real: %s for '%s'\n", what, text);
-	abort();
-}
 
 static void real_spec(const char *text, size_t size)
 {
@@ -61,7 +53,7 @@ static void real_spec(const char *text, size_t size)
 		const struct sl_real_workload *w2;
 		rc = sl_real_parse(printed, &w2, &again, &err);
 		if (rc || w2 != w)
-			finding("a resolved spec that does not bind again", printed);
+			fuzz_finding("real", "a resolved spec that does not bind again", printed);
 	}
 }
 
@@ -82,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		*log++ = 0;
 	double busy = sl_real_host_parse_stat(stat, 100.0);
 	if (busy != -1 && !(busy >= 0 && isfinite(busy)))
-		finding("a CPU-time figure neither -1 nor finite", stat);
+		fuzz_finding("real", "a CPU-time figure neither -1 nor finite", stat);
 
 	struct sl_real_rtapp_log st = { 0 };
 	long lines = 0;
@@ -96,6 +88,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (st.rows > lines || st.timer_rows > st.rows || !isfinite(st.slack_sum) ||
 	    !isfinite(st.wu_sum))
-		finding("an rt-app log's sums out of their bounds", "(log)");
+		fuzz_finding("real", "an rt-app log's sums out of their bounds", "(log)");
 	return 0;
 }

@@ -308,10 +308,8 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	s->numa_scan_delay = sl_param_int(knobs, "numa_scan_ms") * SL_MSEC;
 	s->numa_retry = s->numa_scan_delay / 16 > s->tick_ns ? s->numa_scan_delay / 16 : s->tick_ns;
 	s->smt_gain = (int)sl_param_int(knobs, "smt_gain");
-	s->scan_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns") :
-							 sl_cost_scan(sim, 1);
-	s->pick_ns = sl_param_given(knobs, "scan_ns") ? sl_param_int(knobs, "scan_ns") :
-							 sl_cost_pick(sim);
+	s->scan_ns = sl_param_int_or(knobs, "scan_ns", sl_cost_scan(sim, 1));
+	s->pick_ns = sl_param_int_or(knobs, "scan_ns", sl_cost_pick(sim));
 	/* sched_rr_timeslice: RR_TIMESLICE = 100 ms in jiffies, at least one */
 	s->rr_ticks = (int)(sl_param_int(knobs, "rr_timeslice_ms") * (long)s->hz / 1000);
 	if (s->rr_ticks < 1)

@@ -141,18 +141,17 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	}
 
 	struct sd_sched *s = sl_xcalloc(1, sizeof(*s));
-	bool scan_given = sl_param_given(knobs, "scan_ns");
 	s->v = v;
 	s->topo = sl_topo(sim);
 	s->ncpus = s->topo->ncpus;
 	s->thread_pick = -1;
 	s->hz = (unsigned)sl_param_int_or(knobs, "hz", sl_arch_hz_26(s->topo->arch));
 	s->tick_ns = SL_SEC / s->hz;
-	s->scan_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_scan(sim, 1);
-	s->pick_ns = scan_given ? sl_param_int(knobs, "scan_ns") : sl_cost_pick(sim);
+	s->scan_ns = sl_param_int_or(knobs, "scan_ns", sl_cost_scan(sim, 1));
+	s->pick_ns = sl_param_int_or(knobs, "scan_ns", sl_cost_pick(sim));
 	s->smt_nice = sl_param_user_on(knobs, "smt_nice", v->smt_nice);
 	s->ulong_bits = sl_arch_ulong_knob_bits(s->topo->arch, sl_param_choice(knobs, "ulong"));
-	s->wake_idle = sl_param_user_on(knobs, "wake_idle", s->topo->arch != SL_ARCH_IA64);
+	s->wake_idle = sl_param_user_on(knobs, "wake_idle", sl_arch_sched_smt_2612(s->topo->arch));
 	domains_levels(s, knobs);
 
 	s->rqs = sl_xcalloc((unsigned long)s->ncpus, sizeof(struct sd_rq));
