@@ -170,15 +170,20 @@ static int split_options(const char *name, char *base, struct hw_options *o,
  * Checked before hwloc builds a topology of that size: "42200" alone took
  * hwloc minutes (found by tests/fuzz/).  Each arity must be a plain
  * decimal count: hwloc reads "+2", " 2" and "0x10000" too, and an estimate
- * that read them otherwise let hwloc build 2^32 objects.  0 if one is not;
- * *bad then points at it. */
+ * that read them otherwise let hwloc build 2^32 objects.  0 if one is not,
+ * *bad then pointing at it, or if a '(' or '[' is never closed, *bad at
+ * the bracket: what it would hide is not counted, and hwloc read levels
+ * in it ("pa[k:188pu:218888881" ran for minutes, found by tests/fuzz/). */
 unsigned long hw_synthetic_cpus(const char *s, const char **bad)
 {
 	unsigned long n = 1;
 	int depth = 0;
+	const char *open = NULL;	/* the outermost bracket still open */
 
 	for (const char *p = s; *p; p++) {
 		bool token_start = p == s || isspace((unsigned char)p[-1]);
+		if (depth == 0 && (*p == '(' || *p == '['))
+			open = p;
 		depth += (*p == '(' || *p == '[') - (*p == ')' || *p == ']');
 		if (depth < 0)
 			depth = 0;	/* a stray ')' must not hide the levels after it */
@@ -204,6 +209,11 @@ unsigned long hw_synthetic_cpus(const char *s, const char **bad)
 		}
 		n = n > (1UL << 40) / k ? 1UL << 40 : n * k;
 		p = q - 1;	/* past the number */
+	}
+	if (depth > 0) {
+		if (bad)
+			*bad = open;
+		return 0;
 	}
 	return n;
 }
@@ -275,6 +285,9 @@ static int load_synthetic(struct sl_machine *m, const char *base, const struct h
 	const char *bad = NULL;
 	unsigned long cpus = hw_synthetic_cpus(base, &bad);
 
+	if (!cpus && (*bad == '(' || *bad == '['))
+		return sl_fail(err, "%s: not a preset, and its '%c' at '%.20s' is never closed, "
+			       "as an hwloc synthetic string's must be", what, *bad, bad);
 	if (!cpus)
 		return sl_fail(err, "%s: not a preset, and '%.*s' after ':' is not a count of an "
 			       "hwloc synthetic string (expected 1, 2, ...)", what,

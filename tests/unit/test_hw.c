@@ -501,6 +501,10 @@ SL_TEST(hw_synthetic_cpus_counted_before_hwloc)
 	CHECK(hw_synthetic_cpus("pack:2 core:1 pu:2(indexes=0,1,2,3)", NULL) == 4);
 	CHECK(hw_synthetic_cpus("numa:2 [numa(memory=1GB)] pack:1 pu:3", NULL) == 6);
 	CHECK(hw_synthetic_cpus("pack:1] pu:218888881", NULL) == 0);	/* "1]" is no count */
+	/* an unclosed bracket hid the levels after it, which hwloc read */
+	CHECK(hw_synthetic_cpus("pa[k:188pu:218888881", NULL) == 0);
+	CHECK(hw_synthetic_cpus("pack:2 pu:2(indexes=0,1", NULL) == 0);
+	CHECK(fails_with("pa[k:188pu:218888881", "'[' at '[k:188pu:218888881' is never closed"));
 	CHECK(fails_with("42200", "42200 logical CPUs, at most"));
 }
 
