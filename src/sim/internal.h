@@ -37,6 +37,10 @@ struct sl_cpu {
 	bool kexit_wait;		/* SL_PREEMPT_NONE: need_resched waits for curr's
 					 * kernel work to end; its burst ends there */
 	bool burst_at_debt;		/* the burst ends at curr's kernel debt, not its work */
+	/* the tasks' nanosleep hrtimers armed on this CPU, in the order of
+	 * their hard expiry (timers.c); beside need_resched, since every
+	 * CPU's tick reads both (engine.c tick_cpu) */
+	struct sl_dlist hrtimers;
 	long migration_arg;
 	sl_time seg_start;		/* start of the current run segment */
 	double evicted_kb;		/* cache lines brought in by tasks run here, cumulative */
@@ -48,9 +52,6 @@ struct sl_cpu {
 	sl_time idle_work_until;	/* the idle CPU's own scheduler work ends then */
 	struct sl_event burst_ev, ipi_ev, migr_ev;
 	struct sl_event hrtimer_ev[SL_HRTIMERS];	/* the policy's, by id */
-	/* the tasks' nanosleep hrtimers armed on this CPU, in the order of
-	 * their hard expiry (timers.c) */
-	struct sl_dlist hrtimers;
 	/* burst_ev's re-timing, decided but not yet done (sched.c): */
 	uint8_t burst_deferred;		/* 0 none, 1 pending, 2 cancelled since */
 	double burst_owed;		/* what it completes (its speed is taken at the flush) */
