@@ -5,6 +5,7 @@
 #include "base/outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,37 @@ static void unwatch(void)
 
 /* ---- the file ---- */
 
+/* A target that exists and is not a regular file (outfile.h): refused
+ * (-1), opened as a stream (1), or 0 to write a file beside it. */
+static int open_existing(struct sl_outfile *o, const char *path, const char *what,
+			 struct sl_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) || S_ISREG(st.st_mode))
+		return 0;
+	if (S_ISDIR(st.st_mode))
+		return sl_fail(err, "%s '%s': is a directory (expected a file name)", what, path);
+	if (S_ISBLK(st.st_mode))
+		return sl_fail(err, "%s '%s': is a block device, not a file", what, path);
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return sl_fail(err, "%s '%s': cannot write it (%s)", what, path, strerror(errno));
+	/* what was opened is what counts (the path may have changed since) */
+	if (fstat(fd, &st) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		int e = errno;
+		close(fd);
+		return sl_fail_internal(err, "%s '%s': %s", what, path, strerror(e));
+	}
+	o->stream = true;
+	return 1;
+}
+
 int sl_outfile_open(struct sl_outfile *o, const char *path, const char *what,
 		    struct sl_err *err)
 {
@@ -83,6 +115,9 @@ int sl_outfile_open(struct sl_outfile *o, const char *path, const char *what,
 	}
 	if (!*path)
 		return sl_fail(err, "%s: empty file name", what);
+	int existing = open_existing(o, path, what, err);
+	if (existing)
+		return existing < 0 ? -1 : 0;
 	if (strlen(path) + sizeof(".XXXXXX") > sizeof(o->tmp))
 		return sl_fail(err, "%s '%.64s...': the path is too long", what, path);
 	snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", path);
@@ -126,6 +161,12 @@ int sl_outfile_commit(struct sl_outfile *o, const char *what, struct sl_err *err
 	bool bad = ferror(o->f) != 0;
 	bad |= fclose(o->f) != 0;
 	o->f = NULL;
+	if (o->stream) {
+		o->stream = false;
+		if (bad)
+			return sl_fail_internal(err, "%s '%s': error writing it", what, o->path);
+		return 0;
+	}
 	if (!bad && rename(o->tmp, o->path) == 0) {
 		unwatch();
 		o->tmp[0] = 0;
@@ -144,6 +185,7 @@ void sl_outfile_abort(struct sl_outfile *o)
 	if (o->f && o->f != stdout)
 		fclose(o->f);
 	o->f = NULL;
+	o->stream = false;
 	if (o->tmp[0]) {
 		unlink(o->tmp);
 		unwatch();

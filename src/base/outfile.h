@@ -10,6 +10,13 @@
  * SIGINT, SIGTERM and SIGHUP (where their action is the default) remove it
  * before they end the process; one temporary file is watched at a time.  "-" means standard output, written
  * directly.  The same pattern as src/real/ktree.c's cache files.
+ *
+ * A target that is a stream, not a file - a character device (/dev/null,
+ * a terminal), a named pipe, or a link to one (/dev/stdout) - is opened and
+ * written as it comes, never replaced: renaming over /dev/null would put a
+ * file where the device was.  A named pipe blocks the open until a reader
+ * comes, as any writer's would.  A directory or a block device (a disk) is
+ * refused before any work starts.
  */
 #ifndef SL_BASE_OUTFILE_H
 #define SL_BASE_OUTFILE_H
@@ -23,6 +30,7 @@ struct sl_outfile {
 	FILE *f;		/* write here */
 	const char *path;	/* the target, as given */
 	char tmp[4200];		/* the temporary file beside it; "" for stdout */
+	bool stream;		/* the target is a device or a pipe: written directly */
 };
 
 /* Open `path` ("-": standard output) for writing, before any work starts:

@@ -87,6 +87,16 @@ expect_exit 0 "$S" run -m $M -p o1 -w $W --trace "$tmp/link.txt"
 check "symlink's target untouched" grep -qx target "$tmp/target.txt"
 check "the trace replaced the link" test ! -L "$tmp/link.txt"
 check "trace file mode from the umask" test -r "$tmp/link.txt"
+# a stream (a named pipe, /dev/null, /dev/stdout) is written, not replaced
+# by a file; a directory is refused before the run
+mkfifo "$tmp/fifo"
+timeout 60 cat "$tmp/fifo" >"$tmp/fifo.out" &
+expect_exit 0 timeout 60 "$S" run -m $M -p o1 -w $W --trace "$tmp/fifo"
+wait
+check "a named pipe stays a pipe" test -p "$tmp/fifo"
+check "the trace went through the pipe" cmp -s "$tmp/fifo.out" "$tmp/link.txt"
+expect_exit 2 "$S" run -m $M -p o1 -w $W --trace "$tmp"
+expect_err "is a directory"
 # a signal during the run: the temporary file is removed, and the run ends
 # by the signal
 for sig in SIGINT SIGTERM; do
