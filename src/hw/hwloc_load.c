@@ -32,12 +32,13 @@
 #include "hw/hw_internal.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <hwloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "base/readfile.h"
 
 /* ---- capturing hwloc's complaints ---- */
 
@@ -461,34 +462,30 @@ static int read_memory(hwloc_topology_t topo, struct hw_found *found, const char
  * parses (libxml2 would also inflate a gzip file behind our back). */
 static char *read_xml(const char *path, size_t *len, const char *what, struct sl_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, got;
+	struct sl_file_text in;
 
-	if (!f) {
-		sl_fail(err, "%s: cannot read it (%s)", what, strerror(errno));
-		return NULL;
-	}
-	do {
-		if (cap - n < 4096) {
-			cap = cap ? 2 * cap : 65536;
-			buf = sl_xrealloc(buf, cap + 1);
+	switch (sl_read_file(path, HW_MAX_XML_BYTES, &in)) {
+	case SL_READ_OK:
+		if (!in.len) {
+			free(in.text);
+			sl_fail(err, "%s: empty file, expected an hwloc XML topology", what);
+			return NULL;
 		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got && n <= HW_MAX_XML_BYTES);
-	int rc = n > HW_MAX_XML_BYTES ?
-		 sl_fail(err, "%s: larger than %d MB", what, HW_MAX_XML_BYTES >> 20) :
-		 ferror(f) ? sl_fail(err, "%s: cannot read it (%s)", what, strerror(errno)) :
-		 n == 0 ? sl_fail(err, "%s: empty file, expected an hwloc XML topology", what) : 0;
-	fclose(f);
-	if (rc) {
-		free(buf);
+		*len = in.len;
+		return in.text;
+	case SL_READ_TOO_LARGE:
+		sl_fail(err, "%s: larger than %d MB", what, HW_MAX_XML_BYTES >> 20);
+		return NULL;
+	case SL_READ_HAS_NUL:	/* hw_xml_check_indexes's words */
+		sl_fail(err, "%s: holds NUL bytes (expected UTF-8 XML, as lstopo writes)", what);
+		return NULL;
+	case SL_READ_DIRECTORY:
+		sl_fail(err, "%s: is a directory, expected an hwloc XML file", what);
+		return NULL;
+	default:
+		sl_fail(err, "%s: cannot read it (%s)", what, strerror(in.errnum));
 		return NULL;
 	}
-	buf[n] = 0;
-	*len = n;
-	return buf;
 }
 
 static int set_source(hwloc_topology_t topo, enum hw_source src, const char *arg, size_t len)

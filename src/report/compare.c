@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/readfile.h"
 #include "report/compare_stats.h"
 #include "report/json_member.h"
 #include "report/stats.h"
@@ -248,32 +249,27 @@ out:
 
 int sl_cmp_load(struct sl_cmp_file *f, const char *path, struct sl_err *err)
 {
-	FILE *in = fopen(path, "rb");
-	char *text = NULL;
-	size_t len = 0, cap = 0, got;
+	struct sl_file_text in;
 	int rc;
 
-	if (!in) {
-		memset(f, 0, sizeof(*f));
-		return sl_fail(err, "compare: cannot open '%s'", path);
-	}
-	do {
-		if (cap - len < 65536) {
-			cap = cap ? 2 * cap : 65536;
-			text = sl_xrealloc(text, cap + 1);
-		}
-		got = fread(text + len, 1, cap - len, in);
-		len += got;
-	} while (got);
-	text[len] = 0;
-	fclose(in);
-	if (strlen(text) != len) {
-		free(text);
-		memset(f, 0, sizeof(*f));
+	memset(f, 0, sizeof(*f));
+	switch (sl_read_file(path, SL_CMP_MAX_FILE, &in)) {
+	case SL_READ_OK:
+		break;
+	case SL_READ_CANNOT_OPEN:
+		return sl_fail(err, "compare: cannot open '%s' (%s)", path, strerror(in.errnum));
+	case SL_READ_DIRECTORY:
+		return sl_fail(err, "compare: '%s' is a directory (expected a result file)", path);
+	case SL_READ_TOO_LARGE:
+		return sl_fail(err, "%s: larger than %d MiB (expected a result of run, real or "
+			       "reproduce -o json)", path, SL_CMP_MAX_FILE >> 20);
+	case SL_READ_HAS_NUL:
 		return sl_fail(err, "%s: not JSON (a NUL byte in it)", path);
+	default:
+		return sl_fail(err, "compare: cannot read '%s' (%s)", path, strerror(in.errnum));
 	}
-	rc = sl_cmp_load_text(f, path, text, err);
-	free(text);
+	rc = sl_cmp_load_text(f, path, in.text, err);
+	free(in.text);
 	return rc;
 }
 

@@ -46,6 +46,11 @@ struct sl_cmp_file {
 	struct sl_strmap map;		/* key -> index in cells */
 };
 
+/* The largest result file read (a reproduce of every experiment is 0.2 MB,
+ * a run of 10,000 repetitions about 20 MB; json-c's tree of it takes
+ * several times its text). */
+#define SL_CMP_MAX_FILE (256 << 20)
+
 /* Read one result file: 0, or -1 with err naming the file and what is wrong
  * (bad input: not readable, not JSON, not a result of run/real/reproduce). */
 int sl_cmp_load(struct sl_cmp_file *f, const char *path, struct sl_err *err);

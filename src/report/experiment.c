@@ -7,7 +7,6 @@
  */
 #include "report/experiment.h"
 
-#include <errno.h>
 #include <json.h>
 #include <math.h>
 #include <stdarg.h>
@@ -15,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/readfile.h"
 #include "base/spec.h"
 #include "policy/policy.h"
 #include "report/experiment_data.h"
@@ -927,39 +927,27 @@ bool sl_experiment_is_file(const char *arg)
 /* The text of a user's file: NULL + err when it cannot be read. */
 static char *read_file(const char *path, struct sl_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	char *text = NULL;
-	size_t len = 0, cap = 0, n;
+	struct sl_file_text in;
 
-	if (!f) {
-		sl_fail(err, "experiment '%s': cannot open: %s", path, strerror(errno));
+	switch (sl_read_file(path, SL_EXP_MAX_FILE, &in)) {
+	case SL_READ_OK:
+		return in.text;
+	case SL_READ_CANNOT_OPEN:
+		sl_fail(err, "experiment '%s': cannot open: %s", path, strerror(in.errnum));
+		return NULL;
+	case SL_READ_DIRECTORY:
+		sl_fail(err, "experiment '%s': is a directory (expected an experiment file)", path);
+		return NULL;
+	case SL_READ_TOO_LARGE:
+		sl_fail(err, "experiment '%s': longer than %d MiB", path, SL_EXP_MAX_FILE >> 20);
+		return NULL;
+	case SL_READ_HAS_NUL:
+		sl_fail(err, "experiment '%s': holds a NUL byte (expected JSON text)", path);
+		return NULL;
+	default:
+		sl_fail(err, "experiment '%s': cannot read it (%s)", path, strerror(in.errnum));
 		return NULL;
 	}
-	do {
-		if (cap - len < 4096) {
-			if (cap >= SL_EXP_MAX_FILE) {
-				sl_fail(err, "experiment '%s': longer than %d MiB", path,
-					SL_EXP_MAX_FILE >> 20);
-				free(text);
-				fclose(f);
-				return NULL;
-			}
-			cap = cap ? 2 * cap : 65536;
-			text = sl_xrealloc(text, cap + 1);
-		}
-		n = fread(text + len, 1, cap - len, f);
-		len += n;
-	} while (n);
-	if (ferror(f) || memchr(text, 0, len)) {
-		sl_fail(err, "experiment '%s': %s", path, ferror(f) ? "cannot read it" :
-			"holds a NUL byte (expected JSON text)");
-		free(text);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	text[len] = 0;
-	return text;
 }
 
 /* "dir/my-sweep.json" -> "my-sweep" */

@@ -93,6 +93,10 @@ struct sl_shard_file {
 	struct sl_shard_point *results;
 };
 
+/* The largest shard file read (a slice of a sweep of 10,000 runs is about
+ * 20 MB; json-c's tree of it takes several times its text). */
+#define SL_SHARD_MAX_FILE (256 << 20)
+
 /* 0, or -1 with err (bad input) naming the file and what is wrong. */
 int sl_shard_read(struct sl_shard_file *f, const char *path, struct sl_err *err);
 void sl_shard_file_free(struct sl_shard_file *f);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/readfile.h"
 #include "report/json_member.h"
 
 static int int_member(struct json_object *o, const char *key, long lo, long hi, long *out)
@@ -161,6 +162,47 @@ static int read_results(struct sl_shard_file *f, struct json_object *results, st
 	return 0;
 }
 
+/* The file's JSON: NULL with err naming what is wrong. */
+static struct json_object *read_json(const char *path, struct sl_err *err)
+{
+	struct sl_file_text in;
+
+	switch (sl_read_file(path, SL_SHARD_MAX_FILE, &in)) {
+	case SL_READ_OK:
+		break;
+	case SL_READ_CANNOT_OPEN:
+	case SL_READ_FAILED:
+		sl_fail(err, "merge: %s: cannot read it (%s)", path, strerror(in.errnum));
+		return NULL;
+	case SL_READ_DIRECTORY:
+		sl_fail(err, "merge: %s: is a directory (expected a shard file)", path);
+		return NULL;
+	case SL_READ_TOO_LARGE:
+		sl_fail(err, "merge: %s: larger than %d MiB (expected a shard file)", path,
+			SL_SHARD_MAX_FILE >> 20);
+		return NULL;
+	case SL_READ_HAS_NUL:
+		sl_fail(err, "merge: %s: cannot read it as JSON (a NUL byte at offset %zu)", path,
+			in.len);
+		return NULL;
+	}
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *root = json_tokener_parse_ex(tok, in.text, (int)in.len);
+	enum json_tokener_error je = json_tokener_get_error(tok);
+	if (root && (je != json_tokener_success || json_tokener_get_parse_end(tok) < in.len)) {
+		json_object_put(root);	/* something after the object */
+		root = NULL;
+		je = json_tokener_error_parse_unexpected;
+	}
+	if (!root)
+		sl_fail(err, "merge: %s: cannot read it as JSON (%s)", path,
+			je == json_tokener_continue ? "it ends inside the object"
+						    : json_tokener_error_desc(je));
+	json_tokener_free(tok);
+	free(in.text);
+	return root;
+}
+
 int sl_shard_read(struct sl_shard_file *f, const char *path, struct sl_err *err)
 {
 	struct json_object *root;
@@ -168,15 +210,9 @@ int sl_shard_read(struct sl_shard_file *f, const char *path, struct sl_err *err)
 
 	memset(f, 0, sizeof(*f));
 	f->path = sl_xstrdup(path);
-	root = json_object_from_file(path);
-	if (!root) {
-		/* json-c's message, on one line */
-		const char *why = json_util_get_last_err();
-		char msg[200];
-		snprintf(msg, sizeof(msg), "%s", why ? why : "?");
-		msg[strcspn(msg, "\n")] = 0;
-		return sl_fail(err, "merge: %s: cannot read it as JSON (%s)", path, msg);
-	}
+	root = read_json(path, err);
+	if (!root)
+		return -1;
 	rc = read_header(f, root, err);
 	if (!rc)
 		rc = read_results(f, sl_json_member(root, "results", json_type_array), err);

@@ -60,6 +60,7 @@
 #include <json.h>
 
 #include "base/memsize.h"
+#include "base/readfile.h"
 #include "sim/sim.h"
 
 #define RP_MAX_FILE (1L << 30)	/* bytes of JSON */
@@ -220,45 +221,38 @@ static int rp_check_json(struct rp_load *l, const char *text, size_t n, size_t c
 /* The file, parsed; NULL with err naming the line of a syntax error. */
 static struct json_object *read_json(struct rp_load *l)
 {
-	FILE *f = fopen(l->path, "r");
 	struct json_object *root = NULL;
-	char *text = NULL;
-	size_t n = 0, cap = 0;
+	struct sl_file_text in;
 
-	if (!f) {
-		sl_fail(l->err, "%s: cannot read it (%s)", l->path, strerror(errno));
-		return NULL;
-	}
 	/* the text alone must fit before it is read (its tree is checked
 	 * once it is) */
 	struct stat st;
-	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size <= RP_MAX_FILE &&
+	if (!stat(l->path, &st) && S_ISREG(st.st_mode) && st.st_size <= RP_MAX_FILE &&
 	    (uint64_t)st.st_size > sl_mem_limit()) {
 		char what[1200];
 		snprintf(what, sizeof(what), "%s: loading it", l->path);
 		sl_mem_refuse(l->err, what, (uint64_t)st.st_size, "its text alone");
-		fclose(f);
 		return NULL;
 	}
-	for (;;) {
-		if (n + 65536 > cap) {
-			cap = cap ? cap * 2 : 1 << 20;
-			text = sl_xrealloc(text, cap + 1);
-		}
-		size_t got = fread(text + n, 1, cap - n, f);
-		n += got;
-		if (got == 0 || n > (size_t)RP_MAX_FILE)
-			break;
-	}
-	bool err = ferror(f) != 0;
-	fclose(f);
-	if (err || n > (size_t)RP_MAX_FILE) {
-		sl_fail(l->err, "%s: %s", l->path,
-			err ? "read error" : "larger than 1 GiB: expected a trace workload");
-		free(text);
+	switch (sl_read_file(l->path, RP_MAX_FILE, &in)) {
+	case SL_READ_OK:
+		break;
+	case SL_READ_DIRECTORY:
+		sl_fail(l->err, "%s: is a directory (expected a trace workload)", l->path);
+		return NULL;
+	case SL_READ_TOO_LARGE:
+		sl_fail(l->err, "%s: larger than 1 GiB: expected a trace workload", l->path);
+		return NULL;
+	case SL_READ_HAS_NUL:
+		sl_fail(l->err, "%s: a NUL byte at offset %zu: expected a trace workload (JSON text)",
+			l->path, in.len);
+		return NULL;
+	default:
+		sl_fail(l->err, "%s: cannot read it (%s)", l->path, strerror(in.errnum));
 		return NULL;
 	}
-	text[n] = 0;
+	char *text = in.text;
+	size_t n = in.len, cap = n + 1;
 	if (rp_check_json(l, text, n, cap)) {
 		free(text);
 		return NULL;
@@ -1025,13 +1019,13 @@ static void rp_mem(const struct sl_params *params, const struct sl_topo *topo,
 	(void)topo;
 	if (!f)
 		return;		/* validate refused it already */
-	while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
+	while (size <= RP_MAX_FILE && (got = fread(buf, 1, sizeof(buf), f)) > 0) {
 		rp_scan_feed(&s, buf, got);
 		size = sl_sat_add(size, got);
 	}
 	fclose(f);
 	while (cap < sl_sat_add(size, 65536) && cap < UINT64_MAX / 2)
-		cap *= 2;	/* read_json's buffer */
+		cap *= 2;	/* read_json's buffer at its peak (sl_read_file doubles it) */
 	model = sl_sat_add(sl_sat_mul(s.objects, sizeof(struct rp_task) + sizeof(struct rp_op) +
 				      sizeof(struct rp_proc) + sizeof(int) + sizeof(bool) +
 				      sizeof(struct sl_chan *) + 2 * sizeof(sl_time)),

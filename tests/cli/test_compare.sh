@@ -72,6 +72,11 @@ expect_exit 2 $S compare "$T/a.json"
 expect_err "expected a baseline and at least one other"
 expect_exit 2 $S compare "$T/a.json" "$T/none.json"
 expect_err "cannot open '.*none.json'"
+# a stream without end, or a directory: refused at once, not read into memory
+expect_exit 2 timeout 20 $S compare "$T/a.json" /dev/zero
+expect_err "/dev/zero: not JSON (a NUL byte in it)"
+expect_exit 2 $S compare "$T/a.json" "$T"
+expect_err "is a directory"
 printf '{ "runs": [ 1' >"$T/bad.json"
 expect_exit 2 $S compare "$T/a.json" "$T/bad.json"
 expect_err "bad.json: not JSON"

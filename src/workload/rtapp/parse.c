@@ -56,6 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/readfile.h"
 #include "base/strmap.h"
 #include "sim/task.h"
 #include "workload/rtapp/config.h"
@@ -1080,40 +1081,28 @@ out:
 
 static char *read_file(const char *path, size_t *len, struct sl_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
+	struct sl_file_text in;
 
-	if (!f) {
-		sl_fail(err, "%s: cannot open: %s", path, strerror(errno));
+	switch (sl_read_file(path, RT_MAX_FILE, &in)) {
+	case SL_READ_OK:
+		*len = in.len;
+		return in.text;
+	case SL_READ_CANNOT_OPEN:
+		sl_fail(err, "%s: cannot open: %s", path, strerror(in.errnum));
+		return NULL;
+	case SL_READ_DIRECTORY:
+		sl_fail(err, "%s: is a directory (expected an rt-app JSON file)", path);
+		return NULL;
+	case SL_READ_TOO_LARGE:
+		sl_fail(err, "%s: larger than %ld MB", path, RT_MAX_FILE >> 20);
+		return NULL;
+	case SL_READ_HAS_NUL:
+		sl_fail(err, "%s: a NUL byte at offset %zu (expected JSON text)", path, in.len);
+		return NULL;
+	default:
+		sl_fail(err, "%s: cannot read: %s", path, strerror(in.errnum));
 		return NULL;
 	}
-	for (;;) {
-		if (cap - n < 4096) {
-			cap = cap ? 2 * cap : 65536;
-			buf = sl_xrealloc(buf, cap + 1);
-		}
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-		if ((long)n > RT_MAX_FILE) {
-			sl_fail(err, "%s: larger than %ld MB", path, RT_MAX_FILE >> 20);
-			goto fail;
-		}
-	}
-	if (ferror(f)) {
-		sl_fail(err, "%s: cannot read: %s", path, strerror(errno));
-		goto fail;
-	}
-	fclose(f);
-	buf[n] = 0;
-	*len = n;
-	return buf;
-fail:
-	fclose(f);
-	free(buf);
-	return NULL;
 }
 
 static int line_at(const char *text, size_t off)
