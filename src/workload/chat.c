@@ -82,7 +82,9 @@
  *     an assumption standing for cache and interrupt noise; it lets the
  *     repetitions differ, as loopback runs did (+-10 %, Morton).
  */
+#include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "base/memsize.h"
 #include "base/rng.h"
@@ -613,6 +615,34 @@ static void chat_mem(const struct sl_params *p, const struct sl_topo *topo,
 	need->bytes = sl_sat_add(need->bytes, b);
 }
 
+/*
+ * Each user's every message is composed and sent once (CS), received and
+ * handled once by the server (SR), handled and sent to the 19 others by
+ * the server's sender (SS), and received and handled by each of those 19
+ * (CR): 22 handlings, 20 sends and 20 receives.  That CPU work less four
+ * standard deviations of its draws, over every CPU (none runs faster than
+ * the reference), is a lower bound of the run, refused before it starts
+ * if past the horizon.
+ */
+static int chat_check(const struct sl_params *p, const struct sl_machine *m,
+		      const struct sl_policy_ops *policy, struct sl_err *err)
+{
+	double users = (double)sl_param_int(p, "rooms") * CHAT_USERS_PER_ROOM;
+	double messages = (double)sl_param_int(p, "messages");
+	double user = sl_param_real(p, "user_us"), send = sl_param_real(p, "send_us");
+	double recv = sl_param_real(p, "recv_us"), others = CHAT_USERS_PER_ROOM - 1;
+	double per_msg = (others + 3) * user + (others + 1) * (send + recv);
+	double largest = fmax(user, fmax(send, recv)) * 1e-6;
+	double s = sl_workload_sum_floor(users * messages * per_msg * 1e-6, largest,
+					 sl_param_real(p, "jitter")) / m->topo.ncpus;
+	char what[160];
+
+	(void)policy;
+	snprintf(what, sizeof(what), "%.0f users' %.0f messages of %.0f us of work each on %d CPU%s",
+		 users, messages, per_msg, m->topo.ncpus, m->topo.ncpus > 1 ? "s" : "");
+	return sl_workload_fits_horizon("chat", s, what, err);
+}
+
 const struct sl_workload_ops sl_workload_chat = {
 	.name = "chat",
 	.summary = "IBM chat rooms (VolanoMark loopback): 20 users x 4 threads per room, 100-byte messages",
@@ -621,4 +651,5 @@ const struct sl_workload_ops sl_workload_chat = {
 	.start = chat_start,
 	.report = chat_report,
 	.mem = chat_mem,
+	.check = chat_check,
 };

@@ -70,6 +70,7 @@
  *     rt-tests' version are not modelled.
  */
 #include <math.h>
+#include <stdio.h>
 
 #include "base/memsize.h"
 #include "base/rng.h"
@@ -318,8 +319,11 @@ double hb_default_msg_ns(const struct sl_sim *sim)
 
 void hb_machine_costs(const struct sl_sim *sim, bool pipe, struct hb_costs *out)
 {
-	double ctx = (double)sl_cost_ctx_switch(sim);
+	hb_costs_of_ctx((double)sl_cost_ctx_switch(sim), pipe, out);
+}
 
+void hb_costs_of_ctx(double ctx, bool pipe, struct hb_costs *out)
+{
 	*out = (struct hb_costs){
 		.write_ns = ctx * (pipe ? HB_PIPE_WRITE_CTX : HB_SOCK_WRITE_CTX),
 		.read_ns = ctx * (pipe ? HB_PIPE_READ_CTX : HB_SOCK_READ_CTX),
@@ -462,6 +466,39 @@ static void hb_mem_op(const struct sl_params *p, const struct sl_topo *topo,
 	hb_mem(sl_param_int(p, "groups"), sl_param_int(p, "fds"), need);
 }
 
+/*
+ * Every sender writes `loops` messages to each of its group's receivers,
+ * and every message is read: at least a write's and a dequeued message's
+ * kernel work each, and a read's too where a read takes one message (the
+ * default readsize).  That work less four standard deviations of its
+ * draws, over every CPU (none runs faster than the reference), is a lower
+ * bound of the run, refused before it starts if past the horizon.
+ */
+static int hb_check(const struct sl_params *p, const struct sl_machine *m,
+		    const struct sl_policy_ops *policy, struct sl_err *err)
+{
+	double fds = (double)sl_param_int(p, "fds");
+	double msgs = (double)sl_param_int(p, "groups") * fds * fds * (double)sl_param_int(p, "loops");
+	bool pipe = sl_param_choice(p, "mode") == 1;
+	struct hb_costs c;
+	char what[160];
+
+	(void)policy;
+	if (sl_param_given(p, "msg_us"))
+		c = (struct hb_costs){ .write_ns = sl_param_real(p, "msg_us") * 1e3,
+				       .read_ns = sl_param_real(p, "msg_us") * 1e3 };
+	else
+		hb_costs_of_ctx((double)m->speed.ctx_switch_ns, pipe, &c);
+	double per_msg = c.write_ns + c.msg_ns +
+			 (sl_param_int(p, "readsize") < 2 * HB_MSG_BYTES ? c.read_ns : 0);
+	double largest = fmax(c.write_ns, c.read_ns + c.msg_ns) * 1e-9;
+	double s = sl_workload_sum_floor(msgs * per_msg * 1e-9, largest,
+					 sl_param_real(p, "jitter")) / m->topo.ncpus;
+	snprintf(what, sizeof(what), "%.0f messages of %.2f us of kernel work each on %d CPU%s",
+		 msgs, per_msg / 1e3, m->topo.ncpus, m->topo.ncpus > 1 ? "s" : "");
+	return sl_workload_fits_horizon("hackbench", s, what, err);
+}
+
 static void hb_report(struct sl_sim *sim, void *state, const struct sl_params *p,
 		      struct sl_metrics *out)
 {
@@ -485,4 +522,5 @@ const struct sl_workload_ops sl_workload_hackbench = {
 	.start = hb_start,
 	.report = hb_report,
 	.mem = hb_mem_op,
+	.check = hb_check,
 };

@@ -146,6 +146,9 @@ void hb_mem(long groups, long fds, struct sl_mem_need *need);
  * -1: the machine's per-part costs (hb_machine_costs) for the mode. */
 double hb_default_msg_ns(const struct sl_sim *sim);
 void hb_machine_costs(const struct sl_sim *sim, bool pipe, struct hb_costs *out);
+/* ... from a context switch's cost (what hb_machine_costs reads from the
+ * run's machine), for checks made before a run exists. */
+void hb_costs_of_ctx(double ctx_ns, bool pipe, struct hb_costs *out);
 /* The costs a run uses: msg_ns >= 0 makes every call cost msg_ns. */
 void hb_costs_for(const struct sl_sim *sim, bool pipe, double msg_ns, struct hb_costs *out);
 /* A channel's bytes: a socket's sk_sndbuf in whole skbs; 0 for a pipe,

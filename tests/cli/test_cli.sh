@@ -48,6 +48,12 @@ bad_input "workload 'dbench': 10 clients' 62477 operations of user_us=2 and 348 
 bad_input "workload 'tbench': 10 client pairs' 62477 operations of 2000015 us each and 348 MB copied twice at copy_us=1 per KB on 1 CPU: at least 1248653" \
 	run -m p4-2400 -p o1 -w tbench:send_us=1e6
 expect_exit 0 "$S" run -m xeon-1600ht -p o1 -w dbench:clients=2000,ops=3
+# chat's and hackbench's maxima: their messages' kernel work alone (before
+# December 2026 both ran for days, to fail at the horizon)
+bad_input "workload 'chat': 20000 users' 1000000 messages of 382 us of work each on 2 CPUs: at least 3819996 simulated s" \
+	run -m xeon-1600ht -p o1 -w chat:rooms=1000,messages=1000000
+bad_input "workload 'hackbench': 100000000000000 messages of 2.82 us of kernel work each on 1 CPU: at least 281581292 simulated s" \
+	run -m p4-2400 -p o1 -w hackbench:groups=25000,loops=10000000
 # scheduling classes: chrt's rules, and a class the policy lacks, before any run
 bad_input "spin': policy=fifo needs rtprio=1..99" run -m $M -p o1 -w spin:policy=fifo
 bad_input "rtprio=5 is for policy=fifo or rr, not policy=other" run -m $M -p o1 -w spin:rtprio=5
