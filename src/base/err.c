@@ -7,39 +7,63 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Copy `s` into msg with control characters written as C escapes ("\n",
- * "\x01"): a message quotes names and keys from the user's files, which
+/* `s` with control characters written as C escapes ("\n", "\x01"),
+ * malloc'd: a message quotes names and keys from the user's files, which
  * may hold any byte, and must stay one line (the contract: exit 2 and ONE
  * line saying what and where). */
-static void set_msg(char *msg, size_t size, const char *s)
+static char *escape(const char *s)
 {
-	size_t n = 0;
+	char *out = sl_xmalloc(4 * strlen(s) + 1), *o = out;
 
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
-		char esc[8] = { (char)c, 0 };
 		if (c == '\n' || c == '\t' || c == '\r')
-			snprintf(esc, sizeof(esc), "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
+			o += sprintf(o, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
 		else if (c < 0x20 || c == 0x7f)
-			snprintf(esc, sizeof(esc), "\\x%02x", c);
-		size_t len = strlen(esc);
-		if (n + len >= size)
-			break;
-		memcpy(msg + n, esc, len);
-		n += len;
+			o += sprintf(o, "\\x%02x", c);
+		else
+			*o++ = (char)c;
 	}
-	msg[n] = 0;
+	*o = 0;
+	return out;
+}
+
+/* Set msg to `text`, escaped.  A message longer than the record keeps its
+ * head and its tail, joined by " ... ": it quotes the user's input first
+ * (which may be 100 KB of it) and says what is wrong last, and both must
+ * survive. */
+static void set_msg(char *msg, size_t size, const char *text)
+{
+	static const char gap[] = " ... ";
+	char *e = escape(text);
+	size_t len = strlen(e);
+
+	if (len < size) {
+		memcpy(msg, e, len + 1);
+	} else {
+		size_t keep = size - 1 - (sizeof(gap) - 1), head = keep / 3, tail = keep - head;
+		memcpy(msg, e, head);
+		memcpy(msg + head, gap, sizeof(gap) - 1);
+		memcpy(msg + head + sizeof(gap) - 1, e + len - tail, tail);
+		msg[size - 1] = 0;
+	}
+	free(e);
 }
 
 static int fail_v(struct sl_err *err, enum sl_err_kind kind, const char *fmt,
 		  va_list ap)
 {
-	char text[sizeof(err->msg)];
-
 	if (err) {
+		va_list again;
+		va_copy(again, ap);
+		int n = vsnprintf(NULL, 0, fmt, again);
+		va_end(again);
+		char *text = sl_xmalloc(n > 0 ? (unsigned long)n + 1 : 1);
+		if (n < 0 || vsnprintf(text, (size_t)n + 1, fmt, ap) < 0)
+			text[0] = 0;
 		err->kind = kind;
-		vsnprintf(text, sizeof(text), fmt, ap);
 		set_msg(err->msg, sizeof(err->msg), text);
+		free(text);
 	}
 	return -1;
 }
@@ -64,7 +88,7 @@ int sl_fail_internal(struct sl_err *err, const char *fmt, ...)
 
 void sl_err_prefix(struct sl_err *err, const char *fmt, ...)
 {
-	char prefix[256], old[sizeof(err->msg)], text[sizeof(err->msg)];
+	char prefix[256];
 	va_list ap;
 
 	if (!err)
@@ -72,18 +96,12 @@ void sl_err_prefix(struct sl_err *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(prefix, sizeof(prefix), fmt, ap);
 	va_end(ap);
-	memcpy(old, err->msg, sizeof(old));
-	size_t n = strlen(prefix);
-	if (n >= sizeof(err->msg))
-		n = sizeof(err->msg) - 1;
+	size_t n = strlen(prefix), m = strlen(err->msg);
+	char *text = sl_xmalloc(n + m + 1);
 	memcpy(text, prefix, n);
-	size_t room = sizeof(err->msg) - 1 - n;
-	size_t m = strlen(old);
-	if (m > room)
-		m = room;
-	memcpy(text + n, old, m);
-	text[n + m] = 0;
+	memcpy(text + n, err->msg, m + 1);
 	set_msg(err->msg, sizeof(err->msg), text);
+	free(text);
 }
 
 static void *check(void *p)

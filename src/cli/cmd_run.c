@@ -321,15 +321,19 @@ int cmd_run(int argc, char **argv)
 		fputs(cli_usage("run"), stdout);
 		return cli_finish_output();
 	}
-	char workload[1024], note[1024];
+	char with_logdir[2 * 4096 + 64], note[1024];
 	if (parse_args(argc, argv, &a, &err))
 		return cli_report(&err);
-	/* --rtapp-logdir DIR is rtapp's logdir= (it checks DIR before the run) */
-	if (snprintf(workload, sizeof(workload), "%s%s%s", a.workload,
-		     a.rtapp_logdir ? ",logdir=" : "", a.rtapp_logdir ? a.rtapp_logdir : "") >=
-	    (int)sizeof(workload))
-		return cli_bad_input("run: -w with --rtapp-logdir: longer than %zu characters",
-				     sizeof(workload) - 1);
+	/* --rtapp-logdir DIR is rtapp's logdir= (it checks DIR before the
+	 * run); room for a file's and a directory's path */
+	const char *workload = a.workload;
+	if (a.rtapp_logdir) {
+		if (snprintf(with_logdir, sizeof(with_logdir), "%s,logdir=%s", a.workload,
+			     a.rtapp_logdir) >= (int)sizeof(with_logdir))
+			return cli_bad_input("run: -w with --rtapp-logdir: longer than %zu characters",
+					     sizeof(with_logdir) - 1);
+		workload = with_logdir;
+	}
 	if (sl_sweep_plan_new(&plan, a.machine, a.nmachines, a.policy, a.npolicies, workload,
 			      a.reps, a.seed, &err) ||
 	    check_plan(&a, &plan, &err) || open_files(&a, &trace, &html, &trace_format, &err)) {

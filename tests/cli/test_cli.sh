@@ -48,6 +48,11 @@ bad_input "workload 'dbench': 10 clients' 62477 operations of user_us=2 and 348 
 bad_input "workload 'tbench': 10 client pairs' 62477 operations of 2000015 us each and 348 MB copied twice at copy_us=1 per KB on 1 CPU: at least 1248653" \
 	run -m p4-2400 -p o1 -w tbench:send_us=1e6
 expect_exit 0 "$S" run -m xeon-1600ht -p o1 -w dbench:clients=2000,ops=3
+# a long quote keeps the reason at the end of its one line; a long -w is
+# no business of --rtapp-logdir when that is not given
+long=$(printf '%05000d' 0 | tr 0 a)
+expect_exit 2 "$S" run -m p4dpe-2x2ht -p o1 -w "spin:seconds=$long"
+expect_err "^schedlab: workload 'spin:seconds=aaa.* \.\.\. aaa.*': parameter too long$"
 # chat's and hackbench's maxima: their messages' kernel work alone (before
 # December 2026 both ran for days, to fail at the horizon)
 bad_input "workload 'chat': 20000 users' 1000000 messages of 382 us of work each on 2 CPUs: at least 3819996 simulated s" \

@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/cpumask.h"
@@ -99,6 +100,36 @@ SL_TEST(base_err_messages_are_one_line)
 	CHECKF(!strcmp(err.msg, "w\\r: f:3: key 'a\\nb\\tc\\x01d\\x7f'"), "got %s", err.msg);
 	CHECK(sl_fail_internal(&err, "%s", "x\ny") == -1);
 	CHECK(err.kind == SL_ERR_INTERNAL && !strcmp(err.msg, "x\\ny"));
+}
+
+/* A message quoting more of the user's input than the record holds keeps
+ * its head and its tail, where it says what is wrong; escapes count. */
+SL_TEST(base_err_long_messages_keep_head_and_reason)
+{
+	struct sl_err err = { 0 };
+	size_t n = 100000;
+	char *input = malloc(n + 1);
+
+	CHECK(input != NULL);
+	if (!input)
+		return;
+	memset(input, 'a', n);
+	input[n] = 0;
+	input[n - 1] = '\n';	/* escaped to two characters near the end */
+	sl_fail(&err, "workload 'spin:seconds=%s': not a number", input);
+	size_t len = strlen(err.msg);
+	CHECKF(len == sizeof(err.msg) - 1, "length %zu", len);
+	CHECKF(!strncmp(err.msg, "workload 'spin:seconds=aaa", 26), "got %.40s", err.msg);
+	CHECK(strstr(err.msg, "a ... a") != NULL);
+	const char *tail = "a\\n': not a number";
+	CHECKF(!strcmp(err.msg + len - strlen(tail), tail), "got %s", err.msg + len - 20);
+	/* a prefix keeps the reason too */
+	sl_fail(&err, "%.*s: too long", 480, input);
+	sl_err_prefix(&err, "policy '%s': ", "o1");
+	len = strlen(err.msg);
+	CHECK(!strncmp(err.msg, "policy 'o1': aaa", 16));
+	CHECKF(!strcmp(err.msg + len - 10, ": too long"), "got %s", err.msg);
+	free(input);
 }
 
 SL_TEST(base_rng_streams_are_independent_and_repeatable)
