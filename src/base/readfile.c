@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -72,4 +73,44 @@ enum sl_read_status sl_read_file(const char *path, size_t max, struct sl_file_te
 	out->text = buf;
 	out->len = n;
 	return SL_READ_OK;
+}
+
+/* "16 MiB", "1 GiB", or bytes */
+static void cap_words(char *buf, size_t size, size_t max)
+{
+	if (max >= (1u << 30) && max % (1u << 30) == 0)
+		snprintf(buf, size, "%zu GiB", max >> 30);
+	else if (max >= (1u << 20) && max % (1u << 20) == 0)
+		snprintf(buf, size, "%zu MiB", max >> 20);
+	else
+		snprintf(buf, size, "%zu bytes", max);
+}
+
+char *sl_read_text(const char *path, size_t max, const char *what, const char *expected,
+		   size_t *len, struct sl_err *err)
+{
+	struct sl_file_text in;
+	char cap[32];
+
+	switch (sl_read_file(path, max, &in)) {
+	case SL_READ_OK:
+		*len = in.len;
+		return in.text;
+	case SL_READ_CANNOT_OPEN:
+		sl_fail(err, "%s: cannot open it (%s)", what, strerror(in.errnum));
+		return NULL;
+	case SL_READ_DIRECTORY:
+		sl_fail(err, "%s: is a directory (expected %s)", what, expected);
+		return NULL;
+	case SL_READ_TOO_LARGE:
+		cap_words(cap, sizeof(cap), max);
+		sl_fail(err, "%s: larger than %s (expected %s)", what, cap, expected);
+		return NULL;
+	case SL_READ_HAS_NUL:
+		sl_fail(err, "%s: a NUL byte at offset %zu (expected %s)", what, in.len, expected);
+		return NULL;
+	default:
+		sl_fail(err, "%s: cannot read it (%s)", what, strerror(in.errnum));
+		return NULL;
+	}
 }

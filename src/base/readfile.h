@@ -7,8 +7,9 @@
  * kept (a file that goes on is refused there, so /dev/zero or a runaway
  * file costs `max`, not the machine's memory); a NUL byte ends the read at
  * once (none of these formats is binary, and /dev/zero is refused at its
- * first byte); a directory is named as one.  The caller words the refusal,
- * so each keeps its own message.
+ * first byte); a directory is named as one.  sl_read_text words a refusal
+ * the same way for every reader, naming the file as the reader does and
+ * what it expected.
  */
 #ifndef SL_BASE_READFILE_H
 #define SL_BASE_READFILE_H
@@ -31,5 +32,14 @@ struct sl_file_text {
 };
 
 enum sl_read_status sl_read_file(const char *path, size_t max, struct sl_file_text *out);
+
+/* The same, a refusal put in words: the text (NUL-terminated, malloc'd;
+ * its length in *len), or NULL with err (bad input) saying "WHAT: cannot
+ * open it (...)", "WHAT: is a directory (expected EXPECTED)", "WHAT:
+ * larger than 16 MiB (expected EXPECTED)", "WHAT: a NUL byte at offset N
+ * (expected EXPECTED)" or "WHAT: cannot read it (...)". */
+struct sl_err;
+char *sl_read_text(const char *path, size_t max, const char *what, const char *expected,
+		   size_t *len, struct sl_err *err);
 
 #endif

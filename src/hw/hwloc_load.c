@@ -462,30 +462,14 @@ static int read_memory(hwloc_topology_t topo, struct hw_found *found, const char
  * parses (libxml2 would also inflate a gzip file behind our back). */
 static char *read_xml(const char *path, size_t *len, const char *what, struct sl_err *err)
 {
-	struct sl_file_text in;
-
-	switch (sl_read_file(path, HW_MAX_XML_BYTES, &in)) {
-	case SL_READ_OK:
-		if (!in.len) {
-			free(in.text);
-			sl_fail(err, "%s: empty file, expected an hwloc XML topology", what);
-			return NULL;
-		}
-		*len = in.len;
-		return in.text;
-	case SL_READ_TOO_LARGE:
-		sl_fail(err, "%s: larger than %d MB", what, HW_MAX_XML_BYTES >> 20);
-		return NULL;
-	case SL_READ_HAS_NUL:	/* hw_xml_check_indexes's words */
-		sl_fail(err, "%s: holds NUL bytes (expected UTF-8 XML, as lstopo writes)", what);
-		return NULL;
-	case SL_READ_DIRECTORY:
-		sl_fail(err, "%s: is a directory, expected an hwloc XML file", what);
-		return NULL;
-	default:
-		sl_fail(err, "%s: cannot read it (%s)", what, strerror(in.errnum));
+	char *xml = sl_read_text(path, HW_MAX_XML_BYTES, what, "UTF-8 XML, as lstopo writes",
+				 len, err);
+	if (xml && !*len) {
+		free(xml);
+		sl_fail(err, "%s: empty file, expected an hwloc XML topology", what);
 		return NULL;
 	}
+	return xml;
 }
 
 static int set_source(hwloc_topology_t topo, enum hw_source src, const char *arg, size_t len)

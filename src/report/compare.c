@@ -249,27 +249,16 @@ out:
 
 int sl_cmp_load(struct sl_cmp_file *f, const char *path, struct sl_err *err)
 {
-	struct sl_file_text in;
+	size_t len;
 	int rc;
 
 	memset(f, 0, sizeof(*f));
-	switch (sl_read_file(path, SL_CMP_MAX_FILE, &in)) {
-	case SL_READ_OK:
-		break;
-	case SL_READ_CANNOT_OPEN:
-		return sl_fail(err, "compare: cannot open '%s' (%s)", path, strerror(in.errnum));
-	case SL_READ_DIRECTORY:
-		return sl_fail(err, "compare: '%s' is a directory (expected a result file)", path);
-	case SL_READ_TOO_LARGE:
-		return sl_fail(err, "%s: larger than %d MiB (expected a result of run, real or "
-			       "reproduce -o json)", path, SL_CMP_MAX_FILE >> 20);
-	case SL_READ_HAS_NUL:
-		return sl_fail(err, "%s: not JSON (a NUL byte in it)", path);
-	default:
-		return sl_fail(err, "compare: cannot read '%s' (%s)", path, strerror(in.errnum));
-	}
-	rc = sl_cmp_load_text(f, path, in.text, err);
-	free(in.text);
+	char *text = sl_read_text(path, SL_CMP_MAX_FILE, path,
+				  "a result of run, real or reproduce -o json", &len, err);
+	if (!text)
+		return -1;
+	rc = sl_cmp_load_text(f, path, text, err);
+	free(text);
 	return rc;
 }
 

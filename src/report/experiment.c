@@ -927,27 +927,11 @@ bool sl_experiment_is_file(const char *arg)
 /* The text of a user's file: NULL + err when it cannot be read. */
 static char *read_file(const char *path, struct sl_err *err)
 {
-	struct sl_file_text in;
+	char what[4200];
+	size_t len;
 
-	switch (sl_read_file(path, SL_EXP_MAX_FILE, &in)) {
-	case SL_READ_OK:
-		return in.text;
-	case SL_READ_CANNOT_OPEN:
-		sl_fail(err, "experiment '%s': cannot open: %s", path, strerror(in.errnum));
-		return NULL;
-	case SL_READ_DIRECTORY:
-		sl_fail(err, "experiment '%s': is a directory (expected an experiment file)", path);
-		return NULL;
-	case SL_READ_TOO_LARGE:
-		sl_fail(err, "experiment '%s': longer than %d MiB", path, SL_EXP_MAX_FILE >> 20);
-		return NULL;
-	case SL_READ_HAS_NUL:
-		sl_fail(err, "experiment '%s': holds a NUL byte (expected JSON text)", path);
-		return NULL;
-	default:
-		sl_fail(err, "experiment '%s': cannot read it (%s)", path, strerror(in.errnum));
-		return NULL;
-	}
+	snprintf(what, sizeof(what), "experiment '%s'", path);
+	return sl_read_text(path, SL_EXP_MAX_FILE, what, "an experiment's JSON", &len, err);
 }
 
 /* "dir/my-sweep.json" -> "my-sweep" */

@@ -6,6 +6,7 @@
 
 #include <json.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,31 +166,17 @@ static int read_results(struct sl_shard_file *f, struct json_object *results, st
 /* The file's JSON: NULL with err naming what is wrong. */
 static struct json_object *read_json(const char *path, struct sl_err *err)
 {
-	struct sl_file_text in;
+	char what[4200];
+	size_t len;
 
-	switch (sl_read_file(path, SL_SHARD_MAX_FILE, &in)) {
-	case SL_READ_OK:
-		break;
-	case SL_READ_CANNOT_OPEN:
-	case SL_READ_FAILED:
-		sl_fail(err, "merge: %s: cannot read it (%s)", path, strerror(in.errnum));
+	snprintf(what, sizeof(what), "merge: %s", path);
+	char *text = sl_read_text(path, SL_SHARD_MAX_FILE, what, "a shard file", &len, err);
+	if (!text)
 		return NULL;
-	case SL_READ_DIRECTORY:
-		sl_fail(err, "merge: %s: is a directory (expected a shard file)", path);
-		return NULL;
-	case SL_READ_TOO_LARGE:
-		sl_fail(err, "merge: %s: larger than %d MiB (expected a shard file)", path,
-			SL_SHARD_MAX_FILE >> 20);
-		return NULL;
-	case SL_READ_HAS_NUL:
-		sl_fail(err, "merge: %s: cannot read it as JSON (a NUL byte at offset %zu)", path,
-			in.len);
-		return NULL;
-	}
 	struct json_tokener *tok = json_tokener_new();
-	struct json_object *root = json_tokener_parse_ex(tok, in.text, (int)in.len);
+	struct json_object *root = json_tokener_parse_ex(tok, text, (int)len);
 	enum json_tokener_error je = json_tokener_get_error(tok);
-	if (root && (je != json_tokener_success || json_tokener_get_parse_end(tok) < in.len)) {
+	if (root && (je != json_tokener_success || json_tokener_get_parse_end(tok) < len)) {
 		json_object_put(root);	/* something after the object */
 		root = NULL;
 		je = json_tokener_error_parse_unexpected;
@@ -199,7 +186,7 @@ static struct json_object *read_json(const char *path, struct sl_err *err)
 			je == json_tokener_continue ? "it ends inside the object"
 						    : json_tokener_error_desc(je));
 	json_tokener_free(tok);
-	free(in.text);
+	free(text);
 	return root;
 }
 

@@ -222,7 +222,6 @@ static int rp_check_json(struct rp_load *l, const char *text, size_t n, size_t c
 static struct json_object *read_json(struct rp_load *l)
 {
 	struct json_object *root = NULL;
-	struct sl_file_text in;
 
 	/* the text alone must fit before it is read (its tree is checked
 	 * once it is) */
@@ -234,25 +233,12 @@ static struct json_object *read_json(struct rp_load *l)
 		sl_mem_refuse(l->err, what, (uint64_t)st.st_size, "its text alone");
 		return NULL;
 	}
-	switch (sl_read_file(l->path, RP_MAX_FILE, &in)) {
-	case SL_READ_OK:
-		break;
-	case SL_READ_DIRECTORY:
-		sl_fail(l->err, "%s: is a directory (expected a trace workload)", l->path);
+	size_t n;
+	char *text = sl_read_text(l->path, RP_MAX_FILE, l->path, "a trace workload's JSON", &n,
+				  l->err);
+	if (!text)
 		return NULL;
-	case SL_READ_TOO_LARGE:
-		sl_fail(l->err, "%s: larger than 1 GiB: expected a trace workload", l->path);
-		return NULL;
-	case SL_READ_HAS_NUL:
-		sl_fail(l->err, "%s: a NUL byte at offset %zu: expected a trace workload (JSON text)",
-			l->path, in.len);
-		return NULL;
-	default:
-		sl_fail(l->err, "%s: cannot read it (%s)", l->path, strerror(in.errnum));
-		return NULL;
-	}
-	char *text = in.text;
-	size_t n = in.len, cap = n + 1;
+	size_t cap = n + 1;
 	if (rp_check_json(l, text, n, cap)) {
 		free(text);
 		return NULL;

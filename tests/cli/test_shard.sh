@@ -121,7 +121,7 @@ printf '{ "schedlab_shard": 1' >"$T/trunc.json"
 expect_exit 2 $S merge "$T/m.json" "$T/trunc.json"
 expect_err "cannot read it as JSON"
 expect_exit 2 timeout 20 $S merge "$T/m.json" /dev/zero
-expect_err "/dev/zero: cannot read it as JSON (a NUL byte at offset 0)"
+expect_err "merge: /dev/zero: a NUL byte at offset 0 (expected a shard file)"
 expect_exit 2 $S merge "$T/m.json"
 expect_err "at least one shard"
 

@@ -1081,28 +1081,7 @@ out:
 
 static char *read_file(const char *path, size_t *len, struct sl_err *err)
 {
-	struct sl_file_text in;
-
-	switch (sl_read_file(path, RT_MAX_FILE, &in)) {
-	case SL_READ_OK:
-		*len = in.len;
-		return in.text;
-	case SL_READ_CANNOT_OPEN:
-		sl_fail(err, "%s: cannot open: %s", path, strerror(in.errnum));
-		return NULL;
-	case SL_READ_DIRECTORY:
-		sl_fail(err, "%s: is a directory (expected an rt-app JSON file)", path);
-		return NULL;
-	case SL_READ_TOO_LARGE:
-		sl_fail(err, "%s: larger than %ld MB", path, RT_MAX_FILE >> 20);
-		return NULL;
-	case SL_READ_HAS_NUL:
-		sl_fail(err, "%s: a NUL byte at offset %zu (expected JSON text)", path, in.len);
-		return NULL;
-	default:
-		sl_fail(err, "%s: cannot read: %s", path, strerror(in.errnum));
-		return NULL;
-	}
+	return sl_read_text(path, RT_MAX_FILE, path, "an rt-app JSON file", len, err);
 }
 
 static int line_at(const char *text, size_t off)
