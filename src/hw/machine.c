@@ -47,6 +47,7 @@
 #include "base/spec.h"
 
 #define MAX_BASE 4096
+#define HW_MAX_OPTIONS 16	/* more than the options there are */
 
 static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N, bw=B, bus=GBS, refill=F, kcost=F, ipi=US, seek=MS, xfer=MBS, kmem=N|local, arch=i386|ia64|x86_64";
 
@@ -78,13 +79,16 @@ static int parse_option(struct hw_options *o, const char *opt, const char *what,
 		else
 			o->ratio = d;
 	} else if (is_key(opt, "bw")) {
-		if (sl_parse_double(val, &d) || d <= 0.0 || d > 1e6)
-			expected = "a positive number (memory-bound tasks a node serves at full speed)";
+		/* below a hundredth of a task every run crawls to the horizon */
+		if (sl_parse_double(val, &d) || d < 0.01 || d > 1e6)
+			expected = "a number from 0.01 to 1000000 (memory-bound tasks a node serves "
+				   "at full speed)";
 		else
 			o->bw = d;
 	} else if (is_key(opt, "bus")) {
-		if (sl_parse_double(val, &d) || d <= 0.0 || d > 1e6)
-			expected = "a positive number of GB/s (the bus all CPUs of a node share)";
+		if (sl_parse_double(val, &d) || d < 0.01 || d > 1e6)
+			expected = "a number of GB/s from 0.01 to 1000000 (the bus all CPUs of a "
+				   "node share)";
 		else
 			o->bus_gbs = d;
 	} else if (is_key(opt, "refill")) {
@@ -108,8 +112,8 @@ static int parse_option(struct hw_options *o, const char *opt, const char *what,
 		else
 			o->seek_ms = d;
 	} else if (is_key(opt, "xfer")) {
-		if (sl_parse_double(val, &d) || d <= 0.0 || d > 1e6)
-			expected = "a positive number of MB/s";
+		if (sl_parse_double(val, &d) || d < 0.01 || d > 1e6)
+			expected = "a number of MB/s from 0.01 to 1000000";
 		else
 			o->xfer_mb_s = d;
 	} else if (is_key(opt, "kmem")) {
@@ -149,6 +153,8 @@ static int split_options(const char *name, char *base, struct hw_options *o,
 		return sl_fail(err, "%s: name too long", what);
 	memcpy(base, name, (size_t)(p - name));
 	base[p - name] = 0;
+	char seen[HW_MAX_OPTIONS][64];
+	int nseen = 0;
 	while (*p == ',') {
 		char opt[64];
 		const char *end = strchr(p + 1, ',');
@@ -160,6 +166,16 @@ static int split_options(const char *name, char *base, struct hw_options *o,
 		opt[len] = 0;
 		if (parse_option(o, opt, what, err))
 			return -1;
+		/* a second value would silently win over the first */
+		size_t key = strcspn(opt, "=");
+		for (int i = 0; i < nseen; i++)
+			if (strlen(seen[i]) == key && !strncmp(seen[i], opt, key))
+				return sl_fail(err, "%s: option '%.*s' given twice (expected one)",
+					       what, (int)key, opt);
+		if (nseen == HW_MAX_OPTIONS)
+			return sl_fail(err, "%s: more than %d options", what, HW_MAX_OPTIONS);
+		memcpy(seen[nseen], opt, key);
+		seen[nseen++][key] = 0;
 		p += 1 + len;
 	}
 	return 0;

@@ -522,6 +522,14 @@ SL_TEST(hw_errors_names)
 	CHECK(fails_with("host,kcost=0", "factor"));
 	CHECK(fails_with("host,kcost=fast", "kcost"));
 	CHECK(fails_with("p4dpe-2x2ht,bus=0", "GB/s"));
+	/* so small that every run crawls to the horizon */
+	CHECK(fails_with("p4dpe-2x2ht,bus=1e-300", "from 0.01"));
+	CHECK(fails_with("numaq-16,bw=0.001", "from 0.01"));
+	CHECK(fails_with("xeon-1600ht,xfer=1e-300", "from 0.01"));
+	/* a second value would silently win */
+	CHECK(fails_with("p4dpe-2x2ht,noht,noht", "option 'noht' given twice"));
+	CHECK(fails_with("p4dpe-2x2ht,smt=netburst,ratio=2,smt=off", "option 'smt' given twice"));
+	CHECK(loads_ok("numaq-16,bw=0.01,ratio=2,slit=20"));
 	CHECK(fails_with("p4dpe-2x2ht,ipi=fast", "microseconds"));
 	CHECK(fails_with("azusa-16,arch=itanium", "i386, ia64 or x86_64"));
 	CHECK(fails_with("host,arch=", "arch"));
