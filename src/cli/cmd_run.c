@@ -11,9 +11,11 @@
  * column per policy, per machine and metric.  A plain run - one machine,
  * one workload spec, no --metric - prints the per-metric table as always.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/outfile.h"
 #include "cli/cli.h"
@@ -115,6 +117,35 @@ static int parse_one(int argc, char **argv, int *i, struct run_args *a, struct s
 			      "--rtapp-logdir or --shard", err);
 }
 
+/* The directory a path's last name is in ("." for a bare name). */
+static bool parent_of(const char *path, struct stat *st)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4200];
+
+	if (!slash)
+		return !stat(".", st);
+	snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return !stat(dir, st);
+}
+
+/* Whether two output paths name one directory entry, which the second
+ * output would replace (outfile.h renames over a name; a stream such as
+ * /dev/null is written by both, replaced by neither). */
+static bool same_file(const char *x, const char *y)
+{
+	struct stat sx, dx, dy;
+	const char *bx = strrchr(x, '/') ? strrchr(x, '/') + 1 : x;
+	const char *by = strrchr(y, '/') ? strrchr(y, '/') + 1 : y;
+
+	if (!stat(x, &sx) && !S_ISREG(sx.st_mode))
+		return false;
+	if (!strcmp(x, y))
+		return true;
+	return !strcmp(bx, by) && parent_of(x, &dx) && parent_of(y, &dy) &&
+	       dx.st_dev == dy.st_dev && dx.st_ino == dy.st_ino;
+}
+
 static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *err)
 {
 	for (int i = 1; i < argc; i++)
@@ -136,8 +167,13 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *
 	if (a->trace && a->html && !strcmp(a->trace, "-") && !strcmp(a->html, "-"))
 		return sl_fail(err, "run: --trace - and --html - (expected at most one on standard "
 			       "output)");
+	if (a->trace && a->html && strcmp(a->trace, "-") && same_file(a->trace, a->html))
+		return sl_fail(err, "run: --trace and --html both name '%s' (the second would "
+			       "replace the first; expected two files)", a->html);
 	if (a->trace && a->reps > 1)
 		return sl_fail(err, "run: --trace records one run: give -r 1 (got %d)", a->reps);
+	if (cli_check_seeds("run", a->reps, a->seed, err))
+		return -1;
 	if (cli_shard_check("run", &a->format, a->given.format,
 			    a->trace ? "--trace" : a->html ? "--html" : NULL, err))
 		return -1;

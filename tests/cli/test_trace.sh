@@ -97,6 +97,9 @@ check "a named pipe stays a pipe" test -p "$tmp/fifo"
 check "the trace went through the pipe" cmp -s "$tmp/fifo.out" "$tmp/link.txt"
 expect_exit 2 "$S" run -m $M -p o1 -w $W --trace "$tmp"
 expect_err "is a directory"
+# one name for the trace and the page: the second would replace the first
+expect_exit 2 "$S" run -m $M -p o1 -w $W --trace "$tmp/same.txt" --html "$tmp/./same.txt"
+expect_err "both name '$tmp/./same.txt'"
 # a signal during the run: the temporary file is removed, and the run ends
 # by the signal
 for sig in SIGINT SIGTERM; do
