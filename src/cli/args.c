@@ -296,17 +296,6 @@ int cli_once(const char *cmd, const char **slot, const char *opt, const char *va
 	return 0;
 }
 
-int cli_check_seeds(const char *cmd, int reps, uint64_t seed, struct sl_err *err)
-{
-	if (reps > 1 && seed > (uint64_t)LONG_MAX - (uint64_t)(reps - 1))
-		return sl_fail(err, "%s: -s %llu with -r %d: the last repetition's seed would be "
-			       "%llu, past %ld (expected -s at most %llu)", cmd,
-			       (unsigned long long)seed, reps,
-			       (unsigned long long)(seed + (uint64_t)(reps - 1)), LONG_MAX,
-			       (unsigned long long)((uint64_t)LONG_MAX - (uint64_t)(reps - 1)));
-	return 0;
-}
-
 int cli_reps_seed_format(const char *cmd, int argc, char **argv, int *i, int *reps,
 			 uint64_t *seed, enum sl_format *format, struct cli_given *given,
 			 struct sl_err *err)

@@ -81,10 +81,6 @@ struct cli_given {
 int cli_reps_seed_format(const char *cmd, int argc, char **argv, int *i, int *reps,
 			 uint64_t *seed, enum sl_format *format, struct cli_given *given,
 			 struct sl_err *err);
-/* Once -r and -s are both known: repetition i runs with seed + i, and the
- * last one's must be a seed -s accepts, or that run could not be repeated
- * alone.  -1 with err set. */
-int cli_check_seeds(const char *cmd, int reps, uint64_t seed, struct sl_err *err);
 /* --max-mem SIZE (base/memsize.h), given at most once: sets the memory
  * limit runs are checked against.  1 matched, 0 another argument, -1
  * with err set. */

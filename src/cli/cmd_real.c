@@ -215,8 +215,6 @@ int cmd_real(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		if (parse_one(argc, argv, &i, &a, &err))
 			return cli_report(&err);
-	if (cli_check_seeds("real", a.reps, a.seed, &err))
-		return cli_report(&err);
 	if (cli_real_setup("real", a.workload, a.cpus, &w, &params, &env, &err))
 		return cli_report(&err);
 	sl_real_spec_text(w, &params, spec, sizeof(spec));

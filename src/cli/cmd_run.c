@@ -172,8 +172,6 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct sl_err *
 			       "replace the first; expected two files)", a->html);
 	if (a->trace && a->reps > 1)
 		return sl_fail(err, "run: --trace records one run: give -r 1 (got %d)", a->reps);
-	if (cli_check_seeds("run", a->reps, a->seed, err))
-		return -1;
 	if (cli_shard_check("run", &a->format, a->given.format,
 			    a->trace ? "--trace" : a->html ? "--html" : NULL, err))
 		return -1;

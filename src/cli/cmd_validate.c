@@ -382,7 +382,8 @@ int cmd_validate(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		if (parse_one(argc, argv, &i, &a, &err))
 			return cli_report(&err);
-	if (cli_check_seeds("validate", a.reps, a.seed, &err))
+	/* its sweep comes after the real runs: the seeds first */
+	if (sl_sweep_check_seeds(a.reps, a.seed, &err))
 		return cli_report(&err);
 	if (cli_real_setup("validate", a.workload, NULL, &w, &params, &env, &err) ||
 	    (a.calibrate && cli_calibrate_check(a.machine, &err)))

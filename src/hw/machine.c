@@ -47,9 +47,23 @@
 #include "base/spec.h"
 
 #define MAX_BASE 4096
-#define HW_MAX_OPTIONS 16	/* more than the options there are */
 
 static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N, bw=B, bus=GBS, refill=F, kcost=F, ipi=US, seek=MS, xfer=MBS, kmem=N|local, arch=i386|ia64|x86_64";
+
+/* Every option's key, in options_help's order: a key's index is its bit
+ * in split_options's set of the options seen. */
+static const char *const option_keys[] = { "noht", "smt", "ratio", "slit", "bw", "bus", "refill",
+					    "kcost", "ipi", "seek", "xfer", "kmem", "arch" };
+
+static int option_index(const char *opt)
+{
+	size_t key = strcspn(opt, "=");
+
+	for (int i = 0; i < (int)(sizeof(option_keys) / sizeof(option_keys[0])); i++)
+		if (strlen(option_keys[i]) == key && !strncmp(option_keys[i], opt, key))
+			return i;
+	return -1;
+}
 
 static bool is_key(const char *opt, const char *key)
 {
@@ -153,8 +167,7 @@ static int split_options(const char *name, char *base, struct hw_options *o,
 		return sl_fail(err, "%s: name too long", what);
 	memcpy(base, name, (size_t)(p - name));
 	base[p - name] = 0;
-	char seen[HW_MAX_OPTIONS][64];
-	int nseen = 0;
+	unsigned seen = 0;	/* option_keys' bits */
 	while (*p == ',') {
 		char opt[64];
 		const char *end = strchr(p + 1, ',');
@@ -166,16 +179,14 @@ static int split_options(const char *name, char *base, struct hw_options *o,
 		opt[len] = 0;
 		if (parse_option(o, opt, what, err))
 			return -1;
-		/* a second value would silently win over the first */
-		size_t key = strcspn(opt, "=");
-		for (int i = 0; i < nseen; i++)
-			if (strlen(seen[i]) == key && !strncmp(seen[i], opt, key))
-				return sl_fail(err, "%s: option '%.*s' given twice (expected one)",
-					       what, (int)key, opt);
-		if (nseen == HW_MAX_OPTIONS)
-			return sl_fail(err, "%s: more than %d options", what, HW_MAX_OPTIONS);
-		memcpy(seen[nseen], opt, key);
-		seen[nseen++][key] = 0;
+		/* a second value would silently win over the first (parse_option
+		 * has refused any key not in option_keys) */
+		int k = option_index(opt);
+		unsigned bit = k >= 0 ? 1u << k : 0;
+		if (seen & bit)
+			return sl_fail(err, "%s: option '%.*s' given twice (expected one)", what,
+				       (int)strcspn(opt, "="), opt);
+		seen |= bit;
 		p += 1 + len;
 	}
 	return 0;

@@ -12,6 +12,7 @@
 #include "base/readfile.h"
 #include "report/compare_stats.h"
 #include "report/json_member.h"
+#include "report/json_text.h"
 #include "report/stats.h"
 
 /* ---- cells ---- */
@@ -215,18 +216,14 @@ static int load_experiments(struct sl_cmp_file *f, struct json_object *exps, str
 int sl_cmp_load_text(struct sl_cmp_file *f, const char *path, const char *text,
 		     struct sl_err *err)
 {
-	struct json_tokener *tok = json_tokener_new();
 	struct json_object *root, *runs, *exps;
 	int rc = -1;
 
 	memset(f, 0, sizeof(*f));
 	f->path = sl_xstrdup(path);
-	root = json_tokener_parse_ex(tok, text, (int)strlen(text) + 1);
-	if (!root) {
-		sl_fail(err, "%s: not JSON (%s)", path,
-			json_tokener_error_desc(json_tokener_get_error(tok)));
-		goto out;
-	}
+	root = sl_json_parse_text(path, text, strlen(text), err);
+	if (!root)
+		return -1;
 	if (!json_object_is_type(root, json_type_object))
 		sl_fail(err, "%s: expected a JSON object (a result of run, real or reproduce "
 			"-o json)", path);
@@ -241,9 +238,7 @@ int sl_cmp_load_text(struct sl_cmp_file *f, const char *path, const char *text,
 			"real or reproduce -o json)", path);
 	if (!rc && !f->ncells)
 		rc = sl_fail(err, "%s: no results in it", path);
-out:
 	json_object_put(root);
-	json_tokener_free(tok);
 	return rc;
 }
 

@@ -19,6 +19,7 @@
 #include "policy/policy.h"
 #include "report/experiment_data.h"
 #include "report/experiment_lines.h"
+#include "report/json_text.h"
 #include "report/spec_list.h"
 #include "workload/workload.h"
 
@@ -842,45 +843,6 @@ static int parse_fields(const struct ctx *c, struct json_object *root, struct sl
 }
 
 /* Line number (1-based) of byte offset `off` in text. */
-static int line_of(const char *text, size_t off)
-{
-	int line = 1;
-
-	for (size_t i = 0; i < off && text[i]; i++)
-		line += text[i] == '\n';
-	return line;
-}
-
-static struct json_object *parse_json(const struct ctx *c, const char *text)
-{
-	struct json_tokener *tok = json_tokener_new();
-	size_t len = strlen(text), end;
-	struct json_object *root = json_tokener_parse_ex(tok, text, (int)len);
-	enum json_tokener_error jerr = json_tokener_get_error(tok);
-
-	end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	if (!root || jerr != json_tokener_success) {
-		if (jerr == json_tokener_continue)
-			sl_fail(c->err, "%s:%d: invalid JSON (unexpected end of file)",
-				c->path, line_of(text, len));
-		else
-			sl_fail(c->err, "%s:%d: invalid JSON (%s)", c->path,
-				line_of(text, end), json_tokener_error_desc(jerr));
-		json_object_put(root);
-		return NULL;
-	}
-	while (end < len && strchr(" \t\r\n", text[end]))
-		end++;
-	if (end < len) {
-		sl_fail(c->err, "%s:%d: invalid JSON (text after the top-level object)",
-			c->path, line_of(text, end));
-		json_object_put(root);
-		return NULL;
-	}
-	return root;
-}
-
 static int parse(struct sl_experiment *e, const char *name, struct ctx *c)
 {
 	struct json_object *root;
@@ -889,7 +851,7 @@ static int parse(struct sl_experiment *e, const char *name, struct ctx *c)
 	memset(e, 0, sizeof(*e));
 	e->name = sl_xstrdup(name);
 	e->path = sl_xstrdup(c->path);
-	root = parse_json(c, c->text);
+	root = sl_json_parse_text(c->path, c->text, strlen(c->text), c->err);
 	if (!root) {
 		sl_experiment_free(e);
 		return -1;

@@ -12,6 +12,7 @@
 
 #include "base/readfile.h"
 #include "report/json_member.h"
+#include "report/json_text.h"
 
 static int int_member(struct json_object *o, const char *key, long lo, long hi, long *out)
 {
@@ -173,19 +174,8 @@ static struct json_object *read_json(const char *path, struct sl_err *err)
 	char *text = sl_read_text(path, SL_SHARD_MAX_FILE, what, "a shard file", &len, err);
 	if (!text)
 		return NULL;
-	struct json_tokener *tok = json_tokener_new();
-	struct json_object *root = json_tokener_parse_ex(tok, text, (int)len);
-	enum json_tokener_error je = json_tokener_get_error(tok);
-	if (root && (je != json_tokener_success || json_tokener_get_parse_end(tok) < len)) {
-		json_object_put(root);	/* something after the object */
-		root = NULL;
-		je = json_tokener_error_parse_unexpected;
-	}
-	if (!root)
-		sl_fail(err, "merge: %s: cannot read it as JSON (%s)", path,
-			je == json_tokener_continue ? "it ends inside the object"
-						    : json_tokener_error_desc(je));
-	json_tokener_free(tok);
+	struct json_object *root = sl_json_parse_text(what, text, len, err);
+
 	free(text);
 	return root;
 }

@@ -3,6 +3,7 @@
  */
 #include "report/sweep.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -15,6 +16,16 @@
 #include "report/run.h"
 #include "report/shard.h"
 
+int sl_sweep_check_seeds(int reps, uint64_t seed, struct sl_err *err)
+{
+	if (reps > 1 && seed > (uint64_t)LONG_MAX - (uint64_t)(reps - 1))
+		return sl_fail(err, "-s %llu with -r %d: the last repetition's seed would be %llu, "
+			       "past %ld (expected -s at most %llu)", (unsigned long long)seed,
+			       reps, (unsigned long long)(seed + (uint64_t)(reps - 1)), LONG_MAX,
+			       (unsigned long long)((uint64_t)LONG_MAX - (uint64_t)(reps - 1)));
+	return 0;
+}
+
 struct sl_sweep *sl_sweep_new(const char *machine, int reps, uint64_t seed,
 			      struct sl_err *err)
 {
@@ -24,6 +35,8 @@ struct sl_sweep *sl_sweep_new(const char *machine, int reps, uint64_t seed,
 		sl_fail(err, "repetitions: %d is out of range [1, %d]", reps, SL_SWEEP_MAX_REPS);
 		return NULL;
 	}
+	if (sl_sweep_check_seeds(reps, seed, err))
+		return NULL;
 	s = sl_xcalloc(1, sizeof(*s));
 	if (sl_machine_load(&s->machine, machine, err)) {
 		free(s);

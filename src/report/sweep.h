@@ -48,6 +48,12 @@ struct sl_sweep {
 	struct sl_event_counts events;	/* events processed by all runs */
 };
 
+/* Repetition i runs with seed + i: the last one's must be a seed -s
+ * accepts (0 to LONG_MAX), or that run could not be repeated alone.  -1
+ * with err set.  sl_sweep_new checks it; a command whose sweep comes after
+ * other work (validate's real runs) checks it first. */
+int sl_sweep_check_seeds(int reps, uint64_t seed, struct sl_err *err);
+
 /* A sweep on `machine` (any name sl_machine_load accepts).  NULL + err. */
 struct sl_sweep *sl_sweep_new(const char *machine, int reps, uint64_t seed,
 			      struct sl_err *err);

@@ -54,7 +54,7 @@ long=$(printf '%05000d' 0 | tr 0 a)
 expect_exit 2 "$S" run -m p4dpe-2x2ht -p o1 -w "spin:seconds=$long"
 expect_err "^schedlab: workload 'spin:seconds=aaa.* \.\.\. aaa.*': parameter too long$"
 # repetition i runs with seed + i: the last seed must be one -s takes
-bad_input "run: -s 9223372036854775807 with -r 2: the last repetition's seed would be 9223372036854775808" \
+bad_input "schedlab: -s 9223372036854775807 with -r 2: the last repetition's seed would be 9223372036854775808" \
 	run -m p4dpe-2x2ht -p o1 -w spin -s 9223372036854775807 -r 2
 expect_exit 0 "$S" run -m p4dpe-2x2ht -p o1 -w spin:seconds=0.01 -s 9223372036854775806 -r 2
 # chat's and hackbench's maxima: their messages' kernel work alone (before

@@ -119,7 +119,7 @@ expect_exit 2 $S merge "$T/m.json" "$T/h0.json" "$T/h1p.json"
 expect_err "point 3 is policy 'sl'"
 printf '{ "schedlab_shard": 1' >"$T/trunc.json"
 expect_exit 2 $S merge "$T/m.json" "$T/trunc.json"
-expect_err "cannot read it as JSON"
+expect_err "merge: .*trunc.json:1: invalid JSON (unexpected end of file)"
 expect_exit 2 timeout 20 $S merge "$T/m.json" /dev/zero
 expect_err "merge: /dev/zero: a NUL byte at offset 0 (expected a shard file)"
 expect_exit 2 $S merge "$T/m.json"

@@ -153,7 +153,7 @@ SL_TEST(compare_bad_input)
 	CHECK(sl_cmp_load_text(&f[0], "x.json", "{ \"runs\": [ { \"rep\": 0 } ] }", &err) &&
 	      err.kind == SL_ERR_INPUT && strstr(err.msg, "x.json: runs[0]"));
 	sl_cmp_free(&f[0]);
-	CHECK(sl_cmp_load_text(&f[0], "x.json", "[1, 2", &err) && strstr(err.msg, "not JSON"));
+	CHECK(sl_cmp_load_text(&f[0], "x.json", "[1, 2", &err) && strstr(err.msg, "x.json:1: invalid JSON"));
 	sl_cmp_free(&f[0]);
 	CHECK(sl_cmp_load_text(&f[0], "x.json", "{ \"schedlab_shard\": 1 }", &err) &&
 	      strstr(err.msg, "merge"));

@@ -592,12 +592,14 @@ static void sls_balance_level(struct sls *s, int cpu, struct sls_level *lv)
 	/* a less loaded CPU of my group pulls; the scan of the span, group
 	 * by group, would stop there.  An idle CPU has no less loaded one,
 	 * and what its walk counts is replaced below: it skips the walk. */
-	for (int c = gr[l].first; mine > 0; c = sl_cpumask_next(&lv->group_cpus[l], c + 1)) {
-		looked++;
-		if (sls_load_of(s, c) < mine)
-			goto out;
-		if (c == gr[l].last)
-			break;
+	if (mine > 0) {
+		for (int c = gr[l].first;; c = sl_cpumask_next(&lv->group_cpus[l], c + 1)) {
+			looked++;
+			if (sls_load_of(s, c) < mine)
+				goto out;
+			if (c == gr[l].last)
+				break;
+		}
 	}
 	looked = lv->span_weight;
 	/* the busiest group other than mine (the first of equals) */
