@@ -285,6 +285,28 @@ SL_TEST(domains_hierarchy_2x2_ht)
 	sl_sim_destroy(r.sim);
 }
 
+/* dependent_sleeper, wake_sleeping_dependent and wake_priority_sleeper are
+ * CONFIG_SCHED_SMT's (2.6.12.1 kernel/sched.c), which ia64's defconfig
+ * leaves out: smt_nice defaults off there, as wake_idle does. */
+SL_TEST(domains_smt_nice_follows_config_sched_smt)
+{
+	static const struct { const char *machine, *policy; bool on; } want[] = {
+		{ "pack:2 core:1 pu:2", "domains", true },
+		{ "pack:2 core:1 pu:2,arch=x86_64", "domains", true },
+		{ "pack:2 core:1 pu:2,arch=ia64", "domains", false },
+		{ "pack:2 core:1 pu:2,arch=ia64", "domains:smt_nice=on", true },
+		{ "pack:2 core:1 pu:2", "domains:version=w26", false },
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct sdt_run r;
+		if (!sdt_start(&r, want[i].machine, want[i].policy, 0))
+			return;
+		CHECKF(sdt_sched(&r)->smt_nice == want[i].on, "%s on %s: smt_nice %d",
+		       want[i].policy, want[i].machine, sdt_sched(&r)->smt_nice);
+		sl_sim_destroy(r.sim);
+	}
+}
+
 SL_TEST(domains_hierarchy_numa_and_smp)
 {
 	struct sdt_run r;

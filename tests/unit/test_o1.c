@@ -19,6 +19,7 @@
 #include "policy/policy.h"
 #include "policy/prio_array.h"
 #include "policy/runqueue_credit.h"
+#include "policy/timeslice_rr.h"
 #include "sim/sim.h"
 #include "test.h"
 #include "test_o1_script.h"
@@ -732,6 +733,18 @@ SL_TEST(o1_runqueue_credit_as_written)
 	CHECK(sl_runqueue_credit(1000000, 30) == 296875);
 	CHECK(sl_runqueue_credit(1000000, 100) == 1000000);
 	CHECK(sl_runqueue_credit(127, 30) == 37);
+}
+
+/* scheduler_tick's round robin in unsigned int (2.6.11/2.6.12.1
+ * task_timeslice, p->time_slice): a task holding 16 ticks more than its
+ * 40-tick timeslice has used 2^32 - 16, a multiple of 40. */
+SL_TEST(o1_timeslice_rr_test_is_unsigned)
+{
+	CHECK(sl_timeslice_rr_due(100, 60, 40));	/* used 40 */
+	CHECK(!sl_timeslice_rr_due(100, 70, 40));	/* used 30 */
+	CHECK(!sl_timeslice_rr_due(100, 20, 40));	/* used 80, 20 left: too little */
+	CHECK(sl_timeslice_rr_due(40, 56, 40));		/* used -16: wraps to 0 mod 40 */
+	CHECK(!sl_timeslice_rr_due(40, 50, 40));	/* used -10: 2^32 - 10, 6 mod 40 */
 }
 
 /*

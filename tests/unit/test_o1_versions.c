@@ -57,6 +57,12 @@ SL_TEST(o1_arch_constants)
 			100, 3, 7));
 	CHECK(o1vt_arch("node:2 pack:1 core:2 pu:1,arch=i386", "o1:version=2.5.59", 1000, 2,
 			100));
+	/* i386 2.6 (2.6.11 smp_tune_scheduling): the milliseconds plus one, not
+	 * scaled by HZ (fixed at 1000 there); 2.5 scaled them (5 ms: 0 ticks
+	 * at HZ 100) */
+	CHECK(o1vt_arch("numaq-16", "o1:version=2.6.0", 1000, 6, 100));
+	CHECK(o1vt_arch("numaq-16", "o1:version=2.6.0,hz=100", 100, 6, 100));
+	CHECK(o1vt_arch("numaq-16", "o1:version=2.5.59,hz=100", 100, 0, 100));
 }
 
 SL_TEST(o1_version_rows)

@@ -14,8 +14,11 @@
  * Knobs (each value is checked by the spec binder; combinations here):
  *   version           2.6.12 | w26
  *   hz, scan_ns       as for o1
- *   smt_nice          dependent_sleeper on/off (default: on for 2.6.12, off
- *                     for w26)
+ *   smt_nice          dependent_sleeper on/off (default: on for 2.6.12 on
+ *                     i386 and x86_64, off on ia64, whose kernel has no
+ *                     CONFIG_SCHED_SMT (see wake_idle) and so neither
+ *                     dependent_sleeper nor wake_priority_sleeper; off for
+ *                     w26)
  *   per_cpu_gain      the SMT level's per_cpu_gain (default 25 for 2.6.12,
  *                     15 for w26, the 2.6.6-era value; only with smt_nice)
  *   smt_cache_hot_ms  the SMT level's cache_hot_time: 0 in w26 and 2.6.12,
@@ -64,7 +67,8 @@ static const struct sl_param_def domains_knobs[] = {
 		 "(default: the machine's costs of a pick and of examining one item)" },
 	{ .name = "smt_nice", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "on|off",
 	  .doc = "dependent_sleeper: an SMT sibling idles rather than run a much less "
-		 "important task (default: on for 2.6.12, off for w26)" },
+		 "important task (default: on for 2.6.12 on i386 and x86_64, off on ia64, "
+		 "whose defconfig has no CONFIG_SCHED_SMT; off for w26)" },
 	{ .name = "per_cpu_gain", .type = SL_PARAM_INT, .def = NULL, .min = 0, .max = 100,
 	  .doc = "percent a second SMT thread adds, for smt_nice (default: 25 for 2.6.12, "
 		 "15 for w26 as in the 2.6.6 era)" },
@@ -149,7 +153,10 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	s->tick_ns = SL_SEC / s->hz;
 	s->scan_ns = sl_param_int_or(knobs, "scan_ns", sl_cost_scan(sim, 1));
 	s->pick_ns = sl_param_int_or(knobs, "scan_ns", sl_cost_pick(sim));
-	s->smt_nice = sl_param_user_on(knobs, "smt_nice", v->smt_nice);
+	/* dependent_sleeper, wake_sleeping_dependent and wake_priority_sleeper
+	 * are all inside #ifdef CONFIG_SCHED_SMT (2.6.12.1 kernel/sched.c) */
+	s->smt_nice = sl_param_user_on(knobs, "smt_nice",
+				       v->smt_nice && sl_arch_sched_smt_2612(s->topo->arch));
 	s->ulong_bits = sl_arch_ulong_knob_bits(s->topo->arch, sl_param_choice(knobs, "ulong"));
 	s->wake_idle = sl_param_user_on(knobs, "wake_idle", sl_arch_sched_smt_2612(s->topo->arch));
 	domains_levels(s, knobs);

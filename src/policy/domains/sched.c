@@ -64,6 +64,7 @@
 #include "policy/kernel_arch.h"
 #include "policy/o1/core.h"
 #include "policy/runqueue_credit.h"
+#include "policy/timeslice_rr.h"
 #include "sim/sim.h"
 
 #define SD_NICE0_PRIO 120
@@ -338,9 +339,8 @@ static void sd_task_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, struct
 			sd_enqueue(rq->active, p);
 		return;
 	}
-	int g = sd_granularity(s, p);
-	int used = sd_task_timeslice(s, p) - p->time_slice;
-	if (sd_task_interactive(s, p) && used % g == 0 && p->time_slice >= g) {
+	if (sd_task_interactive(s, p) &&
+	    sl_timeslice_rr_due(sd_task_timeslice(s, p), p->time_slice, sd_granularity(s, p))) {
 		/* to the tail of its list; 2.6.0 (w26) recomputes its priority
 		 * first, 2.6.11/2.6.12.1 keep it until it sleeps or its slice
 		 * runs out (scheduler_tick: requeue_task) */

@@ -41,6 +41,7 @@
  *     the slice expiry only, not the rebalance_tick at its end.
  */
 #include "policy/o1/core.h"
+#include "policy/timeslice_rr.h"
 #include "sim/sim.h"
 
 /* The slice ran out: back to the expired array, or to the tail of the
@@ -69,10 +70,8 @@ static void o1_expire(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, struct
 static void o1_round_robin(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq,
 			   struct o1_task *p, int cpu)
 {
-	int g = o1_granularity(s, p);
-	int used = o1_task_timeslice(s, p) - p->time_slice;
-
-	if (!o1_task_interactive(s, p) || used % g || p->time_slice < g)
+	if (!o1_task_interactive(s, p) ||
+	    !sl_timeslice_rr_due(o1_task_timeslice(s, p), p->time_slice, o1_granularity(s, p)))
 		return;
 	o1_dequeue(p);
 	sl_resched(sim, cpu);

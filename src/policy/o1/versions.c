@@ -162,8 +162,10 @@ const struct o1_version *o1_version_find(const char *name)
  * i386: cacheflush_time = (cpu_khz>>10) * (L2 kB<<10) / 350 cycles, the
  * time to refill the L2 at an assumed 350 MB/s (16 kB at 100 MB/s when
  * the L2 size is unknown).  2.5 divided by cpu_khz and scaled by
- * HZ/1000; 2.6.0-test1 onwards adds one (a 512 kB P4 Xeon: 1 tick on
- * 2.5, 2 on 2.6).
+ * HZ/1000; 2.6.0-test1 onwards adds one and no longer scales (2.6.11
+ * `cache_decay_ticks = (long)cacheflush_time/cpu_khz + 1`: i386's HZ was
+ * fixed at 1000, so the milliseconds were ticks; a 512 kB P4 Xeon: 1 tick
+ * on 2.5, 2 on 2.6; at a what-if hz=100, 2 ticks of 10 ms).
  * x86_64 (2.6.11 arch/x86_64/kernel/smpboot.c): the same at 1000 MB/s,
  * scaled by HZ/1000, without the one.
  * ia64 (2.6.11 arch/ia64/kernel/smpboot.c): 10 ticks whatever the CPU,
@@ -184,8 +186,6 @@ int o1_cache_decay_ticks(const struct sl_topo *topo, const struct o1_version *v,
 	else
 		flush = (khz >> 10) * (16ULL << 10) / 100;
 	long long ms = (long long)(flush / khz);
-	long long ticks = ms * hz / 1000;
-	if (plus_one)
-		ticks += 1;
+	long long ticks = plus_one ? ms + 1 : ms * hz / 1000;
 	return ticks > 100000 ? 100000 : (int)ticks;
 }

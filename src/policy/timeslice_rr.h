@@ -1,0 +1,30 @@
+/*
+ * timeslice_rr.h - scheduler_tick's round robin of interactive tasks
+ * (2.6.0's TIMESLICE_GRANULARITY, kept in 2.6.11 and 2.6.12.1): an
+ * interactive task that has used a multiple of its granularity, with at
+ * least that much slice left, goes to the tail of its list.
+ *
+ * The test in the kernel's own types: task_timeslice() and p->time_slice
+ * are unsigned int (2.6.11 and 2.6.12.1 include/linux/sched.h), so the
+ * slice used wraps when a task holds more than its own timeslice (after
+ * set_user_nice to a higher nice, which keeps the slice, or after
+ * sched_exit gave a parent back a child's larger slice): (2^32 - 16) % 40
+ * is 0 where -16 % 40 is not.  Read in 2.6.11 and 2.6.12.1 kernel/sched.c
+ * scheduler_tick(); the 2.6.0 tree is not at hand, and o1's 2.6.0 takes
+ * the same form.
+ */
+#ifndef SL_POLICY_TIMESLICE_RR_H
+#define SL_POLICY_TIMESLICE_RR_H
+
+#include <stdbool.h>
+
+/* Whether the slice used so far (timeslice - time_slice, unsigned) is a
+ * whole number of granularities `g` (> 0) and `g` of the slice is left. */
+static inline bool sl_timeslice_rr_due(int timeslice, int time_slice, int g)
+{
+	unsigned used = (unsigned)timeslice - (unsigned)time_slice;
+
+	return used % (unsigned)g == 0 && time_slice >= g;
+}
+
+#endif
