@@ -182,6 +182,10 @@ struct linux24 {
 	 * NULL once it has) */
 	sl_time sched_end[SL_MAX_CPUS];
 	struct linux24_task *sched_prev[SL_MAX_CPUS];
+	/* when the CPU's last other stretch with runqueue_lock taken ends (a
+	 * wakeup's, __schedule_tail's), and whether its one tick was taken */
+	sl_time irqs_off_end[SL_MAX_CPUS];
+	bool irqs_off_ticked[SL_MAX_CPUS];
 };
 
 #define LINUX24_NO_MM INT_MIN
@@ -421,6 +425,28 @@ static int linux24_reschedule_idle(struct sl_sim *sim, struct linux24 *s,
 	return looked;
 }
 
+/*
+ * cpu keeps interrupts off for `len` from now, in the context of the task
+ * running there (spin_lock_irqsave on runqueue_lock in try_to_wake_up and
+ * __schedule_tail: the spin and the hold).  The timer interrupt stays
+ * pending meanwhile and is taken once, at the unlock: the first tick
+ * inside counts down that task's quantum, the others are lost
+ * (linux24_tick).  A stretch that begins inside another (charges queued
+ * at one instant: a wake_up's wakeups under its wait queue's irqsave)
+ * extends it: one stretch, one tick.
+ */
+static void linux24_irqs_off(struct sl_sim *sim, struct linux24 *s, int cpu, sl_time len)
+{
+	sl_time now = sl_now(sim);
+
+	if (now >= s->irqs_off_end[cpu]) {
+		s->irqs_off_end[cpu] = now + len;
+		s->irqs_off_ticked[cpu] = false;
+	} else if (now + len > s->irqs_off_end[cpu]) {
+		s->irqs_off_end[cpu] = now + len;
+	}
+}
+
 /* try_to_wake_up() and wake_up_forked_process(): queue, then place. */
 static void linux24_activate(struct sl_sim *sim, struct linux24 *s, struct linux24_task *p,
 			     int this_cpu, bool sync)
@@ -431,7 +457,9 @@ static void linux24_activate(struct sl_sim *sim, struct linux24 *s, struct linux
 	/* a sync waker is about to sleep: its own CPU will pick p up */
 	if (!sync || !sl_cpumask_test(&p->task->allowed, this_cpu))
 		looked = linux24_reschedule_idle(sim, s, p);
-	sl_charge_locked(sim, this_cpu, &s->runqueue_lock, (1 + looked) * s->scan_ns);
+	sl_time hold = (1 + looked) * s->scan_ns;
+	sl_time wait = sl_charge_locked(sim, this_cpu, &s->runqueue_lock, hold);
+	linux24_irqs_off(sim, s, this_cpu, wait + hold);
 }
 
 /* ---- ops ---- */
@@ -645,7 +673,9 @@ static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_
 		lp->has_cpu = -1;
 		if (!yielded) {
 			int looked = linux24_reschedule_idle(sim, s, lp);
-			sl_charge_locked(sim, cpu, &s->runqueue_lock, looked * s->scan_ns);
+			sl_time hold = looked * s->scan_ns;
+			sl_time wait = sl_charge_locked(sim, cpu, &s->runqueue_lock, hold);
+			linux24_irqs_off(sim, s, cpu, wait + hold);
 		}
 	}
 	return next ? next->task : NULL;
@@ -674,7 +704,10 @@ static void linux24_tick(struct sl_sim *sim, int cpu)
 	 * timer interrupt stays pending while they are off).  Without this a
 	 * CPU that waited longer than a quantum for the lock switched in a
 	 * task whose counter ran out before it ran: on 1,024 CPUs a
-	 * hackbench never made progress again. */
+	 * hackbench never made progress again.  The same holds for the
+	 * stretches of a wakeup and of __schedule_tail (linux24_irqs_off),
+	 * in the running task's context: without it a waker spinning for the
+	 * lock lost its whole quantum in one wakeup. */
 	if (sl_now(sim) < s->sched_end[cpu]) {
 		struct linux24_task *prev = s->sched_prev[cpu];
 		if (prev) {
@@ -682,6 +715,11 @@ static void linux24_tick(struct sl_sim *sim, int cpu)
 			linux24_count_tick(sim, prev);
 		}
 		return;
+	}
+	if (sl_now(sim) < s->irqs_off_end[cpu]) {
+		if (s->irqs_off_ticked[cpu])
+			return;
+		s->irqs_off_ticked[cpu] = true;
 	}
 	struct sl_task *t = s->curr[cpu];
 	if (t)
