@@ -43,6 +43,15 @@ static inline unsigned sl_arch_hz_26(enum sl_arch arch)
 	return arch == SL_ARCH_IA64 ? 1024 : 1000;
 }
 
+/* 2.6.12.1's CLOCK_TICK_RATE, from which TICK_NSEC follows
+ * (sl_tick_nsec): the PIT's 1193182 Hz on i386 (asm-i386/timex.h, not an
+ * AMD Elan) and x86_64 (PIT_TICK_RATE); ia64's "totally virtual" HZ *
+ * 100000, chosen so that a jiffy is exact (asm-ia64/timex.h). */
+static inline uint64_t sl_arch_clock_tick_rate_2612(enum sl_arch arch, unsigned hz)
+{
+	return arch == SL_ARCH_IA64 ? (uint64_t)hz * 100000 : 1193182;
+}
+
 /* 2.4's PROC_CHANGE_PENALTY: goodness()'s bonus for staying put. */
 static inline int sl_arch_proc_change_penalty(enum sl_arch arch)
 {

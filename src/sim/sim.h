@@ -184,6 +184,8 @@ struct sl_timers {
 	sl_time rt_busywait_ns;	/* JIFFY: a real-time task's sleep of at most this
 				 * busy-waits (2.4 udelay); 0: none does */
 	sl_time slack_ns;	/* HRTIMER: SCHED_OTHER's timer_slack_ns */
+	sl_time jiffy_nsec;	/* JIFFY: the ns a sleep is divided by into jiffies
+				 * (2.6.11+ TICK_NSEC, sl_tick_nsec); 0: the tick's */
 };
 void sl_set_timers(struct sl_sim *sim, const struct sl_timers *timers);
 /* The kernels' timers (sim/timers.c), each with 6.12's slack for the
@@ -194,6 +196,9 @@ void sl_set_timers(struct sl_sim *sim, const struct sl_timers *timers);
 					    .slack_ns = SL_TIMER_SLACK_NS })
 #define SL_TIMERS_2_6 ((struct sl_timers){ .kind = SL_TIMERS_JIFFY, .slack_ns = SL_TIMER_SLACK_NS })
 #define SL_TIMERS_6_12 ((struct sl_timers){ .kind = SL_TIMERS_HRTIMER, .slack_ns = SL_TIMER_SLACK_NS })
+/* 2.6.11+'s TICK_NSEC (include/linux/jiffies.h): the length of a jiffy as
+ * the timer chip counts it, from its CLOCK_TICK_RATE (LATCH, ACTHZ). */
+sl_time sl_tick_nsec(uint64_t clock_tick_rate, unsigned hz);
 /* A kernel's timers with the kind the `timers` knob chose. */
 void sl_set_timers_as(struct sl_sim *sim, struct sl_timers timers, int kind_choice);
 

@@ -62,13 +62,32 @@ void sl_set_timers_as(struct sl_sim *sim, struct sl_timers timers, int kind_choi
 	sl_set_timers(sim, &timers);
 }
 
-/* JIFFY: the jiffy a sleep of ns asked for now expires in. */
+/* JIFFY: the jiffy a sleep of ns asked for now expires in.
+ * timespec_to_jiffies rounds up against TICK_NSEC where the kernel has it
+ * (2.6.11 and 2.6.12.1 include/linux/jiffies.h: the PIT's real period,
+ * 999,848 ns at HZ 1000 on i386, so n whole ms are n + 1 jiffies); its
+ * fixed-point form is taken as the ceiling it stands for. */
 static int64_t jiffy_expiry(const struct sl_sim *sim, sl_time ns)
 {
+	sl_time per = sim->timers.jiffy_nsec > 0 ? sim->timers.jiffy_nsec : sim->tick_ns;
 	int64_t now_j = sim->now / sim->tick_ns;
-	int64_t want = (ns + sim->tick_ns - 1) / sim->tick_ns;	/* timespec_to_jiffies */
+	int64_t want = (ns + per - 1) / per;	/* timespec_to_jiffies */
 
 	return now_j + want + (ns > 0);
+}
+
+/* SH_DIV of 2.6.12.1 include/linux/jiffies.h: nom / den << lsh, rounded. */
+static uint64_t sh_div(uint64_t nom, uint64_t den, unsigned lsh)
+{
+	return ((nom / den) << lsh) + (((nom % den) << lsh) + den / 2) / den;
+}
+
+sl_time sl_tick_nsec(uint64_t clock_tick_rate, unsigned hz)
+{
+	uint64_t latch = (clock_tick_rate + hz / 2) / hz;
+	uint64_t acthz = sh_div(clock_tick_rate, latch, 8);
+
+	return (sl_time)sh_div(1000000000ULL, acthz, 8);
 }
 
 sl_time sl__nanosleep_wait(const struct sl_sim *sim, int cpu, const struct sl_task *t,

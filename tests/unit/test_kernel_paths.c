@@ -105,6 +105,25 @@ SL_TEST(engine_nanosleep_ends_at_a_tick_of_its_cpu)
 	CHECKF(at == 3800 * SL_USEC, "sleep: woke at %lld", (long long)at);
 }
 
+/* 2.6.11+ timespec_to_jiffies divides by TICK_NSEC, the PIT's real jiffy
+ * (2.6.12.1 include/linux/jiffies.h: LATCH 1193, ACTHZ, 999,848 ns at HZ
+ * 1000 on i386): 2 ms are 3 jiffies, + 1, from jiffy 2 so jiffy 6; 1.5 ms
+ * stay 2 + 1.  ia64's virtual CLOCK_TICK_RATE (HZ * 100000) makes its
+ * jiffy 1e9 / 1024 to the ns, rounded. */
+SL_TEST(engine_nanosleep_rounds_against_tick_nsec)
+{
+	CHECK(sl_tick_nsec(1193182, 1000) == 999848);
+	CHECK(sl_tick_nsec(1193182, 100) == 10000000);	/* LATCH 11932: exact */
+	CHECK(sl_tick_nsec(102400000, 1024) == 976563);
+	struct sl_timers wheel = { .kind = SL_TIMERS_JIFFY,
+				   .jiffy_nsec = sl_tick_nsec(1193182, 1000) };
+	long sw;
+	sl_time at = sleep_ends(&wheel, SL_TICK_SYNC, 1, sl_act_nanosleep(2 * SL_MSEC), false, &sw);
+	CHECKF(at == 6 * SL_MSEC + 1, "2 ms: woke at %lld", (long long)at);
+	at = sleep_ends(&wheel, SL_TICK_SYNC, 1, sl_act_nanosleep(1500 * SL_USEC), false, &sw);
+	CHECKF(at == 5 * SL_MSEC + 1, "1.5 ms: woke at %lld", (long long)at);
+}
+
 /* 2.4.27: one list, run at IRQ0's jiffy start whatever the local ticks'
  * phases; a real-time task's sleep of 2 ms or less is a udelay and never
  * sleeps, a longer one sleeps as any. */

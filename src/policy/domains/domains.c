@@ -189,7 +189,13 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	sd_memo_init(s);
 	sl_set_hz(sim, s->hz);
 	sl_set_tick_mode(sim, sl_arch_tick_knob(knobs, sl_arch_tick_26(s->topo->arch)));
-	sl_set_timers_as(sim, SL_TIMERS_2_6, sl_param_choice(knobs, "timers"));
+	struct sl_timers timers = SL_TIMERS_2_6;
+	/* 2.6.12's timespec_to_jiffies divides by TICK_NSEC; w26 keeps the
+	 * tick's length, as o1's 2.6.0 (no 2.6.0 tree at hand) */
+	if (s->base_2612)
+		timers.jiffy_nsec = sl_tick_nsec(sl_arch_clock_tick_rate_2612(s->topo->arch, s->hz),
+						 s->hz);
+	sl_set_timers_as(sim, timers, sl_param_choice(knobs, "timers"));
 	sl_set_pipes(sim, s->v->pipes);
 	sl_set_sockets(sim, s->v->sockets);
 	sl_set_kernel_preempt(sim, sl_arch_preempt_knob(s->topo->arch,
