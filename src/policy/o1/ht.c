@@ -77,7 +77,13 @@
  *     is not modelled: e6 has the stock 2.5.59 constants.
  *   - Without SMT, f3 and e6 keep the stock wakeup and pull_task rules;
  *     from a9 on wake_up_cpu is used (A9 applies its equal-priority rule
- *     on non-HT builds too).
+ *     on non-HT builds too).  With SMT a pulled task goes through
+ *     wake_up_cpu in every version: read in A9 (pull_task -> wake_up_cpu),
+ *     taken for F3 and E6 (UNVERIFIED), which drops 2.5.33's
+ *     equal-priority, longer-slice preemption of a pulled task there.
+ *   - e6's fork placement is its 2.5.59 base's (tail); whether the 2.5.59
+ *     patches carried D7's "in front of the parent" is not known
+ *     (fork_place=front).
  *   - C1's listed fixes (per-CPU rq_idx/cpu_idx, locking in
  *     sched_map_runqueue, no init_idle move, Anton Blanchard's
  *     "bounce-to-cpu1") concern data structures, locks and a ppc64 boot
