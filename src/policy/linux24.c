@@ -447,7 +447,8 @@ static void linux24_irqs_off(struct sl_sim *sim, struct linux24 *s, int cpu, sl_
 	}
 }
 
-/* try_to_wake_up() and wake_up_forked_process(): queue, then place. */
+/* try_to_wake_up(), for a wakeup and for do_fork's wake_up_process():
+ * queue, then place. */
 static void linux24_activate(struct sl_sim *sim, struct linux24 *s, struct linux24_task *p,
 			     int this_cpu, bool sync)
 {
