@@ -322,6 +322,8 @@ static struct sl_action fork_role(struct kb_job *j, int role, const char *parent
 {
 	struct kb_proc *p = &j->proc[role];
 	p->pc = 0;
+	p->got = 0;
+	p->reads = 0;
 	/* gcc's driver runs cc1 and as through pexecute (vfork); sh forks */
 	return act_fork(j->run, role_prog(j, role), p, parent_comm,
 			role == KB_CC1 || role == KB_AS);
@@ -495,8 +497,17 @@ static void cc1_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 
 static const struct sl_prog kb_cc1_prog = { .name = "kernbench-cc1", .step = cc1_step };
 
-/* as: assembles the whole temporary file, or what arrives on the pipe. */
-enum { AS_EXEC, AS_SYS, AS_READ, AS_ASSEMBLE, AS_EXIT };
+/*
+ * as: assembles the whole temporary file, or what arrives on the pipe a
+ * buffer at a time.  gas fills its 32 KB input buffer with one fread()
+ * (input-file.c), and stdio's fread does not return short on a pipe: it
+ * calls read() until the buffer is full or at EOF (glibc's first read of
+ * a stream fills stdio's own 4 KB buffer, the rest of the request is read
+ * directly; seen with strace on binutils 2.40: read(0, 4096), read(0,
+ * 28672), then read(0, 32768) each).  So as wakes at every page cc1
+ * writes, takes it, and sleeps again until the buffer is full.
+ */
+enum { AS_EXEC, AS_SYS, AS_READ, AS_GOT, AS_ASSEMBLE, AS_EXIT };
 
 static void as_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {
@@ -521,16 +532,31 @@ static void as_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 			*next = sl_act_run(work, SL_WC_INT);
 			return;
 		}
-		p->pc = AS_ASSEMBLE;
-		*next = sl_act_chan(SL_ACT_CHAN_READ, j->pipe, KB_PIPE_BYTES);
+		p->pc = AS_GOT;
+		*next = sl_act_chan(SL_ACT_CHAN_READ, j->pipe,
+				    p->reads++ == 0 ? KB_PIPE_BYTES : KB_AS_BUFFER - p->got);
 		return;
-	case AS_ASSEMBLE:
-		if (t->result <= 0) {	/* EOF: cc1 closed the pipe */
+	case AS_GOT:
+		if (t->result > 0) {
+			p->got += t->result;
+			if (p->got < KB_AS_BUFFER) {	/* fread reads on */
+				p->pc = AS_GOT;
+				*next = sl_act_chan(SL_ACT_CHAN_READ, j->pipe,
+						    p->reads++ == 0 ? KB_PIPE_BYTES
+								    : KB_AS_BUFFER - p->got);
+				return;
+			}
+		}
+		if (p->got == 0) {	/* EOF: cc1 closed the pipe */
 			*next = sl_act_exit();
 			return;
 		}
+		/* fall through: a full buffer, or the last of the file */
+		/* FALLTHROUGH */
+	case AS_ASSEMBLE:
 		p->pc = AS_READ;
-		*next = sl_act_run(work * (double)t->result / (double)j->asm_bytes, SL_WC_INT);
+		*next = sl_act_run(work * (double)p->got / (double)j->asm_bytes, SL_WC_INT);
+		p->got = 0;
 		return;
 	default:
 		*next = sl_act_exit();

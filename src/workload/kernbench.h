@@ -60,9 +60,12 @@
 #define KB_OBJCOPY_PER_CC1	(KB_LD_PER_CC1 / 4)
 #define KB_HEAD_UNITS		8	/* serial host-tool compiles of `prepare` */
 #define KB_ASM_BYTES_MEAN	65536	/* cc1 -> as output of a mean unit (.s text) */
-#define KB_PIPE_BYTES		4096	/* cc1's stdio writes and as's reads on the pipe:
-					 * a page, a pipe's st_blksize (the pipe itself
-					 * holds the kernel's: sl_pipe_new) */
+#define KB_PIPE_BYTES		4096	/* cc1's stdio writes on the pipe: a page, a
+					 * pipe's st_blksize (the pipe itself holds the
+					 * kernel's: sl_pipe_new) */
+#define KB_AS_BUFFER		32768	/* gas's input buffer (input-file.c BUFFER_SIZE),
+					 * filled by one fread: read() after read()
+					 * until full or EOF */
 #define KB_MAX_UNITS		100000
 
 /* Cache footprints (KB), estimates: cc1's heap and tables outgrow a 512 KB
@@ -117,6 +120,8 @@ struct kb_proc {
 	unsigned char role;
 	unsigned char pc;
 	long left;		/* bytes still to write (cc1) */
+	long got;		/* bytes read into as's buffer so far (as) */
+	int reads;		/* read() calls made (as) */
 };
 
 struct kb_job {
