@@ -507,7 +507,16 @@ static const struct sl_prog kb_cc1_prog = { .name = "kernbench-cc1", .step = cc1
  * 28672), then read(0, 32768) each).  So as wakes at every page cc1
  * writes, takes it, and sleeps again until the buffer is full.
  */
-enum { AS_EXEC, AS_SYS, AS_READ, AS_GOT, AS_ASSEMBLE, AS_EXIT };
+enum { AS_EXEC, AS_SYS, AS_READ, AS_GOT, AS_EXIT };
+
+/* as's next read() of the pipe: glibc's first read of the stream fills
+ * stdio's 4 KB buffer, the rest of gas's request goes straight to read() */
+static struct sl_action as_read(const struct kb_job *j, struct kb_proc *p)
+{
+	long want = p->reads++ == 0 ? KB_PIPE_BYTES : KB_AS_BUFFER - p->got;
+
+	return sl_act_chan(SL_ACT_CHAN_READ, j->pipe, want);
+}
 
 static void as_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {
@@ -533,17 +542,13 @@ static void as_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 			return;
 		}
 		p->pc = AS_GOT;
-		*next = sl_act_chan(SL_ACT_CHAN_READ, j->pipe,
-				    p->reads++ == 0 ? KB_PIPE_BYTES : KB_AS_BUFFER - p->got);
+		*next = as_read(j, p);
 		return;
 	case AS_GOT:
 		if (t->result > 0) {
 			p->got += t->result;
 			if (p->got < KB_AS_BUFFER) {	/* fread reads on */
-				p->pc = AS_GOT;
-				*next = sl_act_chan(SL_ACT_CHAN_READ, j->pipe,
-						    p->reads++ == 0 ? KB_PIPE_BYTES
-								    : KB_AS_BUFFER - p->got);
+				*next = as_read(j, p);
 				return;
 			}
 		}
@@ -551,9 +556,7 @@ static void as_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 			*next = sl_act_exit();
 			return;
 		}
-		/* fall through: a full buffer, or the last of the file */
-		/* FALLTHROUGH */
-	case AS_ASSEMBLE:
+		/* a full buffer, or the last of the file: assemble it */
 		p->pc = AS_READ;
 		*next = sl_act_run(work * (double)p->got / (double)j->asm_bytes, SL_WC_INT);
 		p->got = 0;
