@@ -122,6 +122,53 @@ SL_TEST(o1_balance_memo_check_catches)
 	}
 }
 
+/* A memo replays its own node's change log: under the NUMA scheduler a
+ * length change on another node leaves an idle CPU's memo of its node as
+ * fresh as it was (on 1,024 CPUs, with one log for the machine, most
+ * calls scanned for changes elsewhere); 2.5.33, which balances over the
+ * whole machine, keeps one log.  The check op still replays every memo. */
+SL_TEST(o1_balance_memo_logs_per_node)
+{
+	static const char *const pols[] = { "o1:version=2.6.0", "o1:version=2.5.33" };
+
+	for (int i = 0; i < 2; i++) {
+		struct o1t_run r;
+		struct sl_err err;
+		struct o1 *s = o1mt_idle_machine(&r, pols[i]);
+		CHECK(s != NULL);
+		if (!s)
+			continue;
+		CHECK(s->numa == (i == 0));
+		struct o1_rq *rq = &s->rqs[s->nrqs - 1], *same = NULL, *other = NULL;
+		for (int k = 0; k < s->nrqs - 1; k++) {
+			if (s->rqs[k].node == rq->node && !same)
+				same = &s->rqs[k];
+			if (s->rqs[k].node != rq->node && !other)
+				other = &s->rqs[k];
+		}
+		CHECK(same && other);
+		if (!same || !other) {
+			sl_sim_destroy(r.sim);
+			continue;
+		}
+		uint64_t gen = o1_chg_log_of(s, rq)->gen;
+		/* a task comes and goes on another node */
+		o1_nr_inc(s, other);
+		o1_nr_dec(s, other);
+		CHECKF(o1_chg_log_of(s, rq)->gen == gen + (s->numa ? 0 : 2),
+		       "%s: another node's change in this node's log", pols[i]);
+		CHECK(o1_core_check(r.sim, &err) == 0);
+		/* ... and on this one */
+		gen = o1_chg_log_of(s, rq)->gen;
+		o1_nr_inc(s, same);
+		o1_nr_dec(s, same);
+		CHECKF(o1_chg_log_of(s, rq)->gen == gen + 2, "%s: a change of this node unlogged",
+		       pols[i]);
+		CHECK(o1_core_check(r.sim, &err) == 0);
+		sl_sim_destroy(r.sim);
+	}
+}
+
 /* active_load_balance looks only at runqueues that can qualify: one hog on
  * a core of two CPUs leaves a CPU of it idle, so the idle cores' asks at
  * every tick test no runqueue (with the continue bug, any task is enough:

@@ -40,6 +40,11 @@
 
 /* ---- find_busiest_queue ---- */
 
+/* The CPUs of runqueue idx in the mask. */
+#define o1_for_each_rq_cpu(i, s, idx, mask) \
+	sl_for_each_cpu_and_in(i, &(s)->rqs[idx].cpus, mask, (s)->rqs[idx].first_cpu, \
+			       (s)->rqs[idx].last_cpu + 1)
+
 /*
  * The memo.  An idle CPU balances every tick and reads every runqueue of
  * its node (the kernel's O(N) per call, which stays the simulated cost):
@@ -48,7 +53,7 @@
  * prev_cpu_load[i] equal to the length it read for every CPU i of its
  * mask; after that, only CPUs whose runqueue length changed can read
  * differently (load = min(nr, prev), or nr when idle), and the change log
- * (o1.chg_log) names them.  The scan's answer is the first CPU in rank
+ * (o1_chg_log) names them.  The scan's answer is the first CPU in rank
  * order: greatest load (>= 2, not ours), then lowest CPU, as its strict >
  * in CPU order gives.  So the memo keeps the first few CPUs by length
  * (o1_fbq_memo.top) and a bound every other one ranks after; a call reads
@@ -58,8 +63,12 @@
  * mask, or on a mask of no memo, the call scans.  The answer, the memory
  * left behind and the charge (looked * scan_ns) are the scan's.  The memo
  * is kept for this CPU's node mask ([0]) and for another node's CPUs plus
- * this one ([1]: balance_node, 2.5.59's widened mask).  The check op
- * replays every memo against a scan (o1_check_balance_memo).
+ * this one ([1]: balance_node, 2.5.59's widened mask).  Each replays its
+ * node's change log (o1_chg_log_of), so changes elsewhere on a big
+ * machine do not make it scan; our own runqueue, which the scan reads but
+ * never ranks, is read on every call (in [1] its changes are in another
+ * node's log).  The check op replays every memo against a scan
+ * (o1_check_balance_memo).
  */
 
 /* Does (cpu, load) rank before b?  Loads below 2 never rank. */
@@ -123,6 +132,22 @@ static struct o1_fbq_memo *o1_memo_slot(const struct o1 *s, struct o1_rq *rq, in
 	return &rq->fbq[1];
 }
 
+/* The change log a memo of runqueue rq replays: that of its node mask's
+ * CPUs, or of the other node's ([1]). */
+static const struct o1_chg_log *o1_memo_log(const struct o1 *s, const struct o1_rq *rq,
+					    const struct o1_fbq_memo *m)
+{
+	return m->node < 0 ? o1_chg_log_of(s, rq) : &s->chg[m->node];
+}
+
+/* The scan's memory of our own runqueue's CPUs of the mask: their length.
+ * (A memo's log may not name our runqueue's changes.) */
+static inline void o1_read_own(const struct o1 *s, int this_idx, const sl_cpumask *mask, int *prev)
+{
+	o1_for_each_rq_cpu(i, s, this_idx, mask)
+		prev[i] = s->rq_nr[this_idx];
+}
+
 /* The mask a memo covers. */
 static sl_cpumask o1_memo_mask(const struct o1 *s, const struct o1_rq *rq,
 			       const struct o1_fbq_memo *m)
@@ -134,9 +159,11 @@ static sl_cpumask o1_memo_mask(const struct o1 *s, const struct o1_rq *rq,
 	return mask;
 }
 
-/* The kernel's scan of every CPU of the mask; sets memo m from it. */
+/* The kernel's scan of every CPU of the mask; sets memo m from it, as of
+ * change gen of its log. */
 static struct o1_best o1_scan(const struct o1 *s, int this_idx, bool idle,
-			      const sl_cpumask *mask, int *prev, struct o1_fbq_memo *m)
+			      const sl_cpumask *mask, int *prev, struct o1_fbq_memo *m,
+			      uint64_t gen)
 {
 	struct o1_best real = { -1, 1 };
 	int looked = 0;
@@ -159,25 +186,21 @@ static struct o1_best o1_scan(const struct o1 *s, int this_idx, bool idle,
 		}
 	}
 	m->valid = true;
-	m->gen = s->chg_gen;
+	m->gen = gen;
 	m->looked = looked;
 	return real;
 }
 
-/* The CPUs of runqueue idx in the mask. */
-#define o1_for_each_rq_cpu(i, s, idx, mask) \
-	sl_for_each_cpu_and_in(i, &(s)->rqs[idx].cpus, mask, (s)->rqs[idx].first_cpu, \
-			       (s)->rqs[idx].last_cpu + 1)
-
 /*
- * The same answer from memo m and the changes logged since, storing the
- * changed CPUs' memory and bringing m up to date; false (nothing stored)
- * if the memo cannot give it.
+ * The same answer from memo m and the changes logged since in its log l,
+ * storing the changed CPUs' memory (and our own) and bringing m up to
+ * date; false (nothing stored) if the memo cannot give it.
  */
-static bool o1_replay(const struct o1 *s, int this_idx, bool idle, const sl_cpumask *mask,
-		      int *prev, struct o1_fbq_memo *m, struct o1_best *out)
+static bool o1_replay(const struct o1 *s, const struct o1_chg_log *l, int this_idx, bool idle,
+		      const sl_cpumask *mask, int *prev, struct o1_fbq_memo *m,
+		      struct o1_best *out)
 {
-	uint64_t n = s->chg_gen - m->gen;
+	uint64_t n = l->gen - m->gen;
 	int limit = m->looked / 4 > 4 ? m->looked / 4 : 4;
 	sl_cpumask changed;
 
@@ -185,12 +208,12 @@ static bool o1_replay(const struct o1 *s, int this_idx, bool idle, const sl_cpum
 		return false;
 	for (int w = 0; w < s->mask_words; w++)
 		changed.w[w] = 0;
-	for (uint64_t g = m->gen; g < s->chg_gen; g++)
-		sl_cpumask_set(&changed, s->chg_log[g % O1_CHG_LOG]);
+	for (uint64_t g = m->gen; g < l->gen; g++)
+		sl_cpumask_set(&changed, l->log[g % O1_CHG_LOG]);
 
 	struct o1_fbq_memo nm = *m;
 	struct o1_best real = { -1, 1 };
-	nm.gen = s->chg_gen;
+	nm.gen = l->gen;
 	nm.ntop = 0;
 	/* the unchanged CPUs of the list: their loads are their lengths */
 	for (int k = 0; k < m->ntop; k++) {
@@ -202,8 +225,8 @@ static bool o1_replay(const struct o1 *s, int this_idx, bool idle, const sl_cpum
 		o1_top_insert(&nm, e->cpu, e->load);
 	}
 	/* the changed ones, read as the scan reads them (each runqueue once) */
-	for (uint64_t g = m->gen; g < s->chg_gen; g++) {
-		int idx = s->chg_log[g % O1_CHG_LOG];
+	for (uint64_t g = m->gen; g < l->gen; g++) {
+		int idx = l->log[g % O1_CHG_LOG];
 		if (!sl_cpumask_test(&changed, idx))
 			continue;
 		sl_cpumask_unset(&changed, idx);
@@ -223,11 +246,12 @@ static bool o1_replay(const struct o1 *s, int this_idx, bool idle, const sl_cpum
 	if (m->bound.cpu >= 0 &&
 	    (real.cpu < 0 || !o1_ranks_before(real.cpu, real.load, &m->bound)))
 		return false;
-	for (uint64_t g = m->gen; g < s->chg_gen; g++) {
-		int idx = s->chg_log[g % O1_CHG_LOG];
+	for (uint64_t g = m->gen; g < l->gen; g++) {
+		int idx = l->log[g % O1_CHG_LOG];
 		o1_for_each_rq_cpu(i, s, idx, mask)
 			prev[i] = s->rq_nr[idx];
 	}
+	o1_read_own(s, this_idx, mask, prev);
 	*m = nm;
 	*out = real;
 	return true;
@@ -252,13 +276,15 @@ static inline bool o1_memo_answer(const struct o1_fbq_memo *m, struct o1_best *o
 	return true;
 }
 
-/* m, made for the mask (node, cpu), answers with nothing changed since
- * it was made (o1_memo_answer)? */
-static inline bool o1_memo_fresh(const struct o1 *s, const struct o1_fbq_memo *m, int node,
-				 int cpu, struct o1_best *out)
+/* m, runqueue rq's memo made for the mask (node, cpu), answers with
+ * nothing changed in its log since it was made (o1_memo_answer)?  Our own
+ * runqueue's memory is the caller's to read (o1_read_own). */
+static inline bool o1_memo_fresh(const struct o1 *s, const struct o1_rq *rq,
+				 const struct o1_fbq_memo *m, int node, int cpu,
+				 struct o1_best *out)
 {
-	return m && m->valid && m->gen == s->chg_gen && m->node == node && m->cpu == cpu &&
-	       o1_memo_answer(m, out);
+	return m && m->valid && m->node == node && m->cpu == cpu &&
+	       m->gen == o1_memo_log(s, rq, m)->gen && o1_memo_answer(m, out);
 }
 
 /* A call answered by the unchanged memo m: counted, and its scan's cost
@@ -289,16 +315,21 @@ static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
 	struct o1_fbq_memo *memo = o1_memo_slot(s, this_rq, this_cpu, mask, &key);
 	struct o1_best best;
 
-	if (o1_memo_fresh(s, memo, key.node, key.cpu, &best)) {
-		/* nothing changed: o1_replay's answer in O(1), no memory written */
+	if (o1_memo_fresh(s, this_rq, memo, key.node, key.cpu, &best)) {
+		/* nothing changed: o1_replay's answer in O(1), only our own
+		 * memory written */
+		o1_read_own(s, this_rq->index, mask, prev);
 		o1_memo_charge(sim, s, this_cpu, memo);
 	} else {
 		if (!memo || !memo->valid || memo->node != key.node || memo->cpu != key.cpu ||
-		    !o1_replay(s, this_rq->index, idle, mask, prev, memo, &best)) {
+		    !o1_replay(s, o1_memo_log(s, this_rq, memo), this_rq->index, idle, mask, prev,
+			       memo, &best)) {
 			if (!memo)
 				memo = &scratch;
 			*memo = key;
-			best = o1_scan(s, this_rq->index, idle, mask, prev, memo);
+			/* (a scan without a memo slot keeps no gen worth the name) */
+			best = o1_scan(s, this_rq->index, idle, mask, prev, memo,
+				       o1_memo_log(s, this_rq, memo)->gen);
 		} else {
 			s->fbq_replays++;
 		}
@@ -356,10 +387,11 @@ static int o1_check_memo(const struct o1 *s, const struct o1_rq *rq,
 		struct o1_fbq_memo ma = *m, mb = *m;
 		memcpy(a, rq->prev_cpu_load, sizeof(int) * (size_t)s->ncpus);
 		memcpy(b, rq->prev_cpu_load, sizeof(int) * (size_t)s->ncpus);
-		struct o1_best want = o1_scan(s, rq->index, idle, &mask, a, &ma), got;
+		const struct o1_chg_log *l = o1_memo_log(s, rq, m);
+		struct o1_best want = o1_scan(s, rq->index, idle, &mask, a, &ma, l->gen), got;
 		struct o1_best fast;
-		bool fast_ok = o1_memo_fresh(s, m, m->node, m->cpu, &fast);
-		if (!o1_replay(s, rq->index, idle, &mask, b, &mb, &got)) {
+		bool fast_ok = o1_memo_fresh(s, rq, m, m->node, m->cpu, &fast);
+		if (!o1_replay(s, l, rq->index, idle, &mask, b, &mb, &got)) {
 			if (fast_ok)
 				return sl_fail_internal(err, "o1: runqueue of CPU %d: the unchanged "
 							"memo (node %d) answers where a replay "
@@ -462,7 +494,7 @@ void o1_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq, in
 		 * machine most calls, without the frames of the rest */
 		const struct o1_fbq_memo *m = &this_rq->fbq[0];
 		struct o1_best best;
-		if (o1_memo_fresh(s, m, -1, -1, &best) && best.cpu < 0) {
+		if (o1_memo_fresh(s, this_rq, m, -1, -1, &best) && best.cpu < 0) {
 			o1_memo_charge(sim, s, this_cpu, m);
 			return;
 		}

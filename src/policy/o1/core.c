@@ -234,6 +234,7 @@ struct o1 *o1_core_create(struct sl_sim *sim, const struct o1_config *cfg,
 	s->mask_words = (s->ncpus + 63) / 64;
 	s->nnodes = s->topo->nnodes > 0 ? s->topo->nnodes : 1;
 	s->numa = cfg->smp && cfg->numa && s->nnodes > 1;
+	s->chg = sl_xcalloc((unsigned long)(s->numa ? s->nnodes : 1), sizeof(*s->chg));
 	o1_derive_constants(s);
 	o1_build_runqueues(s);
 	sl_set_hz(sim, cfg->hz);
@@ -253,6 +254,7 @@ void o1_core_destroy(struct sl_sim *sim)
 		free(s->rqs[i].prev_node_load);
 	}
 	free(s->rqs);
+	free(s->chg);
 	free(s);
 }
 

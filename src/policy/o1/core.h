@@ -251,12 +251,25 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 
 /* ---- state ---- */
 
-/* find_busiest_queue's memos (o1/balance.c): the change log keeps the
- * last O1_CHG_LOG runqueue length changes; a memo replays at most a
- * quarter of its mask's CPUs' worth of them (more, and the call scans),
- * and remembers the first O1_MEMO_TOP CPUs by length. */
+/* find_busiest_queue's memos (o1/balance.c): each change log keeps the
+ * last O1_CHG_LOG runqueue length changes of its CPUs; a memo replays at
+ * most a quarter of its mask's CPUs' worth of them (more, and the call
+ * scans), and remembers the first O1_MEMO_TOP CPUs by length. */
 #define O1_CHG_LOG 1024
 #define O1_MEMO_TOP 4
+
+/*
+ * The runqueue length changes of one balancing mask's CPUs (a NUMA node's
+ * under the NUMA scheduler, else the machine's): every o1_nr_inc/o1_nr_dec
+ * of a runqueue there writes its index at log[gen % O1_CHG_LOG] and counts
+ * gen.  One log per node, so that a memo of one node replays that node's
+ * changes, not the whole machine's (on 1,024 CPUs most calls scanned for
+ * changes on other nodes).
+ */
+struct o1_chg_log {
+	uint64_t gen;
+	int log[O1_CHG_LOG];
+};
 
 struct o1_task {
 	struct sl_prio_node run_list;	/* first: the array links */
@@ -285,10 +298,12 @@ struct o1_best {
 /*
  * find_busiest_queue's memo of its scans of one mask (node -1: this
  * runqueue's node mask; else that node's CPUs plus CPU `cpu`), as of
- * change `gen` (o1.chg_gen): every prev_cpu_load of the mask equals that
- * CPU's length; top[0..ntop) are the first CPUs of the mask, not ours, by
- * length >= 2 (longest first, then lowest CPU); every other such CPU comes
- * after `bound` (cpu -1: there is none); `looked` CPUs are read.
+ * change `gen` of the mask's log (o1_chg_log_of): every prev_cpu_load of
+ * the mask but our own runqueue's equals that CPU's length (our own,
+ * which the scan reads and does not rank, is written on every call);
+ * top[0..ntop) are the first CPUs of the mask, not ours, by length >= 2
+ * (longest first, then lowest CPU); every other such CPU comes after
+ * `bound` (cpu -1: there is none); `looked` CPUs are read.
  */
 struct o1_fbq_memo {
 	bool valid;
@@ -349,13 +364,10 @@ struct o1 {
 	 */
 	int rq_idx[SL_MAX_CPUS];
 	int rq_nr[SL_MAX_CPUS];
-	/*
-	 * The change log of runqueue lengths: every o1_nr_inc/o1_nr_dec
-	 * writes its runqueue's index at chg_log[chg_gen % O1_CHG_LOG] and
-	 * counts chg_gen.  find_busiest_queue's memos replay it (o1/balance.c).
-	 */
-	uint64_t chg_gen;
-	int chg_log[O1_CHG_LOG];
+	/* the change logs of runqueue lengths, one per node under the NUMA
+	 * scheduler, else one (o1_chg_log_of); find_busiest_queue's memos
+	 * replay them (o1/balance.c) */
+	struct o1_chg_log *chg;
 	uint64_t fbq_replays;		/* calls answered by a memo (for the tests) */
 	uint64_t fbq_unchanged;		/* ... of them, with nothing changed since */
 	/* bit i: rqs[i].nr_running > 0, so that the HT scheduler's walks over
@@ -413,6 +425,20 @@ static inline void o1_full_update(struct o1 *s, struct o1_rq *rq)
 		sl_cpumask_unset(&s->rq_full, rq->index);
 }
 
+/* The change log of runqueue rq's CPUs: its node's under the NUMA
+ * scheduler (whose masks are nodes), else the machine's one. */
+static inline struct o1_chg_log *o1_chg_log_of(const struct o1 *s, const struct o1_rq *rq)
+{
+	return &s->chg[s->numa ? rq->node : 0];
+}
+
+static inline void o1_chg_note(struct o1 *s, struct o1_rq *rq)
+{
+	struct o1_chg_log *l = o1_chg_log_of(s, rq);
+
+	l->log[l->gen++ % O1_CHG_LOG] = rq->index;
+}
+
 /* nr_running_inc / nr_running_dec: the runqueue's and its node's counts. */
 static inline void o1_nr_inc(struct o1 *s, struct o1_rq *rq)
 {
@@ -421,7 +447,7 @@ static inline void o1_nr_inc(struct o1 *s, struct o1_rq *rq)
 	o1_full_update(s, rq);
 	s->rq_nr[rq->index]++;
 	s->node_nr_running[rq->node]++;
-	s->chg_log[s->chg_gen++ % O1_CHG_LOG] = rq->index;
+	o1_chg_note(s, rq);
 }
 
 static inline void o1_nr_dec(struct o1 *s, struct o1_rq *rq)
@@ -431,7 +457,7 @@ static inline void o1_nr_dec(struct o1 *s, struct o1_rq *rq)
 	o1_full_update(s, rq);
 	s->rq_nr[rq->index]--;
 	s->node_nr_running[rq->node]--;
-	s->chg_log[s->chg_gen++ % O1_CHG_LOG] = rq->index;
+	o1_chg_note(s, rq);
 }
 
 /* sl_for_each_cpu over a mask of this machine's CPUs, ascending, stopping
