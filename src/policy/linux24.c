@@ -650,9 +650,13 @@ static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_
 		spent += linux24_recalculate(sim, s, cpu);
 		next = linux24_scan(sim, s, cpu, &c, &spent);
 	}
-	/* prev == next (same_process): no switch, the ticks are its own */
+	/* prev == next (same_process): no switch, the ticks are its own, but
+	 * as a stretch with interrupts off (spin_lock_irq ... spin_unlock_irq
+	 * before the same_process test): one tick, at the unlock */
 	s->sched_end[cpu] = lp && next == lp ? 0 : sl_now(sim) + spent;
 	linux24_defer_tick_to(s, cpu, lp && next != lp && prev->state != SL_TASK_DEAD ? lp : NULL);
+	if (lp && next == lp)
+		linux24_irqs_off(sim, s, cpu, spent);
 
 	/* prev == next: no switch, and no new last_schedule - an idle CPU
 	 * poked in vain stays as long idle for reschedule_idle as it was
@@ -751,7 +755,10 @@ static bool linux24_yield(struct sl_sim *sim, struct sl_task *t)
 	struct linux24_task *p = linux24_of(t);
 	if (t->sched_policy == SL_SCHED_NORMAL)
 		p->yielded = true;
+	/* move_last_runqueue under spin_lock_irq(&runqueue_lock) */
 	linux24_move_last(s, p);
+	sl_time wait = sl_charge_locked(sim, t->cpu, &s->runqueue_lock, s->scan_ns);
+	linux24_irqs_off(sim, s, t->cpu, wait + s->scan_ns);
 	return true;
 }
 

@@ -358,6 +358,49 @@ SL_TEST(linux24_yield_passes_the_cpu)
 }
 
 /*
+ * sys_sched_yield moves the yielder to the tail under
+ * spin_lock_irq(&runqueue_lock): the hold is the yielder's system time,
+ * one list operation (scan_ns).  Two tasks on one CPU yield to each other
+ * after every 1 ms of work; with scan_ns = 1 ms each yield holds the lock
+ * 1 ms besides the schedule() that follows (its scan of the two, 2 ms).
+ * Their system time over their user time at 30 ms, or -1.
+ */
+static double lx_yielders_sys_share(void)
+{
+	struct lx_run r;
+	double share = -1;
+
+	if (!lx_start(&r, "pack:1 core:1 pu:1,arch=i386", "linux24:scan_ns=1000000,recalc_ns=0",
+		      30 * SL_MSEC))
+		return -1;
+	struct lx_script *kids[2];
+	for (int k = 0; k < 2; k++) {
+		kids[k] = lx_script_new(r.sim);
+		for (int i = 0; i < 19; i++) {
+			lx_add(kids[k], sl_act_run(1 * SL_MSEC, SL_WC_INT));
+			lx_add(kids[k], (struct sl_action){ .kind = SL_ACT_YIELD });
+		}
+	}
+	static const char *const comms[2] = { "a", "b" };
+	sl_sim_spawn_root(r.sim, &lx_script_prog, lx_root(r.sim, kids, 2, comms), "root");
+	if (lx_run(&r) == 0) {
+		struct sl_task *a = lx_find(r.sim, "a"), *b = lx_find(r.sim, "b");
+		if (a && b && a->user_ns + b->user_ns > 0)
+			share = (double)(a->sys_ns + b->sys_ns) / (double)(a->user_ns + b->user_ns);
+	}
+	sl_sim_destroy(r.sim);
+	return share;
+}
+
+SL_TEST(linux24_yield_holds_runqueue_lock)
+{
+	double share = lx_yielders_sys_share();
+	/* 4.69 (a cycle: 1 ms of work, the hold, schedule()); 3.56 without
+	 * the hold */
+	CHECKF(share > 4.1 && share < 5.5, "system over user time %.2f", share);
+}
+
+/*
  * 2.4.27 sys_sched_yield with no task waiting for a CPU (nr_pending 0)
  * sets no need_resched: the yielder goes back to user space without a
  * schedule(), and pays no runqueue scan for it.  A lone task yielding
@@ -674,6 +717,49 @@ SL_TEST(linux24_recalc_cost)
 	CHECKF(sys[0] >= 0 && sys[1] - sys[0] > 20 * SL_MSEC,
 	       "sys %lld ns alone, %lld ns with 30 sleepers", (long long)sys[0],
 	       (long long)sys[1]);
+}
+
+/*
+ * schedule() that keeps prev (same_process) runs with interrupts off as
+ * well (spin_lock_irq ... spin_unlock_irq before the prev == next test):
+ * of the ticks that come meanwhile one is taken, at the unlock.  A hog
+ * alone with 30 sleepers, 1 ms per task recalculated (32 ms, three ticks
+ * at HZ 100): at every end of its quantum schedule() recalculates and
+ * keeps it.  Counting every tick of those 32 ms against the 6 the
+ * recalculation gave back left about half of them for work.  The CPU's
+ * system time over its user time, or -1.
+ */
+static double lx_same_process_sys_share(void)
+{
+	struct lx_run r;
+	double share = -1;
+
+	if (!lx_start(&r, "pack:1 core:1 pu:1", "linux24:scan_ns=0,recalc_ns=1000000", 0))
+		return -1;
+	struct lx_script *root = lx_script_new(r.sim);
+	for (int i = 0; i < 30; i++) {
+		struct lx_script *sl = lx_script_new(r.sim);
+		lx_add(sl, sl_act_sleep(20 * SL_SEC));
+		lx_add_fork(root, sl, "sleeper");
+	}
+	lx_add_fork(root, lx_hog(r.sim, 1000), "hog");
+	for (int i = 0; i <= 30; i++)
+		lx_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &lx_script_prog, root, "root");
+	if (lx_run(&r) == 0) {
+		const struct sl_cpu_stats *c = sl_sim_cpu_stats(r.sim, 0);
+		share = c->user_ns > 0 ? (double)c->sys_ns / (double)c->user_ns : -1;
+	}
+	sl_sim_destroy(r.sim);
+	return share;
+}
+
+SL_TEST(linux24_same_process_takes_one_tick)
+{
+	double share = lx_same_process_sys_share();
+	/* 0.85 (32 ms of recalculation per 38 ms of work); 1.30 counting
+	 * every tick (per 25 ms) */
+	CHECKF(share > 0.6 && share < 1.05, "system over user time %.2f", share);
 }
 
 /* ---- exiting children give their counter back (release_task) ---- */
