@@ -37,6 +37,14 @@
  *                charged per CPU looked at by reschedule_idle (also under
  *                the lock).
  *   recalc_ns    Per task of the recalculation loop; as scan_ns by default.
+ *   runqueue_add tail: 2.4.27's add_to_runqueue is list_add_tail, with
+ *                Bhavesh Davda's comment that it "has to add the process
+ *                to the _end_ of the run-queue, not the beginning" (for
+ *                SCHED_FIFO/RR), which says that earlier 2.4 added at the
+ *                head (list_add).  When that changed is UNVERIFIED (no
+ *                earlier 2.4 tree at hand), so 2.4.8 and 2.4.19 may have
+ *                had either; head models list_add (move_last_runqueue
+ *                stays at the tail).  Default tail.
  *   tick         staggered: 2.4.27 i386 setup_APIC_timer() sets CPU n's
  *                local APIC timer (n+1) slices of 1/(smp_num_cpus+1) jiffy
  *                after IRQ0 "to spread out timer events", so the CPUs tick
@@ -114,6 +122,7 @@
  */
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/err.h"
 #include "base/spec.h"
@@ -168,7 +177,9 @@ struct linux24 {
 	 * waiting for the one before (same order, same tasks: only cheaper).
 	 */
 	struct linux24_task **rq;
-	int rq_len, rq_cap;	/* slots used (tasks and holes), allocated */
+	int rq_head, rq_len, rq_cap;	/* the list is rq[rq_head..rq_len) (tasks and holes);
+					 * slots allocated */
+	bool add_head;			/* add_to_runqueue at the head (runqueue_add) */
 	int nr_running;		/* tasks in rq */
 	struct sl_spinlock runqueue_lock;
 
@@ -210,6 +221,9 @@ static const struct sl_param_def linux24_knobs[] = {
 		 "default: on for i386, where 2.4.27 compiled it, off for x86_64 and ia64)" },
 	{ .name = "exit_return", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "an exiting child's counter goes back to its parent, capped at 20*HZ/100" },
+	{ .name = "runqueue_add", .type = SL_PARAM_CHOICE, .def = "tail", .choices = "tail|head",
+	  .doc = "where add_to_runqueue puts a woken or forked task: tail (2.4.27, Bhavesh Davda's "
+		 "fix) or head (the list_add of earlier 2.4, UNVERIFIED); first of equals wins" },
 	{ .name = NULL },
 };
 
@@ -244,35 +258,55 @@ static int linux24_nice_to_ticks(const struct linux24 *s, int nice)
 
 /* ---- the global runqueue ---- */
 
-/* Close the holes, keeping the order. */
+/*
+ * The list is an array in list order, rq[rq_head..rq_len), with holes
+ * where tasks left.  Close the holes, keeping the order; with head adds
+ * (runqueue_add=head) the tasks go to the middle, leaving room for adds
+ * at either end.
+ */
 static void linux24_compact(struct linux24 *s)
 {
 	int n = 0;
 
-	for (int i = 0; i < s->rq_len; i++) {
-		struct linux24_task *p = s->rq[i];
-		if (p) {
-			p->slot = n;
-			s->rq[n++] = p;
-		}
-	}
-	s->rq_len = n;
+	for (int i = s->rq_head; i < s->rq_len; i++)
+		if (s->rq[i])
+			s->rq[n++] = s->rq[i];
+	int front = s->add_head ? (s->rq_cap - n) / 2 : 0;
+	if (front > 0)
+		memmove(s->rq + front, s->rq, (size_t)n * sizeof(*s->rq));
+	for (int i = front; i < front + n; i++)
+		s->rq[i]->slot = i;
+	s->rq_head = front;
+	s->rq_len = front + n;
 }
 
-static void linux24_add_to_runqueue(struct linux24 *s, struct linux24_task *p)
+/* Room for one more at the tail (at_head false) or the head: close the
+ * holes if they are half the list, else (or if that is not enough) grow. */
+static void linux24_make_room(struct linux24 *s, bool at_head)
 {
-	if (s->rq_len == s->rq_cap) {
-		if (s->rq_len - s->nr_running >= s->rq_len / 2) {
-			linux24_compact(s);
-		} else {
+	while (at_head ? s->rq_head == 0 : s->rq_len == s->rq_cap) {
+		int used = s->rq_len - s->rq_head;
+		if (used - s->nr_running < used / 2 || s->nr_running + 2 > s->rq_cap) {
 			s->rq_cap *= 2;
 			s->rq = sl_xrealloc(s->rq, (unsigned long)s->rq_cap * sizeof(*s->rq));
 		}
+		linux24_compact(s);	/* with head adds, room at both ends */
 	}
-	p->slot = s->rq_len;
-	s->rq[s->rq_len++] = p;
+}
+
+static void linux24_queue(struct linux24 *s, struct linux24_task *p, bool at_head)
+{
+	linux24_make_room(s, at_head);
+	p->slot = at_head ? --s->rq_head : s->rq_len++;
+	s->rq[p->slot] = p;
 	p->queued = true;
 	s->nr_running++;
+}
+
+/* add_to_runqueue: 2.4.27 list_add_tail, earlier 2.4 list_add. */
+static void linux24_add_to_runqueue(struct linux24 *s, struct linux24_task *p)
+{
+	linux24_queue(s, p, s->add_head);
 }
 
 static void linux24_unlink(struct linux24 *s, struct linux24_task *p)
@@ -282,17 +316,20 @@ static void linux24_unlink(struct linux24 *s, struct linux24_task *p)
 	s->nr_running--;
 	if (p->slot == s->rq_len - 1)
 		s->rq_len--;
-	else if (s->rq_len - s->nr_running > s->nr_running + 16)
+	else if (p->slot == s->rq_head)
+		s->rq_head++;
+	else if (s->rq_len - s->rq_head - s->nr_running > s->nr_running + 16)
 		linux24_compact(s);
 }
 
-/* move_last_runqueue: behind every task now queued (RR, RT yield). */
+/* move_last_runqueue: behind every task now queued (RR, RT yield), at
+ * the tail whatever add_to_runqueue does. */
 static void linux24_move_last(struct linux24 *s, struct linux24_task *p)
 {
 	if (!p->queued)
 		return;
 	linux24_unlink(s, p);
-	linux24_add_to_runqueue(s, p);
+	linux24_queue(s, p, false);
 }
 
 static void linux24_del_from_runqueue(struct linux24 *s, struct linux24_task *p)
@@ -480,6 +517,7 @@ static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
 	s->recalc_ns = sl_param_int_or(knobs, "recalc_ns", s->scan_ns);
 	s->ht_tweak = sl_param_user_on(knobs, "ht_tweak", sl_arch_idle_package_check_24(arch));
 	s->exit_return = sl_param_choice(knobs, "exit_return") == 0;
+	s->add_head = sl_param_choice(knobs, "runqueue_add") == 1;
 	s->max_counter = (int)(20 * s->hz / 100);
 	if (s->max_counter < 1)
 		s->max_counter = 1;
@@ -579,7 +617,7 @@ static struct linux24_task *linux24_scan(struct sl_sim *sim, struct linux24 *s, 
 	int c = -1000, examined = 0;
 	int this_mm = s->active_mm[cpu];
 
-	for (int i = 0; i < s->rq_len; i++) {
+	for (int i = s->rq_head; i < s->rq_len; i++) {
 		struct linux24_task *p = s->rq[i];
 		if (!p)
 			continue;
@@ -825,7 +863,7 @@ static int linux24_check(struct sl_sim *sim, struct sl_err *err)
 	struct linux24 *s = linux24_state(sim);
 	int queued = 0, runnable = 0;
 
-	for (int i = 0; i < s->rq_len; i++) {
+	for (int i = s->rq_head; i < s->rq_len; i++) {
 		const struct linux24_task *p = s->rq[i];
 		if (!p)
 			continue;

@@ -762,6 +762,54 @@ SL_TEST(linux24_same_process_takes_one_tick)
 	CHECKF(share > 0.6 && share < 1.05, "system over user time %.2f", share);
 }
 
+/*
+ * add_to_runqueue's end (runqueue_add): two SCHED_FIFO tasks of one
+ * priority, equal in goodness, are released together from a barrier by
+ * the root on one CPU; the first of equals in list order wins the scan.
+ * 2.4.27 adds at the tail, so the one woken first runs first; earlier
+ * 2.4's list_add put the one woken last in front.  Which task ends
+ * first: 'a', 'b', or 0.
+ */
+static char lx_first_of_equals(const char *policy)
+{
+	struct lx_run r;
+	char first = 0;
+
+	if (!lx_start(&r, "pack:1 core:1 pu:1,arch=i386", policy, 0))
+		return 0;
+	struct sl_barrier *bar = sl_barrier_new(r.sim, 3);
+	struct lx_script *kids[2], *root = lx_script_new(r.sim);
+	static const char *const comms[2] = { "a", "b" };
+	for (int k = 0; k < 2; k++) {
+		kids[k] = lx_script_new(r.sim);
+		lx_add(kids[k], (struct sl_action){ .kind = SL_ACT_SETSCHED,
+						    .u.setsched = { .sched_policy = SL_SCHED_FIFO,
+								    .rt_priority = 10 } });
+		lx_add(kids[k], sl_act_barrier(bar));
+		lx_add(kids[k], sl_act_run(5 * SL_MSEC, SL_WC_INT));
+		lx_add_fork(root, kids[k], comms[k]);
+	}
+	lx_add(root, sl_act_run(20 * SL_MSEC, SL_WC_INT));
+	lx_add(root, sl_act_barrier(bar));
+	lx_add(root, sl_act_wait());
+	lx_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &lx_script_prog, root, "root");
+	if (lx_run(&r) == 0) {
+		sl_time a = kids[0]->at[3], b = kids[1]->at[3];
+		first = a < b ? 'a' : b < a ? 'b' : 0;
+	}
+	sl_sim_destroy(r.sim);
+	return first;
+}
+
+SL_TEST(linux24_runqueue_add_end)
+{
+	char tail = lx_first_of_equals("linux24");
+	char head = lx_first_of_equals("linux24:runqueue_add=head");
+	CHECKF(tail && head && tail != head, "first to end: %c at the tail, %c at the head",
+	       tail ? tail : '-', head ? head : '-');
+}
+
 /* ---- exiting children give their counter back (release_task) ---- */
 
 /* A shell-like loop on one CPU: fork a 2 ms child, wait for it, 20 times.

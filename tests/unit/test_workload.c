@@ -773,6 +773,25 @@ SL_TEST(linux24_wakeup_spin_on_runqueue_lock_takes_one_tick)
 	wl_done(&r);
 }
 
+/* linux24:runqueue_add=head keeps its list (a deque: adds at the head,
+ * move_last_runqueue at the tail, holes closed into the middle) through
+ * hackbench's thousands of wakeups, under the invariant check after every
+ * event, which compares every slot with its task. */
+SL_TEST(linux24_head_adds_keep_the_runqueue)
+{
+	static const char *const wls[] = { "hackbench:groups=4,loops=20", "kernbench:jobs=8" };
+
+	for (int i = 0; i < 2; i++) {
+		struct wl_run r;
+		if (!wl_run_under(&r, "p4dpe-2x2ht", "linux24:runqueue_add=head", wls[i], 1)) {
+			CHECKF(false, "%s ran", wls[i]);
+			continue;
+		}
+		CHECKF(r.stats.tasks > 100, "%s: %ld tasks", wls[i], r.stats.tasks);
+		wl_done(&r);
+	}
+}
+
 /* ---- kernbench: as reads as gas does ---- */
 
 /*
