@@ -31,10 +31,11 @@
  * sl_unix_socket_new; unix_write_space,
  * unix_writable, 2.4.27, 2.6.11 and 6.12 net/unix/af_unix.c), so a writer
  * that found a full socket sleeps until its reader has drained three
- * quarters of it, and every blocked writer is woken then.  Pipes use sync
- * wakeups (wake_up_interruptible_sync in pipe_write), sockets plain ones
- * in 2.4 and 2.6 and sync ones in 6.12 (sock_def_readable,
- * unix_write_space: SL_WAKE_SOCK).  The go signal is one write that wakes
+ * quarters of it, and every blocked writer is woken then.  Pipes wake as
+ * their kernel's pipe_write does (wake_up_interruptible_sync only before
+ * the writer sleeps in 2.4-2.6, else SL_WAKE_PIPE: docs/engine.md, "Pipe
+ * wakeups"), sockets with plain wakeups in 2.4 and 2.6 and sync ones in
+ * 6.12 (sock_def_readable, unix_write_space: SL_WAKE_SOCK).  The go signal is one write that wakes
  * every poller at once, the last to poll first (poll's wait queue entries
  * are non-exclusive), through a pipe or a socket pair as the messages'
  * channels are (fdpair), with their wakeups.  Metric: the time from the go

@@ -15,8 +15,10 @@
  * until pong answers); pong reads (a read call and one message, hot: it
  * was just written), writes its answer.  The costs are hackbench's parts
  * for the mode (hackbench.h); `msg_us` replaces them all by one figure.  Pipes wake the reader
- * with a sync wakeup (pipe_write's wake_up_interruptible_sync), sockets
- * with a plain one in 2.4 and 2.6 and a sync one in 6.12 (hb_channel).
+ * as the policy's kernel's pipe_write does (sync only before the writer
+ * sleeps in 2.4-2.6, SL_WAKE_PIPE otherwise; docs/engine.md, "Pipe
+ * wakeups"), sockets with a plain wakeup in 2.4 and 2.6 and a sync one in
+ * 6.12 (hb_channel).
  * Metric: the time of the `loops` round trips, and one
  * round trip's average in microseconds.
  *
