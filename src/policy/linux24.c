@@ -464,8 +464,9 @@ static int linux24_reschedule_idle(struct sl_sim *sim, struct linux24 *s,
 
 /*
  * cpu keeps interrupts off for `len` from now, in the context of the task
- * running there (spin_lock_irqsave on runqueue_lock in try_to_wake_up and
- * __schedule_tail: the spin and the hold).  The timer interrupt stays
+ * running there (runqueue_lock taken with interrupts off in
+ * try_to_wake_up, __schedule_tail and sys_sched_yield, linux24_locked:
+ * the spin and the hold; schedule() keeping prev: its whole work).  The timer interrupt stays
  * pending meanwhile and is taken once, at the unlock: the first tick
  * inside counts down that task's quantum, the others are lost
  * (linux24_tick).  A stretch that begins inside another (charges queued
@@ -484,6 +485,15 @@ static void linux24_irqs_off(struct sl_sim *sim, struct linux24 *s, int cpu, sl_
 	}
 }
 
+/* `hold` of work on cpu under runqueue_lock taken with interrupts off
+ * (spin_lock_irq/irqsave): the spin for it, the hold, one stretch. */
+static void linux24_locked(struct sl_sim *sim, struct linux24 *s, int cpu, sl_time hold)
+{
+	sl_time wait = sl_charge_locked(sim, cpu, &s->runqueue_lock, hold);
+
+	linux24_irqs_off(sim, s, cpu, wait + hold);
+}
+
 /* try_to_wake_up(), for a wakeup and for do_fork's wake_up_process():
  * queue, then place. */
 static void linux24_activate(struct sl_sim *sim, struct linux24 *s, struct linux24_task *p,
@@ -495,9 +505,7 @@ static void linux24_activate(struct sl_sim *sim, struct linux24 *s, struct linux
 	/* a sync waker is about to sleep: its own CPU will pick p up */
 	if (!sync || !sl_cpumask_test(&p->task->allowed, this_cpu))
 		looked = linux24_reschedule_idle(sim, s, p);
-	sl_time hold = (1 + looked) * s->scan_ns;
-	sl_time wait = sl_charge_locked(sim, this_cpu, &s->runqueue_lock, hold);
-	linux24_irqs_off(sim, s, this_cpu, wait + hold);
+	linux24_locked(sim, s, this_cpu, (1 + looked) * s->scan_ns);
 }
 
 /* ---- ops ---- */
@@ -716,9 +724,7 @@ static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_
 		lp->has_cpu = -1;
 		if (!yielded) {
 			int looked = linux24_reschedule_idle(sim, s, lp);
-			sl_time hold = looked * s->scan_ns;
-			sl_time wait = sl_charge_locked(sim, cpu, &s->runqueue_lock, hold);
-			linux24_irqs_off(sim, s, cpu, wait + hold);
+			linux24_locked(sim, s, cpu, looked * s->scan_ns);
 		}
 	}
 	return next ? next->task : NULL;
@@ -795,8 +801,7 @@ static bool linux24_yield(struct sl_sim *sim, struct sl_task *t)
 		p->yielded = true;
 	/* move_last_runqueue under spin_lock_irq(&runqueue_lock) */
 	linux24_move_last(s, p);
-	sl_time wait = sl_charge_locked(sim, t->cpu, &s->runqueue_lock, s->scan_ns);
-	linux24_irqs_off(sim, s, t->cpu, wait + s->scan_ns);
+	linux24_locked(sim, s, t->cpu, s->scan_ns);
 	return true;
 }
 

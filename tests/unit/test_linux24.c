@@ -362,7 +362,7 @@ SL_TEST(linux24_yield_passes_the_cpu)
  * spin_lock_irq(&runqueue_lock): the hold is the yielder's system time,
  * one list operation (scan_ns).  Two tasks on one CPU yield to each other
  * after every 1 ms of work; with scan_ns = 1 ms each yield holds the lock
- * 1 ms besides the schedule() that follows (its scan of the two, 2 ms).
+ * 1 ms besides the schedule() that follows.
  * Their system time over their user time at 30 ms, or -1.
  */
 static double lx_yielders_sys_share(void)
@@ -395,8 +395,8 @@ static double lx_yielders_sys_share(void)
 SL_TEST(linux24_yield_holds_runqueue_lock)
 {
 	double share = lx_yielders_sys_share();
-	/* 4.69 (a cycle: 1 ms of work, the hold, schedule()); 3.56 without
-	 * the hold */
+	/* measured: 4.69; 3.56 without the hold, about one ms more per ms of
+	 * work */
 	CHECKF(share > 4.1 && share < 5.5, "system over user time %.2f", share);
 }
 
@@ -726,8 +726,9 @@ SL_TEST(linux24_recalc_cost)
  * alone with 30 sleepers, 1 ms per task recalculated (32 ms, three ticks
  * at HZ 100): at every end of its quantum schedule() recalculates and
  * keeps it.  Counting every tick of those 32 ms against the 6 the
- * recalculation gave back left about half of them for work.  The CPU's
- * system time over its user time, or -1.
+ * recalculation gave back left 25 ms of work per recalculation, one tick
+ * 38 ms (measured, below).  The CPU's system time over its user time, or
+ * -1.
  */
 static double lx_same_process_sys_share(void)
 {
