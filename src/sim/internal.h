@@ -444,6 +444,9 @@ void sl__waitq_remove(struct sl_task *t);
 void sl__waitq_wake_all(struct sl_sim *sim, struct sl_waitq *wq, int waker_cpu, unsigned flags);
 /* Wake the first waiter of wq, if any (a futex's FUTEX_WAKE of one). */
 void sl__waitq_wake_one(struct sl_sim *sim, struct sl_waitq *wq, int waker_cpu, unsigned flags);
+/* Bytes put on a channel by the kernel, not by a task's write (a caught
+ * signal's trace): as much as fits, and its readers woken plainly. */
+void sl__chan_post(struct sl_sim *sim, struct sl_chan *ch, long bytes, int waker_cpu);
 /* Apply a synchronisation action: 1 done, 0 blocked (t queued, state set). */
 int sl__apply_sync(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t);
 

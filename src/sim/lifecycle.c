@@ -238,8 +238,33 @@ static void exit_notify(struct sl_sim *sim, struct sl_task *t)
 	else
 		p->zombies = t;
 	p->zombies_tail = t;
+	/* do_notify_parent(): the signal first, then __wake_up_parent().  A
+	 * parent that catches SIGCHLD is woken by the signal (signal_wake_up:
+	 * a plain wakeup, from any interruptible sleep; here its bell's read
+	 * or wait()), and the wakeup that follows finds it running. */
+	if (p->catches_sigchld) {
+		if (p->sigchld_bell)
+			sl__chan_post(sim, p->sigchld_bell, 1, t->cpu);
+		if (p->state == SL_TASK_SLEEPING && p->act.kind == SL_ACT_WAIT)
+			sl__wake(sim, p, t->cpu, 0);
+		return;
+	}
 	if (p->state == SL_TASK_SLEEPING && p->act.kind == SL_ACT_WAIT)
 		sl__wake(sim, p, t->cpu, SL_WAKE_CHILD_EXIT);
+}
+
+void sl_task_catch_sigchld(struct sl_task *t, bool catches, struct sl_chan *bell)
+{
+	t->catches_sigchld = catches;
+	t->sigchld_bell = catches ? bell : NULL;
+}
+
+bool sl_task_has_zombie(const struct sl_task *t, int id)
+{
+	for (const struct sl_task *z = t->zombies; z; z = z->zombie_next)
+		if (z->id == id)
+			return true;
+	return false;
 }
 
 /* Called by schedule() once prev is off its CPU.  A dead task's policy
@@ -415,6 +440,9 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 		if (a->u.exec.comm)
 			set_comm(t, a->u.exec.comm);
 		t->debt_sys += (double)m->exec_ns;
+		/* a caught signal reverts to its default (flush_signal_handlers) */
+		t->catches_sigchld = false;
+		t->sigchld_bell = NULL;
 		/* A new image, new memory: first touch happens once exec is
 		 * done, after any exec balancing has moved the task. */
 		sl__mem_demand(sim, t, -1);

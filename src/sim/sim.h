@@ -481,6 +481,18 @@ long sl_chan_level(const struct sl_chan *c);
 /* Whether a task is blocked reading c (the kernel's wq_has_sleeper: a
  * write then has a wakeup to do). */
 bool sl_chan_reader_waits(const struct sl_chan *c);
+/* Whether t catches SIGCHLD (until it execs, which resets the handler:
+ * flush_signal_handlers).  A caught SIGCHLD wakes t plainly at each
+ * child's exit (exit_notify), in wait() or reading `bell`, where the exit
+ * puts one byte (the handler's trace, e.g. GNU make's child_handler
+ * interrupting its read of the job server; NULL: none), and the parent
+ * wakeup that follows finds it running (2.4.27, 2.6.11 do_notify_parent:
+ * signal_wake_up, then wake_up_parent).  Not caught (the default): the
+ * exit wakes a parent in wait() with SL_WAKE_CHILD_EXIT. */
+void sl_task_catch_sigchld(struct sl_task *t, bool catches, struct sl_chan *bell);
+/* Whether the child of t with task id `id` has exited and waits to be
+ * reaped (a zombie of t; false for any other id, -1 included). */
+bool sl_task_has_zombie(const struct sl_task *t, int id);
 /* Writers blocked on c are woken only by a read that leaves at most
  * `bytes` queued (default capacity - 1: any read, as a pipe's).  An
  * AF_UNIX socket's writer sleeps until its skbs take at most a quarter of

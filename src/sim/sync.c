@@ -461,6 +461,17 @@ static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	return 1;
 }
 
+void sl__chan_post(struct sl_sim *sim, struct sl_chan *ch, long bytes, int waker_cpu)
+{
+	long room = ch->capacity - ch->level;
+	long n = bytes < room ? bytes : room;
+
+	if (n <= 0 || ch->ring.max)
+		return;	/* (a pipe of pages takes only writes) */
+	ch->level += n;
+	sl__waitq_wake_all(sim, &ch->readers, waker_cpu, 0);
+}
+
 static int barrier_wait(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 {
 	struct sl_barrier *b = t->act.u.barrier;

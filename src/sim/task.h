@@ -115,6 +115,9 @@ struct sl_task {
 	struct sl_task *zombie_next;		/* link in the parent's zombie FIFO */
 	struct sl_task *zombies, *zombies_tail;	/* exited children, in exit order */
 	int nchildren;				/* children not yet reaped */
+	bool catches_sigchld;			/* a handler for SIGCHLD (until exec):
+						 * sl_task_catch_sigchld */
+	struct sl_chan *sigchld_bell;		/* its trace of the handler, or NULL */
 	double work_left;			/* of the current compute action (ref ns) */
 	double debt_sys;			/* kernel work to do first (ref ns) */
 	sl_time stall_ns;			/* before even that: wall time spinning on a

@@ -41,8 +41,13 @@ struct ti_op {
 	unsigned char kind;	/* enum ti_op_kind */
 	char state;		/* SLEEP, WAIT, WAIT_CHILD: 'S' or 'D'; FORK: 'V' for
 				 * a vfork (import_vfork.c) */
-	bool from_start;	/* SLEEP, WAIT: asleep since before the trace */
-	bool at_end;		/* EXIT: the trace ended, not the task */
+	bool from_start : 1;	/* SLEEP, WAIT: asleep since before the trace */
+	bool at_end : 1;	/* EXIT: the trace ended, not the task */
+	bool outside_wait : 1;	/* WAIT_CHILD: an interruptible sleep that did not
+				 * begin in wait() (no sched_process_wait just
+				 * before it): woken by the child's SIGCHLD */
+	bool caught : 1;	/* WAIT_CHILD: its task's image catches SIGCHLD
+				 * (ti_finish_tasks) */
 	int task;		/* WAIT: waker; WAIT_CHILD, FORK: child; WAKE: wakee;
 				 * REAP: the waiting task itself */
 	sl_time t0;		/* when; SLEEP, WAIT, WAIT_CHILD: asleep from t0 ... */
@@ -107,6 +112,7 @@ struct ti_skip {
 struct ti {
 	struct sl_trace_src src;	/* the input, its line, where errors go */
 	bool any;			/* an event line was seen */
+	bool saw_wait;			/* a sched_process_wait line was seen */
 	sl_time first_ts, last_ts;
 	sl_time end_ts;			/* the end of the trace: its last line, or later */
 	struct ti_task *tasks;

@@ -105,7 +105,8 @@ static void close_run(struct ti *m, struct ti_task *t, sl_time ts)
 }
 
 /* A sleep ends at `ts`: a timed sleep, or a wait for task `other`. */
-static void end_sleep(struct ti *m, struct ti_task *t, sl_time ts, enum ti_op_kind kind, int other)
+static struct ti_op *end_sleep(struct ti *m, struct ti_task *t, sl_time ts,
+			       enum ti_op_kind kind, int other)
 {
 	struct ti_op *op = add_op(m, t, kind, t->asleep_since);
 	op->t1 = ts;
@@ -113,6 +114,7 @@ static void end_sleep(struct ti *m, struct ti_task *t, sl_time ts, enum ti_op_ki
 	op->from_start = t->asleep_from_start;
 	op->task = other;
 	t->st = TS_RUNNABLE;
+	return op;
 }
 
 /* ---- the CPUs' timelines ----
@@ -391,7 +393,12 @@ static int on_wakeup(struct ti *m, const struct sl_trace_line *l)
 	w = &m->tasks[wi];
 	struct ti_task *x = &m->tasks[xi];
 	if ((x->st == TS_EXITING || x->st == TS_DEAD) && x->parent == wi) {
-		end_sleep(m, w, l->ts, OP_WAIT_CHILD, xi);
+		/* asleep in wait() if it entered wait() as it fell asleep;
+		 * elsewhere, and interruptible, the child's SIGCHLD woke it */
+		const struct ti_op *last = w->nops ? &w->ops[w->nops - 1] : NULL;
+		bool in_wait = last && last->kind == OP_REAP && last->t0 == w->asleep_since;
+		bool outside = !in_wait && w->asleep_state == 'S';
+		end_sleep(m, w, l->ts, OP_WAIT_CHILD, xi)->outside_wait = outside;
 		return 0;
 	}
 	end_sleep(m, w, l->ts, OP_WAIT, xi);
@@ -526,6 +533,7 @@ static int on_wait_event(struct ti *m, const struct sl_trace_line *l)
 	    sl_trace_field_int(&m->src, l, "pid", INT_MIN, INT_MAX, &pid) ||
 	    sl_trace_field_int(&m->src, l, "prio", -1000, 1000, &prio))
 		return -1;
+	m->saw_wait = true;
 	if (l->pid <= 0)
 		return 0;	/* perf could not tell who waited */
 	int i = task_of(m, l->pid, comm, (int)prio, l->ts);
@@ -599,6 +607,34 @@ static int on_line(struct ti *m, char *s)
 	return 0;
 }
 
+/* A child's exit wakes a sleep outside wait() only through a SIGCHLD the
+ * task catches (ignored by default, it wakes nobody): such a wakeup says
+ * that the task's image catches it, and so the signal, a plain wakeup,
+ * also woke its sleeps in wait() (2.4.27, 2.6.11 do_notify_parent:
+ * signal_wake_up first; __wake_up_parent then finds it running).  A
+ * handler lasts until exec.  Only a trace that shows where wait() begins
+ * (sched_process_wait) tells the two sleeps apart. */
+static void mark_caught_sigchld(struct ti *m, struct ti_task *t)
+{
+	int from = 0;
+	bool caught = false;
+
+	for (int j = 0; j <= t->nops; j++) {
+		struct ti_op *op = j < t->nops ? &t->ops[j] : NULL;
+		if (op && op->kind == OP_WAIT_CHILD && !m->saw_wait)
+			op->outside_wait = false;
+		if (op && op->kind != OP_EXEC) {
+			caught |= op->kind == OP_WAIT_CHILD && op->outside_wait;
+			continue;
+		}
+		for (int k = from; caught && k < j; k++)
+			if (t->ops[k].kind == OP_WAIT_CHILD && t->ops[k].state == 'S')
+				t->ops[k].caught = true;
+		from = j + 1;
+		caught = false;
+	}
+}
+
 void ti_finish_tasks(struct ti *m)
 {
 	if (m->end_ts < m->last_ts)
@@ -629,6 +665,8 @@ void ti_finish_tasks(struct ti *m)
 		add_op(m, t, OP_EXIT, m->end_ts)->at_end = true;
 		t->st = TS_DEAD;
 	}
+	for (int i = 0; i < m->ntasks; i++)
+		mark_caught_sigchld(m, &m->tasks[i]);
 }
 
 static int on_text(void *arg, char *text)

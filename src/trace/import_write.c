@@ -107,6 +107,12 @@ static void op_out(struct sl_json_stream *js, const struct ti *m, const struct t
 		sleep_out(js, other->kept ? "wait_child" : "sleep", op, origin);
 		if (other->kept)
 			sl_json_int(js, "child", other->json_id);
+		/* woken by a SIGCHLD its task catches, outside wait() or in
+		 * it (mark_caught_sigchld) */
+		if (other->kept && op->caught)
+			sl_json_bool(js, "signal", true);
+		if (other->kept && op->caught && op->outside_wait)
+			sl_json_bool(js, "outside_wait", true);
 		break;
 	case OP_WAKE:
 		sl_json_str(js, "op", "wake");

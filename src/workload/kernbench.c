@@ -17,12 +17,14 @@
  * it; each further concurrent child needs a token from the shared pipe
  * (N - 1 tokens).  A make blocked for a token also wakes when one of its
  * children exits (SIGCHLD).  The model keeps the tokens in the run's state
- * and gives each make a doorbell channel: children ring it just before they
- * exit, and a make that returns a token hands it to the longest waiting make
- * and rings that one's bell.  A make that has more to start keeps the token
- * of a child that ended (in reality it writes the token back and reads it
- * again at once, ahead of the sleeping makes); tokens are returned when a
- * make has nothing left to start.
+ * and gives each make a doorbell channel: a child's exit rings it (make
+ * catches SIGCHLD, sl_task_catch_sigchld: the signal's plain wakeup, at
+ * exit_notify, after the exit's own cost), and a make that returns a token
+ * hands it to the longest waiting make and rings that one's bell.  A make
+ * that has more to start keeps the token of a child that ended (in reality
+ * it writes the token back and reads it again at once, ahead of the
+ * sleeping makes); tokens are returned when a make has nothing left to
+ * start.
  *
  * Sources: kernbench 0.42 (linux-test-project/ltp,
  * utils/benchmark/kernbench-0.42); GNU make 3.79/3.80 job.c
@@ -180,15 +182,11 @@ static void start_item(struct sl_sim *sim, struct kb_run *run, struct kb_make *m
 	*next = act_fork(run, &kb_sh_prog, &j->proc[KB_SH], "make", true);
 }
 
-/* Nothing left to start: tell the parent (SIGCHLD) and exit. */
+/* Nothing left to start: exit (the parent's SIGCHLD rings its bell). */
 static void make_finish(struct kb_make *m, struct sl_action *next)
 {
-	if (m->parent && !m->announced) {
-		m->announced = true;
+	if (m->parent)
 		m->parent->reap_pending++;
-		*next = sl_act_chan(SL_ACT_CHAN_WRITE, m->parent->bell, 1);
-		return;
-	}
 	*next = sl_act_exit();
 }
 
@@ -263,6 +261,9 @@ static void make_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 	}
 	if (m->pc == MAKE_SYS) {
 		m->pc = MAKE_PARSE;
+		/* main(): SIGCHLD's child_handler, whose interruption of a
+		 * blocked read of the job server the bell stands for */
+		sl_task_catch_sigchld(t, true, m->bell);
 		*next = sl_act_sys(sys_for(run, m->parse));
 		return;
 	}
@@ -329,7 +330,8 @@ static struct sl_action fork_role(struct kb_job *j, int role, const char *parent
 			role == KB_CC1 || role == KB_AS);
 }
 
-/* The job is done: tell make (its SIGCHLD). */
+/* The job is done: its sh exits, and the exit's SIGCHLD rings make's
+ * bell (sl_task_catch_sigchld). */
 static struct sl_action job_announce(struct sl_sim *sim, struct kb_job *j)
 {
 	struct kb_run *run = j->run;
@@ -337,7 +339,7 @@ static struct sl_action job_announce(struct sl_sim *sim, struct kb_job *j)
 	run->jobs_done++;
 	j->t_end = sl_now(sim);
 	j->make->reap_pending++;
-	return sl_act_chan(SL_ACT_CHAN_WRITE, j->make->bell, 1);
+	return sl_act_exit();
 }
 
 static void sh_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)

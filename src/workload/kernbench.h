@@ -160,7 +160,7 @@ struct kb_make {
 	int slots;		/* 1 (its own) + job-server tokens held */
 	int reap_pending;	/* children that announced their exit */
 	unsigned char pc;
-	bool waiting_token, awaiting_reap, announced;
+	bool waiting_token, awaiting_reap;
 };
 
 struct kb_tree {

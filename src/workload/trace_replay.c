@@ -83,6 +83,8 @@ struct rp_op {
 	enum rp_kind kind;
 	bool io;		/* SLEEP, WAIT, WAIT_CHILD: uninterruptible ('D') */
 	bool vfork;		/* FORK: the parent sleeps until the child execs or exits */
+	bool signal;		/* WAIT_CHILD: woken by the child's SIGCHLD, caught */
+	bool outside_wait;	/* ... in a sleep outside wait(): no reap */
 	int arg;		/* WAIT: waker; WAIT_CHILD, FORK: child; WAKE: wakee */
 	sl_time ns;		/* RUN: on-CPU time; sleeps: recorded time; EXIT: tail */
 	int seg0, nseg;		/* RUN: cumulative segment ends in m->segs (0: one) */
@@ -95,6 +97,7 @@ struct rp_task {
 	int nice;
 	int op0, nops;
 	int waits, wakes;	/* waits on its channel, wake ops aimed at it */
+	int signals;		/* its wait_child ops outside wait() */
 	int forked;		/* fork ops creating it */
 };
 
@@ -284,6 +287,20 @@ static int get_int(struct rp_load *l, struct json_object *o, const char *key, in
 	return 0;
 }
 
+/* An optional true or false (absent: false). */
+static int get_flag(struct rp_load *l, struct json_object *o, const char *key, bool *out)
+{
+	struct json_object *v;
+
+	*out = false;
+	if (!json_object_object_get_ex(o, key, &v))
+		return 0;
+	if (!json_object_is_type(v, json_type_boolean))
+		return bad(l, "'%s' is not true or false", key);
+	*out = json_object_get_boolean(v);
+	return 0;
+}
+
 static int get_str(struct rp_load *l, struct json_object *o, const char *key, char out[RP_COMM])
 {
 	struct json_object *v;
@@ -443,6 +460,15 @@ static int load_op(struct rp_load *l, struct json_object *o, struct rp_model *m,
 		if (v == self)
 			return bad(l, "a task cannot wait for itself");
 		op->arg = (int)v;
+		if (op->kind == RP_WAIT_CHILD &&
+		    (get_flag(l, o, "signal", &op->signal) ||
+		     get_flag(l, o, "outside_wait", &op->outside_wait)))
+			return -1;
+		if (op->signal && op->io)
+			return bad(l, "a signal does not wake an uninterruptible sleep (state D)");
+		if (op->outside_wait && !op->signal)
+			return bad(l, "'outside_wait' needs 'signal': a child's exit wakes a sleep "
+				   "outside wait() only by a SIGCHLD its parent catches");
 		return 0;
 	case RP_WAKE:
 	case RP_FORK:
@@ -453,11 +479,8 @@ static int load_op(struct rp_load *l, struct json_object *o, struct rp_model *m,
 		op->arg = (int)v;
 		/* a vforked child ends its parent's wait at its exec or at
 		 * its exit, which every task's ops end with */
-		if (op->kind == RP_FORK && json_object_object_get_ex(o, "vfork", &seg)) {
-			if (!json_object_is_type(seg, json_type_boolean))
-				return bad(l, "'vfork' is not true or false");
-			op->vfork = json_object_get_boolean(seg);
-		}
+		if (op->kind == RP_FORK)
+			return get_flag(l, o, "vfork", &op->vfork);
 		return 0;
 	case RP_EXEC:
 		op->comm = m->ncomms;
@@ -529,6 +552,8 @@ static int check_links(struct rp_load *l, struct rp_model *m)
 				m->tasks[op->arg].forked++;
 			if (op->kind == RP_WAIT)
 				m->tasks[i].waits++;
+			if (op->kind == RP_WAIT_CHILD && op->outside_wait)
+				m->tasks[i].signals++;
 			if (op->kind == RP_WAKE)
 				m->tasks[op->arg].wakes++;
 		}
@@ -606,10 +631,13 @@ struct rp_run;
 struct rp_proc {
 	struct rp_run *run;
 	int index;		/* its task in the model */
+	int id;			/* its simulated task's id once forked, else -1 */
 	int pc;			/* next op */
 	struct sl_chan *chan;	/* wakeups for it (causal) */
+	struct sl_chan *sigchld;	/* caught SIGCHLDs outside wait() (causal) */
 	int forking;		/* child being forked: its id comes back in result */
 	bool waiting;		/* a wait() for a child is in flight */
+	bool signalled;		/* a sleep for a child's SIGCHLD is in flight */
 	bool reaping;		/* a reap op's wait(WNOHANG) is in flight */
 	/* accounting of CPU time against the recorded bursts (rp_account) */
 	sl_time mark_cpu, mark_sys;
@@ -802,6 +830,50 @@ static bool rp_wait_child(struct rp_run *run, struct rp_proc *p, const struct sl
 	return true;
 }
 
+/* Whether the child of `op` has exited: reaped, or a zombie of t. */
+static bool rp_child_exited(const struct rp_run *run, const struct sl_task *t,
+			    const struct rp_op *op)
+{
+	if (run->reaped[op->arg])
+		return true;
+	return sl_task_has_zombie(t, run->procs[op->arg].id);
+}
+
+/* Sleep outside wait() until the child of `op` has exited, woken by its
+ * SIGCHLD (make's read of its job server): true with *next set.  While it
+ * sleeps t catches SIGCHLD with its own channel as the handler's trace:
+ * the exit puts a byte there and wakes it plainly (sl_task_catch_sigchld).
+ * Another child's exit wakes it too, and it sleeps on. */
+static bool rp_wait_signal(struct rp_run *run, struct rp_proc *p, struct sl_task *t,
+			   const struct rp_op *op, struct sl_action *next)
+{
+	if (p->signalled) {
+		p->signalled = false;
+		sl_task_catch_sigchld(t, false, NULL);
+	}
+	if (rp_child_exited(run, t, op))
+		return false;
+	p->signalled = true;
+	sl_task_catch_sigchld(t, true, p->sigchld);
+	*next = sl_act_chan(SL_ACT_CHAN_READ, p->sigchld, run->m.tasks[p->index].nops + 1L);
+	return true;
+}
+
+/* wait_child: in wait(), woken by the exit's parent wakeup, or by the
+ * SIGCHLD the task catches (op->signal: plainly); outside wait(), by the
+ * signal (rp_wait_signal).  True with *next set. */
+static bool rp_wait_for_child(struct rp_run *run, struct rp_proc *p, struct sl_task *t,
+			      const struct rp_op *op, struct sl_action *next)
+{
+	if (op->outside_wait)
+		return rp_wait_signal(run, p, t, op, next);
+	sl_task_catch_sigchld(t, op->signal, NULL);
+	if (rp_wait_child(run, p, t, op, next))
+		return true;
+	sl_task_catch_sigchld(t, false, NULL);
+	return false;
+}
+
 /* A sleep or I/O wait op, written in place (sim/action.h says why). */
 static void timed(struct sl_action *a, const struct rp_op *op)
 {
@@ -830,6 +902,7 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 	if (p->forking >= 0) {
 		if (t->result >= 0 && t->result < run->m.ntasks)
 			run->task_of_id[t->result] = p->forking;
+		run->procs[p->forking].id = (int)t->result;
 		p->forking = -1;
 		/* the fork's cost was taken out of the burst before it */
 		p->outside -= p->fork_room;
@@ -872,7 +945,7 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 				timed(next, op);
 				return;
 			}
-			if (rp_wait_child(run, p, t, op, next))
+			if (rp_wait_for_child(run, p, t, op, next))
 				return;
 			break;
 		case RP_WAKE:
@@ -975,9 +1048,12 @@ static void *rp_start(struct sl_sim *sim, const struct sl_params *params, sl_tim
 		p->run = run;
 		p->index = i;
 		p->forking = -1;
+		p->id = -1;
 		run->task_of_id[i] = -1;
 		if (run->causal && run->m.tasks[i].wakes)
 			p->chan = sl_chan_new(sim, run->m.tasks[i].wakes + 1L, false);
+		if (run->causal && run->m.tasks[i].signals)
+			p->sigchld = sl_chan_new(sim, run->m.tasks[i].nops + 1L, false);
 	}
 	for (int i = 0; i < n; i++) {
 		if (run->m.tasks[i].parent >= 0)
@@ -986,6 +1062,7 @@ static void *rp_start(struct sl_sim *sim, const struct sl_params *params, sl_tim
 						      run->m.tasks[i].comm);
 		if (t->id < n)
 			run->task_of_id[t->id] = i;
+		run->procs[i].id = t->id;
 	}
 	return run;
 }

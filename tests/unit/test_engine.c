@@ -1961,6 +1961,87 @@ SL_TEST(engine_exit_wakeup_is_marked)
 	sl_sim_destroy(sim);
 }
 
+/* A parent that catches SIGCHLD (sl_task_catch_sigchld) is woken by the
+ * signal, plainly (2.4.27, 2.6.11 do_notify_parent: signal_wake_up, a plain
+ * try_to_wake_up, before __wake_up_parent, which finds it running): reading
+ * its bell, where the exit put a byte, and in wait() alike, at the exit
+ * (after the exit's own cost).  An exec resets the handler
+ * (flush_signal_handlers): wait() then gets the parent wakeup,
+ * SL_WAKE_CHILD_EXIT.  One CPU, exits costing 0.5 ms; the parent forks c,
+ * reads its bell, forks d, waits, execs, forks e, waits. */
+struct sigchld_parent { struct sl_chan *bell; struct script *kid[3]; long got; sl_time woke; };
+
+static void sigchld_parent_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct sigchld_parent *p = t->prog_state;
+	switch (t->tag++) {
+	case 0:
+		sl_task_catch_sigchld(t, true, p->bell);
+		*next = fork_of(p->kid[0]);
+		return;
+	case 1:
+		*next = sl_act_chan(SL_ACT_CHAN_READ, p->bell, 8);
+		return;
+	case 2:
+		p->got = t->result;
+		p->woke = sl_now(sim);
+		*next = sl_act_wait();		/* reaps c */
+		return;
+	case 3:
+		*next = fork_of(p->kid[1]);
+		return;
+	case 4:
+		*next = sl_act_wait();
+		return;
+	case 5:
+		*next = sl_act_exec("p");
+		return;
+	case 6:
+		*next = fork_of(p->kid[2]);
+		return;
+	case 7:
+		*next = sl_act_wait();
+		return;
+	default:
+		*next = sl_act_exit();
+	}
+}
+
+static const struct sl_prog sigchld_parent_prog = { .name = "parent", .step = sigchld_parent_step };
+
+SL_TEST(engine_caught_sigchld_wakes_plainly_at_the_exit)
+{
+	struct sl_machine m;
+	CHECK(load_zeroed(&m, "pack:1 core:1 pu:1"));
+	m.speed.exit_ns = 500e3;
+	struct sl_sim *sim = checked_sim(&m, &flagrec_ops, 1, NULL);
+	CHECK(sim);
+	if (!sim)
+		return;
+	struct sigchld_parent *p = sl_sim_alloc(sim, sizeof(*p));
+	p->bell = sl_chan_new(sim, 64, false);
+	for (int i = 0; i < 3; i++) {
+		p->kid[i] = script_new(sim);
+		script_add(p->kid[i], sl_act_run(1e6, SL_WC_INT));
+	}
+	sl_sim_spawn_root(sim, &sigchld_parent_prog, p, "root");
+	struct sl_run_stats st;
+	CHECK(run(sim, &st) == 0);
+	struct flagrec *r = sl_policy_data(sim);
+	/* three exits wake the root, each while the child is still current */
+	CHECKF(r->n == 3, "%d wakeups", r->n);
+	for (int i = 0; i < r->n && i < 3; i++)	/* the root is "p" after its exec */
+		CHECKF(r->who[i] == (i < 2 ? 'r' : 'p') && r->curr[i] == 'c',
+		       "wakeup %d: %c woken, %c ran", i, r->who[i], r->curr[i]);
+	CHECKF(r->n < 3 || (r->flags[0] == 0 && r->flags[1] == 0 &&
+			    r->flags[2] == SL_WAKE_CHILD_EXIT),
+	       "flags %#x %#x %#x", r->flags[0], r->flags[1], r->n > 2 ? r->flags[2] : 0u);
+	CHECKF(p->got == 1, "the bell held %ld bytes", p->got);
+	/* woken at c's exit_notify: its 1 ms of work, then the exit's 0.5 ms */
+	CHECKF(p->woke == 1500 * SL_USEC, "woken at %lld ns", (long long)p->woke);
+	sl_sim_destroy(sim);
+}
+
 /* Four threads each take a mutex 5 times around a short burst and meet at a
  * barrier twice; the run completes and counts every critical section. */
 struct lock_state { struct sl_mutex *mu; struct sl_barrier *bar; int inside, max_inside, done; };
