@@ -488,7 +488,9 @@ bool sl_chan_reader_waits(const struct sl_chan *c);
  * interrupting its read of the job server; NULL: none), and the parent
  * wakeup that follows finds it running (2.4.27, 2.6.11 do_notify_parent:
  * signal_wake_up, then wake_up_parent).  Not caught (the default): the
- * exit wakes a parent in wait() with SL_WAKE_CHILD_EXIT. */
+ * exit wakes a parent in wait() with SL_WAKE_CHILD_EXIT.  A forked child
+ * starts without it (the kernel's inherits the handler, but a child's
+ * program is another, which says its own). */
 void sl_task_catch_sigchld(struct sl_task *t, bool catches, struct sl_chan *bell);
 /* Whether the child of t with task id `id` has exited and waits to be
  * reaped (a zombie of t; false for any other id, -1 included). */
