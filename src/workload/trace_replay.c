@@ -34,6 +34,9 @@
  *     matching "wake" op writes to it (wakeups=causal), or sleeps the
  *     recorded time (wakeups=timed);
  *   - "wait_child" C: wait() until child C has exited and been reaped;
+ *     with "signal" the task catches SIGCHLD meanwhile, so C's exit wakes
+ *     it plainly, and with "outside_wait" too it sleeps outside wait()
+ *     until C has exited, reaping nothing (docs/traces.md);
  *   - "reap": wait() with WNOHANG where the trace shows the task entering
  *     wait() (sched_process_wait): an exited child is reaped there, as in
  *     the recording, and the policy's release_task credit comes then;
