@@ -1097,35 +1097,31 @@ static int nth_op(struct json_object *t, const char *kind, int n)
  * sched_process_wait) was woken by the signal too; p's exec at 1.35 resets
  * the handler, and its wait() for c3 is the exit's own wakeup.  Without
  * the sched_process_wait lines nothing tells the sleeps apart: no flags. */
+/* p (pid 10, on CPU 0) forks `pid`, which runs on CPU 1 from ts_run; and
+ * `pid` exits there at ts, waking p, who runs on at once */
+#define TT_FORK_RUN(c, pid, ts, ts_run)                                                         \
+	c " 10 [000] " ts ": sched:sched_process_fork: comm=" c " pid=10 child_comm=" c           \
+	" child_pid=" #pid "\n"                                                                  \
+	TT_SW("swapper", 0, 1, ts_run, "swapper/1", 0, "R", c, pid)
+#define TT_EXIT_WAKES(c, pid, ts)                                                               \
+	c " " #pid " [001] " ts ": sched:sched_process_exit: comm=" c " pid=" #pid " prio=120\n"  \
+	c " " #pid " [001] " ts ": sched:sched_waking: comm=" c " pid=10 prio=120 target_cpu=000\n" \
+	TT_SW(c, pid, 1, ts, c, pid, "X", "swapper/1", 0)                                        \
+	TT_SW("swapper", 0, 0, ts, "swapper/0", 0, "R", c, 10)
 #define TT_SIGCHLD(wait1, wait2)                                                               \
 	TT_SW("swapper", 0, 0, "1.000000000", "swapper/0", 0, "R", "p", 10)                    \
-	"p 10 [000] 1.000000000: sched:sched_process_fork: comm=p pid=10 child_comm=p "         \
-	"child_pid=11\n"                                                                        \
-	TT_SW("swapper", 0, 1, "1.010000000", "swapper/1", 0, "R", "p", 11)                    \
+	TT_FORK_RUN("p", 11, "1.000000000", "1.010000000")                                     \
 	TT_SW("p", 10, 0, "1.050000000", "p", 10, "S", "swapper/0", 0)                         \
-	"p 11 [001] 1.100000000: sched:sched_process_exit: comm=p pid=11 prio=120\n"            \
-	"p 11 [001] 1.100000000: sched:sched_waking: comm=p pid=10 prio=120 target_cpu=000\n"   \
-	TT_SW("p", 11, 1, "1.100000000", "p", 11, "X", "swapper/1", 0)                         \
-	TT_SW("swapper", 0, 0, "1.100000000", "swapper/0", 0, "R", "p", 10)                    \
-	"p 10 [000] 1.150000000: sched:sched_process_fork: comm=p pid=10 child_comm=p "         \
-	"child_pid=12\n"                                                                        \
-	TT_SW("swapper", 0, 1, "1.160000000", "swapper/1", 0, "R", "p", 12)                    \
+	TT_EXIT_WAKES("p", 11, "1.100000000")                                                  \
+	TT_FORK_RUN("p", 12, "1.150000000", "1.160000000")                                     \
 	wait1                                                                                   \
 	TT_SW("p", 10, 0, "1.200000000", "p", 10, "S", "swapper/0", 0)                         \
-	"p 12 [001] 1.300000000: sched:sched_process_exit: comm=p pid=12 prio=120\n"            \
-	"p 12 [001] 1.300000000: sched:sched_waking: comm=p pid=10 prio=120 target_cpu=000\n"   \
-	TT_SW("p", 12, 1, "1.300000000", "p", 12, "X", "swapper/1", 0)                         \
-	TT_SW("swapper", 0, 0, "1.300000000", "swapper/0", 0, "R", "p", 10)                    \
+	TT_EXIT_WAKES("p", 12, "1.300000000")                                                  \
 	"p 10 [000] 1.350000000: sched:sched_process_exec: filename=q pid=10 old_pid=10\n"      \
-	"q 10 [000] 1.400000000: sched:sched_process_fork: comm=q pid=10 child_comm=q "         \
-	"child_pid=13\n"                                                                        \
-	TT_SW("swapper", 0, 1, "1.410000000", "swapper/1", 0, "R", "q", 13)                    \
+	TT_FORK_RUN("q", 13, "1.400000000", "1.410000000")                                     \
 	wait2                                                                                   \
 	TT_SW("q", 10, 0, "1.450000000", "q", 10, "S", "swapper/0", 0)                         \
-	"q 13 [001] 1.500000000: sched:sched_process_exit: comm=q pid=13 prio=120\n"            \
-	"q 13 [001] 1.500000000: sched:sched_waking: comm=q pid=10 prio=120 target_cpu=000\n"   \
-	TT_SW("q", 13, 1, "1.500000000", "q", 13, "X", "swapper/1", 0)                         \
-	TT_SW("swapper", 0, 0, "1.500000000", "swapper/0", 0, "R", "q", 10)                    \
+	TT_EXIT_WAKES("q", 13, "1.500000000")                                                  \
 	"q 10 [000] 1.600000000: sched:sched_process_exit: comm=q pid=10 prio=120\n"            \
 	TT_SW("q", 10, 0, "1.600000000", "q", 10, "X", "swapper/0", 0)
 
