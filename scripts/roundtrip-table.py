@@ -54,9 +54,31 @@ def run(schedlab, machine, policy, workload, trace):
     return json.loads(out)["runs"][0]["metrics"]["elapsed_s"]
 
 
+def fork_paths(tasks):
+    """Each task's place in the fork tree: its parent's place and the
+    order of its fork among the parent's (roots by their order).  A replay
+    may create two tasks in the other order and so give them each other's
+    pids; their places stay."""
+    forked = {}
+    for t in tasks:
+        forks = [op["child"] for op in t["ops"] if op["op"] == "fork"]
+        for k, child in enumerate(forks):
+            forked[child] = (t["id"], k)
+    roots = [t["id"] for t in tasks if t["parent"] is None]
+    paths = {}
+
+    def path(i):
+        if i not in paths:
+            paths[i] = path(forked[i][0]) + (forked[i][1],) if i in forked else (roots.index(i),)
+        return paths[i]
+    return {t["id"]: path(t["id"]) for t in tasks}
+
+
 def cpu_times(schedlab, trace, out):
     sh(schedlab, "trace", "import", trace, "-o", out)
-    return {t["pid"]: t["cpu_ns"] for t in json.load(open(out))["tasks"]}
+    tasks = json.load(open(out))["tasks"]
+    paths = fork_paths(tasks)
+    return {paths[t["id"]]: t["cpu_ns"] for t in tasks}
 
 
 def ns(x):
@@ -76,7 +98,7 @@ def round_trip(schedlab, tmp, machine, policy, workload, opts):
     c1 = cpu_times(schedlab, p("a.txt"), p("aw.json"))
     e2 = run(schedlab, machine, policy, "trace:file=%s,%s" % (p("aw.json"), opts), p("b.txt"))
     c2 = cpu_times(schedlab, p("b.txt"), p("bw.json"))
-    diffs = sorted((c2.get(pid, 0) - c for pid, c in c1.items() if c2.get(pid) != c),
+    diffs = sorted((c2.get(k, 0) - c for k, c in c1.items() if c2.get(k) != c),
                    key=abs, reverse=True)
     tasks = "%d of %d" % (len(diffs), len(c1))
     if 0 < len(diffs) <= 3:
