@@ -44,8 +44,8 @@ struct ti_op {
 	bool from_start : 1;	/* SLEEP, WAIT: asleep since before the trace */
 	bool at_end : 1;	/* EXIT: the trace ended, not the task */
 	bool outside_wait : 1;	/* WAIT_CHILD: an interruptible sleep that did not
-				 * begin in wait() (no sched_process_wait just
-				 * before it): woken by the child's SIGCHLD */
+				 * begin in wait(): woken by the child's SIGCHLD
+				 * (ti_finish_tasks) */
 	bool caught : 1;	/* WAIT_CHILD: its task's image catches SIGCHLD
 				 * (ti_finish_tasks) */
 	int task;		/* WAIT: waker; WAIT_CHILD, FORK: child; WAKE: wakee;

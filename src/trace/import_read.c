@@ -105,8 +105,7 @@ static void close_run(struct ti *m, struct ti_task *t, sl_time ts)
 }
 
 /* A sleep ends at `ts`: a timed sleep, or a wait for task `other`. */
-static struct ti_op *end_sleep(struct ti *m, struct ti_task *t, sl_time ts,
-			       enum ti_op_kind kind, int other)
+static void end_sleep(struct ti *m, struct ti_task *t, sl_time ts, enum ti_op_kind kind, int other)
 {
 	struct ti_op *op = add_op(m, t, kind, t->asleep_since);
 	op->t1 = ts;
@@ -114,7 +113,6 @@ static struct ti_op *end_sleep(struct ti *m, struct ti_task *t, sl_time ts,
 	op->from_start = t->asleep_from_start;
 	op->task = other;
 	t->st = TS_RUNNABLE;
-	return op;
 }
 
 /* ---- the CPUs' timelines ----
@@ -393,12 +391,7 @@ static int on_wakeup(struct ti *m, const struct sl_trace_line *l)
 	w = &m->tasks[wi];
 	struct ti_task *x = &m->tasks[xi];
 	if ((x->st == TS_EXITING || x->st == TS_DEAD) && x->parent == wi) {
-		/* asleep in wait() if it entered wait() as it fell asleep;
-		 * elsewhere, and interruptible, the child's SIGCHLD woke it */
-		const struct ti_op *last = w->nops ? &w->ops[w->nops - 1] : NULL;
-		bool in_wait = last && last->kind == OP_REAP && last->t0 == w->asleep_since;
-		bool outside = !in_wait && w->asleep_state == 'S';
-		end_sleep(m, w, l->ts, OP_WAIT_CHILD, xi)->outside_wait = outside;
+		end_sleep(m, w, l->ts, OP_WAIT_CHILD, xi);
 		return 0;
 	}
 	end_sleep(m, w, l->ts, OP_WAIT, xi);
@@ -607,6 +600,16 @@ static int on_line(struct ti *m, char *s)
 	return 0;
 }
 
+/* Whether the sleep of wait_child op j began in wait(): the task's last
+ * op before it but runs is a reap (sched_process_wait: do_wait's
+ * tracepoint, a few us of the task's own run before its schedule()). */
+static bool asleep_in_wait(const struct ti_task *t, int j)
+{
+	while (--j >= 0 && t->ops[j].kind == OP_RUN)
+		;
+	return j >= 0 && t->ops[j].kind == OP_REAP;
+}
+
 /* A child's exit wakes a sleep outside wait() only through a SIGCHLD the
  * task catches (ignored by default, it wakes nobody): such a wakeup says
  * that the task's image catches it, and so the signal, a plain wakeup,
@@ -621,8 +624,8 @@ static void mark_caught_sigchld(struct ti *m, struct ti_task *t)
 
 	for (int j = 0; j <= t->nops; j++) {
 		struct ti_op *op = j < t->nops ? &t->ops[j] : NULL;
-		if (op && op->kind == OP_WAIT_CHILD && !m->saw_wait)
-			op->outside_wait = false;
+		if (op && op->kind == OP_WAIT_CHILD)
+			op->outside_wait = m->saw_wait && op->state == 'S' && !asleep_in_wait(t, j);
 		if (op && op->kind != OP_EXEC) {
 			caught |= op->kind == OP_WAIT_CHILD && op->outside_wait;
 			continue;

@@ -35,11 +35,12 @@
  * their kernel's pipe_write does (wake_up_interruptible_sync only before
  * the writer sleeps in 2.4-2.6, else SL_WAKE_PIPE: docs/engine.md, "Pipe
  * wakeups"), sockets with plain wakeups in 2.4 and 2.6 and sync ones in
- * 6.12 (sock_def_readable, unix_write_space: SL_WAKE_SOCK).  The go signal is one write that wakes
- * every poller at once, the last to poll first (poll's wait queue entries
- * are non-exclusive), through a pipe or a socket pair as the messages'
- * channels are (fdpair), with their wakeups.  Metric: the time from the go
- * signal to the last reap, what hackbench prints ("Time: s.mmm").
+ * 6.12 (sock_def_readable, unix_write_space: SL_WAKE_SOCK).  The go
+ * signal is one write that wakes every poller at once, the last to poll
+ * first (poll's wait queue entries are non-exclusive), through a pipe or a
+ * socket pair as the messages' channels are (fdpair), with their wakeups.
+ * Metric: the time from the go signal to the last reap, what hackbench
+ * prints ("Time: s.mmm").
  *
  * Sources: Rusty Russell's version in Erich Focht's numa_test attachment
  * (LKML, <200210062224.50087.efocht@ess.nec.de>; numa_test's dispatch

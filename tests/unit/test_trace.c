@@ -1160,10 +1160,12 @@ static int nth_op(struct json_object *t, const char *kind, int n)
 }
 
 /* p sleeps outside wait() at 1.05 and c1's exit wakes it at 1.1: only a
- * SIGCHLD p catches does that, so p's wait() for c2 (entered at 1.2,
- * sched_process_wait) was woken by the signal too; p's exec at 1.35 resets
- * the handler, and its wait() for c3 is the exit's own wakeup.  Without
- * the sched_process_wait lines nothing tells the sleeps apart: no flags. */
+ * SIGCHLD p catches does that, so p's wait() for c2 (entered 10 us before
+ * it sleeps at 1.2, sched_process_wait, as do_wait's tracepoint comes
+ * before its schedule()) was woken by the signal too; p's exec at 1.35
+ * resets the handler, and its wait() for c3 is the exit's own wakeup.
+ * Without the sched_process_wait lines nothing tells the sleeps apart: no
+ * flags. */
 /* p (pid 10, on CPU 0) forks `pid`, which runs on CPU 1 from ts_run; and
  * `pid` exits there at ts, waking p, who runs on at once */
 #define TT_FORK_RUN(c, pid, ts, ts_run)                                                         \
@@ -1195,8 +1197,8 @@ static int nth_op(struct json_object *t, const char *kind, int n)
 SL_TEST(trace_import_infers_a_caught_sigchld)
 {
 	const char *text =
-		TT_SIGCHLD("p 10 [000] 1.200000000: sched:sched_process_wait: comm=p pid=0 prio=120\n",
-			   "q 10 [000] 1.450000000: sched:sched_process_wait: comm=q pid=0 prio=120\n");
+		TT_SIGCHLD("p 10 [000] 1.199990000: sched:sched_process_wait: comm=p pid=0 prio=120\n",
+			   "q 10 [000] 1.449990000: sched:sched_process_wait: comm=q pid=0 prio=120\n");
 	struct sl_trace_import_stats st;
 	struct json_object *w = tt_import_all(text, &st);
 	char kinds[256];
