@@ -94,7 +94,10 @@ static int list_machines(void)
 	       "the path of an hwloc XML file, or \"host\" (this machine): x86_64 kernels\n"
 	       "unless hwloc names another.  Append \",noht\" to any of them for one logical\n"
 	       "CPU per core (e.g. \"p4dpe-2x2ht,noht\"), \",arch=i386|ia64|x86_64\" for another\n"
-	       "kernel architecture (its HZ and scheduler constants).\n");
+	       "kernel architecture (its HZ and scheduler constants), \",mhz=N\" for another\n"
+	       "clock.  \",like=PRESET\" gives a machine that is not a preset that preset's\n"
+	       "model numbers (SMT, kernel costs, caches, NUMA) instead of a modern server's:\n"
+	       "\"numa:2 pack:4 core:1 pu:2,like=p4dpe-2x2ht\".  docs/model.md lists every option.\n");
 	return cli_finish_output();
 }
 

@@ -109,6 +109,10 @@ struct hw_options {
 	int kmem;		/* node of the kernel's memory; -1 = each task's own;
 				 * HW_KMEM_PROFILE = the profile's */
 	int arch;		/* enum sl_arch, or -1 = the profile's */
+	const struct hw_preset *like;	/* like=: the preset whose model numbers a
+					 * machine that is not a preset takes
+					 * (NULL: hw_profile_default) */
+	unsigned mhz;		/* > 0: the clock, overriding the profile's and hwloc's */
 };
 
 #define HW_KMEM_PROFILE (-2)
@@ -133,6 +137,10 @@ int hw_preset_load(struct sl_machine *m, const struct hw_preset *p,
 		   const struct hw_options *o, struct sl_err *err);
 /* "p4dpe-2x2ht, p4ht-3066, ..." for error messages. */
 void hw_preset_list(char *buf, size_t len);
+/* A preset's name, model numbers and memory per node (like=). */
+const char *hw_preset_name(const struct hw_preset *p);
+const struct hw_profile *hw_preset_profile(const struct hw_preset *p);
+unsigned hw_preset_mem_per_node_mb(const struct hw_preset *p);
 /* The profile of machines that are not presets (synthetic strings, XML
  * files, the host): a modern server. */
 extern const struct hw_profile hw_profile_default;

@@ -28,12 +28,21 @@
  *                 a few per-arch scheduler constants follow it (topo.h);
  *                 else the preset's, an hwloc XML's or the host's
  *                 Architecture info, or x86_64
+ *   like=PRESET   a machine that is not a preset takes that preset's model
+ *                 numbers (SMT pairs, kernel costs, refill, NUMA ratio and
+ *                 bandwidth, disk, kernel memory; arch, clock, caches and
+ *                 memory per node where hwloc reports none) instead of the
+ *                 modern default: "numa:2 pack:4 core:1 pu:2,like=p4dpe-2x2ht"
+ *                 for a two-node NetBurst box
+ *   mhz=N         the clock, MHz: kernel path costs scale with it (the
+ *                 workloads' work is in the machine's reference ns)
  * ratio, bw, slit and refill exist because those numbers are uncertain
  * (docs/model.md); ipi and kcost because they depend on where the machine
  * runs.  A name that is an existing file is taken whole.
  *
  * Machines that are not presets get the modern default profile
- * (presets.c), with the clock, caches and RAM hwloc reported where it did.
+ * (presets.c), or like='s preset's, with the clock, caches and RAM hwloc
+ * reported where it did.
  */
 #include "hw/hw_internal.h"
 
@@ -48,12 +57,13 @@
 
 #define MAX_BASE 4096
 
-static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N, bw=B, bus=GBS, refill=F, kcost=F, ipi=US, seek=MS, xfer=MBS, kmem=N|local, arch=i386|ia64|x86_64";
+static const char options_help[] = "noht, smt=netburst|modern|off, ratio=R, slit=N, bw=B, bus=GBS, refill=F, kcost=F, ipi=US, seek=MS, xfer=MBS, kmem=N|local, arch=i386|ia64|x86_64, like=PRESET, mhz=N";
 
 /* Every option's key, in options_help's order: a key's index is its bit
  * in split_options's set of the options seen. */
 static const char *const option_keys[] = { "noht", "smt", "ratio", "slit", "bw", "bus", "refill",
-					    "kcost", "ipi", "seek", "xfer", "kmem", "arch" };
+					    "kcost", "ipi", "seek", "xfer", "kmem", "arch", "like",
+					    "mhz" };
 
 static int option_index(const char *opt)
 {
@@ -141,6 +151,19 @@ static int parse_option(struct hw_options *o, const char *opt, const char *what,
 		o->arch = sl_arch_parse(val);
 		if (o->arch < 0)
 			expected = "i386, ia64 or x86_64";
+	} else if (is_key(opt, "like")) {
+		o->like = hw_preset_find(val);
+		if (!o->like) {
+			char list[512];
+			hw_preset_list(list, sizeof(list));
+			return sl_fail(err, "%s: option '%s': expected a preset's name (%s)", what,
+				       opt, list);
+		}
+	} else if (is_key(opt, "mhz")) {
+		if (sl_parse_long(val, &l) || l < 1 || l > 100000)
+			expected = "a clock in MHz, an integer from 1 to 100000";
+		else
+			o->mhz = (unsigned)l;
 	} else if (is_key(opt, "slit")) {
 		if (sl_parse_long(val, &l) || l < 11 || l > 254)
 			expected = "an integer from 11 to 254";
@@ -245,23 +268,25 @@ unsigned long hw_synthetic_cpus(const char *s, const char **bad)
 	return n;
 }
 
-static void describe(struct sl_machine *m, const char *source, bool noht)
+static void describe(struct sl_machine *m, const char *source, const struct hw_options *o)
 {
 	const struct sl_topo *t = &m->topo;
-	char llcs[48] = "";
+	char llcs[48] = "", like[48] = "";
 
 	if (sl_topo_llcs_split_packages(t))
 		snprintf(llcs, sizeof(llcs), ", %d last-level caches", t->nllcs);
+	if (o->like)
+		snprintf(like, sizeof(like), "; like %s", hw_preset_name(o->like));
 	snprintf(m->summary, sizeof(m->summary),
-		 "%s: %d CPUs = %d package(s)%s, %d core(s), %d thread(s)/core; %d node(s); %u MHz%s",
+		 "%s: %d CPUs = %d package(s)%s, %d core(s), %d thread(s)/core; %d node(s); %u MHz%s%s",
 		 source, t->ncpus, t->npackages, llcs, t->ncores, t->threads_per_core, t->nnodes,
-		 t->cpu_khz / 1000, noht ? " (noht)" : "");
+		 t->cpu_khz / 1000, like, o->noht ? " (noht)" : "");
 }
 
 static int load_hwloc(struct sl_machine *m, enum hw_source src, const char *arg,
 		      const struct hw_options *o, const char *what, struct sl_err *err)
 {
-	const struct hw_profile *p = &hw_profile_default;
+	const struct hw_profile *p = o->like ? hw_preset_profile(o->like) : &hw_profile_default;
 	struct sl_topo *t = &m->topo;
 	struct hw_found found;
 
@@ -271,16 +296,17 @@ static int load_hwloc(struct sl_machine *m, enum hw_source src, const char *arg,
 		hw_topo_uniform_distances(t, o->slit);
 	else if (!found.distances)
 		hw_topo_uniform_distances(t, p->slit_remote);
-	t->cpu_khz = (found.mhz ? found.mhz : p->mhz) * 1000;
+	t->cpu_khz = (o->mhz ? o->mhz : found.mhz ? found.mhz : p->mhz) * 1000;
 	t->l2_kb = found.l2_kb ? found.l2_kb : p->l2_kb;
 	t->llc_kb = found.llc_kb ? found.llc_kb : t->l2_kb > p->llc_kb ? t->l2_kb : p->llc_kb;
 	t->arch = o->arch >= 0 ? (enum sl_arch)o->arch
 		  : found.arch >= 0 ? (enum sl_arch)found.arch : p->arch;
-	m->mem_mb = found.mem_mb ? found.mem_mb : p->mem_mb * (unsigned)t->nnodes;
+	unsigned node_mb = o->like ? hw_preset_mem_per_node_mb(o->like) : p->mem_mb;
+	m->mem_mb = found.mem_mb ? found.mem_mb : node_mb * (unsigned)t->nnodes;
 	hw_speed_init(&m->speed, t, p, o);
 	hw_disk_init(m, p, o);
 	describe(m, src == HW_SRC_HOST ? "host" :
-		    src == HW_SRC_XML ? "hwloc XML" : "hwloc synthetic", o->noht);
+		    src == HW_SRC_XML ? "hwloc XML" : "hwloc synthetic", o);
 	return 0;
 }
 

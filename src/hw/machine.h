@@ -26,7 +26,7 @@ struct sl_disk_params {
 
 struct sl_machine {
 	char name[128];		/* as given by the user */
-	char summary[160];	/* one line: "2 x 2.2 GHz Xeon HT (P4DPE-G2)" */
+	char summary[224];	/* one line: "2 x 2.2 GHz Xeon HT (P4DPE-G2)" */
 	struct sl_topo topo;
 	struct sl_speed_model speed;
 	unsigned mem_mb;	/* RAM, for workloads that care (page cache) */

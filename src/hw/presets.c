@@ -285,6 +285,21 @@ void hw_preset_list(char *buf, size_t len)
 					 presets[i].name);
 }
 
+const char *hw_preset_name(const struct hw_preset *p)
+{
+	return p->name;
+}
+
+const struct hw_profile *hw_preset_profile(const struct hw_preset *p)
+{
+	return &p->profile;
+}
+
+unsigned hw_preset_mem_per_node_mb(const struct hw_preset *p)
+{
+	return p->profile.mem_mb / (unsigned)p->nodes;
+}
+
 /* The preset's CPUs in Linux's order, as raw keys (core, package, node,
  * LLC). */
 static int preset_cpus(const struct hw_preset *p, struct hw_raw_cpu *cpus)
@@ -314,16 +329,23 @@ int hw_preset_load(struct sl_machine *m, const struct hw_preset *p,
 	char what[sizeof(m->name) + 16];
 
 	snprintf(what, sizeof(what), "machine '%s'", m->name);
+	if (o->like)
+		return sl_fail(err, "%s: option 'like=%s': a preset has model numbers of its own "
+			       "(like= gives them to an hwloc synthetic string, an XML file or host)",
+			       what, hw_preset_name(o->like));
 	int n = preset_cpus(p, cpus);
 	if (hw_topo_build(t, cpus, n, o->noht, node_keys, what, err))
 		return -1;
 	hw_topo_uniform_distances(t, o->slit > 0 ? o->slit : p->profile.slit_remote);
-	t->cpu_khz = p->profile.mhz * 1000;
+	t->cpu_khz = (o->mhz ? o->mhz : p->profile.mhz) * 1000;
 	t->l2_kb = p->profile.l2_kb;
 	t->llc_kb = p->profile.llc_kb;
 	t->arch = o->arch >= 0 ? (enum sl_arch)o->arch : p->profile.arch;
 	m->mem_mb = p->profile.mem_mb;
-	snprintf(m->summary, sizeof(m->summary), "%s%s", p->summary,
+	char clock[32] = "";
+	if (o->mhz)	/* the summary names the preset's own clock */
+		snprintf(clock, sizeof(clock), ", clocked at %u MHz", o->mhz);
+	snprintf(m->summary, sizeof(m->summary), "%s%s%s", p->summary, clock,
 		 o->noht ? " (noht)" : "");
 	hw_speed_init(&m->speed, t, &p->profile, o);
 	hw_disk_init(m, &p->profile, o);

@@ -111,6 +111,11 @@ bad_input "-r ' 2'" run -m $M -p o1 -w $W -r " 2"
 bad_input "hz=' 1000' is not an integer" run -m $M -p "o1:hz= 1000" -w $W
 bad_input "tasks='+2' is not an integer" run -m $M -p o1 -w spin:tasks=+2
 bad_input "option 'ratio=0x1p1'" run -m "numaq-16,ratio=0x1p1" -p o1 -w $W
+# like= names a preset, and gives its numbers to a machine that is not one
+bad_input "option 'like=p4': expected a preset's name (p4dpe-2x2ht, " run -m "pack:2 core:1 pu:2,like=p4" -p o1 -w $W
+bad_input "option 'like=numaq-16': a preset has model numbers of its own" run -m "$M,like=numaq-16" -p o1 -w $W
+bad_input "option 'mhz=2.2e3': expected a clock in MHz" run -m "$M,mhz=2.2e3" -p o1 -w $W
+expect_exit 0 "$S" run -m "pack:2 core:1 pu:2,like=p4dpe-2x2ht,mhz=2800" -p o1 -w $W -o json
 # labels: printable UTF-8, not echoed; at most 127 bytes
 bad_input "byte 11 of the policy text is a control character" run -m $M -p "o1:label=$(printf 'a\033[2Jb')" -w $W
 bad_input "byte 11 of the policy text is a control character or invalid UTF-8" run -m $M -p "o1:label=$(printf 'a\377b')" -w $W

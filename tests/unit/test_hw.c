@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "checked_run.h"
 #include "hw/hw_internal.h"
 #include "hw/machine.h"
 #include "test.h"
@@ -697,6 +698,119 @@ SL_TEST(hw_options)
 	for (int a = 0; a < SL_NARCH; a++)
 		CHECK(sl_arch_parse(sl_arch_name((enum sl_arch)a)) == a);
 	CHECK(sl_arch_parse("i686") == -1 && sl_arch_parse("") == -1);
+}
+
+/* ---- like= and mhz= ---- */
+
+/* Every preset whose CPUs hwloc numbers as the preset does (siblings
+ * adjacent), beside the synthetic string of its topology. */
+static const struct { const char *preset, *synthetic; } like_pairs[] = {
+	{ "p4dpe-2x2ht", "pack:2 core:1 pu:2" },
+	{ "p4ht-3066", "pack:1 core:1 pu:2" },
+	{ "p4-2400", "pack:1 core:1 pu:1" },
+	{ "xeon-1600ht", "pack:1 core:1 pu:2" },
+	{ "numaq-16", "numa:4 pack:4 core:1 pu:1" },
+	{ "xeon-1800-2x2ht", "pack:2 core:1 pu:2" },
+	{ "azusa-16", "numa:4 pack:4 core:1 pu:1" },
+};
+
+/*
+ * like=PRESET gives a machine that is not a preset the preset's model
+ * numbers: a preset's own topology, as a synthetic string with like=, is
+ * that preset to the byte (speed model, clock, caches, memory, disk,
+ * arch, distances), and runs as it does.
+ */
+SL_TEST(hw_like_a_preset_is_that_preset)
+{
+	static struct sl_speed_model speed;
+	static struct sl_topo topo;
+	char name[96];
+
+	for (size_t i = 0; i < sizeof(like_pairs) / sizeof(like_pairs[0]); i++) {
+		if (!loads_ok(like_pairs[i].preset))
+			continue;
+		memcpy(&speed, &mach.speed, sizeof(speed));
+		memcpy(&topo, &mach.topo, sizeof(topo));
+		unsigned mem = mach.mem_mb;
+		struct sl_disk_params disk = mach.disk;
+		snprintf(name, sizeof(name), "%s,like=%s", like_pairs[i].synthetic,
+			 like_pairs[i].preset);
+		if (!loads_ok(name))
+			continue;
+		CHECKF(!memcmp(&speed, &mach.speed, sizeof(speed)), "%s: speed model", name);
+		CHECKF(topo.cpu_khz == mach.topo.cpu_khz && topo.l2_kb == mach.topo.l2_kb &&
+		       topo.llc_kb == mach.topo.llc_kb && topo.arch == mach.topo.arch &&
+		       topo.ncpus == mach.topo.ncpus && topo.nnodes == mach.topo.nnodes,
+		       "%s: clock, caches, arch, CPUs, nodes", name);
+		CHECKF(!memcmp(topo.node_distance, mach.topo.node_distance,
+			       sizeof(topo.node_distance)), "%s: node distances", name);
+		CHECKF(mem == mach.mem_mb && !memcmp(&disk, &mach.disk, sizeof(disk)),
+		       "%s: memory %u / %u MB, disk", name, mem, mach.mem_mb);
+		CHECKF(strstr(mach.summary, "; like ") != NULL, "%s: summary '%s'", name,
+		       mach.summary);
+	}
+	/* without like= the same string is a modern machine */
+	CHECK(loads_ok("pack:2 core:1 pu:2"));
+	CHECK(memcmp(&speed, &mach.speed, sizeof(speed)) != 0);
+
+	/* and runs as the preset does: the same elapsed, to the ns */
+	struct sl_metrics a, b;
+	const char *w = "kernbench:jobs=3,size=5";
+	if (checked_run("p4dpe-2x2ht", "o1:version=2.5.33", w, 1, &a, NULL) &&
+	    checked_run("pack:2 core:1 pu:2,like=p4dpe-2x2ht", "o1:version=2.5.33", w, 1, &b,
+			NULL)) {
+		const struct sl_metric *ea = sl_metrics_find(&a, "elapsed_s");
+		const struct sl_metric *eb = sl_metrics_find(&b, "elapsed_s");
+		CHECKF(ea && eb && ea->value == eb->value, "elapsed %.9f / %.9f s",
+		       ea ? ea->value : -1, eb ? eb->value : -1);
+	}
+}
+
+/* Memory per node, not the whole: like=numaq-16 on two nodes has 8 GB;
+ * hwloc's own figures win (an XML's clock), mhz= over both. */
+SL_TEST(hw_like_and_mhz)
+{
+	CHECK(loads_ok("numa:2 pack:4 core:1 pu:1,like=numaq-16"));
+	CHECK(mach.mem_mb == 8192 && mach.topo.cpu_khz == 700000);
+	CHECK(mach.speed.kernel_node == 0);	/* NUMA-Q: the kernel's memory on node 0 */
+	/* the clock scales the kernel paths */
+	CHECK(loads_ok("pack:2 core:1 pu:2,like=p4dpe-2x2ht"));
+	sl_time ctx = mach.speed.ctx_switch_ns;
+	CHECK(loads_ok("pack:2 core:1 pu:2,like=p4dpe-2x2ht,mhz=4400"));
+	CHECK(mach.topo.cpu_khz == 4400000);
+	/* faster, not twice as fast: the part of a path that waits on memory
+	 * (KCOST_CLOCK_SHARE) does not scale */
+	CHECKF(mach.speed.ctx_switch_ns < ctx && mach.speed.ctx_switch_ns > ctx / 2,
+	       "context switch %lld ns at 4.4 GHz, %lld at 2.2", (long long)mach.speed.ctx_switch_ns,
+	       (long long)ctx);
+	CHECK(loads_ok("p4ht-3066,mhz=2800"));
+	CHECK(mach.topo.cpu_khz == 2800000 && strstr(mach.summary, "clocked at 2800 MHz"));
+	CHECK(loads_ok("pack:1 core:2 pu:1,mhz=1000") && mach.topo.cpu_khz == 1000000);
+	/* an XML file: NetBurst pairs; its clock if it reports one, else
+	 * the preset's */
+	CHECK(loads_ok(fixture("2x2x2.xml")));
+	unsigned xml_khz = mach.topo.cpu_khz;
+	char name[512];
+	snprintf(name, sizeof(name), "%s,like=p4-2400", fixture("2x2x2.xml"));
+	CHECK(loads_ok(name));
+	CHECK(fabs(mach.speed.smt_pair[SL_WC_INT][SL_WC_INT] - 0.58) < 1e-9);
+	CHECKF(mach.topo.cpu_khz == (xml_khz == 2500000 ? 2400000 : xml_khz),
+	       "clock %u kHz (the XML alone: %u)", mach.topo.cpu_khz, xml_khz);
+
+	/* bad input: one line naming the option and what was expected */
+	struct sl_err err;
+	CHECK(load("p4dpe-2x2ht,like=numaq-16", &err) != 0 &&
+	      strstr(err.msg, "a preset has model numbers of its own"));
+	CHECK(load("pack:2 core:1 pu:2,like=p4", &err) != 0 &&
+	      strstr(err.msg, "expected a preset's name (p4dpe-2x2ht,"));
+	CHECK(load("pack:2 core:1 pu:2,like=", &err) != 0);
+	CHECK(load("pack:2 core:1 pu:2,like=host", &err) != 0);
+	CHECK(load("pack:2 core:1 pu:2,like=p4-2400,like=numaq-16", &err) != 0 &&
+	      strstr(err.msg, "given twice"));
+	CHECK(load("p4dpe-2x2ht,mhz=0", &err) != 0 && strstr(err.msg, "from 1 to 100000"));
+	CHECK(load("p4dpe-2x2ht,mhz=100001", &err) != 0);
+	CHECK(load("p4dpe-2x2ht,mhz=2.2e3", &err) != 0);
+	CHECK(load("p4dpe-2x2ht,mhz=-5", &err) != 0);
 }
 
 SL_TEST(hw_topo_check_catches)
