@@ -99,6 +99,11 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 		c->core = m->topo.cpu_core[i];
 		c->node = m->topo.cpu_node[i];
 		c->alone = sim->core_first[c->core + 1] - sim->core_first[c->core] == 1;
+		c->sibling = -1;
+		if (sim->core_first[c->core + 1] - sim->core_first[c->core] == 2) {
+			int a = sim->core_cpus[sim->core_first[c->core]];
+			c->sibling = a == i ? sim->core_cpus[sim->core_first[c->core] + 1] : a;
+		}
 		sl_event_init(&c->burst_ev, EV_BURST_DONE, i, NULL);
 		sl_event_init(&c->ipi_ev, EV_IPI, i, NULL);
 		sl_event_init(&c->migr_ev, EV_MIGRATION, i, NULL);

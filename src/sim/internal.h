@@ -25,6 +25,7 @@ struct sl_cpu {
 	int core;
 	int node;			/* topo->cpu_node[id] */
 	bool alone;			/* the only CPU of its core (no SMT siblings) */
+	int sibling;			/* the other CPU of a two-thread core, else -1 */
 	struct sl_task *curr;		/* NULL when idle or in the migration thread */
 	bool in_migration;		/* migration thread on the CPU */
 	bool need_resched;
