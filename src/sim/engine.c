@@ -98,12 +98,10 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 		c->id = i;
 		c->core = m->topo.cpu_core[i];
 		c->node = m->topo.cpu_node[i];
-		c->alone = sim->core_first[c->core + 1] - sim->core_first[c->core] == 1;
-		c->sibling = -1;
-		if (sim->core_first[c->core + 1] - sim->core_first[c->core] == 2) {
-			int a = sim->core_cpus[sim->core_first[c->core]];
-			c->sibling = a == i ? sim->core_cpus[sim->core_first[c->core] + 1] : a;
-		}
+		const int *core = &sim->core_cpus[sim->core_first[c->core]];
+		int threads = sim->core_first[c->core + 1] - sim->core_first[c->core];
+		c->alone = threads == 1;
+		c->sibling = threads != 2 ? -1 : core[0] == i ? core[1] : core[0];
 		sl_event_init(&c->burst_ev, EV_BURST_DONE, i, NULL);
 		sl_event_init(&c->ipi_ev, EV_IPI, i, NULL);
 		sl_event_init(&c->migr_ev, EV_MIGRATION, i, NULL);

@@ -170,6 +170,19 @@ void sl__settle_work(struct sl_sim *sim, struct sl_cpu *c, sl_time wall)
 	c->stats.user_ns += wall - sys_wall;
 }
 
+/* What sibling CPU sc runs as the SMT model sees it, in *cls: its task's
+ * work class, or INT while its migration thread runs; false if it idles. */
+static inline bool sibling_class(const struct sl_cpu *sc, enum sl_wclass *cls)
+{
+	if (sc->curr)
+		*cls = sc->curr->wclass;
+	else if (sc->in_migration)
+		*cls = SL_WC_INT;
+	else
+		return false;
+	return true;
+}
+
 /* The SMT factor of c's running task t from what c's siblings run, on a
  * core of three or more threads (task_speed reads a two-thread core's
  * pair table itself: the same number, without the walk, 6 % of a chat
@@ -184,13 +197,8 @@ static __attribute__((noinline)) double smt_speed(struct sl_sim *sim, const stru
 
 	for (int k = sim->core_first[c->core], end = sim->core_first[c->core + 1]; k < end; k++) {
 		int s = sim->core_cpus[k];
-		if (s == c->id || n == 8)
-			continue;
-		struct sl_cpu *sc = &sim->cpus[s];
-		if (sc->curr)
-			others[n++] = sc->curr->wclass;
-		else if (sc->in_migration)
-			others[n++] = SL_WC_INT;
+		if (s != c->id && n < 8 && sibling_class(&sim->cpus[s], &others[n]))
+			n++;
 	}
 	return n ? sl_speed_smt(sim->model, t->wclass, others, n) : 1.0;
 }
@@ -202,13 +210,11 @@ static double task_speed(struct sl_sim *sim, struct sl_cpu *c)
 	if (t->steady_speed)
 		return 1.0;
 	double speed = 1.0;
+	enum sl_wclass other;
 	if (c->sibling >= 0) {
 		/* two siblings: the pair table, as smt_speed's one-other case */
-		const struct sl_cpu *sc = &sim->cpus[c->sibling];
-		if (sc->curr)
-			speed = sim->model->smt_pair[t->wclass][sc->curr->wclass];
-		else if (sc->in_migration)
-			speed = sim->model->smt_pair[t->wclass][SL_WC_INT];
+		if (sibling_class(&sim->cpus[c->sibling], &other))
+			speed = sim->model->smt_pair[t->wclass][other];
 	} else if (!c->alone) {
 		speed = smt_speed(sim, c, t);
 	}
