@@ -267,6 +267,11 @@ bool sl_task_has_zombie(const struct sl_task *t, int id)
 	return false;
 }
 
+bool sl_task_has_zombies(const struct sl_task *t)
+{
+	return t->zombies != NULL;
+}
+
 /* Called by schedule() once prev is off its CPU.  A dead task's policy
  * bookkeeping goes (the exit op); one without a parent is freed, one with
  * a parent stays a zombie until its parent reaps it (then the release op:

@@ -495,6 +495,9 @@ void sl_task_catch_sigchld(struct sl_task *t, bool catches, struct sl_chan *bell
 /* Whether the child of t with task id `id` has exited and waits to be
  * reaped (a zombie of t; false for any other id, -1 included). */
 bool sl_task_has_zombie(const struct sl_task *t, int id);
+/* Whether any child of t has exited and waits to be reaped: what a
+ * wait4(WNOHANG) would find. */
+bool sl_task_has_zombies(const struct sl_task *t);
 /* Writers blocked on c are woken only by a read that leaves at most
  * `bytes` queued (default capacity - 1: any read, as a pipe's).  An
  * AF_UNIX socket's writer sleeps until its skbs take at most a quarter of

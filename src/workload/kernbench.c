@@ -183,16 +183,14 @@ static void start_item(struct sl_sim *sim, struct kb_run *run, struct kb_make *m
 }
 
 /* Nothing left to start: exit (the parent's SIGCHLD rings its bell). */
-static void make_finish(struct kb_make *m, struct sl_action *next)
+static void make_finish(struct sl_action *next)
 {
-	if (m->parent)
-		m->parent->reap_pending++;
 	*next = sl_act_exit();
 }
 
 /* The make's main loop: one action per call. */
-static void make_next(struct sl_sim *sim, struct kb_run *run, struct kb_make *m,
-		      struct sl_action *next)
+static void make_next(struct sl_sim *sim, struct sl_task *t, struct kb_run *run,
+		      struct kb_make *m, struct sl_action *next)
 {
 	const struct kb_tree *tree = &run->tree;
 	struct kb_item it;
@@ -203,8 +201,10 @@ static void make_next(struct sl_sim *sim, struct kb_run *run, struct kb_make *m,
 			m->bell_to = NULL;
 			return;
 		}
-		if (m->reap_pending > 0) {
-			m->reap_pending--;
+		/* reap_children(): a child is reaped once its exit has
+		 * notified make (SIGCHLD's dead_children), not while it is
+		 * still exiting */
+		if (sl_task_has_zombies(t)) {
 			m->awaiting_reap = true;
 			*next = sl_act_wait();
 			return;
@@ -237,7 +237,7 @@ static void make_next(struct sl_sim *sim, struct kb_run *run, struct kb_make *m,
 			m->next_item = 0;
 			continue;
 		}
-		make_finish(m, next);
+		make_finish(next);
 		return;
 	}
 }
@@ -272,7 +272,7 @@ static void make_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 		*next = sl_act_run(m->parse, SL_WC_INT);
 		return;
 	}
-	make_next(sim, run, m, next);
+	make_next(sim, t, run, m, next);
 }
 
 static const struct sl_prog kb_make_prog = { .name = "make", .step = make_step };
@@ -338,7 +338,6 @@ static struct sl_action job_announce(struct sl_sim *sim, struct kb_job *j)
 	run->live_jobs--;
 	run->jobs_done++;
 	j->t_end = sl_now(sim);
-	j->make->reap_pending++;
 	return sl_act_exit();
 }
 

@@ -158,7 +158,6 @@ struct kb_make {
 	int stage, next_item;
 	int running;		/* children (jobs, sub-makes) not yet reaped */
 	int slots;		/* 1 (its own) + job-server tokens held */
-	int reap_pending;	/* children that announced their exit */
 	unsigned char pc;
 	bool waiting_token, awaiting_reap;
 };
