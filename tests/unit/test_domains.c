@@ -1090,6 +1090,87 @@ SL_TEST(domains_child_inherits_last_ran)
 	CHECK(sdt_repicked_parent_hot() == 1);
 }
 
+/* The first switch at a tick instant that leaves prev queued (its slice
+ * ended), on one CPU; -1 if none before the limit. */
+struct sdt_tick_switch {
+	sl_time tick_ns, at;
+};
+
+static void sdt_note_tick_switch(void *ctx, sl_time now, int cpu, const struct sl_task *prev,
+				 const struct sl_task *next)
+{
+	struct sdt_tick_switch *w = ctx;
+
+	(void)cpu;
+	if (w->at < 0 && prev && next && prev->state == SL_TASK_RUNNABLE && now % w->tick_ns == 0)
+		w->at = now;
+}
+
+/* Two hogs on one CPU at HZ = 1000 under 2.6.12: at stop, whether the queued
+ * one (*last_ran_out: its last_ran, *stamp_out: the runqueue's
+ * timestamp_last_tick) is hot to a cache_hot_time of 0; -1 if the scene did
+ * not come about. */
+static int sdt_expired_hog_hot(sl_time stop, const struct sl_observer *obs, sl_time *last_ran_out,
+			       sl_time *stamp_out)
+{
+	struct sdt_run r;
+	int hot = -1;
+
+	if (!sdt_start_obs(&r, "pack:1 core:1 pu:1,arch=i386", "domains", stop, obs))
+		return -1;
+	struct sdt_script *root = sdt_new(r.sim), *thr = sdt_new(r.sim);
+	sdt_add(thr, sl_act_run(1 * SL_SEC, SL_WC_INT));
+	sdt_fork(root, thr, "thr", true, 0);
+	sdt_add(root, sl_act_run(1 * SL_SEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	struct sd_domain d = { .p = { .cache_hot_time = 0 } };
+	if (sdt_run(&r)) {
+		const struct sd_sched *s = sl_policy_data(r.sim);
+		const struct sl_task *a = sdt_find(r.sim, "root"), *b = sdt_find(r.sim, "thr");
+		const struct sl_task *curr = sl_curr(r.sim, 0);
+		const struct sl_task *q = curr == a ? b : curr == b ? a : NULL;
+		if (a && b && q && q->state == SL_TASK_RUNNABLE) {
+			*last_ran_out = sd_of(q)->last_ran;
+			*stamp_out = sd_rq(s, 0)->timestamp_last_tick;
+			hot = sd_task_hot(sd_of(q), *stamp_out, &d);
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return hot;
+}
+
+/*
+ * task_hot()'s test is signed, and a task switched out because a tick
+ * ended its slice was stamped by the schedule() after that tick, a
+ * sched_clock() read later than the tick's timestamp_last_tick: until the
+ * CPU's next tick it is hot even to the SMT level's cache_hot_time of 0
+ * (2.6.12.1 scheduler_tick, schedule, task_hot).  The engine runs that
+ * schedule() at the tick's instant; until Dec 2026 the task then read as
+ * cold (0 < 0), and a sibling's balance could take at once the task
+ * whose slice had just ended (an audit against 2.6.12.1).  Half a jiffy
+ * after such a switch the queued hog is hot; a jiffy later, cold.
+ */
+SL_TEST(domains_task_switched_out_by_a_tick_is_hot_until_the_next)
+{
+	struct sdt_tick_switch w = { .tick_ns = SL_MSEC, .at = -1 };
+	const struct sl_observer obs = { .ctx = &w, .sched_switch = sdt_note_tick_switch };
+	sl_time last_ran = -1, stamp = -1;
+
+	CHECK(sdt_expired_hog_hot(400 * SL_MSEC, &obs, &last_ran, &stamp) >= 0);
+	if (w.at < 0) {
+		CHECKF(0, "no switch at a tick in 400 ms");
+		return;
+	}
+	int hot = sdt_expired_hog_hot(w.at + SL_MSEC / 2, NULL, &last_ran, &stamp);
+	CHECKF(hot == 1 && last_ran == w.at && stamp == w.at,
+	       "switch at %.1f ms: hot %d, last_ran %.3f ms, stamp %.3f ms", (double)w.at / SL_MSEC,
+	       hot, (double)last_ran / SL_MSEC, (double)stamp / SL_MSEC);
+	hot = sdt_expired_hog_hot(w.at + SL_MSEC + SL_MSEC / 2, NULL, &last_ran, &stamp);
+	CHECKF(hot == 0 && last_ran == w.at && stamp == w.at + SL_MSEC,
+	       "a jiffy later: hot %d, last_ran %.3f ms, stamp %.3f ms", hot,
+	       (double)last_ran / SL_MSEC, (double)stamp / SL_MSEC);
+}
+
 /*
  * Every CPU's scheduler_tick() stamps rq->timestamp_last_tick, the clock
  * task_hot() measures a queued task against.  When the whole machine

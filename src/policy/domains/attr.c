@@ -28,10 +28,11 @@
  * Choices:
  *   - A nice and a class change in one call are applied as renice, then
  *     chrt (the kernel has two system calls; the final state is the same).
- *   - set_user_nice adds the change to prio without clamping it; from a
- *     bonus of -5 (prio = static_prio + 5) a rise of the nice value can
- *     take it past 139, off the end of the 140 lists.  Clamped here to
- *     100..139, as effective_prio does.
+ * *   - set_user_nice takes the change from the dynamic prio (delta =
+ *     new static_prio - prio), so the task lands on its new static prio,
+ *     its bonus dropped until a sleep or an expiry recomputes it, as
+ *     2.6.12.1 does (an earlier reading here added the nice change to prio
+ *     and clamped it: docs/policies/domains.md).
  *   - A queued task that is not running is moved at once (the engine's
  *     contract, sim/policy_ops.h); 2.6.12 also went through the migration
  *     thread for it, which preempted that CPU for a few microseconds.

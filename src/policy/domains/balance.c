@@ -70,8 +70,14 @@
 bool sd_task_hot(const struct sd_task *p, sl_time now, const struct sd_domain *sd)
 {
 	/* task_hot(): stamped by the task's last schedule() as prev, or, for
-	 * a child that never ran, copied from its parent (sd_fork) */
-	return now - p->last_ran < sd->p.cache_hot_time;
+	 * a child that never ran, copied from its parent (sd_fork).  The
+	 * test is signed: a schedule() that a tick caused stamps last_ran
+	 * from a sched_clock() read after the tick's, so against that tick's
+	 * timestamp_last_tick the task is hot even to a cache_hot_time of 0
+	 * (the SMT level's) until the next tick; here both come at one
+	 * instant, and ran_after_tick keeps their order. */
+	sl_time d = now - p->last_ran;
+	return d < sd->p.cache_hot_time || (d == 0 && p->ran_after_tick);
 }
 
 /* can_migrate_task; `pkg_idle` is cpu_and_siblings_are_idle(this_cpu) as

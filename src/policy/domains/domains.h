@@ -193,6 +193,9 @@ struct sd_task {
 	/* 2.6.12's p->last_ran: stamped by every schedule() with it as prev,
 	 * a re-pick too, and copied from the parent at fork (w26: cold) */
 	sl_time last_ran;
+	/* last_ran was stamped by a schedule() at the very instant of its
+	 * CPU's tick, after it: later than timestamp_last_tick (sd_task_hot) */
+	bool ran_after_tick;
 	int activated;			/* -1 uninterruptible, 1 by a task, 2 by an interrupt */
 	int interactive_credit;
 	/* set_cpus_allowed's request to the migration thread (domains/attr.c) */
@@ -335,8 +338,9 @@ static inline struct sd_rq *sd_rq(const struct sd_sched *s, int cpu)
 
 /* ---- domains/build.c ---- */
 
-/* Build every CPU's domains from the topology (levels with one group are
- * left out) and reset their runtime state.  0, or -1 with err set. */
+/* Build every CPU's domains from the topology (2.6.12 keeps a level of one
+ * group, w26 leaves it out: build.c) and reset their runtime state.  0, or
+ * -1 with err set. */
 int sd_build_domains(struct sd_sched *s, struct sl_err *err);
 void sd_free_domains(struct sd_sched *s);
 
@@ -459,7 +463,8 @@ void sd_activate(struct sl_sim *sim, struct sd_sched *s, int cpu, struct sd_task
  * migration thread is never preempted). */
 bool sd_preempts(struct sl_sim *sim, const struct sd_task *p, int cpu);
 int sd_task_timeslice(const struct sd_sched *s, const struct sd_task *p);
-/* The 2.6.0 constants of the O(1) base, in ticks of s->hz.  0 or -1. */
+/* The O(1) base's constants, in ticks of s->hz: 2.6.12's (mainline
+ * DEF_TIMESLICE and PRIO_BONUS_RATIO) or, for w26, 2.6.0's.  0 or -1. */
 int sd_sched_init(struct sd_sched *s, struct sl_err *err);
 void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child);
 void sd_exit(struct sl_sim *sim, struct sl_task *t);

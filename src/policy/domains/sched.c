@@ -1,7 +1,8 @@
 /*
  * domains/sched.c - the O(1) base under scheduler domains: one runqueue
- * per logical CPU with active and expired priority arrays, 2.6.0
- * timeslices and Con Kolivas' ns interactivity, scheduler_tick, schedule()
+ * per logical CPU with active and expired priority arrays, timeslices
+ * (2.6.12's SCALE_PRIO, w26's 2.6.0 ones) and Con Kolivas' ns
+ * interactivity, scheduler_tick, schedule()
  * with newly-idle balancing and the SMT nice hold-back, fork with the child
  * in front of its parent, exit and sched_yield.
  *
@@ -386,6 +387,7 @@ void sd_put_prev(struct sl_sim *sim, struct sd_sched *s, struct sl_task *prev)
 
 	sd_charge_run_time(s, p, sl_now(sim));
 	p->last_ran = sl_now(sim);	/* also when schedule() keeps prev */
+	p->ran_after_tick = sd_rq(s, p->cpu)->timestamp_last_tick == p->last_ran;
 	if (prev->state != SL_TASK_RUNNABLE && p->array) {
 		sd_dequeue(p);
 		sd_nr_add(s, p->cpu, -1);
@@ -508,6 +510,7 @@ void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
 	c->timestamp = sl_now(sim);
 	/* as long before as boot: cold */
 	c->last_ran = -SL_TIME_HORIZON;
+	c->ran_after_tick = false;
 	if (!parent) {
 		sd_fork_root(sim, s, c);
 		return;
@@ -520,8 +523,10 @@ void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
 	 * given at its own fork), so a child forked soon after is cache-hot
 	 * to the balancers until it runs (2.6.12.1; w26's 2.6.0 base is not
 	 * at hand, and keeps a never-run child cold) */
-	if (s->base_2612)
+	if (s->base_2612) {
 		c->last_ran = pp->last_ran;
+		c->ran_after_tick = pp->ran_after_tick;
+	}
 	int cpu = parent->cpu >= 0 ? parent->cpu : pp->cpu;
 	c->sleep_avg = pp->sleep_avg;
 	c->interactive_credit = pp->interactive_credit;
