@@ -95,6 +95,26 @@ static inline unsigned sl_arch_ulong_knob_bits(enum sl_arch arch, int choice)
 	return choice == 1 ? 32 : choice == 2 ? 64 : sl_arch_long_bits(arch);
 }
 
+/* sched_clock() of a 2.6 kernel, the clock of its sleep credit, run-time
+ * charge and cache-hot test: an i386 kernel built with CONFIG_NUMA (a
+ * NUMA-Q's, CONFIG_X86_NUMAQ) never reads the TSC, whose CPUs are not
+ * synchronised, and returns jiffies_64 * (1e9 / HZ) (2.6.11 and 2.6.12.1
+ * arch/i386/kernel/timers/timer_tsc.c; 2.6.0's not at hand, taken as
+ * theirs: UNVERIFIED); other i386 kernels read the TSC, ia64 its ITC
+ * (arch/ia64/kernel/head.S), x86_64 the TSC: nanoseconds.  The knob's
+ * choice index: 0 arch, 1 ns, 2 jiffies. */
+#define SL_ARCH_SCHED_CLOCK_KNOB(sources) \
+	{ .name = "sched_clock", .type = SL_PARAM_CHOICE, .def = "arch", \
+	  .choices = "arch|ns|jiffies", \
+	  .doc = "the clock of the sleep credit, run-time charge and cache-hot test: arch " \
+		 "(whole jiffies on an i386 machine of several nodes, a CONFIG_NUMA kernel's; " \
+		 "else ns), ns or jiffies (" sources ")" }
+
+static inline bool sl_arch_sched_clock_jiffies(enum sl_arch arch, int nnodes, int choice)
+{
+	return choice == 1 ? false : choice == 2 ? true : arch == SL_ARCH_I386 && nnodes > 1;
+}
+
 /* The preemption model of a 2.6 kernel built from its arch's defconfig:
  * 2.6.11 arch/i386/defconfig sets CONFIG_PREEMPT=y, arch/ia64/defconfig
  * and arch/x86_64/defconfig leave it unset (the Kconfig help of each says

@@ -1172,6 +1172,60 @@ SL_TEST(domains_task_switched_out_by_a_tick_is_hot_until_the_next)
 }
 
 /*
+ * An i386 kernel built with CONFIG_NUMA counts sched_clock() in whole
+ * jiffies (2.6.12.1 arch/i386/kernel/timers/timer_tsc.c): a 0.4 ms sleep
+ * inside one jiffy earns no sleep credit, and timestamps are a jiffy's
+ * start; with the TSC's nanoseconds (one node, or sched_clock=ns) it earns
+ * some.  One CPU on one node of two (or of one), HZ = 1000, exact timers.
+ */
+static bool sdt_short_sleep(const char *machine, const char *policy, sl_time *avg, sl_time *ts)
+{
+	struct sdt_run r;
+	bool ok = false;
+
+	if (!sdt_start(&r, machine, policy, 51 * SL_MSEC + 500 * SL_USEC))
+		return false;
+	struct sdt_script *t = sdt_new(r.sim);
+	sdt_add(t, sl_act_run(50300 * SL_USEC, SL_WC_INT));
+	sdt_add(t, sl_act_sleep(400 * SL_USEC));
+	sdt_add(t, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &sdt_prog, t, "t");
+	if (sdt_run(&r) && t->pc == 3) {
+		const struct sl_task *task = sdt_find(r.sim, "t");
+		if (task) {
+			*avg = sd_of(task)->sleep_avg;
+			*ts = sd_of(task)->timestamp;
+			ok = true;
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(domains_sched_clock_counts_jiffies_on_i386_numa)
+{
+	static const struct {
+		const char *machine, *policy;
+		bool jiffies;
+	} cases[] = {
+		{ "numa:2 pack:1 core:1 pu:1,arch=i386", "domains:timers=exact", true },
+		{ "numa:2 pack:1 core:1 pu:1,arch=i386", "domains:timers=exact,sched_clock=ns", false },
+		{ "pack:1 core:1 pu:1,arch=i386", "domains:timers=exact", false },
+		{ "numa:2 pack:1 core:1 pu:1,arch=i386", "domains:version=w26,timers=exact", true },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		sl_time avg = -1, ts = -1;
+		bool ran = sdt_short_sleep(cases[i].machine, cases[i].policy, &avg, &ts);
+		bool as_jiffies = avg == 0 && ts % SL_MSEC == 0;
+		bool as_ns = avg > 0 && ts % SL_MSEC != 0;
+		CHECKF(ran && (cases[i].jiffies ? as_jiffies : as_ns),
+		       "%s, %s: sleep_avg %lld ns, timestamp %lld ns", cases[i].machine,
+		       cases[i].policy, (long long)avg, (long long)ts);
+	}
+}
+
+/*
  * Every CPU's scheduler_tick() stamps rq->timestamp_last_tick, the clock
  * task_hot() measures a queued task against.  When the whole machine
  * idles the engine stops the tick and replays the missed jiffies as the

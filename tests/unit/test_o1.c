@@ -453,6 +453,73 @@ SL_TEST(o1_sleep_credit_wraps_on_i386)
 	      err.kind == SL_ERR_INPUT && strstr(err.msg, "ulong"));
 }
 
+/*
+ * 2.6's sched_clock() on an i386 kernel built with CONFIG_NUMA (a
+ * NUMA-Q's) never reads the TSC: it counts whole jiffies (2.6.11
+ * arch/i386/kernel/timers/timer_tsc.c).  One CPU on one node of two: a task
+ * runs 50.3 ms, sleeps 0.4 ms (exact timers: inside one jiffy) and runs
+ * on.  With the jiffy clock the sleep earns nothing (both ends read 50 ms)
+ * and the task's timestamp is a jiffy's start; with nanoseconds (one node,
+ * or sched_clock=ns) it earns 10 x 0.4 ms at bonus 0.  The jiffy-counting
+ * versions refuse the knob.  Until Dec 2026 every machine had the ns clock
+ * (an audit against 2.6.11).
+ */
+static bool o1t_short_sleep(const char *machine, const char *policy, sl_time *avg, sl_time *ts)
+{
+	struct o1t_run r;
+	bool ok = false;
+
+	if (!o1t_start(&r, machine, policy, 51 * SL_MSEC + 500 * SL_USEC))
+		return false;
+	struct o1t_script *t = o1t_new(r.sim);
+	o1t_add(t, sl_act_run(50300 * SL_USEC, SL_WC_INT));
+	o1t_add(t, sl_act_sleep(400 * SL_USEC));
+	o1t_add(t, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &o1t_prog, t, "t");
+	if (o1t_run(&r) && t->pc == 3) {
+		struct sl_task *task = o1t_find(r.sim, "t");
+		if (task) {
+			*avg = o1_of(task)->sleep_avg;
+			*ts = o1_of(task)->timestamp;
+			ok = true;
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return ok;
+}
+
+SL_TEST(o1_sched_clock_counts_jiffies_on_i386_numa)
+{
+	static const struct {
+		const char *machine, *policy;
+		bool jiffies;
+	} cases[] = {
+		{ "numa:2 pack:1 core:1 pu:1,arch=i386", "o1:version=2.6.0,timers=exact", true },
+		{ "numa:2 pack:1 core:1 pu:1,arch=i386", "o1:version=2.6.0,timers=exact,sched_clock=ns",
+		  false },
+		{ "pack:1 core:1 pu:1,arch=i386", "o1:version=2.6.0,timers=exact", false },
+		{ "pack:1 core:1 pu:1,arch=i386", "o1:version=2.6.0,timers=exact,sched_clock=jiffies",
+		  true },
+		{ "numa:2 pack:1 core:1 pu:1,arch=x86_64", "o1:version=2.6.0,timers=exact", false },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		sl_time avg = -1, ts = -1;
+		bool ran = o1t_short_sleep(cases[i].machine, cases[i].policy, &avg, &ts);
+		if (cases[i].jiffies)
+			CHECKF(ran && avg == 0 && ts % SL_MSEC == 0,
+			       "%s, %s: sleep_avg %lld ns, timestamp %lld ns", cases[i].machine,
+			       cases[i].policy, (long long)avg, (long long)ts);
+		else
+			CHECKF(ran && avg == 10 * 400 * SL_USEC && ts % SL_MSEC != 0,
+			       "%s, %s: sleep_avg %lld ns, timestamp %lld ns", cases[i].machine,
+			       cases[i].policy, (long long)avg, (long long)ts);
+	}
+	struct sl_err err;
+	CHECK(o1t_init("pack:1 core:1 pu:1", "o1:version=2.5.68,sched_clock=ns", &err) == -1 &&
+	      err.kind == SL_ERR_INPUT && strstr(err.msg, "sched_clock"));
+}
+
 /* ---- CONFIG_PREEMPT by the arch's defconfig ---- */
 
 /* One CPU: a task in 300 ms of kernel work beside one that sleeps 50 ms:

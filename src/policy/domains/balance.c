@@ -383,7 +383,7 @@ void sd_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t last
 	rq->last_tick = (int64_t)last;
 	/* every tick's scheduler_tick() stamps it first: task_hot() measures
 	 * from the last of them, not from before the machine idled */
-	rq->timestamp_last_tick = sl_tick_time(sim, cpu, last);
+	rq->timestamp_last_tick = sd_clock_at(s, sl_tick_time(sim, cpu, last));
 	if (s->v->rules == SD_RULES_2612 && rq->cpu_load) {
 		rq->cpu_load = sd_halved(rq->cpu_load, gap);
 		sd_load_changed(s, cpu);

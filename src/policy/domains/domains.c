@@ -81,6 +81,8 @@ static const struct sl_param_def domains_knobs[] = {
 		 "and x86_64, whose defconfigs set it, off for ia64; off: the wakeup stays on the "
 		 "CPU wake affine chose)" },
 	SL_ARCH_ULONG_KNOB("2.6.12: 2.6.12.1's types; w26: 2.6.11's, 2.6.0 UNVERIFIED"),
+	SL_ARCH_SCHED_CLOCK_KNOB("2.6.12: 2.6.12.1's timer_tsc.c; w26: 2.6.11's, 2.6.0 "
+				 "UNVERIFIED"),
 	SL_ARCH_PREEMPT_KNOB,
 	{ .name = "idle_level", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "phys|smt",
 	  .doc = "w26 only: the level that carries SD_FLAG_IDLE (default: phys, the package "
@@ -158,6 +160,8 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	s->smt_nice = sl_param_user_on(knobs, "smt_nice",
 				       v->smt_nice && sl_arch_sched_smt_2612(s->topo->arch));
 	s->ulong_bits = sl_arch_ulong_knob_bits(s->topo->arch, sl_param_choice(knobs, "ulong"));
+	s->jiffy_clock = sl_arch_sched_clock_jiffies(s->topo->arch, s->topo->nnodes,
+						     sl_param_choice(knobs, "sched_clock"));
 	s->wake_idle = sl_param_user_on(knobs, "wake_idle", sl_arch_sched_smt_2612(s->topo->arch));
 	domains_levels(s, knobs);
 

@@ -241,6 +241,7 @@ struct sd_sched {
 	/* the O(1) base, in ticks: 2.6.0's for w26, 2.6.12's for 2.6.12 */
 	bool base_2612;			/* SCALE_PRIO slices, best_expired_prio, no credit */
 	unsigned ulong_bits;		/* the kernel's unsigned long (recalc_task_prio) */
+	bool jiffy_clock;		/* sched_clock() counts whole jiffies (sd_sched_clock) */
 	int min_slice, max_slice;	/* 2.6.0: the slice range */
 	int def_slice;			/* 2.6.12: DEF_TIMESLICE */
 	int granularity;		/* TIMESLICE_GRANULARITY's unit */
@@ -324,6 +325,18 @@ static inline struct sd_task *sd_of_node(struct sl_prio_node *n)
 static inline struct sd_rq *sd_rq(const struct sd_sched *s, int cpu)
 {
 	return &s->rqs[cpu];
+}
+
+/* sched_clock() at simulated time t: t, or the start of its jiffy where the
+ * kernel counts whole jiffies (jiffy_clock: an i386 NUMA kernel's). */
+static inline sl_time sd_clock_at(const struct sd_sched *s, sl_time t)
+{
+	return s->jiffy_clock ? t - t % s->tick_ns : t;
+}
+
+static inline sl_time sd_sched_clock(const struct sl_sim *sim, const struct sd_sched *s)
+{
+	return sd_clock_at(s, sl_now(sim));
 }
 
 #define sd_for_each_domain(s, cpu, sd) \

@@ -272,7 +272,7 @@ void sd_activate(struct sl_sim *sim, struct sd_sched *s, int cpu, struct sd_task
 	struct sd_rq *rq = sd_rq(s, cpu);
 
 	if (credit) {
-		sl_time now = sl_now(sim);
+		sl_time now = sd_sched_clock(sim, s);
 		sd_recalc_task_prio(s, p, now);
 		if (!p->activated)
 			p->activated = from_interrupt ? 2 : 1;
@@ -359,7 +359,7 @@ void sd_tick(struct sl_sim *sim, int cpu)
 	struct sd_rq *rq = sd_rq(s, cpu);
 	struct sl_task *t = sl_curr(sim, cpu);
 
-	rq->timestamp_last_tick = sl_now(sim);
+	rq->timestamp_last_tick = sd_sched_clock(sim, s);
 	sd_note_tick(sim, s, cpu);
 	if (!t) {
 		if (!sl_cpu_idle(sim, cpu)) {
@@ -385,9 +385,10 @@ void sd_put_prev(struct sl_sim *sim, struct sd_sched *s, struct sl_task *prev)
 {
 	struct sd_task *p = sd_of(prev);
 
-	sd_charge_run_time(s, p, sl_now(sim));
-	p->last_ran = sl_now(sim);	/* also when schedule() keeps prev */
-	p->ran_after_tick = sd_rq(s, p->cpu)->timestamp_last_tick == p->last_ran;
+	sd_charge_run_time(s, p, sd_sched_clock(sim, s));
+	p->last_ran = sd_sched_clock(sim, s);	/* also when schedule() keeps prev */
+	/* a ns clock reads later than the tick's stamp; whole jiffies do not */
+	p->ran_after_tick = !s->jiffy_clock && sd_rq(s, p->cpu)->timestamp_last_tick == p->last_ran;
 	if (prev->state != SL_TASK_RUNNABLE && p->array) {
 		sd_dequeue(p);
 		sd_nr_add(s, p->cpu, -1);
@@ -409,7 +410,7 @@ static void sd_credit_runqueue_wait(struct sl_sim *sim, struct sd_sched *s,
 				    struct sd_task *next)
 {
 	if (!sd_rt(next) && next->activated > 0) {
-		sl_time delta = sl_now(sim) - next->timestamp;
+		sl_time delta = sd_sched_clock(sim, s) - next->timestamp;
 		if (next->activated == 1)
 			delta = sl_runqueue_credit(delta, s->on_runqueue_weight);
 		struct sl_prio_array *array = next->array;
@@ -467,7 +468,7 @@ struct sl_task *sd_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev)
 	s->thread_pick = -1;
 	if (next) {
 		sd_credit_runqueue_wait(sim, s, next);
-		next->timestamp = sl_now(sim);
+		next->timestamp = sd_sched_clock(sim, s);
 	}
 	rq->curr = next ? next->task : NULL;
 	return rq->curr;
@@ -507,7 +508,7 @@ void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
 	c->static_prio = SD_NICE0_PRIO + child->nice;
 	c->move_rq = -1;
 	c->move_next = NULL;
-	c->timestamp = sl_now(sim);
+	c->timestamp = sd_sched_clock(sim, s);
 	/* as long before as boot: cold */
 	c->last_ran = -SL_TIME_HORIZON;
 	c->ran_after_tick = false;

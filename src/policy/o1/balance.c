@@ -435,7 +435,8 @@ static bool o1_task_hot(struct sl_sim *sim, const struct o1 *s, const struct o1_
 	if (s->cfg.v->interactivity == O1_SLEEP_NS) {
 		/* 2.6.0: sched_clock() - timestamp, ns since its last switch
 		 * measured from now (the last tick came with sched domains) */
-		return sl_now(sim) - p->timestamp <= s->cfg.cache_decay_ticks * s->tick_ns;
+		return o1_sched_clock(sim, s) - p->timestamp <=
+		       s->cfg.cache_decay_ticks * s->tick_ns;
 	}
 	return (int64_t)sl_jiffies(sim) - p->last_run <= s->cfg.cache_decay_ticks;
 }

@@ -61,7 +61,7 @@ bool o1_activate(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, struct o1_t
 	bool requeue_waker = false;
 
 	if (s->cfg.v->interactivity == O1_SLEEP_NS) {
-		sl_time now = sl_now(sim);
+		sl_time now = o1_sched_clock(sim, s);
 		o1_recalc_task_prio(s, p, now);
 		/* -1 (uninterruptible sleep) stays: no runqueue-wait credit */
 		if (!p->activated)

@@ -183,6 +183,7 @@ struct o1_config {
 	bool node_load_per_rq;		/* 2.6.0 node load divided by runqueues, not CPUs */
 	bool exit_wake_sync;		/* a child's exit wakes its parent sync (o1/wake.c) */
 	unsigned ulong_bits;		/* the kernel's unsigned long (o1/interact.c) */
+	bool jiffy_clock;		/* 2.6.0's sched_clock() counts whole jiffies */
 	enum sl_kernel_preempt preempt;	/* CONFIG_PREEMPT or not (the engine's) */
 
 	/* Ingo Molnar's HT scheduler; all off for stock. */
@@ -229,6 +230,9 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 		 "version's: plain for 2.5.33, sync from 2.5.59; both UNVERIFIED, see o1.md)" }
 #define O1_KNOB_ULONG \
 	SL_ARCH_ULONG_KNOB("2.6.0 versions only: 2.6.11's types, 2.6.0 UNVERIFIED, see o1.md")
+#define O1_KNOB_SCHED_CLOCK \
+	SL_ARCH_SCHED_CLOCK_KNOB("2.6.0 versions only: 2.6.11's timer_tsc.c, 2.6.0 UNVERIFIED, " \
+				 "see o1.md")
 #define O1_KNOB_PREEMPT SL_ARCH_PREEMPT_KNOB
 #define O1_KNOB_TICK \
 	SL_TICK_KNOB(NULL, SL_ARCH_TICK_26_DOC "; 2.5 UNVERIFIED, see o1.md")
@@ -414,6 +418,15 @@ static inline struct o1 *o1_state(const struct sl_sim *sim)
 static inline struct o1_rq *o1_rq(const struct o1 *s, int cpu)
 {
 	return s->rq_of[cpu];
+}
+
+/* 2.6.0's sched_clock(): the simulated ns, or the start of the current
+ * jiffy where the kernel counts whole jiffies (cfg.jiffy_clock). */
+static inline sl_time o1_sched_clock(const struct sl_sim *sim, const struct o1 *s)
+{
+	sl_time now = sl_now(sim);
+
+	return s->cfg.jiffy_clock ? now - now % s->tick_ns : now;
 }
 
 /* Keep rq's bit of o1.rq_full after a change of its count or threads. */

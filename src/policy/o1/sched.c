@@ -45,7 +45,7 @@ void o1_put_prev(struct sl_sim *sim, struct o1 *s, struct sl_task *prev)
 
 	p->last_run = (int64_t)sl_jiffies(sim);
 	if (s->cfg.v->interactivity == O1_SLEEP_NS)
-		o1_charge_run_time(s, p, sl_now(sim));
+		o1_charge_run_time(s, p, o1_sched_clock(sim, s));
 	if (prev->state != SL_TASK_RUNNABLE && p->array)
 		o1_deactivate(s, o1_rq(s, p->cpu), p);
 }
@@ -90,7 +90,7 @@ static struct o1_task *o1_pick_from(struct o1_rq *rq, int cpu, const struct sl_t
 static void o1_credit_runqueue_wait(struct sl_sim *sim, struct o1 *s, struct o1_task *next)
 {
 	if (next->activated > 0 && !sl_task_rt(next->task)) {
-		sl_time delta = sl_now(sim) - next->timestamp;
+		sl_time delta = o1_sched_clock(sim, s) - next->timestamp;
 		if (next->activated == 1)
 			delta = sl_runqueue_credit(delta, s->cfg.v->on_runqueue_weight);
 		struct sl_prio_array *array = next->array;
@@ -143,7 +143,7 @@ struct sl_task *o1_core_pick_next(struct sl_sim *sim, int cpu, struct sl_task *p
 	struct o1_task *next = o1_choose(sim, s, cpu, prev);
 	if (next && s->cfg.v->interactivity == O1_SLEEP_NS) {
 		o1_credit_runqueue_wait(sim, s, next);
-		next->timestamp = sl_now(sim);
+		next->timestamp = o1_sched_clock(sim, s);
 	}
 	if (next)
 		next->cpu = cpu;	/* a sibling may take it: set_task_cpu */

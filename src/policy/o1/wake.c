@@ -179,7 +179,7 @@ void o1_core_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *ch
 	c->affinity_cpu = -1;
 	c->static_prio = O1_NICE0_PRIO + child->nice;
 	c->last_run = (int64_t)sl_jiffies(sim);
-	c->timestamp = sl_now(sim);
+	c->timestamp = o1_sched_clock(sim, s);
 	if (!parent) {
 		o1_fork_root(sim, s, c);
 		return;
