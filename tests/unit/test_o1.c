@@ -460,7 +460,8 @@ SL_TEST(o1_sleep_credit_wraps_on_i386)
  * runs 50.3 ms, sleeps 0.4 ms (exact timers: inside one jiffy) and runs
  * on.  With the jiffy clock the sleep earns nothing (both ends read 50 ms)
  * and the task's timestamp is a jiffy's start; with nanoseconds (one node,
- * or sched_clock=ns) it earns 10 x 0.4 ms at bonus 0.  The jiffy-counting
+ * numa=off: no CONFIG_NUMA, or sched_clock=ns) it earns 10 x 0.4 ms at
+ * bonus 0.  The jiffy-counting
  * versions refuse the knob.  Until Dec 2026 every machine had the ns clock
  * (an audit against 2.6.11).
  */
@@ -501,6 +502,7 @@ SL_TEST(o1_sched_clock_counts_jiffies_on_i386_numa)
 		{ "pack:1 core:1 pu:1,arch=i386", "o1:version=2.6.0,timers=exact,sched_clock=jiffies",
 		  true },
 		{ "numa:2 pack:1 core:1 pu:1,arch=x86_64", "o1:version=2.6.0,timers=exact", false },
+		{ "numa:2 pack:1 core:1 pu:1,arch=i386", "o1:version=2.6.0,timers=exact,numa=off", false },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -152,12 +152,15 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 	if (sl_param_user_gave(knobs, "sched_clock") && v->interactivity != O1_SLEEP_NS)
 		return sl_fail(err, "policy '%s': sched_clock: only 2.6.0's nanosecond sleep credit "
 			       "reads it; kernel %s counts sleep in jiffies", name, v->name);
-	/* a uniprocessor kernel has no CONFIG_NUMA (it needs SMP): ns */
-	cfg->jiffy_clock = v->interactivity == O1_SLEEP_NS &&
-			   sl_arch_sched_clock_jiffies(arch, smp ? sl_topo(sim)->nnodes : 1,
-						       sl_param_user_choice(knobs, "sched_clock", 0));
 	cfg->cache_decay_ticks = sl_param_user_gave(knobs, "cache_decay_ticks") ?
 		(int)sl_param_int(knobs, "cache_decay_ticks") :
 		o1_cache_decay_ticks(sl_topo(sim), v, cfg->hz);
-	return o1_config_numa(cfg, knobs, name, err);
+	if (o1_config_numa(cfg, knobs, name, err))
+		return -1;
+	/* CONFIG_NUMA is what cfg->numa stands for: numa=off, or a
+	 * uniprocessor kernel (NUMA needs SMP), keeps the TSC's ns */
+	cfg->jiffy_clock = v->interactivity == O1_SLEEP_NS &&
+			   sl_arch_sched_clock_jiffies(arch, cfg->numa ? sl_topo(sim)->nnodes : 1,
+						       sl_param_user_choice(knobs, "sched_clock", 0));
+	return 0;
 }
