@@ -372,6 +372,13 @@ static int ring_take(struct sl_pipe_ring *r, long n)
 	return freed;
 }
 
+/* A plain channel (sl_chan_new without sync wakeups, not marked a socket
+ * or polled): the engine's futex, whose waiters queue oldest first. */
+static inline bool chan_is_futex(const struct sl_chan *ch)
+{
+	return !ch->pipe && !ch->reader_wake && !ch->newest_first;
+}
+
 static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 {
 	struct sl_chan *ch = t->act.u.chan.chan;
@@ -392,10 +399,18 @@ static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	ch->level += n;
 	t->act.u.chan.bytes -= n;
 	bool done = t->act.u.chan.bytes <= 0 || ch->closed;
-	if (n > 0)
+	if (n > 0 && chan_is_futex(ch)) {
+		/* a futex's FUTEX_WAKE asks for one waiter per byte posted
+		 * (pthread_cond_signal: one; a broadcast writes one for each),
+		 * oldest first (2.6.12.1 kernel/futex.c futex_wake stops at
+		 * nr_wake; 6.12 kernel/futex/waitwake.c the same) */
+		for (long k = 0; k < n && ch->readers.head; k++)
+			sl__waitq_wake_one(sim, &ch->readers, c->id, 0);
+	} else if (n > 0) {
 		sl__waitq_wake_all(sim, &ch->readers, c->id,
 				   !ch->sync ? ch->reader_wake
 				   : done && !ch->sync_always ? SL_WAKE_PIPE : SL_WAKE_SYNC);
+	}
 	if (done)
 		return 1;
 	return sleep_on_chan(sim, ch, &ch->writers, t);

@@ -2152,8 +2152,10 @@ static void wq_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 			*next = (struct sl_action){ .kind = SL_ACT_CHAN_CLOSE, .u.chan = { .chan = sh->ch, .bytes = 0 } };
 		else if (w->id > 0 && pc == 0)
 			*next = (struct sl_action){ .kind = SL_ACT_CHAN_READ, .u.chan = { .chan = sh->ch, .bytes = 1 } };
-		else if (w->id > 0 && pc == 1 && t->result > 0)
+		else if (w->id > 0 && pc == 1 && t->result > 0) {
 			wq_log(sh, w->id);
+			sh->sleeps += t->nvcsw;	/* the times it slept to get here */
+		}
 	} else {
 		if (pc == 0)
 			*next = (struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = sh->bar };
@@ -2224,6 +2226,24 @@ SL_TEST(engine_unlock_wakes_one_waiter)
 	long sleeps = -1;
 
 	wq_order("pack:1 core:4 pu:1", WQ_MUTEX, got, &sleeps);
+	CHECKF(!strcmp(got, "123") && sleeps == 3, "order %s, %ld sleeps", got, sleeps);
+}
+
+/*
+ * A plain channel is the engine's futex: a post of one byte wakes one
+ * waiter, as pthread_cond_signal's FUTEX_WAKE asks for one (2.6.12.1
+ * kernel/futex.c futex_wake; 6.12 the same), oldest first.  In wq_order's
+ * channel run three readers wait and three single bytes come 1 ms apart:
+ * each reader sleeps once and they get the bytes 1, 2, 3.  Waking them
+ * all, as the engine did until Dec 2026 (an audit against 2.6.12.1), had
+ * the readers who found the byte gone sleep again: 6 sleeps.
+ */
+SL_TEST(engine_futex_post_wakes_one_waiter_per_byte)
+{
+	char got[9];
+	long sleeps = -1;
+
+	wq_order("pack:1 core:4 pu:1", WQ_PIPE, got, &sleeps);
 	CHECKF(!strcmp(got, "123") && sleeps == 3, "order %s, %ld sleeps", got, sleeps);
 }
 
