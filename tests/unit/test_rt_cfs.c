@@ -353,6 +353,43 @@ SL_TEST(rt_cfs_fair_server_starts_at_zero_laxity)
 	sl_sim_destroy(r.sim);
 }
 
+/*
+ * Idle time comes off the fair server's runtime too, but using it up only
+ * zeroes the runtime: the deadline stays, and no new period starts (6.12
+ * dl_server_update_idle_time; a new period comes only when fair tasks use
+ * the runtime up by running).  One CPU: a fair task is forked (the server
+ * starts, its deadline a second later) and sleeps 301 ms; a FIFO spinner
+ * wakes at 300 ms.  The CPU idled 300 ms, more than the 50 ms runtime, so
+ * the server, started again when the fair task wakes, waits with runtime 0
+ * for its old deadline, then is replenished and serves the fair task:
+ * first run at about 1 s from the fork.  Until Dec 2026 idle time started
+ * a new period as running did, and the fair task waited 950 ms from its
+ * wakeup (an audit against 6.12).
+ */
+SL_TEST(rt_cfs_fair_server_idle_keeps_deadline)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs", 3 * SL_SEC))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
+	rtc_sleep(fair, 301);
+	rtc_run(fair, 1);
+	rtc_sleep(spin, 300);
+	rtc_run(spin, 2000);
+	rtc_setsched(root, SL_SCHED_FIFO, 90, 0);
+	rtc_fork(root, fair, "fair", SL_SCHED_NORMAL, 0, 0, 0);	/* root->at[1] .. at[2] */
+	rtc_fork(root, spin, "spin", SL_SCHED_FIFO, 10, 0, 0);
+	if (!rtc_go(&r, root))
+		return;
+	double forked_lo = rtc_ms(root->at[1]), forked_hi = rtc_ms(root->at[2]);
+	double first = rtc_ms(fair->at[1]);	/* its run asked for: after the sleep */
+	CHECKF(first >= forked_lo + 1000 && first <= forked_hi + 1000 + 0.01,
+	       "fair task forked at %.4f-%.4f ms, first ran after its sleep at %.4f ms",
+	       forked_lo, forked_hi, first);
+	sl_sim_destroy(r.sim);
+}
+
 /* A FIFO task alone: the fair server leaves it the whole CPU; RT
  * throttling idles the CPU 5 % of the time, unless the runtime is the
  * whole period. */

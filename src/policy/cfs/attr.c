@@ -148,6 +148,7 @@ static void cfs_attr_to_fair(struct cfs *s, struct cfs_entity *se)
 		if (running) {
 			cfs_set_next(s, rq, se, false);
 			cfs_rtbw_account(s, cpu, true);
+			rq->rt.acct_idle = false;
 		}
 	} else {
 		cfs_pelt_se(s, se);

@@ -60,8 +60,8 @@
  *     they simplify in their headers; the migration thread is the
  *     engine's.
  *   - sched_exec moves the task through the migration thread, which
- *     preempts it at once; the kernel's stop_one_cpu waits for it
- *     asleep.
+ *     preempts it at once, as 6.12's stop_one_cpu() has its stopper do
+ *     on the task's own CPU (the task is moved while queued).
  *   - A timer wakeup is done from the CPU where the task slept, as if the
  *     hrtimer fired there.
  *   - The per-rq clock and clock_task: one engine clock for everything.
@@ -335,7 +335,7 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 		rq->avg_idle = 2 * s->migration_cost;
 		rq->push_cpu = -1;
 		rq->mig_dest = -1;
-		rq->rt.acct_fair = true;	/* idle */
+		rq->rt.acct_fair = rq->rt.acct_idle = true;
 	}
 	/* every CPU starts idle: every LLC of an SMT machine has idle cores */
 	for (int cpu = 0; cpu < s->ncpus; cpu++)
@@ -612,6 +612,7 @@ static struct sl_task *cfs_pick_task(struct sl_sim *sim, int cpu, struct sl_task
 			cfs_newidle_balance(s, cpu);
 		if (rq->nr_running == 0) {
 			rq->last_idle = sl_now(sim);
+			rq->rt.acct_idle = true;	/* accounted up to now above */
 			cfs_update_idle_core(s, cpu);
 			return NULL;
 		}
@@ -626,6 +627,7 @@ static struct sl_task *cfs_pick_task(struct sl_sim *sim, int cpu, struct sl_task
 			continue;
 		}
 		cfs_set_next(s, rq, next, s->pick == CFS_PICK_EEVDF && next == pse);
+		rq->rt.acct_idle = false;
 		return next->task;
 	}
 }

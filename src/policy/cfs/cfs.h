@@ -278,6 +278,7 @@ struct cfs_rt_rq {
 	sl_time fs_deadline, fs_runtime;
 	sl_time acct_at;		/* bandwidth accounted up to here */
 	bool acct_fair;			/* ... and what ran since: fair or idle (else RT) */
+	bool acct_idle;			/* ... idle, of the two (dl_server_update_idle_time) */
 	/* rq->avg_rt: PELT of "an RT task runs" (util only; capacity.c
 	 * turns it into the fair class's capacity) */
 	struct cfs_avg avg;

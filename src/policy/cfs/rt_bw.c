@@ -11,10 +11,12 @@
  * per-CPU fair server instead: a SCHED_DEADLINE reservation of 50 ms
  * every 1 s (dl_server_start's defaults, fair_server runtime / period in
  * debugfs) in defer mode.  While fair tasks are queued it waits; the time
- * they run anyway, or the CPU idles, is taken from its runtime (update_curr
- * -> dl_server_update, dl_server_update_idle_time), and once that is used
- * up the server is not needed for this period and starts a new one
- * (replenish_dl_new_period).  If they are still starved at the zero-laxity
+ * they run anyway is taken from its runtime (update_curr ->
+ * dl_server_update), and once that is used up the server is not needed
+ * for this period and starts a new one (replenish_dl_new_period).  Idle
+ * time is taken too (dl_server_update_idle_time), but using the runtime up
+ * so only zeroes it and ends a service: the deadline stays, and the defer
+ * timer fires at it (deadline - 0), where the runtime is replenished.  If they are still starved at the zero-laxity
  * time, deadline - runtime (dl_server_timer), it starts running
  * (dl_defer_running): as a deadline entity, above every RT task, it runs
  * the fair tasks for its runtime, is throttled to its deadline, is
@@ -61,7 +63,7 @@ static void cfs_fs_arm(struct cfs *s, int cpu)
 	sl_time at = -1;
 
 	if (rt->nr_running && rt->fs_active) {
-		if (!rt->fs_running && rt->fs_runtime > 0)
+		if (!rt->fs_running && rt->fs_runtime >= 0)
 			at = rt->fs_deadline - rt->fs_runtime;
 		else if (rt->fs_running && rt->fs_runtime <= 0)
 			at = rt->fs_deadline;
@@ -95,14 +97,34 @@ static void cfs_fs_update(struct cfs *s, struct cfs_rt_rq *rt, sl_time now)
 		if (rt->fs_deadline < now)
 			cfs_fs_new_period(s, rt, now);
 	}
-	if (!rt->fs_running && rt->fs_active && rt->fs_runtime > 0 &&
-	    now >= rt->fs_deadline - rt->fs_runtime)
-		rt->fs_running = true;	/* the defer timer: still starved */
+	if (!rt->fs_running && rt->fs_active && rt->fs_runtime >= 0 &&
+	    now >= rt->fs_deadline - rt->fs_runtime) {
+		/* the defer timer: still starved.  A runtime idle time used up
+		 * is replenished first, at its deadline (replenish_dl_entity) */
+		if (rt->fs_runtime == 0) {
+			rt->fs_deadline += s->fs_period;
+			rt->fs_runtime = s->fs_runtime;
+		}
+		rt->fs_running = true;
+	}
 }
 
 /* Fair tasks ran, or the CPU idled, for delta. */
 static void cfs_fs_consume(struct cfs *s, struct cfs_rt_rq *rt, sl_time now, sl_time delta)
 {
+	if (rt->acct_idle) {
+		/* dl_server_update_idle_time(): idle time comes off the
+		 * runtime too, but using it up only zeroes it and ends a
+		 * service; the deadline stays (no new period) */
+		if (rt->fs_runtime >= 0) {
+			rt->fs_runtime -= delta;
+			if (rt->fs_runtime < 0) {
+				rt->fs_running = false;
+				rt->fs_runtime = 0;
+			}
+		}
+		return;
+	}
 	if (!rt->fs_running) {
 		/* deferred: what the fair tasks got without it counts */
 		rt->fs_runtime -= delta;
