@@ -95,6 +95,13 @@ static inline unsigned sl_arch_ulong_knob_bits(enum sl_arch arch, int choice)
 	return choice == 1 ? 32 : choice == 2 ? 64 : sl_arch_long_bits(arch);
 }
 
+/* The socket buffers of a 2.4, 2.5 or 2.6.0 kernel on `arch` (sim.h):
+ * i386's, or a 64-bit arch's larger struct sk_buff. */
+static inline struct sl_sockets sl_arch_sockets_24(enum sl_arch arch)
+{
+	return sl_arch_long_bits(arch) == 64 ? SL_SOCKETS_2_4_LP64 : SL_SOCKETS_2_4;
+}
+
 /* sched_clock() of a 2.6 kernel, the clock of its sleep credit, run-time
  * charge and cache-hot test: an i386 kernel built with CONFIG_NUMA (a
  * NUMA-Q's, CONFIG_X86_NUMAQ) never reads the TSC, whose CPUs are not

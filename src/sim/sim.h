@@ -293,6 +293,16 @@ struct sl_chan *sl_unix_socket_new(struct sl_sim *sim, long bytes);
 					     .unix_small_truesize = 128 + 164, .tcp_rmem = 87380 })
 #define SL_SOCKETS_2_6_12 ((struct sl_sockets){ .unix_sndbuf = (176 + 256) * 256, \
 						.unix_small_truesize = 128 + 176, .tcp_rmem = 87380 })
+/* The same kernels on a 64-bit (LP64) arch, ia64 or x86_64, where every
+ * pointer and long of struct sk_buff doubles: 2.4.27's with netfilter and
+ * traffic control is 248 bytes, 2.6.12.1's with bridge netfilter too 272
+ * (laid out by the compiler; i386's 164 and 176 the same way), a small
+ * write's data still 128 (SKB_DATA_ALIGN of 64- and 128-byte lines). */
+#define SL_SOCKETS_2_4_LP64 ((struct sl_sockets){ .unix_sndbuf = 65535, \
+						  .unix_small_truesize = 128 + 248, .tcp_rmem = 87380 })
+#define SL_SOCKETS_2_6_12_LP64 ((struct sl_sockets){ .unix_sndbuf = (272 + 256) * 256, \
+						     .unix_small_truesize = 128 + 272, \
+						     .tcp_rmem = 87380 })
 #define SL_SOCKETS_6_12 ((struct sl_sockets){ .unix_sndbuf = 212992, .unix_small_truesize = 768, \
 					      .tcp_rmem = 131072 })
 

@@ -98,6 +98,7 @@ static const struct sd_version sd_versions[] = {
 		.rules = SD_RULES_2612,
 		.pipes = SL_PIPES_2_6_12,
 		.sockets = SL_SOCKETS_2_6_12,
+		.sockets_lp64 = SL_SOCKETS_2_6_12_LP64,
 		.level = {
 			[SD_LV_SMT] = {
 				.min_interval = 1, .max_interval = 2, .busy_factor = 8,
@@ -135,6 +136,7 @@ static const struct sd_version sd_versions[] = {
 		.rules = SD_RULES_W26,
 		.pipes = SL_PIPES_2_6_0,
 		.sockets = SL_SOCKETS_2_4,	/* 2.6.0's: UNVERIFIED (sim.h) */
+		.sockets_lp64 = SL_SOCKETS_2_4_LP64,
 		.level = {
 			[SD_LV_SMT] = {
 				.min_interval = 1, .max_interval = 2, .busy_factor = 8,

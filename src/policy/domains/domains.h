@@ -121,7 +121,8 @@ struct sd_version {
 	bool exec_numa_only;	/* exec balancing only on NUMA machines (w26) */
 	bool keep_single;	/* a level of one group is built all the same (2.6.12) */
 	struct sl_pipes pipes;	/* the kernel's pipe (sim.h sl_set_pipes) */
-	struct sl_sockets sockets; /* its socket buffers (sl_set_sockets) */
+	struct sl_sockets sockets; /* its socket buffers (sl_set_sockets), on i386 */
+	struct sl_sockets sockets_lp64;	/* ... on a 64-bit arch */
 };
 
 const struct sd_version *sd_version_find(const char *name);
