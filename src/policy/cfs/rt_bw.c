@@ -16,8 +16,9 @@
  * for this period and starts a new one (replenish_dl_new_period).  Idle
  * time is taken too (dl_server_update_idle_time), but using the runtime up
  * so only zeroes it and ends a service: the deadline stays, and the defer
- * timer fires at it (deadline - 0), where the runtime is replenished.  If they are still starved at the zero-laxity
- * time, deadline - runtime (dl_server_timer), it starts running
+ * timer fires at it (deadline - 0), where the runtime is replenished.  If
+ * they are still starved at the zero-laxity time, deadline - runtime
+ * (dl_server_timer), it starts running
  * (dl_defer_running): as a deadline entity, above every RT task, it runs
  * the fair tasks for its runtime, is throttled to its deadline, is
  * replenished (deadline += period) and runs again, until the fair tasks

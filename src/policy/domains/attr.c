@@ -28,7 +28,7 @@
  * Choices:
  *   - A nice and a class change in one call are applied as renice, then
  *     chrt (the kernel has two system calls; the final state is the same).
- * *   - set_user_nice takes the change from the dynamic prio (delta =
+ *   - set_user_nice takes the change from the dynamic prio (delta =
  *     new static_prio - prio), so the task lands on its new static prio,
  *     its bonus dropped until a sleep or an expiry recomputes it, as
  *     2.6.12.1 does (an earlier reading here added the nice change to prio
