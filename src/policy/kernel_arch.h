@@ -95,11 +95,18 @@ static inline unsigned sl_arch_ulong_knob_bits(enum sl_arch arch, int choice)
 	return choice == 1 ? 32 : choice == 2 ? 64 : sl_arch_long_bits(arch);
 }
 
-/* The socket buffers of a 2.4, 2.5 or 2.6.0 kernel on `arch` (sim.h):
- * i386's, or a 64-bit arch's larger struct sk_buff. */
+/* A kernel's socket buffers on `arch`, of its i386 and LP64 builds
+ * (sim.h): a 64-bit arch's struct sk_buff is larger. */
+static inline struct sl_sockets sl_arch_sockets(enum sl_arch arch, struct sl_sockets i386,
+						struct sl_sockets lp64)
+{
+	return sl_arch_long_bits(arch) == 64 ? lp64 : i386;
+}
+
+/* ... of a 2.4, 2.5 or 2.6.0 kernel. */
 static inline struct sl_sockets sl_arch_sockets_24(enum sl_arch arch)
 {
-	return sl_arch_long_bits(arch) == 64 ? SL_SOCKETS_2_4_LP64 : SL_SOCKETS_2_4;
+	return sl_arch_sockets(arch, SL_SOCKETS_2_4, SL_SOCKETS_2_4_LP64);
 }
 
 /* sched_clock() of a 2.6 kernel, the clock of its sleep credit, run-time
@@ -120,6 +127,13 @@ static inline struct sl_sockets sl_arch_sockets_24(enum sl_arch arch)
 static inline bool sl_arch_sched_clock_jiffies(enum sl_arch arch, int nnodes, int choice)
 {
 	return choice == 1 ? false : choice == 2 ? true : arch == SL_ARCH_I386 && nnodes > 1;
+}
+
+/* What sched_clock() reads at simulated time t: t, or the start of its
+ * jiffy of tick_ns where it counts whole jiffies. */
+static inline sl_time sl_arch_sched_clock_at(sl_time t, sl_time tick_ns, bool jiffies)
+{
+	return jiffies ? t - t % tick_ns : t;
 }
 
 /* The preemption model of a 2.6 kernel built from its arch's defconfig:

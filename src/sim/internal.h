@@ -446,7 +446,8 @@ void sl__waitq_wake_all(struct sl_sim *sim, struct sl_waitq *wq, int waker_cpu, 
 /* Wake the first waiter of wq, if any (a futex's FUTEX_WAKE of one). */
 void sl__waitq_wake_one(struct sl_sim *sim, struct sl_waitq *wq, int waker_cpu, unsigned flags);
 /* Bytes put on a channel by the kernel, not by a task's write (a caught
- * signal's trace): as much as fits, and its readers woken plainly. */
+ * signal's trace): as much as fits, and its readers woken plainly, as by
+ * a write (a plain channel's one per byte). */
 void sl__chan_post(struct sl_sim *sim, struct sl_chan *ch, long bytes, int waker_cpu);
 /* Apply a synchronisation action: 1 done, 0 blocked (t queued, state set). */
 int sl__apply_sync(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t);

@@ -296,7 +296,8 @@ struct sl_chan *sl_unix_socket_new(struct sl_sim *sim, long bytes);
 /* The same kernels on a 64-bit (LP64) arch, ia64 or x86_64, where every
  * pointer and long of struct sk_buff doubles: 2.4.27's with netfilter and
  * traffic control is 248 bytes, 2.6.12.1's with bridge netfilter too 272
- * (laid out by the compiler; i386's 164 and 176 the same way), a small
+ * (laid out by the compiler, test skb_sizes_from_the_kernels_member_lists;
+ * i386's 164 and 176 the same way), a small
  * write's data still 128 (SKB_DATA_ALIGN of 64- and 128-byte lines). */
 #define SL_SOCKETS_2_4_LP64 ((struct sl_sockets){ .unix_sndbuf = 65535, \
 						  .unix_small_truesize = 128 + 248, .tcp_rmem = 87380 })

@@ -379,6 +379,22 @@ static inline bool chan_is_futex(const struct sl_chan *ch)
 	return !ch->pipe && !ch->reader_wake && !ch->newest_first;
 }
 
+/* n bytes were posted to ch: wake its readers, with `flags` (a pipe's or
+ * a socket's).  A futex's FUTEX_WAKE asks for one waiter per byte
+ * (pthread_cond_signal: one; a broadcast writes one for each), oldest
+ * first (2.6.12.1 kernel/futex.c futex_wake stops at nr_wake; 6.12
+ * kernel/futex/waitwake.c the same); a kernel wait queue wakes them all. */
+static void chan_wake_readers(struct sl_sim *sim, struct sl_chan *ch, long n, int waker_cpu,
+			      unsigned flags)
+{
+	if (!chan_is_futex(ch)) {
+		sl__waitq_wake_all(sim, &ch->readers, waker_cpu, flags);
+		return;
+	}
+	for (long k = 0; k < n && ch->readers.head; k++)
+		sl__waitq_wake_one(sim, &ch->readers, waker_cpu, flags);
+}
+
 static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 {
 	struct sl_chan *ch = t->act.u.chan.chan;
@@ -399,18 +415,10 @@ static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	ch->level += n;
 	t->act.u.chan.bytes -= n;
 	bool done = t->act.u.chan.bytes <= 0 || ch->closed;
-	if (n > 0 && chan_is_futex(ch)) {
-		/* a futex's FUTEX_WAKE asks for one waiter per byte posted
-		 * (pthread_cond_signal: one; a broadcast writes one for each),
-		 * oldest first (2.6.12.1 kernel/futex.c futex_wake stops at
-		 * nr_wake; 6.12 kernel/futex/waitwake.c the same) */
-		for (long k = 0; k < n && ch->readers.head; k++)
-			sl__waitq_wake_one(sim, &ch->readers, c->id, 0);
-	} else if (n > 0) {
-		sl__waitq_wake_all(sim, &ch->readers, c->id,
-				   !ch->sync ? ch->reader_wake
-				   : done && !ch->sync_always ? SL_WAKE_PIPE : SL_WAKE_SYNC);
-	}
+	if (n > 0)
+		chan_wake_readers(sim, ch, n, c->id,
+				  !ch->sync ? ch->reader_wake
+				  : done && !ch->sync_always ? SL_WAKE_PIPE : SL_WAKE_SYNC);
 	if (done)
 		return 1;
 	return sleep_on_chan(sim, ch, &ch->writers, t);
@@ -484,7 +492,7 @@ void sl__chan_post(struct sl_sim *sim, struct sl_chan *ch, long bytes, int waker
 	if (n <= 0 || ch->ring.max)
 		return;	/* (a pipe of pages takes only writes) */
 	ch->level += n;
-	sl__waitq_wake_all(sim, &ch->readers, waker_cpu, 0);
+	chan_wake_readers(sim, ch, n, waker_cpu, 0);
 }
 
 static int barrier_wait(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)

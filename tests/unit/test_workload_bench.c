@@ -9,6 +9,7 @@
  * "up" on one-CPU machines and "o1" elsewhere, invariant checks on.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -301,6 +302,46 @@ static struct sl_sim *kernel_sim_on(const char *machine, const char *policy, str
 static struct sl_sim *kernel_sim(const char *policy, struct sl_machine *m, struct sl_params *knobs)
 {
 	return kernel_sim_on(TWO_CPUS, policy, m, knobs);
+}
+
+/*
+ * Where sim.h's struct sk_buff sizes come from: the member lists of
+ * 2.4.27's and 2.6.12.1's include/linux/skbuff.h, with netfilter and
+ * traffic control configured (2.6.12.1: bridge netfilter too, not
+ * CONFIG_NET_CLS_ACT, NETFILTER_DEBUG or HIPPI), laid out by the compiler
+ * with a pointer and a long of 4 bytes (i386) and of 8 (LP64: ia64,
+ * x86_64).  Every pointer member, a union of pointers and the destructor
+ * is a W; timeval is two longs.  The i386 layouts give the 164 and 176
+ * bytes read before, the LP64 ones 248 and 272.
+ */
+#define SKB_2_4(W) struct { \
+	W next, prev, list, sk; W stamp_sec, stamp_usec; W dev, real_dev; \
+	W h, nh, mac, dst; char cb[48]; \
+	uint32_t len, data_len, csum; unsigned char unused, cloned, pkt_type, ip_summed; \
+	uint32_t priority; int32_t users; uint16_t protocol, security; uint32_t truesize; \
+	W head, data, tail, end, destructor; \
+	W nfmark; uint32_t nfcache; W nfct; \
+	uint32_t tc_index; }
+#define SKB_2_6_12(W) struct { \
+	W next, prev, list, sk; W stamp_sec, stamp_usec; W dev, input_dev, real_dev; \
+	W h, nh, mac, dst, sp; char cb[40]; \
+	uint32_t len, data_len, mac_len, csum; \
+	unsigned char local_df, cloned : 1, nohdr : 1, pkt_type, ip_summed; \
+	uint32_t priority; uint16_t protocol, security; W destructor; \
+	W nfmark; uint32_t nfcache, nfctinfo; W nfct; W nf_bridge; \
+	uint32_t tc_index; \
+	uint32_t truesize; int32_t users; W head, data, tail, end; }
+
+SL_TEST(skb_sizes_from_the_kernels_member_lists)
+{
+	CHECK(sizeof(SKB_2_4(uint32_t)) == 164 && SL_SOCKETS_2_4.unix_small_truesize == 128 + 164);
+	CHECK(sizeof(SKB_2_4(uint64_t)) == 248 &&
+	      SL_SOCKETS_2_4_LP64.unix_small_truesize == 128 + 248);
+	CHECK(sizeof(SKB_2_6_12(uint32_t)) == 176 &&
+	      SL_SOCKETS_2_6_12.unix_small_truesize == 128 + 176);
+	CHECK(sizeof(SKB_2_6_12(uint64_t)) == 272 &&
+	      SL_SOCKETS_2_6_12_LP64.unix_small_truesize == 128 + 272 &&
+	      SL_SOCKETS_2_6_12_LP64.unix_sndbuf == (272 + 256) * 256);
 }
 
 /* Each kernel's socket buffers (sim.h struct sl_sockets): an AF_UNIX

@@ -115,7 +115,7 @@ static void cfs_attr_to_rt(struct cfs *s, struct cfs_entity *se)
 	if (running) {
 		cfs_pelt_rt(s, cpu, false);	/* switched_to_rt(): RT from now */
 		rq->rt.curr = se;
-		cfs_rtbw_account(s, cpu, false);
+		cfs_rtbw_account(s, cpu, CFS_ACCT_RT);
 		return;
 	}
 	cfs_rt_check_preempt(s, se);
@@ -147,8 +147,7 @@ static void cfs_attr_to_fair(struct cfs *s, struct cfs_entity *se)
 		cfs_enqueue(s, rq, se, CFS_ENQ_ATTACH);
 		if (running) {
 			cfs_set_next(s, rq, se, false);
-			cfs_rtbw_account(s, cpu, true);
-			rq->rt.acct_idle = false;
+			cfs_rtbw_account(s, cpu, CFS_ACCT_FAIR);
 		}
 	} else {
 		cfs_pelt_se(s, se);

@@ -335,7 +335,7 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 		rq->avg_idle = 2 * s->migration_cost;
 		rq->push_cpu = -1;
 		rq->mig_dest = -1;
-		rq->rt.acct_fair = rq->rt.acct_idle = true;
+		rq->rt.acct = CFS_ACCT_IDLE;
 	}
 	/* every CPU starts idle: every LLC of an SMT machine has idle cores */
 	for (int cpu = 0; cpu < s->ncpus; cpu++)
@@ -574,7 +574,7 @@ static struct sl_task *cfs_pick_task(struct sl_sim *sim, int cpu, struct sl_task
 	struct cfs_entity *pse = prev ? cfs_se(prev) : NULL;
 	bool prev_curr = false;		/* prev runnable and still rq->curr */
 
-	cfs_rtbw_account(s, cpu, rq->rt.acct_fair);
+	cfs_rtbw_account(s, cpu, rq->rt.acct);
 	if (pse && pse->rt) {
 		cfs_rt_put_prev(s, cpu, pse);
 		if (prev->state == SL_TASK_DEAD)
@@ -604,15 +604,15 @@ static struct sl_task *cfs_pick_task(struct sl_sim *sim, int cpu, struct sl_task
 		if (rse) {
 			if (prev_curr)
 				cfs_put_prev(s, rq);
-			cfs_rtbw_account(s, cpu, false);
+			cfs_rtbw_account(s, cpu, CFS_ACCT_RT);
 			return rse->task;
 		}
-		cfs_rtbw_account(s, cpu, true);
+		cfs_rtbw_account(s, cpu, CFS_ACCT_FAIR);
 		if (rq->nr_running == 0)
 			cfs_newidle_balance(s, cpu);
 		if (rq->nr_running == 0) {
 			rq->last_idle = sl_now(sim);
-			rq->rt.acct_idle = true;	/* accounted up to now above */
+			cfs_rtbw_account(s, cpu, CFS_ACCT_IDLE);
 			cfs_update_idle_core(s, cpu);
 			return NULL;
 		}
@@ -627,7 +627,6 @@ static struct sl_task *cfs_pick_task(struct sl_sim *sim, int cpu, struct sl_task
 			continue;
 		}
 		cfs_set_next(s, rq, next, s->pick == CFS_PICK_EEVDF && next == pse);
-		rq->rt.acct_idle = false;
 		return next->task;
 	}
 }

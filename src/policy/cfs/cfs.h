@@ -264,6 +264,11 @@ struct cfs_domain {
 #define CFS_RT_PRIOS	100	/* MAX_RT_PRIO: lists 0 (rt_priority 99) .. 99 */
 
 /* struct rt_rq: the RT tasks of one CPU, running one included. */
+/* What a CPU runs, as its RT bandwidth sees it (cfs_rtbw_account): the
+ * fair server counts fair and idle time apart (dl_server_update and
+ * dl_server_update_idle_time), RT throttling only RT time. */
+enum cfs_acct { CFS_ACCT_RT, CFS_ACCT_FAIR, CFS_ACCT_IDLE };
+
 struct cfs_rt_rq {
 	int nr_running;			/* first: read with the fair counts */
 	struct cfs_entity *curr;	/* the RT task running on this CPU, or NULL */
@@ -277,8 +282,7 @@ struct cfs_rt_rq {
 	bool fs_running;		/* dl_defer_running: it handles a starvation */
 	sl_time fs_deadline, fs_runtime;
 	sl_time acct_at;		/* bandwidth accounted up to here */
-	bool acct_fair;			/* ... and what ran since: fair or idle (else RT) */
-	bool acct_idle;			/* ... idle, of the two (dl_server_update_idle_time) */
+	enum cfs_acct acct;		/* ... and what the CPU ran since */
 	/* rq->avg_rt: PELT of "an RT task runs" (util only; capacity.c
 	 * turns it into the fair class's capacity) */
 	struct cfs_avg avg;
@@ -528,7 +532,7 @@ void cfs_attr_fix_cpu(struct cfs *s, int cpu);
 
 /* Bring cpu's bandwidth accounting up to now; `fair` says what runs from
  * now on (a fair task or nothing: true; an RT task: false). */
-void cfs_rtbw_account(struct cfs *s, int cpu, bool fair);
+void cfs_rtbw_account(struct cfs *s, int cpu, enum cfs_acct runs);
 /* The fair server takes the CPU from RT now (deferred server activated,
  * runtime left): pick fair first. */
 bool cfs_rtbw_fair_first(struct cfs *s, int cpu);

@@ -113,7 +113,7 @@ static void cfs_fs_update(struct cfs *s, struct cfs_rt_rq *rt, sl_time now)
 /* Fair tasks ran, or the CPU idled, for delta. */
 static void cfs_fs_consume(struct cfs *s, struct cfs_rt_rq *rt, sl_time now, sl_time delta)
 {
-	if (rt->acct_idle) {
+	if (rt->acct == CFS_ACCT_IDLE) {
 		/* dl_server_update_idle_time(): idle time comes off the
 		 * runtime too, but using it up only zeroes it and ends a
 		 * service; the deadline stays (no new period) */
@@ -147,7 +147,7 @@ void cfs_rtbw_fair_queued(struct cfs *s, int cpu, bool any)
 
 	if (s->rt_bw != CFS_RTBW_SERVER || rt->fs_active == any)
 		return;
-	cfs_rtbw_account(s, cpu, rt->acct_fair);
+	cfs_rtbw_account(s, cpu, rt->acct);
 	rt->fs_active = any;
 	/* dl_server_start -> update_dl_entity(): a past deadline starts a
 	 * new period; the server then defers */
@@ -198,7 +198,7 @@ static void cfs_rt_period(struct cfs *s, sl_time now)
 	}
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		struct cfs_rt_rq *rt = &s->rq[cpu].rt;
-		cfs_rtbw_account(s, cpu, rt->acct_fair);
+		cfs_rtbw_account(s, cpu, rt->acct);
 		sl_time pay = overrun * s->rt_runtime;
 		rt->rt_time -= rt->rt_time < pay ? rt->rt_time : pay;
 		if (rt->throttled && rt->rt_time < s->rt_runtime) {
@@ -214,14 +214,14 @@ static void cfs_rt_period(struct cfs *s, sl_time now)
 
 /* ---- both ---- */
 
-void cfs_rtbw_account(struct cfs *s, int cpu, bool fair)
+void cfs_rtbw_account(struct cfs *s, int cpu, enum cfs_acct runs)
 {
 	struct cfs_rt_rq *rt = &s->rq[cpu].rt;
 	sl_time now = sl_now(s->sim), delta = now - rt->acct_at;
 
-	if (delta > 0 && rt->acct_fair && s->rt_bw == CFS_RTBW_SERVER) {
+	if (delta > 0 && rt->acct != CFS_ACCT_RT && s->rt_bw == CFS_RTBW_SERVER) {
 		cfs_fs_consume(s, rt, now, delta);
-	} else if (delta > 0 && !rt->acct_fair && s->rt_bw == CFS_RTBW_THROTTLE) {
+	} else if (delta > 0 && rt->acct == CFS_ACCT_RT && s->rt_bw == CFS_RTBW_THROTTLE) {
 		/* update_curr_rt() + sched_rt_runtime_exceeded() */
 		rt->rt_time += delta;
 		cfs_rt_period_arm(s, now);
@@ -232,7 +232,7 @@ void cfs_rtbw_account(struct cfs *s, int cpu, bool fair)
 	}
 	if (delta > 0)
 		rt->acct_at = now;
-	rt->acct_fair = fair;
+	rt->acct = runs;
 	if (s->rt_bw == CFS_RTBW_SERVER &&
 	    (rt->nr_running || sl_hrtimer_queued(s->sim, cpu, CFS_HRT_SERVER)))
 		cfs_fs_arm(s, cpu);
@@ -258,7 +258,7 @@ void cfs_rtbw_tick(struct cfs *s, int cpu)
 
 	if (s->rt_bw == CFS_RTBW_OFF)
 		return;
-	cfs_rtbw_account(s, cpu, rt->acct_fair);
+	cfs_rtbw_account(s, cpu, rt->acct);
 	if (s->rt_bw == CFS_RTBW_SERVER)
 		cfs_fs_check(s, cpu);
 }
@@ -273,7 +273,7 @@ void cfs_rtbw_hrtimer(struct cfs *s, int cpu, int id)
 		cfs_rt_period(s, now);
 		return;
 	}
-	cfs_rtbw_account(s, cpu, rt->acct_fair);
+	cfs_rtbw_account(s, cpu, rt->acct);
 	cfs_fs_check(s, cpu);
 	cfs_fs_arm(s, cpu);
 }

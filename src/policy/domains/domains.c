@@ -201,8 +201,7 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 						 s->hz);
 	sl_set_timers_as(sim, timers, sl_param_choice(knobs, "timers"));
 	sl_set_pipes(sim, s->v->pipes);
-	sl_set_sockets(sim, sl_arch_long_bits(s->topo->arch) == 64 ? s->v->sockets_lp64
-								     : s->v->sockets);
+	sl_set_sockets(sim, sl_arch_sockets(s->topo->arch, s->v->sockets, s->v->sockets_lp64));
 	sl_set_kernel_preempt(sim, sl_arch_preempt_knob(s->topo->arch,
 							sl_param_choice(knobs, "preempt")));
 	return s;

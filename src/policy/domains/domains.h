@@ -46,6 +46,7 @@
 #include "base/err.h"
 #include "base/units.h"
 #include "hw/topo.h"
+#include "policy/kernel_arch.h"
 #include "policy/prio_array.h"
 #include "sim/policy_ops.h"
 #include "sim/sim.h"
@@ -332,7 +333,7 @@ static inline struct sd_rq *sd_rq(const struct sd_sched *s, int cpu)
  * kernel counts whole jiffies (jiffy_clock: an i386 NUMA kernel's). */
 static inline sl_time sd_clock_at(const struct sd_sched *s, sl_time t)
 {
-	return s->jiffy_clock ? t - t % s->tick_ns : t;
+	return sl_arch_sched_clock_at(t, s->tick_ns, s->jiffy_clock);
 }
 
 static inline sl_time sd_sched_clock(const struct sl_sim *sim, const struct sd_sched *s)

@@ -46,6 +46,7 @@
 #include "base/spec.h"
 #include "base/units.h"
 #include "hw/topo.h"
+#include "policy/kernel_arch.h"
 #include "policy/prio_array.h"
 #include "sim/policy_ops.h"
 #include "sim/sim.h"
@@ -424,9 +425,7 @@ static inline struct o1_rq *o1_rq(const struct o1 *s, int cpu)
  * jiffy where the kernel counts whole jiffies (cfg.jiffy_clock). */
 static inline sl_time o1_sched_clock(const struct sl_sim *sim, const struct o1 *s)
 {
-	sl_time now = sl_now(sim);
-
-	return s->cfg.jiffy_clock ? now - now % s->tick_ns : now;
+	return sl_arch_sched_clock_at(sl_now(sim), s->tick_ns, s->cfg.jiffy_clock);
 }
 
 /* Keep rq's bit of o1.rq_full after a change of its count or threads. */
