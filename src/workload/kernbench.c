@@ -169,7 +169,6 @@ static void start_item(struct sl_sim *sim, struct kb_run *run, struct kb_make *m
 	m->running++;
 	if (it->is_make) {
 		struct kb_make *sub = &run->tree.makes[it->index];
-		sub->parent = m;
 		sub->slots = 1;
 		*next = act_fork(run, &kb_make_prog, sub, "make", true);
 		return;
@@ -180,12 +179,6 @@ static void start_item(struct sl_sim *sim, struct kb_run *run, struct kb_make *m
 	if (++run->live_jobs > run->max_live_jobs)
 		run->max_live_jobs = run->live_jobs;
 	*next = act_fork(run, &kb_sh_prog, &j->proc[KB_SH], "make", true);
-}
-
-/* Nothing left to start: exit (the parent's SIGCHLD rings its bell). */
-static void make_finish(struct sl_action *next)
-{
-	*next = sl_act_exit();
 }
 
 /* The make's main loop: one action per call. */
@@ -237,7 +230,7 @@ static void make_next(struct sl_sim *sim, struct sl_task *t, struct kb_run *run,
 			m->next_item = 0;
 			continue;
 		}
-		make_finish(next);
+		*next = sl_act_exit();	/* its exit's SIGCHLD rings the parent's bell */
 		return;
 	}
 }

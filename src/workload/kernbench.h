@@ -151,7 +151,6 @@ struct kb_make {
 	double parse;		/* user work reading makefiles and .cmd files */
 	/* ---- per run ---- */
 	struct kb_run *run;
-	struct kb_make *parent;
 	struct sl_chan *bell;	/* SIGCHLD and job-server wakeups */
 	struct kb_make *bell_to;	/* a waiter it handed a token to */
 	struct kb_make *next_waiter;
