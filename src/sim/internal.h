@@ -88,7 +88,7 @@ struct sl_chan {
 	bool read_on;		/* a pipe whose kernel reads on (sl_set_pipes) */
 	unsigned reader_wake, writer_wake;	/* a socket's: SL_WAKE_SOCK */
 	bool newest_first;	/* a kernel wait queue's non-exclusive waiters */
-	bool exclusive;		/* a 6.12 ring: its waiters are woken one at a time */
+	bool exclusive;		/* a 6.12 pipe: its waiters are woken one at a time */
 	struct sl_pipe_ring ring;	/* the kernel's pipe of several pages */
 	struct sl_waitq readers, writers;
 };

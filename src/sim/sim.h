@@ -212,7 +212,8 @@ void sl_set_timers_as(struct sl_sim *sim, struct sl_timers timers, int kind_choi
  *     the writers synchronously and wait for more in the same call
  *     ("syscall merging"); 6.12's returns what it got.
  *   exclusive: 6.12 pipe_read and pipe_write sleep with
- *     wait_event_interruptible_exclusive, queued oldest first; 2.4.27's
+ *     wait_event_interruptible_exclusive, queued oldest first, so that a
+ *     wakeup reaches one of them, in a pipe of any size; 2.4.27's
  *     and 2.6.12.1's pipe_wait queues them as every non-exclusive wait
  *     is, at the head, so that a wakeup reaches the newest first
  *     (add_wait_queue, prepare_to_wait; sl_chan_new). */
@@ -479,7 +480,9 @@ struct sl_chan *sl_chan_new(struct sl_sim *sim, long capacity, bool sync_wakeups
  * 2.6.0) any read wakes a blocked writer; under a kernel of several pages
  * (2.6.11+ PIPE_BUFFERS) a read that empties a page does (2.6.12.1
  * pipe_readv frees the buffer and sets do_wakeup): one that leaves a
- * page's share of `bytes` free. */
+ * page's share of `bytes` free.  Under 6.12 (exclusive) a write wakes one
+ * reader, and only if the pipe was empty; a writer or reader that waited
+ * hands the wakeup on while room or bytes are left. */
 struct sl_chan *sl_pipe_new(struct sl_sim *sim, long bytes);
 /* The bytes a pipe holds under the policy's kernel, and whether its
  * reads read on (sl_set_pipes). */

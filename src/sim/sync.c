@@ -38,7 +38,7 @@
  * channels) oldest first; a pipe's under 2.4.27 and 2.6.12.1 (pipe_wait),
  * a socket's (sk_sleep) and poll()'s in every kernel at the head, so that
  * a wake-all reaches the newest first; 6.12's pipe readers and writers
- * wait exclusively, oldest first, and a ring's wakeup reaches one of them
+ * wait exclusively, oldest first, and a wakeup reaches one of them
  * (pipe_wake).
  *
  * A socket's wakeups (sl_chan_mark_socket) are marked SL_WAKE_SOCK: 2.4.27
@@ -183,12 +183,13 @@ struct sl_chan *sl_pipe_new(struct sl_sim *sim, long bytes)
 {
 	struct sl_chan *ch = sl_chan_new(sim, bytes > 0 ? bytes : sl_pipe_bytes(sim), true);
 	ch->read_on = sim->pipes.read_on;
-	ch->newest_first = !sim->pipes.exclusive;
+	/* 6.12's readers and writers wait exclusively whatever the pipe's
+	 * size (F_SETPIPE_SZ changes only max_usage): a wakeup reaches one */
+	ch->exclusive = sim->pipes.exclusive;
+	ch->newest_first = !ch->exclusive;
 	if (sim->pipes.pages > 1 && bytes <= 0) {
-		/* the kernel's own pipe of 2.6.11+: its ring of pages, whose
-		 * wakeups reach one waiter under 6.12 */
+		/* the kernel's own pipe of 2.6.11+: its ring of pages */
 		ch->ring.max = (uint8_t)sim->pipes.pages;
-		ch->exclusive = sim->pipes.exclusive;
 	} else if (sim->pipes.pages > 1 && ch->capacity > SL_PAGE_BYTES) {
 		/* a pipe of a given size under a kernel of pages: a read
 		 * wakes writers once it leaves a page's share free */
@@ -219,7 +220,9 @@ void sl_chan_mark_socket(struct sl_chan *c, enum sl_sock_kind kind)
 
 void sl_chan_mark_polled(struct sl_chan *c)
 {
+	/* poll_wait's entry is not exclusive: a wakeup reaches every poller */
 	c->newest_first = true;
+	c->exclusive = false;
 }
 
 void sl_chan_sync_always(struct sl_chan *c)
@@ -290,7 +293,7 @@ void sl__sleep_io(struct sl_sim *sim, struct sl_waitq *wq, struct sl_task *t)
 /* POSIX's PIPE_BUF, 4096 in Linux on every arch (include/linux/limits.h). */
 #define SL_PIPE_BUF 4096
 
-/* A wakeup of a channel's readers or writers: one waiter of a 6.12 ring,
+/* A wakeup of a channel's readers or writers: one waiter of a 6.12 pipe,
  * whose waiters wait exclusively, else all of them. */
 static void pipe_wake(struct sl_sim *sim, const struct sl_chan *ch, struct sl_waitq *wq,
 		      int waker_cpu, unsigned flags)
@@ -383,12 +386,13 @@ static inline bool chan_is_futex(const struct sl_chan *ch)
  * a socket's).  A futex's FUTEX_WAKE asks for one waiter per byte
  * (pthread_cond_signal: one; a broadcast writes one for each), oldest
  * first (2.6.12.1 kernel/futex.c futex_wake stops at nr_wake; 6.12
- * kernel/futex/waitwake.c the same); a kernel wait queue wakes them all. */
+ * kernel/futex/waitwake.c the same); a kernel wait queue wakes them all,
+ * or its first exclusive waiter (a 6.12 pipe's). */
 static void chan_wake_readers(struct sl_sim *sim, struct sl_chan *ch, long n, int waker_cpu,
 			      unsigned flags)
 {
 	if (!chan_is_futex(ch)) {
-		sl__waitq_wake_all(sim, &ch->readers, waker_cpu, flags);
+		pipe_wake(sim, ch, &ch->readers, waker_cpu, flags);
 		return;
 	}
 	for (long k = 0; k < n && ch->readers.head; k++)
@@ -407,21 +411,32 @@ static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	 * all of it before copying anything (2.4.27 and 2.6.11 pipe_write,
 	 * "If count <= PIPE_BUF, we have to make it atomic"; POSIX).  (One
 	 * larger than the pipe could never fit: it goes in pieces.) */
+	bool woken = t->act_phase > 0, was_empty = ch->level == 0;
 	if (ch->pipe && want <= SL_PIPE_BUF && want <= ch->capacity && want > room &&
-	    !ch->closed)
+	    !ch->closed) {
+		t->act_phase = 1;
 		return sleep_on_chan(sim, ch, &ch->writers, t);
+	}
 	long n = want < room ? want : room;
 
 	ch->level += n;
 	t->act.u.chan.bytes -= n;
 	bool done = t->act.u.chan.bytes <= 0 || ch->closed;
-	if (n > 0)
+	/* 6.12 pipe_write wakes a reader only if the pipe was empty as the
+	 * call began or woke again (was_empty) */
+	if (n > 0 && (!ch->exclusive || was_empty))
 		chan_wake_readers(sim, ch, n, c->id,
 				  !ch->sync ? ch->reader_wake
 				  : done && !ch->sync_always ? SL_WAKE_PIPE : SL_WAKE_SYNC);
-	if (done)
-		return 1;
-	return sleep_on_chan(sim, ch, &ch->writers, t);
+	if (!done) {
+		t->act_phase = 1;
+		return sleep_on_chan(sim, ch, &ch->writers, t);
+	}
+	/* 6.12: a writer that waited and leaves room wakes the next
+	 * (wake_next_writer); room as a read counts it (read_wakes_writers) */
+	if (ch->exclusive && woken && ch->level <= ch->write_space)
+		sl__waitq_wake_one(sim, &ch->writers, c->id, SL_WAKE_PIPE);
+	return 1;
 }
 
 /*

@@ -592,6 +592,69 @@ SL_TEST(engine_pipe_6_12_hands_a_wakeup_on)
 	CHECKF(reader2 == 10 * SL_MSEC, "the second reader read at %lld", (long long)reader2);
 }
 
+/* A pipe of 400 bytes (hackbench's buf=400: four messages) under a
+ * kernel of pages, 2.6.12's or 6.12's: a first writer fills it, A and B
+ * block on 100 bytes each (at 1 and 2 ms), the reader reads `first` bytes
+ * at 10 ms and, at 20 ms, the 400 then queued (no read that reads on).
+ * When A's and B's writes end, and the run's voluntary switches. */
+static bool sized_pipe_case(bool exclusive, long first, sl_time *a_done, sl_time *b_done,
+			    long *nvcsw)
+{
+	struct sl_machine m;
+	bool ok = false;
+
+	struct sl_sim *sim = pipe_sim_on(&m, "pack:1 core:4 pu:1", 2, !exclusive, exclusive);
+	if (!sim)
+		return false;
+	struct sl_chan *pipe = sl_pipe_new(sim, 400);
+	struct script *f = script_new(sim), *a = script_new(sim), *b = script_new(sim);
+	struct script *r = script_new(sim);
+	script_add(f, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, 400));
+	script_add(a, sl_act_sleep(1 * SL_MSEC));
+	script_add(a, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, 100));
+	script_add(b, sl_act_sleep(2 * SL_MSEC));
+	script_add(b, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, 100));
+	script_add(r, sl_act_sleep(10 * SL_MSEC));
+	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, first));
+	script_add(r, sl_act_sleep(10 * SL_MSEC));
+	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, 400));
+	spawn_forks(sim, (struct sl_action[]){ fork_of(f), fork_of(a), fork_of(b), fork_of(r) },
+		    4);
+	struct sl_run_stats st;
+	if (run(sim, &st) == 0) {
+		*a_done = a->asked_at[2];
+		*b_done = b->asked_at[2];
+		*nvcsw = st.nvcsw;
+		ok = r->result[4] == 400;
+	}
+	sl_sim_destroy(sim);
+	return ok;
+}
+
+/* 6.12's waiters wait exclusively in a pipe of any size (F_SETPIPE_SZ
+ * changes only how many pages it holds).  2.6.12's read of 100 bytes at
+ * 10 ms wakes both writers, B (the newest) first, and A finds the pipe
+ * full again and sleeps until 20 ms; 6.12's wakes A alone, and B sleeps on
+ * untouched until 20 ms, one sleep fewer.  A read of 200 bytes leaves room
+ * after A's write, and A, having waited, wakes B (wake_next_writer). */
+SL_TEST(engine_pipe_6_12_of_any_size_wakes_one_waiter)
+{
+	sl_time a = -1, b = -1, a_old = -1, b_old = -1, a_two = -1, b_two = -1;
+	long sleeps = -1, sleeps_old = -1, sleeps_two = -1;
+
+	CHECK(sized_pipe_case(false, 100, &a_old, &b_old, &sleeps_old));
+	CHECK(sized_pipe_case(true, 100, &a, &b, &sleeps));
+	CHECK(sized_pipe_case(true, 200, &a_two, &b_two, &sleeps_two));
+	CHECKF(b_old == 10 * SL_MSEC && a_old == 20 * SL_MSEC, "2.6.12: B at %lld, A at %lld",
+	       (long long)b_old, (long long)a_old);
+	CHECKF(a == 10 * SL_MSEC && b == 20 * SL_MSEC && sleeps == sleeps_old - 1,
+	       "6.12: A at %lld, B at %lld, %ld sleeps against %ld", (long long)a, (long long)b,
+	       sleeps, sleeps_old);
+	CHECKF(a_two == 10 * SL_MSEC && b_two == 10 * SL_MSEC,
+	       "6.12, a read of two messages: A at %lld, B at %lld", (long long)a_two,
+	       (long long)b_two);
+}
+
 /* ---- a device's request queue (sl_mutex_new_io) ---- */
 
 struct lock_sleep_watch {
