@@ -172,6 +172,7 @@ struct sl_sim {
 	struct sl_timers timers;	/* when a NANOSLEEP ends (sl_set_timers) */
 	struct sl_pipes pipes;		/* the kernel's pipe (sl_set_pipes) */
 	struct sl_sockets sockets;	/* its socket buffers (sl_set_sockets) */
+	bool futex_by_prio;		/* its futex's order (sl_set_futex_by_prio) */
 	struct sl_writeback writeback;	/* its dirty thresholds (sl_set_writeback) */
 	struct sl_task *acting;		/* the task whose actions sl__continue applies */
 	sl_cpumask tick_on;		/* nohz: the CPUs whose tick runs */

@@ -233,6 +233,15 @@ void sl_set_pipes(struct sl_sim *sim, struct sl_pipes pipes);
 #define SL_PIPES_6_12 ((struct sl_pipes){ .pages = SL_PIPE_BUFFERS, .read_on = false, \
 					  .exclusive = true })
 
+/* How the kernel's futex queues its waiters (mutexes, barriers and plain
+ * channels: sim/sync.c), set at init as its pipes.  2.6.12.1 kernel/futex.c
+ * queues them in arrival order (list_add_tail); 6.12 on a plist by
+ * min(normal_prio, MAX_RT_PRIO) (kernel/futex/core.c __futex_queue): a
+ * SCHED_DEADLINE waiter first, then real-time ones by priority, then every
+ * other in arrival order, and futex_wake takes them from the front.  The
+ * engine's default is arrival order. */
+void sl_set_futex_by_prio(struct sl_sim *sim, bool by_prio);
+
 /*
  * The kernel's socket buffers, set at init as its pipes (the engine's
  * default: SL_SOCKETS_2_4).

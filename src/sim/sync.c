@@ -35,7 +35,8 @@
  * to set; a ring's as its kernel's pipe code has it (read_wakes_writers).
  *
  * Waiters queue as their kernel's do: a futex's (mutexes, barriers, plain
- * channels) oldest first; a pipe's under 2.4.27 and 2.6.12.1 (pipe_wait),
+ * channels) oldest first, under 6.12 real-time ones ahead by priority
+ * (futex_queue); a pipe's under 2.4.27 and 2.6.12.1 (pipe_wait),
  * a socket's (sk_sleep) and poll()'s in every kernel at the head, so that
  * a wake-all reaches the newest first; 6.12's pipe readers and writers
  * wait exclusively, oldest first, and a wakeup reaches one of them
@@ -262,10 +263,48 @@ static int sleep_now(struct sl_sim *sim, struct sl_task *t)
 	return 0;
 }
 
+void sl_set_futex_by_prio(struct sl_sim *sim, bool by_prio) { sim->futex_by_prio = by_prio; }
+
+/* 6.12's plist key of a futex waiter, min(normal_prio, MAX_RT_PRIO): the
+ * lower, the sooner woken. */
+static int futex_prio(const struct sl_task *t)
+{
+	if (t->sched_policy == SL_SCHED_DEADLINE)
+		return -1;
+	return sl_task_rt(t) ? SL_RT_PRIO_MAX - t->rt_priority : SL_RT_PRIO_MAX + 1;
+}
+
+/* A futex waiter queues in arrival order, or under a kernel that orders
+ * them by priority (sl_set_futex_by_prio) behind every waiter of its
+ * priority or a higher one (plist_add).  Everything not real time has the
+ * largest key, so only a real-time waiter walks the queue. */
+static void futex_queue(struct sl_sim *sim, struct sl_waitq *wq, struct sl_task *t)
+{
+	int prio = futex_prio(t);
+	if (!sim->futex_by_prio || prio > SL_RT_PRIO_MAX || !wq->head ||
+	    futex_prio(wq->tail) <= prio) {
+		sl__waitq_add(wq, t);
+		return;
+	}
+	struct sl_task **pp = &wq->head;
+	while (futex_prio(*pp) <= prio)
+		pp = &(*pp)->wq_next;
+	t->waitq = wq;
+	t->wq_next = *pp;
+	*pp = t;
+}
+
 static int sleep_on(struct sl_sim *sim, struct sl_waitq *wq, struct sl_task *t)
 {
-	sl__waitq_add(wq, t);
+	futex_queue(sim, wq, t);
 	return sleep_now(sim, t);
+}
+
+/* A plain channel (sl_chan_new without sync wakeups, not marked a socket
+ * or polled): the engine's futex, whose waiters queue as its futex's (futex_queue). */
+static inline bool chan_is_futex(const struct sl_chan *ch)
+{
+	return !ch->pipe && !ch->reader_wake && !ch->newest_first;
 }
 
 /* A channel's waiter queues as its kind's do (sl_chan_new). */
@@ -274,6 +313,8 @@ static int sleep_on_chan(struct sl_sim *sim, const struct sl_chan *ch, struct sl
 {
 	if (ch->newest_first)
 		waitq_add_head(wq, t);
+	else if (chan_is_futex(ch))
+		futex_queue(sim, wq, t);
 	else
 		sl__waitq_add(wq, t);
 	return sleep_now(sim, t);
@@ -373,13 +414,6 @@ static int ring_take(struct sl_pipe_ring *r, long n)
 		}
 	}
 	return freed;
-}
-
-/* A plain channel (sl_chan_new without sync wakeups, not marked a socket
- * or polled): the engine's futex, whose waiters queue oldest first. */
-static inline bool chan_is_futex(const struct sl_chan *ch)
-{
-	return !ch->pipe && !ch->reader_wake && !ch->newest_first;
 }
 
 /* n bytes were posted to ch: wake its readers, with `flags` (a pipe's or

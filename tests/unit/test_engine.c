@@ -2112,8 +2112,8 @@ SL_TEST(engine_mutex_excludes_and_barrier_releases)
  */
 enum { WQ_MUTEX, WQ_PIPE, WQ_BARRIER };
 struct wq_shared { int kind; struct sl_mutex *mu; struct sl_chan *ch; struct sl_barrier *bar;
-		   int log[8], n; long sleeps; };
-struct wq_task { struct wq_shared *sh; int id, pc; };
+		   int log[8], n; long sleeps; int rt_id; };
+struct wq_task { struct wq_shared *sh; int id, pc; bool rt_set; };
 
 static void wq_log(struct wq_shared *sh, int id)
 {
@@ -2128,6 +2128,12 @@ static void wq_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 	(void)sim;
 	struct wq_task *w = t->prog_state;
 	struct wq_shared *sh = w->sh;
+	if (w->id == sh->rt_id && !w->rt_set) {	/* made SCHED_FIFO first */
+		w->rt_set = true;
+		*next = (struct sl_action){ .kind = SL_ACT_SETSCHED,
+			.u.setsched = { .sched_policy = SL_SCHED_FIFO, .rt_priority = 50 } };
+		return;
+	}
 	int pc = w->pc++;
 
 	*next = sl_act_exit();
@@ -2168,17 +2174,22 @@ static void wq_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 
 static const struct sl_prog wq_prog = { .name = "wq", .step = wq_step };
 
-/* Run `kind` on `machine`; the log, as digits ("123"), in out[]; the
- * waiters' sleeps before they got through, in *sleeps (if not NULL). */
-static void wq_order(const char *machine, int kind, char out[9], long *sleeps)
+/* Run `kind` on `machine`, waiter `rt_id` (if 1-3) real time, under a
+ * futex that orders its waiters by priority or not; the log, as digits
+ * ("123"), in out[]; the waiters' sleeps before they got through, in
+ * *sleeps (if not NULL). */
+static void wq_order_rt(const char *machine, int kind, int rt_id, bool by_prio, char out[9],
+			long *sleeps)
 {
 	struct sl_machine m;
 	struct sl_sim *sim = make_sim(&m, machine, 1);
 	out[0] = 0;
 	if (!sim)
 		return;
+	sl_set_futex_by_prio(sim, by_prio);
 	struct wq_shared *sh = sl_sim_alloc(sim, sizeof(*sh));
 	sh->kind = kind;
+	sh->rt_id = rt_id;
 	sh->mu = sl_mutex_new(sim);
 	sh->ch = sl_chan_new(sim, 64, false);
 	sh->bar = sl_barrier_new(sim, 4);
@@ -2199,6 +2210,11 @@ static void wq_order(const char *machine, int kind, char out[9], long *sleeps)
 	if (sleeps)
 		*sleeps = sh->sleeps;
 	sl_sim_destroy(sim);
+}
+
+static void wq_order(const char *machine, int kind, char out[9], long *sleeps)
+{
+	wq_order_rt(machine, kind, -1, false, out, sleeps);
 }
 
 SL_TEST(engine_waiters_wake_first_in_first_out)
@@ -2245,6 +2261,28 @@ SL_TEST(engine_futex_post_wakes_one_waiter_per_byte)
 
 	wq_order("pack:1 core:4 pu:1", WQ_PIPE, got, &sleeps);
 	CHECKF(!strcmp(got, "123") && sleeps == 3, "order %s, %ld sleeps", got, sleeps);
+}
+
+/*
+ * 6.12 queues a futex's waiters on a plist by min(normal_prio,
+ * MAX_RT_PRIO) (kernel/futex/core.c __futex_queue): a real-time waiter
+ * goes ahead of every SCHED_OTHER one.  In wq_order's runs the last
+ * waiter to block, 3, is SCHED_FIFO: under 6.12's futex it gets the
+ * mutex and the first posted byte first and leaves the barrier first;
+ * 2.6.12.1's (list_add_tail) keeps arrival order.
+ */
+SL_TEST(engine_6_12_futex_wakes_real_time_waiters_first)
+{
+	char got[9];
+
+	wq_order_rt("pack:1 core:1 pu:1", WQ_MUTEX, 3, true, got, NULL);
+	CHECKF(!strcmp(got, "312"), "mutex, by priority: %s", got);
+	wq_order_rt("pack:1 core:1 pu:1", WQ_MUTEX, 3, false, got, NULL);
+	CHECKF(!strcmp(got, "123"), "mutex, in arrival order: %s", got);
+	wq_order_rt("pack:1 core:1 pu:1", WQ_PIPE, 3, true, got, NULL);
+	CHECKF(!strcmp(got, "312"), "futex channel, by priority: %s", got);
+	wq_order_rt("pack:1 core:1 pu:1", WQ_BARRIER, 3, true, got, NULL);
+	CHECKF(!strcmp(got, "4312"), "barrier, by priority: %s", got);
 }
 
 static void fan_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)

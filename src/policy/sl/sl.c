@@ -152,6 +152,7 @@ static void *sls_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	sl_set_timers_as(sim, SL_TIMERS_6_12, sl_param_choice(knobs, "timers"));
 	sl_set_pipes(sim, SL_PIPES_6_12);	/* the host's */
 	sl_set_sockets(sim, SL_SOCKETS_6_12);
+	sl_set_futex_by_prio(sim, true);
 	sl_set_writeback(sim, SL_WRITEBACK_6_12);
 	sl_set_kernel_preempt(sim, (enum sl_kernel_preempt)sl_param_choice(knobs, "preempt"));
 	return s;
