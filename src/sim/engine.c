@@ -744,6 +744,11 @@ sl_time sl_hrtimer_expires(const struct sl_sim *sim, int cpu, int id)
 	return sl_event_queued(e) ? e->time : -1;
 }
 
+bool sl_migration_pending(const struct sl_sim *sim, int cpu)
+{
+	return sim->cpus[cpu].migration_pending;
+}
+
 void sl_migration_wake(struct sl_sim *sim, int cpu, long arg)
 {
 	struct sl_cpu *c = &sim->cpus[cpu];

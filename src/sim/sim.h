@@ -393,6 +393,9 @@ bool sl_need_resched(const struct sl_sim *sim, int cpu);
  * (sched_exec, set_cpus_allowed), needs no IPI and waits for nothing: the
  * caller sleeps in wait_for_completion and the thread runs at once. */
 void sl_migration_wake(struct sl_sim *sim, int cpu, long arg);
+/* Whether a request woke `cpu`'s migration thread and it has not started
+ * on it yet (for a policy's check). */
+bool sl_migration_pending(const struct sl_sim *sim, int cpu);
 
 /* Charge scheduler work done on `cpu` (e.g. an O(n) goodness scan) as
  * system time of the task running there, or of the task it switches to

@@ -1721,11 +1721,79 @@ SL_TEST(domains_fbg_memo_and_sums)
 	s->tgt_load[3] += 128;
 	CHECK(sl_policy_domains.check(r.sim, &err) == -1 && strstr(err.msg, "running"));
 	s->tgt_load[3] -= 128;
-	/* a migration thread said to run that does not */
+	/* a migration thread said to run that does not, or to be woken */
 	s->in_migration[5] = !s->in_migration[5];
 	CHECK(sl_policy_domains.check(r.sim, &err) == -1 && strstr(err.msg, "migration"));
 	s->in_migration[5] = !s->in_migration[5];
+	s->thread_woken[5] = !s->thread_woken[5];
+	CHECK(sl_policy_domains.check(r.sim, &err) == -1 && strstr(err.msg, "migration"));
+	s->thread_woken[5] = !s->thread_woken[5];
 	CHECK(sl_policy_domains.check(r.sim, &err) == 0);
+	sl_sim_destroy(r.sim);
+}
+
+/* A prober that, at 10 ms, wakes the migration thread of the CPU where
+ * "hog" runs (another CPU) and notes that CPU's nr_running and target
+ * load at once, and again 1 ms later. */
+struct thread_probe {
+	int pc, cpu;
+	int nr_woken, nr_after;
+	unsigned long load_woken;
+};
+
+static void thread_probe_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct thread_probe *p = t->prog_state;
+	struct sd_sched *s = sl_policy_data(sim);
+
+	*next = sl_act_exit();
+	if (p->pc == 0) {
+		*next = sl_act_sleep(10 * SL_MSEC);
+	} else if (p->pc == 1) {
+		struct sl_task *hog = sdt_find(sim, "hog");
+		p->cpu = hog ? hog->cpu : -1;
+		if (p->cpu >= 0 && p->cpu != t->cpu) {
+			sd_wake_migration(sim, s, p->cpu, -1);
+			p->nr_woken = sd_nr_running(s, p->cpu);
+			p->load_woken = sd_target_load(sim, s, p->cpu);
+			*next = sl_act_sleep(SL_MSEC);
+		}
+	} else if (p->pc == 2) {
+		p->nr_after = sd_nr_running(s, p->cpu);
+	}
+	p->pc++;
+}
+
+static const struct sl_prog thread_probe_prog = { .name = "probe", .step = thread_probe_step };
+
+/*
+ * 2.6.12.1's migration thread is a task on its runqueue: waking it
+ * (wake_up_process -> try_to_wake_up -> activate_task) counts it in
+ * nr_running at once, while it still waits for the IPI, or for a
+ * non-preemptible kernel's return to user space, before it runs.  Until
+ * Dec 2026 the model counted it only from when it ran.  Here a hog's CPU
+ * has two tasks, and a target load of two, from the wakeup; 1 ms later
+ * the thread has run and gone.
+ */
+SL_TEST(domains_migration_thread_counts_from_its_wakeup)
+{
+	struct sdt_run r;
+
+	if (!sdt_start(&r, "pack:2 core:1 pu:1", "domains", 40 * SL_MSEC))
+		return;
+	struct sdt_script *root = sdt_new(r.sim);
+	struct thread_probe *probe = sl_sim_alloc(r.sim, sizeof(*probe));
+	sdt_fork(root, sdt_hog(r.sim, 30, true), "hog", false, 0);
+	sdt_add(root, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &thread_probe_prog, .state = probe, .comm = "probe" } });
+	sdt_add(root, sl_act_wait());
+	sdt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &sdt_prog, root, "root");
+	CHECK(sdt_run(&r));
+	CHECKF(probe->cpu >= 0, "the hog ran beside the prober: CPU %d", probe->cpu);
+	CHECKF(probe->nr_woken == 2 && probe->load_woken == 2 * SD_LOAD_SCALE,
+	       "woken: nr_running %d, target load %lu", probe->nr_woken, probe->load_woken);
+	CHECKF(probe->nr_after == 1, "1 ms later: nr_running %d", probe->nr_after);
 	sl_sim_destroy(r.sim);
 }
 

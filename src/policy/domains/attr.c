@@ -163,7 +163,7 @@ void sd_set_allowed(struct sl_sim *sim, struct sl_task *t)
 	p->move_rq = p->cpu;
 	p->move_next = rq->moves;
 	rq->moves = p;
-	sl_migration_wake(sim, p->cpu, dest);
+	sd_wake_migration(sim, s, p->cpu, dest);
 }
 
 void sd_migrate_affinity(struct sl_sim *sim, struct sd_sched *s, int cpu)

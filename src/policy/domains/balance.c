@@ -134,7 +134,7 @@ int sd_move_tasks(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int busi
 	unsigned long pulled = 0;
 	long looked = 0;
 
-	if (!max_nr_move || sd_nr_running(sim, s, busiest) <= 1)
+	if (!max_nr_move || sd_nr_running(s, busiest) <= 1)
 		return 0;
 	struct sl_prio_array *array = src->active, *dst_array = dst->active;
 	if (!sl_prio_array_empty(src->expired)) {
@@ -179,7 +179,7 @@ static void sd_kick_active(struct sl_sim *sim, struct sd_sched *s, int cpu, int 
 		return;
 	rq->active_balance = true;
 	rq->push_cpu = this_cpu;
-	sl_migration_wake(sim, cpu, this_cpu);
+	sd_wake_migration(sim, s, cpu, this_cpu);
 }
 
 /* 2.6.12: after more than cache_nice_tries + 2 failures, the busiest CPU
@@ -224,7 +224,7 @@ static int sd_load_balance(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 	if (busiest < 0 || busiest == this_cpu)
 		goto out_balanced;
 	/* a lone running task cannot be pulled: that still counts as failing */
-	if (sd_nr_running(sim, s, busiest) > 1)
+	if (sd_nr_running(s, busiest) > 1)
 		nr_moved = sd_move_tasks(sim, s, this_cpu, busiest, imbalance, sd, idle);
 	if (nr_moved) {
 		sd->nr_balance_failed = 0;
@@ -501,7 +501,7 @@ static void sd_active_2612(struct sl_sim *sim, struct sd_sched *s, int busiest)
 			break;
 		for (int k = 0; k < sd->ngroups; k++) {
 			sd_for_each_cpu_and(cpu, s, &sd_group_at(sd, k)->cpumask, idle) {
-				if (sd_nr_running(sim, s, busiest) <= 1)
+				if (sd_nr_running(s, busiest) <= 1)
 					return;	/* no more tasks to move */
 				if (sl_cpumask_test(&visited, cpu))
 					continue;
@@ -521,7 +521,7 @@ static void sd_active_w26(struct sl_sim *sim, struct sd_sched *s, int busiest)
 	struct sd_rq *rq = sd_rq(s, busiest);
 	struct sd_domain *sd = rq->sd;
 
-	if (sd_nr_running(sim, s, busiest) <= 1 || rq->push_cpu < 0)
+	if (sd_nr_running(s, busiest) <= 1 || rq->push_cpu < 0)
 		return;
 	while (sd && !sl_cpumask_test(&sd->span, rq->push_cpu))
 		sd = sd->parent;
@@ -574,9 +574,10 @@ void sd_migration(struct sl_sim *sim, int cpu, long arg)
 	struct sd_rq *rq = sd_rq(s, cpu);
 
 	(void)arg;
-	/* the thread counts in nr_running now (domains/load.c): until the
-	 * schedule() at its end (sd_pick_next) */
+	/* the thread, counted in nr_running since its wakeup, runs
+	 * (domains/load.c): until the schedule() at its end (sd_pick_next) */
 	s->in_migration[cpu] = true;
+	s->thread_woken[cpu] = false;
 	sd_load_changed(s, cpu);
 	if (rq->curr) {
 		sd_put_prev(sim, s, rq->curr);	/* schedule() for the preemption */

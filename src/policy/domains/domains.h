@@ -268,12 +268,15 @@ struct sd_sched {
 	 * a CPU (nr_running, cpu_load, its migration thread running) counts
 	 * in its core's, its node's and the machine's, the spans of the SMT,
 	 * PHYS and NODE domains (sd_load_changed).  in_migration[cpu]: its
-	 * migration thread runs (from sd_migration to the schedule() after).
+	 * migration thread runs (from sd_migration to the schedule() after);
+	 * thread_woken[cpu]: it was woken and has not started yet
+	 * (sd_wake_migration; the engine's pending request).
 	 */
 	uint64_t gen_all;
 	uint64_t gen_node[SL_MAX_NODES];
 	uint64_t gen_core[SL_MAX_CPUS];
 	bool in_migration[SL_MAX_CPUS];
+	bool thread_woken[SL_MAX_CPUS];
 	/* the CPU whose migration thread's own schedule() is picking (its
 	 * newly-idle balance runs with the thread as rq->curr), or -1 */
 	int thread_pick;
@@ -293,6 +296,13 @@ struct sd_sched {
 /* Something find_busiest_group reads of `cpu` changed: count it in the
  * load generations and bring the load sums up to date (domains/load.c). */
 void sd_load_changed(struct sd_sched *s, int cpu);
+
+/* Whether `cpu`'s migration thread counts in its nr_running: from the
+ * wakeup that activates it to the schedule() that ends its run. */
+static inline int sd_thread_runnable(const struct sd_sched *s, int cpu)
+{
+	return s->in_migration[cpu] || s->thread_woken[cpu];
+}
 
 /* nr_running += d on `cpu`'s runqueue. */
 static inline void sd_nr_add(struct sd_sched *s, int cpu, int d)
@@ -362,7 +372,9 @@ void sd_free_domains(struct sd_sched *s);
 /* ---- domains/load.c ---- */
 
 /* nr_running as the kernel counts it: the migration thread is a task. */
-int sd_nr_running(struct sl_sim *sim, const struct sd_sched *s, int cpu);
+int sd_nr_running(const struct sd_sched *s, int cpu);
+/* wake_up_process(rq->migration_thread) of `cpu`, asked for `arg`. */
+void sd_wake_migration(struct sl_sim *sim, struct sd_sched *s, int cpu, long arg);
 bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu);
 void sd_update_cpu_load(struct sl_sim *sim, struct sd_sched *s, int cpu);
 /* 2.6.12 source_load / target_load: min / max of cpu_load and 128 *
@@ -381,10 +393,8 @@ static inline unsigned long sd_target_load(struct sl_sim *sim, const struct sd_s
 }
 /* w26: this_cpu's "low" and "high" guesses of cpu's load; update stores
  * their mean in this_cpu's memory. */
-unsigned long sd_low_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int cpu,
-			  bool update);
-unsigned long sd_high_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int cpu,
-			   bool update);
+unsigned long sd_low_load(struct sd_sched *s, int this_cpu, int cpu, bool update);
+unsigned long sd_high_load(struct sd_sched *s, int this_cpu, int cpu, bool update);
 /* find_busiest_group: the group to pull from and *imbalance (tasks). */
 struct sd_group *sd_find_busiest_group(struct sl_sim *sim, struct sd_sched *s,
 				       struct sd_domain *sd, int this_cpu,
@@ -415,9 +425,6 @@ void sd_memo_init(struct sd_sched *s);
 /* The check op's part: every current memo is what find_busiest_group
  * computes now, and the migration flags are right.  0, or -1 with err. */
 int sd_check_memo(struct sl_sim *sim, struct sd_sched *s, struct sl_err *err);
-/* w26: the summed "low" load of a group as this_cpu sees it. */
-unsigned long sd_w26_group_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
-				const struct sd_group *group);
 
 /* ---- domains/balance.c ---- */
 

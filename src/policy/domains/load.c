@@ -13,10 +13,13 @@
  * SD_FLAG_IDLE vs cpu_power (LKML, Feb 2004).
  *
  * Choices:
- *   - The migration thread counts in nr_running while it runs, as the
- *     kernel's migration thread is a task on its runqueue: a busy CPU whose
- *     thread preempted its only task has two, so move_tasks and active
- *     balancing may take that task.
+ *   - The migration thread counts in nr_running from the wakeup that
+ *     activates it (wake_up_process: try_to_wake_up -> activate_task) to
+ *     the schedule() after its run, as the kernel's migration thread is a
+ *     task on its runqueue: a busy CPU whose thread was woken has two, also
+ *     while the thread waits for the IPI or a non-preemptible kernel's
+ *     return to user space, so move_tasks and active balancing may take
+ *     its task.
  *   - idle_cpu() is the engine's sl_cpu_idle(), "runs its idle task",
  *     as 2.6.12's reads rq->curr: a CPU given a task it has not switched
  *     to yet is still idle (wake_idle reads cpu_curr without the
@@ -55,13 +58,20 @@ static inline unsigned long sd_max(unsigned long a, unsigned long b)
 	return a > b ? a : b;
 }
 
-int sd_nr_running(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+int sd_nr_running(const struct sd_sched *s, int cpu)
 {
-	int n = sd_rq(s, cpu)->nr_running;
+	return sd_rq(s, cpu)->nr_running + sd_thread_runnable(s, cpu);
+}
 
-	if (!sl_curr(sim, cpu) && !sl_cpu_idle(sim, cpu))
-		n++;		/* the migration thread runs */
-	return n;
+void sd_wake_migration(struct sl_sim *sim, struct sd_sched *s, int cpu, long arg)
+{
+	sl_migration_wake(sim, cpu, arg);
+	if (!s->thread_woken[cpu]) {
+		int was = sd_thread_runnable(s, cpu);
+		s->thread_woken[cpu] = true;
+		if (!was)
+			sd_load_changed(s, cpu);
+	}
 }
 
 bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu)
@@ -78,9 +88,7 @@ void sd_update_cpu_load(struct sl_sim *sim, struct sd_sched *s, int cpu)
 	unsigned long old = rq->cpu_load;
 
 	(void)sim;
-	/* sd_nr_running, from the migration-thread flag the check compares */
-	unsigned long now = (unsigned long)(rq->nr_running + s->in_migration[cpu]) *
-			    SD_LOAD_SCALE;
+	unsigned long now = (unsigned long)sd_nr_running(s, cpu) * SD_LOAD_SCALE;
 
 	/* round up when rising, or it would stick below the real load */
 	if (now > old)
@@ -95,16 +103,16 @@ void sd_update_cpu_load(struct sl_sim *sim, struct sd_sched *s, int cpu)
 /* The guesses as the kernel computes them; the balancers read the copies
  * sd_load_changed keeps (sd_source_load, sd_target_load in domains.h),
  * which the check compares with these. */
-static unsigned long sd_source_load_now(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+static unsigned long sd_source_load_now(const struct sd_sched *s, int cpu)
 {
-	unsigned long now = (unsigned long)sd_nr_running(sim, s, cpu) * SD_LOAD_SCALE;
+	unsigned long now = (unsigned long)sd_nr_running(s, cpu) * SD_LOAD_SCALE;
 
 	return sd_min(sd_rq(s, cpu)->cpu_load, now);
 }
 
-static unsigned long sd_target_load_now(struct sl_sim *sim, const struct sd_sched *s, int cpu)
+static unsigned long sd_target_load_now(const struct sd_sched *s, int cpu)
 {
-	unsigned long now = (unsigned long)sd_nr_running(sim, s, cpu) * SD_LOAD_SCALE;
+	unsigned long now = (unsigned long)sd_nr_running(s, cpu) * SD_LOAD_SCALE;
 
 	return sd_max(sd_rq(s, cpu)->cpu_load, now);
 }
@@ -123,8 +131,7 @@ void sd_load_changed(struct sd_sched *s, int cpu)
 	const struct sl_topo *t = s->topo;
 	int core = t->cpu_core[cpu], node = t->cpu_node[cpu];
 	const struct sd_rq *rq = sd_rq(s, cpu);
-	unsigned long now = (unsigned long)(rq->nr_running + s->in_migration[cpu]) *
-			    SD_LOAD_SCALE;
+	unsigned long now = (unsigned long)sd_nr_running(s, cpu) * SD_LOAD_SCALE;
 	unsigned long src = sd_min(rq->cpu_load, now), tgt = sd_max(rq->cpu_load, now);
 
 	s->gen_all++;
@@ -140,11 +147,10 @@ void sd_load_changed(struct sd_sched *s, int cpu)
 
 /* ---- w26: every balancer's own memory of every CPU ---- */
 
-static unsigned long sd_guess(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int cpu,
-			      bool update, bool high)
+static unsigned long sd_guess(struct sd_sched *s, int this_cpu, int cpu, bool update, bool high)
 {
 	unsigned long *mem = &sd_rq(s, this_cpu)->cpu_loads[cpu];
-	unsigned long nr = (unsigned long)sd_nr_running(sim, s, cpu) * SD_LOAD_SCALE;
+	unsigned long nr = (unsigned long)sd_nr_running(s, cpu) * SD_LOAD_SCALE;
 	unsigned long ret = high ? sd_max(nr, *mem) : sd_min(nr, *mem);
 
 	if (update)
@@ -152,16 +158,14 @@ static unsigned long sd_guess(struct sl_sim *sim, struct sd_sched *s, int this_c
 	return ret;
 }
 
-unsigned long sd_low_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int cpu,
-			  bool update)
+unsigned long sd_low_load(struct sd_sched *s, int this_cpu, int cpu, bool update)
 {
-	return sd_guess(sim, s, this_cpu, cpu, update, false);
+	return sd_guess(s, this_cpu, cpu, update, false);
 }
 
-unsigned long sd_high_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int cpu,
-			   bool update)
+unsigned long sd_high_load(struct sd_sched *s, int this_cpu, int cpu, bool update)
 {
-	return sd_guess(sim, s, this_cpu, cpu, update, true);
+	return sd_guess(s, this_cpu, cpu, update, true);
 }
 
 /* ---- find_busiest_group, 2.6.12 ---- */
@@ -287,8 +291,8 @@ static struct sd_group *sd_fbg_w26(struct sl_sim *sim, struct sd_sched *s,
 		unsigned long load = 0;
 
 		sd_for_each_cpu(i, s, &g->cpumask) {
-			load += local ? sd_high_load(sim, s, this_cpu, i, update) :
-					sd_low_load(sim, s, this_cpu, i, update);
+			load += local ? sd_high_load(s, this_cpu, i, update) :
+					sd_low_load(s, this_cpu, i, update);
 			looked++;
 		}
 		total_load += load;
@@ -398,12 +402,17 @@ int sd_check_memo(struct sl_sim *sim, struct sd_sched *s, struct sl_err *err)
 			return sl_fail_internal(err, "domains: CPU %d's migration thread %s, its "
 						"flag says %s", cpu, running ? "runs" : "does not run",
 						s->in_migration[cpu] ? "it does" : "not");
+		if (sl_migration_pending(sim, cpu) != s->thread_woken[cpu])
+			return sl_fail_internal(err, "domains: CPU %d's migration thread %s, its "
+						"flag says %s", cpu,
+						s->thread_woken[cpu] ? "is not woken" : "is woken",
+						s->thread_woken[cpu] ? "it is" : "not");
 	}
 	unsigned long core_src[SL_MAX_CPUS] = { 0 }, core_tgt[SL_MAX_CPUS] = { 0 };
 	unsigned long node_src[SL_MAX_NODES] = { 0 }, node_tgt[SL_MAX_NODES] = { 0 };
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		unsigned long src = sd_source_load_now(sim, s, cpu);
-		unsigned long tgt = sd_target_load_now(sim, s, cpu);
+		unsigned long src = sd_source_load_now(s, cpu);
+		unsigned long tgt = sd_target_load_now(s, cpu);
 		if (src != s->src_load[cpu] || tgt != s->tgt_load[cpu])
 			return sl_fail_internal(err, "domains: CPU %d's loads are %lu / %lu, the "
 						"running copies say %lu / %lu", cpu, src, tgt,
@@ -457,7 +466,7 @@ int sd_find_busiest_queue(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 
 	sd_for_each_cpu(i, s, &group->cpumask) {
 		unsigned long load = s->v->rules == SD_RULES_W26 ?
-				     sd_low_load(sim, s, this_cpu, i, false) :
+				     sd_low_load(s, this_cpu, i, false) :
 				     sd_source_load(sim, s, i);
 		if (load > max_load) {
 			max_load = load;
@@ -465,14 +474,4 @@ int sd_find_busiest_queue(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 		}
 	}
 	return busiest;
-}
-
-unsigned long sd_w26_group_load(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
-				const struct sd_group *group)
-{
-	unsigned long load = 0;
-
-	sd_for_each_cpu(i, s, &group->cpumask)
-		load += sd_low_load(sim, s, this_cpu, i, false);
-	return load;
 }

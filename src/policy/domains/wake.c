@@ -142,8 +142,8 @@ static int sd_wake_cpu_w26(struct sl_sim *sim, struct sd_sched *s, const struct 
 	if (cpu == this_cpu || !sl_cpumask_test(&p->task->allowed, this_cpu))
 		return sd_balance_wake(sim, s, cpu, p);
 	/* its old CPU is busier than ours by more than a task: come here */
-	if (sd_low_load(sim, s, this_cpu, cpu, false) >
-	    sd_high_load(sim, s, this_cpu, this_cpu, false) + SD_LOAD_SCALE)
+	if (sd_low_load(s, this_cpu, cpu, false) >
+	    sd_high_load(s, this_cpu, this_cpu, false) + SD_LOAD_SCALE)
 		return sd_balance_wake(sim, s, this_cpu, p);
 	sl_time last_tick = sd_rq(s, cpu)->timestamp_last_tick;
 	sd_for_each_domain(s, this_cpu, sd) {
@@ -217,16 +217,16 @@ static int sd_find_idlest_cpu(struct sl_sim *sim, struct sd_sched *s, const stru
 }
 
 /* w26 sched_best_cpu (INFERRED, see the header). */
-static int sd_best_cpu_w26(struct sl_sim *sim, struct sd_sched *s, const struct sd_task *p,
-			   int this_cpu, const struct sd_domain *sd)
+static int sd_best_cpu_w26(struct sd_sched *s, const struct sd_task *p, int this_cpu,
+			   const struct sd_domain *sd)
 {
 	unsigned long min_load = (unsigned long)-1;
 	int best = this_cpu;
 
 	sd_for_each_cpu_and(i, s, &sd->span, &p->task->allowed) {
 		unsigned long load = i == this_cpu ?
-			sd_low_load(sim, s, this_cpu, i, false) :
-			sd_high_load(sim, s, this_cpu, i, false) + SD_LOAD_SCALE;
+			sd_low_load(s, this_cpu, i, false) :
+			sd_high_load(s, this_cpu, i, false) + SD_LOAD_SCALE;
 		if (load < min_load) {
 			min_load = load;
 			best = i;
@@ -245,7 +245,7 @@ void sd_exec(struct sl_sim *sim, struct sl_task *t)
 	if (this_cpu < 0 || (s->v->exec_numa_only && s->topo->nnodes < 2))
 		return;
 	/* prefer the current CPU if this is the only task there */
-	if (sd_nr_running(sim, s, this_cpu) <= 1)
+	if (sd_nr_running(s, this_cpu) <= 1)
 		return;
 	sd_for_each_domain(s, this_cpu, sd) {
 		if (!(sd->p.flags & SD_BALANCE_EXEC))
@@ -257,7 +257,7 @@ void sd_exec(struct sl_sim *sim, struct sl_task *t)
 	if (!exec_sd)
 		return;
 	int new_cpu = s->v->rules == SD_RULES_W26 ?
-		      sd_best_cpu_w26(sim, s, p, this_cpu, exec_sd) :
+		      sd_best_cpu_w26(s, p, this_cpu, exec_sd) :
 		      sd_find_idlest_cpu(sim, s, p, this_cpu, exec_sd);
 	struct sd_rq *rq = sd_rq(s, this_cpu);
 	if (new_cpu == this_cpu || rq->migrate_task)
@@ -265,5 +265,5 @@ void sd_exec(struct sl_sim *sim, struct sl_task *t)
 	/* sched_migrate_task: the migration thread preempts t and moves it */
 	rq->migrate_task = t;
 	rq->migrate_dest = new_cpu;
-	sl_migration_wake(sim, this_cpu, new_cpu);
+	sd_wake_migration(sim, s, this_cpu, new_cpu);
 }
