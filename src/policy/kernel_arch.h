@@ -103,6 +103,14 @@ static inline struct sl_sockets sl_arch_sockets(enum sl_arch arch, struct sl_soc
 	return sl_arch_long_bits(arch) == 64 ? lp64 : i386;
 }
 
+/* A kernel's pipes on `arch`: its pages are ia64's 16 KB there
+ * (sl_pipes.page_bytes, sim.h), 4 KB on i386 and x86_64. */
+static inline struct sl_pipes sl_arch_pipes(enum sl_arch arch, struct sl_pipes pipes)
+{
+	pipes.page_bytes = arch == SL_ARCH_IA64 ? 16384 : SL_PAGE_BYTES;
+	return pipes;
+}
+
 /* ... of a 2.4, 2.5 or 2.6.0 kernel. */
 static inline struct sl_sockets sl_arch_sockets_24(enum sl_arch arch)
 {

@@ -538,7 +538,7 @@ static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
 	enum sl_tick_mode mode = sl_arch_tick_knob(knobs, sl_arch_tick_24(arch));
 	sl_set_tick_mode(sim, mode);
 	sl_set_timers_as(sim, SL_TIMERS_2_4, sl_param_choice(knobs, "timers"));
-	sl_set_pipes(sim, SL_PIPES_2_4);
+	sl_set_pipes(sim, sl_arch_pipes(arch, SL_PIPES_2_4));
 	sl_set_sockets(sim, sl_arch_sockets_24(arch));
 	struct sl_writeback wb = SL_WRITEBACK_2_4;
 	wb.lowmem_mb = sl_arch_lowmem_mb(arch);

@@ -55,6 +55,7 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 	sim->tick_ns = SL_SEC / 1000;
 	sim->timers.kind = SL_TIMERS_EXACT;	/* until the policy says (sl_set_timers) */
 	sim->pipes.pages = 1;			/* until the policy says (sl_set_pipes) */
+	sim->pipes.page_bytes = SL_PAGE_BYTES;
 	sim->sockets = SL_SOCKETS_2_4;		/* until the policy says (sl_set_sockets) */
 	sim->writeback = SL_WRITEBACK_2_6;	/* until the policy says (sl_set_writeback) */
 	sim->task_stride = ((sizeof(struct sl_task) + 15) & ~(size_t)15) +

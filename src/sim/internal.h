@@ -72,6 +72,7 @@ struct sl_waitq {
  * the oldest page and free it once it is empty; a write of less than a
  * page merges into the newest page while it fits (offset + len, which a
  * read of that page does not lower), other bytes take fresh pages. */
+_Static_assert(SL_PAGE_BYTES_MAX <= INT16_MAX, "a ring's page lengths are int16_t");
 struct sl_pipe_ring {
 	int16_t len[SL_PIPE_BUFFERS];	/* bytes in each page, from `head` on */
 	int16_t last_end;		/* the newest page's offset + len */

@@ -211,20 +211,32 @@ void sl_set_timers_as(struct sl_sim *sim, struct sl_timers timers, int kind_choi
  *     pipe with bytes still wanted while a writer is blocked on it, wake
  *     the writers synchronously and wait for more in the same call
  *     ("syscall merging"); 6.12's returns what it got.
+ *   page_bytes: the kernel's PAGE_SIZE, SL_PAGE_BYTES (0 is taken as it)
+ *     but on ia64, whose kernels default to 16 KB pages
+ *     (CONFIG_IA64_PAGE_SIZE_16KB: 2.4.27 arch/ia64/config.in and
+ *     defconfig, 2.6.12.1 arch/ia64/Kconfig and defconfig; sl_arch_pipes).
+ *     It sizes the pipe (PIPE_SIZE, each buffer of the ring) and what
+ *     stdio moves through one at a time (a pipe's st_blksize is PAGE_SIZE:
+ *     sl_page_bytes); PIPE_BUF, the atomic write, is 4096 on every arch.
  *   exclusive: 6.12 pipe_read and pipe_write sleep with
  *     wait_event_interruptible_exclusive, queued oldest first, so that a
  *     wakeup reaches one of them, in a pipe of any size; 2.4.27's
  *     and 2.6.12.1's pipe_wait queues them as every non-exclusive wait
  *     is, at the head, so that a wakeup reaches the newest first
  *     (add_wait_queue, prepare_to_wait; sl_chan_new). */
-#define SL_PAGE_BYTES 4096
+#define SL_PAGE_BYTES 4096	/* i386's and x86_64's PAGE_SIZE */
+#define SL_PAGE_BYTES_MAX 16384	/* the largest page_bytes: ia64's default */
 #define SL_PIPE_BUFFERS 16	/* 2.6.11+ PIPE_BUFFERS, 6.12 PIPE_DEF_BUFFERS */
 struct sl_pipes {
 	int pages;
 	bool read_on;
 	bool exclusive;
+	int page_bytes;
 };
 void sl_set_pipes(struct sl_sim *sim, struct sl_pipes pipes);
+/* The kernel's PAGE_SIZE (sl_set_pipes): a pipe's st_blksize, the buffer
+ * stdio reads and writes it with. */
+long sl_page_bytes(const struct sl_sim *sim);
 /* The kernels' pipes.  2.5 and 2.6.0 (no tree at hand) are read as their
  * neighbours: one page as 2.4.27, reading on as both 2.4.27 and 2.6.12.1. */
 #define SL_PIPES_2_4 ((struct sl_pipes){ .pages = 1, .read_on = true })

@@ -126,10 +126,14 @@ void sl_set_pipes(struct sl_sim *sim, struct sl_pipes pipes)
 {
 	if (pipes.pages < 1)
 		pipes.pages = 1;
+	if (pipes.page_bytes <= 0 || pipes.page_bytes > SL_PAGE_BYTES_MAX)
+		pipes.page_bytes = SL_PAGE_BYTES;
 	sim->pipes = pipes;
 }
 
 bool sl_pipe_reads_on(const struct sl_sim *sim) { return sim->pipes.read_on; }
+
+long sl_page_bytes(const struct sl_sim *sim) { return sim->pipes.page_bytes; }
 
 void sl_set_sockets(struct sl_sim *sim, struct sl_sockets sockets)
 {
@@ -177,7 +181,7 @@ struct sl_chan *sl_unix_socket_new(struct sl_sim *sim, long bytes)
 
 long sl_pipe_bytes(const struct sl_sim *sim)
 {
-	return (long)sim->pipes.pages * SL_PAGE_BYTES;
+	return (long)sim->pipes.pages * sim->pipes.page_bytes;
 }
 
 struct sl_chan *sl_pipe_new(struct sl_sim *sim, long bytes)
@@ -191,7 +195,7 @@ struct sl_chan *sl_pipe_new(struct sl_sim *sim, long bytes)
 	if (sim->pipes.pages > 1 && bytes <= 0) {
 		/* the kernel's own pipe of 2.6.11+: its ring of pages */
 		ch->ring.max = (uint8_t)sim->pipes.pages;
-	} else if (sim->pipes.pages > 1 && ch->capacity > SL_PAGE_BYTES) {
+	} else if (sim->pipes.pages > 1 && ch->capacity > sim->pipes.page_bytes) {
 		/* a pipe of a given size under a kernel of pages: a read
 		 * wakes writers once it leaves a page's share free */
 		sl_chan_set_write_space(ch, ch->capacity - ch->capacity / sim->pipes.pages);
@@ -368,15 +372,16 @@ static int ring_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t, s
 
 	if (ch->closed)		/* EPIPE: nothing is written */
 		return 1;
-	long part = want % SL_PAGE_BYTES;
-	if (!woken && r->n > 0 && part > 0 && r->last_end + part <= SL_PAGE_BYTES) {
+	long page = sim->pipes.page_bytes;
+	long part = want % page;
+	if (!woken && r->n > 0 && part > 0 && r->last_end + part <= page) {
 		r->len[(r->head + r->n - 1) % SL_PIPE_BUFFERS] += (int16_t)part;
 		r->last_end += (int16_t)part;
 		want -= part;
 		wrote += part;
 	}
 	while (want > 0 && r->n < r->max) {
-		long chars = want < SL_PAGE_BYTES ? want : SL_PAGE_BYTES;
+		long chars = want < page ? want : page;
 		r->len[(r->head + r->n) % SL_PIPE_BUFFERS] = (int16_t)chars;
 		r->last_end = (int16_t)chars;
 		r->n++;

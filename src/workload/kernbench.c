@@ -470,12 +470,12 @@ static void cc1_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 			*next = sl_act_run(work, SL_WC_INT);
 			return;
 		}
-		chunk = p->left < KB_PIPE_BYTES ? p->left : KB_PIPE_BYTES;
+		chunk = p->left < sl_page_bytes(sim) ? p->left : sl_page_bytes(sim);
 		p->pc = CC1_WRITE;
 		*next = sl_act_run(work * (double)chunk / (double)j->asm_bytes, SL_WC_INT);
 		return;
 	case CC1_WRITE:
-		chunk = p->left < KB_PIPE_BYTES ? p->left : KB_PIPE_BYTES;
+		chunk = p->left < sl_page_bytes(sim) ? p->left : sl_page_bytes(sim);
 		p->left -= chunk;
 		p->pc = p->left > 0 ? CC1_COMPILE : CC1_CLOSE;
 		*next = sl_act_chan(SL_ACT_CHAN_WRITE, j->pipe, chunk);
@@ -496,18 +496,21 @@ static const struct sl_prog kb_cc1_prog = { .name = "kernbench-cc1", .step = cc1
  * buffer at a time.  gas fills its 32 KB input buffer with one fread()
  * (input-file.c), and stdio's fread does not return short on a pipe: it
  * calls read() until the buffer is full or at EOF (glibc's first read of
- * a stream fills stdio's own 4 KB buffer, the rest of the request is read
- * directly; seen with strace on binutils 2.40: read(0, 4096), read(0,
- * 28672), then read(0, 32768) each).  So as wakes at every page cc1
- * writes, takes it, and sleeps again until the buffer is full.
+ * a stream fills stdio's own buffer, a pipe's st_blksize, PAGE_SIZE: 4 KB
+ * on i386 and x86_64, 16 KB on ia64; the rest of the request is read
+ * directly; seen with strace on binutils 2.40 on x86_64: read(0, 4096),
+ * read(0, 28672), then read(0, 32768) each).  So as wakes at every page
+ * cc1 writes, takes it, and sleeps again until the buffer is full.
  */
 enum { AS_EXEC, AS_SYS, AS_READ, AS_GOT, AS_EXIT };
 
 /* as's next read() of the pipe: glibc's first read of the stream fills
- * stdio's 4 KB buffer, the rest of gas's request goes straight to read() */
-static struct sl_action as_read(const struct kb_job *j, struct kb_proc *p)
+ * stdio's buffer of a page, the rest of gas's request goes straight to
+ * read() */
+static struct sl_action as_read(const struct sl_sim *sim, const struct kb_job *j,
+				struct kb_proc *p)
 {
-	long want = p->reads++ == 0 ? KB_PIPE_BYTES : KB_AS_BUFFER - p->got;
+	long want = p->reads++ == 0 ? sl_page_bytes(sim) : KB_AS_BUFFER - p->got;
 
 	return sl_act_chan(SL_ACT_CHAN_READ, j->pipe, want);
 }
@@ -536,13 +539,13 @@ static void as_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 			return;
 		}
 		p->pc = AS_GOT;
-		*next = as_read(j, p);
+		*next = as_read(sim, j, p);
 		return;
 	case AS_GOT:
 		if (t->result > 0) {
 			p->got += t->result;
 			if (p->got < KB_AS_BUFFER) {	/* fread reads on */
-				*next = as_read(j, p);
+				*next = as_read(sim, j, p);
 				return;
 			}
 		}

@@ -60,9 +60,9 @@
 #define KB_OBJCOPY_PER_CC1	(KB_LD_PER_CC1 / 4)
 #define KB_HEAD_UNITS		8	/* serial host-tool compiles of `prepare` */
 #define KB_ASM_BYTES_MEAN	65536	/* cc1 -> as output of a mean unit (.s text) */
-#define KB_PIPE_BYTES		4096	/* cc1's stdio writes on the pipe: a page, a
-					 * pipe's st_blksize (the pipe itself holds the
-					 * kernel's: sl_pipe_new) */
+#define KB_ASM_BYTES_MIN	4096	/* the smallest unit's .s text; cc1's stdio
+					 * writes it on the pipe a page at a time (a
+					 * pipe's st_blksize: sl_page_bytes) */
 #define KB_AS_BUFFER		32768	/* gas's input buffer (input-file.c BUFFER_SIZE),
 					 * filled by one fread: read() after read()
 					 * until full or EOF */

@@ -229,8 +229,8 @@ static void build_body_jobs(struct kb_tree *tree, struct sl_rng *r)
 			init_job(j, KB_JOB_UNIT, d, "gcc", SL_WC_INT, KB_FOOTPRINT_SMALL);
 			set_unit_work(j, j->user[KB_CC1], mean);
 			j->asm_bytes = (long)(KB_ASM_BYTES_MEAN * j->user[KB_CC1] / mean);
-			if (j->asm_bytes < KB_PIPE_BYTES)
-				j->asm_bytes = KB_PIPE_BYTES;
+			if (j->asm_bytes < KB_ASM_BYTES_MIN)
+				j->asm_bytes = KB_ASM_BYTES_MIN;
 		}
 	for (int d = 0; d < tree->ndirs; d++) {
 		struct kb_job *l = &tree->jobs[tree->link_base + d];
@@ -287,8 +287,8 @@ static void build_head(struct kb_tree *tree, double head_work)
 		init_job(j, KB_JOB_UNIT, -1, "gcc", SL_WC_INT, KB_FOOTPRINT_SMALL);
 		set_unit_work(j, cc1, tree->mean_cc1);
 		j->asm_bytes = (long)(KB_ASM_BYTES_MEAN * cc1 / tree->mean_cc1);
-		if (j->asm_bytes < KB_PIPE_BYTES)
-			j->asm_bytes = KB_PIPE_BYTES;
+		if (j->asm_bytes < KB_ASM_BYTES_MIN)
+			j->asm_bytes = KB_ASM_BYTES_MIN;
 	}
 }
 

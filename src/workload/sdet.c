@@ -62,9 +62,6 @@
 #include "workload/workload.h"
 
 #define SDET_STREAM		0x73646574ULL	/* "sdet": shuffles and work factors */
-#define SDET_PIPE_BYTES		SL_PAGE_BYTES	/* a stage's stdio writes and reads: a
-							 * page, a pipe's st_blksize (the pipe
-							 * holds the kernel's: sl_pipe_new) */
 #define SDET_MAX_STAGES		2
 #define SDET_MAX_SUBLINES	4
 #define SDET_MAX_SCRIPTS	999		/* SPEC's limit */
@@ -398,8 +395,10 @@ static void run_lines(struct sl_sim *sim, struct sdet_proc *p, struct sl_action 
 }
 
 /* User work of a pipeline stage: by the page read, or before each page
- * written; then the rest. */
-static void stage_body(struct sl_task *t, struct sdet_proc *p, struct sl_action *next)
+ * written; then the rest.  A stage's stdio reads and writes the pipe a
+ * `page` at a time (a pipe's st_blksize: sl_page_bytes; the pipe holds
+ * the kernel's: sl_pipe_new). */
+static void stage_body(struct sl_task *t, struct sdet_proc *p, long page, struct sl_action *next)
 {
 	long out_bytes = sdet_pts[p->pt].out_bytes;
 	double w;
@@ -409,12 +408,12 @@ static void stage_body(struct sl_task *t, struct sdet_proc *p, struct sl_action 
 		case P_USER:
 			if (p->in) {
 				p->pc = P_READ_DONE;
-				*next = sl_act_chan(SL_ACT_CHAN_READ, p->in, SDET_PIPE_BYTES);
+				*next = sl_act_chan(SL_ACT_CHAN_READ, p->in, page);
 				return;
 			}
 			if (p->out && p->out_written < out_bytes) {
 				long chunk = out_bytes - p->out_written;
-				chunk = chunk < SDET_PIPE_BYTES ? chunk : SDET_PIPE_BYTES;
+				chunk = chunk < page ? chunk : page;
 				w = p->user_left * (double)chunk / (double)(out_bytes - p->out_written);
 				p->user_left -= w;
 				p->pc = P_WRITE;
@@ -445,7 +444,7 @@ static void stage_body(struct sl_task *t, struct sdet_proc *p, struct sl_action 
 			/* a middle stage passes on its share of what it read */
 			long target = p->in_bytes > 0 && p->in
 				? (long)((double)out_bytes * (double)p->in_read / (double)p->in_bytes)
-				: p->out_written + SDET_PIPE_BYTES;
+				: p->out_written + page;
 			long chunk = (target < out_bytes ? target : out_bytes) - p->out_written;
 			p->pc = P_USER;
 			if (chunk <= 0)
@@ -485,7 +484,7 @@ static void proc_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 	case P_READ_DONE:
 	case P_WRITE:
 	case P_CLOSE:
-		stage_body(t, p, next);
+		stage_body(t, p, sl_page_bytes(sim), next);
 		return;
 	default:
 		run_lines(sim, p, next);
