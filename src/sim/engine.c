@@ -434,6 +434,13 @@ static void do_tick(struct sl_sim *sim)
 		schedule_tick(sim, start + sim->tick_ns, 0);
 }
 
+/* A task the migration thread, SCHED_FIFO 99 under a 2.x kernel, cannot
+ * preempt: one of its own priority (sl_set_migration_fifo99). */
+static bool thread_waits_behind(const struct sl_sim *sim, const struct sl_task *t)
+{
+	return sim->migration_fifo99 && t && sl_task_rt(t) && t->rt_priority == SL_RT_PRIO_MAX;
+}
+
 void sl__migration_start(struct sl_sim *sim, struct sl_cpu *c)
 {
 	struct sl_task *t = c->curr;
@@ -441,6 +448,13 @@ void sl__migration_start(struct sl_sim *sim, struct sl_cpu *c)
 		/* woken like any task: need_resched, acted on at the kernel exit */
 		c->migration_waits = true;
 		c->need_resched = true;
+		return;
+	}
+	if (!c->migration_now && thread_waits_behind(sim, t)) {
+		/* queued behind a task of its own priority, without
+		 * need_resched: it runs at the schedule() that task's block,
+		 * yield or rotation brings (sl__schedule, sl__process_resched) */
+		c->migration_waits = true;
 		return;
 	}
 	c->kexit_wait = false;
@@ -472,8 +486,12 @@ static void migration_end(struct sl_sim *sim, struct sl_cpu *c)
 	 * re-timed here, since sl__schedule does so only when it switches */
 	sl__core_changed(sim, c->core);
 	sl__schedule(sim, c->id);
-	if (c->migration_pending)	/* requested while it ran */
+	if (c->migration_pending) {
+		/* requested while it ran: the kernel's thread takes it in
+		 * the same loop, before it leaves the CPU */
+		c->migration_now = true;
 		sl_eventq_schedule(&sim->q, &c->migr_ev, sim->now);
+	}
 }
 
 static void handle(struct sl_sim *sim, struct sl_event *e)
@@ -744,6 +762,8 @@ sl_time sl_hrtimer_expires(const struct sl_sim *sim, int cpu, int id)
 	const struct sl_event *e = &sim->cpus[cpu].hrtimer_ev[id];
 	return sl_event_queued(e) ? e->time : -1;
 }
+
+void sl_set_migration_fifo99(struct sl_sim *sim, bool fifo99) { sim->migration_fifo99 = fifo99; }
 
 bool sl_migration_pending(const struct sl_sim *sim, int cpu)
 {

@@ -31,7 +31,9 @@ struct sl_cpu {
 	bool need_resched;
 	bool in_schedule;		/* inside the policy's pick_next */
 	bool migration_pending;
-	bool migration_waits;		/* SL_PREEMPT_NONE: woken, waits for the kernel exit */
+	bool migration_waits;		/* woken, waits for the kernel exit (SL_PREEMPT_NONE)
+					 * or for a task of its own priority to leave
+					 * (sl_set_migration_fifo99) */
 	bool migration_now;		/* runs at once, not at the kernel exit: the task
 					 * running here asked for it in its own action
 					 * (and sleeps), or the task it waited for slept */
@@ -174,6 +176,7 @@ struct sl_sim {
 	struct sl_pipes pipes;		/* the kernel's pipe (sl_set_pipes) */
 	struct sl_sockets sockets;	/* its socket buffers (sl_set_sockets) */
 	bool futex_by_prio;		/* its futex's order (sl_set_futex_by_prio) */
+	bool migration_fifo99;		/* its migration thread's class (sl_set_migration_fifo99) */
 	struct sl_writeback writeback;	/* its dirty thresholds (sl_set_writeback) */
 	struct sl_task *acting;		/* the task whose actions sl__continue applies */
 	sl_cpumask tick_on;		/* nohz: the CPUs whose tick runs */

@@ -741,7 +741,9 @@ void sl__process_resched(struct sl_sim *sim, int cpu)
 	if (sl__after_idle_work(sim, c, &c->ipi_ev))
 		return;
 	if (c->migration_waits) {
+		/* the task it waited for leaves the CPU: the thread first */
 		c->migration_waits = false;
+		c->migration_now = true;
 		sl__migration_start(sim, c);
 		return;
 	}

@@ -397,14 +397,24 @@ static inline bool sl_task_running(const struct sl_task *t) { return t->cpu >= 0
 void sl_resched(struct sl_sim *sim, int cpu);
 bool sl_need_resched(const struct sl_sim *sim, int cpu);
 
-/* Wake `cpu`'s migration thread (SCHED_FIFO 99): after an IPI's latency
- * it preempts what runs there and calls the policy's migration op with
- * `arg`.  A request while one is pending is merged (the first arg is
- * kept).  Under SL_PREEMPT_NONE it waits for the running task to leave
- * kernel work.  A request by the task running there, in its own action
- * (sched_exec, set_cpus_allowed), needs no IPI and waits for nothing: the
- * caller sleeps in wait_for_completion and the thread runs at once. */
+/* Wake `cpu`'s migration thread: after an IPI's latency it preempts what
+ * runs there and calls the policy's migration op with `arg`.  A request
+ * while one is pending is merged (the first arg is kept).  Under
+ * SL_PREEMPT_NONE it waits for the running task to leave kernel work; a
+ * thread of SCHED_FIFO 99 (sl_set_migration_fifo99) cannot preempt a task
+ * of rt_priority 99 and waits for it to leave the CPU.  A request by the
+ * task running there, in its own action (sched_exec, set_cpus_allowed),
+ * needs no IPI and waits for nothing: the caller sleeps in
+ * wait_for_completion and the thread runs at once. */
 void sl_migration_wake(struct sl_sim *sim, int cpu, long arg);
+/* The migration thread's class, set at init: 2.5 to 2.6.12's is a
+ * SCHED_FIFO task at MAX_RT_PRIO-1 (2.6.12.1 migration_call:
+ * __setscheduler(p, SCHED_FIFO, MAX_RT_PRIO-1), prio 0), equal to a task
+ * of rt_priority 99, which a wakeup does not preempt (TASK_PREEMPTS_CURR
+ * is strict): queued behind it, the thread runs when that task blocks,
+ * yields or (SCHED_RR) rotates.  6.12's stopper is the stop class, above
+ * every task: the engine's default. */
+void sl_set_migration_fifo99(struct sl_sim *sim, bool fifo99);
 /* Whether a request woke `cpu`'s migration thread and it has not started
  * on it yet (for a policy's check). */
 bool sl_migration_pending(const struct sl_sim *sim, int cpu);

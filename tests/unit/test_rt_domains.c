@@ -622,3 +622,94 @@ SL_TEST(rt_domains_smt_rt_holds_sibling_back)
 	       rh->n ? rtt_ms(rh->start[0]) : -1.0);
 	sl_sim_destroy(r.sim);
 }
+
+/*
+ * Two CPUs, `domains` (2.6.12 and w26).  `rt` (SCHED_FIFO `prio`) starts
+ * pinned to CPU 0 beside `other` (SCHED_NORMAL, pinned there for good),
+ * runs 20 ms, then allows both CPUs and runs 200 ms more.  CPU 1's
+ * balancer finds CPU 0 busiest with nothing it may take, and after
+ * cache_nice_tries + 2 failures wakes CPU 0's migration thread to push.
+ * 2.6.12.1's thread is SCHED_FIFO at MAX_RT_PRIO-1 (migration_call), prio
+ * 0 as a task of rt_priority 99, which a wakeup does not preempt: at 99 it
+ * waits behind `rt`, which keeps CPU 0 to its end, and `other` starts
+ * only then; at 98 it preempts `rt` and (2.6.12) pushes it to CPU 1, and
+ * `other` runs on CPU 0 from about 21 ms.  When `other` first ran.
+ */
+static sl_time rt_other_first_run(const char *pol, int prio)
+{
+	static struct rtt_sim r;
+	sl_time at = -1;
+
+	if (!rtt_start(&r, "pack:2 core:1 pu:1", pol, false))
+		return -1;
+	static sl_cpumask cpu0;
+	sl_cpumask_clear(&cpu0);
+	sl_cpumask_set(&cpu0, 0);
+	struct rtt_script *rt = rtt_new(r.sim), *other = rtt_new(r.sim);
+	struct rtt_script *root = rtt_new(r.sim);
+	rtt_run(rt, 20);
+	rtt_mask(rt, &sl_topo(r.sim)->all_cpus);
+	rtt_run(rt, 200);
+	rtt_run(other, 50);
+	rtt_fork(root, rt, "rt", SL_SCHED_FIFO, prio, 0, &cpu0);
+	rtt_fork(root, other, "other", SL_SCHED_NORMAL, 0, 0, &cpu0);
+	rtt_add(root, sl_act_wait());
+	rtt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &rtt_prog, root, "root");
+	if (rtt_finish(&r)) {
+		const struct rtt_runs *o = rtt_of(&r.log, "other");
+		at = o->n > 0 ? o->start[0] : -1;
+	}
+	sl_sim_destroy(r.sim);
+	return at;
+}
+
+SL_TEST(rt_domains_migration_thread_waits_behind_fifo_99)
+{
+	static const char *const pols[] = { "domains", "domains:version=w26" };
+
+	for (size_t i = 0; i < 2; i++) {
+		sl_time at99 = rt_other_first_run(pols[i], 99);
+		sl_time at98 = rt_other_first_run(pols[i], 98);
+		CHECKF(at99 >= 220 * SL_MSEC, "%s: other first ran at %.3f ms beside FIFO 99",
+		       pols[i], rtt_ms(at99));
+		/* (w26's push goes through can_migrate_task, which keeps the
+		 * task the thread just preempted, always hot: no push) */
+		CHECKF(i == 1 || (at98 >= 0 && at98 < 40 * SL_MSEC),
+		       "%s: other first ran at %.3f ms beside FIFO 98", pols[i], rtt_ms(at98));
+	}
+}
+
+/*
+ * One CPU, `domains:version=w26` (2.6.0's child-runs-first: a child in
+ * front of its parent).  A SCHED_FIFO 50 parent forks a child of SCHED_RR
+ * 50: the class differs, so the child is the kernel's child changed by
+ * sched_setscheduler right after the fork, queued at the tail of its
+ * priority (as o1 does), and the parent, which it does not preempt, runs
+ * on its 30 ms before the child's first run.
+ */
+SL_TEST(rt_domains_child_of_another_rt_class_goes_to_the_tail)
+{
+	static struct rtt_sim r;
+
+	if (!rtt_start(&r, "pack:1 core:1 pu:1", "domains:version=w26", true)) {
+		CHECK(0);
+		return;
+	}
+	struct rtt_script *p = rtt_new(r.sim), *c = rtt_new(r.sim);
+	struct rtt_script *root = rtt_new(r.sim);
+	rtt_run(c, 10);
+	rtt_setsched(p, SL_SCHED_FIFO, 50, 0);
+	rtt_fork(p, c, "c", SL_SCHED_RR, 50, 0, NULL);
+	rtt_run(p, 30);
+	rtt_add(p, sl_act_wait());
+	rtt_fork(root, p, "p", -1, 0, 0, NULL);
+	rtt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &rtt_prog, root, "root");
+	CHECK(rtt_finish(&r));
+	const struct rtt_runs *x = rtt_of(&r.log, "c");
+	CHECKF(x->n > 0 && x->start[0] >= p->at[2] + 30 * SL_MSEC,
+	       "the child first ran at %.3f ms, the parent forked it at %.3f ms",
+	       x->n > 0 ? rtt_ms(x->start[0]) : -1.0, rtt_ms(p->at[2]));
+	sl_sim_destroy(r.sim);
+}

@@ -202,6 +202,7 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	sl_set_timers_as(sim, timers, sl_param_choice(knobs, "timers"));
 	sl_set_pipes(sim, sl_arch_pipes(s->topo->arch, s->v->pipes));
 	sl_set_sockets(sim, sl_arch_sockets(s->topo->arch, s->v->sockets, s->v->sockets_lp64));
+	sl_set_migration_fifo99(sim, true);
 	sl_set_kernel_preempt(sim, sl_arch_preempt_knob(s->topo->arch,
 							sl_param_choice(knobs, "preempt")));
 	return s;

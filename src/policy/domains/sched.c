@@ -546,7 +546,9 @@ void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
 	c->cpu = cpu;
 	struct sd_rq *rq = sd_rq(s, cpu);
 	bool last = s->v->thread_last && child->mm == parent->mm;
-	if (away || sd_rt(c) != sd_rt(pp) || (sd_rt(c) && sd_rt_prio(child) != pp->prio)) {
+	bool same_class = child->sched_policy == parent->sched_policy &&
+			  child->rt_priority == parent->rt_priority;
+	if (away || !same_class) {
 		/* forked with a class or a mask of its own: as
 		 * sched_setscheduler / set_cpus_allowed on the new child (the
 		 * kernel's fork has neither; the child would inherit, then be

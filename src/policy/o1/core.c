@@ -243,6 +243,7 @@ struct o1 *o1_core_create(struct sl_sim *sim, const struct o1_config *cfg,
 	sl_set_timers_as(sim, SL_TIMERS_2_6, (int)cfg->timers);
 	sl_set_pipes(sim, sl_arch_pipes(s->topo->arch, SL_PIPES_2_6_0));
 	sl_set_sockets(sim, sl_arch_sockets_24(s->topo->arch));
+	sl_set_migration_fifo99(sim, true);
 	sl_set_kernel_preempt(sim, cfg->preempt);
 	return s;
 }
