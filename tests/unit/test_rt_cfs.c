@@ -390,6 +390,107 @@ SL_TEST(rt_cfs_fair_server_idle_keeps_deadline)
 	sl_sim_destroy(r.sim);
 }
 
+/*
+ * The zero-laxity timer finds the server's armed defer with runtime left,
+ * which overflows (runtime / (deadline - now) = 1 > 5 %): 6.12's
+ * replenish_dl_entity starts a new period from then, and the server
+ * serves its 50 ms, is throttled a second from then and serves again
+ * (dl_defer_running holds).  One CPU, a FIFO spinner and a fair task of
+ * 1 ms runs queued at 0: the fair task runs 950-1000 ms (to the tick that
+ * sees the runtime gone), then nothing until 1950 ms.  Until Dec 2026 the
+ * model kept the old deadline and served the runtime left and then a
+ * full one back to back, 950-1051 ms (an audit against 6.12).
+ */
+SL_TEST(rt_cfs_fair_server_serves_a_new_period_from_zero_laxity)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs", 3 * SL_SEC))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
+	rtc_run(spin, 2500);
+	for (int i = 0; i < 100; i++)
+		rtc_run(fair, 1);
+	rtc_setsched(root, SL_SCHED_FIFO, 90, 0);
+	rtc_fork(root, fair, "fair", SL_SCHED_NORMAL, 0, 0, 0);
+	rtc_fork(root, spin, "spin", SL_SCHED_FIFO, 10, 0, 0);
+	if (!rtc_go(&r, root))
+		return;
+	/* at[k]: when the fair task's k-th 1 ms run ended */
+	double first = rtc_ms(fair->at[1]);
+	int k = 1;
+	while (k < 100 && fair->at[k + 1] - fair->at[k] < 2 * SL_MSEC)
+		k++;
+	CHECKF(first > 950 && first < 952, "first run ended at %.3f ms", first);
+	CHECKF(k >= 50 && k <= 55 && rtc_ms(fair->at[k]) < 1005,
+	       "the first service ran %d ms, to %.3f ms", k, rtc_ms(fair->at[k]));
+	CHECKF(rtc_ms(fair->at[k + 1]) > 1950 && rtc_ms(fair->at[k + 1]) < 1952,
+	       "the next run ended at %.3f ms", rtc_ms(fair->at[k + 1]));
+	sl_sim_destroy(r.sim);
+}
+
+/*
+ * A restart of the server (a fair task queued again) checks the CBS
+ * overflow (6.12 update_dl_entity -> dl_entity_overflow): runtime left
+ * over time left to the deadline above 5 % starts a new period.  One CPU:
+ * a fair task forked at 0 (the server starts, its deadline at 1 s) sleeps
+ * 500 ms while a FIFO spinner takes the CPU; at its wakeup 50 ms over the
+ * 500 ms left is 10 %: a new period, deadline 1.5 s, and the fair task
+ * first runs at its zero-laxity time, 1450 ms.  Until Dec 2026 only a
+ * passed deadline started one, and it ran at 950 ms.
+ */
+SL_TEST(rt_cfs_fair_server_restart_checks_the_overflow)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs", 3 * SL_SEC))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
+	rtc_sleep(fair, 500);
+	rtc_run(fair, 1);
+	rtc_run(spin, 2000);
+	rtc_setsched(root, SL_SCHED_FIFO, 90, 0);
+	rtc_fork(root, fair, "fair", SL_SCHED_NORMAL, 0, 0, 0);
+	rtc_fork(root, spin, "spin", SL_SCHED_FIFO, 10, 0, 0);
+	if (!rtc_go(&r, root))
+		return;
+	/* at[1]: its first run after the sleep, which ended at 500 ms */
+	double ran = rtc_ms(fair->at[1]);
+	CHECKF(ran >= 1450 && ran < 1451, "first ran at %.3f ms after its 500 ms sleep", ran);
+	sl_sim_destroy(r.sim);
+}
+
+/*
+ * A server that stops while serving keeps dl_defer_running (6.12
+ * dl_server_stop clears only the armed defer and the throttle): a fair
+ * task that sleeps and wakes inside its service is served at once, and
+ * dl_server_start's resched_curr preempts the RT task then, not at the
+ * next tick.  One CPU at HZ 250: served from 950 ms, the fair task runs
+ * 20 ms, sleeps 5 ms and runs again as its sleep ends.
+ */
+SL_TEST(rt_cfs_fair_server_restarted_while_serving_preempts_at_once)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs:hz=250", 3 * SL_SEC))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
+	rtc_run(fair, 20);
+	rtc_sleep(fair, 5);
+	rtc_run(fair, 1);
+	rtc_run(spin, 1900);
+	rtc_setsched(root, SL_SCHED_FIFO, 90, 0);
+	rtc_fork(root, fair, "fair", SL_SCHED_NORMAL, 0, 0, 0);
+	rtc_fork(root, spin, "spin", SL_SCHED_FIFO, 10, 0, 0);
+	if (!rtc_go(&r, root))
+		return;
+	/* at[1]: its sleep began (its 20 ms ended); at[2]: it ran again */
+	double slept = rtc_ms(fair->at[1]), ran = rtc_ms(fair->at[2]);
+	CHECKF(slept > 969 && ran - slept < 5.01, "slept at %.3f ms, ran again at %.3f ms", slept,
+	       ran);
+	sl_sim_destroy(r.sim);
+}
+
 /* A FIFO task alone: the fair server leaves it the whole CPU; RT
  * throttling idles the CPU 5 % of the time, unless the runtime is the
  * whole period. */

@@ -18,11 +18,16 @@
  * so only zeroes it and ends a service: the deadline stays, and the defer
  * timer fires at it (deadline - 0), where the runtime is replenished.  If
  * they are still starved at the zero-laxity time, deadline - runtime
- * (dl_server_timer), it starts running
- * (dl_defer_running): as a deadline entity, above every RT task, it runs
- * the fair tasks for its runtime, is throttled to its deadline, is
- * replenished (deadline += period) and runs again, until the fair tasks
- * get their runtime without it (then it defers again).  A FIFO task
+ * (dl_server_timer), it starts running (dl_defer_running), in a new
+ * period from then when runtime is left (replenish_dl_entity: the armed
+ * defer overflows, dl_entity_overflow): as a deadline entity, above every
+ * RT task, it runs the fair tasks for its runtime, is throttled to its
+ * deadline, is replenished (deadline += period) and runs again, until the
+ * fair tasks get their runtime without it (then it defers again).  A
+ * restart (dl_server_start -> update_dl_entity) starts a new period if
+ * the deadline passed or the runtime overflows it; a server stopped while
+ * serving still has dl_defer_running and serves at once, rescheduling the
+ * RT task (resched_curr).  A FIFO task
  * spinning beside a fair one gets 95 %, the fair task 5 %; alone, the RT
  * task gets 100 %.
  *
@@ -45,9 +50,8 @@
  * time to pay back (the kernel's stays armed while an RT task is queued,
  * to no effect); the server's timers are set only while an RT task is
  * queued on its CPU (without one the fair tasks are not starved and the
- * server's timers change nothing); the server's CBS overflow check
- * at a restart (dl_entity_overflow) is reduced to "deadline passed"; the
- * server's runtime is not scaled by capacity or frequency (GRUB off).
+ * server's timers change nothing); the server's runtime is not scaled by
+ * capacity or frequency (GRUB off).
  */
 #include "policy/cfs/cfs.h"
 #include "sim/sim.h"
@@ -86,6 +90,20 @@ static void cfs_fs_new_period(struct cfs *s, struct cfs_rt_rq *rt, sl_time now)
 	rt->fs_runtime = s->fs_runtime;
 }
 
+/* dl_entity_overflow(): whether the runtime left cannot be used by the
+ * deadline without exceeding the server's bandwidth, runtime / (deadline
+ * - now) > runtime_max / period, in the kernel's arithmetic (both sides
+ * scaled down by DL_SCALE = 10 bits, unsigned, compared as dl_time_before:
+ * a negative runtime overflows). */
+static bool cfs_fs_overflow(const struct cfs *s, const struct cfs_rt_rq *rt, sl_time now)
+{
+	uint64_t left = ((uint64_t)s->fs_period >> 10) * (uint64_t)(rt->fs_runtime >> 10);
+	uint64_t right = ((uint64_t)(rt->fs_deadline - now) >> 10) *
+			 ((uint64_t)s->fs_runtime >> 10);
+
+	return (int64_t)(right - left) < 0;
+}
+
 /* The server's timers, brought up to now. */
 static void cfs_fs_update(struct cfs *s, struct cfs_rt_rq *rt, sl_time now)
 {
@@ -100,9 +118,15 @@ static void cfs_fs_update(struct cfs *s, struct cfs_rt_rq *rt, sl_time now)
 	}
 	if (!rt->fs_running && rt->fs_active && rt->fs_runtime >= 0 &&
 	    now >= rt->fs_deadline - rt->fs_runtime) {
-		/* the defer timer: still starved.  A runtime idle time used up
-		 * is replenished first, at its deadline (replenish_dl_entity) */
-		if (rt->fs_runtime == 0) {
+		/* the defer timer: still starved (dl_server_timer ->
+		 * replenish_dl_entity).  With runtime left, the armed defer
+		 * overflows (runtime / (deadline - now) = 1 here): a new
+		 * period from now, "a deferred reservation that was not able
+		 * to consume its runtime in background"; a runtime idle time
+		 * used up is replenished at its deadline */
+		if (cfs_fs_overflow(s, rt, now)) {
+			cfs_fs_new_period(s, rt, now);
+		} else if (rt->fs_runtime == 0) {
 			rt->fs_deadline += s->fs_period;
 			rt->fs_runtime = s->fs_runtime;
 		}
@@ -140,6 +164,8 @@ static void cfs_fs_consume(struct cfs *s, struct cfs_rt_rq *rt, sl_time now, sl_
 	}
 }
 
+static void cfs_fs_check(struct cfs *s, int cpu);
+
 void cfs_rtbw_fair_queued(struct cfs *s, int cpu, bool any)
 {
 	struct cfs_rt_rq *rt = &s->rq[cpu].rt;
@@ -149,11 +175,17 @@ void cfs_rtbw_fair_queued(struct cfs *s, int cpu, bool any)
 		return;
 	cfs_rtbw_account(s, cpu, rt->acct);
 	rt->fs_active = any;
-	/* dl_server_start -> update_dl_entity(): a past deadline starts a
-	 * new period; the server then defers */
-	if (any && now >= rt->fs_deadline)
+	/* dl_server_start -> update_dl_entity(): a past deadline, or a
+	 * runtime the deadline left cannot take (dl_entity_overflow), starts
+	 * a new period; the server then defers, unless it was serving when
+	 * it stopped (dl_defer_running outlives dl_server_stop): then it
+	 * serves at once, and dl_server_start's resched_curr preempts the
+	 * RT task (cfs_fs_check) */
+	if (any && (now >= rt->fs_deadline || cfs_fs_overflow(s, rt, now)))
 		cfs_fs_new_period(s, rt, now);
 	cfs_fs_arm(s, cpu);
+	if (any)
+		cfs_fs_check(s, cpu);
 }
 
 bool cfs_rtbw_fair_first(struct cfs *s, int cpu)
