@@ -617,6 +617,46 @@ SL_TEST(rt_cfs_push_queued_rt)
 	sl_sim_destroy(r.sim);
 }
 
+/*
+ * Among RT tasks of one priority, push and pull take the one that became
+ * pushable first: 6.12's rq->rt.pushable_tasks is a plist by priority,
+ * and a task is added behind its equals when it is enqueued and when it
+ * is put back after running (put_prev_task_rt), so the task a higher one
+ * preempts, still first on its run list, comes last there.  Two CPUs: A
+ * and B (FIFO 10, 100 and 50 ms) queue on CPU 0 while D (FIFO 20, pinned,
+ * 20 ms) holds CPU 1; A runs, C (FIFO 30, pinned to CPU 0) preempts it at
+ * 10 ms, and at 20 ms CPU 1 pulls B, which ends at about 70 ms there,
+ * before A.  Until Dec 2026 the model took the head of the run list, A,
+ * and B ran only after C (an audit against 6.12).
+ */
+SL_TEST(rt_cfs_pull_takes_the_longest_pushable_of_equals)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:2 pu:1", "cfs", 2 * SL_SEC))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *a = rtc_new(r.sim), *b = rtc_new(r.sim);
+	struct rtc_script *c = rtc_new(r.sim), *d = rtc_new(r.sim);
+	rtc_run(d, 20);
+	rtc_run(a, 100);
+	rtc_run(b, 50);
+	rtc_sleep(c, 10);
+	rtc_run(c, 40);
+	rtc_setsched(root, SL_SCHED_FIFO, 99, 0);
+	rtc_fork(root, d, "d", SL_SCHED_FIFO, 20, 1, 1);
+	rtc_fork(root, a, "a", SL_SCHED_FIFO, 10, 0, 0);
+	rtc_fork(root, b, "b", SL_SCHED_FIFO, 10, 0, 0);
+	rtc_fork(root, c, "c", SL_SCHED_FIFO, 30, 0, 1);
+	for (int i = 0; i < 4; i++)
+		rtc_add(root, sl_act_wait());
+	if (!rtc_go(&r, root))
+		return;
+	double a_end = rtc_ms(a->at[1]), b_end = rtc_ms(b->at[1]);
+	CHECKF(b_end > 69 && b_end < 72 && b->cpu[1] == 1 && a_end > 139,
+	       "B ended at %.3f ms on CPU %d, A at %.3f ms", b_end, b->cpu[1], a_end);
+	sl_sim_destroy(r.sim);
+}
+
 /* Two CPUs: C (FIFO 50, pinned to CPU 1) runs 20 ms, then lowers itself
  * to FIFO 5 and runs 30 ms more; A and B (FIFO 10) wake on CPU 0 at 2 ms,
  * where one must wait (CPU 1 runs higher).  When C lowers itself, CPU 1's

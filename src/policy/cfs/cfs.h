@@ -177,6 +177,7 @@ struct cfs_entity {
 	 * runnable (running included, as the kernel's run_list) */
 	bool rt;			/* in the RT class (FIFO/RR) */
 	bool rt_queued;			/* on s->rq[cpu].rt's list */
+	uint64_t rt_pushable_at;	/* when it last became pushable (cfs_rt_pushable) */
 	int rt_prio;			/* the list: 99 - rt_priority (kernel prio, 0 best) */
 	int rt_slice;			/* RR: ticks left of sched_rr_timeslice */
 	struct sl_dlink rt_link;	/* in its RT list */
@@ -383,6 +384,7 @@ struct cfs {
 	sl_time fs_runtime, fs_period;	/* server: fair_server runtime / period */
 	sl_time rt_period_end;		/* throttle: end of the current period (0: none yet) */
 	int nr_rt_overloaded;		/* CPUs with 2+ RT tasks (rd->rto_count) */
+	uint64_t rt_pushable_seq;	/* the order tasks became pushable in */
 
 	struct cfs_rq *rq;		/* [ncpus] */
 	int nr_spans;

@@ -80,6 +80,8 @@ void cfs_rt_enqueue(struct cfs *s, struct cfs_entity *se, bool head)
 	else
 		sl_dlist_push_back(&rt->queue[p], &se->rt_link);
 	se->rt_queued = true;
+	if (se != rt->curr)	/* enqueue_task_rt -> enqueue_pushable_task */
+		se->rt_pushable_at = ++s->rt_pushable_seq;
 	cfs_gsum_touch(s, &s->rq[se->cpu]);
 	rt->nr_running++;
 	cfs_nr_all_changed(s, cfs_nr_all(&s->rq[se->cpu]) - 1, cfs_nr_all(&s->rq[se->cpu]));
@@ -101,11 +103,21 @@ void cfs_rt_dequeue(struct cfs *s, struct cfs_entity *se)
 	cfs_rt_overload_update(s, rt, rt->nr_running + 1);
 }
 
-/* requeue_task_rt(): to the tail of its list (RR slice over, yield). */
+/* requeue_task_rt(): to the tail (or head) of its list (RR slice over,
+ * yield, an equal priority's displacement); the pushable order is not
+ * touched (it moves only run_list). */
+static void cfs_rt_requeue(struct cfs *s, struct cfs_entity *se, bool head)
+{
+	uint64_t pushable_at = se->rt_pushable_at;
+
+	cfs_rt_dequeue(s, se);
+	cfs_rt_enqueue(s, se, head);
+	se->rt_pushable_at = pushable_at;
+}
+
 static void cfs_rt_requeue_tail(struct cfs *s, struct cfs_entity *se)
 {
-	cfs_rt_dequeue(s, se);
-	cfs_rt_enqueue(s, se, false);
+	cfs_rt_requeue(s, se, false);
 }
 
 struct cfs_entity *cfs_rt_first(const struct cfs *s, int cpu)
@@ -192,8 +204,7 @@ void cfs_rt_wakeup_preempt(struct cfs *s, struct cfs_entity *se)
 		return;
 	if (!sl_cpumask_at_most_one(&se->task->allowed) && cfs_rt_lower_somewhere(s, se))
 		return;	/* it can be pushed or pulled elsewhere itself */
-	cfs_rt_dequeue(s, se);
-	cfs_rt_enqueue(s, se, true);	/* requeue_task_rt(rq, p, 1) */
+	cfs_rt_requeue(s, se, true);	/* requeue_task_rt(rq, p, 1) */
 	sl_resched(s->sim, se->cpu);
 }
 
@@ -290,6 +301,8 @@ void cfs_rt_put_prev(struct cfs *s, int cpu, struct cfs_entity *se)
 		rt->curr = NULL;
 	if (se->task->state != SL_TASK_RUNNABLE && se->rt_queued)
 		cfs_rt_dequeue(s, se);
+	else if (se->rt_queued)		/* enqueue_pushable_task: behind its equals */
+		se->rt_pushable_at = ++s->rt_pushable_seq;
 	if (!se->rt_queued && cfs_rt_best(rt) > se->rt_prio)
 		cfs_rt_pull(s, cpu);
 }
@@ -362,8 +375,13 @@ void cfs_rt_move_task(struct cfs *s, struct cfs_entity *se, int dst)
 	cfs_rt_wakeup_preempt(s, se);
 }
 
-/* A queued, not running RT task of cpu that may run elsewhere: the best
- * (pick_highest_pushable_task); `to` >= 0: one allowed on `to`. */
+/* A queued, not running RT task of cpu that may run elsewhere: the first
+ * of rq->rt.pushable_tasks (pick_next_pushable_task), or `to` >= 0 the
+ * first allowed on `to` (pick_highest_pushable_task).  That plist is by
+ * priority, then by when each became pushable (enqueue_pushable_task at
+ * an enqueue, and at put_prev_task_rt for a task still queued: plist_add
+ * goes behind its equals), so among equals the task a higher one just
+ * preempted, first on its run list, comes last. */
 static struct cfs_entity *cfs_rt_pushable(const struct cfs *s, int cpu, int to)
 {
 	const struct cfs_rt_rq *rt = &s->rq[cpu].rt;
@@ -373,13 +391,17 @@ static struct cfs_entity *cfs_rt_pushable(const struct cfs *s, int cpu, int to)
 		while (bits) {
 			int p = 64 * w + __builtin_ctzll(bits);
 			bits &= bits - 1;
+			struct cfs_entity *first = NULL;
 			for (struct cfs_entity *se = cfs_rt_entry(rt->queue[p].head); se;
 			     se = cfs_rt_entry(se->rt_link.next)) {
 				if (se == rt->curr || sl_cpumask_at_most_one(&se->task->allowed))
 					continue;
-				if (to < 0 || sl_cpumask_test(&se->task->allowed, to))
-					return se;
+				if ((to < 0 || sl_cpumask_test(&se->task->allowed, to)) &&
+				    (!first || se->rt_pushable_at < first->rt_pushable_at))
+					first = se;
 			}
+			if (first)
+				return first;
 		}
 	}
 	return NULL;
