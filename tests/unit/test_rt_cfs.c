@@ -657,6 +657,49 @@ SL_TEST(rt_cfs_pull_takes_the_longest_pushable_of_equals)
 	sl_sim_destroy(r.sim);
 }
 
+/*
+ * After the stopper ran on a CPU, 6.12's schedule() has it as prev, at
+ * prio 0, and prev_balance's balance_rt pulls RT tasks (need_pull_rt_task).
+ * Three CPUs: B (FIFO 10) runs on CPU 1, sleeps 10 ms and waits there
+ * behind C (FIFO 60, pinned); A (FIFO 50, pinned to CPU 0) runs 20 ms and
+ * then moves itself to CPU 2, where E (FIFO 70) runs: CPU 0, left with
+ * nothing, pulls B at once, which runs its 30 ms there.  Until Dec 2026
+ * nothing pulled after such a move, and B waited for C to end at 55 ms
+ * (an audit against 6.12).
+ */
+SL_TEST(rt_cfs_cpu_pulls_after_its_rt_task_moves_away)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:3 pu:1", "cfs", 2 * SL_SEC))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *a = rtc_new(r.sim), *b = rtc_new(r.sim);
+	struct rtc_script *c = rtc_new(r.sim), *e = rtc_new(r.sim);
+	rtc_run(b, 1);
+	rtc_sleep(b, 10);
+	rtc_run(b, 30);
+	rtc_sleep(c, 5);
+	rtc_run(c, 50);
+	rtc_sleep(e, 5);
+	rtc_run(e, 50);
+	rtc_run(a, 20);
+	rtc_affinity(a, 2);
+	rtc_run(a, 10);
+	rtc_setsched(root, SL_SCHED_FIFO, 99, 0);
+	rtc_fork(root, b, "b", SL_SCHED_FIFO, 10, 0, 0);
+	rtc_fork(root, c, "c", SL_SCHED_FIFO, 60, 1, 1);
+	rtc_fork(root, e, "e", SL_SCHED_FIFO, 70, 2, 1);
+	rtc_fork(root, a, "a", SL_SCHED_FIFO, 50, 0, 1);
+	for (int i = 0; i < 4; i++)
+		rtc_add(root, sl_act_wait());
+	if (!rtc_go(&r, root))
+		return;
+	double moved = rtc_ms(a->at[1]), b_end = rtc_ms(b->at[3]);
+	CHECKF(b->cpu[3] == 0 && b_end > moved + 30 && b_end < moved + 30.5,
+	       "A moved at %.3f ms; B ended at %.3f ms on CPU %d", moved, b_end, b->cpu[3]);
+	sl_sim_destroy(r.sim);
+}
+
 /* Two CPUs: C (FIFO 50, pinned to CPU 1) runs 20 ms, then lowers itself
  * to FIFO 5 and runs 30 ms more; A and B (FIFO 10) wake on CPU 0 at 2 ms,
  * where one must wait (CPU 1 runs higher).  When C lowers itself, CPU 1's

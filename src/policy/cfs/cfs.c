@@ -595,8 +595,16 @@ static struct sl_task *cfs_pick_task(struct sl_sim *sim, int cpu, struct sl_task
 			cfs_put_prev(s, rq);
 		}
 	}
+	/* After the stopper (set_allowed's, done here, or the migration
+	 * thread's run) prev is the stopper, of prio 0: prev_balance's
+	 * balance_rt pulls RT tasks unless one of prio 0 is queued here
+	 * (need_pull_rt_task), as when its RT task moved away */
+	bool stopper = rq->fix_pending || rq->after_stopper;
 	if (rq->fix_pending)
 		cfs_attr_fix_cpu(s, cpu);	/* set_allowed's stopper */
+	rq->after_stopper = false;
+	if (stopper)
+		cfs_rt_pull(s, cpu);
 	if (s->pick_ns > 0)
 		sl_charge_sched(sim, cpu, s->pick_ns);
 	for (;;) {
@@ -707,6 +715,7 @@ static void cfs_migration(struct sl_sim *sim, int cpu, long arg)
 	struct cfs_rq *rq = &s->rq[cpu];
 
 	(void)arg;
+	rq->after_stopper = true;
 	cfs_put_prev(s, rq);
 	if (rq->rt.curr)
 		cfs_rt_put_prev(s, cpu, rq->rt.curr);

@@ -336,6 +336,8 @@ struct cfs_rq {
 	sl_time last_idle;		/* for find_idlest_group_cpu's "most recently idled" */
 	int dist_prev;			/* cpumask_any_and_distribute's last answer */
 	bool fix_pending;		/* its stopper will move a task off (set_allowed) */
+	bool after_stopper;		/* its migration thread ran: the next schedule()'s
+					 * prev is the stopper (cfs_pick_task) */
 	bool gsum_dirty;		/* its values may differ from gsum */
 	struct cfs_gsum gsum;		/* what its groups' sums hold of it */
 	/* cfs/nohz.c */
