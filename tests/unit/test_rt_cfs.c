@@ -263,6 +263,32 @@ SL_TEST(rt_cfs_rr_rotates_at_100ms)
 	rtc_two_equal(SL_SCHED_RR, 450, 500);
 }
 
+/* sched_rr_timeslice_ms set to 10 at HZ 250 is msecs_to_jiffies(10) = 3
+ * ticks, rounded up (6.12 sched_rr_handler): of two RR tasks of 30 ms, the
+ * first runs about 12 ms (to its third tick) before the second's first
+ * turn; until Dec 2026 the model truncated to 2 ticks, 8 ms. */
+SL_TEST(rt_cfs_rr_timeslice_rounds_up_to_ticks)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs:hz=250,rr_timeslice_ms=10", 0))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *a = rtc_new(r.sim), *b = rtc_new(r.sim);
+	rtc_setsched(root, SL_SCHED_FIFO, 50, 0);
+	rtc_run(a, 30);
+	rtc_run(b, 30);
+	rtc_fork(root, a, "a", SL_SCHED_RR, 10, 0, 0);
+	rtc_fork(root, b, "b", SL_SCHED_RR, 10, 0, 0);
+	if (!rtc_go(&r, root))
+		return;
+	/* a's first turn: from its start to b's first run */
+	double a_end = rtc_ms(a->at[1]), b_start = rtc_ms(b->at[0]), a_start = rtc_ms(a->at[0]);
+	CHECKF(b_start - a_start > 11 && b_start - a_start < 12.5,
+	       "a ran from %.3f ms, b first at %.3f ms; a ended at %.3f ms", a_start, b_start,
+	       a_end);
+	sl_sim_destroy(r.sim);
+}
+
 /* FIFO: a woken task of equal priority waits; a higher one preempts. */
 SL_TEST(rt_cfs_fifo_priorities)
 {

@@ -310,8 +310,10 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	s->smt_gain = (int)sl_param_int(knobs, "smt_gain");
 	s->scan_ns = sl_param_int_or(knobs, "scan_ns", sl_cost_scan(sim, 1));
 	s->pick_ns = sl_param_int_or(knobs, "scan_ns", sl_cost_pick(sim));
-	/* sched_rr_timeslice: RR_TIMESLICE = 100 ms in jiffies, at least one */
-	s->rr_ticks = (int)(sl_param_int(knobs, "rr_timeslice_ms") * (long)s->hz / 1000);
+	/* sched_rr_timeslice: RR_TIMESLICE = 100 ms in jiffies, or a value set
+	 * through sched_rr_timeslice_ms by msecs_to_jiffies, which rounds up
+	 * (sched_rr_handler); at least one */
+	s->rr_ticks = (int)((sl_param_int(knobs, "rr_timeslice_ms") * (long)s->hz + 999) / 1000);
 	if (s->rr_ticks < 1)
 		s->rr_ticks = 1;
 	s->rt_bw = sl_param_choice(knobs, "rt_bandwidth") == 0 ? CFS_RTBW_SERVER :
