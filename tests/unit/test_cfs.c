@@ -968,6 +968,80 @@ SL_TEST(cfs_numa_returns_home)
 	CHECKF(n0 < 50 * SL_MSEC && n1 > 1400 * SL_MSEC, "home busy: %.0f ms home, %.0f ms away",
 	       (double)n0 / SL_MSEC, (double)n1 / SL_MSEC);
 }
+/*
+ * init_numa_balancing(): a new thread (CLONE_VM) keeps its parent's
+ * preferred node, and at the NUMA level of a fork's search
+ * (sched_balance_find_dst_group) a task forked on its preferred node stays
+ * there.  Two nodes of four CPUs: a parent runs 1.1 s pinned to CPU 0 (its
+ * first scan makes node 0 its preferred node), allows every CPU and forks:
+ * a thread stays on node 0, a process goes to the idler node 1 (imb_numa_nr
+ * 1 allows no imbalance).  Until Dec 2026 a thread had no preferred node
+ * and went to node 1 too (an audit against 6.12).  The child's node.
+ */
+static int cfst_numa_fork_node(bool thread)
+{
+	struct cfst_run r;
+	int node = -1;
+
+	if (!cfst_start(&r, "node:2 pack:1 core:4 pu:1", "cfs", 0))
+		return -1;
+	struct cfst_script *parent = cfst_new(r.sim), *child = cfst_new(r.sim);
+	cfst_add(child, sl_act_run(50 * SL_MSEC, SL_WC_INT));
+	cfst_add(parent, cfst_pin(r.sim, 0));
+	cfst_add(parent, sl_act_run(1100 * SL_MSEC, SL_WC_INT));
+	cfst_add(parent, cfst_setaffinity(&sl_topo(r.sim)->all_cpus));
+	cfst_add(parent, (struct sl_action){ .kind = SL_ACT_FORK,
+		.u.fork = { .prog = &cfst_prog, .state = child, .comm = "child",
+			    .thread = thread } });
+	cfst_add(parent, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, parent, "parent");
+	if (cfst_run(&r) && child->cpu[0] >= 0)
+		node = sl_topo(r.sim)->cpu_node[child->cpu[0]];
+	sl_sim_destroy(r.sim);
+	return node;
+}
+
+SL_TEST(cfs_numa_thread_forks_on_its_parents_node)
+{
+	int thread = cfst_numa_fork_node(true), process = cfst_numa_fork_node(false);
+
+	CHECKF(thread == 0 && process == 1, "a thread forked on node %d, a process on node %d",
+	       thread, process);
+}
+
+/*
+ * An exec zeroes the task's NUMA faults (bprm_execve -> task_numa_free(p,
+ * false)); the preferred node stays, but nothing migrates the task
+ * towards it until the new image's own faults, which re-derive it from
+ * where the new memory is (task_numa_placement).  Two nodes of four CPUs:
+ * a task runs 1.1 s pinned to CPU 0 (preferred node 0), moves to node 1,
+ * execs there and runs 50 ms (its new memory on node 1), then allows every
+ * CPU and runs 1.5 s: it stays on node 1.  Until Dec 2026 the old node
+ * stayed preferred and NUMA balancing took the task back to node 0 at
+ * once, away from its memory (node 1 then had 0.05 s of its time).
+ */
+SL_TEST(cfs_numa_exec_forgets_the_old_images_node)
+{
+	struct cfst_run r;
+
+	if (!cfst_start(&r, "node:2 pack:1 core:4 pu:1", "cfs", 0))
+		return;
+	struct cfst_script *t = cfst_new(r.sim);
+	cfst_add(t, cfst_pin(r.sim, 0));
+	cfst_add(t, sl_act_run(1100 * SL_MSEC, SL_WC_MEM));
+	cfst_add(t, cfst_setaffinity(&sl_topo(r.sim)->node_cpus[1]));
+	cfst_add(t, sl_act_exec("image"));
+	cfst_add(t, sl_act_run(50 * SL_MSEC, SL_WC_MEM));
+	cfst_add(t, cfst_setaffinity(&sl_topo(r.sim)->all_cpus));
+	cfst_add(t, sl_act_run(1500 * SL_MSEC, SL_WC_MEM));
+	sl_sim_spawn_root(r.sim, &cfst_prog, t, "t");
+	CHECK(cfst_run(&r));
+	CHECKF(t->pc == t->n && t->node_ns[1] > 1500 * SL_MSEC,
+	       "node 0 %.0f ms, node 1 %.0f ms", (double)t->node_ns[0] / SL_MSEC,
+	       (double)t->node_ns[1] / SL_MSEC);
+	sl_sim_destroy(r.sim);
+}
+
 /* ---- whole workloads on the presets: clean and deterministic ---- */
 
 static int cfst_ncpus;	/* logical CPUs of cfst_run_once's last machine */

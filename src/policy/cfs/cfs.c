@@ -443,6 +443,10 @@ static void cfs_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task 
 		se->last_wakee = pse->last_wakee;
 		se->wakee_flips = pse->wakee_flips;
 		se->wakee_flip_decay = pse->wakee_flip_decay;
+		/* init_numa_balancing(): a new thread (or vfork child, CLONE_VM)
+		 * keeps the parent's preferred node; faults it has none */
+		if (child->mm == parent->mm)
+			se->numa_nid = pse->numa_nid;
 		/* 6.5's task_fork_fair brought the parent's runqueue up to date
 		 * for the placement there; 6.12's accounts nothing */
 		if (s->pick != CFS_PICK_EEVDF)
@@ -689,6 +693,11 @@ static void cfs_exec(struct sl_sim *sim, struct sl_task *t)
 
 	if (s->short_slice > 0)
 		cfs_apply_custom_slice(s, se);
+	/* bprm_execve -> task_numa_free(current, false): the fault history
+	 * goes, the preferred node stays until the new image's faults
+	 * re-derive it (task_numa_placement) */
+	se->numa_scanned = false;
+	se->numa_exec_at = se->sum_exec;
 	/* select_task_rq_rt() keeps an exec'ing RT task where it is */
 	if (t->cpu < 0 || se->rt)
 		return;

@@ -167,7 +167,14 @@ struct cfs_entity {
 	int recent_used_cpu;
 	/* NUMA balancing */
 	sl_time numa_next;		/* wall time of the next placement attempt */
-	int numa_nid;			/* numa_preferred_nid, -1 before the first scan */
+	int numa_nid;			/* numa_preferred_nid: -1 until the first scan of
+					 * a new address space, a thread's parent's */
+	bool numa_faults;		/* p->numa_faults allocated: its first scan came
+					 * (an exec zeroes it, task_numa_free(p, false)) */
+	bool numa_scanned;		/* its current image's faults have come: since its
+					 * fork or its last exec */
+	sl_time numa_exec_at;		/* sum_exec at its last exec: its scan delay runs
+					 * from there */
 	/* a pending move through the migration thread of this CPU (-1: none) */
 	int mig_rq;
 	/* the class it is queued in: its sched_policy as the policy last saw

@@ -88,7 +88,9 @@ int cfs_numa_degrades_locality(const struct cfs *s, const struct cfs_entity *se,
 {
 	const struct sl_topo *t = s->topo;
 
-	if (!s->numa || se->numa_nid < 0 || !(sd->flags & CFS_SD_NUMA))
+	/* migrate_degrades_locality(): no fault statistics, no locality
+	 * (p->numa_faults, NULL until its first scan; an exec only zeroes it) */
+	if (!s->numa || se->numa_nid < 0 || !se->numa_faults || !(sd->flags & CFS_SD_NUMA))
 		return -1;
 	int src_nid = t->cpu_node[src], dst_nid = t->cpu_node[dst];
 	if (src_nid == dst_nid)
@@ -201,10 +203,14 @@ void cfs_numa_tick(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se)
 
 	if (!s->numa || s->topo->nnodes < 2 || t->home_node < 0)
 		return;
-	if (se->numa_nid < 0) {
-		if (se->sum_exec < s->numa_scan_delay)
+	if (!se->numa_scanned) {
+		/* no faults of this image yet: nothing migrates it
+		 * (numa_migrate_preferred runs from task_numa_fault) */
+		if (se->sum_exec - se->numa_exec_at < s->numa_scan_delay)
 			return;
-		/* the first scan's faults point at the task's memory */
+		/* the first scan's faults point at the task's memory
+		 * (task_numa_placement) */
+		se->numa_scanned = se->numa_faults = true;
 		cfs_set_preferred(s, se, t->home_node);
 		se->numa_next = now;
 	}
