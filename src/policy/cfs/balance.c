@@ -58,8 +58,9 @@
  *   - rd->overloaded (which gates newly-idle balancing) is exact: the count
  *     of runqueues with two or more tasks, where the kernel clears it
  *     lazily at the next top-level balance.
- *   - Misfit and asymmetric-packing groups, the SD_SERIALIZE lock
- *     (balancing is sequential here anyway), IRQ pressure on capacity
+ *   - Misfit and asymmetric-packing groups, the SD_SERIALIZE lock (a
+ *     CPU that loses its race skips the NUMA level until its next tick;
+ *     here both balance), IRQ pressure on capacity
  *     (RT's is in: cfs/capacity.c).
  *   - A pinned task's other destination is looked for in the local
  *     group's span, not its balance mask (they differ only for NUMA
