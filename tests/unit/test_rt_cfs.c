@@ -315,6 +315,22 @@ SL_TEST(rt_cfs_fifo_priorities)
 	sl_sim_destroy(r.sim);
 }
 
+/* A FIFO 90 root of the run r forks `fair` (SCHED_NORMAL) and then `spin`
+ * (SCHED_FIFO 10), and the run goes to its end; the root's script (its
+ * forks asked for at root->at[1] and at[2]) in *root_out if not NULL. */
+static bool rtc_fair_beside_spinner(struct rtc_run *r, struct rtc_script *fair,
+				    struct rtc_script *spin, struct rtc_script **root_out)
+{
+	struct rtc_script *root = rtc_new(r->sim);
+
+	rtc_setsched(root, SL_SCHED_FIFO, 90, 0);
+	rtc_fork(root, fair, "fair", SL_SCHED_NORMAL, 0, 0, 0);
+	rtc_fork(root, spin, "spin", SL_SCHED_FIFO, 10, 0, 0);
+	if (root_out)
+		*root_out = root;
+	return rtc_go(r, root);
+}
+
 /* One CPU: a FIFO task spins beside a fair hog for 3 s.  6.12's fair
  * server gives the fair task 50 ms a second; RT throttling (before 6.12)
  * holds RT off 50 ms a second; with neither the fair task gets nothing. */
@@ -324,13 +340,10 @@ static void rtc_spin(const char *policy, double lo_pct, double hi_pct)
 
 	if (!rtc_ok(&r, "pack:1 core:1 pu:1", policy, 3 * SL_SEC))
 		return;
-	struct rtc_script *root = rtc_new(r.sim), *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
+	struct rtc_script *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
 	rtc_run(spin, 10000);
 	rtc_run(fair, 10000);
-	rtc_setsched(root, SL_SCHED_FIFO, 90, 0);
-	rtc_fork(root, fair, "fair", SL_SCHED_NORMAL, 0, 0, 0);
-	rtc_fork(root, spin, "spin", SL_SCHED_FIFO, 10, 0, 0);
-	if (!rtc_go(&r, root))
+	if (!rtc_fair_beside_spinner(&r, fair, spin, NULL))
 		return;
 	struct sl_task *f = rtc_find(r.sim, "fair"), *s = rtc_find(r.sim, "spin");
 	if (!f || !s) {
@@ -363,13 +376,11 @@ SL_TEST(rt_cfs_fair_server_starts_at_zero_laxity)
 
 	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs", 3 * SL_SEC))
 		return;
-	struct rtc_script *root = rtc_new(r.sim), *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
+	struct rtc_script *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
 	rtc_run(spin, 2000);
 	rtc_run(fair, 1);
-	rtc_setsched(root, SL_SCHED_FIFO, 90, 0);
-	rtc_fork(root, fair, "fair", SL_SCHED_NORMAL, 0, 0, 0);	/* root->at[1] .. at[2] */
-	rtc_fork(root, spin, "spin", SL_SCHED_FIFO, 10, 0, 0);
-	if (!rtc_go(&r, root))
+	struct rtc_script *root;
+	if (!rtc_fair_beside_spinner(&r, fair, spin, &root))
 		return;
 	double queued_lo = rtc_ms(root->at[1]), queued_hi = rtc_ms(root->at[2]);
 	double first = rtc_ms(fair->at[0]);
@@ -398,15 +409,13 @@ SL_TEST(rt_cfs_fair_server_idle_keeps_deadline)
 
 	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs", 3 * SL_SEC))
 		return;
-	struct rtc_script *root = rtc_new(r.sim), *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
+	struct rtc_script *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
 	rtc_sleep(fair, 301);
 	rtc_run(fair, 1);
 	rtc_sleep(spin, 300);
 	rtc_run(spin, 2000);
-	rtc_setsched(root, SL_SCHED_FIFO, 90, 0);
-	rtc_fork(root, fair, "fair", SL_SCHED_NORMAL, 0, 0, 0);	/* root->at[1] .. at[2] */
-	rtc_fork(root, spin, "spin", SL_SCHED_FIFO, 10, 0, 0);
-	if (!rtc_go(&r, root))
+	struct rtc_script *root;
+	if (!rtc_fair_beside_spinner(&r, fair, spin, &root))
 		return;
 	double forked_lo = rtc_ms(root->at[1]), forked_hi = rtc_ms(root->at[2]);
 	double first = rtc_ms(fair->at[1]);	/* its run asked for: after the sleep */
@@ -433,14 +442,11 @@ SL_TEST(rt_cfs_fair_server_serves_a_new_period_from_zero_laxity)
 
 	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs", 3 * SL_SEC))
 		return;
-	struct rtc_script *root = rtc_new(r.sim), *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
+	struct rtc_script *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
 	rtc_run(spin, 2500);
 	for (int i = 0; i < 100; i++)
 		rtc_run(fair, 1);
-	rtc_setsched(root, SL_SCHED_FIFO, 90, 0);
-	rtc_fork(root, fair, "fair", SL_SCHED_NORMAL, 0, 0, 0);
-	rtc_fork(root, spin, "spin", SL_SCHED_FIFO, 10, 0, 0);
-	if (!rtc_go(&r, root))
+	if (!rtc_fair_beside_spinner(&r, fair, spin, NULL))
 		return;
 	/* at[k]: when the fair task's k-th 1 ms run ended */
 	double first = rtc_ms(fair->at[1]);
@@ -471,14 +477,11 @@ SL_TEST(rt_cfs_fair_server_restart_checks_the_overflow)
 
 	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs", 3 * SL_SEC))
 		return;
-	struct rtc_script *root = rtc_new(r.sim), *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
+	struct rtc_script *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
 	rtc_sleep(fair, 500);
 	rtc_run(fair, 1);
 	rtc_run(spin, 2000);
-	rtc_setsched(root, SL_SCHED_FIFO, 90, 0);
-	rtc_fork(root, fair, "fair", SL_SCHED_NORMAL, 0, 0, 0);
-	rtc_fork(root, spin, "spin", SL_SCHED_FIFO, 10, 0, 0);
-	if (!rtc_go(&r, root))
+	if (!rtc_fair_beside_spinner(&r, fair, spin, NULL))
 		return;
 	/* at[1]: its first run after the sleep, which ended at 500 ms */
 	double ran = rtc_ms(fair->at[1]);
@@ -500,15 +503,12 @@ SL_TEST(rt_cfs_fair_server_restarted_while_serving_preempts_at_once)
 
 	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs:hz=250", 3 * SL_SEC))
 		return;
-	struct rtc_script *root = rtc_new(r.sim), *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
+	struct rtc_script *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
 	rtc_run(fair, 20);
 	rtc_sleep(fair, 5);
 	rtc_run(fair, 1);
 	rtc_run(spin, 1900);
-	rtc_setsched(root, SL_SCHED_FIFO, 90, 0);
-	rtc_fork(root, fair, "fair", SL_SCHED_NORMAL, 0, 0, 0);
-	rtc_fork(root, spin, "spin", SL_SCHED_FIFO, 10, 0, 0);
-	if (!rtc_go(&r, root))
+	if (!rtc_fair_beside_spinner(&r, fair, spin, NULL))
 		return;
 	/* at[1]: its sleep began (its 20 ms ended); at[2]: it ran again */
 	double slept = rtc_ms(fair->at[1]), ran = rtc_ms(fair->at[2]);
