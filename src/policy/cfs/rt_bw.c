@@ -130,6 +130,8 @@ static void cfs_fs_update(struct cfs *s, struct cfs_rt_rq *rt, sl_time now)
 			rt->fs_deadline += s->fs_period;
 			rt->fs_runtime = s->fs_runtime;
 		}
+		if (rt->fs_deadline < now)	/* "lagged too much" */
+			cfs_fs_new_period(s, rt, now);
 		rt->fs_running = true;
 	}
 }
