@@ -466,9 +466,9 @@ SL_TEST(rt_cfs_fair_server_serves_a_new_period_from_zero_laxity)
  * overflow (6.12 update_dl_entity -> dl_entity_overflow): runtime left
  * over time left to the deadline above 5 % starts a new period.  One CPU:
  * a fair task forked at 0 (the server starts, its deadline at 1 s) sleeps
- * 500 ms while a FIFO spinner takes the CPU; at its wakeup 50 ms over the
- * 500 ms left is 10 %: a new period, deadline 1.5 s, and the fair task
- * first runs at its zero-laxity time, 1450 ms.  Until Dec 2026 only a
+ * 500 ms while a FIFO spinner, from 1 ms, takes the CPU; at its wakeup 50
+ * ms over the 500 ms left is 10 %: a new period, deadline 1.5 s, and the
+ * fair task runs at its zero-laxity time, 1450 ms.  Until Dec 2026 only a
  * passed deadline started one, and it ran at 950 ms.
  */
 SL_TEST(rt_cfs_fair_server_restart_checks_the_overflow)
@@ -480,6 +480,7 @@ SL_TEST(rt_cfs_fair_server_restart_checks_the_overflow)
 	struct rtc_script *spin = rtc_new(r.sim), *fair = rtc_new(r.sim);
 	rtc_sleep(fair, 500);
 	rtc_run(fair, 1);
+	rtc_sleep(spin, 1);	/* the fair task first goes to sleep */
 	rtc_run(spin, 2000);
 	if (!rtc_fair_beside_spinner(&r, fair, spin, NULL))
 		return;
