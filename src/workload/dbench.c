@@ -146,13 +146,13 @@ double nb_load_payload_mean(double n)
 	       floor(nb_op_want(n, NB_WRITEX)) * NB_WRITE_MEAN;
 }
 
-void nb_load_build(struct nb_op *ops, int n, uint64_t trace_seed)
+/* How many operations of each kind a load of n has: exact counts by
+ * largest remainders, so any n keeps the mix. */
+static void nb_load_counts(int n, int count[NB_NKINDS])
 {
-	int count[NB_NKINDS], placed = 0;
+	int placed = 0;
 	double rem[NB_NKINDS];
-	struct sl_rng r;
 
-	/* exact counts by largest remainders, so any n keeps the mix */
 	for (int k = 0; k < NB_NKINDS; k++) {
 		double want = nb_op_want(n, k);
 		count[k] = (int)floor(want);
@@ -168,6 +168,21 @@ void nb_load_build(struct nb_op *ops, int n, uint64_t trace_seed)
 		rem[best] = -1;
 		placed++;
 	}
+}
+
+/* Of a load of n writes, those of NB_LARGE_IO: their share gives the
+ * trace's mean write. */
+static int nb_large_writes(int writes)
+{
+	return (int)lround(writes * large_share(NB_WRITE_MEAN));
+}
+
+void nb_load_build(struct nb_op *ops, int n, uint64_t trace_seed)
+{
+	int count[NB_NKINDS];
+	struct sl_rng r;
+
+	nb_load_counts(n, count);
 	int i = 0;
 	for (int k = 0; k < NB_NKINDS; k++)
 		for (int c = 0; c < count[k]; c++)
@@ -175,7 +190,7 @@ void nb_load_build(struct nb_op *ops, int n, uint64_t trace_seed)
 	/* sizes: exact numbers of large transfers, then one shuffle */
 	int reads = count[NB_READX], writes = count[NB_WRITEX];
 	int big_r = (int)lround(reads * large_share(NB_READ_MEAN));
-	int big_w = (int)lround(writes * large_share(NB_WRITE_MEAN));
+	int big_w = nb_large_writes(writes);
 	for (int j = 0; j < n; j++) {
 		if (ops[j].kind == NB_READX)
 			ops[j].bytes = big_r-- > 0 ? NB_LARGE_IO : NB_SMALL_IO;
@@ -538,6 +553,19 @@ static bool large_write(const struct nb_op *op)
 	return op->kind == NB_WRITEX && op->bytes == NB_LARGE_IO;
 }
 
+/* A load of `nops` operations shrinks the data (and the machine's memory)
+ * by nops / DB_TRACE_OPS (cache_setup). */
+static double db_scale(int nops)
+{
+	return nops < DB_TRACE_OPS ? (double)nops / DB_TRACE_OPS : 1.0;
+}
+
+/* The WriteX of NB_LARGE_IO bytes that write kept_mb, at a load's scale. */
+static long db_kept_writes(double kept_mb, int nops)
+{
+	return lround(kept_mb * 1e6 * db_scale(nops) / NB_LARGE_IO);
+}
+
 /* The load's opening: its first `n` 65,471-byte WriteX (kept files are
  * written in such chunks) moved to the front, everything else in order.
  * In place, from the back: a load may have 10^7 operations. */
@@ -562,7 +590,7 @@ static void move_opening_first(struct nb_op *ops, int nops, int n)
  * dbench); a longer load keeps the full sizes. */
 static void cache_setup(struct sl_sim *sim, struct db_run *run, const struct sl_params *p)
 {
-	double scale = run->nops < DB_TRACE_OPS ? (double)run->nops / DB_TRACE_OPS : 1.0;
+	double scale = db_scale(run->nops);
 	const struct sl_writeback *wb = sl_writeback(sim);
 	double bg = sl_param_real_or(p, "dirty_bg", wb->bg_pct);
 	double limit = sl_param_real_or(p, "dirty_limit", wb->limit_pct);
@@ -578,8 +606,8 @@ static void cache_setup(struct sl_sim *sim, struct db_run *run, const struct sl_
 		large += large_write(&run->ops[i]);
 		unlinks += run->ops[i].kind == NB_UNLINK;
 	}
-	long open = lround(sl_param_real(p, "kept_mb") * 1e6 * scale / NB_LARGE_IO);
-	run->n_open = open < large ? (int)open : large;
+	long open = db_kept_writes(sl_param_real(p, "kept_mb"), run->nops);
+	run->n_open = open < large ? (int)open : large;	/* (db_check refuses more) */
 	move_opening_first(run->ops, run->nops, run->n_open);
 	for (int i = run->n_open; i < run->nops; i++)
 		if (run->ops[i].kind == NB_WRITEX)
@@ -689,6 +717,26 @@ static int db_check(const struct sl_params *p, const struct sl_machine *m,
 	char what[160];
 
 	(void)policy;
+	if (!sl_param_int(p, "pagecache")) {
+		/* unlimited memory: the cache's parameters would do nothing */
+		static const char *const cache[] = { "kept_mb", "file_kb", "hot_mb", "temp_mb",
+						     "read_mb", "dirty_bg", "dirty_limit", NULL };
+		for (int i = 0; cache[i]; i++)
+			if (sl_param_user_gave(p, cache[i]))
+				return sl_fail(err, "workload 'dbench': %s: the page cache is off "
+					       "(pagecache=0)", cache[i]);
+	} else {
+		/* the kept files are the load's first large writes */
+		int count[NB_NKINDS];
+		nb_load_counts((int)ops, count);
+		int large = nb_large_writes(count[NB_WRITEX]);
+		double kept_mb = sl_param_real(p, "kept_mb");
+		if (db_kept_writes(kept_mb, (int)ops) > large)
+			return sl_fail(err, "workload 'dbench': kept_mb=%g is more than the load "
+				       "writes: at most %.2f with ops=%.0f (its %d writes of %d bytes)",
+				       kept_mb, large * (double)NB_LARGE_IO / db_scale((int)ops) / 1e6,
+				       ops, large, NB_LARGE_IO);
+	}
 	if (sl_param_int(p, "pagecache")) {
 		/* the read set and the cache shrink alike with a short load */
 		double files = clients * sl_param_real(p, "read_mb") * 1e6;

@@ -45,6 +45,12 @@ bad_input "workload 'dbench': 10 clients' 748 fsyncs of fsync_ms=1e+06, one at a
 # the horizon stopped it, as tbench's send_us and recv_us did
 bad_input "workload 'dbench': 10 clients' 62477 operations of user_us=2 and 348 MB copied at copy_us=1e+06 per KB on 2 CPUs: at least 1692927 simulated s" \
 	run -m xeon-1600ht -p o1 -w dbench:copy_us=1e6
+# dbench's kept files are the load's first large writes: no more than it
+# has, and no page-cache parameter without the page cache
+bad_input "workload 'dbench': kept_mb=500 is more than the load writes: at most 126.56 with ops=62477" \
+	run -m xeon-1600ht -p o1 -w dbench:kept_mb=500
+bad_input "workload 'dbench': read_mb: the page cache is off (pagecache=0)" \
+	run -m xeon-1600ht -p o1 -w dbench:pagecache=0,read_mb=3
 bad_input "workload 'tbench': 10 client pairs' 62477 operations of 2000015 us each and 348 MB copied twice at copy_us=1 per KB on 1 CPU: at least 1248653" \
 	run -m p4-2400 -p o1 -w tbench:send_us=1e6
 expect_exit 0 "$S" run -m xeon-1600ht -p o1 -w dbench:clients=2000,ops=3
