@@ -15,9 +15,14 @@
  * FindFirst 41+path/200, Flush 41/39, Rename 41+2 paths/39, WriteX
  * 51+size/41, ReadX 55/size+4, with 40-byte paths.  A send costs
  * `send_us` of kernel work (TCP send, loopback delivery, the softirq's
- * receive processing) and a receive `recv_us`, plus `copy_us` per KB
- * copied on each side; kernel work is MEM class (sockets and skbs of up to
- * hundreds of connections), as in chat.c.  A process's cache footprint
+ * receive processing) and a receive call `recv_us`, plus `copy_us` per KB
+ * copied; kernel work is MEM class (sockets and skbs of up to hundreds of
+ * connections), as in chat.c.  Each side reads a message in two calls,
+ * its 4-byte header and then the rest (sockio.c do_packets, tbench_srv.c),
+ * and the client reads the rest with MSG_TRUNC, which tcp_recvmsg does
+ * not copy (2.4.27 and 6.12 net/ipv4/tcp.c): a response costs the client
+ * two receive calls and 4 bytes' copy, a request the server two calls and
+ * its whole copy.  A process's cache footprint
  * (`footprint_kb`) is its private lines only: the kernel's networking code
  * and shared data stay hot whichever client or server runs (see
  * net_workloads.h), so a switch among them refills only those.  A socket
@@ -102,8 +107,9 @@ struct tb_run {
 };
 
 /* The bytes around a WriteX's payload in its request and a ReadX's in
- * its response, and a ReadX's request (sockio.c, 2002). */
-enum { TB_WRITEX_HEADER = 51, TB_READX_HEADER = 4, TB_READX_REQUEST = 55 };
+ * its response, and a ReadX's request (sockio.c, 2002); every message
+ * begins with a 4-byte length, read on its own. */
+enum { TB_WRITEX_HEADER = 51, TB_READX_HEADER = 4, TB_READX_REQUEST = 55, TB_LENGTH_BYTES = 4 };
 
 /* Request and response bytes of an operation (sockio.c, 2002). */
 static void tb_sizes(const struct nb_op *op, long *req, long *resp)
@@ -195,7 +201,8 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		p->next++;
 		run->bytes += op->bytes;
 		run->exchanges++;
-		act_net(next, t, run, run->recv_ns, resp);
+		/* read_sock(4), then recv(MSG_WAITALL | MSG_TRUNC): no copy */
+		act_net(next, t, run, 2 * run->recv_ns, TB_LENGTH_BYTES);
 		return;
 	case C_CLOSE:
 		p->cpc = C_EXIT;
@@ -242,7 +249,8 @@ static void server_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 			return;
 		}
 		p->spc = S_WORK;
-		act_net(next, t, run, run->recv_ns, req);
+		/* read_sock(4), then read_sock of the rest */
+		act_net(next, t, run, 2 * run->recv_ns, req);
 		return;
 	case S_WORK:
 		p->spc = S_SEND;
