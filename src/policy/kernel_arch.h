@@ -103,11 +103,16 @@ static inline struct sl_sockets sl_arch_sockets(enum sl_arch arch, struct sl_soc
 	return sl_arch_long_bits(arch) == 64 ? lp64 : i386;
 }
 
+/* PAGE_SIZE of the 2.4 and 2.6 ia64 kernels: CONFIG_IA64_PAGE_SIZE_16KB,
+ * their default (2.4.27 arch/ia64/config.in, 2.6.12.1 arch/ia64/Kconfig). */
+#define SL_ARCH_IA64_PAGE_BYTES 16384
+_Static_assert(SL_ARCH_IA64_PAGE_BYTES <= SL_PAGE_BYTES_MAX, "the engine's pipes hold the page");
+
 /* A kernel's pipes on `arch`: its pages are ia64's 16 KB there
  * (sl_pipes.page_bytes, sim.h), 4 KB on i386 and x86_64. */
 static inline struct sl_pipes sl_arch_pipes(enum sl_arch arch, struct sl_pipes pipes)
 {
-	pipes.page_bytes = arch == SL_ARCH_IA64 ? 16384 : SL_PAGE_BYTES;
+	pipes.page_bytes = arch == SL_ARCH_IA64 ? SL_ARCH_IA64_PAGE_BYTES : SL_PAGE_BYTES;
 	return pipes;
 }
 

@@ -225,7 +225,7 @@ void sl_set_timers_as(struct sl_sim *sim, struct sl_timers timers, int kind_choi
  *     is, at the head, so that a wakeup reaches the newest first
  *     (add_wait_queue, prepare_to_wait; sl_chan_new). */
 #define SL_PAGE_BYTES 4096	/* i386's and x86_64's PAGE_SIZE */
-#define SL_PAGE_BYTES_MAX 16384	/* the largest page_bytes: ia64's default */
+#define SL_PAGE_BYTES_MAX 16384	/* the largest page_bytes a pipe's ring holds */
 #define SL_PIPE_BUFFERS 16	/* 2.6.11+ PIPE_BUFFERS, 6.12 PIPE_DEF_BUFFERS */
 struct sl_pipes {
 	int pages;

@@ -695,6 +695,48 @@ static void db_mem(const struct sl_params *p, const struct sl_topo *topo,
 	need->bytes = sl_sat_add(need->bytes, b);
 }
 
+/* Without the page cache (unlimited memory) its parameters would do
+ * nothing: refused. */
+static int db_check_no_cache(const struct sl_params *p, struct sl_err *err)
+{
+	static const char *const cache[] = { "kept_mb", "file_kb", "hot_mb", "temp_mb",
+					     "read_mb", "dirty_bg", "dirty_limit", NULL };
+
+	for (int i = 0; cache[i]; i++)
+		if (sl_param_user_gave(p, cache[i]))
+			return sl_fail(err, "workload 'dbench': %s: the page cache is off "
+				       "(pagecache=0)", cache[i]);
+	return 0;
+}
+
+/* With the page cache: kept files the load can write (its first large
+ * writes), and reads that miss within the horizon. */
+static int db_check_cache(const struct sl_params *p, const struct sl_machine *m, double clients,
+			  double ops, struct sl_err *err)
+{
+	int count[NB_NKINDS];
+	char what[160];
+
+	nb_load_counts((int)ops, count);
+	int large = nb_large_writes(count[NB_WRITEX]);
+	double kept_mb = sl_param_real(p, "kept_mb");
+	if (db_kept_writes(kept_mb, (int)ops) > large)
+		return sl_fail(err, "workload 'dbench': kept_mb=%g is more than the load writes: at "
+			       "most %.2f with ops=%.0f (its %d writes of %d bytes)", kept_mb,
+			       large * (double)NB_LARGE_IO / db_scale((int)ops) / 1e6, ops, large,
+			       NB_LARGE_IO);
+	/* the read set and the cache shrink alike with a short load; nb_load_build's
+	 * counts round the reads down or up */
+	double reads = floor(nb_op_want(ops, NB_READX));
+	double files = clients * sl_param_real(p, "read_mb") * 1e6;
+	double cache = sl_pagecache_most(m);
+	double miss = files > cache ? 1 - cache / files : 0;
+	double s = 0.5 * clients * reads * miss * (double)(m->disk.seek_ns + m->disk.rot_ns) / SL_SEC;
+	snprintf(what, sizeof(what), "%.0f clients' reads of %.0f MB of files through a %.0f MB "
+		 "page cache, one disk request each", clients, files / 1e6, cache / 1e6);
+	return sl_workload_fits_horizon("dbench", s, what, err);
+}
+
 /*
  * The disk serves one request at a time.  Of each client's ReadX, those
  * missing the cache each wait for a positioned request (cache_action),
@@ -712,44 +754,13 @@ static int db_check(const struct sl_params *p, const struct sl_machine *m,
 {
 	double clients = (double)sl_param_int(p, "clients"), ops = (double)sl_param_int(p, "ops");
 	/* nb_load_build's counts round these down or up */
-	double reads = floor(nb_op_want(ops, NB_READX));
 	double flushes = floor(nb_op_want(ops, NB_FLUSH));
 	char what[160];
 
 	(void)policy;
-	if (!sl_param_int(p, "pagecache")) {
-		/* unlimited memory: the cache's parameters would do nothing */
-		static const char *const cache[] = { "kept_mb", "file_kb", "hot_mb", "temp_mb",
-						     "read_mb", "dirty_bg", "dirty_limit", NULL };
-		for (int i = 0; cache[i]; i++)
-			if (sl_param_user_gave(p, cache[i]))
-				return sl_fail(err, "workload 'dbench': %s: the page cache is off "
-					       "(pagecache=0)", cache[i]);
-	} else {
-		/* the kept files are the load's first large writes */
-		int count[NB_NKINDS];
-		nb_load_counts((int)ops, count);
-		int large = nb_large_writes(count[NB_WRITEX]);
-		double kept_mb = sl_param_real(p, "kept_mb");
-		if (db_kept_writes(kept_mb, (int)ops) > large)
-			return sl_fail(err, "workload 'dbench': kept_mb=%g is more than the load "
-				       "writes: at most %.2f with ops=%.0f (its %d writes of %d bytes)",
-				       kept_mb, large * (double)NB_LARGE_IO / db_scale((int)ops) / 1e6,
-				       ops, large, NB_LARGE_IO);
-	}
-	if (sl_param_int(p, "pagecache")) {
-		/* the read set and the cache shrink alike with a short load */
-		double files = clients * sl_param_real(p, "read_mb") * 1e6;
-		double cache = sl_pagecache_most(m);
-		double miss = files > cache ? 1 - cache / files : 0;
-		double s = 0.5 * clients * reads * miss * (double)(m->disk.seek_ns + m->disk.rot_ns) /
-			   SL_SEC;
-		snprintf(what, sizeof(what), "%.0f clients' reads of %.0f MB of files through a "
-			 "%.0f MB page cache, one disk request each", clients, files / 1e6,
-			 cache / 1e6);
-		if (sl_workload_fits_horizon("dbench", s, what, err))
-			return -1;
-	}
+	if (sl_param_int(p, "pagecache") ? db_check_cache(p, m, clients, ops, err)
+					 : db_check_no_cache(p, err))
+		return -1;
 	/* the clients' CPU work: every operation's parse, every payload byte's
 	 * copy; no CPU runs faster than the reference */
 	double bytes = nb_load_payload_mean(ops);

@@ -384,9 +384,10 @@ void sd_tick(struct sl_sim *sim, int cpu)
 void sd_put_prev(struct sl_sim *sim, struct sd_sched *s, struct sl_task *prev)
 {
 	struct sd_task *p = sd_of(prev);
+	sl_time now = sd_sched_clock(sim, s);
 
-	sd_charge_run_time(s, p, sd_sched_clock(sim, s));
-	p->last_ran = sd_sched_clock(sim, s);	/* also when schedule() keeps prev */
+	sd_charge_run_time(s, p, now);
+	p->last_ran = now;	/* also when schedule() keeps prev */
 	/* a ns clock reads later than the tick's stamp; whole jiffies do not */
 	p->ran_after_tick = !s->jiffy_clock && sd_rq(s, p->cpu)->timestamp_last_tick == p->last_ran;
 	if (prev->state != SL_TASK_RUNNABLE && p->array) {
