@@ -100,8 +100,9 @@
  *   - The first tick while a CPU is inside schedule() (the time pick_next
  *     charged) counts down prev's quantum, as 2.4.27 takes it after
  *     spin_unlock_irq in prev's context (linux24_tick); the need_resched it
- *     may set on a prev that is not running (which would make it schedule
- *     again as soon as it next runs) is left out.
+ *     sets on a prev whose quantum it ends stays with prev, which goes
+ *     back into schedule() as soon as it is next switched in (an RR one
+ *     behind its equals): modelled as one pick (linux24_pick_next).
  *   - signal_pending() keeping an interruptible prev on the runqueue: the
  *     engine has no signals.
  *   - Big kernel lock release/reacquire in schedule(): no BKL in the engine.
@@ -153,6 +154,9 @@ struct linux24_task {
 				 * schedule() its sched_yield asked for is done */
 	int prev_of;		/* CPU whose schedule() switched it out, while that
 				 * CPU's deferred tick may still count on it; -1 */
+	bool need_resched;	/* p->need_resched set by such a tick after that
+				 * schedule() had cleared it: acted on when the
+				 * task is next switched in */
 	struct sl_task *task;
 };
 
@@ -674,9 +678,11 @@ static void linux24_defer_tick_to(struct linux24 *s, int cpu, struct linux24_tas
 		p->prev_of = cpu;
 }
 
-static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev)
+/* One schedule() on cpu with prev (NULL: the idle task); *spent: the
+ * scheduler work it charged. */
+static struct sl_task *linux24_schedule(struct sl_sim *sim, struct linux24 *s, int cpu,
+					struct sl_task *prev, sl_time *spent_out)
 {
-	struct linux24 *s = linux24_state(sim);
 	struct linux24_task *lp = prev ? linux24_of(prev) : NULL;
 
 	/* an exhausted RR task gets a new quantum, behind its equals */
@@ -684,6 +690,8 @@ static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_
 		lp->counter = linux24_nice_to_ticks(s, prev->nice);
 		linux24_move_last(s, lp);
 	}
+	if (lp)
+		lp->need_resched = false;	/* prev->need_resched = 0 */
 	if (lp && prev->state != SL_TASK_RUNNABLE) {
 		linux24_del_from_runqueue(s, lp);
 		lp->has_cpu = -1;
@@ -704,6 +712,7 @@ static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_
 	linux24_defer_tick_to(s, cpu, lp && next != lp && prev->state != SL_TASK_DEAD ? lp : NULL);
 	if (lp && next == lp)
 		linux24_irqs_off(sim, s, cpu, spent);
+	*spent_out = spent;
 
 	/* prev == next: no switch, and no new last_schedule - an idle CPU
 	 * poked in vain stays as long idle for reschedule_idle as it was
@@ -731,15 +740,56 @@ static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_
 	return next ? next->task : NULL;
 }
 
+static struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev)
+{
+	struct linux24 *s = linux24_state(sim);
+	sl_time spent;
+	struct sl_task *next = linux24_schedule(sim, s, cpu, prev, &spent);
+	struct linux24_task *first_prev = s->sched_prev[cpu];
+	sl_time total = spent;
+	bool went_back = false;
+
+	/* next carries a need_resched that a deferred tick set after the
+	 * schedule() that last switched it out had cleared it: switched in,
+	 * it goes straight back into schedule() (2.4.27 schedule()'s tail:
+	 * if (current->need_resched) goto need_resched_back), where an RR
+	 * task with no quantum left goes behind its equals.  One pick here
+	 * for all of them: each switch into such a task and out again is
+	 * charged, and the first tick of the whole stretch counts on the
+	 * first prev (the kernel's second schedule() could take one more, on
+	 * the task it goes back from, if the first had taken one and a jiffy
+	 * passed: only with scans of milliseconds). */
+	while (next && next != prev && linux24_of(next)->need_resched) {
+		sl_time ctx = sl_cost_ctx_switch(sim);
+		sl_charge_sched(sim, cpu, ctx);
+		next = linux24_schedule(sim, s, cpu, next, &spent);
+		total += ctx + spent;
+		went_back = true;
+	}
+	if (!went_back)
+		return next;	/* one schedule(): its bookkeeping stands */
+	if (first_prev)
+		linux24_defer_tick_to(s, cpu, first_prev);
+	if (first_prev || s->sched_end[cpu])
+		s->sched_end[cpu] = sl_now(sim) + total;
+	return next;
+}
+
 /* update_process_times() on p: one tick off its quantum; at 0 it is
- * rescheduled where it runs (FIFO is priority preemption, not a quantum). */
+ * rescheduled where it runs (FIFO is priority preemption, not a quantum).
+ * A tick deferred into the schedule() that switched p out finds it on no
+ * CPU: the flag stays with p, as p->need_resched does in the kernel. */
 static void linux24_count_tick(struct sl_sim *sim, struct linux24_task *p)
 {
 	if (--p->counter > 0)
 		return;
 	p->counter = 0;
-	if (p->task->sched_policy != SL_SCHED_FIFO && p->has_cpu >= 0)
+	if (p->task->sched_policy == SL_SCHED_FIFO)
+		return;
+	if (p->has_cpu >= 0)
 		linux24_resched(sim, p->has_cpu);
+	else
+		p->need_resched = true;
 }
 
 static void linux24_tick(struct sl_sim *sim, int cpu)

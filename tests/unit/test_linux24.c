@@ -270,22 +270,26 @@ SL_TEST(linux24_tick_in_schedule_is_prevs)
  * Spinning on runqueue_lock is wall time: a CPU whose sibling is busy is
  * not slower at waiting.  Forty hogs on two HT cores, 1 ms per task
  * scanned: every schedule() holds the lock 40 ms and the other three CPUs
- * wait for it.  Over 5 s (20 CPU-seconds) the hogs get 8.12 s of work;
- * 7.58 s while the wait was paid as work at the sibling pair's speed (on
- * 1,024 CPUs that, with the ticks inside schedule() counted against the
- * task switched in, made hackbench stall for good).  With preempt=full: the
+ * wait for it.  Over 5 s (20 CPU-seconds) the hogs get 6.27 s of work;
+ * 4.26 s with the wait paid as work at the sibling pair's speed (on 1,024
+ * CPUs that, with the ticks inside schedule() counted against the task
+ * switched in, made hackbench stall for good).  Every hog whose quantum
+ * ran out takes the tick inside the schedule() that switches it out, and
+ * its need_resched with it: switched in again, it goes straight back into
+ * schedule(), one more 40 ms scan (8.12 and 7.58 s before that rule,
+ * Dec 2026).  With preempt=full: the
  * figure is the lock's alone.  Without CONFIG_PREEMPT (2.4's default) a
  * task whose quantum runs out while it still pays the scan at its sibling
  * pair's speed (beyond the wall time schedule() held the lock, after which
  * ticks count on it) switches only once that is paid, and the hogs get
- * 6.4 s.
+ * 4.94 s (6.4 s before the need_resched rule).
  */
 SL_TEST(linux24_lock_spin_is_wall_time)
 {
 	struct sl_run_stats st = { 0 };
 	CHECK(lx_hogs("pack:1 core:2 pu:2", "linux24:scan_ns=1000000,recalc_ns=0,preempt=full",
 		      5 * SL_SEC, 40, 10000, 1, &st) == 0);
-	CHECKF(sl_ns_to_s(st.user_ns) > 7.85, "%.2f s of work in 5 s on 4 CPUs",
+	CHECKF(sl_ns_to_s(st.user_ns) > 5.6, "%.2f s of work in 5 s on 4 CPUs",
 	       sl_ns_to_s(st.user_ns));
 }
 

@@ -305,6 +305,83 @@ SL_TEST(rt_o1_rr_rotates_at_its_slice)
 	rt_rr_case("ht:version=c1", 102 * SL_MSEC, SL_MSEC);
 }
 
+/* ---- linux24: a quantum ended inside schedule() ---- */
+
+/*
+ * 2.4.27 takes the tick that comes while schedule() holds runqueue_lock at
+ * its spin_unlock_irq, still in prev's context, after schedule() cleared
+ * prev->need_resched: a tick that ends prev's quantum there leaves the flag
+ * set on a task that is no longer running, and the next schedule() that
+ * switches it in goes straight back (need_resched_back), an RR task behind
+ * its equals.  On one CPU, x and y (RR 50, nice 19: one tick of quantum at
+ * HZ 100) and f (FIFO 60: 1 ms of work, then 23 ms asleep, exact timers),
+ * with 1 ms per task scanned: when f wakes, the schedule() that preempts
+ * the running one of x and y holds the lock 3 ms, and a tick in that
+ * stretch ends its quantum.  When f sleeps again, the preempted task is
+ * first of its equals: it resumes if its quantum is left and hands the CPU
+ * to the other at once if not.  The log's count of each, and the number of
+ * preemptions whose 3 ms held a tick (CPU 0's, every 10 ms from its phase).
+ * preempt=full, so that the scan charged to the task switched in does not
+ * hold a tick's reschedule until its return to user space.  Before the
+ * rule (Dec 2026): 11 resumed, 0 handed, the preempted task running on with
+ * no quantum until the next tick; now 7 and 4, as the ticks say.
+ */
+static void rt_l24_quantum_in_schedule(int *resumed, int *handed, int *ticked)
+{
+	static struct rt_run r;
+	const sl_time scan = 1 * SL_MSEC;
+
+	*resumed = *handed = *ticked = -1;
+	if (!rt_start(&r, "pack:1 core:1 pu:1",
+		      "linux24:scan_ns=1000000,recalc_ns=0,timers=exact,preempt=full")) {
+		CHECK(0);
+		return;
+	}
+	struct o1t_script *f = o1t_new(r.sim);
+	for (int i = 0; i < 12; i++) {
+		o1t_add(f, sl_act_run(1 * SL_MSEC, SL_WC_INT));
+		o1t_add(f, sl_act_sleep(23 * SL_MSEC));
+	}
+	struct o1t_script *root = rt_root(r.sim);
+	rt_fork(root, rt_hog(r.sim, 400), "x", SL_SCHED_RR, 50, 19);
+	rt_fork(root, rt_hog(r.sim, 400), "y", SL_SCHED_RR, 50, 19);
+	rt_fork(root, f, "f", SL_SCHED_FIFO, 60, 0);
+	rt_reap(root, 3);
+	sl_sim_spawn_root(r.sim, &o1t_prog, root, "root");
+	sl_time tick0 = sl_tick_phase(r.sim, 0);
+	bool ok = rt_finish(&r, "linux24");
+	rt_done(&r);
+	CHECK(ok);
+
+	*resumed = *handed = *ticked = 0;
+	const char *preempted = NULL;
+	for (int i = 0; i < r.log.n; i++) {
+		const struct rt_switch *s = &r.log.s[i];
+		if (!strcmp(s->next, "f") && s->prev_runnable &&
+		    (!strcmp(s->prev, "x") || !strcmp(s->prev, "y"))) {
+			preempted = !strcmp(s->prev, "x") ? "x" : "y";
+			sl_time since = (s->now - tick0) % (10 * SL_MSEC);
+			if (since + 3 * scan > 10 * SL_MSEC)
+				++*ticked;
+		} else if (preempted && !strcmp(s->prev, "f") && !s->prev_runnable) {
+			if (!strcmp(s->next, preempted))
+				++*resumed;
+			else if (!strcmp(s->next, "x") || !strcmp(s->next, "y"))
+				++*handed;
+			preempted = NULL;
+		}
+	}
+}
+
+SL_TEST(rt_linux24_quantum_ended_in_schedule_rotates_at_switch_in)
+{
+	int resumed, handed, ticked;
+	rt_l24_quantum_in_schedule(&resumed, &handed, &ticked);
+	CHECKF(handed > 0 && handed == ticked && resumed + handed >= 10,
+	       "after f: %d resumed, %d handed to the equal, %d preemptions held a tick",
+	       resumed, handed, ticked);
+}
+
 /* ---- a mask change moves a running task ---- */
 
 /*
