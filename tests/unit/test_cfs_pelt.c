@@ -48,6 +48,37 @@ SL_TEST(cfs_pelt_decay)
 	CHECK(cfs_pelt_decay(UINT64_MAX, 32 * 62) == 2);
 }
 
+SL_TEST(cfs_pelt_divide)
+{
+	/* the reciprocals' quotients are the divisions' for every divider:
+	 * at and beside multiples of it up to 2^48 (where a multiplication
+	 * by a reciprocal would err first), at the largest quotient, and
+	 * past 2^48 (the division itself) */
+	for (uint32_t pc = 0; pc < 1024; pc++) {
+		uint64_t d = 47742 - 1024 + pc, top = ((UINT64_C(1) << 48) - 1) / d;
+		uint64_t first_bad = 0;
+		bool bad = false;
+		for (uint64_t q = 1; !bad; q = q < top / 3 ? q * 3 + 1 : top) {
+			uint64_t n[] = { q * d - 1, q * d, q * d + 1 };
+			for (int i = 0; i < 3 && !bad; i++)
+				if (n[i] >> 48 == 0 && cfs_pelt_div_at(n[i], pc) != n[i] / d) {
+					first_bad = n[i];
+					bad = true;
+				}
+			if (q == top)
+				break;
+		}
+		uint64_t edge[] = { 0, 1, d - 1, UINT32_MAX, (UINT64_C(1) << 48) - 1,
+				    UINT64_C(1) << 48, UINT64_MAX };
+		for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]) && !bad; i++)
+			if (cfs_pelt_div_at(edge[i], pc) != edge[i] / d) {
+				first_bad = edge[i];
+				bad = true;
+			}
+		CHECKF(!bad, "period_contrib %u: n = %llu", pc, (unsigned long long)first_bad);
+	}
+}
+
 /* A task on from 0 to t, brought up to date once at t. */
 static struct cfs_avg cfspt_run(sl_time t, bool *decayed)
 {

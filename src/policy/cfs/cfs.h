@@ -571,6 +571,8 @@ bool cfs_pelt_update(struct cfs_avg *sa, sl_time now, unsigned long load,
 		     unsigned long runnable, unsigned long running, unsigned long weight);
 uint64_t cfs_pelt_decay(uint64_t val, uint64_t periods);
 uint32_t cfs_pelt_y_inv_at(int n);
+/* n / (LOAD_AVG_MAX - 1024 + period_contrib), as cfs_pelt_update divides */
+uint64_t cfs_pelt_div_at(uint64_t n, uint32_t period_contrib);
 
 /* update_cfs_rq_load_avg(): cfs_pelt_rq() runs it only when there is
  * something to do: removed load, or a whole 1024 ns unit since the last
