@@ -289,10 +289,17 @@ void cfs_pelt_rq(struct cfs *s, struct cfs_rq *rq)
  * delayed), running = curr. */
 void cfs_pelt_se(struct cfs *s, struct cfs_entity *se)
 {
+	sl_time now = sl_now(s->sim);
+
+	/* Updated less than a unit (1024 ns) ago, as at a put_prev and the
+	 * pick after it, or a dequeue and the put_prev after it: nothing
+	 * moves (___update_load_sum's early return), so not even the call */
+	if ((uint64_t)(now - se->avg.last_update_time) < 1024)
+		return;
 	const struct cfs_rq *rq = &s->rq[se->cpu];
 	bool running = se->on_rq && rq->curr == se;
 
-	if (cfs_pelt_update(&se->avg, sl_now(s->sim), se->on_rq, se->on_rq && !se->delayed,
+	if (cfs_pelt_update(&se->avg, now, se->on_rq, se->on_rq && !se->delayed,
 			    running ? (unsigned long)rq->capacity_orig : 0, (unsigned long)se->weight))
 		se->avg.util_est &= ~CFS_UTIL_AVG_UNCHANGED;	/* cfs_se_util_change() */
 }
