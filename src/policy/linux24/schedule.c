@@ -1,0 +1,206 @@
+/*
+ * linux24/schedule.c - schedule(): the RR rotation, the goodness scan over
+ * the whole runqueue under runqueue_lock, the recalculation of every
+ * counter when no runnable task has any left, __schedule_tail()'s
+ * reschedule_idle() for a preempted prev, and going straight back when the
+ * task switched in carries need_resched; and sys_sched_yield() (2.4.27
+ * kernel/sched.c).
+ */
+#include "policy/linux24/linux24.h"
+
+/* Every task, sleeping ones too: sleepers keep half and climb to ~2x.
+ * Returns the time it charged. */
+static sl_time linux24_recalculate(struct sl_sim *sim, struct linux24 *s, int cpu)
+{
+	int ntasks = 0;
+
+	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t)) {
+		struct linux24_task *p = linux24_of(t);
+		p->counter = (p->counter >> 1) + linux24_nice_to_ticks(s, t->nice);
+		ntasks++;
+	}
+	sl_charge_sched(sim, cpu, ntasks * s->recalc_ns);
+	return ntasks * s->recalc_ns;
+}
+
+/* The goodness scan over the whole runqueue; first of equals wins.  Adds
+ * the time it took (the spin on runqueue_lock and the scan) to *spent. */
+static struct linux24_task *linux24_scan(struct sl_sim *sim, struct linux24 *s, int cpu,
+					 int *best_weight, sl_time *spent)
+{
+	struct linux24_task *best = NULL;
+	int c = -1000, examined = 0;
+	int this_mm = s->active_mm[cpu];
+
+	for (int i = s->rq_head; i < s->rq_len; i++) {
+		struct linux24_task *p = s->rq[i];
+		if (!p)
+			continue;
+		examined++;
+		if (!linux24_can_schedule(p, cpu))
+			continue;
+		int weight = linux24_goodness(s, p, cpu, this_mm);
+		if (weight > c) {
+			c = weight;
+			best = p;
+		}
+	}
+	sl_time hold = (examined ? examined : 1) * s->scan_ns;
+	*spent += sl_charge_locked(sim, cpu, &s->runqueue_lock, hold) + hold;
+	*best_weight = c;
+	return best;
+}
+
+static void linux24_switch_to(struct sl_sim *sim, struct linux24 *s, int cpu,
+			      struct linux24_task *next)
+{
+	s->curr[cpu] = next ? next->task : NULL;
+	s->last_schedule[cpu] = sl_now(sim);
+	if (!next)
+		return;
+	next->has_cpu = cpu;
+	next->processor = cpu;
+	/* kernel threads borrow the previous mm (lazy TLB) */
+	if (!next->task->kthread)
+		s->active_mm[cpu] = next->task->mm;
+}
+
+/* The task a tick inside cpu's schedule() counts on (NULL: none); a task
+ * is that of one CPU at a time. */
+void linux24_defer_tick_to(struct linux24 *s, int cpu, struct linux24_task *p)
+{
+	struct linux24_task *old = s->sched_prev[cpu];
+
+	if (old && old->prev_of == cpu)
+		old->prev_of = -1;
+	if (p && p->prev_of >= 0 && s->sched_prev[p->prev_of] == p)
+		s->sched_prev[p->prev_of] = NULL;
+	s->sched_prev[cpu] = p;
+	if (p)
+		p->prev_of = cpu;
+}
+
+/* One schedule() on cpu with prev (NULL: the idle task); *spent: the
+ * scheduler work it charged. */
+static struct sl_task *linux24_schedule(struct sl_sim *sim, struct linux24 *s, int cpu,
+					struct sl_task *prev, sl_time *spent_out)
+{
+	struct linux24_task *lp = prev ? linux24_of(prev) : NULL;
+
+	/* an exhausted RR task gets a new quantum, behind its equals */
+	if (lp && prev->sched_policy == SL_SCHED_RR && lp->counter == 0) {
+		lp->counter = linux24_nice_to_ticks(s, prev->nice);
+		linux24_move_last(s, lp);
+	}
+	if (lp)
+		lp->need_resched = false;	/* prev->need_resched = 0 */
+	if (lp && prev->state != SL_TASK_RUNNABLE) {
+		linux24_del_from_runqueue(s, lp);
+		lp->has_cpu = -1;
+		s->curr[cpu] = NULL;
+	}
+
+	int c;
+	sl_time spent = 0;
+	struct linux24_task *next = linux24_scan(sim, s, cpu, &c, &spent);
+	if (c == 0) {
+		spent += linux24_recalculate(sim, s, cpu);
+		next = linux24_scan(sim, s, cpu, &c, &spent);
+	}
+	/* prev == next (same_process): no switch, the ticks are its own, but
+	 * as a stretch with interrupts off (spin_lock_irq ... spin_unlock_irq
+	 * before the same_process test): one tick, at the unlock */
+	s->sched_end[cpu] = lp && next == lp ? 0 : sl_now(sim) + spent;
+	linux24_defer_tick_to(s, cpu, lp && next != lp && prev->state != SL_TASK_DEAD ? lp : NULL);
+	if (lp && next == lp)
+		linux24_irqs_off(sim, s, cpu, spent);
+	*spent_out = spent;
+
+	/* prev == next: no switch, and no new last_schedule - an idle CPU
+	 * poked in vain stays as long idle for reschedule_idle as it was
+	 * (2.4.27 schedule(): same_process skips the update) */
+	bool yielded = lp && lp->yielded;
+	if (lp)
+		lp->yielded = false;	/* same_process, or __schedule_tail */
+	if (next == lp)
+		return prev;
+	linux24_switch_to(sim, s, cpu, next);
+	if (next)
+		sl_tick_restart(sim, cpu);	/* stopped if it was idle */
+
+	/* __schedule_tail: prev leaves its CPU (task_release_cpu), so that any
+	 * CPU's scan may take it, a yielder too; a preempted task may also
+	 * find a CPU of its own, but not a yielder: it asked to wait, and
+	 * 2.4.27 skips only that search for it (SCHED_YIELD) */
+	if (lp && prev->state == SL_TASK_RUNNABLE) {
+		lp->has_cpu = -1;
+		if (!yielded) {
+			int looked = linux24_reschedule_idle(sim, s, lp);
+			linux24_locked(sim, s, cpu, looked * s->scan_ns);
+		}
+	}
+	return next ? next->task : NULL;
+}
+
+struct sl_task *linux24_pick_next(struct sl_sim *sim, int cpu, struct sl_task *prev)
+{
+	struct linux24 *s = linux24_state(sim);
+	sl_time spent;
+	struct sl_task *next = linux24_schedule(sim, s, cpu, prev, &spent);
+	struct linux24_task *first_prev = s->sched_prev[cpu];
+	sl_time total = spent;
+	bool went_back = false;
+
+	/* next carries a need_resched that a deferred tick set after the
+	 * schedule() that last switched it out had cleared it: switched in,
+	 * it goes straight back into schedule() (2.4.27 schedule()'s tail:
+	 * if (current->need_resched) goto need_resched_back), where an RR
+	 * task with no quantum left goes behind its equals.  One pick here
+	 * for all of them: each switch into such a task and out again is
+	 * charged, and the first tick of the whole stretch counts on the
+	 * first prev (the kernel's second schedule() could take one more, on
+	 * the task it goes back from, if the first had taken one and a jiffy
+	 * passed: only with scans of milliseconds). */
+	while (next && next != prev && linux24_of(next)->need_resched) {
+		sl_time ctx = sl_cost_ctx_switch(sim);
+		sl_charge_sched(sim, cpu, ctx);
+		next = linux24_schedule(sim, s, cpu, next, &spent);
+		total += ctx + spent;
+		went_back = true;
+	}
+	if (!went_back)
+		return next;	/* one schedule(): its bookkeeping stands */
+	if (first_prev)
+		linux24_defer_tick_to(s, cpu, first_prev);
+	if (first_prev || s->sched_end[cpu])
+		s->sched_end[cpu] = sl_now(sim) + total;
+	return next;
+}
+
+/*
+ * sys_sched_yield(): only when some runnable task has no CPU (nr_pending:
+ * nr_running minus the CPUs running a task) does the yielder go to the
+ * tail of the runqueue, and a SCHED_OTHER one is also marked SCHED_YIELD,
+ * which goodness() ranks below every runnable task in the schedule() that
+ * follows and schedule_tail() spares a reschedule_idle().  With none
+ * pending it sets no need_resched and returns: no schedule() (2.4.27
+ * kernel/sched.c sys_sched_yield, goodness, __schedule_tail).
+ */
+bool linux24_yield(struct sl_sim *sim, struct sl_task *t)
+{
+	struct linux24 *s = linux24_state(sim);
+	int pending = s->nr_running;
+
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
+		if (s->curr[cpu])
+			pending--;
+	if (pending <= 0)
+		return false;	/* no need_resched: back to user space */
+	struct linux24_task *p = linux24_of(t);
+	if (t->sched_policy == SL_SCHED_NORMAL)
+		p->yielded = true;
+	/* move_last_runqueue under spin_lock_irq(&runqueue_lock) */
+	linux24_move_last(s, p);
+	linux24_locked(sim, s, t->cpu, s->scan_ns);
+	return true;
+}
