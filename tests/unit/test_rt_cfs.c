@@ -366,6 +366,48 @@ SL_TEST(rt_cfs_spinning_fifo_gets_95pct)
 	rtc_spin("cfs:rt_bandwidth=off", 0, 0.01);
 }
 
+/*
+ * Throttled RT tasks leave rq->nr_running (rt_bandwidth=throttle): a FIFO
+ * spinner pinned to CPU 1 of two may run 400 ms a second; two fair hogs
+ * share CPU 0.  In the 600 ms a second CPU 1's RT class is throttled the
+ * CPU is idle to the balancer, which pulls a fair hog there, as
+ * dequeue_top_rt_rq() lets the kernel's do.  Over 3 s the fair hogs get
+ * their 3 s of CPU 0 and most of CPU 1's 1.8 throttled seconds (4.78 s
+ * in all); 3.0 s while the throttled tasks still counted, CPU 1 then busy
+ * to the balancer and idle in fact.
+ */
+static double rtc_fair_beside_throttled(void)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:2 pu:1", "cfs:rt_bandwidth=throttle,rt_runtime_us=400000",
+		    3 * SL_SEC))
+		return -1;
+	struct rtc_script *root = rtc_new(r.sim), *spin = rtc_new(r.sim);
+	struct rtc_script *f0 = rtc_new(r.sim), *f1 = rtc_new(r.sim);
+	rtc_run(spin, 10000);
+	rtc_run(f0, 10000);
+	rtc_run(f1, 10000);
+	rtc_setsched(root, SL_SCHED_FIFO, 90, 0);
+	rtc_fork(root, spin, "spin", SL_SCHED_FIFO, 10, 1, 1);
+	rtc_fork(root, f0, "fair", SL_SCHED_NORMAL, 0, 0, 0);
+	rtc_fork(root, f1, "fair", SL_SCHED_NORMAL, 0, 0, 0);
+	if (!rtc_go(&r, root))
+		return -1;
+	double fair = 0;
+	for (struct sl_task *t = sl_task_first(r.sim); t; t = sl_task_next(t))
+		if (!strcmp(t->comm, "fair"))
+			fair += sl_ns_to_s(t->user_ns + t->sys_ns);
+	sl_sim_destroy(r.sim);
+	return fair;
+}
+
+SL_TEST(rt_cfs_throttled_rt_leaves_nr_running)
+{
+	double fair = rtc_fair_beside_throttled();
+	CHECKF(fair > 4.0, "the fair hogs got %.2f s of CPU in 3 s", fair);
+}
+
 /* The fair server's timers are hrtimers: a fair task starved by a FIFO
  * spinner on one CPU first runs at the server's zero-laxity time, its
  * period less its runtime after it was queued (1 s - 50 ms), to the

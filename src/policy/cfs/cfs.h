@@ -408,7 +408,7 @@ struct cfs {
 	/* cfs/gsum.c */
 	bool gsum_on;			/* groups keep sums (else every read walks) */
 	int *gsum_dirty, nr_gsum_dirty;	/* CPUs touched since the groups were read */
-	sl_cpumask no_fair, no_rt;	/* CPUs without fair / RT tasks, as of the last flush */
+	sl_cpumask no_fair, no_rt;	/* CPUs without fair / counted RT tasks, as of the last flush */
 	int gsum_wrong;			/* test builds: 1 + first CPU of a group whose kept
 					 * sums a wakeup found unlike its walk's */
 	/* cfs/nohz.c: the kernel's struct nohz */
@@ -462,6 +462,17 @@ void cfs_place_new(struct cfs *s, struct cfs_rq *parent_rq, struct cfs_entity *s
 void cfs_move_queued(struct cfs *s, struct cfs_entity *se, int dst_cpu);
 /* A sleeping task leaves its old runqueue for `dst_cpu` at wakeup. */
 void cfs_move_sleeping(struct cfs *s, struct cfs_entity *se, int dst_cpu);
+/* The RT tasks rq->nr_running counts: none while the CPU's RT class is
+ * throttled (rt_bandwidth=throttle), whose dequeue_top_rt_rq() takes them
+ * out of it until the period timer puts them back (enqueue_top_rt_rq(),
+ * which also leaves out a task queued meanwhile); a throttled CPU with no
+ * fair task is idle to idle_cpu(), to wakeup placement and to the
+ * balancer (6.12 kernel/sched/rt.c; cfs_rtbw_throttle). */
+static inline int cfs_rt_nr_counted(const struct cfs_rq *rq)
+{
+	return rq->rt.throttled ? 0 : rq->rt.nr_running;
+}
+
 /* rq->nr_running, where cfs_rq.nr_running is cfs.h_nr_running: the tasks
  * of every class, fair and RT, queued or running on the CPU.  6.12's
  * balancer reads it for its group statistics (sum_nr_running), the
@@ -470,7 +481,7 @@ void cfs_move_sleeping(struct cfs *s, struct cfs_entity *se, int dst_cpu);
  * "tasks it could move" (sum_h_nr_running). */
 static inline int cfs_nr_all(const struct cfs_rq *rq)
 {
-	return rq->nr_running + rq->rt.nr_running;
+	return rq->nr_running + cfs_rt_nr_counted(rq);
 }
 
 /* add_nr_running() / sub_nr_running(): a CPU's count of every class went
@@ -489,8 +500,7 @@ static inline void cfs_nr_all_changed(struct cfs *s, int before, int after)
  * balancer's group statistics ask it of every CPU they sum. */
 static inline bool cfs_cpu_idle(const struct cfs *s, int cpu)
 {
-	return s->rq[cpu].nr_running == 0 && s->rq[cpu].rt.nr_running == 0 &&
-	       sl_cpu_idle(s->sim, cpu);
+	return cfs_nr_all(&s->rq[cpu]) == 0 && sl_cpu_idle(s->sim, cpu);
 }
 
 /* The task's weight: its nice's, or WEIGHT_IDLEPRIO for SCHED_IDLE. */

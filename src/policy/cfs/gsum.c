@@ -72,7 +72,7 @@ static inline void cfs_gsum_masks(struct cfs *s, const struct cfs_rq *rq)
 		sl_cpumask_unset(&s->no_fair, rq->cpu);
 	else
 		sl_cpumask_set(&s->no_fair, rq->cpu);
-	if (rq->rt.nr_running)
+	if (cfs_rt_nr_counted(rq))	/* none while throttled */
 		sl_cpumask_unset(&s->no_rt, rq->cpu);
 	else
 		sl_cpumask_set(&s->no_rt, rq->cpu);

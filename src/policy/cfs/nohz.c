@@ -143,7 +143,7 @@ void cfs_nohz_kick(struct cfs *s, int cpu)
 	if (j >= s->nohz_next_balance) {
 		/* rq->nr_running: every class's tasks; a fair task on a CPU
 		 * RT has shrunk may find a better one (check_cpu_capacity) */
-		if (rq->nr_running + rq->rt.nr_running >= 2 ||
+		if (cfs_nr_all(rq) >= 2 ||
 		    (rq->nr_running >= 1 && cfs_capacity_reduced(rq, &rq->sd[0])) ||
 		    (rq->sd_llc >= 0 && llc_busy_cpus(s, rq) > 1))
 			flags = NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
@@ -203,7 +203,7 @@ static void nohz_idle_balance(struct cfs *s, int ilb, unsigned flags)
 	for (int k = 0, cpu = -1; (cpu = next_wrapped(s, ilb, cpu, &k)) >= 0;) {
 		if (!cfs_cpu_idle(s, cpu))
 			continue;
-		if (self->nr_running || self->rt.nr_running) {
+		if (cfs_nr_all(self)) {
 			/* the ILB has work of its own: the next kick goes on */
 			if (flags & NOHZ_STATS_KICK)
 				has_blocked = true;
@@ -241,8 +241,8 @@ bool cfs_nohz_kicked(struct cfs *s, int cpu)
 	rq->nohz_flags = 0;
 	/* nohz_csd_func: a CPU that has work by the time the IPI lands
 	 * drops the kick */
-	if (rq->nr_running || rq->rt.nr_running)
+	if (cfs_nr_all(rq))
 		return false;
 	nohz_idle_balance(s, cpu, flags);
-	return !rq->nr_running && !rq->rt.nr_running;
+	return !cfs_nr_all(rq);
 }

@@ -83,8 +83,9 @@ void cfs_rt_enqueue(struct cfs *s, struct cfs_entity *se, bool head)
 	if (se != rt->curr)	/* enqueue_task_rt -> enqueue_pushable_task */
 		se->rt_pushable_at = ++s->rt_pushable_seq;
 	cfs_gsum_touch(s, &s->rq[se->cpu]);
+	int nr_all = cfs_nr_all(&s->rq[se->cpu]);
 	rt->nr_running++;
-	cfs_nr_all_changed(s, cfs_nr_all(&s->rq[se->cpu]) - 1, cfs_nr_all(&s->rq[se->cpu]));
+	cfs_nr_all_changed(s, nr_all, cfs_nr_all(&s->rq[se->cpu]));
 	cfs_rt_overload_update(s, rt, rt->nr_running - 1);
 }
 
@@ -98,8 +99,9 @@ void cfs_rt_dequeue(struct cfs *s, struct cfs_entity *se)
 		cfs_rt_bit(rt, p, false);
 	se->rt_queued = false;
 	cfs_gsum_touch(s, &s->rq[se->cpu]);
+	int nr_all = cfs_nr_all(&s->rq[se->cpu]);
 	rt->nr_running--;
-	cfs_nr_all_changed(s, cfs_nr_all(&s->rq[se->cpu]) + 1, cfs_nr_all(&s->rq[se->cpu]));
+	cfs_nr_all_changed(s, nr_all, cfs_nr_all(&s->rq[se->cpu]));
 	cfs_rt_overload_update(s, rt, rt->nr_running + 1);
 }
 

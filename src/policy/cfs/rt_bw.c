@@ -36,7 +36,9 @@
  * every RT task of the CPU held off, once rt_time passed sched_rt_runtime
  * (sched_rt_runtime_exceeded); the period timer (do_sched_rt_period_timer)
  * took rt_runtime off rt_time each period and unthrottled.  The CPU then
- * runs fair tasks, or idles.  RT_RUNTIME_SHARE (borrowing runtime from
+ * runs fair tasks, or idles; its throttled RT tasks are out of
+ * rq->nr_running meanwhile (sched_rt_rq_dequeue -> dequeue_top_rt_rq), so
+ * it is idle to the balancer (cfs_rtbw_throttle).  RT_RUNTIME_SHARE (borrowing runtime from
  * other CPUs of the root domain, balance_runtime) is off by default since
  * 5.1 (features.h), and is not modelled.
  *
@@ -218,6 +220,19 @@ static void cfs_rt_period_arm(struct cfs *s, sl_time now)
 	sl_hrtimer_start(s->sim, 0, CFS_HRT_RT_PERIOD, s->rt_period_end);
 }
 
+/* sched_rt_rq_dequeue() / sched_rt_rq_enqueue() at a throttle and its end:
+ * the CPU's RT tasks leave rq->nr_running and come back (cfs_nr_all), so
+ * the groups' sums and rd->overloaded follow. */
+static void cfs_rtbw_throttle(struct cfs *s, int cpu, bool throttled)
+{
+	struct cfs_rq *rq = &s->rq[cpu];
+	int nr_all = cfs_nr_all(rq);
+
+	rq->rt.throttled = throttled;
+	cfs_gsum_touch(s, rq);
+	cfs_nr_all_changed(s, nr_all, cfs_nr_all(rq));
+}
+
 /* do_sched_rt_period_timer(): each CPU's rt_time is paid back by the
  * runtime of every period that passed; below the runtime, RT runs again.
  * The timer is set again while some CPU has RT time left to pay back. */
@@ -236,7 +251,7 @@ static void cfs_rt_period(struct cfs *s, sl_time now)
 		sl_time pay = overrun * s->rt_runtime;
 		rt->rt_time -= rt->rt_time < pay ? rt->rt_time : pay;
 		if (rt->throttled && rt->rt_time < s->rt_runtime) {
-			rt->throttled = false;
+			cfs_rtbw_throttle(s, cpu, false);
 			if (rt->nr_running)
 				sl_resched(s->sim, cpu);
 		}
@@ -260,7 +275,7 @@ void cfs_rtbw_account(struct cfs *s, int cpu, enum cfs_acct runs)
 		rt->rt_time += delta;
 		cfs_rt_period_arm(s, now);
 		if (!rt->throttled && rt->rt_time > s->rt_runtime) {
-			rt->throttled = true;
+			cfs_rtbw_throttle(s, cpu, true);
 			sl_resched(s->sim, cpu);
 		}
 	}
