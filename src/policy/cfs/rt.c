@@ -117,11 +117,6 @@ static void cfs_rt_requeue(struct cfs *s, struct cfs_entity *se, bool head)
 	se->rt_pushable_at = pushable_at;
 }
 
-static void cfs_rt_requeue_tail(struct cfs *s, struct cfs_entity *se)
-{
-	cfs_rt_requeue(s, se, false);
-}
-
 struct cfs_entity *cfs_rt_first(const struct cfs *s, int cpu)
 {
 	const struct cfs_rt_rq *rt = &s->rq[cpu].rt;
@@ -340,7 +335,7 @@ void cfs_rt_task_tick(struct cfs *s, int cpu)
 		return;
 	se->rt_slice = s->rr_ticks;
 	if (se->rt_link.prev || se->rt_link.next) {	/* not alone on its list */
-		cfs_rt_requeue_tail(s, se);
+		cfs_rt_requeue(s, se, false);
 		sl_resched(s->sim, cpu);
 	}
 }
@@ -349,7 +344,7 @@ void cfs_rt_task_tick(struct cfs *s, int cpu)
 void cfs_rt_yield(struct cfs *s, struct cfs_entity *se)
 {
 	if (se->rt_queued)
-		cfs_rt_requeue_tail(s, se);
+		cfs_rt_requeue(s, se, false);
 }
 
 /* ---- between CPUs ---- */
