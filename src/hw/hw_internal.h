@@ -199,4 +199,9 @@ unsigned long hw_synthetic_cpus(const char *s, const char **bad);
  * says why). */
 int hw_xml_check(const char *buf, size_t len, const char *what, struct sl_err *err);
 
+/* Refuse an XML topology (the file's bytes) that kills hwloc: it is loaded
+ * first in a child process (hwloc_load.c), which catches the kinds of
+ * damage hw_xml_check does not know yet.  0 when hwloc survived it. */
+int hw_hwloc_survives(const char *xml, size_t len, const char *what, struct sl_err *err);
+
 #endif

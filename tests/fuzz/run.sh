@@ -40,7 +40,7 @@ for name in "$@"; do
 	if [ "$found" -ne 0 ]; then
 		bad=$((bad + 1))
 		ls "$work/findings" | sed "s|^|    $work/findings/|"
-		grep -m 3 -E 'ERROR|fuzz:|runtime error' "$work/log" | sed 's/^/    /'
+		grep -a -m 3 -E 'ERROR|fuzz:|runtime error' "$work/log" | sed 's/^/    /'
 	fi
 	total=$((total + ${execs:-0}))
 done

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/readfile.h"
 #include "checked_run.h"
 #include "hw/hw_internal.h"
 #include "hw/machine.h"
@@ -1093,4 +1094,30 @@ SL_TEST(hw_speed_numa_mix)
 	double mi = s->mem_intensity[SL_WC_MEM];
 	double want = 1.0 / (1 - mi + mi * (0.25 * 1.7 + 0.75 * s->numa_ratio[1][3] * 2.5));
 	CHECK(fabs(sl_speed_numa_mix(s, SL_WC_MEM, 1, two, 2, cont) - want) < 1e-12);
+}
+
+/* The files hw_xml_check refuses crash hwloc itself; given to hwloc past
+ * that check, the trial load in a child refuses them all the same, and
+ * passes a sound file. */
+SL_TEST(hw_xml_hwloc_crash_isolated)
+{
+	static const char *const crashers[] = {
+		"bad-bitmap.xml", "node-no-cpuset-v1.xml", "pu-no-complete-cpuset.xml",
+		"node-no-complete-nodeset.xml",
+	};
+	struct sl_file_text f;
+	struct sl_err err;
+
+	for (size_t i = 0; i < sizeof(crashers) / sizeof(crashers[0]); i++) {
+		CHECK(sl_read_file(fixture(crashers[i]), 1 << 20, &f) == SL_READ_OK);
+		memset(&err, 0, sizeof(err));
+		CHECKF(hw_hwloc_survives(f.text, f.len, crashers[i], &err) != 0, "%s", crashers[i]);
+		CHECKF(err.kind == SL_ERR_INPUT && strstr(err.msg, "hwloc crashed reading"),
+		       "%s: %s", crashers[i], err.msg);
+		free(f.text);
+	}
+	CHECK(sl_read_file(fixture("2x2x2.xml"), 1 << 20, &f) == SL_READ_OK);
+	memset(&err, 0, sizeof(err));
+	CHECKF(hw_hwloc_survives(f.text, f.len, "2x2x2.xml", &err) == 0, "%s", err.msg);
+	free(f.text);
 }
