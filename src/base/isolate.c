@@ -18,14 +18,21 @@ static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, S
 static _Noreturn void run_child(int (*fn)(void *arg), void *arg, unsigned seconds)
 {
 	int devnull = open("/dev/null", O_WRONLY);
+	sigset_t unblock;
 
 	if (devnull >= 0) {
 		dup2(devnull, STDOUT_FILENO);
 		dup2(devnull, STDERR_FILENO);
 	}
-	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+	sigemptyset(&unblock);
+	sigaddset(&unblock, SIGALRM);
+	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++) {
 		signal(crash_signals[i], SIG_DFL);
+		sigaddset(&unblock, crash_signals[i]);
+	}
 	signal(SIGALRM, SIG_DFL);
+	/* a mask inherited from the caller must not hold back the alarm */
+	sigprocmask(SIG_UNBLOCK, &unblock, NULL);
 	alarm(seconds);
 	_exit(fn(arg) & 0xff);
 }
