@@ -263,24 +263,37 @@ static void cfs_rt_period(struct cfs *s, sl_time now)
 
 /* ---- both ---- */
 
+/* update_curr_rt() + sched_rt_runtime_exceeded(): RT ran for delta.
+ * Out of line and cold: only rt_bandwidth=throttle with RT tasks comes
+ * here, and its calls made cfs_rtbw_account save six registers on every
+ * call (2-3 a schedule(), one a tick). */
+static __attribute__((noinline, cold)) void cfs_rt_time_add(struct cfs *s, int cpu,
+							    sl_time now, sl_time delta)
+{
+	struct cfs_rt_rq *rt = &s->rq[cpu].rt;
+
+	rt->rt_time += delta;
+	cfs_rt_period_arm(s, now);
+	if (!rt->throttled && rt->rt_time > s->rt_runtime) {
+		cfs_rtbw_throttle(s, cpu, true);
+		sl_resched(s->sim, cpu);
+	}
+}
+
 void cfs_rtbw_account(struct cfs *s, int cpu, enum cfs_acct runs)
 {
 	struct cfs_rt_rq *rt = &s->rq[cpu].rt;
 	sl_time now = sl_now(s->sim), delta = now - rt->acct_at;
 
-	if (delta > 0 && rt->acct != CFS_ACCT_RT && s->rt_bw == CFS_RTBW_SERVER) {
-		cfs_fs_consume(s, rt, now, delta);
-	} else if (delta > 0 && rt->acct == CFS_ACCT_RT && s->rt_bw == CFS_RTBW_THROTTLE) {
-		/* update_curr_rt() + sched_rt_runtime_exceeded() */
-		rt->rt_time += delta;
-		cfs_rt_period_arm(s, now);
-		if (!rt->throttled && rt->rt_time > s->rt_runtime) {
-			cfs_rtbw_throttle(s, cpu, true);
-			sl_resched(s->sim, cpu);
+	if (delta > 0) {
+		if (rt->acct != CFS_ACCT_RT) {
+			if (s->rt_bw == CFS_RTBW_SERVER)
+				cfs_fs_consume(s, rt, now, delta);
+		} else if (s->rt_bw == CFS_RTBW_THROTTLE) {
+			cfs_rt_time_add(s, cpu, now, delta);
 		}
-	}
-	if (delta > 0)
 		rt->acct_at = now;
+	}
 	rt->acct = runs;
 	if (s->rt_bw == CFS_RTBW_SERVER &&
 	    (rt->nr_running || sl_hrtimer_queued(s->sim, cpu, CFS_HRT_SERVER)))
