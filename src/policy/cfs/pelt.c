@@ -114,9 +114,11 @@ static uint32_t cfs_pelt_segments(uint64_t periods, uint32_t d1, uint32_t d3)
 }
 
 /* accumulate_sum(): true if a period boundary was crossed.  `running`
- * is the capacity a running entity contributes (0: not running). */
-static bool cfs_pelt_accumulate(uint64_t delta, struct cfs_avg *sa, unsigned long load,
-				unsigned long runnable, unsigned long running)
+ * is the capacity a running entity contributes (0: not running).  Always
+ * inlined, into cfs_pelt_update_inl's copies below. */
+static inline __attribute__((always_inline)) bool
+cfs_pelt_accumulate(uint64_t delta, struct cfs_avg *sa, unsigned long load,
+		    unsigned long runnable, unsigned long running)
 {
 	uint32_t contrib = (uint32_t)delta;	/* no period crossed: delta < 1024 */
 
@@ -187,8 +189,15 @@ uint64_t cfs_pelt_div_at(uint64_t n, uint32_t period_contrib)
 	return cfs_pelt_div(n, period_contrib);
 }
 
-bool cfs_pelt_update(struct cfs_avg *sa, sl_time now, unsigned long load,
-		     unsigned long runnable, unsigned long running, unsigned long weight)
+/*
+ * The update itself, inlined into its two hot callers (cfs_pelt_se and
+ * cfs_pelt_rq_update: a runqueue's and a task's update at every tick,
+ * enqueue, dequeue, put_prev and pick, about four an event): one frame
+ * instead of two, and the runqueue's weight of 1 folded in.
+ */
+static inline __attribute__((always_inline)) bool
+cfs_pelt_update_inl(struct cfs_avg *sa, sl_time now, unsigned long load, unsigned long runnable,
+		    unsigned long running, unsigned long weight)
 {
 	/* ___update_load_sum() */
 	sl_time d = now - sa->last_update_time;
@@ -221,6 +230,12 @@ bool cfs_pelt_update(struct cfs_avg *sa, sl_time now, unsigned long load,
 	sa->runnable_avg = cfs_pelt_div(sa->runnable_sum, sa->period_contrib);
 	sa->util_avg = cfs_pelt_div(sa->util_sum, sa->period_contrib);
 	return true;
+}
+
+bool cfs_pelt_update(struct cfs_avg *sa, sl_time now, unsigned long load,
+		     unsigned long runnable, unsigned long running, unsigned long weight)
+{
+	return cfs_pelt_update_inl(sa, now, load, runnable, running, weight);
 }
 
 /* sub_positive(): unsigned subtraction clamped at 0. */
@@ -271,8 +286,8 @@ static void cfs_pelt_rq_update(struct cfs_rq *rq, sl_time now)
 {
 	if (rq->removed.nr)
 		cfs_pelt_take_removed(rq);
-	cfs_pelt_update(&rq->avg, now, (unsigned long)rq->load, (unsigned long)rq->nr_running,
-			rq->curr ? (unsigned long)rq->capacity_orig : 0, 1);
+	cfs_pelt_update_inl(&rq->avg, now, (unsigned long)rq->load, (unsigned long)rq->nr_running,
+			    rq->curr ? (unsigned long)rq->capacity_orig : 0, 1);
 }
 
 void cfs_pelt_rq(struct cfs *s, struct cfs_rq *rq)
@@ -299,8 +314,9 @@ void cfs_pelt_se(struct cfs *s, struct cfs_entity *se)
 	const struct cfs_rq *rq = &s->rq[se->cpu];
 	bool running = se->on_rq && rq->curr == se;
 
-	if (cfs_pelt_update(&se->avg, now, se->on_rq, se->on_rq && !se->delayed,
-			    running ? (unsigned long)rq->capacity_orig : 0, (unsigned long)se->weight))
+	if (cfs_pelt_update_inl(&se->avg, now, se->on_rq, se->on_rq && !se->delayed,
+				running ? (unsigned long)rq->capacity_orig : 0,
+				(unsigned long)se->weight))
 		se->avg.util_est &= ~CFS_UTIL_AVG_UNCHANGED;	/* cfs_se_util_change() */
 }
 
