@@ -270,25 +270,6 @@ static int cfs_detach_tasks(struct cfs *s, struct cfs_lb_env *env)
 
 /* ---- statistics of the groups ---- */
 
-enum cfs_group_type cfs_group_classify(int imbalance_pct, const struct cfs_sg_stats *g)
-{
-	if (g->nr_running > g->weight &&
-	    (g->capacity * 100 < g->util * imbalance_pct ||
-	     g->capacity * imbalance_pct < g->runnable * 100))
-		return CFS_GROUP_OVERLOADED;
-	if (g->imbalanced)
-		return CFS_GROUP_IMBALANCED;
-	if (g->smt_balance)
-		return CFS_GROUP_SMT_BALANCE;
-	if (g->nr_running < g->weight)
-		return CFS_GROUP_HAS_SPARE;
-	if (g->capacity * imbalance_pct < g->runnable * 100)
-		return CFS_GROUP_FULLY_BUSY;
-	if (g->capacity * 100 > g->util * imbalance_pct)
-		return CFS_GROUP_HAS_SPARE;
-	return CFS_GROUP_FULLY_BUSY;
-}
-
 /* update_sg_lb_stats()'s sums by its walk of the group's CPUs. */
 static void cfs_sg_walk(const struct cfs *s, const struct cfs_group *g, const sl_cpumask *cpus,
 			struct cfs_sg_stats *st)
