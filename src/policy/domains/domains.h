@@ -180,6 +180,13 @@ static inline struct sd_group *sd_group_at(const struct sd_domain *sd, int k)
 	return &sd->groups[(sd->local + k) % sd->ngroups];
 }
 
+/* The group after g in that circular order (a loop over every group
+ * steps so instead of dividing for each: find_busiest_group's). */
+static inline struct sd_group *sd_group_next(const struct sd_domain *sd, struct sd_group *g)
+{
+	return ++g == sd->groups + sd->ngroups ? sd->groups : g;
+}
+
 /* ---- tasks and runqueues ---- */
 
 struct sd_task {

@@ -203,9 +203,9 @@ static struct sd_group *sd_fbg_2612(struct sl_sim *sim, struct sd_sched *s,
 	struct sd_group *busiest = NULL, *this = NULL;
 	unsigned long max_load = 0, this_load = 0, total_load = 0, total_pwr = 0;
 	long looked = 0;
+	struct sd_group *g = sd_group_at(sd, 0);
 
-	for (int k = 0; k < sd->ngroups; k++) {
-		struct sd_group *g = sd_group_at(sd, k);
+	for (int k = 0; k < sd->ngroups; k++, g = sd_group_next(sd, g)) {
 		bool local = k == 0;
 		unsigned long load = 0;
 
@@ -285,8 +285,9 @@ static struct sd_group *sd_fbg_w26(struct sl_sim *sim, struct sd_sched *s,
 	int total_cpus = 0, busiest_cpus = 0, this_cpus = 0;
 	long looked = 0;
 
-	for (int k = 0; k < sd->ngroups; k++) {
-		struct sd_group *g = sd_group_at(sd, k);
+	struct sd_group *g = sd_group_at(sd, 0);
+
+	for (int k = 0; k < sd->ngroups; k++, g = sd_group_next(sd, g)) {
 		bool local = k == 0;
 		unsigned long load = 0;
 
