@@ -671,27 +671,51 @@ void o1_core_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t
 	}
 }
 
-void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
+/* The jiffies % TICK == 0 tests of instant `now`, idle and busy, for
+ * rebalance_tick: the same for every CPU ticking at it, so worked out
+ * once (two or three 64-bit divisions per CPU per jiffy before). */
+static __attribute__((noinline)) void o1_due_at(struct sl_sim *sim, struct o1 *s, sl_time now)
 {
 	uint64_t j = sl_jiffies(sim);
+
+	s->due_at = now;
+	for (int idle = 0; idle < 2; idle++) {
+		uint64_t every = (uint64_t)(idle ? s->idle_ticks : s->busy_ticks);
+		uint64_t node_every = (uint64_t)(idle ? s->idle_node_ticks : s->busy_node_ticks);
+		s->due_bal[idle] = o1_on_tick(j, every);
+		/* no node ticks without the NUMA scheduler (their factor is 0) */
+		s->due_node[idle] = s->numa && node_every && o1_on_tick(j, node_every);
+	}
+}
+
+void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
+{
 	struct o1_rq *rq = s->rq_of[cpu];
-	uint64_t every = (uint64_t)(idle ? s->idle_ticks : s->busy_ticks);
 	bool flag = idle && s->cfg.idle_tick_idle;	/* 2.5.68, 2.6.0: idle ticks pass 0 */
+	sl_time now = sl_now(sim);
 
 	if (!s->cfg.smp)
 		return;
+	if (now != s->due_at)
+		o1_due_at(sim, s, now);
 	if (s->numa && s->cfg.node_balance == O1_NODE_RATE) {
 		/* 2.5.59: load_balance itself counts calls and widens the mask */
-		if (o1_on_tick(j, every))
+		if (s->due_bal[idle])
 			o1_balance_counted(sim, s, rq, cpu, flag);
 		return;
 	}
-	if (s->numa) {
-		/* node ticks first, then the node's own balance (3.3) */
-		uint64_t node_every = (uint64_t)(idle ? s->idle_node_ticks : s->busy_node_ticks);
-		if (o1_on_tick(j, node_every))
-			o1_balance_node(sim, s, cpu, idle && s->cfg.idle_node_tick_idle);
+	/* node ticks first, then the node's own balance (3.3) */
+	if (s->numa && s->due_node[idle])
+		o1_balance_node(sim, s, cpu, idle && s->cfg.idle_node_tick_idle);
+	if (!s->due_bal[idle])
+		return;
+	/* load_balance's first test (o1_memo_fresh on fbq[0], no queue to
+	 * pull from) here, without its call: an idle CPU's every tick */
+	const struct o1_fbq_memo *m = &rq->fbq[0];
+	struct o1_best best;
+	if (o1_memo_fresh(s, rq, m, -1, -1, &best) && best.cpu < 0) {
+		o1_memo_charge(sim, s, cpu, m);
+		return;
 	}
-	if (o1_on_tick(j, every))
-		o1_load_balance(sim, s, rq, cpu, flag, o1_node_mask(s, cpu), false);
+	o1_balance_scan(sim, s, rq, cpu, flag, o1_node_mask(s, cpu), false);
 }

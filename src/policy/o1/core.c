@@ -217,6 +217,7 @@ static void o1_derive_constants(struct o1 *s)
 	s->idle_ticks = o1_ms_to_ticks(v->idle_rebalance_ms, hz);
 	s->busy_node_ticks = s->busy_ticks * v->busy_node_factor;
 	s->idle_node_ticks = s->idle_ticks * v->idle_node_factor;
+	s->due_at = -1;		/* no instant's due tests worked out yet */
 	s->idle_active_ticks = s->cfg.idle_active_ms ?
 		o1_ms_to_ticks(s->cfg.idle_active_ms, hz) : 0;
 }

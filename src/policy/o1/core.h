@@ -356,6 +356,11 @@ struct o1 {
 	int64_t starvation_limit;	/* jiffies */
 	int busy_ticks, idle_ticks;
 	int busy_node_ticks, idle_node_ticks;
+	/* rebalance_tick's jiffies % TICK == 0 tests, all the same for every
+	 * CPU of a jiffy: worked out at the first tick of each instant
+	 * (o1/balance.c o1_due_at), [idle] */
+	sl_time due_at;			/* the instant they are for, -1 none */
+	bool due_bal[2], due_node[2];
 	int idle_active_ticks;		/* 0: only when a CPU goes idle */
 
 	int nrqs;
