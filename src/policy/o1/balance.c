@@ -688,14 +688,15 @@ static __attribute__((noinline)) void o1_due_at(struct sl_sim *sim, struct o1 *s
 	}
 }
 
-void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
+/* rebalance_tick in full: o1_rebalance_tick below hands it the ticks of
+ * a new instant and the node ticks of 2.5.68 and 2.6.0. */
+static __attribute__((noinline)) void o1_rebalance_full(struct sl_sim *sim, struct o1 *s,
+							int cpu, bool idle)
 {
 	struct o1_rq *rq = s->rq_of[cpu];
 	bool flag = idle && s->cfg.idle_tick_idle;	/* 2.5.68, 2.6.0: idle ticks pass 0 */
 	sl_time now = sl_now(sim);
 
-	if (!s->cfg.smp)
-		return;
 	if (now != s->due_at)
 		o1_due_at(sim, s, now);
 	if (s->numa && s->cfg.node_balance == O1_NODE_RATE) {
@@ -718,4 +719,37 @@ void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
 		return;
 	}
 	o1_balance_scan(sim, s, rq, cpu, flag, o1_node_mask(s, cpu), false);
+}
+
+/*
+ * Most ticks of a big machine are an idle CPU's that balances its node
+ * and finds, from the unchanged memo, nothing to pull: this path does
+ * only that (or hands 2.5.59's counted balance on), every call in it a
+ * tail call, so that it needs no frame.  The rest (a new instant's due
+ * tests, a node tick, a scan) is o1_rebalance_full's.
+ */
+void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
+{
+	if (!s->cfg.smp)
+		return;
+	if (sl_now(sim) != s->due_at || (s->numa && s->cfg.node_balance != O1_NODE_RATE &&
+					  s->due_node[idle])) {
+		o1_rebalance_full(sim, s, cpu, idle);
+		return;
+	}
+	if (!s->due_bal[idle])
+		return;
+	struct o1_rq *rq = s->rq_of[cpu];
+	if (s->numa && s->cfg.node_balance == O1_NODE_RATE) {
+		o1_balance_counted(sim, s, rq, cpu, idle && s->cfg.idle_tick_idle);
+		return;
+	}
+	const struct o1_fbq_memo *m = &rq->fbq[0];
+	struct o1_best best;
+	if (o1_memo_fresh(s, rq, m, -1, -1, &best) && best.cpu < 0) {
+		o1_memo_charge(sim, s, cpu, m);
+		return;
+	}
+	o1_balance_scan(sim, s, rq, cpu, idle && s->cfg.idle_tick_idle, o1_node_mask(s, cpu),
+			false);
 }

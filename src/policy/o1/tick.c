@@ -143,20 +143,38 @@ static void o1_idle_sibling_tick(struct sl_sim *sim, struct o1 *s, int cpu)
 		o1_active_load_balance(sim, s, rq, cpu);
 }
 
+/* An idle CPU of a shared runqueue: its balance, then its sibling part. */
+static __attribute__((noinline)) void o1_idle_shared_tick(struct sl_sim *sim, struct o1 *s,
+							  int cpu)
+{
+	o1_rebalance_tick(sim, s, cpu, true);
+	o1_idle_sibling_tick(sim, s, cpu);
+}
+
+/* A CPU running a task: its slice, then its balance. */
+static __attribute__((noinline)) void o1_busy_tick(struct sl_sim *sim, struct o1 *s, int cpu,
+						   struct sl_task *t)
+{
+	o1_task_tick(sim, s, cpu, o1_of(t));
+	o1_rebalance_tick(sim, s, cpu, false);
+}
+
 void o1_core_tick(struct sl_sim *sim, int cpu)
 {
 	struct o1 *s = o1_state(sim);
 
 	if (!s->cfg.smp && cpu != 0)
 		return;
+	/* each way out a tail call: an idle CPU's tick, most ticks of a big
+	 * machine, needs no frame here */
 	struct sl_task *t = sl_curr(sim, cpu);
-	if (!t) {
-		bool idle = sl_cpu_idle(sim, cpu);	/* else: the migration thread */
-		o1_rebalance_tick(sim, s, cpu, idle);
-		if (idle && o1_rq(s, cpu)->ncpus > 1)
-			o1_idle_sibling_tick(sim, s, cpu);
+	if (t) {
+		o1_busy_tick(sim, s, cpu, t);
 		return;
 	}
-	o1_task_tick(sim, s, cpu, o1_of(t));
-	o1_rebalance_tick(sim, s, cpu, false);
+	bool idle = sl_cpu_idle(sim, cpu);	/* else: the migration thread */
+	if (idle && o1_rq(s, cpu)->ncpus > 1)
+		o1_idle_shared_tick(sim, s, cpu);
+	else
+		o1_rebalance_tick(sim, s, cpu, idle);
 }
