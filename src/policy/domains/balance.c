@@ -281,6 +281,7 @@ static int64_t sd_stagger(const struct sd_sched *s, int cpu)
 
 void sd_balance_init(struct sd_sched *s)
 {
+	s->tick_at = -1;	/* no instant's jiffies worked out yet */
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		int64_t off = sd_stagger(s, cpu);
 		s->stagger_of[cpu] = off;
@@ -291,11 +292,6 @@ void sd_balance_init(struct sd_sched *s)
 			sd->last_balance = off - off % busy;
 		}
 	}
-}
-
-void sd_note_tick(struct sl_sim *sim, struct sd_sched *s, int cpu)
-{
-	sd_rq(s, cpu)->last_tick = (int64_t)sl_jiffies(sim);
 }
 
 /* The balance interval of sd in jiffies, idle or busy: computed once per
@@ -460,21 +456,48 @@ static __attribute__((noinline)) void sd_rebalance_walk(struct sl_sim *sim,
 							 struct sd_sched *s, int cpu,
 							 enum sd_idle idle, int64_t j);
 
-void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_idle idle)
+/* The tick once cpu_load is up to date: nothing due (most ticks), or the
+ * walk. */
+static inline void sd_rebalance_due(struct sl_sim *sim, struct sd_sched *s, int cpu,
+				    enum sd_idle idle)
 {
-	struct sd_rq *rq = sd_rq(s, cpu);
-
-	if (s->v->rules == SD_RULES_2612)
-		sd_update_cpu_load(sim, s, cpu);
+	const struct sd_rq *rq = sd_rq(s, cpu);
 	/* this tick's jiffies, as sd_note_tick stored them just before */
 	int64_t j = rq->last_tick + s->stagger_of[cpu];
+
 	if (rq->due_ok && j < rq->due[idle != SD_IDLE])
 		return;
 	sd_rebalance_walk(sim, s, cpu, idle, j);
 }
 
-/* The walk, out of line: the test above is most ticks' whole work, and
- * the balances inlined here gave every tick their frame. */
+/* 2.6.12's cpu_load moved at this tick: stored and counted
+ * (sd_load_changed), then the rest of the tick. */
+static __attribute__((noinline)) void sd_rebalance_tick_load(struct sl_sim *sim,
+							     struct sd_sched *s, int cpu,
+							     enum sd_idle idle,
+							     unsigned long load)
+{
+	sd_rq(s, cpu)->cpu_load = load;
+	sd_load_changed(s, cpu);
+	sd_rebalance_due(sim, s, cpu, idle);
+}
+
+/* Every call here is a tail call, so that a tick with nothing due and no
+ * change of cpu_load (most) needs no frame. */
+void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_idle idle)
+{
+	if (s->v->rules == SD_RULES_2612) {
+		unsigned long load = sd_cpu_load_next(s, cpu);
+		if (load != sd_rq(s, cpu)->cpu_load) {
+			sd_rebalance_tick_load(sim, s, cpu, idle, load);
+			return;
+		}
+	}
+	sd_rebalance_due(sim, s, cpu, idle);
+}
+
+/* The walk, out of line: the test before it is most ticks' whole work,
+ * and the balances inlined here gave every tick their frame. */
 static void sd_rebalance_walk(struct sl_sim *sim, struct sd_sched *s, int cpu,
 			      enum sd_idle idle, int64_t j)
 {

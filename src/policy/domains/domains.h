@@ -289,6 +289,11 @@ struct sd_sched {
 	int thread_pick;
 	uint64_t fbg_hits;		/* answers from a memo (for the tests) */
 	int64_t stagger_of[SL_MAX_CPUS];	/* rebalance_tick's HZ*cpu/NR_CPUS */
+	/* scheduler_tick's jiffies and sched_clock() at instant tick_at (-1:
+	 * none yet), worked out at the first CPU's tick of each instant
+	 * (domains/sched.c sd_tick): the same for every CPU ticking then */
+	sl_time tick_at, tick_clock;
+	int64_t tick_j;
 	/*
 	 * 2.6.12's source_load and target_load of every CPU as of its last
 	 * change, and their sums per core and per node, kept by
@@ -383,7 +388,19 @@ int sd_nr_running(const struct sd_sched *s, int cpu);
 /* wake_up_process(rq->migration_thread) of `cpu`, asked for `arg`. */
 void sd_wake_migration(struct sl_sim *sim, struct sd_sched *s, int cpu, long arg);
 bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu);
-void sd_update_cpu_load(struct sl_sim *sim, struct sd_sched *s, int cpu);
+/* 2.6.12 rebalance_tick's new cpu_load: the mean of the old and 128 *
+ * nr_running, rounded up when rising, or it would stick below the real
+ * load (rebalance_tick stores it, through sd_load_changed if it moved). */
+static inline unsigned long sd_cpu_load_next(const struct sd_sched *s, int cpu)
+{
+	unsigned long old = s->rqs[cpu].cpu_load;
+	unsigned long now = (unsigned long)(s->rqs[cpu].nr_running + sd_thread_runnable(s, cpu)) *
+			    SD_LOAD_SCALE;
+
+	if (now > old)
+		old++;
+	return (old + now) / 2;
+}
 /* 2.6.12 source_load / target_load: min / max of cpu_load and 128 *
  * nr_running, as sd_load_changed last computed them (the check op
  * recomputes them after every event in the tests). */
@@ -438,16 +455,20 @@ int sd_check_memo(struct sl_sim *sim, struct sd_sched *s, struct sl_err *err);
 int sd_move_tasks(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int busiest,
 		  unsigned long max_nr_move, struct sd_domain *sd, enum sd_idle idle);
 /* rebalance_tick, after sd_note_tick of the same tick (it reads the
- * jiffies that stored). */
+ * jiffies that stored); cpu_load's update first, under 2.6.12. */
 void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_idle idle);
 /* A domain's last_balance or balance_interval was set from outside
  * rebalance_tick: its due jiffies are recomputed at the next tick. */
 void sd_balance_changed(struct sd_sched *s, int cpu);
 /* The check op's part: every kept due jiffy is its domains'. */
 int sd_check_due(const struct sd_sched *s, struct sl_err *err);
-/* Every tick, first: this CPU's jiffy (a stopped tick's jiffies were
- * caught up by sd_ticks_skipped as the machine woke). */
-void sd_note_tick(struct sl_sim *sim, struct sd_sched *s, int cpu);
+/* Every tick, first: this CPU's jiffy, tick_j of the instant's memo (a
+ * stopped tick's jiffies were caught up by sd_ticks_skipped as the
+ * machine woke). */
+static inline void sd_note_tick(struct sd_sched *s, int cpu)
+{
+	s->rqs[cpu].last_tick = s->tick_j;
+}
 /* The ticks_skipped op: those skipped jiffies, caught up as the first
  * task wakes (2.6.12's cpu_load decay; each domain's idle balances, which
  * double its interval and move its clock on, and under w26 halve the

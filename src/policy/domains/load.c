@@ -82,24 +82,6 @@ bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int 
 
 /* ---- 2.6.12: one decayed load per runqueue ---- */
 
-void sd_update_cpu_load(struct sl_sim *sim, struct sd_sched *s, int cpu)
-{
-	struct sd_rq *rq = sd_rq(s, cpu);
-	unsigned long old = rq->cpu_load;
-
-	(void)sim;
-	unsigned long now = (unsigned long)sd_nr_running(s, cpu) * SD_LOAD_SCALE;
-
-	/* round up when rising, or it would stick below the real load */
-	if (now > old)
-		old++;
-	unsigned long load = (old + now) / 2;
-	if (load != rq->cpu_load) {
-		rq->cpu_load = load;
-		sd_load_changed(s, cpu);
-	}
-}
-
 /* The guesses as the kernel computes them; the balancers read the copies
  * sd_load_changed keeps (sd_source_load, sd_target_load in domains.h),
  * which the check compares with these. */

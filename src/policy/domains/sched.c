@@ -353,30 +353,63 @@ static void sd_task_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, struct
 	}
 }
 
+/* A CPU running a task: its slice, then its balance. */
+static __attribute__((noinline)) void sd_busy_tick(struct sl_sim *sim, struct sd_sched *s,
+						   int cpu, struct sl_task *t)
+{
+	sd_task_tick(sim, s, cpu, sd_of(t));
+	sd_rebalance_tick(sim, s, cpu, SD_NOT_IDLE);
+}
+
+/* An idle CPU with queued tasks under SMT nice: held back by
+ * dependent_sleeper, it reschedules and balances as a busy CPU (2.6.12.1
+ * scheduler_tick(): wake_priority_sleeper, then out). */
+static __attribute__((noinline)) void sd_idle_queued_tick(struct sl_sim *sim, struct sd_sched *s,
+							  int cpu)
+{
+	if (sd_wake_priority_sleeper(sim, s, cpu))
+		sd_rebalance_tick(sim, s, cpu, SD_NOT_IDLE);
+	else
+		sd_rebalance_tick(sim, s, cpu, SD_IDLE);
+}
+
+static void sd_tick_new_instant(struct sl_sim *sim, struct sd_sched *s, int cpu);
+
 void sd_tick(struct sl_sim *sim, int cpu)
 {
 	struct sd_sched *s = sd_state(sim);
 	struct sd_rq *rq = sd_rq(s, cpu);
-	struct sl_task *t = sl_curr(sim, cpu);
 
-	rq->timestamp_last_tick = sd_sched_clock(sim, s);
-	sd_note_tick(sim, s, cpu);
-	if (!t) {
-		if (!sl_cpu_idle(sim, cpu)) {
-			/* the migration thread, a task to the kernel */
-			sd_rebalance_tick(sim, s, cpu, SD_NOT_IDLE);
-			return;
-		}
-		/* held back by SMT nice: reschedule, and balance as a busy CPU
-		 * (2.6.12.1 scheduler_tick(): wake_priority_sleeper, then out) */
-		if (s->smt_nice && sd_wake_priority_sleeper(sim, s, cpu))
-			sd_rebalance_tick(sim, s, cpu, SD_NOT_IDLE);
-		else
-			sd_rebalance_tick(sim, s, cpu, SD_IDLE);
+	/* each way out a tail call: an idle CPU's tick, most ticks of a big
+	 * machine, needs no frame here */
+	if (sl_now(sim) != s->tick_at) {
+		sd_tick_new_instant(sim, s, cpu);
 		return;
 	}
-	sd_task_tick(sim, s, cpu, sd_of(t));
-	sd_rebalance_tick(sim, s, cpu, SD_NOT_IDLE);
+	rq->timestamp_last_tick = s->tick_clock;
+	sd_note_tick(s, cpu);
+	struct sl_task *t = sl_curr(sim, cpu);
+	if (t)
+		sd_busy_tick(sim, s, cpu, t);
+	else if (!sl_cpu_idle(sim, cpu))
+		/* the migration thread, a task to the kernel */
+		sd_rebalance_tick(sim, s, cpu, SD_NOT_IDLE);
+	else if (s->smt_nice && rq->nr_running)
+		sd_idle_queued_tick(sim, s, cpu);
+	else
+		sd_rebalance_tick(sim, s, cpu, SD_IDLE);
+}
+
+/* The first CPU's tick of an instant works out its jiffies and
+ * sched_clock() for every CPU ticking then (a 64-bit division or two per
+ * CPU per jiffy before), then ticks as the others do. */
+static __attribute__((noinline)) void sd_tick_new_instant(struct sl_sim *sim, struct sd_sched *s,
+							  int cpu)
+{
+	s->tick_at = sl_now(sim);
+	s->tick_j = (int64_t)sl_jiffies(sim);
+	s->tick_clock = sd_sched_clock(sim, s);
+	sd_tick(sim, cpu);
 }
 
 /* ---- schedule() ---- */
