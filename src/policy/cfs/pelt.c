@@ -106,7 +106,8 @@ uint64_t cfs_pelt_decay(uint64_t val, uint64_t n)
 
 /* d1 y^p + 1024 (y + ... + y^(p-1)) + d3 (inlined with accumulate_sum,
  * whose decays of the sums share its y^p) */
-static inline __attribute__((always_inline)) uint32_t cfs_pelt_segments(uint64_t periods, uint32_t d1, uint32_t d3)
+static inline __attribute__((always_inline)) uint32_t
+cfs_pelt_segments(uint64_t periods, uint32_t d1, uint32_t d3)
 {
 	uint32_t c1 = (uint32_t)cfs_pelt_decay(d1, periods);
 	uint32_t c2 = PELT_MAX - (uint32_t)cfs_pelt_decay(PELT_MAX, periods) - 1024;

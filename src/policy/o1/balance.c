@@ -708,25 +708,16 @@ static __attribute__((noinline)) void o1_rebalance_full(struct sl_sim *sim, stru
 	/* node ticks first, then the node's own balance (3.3) */
 	if (s->numa && s->due_node[idle])
 		o1_balance_node(sim, s, cpu, idle && s->cfg.idle_node_tick_idle);
-	if (!s->due_bal[idle])
-		return;
-	/* load_balance's first test (o1_memo_fresh on fbq[0], no queue to
-	 * pull from) here, without its call: an idle CPU's every tick */
-	const struct o1_fbq_memo *m = &rq->fbq[0];
-	struct o1_best best;
-	if (o1_memo_fresh(s, rq, m, -1, -1, &best) && best.cpu < 0) {
-		o1_memo_charge(sim, s, cpu, m);
-		return;
-	}
-	o1_balance_scan(sim, s, rq, cpu, flag, o1_node_mask(s, cpu), false);
+	if (s->due_bal[idle])
+		o1_load_balance(sim, s, rq, cpu, flag, o1_node_mask(s, cpu), false);
 }
 
 /*
  * Most ticks of a big machine are an idle CPU's that balances its node
  * and finds, from the unchanged memo, nothing to pull: this path does
  * only that (or hands 2.5.59's counted balance on), every call in it a
- * tail call, so that it needs no frame.  The rest (a new instant's due
- * tests, a node tick, a scan) is o1_rebalance_full's.
+ * tail call, so that it needs no frame.  A new instant's due tests and a
+ * node tick are o1_rebalance_full's.
  */
 void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
 {
@@ -744,6 +735,7 @@ void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
 		o1_balance_counted(sim, s, rq, cpu, idle && s->cfg.idle_tick_idle);
 		return;
 	}
+	/* o1_load_balance's first test, here without its call */
 	const struct o1_fbq_memo *m = &rq->fbq[0];
 	struct o1_best best;
 	if (o1_memo_fresh(s, rq, m, -1, -1, &best) && best.cpu < 0) {
