@@ -326,15 +326,21 @@ void sl__arm_tick(struct sl_sim *sim)
 	schedule_tick(sim, jiffy, cpu);
 }
 
-static void tick_cpu(struct sl_sim *sim, int cpu)
+/* Inline, with sl__process_resched's first test: most ticks (an idle
+ * CPU's, a task's mid-slice) ask for nothing, and every CPU ticks every
+ * jiffy, so the engine's share of a tick is a few loads. */
+static inline void tick_cpu(struct sl_sim *sim, int cpu)
 {
+	const struct sl_cpu *c = &sim->cpus[cpu];
+
 	sim->ctx_cpu = cpu;
 	sim->ops->tick(sim, cpu);
 	/* under HRTIMER the tick is an hrtimer interrupt: the sleeps armed
 	 * here whose soft expiry has passed end in it (timers.c) */
-	if (sim->cpus[cpu].hrtimers.head)
+	if (c->hrtimers.head)
 		sl__hrtimer_interrupt(sim, cpu);
-	sl__process_resched(sim, cpu);
+	if (c->need_resched)
+		sl__process_resched(sim, cpu);
 }
 
 /* Whether the tick must go on: a task wants a CPU, or a migration thread
