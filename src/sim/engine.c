@@ -431,9 +431,14 @@ static void do_tick(struct sl_sim *sim)
 			o[j] = t;
 		}
 	}
+	/* read once: the policy's tick op can change neither (both are set
+	 * at init); ORDERED's tick_order is CPU order (sl_set_tick_mode) */
+	const int *order = sim->tick_order;
+	bool nohz = sim->nohz;
 	for (int i = 0; i < n && !sim->stopped; i++) {
-		int cpu = sim->tick_mode == SL_TICK_SYNC || sim->nohz ? sim->tick_order[i] : i;
-		if (tick_runs(sim, cpu))	/* not stopped by a CPU ticked before it */
+		int cpu = order[i];
+		/* not stopped by a CPU ticked before it */
+		if (!nohz || sl_cpumask_test(&sim->tick_on, cpu))
 			tick_cpu(sim, cpu);
 	}
 	if (tick_busy(sim))
@@ -684,6 +689,11 @@ unsigned sl_hz(const struct sl_sim *sim) { return sim->hz; }
 void sl_set_tick_mode(struct sl_sim *sim, enum sl_tick_mode mode)
 {
 	sim->tick_mode = mode;
+	/* a jiffy's ticks go in tick_order (do_tick): CPU order unless
+	 * shuffled, for SYNC, or listed, under nohz */
+	if (mode != SL_TICK_SYNC)
+		for (int i = 0; i < sim->ncpus; i++)
+			sim->tick_order[i] = i;
 	tick_phases_update(sim);
 }
 

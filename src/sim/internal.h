@@ -160,7 +160,7 @@ struct sl_sim {
 	sl_time last_tick_at;		/* the last tick event's time (-1: none yet) */
 	enum sl_tick_mode tick_mode;
 	int tick_cpu;			/* walked: the CPU whose tick tick_ev serves */
-	int *tick_order;		/* SYNC: this jiffy's order, ncpus entries */
+	int *tick_order;		/* SYNC and ORDERED: this jiffy's order, ncpus entries */
 	/* STAGGERED and BITREV each give CPU a phase of its own, and one
 	 * event walks through the CPUs in phase order (tick_walk, the CPUs
 	 * by phase; tick_rank, each CPU's place in it); the other modes
