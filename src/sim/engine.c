@@ -406,6 +406,21 @@ static int ticking_cpus(struct sl_sim *sim)
 	return n;
 }
 
+/* SYNC: this jiffy's order of the first n entries of tick_order,
+ * Fisher-Yates over the last order (uniform whatever it was).  Out of
+ * line: inlined in the event loop it was short of registers. */
+static __attribute__((noinline)) void shuffle_tick_order(struct sl_sim *sim, int n)
+{
+	int *o = sim->tick_order;
+
+	for (uint64_t k = (uint64_t)n; k > 1; k--) {
+		uint64_t j = sl_rng_below(&sim->tick_rng, k);
+		int t = o[k - 1];
+		o[k - 1] = o[j];
+		o[j] = t;
+	}
+}
+
 static void do_tick(struct sl_sim *sim)
 {
 	sl_time start = sim->now / sim->tick_ns * sim->tick_ns;
@@ -421,16 +436,8 @@ static void do_tick(struct sl_sim *sim)
 		return;
 	}
 	int n = sim->nohz ? ticking_cpus(sim) : sim->ncpus;
-	if (sim->tick_mode == SL_TICK_SYNC) {
-		/* Fisher-Yates over the last order: uniform whatever it was. */
-		int *o = sim->tick_order;
-		for (int i = n - 1; i > 0; i--) {
-			int j = (int)sl_rng_below(&sim->tick_rng, (uint64_t)i + 1);
-			int t = o[i];
-			o[i] = o[j];
-			o[j] = t;
-		}
-	}
+	if (sim->tick_mode == SL_TICK_SYNC)
+		shuffle_tick_order(sim, n);
 	/* read once: the policy's tick op can change neither (both are set
 	 * at init); ORDERED's tick_order is CPU order (sl_set_tick_mode) */
 	const int *order = sim->tick_order;
