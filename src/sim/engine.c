@@ -832,9 +832,11 @@ static inline bool charges_idle_time(const struct sl_cpu *c)
  * time.  Done in a tick or a wakeup, they delay the running task.  One
  * that is leaving the CPU (dead, its exit waking its parent in
  * exit_notify) runs no more bursts: the task switched in pays, as for
- * work done inside schedule().
+ * work done inside schedule().  Inline: an idle CPU's balancing charges
+ * its scan through sl_charge_sched at every tick, which then needs no
+ * second call and no lock spin.
  */
-static void charge_cpu(struct sl_sim *sim, int cpu, sl_time work_ns, sl_time spin_ns)
+static inline void charge_cpu(struct sl_sim *sim, int cpu, sl_time work_ns, sl_time spin_ns)
 {
 	struct sl_cpu *c = &sim->cpus[cpu];
 	if (c->curr && !c->in_schedule && c->curr->state == SL_TASK_RUNNABLE) {
