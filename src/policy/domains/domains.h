@@ -161,7 +161,10 @@ struct sd_domain {
 	 * 2.6.12 find_busiest_group's memo, one per idle type (domains/load.c):
 	 * its answer when *span_gen was `gen`.  span_gen counts the changes
 	 * of what it reads on the span's CPUs (sd_load_changed); NULL: no
-	 * counter covers the span, no memo.
+	 * counter covers the span, no memo.  The answer depends on the span's
+	 * groups and which is local, not on the CPU asking, so the CPUs of
+	 * the local group share one memo: memo points at the fbg_memo of the
+	 * group's first CPU's domain (sd_memo_init).
 	 */
 	const uint64_t *span_gen;
 	struct sd_fbg_memo {
@@ -170,7 +173,7 @@ struct sd_domain {
 		struct sd_group *group;
 		unsigned long imbalance;
 		long looked;
-	} fbg_memo[3];
+	} fbg_memo[3], *memo;
 };
 
 /* Iterate over sd's groups starting with the local one, as the kernel's
@@ -430,7 +433,7 @@ static inline bool sd_fbg_from_memo(struct sl_sim *sim, struct sd_sched *s,
 				    const struct sd_domain *sd, int this_cpu, enum sd_idle idle,
 				    unsigned long *imbalance, struct sd_group **group)
 {
-	const struct sd_fbg_memo *m = &sd->fbg_memo[idle];
+	const struct sd_fbg_memo *m = &sd->memo[idle];
 
 	if (s->v->rules == SD_RULES_W26 || !sd->span_gen || !m->valid || m->gen != *sd->span_gen)
 		return false;

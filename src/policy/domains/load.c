@@ -338,7 +338,7 @@ struct sd_group *sd_find_busiest_group(struct sl_sim *sim, struct sd_sched *s,
 	struct sd_group *memo_group;
 	if (sd_fbg_from_memo(sim, s, sd, this_cpu, idle, imbalance, &memo_group))
 		return memo_group;
-	struct sd_fbg_memo *m = &sd->fbg_memo[idle];
+	struct sd_fbg_memo *m = &sd->memo[idle];
 	long looked = 0;
 	struct sd_group *g = sd_fbg_2612(sim, s, sd, idle, imbalance, &looked);
 	sl_charge_sched(sim, this_cpu, looked * s->scan_ns);
@@ -361,6 +361,14 @@ void sd_memo_init(struct sd_sched *s)
 			else if (sl_cpumask_equal(&sd->span, sl_topo_siblings(t, cpu)))
 				gen = &s->gen_core[t->cpu_core[cpu]];
 			sd->span_gen = gen;
+			/* the local group's first CPU keeps the memo: at the
+			 * NODE level one per node, not one per CPU, so a
+			 * change anywhere costs a node one recomputation */
+			int first = sl_cpumask_first(&sd->groups[sd->local].cpumask);
+			struct sd_domain *owner = &s->domains[first * SD_NR_LEVELS + sd->level];
+			bool same = owner->groups == sd->groups && owner->local == sd->local &&
+				    sl_cpumask_equal(&owner->span, &sd->span);
+			sd->memo = same ? owner->fbg_memo : sd->fbg_memo;
 			for (int k = 0; k < sd->ngroups; k++) {
 				struct sd_group *g = &sd->groups[k];
 				int c = sl_cpumask_first(&g->cpumask);
@@ -420,7 +428,7 @@ int sd_check_memo(struct sl_sim *sim, struct sd_sched *s, struct sl_err *err)
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		sd_for_each_domain(s, cpu, sd) {
 			for (int idle = 0; idle < 3; idle++) {
-				const struct sd_fbg_memo *m = &sd->fbg_memo[idle];
+				const struct sd_fbg_memo *m = &sd->memo[idle];
 				if (!sd->span_gen || !m->valid || m->gen != *sd->span_gen)
 					continue;
 				unsigned long imb = 0;
