@@ -470,28 +470,30 @@ static inline void sd_rebalance_due(struct sl_sim *sim, struct sd_sched *s, int 
 	sd_rebalance_walk(sim, s, cpu, idle, j);
 }
 
-/* 2.6.12's cpu_load moved at this tick: stored and counted
+/* 2.6.12's cpu_load moves at this tick: stored and counted
  * (sd_load_changed), then the rest of the tick. */
 static __attribute__((noinline)) void sd_rebalance_tick_load(struct sl_sim *sim,
 							     struct sd_sched *s, int cpu,
-							     enum sd_idle idle,
-							     unsigned long load)
+							     enum sd_idle idle)
 {
-	sd_rq(s, cpu)->cpu_load = load;
+	sd_rq(s, cpu)->cpu_load = sd_cpu_load_next(s, cpu);
 	sd_load_changed(s, cpu);
 	sd_rebalance_due(sim, s, cpu, idle);
 }
 
-/* Every call here is a tail call, so that a tick with nothing due and no
- * change of cpu_load (most) needs no frame. */
+/*
+ * Every call here is a tail call, so that a tick with nothing due and no
+ * change of cpu_load (most) needs no frame.  2.6.12's cpu_load moves at
+ * every tick until it equals 128 * nr_running (the mean rounds up when
+ * rising and down when falling), that is while its min and max with that,
+ * the source and target loads sd_load_changed keeps, differ: two loads
+ * instead of nr_running, the migration thread's flags and the mean.
+ */
 void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_idle idle)
 {
-	if (s->v->rules == SD_RULES_2612) {
-		unsigned long load = sd_cpu_load_next(s, cpu);
-		if (load != sd_rq(s, cpu)->cpu_load) {
-			sd_rebalance_tick_load(sim, s, cpu, idle, load);
-			return;
-		}
+	if (s->v->rules == SD_RULES_2612 && s->src_load[cpu] != s->tgt_load[cpu]) {
+		sd_rebalance_tick_load(sim, s, cpu, idle);
+		return;
 	}
 	sd_rebalance_due(sim, s, cpu, idle);
 }
