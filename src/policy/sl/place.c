@@ -155,8 +155,7 @@ static int sls_count(const sl_cpumask *m, int from, int to)
 			x &= ~0ULL << (from & 63);
 		if (w == (to - 1) >> 6 && (to & 63))
 			x &= ~(~0ULL << (to & 63));
-		if (x)
-			n += __builtin_popcountll(x);
+		n += sl_popcount64(x);
 	}
 	return n;
 }
@@ -208,9 +207,14 @@ static int sls_order_next(struct sls_order *o)
 	return -1;
 }
 
+/* CPUs in stage k: all of its words, as sls_count over them. */
 static int sls_order_size(const struct sls_order *o, int k)
 {
-	return sls_count(&o->set[k], o->lo * 64, (o->hi + 1) * 64);
+	int n = 0;
+
+	for (int w = o->lo; w <= o->hi; w++)
+		n += sl_popcount64(o->set[k].w[w]);
+	return n;
 }
 
 /*
@@ -221,38 +225,55 @@ static int sls_order_size(const struct sls_order *o, int k)
  * CPU of the span has a larger load are the loads compared one by one.
  * What is charged is the scan of the order up to the first idle core, or
  * of all of it.
+ *
+ * Each mask is first tested against the whole order (the union of its
+ * stages): most searches on a busy machine find no idle core and no small
+ * load, and then the three stages' ordered searches would each find
+ * nothing.  The least load is found over the order's CPUs in CPU order and
+ * its first CPU in search order from the mask of the CPUs that have it:
+ * the CPU the walk in search order took (the first of equals).
  */
 static int sls_place(struct sls *s, struct sls_ent *e, int near, const sl_cpumask *span,
 		     int charge_cpu)
 {
 	struct sls_order o;
-	sl_cpumask ic = s->idle_core;
+	sl_cpumask all, m;
 	int before = 0, pos, c = -1, mine = -1;
+	uint64_t hit = 0;
 
 	sls_order_start(&o, s, e->task, near, span);
+	for (int w = o.lo; w <= o.hi; w++)
+		all.w[w] = o.set[0].w[w] | o.set[1].w[w] | o.set[2].w[w];
 	/* e's CPU without e: a load one less; idle if e was all it had, and
 	 * its core then free if nothing else of the core has a load */
 	if (e->on_rq && e->cpu >= 0)
 		mine = e->cpu;
+	for (int w = o.lo; w <= o.hi; w++)
+		m.w[w] = s->idle_core.w[w];
 	if (mine >= 0 && sls_load_of(s, mine) == 1) {
 		if (s->core_busy[s->topo->cpu_core[mine]] == 1) {
 			const sl_cpumask *sib = sl_topo_siblings(s->topo, e->cpu);
 			for (int w = o.lo; w <= o.hi; w++)
-				ic.w[w] |= sib->w[w];
+				m.w[w] |= sib->w[w];
 		}
 	}
-	for (int k = 0; k < 3; k++) {
-		c = sls_order_first(&o, k, &ic, &pos);
+	for (int w = o.lo; w <= o.hi; w++)
+		hit |= m.w[w] & all.w[w];
+	for (int k = 0; k < 3 && hit; k++) {
+		c = sls_order_first(&o, k, &m, &pos);
 		if (c >= 0) {
 			sl_charge_sched(s->sim, charge_cpu, (before + pos) * s->scan_ns);
 			return c;
 		}
 		before += sls_order_size(&o, k);
 	}
+	if (!hit)
+		for (int w = o.lo; w <= o.hi; w++)
+			before += sl_popcount64(all.w[w]);
 	sl_charge_sched(s->sim, charge_cpu, before * s->scan_ns);
 	/* the first CPU in order of the least load, if that is small */
 	for (int l = 0; l < SLS_LOAD_MASKS; l++) {
-		sl_cpumask m;
+		hit = 0;
 		for (int w = o.lo; w <= o.hi; w++)
 			m.w[w] = s->load_is[l].w[w];
 		if (mine >= 0) {
@@ -264,21 +285,32 @@ static int sls_place(struct sls *s, struct sls_ent *e, int near, const sl_cpumas
 			else if (ml + 1 == l)
 				sl_cpumask_unset(&m, mine);
 		}
-		for (int k = 0; k < 3; k++)
+		for (int w = o.lo; w <= o.hi; w++)
+			hit |= m.w[w] & all.w[w];
+		for (int k = 0; k < 3 && hit; k++)
 			if ((c = sls_order_first(&o, k, &m, &pos)) >= 0)
 				return c;
 	}
 	/* every CPU has more: the least loaded, the first of equals in order */
-	int best = -1, best_load = 0;
-	sls_order_rewind(&o);
-	while ((c = sls_order_next(&o)) >= 0) {
-		int load = sls_load(s, c, e);
-		if (best < 0 || load < best_load) {
-			best = c;
-			best_load = load;
+	int best_load = -1;
+	for (int w = o.lo; w <= o.hi; w++) {
+		m.w[w] = 0;
+		for (uint64_t x = all.w[w]; x; x &= x - 1) {
+			int b = __builtin_ctzll(x), load = sls_load(s, w * 64 + b, e);
+			if (best_load >= 0 && load > best_load)
+				continue;
+			if (load < best_load || best_load < 0) {
+				for (int v = o.lo; v <= w; v++)
+					m.w[v] = 0;
+				best_load = load;
+			}
+			m.w[w] |= 1ULL << b;
 		}
 	}
-	return best;
+	for (int k = 0; k < 3 && best_load >= 0; k++)
+		if ((c = sls_order_first(&o, k, &m, &pos)) >= 0)
+			return c;
+	return -1;
 }
 
 static int sls_place_any(struct sls *s, struct sls_ent *e, int near, const sl_cpumask *span,
