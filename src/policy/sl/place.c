@@ -79,12 +79,6 @@
  */
 #include "policy/sl/sl.h"
 
-/* Load of `cpu` not counting `e` itself. */
-static int sls_load(const struct sls *s, int cpu, const struct sls_ent *e)
-{
-	return sls_load_of(s, cpu) - (e->on_rq && e->cpu == cpu);
-}
-
 /*
  * The allowed CPUs of a span in search order from near: the CPUs sharing
  * near's last-level cache (its package on every preset), then the rest of
@@ -248,17 +242,16 @@ static int sls_place(struct sls *s, struct sls_ent *e, int near, const sl_cpumas
 	 * its core then free if nothing else of the core has a load */
 	if (e->on_rq && e->cpu >= 0)
 		mine = e->cpu;
-	for (int w = o.lo; w <= o.hi; w++)
-		m.w[w] = s->idle_core.w[w];
-	if (mine >= 0 && sls_load_of(s, mine) == 1) {
-		if (s->core_busy[s->topo->cpu_core[mine]] == 1) {
-			const sl_cpumask *sib = sl_topo_siblings(s->topo, e->cpu);
-			for (int w = o.lo; w <= o.hi; w++)
-				m.w[w] |= sib->w[w];
-		}
-	}
-	for (int w = o.lo; w <= o.hi; w++)
+	const sl_cpumask *sib = NULL;
+	if (mine >= 0 && sls_load_of(s, mine) == 1 &&
+	    s->core_busy[s->topo->cpu_core[mine]] == 1)
+		sib = sl_topo_siblings(s->topo, mine);
+	/* one loop per mask, copy and test together (a loop that only
+	 * copied would be a call to memcpy) */
+	for (int w = o.lo; w <= o.hi; w++) {
+		m.w[w] = s->idle_core.w[w] | (sib ? sib->w[w] : 0);
 		hit |= m.w[w] & all.w[w];
+	}
 	for (int k = 0; k < 3 && hit; k++) {
 		c = sls_order_first(&o, k, &m, &pos);
 		if (c >= 0) {
@@ -271,42 +264,45 @@ static int sls_place(struct sls *s, struct sls_ent *e, int near, const sl_cpumas
 		for (int w = o.lo; w <= o.hi; w++)
 			before += sl_popcount64(all.w[w]);
 	sl_charge_sched(s->sim, charge_cpu, before * s->scan_ns);
-	/* the first CPU in order of the least load, if that is small */
+	/* the first CPU in order of the least load, if that is small; e's
+	 * CPU (if in the span's words: else not searched) has a load one
+	 * less than its mask says */
+	int mw = mine >= 0 && mine >> 6 >= o.lo && mine >> 6 <= o.hi ? mine >> 6 : -1;
+	int ml = mw >= 0 ? sls_load_of(s, mine) - 1 : -1;
+	uint64_t mbit = mw >= 0 ? 1ULL << (mine & 63) : 0;
 	for (int l = 0; l < SLS_LOAD_MASKS; l++) {
 		hit = 0;
-		for (int w = o.lo; w <= o.hi; w++)
-			m.w[w] = s->load_is[l].w[w];
-		if (mine >= 0) {
-			int ml = sls_load_of(s, mine) - 1;	/* e's CPU's, e aside */
-			if (mine >> 6 < o.lo || mine >> 6 > o.hi)
-				;	/* not in the span's words: not searched */
-			else if (ml == l)
-				sl_cpumask_set(&m, mine);
-			else if (ml + 1 == l)
-				sl_cpumask_unset(&m, mine);
+		for (int w = o.lo; w <= o.hi; w++) {
+			uint64_t x = s->load_is[l].w[w];
+			if (w == mw)
+				x = (x & ~mbit) | (ml == l ? mbit : 0);
+			m.w[w] = x;
+			hit |= x & all.w[w];
 		}
-		for (int w = o.lo; w <= o.hi; w++)
-			hit |= m.w[w] & all.w[w];
 		for (int k = 0; k < 3 && hit; k++)
 			if ((c = sls_order_first(&o, k, &m, &pos)) >= 0)
 				return c;
 	}
 	/* every CPU has more: the least loaded, the first of equals in order */
-	int best_load = -1;
+	int best_load = -1, best_w = o.lo;
 	for (int w = o.lo; w <= o.hi; w++) {
-		m.w[w] = 0;
-		for (uint64_t x = all.w[w]; x; x &= x - 1) {
-			int b = __builtin_ctzll(x), load = sls_load(s, w * 64 + b, e);
+		uint64_t x = 0;
+		for (uint64_t a = all.w[w]; a; a &= a - 1) {
+			int b = __builtin_ctzll(a), load = sls_load_of(s, w * 64 + b);
+			load -= w * 64 + b == mine;
 			if (best_load >= 0 && load > best_load)
 				continue;
 			if (load < best_load || best_load < 0) {
-				for (int v = o.lo; v <= w; v++)
-					m.w[v] = 0;
 				best_load = load;
+				best_w = w;
+				x = 0;
 			}
-			m.w[w] |= 1ULL << b;
+			x |= 1ULL << b;
 		}
+		m.w[w] = x;
 	}
+	for (int w = o.lo; w < best_w; w++)
+		m.w[w] = 0;	/* had only larger loads */
 	for (int k = 0; k < 3 && best_load >= 0; k++)
 		if ((c = sls_order_first(&o, k, &m, &pos)) >= 0)
 			return c;
