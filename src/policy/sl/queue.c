@@ -165,7 +165,9 @@ struct sls_ent *sls_peek(const struct sls_rq *rq)
 
 /* ---- accounting ---- */
 
-static void sls_update_min(struct sls_rq *rq)
+/* Inline: sls_update_curr() calls it at every tick of a busy CPU, and LTO
+ * kept it out of line (a call per tick). */
+static inline __attribute__((always_inline)) void sls_update_min(struct sls_rq *rq)
 {
 	int64_t v = rq->curr && !rq->curr->rt ? rq->curr->vruntime : INT64_MAX;
 
