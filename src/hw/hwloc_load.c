@@ -510,7 +510,7 @@ static int trial_load(void *arg)
 
 	if (hwloc_topology_init(&topo) < 0)
 		return 1;
-	int rc = hwloc_topology_set_xmlbuffer(topo, t->xml, (int)t->len);
+	int rc = set_source(topo, HW_SRC_XML, t->xml, t->len);
 	if (rc == 0)
 		rc = hwloc_topology_load(topo);
 	hwloc_topology_destroy(topo);

@@ -387,7 +387,10 @@ void sd_free_domains(struct sd_sched *s);
 /* ---- domains/load.c ---- */
 
 /* nr_running as the kernel counts it: the migration thread is a task. */
-int sd_nr_running(const struct sd_sched *s, int cpu);
+static inline int sd_nr_running(const struct sd_sched *s, int cpu)
+{
+	return s->rqs[cpu].nr_running + sd_thread_runnable(s, cpu);
+}
 /* wake_up_process(rq->migration_thread) of `cpu`, asked for `arg`. */
 void sd_wake_migration(struct sl_sim *sim, struct sd_sched *s, int cpu, long arg);
 bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu);
@@ -397,8 +400,7 @@ bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int 
 static inline unsigned long sd_cpu_load_next(const struct sd_sched *s, int cpu)
 {
 	unsigned long old = s->rqs[cpu].cpu_load;
-	unsigned long now = (unsigned long)(s->rqs[cpu].nr_running + sd_thread_runnable(s, cpu)) *
-			    SD_LOAD_SCALE;
+	unsigned long now = (unsigned long)sd_nr_running(s, cpu) * SD_LOAD_SCALE;
 
 	if (now > old)
 		old++;

@@ -58,11 +58,6 @@ static inline unsigned long sd_max(unsigned long a, unsigned long b)
 	return a > b ? a : b;
 }
 
-int sd_nr_running(const struct sd_sched *s, int cpu)
-{
-	return sd_rq(s, cpu)->nr_running + sd_thread_runnable(s, cpu);
-}
-
 void sd_wake_migration(struct sl_sim *sim, struct sd_sched *s, int cpu, long arg)
 {
 	sl_migration_wake(sim, cpu, arg);
