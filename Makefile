@@ -9,7 +9,7 @@
 CC      ?= cc
 V       ?= 0
 Q       := $(if $(filter 1,$(V)),,@)
-PKGS    := json-c hwloc libxml-2.0
+PKGS    := json-c hwloc libxml-2.0 zlib
 DEPS_OK := $(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes)
 ifneq ($(DEPS_OK),yes)
 $(shell sh scripts/install-deps.sh >&2)

@@ -5,7 +5,7 @@
 # install-validate-deps.sh.  Safe to run repeatedly.
 set -eu
 
-PACKAGES="build-essential pkg-config libjson-c-dev libhwloc-dev libxml2-dev hwloc valgrind python3 rt-app"
+PACKAGES="build-essential pkg-config libjson-c-dev libhwloc-dev libxml2-dev zlib1g-dev hwloc valgrind python3 rt-app"
 # real --latency and trace record: perf (its tests skip where the kernel has no sched tracepoints)
 PACKAGES="$PACKAGES linux-perf"
 # the scale-out recipes' tests (docs/scale-out.md): GNU parallel and mpirun

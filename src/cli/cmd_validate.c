@@ -9,7 +9,9 @@
  * it needs from them, unless --work recorded.  The hook for recorded
  * traces is --sim: any simulated workload, e.g. a trace replay.  With
  * --calibrate a pinned pingpong first measures the host's kernel-path speed
- * (calibrate.c) and the model runs on host,kcost=F.
+ * (calibrate.c) and the model runs on host,kcost=F.  Without -p the
+ * simulation runs cfs with the host kernel's preemption model, HZ and
+ * NO_HZ (real/kconfig.h).
  */
 #include <json.h>
 #include <math.h>
@@ -23,6 +25,7 @@
 #include "cli/cmd_real.h"
 #include "cli/perf_tools.h"
 #include "policy/policy.h"
+#include "real/kconfig.h"
 #include "real/proc.h"
 #include "real/validate.h"
 #include "report/sweep.h"
@@ -39,6 +42,8 @@ struct val_args {
 	enum sl_format format;
 	struct cli_given given;
 	const char *work;	/* --work as given */
+	char host_policy[192];	/* without -p: cfs with the host kernel's knobs */
+	char host_said[512];	/* what was read of the host kernel, for the printers */
 };
 
 static int parse_one(int argc, char **argv, int *i, struct val_args *a, struct sl_err *err)
@@ -93,6 +98,7 @@ struct val_result {
 	const struct sl_sweep *sim;	/* NULL when there is none */
 	bool calibrated;
 	struct cli_calibration cal;	/* when calibrated */
+	const char *host_said;	/* without -p: what the host kernel is, else NULL */
 	int reps;
 	uint64_t seed;
 	int nrows;
@@ -131,6 +137,8 @@ static void print_table(const struct val_result *r)
 
 	printf("validate %s: %d run%s each\n", r->workload, r->reps, r->reps > 1 ? "s" : "");
 	printf("  %s\n", r->real_label);
+	if (r->host_said)
+		printf("  %s\n", r->host_said);
 	if (r->calibrated)
 		printf("  calibrated: pingpong pinned to CPU %d, round trip %.2f us real, %.2f us "
 		       "simulated at kcost=1: kcost=%.4g\n", r->cal.cpu, r->cal.real_us, r->cal.sim_us,
@@ -212,6 +220,8 @@ static void print_json(const struct val_result *r)
 	json_object_object_add(root, "workload", json_object_new_string(r->workload));
 	json_object_object_add(root, "reps", json_object_new_int(r->reps));
 	json_object_object_add(real, "label", json_object_new_string(r->real_label));
+	if (r->host_said)
+		json_object_object_add(real, "kernel", json_object_new_string(r->host_said));
 	json_object_object_add(root, "real", real);
 	if (r->calibrated) {
 		struct json_object *cal = json_object_new_object();
@@ -302,10 +312,25 @@ static int sim_spec(const struct val_args *a, const struct sl_real_workload *w,
 	return 0;
 }
 
-/* The simulated policy: -p, else cfs (o1 in a build without it). */
+/* The simulated policy: -p, else cfs with the host kernel's knobs
+ * (host_policy), or o1 in a build without cfs. */
 static const char *sim_policy(const struct val_args *a)
 {
-	return a->policy ? a->policy : sl_policy_find("cfs") ? "cfs" : "o1";
+	return a->policy ? a->policy : a->host_policy[0] ? a->host_policy : "o1";
+}
+
+/* Without -p: read the host kernel's configuration into a->host_policy
+ * (cfs and its knobs) and a->host_said. */
+static void host_policy(struct val_args *a)
+{
+	struct sl_kconfig k;
+	char knobs[128];
+
+	if (a->policy || !sl_policy_find("cfs"))
+		return;
+	sl_kconfig_read_host(&k);
+	sl_kconfig_cfs_knobs(&k, knobs, sizeof(knobs), a->host_said, sizeof(a->host_said));
+	snprintf(a->host_policy, sizeof(a->host_policy), "cfs%s%s", knobs[0] ? ":" : "", knobs);
 }
 
 /* A one-cell sweep simulating r->sim_workload; NULL + err on bad input. */
@@ -388,9 +413,11 @@ int cmd_validate(int argc, char **argv)
 	if (cli_real_setup("validate", a.workload, NULL, &w, &params, &env, &err) ||
 	    (a.calibrate && cli_calibrate_check(a.machine, &err)))
 		return cli_report(&err);
+	host_policy(&a);
 	r = sl_xcalloc(1, sizeof(*r));
 	r->reps = a.reps;
 	r->seed = a.seed;
+	r->host_said = a.host_said[0] ? a.host_said : NULL;
 	sl_real_spec_text(w, &params, r->workload, sizeof(r->workload));
 	cli_real_label(&env, r->real_label, sizeof(r->real_label));
 	/* check the simulated side before anything runs for real */

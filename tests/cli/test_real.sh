@@ -214,6 +214,15 @@ check "validate JSON" is_true "$(json "$tmp/val.json" \
 	'j["simulated"]["policy"] == "o1" and j["simulated"]["workload"].startswith("spin:tasks=2,seconds=0.5")')"
 check "validate elapsed both sides" is_true "$(json "$tmp/val.json" \
 	'[m for m in j["metrics"] if m["name"] == "elapsed_s" and m["real"]["n"] == 1 and m["simulated"]["n"] == 1 and m["error_pct"] is not None] != []')"
+# without -p: cfs with the host kernel's preemption model, HZ and NO_HZ
+# (whatever this host's are: the knobs validate names are the ones it runs)
+"$S" validate -w spin:tasks=1,seconds=0.2 -o json >"$tmp/valk.json"
+check "validate: the host kernel said, and cfs run with what it read" is_true "$(json "$tmp/valk.json" \
+	'j["real"]["kernel"].startswith("host kernel: ") and (j["simulated"]["policy"] == "cfs" or j["simulated"]["policy"].startswith("cfs:preempt=") or j["simulated"]["policy"].startswith("cfs:preemption="))')"
+if [ -r /proc/config.gz ] && zcat /proc/config.gz | grep -q '^CONFIG_HZ=250$'; then
+	check "validate: this host's HZ 250 simulated" is_true "$(json "$tmp/valk.json" \
+		'",hz=250," in j["simulated"]["policy"] + ","')"
+fi
 "$S" validate -w spin:tasks=1,seconds=0.3 -p o1 --sim spin:tasks=1,seconds=0.3 >"$tmp/val.txt"
 check "validate table" grep -q '^metric  *unit  *real  *simulated  *error$' "$tmp/val.txt"
 check "validate table names both" grep -q 'simulated: spin:tasks=1,seconds=0.3 under o1 on host' "$tmp/val.txt"

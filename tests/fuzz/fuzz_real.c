@@ -7,22 +7,30 @@
  * line of /proc/stat (real/host.c sl_real_host_parse_stat, other_cpu_pct's
  * source), and the rest lines of an rt-app log (real/rtapp.c
  * sl_real_rtapp_log_line).  Specs that would name a file ('/') are
- * skipped, as in fuzz_spec: resolve would read it.
+ * skipped, as in fuzz_spec: resolve would read it.  The whole input is
+ * also read as the host kernel's configuration (real/kconfig.c): each line
+ * as a line of its .config, all of it as /proc/cmdline and as debugfs's
+ * sched/preempt.
  *
  * Beyond the contract every harness holds (an answer, or one line of input
  * error), each answer is checked against what it promises: a bound spec
  * prints back as a spec that binds again, a CPU-time figure is -1 or
  * finite and not negative, and an rt-app log's rows count no more lines
  * than it was given, its timer rows no more than its rows, and its sums
- * stay finite.
+ * stay finite; the kernel's configuration gives cfs knobs that bind as
+ * cfs's, which is what validate runs with them.
  */
 #include "fuzz.h"
 
 #include <math.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "policy/policy.h"
 #include "real/host.h"
+#include "real/kconfig.h"
 #include "real/real.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -57,12 +65,37 @@ static void real_spec(const char *text, size_t size)
 	}
 }
 
+static void kernel_config(const char *text)
+{
+	struct sl_kconfig k = { .nohz = SL_KC_UNKNOWN };
+	char *copy = strdup(text), knobs[128], said[512], spec[160], label[160];
+	const struct sl_policy_ops *ops;
+	struct sl_params params;
+	struct sl_err err = { 0 };
+
+	for (char *line = copy; line && *line;) {
+		char *next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		sl_kconfig_parse_config_line(&k, line);
+		line = next;
+	}
+	free(copy);
+	sl_kconfig_parse_cmdline(&k, text);
+	sl_kconfig_parse_debugfs_preempt(&k, text);
+	sl_kconfig_cfs_knobs(&k, knobs, sizeof(knobs), said, sizeof(said));
+	snprintf(spec, sizeof(spec), "cfs%s%s", knobs[0] ? ":" : "", knobs);
+	if (sl_policy_parse(spec, &ops, &params, label, sizeof(label), &err))
+		fuzz_finding("real", "a host kernel's cfs knobs that do not bind", spec);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = (char *)fuzz_text(data, size);
 
 	if (!text)
 		return 0;
+	kernel_config(text);
 	char *stat = strchr(text, '\n');
 	if (stat)
 		*stat++ = 0;
