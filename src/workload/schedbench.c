@@ -420,6 +420,15 @@ static int sb_check(const struct sl_params *p, const struct sl_machine *m,
 	char what[128];
 
 	(void)policy;
+	/* numa_test's walkers malloc and touch all of their memory: on a
+	 * machine with less RAM they would swap, which the model does not
+	 * (it would run them at memory speed, for hours of real time) */
+	uint64_t walkers_mb = (uint64_t)tasks * (uint64_t)sl_param_int(p, "mb");
+	if (m->mem_mb > 0 && walkers_mb > m->mem_mb)
+		return sl_fail(err, "workload 'schedbench': %ld task%s x mb=%ld = %llu MB that the "
+			       "walkers touch, more than the %u MB of machine '%s' (the model does "
+			       "not swap)", tasks, tasks > 1 ? "s" : "", sl_param_int(p, "mb"),
+			       (unsigned long long)walkers_mb, m->mem_mb, m->name);
 	if (sl_param_int(p, "hackbench") > 0 && at > work) {
 		snprintf(what, sizeof(what), "hackbench_at=%g (dispatch starts the hackbench then)", at);
 		return sl_workload_fits_horizon("schedbench", at, what, err);

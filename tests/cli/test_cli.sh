@@ -35,6 +35,11 @@ bad_input "workload 'schedbench': hackbench_at=1e+06 (dispatch starts the hackbe
 	run -m p4dpe-2x2ht -p o1 -w schedbench:hackbench_at=1e6
 bad_input "workload 'schedbench': 8 tasks of size=500000 s on 4 CPUs: at least 1000000" \
 	run -m p4dpe-2x2ht -p o1 -w schedbench:tasks=8,size=5e5
+# the walkers' memory must fit the machine's RAM (4 x 1 TB ran on a 256 GB
+# machine as if it fitted; 4096 x 1 TB ran for minutes)
+bad_input "workload 'schedbench': 4 tasks x mb=1048576 = 4194304 MB that the walkers touch, more than the 262144 MB of machine 'xeon-2s-smt' (the model does not swap)" \
+	run -m xeon-2s-smt -p o1 -w schedbench:tasks=4,mb=1048576
+expect_exit 0 "$S" run -m numaq-16 -p o1 -w schedbench:tasks=4,mb=4096,size=0.5,hackbench=0
 # dbench's documented maximum: its reads miss a 2.5 GB cache, one disk
 # request each (a lower bound: half the expected misses)
 bad_input "workload 'dbench': 100000 clients' reads of 759000 MB of files through a 2651 MB page cache, one disk request each: at least 11265814 simulated s" \
