@@ -667,6 +667,25 @@ static void sdet_mem(const struct sl_params *p, const struct sl_topo *topo,
 			   sl_sat_mul(scripts, per))));
 }
 
+/* A run of `scripts` scripts of `size` s of work each (their lines' draws
+ * around it: sl_workload_sum_floor, no line above a whole script) cannot
+ * end before that work is done on every CPU: refused if that is past the
+ * horizon (999 scripts of size=1e5 on 64 CPUs had run for minutes). */
+static int sdet_check(const struct sl_params *p, const struct sl_machine *m,
+		      const struct sl_policy_ops *policy, struct sl_err *err)
+{
+	long scripts = sl_param_given(p, "scripts") ? sl_param_int(p, "scripts") : m->topo.ncpus;
+	double size = sl_param_real(p, "size");
+	double least = sl_workload_sum_floor((double)scripts * size, size,
+					     sl_param_real(p, "jitter")) / m->topo.ncpus;
+	char what[128];
+
+	(void)policy;
+	snprintf(what, sizeof(what), "%ld script%s of size=%g s of work on %d CPU%s", scripts,
+		 scripts > 1 ? "s" : "", size, m->topo.ncpus, m->topo.ncpus > 1 ? "s" : "");
+	return sl_workload_fits_horizon("sdet", least, what, err);
+}
+
 const struct sl_workload_ops sl_workload_sdet = {
 	.name = "sdet",
 	.summary = "SPEC SDET: N concurrent shell scripts of short commands (fork/exec/exit "
@@ -676,4 +695,5 @@ const struct sl_workload_ops sl_workload_sdet = {
 	.start = sdet_start,
 	.report = sdet_report,
 	.mem = sdet_mem,
+	.check = sdet_check,
 };

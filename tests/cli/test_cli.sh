@@ -35,6 +35,9 @@ bad_input "workload 'schedbench': hackbench_at=1e+06 (dispatch starts the hackbe
 	run -m p4dpe-2x2ht -p o1 -w schedbench:hackbench_at=1e6
 bad_input "workload 'schedbench': 8 tasks of size=500000 s on 4 CPUs: at least 1000000" \
 	run -m p4dpe-2x2ht -p o1 -w schedbench:tasks=8,size=5e5
+bad_input "workload 'sdet': 999 scripts of size=100000 s of work on 64 CPUs: at least 1551054 simulated s, but a run must end within 1000000 s" \
+	run -m xeon-2s-smt -p o1 -w sdet:scripts=999,size=1e5
+expect_exit 0 "$S" run -m p4dpe-2x2ht -p o1 -w sdet:scripts=1,size=0.01
 # the walkers' memory must fit the machine's RAM (4 x 1 TB ran on a 256 GB
 # machine as if it fitted; 4096 x 1 TB ran for minutes)
 bad_input "workload 'schedbench': 4 tasks x mb=1048576 = 4194304 MB that the walkers touch, more than the 262144 MB of machine 'xeon-2s-smt' (the model does not swap)" \
