@@ -27,6 +27,9 @@ vg "$BIN" run -m numaq-16 -p sl -p cfs -w schedbench:tasks=8,size=0.5,hackbench=
 rc=$?; [ $rc -eq 0 ] && ok || bad "valgrind: numaq-16 schedbench exited $rc"
 vg "$BIN" run -m "node:2 pack:1 core:2 pu:2" -p o1 -w kernbench:jobs=4,size=2 -o csv >/dev/null 2>&1
 rc=$?; [ $rc -eq 0 ] && ok || bad "valgrind: synthetic NUMA machine run exited $rc"
+# validate reads the host kernel's configuration (zlib for /proc/config.gz)
+vg "$BIN" validate -w spin:tasks=1,seconds=0.1 -o json >/dev/null 2>&1
+rc=$?; [ $rc -eq 0 ] && ok || bad "valgrind: validate with the host kernel's knobs exited $rc"
 vg "$BIN" run -m nosuchmachine -p o1 -w spin >/dev/null 2>&1
 rc=$?; [ $rc -eq 2 ] && ok || bad "valgrind: bad machine should exit 2, got $rc"
 finish valgrind
