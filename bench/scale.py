@@ -50,6 +50,16 @@ TIMEOUT_S = 90
 MIN_CPU_S = 0.25
 MAX_REPS = 64
 WORK_PER_UNIT = 0.08	# reference CPU-seconds per compile unit
+# where each policy's page says what its cost grows with, and whether that
+# is the kernel's own algorithm
+COST_DOCS = {
+    "linux24": 'linux24.md, "Cost at scale"',
+    "o1": 'o1.md, "What the simulation costs"',
+    "ht": 'ht.md (o1.md, "What the simulation costs")',
+    "domains": 'domains.md, "Cost at scale"',
+    "cfs": 'cfs.md, "Simulation cost"',
+    "sl": 'sl.md, "Costs"',
+}
 
 
 def workload(name, n):
@@ -123,6 +133,7 @@ def main():
     print(head)
     print(rule)
     start = time.time()
+    wide = []
     for wname in ("spin", "kernbench", "hackbench"):
         for pol in POLICIES:
             cells, per_cpu_s = [], []
@@ -136,13 +147,27 @@ def main():
                     per_cpu_s.append(r[1])
             ok = [v for v in per_cpu_s if v > 0]
             ratio = "%.1f" % (max(ok) / min(ok)) if len(ok) > 1 else "-"
+            if len(ok) > 1 and max(ok) / min(ok) > 2:
+                wide.append("%s under %s %s %.1fx" % (wname, pol, "grows" if ok[-1] > ok[0]
+                                                        else "falls", max(ok) / min(ok)))
             print("| %s | %s | %s | %s |" % (wname, pol, " | ".join(cells), ratio), flush=True)
     print()
     print("(%.0f s for the table; on n CPUs: spin:seconds=1, "
           "kernbench:size=0.08*units,units=max(100,2n), hackbench:groups=max(1,n/8),loops=20;\n"
           " runs under %g s of CPU repeated to take that long)"
           % (time.time() - start, MIN_CPU_S))
-
+    if wide:
+        pols = []
+        for w in wide:
+            pol = w.split(" under ")[1].split(" ")[0]
+            if pol not in pols:
+                pols.append(pol)
+        print()
+        print("Not flat within 2x from 8 to 1,024 CPUs (cost per simulated CPU-second): %s.\n"
+              "A cost that falls is CPU time cheap to simulate (a spin on a lock is one long burst);\n"
+              "what grows, and whether it is the kernel's own per-call walk, each policy's page\n"
+              "says: %s (docs/policies/)."
+              % ("; ".join(wide), "; ".join(COST_DOCS[p] for p in pols)))
 
 if __name__ == "__main__":
     main()
