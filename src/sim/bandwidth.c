@@ -82,13 +82,14 @@ static int draw_slot_of(const struct sl_sim *sim, const struct sl_task *t)
 	       : t->mem_node == SL_MEM_SPLIT ? sim->topo->nnodes + 1 : sim->topo->nnodes;
 }
 
-/* t's CPU, its running task or mem_node changed: move it to its mask. */
-void sl__draw_update(struct sl_sim *sim, const struct sl_task *t)
+/* sl__draw_update where the bandwidth is limited (its callers in this
+ * file have tested that already), inlined there: those calls were a third
+ * of its 1.1 M calls in a numaq-16 kernbench, each a frame and the test
+ * again. */
+static inline __attribute__((always_inline)) void draw_update(struct sl_sim *sim,
+							      const struct sl_task *t)
 {
-	/* without a bandwidth limit no contention changes and nothing walks
-	 * the masks (retime_later, restart_node): 3 % of a chat run on a
-	 * 2-CPU HT machine */
-	if (!bandwidth_limited(sim) || t->cpu < 0)
+	if (t->cpu < 0)
 		return;
 	struct sl_cpu *c = &sim->cpus[t->cpu];
 	int slot = draw_slot_of(sim, t);
@@ -100,6 +101,16 @@ void sl__draw_update(struct sl_sim *sim, const struct sl_task *t)
 		sl_cpumask_set(&sim->draw_mask[slot], c->id);
 	c->draw_slot = slot;
 	sim->draw_gen++;
+}
+
+/* t's CPU, its running task or mem_node changed: move it to its mask. */
+void sl__draw_update(struct sl_sim *sim, const struct sl_task *t)
+{
+	/* without a bandwidth limit no contention changes and nothing walks
+	 * the masks (retime_later, restart_node): 3 % of a chat run on a
+	 * 2-CPU HT machine */
+	if (bandwidth_limited(sim))
+		draw_update(sim, t);
 }
 
 /* The CPUs that may run a task drawing on `node`, in word w: in the
@@ -126,7 +137,8 @@ int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *inte
 
 /* Add (sign +1) or take (-1) memory intensity `mi` to or from the demand
  * on `node`; whether that changed the node's bandwidth contention. */
-static bool add_demand(struct sl_sim *sim, int node, int sign, double mi)
+static inline __attribute__((always_inline)) bool add_demand(struct sl_sim *sim, int node,
+								   int sign, double mi)
 {
 	if (node < 0 || mi == 0)
 		return false;
@@ -223,15 +235,22 @@ static __attribute__((noinline, flatten)) void settle_drawing(struct sl_sim *sim
  * the flush, and may order equal times otherwise (each order is as good:
  * the ties are of simultaneous ends).
  */
-static void retime_later(struct sl_sim *sim, int node)
+static __attribute__((noinline)) void first_change(struct sl_sim *sim, int node)
 {
-	if (!sim->retime_pending[node]) {
-		settle_drawing(sim, node);
-		int nnodes = sim->topo->nnodes;
-		sim->retime_nodes[(sim->retime_head + sim->nretime) % nnodes] = node;
-		sim->nretime++;
-		sim->retime_pending[node] = 1;
-	}
+	settle_drawing(sim, node);
+	int nnodes = sim->topo->nnodes;
+	sim->retime_nodes[(sim->retime_head + sim->nretime) % nnodes] = node;
+	sim->nretime++;
+	sim->retime_pending[node] = 1;
+}
+
+/* Inlined into change_draw: 43 % of the calls (numaq-16 kernbench) are a
+ * node's later changes in an event, which only reserve places; the first
+ * change's walk is out of line (first_change). */
+static inline __attribute__((always_inline)) void retime_later(struct sl_sim *sim, int node)
+{
+	if (!sim->retime_pending[node])
+		first_change(sim, node);
 	sim->retime_seq[node] = sl_eventq_take_seqs(&sim->q, (uint64_t)sim->ncpus);
 }
 
@@ -276,18 +295,29 @@ static void restart_node(struct sl_sim *sim, int node)
  * SL_MEM_SPLIT: on each node of its split in proportion, or -1: none),
  * and have the nodes whose contention that changed re-timed.  Only where
  * the bandwidth is limited (the callers test it). */
-static void change_draw(struct sl_sim *sim, const struct sl_task *t, int mem_node, int sign,
-			double mi)
+static __attribute__((noinline)) void change_split_draw(struct sl_sim *sim,
+							 const struct sl_task *t, int sign, double mi)
+{
+	const struct sl_mem_split *s = t->mem_split;
+	for (int k = 0; k < s->n; k++)
+		if (add_demand(sim, s->part[k].node, sign, mi * s->part[k].share))
+			retime_later(sim, s->part[k].node);
+}
+
+/* Inlined into its callers (a kernel phase change makes two, a switch
+ * two): the one-node draw is all but a few of them, and the frame of an
+ * out-of-line change_draw, add_demand and retime_later were a third of
+ * their own instructions; split memory is out of line (change_split_draw). */
+static inline __attribute__((always_inline)) void change_draw(struct sl_sim *sim,
+							      const struct sl_task *t, int mem_node,
+							      int sign, double mi)
 {
 	if (mem_node != SL_MEM_SPLIT) {
 		if (add_demand(sim, mem_node, sign, mi))
 			retime_later(sim, mem_node);
 		return;
 	}
-	const struct sl_mem_split *s = t->mem_split;
-	for (int k = 0; k < s->n; k++)
-		if (add_demand(sim, s->part[k].node, sign, mi * s->part[k].share))
-			retime_later(sim, s->part[k].node);
+	change_split_draw(sim, t, sign, mi);
 }
 
 /*
@@ -315,7 +345,7 @@ void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign)
 	 * xeon-1600ht (a switch makes two of these) */
 	if (!bandwidth_limited(sim))
 		return;
-	sl__draw_update(sim, t);
+	draw_update(sim, t);
 	change_draw(sim, t, node, sign, mi);
 }
 
@@ -340,7 +370,7 @@ void sl__kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel
 	t->mem_mi = mi_to;
 	if (!bandwidth_limited(sim))
 		return;
-	sl__draw_update(sim, t);
+	draw_update(sim, t);
 	change_draw(sim, t, from, -1, mi_from);
 	change_draw(sim, t, to, +1, mi_to);
 }
