@@ -178,6 +178,17 @@ static void check_drawing(struct sl_sim *sim, int node)
 			sim->stopped = true;
 		}
 	}
+	/* the other way round: the node's own mask holds only CPUs whose
+	 * task draws on it (the walks take it for granted: draws_on_bit) */
+	for (int i = 0; i < sim->ncpus; i++) {
+		const struct sl_task *t = sim->cpus[i].curr;
+		if (!sl_cpumask_test(&sim->draw_mask[node], i) ||
+		    (t && draws_there(t, sl__mem_node(sim, t, &mi), node)))
+			continue;
+		sl_fail_internal(sim->run_err, "CPU %d is in node %d's draw mask but its task "
+				 "does not draw on it", i, node);
+		sim->stopped = true;
+	}
 }
 
 /* Whether c's running task draws on `node` (the masks hold more:
@@ -190,6 +201,25 @@ static inline bool draws_on(int kernel_node, const struct sl_cpu *c, int node)
 	if (__builtin_expect(t->mem_split != NULL, 0) && !t->kmem)
 		return sl__split_has(t->mem_split, node);
 	return draw_node(kernel_node, t) == node;
+}
+
+/*
+ * The same for the CPU of `bit` (its bit alone) in word `own` of node's
+ * own mask, as the walks below see it: a CPU in the node's own mask draws
+ * on the node, without a look at its task.  Its task's mem_node is the
+ * node (draw_slot_of), set with sl__mem_node's draw_node when it started
+ * drawing, and whatever changes its kernel phase, home or split memory, or
+ * the CPU's running task, moves the CPU between the masks (sl__draw_update)
+ * before a walk can see it (test builds check: check_drawing).  Most of
+ * the walks' CPUs are in the own mask (numaq-16's kernel phases all draw
+ * on node 0), and the three loads of their tasks' fields are saved.
+ * restart_node reads the word again at each CPU: a re-timing may move a
+ * CPU between the masks.
+ */
+static inline bool draws_on_bit(int kernel_node, const struct sl_cpu *c, int node, uint64_t own,
+				uint64_t bit)
+{
+	return (own & bit) || draws_on(kernel_node, c, node);
 }
 
 /*
@@ -206,9 +236,10 @@ static __attribute__((noinline, flatten)) void settle_drawing(struct sl_sim *sim
 	const int kernel_node = sim->model->kernel_node;
 
 	for (int w = 0; w < sim->mask_words; w++) {
+		const uint64_t own = sim->draw_mask[node].w[w];
 		for (uint64_t bits = drawing_word(sim, node, w); bits; bits &= bits - 1) {
 			struct sl_cpu *c = &sim->cpus[w * 64 + __builtin_ctzll(bits)];
-			if (draws_on(kernel_node, c, node))
+			if (draws_on_bit(kernel_node, c, node, own, bits & -bits))
 				sl__settle(sim, c);
 		}
 	}
@@ -279,7 +310,7 @@ static void restart_node(struct sl_sim *sim, int node)
 			int b = __builtin_ctzll(bits);
 			struct sl_cpu *c = &sim->cpus[w * 64 + b];
 			bits &= bits - 1;
-			if (!draws_on(kernel_node, c, node) ||
+			if (!draws_on_bit(kernel_node, c, node, sim->draw_mask[node].w[w], 1ULL << b) ||
 			    (c->burst_deferred == 1 && c->burst_seq >= after))
 				continue;
 			sl__start_burst_at(sim, c, base + (uint64_t)c->id);
