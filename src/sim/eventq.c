@@ -45,7 +45,11 @@ static inline void place(struct sl_eventq *q, int i, struct sl_eventq_slot s)
 	s.ev->heap_index = i;
 }
 
-static void sift_up(struct sl_eventq *q, int i)
+/* Inlined into its callers (sl_eventq_schedule_seq's append, at three
+ * in four events of a numaq-16 kernbench, and the cancel): a sift up is a
+ * level or none in a queue of some 17 events, and its call was a quarter
+ * of its instructions. */
+static inline __attribute__((always_inline)) void sift_up(struct sl_eventq *q, int i)
 {
 	struct sl_eventq_slot s = q->heap[i];
 	while (i > 0) {
