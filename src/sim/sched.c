@@ -483,7 +483,9 @@ void sl__switch_out(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *prev)
 	}
 }
 
-static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next)
+/* next comes onto c; `recount`: c's occupancy is counted here (not when
+ * c stays busy throughout: sl__schedule) */
+static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next, bool recount)
 {
 	const struct sl_topo *topo = sim->topo;
 	const struct sl_speed_model *m = sim->model;
@@ -562,7 +564,8 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	sl__draw_update(sim, next);	/* draws on nothing yet */
 	if (next->oncpu_count)
 		++*next->oncpu_count;
-	sl__occupancy(sim, c);
+	if (recount)
+		sl__occupancy(sim, c);
 	next->kmem = kernel_phase(sim, next);
 	sl__mem_demand(sim, next, +1);
 	c->stats.switches++;
@@ -644,13 +647,20 @@ void sl__schedule(struct sl_sim *sim, int cpu)
 	if (thread_first)
 		next = NULL;
 	OBSERVE(sim, sched_switch, cpu, prev, next);
+	/* From one task to another c stays busy and running: the occupancy
+	 * counts (conserve.c, integers) would go down at the switch out and
+	 * back at the switch in, and nothing reads them in between but the
+	 * policy's exit op of a dead prev (then they are counted).  The
+	 * recounts were 2 % of a chat run on xeon-1600ht. */
+	bool recount = !prev || !next || prev->state == SL_TASK_DEAD;
 	if (prev) {
 		sl__switch_out(sim, c, prev);
-		sl__occupancy(sim, c);
+		if (recount)
+			sl__occupancy(sim, c);
 		sl__after_switch_out(sim, prev);
 	}
 	if (next)
-		switch_in(sim, c, next);
+		switch_in(sim, c, next, recount);
 	else if (!thread_first)	/* (the thread's run keeps it for the next task) */
 		idle_from_debt(sim, c);
 	sl__core_changed(sim, c->core);	/* re-times siblings, starts next's burst */
