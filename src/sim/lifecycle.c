@@ -372,9 +372,13 @@ static inline bool call_goes_on(const struct sl_action *a)
 	return a->kind == SL_ACT_CHAN_READ && a->u.chan.more;
 }
 
-static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
+static enum apply_result apply_other(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t);
+
+/* Apply t's action: compute work here, inlined in the loop of
+ * continue_actions (half of all actions, which the frame the whole switch
+ * needs cost 1 % of a chat run), the others in apply_other. */
+static inline enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 {
-	const struct sl_speed_model *m = sim->model;
 	struct sl_action *a = &t->act;
 
 	/* first touch: from the first work that touches to whatever the
@@ -382,15 +386,25 @@ static enum apply_result apply(struct sl_sim *sim, struct sl_cpu *c, struct sl_t
 	bool touch = (a->kind == SL_ACT_RUN || a->kind == SL_ACT_SYS) && a->u.run.touch;
 	if (__builtin_expect(touch ? !t->touching : t->touch_work != NULL, 0))
 		sl__touch_action(sim, t, touch);
+	if (a->kind != SL_ACT_RUN && a->kind != SL_ACT_SYS)
+		return apply_other(sim, c, t);
+	if (a->u.run.work <= 0)
+		return APPLY_DONE;
+	t->work_left = a->u.run.work;
+	t->act_sys = a->kind == SL_ACT_SYS;
+	t->wclass = a->u.run.wclass;
+	return APPLY_RUN;
+}
+
+/* apply() of an action that is not compute work (the first touch is
+ * seen to) */
+static __attribute__((noinline)) enum apply_result apply_other(struct sl_sim *sim,
+							       struct sl_cpu *c, struct sl_task *t)
+{
+	const struct sl_speed_model *m = sim->model;
+	struct sl_action *a = &t->act;
+
 	switch (a->kind) {
-	case SL_ACT_RUN:
-	case SL_ACT_SYS:
-		if (a->u.run.work <= 0)
-			return APPLY_DONE;
-		t->work_left = a->u.run.work;
-		t->act_sys = a->kind == SL_ACT_SYS;
-		t->wclass = a->u.run.wclass;
-		return APPLY_RUN;
 	case SL_ACT_SLEEP:
 	case SL_ACT_IO_WAIT:
 		if (t->act_phase++ > 0 || a->u.ns <= 0)
