@@ -207,6 +207,9 @@ struct sl_sim {
 	 * for kernel work, per (home, run, class) for user work; each entry
 	 * holds the contention it was computed for (-1: none yet). */
 	struct sl_speed_memo *kspeed, *uspeed;
+	/* One node, no bandwidth limit: every NUMA factor but that of
+	 * memory split over nodes is 1 (sched.c task_speed) */
+	bool numa_flat;
 	double *llc_evicted_kb;		/* per LLC: lines touched there, cumulative
 					 * (kept only where an LLC lies beyond the L2) */
 	int *core_first, *core_cpus;	/* core k's CPUs, ascending: core_cpus[core_first[k]

@@ -257,6 +257,12 @@ static inline __attribute__((always_inline)) double task_speed(struct sl_sim *si
 	} else if (!c->alone) {
 		speed = smt_speed(sim, c, t);
 	}
+	/* One node without a bandwidth limit (xeon-1600ht): each factor
+	 * below is of memory on the node it runs on (r = 1) at contention 1,
+	 * which sl_speed_numa and sl_speed_numa_kernel give as 1.0 exactly;
+	 * x * 1.0 is x.  Only a split's sum of shares may differ from 1. */
+	if (sim->numa_flat && !t->mem_split)
+		return speed > 1e-6 ? speed : 1e-6;
 	int run = c->node;
 	if (t->kmem) {
 		const struct sl_speed_memo *m = &sim->kspeed[run];
@@ -429,6 +435,7 @@ void sl__sched_init(struct sl_sim *sim)
 	int nnodes = sim->topo->nnodes;
 
 	sl__bandwidth_init(sim);
+	sim->numa_flat = nnodes == 1 && sim->model->node_bw <= 0;
 	/* contention is >= 1: -1 marks an entry not computed yet */
 	sim->kspeed = sl_xcalloc((unsigned long)nnodes, sizeof(*sim->kspeed));
 	for (int n = 0; n < nnodes; n++)
