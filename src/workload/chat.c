@@ -152,13 +152,16 @@ struct chat_run {
 /* ---- actions ---- */
 
 /* Kernel networking work: memory-latency bound (see the header).  The
- * helpers write the action in place (sim/action.h says why). */
-static void act_net(struct sl_action *a, struct sl_task *t, const struct chat_run *run, double ns)
+ * helpers write the action in place (sim/action.h says why), out of line:
+ * the last call of a step, a tail call (thread_step says why). */
+static __attribute__((noinline)) void act_net(struct sl_action *a, struct sl_task *t,
+					       const struct chat_run *run, double ns)
 {
 	*a = sl_act_sys_as(sl_rng_vary(&t->rng, ns, run->jitter), SL_WC_MEM);
 }
 
-static void act_user(struct sl_action *a, struct sl_task *t, const struct chat_run *run)
+static __attribute__((noinline)) void act_user(struct sl_action *a, struct sl_task *t,
+						const struct chat_run *run)
 {
 	*a = sl_act_run(sl_rng_vary(&t->rng, run->user_ns, run->jitter), SL_WC_INT);
 }
@@ -215,8 +218,8 @@ static void thread_finish(struct sl_sim *sim, struct chat_thread *th, struct sl_
 }
 
 /* CS: compose, then send (the send's kernel work, then the write). */
-static void cs_step(struct sl_sim *sim, struct sl_task *t, struct chat_thread *th,
-		    struct sl_action *next)
+static __attribute__((noinline)) void cs_step(struct sl_sim *sim, struct sl_task *t,
+					       struct chat_thread *th, struct sl_action *next)
 {
 	struct chat_run *run = th->user->run;
 
@@ -245,8 +248,9 @@ static void cs_step(struct sl_sim *sim, struct sl_task *t, struct chat_thread *t
 
 /* SR: receive a message, the receive's kernel work, the handling, then
  * post the connection's semaphore. */
-static void server_recv_step(struct sl_sim *sim, struct sl_task *t, struct chat_thread *th,
-			     struct sl_action *next)
+static __attribute__((noinline)) void server_recv_step(struct sl_sim *sim, struct sl_task *t,
+							struct chat_thread *th,
+							struct sl_action *next)
 {
 	struct chat_run *run = th->user->run;
 
@@ -299,8 +303,9 @@ long chat_drain_limit(long sock_bytes, long drain, long level, long left)
  * receive and handling work are not interleaved.  So that no sender finds
  * the socket full where it would not have, k is also kept to half the room
  * left beyond one message from each other user of the room. */
-static void client_recv_step(struct sl_sim *sim, struct sl_task *t, struct chat_thread *th,
-			     struct sl_action *next)
+static __attribute__((noinline)) void client_recv_step(struct sl_sim *sim, struct sl_task *t,
+							struct chat_thread *th,
+							struct sl_action *next)
 {
 	struct chat_run *run = th->user->run;
 	struct sl_chan *sock = th->user->down;
@@ -339,8 +344,8 @@ static void client_recv_step(struct sl_sim *sim, struct sl_task *t, struct chat_
 }
 
 /* SS: wait for the semaphore, then 19 x { send's kernel work, write }. */
-static void ss_step(struct sl_sim *sim, struct sl_task *t, struct chat_thread *th,
-		    struct sl_action *next)
+static __attribute__((noinline)) void ss_step(struct sl_sim *sim, struct sl_task *t,
+					       struct chat_thread *th, struct sl_action *next)
 {
 	struct chat_run *run = th->user->run;
 
@@ -376,6 +381,10 @@ static void ss_step(struct sl_sim *sim, struct sl_task *t, struct chat_thread *t
 	}
 }
 
+/* Each role's step is out of line, and called last: thread_step needs no
+ * frame, and a step saves only the registers its own path needs (the
+ * frame of all four inlined here, taken at every step, was 0.3-0.7 % of a
+ * chat run). */
 static void thread_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {
 	struct chat_thread *th = t->prog_state;
