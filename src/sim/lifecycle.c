@@ -291,7 +291,8 @@ void sl__wake(struct sl_sim *sim, struct sl_task *t, int waker_cpu, unsigned fla
 	if (t->state != SL_TASK_SLEEPING)
 		return;
 	sl__waitq_remove(t);
-	sl_eventq_cancel(&sim->q, &t->timer);
+	if (sl_event_queued(&t->timer))	/* (not for a wait on a channel) */
+		sl_eventq_cancel(&sim->q, &t->timer);
 	sl__hrtimer_disarm(sim, t);
 	t->state = SL_TASK_RUNNABLE;
 	t->woken_at = sim->now;
