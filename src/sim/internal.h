@@ -324,8 +324,11 @@ static inline bool sl__after_idle_work(struct sl_sim *sim, const struct sl_cpu *
 void sl__ticks_resume(struct sl_sim *sim);
 
 /* sched.c */
+/* The last two contentions a speed was computed for, newest first: a
+ * node's contention flips between a few values (numaq-16's node 0 as
+ * kernel phases start and end), and one entry missed at every flip back. */
 struct sl_speed_memo {
-	double cont, speed;
+	double cont[2], speed[2];
 };
 void sl__schedule(struct sl_sim *sim, int cpu);
 /* t owes kernel costs (a switch's, a call's, the scheduler's, a lock's

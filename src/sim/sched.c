@@ -219,14 +219,25 @@ static __attribute__((noinline)) double smt_speed(struct sl_sim *sim, const stru
  * task_speed, inlined where a completion is timed, is the memo's read
  * (the call and its saved registers were a fifth of task_speed's
  * instructions, 5.8 % of a chat run's). */
+/* The memo's speed for contention `cont`, computed by `fresh` on a miss
+ * (kept as the newest, the older of the two dropped): exact, since a
+ * speed is a function of the contention alone for a given memo slot. */
+static inline double memo_speed(struct sl_speed_memo *m, double cont, double fresh)
+{
+	m->cont[1] = m->cont[0];
+	m->speed[1] = m->speed[0];
+	m->cont[0] = cont;
+	m->speed[0] = fresh;
+	return fresh;
+}
+
 static __attribute__((noinline)) double numa_factor(struct sl_sim *sim, const struct sl_task *t,
 						    int run)
 {
 	if (t->kmem) {
-		struct sl_speed_memo *m = &sim->kspeed[run];
-		m->cont = sim->node_cont[sim->model->kernel_node];
-		m->speed = sl_speed_numa_kernel(sim->model, run, m->cont);
-		return m->speed;
+		double cont = sim->node_cont[sim->model->kernel_node];
+		return memo_speed(&sim->kspeed[run], cont,
+				  sl_speed_numa_kernel(sim->model, run, cont));
 	}
 	if (t->mem_split)
 		return sl_speed_numa_mix(sim->model, t->wclass, run, t->mem_split->part,
@@ -236,9 +247,18 @@ static __attribute__((noinline)) double numa_factor(struct sl_sim *sim, const st
 		return sl_speed_numa(sim->model, t->wclass, run, t->home_node, cont);
 	struct sl_speed_memo *m = &sim->uspeed[((size_t)t->home_node * sim->topo->nnodes +
 						(size_t)run) * SL_WC_COUNT + t->wclass];
-	m->cont = cont;
-	m->speed = sl_speed_numa(sim->model, t->wclass, run, t->home_node, cont);
-	return m->speed;
+	return memo_speed(m, cont, sl_speed_numa(sim->model, t->wclass, run, t->home_node, cont));
+}
+
+/* The memo's speed at contention `cont`, or the factor worked out. */
+static inline double memo_or_factor(struct sl_sim *sim, const struct sl_speed_memo *m,
+				    double cont, const struct sl_task *t, int run)
+{
+	if (m->cont[0] == cont)
+		return m->speed[0];
+	if (m->cont[1] == cont)
+		return m->speed[1];
+	return numa_factor(sim, t, run);
 }
 
 static inline __attribute__((always_inline)) double task_speed(struct sl_sim *sim,
@@ -265,15 +285,14 @@ static inline __attribute__((always_inline)) double task_speed(struct sl_sim *si
 		return speed > 1e-6 ? speed : 1e-6;
 	int run = c->node;
 	if (t->kmem) {
-		const struct sl_speed_memo *m = &sim->kspeed[run];
-		speed *= m->cont == sim->node_cont[sim->model->kernel_node] ? m->speed
-									    : numa_factor(sim, t, run);
+		speed *= memo_or_factor(sim, &sim->kspeed[run],
+					sim->node_cont[sim->model->kernel_node], t, run);
 	} else if (t->mem_split || (t->home_node >= 0 && !sim->uspeed)) {
 		speed *= numa_factor(sim, t, run);
 	} else if (t->home_node >= 0) {
 		const struct sl_speed_memo *m = &sim->uspeed[((size_t)t->home_node * sim->topo->nnodes +
 							      (size_t)run) * SL_WC_COUNT + t->wclass];
-		speed *= m->cont == sim->node_cont[t->home_node] ? m->speed : numa_factor(sim, t, run);
+		speed *= memo_or_factor(sim, m, sim->node_cont[t->home_node], t, run);
 	}
 	return speed > 1e-6 ? speed : 1e-6;
 }
@@ -442,12 +461,12 @@ void sl__sched_init(struct sl_sim *sim)
 	/* contention is >= 1: -1 marks an entry not computed yet */
 	sim->kspeed = sl_xcalloc((unsigned long)nnodes, sizeof(*sim->kspeed));
 	for (int n = 0; n < nnodes; n++)
-		sim->kspeed[n].cont = -1;
+		sim->kspeed[n].cont[0] = sim->kspeed[n].cont[1] = -1;
 	if (nnodes <= USPEED_MEMO_NODES) {
 		size_t k = (size_t)nnodes * (size_t)nnodes * SL_WC_COUNT;
 		sim->uspeed = sl_xcalloc(k, sizeof(*sim->uspeed));
 		for (size_t i = 0; i < k; i++)
-			sim->uspeed[i].cont = -1;
+			sim->uspeed[i].cont[0] = sim->uspeed[i].cont[1] = -1;
 	}
 }
 
