@@ -66,10 +66,12 @@ static inline __attribute__((always_inline)) void sift_up(struct sl_eventq *q, i
  * queue is small (about one event per CPU: 17 on numaq-16), a sift goes
  * down one or two levels, and the call's frame was a fifth of its cost
  * (a rebuild is four calls of ~115 instructions).  The re-timing and
- * cancel paths call the out-of-line copy, sift_down. */
-static inline __attribute__((always_inline)) void sift_down_inl(struct sl_eventq *q, int i)
+ * cancel paths call the out-of-line copy, sift_down.  Slot s goes down
+ * from the hole at i (whatever i holds is overwritten): the pop's last
+ * slot goes straight to where it ends. */
+static inline __attribute__((always_inline)) void sift_hole_down(struct sl_eventq *q, int i,
+								    struct sl_eventq_slot s)
 {
-	struct sl_eventq_slot s = q->heap[i];
 	const struct sl_eventq_slot *h = q->heap;
 	int n = q->n;
 	for (;;) {
@@ -100,6 +102,12 @@ static inline __attribute__((always_inline)) void sift_down_inl(struct sl_eventq
 		i = best;
 	}
 	place(q, i, s);
+}
+
+/* Slot i's own slot sifted down. */
+static inline __attribute__((always_inline)) void sift_down_inl(struct sl_eventq *q, int i)
+{
+	sift_hole_down(q, i, q->heap[i]);
 }
 
 static void sift_down(struct sl_eventq *q, int i)
@@ -205,9 +213,9 @@ struct sl_event *sl_eventq_pop(struct sl_eventq *q)
 	struct sl_event *top = q->heap[0].ev;
 	top->heap_index = -1;
 	struct sl_eventq_slot last = q->heap[--q->n];
-	if (q->n) {
-		place(q, 0, last);
-		sift_down_inl(q, 0);
-	}
+	/* last goes down from the root's hole: placed once, where it ends
+	 * (storing it at the root first was a slot's copy per pop) */
+	if (q->n)
+		sift_hole_down(q, 0, last);
 	return top;
 }
