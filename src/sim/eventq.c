@@ -183,9 +183,14 @@ void sl_eventq_batch_set(struct sl_eventq *q, struct sl_event *e, sl_time time, 
 
 void sl_eventq_batch_end(struct sl_eventq *q)
 {
+	int n = q->n;
+
 	/* every node with children, the deepest first: each sift_down then
-	 * finds heaps below it */
-	for (int i = (q->n - 2) / ARITY; i >= 0 && q->n > 1; i--)
+	 * finds heaps below it.  (n read once: the sifts store heap_index,
+	 * an int, so the loop's test read q->n again at every node.) */
+	if (n < 2)
+		return;
+	for (int i = (n - 2) / ARITY; i >= 0; i--)
 		sift_down_inl(q, i);
 }
 
