@@ -773,7 +773,9 @@ void sl__burst_done(struct sl_sim *sim, struct sl_cpu *c)
 			class_changes(sim, t, before);
 			sl__core_changed(sim, c->core);
 		} else {
-			sl__start_burst(sim, c);
+			/* the next action's burst (two in five completions
+			 * of a chat run) started inline, without a call */
+			start_burst(sim, c, sim->model->kernel_node);
 		}
 	} else {
 		sl__schedule(sim, c->id);
