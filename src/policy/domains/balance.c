@@ -498,12 +498,49 @@ void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_
 	sd_rebalance_due(sim, s, cpu, idle);
 }
 
+/*
+ * An idle CPU's load_balance that find_busiest_group's memo answers
+ * "balanced" (most of an idle machine's balances): out_balanced's
+ * interval doubling, its scan's cost added to *owed instead of charged.
+ * False, nothing done, if the memo does not answer so (sd_load_balance
+ * then does the whole balance).
+ */
+static inline bool sd_idle_balanced_memo(struct sd_sched *s, struct sd_domain *sd,
+					 sl_time *owed)
+{
+	const struct sd_fbg_memo *m = &sd->memo[SD_IDLE];
+
+	if (!sd->span_gen || !m->valid || m->gen != *sd->span_gen || m->group)
+		return false;
+	s->fbg_hits++;
+	*owed += m->looked * s->scan_ns;
+	if (sd->balance_interval < sd->p.max_interval)
+		sd->balance_interval *= 2;
+	return true;
+}
+
+/* Charge what sd_idle_balanced_memo summed: one sl_charge_sched for
+ * several.  Exact: the CPU is idle (not in schedule(), no migration
+ * thread), where the engine's charge only pushes idle_work_until on from
+ * max(itself, now) by ns, and a sum of such pushes at one instant, with
+ * nothing between them, is the push by their sum (0 pushes nothing). */
+static inline void sd_charge_owed(struct sl_sim *sim, int cpu, sl_time *owed)
+{
+	if (*owed) {
+		sl_charge_sched(sim, cpu, *owed);
+		*owed = 0;
+	}
+}
+
 /* The walk, out of line: the test before it is most ticks' whole work,
  * and the balances inlined here gave every tick their frame. */
 static void sd_rebalance_walk(struct sl_sim *sim, struct sd_sched *s, int cpu,
 			      enum sd_idle idle, int64_t j)
 {
 	struct sd_rq *rq = sd_rq(s, cpu);
+	/* only 2.6.12 keeps memos; only an idle CPU's charges add up */
+	bool sum = idle == SD_IDLE && s->v->rules == SD_RULES_2612;
+	sl_time owed = 0;
 
 	/* the due jiffies are folded in as each domain is done with: a
 	 * domain's balance changes only that domain (sd_check_due checks) */
@@ -513,12 +550,20 @@ static void sd_rebalance_walk(struct sl_sim *sim, struct sd_sched *s, int cpu,
 			continue;
 		int64_t interval = sd_interval(s, sd, idle != SD_IDLE);
 		if (j - sd->last_balance >= interval) {
-			if (sd_load_balance(sim, s, cpu, sd, idle))
-				idle = SD_NOT_IDLE;	/* pulled something: no longer idle */
+			if (!sum || !sd_idle_balanced_memo(s, sd, &owed)) {
+				/* a balance that may charge, pull or wake a
+				 * migration thread: what was summed before it
+				 * first, and no summing after it */
+				sd_charge_owed(sim, cpu, &owed);
+				sum = false;
+				if (sd_load_balance(sim, s, cpu, sd, idle))
+					idle = SD_NOT_IDLE;	/* pulled: no longer idle */
+			}
 			sd->last_balance += interval;
 		}
 		sd_due_fold_kept(s, sd, due);
 	}
+	sd_charge_owed(sim, cpu, &owed);
 	rq->due[0] = due[0];
 	rq->due[1] = due[1];
 	rq->due_ok = true;
