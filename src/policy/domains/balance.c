@@ -401,7 +401,7 @@ void sd_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t last
 		sd_for_each_cpu(i, s, &sd->span)
 			rq->cpu_loads[i] = sd_halved(rq->cpu_loads[i], n);
 	}
-	rq->due_ok = false;	/* the next tick works its due jiffies out again */
+	sd_balance_changed(s, cpu);	/* the next tick works them out again */
 }
 
 /* Fold sd's next due jiffies, idle ([0]) and busy ([1]), into due,
@@ -441,14 +441,18 @@ static void sd_due(const struct sd_sched *s, int cpu, int64_t due[2])
 			sd_due_fold(s, sd, due);
 }
 
+/* Below every tick's jiffies: the next tick walks (and works the due
+ * ticks out). */
+#define SD_DUE_UNKNOWN INT64_MIN
+
 void sd_balance_changed(struct sd_sched *s, int cpu)
 {
-	sd_rq(s, cpu)->due_ok = false;
+	s->due_tick[cpu][0] = s->due_tick[cpu][1] = SD_DUE_UNKNOWN;
 }
 
 /*
  * Every domain whose interval has passed balances.  Before the domains are
- * walked, the runqueue's due jiffies (kept after every walk, worked out
+ * walked, the CPU's due ticks (kept after every walk, worked out
  * again after sd_ticks_skipped) say whether any is: on most ticks none
  * is, and the walk would only compare.
  */
@@ -461,13 +465,11 @@ static __attribute__((noinline)) void sd_rebalance_walk(struct sl_sim *sim,
 static inline void sd_rebalance_due(struct sl_sim *sim, struct sd_sched *s, int cpu,
 				    enum sd_idle idle)
 {
-	const struct sd_rq *rq = sd_rq(s, cpu);
-	/* this tick's jiffies, as sd_note_tick stored them just before */
-	int64_t j = rq->last_tick + s->stagger_of[cpu];
-
-	if (rq->due_ok && j < rq->due[idle != SD_IDLE])
+	/* this tick's jiffies, tick_j, as sd_note_tick stored them just
+	 * before into the runqueue's last_tick; the walk adds the stagger */
+	if (s->tick_j < s->due_tick[cpu][idle != SD_IDLE])
 		return;
-	sd_rebalance_walk(sim, s, cpu, idle, j);
+	sd_rebalance_walk(sim, s, cpu, idle, s->tick_j + s->stagger_of[cpu]);
 }
 
 /* 2.6.12's cpu_load moves at this tick: stored and counted
@@ -537,7 +539,6 @@ static inline void sd_charge_owed(struct sl_sim *sim, int cpu, sl_time *owed)
 static void sd_rebalance_walk(struct sl_sim *sim, struct sd_sched *s, int cpu,
 			      enum sd_idle idle, int64_t j)
 {
-	struct sd_rq *rq = sd_rq(s, cpu);
 	/* only 2.6.12 keeps memos; only an idle CPU's charges add up */
 	bool sum = idle == SD_IDLE && s->v->rules == SD_RULES_2612;
 	sl_time owed = 0;
@@ -564,23 +565,24 @@ static void sd_rebalance_walk(struct sl_sim *sim, struct sd_sched *s, int cpu,
 		sd_due_fold_kept(s, sd, due);
 	}
 	sd_charge_owed(sim, cpu, &owed);
-	rq->due[0] = due[0];
-	rq->due[1] = due[1];
-	rq->due_ok = true;
+	/* unstaggered (INT64_MAX, none due, stays above every tick) */
+	s->due_tick[cpu][0] = due[0] - s->stagger_of[cpu];
+	s->due_tick[cpu][1] = due[1] - s->stagger_of[cpu];
 }
 
 int sd_check_due(const struct sd_sched *s, struct sl_err *err)
 {
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		const struct sd_rq *rq = sd_rq(s, cpu);
+		const int64_t *kept = s->due_tick[cpu];
 		int64_t due[2];
-		if (!rq->due_ok)
+		if (kept[0] == SD_DUE_UNKNOWN)
 			continue;
 		sd_due(s, cpu, due);
-		if (due[0] != rq->due[0] || due[1] != rq->due[1])
+		if (due[0] != kept[0] + s->stagger_of[cpu] || due[1] != kept[1] + s->stagger_of[cpu])
 			return sl_fail_internal(err, "domains: CPU %d: balancing due at %lld / %lld, "
 						"its domains say %lld / %lld", cpu,
-						(long long)rq->due[0], (long long)rq->due[1],
+						(long long)(kept[0] + s->stagger_of[cpu]),
+						(long long)(kept[1] + s->stagger_of[cpu]),
 						(long long)due[0], (long long)due[1]);
 	}
 	return 0;

@@ -229,10 +229,6 @@ struct sd_rq {
 	sl_time timestamp_last_tick;
 	int64_t last_tick;		/* jiffies of its last tick */
 	struct sd_domain *sd;		/* base domain, NULL when the CPU has none */
-	/* first staggered jiffy a domain is due, idle [0] / busy [1], when
-	 * due_ok (domains/balance.c, sd_rebalance_tick) */
-	int64_t due[2];
-	bool due_ok;
 	bool active_balance;
 	int push_cpu;
 	struct sl_task *migrate_task;	/* sched_migrate_task request, or NULL */
@@ -292,6 +288,12 @@ struct sd_sched {
 	int thread_pick;
 	uint64_t fbg_hits;		/* answers from a memo (for the tests) */
 	int64_t stagger_of[SL_MAX_CPUS];	/* rebalance_tick's HZ*cpu/NR_CPUS */
+	/* the first tick (unstaggered jiffies, as sd_note_tick stores them)
+	 * at which a domain of the CPU is due, idle [0] / busy [1]:
+	 * domains/balance.c sd_rebalance_tick.  SD_DUE_UNKNOWN: to be worked
+	 * out by the next tick's walk.  Here and not in sd_rq: the test
+	 * every tick makes reads this and tick_j alone. */
+	int64_t due_tick[SL_MAX_CPUS][2];
 	/* scheduler_tick's jiffies and sched_clock() at instant tick_at (-1:
 	 * none yet), worked out at the first CPU's tick of each instant
 	 * (domains/sched.c sd_tick): the same for every CPU ticking then */
