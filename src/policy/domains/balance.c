@@ -415,15 +415,12 @@ static void sd_due_fold(const struct sd_sched *s, struct sd_domain *sd, int64_t 
 	}
 }
 
-/* The same from the kept intervals, brought up to date once for both:
- * rebalance_tick folds every domain of every walk, an idle SMT level's
- * every other jiffy (out of line and per k, this was a sixth of an idle
- * 64-CPU machine's instructions). */
-static inline void sd_due_fold_kept(const struct sd_sched *s, struct sd_domain *sd,
-				    int64_t due[2])
+/* The same from the kept intervals, up to date (the walk refreshed
+ * them): rebalance_tick folds every domain of every walk, an idle SMT
+ * level's every other jiffy (out of line and per k, this was a sixth of
+ * an idle 64-CPU machine's instructions). */
+static inline void sd_due_fold_kept(struct sd_domain *sd, int64_t due[2])
 {
-	if (sd->ivl_ms != sd->balance_interval)
-		sd_interval_refresh(s, sd);
 	int64_t at0 = sd->last_balance + sd->ivl_j[0];
 	int64_t at1 = sd->last_balance + sd->ivl_j[1];
 	due[0] = at0 < due[0] ? at0 : due[0];
@@ -493,7 +490,7 @@ static __attribute__((noinline)) void sd_rebalance_tick_load(struct sl_sim *sim,
  */
 void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_idle idle)
 {
-	if (s->v->rules == SD_RULES_2612 && s->src_load[cpu] != s->tgt_load[cpu]) {
+	if (s->rules_2612 && s->src_load[cpu] != s->tgt_load[cpu]) {
 		sd_rebalance_tick_load(sim, s, cpu, idle);
 		return;
 	}
@@ -540,7 +537,7 @@ static void sd_rebalance_walk(struct sl_sim *sim, struct sd_sched *s, int cpu,
 			      enum sd_idle idle, int64_t j)
 {
 	/* only 2.6.12 keeps memos; only an idle CPU's charges add up */
-	bool sum = idle == SD_IDLE && s->v->rules == SD_RULES_2612;
+	bool sum = idle == SD_IDLE && s->rules_2612;
 	sl_time owed = 0;
 
 	/* the due jiffies are folded in as each domain is done with: a
@@ -549,7 +546,9 @@ static void sd_rebalance_walk(struct sl_sim *sim, struct sd_sched *s, int cpu,
 	sd_for_each_domain(s, cpu, sd) {
 		if (!(sd->p.flags & SD_LOAD_BALANCE))
 			continue;
-		int64_t interval = sd_interval(s, sd, idle != SD_IDLE);
+		if (sd->ivl_ms != sd->balance_interval)
+			sd_interval_refresh(s, sd);
+		int64_t interval = sd->ivl_j[idle != SD_IDLE];
 		if (j - sd->last_balance >= interval) {
 			if (!sum || !sd_idle_balanced_memo(s, sd, &owed)) {
 				/* a balance that may charge, pull or wake a
@@ -561,8 +560,12 @@ static void sd_rebalance_walk(struct sl_sim *sim, struct sd_sched *s, int cpu,
 					idle = SD_NOT_IDLE;	/* pulled: no longer idle */
 			}
 			sd->last_balance += interval;
+			/* the balance may have changed sd's interval, and
+			 * only sd's (sd_check_due checks) */
+			if (sd->ivl_ms != sd->balance_interval)
+				sd_interval_refresh(s, sd);
 		}
-		sd_due_fold_kept(s, sd, due);
+		sd_due_fold_kept(sd, due);
 	}
 	sd_charge_owed(sim, cpu, &owed);
 	/* unstaggered (INT64_MAX, none due, stays above every tick) */

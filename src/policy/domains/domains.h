@@ -238,6 +238,9 @@ struct sd_rq {
 
 struct sd_sched {
 	const struct sd_version *v;
+	/* v->rules == SD_RULES_2612, one load instead of two: every tick
+	 * asks (balance.c sd_rebalance_tick) */
+	bool rules_2612;
 	const struct sl_topo *topo;
 	int ncpus;
 	unsigned hz;
