@@ -481,14 +481,16 @@ static __attribute__((noinline)) void sd_rebalance_tick_load(struct sl_sim *sim,
 }
 
 /*
- * Every call here is a tail call, so that a tick with nothing due and no
- * change of cpu_load (most) needs no frame.  2.6.12's cpu_load moves at
+ * What domains.h's inline sd_rebalance_tick calls when its test finds
+ * work: a tick with nothing due and no change of cpu_load (most) stays
+ * in the tick's frame, the rest are tail calls.  2.6.12's cpu_load moves at
  * every tick until it equals 128 * nr_running (the mean rounds up when
  * rising and down when falling), that is while its min and max with that,
  * the source and target loads sd_load_changed keeps, differ: two loads
  * instead of nr_running, the migration thread's flags and the mean.
  */
-void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_idle idle)
+void sd_rebalance_tick_work(struct sl_sim *sim, struct sd_sched *s, int cpu,
+			    enum sd_idle idle)
 {
 	if (s->rules_2612 && s->src_load[cpu] != s->tgt_load[cpu]) {
 		sd_rebalance_tick_load(sim, s, cpu, idle);

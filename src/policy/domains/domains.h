@@ -464,9 +464,20 @@ int sd_check_memo(struct sl_sim *sim, struct sd_sched *s, struct sl_err *err);
 
 int sd_move_tasks(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int busiest,
 		  unsigned long max_nr_move, struct sd_domain *sd, enum sd_idle idle);
+/* rebalance_tick with work to do: cpu_load moves or a domain is due. */
+void sd_rebalance_tick_work(struct sl_sim *sim, struct sd_sched *s, int cpu,
+			    enum sd_idle idle);
 /* rebalance_tick, after sd_note_tick of the same tick (it reads the
- * jiffies that stored); cpu_load's update first, under 2.6.12. */
-void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, enum sd_idle idle);
+ * jiffies that stored); cpu_load's update first, under 2.6.12.  The test
+ * for nothing to do (an idle CPU's every other tick) inline, in the
+ * tick's own frame: balance.c has the rest and says why it suffices. */
+static inline void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu,
+				     enum sd_idle idle)
+{
+	if ((s->rules_2612 && s->src_load[cpu] != s->tgt_load[cpu]) ||
+	    s->tick_j >= s->due_tick[cpu][idle != SD_IDLE])
+		sd_rebalance_tick_work(sim, s, cpu, idle);
+}
 /* A domain's last_balance or balance_interval was set from outside
  * rebalance_tick: its due jiffies are recomputed at the next tick. */
 void sd_balance_changed(struct sd_sched *s, int cpu);
