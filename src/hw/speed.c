@@ -34,6 +34,8 @@
 
 #include <math.h>
 
+#include "base/minmax.h"
+
 static const char *const wclass_names[SL_WC_COUNT] = {
 	[SL_WC_INT] = "int",
 	[SL_WC_FP] = "fp",
@@ -161,20 +163,6 @@ sl_time sl_cache_refill(const struct sl_speed_model *m, enum sl_migr_level level
 	return (sl_time)((1.0 - warmth) * share * (double)m->refill_ns[level] + 0.5);
 }
 
-/* fmax and fmin without the library calls (five at every switch back
- * to a core with an LLC beyond its L2: 0.6 % of a chat run on
- * xeon-1600ht): of two numbers glibc's are maxsd and minsd, a > b ? a : b
- * and a < b ? a : b, the same values; warmths are never NaN. */
-static inline double max_d(double a, double b)
-{
-	return a > b ? a : b;
-}
-
-static inline double min_d(double a, double b)
-{
-	return a < b ? a : b;
-}
-
 sl_time sl_cache_refill_in_place(const struct sl_speed_model *m, double l2_warmth,
 				 double llc_warmth, unsigned footprint_kb, bool random_access)
 {
@@ -184,9 +172,9 @@ sl_time sl_cache_refill_in_place(const struct sl_speed_model *m, double l2_warmt
 		return 0;
 	double in_l2 = sl_cache_lost_kb(footprint_kb, m->l2_kb, random_access);
 	double beyond_l2 = sl_cache_lost_kb(footprint_kb, m->llc_kb, random_access) - in_l2;
-	double lost_l2 = 1.0 - min_d(max_d(l2_warmth, 0.0), 1.0);
-	double lost_llc_all = 1.0 - min_d(max_d(llc_warmth, 0.0), 1.0);
-	double lost_llc = min_d(lost_l2, lost_llc_all);
+	double lost_l2 = 1.0 - sl_min_d(sl_max_d(l2_warmth, 0.0), 1.0);
+	double lost_llc_all = 1.0 - sl_min_d(sl_max_d(llc_warmth, 0.0), 1.0);
+	double lost_llc = sl_min_d(lost_l2, lost_llc_all);
 	/* The L2's part at the core level's rate, what of it the LLC lost
 	 * at memory's (per KB: refill_ns / refill_ref_kb; the factor is 1
 	 * where both refer to the L2), then the part only the LLC held. */

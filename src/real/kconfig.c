@@ -25,29 +25,28 @@
  * not one, and is not read further. */
 #define KCONFIG_MAX_BYTES (4u << 20)
 #define KCONFIG_LINE 512
+/* /proc/cmdline is at most COMMAND_LINE_SIZE (2,048 on x86) */
+#define KCONFIG_SMALL_BYTES (64u << 10)
 
+static const char *const preempt_names[] = {
+	[SL_HOST_PREEMPT_UNKNOWN] = "unknown", [SL_HOST_PREEMPT_NONE] = "none",
+	[SL_HOST_PREEMPT_VOLUNTARY] = "voluntary", [SL_HOST_PREEMPT_FULL] = "full",
+	[SL_HOST_PREEMPT_LAZY] = "lazy",
+};
+
+/* The mode named by the n bytes at s (a boot parameter's or debugfs's
+ * word), or unknown. */
 static enum sl_host_preempt model_named(const char *s, size_t n)
 {
-	static const struct { const char *name; enum sl_host_preempt m; } names[] = {
-		{ "none", SL_HOST_PREEMPT_NONE }, { "voluntary", SL_HOST_PREEMPT_VOLUNTARY },
-		{ "full", SL_HOST_PREEMPT_FULL }, { "lazy", SL_HOST_PREEMPT_LAZY },
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strlen(names[i].name) == n && !strncmp(s, names[i].name, n))
-			return names[i].m;
+	for (int m = SL_HOST_PREEMPT_NONE; m <= SL_HOST_PREEMPT_LAZY; m++)
+		if (strlen(preempt_names[m]) == n && !strncmp(s, preempt_names[m], n))
+			return (enum sl_host_preempt)m;
 	return SL_HOST_PREEMPT_UNKNOWN;
 }
 
 const char *sl_host_preempt_name(enum sl_host_preempt m)
 {
-	switch (m) {
-	case SL_HOST_PREEMPT_NONE: return "none";
-	case SL_HOST_PREEMPT_VOLUNTARY: return "voluntary";
-	case SL_HOST_PREEMPT_FULL: return "full";
-	case SL_HOST_PREEMPT_LAZY: return "lazy";
-	case SL_HOST_PREEMPT_UNKNOWN: break;
-	}
-	return "unknown";
+	return preempt_names[m];
 }
 
 /* The option a .config line sets to y, or NULL; *value its value text. */
@@ -138,8 +137,7 @@ void sl_kconfig_parse_debugfs_preempt(struct sl_kconfig *k, const char *text)
 		k->runtime_model = model_named(open + 1, (size_t)(close - open - 1));
 }
 
-/* Feed each line of a .config's text to the parser. */
-static void parse_config_text(struct sl_kconfig *k, char *text)
+void sl_kconfig_parse_config(struct sl_kconfig *k, char *text)
 {
 	for (char *line = text; line && *line;) {
 		char *nl = strchr(line, '\n');
@@ -150,9 +148,10 @@ static void parse_config_text(struct sl_kconfig *k, char *text)
 	}
 }
 
-/* /proc/config.gz, whose lines zlib gives back one at a time, up to
- * KCONFIG_MAX_BYTES of text. */
-static bool read_config_gz(struct sl_kconfig *k, const char *path)
+/* A .config, gzip'd (/proc/config.gz) or plain (/boot: zlib reads a file
+ * that is not gzip'd as it is), a line at a time, up to KCONFIG_MAX_BYTES
+ * of text; whether one was read. */
+static bool read_config(struct sl_kconfig *k, const char *path)
 {
 	gzFile f = gzopen(path, "rb");
 	char line[KCONFIG_LINE];
@@ -165,88 +164,77 @@ static bool read_config_gz(struct sl_kconfig *k, const char *path)
 		sl_kconfig_parse_config_line(k, line);
 	}
 	gzclose(f);
+	if (k->config_read)
+		snprintf(k->config_path, sizeof(k->config_path), "%s", path);
 	return k->config_read;
 }
 
-static bool read_config_plain(struct sl_kconfig *k, const char *path)
+/* A /proc or debugfs file's text to `parse`, if it can be read. */
+static void read_small(struct sl_kconfig *k, const char *path,
+		       void (*parse)(struct sl_kconfig *, const char *))
 {
 	struct sl_file_text t;
 
-	if (sl_read_file(path, KCONFIG_MAX_BYTES, &t) != SL_READ_OK)
-		return false;
-	parse_config_text(k, t.text);
+	if (sl_read_file(path, KCONFIG_SMALL_BYTES, &t) != SL_READ_OK)
+		return;
+	parse(k, t.text);
 	free(t.text);
-	return k->config_read;
-}
-
-/* A small file's first size - 1 bytes (a /proc or debugfs one). */
-static bool read_small(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return false;
-	size_t n = fread(buf, 1, size - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	return n > 0;
 }
 
 void sl_kconfig_read_host(struct sl_kconfig *k)
 {
-	char buf[4096], path[sizeof(k->config_path)];
+	char path[sizeof(k->config_path)];
 	struct utsname u;
 
 	*k = (struct sl_kconfig){ .nohz = SL_KC_UNKNOWN };
-	if (read_config_gz(k, "/proc/config.gz"))
-		snprintf(k->config_path, sizeof(k->config_path), "/proc/config.gz");
-	else if (uname(&u) == 0 &&
-		 snprintf(path, sizeof(path), "/boot/config-%s", u.release) < (int)sizeof(path) &&
-		 read_config_plain(k, path))
-		snprintf(k->config_path, sizeof(k->config_path), "%s", path);
-	if (read_small("/proc/cmdline", buf, sizeof(buf)))
-		sl_kconfig_parse_cmdline(k, buf);
-	if (read_small("/sys/kernel/debug/sched/preempt", buf, sizeof(buf)))
-		sl_kconfig_parse_debugfs_preempt(k, buf);
+	if (!read_config(k, "/proc/config.gz") && uname(&u) == 0 &&
+	    snprintf(path, sizeof(path), "/boot/config-%s", u.release) < (int)sizeof(path))
+		read_config(k, path);
+	read_small(k, "/proc/cmdline", sl_kconfig_parse_cmdline);
+	read_small(k, "/sys/kernel/debug/sched/preempt", sl_kconfig_parse_debugfs_preempt);
 }
 
-enum sl_host_preempt sl_kconfig_model(const struct sl_kconfig *k, const char **source)
+enum sl_host_preempt sl_kconfig_model(const struct sl_kconfig *k, enum sl_kconfig_source *source)
 {
-	const char *dummy;
+	enum sl_kconfig_source dummy;
 
 	if (!source)
 		source = &dummy;
-	if (k->runtime_model != SL_HOST_PREEMPT_UNKNOWN) {
-		*source = "/sys/kernel/debug/sched/preempt";
+	*source = SL_KC_FROM_DEBUGFS;
+	if (k->runtime_model != SL_HOST_PREEMPT_UNKNOWN)
 		return k->runtime_model;
-	}
 	/* preempt= means something only to a PREEMPT_DYNAMIC kernel; without
 	 * a .config to say so, a kernel that took it is one */
-	if (k->boot_model != SL_HOST_PREEMPT_UNKNOWN && (k->dynamic || !k->config_read)) {
-		*source = "preempt= at boot";
+	*source = SL_KC_FROM_BOOT;
+	if (k->boot_model != SL_HOST_PREEMPT_UNKNOWN && (k->dynamic || !k->config_read))
 		return k->boot_model;
-	}
-	if (k->config_read && k->config_model != SL_HOST_PREEMPT_UNKNOWN) {
-		static const char *const dynamic_default[] = {
-			[SL_HOST_PREEMPT_NONE] = "CONFIG_PREEMPT_NONE, which PREEMPT_DYNAMIC boots "
-						 "with: no preempt= at boot",
-			[SL_HOST_PREEMPT_VOLUNTARY] = "CONFIG_PREEMPT_VOLUNTARY, which PREEMPT_DYNAMIC "
-						      "boots with: no preempt= at boot",
-			[SL_HOST_PREEMPT_FULL] = "CONFIG_PREEMPT, which PREEMPT_DYNAMIC boots with: "
-						 "no preempt= at boot",
-			[SL_HOST_PREEMPT_LAZY] = "CONFIG_PREEMPT_LAZY, which PREEMPT_DYNAMIC boots "
-						 "with: no preempt= at boot",
-		}, *const built[] = {
-			[SL_HOST_PREEMPT_NONE] = "CONFIG_PREEMPT_NONE",
-			[SL_HOST_PREEMPT_VOLUNTARY] = "CONFIG_PREEMPT_VOLUNTARY",
-			[SL_HOST_PREEMPT_FULL] = "CONFIG_PREEMPT or PREEMPT_RT",
-			[SL_HOST_PREEMPT_LAZY] = "CONFIG_PREEMPT_LAZY",
-		};
-		*source = (k->dynamic ? dynamic_default : built)[k->config_model];
+	*source = SL_KC_FROM_CONFIG;
+	if (k->config_read && k->config_model != SL_HOST_PREEMPT_UNKNOWN)
 		return k->config_model;
-	}
-	*source = "nothing read";
+	*source = SL_KC_FROM_NOTHING;
 	return SL_HOST_PREEMPT_UNKNOWN;
+}
+
+/* Where the model was read, in words. */
+static void source_text(const struct sl_kconfig *k, enum sl_kconfig_source source, char *buf,
+			size_t size)
+{
+	static const char *const option[] = {
+		[SL_HOST_PREEMPT_NONE] = "CONFIG_PREEMPT_NONE",
+		[SL_HOST_PREEMPT_VOLUNTARY] = "CONFIG_PREEMPT_VOLUNTARY",
+		[SL_HOST_PREEMPT_FULL] = "CONFIG_PREEMPT or PREEMPT_RT",
+		[SL_HOST_PREEMPT_LAZY] = "CONFIG_PREEMPT_LAZY",
+	};
+
+	if (source == SL_KC_FROM_DEBUGFS)
+		snprintf(buf, size, "/sys/kernel/debug/sched/preempt");
+	else if (source == SL_KC_FROM_BOOT)
+		snprintf(buf, size, "preempt= at boot");
+	else if (source == SL_KC_FROM_CONFIG)
+		snprintf(buf, size, "%s%s", option[k->config_model], k->dynamic
+			 ? ", which PREEMPT_DYNAMIC boots with: no preempt= at boot" : "");
+	else
+		snprintf(buf, size, "nothing read");
 }
 
 /* Append ",TEXT" (or TEXT to an empty buffer). */
@@ -261,8 +249,8 @@ static void add_knob(char *buf, size_t size, const char *text)
 void sl_kconfig_cfs_knobs(const struct sl_kconfig *k, char *knobs, size_t knobs_size,
 			  char *said, size_t said_size)
 {
-	char kb[128] = "", text[512], hz[32];
-	const char *source;
+	char kb[128] = "", text[512], hz[32], from[128];
+	enum sl_kconfig_source source;
 	enum sl_host_preempt m = sl_kconfig_model(k, &source);
 
 	if (m != SL_HOST_PREEMPT_UNKNOWN)
@@ -291,12 +279,18 @@ void sl_kconfig_cfs_knobs(const struct sl_kconfig *k, char *knobs, size_t knobs_
 			 "/boot/config-RELEASE or preempt=): cfs's defaults");
 		return;
 	}
+	source_text(k, source, from, sizeof(from));
 	snprintf(text, sizeof(text), "host kernel: preemption %s (%s)%s", sl_host_preempt_name(m),
-		 source, m == SL_HOST_PREEMPT_VOLUNTARY || m == SL_HOST_PREEMPT_LAZY
+		 from, m == SL_HOST_PREEMPT_VOLUNTARY || m == SL_HOST_PREEMPT_LAZY
 		 ? "; simulated as none, the model's nearest" : "");
-	if (k->config_read)
+	if (k->config_read) {
+		if (hz_ok)
+			snprintf(hz, sizeof(hz), "%d", k->hz);
+		else
+			snprintf(hz, sizeof(hz), "not in cfs's range");
 		snprintf(text + strlen(text), sizeof(text) - strlen(text), ", HZ %s, NO_HZ %s (%s)",
-			 hz_ok ? hz + 3 : "not in cfs's range", nohz == SL_KC_YES ? "idle"
-			 : nohz == SL_KC_NO ? "off" : "unknown", k->config_path);
+			 hz, nohz == SL_KC_YES ? "idle" : nohz == SL_KC_NO ? "off" : "unknown",
+			 k->config_path);
+	}
 	snprintf(said, said_size, "%s", text);
 }

@@ -62,6 +62,9 @@ struct sl_kconfig {
  * is not set"; anything else is ignored.  Sets config_read. */
 void sl_kconfig_parse_config_line(struct sl_kconfig *k, const char *line);
 
+/* A whole .config's text, line by line (it is cut into lines in place). */
+void sl_kconfig_parse_config(struct sl_kconfig *k, char *text);
+
 /* The text of /proc/cmdline: preempt= and nohz=off, up to a "--". */
 void sl_kconfig_parse_cmdline(struct sl_kconfig *k, const char *cmdline);
 
@@ -72,9 +75,17 @@ void sl_kconfig_parse_debugfs_preempt(struct sl_kconfig *k, const char *text);
  * unknown; nothing here fails). */
 void sl_kconfig_read_host(struct sl_kconfig *k);
 
-/* The preemption model the kernel runs with, and where that was read ("the
- * build's default, CONFIG_PREEMPT_NONE"); SL_HOST_PREEMPT_UNKNOWN if nothing says. */
-enum sl_host_preempt sl_kconfig_model(const struct sl_kconfig *k, const char **source);
+/* Where the preemption model was read (the order of authority above). */
+enum sl_kconfig_source {
+	SL_KC_FROM_NOTHING,
+	SL_KC_FROM_DEBUGFS,
+	SL_KC_FROM_BOOT,
+	SL_KC_FROM_CONFIG,
+};
+
+/* The preemption model the kernel runs with, and where that was read
+ * (source may be NULL); SL_HOST_PREEMPT_UNKNOWN if nothing says. */
+enum sl_host_preempt sl_kconfig_model(const struct sl_kconfig *k, enum sl_kconfig_source *source);
 
 /* "none", "voluntary", "full", "lazy" or "unknown". */
 const char *sl_host_preempt_name(enum sl_host_preempt m);

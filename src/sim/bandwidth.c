@@ -55,13 +55,6 @@ void sl__bandwidth_free(struct sl_sim *sim)
 	free(sim->retime_from);
 }
 
-/* Whether the machine's nodes have a bandwidth limit: only then does a
- * node's contention change (add_demand) and the draw masks matter. */
-static inline bool bandwidth_limited(const struct sl_sim *sim)
-{
-	return sim->model->node_bw > 0;
-}
-
 /* The node running task t draws on (sl__mem_node's, without its
  * intensity): the kernel's in a kernel phase, else its home (-1 until its
  * image touches memory).  kernel_node is sim->model->kernel_node, passed
@@ -109,7 +102,7 @@ void sl__draw_update(struct sl_sim *sim, const struct sl_task *t)
 	/* without a bandwidth limit no contention changes and nothing walks
 	 * the masks (retime_later, restart_node): 3 % of a chat run on a
 	 * 2-CPU HT machine */
-	if (bandwidth_limited(sim))
+	if (sl__bandwidth_limited(sim))
 		draw_update(sim, t);
 }
 
@@ -374,7 +367,7 @@ void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign)
 	/* without a limit no mask is kept and no contention changes: the
 	 * two calls that would say so were 1 % of a chat run on
 	 * xeon-1600ht (a switch makes two of these) */
-	if (!bandwidth_limited(sim))
+	if (!sl__bandwidth_limited(sim))
 		return;
 	draw_update(sim, t);
 	change_draw(sim, t, node, sign, mi);
@@ -399,7 +392,7 @@ void sl__kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel
 		return;
 	int to = t->mem_node = sl__mem_node(sim, t, &mi_to);
 	t->mem_mi = mi_to;
-	if (!bandwidth_limited(sim))
+	if (!sl__bandwidth_limited(sim))
 		return;
 	draw_update(sim, t);
 	change_draw(sim, t, from, -1, mi_from);

@@ -157,7 +157,7 @@ int sl__check(struct sl_sim *sim, struct sl_err *err)
 	}
 	if (check_hrtimers(sim, hrtimers_armed, err))
 		return -1;
-	if (sim->model->node_bw > 0) {
+	if (sl__bandwidth_limited(sim)) {
 		for (int n = 0; n < sim->topo->nnodes; n++) {
 			int64_t d = 0;
 			for (int i = 0; i < sim->ncpus; i++) {

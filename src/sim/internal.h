@@ -361,6 +361,12 @@ void sl__core_changed(struct sl_sim *sim, int core);
  * tasks drawing on a node when its contention changes. */
 void sl__bandwidth_init(struct sl_sim *sim);
 void sl__bandwidth_free(struct sl_sim *sim);
+/* Whether the machine's nodes have a bandwidth limit: only then does a
+ * node's contention change and the draw masks matter. */
+static inline bool sl__bandwidth_limited(const struct sl_sim *sim)
+{
+	return sim->model->node_bw > 0;
+}
 /* Running task t starts (sign +1) or stops (-1) drawing on its node. */
 void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign);
 /* Running task t enters (kernel) or leaves a kernel phase.  Out of line:

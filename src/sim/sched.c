@@ -31,6 +31,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "base/minmax.h"
 #include "sim/internal.h"
 
 static enum sl_migr_level migr_level(const struct sl_topo *topo, int from, int to)
@@ -44,16 +45,11 @@ static enum sl_migr_level migr_level(const struct sl_topo *topo, int from, int t
 	return SL_MIGR_NODE;
 }
 
-/* fmin and llround without the library calls (they are on the path of
- * every re-timing): the same values for the finite, non-negative numbers
- * they see here.  fmin of two numbers is glibc's minsd, a < b ? a : b;
- * a double minus its integer part is exact, so rounding half away from
- * zero needs no addition of 0.5 (which rounds 0.49999999999999994 up). */
-static inline double min_d(double a, double b)
-{
-	return a < b ? a : b;
-}
-
+/* llround without the library call (it is on the path of every
+ * re-timing; fmin is sl_min_d, base/minmax.h): the same values for the
+ * finite, non-negative numbers it sees here.  A double minus its integer
+ * part is exact, so rounding half away from zero needs no addition of 0.5
+ * (which rounds 0.49999999999999994 up). */
 static inline sl_time round_ns(double x)
 {
 	sl_time i = (sl_time)x;
@@ -76,7 +72,7 @@ static inline double random_miss_floor(unsigned fp_kb, unsigned cache_kb)
  * and as much refill as the work touches (see sl__settle). */
 static inline double outstanding(const struct sl_task *t)
 {
-	return t->debt_sys + t->work_left + min_d(t->debt_user, t->work_left);
+	return t->debt_sys + t->work_left + sl_min_d(t->debt_user, t->work_left);
 }
 
 /* Whether t's next progress is kernel work against the kernel's own
@@ -129,7 +125,7 @@ void sl__settle_work(struct sl_sim *sim, struct sl_cpu *c, sl_time wall)
 	/* Split the wall time over the three kinds of outstanding work. */
 	double progress = (double)wall * t->speed;
 	double sys_work = 0, user_work = 0;
-	double d = min_d(progress, t->debt_sys);
+	double d = sl_min_d(progress, t->debt_sys);
 	t->debt_sys -= d;
 	sys_work += d;
 	progress -= d;
@@ -147,11 +143,11 @@ void sl__settle_work(struct sl_sim *sim, struct sl_cpu *c, sl_time wall)
 	 * work is the work, and the debt is left +0, as x - x leaves it). */
 	double work;
 	if (t->debt_user == 0 && t->work_left > 0) {
-		work = min_d(t->work_left, progress);
+		work = sl_min_d(t->work_left, progress);
 		t->debt_user = 0;
 	} else {
-		double refill = min_d(progress / 2, min_d(t->debt_user, t->work_left));
-		work = refill + min_d(t->work_left - refill, progress - 2 * refill);
+		double refill = sl_min_d(progress / 2, sl_min_d(t->debt_user, t->work_left));
+		work = refill + sl_min_d(t->work_left - refill, progress - 2 * refill);
 		t->debt_user -= refill;
 		user_work += refill;
 	}
@@ -359,10 +355,10 @@ void sl__charge_running(struct sl_task *t, double work_ns, sl_time spin_ns)
 	if (!t->absorb_costs)
 		return;
 	double cost = work_ns + (double)spin_ns * (t->speed > 0 ? t->speed : 1.0);
-	double from_work = min_d(cost, t->work_left);
+	double from_work = sl_min_d(cost, t->work_left);
 	t->work_left -= from_work;
 	if (t->work_left <= 0)
-		t->debt_sys -= min_d(cost - from_work, owed);
+		t->debt_sys -= sl_min_d(cost - from_work, owed);
 }
 
 void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c)
@@ -457,7 +453,7 @@ void sl__sched_init(struct sl_sim *sim)
 	int nnodes = sim->topo->nnodes;
 
 	sl__bandwidth_init(sim);
-	sim->numa_flat = nnodes == 1 && sim->model->node_bw <= 0;
+	sim->numa_flat = nnodes == 1 && !sl__bandwidth_limited(sim);
 	/* contention is >= 1: -1 marks an entry not computed yet */
 	sim->kspeed = sl_xcalloc((unsigned long)nnodes, sizeof(*sim->kspeed));
 	for (int n = 0; n < nnodes; n++)
@@ -561,11 +557,11 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	 * evicted, or what it still had not refilled if that is more. */
 	double miss = next->last_cpu >= 0 && level == SL_MIGR_NONE ? 1.0 - warmth : 1.0;
 	if (full > 0 && next->debt_user / full > miss)
-		miss = min_d(1.0, next->debt_user / full);
+		miss = sl_min_d(1.0, next->debt_user / full);
 	c->curr_miss = miss;
 	/* Of those, the LLC beyond the L2 lacks what the package evicted
 	 * (all of them after a move to another package). */
-	c->curr_llc_miss = llc_warmth >= 0 ? min_d(miss, 1.0 - llc_warmth) : miss;
+	c->curr_llc_miss = llc_warmth >= 0 ? sl_min_d(miss, 1.0 - llc_warmth) : miss;
 	if (next->last_cpu >= 0 && level == SL_MIGR_CORE && topo->llc_kb > topo->l2_kb)
 		c->curr_llc_miss = 1.0 - sl_cache_warmth(sim->llc_evicted_kb[topo->cpu_llc[c->id]] -
 							 next->llc_mark, topo->llc_kb);
@@ -712,7 +708,7 @@ void sl__schedule(struct sl_sim *sim, int cpu)
  * xeon-1600ht, a class change at every other completion. */
 static void class_changes(struct sl_sim *sim, struct sl_task *t, enum sl_wclass before)
 {
-	if (sim->model->node_bw > 0) {
+	if (sl__bandwidth_limited(sim)) {
 		enum sl_wclass now_class = t->wclass;
 		t->wclass = before;
 		sl__mem_demand(sim, t, -1);

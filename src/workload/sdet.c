@@ -576,6 +576,12 @@ static void make_script(struct sdet_script *s, struct sl_rng *r, int k, double j
 		s->factor[i] = exp(jitter * sl_rng_normal(r));
 }
 
+/* SDET's N: as given, else one script per logical CPU. */
+static long sdet_scripts(const struct sl_params *p, int ncpus)
+{
+	return sl_param_given(p, "scripts") ? sl_param_int(p, "scripts") : ncpus;
+}
+
 static void *sdet_start(struct sl_sim *sim, const struct sl_params *p, sl_time *limit_out)
 {
 	struct sdet_run *run = sl_sim_alloc(sim, sizeof(*run));
@@ -591,8 +597,7 @@ static void *sdet_start(struct sl_sim *sim, const struct sl_params *p, sl_time *
 		table_ms += d->count * (line_ms(l) + sdet_pts[PT_SH].ms);
 		live = d->count && sh.live > live ? sh.live : live;
 	}
-	run->scripts = sl_param_given(p, "scripts") ? (int)sl_param_int(p, "scripts")
-						    : sl_topo(sim)->ncpus;
+	run->scripts = (int)sdet_scripts(p, sl_topo(sim)->ncpus);
 	run->ncmds = k;
 	run->scale = sl_param_real(p, "size") * 1e9 / table_ms;
 	run->sys = sl_param_real(p, "sys");
@@ -646,8 +651,7 @@ static void sdet_report(struct sl_sim *sim, void *state, const struct sl_params 
 static void sdet_mem(const struct sl_params *p, const struct sl_topo *topo,
 		     struct sl_mem_need *need)
 {
-	uint64_t scripts = sl_param_given(p, "scripts") ? (uint64_t)sl_param_int(p, "scripts")
-						        : (uint64_t)topo->ncpus;
+	uint64_t scripts = (uint64_t)sdet_scripts(p, topo->ncpus);
 	uint64_t k = 0, pipes = 0, live = 0, per;
 
 	for (int l = 0; l < L_COUNT; l++) {
@@ -674,7 +678,7 @@ static void sdet_mem(const struct sl_params *p, const struct sl_topo *topo,
 static int sdet_check(const struct sl_params *p, const struct sl_machine *m,
 		      const struct sl_policy_ops *policy, struct sl_err *err)
 {
-	long scripts = sl_param_given(p, "scripts") ? sl_param_int(p, "scripts") : m->topo.ncpus;
+	long scripts = sdet_scripts(p, m->topo.ncpus);
 	double size = sl_param_real(p, "size");
 	double least = sl_workload_sum_floor((double)scripts * size, size,
 					     sl_param_real(p, "jitter")) / m->topo.ncpus;

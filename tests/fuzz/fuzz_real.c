@@ -73,13 +73,7 @@ static void kernel_config(const char *text)
 	struct sl_params params;
 	struct sl_err err = { 0 };
 
-	for (char *line = copy; line && *line;) {
-		char *next = strchr(line, '\n');
-		if (next)
-			*next++ = 0;
-		sl_kconfig_parse_config_line(&k, line);
-		line = next;
-	}
+	sl_kconfig_parse_config(&k, copy);
 	free(copy);
 	sl_kconfig_parse_cmdline(&k, text);
 	sl_kconfig_parse_debugfs_preempt(&k, text);

@@ -3,6 +3,7 @@
  * and NO_HZ read from its .config, command line and debugfs, in the
  * kernel's order of authority, and the cfs knobs that say them.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "policy/policy.h"
@@ -12,9 +13,11 @@
 static struct sl_kconfig config_of(const char *const *lines)
 {
 	struct sl_kconfig k = { .nohz = SL_KC_UNKNOWN };
+	char text[2048] = "";
 
 	for (; *lines; lines++)
-		sl_kconfig_parse_config_line(&k, *lines);
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s\n", *lines);
+	sl_kconfig_parse_config(&k, text);
 	return k;
 }
 
@@ -47,14 +50,15 @@ SL_TEST(kconfig_dynamic_kernel_boots_with_its_build_choice)
 {
 	struct sl_kconfig k = config_of(dynamic_none);
 	char knobs[128], said[512];
-	const char *source;
+	enum sl_kconfig_source source;
 
 	CHECK(k.config_read && k.dynamic && k.preemption && k.hz == 250 && k.nohz == SL_KC_YES);
 	CHECK(sl_kconfig_model(&k, &source) == SL_HOST_PREEMPT_NONE);
-	CHECK(strstr(source, "CONFIG_PREEMPT_NONE") != NULL);
+	CHECK(source == SL_KC_FROM_CONFIG);
 	knobs_of(&k, knobs, sizeof(knobs), said, sizeof(said));
 	CHECKF(!strcmp(knobs, "preempt=none,preemption=on,hz=250,nohz=on"), "%s", knobs);
-	CHECKF(strstr(said, "preemption none") && strstr(said, "HZ 250"), "%s", said);
+	CHECKF(strstr(said, "preemption none (CONFIG_PREEMPT_NONE, which PREEMPT_DYNAMIC boots") &&
+	       strstr(said, "HZ 250"), "%s", said);
 }
 
 SL_TEST(kconfig_boot_parameter_counts_only_on_a_dynamic_kernel)
@@ -95,13 +99,13 @@ SL_TEST(kconfig_boot_parameter_counts_only_on_a_dynamic_kernel)
 SL_TEST(kconfig_debugfs_mode_wins)
 {
 	struct sl_kconfig k = config_of(dynamic_none);
-	const char *source;
+	enum sl_kconfig_source source;
 
 	sl_kconfig_parse_cmdline(&k, "preempt=voluntary");
 	/* sched_dynamic_show(): the current mode in parentheses */
 	sl_kconfig_parse_debugfs_preempt(&k, "none voluntary (full) \n");
 	CHECK(sl_kconfig_model(&k, &source) == SL_HOST_PREEMPT_FULL);
-	CHECK(strstr(source, "debug") != NULL);
+	CHECK(source == SL_KC_FROM_DEBUGFS);
 	struct sl_kconfig k2 = { .nohz = SL_KC_UNKNOWN };
 	sl_kconfig_parse_debugfs_preempt(&k2, "none (voluntary full");
 	CHECK(sl_kconfig_model(&k2, NULL) == SL_HOST_PREEMPT_UNKNOWN);

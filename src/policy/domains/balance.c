@@ -208,6 +208,15 @@ static void sd_failed_w26(struct sl_sim *sim, struct sd_sched *s, struct sd_doma
 	sd->balance_interval = sd->p.min_interval;
 }
 
+/* load_balance()'s out_balanced: the interval doubles up to its
+ * maximum.  nr_balance_failed stays: 2.6.11 and 2.6.12.1 leave it alone
+ * here, so failures count until a move succeeds. */
+static inline void sd_out_balanced(struct sd_domain *sd)
+{
+	if (sd->balance_interval < sd->p.max_interval)
+		sd->balance_interval *= 2;
+}
+
 static int sd_load_balance(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 			   struct sd_domain *sd, enum sd_idle idle)
 {
@@ -237,10 +246,7 @@ static int sd_load_balance(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 	return nr_moved;
 
 out_balanced:
-	/* nr_balance_failed stays: 2.6.11 and 2.6.12.1 load_balance() leave
-	 * it alone here, so failures count until a move succeeds */
-	if (sd->balance_interval < sd->p.max_interval)
-		sd->balance_interval *= 2;
+	sd_out_balanced(sd);
 	return 0;
 }
 
@@ -509,14 +515,13 @@ void sd_rebalance_tick_work(struct sl_sim *sim, struct sd_sched *s, int cpu,
 static inline bool sd_idle_balanced_memo(struct sd_sched *s, struct sd_domain *sd,
 					 sl_time *owed)
 {
-	const struct sd_fbg_memo *m = &sd->memo[SD_IDLE];
+	const struct sd_fbg_memo *m = sd_memo_current(s, sd, SD_IDLE);
 
-	if (!sd->span_gen || !m->valid || m->gen != *sd->span_gen || m->group)
+	if (!m || m->group)
 		return false;
 	s->fbg_hits++;
 	*owed += m->looked * s->scan_ns;
-	if (sd->balance_interval < sd->p.max_interval)
-		sd->balance_interval *= 2;
+	sd_out_balanced(sd);
 	return true;
 }
 

@@ -433,6 +433,18 @@ unsigned long sd_high_load(struct sd_sched *s, int this_cpu, int cpu, bool updat
 struct sd_group *sd_find_busiest_group(struct sl_sim *sim, struct sd_sched *s,
 				       struct sd_domain *sd, int this_cpu,
 				       enum sd_idle idle, unsigned long *imbalance);
+/* 2.6.12: sd's memo for `idle` if nothing of its span changed since it
+ * was made, else NULL (w26 keeps none). */
+static inline const struct sd_fbg_memo *sd_memo_current(const struct sd_sched *s,
+							const struct sd_domain *sd,
+							enum sd_idle idle)
+{
+	const struct sd_fbg_memo *m = &sd->memo[idle];
+
+	if (!s->rules_2612 || !sd->span_gen || !m->valid || m->gen != *sd->span_gen)
+		return NULL;
+	return m;
+}
 /* 2.6.12: find_busiest_group's answer from sd's memo for `idle` while
  * nothing of its span changed since (charged as the scan it stands for);
  * false if there is none.  Inline: an idle CPU asks at every tick or two. */
@@ -440,9 +452,9 @@ static inline bool sd_fbg_from_memo(struct sl_sim *sim, struct sd_sched *s,
 				    const struct sd_domain *sd, int this_cpu, enum sd_idle idle,
 				    unsigned long *imbalance, struct sd_group **group)
 {
-	const struct sd_fbg_memo *m = &sd->memo[idle];
+	const struct sd_fbg_memo *m = sd_memo_current(s, sd, idle);
 
-	if (s->v->rules == SD_RULES_W26 || !sd->span_gen || !m->valid || m->gen != *sd->span_gen)
+	if (!m)
 		return false;
 	s->fbg_hits++;
 	sl_charge_sched(sim, this_cpu, m->looked * s->scan_ns);
