@@ -282,19 +282,43 @@ static int cfs_select_idle_sibling(struct cfs *s, struct cfs_entity *p, int prev
 
 /* ---- find_idlest_group / find_idlest_group_cpu ---- */
 
+/* p's CPU as update_sg_wakeup_stats() counts it, without p (idle_cpu_without()
+ * and cpu_load_without() and friends, floored at 0): what sums that took the
+ * CPU with p (a walk's, or the kept ones) are corrected by. */
+static void cfs_wake_without_p(const struct cfs *s, const struct cfs_entity *p,
+			       struct cfs_sg_stats *st)
+{
+	int here_cpu = p->cpu;
+	const struct cfs_rq *rq = &s->rq[here_cpu];
+	long load = cfs_cpu_load(rq), util = cfs_cpu_util(rq);
+	long runnable = cfs_cpu_runnable(rq);
+	long load_w = load - cfs_task_load(p), util_w = cfs_cpu_util_without(rq, p);
+	long runnable_w = runnable - (long)p->avg.runnable_avg;
+
+	st->load += (load_w > 0 ? load_w : 0) - load;
+	st->util += util_w - util;
+	st->runnable += (runnable_w > 0 ? runnable_w : 0) - runnable;
+	st->nr_running--;
+	bool idle_here = sl_cpu_idle(s->sim, here_cpu);
+	st->idle_cpus -= !cfs_nr_all(rq) && idle_here;
+	st->idle_cpus += cfs_nr_all(rq) == 1 &&
+			 (idle_here || sl_curr(s->sim, here_cpu) == p->task);
+}
+
 /* update_sg_wakeup_stats()'s sums, by its walk of the group's whole span
  * (p's affinity chooses only among groups and CPUs, not what a group's
- * statistics count): the group as it would be without p.  Returns the
- * CPUs visited.  The kernel sums h_nr_running here too but nothing on
- * this path reads it, so neither the walk nor the kept sums give it. */
-static long cfs_wake_walk(const struct cfs *s, const struct cfs_group *g,
-			  const struct cfs_entity *p, struct cfs_sg_stats *st)
+ * statistics count), every CPU as it is; the caller takes p out of its
+ * own CPU (cfs_wake_without_p): the sums are integers, so that is the
+ * walk's answer exactly, and the loop over every CPU does not test each
+ * for p's.  The kernel sums h_nr_running here too but nothing on this
+ * path reads it, so neither the walk nor the kept sums give it. */
+static void cfs_wake_walk(const struct cfs *s, const struct cfs_group *g,
+			  struct cfs_sg_stats *st)
 {
 	/* Summed in locals, not through st (which the compiler must assume
 	 * may alias): this loop visits every CPU of a group. */
-	long load_sum = 0, util_sum = 0, runnable_sum = 0, visited = 0;
+	long load_sum = 0, util_sum = 0, runnable_sum = 0;
 	int nr_sum = 0, idle = 0;
-	int here_cpu = p->on_rq ? p->cpu : -1;
 
 	/* the span a word at a time, one step per set bit (it lies within
 	 * first_cpu..end_cpu - 1) */
@@ -302,30 +326,14 @@ static long cfs_wake_walk(const struct cfs *s, const struct cfs_group *g,
 		for (uint64_t w = g->span.w[wi]; w; w &= w - 1) {
 			int c = wi * 64 + __builtin_ctzll(w);
 			const struct cfs_rq *rq = &s->rq[c];
-			bool here = c == here_cpu;
-			long load = cfs_cpu_load(rq), util = cfs_cpu_util(rq);
-			long runnable = cfs_cpu_runnable(rq);
-			if (here) {
-				/* the CPU's averages without p's
-				 * (cpu_load_without() and friends), floored at
-				 * 0; the others' are averages of weights and
-				 * capacities, never negative */
-				load -= cfs_task_load(p);
-				util = cfs_cpu_util_without(rq, p);
-				runnable -= (long)p->avg.runnable_avg;
-				load = load > 0 ? load : 0;
-				runnable = runnable > 0 ? runnable : 0;
-			}
-			load_sum += load;
-			util_sum += util;
-			runnable_sum += runnable;
-			int nr = cfs_nr_all(rq) - here;
+			int nr = cfs_nr_all(rq);
+
+			load_sum += cfs_cpu_load(rq);
+			util_sum += cfs_cpu_util(rq);
+			runnable_sum += cfs_cpu_runnable(rq);
 			nr_sum += nr;
-			/* idle_cpu_without(): idle, or running only p */
-			if (!nr && (sl_cpu_idle(s->sim, c) ||
-				    (here && sl_curr(s->sim, c) == p->task)))
+			if (!nr && sl_cpu_idle(s->sim, c))
 				idle++;
-			visited++;
 		}
 	}
 	st->load = load_sum;
@@ -333,35 +341,47 @@ static long cfs_wake_walk(const struct cfs *s, const struct cfs_group *g,
 	st->runnable = runnable_sum;
 	st->nr_running = nr_sum;
 	st->idle_cpus = idle;
-	return visited;
 }
 
-/* The same sums from the group's kept ones (cfs/gsum.c), when p may run
- * on all of g: O(1) for the host, where the walk was O(CPUs). */
-static long cfs_wake_kept(struct cfs *s, const struct cfs_group *g, const struct cfs_entity *p,
-			  struct cfs_sg_stats *st)
+#ifdef SL_TESTING
+/* update_sg_wakeup_stats() as the kernel writes it, p's CPU taken without
+ * p as the walk reaches it: what test builds check the sums against. */
+static void cfs_wake_walk_ref(const struct cfs *s, const struct cfs_group *g,
+			      const struct cfs_entity *p, struct cfs_sg_stats *st)
 {
 	int here_cpu = p->on_rq ? p->cpu : -1;
 
-	cfs_gsum_read(s, g, st);
-	st->h_nr_running = 0;	/* not read on this path, as the walk's (cfs_wake_walk) */
-	if (here_cpu >= 0 && sl_cpumask_test(&g->span, here_cpu)) {
-		/* p's CPU as the walk counts it: without p */
-		const struct cfs_rq *rq = &s->rq[here_cpu];
+	*st = (struct cfs_sg_stats){ 0 };
+	cfs_for_each_group_cpu(c, g) {
+		const struct cfs_rq *rq = &s->rq[c];
+		bool here = c == here_cpu;
 		long load = cfs_cpu_load(rq), util = cfs_cpu_util(rq);
 		long runnable = cfs_cpu_runnable(rq);
-		long load_w = load - cfs_task_load(p), util_w = cfs_cpu_util_without(rq, p);
-		long runnable_w = runnable - (long)p->avg.runnable_avg;
-		st->load += (load_w > 0 ? load_w : 0) - load;
-		st->util += util_w - util;
-		st->runnable += (runnable_w > 0 ? runnable_w : 0) - runnable;
-		st->nr_running--;
-		bool idle_here = sl_cpu_idle(s->sim, here_cpu);
-		st->idle_cpus -= !cfs_nr_all(rq) && idle_here;
-		st->idle_cpus += cfs_nr_all(rq) == 1 &&
-				 (idle_here || sl_curr(s->sim, here_cpu) == p->task);
+		if (here) {
+			load -= cfs_task_load(p);
+			util = cfs_cpu_util_without(rq, p);
+			runnable -= (long)p->avg.runnable_avg;
+			load = load > 0 ? load : 0;
+			runnable = runnable > 0 ? runnable : 0;
+		}
+		st->load += load;
+		st->util += util;
+		st->runnable += runnable;
+		int nr = cfs_nr_all(rq) - here;
+		st->nr_running += nr;
+		/* idle_cpu_without(): idle, or running only p */
+		if (!nr && (sl_cpu_idle(s->sim, c) || (here && sl_curr(s->sim, c) == p->task)))
+			st->idle_cpus++;
 	}
-	return g->weight;
+}
+#endif
+
+/* The same sums from the group's kept ones (cfs/gsum.c), when p may run
+ * on all of g: O(1) for the host, where the walk was O(CPUs). */
+static void cfs_wake_kept(struct cfs *s, const struct cfs_group *g, struct cfs_sg_stats *st)
+{
+	cfs_gsum_read(s, g, st);
+	st->h_nr_running = 0;	/* not read on this path, as the walk's (cfs_wake_walk) */
 }
 
 /* update_sg_wakeup_stats(): the group as it would be without p.  The
@@ -370,20 +390,22 @@ static void cfs_wake_stats(struct cfs *s, const struct cfs_domain *sd, const str
 			   struct cfs_entity *p, struct cfs_sg_stats *st, long *looked)
 {
 	*st = (struct cfs_sg_stats){ .capacity = g->capacity, .weight = g->weight };
-	if (s->gsum_on) {
-		*looked += cfs_wake_kept(s, g, p, st);
+	if (s->gsum_on)
+		cfs_wake_kept(s, g, st);
+	else
+		cfs_wake_walk(s, g, st);
+	if (p->on_rq && sl_cpumask_test(&g->span, p->cpu))
+		cfs_wake_without_p(s, p, st);
 #ifdef SL_TESTING
-		/* test builds: the kept sums must be the walk's (reported by
-		 * the policy's check after the event) */
-		struct cfs_sg_stats w;
-		cfs_wake_walk(s, g, p, &w);
-		if (w.load != st->load || w.util != st->util || w.runnable != st->runnable ||
-		    w.nr_running != st->nr_running || w.idle_cpus != st->idle_cpus)
-			s->gsum_wrong = g->first_cpu + 1;
+	/* test builds: the sums must be the kernel's walk's, p left out CPU
+	 * by CPU (reported by the policy's check after the event) */
+	struct cfs_sg_stats w;
+	cfs_wake_walk_ref(s, g, p, &w);
+	if (w.load != st->load || w.util != st->util || w.runnable != st->runnable ||
+	    w.nr_running != st->nr_running || w.idle_cpus != st->idle_cpus)
+		s->gsum_wrong = g->first_cpu + 1;
 #endif
-	} else {
-		*looked += cfs_wake_walk(s, g, p, st);
-	}
+	*looked += g->weight;	/* the walk visits every CPU of the span */
 	st->imbalanced = g->imbalance;
 	st->type = cfs_group_classify(sd->imbalance_pct, st);
 	if (st->type == CFS_GROUP_FULLY_BUSY || st->type == CFS_GROUP_OVERLOADED)
