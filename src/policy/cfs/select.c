@@ -320,6 +320,19 @@ static void cfs_wake_walk(const struct cfs *s, const struct cfs_group *g,
 	long load_sum = 0, util_sum = 0, runnable_sum = 0;
 	int nr_sum = 0, idle = 0;
 
+	if (g->weight == 1) {
+		/* a group of one CPU, as every group of a level whose child
+		 * is a single CPU (an SMT level, numaq-16's nodes): no loop,
+		 * for half the groups a placement reads on numaq-16 */
+		const struct cfs_rq *rq = &s->rq[g->first_cpu];
+
+		st->load = cfs_cpu_load(rq);
+		st->util = cfs_cpu_util(rq);
+		st->runnable = cfs_cpu_runnable(rq);
+		st->nr_running = cfs_nr_all(rq);
+		st->idle_cpus = !st->nr_running && sl_cpu_idle(s->sim, g->first_cpu);
+		return;
+	}
 	/* the span a word at a time, one step per set bit (it lies within
 	 * first_cpu..end_cpu - 1) */
 	for (int wi = g->first_cpu >> 6; wi <= (g->end_cpu - 1) >> 6; wi++) {
