@@ -185,6 +185,7 @@ static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
 
 	s->rq_cap = 64;
 	s->rq = sl_xcalloc((unsigned long)s->rq_cap, sizeof(*s->rq));
+	s->dense = sl_xcalloc((unsigned long)s->rq_cap, sizeof(*s->dense));
 	for (int cpu = 0; cpu < SL_MAX_CPUS; cpu++)
 		s->active_mm[cpu] = LINUX24_NO_MM;
 	sl_set_hz(sim, s->hz);
@@ -212,6 +213,7 @@ static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
 static void linux24_destroy(struct sl_sim *sim)
 {
 	free(linux24_state(sim)->rq);
+	free(linux24_state(sim)->dense);
 	free(linux24_state(sim));
 }
 
@@ -219,7 +221,10 @@ static void linux24_destroy(struct sl_sim *sim)
 static void linux24_setscheduler(struct sl_sim *sim, struct sl_task *t,
 				 const struct sl_sched_attr *old)
 {
-	linux24_sync(linux24_state(sim), linux24_of(t));
+	struct linux24 *s = linux24_state(sim);
+
+	linux24_sync(s, linux24_of(t));
+	linux24_touch(s, linux24_of(t));
 	if (old->sched_policy == t->sched_policy && old->rt_priority == t->rt_priority)
 		return;
 	if (sl_task_running(t))
@@ -229,7 +234,10 @@ static void linux24_setscheduler(struct sl_sim *sim, struct sl_task *t,
 /* set_cpus_allowed(): a task running where it may not gets need_resched. */
 static void linux24_set_allowed(struct sl_sim *sim, struct sl_task *t)
 {
-	linux24_sync(linux24_state(sim), linux24_of(t));
+	struct linux24 *s = linux24_state(sim);
+
+	linux24_sync(s, linux24_of(t));
+	linux24_touch(s, linux24_of(t));
 	if (sl_task_running(t) && !sl_cpumask_test(&t->allowed, t->cpu))
 		linux24_resched(sim, t->cpu);
 }
@@ -242,6 +250,7 @@ static void linux24_exec(struct sl_sim *sim, struct sl_task *t)
 	struct linux24_task *p = linux24_of(t);
 
 	linux24_sync(s, p);
+	linux24_touch(s, p);
 	if (!t->kthread && t->cpu >= 0)
 		s->active_mm[t->cpu] = p->mm;
 }
@@ -271,18 +280,37 @@ static void linux24_release(struct sl_sim *sim, struct sl_task *t)
 	pp->counter += linux24_of(t)->counter;
 	if (pp->counter > s->max_counter)
 		pp->counter = s->max_counter;
+	linux24_touch(s, pp);
 }
 
 static int linux24_check(struct sl_sim *sim, struct sl_err *err)
 {
 	struct linux24 *s = linux24_state(sim);
-	int queued = 0, runnable = 0;
+	int queued = 0, runnable = 0, partial = 0;
 
+#ifdef SL_TESTING
+	if (s->dense_wrong)
+		return sl_fail_internal(err, "linux24: the dense scan on cpu %d picked other than "
+					"the walk", s->dense_wrong - 1);
+#endif
 	for (int i = s->rq_head; i < s->rq_len; i++) {
 		const struct linux24_task *p = s->rq[i];
+		struct linux24_slot e = { .base = LINUX24_HIDDEN, .pcpu = -1, .mm = -1 };
+		if (p)
+			e = linux24_slot_of(p);
+		const struct linux24_slot *d = &s->dense[i];
+		if (d->base != e.base || d->pcpu != e.pcpu || d->mm != e.mm ||
+		    d->partial != e.partial)
+			return sl_fail_internal(err, "linux24: runqueue slot %d's dense copy is stale "
+						"(base %d pcpu %d mm %d, not %d %d %d)", i, d->base,
+						d->pcpu, d->mm, e.base, e.pcpu, e.mm);
 		if (!p)
 			continue;
 		queued++;
+		partial += e.partial;
+		if (p->has_cpu >= 0 && (p->has_cpu >= s->ncpus || s->curr[p->has_cpu] != p->task))
+			return sl_fail_internal(err, "linux24: task %d is on cpu %d, which runs "
+						"another", p->task->id, p->has_cpu);
 		if (p->slot != i || !p->queued)
 			return sl_fail_internal(err, "linux24: runqueue slot %d holds task %d "
 						"which thinks it is at %d", i, p->task->id, p->slot);
@@ -304,6 +332,13 @@ static int linux24_check(struct sl_sim *sim, struct sl_err *err)
 	}
 	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t))
 		runnable += t->state == SL_TASK_RUNNABLE;
+	if (partial != s->nr_partial)
+		return sl_fail_internal(err, "linux24: %d queued tasks with a partial mask, "
+					"nr_partial %d", partial, s->nr_partial);
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
+		if (s->active_mm[cpu] == -1)
+			return sl_fail_internal(err, "linux24: cpu %d's active_mm is -1, the dense "
+						"copy's no-mm", cpu);
 	if (queued != s->nr_running || queued != runnable)
 		return sl_fail_internal(err, "linux24: %d queued, nr_running %d, %d runnable",
 					queued, s->nr_running, runnable);

@@ -17,27 +17,25 @@ static sl_time linux24_recalculate(struct sl_sim *sim, struct linux24 *s, int cp
 	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t)) {
 		struct linux24_task *p = linux24_of(t);
 		p->counter = (p->counter >> 1) + linux24_nice_to_ticks(s, t->nice);
+		linux24_touch(s, p);
 		ntasks++;
 	}
 	sl_charge_sched(sim, cpu, ntasks * s->recalc_ns);
 	return ntasks * s->recalc_ns;
 }
 
-/* The goodness scan over the whole runqueue; first of equals wins.  Adds
- * the time it took (the spin on runqueue_lock and the scan) to *spent. */
-static struct linux24_task *linux24_scan(struct sl_sim *sim, struct linux24 *s, int cpu,
-					 int *best_weight, sl_time *spent)
+/* The goodness scan as 2.4 writes it: every task on the list, in list
+ * order, asked can_schedule() and weighed by goodness(); the first of
+ * equals wins.  Needed when a queued task may not run everywhere. */
+static struct linux24_task *linux24_scan_walk(const struct linux24 *s, int cpu, int *best_weight)
 {
 	struct linux24_task *best = NULL;
-	int c = -1000, examined = 0;
+	int c = -1000;
 	int this_mm = s->active_mm[cpu];
 
 	for (int i = s->rq_head; i < s->rq_len; i++) {
 		struct linux24_task *p = s->rq[i];
-		if (!p)
-			continue;
-		examined++;
-		if (!linux24_can_schedule(p, cpu))
+		if (!p || !linux24_can_schedule(p, cpu))
 			continue;
 		int weight = linux24_goodness(s, p, cpu, this_mm);
 		if (weight > c) {
@@ -45,9 +43,70 @@ static struct linux24_task *linux24_scan(struct sl_sim *sim, struct linux24 *s, 
 			best = p;
 		}
 	}
+	*best_weight = c;
+	return best;
+}
+
+/*
+ * The same scan over the dense copy (struct linux24_slot), when every
+ * queued task may run on every CPU: a slot's goodness on cpu is its base
+ * plus the two bonuses, and a task running on another CPU (can_schedule()
+ * false) sits there hidden, below the floor, as do holes.  The one queued
+ * task running on cpu itself (prev, whose slot is hidden too) is weighed
+ * apart and wins over the list's first best if it is better, or as good
+ * and ahead of it in the list: the same pick as the walk.
+ */
+static struct linux24_task *linux24_scan_dense(const struct linux24 *s, int cpu, int *best_weight)
+{
+	const struct linux24_slot *e = s->dense + s->rq_head, *end = s->dense + s->rq_len;
+	const struct linux24_slot *first = NULL;
+	int c = -1000;
+	int this_mm = s->active_mm[cpu], pen = s->proc_change_penalty;
+
+	for (; e < end; e++) {
+		int weight = e->base + (e->pcpu == cpu ? pen : 0) + (e->mm == this_mm);
+		if (weight > c) {
+			c = weight;
+			first = e;
+		}
+	}
+	int best = first ? (int)(first - s->dense) : -1;
+	struct linux24_task *p = first ? s->rq[best] : NULL;
+	struct linux24_task *self = s->curr[cpu] ? linux24_of(s->curr[cpu]) : NULL;
+	if (self && self->queued && self->has_cpu == cpu) {
+		int weight = linux24_goodness(s, self, cpu, this_mm);
+		if (weight > c || (weight == c && self->slot < best)) {
+			c = weight;
+			p = self;
+		}
+	}
+	*best_weight = c;
+	return p;
+}
+
+/* The goodness scan over the whole runqueue; first of equals wins.  Adds
+ * the time it took (the spin on runqueue_lock and the scan: every queued
+ * task examined) to *spent. */
+static struct linux24_task *linux24_scan(struct sl_sim *sim, struct linux24 *s, int cpu,
+					 int *best_weight, sl_time *spent)
+{
+	struct linux24_task *best;
+
+	if (s->nr_partial) {
+		best = linux24_scan_walk(s, cpu, best_weight);
+	} else {
+		best = linux24_scan_dense(s, cpu, best_weight);
+#ifdef SL_TESTING
+		/* test builds: the dense scan must pick as the walk does
+		 * (reported by the policy's check after the event) */
+		int c;
+		if (linux24_scan_walk(s, cpu, &c) != best || c != *best_weight)
+			s->dense_wrong = cpu + 1;
+#endif
+	}
+	int examined = s->nr_running;
 	sl_time hold = (examined ? examined : 1) * s->scan_ns;
 	*spent += sl_charge_locked(sim, cpu, &s->runqueue_lock, hold) + hold;
-	*best_weight = c;
 	return best;
 }
 
@@ -60,6 +119,7 @@ static void linux24_switch_to(struct sl_sim *sim, struct linux24 *s, int cpu,
 		return;
 	next->has_cpu = cpu;
 	next->processor = cpu;
+	linux24_touch(s, next);
 	/* kernel threads borrow the previous mm (lazy TLB) */
 	if (!next->task->kthread)
 		s->active_mm[cpu] = next->task->mm;
@@ -90,6 +150,7 @@ static struct sl_task *linux24_schedule(struct sl_sim *sim, struct linux24 *s, i
 	/* an exhausted RR task gets a new quantum, behind its equals */
 	if (lp && prev->sched_policy == SL_SCHED_RR && lp->counter == 0) {
 		lp->counter = linux24_nice_to_ticks(s, prev->nice);
+		linux24_touch(s, lp);
 		linux24_move_last(s, lp);
 	}
 	if (lp)
@@ -120,8 +181,10 @@ static struct sl_task *linux24_schedule(struct sl_sim *sim, struct linux24 *s, i
 	 * poked in vain stays as long idle for reschedule_idle as it was
 	 * (2.4.27 schedule(): same_process skips the update) */
 	bool yielded = lp && lp->yielded;
-	if (lp)
+	if (lp) {
 		lp->yielded = false;	/* same_process, or __schedule_tail */
+		linux24_touch(s, lp);
+	}
 	if (next == lp)
 		return prev;
 	linux24_switch_to(sim, s, cpu, next);
@@ -134,6 +197,7 @@ static struct sl_task *linux24_schedule(struct sl_sim *sim, struct linux24 *s, i
 	 * 2.4.27 skips only that search for it (SCHED_YIELD) */
 	if (lp && prev->state == SL_TASK_RUNNABLE) {
 		lp->has_cpu = -1;
+		linux24_touch(s, lp);
 		if (!yielded) {
 			int looked = linux24_reschedule_idle(sim, s, lp);
 			linux24_locked(sim, s, cpu, looked * s->scan_ns);
@@ -199,6 +263,7 @@ bool linux24_yield(struct sl_sim *sim, struct sl_task *t)
 	struct linux24_task *p = linux24_of(t);
 	if (t->sched_policy == SL_SCHED_NORMAL)
 		p->yielded = true;
+	linux24_touch(s, p);
 	/* move_last_runqueue under spin_lock_irq(&runqueue_lock) */
 	linux24_move_last(s, p);
 	linux24_locked(sim, s, t->cpu, s->scan_ns);

@@ -12,9 +12,14 @@
  * CPU: the flag stays with p, as p->need_resched does in the kernel. */
 static void linux24_count_tick(struct sl_sim *sim, struct linux24_task *p)
 {
-	if (--p->counter > 0)
+	struct linux24 *s = linux24_state(sim);
+
+	--p->counter;
+	if (p->counter < 0)
+		p->counter = 0;
+	linux24_touch(s, p);
+	if (p->counter > 0)
 		return;
-	p->counter = 0;
 	if (p->task->sched_policy == SL_SCHED_FIFO)
 		return;
 	if (p->has_cpu >= 0)

@@ -157,6 +157,7 @@ void linux24_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *ch
 	struct linux24_task *p = linux24_of(parent);
 	c->counter = (p->counter + 1) / 2;
 	p->counter /= 2;
+	linux24_touch(s, p);
 	if (!p->counter)
 		linux24_resched(sim, parent->cpu);
 	c->processor = p->processor;
