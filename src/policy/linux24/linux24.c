@@ -7,7 +7,8 @@
  * The code, one idea per file:
  *   linux24/linux24.h   the task record, the runqueue and schedule_data,
  *                       NICE_TO_TICKS and goodness()
- *   linux24/runqueue.c  the runqueue_head list
+ *   linux24/runqueue.c  the runqueue_head list, with the copy of it the
+ *                       scan reads and that copy's index
  *   linux24/wake.c      try_to_wake_up, reschedule_idle, do_fork's split,
  *                       and the stretches with runqueue_lock held
  *   linux24/schedule.c  schedule() and its recalculation, sched_yield
@@ -186,6 +187,14 @@ static void *linux24_init(struct sl_sim *sim, const struct sl_params *knobs,
 	s->rq_cap = 64;
 	s->rq = sl_xcalloc((unsigned long)s->rq_cap, sizeof(*s->rq));
 	s->dense = sl_xcalloc((unsigned long)s->rq_cap, sizeof(*s->dense));
+	s->base_count = sl_xcalloc(LINUX24_BASES, sizeof(*s->base_count));
+	s->top_base = -1;
+	s->rq_words = s->rq_cap / 64;
+	s->bits = sl_xcalloc((unsigned long)(LINUX24_BASES + s->ncpus) * (unsigned long)s->rq_words,
+			     sizeof(*s->bits));
+	s->mm_cap = 64;
+	s->mm_head = sl_xcalloc((unsigned long)s->mm_cap, sizeof(*s->mm_head));
+	s->mm_count = sl_xcalloc((unsigned long)s->mm_cap, sizeof(*s->mm_count));
 	for (int cpu = 0; cpu < SL_MAX_CPUS; cpu++)
 		s->active_mm[cpu] = LINUX24_NO_MM;
 	sl_set_hz(sim, s->hz);
@@ -214,6 +223,10 @@ static void linux24_destroy(struct sl_sim *sim)
 {
 	free(linux24_state(sim)->rq);
 	free(linux24_state(sim)->dense);
+	free(linux24_state(sim)->base_count);
+	free(linux24_state(sim)->bits);
+	free(linux24_state(sim)->mm_head);
+	free(linux24_state(sim)->mm_count);
 	free(linux24_state(sim));
 }
 
@@ -332,6 +345,74 @@ static int linux24_check(struct sl_sim *sim, struct sl_err *err)
 	}
 	for (struct sl_task *t = sl_task_first(sim); t; t = sl_task_next(t))
 		runnable += t->state == SL_TASK_RUNNABLE;
+	/* the scan's index, counted again from the copy: the buckets, and
+	 * while it is kept each visible slot's bits and list, and no other
+	 * (none at all while it is not) */
+	int count[LINUX24_BASES] = { 0 }, top = -1, visible = 0, owned = 0;
+	for (int i = s->rq_head; i < s->rq_len; i++) {
+		const struct linux24_slot *e = &s->dense[i];
+		if (e->base < -1)
+			continue;
+		int b = e->base + 1 < LINUX24_BASES ? e->base + 1 : LINUX24_BASES - 1;
+		uint64_t bit = (uint64_t)1 << (i & 63);
+		count[b] += s->indexed;
+		visible++;
+		owned += e->pcpu >= 0;
+		if (!s->indexed)
+			continue;
+		if (!(linux24_base_bits(s, b)[i >> 6] & bit) ||
+		    (e->pcpu >= 0 && !(linux24_cpu_bits(s, e->pcpu)[i >> 6] & bit)))
+			return sl_fail_internal(err, "linux24: slot %d is missing from the scan's "
+						"index", i);
+		if (e->mm >= 0) {
+			const struct linux24_task *q = s->mm_head[e->mm];
+			while (q && q != s->rq[i])
+				q = q->mm_next;
+			if (!q)
+				return sl_fail_internal(err, "linux24: slot %d is missing from mm "
+							"%d's list", i, e->mm);
+		}
+	}
+	for (int b = 0; b < LINUX24_BASES; b++) {
+		if (count[b] != s->base_count[b])
+			return sl_fail_internal(err, "linux24: %d visible slots of base bucket %d, "
+						"counted %d", count[b], b, s->base_count[b]);
+		if (count[b])
+			top = b;
+	}
+	if (top != s->top_base)
+		return sl_fail_internal(err, "linux24: top base bucket %d, kept %d", top, s->top_base);
+	long set = 0, set_cpu = 0;
+	for (int b = 0; b < LINUX24_BASES + s->ncpus; b++)
+		for (int w = 0; w < s->rq_words; w++) {
+			int n = __builtin_popcountll(s->bits[(size_t)b * (size_t)s->rq_words + (size_t)w]);
+			if (b < LINUX24_BASES)
+				set += n;
+			else
+				set_cpu += n;
+		}
+	if (!s->indexed)
+		visible = owned = 0;
+	if (set != visible || set_cpu != owned)
+		return sl_fail_internal(err, "linux24: the scan's index has %ld and %ld bits for %d "
+					"and %d slots", set, set_cpu, visible, owned);
+	int listed = 0;
+	for (int mm = 0; mm < s->mm_cap; mm++) {
+		int n = 0;
+		for (const struct linux24_task *q = s->mm_head[mm]; q && n <= s->nr_running;
+		     q = q->mm_next)
+			n++;
+		if (n != s->mm_count[mm])
+			return sl_fail_internal(err, "linux24: mm %d's list holds %d, counted %d",
+						mm, n, s->mm_count[mm]);
+		listed += n;
+	}
+	int with_mm = 0;
+	for (int i = s->rq_head; i < s->rq_len && s->indexed; i++)
+		with_mm += s->dense[i].base >= -1 && s->dense[i].mm >= 0;
+	if (listed != with_mm)
+		return sl_fail_internal(err, "linux24: %d tasks on the mm lists, %d visible slots "
+					"with an mm", listed, with_mm);
 	if (partial != s->nr_partial)
 		return sl_fail_internal(err, "linux24: %d queued tasks with a partial mask, "
 					"nr_partial %d", partial, s->nr_partial);

@@ -1,15 +1,17 @@
 /*
  * linux24/linux24.h - the state of the Linux 2.4 scheduler model shared by
- * its files: the per-task record goodness() reads, the global runqueue and
- * the per-CPU schedule_data, goodness() itself, and the functions one file
- * calls in another.  What is modelled and why: linux24.c's header and
- * docs/policies/linux24.md.
+ * its files: the per-task record goodness() reads, the global runqueue,
+ * the dense copy of it the scan reads and that copy's index (searched on a
+ * long runqueue), the per-CPU schedule_data, goodness() itself, and the
+ * functions one file calls in another.  What is modelled and why:
+ * linux24.c's header and docs/policies/linux24.md.
  */
 #ifndef SL_POLICY_LINUX24_H
 #define SL_POLICY_LINUX24_H
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "base/err.h"
 #include "base/spec.h"
@@ -43,6 +45,7 @@ struct linux24_task {
 	bool need_resched;	/* p->need_resched set by such a tick after that
 				 * schedule() had cleared it: acted on when the
 				 * task is next switched in */
+	struct linux24_task *mm_next, *mm_prev;	/* the mm's list of visible slots */
 	struct sl_task *task;
 };
 
@@ -66,6 +69,7 @@ struct linux24_slot {
 };
 
 #define LINUX24_HIDDEN (-1000000)
+#define LINUX24_BASES 512
 
 struct linux24 {
 	const struct sl_topo *topo;
@@ -100,6 +104,27 @@ struct linux24 {
 	 */
 	struct linux24_slot *dense;
 	int nr_partial;
+	/*
+	 * An index of the copy's visible slots (not hidden), by which the
+	 * scan finds the first of the best without reading every slot
+	 * (linux24_scan_index): how many have each base (bucket base + 1 of
+	 * LINUX24_BASES, the last one for every base above, real time), the
+	 * highest bucket with any (-1: none); one bitmap of slot positions
+	 * per bucket and one per CPU (the slots whose pcpu it is), rq_words
+	 * words each, in bits; and per mm the queued tasks whose slot earns
+	 * the +1 with it (mm_head[mm], linked by mm_next/mm_prev).  The
+	 * index is kept only while the runqueue is long (indexed).
+	 */
+	int *base_count;
+	int top_base;
+	bool indexed;		/* bits and mm lists kept (runqueue.c) */
+	int index_lead;		/* recent scans by the index less those by the
+				 * copy while indexed, within +-64 */
+	uint64_t *bits;
+	int rq_words;
+	struct linux24_task **mm_head;
+	int *mm_count;		/* length of each mm's list */
+	int mm_cap;
 #ifdef SL_TESTING
 	int dense_wrong;	/* CPU + 1 whose dense scan disagreed with the walk */
 #endif
@@ -187,14 +212,42 @@ static inline struct linux24_slot linux24_slot_of(const struct linux24_task *p)
 	return e;
 }
 
+void linux24_index_slot(struct linux24 *s, struct linux24_task *p, int i,
+			const struct linux24_slot *e, int d, bool lists);
+
+/* Count p's slot e in (d 1) or out (d -1) of nr_partial and the scan's
+ * index. */
+static inline void linux24_count_slot(struct linux24 *s, struct linux24_task *p,
+				      const struct linux24_slot *e, int d)
+{
+	s->nr_partial += d * e->partial;
+	if (s->indexed)
+		linux24_index_slot(s, p, p->slot, e, d, true);
+}
+
+static inline uint64_t *linux24_base_bits(const struct linux24 *s, int bucket)
+{
+	return s->bits + (size_t)bucket * (size_t)s->rq_words;
+}
+
+static inline uint64_t *linux24_cpu_bits(const struct linux24 *s, int cpu)
+{
+	return s->bits + (size_t)(LINUX24_BASES + cpu) * (size_t)s->rq_words;
+}
+
 /* After a change to what goodness() or can_schedule() reads of p. */
-static inline void linux24_touch(struct linux24 *s, const struct linux24_task *p)
+static inline void linux24_touch(struct linux24 *s, struct linux24_task *p)
 {
 	if (!p->queued)
 		return;
-	struct linux24_slot e = linux24_slot_of(p);
-	s->nr_partial += e.partial - s->dense[p->slot].partial;
-	s->dense[p->slot] = e;
+	struct linux24_slot e = linux24_slot_of(p), *old = &s->dense[p->slot];
+	/* a tick on a running task: hidden before and after */
+	if (e.base == old->base && e.pcpu == old->pcpu && e.mm == old->mm &&
+	    e.partial == old->partial)
+		return;
+	linux24_count_slot(s, p, old, -1);
+	linux24_count_slot(s, p, &e, 1);
+	*old = e;
 }
 
 /* can_schedule(): not running on another CPU, and allowed on this one. */

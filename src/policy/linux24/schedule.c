@@ -47,14 +47,28 @@ static struct linux24_task *linux24_scan_walk(const struct linux24 *s, int cpu, 
 	return best;
 }
 
+/* The running task on cpu, if queued (prev): its slot is hidden, so the
+ * dense scans weigh it apart and merge it by list position. */
+static struct linux24_task *linux24_merge_self(const struct linux24 *s, int cpu, int this_mm,
+					       struct linux24_task *p, int *c)
+{
+	struct linux24_task *self = s->curr[cpu] ? linux24_of(s->curr[cpu]) : NULL;
+
+	if (self && self->queued && self->has_cpu == cpu) {
+		int weight = linux24_goodness(s, self, cpu, this_mm);
+		if (weight > *c || (weight == *c && (!p || self->slot < p->slot))) {
+			*c = weight;
+			return self;
+		}
+	}
+	return p;
+}
+
 /*
  * The same scan over the dense copy (struct linux24_slot), when every
  * queued task may run on every CPU: a slot's goodness on cpu is its base
  * plus the two bonuses, and a task running on another CPU (can_schedule()
- * false) sits there hidden, below the floor, as do holes.  The one queued
- * task running on cpu itself (prev, whose slot is hidden too) is weighed
- * apart and wins over the list's first best if it is better, or as good
- * and ahead of it in the list: the same pick as the walk.
+ * false) sits there hidden, below the floor, as do holes.
  */
 static struct linux24_task *linux24_scan_dense(const struct linux24 *s, int cpu, int *best_weight)
 {
@@ -70,16 +84,73 @@ static struct linux24_task *linux24_scan_dense(const struct linux24 *s, int cpu,
 			first = e;
 		}
 	}
-	int best = first ? (int)(first - s->dense) : -1;
-	struct linux24_task *p = first ? s->rq[best] : NULL;
-	struct linux24_task *self = s->curr[cpu] ? linux24_of(s->curr[cpu]) : NULL;
-	if (self && self->queued && self->has_cpu == cpu) {
-		int weight = linux24_goodness(s, self, cpu, this_mm);
-		if (weight > c || (weight == c && self->slot < best)) {
-			c = weight;
-			p = self;
+	struct linux24_task *p = first ? s->rq[first - s->dense] : NULL;
+	p = linux24_merge_self(s, cpu, this_mm, p, &c);
+	*best_weight = c;
+	return p;
+}
+
+/* The highest bucket from top down to low whose bitmap has a slot in
+ * cpu's (mine) or not (!mine); -1 if none. */
+static int linux24_top_bucket(const struct linux24 *s, const uint64_t *cpu_bits, bool mine,
+			      int top, int low, int lo, int hi)
+{
+	uint64_t flip = mine ? 0 : ~(uint64_t)0;
+
+	for (int b = top; b >= low; b--) {
+		const uint64_t *bits = linux24_base_bits(s, b);
+		for (int w = lo; w <= hi; w++)
+			if (bits[w] & (cpu_bits[w] ^ flip))
+				return b;
+	}
+	return -1;
+}
+
+/*
+ * The same pick from the index (struct linux24's base_count, bits and
+ * mm_head), when no visible slot is real time: a slot that earns only
+ * the penalty, or nothing, weighs its base plus the penalty or not, so the
+ * best of each kind is the highest base bucket holding one (cpu's bitmap
+ * and its complement), and the first of the best the lowest bit of those
+ * buckets.  The slots of this_mm, which earn the +1, are few (a process's
+ * threads): they are weighed one by one and merged by list position.  A
+ * slot of this_mm counted in the buckets without its +1 cannot be their
+ * best unless one of this_mm weighs more, so the merge is exact.
+ */
+static struct linux24_task *linux24_scan_index(const struct linux24 *s, int cpu, int *best_weight)
+{
+	int this_mm = s->active_mm[cpu], pen = s->proc_change_penalty;
+	int c = -1000, first = -1;
+
+	if (s->top_base >= 0) {
+		const uint64_t *mine = linux24_cpu_bits(s, cpu);
+		int lo = s->rq_head >> 6, hi = (s->rq_len - 1) >> 6;
+		/* bucket b holds base b - 1 */
+		int bo = linux24_top_bucket(s, mine, false, s->top_base, 0, lo, hi);
+		int low = bo >= 0 && bo - pen > 0 ? bo - pen : 0;
+		int bm = linux24_top_bucket(s, mine, true, s->top_base, low, lo, hi);
+		int wo = bo >= 0 ? bo - 1 : -1000, wm = bm >= 0 ? bm - 1 + pen : -1000;
+		c = wo > wm ? wo : wm;
+		const uint64_t *obits = wo == c ? linux24_base_bits(s, bo) : NULL;
+		const uint64_t *mbits = wm == c ? linux24_base_bits(s, bm) : NULL;
+		for (int w = lo; w <= hi && first < 0; w++) {
+			uint64_t x = (obits ? obits[w] & ~mine[w] : 0) | (mbits ? mbits[w] & mine[w] : 0);
+			if (x)
+				first = (w << 6) + __builtin_ctzll(x);
 		}
 	}
+	if (this_mm >= 0 && this_mm < s->mm_cap) {
+		for (const struct linux24_task *q = s->mm_head[this_mm]; q; q = q->mm_next) {
+			const struct linux24_slot *e = &s->dense[q->slot];
+			int weight = e->base + (e->pcpu == cpu ? pen : 0) + 1;
+			if (weight > c || (weight == c && q->slot < first)) {
+				c = weight;
+				first = q->slot;
+			}
+		}
+	}
+	struct linux24_task *p = first >= 0 ? s->rq[first] : NULL;
+	p = linux24_merge_self(s, cpu, this_mm, p, &c);
 	*best_weight = c;
 	return p;
 }
@@ -95,7 +166,18 @@ static struct linux24_task *linux24_scan(struct sl_sim *sim, struct linux24 *s, 
 	if (s->nr_partial) {
 		best = linux24_scan_walk(s, cpu, best_weight);
 	} else {
-		best = linux24_scan_dense(s, cpu, best_weight);
+		int this_mm = s->active_mm[cpu];
+		/* the index, unless a real-time task is visible or this_mm's
+		 * slots, weighed one by one, are not few */
+		bool by_index = s->indexed && s->top_base < LINUX24_BASES - 1 &&
+				(this_mm < 0 || this_mm >= s->mm_cap ||
+				 4 * s->mm_count[this_mm] < s->rq_len - s->rq_head);
+		if (by_index)
+			best = linux24_scan_index(s, cpu, best_weight);
+		else
+			best = linux24_scan_dense(s, cpu, best_weight);
+		if (s->indexed && (by_index ? s->index_lead < 64 : s->index_lead > -64))
+			s->index_lead += by_index ? 1 : -1;
 #ifdef SL_TESTING
 		/* test builds: the dense scan must pick as the walk does
 		 * (reported by the policy's check after the event) */
