@@ -8,7 +8,8 @@
  * The estimate is an upper bound of the engine's part, not a guess: a
  * task is its pool slot (task + policy area, as sl__task_alloc() lays
  * them out) and its slots in the event heap and a policy's run-queue
- * heap (which double as they grow);
+ * heap (which double as they grow), and what a policy says its own queues
+ * add per task (policy_ops.h: 2.4's scan index, a bitmap per CPU);
  * a CPU is its struct sl_cpu plus an allowance for the policy's per-CPU
  * state (run queues, domain groups: a few KB; sched domains keep an
  * ncpus x ncpus load table).  Each block the workload asks for costs its
@@ -73,6 +74,9 @@ uint64_t sl_sim_mem_estimate(const struct sl_machine *machine,
 	uint64_t task = (((sizeof(struct sl_task) + 15) & ~(size_t)15) +
 			 ((policy->task_size + 15) & ~(size_t)15)) +
 			2 * sizeof(struct sl_eventq_slot) + 2 * sizeof(void *);
+	/* ... and what the policy's own queues add (policy_ops.h) */
+	task = sl_sat_add(task, policy->queue_bytes_per_task);
+	task = sl_sat_add(task, (sl_sat_mul(ncpus, policy->queue_bits_per_task_cpu) + 7) / 8);
 	/* a CPU: its struct, its tick-order and deferred-burst entries,
 	 * its node's and package's sums (at most one each), its three
 	 * events' heap slots (doubled) */

@@ -81,6 +81,12 @@ struct sl_policy_ops {
 	const char *summary;			/* one line for `list policies` */
 	const struct sl_param_def *knobs;	/* NULL-terminated; may be NULL */
 	size_t task_size;			/* bytes of per-task private state */
+	/* What a task may cost beyond task_size in the policy's own run-queue
+	 * structures, for the memory estimate (sim/memest.c): bytes per task,
+	 * and bits per task per CPU (2.4's scan index keeps a bitmap of
+	 * run-queue slots per CPU).  0 for most. */
+	size_t queue_bytes_per_task;
+	size_t queue_bits_per_task_cpu;
 	bool cpu0_only;				/* a uniprocessor kernel: CPU 0 is all it
 						 * knows, so tasks must be allowed there */
 	unsigned sched_policies;		/* (1u << SL_SCHED_*) of the classes it

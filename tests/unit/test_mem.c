@@ -114,3 +114,29 @@ SL_TEST(mem_sweep_refuses_beyond_limit)
 	CHECK(!sl_mem_limit_given());
 	sl_sweep_free(s);
 }
+
+/* A policy's own queues count in the estimate (policy_ops.h): 2.4's scan
+ * index keeps bits per task and per task and CPU, which on a big machine
+ * outweigh the task itself; o1 says it adds nothing. */
+SL_TEST(mem_estimate_counts_policy_queues)
+{
+	const struct sl_policy_ops *o1 = sl_policy_find("o1");
+	const struct sl_policy_ops *l24 = sl_policy_find("linux24");
+	struct sl_policy_ops with = *o1;
+	struct sl_machine mach;
+	struct sl_err err = { 0 };
+	struct sl_mem_need need = { .tasks = 100000 };
+
+	CHECK(!sl_machine_load(&mach, "numa:16 pack:1 core:32 pu:2", &err));
+	CHECK(o1->queue_bytes_per_task == 0 && o1->queue_bits_per_task_cpu == 0);
+	CHECK(l24->queue_bytes_per_task > 0 && l24->queue_bits_per_task_cpu > 0);
+	with.queue_bytes_per_task = l24->queue_bytes_per_task;
+	with.queue_bits_per_task_cpu = l24->queue_bits_per_task_cpu;
+	uint64_t base = sl_sim_mem_estimate(&mach, o1, &need);
+	uint64_t more = sl_sim_mem_estimate(&mach, &with, &need);
+	uint64_t per_task = l24->queue_bytes_per_task + 1024 * l24->queue_bits_per_task_cpu / 8;
+	/* the eighth of slack comes on top */
+	CHECKF(more - base >= need.tasks * per_task && more - base <= need.tasks * per_task * 9 / 8 + 8,
+	       "%llu more, %llu per task", (unsigned long long)(more - base),
+	       (unsigned long long)per_task);
+}

@@ -437,6 +437,14 @@ const struct sl_policy_ops sl_policy_linux24 = {
 	.summary = "Linux 2.4: one global runqueue, goodness() scan, counter recalculation",
 	.knobs = linux24_knobs,
 	.task_size = sizeof(struct linux24_task),
+	/* runqueue.c's arrays hold up to four slots per queued task (an array
+	 * doubles while up to half its slots are holes): rq[] (the engine's
+	 * two pointers cover two), the dense copy, the index's bit per base
+	 * bucket and per CPU; and the mm lists' heads and counts, doubling */
+	.queue_bytes_per_task = 2 * sizeof(void *) +
+				4 * (sizeof(struct linux24_slot) + LINUX24_BASES / 8) +
+				2 * (sizeof(struct linux24_task *) + sizeof(int)),
+	.queue_bits_per_task_cpu = 4,
 	.sched_policies = (1u << SL_SCHED_FIFO) | (1u << SL_SCHED_RR),
 	.init = linux24_init,
 	.destroy = linux24_destroy,

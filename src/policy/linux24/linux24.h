@@ -69,7 +69,12 @@ struct linux24_slot {
 };
 
 #define LINUX24_HIDDEN (-1000000)
-#define LINUX24_BASES 512
+/* Buckets of the scan's index: bases -1..LINUX24_BASES - 3 each their own,
+ * every higher one (real time) the last.  A normal task's goodness is at
+ * most 2.4's counter ceiling at HZ 1024 (2 x NICE_TO_TICKS(-20) - 1 = 161)
+ * + 40 + 1; a higher HZ's tasks above that fall in the last bucket, and the
+ * scan reads the copy instead, as it does for real time. */
+#define LINUX24_BASES 256
 
 struct linux24 {
 	const struct sl_topo *topo;
