@@ -297,6 +297,10 @@ struct sd_sched {
 	 * out by the next tick's walk.  Here and not in sd_rq: the test
 	 * every tick makes reads this and tick_j alone. */
 	int64_t due_tick[SL_MAX_CPUS][2];
+	/* what an idle CPU's walk summed (charges) and folded (due jiffies)
+	 * before it handed over to the general walk (domains/balance.c) */
+	sl_time walk_owed;
+	int64_t walk_due[2];
 	/* scheduler_tick's jiffies and sched_clock() at instant tick_at (-1:
 	 * none yet), worked out at the first CPU's tick of each instant
 	 * (domains/sched.c sd_tick): the same for every CPU ticking then */
