@@ -457,56 +457,38 @@ void sd_balance_changed(struct sd_sched *s, int cpu)
  * Every domain whose interval has passed balances.  Before the domains are
  * walked, the CPU's due ticks (kept after every walk, worked out
  * again after sd_ticks_skipped) say whether any is: on most ticks none
- * is, and the walk would only compare.
+ * is, and the walk would only compare.  2.6.12's cpu_load moves at every
+ * tick until it equals 128 * nr_running (the mean rounds up when rising
+ * and down when falling), that is while its min and max with that, the
+ * source and target loads sd_load_changed keeps, differ: two loads
+ * instead of nr_running, the migration thread's flags and the mean.
+ * domains.h's inline sd_rebalance_tick makes both tests in the tick's
+ * frame (a tick with nothing due and no change of cpu_load, most, needs
+ * no other) and tail-calls the work: sd_rebalance_tick_load, or the walk
+ * of an idle CPU or of a busy one.
  */
-static __attribute__((noinline)) void sd_rebalance_walk(struct sl_sim *sim,
-							 struct sd_sched *s, int cpu,
-							 enum sd_idle idle, int64_t j);
-static __attribute__((noinline)) void sd_idle_walk(struct sl_sim *sim, struct sd_sched *s,
-						    int cpu, int64_t j);
 
-/* The tick once cpu_load is up to date: nothing due (most ticks), or the
- * walk. */
+/* The tick once cpu_load is up to date: nothing due, or the walk. */
 static inline void sd_rebalance_due(struct sl_sim *sim, struct sd_sched *s, int cpu,
 				    enum sd_idle idle)
 {
 	/* this tick's jiffies, tick_j, as sd_note_tick stored them just
-	 * before into the runqueue's last_tick; the walk adds the stagger */
+	 * before into the runqueue's last_tick; the walks add the stagger */
 	if (s->tick_j < s->due_tick[cpu][idle != SD_IDLE])
 		return;
-	if (idle == SD_IDLE && s->rules_2612)
-		sd_idle_walk(sim, s, cpu, s->tick_j + s->stagger_of[cpu]);
+	if (idle == SD_IDLE)
+		sd_rebalance_idle_walk(sim, s, cpu);
 	else
-		sd_rebalance_walk(sim, s, cpu, idle, s->tick_j + s->stagger_of[cpu]);
+		sd_rebalance_busy_walk(sim, s, cpu, idle);
 }
 
 /* 2.6.12's cpu_load moves at this tick: stored and counted
  * (sd_load_changed), then the rest of the tick. */
-static __attribute__((noinline)) void sd_rebalance_tick_load(struct sl_sim *sim,
-							     struct sd_sched *s, int cpu,
-							     enum sd_idle idle)
+__attribute__((noinline)) void sd_rebalance_tick_load(struct sl_sim *sim, struct sd_sched *s,
+						      int cpu, enum sd_idle idle)
 {
 	sd_rq(s, cpu)->cpu_load = sd_cpu_load_next(s, cpu);
 	sd_load_changed(s, cpu);
-	sd_rebalance_due(sim, s, cpu, idle);
-}
-
-/*
- * What domains.h's inline sd_rebalance_tick calls when its test finds
- * work: a tick with nothing due and no change of cpu_load (most) stays
- * in the tick's frame, the rest are tail calls.  2.6.12's cpu_load moves at
- * every tick until it equals 128 * nr_running (the mean rounds up when
- * rising and down when falling), that is while its min and max with that,
- * the source and target loads sd_load_changed keeps, differ: two loads
- * instead of nr_running, the migration thread's flags and the mean.
- */
-void sd_rebalance_tick_work(struct sl_sim *sim, struct sd_sched *s, int cpu,
-			    enum sd_idle idle)
-{
-	if (s->rules_2612 && s->src_load[cpu] != s->tgt_load[cpu]) {
-		sd_rebalance_tick_load(sim, s, cpu, idle);
-		return;
-	}
 	sd_rebalance_due(sim, s, cpu, idle);
 }
 
@@ -589,12 +571,14 @@ static __attribute__((noinline)) void sd_rebalance_walk_from(struct sl_sim *sim,
 	s->due_tick[cpu][1] = due[1] - s->stagger_of[cpu];
 }
 
-static void sd_rebalance_walk(struct sl_sim *sim, struct sd_sched *s, int cpu,
-			      enum sd_idle idle, int64_t j)
+/* A busy CPU's walk (or an idle one's under w26, which keeps no memos). */
+__attribute__((noinline)) void sd_rebalance_busy_walk(struct sl_sim *sim, struct sd_sched *s,
+						      int cpu, enum sd_idle idle)
 {
 	s->walk_owed = 0;
 	s->walk_due[0] = s->walk_due[1] = INT64_MAX;
-	sd_rebalance_walk_from(sim, s, cpu, idle, j, sd_rq(s, cpu)->sd);
+	sd_rebalance_walk_from(sim, s, cpu, idle, s->tick_j + s->stagger_of[cpu],
+			       sd_rq(s, cpu)->sd);
 }
 
 /*
@@ -610,10 +594,17 @@ static void sd_rebalance_walk(struct sl_sim *sim, struct sd_sched *s, int cpu,
  * group), untouched yet, it hands over to the general walk with what it
  * summed and folded.  One charge of the sum at the end, as there.
  */
-static void sd_idle_walk(struct sl_sim *sim, struct sd_sched *s, int cpu, int64_t j)
+__attribute__((noinline)) void sd_rebalance_idle_walk(struct sl_sim *sim, struct sd_sched *s,
+						      int cpu)
 {
 	sl_time owed = 0;
 	int64_t due0 = INT64_MAX, due1 = INT64_MAX;
+	int64_t j = s->tick_j + s->stagger_of[cpu];
+
+	if (!s->rules_2612) {
+		sd_rebalance_busy_walk(sim, s, cpu, SD_IDLE);
+		return;
+	}
 
 	for (struct sd_domain *sd = sd_rq(s, cpu)->sd; sd; sd = sd->parent) {
 		if (!(sd->p.flags & SD_LOAD_BALANCE))

@@ -480,19 +480,30 @@ int sd_check_memo(struct sl_sim *sim, struct sd_sched *s, struct sl_err *err);
 
 int sd_move_tasks(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int busiest,
 		  unsigned long max_nr_move, struct sd_domain *sd, enum sd_idle idle);
-/* rebalance_tick with work to do: cpu_load moves or a domain is due. */
-void sd_rebalance_tick_work(struct sl_sim *sim, struct sd_sched *s, int cpu,
+/* rebalance_tick with work to do (domains/balance.c): 2.6.12's cpu_load
+ * moves (stored, then the rest of the tick), or a domain is due: an idle
+ * CPU's walk, or a busy one's. */
+void sd_rebalance_tick_load(struct sl_sim *sim, struct sd_sched *s, int cpu,
+			    enum sd_idle idle);
+void sd_rebalance_idle_walk(struct sl_sim *sim, struct sd_sched *s, int cpu);
+void sd_rebalance_busy_walk(struct sl_sim *sim, struct sd_sched *s, int cpu,
 			    enum sd_idle idle);
 /* rebalance_tick, after sd_note_tick of the same tick (it reads the
  * jiffies that stored); cpu_load's update first, under 2.6.12.  The test
  * for nothing to do (an idle CPU's every other tick) inline, in the
- * tick's own frame: balance.c has the rest and says why it suffices. */
+ * tick's own frame, and the work a tail call: balance.c has the rest and
+ * says why it suffices. */
 static inline void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu,
 				     enum sd_idle idle)
 {
-	if ((s->rules_2612 && s->src_load[cpu] != s->tgt_load[cpu]) ||
-	    s->tick_j >= s->due_tick[cpu][idle != SD_IDLE])
-		sd_rebalance_tick_work(sim, s, cpu, idle);
+	if (s->rules_2612 && s->src_load[cpu] != s->tgt_load[cpu])
+		sd_rebalance_tick_load(sim, s, cpu, idle);
+	else if (s->tick_j < s->due_tick[cpu][idle != SD_IDLE])
+		return;
+	else if (idle == SD_IDLE)
+		sd_rebalance_idle_walk(sim, s, cpu);
+	else
+		sd_rebalance_busy_walk(sim, s, cpu, idle);
 }
 /* A domain's last_balance or balance_interval was set from outside
  * rebalance_tick: its due jiffies are recomputed at the next tick. */
