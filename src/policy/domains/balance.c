@@ -451,6 +451,11 @@ static void sd_due(const struct sd_sched *s, int cpu, int64_t due[2])
 void sd_balance_changed(struct sd_sched *s, int cpu)
 {
 	s->due_tick[cpu][0] = s->due_tick[cpu][1] = SD_DUE_UNKNOWN;
+	/* outside a walk every domain's kept intervals are current (the
+	 * idle walk reads them without a look: sd_check_due checks) */
+	sd_for_each_domain(s, cpu, sd)
+		if (sd->ivl_ms != sd->balance_interval)
+			sd_interval_refresh(s, sd);
 }
 
 /*
@@ -590,9 +595,9 @@ __attribute__((noinline)) void sd_rebalance_busy_walk(struct sl_sim *sim, struct
  * those with no call and no division, in registers, without the frame the
  * general walk's balances need (that walk was a third of xeon-2s-smt
  * javabench's instructions); at the first domain that needs more (an
- * interval to work out or to double, no memo, a memo that finds a
- * group), untouched yet, it hands over to the general walk with what it
- * summed and folded.  One charge of the sum at the end, as there.
+ * interval to double, no memo, a memo that finds a group), untouched
+ * yet, it hands over to the general walk with what it summed and
+ * folded.  One charge of the sum at the end, as there.
  */
 __attribute__((noinline)) void sd_rebalance_idle_walk(struct sl_sim *sim, struct sd_sched *s,
 						      int cpu)
@@ -606,11 +611,12 @@ __attribute__((noinline)) void sd_rebalance_idle_walk(struct sl_sim *sim, struct
 		return;
 	}
 
+	/* the kept intervals are current: every change of balance_interval
+	 * is in a walk, which brings them up to date after it, or is followed
+	 * by sd_balance_changed, which does */
 	for (struct sd_domain *sd = sd_rq(s, cpu)->sd; sd; sd = sd->parent) {
 		if (!(sd->p.flags & SD_LOAD_BALANCE))
 			continue;
-		if (sd->ivl_ms != sd->balance_interval)
-			goto general;
 		int64_t last = sd->last_balance;
 		if (j - last >= sd->ivl_j[0]) {
 			const struct sd_fbg_memo *m = &sd->memo[SD_IDLE];
@@ -644,6 +650,13 @@ general:
 int sd_check_due(const struct sd_sched *s, struct sl_err *err)
 {
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		sd_for_each_domain(s, cpu, sd)
+			if (sd->ivl_ms != sd->balance_interval ||
+			    sd->ivl_j[0] != sd_interval_of(s, sd, false) ||
+			    sd->ivl_j[1] != sd_interval_of(s, sd, true))
+				return sl_fail_internal(err, "domains: CPU %d level %d: intervals "
+							"kept for %d ms, %d ms now", cpu, sd->level,
+							sd->ivl_ms, sd->balance_interval);
 		const int64_t *kept = s->due_tick[cpu];
 		int64_t due[2];
 		if (kept[0] == SD_DUE_UNKNOWN)
