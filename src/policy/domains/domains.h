@@ -313,13 +313,24 @@ struct sd_sched {
 	 * core (PHYS level) or a node (NODE level).
 	 */
 	unsigned long src_load[SL_MAX_CPUS], tgt_load[SL_MAX_CPUS];
+	/* what an idle CPU's tick asks of it besides its due jiffies, kept
+	 * by sd_load_changed: SD_TICK_QUEUED, smt_nice and tasks queued
+	 * (sd_idle_queued_tick); SD_TICK_LOAD, 2.6.12's cpu_load moves
+	 * (source and target loads differ) */
+	uint8_t tick_flags[SL_MAX_CPUS];
 	unsigned long core_src[SL_MAX_CPUS], core_tgt[SL_MAX_CPUS];
 	unsigned long node_src[SL_MAX_NODES], node_tgt[SL_MAX_NODES];
 };
 
 /* Something find_busiest_group reads of `cpu` changed: count it in the
- * load generations and bring the load sums up to date (domains/load.c). */
+ * load generations and bring the load sums and the tick flags up to date
+ * (domains/load.c). */
 void sd_load_changed(struct sd_sched *s, int cpu);
+
+enum {
+	SD_TICK_QUEUED = 1,
+	SD_TICK_LOAD = 2,
+};
 
 /* Whether `cpu`'s migration thread counts in its nr_running: from the
  * wakeup that activates it to the schedule() that ends its run. */
@@ -496,7 +507,7 @@ void sd_rebalance_busy_walk(struct sl_sim *sim, struct sd_sched *s, int cpu,
 static inline void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu,
 				     enum sd_idle idle)
 {
-	if (s->rules_2612 && s->src_load[cpu] != s->tgt_load[cpu])
+	if (s->tick_flags[cpu] & SD_TICK_LOAD)
 		sd_rebalance_tick_load(sim, s, cpu, idle);
 	else if (s->tick_j < s->due_tick[cpu][idle != SD_IDLE])
 		return;

@@ -120,6 +120,8 @@ void sd_load_changed(struct sd_sched *s, int cpu)
 	s->node_tgt[node] += tgt - s->tgt_load[cpu];
 	s->src_load[cpu] = src;
 	s->tgt_load[cpu] = tgt;
+	s->tick_flags[cpu] = (s->smt_nice && rq->nr_running ? SD_TICK_QUEUED : 0) |
+			     (s->rules_2612 && src != tgt ? SD_TICK_LOAD : 0);
 }
 
 /* ---- w26: every balancer's own memory of every CPU ---- */
@@ -403,6 +405,12 @@ int sd_check_memo(struct sl_sim *sim, struct sd_sched *s, struct sl_err *err)
 			return sl_fail_internal(err, "domains: CPU %d's loads are %lu / %lu, the "
 						"running copies say %lu / %lu", cpu, src, tgt,
 						s->src_load[cpu], s->tgt_load[cpu]);
+		int flags = (s->smt_nice && s->rqs[cpu].nr_running ? SD_TICK_QUEUED : 0) |
+			    (s->rules_2612 && src != tgt ? SD_TICK_LOAD : 0);
+		if (flags != s->tick_flags[cpu])
+			return sl_fail_internal(err, "domains: CPU %d's tick flags are %d, its "
+						"runqueue and loads say %d", cpu, s->tick_flags[cpu],
+						flags);
 		core_src[s->topo->cpu_core[cpu]] += src;
 		core_tgt[s->topo->cpu_core[cpu]] += tgt;
 		node_src[s->topo->cpu_node[cpu]] += src;

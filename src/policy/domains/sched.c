@@ -394,7 +394,11 @@ void sd_tick(struct sl_sim *sim, int cpu)
 	else if (!sl_cpu_idle(sim, cpu))
 		/* the migration thread, a task to the kernel */
 		sd_rebalance_tick(sim, s, cpu, SD_NOT_IDLE);
-	else if (s->smt_nice && rq->nr_running)
+	else if (!s->tick_flags[cpu])
+		/* most idle ticks: nothing queued, cpu_load steady, one test
+		 * of the due jiffies (sd_rebalance_tick's, inline) */
+		sd_rebalance_tick(sim, s, cpu, SD_IDLE);
+	else if (s->tick_flags[cpu] & SD_TICK_QUEUED)	/* smt_nice, tasks queued */
 		sd_idle_queued_tick(sim, s, cpu);
 	else
 		sd_rebalance_tick(sim, s, cpu, SD_IDLE);
