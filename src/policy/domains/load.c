@@ -175,42 +175,50 @@ static bool sd_power_gain(const struct sd_group *busiest, const struct sd_group 
 }
 
 /* The computation, without the charge: *looked is the CPUs read. */
+/* A group's load as find_busiest_group sums it, its CPUs counted in
+ * *looked: biased toward our own group, the high guess (target_load) for
+ * it and the low one (source_load) for the others; a core's or a node's
+ * sum is kept running (sd_load_changed), read as if its CPUs were. */
+static inline unsigned long sd_group_load(struct sl_sim *sim, const struct sd_sched *s,
+					  const struct sd_group *g, bool local, long *looked)
+{
+	unsigned long load = 0;
+
+	if (g->sum_core >= 0) {
+		*looked += g->ncpus;
+		return local ? s->core_tgt[g->sum_core] : s->core_src[g->sum_core];
+	}
+	if (g->sum_node >= 0) {
+		*looked += g->ncpus;
+		return local ? s->node_tgt[g->sum_node] : s->node_src[g->sum_node];
+	}
+	sd_for_each_cpu(i, s, &g->cpumask) {
+		load += local ? sd_target_load(sim, s, i) : sd_source_load(sim, s, i);
+		(*looked)++;
+	}
+	return load;
+}
+
 static struct sd_group *sd_fbg_2612(struct sl_sim *sim, struct sd_sched *s,
 				    struct sd_domain *sd, enum sd_idle idle,
 				    unsigned long *imbalance, long *looked_out)
 {
-	struct sd_group *busiest = NULL, *this = NULL;
-	unsigned long max_load = 0, this_load = 0, total_load = 0, total_pwr = 0;
+	struct sd_group *busiest = NULL, *this = sd_group_at(sd, 0), *g = this;
+	unsigned long max_load = 0, this_load, total_load, total_pwr;
 	long looked = 0;
-	struct sd_group *g = sd_group_at(sd, 0);
 
-	for (int k = 0; k < sd->ngroups; k++, g = sd_group_next(sd, g)) {
-		bool local = k == 0;
-		unsigned long load = 0;
-
-		/* bias toward our own group: high guess for us, low for others;
-		 * a core's or a node's sum is kept running (sd_load_changed),
-		 * read as if its CPUs were */
-		if (g->sum_core >= 0) {
-			load = local ? s->core_tgt[g->sum_core] : s->core_src[g->sum_core];
-			looked += g->ncpus;
-		} else if (g->sum_node >= 0) {
-			load = local ? s->node_tgt[g->sum_node] : s->node_src[g->sum_node];
-			looked += g->ncpus;
-		} else {
-			sd_for_each_cpu(i, s, &g->cpumask) {
-				load += local ? sd_target_load(sim, s, i) :
-						sd_source_load(sim, s, i);
-				looked++;
-			}
-		}
+	/* the local group first (the circular list starts there), then the
+	 * others: the loop over the others tests nothing about locality */
+	total_load = sd_group_load(sim, s, this, true, &looked);
+	total_pwr = (unsigned long)this->cpu_power;
+	this_load = total_load * SD_LOAD_SCALE / (unsigned long)this->cpu_power;
+	for (int k = 1; k < sd->ngroups; k++) {
+		g = sd_group_next(sd, g);
+		unsigned long load = sd_group_load(sim, s, g, false, &looked);
 		total_load += load;
 		total_pwr += (unsigned long)g->cpu_power;
 		unsigned long avg = load * SD_LOAD_SCALE / (unsigned long)g->cpu_power;
-		if (local) {
-			this_load = avg;
-			this = g;
-		} else if (avg > max_load) {
+		if (avg > max_load) {
 			max_load = avg;
 			busiest = g;
 		}
