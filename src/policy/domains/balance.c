@@ -637,14 +637,16 @@ general:
 		s->walk_owed = owed;
 		s->walk_due[0] = due0;
 		s->walk_due[1] = due1;
-		sd_rebalance_walk_from(sim, s, cpu, SD_IDLE, j, sd);
+		sd_rebalance_walk_from(s->sim, s, cpu, SD_IDLE, j, sd);
 		return;
 	}
 	s->due_tick[cpu][0] = due0 - s->stagger_of[cpu];
 	s->due_tick[cpu][1] = due1 - s->stagger_of[cpu];
-	/* as sd_charge_owed, last: nothing above reads what it changes */
+	/* as sd_charge_owed, last: nothing above reads what it changes;
+	 * s->sim, not sim, which the loop would keep in a register it has
+	 * not got to spare (a frame) */
 	if (owed)
-		sl_charge_sched(sim, cpu, owed);
+		sl_charge_sched(s->sim, cpu, owed);
 }
 
 int sd_check_due(const struct sd_sched *s, struct sl_err *err)

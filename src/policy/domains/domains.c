@@ -149,6 +149,7 @@ static void *domains_init(struct sl_sim *sim, const struct sl_params *knobs, str
 	struct sd_sched *s = sl_xcalloc(1, sizeof(*s));
 	s->v = v;
 	s->rules_2612 = v->rules == SD_RULES_2612;
+	s->sim = sim;
 	s->topo = sl_topo(sim);
 	s->ncpus = s->topo->ncpus;
 	s->thread_pick = -1;

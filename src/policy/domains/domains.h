@@ -237,6 +237,7 @@ struct sd_rq {
 };
 
 struct sd_sched {
+	struct sl_sim *sim;		/* the simulation it schedules */
 	const struct sd_version *v;
 	/* v->rules == SD_RULES_2612, one load instead of two: every tick
 	 * asks (balance.c sd_rebalance_tick) */
