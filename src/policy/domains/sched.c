@@ -301,8 +301,10 @@ static int sd_granularity(const struct sd_sched *s, const struct sd_task *p)
 	return s->granularity * (1 << ((n ? n : 1) - 1)) * s->ncpus;
 }
 
-/* The part of scheduler_tick that concerns the running task p. */
-static void sd_task_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, struct sd_task *p)
+/* sd_task_tick's rare cases, out of line (they would give every busy
+ * tick a frame): p expired already, is RT, or its slice ends now. */
+static __attribute__((noinline)) void sd_task_tick_slow(struct sl_sim *sim, struct sd_sched *s,
+							 int cpu, struct sd_task *p)
 {
 	struct sd_rq *rq = sd_rq(s, cpu);
 
@@ -340,17 +342,43 @@ static void sd_task_tick(struct sl_sim *sim, struct sd_sched *s, int cpu, struct
 			sd_enqueue(rq->active, p);
 		return;
 	}
-	if (sd_task_interactive(s, p) &&
-	    sl_timeslice_rr_due(sd_task_timeslice(s, p), p->time_slice, sd_granularity(s, p))) {
-		/* to the tail of its list; 2.6.0 (w26) recomputes its priority
-		 * first, 2.6.11/2.6.12.1 keep it until it sleeps or its slice
-		 * runs out (scheduler_tick: requeue_task) */
-		sd_dequeue(p);
-		sl_resched(sim, cpu);
-		if (!s->base_2612)
-			p->prio = sd_effective_prio(s, p);
-		sd_enqueue(rq->active, p);
+	/* a time_slice of 1 or less comes here, not more */
+}
+
+/* An interactive task's round robin, out of line as the above. */
+static __attribute__((noinline)) void sd_task_requeue(struct sl_sim *sim, struct sd_sched *s,
+						       int cpu, struct sd_task *p)
+{
+	if (!sl_timeslice_rr_due(sd_task_timeslice(s, p), p->time_slice, sd_granularity(s, p)))
+		return;
+	/* to the tail of its list; 2.6.0 (w26) recomputes its priority
+	 * first, 2.6.11/2.6.12.1 keep it until it sleeps or its slice
+	 * runs out (scheduler_tick: requeue_task) */
+	sd_dequeue(p);
+	sl_resched(sim, cpu);
+	if (!s->base_2612)
+		p->prio = sd_effective_prio(s, p);
+	sd_enqueue(sd_rq(s, cpu)->active, p);
+}
+
+/*
+ * The part of scheduler_tick that concerns the running task p.  Most busy
+ * ticks of a SCHED_NORMAL task take a tick off its slice and find it not
+ * interactive, or interactive and not due to round-robin: that inline,
+ * the rest (sd_task_tick_slow, sd_task_requeue) out of line.
+ */
+static inline void sd_task_tick(struct sl_sim *sim, struct sd_sched *s, int cpu,
+				struct sd_task *p)
+{
+	/* the slow path's tests first, in its order: expired already, RT,
+	 * the slice ending at this tick (its decrement then done there) */
+	if (p->array != sd_rq(s, cpu)->active || sd_rt(p) || p->time_slice <= 1) {
+		sd_task_tick_slow(sim, s, cpu, p);
+		return;
 	}
+	--p->time_slice;
+	if (sd_task_interactive(s, p))
+		sd_task_requeue(sim, s, cpu, p);
 }
 
 /* A CPU running a task: its slice, then its balance. */
