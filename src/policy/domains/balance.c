@@ -291,12 +291,12 @@ void sd_balance_init(struct sd_sched *s)
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		int64_t off = sd_stagger(s, cpu);
 		s->stagger_of[cpu] = off;
-		sd_balance_changed(s, cpu);
 		sd_for_each_domain(s, cpu, sd) {
 			int64_t busy = sd_ms_to_jiffies(s, (int64_t)sd->p.min_interval *
 							   sd->p.busy_factor);
 			sd->last_balance = off - off % busy;
 		}
+		sd_balance_changed(s, cpu);
 	}
 }
 
@@ -421,14 +421,17 @@ static void sd_due_fold(const struct sd_sched *s, struct sd_domain *sd, int64_t 
 	}
 }
 
-/* The same from the kept intervals, up to date (the walk refreshed
- * them): rebalance_tick folds every domain of every walk, an idle SMT
- * level's every other jiffy (out of line and per k, this was a sixth of
- * an idle 64-CPU machine's instructions). */
+/* sd's next due jiffies from its last_balance and kept intervals, up to
+ * date (the walk refreshed them), kept (due_at) and folded into due:
+ * rebalance_tick folds every domain of every walk, an idle SMT level's
+ * every other jiffy (out of line and per k, this was a sixth of an idle
+ * 64-CPU machine's instructions). */
 static inline void sd_due_fold_kept(struct sd_domain *sd, int64_t due[2])
 {
 	int64_t at0 = sd->last_balance + sd->ivl_j[0];
 	int64_t at1 = sd->last_balance + sd->ivl_j[1];
+	sd->due_at[0] = at0;
+	sd->due_at[1] = at1;
 	due[0] = at0 < due[0] ? at0 : due[0];
 	due[1] = at1 < due[1] ? at1 : due[1];
 }
@@ -451,11 +454,15 @@ static void sd_due(const struct sd_sched *s, int cpu, int64_t due[2])
 void sd_balance_changed(struct sd_sched *s, int cpu)
 {
 	s->due_tick[cpu][0] = s->due_tick[cpu][1] = SD_DUE_UNKNOWN;
-	/* outside a walk every domain's kept intervals are current (the
-	 * idle walk reads them without a look: sd_check_due checks) */
-	sd_for_each_domain(s, cpu, sd)
+	/* outside a walk every domain's kept intervals and due jiffies are
+	 * current (the idle walk reads them without a look: sd_check_due
+	 * checks) */
+	sd_for_each_domain(s, cpu, sd) {
 		if (sd->ivl_ms != sd->balance_interval)
 			sd_interval_refresh(s, sd);
+		sd->due_at[0] = sd->last_balance + sd->ivl_j[0];
+		sd->due_at[1] = sd->last_balance + sd->ivl_j[1];
+	}
 }
 
 /*
@@ -611,27 +618,27 @@ __attribute__((noinline)) void sd_rebalance_idle_walk(struct sl_sim *sim, struct
 		return;
 	}
 
-	/* the kept intervals are current: every change of balance_interval
-	 * is in a walk, which brings them up to date after it, or is followed
-	 * by sd_balance_changed, which does */
+	/* the kept intervals and due jiffies are current: every change of
+	 * last_balance or balance_interval is in a walk, which brings them
+	 * up to date after it, or is followed by sd_balance_changed, which
+	 * does (j >= due_at[0] is j - last_balance >= ivl_j[0]) */
 	for (struct sd_domain *sd = sd_rq(s, cpu)->sd; sd; sd = sd->parent) {
 		if (!(sd->p.flags & SD_LOAD_BALANCE))
 			continue;
-		int64_t last = sd->last_balance;
-		if (j - last >= sd->ivl_j[0]) {
+		if (j >= sd->due_at[0]) {
 			const struct sd_fbg_memo *m = &sd->memo[SD_IDLE];
 			if (sd->balance_interval < sd->p.max_interval || !sd->span_gen ||
 			    !m->valid || m->gen != *sd->span_gen || m->group)
 				goto general;
 			s->fbg_hits++;
 			owed += m->looked * s->scan_ns;
-			last += sd->ivl_j[0];
-			sd->last_balance = last;
+			int64_t interval = sd->ivl_j[0];
+			sd->last_balance += interval;
+			sd->due_at[0] += interval;
+			sd->due_at[1] += interval;
 		}
-		int64_t at0 = last + sd->ivl_j[0];
-		int64_t at1 = last + sd->ivl_j[1];
-		due0 = at0 < due0 ? at0 : due0;
-		due1 = at1 < due1 ? at1 : due1;
+		due0 = sd->due_at[0] < due0 ? sd->due_at[0] : due0;
+		due1 = sd->due_at[1] < due1 ? sd->due_at[1] : due1;
 		continue;
 general:
 		s->walk_owed = owed;
@@ -652,13 +659,22 @@ general:
 int sd_check_due(const struct sd_sched *s, struct sl_err *err)
 {
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		sd_for_each_domain(s, cpu, sd)
+		sd_for_each_domain(s, cpu, sd) {
 			if (sd->ivl_ms != sd->balance_interval ||
 			    sd->ivl_j[0] != sd_interval_of(s, sd, false) ||
 			    sd->ivl_j[1] != sd_interval_of(s, sd, true))
 				return sl_fail_internal(err, "domains: CPU %d level %d: intervals "
 							"kept for %d ms, %d ms now", cpu, sd->level,
 							sd->ivl_ms, sd->balance_interval);
+			if (sd->due_at[0] != sd->last_balance + sd->ivl_j[0] ||
+			    sd->due_at[1] != sd->last_balance + sd->ivl_j[1])
+				return sl_fail_internal(err, "domains: CPU %d level %d: due at "
+							"%lld / %lld kept, %lld / %lld now", cpu,
+							sd->level, (long long)sd->due_at[0],
+							(long long)sd->due_at[1],
+							(long long)(sd->last_balance + sd->ivl_j[0]),
+							(long long)(sd->last_balance + sd->ivl_j[1]));
+		}
 		const int64_t *kept = s->due_tick[cpu];
 		int64_t due[2];
 		if (kept[0] == SD_DUE_UNKNOWN)

@@ -156,6 +156,9 @@ struct sd_domain {
 	 * [0] and busy [1], when balance_interval was ivl_ms (0: none) */
 	int ivl_ms;
 	int64_t ivl_j[2];
+	/* last_balance + ivl_j[k]: the jiffy sd is next due, idle [0] and
+	 * busy [1], as every walk leaves it (balance.c sd_due_at_set) */
+	int64_t due_at[2];
 	int nr_balance_failed;
 	/*
 	 * 2.6.12 find_busiest_group's memo, one per idle type (domains/load.c):
