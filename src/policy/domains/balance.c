@@ -626,9 +626,10 @@ __attribute__((noinline)) void sd_rebalance_idle_walk(struct sl_sim *sim, struct
 		if (!(sd->p.flags & SD_LOAD_BALANCE))
 			continue;
 		if (j >= sd->due_at[0]) {
+			/* sd_memo_current as one test (memo_gen) */
 			const struct sd_fbg_memo *m = &sd->memo[SD_IDLE];
-			if (sd->balance_interval < sd->p.max_interval || !sd->span_gen ||
-			    !m->valid || m->gen != *sd->span_gen || m->group)
+			if (sd->balance_interval < sd->p.max_interval || m->gen != *sd->memo_gen ||
+			    m->group)
 				goto general;
 			s->fbg_hits++;
 			owed += m->looked * s->scan_ns;

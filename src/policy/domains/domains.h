@@ -170,6 +170,11 @@ struct sd_domain {
 	 * group's first CPU's domain (sd_memo_init).
 	 */
 	const uint64_t *span_gen;
+	/* span_gen, or where there is none s->gen_none: never the gen of a
+	 * memo, which is UINT64_MAX until first made (sd_memo_init), so
+	 * m->gen == *memo_gen alone says a memo is current (the idle walk's
+	 * one test) */
+	const uint64_t *memo_gen;
 	struct sd_fbg_memo {
 		bool valid;
 		uint64_t gen;
@@ -286,6 +291,7 @@ struct sd_sched {
 	 * (sd_wake_migration; the engine's pending request).
 	 */
 	uint64_t gen_all;
+	uint64_t gen_none;		/* 0, always: the memo_gen of no span_gen */
 	uint64_t gen_node[SL_MAX_NODES];
 	uint64_t gen_core[SL_MAX_CPUS];
 	bool in_migration[SL_MAX_CPUS];

@@ -366,6 +366,9 @@ void sd_memo_init(struct sd_sched *s)
 			else if (sl_cpumask_equal(&sd->span, sl_topo_siblings(t, cpu)))
 				gen = &s->gen_core[t->cpu_core[cpu]];
 			sd->span_gen = gen;
+			sd->memo_gen = gen ? gen : &s->gen_none;
+			for (int k = 0; k < 3; k++)
+				sd->fbg_memo[k].gen = UINT64_MAX;	/* none made yet */
 			/* the local group's first CPU keeps the memo: at the
 			 * NODE level one per node, not one per CPU, so a
 			 * change anywhere costs a node one recomputation */
@@ -440,7 +443,14 @@ int sd_check_memo(struct sl_sim *sim, struct sd_sched *s, struct sl_err *err)
 		sd_for_each_domain(s, cpu, sd) {
 			for (int idle = 0; idle < 3; idle++) {
 				const struct sd_fbg_memo *m = &sd->memo[idle];
-				if (!sd->span_gen || !m->valid || m->gen != *sd->span_gen)
+				bool current = sd->span_gen && m->valid && m->gen == *sd->span_gen;
+				if (current != (m->gen == *sd->memo_gen))
+					return sl_fail_internal(err, "domains: CPU %d level %d idle %d: "
+								"memo %s, its one test says %s",
+								cpu, (int)sd->level, idle,
+								current ? "current" : "not current",
+								current ? "not" : "it is");
+				if (!current)
 					continue;
 				unsigned long imb = 0;
 				long looked = 0;
