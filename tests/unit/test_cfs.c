@@ -2271,3 +2271,53 @@ SL_TEST(cfs_pinned_tasks_spread_across_the_groups)
 	CHECKF(lo > 90 && idle6 > 90, "the least-served task had %.1f %%, CPU 6 ran %.1f %%", lo,
 	       idle6);
 }
+
+/*
+ * SD_SERIALIZE: one CPU at a time balances a NUMA level (6.12
+ * sched_balance_domains(), sched_balance_running).  Two nodes of two CPUs,
+ * every tick kept (nohz=off), a hog on CPU 0: the NUMA level (4 ms, one
+ * jiffy at HZ 250) is due at every tick on the idle CPUs, at the jiffy's
+ * start, and should_we_balance() lets the first idle CPU of each node scan
+ * it, CPUs 1 and 2.  The first to take the flag holds it for its scan, and
+ * the other skips the level until a later tick: they never balance it at the
+ * same jiffy (before Dec 2026 both did, every jiffy).  Returns how many of
+ * the run lengths ended with them on different jiffies.
+ */
+static int cfst_numa_serialized(void)
+{
+	int apart = 0;
+
+	for (int ms = 20; ms <= 44; ms += 8) {
+		struct cfst_run r;
+		if (!cfst_start(&r, "numa:2 pack:1 core:2 pu:1", "cfs:hz=250,nohz=off",
+				ms * SL_MSEC))
+			return -1;
+		struct cfst_script *root = cfst_new(r.sim);
+		cfst_add(root, cfst_pin(r.sim, 0));
+		cfst_fork(root, cfst_hog(r.sim, 100), "hog", 0);
+		cfst_add(root, sl_act_wait());
+		sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+		if (cfst_run(&r)) {
+			struct cfs *s = cfst_state(&r);
+			const struct cfs_domain *a = &s->rq[1].sd[s->rq[1].nsd - 1];
+			const struct cfs_domain *b = &s->rq[2].sd[s->rq[2].nsd - 1];
+			uint64_t j = sl_jiffies(r.sim);
+			CHECKF((a->flags & CFS_SD_SERIALIZE) && (b->flags & CFS_SD_SERIALIZE),
+			       "flags %#x, %#x", a->flags, b->flags);
+			CHECKF(j - a->last_balance <= 2 && j - b->last_balance <= 2,
+			       "at jiffy %llu the NUMA level last balanced at %llu and %llu",
+			       (unsigned long long)j, (unsigned long long)a->last_balance,
+			       (unsigned long long)b->last_balance);
+			apart += a->last_balance != b->last_balance;
+		}
+		sl_sim_destroy(r.sim);
+	}
+	return apart;
+}
+
+SL_TEST(cfs_numa_level_balances_one_cpu_at_a_time)
+{
+	int apart = cfst_numa_serialized();
+	CHECKF(apart == 4, "CPUs 1 and 2 last balanced the NUMA level at different jiffies in %d "
+	       "of 4 runs", apart);
+}

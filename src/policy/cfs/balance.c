@@ -58,10 +58,10 @@
  *   - rd->overloaded (which gates newly-idle balancing) is exact: the count
  *     of runqueues with two or more tasks, where the kernel clears it
  *     lazily at the next top-level balance.
- *   - Misfit and asymmetric-packing groups, the SD_SERIALIZE lock (a
- *     CPU that loses its race skips the NUMA level until its next tick;
- *     here both balance), IRQ pressure on capacity
+ *   - Misfit and asymmetric-packing groups, IRQ pressure on capacity
  *     (RT's is in: cfs/capacity.c).
+ *   - SD_SERIALIZE's flag is held for the balance's charged scan time from
+ *     its start (cfs_serialize_hold), not until its CPU has done it.
  *   - A pinned task's other destination is looked for in the local
  *     group's span, not its balance mask (they differ only for NUMA
  *     levels whose groups overlap).
@@ -876,6 +876,32 @@ void cfs_rebalance_tick(struct cfs *s, int cpu)
 	cfs_balance_domains(s, cpu);
 }
 
+/*
+ * SD_SERIALIZE (the NUMA levels): one CPU at a time balances them, by
+ * sched_balance_running, which sched_balance_domains() takes with a
+ * cmpxchg before it even asks whether the level is due, and releases
+ * after.  A CPU that finds it taken skips the level (its due balance
+ * waits for a later tick; last_balance stays).  6.12's ticks are not
+ * skewed (sched_skew_tick is off), so CPUs due at the same jiffy race
+ * for it; here they tick at the same instant in turn, and the flag is
+ * held from the balance's start for the scan time it charges.  The
+ * idle load balancer's passes for other CPUs follow one another on its
+ * own CPU, each after the last.
+ */
+static bool cfs_serialize_taken(const struct cfs *s, int payer)
+{
+	return s->serial_cpu != payer && s->serial_until > sl_now(s->sim);
+}
+
+static void cfs_serialize_hold(struct cfs *s, int payer, long looked)
+{
+	sl_time now = sl_now(s->sim);
+	sl_time from = s->serial_cpu == payer && s->serial_until > now ? s->serial_until : now;
+
+	s->serial_cpu = payer;
+	s->serial_until = from + (sl_time)looked * s->scan_ns;
+}
+
 /* sched_balance_domains(): balance cpu in each of its domains whose
  * interval has passed, and set when it balances next. */
 void cfs_balance_domains(struct cfs *s, int cpu)
@@ -885,6 +911,7 @@ void cfs_balance_domains(struct cfs *s, int cpu)
 	enum cfs_idle idle = cfs_cpu_idle(s, cpu) ? CFS_IDLE : CFS_NOT_IDLE;
 	bool busy = idle != CFS_IDLE, cont = true;
 	uint64_t next = j + 60 * (uint64_t)s->hz;
+	int payer = s->lb_payer >= 0 ? s->lb_payer : cpu;
 
 	for (int i = 0; i < rq->nsd; i++) {
 		struct cfs_domain *sd = &rq->sd[i];
@@ -892,14 +919,21 @@ void cfs_balance_domains(struct cfs *s, int cpu)
 		if (!cont)
 			break;
 		uint64_t interval = cfs_balance_interval(s, sd, busy);
+		bool serialize = sd->flags & CFS_SD_SERIALIZE;
+		if (serialize && cfs_serialize_taken(s, payer))
+			goto out;
 		if (j >= sd->last_balance + interval) {
+			long before = s->lb_looked;
 			if (cfs_load_balance(s, cpu, i, idle, &cont)) {
 				idle = cfs_cpu_idle(s, cpu) ? CFS_IDLE : CFS_NOT_IDLE;
 				busy = idle != CFS_IDLE;
 			}
+			if (serialize)
+				cfs_serialize_hold(s, payer, s->lb_looked - before);
 			sd->last_balance = j;
 			interval = cfs_balance_interval(s, sd, busy);
 		}
+out:
 		if (next > sd->last_balance + interval)
 			next = sd->last_balance + interval;
 	}

@@ -418,6 +418,10 @@ struct cfs {
 	bool nohz_has_blocked, nohz_needs_update;
 	uint64_t nohz_next_balance, nohz_next_blocked;	/* jiffies */
 	int lb_payer;			/* the CPU the balancer charges, -1: the balanced one */
+	/* balance.c: sched_balance_running, the SD_SERIALIZE levels' flag:
+	 * held by serial_cpu until serial_until (the balance's scan time) */
+	int serial_cpu;
+	sl_time serial_until;
 };
 
 static inline struct cfs *cfs_state(const struct sl_sim *sim)
