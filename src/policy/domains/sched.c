@@ -342,7 +342,8 @@ static __attribute__((noinline)) void sd_task_tick_slow(struct sl_sim *sim, stru
 			sd_enqueue(rq->active, p);
 		return;
 	}
-	/* a time_slice of 1 or less comes here, not more */
+	/* not reached: sd_task_tick sends a SCHED_NORMAL task of the
+	 * active array here only with a slice of 1 or less, which ends above */
 }
 
 /* An interactive task's round robin, out of line as the above. */
