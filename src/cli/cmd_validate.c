@@ -139,10 +139,13 @@ static void print_table(const struct val_result *r)
 	printf("  %s\n", r->real_label);
 	if (r->host_said)
 		printf("  %s\n", r->host_said);
-	if (r->calibrated)
+	if (r->calibrated) {
 		printf("  calibrated: pingpong pinned to CPU %d, round trip %.2f us real, %.2f us "
 		       "simulated at kcost=1: kcost=%.4g\n", r->cal.cpu, r->cal.real_us, r->cal.sim_us,
 		       r->cal.kcost);
+		printf("  cross-check: the same over a socket pair, %.2f us real, %.2f us simulated: "
+		       "%.4g\n", r->cal.sock_real_us, r->cal.sock_sim_us, r->cal.sock_kcost);
+	}
 	if (r->sim && r->reps == 1)
 		printf("  simulated: %s under %s on %s (%s), seed %llu\n", r->sim_workload,
 		       r->sim->cells[0]->label, r->sim->machine.name, r->sim->machine.summary,
@@ -230,6 +233,10 @@ static void print_json(const struct val_result *r)
 		json_object_object_add(cal, "real_round_trip_us", number(r->cal.real_us));
 		json_object_object_add(cal, "simulated_round_trip_us", number(r->cal.sim_us));
 		json_object_object_add(cal, "kcost", number(r->cal.kcost));
+		json_object_object_add(cal, "socket_real_round_trip_us", number(r->cal.sock_real_us));
+		json_object_object_add(cal, "socket_simulated_round_trip_us",
+				       number(r->cal.sock_sim_us));
+		json_object_object_add(cal, "socket_kcost", number(r->cal.sock_kcost));
 		json_object_object_add(root, "calibration", cal);
 	}
 	if (r->sim) {
@@ -435,6 +442,13 @@ int cmd_validate(int argc, char **argv)
 		}
 		r->calibrated = true;
 		a.machine = r->cal.machine;
+		double apart = cli_calibrate_apart(&r->cal);
+		if (apart != 0)
+			fprintf(stderr, "schedlab: validate: warning: --calibrate: a socket's round "
+				"trip gives kcost=%.3g, %.0f %% %s the pipe's %.3g: this host's kernel "
+				"paths did not move together, and one factor cannot follow both (the "
+				"pipe's is used; docs/validation.md)\n", r->cal.sock_kcost, fabs(apart),
+				apart > 0 ? "above" : "below", r->cal.kcost);
 	}
 	real = sl_xcalloc((unsigned long)a.reps, sizeof(*real));
 	struct cli_perf_rec rec;

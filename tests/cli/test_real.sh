@@ -249,6 +249,27 @@ check "validate --calibrate: kcost is the round trips' ratio" is_true "$(json "$
 	'(lambda c: c["real_round_trip_us"] > 1 and c["simulated_round_trip_us"] > 1 and abs(c["kcost"] - c["real_round_trip_us"] / c["simulated_round_trip_us"]) < 1e-3 * c["kcost"])(j["calibration"])')"
 check "validate --calibrate: the model on host,kcost=F" is_true "$(json "$tmp/vcal.json" \
 	'j["simulated"]["machine"] == "host,ipi=19,kcost=%.4g" % j["calibration"]["kcost"]')"
+# the cross-check: the same pinned round trip over a socket pair, its own
+# factor reported (the pipe's is the one used)
+check "validate --calibrate: a socket's round trip cross-checks it" is_true "$(json "$tmp/vcal.json" \
+	'(lambda c: c["socket_real_round_trip_us"] > 1 and c["socket_simulated_round_trip_us"] > c["simulated_round_trip_us"] and abs(c["socket_kcost"] - c["socket_real_round_trip_us"] / c["socket_simulated_round_trip_us"]) < 1e-6 * c["socket_kcost"])(j["calibration"])')"
+"$S" validate -w spin:tasks=1,seconds=0.2 --calibrate >"$tmp/vcal.txt" 2>"$tmp/vcal.err"
+check "validate --calibrate: the cross-check's line" grep -q \
+	"^  cross-check: the same over a socket pair, [0-9.]* us real, [0-9.]* us simulated: [0-9.]*$" \
+	"$tmp/vcal.txt"
+# warned exactly when the two factors are more than 1.25x apart
+apart=$(python3 -c 'import re,sys
+t = open(sys.argv[1]).read()
+k = float(re.search(r"kcost=([0-9.e+-]+)\n", t).group(1))
+s = float(re.search(r"us simulated: ([0-9.e+-]+)\n", t).group(1))
+print("yes" if s / k > 1.25 or s / k < 0.8 else "no")' "$tmp/vcal.txt")
+if [ "$apart" = yes ]; then
+	check "validate --calibrate: factors apart, warned" grep -q \
+		"warning: --calibrate: a socket's round trip gives kcost=" "$tmp/vcal.err"
+else
+	check "validate --calibrate: factors close, not warned" sh -c \
+		"! grep -q 'a socket.s round trip gives' \"\$1\"" _ "$tmp/vcal.err"
+fi
 
 # ---- cpus= in the spec: taskset -c, as --cpus and as the simulated workloads take it ----
 "$S" real -w spin:tasks=1,seconds=0.2,cpus=$((NCPU - 1)) -o csv >"$tmp/pin.csv"
