@@ -890,16 +890,20 @@ void cfs_rebalance_tick(struct cfs *s, int cpu)
  */
 static bool cfs_serialize_taken(const struct cfs *s, int payer)
 {
-	return s->serial_cpu != payer && s->serial_until > sl_now(s->sim);
+	const struct sl_spinlock *l = &s->balance_running;
+
+	return l->holder != payer + 1 && l->free_at > sl_now(s->sim);
 }
 
 static void cfs_serialize_hold(struct cfs *s, int payer, long looked)
 {
+	struct sl_spinlock *l = &s->balance_running;
 	sl_time now = sl_now(s->sim);
-	sl_time from = s->serial_cpu == payer && s->serial_until > now ? s->serial_until : now;
+	sl_time from = l->holder == payer + 1 && l->free_at > now ? l->free_at : now;
 
-	s->serial_cpu = payer;
-	s->serial_until = from + (sl_time)looked * s->scan_ns;
+	/* not sl_charge_locked: the balance charged its scan already */
+	l->holder = payer + 1;
+	l->free_at = from + (sl_time)looked * s->scan_ns;
 }
 
 /* sched_balance_domains(): balance cpu in each of its domains whose

@@ -328,7 +328,6 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	s->max_lb_interval = (uint64_t)s->hz * (uint64_t)s->ncpus / 10;
 	if (s->max_lb_interval < 1)
 		s->max_lb_interval = 1;
-	s->serial_cpu = -1;	/* sched_balance_running: free */
 
 	s->rq = sl_xcalloc((unsigned long)s->ncpus, sizeof(struct cfs_rq));
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {

@@ -418,10 +418,9 @@ struct cfs {
 	bool nohz_has_blocked, nohz_needs_update;
 	uint64_t nohz_next_balance, nohz_next_blocked;	/* jiffies */
 	int lb_payer;			/* the CPU the balancer charges, -1: the balanced one */
-	/* balance.c: sched_balance_running, the SD_SERIALIZE levels' flag:
-	 * held by serial_cpu until serial_until (the balance's scan time) */
-	int serial_cpu;
-	sl_time serial_until;
+	/* balance.c: sched_balance_running, the SD_SERIALIZE levels' flag,
+	 * as the engine's lock timeline (holder CPU + 1, held to free_at) */
+	struct sl_spinlock balance_running;
 };
 
 static inline struct cfs *cfs_state(const struct sl_sim *sim)

@@ -538,21 +538,23 @@ static inline void sd_charge_owed(struct sl_sim *sim, int cpu, sl_time *owed)
 }
 
 /* The walk from domain `from` on, with what the idle walk below summed
- * and folded before it (s->walk_owed, s->walk_due; nothing and INT64_MAX
- * from the start), out of line: the test before it is most ticks' whole
- * work, and the balances inlined here gave every tick their frame. */
+ * (owed, charges) and folded (due0/due1, due jiffies) before it: nothing
+ * and INT64_MAX from the start.  Out of line: the test before it is most
+ * ticks' whole work, and the balances inlined here gave every tick their
+ * frame. */
 static __attribute__((noinline)) void sd_rebalance_walk_from(struct sl_sim *sim,
 							      struct sd_sched *s, int cpu,
 							      enum sd_idle idle, int64_t j,
-							      struct sd_domain *from)
+							      struct sd_domain *from,
+							      sl_time owed, int64_t due0,
+							      int64_t due1)
 {
 	/* only 2.6.12 keeps memos; only an idle CPU's charges add up */
 	bool sum = idle == SD_IDLE && s->rules_2612;
-	sl_time owed = s->walk_owed;
 
 	/* the due jiffies are folded in as each domain is done with: a
 	 * domain's balance changes only that domain (sd_check_due checks) */
-	int64_t due[2] = { s->walk_due[0], s->walk_due[1] };
+	int64_t due[2] = { due0, due1 };
 	for (struct sd_domain *sd = from; sd; sd = sd->parent) {
 		if (!(sd->p.flags & SD_LOAD_BALANCE))
 			continue;
@@ -587,10 +589,8 @@ static __attribute__((noinline)) void sd_rebalance_walk_from(struct sl_sim *sim,
 __attribute__((noinline)) void sd_rebalance_busy_walk(struct sl_sim *sim, struct sd_sched *s,
 						      int cpu, enum sd_idle idle)
 {
-	s->walk_owed = 0;
-	s->walk_due[0] = s->walk_due[1] = INT64_MAX;
 	sd_rebalance_walk_from(sim, s, cpu, idle, s->tick_j + s->stagger_of[cpu],
-			       sd_rq(s, cpu)->sd);
+			       sd_rq(s, cpu)->sd, 0, INT64_MAX, INT64_MAX);
 }
 
 /*
@@ -642,10 +642,7 @@ __attribute__((noinline)) void sd_rebalance_idle_walk(struct sl_sim *sim, struct
 		due1 = sd->due_at[1] < due1 ? sd->due_at[1] : due1;
 		continue;
 general:
-		s->walk_owed = owed;
-		s->walk_due[0] = due0;
-		s->walk_due[1] = due1;
-		sd_rebalance_walk_from(s->sim, s, cpu, SD_IDLE, j, sd);
+		sd_rebalance_walk_from(s->sim, s, cpu, SD_IDLE, j, sd, owed, due0, due1);
 		return;
 	}
 	s->due_tick[cpu][0] = due0 - s->stagger_of[cpu];

@@ -157,7 +157,8 @@ struct sd_domain {
 	int ivl_ms;
 	int64_t ivl_j[2];
 	/* last_balance + ivl_j[k]: the jiffy sd is next due, idle [0] and
-	 * busy [1], as every walk leaves it (balance.c sd_due_at_set) */
+	 * busy [1], as every walk leaves it (balance.c sd_due_fold_kept) or
+	 * sd_balance_changed after a change from outside */
 	int64_t due_at[2];
 	int nr_balance_failed;
 	/*
@@ -307,10 +308,6 @@ struct sd_sched {
 	 * out by the next tick's walk.  Here and not in sd_rq: the test
 	 * every tick makes reads this and tick_j alone. */
 	int64_t due_tick[SL_MAX_CPUS][2];
-	/* what an idle CPU's walk summed (charges) and folded (due jiffies)
-	 * before it handed over to the general walk (domains/balance.c) */
-	sl_time walk_owed;
-	int64_t walk_due[2];
 	/* scheduler_tick's jiffies and sched_clock() at instant tick_at (-1:
 	 * none yet), worked out at the first CPU's tick of each instant
 	 * (domains/sched.c sd_tick): the same for every CPU ticking then */
