@@ -230,15 +230,39 @@ struct db_client {
 	struct db_run *run;
 	int next;		/* next operation */
 	int group_end;		/* the group being replayed ends before this one */
+	int group;		/* ... and its index in run->groups */
 	unsigned char pc;
 	double hot_dirty;	/* bytes of its rewritten kept pages dirty, at hot_mark */
 	struct sl_pagecache_mark hot_mark;
 	double temp;		/* bytes of its live temporary files (all dirty) */
 };
 
+/*
+ * A group of operations (group_end) and what its two bursts are, computed
+ * once per run (groups_build): every client replays the same load from
+ * operation 0, so its groups start at the same operations, and what
+ * client_step would sum over a group's operations at each replay is the
+ * same every time (32 % of a dbench run's instructions were those loops).
+ */
+struct db_group {
+	int end;		/* its operations: the previous group's end up to this */
+	int cache_first, cache_end;	/* its WriteX and Unlink: run->cache_ops[first, end) */
+	int32_t bytes;		/* its payload, read and written */
+	double kernel;		/* its calls' work, the sum of their means, ns */
+	double kernel_sigma;	/* the log-sd of that sum's lognormal (vary_sigma) */
+};
+
+/* The parsing burst of a group of n operations: its mean and log-sd. */
+struct db_parse {
+	double user, sigma;
+};
+
 struct db_run {
 	int clients, nops;
 	struct nb_op *ops;
+	struct db_group *groups;	/* the load's groups in order */
+	int *cache_ops;		/* the operations that group_cache handles, in order */
+	struct db_parse parse[DB_GROUP_MAX + 1];	/* by group size */
 	double jitter;		/* log-sd of each piece of work */
 	double jitter_cv2;	/* its squared coefficient of variation */
 	double user_ns, copy_ns_per_byte, fsync_ns;
@@ -307,7 +331,8 @@ static double write_dirties(struct sl_sim *sim, struct db_client *c, const struc
  * temporary data, dirty; then, if it wrote, the client passes
  * balance_dirty_pages once with all it dirtied (sl_act_dirty in *next:
  * true).  Nothing here waits but that check. */
-static bool group_cache(struct sl_sim *sim, struct db_client *c, struct sl_action *next)
+static bool group_cache(struct sl_sim *sim, struct db_client *c, const struct db_group *g,
+			struct sl_action *next)
 {
 	struct db_run *run = c->run;
 	double fresh = 0, opened = 0, temp_before = c->temp;
@@ -315,7 +340,10 @@ static bool group_cache(struct sl_sim *sim, struct db_client *c, struct sl_actio
 
 	if (!run->pc)
 		return false;
-	for (int i = c->next; i < c->group_end; i++) {
+	/* the group's WriteX and Unlink, in order: its other operations do
+	 * nothing here */
+	for (int j = g->cache_first; j < g->cache_end; j++) {
+		int i = run->cache_ops[j];
 		const struct nb_op *op = &run->ops[i];
 		if (op->kind == NB_WRITEX) {
 			if (i < run->n_open) {	/* a kept file's new pages */
@@ -385,18 +413,68 @@ static int group_end(const struct db_run *run, int from)
  * lognormal around its mean (log-sd `jitter`, a squared coefficient of
  * variation of cv2 = expm1(jitter^2)); drawn as one lognormal of the same
  * mean and variance (Fenton-Wilkinson), sum_sq being the sum of the
- * pieces' squared means. */
-static double vary_sum(struct sl_rng *r, double sum, double sum_sq, double cv2)
+ * pieces' squared means: sl_rng_vary(sum, vary_sigma(sum, sum_sq, cv2)).
+ * Its log-sd, or 0 where the sum is not to vary (no jitter, no work):
+ * sl_rng_vary then returns the sum without a draw. */
+static double vary_sigma(double sum, double sum_sq, double cv2)
 {
 	if (cv2 <= 0 || sum <= 0)
-		return sum;
-	return sl_rng_vary(r, sum, sqrt(log1p(cv2 * sum_sq / (sum * sum))));
+		return 0;
+	return sqrt(log1p(cv2 * sum_sq / (sum * sum)));
+}
+
+/* The load's groups (struct db_group) and the parsing bursts by group
+ * size, once the load's order (move_opening_first) and what may wait
+ * (may_wait) are known.  Each sum is the loop that client_step ran over
+ * the group at every replay, so each is the same double.  The payload
+ * bytes are whole numbers: their sums are exact in a double below 2^53
+ * (9 PB in a run), in any grouping. */
+static void groups_build(struct sl_sim *sim, struct db_run *run)
+{
+	int ngroups = 0, ncache = 0, k = 0;
+
+	for (int from = 0; from < run->nops; from = group_end(run, from))
+		ngroups++;
+	for (int i = 0; i < run->nops; i++)
+		ncache += run->ops[i].kind == NB_WRITEX || run->ops[i].kind == NB_UNLINK;
+	run->groups = sl_sim_alloc(sim, sizeof(*run->groups) * (size_t)ngroups);
+	if (run->pc && ncache)
+		run->cache_ops = sl_sim_alloc(sim, sizeof(*run->cache_ops) * (size_t)ncache);
+	for (int n = 0, from = 0; from < run->nops; from = run->groups[n++].end) {
+		struct db_group *g = &run->groups[n];
+		double kernel = 0, kernel_sq = 0;
+		int32_t bytes = 0;
+
+		g->end = group_end(run, from);
+		g->cache_first = k;
+		for (int i = from; i < g->end; i++) {
+			const struct nb_op *o = &run->ops[i];
+			double w = db_op_us[o->kind] * 1e3 + o->bytes * run->copy_ns_per_byte;
+			bytes += o->bytes;
+			kernel += w;
+			kernel_sq += w * w;
+			if (run->cache_ops && (o->kind == NB_WRITEX || o->kind == NB_UNLINK))
+				run->cache_ops[k++] = i;
+		}
+		g->cache_end = k;
+		g->bytes = bytes;
+		g->kernel = kernel;
+		g->kernel_sigma = vary_sigma(kernel, kernel_sq, run->jitter_cv2);
+	}
+	for (int n = 1; n <= DB_GROUP_MAX; n++) {
+		double user = n * run->user_ns;
+		run->parse[n] = (struct db_parse){
+			.user = user,
+			.sigma = vary_sigma(user, user * run->user_ns, run->jitter_cv2),
+		};
+	}
 }
 
 static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {
 	struct db_client *c = t->prog_state;
 	struct db_run *run = c->run;
+	const struct db_group *g = &run->groups[c->group];
 	/* the group's last operation: the one that may interact */
 	const struct nb_op *op = &run->ops[c->group_end > 0 ? c->group_end - 1 : 0];
 
@@ -420,31 +498,20 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 			*next = sl_act_exit();
 			return;
 		}
-		c->group_end = group_end(run, c->next);
-		double n = c->group_end - c->next;
+		c->group_end = g->end;
+		const struct db_parse *parse = &run->parse[c->group_end - c->next];
 		c->pc = C_CALL;
-		*next = sl_act_run(vary_sum(&t->rng, n * run->user_ns,
-					    n * run->user_ns * run->user_ns, run->jitter_cv2),
-				   SL_WC_INT);
+		*next = sl_act_run(sl_rng_vary(&t->rng, parse->user, parse->sigma), SL_WC_INT);
 		return;
 	}
-	case C_CALL: {
-		double kernel = 0, kernel_sq = 0;
-		for (int i = c->next; i < c->group_end; i++) {
-			const struct nb_op *o = &run->ops[i];
-			double w = db_op_us[o->kind] * 1e3 + o->bytes * run->copy_ns_per_byte;
-			run->bytes += o->bytes;
-			kernel += w;
-			kernel_sq += w * w;
-		}
+	case C_CALL:
+		run->bytes += g->bytes;
 		c->pc = C_CACHE;
-		*next = sl_act_sys_as(vary_sum(&t->rng, kernel, kernel_sq, run->jitter_cv2),
-				      SL_WC_MEM);
+		*next = sl_act_sys_as(sl_rng_vary(&t->rng, g->kernel, g->kernel_sigma), SL_WC_MEM);
 		return;
-	}
 	case C_CACHE:
 		c->pc = C_WAIT;
-		if (group_cache(sim, c, next))
+		if (group_cache(sim, c, g, next))
 			return;
 		client_step(sim, t, next);
 		return;
@@ -457,6 +524,7 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		}
 		c->pc = C_PARSE;
 		c->next = c->group_end;
+		c->group++;
 		if (read_misses(run, t, op, next))
 			return;
 		client_step(sim, t, next);	/* nothing to wait for: parse the next */
@@ -476,6 +544,7 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	case C_UNLOCK:
 		c->pc = C_PARSE;
 		c->next = c->group_end;
+		c->group++;
 		*next = sl_act_mutex(SL_ACT_UNLOCK, run->disk);
 		return;
 	default:
@@ -643,6 +712,7 @@ static void *db_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	run->live = run->clients;
 	if (sl_param_int(p, "pagecache"))
 		cache_setup(sim, run, p);
+	groups_build(sim, run);
 	sl_sim_spawn_root(sim, &db_parent_prog, run, "dbench");
 	*limit_out = 0;
 	return run;
@@ -677,17 +747,25 @@ static void db_report(struct sl_sim *sim, void *state, const struct sl_params *p
 	}
 }
 
-/* the driver and its clients; the load's operations, the clients' states,
- * and a disk request per client at most */
+/* the driver and its clients; the load's operations and groups (at most
+ * one per DB_GROUP_MAX operations and one per operation that may wait, a
+ * ReadX or a Flush, plus the last), the clients' states, and a disk
+ * request per client at most */
 static void db_mem(const struct sl_params *p, const struct sl_topo *topo,
 		   struct sl_mem_need *need)
 {
 	uint64_t clients = (uint64_t)sl_param_int(p, "clients");
 	uint64_t ops = (uint64_t)sl_param_int(p, "ops");
 	uint64_t b = sl_sim_alloc_cost(sizeof(struct db_run));
+	int count[NB_NKINDS];
 
 	(void)topo;
+	nb_load_counts((int)ops, count);
+	uint64_t groups = ops / DB_GROUP_MAX + (uint64_t)count[NB_READX] + (uint64_t)count[NB_FLUSH] + 1;
+	uint64_t cache_ops = (uint64_t)count[NB_WRITEX] + (uint64_t)count[NB_UNLINK];
 	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul(ops, sizeof(((struct db_run *)0)->ops[0]))));
+	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul(groups, sizeof(struct db_group))));
+	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul(cache_ops, sizeof(int))));
 	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul(clients, sizeof(struct db_client))));
 	b = sl_sat_add(b, sl_sim_allocs_cost(clients, 64));
 	b = sl_sat_add(b, sl_sat_add(sl_sim_barriers_cost(1), sl_sim_mutexes_cost(1)));
