@@ -158,10 +158,9 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 {
 	struct tb_pair *p = t->prog_state;
 	struct tb_run *run = p->run;
-	int at = p->next < run->nops ? p->next : 0;
-	const struct nb_op *op = &run->ops[at];
-	long req = run->sizes[at].req, resp = run->sizes[at].resp;
 
+	/* the operation's sizes are read where they are needed (from C_SEND
+	 * to C_RECV, p->next < run->nops): most steps need none */
 	t->footprint_kb = run->footprint_kb;
 	switch (p->cpc) {
 	case C_START:
@@ -180,12 +179,12 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		return;
 	case C_SEND:
 		p->cpc = C_WRITE;
-		act_net(next, t, run, run->send_ns, req);
+		act_net(next, t, run, run->send_ns, run->sizes[p->next].req);
 		return;
 	case C_WRITE:
 		p->cpc = C_READ;
-		p->cwant = resp;
-		*next = sl_act_chan(SL_ACT_CHAN_WRITE, p->c2s, req);
+		p->cwant = run->sizes[p->next].resp;
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE, p->c2s, run->sizes[p->next].req);
 		return;
 	case C_READ:
 		p->cpc = C_RECV;
@@ -198,8 +197,7 @@ static void client_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 			return;
 		}
 		p->cpc = C_PARSE;
-		p->next++;
-		run->bytes += op->bytes;
+		run->bytes += run->ops[p->next++].bytes;
 		run->exchanges++;
 		/* read_sock(4), then recv(MSG_WAITALL | MSG_TRUNC): no copy */
 		act_net(next, t, run, 2 * run->recv_ns, TB_LENGTH_BYTES);
@@ -226,17 +224,19 @@ static void server_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 {
 	struct tb_pair *p = t->prog_state;
 	struct tb_run *run = p->run;
-	int at = p->served < run->nops ? p->served : 0;
-	long req = run->sizes[at].req, resp = run->sizes[at].resp;
 
+	/* the operation's sizes are read where they are needed (p->served
+	 * < run->nops but in a last S_READ, which the client's close ends) */
 	(void)sim;
 	t->footprint_kb = run->footprint_kb;
 	switch (p->spc) {
-	case S_READ:
+	case S_READ: {
+		long req = run->sizes[p->served < run->nops ? p->served : 0].req;
 		p->spc = S_MORE;
 		p->swant = req;
 		*next = sl_act_recv(p->c2s, req);
 		return;
+	}
 	case S_MORE:
 		if (t->result <= 0) {	/* the client closed the connection */
 			p->spc = S_EXIT;
@@ -250,7 +250,7 @@ static void server_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		}
 		p->spc = S_WORK;
 		/* read_sock(4), then read_sock of the rest */
-		act_net(next, t, run, 2 * run->recv_ns, req);
+		act_net(next, t, run, 2 * run->recv_ns, run->sizes[p->served].req);
 		return;
 	case S_WORK:
 		p->spc = S_SEND;
@@ -258,12 +258,11 @@ static void server_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		return;
 	case S_SEND:
 		p->spc = S_WRITE;
-		act_net(next, t, run, run->send_ns, resp);
+		act_net(next, t, run, run->send_ns, run->sizes[p->served].resp);
 		return;
 	case S_WRITE:
 		p->spc = S_READ;
-		p->served++;
-		*next = sl_act_chan(SL_ACT_CHAN_WRITE, p->s2c, resp);
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE, p->s2c, run->sizes[p->served++].resp);
 		return;
 	default:
 		*next = sl_act_exit();
