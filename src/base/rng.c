@@ -5,6 +5,7 @@
 #include "base/rng.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 #include "base/rng_zig.h"
 
@@ -138,6 +139,23 @@ double sl_rng_vary(struct sl_rng *r, double mean, double sigma)
 	if (sigma <= 0 || mean <= 0)
 		return mean;
 	return mean * exp(sigma * normal(r) - sigma * sigma / 2);
+}
+
+/* The loop of sl_rng_vary pairs in one call: the per-draw tests and
+ * sigma^2 / 2 once, and the common draw inlined (a chat client's receive
+ * of k messages draws 2k of them: 2.9 % of a chat run in the calls). */
+void sl_rng_vary_pairs(struct sl_rng *r, double mean_a, double mean_b, double sigma, long n,
+		       double *sum_a, double *sum_b)
+{
+	bool vary_a = sigma > 0 && mean_a > 0, vary_b = sigma > 0 && mean_b > 0;
+	double half = sigma * sigma / 2, a = 0, b = 0;
+
+	for (long i = 0; i < n; i++) {
+		a += vary_a ? mean_a * exp(sigma * normal(r) - half) : mean_a;
+		b += vary_b ? mean_b * exp(sigma * normal(r) - half) : mean_b;
+	}
+	*sum_a = a;
+	*sum_b = b;
 }
 
 double sl_rng_exp(struct sl_rng *r, double mean)

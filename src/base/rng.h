@@ -31,6 +31,11 @@ double sl_rng_lognormal(struct sl_rng *r, double median, double sigma);
  * that varies from call to call around its mean); `mean` itself, with no
  * draw, when sigma or mean is not positive. */
 double sl_rng_vary(struct sl_rng *r, double mean, double sigma);
+/* n pairs of sl_rng_vary(r, mean_a, sigma) and sl_rng_vary(r, mean_b,
+ * sigma), drawn in that order, summed in order into *sum_a and *sum_b:
+ * the same values as the 2n calls. */
+void sl_rng_vary_pairs(struct sl_rng *r, double mean_a, double mean_b, double sigma, long n,
+		       double *sum_a, double *sum_b);
 /* Exponential with the given mean. */
 double sl_rng_exp(struct sl_rng *r, double mean);
 

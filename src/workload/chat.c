@@ -114,6 +114,7 @@ struct chat_thread {
 	unsigned char role;
 	unsigned char pc;
 	int peer;		/* SS: how many of the 19 sends are done */
+	int to;			/* ... and the next one's user, its place in the room */
 	long done;		/* messages handled */
 	long batch;		/* CR: messages taken by the receive in progress */
 	double batch_user_ns;	/* ... and their handling's work, drawn with it */
@@ -322,12 +323,11 @@ static __attribute__((noinline)) void client_recv_step(struct sl_sim *sim, struc
 						  chat_quota(th) - th->done) * CHAT_MSG_BYTES);
 		return;
 	case P_KERNEL: {
-		double recv = 0, user = 0;
+		double recv, user;
 		th->batch = t->result > CHAT_MSG_BYTES ? t->result / CHAT_MSG_BYTES : 1;
-		for (long i = 0; i < th->batch; i++) {
-			recv += sl_rng_vary(&t->rng, run->recv_ns, run->jitter);
-			user += sl_rng_vary(&t->rng, run->user_ns, run->jitter);
-		}
+		/* each message's receive and handling, in that order */
+		sl_rng_vary_pairs(&t->rng, run->recv_ns, run->user_ns, run->jitter, th->batch,
+				  &recv, &user);
 		th->batch_user_ns = user;
 		th->pc = P_USER;
 		run->recvs += th->batch;
@@ -357,6 +357,7 @@ static __attribute__((noinline)) void ss_step(struct sl_sim *sim, struct sl_task
 		}
 		th->pc = P_USER;
 		th->peer = 0;
+		th->to = (int)(room_peer(th->user, 0) - run->users) % CHAT_USERS_PER_ROOM;
 		*next = sl_act_chan(SL_ACT_CHAN_READ, th->user->sem, 1);
 		return;
 	case P_USER:
@@ -369,8 +370,13 @@ static __attribute__((noinline)) void ss_step(struct sl_sim *sim, struct sl_task
 		act_net(next, t, run, run->send_ns);
 		return;
 	default:
-		*next = sl_act_chan(SL_ACT_CHAN_WRITE, room_peer(th->user, th->peer)->down,
+		/* room_peer(th->user, th->peer), walked: the room's places
+		 * after the user's own, round */
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE,
+				 run->users[th->user->room * CHAT_USERS_PER_ROOM + th->to].down,
 				 CHAT_MSG_BYTES);
+		if (++th->to == CHAT_USERS_PER_ROOM)
+			th->to = 0;
 		if (++th->peer < CHAT_USERS_PER_ROOM - 1) {
 			th->pc = P_KERNEL;
 		} else {
@@ -391,31 +397,29 @@ static void thread_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	struct chat_run *run = th->user->run;
 
 	t->footprint_kb = run->footprint_kb;
-	if (th->pc == P_BARRIER) {	/* client threads start together */
-		th->pc = P_BLOCK;
-		*next = sl_act_barrier(run->start);
-		return;
-	}
-	if (th->pc == P_EXIT) {
+	if (th->pc >= P_BARRIER) {	/* P_BARRIER or P_EXIT: one test for the rare two */
+		if (th->pc == P_BARRIER) {	/* client threads start together */
+			th->pc = P_BLOCK;
+			*next = sl_act_barrier(run->start);
+			return;
+		}
 		*next = sl_act_exit();
 		return;
 	}
-	if (th->role == CHAT_CS || th->role == CHAT_CR)
-		mark_start(sim, run);
-	switch (th->role) {
-	case CHAT_CS:
-		cs_step(sim, t, th, next);
-		return;
-	case CHAT_SS:
+	/* SS first: it takes a step per send, 19 per message */
+	if (th->role == CHAT_SS) {
 		ss_step(sim, t, th, next);
 		return;
-	case CHAT_SR:
+	}
+	if (th->role == CHAT_SR) {
 		server_recv_step(sim, t, th, next);
 		return;
-	default:
-		client_recv_step(sim, t, th, next);
-		return;
 	}
+	mark_start(sim, run);	/* a client thread's step */
+	if (th->role == CHAT_CR)
+		client_recv_step(sim, t, th, next);
+	else
+		cs_step(sim, t, th, next);
 }
 
 static const struct sl_prog chat_thread_prog = { .name = "chat-thread", .step = thread_step };
