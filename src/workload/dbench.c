@@ -242,7 +242,8 @@ struct db_client {
  * once per run (groups_build): every client replays the same load from
  * operation 0, so its groups start at the same operations, and what
  * client_step would sum over a group's operations at each replay is the
- * same every time (32 % of a dbench run's instructions were those loops).
+ * same every time (those loops were a quarter of a dbench run's
+ * instructions).
  */
 struct db_group {
 	int end;		/* its operations: the previous group's end up to this */
