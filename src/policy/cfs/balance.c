@@ -377,12 +377,16 @@ has_spare:
  * utilisation per CPU, scan llc_size * (1 - (x * pct / 100 / 1024)^2)
  * CPUs, none once x reaches 100/imbalance_pct (85% at 117).
  */
+static bool cfs_updates_idle_cpu_scan_of(const struct cfs *s, const struct cfs_rq *rq,
+					 const struct cfs_domain *sd, enum cfs_idle idle)
+{
+	return s->sis_util && idle != CFS_NEWLY_IDLE && rq->sd_llc >= 0 &&
+	       sd->span->weight == rq->llc_size;
+}
+
 static bool cfs_updates_idle_cpu_scan(const struct cfs *s, const struct cfs_lb_env *env)
 {
-	const struct cfs_rq *rq = env->dst_rq;
-
-	return s->sis_util && env->idle != CFS_NEWLY_IDLE && rq->sd_llc >= 0 &&
-	       env->sd->span->weight == rq->llc_size;
+	return cfs_updates_idle_cpu_scan_of(s, env->dst_rq, env->sd, env->idle);
 }
 
 static void cfs_update_idle_cpu_scan(struct cfs *s, const struct cfs_lb_env *env, long sum_util)
@@ -515,25 +519,33 @@ static void cfs_calculate_imbalance(struct cfs_lb_env *env, struct cfs_sd_stats 
 /*
  * Whether no group of the domain but the local one has a task: then
  * cfs_pick_busiest takes none (a group without tasks never is), and the
- * statistics' only trace is the count of CPUs they looked at, added to
- * env->looked here.  Stops at the first CPU with a task.
+ * statistics' only trace is the count of CPUs they looked at, returned
+ * here (0: a task was found; stops at the first CPU with one).
  */
-static bool cfs_only_local_busy(const struct cfs *s, struct cfs_lb_env *env)
+static long cfs_only_local_busy_of(const struct cfs *s, const struct cfs_domain *sd)
 {
-	const struct cfs_span *sp = env->sd->span;
+	const struct cfs_span *sp = sd->span;
 	long visited = 0;
 
 	for (int k = 0; k < sp->ngroups; k++) {
 		const struct cfs_group *g = &sp->groups[k];
 		visited += g->weight;	/* the CPUs cfs_sg_stats walks */
-		if (k == env->sd->local)
+		if (k == sd->local)
 			continue;
 		cfs_for_each_group_cpu(c, g)
 			if (s->rq[c].nr_running)
-				return false;
+				return 0;
 	}
+	return visited;
+}
+
+/* ... adding the CPUs looked at to env->looked */
+static bool cfs_only_local_busy(const struct cfs *s, struct cfs_lb_env *env)
+{
+	long visited = cfs_only_local_busy_of(s, env->sd);
+
 	env->looked += visited;
-	return true;
+	return visited > 0;
 }
 
 static inline uint64_t cfs_balance_interval(const struct cfs *s, struct cfs_domain *sd, bool busy);
@@ -828,6 +840,44 @@ out_one_pinned:
 	return 0;
 }
 
+/*
+ * cfs_load_balance() of a periodic balance, in the case that ends it
+ * nearly always, without its frame and environment: the local group is
+ * this CPU alone (an SMT level; the lowest level of a machine without
+ * SMT) and no other group of the domain has a fair task.  Then
+ * should_we_balance() is true (the group's one CPU is its balancer,
+ * idle or not, as env->cpus is still whole), find_busiest_group()
+ * refreshes the group's capacity and stops at cfs_only_local_busy, and
+ * the balance ends at out_balanced with all_pinned unset: the same steps
+ * in the same order here.  Of xeon-2s-smt javabench:size=200's 1,717,131
+ * balances, 1,517,023 are this one, at the SMT level of an idle CPU
+ * whose sibling is idle too.  False (nothing done) when the full balance
+ * must run.
+ */
+static bool cfs_load_balance_quiet(struct cfs *s, int this_cpu, int idx, enum cfs_idle idle)
+{
+	struct cfs_rq *this_rq = &s->rq[this_cpu];
+	struct cfs_domain *sd = &this_rq->sd[idx];
+
+	if (idle == CFS_NEWLY_IDLE || sd->span->groups[sd->local].weight != 1 ||
+	    cfs_updates_idle_cpu_scan_of(s, this_rq, sd, idle))
+		return false;
+	long looked = cfs_only_local_busy_of(s, sd);
+	if (!looked)
+		return false;
+	cfs_update_group_capacity(s, this_cpu, sd, cfs_balance_interval(s, sd, false));
+	/* out_balanced */
+	if (idx + 1 < this_rq->nsd) {
+		struct cfs_domain *parent = &this_rq->sd[idx + 1];
+		parent->span->groups[parent->local].imbalance = false;
+	}
+	sd->nr_balance_failed = 0;
+	cfs_charge_balance(s, this_cpu, looked);
+	if (sd->balance_interval < sd->max_interval)
+		sd->balance_interval *= 2;
+	return true;
+}
+
 /* get_sd_balance_interval(): ms to jiffies, longer when busy. */
 static uint64_t cfs_balance_interval_of(const struct cfs *s, const struct cfs_domain *sd,
 					bool busy)
@@ -943,7 +993,8 @@ void cfs_balance_domains(struct cfs *s, int cpu)
 			goto out;
 		if (j >= sd->last_balance + interval) {
 			long before = s->lb_looked;
-			if (cfs_load_balance(s, cpu, i, idle, &cont)) {
+			if (!cfs_load_balance_quiet(s, cpu, i, idle) &&
+			    cfs_load_balance(s, cpu, i, idle, &cont)) {
 				idle = cfs_cpu_idle(s, cpu) ? CFS_IDLE : CFS_NOT_IDLE;
 				busy = idle != CFS_IDLE;
 			}
