@@ -402,6 +402,15 @@ struct cfs_entity *cfs_tl_pick_eevdf(const struct cfs_timeline *tl, const struct
 	int64_t best_dl = 0;
 	int best_id = 0;
 
+	/* The earliest (deadline, id) of the whole tree, if eligible, is the
+	 * earliest of the eligible ones: one test instead of the walk (6.12's
+	 * pick_eevdf takes its earliest-deadline leftmost the same way).  It
+	 * answers most picks of a long queue, the walk costing a 128-bit
+	 * product per level. */
+	const struct cfs_rb_node *r = tl->root;
+	if (r && cfs_tl_eligible(el, r->min_dl->node.vruntime))
+		return r->min_dl;
+
 	for (struct cfs_rb_node *n = tl->root; n;) {
 		if (cfs_tl_eligible(el, n->vruntime)) {
 			if (!best || cfs_key_before(n->deadline, n->id, best_dl, best_id)) {
