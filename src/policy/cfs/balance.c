@@ -522,10 +522,25 @@ static void cfs_calculate_imbalance(struct cfs_lb_env *env, struct cfs_sd_stats 
  * statistics' only trace is the count of CPUs they looked at, returned
  * here (0: a task was found; stops at the first CPU with one).
  */
-static long cfs_only_local_busy_of(const struct cfs *s, const struct cfs_domain *sd)
+static long cfs_only_local_busy_of(struct cfs *s, const struct cfs_domain *sd)
 {
 	const struct cfs_span *sp = sd->span;
 	long visited = 0;
+
+	if (s->gsum_on) {
+		/* With the groups' sums kept (cfs/gsum.c), a word of the
+		 * flushed no_fair mask answers for 64 CPUs: the domain's
+		 * CPUs outside the local group that have a fair task.  The
+		 * groups partition the span (cfs_span_get), so their
+		 * weights add up to its own.  The flush is the one the next
+		 * read of the sums would make, earlier: same sums. */
+		const sl_cpumask *local = &sp->groups[sd->local].span;
+		cfs_gsum_flush(s);
+		for (int wi = 0; wi <= (s->ncpus - 1) >> 6; wi++)
+			if (sp->cpus.w[wi] & ~local->w[wi] & ~s->no_fair.w[wi])
+				return 0;
+		return sp->weight;
+	}
 
 	for (int k = 0; k < sp->ngroups; k++) {
 		const struct cfs_group *g = &sp->groups[k];
@@ -540,7 +555,7 @@ static long cfs_only_local_busy_of(const struct cfs *s, const struct cfs_domain 
 }
 
 /* ... adding the CPUs looked at to env->looked */
-static bool cfs_only_local_busy(const struct cfs *s, struct cfs_lb_env *env)
+static bool cfs_only_local_busy(struct cfs *s, struct cfs_lb_env *env)
 {
 	long visited = cfs_only_local_busy_of(s, env->sd);
 
