@@ -573,10 +573,11 @@ static const struct cfs_group *cfs_find_busiest_group(struct cfs *s, struct cfs_
 	 * newly-idle balance only when its next update is due): the one
 	 * thing gathering the statistics changes, so it comes before the
 	 * shortcut below */
+	uint64_t j = sl_jiffies(s->sim);
 	if (env->idle != CFS_NEWLY_IDLE ||
-	    sl_jiffies(s->sim) >= env->sd->span->groups[env->sd->local].cap_next_update)
+	    j >= env->sd->span->groups[env->sd->local].cap_next_update)
 		cfs_update_group_capacity(s, env->dst_cpu, env->sd,
-					  cfs_balance_interval(s, env->sd, false));
+					  j + cfs_balance_interval(s, env->sd, false));
 
 	/* An idle machine's every idle CPU balances at every tick: without
 	 * a task elsewhere there is no busiest group, and the statistics
@@ -867,9 +868,10 @@ out_one_pinned:
  * in the same order here.  Of xeon-2s-smt javabench:size=200's 1,717,131
  * balances, 1,517,023 are this one, at the SMT level of an idle CPU
  * whose sibling is idle too.  False (nothing done) when the full balance
- * must run.
+ * must run.  j: now's jiffies.
  */
-static bool cfs_load_balance_quiet(struct cfs *s, int this_cpu, int idx, enum cfs_idle idle)
+static bool cfs_load_balance_quiet(struct cfs *s, int this_cpu, int idx, enum cfs_idle idle,
+				   uint64_t j)
 {
 	struct cfs_rq *this_rq = &s->rq[this_cpu];
 	struct cfs_domain *sd = &this_rq->sd[idx];
@@ -880,7 +882,7 @@ static bool cfs_load_balance_quiet(struct cfs *s, int this_cpu, int idx, enum cf
 	long looked = cfs_only_local_busy_of(s, sd);
 	if (!looked)
 		return false;
-	cfs_update_group_capacity(s, this_cpu, sd, cfs_balance_interval(s, sd, false));
+	cfs_update_group_capacity(s, this_cpu, sd, j + cfs_balance_interval(s, sd, false));
 	/* out_balanced */
 	if (idx + 1 < this_rq->nsd) {
 		struct cfs_domain *parent = &this_rq->sd[idx + 1];
@@ -1008,7 +1010,7 @@ void cfs_balance_domains(struct cfs *s, int cpu)
 			goto out;
 		if (j >= sd->last_balance + interval) {
 			long before = s->lb_looked;
-			if (!cfs_load_balance_quiet(s, cpu, i, idle) &&
+			if (!cfs_load_balance_quiet(s, cpu, i, idle, j) &&
 			    cfs_load_balance(s, cpu, i, idle, &cont)) {
 				idle = cfs_cpu_idle(s, cpu) ? CFS_IDLE : CFS_NOT_IDLE;
 				busy = idle != CFS_IDLE;

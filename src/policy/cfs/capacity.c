@@ -25,30 +25,15 @@
 #include "policy/cfs/cfs.h"
 #include "sim/sim.h"
 
-/* scale_rt_capacity(): capacity_orig less RT's utilisation, at least 1. */
-static long cfs_scale_rt_capacity(const struct cfs_rq *rq)
+/* update_group_capacity() above the lowest level: the sum of the child
+ * domain's groups as they were last left (the lowest level's case,
+ * update_cpu_capacity with scale_rt_capacity, is inline in cfs.h:
+ * cfs_update_group_capacity). */
+long cfs_group_capacity_sum(const struct cfs_domain *sd)
 {
-	long used = (long)rq->rt.avg.util_avg;
-
-	return used >= rq->capacity_orig ? 1 : rq->capacity_orig - used;
-}
-
-void cfs_update_group_capacity(struct cfs *s, int cpu, struct cfs_domain *sd, uint64_t interval)
-{
-	struct cfs_rq *rq = &s->rq[cpu];
-	struct cfs_group *g = &sd->span->groups[sd->local];
-
-	g->cap_next_update = sl_jiffies(s->sim) + interval;
-
-	if (sd == &rq->sd[0]) {
-		/* update_cpu_capacity(): the group is this CPU alone */
-		rq->capacity = cfs_scale_rt_capacity(rq);
-		g->capacity = rq->capacity;
-		return;
-	}
 	const struct cfs_span *child = sd[-1].span;
 	long sum = 0;
 	for (int i = 0; i < child->ngroups; i++)
 		sum += child->groups[i].capacity;
-	g->capacity = sum;
+	return sum;
 }

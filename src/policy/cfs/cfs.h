@@ -687,10 +687,32 @@ static inline int cfs_any_and_distribute(struct cfs *s, int exec_cpu, const sl_c
 
 /* ---- cfs/capacity.c ---- */
 
+long cfs_group_capacity_sum(const struct cfs_domain *sd);
+
 /* update_group_capacity(): refresh the capacity of cpu's own group in
  * its domain sd (capacity_of(cpu) itself at the lowest level); the next
- * is due `interval` jiffies on (the domain's balance_interval, clamped). */
-void cfs_update_group_capacity(struct cfs *s, int cpu, struct cfs_domain *sd, uint64_t interval);
+ * is due at jiffy next_update (now plus the domain's balance_interval,
+ * clamped).  Inline, with the caller's jiffies: the lowest level's case
+ * is part of an idle CPU's every quiet balance (cfs_load_balance_quiet,
+ * 1.5 M of them in xeon-2s-smt javabench:size=200). */
+static inline void cfs_update_group_capacity(struct cfs *s, int cpu, struct cfs_domain *sd,
+					     uint64_t next_update)
+{
+	struct cfs_rq *rq = &s->rq[cpu];
+	struct cfs_group *g = &sd->span->groups[sd->local];
+
+	g->cap_next_update = next_update;
+	if (sd == &rq->sd[0]) {
+		/* update_cpu_capacity(): the group is this CPU alone;
+		 * scale_rt_capacity(): capacity_orig less RT's utilisation,
+		 * at least 1 */
+		long used = (long)rq->rt.avg.util_avg;
+		rq->capacity = used >= rq->capacity_orig ? 1 : rq->capacity_orig - used;
+		g->capacity = rq->capacity;
+		return;
+	}
+	g->capacity = cfs_group_capacity_sum(sd);
+}
 /* check_cpu_capacity(): RT (or IRQ) took a noticeable share of rq's CPU,
  * by the domain's imbalance_pct. */
 static inline bool cfs_capacity_reduced(const struct cfs_rq *rq, const struct cfs_domain *sd)
