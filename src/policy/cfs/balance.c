@@ -565,6 +565,18 @@ static bool cfs_only_local_busy(struct cfs *s, struct cfs_lb_env *env)
 
 static inline uint64_t cfs_balance_interval(const struct cfs *s, struct cfs_domain *sd, bool busy);
 
+/* The sum of cfs_sd_stats' groups' util (integers: in any order), from
+ * the kept sums, which cfs_only_local_busy_of flushed. */
+static long cfs_sum_util(const struct cfs_domain *sd)
+{
+	const struct cfs_span *sp = sd->span;
+	long util = 0;
+
+	for (int k = 0; k < sp->ngroups; k++)
+		util += sp->groups[k].sum.util;
+	return util;
+}
+
 static const struct cfs_group *cfs_find_busiest_group(struct cfs *s, struct cfs_lb_env *env)
 {
 	struct cfs_sd_stats sds;
@@ -581,11 +593,18 @@ static const struct cfs_group *cfs_find_busiest_group(struct cfs *s, struct cfs_
 
 	/* An idle machine's every idle CPU balances at every tick: without
 	 * a task elsewhere there is no busiest group, and the statistics
-	 * need not be gathered unless SIS_UTIL's bound is taken from them
-	 * (fbq_type is left at ALL, as they would leave it). */
-	if (env->fbq_type == CFS_FBQ_ALL && !env->trimmed && !cfs_updates_idle_cpu_scan(s, env) &&
-	    cfs_only_local_busy(s, env))
+	 * need not be gathered (fbq_type is left at ALL, as they would
+	 * leave it).  SIS_UTIL's bound, if taken from them, needs only their
+	 * sum of utilisation, which the kept sums give at once (without
+	 * them, on small machines, the test and the sum would often be
+	 * spent before the statistics are gathered anyway: not tried). */
+	bool scan = cfs_updates_idle_cpu_scan(s, env);
+	if (env->fbq_type == CFS_FBQ_ALL && !env->trimmed && (!scan || s->gsum_on) &&
+	    cfs_only_local_busy(s, env)) {
+		if (scan)
+			cfs_update_idle_cpu_scan(s, env, cfs_sum_util(env->sd));
 		return NULL;
+	}
 	cfs_sd_stats(s, env, &sds);
 	if (!sds.busiest)
 		return NULL;
