@@ -1025,9 +1025,9 @@ void cfs_balance_domains(struct cfs *s, int cpu)
 			break;
 		uint64_t interval = cfs_balance_interval(s, sd, busy);
 		bool serialize = sd->flags & CFS_SD_SERIALIZE;
-		if (serialize && cfs_serialize_taken(s, payer))
-			goto out;
-		if (j >= sd->last_balance + interval) {
+		/* a level not due skips the balance either way: the flag
+		 * (which the kernel takes first) is asked only of a due one */
+		if (j >= sd->last_balance + interval && !(serialize && cfs_serialize_taken(s, payer))) {
 			long before = s->lb_looked;
 			if (!cfs_load_balance_quiet(s, cpu, i, idle, j) &&
 			    cfs_load_balance(s, cpu, i, idle, &cont)) {
@@ -1039,7 +1039,6 @@ void cfs_balance_domains(struct cfs *s, int cpu)
 			sd->last_balance = j;
 			interval = cfs_balance_interval(s, sd, busy);
 		}
-out:
 		if (next > sd->last_balance + interval)
 			next = sd->last_balance + interval;
 	}
