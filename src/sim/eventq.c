@@ -62,13 +62,16 @@ static inline __attribute__((always_inline)) void sift_up(struct sl_eventq *q, i
 	place(q, i, s);
 }
 
-/* Inlined into the pop and the batch rebuild, which call it most: the
- * queue is small (about one event per CPU: 17 on numaq-16), a sift goes
- * down one or two levels, and the call's frame was a fifth of its cost
- * (a rebuild is four calls of ~115 instructions).  The re-timing and
- * cancel paths call the out-of-line copy, sift_down.  Slot s goes down
- * from the hole at i (whatever i holds is overwritten): the pop's last
- * slot goes straight to where it ends. */
+/* Inlined into the re-keying in place, the removal of a popped slot and
+ * the batch rebuild, which call it most: the queue is small (about one
+ * event per CPU: 17 on numaq-16), a sift goes down one or two levels, and
+ * the call's frame was a fifth of its cost (a rebuild is four calls of
+ * ~115 instructions; a completion re-queued into its popped slot, at the
+ * root, goes to the bottom: 163 instructions a call, 16 of them the
+ * frame's, in a numaq-16 hackbench).  The cancel calls the out-of-line
+ * copy, sift_down.  Slot s goes down from the hole at i (whatever i holds
+ * is overwritten): a removed slot's replacement goes straight to where it
+ * ends. */
 static inline __attribute__((always_inline)) void sift_hole_down(struct sl_eventq *q, int i,
 								    struct sl_eventq_slot s)
 {
@@ -121,6 +124,8 @@ void sl_eventq_init(struct sl_eventq *q)
 	q->cap = 64;
 	q->heap = sl_xmalloc(sizeof(*q->heap) * (unsigned long)q->cap);
 	q->next_seq = 0;
+	q->popped = NULL;
+	sl_event_init(&q->hole, 0, -1, NULL);
 }
 
 void sl_eventq_free(struct sl_eventq *q)
@@ -148,11 +153,26 @@ static int append(struct sl_eventq *q, struct sl_event *e, sl_time time, uint64_
 	return i;
 }
 
+/* e, the event last popped, queued again: it takes back the slot the
+ * hole kept for it (still with e's old key, which the caller replaces as
+ * for any event queued); its index. */
+static inline int take_hole(struct sl_eventq *q, struct sl_event *e)
+{
+	int i = q->hole.heap_index;
+	q->heap[i].ev = e;
+	e->heap_index = i;
+	q->hole.heap_index = -1;
+	q->popped = NULL;
+	return i;
+}
+
 void sl_eventq_schedule_seq(struct sl_eventq *q, struct sl_event *e, sl_time time, uint64_t seq)
 {
 	e->time = time;
 	e->seq = seq;
 	int i = e->heap_index;
+	if (i < 0 && e == q->popped)
+		i = take_hole(q, e);
 	if (i >= 0) {
 		/* A later time or seq can only move it down; an earlier time
 		 * only up. */
@@ -162,7 +182,7 @@ void sl_eventq_schedule_seq(struct sl_eventq *q, struct sl_event *e, sl_time tim
 		if (before(&q->heap[i], &old))
 			sift_up(q, i);
 		else
-			sift_down(q, i);
+			sift_down_inl(q, i);
 		return;
 	}
 	sift_up(q, append(q, e, time, seq));
@@ -173,6 +193,8 @@ void sl_eventq_batch_set(struct sl_eventq *q, struct sl_event *e, sl_time time, 
 	e->time = time;
 	e->seq = seq;
 	int i = e->heap_index;
+	if (i < 0 && e == q->popped)
+		i = take_hole(q, e);
 	if (i >= 0) {
 		q->heap[i].time = time;
 		q->heap[i].seq = seq;
@@ -211,16 +233,41 @@ void sl_eventq_cancel(struct sl_eventq *q, struct sl_event *e)
 		sift_down(q, i);
 }
 
+/* The popped event was not queued again before the next look at the
+ * queue: its slot goes, as a cancelled event's does. */
+void sl_eventq_drop_hole(struct sl_eventq *q)
+{
+	int i = q->hole.heap_index;
+	q->hole.heap_index = -1;
+	q->popped = NULL;
+	struct sl_eventq_slot last = q->heap[--q->n];
+	if (i == q->n)
+		return;
+	/* last goes down from the slot (the root, unless a sift or a rebuild
+	 * moved the hole: keys queued meanwhile are later than the popped
+	 * one's in the engine, not necessarily elsewhere), placed once,
+	 * where it ends; up only if it belongs above the slot */
+	if (i > 0 && before(&last, &q->heap[i])) {
+		place(q, i, last);
+		sift_up(q, i);
+		return;
+	}
+	sift_hole_down(q, i, last);
+}
+
 struct sl_event *sl_eventq_pop(struct sl_eventq *q)
 {
+	if (q->popped)
+		sl_eventq_drop_hole(q);
 	if (!q->n)
 		return NULL;
 	struct sl_event *top = q->heap[0].ev;
 	top->heap_index = -1;
-	struct sl_eventq_slot last = q->heap[--q->n];
-	/* last goes down from the root's hole: placed once, where it ends
-	 * (storing it at the root first was a slot's copy per pop) */
-	if (q->n)
-		sift_hole_down(q, 0, last);
+	/* its slot stays, under the hole (eventq.h): never returned, since
+	 * the peek and the pop drop it first, so events come out in the
+	 * same (time, seq) order */
+	q->heap[0].ev = &q->hole;
+	q->hole.heap_index = 0;
+	q->popped = top;
 	return top;
 }
