@@ -55,15 +55,6 @@ void sl__bandwidth_free(struct sl_sim *sim)
 	free(sim->retime_from);
 }
 
-/* The node running task t draws on (sl__mem_node's, without its
- * intensity): the kernel's in a kernel phase, else its home (-1 until its
- * image touches memory).  kernel_node is sim->model->kernel_node, passed
- * in by the walk that reads it once. */
-static inline int draw_node(int kernel_node, const struct sl_task *t)
-{
-	return t->kmem ? kernel_node : t->home_node;
-}
-
 /* The draw mask running task t's CPU belongs in: t's memory node, the
  * nodes' mask while it draws on nothing, or the last while its memory is
  * split over nodes; -1 when t is not running. */
@@ -115,17 +106,6 @@ static inline uint64_t drawing_word(const struct sl_sim *sim, int node, int w)
 	int nnodes = sim->topo->nnodes;
 	return sim->draw_mask[node].w[w] | sim->draw_mask[nnodes].w[w] |
 	       sim->draw_mask[nnodes + 1].w[w];
-}
-
-int sl__mem_node(const struct sl_sim *sim, const struct sl_task *t, double *intensity)
-{
-	/* kernel work, its exec's included, runs against the kernel's
-	 * memory whether or not the image has touched its own yet; user work
-	 * of an image exec'd and not yet touching draws on nothing */
-	int node = draw_node(sim->model->kernel_node, t);
-	*intensity = node < 0 ? 0 : t->kmem ? sim->model->kernel_mem_intensity
-					  : sim->model->mem_intensity[t->wclass];
-	return node >= 0 && !t->kmem && t->mem_split ? SL_MEM_SPLIT : node;
 }
 
 /* Add (sign +1) or take (-1) memory intensity `mi` to or from the demand
@@ -193,14 +173,14 @@ static inline bool draws_on(int kernel_node, const struct sl_cpu *c, int node)
 		return false;
 	if (__builtin_expect(t->mem_split != NULL, 0) && !t->kmem)
 		return sl__split_has(t->mem_split, node);
-	return draw_node(kernel_node, t) == node;
+	return sl__draw_node(kernel_node, t) == node;
 }
 
 /*
  * The same for the CPU of `bit` (its bit alone) in word `own` of node's
  * own mask, as the walks below see it: a CPU in the node's own mask draws
  * on the node, without a look at its task.  Its task's mem_node is the
- * node (draw_slot_of), set with sl__mem_node's draw_node when it started
+ * node (draw_slot_of), set with sl__mem_node's sl__draw_node when it started
  * drawing, and whatever changes its kernel phase, home or split memory, or
  * the CPU's running task, moves the CPU between the masks (sl__draw_update)
  * before a walk can see it (test builds check: check_drawing).  Most of
@@ -344,33 +324,16 @@ static inline __attribute__((always_inline)) void change_draw(struct sl_sim *sim
 	change_split_draw(sim, t, sign, mi);
 }
 
-/*
- * Running task t starts (sign +1) or stops (-1) drawing on the memory of
- * its node (its home, or the kernel's in a kernel phase; the nodes of its
- * split memory); it stops drawing what it started with (t->mem_node,
- * t->mem_mi).  If that changes a node's bandwidth contention, every
- * running task drawing on it is settled at its old speed and re-timed
- * (retime_later).
- */
-void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sign)
+/* sl__mem_demand's change where the bandwidth is limited: t's CPU moves
+ * between the draw masks, and the demand of intensity mi on mem_node
+ * changes (if that changes a node's bandwidth contention, every running
+ * task drawing on it is settled at its old speed and re-timed:
+ * retime_later). */
+void sl__mem_demand_limited(struct sl_sim *sim, const struct sl_task *t, int sign, int mem_node,
+			    double mi)
 {
-	double mi = t->mem_mi;
-	int node = t->mem_node;
-
-	if (sign > 0) {
-		node = t->mem_node = sl__mem_node(sim, t, &mi);
-		t->mem_mi = mi;
-	} else {
-		t->mem_node = -1;
-		t->mem_mi = 0;
-	}
-	/* without a limit no mask is kept and no contention changes: the
-	 * two calls that would say so were 1 % of a chat run on
-	 * xeon-1600ht (a switch makes two of these) */
-	if (!sl__bandwidth_limited(sim))
-		return;
 	draw_update(sim, t);
-	change_draw(sim, t, node, sign, mi);
+	change_draw(sim, t, mem_node, sign, mi);
 }
 
 /*
