@@ -100,6 +100,64 @@ SL_TEST(engine_eventq_batch_rebuild_keeps_order)
 	sl_eventq_free(&q);
 }
 
+/* The event just popped queued again takes back the slot its pop kept
+ * (eventq.h); whatever happens to the queue meanwhile (others queued,
+ * cancelled, a batch rebuild that moves the kept slot), or if it is not
+ * queued again, the pops stay in (time, seq) order and miss nothing. */
+SL_TEST(engine_eventq_popped_event_requeued_in_order)
+{
+	enum { N = 64 };
+	static struct sl_event ev[N];
+	struct sl_eventq q;
+	struct sl_rng r;
+	sl_eventq_init(&q);
+	sl_rng_seed(&r, 13);
+	for (int i = 0; i < N; i++) {
+		sl_event_init(&ev[i], 0, i, NULL);
+		sl_eventq_schedule(&q, &ev[i], (sl_time)sl_rng_below(&r, 30));
+	}
+	sl_time now = 0;
+	uint64_t last_seq = 0;
+	for (int round = 0; round < 400; round++) {
+		struct sl_event *e = sl_eventq_pop(&q);
+		CHECK(e != NULL && !sl_event_queued(e));
+		if (!e)
+			break;
+		/* (time, seq) order: all queued since come after the last pop */
+		CHECK(e->time > now || (e->time == now && (round == 0 || e->seq > last_seq)));
+		now = e->time;
+		last_seq = e->seq;
+		int other = (int)sl_rng_below(&r, N);
+		switch (round % 4) {
+		case 0:	/* re-queued after another's change */
+			sl_eventq_schedule(&q, &ev[other], now + (sl_time)sl_rng_below(&r, 30));
+			sl_eventq_schedule(&q, e, now + (sl_time)sl_rng_below(&r, 30));
+			break;
+		case 1:	/* in a batch that rebuilds the heap */
+			sl_eventq_batch_set(&q, &ev[other], now + (sl_time)sl_rng_below(&r, 30),
+					    sl_eventq_take_seq(&q));
+			sl_eventq_batch_set(&q, e, now + (sl_time)sl_rng_below(&r, 30),
+					    sl_eventq_take_seq(&q));
+			sl_eventq_batch_end(&q);
+			break;
+		case 2:	/* not re-queued; another one cancelled */
+			sl_eventq_cancel(&q, &ev[other]);
+			break;
+		default: /* a rebuild with the kept slot in it, then re-queued */
+			sl_eventq_batch_set(&q, &ev[other], now + (sl_time)sl_rng_below(&r, 30),
+					    sl_eventq_take_seq(&q));
+			sl_eventq_batch_end(&q);
+			sl_eventq_schedule(&q, e, now + (sl_time)sl_rng_below(&r, 30));
+			break;
+		}
+	}
+	int queued = 0;
+	for (int i = 0; i < N; i++)
+		queued += sl_event_queued(&ev[i]);
+	CHECK(pop_all(&q) == queued);
+	sl_eventq_free(&q);
+}
+
 /* A re-timing decided before another event's scheduling but carried out
  * after it keeps its earlier place among equal times (sched.c defers
  * burst re-timings so). */
