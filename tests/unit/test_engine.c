@@ -42,6 +42,16 @@ static int pop_all(struct sl_eventq *q)
 	return ok ? popped : -1;
 }
 
+/* n events, CPU i for event i, queued at random times below `span`. */
+static void queue_random(struct sl_eventq *q, struct sl_event *ev, int n, struct sl_rng *r,
+			 sl_time span)
+{
+	for (int i = 0; i < n; i++) {
+		sl_event_init(&ev[i], 0, i, NULL);
+		sl_eventq_schedule(q, &ev[i], (sl_time)sl_rng_below(r, (uint64_t)span));
+	}
+}
+
 SL_TEST(engine_eventq_matches_sorted_reference)
 {
 	enum { N = 500 };
@@ -50,10 +60,7 @@ SL_TEST(engine_eventq_matches_sorted_reference)
 	struct sl_rng r;
 	sl_eventq_init(&q);
 	sl_rng_seed(&r, 9);
-	for (int i = 0; i < N; i++) {
-		sl_event_init(&ev[i], 0, i, NULL);
-		sl_eventq_schedule(&q, &ev[i], (sl_time)sl_rng_below(&r, 50));
-	}
+	queue_random(&q, ev, N, &r, 50);
 	for (int i = 0; i < N; i += 3)	/* re-time a third, cancel a few */
 		sl_eventq_schedule(&q, &ev[i], (sl_time)sl_rng_below(&r, 50));
 	for (int i = 1; i < N; i += 7)
@@ -112,10 +119,7 @@ SL_TEST(engine_eventq_popped_event_requeued_in_order)
 	struct sl_rng r;
 	sl_eventq_init(&q);
 	sl_rng_seed(&r, 13);
-	for (int i = 0; i < N; i++) {
-		sl_event_init(&ev[i], 0, i, NULL);
-		sl_eventq_schedule(&q, &ev[i], (sl_time)sl_rng_below(&r, 30));
-	}
+	queue_random(&q, ev, N, &r, 30);
 	sl_time now = 0;
 	uint64_t last_seq = 0;
 	for (int round = 0; round < 400; round++) {
