@@ -134,11 +134,18 @@ double sl_rng_lognormal(struct sl_rng *r, double median, double sigma)
 	return median * exp(sigma * normal(r));
 }
 
+/* One lognormal draw of mean `mean`: half is sigma^2 / 2, which keeps the
+ * mean (sl_rng_vary and sl_rng_vary_pairs share it). */
+static inline double vary_draw(struct sl_rng *r, double mean, double sigma, double half)
+{
+	return mean * exp(sigma * normal(r) - half);
+}
+
 double sl_rng_vary(struct sl_rng *r, double mean, double sigma)
 {
 	if (sigma <= 0 || mean <= 0)
 		return mean;
-	return mean * exp(sigma * normal(r) - sigma * sigma / 2);
+	return vary_draw(r, mean, sigma, sigma * sigma / 2);
 }
 
 /* The loop of sl_rng_vary pairs in one call: the per-draw tests and
@@ -151,8 +158,8 @@ void sl_rng_vary_pairs(struct sl_rng *r, double mean_a, double mean_b, double si
 	double half = sigma * sigma / 2, a = 0, b = 0;
 
 	for (long i = 0; i < n; i++) {
-		a += vary_a ? mean_a * exp(sigma * normal(r) - half) : mean_a;
-		b += vary_b ? mean_b * exp(sigma * normal(r) - half) : mean_b;
+		a += vary_a ? vary_draw(r, mean_a, sigma, half) : mean_a;
+		b += vary_b ? vary_draw(r, mean_b, sigma, half) : mean_b;
 	}
 	*sum_a = a;
 	*sum_b = b;

@@ -114,7 +114,6 @@ struct chat_thread {
 	unsigned char role;
 	unsigned char pc;
 	int peer;		/* SS: how many of the 19 sends are done */
-	int to;			/* ... and the next one's user, its place in the room */
 	long done;		/* messages handled */
 	long batch;		/* CR: messages taken by the receive in progress */
 	double batch_user_ns;	/* ... and their handling's work, drawn with it */
@@ -357,7 +356,6 @@ static __attribute__((noinline)) void ss_step(struct sl_sim *sim, struct sl_task
 		}
 		th->pc = P_USER;
 		th->peer = 0;
-		th->to = (int)(room_peer(th->user, 0) - run->users) % CHAT_USERS_PER_ROOM;
 		*next = sl_act_chan(SL_ACT_CHAN_READ, th->user->sem, 1);
 		return;
 	case P_USER:
@@ -370,13 +368,8 @@ static __attribute__((noinline)) void ss_step(struct sl_sim *sim, struct sl_task
 		act_net(next, t, run, run->send_ns);
 		return;
 	default:
-		/* room_peer(th->user, th->peer), walked: the room's places
-		 * after the user's own, round */
-		*next = sl_act_chan(SL_ACT_CHAN_WRITE,
-				 run->users[th->user->room * CHAT_USERS_PER_ROOM + th->to].down,
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE, room_peer(th->user, th->peer)->down,
 				 CHAT_MSG_BYTES);
-		if (++th->to == CHAT_USERS_PER_ROOM)
-			th->to = 0;
 		if (++th->peer < CHAT_USERS_PER_ROOM - 1) {
 			th->pc = P_KERNEL;
 		} else {

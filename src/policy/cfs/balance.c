@@ -519,54 +519,50 @@ static void cfs_calculate_imbalance(struct cfs_lb_env *env, struct cfs_sd_stats 
 /*
  * Whether no group of the domain but the local one has a task: then
  * cfs_pick_busiest takes none (a group without tasks never is), and the
- * statistics' only trace is the count of CPUs they looked at, returned
- * here (0: a task was found; stops at the first CPU with one).
+ * statistics' only trace is the count of CPUs they looked at, the whole
+ * span (its groups partition it: cfs_span_get).  Stops at the first CPU
+ * with a task.
  */
-static long cfs_only_local_busy_of(struct cfs *s, const struct cfs_domain *sd)
+static bool cfs_only_local_busy_in(struct cfs *s, const struct cfs_domain *sd)
 {
 	const struct cfs_span *sp = sd->span;
-	long visited = 0;
 
 	if (s->gsum_on) {
 		/* With the groups' sums kept (cfs/gsum.c), a word of the
 		 * flushed no_fair mask answers for 64 CPUs: the domain's
 		 * CPUs outside the local group that have a fair task.  The
-		 * groups partition the span (cfs_span_get), so their
-		 * weights add up to its own.  The flush is the one the next
-		 * read of the sums would make, earlier: same sums. */
+		 * flush is the one the next read of the sums would make,
+		 * earlier: same sums. */
 		const sl_cpumask *local = &sp->groups[sd->local].span;
 		cfs_gsum_flush(s);
 		for (int wi = 0; wi <= (s->ncpus - 1) >> 6; wi++)
 			if (sp->cpus.w[wi] & ~local->w[wi] & ~s->no_fair.w[wi])
-				return 0;
-		return sp->weight;
+				return false;
+		return true;
 	}
-
 	for (int k = 0; k < sp->ngroups; k++) {
-		const struct cfs_group *g = &sp->groups[k];
-		visited += g->weight;	/* the CPUs cfs_sg_stats walks */
 		if (k == sd->local)
 			continue;
-		cfs_for_each_group_cpu(c, g)
+		cfs_for_each_group_cpu(c, &sp->groups[k])
 			if (s->rq[c].nr_running)
-				return 0;
+				return false;
 	}
-	return visited;
+	return true;
 }
 
 /* ... adding the CPUs looked at to env->looked */
 static bool cfs_only_local_busy(struct cfs *s, struct cfs_lb_env *env)
 {
-	long visited = cfs_only_local_busy_of(s, env->sd);
-
-	env->looked += visited;
-	return visited > 0;
+	if (!cfs_only_local_busy_in(s, env->sd))
+		return false;
+	env->looked += env->sd->span->weight;
+	return true;
 }
 
 static inline uint64_t cfs_balance_interval(const struct cfs *s, struct cfs_domain *sd, bool busy);
 
 /* The sum of cfs_sd_stats' groups' util (integers: in any order), from
- * the kept sums, which cfs_only_local_busy_of flushed. */
+ * the kept sums, which cfs_only_local_busy_in flushed. */
 static long cfs_sum_util(const struct cfs_domain *sd)
 {
 	const struct cfs_span *sp = sd->span;
@@ -765,6 +761,21 @@ static bool cfs_env_beyond_dst_group(const struct cfs *s, const struct cfs_lb_en
 	return false;
 }
 
+/* out_one_pinned's tail, where every balance that moved nothing ends:
+ * the scan's charge, and a periodic balance's interval doubled, up to the
+ * domain's maximum (or, when every task was pinned, up to
+ * MAX_PINNED_INTERVAL). */
+static void cfs_lb_back_off(struct cfs *s, int this_cpu, struct cfs_domain *sd,
+			    enum cfs_idle idle, bool all_pinned, long looked)
+{
+	cfs_charge_balance(s, this_cpu, looked);
+	if (idle == CFS_NEWLY_IDLE)
+		return;
+	if ((all_pinned && sd->balance_interval < CFS_MAX_PINNED_INTERVAL) ||
+	    sd->balance_interval < sd->max_interval)
+		sd->balance_interval *= 2;
+}
+
 /*
  * sched_balance_rq() (load_balance): returns the number of tasks pulled.
  * Affinity, as 6.12 has it: tasks that may not come to dst_cpu but may go
@@ -866,12 +877,7 @@ out_balanced:
 out_all_pinned:
 	sd->nr_balance_failed = 0;
 out_one_pinned:
-	cfs_charge_balance(s, this_cpu, env.looked);
-	if (idle == CFS_NEWLY_IDLE)
-		return 0;
-	if ((env.all_pinned && sd->balance_interval < CFS_MAX_PINNED_INTERVAL) ||
-	    sd->balance_interval < sd->max_interval)
-		sd->balance_interval *= 2;
+	cfs_lb_back_off(s, this_cpu, sd, idle, env.all_pinned, env.looked);
 	return 0;
 }
 
@@ -898,19 +904,16 @@ static bool cfs_load_balance_quiet(struct cfs *s, int this_cpu, int idx, enum cf
 	if (idle == CFS_NEWLY_IDLE || sd->span->groups[sd->local].weight != 1 ||
 	    cfs_updates_idle_cpu_scan_of(s, this_rq, sd, idle))
 		return false;
-	long looked = cfs_only_local_busy_of(s, sd);
-	if (!looked)
+	if (!cfs_only_local_busy_in(s, sd))
 		return false;
 	cfs_update_group_capacity(s, this_cpu, sd, j + cfs_balance_interval(s, sd, false));
-	/* out_balanced */
+	/* out_balanced, no task pinned */
 	if (idx + 1 < this_rq->nsd) {
 		struct cfs_domain *parent = &this_rq->sd[idx + 1];
 		parent->span->groups[parent->local].imbalance = false;
 	}
 	sd->nr_balance_failed = 0;
-	cfs_charge_balance(s, this_cpu, looked);
-	if (sd->balance_interval < sd->max_interval)
-		sd->balance_interval *= 2;
+	cfs_lb_back_off(s, this_cpu, sd, idle, false, sd->span->weight);
 	return true;
 }
 

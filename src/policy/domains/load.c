@@ -174,7 +174,6 @@ static bool sd_power_gain(const struct sd_group *busiest, const struct sd_group 
 	return pwr_move > pwr_now;
 }
 
-/* The computation, without the charge: *looked is the CPUs read. */
 /* A group's load as find_busiest_group sums it, its CPUs counted in
  * *looked: biased toward our own group, the high guess (target_load) for
  * it and the low one (source_load) for the others; a core's or a node's
@@ -199,6 +198,8 @@ static inline unsigned long sd_group_load(struct sl_sim *sim, const struct sd_sc
 	return load;
 }
 
+/* 2.6.12's find_busiest_group, the computation without the charge:
+ * *looked_out is the CPUs read. */
 static struct sd_group *sd_fbg_2612(struct sl_sim *sim, struct sd_sched *s,
 				    struct sd_domain *sd, enum sd_idle idle,
 				    unsigned long *imbalance, long *looked_out)
