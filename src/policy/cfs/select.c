@@ -203,7 +203,13 @@ static int cfs_select_idle_core(struct cfs *s, int core, sl_cpumask *cpus, int *
 static int cfs_select_idle_cpu(struct cfs *s, const struct cfs_entity *p, bool has_idle_core,
 			       int target, long *looked)
 {
-	sl_cpumask cpus = sl_cpumask_and(*s->rq[target].llc_span, &p->task->allowed);
+	/* the LLC's CPUs p may use: only the words of CPUs below ncpus, the
+	 * only ones the scan and the idle-core search below read (both stop
+	 * at s->ncpus), not all 16 of the 128-byte mask at each wakeup */
+	sl_cpumask cpus;
+	const sl_cpumask *llc = s->rq[target].llc_span;
+	for (int i = 0; i <= (s->ncpus - 1) >> 6; i++)
+		cpus.w[i] = llc->w[i] & p->task->allowed.w[i];
 	int idle_cpu = -1, nr = INT_MAX;
 
 	if (s->sis_util) {
@@ -635,12 +641,30 @@ int cfs_fallback_cpu(const struct cfs *s, const struct cfs_entity *se, int prev_
 
 /* core.c select_task_rq(), around the class's: a task allowed on one CPU
  * goes there without asking the class (no record_wakee, no search). */
+/* Exactly one CPU in m: sl_cpumask_weight(m) == 1 without counting all
+ * 16 words at every wakeup, fork and exec; a task allowed on two CPUs of
+ * one word is told at its first word. */
+static bool cfs_mask_single(const sl_cpumask *m)
+{
+	bool seen = false;
+
+	for (int i = 0; i < SL_CPUMASK_WORDS; i++) {
+		uint64_t w = m->w[i];
+		if (!w)
+			continue;
+		if (seen || (w & (w - 1)))
+			return false;
+		seen = true;
+	}
+	return seen;
+}
+
 int cfs_select_task_rq_core(struct cfs *s, struct cfs_entity *se, int prev_cpu, int this_cpu,
 			    unsigned wf, struct cfs_entity *waker)
 {
 	const sl_cpumask *allowed = &se->task->allowed;
 
-	if (sl_cpumask_weight(allowed) == 1)
+	if (cfs_mask_single(allowed))
 		return sl_cpumask_first(allowed);
 	return cfs_select_task_rq(s, se, prev_cpu, this_cpu, wf, waker);
 }
