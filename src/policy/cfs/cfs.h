@@ -554,9 +554,10 @@ void cfs_attr_fix_cpu(struct cfs *s, int cpu);
 
 /* ---- cfs/rt_bw.c ---- */
 
-/* Bring cpu's bandwidth accounting up to now; `fair` says what runs from
- * now on (a fair task or nothing: true; an RT task: false). */
-void cfs_rtbw_account(struct cfs *s, int cpu, enum cfs_acct runs);
+/* Bring cpu's bandwidth accounting up to now; `runs` says what runs from
+ * now on.  cfs_rtbw_account_out() is the whole of it; cfs_rtbw_account()
+ * below only records `runs` itself when that is all the whole would do. */
+void cfs_rtbw_account_out(struct cfs *s, int cpu, enum cfs_acct runs);
 /* The fair server takes the CPU from RT now (deferred server activated,
  * runtime left): pick fair first. */
 bool cfs_rtbw_fair_first(struct cfs *s, int cpu);
@@ -569,6 +570,26 @@ void cfs_rtbw_tick(struct cfs *s, int cpu);
  * (rt_bandwidth=throttle, on CPU 0: it pays back every CPU), and each
  * CPU's fair server's defer and replenishment timer. */
 enum { CFS_HRT_RT_PERIOD, CFS_HRT_SERVER };
+
+/*
+ * With no time passed since the last accounting (a pick's second and third
+ * calls, in the same instant as its first), no RT task queued and no
+ * server timer set, cfs_rtbw_account_out() charges nothing and arms
+ * nothing (both its conditions false): it only sets acct.  Inline, that
+ * case costs no call (245,000 of 405,000 calls, 35 instructions each, in
+ * a p4dpe-2x2ht kernbench).
+ */
+static inline void cfs_rtbw_account(struct cfs *s, int cpu, enum cfs_acct runs)
+{
+	struct cfs_rt_rq *rt = &s->rq[cpu].rt;
+
+	if (sl_now(s->sim) <= rt->acct_at && !rt->nr_running &&
+	    !sl_hrtimer_queued(s->sim, cpu, CFS_HRT_SERVER)) {
+		rt->acct = runs;
+		return;
+	}
+	cfs_rtbw_account_out(s, cpu, runs);
+}
 void cfs_rtbw_hrtimer(struct cfs *s, int cpu, int id);
 /* dl_server_start / dl_server_stop: cpu's fair runqueue became non-empty
  * / empty. */

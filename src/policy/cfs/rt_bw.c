@@ -280,7 +280,7 @@ static __attribute__((noinline, cold)) void cfs_rt_time_add(struct cfs *s, int c
 	}
 }
 
-void cfs_rtbw_account(struct cfs *s, int cpu, enum cfs_acct runs)
+void cfs_rtbw_account_out(struct cfs *s, int cpu, enum cfs_acct runs)
 {
 	struct cfs_rt_rq *rt = &s->rq[cpu].rt;
 	sl_time now = sl_now(s->sim), delta = now - rt->acct_at;
@@ -321,7 +321,9 @@ void cfs_rtbw_tick(struct cfs *s, int cpu)
 	if (s->rt_bw == CFS_RTBW_OFF)
 		return;
 	cfs_rtbw_account(s, cpu, rt->acct);
-	if (s->rt_bw == CFS_RTBW_SERVER)
+	/* cfs_fs_check() returns at once without an RT task queued: asked
+	 * here, the tick of a CPU without one makes no call */
+	if (s->rt_bw == CFS_RTBW_SERVER && rt->nr_running)
 		cfs_fs_check(s, cpu);
 }
 
