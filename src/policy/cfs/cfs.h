@@ -840,7 +840,9 @@ static inline enum cfs_group_type cfs_group_classify(int imbalance_pct,
 	return CFS_GROUP_FULLY_BUSY;
 }
 void cfs_rebalance_tick(struct cfs *s, int cpu);
-void cfs_balance_domains(struct cfs *s, int cpu);
+/* j: now's jiffies; idle: CFS_IDLE if cfs_cpu_idle(s, cpu), else
+ * CFS_NOT_IDLE (the callers know both already) */
+void cfs_balance_domains(struct cfs *s, int cpu, uint64_t j, enum cfs_idle idle);
 /* Returns true if a task was pulled. */
 bool cfs_newidle_balance(struct cfs *s, int cpu);
 /* The migration thread of `cpu` runs: push a task to rq->push_cpu. */

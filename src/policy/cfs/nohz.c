@@ -218,8 +218,10 @@ static void nohz_idle_balance(struct cfs *s, int ilb, unsigned flags)
 		struct cfs_rq *rq = &s->rq[cpu];
 		if (flags & NOHZ_STATS_KICK)
 			has_blocked |= update_nohz_stats(s, cpu, j);
+		/* cpu is idle (the test above; the blocked averages' update
+		 * does not change it) */
 		if (j >= rq->next_balance && (flags & NOHZ_BALANCE_KICK))
-			cfs_balance_domains(s, cpu);
+			cfs_balance_domains(s, cpu, j, CFS_IDLE);
 		if (next_balance > rq->next_balance) {
 			next_balance = rq->next_balance;
 			update_next = true;
