@@ -900,14 +900,14 @@ out_one_pinned:
  * in the same order here.  Of xeon-2s-smt javabench:size=200's 1,717,131
  * balances, 1,517,023 are this one, at the SMT level of an idle CPU
  * whose sibling is idle too.  False (nothing done) when the full balance
- * must run.  j: now's jiffies.
+ * must run.  j: now's jiffies; this_rq and sd (the domain idx of
+ * this_cpu, sd + 1 its parent) are the caller's loop's pointers, not
+ * derived again from the indices (975.2 -> 939.1 M instructions in that
+ * javabench).
  */
-static bool cfs_load_balance_quiet(struct cfs *s, int this_cpu, int idx, enum cfs_idle idle,
-				   uint64_t j)
+static bool cfs_load_balance_quiet(struct cfs *s, int this_cpu, struct cfs_rq *this_rq,
+				   struct cfs_domain *sd, int idx, enum cfs_idle idle, uint64_t j)
 {
-	struct cfs_rq *this_rq = &s->rq[this_cpu];
-	struct cfs_domain *sd = &this_rq->sd[idx];
-
 	if (idle == CFS_NEWLY_IDLE || sd->span->groups[sd->local].weight != 1 ||
 	    cfs_updates_idle_cpu_scan_of(s, this_rq, sd, idle))
 		return false;
@@ -916,7 +916,7 @@ static bool cfs_load_balance_quiet(struct cfs *s, int this_cpu, int idx, enum cf
 	cfs_update_group_capacity(s, this_cpu, sd, j + cfs_balance_interval(s, sd, false));
 	/* out_balanced, no task pinned */
 	if (idx + 1 < this_rq->nsd) {
-		struct cfs_domain *parent = &this_rq->sd[idx + 1];
+		struct cfs_domain *parent = sd + 1;
 		parent->span->groups[parent->local].imbalance = false;
 	}
 	sd->nr_balance_failed = 0;
@@ -1043,7 +1043,7 @@ void cfs_balance_domains(struct cfs *s, int cpu, uint64_t j, enum cfs_idle idle)
 		 * (which the kernel takes first) is asked only of a due one */
 		if (j >= sd->last_balance + interval && !(serialize && cfs_serialize_taken(s, payer))) {
 			long before = s->lb_looked;
-			if (!cfs_load_balance_quiet(s, cpu, i, idle, j) &&
+			if (!cfs_load_balance_quiet(s, cpu, rq, sd, i, idle, j) &&
 			    cfs_load_balance(s, cpu, i, idle, &cont)) {
 				idle = cfs_cpu_idle(s, cpu) ? CFS_IDLE : CFS_NOT_IDLE;
 				busy = idle != CFS_IDLE;
