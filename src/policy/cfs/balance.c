@@ -965,21 +965,8 @@ cfs_balance_interval(const struct cfs *s, struct cfs_domain *sd, bool busy)
 	return sd->ivl_j[busy];
 }
 
-/* update_newidle_cost(): the most a newly-idle balance cost, decaying ~1%/s. */
-static void cfs_update_newidle_cost(struct cfs *s, struct cfs_domain *sd, sl_time cost,
-				    uint64_t j)
-{
-	if (cost > sd->max_newidle_lb_cost) {
-		sd->max_newidle_lb_cost = cost;
-		sd->last_decay_max_lb_cost = j;
-	} else if (j > sd->last_decay_max_lb_cost + s->hz) {
-		sd->max_newidle_lb_cost = sd->max_newidle_lb_cost * 253 / 256;
-		sd->last_decay_max_lb_cost = j;
-	}
-}
-
-/* update_newidle_cost(sd, 0), sched_balance_domains()'s call at each
- * domain: its decay alone.  max_newidle_lb_cost is never negative (0 at
+/* update_newidle_cost()'s decay, ~1%/s.  sched_balance_domains()' call
+ * at each domain, update_newidle_cost(sd, 0), is this alone: max_newidle_lb_cost is never negative (0 at
  * the domain's memset, then a cost, a count of CPUs and tasks looked at
  * times scan_ns >= 0, or 253/256 of itself), so `0 > max` never holds and
  * the first branch is never taken; without its test, 4.7 million domain
@@ -989,6 +976,18 @@ static inline void cfs_decay_newidle_cost(struct cfs *s, struct cfs_domain *sd, 
 	if (j > sd->last_decay_max_lb_cost + s->hz) {
 		sd->max_newidle_lb_cost = sd->max_newidle_lb_cost * 253 / 256;
 		sd->last_decay_max_lb_cost = j;
+	}
+}
+
+/* update_newidle_cost(): the most a newly-idle balance cost, decaying ~1%/s. */
+static void cfs_update_newidle_cost(struct cfs *s, struct cfs_domain *sd, sl_time cost,
+				    uint64_t j)
+{
+	if (cost > sd->max_newidle_lb_cost) {
+		sd->max_newidle_lb_cost = cost;
+		sd->last_decay_max_lb_cost = j;
+	} else {
+		cfs_decay_newidle_cost(s, sd, j);
 	}
 }
 

@@ -639,8 +639,6 @@ int cfs_fallback_cpu(const struct cfs *s, const struct cfs_entity *se, int prev_
 	return cpu >= 0 ? cpu : sl_cpumask_first(allowed);
 }
 
-/* core.c select_task_rq(), around the class's: a task allowed on one CPU
- * goes there without asking the class (no record_wakee, no search). */
 /* Exactly one CPU in m: sl_cpumask_weight(m) == 1 without counting all
  * 16 words at every wakeup, fork and exec; a task allowed on two CPUs of
  * one word is told at its first word. */
@@ -659,6 +657,8 @@ static bool cfs_mask_single(const sl_cpumask *m)
 	return seen;
 }
 
+/* core.c select_task_rq(), around the class's: a task allowed on one CPU
+ * goes there without asking the class (no record_wakee, no search). */
 int cfs_select_task_rq_core(struct cfs *s, struct cfs_entity *se, int prev_cpu, int this_cpu,
 			    unsigned wf, struct cfs_entity *waker)
 {
