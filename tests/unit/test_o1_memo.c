@@ -44,10 +44,12 @@ SL_TEST(o1_balance_memo_replays)
 		"o1:version=2.5.68", "o1:version=2.6.0", "o1:version=2.5.33",
 		"ht:version=e6", "ht:version=a9", "ht:version=c1",
 	};
+	/* the last, of 64 CPUs, has the ranking (O1_RANK_MIN_CPUS) */
 	static const char *const machines[] = {
 		"node:2 pack:1 core:4 pu:2", "pack:2 core:4 pu:2", "node:4 pack:1 core:2 pu:1",
+		"pack:2 core:16 pu:2",
 	};
-	for (int m = 0; m < 3; m++) {
+	for (int m = 0; m < 4; m++) {
 		for (size_t i = 0; i < sizeof(pols) / sizeof(pols[0]); i++) {
 			struct o1t_run r;
 			if (!o1t_start(&r, machines[m], pols[i], 0))
@@ -57,17 +59,24 @@ SL_TEST(o1_balance_memo_replays)
 			const struct o1 *s = sl_policy_data(r.sim);
 			/* the check op compared every memo after every event */
 			CHECKF(ok && sl_nr_tasks(r.sim) == 0, "%s on %s", pols[i], machines[m]);
-			CHECKF(s->fbq_replays > 0, "%s on %s: no call answered by a memo",
+			/* idle balances that pass idle=1 take the ranking instead */
+			CHECKF(s->fbq_replays + s->fbq_ranked > 0,
+			       "%s on %s: no call answered by a memo or the ranking",
 			       pols[i], machines[m]);
+			CHECKF(s->rank == (m == 3), "%s on %s: ranking %d", pols[i], machines[m],
+			       s->rank);
+			if (s->rank && s->cfg.idle_tick_idle)
+				CHECKF(s->fbq_ranked > 0, "%s on %s: no idle call ranked",
+				       pols[i], machines[m]);
 			sl_sim_destroy(r.sim);
 		}
 	}
 }
 
 /* Run hogs on a NUMA SMT machine for 30 ms: idle CPUs have memos then. */
-static struct o1 *o1mt_idle_machine(struct o1t_run *r, const char *policy)
+static struct o1 *o1mt_idle_on(struct o1t_run *r, const char *machine, const char *policy)
 {
-	if (!o1t_start(r, "node:2 pack:1 core:4 pu:2", policy, 30 * SL_MSEC))
+	if (!o1t_start(r, machine, policy, 30 * SL_MSEC))
 		return NULL;
 	o1t_spawn_hogs(r->sim, 3, 100);
 	if (!o1t_run(r)) {
@@ -75,6 +84,11 @@ static struct o1 *o1mt_idle_machine(struct o1t_run *r, const char *policy)
 		return NULL;
 	}
 	return sl_policy_data(r->sim);
+}
+
+static struct o1 *o1mt_idle_machine(struct o1t_run *r, const char *policy)
+{
+	return o1mt_idle_on(r, "node:2 pack:1 core:4 pu:2", policy);
 }
 
 SL_TEST(o1_balance_memo_check_catches)
@@ -118,6 +132,87 @@ SL_TEST(o1_balance_memo_check_catches)
 		CHECK(o1_core_check(r.sim, &err) == -1 && strstr(err.msg, "memo"));
 		rq->prev_cpu_load[cpu] -= 3;
 		CHECK(o1_core_check(r.sim, &err) == 0);
+		sl_sim_destroy(r.sim);
+	}
+}
+
+/* The ranking an idle balance (idle=1) answers from (o1/balance.c
+ * o1_rank_best): used under 2.5.33, and the check op, which compares
+ * every ranking with the lengths and every synced memory with them,
+ * catches a wrong ranking or memory. */
+SL_TEST(o1_balance_rank_check_catches)
+{
+	static const char *const pols[] = { "o1:version=2.5.33", "ht:version=e6" };
+
+	for (int i = 0; i < 2; i++) {
+		struct o1t_run r;
+		struct sl_err err;
+		/* 64 CPUs in 2 nodes: masks of 32 (2.5.59's nodes) or 64 */
+		struct o1 *s = o1mt_idle_on(&r, "node:2 pack:1 core:16 pu:2", pols[i]);
+		CHECK(s != NULL);
+		if (!s)
+			continue;
+		CHECKF(s->rank && s->fbq_ranked > 0, "%s: no idle call ranked", pols[i]);
+		CHECK(o1_core_check(r.sim, &err) == 0);
+		struct o1_chg_log *l = &s->chg[0];
+		/* a CPU ranked at a length no queue has */
+		l->bits[(O1_RANK_CAP - 1) * s->mask_words] ^= 1;
+		CHECK(o1_core_check(r.sim, &err) == -1 && strstr(err.msg, "rank"));
+		l->bits[(O1_RANK_CAP - 1) * s->mask_words] ^= 1;
+		l->top++;
+		CHECK(o1_core_check(r.sim, &err) == -1 && strstr(err.msg, "ranking"));
+		l->top--;
+		CHECK(o1_core_check(r.sim, &err) == 0);
+		/* a synced memory that is not the length, and no change logged */
+		struct o1_rq *rq = NULL;
+		for (int k = 0; k < s->nrqs && !rq; k++)
+			if (s->rqs[k].rank_synced &&
+			    s->rqs[k].rank_gen == o1_chg_log_of(s, &s->rqs[k])->gen)
+				rq = &s->rqs[k];
+		CHECKF(rq != NULL, "%s: no synced balancer", pols[i]);
+		if (rq) {
+			/* the memo check, first, may see it too: either names it */
+			int cpu = sl_cpumask_first(o1_node_mask(s, rq->first_cpu));
+			rq->prev_cpu_load[cpu] += 3;
+			CHECKF(o1_core_check(r.sim, &err) == -1, "%s: a wrong memory unseen",
+			       pols[i]);
+			rq->prev_cpu_load[cpu] -= 3;
+			CHECK(o1_core_check(r.sim, &err) == 0);
+		}
+		sl_sim_destroy(r.sim);
+	}
+}
+
+/* A queue longer than the ranking holds (O1_RANK_CAP): counted apart,
+ * and an idle balance then takes the memo's way (it finds that queue);
+ * the ranking is whole again once the queue shrinks. */
+SL_TEST(o1_balance_rank_long_queue)
+{
+	static const char *const pols[] = { "o1:version=2.5.33", "ht:version=f3" };
+
+	for (int i = 0; i < 2; i++) {
+		struct o1t_run r;
+		struct sl_err err;
+		struct o1 *s = o1mt_idle_on(&r, "pack:2 core:16 pu:2", pols[i]);
+		CHECK(s != NULL);
+		if (!s)
+			continue;
+		struct o1_rq *idle = &s->rqs[s->nrqs - 1], *busy = &s->rqs[s->nrqs - 2];
+		struct o1_chg_log *l = o1_chg_log_of(s, busy);
+		int top = l->top, n = busy->nr_running;
+		CHECK(s->rank && idle->nr_running == 0 && l->over == 0);
+		for (int k = n; k < O1_RANK_CAP + 6; k++)
+			o1_nr_inc(s, busy);
+		CHECK(l->over == busy->ncpus && l->top == top && o1_check_rank(s, &err) == 0);
+		uint64_t over = s->rank_over;
+		o1_load_balance(r.sim, s, idle, idle->first_cpu, true,
+				o1_node_mask(s, idle->first_cpu), false);
+		CHECK(s->rank_over == over + 1);
+		/* the memo's scan found it: the memory holds its length */
+		CHECK(idle->prev_cpu_load[busy->first_cpu] == busy->nr_running);
+		while (busy->nr_running > n)
+			o1_nr_dec(s, busy);
+		CHECK(l->over == 0 && l->top == top && o1_check_rank(s, &err) == 0);
 		sl_sim_destroy(r.sim);
 	}
 }

@@ -289,12 +289,206 @@ static inline bool o1_memo_fresh(const struct o1 *s, const struct o1_rq *rq,
 
 /* A call answered by the unchanged memo m: counted, and its scan's cost
  * charged as the scan's. */
-static void o1_memo_charge(struct sl_sim *sim, struct o1 *s, int this_cpu,
-			   const struct o1_fbq_memo *m)
+static inline void o1_memo_charge(struct sl_sim *sim, struct o1 *s, int this_cpu,
+				  const struct o1_fbq_memo *m)
 {
 	s->fbq_replays++;
 	s->fbq_unchanged++;
 	sl_charge_sched(sim, this_cpu, m->looked * s->cfg.scan_ns);
+}
+
+/*
+ * The ranking.  An idle balance (idle=1) reads every CPU's load as its
+ * length, so its answer depends on the lengths alone: the first CPU of the
+ * mask, not ours, by the greatest length >= 2, then the lowest number.
+ * Each change log ranks its CPUs by length (o1_chg_log.bits, kept at every
+ * nr_running_inc/dec), and an idle balance of its own node mask takes the
+ * answer from there: the greatest length with a CPU not ours, its lowest
+ * such CPU (O(lengths), not O(CPUs)).  What the scan leaves behind, its
+ * memory of every CPU's length, is written for the runqueues its log named
+ * since this balancer's last such call (o1_rank_read): the others' memory
+ * is their length already, as every balance writes only lengths read now
+ * (an empty read, o1_read_empty, ends that).  The memos stay true: they
+ * too need only that an unchanged CPU's memory is its length.  On 1,024
+ * CPUs under 2.5.33 a kernbench's lengths change at every tick, and each
+ * idle balancer replayed hundreds of changes (through a CPU mask) or read
+ * the machine again.  The check op compares every ranking with the
+ * lengths and every synced memory with them (o1_check_rank).
+ */
+
+/* One CPU of log l from length `from` to `to`. */
+static inline void o1_rank_move_cpu(struct o1_chg_log *l, int mw, int i, int from, int to)
+{
+	uint64_t bit = 1ULL << (i & 63);
+	int w = i >> 6;
+
+	if (from >= O1_RANK_CAP) {
+		l->over--;
+	} else if (from >= 2) {
+		l->cnt[from]--;
+		l->bits[from * mw + w] &= ~bit;
+	}
+	if (to >= O1_RANK_CAP) {
+		l->over++;
+	} else if (to >= 2) {
+		l->cnt[to]++;
+		l->bits[to * mw + w] |= bit;
+	}
+}
+
+void o1_rank_move(struct o1 *s, struct o1_rq *rq, int from, int to)
+{
+	struct o1_chg_log *l = o1_chg_log_of(s, rq);
+	int mw = s->mask_words;
+
+	if (rq->ncpus == 1)	/* the stock scheduler's: no walk of its mask */
+		o1_rank_move_cpu(l, mw, rq->first_cpu, from, to);
+	else
+		sl_for_each_cpu_in(i, &rq->cpus, rq->first_cpu, rq->last_cpu + 1)
+			o1_rank_move_cpu(l, mw, i, from, to);
+	if (to < O1_RANK_CAP && to > l->top)
+		l->top = to;
+	while (l->top >= 2 && !l->cnt[l->top])
+		l->top--;
+}
+
+/* The idle scan's answer over log l's mask for runqueue `own`; false if
+ * a queue there is too long for the ranking. */
+static bool o1_rank_best(struct o1 *s, const struct o1_chg_log *l, const struct o1_rq *own,
+			 struct o1_best *out)
+{
+	int mw = s->mask_words;
+
+	if (l->over) {
+		s->rank_over++;
+		return false;
+	}
+	for (int v = l->top; v >= 2; v--) {
+		if (!l->cnt[v])
+			continue;
+		const uint64_t *b = &l->bits[v * mw];
+		for (int w = 0; w < mw; w++) {
+			uint64_t x = b[w] & ~own->cpus.w[w];
+			if (x) {
+				*out = (struct o1_best){ (w << 6) + __builtin_ctzll(x), v };
+				return true;
+			}
+		}
+	}
+	*out = (struct o1_best){ -1, 1 };
+	return true;
+}
+
+/* The scan's memory of its node mask, from the changes of log l since
+ * this balancer's last synced call (all of the mask after many). */
+static void o1_rank_read(const struct o1 *s, struct o1_rq *rq, const struct o1_chg_log *l,
+			 const sl_cpumask *mask, int *prev)
+{
+	uint64_t n = l->gen - rq->rank_gen;
+
+	if (!rq->rank_synced || n > O1_CHG_LOG || n > (uint64_t)l->ncpus / 4) {
+		if (s->rq_is_cpu && l->ncpus == s->ncpus)	/* the machine, CPU by CPU */
+			memcpy(prev, s->rq_nr, sizeof(int) * (size_t)s->ncpus);
+		else
+			o1_for_each_cpu(i, s, mask)
+				prev[i] = s->rq_nr[s->rq_idx[i]];
+	} else if (s->rq_is_cpu) {
+		/* runqueue idx is CPU idx's: no look at the runqueue */
+		for (uint64_t g = rq->rank_gen; g < l->gen; g++) {
+			int idx = l->log[g % O1_CHG_LOG];
+			prev[idx] = s->rq_nr[idx];
+		}
+	} else {
+		for (uint64_t g = rq->rank_gen; g < l->gen; g++) {
+			int idx = l->log[g % O1_CHG_LOG];
+			const struct o1_rq *r = &s->rqs[idx];
+			if (r->ncpus == 1)	/* in the mask: the log is its node's */
+				prev[r->first_cpu] = s->rq_nr[idx];
+			else
+				o1_for_each_rq_cpu(i, s, idx, mask)
+					prev[i] = s->rq_nr[idx];
+		}
+	}
+	rq->rank_synced = true;
+	rq->rank_gen = l->gen;
+}
+
+/* An idle balance of rq's node mask that the ranking answers "none" in
+ * O(1): nothing logged since its last synced call (so its memory needs no
+ * write) and no queue of 2 or more on the mask. */
+static inline bool o1_rank_none(const struct o1 *s, const struct o1_rq *rq)
+{
+	const struct o1_chg_log *l = o1_chg_log_of(s, rq);
+
+	return rq->rank_synced && rq->rank_gen == l->gen && !l->over && l->top < 2;
+}
+
+/* Such a call: counted, and charged as the scan of its mask. */
+static inline void o1_rank_charge(struct sl_sim *sim, struct o1 *s, const struct o1_rq *rq,
+				  int this_cpu)
+{
+	s->fbq_ranked++;
+	sl_charge_sched(sim, this_cpu, o1_chg_log_of(s, rq)->ncpus * s->cfg.scan_ns);
+}
+
+int o1_check_rank(const struct o1 *s, struct sl_err *err)
+{
+	int nlogs = s->numa ? s->nnodes : 1, mw = s->mask_words;
+
+	for (int n = 0; n < nlogs && s->rank; n++) {
+		const struct o1_chg_log *l = &s->chg[n];
+		int cnt[O1_RANK_CAP] = { 0 }, over = 0, top = 1;
+		for (int r = 0; r < s->nrqs; r++) {
+			const struct o1_rq *rq = &s->rqs[r];
+			if (o1_chg_log_of(s, rq) != l)
+				continue;
+			sl_for_each_cpu(i, &rq->cpus) {
+				int v = rq->nr_running;
+				bool in = v >= 2 && v < O1_RANK_CAP &&
+					  ((l->bits[v * mw + (i >> 6)] >> (i & 63)) & 1);
+				if (v >= O1_RANK_CAP)
+					over++;
+				else if (v >= 2)
+					cnt[v]++;
+				if (v >= 2 && v < O1_RANK_CAP && !in)
+					return sl_fail_internal(err, "o1: CPU %d (length %d) "
+								"not ranked", i, v);
+			}
+		}
+		for (int v = 2; v < O1_RANK_CAP; v++) {
+			int bits = 0;	/* no CPU ranked twice or of another length */
+			for (int w = 0; w < mw; w++)
+				bits += sl_popcount64(l->bits[v * mw + w]);
+			if (cnt[v] != l->cnt[v] || bits != cnt[v])
+				return sl_fail_internal(err, "o1: log %d ranks %d CPUs at length "
+							"%d, not %d", n, l->cnt[v], v, cnt[v]);
+			if (cnt[v])
+				top = v;
+		}
+		if (over != l->over || top != l->top)
+			return sl_fail_internal(err, "o1: log %d's ranking: %d long, top %d; not "
+						"%d, %d", n, l->over, l->top, over, top);
+	}
+	for (int r = 0; r < s->nrqs && s->cfg.smp; r++) {
+		const struct o1_rq *rq = &s->rqs[r];
+		const struct o1_chg_log *l = o1_chg_log_of(s, rq);
+		if (!rq->rank_synced || l->gen - rq->rank_gen > O1_CHG_LOG)
+			continue;
+		o1_for_each_cpu(i, s, o1_node_mask(s, rq->first_cpu)) {
+			int idx = s->rq_idx[i];
+			if (rq->prev_cpu_load[i] == s->rq_nr[idx])
+				continue;
+			bool named = false;
+			for (uint64_t g = rq->rank_gen; g < l->gen && !named; g++)
+				named = l->log[g % O1_CHG_LOG] == idx;
+			if (!named)
+				return sl_fail_internal(err, "o1: runqueue of CPU %d remembers %d "
+							"for CPU %d of length %d, unlogged",
+							rq->first_cpu, rq->prev_cpu_load[i], i,
+							s->rq_nr[idx]);
+		}
+	}
+	return 0;
 }
 
 /*
@@ -314,8 +508,13 @@ static struct o1_rq *o1_find_busiest_queue(struct sl_sim *sim, struct o1 *s,
 	struct o1_fbq_memo key, scratch;
 	struct o1_fbq_memo *memo = o1_memo_slot(s, this_rq, this_cpu, mask, &key);
 	struct o1_best best;
+	const struct o1_chg_log *l = o1_chg_log_of(s, this_rq);
 
-	if (o1_memo_fresh(s, this_rq, memo, key.node, key.cpu, &best)) {
+	if (s->rank && idle && memo == &this_rq->fbq[0] && o1_rank_best(s, l, this_rq, &best)) {
+		/* an idle balance of its node mask: the ranking's answer */
+		o1_rank_read(s, this_rq, l, mask, prev);
+		o1_rank_charge(sim, s, this_rq, this_cpu);
+	} else if (o1_memo_fresh(s, this_rq, memo, key.node, key.cpu, &best)) {
 		/* nothing changed: o1_replay's answer in O(1), only our own
 		 * memory written */
 		o1_read_own(s, this_rq->index, mask, prev);
@@ -495,6 +694,10 @@ void o1_load_balance(struct sl_sim *sim, struct o1 *s, struct o1_rq *this_rq, in
 		 * machine most calls, without the frames of the rest */
 		const struct o1_fbq_memo *m = &this_rq->fbq[0];
 		struct o1_best best;
+		if (s->rank && idle && o1_rank_none(s, this_rq)) {
+			o1_rank_charge(sim, s, this_rq, this_cpu);
+			return;
+		}
 		if (o1_memo_fresh(s, this_rq, m, -1, -1, &best) && best.cpu < 0) {
 			o1_memo_charge(sim, s, this_cpu, m);
 			return;
@@ -584,6 +787,7 @@ static void o1_read_empty(struct o1 *s, struct o1_rq *rq, const sl_cpumask *mask
 	o1_for_each_cpu(c, s, mask)
 		rq->prev_cpu_load[c] = 0;
 	rq->fbq[0].valid = rq->fbq[1].valid = false;
+	rq->rank_synced = false;
 }
 
 static bool o1_node_memory_empty(const struct o1 *s, const struct o1_rq *rq)
@@ -712,6 +916,28 @@ static __attribute__((noinline)) void o1_rebalance_full(struct sl_sim *sim, stru
 		o1_load_balance(sim, s, rq, cpu, flag, o1_node_mask(s, cpu), false);
 }
 
+/* o1_rebalance_tick's balance of the node mask under the ranking (on
+ * masks of O1_RANK_MIN_CPUS or more): an idle one (idle=1) that nothing
+ * changed for and that finds no queue of 2 answers in O(1); the rest as
+ * there.  Out of line, so that a machine without the ranking pays one
+ * test in that path. */
+static __attribute__((noinline)) void o1_rank_tick(struct sl_sim *sim, struct o1 *s,
+						   struct o1_rq *rq, int cpu, bool flag)
+{
+	const struct o1_fbq_memo *m = &rq->fbq[0];
+	struct o1_best best;
+
+	if (flag && o1_rank_none(s, rq)) {
+		o1_rank_charge(sim, s, rq, cpu);
+		return;
+	}
+	if (o1_memo_fresh(s, rq, m, -1, -1, &best) && best.cpu < 0) {
+		o1_memo_charge(sim, s, cpu, m);
+		return;
+	}
+	o1_balance_scan(sim, s, rq, cpu, flag, o1_node_mask(s, cpu), false);
+}
+
 /*
  * Most ticks of a big machine are an idle CPU's that balances its node
  * and finds, from the unchanged memo, nothing to pull: this path does
@@ -733,6 +959,10 @@ void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
 	struct o1_rq *rq = s->rq_of[cpu];
 	if (s->numa && s->cfg.node_balance == O1_NODE_RATE) {
 		o1_balance_counted(sim, s, rq, cpu, idle && s->cfg.idle_tick_idle);
+		return;
+	}
+	if (s->rank) {
+		o1_rank_tick(sim, s, rq, cpu, idle && s->cfg.idle_tick_idle);
 		return;
 	}
 	/* o1_load_balance's first test, here without its call */

@@ -188,6 +188,33 @@ static void o1_build_runqueues(struct o1 *s)
 			s->node_weight[s->rqs[i].node]++;
 }
 
+/* The change logs' rankings (o1_chg_log): every queue empty, so none;
+ * each log's mask, and its count of CPUs, is its runqueues' node mask. */
+static void o1_rank_init(struct o1 *s)
+{
+	int nlogs = s->numa ? s->nnodes : 1;
+
+	s->rq_is_cpu = s->cfg.smp && s->nrqs == s->ncpus;
+	for (int i = 0; i < s->nrqs; i++)
+		if (s->rqs[i].ncpus != 1 || s->rqs[i].first_cpu != i)
+			s->rq_is_cpu = false;
+
+	for (int n = 0; n < nlogs; n++) {
+		s->chg[n].top = 1;
+		s->chg[n].bits = sl_xcalloc((unsigned long)O1_RANK_CAP * (unsigned long)s->mask_words,
+					    sizeof(uint64_t));
+	}
+	for (int i = 0; i < s->nrqs; i++) {
+		const sl_cpumask *mask = o1_node_mask(s, s->rqs[i].first_cpu);
+		int looked = 0;	/* as o1_scan counts them */
+		for (int w = 0; w < s->mask_words; w++)
+			looked += sl_popcount64(mask->w[w]);
+		o1_chg_log_of(s, &s->rqs[i])->ncpus = looked;
+		if (s->cfg.smp && looked >= O1_RANK_MIN_CPUS)
+			s->rank = true;
+	}
+}
+
 static int o1_ms_to_ticks(int ms, unsigned hz)
 {
 	int t = (int)((long long)ms * hz / 1000);
@@ -239,6 +266,7 @@ struct o1 *o1_core_create(struct sl_sim *sim, const struct o1_config *cfg,
 	s->chg = sl_xcalloc((unsigned long)(s->numa ? s->nnodes : 1), sizeof(*s->chg));
 	o1_derive_constants(s);
 	o1_build_runqueues(s);
+	o1_rank_init(s);
 	sl_set_hz(sim, cfg->hz);
 	sl_set_tick_mode(sim, cfg->tick);
 	sl_set_timers_as(sim, SL_TIMERS_2_6, (int)cfg->timers);
@@ -258,6 +286,8 @@ void o1_core_destroy(struct sl_sim *sim)
 		free(s->rqs[i].prev_node_load);
 	}
 	free(s->rqs);
+	for (int n = 0; n < (s->numa ? s->nnodes : 1); n++)
+		free(s->chg[n].bits);
 	free(s->chg);
 	free(s);
 }
@@ -345,7 +375,8 @@ int o1_core_check(struct sl_sim *sim, struct sl_err *err)
 		if (o1_of(t)->affinity_cpu >= 0)
 			affinity[o1_of(t)->affinity_cpu]++;
 	}
-	if (o1_check_counts(s, count, err) || o1_check_balance_memo(s, err))
+	if (o1_check_counts(s, count, err) || o1_check_balance_memo(s, err) ||
+	    o1_check_rank(s, err))
 		return -1;
 	int nmig[SL_MAX_CPUS] = { 0 };
 	for (int cpu = 0; cpu < s->ncpus && s->cfg.smp; cpu++) {

@@ -262,6 +262,12 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
  * scans), and remembers the first O1_MEMO_TOP CPUs by length. */
 #define O1_CHG_LOG 1024
 #define O1_MEMO_TOP 4
+/* The lengths o1_chg_log ranks CPUs by: 2 .. O1_RANK_CAP-1 (a longer
+ * queue on the mask and an idle balance takes the memo's way). */
+#define O1_RANK_CAP 64
+#ifndef O1_RANK_MIN_CPUS
+#define O1_RANK_MIN_CPUS 32
+#endif
 
 /*
  * The runqueue length changes of one balancing mask's CPUs (a NUMA node's
@@ -274,6 +280,18 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 struct o1_chg_log {
 	uint64_t gen;
 	int log[O1_CHG_LOG];
+	/*
+	 * The same CPUs by their runqueue's length (o1_rank_move, kept by
+	 * o1_nr_inc/o1_nr_dec): bits[v * mask_words ..] the CPUs whose queue
+	 * holds v tasks and cnt[v] their number, for 2 <= v < O1_RANK_CAP
+	 * (shorter queues never rank); `over` counts the CPUs of longer ones;
+	 * top is the greatest v with cnt[v] > 0, or 1.  An idle balance ranks
+	 * every CPU by its length, so its answer is read from here
+	 * (o1/balance.c o1_rank_best).  ncpus: the CPUs of the mask.
+	 */
+	int ncpus, top, over;
+	int cnt[O1_RANK_CAP];
+	uint64_t *bits;
 };
 
 struct o1_task {
@@ -337,6 +355,11 @@ struct o1_rq {
 	/* find_busiest_queue's memos of its scans (o1/balance.c): [0] of
 	 * its node mask, [1] of another node's CPUs and this CPU */
 	struct o1_fbq_memo fbq[2];
+	/* rank_synced: every prev_cpu_load of its node mask is its CPU's
+	 * length, but for runqueues named in its log from change rank_gen
+	 * on (o1/balance.c o1_rank_read) */
+	bool rank_synced;
+	uint64_t rank_gen;
 };
 
 /* A pending sched_balance_exec move, carried out by the migration thread. */
@@ -380,6 +403,12 @@ struct o1 {
 	struct o1_chg_log *chg;
 	uint64_t fbq_replays;		/* calls answered by a memo (for the tests) */
 	uint64_t fbq_unchanged;		/* ... of them, with nothing changed since */
+	uint64_t fbq_ranked;		/* idle calls answered by the log's ranking */
+	uint64_t rank_over;		/* ... not, for a queue too long (tests) */
+	/* the change logs rank their CPUs (o1_chg_log.bits): on masks of
+	 * O1_RANK_MIN_CPUS or more (o1/balance.c) */
+	bool rank;
+	bool rq_is_cpu;		/* every runqueue one CPU, rqs[i] CPU i's (stock SMP) */
 	/* bit i: rqs[i].nr_running > 0, so that the HT scheduler's walks over
 	 * every runqueue (o1/active.c) visit only those that can qualify */
 	sl_cpumask rq_busy;
@@ -456,6 +485,10 @@ static inline void o1_chg_note(struct o1 *s, struct o1_rq *rq)
 	l->log[l->gen++ % O1_CHG_LOG] = rq->index;
 }
 
+/* o1/balance.c: rq's CPUs move in its log's ranking from length `from`
+ * to `to` (under s->rank). */
+void o1_rank_move(struct o1 *s, struct o1_rq *rq, int from, int to);
+
 /* nr_running_inc / nr_running_dec: the runqueue's and its node's counts. */
 static inline void o1_nr_inc(struct o1 *s, struct o1_rq *rq)
 {
@@ -465,6 +498,8 @@ static inline void o1_nr_inc(struct o1 *s, struct o1_rq *rq)
 	s->rq_nr[rq->index]++;
 	s->node_nr_running[rq->node]++;
 	o1_chg_note(s, rq);
+	if (s->rank && rq->nr_running >= 2)	/* 0 -> 1 ranks nowhere */
+		o1_rank_move(s, rq, rq->nr_running - 1, rq->nr_running);
 }
 
 static inline void o1_nr_dec(struct o1 *s, struct o1_rq *rq)
@@ -475,6 +510,8 @@ static inline void o1_nr_dec(struct o1 *s, struct o1_rq *rq)
 	s->rq_nr[rq->index]--;
 	s->node_nr_running[rq->node]--;
 	o1_chg_note(s, rq);
+	if (s->rank && rq->nr_running >= 1)
+		o1_rank_move(s, rq, rq->nr_running + 1, rq->nr_running);
 }
 
 /* sl_for_each_cpu over a mask of this machine's CPUs, ascending, stopping
@@ -596,6 +633,9 @@ void o1_core_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t
 /* The check op's part: every current find_busiest_queue memo equals a
  * fresh scan.  0, or -1 with err set. */
 int o1_check_balance_memo(const struct o1 *s, struct sl_err *err);
+/* ... and every ranking equals the lengths, every synced memory its
+ * lengths but for the changes logged since (o1_rank_read). */
+int o1_check_rank(const struct o1 *s, struct sl_err *err);
 
 /* ---- o1/numa.c (3) ---- */
 
