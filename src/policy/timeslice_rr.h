@@ -27,4 +27,19 @@ static inline bool sl_timeslice_rr_due(int timeslice, int time_slice, int g)
 	return used % (unsigned)g == 0 && time_slice >= g;
 }
 
+/*
+ * A test that may answer first, without the granularity: every `g` a task
+ * can have is base * 2^k (k >= 0, no overflow: at most 2^9 * base), so a
+ * slice used that is no multiple of `base`, or a slice left below it, is
+ * no multiple of g or below g either, and sl_timeslice_rr_due is false.
+ * True: ask sl_timeslice_rr_due.  Most ticks of an interactive task end
+ * here, without working out its bonus (two divisions) for g.
+ */
+static inline bool sl_timeslice_rr_may_be_due(int timeslice, int time_slice, int base)
+{
+	unsigned used = (unsigned)timeslice - (unsigned)time_slice;
+
+	return time_slice >= base && used % (unsigned)base == 0;
+}
+
 #endif

@@ -816,6 +816,24 @@ SL_TEST(o1_timeslice_rr_test_is_unsigned)
 	CHECK(!sl_timeslice_rr_due(40, 50, 40));	/* used -10: 2^32 - 10, 6 mod 40 */
 }
 
+/* The early test answers "not due" only where the full one does, for
+ * every granularity base * 2^k (k 0..9), wrapped slices used included. */
+SL_TEST(o1_timeslice_rr_early_test_is_exact)
+{
+	int wrong = 0;
+
+	for (int base = 1; base <= 24; base++)
+		for (int k = 0; k < 10; k++)
+			for (int ts = 1; ts <= 320; ts += 7)
+				for (int left = -40; left <= 400; left++)
+					if (sl_timeslice_rr_due(ts, left, base << k) &&
+					    !sl_timeslice_rr_may_be_due(ts, left, base))
+						wrong++;
+	CHECK(wrong == 0);
+	CHECK(!sl_timeslice_rr_may_be_due(100, 70, 40) && sl_timeslice_rr_may_be_due(100, 60, 20));
+	CHECK(sl_timeslice_rr_may_be_due(40, 56, 8));	/* used -16: 0 mod 8 */
+}
+
 /*
  * in_interrupt(): a loopback TCP wakeup comes from the NET_RX softirq
  * (2.6.11 loopback_xmit -> netif_rx, tcp_prequeue), so 2.6.0's

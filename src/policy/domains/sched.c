@@ -350,7 +350,11 @@ static __attribute__((noinline)) void sd_task_tick_slow(struct sl_sim *sim, stru
 static __attribute__((noinline)) void sd_task_requeue(struct sl_sim *sim, struct sd_sched *s,
 						       int cpu, struct sd_task *p)
 {
-	if (!sl_timeslice_rr_due(sd_task_timeslice(s, p), p->time_slice, sd_granularity(s, p)))
+	int slice = sd_task_timeslice(s, p);
+
+	/* sd_granularity is granularity * 2^k * ncpus */
+	if (!sl_timeslice_rr_may_be_due(slice, p->time_slice, s->granularity * s->ncpus) ||
+	    !sl_timeslice_rr_due(slice, p->time_slice, sd_granularity(s, p)))
 		return;
 	/* to the tail of its list; 2.6.0 (w26) recomputes its priority
 	 * first, 2.6.11/2.6.12.1 keep it until it sleeps or its slice

@@ -70,8 +70,13 @@ static void o1_expire(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq, struct
 static void o1_round_robin(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq,
 			   struct o1_task *p, int cpu)
 {
-	if (!o1_task_interactive(s, p) ||
-	    !sl_timeslice_rr_due(o1_task_timeslice(s, p), p->time_slice, o1_granularity(s, p)))
+	if (!o1_task_interactive(s, p))
+		return;
+	int slice = o1_task_timeslice(s, p);
+	/* o1_granularity is min_slice * 2^k, times ncpus on SMP */
+	if (!sl_timeslice_rr_may_be_due(slice, p->time_slice,
+					s->min_slice * (s->cfg.smp ? s->ncpus : 1)) ||
+	    !sl_timeslice_rr_due(slice, p->time_slice, o1_granularity(s, p)))
 		return;
 	o1_dequeue(p);
 	sl_resched(sim, cpu);
