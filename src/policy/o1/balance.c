@@ -341,11 +341,9 @@ void o1_rank_move(struct o1 *s, struct o1_rq *rq, int from, int to)
 	struct o1_chg_log *l = o1_chg_log_of(s, rq);
 	int mw = s->mask_words;
 
-	if (rq->ncpus == 1)	/* the stock scheduler's: no walk of its mask */
-		o1_rank_move_cpu(l, mw, rq->first_cpu, from, to);
-	else
-		sl_for_each_cpu_in(i, &rq->cpus, rq->first_cpu, rq->last_cpu + 1)
-			o1_rank_move_cpu(l, mw, i, from, to);
+	/* its CPUs from the dense list: no walk of its mask */
+	for (int k = s->rq_cpu_at[rq->index]; k < s->rq_cpu_at[rq->index + 1]; k++)
+		o1_rank_move_cpu(l, mw, s->rq_cpu[k], from, to);
 	if (to < O1_RANK_CAP && to > l->top)
 		l->top = to;
 	while (l->top >= 2 && !l->cnt[l->top])
@@ -387,11 +385,17 @@ static void o1_rank_read(const struct o1 *s, struct o1_rq *rq, const struct o1_c
 	uint64_t n = l->gen - rq->rank_gen;
 
 	if (!rq->rank_synced || n > O1_CHG_LOG || n > (uint64_t)l->ncpus / 4) {
-		if (s->rq_is_cpu && l->ncpus == s->ncpus)	/* the machine, CPU by CPU */
+		if (s->rq_is_cpu && l->whole)	/* the machine, CPU by CPU */
 			memcpy(prev, s->rq_nr, sizeof(int) * (size_t)s->ncpus);
-		else
-			o1_for_each_cpu(i, s, mask)
+		else if (l->whole)
+			for (int i = 0; i < s->ncpus; i++)
 				prev[i] = s->rq_nr[s->rq_idx[i]];
+		else
+			for (int w = 0; w < s->mask_words; w++)
+				for (uint64_t b = mask->w[w]; b; b &= b - 1) {
+					int i = (w << 6) + __builtin_ctzll(b);
+					prev[i] = s->rq_nr[s->rq_idx[i]];
+				}
 	} else if (s->rq_is_cpu) {
 		/* runqueue idx is CPU idx's: no look at the runqueue */
 		for (uint64_t g = rq->rank_gen; g < l->gen; g++) {
@@ -399,14 +403,12 @@ static void o1_rank_read(const struct o1 *s, struct o1_rq *rq, const struct o1_c
 			prev[idx] = s->rq_nr[idx];
 		}
 	} else {
+		/* the ranking's machines list every runqueue's CPUs, all in
+		 * its node's mask (rq_listed), this log's */
 		for (uint64_t g = rq->rank_gen; g < l->gen; g++) {
-			int idx = l->log[g % O1_CHG_LOG];
-			const struct o1_rq *r = &s->rqs[idx];
-			if (r->ncpus == 1)	/* in the mask: the log is its node's */
-				prev[r->first_cpu] = s->rq_nr[idx];
-			else
-				o1_for_each_rq_cpu(i, s, idx, mask)
-					prev[i] = s->rq_nr[idx];
+			int idx = l->log[g % O1_CHG_LOG], nr = s->rq_nr[idx];
+			for (int k = s->rq_cpu_at[idx]; k < s->rq_cpu_at[idx + 1]; k++)
+				prev[s->rq_cpu[k]] = nr;
 		}
 	}
 	rq->rank_synced = true;
@@ -916,26 +918,46 @@ static __attribute__((noinline)) void o1_rebalance_full(struct sl_sim *sim, stru
 		o1_load_balance(sim, s, rq, cpu, flag, o1_node_mask(s, cpu), false);
 }
 
-/* o1_rebalance_tick's balance of the node mask under the ranking (on
- * masks of O1_RANK_MIN_CPUS or more): an idle one (idle=1) that nothing
- * changed for and that finds no queue of 2 answers in O(1); the rest as
- * there.  Out of line, so that a machine without the ranking pays one
- * test in that path. */
-static __attribute__((noinline)) void o1_rank_tick(struct sl_sim *sim, struct o1 *s,
-						   struct o1_rq *rq, int cpu, bool flag)
+/* The balance of cpu's node mask: a call of five arguments, which
+ * o1_rank_rebalance below can make as its last without a frame. */
+static __attribute__((noinline)) void o1_rank_balance(struct sl_sim *sim, struct o1 *s,
+						      struct o1_rq *rq, int cpu, bool flag)
 {
-	const struct o1_fbq_memo *m = &rq->fbq[0];
-	struct o1_best best;
+	o1_balance_scan(sim, s, rq, cpu, flag, o1_node_mask(s, cpu), false);
+}
 
+/* o1_rebalance_tick on a machine with the ranking (masks of
+ * O1_RANK_MIN_CPUS or more): the same, but an idle balance (idle=1) that
+ * nothing changed for and that finds no queue of 2 answers in O(1) from
+ * the ranking.  Its own function, so that the path of a machine without
+ * the ranking stays as it was, and each path without a frame. */
+static __attribute__((noinline)) void o1_rank_rebalance(struct sl_sim *sim, struct o1 *s, int cpu,
+							bool idle)
+{
+	if (sl_now(sim) != s->due_at || (s->numa && s->cfg.node_balance != O1_NODE_RATE &&
+					  s->due_node[idle])) {
+		o1_rebalance_full(sim, s, cpu, idle);
+		return;
+	}
+	if (!s->due_bal[idle])
+		return;
+	struct o1_rq *rq = s->rq_of[cpu];
+	bool flag = idle && s->cfg.idle_tick_idle;
+	if (s->numa && s->cfg.node_balance == O1_NODE_RATE) {
+		o1_balance_counted(sim, s, rq, cpu, flag);
+		return;
+	}
 	if (flag && o1_rank_none(s, rq)) {
 		o1_rank_charge(sim, s, rq, cpu);
 		return;
 	}
+	const struct o1_fbq_memo *m = &rq->fbq[0];
+	struct o1_best best;
 	if (o1_memo_fresh(s, rq, m, -1, -1, &best) && best.cpu < 0) {
 		o1_memo_charge(sim, s, cpu, m);
 		return;
 	}
-	o1_balance_scan(sim, s, rq, cpu, flag, o1_node_mask(s, cpu), false);
+	o1_rank_balance(sim, s, rq, cpu, flag);
 }
 
 /*
@@ -949,6 +971,10 @@ void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
 {
 	if (!s->cfg.smp)
 		return;
+	if (s->rank) {
+		o1_rank_rebalance(sim, s, cpu, idle);
+		return;
+	}
 	if (sl_now(sim) != s->due_at || (s->numa && s->cfg.node_balance != O1_NODE_RATE &&
 					  s->due_node[idle])) {
 		o1_rebalance_full(sim, s, cpu, idle);
@@ -959,10 +985,6 @@ void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
 	struct o1_rq *rq = s->rq_of[cpu];
 	if (s->numa && s->cfg.node_balance == O1_NODE_RATE) {
 		o1_balance_counted(sim, s, rq, cpu, idle && s->cfg.idle_tick_idle);
-		return;
-	}
-	if (s->rank) {
-		o1_rank_tick(sim, s, rq, cpu, idle && s->cfg.idle_tick_idle);
 		return;
 	}
 	/* o1_load_balance's first test, here without its call */

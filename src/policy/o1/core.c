@@ -195,9 +195,19 @@ static void o1_rank_init(struct o1 *s)
 	int nlogs = s->numa ? s->nnodes : 1;
 
 	s->rq_is_cpu = s->cfg.smp && s->nrqs == s->ncpus;
-	for (int i = 0; i < s->nrqs; i++)
-		if (s->rqs[i].ncpus != 1 || s->rqs[i].first_cpu != i)
+	s->rq_listed = s->cfg.smp;
+	for (int i = 0, k = 0; i < s->nrqs; i++) {
+		const struct o1_rq *rq = &s->rqs[i];
+		if (rq->ncpus != 1 || rq->first_cpu != i)
 			s->rq_is_cpu = false;
+		s->rq_cpu_at[i] = k;
+		sl_for_each_cpu(c, &rq->cpus) {
+			s->rq_cpu[k++] = c;
+			if (!sl_cpumask_test(o1_node_mask(s, rq->first_cpu), c))
+				s->rq_listed = false;
+		}
+		s->rq_cpu_at[i + 1] = k;
+	}
 
 	for (int n = 0; n < nlogs; n++) {
 		s->chg[n].top = 1;
@@ -205,12 +215,19 @@ static void o1_rank_init(struct o1 *s)
 					    sizeof(uint64_t));
 	}
 	for (int i = 0; i < s->nrqs; i++) {
+		struct o1_chg_log *l = o1_chg_log_of(s, &s->rqs[i]);
+		if (l->ncpus)
+			continue;	/* its node's log, done */
 		const sl_cpumask *mask = o1_node_mask(s, s->rqs[i].first_cpu);
 		int looked = 0;	/* as o1_scan counts them */
 		for (int w = 0; w < s->mask_words; w++)
 			looked += sl_popcount64(mask->w[w]);
-		o1_chg_log_of(s, &s->rqs[i])->ncpus = looked;
-		if (s->cfg.smp && looked >= O1_RANK_MIN_CPUS)
+		l->ncpus = looked;
+		l->whole = looked == s->ncpus;
+		for (int c = 0; c < s->ncpus && l->whole; c++)
+			l->whole = sl_cpumask_test(mask, c);
+		/* (the ranking holds a runqueue's CPUs in its node's log) */
+		if (s->rq_listed && looked >= O1_RANK_MIN_CPUS)
 			s->rank = true;
 	}
 }

@@ -290,6 +290,7 @@ struct o1_chg_log {
 	 * (o1/balance.c o1_rank_best).  ncpus: the CPUs of the mask.
 	 */
 	int ncpus, top, over;
+	bool whole;		/* the mask is CPUs 0 .. o1.ncpus-1 */
 	int cnt[O1_RANK_CAP];
 	uint64_t *bits;
 };
@@ -409,6 +410,11 @@ struct o1 {
 	 * O1_RANK_MIN_CPUS or more (o1/balance.c) */
 	bool rank;
 	bool rq_is_cpu;		/* every runqueue one CPU, rqs[i] CPU i's (stock SMP) */
+	/* else, if every runqueue's CPUs are in its node mask (rq_listed):
+	 * rqs[i]'s CPUs are rq_cpu[rq_cpu_at[i] .. rq_cpu_at[i + 1]) */
+	bool rq_listed;
+	int rq_cpu_at[SL_MAX_CPUS + 1];
+	int rq_cpu[SL_MAX_CPUS];
 	/* bit i: rqs[i].nr_running > 0, so that the HT scheduler's walks over
 	 * every runqueue (o1/active.c) visit only those that can qualify */
 	sl_cpumask rq_busy;
