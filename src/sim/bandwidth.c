@@ -278,18 +278,19 @@ static void restart_node(struct sl_sim *sim, int node)
 		check_drawing(sim, node);
 	unsigned long gen = sim->draw_gen;
 	for (int w = 0; w < sim->mask_words; w++) {
-		uint64_t bits = drawing_word(sim, node, w);
+		uint64_t bits = drawing_word(sim, node, w), own = sim->draw_mask[node].w[w];
 		while (bits) {
 			int b = __builtin_ctzll(bits);
 			struct sl_cpu *c = &sim->cpus[w * 64 + b];
 			bits &= bits - 1;
-			if (!draws_on_bit(kernel_node, c, node, sim->draw_mask[node].w[w], 1ULL << b) ||
+			if (!draws_on_bit(kernel_node, c, node, own, 1ULL << b) ||
 			    (c->burst_deferred == 1 && c->burst_seq >= after))
 				continue;
-			sl__start_burst_at(sim, c, base + (uint64_t)c->id);
+			sl__start_burst_at(sim, c, kernel_node, base + (uint64_t)c->id);
 			if (sim->draw_gen != gen) {
 				gen = sim->draw_gen;
 				bits = drawing_word(sim, node, w) & ~((2ULL << b) - 1);
+				own = sim->draw_mask[node].w[w];
 			}
 		}
 	}

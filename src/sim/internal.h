@@ -465,7 +465,7 @@ void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c);
 void sl__charge_running(struct sl_task *t, double work_ns, sl_time spin_ns);
 /* The same, its event at place `seq` among equal times (one reserved
  * earlier with sl_eventq_take_seqs). */
-void sl__start_burst_at(struct sl_sim *sim, struct sl_cpu *c, uint64_t seq);
+void sl__start_burst_at(struct sl_sim *sim, struct sl_cpu *c, int kernel_node, uint64_t seq);
 /* Cancel c's completion event, queued or deferred. */
 void sl__cancel_burst(struct sl_sim *sim, struct sl_cpu *c);
 /* Queue the completion events re-timed since the last call: before the

@@ -366,9 +366,9 @@ void sl__start_burst(struct sl_sim *sim, struct sl_cpu *c)
 	start_burst(sim, c, sim->model->kernel_node);
 }
 
-void sl__start_burst_at(struct sl_sim *sim, struct sl_cpu *c, uint64_t seq)
+void sl__start_burst_at(struct sl_sim *sim, struct sl_cpu *c, int kernel_node, uint64_t seq)
 {
-	start_burst_seq(sim, c, sim->model->kernel_node, seq);
+	start_burst_seq(sim, c, kernel_node, seq);
 }
 
 void sl__cancel_burst(struct sl_sim *sim, struct sl_cpu *c)
