@@ -173,13 +173,21 @@ sl_time sl_cache_refill_in_place(const struct sl_speed_model *m, double l2_warmt
 double sl_cache_refill_max(const struct sl_speed_model *m);
 
 /* KB of cache lines a task with `footprint_kb` has touched after running
- * `ns` (it cannot displace more than its own footprint).  Inline: the
- * engine evaluates it at every settle of a running task. */
+ * `ns` at `touch_kb_per_ms` (it cannot displace more than its own
+ * footprint).  Inline: the engine evaluates it at every settle of a
+ * running task. */
+static inline double sl_cache_touched_kb_at(double touch_kb_per_ms, sl_time ns,
+					    unsigned footprint_kb)
+{
+	double kb = (double)ns / (double)SL_MSEC * touch_kb_per_ms;
+	return kb < footprint_kb ? kb : footprint_kb;
+}
+/* ... at the rate m->touch_kb_per_ms (the engine passes a copy of it to
+ * the above: sim/sched.c sl__settle_work). */
 static inline double sl_cache_touched_kb(const struct sl_speed_model *m, sl_time ns,
 					 unsigned footprint_kb)
 {
-	double kb = (double)ns / (double)SL_MSEC * m->touch_kb_per_ms;
-	return kb < footprint_kb ? kb : footprint_kb;
+	return sl_cache_touched_kb_at(m->touch_kb_per_ms, ns, footprint_kb);
 }
 /* Warmth left in a `cache_kb` cache after others brought in `evicted_kb`
  * (lines they missed; hits evict nothing): exp(-evicted / cache), the

@@ -611,6 +611,11 @@ int sl_sim_run(struct sl_sim *sim, struct sl_err *err)
 	 * horizon; past_stop() tells them apart. */
 	sim->stop_at = sim->time_limit && sim->time_limit < SL_TIME_HORIZON ? sim->time_limit
 									    : SL_TIME_HORIZON;
+	/* sl__settle_work's copies, taken where the run starts: time passes
+	 * only in here, and a caller may set the machine's model or caches
+	 * after sl_sim_create (the unit tests do) */
+	sim->settle_cache.touch_kb_per_ms = sim->model->touch_kb_per_ms;
+	sim->settle_cache.llc_beyond_l2 = sim->topo->llc_kb > sim->topo->l2_kb;
 	while (!sim->stopped) {
 		sl__flush_bursts(sim);
 		if (sim->check && sl__check_timing(sim, err))

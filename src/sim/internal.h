@@ -210,6 +210,13 @@ struct sl_sim {
 	/* One node, no bandwidth limit: every NUMA factor but that of
 	 * memory split over nodes is 1 (sched.c task_speed) */
 	bool numa_flat;
+	/* Copies for sl__settle_work (sched.c) of model->touch_kb_per_ms and
+	 * of whether the topology's LLC lies beyond the L2, taken when
+	 * sl_sim_run starts */
+	struct {
+		double touch_kb_per_ms;
+		bool llc_beyond_l2;
+	} settle_cache;
 	double *llc_evicted_kb;		/* per LLC: lines touched there, cumulative
 					 * (kept only where an LLC lies beyond the L2) */
 	int *core_first, *core_cpus;	/* core k's CPUs, ascending: core_cpus[core_first[k]

@@ -102,10 +102,16 @@ void sl__settle_work(struct sl_sim *sim, struct sl_cpu *c, sl_time wall)
 	 * whole footprint it touches nothing new (what it touched only grows
 	 * with its time here), and the sums would add 0. */
 	if (c->curr_touched_kb != (double)fp) {
-		double touched = sl_cache_touched_kb(sim->model, sim->now - t->dispatched_at, fp);
+		/* the model's rate and the LLC's test are copies in sim
+		 * (settle_cache): the walks that inline this read them from
+		 * the sim they hold in a register, where the stores of each
+		 * settle made them load the model's and topology's pointers
+		 * again at every CPU */
+		double touched = sl_cache_touched_kb_at(sim->settle_cache.touch_kb_per_ms,
+							sim->now - t->dispatched_at, fp);
 		c->evicted_kb += (touched - c->curr_touched_kb) * c->curr_miss;
 		/* read only where a last-level cache lies beyond the L2 */
-		if (sim->topo->llc_kb > sim->topo->l2_kb)
+		if (sim->settle_cache.llc_beyond_l2)
 			sim->llc_evicted_kb[sim->topo->cpu_llc[c->id]] +=
 				(touched - c->curr_touched_kb) * c->curr_llc_miss;
 		c->curr_touched_kb = touched;
