@@ -66,10 +66,14 @@ static int draw_slot_of(const struct sl_sim *sim, const struct sl_task *t)
 	       : t->mem_node == SL_MEM_SPLIT ? sim->topo->nnodes + 1 : sim->topo->nnodes;
 }
 
-/* sl__draw_update where the bandwidth is limited (its callers in this
- * file have tested that already), inlined there: those calls were a third
- * of its 1.1 M calls in a numaq-16 kernbench, each a frame and the test
- * again. */
+/* t's CPU, its running task or mem_node changed: move the CPU to its
+ * mask.  Only where the bandwidth is limited (the callers test it), and
+ * inlined into them.  Every change of a running task's draw passes here
+ * (sl__mem_demand_limited, sl__kernel_phase_changes): a task switched in
+ * is moved from no mask to its node's by its demand's +1, before anything
+ * walks the masks (sched.c switch_in; until Dec 2026 a call of its own
+ * first put it in the mask of those drawing on nothing: 0.9 % of a
+ * numaq-16 kernbench's and SDET's instructions). */
 static inline __attribute__((always_inline)) void draw_update(struct sl_sim *sim,
 							      const struct sl_task *t)
 {
@@ -85,16 +89,6 @@ static inline __attribute__((always_inline)) void draw_update(struct sl_sim *sim
 		sl_cpumask_set(&sim->draw_mask[slot], c->id);
 	c->draw_slot = slot;
 	sim->draw_gen++;
-}
-
-/* t's CPU, its running task or mem_node changed: move it to its mask. */
-void sl__draw_update(struct sl_sim *sim, const struct sl_task *t)
-{
-	/* without a bandwidth limit no contention changes and nothing walks
-	 * the masks (retime_later, restart_node): 3 % of a chat run on a
-	 * 2-CPU HT machine */
-	if (sl__bandwidth_limited(sim))
-		draw_update(sim, t);
 }
 
 /* The CPUs that may run a task drawing on `node`, in word w: in the
@@ -182,7 +176,7 @@ static inline bool draws_on(int kernel_node, const struct sl_cpu *c, int node)
  * on the node, without a look at its task.  Its task's mem_node is the
  * node (draw_slot_of), set with sl__mem_node's sl__draw_node when it started
  * drawing, and whatever changes its kernel phase, home or split memory, or
- * the CPU's running task, moves the CPU between the masks (sl__draw_update)
+ * the CPU's running task, moves the CPU between the masks (draw_update)
  * before a walk can see it (test builds check: check_drawing).  Most of
  * the walks' CPUs are in the own mask (numaq-16's kernel phases all draw
  * on node 0), and the three loads of their tasks' fields are saved.

@@ -428,8 +428,6 @@ static inline void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sig
  * rare beside the re-timings that test for it (sched.c start_burst). */
 void sl__kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel)
 	__attribute__((noinline));
-/* t's CPU, its running task or mem_node changed: move it to its mask. */
-void sl__draw_update(struct sl_sim *sim, const struct sl_task *t);
 /* Re-time the nodes whose contention changed in this event (called by
  * sl__flush_bursts first). */
 void sl__bandwidth_flush(struct sl_sim *sim);

@@ -601,7 +601,6 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	next->dispatched_at = sim->now;
 	sl__lat_dispatched(sim, next);
 	c->curr = next;
-	sl__draw_update(sim, next);	/* draws on nothing yet */
 	if (next->oncpu_count)
 		++*next->oncpu_count;
 	if (recount)
