@@ -331,6 +331,14 @@ void sl__mem_demand_limited(struct sl_sim *sim, const struct sl_task *t, int sig
 	change_draw(sim, t, mem_node, sign, mi);
 }
 
+/* sl__mem_demand_pause's -1 where the bandwidth is limited: the demand
+ * changes, the CPU stays in its mask. */
+void sl__mem_undraw_limited(struct sl_sim *sim, const struct sl_task *t, int mem_node,
+			    double mi)
+{
+	change_draw(sim, t, mem_node, -1, mi);
+}
+
 /*
  * Running task t enters (kernel) or leaves a kernel phase: its demand
  * moves between its own node and the kernel's in one step.  A task that

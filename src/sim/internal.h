@@ -424,6 +424,37 @@ static inline void sl__mem_demand(struct sl_sim *sim, struct sl_task *t, int sig
 	if (sl__bandwidth_limited(sim))
 		sl__mem_demand_limited(sim, t, sign, node, mi);
 }
+void sl__mem_undraw_limited(struct sl_sim *sim, const struct sl_task *t, int mem_node,
+			    double mi);
+/*
+ * Running task t stops drawing: sl__mem_demand's -1, or with `pause` one
+ * for a +1 that follows before anything else looks at the draw masks (a
+ * change of work class): t's CPU stays in its mask, out of which the +1
+ * moves it only if t then draws elsewhere.  The -1's own walks
+ * (bandwidth.c first_change) find the CPU in its node's own mask, where
+ * its task still draws, and settle it as they did when the -1 put it
+ * among those drawing on nothing: the same settles, in the same CPU
+ * order.  Two mask moves fewer (a change of class draws on the same node
+ * after as before).
+ */
+static inline void sl__mem_demand_stop(struct sl_sim *sim, struct sl_task *t, bool pause)
+{
+	double mi = t->mem_mi;
+	int node = t->mem_node;
+
+	t->mem_node = -1;
+	t->mem_mi = 0;
+	if (!sl__bandwidth_limited(sim))
+		return;
+	if (pause)
+		sl__mem_undraw_limited(sim, t, node, mi);
+	else
+		sl__mem_demand_limited(sim, t, -1, node, mi);
+}
+static inline void sl__mem_demand_pause(struct sl_sim *sim, struct sl_task *t)
+{
+	sl__mem_demand_stop(sim, t, true);
+}
 /* Running task t enters (kernel) or leaves a kernel phase.  Out of line:
  * rare beside the re-timings that test for it (sched.c start_burst). */
 void sl__kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel)
