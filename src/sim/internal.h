@@ -429,13 +429,15 @@ void sl__mem_undraw_limited(struct sl_sim *sim, const struct sl_task *t, int mem
 /*
  * Running task t stops drawing: sl__mem_demand's -1, or with `pause` one
  * for a +1 that follows before anything else looks at the draw masks (a
- * change of work class): t's CPU stays in its mask, out of which the +1
- * moves it only if t then draws elsewhere.  The -1's own walks
- * (bandwidth.c first_change) find the CPU in its node's own mask, where
- * its task still draws, and settle it as they did when the -1 put it
- * among those drawing on nothing: the same settles, in the same CPU
- * order.  Two mask moves fewer (a change of class draws on the same node
- * after as before).
+ * change of work class; a switch to another task, whose +1 it is): t's
+ * CPU stays in its mask, out of which the +1 moves it only if that draws
+ * elsewhere.  The -1's own walks (bandwidth.c first_change) find the CPU
+ * in its node's own mask, where its task still draws (or, switched out,
+ * without a task: its settle does nothing), and settle it as they did
+ * when the -1 put it among those drawing on nothing (or in no mask): the
+ * same settles, in the same CPU order.  Two mask moves fewer (a change of
+ * class draws on the same node after as before; on numaq-16 most
+ * switches are from kernel work to kernel work, on node 0).
  */
 static inline void sl__mem_demand_stop(struct sl_sim *sim, struct sl_task *t, bool pause)
 {
