@@ -926,13 +926,21 @@ static __attribute__((noinline)) void o1_rank_balance(struct sl_sim *sim, struct
 	o1_balance_scan(sim, s, rq, cpu, flag, o1_node_mask(s, cpu), false);
 }
 
-/* o1_rebalance_tick on a machine with the ranking (masks of
- * O1_RANK_MIN_CPUS or more): the same, but an idle balance (idle=1) that
- * nothing changed for and that finds no queue of 2 answers in O(1) from
- * the ranking.  Its own function, so that the path of a machine without
- * the ranking stays as it was, and each path without a frame. */
-static __attribute__((noinline)) void o1_rank_rebalance(struct sl_sim *sim, struct o1 *s, int cpu,
-							bool idle)
+/*
+ * Most ticks of a big machine are an idle CPU's that balances its node
+ * and finds, from the unchanged memo, nothing to pull: this path does
+ * only that (or hands 2.5.59's counted balance on), every call in it a
+ * tail call, so that it needs no frame.  A new instant's due tests and a
+ * node tick are o1_rebalance_full's.  `rank` (a constant in each of the
+ * two copies the compiler makes): a machine with the ranking (masks of
+ * O1_RANK_MIN_CPUS or more), where an idle balance (idle=1) that nothing
+ * changed for and that finds no queue of 2 answers in O(1) from the
+ * ranking; its copy is a function of its own (o1_rank_rebalance), so that
+ * the path of a machine without the ranking stays as it was.
+ */
+static inline __attribute__((always_inline)) void o1_rebalance_tick_body(struct sl_sim *sim,
+									  struct o1 *s, int cpu,
+									  bool idle, bool rank)
 {
 	if (sl_now(sim) != s->due_at || (s->numa && s->cfg.node_balance != O1_NODE_RATE &&
 					  s->due_node[idle])) {
@@ -947,44 +955,8 @@ static __attribute__((noinline)) void o1_rank_rebalance(struct sl_sim *sim, stru
 		o1_balance_counted(sim, s, rq, cpu, flag);
 		return;
 	}
-	if (flag && o1_rank_none(s, rq)) {
+	if (rank && flag && o1_rank_none(s, rq)) {
 		o1_rank_charge(sim, s, rq, cpu);
-		return;
-	}
-	const struct o1_fbq_memo *m = &rq->fbq[0];
-	struct o1_best best;
-	if (o1_memo_fresh(s, rq, m, -1, -1, &best) && best.cpu < 0) {
-		o1_memo_charge(sim, s, cpu, m);
-		return;
-	}
-	o1_rank_balance(sim, s, rq, cpu, flag);
-}
-
-/*
- * Most ticks of a big machine are an idle CPU's that balances its node
- * and finds, from the unchanged memo, nothing to pull: this path does
- * only that (or hands 2.5.59's counted balance on), every call in it a
- * tail call, so that it needs no frame.  A new instant's due tests and a
- * node tick are o1_rebalance_full's.
- */
-void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
-{
-	if (!s->cfg.smp)
-		return;
-	if (s->rank) {
-		o1_rank_rebalance(sim, s, cpu, idle);
-		return;
-	}
-	if (sl_now(sim) != s->due_at || (s->numa && s->cfg.node_balance != O1_NODE_RATE &&
-					  s->due_node[idle])) {
-		o1_rebalance_full(sim, s, cpu, idle);
-		return;
-	}
-	if (!s->due_bal[idle])
-		return;
-	struct o1_rq *rq = s->rq_of[cpu];
-	if (s->numa && s->cfg.node_balance == O1_NODE_RATE) {
-		o1_balance_counted(sim, s, rq, cpu, idle && s->cfg.idle_tick_idle);
 		return;
 	}
 	/* o1_load_balance's first test, here without its call */
@@ -994,6 +966,25 @@ void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
 		o1_memo_charge(sim, s, cpu, m);
 		return;
 	}
-	o1_balance_scan(sim, s, rq, cpu, idle && s->cfg.idle_tick_idle, o1_node_mask(s, cpu),
-			false);
+	if (rank)
+		o1_rank_balance(sim, s, rq, cpu, flag);
+	else
+		o1_balance_scan(sim, s, rq, cpu, flag, o1_node_mask(s, cpu), false);
+}
+
+static __attribute__((noinline)) void o1_rank_rebalance(struct sl_sim *sim, struct o1 *s, int cpu,
+							bool idle)
+{
+	o1_rebalance_tick_body(sim, s, cpu, idle, true);
+}
+
+void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle)
+{
+	if (!s->cfg.smp)
+		return;
+	if (s->rank) {
+		o1_rank_rebalance(sim, s, cpu, idle);
+		return;
+	}
+	o1_rebalance_tick_body(sim, s, cpu, idle, false);
 }
