@@ -75,20 +75,27 @@ static inline bool sl_cpumask_intersects(const sl_cpumask *a, const sl_cpumask *
 	return false;
 }
 
-/* At most one CPU in m (the kernel's nr_cpus_allowed < 2), without a
- * popcount of the whole mask. */
-static inline bool sl_cpumask_at_most_one(const sl_cpumask *m)
+/* The CPUs in m, counted up to two (2: two or more), without a popcount
+ * of the whole mask: it stops at the first word with two CPUs, or at the
+ * second word with one. */
+static inline int sl_cpumask_weight_upto2(const sl_cpumask *m)
 {
-	bool seen = false;
+	int n = 0;
 	for (int i = 0; i < SL_CPUMASK_WORDS; i++) {
 		uint64_t w = m->w[i];
 		if (!w)
 			continue;
-		if (seen || (w & (w - 1)))
-			return false;
-		seen = true;
+		if (n || (w & (w - 1)))
+			return 2;
+		n = 1;
 	}
-	return true;
+	return n;
+}
+
+/* At most one CPU in m (the kernel's nr_cpus_allowed < 2). */
+static inline bool sl_cpumask_at_most_one(const sl_cpumask *m)
+{
+	return sl_cpumask_weight_upto2(m) < 2;
 }
 
 static inline sl_cpumask sl_cpumask_and(sl_cpumask a, const sl_cpumask *b)

@@ -639,24 +639,6 @@ int cfs_fallback_cpu(const struct cfs *s, const struct cfs_entity *se, int prev_
 	return cpu >= 0 ? cpu : sl_cpumask_first(allowed);
 }
 
-/* Exactly one CPU in m: sl_cpumask_weight(m) == 1 without counting all
- * 16 words at every wakeup, fork and exec; a task allowed on two CPUs of
- * one word is told at its first word. */
-static bool cfs_mask_single(const sl_cpumask *m)
-{
-	bool seen = false;
-
-	for (int i = 0; i < SL_CPUMASK_WORDS; i++) {
-		uint64_t w = m->w[i];
-		if (!w)
-			continue;
-		if (seen || (w & (w - 1)))
-			return false;
-		seen = true;
-	}
-	return seen;
-}
-
 /* core.c select_task_rq(), around the class's: a task allowed on one CPU
  * goes there without asking the class (no record_wakee, no search). */
 int cfs_select_task_rq_core(struct cfs *s, struct cfs_entity *se, int prev_cpu, int this_cpu,
@@ -664,7 +646,9 @@ int cfs_select_task_rq_core(struct cfs *s, struct cfs_entity *se, int prev_cpu, 
 {
 	const sl_cpumask *allowed = &se->task->allowed;
 
-	if (cfs_mask_single(allowed))
+	/* sl_cpumask_weight() == 1 without counting all 16 words at every
+	 * wakeup, fork and exec */
+	if (sl_cpumask_weight_upto2(allowed) == 1)
 		return sl_cpumask_first(allowed);
 	return cfs_select_task_rq(s, se, prev_cpu, this_cpu, wf, waker);
 }
