@@ -540,7 +540,9 @@ cfs_only_local_busy_in(struct cfs *s, const struct cfs_domain *sd)
 		 * earlier: same sums. */
 		const sl_cpumask *local = &sp->groups[sd->local].span;
 		cfs_gsum_flush(s);
-		for (int wi = 0; wi <= (s->ncpus - 1) >> 6; wi++)
+		/* only the span's words: the others of sp->cpus are 0 (on
+		 * 1,024 CPUs an SMT or LLC level is one word of 16) */
+		for (int wi = sp->w_first; wi <= sp->w_last; wi++)
 			if (sp->cpus.w[wi] & ~local->w[wi] & ~s->no_fair.w[wi])
 				return false;
 		return true;

@@ -241,6 +241,9 @@ struct cfs_span {
 	sl_cpumask cpus;
 	int weight;
 	int ngroups;
+	/* the words of `cpus` that hold its CPUs, w_first..w_last: the others
+	 * are 0, and a word loop over the span need not read them */
+	int w_first, w_last;
 	struct cfs_group *groups;	/* sorted by first CPU */
 };
 

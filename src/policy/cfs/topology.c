@@ -207,6 +207,10 @@ static struct cfs_span *cfs_span_get(struct cfs *s, const struct cfs_level *lv, 
 	struct cfs_span *sp = &s->spans[s->nr_spans++];
 	sp->cpus = *cpus;
 	sp->weight = sl_cpumask_weight(cpus);
+	sp->w_first = sl_cpumask_first(cpus) >> 6;
+	sp->w_last = sp->w_first;
+	sl_for_each_cpu(c, cpus)
+		sp->w_last = c >> 6;
 	sp->groups = sl_xcalloc((unsigned long)sp->weight, sizeof(struct cfs_group));
 	sp->ngroups = 0;
 	sl_cpumask left = *cpus;
