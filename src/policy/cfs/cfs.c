@@ -348,6 +348,7 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 		free(s);
 		return NULL;
 	}
+	cfs_balance_intervals_init(s);
 	cfs_gsum_init(s);
 	/* SIS_UTIL's bound as the first periodic balance of an idle LLC sets
 	 * it: every CPU (the kernel starts from 0 and updates it within a few
@@ -810,6 +811,11 @@ static int cfs_check_rq(struct sl_sim *sim, struct cfs *s, struct cfs_rq *rq, st
 					pref, rq->nr_numa_running, rq->nr_preferred_running);
 	if (rq->mig_se && rq->mig_se->mig_rq != cpu)
 		return sl_fail_internal(err, "cfs: CPU %d: stale migration request", cpu);
+	for (int i = 0; i < rq->nsd; i++)
+		if (rq->sd[i].ivl_ms != rq->sd[i].balance_interval)
+			return sl_fail_internal(err, "cfs: CPU %d: %s's interval kept for %d ms, "
+						"balance_interval %d ms", cpu, rq->sd[i].name,
+						rq->sd[i].ivl_ms, rq->sd[i].balance_interval);
 	return 0;
 }
 

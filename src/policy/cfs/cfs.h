@@ -261,7 +261,8 @@ struct cfs_domain {
 	/* runtime */
 	int balance_interval;		/* ms */
 	/* balance.c cfs_balance_interval's memo: the idle [0] and busy [1]
-	 * interval in jiffies when balance_interval was ivl_ms (0: none) */
+	 * interval in jiffies when balance_interval was ivl_ms: kept equal to
+	 * balance_interval from the domains' build on (cfs_set_balance_interval) */
 	int ivl_ms;
 	uint64_t ivl_j[2];
 	uint64_t last_balance;		/* jiffies */
@@ -846,6 +847,9 @@ void cfs_rebalance_tick(struct cfs *s, int cpu);
 /* j: now's jiffies; idle: CFS_IDLE if cfs_cpu_idle(s, cpu), else
  * CFS_NOT_IDLE (the callers know both already) */
 void cfs_balance_domains(struct cfs *s, int cpu, uint64_t j, enum cfs_idle idle);
+/* The domains' balance intervals in jiffies, once they are built (the
+ * balancer keeps them as balance_interval changes). */
+void cfs_balance_intervals_init(struct cfs *s);
 /* Returns true if a task was pulled. */
 bool cfs_newidle_balance(struct cfs *s, int cpu);
 /* The migration thread of `cpu` runs: push a task to rq->push_cpu. */
