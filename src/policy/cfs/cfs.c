@@ -348,7 +348,7 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 		free(s);
 		return NULL;
 	}
-	cfs_balance_intervals_init(s);
+	cfs_balance_init(s);
 	cfs_gsum_init(s);
 	/* SIS_UTIL's bound as the first periodic balance of an idle LLC sets
 	 * it: every CPU (the kernel starts from 0 and updates it within a few

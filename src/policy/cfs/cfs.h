@@ -269,6 +269,12 @@ struct cfs_domain {
 	int nr_balance_failed;
 	sl_time max_newidle_lb_cost;
 	uint64_t last_decay_max_lb_cost;	/* jiffies */
+	/* Set once the domains are built (balance.c cfs_balance_init), for
+	 * cfs_load_balance_quiet: whether the local group is this CPU alone
+	 * and the level does not set SIS_UTIL's bound (neither changes in a
+	 * run), and the parent's local group (NULL at the top) */
+	bool quiet_shape;
+	struct cfs_group *parent_local;
 };
 
 /* ---- per CPU ---- */
@@ -847,9 +853,10 @@ void cfs_rebalance_tick(struct cfs *s, int cpu);
 /* j: now's jiffies; idle: CFS_IDLE if cfs_cpu_idle(s, cpu), else
  * CFS_NOT_IDLE (the callers know both already) */
 void cfs_balance_domains(struct cfs *s, int cpu, uint64_t j, enum cfs_idle idle);
-/* The domains' balance intervals in jiffies, once they are built (the
- * balancer keeps them as balance_interval changes). */
-void cfs_balance_intervals_init(struct cfs *s);
+/* Once the domains are built: their balance intervals in jiffies (the
+ * balancer keeps them as balance_interval changes) and what the quiet
+ * balance reads of their shape. */
+void cfs_balance_init(struct cfs *s);
 /* Returns true if a task was pulled. */
 bool cfs_newidle_balance(struct cfs *s, int cpu);
 /* The migration thread of `cpu` runs: push a task to rq->push_cpu. */
