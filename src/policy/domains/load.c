@@ -378,17 +378,25 @@ void sd_memo_init(struct sd_sched *s)
 			bool same = owner->groups == sd->groups && owner->local == sd->local &&
 				    sl_cpumask_equal(&owner->span, &sd->span);
 			sd->memo = same ? owner->fbg_memo : sd->fbg_memo;
-			for (int k = 0; k < sd->ngroups; k++) {
-				struct sd_group *g = &sd->groups[k];
-				int c = sl_cpumask_first(&g->cpumask);
-				g->sum_core = g->sum_node = -1;
-				if (sl_cpumask_equal(&g->cpumask, sl_topo_siblings(t, c)))
-					g->sum_core = t->cpu_core[c];
-				else if (sl_cpumask_equal(&g->cpumask,
-							  &t->node_cpus[t->cpu_node[c]]))
-					g->sum_node = t->cpu_node[c];
-			}
 		}
+	}
+	/* Each group once, from the store: what a group's sums are depends on
+	 * its CPUs alone, and the CPUs of a span share its groups
+	 * (sd_build_level), so a loop over every CPU's domains' groups set
+	 * each one again and again with the same values (on 1,024 CPUs 51 k
+	 * groups for 1.6 k in the store, 10 M of the set-up's 26 M
+	 * instructions).  The store's first ngroups_used slots are the groups
+	 * of every linked domain: a level not built gave its slots back, and
+	 * a span that shares its first CPU's groups shares whether it is
+	 * built. */
+	for (int k = 0; k < s->ngroups_used; k++) {
+		struct sd_group *g = &s->group_store[k];
+		int c = sl_cpumask_first(&g->cpumask);
+		g->sum_core = g->sum_node = -1;
+		if (sl_cpumask_equal(&g->cpumask, sl_topo_siblings(t, c)))
+			g->sum_core = t->cpu_core[c];
+		else if (sl_cpumask_equal(&g->cpumask, &t->node_cpus[t->cpu_node[c]]))
+			g->sum_node = t->cpu_node[c];
 	}
 	for (int cpu = 0; cpu < s->ncpus; cpu++)
 		sd_load_changed(s, cpu);
