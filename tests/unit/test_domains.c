@@ -418,6 +418,69 @@ SL_TEST(domains_2612_builds_levels_of_one_group)
 	sl_sim_destroy(r.sim);
 }
 
+/*
+ * What the set-up keeps for the hot walks: each linked domain's groups know
+ * their first CPU and last + 1 and whether they hold every CPU between
+ * (the bounded walks over their CPUs), and
+ * their running sums as each group's CPUs say (sd_memo_init sets them once
+ * per group of the store, not once per CPU sharing the group); each CPU
+ * knows the bounds of its SMT siblings.  Both versions, SMT and NUMA.
+ */
+SL_TEST(domains_group_bounds_and_sums)
+{
+	static const char *const machines[] = { "pack:2 core:2 pu:2", "numa:2 pack:1 core:4 pu:2",
+						"node:2 pack:1 core:1 pu:1", "p4dpe-2x2ht", "xeon-2s-smt" };
+	static const char *const policies[] = { "domains", "domains:version=w26" };
+	int sparse = 0;
+
+	for (int m = 0; m < 5; m++)
+		for (int v = 0; v < 2; v++) {
+			struct sdt_run r;
+			if (!sdt_start(&r, machines[m], policies[v], 0))
+				return;
+			struct sd_sched *s = sdt_sched(&r);
+			const struct sl_topo *t = s->topo;
+			for (int cpu = 0; cpu < s->ncpus; cpu++) {
+				const sl_cpumask *sib = sl_topo_siblings(t, cpu);
+				int lo = sl_cpumask_first(sib), hi = -1;
+				sl_for_each_cpu(c, sib)
+					hi = c;
+				CHECKF(s->sib_first[cpu] == lo && s->sib_end[cpu] == hi + 1,
+				       "%s %s CPU %d: siblings %d..%d kept as %d..%d", machines[m],
+				       policies[v], cpu, lo, hi, s->sib_first[cpu],
+				       s->sib_end[cpu] - 1);
+				sd_for_each_domain(s, cpu, sd)
+					for (int k = 0; k < sd->ngroups; k++) {
+						const struct sd_group *g = &sd->groups[k];
+						int first = sl_cpumask_first(&g->cpumask), last = -1;
+						sl_for_each_cpu(c, &g->cpumask)
+							last = c;
+						int core = -1, node = -1;
+						if (sl_cpumask_equal(&g->cpumask,
+								     sl_topo_siblings(t, first)))
+							core = t->cpu_core[first];
+						else if (sl_cpumask_equal(&g->cpumask,
+									  &t->node_cpus[t->cpu_node[first]]))
+							node = t->cpu_node[first];
+						bool dense = g->ncpus == last + 1 - first;
+						sparse += !dense;
+						CHECKF(g->first == first && g->end == last + 1 &&
+						       g->dense == dense &&
+						       g->sum_core == core && g->sum_node == node,
+						       "%s %s CPU %d level %d group %d: CPUs %d..%d, "
+						       "sums %d / %d; kept %d..%d, %d / %d",
+						       machines[m], policies[v], cpu, sd->level, k, first,
+						       last, core, node, g->first, g->end - 1,
+						       g->sum_core, g->sum_node);
+					}
+			}
+			sl_sim_destroy(r.sim);
+		}
+	/* some group of these has a gap in its CPUs: the walk that looks at
+	 * the cpumask is covered too */
+	CHECKF(sparse > 0, "no group with a gap in its CPUs");
+}
+
 /* ---- find_busiest_group on set runqueue states ---- */
 
 struct sdt_fbg_case {

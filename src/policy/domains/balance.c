@@ -201,7 +201,7 @@ static void sd_failed_w26(struct sl_sim *sim, struct sd_sched *s, struct sd_doma
 			  int this_cpu, const struct sd_group *group)
 {
 	if ((sd->p.flags & SD_FLAG_IDLE) && sd->nr_balance_failed > sd->p.cache_nice_tries) {
-		sd_for_each_cpu(i, s, &group->cpumask)
+		sd_for_each_group_cpu(i, group)
 			sd_kick_active(sim, s, i, this_cpu);
 	}
 	sd->nr_balance_failed++;
@@ -706,7 +706,7 @@ static void sd_active_2612(struct sl_sim *sim, struct sd_sched *s, int busiest)
 		if (!(sd->p.flags & SD_LOAD_BALANCE))
 			break;
 		for (int k = 0; k < sd->ngroups; k++) {
-			sd_for_each_cpu_and(cpu, s, &sd_group_at(sd, k)->cpumask, idle) {
+			sd_for_each_group_cpu_and(cpu, sd_group_at(sd, k), idle) {
 				if (sd_nr_running(s, busiest) <= 1)
 					return;	/* no more tasks to move */
 				if (sl_cpumask_test(&visited, cpu))
@@ -738,7 +738,7 @@ static void sd_active_w26(struct sl_sim *sim, struct sd_sched *s, int busiest)
 		int target = -1;
 		if (sl_cpumask_test(&g->cpumask, busiest))
 			continue;
-		sd_for_each_cpu(i, s, &g->cpumask) {
+		sd_for_each_group_cpu(i, g) {
 			if (!sl_cpu_idle(sim, i)) {
 				target = -1;
 				break;

@@ -71,8 +71,11 @@ void sd_wake_migration(struct sl_sim *sim, struct sd_sched *s, int cpu, long arg
 
 bool sd_cpu_and_siblings_idle(struct sl_sim *sim, const struct sd_sched *s, int cpu)
 {
-	/* a word at a time: active balance asks this of every idle CPU */
-	return sl_cpumask_subset_in(sl_topo_siblings(s->topo, cpu), sl_idle_cpus(sim), 0, s->ncpus);
+	/* a word at a time: active balance asks this of every idle CPU; the
+	 * words of the siblings alone (the others hold none of them: on
+	 * 1,024 CPUs the 16 words were 4 % of a spin's instructions) */
+	return sl_cpumask_subset_in(sl_topo_siblings(s->topo, cpu), sl_idle_cpus(sim),
+				    s->sib_first[cpu], s->sib_end[cpu]);
 }
 
 /* ---- 2.6.12: one decayed load per runqueue ---- */
@@ -191,7 +194,7 @@ static inline unsigned long sd_group_load(struct sl_sim *sim, const struct sd_sc
 		*looked += g->ncpus;
 		return local ? s->node_tgt[g->sum_node] : s->node_src[g->sum_node];
 	}
-	sd_for_each_cpu(i, s, &g->cpumask) {
+	sd_for_each_group_cpu(i, g) {
 		load += local ? sd_target_load(sim, s, i) : sd_source_load(sim, s, i);
 		(*looked)++;
 	}
@@ -279,7 +282,7 @@ static struct sd_group *sd_fbg_w26(struct sl_sim *sim, struct sd_sched *s,
 		bool local = k == 0;
 		unsigned long load = 0;
 
-		sd_for_each_cpu(i, s, &g->cpumask) {
+		sd_for_each_group_cpu(i, g) {
 			load += local ? sd_high_load(s, this_cpu, i, update) :
 					sd_low_load(s, this_cpu, i, update);
 			looked++;
@@ -485,7 +488,7 @@ int sd_find_busiest_queue(struct sl_sim *sim, struct sd_sched *s, int this_cpu,
 	unsigned long max_load = 0;
 	int busiest = -1;
 
-	sd_for_each_cpu(i, s, &group->cpumask) {
+	sd_for_each_group_cpu(i, group) {
 		unsigned long load = s->v->rules == SD_RULES_W26 ?
 				     sd_low_load(s, this_cpu, i, false) :
 				     sd_source_load(sim, s, i);
