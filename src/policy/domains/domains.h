@@ -164,6 +164,10 @@ struct sd_domain {
 	 * busy [1], as every walk leaves it (balance.c sd_due_fold_kept) or
 	 * sd_balance_changed after a change from outside */
 	int64_t due_at[2];
+	/* a CPU's base domain only: the least due_at[k] of the domains above
+	 * it that balance (INT64_MAX: none), kept with them (balance.c): the
+	 * idle walk goes above the base only if one of them is due */
+	int64_t above_due[2];
 	int nr_balance_failed;
 	/*
 	 * 2.6.12 find_busiest_group's memo, one per idle type (domains/load.c):
