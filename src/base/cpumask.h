@@ -144,6 +144,15 @@ static inline int sl_cpumask_next(const sl_cpumask *m, int from)
 
 static inline int sl_cpumask_first(const sl_cpumask *m) { return sl_cpumask_next(m, 0); }
 
+/* The last set CPU, or -1. */
+static inline int sl_cpumask_last(const sl_cpumask *m)
+{
+	for (int i = SL_CPUMASK_WORDS - 1; i >= 0; i--)
+		if (m->w[i])
+			return i * 64 + 63 - __builtin_clzll(m->w[i]);
+	return -1;
+}
+
 #define sl_for_each_cpu(cpu, mask) \
 	for (int cpu = sl_cpumask_first(mask); cpu >= 0; cpu = sl_cpumask_next(mask, cpu + 1))
 

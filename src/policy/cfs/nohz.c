@@ -208,7 +208,7 @@ nohz_balance_one(struct cfs *s, const struct cfs_rq *self, int cpu, unsigned fla
  * the ILB round to the ILB itself (for_each_cpu_wrap(cpu,
  * idle_cpus_mask, ilb + 1)).  The walk is two plain ranges, ilb + 1 to
  * the last CPU, then 0 to ilb, each a cpumask_next over the mask's word
- * as it is at that step: the word is read again after each CPU's
+ * as it is at that step (sl_for_each_cpu_in): the word is read again after each CPU's
  * balance, so a change to the mask inside the loop is seen as the
  * kernel's walk would see it, and the CPUs visited are the same.  It
  * replaced a helper that chose the range and the wrap at every step
@@ -224,7 +224,6 @@ static __attribute__((noinline)) void nohz_idle_balance(struct cfs *s, int ilb, 
 	uint64_t j = sl_jiffies(s->sim);
 	uint64_t next_balance = j + 60 * (uint64_t)s->hz;
 	bool has_blocked = false, update_next = false;
-	const uint64_t *w = s->nohz_idle.w;
 
 	if (flags & NOHZ_STATS_KICK)
 		s->nohz_has_blocked = false;
@@ -233,20 +232,10 @@ static __attribute__((noinline)) void nohz_idle_balance(struct cfs *s, int ilb, 
 	s->lb_payer = ilb;
 	for (int pass = 0; pass < 2; pass++) {
 		int from = pass ? 0 : ilb + 1, end = pass ? ilb + 1 : s->ncpus;
-		while (from < end) {
-			uint64_t bits = w[from >> 6] >> (from & 63);
-			if (!bits) {
-				from = (from | 63) + 1;
-				continue;
-			}
-			int cpu = from + __builtin_ctzll(bits);
-			if (cpu >= end)
-				break;
+		sl_for_each_cpu_in(cpu, &s->nohz_idle, from, end)
 			if (!nohz_balance_one(s, self, cpu, flags, j, &has_blocked, &next_balance,
 					      &update_next))
 				goto out;
-			from = cpu + 1;
-		}
 	}
 	if (update_next)
 		s->nohz_next_balance = next_balance;

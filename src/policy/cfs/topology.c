@@ -208,9 +208,7 @@ static struct cfs_span *cfs_span_get(struct cfs *s, const struct cfs_level *lv, 
 	sp->cpus = *cpus;
 	sp->weight = sl_cpumask_weight(cpus);
 	sp->w_first = sl_cpumask_first(cpus) >> 6;
-	sp->w_last = sp->w_first;
-	sl_for_each_cpu(c, cpus)
-		sp->w_last = c >> 6;
+	sp->w_last = sl_cpumask_last(cpus) >> 6;
 	sp->groups = sl_xcalloc((unsigned long)sp->weight, sizeof(struct cfs_group));
 	sp->ngroups = 0;
 	sl_cpumask left = *cpus;
@@ -373,9 +371,7 @@ int cfs_build_domains(struct cfs *s, struct sl_err *err)
 		rq->llc_id = sl_cpumask_first(rq->llc_span);
 		rq->llc_size = sl_cpumask_weight(rq->llc_span);
 		rq->sib_w_first = sl_cpumask_first(sl_topo_siblings(t, cpu)) >> 6;
-		rq->sib_w_last = rq->sib_w_first;
-		sl_for_each_cpu(c, sl_topo_siblings(t, cpu))
-			rq->sib_w_last = c >> 6;
+		rq->sib_w_last = sl_cpumask_last(sl_topo_siblings(t, cpu)) >> 6;
 		cfs_set_imb_numa_nr(rq, nlv, weight, flags, at);
 	}
 	free(span_at);

@@ -243,15 +243,6 @@ static int sd_group_power(const struct sl_topo *t, enum sd_level lv, const sl_cp
 	return power;
 }
 
-/* The last CPU of m, -1 if none. */
-static int sd_mask_last(const sl_cpumask *m)
-{
-	for (int i = SL_CPUMASK_WORDS - 1; i >= 0; i--)
-		if (m->w[i])
-			return i * 64 + 63 - __builtin_clzll(m->w[i]);
-	return -1;
-}
-
 /* Partition span into level lv's groups, appended to the store. */
 static int sd_make_groups(struct sd_sched *s, enum sd_level lv, const sl_cpumask *span,
 			  struct sd_group **first)
@@ -267,7 +258,7 @@ static int sd_make_groups(struct sd_sched *s, enum sd_level lv, const sl_cpumask
 		struct sd_group *g = &s->group_store[s->ngroups_used++];
 		g->cpumask = sd_group_mask(s->topo, lv, c, span);
 		g->first = sl_cpumask_first(&g->cpumask);
-		g->end = sd_mask_last(&g->cpumask) + 1;
+		g->end = sl_cpumask_last(&g->cpumask) + 1;
 		g->ncpus = sl_cpumask_weight(&g->cpumask);
 		g->dense = g->ncpus == g->end - g->first;
 		g->cpu_power = sd_group_power(s->topo, lv, &g->cpumask);
@@ -342,7 +333,7 @@ int sd_build_domains(struct sd_sched *s, struct sl_err *err)
 			sd_build_level(s, cpu, (enum sd_level)lv);
 	for (int cpu = 0; cpu < n; cpu++) {
 		s->sib_first[cpu] = sl_cpumask_first(sl_topo_siblings(s->topo, cpu));
-		s->sib_end[cpu] = sd_mask_last(sl_topo_siblings(s->topo, cpu)) + 1;
+		s->sib_end[cpu] = sl_cpumask_last(sl_topo_siblings(s->topo, cpu)) + 1;
 	}
 
 	/* link the levels the version builds */

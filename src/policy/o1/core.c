@@ -223,9 +223,7 @@ static void o1_rank_init(struct o1 *s)
 		for (int w = 0; w < s->mask_words; w++)
 			looked += sl_popcount64(mask->w[w]);
 		l->ncpus = looked;
-		l->whole = looked == s->ncpus;
-		for (int c = 0; c < s->ncpus && l->whole; c++)
-			l->whole = sl_cpumask_test(mask, c);
+		l->whole = looked == s->ncpus;	/* a mask holds no CPU >= ncpus */
 		/* (the ranking holds a runqueue's CPUs in its node's log) */
 		if (s->rq_listed && looked >= O1_RANK_MIN_CPUS)
 			s->rank = true;

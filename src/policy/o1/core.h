@@ -265,9 +265,7 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 /* The lengths o1_chg_log ranks CPUs by: 2 .. O1_RANK_CAP-1 (a longer
  * queue on the mask and an idle balance takes the memo's way). */
 #define O1_RANK_CAP 64
-#ifndef O1_RANK_MIN_CPUS
 #define O1_RANK_MIN_CPUS 32
-#endif
 
 /*
  * The runqueue length changes of one balancing mask's CPUs (a NUMA node's
