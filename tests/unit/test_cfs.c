@@ -1895,6 +1895,46 @@ SL_TEST(cfs_balance_interval_rounds_up)
 	sl_sim_destroy(r.sim);
 }
 
+/* sched_balance_domains(): when a balance says stop (should_we_balance:
+ * another CPU of the group balances, continue_balancing = 0), 6.12 goes
+ * on up the domains while each one's newly-idle cost decays
+ * (update_newidle_cost's need_decay), balancing none of them, and stops
+ * at the first that does not decay.  CPU 1 of an idle 16-CPU machine:
+ * SMT balances, MC stops it (CPU 0, its sibling, is its group's first
+ * idle CPU), PKG decays, so NUMA decays too; with PKG decayed within the
+ * second, NUMA is left as it was. */
+SL_TEST(cfs_stopped_balance_still_decays_newidle_cost_upwards)
+{
+	for (int pkg_decays = 0; pkg_decays < 2; pkg_decays++) {
+		struct cfst_run r;
+		if (!cfst_start(&r, "numa:2 pack:2 core:2 pu:2", "cfs", SL_MSEC))
+			return;
+		struct cfst_script *root = cfst_new(r.sim);
+		cfst_add(root, sl_act_run(100 * SL_USEC, SL_WC_INT));
+		sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+		if (cfst_run(&r)) {
+			struct cfs *s = cfst_state(&r);
+			struct cfs_rq *rq = &s->rq[1];
+			uint64_t j = sl_jiffies(r.sim) + 10 * (uint64_t)s->hz;
+			CHECKF(rq->nsd == 4 && !strcmp(rq->sd[1].name, "MC") &&
+			       !strcmp(rq->sd[3].name, "NUMA"), "%d domains", rq->nsd);
+			for (int i = 0; i < rq->nsd; i++) {
+				rq->sd[i].max_newidle_lb_cost = 1000;
+				rq->sd[i].last_decay_max_lb_cost = 0;
+				rq->sd[i].last_balance = 0;
+			}
+			if (!pkg_decays)
+				rq->sd[2].last_decay_max_lb_cost = j;
+			cfs_balance_domains(s, 1, j, CFS_IDLE);
+			CHECK(rq->sd[2].last_balance == 0);	/* not balanced */
+			CHECKF(rq->sd[3].max_newidle_lb_cost == (pkg_decays ? 1000 * 253 / 256 : 1000),
+			       "PKG %s: NUMA's cost %lld", pkg_decays ? "decays" : "does not",
+			       (long long)rq->sd[3].max_newidle_lb_cost);
+		}
+		sl_sim_destroy(r.sim);
+	}
+}
+
 /* migrate_task_rq_fair(): a task woken onto another CPU is synced to its
  * old CPU's last update and attached there as it is (last_update_time 0:
  * enqueue does not age it).  A sleeper of CPU 0, whose hog last updated

@@ -566,7 +566,7 @@ static bool cfs_only_local_busy(struct cfs *s, struct cfs_lb_env *env)
 	return true;
 }
 
-static inline uint64_t cfs_balance_interval(const struct cfs *s, struct cfs_domain *sd, bool busy);
+static inline uint64_t cfs_balance_interval(const struct cfs_domain *sd, bool busy);
 static inline void cfs_set_balance_interval(const struct cfs *s, struct cfs_domain *sd, int ms);
 
 /* The sum of cfs_sd_stats' groups' util (integers: in any order), from
@@ -593,7 +593,7 @@ static const struct cfs_group *cfs_find_busiest_group(struct cfs *s, struct cfs_
 	if (env->idle != CFS_NEWLY_IDLE ||
 	    j >= env->sd->span->groups[env->sd->local].cap_next_update)
 		cfs_update_group_capacity(s, env->dst_cpu, env->sd,
-					  j + cfs_balance_interval(s, env->sd, false));
+					  j + cfs_balance_interval(env->sd, false));
 
 	/* An idle machine's every idle CPU balances at every tick: without
 	 * a task elsewhere there is no busiest group, and the statistics
@@ -920,7 +920,7 @@ cfs_load_balance_quiet(struct cfs *s, int this_cpu, struct cfs_domain *sd, enum 
 		return false;
 	if (!cfs_only_local_busy_in(s, sd))
 		return false;
-	cfs_update_group_capacity(s, this_cpu, sd, j + cfs_balance_interval(s, sd, false));
+	cfs_update_group_capacity(s, this_cpu, sd, j + cfs_balance_interval(sd, false));
 	/* out_balanced, no task pinned: the parent's local group, if the
 	 * domain has a parent, kept as a pointer (18.3 -> 6.1 M) */
 	if (sd->parent_local)
@@ -963,7 +963,7 @@ static __attribute__((noinline)) void cfs_balance_interval_set(const struct cfs 
 
 /* Every write of balance_interval after the domains are built (the
  * doubling of the back-off, the reset to min_interval) comes through
- * here, and cfs_balance_intervals_init computed the first memo: so the
+ * here, and cfs_balance_init computed the first memo: so the
  * memo is always balance_interval's, and the reads below need no test.
  * They are eight million in xeon-2s-smt javabench:size=200 (three a
  * due domain, one a domain not due), the writes a few thousand. */
@@ -993,24 +993,26 @@ void cfs_balance_init(struct cfs *s)
 }
 
 static inline __attribute__((always_inline)) uint64_t
-cfs_balance_interval(const struct cfs *s, struct cfs_domain *sd, bool busy)
+cfs_balance_interval(const struct cfs_domain *sd, bool busy)
 {
-	(void)s;
 	return sd->ivl_j[busy];
 }
 
-/* update_newidle_cost()'s decay, ~1%/s.  sched_balance_domains()' call
- * at each domain, update_newidle_cost(sd, 0), is this alone: max_newidle_lb_cost is never negative (0 at
- * the domain's memset, then a cost, a count of CPUs and tasks looked at
- * times scan_ns >= 0, or 253/256 of itself), so `0 > max` never holds and
- * the first branch is never taken; without its test, 4.7 million domain
- * visits in xeon-2s-smt javabench:size=200 skip a load and a branch. */
-static inline void cfs_decay_newidle_cost(struct cfs *s, struct cfs_domain *sd, uint64_t j)
+/* update_newidle_cost()'s decay, ~1%/s; true if it decayed (the
+ * kernel's need_decay).  sched_balance_domains()' call at each domain,
+ * update_newidle_cost(sd, 0), is this alone: max_newidle_lb_cost is never
+ * negative (0 at the domain's memset, then a cost, a count of CPUs and
+ * tasks looked at times scan_ns >= 0, or 253/256 of itself), so `0 > max`
+ * never holds and the first branch is never taken; without its test, 4.7
+ * million domain visits in xeon-2s-smt javabench:size=200 skip a load and
+ * a branch. */
+static inline bool cfs_decay_newidle_cost(struct cfs *s, struct cfs_domain *sd, uint64_t j)
 {
-	if (j > sd->last_decay_max_lb_cost + s->hz) {
-		sd->max_newidle_lb_cost = sd->max_newidle_lb_cost * 253 / 256;
-		sd->last_decay_max_lb_cost = j;
-	}
+	if (j <= sd->last_decay_max_lb_cost + s->hz)
+		return false;
+	sd->max_newidle_lb_cost = sd->max_newidle_lb_cost * 253 / 256;
+	sd->last_decay_max_lb_cost = j;
+	return true;
 }
 
 /* update_newidle_cost(): the most a newly-idle balance cost, decaying ~1%/s. */
@@ -1087,10 +1089,17 @@ cfs_balance_domains(struct cfs *s, int cpu, uint64_t j, enum cfs_idle idle)
 
 	for (int i = 0; i < rq->nsd; i++) {
 		struct cfs_domain *sd = &rq->sd[i];
-		cfs_decay_newidle_cost(s, sd, j);
-		if (!cont)
+		bool decayed = cfs_decay_newidle_cost(s, sd, j);
+		/* a balance below asked to stop (another CPU of its group
+		 * balances more actively): 6.12 goes on up the domains while
+		 * each one's newly-idle cost decays (need_decay), balancing
+		 * none of them and leaving next_balance as it is */
+		if (!cont) {
+			if (decayed)
+				continue;
 			break;
-		uint64_t interval = cfs_balance_interval(s, sd, busy);
+		}
+		uint64_t interval = cfs_balance_interval(sd, busy);
 		bool serialize = sd->flags & CFS_SD_SERIALIZE;
 		/* a level not due skips the balance either way: the flag
 		 * (which the kernel takes first) is asked only of a due one */
@@ -1104,7 +1113,7 @@ cfs_balance_domains(struct cfs *s, int cpu, uint64_t j, enum cfs_idle idle)
 			if (serialize)
 				cfs_serialize_hold(s, payer, s->lb_looked - before);
 			sd->last_balance = j;
-			interval = cfs_balance_interval(s, sd, busy);
+			interval = cfs_balance_interval(sd, busy);
 		}
 		if (next > sd->last_balance + interval)
 			next = sd->last_balance + interval;
@@ -1113,10 +1122,9 @@ cfs_balance_domains(struct cfs *s, int cpu, uint64_t j, enum cfs_idle idle)
 }
 
 /* update_next_balance(): an idle CPU balances at the idle intervals. */
-static void cfs_update_next_balance(const struct cfs *s, struct cfs_domain *sd,
-				    uint64_t *next)
+static void cfs_update_next_balance(const struct cfs_domain *sd, uint64_t *next)
 {
-	uint64_t at = sd->last_balance + cfs_balance_interval(s, sd, false);
+	uint64_t at = sd->last_balance + cfs_balance_interval(sd, false);
 
 	if (*next > at)
 		*next = at;
@@ -1135,13 +1143,13 @@ bool cfs_newidle_balance(struct cfs *s, int cpu)
 	if (!rq->nsd)
 		return false;
 	if (!s->nr_overloaded || rq->avg_idle < rq->sd[0].max_newidle_lb_cost) {
-		cfs_update_next_balance(s, &rq->sd[0], &next);
+		cfs_update_next_balance(&rq->sd[0], &next);
 		goto out;
 	}
 	cfs_pelt_blocked(s, cpu);
 	for (int i = 0; i < rq->nsd; i++) {
 		struct cfs_domain *sd = &rq->sd[i];
-		cfs_update_next_balance(s, sd, &next);
+		cfs_update_next_balance(sd, &next);
 		if (rq->avg_idle < curr_cost + sd->max_newidle_lb_cost)
 			break;
 		if (s->newidle && (sd->flags & CFS_SD_BALANCE_NEWIDLE)) {
