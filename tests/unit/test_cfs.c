@@ -1935,6 +1935,28 @@ SL_TEST(cfs_stopped_balance_still_decays_newidle_cost_upwards)
 	}
 }
 
+/* sched_balance_trigger(): a CPU on the null domain (the only CPU of its
+ * machine: every level degenerates) raises no SCHED_SOFTIRQ, so its tick
+ * never brings its blocked averages up to date; on two CPUs it does. */
+SL_TEST(cfs_null_domain_tick_leaves_blocked_averages)
+{
+	static const char *const machines[] = { "pack:1 core:1 pu:1", "pack:1 core:2 pu:1" };
+
+	for (int m = 0; m < 2; m++) {
+		struct cfst_run r;
+		if (!cfst_start(&r, machines[m], "cfs", 200 * SL_MSEC))
+			return;
+		cfst_spawn_hog(&r, 150);
+		if (cfst_run(&r)) {
+			const struct cfs_rq *rq = &cfst_state(&r)->rq[0];
+			CHECKF(rq->nsd == m, "%d CPUs: %d domains", m + 1, rq->nsd);
+			CHECKF((rq->last_blocked_tick > 0) == (m == 1), "%d CPUs: last blocked update at jiffy %llu",
+			       m + 1, (unsigned long long)rq->last_blocked_tick);
+		}
+		sl_sim_destroy(r.sim);
+	}
+}
+
 /* migrate_task_rq_fair(): a task woken onto another CPU is synced to its
  * old CPU's last update and attached there as it is (last_update_time 0:
  * enqueue does not age it).  A sleeper of CPU 0, whose hog last updated

@@ -1032,7 +1032,10 @@ void cfs_rebalance_tick(struct cfs *s, int cpu)
 {
 	uint64_t j = sl_jiffies(s->sim);
 
-	if (j < s->rq[cpu].next_balance)
+	/* on_null_domain(): a CPU without domains (the only CPU of its
+	 * machine) raises no balancing softirq, so its blocked averages
+	 * are not brought up to date from the tick either */
+	if (!s->rq[cpu].nsd || j < s->rq[cpu].next_balance)
 		return;
 	cfs_pelt_blocked(s, cpu);
 	cfs_balance_domains(s, cpu, j, cfs_cpu_idle(s, cpu) ? CFS_IDLE : CFS_NOT_IDLE);
