@@ -1,5 +1,5 @@
 /*
- * test_o1_memo.c - find_busiest_queue's memo (o1/balance.c): an idle CPU
+ * test_o1_memo.c - find_busiest_queue's memo (o1/busiest.c): an idle CPU
  * whose runqueue lengths have not changed since its last scan takes that
  * scan's answer, and one whose lengths changed a little replays the
  * changes, instead of reading every runqueue again.  The check op, run
@@ -136,7 +136,7 @@ SL_TEST(o1_balance_memo_check_catches)
 	}
 }
 
-/* The ranking an idle balance (idle=1) answers from (o1/balance.c
+/* The ranking an idle balance (idle=1) answers from (o1/busiest.c
  * o1_rank_best): used under 2.5.33, and the check op, which compares
  * every ranking with the lengths and every synced memory with them,
  * catches a wrong ranking or memory. */

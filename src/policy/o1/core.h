@@ -25,7 +25,9 @@
  *   o1/tick.c       scheduler_tick and the idle sibling's tick
  *   o1/sched.c      schedule() with the HT pickup, and sched_yield
  *   o1/wake.c       try_to_wake_up, wake_up_cpu, fork and exit
- *   o1/balance.c    find_busiest_queue, load_balance, rebalance_tick
+ *   o1/busiest.c    find_busiest_queue, with the memo and ranking that
+ *                   give its scan's answer without the scan (busiest.h)
+ *   o1/balance.c    load_balance, the newly-idle balance, rebalance_tick
  *   o1/numa.c       the NUMA scheduler: node loads, find_busiest_node,
  *                   NODE_BALANCE_RATE / node ticks, sched_balance_exec
  *   o1/active.c     the HT scheduler's active balancing, the migration op
@@ -256,7 +258,7 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 
 /* ---- state ---- */
 
-/* find_busiest_queue's memos (o1/balance.c): each change log keeps the
+/* find_busiest_queue's memos (o1/busiest.c): each change log keeps the
  * last O1_CHG_LOG runqueue length changes of its CPUs; a memo replays at
  * most a quarter of its mask's CPUs' worth of them (more, and the call
  * scans), and remembers the first O1_MEMO_TOP CPUs by length. */
@@ -285,7 +287,7 @@ struct o1_chg_log {
 	 * (shorter queues never rank); `over` counts the CPUs of longer ones;
 	 * top is the greatest v with cnt[v] > 0, or 1.  An idle balance ranks
 	 * every CPU by its length, so its answer is read from here
-	 * (o1/balance.c o1_rank_best).  ncpus: the CPUs of the mask.
+	 * (o1/busiest.c o1_rank_best).  ncpus: the CPUs of the mask.
 	 */
 	int ncpus, top, over;
 	bool whole;		/* the mask is CPUs 0 .. o1.ncpus-1 */
@@ -351,12 +353,12 @@ struct o1_rq {
 	int *prev_node_load;		/* this balancer's decayed view of every node */
 	int nr_balanced;		/* load_balance calls since the last node look (2.5.59) */
 	int index;			/* in o1.rqs */
-	/* find_busiest_queue's memos of its scans (o1/balance.c): [0] of
+	/* find_busiest_queue's memos of its scans (o1/busiest.c): [0] of
 	 * its node mask, [1] of another node's CPUs and this CPU */
 	struct o1_fbq_memo fbq[2];
 	/* rank_synced: every prev_cpu_load of its node mask is its CPU's
 	 * length, but for runqueues named in its log from change rank_gen
-	 * on (o1/balance.c o1_rank_read) */
+	 * on (o1/busiest.c o1_rank_read) */
 	bool rank_synced;
 	uint64_t rank_gen;
 };
@@ -398,14 +400,14 @@ struct o1 {
 	int rq_nr[SL_MAX_CPUS];
 	/* the change logs of runqueue lengths, one per node under the NUMA
 	 * scheduler, else one (o1_chg_log_of); find_busiest_queue's memos
-	 * replay them (o1/balance.c) */
+	 * replay them (o1/busiest.c) */
 	struct o1_chg_log *chg;
 	uint64_t fbq_replays;		/* calls answered by a memo (for the tests) */
 	uint64_t fbq_unchanged;		/* ... of them, with nothing changed since */
 	uint64_t fbq_ranked;		/* idle calls answered by the log's ranking */
 	uint64_t rank_over;		/* ... not, for a queue too long (tests) */
 	/* the change logs rank their CPUs (o1_chg_log.bits): on masks of
-	 * O1_RANK_MIN_CPUS or more (o1/balance.c) */
+	 * O1_RANK_MIN_CPUS or more (o1/busiest.c) */
 	bool rank;
 	bool rq_is_cpu;		/* every runqueue one CPU, rqs[i] CPU i's (stock SMP) */
 	/* else, if every runqueue's CPUs are in its node mask (rq_listed):
@@ -489,7 +491,7 @@ static inline void o1_chg_note(struct o1 *s, struct o1_rq *rq)
 	l->log[l->gen++ % O1_CHG_LOG] = rq->index;
 }
 
-/* o1/balance.c: rq's CPUs move in its log's ranking from length `from`
+/* o1/busiest.c: rq's CPUs move in its log's ranking from length `from`
  * to `to` (under s->rank). */
 void o1_rank_move(struct o1 *s, struct o1_rq *rq, int from, int to);
 
@@ -634,6 +636,9 @@ void o1_rebalance_tick(struct sl_sim *sim, struct o1 *s, int cpu, bool idle);
  * which the engine skipped while nothing was runnable, left on cpu's
  * runqueue. */
 void o1_core_ticks_skipped(struct sl_sim *sim, int cpu, uint64_t first, uint64_t last);
+
+/* ---- o1/busiest.c ---- */
+
 /* The check op's part: every current find_busiest_queue memo equals a
  * fresh scan.  0, or -1 with err set. */
 int o1_check_balance_memo(const struct o1 *s, struct sl_err *err);
