@@ -1935,6 +1935,43 @@ SL_TEST(cfs_stopped_balance_still_decays_newidle_cost_upwards)
 	}
 }
 
+/* sched_balance_domains(): when the last domain it visits decays its
+ * newly-idle cost, the CPU's max_idle_balance_cost becomes the sum of its
+ * domains' costs, never below migration_cost; ttwu_do_activate caps
+ * avg_idle at twice it.  CPU 1 of an idle 16-CPU machine, four domains of
+ * 300 us each: 1,186 us after the decay; of 3 us each: the 500 us floor;
+ * with the top domain decayed within the second: unchanged. */
+SL_TEST(cfs_balance_pass_sets_max_idle_balance_cost)
+{
+	static const sl_time each[] = { 300 * SL_USEC, 3 * SL_USEC, 300 * SL_USEC };
+
+	for (int k = 0; k < 3; k++) {
+		struct cfst_run r;
+		if (!cfst_start(&r, "numa:2 pack:2 core:2 pu:2", "cfs", SL_MSEC))
+			return;
+		struct cfst_script *root = cfst_new(r.sim);
+		cfst_add(root, sl_act_run(100 * SL_USEC, SL_WC_INT));
+		sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+		if (cfst_run(&r)) {
+			struct cfs *s = cfst_state(&r);
+			struct cfs_rq *rq = &s->rq[1];
+			uint64_t j = sl_jiffies(r.sim) + 10 * (uint64_t)s->hz;
+			CHECK(rq->nsd == 4 && rq->max_idle_balance_cost == s->migration_cost);
+			for (int i = 0; i < rq->nsd; i++) {
+				rq->sd[i].max_newidle_lb_cost = each[k];
+				rq->sd[i].last_decay_max_lb_cost = 0;
+			}
+			if (k == 2)
+				rq->sd[rq->nsd - 1].last_decay_max_lb_cost = j;
+			cfs_balance_domains(s, 1, j, CFS_IDLE);
+			sl_time want = k == 0 ? 4 * (each[0] * 253 / 256) : s->migration_cost;
+			CHECKF(rq->max_idle_balance_cost == want, "case %d: %lld ns, want %lld", k,
+			       (long long)rq->max_idle_balance_cost, (long long)want);
+		}
+		sl_sim_destroy(r.sim);
+	}
+}
+
 /* sched_balance_trigger(): a CPU on the null domain (the only CPU of its
  * machine: every level degenerates) raises no SCHED_SOFTIRQ, so its tick
  * never brings its blocked averages up to date; on two CPUs it does. */

@@ -335,6 +335,7 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 		rq->cpu = cpu;
 		cfs_tl_init(&rq->tl);
 		rq->avg_idle = 2 * s->migration_cost;
+		rq->max_idle_balance_cost = s->migration_cost;
 		rq->push_cpu = -1;
 		rq->mig_dest = -1;
 		rq->rt.acct = CFS_ACCT_IDLE;
@@ -477,8 +478,8 @@ static void cfs_note_wake_idle(struct cfs *s, struct cfs_rq *rq)
 	if (rq->idle_stamp) {
 		sl_time delta = sl_now(s->sim) - rq->idle_stamp;
 		rq->avg_idle += (delta - rq->avg_idle) / 8;
-		if (rq->avg_idle > 2 * s->migration_cost)
-			rq->avg_idle = 2 * s->migration_cost;
+		if (rq->avg_idle > 2 * rq->max_idle_balance_cost)
+			rq->avg_idle = 2 * rq->max_idle_balance_cost;
 		rq->idle_stamp = 0;
 	}
 }

@@ -352,6 +352,9 @@ struct cfs_rq {
 
 	sl_time idle_stamp;		/* when it last went idle (0: not idle) */
 	sl_time avg_idle;
+	/* the most a newly-idle balance of all its domains has cost lately,
+	 * at least migration_cost: avg_idle is kept below twice it */
+	sl_time max_idle_balance_cost;
 	sl_time last_idle;		/* for find_idlest_group_cpu's "most recently idled" */
 	int dist_prev;			/* cpumask_any_and_distribute's last answer */
 	bool fix_pending;		/* its stopper will move a task off (set_allowed) */
