@@ -1861,7 +1861,7 @@ SL_TEST(domains_migration_thread_counts_from_its_wakeup)
 }
 
 /*
- * domains/balance.c: each runqueue keeps the first jiffy one of its
+ * domains/rebalance.c: each runqueue keeps the first jiffy one of its
  * domains is due; when the engine stopped the tick (nothing runnable),
  * sd_ticks_skipped moves every last_balance past the skipped jiffies and the
  * kept jiffies with them.  A lone task that sleeps 20 ms at a time stops

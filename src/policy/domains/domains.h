@@ -19,8 +19,10 @@
  * The code is split by idea:
  *   domains/build.c    the version rows and building the domains from the topology
  *   domains/load.c     cpu_load, source/target loads, find_busiest_group/queue
- *   domains/balance.c  move_tasks, load_balance, newly-idle and periodic
- *                      balancing, active balancing and the migration thread
+ *   domains/balance.c  move_tasks, load_balance, newly-idle balancing,
+ *                      active balancing and the migration thread
+ *   domains/rebalance.c  rebalance_tick: periodic balancing, its intervals
+ *                      and the idle CPUs' cheap walk
  *   domains/wake.c     wakeup placement and exec balancing
  *   domains/smt.c      dependent_sleeper and its companions (SMT nice)
  *   domains/sched.c    the O(1) base: runqueues, timeslices, interactivity,
@@ -156,16 +158,16 @@ struct sd_domain {
 	/* runtime */
 	int64_t last_balance;		/* jiffies */
 	int balance_interval;		/* ms */
-	/* balance.c sd_interval's memo: balance_interval in jiffies, idle
+	/* rebalance.c sd_interval's memo: balance_interval in jiffies, idle
 	 * [0] and busy [1], when balance_interval was ivl_ms (0: none) */
 	int ivl_ms;
 	int64_t ivl_j[2];
 	/* last_balance + ivl_j[k]: the jiffy sd is next due, idle [0] and
-	 * busy [1], as every walk leaves it (balance.c sd_due_fold_kept) or
+	 * busy [1], as every walk leaves it (rebalance.c sd_due_fold_kept) or
 	 * sd_balance_changed after a change from outside */
 	int64_t due_at[2];
 	/* a CPU's base domain only: the least due_at[k] of the domains above
-	 * it that balance (INT64_MAX: none), kept with them (balance.c): the
+	 * it that balance (INT64_MAX: none), kept with them (rebalance.c): the
 	 * idle walk goes above the base only if one of them is due */
 	int64_t above_due[2];
 	int nr_balance_failed;
@@ -257,7 +259,7 @@ struct sd_sched {
 	struct sl_sim *sim;		/* the simulation it schedules */
 	const struct sd_version *v;
 	/* v->rules == SD_RULES_2612, one load instead of two: every tick
-	 * asks (balance.c sd_rebalance_tick) */
+	 * asks (rebalance.c sd_rebalance_tick) */
 	bool rules_2612;
 	const struct sl_topo *topo;
 	int ncpus;
@@ -312,7 +314,7 @@ struct sd_sched {
 	int64_t stagger_of[SL_MAX_CPUS];	/* rebalance_tick's HZ*cpu/NR_CPUS */
 	/* the first tick (unstaggered jiffies, as sd_note_tick stores them)
 	 * at which a domain of the CPU is due, idle [0] / busy [1]:
-	 * domains/balance.c sd_rebalance_tick.  SD_DUE_UNKNOWN: to be worked
+	 * domains/rebalance.c sd_rebalance_tick.  SD_DUE_UNKNOWN: to be worked
 	 * out by the next tick's walk.  Here and not in sd_rq: the test
 	 * every tick makes reads this and tick_j alone. */
 	int64_t due_tick[SL_MAX_CPUS][2];
@@ -523,9 +525,27 @@ int sd_check_memo(struct sl_sim *sim, struct sd_sched *s, struct sl_err *err);
 
 /* ---- domains/balance.c ---- */
 
+/* load_balance() of one domain for this_cpu: the tasks it moved. */
+int sd_load_balance(struct sl_sim *sim, struct sd_sched *s, int this_cpu, struct sd_domain *sd,
+		    enum sd_idle idle);
+/* load_balance()'s out_balanced: the interval doubles up to its
+ * maximum.  nr_balance_failed stays: 2.6.11 and 2.6.12.1 leave it alone
+ * here, so failures count until a move succeeds. */
+static inline void sd_out_balanced(struct sd_domain *sd)
+{
+	if (sd->balance_interval < sd->p.max_interval)
+		sd->balance_interval *= 2;
+}
 int sd_move_tasks(struct sl_sim *sim, struct sd_sched *s, int this_cpu, int busiest,
 		  unsigned long max_nr_move, struct sd_domain *sd, enum sd_idle idle);
-/* rebalance_tick with work to do (domains/balance.c): 2.6.12's cpu_load
+void sd_idle_balance(struct sl_sim *sim, struct sd_sched *s, int cpu);
+void sd_migration(struct sl_sim *sim, int cpu, long arg);
+/* Move queued p to dest's runqueue (set_task_cpu + activate there). */
+void sd_move_queued(struct sl_sim *sim, struct sd_sched *s, struct sd_task *p,
+		    int dest, struct sl_prio_array *dst_array);
+/* ---- domains/rebalance.c ---- */
+
+/* rebalance_tick with work to do (domains/rebalance.c): 2.6.12's cpu_load
  * moves (stored, then the rest of the tick), or a domain is due: an idle
  * CPU's walk, or a busy one's. */
 void sd_rebalance_tick_load(struct sl_sim *sim, struct sd_sched *s, int cpu,
@@ -536,7 +556,7 @@ void sd_rebalance_busy_walk(struct sl_sim *sim, struct sd_sched *s, int cpu,
 /* rebalance_tick, after sd_note_tick of the same tick (it reads the
  * jiffies that stored); cpu_load's update first, under 2.6.12.  The test
  * for nothing to do (an idle CPU's every other tick) inline, in the
- * tick's own frame, and the work a tail call: balance.c has the rest and
+ * tick's own frame, and the work a tail call: rebalance.c has the rest and
  * says why it suffices. */
 static inline void sd_rebalance_tick(struct sl_sim *sim, struct sd_sched *s, int cpu,
 				     enum sd_idle idle)
@@ -574,11 +594,6 @@ int64_t sd_idle_gap_balances(const struct sd_sched *s, struct sd_domain *sd, int
 			     int64_t jl);
 /* Start every domain's balancing clock at its CPU's stagger. */
 void sd_balance_init(struct sd_sched *s);
-void sd_idle_balance(struct sl_sim *sim, struct sd_sched *s, int cpu);
-void sd_migration(struct sl_sim *sim, int cpu, long arg);
-/* Move queued p to dest's runqueue (set_task_cpu + activate there). */
-void sd_move_queued(struct sl_sim *sim, struct sd_sched *s, struct sd_task *p,
-		    int dest, struct sl_prio_array *dst_array);
 
 /* ---- domains/wake.c ---- */
 
