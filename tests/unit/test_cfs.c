@@ -1972,6 +1972,41 @@ SL_TEST(cfs_balance_pass_sets_max_idle_balance_cost)
 	}
 }
 
+/* ttwu_do_activate(): avg_idle moves an eighth of the way to the idle
+ * time just ended, capped at 2 * max_idle_balance_cost, not at 2 *
+ * migration_cost.  A task pinned to CPU 1 sleeps 50 ms: with the CPU's
+ * cost at 5 ms, avg_idle goes from 1 ms to about 7 ms (1 ms with a cost
+ * at its 0.5 ms floor). */
+SL_TEST(cfs_avg_idle_capped_by_max_idle_balance_cost)
+{
+	for (int raised = 0; raised < 2; raised++) {
+		struct cfst_run r;
+		if (!cfst_start(&r, "pack:1 core:2 pu:1", "cfs", 200 * SL_MSEC))
+			return;
+		struct cfs *s = cfst_state(&r);
+		if (raised)
+			s->rq[1].max_idle_balance_cost = 5 * SL_MSEC;
+		struct cfst_script *w = cfst_new(r.sim);
+		cfst_add(w, cfst_pin(r.sim, 1));
+		cfst_add(w, sl_act_run(SL_MSEC, SL_WC_INT));
+		cfst_add(w, sl_act_sleep(50 * SL_MSEC));
+		cfst_add(w, sl_act_run(SL_MSEC, SL_WC_INT));
+		struct cfst_script *root = cfst_new(r.sim);
+		cfst_fork(root, w, "w", 0);
+		cfst_add(root, sl_act_wait());
+		sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+		if (cfst_run(&r)) {
+			sl_time avg = s->rq[1].avg_idle;
+			if (raised)
+				CHECKF(avg > 6 * SL_MSEC && avg < 8 * SL_MSEC, "avg_idle %lld ns",
+				       (long long)avg);
+			else
+				CHECKF(avg == 2 * s->migration_cost, "avg_idle %lld ns", (long long)avg);
+		}
+		sl_sim_destroy(r.sim);
+	}
+}
+
 /* sched_balance_trigger(): a CPU on the null domain (the only CPU of its
  * machine: every level degenerates) raises no SCHED_SOFTIRQ, so its tick
  * never brings its blocked averages up to date; on two CPUs it does. */
