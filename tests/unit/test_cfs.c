@@ -905,6 +905,46 @@ SL_TEST(cfs_nohz_mask_left_at_busy_tick)
 	sl_sim_destroy(r.sim);
 }
 
+/*
+ * NOHZ_NEWILB_KICK (6.12 nohz_newidle_balance, nohz_run_idle_balance): a
+ * CPU whose newly-idle balance pulled nothing, expecting to idle at least
+ * migration_cost, brings the idle CPUs' blocked load up to date itself as
+ * it enters its idle loop, once nohz.next_blocked has come; not when it
+ * expects a shorter idle, nor when a kick is already on its way to it
+ * (its softirq does the same).  Four idle CPUs; CPU 1 goes idle, CPU 2
+ * has blocked load.
+ */
+SL_TEST(cfs_nohz_newidle_updates_blocked_load)
+{
+	for (int k = 0; k < 3; k++) {
+		struct cfst_run r;
+		if (!cfst_start(&r, "pack:1 core:4 pu:1", "cfs", 100 * SL_MSEC))
+			return;
+		cfst_spawn_hog(&r, 50);
+		if (cfst_run(&r)) {
+			struct cfs *s = cfst_state(&r);
+			uint64_t j = sl_jiffies(r.sim);
+			CHECK(j > 0 && sl_cpumask_test(&s->nohz_idle, 2) && cfs_cpu_idle(s, 2));
+			s->nohz_has_blocked = true;
+			s->nohz_next_blocked = j;
+			s->rq[2].has_blocked_load = true;
+			s->rq[2].last_blocked_tick = 0;
+			s->rq[1].avg_idle = k == 1 ? s->migration_cost - 1 : s->migration_cost;
+			s->rq[1].nohz_flags = k == 2 ? 1u : 0u;	/* NOHZ_BALANCE_KICK pending */
+			cfs_nohz_newidle(s, 1);
+			cfs_nohz_run_idle(s, 1);
+			bool updated = s->rq[2].last_blocked_tick == j;
+			CHECKF(updated == (k == 0), "case %d: CPU 2's blocked load %s", k,
+			       updated ? "updated" : "left");
+			if (k == 0)
+				CHECK(s->nohz_next_blocked > j && s->rq[1].nohz_flags == 0);
+			if (k == 2)	/* the kick keeps its flag; the mark is gone */
+				CHECK(s->rq[1].nohz_flags == 1u);
+		}
+		sl_sim_destroy(r.sim);
+	}
+}
+
 /* ---- NUMA: back to the home node when it has room ---- */
 
 /*

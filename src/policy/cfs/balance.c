@@ -1197,6 +1197,8 @@ out:
 		pulled = true;
 	if (pulled)
 		rq->idle_stamp = 0;
+	else
+		cfs_nohz_newidle(s, cpu);
 	return pulled;
 }
 

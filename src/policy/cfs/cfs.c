@@ -657,11 +657,15 @@ static struct sl_task *cfs_pick_next(struct sl_sim *sim, int cpu, struct sl_task
 	if (!prev && cfs_nohz_kicked(s, cpu))
 		return NULL;
 	struct sl_task *next = cfs_pick_task(sim, cpu, prev);
-	if (next)
+	if (next) {
 		cfs_nohz_leave_idle(s, cpu);
-	else
-		cfs_nohz_enter_idle(s, cpu);
-	return next;
+		return next;
+	}
+	/* do_idle(): the blocked-load pass its newly-idle balance asked
+	 * for, then the tick stops */
+	cfs_nohz_run_idle(s, cpu);
+	cfs_nohz_enter_idle(s, cpu);
+	return NULL;
 }
 
 static void cfs_tick(struct sl_sim *sim, int cpu)

@@ -881,6 +881,10 @@ void cfs_nohz_kick(struct cfs *s, int cpu);
 /* schedule() on idle cpu: handle a kick sent to it; true if it balanced
  * for the idle CPUs and stays idle (no newly-idle balance follows). */
 bool cfs_nohz_kicked(struct cfs *s, int cpu);
+/* A newly-idle balance of cpu pulled nothing: nohz_newidle_balance(). */
+void cfs_nohz_newidle(struct cfs *s, int cpu);
+/* cpu enters its idle loop: nohz_run_idle_balance(). */
+void cfs_nohz_run_idle(struct cfs *s, int cpu);
 
 /* ---- cfs/numa.c ---- */
 

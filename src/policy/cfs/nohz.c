@@ -28,10 +28,14 @@
  *   - nohz=off gives a kernel without NO_HZ_IDLE (CONFIG_HZ_PERIODIC):
  *     every CPU ticks and an idle one balances for itself.
  *
+ * A CPU whose newly-idle balance pulled nothing and that expects to idle
+ * a while marks itself (NOHZ_NEWILB_KICK, nohz_newidle_balance) to bring
+ * the idle CPUs' blocked load up to date as it enters its idle loop
+ * (nohz_run_idle_balance), without an IPI: cfs_nohz_newidle and
+ * cfs_nohz_run_idle.
+ *
  * Omitted: asymmetric-packing and misfit kicks (no asymmetric CPUs);
- * NOHZ_NEWILB_KICK (a CPU about to go idle updating the idle CPUs' blocked
- * load itself, nohz_run_idle_balance); housekeeping masks (every CPU is
- * one).
+ * housekeeping masks (every CPU is one).
  */
 #include "policy/cfs/cfs.h"
 #include "sim/sim.h"
@@ -40,6 +44,8 @@
 #define NOHZ_STATS_KICK		(1u << 1)
 #define NOHZ_NEXT_KICK		(1u << 2)
 #define NOHZ_KICK_MASK		(NOHZ_BALANCE_KICK | NOHZ_STATS_KICK | NOHZ_NEXT_KICK)
+/* not a kick (no IPI carries it): the CPU's own mark, cfs_nohz_newidle */
+#define NOHZ_NEWILB_KICK	(1u << 3)
 #define LOAD_AVG_PERIOD_MS	32	/* nohz.next_blocked: msecs_to_jiffies(LOAD_AVG_PERIOD) */
 
 void cfs_nohz_init(struct cfs *s)
@@ -254,11 +260,42 @@ bool cfs_nohz_kicked(struct cfs *s, int cpu)
 
 	if (!flags)
 		return false;
-	rq->nohz_flags = 0;
+	rq->nohz_flags = 0;	/* the kicks and the CPU's own mark: its softirq does both */
 	/* nohz_csd_func: a CPU that has work by the time the IPI lands
 	 * drops the kick */
 	if (cfs_nr_all(rq))
 		return false;
 	nohz_idle_balance(s, cpu, flags);
 	return !cfs_nr_all(rq);
+}
+
+/* nohz_newidle_balance(): a newly-idle balance that pulled nothing, on a
+ * CPU expected to idle at least migration_cost (avg_idle), marks the CPU
+ * to update the idle CPUs' blocked load itself when some is due
+ * (nohz.has_blocked, nohz.next_blocked come). */
+void cfs_nohz_newidle(struct cfs *s, int cpu)
+{
+	struct cfs_rq *rq = &s->rq[cpu];
+
+	if (!s->nohz || rq->avg_idle < s->migration_cost)
+		return;
+	if (!s->nohz_has_blocked || sl_jiffies(s->sim) < s->nohz_next_blocked)
+		return;
+	rq->nohz_flags |= NOHZ_NEWILB_KICK;
+}
+
+/* nohz_run_idle_balance(), as cpu enters its idle loop (do_idle): its
+ * mark taken off, and the blocked-load pass of _nohz_idle_balance run
+ * here, unless a kick is on its way (its softirq will do as much) or a
+ * reschedule is pending. */
+void cfs_nohz_run_idle(struct cfs *s, int cpu)
+{
+	struct cfs_rq *rq = &s->rq[cpu];
+	unsigned flags = rq->nohz_flags;
+
+	if (!(flags & NOHZ_NEWILB_KICK))
+		return;
+	rq->nohz_flags = flags & ~NOHZ_NEWILB_KICK;
+	if (flags == NOHZ_NEWILB_KICK && !sl_need_resched(s->sim, cpu))
+		nohz_idle_balance(s, cpu, NOHZ_STATS_KICK);
 }
