@@ -58,6 +58,13 @@ expect_exit 0 "$S" run -m $M -p o1 -w "rtapp:file=$D/forever.json"
 expect_err "^schedlab: note: $D/forever.json: thread 't' loops for ever .* stops after 10 s"
 out=$("$S" run -m $M -p o1 -w "rtapp:file=$D/forever.json" -o json 2>/dev/null)
 case $out in *'"elapsed_s": 10,'*) ok ;; *) bad "forever.json: not 10 s: $out" ;; esac
+# cfs: a fair task left alone on a CPU that a FIFO thread keeps 75 % busy,
+# its RT runs starting just after each tick, moves to the idle CPU (6.12's
+# misfit rule for a CPU RT cut, sched_reduced_capacity): the two threads
+# use 2.5 CPU-seconds of the 4 in 2 s (2.0 while it stayed, CPU 1 idle)
+out=$("$S" run -m "pack:1 core:2 pu:1" -p cfs -w "rtapp:file=$D/rt-beside-fair.json" -o json 2>/dev/null)
+pct=$(printf '%s\n' "$out" | grep -o '"cpu_pct": [0-9][0-9.]*' | head -n 1 | sed 's/.*: //')
+case $pct in 12[0-9]*|13[0-9]*) ok ;; *) bad "rt-beside-fair.json under cfs: cpu_pct '$pct', want about 125" ;; esac
 # a file whose threads deadlock (a barrier one party never reaches: its
 # loop is 0; found by the rtapp fuzz harness) is the file's doing: exit 2
 # naming it, as the real rt-app would hang (it was an internal error)

@@ -2047,6 +2047,55 @@ SL_TEST(cfs_avg_idle_capped_by_max_idle_balance_cost)
 	}
 }
 
+/* update_sg_lb_stats() on a symmetric machine: a group whose CPU runs
+ * one fair task on a capacity RT noticeably cut is group_misfit_task to
+ * an idle balancer (sched_reduced_capacity), which then forces the
+ * balance and, as the running task cannot be detached, has the busy
+ * CPU's migration thread push it over (need_active_balance).  Two CPUs:
+ * the hog on CPU 1, CPU 0 idle; with CPU 1's capacity at 400 of 1,024 a
+ * balance of CPU 0 starts the push, at full capacity it does nothing
+ * (a fully busy group of one fair task). */
+SL_TEST(cfs_misfit_task_on_rt_reduced_cpu_is_pushed)
+{
+	static sl_cpumask all;
+
+	sl_cpumask_clear(&all);
+	sl_cpumask_set(&all, 0);
+	sl_cpumask_set(&all, 1);
+	for (int cut = 0; cut < 2; cut++) {
+		struct cfst_run r;
+		if (!cfst_start(&r, "pack:1 core:2 pu:1", "cfs", 20 * SL_MSEC))
+			return;
+		struct cfst_script *hog = cfst_new(r.sim);
+		cfst_add(hog, cfst_setaffinity(&all));
+		cfst_add(hog, sl_act_run(100 * SL_MSEC, SL_WC_INT));
+		struct cfst_script *root = cfst_new(r.sim);
+		cfst_add(root, cfst_pin(r.sim, 1));
+		cfst_fork(root, hog, "hog", 0);
+		cfst_add(root, sl_act_wait());
+		sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+		if (cfst_run(&r)) {
+			struct cfs *s = cfst_state(&r);
+			struct sl_task *t = cfst_find(r.sim, "hog");
+			CHECKF(t && t->cpu == 1 && sl_curr(r.sim, 1) == t && !sl_curr(r.sim, 0),
+			       "the hog runs alone on CPU 1");
+			if (cut) {
+				s->rq[1].capacity = 400;
+				s->rt_seen = true;
+			}
+			struct cfs_rq *rq0 = &s->rq[0];
+			CHECK(rq0->nsd == 1);
+			rq0->sd[0].last_balance = 0;
+			cfs_balance_domains(s, 0, sl_jiffies(r.sim), CFS_IDLE);
+			CHECKF(s->rq[1].active_balance == (bool)cut &&
+			       (!cut || s->rq[1].push_cpu == 0),
+			       "capacity %ld: active balance %d to CPU %d", s->rq[1].capacity,
+			       s->rq[1].active_balance, s->rq[1].push_cpu);
+		}
+		sl_sim_destroy(r.sim);
+	}
+}
+
 /* sched_balance_trigger(): a CPU on the null domain (the only CPU of its
  * machine: every level degenerates) raises no SCHED_SOFTIRQ, so its tick
  * never brings its blocked averages up to date; on two CPUs it does. */

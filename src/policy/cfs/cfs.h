@@ -417,6 +417,9 @@ struct cfs {
 	int nr_idle_scan[SL_MAX_CPUS];		/* sd_llc_shared: SIS_UTIL's bound, by llc_id */
 	int nr_overloaded;		/* runqueues with two tasks of any class
 					 * (rd->overloaded; cfs_nr_all_changed) */
+	bool rt_seen;			/* an RT task was ever queued: capacities
+					 * may be cut, and balances look for
+					 * misfit tasks (balance.c) */
 	long lb_looked;			/* CPUs and tasks the balancer examined, ever */
 	long active_kicks;		/* active balances started, ever */
 	uint64_t max_lb_interval;	/* jiffies: HZ * ncpus / 10 */
@@ -807,11 +810,13 @@ void cfs_update_idle_core(struct cfs *s, int cpu);
 
 /* ---- cfs/balance.c ---- */
 
-/* enum group_type, as far as modelled (no misfit, asym packing or
- * imbalanced groups); the order is the order of need (6.12 fair.c). */
+/* enum group_type, as far as modelled (no asymmetric packing; misfit
+ * only as symmetric machines have it, a task on a CPU RT cut); the order
+ * is the order of need (6.12 fair.c). */
 enum cfs_group_type {
 	CFS_GROUP_HAS_SPARE,
 	CFS_GROUP_FULLY_BUSY,
+	CFS_GROUP_MISFIT,		/* one fair task on a CPU whose capacity RT cut */
 	CFS_GROUP_SMT_BALANCE,
 	CFS_GROUP_IMBALANCED,		/* pinned tasks kept a balance inside it from evening out */
 	CFS_GROUP_OVERLOADED,
@@ -827,6 +832,7 @@ struct cfs_sg_stats {
 	int h_nr_running;		/* sum_h_nr_running: the fair tasks */
 	int idle_cpus, weight;
 	int nr_numa_running, nr_preferred_running;
+	long misfit_load;		/* group_misfit_task_load (balance.c) */
 	bool smt_balance;
 	bool imbalanced;		/* the group's sgc->imbalance (sg_imbalanced) */
 	enum cfs_group_type type;
@@ -846,6 +852,8 @@ static inline enum cfs_group_type cfs_group_classify(int imbalance_pct,
 		return CFS_GROUP_IMBALANCED;
 	if (g->smt_balance)
 		return CFS_GROUP_SMT_BALANCE;
+	if (g->misfit_load)
+		return CFS_GROUP_MISFIT;
 	if (g->nr_running < g->weight)
 		return CFS_GROUP_HAS_SPARE;
 	if (g->capacity * imbalance_pct < g->runnable * 100)

@@ -80,6 +80,7 @@ void cfs_rt_enqueue(struct cfs *s, struct cfs_entity *se, bool head)
 	else
 		sl_dlist_push_back(&rt->queue[p], &se->rt_link);
 	se->rt_queued = true;
+	s->rt_seen = true;
 	if (se != rt->curr)	/* enqueue_task_rt -> enqueue_pushable_task */
 		se->rt_pushable_at = ++s->rt_pushable_seq;
 	cfs_gsum_touch(s, &s->rq[se->cpu]);
