@@ -66,7 +66,9 @@ static void who_task(const struct sl_trace_writer *w, const struct sl_task *t, s
 {
 	snprintf(o->comm, sizeof(o->comm), "%s", t->comm);
 	o->pid = SL_TRACE_PID_BASE + t->id;
-	o->prio = 120 + t->nice;
+	/* the kernel's p->prio: MAX_RT_PRIO - 1 - rt_priority for FIFO and
+	 * RR, 120 + nice for the others */
+	o->prio = sl_task_rt(t) ? SL_RT_PRIO_MAX - t->rt_priority : 120 + t->nice;
 	o->group = t->lat_group;
 	o->tgid = t->mm >= 0 && t->mm < w->ntgid && w->tgid[t->mm] ? w->tgid[t->mm] : o->pid;
 	o->idle = false;

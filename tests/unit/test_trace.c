@@ -399,6 +399,21 @@ SL_TEST(trace_writer_shows_the_migration_thread)
 	free(text);
 }
 
+/* An RT task shows the kernel's prio, 99 - rt_priority: FIFO 50 is 49. */
+SL_TEST(trace_writer_shows_rt_prio)
+{
+	struct sl_metrics m;
+	char *text = tt_traced("pack:2 core:1 pu:1", "o1", "spin:tasks=1,seconds=0.01,policy=fifo,rtprio=50",
+			       SL_TRACE_PERF, &m, NULL);
+
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	CHECK(strstr(text, " next_prio=49\n") != NULL);
+	CHECK(strstr(text, " prev_prio=49 ") != NULL);
+	free(text);
+}
+
 static void count_vforks(struct json_object *w, int *vforks, int *forks, int *left);
 
 /* ---- import: real traces ---- */
