@@ -331,7 +331,7 @@ void sl__mem_demand_limited(struct sl_sim *sim, const struct sl_task *t, int sig
 	change_draw(sim, t, mem_node, sign, mi);
 }
 
-/* sl__mem_demand_pause's -1 where the bandwidth is limited: the demand
+/* sl__mem_demand_stop's paused -1 where the bandwidth is limited: the demand
  * changes, the CPU stays in its mask. */
 void sl__mem_undraw_limited(struct sl_sim *sim, const struct sl_task *t, int mem_node,
 			    double mi)

@@ -453,10 +453,6 @@ static inline void sl__mem_demand_stop(struct sl_sim *sim, struct sl_task *t, bo
 	else
 		sl__mem_demand_limited(sim, t, -1, node, mi);
 }
-static inline void sl__mem_demand_pause(struct sl_sim *sim, struct sl_task *t)
-{
-	sl__mem_demand_stop(sim, t, true);
-}
 /* Running task t enters (kernel) or leaves a kernel phase.  Out of line:
  * rare beside the re-timings that test for it (sched.c start_burst). */
 void sl__kernel_phase_changes(struct sl_sim *sim, struct sl_task *t, bool kernel)

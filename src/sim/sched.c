@@ -734,7 +734,7 @@ __attribute__((flatten)) void sl__schedule(struct sl_sim *sim, int cpu)
  * the +1 overwrites from t's state alone (sl__mem_node reads neither):
  * the +1 is all there is to do.  The -1 was 0.5 % of a chat run on
  * xeon-1600ht, a class change at every other completion.  With a limit,
- * t's CPU stays in its draw mask between the two (sl__mem_demand_pause:
+ * t's CPU stays in its draw mask between the two (sl__mem_demand_stop's pause:
  * t draws on the same node(s) after as before), out of line: inlined
  * into sl__burst_done, and so into sl_run_once, it cost the chat run on
  * xeon-1600ht 0.6 % more instructions elsewhere, the register
@@ -745,7 +745,7 @@ static __attribute__((noinline)) void class_changes_limited(struct sl_sim *sim,
 {
 	enum sl_wclass now_class = t->wclass;
 	t->wclass = before;
-	sl__mem_demand_pause(sim, t);
+	sl__mem_demand_stop(sim, t, true);
 	t->wclass = now_class;
 	sl__mem_demand(sim, t, +1);
 }

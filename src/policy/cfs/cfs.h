@@ -339,8 +339,8 @@ struct cfs_rq {
 	int sd_llc;			/* index of the LLC domain, -1 none */
 	int llc_id;			/* first CPU of its LLC */
 	int llc_size;
-	/* the words of its SMT siblings' mask that hold them (cfs_core_idle) */
-	int sib_w_first, sib_w_last;
+	/* its SMT siblings' first CPU and last + 1 (cfs_core_idle) */
+	int sib_first, sib_end;
 	const sl_cpumask *llc_span;
 	sl_cpumask self;		/* {cpu}: the LLC span when there is no LLC domain */
 

@@ -370,8 +370,8 @@ int cfs_build_domains(struct cfs *s, struct sl_err *err)
 		rq->llc_span = rq->sd_llc >= 0 ? &rq->sd[rq->sd_llc].span->cpus : &rq->self;
 		rq->llc_id = sl_cpumask_first(rq->llc_span);
 		rq->llc_size = sl_cpumask_weight(rq->llc_span);
-		rq->sib_w_first = sl_cpumask_first(sl_topo_siblings(t, cpu)) >> 6;
-		rq->sib_w_last = sl_cpumask_last(sl_topo_siblings(t, cpu)) >> 6;
+		rq->sib_first = sl_cpumask_first(sl_topo_siblings(t, cpu));
+		rq->sib_end = sl_cpumask_last(sl_topo_siblings(t, cpu)) + 1;
 		cfs_set_imb_numa_nr(rq, nlv, weight, flags, at);
 	}
 	free(span_at);
@@ -395,19 +395,16 @@ bool cfs_share_cache(const struct cfs *s, int a, int b)
 	return s->rq[a].llc_id == s->rq[b].llc_id;
 }
 
-/* A word loop over the words holding the siblings, a bit at a time: the
- * loop from CPU 0 over the machine's words called cpumask_next for each
- * sibling (88 instructions a call in xeon-2s-smt javabench:size=200,
- * 149,132 calls).  The same CPUs, in the same order; cfs_cpu_idle has no
- * effect, so where the loop stops does not matter either. */
+/* The siblings' CPUs only: the loop from CPU 0 over the machine's words
+ * called cpumask_next for each sibling (88 instructions a call in
+ * xeon-2s-smt javabench:size=200, 149,132 calls).  The same CPUs, in the
+ * same order. */
 bool cfs_core_idle(const struct cfs *s, int cpu)
 {
-	const sl_cpumask *sib = sl_topo_siblings(s->topo, cpu);
 	const struct cfs_rq *rq = &s->rq[cpu];
 
-	for (int wi = rq->sib_w_first; wi <= rq->sib_w_last; wi++)
-		for (uint64_t b = sib->w[wi]; b; b &= b - 1)
-			if (!cfs_cpu_idle(s, wi * 64 + __builtin_ctzll(b)))
-				return false;
+	sl_for_each_cpu_in(c, sl_topo_siblings(s->topo, cpu), rq->sib_first, rq->sib_end)
+		if (!cfs_cpu_idle(s, c))
+			return false;
 	return true;
 }

@@ -294,11 +294,18 @@ bool sd_preempts(struct sl_sim *sim, const struct sd_task *p, int cpu)
 
 /* Interactive tasks round-robin within their priority every
  * TIMESLICE_GRANULARITY, times the number of CPUs (2.6.0 and 2.6.12). */
+/* The granularity at the greatest bonus, of which every task's is a
+ * power-of-two multiple (sl_timeslice_rr_may_be_due's base). */
+static int sd_granularity_base(const struct sd_sched *s)
+{
+	return s->granularity * s->ncpus;
+}
+
 static int sd_granularity(const struct sd_sched *s, const struct sd_task *p)
 {
 	int n = s->max_bonus - sd_current_bonus(s, p);
 
-	return s->granularity * (1 << ((n ? n : 1) - 1)) * s->ncpus;
+	return sd_granularity_base(s) * (1 << ((n ? n : 1) - 1));
 }
 
 /* sd_task_tick's rare cases, out of line (they would give every busy
@@ -352,8 +359,7 @@ static __attribute__((noinline)) void sd_task_requeue(struct sl_sim *sim, struct
 {
 	int slice = sd_task_timeslice(s, p);
 
-	/* sd_granularity is granularity * 2^k * ncpus */
-	if (!sl_timeslice_rr_may_be_due(slice, p->time_slice, s->granularity * s->ncpus) ||
+	if (!sl_timeslice_rr_may_be_due(slice, p->time_slice, sd_granularity_base(s)) ||
 	    !sl_timeslice_rr_due(slice, p->time_slice, sd_granularity(s, p)))
 		return;
 	/* to the tail of its list; 2.6.0 (w26) recomputes its priority

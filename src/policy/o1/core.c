@@ -218,10 +218,8 @@ static void o1_rank_init(struct o1 *s)
 		struct o1_chg_log *l = o1_chg_log_of(s, &s->rqs[i]);
 		if (l->ncpus)
 			continue;	/* its node's log, done */
-		const sl_cpumask *mask = o1_node_mask(s, s->rqs[i].first_cpu);
-		int looked = 0;	/* as o1_scan counts them */
-		for (int w = 0; w < s->mask_words; w++)
-			looked += sl_popcount64(mask->w[w]);
+		/* as o1_scan counts them: every CPU of the mask */
+		int looked = sl_cpumask_weight(o1_node_mask(s, s->rqs[i].first_cpu));
 		l->ncpus = looked;
 		l->whole = looked == s->ncpus;	/* a mask holds no CPU >= ncpus */
 		/* (the ranking holds a runqueue's CPUs in its node's log) */

@@ -596,6 +596,12 @@ void o1_recalc_task_prio(const struct o1 *s, struct o1_task *p, sl_time now);
 void o1_charge_run_time(const struct o1 *s, struct o1_task *p, sl_time now);
 /* 2.6.0: interactive tasks round-robin every TIMESLICE_GRANULARITY ticks. */
 int o1_granularity(const struct o1 *s, const struct o1_task *p);
+/* The granularity at the greatest bonus, of which every task's is a
+ * power-of-two multiple (sl_timeslice_rr_may_be_due's base). */
+static inline int o1_granularity_base(const struct o1 *s)
+{
+	return s->cfg.smp ? s->min_slice * s->ncpus : s->min_slice;
+}
 /* wake_up_forked_process and sched_exit: the sleep_avg penalties. */
 void o1_fork_penalties(const struct o1 *s, struct o1_task *parent, struct o1_task *child);
 void o1_exit_penalty(const struct o1 *s, struct o1_task *parent, const struct o1_task *child);

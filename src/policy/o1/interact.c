@@ -264,9 +264,8 @@ void o1_charge_run_time(const struct o1 *s, struct o1_task *p, sl_time now)
 int o1_granularity(const struct o1 *s, const struct o1_task *p)
 {
 	int n = o1_max_bonus(s) - o1_current_bonus(s, p);
-	int g = s->min_slice * (1 << ((n ? n : 1) - 1));
 
-	return s->cfg.smp ? g * s->ncpus : g;
+	return o1_granularity_base(s) * (1 << ((n ? n : 1) - 1));
 }
 
 /* ---- fork and exit ---- */

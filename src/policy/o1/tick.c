@@ -73,9 +73,7 @@ static void o1_round_robin(struct sl_sim *sim, struct o1 *s, struct o1_rq *rq,
 	if (!o1_task_interactive(s, p))
 		return;
 	int slice = o1_task_timeslice(s, p);
-	/* o1_granularity is min_slice * 2^k, times ncpus on SMP */
-	if (!sl_timeslice_rr_may_be_due(slice, p->time_slice,
-					s->min_slice * (s->cfg.smp ? s->ncpus : 1)) ||
+	if (!sl_timeslice_rr_may_be_due(slice, p->time_slice, o1_granularity_base(s)) ||
 	    !sl_timeslice_rr_due(slice, p->time_slice, o1_granularity(s, p)))
 		return;
 	o1_dequeue(p);
