@@ -12,12 +12,13 @@
  * the workload; every other event is skipped and counted; lines starting
  * with '#' and blank lines are comments.  Lines must be in time order.
  *
- * Output: a JSON object (json-c) describing each task: pid, comm, prio,
- * parent and children, its recorded CPU time, and its ops in order - CPU
- * bursts (with the on-CPU segments between preemptions), timed sleeps,
- * waits for a wakeup by a named task or for a child's exit, the wakeups it
- * gives, forks, execs and its exit.  docs/traces.md describes the format
- * and the model; the field names are the replay's contract.
+ * Output: a JSON object (json-c) describing each task: pid, comm, prio (the
+ * one it ran at longest), parent and children, its recorded CPU time, and
+ * its ops in order - CPU bursts (with the on-CPU segments between
+ * preemptions), timed sleeps, waits for a wakeup by a named task or for a
+ * child's exit, the wakeups it gives, forks, execs and its exit.
+ * docs/traces.md describes the format and the model; the field names are
+ * the replay's contract.
  *
  * CPU time is what the CPUs' timelines give (one task per CPU at a time; a
  * task never switched in has none; docs/traces.md "The CPUs' timelines"),

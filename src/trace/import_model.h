@@ -62,8 +62,22 @@ struct ti_op {
 	int nseg;
 };
 
+/* Distinct prios a task's CPU time is counted under (ti_task.ran); a
+ * fifth and later prio shown is not counted (a task renices or changes
+ * class a few times at most). */
+#define TI_PRIOS 4
+
+struct ti_ran {
+	int prio;
+	sl_time ns;
+};
+
 struct ti_task {
-	int pid, prio;
+	int pid;
+	int prio;		/* shown when first seen (a child: its parent's) */
+	int now_prio;		/* shown by the latest line naming it */
+	struct ti_ran ran[TI_PRIOS];	/* CPU time at each prio shown */
+	int nran;
 	char comm[TI_COMM];	/* name when first seen */
 	char now_comm[TI_COMM];	/* name now */
 	int parent;		/* index, -1 none known */
@@ -163,6 +177,9 @@ int ti_plan_workload(struct ti *m, const struct sl_trace_import_opts *o, struct 
 
 /* The CPU time the JSON gives a kept task: its runs, unless it has none. */
 sl_time ti_task_cpu(const struct ti_task *t, bool command);
+/* The prio the JSON gives a task: the one it ran longest at (the first
+ * such), or the one it was first seen with if it never ran. */
+int ti_task_prio(const struct ti_task *t);
 
 /* ---- vforks (import_vfork.c) ---- */
 

@@ -59,6 +59,16 @@ static sl_time select_tasks(struct ti *m, const struct sl_trace_import_opts *o, 
 }
 
 /* The CPU time the JSON gives a kept task: its runs, unless it has none. */
+int ti_task_prio(const struct ti_task *t)
+{
+	int best = -1;
+
+	for (int i = 0; i < t->nran; i++)
+		if (best < 0 || t->ran[i].ns > t->ran[best].ns)
+			best = i;
+	return best >= 0 ? t->ran[best].prio : t->prio;
+}
+
 sl_time ti_task_cpu(const struct ti_task *t, bool command)
 {
 	sl_time cpu = 0;

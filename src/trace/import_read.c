@@ -33,7 +33,7 @@ static int add_task(struct ti *m, int pid, const char *comm, int prio, sl_time t
 	struct ti_task *t = &m->tasks[m->ntasks];
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
-	t->prio = prio;
+	t->prio = t->now_prio = prio;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	snprintf(t->now_comm, sizeof(t->now_comm), "%s", comm);
 	t->parent = -1;
@@ -52,8 +52,10 @@ static int task_of(struct ti *m, int pid, const char *comm, int prio, sl_time ts
 {
 	int i = sl_pidmap_get(&m->pids, pid);
 
-	if (i >= 0 && m->tasks[i].st != TS_DEAD)
+	if (i >= 0 && m->tasks[i].st != TS_DEAD) {
+		m->tasks[i].now_prio = prio;
 		return i;
+	}
 	return add_task(m, pid, comm, prio, ts);
 }
 
@@ -128,6 +130,20 @@ static void end_sleep(struct ti *m, struct ti_task *t, sl_time ts, enum ti_op_ki
  * a line names it again. */
 
 /* Give t the time it held its CPU up to `ts` (a segment of its run). */
+/* t ran `ns` at `prio` (the prio the line that ends the time shows; a
+ * prio changes while its task sleeps or runs, and the next line shows
+ * it). */
+static void ran_at(struct ti_task *t, int prio, sl_time ns)
+{
+	for (int i = 0; i < t->nran; i++)
+		if (t->ran[i].prio == prio) {
+			t->ran[i].ns = ti_add_sat(t->ran[i].ns, ns);
+			return;
+		}
+	if (t->nran < TI_PRIOS)
+		t->ran[t->nran++] = (struct ti_ran){ .prio = prio, .ns = ns };
+}
+
 static void charge(struct ti *m, struct ti_task *t, sl_time ts)
 {
 	struct ti_cpu *k = &m->cpu[t->cpu];
@@ -138,6 +154,7 @@ static void charge(struct ti *m, struct ti_task *t, sl_time ts)
 		m->overlap_at = t->on_since;
 	}
 	push_seg(m, t, ts - t->on_since);
+	ran_at(t, t->now_prio, ts - t->on_since);
 	t->on_since = ts;
 	if (ts > k->busy_until)
 		k->busy_until = ts;

@@ -180,7 +180,7 @@ static void task_out(struct sl_json_stream *js, const struct ti *m, const struct
 	sl_json_int(js, "id", t->json_id);
 	sl_json_int(js, "pid", t->pid);
 	sl_json_str(js, "comm", command ? m->comms[t->ops[t->perf_exec_op].comm] : t->comm);
-	sl_json_int(js, "prio", t->prio);
+	sl_json_int(js, "prio", ti_task_prio(t));
 	if (root)
 		sl_json_null(js, "parent");
 	else

@@ -5,7 +5,14 @@
  * Model (docs/traces.md):
  *   - tasks without a parent in the file start at time 0 (as the run's
  *     roots, in file order); the others are forked by their parent's fork
- *     op, with the recorded comm and nice (prio - 120);
+ *     op, with the recorded comm and the class the recorded prio says: a
+ *     prio of 100-139 is SCHED_NORMAL at nice prio - 120, one below 100 a
+ *     real-time task of rt_priority 99 - prio (the kernel's p->prio,
+ *     MAX_RT_PRIO - 1 - rt_priority, which sched_switch and sched_wakeup
+ *     print), SCHED_FIFO by default: a trace does not tell FIFO from RR
+ *     (`rt=`; `rt=nice` replays it at nice -20, as until Dec 2026).  A
+ *     root takes its class with its first action (the engine spawns roots
+ *     at nice 0);
  *   - "run": a CPU burst.  The recorded on-CPU time contains the recording
  *     kernel's own costs - switching in, cache refill, fork, exec, exit,
  *     scheduler work - which the simulator charges again by itself; so the
@@ -97,7 +104,7 @@ struct rp_op {
 struct rp_task {
 	char comm[RP_COMM];
 	int parent;		/* -1: a root */
-	int nice;
+	int prio;		/* recorded: 120 + nice, or 99 - rt_priority */
 	int op0, nops;
 	int waits, wakes;	/* waits on its channel, wake ops aimed at it */
 	int signals;		/* its wait_child ops outside wait() */
@@ -511,7 +518,12 @@ static int load_task(struct rp_load *l, struct json_object *t, struct rp_model *
 	if (v == i)
 		return bad(l, "a task cannot be its own parent");
 	rt->parent = (int)v;
-	rt->nice = prio < 100 ? -20 : (int)prio - 120 > 19 ? 19 : (int)prio - 120;
+	/* the kernel's prio of a real-time task is 99 - rt_priority, rt_priority
+	 * 1..99: 99 is nobody's */
+	if (prio == SL_RT_PRIO_MAX)
+		return bad(l, "'prio' = 99: no task has it (a real-time task's is 0-98, "
+			   "99 - rt_priority; a normal one's 100-139, 120 + nice)");
+	rt->prio = (int)prio;
 	rt->op0 = m->nops;
 	rt->nops = (int)json_object_array_length(ops);
 	if (!rt->nops)
@@ -627,6 +639,28 @@ out:
 	return rc;
 }
 
+/* ---- the class a recorded prio says ---- */
+
+/* `rt=`: a trace's prio says a task is real-time, not which class. */
+enum rp_rt { RP_RT_FIFO, RP_RT_RR, RP_RT_NICE };
+
+/* The class, RT priority and nice a task of recorded `prio` replays
+ * with: 100-139 SCHED_NORMAL at nice prio - 120; below 100 rt_priority
+ * 99 - prio in SCHED_FIFO or SCHED_RR, at nice 0 (an RT task's nice is
+ * not in the trace, nor used while it is RT), or with rt=nice SCHED_NORMAL
+ * at nice -20. */
+static struct sl_sched_attr rp_attr(enum rp_rt rt, int prio)
+{
+	if (prio >= 100)
+		return (struct sl_sched_attr){ .sched_policy = SL_SCHED_NORMAL, .nice = prio - 120 };
+	if (rt == RP_RT_NICE)
+		return (struct sl_sched_attr){ .sched_policy = SL_SCHED_NORMAL, .nice = -20 };
+	return (struct sl_sched_attr){
+		.sched_policy = rt == RP_RT_RR ? SL_SCHED_RR : SL_SCHED_FIFO,
+		.rt_priority = SL_RT_PRIO_MAX - prio,
+	};
+}
+
 /* ---- the run ---- */
 
 struct rp_run;
@@ -642,6 +676,7 @@ struct rp_proc {
 	bool waiting;		/* a wait() for a child is in flight */
 	bool signalled;		/* a sleep for a child's SIGCHLD is in flight */
 	bool reaping;		/* a reap op's wait(WNOHANG) is in flight */
+	bool classed;		/* a root: its recorded class was set */
 	/* accounting of CPU time against the recorded bursts (rp_account) */
 	sl_time mark_cpu, mark_sys;
 	double mark_work;
@@ -665,6 +700,7 @@ struct rp_run {
 	unsigned footprint_kb;
 	bool causal;
 	bool as_time;		/* bursts=time */
+	enum rp_rt rt;		/* what a real-time prio replays as */
 	sl_time exit_ns;	/* the machine's exit cost */
 	sl_time fork_ns;	/* and fork cost, paid before the child exists */
 	sl_time switch_ns;	/* and a context switch with an O(1) pick */
@@ -915,6 +951,20 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 		p->reaping = false;
 		rp_note_reaped(run, t->result);
 	}
+	if (!p->classed) {
+		/* a root was spawned at nice 0; a forked task has its class */
+		struct sl_sched_attr a = rp_attr(run->rt, rt->prio);
+		p->classed = true;
+		if (a.sched_policy != t->sched_policy || a.rt_priority != t->rt_priority ||
+		    a.nice != t->nice) {
+			*next = (struct sl_action){
+				.kind = SL_ACT_SETSCHED,
+				.u.setsched = { .sched_policy = a.sched_policy,
+						.rt_priority = a.rt_priority, .nice = a.nice },
+			};
+			return;
+		}
+	}
 	while (p->pc < rt->nops) {
 		const struct rp_op *op = &run->m.ops[rt->op0 + p->pc];
 		/* the op a burst ends at: reaps take no time and charge no cost */
@@ -924,6 +974,7 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 		if (after == end)
 			after = NULL;
 		const struct rp_task *c;
+		struct sl_sched_attr attr;
 
 		switch (op->kind) {
 		case RP_RUN:
@@ -961,11 +1012,13 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 			p->pc++;
 			p->forking = op->arg;
 			c = &run->m.tasks[op->arg];
+			attr = rp_attr(run->rt, c->prio);
 			*next = (struct sl_action){
 				.kind = SL_ACT_FORK,
 				.u.fork = { .prog = &rp_prog, .state = &run->procs[op->arg],
-					    .comm = c->comm, .set_nice = true, .nice = c->nice,
-					    .vfork = op->vfork },
+					    .comm = c->comm, .set_nice = true, .nice = attr.nice,
+					    .set_sched = true, .sched_policy = attr.sched_policy,
+					    .rt_priority = attr.rt_priority, .vfork = op->vfork },
 			};
 			return;
 		case RP_EXEC:
@@ -1004,6 +1057,9 @@ static const struct sl_param_def rp_params[] = {
 	  "work: a burst is work, slowed by SMT/NUMA here; time: it keeps its recorded CPU time" },
 	{ "wakeups", SL_PARAM_CHOICE, "causal", 0, 0, "causal|timed",
 	  "causal: a task woken by another waits for it; timed: sleeps its recorded time" },
+	{ "rt", SL_PARAM_CHOICE, "fifo", 0, 0, "fifo|rr|nice",
+	  "class of a task recorded at a real-time prio (below 100; a trace does not say "
+	  "which): fifo, rr, or nice (SCHED_NORMAL at nice -20)" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -1034,6 +1090,7 @@ static void *rp_start(struct sl_sim *sim, const struct sl_params *params, sl_tim
 	run->footprint_kb = (unsigned)sl_param_int(params, "footprint");
 	run->causal = sl_param_choice(params, "wakeups") == 0;
 	run->as_time = sl_param_choice(params, "bursts") == 1;
+	run->rt = (enum rp_rt)sl_param_choice(params, "rt");
 	run->exit_ns = sl_cost_exit(sim);
 	run->fork_ns = sl_cost_fork(sim);
 	run->switch_ns = sl_cost_ctx_switch(sim) + sl_cost_pick(sim);
@@ -1068,6 +1125,25 @@ static void *rp_start(struct sl_sim *sim, const struct sl_params *params, sl_tim
 		run->procs[i].id = t->id;
 	}
 	return run;
+}
+
+/* The classes the file's tasks replay in (the sweep refuses a policy
+ * without them before the run): read again, as rtapp's are. */
+static unsigned rp_sched_classes(const struct sl_params *params)
+{
+	enum rp_rt rt = (enum rp_rt)sl_param_choice(params, "rt");
+	struct rp_mem mem = { 0 };
+	struct sl_err err = { 0 };
+	struct rp_model m;
+	unsigned mask = 0;
+
+	if (rt == RP_RT_NICE)
+		return 0;
+	if (rp_model_load(sl_param_str(params, "file"), &mem, &m, &err) == 0)
+		for (int i = 0; i < m.ntasks; i++)
+			mask |= 1u << rp_attr(rt, m.tasks[i].prio).sched_policy;
+	rp_mem_free(&mem);
+	return mask;
 }
 
 /* Loading (the text, its JSON tree: rp_check_json's count of the file
@@ -1123,4 +1199,5 @@ const struct sl_workload_ops sl_workload_trace = {
 	.report = rp_report,
 	.mem = rp_mem,
 	.validate = rp_validate,
+	.sched_classes = rp_sched_classes,
 };

@@ -1380,3 +1380,86 @@ SL_TEST(trace_import_busy_host_fits_the_cpus_and_replays_in_time)
 	CHECK(w && cpu_sum(w) <= 2 * jint(w, "duration_ns"));
 	json_object_put(w);
 }
+
+/* ---- real-time tasks ---- */
+
+/* A task's prio is the one it ran longest at: pid 12 is first seen at
+ * 120 (a fork shows its parent's), runs 0.1 s at 120, then 0.3 s at 49
+ * (its sched_setscheduler came between); pid 13 never runs and keeps the
+ * prio it was seen with. */
+SL_TEST(trace_import_prio_is_the_one_it_ran_at_longest)
+{
+	const char *text =
+		"s 12 [000] 1.000000000: sched:sched_switch: prev_comm=s prev_pid=12 "
+		"prev_prio=120 prev_state=R ==> next_comm=s next_pid=12 next_prio=120\n"
+		"s 12 [000] 1.100000000: sched:sched_switch: prev_comm=s prev_pid=12 "
+		"prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+		"swapper 0 [000] 1.200000000: sched:sched_waking: comm=s pid=12 prio=49 "
+		"target_cpu=000\n"
+		"swapper 0 [000] 1.200000000: sched:sched_switch: prev_comm=swapper/0 prev_pid=0 "
+		"prev_prio=120 prev_state=R ==> next_comm=s next_pid=12 next_prio=49\n"
+		"s 12 [000] 1.500000000: sched:sched_waking: comm=q pid=13 prio=110 "
+		"target_cpu=000\n"
+		"s 12 [000] 1.500000000: sched:sched_switch: prev_comm=s prev_pid=12 "
+		"prev_prio=49 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
+	struct json_object *w = tt_import_all(text, NULL);
+
+	if (!w)
+		return;
+	CHECK(cpu_of(w, 12) == 4 * SL_SEC / 10);
+	CHECKF(jint(by_pid(w, 12), "prio") == 49, "prio %lld",
+	       (long long)jint(by_pid(w, 12), "prio"));
+	CHECK(by_pid(w, 13) && jint(by_pid(w, 13), "prio") == 110);
+	json_object_put(w);
+}
+
+/* A FIFO thread that runs 6 ms of every 10 beside a fair hog on one CPU,
+ * traced, imported and replayed: its prio (49) says SCHED_FIFO 50, and
+ * the replay is the recording (rt=fifo, the default); replayed at nice
+ * -20 (rt=nice, as every trace's RT task was until Dec 2026) the hog
+ * delays it and the run takes 15 % longer. */
+SL_TEST(trace_replay_runs_rt_tasks_in_their_class)
+{
+	const char *rt_json =
+		"{\"global\": {\"duration\": 1}, \"tasks\": {"
+		"\"rt\": {\"policy\": \"SCHED_FIFO\", \"priority\": 50, \"phases\": {\"p\": "
+		"{\"loop\": 50, \"run\": 6000, \"timer\": {\"ref\": \"t\", \"period\": 10000}}}},"
+		"\"fair\": {\"loop\": 1, \"phases\": {\"p\": {\"run\": 400000}}}}}";
+	const char *one = "pack:1 core:1 pu:1";
+	char *rt_path = tt_tmpfile(), *path = tt_tmpfile(), spec[320];
+	struct sl_metrics m0, m1, m2, m3;
+	struct sl_err err = { 0 };
+	FILE *f = fopen(rt_path, "w");
+
+	fputs(rt_json, f);
+	fclose(f);
+	snprintf(spec, sizeof(spec), "rtapp:file=%s", rt_path);
+	char *t0 = tt_traced(one, "o1", spec, SL_TRACE_PERF, &m0, NULL);
+	struct json_object *w = t0 ? tt_import(t0, NULL, NULL, &err) : NULL;
+	CHECKF(w && sl_trace_write_json(w, path, &err) == 0, "%s", err.msg);
+	struct json_object *rt = NULL;
+	for (int i = 0; w && i < ntasks(w); i++)
+		if (!strcmp(jstr(task(w, i), "comm"), "rt"))
+			rt = task(w, i);
+	CHECKF(rt && jint(rt, "prio") == 49, "rt's prio %lld", rt ? (long long)jint(rt, "prio") : -1);
+	double e[3] = { NAN, NAN, NAN };
+	const char *modes[3] = { "", ",rt=rr", ",rt=nice" };
+	struct sl_metrics *ms[3] = { &m1, &m2, &m3 };
+	for (int k = 0; w && k < 3; k++) {
+		snprintf(spec, sizeof(spec), "trace:file=%s,bursts=time%s", path, modes[k]);
+		char *t = tt_traced(one, "o1", spec, SL_TRACE_PERF, ms[k], NULL);
+		const struct sl_metric *x = t ? sl_metrics_find(ms[k], "elapsed_s") : NULL;
+		e[k] = x ? x->value : NAN;
+		free(t);
+	}
+	double e0 = t0 ? sl_metrics_find(&m0, "elapsed_s")->value : NAN;
+	CHECKF(fabs(e[0] - e0) < 1e-3 * e0 && e[1] == e[0], "recorded %.9f s, fifo %.9f, rr %.9f",
+	       e0, e[0], e[1]);
+	CHECKF(e[2] > 1.1 * e0, "recorded %.9f s, nice -20 %.9f", e0, e[2]);
+	json_object_put(w);
+	free(t0);
+	unlink(path);
+	unlink(rt_path);
+	free(path);
+	free(rt_path);
+}
