@@ -22,7 +22,10 @@
  *   cfs/gsum.c      the groups' running sums of their CPUs' loads and counts
  *   cfs/select.c    wakeup placement (wake_affine, select_idle_sibling) and
  *                   fork / exec placement (find_idlest_group)
- *   cfs/balance.c   periodic, newly-idle and active load balancing
+ *   cfs/balance.c   periodic, newly-idle and active load balancing: when to
+ *                   balance, and moving tasks
+ *   cfs/busiest.c   the groups' statistics, the busiest group and queue and
+ *                   the imbalance (balance.h: what the two share)
  *   cfs/nohz.c      NO_HZ_IDLE: idle CPUs stop their tick, a busy CPU's tick
  *                   kicks one of them to balance on behalf of all
  *   cfs/numa.c      NUMA placement: home node preference and migration back
@@ -419,7 +422,7 @@ struct cfs {
 					 * (rd->overloaded; cfs_nr_all_changed) */
 	bool rt_seen;			/* an RT task was ever queued: capacities
 					 * may be cut, and balances look for
-					 * misfit tasks (balance.c) */
+					 * misfit tasks (busiest.c) */
 	long lb_looked;			/* CPUs and tasks the balancer examined, ever */
 	long active_kicks;		/* active balances started, ever */
 	uint64_t max_lb_interval;	/* jiffies: HZ * ncpus / 10 */
@@ -808,7 +811,7 @@ int cfs_fallback_cpu(const struct cfs *s, const struct cfs_entity *se, int prev_
 /* The CPU went idle: note an idle core for its LLC (__update_idle_core). */
 void cfs_update_idle_core(struct cfs *s, int cpu);
 
-/* ---- cfs/balance.c ---- */
+/* ---- cfs/balance.c and cfs/busiest.c ---- */
 
 /* enum group_type, as far as modelled (no asymmetric packing; misfit
  * only as symmetric machines have it, a task on a CPU RT cut); the order
@@ -832,7 +835,7 @@ struct cfs_sg_stats {
 	int h_nr_running;		/* sum_h_nr_running: the fair tasks */
 	int idle_cpus, weight;
 	int nr_numa_running, nr_preferred_running;
-	long misfit_load;		/* group_misfit_task_load (balance.c) */
+	long misfit_load;		/* group_misfit_task_load (busiest.c) */
 	bool smt_balance;
 	bool imbalanced;		/* the group's sgc->imbalance (sg_imbalanced) */
 	enum cfs_group_type type;

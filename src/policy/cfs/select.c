@@ -30,7 +30,7 @@
  *
  * SIS_UTIL (on by default since 6.0): select_idle_cpu looks at no
  * more than the LLC's nr_idle_scan CPUs, which the periodic balance of the
- * LLC domain sets from its utilisation (cfs/balance.c); from about 85%
+ * LLC domain sets from its utilisation (cfs/busiest.c); from about 85%
  * busy it looks at none.  Each CPU looked at is charged as scheduler work
  * on the waking CPU.
  *
