@@ -38,6 +38,7 @@
 #define FUZZ_MAX_SCHED_EVENTS 5000
 #define FUZZ_MIN_EVENTS 50		/* what a big machine still gets (fuzz.c) */
 #define FUZZ_MIN_SCHED_EVENTS 20
+#define FUZZ_TASKS 250		/* most tasks a run gets the whole event budget with (fuzz.c) */
 #define FUZZ_MAX_STEPS 200000
 /* Runs whose estimated memory (sl_workload_mem) is above this are skipped,
  * as the command line refuses them above --max-mem. */
