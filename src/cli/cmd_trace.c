@@ -8,7 +8,7 @@
  *
  * record runs COMMAND under `perf sched record` (adding the exec and exit
  * tracepoints, which perf sched leaves out) and writes `perf script --ns`
- * of it: the text import reads.  It needs perf and the kernel's sched
+ * of it, with the PID/TID column (threads): the text import reads.  It needs perf and the kernel's sched
  * tracepoints; if tracefs is not mounted it tries to mount it (root only)
  * and says what failed otherwise (exit 1).  perf runs in a process group
  * of its own, as `real`'s processes do (real/proc.h): SIGINT, SIGTERM or
@@ -394,7 +394,10 @@ static int record(const char *perf, const char *out, char **cmd, int ncmd)
 		put_word(f.f, cmd[i]);
 	fprintf(f.f, "\n");
 	fflush(f.f);
-	char *script[] = { (char *)perf, "script", "-i", data, "--ns", NULL };
+	/* pid and tid: the task column shows "PID/TID", and the import tells
+	 * a thread (of its parent's group) from a process */
+	char *script[] = { (char *)perf, "script", "-i", data, "--ns", "-F",
+			   "comm,pid,tid,cpu,time,event,trace", NULL };
 	int st = run(script, fileno(f.f), &err);
 	if (st < 0) {
 		rc = sl_real_interrupted() ? rc : cli_report(&err);

@@ -74,6 +74,8 @@ struct ti_ran {
 
 struct ti_task {
 	int pid;
+	int tgid;		/* its thread group, once a line in its context shows
+				 * it (perf's PID/TID, ftrace's TGID); -1 unknown */
 	int prio;		/* shown when first seen (a child: its parent's) */
 	int now_prio;		/* shown by the latest line naming it */
 	struct ti_ran ran[TI_PRIOS];	/* CPU time at each prio shown */
@@ -177,6 +179,12 @@ int ti_plan_workload(struct ti *m, const struct sl_trace_import_opts *o, struct 
 
 /* The CPU time the JSON gives a kept task: its runs, unless it has none. */
 sl_time ti_task_cpu(const struct ti_task *t, bool command);
+/* Whether child c is a thread of its parent p: both seen in one thread
+ * group (a trace whose task column shows no groups has no threads). */
+static inline bool ti_is_thread_of(const struct ti_task *c, const struct ti_task *p)
+{
+	return c->tgid > 0 && c->tgid == p->tgid;
+}
 /* The prio the JSON gives a task: the one it ran longest at (the first
  * such), or the one it was first seen with if it never ran. */
 int ti_task_prio(const struct ti_task *t);

@@ -33,6 +33,7 @@ static int add_task(struct ti *m, int pid, const char *comm, int prio, sl_time t
 	struct ti_task *t = &m->tasks[m->ntasks];
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
+	t->tgid = -1;
 	t->prio = t->now_prio = prio;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	snprintf(t->now_comm, sizeof(t->now_comm), "%s", comm);
@@ -274,6 +275,9 @@ static void context_on(struct ti *m, const struct sl_trace_line *l)
 		unknown_on(m, l->pid, l->cpu, l->ts);
 	else if (m->tasks[i].st != TS_DEAD)
 		seen_on(m, i, l->cpu, l->ts);
+	/* its thread group, where the column shows it */
+	if (l->tgid > 0 && (i = sl_pidmap_get(&m->pids, l->pid)) >= 0 && m->tasks[i].st != TS_DEAD)
+		m->tasks[i].tgid = l->tgid;
 }
 
 static void make_running(struct ti *m, struct ti_task *t, int cpu, sl_time ts)

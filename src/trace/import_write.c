@@ -81,8 +81,8 @@ static void run_out(struct sl_json_stream *js, const struct ti *m, const struct 
 }
 
 /* One op other than a run, if it is written. */
-static void op_out(struct sl_json_stream *js, const struct ti *m, const struct ti_op *op,
-		   sl_time origin)
+static void op_out(struct sl_json_stream *js, const struct ti *m, const struct ti_task *t,
+		   const struct ti_op *op, sl_time origin)
 {
 	const struct ti_task *other = NULL;
 
@@ -123,6 +123,8 @@ static void op_out(struct sl_json_stream *js, const struct ti *m, const struct t
 		sl_json_int(js, "child", m->tasks[op->task].json_id);
 		if (op->state == 'V')
 			sl_json_bool(js, "vfork", true);
+		if (ti_is_thread_of(&m->tasks[op->task], t))
+			sl_json_bool(js, "thread", true);
 		break;
 	case OP_EXEC:
 		sl_json_str(js, "op", "exec");
@@ -157,7 +159,7 @@ static void ops_out(struct sl_json_stream *js, const struct ti *m, const struct 
 	}
 	for (int i = ti_first_op(t, command); i < t->nops;) {
 		if (t->ops[i].kind != OP_RUN) {
-			op_out(js, m, &t->ops[i++], origin);
+			op_out(js, m, t, &t->ops[i++], origin);
 			continue;
 		}
 		int end = i;

@@ -125,12 +125,14 @@ static char *find_cpu(char *p)
 		  "'COMM-PID [CPU] FLAGS SECONDS: EVENT: FIELDS' (ftrace)"
 
 /* Split the task column ("COMM TID", "COMM PID/TID", "COMM-PID", each
- * maybe with " (TGID)") into comm and pid. */
+ * maybe with " (TGID)") into comm, pid and tgid (-1 where the column
+ * does not show it, or ftrace shows "(-----)"). */
 static int parse_task(struct sl_trace_src *m, const char *p, const char *end,
 		      struct sl_trace_line *l)
 {
-	long pid;
+	long pid, tgid;
 
+	l->tgid = -1;
 	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
 		end--;
 	if (end > p && end[-1] == ')') {
@@ -139,6 +141,9 @@ static int parse_task(struct sl_trace_src *m, const char *p, const char *end,
 			open--;
 		if (*open != '(')
 			return sl_trace_bad_line(m, SL_TRACE_SYNTAX);
+		const char *g = sl_trace_skip_blank(open + 1);
+		if (to_int(g, end - 1, 1, INT_MAX, &tgid))
+			l->tgid = (int)tgid;
 		end = open;
 		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
 			end--;
@@ -153,8 +158,11 @@ static int parse_task(struct sl_trace_src *m, const char *p, const char *end,
 	}
 	if (tok > p && pid_token(tok, end)) {		/* perf: COMM TID */
 		const char *slash = memchr(tok, '/', (size_t)(end - tok));
-		if (!to_int(slash ? slash + 1 : tok, end, 0, INT_MAX, &pid))
+		if (!to_int(slash ? slash + 1 : tok, end, 0, INT_MAX, &pid) ||
+		    (slash && !to_int(tok, slash, 0, INT_MAX, &tgid)))
 			return sl_trace_bad_line(m, "pid '%.*s' is out of range", (int)(end - tok), tok);
+		if (slash && tgid > 0)
+			l->tgid = (int)tgid;
 		const char *ce = tok;
 		while (ce > p && (ce[-1] == ' ' || ce[-1] == '\t'))
 			ce--;

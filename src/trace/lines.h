@@ -39,6 +39,8 @@ struct sl_trace_src {
 struct sl_trace_line {
 	char comm[SL_TRACE_COMM];
 	int pid;		/* -1: perf's unknown */
+	int tgid;		/* its thread group (perf's PID of PID/TID,
+				 * ftrace's (TGID)); -1: not shown */
 	int cpu;
 	sl_time ts;
 	char *event;

@@ -52,8 +52,9 @@
  * --trace; with bursts=time unless the tasks ran at the reference speed;
  * with a cache footprint `footprint=` that matches the recorded tasks'),
  * the replay reproduces each task's CPU time exactly and the elapsed time.
- * Channel wakeups are never sync wakeups (a trace does not say), and
- * threads are replayed as processes.
+ * Channel wakeups are never sync wakeups (a trace does not say); a fork
+ * op marked "thread" (the import saw the child in its parent's thread
+ * group) forks a clone sharing the parent's address space.
  *
  * The file is read when the workload is parsed (validate: errors name the
  * file and the JSON place) and again by each run, into the run's memory.
@@ -93,6 +94,7 @@ struct rp_op {
 	enum rp_kind kind;
 	bool io;		/* SLEEP, WAIT, WAIT_CHILD: uninterruptible ('D') */
 	bool vfork;		/* FORK: the parent sleeps until the child execs or exits */
+	bool thread;		/* FORK: the child is a thread (shares the parent's mm) */
 	bool signal;		/* WAIT_CHILD: woken by the child's SIGCHLD, caught */
 	bool outside_wait;	/* ... in a sleep outside wait(): no reap */
 	int arg;		/* WAIT: waker; WAIT_CHILD, FORK: child; WAKE: wakee */
@@ -490,7 +492,8 @@ static int load_op(struct rp_load *l, struct json_object *o, struct rp_model *m,
 		/* a vforked child ends its parent's wait at its exec or at
 		 * its exit, which every task's ops end with */
 		if (op->kind == RP_FORK)
-			return get_flag(l, o, "vfork", &op->vfork);
+			return get_flag(l, o, "vfork", &op->vfork) ||
+			       get_flag(l, o, "thread", &op->thread);
 		return 0;
 	case RP_EXEC:
 		op->comm = m->ncomms;
@@ -1018,7 +1021,8 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 				.u.fork = { .prog = &rp_prog, .state = &run->procs[op->arg],
 					    .comm = c->comm, .set_nice = true, .nice = attr.nice,
 					    .set_sched = true, .sched_policy = attr.sched_policy,
-					    .rt_priority = attr.rt_priority, .vfork = op->vfork },
+					    .rt_priority = attr.rt_priority, .vfork = op->vfork,
+					    .thread = op->thread },
 			};
 			return;
 		case RP_EXEC:

@@ -4,7 +4,7 @@
 # checked where perf is not installed.  "perf sched record ... -o DATA ...
 # -- COMMAND..." writes a one-line DATA and runs COMMAND as its child, as
 # perf does, writing "PERF_PID COMMAND_PID" to $FAKE_PERF_DIR/pids;
-# "perf script -i DATA --ns" prints DATA.
+# "perf script -i DATA --ns -F FIELDS" prints DATA.
 case "$1 $2" in
 "sched record")
 	shift 2
