@@ -8,12 +8,13 @@
  *
  * record runs COMMAND under `perf sched record` (adding the exec and exit
  * tracepoints, which perf sched leaves out) and writes `perf script --ns`
- * of it, with the PID/TID column (threads): the text import reads.  It needs perf and the kernel's sched
- * tracepoints; if tracefs is not mounted it tries to mount it (root only)
- * and says what failed otherwise (exit 1).  perf runs in a process group
- * of its own, as `real`'s processes do (real/proc.h): SIGINT, SIGTERM or
- * SIGHUP sent to schedlab kill it and the command, and nothing is left
- * behind - no process, no temporary directory, no partial FILE.
+ * of it, with the PID/TID column (threads): the text import reads.  It
+ * needs perf and the kernel's sched tracepoints; if tracefs is not mounted
+ * it tries to mount it (root only) and says what failed otherwise (exit
+ * 1).  perf runs in a process group of its own, as `real`'s processes do
+ * (real/proc.h): SIGINT, SIGTERM or SIGHUP sent to schedlab kill it and
+ * the command, and nothing is left behind - no process, no temporary
+ * directory, no partial FILE.
  */
 #include <ctype.h>
 #include <errno.h>

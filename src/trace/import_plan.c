@@ -58,7 +58,6 @@ static sl_time select_tasks(struct ti *m, const struct sl_trace_import_opts *o, 
 	return origin;
 }
 
-/* The CPU time the JSON gives a kept task: its runs, unless it has none. */
 int ti_task_prio(const struct ti_task *t)
 {
 	int best = -1;
@@ -69,6 +68,7 @@ int ti_task_prio(const struct ti_task *t)
 	return best >= 0 ? t->ran[best].prio : t->prio;
 }
 
+/* The CPU time the JSON gives a kept task: its runs, unless it has none. */
 sl_time ti_task_cpu(const struct ti_task *t, bool command)
 {
 	sl_time cpu = 0;

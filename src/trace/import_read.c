@@ -130,7 +130,6 @@ static void end_sleep(struct ti *m, struct ti_task *t, sl_time ts, enum ti_op_ki
  * (its switch-out is not in the trace) runs nowhere the trace shows until
  * a line names it again. */
 
-/* Give t the time it held its CPU up to `ts` (a segment of its run). */
 /* t ran `ns` at `prio` (the prio the line that ends the time shows; a
  * prio changes while its task sleeps or runs, and the next line shows
  * it). */
@@ -145,6 +144,7 @@ static void ran_at(struct ti_task *t, int prio, sl_time ns)
 		t->ran[t->nran++] = (struct ti_ran){ .prio = prio, .ns = ns };
 }
 
+/* Give t the time it held its CPU up to `ts` (a segment of its run). */
 static void charge(struct ti *m, struct ti_task *t, sl_time ts)
 {
 	struct ti_cpu *k = &m->cpu[t->cpu];

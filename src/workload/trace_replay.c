@@ -679,7 +679,7 @@ struct rp_proc {
 	bool waiting;		/* a wait() for a child is in flight */
 	bool signalled;		/* a sleep for a child's SIGCHLD is in flight */
 	bool reaping;		/* a reap op's wait(WNOHANG) is in flight */
-	bool classed;		/* a root: its recorded class was set */
+	bool classed;		/* its recorded class checked (a root takes it then) */
 	/* accounting of CPU time against the recorded bursts (rp_account) */
 	sl_time mark_cpu, mark_sys;
 	double mark_work;
