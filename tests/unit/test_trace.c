@@ -698,6 +698,10 @@ SL_TEST(trace_replay_rejects_bad_workloads)
 	CHECK(load_error("{\"schedlab_trace\": 1,\n \"tasks\": [\n  {\"id\": 0,,}]}", ":3: "));
 	CHECK(load_error("[1, 2]", "not a trace workload"));
 	CHECK(load_error(TT_HEAD "]}", "no tasks"));
+	CHECK(load_error(TT_HEAD "{\"id\": 0, \"comm\": \"a\", \"prio\": 99, \"parent\": null, "
+			 "\"ops\": [{\"op\": \"exit\"}]}]}", "'prio' = 99: no task has it"));
+	CHECK(load_error(TT_HEAD "{\"id\": 0, \"comm\": \"a\", \"prio\": 140, \"parent\": null, "
+			 "\"ops\": [{\"op\": \"exit\"}]}]}", "'prio' = 140: expected 0 to 139"));
 	CHECK(load_error(TT_HEAD TT_ROOT("{\"op\": \"run\", \"ns\": 5}") "]}", "last op must be exit"));
 	CHECK(load_error(TT_HEAD TT_ROOT("{\"op\": \"hop\"}, {\"op\": \"exit\"}") "]}",
 			 "tasks[0].ops[0]: op 'hop'"));
