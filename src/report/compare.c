@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json_text.h"
 #include "base/readfile.h"
 #include "report/compare_stats.h"
 #include "report/json_member.h"
-#include "report/json_text.h"
 #include "report/stats.h"
 
 /* ---- cells ---- */

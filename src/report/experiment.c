@@ -14,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json_text.h"
 #include "base/readfile.h"
 #include "base/spec.h"
 #include "policy/policy.h"
 #include "report/experiment_data.h"
 #include "report/experiment_lines.h"
-#include "report/json_text.h"
 #include "report/spec_list.h"
 #include "workload/workload.h"
 

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json_text.h"
 #include "base/readfile.h"
 #include "report/json_member.h"
-#include "report/json_text.h"
 
 static int int_member(struct json_object *o, const char *key, long lo, long hi, long *out)
 {

@@ -18,6 +18,7 @@
 
 #include <json.h>
 
+#include "base/json_text.h"
 #include "base/memsize.h"
 #include "base/readfile.h"
 
@@ -157,21 +158,7 @@ static struct json_object *read_json(struct rp_load *l)
 		free(text);
 		return NULL;
 	}
-	struct json_tokener *tok = json_tokener_new();
-	root = json_tokener_parse_ex(tok, text, (int)n);
-	enum json_tokener_error je = json_tokener_get_error(tok);
-	if (!root || je != json_tokener_success || json_tokener_get_parse_end(tok) < n) {
-		size_t at = json_tokener_get_parse_end(tok);
-		long line = 1;
-		for (size_t i = 0; i < at && i < n; i++)
-			line += text[i] == '\n';
-		sl_fail(l->err, "%s:%ld: %s", l->path, line,
-			je != json_tokener_success ? json_tokener_error_desc(je)
-						   : "text after the JSON value");
-		json_object_put(root);
-		root = NULL;
-	}
-	json_tokener_free(tok);
+	root = sl_json_parse_text(l->path, text, n, l->err);
 	free(text);
 	return root;
 }

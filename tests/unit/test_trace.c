@@ -697,6 +697,11 @@ SL_TEST(trace_replay_rejects_bad_workloads)
 	      strstr(err.msg, "/nonexistent/x.json") && err.kind == SL_ERR_INPUT);
 	CHECK(load_error("{\"schedlab_trace\": 1,\n \"tasks\": [\n  {\"id\": 0,,}]}", ":3: "));
 	CHECK(load_error("[1, 2]", "not a trace workload"));
+	/* an empty or cut file, and text after the value: json-c's own
+	 * "continue" was the message for the first two until Dec 2026 */
+	CHECK(load_error("", ":1: invalid JSON (unexpected end of file)"));
+	CHECK(load_error("{\"schedlab_trace\": 1,\n \"tasks\": [", ":2: invalid JSON (unexpected end of file)"));
+	CHECK(load_error("{\"schedlab_trace\": 1} x", "text after the top-level object"));
 	CHECK(load_error(TT_HEAD "]}", "no tasks"));
 	CHECK(load_error(TT_HEAD "{\"id\": 0, \"comm\": \"a\", \"prio\": 99, \"parent\": null, "
 			 "\"ops\": [{\"op\": \"exit\"}]}]}", "'prio' = 99: no task has it"));

@@ -1,7 +1,7 @@
 /*
  * json_text.c - a JSON file's whole text parsed (json_text.h).
  */
-#include "report/json_text.h"
+#include "base/json_text.h"
 
 #include <string.h>
 

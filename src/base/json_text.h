@@ -1,12 +1,12 @@
 /*
  * json_text.h - a JSON file's whole text parsed by json-c, for the readers
- * in report/ (an experiment, a result for compare, a shard for merge): the
- * root, or NULL with err saying "WHAT:LINE: invalid JSON (...)", the line
+ * of JSON files (an experiment, a result for compare, a shard for merge, a
+ * trace workload): the root, or NULL with err saying "WHAT:LINE: invalid JSON (...)", the line
  * being where json-c stopped - at a syntax error, at the end of a text cut
  * short, or at text after the top-level value.
  */
-#ifndef SL_REPORT_JSON_TEXT_H
-#define SL_REPORT_JSON_TEXT_H
+#ifndef SL_BASE_JSON_TEXT_H
+#define SL_BASE_JSON_TEXT_H
 
 #include <json.h>
 #include <stddef.h>
