@@ -25,10 +25,17 @@ static void *grow(void *p, int *cap, int need, size_t size)
 
 /* ---- tasks ---- */
 
+/* A line that names a task without its prio (sched_process_fork's parent,
+ * sched_process_exec's task): the prio it shows is unchanged. */
+#define TI_PRIO_UNSAID INT_MIN
+
 /* A new task record for `pid` (a pid seen again after its task died gets
- * a new record).  Returns its index; pointers into m->tasks move. */
+ * a new record; unsaid prio: 120).  Returns its index; pointers into
+ * m->tasks move. */
 static int add_task(struct ti *m, int pid, const char *comm, int prio, sl_time ts)
 {
+	if (prio == TI_PRIO_UNSAID)
+		prio = 120;
 	m->tasks = grow(m->tasks, &m->captasks, m->ntasks + 1, sizeof(*m->tasks));
 	struct ti_task *t = &m->tasks[m->ntasks];
 	memset(t, 0, sizeof(*t));
@@ -54,7 +61,8 @@ static int task_of(struct ti *m, int pid, const char *comm, int prio, sl_time ts
 	int i = sl_pidmap_get(&m->pids, pid);
 
 	if (i >= 0 && m->tasks[i].st != TS_DEAD) {
-		m->tasks[i].now_prio = prio;
+		if (prio != TI_PRIO_UNSAID)
+			m->tasks[i].now_prio = prio;
 		return i;
 	}
 	return add_task(m, pid, comm, prio, ts);
@@ -456,10 +464,10 @@ static int on_fork(struct ti *m, const struct sl_trace_line *l)
 		return -1;
 	if (!ppid)
 		return 0;	/* the kernel's own first tasks */
-	int pi = task_of(m, (int)ppid, pcomm, 120, l->ts);
+	int pi = task_of(m, (int)ppid, pcomm, TI_PRIO_UNSAID, l->ts);
 	make_running(m, &m->tasks[pi], l->cpu, l->ts);
 	close_run(m, &m->tasks[pi], l->ts);
-	int ci = add_task(m, (int)cpid, ccomm, m->tasks[pi].prio, l->ts);
+	int ci = add_task(m, (int)cpid, ccomm, m->tasks[pi].now_prio, l->ts);
 	struct ti_task *p = &m->tasks[pi], *c = &m->tasks[ci];
 	c->parent = pi;
 	c->forked = true;
@@ -486,7 +494,7 @@ static int on_exec(struct ti *m, const struct sl_trace_line *l)
 		sl_pidmap_put(&m->pids, (int)pid, i);
 		m->tasks[i].pid = (int)pid;
 	}
-	i = task_of(m, (int)pid, l->comm, 120, l->ts);
+	i = task_of(m, (int)pid, l->comm, TI_PRIO_UNSAID, l->ts);
 	struct ti_task *t = &m->tasks[i];
 	make_running(m, t, l->cpu, l->ts);
 	close_run(m, t, l->ts);

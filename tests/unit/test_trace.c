@@ -1431,6 +1431,29 @@ SL_TEST(trace_import_prio_is_the_one_it_ran_at_longest)
 	       (long long)jint(by_pid(w, 12), "prio"));
 	CHECK(by_pid(w, 13) && jint(by_pid(w, 13), "prio") == 110);
 	json_object_put(w);
+
+	/* a task woken at 120 that runs at 49 (made FIFO while it waited),
+	 * forks and execs: the fork and exec lines show no prio, and its time
+	 * stays at 49 (until Dec 2026 they counted it at 120 up to its next
+	 * switch: 0.45 s of its 0.5); its child, which never runs, inherits
+	 * the prio it forked at (until then, the one it was first seen at) */
+	const char *forker =
+		"swapper 0 [000] 0.900000000: sched:sched_waking: comm=f pid=12 prio=120 "
+		"target_cpu=000\n"
+		"swapper 0 [000] 1.000000000: sched:sched_switch: prev_comm=swapper/0 prev_pid=0 "
+		"prev_prio=120 prev_state=R ==> next_comm=f next_pid=12 next_prio=49\n"
+		"f 12 [000] 1.300000000: sched:sched_process_fork: comm=f pid=12 child_comm=f "
+		"child_pid=13\n"
+		"f 12 [000] 1.450000000: sched:sched_process_exec: filename=/bin/g pid=12 old_pid=12\n"
+		"g 12 [000] 1.500000000: sched:sched_switch: prev_comm=g prev_pid=12 prev_prio=49 "
+		"prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
+	w = tt_import_all(forker, NULL);
+	if (!w)
+		return;
+	CHECKF(jint(by_pid(w, 12), "prio") == 49, "prio %lld", (long long)jint(by_pid(w, 12), "prio"));
+	CHECKF(by_pid(w, 13) && jint(by_pid(w, 13), "prio") == 49, "child's prio %lld",
+	       by_pid(w, 13) ? (long long)jint(by_pid(w, 13), "prio") : -1);
+	json_object_put(w);
 }
 
 /* A FIFO thread that runs 6 ms of every 10 beside a fair hog on one CPU,
