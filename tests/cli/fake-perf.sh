@@ -4,7 +4,8 @@
 # checked where perf is not installed.  "perf sched record ... -o DATA ...
 # -- COMMAND..." writes a one-line DATA and runs COMMAND as its child, as
 # perf does, writing "PERF_PID COMMAND_PID" to $FAKE_PERF_DIR/pids;
-# "perf script -i DATA --ns -F FIELDS" prints DATA.
+# "perf script -i DATA --ns -F FIELDS" prints DATA and writes its arguments
+# to $FAKE_PERF_DIR/script-args.
 case "$1 $2" in
 "sched record")
 	shift 2
@@ -20,6 +21,7 @@ case "$1 $2" in
 	wait $!
 	;;
 "script -i")
+	echo "$*" >"$FAKE_PERF_DIR/script-args"
 	cat "$3"
 	;;
 *)

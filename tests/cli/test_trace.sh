@@ -374,6 +374,9 @@ if [ -e /sys/kernel/tracing/events/sched/sched_switch ] ||
 		"head -1 '$fp/rec.txt' | grep -qx '# schedlab trace record -- true' &&
 		 grep -q 'sched:sched_switch' '$fp/rec.txt'"
 	check "fake perf: one line" grep -qx "schedlab: trace record: wrote $fp/rec.txt; true exit status 0" "$fp/err"
+	# the PID/TID column, by which the import tells threads from processes
+	check "fake perf: the script asked for pid and tid" grep -q -- \
+		"--ns -F comm,pid,tid,cpu,time,event,trace" "$fp/pids/script-args"
 	check "fake perf: the temporary directory removed" test -z "$(ls "$fp/tmp")"
 	# a signal while perf records: perf and the command killed and reaped,
 	# the temporary directory and the output's temporary file removed, and
