@@ -18,6 +18,14 @@
 
 #include <stdbool.h>
 
+/* TIMESLICE_GRANULARITY(p): base (GRANULARITY, times the CPUs on SMP)
+ * times 2^(n - 1), n = MAX_BONUS - CURRENT_BONUS(p), at least 1: the
+ * less interactive, the longer a task runs before its round robin. */
+static inline int sl_timeslice_rr_granularity(int base, int n)
+{
+	return base * (1 << ((n ? n : 1) - 1));
+}
+
 /* Whether the slice used so far (timeslice - time_slice, unsigned) is a
  * whole number of granularities `g` (> 0) and `g` of the slice is left. */
 static inline bool sl_timeslice_rr_due(int timeslice, int time_slice, int g)

@@ -76,8 +76,8 @@ struct ti_task {
 	int pid;
 	int tgid;		/* its thread group, once a line in its context shows
 				 * it (perf's PID/TID, ftrace's TGID); -1 unknown */
-	int prio;		/* shown when first seen (a child: its parent's) */
-	int now_prio;		/* shown by the latest line naming it */
+	int prio;		/* shown by the latest line naming it with one (a
+				 * child, until it runs: its parent's at the fork) */
 	struct ti_ran ran[TI_PRIOS];	/* CPU time at each prio shown */
 	int nran;
 	char comm[TI_COMM];	/* name when first seen */
@@ -186,7 +186,7 @@ static inline bool ti_is_thread_of(const struct ti_task *c, const struct ti_task
 	return c->tgid > 0 && c->tgid == p->tgid;
 }
 /* The prio the JSON gives a task: the one it ran longest at (the first
- * such), or the one it was first seen with if it never ran. */
+ * such), or the last it was shown with if it never ran. */
 int ti_task_prio(const struct ti_task *t);
 
 /* ---- vforks (import_vfork.c) ---- */

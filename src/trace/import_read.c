@@ -41,7 +41,7 @@ static int add_task(struct ti *m, int pid, const char *comm, int prio, sl_time t
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
 	t->tgid = -1;
-	t->prio = t->now_prio = prio;
+	t->prio = prio;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	snprintf(t->now_comm, sizeof(t->now_comm), "%s", comm);
 	t->parent = -1;
@@ -62,7 +62,7 @@ static int task_of(struct ti *m, int pid, const char *comm, int prio, sl_time ts
 
 	if (i >= 0 && m->tasks[i].st != TS_DEAD) {
 		if (prio != TI_PRIO_UNSAID)
-			m->tasks[i].now_prio = prio;
+			m->tasks[i].prio = prio;
 		return i;
 	}
 	return add_task(m, pid, comm, prio, ts);
@@ -163,7 +163,7 @@ static void charge(struct ti *m, struct ti_task *t, sl_time ts)
 		m->overlap_at = t->on_since;
 	}
 	push_seg(m, t, ts - t->on_since);
-	ran_at(t, t->now_prio, ts - t->on_since);
+	ran_at(t, t->prio, ts - t->on_since);
 	t->on_since = ts;
 	if (ts > k->busy_until)
 		k->busy_until = ts;
@@ -467,7 +467,7 @@ static int on_fork(struct ti *m, const struct sl_trace_line *l)
 	int pi = task_of(m, (int)ppid, pcomm, TI_PRIO_UNSAID, l->ts);
 	make_running(m, &m->tasks[pi], l->cpu, l->ts);
 	close_run(m, &m->tasks[pi], l->ts);
-	int ci = add_task(m, (int)cpid, ccomm, m->tasks[pi].now_prio, l->ts);
+	int ci = add_task(m, (int)cpid, ccomm, m->tasks[pi].prio, l->ts);
 	struct ti_task *p = &m->tasks[pi], *c = &m->tasks[ci];
 	c->parent = pi;
 	c->forked = true;

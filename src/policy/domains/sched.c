@@ -292,8 +292,6 @@ bool sd_preempts(struct sl_sim *sim, const struct sd_task *p, int cpu)
 
 /* ---- scheduler_tick ---- */
 
-/* Interactive tasks round-robin within their priority every
- * TIMESLICE_GRANULARITY, times the number of CPUs (2.6.0 and 2.6.12). */
 /* The granularity at the greatest bonus, of which every task's is a
  * power-of-two multiple (sl_timeslice_rr_may_be_due's base). */
 static int sd_granularity_base(const struct sd_sched *s)
@@ -301,11 +299,12 @@ static int sd_granularity_base(const struct sd_sched *s)
 	return s->granularity * s->ncpus;
 }
 
+/* Interactive tasks round-robin within their priority every
+ * TIMESLICE_GRANULARITY, times the number of CPUs (2.6.0 and 2.6.12). */
 static int sd_granularity(const struct sd_sched *s, const struct sd_task *p)
 {
-	int n = s->max_bonus - sd_current_bonus(s, p);
-
-	return sd_granularity_base(s) * (1 << ((n ? n : 1) - 1));
+	return sl_timeslice_rr_granularity(sd_granularity_base(s),
+					   s->max_bonus - sd_current_bonus(s, p));
 }
 
 /* sd_task_tick's rare cases, out of line (they would give every busy

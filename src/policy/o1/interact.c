@@ -37,6 +37,7 @@
  */
 #include "policy/kernel_arch.h"
 #include "policy/o1/core.h"
+#include "policy/timeslice_rr.h"
 #include "sim/sim.h"
 
 /* ---- timeslices (2.2) ---- */
@@ -263,9 +264,8 @@ void o1_charge_run_time(const struct o1 *s, struct o1_task *p, sl_time now)
  * TIMESLICE_GRANULARITY (times the number of CPUs on SMP). */
 int o1_granularity(const struct o1 *s, const struct o1_task *p)
 {
-	int n = o1_max_bonus(s) - o1_current_bonus(s, p);
-
-	return o1_granularity_base(s) * (1 << ((n ? n : 1) - 1));
+	return sl_timeslice_rr_granularity(o1_granularity_base(s),
+					   o1_max_bonus(s) - o1_current_bonus(s, p));
 }
 
 /* ---- fork and exit ---- */
