@@ -93,6 +93,7 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 	for (int i = 0; i < sim->ncpus; i++)
 		sim->tick_order[i] = i;
 	sim->mem_demand = sl_xcalloc((unsigned long)m->topo.nnodes, sizeof(int64_t));
+	sim->core_evicted_kb = sl_xcalloc((unsigned long)m->topo.ncores, sizeof(double));
 	sim->llc_evicted_kb = sl_xcalloc((unsigned long)m->topo.nllcs, sizeof(double));
 	for (int i = 0; i < sim->ncpus; i++) {
 		struct sl_cpu *c = &sim->cpus[i];
@@ -102,6 +103,7 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 		const int *core = &sim->core_cpus[sim->core_first[c->core]];
 		int threads = sim->core_first[c->core + 1] - sim->core_first[c->core];
 		c->alone = threads == 1;
+		c->l2_evicted_kb = &sim->core_evicted_kb[c->core];
 		c->sibling = threads != 2 ? -1 : core[0] == i ? core[1] : core[0];
 		sl_event_init(&c->burst_ev, EV_BURST_DONE, i, NULL);
 		sl_event_init(&c->ipi_ev, EV_IPI, i, NULL);
@@ -160,6 +162,7 @@ void sl_sim_destroy(struct sl_sim *sim)
 	free(sim->core_cpus);
 	free(sim->mem_demand);
 	sl__sched_free(sim);
+	free(sim->core_evicted_kb);
 	free(sim->llc_evicted_kb);
 	free(sim);
 }

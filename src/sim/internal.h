@@ -46,7 +46,8 @@ struct sl_cpu {
 	struct sl_dlist hrtimers;
 	long migration_arg;
 	sl_time seg_start;		/* start of the current run segment */
-	double evicted_kb;		/* cache lines brought in by tasks run here, cumulative */
+	double *l2_evicted_kb;		/* its core's entry of sim->core_evicted_kb: the
+					 * lines brought into the L2 its siblings share */
 	double curr_touched_kb;		/* lines curr touched since it came */
 	double curr_miss, curr_llc_miss;	/* part of curr's lines missing from the
 						 * L2 / the LLC when it came */
@@ -217,6 +218,8 @@ struct sl_sim {
 		double touch_kb_per_ms;
 		bool llc_beyond_l2;
 	} settle_cache;
+	double *core_evicted_kb;	/* per core: lines brought into its L2 by the tasks
+					 * run on any of its CPUs, cumulative (sched.c) */
 	double *llc_evicted_kb;		/* per LLC: lines touched there, cumulative
 					 * (kept only where an LLC lies beyond the L2) */
 	int *core_first, *core_cpus;	/* core k's CPUs, ascending: core_cpus[core_first[k]

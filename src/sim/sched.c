@@ -96,9 +96,10 @@ void sl__settle_work(struct sl_sim *sim, struct sl_cpu *c, sl_time wall)
 	struct sl_task *t = c->curr;
 	unsigned fp = task_footprint(sim, t);
 
-	/* The lines t brings in displace those of tasks that left this CPU:
-	 * of what it touches, only the part that was missing (a line still
-	 * in the cache is hit, and evicts nothing).  Once t has touched its
+	/* The lines t brings in displace those of tasks that left this
+	 * core's L2 (this CPU or an SMT sibling): of what it touches, only
+	 * the part that was missing (a line still in the cache is hit, and
+	 * evicts nothing).  Once t has touched its
 	 * whole footprint it touches nothing new (what it touched only grows
 	 * with its time here), and the sums would add 0. */
 	if (c->curr_touched_kb != (double)fp) {
@@ -109,7 +110,7 @@ void sl__settle_work(struct sl_sim *sim, struct sl_cpu *c, sl_time wall)
 		 * again at every CPU */
 		double touched = sl_cache_touched_kb_at(sim->settle_cache.touch_kb_per_ms,
 							sim->now - t->dispatched_at, fp);
-		c->evicted_kb += (touched - c->curr_touched_kb) * c->curr_miss;
+		*c->l2_evicted_kb += (touched - c->curr_touched_kb) * c->curr_miss;
 		/* read only where a last-level cache lies beyond the L2 */
 		if (sim->settle_cache.llc_beyond_l2)
 			sim->llc_evicted_kb[sim->topo->cpu_llc[c->id]] +=
@@ -500,6 +501,30 @@ __attribute__((flatten)) void sl__core_changed(struct sl_sim *sim, int core)
 	}
 }
 
+/* The lines brought into c's L2 by now: its core's sum, and what the
+ * tasks running on its siblings touched since their last settle (they
+ * are settled only at their own events, and at a switch beside them only
+ * after it: sl__core_changed).  c itself has no running task here. */
+static inline double l2_evicted_now(const struct sl_sim *sim, const struct sl_cpu *c)
+{
+	double kb = *c->l2_evicted_kb;
+	if (c->alone)
+		return kb;
+	for (int k = sim->core_first[c->core], end = sim->core_first[c->core + 1]; k < end; k++) {
+		const struct sl_cpu *s = &sim->cpus[sim->core_cpus[k]];
+		const struct sl_task *t = s->curr;
+		if (!t)
+			continue;
+		unsigned fp = task_footprint(sim, t);
+		if (s->curr_touched_kb == (double)fp)
+			continue;
+		double touched = sl_cache_touched_kb_at(sim->settle_cache.touch_kb_per_ms,
+							sim->now - t->dispatched_at, fp);
+		kb += (touched - s->curr_touched_kb) * s->curr_miss;
+	}
+	return kb;
+}
+
 /* prev leaves c (settled: its seg_start is now).  `to_task`: c switches
  * to a task in this schedule(), whose demand's +1 (switch_in) moves c to
  * its mask: c stays in prev's meanwhile (sl__mem_demand_stop's pause),
@@ -518,7 +543,7 @@ static inline __attribute__((always_inline)) void switch_out(struct sl_sim *sim,
 	sl__mem_demand_stop(sim, prev, to_task);
 	prev->cpu = -1;
 	prev->last_ran = sim->now;
-	prev->cache_mark = c->evicted_kb;
+	prev->cache_mark = l2_evicted_now(sim, c);
 	prev->llc_mark = sim->llc_evicted_kb[sim->topo->cpu_llc[c->id]];
 	if (prev->state == SL_TASK_RUNNABLE) {
 		prev->nivcsw++;
@@ -549,10 +574,11 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	enum sl_migr_level level = migr_level(topo, next->last_cpu, c->id);
 	double warmth = 0, llc_warmth = -1;	/* -1: no LLC beyond the L2 */
 	if (next->last_cpu >= 0 && level == SL_MIGR_NONE) {
-		/* What ran in its place evicted it; a sibling's work while
-		 * both ran is already in the SMT pair speed. */
-		const struct sl_cpu *left = &sim->cpus[next->last_cpu];
-		warmth = sl_cache_warmth(left->evicted_kb - next->cache_mark, topo->l2_kb);
+		/* What ran on its core since it left evicted it, on its CPU
+		 * or a sibling: the L2 is the core's.  A sibling's work
+		 * while both ran is already in the SMT pair speed (the mark
+		 * was taken when it left). */
+		warmth = sl_cache_warmth(l2_evicted_now(sim, c) - next->cache_mark, topo->l2_kb);
 		/* A last-level cache beyond the L2 lost only what the whole
 		 * package touched against its larger size. */
 		if (topo->llc_kb > topo->l2_kb) {

@@ -148,7 +148,7 @@ struct sl_task {
 	 * not armed */
 	sl_time hrt_soft;
 	struct sl_dlink hrt_link;
-	double cache_mark;			/* its CPU's evicted_kb when it left */
+	double cache_mark;			/* its core's L2 evictions when it left */
 	double llc_mark;			/* its package's llc_evicted_kb then */
 	sl_time dispatched_at;			/* when it last came onto a CPU */
 	sl_time queued_at;			/* when it last became runnable off a CPU */

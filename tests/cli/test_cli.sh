@@ -346,12 +346,17 @@ bad_input "groups=25001 is out of range \[1, 25000\]" run -m $M -p o1 -w hackben
 # ---- work conservation: why stock O(1) lost -j2 on the 2x2 HT box ----
 # (issue 11: seed-000's -j2 row) stock 2.5.33 keeps both jobs on one
 # package's siblings while the other package idles; F3's shared runqueue
-# per package does not.  Measured 22-32 % against 0.03-0.05 % (3 seeds).
+# per package does not.  How long stock shares is a placement lottery:
+# seeds 1-3 measured 7.6, 44.7 and 14.3 % against F3's under 0.01 % (7 Dec
+# 2026), so the test takes the worst of three.
 "$S" run -m p4dpe-2x2ht -p o1:version=2.5.33 -p ht:version=f3 -w kernbench:jobs=2,target=bzimage \
-	-o csv >"$tmp/smt.csv" 2>&1
+	-r 3 -o csv >"$tmp/smt.csv" 2>&1
 python3 - "$tmp/smt.csv" <<'PY' && ok || bad "smt_shared_while_idle_pct: stock o1 against ht f3 at -j2: $(grep smt_shared "$tmp/smt.csv")"
 import csv, sys
-v = {r[0]: float(r[4]) for r in csv.reader(open(sys.argv[1])) if len(r) > 4 and r[3] == "smt_shared_while_idle_pct"}
+v = {}
+for r in csv.reader(open(sys.argv[1])):
+    if len(r) > 4 and r[3] == "smt_shared_while_idle_pct":
+        v[r[0]] = max(v.get(r[0], 0.0), float(r[4]))
 assert v["o1:version=2.5.33"] > 10 and v["ht:version=f3"] < 1, v
 PY
 

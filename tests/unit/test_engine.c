@@ -1159,6 +1159,55 @@ SL_TEST(engine_refill_is_paid_only_with_work)
 	sl_sim_destroy(sim);
 }
 
+/* A (1 ms, a 3 ms sleep, 2 ms; 512 KB) on CPU 0 and a 10 ms hog H on its
+ * SMT sibling, from the start, on one core whose siblings do not slow each
+ * other; H's lines are `hog`'s.  Returns the user time of both. */
+static sl_time user_beside_a_hog(const struct sl_prog *hog, sl_time *refill)
+{
+	struct sl_machine m;
+	struct sl_err err = { 0 };
+	struct sl_sim *sim = make_sim(&m, "pack:1 core:1 pu:2", 1);
+	if (!sim)
+		return -1;
+	m.speed.smt_pair[SL_WC_INT][SL_WC_INT] = 1.0;
+	m.speed.refill_ns[SL_MIGR_NONE] = SL_MSEC;
+	m.speed.touch_kb_per_ms = 1e6;		/* a task touches its lines at once */
+	*refill = sl_cache_refill(&m.speed, SL_MIGR_NONE, 0.0, 512, false);
+	struct script *a = script_new(sim), *h = script_new(sim);
+	script_add(a, sl_act_run(SL_MSEC, SL_WC_INT));
+	script_add(a, sl_act_sleep(3 * SL_MSEC));
+	script_add(a, sl_act_run(2 * SL_MSEC, SL_WC_INT));
+	script_add(h, sl_act_run(10 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(sim, &footprint_prog, a, "a");
+	sl_sim_spawn_root(sim, hog, h, "h");
+	struct sl_run_stats st;
+	int rc = sl_sim_run(sim, &err);
+	sl_sim_stats(sim, &st);
+	sl_sim_destroy(sim);
+	return rc ? -1 : st.user_ns;
+}
+
+/* SMT siblings share their core's L2: what the sibling brings in while a
+ * task sleeps evicts it as if it ran on the task's own CPU; what it
+ * brought in while both ran is in the SMT pair speed, and does not.
+ * (Until Dec 2026 only the task's own CPU counted: A came back warm
+ * beside any hog.) */
+SL_TEST(engine_smt_sibling_evicts_a_sleeping_task)
+{
+	sl_time refill;
+	/* H keeps bringing in new lines while A sleeps: A returns cold and
+	 * pays a whole refill alongside its 2 ms */
+	sl_time cold = user_beside_a_hog(&big_prog, &refill);
+	CHECK(refill > 0 && refill < 2 * SL_MSEC);
+	CHECKF(llabs(cold - (13 * SL_MSEC + refill)) <= 2, "user %lld, refill %lld",
+	       (long long)cold, (long long)refill);
+	/* H brought its 512 KB in at once, while A ran, and nothing after:
+	 * A returns warm (the lines H touched before A left count before
+	 * A's mark, though H is settled only after A's switch) */
+	sl_time warm = user_beside_a_hog(&footprint_prog, &refill);
+	CHECKF(llabs(warm - 13 * SL_MSEC) <= 2, "user %lld", (long long)warm);
+}
+
 /* A (1 ms, a 2 ms sleep, 2 ms) and H (a 1.5 ms sleep, then a 10 ms hog)
  * on two single-CPU cores of one package: A starts on CPU 0 and H on CPU
  * 1; H wakes onto CPU 0 while A sleeps, so A comes back on CPU 1: each
