@@ -454,6 +454,58 @@ SL_TEST(o1_sleep_credit_wraps_on_i386)
 }
 
 /*
+ * Whose time a run is charged from (2.6.0's sleep_avg): 2.6.11's
+ * schedule() stamps the task it switches to, so the charge at its
+ * switch-out is the time it ran; without the stamp (switch_stamp=off, the
+ * other reading of 2.6.0) it runs from its wakeup, the wait behind the
+ * other task included.  One CPU: A and B sleep (A 500 ms, B 501 ms), earn
+ * the same capped sleep_avg, and compute; B wakes behind A at its own
+ * priority and waits for A's granularity round.  B's sleep_avg after 700
+ * ms is lower by its waits without the stamp.
+ */
+static sl_time o1t_sleep_avg_after_waits(const char *policy, sl_time *waited)
+{
+	struct o1t_run r;
+	sl_time avg = -1;
+
+	if (!o1t_start(&r, "pack:1 core:1 pu:1,arch=x86_64", policy, 700 * SL_MSEC))
+		return -1;
+	struct o1t_script *a = o1t_new(r.sim), *b = o1t_new(r.sim);
+	o1t_add(a, sl_act_sleep(500 * SL_MSEC));
+	o1t_add(a, sl_act_run(1000 * SL_MSEC, SL_WC_INT));
+	o1t_add(b, sl_act_sleep(501 * SL_MSEC));
+	o1t_add(b, sl_act_run(1000 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &o1t_prog, a, "a");
+	sl_sim_spawn_root(r.sim, &o1t_prog, b, "b");
+	if (o1t_run(&r)) {
+		struct sl_task *tb = o1t_find(r.sim, "b");
+		if (tb) {
+			/* one CPU: from its wakeup at 501 ms B ran or waited */
+			avg = o1_of(tb)->sleep_avg;
+			*waited = 199 * SL_MSEC - tb->user_ns - tb->sys_ns;
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return avg;
+}
+
+SL_TEST(o1_run_charged_from_the_switch_in)
+{
+	sl_time waited_on = 0, waited_off = 0;
+	sl_time on = o1t_sleep_avg_after_waits("o1:version=2.6.0", &waited_on);
+	sl_time off = o1t_sleep_avg_after_waits("o1:version=2.6.0,switch_stamp=off", &waited_off);
+	CHECKF(on > 0 && waited_on > 10 * SL_MSEC, "sleep_avg %.3f ms, B waited %.3f ms",
+	       (double)on / SL_MSEC, (double)waited_on / SL_MSEC);
+	CHECKF(off < on - waited_on / 2, "sleep_avg %.3f ms with the stamp, %.3f without; "
+	       "B waited %.3f ms", (double)on / SL_MSEC, (double)off / SL_MSEC,
+	       (double)waited_on / SL_MSEC);
+
+	struct sl_err err;
+	CHECK(o1t_init("pack:1 core:1 pu:1", "o1:version=2.5.68,switch_stamp=off", &err) == -1 &&
+	      err.kind == SL_ERR_INPUT && strstr(err.msg, "switch_stamp"));
+}
+
+/*
  * 2.6's sched_clock() on an i386 kernel built with CONFIG_NUMA (a
  * NUMA-Q's) never reads the TSC: it counts whole jiffies (2.6.11
  * arch/i386/kernel/timers/timer_tsc.c).  One CPU on one node of two: a task

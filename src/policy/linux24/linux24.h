@@ -71,8 +71,10 @@ struct linux24_slot {
 #define LINUX24_HIDDEN (-1000000)
 /* Buckets of the scan's index: bases -1..LINUX24_BASES - 3 each their own,
  * every higher one (real time) the last.  A normal task's goodness is at
- * most 2.4's counter ceiling at HZ 1024 (2 x NICE_TO_TICKS(-20) - 1 = 161)
- * + 40 + 1; a higher HZ's tasks above that fall in the last bucket, and the
+ * most 2.4's counter ceiling + 40 + 1: at HZ 1024 the recalculation's is
+ * 2 x NICE_TO_TICKS(-20) - 1 = 161, but release_task() may raise the
+ * reaper's counter to MAX_COUNTER, 20 * HZ / 100 = 204 (linux24_release),
+ * so 245.  A higher HZ's tasks above that fall in the last bucket, and the
  * scan reads the copy instead, as it does for real time. */
 #define LINUX24_BASES 256
 

@@ -140,6 +140,7 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 		.exit_wake_sync = sl_param_user_choice(knobs, "exit_wake",
 						       v->exit_wake_sync ? 0 : 1) == 0,
 		.ulong_bits = sl_arch_ulong_knob_bits(arch, sl_param_user_choice(knobs, "ulong", 0)),
+		.switch_stamp = sl_param_user_choice(knobs, "switch_stamp", 0) == 0,
 		.preempt = sl_arch_preempt_knob(arch, sl_param_user_choice(knobs, "preempt", 0)),
 		.numa = smp && v->numa,
 		.node_balance = v->node_balance,
@@ -149,6 +150,10 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 	if (sl_param_user_gave(knobs, "ulong") && v->interactivity != O1_SLEEP_NS)
 		return sl_fail(err, "policy '%s': ulong: only 2.6.0's nanosecond sleep credit "
 			       "can wrap; kernel %s counts sleep in jiffies", name, v->name);
+	if (sl_param_user_gave(knobs, "switch_stamp") && v->interactivity != O1_SLEEP_NS)
+		return sl_fail(err, "policy '%s': switch_stamp: only 2.6.0's nanosecond sleep "
+			       "credit charges run time from a timestamp; kernel %s charges it by the tick",
+			       name, v->name);
 	if (sl_param_user_gave(knobs, "sched_clock") && v->interactivity != O1_SLEEP_NS)
 		return sl_fail(err, "policy '%s': sched_clock: only 2.6.0's nanosecond sleep credit "
 			       "reads it; kernel %s counts sleep in jiffies", name, v->name);

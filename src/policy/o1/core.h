@@ -186,6 +186,7 @@ struct o1_config {
 	bool node_load_per_rq;		/* 2.6.0 node load divided by runqueues, not CPUs */
 	bool exit_wake_sync;		/* a child's exit wakes its parent sync (o1/wake.c) */
 	unsigned ulong_bits;		/* the kernel's unsigned long (o1/interact.c) */
+	bool switch_stamp;		/* schedule() stamps next->timestamp (o1/sched.c) */
 	bool jiffy_clock;		/* 2.6.0's sched_clock() counts whole jiffies */
 	enum sl_kernel_preempt preempt;	/* CONFIG_PREEMPT or not (the engine's) */
 
@@ -233,6 +234,11 @@ int o1_config_init(struct o1_config *cfg, struct sl_sim *sim, const struct sl_pa
 		 "version's: plain for 2.5.33, sync from 2.5.59; both UNVERIFIED, see o1.md)" }
 #define O1_KNOB_ULONG \
 	SL_ARCH_ULONG_KNOB("2.6.0 versions only: 2.6.11's types, 2.6.0 UNVERIFIED, see o1.md")
+#define O1_KNOB_SWITCH_STAMP \
+	{ .name = "switch_stamp", .type = SL_PARAM_CHOICE, .def = NULL, .choices = "on|off", \
+	  .doc = "2.6.0 versions only: schedule() stamps the task it switches to, so a run " \
+		 "is charged from its switch-in (on: 2.6.11's next->timestamp) or from its " \
+		 "wakeup or last switch-out (off) (default: on; 2.6.0 UNVERIFIED, see o1.md)" }
 #define O1_KNOB_SCHED_CLOCK \
 	SL_ARCH_SCHED_CLOCK_KNOB("2.6.0 versions only: 2.6.11's timer_tsc.c, 2.6.0 UNVERIFIED, " \
 				 "see o1.md")

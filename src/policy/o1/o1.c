@@ -62,6 +62,7 @@ static const struct sl_param_def o1_knobs[] = {
 	O1_KNOB_FORK_PLACE,
 	O1_KNOB_EXIT_WAKE,
 	O1_KNOB_ULONG,
+	O1_KNOB_SWITCH_STAMP,
 	O1_KNOB_SCHED_CLOCK,
 	O1_KNOB_PREEMPT,
 	O1_KNOB_TICK,

@@ -143,7 +143,13 @@ struct sl_task *o1_core_pick_next(struct sl_sim *sim, int cpu, struct sl_task *p
 	struct o1_task *next = o1_choose(sim, s, cpu, prev);
 	if (next && s->cfg.v->interactivity == O1_SLEEP_NS) {
 		o1_credit_runqueue_wait(sim, s, next);
-		next->timestamp = o1_sched_clock(sim, s);
+		/* 2.6.11 schedule(): next->timestamp = now, so the run
+		 * charged at its switch-out starts here.  Whether 2.6.0 had
+		 * the line is UNVERIFIED (switch_stamp=off: its run is
+		 * charged from its wakeup or last switch-out, the wait on
+		 * the runqueue included; o1.md) */
+		if (s->cfg.switch_stamp)
+			next->timestamp = o1_sched_clock(sim, s);
 	}
 	if (next)
 		next->cpu = cpu;	/* a sibling may take it: set_task_cpu */

@@ -47,6 +47,7 @@ static const struct sl_param_def up_knobs[] = {
 	O1_KNOB_FORK_PLACE,
 	O1_KNOB_EXIT_WAKE,
 	O1_KNOB_ULONG,
+	O1_KNOB_SWITCH_STAMP,
 	O1_KNOB_PREEMPT,
 	O1_KNOB_TIMERS,
 	{ .name = NULL },
