@@ -367,6 +367,46 @@ static struct cfs *cfst_state(struct cfst_run *r)
 	return sl_policy_data(r->sim);
 }
 
+/* ---- task_h_load ---- */
+
+/* 6.12 with FAIR_GROUP_SCHED (fair.c update_cfs_rq_h_load, task_h_load):
+ * a root-group task weighs L * H / (load + 1), H its CPU's load as first
+ * read this jiffy.  A task of 1024 on a CPU of 4096 weighs 1023; after a
+ * detach took the CPU to 3072 in the same jiffy, 1364: detach_tasks with
+ * an imbalance of 2048 moves one such task, not two.  Each CPU samples
+ * its own H.  Without FAIR_GROUP_SCHED, the task's own 1024 (the model's
+ * only form until Dec 2026, an audit against 6.12). */
+static long cfst_h_load(const char *policy, long *after_detach, long *other_cpu)
+{
+	struct cfst_run r;
+	long first = -1;
+
+	if (!cfst_start(&r, "pack:1 core:2 pu:1", policy, 0))
+		return -1;
+	struct cfs *s = cfst_state(&r);
+	struct cfs_entity se = { .cpu = 0 }, there = { .cpu = 1 };
+	se.avg.load_avg = there.avg.load_avg = 1024;
+	s->rq[0].avg.load_avg = 4096;
+	s->rq[1].avg.load_avg = 2048;
+	first = cfs_task_h_load(s, &se);
+	s->rq[0].avg.load_avg = 3072;
+	*after_detach = cfs_task_h_load(s, &se);
+	*other_cpu = cfs_task_h_load(s, &there);
+	sl_sim_destroy(r.sim);
+	return first;
+}
+
+SL_TEST(cfs_task_h_load_as_6_12_builds_it)
+{
+	long after = 0, other = 0;
+	long first = cfst_h_load("cfs", &after, &other);
+	CHECKF(first == 1023 && after == 1364 && other == 1023, "%ld, %ld after the detach, "
+	       "%ld on the other CPU", first, after, other);
+	first = cfst_h_load("cfs:group_sched=off", &after, &other);
+	CHECKF(first == 1024 && after == 1024 && other == 1024, "group_sched=off: %ld, %ld, %ld",
+	       first, after, other);
+}
+
 /* ---- knobs and the tunables they derive ---- */
 
 SL_TEST(cfs_knobs)

@@ -171,7 +171,7 @@ static int cfs_detach_tasks(struct cfs *s, struct cfs_lb_env *env)
 		if (take) {
 			switch (env->migration_type) {
 			case CFS_MIGRATE_LOAD: {
-				long load = cfs_task_load(se);
+				long load = cfs_task_h_load(s, se);
 				if (load < 1)
 					load = 1;
 				if ((load >> nbf) > env->imbalance)

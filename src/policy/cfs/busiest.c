@@ -133,7 +133,7 @@ static bool cfs_pick_busiest(const struct cfs_sd_stats *sds, const struct cfs_sg
 		return false;	/* the first: no way to prefer one */
 	case CFS_GROUP_MISFIT:
 		/* the biggest misfit */
-		return st->misfit_load >= b->misfit_load;
+		return st->misfit_load > b->misfit_load;
 	case CFS_GROUP_SMT_BALANCE:
 		if (st->idle_cpus || b->idle_cpus)
 			goto has_spare;

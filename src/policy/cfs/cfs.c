@@ -42,6 +42,10 @@
  *               has no kernel part (under none a replay cannot meet the
  *               recorded switches: docs/traces.md, "Kernel exits"), and
  *               the two differ by 0.4 % at most on the workloads measured.
+ *   group_sched on: CONFIG_FAIR_GROUP_SCHED, as x86_64's defconfig and the
+ *               distributions build 6.12: every task is in the root group,
+ *               and task_h_load still takes the group form (cfs.h
+ *               cfs_task_h_load); off: the task's own load.
  *   nr_idle_scan starts at the LLC's size, what the first periodic balance
  *               of the idle machine sets (the kernel's starts at 0 at boot).
  *   capacity    1024 per logical CPU, SMT siblings included (modern, with
@@ -126,6 +130,10 @@ static const struct sl_param_def cfs_knobs[] = {
 	  .doc = "NO_HZ_IDLE (Kconfig's default): an idle CPU stops its tick and a busy CPU's "
 		 "tick kicks an idle one to balance for all; off: every CPU ticks and balances "
 		 "for itself (HZ_PERIODIC)" },
+	{ .name = "group_sched", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "CONFIG_FAIR_GROUP_SCHED (x86_64's defconfig, every distribution): a task's "
+		 "task_h_load is its load times its CPU's load as first read this jiffy over "
+		 "that load now (off: its own load)" },
 	{ .name = "wake_affine", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "a wakeup may move the task towards the waker's CPU (SD_WAKE_AFFINE)" },
 	{ .name = "idle_core", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
@@ -295,6 +303,7 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	s->sis_util = sl_param_choice(knobs, "sis_util") == 0;
 	s->nohz = sl_param_choice(knobs, "nohz") == 0;
 	s->util_est = sl_param_choice(knobs, "util_est") == 0;
+	s->group_sched = sl_param_choice(knobs, "group_sched") == 0;
 	if (eevdf && cfs_parse_custom_slice(s, sl_param_str(knobs, "custom_slice"), err)) {
 		free(s);
 		return NULL;
@@ -337,6 +346,7 @@ static void *cfs_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 		rq->avg_idle = 2 * s->migration_cost;
 		rq->max_idle_balance_cost = s->migration_cost;
 		rq->push_cpu = -1;
+		rq->h_load_jiffy = UINT64_MAX;	/* none read yet */
 		rq->mig_dest = -1;
 		rq->rt.acct = CFS_ACCT_IDLE;
 	}

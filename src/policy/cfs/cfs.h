@@ -324,6 +324,9 @@ struct cfs_rq {
 	struct cfs_entity *curr;	/* running (not in the tree), or NULL */
 	int nr_numa_running, nr_preferred_running;
 	struct cfs_avg avg;		/* the CPU's PELT signals */
+	/* update_cfs_rq_h_load(): the root cfs_rq's load_avg as first read
+	 * in jiffy h_load_jiffy (FAIR_GROUP_SCHED; cfs_task_h_load) */
+	uint64_t h_load, h_load_jiffy;
 	struct {			/* cfs_rq->removed: left while asleep or dead */
 		int nr;
 		uint64_t load_avg, util_avg, runnable_avg;
@@ -393,6 +396,7 @@ struct cfs {
 	bool preempt_short;		/* PREEMPT_SHORT */
 	bool sis_util;			/* SIS_UTIL */
 	bool util_est;			/* UTIL_EST */
+	bool group_sched;		/* CONFIG_FAIR_GROUP_SCHED: task_h_load's form */
 	sl_time short_slice;		/* custom slice of the tasks named short_comm, 0: none */
 	char short_comm[16];
 	bool wake_affine;
@@ -677,6 +681,26 @@ static inline long cfs_cpu_runnable(const struct cfs_rq *rq)
 static inline long cfs_task_load(const struct cfs_entity *se)
 {
 	return (long)se->avg.load_avg;
+}
+/* task_h_load(), what the balancer moves and wake_affine_weight and
+ * cpu_load_without take off: with FAIR_GROUP_SCHED (6.12 as x86_64's
+ * defconfig and the distributions build it) a task of the root group
+ * weighs its load scaled by its runqueue's load as first read in this
+ * jiffy (update_cfs_rq_h_load) against that load now, L * H / (load + 1):
+ * a little under L, and more than L once a detach this jiffy took load
+ * off the queue (detach_tasks then moves fewer of its tasks).  Without
+ * (group_sched=off) the task's own load. */
+static inline long cfs_task_h_load(struct cfs *s, const struct cfs_entity *se)
+{
+	if (!s->group_sched)
+		return cfs_task_load(se);
+	struct cfs_rq *rq = &s->rq[se->cpu];	/* task_cfs_rq(p) */
+	uint64_t j = sl_jiffies(s->sim);
+	if (rq->h_load_jiffy != j) {
+		rq->h_load = rq->avg.load_avg;
+		rq->h_load_jiffy = j;
+	}
+	return (long)(se->avg.load_avg * rq->h_load / (rq->avg.load_avg + 1));
 }
 static inline long cfs_task_util(const struct cfs_entity *se)
 {

@@ -116,12 +116,12 @@ static int cfs_wake_affine_weight(struct cfs *s, const struct cfs_domain *sd,
 	int64_t this_eff = cfs_cpu_load(&s->rq[this_cpu]);
 
 	if (sync && waker) {
-		long current_load = cfs_task_load(waker);
+		long current_load = cfs_task_h_load(s, waker);
 		if (current_load > this_eff)
 			return this_cpu;
 		this_eff -= current_load;
 	}
-	long task_load = cfs_task_load(p);
+	long task_load = cfs_task_h_load(s, p);
 	this_eff += task_load;
 	this_eff *= 100;				/* WA_BIAS */
 	this_eff *= s->rq[prev_cpu].capacity;
@@ -291,14 +291,14 @@ static int cfs_select_idle_sibling(struct cfs *s, struct cfs_entity *p, int prev
 /* p's CPU as update_sg_wakeup_stats() counts it, without p (idle_cpu_without()
  * and cpu_load_without() and friends, floored at 0): what sums that took the
  * CPU with p (a walk's, or the kept ones) are corrected by. */
-static void cfs_wake_without_p(const struct cfs *s, const struct cfs_entity *p,
+static void cfs_wake_without_p(struct cfs *s, const struct cfs_entity *p,
 			       struct cfs_sg_stats *st)
 {
 	int here_cpu = p->cpu;
 	const struct cfs_rq *rq = &s->rq[here_cpu];
 	long load = cfs_cpu_load(rq), util = cfs_cpu_util(rq);
 	long runnable = cfs_cpu_runnable(rq);
-	long load_w = load - cfs_task_load(p), util_w = cfs_cpu_util_without(rq, p);
+	long load_w = load - cfs_task_h_load(s, p), util_w = cfs_cpu_util_without(rq, p);
 	long runnable_w = runnable - (long)p->avg.runnable_avg;
 
 	st->load += (load_w > 0 ? load_w : 0) - load;
@@ -365,7 +365,7 @@ static void cfs_wake_walk(const struct cfs *s, const struct cfs_group *g,
 #ifdef SL_TESTING
 /* update_sg_wakeup_stats() as the kernel writes it, p's CPU taken without
  * p as the walk reaches it: what test builds check the sums against. */
-static void cfs_wake_walk_ref(const struct cfs *s, const struct cfs_group *g,
+static void cfs_wake_walk_ref(struct cfs *s, const struct cfs_group *g,
 			      const struct cfs_entity *p, struct cfs_sg_stats *st)
 {
 	int here_cpu = p->on_rq ? p->cpu : -1;
@@ -377,7 +377,7 @@ static void cfs_wake_walk_ref(const struct cfs *s, const struct cfs_group *g,
 		long load = cfs_cpu_load(rq), util = cfs_cpu_util(rq);
 		long runnable = cfs_cpu_runnable(rq);
 		if (here) {
-			load -= cfs_task_load(p);
+			load -= cfs_task_h_load(s, p);
 			util = cfs_cpu_util_without(rq, p);
 			runnable -= (long)p->avg.runnable_avg;
 			load = load > 0 ? load : 0;
