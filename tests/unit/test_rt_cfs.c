@@ -948,6 +948,38 @@ SL_TEST(rt_cfs_nice_change_reweights)
 	sl_sim_destroy(r.sim);
 }
 
+/* reweight_entity() moves the CPU's load at once (6.12: dequeue_load_avg,
+ * the entity's load_avg at its new weight, enqueue_load_avg): one CPU, a
+ * hog of 200 ms (load_avg about 1,000) renices itself to 19 (weight 15);
+ * half a millisecond later its CPU's load_avg is its own, about 15, where
+ * PELT's decay alone would have left about 990 (the model until Dec 2026,
+ * found by an audit against 6.12). */
+SL_TEST(rt_cfs_nice_change_moves_the_cpu_load_at_once)
+{
+	struct rtc_run r;
+
+	if (!rtc_ok(&r, "pack:1 core:1 pu:1", "cfs", 200 * SL_MSEC + 500 * SL_USEC))
+		return;
+	struct rtc_script *root = rtc_new(r.sim), *a = rtc_new(r.sim);
+	rtc_run(a, 200);
+	rtc_setsched(a, SL_SCHED_NORMAL, 0, 19);
+	rtc_run(a, 10);
+	rtc_fork(root, a, "a", SL_SCHED_NORMAL, 0, 0, 0);
+	if (!rtc_go(&r, root))
+		return;
+	struct sl_task *ta = rtc_find(r.sim, "a");
+	const struct cfs *s = sl_policy_data(r.sim);
+	CHECK(ta != NULL);
+	if (ta) {
+		const struct cfs_entity *se = cfs_se(ta);
+		long cpu_load = cfs_cpu_load(&s->rq[se->cpu]);
+		CHECKF(se->weight == 15 && se->avg.load_avg <= 16 && cpu_load <= 20,
+		       "weight %ld: its load_avg %llu, its CPU's %ld", se->weight,
+		       (unsigned long long)se->avg.load_avg, cpu_load);
+	}
+	sl_sim_destroy(r.sim);
+}
+
 /* A FIFO task that switches itself back to fair shares the CPU again;
  * one that becomes RT takes it. */
 SL_TEST(rt_cfs_class_changes)

@@ -642,6 +642,8 @@ void cfs_pelt_se(struct cfs *s, struct cfs_entity *se);
  * sums (cfs_gsum_touch). */
 void cfs_pelt_attach(struct cfs_rq *rq, struct cfs_entity *se);
 void cfs_pelt_detach(struct cfs_rq *rq, const struct cfs_entity *se);
+/* reweight_entity()'s load_avg at a new weight, in the runqueue's too. */
+void cfs_pelt_reweight(struct cfs_rq *rq, struct cfs_entity *se, long weight);
 /* A sleeping or dead task leaves rq (remove_entity_load_avg). */
 void cfs_pelt_remove(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);
 void cfs_pelt_init_new(struct cfs *s, struct cfs_rq *rq, struct cfs_entity *se);

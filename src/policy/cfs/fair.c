@@ -658,6 +658,9 @@ void cfs_reweight(struct cfs *s, struct cfs_entity *se, long weight)
 		cfs_dequeue(s, rq, se, 0);
 	if (s->pick == CFS_PICK_EEVDF)
 		se->vlag = se->vlag * se->weight / weight;
+	/* its CPU's load moves to the new weight now, not as PELT decays
+	 * (a sleeping task's blocked share too) */
+	cfs_pelt_reweight(rq, se, weight);
 	se->weight = weight;
 	if (!queued)
 		return;

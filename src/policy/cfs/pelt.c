@@ -444,6 +444,23 @@ void cfs_pelt_detach(struct cfs_rq *rq, const struct cfs_entity *se)
 	ra->runnable_sum = cfs_max_u32(ra->runnable_sum, ra->runnable_avg * PELT_MIN_DIVIDER);
 }
 
+/* reweight_entity()'s averages (6.12): the entity's load leaves its
+ * runqueue's sums at its old weight and comes back at `weight`, queued or
+ * asleep (dequeue_load_avg, ___update_load_avg's division, enqueue_load_avg),
+ * without bringing either up to now; its load_sum, a sum of time, stays.
+ * The caller sets the weight. */
+void cfs_pelt_reweight(struct cfs_rq *rq, struct cfs_entity *se, long weight)
+{
+	struct cfs_avg *sa = &se->avg, *ra = &rq->avg;
+
+	cfs_sub_positive64(&ra->load_avg, sa->load_avg);
+	cfs_sub_positive64(&ra->load_sum, (uint64_t)se->weight * sa->load_sum);
+	ra->load_sum = cfs_max_u32(ra->load_sum, ra->load_avg * PELT_MIN_DIVIDER);
+	sa->load_avg = cfs_pelt_div((uint64_t)weight * sa->load_sum, sa->period_contrib);
+	ra->load_avg += sa->load_avg;
+	ra->load_sum += (uint64_t)weight * sa->load_sum;
+}
+
 static bool cfs_pelt_decayed(const struct cfs_avg *sa)
 {
 	return !sa->load_sum && !sa->runnable_sum && !sa->util_sum;
