@@ -501,15 +501,22 @@ __attribute__((flatten)) void sl__core_changed(struct sl_sim *sim, int core)
 	}
 }
 
-/* The lines brought into c's L2 by now: its core's sum, and what the
- * tasks running on its siblings touched since their last settle (they
- * are settled only at their own events, and at a switch beside them only
- * after it: sl__core_changed).  c itself has no running task here. */
-static inline double l2_evicted_now(const struct sl_sim *sim, const struct sl_cpu *c)
+/* The lines brought into c's caches by now: its core's L2 sum and, where
+ * an LLC lies beyond the L2, its LLC's, with what the tasks running on its
+ * siblings touched since their last settle (they are settled only at
+ * their own events, and at a switch beside them only after it:
+ * sl__core_changed).  c itself has no running task here. */
+struct evicted_now {
+	double l2, llc;
+};
+
+static inline struct evicted_now evicted_now(const struct sl_sim *sim, const struct sl_cpu *c)
 {
-	double kb = *c->l2_evicted_kb;
+	bool llc = sim->settle_cache.llc_beyond_l2;
+	struct evicted_now e = { .l2 = *c->l2_evicted_kb,
+				 .llc = llc ? sim->llc_evicted_kb[sim->topo->cpu_llc[c->id]] : 0 };
 	if (c->alone)
-		return kb;
+		return e;
 	for (int k = sim->core_first[c->core], end = sim->core_first[c->core + 1]; k < end; k++) {
 		const struct sl_cpu *s = &sim->cpus[sim->core_cpus[k]];
 		const struct sl_task *t = s->curr;
@@ -520,9 +527,11 @@ static inline double l2_evicted_now(const struct sl_sim *sim, const struct sl_cp
 			continue;
 		double touched = sl_cache_touched_kb_at(sim->settle_cache.touch_kb_per_ms,
 							sim->now - t->dispatched_at, fp);
-		kb += (touched - s->curr_touched_kb) * s->curr_miss;
+		e.l2 += (touched - s->curr_touched_kb) * s->curr_miss;
+		if (llc)
+			e.llc += (touched - s->curr_touched_kb) * s->curr_llc_miss;
 	}
-	return kb;
+	return e;
 }
 
 /* prev leaves c (settled: its seg_start is now).  `to_task`: c switches
@@ -543,8 +552,9 @@ static inline __attribute__((always_inline)) void switch_out(struct sl_sim *sim,
 	sl__mem_demand_stop(sim, prev, to_task);
 	prev->cpu = -1;
 	prev->last_ran = sim->now;
-	prev->cache_mark = l2_evicted_now(sim, c);
-	prev->llc_mark = sim->llc_evicted_kb[sim->topo->cpu_llc[c->id]];
+	struct evicted_now seen = evicted_now(sim, c);
+	prev->cache_mark = seen.l2;
+	prev->llc_mark = seen.llc;
 	if (prev->state == SL_TASK_RUNNABLE) {
 		prev->nivcsw++;
 		sl__lat_queued(sim, prev, false);
@@ -578,14 +588,13 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 		 * or a sibling: the L2 is the core's.  A sibling's work
 		 * while both ran is already in the SMT pair speed (the mark
 		 * was taken when it left). */
-		warmth = sl_cache_warmth(l2_evicted_now(sim, c) - next->cache_mark, topo->l2_kb);
+		struct evicted_now seen = evicted_now(sim, c);
+		warmth = sl_cache_warmth(seen.l2 - next->cache_mark, topo->l2_kb);
 		/* A last-level cache beyond the L2 lost only what the whole
-		 * package touched against its larger size. */
-		if (topo->llc_kb > topo->l2_kb) {
-			int llc = topo->cpu_llc[next->last_cpu];
-			llc_warmth = sl_cache_warmth(sim->llc_evicted_kb[llc] - next->llc_mark,
-						     topo->llc_kb);
-		}
+		 * package touched against its larger size (c's, the core
+		 * being the one it left). */
+		if (topo->llc_kb > topo->l2_kb)
+			llc_warmth = sl_cache_warmth(seen.llc - next->llc_mark, topo->llc_kb);
 	}
 	if (next->last_cpu >= 0 && next->last_cpu != c->id)
 		next->nmigrations++;
@@ -613,8 +622,8 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	 * (all of them after a move to another package). */
 	c->curr_llc_miss = llc_warmth >= 0 ? sl_min_d(miss, 1.0 - llc_warmth) : miss;
 	if (next->last_cpu >= 0 && level == SL_MIGR_CORE && topo->llc_kb > topo->l2_kb)
-		c->curr_llc_miss = 1.0 - sl_cache_warmth(sim->llc_evicted_kb[topo->cpu_llc[c->id]] -
-							 next->llc_mark, topo->llc_kb);
+		c->curr_llc_miss = 1.0 - sl_cache_warmth(evicted_now(sim, c).llc - next->llc_mark,
+							 topo->llc_kb);
 	/* A footprint touched at random beyond a cache misses 1 - C/F of its
 	 * touches there however warm it is, and each miss evicts a line. */
 	if (random) {

@@ -1161,12 +1161,13 @@ SL_TEST(engine_refill_is_paid_only_with_work)
 
 /* A (1 ms, a 3 ms sleep, 2 ms; 512 KB) on CPU 0 and a 10 ms hog H on its
  * SMT sibling, from the start, on one core whose siblings do not slow each
- * other; H's lines are `hog`'s.  Returns the user time of both. */
+ * other and whose L2 is its last cache (a P4 HT's 512 KB); H's lines are
+ * `hog`'s.  Returns the user time of both. */
 static sl_time user_beside_a_hog(const struct sl_prog *hog, sl_time *refill)
 {
 	struct sl_machine m;
 	struct sl_err err = { 0 };
-	struct sl_sim *sim = make_sim(&m, "pack:1 core:1 pu:2", 1);
+	struct sl_sim *sim = make_sim(&m, "p4ht-3066", 1);
 	if (!sim)
 		return -1;
 	m.speed.smt_pair[SL_WC_INT][SL_WC_INT] = 1.0;
