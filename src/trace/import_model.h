@@ -48,8 +48,11 @@ struct ti_op {
 				 * (ti_finish_tasks) */
 	bool caught : 1;	/* WAIT_CHILD: its task's image catches SIGCHLD
 				 * (ti_finish_tasks) */
-	int task;		/* WAIT: waker; WAIT_CHILD, FORK: child; WAKE: wakee;
+	union {
+		int task;	/* WAIT: waker; WAIT_CHILD, FORK: child; WAKE: wakee;
 				 * REAP: the waiting task itself */
+		int prio;	/* RUN: the prio its last segment ran at */
+	};
 	sl_time t0;		/* when; SLEEP, WAIT, WAIT_CHILD: asleep from t0 ... */
 	union {
 		sl_time t1;	/* ... to t1 */

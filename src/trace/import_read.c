@@ -107,6 +107,7 @@ static void close_run(struct ti *m, struct ti_task *t, sl_time ts)
 	}
 	struct ti_op *op = add_op(m, t, OP_RUN, ts);
 	op->ns = total;
+	op->prio = t->prio;	/* what the line ending it showed (charge) */
 	op->seg0 = m->npool;
 	op->nseg = t->nsegs;
 	m->pool = grow(m->pool, &m->cappool, m->npool + t->nsegs, sizeof(*m->pool));

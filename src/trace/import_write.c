@@ -37,23 +37,31 @@ static void sleep_out(struct sl_json_stream *js, const char *kind, const struct 
 }
 
 /* The runs ops[i, end) (with dropped ops between them) as one run: its
- * total, and its segments, those that touch across a dropped op merged. */
+ * total, and its segments, those that touch across a dropped op merged;
+ * and, where it ran at another prio than the task's run before it (*prio,
+ * from the task's own), that prio: the last of the runs' (a renice, a
+ * change of class or a priority boost since). */
 static void run_out(struct sl_json_stream *js, const struct ti *m, const struct ti_task *t,
-		    int i, int end)
+		    int i, int end, int *prio)
 {
 	sl_time ns = 0;
-	int nseg = 0, runs = 0;
+	int nseg = 0, runs = 0, at = *prio;
 
 	for (int k = i; k < end; k++)
 		if (t->ops[k].kind == OP_RUN) {
 			ns += t->ops[k].ns;
 			nseg += t->ops[k].nseg;	/* at least 1 */
 			runs++;
+			at = t->ops[k].prio;
 		}
 	nseg -= runs - 1;
 	sl_json_open(js, NULL, '{');
 	sl_json_str(js, "op", "run");
 	sl_json_int(js, "ns", ns);
+	if (at != *prio) {
+		sl_json_int(js, "prio", at);
+		*prio = at;
+	}
 	if (nseg > 1) {
 		bool pending = false;
 		sl_time last = 0;
@@ -148,6 +156,7 @@ static void ops_out(struct sl_json_stream *js, const struct ti *m, const struct 
 		    bool command, sl_time origin)
 {
 	bool root = t->parent < 0 || !m->tasks[t->parent].kept;
+	int prio = ti_task_prio(t);	/* what the replay starts it at */
 
 	sl_json_open(js, "ops", '[');
 	if (root && t->forked && t->first > origin) {	/* its parent was not kept */
@@ -166,7 +175,7 @@ static void ops_out(struct sl_json_stream *js, const struct ti *m, const struct 
 		while (end < t->nops && !op_written(m, &t->ops[end]))
 			end++;
 		if (!ti_no_cpu(t))
-			run_out(js, m, t, i, end);
+			run_out(js, m, t, i, end, &prio);
 		i = end;
 	}
 	sl_json_close(js, ']');

@@ -12,7 +12,8 @@
  *     print), SCHED_FIFO by default: a trace does not tell FIFO from RR
  *     (`rt=`; `rt=nice` replays it at nice -20, as until Dec 2026).  A
  *     root takes its class with its first action (the engine spawns roots
- *     at nice 0);
+ *     at nice 0), and any task the class a run's own "prio" says before
+ *     that run (a renice, chrt or boost the trace showed);
  *   - "run": a CPU burst.  The recorded on-CPU time contains the recording
  *     kernel's own costs - switching in, cache refill, fork, exec, exit,
  *     scheduler work - which the simulator charges again by itself; so the
@@ -110,6 +111,7 @@ struct rp_proc {
 	bool signalled;		/* a sleep for a child's SIGCHLD is in flight */
 	bool reaping;		/* a reap op's wait(WNOHANG) is in flight */
 	bool classed;		/* its recorded class checked (a root takes it then) */
+	int classed_pc;		/* the run op whose own prio was last checked */
 	/* accounting of CPU time against the recorded bursts (rp_account) */
 	sl_time mark_cpu, mark_sys;
 	double mark_work;
@@ -357,6 +359,24 @@ static void timed(struct sl_action *a, const struct rp_op *op)
 
 static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next);
 
+/* The task takes the class a recorded `prio` says, if it is not in it:
+ * true with the setsched action in *next. */
+static bool rp_setsched_to(const struct rp_run *run, const struct sl_task *t, int prio,
+			   struct sl_action *next)
+{
+	struct sl_sched_attr a = rp_attr(run->rt, prio);
+
+	if (a.sched_policy == t->sched_policy && a.rt_priority == t->rt_priority &&
+	    a.nice == t->nice)
+		return false;
+	*next = (struct sl_action){
+		.kind = SL_ACT_SETSCHED,
+		.u.setsched = { .sched_policy = a.sched_policy, .rt_priority = a.rt_priority,
+				.nice = a.nice },
+	};
+	return true;
+}
+
 static const struct sl_prog rp_prog = { .name = "trace", .step = rp_step };
 
 static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
@@ -386,17 +406,9 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 	}
 	if (!p->classed) {
 		/* a root was spawned at nice 0; a forked task has its class */
-		struct sl_sched_attr a = rp_attr(run->rt, rt->prio);
 		p->classed = true;
-		if (a.sched_policy != t->sched_policy || a.rt_priority != t->rt_priority ||
-		    a.nice != t->nice) {
-			*next = (struct sl_action){
-				.kind = SL_ACT_SETSCHED,
-				.u.setsched = { .sched_policy = a.sched_policy,
-						.rt_priority = a.rt_priority, .nice = a.nice },
-			};
+		if (rp_setsched_to(run, t, rt->prio, next))
 			return;
-		}
 	}
 	while (p->pc < rt->nops) {
 		const struct rp_op *op = &run->m.ops[rt->op0 + p->pc];
@@ -411,6 +423,14 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 
 		switch (op->kind) {
 		case RP_RUN:
+			/* a run at another prio than the one before it: the
+			 * task changes class or nice first (a renice, chrt,
+			 * a priority boost the trace showed since) */
+			if (op->prio >= 0 && p->classed_pc != p->pc) {
+				p->classed_pc = p->pc;
+				if (rp_setsched_to(run, t, op->prio, next))
+					return;
+			}
 			if (rp_burst(run, p, t, op, after, sl_now(sim), sl_next_tick(sim, t->cpu),
 				     next))
 				return;
@@ -542,6 +562,7 @@ static void *rp_start(struct sl_sim *sim, const struct sl_params *params, sl_tim
 		p->run = run;
 		p->index = i;
 		p->forking = -1;
+		p->classed_pc = -1;
 		p->id = -1;
 		run->task_of_id[i] = -1;
 		if (run->causal && run->m.tasks[i].wakes)
@@ -573,9 +594,13 @@ static unsigned rp_sched_classes(const struct sl_params *params)
 
 	if (rt == RP_RT_NICE)
 		return 0;
-	if (rp_model_load(sl_param_str(params, "file"), &mem, &m, &err) == 0)
+	if (rp_model_load(sl_param_str(params, "file"), &mem, &m, &err) == 0) {
 		for (int i = 0; i < m.ntasks; i++)
 			mask |= 1u << rp_attr(rt, m.tasks[i].prio).sched_policy;
+		for (int i = 0; i < m.nops; i++)	/* and the runs' own */
+			if (m.ops[i].kind == RP_RUN && m.ops[i].prio >= 0)
+				mask |= 1u << rp_attr(rt, m.ops[i].prio).sched_policy;
+	}
 	rp_mem_free(&mem);
 	return mask;
 }

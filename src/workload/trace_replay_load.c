@@ -299,6 +299,17 @@ static int op_ns(struct rp_load *l, struct json_object *o, const struct rp_model
 		   (long long)(SL_TIME_HORIZON / SL_SEC));
 }
 
+/* A task's or a run's prio (0-139, read by get_int): the kernel's prio of
+ * a real-time task is 99 - rt_priority, rt_priority 1..99, so 99 is
+ * nobody's. */
+static int check_prio(struct rp_load *l, int64_t prio)
+{
+	if (prio == SL_RT_PRIO_MAX)
+		return bad(l, "'prio' = 99: no task has it (a real-time task's is 0-98, "
+			   "99 - rt_priority; a normal one's 100-139, 120 + nice)");
+	return 0;
+}
+
 static int load_op(struct rp_load *l, struct json_object *o, struct rp_model *m, int self,
 		   struct rp_op *op)
 {
@@ -308,12 +319,17 @@ static int load_op(struct rp_load *l, struct json_object *o, struct rp_model *m,
 
 	memset(op, 0, sizeof(*op));
 	op->arg = -1;
+	op->prio = -1;
 	if (op_kind(l, o, &op->kind))
 		return -1;
 	switch (op->kind) {
 	case RP_RUN:
 		if (op_ns(l, o, m, "a run", true, &op->ns))
 			return -1;
+		v = -1;
+		if (get_int(l, o, "prio", 0, 139, false, &v) || check_prio(l, v))
+			return -1;
+		op->prio = (int)v;
 		if (json_object_object_get_ex(o, "seg", &seg)) {
 			if (!json_object_is_type(seg, json_type_array))
 				return bad(l, "'seg' is not an array of ns");
@@ -407,11 +423,8 @@ static int load_task(struct rp_load *l, struct json_object *t, struct rp_model *
 	if (v == i)
 		return bad(l, "a task cannot be its own parent");
 	rt->parent = (int)v;
-	/* the kernel's prio of a real-time task is 99 - rt_priority, rt_priority
-	 * 1..99: 99 is nobody's */
-	if (prio == SL_RT_PRIO_MAX)
-		return bad(l, "'prio' = 99: no task has it (a real-time task's is 0-98, "
-			   "99 - rt_priority; a normal one's 100-139, 120 + nice)");
+	if (check_prio(l, prio))
+		return -1;
 	rt->prio = (int)prio;
 	rt->op0 = m->nops;
 	rt->nops = (int)json_object_array_length(ops);

@@ -31,6 +31,7 @@ struct rp_op {
 	sl_time ns;		/* RUN: on-CPU time; sleeps: recorded time; EXIT: tail */
 	int seg0, nseg;		/* RUN: cumulative segment ends in m->segs (0: one) */
 	int comm;		/* EXEC: index in m->comms */
+	int prio;		/* RUN: the prio it ran at, where it changed; -1 */
 };
 
 struct rp_task {

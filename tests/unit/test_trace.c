@@ -1430,6 +1430,15 @@ SL_TEST(trace_import_prio_is_the_one_it_ran_at_longest)
 	CHECKF(jint(by_pid(w, 12), "prio") == 49, "prio %lld",
 	       (long long)jint(by_pid(w, 12), "prio"));
 	CHECK(by_pid(w, 13) && jint(by_pid(w, 13), "prio") == 110);
+	/* and each run says where it ran at another prio than the one before
+	 * it (from the task's): the 0.1 s at 120, then the 0.3 s at 49 */
+	struct json_object *t12 = by_pid(w, 12);
+	int64_t run_prio[2] = { -1, -1 };
+	for (int i = 0, r = 0; t12 && i < nops(t12) && r < 2; i++)
+		if (!strcmp(jstr(op(t12, i), "op"), "run"))
+			run_prio[r++] = jget(op(t12, i), "prio") ? jint(op(t12, i), "prio") : -1;
+	CHECKF(run_prio[0] == 120 && run_prio[1] == 49, "runs at %lld, %lld",
+	       (long long)run_prio[0], (long long)run_prio[1]);
 	json_object_put(w);
 
 	/* a task woken at 120 that runs at 49 (made FIFO while it waited),
@@ -1505,6 +1514,61 @@ SL_TEST(trace_replay_runs_rt_tasks_in_their_class)
 	unlink(rt_path);
 	free(path);
 	free(rt_path);
+}
+
+/* A run's own prio changes the task's class before it: x sleeps 1 ms and
+ * then computes 100 ms at prio 49 (SCHED_FIFO 50: a chrt, or a boost, the
+ * trace showed); y runs, sleeps 10 ms and wakes behind it on the one CPU,
+ * 90.9 ms late under cfs.  Without the run's prio x stays at nice 0 and y
+ * runs at once (until Dec 2026 a task replayed in one class throughout). */
+static double tt_wakeup_lat_max(const char *json)
+{
+	char *path = tt_tmpfile(), spec[320];
+	struct sl_metrics m;
+	FILE *f = fopen(path, "w");
+	double v = NAN;
+
+	if (f) {
+		fputs(json, f);
+		fclose(f);
+		snprintf(spec, sizeof(spec), "trace:file=%s", path);
+		char *t = tt_traced("pack:1 core:1 pu:1", "cfs", spec, SL_TRACE_PERF, &m, NULL);
+		const struct sl_metric *x = t ? sl_metrics_find(&m, "wakeup_lat_us_max") : NULL;
+		v = x ? x->value : NAN;
+		free(t);
+	}
+	unlink(path);
+	free(path);
+	return v;
+}
+
+SL_TEST(trace_replay_takes_a_runs_own_class)
+{
+	const char *head =
+		"{\"schedlab_trace\": 1, \"source\": \"test\", \"origin_ns\": 0, "
+		"\"duration_ns\": 101000000, \"cpus\": 1, \"tasks\": ["
+		"{\"id\": 0, \"pid\": 10, \"comm\": \"x\", \"prio\": 120, \"parent\": null, "
+		"\"children\": [], \"start_ns\": 0, \"cpu_ns\": 100000000, \"ops\": ["
+		"{\"op\": \"sleep\", \"ns\": 1000000, \"state\": \"S\"}, "
+		"{\"op\": \"run\", \"ns\": 100000000";
+	const char *tail =
+		"}, {\"op\": \"exit\", \"ns\": 0}]}, "
+		"{\"id\": 1, \"pid\": 11, \"comm\": \"y\", \"prio\": 120, \"parent\": null, "
+		"\"children\": [], \"start_ns\": 0, \"cpu_ns\": 1100000, \"ops\": ["
+		"{\"op\": \"run\", \"ns\": 100000}, "
+		"{\"op\": \"sleep\", \"ns\": 10000000, \"state\": \"S\"}, "
+		"{\"op\": \"run\", \"ns\": 1000000}, {\"op\": \"exit\", \"ns\": 0}]}]}";
+	char json[2048];
+
+	snprintf(json, sizeof(json), "%s, \"prio\": 49%s", head, tail);
+	double fifo = tt_wakeup_lat_max(json);
+	snprintf(json, sizeof(json), "%s%s", head, tail);
+	double fair = tt_wakeup_lat_max(json);
+	CHECKF(fifo > 80000 && fair < 100, "y woken %.1f us late beside a FIFO x, %.1f beside a "
+	       "fair one", fifo, fair);
+	/* a run's prio is checked as a task's */
+	snprintf(json, sizeof(json), "%s, \"prio\": 99%s", head, tail);
+	CHECK(isnan(tt_wakeup_lat_max(json)));
 }
 
 /* ---- threads ---- */
