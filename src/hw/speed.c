@@ -13,7 +13,8 @@
  *   lowmem on node 0) takes the same form with that node as home and the
  *   kernel's own memory intensity (docs/model.md "Kernel memory").
  * - Cache: warmth decays as exp(-evicted / cache size) with evicted = the
- *   KB of lines other tasks brought into the CPU the task left (docs/model.md
+ *   KB of lines other tasks brought into the core the task left, on its CPU
+ *   or an SMT sibling (docs/model.md
  *   [CACHE]): of the lines each touched (at most its own footprint), those
  *   it lacked - a hit evicts nothing; the refill penalty is charged as extra work, (1 - warmth) x
  *   lost KB x refill_ns[level] / refill_ref_kb[level]: the KB the cache

@@ -220,7 +220,7 @@ struct sl_sim {
 	} settle_cache;
 	double *core_evicted_kb;	/* per core: lines brought into its L2 by the tasks
 					 * run on any of its CPUs, cumulative (sched.c) */
-	double *llc_evicted_kb;		/* per LLC: lines touched there, cumulative
+	double *llc_evicted_kb;		/* per LLC: lines brought in there, cumulative
 					 * (kept only where an LLC lies beyond the L2) */
 	int *core_first, *core_cpus;	/* core k's CPUs, ascending: core_cpus[core_first[k]
 					 * .. core_first[k+1]-1] (a mask's walk costs
