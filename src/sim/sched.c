@@ -601,6 +601,14 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	unsigned fp = task_footprint(sim, next);
 	bool random = next->random_access;
 	double full = (double)sl_cache_refill(m, level, 0.0, fp, random);
+	if (next->last_cpu >= 0 && level == SL_MIGR_CORE && topo->llc_kb > topo->l2_kb) {
+		/* To another core of its LLC: the L2 comes from the LLC,
+		 * but what the LLC itself lost since the task left (what its
+		 * CPUs brought in) from memory, as for a return in place;
+		 * at worst the whole footprint from memory. */
+		llc_warmth = sl_cache_warmth(evicted_now(sim, c).llc - next->llc_mark, topo->llc_kb);
+		full = (double)sl_cache_refill_in_place(m, 0.0, 0.0, fp, random);
+	}
 	if (next->last_cpu >= 0) {
 		/* Unpaid refill is lines still missing; new evictions add to
 		 * them, but no more can be missing than the whole footprint. */
@@ -619,11 +627,8 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 		miss = sl_min_d(1.0, next->debt_user / full);
 	c->curr_miss = miss;
 	/* Of those, the LLC beyond the L2 lacks what the package evicted
-	 * (all of them after a move to another package). */
+	 * (all of them after a move to another LLC). */
 	c->curr_llc_miss = llc_warmth >= 0 ? sl_min_d(miss, 1.0 - llc_warmth) : miss;
-	if (next->last_cpu >= 0 && level == SL_MIGR_CORE && topo->llc_kb > topo->l2_kb)
-		c->curr_llc_miss = 1.0 - sl_cache_warmth(evicted_now(sim, c).llc - next->llc_mark,
-							 topo->llc_kb);
 	/* A footprint touched at random beyond a cache misses 1 - C/F of its
 	 * touches there however warm it is, and each miss evicts a line. */
 	if (random) {

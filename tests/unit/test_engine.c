@@ -1212,9 +1212,13 @@ SL_TEST(engine_smt_sibling_evicts_a_sleeping_task)
 /* A (1 ms, a 2 ms sleep, 2 ms) and H (a 1.5 ms sleep, then a 10 ms hog)
  * on two single-CPU cores of one package: A starts on CPU 0 and H on CPU
  * 1; H wakes onto CPU 0 while A sleeps, so A comes back on CPU 1: each
- * moved once, and refills its footprint alongside its next work.  Returns
- * the tasks' user time, and one refill at the level the moves crossed. */
-static sl_time moved_task_user(const char *shape, sl_time *refill, enum sl_migr_level *level)
+ * moved once, and refills its footprint alongside its next work.  With
+ * `stream` H streams through a 1 GB footprint and everything evicts at
+ * once; without, nothing evicts anything (no cache loses a line to the
+ * other task).  Returns the tasks' user time, one refill at the level the
+ * moves crossed, and one of A's footprint from memory. */
+static sl_time moved_task_user(const char *shape, bool stream, sl_time *refill,
+			       enum sl_migr_level *level, sl_time *from_memory)
 {
 	struct sl_machine m;
 	struct sl_err err = { 0 };
@@ -1223,8 +1227,11 @@ static sl_time moved_task_user(const char *shape, sl_time *refill, enum sl_migr_
 		return -1;
 	m.speed.refill_ns[SL_MIGR_CORE] = SL_MSEC / 2;
 	m.speed.refill_ns[SL_MIGR_PACKAGE] = 2 * SL_MSEC;
+	m.speed.refill_ns[SL_MIGR_NONE] = 2 * SL_MSEC;
+	m.speed.touch_kb_per_ms = stream ? 1e6 : 0;
 	*level = m.topo.cpu_llc[0] == m.topo.cpu_llc[1] ? SL_MIGR_CORE : SL_MIGR_PACKAGE;
 	*refill = sl_cache_refill(&m.speed, *level, 0.0, m.topo.l2_kb / 2, false);
+	*from_memory = sl_cache_refill_in_place(&m.speed, 0.0, 0.0, m.topo.l2_kb / 2, false);
 	struct script *a = script_new(sim), *h = script_new(sim);
 	script_add(a, sl_act_run(SL_MSEC, SL_WC_INT));
 	script_add(a, sl_act_sleep(2 * SL_MSEC));
@@ -1232,7 +1239,7 @@ static sl_time moved_task_user(const char *shape, sl_time *refill, enum sl_migr_
 	script_add(h, sl_act_sleep(3 * SL_MSEC / 2));
 	script_add(h, sl_act_run(10 * SL_MSEC, SL_WC_INT));
 	sl_sim_spawn_root(sim, &script_prog, a, "a");
-	sl_sim_spawn_root(sim, &script_prog, h, "h");
+	sl_sim_spawn_root(sim, stream ? &big_prog : &script_prog, h, "h");
 	struct sl_run_stats st;
 	int rc = sl_sim_run(sim, &err);
 	sl_sim_stats(sim, &st);
@@ -1246,10 +1253,12 @@ static sl_time moved_task_user(const char *shape, sl_time *refill, enum sl_migr_
  * as a move to another package does. */
 SL_TEST(engine_move_between_llcs_of_a_package_refills_from_memory)
 {
-	sl_time shared_refill, split_refill;
+	sl_time shared_refill, split_refill, mem;
 	enum sl_migr_level shared_level, split_level;
-	sl_time shared = moved_task_user("pack:1 l3:1 core:2 pu:1", &shared_refill, &shared_level);
-	sl_time split = moved_task_user("pack:1 l3:2 core:1 pu:1", &split_refill, &split_level);
+	sl_time shared = moved_task_user("pack:1 l3:1 core:2 pu:1", false, &shared_refill,
+					 &shared_level, &mem);
+	sl_time split = moved_task_user("pack:1 l3:2 core:1 pu:1", false, &split_refill,
+					&split_level, &mem);
 
 	CHECK(shared_level == SL_MIGR_CORE && split_level == SL_MIGR_PACKAGE);
 	CHECK(shared_refill > 0 && split_refill > shared_refill);
@@ -1258,6 +1267,23 @@ SL_TEST(engine_move_between_llcs_of_a_package_refills_from_memory)
 	       "refill %lld", (long long)shared, (long long)shared_refill);
 	CHECKF(llabs(split - (13 * SL_MSEC + 2 * split_refill)) <= 2, "an LLC each: user %lld, "
 	       "refill %lld", (long long)split, (long long)split_refill);
+}
+
+/* A move to another core of the LLC refills the L2 from the LLC only with
+ * what the LLC still holds: H streamed through it while A slept, so A's
+ * footprint comes from memory (until Dec 2026 such a move always paid the
+ * LLC's rate, cheaper than staying put, an audit of the engine found). */
+SL_TEST(engine_move_within_an_llc_pays_what_the_llc_lost)
+{
+	sl_time core_refill, mem;
+	enum sl_migr_level level;
+	sl_time user = moved_task_user("pack:1 l3:1 core:2 pu:1", true, &core_refill, &level, &mem);
+
+	CHECK(level == SL_MIGR_CORE && mem > core_refill);
+	/* A's refill from memory (13.75 ms in all when it paid the LLC's
+	 * rate); H's, which moved too, at least at the LLC's rate */
+	CHECKF(user >= 13 * SL_MSEC + mem + core_refill - 2, "user %lld: A from memory %lld, "
+	       "from the LLC %lld", (long long)user, (long long)mem, (long long)core_refill);
 }
 
 SL_TEST(engine_cold_task_runs_at_half_speed_or_better)
