@@ -103,7 +103,6 @@ struct sl_sim *sl_sim_create(const struct sl_sim_config *cfg, struct sl_err *err
 		const int *core = &sim->core_cpus[sim->core_first[c->core]];
 		int threads = sim->core_first[c->core + 1] - sim->core_first[c->core];
 		c->alone = threads == 1;
-		c->l2_evicted_kb = &sim->core_evicted_kb[c->core];
 		c->sibling = threads != 2 ? -1 : core[0] == i ? core[1] : core[0];
 		sl_event_init(&c->burst_ev, EV_BURST_DONE, i, NULL);
 		sl_event_init(&c->ipi_ev, EV_IPI, i, NULL);

@@ -46,8 +46,6 @@ struct sl_cpu {
 	struct sl_dlist hrtimers;
 	long migration_arg;
 	sl_time seg_start;		/* start of the current run segment */
-	double *l2_evicted_kb;		/* its core's entry of sim->core_evicted_kb: the
-					 * lines brought into the L2 its siblings share */
 	double curr_touched_kb;		/* lines curr touched since it came */
 	double curr_miss, curr_llc_miss;	/* part of curr's lines missing from the
 						 * L2 / the LLC when it came */

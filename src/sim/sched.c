@@ -110,7 +110,7 @@ void sl__settle_work(struct sl_sim *sim, struct sl_cpu *c, sl_time wall)
 		 * again at every CPU */
 		double touched = sl_cache_touched_kb_at(sim->settle_cache.touch_kb_per_ms,
 							sim->now - t->dispatched_at, fp);
-		*c->l2_evicted_kb += (touched - c->curr_touched_kb) * c->curr_miss;
+		sim->core_evicted_kb[c->core] += (touched - c->curr_touched_kb) * c->curr_miss;
 		/* read only where a last-level cache lies beyond the L2 */
 		if (sim->settle_cache.llc_beyond_l2)
 			sim->llc_evicted_kb[sim->topo->cpu_llc[c->id]] +=
@@ -513,7 +513,7 @@ struct evicted_now {
 static inline struct evicted_now evicted_now(const struct sl_sim *sim, const struct sl_cpu *c)
 {
 	bool llc = sim->settle_cache.llc_beyond_l2;
-	struct evicted_now e = { .l2 = *c->l2_evicted_kb,
+	struct evicted_now e = { .l2 = sim->core_evicted_kb[c->core],
 				 .llc = llc ? sim->llc_evicted_kb[sim->topo->cpu_llc[c->id]] : 0 };
 	if (c->alone)
 		return e;
@@ -582,33 +582,31 @@ static void switch_in(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *next
 	if (next->home_node < 0 && !next->touch_pending)
 		next->home_node = topo->cpu_node[c->id];	/* first touch */
 	enum sl_migr_level level = migr_level(topo, next->last_cpu, c->id);
-	double warmth = 0, llc_warmth = -1;	/* -1: no LLC beyond the L2 */
-	if (next->last_cpu >= 0 && level == SL_MIGR_NONE) {
-		/* What ran on its core since it left evicted it, on its CPU
-		 * or a sibling: the L2 is the core's.  A sibling's work
-		 * while both ran is already in the SMT pair speed (the mark
-		 * was taken when it left). */
+	bool llc_beyond_l2 = sim->settle_cache.llc_beyond_l2;
+	double warmth = 0, llc_warmth = -1;	/* -1: no LLC beyond the L2 it left */
+	if (next->last_cpu >= 0 &&
+	    (level == SL_MIGR_NONE || (level == SL_MIGR_CORE && llc_beyond_l2))) {
+		/* What its caches lost since it left (the mark was taken
+		 * then: a sibling's work while both ran is in the SMT pair
+		 * speed).  The L2 is its core's: on that core, what ran on
+		 * its CPU or a sibling evicted it; on another core it has
+		 * none of it.  An LLC beyond the L2, on any core under it,
+		 * lost what its CPUs brought in against its larger size;
+		 * the L2 refills from it, and what it lost from memory. */
 		struct evicted_now seen = evicted_now(sim, c);
-		warmth = sl_cache_warmth(seen.l2 - next->cache_mark, topo->l2_kb);
-		/* A last-level cache beyond the L2 lost only what the whole
-		 * package touched against its larger size (c's, the core
-		 * being the one it left). */
-		if (topo->llc_kb > topo->l2_kb)
+		if (level == SL_MIGR_NONE)
+			warmth = sl_cache_warmth(seen.l2 - next->cache_mark, topo->l2_kb);
+		if (llc_beyond_l2)
 			llc_warmth = sl_cache_warmth(seen.llc - next->llc_mark, topo->llc_kb);
 	}
 	if (next->last_cpu >= 0 && next->last_cpu != c->id)
 		next->nmigrations++;
 	unsigned fp = task_footprint(sim, next);
 	bool random = next->random_access;
-	double full = (double)sl_cache_refill(m, level, 0.0, fp, random);
-	if (next->last_cpu >= 0 && level == SL_MIGR_CORE && topo->llc_kb > topo->l2_kb) {
-		/* To another core of its LLC: the L2 comes from the LLC,
-		 * but what the LLC itself lost since the task left (what its
-		 * CPUs brought in) from memory, as for a return in place;
-		 * at worst the whole footprint from memory. */
-		llc_warmth = sl_cache_warmth(evicted_now(sim, c).llc - next->llc_mark, topo->llc_kb);
-		full = (double)sl_cache_refill_in_place(m, 0.0, 0.0, fp, random);
-	}
+	/* the most it can owe: its footprint from where it comes; under its
+	 * LLC, as in place, all of it from memory */
+	double full = (double)sl_cache_refill(m, llc_warmth >= 0 ? SL_MIGR_NONE : level, 0.0, fp,
+					      random);
 	if (next->last_cpu >= 0) {
 		/* Unpaid refill is lines still missing; new evictions add to
 		 * them, but no more can be missing than the whole footprint. */

@@ -465,15 +465,16 @@ SL_TEST(o1_sleep_credit_wraps_on_i386)
  */
 static sl_time o1t_sleep_avg_after_waits(const char *policy, sl_time *waited)
 {
+	const sl_time end = 700 * SL_MSEC, b_wakes = 501 * SL_MSEC;
 	struct o1t_run r;
 	sl_time avg = -1;
 
-	if (!o1t_start(&r, "pack:1 core:1 pu:1,arch=x86_64", policy, 700 * SL_MSEC))
+	if (!o1t_start(&r, "pack:1 core:1 pu:1,arch=x86_64", policy, end))
 		return -1;
 	struct o1t_script *a = o1t_new(r.sim), *b = o1t_new(r.sim);
 	o1t_add(a, sl_act_sleep(500 * SL_MSEC));
 	o1t_add(a, sl_act_run(1000 * SL_MSEC, SL_WC_INT));
-	o1t_add(b, sl_act_sleep(501 * SL_MSEC));
+	o1t_add(b, sl_act_sleep(b_wakes));
 	o1t_add(b, sl_act_run(1000 * SL_MSEC, SL_WC_INT));
 	sl_sim_spawn_root(r.sim, &o1t_prog, a, "a");
 	sl_sim_spawn_root(r.sim, &o1t_prog, b, "b");
@@ -482,7 +483,7 @@ static sl_time o1t_sleep_avg_after_waits(const char *policy, sl_time *waited)
 		if (tb) {
 			/* one CPU: from its wakeup at 501 ms B ran or waited */
 			avg = o1_of(tb)->sleep_avg;
-			*waited = 199 * SL_MSEC - tb->user_ns - tb->sys_ns;
+			*waited = end - b_wakes - tb->user_ns - tb->sys_ns;
 		}
 	}
 	sl_sim_destroy(r.sim);

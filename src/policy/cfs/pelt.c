@@ -402,6 +402,22 @@ long cfs_cpu_util_boost(const struct cfs_rq *rq)
 	return cfs_util_capped(rq, util > runnable ? util : runnable, (long)rq->avg.util_est);
 }
 
+/* enqueue_load_avg() and dequeue_load_avg(): the entity's load in its
+ * runqueue's sums, at `weight` (the sum a time sum, the average the
+ * runqueue's load). */
+static void cfs_enqueue_load_avg(struct cfs_avg *ra, const struct cfs_avg *sa, uint64_t weight)
+{
+	ra->load_avg += sa->load_avg;
+	ra->load_sum += weight * sa->load_sum;
+}
+
+static void cfs_dequeue_load_avg(struct cfs_avg *ra, const struct cfs_avg *sa, uint64_t weight)
+{
+	cfs_sub_positive64(&ra->load_avg, sa->load_avg);
+	cfs_sub_positive64(&ra->load_sum, weight * sa->load_sum);
+	ra->load_sum = cfs_max_u32(ra->load_sum, ra->load_avg * PELT_MIN_DIVIDER);
+}
+
 /* attach_entity_load_avg(): rq brought up to date by the caller. */
 void cfs_pelt_attach(struct cfs_rq *rq, struct cfs_entity *se)
 {
@@ -417,8 +433,7 @@ void cfs_pelt_attach(struct cfs_rq *rq, struct cfs_entity *se)
 	sa->load_sum = sa->load_avg * divider;
 	sa->load_sum = weight < sa->load_sum ? sa->load_sum / weight : 1;
 
-	ra->load_avg += sa->load_avg;
-	ra->load_sum += weight * sa->load_sum;
+	cfs_enqueue_load_avg(ra, sa, weight);
 	ra->util_avg += sa->util_avg;
 	ra->util_sum += sa->util_sum;
 	ra->runnable_avg += sa->runnable_avg;
@@ -431,10 +446,7 @@ void cfs_pelt_detach(struct cfs_rq *rq, const struct cfs_entity *se)
 	const struct cfs_avg *sa = &se->avg;
 	struct cfs_avg *ra = &rq->avg;
 
-	cfs_sub_positive64(&ra->load_avg, sa->load_avg);
-	cfs_sub_positive64(&ra->load_sum, (uint64_t)se->weight * sa->load_sum);
-	ra->load_sum = cfs_max_u32(ra->load_sum, ra->load_avg * PELT_MIN_DIVIDER);
-
+	cfs_dequeue_load_avg(ra, sa, (uint64_t)se->weight);
 	cfs_sub_positive64(&ra->util_avg, sa->util_avg);
 	cfs_sub_positive32(&ra->util_sum, sa->util_sum);
 	ra->util_sum = cfs_max_u32(ra->util_sum, ra->util_avg * PELT_MIN_DIVIDER);
@@ -451,14 +463,11 @@ void cfs_pelt_detach(struct cfs_rq *rq, const struct cfs_entity *se)
  * The caller sets the weight. */
 void cfs_pelt_reweight(struct cfs_rq *rq, struct cfs_entity *se, long weight)
 {
-	struct cfs_avg *sa = &se->avg, *ra = &rq->avg;
+	struct cfs_avg *sa = &se->avg;
 
-	cfs_sub_positive64(&ra->load_avg, sa->load_avg);
-	cfs_sub_positive64(&ra->load_sum, (uint64_t)se->weight * sa->load_sum);
-	ra->load_sum = cfs_max_u32(ra->load_sum, ra->load_avg * PELT_MIN_DIVIDER);
+	cfs_dequeue_load_avg(&rq->avg, sa, (uint64_t)se->weight);
 	sa->load_avg = cfs_pelt_div((uint64_t)weight * sa->load_sum, sa->period_contrib);
-	ra->load_avg += sa->load_avg;
-	ra->load_sum += (uint64_t)weight * sa->load_sum;
+	cfs_enqueue_load_avg(&rq->avg, sa, (uint64_t)weight);
 }
 
 static bool cfs_pelt_decayed(const struct cfs_avg *sa)
