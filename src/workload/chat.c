@@ -22,7 +22,10 @@
  * semaphore is a channel of one byte per post.  Start: the client main
  * thread, user by user, connects (a send's kernel work, then the
  * connection queued on the server's listening socket, CHAT_BACKLOG) and
- * creates the user's two threads; the server main thread accepts each
+ * creates the user's two threads (cloning them itself, as with NPTL, or
+ * through LinuxThreads' manager thread, as every libc of 2002:
+ * pthreads=linuxthreads, workload/linuxthreads.h; then the last thread of
+ * each process posts its main thread's "done"); the server main thread accepts each
  * connection (waiting for one, then a receive's kernel work) and creates
  * its two threads, and when all exist sends the start byte; the client
  * main thread, once it has created its own, releases them all at once (a
@@ -89,6 +92,7 @@
 #include "base/memsize.h"
 #include "base/rng.h"
 #include "sim/sim.h"
+#include "workload/linuxthreads.h"
 #include "workload/net_workloads.h"
 
 #define CHAT_USERS_PER_ROOM 20
@@ -126,6 +130,10 @@ struct chat_main {
 	bool client;
 	unsigned char pc;
 	unsigned char conn;	/* the user's connection: its call, then its queueing */
+	int live;		/* threads=linuxthreads: its threads not yet finished */
+	struct sl_chan *done;	/* ... and the last one's word that all have */
+	struct lt_manager lt;
+	struct lt_create create;
 };
 
 struct chat_run {
@@ -134,6 +142,7 @@ struct chat_run {
 	double send_ns, recv_ns, user_ns;
 	double jitter;			/* log-sd of each piece of work */
 	long drain;			/* most messages one CR receive takes */
+	bool linuxthreads;		/* threads created through LinuxThreads' manager */
 	long sock_bytes;		/* a connection's buffer (net_tcp_bytes) */
 	unsigned footprint_kb;		/* private cache footprint per thread */
 	struct chat_user *users;
@@ -209,11 +218,18 @@ static void thread_finish(struct sl_sim *sim, struct chat_thread *th, struct sl_
 {
 	struct chat_run *run = th->user->run;
 
-	if (th->role == CHAT_CS || th->role == CHAT_CR) {
-		if (--run->client_live == 0)
-			run->t_end = sl_now(sim);
-	}
+	bool client = th->role == CHAT_CS || th->role == CHAT_CR;
+
+	if (client && --run->client_live == 0)
+		run->t_end = sl_now(sim);
 	th->pc = P_EXIT;
+	/* under LinuxThreads the threads are the manager's children: the
+	 * last of a process's tells its main thread (chat_c's "done") */
+	struct chat_main *m = client ? &run->client : &run->server;
+	if (run->linuxthreads && --m->live == 0) {
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE, m->done, 1);
+		return;
+	}
 	*next = sl_act_exit();
 }
 
@@ -419,7 +435,7 @@ static const struct sl_prog chat_thread_prog = { .name = "chat-thread", .step = 
 
 /* ---- the two main threads and the shell that starts them ---- */
 
-enum { M_EXEC, M_FORK, M_READY, M_START, M_WAIT };
+enum { M_EXEC, M_FORK, M_READY, M_START, M_WAIT, M_DONE, M_REAP };
 
 /* listen()'s backlog: 2.4.27's and 2.6.11's sys_listen cap it at
  * sysctl_somaxconn, SOMAXCONN = 128 (chat_s's own argument is not at
@@ -468,15 +484,22 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 		*next = sl_act_exec(m->client ? "chat_c" : "chat_s");
 		return;
 	case M_FORK:	/* per user a connection, then two threads: CS, CR or SR, SS */
-		if (m->forked < 2 * run->nusers) {
+		while (m->forked < 2 * run->nusers) {
 			if (m->forked % 2 == 0 && connect_step(t, m, next))
 				return;
-			m->conn = 0;
 			int u = m->forked / 2, role = first + m->forked % 2;
 			struct chat_thread *th = &run->threads[u * CHAT_NROLES + role];
+			if (!run->linuxthreads) {
+				m->conn = 0;
+				m->forked++;
+				*next = act_fork(&chat_thread_prog, th, chat_comm[role], true);
+				return;
+			}
+			if (lt_create_step(&m->lt, &m->create, &chat_thread_prog, th,
+					   chat_comm[role], next))
+				return;
+			m->conn = 0;
 			m->forked++;
-			*next = act_fork(&chat_thread_prog, th, chat_comm[role], true);
-			return;
 		}
 		m->pc = M_READY;
 		/* the server says "start"; the client waits for it */
@@ -490,10 +513,21 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 		return;
 	case M_START:
 		mark_start(sim, run);
-		m->pc = M_WAIT;
+		/* fall through */
+	case M_WAIT:
+		if (run->linuxthreads) {	/* the threads' "done", then the manager's */
+			m->pc = M_DONE;
+			*next = sl_act_chan(SL_ACT_CHAN_READ, m->done, 1);
+			return;
+		}
+		m->pc = M_REAP;
 		*next = sl_act_wait();
 		return;
-	default:	/* reap the threads, then exit */
+	case M_DONE:
+		m->pc = M_REAP;
+		*next = lt_done(&m->lt);
+		return;
+	default:	/* reap the threads (LinuxThreads: the manager), then exit */
 		*next = t->result < 0 ? sl_act_exit() : sl_act_wait();
 		return;
 	}
@@ -537,6 +571,7 @@ static const struct sl_param_def chat_params[] = {
 	{ "drain", SL_PARAM_INT, "8", 1, 1000000, NULL,
 	  "most queued messages a client receiver takes in one receive, its work two "
 	  "bursts (1: one message per receive, as chat_c)" },
+	LT_PTHREADS_PARAM,
 	{ "footprint_kb", SL_PARAM_INT, NET_FOOTPRINT_KB, 1, 1 << 20, NULL,
 	  "private cache footprint of a thread, KB (the shared kernel networking lines "
 	  "stay hot and are not in it)" },
@@ -557,6 +592,7 @@ static void *chat_start(struct sl_sim *sim, const struct sl_params *p, sl_time *
 	run->drain = sl_param_int(p, "drain");
 	run->sock_bytes = net_tcp_bytes(sim, CHAT_MSG_BYTES);
 	run->footprint_kb = (unsigned)sl_param_int(p, "footprint_kb");
+	run->linuxthreads = sl_param_choice(p, "pthreads") == 1;
 	run->users = sl_sim_alloc(sim, sizeof(*run->users) * (size_t)run->nusers);
 	run->threads = sl_sim_alloc(sim, sizeof(*run->threads) *
 				    (size_t)(run->nusers * CHAT_NROLES));
@@ -580,6 +616,15 @@ static void *chat_start(struct sl_sim *sim, const struct sl_params *p, sl_time *
 	run->client_live = 2 * run->nusers;
 	run->root.run = run->server.run = run->client.run = run;
 	run->client.client = true;
+	if (run->linuxthreads) {
+		struct chat_main *mains[] = { &run->server, &run->client };
+		for (int i = 0; i < 2; i++) {
+			lt_manager_init(sim, &mains[i]->lt);
+			lt_create_init(sim, &mains[i]->create);
+			mains[i]->done = sl_chan_new(sim, 1, false);
+			mains[i]->live = 2 * run->nusers;
+		}
+	}
 	sl_sim_spawn_root(sim, &chat_root_prog, &run->root, "sh");
 	*limit_out = 0;
 	return run;
@@ -604,7 +649,8 @@ static void chat_report(struct sl_sim *sim, void *state, const struct sl_params 
 }
 
 /* the driver, the server and client processes and every user's four
- * threads, their states and three channels per user */
+ * threads, their states and three channels per user (LinuxThreads: and
+ * the processes' managers) */
 static void chat_mem(const struct sl_params *p, const struct sl_topo *topo,
 		     struct sl_mem_need *need)
 {
@@ -617,6 +663,10 @@ static void chat_mem(const struct sl_params *p, const struct sl_topo *topo,
 	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul(threads, sizeof(struct chat_thread))));
 	b = sl_sat_add(b, sl_sim_chans_cost(sl_sat_add(sl_sat_mul(3, users), 2)));
 	b = sl_sat_add(b, sl_sim_barriers_cost(1));
+	if (sl_param_choice(p, "pthreads") == 1) {	/* two managers, three channels each */
+		threads = sl_sat_add(threads, 2);
+		b = sl_sat_add(b, sl_sim_chans_cost(6));
+	}
 	need->tasks = sl_sat_add(need->tasks, sl_sat_add(threads, 2));
 	need->bytes = sl_sat_add(need->bytes, b);
 }

@@ -27,7 +27,10 @@
  *     search burst in `compile_every`) and then compiles for about 2 ms;
  *     and the periodic-task watcher, which wakes every 50 ms for a few
  *     microseconds;
- *   - the main thread starts them all, waits for the workers and exits.
+ *   - the main thread starts them all, waits for the workers and exits
+ *     (pthreads=linuxthreads: the threads cloned by LinuxThreads' manager,
+ *     as on the JVMs of 2002, workload/linuxthreads.h; the last worker
+ *     then tells main, which reaps the manager).
  * With two workers on a 2x2 HT machine the result hinges on whether they
  * share a package: MEM work next to MEM work on a sibling runs at ~0.65 of
  * its speed (docs/model.md [SMT]), and every safepoint makes the faster worker
@@ -61,6 +64,7 @@
 
 #include "base/memsize.h"
 #include "sim/sim.h"
+#include "workload/linuxthreads.h"
 #include "workload/workload.h"
 
 #define JB_FOOTPRINT_KB 4096	/* a heap far larger than the 512 KB L2 */
@@ -99,6 +103,11 @@ struct jb_run {
 	bool pool;		/* split=pool: one pool of work for all workers */
 	int64_t pool_left;	/* search work still in the pool, ns */
 	struct jb_helper compiler, watcher;
+	bool linuxthreads;	/* threads created through LinuxThreads' manager */
+	struct lt_manager lt;
+	struct lt_create create;
+	struct sl_chan *done;	/* LinuxThreads: the last worker's word to main */
+	unsigned char lt_pc;	/* LinuxThreads: main's step (main_step_lt) */
 	int started, finished, reaped;
 	long searches, gcs;
 };
@@ -191,6 +200,13 @@ static void worker_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	case W_RESUME:
 		resume(w, next);
 		return;
+	case W_CLOSE:	/* under LinuxThreads main waits for this word */
+		w->pc = W_EXIT;
+		if (run->linuxthreads) {
+			*next = sl_act_chan(SL_ACT_CHAN_WRITE, run->done, 1);
+			return;
+		}
+		/* fall through */
 	default:
 		*next = sl_act_exit();
 	}
@@ -259,6 +275,49 @@ static bool is_worker(const struct jb_run *run, long id)
 	return false;
 }
 
+/* The VM's threads in the order main creates them. */
+static void jb_thread(struct jb_run *run, int n, const struct sl_prog **prog, void **state,
+		      const char **comm)
+{
+	if (n == 0) {
+		*prog = &jb_compiler_prog, *state = &run->compiler, *comm = "CompilerThread0";
+	} else if (n == 1) {
+		*prog = &jb_watcher_prog, *state = &run->watcher, *comm = "VMPeriodicTask";
+	} else {
+		*prog = &jb_worker_prog, *state = &run->workers[n - 2], *comm = "java";
+	}
+}
+
+/* main under LinuxThreads: each thread made by the manager while main is
+ * suspended; then the last worker's word, then the manager reaped (it
+ * reaps the threads). */
+enum { JM_CREATE, JM_DONE, JM_REAP };
+
+static void main_step_lt(struct jb_run *run, struct sl_task *t, struct sl_action *next)
+{
+	switch (run->lt_pc) {
+	case JM_CREATE:
+		while (run->started < 2 + run->threads) {
+			const struct sl_prog *prog;
+			void *state;
+			const char *comm;
+			jb_thread(run, run->started, &prog, &state, &comm);
+			if (lt_create_step(&run->lt, &run->create, prog, state, comm, next))
+				return;
+			run->started++;
+		}
+		run->lt_pc = JM_DONE;
+		*next = sl_act_chan(SL_ACT_CHAN_READ, run->done, 1);
+		return;
+	case JM_DONE:
+		run->lt_pc = JM_REAP;
+		*next = lt_done(&run->lt);
+		return;
+	default:
+		*next = t->result < 0 ? sl_act_exit() : sl_act_wait();
+	}
+}
+
 static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {
 	struct jb_run *run = t->prog_state;
@@ -266,16 +325,19 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 
 	(void)sim;
 	t->footprint_kb = JB_FOOTPRINT_KB;
+	if (run->linuxthreads) {
+		main_step_lt(run, t, next);
+		return;
+	}
 	if (n > 2 && n <= 2 + run->threads)	/* t->result: the worker just forked */
 		run->workers[n - 3].tid = t->result;
 	if (n < 2 + run->threads) {
+		const struct sl_prog *prog;
+		void *state;
+		const char *comm;
+		jb_thread(run, n, &prog, &state, &comm);
 		run->started++;
-		if (n == 0)
-			*next = fork_thread(&jb_compiler_prog, &run->compiler, "CompilerThread0");
-		else if (n == 1)
-			*next = fork_thread(&jb_watcher_prog, &run->watcher, "VMPeriodicTask");
-		else
-			*next = fork_thread(&jb_worker_prog, &run->workers[n - 2], "java");
+		*next = fork_thread(prog, state, comm);
 		return;
 	}
 	if (n == 2 + run->threads)
@@ -310,6 +372,7 @@ static const struct sl_param_def jb_params[] = {
 	{ "split", SL_PARAM_CHOICE, "even", 0, 0, "even|pool",
 	  "even: each worker does size/threads; pool: workers take bursts from one pool "
 	  "until it is empty (a work queue: they finish together)" },
+	LT_PTHREADS_PARAM,
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -347,6 +410,12 @@ static void *jb_start(struct sl_sim *sim, const struct sl_params *p, sl_time *li
 	run->pool_left = (int64_t)(sl_param_real(p, "size") * 1e9);
 	run->compiler.run = run;
 	run->watcher.run = run;
+	run->linuxthreads = sl_param_choice(p, "pthreads") == 1;
+	if (run->linuxthreads) {
+		lt_manager_init(sim, &run->lt);
+		lt_create_init(sim, &run->create);
+		run->done = sl_chan_new(sim, 1, false);
+	}
 	sl_sim_spawn_root(sim, &jb_main_prog, run, "java");
 	*limit_out = 0;
 	return run;
@@ -366,7 +435,8 @@ static void jb_report(struct sl_sim *sim, void *state, const struct sl_params *p
 	sl_metrics_add(out, "gcs", "count", (double)run->gcs, 0);
 }
 
-/* the VM's main thread, its workers and the JIT compiler thread */
+/* the VM's main thread, its workers and the JIT compiler thread
+ * (LinuxThreads: and the manager) */
 static void jb_mem(const struct sl_params *p, const struct sl_topo *topo,
 		   struct sl_mem_need *need)
 {
@@ -376,6 +446,10 @@ static void jb_mem(const struct sl_params *p, const struct sl_topo *topo,
 	(void)topo;
 	b = sl_sat_add(b, sl_sim_alloc_cost(sl_sat_mul(n, sizeof(struct jb_worker))));
 	b = sl_sat_add(b, sl_sim_mutexes_cost(1) + sl_sim_barriers_cost(2) + sl_sim_chans_cost(1));
+	if (sl_param_choice(p, "pthreads") == 1) {	/* the manager, three channels */
+		n = sl_sat_add(n, 1);
+		b = sl_sat_add(b, sl_sim_chans_cost(3));
+	}
 	need->tasks = sl_sat_add(need->tasks, sl_sat_add(n, 1));
 	need->bytes = sl_sat_add(need->bytes, b);
 }

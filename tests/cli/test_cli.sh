@@ -328,7 +328,7 @@ for r in rows:
         assert c["miss"] == (abs(c["value"] - pub) > 5), c
     if r["kind"] == "data":
         section.append(r)
-assert rows[1]["workload"] == "chat:rooms=20" and rows[1]["cells"][1]["published"] == [51]
+assert rows[1]["workload"] == "chat:rooms=20,pthreads=linuxthreads" and rows[1]["cells"][1]["published"] == [51]
 assert rows[12]["label"] == "Geometric Mean" and rows[12]["cells"][0]["published"] == [18]
 PY
 

@@ -1010,3 +1010,29 @@ SL_TEST(javabench_pool_keeps_every_worker_busy)
 	wb_done(&even);
 	wb_done(&pool);
 }
+
+/* pthreads=linuxthreads (workload/linuxthreads.h): the VM's threads are
+ * made by LinuxThreads' manager, one task more, which main reaps after the
+ * last worker's word; the work done is the same. */
+SL_TEST(javabench_linuxthreads_adds_the_manager)
+{
+	struct wb_run nptl, lt;
+	const char *base = "javabench:threads=3,size=1,gc_ms=5,gc_every_ms=50,compile_every=10";
+	char spec[160];
+
+	CHECK(rejects(&sl_workload_javabench, "javabench:pthreads=ngpt", "pthreads"));
+	snprintf(spec, sizeof(spec), "%s,pthreads=nptl", base);
+	bool ok = wb_run(&nptl, "pack:1 core:2 pu:2", &sl_workload_javabench, spec, 1);
+	snprintf(spec, sizeof(spec), "%s,pthreads=linuxthreads", base);
+	ok = wb_run(&lt, "pack:1 core:2 pu:2", &sl_workload_javabench, spec, 1) && ok;
+	CHECK(ok);
+	if (ok) {
+		/* main, compiler, watcher, 3 workers; and the manager */
+		CHECKF(nptl.stats.tasks == 6 && lt.stats.tasks == 7, "tasks %ld and %ld",
+		       (long)nptl.stats.tasks, (long)lt.stats.tasks);
+		double nu = (double)nptl.stats.user_ns, lu = (double)lt.stats.user_ns;
+		CHECKF(lu > 0.95 * nu && lu < 1.05 * nu, "user %g ns and %g ns", nu, lu);
+	}
+	wb_done(&nptl);
+	wb_done(&lt);
+}

@@ -175,6 +175,57 @@ SL_TEST(chat_threads_follow_their_connections)
 	       f.most_ahead);
 }
 
+/*
+ * pthreads=linuxthreads (workload/linuxthreads.h): each main thread clones
+ * one thread, LinuxThreads' manager, and the manager clones the main's 40
+ * chat threads of a room while the main waits, suspended, for each; at the
+ * end the managers reap their threads and the mains their managers.  One
+ * room on one CPU and on two siblings.
+ */
+struct lt_forks {
+	int by_main, by_manager, creator_awake;
+};
+
+static void lt_count_fork(void *ctx, sl_time now, const struct sl_task *parent,
+			  const struct sl_task *child)
+{
+	struct lt_forks *f = ctx;
+	(void)now;
+	if (!parent || child->mm != parent->mm)	/* threads only */
+		return;
+	if (parent->parent && parent->parent->mm == parent->mm) {
+		/* cloned by the manager: its creator must be suspended */
+		f->by_manager++;
+		if (parent->parent->state != SL_TASK_SLEEPING)
+			f->creator_awake++;
+	} else {
+		f->by_main++;
+	}
+}
+
+SL_TEST(chat_linuxthreads_manager_clones_the_threads)
+{
+	const char *boxes[] = { UP_BOX, HT_BOX };
+
+	for (int i = 0; i < 2; i++) {
+		struct lt_forks f = { 0 };
+		struct sl_observer obs = { .ctx = &f, .sched_fork = lt_count_fork };
+		struct net_run r;
+
+		if (!net_run_observed(&r, boxes[i], i ? "linux24" : NULL, &sl_workload_chat,
+				      "rooms=1,messages=2,pthreads=linuxthreads", 1, &obs)) {
+			CHECK(!"chat ran");
+			continue;
+		}
+		CHECKF(f.by_main == 2 && f.by_manager == 80 && f.creator_awake == 0,
+		       "%s: mains cloned %d, managers %d, %d while their creator ran",
+		       boxes[i], f.by_main, f.by_manager, f.creator_awake);
+		/* the shell, two mains, two managers, 80 threads: all reaped */
+		CHECK(r.stats.tasks == 1 + 2 + 2 + 20 * 4);
+		CHECK(net_metric(&r, "messages_received") == 380 * 2);
+	}
+}
+
 /* One room, one message, only send work: the timed window holds the 400
  * sends' work, plus switches - on one CPU never less than the work. */
 SL_TEST(chat_throughput_hand_checked)
