@@ -130,7 +130,7 @@ struct chat_main {
 	bool client;
 	unsigned char pc;
 	unsigned char conn;	/* the user's connection: its call, then its queueing */
-	int live;		/* threads=linuxthreads: its threads not yet finished */
+	int live;		/* pthreads=linuxthreads: its threads not yet finished */
 	struct sl_chan *done;	/* ... and the last one's word that all have */
 	struct lt_manager lt;
 	struct lt_create create;
