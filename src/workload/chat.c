@@ -485,7 +485,9 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 		return;
 	case M_FORK:	/* per user a connection, then two threads: CS, CR or SR, SS */
 		while (m->forked < 2 * run->nusers) {
-			if (m->forked % 2 == 0 && connect_step(t, m, next))
+			/* (conn < 3: a LinuxThreads creation comes back here
+			 * at each of its steps, the connection made) */
+			if (m->forked % 2 == 0 && m->conn < 3 && connect_step(t, m, next))
 				return;
 			int u = m->forked / 2, role = first + m->forked % 2;
 			struct chat_thread *th = &run->threads[u * CHAT_NROLES + role];

@@ -23,6 +23,7 @@ static void manager_step(struct sl_sim *sim, struct sl_task *t, struct sl_action
 	struct lt_create *c = m->head;
 
 	(void)sim;
+	t->footprint_kb = LT_MANAGER_FOOTPRINT_KB;
 	switch (m->pc) {
 	case LTM_DEBUG:		/* __pthread_manager: "synchronize debugging" */
 		m->pc = LTM_READ;

@@ -1,7 +1,9 @@
 /*
  * linuxthreads.h - pthread_create as LinuxThreads did it: through a thread
  * manager, the libc of every Linux system until NPTL (glibc 2.0-2.3,
- * 1996-2003; NPTL needs the CLONE_SETTID/futex work of 2.5.35+).
+ * 1996-2003; NPTL's first release, Sep 2002, needed kernel features that
+ * came after 2.5.32, UNVERIFIED which, and distributions shipped it from
+ * 2003).
  *
  * A process's first pthread_create clones a manager thread and sends it a
  * request on a pipe; every pthread_create then writes its request to that
@@ -23,15 +25,21 @@
  *   manager.c __pthread_manager: reads the REQ_DEBUG request, then loops
  *     poll() on the pipe, read() a request; REQ_CREATE:
  *     pthread_handle_create (the thread's stack, then clone() with
- *     CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND), then
+ *     CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND and
+ *     __pthread_sig_cancel, the thread's exit signal to the manager), then
  *     restart(creator): kill(pid, __pthread_sig_restart), a signal's plain
  *     wakeup (2.4.27 kernel/signal.c signal_wake_up -> wake_up_process).
  *
  * Omitted: poll()'s 2 s timeout (the manager's check that the main thread
- * lives), the thread's stack mmap() and guard page, the exit signal each
- * thread's death sends the manager (it reaps them when the process is
- * done: lt_done), REQ_PROCESS_EXIT; the request's size (sizeof(struct
- * pthread_request), LT_REQUEST_BYTES) is an estimate.
+ * lives; the model's manager blocks in read(), the same with one waiter);
+ * the kernel work of the creator's sigprocmask(), the manager's poll()
+ * and the thread's stack mmap(), guard page and descriptor's first page
+ * fault; the exit signal each thread's death sends the manager, which
+ * reaps it then (the model's manager reaps them when the process is done:
+ * lt_done, in place of exit()'s REQ_PROCESS_EXIT); pthread_join and
+ * REQ_FREE.  The request's size (sizeof(struct pthread_request),
+ * LT_REQUEST_BYTES) and the manager's cache footprint
+ * (LT_MANAGER_FOOTPRINT_KB) are estimates.
  */
 #ifndef SL_WORKLOAD_LINUXTHREADS_H
 #define SL_WORKLOAD_LINUXTHREADS_H
@@ -44,6 +52,11 @@
  * request's attribute, function, argument and signal mask (sigset_t, 128
  * bytes); its size is an estimate, UNVERIFIED */
 #define LT_REQUEST_BYTES 148
+/* What the manager touches of its own per request: its stack's top, the
+ * request, the handle table's entry and the new thread's descriptor - not
+ * its creator's footprint, which a clone would otherwise inherit (an
+ * estimate, UNVERIFIED) */
+#define LT_MANAGER_FOOTPRINT_KB 4
 
 /* One pthread_create in progress, in the creating thread's own state. */
 struct lt_create {
@@ -55,7 +68,7 @@ struct lt_create {
 	struct sl_chan *restart;	/* the creator's restart signal */
 };
 
-/* One process's manager; lt_manager_new at the process's set-up. */
+/* One process's manager; lt_manager_init at the process's set-up. */
 struct lt_manager {
 	struct sl_chan *requests;	/* __pthread_manager_request's pipe */
 	struct lt_create *head, *tail;	/* requests written, not yet served */

@@ -21,6 +21,7 @@
 #include "workload/hackbench.h"
 #include "workload/net_workloads.h"
 #include "workload/workload.h"
+#include "lt_watch.h"
 #include "test.h"
 
 /* ---- helpers ---- */
@@ -66,8 +67,20 @@ struct wb_run {
 	struct sl_metrics metrics;
 };
 
+static bool wb_run_observed(struct wb_run *r, const char *machine,
+			    const struct sl_workload_ops *ops, const char *text, uint64_t seed,
+			    const struct sl_observer *obs);
+
 static bool wb_run(struct wb_run *r, const char *machine, const struct sl_workload_ops *ops,
 		   const char *text, uint64_t seed)
+{
+	return wb_run_observed(r, machine, ops, text, seed, NULL);
+}
+
+/* As wb_run, watched by `obs` (may be NULL). */
+static bool wb_run_observed(struct wb_run *r, const char *machine,
+			    const struct sl_workload_ops *ops, const char *text, uint64_t seed,
+			    const struct sl_observer *obs)
 {
 	struct sl_err err = { 0 };
 	char label[64];
@@ -82,7 +95,7 @@ static bool wb_run(struct wb_run *r, const char *machine, const struct sl_worklo
 		goto fail;
 	struct sl_sim_config cfg = {
 		.machine = &r->machine, .policy = r->policy, .knobs = &r->knobs,
-		.seed = seed, .check = true,
+		.seed = seed, .check = true, .observer = obs,
 	};
 	r->sim = sl_sim_create(&cfg, &err);
 	if (!r->sim)
@@ -1011,12 +1024,16 @@ SL_TEST(javabench_pool_keeps_every_worker_busy)
 	wb_done(&pool);
 }
 
-/* pthreads=linuxthreads (workload/linuxthreads.h): the VM's threads are
- * made by LinuxThreads' manager, one task more, which main reaps after the
- * last worker's word; the work done is the same. */
-SL_TEST(javabench_linuxthreads_adds_the_manager)
+/* pthreads=linuxthreads (workload/linuxthreads.h): main clones one thread,
+ * LinuxThreads' manager, which clones the VM's five (compiler, watcher,
+ * three workers) while main waits for each, and reaps them before it
+ * exits; main reaps it after the last worker's word.  The work done is
+ * the same as with nptl. */
+SL_TEST(javabench_linuxthreads_manager_clones_the_threads)
 {
 	struct wb_run nptl, lt;
+	struct lt_watch w = { 0 };
+	struct sl_observer obs = lt_watch_observer(&w);
 	const char *base = "javabench:threads=3,size=1,gc_ms=5,gc_every_ms=50,compile_every=10";
 	char spec[160];
 
@@ -1024,9 +1041,16 @@ SL_TEST(javabench_linuxthreads_adds_the_manager)
 	snprintf(spec, sizeof(spec), "%s,pthreads=nptl", base);
 	bool ok = wb_run(&nptl, "pack:1 core:2 pu:2", &sl_workload_javabench, spec, 1);
 	snprintf(spec, sizeof(spec), "%s,pthreads=linuxthreads", base);
-	ok = wb_run(&lt, "pack:1 core:2 pu:2", &sl_workload_javabench, spec, 1) && ok;
+	ok = wb_run_observed(&lt, "pack:1 core:2 pu:2", &sl_workload_javabench, spec, 1, &obs) &&
+	     ok;
 	CHECK(ok);
 	if (ok) {
+		CHECKF(w.by_creator == 1 && w.by_manager == 5 && w.creator_awake == 0,
+		       "main cloned %d, the manager %d, %d while main ran", w.by_creator,
+		       w.by_manager, w.creator_awake);
+		CHECKF(w.managers_exited == 1 && w.exited_unreaped == 0,
+		       "%d managers exited, %d with threads not reaped", w.managers_exited,
+		       w.exited_unreaped);
 		/* main, compiler, watcher, 3 workers; and the manager */
 		CHECKF(nptl.stats.tasks == 6 && lt.stats.tasks == 7, "tasks %ld and %ld",
 		       (long)nptl.stats.tasks, (long)lt.stats.tasks);

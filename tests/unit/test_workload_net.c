@@ -17,6 +17,7 @@
 #include "policy/policy.h"
 #include "sim/sim.h"
 #include "workload/net_workloads.h"
+#include "lt_watch.h"
 #include "test.h"
 
 #define UP_BOX "pack:1 core:1 pu:1"
@@ -178,38 +179,19 @@ SL_TEST(chat_threads_follow_their_connections)
 /*
  * pthreads=linuxthreads (workload/linuxthreads.h): each main thread clones
  * one thread, LinuxThreads' manager, and the manager clones the main's 40
- * chat threads of a room while the main waits, suspended, for each; at the
- * end the managers reap their threads and the mains their managers.  One
- * room on one CPU and on two siblings.
+ * chat threads of a room while the main waits, suspended, for each (on
+ * these boxes the creator has always suspended by then; under cfs a
+ * preempted one may not have); at the end each manager reaps its threads
+ * before it exits, and the mains their managers.  One room on one CPU and
+ * on two siblings.
  */
-struct lt_forks {
-	int by_main, by_manager, creator_awake;
-};
-
-static void lt_count_fork(void *ctx, sl_time now, const struct sl_task *parent,
-			  const struct sl_task *child)
-{
-	struct lt_forks *f = ctx;
-	(void)now;
-	if (!parent || child->mm != parent->mm)	/* threads only */
-		return;
-	if (parent->parent && parent->parent->mm == parent->mm) {
-		/* cloned by the manager: its creator must be suspended */
-		f->by_manager++;
-		if (parent->parent->state != SL_TASK_SLEEPING)
-			f->creator_awake++;
-	} else {
-		f->by_main++;
-	}
-}
-
 SL_TEST(chat_linuxthreads_manager_clones_the_threads)
 {
 	const char *boxes[] = { UP_BOX, HT_BOX };
 
 	for (int i = 0; i < 2; i++) {
-		struct lt_forks f = { 0 };
-		struct sl_observer obs = { .ctx = &f, .sched_fork = lt_count_fork };
+		struct lt_watch w = { 0 };
+		struct sl_observer obs = lt_watch_observer(&w);
 		struct net_run r;
 
 		if (!net_run_observed(&r, boxes[i], i ? "linux24" : NULL, &sl_workload_chat,
@@ -217,10 +199,13 @@ SL_TEST(chat_linuxthreads_manager_clones_the_threads)
 			CHECK(!"chat ran");
 			continue;
 		}
-		CHECKF(f.by_main == 2 && f.by_manager == 80 && f.creator_awake == 0,
+		CHECKF(w.by_creator == 2 && w.by_manager == 80 && w.creator_awake == 0,
 		       "%s: mains cloned %d, managers %d, %d while their creator ran",
-		       boxes[i], f.by_main, f.by_manager, f.creator_awake);
-		/* the shell, two mains, two managers, 80 threads: all reaped */
+		       boxes[i], w.by_creator, w.by_manager, w.creator_awake);
+		CHECKF(w.managers_exited == 2 && w.exited_unreaped == 0,
+		       "%s: %d managers exited, %d with threads not reaped", boxes[i],
+		       w.managers_exited, w.exited_unreaped);
+		/* the shell, two mains, two managers, 80 threads */
 		CHECK(r.stats.tasks == 1 + 2 + 2 + 20 * 4);
 		CHECK(net_metric(&r, "messages_received") == 380 * 2);
 	}
