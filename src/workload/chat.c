@@ -478,6 +478,8 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 	struct chat_run *run = m->run;
 	int first = m->client ? CHAT_CS : CHAT_SR;
 
+	t->footprint_kb = run->footprint_kb;	/* a process of chat's, as its threads */
+
 	switch (m->pc) {
 	case M_EXEC:
 		m->pc = M_FORK;
@@ -575,8 +577,8 @@ static const struct sl_param_def chat_params[] = {
 	  "bursts (1: one message per receive, as chat_c)" },
 	LT_PTHREADS_PARAM,
 	{ "footprint_kb", SL_PARAM_INT, NET_FOOTPRINT_KB, 1, 1 << 20, NULL,
-	  "private cache footprint of a thread, KB (the shared kernel networking lines "
-	  "stay hot and are not in it)" },
+	  "private cache footprint of a thread or main thread, KB (the shared kernel "
+	  "networking lines stay hot and are not in it)" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 

@@ -281,6 +281,7 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 	struct tb_main *m = t->prog_state;
 	struct tb_run *run = m->run;
 
+	t->footprint_kb = run->footprint_kb;	/* a process of tbench's, as its clients */
 	switch (m->pc) {
 	case M_EXEC:
 		m->pc = M_FORK;
