@@ -448,6 +448,48 @@ SL_TEST(dbench_short_load_keeps_what_fits)
 
 /* ---- tbench ---- */
 
+/*
+ * The main processes that fork chat's threads and tbench's clients and
+ * servers have the workers' private footprint (`footprint_kb`), not the
+ * engine's default of half an L2: seen at every fork of a worker, whose
+ * parent is a main.
+ */
+struct fp_watch {
+	unsigned want;
+	int forks, other;
+};
+
+static void fp_watch_fork(void *ctx, sl_time now, const struct sl_task *parent,
+			  const struct sl_task *child)
+{
+	struct fp_watch *w = ctx;
+	(void)now;
+	(void)child;
+	if (!parent || !parent->parent)	/* the shell's forks of the mains */
+		return;
+	w->forks++;
+	if (parent->footprint_kb != w->want)
+		w->other++;
+}
+
+SL_TEST(net_mains_have_the_workers_footprint)
+{
+	const struct sl_workload_ops *ops[] = { &sl_workload_chat, &sl_workload_tbench };
+	const char *args[] = { "rooms=1,messages=1,footprint_kb=7",
+			       "clients=2,ops=20,footprint_kb=7" };
+
+	for (int i = 0; i < 2; i++) {
+		struct fp_watch w = { .want = 7 };
+		struct sl_observer obs = { .ctx = &w, .sched_fork = fp_watch_fork };
+		struct net_run r;
+
+		CHECK(net_run_observed(&r, HT_BOX, NULL, ops[i], args[i], 1, &obs));
+		CHECKF(w.forks > 0 && w.other == 0,
+		       "%s: %d of %d forks by a main of another footprint", ops[i]->name, w.other,
+		       w.forks);
+	}
+}
+
 SL_TEST(tbench_pairs_and_exchanges)
 {
 	struct net_run r;
