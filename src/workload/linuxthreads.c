@@ -39,6 +39,11 @@ static void manager_step(struct sl_sim *sim, struct sl_task *t, struct sl_action
 			*next = sl_act_wait();
 			return;
 		}
+		if (!c) {	/* the rest of a request served already (a read
+				 * may take part of one): read on */
+			*next = sl_act_chan(SL_ACT_CHAN_READ, m->requests, LT_REQUEST_BYTES);
+			return;
+		}
 		m->pc = LTM_RESTART;
 		*next = thread_fork(c->prog, c->state, c->comm);
 		return;
