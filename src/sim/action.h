@@ -162,6 +162,13 @@ static inline struct sl_action sl_act_first_touch(struct sl_action a)
 /* LOCK or UNLOCK of mutex mx. */
 #define sl_act_mutex(act_kind, mx) ((struct sl_action){ .kind = (act_kind), .u.mutex = (mx) })
 #define sl_act_barrier(bar) ((struct sl_action){ .kind = SL_ACT_BARRIER, .u.barrier = (bar) })
+/* fork() (thread false) or a clone sharing the parent's mm (true), the
+ * child running `prog` on `state` under the name `comm` (NULL: the
+ * parent's); the fork's other fields keep their defaults (inherited). */
+#define sl_act_fork(child_prog, child_state, child_comm, is_thread) \
+	((struct sl_action){ .kind = SL_ACT_FORK, \
+			     .u.fork = { .prog = (child_prog), .state = (child_state), \
+					 .comm = (child_comm), .thread = (is_thread) } })
 #define sl_act_exec(new_comm) ((struct sl_action){ .kind = SL_ACT_EXEC, .u.exec.comm = (new_comm) })
 #define sl_act_exit() ((struct sl_action){ .kind = SL_ACT_EXIT })
 #define sl_act_wait() ((struct sl_action){ .kind = SL_ACT_WAIT })

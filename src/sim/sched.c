@@ -89,6 +89,19 @@ static bool kernel_phase(const struct sl_sim *sim, const struct sl_task *t)
 	return kernel_phase_at(sim->model->kernel_node, t);
 }
 
+/* The KB of its footprint fp that t, running since its dispatch, has
+ * touched by now: what sl__settle_work settles into curr_touched_kb, and
+ * evicted_now reads ahead of it for a sibling's task.  The model's rate is
+ * a copy in sim (settle_cache): the walks that inline this read it from
+ * the sim they hold in a register, where the stores of each settle made
+ * them load the model's pointer again at every CPU. */
+static inline double touched_by_now(const struct sl_sim *sim, const struct sl_task *t,
+				    unsigned fp)
+{
+	return sl_cache_touched_kb_at(sim->settle_cache.touch_kb_per_ms,
+				      sim->now - t->dispatched_at, fp);
+}
+
 /* Bring c's running task's progress and accounting up to sim->now, `wall`
  * after c->seg_start (sl__settle, internal.h, has moved seg_start). */
 void sl__settle_work(struct sl_sim *sim, struct sl_cpu *c, sl_time wall)
@@ -103,15 +116,10 @@ void sl__settle_work(struct sl_sim *sim, struct sl_cpu *c, sl_time wall)
 	 * whole footprint it touches nothing new (what it touched only grows
 	 * with its time here), and the sums would add 0. */
 	if (c->curr_touched_kb != (double)fp) {
-		/* the model's rate and the LLC's test are copies in sim
-		 * (settle_cache): the walks that inline this read them from
-		 * the sim they hold in a register, where the stores of each
-		 * settle made them load the model's and topology's pointers
-		 * again at every CPU */
-		double touched = sl_cache_touched_kb_at(sim->settle_cache.touch_kb_per_ms,
-							sim->now - t->dispatched_at, fp);
+		double touched = touched_by_now(sim, t, fp);
 		sim->core_evicted_kb[c->core] += (touched - c->curr_touched_kb) * c->curr_miss;
-		/* read only where a last-level cache lies beyond the L2 */
+		/* read only where a last-level cache lies beyond the L2 (a
+		 * copy in sim too) */
 		if (sim->settle_cache.llc_beyond_l2)
 			sim->llc_evicted_kb[sim->topo->cpu_llc[c->id]] +=
 				(touched - c->curr_touched_kb) * c->curr_llc_miss;
@@ -525,8 +533,7 @@ static inline struct evicted_now evicted_now(const struct sl_sim *sim, const str
 		unsigned fp = task_footprint(sim, t);
 		if (s->curr_touched_kb == (double)fp)
 			continue;
-		double touched = sl_cache_touched_kb_at(sim->settle_cache.touch_kb_per_ms,
-							sim->now - t->dispatched_at, fp);
+		double touched = touched_by_now(sim, t, fp);
 		e.l2 += (touched - s->curr_touched_kb) * s->curr_miss;
 		if (llc)
 			e.llc += (touched - s->curr_touched_kb) * s->curr_llc_miss;

@@ -175,14 +175,6 @@ static __attribute__((noinline)) void act_user(struct sl_action *a, struct sl_ta
 	*a = sl_act_run(sl_rng_vary(&t->rng, run->user_ns, run->jitter), SL_WC_INT);
 }
 
-static struct sl_action act_fork(const struct sl_prog *prog, void *state, const char *comm,
-				 bool thread)
-{
-	return (struct sl_action){ .kind = SL_ACT_FORK,
-				   .u.fork = { .prog = prog, .state = state, .comm = comm,
-					       .thread = thread } };
-}
-
 /* ---- the four threads of a user ---- */
 
 /* Each loop iteration is: [block on a channel,] kernel work, user work,
@@ -496,7 +488,7 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 			if (!run->linuxthreads) {
 				m->conn = 0;
 				m->forked++;
-				*next = act_fork(&chat_thread_prog, th, chat_comm[role], true);
+				*next = sl_act_fork(&chat_thread_prog, th, chat_comm[role], true);
 				return;
 			}
 			if (lt_create_step(&m->lt, &m->create, &chat_thread_prog, th,
@@ -549,7 +541,7 @@ static void root_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 	if (m->forked < 2) {
 		struct chat_main *child = m->forked ? &run->client : &run->server;
 		m->forked++;
-		*next = act_fork(&chat_main_prog, child, "sh", false);
+		*next = sl_act_fork(&chat_main_prog, child, "sh", false);
 		return;
 	}
 	*next = t->result < 0 ? sl_act_exit() : sl_act_wait();

@@ -259,14 +259,6 @@ static const struct sl_prog jb_watcher_prog = { .name = "java-watcher", .step = 
 /* ---- the main thread: start everything, wait for the workers, exit
  * (System.exit: the VM's own threads go with it) ---- */
 
-static struct sl_action fork_thread(const struct sl_prog *prog, void *state, const char *comm)
-{
-	return (struct sl_action){
-		.kind = SL_ACT_FORK,
-		.u.fork = { .prog = prog, .state = state, .comm = comm, .thread = true },
-	};
-}
-
 static bool is_worker(const struct jb_run *run, long id)
 {
 	for (int i = 0; i < run->threads; i++)
@@ -337,7 +329,7 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 		const char *comm;
 		jb_thread(run, n, &prog, &state, &comm);
 		run->started++;
-		*next = fork_thread(prog, state, comm);
+		*next = sl_act_fork(prog, state, comm, true);
 		return;
 	}
 	if (n == 2 + run->threads)

@@ -8,19 +8,13 @@
 enum { LT_FIRST, LT_DEBUG, LT_REQUEST, LT_SUSPEND, LT_RETURN };
 enum { LTM_DEBUG, LTM_READ, LTM_CLONE, LTM_RESTART, LTM_REAP };
 
-static struct sl_action thread_fork(const struct sl_prog *prog, void *state, const char *comm)
-{
-	return (struct sl_action){ .kind = SL_ACT_FORK,
-				   .u.fork = { .prog = prog, .state = state, .comm = comm,
-					       .thread = true } };
-}
-
 /* The manager: the debug request, then a request at a time until the pipe
  * is closed, then its children reaped, then exit. */
 static void manager_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {
 	struct lt_manager *m = t->prog_state;
-	struct lt_create *c = m->head;
+	struct lt_create *c = m->queued.head ?
+		sl_dlist_entry(m->queued.head, struct lt_create, link) : NULL;
 
 	(void)sim;
 	t->footprint_kb = LT_MANAGER_FOOTPRINT_KB;
@@ -45,12 +39,10 @@ static void manager_step(struct sl_sim *sim, struct sl_task *t, struct sl_action
 			return;
 		}
 		m->pc = LTM_RESTART;
-		*next = thread_fork(c->prog, c->state, c->comm);
+		*next = sl_act_fork(c->prog, c->state, c->comm, true);
 		return;
 	case LTM_RESTART:	/* restart(creator): its signal */
-		m->head = c->next;
-		if (!m->head)
-			m->tail = NULL;
+		sl_dlist_del(&m->queued, &c->link);
 		m->pc = LTM_READ;
 		*next = sl_act_chan(SL_ACT_CHAN_WRITE, c->restart, 1);
 		return;
@@ -82,7 +74,7 @@ bool lt_create_step(struct lt_manager *m, struct lt_create *c, const struct sl_p
 		if (!m->started) {	/* __pthread_initialize_manager */
 			m->started = true;
 			c->pc = LT_DEBUG;
-			*next = thread_fork(&lt_manager_prog, m, NULL);
+			*next = sl_act_fork(&lt_manager_prog, m, NULL, true);
 			return true;
 		}
 		/* fall through */
@@ -90,12 +82,7 @@ bool lt_create_step(struct lt_manager *m, struct lt_create *c, const struct sl_p
 		c->prog = prog;
 		c->state = state;
 		c->comm = comm;
-		c->next = NULL;
-		if (m->tail)
-			m->tail->next = c;
-		else
-			m->head = c;
-		m->tail = c;
+		sl_dlist_push_back(&m->queued, &c->link);
 		c->pc = LT_SUSPEND;
 		*next = sl_act_chan(SL_ACT_CHAN_WRITE, m->requests, LT_REQUEST_BYTES);
 		return true;

@@ -46,6 +46,7 @@
 
 #include <stdbool.h>
 
+#include "base/dlist.h"
 #include "sim/sim.h"
 
 /* struct pthread_request: a thread pointer, a kind, and the create
@@ -61,7 +62,7 @@
 /* One pthread_create in progress, in the creating thread's own state. */
 struct lt_create {
 	unsigned char pc;
-	struct lt_create *next;		/* the manager's queue of requests */
+	struct sl_dlink link;		/* in the manager's queue of requests */
 	const struct sl_prog *prog;	/* the new thread's program */
 	void *state;
 	const char *comm;
@@ -71,7 +72,7 @@ struct lt_create {
 /* One process's manager; lt_manager_init at the process's set-up. */
 struct lt_manager {
 	struct sl_chan *requests;	/* __pthread_manager_request's pipe */
-	struct lt_create *head, *tail;	/* requests written, not yet served */
+	struct sl_dlist queued;		/* requests written, not yet served */
 	bool started;			/* the manager has been cloned */
 	unsigned char pc;		/* the manager's own step */
 };
