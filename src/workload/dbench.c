@@ -563,9 +563,7 @@ static void parent_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 
 	if (run->forked < run->clients) {
 		struct db_client *c = &run->client[run->forked++];
-		*next = (struct sl_action){ .kind = SL_ACT_FORK,
-					    .u.fork = { .prog = &db_client_prog, .state = c,
-							.comm = "dbench" } };
+		*next = sl_act_fork(&db_client_prog, c, "dbench", false);
 		return;
 	}
 	if (run->forked == run->clients) {

@@ -103,9 +103,7 @@ static void ping_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 	case P_START:
 		t->footprint_kb = HB_FOOTPRINT_KB;
 		run->ping_pc = P_WAIT;
-		*next = (struct sl_action){ .kind = SL_ACT_FORK,
-					    .u.fork = { .prog = &pong_prog, .state = run,
-							.comm = "pingpong" } };
+		*next = sl_act_fork(&pong_prog, run, "pingpong", false);
 		return;
 	case P_WAIT:
 		run->ping_pc = P_WRITE_WORK;

@@ -225,12 +225,8 @@ static void dispatch_step(struct sl_sim *sim, struct sl_task *t, struct sl_actio
 		case D_FORK:
 			if (run->forked < run->tasks) {
 				run->pc = D_FORKED;
-				*next = (struct sl_action){
-					.kind = SL_ACT_FORK,
-					.u.fork = { .prog = &sb_job_prog,
-						    .state = &run->jobs[run->forked++],
-						    .comm = "dispatch" },
-				};
+				*next = sl_act_fork(&sb_job_prog, &run->jobs[run->forked++],
+						    "dispatch", false);
 				return;
 			}
 			run->pc = run->hackbench ? D_SLEEP : D_WAIT;
@@ -245,11 +241,7 @@ static void dispatch_step(struct sl_sim *sim, struct sl_task *t, struct sl_actio
 			continue;
 		case D_HACKBENCH:	/* hackbench 20 & */
 			run->pc = D_WAIT;
-			*next = (struct sl_action){
-				.kind = SL_ACT_FORK,
-				.u.fork = { .prog = &hb_main_prog, .state = &run->hb,
-					    .comm = "dispatch" },
-			};
+			*next = sl_act_fork(&hb_main_prog, &run->hb, "dispatch", false);
 			return;
 		case D_REAPED:
 			reaped(run, t->result);

@@ -338,9 +338,7 @@ static void fork_stage(struct sdet_proc *p, int line, struct sl_action *next)
 	c->user_left = proc_work(c) * (1 - s->run->sys);
 	p->waiting++;
 	s->run->processes++;
-	*next = (struct sl_action){ .kind = SL_ACT_FORK,
-				    .u.fork = { .prog = &sdet_proc_prog, .state = c,
-						.comm = is_shell(p) ? "sh" : sdet_pts[p->pt].name } };
+	*next = sl_act_fork(&sdet_proc_prog, c, is_shell(p) ? "sh" : sdet_pts[p->pt].name, false);
 }
 
 /* Run the lines: the shell parses each first; builtins are the shell's. */
@@ -513,11 +511,7 @@ static void driver_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 			if (run->forked < run->scripts) {
 				struct sdet_proc *sh = &run->s[run->forked++].shell;
 				run->processes++;
-				*next = (struct sl_action){
-					.kind = SL_ACT_FORK,
-					.u.fork = { .prog = &sdet_proc_prog, .state = sh,
-						    .comm = "drvr" },
-				};
+				*next = sl_act_fork(&sdet_proc_prog, sh, "drvr", false);
 				return;
 			}
 			run->pc = D_WAIT;

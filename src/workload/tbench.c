@@ -290,11 +290,8 @@ static void main_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 	case M_FORK:
 		if (m->forked < run->clients) {
 			struct tb_pair *p = &run->pairs[m->forked++];
-			*next = (struct sl_action){
-				.kind = SL_ACT_FORK,
-				.u.fork = { .prog = m->client ? &tb_client_prog : &tb_server_prog,
-					    .state = p, .comm = m->client ? "tbench" : "tbench_srv" },
-			};
+			*next = sl_act_fork(m->client ? &tb_client_prog : &tb_server_prog, p,
+					    m->client ? "tbench" : "tbench_srv", false);
 			return;
 		}
 		if (m->client) {
@@ -326,9 +323,7 @@ static void root_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 	(void)sim;
 	if (m->forked < 2) {
 		struct tb_main *child = m->forked++ ? &run->client : &run->server;
-		*next = (struct sl_action){ .kind = SL_ACT_FORK,
-					    .u.fork = { .prog = &tb_main_prog, .state = child,
-							.comm = "sh" } };
+		*next = sl_act_fork(&tb_main_prog, child, "sh", false);
 		return;
 	}
 	*next = t->result < 0 ? sl_act_exit() : sl_act_wait();

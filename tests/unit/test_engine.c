@@ -1159,6 +1159,19 @@ SL_TEST(engine_refill_is_paid_only_with_work)
 	sl_sim_destroy(sim);
 }
 
+/* Run tasks A and H (roots of programs pa and ph on scripts a and h) to
+ * the end: their user time, or -1 if the run failed; sim is destroyed. */
+static sl_time user_of_a_and_h(struct sl_sim *sim, const struct sl_prog *pa, struct script *a,
+			       const struct sl_prog *ph, struct script *h)
+{
+	sl_sim_spawn_root(sim, pa, a, "a");
+	sl_sim_spawn_root(sim, ph, h, "h");
+	struct sl_run_stats st;
+	int rc = run(sim, &st);
+	sl_sim_destroy(sim);
+	return rc ? -1 : st.user_ns;
+}
+
 /* A (1 ms, a 3 ms sleep, 2 ms; 512 KB) on CPU 0 and a 10 ms hog H on its
  * SMT sibling, from the start, on one core whose siblings do not slow each
  * other and whose L2 is its last cache (a P4 HT's 512 KB); H's lines are
@@ -1166,7 +1179,6 @@ SL_TEST(engine_refill_is_paid_only_with_work)
 static sl_time user_beside_a_hog(const struct sl_prog *hog, sl_time *refill)
 {
 	struct sl_machine m;
-	struct sl_err err = { 0 };
 	struct sl_sim *sim = make_sim(&m, "p4ht-3066", 1);
 	if (!sim)
 		return -1;
@@ -1179,13 +1191,7 @@ static sl_time user_beside_a_hog(const struct sl_prog *hog, sl_time *refill)
 	script_add(a, sl_act_sleep(3 * SL_MSEC));
 	script_add(a, sl_act_run(2 * SL_MSEC, SL_WC_INT));
 	script_add(h, sl_act_run(10 * SL_MSEC, SL_WC_INT));
-	sl_sim_spawn_root(sim, &footprint_prog, a, "a");
-	sl_sim_spawn_root(sim, hog, h, "h");
-	struct sl_run_stats st;
-	int rc = sl_sim_run(sim, &err);
-	sl_sim_stats(sim, &st);
-	sl_sim_destroy(sim);
-	return rc ? -1 : st.user_ns;
+	return user_of_a_and_h(sim, &footprint_prog, a, hog, h);
 }
 
 /* SMT siblings share their core's L2: what the sibling brings in while a
@@ -1221,7 +1227,6 @@ static sl_time moved_task_user(const char *shape, bool stream, sl_time *refill,
 			       enum sl_migr_level *level, sl_time *from_memory)
 {
 	struct sl_machine m;
-	struct sl_err err = { 0 };
 	struct sl_sim *sim = make_sim(&m, shape, 1);
 	if (!sim)
 		return -1;
@@ -1238,13 +1243,7 @@ static sl_time moved_task_user(const char *shape, bool stream, sl_time *refill,
 	script_add(a, sl_act_run(2 * SL_MSEC, SL_WC_INT));
 	script_add(h, sl_act_sleep(3 * SL_MSEC / 2));
 	script_add(h, sl_act_run(10 * SL_MSEC, SL_WC_INT));
-	sl_sim_spawn_root(sim, &script_prog, a, "a");
-	sl_sim_spawn_root(sim, stream ? &big_prog : &script_prog, h, "h");
-	struct sl_run_stats st;
-	int rc = sl_sim_run(sim, &err);
-	sl_sim_stats(sim, &st);
-	sl_sim_destroy(sim);
-	return rc ? -1 : st.user_ns;
+	return user_of_a_and_h(sim, &script_prog, a, stream ? &big_prog : &script_prog, h);
 }
 
 /* Cores that share a last-level cache refill a moved task's L2 from it
