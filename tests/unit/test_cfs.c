@@ -2517,6 +2517,91 @@ SL_TEST(cfs_imbalanced_group_gives_up_a_task)
 	CHECKF(moves >= 1, "the free hog moved %ld times in 1 s", moves);
 }
 
+/* ---- calculate_imbalance()'s migrate_load, in unsigned arithmetic ---- */
+
+/* 6.12 fair.c calculate_imbalance(): min((busiest - avg) x busiest's
+ * capacity, (avg - local) x local's capacity) / 1024, every operand
+ * unsigned long.  A busiest group below the average wraps the first term:
+ * local's side is the imbalance. */
+SL_TEST(cfs_migrate_load_takes_locals_side_when_busiest_is_below_average)
+{
+	struct cfs_sg_stats busiest = { .avg_load = 2048, .capacity = 1024 };
+	struct cfs_sg_stats local = { .avg_load = 1024, .capacity = 1024 };
+
+	CHECKF(cfs_migrate_load_imbalance(&busiest, &local, 23214) == 22190, "imbalance %ld",
+	       cfs_migrate_load_imbalance(&busiest, &local, 23214));
+	/* the usual case: the smaller of the two gaps */
+	busiest.avg_load = 4096;
+	CHECKF(cfs_migrate_load_imbalance(&busiest, &local, 3072) == 1024, "imbalance %ld",
+	       cfs_migrate_load_imbalance(&busiest, &local, 3072));
+	local.capacity = 512;	/* weighted by capacity: 2048 x 512 / 1024 */
+	CHECKF(cfs_migrate_load_imbalance(&busiest, &local, 3072) == 1024, "imbalance %ld",
+	       cfs_migrate_load_imbalance(&busiest, &local, 3072));
+	busiest.avg_load = 3584;	/* 512 x 1024 / 1024 */
+	CHECKF(cfs_migrate_load_imbalance(&busiest, &local, 3072) == 512, "imbalance %ld",
+	       cfs_migrate_load_imbalance(&busiest, &local, 3072));
+}
+
+/*
+ * The same in a run: four one-CPU groups, CPU 1 with two nice-0 hogs
+ * (overloaded), CPU 2 with one nice -20 hog (88761: fully busy, but
+ * heavier than all the rest), CPUs 0 and 3 with a nice-0 hog each.  Each
+ * hog is pinned for 300 ms (PELT's loads settle), then may run anywhere
+ * until the run stops at 2.3 s.  CPU 1 is the busiest group by its type,
+ * below the domain's
+ * average load (about 23,000) as CPUs 0 and 3 are: 6.12 pulls one of its
+ * hogs to CPU 0 or 3 (once failed balances let it take a cache-hot one),
+ * whose next balance finds itself the busiest, and so on: the nice-0 hogs
+ * go back and forth (19 moves).  Signed, the imbalance came out negative
+ * and no hog moved after the pinning.
+ * Returns the moves of the four nice-0 hogs, beyond their pinning.
+ */
+static long cfst_below_average_moves(void)
+{
+	struct cfst_run r;
+	if (!cfst_start(&r, "pack:1 core:4 pu:1", "cfs", 2300 * SL_MSEC))
+		return -1;
+	static const int cpu_of[5] = { 0, 1, 1, 2, 3 };
+	static const char *const name[5] = { "a", "b", "c", "heavy", "d" };
+	sl_cpumask *all = sl_sim_alloc(r.sim, sizeof(*all));
+	sl_cpumask_clear(all);
+	for (int c = 0; c < 4; c++)
+		sl_cpumask_set(all, c);
+	struct cfst_script *root = cfst_new(r.sim);
+	for (int i = 0; i < 5; i++) {
+		struct cfst_script *h = cfst_new(r.sim);
+		cfst_add(h, cfst_pin(r.sim, cpu_of[i]));
+		cfst_add(h, sl_act_run(300 * SL_MSEC, SL_WC_INT));
+		cfst_add(h, cfst_setaffinity(all));
+		cfst_add(h, sl_act_run(3000 * SL_MSEC, SL_WC_INT));
+		cfst_fork(root, h, name[i], cpu_of[i] == 2 ? -20 : 0);
+	}
+	for (int i = 0; i < 5; i++)
+		cfst_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &cfst_prog, root, "root");
+	long moves = -1;
+	if (cfst_run(&r)) {
+		moves = 0;
+		for (int i = 0; i < 5; i++) {
+			struct sl_task *t = cfst_find(r.sim, name[i]);
+			if (!t) {
+				moves = -1;
+				break;
+			}
+			if (cpu_of[i] != 2)	/* its pinning moved it at most once */
+				moves += t->nmigrations > 1 ? t->nmigrations - 1 : 0;
+		}
+	}
+	sl_sim_destroy(r.sim);
+	return moves;
+}
+
+SL_TEST(cfs_balance_pulls_from_a_busiest_group_below_the_average)
+{
+	long moves = cfst_below_average_moves();
+	CHECKF(moves >= 2, "%ld moves of the nice-0 hogs after their pinning", moves);
+}
+
 /*
  * The kernel's own example of a group imbalance (6.12 fair.c, above
  * sg_imbalanced()): two groups of four CPUs, four tasks each allowed on CPU

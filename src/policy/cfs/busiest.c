@@ -298,9 +298,7 @@ static void cfs_calculate_imbalance(struct cfs_lb_env *env, struct cfs_sd_stats 
 	}
 	/* bring both towards the average, neither past it */
 	env->migration_type = CFS_MIGRATE_LOAD;
-	long a = (busiest->avg_load - sds->avg_load) * busiest->capacity;
-	long b = (sds->avg_load - local->avg_load) * local->capacity;
-	env->imbalance = (a < b ? a : b) / CFS_CAPACITY_SCALE;
+	env->imbalance = cfs_migrate_load_imbalance(busiest, local, sds->avg_load);
 }
 
 /* ... adding the CPUs looked at to env->looked */

@@ -891,6 +891,28 @@ static inline enum cfs_group_type cfs_group_classify(int imbalance_pct,
 		return CFS_GROUP_HAS_SPARE;
 	return CFS_GROUP_FULLY_BUSY;
 }
+/*
+ * calculate_imbalance()'s migrate_load: the load to move so that neither
+ * group passes the domain's average `sds_avg_load` - the smaller of what
+ * busiest has above it and what local lacks, weighted by capacity.  In
+ * unsigned arithmetic, as 6.12's (kernel/sched/fair.c calculate_imbalance:
+ * struct sg_lb_stats' avg_load and group_capacity are unsigned long):
+ * a busiest group picked by its type whose average is below the domain's
+ * (a heavier group of a lower type beside it) wraps the first term, and
+ * min() takes local's side, so the kernel still pulls.  Signed, as the
+ * model had it until Dec 2026, it came out negative and the domain was
+ * taken as balanced.  The callers have made sure local lies below the
+ * average, so local's side is positive.
+ */
+static inline long cfs_migrate_load_imbalance(const struct cfs_sg_stats *busiest,
+					      const struct cfs_sg_stats *local, long sds_avg_load)
+{
+	unsigned long above = ((unsigned long)busiest->avg_load - (unsigned long)sds_avg_load) *
+			      (unsigned long)busiest->capacity;
+	unsigned long below = ((unsigned long)sds_avg_load - (unsigned long)local->avg_load) *
+			      (unsigned long)local->capacity;
+	return (long)((above < below ? above : below) / CFS_CAPACITY_SCALE);
+}
 void cfs_rebalance_tick(struct cfs *s, int cpu);
 /* j: now's jiffies; idle: CFS_IDLE if cfs_cpu_idle(s, cpu), else
  * CFS_NOT_IDLE (the callers know both already) */
