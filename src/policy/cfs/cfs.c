@@ -644,14 +644,17 @@ static struct sl_task *cfs_pick_task(struct sl_sim *sim, int cpu, struct sl_task
 			return NULL;
 		}
 		struct cfs_entity *next = cfs_pick_entity(s, rq);
+		if (next->delayed) {
+			/* picked: it is eligible now, and finally leaves; prev
+			 * stays curr for the pick again (6.12 pick_task_fair's
+			 * "goto again": put_prev_entity comes only after it, in
+			 * pick_next_task_fair), so RUN_TO_PARITY may keep it */
+			cfs_dequeue(s, rq, next, CFS_DEQ_SLEEP | CFS_DEQ_DELAYED);
+			continue;
+		}
 		if (prev_curr) {	/* put_prev_set_next_task() */
 			cfs_put_prev(s, rq);
 			prev_curr = false;
-		}
-		if (next->delayed) {
-			/* picked: it is eligible now, and finally leaves */
-			cfs_dequeue(s, rq, next, CFS_DEQ_SLEEP | CFS_DEQ_DELAYED);
-			continue;
 		}
 		cfs_set_next(s, rq, next, s->pick == CFS_PICK_EEVDF && next == pse);
 		return next->task;
