@@ -12,6 +12,7 @@
 
 #include "base/spec.h"
 #include "hw/machine.h"
+#include "policy/linux24/linux24.h"
 #include "policy/policy.h"
 #include "sim/sim.h"
 #include "test.h"
@@ -979,6 +980,40 @@ SL_TEST(linux24_vain_poke_keeps_idle_age)
 {
 	int cpu = lx_cpu_after_vain_poke();
 	CHECKF(cpu == 1, "F ran on CPU %d: the CPU idle since 2 ms is 1", cpu);
+}
+
+/*
+ * 2.4.27 schedule() stamps last_schedule with get_cycles() after
+ * spin_unlock_irq(&runqueue_lock): after the scan it paid for.  One CPU,
+ * 1 ms per task examined: A runs 5 ms and sleeps, and the schedule() that
+ * finds nothing to run examines no task but still walks an empty list (a
+ * scan of one, 1 ms).  Returns last_schedule minus the moment A blocked,
+ * or -1.  (Until Dec 2026 the stamp was schedule()'s start: 0.)
+ */
+static sl_time lx_idle_stamp_after_block(void)
+{
+	struct lx_run r;
+	if (!lx_start(&r, "pack:1 core:1 pu:1", "linux24:scan_ns=1000000,recalc_ns=0",
+		      50 * SL_MSEC))
+		return -1;
+	struct lx_script *a = lx_script_new(r.sim);
+	lx_add(a, sl_act_run(5 * SL_MSEC, SL_WC_INT));
+	lx_add(a, sl_act_sleep(100 * SL_MSEC));
+	struct lx_script *kids[1] = { a };
+	static const char *const comms[1] = { "A" };
+	sl_sim_spawn_root(r.sim, &lx_script_prog, lx_root(r.sim, kids, 1, comms), "root");
+	sl_time lag = -1;
+	if (lx_run(&r) == 0 && a->n >= 2 && a->at[1] > 0)
+		lag = linux24_state(r.sim)->last_schedule[0] - a->at[1];
+	sl_sim_destroy(r.sim);
+	return lag;
+}
+
+SL_TEST(linux24_last_schedule_after_the_unlock)
+{
+	sl_time lag = lx_idle_stamp_after_block();
+	CHECKF(lag >= SL_MSEC && lag < 2 * SL_MSEC, "last_schedule %.3f ms after A blocked",
+	       (double)lag / SL_MSEC);
 }
 
 /* ---- the tick inside schedule() counts on prev ---- */

@@ -123,7 +123,9 @@
  *     through sl_resched(), which applies the engine's IPI latency
  *     (docs/engine.md).
  *   - last_schedule uses simulated ns instead of the cycle counter; only
- *     its order matters (least recently active idle CPU).
+ *     its order matters (least recently active idle CPU); it is stamped
+ *     where schedule()'s locked stretch ends, as get_cycles() after the
+ *     unlock is.
  *   - The recalculation runs in the kernel under tasklist_lock (a read
  *     lock), outside runqueue_lock and with interrupts on, so other CPUs
  *     scan half-refreshed counters meanwhile: here it is atomic, charged

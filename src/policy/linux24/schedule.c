@@ -192,11 +192,16 @@ static struct linux24_task *linux24_scan(struct sl_sim *sim, struct linux24 *s, 
 	return best;
 }
 
+/* The switch to next, decided by a schedule() whose locked stretch (the
+ * spin, the scans, a recalculation) took `spent`: last_schedule is
+ * stamped where that stretch ends (2.4.27 schedule(): get_cycles() after
+ * spin_unlock_irq(&runqueue_lock)), so two CPUs going idle within one
+ * schedule() of each other rank by when they left it, not entered it. */
 static void linux24_switch_to(struct sl_sim *sim, struct linux24 *s, int cpu,
-			      struct linux24_task *next)
+			      struct linux24_task *next, sl_time spent)
 {
 	s->curr[cpu] = next ? next->task : NULL;
-	s->last_schedule[cpu] = sl_now(sim);
+	s->last_schedule[cpu] = sl_now(sim) + spent;
 	if (!next)
 		return;
 	next->has_cpu = cpu;
@@ -269,7 +274,7 @@ static struct sl_task *linux24_schedule(struct sl_sim *sim, struct linux24 *s, i
 	}
 	if (next == lp)
 		return prev;
-	linux24_switch_to(sim, s, cpu, next);
+	linux24_switch_to(sim, s, cpu, next, spent);
 	if (next)
 		sl_tick_restart(sim, cpu);	/* stopped if it was idle */
 
