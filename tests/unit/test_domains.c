@@ -1319,6 +1319,42 @@ SL_TEST(domains_tick_stamp_survives_an_idle_gap)
 	sl_sim_destroy(r.sim);
 }
 
+/*
+ * sched_fork() halves the parent's slice; when nothing is left it sets it
+ * to 1 and calls scheduler_tick(), which begins by stamping
+ * rq->timestamp_last_tick = sched_clock() (2.6.12.1 kernel/sched.c).  One
+ * CPU, HZ = 1000: a parent runs 0.1 ms, then forks seven children that
+ * exit at once (child first: each runs and dies before the parent goes
+ * on); its 100 ms slice halves to 0 at the seventh fork, inside the first
+ * jiffy.  At 0.9 ms, before the next tick, the stamp is that fork's time
+ * (until Dec 2026 the model ran only the slice's part of that tick, and
+ * the stamp stayed the first tick's, 0).
+ */
+SL_TEST(domains_fork_tick_stamps_the_runqueue)
+{
+	struct sdt_run r;
+
+	if (!sdt_start(&r, "pack:1 core:1 pu:1,arch=i386", "domains", 900 * SL_USEC)) {
+		CHECK(false);
+		return;
+	}
+	struct sdt_script *p = sdt_new(r.sim);
+	sdt_add(p, sl_act_run(100 * SL_USEC, SL_WC_INT));
+	for (int i = 0; i < 7; i++)
+		sdt_fork(p, sdt_new(r.sim), "child", false, 0);
+	sdt_add(p, sl_act_run(10 * SL_MSEC, SL_WC_INT));
+	sl_sim_spawn_root(r.sim, &sdt_prog, p, "parent");
+	if (sdt_run(&r)) {
+		sl_time stamp = sd_rq(sl_policy_data(r.sim), 0)->timestamp_last_tick;
+		/* the seventh fork was asked for at at[7] and done by at[8] */
+		CHECKF(p->pc == 9 && stamp >= p->at[7] && stamp <= p->at[8] && p->at[8] < SL_MSEC,
+		       "pc %d, timestamp_last_tick %.3f ms, seventh fork %.3f-%.3f ms", p->pc,
+		       (double)stamp / SL_MSEC, (double)p->at[7] / SL_MSEC,
+		       (double)p->at[8] / SL_MSEC);
+	}
+	sl_sim_destroy(r.sim);
+}
+
 /* One CPU: a task runs 50 ms (its sleep_avg stays 0, bonus 0), sleeps
  * 500 ms and runs again; its sleep_avg when it wakes, and *cap the
  * policy's NS_MAX_SLEEP_AVG. */

@@ -145,8 +145,9 @@ static bool sd_expired_starving(const struct sd_sched *s, const struct sd_rq *rq
 {
 	if (s->base_2612 && curr->static_prio > rq->best_expired_prio)
 		return true;
+	/* nr_running as the kernel counts it: a woken migration thread too */
 	return rq->expired_timestamp >= 0 &&
-	       now_j - rq->expired_timestamp >= s->starvation_limit * rq->nr_running + 1;
+	       now_j - rq->expired_timestamp >= s->starvation_limit * sd_nr_running(s, rq->cpu) + 1;
 }
 
 static sl_time sd_ns_max_sleep_avg(const struct sd_sched *s)
@@ -611,7 +612,12 @@ void sd_fork(struct sl_sim *sim, struct sl_task *parent, struct sl_task *child)
 	c->first_time_slice = true;
 	pp->time_slice /= 2;
 	if (!pp->time_slice) {
+		/* sched_fork()'s scheduler_tick(): its stamp of the runqueue's
+		 * tick clock (which task_hot() measures the queued tasks
+		 * against), then the slice's expiry; its rebalance_tick is
+		 * left out (domains.md, "Omitted") */
 		pp->time_slice = 1;
+		sd_rq(s, cpu)->timestamp_last_tick = sd_sched_clock(sim, s);
 		sd_task_tick(sim, s, cpu, pp);
 	}
 	sd_fork_penalties(s, pp, c);
