@@ -217,7 +217,9 @@ double nb_load_bytes(const struct nb_op *ops, int n)
 
 /* ---- dbench ---- */
 
-/* Kernel work per operation besides copies, us (estimates; see header). */
+/* Kernel work per operation besides copies, us (estimates; see header).
+ * QFSInfo makes no call in dbench 2.0, nor does Flush unless it is an
+ * fsync (db_kernel_us). */
 static const double db_op_us[NB_NKINDS] = {
 	[NB_READX] = 3, [NB_NTCREATEX] = 15, [NB_CLOSE] = 4, [NB_WRITEX] = 5,
 	[NB_QPATHINFO] = 6, [NB_FINDFIRST] = 25, [NB_UNLINK] = 20, [NB_QFILEINFO] = 2,
@@ -430,6 +432,17 @@ static double vary_sigma(double sum, double sum_sq, double cv2)
  * the group at every replay, so each is the same double.  The payload
  * bytes are whole numbers: their sums are exact in a double below 2^53
  * (9 PB in a run), in any grouping. */
+/* An operation's kernel work besides copies, us (net_workloads.h). */
+double dbench_kernel_us(int kind, bool fsync)
+{
+	return kind == NB_FLUSH && !fsync ? 0 : db_op_us[kind];
+}
+
+static double db_kernel_us(const struct db_run *run, int kind)
+{
+	return dbench_kernel_us(kind, run->fsync_ns > 0);
+}
+
 static void groups_build(struct sl_sim *sim, struct db_run *run)
 {
 	int ngroups = 0, ncache = 0, k = 0;
@@ -450,7 +463,7 @@ static void groups_build(struct sl_sim *sim, struct db_run *run)
 		g->cache_first = k;
 		for (int i = from; i < g->end; i++) {
 			const struct nb_op *o = &run->ops[i];
-			double w = db_op_us[o->kind] * 1e3 + o->bytes * run->copy_ns_per_byte;
+			double w = db_kernel_us(run, o->kind) * 1e3 + o->bytes * run->copy_ns_per_byte;
 			bytes += o->bytes;
 			kernel += w;
 			kernel_sq += w * w;

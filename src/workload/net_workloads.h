@@ -10,6 +10,7 @@
 #ifndef SL_WORKLOAD_NET_WORKLOADS_H
 #define SL_WORKLOAD_NET_WORKLOADS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "base/units.h"
@@ -74,7 +75,7 @@ enum nb_op_kind {
 	NB_UNLINK,
 	NB_QFILEINFO,	/* fstat */
 	NB_QFSINFO,	/* nothing in dbench 2.0 (statfs later) */
-	NB_FLUSH,	/* nothing in 2.0; fsync from dbench 3 on */
+	NB_FLUSH,	/* nothing in 2.0 (nor 3.x); fsync from dbench 4 (Jul 2007) */
 	NB_RENAME,
 	NB_NKINDS,
 };
@@ -111,6 +112,13 @@ double nb_op_want(double n, int k);
 /* The expected ReadX and WriteX payload bytes of an n-operation load (the
  * workloads' checks bound their runs' CPU work with it). */
 double nb_load_payload_mean(double n);
+
+/* dbench: the kernel work of an operation of `kind` besides its copies,
+ * us (estimates: dbench.c).  A Flush costs some only when it is an fsync
+ * (`fsync`: fsync_ms > 0); dbench 2.0's nb_flush is find_handle() and
+ * nothing else (fileio.c: "noop"), as it stayed until dbench 4 (Jul
+ * 2007).  Until Dec 2026 a no-op Flush was charged 2 us. */
+double dbench_kernel_us(int kind, bool fsync);
 
 /* Payload bytes of a load (what dbench/tbench count for MB/s). */
 double nb_load_bytes(const struct nb_op *ops, int n);

@@ -355,6 +355,18 @@ SL_TEST(dbench_bytes_and_copy_cost)
 	CHECK(net_metric(&a, "fsyncs") == 0);	/* dbench 2.x: Flush does nothing */
 }
 
+/* dbench 2.0's fileio.c: nb_flush and nb_qfsinfo make no system call; a
+ * Flush is an fsync only with fsync_ms > 0. */
+SL_TEST(dbench_noop_calls_cost_no_kernel_work)
+{
+	CHECK(dbench_kernel_us(NB_FLUSH, false) == 0);
+	CHECK(dbench_kernel_us(NB_QFSINFO, false) == 0);
+	CHECK(dbench_kernel_us(NB_FLUSH, true) > 0);
+	for (int k = 0; k < NB_NKINDS; k++)
+		if (k != NB_FLUSH && k != NB_QFSINFO)
+			CHECKF(dbench_kernel_us(k, false) > 0, "%s", nb_op_name[k]);
+}
+
 SL_TEST(dbench_fsync_waits_for_the_disk)
 {
 	struct net_run r;
