@@ -93,6 +93,9 @@ struct sl_chan {
 	bool exclusive;		/* a 6.12 pipe: its waiters are woken one at a time */
 	struct sl_pipe_ring ring;	/* the kernel's pipe of several pages */
 	struct sl_waitq readers, writers;
+	/* PIPE_WAITING_WRITERS: writers from their sleep until their retry
+	 * runs, woken or not (a reader that reads on waits for these) */
+	int waiting_writers;
 };
 
 struct sl_mutex {

@@ -363,6 +363,26 @@ static void pipe_wake(struct sl_sim *sim, const struct sl_chan *ch, struct sl_wa
  * wakes the next writer (wake_next_writer).  Each wakeup is sync before
  * the writer sleeps, else the pipe's (SL_WAKE_PIPE).
  */
+/*
+ * A writer's sleep for room and its retry, counted as 2.4.27's pipe_write
+ * and 2.6.12.1's pipe_writev count PIPE_WAITING_WRITERS: raised before
+ * pipe_wait(), lowered only once the woken writer runs and has the pipe's
+ * semaphore again.  A read that reads on tests the count, not the wait
+ * queue, so a writer woken but not yet run still keeps it waiting.
+ */
+static int writer_sleeps(struct sl_sim *sim, struct sl_chan *ch, struct sl_task *t)
+{
+	t->act_phase = 1;
+	ch->waiting_writers++;
+	return sleep_on_chan(sim, ch, &ch->writers, t);
+}
+
+static void writer_retries(struct sl_chan *ch)
+{
+	if (ch->waiting_writers > 0)
+		ch->waiting_writers--;
+}
+
 static int ring_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t, struct sl_chan *ch)
 {
 	struct sl_pipe_ring *r = &ch->ring;
@@ -370,6 +390,8 @@ static int ring_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t, s
 	bool woken = t->act_phase > 0;
 	bool was_empty = r->n == 0;
 
+	if (woken)
+		writer_retries(ch);
 	if (ch->closed)		/* EPIPE: nothing is written */
 		return 1;
 	long page = sim->pipes.page_bytes;
@@ -394,10 +416,8 @@ static int ring_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t, s
 	if (wrote > 0 && (!ch->exclusive || was_empty))
 		pipe_wake(sim, ch, &ch->readers, c->id,
 			  done && !ch->sync_always ? SL_WAKE_PIPE : SL_WAKE_SYNC);
-	if (!done) {
-		t->act_phase = 1;
-		return sleep_on_chan(sim, ch, &ch->writers, t);
-	}
+	if (!done)
+		return writer_sleeps(sim, ch, t);
 	if (ch->exclusive && woken && r->n < r->max)
 		sl__waitq_wake_one(sim, &ch->writers, c->id, SL_WAKE_PIPE);
 	return 1;
@@ -451,11 +471,11 @@ static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	 * "If count <= PIPE_BUF, we have to make it atomic"; POSIX).  (One
 	 * larger than the pipe could never fit: it goes in pieces.) */
 	bool woken = t->act_phase > 0, was_empty = ch->level == 0;
+	if (woken)
+		writer_retries(ch);
 	if (ch->pipe && want <= SL_PIPE_BUF && want <= ch->capacity && want > room &&
-	    !ch->closed) {
-		t->act_phase = 1;
-		return sleep_on_chan(sim, ch, &ch->writers, t);
-	}
+	    !ch->closed)
+		return writer_sleeps(sim, ch, t);
 	long n = want < room ? want : room;
 
 	ch->level += n;
@@ -467,10 +487,8 @@ static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 		chan_wake_readers(sim, ch, n, c->id,
 				  !ch->sync ? ch->reader_wake
 				  : done && !ch->sync_always ? SL_WAKE_PIPE : SL_WAKE_SYNC);
-	if (!done) {
-		t->act_phase = 1;
-		return sleep_on_chan(sim, ch, &ch->writers, t);
-	}
+	if (!done)
+		return writer_sleeps(sim, ch, t);
 	/* 6.12: a writer that waited and leaves room wakes the next
 	 * (wake_next_writer); room as a read counts it (read_wakes_writers) */
 	if (ch->exclusive && woken && ch->level <= ch->write_space)
@@ -506,7 +524,7 @@ static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 		/* EOF, or what the call read before it read on, once no
 		 * writer waits to add to it (2.6.12.1 pipe_readv: "if (ret)
 		 * break") */
-		if (ch->closed || (t->result > 0 && !ch->writers.head))
+		if (ch->closed || (t->result > 0 && !ch->waiting_writers))
 			return 1;
 		return sleep_on_chan(sim, ch, &ch->readers, t);
 	}
@@ -516,7 +534,7 @@ static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	ch->level -= n;
 	t->result += n;
 	t->act.u.chan.bytes -= n;
-	if (ch->read_on && t->act.u.chan.bytes > 0 && ch->level == 0 && ch->writers.head &&
+	if (ch->read_on && t->act.u.chan.bytes > 0 && ch->level == 0 && ch->waiting_writers &&
 	    !ch->closed) {
 		/* Bytes still wanted, the pipe empty and a writer blocked:
 		 * 2.4.27 pipe_read and 2.6.12.1 pipe_readv wake the writers

@@ -396,6 +396,60 @@ SL_TEST(engine_pipe_read_reads_on_while_its_writer_waits)
 	       (long long)at_on, (long long)at_off);
 }
 
+/*
+ * A page's pipe on two CPUs, one of them taken by a hog: W1 fills the
+ * pipe and blocks on 100 bytes more, W2 blocks on a page of its own.  At
+ * 10 ms the reader takes 100 bytes, which wakes both writers (a one-page
+ * pipe's read does), and asks for three pages at once, the CPU still its
+ * own: it empties the pipe with both writers woken and neither run.
+ * 2.4.27's pipe_read and 2.6.12.1's pipe_readv test PIPE_WAITING_WRITERS,
+ * which a writer lowers only once it has run (pipe_write: "--" after
+ * pipe_wait()), so the read reads on and gets W2's page and W1's 100
+ * bytes.  Until Dec 2026 the engine tested the wait queue, which the
+ * wakeups had emptied, and the read returned the page's 3,996 bytes (the
+ * run then ended with W1 blocked for good: the reader had left).  What
+ * the second read returns, and in *rc the run's end (0: every task done).
+ */
+static long pipe_read_with_woken_writers(int *rc)
+{
+	struct sl_machine m;
+	long got = -1;
+	struct sl_sim *sim = pipe_sim(&m, 1, true);
+	if (!sim)
+		return -1;
+	struct sl_chan *pipe = sl_pipe_new(sim, 0);
+	struct script *w1 = script_new(sim), *w2 = script_new(sim), *r = script_new(sim);
+	struct script *hog = script_new(sim);
+	script_add(w1, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, SL_PAGE_BYTES));
+	script_add(w1, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, 100));
+	script_add(w1, sl_act_exit());
+	script_add(w2, sl_act_sleep(SL_MSEC));
+	script_add(w2, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, SL_PAGE_BYTES));
+	script_add(w2, sl_act_exit());
+	script_add(r, sl_act_sleep(10 * SL_MSEC));
+	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, 100));
+	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, 3 * SL_PAGE_BYTES));
+	script_add(r, sl_act_exit());
+	script_add(hog, sl_act_run(30 * SL_MSEC, SL_WC_INT));
+	script_add(hog, sl_act_exit());
+	spawn_forks(sim, (struct sl_action[]){ fork_of(w1), fork_of(w2), fork_of(r), fork_of(hog) },
+		    4);
+	struct sl_err err = { 0 };
+	*rc = sl_sim_run(sim, &err);
+	if (r->pc > 3)
+		got = r->result[3];
+	sl_sim_destroy(sim);
+	return got;
+}
+
+SL_TEST(engine_pipe_read_on_counts_woken_writers)
+{
+	int rc = -1;
+	long got = pipe_read_with_woken_writers(&rc);
+	CHECKF(got == SL_PAGE_BYTES - 100 + SL_PAGE_BYTES + 100, "the read returned %ld bytes", got);
+	CHECKF(rc == 0, "the run ended with %d", rc);
+}
+
 /* A root that forks the n scripts, all at 0, and waits for them. */
 /* A ring of two pages, filled by a first writer; A and B, both fresh,
  * block on 100 bytes each (at 1 and 2 ms); the reader frees the first
