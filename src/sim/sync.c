@@ -350,20 +350,6 @@ static void pipe_wake(struct sl_sim *sim, const struct sl_chan *ch, struct sl_wa
 }
 
 /*
- * A write to a pipe of pages (2.6.12.1 pipe_writev, 6.12 pipe_write).  A
- * call that has not slept yet first merges the part of its bytes short of
- * a whole page into the newest page if they fit there; what is left takes
- * fresh pages while the ring has one free, and the writer sleeps when it
- * has none.  A writer woken with bytes to go takes fresh pages only: a
- * 100-byte message written after a wait has a page to itself.
- *
- * Readers: 2.6.12.1 wakes them whenever the call wrote (do_wakeup), 6.12
- * only when the pipe was empty as the call began or woke again
- * (was_empty), one of them.  A 6.12 writer that slept and leaves room
- * wakes the next writer (wake_next_writer).  Each wakeup is sync before
- * the writer sleeps, else the pipe's (SL_WAKE_PIPE).
- */
-/*
  * A writer's sleep for room and its retry, counted as 2.4.27's pipe_write
  * and 2.6.12.1's pipe_writev count PIPE_WAITING_WRITERS: raised before
  * pipe_wait(), lowered only once the woken writer runs and has the pipe's
@@ -383,6 +369,20 @@ static void writer_retries(struct sl_chan *ch)
 		ch->waiting_writers--;
 }
 
+/*
+ * A write to a pipe of pages (2.6.12.1 pipe_writev, 6.12 pipe_write).  A
+ * call that has not slept yet first merges the part of its bytes short of
+ * a whole page into the newest page if they fit there; what is left takes
+ * fresh pages while the ring has one free, and the writer sleeps when it
+ * has none.  A writer woken with bytes to go takes fresh pages only: a
+ * 100-byte message written after a wait has a page to itself.
+ *
+ * Readers: 2.6.12.1 wakes them whenever the call wrote (do_wakeup), 6.12
+ * only when the pipe was empty as the call began or woke again
+ * (was_empty), one of them.  A 6.12 writer that slept and leaves room
+ * wakes the next writer (wake_next_writer).  Each wakeup is sync before
+ * the writer sleeps, else the pipe's (SL_WAKE_PIPE).
+ */
 static int ring_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t, struct sl_chan *ch)
 {
 	struct sl_pipe_ring *r = &ch->ring;

@@ -426,12 +426,6 @@ static double vary_sigma(double sum, double sum_sq, double cv2)
 	return sqrt(log1p(cv2 * sum_sq / (sum * sum)));
 }
 
-/* The load's groups (struct db_group) and the parsing bursts by group
- * size, once the load's order (move_opening_first) and what may wait
- * (may_wait) are known.  Each sum is the loop that client_step ran over
- * the group at every replay, so each is the same double.  The payload
- * bytes are whole numbers: their sums are exact in a double below 2^53
- * (9 PB in a run), in any grouping. */
 /* An operation's kernel work besides copies, us (net_workloads.h). */
 double dbench_kernel_us(int kind, bool fsync)
 {
@@ -443,6 +437,12 @@ static double db_kernel_us(const struct db_run *run, int kind)
 	return dbench_kernel_us(kind, run->fsync_ns > 0);
 }
 
+/* The load's groups (struct db_group) and the parsing bursts by group
+ * size, once the load's order (move_opening_first) and what may wait
+ * (may_wait) are known.  Each sum is the loop that client_step ran over
+ * the group at every replay, so each is the same double.  The payload
+ * bytes are whole numbers: their sums are exact in a double below 2^53
+ * (9 PB in a run), in any grouping. */
 static void groups_build(struct sl_sim *sim, struct db_run *run)
 {
 	int ngroups = 0, ncache = 0, k = 0;

@@ -2548,12 +2548,11 @@ SL_TEST(cfs_migrate_load_takes_locals_side_when_busiest_is_below_average)
  * heavier than all the rest), CPUs 0 and 3 with a nice-0 hog each.  Each
  * hog is pinned for 300 ms (PELT's loads settle), then may run anywhere
  * until the run stops at 2.3 s.  CPU 1 is the busiest group by its type,
- * below the domain's
- * average load (about 23,000) as CPUs 0 and 3 are: 6.12 pulls one of its
- * hogs to CPU 0 or 3 (once failed balances let it take a cache-hot one),
- * whose next balance finds itself the busiest, and so on: the nice-0 hogs
- * go back and forth (19 moves).  Signed, the imbalance came out negative
- * and no hog moved after the pinning.
+ * below the domain's average load (about 23,000) as CPUs 0 and 3 are:
+ * 6.12 pulls one of its hogs to CPU 0 or 3 (once failed balances let it
+ * take a cache-hot one), whose next balance finds itself the busiest, and
+ * so on: the nice-0 hogs go back and forth (19 moves).  Signed, the
+ * imbalance came out negative and no hog moved after the pinning.
  * Returns the moves of the four nice-0 hogs, beyond their pinning.
  */
 static long cfst_below_average_moves(void)
