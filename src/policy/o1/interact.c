@@ -29,11 +29,13 @@
  * RR quantum) and sleep_avg is kept as for any task, without effect.
  *
  * Omitted / simplified:
- *   - 2.5.68's in_interrupt() test for passing credit to the waker: a
- *     timer wakeup is an interrupt's; a wakeup with no task running on
- *     the waker's CPU (an exit noticed after the switch) passes nothing.
- *   - 2.6.0's in_interrupt() test: a timer wakeup counts as an interrupt
- *     wakeup (activated = 2), any other as a task wakeup (1).
+ *   - 2.5.68's in_interrupt() test for passing credit to the waker: the
+ *     wakeups the engine marks as made in interrupt context (a timer's, a
+ *     disk completion's, loopback TCP's: SL_WAKE_IRQ, o1.md
+ *     "in_interrupt()") are an interrupt's; a wakeup with no task running
+ *     on the waker's CPU (an exit noticed after the switch) passes nothing.
+ *   - 2.6.0's in_interrupt() test: those wakeups count as interrupt
+ *     wakeups (activated = 2), any other as a task wakeup (1).
  */
 #include "policy/kernel_arch.h"
 #include "policy/o1/core.h"
