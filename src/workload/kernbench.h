@@ -58,7 +58,7 @@
  */
 #define KB_GZIP_PER_CC1		0.006
 #define KB_OBJCOPY_PER_CC1	(KB_LD_PER_CC1 / 4)
-#define KB_HEAD_UNITS		8	/* serial host-tool compiles of `prepare` */
+#define KB_HEAD_UNITS		8	/* the head's host-tool and generated-header compiles */
 #define KB_ASM_BYTES_MEAN	65536	/* cc1 -> as output of a mean unit (.s text) */
 #define KB_ASM_BYTES_MIN	4096	/* the smallest unit's .s text; cc1's stdio
 					 * writes it on the pipe a page at a time (a
@@ -188,6 +188,10 @@ void kb_tree_build(struct kb_tree *tree, const struct kb_shape *shape,
 
 /* Nominal user work of the serial head and tail (reference ns). */
 double kb_tree_head_work(const struct kb_tree *tree);
+/* ... and the part of it no CPU count shortens: its critical path (all of
+ * it under kbuild=2.4; the first unit and the longest of the rest under
+ * kbuild=2.6, whose head runs in two stages). */
+double kb_tree_head_path(const struct kb_tree *tree);
 double kb_tree_tail_work(const struct kb_tree *tree);
 
 /* Total nominal user work of the tree (reference ns). */

@@ -3,10 +3,12 @@
  * much work each does and in which order make may run them.
  *
  * Models (docs/workloads.md, kernbench):
- *   - a serial head: `prepare`, host tools and generated headers, here
- *     KB_HEAD_UNITS compile units run one after another by the root make,
- *     together KB_HEAD_CC1 mean compile units of work whatever the build's
- *     size (prepare does not grow with the config);
+ *   - a head: `prepare`, host tools and generated headers, here
+ *     KB_HEAD_UNITS compile units run by the root make before its
+ *     directories, together KB_HEAD_CC1 mean compile units of work
+ *     whatever the build's size (prepare does not grow with the config):
+ *     under kbuild=2.6 the first (scripts_basic) alone and the rest at
+ *     once (head_stages), under kbuild=2.4 one after another;
  *   - a wide body: a tree of directories, each with compile units
  *     (sh -> gcc -> cc1, as; sh -> fixdep, rm) and an `ld -r` link of its
  *     objects and its subdirectories' built-in.o, which must wait for all of
@@ -328,12 +330,44 @@ static int count_tail(enum kb_target target)
 	return n;
 }
 
+/*
+ * The root make's stages before its directories.  kbuild=2.6 (2.6.11's
+ * top-level Makefile): the directories wait for prepare-all and scripts,
+ * which wait for scripts_basic (fixdep) and then start together, and
+ * the host tools of scripts/ and the generated headers of prepare build
+ * in parallel: the head's first unit alone, then the rest at once.
+ * kbuild=2.4: one at a time (no 2.5 Makefile is at hand to say
+ * otherwise).
+ */
+static bool head_in_two(const struct kb_tree *tree)
+{
+	return tree->shape.kbuild == KB_KBUILD_26 && tree->nhead > 1;
+}
+
+static int head_stages(const struct kb_tree *tree)
+{
+	return head_in_two(tree) ? 2 : tree->nhead;
+}
+
 double kb_tree_head_work(const struct kb_tree *tree)
 {
 	double w = 0;
 	for (int i = 0; i < tree->nhead; i++)
 		w += job_work(&tree->jobs[tree->head_base + i]);
 	return w;
+}
+
+double kb_tree_head_path(const struct kb_tree *tree)
+{
+	if (!head_in_two(tree))
+		return kb_tree_head_work(tree);
+	double longest = 0;
+	for (int i = 1; i < tree->nhead; i++) {
+		double w = job_work(&tree->jobs[tree->head_base + i]);
+		if (w > longest)
+			longest = w;
+	}
+	return job_work(&tree->jobs[tree->head_base]) + longest;
 }
 
 double kb_tree_tail_work(const struct kb_tree *tree)
@@ -428,7 +462,7 @@ void kb_tree_build(struct kb_tree *tree, const struct kb_shape *shape,
 
 int kb_make_nstages(const struct kb_tree *tree, const struct kb_make *m)
 {
-	return m->kind == KB_MAKE_ROOT ? tree->nhead + 1 + tree->ntail : 2;
+	return m->kind == KB_MAKE_ROOT ? head_stages(tree) + 1 + tree->ntail : 2;
 }
 
 static bool item(struct kb_item *out, bool is_make, int index)
@@ -440,11 +474,16 @@ static bool item(struct kb_item *out, bool is_make, int index)
 
 static bool root_item(const struct kb_tree *tree, int stage, int i, struct kb_item *out)
 {
-	if (stage < tree->nhead)
+	int nhead_stages = head_stages(tree);
+
+	if (stage < nhead_stages && head_in_two(tree))
+		return stage == 0 ? i == 0 && item(out, false, tree->head_base)
+				  : i < tree->nhead - 1 && item(out, false, tree->head_base + 1 + i);
+	if (stage < nhead_stages)
 		return i == 0 && item(out, false, tree->head_base + stage);
-	if (stage == tree->nhead)
+	if (stage == nhead_stages)
 		return i < tree->ntop && item(out, true, 1 + tree->top[i]);
-	return i == 0 && item(out, false, tree->tail_base + stage - tree->nhead - 1);
+	return i == 0 && item(out, false, tree->tail_base + stage - nhead_stages - 1);
 }
 
 bool kb_make_item(const struct kb_tree *tree, const struct kb_make *m, int stage,
