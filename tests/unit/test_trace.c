@@ -1033,9 +1033,11 @@ SL_TEST(trace_round_trip_reproduces_cpu_time)
 	/* tasks are matched by their places in the fork tree: on one CPU a
 	 * build with pipes comes back exact, though its replay creates some
 	 * tasks in another order and gives them each other's pids (26 of 209
-	 * "differed" by pid) */
-	CHECK(round_trip_within(noht, "up", "kernbench:size=2,units=20", "up", ",footprint=8", 0,
-				0) == 0);
+	 * "differed" by pid); with kbuild=2.4's serial head (2.6's seven head
+	 * units start together, and their replay on one CPU comes back 14 us
+	 * apart: docs/traces.md, "Sync wakeups") */
+	CHECK(round_trip_within(noht, "up", "kernbench:size=2,units=20,kbuild=2.4", "up",
+				",footprint=8", 0, 0) == 0);
 	/* the comparison can fail: another policy makes another schedule */
 	CHECK(round_trip(noht, "o1", "kernbench:size=1,units=10,pipe=0", "linux24",
 			 ",footprint=8", -1) > 0);
