@@ -363,10 +363,18 @@ static int writer_sleeps(struct sl_sim *sim, struct sl_chan *ch, struct sl_task 
 	return sleep_on_chan(sim, ch, &ch->writers, t);
 }
 
-static void writer_retries(struct sl_chan *ch)
+static void writer_retries(struct sl_sim *sim, struct sl_chan *ch, const struct sl_task *t)
 {
-	if (ch->waiting_writers > 0)
+	if (ch->waiting_writers > 0) {
 		ch->waiting_writers--;
+		return;
+	}
+	/* every retry follows a counted sleep: a count gone wrong is the
+	 * engine's bug (test builds stop on it) */
+	if (sim->check) {
+		sl_fail_internal(sim->run_err, "task %d retried a write no sleep counted", t->id);
+		sim->stopped = true;
+	}
 }
 
 /*
@@ -391,7 +399,7 @@ static int ring_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t, s
 	bool was_empty = r->n == 0;
 
 	if (woken)
-		writer_retries(ch);
+		writer_retries(sim, ch, t);
 	if (ch->closed)		/* EPIPE: nothing is written */
 		return 1;
 	long page = sim->pipes.page_bytes;
@@ -472,7 +480,7 @@ static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	 * larger than the pipe could never fit: it goes in pieces.) */
 	bool woken = t->act_phase > 0, was_empty = ch->level == 0;
 	if (woken)
-		writer_retries(ch);
+		writer_retries(sim, ch, t);
 	if (ch->pipe && want <= SL_PIPE_BUF && want <= ch->capacity && want > room &&
 	    !ch->closed)
 		return writer_sleeps(sim, ch, t);

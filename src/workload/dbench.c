@@ -219,7 +219,7 @@ double nb_load_bytes(const struct nb_op *ops, int n)
 
 /* Kernel work per operation besides copies, us (estimates; see header).
  * QFSInfo makes no call in dbench 2.0, nor does Flush unless it is an
- * fsync (db_kernel_us). */
+ * fsync (dbench_kernel_us). */
 static const double db_op_us[NB_NKINDS] = {
 	[NB_READX] = 3, [NB_NTCREATEX] = 15, [NB_CLOSE] = 4, [NB_WRITEX] = 5,
 	[NB_QPATHINFO] = 6, [NB_FINDFIRST] = 25, [NB_UNLINK] = 20, [NB_QFILEINFO] = 2,
@@ -432,11 +432,6 @@ double dbench_kernel_us(int kind, bool fsync)
 	return kind == NB_FLUSH && !fsync ? 0 : db_op_us[kind];
 }
 
-static double db_kernel_us(const struct db_run *run, int kind)
-{
-	return dbench_kernel_us(kind, run->fsync_ns > 0);
-}
-
 /* The load's groups (struct db_group) and the parsing bursts by group
  * size, once the load's order (move_opening_first) and what may wait
  * (may_wait) are known.  Each sum is the loop that client_step ran over
@@ -463,7 +458,8 @@ static void groups_build(struct sl_sim *sim, struct db_run *run)
 		g->cache_first = k;
 		for (int i = from; i < g->end; i++) {
 			const struct nb_op *o = &run->ops[i];
-			double w = db_kernel_us(run, o->kind) * 1e3 + o->bytes * run->copy_ns_per_byte;
+			double w = dbench_kernel_us(o->kind, run->fsync_ns > 0) * 1e3 +
+				   o->bytes * run->copy_ns_per_byte;
 			bytes += o->bytes;
 			kernel += w;
 			kernel_sq += w * w;

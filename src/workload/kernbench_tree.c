@@ -339,14 +339,20 @@ static int count_tail(enum kb_target target)
  * kbuild=2.4: one at a time (no 2.5 Makefile is at hand to say
  * otherwise).
  */
-static bool head_in_two(const struct kb_tree *tree)
-{
-	return tree->shape.kbuild == KB_KBUILD_26 && tree->nhead > 1;
-}
-
 static int head_stages(const struct kb_tree *tree)
 {
-	return head_in_two(tree) ? 2 : tree->nhead;
+	return tree->shape.kbuild == KB_KBUILD_26 && tree->nhead > 1 ? 2 : tree->nhead;
+}
+
+/* The head units head stage `stage` starts together: [*first, *first + n). */
+static int head_stage_units(const struct kb_tree *tree, int stage, int *first)
+{
+	if (head_stages(tree) == tree->nhead) {	/* one at a time */
+		*first = stage;
+		return 1;
+	}
+	*first = stage == 0 ? 0 : 1;
+	return stage == 0 ? 1 : tree->nhead - 1;
 }
 
 double kb_tree_head_work(const struct kb_tree *tree)
@@ -359,15 +365,18 @@ double kb_tree_head_work(const struct kb_tree *tree)
 
 double kb_tree_head_path(const struct kb_tree *tree)
 {
-	if (!head_in_two(tree))
-		return kb_tree_head_work(tree);
-	double longest = 0;
-	for (int i = 1; i < tree->nhead; i++) {
-		double w = job_work(&tree->jobs[tree->head_base + i]);
-		if (w > longest)
-			longest = w;
+	double path = 0;
+	for (int stage = 0; stage < head_stages(tree); stage++) {
+		int first, n = head_stage_units(tree, stage, &first);
+		double longest = 0;
+		for (int k = first; k < first + n; k++) {
+			double w = job_work(&tree->jobs[tree->head_base + k]);
+			if (w > longest)
+				longest = w;
+		}
+		path += longest;
 	}
-	return job_work(&tree->jobs[tree->head_base]) + longest;
+	return path;
 }
 
 double kb_tree_tail_work(const struct kb_tree *tree)
@@ -476,11 +485,10 @@ static bool root_item(const struct kb_tree *tree, int stage, int i, struct kb_it
 {
 	int nhead_stages = head_stages(tree);
 
-	if (stage < nhead_stages && head_in_two(tree))
-		return stage == 0 ? i == 0 && item(out, false, tree->head_base)
-				  : i < tree->nhead - 1 && item(out, false, tree->head_base + 1 + i);
-	if (stage < nhead_stages)
-		return i == 0 && item(out, false, tree->head_base + stage);
+	if (stage < nhead_stages) {
+		int first, n = head_stage_units(tree, stage, &first);
+		return i < n && item(out, false, tree->head_base + first + i);
+	}
 	if (stage == nhead_stages)
 		return i < tree->ntop && item(out, true, 1 + tree->top[i]);
 	return i == 0 && item(out, false, tree->tail_base + stage - nhead_stages - 1);
