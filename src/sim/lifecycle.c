@@ -367,10 +367,19 @@ static bool enters_kernel(enum sl_act_kind k)
 }
 
 /* Whether the action's system call goes on with the next action
- * (sl_act_recv): no return to user space between them. */
+ * (sl_act_recv): no return to user space between them, where a kernel
+ * without CONFIG_PREEMPT would switch. */
 static inline bool call_goes_on(const struct sl_action *a)
 {
 	return a->kind == SL_ACT_CHAN_READ && a->u.chan.more;
+}
+
+/* Whether the action and the next are one step no preemption comes
+ * between under any kernel (sl_act_wake_then): a replayed wakeup its
+ * task slept right after, in the recording without a switch between. */
+static inline bool goes_on_unpreempted(const struct sl_action *a)
+{
+	return a->kind == SL_ACT_CHAN_WRITE && a->u.chan.more;
 }
 
 static enum apply_result apply_other(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t);
@@ -597,6 +606,7 @@ static bool continue_actions(struct sl_sim *sim, struct sl_cpu *c, struct sl_tas
 			 * it. */
 			if (enters_kernel(t->act.kind) &&
 			    !(sim->preempt_none && call_goes_on(&t->act)) &&
+			    !goes_on_unpreempted(&t->act) &&
 			    (c->need_resched ||
 			     (sim->preempt_none && sl__owes_costs(t)))) {
 				t->user_return = true;

@@ -460,6 +460,13 @@ static void rp_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 				break;
 			p->pc++;
 			*next = sl_act_chan(SL_ACT_CHAN_WRITE, run->procs[op->arg].chan, 1);
+			/* a wakeup the task slept right after, as a pipe read
+			 * that wakes its writer and waits on for more: one
+			 * system call, no return to user space between them
+			 * (the recording shows no preemption there) */
+			next->u.chan.more = after && (after->kind == RP_WAIT ||
+						      after->kind == RP_WAIT_CHILD ||
+						      after->kind == RP_SLEEP);
 			return;
 		case RP_FORK:
 			p->pc++;

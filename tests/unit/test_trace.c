@@ -848,6 +848,61 @@ SL_TEST(trace_replay_keeps_causality)
 	CHECKF(timed >= 0.011 && timed < causal - 0.0015, "timed %g s", timed);
 }
 
+/* A wake the task slept right after (a pipe read that wakes its writer and
+ * waits on for more: one system call) is replayed without a return to
+ * user space between the two, under any kernel: the woken task, 20 ms
+ * asleep and so ahead of the waker, does not preempt it there (the
+ * recording shows none; until Dec 2026 the replay switched the waker out
+ * runnable, R+, and a kernbench round trip under `up` went its own way
+ * from there).  With 1 ms of work between the wake and the wait it does
+ * preempt, as the policy's kernel does.  Returns the waker's state at its
+ * switch after the wake ('S', 'R' for R+, 0 if none was found). */
+static char replay_waker_state(const char *between, const char *policy)
+{
+	char json[1024], *path = tt_tmpfile(), spec[256];
+	struct sl_metrics m;
+
+	snprintf(json, sizeof(json),
+		 TT_HEAD TT_ROOT("{\"op\": \"fork\", \"child\": 1}, {\"op\": \"sleep\", \"ns\": 1000000}, "
+				 "{\"op\": \"run\", \"ns\": 20000000}, {\"op\": \"wake\", \"task\": 1}, "
+				 "%s{\"op\": \"wait\", \"ns\": 1000000, \"waker\": 1}, "
+				 "{\"op\": \"wait_child\", \"ns\": 1, \"child\": 1}, {\"op\": \"exit\"}")
+		 ", {\"id\": 1, \"comm\": \"b\", \"parent\": 0, \"ops\": ["
+		 "{\"op\": \"wait\", \"ns\": 20000000, \"waker\": 0}, "
+		 "{\"op\": \"run\", \"ns\": 1000000}, {\"op\": \"wake\", \"task\": 0}, "
+		 "{\"op\": \"exit\"}]}]}", between);
+	FILE *f = fopen(path, "w");
+	fputs(json, f);
+	fclose(f);
+	snprintf(spec, sizeof(spec), "trace:file=%s", path);
+	char *text = tt_traced("pack:1 core:1 pu:1", policy, spec, SL_TRACE_PERF, &m, NULL);
+	char state = 0;
+	const char *wake = text ? strstr(text, "sched_waking: comm=b") : NULL;
+	const char *sw = wake ? strstr(wake, "prev_comm=a prev_pid=1000 prev_prio=120 prev_state=")
+			      : NULL;
+	if (sw)
+		state = sw[strlen("prev_comm=a prev_pid=1000 prev_prio=120 prev_state=")];
+	free(text);
+	unlink(path);
+	free(path);
+	return state;
+}
+
+SL_TEST(trace_replay_wakes_and_sleeps_in_one_call)
+{
+	static const char *const preempting[] = { "up", "linux24", "domains", "cfs" };
+
+	for (size_t i = 0; i < sizeof(preempting) / sizeof(preempting[0]); i++) {
+		char at_once = replay_waker_state("", preempting[i]);
+		char later = replay_waker_state("{\"op\": \"run\", \"ns\": 1000000}, ",
+						preempting[i]);
+		CHECKF(at_once == 'S' && later == 'R', "%s: the waker left %c with no work between "
+		       "the wake and the wait, %c with 1 ms", preempting[i], at_once ? at_once : '?',
+		       later ? later : '?');
+	}
+	CHECK(replay_waker_state("", "o1") == 'S');
+}
+
 /* wait_child "signal", "outside_wait": the parent sleeps outside wait()
  * until its child's SIGCHLD, then reaps it where its "reap" op says.  The
  * child works 10 ms; the parent first runs 2 ms (asleep when the child
