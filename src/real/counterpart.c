@@ -4,7 +4,7 @@
  *
  * spin keeps its tasks, time, nice, work class and CPUs (cpus=).  kernbench keeps -j,
  * takes the shape of a tinyconfig build of 6.1 from the recorded build
- * (compile units, serial tail; the simulator's defaults describe a 2.6
+ * (compile units, serial tail, today's kbuild; the simulator's defaults describe a 2.6
  * defconfig on a 2002 Xeon) and its CPU work from the real runs (or the
  * recorded build).  Every other workload maps by name: each real
  * parameter the simulated workload also has is passed as it is, plus
@@ -53,6 +53,7 @@ static int kernbench(const struct sl_params *p, const struct sl_metrics *real, i
 	add_num(spec, size, "sys", sys);
 	add_num(spec, size, "units", SL_VAL_KB_UNITS);
 	add_num(spec, size, "tail", SL_VAL_KB_TAIL_PCT);
+	add(spec, size, "kbuild", "6");	/* the host builds with today's kbuild */
 	return 0;
 }
 

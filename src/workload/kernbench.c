@@ -8,7 +8,8 @@
  * compile units and its subdirectories' makes, waits for all of them, then
  * starts its `ld -r` link.  A job is `sh -c`: for a unit it runs gcc (which
  * runs cc1 and as: concurrently over a pipe with -pipe, else as after cc1
- * through a temporary file), then fixdep, then rm.  make and gcc's driver
+ * through a temporary file), then fixdep, rm and mv (kb_job_cmds: today's
+ * kbuild, kbuild=6, runs no mv).  make and gcc's driver
  * start their children with vfork() (vfork=1): the parent sleeps until the
  * child's exec; the shell forks.
  *
@@ -272,26 +273,6 @@ static const struct sl_prog kb_make_prog = { .name = "make", .step = make_step }
 
 /* ---- a job's shell ---- */
 
-static const unsigned char unit_cmds[] = { KB_TOOL, KB_FIXDEP, KB_RM };
-static const unsigned char link_cmds[] = { KB_TOOL, KB_RM };
-static const unsigned char step_cmds[] = { KB_TOOL };
-
-static int job_cmds(const struct kb_job *j, const unsigned char **cmds)
-{
-	switch (j->kind) {
-	case KB_JOB_UNIT:
-		*cmds = unit_cmds;
-		return (int)sizeof(unit_cmds);
-	case KB_JOB_LINK:
-		*cmds = link_cmds;
-		return (int)sizeof(link_cmds);
-	case KB_JOB_STEP:
-		break;
-	}
-	*cmds = step_cmds;
-	return (int)sizeof(step_cmds);
-}
-
 static const struct sl_prog *role_prog(const struct kb_job *j, int role)
 {
 	if (role == KB_TOOL && j->kind == KB_JOB_UNIT)
@@ -307,7 +288,7 @@ static const char *role_comm(const struct kb_job *j, int role)
 {
 	static const char *const names[KB_NROLES] = {
 		[KB_SH] = "sh", [KB_CC1] = "cc1", [KB_AS] = "as",
-		[KB_FIXDEP] = "fixdep", [KB_RM] = "rm",
+		[KB_FIXDEP] = "fixdep", [KB_RM] = "rm", [KB_MV] = "mv",
 	};
 	return role == KB_TOOL ? j->tool : names[role];
 }
@@ -339,7 +320,7 @@ static void sh_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 	struct kb_proc *p = t->prog_state;
 	struct kb_job *j = p->job;
 	const unsigned char *cmds;
-	int ncmds = job_cmds(j, &cmds);
+	int ncmds = kb_job_cmds(&j->run->tree, j->kind, &cmds);
 	int pc = p->pc++;
 
 	if (pc == 0) {
@@ -595,8 +576,10 @@ static const struct sl_param_def kb_params[] = {
 	{ "vfork", SL_PARAM_INT, "1", 0, 1, NULL,
 	  "make and gcc start their children with vfork(), the parent asleep until the child's exec "
 	  "(1: make 3.80 and gcc 3.x), or with fork() (0)" },
-	{ "kbuild", SL_PARAM_CHOICE, "2.6", 0, 0, "2.6|2.4",
-	  "directory recursion: 2.6 all at once; 2.4 subdirectories first, then objects" },
+	{ "kbuild", SL_PARAM_CHOICE, "2.6", 0, 0, "2.6|2.4|6",
+	  "kbuild's generation: 2.6 (2.6.11's Makefile.build: a directory's objects and "
+	  "subdirectories at once; per object gcc, fixdep, rm, mv); 2.4 (2.5's Rules.make: "
+	  "subdirectories first, then objects); 6 (today's: as 2.6, without the mv)" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 

@@ -32,6 +32,8 @@
 #define KB_FIXDEP_PER_CC1	0.0005064
 #define KB_SH_PER_CC1		0
 #define KB_RM_PER_CC1		0
+#define KB_MV_PER_CC1		KB_RM_PER_CC1	/* the record has no mv (today's kbuild
+						 * runs none): a file utility like rm */
 #define KB_MAKE_PER_CC1		0.004114	/* make's own CPU per unit it starts */
 #define KB_LD_PER_CC1		0.0004431	/* a link's CPU per unit it links in */
 #define KB_NM_PER_CC1		0.0002532	/* nm of vmlinux, per unit in it */
@@ -80,11 +82,12 @@
 
 enum kb_target { KB_TARGET_VMLINUX, KB_TARGET_BZIMAGE };
 
-/* kbuild's recursion: 2.6's Makefile.build builds a directory's objects and
- * subdirectories as prerequisites of one target (all concurrently); 2.4's
- * Rules.make first descends into every subdirectory, then runs a second
- * make (`all_targets`) for the directory's own objects and its link. */
-enum kb_kbuild { KB_KBUILD_26, KB_KBUILD_24 };
+/* kbuild's generation.  Recursion: 2.6's Makefile.build builds a
+ * directory's objects and subdirectories as prerequisites of one target
+ * (all concurrently), as today's does; 2.4's Rules.make first descends
+ * into every subdirectory, then runs a second make (`all_targets`) for the
+ * directory's own objects and its link.  Commands per job: kb_job_cmds. */
+enum kb_kbuild { KB_KBUILD_26, KB_KBUILD_24, KB_KBUILD_6 };
 
 struct kb_shape {
 	int units;		/* compile units of the body */
@@ -104,9 +107,10 @@ struct kb_dir {
 	int depth;		/* 0 = top level */
 };
 
-/* The processes of a job, by role.  A compile unit has all of them;
- * a link has SH, TOOL (ld) and RM; a head/tail step has SH and TOOL. */
-enum kb_role { KB_SH, KB_TOOL, KB_CC1, KB_AS, KB_FIXDEP, KB_RM, KB_NROLES };
+/* The processes of a job, by role.  A compile unit has SH, TOOL (gcc),
+ * CC1, AS and its kbuild's commands (kb_job_cmds); a link SH, TOOL (ld)
+ * and, today, RM; a head/tail step SH and TOOL. */
+enum kb_role { KB_SH, KB_TOOL, KB_CC1, KB_AS, KB_FIXDEP, KB_RM, KB_MV, KB_NROLES };
 
 enum kb_job_kind { KB_JOB_UNIT, KB_JOB_LINK, KB_JOB_STEP };
 
@@ -185,6 +189,10 @@ typedef void *(*kb_alloc_fn)(void *ctx, size_t size);
  * alloc(ctx, n), zeroed. */
 void kb_tree_build(struct kb_tree *tree, const struct kb_shape *shape,
 		   kb_alloc_fn alloc, void *ctx);
+
+/* The commands a job's shell runs one after another, in order (roles);
+ * returns how many. */
+int kb_job_cmds(const struct kb_tree *tree, enum kb_job_kind kind, const unsigned char **cmds);
 
 /* Nominal user work of the serial head and tail (reference ns). */
 double kb_tree_head_work(const struct kb_tree *tree);

@@ -10,9 +10,9 @@
  *     under kbuild=2.6 the first (scripts_basic) alone and the rest at
  *     once (head_stages), under kbuild=2.4 one after another;
  *   - a wide body: a tree of directories, each with compile units
- *     (sh -> gcc -> cc1, as; sh -> fixdep, rm) and an `ld -r` link of its
- *     objects and its subdirectories' built-in.o, which must wait for all of
- *     them;
+ *     (sh -> gcc -> cc1, as; sh -> fixdep, rm, mv: kb_job_cmds) and an
+ *     `ld -r` link of its objects and its subdirectories' built-in.o,
+ *     which must wait for all of them;
  *   - a serial tail: the kallsyms three-link chain of vmlinux (ld, nm |
  *     kallsyms, as; three times) and, for bzImage, objcopy, the gzip -9
  *     compression of vmlinux.bin and the small boot-image links.  Each step
@@ -179,10 +179,17 @@ static void init_job(struct kb_job *j, enum kb_job_kind kind, int dir, const cha
 	}
 }
 
-/* A compile unit with cc1 work `cc1`; the driver, fixdep, sh and rm cost
- * the same for every unit (fractions of the mean cc1), as scales with cc1's
+/* Whether a compile unit's shell ends with mv (kb_job_cmds). */
+static bool runs_mv(const struct kb_tree *tree)
+{
+	return tree->shape.kbuild != KB_KBUILD_6;
+}
+
+/* A compile unit with cc1 work `cc1`; the driver, fixdep, sh, rm and mv
+ * cost the same for every unit (fractions of the mean cc1), as scales with cc1's
  * output. */
-static void set_unit_work(struct kb_job *j, double cc1, double mean_cc1)
+static void set_unit_work(const struct kb_tree *tree, struct kb_job *j, double cc1,
+			  double mean_cc1)
 {
 	j->user[KB_CC1] = cc1;
 	j->user[KB_AS] = KB_AS_PER_CC1 * cc1;
@@ -190,6 +197,7 @@ static void set_unit_work(struct kb_job *j, double cc1, double mean_cc1)
 	j->user[KB_FIXDEP] = KB_FIXDEP_PER_CC1 * mean_cc1;
 	j->user[KB_SH] = KB_SH_PER_CC1 * mean_cc1;
 	j->user[KB_RM] = KB_RM_PER_CC1 * mean_cc1;
+	j->user[KB_MV] = runs_mv(tree) ? KB_MV_PER_CC1 * mean_cc1 : 0;
 }
 
 static double draw_cc1(struct sl_rng *r)
@@ -229,7 +237,7 @@ static void build_body_jobs(struct kb_tree *tree, struct sl_rng *r)
 		for (int k = 0; k < tree->dirs[d].nunits; k++) {
 			struct kb_job *j = &tree->jobs[tree->dirs[d].first_unit + k];
 			init_job(j, KB_JOB_UNIT, d, "gcc", SL_WC_INT, KB_FOOTPRINT_SMALL);
-			set_unit_work(j, j->user[KB_CC1], mean);
+			set_unit_work(tree, j, j->user[KB_CC1], mean);
 			j->asm_bytes = (long)(KB_ASM_BYTES_MEAN * j->user[KB_CC1] / mean);
 			if (j->asm_bytes < KB_ASM_BYTES_MIN)
 				j->asm_bytes = KB_ASM_BYTES_MIN;
@@ -279,7 +287,8 @@ static void build_head(struct kb_tree *tree, double head_work)
 		return;
 	double per_job = head_work / tree->nhead;
 	double fixed = tree->mean_cc1 * (KB_GCC_PER_CC1 + KB_FIXDEP_PER_CC1 +
-					 KB_SH_PER_CC1 + KB_RM_PER_CC1);
+					 KB_SH_PER_CC1 + KB_RM_PER_CC1 +
+					 (runs_mv(tree) ? KB_MV_PER_CC1 : 0));
 	double cc1 = (per_job - fixed) / (1 + KB_AS_PER_CC1);
 
 	if (cc1 < 0)
@@ -287,7 +296,7 @@ static void build_head(struct kb_tree *tree, double head_work)
 	for (int i = 0; i < tree->nhead; i++) {
 		struct kb_job *j = &tree->jobs[tree->head_base + i];
 		init_job(j, KB_JOB_UNIT, -1, "gcc", SL_WC_INT, KB_FOOTPRINT_SMALL);
-		set_unit_work(j, cc1, tree->mean_cc1);
+		set_unit_work(tree, j, cc1, tree->mean_cc1);
 		j->asm_bytes = (long)(KB_ASM_BYTES_MEAN * cc1 / tree->mean_cc1);
 		if (j->asm_bytes < KB_ASM_BYTES_MIN)
 			j->asm_bytes = KB_ASM_BYTES_MIN;
@@ -335,13 +344,14 @@ static int count_tail(enum kb_target target)
  * top-level Makefile): the directories wait for prepare-all and scripts,
  * which wait for scripts_basic (fixdep) and then start together, and
  * the host tools of scripts/ and the generated headers of prepare build
- * in parallel: the head's first unit alone, then the rest at once.
+ * in parallel: the head's first unit alone, then the rest at once (so
+ * today's kbuild=6 too).
  * kbuild=2.4: one at a time (no 2.5 Makefile is at hand to say
  * otherwise).
  */
 static int head_stages(const struct kb_tree *tree)
 {
-	return tree->shape.kbuild == KB_KBUILD_26 && tree->nhead > 1 ? 2 : tree->nhead;
+	return tree->shape.kbuild != KB_KBUILD_24 && tree->nhead > 1 ? 2 : tree->nhead;
 }
 
 /* The head units head stage `stage` starts together: [*first, *first + n). */
@@ -418,12 +428,54 @@ static void scale_body(struct kb_tree *tree, double f)
 	tree->mean_cc1 *= f;
 }
 
+/*
+ * A job's shell runs, after its own start, these commands one after
+ * another.  A compile unit (if_changed_dep, 2.6.11 Makefile and
+ * scripts/Makefile.build rule_cc_o_c): gcc, then fixdep writing the .cmd
+ * file's dependencies to a temporary file, rm of gcc's .d file, and mv of
+ * the temporary file onto the .cmd file; today's kbuild (6.12
+ * scripts/Kbuild.include cmd_and_fixdep) has fixdep write the .cmd file
+ * itself and runs no mv.  A directory's link (if_changed): 2.6.11's
+ * `ld -r` alone, its .cmd written by the shell's echo; today's
+ * (6.12 Makefile.build cmd_ar_builtin) `rm -f` of the old archive, then
+ * ar.  kbuild=2.4, the 2.5 Rules.make, is read as 2.6.11, from which it
+ * descends (no 2.5 tree is at hand; UNVERIFIED).
+ */
+static const unsigned char unit_cmds_2x[] = { KB_TOOL, KB_FIXDEP, KB_RM, KB_MV };
+static const unsigned char link_cmds_2x[] = { KB_TOOL };
+static const unsigned char unit_cmds_6[] = { KB_TOOL, KB_FIXDEP, KB_RM };
+static const unsigned char link_cmds_6[] = { KB_RM, KB_TOOL };
+static const unsigned char step_cmds[] = { KB_TOOL };
+
+int kb_job_cmds(const struct kb_tree *tree, enum kb_job_kind kind, const unsigned char **cmds)
+{
+	bool today = !runs_mv(tree);
+
+	switch (kind) {
+	case KB_JOB_UNIT:
+		*cmds = today ? unit_cmds_6 : unit_cmds_2x;
+		return today ? (int)sizeof(unit_cmds_6) : (int)sizeof(unit_cmds_2x);
+	case KB_JOB_LINK:
+		*cmds = today ? link_cmds_6 : link_cmds_2x;
+		return today ? (int)sizeof(link_cmds_6) : (int)sizeof(link_cmds_2x);
+	case KB_JOB_STEP:
+		break;
+	}
+	*cmds = step_cmds;
+	return (int)sizeof(step_cmds);
+}
+
 static long count_processes(const struct kb_tree *tree)
 {
+	const unsigned char *cmds;
 	long units = tree->shape.units + tree->nhead;
-	/* make; per unit sh, gcc, cc1, as, fixdep, rm; per link sh, ld, rm;
-	 * per tail step sh and its tool */
-	return tree->nmakes + units * 6 + (long)tree->ndirs * 3 + (long)tree->ntail * 2;
+	/* make; per unit sh, cc1, as and its commands (gcc among them); per
+	 * link and per tail step sh and its commands */
+	long per_unit = 3 + kb_job_cmds(tree, KB_JOB_UNIT, &cmds);
+	long per_link = 1 + kb_job_cmds(tree, KB_JOB_LINK, &cmds);
+
+	return tree->nmakes + units * per_unit + (long)tree->ndirs * per_link +
+	       (long)tree->ntail * 2;
 }
 
 void kb_tree_build(struct kb_tree *tree, const struct kb_shape *shape,

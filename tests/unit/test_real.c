@@ -255,7 +255,7 @@ SL_TEST(real_counterparts)
 
 	CHECK(sl_real_parse("kernbench:jobs=2", &w, &p, &err) == 0);
 	CHECK(sl_real_counterpart(w, &p, NULL, 0, spec, sizeof(spec), &err) == 0);
-	CHECKF(!strcmp(spec, "kernbench:jobs=2,size=203.7,sys=0.49,units=494,tail=0.7"), "%s",
+	CHECKF(!strcmp(spec, "kernbench:jobs=2,size=203.7,sys=0.49,units=494,tail=0.7,kbuild=6"), "%s",
 	       spec);
 	/* measured: the work comes from the real runs' means */
 	struct sl_metrics runs[2] = { 0 };
@@ -264,7 +264,7 @@ SL_TEST(real_counterparts)
 		sl_metrics_add(&runs[i], "sys_s", "s", 22, -1);
 	}
 	CHECK(sl_real_counterpart(w, &p, runs, 2, spec, sizeof(spec), &err) == 0);
-	CHECKF(!strcmp(spec, "kernbench:jobs=2,size=110,sys=0.2,units=494,tail=0.7"), "%s", spec);
+	CHECKF(!strcmp(spec, "kernbench:jobs=2,size=110,sys=0.2,units=494,tail=0.7,kbuild=6"), "%s", spec);
 	CHECK(fabs(sl_val_mean(runs, 2, "user_s") - 110) < 1e-9);
 	CHECK(isnan(sl_val_mean(runs, 2, "nosuch")) && isnan(sl_val_mean(runs, 0, "user_s")));
 	CHECK(sl_real_parse("kernbench:jobs=2,config=defconfig", &w, &p, &err) == 0);
