@@ -505,27 +505,29 @@ static int chan_write(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 }
 
 /*
- * Whether a read that took its bytes (`freed` pages emptied, a ring full
- * as the call began: `was_full`) wakes the blocked writers: a one-page
- * pipe's any read, a socket's the read that leaves its write space; a
- * ring's the read that freed a page (2.6.12.1 pipe_readv's do_wakeup), or
- * under 6.12 one that began on a full pipe, whatever it freed (pipe_read's
- * was_full).
+ * Whether a read that took its bytes (`freed`: the call emptied a page,
+ * now or before it read on; a ring full as the call began: `was_full`)
+ * wakes the blocked writers: a one-page pipe's any read, a socket's the
+ * read that leaves its write space; a ring's the call that freed a page
+ * (2.6.12.1 pipe_readv's do_wakeup), or under 6.12 one that began on a
+ * full pipe, whatever it freed (pipe_read's was_full).
  */
-static bool read_wakes_writers(const struct sl_chan *ch, int freed, bool was_full)
+static bool read_wakes_writers(const struct sl_chan *ch, bool freed, bool was_full)
 {
 	if (!ch->writers.head)
 		return false;
 	if (!ch->ring.max)
 		return ch->level <= ch->write_space;
-	return ch->exclusive ? was_full : freed > 0;
+	return ch->exclusive ? was_full : freed;
 }
 
 static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 {
 	struct sl_chan *ch = t->act.u.chan.chan;
-	if (t->act_phase++ == 0)
+	if (t->act_phase++ == 0) {
 		t->result = 0;	/* what the call has read (a pipe may read on) */
+		t->read_freed = false;
+	}
 	if (t->act.u.chan.bytes <= 0)
 		return 1;	/* "Null read succeeds" (2.6.12.1 pipe_readv) */
 	if (ch->level == 0) {
@@ -539,6 +541,12 @@ static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	long n = t->act.u.chan.bytes < ch->level ? t->act.u.chan.bytes : ch->level;
 	bool was_full = ch->ring.max && ch->ring.n == ch->ring.max;
 	int freed = ch->ring.max ? ring_take(&ch->ring, n) : 0;
+	/* 2.6.12.1 pipe_readv's do_wakeup: once a page is freed it stays
+	 * set for the rest of the call, through a read-on's sync wakeup and
+	 * wait, and the call's end wakes the writers again even if what it
+	 * read last freed no page */
+	if (freed > 0)
+		t->read_freed = true;
 	ch->level -= n;
 	t->result += n;
 	t->act.u.chan.bytes -= n;
@@ -552,7 +560,7 @@ static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 		sl__waitq_wake_all(sim, &ch->writers, c->id, SL_WAKE_SYNC);
 		return sleep_on_chan(sim, ch, &ch->readers, t);
 	}
-	ch->read_woke_writer = read_wakes_writers(ch, freed, was_full);
+	ch->read_woke_writer = read_wakes_writers(ch, t->read_freed, was_full);
 	if (ch->read_woke_writer)
 		pipe_wake(sim, ch, &ch->writers, c->id,
 			  ch->sync_always ? SL_WAKE_SYNC

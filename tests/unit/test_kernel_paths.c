@@ -552,6 +552,69 @@ SL_TEST(engine_pipe_6_12_wakes_one_writer_when_it_was_full)
 	       (long long)p.b_done, p.nvcsw, k.nvcsw);
 }
 
+/*
+ * 2.6.12.1 pipe_readv's do_wakeup stays set once the call has freed a
+ * page: through the read-on's sync wakeup and wait, to the call's end,
+ * which wakes the writers again though its last chunk freed nothing.  A
+ * ring of two pages on five CPUs: F fills it; G, H and K block on a page
+ * each (at 1, 2 and 3 ms).  At 10 ms the reader asks for two pages and
+ * 100 bytes: it frees both, wakes the three writers and waits (reading
+ * on); two of them take the two fresh pages, the third finds none and
+ * sleeps again; the reader wakes and takes 100 bytes of a page, freeing
+ * none, and returns.  At that return the kernel wakes the third writer
+ * once more (it sleeps again: nothing is free) - one sleep more than a
+ * wakeup by what the last chunk freed.  It writes once the reader frees
+ * a page at 20 ms.  Returns the run's voluntary switches, and in *done
+ * when the third writer's write ended; -1 if it did not run.
+ */
+static long ring_call_end_wakes(sl_time *done)
+{
+	struct sl_machine m;
+	long nvcsw = -1;
+	struct sl_sim *sim = pipe_sim_on(&m, "pack:1 core:5 pu:1", 2, true, false);
+	if (!sim)
+		return -1;
+	struct sl_chan *pipe = sl_pipe_new(sim, 0);
+	struct script *f = script_new(sim), *w[3], *r = script_new(sim);
+	script_add(f, sl_act_chan(SL_ACT_CHAN_WRITE, pipe, 2 * SL_PAGE_BYTES));
+	for (int i = 0; i < 3; i++) {
+		w[i] = script_new(sim);
+		script_add(w[i], sl_act_sleep((i + 1) * SL_MSEC));
+		script_add(w[i], sl_act_chan(SL_ACT_CHAN_WRITE, pipe, SL_PAGE_BYTES));
+	}
+	script_add(r, sl_act_sleep(10 * SL_MSEC));
+	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, 2 * SL_PAGE_BYTES + 100));
+	script_add(r, sl_act_sleep(10 * SL_MSEC));
+	script_add(r, sl_act_chan(SL_ACT_CHAN_READ, pipe, 2 * SL_PAGE_BYTES));
+	spawn_forks(sim, (struct sl_action[]){ fork_of(f), fork_of(w[0]), fork_of(w[1]),
+					       fork_of(w[2]), fork_of(r) }, 5);
+	struct sl_run_stats st;
+	if (run(sim, &st) == 0) {
+		nvcsw = st.nvcsw;
+		*done = 0;
+		for (int i = 0; i < 3; i++)	/* the last writer done */
+			if (w[i]->asked_at[2] > *done)
+				*done = w[i]->asked_at[2];
+	}
+	sl_sim_destroy(sim);
+	return nvcsw;
+}
+
+SL_TEST(engine_pipe_ring_read_call_end_wakes_writers_again)
+{
+	sl_time done = -1;
+	long nvcsw = ring_call_end_wakes(&done);
+
+	/* sleeps: F none (it fills the pipe and exits at once); G, H and K
+	 * their timed sleeps and one each on the full pipe; the third writer
+	 * again after the read-on's wakeup and once more after the call's
+	 * end (15 while only what the last chunk freed could wake it); the
+	 * reader its two timed sleeps and its read-on wait; the root one
+	 * wait per child: 3 + 3 + 2 + 3 + 5 */
+	CHECKF(nvcsw == 16, "%ld voluntary switches", nvcsw);
+	CHECKF(done == 20 * SL_MSEC, "the third writer wrote at %lld ns", (long long)done);
+}
+
 /* A ring of two pages under 2.6.12.1 (reading on) or 6.12: a writer
  * fills it and blocks on a third page; the reader asks for three pages
  * at 10 ms.  What that read returns. */
