@@ -708,7 +708,8 @@ static void *count_alloc(void *ctx, size_t size)
 /* The tree as kb_start builds it (built here and measured: its size
  * depends on the drawn directories), a channel per unit and per make,
  * and the processes alive at once: every make, and each job's processes
- * (sh, the tool, cc1, as, fixdep, rm) for as many jobs as -j allows. */
+ * (every role: sh, the tool, cc1, as, fixdep, rm, mv) for as many jobs as -j
+ * allows. */
 static void kb_mem(const struct sl_params *p, const struct sl_topo *topo,
 		   struct sl_mem_need *need)
 {
