@@ -95,7 +95,10 @@ struct sl_action {
 		struct {
 			struct sl_chan *chan;
 			long bytes;
-			bool more;	/* the system call goes on after it (sl_act_recv) */
+			bool more;	/* read: the system call goes on after it
+					 * (sl_act_recv); write: no preemption comes
+					 * before the next action (a replayed wake
+					 * that its task slept right after) */
 		} chan;
 		struct sl_mutex *mutex;
 		struct sl_barrier *barrier;

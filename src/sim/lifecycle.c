@@ -375,8 +375,9 @@ static inline bool call_goes_on(const struct sl_action *a)
 }
 
 /* Whether the action and the next are one step no preemption comes
- * between under any kernel (sl_act_wake_then): a replayed wakeup its
- * task slept right after, in the recording without a switch between. */
+ * between under any kernel: a write marked `more`, which only the trace
+ * replay makes (a replayed wakeup its task slept right after, in the
+ * recording without a switch between). */
 static inline bool goes_on_unpreempted(const struct sl_action *a)
 {
 	return a->kind == SL_ACT_CHAN_WRITE && a->u.chan.more;
