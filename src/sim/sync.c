@@ -524,10 +524,8 @@ static bool read_wakes_writers(const struct sl_chan *ch, bool freed, bool was_fu
 static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 {
 	struct sl_chan *ch = t->act.u.chan.chan;
-	if (t->act_phase++ == 0) {
+	if (t->act_phase++ == 0)
 		t->result = 0;	/* what the call has read (a pipe may read on) */
-		t->read_freed = false;
-	}
 	if (t->act.u.chan.bytes <= 0)
 		return 1;	/* "Null read succeeds" (2.6.12.1 pipe_readv) */
 	if (ch->level == 0) {
@@ -544,9 +542,9 @@ static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 	/* 2.6.12.1 pipe_readv's do_wakeup: once a page is freed it stays
 	 * set for the rest of the call, through a read-on's sync wakeup and
 	 * wait, and the call's end wakes the writers again even if what it
-	 * read last freed no page */
-	if (freed > 0)
-		t->read_freed = true;
+	 * read last freed no page.  A call that read before it read on has
+	 * freed one: it emptied the pipe to wait. */
+	bool call_freed = freed > 0 || t->result > 0;
 	ch->level -= n;
 	t->result += n;
 	t->act.u.chan.bytes -= n;
@@ -560,7 +558,7 @@ static int chan_read(struct sl_sim *sim, struct sl_cpu *c, struct sl_task *t)
 		sl__waitq_wake_all(sim, &ch->writers, c->id, SL_WAKE_SYNC);
 		return sleep_on_chan(sim, ch, &ch->readers, t);
 	}
-	ch->read_woke_writer = read_wakes_writers(ch, t->read_freed, was_full);
+	ch->read_woke_writer = read_wakes_writers(ch, call_freed, was_full);
 	if (ch->read_woke_writer)
 		pipe_wake(sim, ch, &ch->writers, c->id,
 			  ch->sync_always ? SL_WAKE_SYNC

@@ -141,8 +141,6 @@ struct sl_task {
 						 * or a new task's first switch-in, which ends
 						 * in ret_from_fork */
 	int act_phase;				/* progress of a multi-step action */
-	bool read_freed;			/* a pipe read that reads on: a page was
-						 * freed earlier in the call (sync.c) */
 	unsigned long barrier_gen;		/* generation it waits for to pass */
 	struct sl_event timer;			/* its sleep timer */
 	/* an HRTIMER nanosleep's place on its CPU's list (timers.c): the
