@@ -67,6 +67,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/memsize.h"
 #include "base/rng.h"
@@ -78,7 +79,7 @@
 #define KB_BELL_BYTES (1L << 20)	/* never fills: rings are counted in state */
 
 static const struct sl_prog kb_make_prog, kb_sh_prog, kb_gcc_prog, kb_cc1_prog,
-	kb_as_prog, kb_tool_prog;
+	kb_as_prog, kb_tool_prog, kb_cmd_prog, kb_writer_prog, kb_reader_prog;
 
 /* ---- actions ---- */
 
@@ -177,7 +178,9 @@ static void start_item(struct sl_sim *sim, struct kb_run *run, struct kb_make *m
 	struct kb_job *j = &run->tree.jobs[it->index];
 	j->make = m;
 	j->t_start = sl_now(sim);
-	if (++run->live_jobs > run->max_live_jobs)
+	/* init/'s make runs its jobs in the slot of the version step that
+	 * runs it: not one job more at once */
+	if (m->kind != KB_MAKE_INIT && ++run->live_jobs > run->max_live_jobs)
 		run->max_live_jobs = run->live_jobs;
 	*next = act_fork(run, &kb_sh_prog, &j->proc[KB_SH], "make", true);
 }
@@ -309,10 +312,83 @@ static struct sl_action fork_role(struct kb_job *j, int role, const char *parent
 static struct sl_action job_announce(struct sl_sim *sim, struct kb_job *j)
 {
 	struct kb_run *run = j->run;
-	run->live_jobs--;
+	if (j->make->kind != KB_MAKE_INIT)
+		run->live_jobs--;
 	run->jobs_done++;
 	j->t_end = sl_now(sim);
 	return sl_act_exit();
+}
+
+/* ---- a tail step's shell: its commands, a pipeline's two at once ---- */
+
+/* Start command c of a step: a pipe's writer and any lone command in the
+ * TOOL slot, a pipe's reader in CC1's; the init/ make as itself. */
+static struct sl_action fork_cmd(struct kb_job *j, int c)
+{
+	const struct kb_cmd *cmd = &j->cmds[c];
+	struct kb_run *run = j->run;
+
+	if (!strcmp(cmd->tool, "make")) {
+		struct kb_make *sub = &run->tree.makes[run->tree.init_make];
+		sub->slots = 1;		/* the job's: its shell's make holds it */
+		return act_fork(run, &kb_make_prog, sub, "sh", false);
+	}
+	bool reader = cmd->pipe == KB_PIPE_IN_THEN_WORK || cmd->pipe == KB_PIPE_IN_WORKING;
+	struct kb_proc *p = &j->proc[reader ? KB_CC1 : KB_TOOL];
+	const struct sl_prog *prog = cmd->pipe == KB_PIPE_OUT ? &kb_writer_prog
+				     : reader ? &kb_reader_prog : &kb_cmd_prog;
+	p->pc = 0;
+	p->cmd = c;
+	p->got = 0;
+	return act_fork(run, prog, p, "sh", false);
+}
+
+enum { STEP_SH_EXEC, STEP_SH_SYS, STEP_SH_RUN, STEP_SH_NEXT, STEP_SH_READER, STEP_SH_WAIT,
+       STEP_SH_EXIT };
+
+static void step_sh_step(struct sl_sim *sim, struct sl_task *t, struct kb_proc *p,
+			 struct sl_action *next)
+{
+	struct kb_job *j = p->job;
+
+	switch (p->pc) {
+	case STEP_SH_EXEC:
+		t->footprint_kb = KB_FOOTPRINT_SMALL;
+		p->pc = STEP_SH_SYS;
+		*next = sl_act_exec("sh");
+		return;
+	case STEP_SH_SYS:
+		p->pc = STEP_SH_RUN;
+		*next = sl_act_sys(sys_for(j->run, j->user[KB_SH]));
+		return;
+	case STEP_SH_RUN:
+		p->pc = STEP_SH_NEXT;
+		p->cmd = 0;
+		*next = sl_act_run(j->user[KB_SH], SL_WC_INT);
+		return;
+	case STEP_SH_NEXT:
+		if (p->cmd >= j->ncmds) {
+			p->pc = STEP_SH_EXIT;
+			*next = job_announce(sim, j);
+			return;
+		}
+		/* `a | b`: the shell forks both, then waits for both */
+		p->waits = j->cmds[p->cmd].pipe == KB_PIPE_OUT ? 2 : 1;
+		p->pc = p->waits == 2 ? STEP_SH_READER : STEP_SH_WAIT;
+		*next = fork_cmd(j, p->cmd++);
+		return;
+	case STEP_SH_READER:
+		p->pc = STEP_SH_WAIT;
+		*next = fork_cmd(j, p->cmd++);
+		return;
+	case STEP_SH_WAIT:
+		if (--p->waits == 0)
+			p->pc = STEP_SH_NEXT;
+		*next = sl_act_wait();
+		return;
+	default:
+		*next = sl_act_exit();
+	}
 }
 
 static void sh_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
@@ -320,6 +396,11 @@ static void sh_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *nex
 	struct kb_proc *p = t->prog_state;
 	struct kb_job *j = p->job;
 	const unsigned char *cmds;
+
+	if (j->kind == KB_JOB_STEP) {
+		step_sh_step(sim, t, p, next);
+		return;
+	}
 	int ncmds = kb_job_cmds(&j->run->tree, j->kind, &cmds);
 	int pc = p->pc++;
 
@@ -369,6 +450,137 @@ static void tool_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *n
 }
 
 static const struct sl_prog kb_tool_prog = { .name = "kernbench-tool", .step = tool_step };
+
+/* A tail step's command: exec, kernel work, then as its part in the
+ * pipeline says (struct kb_cmd); the pipe is the job's, the bytes its
+ * asm_bytes. */
+static unsigned cmd_footprint(const struct kb_cmd *c)
+{
+	return c->wclass == SL_WC_MEM ? KB_FOOTPRINT_LD : KB_FOOTPRINT_SMALL;
+}
+
+/* a lone command: its work, then exit */
+static void cmd_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct kb_proc *p = t->prog_state;
+	struct kb_job *j = p->job;
+	const struct kb_cmd *c = &j->cmds[p->cmd];
+	double user = j->cmd_user[p->cmd];
+
+	(void)sim;
+	switch (p->pc++) {
+	case 0:
+		t->footprint_kb = cmd_footprint(c);
+		*next = sl_act_exec(c->tool);
+		break;
+	case 1:
+		*next = sl_act_sys(sys_for(j->run, user));
+		break;
+	case 2:
+		*next = sl_act_run(user, c->wclass);
+		break;
+	default:
+		*next = sl_act_exit();
+	}
+}
+
+static const struct sl_prog kb_cmd_prog = { .name = "kernbench-cmd", .step = cmd_step };
+
+/* a pipe's writer (nm): works and writes its output a page at a time
+ * (stdio's buffer: a pipe's st_blksize), then closes the pipe */
+enum { WR_EXEC, WR_SYS, WR_WORK, WR_WRITE, WR_CLOSE, WR_EXIT };
+
+static void writer_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct kb_proc *p = t->prog_state;
+	struct kb_job *j = p->job;
+	const struct kb_cmd *c = &j->cmds[p->cmd];
+	double user = j->cmd_user[p->cmd];
+	long chunk = p->left < sl_page_bytes(sim) ? p->left : sl_page_bytes(sim);
+
+	switch (p->pc) {
+	case WR_EXEC:
+		t->footprint_kb = cmd_footprint(c);
+		p->left = j->asm_bytes;
+		p->pc = WR_SYS;
+		*next = sl_act_exec(c->tool);
+		return;
+	case WR_SYS:
+		p->pc = p->left > 0 ? WR_WORK : WR_CLOSE;
+		*next = sl_act_sys(sys_for(j->run, user));
+		return;
+	case WR_WORK:
+		p->pc = WR_WRITE;
+		*next = sl_act_run(user * (double)chunk / (double)j->asm_bytes, c->wclass);
+		return;
+	case WR_WRITE:
+		p->left -= chunk;
+		p->pc = p->left > 0 ? WR_WORK : WR_CLOSE;
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE, j->pipe, chunk);
+		return;
+	case WR_CLOSE:
+		p->pc = WR_EXIT;
+		*next = sl_act_chan(SL_ACT_CHAN_CLOSE, j->pipe, 0);
+		return;
+	default:
+		*next = sl_act_exit();
+	}
+}
+
+static const struct sl_prog kb_writer_prog = { .name = "kernbench-writer", .step = writer_step };
+
+/* a pipe's reader: read() after read() until EOF, working on each as it
+ * comes (grep) or on the whole once it is in (kallsyms) */
+enum { RD_EXEC, RD_SYS, RD_READ, RD_GOT, RD_EXIT };
+
+static void reader_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct kb_proc *p = t->prog_state;
+	struct kb_job *j = p->job;
+	const struct kb_cmd *c = &j->cmds[p->cmd];
+	double user = j->cmd_user[p->cmd];
+
+	switch (p->pc) {
+	case RD_EXEC:
+		t->footprint_kb = cmd_footprint(c);
+		p->pc = RD_SYS;
+		*next = sl_act_exec(c->tool);
+		return;
+	case RD_SYS:
+		p->pc = RD_READ;
+		*next = sl_act_sys(sys_for(j->run, user));
+		return;
+	case RD_READ:
+		p->pc = RD_GOT;
+		*next = sl_act_chan(SL_ACT_CHAN_READ, j->pipe,
+				    c->read_bytes > 0 ? c->read_bytes : sl_page_bytes(sim));
+		return;
+	case RD_GOT:
+		if (t->result > 0) {
+			p->pc = RD_READ;
+			if (c->pipe == KB_PIPE_IN_WORKING) {
+				*next = sl_act_run(user * (double)t->result / (double)j->asm_bytes,
+						   c->wclass);
+				return;
+			}
+			*next = sl_act_chan(SL_ACT_CHAN_READ, j->pipe,
+					    c->read_bytes > 0 ? c->read_bytes : sl_page_bytes(sim));
+			p->pc = RD_GOT;
+			return;
+		}
+		p->pc = RD_EXIT;	/* EOF: the writer closed the pipe */
+		if (c->pipe == KB_PIPE_IN_THEN_WORK) {
+			*next = sl_act_run(user, c->wclass);
+			return;
+		}
+		*next = sl_act_exit();
+		return;
+	default:
+		*next = sl_act_exit();
+	}
+}
+
+static const struct sl_prog kb_reader_prog = { .name = "kernbench-reader", .step = reader_step };
 
 /* The gcc driver: cc1 then as, or both at once joined by a pipe. */
 static void gcc_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
@@ -424,7 +636,7 @@ static void cc1_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 	(void)sim;
 	switch (p->pc) {
 	case CC1_EXEC:
-		t->footprint_kb = KB_FOOTPRINT_CC1;
+		t->footprint_kb = j->cc1_footprint_kb;
 		p->left = j->asm_bytes;
 		p->pc = j->io_ns > 0 ? CC1_DISK : CC1_SYS;
 		*next = sl_act_exec("cc1");
@@ -619,7 +831,11 @@ static void prepare_run(struct sl_sim *sim, struct kb_run *run, double jitter, d
 		double f = exp(jitter * sl_rng_normal(&r));
 		for (int role = 0; role < KB_NROLES; role++)
 			j->user[role] *= f;
+		for (int c = 0; c < j->ncmds; c++)
+			j->cmd_user[c] *= f;
 		j->run = run;
+		if (j->kind == KB_JOB_STEP && j->asm_bytes > 0)	/* `a | b` */
+			j->pipe = sl_pipe_new(sim, 0);
 		if (j->kind != KB_JOB_UNIT)
 			continue;
 		if (io_ms > 0)

@@ -70,11 +70,34 @@
 					 * until full or EOF */
 #define KB_MAX_UNITS		100000
 
+/*
+ * 2.6.11's link tail beyond the measured links and nm (kb_tail_26 in
+ * kernbench_tree.c; docs/workloads.md, kernbench, "Tail"): estimates,
+ * none fitted.  nm -n of vmlinux writes a line per symbol (an i386
+ * address, a type, a name: ~30 bytes) and a 2.6 i386 vmlinux has ~25
+ * symbols per object linked; kallsyms' .S spells each symbol's address
+ * and compressed name as .long and .byte lines (~80 bytes).  grep -v of
+ * mksysmap reads nm's output at a tenth of nm's CPU (measured here: GNU
+ * grep 3.8 with mksysmap's pattern, 0.1 s for 87 MB; nm -D -n of a
+ * 45,000-symbol library, 4.4 MB of output, 0.04-0.05 s).  cpp's pass over
+ * the kallsyms .S, which has no macros to expand, is a quarter of as's.
+ * init/ holds ~6 objects (2.6.11 init/Makefile: main, version, mounts,
+ * initramfs, calibrate; mounts.o itself a link of do_mounts*).
+ */
+#define KB_NM_BYTES_PER_UNIT	700
+#define KB_KSYMS_S_BYTES_PER_UNIT 2000
+#define KB_GREP_PER_NM		0.1
+#define KB_GREP_READ		32768	/* GNU grep's INITIAL_BUFSIZE, read() at a time */
+#define KB_CPP_PER_AS		0.25
+#define KB_INIT_UNITS		6
+
 /* Cache footprints (KB), estimates: cc1's heap and tables outgrow a 512 KB
  * L2 (gcc 12's cc1 at -O2 keeps using lines up to a 4 MB cache: docs/model.md,
  * "Unlimited make"); as touches its buffers and symbol table per pipe page;
  * shells and small tools little. */
 #define KB_FOOTPRINT_CC1	2048
+#define KB_FOOTPRINT_CPP	32	/* cpp's pass over a kallsyms .S: it streams
+					 * the file through, line after line */
 #define KB_FOOTPRINT_LD		1024
 #define KB_FOOTPRINT_MAKE	256
 #define KB_FOOTPRINT_AS		32
@@ -109,10 +132,28 @@ struct kb_dir {
 
 /* The processes of a job, by role.  A compile unit has SH, TOOL (gcc),
  * CC1, AS and its kbuild's commands (kb_job_cmds); a link SH, TOOL (ld)
- * and, today, RM; a head/tail step SH and TOOL. */
+ * and, today, RM; a tail step SH and its commands (struct kb_cmd: TOOL,
+ * and CC1's slot for a pipe's reader). */
 enum kb_role { KB_SH, KB_TOOL, KB_CC1, KB_AS, KB_FIXDEP, KB_RM, KB_MV, KB_NROLES };
 
 enum kb_job_kind { KB_JOB_UNIT, KB_JOB_LINK, KB_JOB_STEP };
+
+/* A command's part in its shell's pipeline (`nm | kallsyms`): none, the
+ * writer, or a reader that works after EOF (kallsyms: read_map(), then
+ * the token table and the output) or on each read (grep). */
+enum kb_cmd_pipe { KB_PIPE_NONE, KB_PIPE_OUT, KB_PIPE_IN_THEN_WORK, KB_PIPE_IN_WORKING };
+
+/* A command a tail step's shell runs (kernbench_tree.c kb_tail_26): a
+ * writer and the reader after it run at once, joined by a pipe; the rest
+ * one after another.  Nominal work as the tail's: per unit of the body's
+ * cc1 work and in mean compile units. */
+struct kb_cmd {
+	const char *tool;	/* "make": the run's init/ sub-make (kb_tree init_make) */
+	double per_cc1, fixed;
+	enum sl_wclass wclass;
+	enum kb_cmd_pipe pipe;
+	long read_bytes;	/* a reader's read() request; 0: a page (stdio) */
+};
 
 struct kb_job;
 struct kb_make;
@@ -123,7 +164,9 @@ struct kb_proc {
 	struct kb_job *job;
 	unsigned char role;
 	unsigned char pc;
-	long left;		/* bytes still to write (cc1) */
+	int cmd;		/* a step's shell: its next command; a command: which */
+	int waits;		/* a step's shell: children not yet waited for */
+	long left;		/* bytes still to write (cc1, a pipe's writer) */
 	long got;		/* bytes read into as's buffer so far (as) */
 	int reads;		/* read() calls made (as) */
 };
@@ -134,20 +177,25 @@ struct kb_job {
 	const char *tool;	/* name of the TOOL process */
 	enum sl_wclass tool_class;
 	unsigned tool_footprint_kb;
+	unsigned cc1_footprint_kb;	/* a unit's cc1 (a kallsyms .S: cpp's) */
 	double user[KB_NROLES];	/* reference ns of user work per process */
-	long asm_bytes;		/* cc1 -> as */
+	long asm_bytes;		/* cc1 -> as; a step: its pipe's writer -> reader */
+	const struct kb_cmd *cmds;	/* a step's commands, cmd_user[i] the work of each */
+	int ncmds;
+	double *cmd_user;
 	/* ---- per run ---- */
 	sl_time io_ns;		/* cc1's wait for the disk (io=) */
-	struct sl_chan *pipe;	/* cc1 | as with pipe=1 */
+	struct sl_chan *pipe;	/* cc1 | as with pipe=1; a step's `a | b` */
 	struct kb_make *make;	/* the make that started it */
 	struct kb_run *run;
 	sl_time t_start, t_end;	/* fork by make, completion (probes) */
 	struct kb_proc proc[KB_NROLES];
 };
 
-/* The make processes: the root, one per directory and (2.4) one more per
- * directory for its all_targets pass. */
-enum kb_make_kind { KB_MAKE_ROOT, KB_MAKE_DIR, KB_MAKE_SUBDIRS, KB_MAKE_TARGETS };
+/* The make processes: the root, one per directory, (2.4) one more per
+ * directory for its all_targets pass and (2.6.11's tail) the make of init/
+ * that the version step's shell runs before .tmp_vmlinux1. */
+enum kb_make_kind { KB_MAKE_ROOT, KB_MAKE_DIR, KB_MAKE_SUBDIRS, KB_MAKE_TARGETS, KB_MAKE_INIT };
 
 struct kb_make {
 	enum kb_make_kind kind;
@@ -173,10 +221,13 @@ struct kb_tree {
 	int ntop;
 	int *top;		/* top-level directories, in build order */
 	int njobs;
-	struct kb_job *jobs;	/* units [0, units), links, head, tail */
+	struct kb_job *jobs;	/* units [0, units), links, head, tail, init/'s */
 	int link_base, head_base, nhead, tail_base, ntail;
+	int init_base, ninit;	/* the init/ make's jobs (mkcompile_h, version.o, link) */
 	int nmakes;
-	struct kb_make *makes;	/* [0] root, [1 + d] dir d, [1 + ndirs + d] 2.4 pass */
+	struct kb_make *makes;	/* [0] root, [1 + d] dir d, [1 + ndirs + d] 2.4 pass,
+				 * then init/'s (init_make) */
+	int init_make;		/* -1: none (kbuild=6) */
 	double mean_cc1;	/* reference ns, body units */
 	long processes;		/* processes a build creates (make included) */
 };
@@ -190,11 +241,15 @@ typedef void *(*kb_alloc_fn)(void *ctx, size_t size);
 void kb_tree_build(struct kb_tree *tree, const struct kb_shape *shape,
 		   kb_alloc_fn alloc, void *ctx);
 
-/* The commands a job's shell runs one after another, in order (roles);
- * returns how many. */
+/* The commands a unit's or a link's shell runs one after another, in order
+ * (roles); returns how many (0 for a tail step: its job's cmds). */
 int kb_job_cmds(const struct kb_tree *tree, enum kb_job_kind kind, const unsigned char **cmds);
 
-/* Nominal user work of the serial head and tail (reference ns). */
+/* Nominal user work of a job, every process of it (reference ns). */
+double kb_job_work(const struct kb_job *j);
+
+/* Nominal user work of the serial head and tail (reference ns; the tail
+ * with init/'s make and jobs). */
 double kb_tree_head_work(const struct kb_tree *tree);
 /* ... and the part of it no CPU count shortens: its critical path (all of
  * it under kbuild=2.4; the first unit and the longest of the rest under

@@ -12,6 +12,7 @@
  * workload table may not list it).
  */
 #include <json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -992,9 +993,9 @@ static struct json_object *by_fork_path(struct json_object *w, const char *path)
  * matched by their places in the fork tree, fork_path), the
  * elapsed time within `tol` (relative).  Returns how many tasks' CPU
  * times differ by more than `slack_ns`. */
-static int round_trip_within(const char *machine, const char *policy, const char *workload,
-			     const char *replay_policy, const char *extra, double tol,
-			     long slack_ns)
+static int round_trip_largest(const char *machine, const char *policy, const char *workload,
+			      const char *replay_policy, const char *extra, double tol,
+			      long slack_ns, long *largest_ns)
 {
 	struct sl_metrics m1, m2;
 	struct sl_err err = { 0 };
@@ -1015,7 +1016,10 @@ static int round_trip_within(const char *machine, const char *policy, const char
 			char place[256];
 			fork_path(w1, task(w1, i), place, sizeof(place));
 			struct json_object *a = task(w1, i), *b = by_fork_path(w2, place);
-			differ += !b || labs(jint(a, "cpu_ns") - jint(b, "cpu_ns")) > slack_ns;
+			long off = b ? labs(jint(a, "cpu_ns") - jint(b, "cpu_ns")) : LONG_MAX;
+			differ += off > slack_ns;
+			if (largest_ns && off > *largest_ns)
+				*largest_ns = off;
 		}
 		double e1 = sl_metrics_find(&m1, "elapsed_s")->value;
 		double e2 = sl_metrics_find(&m2, "elapsed_s")->value;
@@ -1031,6 +1035,38 @@ static int round_trip_within(const char *machine, const char *policy, const char
 	unlink(path);
 	free(path);
 	return differ;
+}
+
+static int round_trip_within(const char *machine, const char *policy, const char *workload,
+			     const char *replay_policy, const char *extra, double tol,
+			     long slack_ns)
+{
+	return round_trip_largest(machine, policy, workload, replay_policy, extra, tol, slack_ns,
+				  NULL);
+}
+
+/* Round trips of kernbench at each of five sizes (fmt has a %g for it)
+ * under one policy: every task's CPU time within slack_ns and the elapsed
+ * time within 1e-4, and at least four of the five exact to the ns.  A
+ * schedule moved by a small change of the build meets the rare residuals
+ * docs/traces.md names (a wakeup the replay issues plainly where the
+ * recording's was quiet; a preemption due on the last ns of a recorded
+ * segment) at one size or another, not at most. */
+static void round_trip_sizes(const char *policy, const char *fmt, double size, long slack_ns)
+{
+	int exact = 0;
+
+	for (int k = -2; k <= 2; k++) {
+		char w[160];
+		long largest = 0;
+		snprintf(w, sizeof(w), fmt, size * (1 + 0.025 * k));
+		int differ = round_trip_largest("p4dpe-2x2ht,noht", policy, w, policy, ",footprint=8",
+						1e-4, 0, &largest);
+		CHECKF(differ >= 0 && largest <= slack_ns, "%s %s: a task %ld ns off", policy, w,
+		       largest);
+		exact += differ == 0;
+	}
+	CHECKF(exact >= 4, "%s %s: %d of 5 exact", policy, fmt, exact);
 }
 
 static int round_trip(const char *machine, const char *policy, const char *workload,
@@ -1087,16 +1123,14 @@ SL_TEST(trace_round_trip_reproduces_cpu_time)
 				"linux24:tick=sync,preempt=full", ",footprint=8", 0.01, 0) == 0);
 	CHECK(round_trip_within(noht, "linux24:preempt=full", "kernbench:size=1,units=10,pipe=0",
 				"linux24:preempt=full", ",footprint=8", 0.01, 0) == 0);
-	CHECK(round_trip_within(noht, "domains", "kernbench:size=1,units=10,pipe=0", "domains",
-				",footprint=8", 0.01, 0) == 0);
+	round_trip_sizes("domains", "kernbench:size=%g,units=10,pipe=0", 1, 4000);
 	/* tasks are matched by their places in the fork tree: on one CPU a
 	 * build with pipes comes back exact, though its replay creates some
 	 * tasks in another order and gives them each other's pids (26 of 209
 	 * "differed" by pid); with kbuild=2.4's serial head (2.6's seven head
 	 * units start together, and their replay on one CPU comes back 14 us
 	 * apart: docs/traces.md, "Sync wakeups") */
-	CHECK(round_trip_within(noht, "up", "kernbench:size=2,units=20,kbuild=2.4", "up",
-				",footprint=8", 0, 0) == 0);
+	round_trip_sizes("up", "kernbench:size=%g,units=20,kbuild=2.4", 2, 3500);
 	/* the comparison can fail: another policy makes another schedule */
 	CHECK(round_trip(noht, "o1", "kernbench:size=1,units=10,pipe=0", "linux24",
 			 ",footprint=8", -1) > 0);

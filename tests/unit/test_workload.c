@@ -25,15 +25,16 @@
 /* An allocator for trees built outside a run: remembers blocks to free. */
 struct wl_arena {
 	int n;
-	void *blocks[16];
+	void *blocks[32];
 };
 
 static void *wl_alloc(void *ctx, size_t size)
 {
 	struct wl_arena *a = ctx;
+	if (a->n == 32)
+		abort();	/* a tree of more blocks than the helper can free */
 	void *p = calloc(1, size ? size : 1);
-	if (a->n < 16)
-		a->blocks[a->n++] = p;
+	a->blocks[a->n++] = p;
 	return p;
 }
 
@@ -290,13 +291,16 @@ SL_TEST(kernbench_tree_work_adds_up_to_size)
 	for (int i = 0; i < t.nhead; i++)
 		for (int r = 0; r < KB_NROLES; r++)
 			head += t.jobs[t.head_base + i].user[r];
-	for (int i = 0; i < t.ntail; i++)
-		tail += t.jobs[t.tail_base + i].user[KB_TOOL];
+	/* the tail: the root's steps, init/'s jobs and init/'s make */
+	for (int i = t.tail_base; i < t.init_base + t.ninit; i++)
+		tail += kb_job_work(&t.jobs[i]);
+	tail += t.makes[t.init_make].parse;
 	CHECKF(fabs(total - 100e9) < 1e-6 * 100e9, "total %g", total);
 	CHECKF(fabs(head - 2e9) < 1e-6 * 2e9, "head %g", head);
 	CHECKF(fabs(tail - 15e9) < 1e-6 * 15e9, "tail %g", tail);
-	/* the bzImage tail has its 7 extra steps, the head KB_HEAD_UNITS units */
-	CHECK(t.ntail == 17 && t.nhead == KB_HEAD_UNITS);
+	/* 2.6.11's tail (13 steps), bzImage's 7 more; init/'s 3 jobs; the
+	 * head KB_HEAD_UNITS units */
+	CHECK(t.ntail == 20 && t.ninit == 3 && t.nhead == KB_HEAD_UNITS);
 	CHECK(fabs(kb_tree_head_work(&t) - head) < 1e-9 * head &&
 	      fabs(kb_tree_tail_work(&t) - tail) < 1e-9 * tail);
 	wl_free(&a);
@@ -347,8 +351,8 @@ SL_TEST(kernbench_serial_part_is_work_not_a_share)
 
 	/* the final link (the tail's third ld) links every unit */
 	const struct kb_job *vmlinux = &t1.jobs[t1.tail_base + 8];
-	CHECK(!strcmp(vmlinux->tool, "ld"));
-	double link = vmlinux->user[KB_TOOL] / body_cc1(&t1);
+	CHECK(!strcmp(vmlinux->tool, "ld") && vmlinux->ncmds == 1);
+	double link = vmlinux->cmd_user[0] / body_cc1(&t1);
 	CHECKF(fabs(link - KB_LD_PER_CC1) < 0.01 * KB_LD_PER_CC1, "link %g", link);
 
 	/* a small serial part: about 1 % of a 1000-unit vmlinux build, under
@@ -383,13 +387,17 @@ static void check_items_once(enum kb_kbuild kbuild)
 			for (int i = 0; kb_make_item(&t, &t.makes[m], st, i, &it); i++)
 				(it.is_make ? make_seen : job_seen)[it.index]++;
 		}
+	/* the root and init/'s make (run by the version step's shell) are no
+	 * make's items */
 	bool once = make_seen[0] == 0;
 	for (int m = 1; m < t.nmakes; m++)
-		once &= make_seen[m] == 1;
+		once &= make_seen[m] == (m == t.init_make ? 0 : 1);
 	for (int j = 0; j < t.njobs; j++)
 		once &= job_seen[j] == 1;
 	CHECKF(once, "kbuild %d", (int)kbuild);
-	CHECK(t.nmakes == 1 + t.ndirs * (kbuild == KB_KBUILD_24 ? 2 : 1));
+	CHECK(t.nmakes == 1 + t.ndirs * (kbuild == KB_KBUILD_24 ? 2 : 1) +
+			  (kbuild == KB_KBUILD_6 ? 0 : 1));
+	CHECK((t.init_make >= 0) == (kbuild != KB_KBUILD_6));
 	free(job_seen);
 	free(make_seen);
 	wl_free(&a);
@@ -399,6 +407,7 @@ SL_TEST(kernbench_every_job_started_once)
 {
 	check_items_once(KB_KBUILD_26);
 	check_items_once(KB_KBUILD_24);
+	check_items_once(KB_KBUILD_6);
 }
 
 SL_TEST(kernbench_bad_params_fail)
@@ -420,8 +429,16 @@ SL_TEST(kernbench_bad_params_fail)
 
 /* A unit's shell runs gcc (cc1, as), fixdep, rm and, before today's
  * kbuild, mv (2.6.11 rule_cc_o_c; 6.12 cmd_and_fixdep); a link is
- * 2.6.11's lone `ld -r`, today's `rm -f` and ar; a tail step its tool. */
-static void kb_j1_one_job_at_a_time(const char *kbuild, int per_unit, int per_link)
+ * 2.6.11's lone `ld -r`, today's `rm -f` and ar.  2.6.11's tail (its
+ * top-level Makefile): the version step's sh, cat, expr and mv (and
+ * init/'s make, with the makes), the three links' shells with their ld,
+ * two shells of an echo, two `nm | kallsyms` and two `nm | grep` of three
+ * each and a cmp with its shell: 26 processes, 7 per unit of the two
+ * kallsyms .S; init/'s mkcompile_h (bash, echo and 16 commands: 18),
+ * version.o (a unit) and the link of init/built-in.o.  Today's record: 10
+ * steps of 2. */
+static void kb_j1_one_job_at_a_time(const char *kbuild, int per_unit, int per_link,
+				    int tail_units, int tail_links, int step_procs)
 {
 	struct wl_run r;
 	char spec[128];
@@ -437,8 +454,9 @@ static void kb_j1_one_job_at_a_time(const char *kbuild, int per_unit, int per_li
 	CHECK(run->jobs_done == run->tree.njobs);
 	/* make; sh and its commands per job; cc1 and as per unit */
 	CHECK(wl_metric(&r, "processes") == (double)run->tree.processes);
-	CHECKF(run->tree.processes == run->tree.nmakes + (40 + KB_HEAD_UNITS) * per_unit +
-	       run->tree.ndirs * per_link + run->tree.ntail * 2,
+	CHECKF(run->tree.processes == run->tree.nmakes +
+	       (40 + KB_HEAD_UNITS + tail_units) * per_unit +
+	       (run->tree.ndirs + tail_links) * per_link + step_procs,
 	       "kbuild=%s: %ld processes", kbuild, run->tree.processes);
 	CHECK(wl_metric(&r, "max_jobs") == 1);
 	wl_done(&r);
@@ -446,9 +464,11 @@ static void kb_j1_one_job_at_a_time(const char *kbuild, int per_unit, int per_li
 
 SL_TEST(kernbench_j1_runs_one_job_at_a_time)
 {
-	kb_j1_one_job_at_a_time("2.6", 7, 2);	/* sh gcc cc1 as fixdep rm mv; sh ld */
-	kb_j1_one_job_at_a_time("2.4", 7, 2);
-	kb_j1_one_job_at_a_time("6", 6, 3);	/* sh gcc cc1 as fixdep rm; sh rm ar */
+	/* sh gcc cc1 as fixdep rm mv; sh ld */
+	kb_j1_one_job_at_a_time("2.6", 7, 2, 3, 1, 26 + 18);
+	kb_j1_one_job_at_a_time("2.4", 7, 2, 3, 1, 26 + 18);
+	/* sh gcc cc1 as fixdep rm; sh rm ar */
+	kb_j1_one_job_at_a_time("6", 6, 3, 0, 0, 10 * 2);
 }
 
 SL_TEST(kernbench_j2_and_unlimited_run_jobs_in_parallel)
@@ -624,6 +644,51 @@ static void kb_serial_span(const struct wl_run *r, double *head_s, double *tail_
 }
 
 #define KB_WIDE "units=1000,size=40,tree=1,jitter=0"
+
+/* 2.6.11's tail (top-level Makefile): before .tmp_vmlinux1's ld the
+ * version step's shell runs init/'s make, which regenerates compile.h,
+ * compiles version.o again and links init/built-in.o again, all inside
+ * that step.  Each `nm | grep` of mksysmap runs its two at once: on two
+ * CPUs under 2.4, whose pipe wakeup is plain and sends grep to the idle
+ * CPU, the step takes less than their two works one after the other;
+ * under 2.6.0 the pipe's sync wakeup keeps grep on nm's CPU, and it takes
+ * more (their works and the switches between them). */
+static void kb_tail_26(const char *policy, bool overlap)
+{
+	struct wl_run r;
+
+	if (!wl_run_under(&r, "pack:2 core:1 pu:1", policy, "kernbench:jobs=2,sys=0," KB_WIDE, 1)) {
+		CHECKF(0, "kernbench with 2.6.11's tail ran under %s", policy);
+		return;
+	}
+	const struct kb_tree *t = &((const struct kb_run *)r.state)->tree;
+	const struct kb_job *version = &t->jobs[t->tail_base];
+	const struct kb_job *ld1 = &t->jobs[t->tail_base + 1];
+	const struct kb_job *sysmap = &t->jobs[t->tail_base + 10];
+	CHECK(t->ninit == 3 && !strcmp(version->tool, "cat") && !strcmp(ld1->tool, "ld"));
+	bool inside = true;
+	for (int i = 0; i < t->ninit; i++) {
+		const struct kb_job *j = &t->jobs[t->init_base + i];
+		inside &= j->t_start > version->t_start && j->t_end < version->t_end;
+		if (i > 0)
+			inside &= j->t_start >= t->jobs[t->init_base + i - 1].t_end;
+	}
+	CHECKF(inside, "%s", policy);
+	CHECK(ld1->t_start >= version->t_end);
+	CHECK(!strcmp(sysmap->tool, "nm") && sysmap->ncmds == 2 &&
+	      !strcmp(sysmap->cmds[1].tool, "grep"));
+	double nm = sysmap->cmd_user[0], grep = sysmap->cmd_user[1];
+	double took = (double)(sysmap->t_end - sysmap->t_start);
+	CHECKF(took > nm && (took < nm + grep) == overlap,
+	       "%s: nm | grep took %g ns, nm %g, grep %g", policy, took, nm, grep);
+	wl_done(&r);
+}
+
+SL_TEST(kernbench_tail_makes_init_again_and_pipes_nm)
+{
+	kb_tail_26("linux24", true);
+	kb_tail_26("o1:version=2.6.0", false);
+}
 
 /* The serial part of a build takes as long on 16 CPUs as on one: no CPU
  * count shortens the link tail, nor kbuild=2.4's head (one unit after
