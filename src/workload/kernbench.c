@@ -67,7 +67,6 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "base/memsize.h"
 #include "base/rng.h"
@@ -328,7 +327,7 @@ static struct sl_action fork_cmd(struct kb_job *j, int c)
 	const struct kb_cmd *cmd = &j->cmds[c];
 	struct kb_run *run = j->run;
 
-	if (!strcmp(cmd->tool, "make")) {
+	if (cmd->init_make) {
 		struct kb_make *sub = &run->tree.makes[run->tree.init_make];
 		sub->slots = 1;		/* the job's: its shell's make holds it */
 		return act_fork(run, &kb_make_prog, sub, "sh", false);
@@ -339,7 +338,6 @@ static struct sl_action fork_cmd(struct kb_job *j, int c)
 				     : reader ? &kb_reader_prog : &kb_cmd_prog;
 	p->pc = 0;
 	p->cmd = c;
-	p->got = 0;
 	return act_fork(run, prog, p, "sh", false);
 }
 
@@ -540,6 +538,8 @@ static void reader_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	const struct kb_cmd *c = &j->cmds[p->cmd];
 	double user = j->cmd_user[p->cmd];
 
+	long want = c->read_bytes > 0 ? c->read_bytes : sl_page_bytes(sim);
+
 	switch (p->pc) {
 	case RD_EXEC:
 		t->footprint_kb = cmd_footprint(c);
@@ -552,28 +552,22 @@ static void reader_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		return;
 	case RD_READ:
 		p->pc = RD_GOT;
-		*next = sl_act_chan(SL_ACT_CHAN_READ, j->pipe,
-				    c->read_bytes > 0 ? c->read_bytes : sl_page_bytes(sim));
+		*next = sl_act_chan(SL_ACT_CHAN_READ, j->pipe, want);
 		return;
-	case RD_GOT:
-		if (t->result > 0) {
-			p->pc = RD_READ;
-			if (c->pipe == KB_PIPE_IN_WORKING) {
-				*next = sl_act_run(user * (double)t->result / (double)j->asm_bytes,
-						   c->wclass);
-				return;
-			}
-			*next = sl_act_chan(SL_ACT_CHAN_READ, j->pipe,
-					    c->read_bytes > 0 ? c->read_bytes : sl_page_bytes(sim));
-			p->pc = RD_GOT;
+	case RD_GOT:		/* t->result: what the read got, 0 at EOF */
+		if (t->result > 0 && c->pipe == KB_PIPE_IN_WORKING) {
+			p->pc = RD_READ;	/* work on it, then read on */
+			*next = sl_act_run(user * (double)t->result / (double)j->asm_bytes,
+					   c->wclass);
+			return;
+		}
+		if (t->result > 0) {		/* read on at once */
+			*next = sl_act_chan(SL_ACT_CHAN_READ, j->pipe, want);
 			return;
 		}
 		p->pc = RD_EXIT;	/* EOF: the writer closed the pipe */
-		if (c->pipe == KB_PIPE_IN_THEN_WORK) {
-			*next = sl_act_run(user, c->wclass);
-			return;
-		}
-		*next = sl_act_exit();
+		*next = c->pipe == KB_PIPE_IN_THEN_WORK ? sl_act_run(user, c->wclass)
+							: sl_act_exit();
 		return;
 	default:
 		*next = sl_act_exit();

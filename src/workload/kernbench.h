@@ -1,7 +1,8 @@
 /*
  * kernbench.h - the kernbench model's internals, shared by kernbench_tree.c
  * (the build's shape: directories, compile units, jobs, make processes),
- * kernbench.c (the processes that run it) and the unit tests.  The public
+ * kernbench_tail.c (the link tail's jobs), kernbench.c (the processes that
+ * run it) and the unit tests.  The public
  * face of the workload is sl_workload_kernbench in workload.h.
  *
  * The first block of constants is what scripts/fit-kernbench.py prints for
@@ -48,7 +49,7 @@
  * The serial part is amounts of work, not shares of the build: the head is
  * KB_HEAD_CC1 mean compile units (prepare does the same whatever the
  * config compiles), and each step of the link tail does work in proportion
- * to what it reads (kb_tail_steps in kernbench_tree.c: the links and nm
+ * to what it reads (kb_tail_26 in kernbench_tail.c: the links and nm
  * per unit linked, measured above; the rest estimates).  Nothing here is
  * fitted to a published cell.
  *
@@ -72,7 +73,7 @@
 
 /*
  * 2.6.11's link tail beyond the measured links and nm (kb_tail_26 in
- * kernbench_tree.c; docs/workloads.md, kernbench, "Tail"): estimates,
+ * kernbench_tail.c; docs/workloads.md, kernbench, "Tail"): estimates,
  * none fitted.  nm -n of vmlinux writes a line per symbol (an i386
  * address, a type, a name: ~30 bytes) and a 2.6 i386 vmlinux has ~25
  * symbols per object linked; kallsyms' .S spells each symbol's address
@@ -143,16 +144,17 @@ enum kb_job_kind { KB_JOB_UNIT, KB_JOB_LINK, KB_JOB_STEP };
  * the token table and the output) or on each read (grep). */
 enum kb_cmd_pipe { KB_PIPE_NONE, KB_PIPE_OUT, KB_PIPE_IN_THEN_WORK, KB_PIPE_IN_WORKING };
 
-/* A command a tail step's shell runs (kernbench_tree.c kb_tail_26): a
+/* A command a tail step's shell runs (kernbench_tail.c kb_tail_26): a
  * writer and the reader after it run at once, joined by a pipe; the rest
  * one after another.  Nominal work as the tail's: per unit of the body's
  * cc1 work and in mean compile units. */
 struct kb_cmd {
-	const char *tool;	/* "make": the run's init/ sub-make (kb_tree init_make) */
+	const char *tool;
 	double per_cc1, fixed;
 	enum sl_wclass wclass;
 	enum kb_cmd_pipe pipe;
 	long read_bytes;	/* a reader's read() request; 0: a page (stdio) */
+	bool init_make;		/* the run's init/ make (kb_tree init_make), not a tool */
 };
 
 struct kb_job;
@@ -244,6 +246,28 @@ void kb_tree_build(struct kb_tree *tree, const struct kb_shape *shape,
 /* The commands a unit's or a link's shell runs one after another, in order
  * (roles); returns how many (0 for a tail step: its job's cmds). */
 int kb_job_cmds(const struct kb_tree *tree, enum kb_job_kind kind, const unsigned char **cmds);
+
+/* kernbench_tree.c's job builders, shared with the tail (reference ns
+ * or relative units; mean: one mean unit's cc1 work). */
+void kb_init_job(struct kb_job *j, enum kb_job_kind kind, int dir, const char *tool,
+		 enum sl_wclass wclass, unsigned footprint);
+void kb_set_unit_work(const struct kb_tree *tree, struct kb_job *j, double cc1,
+		      double mean_cc1);
+void kb_scale_job(struct kb_job *j, double f);
+
+/* The link tail (kernbench_tail.c): how many jobs the root make runs in
+ * it; its jobs and init/'s, built at their nominal work in the body's
+ * relative units (sum_cc1: all the body's cc1 work; mean: a mean unit's);
+ * init/'s make's nominal parse; and the whole tail scaled to tail_work
+ * (raw: its nominal work, raw_parse among it). */
+int kb_tail_count(const struct kb_shape *shape);
+void kb_tail_build(struct kb_tree *tree, double sum_cc1, double mean, kb_alloc_fn alloc,
+		   void *ctx);
+double kb_tail_init_parse(double mean);
+void kb_tail_scale(struct kb_tree *tree, double tail_work, double raw, double raw_parse);
+/* A tail step's processes: its shell and its commands (init/'s make is
+ * counted with the makes). */
+long kb_step_processes(const struct kb_job *j);
 
 /* Nominal user work of a job, every process of it (reference ns). */
 double kb_job_work(const struct kb_job *j);

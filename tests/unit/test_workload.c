@@ -653,7 +653,7 @@ static void kb_serial_span(const struct wl_run *r, double *head_s, double *tail_
  * CPU, the step takes less than their two works one after the other;
  * under 2.6.0 the pipe's sync wakeup keeps grep on nm's CPU, and it takes
  * more (their works and the switches between them). */
-static void kb_tail_26(const char *policy, bool overlap)
+static void kb_tail_order(const char *policy, bool overlap)
 {
 	struct wl_run r;
 
@@ -686,8 +686,8 @@ static void kb_tail_26(const char *policy, bool overlap)
 
 SL_TEST(kernbench_tail_makes_init_again_and_pipes_nm)
 {
-	kb_tail_26("linux24", true);
-	kb_tail_26("o1:version=2.6.0", false);
+	kb_tail_order("linux24", true);
+	kb_tail_order("o1:version=2.6.0", false);
 }
 
 /* The serial part of a build takes as long on 16 CPUs as on one: no CPU
