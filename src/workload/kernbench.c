@@ -423,31 +423,74 @@ static const struct sl_prog kb_sh_prog = { .name = "kernbench-sh", .step = sh_st
 
 /* ---- the processes a job runs ---- */
 
-/* exec, kernel work, user work, exit: fixdep, rm, ld, nm, gzip, ... */
-static void tool_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+/* A process that execs, does its kernel work and its user work (of class
+ * wc), and exits, one action per call: fixdep, rm, ld, a tail's lone
+ * command, ... */
+static void exec_work_exit(struct sl_task *t, struct kb_proc *p, struct kb_run *run,
+			   const char *comm, unsigned footprint_kb, double user,
+			   enum sl_wclass wc, struct sl_action *next)
 {
-	struct kb_proc *p = t->prog_state;
-	struct kb_job *j = p->job;
-	double user = j->user[p->role];
-
-	(void)sim;
 	switch (p->pc++) {
 	case 0:
-		t->footprint_kb = p->role == KB_TOOL ? j->tool_footprint_kb : KB_FOOTPRINT_SMALL;
-		*next = sl_act_exec(role_comm(j, p->role));
+		t->footprint_kb = footprint_kb;
+		*next = sl_act_exec(comm);
 		break;
 	case 1:
-		*next = sl_act_sys(sys_for(j->run, user));
+		*next = sl_act_sys(sys_for(run, user));
 		break;
 	case 2:
-		*next = sl_act_run(user, p->role == KB_TOOL ? j->tool_class : SL_WC_INT);
+		*next = sl_act_run(user, wc);
 		break;
 	default:
 		*next = sl_act_exit();
 	}
 }
 
+/* a unit's or a link's command other than gcc, cc1 and as */
+static void tool_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
+{
+	struct kb_proc *p = t->prog_state;
+	struct kb_job *j = p->job;
+	bool tool = p->role == KB_TOOL;
+
+	(void)sim;
+	exec_work_exit(t, p, j->run, role_comm(j, p->role),
+		       tool ? j->tool_footprint_kb : KB_FOOTPRINT_SMALL, j->user[p->role],
+		       tool ? j->tool_class : SL_WC_INT, next);
+}
+
 static const struct sl_prog kb_tool_prog = { .name = "kernbench-tool", .step = tool_step };
+
+/*
+ * The writing side of a pipe (cc1 with -pipe, a tail step's nm): work on
+ * the next page of the output (a page: stdio's buffer, a pipe's
+ * st_blksize), write it, and close the pipe after the last.  Its states
+ * are four consecutive values of the program's pc from `work` on: work,
+ * write, close, exit; p->left holds the bytes still to write.
+ */
+static void write_pages(struct sl_sim *sim, struct kb_proc *p, int work, struct sl_chan *pipe,
+			long bytes, double user, enum sl_wclass wc, struct sl_action *next)
+{
+	long chunk = p->left < sl_page_bytes(sim) ? p->left : sl_page_bytes(sim);
+
+	switch (p->pc - work) {
+	case 0:
+		p->pc = (unsigned char)(work + 1);
+		*next = sl_act_run(user * (double)chunk / (double)bytes, wc);
+		return;
+	case 1:
+		p->left -= chunk;
+		p->pc = (unsigned char)(work + (p->left > 0 ? 0 : 2));
+		*next = sl_act_chan(SL_ACT_CHAN_WRITE, pipe, chunk);
+		return;
+	case 2:
+		p->pc = (unsigned char)(work + 3);
+		*next = sl_act_chan(SL_ACT_CHAN_CLOSE, pipe, 0);
+		return;
+	default:
+		*next = sl_act_exit();
+	}
+}
 
 /* A tail step's command: exec, kernel work, then as its part in the
  * pipeline says (struct kb_cmd); the pipe is the job's, the bytes its
@@ -463,23 +506,10 @@ static void cmd_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 	struct kb_proc *p = t->prog_state;
 	struct kb_job *j = p->job;
 	const struct kb_cmd *c = &j->cmds[p->cmd];
-	double user = j->cmd_user[p->cmd];
 
 	(void)sim;
-	switch (p->pc++) {
-	case 0:
-		t->footprint_kb = cmd_footprint(c);
-		*next = sl_act_exec(c->tool);
-		break;
-	case 1:
-		*next = sl_act_sys(sys_for(j->run, user));
-		break;
-	case 2:
-		*next = sl_act_run(user, c->wclass);
-		break;
-	default:
-		*next = sl_act_exit();
-	}
+	exec_work_exit(t, p, j->run, c->tool, cmd_footprint(c), j->cmd_user[p->cmd], c->wclass,
+		       next);
 }
 
 static const struct sl_prog kb_cmd_prog = { .name = "kernbench-cmd", .step = cmd_step };
@@ -494,7 +524,6 @@ static void writer_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 	struct kb_job *j = p->job;
 	const struct kb_cmd *c = &j->cmds[p->cmd];
 	double user = j->cmd_user[p->cmd];
-	long chunk = p->left < sl_page_bytes(sim) ? p->left : sl_page_bytes(sim);
 
 	switch (p->pc) {
 	case WR_EXEC:
@@ -507,21 +536,8 @@ static void writer_step(struct sl_sim *sim, struct sl_task *t, struct sl_action 
 		p->pc = p->left > 0 ? WR_WORK : WR_CLOSE;
 		*next = sl_act_sys(sys_for(j->run, user));
 		return;
-	case WR_WORK:
-		p->pc = WR_WRITE;
-		*next = sl_act_run(user * (double)chunk / (double)j->asm_bytes, c->wclass);
-		return;
-	case WR_WRITE:
-		p->left -= chunk;
-		p->pc = p->left > 0 ? WR_WORK : WR_CLOSE;
-		*next = sl_act_chan(SL_ACT_CHAN_WRITE, j->pipe, chunk);
-		return;
-	case WR_CLOSE:
-		p->pc = WR_EXIT;
-		*next = sl_act_chan(SL_ACT_CHAN_CLOSE, j->pipe, 0);
-		return;
 	default:
-		*next = sl_act_exit();
+		write_pages(sim, p, WR_WORK, j->pipe, j->asm_bytes, user, c->wclass, next);
 	}
 }
 
@@ -625,9 +641,7 @@ static void cc1_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 	struct kb_proc *p = t->prog_state;
 	struct kb_job *j = p->job;
 	double work = j->user[KB_CC1];
-	long chunk;
 
-	(void)sim;
 	switch (p->pc) {
 	case CC1_EXEC:
 		t->footprint_kb = j->cc1_footprint_kb;
@@ -657,22 +671,10 @@ static void cc1_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 			*next = sl_act_run(work, SL_WC_INT);
 			return;
 		}
-		chunk = p->left < sl_page_bytes(sim) ? p->left : sl_page_bytes(sim);
-		p->pc = CC1_WRITE;
-		*next = sl_act_run(work * (double)chunk / (double)j->asm_bytes, SL_WC_INT);
+		write_pages(sim, p, CC1_COMPILE, j->pipe, j->asm_bytes, work, SL_WC_INT, next);
 		return;
-	case CC1_WRITE:
-		chunk = p->left < sl_page_bytes(sim) ? p->left : sl_page_bytes(sim);
-		p->left -= chunk;
-		p->pc = p->left > 0 ? CC1_COMPILE : CC1_CLOSE;
-		*next = sl_act_chan(SL_ACT_CHAN_WRITE, j->pipe, chunk);
-		return;
-	case CC1_CLOSE:
-		p->pc = CC1_EXIT;
-		*next = sl_act_chan(SL_ACT_CHAN_CLOSE, j->pipe, 0);
-		return;
-	default:
-		*next = sl_act_exit();
+	default:	/* with -pipe it writes as it compiles */
+		write_pages(sim, p, CC1_COMPILE, j->pipe, j->asm_bytes, work, SL_WC_INT, next);
 	}
 }
 
