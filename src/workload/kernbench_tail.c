@@ -20,6 +20,10 @@
  *   - vmlinux (rule_vmlinux__): the ld, the echo's shell, mksysmap (`nm -n
  *     vmlinux | grep -v ... > System.map`), verify_kallsyms's mksysmap of
  *     .tmp_vmlinux2 and its `cmp -s` of the two maps: four nm in all.
+ * The experiments' trees are older (2.5.31-2.6.0-test11) and not at hand:
+ * 2.4.27's Makefile writes System.map with one `nm | grep -v | sort` and
+ * verifies nothing, so mksysmap's second nm and the cmp may postdate them
+ * (UNVERIFIED; about one nm of vmlinux, 0.15 s of a 16-way NUMA-Q build).
  * Simplified: mksysmap's own bash and mkcompile_h's fork-only subshells
  * are folded into their shells; mkcompile_h's pipelines (`hostname |
  * sed`) run one command after another; make's `@echo '  CHK ...'` line is
