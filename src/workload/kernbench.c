@@ -776,9 +776,10 @@ static const struct sl_param_def kb_params[] = {
 	{ "sys", SL_PARAM_REAL, "0.053", 0, 5, NULL,
 	  "kernel work per unit of user work, besides fork/exec/exit" },
 	{ "head", SL_PARAM_REAL, NULL, 0, 50, NULL,
-	  "percent of size in the head, before the directories (kbuild=2.6: one unit, then the rest at once); default 9.0 mean units of work (the real build's prepare)" },
+	  "percent of size in the head, before the directories (0: none; kbuild=2.6: one unit, then the rest at once); default 9.0 mean units of work (the real build's prepare)" },
 	{ "tail", SL_PARAM_REAL, NULL, 0, 80, NULL,
-	  "percent of size in the serial link tail; default each step's work by what it links" },
+	  "percent of size in the serial link tail (0: none, no link at all); default each step's "
+	  "work by what it links" },
 	{ "io", SL_PARAM_REAL, "0", 0, 100000, NULL,
 	  "mean disk wait per compile unit, ms (0: source tree in the page cache)" },
 	{ "vfork", SL_PARAM_INT, "1", 0, 1, NULL,

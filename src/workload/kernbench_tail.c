@@ -183,12 +183,14 @@ static void build_ksyms_o(struct kb_tree *tree, struct kb_job *j, double sum_cc1
 /* The tail's jobs and init/'s make in the body's relative units, before
  * build_tail scales them: the root's tail items, then (kbuild 2.6 and 2.4)
  * init/'s mkcompile_h, version.o and the link of init/built-in.o. */
-void kb_tail_build(struct kb_tree *tree, double sum_cc1, double mean,
-			   kb_alloc_fn alloc, void *ctx)
+void kb_tail_build(struct kb_tree *tree, double sum_cc1, double mean, kb_alloc_fn alloc,
+		   void *ctx)
 {
 	int ncmds = tree->ninit > 0 ? KB_LEN(cmd_mkcompile_h) : 0;
 	for (int i = 0; i < tree->ntail; i++)
 		ncmds += tail_item(&tree->shape, i)->ncmds;
+	if (ncmds == 0)
+		return;		/* tail=0: no tail jobs */
 	double *cmd_user = alloc(ctx, sizeof(double) * (size_t)ncmds);	/* every step's */
 
 	for (int i = 0; i < tree->ntail; i++) {

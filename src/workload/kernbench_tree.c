@@ -421,9 +421,11 @@ void kb_tree_build(struct kb_tree *tree, const struct kb_shape *shape,
 	tree->head_base = tree->link_base + tree->ndirs;
 	tree->nhead = shape->head_frac != 0 ? KB_HEAD_UNITS : 0;
 	tree->tail_base = tree->head_base + tree->nhead;
-	tree->ntail = kb_tail_count(shape);
+	/* tail=0, as head=0: no such jobs at all (two compile loops link
+	 * nothing), not jobs of no work */
+	tree->ntail = shape->tail_frac != 0 ? kb_tail_count(shape) : 0;
 	tree->init_base = tree->tail_base + tree->ntail;
-	tree->ninit = shape->kbuild == KB_KBUILD_6 ? 0 : 3;
+	tree->ninit = shape->tail_frac != 0 && shape->kbuild != KB_KBUILD_6 ? 3 : 0;
 	tree->njobs = tree->init_base + tree->ninit;
 	tree->jobs = alloc(ctx, sizeof(*tree->jobs) * (size_t)tree->njobs);
 

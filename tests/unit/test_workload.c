@@ -306,6 +306,27 @@ SL_TEST(kernbench_tree_work_adds_up_to_size)
 	wl_free(&a);
 }
 
+/* head=0 and tail=0 leave no head and no tail jobs at all (two compile
+ * loops start nothing first and link nothing after), under every kbuild */
+SL_TEST(kernbench_no_head_and_no_tail_when_zero)
+{
+	static const enum kb_kbuild kbuilds[] = { KB_KBUILD_26, KB_KBUILD_24, KB_KBUILD_6 };
+
+	for (int k = 0; k < 3; k++) {
+		struct wl_arena a = { 0 };
+		struct kb_tree t;
+		struct kb_shape s = wl_shape(50, 1, kbuilds[k]);
+		s.head_frac = s.tail_frac = 0;
+		kb_tree_build(&t, &s, wl_alloc, &a);
+		CHECKF(t.nhead == 0 && t.ntail == 0 && t.ninit == 0 && t.init_make < 0 &&
+		       t.njobs == t.shape.units + t.ndirs, "kbuild %d", (int)kbuilds[k]);
+		CHECK(kb_tree_tail_work(&t) == 0 && kb_tree_head_work(&t) == 0);
+		CHECKF(fabs(kb_tree_user_work(&t) - 100e9) < 1e-6 * 100e9, "kbuild %d",
+		       (int)kbuilds[k]);
+		wl_free(&a);
+	}
+}
+
 /* The default serial part: shape with head and tail by the model's amounts
  * (no share given). */
 static struct kb_shape kb_default_shape(int units, double size, enum kb_target target)
