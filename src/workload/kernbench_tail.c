@@ -181,7 +181,7 @@ static void build_ksyms_o(struct kb_tree *tree, struct kb_job *j, double sum_cc1
 }
 
 /* The tail's jobs and init/'s make in the body's relative units, before
- * build_tail scales them: the root's tail items, then (kbuild 2.6 and 2.4)
+ * kb_tail_scale scales them: the root's tail items, then (kbuild 2.6 and 2.4)
  * init/'s mkcompile_h, version.o and the link of init/built-in.o. */
 void kb_tail_build(struct kb_tree *tree, double sum_cc1, double mean, kb_alloc_fn alloc,
 		   void *ctx)
@@ -229,7 +229,7 @@ double kb_tree_tail_work(const struct kb_tree *tree)
 	return w;
 }
 
-/* Scale the tail built by build_tail_raw to tail_work in all (raw: its
+/* Scale the tail built by kb_tail_build to tail_work in all (raw: its
  * nominal work, init/'s make's parse among it; raw_parse that parse). */
 void kb_tail_scale(struct kb_tree *tree, double tail_work, double raw, double raw_parse)
 {

@@ -16,11 +16,11 @@
  *   - a serial tail (kernbench_tail.c): 2.6.11's kallsyms chain of
  *     vmlinux (init/ made again for version.o, then ld, nm | kallsyms, gcc
  *     of the .S, twice; ld, and nm | grep for System.map and again to
- *     verify it) and,
- *     for bzImage, objcopy, the gzip -9 compression of vmlinux.bin and the
- *     small boot-image links.  Each step works in proportion to what it
- *     reads: a link of vmlinux costs KB_LD_PER_CC1 of the cc1 work of the
- *     objects it links, as the real build's final link did.
+ *     verify it) and, for bzImage, objcopy, the gzip -9 compression of
+ *     vmlinux.bin and the small boot-image links.  Each step works in
+ *     proportion to what it reads: a link of vmlinux costs KB_LD_PER_CC1
+ *     of the cc1 work of the objects it links, as the real build's final
+ *     link did.
  *
  * Sources: the 2.6 kernel's top-level Makefile (structure, per-object
  * chain, the kallsyms three-stage link); a real tinyconfig build's BSD
@@ -124,7 +124,7 @@ static void build_dirs(struct kb_tree *tree, struct sl_rng *r, kb_alloc_fn alloc
 /* ---- jobs ---- */
 
 void kb_init_job(struct kb_job *j, enum kb_job_kind kind, int dir, const char *tool,
-		     enum sl_wclass wclass, unsigned footprint)
+		 enum sl_wclass wclass, unsigned footprint)
 {
 	j->kind = kind;
 	j->dir = dir;
@@ -148,7 +148,7 @@ static bool runs_mv(const struct kb_tree *tree)
  * cost the same for every unit (fractions of the mean cc1), as scales with cc1's
  * output. */
 void kb_set_unit_work(const struct kb_tree *tree, struct kb_job *j, double cc1,
-			  double mean_cc1)
+		      double mean_cc1)
 {
 	j->user[KB_CC1] = cc1;
 	j->user[KB_AS] = KB_AS_PER_CC1 * cc1;
@@ -223,7 +223,7 @@ static void build_makes(struct kb_tree *tree, kb_alloc_fn alloc, void *ctx)
 	tree->nmakes = 1 + tree->ndirs * (two_pass ? 2 : 1) + (tree->ninit > 0);
 	tree->makes = alloc(ctx, sizeof(*tree->makes) * (size_t)tree->nmakes);
 	tree->init_make = tree->ninit > 0 ? tree->nmakes - 1 : -1;
-	if (tree->init_make >= 0) {	/* its parse is the tail's (build_tail) */
+	if (tree->init_make >= 0) {	/* its parse is the tail's (kb_tail_scale) */
 		tree->makes[tree->init_make].kind = KB_MAKE_INIT;
 		tree->makes[tree->init_make].dir = -1;
 	}
