@@ -992,7 +992,8 @@ static struct json_object *by_fork_path(struct json_object *w, const char *path)
  * on the same machine and policy: every task's CPU time as recorded (tasks
  * matched by their places in the fork tree, fork_path), the
  * elapsed time within `tol` (relative).  Returns how many tasks' CPU
- * times differ by more than `slack_ns`. */
+ * times differ by more than `slack_ns`, and the largest difference in
+ * *largest_ns if asked. */
 static int round_trip_largest(const char *machine, const char *policy, const char *workload,
 			      const char *replay_policy, const char *extra, double tol,
 			      long slack_ns, long *largest_ns)
@@ -1125,7 +1126,9 @@ SL_TEST(trace_round_trip_reproduces_cpu_time)
 				"linux24:preempt=full", ",footprint=8", 0.01, 0) == 0);
 	round_trip_sizes("domains", "kernbench:size=%g,units=10,pipe=0", 1, 4000);
 	/* tasks are matched by their places in the fork tree: on one CPU a
-	 * build with pipes comes back exact, though its replay creates some
+	 * build with pipes comes back exact (at four sizes of five: a pipe
+	 * wakeup the recording had quiet preempts in the replay at the
+	 * fifth, docs/traces.md), though its replay creates some
 	 * tasks in another order and gives them each other's pids (26 of 209
 	 * "differed" by pid); with kbuild=2.4's serial head (2.6's seven head
 	 * units start together, and their replay on one CPU comes back 14 us
