@@ -98,7 +98,9 @@
  * shells and small tools little. */
 #define KB_FOOTPRINT_CC1	2048
 #define KB_FOOTPRINT_CPP	32	/* cpp's pass over a kallsyms .S: it streams
-					 * the file through, line after line */
+					 * the file through, line after line (the
+					 * body's .S files keep cc1's: the record
+					 * does not tell them from tiny .c files) */
 #define KB_FOOTPRINT_LD		1024
 #define KB_FOOTPRINT_MAKE	256
 #define KB_FOOTPRINT_AS		32
