@@ -748,6 +748,60 @@ SL_TEST(sl_wakeup_waits_min_slice)
 	       (double)gap / SL_MSEC);
 }
 
+/*
+ * A task a wakeup preempted mid-slice finishes its slice once the wakee
+ * sleeps (knob resume_preempted).  On one CPU: hog B runs 2 ms and sleeps
+ * 1 ms, hog A starts at 3 ms and runs 50 ms (B, back behind it in
+ * vruntime, waits), and W sleeps 10 ms and runs 0.2 ms, ten times: W wakes
+ * with its sleeper credit and preempts A.  With the rule, A gets the CPU
+ * back after each of W's bursts and does its 50 ms within its 100 ms
+ * slice; without it, W's wakeup hands the CPU to B, which has less
+ * vruntime than A, and A's 50 ms are spread over the two hogs' turns.
+ * Batches of 1 ms (batch_us), so that W's, B's and A's vruntimes fall in
+ * batches of their own (with the default 10 ms, the one that left the CPU
+ * last among them runs first).  Returns the wall time A took.
+ */
+static sl_time slt_resume(const char *policy)
+{
+	struct slt_run r;
+	sl_time took = -1;
+
+	if (!slt_start(&r, "p4-2400", policy, 0))
+		return took;
+	struct slt_script *a = slt_new(r.sim), *b = slt_new(r.sim), *w = slt_new(r.sim);
+	struct slt_script *root = slt_new(r.sim);
+	slt_add(a, sl_act_sleep(3 * SL_MSEC));
+	slt_add(a, sl_act_run(50 * SL_MSEC, SL_WC_INT));
+	slt_add(b, sl_act_run(2 * SL_MSEC, SL_WC_INT));
+	slt_add(b, sl_act_sleep(1 * SL_MSEC));
+	slt_add(b, sl_act_run(150 * SL_MSEC, SL_WC_INT));
+	for (int i = 0; i < 10; i++) {
+		slt_add(w, sl_act_sleep(10 * SL_MSEC));
+		slt_add(w, sl_act_run(200 * SL_USEC, SL_WC_INT));
+	}
+	slt_fork(root, w, "W", false, 0);
+	slt_fork(root, a, "A", false, 0);
+	slt_fork(root, b, "B", false, 0);
+	for (int i = 0; i < 3; i++)
+		slt_add(root, sl_act_wait());
+	sl_sim_spawn_root(r.sim, &slt_prog, root, "root");
+	if (slt_run(&r))
+		took = a->at[2] - a->at[1];	/* from its wakeup to its run's end */
+	sl_sim_destroy(r.sim);
+	return took;
+}
+
+SL_TEST(sl_preempted_task_resumes_its_slice)
+{
+	sl_time on = slt_resume("sl:batch_us=1000");
+	sl_time off = slt_resume("sl:batch_us=1000,resume_preempted=off");
+
+	CHECKF(on > 50 * SL_MSEC && on < 55 * SL_MSEC, "A's 50 ms took %.2f ms (want its slice)",
+	       (double)on / SL_MSEC);
+	CHECKF(off > 80 * SL_MSEC, "resume_preempted=off: A's 50 ms took %.2f ms (want the hogs "
+	       "taking turns)", (double)off / SL_MSEC);
+}
+
 /* ---- whole workloads: clean on every preset, deterministic ---- */
 
 static int slt_ncpus;	/* logical CPUs of slt_run_once's last machine */

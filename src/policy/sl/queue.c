@@ -6,9 +6,10 @@
  *
  * Sources: CFS (Linux 2.6.23 kernel/sched_fair.c: vruntime weighted by
  * nice, min_vruntime, place_entity's bounded sleeper credit, the wakeup
- * granularity); o1 (2.6.0 kernel/sched.c: 100 ms slices, whose cache
- * economy docs/model.md explains: each switch back to a cold cache costs a
- * refill of ~1 ms on the NetBurst presets).
+ * granularity; the last buddy CFS had before EEVDF, as remembered: 6.12's
+ * features.h keeps only NEXT_BUDDY); o1 (2.6.0 kernel/sched.c: 100 ms
+ * slices, whose cache economy docs/model.md explains: each switch back to
+ * a cold cache costs a refill of ~1 ms on the NetBurst presets).
  *
  * Choices (knobs in sl/sl.c):
  *   - slice: latency_ms / nr_running, clamped to [min_slice_ms, slice_ms]
@@ -35,6 +36,10 @@
  *     the sleeper credit (10 ms) exceeds wake_gran, a task that slept
  *     would otherwise preempt whatever was just picked, however briefly
  *     it had run: a message sender lost its CPU to every receiver it woke.
+ *   - a task a wakeup preempted mid-slice runs again at the first pick
+ *     after the wakee's and finishes that slice (knob resume_preempted;
+ *     CFS's LAST_BUDDY before EEVDF): warm, where the next batch's task
+ *     is cold (sls_pick).
  *   - ties are broken by task id, so runs are deterministic.
  *   - SCHED_FIFO/RR tasks (docs/policies/sl.md, "Real-time classes") wait
  *     in a second structure, the O(1) priority array (policy/prio_array.c)
@@ -259,6 +264,8 @@ void sls_enqueue(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
 
 void sls_dequeue(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
 {
+	if (rq->preempted == e)
+		rq->preempted = NULL;	/* it sleeps or exits: nothing to resume */
 	if (rq->curr == e) {
 		sls_update_curr(s, rq);
 		rq->curr = NULL;
@@ -294,6 +301,8 @@ void sls_set_curr(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
 	int node = s->topo->cpu_node[rq->cpu];
 
 	sls_unqueue(s, rq, e);
+	if (rq->preempted == e)
+		rq->preempted = NULL;	/* back on the CPU, whoever picked it */
 	rq->curr = e;
 	e->exec_start = sl_now(s->sim);
 	e->slice_start = e->sum_exec;
@@ -309,6 +318,51 @@ void sls_set_curr(struct sls *s, struct sls_rq *rq, struct sls_ent *e)
 }
 
 /* ---- preemption ---- */
+
+/* A wakeup takes the CPU from curr (not real-time: both are SCHED_NORMAL
+ * here) before its slice is over: remember it, so that the pick after the
+ * wakee's gives it back (sls_pick). */
+static void sls_preempted_by_wakeup(struct sls *s, struct sls_rq *rq)
+{
+	if (s->resume_preempted)
+		rq->preempted = rq->curr;
+	sl_resched(s->sim, rq->cpu);
+}
+
+/*
+ * The next task after prev.  A task a wakeup preempted (rq->preempted) is
+ * picked again at the first pick after the one that ran the wakee, if it
+ * is still queued here and its slice is not used up, and it goes on with
+ * that slice: its cache is still warm, which the task with the least
+ * vruntime's is not (a compile job's cc1 preempted by its own `as`, as it
+ * reads the pipe, came back after another job's cc1 half the time:
+ * docs/policies/sl.md, "Where it loses").  CFS had the same rule before
+ * EEVDF (LAST_BUDDY: the wakeup-preemption check named the preempted task
+ * the last buddy, and the pick returned the CPU to it; as remembered,
+ * UNVERIFIED: 6.12's features.h keeps only NEXT_BUDDY); here it is bounded
+ * by the preempted task's own slice, so it keeps to the fairness sl's
+ * slices already allow.
+ */
+struct sls_ent *sls_pick(struct sls *s, struct sls_rq *rq, const struct sls_ent *prev)
+{
+	struct sls_ent *b = rq->preempted, *e = sls_peek(rq);
+
+	/* prev is the preempted one: this pick is the wakee's turn.  It is
+	 * cleared when it sleeps, leaves the CPU's queue or runs again. */
+	if (b && b != prev) {
+		rq->preempted = NULL;
+		if (b->on_rq && !b->rt && sls_queued(b) && !rq->rt->nr_active &&
+		    b->sum_exec - b->slice_start < sls_slice(s, rq)) {
+			sl_time slice_start = b->slice_start;
+			sls_set_curr(s, rq, b);
+			b->slice_start = slice_start;	/* the rest of its slice */
+			return b;
+		}
+	}
+	if (e)
+		sls_set_curr(s, rq, e);
+	return e;
+}
 
 void sls_check_preempt(struct sls *s, struct sls_rq *rq, struct sls_ent *e, bool sync)
 {
@@ -339,7 +393,7 @@ void sls_check_preempt(struct sls *s, struct sls_rq *rq, struct sls_ent *e, bool
 		rq->wake_pending = true;
 		return;
 	}
-	sl_resched(s->sim, rq->cpu);
+	sls_preempted_by_wakeup(s, rq);
 }
 
 void sls_tick_curr(struct sls *s, struct sls_rq *rq)
@@ -367,7 +421,7 @@ void sls_tick_curr(struct sls *s, struct sls_rq *rq)
 		 * curr has had its protected time */
 		rq->wake_pending = false;
 		if (e->vruntime - rq->wake_vruntime > s->wake_gran) {
-			sl_resched(s->sim, rq->cpu);
+			sls_preempted_by_wakeup(s, rq);
 			return;
 		}
 	}
@@ -391,6 +445,8 @@ void sls_move_queued(struct sls *s, struct sls_ent *e, int dst)
 	int from = e->cpu;
 
 	sls_unqueue(s, src, e);
+	if (src->preempted == e)
+		src->preempted = NULL;
 	sls_nr_add(s, src, -1);
 	sls_note_waiting(s, src);
 	e->on_rq = false;

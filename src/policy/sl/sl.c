@@ -13,7 +13,7 @@
  * Choices (each a knob; rationale in docs/policies/sl.md):
  *   hz             1000 (the tick drives slices and periodic balancing).
  *   slice_ms, latency_ms, min_slice_ms, sleep_credit_ms, wake_gran_ms,
- *   wake_protect:  see sl/queue.c.
+ *   wake_protect, resume_preempted:  see sl/queue.c.
  *   idle_core_first, sync_wake, exec_spread, fork_spread: see sl/place.c.
  *   balance_ms, numa_balance_ms, numa_persist, active, newidle, pull_scan:
  *                  see sl/balance.c.
@@ -54,6 +54,9 @@ static const struct sl_param_def sls_knobs[] = {
 	{ .name = "wake_protect", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "a wakeup preempts a task only once it has run min_slice_ms since it was picked "
 		 "(then at the next tick; as 6.12's RUN_TO_PARITY)" },
+	{ .name = "resume_preempted", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "a task a wakeup preempted mid-slice runs again once the wakee leaves the CPU, "
+		 "to finish its slice in a warm cache (as CFS's LAST_BUDDY before EEVDF)" },
 	{ .name = "batch_us", .type = SL_PARAM_INT, .def = "10000", .min = 0, .max = 10000000,
 	  .doc = "tasks within one vruntime quantum of this size run most recently run first "
 		 "(warm cache); 0: strict vruntime order" },
@@ -119,6 +122,7 @@ static void *sls_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	s->sleep_credit = sls_ms(knobs, "sleep_credit_ms");
 	s->wake_gran = sls_ms(knobs, "wake_gran_ms");
 	s->wake_protect = sls_on(knobs, "wake_protect");
+	s->resume_preempted = sls_on(knobs, "resume_preempted");
 	s->batch = sl_param_int(knobs, "batch_us") * SL_USEC;
 	s->rr_slice = sls_ms(knobs, "rr_slice_ms");
 	s->idle_core_first = sls_on(knobs, "idle_core_first");
@@ -251,9 +255,7 @@ static struct sl_task *sls_pick_next(struct sl_sim *sim, int cpu, struct sl_task
 		sls_pull_rt(s, cpu);
 	if (!rq->nq && !rq->rt->nr_active && s->newidle)
 		sls_newidle(s, cpu);
-	struct sls_ent *e = sls_peek(rq);
-	if (e)
-		sls_set_curr(s, rq, e);
+	struct sls_ent *e = sls_pick(s, rq, prev ? sls_ent(prev) : NULL);
 	/* an RT task a better one just took the CPU from: elsewhere? */
 	if (prev && prev->state == SL_TASK_RUNNABLE && sls_ent(prev) != e && sls_ent(prev)->rt)
 		sls_push_rt(s, sls_ent(prev));

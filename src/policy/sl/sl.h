@@ -138,6 +138,9 @@ struct sls_rq {
 	bool wake_pending;	/* a wakeup would have preempted curr inside its
 				 * protected first min_slice (knob wake_protect) */
 	int64_t wake_vruntime;	/* the least vruntime of those woken tasks */
+	struct sls_ent *preempted;	/* curr when a wakeup preempted it mid-slice
+					 * (knob resume_preempted): the next pick
+					 * after the wakee's takes it back */
 	struct sls_ent *mig_ent;	/* the migration thread moves this task ... */
 	int mig_dest;			/* ... to this CPU */
 	int incoming;			/* moves to this CPU requested, not yet done */
@@ -172,6 +175,7 @@ struct sls {
 	sl_time slice, min_slice, latency;	/* slice = latency / nr, clamped */
 	sl_time sleep_credit, wake_gran;
 	bool wake_protect;	/* a picked task runs min_slice before a wakeup preempts it */
+	bool resume_preempted;	/* a task a wakeup preempted resumes its slice after the wakee */
 	sl_time batch;		/* vruntime quantum within which the hottest runs first */
 	sl_time rr_slice;	/* SCHED_RR's slice */
 	int rt_queued;		/* RT tasks queued (not running) on every CPU */
@@ -302,6 +306,9 @@ void sls_dequeue(struct sls *s, struct sls_rq *rq, struct sls_ent *e);
 struct sls_ent *sls_peek(const struct sls_rq *rq);
 void sls_put_prev(struct sls *s, struct sls_rq *rq);
 void sls_set_curr(struct sls *s, struct sls_rq *rq, struct sls_ent *e);
+/* The next task to run on rq after prev (sls_peek's, or the task a wakeup
+ * preempted, to finish its slice: knob resume_preempted). */
+struct sls_ent *sls_pick(struct sls *s, struct sls_rq *rq, const struct sls_ent *prev);
 sl_time sls_slice(const struct sls *s, const struct sls_rq *rq);
 /* A woken or new task is on rq: make that CPU reschedule if it should. */
 void sls_check_preempt(struct sls *s, struct sls_rq *rq, struct sls_ent *e, bool sync);
