@@ -844,6 +844,33 @@ SL_TEST(sl_package_across_nodes)
 	}
 }
 
+/*
+ * A CPU about to idle pulls across nodes a task that waits on a CPU
+ * holding another settled task (knob newidle_numa).  schbench on
+ * xeon-2s-smt (one message thread, a worker per CPU: 65 tasks on 64
+ * CPUs): without the pull, a woken worker on the node with the doubled-up
+ * CPU waits out a ~5 ms request while a CPU of the other node idles, and
+ * the 99th percentile of the wakeup latency is that request (4.88 ms at
+ * seed 1); with it, under a millisecond (0.87 ms), and more requests are
+ * served.
+ */
+SL_TEST(sl_newidle_pulls_across_nodes)
+{
+	struct sl_metrics on, off;
+	const char *w = "schbench:runtime_s=10";
+
+	if (!slt_run_once("xeon-2s-smt", "sl", w, &on) ||
+	    !slt_run_once("xeon-2s-smt", "sl:newidle_numa=off", w, &off)) {
+		CHECK(!"schbench under sl ran");
+		return;
+	}
+	double p99_on = slt_metric(&on, "wakeup_us_p99"), p99_off = slt_metric(&off, "wakeup_us_p99");
+	CHECKF(p99_on > 0 && p99_on < 1000 && p99_off > 4000,
+	       "p99 wakeup %.0f us with the pull, %.0f us without", p99_on, p99_off);
+	CHECKF(slt_metric(&on, "rps") > slt_metric(&off, "rps"), "requests/s %.0f against %.0f",
+	       slt_metric(&on, "rps"), slt_metric(&off, "rps"));
+}
+
 SL_TEST(sl_presets_run_clean)
 {
 	static const char *const machines[] = { "p4dpe-2x2ht", "p4ht-3066", "p4-2400",

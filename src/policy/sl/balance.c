@@ -54,8 +54,13 @@
  *               its fbq_type (find_busiest_queue() skips runqueues holding
  *               only tasks on their preferred node while others exist).
  *   newly idle  a CPU about to idle pulls the coldest queued task from the
- *               CPU with the most queued tasks, nearest level first, never
- *               across nodes (knob newidle).
+ *               CPU with the most queued tasks, nearest level first (knob
+ *               newidle); across nodes only from a CPU that holds two
+ *               settled tasks, the NUMA balancer's SLS_SHARING rule
+ *               without its wait for a lasting imbalance (knob
+ *               newidle_numa): a task woken onto a doubled-up CPU of one
+ *               node need not wait out its neighbour's slice while a CPU
+ *               of the other node idles (schbench, docs/policies/sl.md).
  *
  * Sources: Nick Piggin's scheduler domains (2.6.12.1 kernel/sched.c: the
  * hierarchy, intervals growing with the level, newly-idle balancing,
@@ -726,13 +731,21 @@ bool sls_newidle(struct sls *s, int cpu)
 
 	for (int i = 0; i < rq->nlevels && !moved; i++) {
 		struct sls_level *lv = &rq->lv[i];
-		if (lv->numa)
+		if (lv->numa && !s->newidle_numa)
 			break;
 		/* charged as a walk of the span */
 		looked += lv->span_weight;
 		int src = sls_most_waiting(s, lv->span, lv->span_first, lv->span_last, cpu);
-		if (src >= 0)
-			moved = sls_pull(s, src, cpu, SLS_ANY, false, &looked);
+		if (src < 0)
+			continue;
+		/* across nodes (knob newidle_numa): only a task that waits on
+		 * a CPU holding another settled task (SLS_SHARING), the
+		 * periodic balancer's rule, without its wait for the
+		 * imbalance to last: a CPU about to idle beside a node whose
+		 * one doubled-up CPU makes a woken task wait takes it */
+		moved = sls_pull(s, src, cpu, lv->numa ? SLS_SHARING : SLS_ANY, false, &looked);
+		if (lv->numa)
+			break;
 	}
 	sl_charge_sched(s->sim, cpu, looked * s->scan_ns);
 	return moved;

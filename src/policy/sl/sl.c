@@ -15,8 +15,8 @@
  *   slice_ms, latency_ms, min_slice_ms, sleep_credit_ms, wake_gran_ms,
  *   wake_protect, resume_preempted:  see sl/queue.c.
  *   idle_core_first, sync_wake, exec_spread, fork_spread: see sl/place.c.
- *   balance_ms, numa_balance_ms, numa_persist, active, newidle, pull_scan:
- *                  see sl/balance.c.
+ *   balance_ms, numa_balance_ms, numa_persist, active, newidle,
+ *   newidle_numa, pull_scan:  see sl/balance.c.
  *   rr_slice_ms    SCHED_RR's slice (100 ms, Linux's RR_TIMESLICE); the RT
  *                  rule is in sl/rt.c.
  *
@@ -86,6 +86,9 @@ static const struct sl_param_def sls_knobs[] = {
 	  .doc = "push a running task off a core running two onto a wholly idle core" },
 	{ .name = "newidle", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "a CPU about to idle pulls a queued task from its node" },
+	{ .name = "newidle_numa", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "... and, finding none, from another node's CPU that holds two settled tasks "
+		 "(off: across nodes only the periodic balancer moves tasks)" },
 	{ .name = "pull_scan", .type = SL_PARAM_INT, .def = "32", .min = 0, .max = 1000000,
 	  .doc = "queued tasks a pull looks at, next to run first (Linux's sched_nr_migrate); "
 		 "0: the whole queue" },
@@ -123,6 +126,7 @@ static void *sls_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	s->wake_gran = sls_ms(knobs, "wake_gran_ms");
 	s->wake_protect = sls_on(knobs, "wake_protect");
 	s->resume_preempted = sls_on(knobs, "resume_preempted");
+	s->newidle_numa = sls_on(knobs, "newidle_numa");
 	s->batch = sl_param_int(knobs, "batch_us") * SL_USEC;
 	s->rr_slice = sls_ms(knobs, "rr_slice_ms");
 	s->idle_core_first = sls_on(knobs, "idle_core_first");

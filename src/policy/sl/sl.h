@@ -175,6 +175,7 @@ struct sls {
 	sl_time slice, min_slice, latency;	/* slice = latency / nr, clamped */
 	sl_time sleep_credit, wake_gran;
 	bool wake_protect;	/* a picked task runs min_slice before a wakeup preempts it */
+	bool newidle_numa;	/* a CPU about to idle pulls across nodes too (SLS_SHARING) */
 	bool resume_preempted;	/* a task a wakeup preempted resumes its slice after the wakee */
 	sl_time batch;		/* vruntime quantum within which the hottest runs first */
 	sl_time rr_slice;	/* SCHED_RR's slice */
