@@ -318,9 +318,7 @@ static struct sl_action job_announce(struct sl_sim *sim, struct kb_job *j)
 	return sl_act_exit();
 }
 
-/* ---- a tail step's shell: its commands, a pipeline's two at once ---- */
-
-/* Start command c of a step: a pipe's writer and any lone command in the
+/* Start command c of a tail step: a pipe's writer and any lone command in the
  * TOOL slot, a pipe's reader in CC1's; the init/ make as itself. */
 static struct sl_action fork_cmd(struct kb_job *j, int c)
 {
@@ -341,47 +339,39 @@ static struct sl_action fork_cmd(struct kb_job *j, int c)
 	return act_fork(run, prog, p, "sh", false);
 }
 
-enum { STEP_SH_EXEC, STEP_SH_SYS, STEP_SH_RUN, STEP_SH_NEXT, STEP_SH_READER, STEP_SH_WAIT,
-       STEP_SH_EXIT };
+/*
+ * A job's shell: exec, its own kernel and user work (SH_EXEC .. SH_RUN),
+ * then its commands, waiting for each.  A unit's or a link's are its
+ * kbuild's roles (kb_job_cmds: pc counts a fork and a wait per command
+ * from SH_CMDS); a tail step's are its kb_cmd list (p->cmd the next one),
+ * a pipeline's writer and reader forked together and both waited for.
+ */
+enum { SH_EXEC, SH_SYS, SH_RUN, SH_CMDS };
+enum { STEP_NEXT = SH_CMDS, STEP_READER, STEP_WAIT, STEP_EXIT };
 
-static void step_sh_step(struct sl_sim *sim, struct sl_task *t, struct kb_proc *p,
-			 struct sl_action *next)
+static void step_cmds(struct sl_sim *sim, struct kb_proc *p, struct sl_action *next)
 {
 	struct kb_job *j = p->job;
 
 	switch (p->pc) {
-	case STEP_SH_EXEC:
-		t->footprint_kb = KB_FOOTPRINT_SMALL;
-		p->pc = STEP_SH_SYS;
-		*next = sl_act_exec("sh");
-		return;
-	case STEP_SH_SYS:
-		p->pc = STEP_SH_RUN;
-		*next = sl_act_sys(sys_for(j->run, j->user[KB_SH]));
-		return;
-	case STEP_SH_RUN:
-		p->pc = STEP_SH_NEXT;
-		p->cmd = 0;
-		*next = sl_act_run(j->user[KB_SH], SL_WC_INT);
-		return;
-	case STEP_SH_NEXT:
+	case STEP_NEXT:
 		if (p->cmd >= j->ncmds) {
-			p->pc = STEP_SH_EXIT;
+			p->pc = STEP_EXIT;
 			*next = job_announce(sim, j);
 			return;
 		}
 		/* `a | b`: the shell forks both, then waits for both */
 		p->waits = j->cmds[p->cmd].pipe == KB_PIPE_OUT ? 2 : 1;
-		p->pc = p->waits == 2 ? STEP_SH_READER : STEP_SH_WAIT;
+		p->pc = p->waits == 2 ? STEP_READER : STEP_WAIT;
 		*next = fork_cmd(j, p->cmd++);
 		return;
-	case STEP_SH_READER:
-		p->pc = STEP_SH_WAIT;
+	case STEP_READER:
+		p->pc = STEP_WAIT;
 		*next = fork_cmd(j, p->cmd++);
 		return;
-	case STEP_SH_WAIT:
+	case STEP_WAIT:
 		if (--p->waits == 0)
-			p->pc = STEP_SH_NEXT;
+			p->pc = STEP_NEXT;
 		*next = sl_act_wait();
 		return;
 	default:
@@ -389,34 +379,46 @@ static void step_sh_step(struct sl_sim *sim, struct sl_task *t, struct kb_proc *
 	}
 }
 
+static void role_cmds(struct sl_sim *sim, struct kb_proc *p, struct sl_action *next)
+{
+	struct kb_job *j = p->job;
+	const unsigned char *cmds;
+	int ncmds = kb_job_cmds(&j->run->tree, j->kind, &cmds);
+	int k = p->pc++ - SH_CMDS;
+
+	if (k < 2 * ncmds)
+		*next = k % 2 == 0 ? fork_role(j, cmds[k / 2], "sh") : sl_act_wait();
+	else if (k == 2 * ncmds)
+		*next = job_announce(sim, j);
+	else
+		*next = sl_act_exit();
+}
+
 static void sh_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *next)
 {
 	struct kb_proc *p = t->prog_state;
 	struct kb_job *j = p->job;
-	const unsigned char *cmds;
 
-	if (j->kind == KB_JOB_STEP) {
-		step_sh_step(sim, t, p, next);
-		return;
-	}
-	int ncmds = kb_job_cmds(&j->run->tree, j->kind, &cmds);
-	int pc = p->pc++;
-
-	if (pc == 0) {
+	switch (p->pc) {
+	case SH_EXEC:
+		p->pc = SH_SYS;
 		t->footprint_kb = KB_FOOTPRINT_SMALL;
 		*next = sl_act_exec("sh");
-	} else if (pc == 1) {
+		return;
+	case SH_SYS:
+		p->pc = SH_RUN;
 		*next = sl_act_sys(sys_for(j->run, j->user[KB_SH]));
-	} else if (pc == 2) {
+		return;
+	case SH_RUN:
+		p->pc = SH_CMDS;
+		p->cmd = 0;
 		*next = sl_act_run(j->user[KB_SH], SL_WC_INT);
-	} else if (pc < 3 + 2 * ncmds) {
-		int c = (pc - 3) / 2;
-		*next = (pc - 3) % 2 == 0 ? fork_role(j, cmds[c], "sh") : sl_act_wait();
-	} else if (pc == 3 + 2 * ncmds) {
-		*next = job_announce(sim, j);
-	} else {
-		*next = sl_act_exit();
+		return;
 	}
+	if (j->kind == KB_JOB_STEP)
+		step_cmds(sim, p, next);
+	else
+		role_cmds(sim, p, next);
 }
 
 static const struct sl_prog kb_sh_prog = { .name = "kernbench-sh", .step = sh_step };

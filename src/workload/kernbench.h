@@ -75,9 +75,12 @@
  * 2.6.11's link tail beyond the measured links and nm (kb_tail_26 in
  * kernbench_tail.c; docs/workloads.md, kernbench, "Tail"): estimates,
  * none fitted.  nm -n of vmlinux writes a line per symbol (an i386
- * address, a type, a name: ~30 bytes) and a 2.6 i386 vmlinux has ~25
- * symbols per object linked; kallsyms' .S spells each symbol's address
- * and compressed name as .long and .byte lines (~80 bytes).  grep -v of
+ * address, a type, a name: ~30 bytes), taken as ~25 symbols per object
+ * linked (not counted in any 2.6 build at hand: this host's x86_64 kernel
+ * lists 121,000 symbols at 44 bytes a line in /proc/kallsyms, its objects
+ * uncounted); kallsyms' .S spells each symbol's address and compressed
+ * name as .long and .byte lines (~80 bytes, as read in 2.6.11's
+ * scripts/kallsyms.c write_src, not measured).  grep -v of
  * mksysmap reads nm's output at a tenth of nm's CPU (measured here: GNU
  * grep 3.8 with mksysmap's pattern, 0.1 s for 87 MB; nm -D -n of a
  * 45,000-symbol library, 4.4 MB of output, 0.04-0.05 s).  cpp's pass over
@@ -88,7 +91,8 @@
 #define KB_NM_BYTES_PER_UNIT	700
 #define KB_KSYMS_S_BYTES_PER_UNIT 2000
 #define KB_GREP_PER_NM		0.1
-#define KB_GREP_READ		32768	/* GNU grep's INITIAL_BUFSIZE, read() at a time */
+#define KB_GREP_READ		32768	/* GNU grep's INITIAL_BUFSIZE, read() at a
+					 * time (as remembered, UNVERIFIED) */
 #define KB_CPP_PER_AS		0.25
 #define KB_INIT_UNITS		6
 

@@ -143,11 +143,10 @@ static double cmd_work(const struct kb_cmd *c, double sum_cc1, double mean)
 static void build_step(struct kb_tree *tree, struct kb_job *j, const struct kb_cmd *cmds,
 		       int ncmds, double sum_cc1, double mean, double *cmd_user)
 {
-	const char *tool = ncmds > 0 ? cmds[0].tool : "sh";
-	enum sl_wclass wc = ncmds > 0 ? cmds[0].wclass : SL_WC_INT;
-
-	kb_init_job(j, KB_JOB_STEP, -1, tool, wc,
-		 wc == SL_WC_MEM ? KB_FOOTPRINT_LD : KB_FOOTPRINT_SMALL);
+	/* the job's tool names it (its first command); each command has its
+	 * own class and footprint (kernbench.c cmd_footprint) */
+	kb_init_job(j, KB_JOB_STEP, -1, ncmds > 0 ? cmds[0].tool : "sh", SL_WC_INT,
+		    KB_FOOTPRINT_SMALL);
 	j->cmds = cmds;
 	j->ncmds = ncmds;
 	j->cmd_user = ncmds > 0 ? cmd_user : NULL;
