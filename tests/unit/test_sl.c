@@ -871,6 +871,37 @@ SL_TEST(sl_newidle_pulls_across_nodes)
 	       slt_metric(&on, "rps"), slt_metric(&off, "rps"));
 }
 
+/*
+ * A task woken away from its node, none of whose CPUs is idle, takes an
+ * idle CPU of the node it is on rather than wait on its busy previous CPU
+ * (knob wake_away).  schbench on xeon-2s-smt: every worker first runs on
+ * the message thread's node, so all 64 count it as home; the balancers
+ * take half of them to the other node, and there a usleep's timer woke
+ * several on the CPU they slept on at once, which queued them behind each
+ * other while CPUs of that node idled (4.8 ms waits).  Seed 1, 3 s after
+ * a 2 s warm-up: the 99th percentile of the wakeup latency 492 us without
+ * the rule, 170 us with it; 12,005 requests/s against 12,153.
+ */
+SL_TEST(sl_wakeup_away_from_home_takes_an_idle_cpu_there)
+{
+	struct sl_metrics on, off;
+	const char *w = "schbench:runtime_s=5,warmup_s=2";
+
+	if (!slt_run_once("xeon-2s-smt", "sl", w, &on) ||
+	    !slt_run_once("xeon-2s-smt", "sl:wake_away=off", w, &off)) {
+		CHECK(!"schbench under sl ran");
+		return;
+	}
+	double p99_on = slt_metric(&on, "wakeup_us_p99"), p99_off = slt_metric(&off, "wakeup_us_p99");
+	CHECKF(p99_on > 0 && p99_on < 0.5 * p99_off, "p99 wakeup %.0f us with the rule, %.0f us without",
+	       p99_on, p99_off);
+	CHECKF(slt_metric(&on, "rps") > slt_metric(&off, "rps"), "requests/s %.0f against %.0f",
+	       slt_metric(&on, "rps"), slt_metric(&off, "rps"));
+	CHECKF(slt_metric(&on, "request_us_p99") < slt_metric(&off, "request_us_p99"),
+	       "p99 request %.0f us against %.0f", slt_metric(&on, "request_us_p99"),
+	       slt_metric(&off, "request_us_p99"));
+}
+
 SL_TEST(sl_presets_run_clean)
 {
 	static const char *const machines[] = { "p4dpe-2x2ht", "p4ht-3066", "p4-2400",

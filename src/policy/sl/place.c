@@ -47,7 +47,10 @@
  *           (knob idle_core_first); the previous CPU if idle; any idle
  *           CPU; else stay.  All within the node holding the task's
  *           memory (where it first ran after fork or exec): a wakeup never
- *           crosses nodes by itself.
+ *           crosses nodes by itself.  But a task a balancer took off that
+ *           node, finding no idle CPU at home and its previous CPU busy,
+ *           takes an idle CPU of the node it is on, near the previous one
+ *           (knob wake_away): it stays on its node rather than wait.
  *   RT      a SCHED_FIFO/RR task that wakes or is forked goes where it runs
  *           soonest: among its allowed CPUs, in the search order from its
  *           previous CPU (the parent's at fork) over the whole machine, the
@@ -459,6 +462,15 @@ int sls_select_wake(struct sls *s, struct sl_task *t, int waker_cpu, unsigned fl
 	int c = sls_place(s, e, near, span, charge);
 	if (c >= 0 && sls_idle(s, c))
 		return c;
+	/* A task already running away from home (a balancer took it there)
+	 * whose home has no idle CPU: an idle CPU near its previous one on
+	 * that node, rather than a wait on the busy previous CPU - it
+	 * crosses no node it is not on (knob wake_away) */
+	if (s->wake_away && !prev_home && sls_ok(t, prev) && !sls_idle(s, prev)) {
+		int away = sls_place(s, e, prev, &tp->node_cpus[tp->cpu_node[prev]], charge);
+		if (away >= 0 && sls_idle(s, away))
+			return away;
+	}
 	if (sls_ok(t, prev))
 		return prev;
 	return c >= 0 ? c : sls_place(s, e, prev, &tp->all_cpus, charge);

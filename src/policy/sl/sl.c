@@ -14,7 +14,8 @@
  *   hz             1000 (the tick drives slices and periodic balancing).
  *   slice_ms, latency_ms, min_slice_ms, sleep_credit_ms, wake_gran_ms,
  *   wake_protect, resume_preempted:  see sl/queue.c.
- *   idle_core_first, sync_wake, exec_spread, fork_spread: see sl/place.c.
+ *   idle_core_first, sync_wake, wake_away, exec_spread, fork_spread:
+ *                  see sl/place.c.
  *   balance_ms, numa_balance_ms, numa_persist, active, newidle,
  *   newidle_numa, pull_scan:  see sl/balance.c.
  *   rr_slice_ms    SCHED_RR's slice (100 ms, Linux's RR_TIMESLICE); the RT
@@ -68,6 +69,9 @@ static const struct sl_param_def sls_knobs[] = {
 	{ .name = "sync_wake", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "sync wakeups go to the waker's CPU (if it runs only the waker) or an idle "
 		 "sibling of it" },
+	{ .name = "wake_away", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
+	  .doc = "a task woken away from its NUMA node, none of whose CPUs is idle, takes an idle "
+		 "CPU near its previous one there rather than wait on that busy CPU (off: it waits)" },
 	{ .name = "exec_spread", .type = SL_PARAM_CHOICE, .def = "on", .choices = "on|off",
 	  .doc = "exec moves the task to the least loaded NUMA node (a fresh image has no memory)" },
 	{ .name = "fork_spread", .type = SL_PARAM_CHOICE, .def = "busy", .choices = "off|busy|on",
@@ -131,6 +135,7 @@ static void *sls_init(struct sl_sim *sim, const struct sl_params *knobs, struct 
 	s->rr_slice = sls_ms(knobs, "rr_slice_ms");
 	s->idle_core_first = sls_on(knobs, "idle_core_first");
 	s->sync_wake = sls_on(knobs, "sync_wake");
+	s->wake_away = sls_on(knobs, "wake_away");
 	s->exec_spread = sls_on(knobs, "exec_spread");
 	s->fork_spread = sl_param_choice(knobs, "fork_spread");	/* enum sls_fork_spread */
 	s->active = sls_on(knobs, "active");

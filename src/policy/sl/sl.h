@@ -183,6 +183,7 @@ struct sls {
 	sl_time cache_hot;	/* a task that ran this recently is cache-hot */
 	bool idle_core_first;	/* wakeups: an idle core beats a half-idle prev */
 	bool sync_wake;		/* sync wakeups go to the waker's CPU / sibling */
+	bool wake_away;		/* away from home, a wakeup takes an idle CPU there */
 	bool active;		/* push a running task off a doubled-up core */
 	bool newidle;
 	bool exec_spread;	/* exec picks the least loaded node */
