@@ -668,14 +668,14 @@ static void cc1_step(struct sl_sim *sim, struct sl_task *t, struct sl_action *ne
 		*next = sl_act_sys(sys_for(j->run, work));
 		return;
 	case CC1_COMPILE:
-		if (!j->run->pipe) {
+		if (!j->run->pipe) {	/* the .s is a file: all the work, then exit */
 			p->pc = CC1_EXIT;
 			*next = sl_act_run(work, SL_WC_INT);
 			return;
 		}
-		write_pages(sim, p, CC1_COMPILE, j->pipe, j->asm_bytes, work, SL_WC_INT, next);
-		return;
-	default:	/* with -pipe it writes as it compiles */
+		/* with -pipe it writes as it compiles */
+		/* fall through */
+	default:	/* CC1_COMPILE .. CC1_EXIT: write_pages' states */
 		write_pages(sim, p, CC1_COMPILE, j->pipe, j->asm_bytes, work, SL_WC_INT, next);
 	}
 }

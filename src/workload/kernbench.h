@@ -257,8 +257,8 @@ int kb_job_cmds(const struct kb_tree *tree, enum kb_job_kind kind, const unsigne
  * or relative units; mean: one mean unit's cc1 work). */
 void kb_init_job(struct kb_job *j, enum kb_job_kind kind, int dir, const char *tool,
 		 enum sl_wclass wclass, unsigned footprint);
-void kb_set_unit_work(const struct kb_tree *tree, struct kb_job *j, double cc1,
-		      double mean_cc1);
+void kb_build_unit(const struct kb_tree *tree, struct kb_job *j, int dir, double cc1,
+		   double mean_cc1);
 void kb_scale_job(struct kb_job *j, double f);
 
 /* The link tail (kernbench_tail.c): how many jobs the root make runs in

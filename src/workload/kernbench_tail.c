@@ -157,23 +157,13 @@ static void build_step(struct kb_tree *tree, struct kb_job *j, const struct kb_c
 	}
 }
 
-/* A small compile unit of the tail (dir -1) with cc1 work `cc1`. */
-static void build_tail_unit(struct kb_tree *tree, struct kb_job *j, double cc1, double mean)
-{
-	kb_init_job(j, KB_JOB_UNIT, -1, "gcc", SL_WC_INT, KB_FOOTPRINT_SMALL);
-	kb_set_unit_work(tree, j, cc1, mean);
-	j->asm_bytes = (long)(KB_ASM_BYTES_MEAN * cc1 / mean);
-	if (j->asm_bytes < KB_ASM_BYTES_MIN)
-		j->asm_bytes = KB_ASM_BYTES_MIN;
-}
-
 /* .tmp_kallsyms%.o: gcc's cpp pass over the .S, piped to as, which
  * assembles the symbol table (as much work as nm, an estimate). */
 static void build_ksyms_o(struct kb_tree *tree, struct kb_job *j, double sum_cc1, double mean)
 {
 	double as = KB_NM_PER_CC1 * sum_cc1;
 
-	build_tail_unit(tree, j, KB_CPP_PER_AS * as, mean);
+	kb_build_unit(tree, j, -1, KB_CPP_PER_AS * as, mean);
 	j->cc1_footprint_kb = KB_FOOTPRINT_CPP;
 	j->user[KB_AS] = as;
 	j->asm_bytes = (long)KB_KSYMS_S_BYTES_PER_UNIT * tree->shape.units;
@@ -207,7 +197,7 @@ void kb_tail_build(struct kb_tree *tree, double sum_cc1, double mean, kb_alloc_f
 	struct kb_job *init = &tree->jobs[tree->init_base];
 	build_step(tree, &init[0], cmd_mkcompile_h, KB_LEN(cmd_mkcompile_h), sum_cc1, mean,
 		   cmd_user);
-	build_tail_unit(tree, &init[1], KB_CC1_TINY_REL * mean, mean);	/* version.c */
+	kb_build_unit(tree, &init[1], -1, KB_CC1_TINY_REL * mean, mean);	/* version.c */
 	kb_init_job(&init[2], KB_JOB_LINK, -1, "ld", SL_WC_MEM, KB_FOOTPRINT_LD);
 	init[2].user[KB_TOOL] = KB_LD_PER_CC1 * mean * KB_INIT_UNITS;
 }

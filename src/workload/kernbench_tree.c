@@ -144,12 +144,14 @@ static bool runs_mv(const struct kb_tree *tree)
 	return tree->shape.kbuild != KB_KBUILD_6;
 }
 
-/* A compile unit with cc1 work `cc1`; the driver, fixdep, sh, rm and mv
- * cost the same for every unit (fractions of the mean cc1), as scales with cc1's
- * output. */
-void kb_set_unit_work(const struct kb_tree *tree, struct kb_job *j, double cc1,
-		      double mean_cc1)
+/* A compile unit of directory dir (-1: the head's or the tail's) with cc1
+ * work `cc1` (mean_cc1: a mean unit's): the driver, fixdep, sh, rm and mv
+ * cost the same for every unit (fractions of the mean cc1); as and the .s
+ * text scale with cc1's output. */
+void kb_build_unit(const struct kb_tree *tree, struct kb_job *j, int dir, double cc1,
+		   double mean_cc1)
 {
+	kb_init_job(j, KB_JOB_UNIT, dir, "gcc", SL_WC_INT, KB_FOOTPRINT_SMALL);
 	j->user[KB_CC1] = cc1;
 	j->user[KB_AS] = KB_AS_PER_CC1 * cc1;
 	j->user[KB_TOOL] = KB_GCC_PER_CC1 * mean_cc1;
@@ -157,6 +159,9 @@ void kb_set_unit_work(const struct kb_tree *tree, struct kb_job *j, double cc1,
 	j->user[KB_SH] = KB_SH_PER_CC1 * mean_cc1;
 	j->user[KB_RM] = KB_RM_PER_CC1 * mean_cc1;
 	j->user[KB_MV] = runs_mv(tree) ? KB_MV_PER_CC1 * mean_cc1 : 0;
+	j->asm_bytes = (long)(KB_ASM_BYTES_MEAN * cc1 / mean_cc1);
+	if (j->asm_bytes < KB_ASM_BYTES_MIN)
+		j->asm_bytes = KB_ASM_BYTES_MIN;
 }
 
 static double draw_cc1(struct sl_rng *r)
@@ -199,11 +204,7 @@ static void build_body_jobs(struct kb_tree *tree, struct sl_rng *r)
 	for (int d = 0; d < tree->ndirs; d++)
 		for (int k = 0; k < tree->dirs[d].nunits; k++) {
 			struct kb_job *j = &tree->jobs[tree->dirs[d].first_unit + k];
-			kb_init_job(j, KB_JOB_UNIT, d, "gcc", SL_WC_INT, KB_FOOTPRINT_SMALL);
-			kb_set_unit_work(tree, j, j->user[KB_CC1], mean);
-			j->asm_bytes = (long)(KB_ASM_BYTES_MEAN * j->user[KB_CC1] / mean);
-			if (j->asm_bytes < KB_ASM_BYTES_MIN)
-				j->asm_bytes = KB_ASM_BYTES_MIN;
+			kb_build_unit(tree, j, d, j->user[KB_CC1], mean);
 		}
 	for (int d = 0; d < tree->ndirs; d++) {
 		struct kb_job *l = &tree->jobs[tree->link_base + d];
@@ -262,12 +263,7 @@ static void build_head(struct kb_tree *tree, double head_work)
 	if (cc1 < 0)
 		cc1 = 0;
 	for (int i = 0; i < tree->nhead; i++) {
-		struct kb_job *j = &tree->jobs[tree->head_base + i];
-		kb_init_job(j, KB_JOB_UNIT, -1, "gcc", SL_WC_INT, KB_FOOTPRINT_SMALL);
-		kb_set_unit_work(tree, j, cc1, tree->mean_cc1);
-		j->asm_bytes = (long)(KB_ASM_BYTES_MEAN * cc1 / tree->mean_cc1);
-		if (j->asm_bytes < KB_ASM_BYTES_MIN)
-			j->asm_bytes = KB_ASM_BYTES_MIN;
+		kb_build_unit(tree, &tree->jobs[tree->head_base + i], -1, cc1, tree->mean_cc1);
 	}
 }
 
